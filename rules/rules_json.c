@@ -1,0 +1,683 @@
+#include "rules_json.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SNAPSHOT_FORMAT "tableref.snapshot"
+#define SNAPSHOT_VERSION 1
+#define MAX_FILE_BYTES (64u << 20) /* a snapshot is kilobytes; refuse to slurp a disk image */
+
+static char *read_whole_file(const char *path, rules_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        rules_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (len + 1 >= cap) {
+            if (cap >= MAX_FILE_BYTES) {
+                rules_error_set(err, "%s: larger than %u MiB, not a tableref JSON file", path,
+                                MAX_FILE_BYTES >> 20);
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                rules_error_set(err, "%s: read error", path);
+                free(buf);
+                buf = NULL;
+            }
+            break;
+        }
+    }
+    if (!buf && err && !err->msg[0])
+        rules_error_set(err, "%s: out of memory", path);
+    fclose(f);
+    if (buf)
+        buf[len] = '\0';
+    return buf;
+}
+
+cJSON *rules_json_parse_string(const char *text, const char *name, rules_error *err)
+{
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, true);
+    if (!root) {
+        const char *at = end ? end : cJSON_GetErrorPtr();
+        int line = 1, col = 1;
+        for (const char *p = text; at && p < at && *p; p++) {
+            if (*p == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
+        }
+        if (!*text)
+            rules_error_set(err, "%s: empty file, expected a JSON object", name);
+        else
+            rules_error_set(err, "%s: malformed JSON at line %d, column %d", name, line, col);
+    }
+    return root;
+}
+
+cJSON *rules_json_parse_file(const char *path, rules_error *err)
+{
+    if (err)
+        err->msg[0] = '\0';
+    char *text = read_whole_file(path, err);
+    if (!text)
+        return NULL;
+    if (strlen(text) == 0) {
+        free(text);
+        rules_error_set(err, "%s: empty file, expected a JSON object", path);
+        return NULL;
+    }
+    cJSON *root = rules_json_parse_string(text, path, err);
+    free(text);
+    return root;
+}
+
+int rules_json_write_file(const cJSON *root, const char *path, rules_error *err)
+{
+    char *text = cJSON_Print(root);
+    if (!text)
+        return rules_error_set(err, "%s: out of memory while formatting JSON", path);
+    bool to_stdout = strcmp(path, "-") == 0;
+    FILE *f = to_stdout ? stdout : fopen(path, "wb");
+    if (!f) {
+        free(text);
+        return rules_error_set(err, "%s: cannot write: %s", path, strerror(errno));
+    }
+    bool ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+    ok = (to_stdout ? fflush(f) : fclose(f)) == 0 && ok;
+    free(text);
+    if (!ok)
+        return rules_error_set(err, "%s: write failed: %s", path, strerror(errno));
+    return 0;
+}
+
+static const cJSON *field(const cJSON *obj, const char *key)
+{
+    return cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+}
+
+static int missing(const char *where, const char *key, rules_error *err)
+{
+    return rules_error_set(err, "%s%s%s: missing required field", where, *where ? "." : "", key);
+}
+
+static int wrong(const char *where, const char *key, const char *expected, rules_error *err)
+{
+    return rules_error_set(err, "%s%s%s: expected %s", where, *where ? "." : "", key, expected);
+}
+
+int rules_json_number(const cJSON *obj, const char *key, const char *where, bool required,
+                      double *out, rules_error *err)
+{
+    const cJSON *it = field(obj, key);
+    if (!it)
+        return required ? missing(where, key, err) : 0;
+    if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble))
+        return wrong(where, key, "a finite number", err);
+    *out = it->valuedouble;
+    return 0;
+}
+
+int rules_json_int(const cJSON *obj, const char *key, const char *where, bool required, int *out,
+                   rules_error *err)
+{
+    double v = 0;
+    const cJSON *it = field(obj, key);
+    if (!it)
+        return required ? missing(where, key, err) : 0;
+    if (rules_json_number(obj, key, where, required, &v, err) < 0)
+        return -1;
+    if (v != floor(v) || fabs(v) > 1e9)
+        return wrong(where, key, "a whole number", err);
+    *out = (int)v;
+    return 0;
+}
+
+int rules_json_bool(const cJSON *obj, const char *key, const char *where, bool required, bool *out,
+                    rules_error *err)
+{
+    const cJSON *it = field(obj, key);
+    if (!it)
+        return required ? missing(where, key, err) : 0;
+    if (!cJSON_IsBool(it))
+        return wrong(where, key, "true or false", err);
+    *out = cJSON_IsTrue(it);
+    return 0;
+}
+
+int rules_json_string(const cJSON *obj, const char *key, const char *where, bool required, char *out,
+                      size_t cap, rules_error *err)
+{
+    const cJSON *it = field(obj, key);
+    if (!it)
+        return required ? missing(where, key, err) : 0;
+    if (!cJSON_IsString(it) || !it->valuestring)
+        return wrong(where, key, "a string", err);
+    size_t n = strlen(it->valuestring);
+    if (n >= cap)
+        return rules_error_set(err, "%s%s%s: longer than %zu characters", where, *where ? "." : "", key,
+                               cap - 1);
+    memcpy(out, it->valuestring, n + 1);
+    return 0;
+}
+
+int rules_json_numbers(const cJSON *obj, const char *key, const char *where, bool required, double *out,
+                       size_t n, rules_error *err)
+{
+    const cJSON *it = field(obj, key);
+    if (!it)
+        return required ? missing(where, key, err) : 0;
+    if (!cJSON_IsArray(it) || (size_t)cJSON_GetArraySize(it) != n) {
+        char what[64];
+        snprintf(what, sizeof what, "an array of %zu numbers", n);
+        return wrong(where, key, what, err);
+    }
+    size_t i = 0;
+    const cJSON *el;
+    cJSON_ArrayForEach(el, it)
+    {
+        if (!cJSON_IsNumber(el) || !isfinite(el->valuedouble))
+            return rules_error_set(err, "%s%s%s[%zu]: expected a finite number", where, *where ? "." : "",
+                                   key, i);
+        out[i++] = el->valuedouble;
+    }
+    return 0;
+}
+
+const cJSON *rules_json_array(const cJSON *obj, const char *key, const char *where, bool required,
+                              rules_error *err)
+{
+    const cJSON *it = field(obj, key);
+    if (!it) {
+        if (required)
+            missing(where, key, err);
+        return NULL;
+    }
+    if (!cJSON_IsArray(it)) {
+        wrong(where, key, "an array", err);
+        return NULL;
+    }
+    return it;
+}
+
+const cJSON *rules_json_object(const cJSON *obj, const char *key, const char *where, bool required,
+                               rules_error *err)
+{
+    const cJSON *it = field(obj, key);
+    if (!it) {
+        if (required)
+            missing(where, key, err);
+        return NULL;
+    }
+    if (!cJSON_IsObject(it)) {
+        wrong(where, key, "an object", err);
+        return NULL;
+    }
+    return it;
+}
+
+cJSON *rules_json_add_number(cJSON *obj, const char *key, double value, int decimals)
+{
+    double scale = pow(10.0, decimals);
+    double r = round(value * scale) / scale;
+    if (r == 0)
+        r = 0; /* no "-0" in output */
+    return cJSON_AddNumberToObject(obj, key, r);
+}
+
+/* ---- ruleset ---------------------------------------------------------- */
+
+typedef enum { RS_LENGTH_IN, RS_FRACTION, RS_ANGLE_DEG, RS_INT, RS_BOOL, RS_LENGTH_MM } rs_kind;
+
+static const struct {
+    const char *key;
+    rs_kind kind;
+    size_t offset;
+} ruleset_fields[] = {
+    {"march_test_radius_in", RS_LENGTH_IN, offsetof(rules_ruleset, march_test_radius_mm)},
+    {"unit_spacing_in", RS_LENGTH_IN, offsetof(rules_ruleset, unit_spacing_mm)},
+    {"unit_spacing_during_in", RS_LENGTH_IN, offsetof(rules_ruleset, unit_spacing_during_mm)},
+    {"backward_fraction", RS_FRACTION, offsetof(rules_ruleset, backward_fraction)},
+    {"sideways_fraction", RS_FRACTION, offsetof(rules_ruleset, sideways_fraction)},
+    {"wheel_chord_max_deg", RS_ANGLE_DEG, offsetof(rules_ruleset, wheel_chord_max_rad)},
+    {"single_model_free_pivot", RS_BOOL, offsetof(rules_ruleset, single_model_free_pivot)},
+    {"max_file_change", RS_INT, offsetof(rules_ruleset, max_file_change)},
+    {"ranks_at_most_files", RS_BOOL, offsetof(rules_ruleset, ranks_at_most_files)},
+    {"proper_rank_width", RS_INT, offsetof(rules_ruleset, proper_rank_width)},
+    {"contact_tolerance_mm", RS_LENGTH_MM, offsetof(rules_ruleset, contact_tolerance_mm)},
+    {"alignment_tolerance_deg", RS_ANGLE_DEG, offsetof(rules_ruleset, alignment_tolerance_rad)},
+    {"formation_min_models", RS_INT, offsetof(rules_ruleset, formation_min_models)},
+    {"formation_widen_max_in", RS_LENGTH_IN, offsetof(rules_ruleset, formation_widen_max_mm)},
+    {"formation_adjust_cost_in", RS_LENGTH_IN, offsetof(rules_ruleset, formation_adjust_cost_mm)},
+};
+
+int rules_json_to_ruleset(const cJSON *item, const char *where, rules_ruleset *out, rules_error *err)
+{
+    char name[RULES_NAME_MAX] = RULES_DEFAULT_RULESET;
+    if (cJSON_IsString(item)) {
+        if (strlen(item->valuestring) >= sizeof name)
+            return rules_error_set(err, "%s: ruleset name too long", where);
+        strcpy(name, item->valuestring);
+    } else if (cJSON_IsObject(item)) {
+        if (rules_json_string(item, "name", where, false, name, sizeof name, err) < 0)
+            return -1;
+    } else {
+        return rules_error_set(err, "%s: expected a ruleset name or an object", where);
+    }
+    const rules_ruleset *base = rules_ruleset_find(name);
+    if (!base) {
+        char known[256] = "";
+        for (size_t i = 0; rules_ruleset_at(i); i++) {
+            strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
+            strncat(known, rules_ruleset_at(i)->name, sizeof known - strlen(known) - 1);
+        }
+        return rules_error_set(err, "%s: unknown ruleset \"%s\" (known: %s)", where, name, known);
+    }
+    *out = *base;
+    if (!cJSON_IsObject(item))
+        return 0;
+
+    char wm[16] = "";
+    if (rules_json_string(item, "wheel_measure", where, false, wm, sizeof wm, err) < 0)
+        return -1;
+    if (wm[0]) {
+        if (strcmp(wm, "arc") == 0)
+            out->wheel_measure = RULES_WHEEL_ARC;
+        else if (strcmp(wm, "chord") == 0)
+            out->wheel_measure = RULES_WHEEL_CHORD;
+        else
+            return rules_error_set(err, "%s.wheel_measure: expected \"arc\" or \"chord\"", where);
+    }
+    for (size_t i = 0; i < sizeof ruleset_fields / sizeof ruleset_fields[0]; i++) {
+        const char *key = ruleset_fields[i].key;
+        char *dst = (char *)out + ruleset_fields[i].offset;
+        if (!field(item, key))
+            continue;
+        double v = 0;
+        int iv = 0;
+        bool b = false;
+        switch (ruleset_fields[i].kind) {
+        case RS_BOOL:
+            if (rules_json_bool(item, key, where, true, &b, err) < 0)
+                return -1;
+            *(bool *)dst = b;
+            continue;
+        case RS_INT:
+            if (rules_json_int(item, key, where, true, &iv, err) < 0)
+                return -1;
+            if (iv < 0)
+                return wrong(where, key, "a number >= 0", err);
+            *(int *)dst = iv;
+            continue;
+        default:
+            if (rules_json_number(item, key, where, true, &v, err) < 0)
+                return -1;
+            if (v < 0)
+                return wrong(where, key, "a number >= 0", err);
+            break;
+        }
+        switch (ruleset_fields[i].kind) {
+        case RS_LENGTH_IN: v = rules_in_to_mm(v); break;
+        case RS_ANGLE_DEG: v = rules_deg_to_rad(v); break;
+        default: break;
+        }
+        *(double *)dst = v;
+    }
+    return 0;
+}
+
+static cJSON *ruleset_to_json(const rules_ruleset *rs)
+{
+    const rules_ruleset *base = rules_ruleset_find(rs->name);
+    if (base && memcmp(base, rs, sizeof *rs) == 0)
+        return cJSON_CreateString(rs->name);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", rs->name);
+    cJSON_AddStringToObject(o, "wheel_measure", rs->wheel_measure == RULES_WHEEL_CHORD ? "chord" : "arc");
+    for (size_t i = 0; i < sizeof ruleset_fields / sizeof ruleset_fields[0]; i++) {
+        const char *src = (const char *)rs + ruleset_fields[i].offset;
+        const char *key = ruleset_fields[i].key;
+        switch (ruleset_fields[i].kind) {
+        case RS_BOOL: cJSON_AddBoolToObject(o, key, *(const bool *)src); break;
+        case RS_INT: cJSON_AddNumberToObject(o, key, *(const int *)src); break;
+        case RS_LENGTH_IN: rules_json_add_number(o, key, rules_mm_to_in(*(const double *)src), 4); break;
+        case RS_ANGLE_DEG: rules_json_add_number(o, key, rules_rad_to_deg(*(const double *)src), 4); break;
+        default: rules_json_add_number(o, key, *(const double *)src, 4); break;
+        }
+    }
+    return o;
+}
+
+/* ---- snapshot --------------------------------------------------------- */
+
+static int read_status(const cJSON *obj, const char *where, unsigned *out, rules_error *err)
+{
+    const cJSON *arr = rules_json_array(obj, "status", where, false, err);
+    if (!arr)
+        return field(obj, "status") ? -1 : 0;
+    size_t i = 0;
+    const cJSON *el;
+    cJSON_ArrayForEach(el, arr)
+    {
+        unsigned bit = cJSON_IsString(el) ? rules_status_from_word(el->valuestring) : 0;
+        if (!bit)
+            return rules_error_set(err, "%s.status[%zu]: expected one of \"charging\", \"engaged\", "
+                                        "\"fleeing\", \"shaken\"",
+                                   where, i);
+        *out |= bit;
+        i++;
+    }
+    return 0;
+}
+
+static int read_rate(const cJSON *u, const char *key, const char *where, double *out_mm, rules_error *err)
+{
+    double in = NAN;
+    if (rules_json_number(u, key, where, false, &in, err) < 0)
+        return -1;
+    if (!isnan(in) && in < 0)
+        return wrong(where, key, "a distance >= 0 inches", err);
+    *out_mm = isnan(in) ? NAN : rules_in_to_mm(in);
+    return 0;
+}
+
+static int read_model(const cJSON *jm, const char *where, rules_unit *u, rules_error *err)
+{
+    if (!cJSON_IsObject(jm))
+        return rules_error_set(err, "%s: expected an object", where);
+    char id[RULES_ID_MAX];
+    double x, y, facing_deg;
+    if (rules_json_string(jm, "id", where, true, id, sizeof id, err) < 0 ||
+        rules_json_number(jm, "x_mm", where, true, &x, err) < 0 ||
+        rules_json_number(jm, "y_mm", where, true, &y, err) < 0 ||
+        rules_json_number(jm, "facing_deg", where, true, &facing_deg, err) < 0)
+        return -1;
+    if (!id[0])
+        return rules_error_set(err, "%s.id: must not be empty", where);
+    rules_model *m = rules_unit_add_model(u, id, rules_v2(x, y), rules_angle_wrap(rules_deg_to_rad(facing_deg)));
+    if (!m)
+        return rules_error_set(err, "%s: out of memory", where);
+    if (read_status(jm, where, &m->status, err) < 0 ||
+        rules_json_bool(jm, "inferred", where, false, &m->inferred, err) < 0)
+        return -1;
+    return 0;
+}
+
+static int read_unit(const cJSON *ju, const char *where, rules_snapshot *s, rules_error *err)
+{
+    if (!cJSON_IsObject(ju))
+        return rules_error_set(err, "%s: expected an object", where);
+    char id[RULES_ID_MAX], side[RULES_ID_MAX];
+    double base[2];
+    if (rules_json_string(ju, "id", where, true, id, sizeof id, err) < 0 ||
+        rules_json_string(ju, "side", where, true, side, sizeof side, err) < 0 ||
+        rules_json_numbers(ju, "base_mm", where, true, base, 2, err) < 0)
+        return -1;
+    if (!id[0])
+        return rules_error_set(err, "%s.id: must not be empty", where);
+    if (rules_snapshot_find_unit(s, id))
+        return rules_error_set(err, "%s.id: duplicate unit id \"%s\"", where, id);
+    if (base[0] <= 0 || base[1] <= 0)
+        return rules_error_set(err, "%s.base_mm: base sizes must be > 0", where);
+    rules_unit *u = rules_snapshot_add_unit(s, id, side);
+    if (!u)
+        return rules_error_set(err, "%s: out of memory", where);
+    u->base_width = base[0];
+    u->base_depth = base[1];
+    if (read_rate(ju, "advance_in", where, &u->advance_rate, err) < 0 ||
+        read_rate(ju, "march_in", where, &u->march_rate, err) < 0 ||
+        read_rate(ju, "mobility_in", where, &u->mobility, err) < 0 ||
+        read_status(ju, where, &u->status, err) < 0)
+        return -1;
+    const cJSON *models = rules_json_array(ju, "models", where, true, err);
+    if (!models)
+        return -1;
+    size_t j = 0;
+    const cJSON *jm;
+    cJSON_ArrayForEach(jm, models)
+    {
+        char mwhere[128];
+        snprintf(mwhere, sizeof mwhere, "%s.models[%zu]", where, j++);
+        if (read_model(jm, mwhere, u, err) < 0)
+            return -1;
+        const char *mid = u->models[u->n_models - 1].id;
+        for (size_t i = 0; i < s->n_units; i++) {
+            const rules_unit *other = &s->units[i];
+            size_t limit = other == u ? u->n_models - 1 : other->n_models;
+            for (size_t k = 0; k < limit; k++)
+                if (strcmp(other->models[k].id, mid) == 0)
+                    return rules_error_set(err, "%s.id: duplicate model id \"%s\" (also in unit \"%s\")",
+                                           mwhere, mid, other->id);
+        }
+    }
+    if (u->n_models == 0)
+        return rules_error_set(err, "%s.models: a unit needs at least one model", where);
+    return 0;
+}
+
+static int read_terrain(const cJSON *jt, const char *where, rules_snapshot *s, rules_error *err)
+{
+    if (!cJSON_IsObject(jt))
+        return rules_error_set(err, "%s: expected an object", where);
+    char id[RULES_ID_MAX] = "", kind[32];
+    if (rules_json_string(jt, "id", where, false, id, sizeof id, err) < 0 ||
+        rules_json_string(jt, "kind", where, true, kind, sizeof kind, err) < 0)
+        return -1;
+    rules_terrain_kind k;
+    if (strcmp(kind, "impassable") == 0)
+        k = RULES_TERRAIN_IMPASSABLE;
+    else if (strcmp(kind, "obstruction") == 0)
+        k = RULES_TERRAIN_OBSTRUCTION;
+    else if (strcmp(kind, "open") == 0)
+        k = RULES_TERRAIN_OPEN;
+    else
+        return rules_error_set(err, "%s.kind: expected \"impassable\", \"obstruction\" or \"open\"", where);
+    const cJSON *pts = rules_json_array(jt, "points_mm", where, true, err);
+    if (!pts)
+        return -1;
+    size_t n = (size_t)cJSON_GetArraySize(pts);
+    if (n < 3)
+        return rules_error_set(err, "%s.points_mm: a polygon needs at least 3 points", where);
+    rules_vec2 *p = malloc(n * sizeof *p);
+    if (!p)
+        return rules_error_set(err, "%s: out of memory", where);
+    size_t i = 0;
+    const cJSON *el;
+    cJSON_ArrayForEach(el, pts)
+    {
+        double xy[2];
+        char pwhere[128];
+        snprintf(pwhere, sizeof pwhere, "%s.points_mm[%zu]", where, i);
+        if (cJSON_GetArraySize(el) != 2 || !cJSON_IsArray(el) || !cJSON_IsNumber(el->child) ||
+            !cJSON_IsNumber(el->child->next) || !isfinite(el->child->valuedouble) ||
+            !isfinite(el->child->next->valuedouble)) {
+            free(p);
+            return rules_error_set(err, "%s: expected [x, y] in millimetres", pwhere);
+        }
+        xy[0] = el->child->valuedouble;
+        xy[1] = el->child->next->valuedouble;
+        p[i++] = rules_v2(xy[0], xy[1]);
+    }
+    rules_terrain *t = rules_snapshot_add_terrain(s, id, k, p, n);
+    free(p);
+    return t ? 0 : rules_error_set(err, "%s: out of memory", where);
+}
+
+rules_snapshot *rules_json_to_snapshot(const cJSON *root, const char *name, rules_error *err)
+{
+    if (err)
+        err->msg[0] = '\0';
+    if (!cJSON_IsObject(root)) {
+        rules_error_set(err, "%s: expected a JSON object at the top level", name);
+        return NULL;
+    }
+    int version = SNAPSHOT_VERSION;
+    double w, d;
+    const cJSON *board = rules_json_object(root, "board", "", true, err);
+    if (!board || rules_json_int(root, "version", "", false, &version, err) < 0 ||
+        rules_json_number(board, "width_mm", "board", true, &w, err) < 0 ||
+        rules_json_number(board, "depth_mm", "board", true, &d, err) < 0)
+        goto fail_noalloc;
+    if (version != SNAPSHOT_VERSION) {
+        rules_error_set(err, "version: this tableref reads snapshot version %d, not %d", SNAPSHOT_VERSION,
+                        version);
+        goto fail_noalloc;
+    }
+    if (w <= 0 || d <= 0) {
+        rules_error_set(err, "board: width_mm and depth_mm must be > 0");
+        goto fail_noalloc;
+    }
+    rules_snapshot *s = rules_snapshot_new(w, d);
+    if (!s) {
+        rules_error_set(err, "out of memory");
+        goto fail_noalloc;
+    }
+    const cJSON *rs = field(root, "ruleset");
+    if (rs && !cJSON_IsNull(rs)) {
+        if (rules_json_to_ruleset(rs, "ruleset", &s->ruleset, err) < 0)
+            goto fail;
+        s->ruleset_given = true;
+    }
+    const cJSON *units = rules_json_array(root, "units", "", true, err);
+    if (!units)
+        goto fail;
+    size_t i = 0;
+    const cJSON *ju;
+    cJSON_ArrayForEach(ju, units)
+    {
+        char where[64];
+        snprintf(where, sizeof where, "units[%zu]", i++);
+        if (read_unit(ju, where, s, err) < 0)
+            goto fail;
+    }
+    const cJSON *terrain = rules_json_array(root, "terrain", "", false, err);
+    if (!terrain && field(root, "terrain") && !cJSON_IsNull(field(root, "terrain")))
+        goto fail;
+    i = 0;
+    const cJSON *jt;
+    cJSON_ArrayForEach(jt, terrain)
+    {
+        char where[64];
+        snprintf(where, sizeof where, "terrain[%zu]", i++);
+        if (read_terrain(jt, where, s, err) < 0)
+            goto fail;
+    }
+    return s;
+fail:
+    rules_snapshot_free(s);
+fail_noalloc:
+    rules_error_prefix(err, name);
+    return NULL;
+}
+
+rules_snapshot *rules_json_load_snapshot(const char *path, rules_error *err)
+{
+    cJSON *root = rules_json_parse_file(path, err);
+    if (!root)
+        return NULL;
+    rules_snapshot *s = rules_json_to_snapshot(root, path, err);
+    cJSON_Delete(root);
+    return s;
+}
+
+static cJSON *status_to_json(unsigned status)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (unsigned bit = 1; bit && bit <= RULES_STATUS_SHAKEN; bit <<= 1)
+        if (status & bit)
+            cJSON_AddItemToArray(arr, cJSON_CreateString(rules_status_word(bit)));
+    return arr;
+}
+
+static void add_rate(cJSON *o, const char *key, double mm)
+{
+    if (!isnan(mm))
+        rules_json_add_number(o, key, rules_mm_to_in(mm), 4);
+}
+
+cJSON *rules_json_from_snapshot(const rules_snapshot *s)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "format", SNAPSHOT_FORMAT);
+    cJSON_AddNumberToObject(root, "version", SNAPSHOT_VERSION);
+    cJSON *board = cJSON_AddObjectToObject(root, "board");
+    rules_json_add_number(board, "width_mm", s->board_width, 3);
+    rules_json_add_number(board, "depth_mm", s->board_depth, 3);
+    cJSON_AddItemToObject(root, "ruleset", ruleset_to_json(&s->ruleset));
+    cJSON *units = cJSON_AddArrayToObject(root, "units");
+    for (size_t i = 0; i < s->n_units; i++) {
+        const rules_unit *u = &s->units[i];
+        cJSON *ju = cJSON_CreateObject();
+        cJSON_AddStringToObject(ju, "id", u->id);
+        cJSON_AddStringToObject(ju, "side", u->side);
+        double base[2] = {u->base_width, u->base_depth};
+        cJSON_AddItemToObject(ju, "base_mm", cJSON_CreateDoubleArray(base, 2));
+        add_rate(ju, "advance_in", u->advance_rate);
+        add_rate(ju, "march_in", u->march_rate);
+        add_rate(ju, "mobility_in", u->mobility);
+        cJSON_AddItemToObject(ju, "status", status_to_json(u->status));
+        cJSON *models = cJSON_AddArrayToObject(ju, "models");
+        for (size_t j = 0; j < u->n_models; j++) {
+            const rules_model *m = &u->models[j];
+            cJSON *jm = cJSON_CreateObject();
+            cJSON_AddStringToObject(jm, "id", m->id);
+            rules_json_add_number(jm, "x_mm", m->pos.x, 3);
+            rules_json_add_number(jm, "y_mm", m->pos.y, 3);
+            rules_json_add_number(jm, "facing_deg", rules_rad_to_deg(m->facing), 3);
+            if (m->status)
+                cJSON_AddItemToObject(jm, "status", status_to_json(m->status));
+            if (m->inferred)
+                cJSON_AddBoolToObject(jm, "inferred", true);
+            cJSON_AddItemToArray(models, jm);
+        }
+        cJSON_AddItemToArray(units, ju);
+    }
+    cJSON *terrain = cJSON_AddArrayToObject(root, "terrain");
+    for (size_t i = 0; i < s->n_terrain; i++) {
+        const rules_terrain *t = &s->terrain[i];
+        cJSON *jt = cJSON_CreateObject();
+        if (t->id[0])
+            cJSON_AddStringToObject(jt, "id", t->id);
+        cJSON_AddStringToObject(jt, "kind", rules_terrain_kind_word(t->kind));
+        cJSON *pts = cJSON_AddArrayToObject(jt, "points_mm");
+        for (size_t k = 0; k < t->n_points; k++) {
+            double xy[2] = {round(t->points[k].x * 1000) / 1000, round(t->points[k].y * 1000) / 1000};
+            cJSON_AddItemToArray(pts, cJSON_CreateDoubleArray(xy, 2));
+        }
+        cJSON_AddItemToArray(terrain, jt);
+    }
+    return root;
+}
+
+int rules_json_save_snapshot(const rules_snapshot *s, const char *path, rules_error *err)
+{
+    cJSON *root = rules_json_from_snapshot(s);
+    if (!root)
+        return rules_error_set(err, "%s: out of memory", path);
+    int rc = rules_json_write_file(root, path, err);
+    cJSON_Delete(root);
+    return rc;
+}

@@ -1,0 +1,210 @@
+#include "rules_snapshot.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    unsigned bit;
+    const char *word;
+} status_words[] = {
+    {RULES_STATUS_CHARGING, "charging"},
+    {RULES_STATUS_ENGAGED, "engaged"},
+    {RULES_STATUS_FLEEING, "fleeing"},
+    {RULES_STATUS_SHAKEN, "shaken"},
+};
+
+unsigned rules_status_from_word(const char *word)
+{
+    for (size_t i = 0; i < sizeof status_words / sizeof status_words[0]; i++)
+        if (strcmp(status_words[i].word, word) == 0)
+            return status_words[i].bit;
+    return 0;
+}
+
+const char *rules_status_word(unsigned bit)
+{
+    for (size_t i = 0; i < sizeof status_words / sizeof status_words[0]; i++)
+        if (status_words[i].bit == bit)
+            return status_words[i].word;
+    return NULL;
+}
+
+const char *rules_terrain_kind_word(rules_terrain_kind kind)
+{
+    switch (kind) {
+    case RULES_TERRAIN_OBSTRUCTION: return "obstruction";
+    case RULES_TERRAIN_IMPASSABLE: return "impassable";
+    case RULES_TERRAIN_OPEN: break;
+    }
+    return "open";
+}
+
+static void copy_id(char dst[RULES_ID_MAX], const char *src)
+{
+    /* Callers validate length at the edges (JSON); here we only never overflow. */
+    size_t n = src ? strlen(src) : 0;
+    if (n >= RULES_ID_MAX)
+        n = RULES_ID_MAX - 1;
+    if (n)
+        memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+/* Grows *arr so that one more element of `size` fits. */
+static bool grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return true;
+    size_t ncap = *cap ? *cap * 2 : 8;
+    void *p = realloc(*arr, ncap * size);
+    if (!p)
+        return false;
+    *arr = p;
+    *cap = ncap;
+    return true;
+}
+
+rules_snapshot *rules_snapshot_new(double board_width_mm, double board_depth_mm)
+{
+    rules_snapshot *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->board_width = board_width_mm;
+    s->board_depth = board_depth_mm;
+    s->ruleset = *rules_ruleset_find(RULES_DEFAULT_RULESET);
+    return s;
+}
+
+void rules_snapshot_free(rules_snapshot *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n_units; i++)
+        free(s->units[i].models);
+    for (size_t i = 0; i < s->n_terrain; i++)
+        free(s->terrain[i].points);
+    free(s->units);
+    free(s->terrain);
+    free(s);
+}
+
+rules_snapshot *rules_snapshot_clone(const rules_snapshot *s)
+{
+    rules_snapshot *c = rules_snapshot_new(s->board_width, s->board_depth);
+    if (!c)
+        return NULL;
+    c->ruleset = s->ruleset;
+    c->ruleset_given = s->ruleset_given;
+    for (size_t i = 0; i < s->n_units; i++) {
+        const rules_unit *src = &s->units[i];
+        rules_unit *u = rules_snapshot_add_unit(c, src->id, src->side);
+        if (!u)
+            goto fail;
+        rules_model *models = u->models;
+        *u = *src;
+        u->models = models;
+        u->n_models = u->cap_models = 0;
+        for (size_t j = 0; j < src->n_models; j++) {
+            rules_model *m = rules_unit_add_model(u, src->models[j].id, src->models[j].pos, src->models[j].facing);
+            if (!m)
+                goto fail;
+            *m = src->models[j];
+        }
+    }
+    for (size_t i = 0; i < s->n_terrain; i++) {
+        const rules_terrain *t = &s->terrain[i];
+        if (!rules_snapshot_add_terrain(c, t->id, t->kind, t->points, t->n_points))
+            goto fail;
+    }
+    return c;
+fail:
+    rules_snapshot_free(c);
+    return NULL;
+}
+
+rules_unit *rules_snapshot_add_unit(rules_snapshot *s, const char *id, const char *side)
+{
+    if (!grow((void **)&s->units, &s->cap_units, s->n_units, sizeof *s->units))
+        return NULL;
+    rules_unit *u = &s->units[s->n_units++];
+    memset(u, 0, sizeof *u);
+    copy_id(u->id, id);
+    copy_id(u->side, side);
+    u->advance_rate = u->march_rate = u->mobility = NAN;
+    return u;
+}
+
+rules_model *rules_unit_add_model(rules_unit *u, const char *id, rules_vec2 pos, double facing)
+{
+    if (!grow((void **)&u->models, &u->cap_models, u->n_models, sizeof *u->models))
+        return NULL;
+    rules_model *m = &u->models[u->n_models++];
+    memset(m, 0, sizeof *m);
+    copy_id(m->id, id);
+    m->pos = pos;
+    m->facing = facing;
+    return m;
+}
+
+rules_terrain *rules_snapshot_add_terrain(rules_snapshot *s, const char *id, rules_terrain_kind kind,
+                                          const rules_vec2 *points, size_t n)
+{
+    rules_vec2 *copy = malloc((n ? n : 1) * sizeof *copy);
+    if (!copy)
+        return NULL;
+    if (!grow((void **)&s->terrain, &s->cap_terrain, s->n_terrain, sizeof *s->terrain)) {
+        free(copy);
+        return NULL;
+    }
+    if (n)
+        memcpy(copy, points, n * sizeof *copy);
+    rules_terrain *t = &s->terrain[s->n_terrain++];
+    memset(t, 0, sizeof *t);
+    copy_id(t->id, id);
+    t->kind = kind;
+    t->points = copy;
+    t->n_points = n;
+    return t;
+}
+
+rules_unit *rules_snapshot_find_unit(const rules_snapshot *s, const char *id)
+{
+    for (size_t i = 0; i < s->n_units; i++)
+        if (strcmp(s->units[i].id, id) == 0)
+            return &s->units[i];
+    return NULL;
+}
+
+rules_model *rules_unit_find_model(const rules_unit *u, const char *id)
+{
+    for (size_t j = 0; j < u->n_models; j++)
+        if (strcmp(u->models[j].id, id) == 0)
+            return &u->models[j];
+    return NULL;
+}
+
+rules_model *rules_snapshot_find_model(const rules_snapshot *s, const char *id, rules_unit **unit_out)
+{
+    for (size_t i = 0; i < s->n_units; i++) {
+        rules_model *m = rules_unit_find_model(&s->units[i], id);
+        if (m) {
+            if (unit_out)
+                *unit_out = &s->units[i];
+            return m;
+        }
+    }
+    return NULL;
+}
+
+rules_obb rules_model_base(const rules_unit *u, const rules_model *m)
+{
+    return (rules_obb){m->pos, m->facing, u->base_width, u->base_depth};
+}
+
+unsigned rules_unit_status(const rules_unit *u)
+{
+    unsigned st = u->status;
+    for (size_t j = 0; j < u->n_models; j++)
+        st |= u->models[j].status;
+    return st;
+}

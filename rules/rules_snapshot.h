@@ -1,0 +1,111 @@
+/*
+ * rules_snapshot: the table at one moment, in board millimetres.
+ *
+ * Model positions are the primary data (that is what a camera sees); unit
+ * poses and formations are derived from them by rules_formation.
+ *
+ * How to use:
+ *   rules_snapshot *s = rules_snapshot_new(1828.8, 1219.2);
+ *   rules_unit *u = rules_snapshot_add_unit(s, "spears", "red");
+ *   rules_unit_add_model(u, "spears-1", rules_v2(100, 200), 0.0);
+ *   ...
+ *   rules_snapshot_free(s);
+ * Pointers returned by the add functions stay valid until the next add to
+ * the same array (they may reallocate) or until the snapshot is freed.
+ * The JSON form is read and written by rules_json.
+ */
+#ifndef RULES_SNAPSHOT_H
+#define RULES_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rules_geom.h"
+#include "rules_ruleset.h"
+
+#define RULES_ID_MAX 64
+
+/* Status words of units and models ("status": ["charging", ...]). */
+enum {
+    RULES_STATUS_CHARGING = 1u << 0,
+    RULES_STATUS_ENGAGED = 1u << 1,
+    RULES_STATUS_FLEEING = 1u << 2,
+    RULES_STATUS_SHAKEN = 1u << 3,
+};
+/* Status bit for a word, or 0 when the word is unknown. */
+unsigned rules_status_from_word(const char *word);
+/* Word for a single status bit, or NULL. */
+const char *rules_status_word(unsigned bit);
+
+typedef struct rules_model {
+    char id[RULES_ID_MAX];
+    rules_vec2 pos;   /* base centre, mm */
+    double facing;    /* rad, counter-clockwise from +x */
+    unsigned status;  /* RULES_STATUS_* of this model only */
+    bool inferred;    /* not seen: placed from its unit's fitted formation (vision) */
+} rules_model;
+
+typedef struct rules_unit {
+    char id[RULES_ID_MAX];
+    char side[RULES_ID_MAX];  /* player or army */
+    double base_width;        /* mm, along the front */
+    double base_depth;        /* mm */
+    double advance_rate;      /* mm; NAN when the profile has none */
+    double march_rate;        /* mm; NAN when absent */
+    double mobility;          /* mm; NAN when absent */
+    unsigned status;          /* RULES_STATUS_* of the unit */
+    rules_model *models;
+    size_t n_models, cap_models;
+} rules_unit;
+
+typedef enum rules_terrain_kind {
+    RULES_TERRAIN_OPEN = 0,
+    RULES_TERRAIN_OBSTRUCTION,
+    RULES_TERRAIN_IMPASSABLE,
+} rules_terrain_kind;
+const char *rules_terrain_kind_word(rules_terrain_kind kind);
+
+typedef struct rules_terrain {
+    char id[RULES_ID_MAX];
+    rules_terrain_kind kind;
+    rules_vec2 *points;  /* simple polygon, board mm */
+    size_t n_points;
+} rules_terrain;
+
+typedef struct rules_snapshot {
+    double board_width;   /* mm along x (the long edge) */
+    double board_depth;   /* mm along y */
+    rules_ruleset ruleset;   /* copied from the built-in table, possibly overridden */
+    bool ruleset_given;      /* the file named one */
+    rules_unit *units;
+    size_t n_units, cap_units;
+    rules_terrain *terrain;
+    size_t n_terrain, cap_terrain;
+} rules_snapshot;
+
+/* A new empty snapshot with the default ruleset. NULL only when out of memory. */
+rules_snapshot *rules_snapshot_new(double board_width_mm, double board_depth_mm);
+/* Frees the snapshot and everything it owns; NULL is fine. */
+void rules_snapshot_free(rules_snapshot *s);
+/* A deep copy; NULL when out of memory. */
+rules_snapshot *rules_snapshot_clone(const rules_snapshot *s);
+
+/* Appends a unit with no models, rates NAN, status 0; NULL when out of memory. */
+rules_unit *rules_snapshot_add_unit(rules_snapshot *s, const char *id, const char *side);
+/* Appends a model; NULL when out of memory. */
+rules_model *rules_unit_add_model(rules_unit *u, const char *id, rules_vec2 pos, double facing);
+/* Appends a terrain piece, copying `n` points; NULL when out of memory. */
+rules_terrain *rules_snapshot_add_terrain(rules_snapshot *s, const char *id, rules_terrain_kind kind,
+                                          const rules_vec2 *points, size_t n);
+
+rules_unit *rules_snapshot_find_unit(const rules_snapshot *s, const char *id);
+/* The model with this id anywhere on the table; *unit_out (if non-NULL) gets its unit. */
+rules_model *rules_snapshot_find_model(const rules_snapshot *s, const char *id, rules_unit **unit_out);
+rules_model *rules_unit_find_model(const rules_unit *u, const char *id);
+
+/* The base of a model as an oriented rectangle. */
+rules_obb rules_model_base(const rules_unit *u, const rules_model *m);
+/* Union of model statuses and the unit's own. */
+unsigned rules_unit_status(const rules_unit *u);
+
+#endif

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package tableref needs to build, test and run.
+# Idempotent: apt-get skips what is already installed. Run as root (or via sudo).
+set -euo pipefail
+
+packages=(
+  build-essential meson ninja-build pkg-config
+  libcjson-dev                      # JSON formats (snapshot, report, roster, calibration)
+  libcriterion-dev                  # tests
+  libapriltag-dev                   # tag detection
+  libopencv-dev libopencv-contrib-dev  # image I/O, rendering, calibration, ArUco baseline
+  libcairo2-dev                     # overlay drawing (PNG, SVG, PDF)
+  libcamera-dev                     # Raspberry Pi / libcamera capture (optional at build time)
+  fonts-dejavu-core                 # legible overlay labels
+)
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update
+"${sudo_cmd[@]}" apt-get install -y --no-install-recommends "${packages[@]}"
