@@ -1,0 +1,158 @@
+/*
+ * cvshim: the one door to OpenCV. OpenCV 4 has no C API, so everything
+ * tableref needs from it sits behind these C functions, implemented in C++
+ * files split by concern (cvshim_image.cpp, cvshim_render.cpp,
+ * cvshim_aruco.cpp, cvshim_geom.cpp). Every C++ exception is caught inside
+ * the shim and turned into a rules_error message; nothing here throws,
+ * prints or exits.
+ *
+ * How to use:
+ *   rules_error err;
+ *   cvs_image *img = cvs_image_load_gray("table.jpg", &err);
+ *   if (!img) { fprintf(stderr, "%s\n", err.msg); return 2; }
+ *   ... read img->data (row r starts at img->data + r * img->stride) ...
+ *   cvs_image_free(img);
+ *
+ * Pixel convention of every point in this header: OpenCV's, i.e. the centre
+ * of the top-left pixel is (0, 0). apriltag's corners are +0.5 px from it.
+ */
+#ifndef CVSHIM_H
+#define CVSHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* rules_error.h has no C++ guards of its own. */
+#include "rules_error.h"
+
+/* ======================================================================
+ * Images (cvshim_image.cpp)
+ * ====================================================================== */
+
+/* An 8-bit image owned by whoever created it; free with cvs_image_free. */
+typedef struct cvs_image {
+    int width, height;
+    int channels;        /* 1 (gray) or 3 (BGR) */
+    size_t stride;       /* bytes per row */
+    uint8_t *data;
+} cvs_image;
+
+/* A zeroed image (every byte = fill); NULL when out of memory or a size is not positive. */
+cvs_image *cvs_image_new(int width, int height, int channels, uint8_t fill);
+/* Frees the image and its pixels; NULL is fine. */
+void cvs_image_free(cvs_image *img);
+/* A deep copy; NULL when out of memory. */
+cvs_image *cvs_image_clone(const cvs_image *img);
+
+/*
+ * Reads a JPEG or PNG file as 8-bit gray. Empty, corrupt and truncated files
+ * (a JPEG without its end marker, a PNG without IEND) are errors naming the
+ * file, never a half-decoded picture. NULL on error.
+ */
+cvs_image *cvs_image_load_gray(const char *path, rules_error *err);
+/* Writes by extension (.png, .jpg/.jpeg); jpeg_quality 1..100 (ignored for PNG). */
+int cvs_image_save(const cvs_image *img, const char *path, int jpeg_quality, rules_error *err);
+/* Compresses to JPEG in memory and decodes back (the camera's compression artefacts). */
+int cvs_image_jpeg_roundtrip(cvs_image *img, int quality, rules_error *err);
+
+/* ======================================================================
+ * Rendering primitives for the synthetic-table renderer (cvshim_render.cpp)
+ * All drawing is on 1-channel images; values 0..255.
+ * ====================================================================== */
+
+/*
+ * Warps `tex` into `dst` through the homography H (row-major 3x3, texture
+ * pixel -> dst pixel, both in this header's pixel convention). Only the
+ * projected texture footprint is touched; INTER_LINEAR sampling. When `mask`
+ * is non-NULL (same size as dst) the footprint is also set to `mask_value`
+ * there.
+ */
+int cvs_render_warp(cvs_image *dst, const cvs_image *tex, const double H[9], cvs_image *mask,
+                    uint8_t mask_value, rules_error *err);
+/* Fills a polygon (anti-aliased edges) with `value`; mask as above. */
+int cvs_render_fill_poly(cvs_image *dst, const double *xy, int n, uint8_t value, cvs_image *mask,
+                         uint8_t mask_value, rules_error *err);
+/* A thick anti-aliased line segment. */
+int cvs_render_line(cvs_image *dst, double x0, double y0, double x1, double y1, double thickness,
+                    uint8_t value, cvs_image *mask, uint8_t mask_value, rules_error *err);
+/*
+ * Procedural texture: smooth value noise at `scale` px plus fine grain,
+ * mean `base`, amplitude `amp`; the same seed gives the same texture.
+ */
+cvs_image *cvs_render_noise_texture(int width, int height, uint32_t seed, double base, double amp,
+                                    double scale, rules_error *err);
+
+/* The lens: pinhole K (fx, fy, cx, cy) plus OpenCV's k1 k2 p1 p2 k3. */
+typedef struct cvs_lens {
+    double fx, fy, cx, cy;
+    double dist[5];
+} cvs_lens;
+
+/*
+ * Turns an ideal (distortion-free) pinhole picture into the camera's picture.
+ * `ideal` was drawn with the pinhole `ideal_k` (fx, fy, cx, cy in ideal
+ * pixels; it may be supersampled and padded); `out` (already allocated, its
+ * size is the camera's) receives, for each of its pixels, the ideal picture
+ * seen through `lens`, averaged over ss x ss sub-pixels.
+ */
+int cvs_render_distort(const cvs_image *ideal, const double ideal_k[4], const cvs_lens *lens, int ss,
+                       cvs_image *out, rules_error *err);
+
+/* Camera effects, applied in this order; a zero field disables its effect. */
+typedef struct cvs_effects {
+    double light_gradient;   /* 0..1: relative brightness change across the frame */
+    double light_angle;      /* rad: direction of the gradient */
+    double vignetting;       /* 0..1: relative darkening at the far corner */
+    double blur_sigma_px;    /* defocus, Gaussian sigma in pixels */
+    double noise_sigma;      /* sensor noise, grey levels (1 sigma) at mid-grey */
+    int jpeg_quality;        /* 1..100; 0 writes no JPEG artefacts */
+    uint32_t seed;
+} cvs_effects;
+int cvs_render_effects(cvs_image *img, const cvs_effects *fx, rules_error *err);
+/* Downsamples by an integer factor with area averaging (sub-pixel-exact centres). */
+cvs_image *cvs_image_downsample(const cvs_image *img, int factor, rules_error *err);
+
+/* ======================================================================
+ * ArUco (cvshim_aruco.cpp): OpenCV contrib 4.6 cv::aruco::detectMarkers
+ * ====================================================================== */
+
+typedef struct cvs_marker {
+    int id;
+    double corners[4][2];
+} cvs_marker;
+
+/*
+ * Detects DICT_APRILTAG_36h11 markers. min_perimeter_rate: OpenCV's
+ * minMarkerPerimeterRate (relative to the longest image side; its default
+ * 0.03 loses 36 px tags on 12 MP frames, 0.01 keeps them). `*out` is
+ * malloc'ed (caller frees), `*n` its length. Returns 0 or -1.
+ */
+int cvs_aruco_detect_36h11(const cvs_image *img, double min_perimeter_rate, int subpix,
+                           cvs_marker **out, size_t *n, rules_error *err);
+
+/* ======================================================================
+ * Geometry (cvshim_geom.cpp)
+ * ====================================================================== */
+
+/*
+ * Camera pose from n >= 4 3D points (board mm) and their pixels through a
+ * lens: X_cam = R * X_board + t. When `use_guess`, R and t hold the starting
+ * pose on entry (iterative Levenberg-Marquardt from there). Returns 0, or -1
+ * with a message.
+ */
+int cvs_solve_pnp(const double *obj_xyz, const double *img_xy, int n, const cvs_lens *lens, int use_guess,
+                  double R[9], double t[3], rules_error *err);
+
+/* ======================================================================
+ * Calibration (cvshim_calib.cpp): reserved for the calibration engineer.
+ * ====================================================================== */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,232 @@
+// Drawing primitives for the synthetic-table renderer (datasets/).
+// The geometry (what goes where) is computed in C by the renderer; this file
+// only rasterises, so the ground truth never depends on OpenCV internals
+// beyond bilinear sampling.
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <vector>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "cvshim.h"
+#include "cvshim_internal.hpp"
+
+#define CATCH_ALL(task)                                                                                      \
+    catch (const std::exception &e)                                                                          \
+    {                                                                                                        \
+        return rules_error_set(err, "%s: %s", task, e.what());                                              \
+    }                                                                                                        \
+    catch (...)                                                                                              \
+    {                                                                                                        \
+        return rules_error_set(err, "%s: unknown failure", task);                                           \
+    }
+
+extern "C" int cvs_render_warp(cvs_image *dst, const cvs_image *tex, const double H[9], cvs_image *mask,
+                               uint8_t mask_value, rules_error *err)
+{
+    try {
+        cv::Matx33d h(H);
+        const double cx[4] = {-0.5, tex->width - 0.5, tex->width - 0.5, -0.5};
+        const double cy[4] = {-0.5, -0.5, tex->height - 0.5, tex->height - 0.5};
+        double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+        for (int i = 0; i < 4; i++) {
+            cv::Vec3d p = h * cv::Vec3d(cx[i], cy[i], 1.0);
+            if (p[2] <= 0)
+                return 0; // behind the camera: nothing to draw
+            x0 = std::min(x0, p[0] / p[2]);
+            x1 = std::max(x1, p[0] / p[2]);
+            y0 = std::min(y0, p[1] / p[2]);
+            y1 = std::max(y1, p[1] / p[2]);
+        }
+        int ix0 = std::max(0, (int)std::floor(x0) - 1), iy0 = std::max(0, (int)std::floor(y0) - 1);
+        int ix1 = std::min(dst->width, (int)std::ceil(x1) + 2), iy1 = std::min(dst->height, (int)std::ceil(y1) + 2);
+        if (ix0 >= ix1 || iy0 >= iy1)
+            return 0;
+        cv::Rect roi(ix0, iy0, ix1 - ix0, iy1 - iy0);
+        cv::Matx33d shift(1, 0, -ix0, 0, 1, -iy0, 0, 0, 1);
+        cv::Mat hr(shift * h);
+        cv::Mat out = cvs_view(dst)(roi);
+        cv::warpPerspective(cvs_view(tex), out, hr, roi.size(), cv::INTER_LINEAR, cv::BORDER_TRANSPARENT);
+        if (mask) {
+            cv::Mat ones(tex->height, tex->width, CV_8UC1, cv::Scalar(mask_value));
+            cv::Mat mout = cvs_view(mask)(roi);
+            cv::warpPerspective(ones, mout, hr, roi.size(), cv::INTER_NEAREST, cv::BORDER_TRANSPARENT);
+        }
+        return 0;
+    }
+    CATCH_ALL("warping a texture")
+}
+
+static std::vector<cv::Point> to_fixed(const double *xy, int n)
+{
+    std::vector<cv::Point> pts(n);
+    for (int i = 0; i < n; i++)
+        pts[i] = cv::Point((int)std::lround(xy[2 * i] * 16), (int)std::lround(xy[2 * i + 1] * 16));
+    return pts;
+}
+
+extern "C" int cvs_render_fill_poly(cvs_image *dst, const double *xy, int n, uint8_t value, cvs_image *mask,
+                                    uint8_t mask_value, rules_error *err)
+{
+    try {
+        std::vector<std::vector<cv::Point>> polys{to_fixed(xy, n)};
+        cv::fillPoly(cvs_view(dst), polys, cv::Scalar(value), cv::LINE_AA, 4);
+        if (mask)
+            cv::fillPoly(cvs_view(mask), polys, cv::Scalar(mask_value), cv::LINE_8, 4);
+        return 0;
+    }
+    CATCH_ALL("filling a polygon")
+}
+
+extern "C" int cvs_render_line(cvs_image *dst, double x0, double y0, double x1, double y1, double thickness,
+                               uint8_t value, cvs_image *mask, uint8_t mask_value, rules_error *err)
+{
+    try {
+        cv::Point a((int)std::lround(x0 * 16), (int)std::lround(y0 * 16));
+        cv::Point b((int)std::lround(x1 * 16), (int)std::lround(y1 * 16));
+        int th = std::max(1, (int)std::lround(thickness));
+        cv::line(cvs_view(dst), a, b, cv::Scalar(value), th, cv::LINE_AA, 4);
+        if (mask)
+            cv::line(cvs_view(mask), a, b, cv::Scalar(mask_value), th, cv::LINE_8, 4);
+        return 0;
+    }
+    CATCH_ALL("drawing a line")
+}
+
+extern "C" cvs_image *cvs_render_noise_texture(int width, int height, uint32_t seed, double base, double amp,
+                                               double scale, rules_error *err)
+{
+    try {
+        cv::RNG rng(seed ? seed : 1);
+        int sw = std::max(2, (int)(width / scale)), sh = std::max(2, (int)(height / scale));
+        cv::Mat coarse(sh, sw, CV_32F), mid(std::max(2, sh * 4), std::max(2, sw * 4), CV_32F);
+        rng.fill(coarse, cv::RNG::UNIFORM, -1.0, 1.0);
+        rng.fill(mid, cv::RNG::UNIFORM, -1.0, 1.0);
+        cv::Mat a, b, fine(height, width, CV_32F);
+        cv::resize(coarse, a, cv::Size(width, height), 0, 0, cv::INTER_CUBIC);
+        cv::resize(mid, b, cv::Size(width, height), 0, 0, cv::INTER_LINEAR);
+        rng.fill(fine, cv::RNG::NORMAL, 0.0, 0.15);
+        cv::Mat t = a * 0.6 + b * 0.3 + fine;
+        cv::Mat out;
+        t.convertTo(out, CV_8U, amp, base);
+        cvs_image *img = cvs_from_mat(out);
+        if (!img)
+            rules_error_set(err, "out of memory");
+        return img;
+    } catch (const std::exception &e) {
+        rules_error_set(err, "noise texture: %s", e.what());
+    } catch (...) {
+        rules_error_set(err, "noise texture failed");
+    }
+    return nullptr;
+}
+
+/*
+ * Inverse of OpenCV's 5-coefficient distortion by Newton's method: finds the
+ * ideal normalised point (x, y) whose distorted image is (xd, yd). Starts
+ * from (x, y) as given (the neighbour's solution), so 2-3 steps suffice.
+ */
+static void undistort_newton(const double *k, double xd, double yd, double &x, double &y)
+{
+    for (int it = 0; it < 20; it++) {
+        double r2 = x * x + y * y;
+        double rad = 1 + r2 * (k[0] + r2 * (k[1] + r2 * k[4]));
+        double drad = k[0] + r2 * (2 * k[1] + 3 * r2 * k[4]); // d rad / d r2
+        double fx = x * rad + 2 * k[2] * x * y + k[3] * (r2 + 2 * x * x) - xd;
+        double fy = y * rad + k[2] * (r2 + 2 * y * y) + 2 * k[3] * x * y - yd;
+        double a = rad + 2 * x * x * drad + 2 * k[2] * y + 6 * k[3] * x;
+        double b = 2 * x * y * drad + 2 * k[2] * x + 2 * k[3] * y;
+        double c = 2 * x * y * drad + 2 * k[2] * x + 2 * k[3] * y;
+        double d = rad + 2 * y * y * drad + 6 * k[2] * y + 2 * k[3] * x;
+        double det = a * d - b * c;
+        if (std::fabs(det) < 1e-12)
+            break;
+        double dx = (d * fx - b * fy) / det, dy = (a * fy - c * fx) / det;
+        x -= dx;
+        y -= dy;
+        if (std::fabs(dx) + std::fabs(dy) < 1e-12)
+            break;
+    }
+}
+
+extern "C" int cvs_render_distort(const cvs_image *ideal, const double ideal_k[4], const cvs_lens *lens, int ss,
+                                  cvs_image *out, rules_error *err)
+{
+    try {
+        if (ss < 1 || ideal->channels != 1 || out->channels != 1)
+            return rules_error_set(err, "distort: bad arguments");
+        const int strip = 32; // output rows per strip: bounds the map memory
+        const int W = out->width * ss;
+        cv::Mat src = cvs_view(ideal);
+        for (int r0 = 0; r0 < out->height; r0 += strip) {
+            int rows = std::min(strip, out->height - r0);
+            cv::Mat mx(rows * ss, W, CV_32F), my(rows * ss, W, CV_32F);
+            double x = 0, y = 0;
+            for (int i = 0; i < rows * ss; i++) {
+                double vf = r0 + (i + 0.5) / ss - 0.5;
+                float *px = mx.ptr<float>(i), *py = my.ptr<float>(i);
+                double yd = (vf - lens->cy) / lens->fy;
+                x = (-0.5 - lens->cx) / lens->fx;
+                y = yd;
+                for (int j = 0; j < W; j++) {
+                    double uf = (j + 0.5) / ss - 0.5;
+                    double xd = (uf - lens->cx) / lens->fx;
+                    undistort_newton(lens->dist, xd, yd, x, y);
+                    px[j] = (float)(ideal_k[0] * x + ideal_k[2]);
+                    py[j] = (float)(ideal_k[1] * y + ideal_k[3]);
+                }
+            }
+            cv::Mat hi;
+            cv::remap(src, hi, mx, my, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0));
+            cv::Mat dst = cvs_view(out)(cv::Rect(0, r0, out->width, rows));
+            if (ss == 1)
+                hi.copyTo(dst);
+            else
+                cv::resize(hi, dst, dst.size(), 0, 0, cv::INTER_AREA);
+        }
+        return 0;
+    }
+    CATCH_ALL("lens distortion")
+}
+
+extern "C" int cvs_render_effects(cvs_image *img, const cvs_effects *fx, rules_error *err)
+{
+    try {
+        cv::Mat m = cvs_view(img);
+        cv::Mat f;
+        m.convertTo(f, CV_32F);
+        const double cx = img->width * 0.5, cy = img->height * 0.5;
+        const double diag = std::hypot(cx, cy);
+        if (fx->light_gradient != 0 || fx->vignetting != 0) {
+            const double ca = std::cos(fx->light_angle), sa = std::sin(fx->light_angle);
+            for (int r = 0; r < f.rows; r++) {
+                float *p = f.ptr<float>(r);
+                for (int c = 0; c < f.cols; c++) {
+                    double dx = c - cx, dy = r - cy;
+                    double g = 1 + 0.5 * fx->light_gradient * (dx * ca + dy * sa) / diag;
+                    double rr = (dx * dx + dy * dy) / (diag * diag);
+                    double v = 1 - fx->vignetting * rr;
+                    p[c] = (float)(p[c] * g * v);
+                }
+            }
+        }
+        if (fx->blur_sigma_px > 0)
+            cv::GaussianBlur(f, f, cv::Size(0, 0), fx->blur_sigma_px);
+        if (fx->noise_sigma > 0) {
+            cv::RNG rng(fx->seed ? fx->seed : 1);
+            cv::Mat n(f.size(), CV_32F);
+            rng.fill(n, cv::RNG::NORMAL, 0.0, 1.0);
+            // Shot noise: sigma grows with the square root of the signal.
+            cv::Mat s;
+            cv::sqrt(cv::max(f, 1.0f) / 128.0f, s);
+            f += n.mul(s) * fx->noise_sigma;
+        }
+        f.convertTo(m, CV_8U);
+        if (fx->jpeg_quality > 0)
+            return cvs_image_jpeg_roundtrip(img, fx->jpeg_quality, err);
+        return 0;
+    }
+    CATCH_ALL("camera effects")
+}

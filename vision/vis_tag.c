@@ -1,0 +1,167 @@
+#include "vis_tag.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <apriltag/apriltag.h>
+#include <apriltag/tag36h11.h>
+#include <apriltag/tagStandard41h12.h>
+
+typedef struct tag_priv {
+    apriltag_detector_t *td;
+    apriltag_family_t *tf;
+    int is41;
+    int applied_hamming;
+} tag_priv;
+
+static void config_defaults(vis_tag_config *c)
+{
+    c->decimate = 2.0;
+    c->sigma = 0.0;
+    c->threads = 2;
+    c->refine_edges = 1;
+    c->max_hamming = 1;
+    c->min_margin = 20.0;
+}
+
+void vis_tag_config_stock(vis_tag_config *cfg, int threads)
+{
+    /* apriltag_detector_create()'s values, restated so a reader sees them. */
+    cfg->decimate = 2.0;
+    cfg->sigma = 0.0;
+    cfg->threads = threads > 0 ? threads : 1;
+    cfg->refine_edges = 1;
+    cfg->max_hamming = 2;
+    cfg->min_margin = 0.0;
+}
+
+vis_tag_detector *vis_tag_detector_new(const char *family)
+{
+    vis_tag_detector *d = calloc(1, sizeof *d);
+    tag_priv *p = calloc(1, sizeof *p);
+    if (!d || !p)
+        goto fail;
+    d->priv = p;
+    if (!family || strcmp(family, "tag36h11") == 0) {
+        p->tf = tag36h11_create();
+    } else if (strcmp(family, "tagStandard41h12") == 0) {
+        p->tf = tagStandard41h12_create();
+        p->is41 = 1;
+    } else {
+        goto fail;
+    }
+    p->td = apriltag_detector_create();
+    if (!p->tf || !p->td)
+        goto fail;
+    p->applied_hamming = -1;
+    config_defaults(&d->cfg);
+    return d;
+fail:
+    vis_tag_detector_free(d);
+    if (!d)
+        free(p);
+    return NULL;
+}
+
+void vis_tag_detector_free(vis_tag_detector *d)
+{
+    if (!d)
+        return;
+    tag_priv *p = d->priv;
+    if (p) {
+        if (p->td)
+            apriltag_detector_destroy(p->td);
+        if (p->tf)
+            (p->is41 ? tagStandard41h12_destroy : tag36h11_destroy)(p->tf);
+        free(p);
+    }
+    free(d);
+}
+
+void vis_tag_list_clear(vis_tag_list *l)
+{
+    if (!l)
+        return;
+    free(l->items);
+    memset(l, 0, sizeof *l);
+}
+
+double vis_tag_decimate_for(double tag_px)
+{
+    /* Keep the 8-cell tag at >= 12 px after decimation: 1.5 px per cell is
+     * where apriltag's quad search still finds the square reliably. */
+    double d = floor(tag_px / 12.0);
+    return d < 1 ? 1 : d > 4 ? 4 : d;
+}
+
+double vis_tag_corner_offset(void) { return 0.5; }
+
+static int cmp_det(const void *a, const void *b)
+{
+    const vis_tag_detection *x = a, *y = b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    if (x->centre[0] != y->centre[0])
+        return x->centre[0] < y->centre[0] ? -1 : 1;
+    return (x->centre[1] > y->centre[1]) - (x->centre[1] < y->centre[1]);
+}
+
+int vis_tag_detect(vis_tag_detector *d, const uint8_t *gray, int width, int height, size_t stride,
+                   vis_tag_list *out, rules_error *err)
+{
+    tag_priv *p = d->priv;
+    out->n = 0;
+    if (width <= 0 || height <= 0 || !gray)
+        return rules_error_set(err, "tag detection: empty image");
+    /* The family's decode table depends on max_hamming: rebuild only on change. */
+    if (p->applied_hamming != d->cfg.max_hamming) {
+        if (p->applied_hamming >= 0)
+            apriltag_detector_remove_family(p->td, p->tf);
+        int h = d->cfg.max_hamming < 0 ? 0 : d->cfg.max_hamming > 3 ? 3 : d->cfg.max_hamming;
+        apriltag_detector_add_family_bits(p->td, p->tf, h);
+        p->applied_hamming = d->cfg.max_hamming;
+    }
+    p->td->quad_decimate = (float)(d->cfg.decimate >= 1 ? d->cfg.decimate : 1);
+    p->td->quad_sigma = (float)d->cfg.sigma;
+    p->td->nthreads = d->cfg.threads > 0 ? d->cfg.threads : 1;
+    p->td->refine_edges = d->cfg.refine_edges != 0;
+    p->td->debug = 0;
+
+    image_u8_t im = {.width = width, .height = height, .stride = (int32_t)stride, .buf = (uint8_t *)gray};
+    zarray_t *dets = apriltag_detector_detect(p->td, &im);
+    if (!dets)
+        return rules_error_set(err, "tag detection: out of memory");
+    int n = zarray_size(dets);
+    int rc = 0;
+    if ((size_t)n > out->cap) {
+        vis_tag_detection *items = realloc(out->items, (size_t)n * sizeof *items);
+        if (!items) {
+            rc = rules_error_set(err, "tag detection: out of memory");
+            n = 0;
+        } else {
+            out->items = items;
+            out->cap = (size_t)n;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        apriltag_detection_t *det;
+        zarray_get(dets, i, &det);
+        if (det->hamming > d->cfg.max_hamming || det->decision_margin < d->cfg.min_margin)
+            continue;
+        vis_tag_detection *o = &out->items[out->n++];
+        o->id = det->id;
+        o->hamming = det->hamming;
+        o->margin = det->decision_margin;
+        for (int k = 0; k < 4; k++) {
+            o->corners[k][0] = det->p[k][0] - 0.5;
+            o->corners[k][1] = det->p[k][1] - 0.5;
+        }
+        o->centre[0] = det->c[0] - 0.5;
+        o->centre[1] = det->c[1] - 0.5;
+    }
+    apriltag_detections_destroy(dets);
+    if (out->n > 1)
+        qsort(out->items, out->n, sizeof *out->items, cmp_det);
+    return rc;
+}

@@ -1,0 +1,92 @@
+/*
+ * vis_tag: AprilTag detection, tuned for many small tags on large frames.
+ *
+ * How to use:
+ *   vis_tag_detector *d = vis_tag_detector_new("tag36h11");  // defaults filled in
+ *   d->cfg.decimate = vis_tag_decimate_for(36.0);             // optional tuning
+ *   vis_tag_list tags = {0};
+ *   if (vis_tag_detect(d, gray, width, height, stride, &tags, &err) < 0) ...
+ *   for (size_t i = 0; i < tags.n; i++) use tags.items[i];
+ *   vis_tag_list_clear(&tags);
+ *   vis_tag_detector_free(d);
+ * Changes to d->cfg take effect at the next vis_tag_detect. The list is the
+ * caller's: it stays valid until cleared, whatever the detector does next.
+ *
+ * Corner convention: OpenCV's (the centre of the top-left pixel is (0, 0)).
+ * apriltag itself reports +0.5 px from that; vis_tag_corner_offset() tells
+ * printers that want apriltag's own convention (e.g. `tableref tags`).
+ */
+#ifndef VIS_TAG_H
+#define VIS_TAG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rules_error.h"
+
+typedef struct vis_tag_config {
+    /* Downsampling before quad search (1 = none). Faster roughly as 1/d^2,
+     * but a tag must stay ~12 px wide after it, so 2 is the most for 24 px
+     * tags and 3 for 36 px tags. Default 2 (apriltag's). */
+    double decimate;
+    /* Gaussian blur before segmentation, px (0 = none). A little (0.5-0.8)
+     * removes sensor noise that would otherwise split edges into many
+     * candidate quads (time grows with noise); too much merges small tags.
+     * Default 0. */
+    double sigma;
+    /* Worker threads. Default 2 (the target Raspberry Pi class has 4 cores
+     * and the camera thread needs one). */
+    int threads;
+    /* Refine quad edges on the full-resolution image: needed for sub-pixel
+     * corners when decimating; costs little. Default 1. */
+    int refine_edges;
+    /* Most bit errors corrected. 0 or 1 keeps false IDs away (the maintainers'
+     * advice); 2 recovers worn prints at more false-positive risk. Default 1. */
+    int max_hamming;
+    /* Detections with a lower decision margin are dropped (contrast of the
+     * weakest data bit, grey levels). Low values accept blurred tags but also
+     * noise. Default 20. */
+    double min_margin;
+} vis_tag_config;
+
+typedef struct vis_tag_detection {
+    int id;
+    int hamming;          /* bits corrected */
+    double margin;        /* decision margin */
+    double corners[4][2]; /* px, OpenCV convention, apriltag's order (counter-clockwise in the tag frame) */
+    double centre[2];     /* px */
+} vis_tag_detection;
+
+typedef struct vis_tag_list {
+    vis_tag_detection *items;
+    size_t n, cap;
+} vis_tag_list;
+
+typedef struct vis_tag_detector {
+    vis_tag_config cfg;
+    void *priv;  /* apriltag detector and family */
+} vis_tag_detector;
+
+/* Family names: "tag36h11" (default when NULL), "tagStandard41h12". NULL when unknown or out of memory. */
+vis_tag_detector *vis_tag_detector_new(const char *family);
+/* NULL is fine. */
+void vis_tag_detector_free(vis_tag_detector *d);
+
+/* Detects tags in an 8-bit gray image (borrowed; not kept). Appends to out (cleared first). */
+int vis_tag_detect(vis_tag_detector *d, const uint8_t *gray, int width, int height, size_t stride,
+                   vis_tag_list *out, rules_error *err);
+void vis_tag_list_clear(vis_tag_list *l);
+
+/* The largest safe decimation for tags about `tag_px` wide (black square edge, px). */
+double vis_tag_decimate_for(double tag_px);
+
+/* Add this to a corner to get apriltag's own convention ((0,0) = top-left of the first pixel). */
+double vis_tag_corner_offset(void);
+
+/*
+ * The stock apriltag detector with the library's own defaults (decimate 2,
+ * sigma 0, refine on, 1 thread unless `threads`), for comparison only.
+ */
+void vis_tag_config_stock(vis_tag_config *cfg, int threads);
+
+#endif
