@@ -1,0 +1,37 @@
+/*
+ * The tableref subcommands. Each takes its own argv (argv[0] is the
+ * subcommand name), prints its own --help, and returns the process exit
+ * status: 0 success (and "every move legal"), 1 a rule broken, 2 bad input
+ * or usage.
+ */
+#ifndef TABLEREF_COMMANDS_H
+#define TABLEREF_COMMANDS_H
+
+#include <stdio.h>
+
+#include "tableref_config.h"
+
+enum { EXIT_LEGAL = 0, EXIT_ILLEGAL = 1, EXIT_BAD_INPUT = 2 };
+
+typedef struct tableref_command {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv);
+} tableref_command;
+
+int cmd_check(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+/* Benchmarks, dispatched by `tableref bench AREA`. */
+int bench_rules(int argc, char **argv);
+#if TABLEREF_HAVE_VISION
+int bench_vision(int argc, char **argv);
+int cmd_tags(int argc, char **argv);
+int cmd_detect(int argc, char **argv);
+int cmd_render(int argc, char **argv);
+#endif
+
+/* True when argv holds -h or --help. */
+int cli_wants_help(int argc, char **argv);
+
+#endif

@@ -1,0 +1,287 @@
+#include "rules_formation.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Least-squares line y = a + b x; falls back to slope `b_default` when x does not vary. */
+static void fit_line(const double *x, const double *y, size_t n, double b_default, double *a, double *b)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (size_t i = 0; i < n; i++) {
+        sx += x[i];
+        sy += y[i];
+        sxx += x[i] * x[i];
+        sxy += x[i] * y[i];
+    }
+    double den = n * sxx - sx * sx;
+    if (n < 2 || fabs(den) < 1e-9) {
+        *b = b_default;
+        *a = (sy - b_default * sx) / (double)n;
+        return;
+    }
+    *b = (n * sxy - sx * sy) / den;
+    *a = (sy - *b * sx) / (double)n;
+}
+
+typedef struct {
+    double key;
+    size_t i;
+} keyed;
+
+static int cmp_keyed(const void *a, const void *b)
+{
+    double x = ((const keyed *)a)->key, y = ((const keyed *)b)->key;
+    return (x > y) - (x < y);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int rules_formation_fit(const rules_unit *u, const rules_formation_params *params, rules_formation *out,
+                        rules_slot *slots_out)
+{
+    const size_t n = u->n_models;
+    memset(out, 0, sizeof *out);
+    if (n == 0)
+        return -1;
+    const double tol = params ? params->position_tolerance_mm : RULES_FORMATION_POSITION_TOLERANCE_MM;
+    const double ftol = params ? params->facing_tolerance_rad : RULES_FORMATION_FACING_TOLERANCE_RAD;
+    const double w = u->base_width, d = u->base_depth;
+
+    /* Facing: the circular mean of the models' facings. */
+    double sc = 0, ss = 0;
+    for (size_t i = 0; i < n; i++) {
+        sc += cos(u->models[i].facing);
+        ss += sin(u->models[i].facing);
+    }
+    const double heading = atan2(ss, sc);
+    for (size_t i = 0; i < n; i++)
+        if (fabs(rules_angle_wrap(u->models[i].facing - heading)) > ftol)
+            out->issues |= RULES_FORMATION_MIXED_FACING;
+
+    rules_slot stack_slots[64];
+    rules_slot *slots = slots_out ? slots_out : n <= 64 ? stack_slots : malloc(n * sizeof *slots);
+    double *buf = malloc(4 * n * sizeof *buf);
+    if (!slots || !buf) {
+        if (slots != slots_out && slots != stack_slots)
+            free(slots);
+        free(buf);
+        return -1;
+    }
+    double *lu = buf, *lv = buf + n, *idx = buf + 2 * n, *tmp = buf + 3 * n;
+
+    /* Provisional local frame at the first model. */
+    const rules_frame f0 = {u->models[0].pos, heading};
+    double vmax = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        rules_vec2 q = rules_frame_to_local(f0, u->models[i].pos);
+        lu[i] = q.x;
+        lv[i] = q.y;
+        vmax = fmax(vmax, q.y);
+    }
+
+    /* Ranks, then files, by walking neighbours in order: each step counts as
+     * round(step / base) places, so small gaps between bases never add up
+     * across a wide or deep unit the way dividing absolute offsets would. */
+    keyed *ord = malloc(n * sizeof *ord);
+    if (!ord) {
+        if (slots != slots_out && slots != stack_slots)
+            free(slots);
+        free(buf);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        ord[i] = (keyed){-lv[i], i};
+    qsort(ord, n, sizeof *ord, cmp_keyed);
+    int ranks = 1;
+    slots[ord[0].i].rank = 0;
+    for (size_t k = 1; k < n; k++) {
+        double step = ord[k].key - ord[k - 1].key;
+        if (step > 0.5 * d)
+            ranks += (int)fmax(1.0, round(step / d));
+        slots[ord[k].i].rank = ranks - 1;
+    }
+    const int last = ranks - 1;
+
+    /* The full ranks are all but the last, unless there is only one. */
+    double umin = INFINITY;
+    for (size_t i = 0; i < n; i++)
+        if (ranks == 1 || slots[i].rank < last)
+            umin = fmin(umin, lu[i]);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        ord[m++] = (keyed){slots[i].rank * 1e7 + lu[i], i}; /* by rank, then left to right */
+    qsort(ord, m, sizeof *ord, cmp_keyed);
+    double step_sum = 0;
+    int step_count = 0;
+    for (size_t k = 1; k < n; k++) {
+        size_t a = ord[k - 1].i, b = ord[k].i;
+        double step = lu[b] - lu[a];
+        if (slots[a].rank == slots[b].rank && step > 0.5 * w && step < 1.5 * w) {
+            step_sum += step;
+            step_count++;
+        }
+    }
+    const double pu_est = step_count ? step_sum / step_count : w;
+    for (size_t k = 0; k < n; k++) {
+        size_t b = ord[k].i;
+        bool full = ranks == 1 || slots[b].rank < last;
+        slots[b].offset = 0;
+        if (!full) {
+            double q = round(2 * (lu[b] - umin) / pu_est) / 2; /* the rear rank may sit on half steps */
+            slots[b].file = (int)floor(q);
+            slots[b].offset = q - floor(q);
+        } else if (k == 0 || slots[ord[k - 1].i].rank != slots[b].rank) {
+            slots[b].file = (int)lround((lu[b] - umin) / pu_est);
+        } else {
+            size_t a = ord[k - 1].i;
+            double step = lu[b] - lu[a];
+            slots[b].file = slots[a].file + (step < 0.5 * w ? 0 : (int)fmax(1.0, round(step / pu_est)));
+        }
+    }
+    free(ord);
+
+    /* Measured pitch and origin, each axis on its own. */
+    double a_u, p_u, a_v, p_v;
+    for (size_t i = 0; i < n; i++)
+        idx[i] = slots[i].file + slots[i].offset;
+    fit_line(idx, lu, n, w, &a_u, &p_u);
+    for (size_t i = 0; i < n; i++)
+        idx[i] = -slots[i].rank;
+    fit_line(idx, lv, n, d, &a_v, &p_v);
+    /* A pitch far from the base size means the indices were wrong; keep the nominal one. */
+    if (p_u < 0.5 * w || p_u > 1.5 * w) {
+        p_u = w;
+        for (size_t i = 0; i < n; i++)
+            tmp[i] = lu[i] - w * (slots[i].file + slots[i].offset);
+        qsort(tmp, n, sizeof *tmp, cmp_double);
+        a_u = tmp[n / 2];
+    }
+    if (p_v < 0.5 * d || p_v > 1.5 * d) {
+        p_v = d;
+        for (size_t i = 0; i < n; i++)
+            tmp[i] = lv[i] + d * slots[i].rank;
+        qsort(tmp, n, sizeof *tmp, cmp_double);
+        a_v = tmp[n / 2];
+    }
+    if (p_u < w - tol || p_v < d - tol)
+        out->issues |= RULES_FORMATION_OVERLAP;
+
+    out->max_residual_mm = 0;
+    for (size_t i = 0; i < n; i++) {
+        double du = lu[i] - (a_u + p_u * (slots[i].file + slots[i].offset));
+        double dv = lv[i] - (a_v - p_v * slots[i].rank);
+        slots[i].residual_mm = hypot(du, dv);
+        if (slots[i].residual_mm > out->max_residual_mm) {
+            out->max_residual_mm = slots[i].residual_mm;
+            out->worst_model = i;
+        }
+    }
+    if (out->max_residual_mm > tol)
+        out->issues |= RULES_FORMATION_OFF_GRID;
+
+    /* Occupancy: full ranks must be complete, no two models in one place. */
+    int files = 0;
+    for (size_t i = 0; i < n; i++)
+        if (ranks == 1 || slots[i].rank < last)
+            files = slots[i].file + 1 > files ? slots[i].file + 1 : files;
+    int rear = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (slots[i].rank == last)
+            rear++;
+        if (slots[i].file < 0 || slots[i].file + slots[i].offset > files - 1 + 1e-9)
+            out->issues |= RULES_FORMATION_OFF_GRID;
+        for (size_t j = 0; j < i; j++)
+            if (slots[j].rank == slots[i].rank && slots[j].file == slots[i].file &&
+                slots[j].offset == slots[i].offset)
+                out->issues |= RULES_FORMATION_STACKED;
+    }
+    size_t full_models = n - (ranks > 1 ? (size_t)rear : 0);
+    if (ranks > 1 && full_models < (size_t)files * (size_t)last)
+        out->issues |= RULES_FORMATION_GAP;
+    if (ranks == 1 && (size_t)files > n)
+        out->issues |= RULES_FORMATION_GAP;
+
+    out->heading = heading;
+    out->files = files;
+    out->ranks = ranks;
+    out->rear_rank_models = ranks == 1 ? (int)n : rear;
+    out->pitch_across = p_u;
+    out->pitch_along = p_v;
+    out->frame = (rules_frame){rules_frame_to_board(f0, rules_v2(a_u, a_v)), heading};
+
+    double left = -w / 2, right = (files - 1) * p_u + w / 2;
+    double front = d / 2, back = -(ranks - 1) * p_v - d / 2;
+    out->boundary = (rules_obb){
+        .centre = rules_frame_to_board(out->frame, rules_v2((left + right) / 2, (front + back) / 2)),
+        .heading = heading,
+        .width = right - left,
+        .depth = front - back,
+    };
+    out->centre = out->boundary.centre;
+    out->front_centre = rules_obb_front_centre(&out->boundary);
+
+    if (slots != slots_out && slots != stack_slots)
+        free(slots);
+    free(buf);
+    return 0;
+}
+
+rules_vec2 rules_formation_slot_position(const rules_formation *f, int file, int rank, double offset)
+{
+    return rules_frame_to_board(f->frame, rules_v2((file + offset) * f->pitch_across, -rank * f->pitch_along));
+}
+
+int rules_formation_place(rules_unit *u, rules_vec2 front_centre, double heading, int files, int n_models)
+{
+    if (files < 1)
+        return -1;
+    const double w = u->base_width, d = u->base_depth;
+    const int ranks = (n_models + files - 1) / files;
+    const rules_frame f = {front_centre, heading};
+    for (int k = 0; k < n_models; k++) {
+        int rank = k / files, file = k % files;
+        int in_rank = rank == ranks - 1 ? n_models - rank * files : files;
+        double shift = (files - in_rank) / 2.0; /* centres an incomplete last rank */
+        rules_vec2 local = rules_v2((file + shift - (files - 1) / 2.0) * w, -d / 2 - rank * d);
+        char id[RULES_ID_MAX + 16];
+        snprintf(id, sizeof id, "%s-%d", u->id, k + 1);
+        if (!rules_unit_add_model(u, id, rules_frame_to_board(f, local), heading))
+            return -1;
+    }
+    return 0;
+}
+
+unsigned rules_formation_arcs_of(const rules_formation *f, rules_vec2 p, double tol_mm)
+{
+    return rules_obb_arcs_of(&f->boundary, p, tol_mm);
+}
+
+void rules_formation_describe(const rules_formation *f, const rules_unit *u, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    size_t len = 0;
+#define ADD(...)                                                                                             \
+    do {                                                                                                     \
+        if (len < cap) {                                                                                     \
+            int k = snprintf(buf + len, cap - len, __VA_ARGS__);                                             \
+            len += k > 0 ? (size_t)k : 0;                                                                    \
+        }                                                                                                    \
+    } while (0)
+    if (f->issues & RULES_FORMATION_MIXED_FACING)
+        ADD("%smodels do not all face the same way", len ? "; " : "");
+    if (f->issues & RULES_FORMATION_OFF_GRID)
+        ADD("%smodel %s is %.1f mm out of line with its rank and file", len ? "; " : "",
+            u->models[f->worst_model].id, f->max_residual_mm);
+    if (f->issues & RULES_FORMATION_GAP)
+        ADD("%sa rank other than the last has an empty place", len ? "; " : "");
+    if (f->issues & RULES_FORMATION_STACKED)
+        ADD("%stwo models stand in the same place", len ? "; " : "");
+    if (f->issues & RULES_FORMATION_OVERLAP)
+        ADD("%sbases overlap", len ? "; " : "");
+#undef ADD
+}

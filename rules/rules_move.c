@@ -1,0 +1,640 @@
+#include "rules_move.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void rules_check_options_default(rules_check_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->move = RULES_MOVE_AUTO;
+    opt->formation.position_tolerance_mm = RULES_FORMATION_POSITION_TOLERANCE_MM;
+    opt->formation.facing_tolerance_rad = RULES_FORMATION_FACING_TOLERANCE_RAD;
+    opt->limit_tolerance_mm = 0.5;
+    opt->still_mm = 1.0;
+    opt->still_rad = rules_deg_to_rad(0.5);
+    opt->rigid_tolerance_mm = 4.0;
+    opt->straight_tolerance_mm = 4.0;
+    opt->straight_tolerance_rad = rules_deg_to_rad(2.0);
+    opt->reform_centre_tolerance_mm = 5.0;
+}
+
+/* Everything about one unit's move that does not depend on the move type. */
+typedef struct move_ctx {
+    const rules_unit *u0, *u1;
+    rules_formation f0, f1;
+    size_t *pair0, *pair1;    /* indices of models present in both snapshots */
+    size_t n_pairs;
+    double rot;               /* rigid fit: rotation and translation taking before to after */
+    rules_vec2 trans;
+    double rigid_residual_mm; /* worst model's distance from where the rigid motion puts it */
+    size_t rigid_worst;       /* index into pair arrays */
+    rules_pose pose0, pose1;  /* centre of the Front Facing, before and after */
+    const rules_ruleset *rs;
+    const rules_check_options *opt;
+} move_ctx;
+
+static rules_vec2 apply_rigid(const move_ctx *c, rules_vec2 p)
+{
+    return rules_v2_add(rules_v2_rot(p, c->rot), c->trans);
+}
+
+/* 2-D Kabsch: the rotation and translation that best carry the before models onto the after ones. */
+static void fit_rigid(move_ctx *c)
+{
+    const rules_model *m0 = c->u0->models, *m1 = c->u1->models;
+    if (c->n_pairs == 1) {
+        const rules_model *a = &m0[c->pair0[0]], *b = &m1[c->pair1[0]];
+        c->rot = rules_angle_wrap(b->facing - a->facing);
+        c->trans = rules_v2_sub(b->pos, rules_v2_rot(a->pos, c->rot));
+    } else {
+        rules_vec2 c0 = {0, 0}, c1 = {0, 0};
+        for (size_t i = 0; i < c->n_pairs; i++) {
+            c0 = rules_v2_add(c0, m0[c->pair0[i]].pos);
+            c1 = rules_v2_add(c1, m1[c->pair1[i]].pos);
+        }
+        c0 = rules_v2_scale(c0, 1.0 / c->n_pairs);
+        c1 = rules_v2_scale(c1, 1.0 / c->n_pairs);
+        double sc = 0, sd = 0;
+        for (size_t i = 0; i < c->n_pairs; i++) {
+            rules_vec2 a = rules_v2_sub(m0[c->pair0[i]].pos, c0), b = rules_v2_sub(m1[c->pair1[i]].pos, c1);
+            sc += rules_v2_cross(a, b);
+            sd += rules_v2_dot(a, b);
+        }
+        c->rot = atan2(sc, sd);
+        c->trans = rules_v2_sub(c1, rules_v2_rot(c0, c->rot));
+    }
+    c->rigid_residual_mm = 0;
+    c->rigid_worst = 0;
+    for (size_t i = 0; i < c->n_pairs; i++) {
+        double r = rules_v2_dist(apply_rigid(c, m0[c->pair0[i]].pos), m1[c->pair1[i]].pos);
+        if (r > c->rigid_residual_mm) {
+            c->rigid_residual_mm = r;
+            c->rigid_worst = i;
+        }
+    }
+}
+
+static bool is_rigid(const move_ctx *c)
+{
+    return c->rigid_residual_mm <= c->opt->rigid_tolerance_mm;
+}
+
+static double pair_distance(const move_ctx *c, size_t i)
+{
+    return rules_v2_dist(c->u0->models[c->pair0[i]].pos, c->u1->models[c->pair1[i]].pos);
+}
+
+static bool over(const move_ctx *c, double measured, double limit)
+{
+    return measured > limit + c->opt->limit_tolerance_mm;
+}
+
+/* No model's centre ends farther than `limit` from its start (seed 004, every move). */
+static void check_model_distances(const move_ctx *c, rules_unit_report *ur, double limit, const char *rate_name)
+{
+    size_t n_over = 0, worst = 0;
+    double worst_d = -1;
+    for (size_t i = 0; i < c->n_pairs; i++) {
+        double d = pair_distance(c, i);
+        if (over(c, d, limit)) {
+            n_over++;
+            if (d > worst_d) {
+                worst_d = d;
+                worst = i;
+            }
+        }
+    }
+    if (!n_over)
+        return;
+    const char *worst_id = c->u0->models[c->pair0[worst]].id;
+    rules_violation *v;
+    if (n_over == 1)
+        v = rules_unit_report_add_violation(ur, "MU-MODEL-DIST", RULES_QTY_LENGTH, worst_d, limit,
+                                            "Model %s ends %.2f\" from where it started, farther than its %s of "
+                                            "%.2f\".",
+                                            worst_id, rules_mm_to_in(worst_d), rate_name, rules_mm_to_in(limit));
+    else
+        v = rules_unit_report_add_violation(ur, "MU-MODEL-DIST", RULES_QTY_LENGTH, worst_d, limit,
+                                            "%zu models end farther than their %s of %.2f\" from where they "
+                                            "started (worst: %s, %.2f\").",
+                                            n_over, rate_name, rules_mm_to_in(limit), worst_id,
+                                            rules_mm_to_in(worst_d));
+    for (size_t i = 0; v && i < c->n_pairs; i++)
+        if (over(c, pair_distance(c, i), limit))
+            rules_violation_add_model(v, c->u0->models[c->pair0[i]].id);
+}
+
+/* Advance and March carry the block as it is: models keep their places. */
+static void check_rigid(const move_ctx *c, rules_unit_report *ur, const char *move_name)
+{
+    if (is_rigid(c))
+        return;
+    rules_violation *v = rules_unit_report_add_violation(
+        ur, "MU-FORMATION-KEPT", RULES_QTY_LENGTH, c->rigid_residual_mm, c->opt->rigid_tolerance_mm,
+        "An %s moves the unit as a block, but model %s ends %.2f\" away from its place in the formation.",
+        move_name, c->u0->models[c->pair0[c->rigid_worst]].id, rules_mm_to_in(c->rigid_residual_mm));
+    if (v)
+        rules_violation_add_model(v, c->u0->models[c->pair0[c->rigid_worst]].id);
+}
+
+static void check_path_length(const move_ctx *c, rules_unit_report *ur, const char *rate_name)
+{
+    if (!over(c, ur->path.length_mm, ur->rate_mm))
+        return;
+    rules_unit_report_add_violation(ur, "MU-PATH-LENGTH", RULES_QTY_LENGTH, ur->path.length_mm, ur->rate_mm,
+                                    "The shortest way to reach this position moving %s is %.2f\", more than the "
+                                    "unit's %s of %.2f\".",
+                                    ur->direction ? ur->direction : "forwards with wheels",
+                                    rules_mm_to_in(ur->path.length_mm), rate_name, rules_mm_to_in(ur->rate_mm));
+}
+
+static void set_forward_path(const move_ctx *c, rules_unit_report *ur)
+{
+    ur->has_path = true;
+    ur->pose_before = c->pose0;
+    ur->front_width_mm = c->f0.boundary.width;
+    if (c->u0->n_models == 1 && c->rs->single_model_free_pivot) {
+        const rules_model *a = &c->u0->models[c->pair0[0]], *b = &c->u1->models[c->pair1[0]];
+        rules_path_single_model(a->pos, a->facing, b->pos, b->facing, &ur->path);
+    } else {
+        rules_path_forward_wheels(c->pose0, c->pose1, c->f0.boundary.width, c->rs, &ur->path);
+    }
+}
+
+/* A straight backward or sideways step (no wheels, no turning). */
+static void set_straight_path(const move_ctx *c, rules_unit_report *ur, rules_step_kind kind, double len)
+{
+    ur->has_path = true;
+    ur->pose_before = c->pose0;
+    ur->front_width_mm = c->f0.boundary.width;
+    memset(&ur->path, 0, sizeof ur->path);
+    ur->path.steps[0] = (rules_step){kind, len, 0};
+    ur->path.n_steps = 1;
+    ur->path.length_mm = len;
+}
+
+static void evaluate_advance(const move_ctx *c, rules_unit_report *ur)
+{
+    const double rate = c->u0->advance_rate;
+    ur->move = RULES_MOVE_ADVANCE;
+
+    /* Forwards with any number of wheels, up to the Advance Rate. */
+    rules_unit_report fwd = *ur;
+    fwd.direction = "forward";
+    fwd.rate_mm = rate;
+    set_forward_path(c, &fwd);
+    double best_ratio = fwd.path.length_mm / rate;
+    *ur = fwd;
+
+    /* Backwards or sideways, straight, up to a fraction of it (not for free-pivoting single models). */
+    bool straight = fabs(c->rot) <= c->opt->straight_tolerance_rad && c->n_pairs > 0 &&
+                    !(c->u0->n_models == 1 && c->rs->single_model_free_pivot);
+    rules_vec2 local = rules_frame_to_local((rules_frame){c->pose0.front_centre, c->pose0.heading},
+                                            c->pose1.front_centre);
+    const double stol = c->opt->straight_tolerance_mm;
+    double len = rules_v2_len(local);
+    if (straight && local.y < -stol && fabs(local.x) <= stol) {
+        double limit = rate * c->rs->backward_fraction;
+        if (len / limit < best_ratio) {
+            ur->direction = "backward";
+            ur->rate_mm = limit;
+            set_straight_path(c, ur, RULES_STEP_BACKWARD, len);
+            best_ratio = len / limit;
+        }
+    } else if (straight && fabs(local.y) <= stol && fabs(local.x) > stol) {
+        double limit = rate * c->rs->sideways_fraction;
+        if (len / limit < best_ratio) {
+            ur->direction = "sideways";
+            ur->rate_mm = limit;
+            set_straight_path(c, ur, local.x < 0 ? RULES_STEP_SIDEWAYS_LEFT : RULES_STEP_SIDEWAYS_RIGHT, len);
+            best_ratio = len / limit;
+        }
+    }
+    const char *rate_name = strcmp(ur->direction, "forward") == 0 ? "Advance Rate"
+                            : strcmp(ur->direction, "backward") == 0 ? "backward limit (half its Advance Rate)"
+                                                                     : "sideways limit (half its Advance Rate)";
+    check_path_length(c, ur, rate_name);
+    if (straight && local.y < -stol && fabs(local.x) > stol && over(c, ur->path.length_mm, ur->rate_mm))
+        rules_unit_report_add_violation(ur, "MU-ONE-DIRECTION", RULES_QTY_LENGTH, fabs(local.x), stol,
+                                        "An Advance goes forwards, backwards or sideways, not in two of these "
+                                        "directions: the unit moved back %.2f\" and sideways %.2f\".",
+                                        rules_mm_to_in(-local.y), rules_mm_to_in(fabs(local.x)));
+    check_rigid(c, ur, "Advance");
+    /* Every model within the Advance Rate, whatever the direction (seed 004). */
+    check_model_distances(c, ur, rate, "Advance Rate");
+}
+
+static void evaluate_march(const move_ctx *c, rules_unit_report *ur)
+{
+    ur->move = RULES_MOVE_MARCH;
+    ur->rate_mm = c->u0->march_rate;
+    set_forward_path(c, ur);
+    check_path_length(c, ur, "March Rate");
+    check_rigid(c, ur, "March");
+    check_model_distances(c, ur, ur->rate_mm, "March Rate");
+    rules_unit_report_add_note(ur, "A unit that Marched cannot shoot in the following Shooting Phase.");
+}
+
+static void check_formation_legal(const move_ctx *c, rules_unit_report *ur)
+{
+    if (c->f1.issues) {
+        char why[256];
+        rules_formation_describe(&c->f1, c->u1, why, sizeof why);
+        rules_violation *v = rules_unit_report_add_violation(
+            ur, "MU-FORMATION", RULES_QTY_LENGTH, c->f1.max_residual_mm, c->opt->formation.position_tolerance_mm,
+            "The unit must end in a legal formation: %s.", why);
+        if (v && (c->f1.issues & RULES_FORMATION_OFF_GRID))
+            rules_violation_add_model(v, c->u1->models[c->f1.worst_model].id);
+    }
+    if (c->rs->ranks_at_most_files && c->f1.ranks > c->f1.files && c->f1.files < c->rs->proper_rank_width)
+        rules_unit_report_add_violation(ur, "MU-RANKS-FILES", RULES_QTY_COUNT, c->f1.ranks, c->f1.files,
+                                        "The unit ends with %d ranks but only %d files; it may not have more "
+                                        "ranks than files unless it is %d models wide.",
+                                        c->f1.ranks, c->f1.files, c->rs->proper_rank_width);
+}
+
+static void evaluate_reform(const move_ctx *c, rules_unit_report *ur)
+{
+    ur->move = RULES_MOVE_REFORM;
+    ur->rate_mm = c->u0->march_rate;
+    ur->has_path = false; /* the unit is lifted and placed back: no path */
+    double shift = rules_v2_dist(c->f0.centre, c->f1.centre);
+    if (shift > c->opt->reform_centre_tolerance_mm)
+        rules_unit_report_add_violation(ur, "MU-REFORM-CENTRE", RULES_QTY_LENGTH, shift,
+                                        c->opt->reform_centre_tolerance_mm,
+                                        "A Reform keeps the unit's Centre in place, but it moved %.2f\".",
+                                        rules_mm_to_in(shift));
+    check_formation_legal(c, ur);
+    check_model_distances(c, ur, ur->rate_mm, "March Rate");
+    rules_unit_report_add_note(ur, "A unit that Reformed cannot shoot in the Shooting Phase this Player Turn.");
+}
+
+static bool can_evaluate(const move_ctx *c, rules_move_type t)
+{
+    return !isnan(t == RULES_MOVE_ADVANCE ? c->u0->advance_rate : c->u0->march_rate);
+}
+
+static void evaluate(const move_ctx *c, rules_move_type t, rules_unit_report *ur)
+{
+    switch (t) {
+    case RULES_MOVE_ADVANCE: evaluate_advance(c, ur); break;
+    case RULES_MOVE_MARCH: evaluate_march(c, ur); break;
+    default: evaluate_reform(c, ur); break;
+    }
+}
+
+/* How far from legal a candidate is: fewer broken rules first, then the smaller overshoot. */
+static double badness(const rules_unit_report *ur)
+{
+    double excess = 0;
+    for (size_t i = 0; i < ur->n_violations; i++) {
+        const rules_violation *v = &ur->violations[i];
+        if (v->limit > 0)
+            excess += fmax(0.0, v->measured - v->limit) / v->limit;
+    }
+    return ur->n_violations * 1e6 + excess;
+}
+
+/* ---- checks common to every move -------------------------------------- */
+
+static void check_eligible(const move_ctx *c, rules_unit_report *ur)
+{
+    unsigned st = rules_unit_status(c->u0);
+    const unsigned bad = RULES_STATUS_CHARGING | RULES_STATUS_ENGAGED | RULES_STATUS_FLEEING | RULES_STATUS_SHAKEN;
+    if (!(st & bad))
+        return;
+    const char *why = st & RULES_STATUS_FLEEING    ? "is Fleeing"
+                      : st & RULES_STATUS_ENGAGED  ? "is Engaged in Combat"
+                      : st & RULES_STATUS_CHARGING ? "is Charging"
+                                                   : "contains Shaken models";
+    rules_violation *v = rules_unit_report_add_violation(
+        ur, "MU-ELIGIBLE", RULES_QTY_COUNT, 1, 0, "Unit %s %s, so it cannot move in the Movement Phase.",
+        c->u0->id, why);
+    for (size_t j = 0; v && j < c->u0->n_models; j++)
+        if (c->u0->models[j].status & RULES_STATUS_SHAKEN)
+            rules_violation_add_model(v, c->u0->models[j].id);
+}
+
+static void check_march_test(const move_ctx *c, const rules_snapshot *before, const rules_formation *fits0,
+                             rules_unit_report *ur)
+{
+    double nearest = INFINITY;
+    const char *who = NULL;
+    for (size_t i = 0; i < before->n_units; i++) {
+        const rules_unit *e = &before->units[i];
+        if (e == c->u0 || strcmp(e->side, c->u0->side) == 0 || (rules_unit_status(e) & RULES_STATUS_FLEEING))
+            continue;
+        double d = rules_obb_dist(&c->f0.boundary, &fits0[i].boundary);
+        if (d < nearest) {
+            nearest = d;
+            who = e->id;
+        }
+    }
+    if (!who || nearest > c->rs->march_test_radius_mm)
+        return;
+    rules_unit_report_add_measure(ur, "nearest_enemy", RULES_QTY_LENGTH, nearest);
+    if (ur->move == RULES_MOVE_MARCH)
+        rules_unit_report_add_note(ur,
+                                   "March Test required: enemy unit %s was %.2f\" away (within %.0f\"). The March "
+                                   "is legal only if the test was passed.",
+                                   who, rules_mm_to_in(nearest), rules_mm_to_in(c->rs->march_test_radius_mm));
+    else
+        rules_unit_report_add_note(ur, "March Test required: enemy unit %s was %.2f\" away (within %.0f\").", who,
+                                   rules_mm_to_in(nearest), rules_mm_to_in(c->rs->march_test_radius_mm));
+}
+
+static void add_models_near(const move_ctx *c, rules_violation *v, const rules_vec2 *poly, size_t n, double limit)
+{
+    for (size_t j = 0; v && j < c->u1->n_models; j++) {
+        rules_obb base = rules_model_base(c->u1, &c->u1->models[j]);
+        rules_vec2 corners[4];
+        rules_obb_corners(&base, corners);
+        if (rules_poly_dist(corners, 4, poly, n) < limit)
+            rules_violation_add_model(v, c->u1->models[j].id);
+    }
+}
+
+static void check_spacing(const move_ctx *c, const rules_snapshot *after, const rules_formation *fits1,
+                          rules_unit_report *ur)
+{
+    const double spacing = c->rs->unit_spacing_mm;
+    rules_vec2 mine[4];
+    rules_obb_corners(&c->f1.boundary, mine);
+    for (size_t i = 0; i < after->n_units; i++) {
+        const rules_unit *o = &after->units[i];
+        if (o == c->u1)
+            continue;
+        rules_vec2 theirs[4];
+        rules_obb_corners(&fits1[i].boundary, theirs);
+        double gap = rules_poly_dist(mine, 4, theirs, 4);
+        if (gap >= spacing - c->opt->limit_tolerance_mm)
+            continue;
+        rules_violation *v =
+            gap > 0 ? rules_unit_report_add_violation(
+                          ur, "MU-SPACING-UNIT", RULES_QTY_LENGTH, gap, spacing,
+                          "The unit ends %.2f\" from unit %s; units must end a move at least %.2f\" apart.",
+                          rules_mm_to_in(gap), o->id, rules_mm_to_in(spacing))
+                    : rules_unit_report_add_violation(
+                          ur, "MU-SPACING-UNIT", RULES_QTY_LENGTH, gap, spacing,
+                          "The unit ends touching or overlapping unit %s; units must end a move at least %.2f\" "
+                          "apart.",
+                          o->id, rules_mm_to_in(spacing));
+        add_models_near(c, v, theirs, 4, spacing - c->opt->limit_tolerance_mm);
+    }
+    for (size_t i = 0; i < after->n_terrain; i++) {
+        const rules_terrain *t = &after->terrain[i];
+        if (t->kind != RULES_TERRAIN_IMPASSABLE)
+            continue;
+        double gap = rules_poly_dist(mine, 4, t->points, t->n_points);
+        if (gap >= spacing - c->opt->limit_tolerance_mm)
+            continue;
+        rules_violation *v = rules_unit_report_add_violation(
+            ur, "MU-SPACING-TERRAIN", RULES_QTY_LENGTH, gap, spacing,
+            "The unit ends %.2f\" from impassable terrain%s%s; it must stay at least %.2f\" away.",
+            rules_mm_to_in(gap), t->id[0] ? " " : "", t->id, rules_mm_to_in(spacing));
+        add_models_near(c, v, t->points, t->n_points, spacing - c->opt->limit_tolerance_mm);
+    }
+}
+
+static void check_board_edge(const move_ctx *c, const rules_snapshot *after, rules_unit_report *ur)
+{
+    double worst = 0;
+    rules_violation *v = NULL;
+    for (size_t j = 0; j < c->u1->n_models; j++) {
+        rules_obb base = rules_model_base(c->u1, &c->u1->models[j]);
+        rules_vec2 k[4];
+        rules_obb_corners(&base, k);
+        double out = 0;
+        for (int q = 0; q < 4; q++) {
+            out = fmax(out, fmax(-k[q].x, k[q].x - after->board_width));
+            out = fmax(out, fmax(-k[q].y, k[q].y - after->board_depth));
+        }
+        if (out > c->opt->limit_tolerance_mm) {
+            if (!v)
+                v = rules_unit_report_add_violation(ur, "MU-BOARD-EDGE", RULES_QTY_LENGTH, 0, 0,
+                                                    "Models of the unit end past the board edge.");
+            worst = fmax(worst, out);
+            if (v)
+                rules_violation_add_model(v, c->u1->models[j].id);
+        }
+    }
+    if (v) {
+        v->measured = worst;
+        snprintf(v->message, sizeof v->message, "The unit ends %.2f\" past the board edge; every model must stay on the board.",
+                 rules_mm_to_in(worst));
+    }
+}
+
+/* ---- driver ----------------------------------------------------------- */
+
+static int check_unit(const rules_snapshot *before, const rules_snapshot *after, const rules_formation *fits0,
+                      const rules_formation *fits1, size_t i0, size_t i1, const rules_ruleset *rs,
+                      const rules_check_options *opt, rules_report *out, rules_error *err)
+{
+    move_ctx c = {.u0 = &before->units[i0], .u1 = &after->units[i1], .rs = rs, .opt = opt};
+    c.f0 = fits0[i0];
+    c.f1 = fits1[i1];
+    size_t n = c.u0->n_models;
+    size_t *pairs = malloc(2 * (n ? n : 1) * sizeof *pairs);
+    if (!pairs)
+        return rules_error_set(err, "out of memory");
+    c.pair0 = pairs;
+    c.pair1 = pairs + n;
+    for (size_t j = 0; j < n; j++) {
+        for (size_t k = 0; k < c.u1->n_models; k++)
+            if (strcmp(c.u0->models[j].id, c.u1->models[k].id) == 0) {
+                c.pair0[c.n_pairs] = j;
+                c.pair1[c.n_pairs++] = k;
+                break;
+            }
+    }
+    int rc = 0;
+    bool selected = opt->unit_id && strcmp(opt->unit_id, c.u0->id) == 0;
+    if (c.n_pairs == 0) {
+        rules_report_add_note(out, "Unit %s has none of its models in both snapshots; its move cannot be judged.",
+                              c.u0->id);
+        goto done;
+    }
+    fit_rigid(&c);
+    double max_move = 0;
+    for (size_t i = 0; i < c.n_pairs; i++)
+        max_move = fmax(max_move, pair_distance(&c, i));
+    bool moved = max_move > opt->still_mm || fabs(c.rot) > opt->still_rad;
+    if (!moved && !selected)
+        goto done;
+
+    c.pose0 = (rules_pose){c.f0.front_centre, c.f0.heading};
+    if (is_rigid(&c))
+        c.pose1 = (rules_pose){apply_rigid(&c, c.f0.front_centre), rules_angle_wrap(c.f0.heading + c.rot)};
+    else
+        c.pose1 = (rules_pose){c.f1.front_centre, c.f1.heading};
+
+    /* Type-independent part of the report. */
+    rules_unit_report base;
+    memset(&base, 0, sizeof base);
+    base.legal = true;
+    snprintf(base.unit_id, sizeof base.unit_id, "%s", c.u0->id);
+    snprintf(base.side, sizeof base.side, "%s", c.u0->side);
+    base.centre_before = c.f0.centre;
+    base.centre_after = c.f1.centre;
+    base.centre_displacement_mm = rules_v2_dist(c.f0.centre, c.f1.centre);
+    base.rotation_rad = rules_angle_wrap(c.f1.heading - c.f0.heading);
+    base.files_before = c.f0.files;
+    base.ranks_before = c.f0.ranks;
+    base.files_after = c.f1.files;
+    base.ranks_after = c.f1.ranks;
+
+    rules_unit_report chosen;
+    if (!moved) {
+        chosen = base;
+        chosen.move = RULES_MOVE_NONE;
+    } else if (opt->move != RULES_MOVE_AUTO) {
+        if (!can_evaluate(&c, opt->move)) {
+            rc = rules_error_set(err, "unit %s: its profile has no %s, needed to judge a %s", c.u0->id,
+                                 opt->move == RULES_MOVE_ADVANCE ? "advance_in" : "march_in",
+                                 rules_move_word(opt->move));
+            goto done;
+        }
+        chosen = base;
+        chosen.declared = true;
+        evaluate(&c, opt->move, &chosen);
+    } else {
+        /* Infer: the first legal type in this order, else the closest to legal. */
+        static const rules_move_type order[] = {RULES_MOVE_ADVANCE, RULES_MOVE_MARCH, RULES_MOVE_REFORM};
+        bool have = false;
+        double best = INFINITY;
+        for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+            if (!can_evaluate(&c, order[k]))
+                continue;
+            rules_unit_report cand = base;
+            evaluate(&c, order[k], &cand);
+            double b = badness(&cand);
+            if (!have || b < best) {
+                if (have)
+                    rules_unit_report_clear(&chosen);
+                chosen = cand;
+                best = b;
+                have = true;
+            } else {
+                rules_unit_report_clear(&cand);
+            }
+            if (chosen.legal)
+                break;
+        }
+        if (!have) {
+            rc = rules_error_set(err, "unit %s: its profile has neither advance_in nor march_in; its move cannot "
+                                      "be judged",
+                                 c.u0->id);
+            goto done;
+        }
+    }
+
+    chosen.models = malloc(c.n_pairs * sizeof *chosen.models);
+    if (!chosen.models) {
+        rules_unit_report_clear(&chosen);
+        rc = rules_error_set(err, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < c.n_pairs; i++) {
+        rules_model_move *mm = &chosen.models[chosen.n_models++];
+        const rules_model *m0 = &c.u0->models[c.pair0[i]], *m1 = &c.u1->models[c.pair1[i]];
+        snprintf(mm->id, sizeof mm->id, "%s", m0->id);
+        mm->distance_mm = pair_distance(&c, i);
+        mm->inferred = m0->inferred || m1->inferred;
+    }
+    if (moved) {
+        check_eligible(&c, &chosen);
+        check_spacing(&c, after, fits1, &chosen);
+        check_board_edge(&c, after, &chosen);
+    }
+    check_march_test(&c, before, fits0, &chosen);
+    for (size_t j = 0; j < c.u0->n_models; j++)
+        if (!rules_unit_find_model(c.u1, c.u0->models[j].id))
+            rules_unit_report_add_note(&chosen, "Model %s is not in the after snapshot (removed or not seen).",
+                                       c.u0->models[j].id);
+    size_t inferred = 0;
+    for (size_t i = 0; i < chosen.n_models; i++)
+        inferred += chosen.models[i].inferred;
+    if (inferred)
+        rules_unit_report_add_note(&chosen, "%zu model position%s inferred from the formation, not seen.", inferred,
+                                   inferred == 1 ? " was" : "s were");
+    if (rules_report_take_unit(out, &chosen) < 0) {
+        rules_unit_report_clear(&chosen);
+        rc = rules_error_set(err, "out of memory");
+    }
+done:
+    free(pairs);
+    return rc;
+}
+
+static int fit_all(const rules_snapshot *s, const rules_check_options *opt, rules_formation **out,
+                   rules_error *err)
+{
+    *out = calloc(s->n_units ? s->n_units : 1, sizeof **out);
+    if (!*out)
+        return rules_error_set(err, "out of memory");
+    for (size_t i = 0; i < s->n_units; i++)
+        if (rules_formation_fit(&s->units[i], &opt->formation, &(*out)[i], NULL) < 0)
+            return rules_error_set(err, "unit %s has no models", s->units[i].id);
+    return 0;
+}
+
+/* A model in both snapshots must belong to the same unit in both. */
+static int check_consistent(const rules_snapshot *before, const rules_snapshot *after, rules_error *err)
+{
+    for (size_t i = 0; i < before->n_units; i++) {
+        const rules_unit *u = &before->units[i];
+        for (size_t j = 0; j < u->n_models; j++) {
+            rules_unit *other = NULL;
+            if (rules_snapshot_find_model(after, u->models[j].id, &other) && strcmp(other->id, u->id) != 0)
+                return rules_error_set(err,
+                                       "model %s belongs to unit %s before but to unit %s after; a model cannot "
+                                       "change units",
+                                       u->models[j].id, u->id, other->id);
+        }
+    }
+    return 0;
+}
+
+int rules_move_check(const rules_snapshot *before, const rules_snapshot *after, const rules_check_options *opt_in,
+                     rules_report *out, rules_error *err)
+{
+    rules_check_options defaults;
+    if (!opt_in) {
+        rules_check_options_default(&defaults);
+        opt_in = &defaults;
+    }
+    const rules_check_options *opt = opt_in;
+    rules_report_clear(out);
+    out->ruleset = before->ruleset_given || !after->ruleset_given ? before->ruleset : after->ruleset;
+
+    if (check_consistent(before, after, err) < 0)
+        return -1;
+    if (opt->unit_id && !rules_snapshot_find_unit(before, opt->unit_id))
+        return rules_error_set(err, "unit %s is not in the before snapshot", opt->unit_id);
+
+    rules_formation *fits0 = NULL, *fits1 = NULL;
+    int rc = fit_all(before, opt, &fits0, err);
+    if (rc == 0)
+        rc = fit_all(after, opt, &fits1, err);
+    for (size_t i = 0; rc == 0 && i < before->n_units; i++) {
+        const rules_unit *u0 = &before->units[i];
+        if (opt->unit_id && strcmp(opt->unit_id, u0->id) != 0)
+            continue;
+        const rules_unit *u1 = rules_snapshot_find_unit(after, u0->id);
+        if (!u1) {
+            rules_report_add_note(out, "Unit %s is not in the after snapshot (removed or not seen).", u0->id);
+            continue;
+        }
+        rc = check_unit(before, after, fits0, fits1, i, (size_t)(u1 - after->units), &out->ruleset, opt, out, err);
+    }
+    for (size_t i = 0; rc == 0 && !opt->unit_id && i < after->n_units; i++)
+        if (!rules_snapshot_find_unit(before, after->units[i].id))
+            rules_report_add_note(out, "Unit %s appears only in the after snapshot; it is not judged.",
+                                  after->units[i].id);
+    free(fits0);
+    free(fits1);
+    if (rc < 0)
+        rules_report_clear(out);
+    return rc;
+}

@@ -1,0 +1,153 @@
+/*
+ * rules_report: the referee's verdict on a move, per unit.
+ *
+ * Everything a player or a judge needs to see: the move type, each model's
+ * distance, the shortest legal path that explains the end position, and
+ * each broken rule with a stable code, the models concerned, the measured
+ * value, the limit and one sentence. Stored in mm and radians; the JSON and
+ * text forms add inches and degrees (docs/formats.md, "Report").
+ *
+ * How to use:
+ *   rules_report r;
+ *   rules_report_init(&r);
+ *   rules_move_check(before, after, &opts, &r, &err);   // fills it
+ *   rules_report_print(&r, stdout);  or  cJSON *j = rules_report_to_json(&r);
+ *   rules_report_clear(&r);
+ * The report owns its arrays; clear frees them and leaves an empty report.
+ */
+#ifndef RULES_REPORT_H
+#define RULES_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "rules_path.h"
+#include "rules_ruleset.h"
+#include "rules_snapshot.h"
+
+typedef enum rules_move_type {
+    RULES_MOVE_NONE = 0, /* the unit did not move */
+    RULES_MOVE_AUTO,     /* infer: the legal type, or the closest if none is legal */
+    RULES_MOVE_ADVANCE,
+    RULES_MOVE_MARCH,
+    RULES_MOVE_REFORM,
+} rules_move_type;
+
+const char *rules_move_word(rules_move_type t);
+/* Parses "advance", "march", "reform", "auto"; -1 when unknown. */
+int rules_move_from_word(const char *word, rules_move_type *out);
+
+/* What a measured value is, for output in the right unit. */
+typedef enum rules_quantity {
+    RULES_QTY_LENGTH = 0, /* mm; shown in inches */
+    RULES_QTY_ANGLE,      /* rad; shown in degrees */
+    RULES_QTY_COUNT,      /* a number of things */
+} rules_quantity;
+
+#define RULES_CODE_MAX 32
+#define RULES_TEXT_MAX 320
+
+typedef struct rules_violation {
+    char code[RULES_CODE_MAX];     /* stable rule code, e.g. "MU-MODEL-DIST" (docs/rules.md) */
+    char (*models)[RULES_ID_MAX];  /* models concerned */
+    size_t n_models;
+    rules_quantity quantity;
+    double measured;
+    double limit;
+    char message[RULES_TEXT_MAX];  /* one sentence a player understands */
+} rules_violation;
+
+typedef struct rules_model_move {
+    char id[RULES_ID_MAX];
+    double distance_mm;   /* straight from start centre to end centre */
+    bool inferred;        /* its position was inferred, not seen */
+} rules_model_move;
+
+/* A named figure a rule measured (e.g. "centre_travel"), for report and overlay. */
+typedef struct rules_measure {
+    char name[RULES_CODE_MAX];
+    rules_quantity quantity;
+    double value;
+} rules_measure;
+
+typedef struct rules_unit_report {
+    char unit_id[RULES_ID_MAX];
+    char side[RULES_ID_MAX];
+    rules_move_type move;
+    bool declared;              /* the user named the move type; false: inferred */
+    const char *direction;      /* advance: "forward", "backward", "sideways"; else NULL */
+    double rate_mm;             /* the distance limit of this move type */
+
+    rules_model_move *models;
+    size_t n_models;
+
+    rules_vec2 centre_before, centre_after;
+    double centre_displacement_mm;
+    double rotation_rad;        /* change of facing, counter-clockwise positive */
+    int files_before, ranks_before, files_after, ranks_after;
+
+    bool has_path;
+    rules_path path;            /* shortest legal path explaining the end pose */
+    rules_pose pose_before;     /* where the path starts (centre of the Front Facing) */
+    double front_width_mm;      /* unit width the path's wheels turn */
+
+    rules_violation *violations;
+    size_t n_violations, cap_violations;
+    char (*notes)[RULES_TEXT_MAX];
+    size_t n_notes, cap_notes;
+    rules_measure *measures;
+    size_t n_measures, cap_measures;
+    bool legal;
+} rules_unit_report;
+
+typedef struct rules_report {
+    rules_ruleset ruleset;
+    rules_unit_report *units;
+    size_t n_units, cap_units;
+    char (*notes)[RULES_TEXT_MAX]; /* about the table as a whole (a unit removed, ...) */
+    size_t n_notes, cap_notes;
+    bool legal;                    /* no unit broke any rule */
+} rules_report;
+
+void rules_report_init(rules_report *r);
+/* Frees everything the report owns and re-initialises it. */
+void rules_report_clear(rules_report *r);
+/* Appends an empty unit report; NULL when out of memory. Valid until the next add. */
+rules_unit_report *rules_report_add_unit(rules_report *r, const char *unit_id, const char *side);
+/* Moves `ur` (its arrays) into the report; `ur` is left empty. */
+int rules_report_take_unit(rules_report *r, rules_unit_report *ur);
+/* Frees a unit report's arrays (for reports not handed to a rules_report). */
+void rules_unit_report_clear(rules_unit_report *ur);
+
+/* Adds a violation and marks the unit illegal; message is printf-style. */
+rules_violation *rules_unit_report_add_violation(rules_unit_report *ur, const char *code,
+                                                 rules_quantity q, double measured, double limit,
+                                                 const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+int rules_violation_add_model(rules_violation *v, const char *model_id);
+int rules_unit_report_add_note(rules_unit_report *ur, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+int rules_unit_report_add_measure(rules_unit_report *ur, const char *name, rules_quantity q, double value);
+int rules_report_add_note(rules_report *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* The violation with this code, or NULL. */
+const rules_violation *rules_unit_report_find(const rules_unit_report *ur, const char *code);
+rules_unit_report *rules_report_find_unit(const rules_report *r, const char *unit_id);
+
+/* The report as JSON (docs/formats.md). Caller frees with cJSON_Delete. */
+cJSON *rules_report_to_json(const rules_report *r);
+/* A readable table in inches with two decimals. */
+void rules_report_print(const rules_report *r, FILE *out);
+
+#endif
