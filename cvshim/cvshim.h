@@ -113,6 +113,8 @@ typedef struct cvs_effects {
     uint32_t seed;
 } cvs_effects;
 int cvs_render_effects(cvs_image *img, const cvs_effects *fx, rules_error *err);
+/* Fraction (0..1) of the polygon's pixels that are non-zero in `mask`; 0 for an empty polygon. */
+double cvs_render_coverage(const cvs_image *mask, const double *xy, int n);
 /* Downsamples by an integer factor with area averaging (sub-pixel-exact centres). */
 cvs_image *cvs_image_downsample(const cvs_image *img, int factor, rules_error *err);
 

@@ -230,3 +230,35 @@ extern "C" int cvs_render_effects(cvs_image *img, const cvs_effects *fx, rules_e
     }
     CATCH_ALL("camera effects")
 }
+
+extern "C" double cvs_render_coverage(const cvs_image *mask, const double *xy, int n)
+{
+    try {
+        double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+        for (int i = 0; i < n; i++) {
+            x0 = std::min(x0, xy[2 * i]);
+            x1 = std::max(x1, xy[2 * i]);
+            y0 = std::min(y0, xy[2 * i + 1]);
+            y1 = std::max(y1, xy[2 * i + 1]);
+        }
+        int ix0 = std::max(0, (int)std::floor(x0)), iy0 = std::max(0, (int)std::floor(y0));
+        int ix1 = std::min(mask->width, (int)std::ceil(x1) + 1), iy1 = std::min(mask->height, (int)std::ceil(y1) + 1);
+        if (ix0 >= ix1 || iy0 >= iy1)
+            return 0;
+        cv::Rect roi(ix0, iy0, ix1 - ix0, iy1 - iy0);
+        cv::Mat poly = cv::Mat::zeros(roi.size(), CV_8UC1);
+        std::vector<cv::Point> pts(n);
+        for (int i = 0; i < n; i++)
+            pts[i] = cv::Point((int)std::lround((xy[2 * i] - ix0) * 16), (int)std::lround((xy[2 * i + 1] - iy0) * 16));
+        std::vector<std::vector<cv::Point>> polys{pts};
+        cv::fillPoly(poly, polys, cv::Scalar(255), cv::LINE_8, 4);
+        double inside = cv::countNonZero(poly);
+        if (inside == 0)
+            return 0;
+        cv::Mat hit;
+        cv::bitwise_and(poly, cvs_view(mask)(roi), hit);
+        return cv::countNonZero(hit) / inside;
+    } catch (...) {
+        return 1.0; // treat as hidden: a truth file must never claim a tag it could not check
+    }
+}
