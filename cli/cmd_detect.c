@@ -1,0 +1,214 @@
+/* tableref detect: a camera image in, a snapshot out. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calib_file.h"
+#include "commands.h"
+#include "cvshim.h"
+#include "rules_json.h"
+#include "vis_detect.h"
+#include "vis_roster.h"
+
+static void detect_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: tableref detect IMAGE --calib C.json --roster R.json [--out SNAPSHOT.json]\n"
+            "                       [--json] [--truth TRUTH.json] [--prior PREV.json] [--no-refine]\n"
+            "\n"
+            "Finds the tags in IMAGE (JPEG or PNG, from the camera or `tableref render`),\n"
+            "places every model of the roster on the board and writes a snapshot that\n"
+            "`tableref check` reads. Models whose tag is hidden are inferred from their\n"
+            "unit's formation (or from --prior, the previous frame's snapshot) and marked\n"
+            "\"inferred\": true. Unknown or duplicate tag IDs and tags off the board are\n"
+            "warned about on stderr and never used.\n"
+            "\n"
+            "  --out F      write the snapshot to F (default: stdout)\n"
+            "  --json       print a JSON report (snapshot, issues, truth errors) on stdout\n"
+            "  --truth T    compare with a ground-truth file from `tableref render`:\n"
+            "               per-model position (mm) and facing (deg) errors\n"
+            "  --prior P    previous snapshot: unseen models follow their unit's motion\n"
+            "  --no-refine  keep the calibration's board pose (no refinement from the\n"
+            "               board's reference tags)\n"
+            "\n"
+            "Exit status: 0 done, 2 bad input or usage (unreadable image, calibration\n"
+            "or roster; the message names the file and field).\n");
+}
+
+/* Per-model errors against a truth file; NULL on error (err set). */
+static cJSON *truth_errors(const rules_snapshot *s, const char *truth_path, double *median_mm, double *max_mm,
+                           rules_error *err)
+{
+    cJSON *root = rules_json_parse_file(truth_path, err);
+    if (!root)
+        return NULL;
+    const cJSON *models = rules_json_array(root, "models", "", true, err);
+    if (!models) {
+        rules_error_prefix(err, truth_path);
+        cJSON_Delete(root);
+        return NULL;
+    }
+    cJSON *out = cJSON_CreateArray();
+    double *errs = calloc((size_t)cJSON_GetArraySize(models) + 1, sizeof *errs);
+    size_t ne = 0, i = 0;
+    const cJSON *jm;
+    cJSON_ArrayForEach(jm, models)
+    {
+        char id[RULES_ID_MAX], where[48];
+        double x, y, fdeg;
+        snprintf(where, sizeof where, "models[%zu]", i++);
+        if (rules_json_string(jm, "id", where, true, id, sizeof id, err) < 0 ||
+            rules_json_number(jm, "x_mm", where, true, &x, err) < 0 ||
+            rules_json_number(jm, "y_mm", where, true, &y, err) < 0 ||
+            rules_json_number(jm, "facing_deg", where, true, &fdeg, err) < 0) {
+            rules_error_prefix(err, truth_path);
+            cJSON_Delete(out);
+            cJSON_Delete(root);
+            free(errs);
+            return NULL;
+        }
+        const rules_model *m = rules_snapshot_find_model(s, id, NULL);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "id", id);
+        if (!m) {
+            cJSON_AddBoolToObject(o, "found", false);
+        } else {
+            double e = hypot(m->pos.x - x, m->pos.y - y);
+            double fe = rules_rad_to_deg(rules_angle_wrap(m->facing - rules_deg_to_rad(fdeg)));
+            cJSON_AddBoolToObject(o, "found", true);
+            cJSON_AddBoolToObject(o, "inferred", m->inferred);
+            rules_json_add_number(o, "error_mm", e, 4);
+            rules_json_add_number(o, "facing_error_deg", fe, 4);
+            errs[ne++] = e;
+        }
+        cJSON_AddItemToArray(out, o);
+    }
+    /* Median by selection sort on a small array: a few hundred models at most. */
+    for (size_t a = 0; a < ne; a++)
+        for (size_t b = a + 1; b < ne; b++)
+            if (errs[b] < errs[a]) {
+                double t = errs[a];
+                errs[a] = errs[b];
+                errs[b] = t;
+            }
+    *median_mm = ne ? errs[ne / 2] : NAN;
+    *max_mm = ne ? errs[ne - 1] : NAN;
+    free(errs);
+    cJSON_Delete(root);
+    return out;
+}
+
+int cmd_detect(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        detect_usage(stdout);
+        return 0;
+    }
+    const char *image = NULL, *calib_path = NULL, *roster_path = NULL, *out_path = NULL, *truth = NULL,
+               *prior_path = NULL;
+    int json = 0, refine = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--calib") == 0 && i + 1 < argc)
+            calib_path = argv[++i];
+        else if (strcmp(a, "--roster") == 0 && i + 1 < argc)
+            roster_path = argv[++i];
+        else if (strcmp(a, "--out") == 0 && i + 1 < argc)
+            out_path = argv[++i];
+        else if (strcmp(a, "--truth") == 0 && i + 1 < argc)
+            truth = argv[++i];
+        else if (strcmp(a, "--prior") == 0 && i + 1 < argc)
+            prior_path = argv[++i];
+        else if (strcmp(a, "--json") == 0)
+            json = 1;
+        else if (strcmp(a, "--no-refine") == 0)
+            refine = 0;
+        else if (a[0] == '-' || image) {
+            fprintf(stderr, "tableref detect: unexpected argument '%s' (try --help)\n", a);
+            return EXIT_BAD_INPUT;
+        } else
+            image = a;
+    }
+    if (!image || !calib_path || !roster_path) {
+        detect_usage(stderr);
+        return EXIT_BAD_INPUT;
+    }
+    rules_error err;
+    calib_file calib;
+    vis_roster *roster = NULL;
+    rules_snapshot *prior = NULL, *snap = NULL;
+    cvs_image *img = NULL;
+    vis_detector *det = NULL;
+    vis_report rep = {0};
+    cJSON *errors = NULL;
+    int rc = EXIT_BAD_INPUT;
+    if (calib_file_load(calib_path, &calib, &err) < 0 || !(roster = vis_roster_load(roster_path, &err)) ||
+        (prior_path && !(prior = rules_json_load_snapshot(prior_path, &err))) ||
+        !(img = cvs_image_load_gray(image, &err)) || !(det = vis_detector_new(roster, &calib, &err)))
+        goto done;
+    if (!refine)
+        det->cfg.refine_pose_min_tags = 0;
+    if (vis_detector_run(det, img->data, img->width, img->height, img->stride, prior, &snap, &rep, &err) < 0) {
+        rules_error_prefix(&err, image);
+        goto done;
+    }
+    for (size_t i = 0; i < rep.n; i++)
+        if (rep.items[i].kind != VIS_ISSUE_INFERRED)
+            fprintf(stderr, "tableref detect: warning: %s\n", rep.items[i].msg);
+    double med = NAN, worst = NAN;
+    if (truth && !(errors = truth_errors(snap, truth, &med, &worst, &err)))
+        goto done;
+    if (out_path && rules_json_save_snapshot(snap, out_path, &err) < 0)
+        goto done;
+    FILE *info = out_path || json ? stdout : stderr;
+    if (json) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON_AddItemToObject(root, "report", vis_report_to_json(&rep));
+        if (!out_path)
+            cJSON_AddItemToObject(root, "snapshot", rules_json_from_snapshot(snap));
+        if (errors) {
+            cJSON_AddItemToObject(root, "truth_errors", errors);
+            errors = NULL;
+            rules_json_add_number(root, "truth_median_mm", med, 4);
+            rules_json_add_number(root, "truth_max_mm", worst, 4);
+        }
+        int wrc = rules_json_write_file(root, "-", &err);
+        cJSON_Delete(root);
+        if (wrc < 0)
+            goto done;
+    } else {
+        if (!out_path && rules_json_save_snapshot(snap, "-", &err) < 0)
+            goto done;
+        fprintf(info, "detect: %zu tags, %zu models seen, %zu inferred, %zu missing%s\n", rep.tags_detected,
+                rep.models_seen, rep.models_inferred, rep.models_missing,
+                rep.pose_refined ? ", board pose refined" : "");
+        const cJSON *e;
+        cJSON_ArrayForEach(e, errors)
+        {
+            const cJSON *f = cJSON_GetObjectItem(e, "found");
+            if (!cJSON_IsTrue(f)) {
+                fprintf(info, "  %-16s not placed\n", cJSON_GetObjectItem(e, "id")->valuestring);
+                continue;
+            }
+            fprintf(info, "  %-16s %8.3f mm %8.3f deg%s\n", cJSON_GetObjectItem(e, "id")->valuestring,
+                    cJSON_GetObjectItem(e, "error_mm")->valuedouble,
+                    cJSON_GetObjectItem(e, "facing_error_deg")->valuedouble,
+                    cJSON_IsTrue(cJSON_GetObjectItem(e, "inferred")) ? "  (inferred)" : "");
+        }
+        if (errors)
+            fprintf(info, "truth: median %.3f mm, max %.3f mm\n", med, worst);
+    }
+    rc = 0;
+done:
+    if (rc)
+        fprintf(stderr, "tableref detect: %s\n", err.msg);
+    cJSON_Delete(errors);
+    vis_report_clear(&rep);
+    rules_snapshot_free(snap);
+    rules_snapshot_free(prior);
+    vis_detector_free(det);
+    cvs_image_free(img);
+    vis_roster_free(roster);
+    return rc;
+}

@@ -1,0 +1,92 @@
+#include "vis_board.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "cvshim.h"
+
+/* apriltag's corners in the tag frame (a right, b up), half-size units. */
+static const double corner_local[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+
+bool vis_board_locate_tag(const vis_camera *cam, const vis_tag_detection *t, double height_mm,
+                          vis_board_tag_pose *out)
+{
+    double q[4][3];
+    for (int k = 0; k < 4; k++)
+        if (!vis_camera_pixel_to_plane(cam, t->corners[k], height_mm, q[k]))
+            return false;
+    /* On the plane the corners form the printed square, so their mean is its centre. */
+    out->centre = rules_v2((q[0][0] + q[1][0] + q[2][0] + q[3][0]) / 4, (q[0][1] + q[1][1] + q[2][1] + q[3][1]) / 4);
+    rules_vec2 up = rules_v2((q[2][0] + q[3][0] - q[0][0] - q[1][0]) / 2, (q[2][1] + q[3][1] - q[0][1] - q[1][1]) / 2);
+    rules_vec2 right =
+        rules_v2((q[1][0] + q[2][0] - q[0][0] - q[3][0]) / 2, (q[1][1] + q[2][1] - q[0][1] - q[3][1]) / 2);
+    /* Both edge directions vote: "up" is "right" turned a quarter left. */
+    rules_vec2 v = rules_v2_add(up, rules_v2(-right.y, right.x));
+    out->heading = atan2(v.y, v.x);
+    out->size_mm = (rules_v2_len(up) + rules_v2_len(right)) / 2;
+    return true;
+}
+
+int vis_board_refine_pose(vis_camera *cam, const vis_roster *r, const vis_tag_detection *tags, size_t n,
+                          int min_tags, double *rms_px, int *used, rules_error *err)
+{
+    *used = 0;
+    *rms_px = NAN;
+    size_t cap = r->n_board_tags * 4;
+    if (cap == 0)
+        return 0;
+    double *obj = malloc(cap * 3 * sizeof *obj), *img = malloc(cap * 2 * sizeof *img);
+    if (!obj || !img) {
+        free(obj);
+        free(img);
+        return rules_error_set(err, "pose: out of memory");
+    }
+    int np = 0;
+    for (size_t i = 0; i < n; i++) {
+        const vis_board_tag *b = vis_roster_find_board_tag(r, tags[i].id);
+        if (!b || np + 4 > (int)cap)
+            continue;
+        /* A board tag seen twice is a misread: skip both rather than guess. */
+        int twice = 0;
+        for (size_t j = 0; j < n; j++)
+            twice += tags[j].id == tags[i].id;
+        if (twice > 1)
+            continue;
+        const rules_vec2 up = rules_v2_dir(b->rotation), right = rules_v2(sin(b->rotation), -cos(b->rotation));
+        for (int k = 0; k < 4; k++) {
+            double a = corner_local[k][0] * b->size / 2, c = corner_local[k][1] * b->size / 2;
+            obj[3 * np] = b->x + a * right.x + c * up.x;
+            obj[3 * np + 1] = b->y + a * right.y + c * up.y;
+            obj[3 * np + 2] = b->z;
+            img[2 * np] = tags[i].corners[k][0];
+            img[2 * np + 1] = tags[i].corners[k][1];
+            np++;
+        }
+        (*used)++;
+    }
+    int rc = 0;
+    if (*used >= min_tags && *used > 0) {
+        cvs_lens lens = {cam->c.fx, cam->c.fy, cam->c.cx, cam->c.cy, {0}};
+        for (int k = 0; k < 5; k++)
+            lens.dist[k] = cam->c.dist[k];
+        calib_file c = cam->c;
+        if (cvs_solve_pnp(obj, img, np, &lens, 1, c.R, c.t, err) < 0) {
+            rc = -1;
+        } else if (calib_file_validate(&c, "refined pose", err) < 0) {
+            rc = -1;
+        } else {
+            vis_camera_init(cam, &c);
+            double ss = 0;
+            for (int i = 0; i < np; i++) {
+                double px[2];
+                vis_camera_project(cam, obj + 3 * i, px);
+                ss += pow(px[0] - img[2 * i], 2) + pow(px[1] - img[2 * i + 1], 2);
+            }
+            *rms_px = sqrt(ss / np);
+            rc = 1;
+        }
+    }
+    free(obj);
+    free(img);
+    return rc;
+}

@@ -1,0 +1,147 @@
+#include "vis_detect.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vis_board.h"
+#include "vis_camera.h"
+#include "vis_units.h"
+
+vis_detector *vis_detector_new(const vis_roster *r, const calib_file *c, rules_error *err)
+{
+    vis_detector *d = calloc(1, sizeof *d);
+    if (!d) {
+        rules_error_set(err, "out of memory");
+        return NULL;
+    }
+    d->tags = vis_tag_detector_new(r->family);
+    if (!d->tags) {
+        rules_error_set(err, "tag family %s unavailable", r->family);
+        free(d);
+        return NULL;
+    }
+    d->roster = r;
+    d->calib = *c;
+    d->cfg.refine_pose_min_tags = 3;
+    d->cfg.off_board_mm = 10;
+    d->cfg.size_tolerance = 0.15;
+    /* The smallest tag at the distance of the board centre decides decimation. */
+    double smallest = INFINITY;
+    for (size_t i = 0; i < r->n_units; i++)
+        smallest = fmin(smallest, r->units[i].mount.size);
+    if (!isfinite(smallest))
+        smallest = 16;
+    vis_camera cam;
+    vis_camera_init(&cam, c);
+    double centre[3] = {r->board_width / 2, r->board_depth / 2, 0};
+    double dist = sqrt(pow(centre[0] - cam.centre[0], 2) + pow(centre[1] - cam.centre[1], 2) + pow(cam.centre[2], 2));
+    d->expected_tag_px = c->fx * smallest / dist;
+    d->tags->cfg.decimate = vis_tag_decimate_for(d->expected_tag_px);
+    d->tags->cfg.sigma = d->tags->cfg.decimate > 1 ? 0.6 : 0.0;
+    d->tags->cfg.threads = 2;
+    d->tags->cfg.refine_edges = 1;
+    d->tags->cfg.max_hamming = 1;
+    d->tags->cfg.min_margin = 20;
+    return d;
+}
+
+void vis_detector_free(vis_detector *d)
+{
+    if (!d)
+        return;
+    vis_tag_detector_free(d->tags);
+    free(d);
+}
+
+int vis_detector_run(vis_detector *d, const uint8_t *gray, int width, int height, size_t stride,
+                     const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, rules_error *err)
+{
+    *out = NULL;
+    if (width != d->calib.width || height != d->calib.height)
+        return rules_error_set(err, "image is %dx%d but the calibration is for %dx%d", width, height,
+                               d->calib.width, d->calib.height);
+    vis_tag_list tags = {0};
+    if (vis_tag_detect(d->tags, gray, width, height, stride, &tags, err) < 0) {
+        vis_tag_list_clear(&tags);
+        return -1;
+    }
+    int rc = vis_detector_from_tags(d, tags.items, tags.n, prior, out, rep, err);
+    vis_tag_list_clear(&tags);
+    return rc;
+}
+
+int vis_detector_from_tags(vis_detector *d, const vis_tag_detection *tags, size_t n, const rules_snapshot *prior,
+                           rules_snapshot **out, vis_report *rep, rules_error *err)
+{
+    const vis_roster *r = d->roster;
+    vis_camera cam;
+    vis_camera_init(&cam, &d->calib);
+    rep->tags_detected = n;
+    *out = NULL;
+
+    if (d->cfg.refine_pose_min_tags > 0) {
+        int used = 0;
+        double rms = NAN;
+        rules_error perr;
+        int prc = vis_board_refine_pose(&cam, r, tags, n, d->cfg.refine_pose_min_tags, &rms, &used, &perr);
+        rep->board_tags_used = (size_t)used;
+        if (prc > 0) {
+            rep->pose_refined = 1;
+            rep->pose_rms_px = rms;
+        } else if (prc < 0) {
+            vis_report_add(rep, VIS_ISSUE_POSE, -1, NULL, NULL, "board pose not refined: %s", perr.msg);
+        }
+    }
+
+    vis_seen_model *seen = calloc(r->n_models ? r->n_models : 1, sizeof *seen);
+    if (!seen)
+        return rules_error_set(err, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const vis_tag_detection *t = &tags[i];
+        int copies = 0;
+        for (size_t j = 0; j < n; j++)
+            copies += tags[j].id == t->id;
+        const vis_roster_model *rm = vis_roster_find_model_tag(r, t->id);
+        if (copies > 1) {
+            vis_report_add(rep, VIS_ISSUE_DUPLICATE_ID, t->id, rm ? rm->id : NULL, t->centre,
+                           "tag %d seen %d times (this one at %.0f,%.0f px): all copies ignored", t->id, copies,
+                           t->centre[0], t->centre[1]);
+            continue;
+        }
+        if (vis_roster_find_board_tag(r, t->id))
+            continue;
+        if (!rm) {
+            vis_report_add(rep, VIS_ISSUE_UNKNOWN_ID, t->id, NULL, t->centre,
+                           "tag %d at %.0f,%.0f px is not in the roster: ignored", t->id, t->centre[0], t->centre[1]);
+            continue;
+        }
+        const vis_roster_unit *ru = &r->units[rm->unit];
+        vis_board_tag_pose tp;
+        if (!vis_board_locate_tag(&cam, t, ru->mount.height, &tp)) {
+            vis_report_add(rep, VIS_ISSUE_OFF_BOARD, t->id, rm->id, t->centre,
+                           "tag %d (%s): its rays miss the board plane: ignored", t->id, rm->id);
+            continue;
+        }
+        const double tol = d->cfg.off_board_mm;
+        if (tp.centre.x < -tol || tp.centre.y < -tol || tp.centre.x > r->board_width + tol ||
+            tp.centre.y > r->board_depth + tol) {
+            vis_report_add(rep, VIS_ISSUE_OFF_BOARD, t->id, rm->id, t->centre,
+                           "tag %d (%s) at %.0f,%.0f mm is off the board: ignored", t->id, rm->id, tp.centre.x,
+                           tp.centre.y);
+            continue;
+        }
+        if (fabs(tp.size_mm / ru->mount.size - 1) > d->cfg.size_tolerance) {
+            vis_report_add(rep, VIS_ISSUE_BAD_SIZE, t->id, rm->id, t->centre,
+                           "tag %d (%s) measures %.1f mm, roster says %.1f mm: ignored", t->id, rm->id, tp.size_mm,
+                           ru->mount.size);
+            continue;
+        }
+        vis_seen_model *s = &seen[rm - r->models];
+        s->seen = true;
+        vis_tag_mount_unplace(&ru->mount, tp.centre, tp.heading, &s->pos, &s->facing);
+    }
+    int rc = vis_units_build(r, seen, prior, out, rep, err);
+    free(seen);
+    return rc;
+}

@@ -1,0 +1,66 @@
+/*
+ * vis_detect: one camera frame in, one snapshot out.
+ *
+ * Pipeline: tags (apriltag, tuned from the known tag size) -> board pose
+ * refined from the board's reference tags -> each tag's corners undistorted
+ * and cast onto the plane at the tag's own height -> base centre and facing
+ * from the roster's mount -> units rebuilt, unseen models inferred
+ * (vis_units). Unknown IDs, duplicates and tags off the board are reported,
+ * never used.
+ *
+ * How to use:
+ *   vis_detector *d = vis_detector_new(roster, &calib, &err);   // both borrowed, must outlive d
+ *   rules_snapshot *snap = NULL; vis_report rep = {0};
+ *   vis_detector_run(d, gray, w, h, stride, prior_or_NULL, &snap, &rep, &err);
+ *   ... rules_json_save_snapshot(snap, ...); rules_snapshot_free(snap); vis_report_clear(&rep);
+ *   vis_detector_free(d);
+ * Per frame: create once, run per frame (a tracker passes the previous
+ * snapshot as `prior`), free at the end.
+ */
+#ifndef VIS_DETECT_H
+#define VIS_DETECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "calib_file.h"
+#include "rules_error.h"
+#include "rules_snapshot.h"
+#include "vis_report.h"
+#include "vis_roster.h"
+#include "vis_tag.h"
+
+typedef struct vis_detect_config {
+    /* Minimum board tags for refining the pose from the image; below that
+     * the calibration's pose is used as is. 0 disables refinement. Default
+     * 3 (fewer, coplanar and far apart, make a poorly conditioned PnP). */
+    int refine_pose_min_tags;
+    /* A tag this far outside the board (mm) is reported and ignored. Default 10. */
+    double off_board_mm;
+    /* A model tag whose measured edge differs from the roster by more than
+     * this fraction is a misread or the wrong print: ignored. Default 0.15. */
+    double size_tolerance;
+} vis_detect_config;
+
+typedef struct vis_detector {
+    vis_detect_config cfg;
+    vis_tag_detector *tags;    /* its cfg may be tuned after vis_detector_new */
+    const vis_roster *roster;
+    calib_file calib;
+    double expected_tag_px;    /* smallest model tag's size in the image, px, at the view centre */
+} vis_detector;
+
+/* Tag detection tuned from the roster's smallest tag and the camera: decimation
+ * keeps >= 16 px per tag, 2 threads, a light blur against sensor noise. */
+vis_detector *vis_detector_new(const vis_roster *r, const calib_file *c, rules_error *err);
+void vis_detector_free(vis_detector *d);
+
+/* Detects, locates and rebuilds. *out is the caller's. Returns 0 or -1. */
+int vis_detector_run(vis_detector *d, const uint8_t *gray, int width, int height, size_t stride,
+                     const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, rules_error *err);
+
+/* The same from detections already made (tests, or another detector). */
+int vis_detector_from_tags(vis_detector *d, const vis_tag_detection *tags, size_t n, const rules_snapshot *prior,
+                           rules_snapshot **out, vis_report *rep, rules_error *err);
+
+#endif

@@ -1,0 +1,87 @@
+#include "vis_report.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int vis_report_add(vis_report *r, vis_issue_kind kind, int tag_id, const char *model, const double px[2],
+                   const char *fmt, ...)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 16;
+        vis_issue *items = realloc(r->items, cap * sizeof *items);
+        if (!items)
+            return -1;
+        r->items = items;
+        r->cap = cap;
+    }
+    vis_issue *it = &r->items[r->n++];
+    memset(it, 0, sizeof *it);
+    it->kind = kind;
+    it->tag_id = tag_id;
+    snprintf(it->model, sizeof it->model, "%s", model ? model : "");
+    it->px[0] = px ? px[0] : NAN;
+    it->px[1] = px ? px[1] : NAN;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(it->msg, sizeof it->msg, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+void vis_report_clear(vis_report *r)
+{
+    if (!r)
+        return;
+    free(r->items);
+    memset(r, 0, sizeof *r);
+}
+
+const char *vis_issue_kind_word(vis_issue_kind k)
+{
+    switch (k) {
+    case VIS_ISSUE_UNKNOWN_ID: return "unknown_id";
+    case VIS_ISSUE_DUPLICATE_ID: return "duplicate_id";
+    case VIS_ISSUE_OFF_BOARD: return "off_board";
+    case VIS_ISSUE_BAD_SIZE: return "bad_size";
+    case VIS_ISSUE_INFERRED: return "inferred";
+    case VIS_ISSUE_MISSING: return "missing";
+    case VIS_ISSUE_POSE: return "pose";
+    }
+    return "?";
+}
+
+cJSON *vis_report_to_json(const vis_report *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON_AddNumberToObject(o, "tags_detected", (double)r->tags_detected);
+    cJSON_AddNumberToObject(o, "board_tags_used", (double)r->board_tags_used);
+    cJSON_AddBoolToObject(o, "pose_refined", r->pose_refined != 0);
+    if (r->pose_refined)
+        cJSON_AddNumberToObject(o, "pose_rms_px", round(r->pose_rms_px * 1e4) / 1e4);
+    cJSON_AddNumberToObject(o, "models_seen", (double)r->models_seen);
+    cJSON_AddNumberToObject(o, "models_inferred", (double)r->models_inferred);
+    cJSON_AddNumberToObject(o, "models_missing", (double)r->models_missing);
+    cJSON *arr = cJSON_AddArrayToObject(o, "issues");
+    for (size_t i = 0; i < r->n; i++) {
+        const vis_issue *it = &r->items[i];
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "kind", vis_issue_kind_word(it->kind));
+        if (it->tag_id >= 0)
+            cJSON_AddNumberToObject(j, "tag_id", it->tag_id);
+        if (it->model[0])
+            cJSON_AddStringToObject(j, "model", it->model);
+        if (!isnan(it->px[0])) {
+            cJSON *p = cJSON_AddArrayToObject(j, "px");
+            cJSON_AddItemToArray(p, cJSON_CreateNumber(round(it->px[0] * 10) / 10));
+            cJSON_AddItemToArray(p, cJSON_CreateNumber(round(it->px[1] * 10) / 10));
+        }
+        cJSON_AddStringToObject(j, "message", it->msg);
+        cJSON_AddItemToArray(arr, j);
+    }
+    return o;
+}

@@ -1,0 +1,60 @@
+/*
+ * vis_report: what detection saw but did not (or could not) use, and how
+ * each model was placed. Nothing is silently dropped: every unknown or
+ * duplicate ID, tag off the board and model not seen is listed here (and
+ * printed to stderr by the CLI).
+ *
+ * How to use:
+ *   vis_report rep = {0};
+ *   vis_detector_run(..., &rep, ...);
+ *   for (size_t i = 0; i < rep.n; i++) puts(rep.items[i].msg);
+ *   vis_report_clear(&rep);
+ */
+#ifndef VIS_REPORT_H
+#define VIS_REPORT_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+typedef enum vis_issue_kind {
+    VIS_ISSUE_UNKNOWN_ID,     /* a tag whose ID the roster does not know: ignored */
+    VIS_ISSUE_DUPLICATE_ID,   /* an ID seen more than once: every copy ignored */
+    VIS_ISSUE_OFF_BOARD,      /* a tag outside the board: ignored */
+    VIS_ISSUE_BAD_SIZE,       /* a tag whose measured size disagrees with the roster: ignored */
+    VIS_ISSUE_INFERRED,       /* a model not seen, placed from its formation or the prior */
+    VIS_ISSUE_MISSING,        /* a model not seen and not placeable: left out */
+    VIS_ISSUE_POSE,           /* the board pose could not be refined */
+} vis_issue_kind;
+
+typedef struct vis_issue {
+    vis_issue_kind kind;
+    int tag_id;               /* -1 when not about one tag */
+    char model[64];           /* model id, "" when not about a model */
+    double px[2];             /* tag centre in the image, px (NAN when none) */
+    char msg[192];
+} vis_issue;
+
+typedef struct vis_report {
+    vis_issue *items;
+    size_t n, cap;
+    size_t tags_detected;     /* all decoded tags */
+    size_t board_tags_used;   /* for the pose */
+    int pose_refined;
+    double pose_rms_px;
+    size_t models_seen, models_inferred, models_missing;
+} vis_report;
+
+/* printf-style; returns -1 only when out of memory. */
+int vis_report_add(vis_report *r, vis_issue_kind kind, int tag_id, const char *model, const double px[2],
+                   const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+void vis_report_clear(vis_report *r);
+const char *vis_issue_kind_word(vis_issue_kind k);
+/* The report as JSON (counters and issues). Caller frees. */
+cJSON *vis_report_to_json(const vis_report *r);
+
+#endif
