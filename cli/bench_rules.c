@@ -138,7 +138,8 @@ int bench_rules(int argc, char **argv)
            b.before->n_units, models, judged);
     printf("full check, --move march: %.3f ms per check (%d iterations)\n", check_ms, n);
     printf("full check, --move auto:  %.3f ms per check\n", auto_ms);
-    printf("wheel-path search alone:  %.2f us per unit (checksum %.0f)\n", path_us, sink);
+    printf("wheel-path search alone, random poses up to an about-face: %.2f us per unit (checksum %.0f)\n", path_us,
+           sink);
     printf("rules: units=%zu models=%zu check_ms=%.3f auto_ms=%.3f path_us=%.2f target_ms=1.0\n",
            b.before->n_units, models, check_ms, auto_ms, path_us);
     rules_report_clear(&r);

@@ -63,14 +63,23 @@ int rules_formation_fit(const rules_unit *u, const rules_formation_params *param
         if (fabs(rules_angle_wrap(u->models[i].facing - heading)) > ftol)
             out->issues |= RULES_FORMATION_MIXED_FACING;
 
-    rules_slot stack_slots[64];
-    rules_slot *slots = slots_out ? slots_out : n <= 64 ? stack_slots : malloc(n * sizeof *slots);
-    double *buf = malloc(4 * n * sizeof *buf);
-    if (!slots || !buf) {
-        if (slots != slots_out && slots != stack_slots)
-            free(slots);
-        free(buf);
-        return -1;
+    /* Scratch space: on the stack for any real unit, one heap block beyond that. */
+    enum { SMALL = 64 };
+    rules_slot stack_slots[SMALL];
+    double stack_buf[4 * SMALL];
+    keyed stack_ord[SMALL];
+    void *heap = NULL;
+    rules_slot *slots = slots_out ? slots_out : stack_slots;
+    double *buf = stack_buf;
+    keyed *ord = stack_ord;
+    if (n > SMALL) {
+        heap = malloc(n * (4 * sizeof *buf + sizeof *ord + sizeof *slots));
+        if (!heap)
+            return -1;
+        buf = heap;
+        ord = (keyed *)(buf + 4 * n);
+        if (!slots_out)
+            slots = (rules_slot *)(ord + n);
     }
     double *lu = buf, *lv = buf + n, *idx = buf + 2 * n, *tmp = buf + 3 * n;
 
@@ -87,13 +96,6 @@ int rules_formation_fit(const rules_unit *u, const rules_formation_params *param
     /* Ranks, then files, by walking neighbours in order: each step counts as
      * round(step / base) places, so small gaps between bases never add up
      * across a wide or deep unit the way dividing absolute offsets would. */
-    keyed *ord = malloc(n * sizeof *ord);
-    if (!ord) {
-        if (slots != slots_out && slots != stack_slots)
-            free(slots);
-        free(buf);
-        return -1;
-    }
     for (size_t i = 0; i < n; i++)
         ord[i] = (keyed){-lv[i], i};
     qsort(ord, n, sizeof *ord, cmp_keyed);
@@ -143,7 +145,6 @@ int rules_formation_fit(const rules_unit *u, const rules_formation_params *param
             slots[b].file = slots[a].file + (step < 0.5 * w ? 0 : (int)fmax(1.0, round(step / pu_est)));
         }
     }
-    free(ord);
 
     /* Measured pitch and origin, each axis on its own. */
     double a_u, p_u, a_v, p_v;
@@ -225,9 +226,7 @@ int rules_formation_fit(const rules_unit *u, const rules_formation_params *param
     out->centre = out->boundary.centre;
     out->front_centre = rules_obb_front_centre(&out->boundary);
 
-    if (slots != slots_out && slots != stack_slots)
-        free(slots);
-    free(buf);
+    free(heap);
     return 0;
 }
 

@@ -143,12 +143,42 @@ double rules_poly_area(const rules_vec2 *poly, size_t n)
     return s / 2;
 }
 
+/* True when some edge normal of `p` separates the two convex quads (strictly). */
+static bool separated_by_edges_of(const rules_vec2 p[4], const rules_vec2 q[4])
+{
+    for (int i = 0; i < 4; i++) {
+        rules_vec2 e = rules_v2_sub(p[(i + 1) % 4], p[i]);
+        rules_vec2 n = rules_v2(-e.y, e.x);
+        double pmin = INFINITY, pmax = -INFINITY, qmin = INFINITY, qmax = -INFINITY;
+        for (int k = 0; k < 4; k++) {
+            double a = rules_v2_dot(n, p[k]), b = rules_v2_dot(n, q[k]);
+            pmin = fmin(pmin, a);
+            pmax = fmax(pmax, a);
+            qmin = fmin(qmin, b);
+            qmax = fmax(qmax, b);
+        }
+        if (qmin > pmax || pmin > qmax)
+            return true;
+    }
+    return false;
+}
+
 double rules_obb_dist(const rules_obb *a, const rules_obb *b)
 {
+    /* Rectangles are convex: separating axes decide overlap, and the gap between
+     * two disjoint convex polygons is always reached at a vertex of one of them. */
     rules_vec2 ca[4], cb[4];
     rules_obb_corners(a, ca);
     rules_obb_corners(b, cb);
-    return rules_poly_dist(ca, 4, cb, 4);
+    if (!separated_by_edges_of(ca, cb) && !separated_by_edges_of(cb, ca))
+        return 0.0;
+    double m = INFINITY;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            m = fmin(m, rules_seg_point_dist(ca[i], ca[(i + 1) % 4], cb[j]));
+            m = fmin(m, rules_seg_point_dist(cb[j], cb[(j + 1) % 4], ca[i]));
+        }
+    return m;
 }
 
 unsigned rules_obb_arcs_of(const rules_obb *box, rules_vec2 p, double tol)

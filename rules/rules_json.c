@@ -272,6 +272,7 @@ static const struct {
     {"formation_min_models", RS_INT, offsetof(rules_ruleset, formation_min_models)},
     {"formation_widen_max_in", RS_LENGTH_IN, offsetof(rules_ruleset, formation_widen_max_mm)},
     {"formation_adjust_cost_in", RS_LENGTH_IN, offsetof(rules_ruleset, formation_adjust_cost_mm)},
+    {"formation_will_test_at_equal", RS_BOOL, offsetof(rules_ruleset, formation_will_test_at_equal)},
 };
 
 int rules_json_to_ruleset(const cJSON *item, const char *where, rules_ruleset *out, rules_error *err)
@@ -421,7 +422,8 @@ static int read_model(const cJSON *jm, const char *where, rules_unit *u, rules_e
     if (!m)
         return rules_error_set(err, "%s: out of memory", where);
     if (read_status(jm, where, &m->status, err) < 0 ||
-        rules_json_bool(jm, "inferred", where, false, &m->inferred, err) < 0)
+        rules_json_bool(jm, "inferred", where, false, &m->inferred, err) < 0 ||
+        rules_json_bool(jm, "attachable", where, false, &m->attachable, err) < 0)
         return -1;
     return 0;
 }
@@ -451,6 +453,12 @@ static int read_unit(const cJSON *ju, const char *where, rules_snapshot *s, rule
         read_rate(ju, "march_in", where, &u->march_rate, err) < 0 ||
         read_rate(ju, "mobility_in", where, &u->mobility, err) < 0 ||
         read_status(ju, where, &u->status, err) < 0)
+        return -1;
+    /* Dynamic Formations (seed 002): optional, absent in older files. */
+    if (rules_json_string(ju, "profile", where, false, u->profile, sizeof u->profile, err) < 0 ||
+        read_rate(ju, "control_area_in", where, &u->control_area_mm, err) < 0 ||
+        rules_json_bool(ju, "heroic", where, false, &u->heroic, err) < 0 ||
+        rules_json_int(ju, "will", where, false, &u->will, err) < 0)
         return -1;
     const cJSON *models = rules_json_array(ju, "models", where, true, err);
     if (!models)
@@ -526,6 +534,36 @@ static int read_terrain(const cJSON *jt, const char *where, rules_snapshot *s, r
     return t ? 0 : rules_error_set(err, "%s: out of memory", where);
 }
 
+/* A declared Dynamic Formation: {"id": "f1", "models": ["orc-1", ...]}; every model must exist. */
+static int read_dynform(const cJSON *jf, const char *where, rules_snapshot *s, rules_error *err)
+{
+    if (!cJSON_IsObject(jf))
+        return rules_error_set(err, "%s: expected an object", where);
+    char id[RULES_ID_MAX];
+    if (rules_json_string(jf, "id", where, true, id, sizeof id, err) < 0)
+        return -1;
+    const cJSON *models = rules_json_array(jf, "models", where, true, err);
+    if (!models)
+        return -1;
+    rules_dynform_decl *f = rules_snapshot_add_dynform(s, id);
+    if (!f)
+        return rules_error_set(err, "%s: out of memory", where);
+    size_t k = 0;
+    const cJSON *el;
+    cJSON_ArrayForEach(el, models)
+    {
+        if (!cJSON_IsString(el) || strlen(el->valuestring) >= RULES_ID_MAX)
+            return rules_error_set(err, "%s.models[%zu]: expected a model id", where, k);
+        if (!rules_snapshot_find_model(s, el->valuestring, NULL))
+            return rules_error_set(err, "%s.models[%zu]: no model \"%s\" on the table", where, k,
+                                   el->valuestring);
+        if (rules_dynform_decl_add_model(f, el->valuestring) < 0)
+            return rules_error_set(err, "%s: out of memory", where);
+        k++;
+    }
+    return 0;
+}
+
 rules_snapshot *rules_json_to_snapshot(const cJSON *root, const char *name, rules_error *err)
 {
     if (err)
@@ -585,6 +623,18 @@ rules_snapshot *rules_json_to_snapshot(const cJSON *root, const char *name, rule
         if (read_terrain(jt, where, s, err) < 0)
             goto fail;
     }
+    const cJSON *forms = rules_json_array(root, "formations", "", false, err);
+    if (!forms && field(root, "formations") && !cJSON_IsNull(field(root, "formations")))
+        goto fail;
+    i = 0;
+    const cJSON *jf;
+    cJSON_ArrayForEach(jf, forms)
+    {
+        char where[64];
+        snprintf(where, sizeof where, "formations[%zu]", i++);
+        if (read_dynform(jf, where, s, err) < 0)
+            goto fail;
+    }
     return s;
 fail:
     rules_snapshot_free(s);
@@ -639,6 +689,13 @@ cJSON *rules_json_from_snapshot(const rules_snapshot *s)
         add_rate(ju, "march_in", u->march_rate);
         add_rate(ju, "mobility_in", u->mobility);
         cJSON_AddItemToObject(ju, "status", status_to_json(u->status));
+        if (u->profile[0])
+            cJSON_AddStringToObject(ju, "profile", u->profile);
+        add_rate(ju, "control_area_in", u->control_area_mm);
+        if (u->heroic)
+            cJSON_AddBoolToObject(ju, "heroic", true);
+        if (u->will >= 0)
+            cJSON_AddNumberToObject(ju, "will", u->will);
         cJSON *models = cJSON_AddArrayToObject(ju, "models");
         for (size_t j = 0; j < u->n_models; j++) {
             const rules_model *m = &u->models[j];
@@ -651,6 +708,8 @@ cJSON *rules_json_from_snapshot(const rules_snapshot *s)
                 cJSON_AddItemToObject(jm, "status", status_to_json(m->status));
             if (m->inferred)
                 cJSON_AddBoolToObject(jm, "inferred", true);
+            if (m->attachable)
+                cJSON_AddBoolToObject(jm, "attachable", true);
             cJSON_AddItemToArray(models, jm);
         }
         cJSON_AddItemToArray(units, ju);
@@ -668,6 +727,17 @@ cJSON *rules_json_from_snapshot(const rules_snapshot *s)
             cJSON_AddItemToArray(pts, cJSON_CreateDoubleArray(xy, 2));
         }
         cJSON_AddItemToArray(terrain, jt);
+    }
+    if (s->n_dynforms) {
+        cJSON *forms = cJSON_AddArrayToObject(root, "formations");
+        for (size_t i = 0; i < s->n_dynforms; i++) {
+            cJSON *jf = cJSON_CreateObject();
+            cJSON_AddStringToObject(jf, "id", s->dynforms[i].id);
+            cJSON *ids = cJSON_AddArrayToObject(jf, "models");
+            for (size_t k = 0; k < s->dynforms[i].n_models; k++)
+                cJSON_AddItemToArray(ids, cJSON_CreateString(s->dynforms[i].models[k]));
+            cJSON_AddItemToArray(forms, jf);
+        }
     }
     return root;
 }

@@ -29,6 +29,7 @@ typedef struct move_ctx {
     double rigid_residual_mm; /* worst model's distance from where the rigid motion puts it */
     size_t rigid_worst;       /* index into pair arrays */
     rules_pose pose0, pose1;  /* centre of the Front Facing, before and after */
+    rules_path forward;       /* shortest forward-and-wheels path pose0 -> pose1 (Advance and March share it) */
     const rules_ruleset *rs;
     const rules_check_options *opt;
 } move_ctx;
@@ -153,11 +154,16 @@ static void set_forward_path(const move_ctx *c, rules_unit_report *ur)
     ur->has_path = true;
     ur->pose_before = c->pose0;
     ur->front_width_mm = c->f0.boundary.width;
+    ur->path = c->forward;
+}
+
+static void solve_forward_path(move_ctx *c)
+{
     if (c->u0->n_models == 1 && c->rs->single_model_free_pivot) {
         const rules_model *a = &c->u0->models[c->pair0[0]], *b = &c->u1->models[c->pair1[0]];
-        rules_path_single_model(a->pos, a->facing, b->pos, b->facing, &ur->path);
+        rules_path_single_model(a->pos, a->facing, b->pos, b->facing, &c->forward);
     } else {
-        rules_path_forward_wheels(c->pose0, c->pose1, c->f0.boundary.width, c->rs, &ur->path);
+        rules_path_forward_wheels(c->pose0, c->pose1, c->f0.boundary.width, c->rs, &c->forward);
     }
 }
 
@@ -297,6 +303,12 @@ static double badness(const rules_unit_report *ur)
 
 /* ---- checks common to every move -------------------------------------- */
 
+/* Cheap lower bound on the gap between two boxes: centres apart less half-diagonals. */
+static double gap_lower_bound(const rules_obb *a, const rules_obb *b)
+{
+    return rules_v2_dist(a->centre, b->centre) - hypot(a->width, a->depth) / 2 - hypot(b->width, b->depth) / 2;
+}
+
 static void check_eligible(const move_ctx *c, rules_unit_report *ur)
 {
     unsigned st = rules_unit_status(c->u0);
@@ -323,6 +335,8 @@ static void check_march_test(const move_ctx *c, const rules_snapshot *before, co
     for (size_t i = 0; i < before->n_units; i++) {
         const rules_unit *e = &before->units[i];
         if (e == c->u0 || strcmp(e->side, c->u0->side) == 0 || (rules_unit_status(e) & RULES_STATUS_FLEEING))
+            continue;
+        if (gap_lower_bound(&c->f0.boundary, &fits0[i].boundary) >= fmin(nearest, c->rs->march_test_radius_mm))
             continue;
         double d = rules_obb_dist(&c->f0.boundary, &fits0[i].boundary);
         if (d < nearest) {
@@ -364,9 +378,11 @@ static void check_spacing(const move_ctx *c, const rules_snapshot *after, const 
         const rules_unit *o = &after->units[i];
         if (o == c->u1)
             continue;
+        if (gap_lower_bound(&c->f1.boundary, &fits1[i].boundary) >= spacing)
+            continue;
         rules_vec2 theirs[4];
         rules_obb_corners(&fits1[i].boundary, theirs);
-        double gap = rules_poly_dist(mine, 4, theirs, 4);
+        double gap = rules_obb_dist(&c->f1.boundary, &fits1[i].boundary);
         if (gap >= spacing - c->opt->limit_tolerance_mm)
             continue;
         rules_violation *v =
@@ -468,6 +484,8 @@ static int check_unit(const rules_snapshot *before, const rules_snapshot *after,
         c.pose1 = (rules_pose){apply_rigid(&c, c.f0.front_centre), rules_angle_wrap(c.f0.heading + c.rot)};
     else
         c.pose1 = (rules_pose){c.f1.front_centre, c.f1.heading};
+    if (moved)
+        solve_forward_path(&c);
 
     /* Type-independent part of the report. */
     rules_unit_report base;
@@ -584,8 +602,11 @@ static int check_consistent(const rules_snapshot *before, const rules_snapshot *
 {
     for (size_t i = 0; i < before->n_units; i++) {
         const rules_unit *u = &before->units[i];
+        const rules_unit *same = rules_snapshot_find_unit(after, u->id);
         for (size_t j = 0; j < u->n_models; j++) {
             rules_unit *other = NULL;
+            if (same && rules_unit_find_model(same, u->models[j].id))
+                continue; /* the usual case, found without searching the whole table */
             if (rules_snapshot_find_model(after, u->models[j].id, &other) && strcmp(other->id, u->id) != 0)
                 return rules_error_set(err,
                                        "model %s belongs to unit %s before but to unit %s after; a model cannot "

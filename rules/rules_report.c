@@ -15,6 +15,10 @@ static const struct {
     {RULES_MOVE_ADVANCE, "advance"},
     {RULES_MOVE_MARCH, "march"},
     {RULES_MOVE_REFORM, "reform"},
+    {RULES_MOVE_REFORM_MOVE, "reform-move"},
+    {RULES_MOVE_COMBAT_REFORM, "combat-reform"},
+    {RULES_MOVE_PURSUIT, "pursuit"},
+    {RULES_MOVE_FORMATION, "formation"},
 };
 
 const char *rules_move_word(rules_move_type t)
@@ -62,6 +66,9 @@ void rules_unit_report_clear(rules_unit_report *ur)
     free(ur->models);
     free(ur->notes);
     free(ur->measures);
+    for (size_t i = 0; i < ur->n_model_paths; i++)
+        free(ur->model_paths[i].points);
+    free(ur->model_paths);
     memset(ur, 0, sizeof *ur);
     ur->legal = true;
 }
@@ -171,6 +178,25 @@ int rules_unit_report_add_measure(rules_unit_report *ur, const char *name, rules
     copy_text(m->name, sizeof m->name, name);
     m->quantity = q;
     m->value = value;
+    return 0;
+}
+
+int rules_unit_report_add_model_path(rules_unit_report *ur, const char *model_id, const rules_vec2 *points,
+                                     size_t n, double length_mm)
+{
+    if (!grow((void **)&ur->model_paths, &ur->cap_model_paths, ur->n_model_paths, sizeof *ur->model_paths))
+        return -1;
+    rules_vec2 *copy = malloc((n ? n : 1) * sizeof *copy);
+    if (!copy)
+        return -1;
+    if (n)
+        memcpy(copy, points, n * sizeof *copy);
+    rules_model_path *mp = &ur->model_paths[ur->n_model_paths++];
+    memset(mp, 0, sizeof *mp);
+    copy_text(mp->id, sizeof mp->id, model_id);
+    mp->points = copy;
+    mp->n_points = n;
+    mp->length_mm = length_mm;
     return 0;
 }
 
@@ -290,6 +316,25 @@ static cJSON *unit_to_json(const rules_unit_report *ur)
         cJSON *ms = cJSON_AddObjectToObject(u, "measurements");
         for (size_t i = 0; i < ur->n_measures; i++)
             add_quantity(ms, ur->measures[i].name, ur->measures[i].quantity, ur->measures[i].value);
+    }
+
+    if (ur->n_model_paths) {
+        cJSON *mps = cJSON_AddArrayToObject(u, "model_paths");
+        for (size_t i = 0; i < ur->n_model_paths; i++) {
+            const rules_model_path *mp = &ur->model_paths[i];
+            cJSON *jp = cJSON_CreateObject();
+            cJSON_AddStringToObject(jp, "id", mp->id);
+            if (isfinite(mp->length_mm))
+                add_length(jp, "length", mp->length_mm);
+            else
+                cJSON_AddNullToObject(jp, "length_mm");
+            cJSON *pts = cJSON_AddArrayToObject(jp, "points_mm");
+            for (size_t k = 0; k < mp->n_points; k++) {
+                double xy[2] = {round(mp->points[k].x * 100) / 100, round(mp->points[k].y * 100) / 100};
+                cJSON_AddItemToArray(pts, cJSON_CreateDoubleArray(xy, 2));
+            }
+            cJSON_AddItemToArray(mps, jp);
+        }
     }
 
     cJSON *vs = cJSON_AddArrayToObject(u, "violations");

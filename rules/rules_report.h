@@ -33,6 +33,10 @@ typedef enum rules_move_type {
     RULES_MOVE_ADVANCE,
     RULES_MOVE_MARCH,
     RULES_MOVE_REFORM,
+    RULES_MOVE_REFORM_MOVE,   /* [B] Reform Move (seed 000), rules_reform */
+    RULES_MOVE_COMBAT_REFORM, /* Combat Reform (seed 001), rules_combat */
+    RULES_MOVE_PURSUIT,       /* Pursuit Move (seed 003), rules_pursuit */
+    RULES_MOVE_FORMATION,     /* Dynamic Formations (seed 002), rules_dynform */
 } rules_move_type;
 
 const char *rules_move_word(rules_move_type t);
@@ -64,6 +68,14 @@ typedef struct rules_model_move {
     double distance_mm;   /* straight from start centre to end centre */
     bool inferred;        /* its position was inferred, not seen */
 } rules_model_move;
+
+/* One model's own route (Reform Move): a polyline in board mm, for the overlay to draw. */
+typedef struct rules_model_path {
+    char id[RULES_ID_MAX];
+    rules_vec2 *points;  /* start, bends around obstacles, (mid-move placement,) end */
+    size_t n_points;
+    double length_mm;    /* along the polyline; INFINITY when no route exists */
+} rules_model_path;
 
 /* A named figure a rule measured (e.g. "centre_travel"), for report and overlay. */
 typedef struct rules_measure {
@@ -99,6 +111,8 @@ typedef struct rules_unit_report {
     size_t n_notes, cap_notes;
     rules_measure *measures;
     size_t n_measures, cap_measures;
+    rules_model_path *model_paths;  /* per-model routes (Reform Move); empty for other moves */
+    size_t n_model_paths, cap_model_paths;
     bool legal;
 } rules_unit_report;
 
@@ -136,6 +150,9 @@ int rules_unit_report_add_note(rules_unit_report *ur, const char *fmt, ...)
 #endif
     ;
 int rules_unit_report_add_measure(rules_unit_report *ur, const char *name, rules_quantity q, double value);
+/* Appends a model's route, copying `n` points; -1 when out of memory. */
+int rules_unit_report_add_model_path(rules_unit_report *ur, const char *model_id, const rules_vec2 *points,
+                                     size_t n, double length_mm);
 int rules_report_add_note(rules_report *r, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -33,6 +33,7 @@ static const rules_ruleset builtin[] = {
         .formation_min_models = 3,
         .formation_widen_max_mm = IN(2),
         .formation_adjust_cost_mm = IN(1),
+        .formation_will_test_at_equal = true,
     },
     {
         .name = "t9a-mobility",
@@ -53,6 +54,7 @@ static const rules_ruleset builtin[] = {
         .formation_min_models = 3,
         .formation_widen_max_mm = IN(2),
         .formation_adjust_cost_mm = IN(1),
+        .formation_will_test_at_equal = true,
     },
 };
 

@@ -49,6 +49,9 @@ typedef struct rules_ruleset {
     int formation_min_models;       /* a formation needs at least this many identical models */
     double formation_widen_max_mm;  /* Widen: at most this far apart */
     double formation_adjust_cost_mm;/* Tighten or Widen costs this much movement */
+    /* The seed's rule says a WILL Test is needed against a formation "greater" than the WILL, its
+     * example (Goblin WILL 3 vs 3 models) needs one at equal numbers too: true follows the example. */
+    bool formation_will_test_at_equal;
 } rules_ruleset;
 
 /* The ruleset used when a snapshot names none. */

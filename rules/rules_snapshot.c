@@ -83,8 +83,11 @@ void rules_snapshot_free(rules_snapshot *s)
         free(s->units[i].models);
     for (size_t i = 0; i < s->n_terrain; i++)
         free(s->terrain[i].points);
+    for (size_t i = 0; i < s->n_dynforms; i++)
+        free(s->dynforms[i].models);
     free(s->units);
     free(s->terrain);
+    free(s->dynforms);
     free(s);
 }
 
@@ -116,6 +119,14 @@ rules_snapshot *rules_snapshot_clone(const rules_snapshot *s)
         if (!rules_snapshot_add_terrain(c, t->id, t->kind, t->points, t->n_points))
             goto fail;
     }
+    for (size_t i = 0; i < s->n_dynforms; i++) {
+        rules_dynform_decl *f = rules_snapshot_add_dynform(c, s->dynforms[i].id);
+        if (!f)
+            goto fail;
+        for (size_t k = 0; k < s->dynforms[i].n_models; k++)
+            if (rules_dynform_decl_add_model(f, s->dynforms[i].models[k]) < 0)
+                goto fail;
+    }
     return c;
 fail:
     rules_snapshot_free(c);
@@ -131,6 +142,8 @@ rules_unit *rules_snapshot_add_unit(rules_snapshot *s, const char *id, const cha
     copy_id(u->id, id);
     copy_id(u->side, side);
     u->advance_rate = u->march_rate = u->mobility = NAN;
+    u->control_area_mm = NAN;
+    u->will = -1;
     return u;
 }
 
@@ -165,6 +178,26 @@ rules_terrain *rules_snapshot_add_terrain(rules_snapshot *s, const char *id, rul
     t->points = copy;
     t->n_points = n;
     return t;
+}
+
+rules_dynform_decl *rules_snapshot_add_dynform(rules_snapshot *s, const char *id)
+{
+    if (!grow((void **)&s->dynforms, &s->cap_dynforms, s->n_dynforms, sizeof *s->dynforms))
+        return NULL;
+    rules_dynform_decl *f = &s->dynforms[s->n_dynforms++];
+    memset(f, 0, sizeof *f);
+    copy_id(f->id, id);
+    return f;
+}
+
+int rules_dynform_decl_add_model(rules_dynform_decl *f, const char *model_id)
+{
+    void *p = realloc(f->models, (f->n_models + 1) * sizeof *f->models);
+    if (!p)
+        return -1;
+    f->models = p;
+    copy_id(f->models[f->n_models++], model_id);
+    return 0;
 }
 
 rules_unit *rules_snapshot_find_unit(const rules_snapshot *s, const char *id)

@@ -43,6 +43,7 @@ typedef struct rules_model {
     double facing;    /* rad, counter-clockwise from +x */
     unsigned status;  /* RULES_STATUS_* of this model only */
     bool inferred;    /* not seen: placed from its unit's fitted formation (vision) */
+    bool attachable;  /* an Attachable Model (a character joined to the unit): Combat Reforms keep it in contact */
 } rules_model;
 
 typedef struct rules_unit {
@@ -54,6 +55,11 @@ typedef struct rules_unit {
     double march_rate;        /* mm; NAN when absent */
     double mobility;          /* mm; NAN when absent */
     unsigned status;          /* RULES_STATUS_* of the unit */
+    /* Dynamic Formations (seed 002): a unit is one model card. */
+    char profile[RULES_ID_MAX]; /* models with the same profile are identical; "" when not given */
+    double control_area_mm;   /* Control Area radius about each base centre; NAN when absent */
+    bool heroic;              /* Hero, Heroic Mount or Heroic Beast: never in a formation */
+    int will;                 /* WILL characteristic; -1 when absent */
     rules_model *models;
     size_t n_models, cap_models;
 } rules_unit;
@@ -72,6 +78,13 @@ typedef struct rules_terrain {
     size_t n_points;
 } rules_terrain;
 
+/* A declared Dynamic Formation (seed 002): the models acting as one, from one or more cards. */
+typedef struct rules_dynform_decl {
+    char id[RULES_ID_MAX];
+    char (*models)[RULES_ID_MAX];
+    size_t n_models;
+} rules_dynform_decl;
+
 typedef struct rules_snapshot {
     double board_width;   /* mm along x (the long edge) */
     double board_depth;   /* mm along y */
@@ -81,6 +94,8 @@ typedef struct rules_snapshot {
     size_t n_units, cap_units;
     rules_terrain *terrain;
     size_t n_terrain, cap_terrain;
+    rules_dynform_decl *dynforms;   /* declared Dynamic Formations ("formations" in JSON) */
+    size_t n_dynforms, cap_dynforms;
 } rules_snapshot;
 
 /* A new empty snapshot with the default ruleset. NULL only when out of memory. */
@@ -97,6 +112,11 @@ rules_model *rules_unit_add_model(rules_unit *u, const char *id, rules_vec2 pos,
 /* Appends a terrain piece, copying `n` points; NULL when out of memory. */
 rules_terrain *rules_snapshot_add_terrain(rules_snapshot *s, const char *id, rules_terrain_kind kind,
                                           const rules_vec2 *points, size_t n);
+
+/* Appends an empty declared formation; NULL when out of memory. Valid until the next add. */
+rules_dynform_decl *rules_snapshot_add_dynform(rules_snapshot *s, const char *id);
+/* Appends a model id to a declared formation; -1 when out of memory. */
+int rules_dynform_decl_add_model(rules_dynform_decl *f, const char *model_id);
 
 rules_unit *rules_snapshot_find_unit(const rules_snapshot *s, const char *id);
 /* The model with this id anywhere on the table; *unit_out (if non-NULL) gets its unit. */

@@ -146,3 +146,16 @@ Test(formation, slot_positions_reproduce_models)
         cr_assert_float_eq(rules_v2_dist(p, u->models[j].pos), 0, 1e-6, "model %zu", j);
     }
 }
+
+Test(formation, large_unit_beyond_the_stack_scratch)
+{
+    rules_unit *u = fx_block(snap, "horde", "green", 20, 10, 83, pose(900, 600, 45), 4, 8);
+    rules_formation f;
+    rules_slot slots[83];
+    cr_assert_eq(rules_formation_fit(u, NULL, &f, slots), 0);
+    cr_assert_eq(f.issues, 0u);
+    cr_assert_eq(f.files, 10);
+    cr_assert_eq(f.ranks, 9);
+    cr_assert_eq(f.rear_rank_models, 3);
+    cr_assert_eq(slots[82].rank, 8);
+}

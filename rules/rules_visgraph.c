@@ -1,0 +1,384 @@
+#include "rules_visgraph.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GROW_SIDES 12 /* each vertex disc is circumscribed by a 12-gon: at most 3.5% extra clearance */
+/* Segments may run along a grown edge or graze a vertex: the polygon is shrunk by this for blocking. */
+#define GRAZE_MM 1e-6
+
+typedef struct obstacle {
+    size_t first, n;         /* its vertices: nodes[first .. first+n), counter-clockwise */
+    double x0, y0, x1, y1;   /* bounding box */
+} obstacle;
+
+typedef struct node {
+    rules_vec2 p;
+    size_t obst;             /* owning obstacle, or SIZE_MAX for start/end */
+    bool usable;             /* on the board and not inside another obstacle */
+} node;
+
+struct rules_visgraph {
+    double board_w, board_d;
+    obstacle *obst;
+    size_t n_obst, cap_obst;
+    node *nodes;             /* nodes[0] = start, nodes[1] = end, then obstacle vertices */
+    size_t n_nodes, cap_nodes;
+    /* per-route scratch, sized with the nodes */
+    double *g;
+    size_t *parent;
+    unsigned char *state;    /* 0 unseen, 1 open, 2 closed */
+    bool *in_start, *in_end; /* per obstacle: contains the start / end point */
+    size_t cap_scratch, cap_obst_scratch;
+    bool dirty;              /* vertex usability needs recomputing */
+};
+
+static bool grow_array(void **arr, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return true;
+    size_t ncap = *cap ? *cap : 16;
+    while (ncap < need)
+        ncap *= 2;
+    void *p = realloc(*arr, ncap * size);
+    if (!p)
+        return false;
+    *arr = p;
+    *cap = ncap;
+    return true;
+}
+
+rules_visgraph *rules_visgraph_new(void)
+{
+    rules_visgraph *g = calloc(1, sizeof *g);
+    if (g && !grow_array((void **)&g->nodes, &g->cap_nodes, 2, sizeof *g->nodes)) {
+        free(g);
+        return NULL;
+    }
+    if (g)
+        rules_visgraph_reset(g, 0, 0);
+    return g;
+}
+
+void rules_visgraph_free(rules_visgraph *g)
+{
+    if (!g)
+        return;
+    free(g->obst);
+    free(g->nodes);
+    free(g->g);
+    free(g->parent);
+    free(g->state);
+    free(g->in_start);
+    free(g->in_end);
+    free(g);
+}
+
+void rules_visgraph_reset(rules_visgraph *g, double board_w, double board_d)
+{
+    g->board_w = board_w;
+    g->board_d = board_d;
+    g->n_obst = 0;
+    g->n_nodes = 2;
+    g->nodes[0] = (node){{0, 0}, SIZE_MAX, true};
+    g->nodes[1] = (node){{0, 0}, SIZE_MAX, true};
+    g->dirty = true;
+}
+
+size_t rules_visgraph_obstacle_count(const rules_visgraph *g)
+{
+    return g->n_obst;
+}
+
+static int cmp_xy(const void *a, const void *b)
+{
+    const rules_vec2 *p = a, *q = b;
+    if (p->x != q->x)
+        return p->x < q->x ? -1 : 1;
+    return (p->y > q->y) - (p->y < q->y);
+}
+
+/* Andrew's monotone chain; `pts` is sorted in place, the hull (counter-clockwise) goes to `out`. */
+static size_t convex_hull(rules_vec2 *pts, size_t n, rules_vec2 *out)
+{
+    qsort(pts, n, sizeof *pts, cmp_xy);
+    if (n < 3) {
+        memcpy(out, pts, n * sizeof *pts);
+        return n;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        while (k >= 2 && rules_v2_cross(rules_v2_sub(out[k - 1], out[k - 2]), rules_v2_sub(pts[i], out[k - 2])) <= 0)
+            k--;
+        out[k++] = pts[i];
+    }
+    for (size_t i = n - 1, t = k + 1; i-- > 0;) {
+        while (k >= t && rules_v2_cross(rules_v2_sub(out[k - 1], out[k - 2]), rules_v2_sub(pts[i], out[k - 2])) <= 0)
+            k--;
+        out[k++] = pts[i];
+    }
+    return k - 1;
+}
+
+int rules_visgraph_add_obstacle(rules_visgraph *g, const rules_vec2 *poly, size_t n, double clearance)
+{
+    if (n == 0)
+        return 0;
+    const size_t sides = clearance > 0 ? GROW_SIDES : 1;
+    size_t m = n * sides;
+    rules_vec2 *pts = malloc(2 * (m + 1) * sizeof *pts);
+    if (!pts)
+        return -1;
+    rules_vec2 *hull = pts + m;
+    /* Each vertex's disc, circumscribed: the 12-gon's corners lie at r / cos(pi / 12). */
+    const double R = clearance / cos(RULES_PI / GROW_SIDES);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < sides; j++)
+            pts[i * sides + j] = sides == 1 ? poly[i]
+                                            : rules_v2_add(poly[i], rules_v2_scale(rules_v2_dir(2 * RULES_PI * j / sides), R));
+    size_t h = convex_hull(pts, m, hull);
+    if (!grow_array((void **)&g->obst, &g->cap_obst, g->n_obst + 1, sizeof *g->obst) ||
+        !grow_array((void **)&g->nodes, &g->cap_nodes, g->n_nodes + h, sizeof *g->nodes)) {
+        free(pts);
+        return -1;
+    }
+    obstacle *o = &g->obst[g->n_obst];
+    o->first = g->n_nodes;
+    o->n = h;
+    o->x0 = o->y0 = INFINITY;
+    o->x1 = o->y1 = -INFINITY;
+    for (size_t i = 0; i < h; i++) {
+        g->nodes[g->n_nodes++] = (node){hull[i], g->n_obst, true};
+        o->x0 = fmin(o->x0, hull[i].x);
+        o->x1 = fmax(o->x1, hull[i].x);
+        o->y0 = fmin(o->y0, hull[i].y);
+        o->y1 = fmax(o->y1, hull[i].y);
+    }
+    g->n_obst++;
+    g->dirty = true;
+    free(pts);
+    return 0;
+}
+
+/* Strictly inside (by more than GRAZE_MM) the convex obstacle. */
+static bool strictly_inside(const rules_visgraph *g, const obstacle *o, rules_vec2 p)
+{
+    if (o->n < 3 || p.x <= o->x0 || p.x >= o->x1 || p.y <= o->y0 || p.y >= o->y1)
+        return false;
+    for (size_t i = 0; i < o->n; i++) {
+        rules_vec2 a = g->nodes[o->first + i].p, b = g->nodes[o->first + (i + 1) % o->n].p;
+        rules_vec2 e = rules_v2_sub(b, a);
+        double len = rules_v2_len(e);
+        if (len == 0)
+            continue;
+        if (rules_v2_cross(e, rules_v2_sub(p, a)) / len <= GRAZE_MM)
+            return false;
+    }
+    return true;
+}
+
+/*
+ * True when segment ab passes through the obstacle's interior (shrunk by
+ * GRAZE_MM so that running along an edge or touching a vertex is free).
+ * Cyrus-Beck clipping against the half-planes of a convex polygon.
+ */
+static bool blocks(const rules_visgraph *g, const obstacle *o, rules_vec2 a, rules_vec2 b)
+{
+    if (o->n < 3)
+        return false;
+    if (fmax(a.x, b.x) <= o->x0 || fmin(a.x, b.x) >= o->x1 || fmax(a.y, b.y) <= o->y0 || fmin(a.y, b.y) >= o->y1)
+        return false;
+    double t0 = 0, t1 = 1;
+    rules_vec2 d = rules_v2_sub(b, a);
+    for (size_t i = 0; i < o->n; i++) {
+        rules_vec2 p = g->nodes[o->first + i].p, q = g->nodes[o->first + (i + 1) % o->n].p;
+        rules_vec2 e = rules_v2_sub(q, p);
+        double len = rules_v2_len(e);
+        if (len == 0)
+            continue;
+        /* inside: cross(e, x - p) / len > GRAZE_MM; along the segment x = a + t d */
+        double c0 = rules_v2_cross(e, rules_v2_sub(a, p)) / len - GRAZE_MM;
+        double c1 = rules_v2_cross(e, d) / len;
+        if (fabs(c1) < 1e-15) {
+            if (c0 <= 0)
+                return false;
+            continue;
+        }
+        double t = -c0 / c1;
+        if (c1 > 0)
+            t0 = fmax(t0, t);
+        else
+            t1 = fmin(t1, t);
+        if (t1 - t0 <= 1e-12)
+            return false;
+    }
+    return t1 - t0 > 1e-12;
+}
+
+static bool visible(const rules_visgraph *g, size_t ia, size_t ib)
+{
+    rules_vec2 a = g->nodes[ia].p, b = g->nodes[ib].p;
+    for (size_t k = 0; k < g->n_obst; k++) {
+        /* the start and end may leave or enter an obstacle they lie in */
+        if (((ia == 0 || ib == 0) && g->in_start[k]) || ((ia == 1 || ib == 1) && g->in_end[k]))
+            continue;
+        if (blocks(g, &g->obst[k], a, b))
+            return false;
+    }
+    return true;
+}
+
+/* A shortest route bends only where it is tangent to an obstacle: v's neighbours lie on one side of u->v. */
+static bool tangent(const rules_visgraph *g, size_t iu, size_t iv)
+{
+    const node *v = &g->nodes[iv];
+    if (v->obst == SIZE_MAX)
+        return true;
+    const obstacle *o = &g->obst[v->obst];
+    size_t k = iv - o->first;
+    rules_vec2 prev = g->nodes[o->first + (k + o->n - 1) % o->n].p, next = g->nodes[o->first + (k + 1) % o->n].p;
+    rules_vec2 dir = rules_v2_sub(v->p, g->nodes[iu].p);
+    double s1 = rules_v2_cross(dir, rules_v2_sub(prev, v->p)), s2 = rules_v2_cross(dir, rules_v2_sub(next, v->p));
+    const double eps = 1e-9 * (1 + rules_v2_len(dir));
+    return s1 * s2 >= 0 || fabs(s1) < eps || fabs(s2) < eps;
+}
+
+static int ensure_scratch(rules_visgraph *g)
+{
+    size_t cap = g->cap_scratch, cap2 = g->cap_scratch, cap3 = g->cap_scratch;
+    if (!grow_array((void **)&g->g, &cap, g->n_nodes, sizeof *g->g) ||
+        !grow_array((void **)&g->parent, &cap2, g->n_nodes, sizeof *g->parent) ||
+        !grow_array((void **)&g->state, &cap3, g->n_nodes, sizeof *g->state))
+        return -1;
+    g->cap_scratch = cap;
+    size_t c1 = g->cap_obst_scratch, c2 = g->cap_obst_scratch;
+    if (!grow_array((void **)&g->in_start, &c1, g->n_obst + 1, sizeof *g->in_start) ||
+        !grow_array((void **)&g->in_end, &c2, g->n_obst + 1, sizeof *g->in_end))
+        return -1;
+    g->cap_obst_scratch = c1;
+    return 0;
+}
+
+static void update_usable(rules_visgraph *g)
+{
+    const double slack = 1e-6;
+    for (size_t i = 2; i < g->n_nodes; i++) {
+        node *v = &g->nodes[i];
+        v->usable = true;
+        if (g->board_w > 0 && g->board_d > 0 &&
+            (v->p.x < -slack || v->p.y < -slack || v->p.x > g->board_w + slack || v->p.y > g->board_d + slack)) {
+            v->usable = false;
+            continue;
+        }
+        for (size_t k = 0; k < g->n_obst && v->usable; k++)
+            if (k != v->obst && strictly_inside(g, &g->obst[k], v->p))
+                v->usable = false;
+    }
+    g->dirty = false;
+}
+
+static int set_route(rules_route *out, const rules_vec2 *pts, size_t n, double length)
+{
+    if (!grow_array((void **)&out->points, &out->cap_points, n, sizeof *out->points))
+        return -1;
+    memcpy(out->points, pts, n * sizeof *pts);
+    out->n_points = n;
+    out->length_mm = length;
+    return 0;
+}
+
+int rules_visgraph_route(rules_visgraph *g, rules_vec2 from, rules_vec2 to, rules_route *out)
+{
+    if (ensure_scratch(g) < 0)
+        return -1;
+    if (g->dirty)
+        update_usable(g);
+    g->nodes[0].p = from;
+    g->nodes[1].p = to;
+    for (size_t k = 0; k < g->n_obst; k++) {
+        g->in_start[k] = strictly_inside(g, &g->obst[k], from);
+        g->in_end[k] = strictly_inside(g, &g->obst[k], to);
+    }
+    if (visible(g, 0, 1)) {
+        rules_vec2 two[2] = {from, to};
+        return set_route(out, two, 2, rules_v2_dist(from, to));
+    }
+
+    /* A* with the straight-line heuristic (admissible and consistent). */
+    const size_t n = g->n_nodes;
+    for (size_t i = 0; i < n; i++) {
+        g->g[i] = INFINITY;
+        g->parent[i] = SIZE_MAX;
+        g->state[i] = 0;
+    }
+    g->g[0] = 0;
+    g->state[0] = 1;
+    for (;;) {
+        size_t u = SIZE_MAX;
+        double best = INFINITY;
+        for (size_t i = 0; i < n; i++)
+            if (g->state[i] == 1) {
+                double f = g->g[i] + rules_v2_dist(g->nodes[i].p, to);
+                if (f < best) {
+                    best = f;
+                    u = i;
+                }
+            }
+        if (u == SIZE_MAX)
+            break;
+        if (u == 1)
+            break;
+        g->state[u] = 2;
+        for (size_t v = 1; v < n; v++) {
+            if (g->state[v] == 2 || !g->nodes[v].usable || v == u)
+                continue;
+            double nd = g->g[u] + rules_v2_dist(g->nodes[u].p, g->nodes[v].p);
+            if (nd >= g->g[v] || !tangent(g, u, v) || !visible(g, u, v))
+                continue;
+            g->g[v] = nd;
+            g->parent[v] = u;
+            g->state[v] = 1;
+        }
+    }
+    if (!isfinite(g->g[1])) {
+        rules_vec2 two[2] = {from, to};
+        return set_route(out, two, 2, INFINITY) < 0 ? -1 : 1;
+    }
+    size_t count = 1;
+    for (size_t v = 1; v != 0; v = g->parent[v])
+        count++;
+    if (!grow_array((void **)&out->points, &out->cap_points, count, sizeof *out->points))
+        return -1;
+    size_t k = count;
+    for (size_t v = 1;; v = g->parent[v]) {
+        out->points[--k] = g->nodes[v].p;
+        if (v == 0)
+            break;
+    }
+    out->n_points = count;
+    out->length_mm = g->g[1];
+    return 0;
+}
+
+int rules_route_append(rules_route *out, const rules_route *other)
+{
+    if (other->n_points == 0)
+        return 0;
+    const bool was_empty = out->n_points == 0;
+    const size_t skip = was_empty ? 0 : 1;
+    if (!grow_array((void **)&out->points, &out->cap_points, out->n_points + other->n_points - skip,
+                    sizeof *out->points))
+        return -1;
+    memcpy(out->points + out->n_points, other->points + skip, (other->n_points - skip) * sizeof *other->points);
+    out->n_points += other->n_points - skip;
+    out->length_mm = (was_empty ? 0 : out->length_mm) + other->length_mm;
+    return 0;
+}
+
+void rules_route_clear(rules_route *r)
+{
+    free(r->points);
+    memset(r, 0, sizeof *r);
+}
