@@ -364,14 +364,15 @@ int rules_reform_check(const rules_snapshot *before, const rules_snapshot *mid, 
             rules_report_add_note(out, "Unit %s is not in the after snapshot (removed or not seen).", c.u0->id);
             continue;
         }
-        if (!opt_in->unit_id && !unit_moved(c.u0, c.u1, opt_in))
+        const rules_unit *um = mid ? rules_snapshot_find_unit(mid, c.u0->id) : NULL;
+        if (!opt_in->unit_id && !unit_moved(c.u0, c.u1, opt_in) && !(um && unit_moved(c.u0, um, opt_in)))
             continue;
         if (isnan(c.u0->mobility)) {
             rc = rules_error_set(err, "unit %s: its profile has no mobility_in, needed to judge a Reform Move",
                                  c.u0->id);
             break;
         }
-        c.um = mid ? rules_snapshot_find_unit(mid, c.u0->id) : NULL;
+        c.um = um;
         c.f0 = fits0[i];
         c.f1 = fits1[c.u1 - after->units];
         if (c.um)

@@ -10,8 +10,9 @@
 #define GRAZE_MM 1e-6
 
 typedef struct obstacle {
-    size_t first, n;         /* its vertices: nodes[first .. first+n), counter-clockwise */
-    double x0, y0, x1, y1;   /* bounding box */
+    size_t first, n;         /* its grown vertices: nodes[first .. first+n), counter-clockwise */
+    double x0, y0, x1, y1;   /* bounding box of the grown hull */
+    size_t raw_first, raw_n; /* the hull before growth: raw[raw_first ..], for start/end inside the growth */
 } obstacle;
 
 typedef struct node {
@@ -26,6 +27,10 @@ struct rules_visgraph {
     size_t n_obst, cap_obst;
     node *nodes;             /* nodes[0] = start, nodes[1] = end, then obstacle vertices */
     size_t n_nodes, cap_nodes;
+    rules_vec2 *raw;         /* ungrown hulls */
+    size_t n_raw, cap_raw;
+    rules_vec2 *grown;       /* grown[i] == nodes[i].p, contiguous for the clipping loops */
+    size_t cap_grown;
     /* per-route scratch, sized with the nodes */
     double *g;
     size_t *parent;
@@ -68,6 +73,8 @@ void rules_visgraph_free(rules_visgraph *g)
         return;
     free(g->obst);
     free(g->nodes);
+    free(g->raw);
+    free(g->grown);
     free(g->g);
     free(g->parent);
     free(g->state);
@@ -81,6 +88,7 @@ void rules_visgraph_reset(rules_visgraph *g, double board_w, double board_d)
     g->board_w = board_w;
     g->board_d = board_d;
     g->n_obst = 0;
+    g->n_raw = 0;
     g->n_nodes = 2;
     g->nodes[0] = (node){{0, 0}, SIZE_MAX, true};
     g->nodes[1] = (node){{0, 0}, SIZE_MAX, true};
@@ -140,16 +148,24 @@ int rules_visgraph_add_obstacle(rules_visgraph *g, const rules_vec2 *poly, size_
                                             : rules_v2_add(poly[i], rules_v2_scale(rules_v2_dir(2 * RULES_PI * j / sides), R));
     size_t h = convex_hull(pts, m, hull);
     if (!grow_array((void **)&g->obst, &g->cap_obst, g->n_obst + 1, sizeof *g->obst) ||
-        !grow_array((void **)&g->nodes, &g->cap_nodes, g->n_nodes + h, sizeof *g->nodes)) {
+        !grow_array((void **)&g->nodes, &g->cap_nodes, g->n_nodes + h, sizeof *g->nodes) ||
+        !grow_array((void **)&g->raw, &g->cap_raw, g->n_raw + n + 1, sizeof *g->raw) ||
+        !grow_array((void **)&g->grown, &g->cap_grown, g->n_nodes + h, sizeof *g->grown)) {
         free(pts);
         return -1;
     }
     obstacle *o = &g->obst[g->n_obst];
+    /* the ungrown hull, reusing the scratch (m >= n) */
+    memcpy(pts, poly, n * sizeof *pts);
+    o->raw_first = g->n_raw;
+    o->raw_n = convex_hull(pts, n, g->raw + g->n_raw);
+    g->n_raw += o->raw_n;
     o->first = g->n_nodes;
     o->n = h;
     o->x0 = o->y0 = INFINITY;
     o->x1 = o->y1 = -INFINITY;
     for (size_t i = 0; i < h; i++) {
+        g->grown[g->n_nodes] = hull[i];
         g->nodes[g->n_nodes++] = (node){hull[i], g->n_obst, true};
         o->x0 = fmin(o->x0, hull[i].x);
         o->x1 = fmax(o->x1, hull[i].x);
@@ -184,16 +200,14 @@ static bool strictly_inside(const rules_visgraph *g, const obstacle *o, rules_ve
  * GRAZE_MM so that running along an edge or touching a vertex is free).
  * Cyrus-Beck clipping against the half-planes of a convex polygon.
  */
-static bool blocks(const rules_visgraph *g, const obstacle *o, rules_vec2 a, rules_vec2 b)
+static bool blocks_poly(const rules_vec2 *poly, size_t n, rules_vec2 a, rules_vec2 b)
 {
-    if (o->n < 3)
-        return false;
-    if (fmax(a.x, b.x) <= o->x0 || fmin(a.x, b.x) >= o->x1 || fmax(a.y, b.y) <= o->y0 || fmin(a.y, b.y) >= o->y1)
+    if (n < 3)
         return false;
     double t0 = 0, t1 = 1;
     rules_vec2 d = rules_v2_sub(b, a);
-    for (size_t i = 0; i < o->n; i++) {
-        rules_vec2 p = g->nodes[o->first + i].p, q = g->nodes[o->first + (i + 1) % o->n].p;
+    for (size_t i = 0; i < n; i++) {
+        rules_vec2 p = poly[i], q = poly[(i + 1) % n];
         rules_vec2 e = rules_v2_sub(q, p);
         double len = rules_v2_len(e);
         if (len == 0)
@@ -217,14 +231,25 @@ static bool blocks(const rules_visgraph *g, const obstacle *o, rules_vec2 a, rul
     return t1 - t0 > 1e-12;
 }
 
+static bool blocks(const rules_visgraph *g, const obstacle *o, rules_vec2 a, rules_vec2 b)
+{
+    if (fmax(a.x, b.x) <= o->x0 || fmin(a.x, b.x) >= o->x1 || fmax(a.y, b.y) <= o->y0 || fmin(a.y, b.y) >= o->y1)
+        return false;
+    return blocks_poly(g->grown + o->first, o->n, a, b);
+}
+
 static bool visible(const rules_visgraph *g, size_t ia, size_t ib)
 {
     rules_vec2 a = g->nodes[ia].p, b = g->nodes[ib].p;
     for (size_t k = 0; k < g->n_obst; k++) {
-        /* the start and end may leave or enter an obstacle they lie in */
-        if (((ia == 0 || ib == 0) && g->in_start[k]) || ((ia == 1 || ib == 1) && g->in_end[k]))
+        const obstacle *o = &g->obst[k];
+        /* A start or end inside an obstacle's growth may leave or enter it, but never cross the obstacle itself. */
+        if (((ia == 0 || ib == 0) && g->in_start[k]) || ((ia == 1 || ib == 1) && g->in_end[k])) {
+            if (blocks_poly(g->raw + o->raw_first, o->raw_n, a, b))
+                return false;
             continue;
-        if (blocks(g, &g->obst[k], a, b))
+        }
+        if (blocks(g, o, a, b))
             return false;
     }
     return true;
@@ -236,6 +261,8 @@ static bool tangent(const rules_visgraph *g, size_t iu, size_t iv)
     const node *v = &g->nodes[iv];
     if (v->obst == SIZE_MAX)
         return true;
+    if ((iu == 0 && g->in_start[v->obst]) || (iu == 1 && g->in_end[v->obst]))
+        return true; /* from inside the growth, any vertex may be the way out */
     const obstacle *o = &g->obst[v->obst];
     size_t k = iv - o->first;
     rules_vec2 prev = g->nodes[o->first + (k + o->n - 1) % o->n].p, next = g->nodes[o->first + (k + 1) % o->n].p;
