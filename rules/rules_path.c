@@ -445,7 +445,28 @@ void rules_path_forward_wheels(rules_pose from, rules_pose to, double width, con
         /* Cannot happen for width > 0 (LSL or RSR always closes); keep a truthful fallback. */
         memset(out, 0, sizeof *out);
         out->length_mm = INFINITY;
+        return;
     }
+    /*
+     * The closed forms can leave a wheel of a few hundredths of a millimetre
+     * where the exact answer has none (ill-conditioned atan2 near zero). Drop
+     * such steps when the path still lands within 0.01 mm without them: the
+     * referee decides to 1 mm, and a player should not read "wheel 0.00"".
+     */
+    rules_path clean = *out;
+    size_t kept = 0;
+    for (size_t i = 0; i < out->n_steps; i++) {
+        if (out->steps[i].length_mm < 0.05) {
+            clean.length_mm -= out->steps[i].length_mm;
+            continue;
+        }
+        clean.steps[kept++] = out->steps[i];
+    }
+    clean.n_steps = kept;
+    rules_pose end = rules_path_apply(from, &clean, width);
+    if (rules_v2_dist(end.front_centre, to.front_centre) < 0.01 &&
+        fabs(rules_angle_wrap(end.heading - to.heading)) < 1e-5)
+        *out = clean;
 }
 
 void rules_path_single_model(rules_vec2 from, double from_facing, rules_vec2 to, double to_facing,

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what tableref needs, builds it, and runs every test suite twice:
+# once in a normal build and once under AddressSanitizer and
+# UndefinedBehaviorSanitizer. Ends with one line "tests: N passed, M failed".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup-debian.sh
+
+summary=$(mktemp)
+trap 'rm -f "$summary"' EXIT
+
+run_build() {
+  local dir=$1; shift
+  if [ -f "$dir/build.ninja" ]; then
+    meson setup --reconfigure "$dir" "$@"
+  else
+    rm -rf "$dir"
+    meson setup "$dir" "$@"
+  fi
+  meson compile -C "$dir"
+  local rc=0
+  meson test -C "$dir" --print-errorlogs --num-processes "$(nproc)" || rc=$?
+  python3 scripts/count_tests.py "$dir/meson-logs/testlog.json" >> "$summary"
+  return $rc
+}
+
+status=0
+run_build build || status=1
+# Leak checking stays on; the suppressions cover only third-party libraries.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp}
+run_build build-sanitize -Db_sanitize=address,undefined -Db_lundef=false || status=1
+
+awk '{p += $1; f += $2} END {printf "tests: %d passed, %d failed\n", p, f}' "$summary"
+exit $status
