@@ -154,7 +154,7 @@ int cmd_detect(int argc, char **argv)
         goto done;
     }
     for (size_t i = 0; i < rep.n; i++)
-        if (rep.items[i].kind != VIS_ISSUE_INFERRED)
+        if (rep.items[i].kind != VIS_ISSUE_INFERRED && rep.items[i].kind != VIS_ISSUE_DISTORTED)
             fprintf(stderr, "tableref detect: warning: %s\n", rep.items[i].msg);
     double med = NAN, worst = NAN;
     if (truth && !(errors = truth_errors(snap, truth, &med, &worst, &err)))

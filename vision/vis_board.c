@@ -24,11 +24,22 @@ bool vis_board_locate_tag(const vis_camera *cam, const vis_tag_detection *t, dou
     rules_vec2 v = rules_v2_add(up, rules_v2(-right.y, right.x));
     out->heading = atan2(v.y, v.x);
     out->size_mm = (rules_v2_len(up) + rules_v2_len(right)) / 2;
+    /* A figure hiding a corner bends the quad apriltag fits; the printed
+     * square does not bend, so the corners' misfit exposes it. */
+    const rules_vec2 u = rules_v2_dir(out->heading), rt = rules_v2(u.y, -u.x);
+    double worst = 0;
+    for (int k = 0; k < 4; k++) {
+        rules_vec2 ideal = rules_v2_add(out->centre, rules_v2_add(rules_v2_scale(rt, corner_local[k][0] * out->size_mm / 2),
+                                                                  rules_v2_scale(u, corner_local[k][1] * out->size_mm / 2)));
+        worst = fmax(worst, rules_v2_dist(ideal, rules_v2(q[k][0], q[k][1])));
+    }
+    out->square_residual_mm = worst;
     return true;
 }
 
 int vis_board_refine_pose(vis_camera *cam, const vis_roster *r, const vis_tag_detection *tags, size_t n,
-                          int min_tags, double *rms_px, int *used, rules_error *err)
+                          int min_tags, double keep_below_px, double *rms_px, int *used,
+                          rules_error *err)
 {
     *used = 0;
     *rms_px = NAN;
@@ -65,7 +76,17 @@ int vis_board_refine_pose(vis_camera *cam, const vis_roster *r, const vis_tag_de
         (*used)++;
     }
     int rc = 0;
-    if (*used >= min_tags && *used > 0) {
+    /* When the calibration already explains the board tags to a fraction of
+     * a pixel, re-solving would only add the corners' noise to the pose. */
+    double before = 0;
+    for (int i = 0; i < np; i++) {
+        double px[2];
+        vis_camera_project(cam, obj + 3 * i, px);
+        before += pow(px[0] - img[2 * i], 2) + pow(px[1] - img[2 * i + 1], 2);
+    }
+    before = np ? sqrt(before / np) : NAN;
+    *rms_px = before;
+    if (*used >= min_tags && *used > 0 && before > keep_below_px) {
         cvs_lens lens = {cam->c.fx, cam->c.fy, cam->c.cx, cam->c.cy, {0}};
         for (int k = 0; k < 5; k++)
             lens.dist[k] = cam->c.dist[k];

@@ -24,8 +24,10 @@ vis_detector *vis_detector_new(const vis_roster *r, const calib_file *c, rules_e
     d->roster = r;
     d->calib = *c;
     d->cfg.refine_pose_min_tags = 3;
+    d->cfg.refine_pose_above_px = 0.3;
     d->cfg.off_board_mm = 10;
     d->cfg.size_tolerance = 0.15;
+    d->cfg.max_square_residual_mm = 0.35;
     /* The smallest tag at the distance of the board centre decides decimation. */
     double smallest = INFINITY;
     for (size_t i = 0; i < r->n_units; i++)
@@ -84,11 +86,12 @@ int vis_detector_from_tags(vis_detector *d, const vis_tag_detection *tags, size_
         int used = 0;
         double rms = NAN;
         rules_error perr;
-        int prc = vis_board_refine_pose(&cam, r, tags, n, d->cfg.refine_pose_min_tags, &rms, &used, &perr);
+        int prc = vis_board_refine_pose(&cam, r, tags, n, d->cfg.refine_pose_min_tags,
+                                        d->cfg.refine_pose_above_px, &rms, &used, &perr);
         rep->board_tags_used = (size_t)used;
+        rep->pose_rms_px = rms;
         if (prc > 0) {
             rep->pose_refined = 1;
-            rep->pose_rms_px = rms;
         } else if (prc < 0) {
             vis_report_add(rep, VIS_ISSUE_POSE, -1, NULL, NULL, "board pose not refined: %s", perr.msg);
         }
@@ -135,6 +138,15 @@ int vis_detector_from_tags(vis_detector *d, const vis_tag_detection *tags, size_
             vis_report_add(rep, VIS_ISSUE_BAD_SIZE, t->id, rm->id, t->centre,
                            "tag %d (%s) measures %.1f mm, roster says %.1f mm: ignored", t->id, rm->id, tp.size_mm,
                            ru->mount.size);
+            continue;
+        }
+        if (tp.square_residual_mm > d->cfg.max_square_residual_mm) {
+            vis_report_add(rep, VIS_ISSUE_DISTORTED, t->id, rm->id, t->centre,
+                           "tag %d (%s): corners %.2f mm off a square (partly hidden?): not used", t->id, rm->id,
+                           tp.square_residual_mm);
+            vis_seen_model *s = &seen[rm - r->models];
+            s->rough = true;
+            vis_tag_mount_unplace(&ru->mount, tp.centre, tp.heading, &s->pos, &s->facing);
             continue;
         }
         vis_seen_model *s = &seen[rm - r->models];

@@ -35,11 +35,18 @@ typedef struct vis_detect_config {
      * the calibration's pose is used as is. 0 disables refinement. Default
      * 3 (fewer, coplanar and far apart, make a poorly conditioned PnP). */
     int refine_pose_min_tags;
+    /* The calibration's pose is kept while it reprojects the board tags
+     * within this RMS (px); a bumped camera exceeds it. Default 0.3. */
+    double refine_pose_above_px;
     /* A tag this far outside the board (mm) is reported and ignored. Default 10. */
     double off_board_mm;
     /* A model tag whose measured edge differs from the roster by more than
      * this fraction is a misread or the wrong print: ignored. Default 0.15. */
     double size_tolerance;
+    /* A tag whose four corners on the board miss the best-fitting square by
+     * more than this (mm) is partly hidden or misfitted: its model is
+     * inferred instead. Default 0.35 mm (a clean 36 px tag fits to ~0.05). */
+    double max_square_residual_mm;
 } vis_detect_config;
 
 typedef struct vis_detector {

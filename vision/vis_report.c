@@ -46,6 +46,7 @@ const char *vis_issue_kind_word(vis_issue_kind k)
     case VIS_ISSUE_DUPLICATE_ID: return "duplicate_id";
     case VIS_ISSUE_OFF_BOARD: return "off_board";
     case VIS_ISSUE_BAD_SIZE: return "bad_size";
+    case VIS_ISSUE_DISTORTED: return "distorted";
     case VIS_ISSUE_INFERRED: return "inferred";
     case VIS_ISSUE_MISSING: return "missing";
     case VIS_ISSUE_POSE: return "pose";
@@ -61,7 +62,7 @@ cJSON *vis_report_to_json(const vis_report *r)
     cJSON_AddNumberToObject(o, "tags_detected", (double)r->tags_detected);
     cJSON_AddNumberToObject(o, "board_tags_used", (double)r->board_tags_used);
     cJSON_AddBoolToObject(o, "pose_refined", r->pose_refined != 0);
-    if (r->pose_refined)
+    if (!isnan(r->pose_rms_px) && r->board_tags_used)
         cJSON_AddNumberToObject(o, "pose_rms_px", round(r->pose_rms_px * 1e4) / 1e4);
     cJSON_AddNumberToObject(o, "models_seen", (double)r->models_seen);
     cJSON_AddNumberToObject(o, "models_inferred", (double)r->models_inferred);

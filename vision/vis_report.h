@@ -22,6 +22,7 @@ typedef enum vis_issue_kind {
     VIS_ISSUE_DUPLICATE_ID,   /* an ID seen more than once: every copy ignored */
     VIS_ISSUE_OFF_BOARD,      /* a tag outside the board: ignored */
     VIS_ISSUE_BAD_SIZE,       /* a tag whose measured size disagrees with the roster: ignored */
+    VIS_ISSUE_DISTORTED,      /* corners not a square (partly hidden tag): not used, model inferred */
     VIS_ISSUE_INFERRED,       /* a model not seen, placed from its formation or the prior */
     VIS_ISSUE_MISSING,        /* a model not seen and not placeable: left out */
     VIS_ISSUE_POSE,           /* the board pose could not be refined */
@@ -41,7 +42,7 @@ typedef struct vis_report {
     size_t tags_detected;     /* all decoded tags */
     size_t board_tags_used;   /* for the pose */
     int pose_refined;
-    double pose_rms_px;
+    double pose_rms_px;       /* board tags' reprojection RMS with the pose used (NAN: none seen) */
     size_t models_seen, models_inferred, models_missing;
 } vis_report;
 

@@ -35,7 +35,7 @@ static double slope(const double *x, const double *y, size_t n)
  * Fits the unit's formation to its seen models: the roster's slot for each
  * model, a common facing, pitches, and the front-left slot's position.
  */
-static void fit_formation(const vis_roster *r, const vis_roster_unit *u, const vis_seen_model *seen,
+static void fit_formation(const vis_roster *r, const vis_roster_unit *u, const vis_seen_model *seen, bool rough,
                           rules_formation *f)
 {
     memset(f, 0, sizeof *f);
@@ -48,7 +48,7 @@ static void fit_formation(const vis_roster *r, const vis_roster_unit *u, const v
            *ox = buf + 4 * u->n_models, *oy = buf + 5 * u->n_models;
     for (size_t k = 0; k < u->n_models; k++) {
         const vis_seen_model *s = &seen[u->first_model + k];
-        if (!s->seen)
+        if (!(rough ? s->rough : s->seen))
             continue;
         sc += cos(s->facing), ss += sin(s->facing);
     }
@@ -56,7 +56,7 @@ static void fit_formation(const vis_roster *r, const vis_roster_unit *u, const v
     const rules_frame f0 = {rules_v2(0, 0), heading};
     for (size_t k = 0; k < u->n_models; k++) {
         const vis_seen_model *s = &seen[u->first_model + k];
-        if (!s->seen)
+        if (!(rough ? s->rough : s->seen))
             continue;
         const vis_roster_model *m = &r->models[u->first_model + k];
         rules_vec2 q = rules_frame_to_local(f0, s->pos);
@@ -124,15 +124,17 @@ int vis_units_build(const vis_roster *r, const vis_seen_model *seen, const rules
     for (size_t ui = 0; ui < r->n_units; ui++) {
         const vis_roster_unit *ru = &r->units[ui];
         rules_unit *u = &s->units[ui];
-        size_t nseen = 0;
-        for (size_t k = 0; k < ru->n_models; k++)
+        size_t nseen = 0, nrough = 0;
+        for (size_t k = 0; k < ru->n_models; k++) {
             nseen += seen[ru->first_model + k].seen;
+            nrough += seen[ru->first_model + k].rough;
+        }
         double rot = 0;
         rules_vec2 shift = {0, 0};
         bool have_motion = prior && nseen > 0 && rigid_from_prior(r, ru, seen, prior, &rot, &shift);
         rules_formation form;
-        if (nseen > 0)
-            fit_formation(r, ru, seen, &form);
+        if (nseen > 0 || nrough > 0)
+            fit_formation(r, ru, seen, nseen == 0, &form);
         for (size_t k = 0; k < ru->n_models; k++) {
             const vis_roster_model *rm = &r->models[ru->first_model + k];
             const vis_seen_model *sm = &seen[ru->first_model + k];
@@ -150,6 +152,10 @@ int vis_units_build(const vis_roster *r, const vis_seen_model *seen, const rules
                 pos = rules_formation_slot_position(&form, rm->file, rm->rank, 0);
                 facing = form.heading;
                 how = "placed in its unit's fitted formation";
+            } else if (nrough > 0 && !pm) {
+                pos = rules_formation_slot_position(&form, rm->file, rm->rank, 0);
+                facing = form.heading;
+                how = "placed in a formation fitted to partly hidden tags";
             } else if (pm) {
                 pos = pm->pos, facing = pm->facing;
                 how = "kept at its prior position (no unit-mate seen)";

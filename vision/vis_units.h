@@ -11,7 +11,9 @@
  *      their mean, pitches measured when two files/ranks are seen (else the
  *      base size), the roster's listing order giving each model's slot, and
  *      rules_formation_slot_position() giving the board position;
- *   3. from the prior position alone when no unit-mate was seen.
+ *   3. from the formation fitted to roughly seen models (partly hidden
+ *      tags) when the unit has no cleanly seen model;
+ *   4. from the prior position alone when no unit-mate was seen.
  * Inferred models carry `inferred = true` in the snapshot.
  *
  * How to use:
@@ -32,6 +34,10 @@
 
 typedef struct vis_seen_model {
     bool seen;
+    /* A tag read but with corners off its square (partly hidden): its
+     * position is only good to a millimetre or two. Used, with seen false,
+     * only for a unit that has no cleanly seen model at all. */
+    bool rough;
     rules_vec2 pos;   /* base centre, mm */
     double facing;    /* rad */
 } vis_seen_model;

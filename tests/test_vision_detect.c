@@ -1,0 +1,305 @@
+/*
+ * Detection on small rendered tables (1280x960, 4 units of 6, tags 16 mm at
+ * ~24 px) made at test time with exact truth. Tolerances are stated per test.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ds_render.h"
+#include "ds_scene.h"
+#include "rules_json.h"
+#include "vis_detect.h"
+
+typedef struct rendered {
+    ds_scene *scene;
+    cvs_image *img;
+    ds_truth truth;
+} rendered;
+
+static void render_small(rendered *r, double tag_height, int figures)
+{
+    rules_error err;
+    ds_gen_params g;
+    ds_gen_params_small(&g);
+    g.tag_height = tag_height;
+    r->scene = ds_scene_generate(&g, &err);
+    cr_assert_not_null(r->scene, "%s", err.msg);
+    r->scene->render.figures = figures;
+    memset(&r->truth, 0, sizeof r->truth);
+    cr_assert_eq(ds_render(r->scene->snapshot, r->scene->roster, &r->scene->calib, &r->scene->render, &r->img,
+                           &r->truth, &err),
+                 0, "%s", err.msg);
+}
+
+static void rendered_free(rendered *r)
+{
+    cvs_image_free(r->img);
+    ds_truth_clear(&r->truth);
+    ds_scene_free(r->scene);
+}
+
+static rules_snapshot *detect(const rendered *r, const vis_roster *roster, const rules_snapshot *prior,
+                              vis_report *rep)
+{
+    rules_error err;
+    vis_detector *d = vis_detector_new(roster, &r->scene->calib, &err);
+    cr_assert_not_null(d, "%s", err.msg);
+    rules_snapshot *s = NULL;
+    cr_assert_eq(vis_detector_run(d, r->img->data, r->img->width, r->img->height, r->img->stride, prior, &s, rep,
+                                  &err),
+                 0, "%s", err.msg);
+    vis_detector_free(d);
+    return s;
+}
+
+static bool has_issue(const vis_report *rep, vis_issue_kind kind, int tag_id)
+{
+    for (size_t i = 0; i < rep->n; i++)
+        if (rep->items[i].kind == kind && rep->items[i].tag_id == tag_id)
+            return true;
+    return false;
+}
+
+/* Seen models within 0.5 mm and 0.5 degrees; inferred ones within 3 mm; none missing. */
+Test(vision_detect, round_trip_places_every_model)
+{
+    rendered r;
+    render_small(&r, 4, 1);
+    vis_report rep = {0};
+    rules_snapshot *s = detect(&r, r.scene->roster, NULL, &rep);
+    size_t seen = 0, total = 0;
+    for (size_t u = 0; u < r.scene->snapshot->n_units; u++)
+        for (size_t m = 0; m < r.scene->snapshot->units[u].n_models; m++) {
+            const rules_model *tm = &r.scene->snapshot->units[u].models[m];
+            const rules_model *dm = rules_snapshot_find_model(s, tm->id, NULL);
+            total++;
+            cr_assert_not_null(dm, "model %s not placed", tm->id);
+            double e = rules_v2_dist(dm->pos, tm->pos);
+            double fe = fabs(rules_rad_to_deg(rules_angle_wrap(dm->facing - tm->facing)));
+            if (dm->inferred) {
+                cr_expect_lt(e, 3.0, "inferred %s off by %.3f mm", tm->id, e);
+            } else {
+                seen++;
+                cr_expect_lt(e, 0.5, "%s off by %.3f mm", tm->id, e);
+                cr_expect_lt(fe, 0.5, "%s facing off by %.3f deg", tm->id, fe);
+            }
+        }
+    cr_expect_geq(seen, total / 2, "only %zu of %zu models seen", seen, total);
+    cr_expect_eq(rep.models_missing, 0);
+    /* The snapshot survives its own JSON round trip (what `tableref check` reads). */
+    cJSON *j = rules_json_from_snapshot(s);
+    rules_error err;
+    rules_snapshot *back = rules_json_to_snapshot(j, "detected", &err);
+    cr_expect_not_null(back, "%s", err.msg);
+    rules_snapshot_free(back);
+    cJSON_Delete(j);
+    rules_snapshot_free(s);
+    vis_report_clear(&rep);
+    rendered_free(&r);
+}
+
+/*
+ * Parallax: tags printed 0 mm and 5 mm above the board give the same board
+ * positions (within 0.3 mm) once each tag is cast onto its own plane; and
+ * ignoring the 5 mm (a roster that says 0) would move the far models by
+ * more than 0.5 mm, so the test can tell the difference.
+ */
+Test(vision_detect, parallax_corrected_by_tag_height)
+{
+    rendered flat, raised;
+    render_small(&flat, 0, 0);
+    render_small(&raised, 5, 0);
+    vis_report r1 = {0}, r2 = {0}, r3 = {0};
+    rules_snapshot *a = detect(&flat, flat.scene->roster, NULL, &r1);
+    rules_snapshot *b = detect(&raised, raised.scene->roster, NULL, &r2);
+    /* The raised picture read with a roster that forgets the height. */
+    vis_roster *wrong = raised.scene->roster;
+    double saved[16];
+    for (size_t u = 0; u < wrong->n_units; u++)
+        saved[u] = wrong->units[u].mount.height, wrong->units[u].mount.height = 0;
+    rules_snapshot *c = detect(&raised, wrong, NULL, &r3);
+    for (size_t u = 0; u < wrong->n_units; u++)
+        wrong->units[u].mount.height = saved[u];
+    double worst_ab = 0, worst_bc = 0;
+    size_t compared = 0;
+    for (size_t u = 0; u < a->n_units; u++)
+        for (size_t m = 0; m < a->units[u].n_models; m++) {
+            const rules_model *ma = &a->units[u].models[m];
+            const rules_model *mb = rules_snapshot_find_model(b, ma->id, NULL);
+            const rules_model *mc = rules_snapshot_find_model(c, ma->id, NULL);
+            if (!mb || !mc || ma->inferred || mb->inferred || mc->inferred)
+                continue;
+            compared++;
+            worst_ab = fmax(worst_ab, rules_v2_dist(ma->pos, mb->pos));
+            worst_bc = fmax(worst_bc, rules_v2_dist(mb->pos, mc->pos));
+        }
+    cr_assert_geq(compared, 12, "only %zu models seen in all three", compared);
+    cr_expect_lt(worst_ab, 0.3, "0 mm vs 5 mm tags differ by %.3f mm", worst_ab);
+    cr_expect_gt(worst_bc, 0.5, "ignoring the height moved models only %.3f mm", worst_bc);
+    rules_snapshot_free(a);
+    rules_snapshot_free(b);
+    rules_snapshot_free(c);
+    vis_report_clear(&r1);
+    vis_report_clear(&r2);
+    vis_report_clear(&r3);
+    rendered_free(&flat);
+    rendered_free(&raised);
+}
+
+/* Tags of the rendered picture, detected once, for the list-editing tests. */
+static size_t detect_tags(const rendered *r, vis_tag_detection **out)
+{
+    rules_error err;
+    vis_detector *d = vis_detector_new(r->scene->roster, &r->scene->calib, &err);
+    vis_tag_list l = {0};
+    cr_assert_eq(vis_tag_detect(d->tags, r->img->data, r->img->width, r->img->height, r->img->stride, &l, &err), 0);
+    vis_detector_free(d);
+    *out = l.items;
+    return l.n;
+}
+
+static size_t drop_tag(vis_tag_detection *t, size_t n, int id)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        if (t[i].id != id)
+            t[w++] = t[i];
+    return w;
+}
+
+/* A hidden model is placed from its unit's formation within 1.5 mm and marked inferred. */
+Test(vision_detect, occluded_model_inferred_from_formation)
+{
+    rendered r;
+    render_small(&r, 4, 0);
+    vis_tag_detection *tags;
+    size_t n = detect_tags(&r, &tags);
+    const vis_roster_model *victim = &r.scene->roster->models[4]; /* rear rank of unit 1 */
+    size_t n2 = drop_tag(tags, n, victim->tag_id);
+    cr_assert_eq(n2, n - 1, "tag %d was not detected in the first place", victim->tag_id);
+    rules_error err;
+    vis_detector *d = vis_detector_new(r.scene->roster, &r.scene->calib, &err);
+    rules_snapshot *s = NULL;
+    vis_report rep = {0};
+    cr_assert_eq(vis_detector_from_tags(d, tags, n2, NULL, &s, &rep, &err), 0, "%s", err.msg);
+    const rules_model *m = rules_snapshot_find_model(s, victim->id, NULL);
+    const rules_model *t = rules_snapshot_find_model(r.scene->snapshot, victim->id, NULL);
+    cr_assert_not_null(m);
+    cr_expect(m->inferred);
+    cr_expect_lt(rules_v2_dist(m->pos, t->pos), 1.5, "inferred %.3f mm away", rules_v2_dist(m->pos, t->pos));
+    cr_expect(has_issue(&rep, VIS_ISSUE_INFERRED, victim->tag_id));
+    rules_snapshot_free(s);
+    vis_report_clear(&rep);
+    vis_detector_free(d);
+    free(tags);
+    rendered_free(&r);
+}
+
+/*
+ * With a prior snapshot (the previous frame) in which the unit stood 40 mm
+ * away and turned 10 degrees, a model hidden now follows its unit-mates'
+ * motion: within 1 mm of the truth.
+ */
+Test(vision_detect, occluded_model_follows_prior)
+{
+    rendered r;
+    render_small(&r, 4, 0);
+    vis_tag_detection *tags;
+    size_t n = detect_tags(&r, &tags);
+    const vis_roster_model *victim = &r.scene->roster->models[6 + 1];
+    n = drop_tag(tags, n, victim->tag_id);
+    rules_snapshot *prior = rules_snapshot_clone(r.scene->snapshot);
+    rules_unit *pu = &prior->units[victim->unit];
+    const double rot = rules_deg_to_rad(-10);
+    const rules_vec2 shift = rules_v2(-40, 25);
+    for (size_t k = 0; k < pu->n_models; k++) {
+        pu->models[k].pos = rules_v2_add(rules_v2_rot(pu->models[k].pos, rot), shift);
+        pu->models[k].facing = rules_angle_wrap(pu->models[k].facing + rot);
+    }
+    rules_error err;
+    vis_detector *d = vis_detector_new(r.scene->roster, &r.scene->calib, &err);
+    rules_snapshot *s = NULL;
+    vis_report rep = {0};
+    cr_assert_eq(vis_detector_from_tags(d, tags, n, prior, &s, &rep, &err), 0, "%s", err.msg);
+    const rules_model *m = rules_snapshot_find_model(s, victim->id, NULL);
+    const rules_model *t = rules_snapshot_find_model(r.scene->snapshot, victim->id, NULL);
+    cr_assert_not_null(m);
+    cr_expect(m->inferred);
+    cr_expect_lt(rules_v2_dist(m->pos, t->pos), 1.0, "%.3f mm away", rules_v2_dist(m->pos, t->pos));
+    rules_snapshot_free(prior);
+    rules_snapshot_free(s);
+    vis_report_clear(&rep);
+    vis_detector_free(d);
+    free(tags);
+    rendered_free(&r);
+}
+
+/* A tag the roster does not know, and an ID read twice, are reported and not used. */
+Test(vision_detect, unknown_and_duplicate_ids_reported)
+{
+    rendered r;
+    render_small(&r, 4, 0);
+    vis_tag_detection *tags;
+    size_t n = detect_tags(&r, &tags);
+    cr_assert_gt(n, 3);
+    tags = realloc(tags, (n + 2) * sizeof *tags);
+    const vis_roster_model *dup = vis_roster_find_model_tag(r.scene->roster, tags[n - 1].id);
+    cr_assert_not_null(dup);
+    tags[n] = tags[n - 1]; /* the same ID again, 60 px away */
+    for (int k = 0; k < 4; k++)
+        tags[n].corners[k][0] += 60;
+    tags[n].centre[0] += 60;
+    tags[n + 1] = tags[n - 2];
+    tags[n + 1].id = 499; /* not in the roster */
+    rules_error err;
+    vis_detector *d = vis_detector_new(r.scene->roster, &r.scene->calib, &err);
+    rules_snapshot *s = NULL;
+    vis_report rep = {0};
+    cr_assert_eq(vis_detector_from_tags(d, tags, n + 2, NULL, &s, &rep, &err), 0, "%s", err.msg);
+    cr_expect(has_issue(&rep, VIS_ISSUE_UNKNOWN_ID, 499));
+    cr_expect(has_issue(&rep, VIS_ISSUE_DUPLICATE_ID, dup->tag_id));
+    const rules_model *m = rules_snapshot_find_model(s, dup->id, NULL);
+    cr_assert_not_null(m);
+    cr_expect(m->inferred, "a duplicated tag must not place its model");
+    rules_snapshot_free(s);
+    vis_report_clear(&rep);
+    vis_detector_free(d);
+    free(tags);
+    rendered_free(&r);
+}
+
+/* A tag whose ID belongs to nobody in this roster (a unit left out) is reported from a real picture. */
+Test(vision_detect, tags_of_unlisted_unit_are_unknown)
+{
+    rendered r;
+    render_small(&r, 4, 0);
+    vis_roster *ro = r.scene->roster;
+    size_t saved = ro->n_units, saved_m = ro->n_models;
+    ro->n_units -= 1; /* the last unit's models are listed last */
+    ro->n_models = ro->units[ro->n_units].first_model;
+    vis_report rep = {0};
+    rules_snapshot *s = detect(&r, ro, NULL, &rep);
+    size_t unknown = 0;
+    for (size_t i = 0; i < rep.n; i++)
+        unknown += rep.items[i].kind == VIS_ISSUE_UNKNOWN_ID;
+    cr_expect_geq(unknown, 3, "only %zu unknown tags reported", unknown);
+    cr_expect_null(rules_snapshot_find_model(s, ro->models[saved_m - 1].id, NULL));
+    ro->n_units = saved, ro->n_models = saved_m;
+    rules_snapshot_free(s);
+    vis_report_clear(&rep);
+    rendered_free(&r);
+}
+
+/* The renderer is deterministic: the same seed gives the same pixels. */
+Test(vision_detect, render_same_seed_same_image)
+{
+    rendered a, b;
+    render_small(&a, 4, 1);
+    render_small(&b, 4, 1);
+    cr_assert_eq(a.img->stride * a.img->height, b.img->stride * b.img->height);
+    cr_expect_eq(memcmp(a.img->data, b.img->data, a.img->stride * a.img->height), 0);
+    rendered_free(&a);
+    rendered_free(&b);
+}
