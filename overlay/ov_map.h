@@ -1,0 +1,55 @@
+/*
+ * ov_map: the one board -> target mapping every overlay drawing goes
+ * through. Three kinds: a calibrated camera (pose, pinhole, OpenCV's lens
+ * distortion), a projector (a plane homography), and a top-down page
+ * (scale and flip: board y runs up the page).
+ *
+ * How to use:
+ *   ov_map m; ov_map_init_camera(&m, &calib);      // or _homography / _page
+ *   double px[2];
+ *   if (ov_map_point(&m, rules_v2(x, y), px)) ... px in target pixels
+ *   double s = ov_map_scale(&m, p);                 // px per mm around p
+ * Plain data, nothing to free. Pixels use OpenCV's convention (centre of the
+ * top-left pixel = (0, 0)). Straight board lines are curves under a lens:
+ * callers subdivide (ov_map_step_mm gives a step fine enough).
+ */
+#ifndef OV_MAP_H
+#define OV_MAP_H
+
+#include <stdbool.h>
+
+#include "calib_file.h"
+#include "rules_geom.h"
+
+typedef enum ov_map_kind {
+    OV_MAP_CAMERA = 0,
+    OV_MAP_HOMOGRAPHY,
+    OV_MAP_PAGE,
+} ov_map_kind;
+
+typedef struct ov_map {
+    ov_map_kind kind;
+    /* camera */
+    double R[9], t[3];
+    double fx, fy, cx, cy, dist[5];
+    /* homography: board mm -> px, row-major */
+    double H[9];
+    /* page: px = (x - x0) * s + ox, py = (y0 + d - y) * s + oy */
+    double x0, y0, d, s, ox, oy;
+} ov_map;
+
+void ov_map_init_camera(ov_map *m, const calib_file *c);
+/* Returns -1 when H is singular (not a mapping). */
+int ov_map_init_homography(ov_map *m, const double H[9]);
+/* The board window [x0, x0 + w] x [y0, y0 + d] drawn at `px_per_mm`, offset by (ox, oy) px on the page. */
+void ov_map_init_page(ov_map *m, double x0, double y0, double d, double px_per_mm, double ox, double oy);
+
+/* Board point on the table plane (z = 0) -> target px. False when it cannot be seen (behind the camera). */
+bool ov_map_point(const ov_map *m, rules_vec2 board, double px[2]);
+/* Local scale (px per board mm) about p: the mean of the Jacobian's singular values. 0 when unmappable. */
+double ov_map_scale(const ov_map *m, rules_vec2 p);
+/* Subdivision step (mm) so a mapped chord strays under ~0.05 px from the true curve: 2 mm for
+ * cameras (distortion bends slowly), unlimited for homographies and pages (lines stay lines). */
+double ov_map_step_mm(const ov_map *m);
+
+#endif
