@@ -2,6 +2,8 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rules_json.h"
@@ -22,6 +24,32 @@ int calib_file_validate(const calib_file *c, const char *name, rules_error *err)
     if (c->cx < 0 || c->cx > c->width || c->cy < 0 || c->cy > c->height)
         return rules_error_set(err, "%s: camera.%s: principal point outside the image", name,
                                (c->cx < 0 || c->cx > c->width) ? "cx" : "cy");
+    if (c->quality.present) {
+        static const char *names[9] = {"fx", "fy", "cx", "cy", "k1", "k2", "p1", "p2", "k3"};
+        for (int i = 0; i < 9; i++)
+            if (!(c->quality.std[i] >= 0))
+                return rules_error_set(err, "%s: camera_quality.std.%s: must be zero or positive", name, names[i]);
+        if (!(c->quality.rms_px >= 0))
+            return rules_error_set(err, "%s: camera_quality.rms_px: must be zero or positive", name);
+        if (c->quality.views < 1)
+            return rules_error_set(err, "%s: camera_quality.views: must be at least 1", name);
+    }
+    if (c->projector.present) {
+        const calib_projector *p = &c->projector;
+        if (p->width <= 0 || p->height <= 0)
+            return rules_error_set(err, "%s: projector.size: must be positive", name);
+        const double *h = p->H;
+        double det = h[0] * (h[4] * h[8] - h[5] * h[7]) - h[1] * (h[3] * h[8] - h[5] * h[6]) +
+                     h[2] * (h[3] * h[7] - h[4] * h[6]);
+        double scale = 0;
+        for (int i = 0; i < 9; i++)
+            scale = fmax(scale, fabs(h[i]));
+        /* Relative to the matrix's own scale: a mapping that squashes the board onto a line is useless. */
+        if (!(scale > 0) || !(fabs(det) > 1e-12 * scale * scale * scale))
+            return rules_error_set(err, "%s: projector.board_to_projector: singular mapping", name);
+    }
+    if (c->pose_missing)
+        return 0;
     /* A pose must be a proper rotation: R R^T = I, det R = +1. A singular or
      * scaled matrix would silently stretch the board. */
     double worst = 0;
@@ -44,7 +72,49 @@ int calib_file_validate(const calib_file *c, const char *name, rules_error *err)
     return 0;
 }
 
+static int read_quality(const cJSON *q, calib_quality *out, rules_error *err)
+{
+    static const char *names[9] = {"fx", "fy", "cx", "cy", "k1", "k2", "p1", "p2", "k3"};
+    out->present = 1;
+    if (rules_json_int(q, "views", "camera_quality", true, &out->views, err) < 0 ||
+        rules_json_number(q, "rms_px", "camera_quality", true, &out->rms_px, err) < 0 ||
+        rules_json_number(q, "table_distance_mm", "camera_quality", false, &out->table_distance_mm, err) < 0 ||
+        rules_json_number(q, "board_error_mm", "camera_quality", false, &out->board_error_mm, err) < 0)
+        return -1;
+    const cJSON *sd = rules_json_object(q, "std", "camera_quality", true, err);
+    if (!sd)
+        return -1;
+    for (int i = 0; i < 9; i++)
+        if (rules_json_number(sd, names[i], "camera_quality.std", true, &out->std[i], err) < 0)
+            return -1;
+    return 0;
+}
+
+static int read_projector(const cJSON *p, calib_projector *out, rules_error *err)
+{
+    double size[2];
+    out->present = 1;
+    if (rules_json_numbers(p, "size", "projector", true, size, 2, err) < 0)
+        return -1;
+    if (size[0] != floor(size[0]) || size[1] != floor(size[1]) || size[0] <= 0 || size[1] <= 0 || size[0] > 1e5 ||
+        size[1] > 1e5)
+        return rules_error_set(err, "projector.size: expected two positive whole numbers");
+    out->width = (int)size[0];
+    out->height = (int)size[1];
+    if (rules_json_numbers(p, "board_to_projector", "projector", true, out->H, 9, err) < 0 ||
+        rules_json_number(p, "rms_mm", "projector", false, &out->rms_mm, err) < 0 ||
+        rules_json_number(p, "max_mm", "projector", false, &out->max_mm, err) < 0 ||
+        rules_json_int(p, "points", "projector", false, &out->points, err) < 0)
+        return -1;
+    return 0;
+}
+
 int calib_file_from_json(const cJSON *root, const char *name, calib_file *out, rules_error *err)
+{
+    return calib_file_from_json_ex(root, name, 0, out, err);
+}
+
+int calib_file_from_json_ex(const cJSON *root, const char *name, unsigned flags, calib_file *out, rules_error *err)
 {
     memset(out, 0, sizeof *out);
     char fmt[64] = "";
@@ -57,8 +127,8 @@ int calib_file_from_json(const cJSON *root, const char *name, calib_file *out, r
         return rules_error_set(err, "%s: format: expected \"%s\", found \"%s\"", name, CALIB_FILE_FORMAT, fmt);
     if (rules_json_int(root, "version", "", true, &version, err) < 0)
         goto fail;
-    if (version != CALIB_FILE_VERSION)
-        return rules_error_set(err, "%s: version: unknown version %d (this tableref reads version %d)", name,
+    if (version < 1 || version > CALIB_FILE_VERSION)
+        return rules_error_set(err, "%s: version: unknown version %d (this tableref reads versions 1 to %d)", name,
                                version, CALIB_FILE_VERSION);
     double size[2];
     if (rules_json_numbers(root, "image_size", "", true, size, 2, err) < 0)
@@ -78,14 +148,38 @@ int calib_file_from_json(const cJSON *root, const char *name, calib_file *out, r
         goto fail;
     if (rules_json_numbers(root, "distortion", "", true, out->dist, 5, err) < 0)
         goto fail;
-    const cJSON *pose = rules_json_object(root, "board_pose", "", true, err);
-    if (!pose)
+    /* A camera calibrated before it saw the board has no pose yet; only
+     * callers that can live with that (calibrate board) ask for it. */
+    const bool pose_required = !(flags & CALIB_FILE_POSE_OPTIONAL);
+    const bool pose_given = cJSON_GetObjectItemCaseSensitive(root, "board_pose") != NULL;
+    if (!pose_given && pose_required) {
+        rules_error_set(err, "board_pose: missing (run `tableref calibrate board` to measure it)");
         goto fail;
-    /* Row-major, 9 numbers: one flat array keeps the reader and the message simple. */
-    if (rules_json_numbers(pose, "rotation", "board_pose", true, out->R, 9, err) < 0)
-        goto fail;
-    if (rules_json_numbers(pose, "translation_mm", "board_pose", true, out->t, 3, err) < 0)
-        goto fail;
+    }
+    const cJSON *pose = pose_given ? rules_json_object(root, "board_pose", "", true, err) : NULL;
+    if (pose_given && !pose)
+        goto fail; /* present but not an object */
+    if (pose) {
+        /* Row-major, 9 numbers: one flat array keeps the reader and the message simple. */
+        if (rules_json_numbers(pose, "rotation", "board_pose", true, out->R, 9, err) < 0)
+            goto fail;
+        if (rules_json_numbers(pose, "translation_mm", "board_pose", true, out->t, 3, err) < 0)
+            goto fail;
+    } else {
+        out->pose_missing = 1;
+    }
+    if (version >= 2) {
+        const cJSON *q = cJSON_GetObjectItemCaseSensitive(root, "camera_quality");
+        const cJSON *pj = cJSON_GetObjectItemCaseSensitive(root, "projector");
+        if (q && !rules_json_object(root, "camera_quality", "", true, err))
+            goto fail;
+        if (q && read_quality(q, &out->quality, err) < 0)
+            goto fail;
+        if (pj && !rules_json_object(root, "projector", "", true, err))
+            goto fail;
+        if (pj && read_projector(pj, &out->projector, err) < 0)
+            goto fail;
+    }
     return calib_file_validate(out, name, err);
 fail:
     rules_error_prefix(err, name);
@@ -94,10 +188,15 @@ fail:
 
 int calib_file_load(const char *path, calib_file *out, rules_error *err)
 {
+    return calib_file_load_ex(path, 0, out, err);
+}
+
+int calib_file_load_ex(const char *path, unsigned flags, calib_file *out, rules_error *err)
+{
     cJSON *root = rules_json_parse_file(path, err);
     if (!root)
         return -1;
-    int rc = calib_file_from_json(root, path, out, err);
+    int rc = calib_file_from_json_ex(root, path, flags, out, err);
     cJSON_Delete(root);
     return rc;
 }
@@ -117,7 +216,9 @@ cJSON *calib_file_to_json(const calib_file *c)
     if (!root)
         return NULL;
     cJSON_AddStringToObject(root, "format", CALIB_FILE_FORMAT);
-    cJSON_AddNumberToObject(root, "version", CALIB_FILE_VERSION);
+    /* Version 1 when nothing of version 2 is used: older readers keep working. */
+    const bool v2 = c->pose_missing || c->quality.present || c->projector.present;
+    cJSON_AddNumberToObject(root, "version", v2 ? CALIB_FILE_VERSION : 1);
     double size[2] = {c->width, c->height};
     cJSON_AddItemToObject(root, "image_size", numbers(size, 2, 0));
     cJSON *cam = cJSON_AddObjectToObject(root, "camera");
@@ -126,9 +227,39 @@ cJSON *calib_file_to_json(const calib_file *c)
     rules_json_add_number(cam, "cx", c->cx, 6);
     rules_json_add_number(cam, "cy", c->cy, 6);
     cJSON_AddItemToObject(root, "distortion", numbers(c->dist, 5, 9));
-    cJSON *pose = cJSON_AddObjectToObject(root, "board_pose");
-    cJSON_AddItemToObject(pose, "rotation", numbers(c->R, 9, 12));
-    cJSON_AddItemToObject(pose, "translation_mm", numbers(c->t, 3, 6));
+    if (!c->pose_missing) {
+        cJSON *pose = cJSON_AddObjectToObject(root, "board_pose");
+        cJSON_AddItemToObject(pose, "rotation", numbers(c->R, 9, 12));
+        cJSON_AddItemToObject(pose, "translation_mm", numbers(c->t, 3, 6));
+    }
+    if (c->quality.present) {
+        static const char *names[9] = {"fx", "fy", "cx", "cy", "k1", "k2", "p1", "p2", "k3"};
+        cJSON *q = cJSON_AddObjectToObject(root, "camera_quality");
+        cJSON_AddNumberToObject(q, "views", c->quality.views);
+        rules_json_add_number(q, "rms_px", c->quality.rms_px, 4);
+        cJSON *sd = cJSON_AddObjectToObject(q, "std");
+        for (int i = 0; i < 9; i++)
+            rules_json_add_number(sd, names[i], c->quality.std[i], i < 4 ? 4 : 7);
+        if (c->quality.table_distance_mm > 0) {
+            rules_json_add_number(q, "table_distance_mm", c->quality.table_distance_mm, 1);
+            rules_json_add_number(q, "board_error_mm", c->quality.board_error_mm, 3);
+        }
+    }
+    if (c->projector.present) {
+        cJSON *p = cJSON_AddObjectToObject(root, "projector");
+        double psize[2] = {c->projector.width, c->projector.height};
+        cJSON_AddItemToObject(p, "size", numbers(psize, 2, 0));
+        /* Relative precision matters here: the perspective terms are ~1e-5. */
+        cJSON *h = cJSON_AddArrayToObject(p, "board_to_projector");
+        for (int i = 0; i < 9; i++) {
+            char buf[40];
+            snprintf(buf, sizeof buf, "%.12g", c->projector.H[i]);
+            cJSON_AddItemToArray(h, cJSON_CreateNumber(strtod(buf, NULL)));
+        }
+        rules_json_add_number(p, "rms_mm", c->projector.rms_mm, 3);
+        rules_json_add_number(p, "max_mm", c->projector.max_mm, 3);
+        cJSON_AddNumberToObject(p, "points", c->projector.points);
+    }
     return root;
 }
 

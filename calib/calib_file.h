@@ -1,7 +1,13 @@
 /*
  * calib_file: the calibration file (JSON, "format": "tableref-calibration",
- * "version": 1): camera intrinsics, OpenCV's 5-coefficient lens distortion,
- * the image size, and the board-to-camera pose. docs/formats.md documents it.
+ * version 1 or 2): camera intrinsics, OpenCV's 5-coefficient lens
+ * distortion, the image size, and the board-to-camera pose. Version 2 adds
+ * optional sections: how good the intrinsics are ("camera_quality", from
+ * `tableref calibrate camera`), the board-to-projector homography
+ * ("projector", from `tableref calibrate projector`), and allows a file
+ * without a board pose (a camera calibrated before it saw the board). A file
+ * without any of these is still written as version 1, so older readers keep
+ * reading it. docs/formats.md documents it.
  *
  * How to use:
  *   calib_file c;
@@ -20,7 +26,26 @@
 #include "rules_error.h"
 
 #define CALIB_FILE_FORMAT "tableref-calibration"
-#define CALIB_FILE_VERSION 1
+#define CALIB_FILE_VERSION 2  /* the newest version read and written; 1 is still read */
+
+/* Optional: how good the intrinsics are. */
+typedef struct calib_quality {
+    int present;
+    int views;                /* views used */
+    double rms_px;            /* RMS reprojection error */
+    double std[9];            /* 1-sigma of fx fy cx cy k1 k2 p1 p2 k3 */
+    double table_distance_mm; /* the distance board_error_mm was computed for */
+    double board_error_mm;    /* RMS position error on the board the intrinsics' uncertainty causes */
+} calib_quality;
+
+/* Optional: where projector pixels land on the board. */
+typedef struct calib_projector {
+    int present;
+    int width, height;        /* projector frame, px */
+    double H[9];              /* row-major, board mm (z = 0) -> projector px, H[8] = 1 */
+    double rms_mm, max_mm;    /* residual of the fit on the table */
+    int points;               /* correspondences used */
+} calib_projector;
 
 typedef struct calib_file {
     int width, height;        /* image size, px */
@@ -28,15 +53,25 @@ typedef struct calib_file {
     double dist[5];           /* k1 k2 p1 p2 k3 (OpenCV order) */
     double R[9];              /* row-major rotation, board -> camera */
     double t[3];              /* mm: X_cam = R * X_board + t */
+    int pose_missing;         /* 1: no board_pose yet (R, t are zero); 0 (the default) for every usable file */
+    calib_quality quality;
+    calib_projector projector;
 } calib_file;
 
-/* Reads and validates a file. Returns 0 or -1 (err names file and field). */
+/* Flags for calib_file_load_ex. */
+enum { CALIB_FILE_POSE_OPTIONAL = 1 };
+
+/* Reads and validates a file that must hold a board pose. Returns 0 or -1 (err names file and field). */
 int calib_file_load(const char *path, calib_file *out, rules_error *err);
 /* Same from parsed JSON; `name` prefixes errors. */
 int calib_file_from_json(const cJSON *root, const char *name, calib_file *out, rules_error *err);
+/* With CALIB_FILE_POSE_OPTIONAL a file without board_pose is accepted (out->pose_missing = 1). */
+int calib_file_load_ex(const char *path, unsigned flags, calib_file *out, rules_error *err);
+int calib_file_from_json_ex(const cJSON *root, const char *name, unsigned flags, calib_file *out, rules_error *err);
 /* Checks values a camera cannot have (non-positive focal length, principal
  * point off the image, a pose that is not a rotation, a board behind the
- * camera). Returns 0 or -1. */
+ * camera; a singular projector mapping, negative standard deviations).
+ * The pose is not checked when pose_missing. Returns 0 or -1. */
 int calib_file_validate(const calib_file *c, const char *name, rules_error *err);
 
 /* JSON form; caller frees with cJSON_Delete. NULL when out of memory. */

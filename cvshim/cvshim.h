@@ -150,8 +150,72 @@ int cvs_solve_pnp(const double *obj_xyz, const double *img_xy, int n, const cvs_
                   double R[9], double t[3], rules_error *err);
 
 /* ======================================================================
- * Calibration (cvshim_calib.cpp): reserved for the calibration engineer.
+ * Calibration (cvshim_calib.cpp): chessboard corners, calibrateCamera with
+ * the intrinsics' full covariance, robust homographies, the projector window.
  * ====================================================================== */
+
+/*
+ * Finds a chessboard's cols x rows INNER corners (findChessboardCorners, then
+ * cornerSubPix in an 11x11 window). xy receives 2*cols*rows numbers, row by
+ * row as OpenCV orders them. Returns 1 found, 0 not found, -1 error.
+ */
+int cvs_find_chessboard(const cvs_image *img, int cols, int rows, double *xy, rules_error *err);
+
+/* Which parameters calibrateCamera may change (OR of these). */
+enum {
+    CVS_CALIB_FIX_ASPECT = 1,    /* fy / fx stays as given (OpenCV's CALIB_FIX_ASPECT_RATIO) */
+    CVS_CALIB_ZERO_TANGENT = 2,  /* p1 = p2 = 0 */
+    CVS_CALIB_FIX_K3 = 4,        /* k3 stays as given (usually 0: weak for normal lenses) */
+    CVS_CALIB_NO_DISTORTION = 8, /* a pure pinhole: all five coefficients stay 0 */
+    CVS_CALIB_USE_GUESS = 16,    /* start from the given fx fy cx cy */
+};
+
+/* The nine intrinsic parameters in this order: fx fy cx cy k1 k2 p1 p2 k3. */
+#define CVS_CALIB_NPARAM 9
+
+typedef struct cvs_calib_result {
+    cvs_lens lens;
+    double rms_px;                     /* OpenCV's RMS reprojection error over all points */
+    double std[CVS_CALIB_NPARAM];      /* OpenCV's stdDeviationsIntrinsics (0 for fixed parameters) */
+    /* Covariance of the nine parameters (row-major 9x9, px^2 etc.), from the
+     * Jacobian of every reprojection with the views' poses eliminated (Schur
+     * complement) and scaled by the residual variance. Its diagonal matches
+     * `std` squared; its off-diagonal terms (fx with fy, cx with p1, k1 with
+     * k2) are what an error propagation needs. Fixed parameters: 0 rows. */
+    double cov[CVS_CALIB_NPARAM * CVS_CALIB_NPARAM];
+} cvs_calib_result;
+
+/*
+ * calibrateCamera (the overload with stdDeviationsIntrinsics and
+ * perViewErrors). n_views views; view v has counts[v] points, its object
+ * points (mm, z = 0 for a planar target) and pixels consecutive in obj_xyz /
+ * img_xy. `res->lens` holds the starting guess (used with USE_GUESS or
+ * FIX_ASPECT: fy/fx is kept). Optional outputs (NULL to skip), per view:
+ * view_rms, view_R (9 each, target -> camera), view_t (3 each, mm).
+ * Returns 0 or -1.
+ */
+int cvs_calibrate_camera(int n_views, const int *counts, const double *obj_xyz, const double *img_xy, int width,
+                         int height, unsigned flags, cvs_calib_result *res, double *view_rms, double *view_R,
+                         double *view_t, rules_error *err);
+
+/*
+ * Homography src -> dst (row-major, H[8] = 1) from n >= 4 point pairs with
+ * RANSAC at `ransac_thresh` (in dst units), refined on the inliers by
+ * Levenberg-Marquardt. inliers (optional, n bytes) gets 1 per inlier.
+ * Returns the inlier count, or -1.
+ */
+int cvs_find_homography(const double *src_xy, const double *dst_xy, int n, double ransac_thresh, double H[9],
+                        unsigned char *inliers, rules_error *err);
+
+/*
+ * Shows `pattern` in a borderless fullscreen window (cv::namedWindow +
+ * WND_PROP_FULLSCREEN) placed at screen position (x, y) -- the projector's
+ * place on the desktop -- and waits `wait_ms` for it to be drawn. Needs a
+ * display; returns -1 with a message without one. cvs_projector_close
+ * removes the window (no-op when none).
+ */
+int cvs_projector_show(const cvs_image *pattern, int screen_x, int screen_y, int wait_ms, rules_error *err);
+void cvs_projector_close(void);
 
 #ifdef __cplusplus
 }
