@@ -231,10 +231,18 @@ typedef struct placed_tag {
     double heading, size, z;
 } placed_tag;
 
-static int fill_truth_tag(ctx *c, const placed_tag *pt, ds_truth_tag *tt, int W, int Hh)
+static int fill_truth_tag(ctx *c, const apriltag_family_t *fam, const placed_tag *pt, ds_truth_tag *tt, int W,
+                          int Hh)
 {
-    double bc[4][2], poly[8];
+    double bc[4][2], poly[8], outer[4][2], opoly[8];
     tag_corners_board(pt->c, pt->heading, pt->size, bc);
+    /* The printed tag with its white border: a detector needs that quiet zone. */
+    tag_corners_board(pt->c, pt->heading, pt->size * fam->total_width / fam->width_at_border, outer);
+    int oin = 1;
+    for (int k = 0; k < 4; k++) {
+        double X[3] = {outer[k][0], outer[k][1], pt->z};
+        oin &= to_canvas(c, X, opoly + 2 * k);
+    }
     tt->id = pt->id;
     tt->model = pt->model;
     tt->inside = 1;
@@ -251,7 +259,8 @@ static int fill_truth_tag(ctx *c, const placed_tag *pt, ds_truth_tag *tt, int W,
     double X[3] = {pt->c.x, pt->c.y, pt->z};
     vis_camera_project(&c->cam, X, tt->centre);
     tt->occluded = tt->inside ? cvs_render_coverage(c->mask, poly, 4) : 1.0;
-    tt->fully_visible = tt->inside && tt->occluded == 0;
+    tt->border_occluded = tt->inside && oin ? cvs_render_coverage(c->mask, opoly, 4) : 1.0;
+    tt->fully_visible = tt->inside && tt->border_occluded == 0;
     return 0;
 }
 
@@ -492,7 +501,7 @@ int ds_render(const rules_snapshot *snap, const vis_roster *roster, const calib_
     }
     truth->width = W, truth->height = Hh;
     for (size_t i = 0; i < nt; i++)
-        fill_truth_tag(&c, &tags[i], &truth->tags[truth->n_tags++], W, Hh);
+        fill_truth_tag(&c, fam, &tags[i], &truth->tags[truth->n_tags++], W, Hh);
 
     /* Through the lens, then the sensor. */
     img = cvs_image_new(W, Hh, 1, 0);
@@ -583,6 +592,7 @@ cJSON *ds_truth_to_json(const ds_truth *t, const rules_snapshot *snap, const vis
             cJSON_AddItemToArray(cs, pt);
         }
         rules_json_add_number(o, "occluded_fraction", tt->occluded, 4);
+        rules_json_add_number(o, "printed_occluded_fraction", tt->border_occluded, 4);
         cJSON_AddBoolToObject(o, "inside_frame", tt->inside != 0);
         cJSON_AddBoolToObject(o, "fully_visible", tt->fully_visible != 0);
         cJSON_AddItemToArray(tags, o);

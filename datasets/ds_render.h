@@ -54,8 +54,9 @@ typedef struct ds_truth_tag {
     double corners[4][2];     /* px (OpenCV convention), apriltag's corner order */
     double centre[2];         /* px */
     double occluded;          /* fraction of the black square hidden by figures/hands */
+    double border_occluded;   /* the same for the whole printed tag, white border included */
     int inside;               /* all corners at least 2 px inside the frame */
-    int fully_visible;        /* inside and occluded == 0 */
+    int fully_visible;        /* inside and nothing of the printed tag (white border too) hidden */
 } ds_truth_tag;
 
 typedef struct ds_truth {
