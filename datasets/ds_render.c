@@ -543,7 +543,7 @@ cJSON *ds_truth_to_json(const ds_truth *t, const rules_snapshot *snap, const vis
         return NULL;
     vis_camera vc;
     vis_camera_init(&vc, cam);
-    cJSON_AddStringToObject(root, "format", "tableref-truth");
+    cJSON_AddStringToObject(root, "format", "tableref.truth");
     cJSON_AddNumberToObject(root, "version", 1);
     if (image_name)
         cJSON_AddStringToObject(root, "image", image_name);

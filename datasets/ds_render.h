@@ -73,7 +73,7 @@ int ds_render(const rules_snapshot *truth_snap, const vis_roster *roster, const 
               const ds_render_params *p, cvs_image **out_image, ds_truth *truth, rules_error *err);
 void ds_truth_clear(ds_truth *t);
 
-/* Ground truth JSON ("tableref-truth" v1, docs/formats.md). Caller frees. */
+/* Ground truth JSON ("tableref.truth" v1, docs/formats.md). Caller frees. */
 cJSON *ds_truth_to_json(const ds_truth *t, const rules_snapshot *snap, const vis_roster *roster,
                         const calib_file *cam, const char *image_name);
 

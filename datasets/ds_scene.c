@@ -264,8 +264,8 @@ ds_scene *ds_scene_load(const char *path, rules_error *err)
         rules_error_prefix(err, path);
         goto fail;
     }
-    if (strcmp(fmt, "tableref-scene") != 0 || version != 1) {
-        rules_error_set(err, "%s: format/version: expected \"tableref-scene\" version 1", path);
+    if (strcmp(fmt, "tableref.scene") != 0 || version != 1) {
+        rules_error_set(err, "%s: format/version: expected \"tableref.scene\" version 1", path);
         goto fail;
     }
     if (!(js = member(root, "snapshot", path, name, sizeof name, err))) {

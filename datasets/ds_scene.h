@@ -1,7 +1,7 @@
 /*
  * ds_scene: what the renderer draws. A scene is a snapshot (where models
  * stand), a roster (which tag is on which base), a camera (calibration) and
- * render parameters; it is read from "tableref-scene" JSON (docs/formats.md)
+ * render parameters; it is read from "tableref.scene" JSON (docs/formats.md)
  * or generated (tests, benchmark).
  *
  * How to use:

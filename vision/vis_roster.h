@@ -1,7 +1,7 @@
 /*
  * vis_roster: which AprilTag belongs to which model of which unit, where the
  * tag sits on its base, and the board's own reference tags. JSON format
- * "tableref-roster" version 1, documented in docs/formats.md.
+ * "tableref.roster" version 1, documented in docs/formats.md.
  *
  * How to use:
  *   rules_error err;
@@ -29,7 +29,7 @@
 #include "rules_geom.h"
 #include "rules_snapshot.h"
 
-#define VIS_ROSTER_FORMAT "tableref-roster"
+#define VIS_ROSTER_FORMAT "tableref.roster"
 #define VIS_ROSTER_VERSION 1
 
 /* How a tag is mounted on its base. */
