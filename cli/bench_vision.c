@@ -97,7 +97,9 @@ int bench_vision(int argc, char **argv)
                "fully visible tags, wrong IDs, base-centre and facing errors, models placed\n"
                "within 5 mm including inferred ones) and the speed of tableref, the stock\n"
                "apriltag detector (library defaults) and OpenCV ArUco (DICT_APRILTAG_36h11,\n"
-               "minMarkerPerimeterRate 0.01). Prints figures; it is not a test.\n"
+               "minMarkerPerimeterRate 0.01). Each frame is followed by a next frame of the\n"
+               "same table with 5 units moved, detected with and without the first frame's\n"
+               "snapshot as prior (tracking). Prints figures; it is not a test.\n"
                "--decimate, --sigma and --max-hamming override tableref's tuned tag detector.\n");
         return 0;
     }
@@ -125,6 +127,7 @@ int bench_vision(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     tally ours = {0}, stock = {0}, aruco = {0};
+    size_t trk_models = 0, trk_placed5 = 0, trk_single5 = 0;
     size_t cap = 512 * (size_t)frames, n_seen = 0, n_models = 0, n_placed5 = 0, n_inferred = 0, n_inf_ok = 0;
     double *pos_err = malloc(cap * sizeof *pos_err), *fac_err = malloc(cap * sizeof *fac_err);
     double render_ms = 0;
@@ -200,6 +203,49 @@ int bench_vision(int argc, char **argv)
                f + 1, truth.n_tags, ours.visible - (f ? 0 : 0), tags.n, rep.models_seen, rep.models_inferred,
                rep.pose_refined ? "refined" : "from calibration", rep.pose_rms_px);
         vis_report_clear(&rep);
+
+        /* Tracking: the next frame of the same table after a few units moved
+         * (every fifth unit turns 25 degrees and steps 60 mm), detected with
+         * this frame's snapshot as the prior, and once without it. */
+        {
+            rules_snapshot *next = rules_snapshot_clone(s->snapshot);
+            for (size_t u = 0; next && u < next->n_units; u += 5) {
+                rules_unit *nu = &next->units[u];
+                rules_vec2 c = {0, 0};
+                for (size_t m = 0; m < nu->n_models; m++)
+                    c = rules_v2_add(c, rules_v2_scale(nu->models[m].pos, 1.0 / nu->n_models));
+                const double rot = rules_deg_to_rad(25);
+                const rules_vec2 step = rules_v2_scale(rules_v2_dir(nu->models[0].facing), 60);
+                for (size_t m = 0; m < nu->n_models; m++) {
+                    nu->models[m].pos = rules_v2_add(rules_v2_add(c, rules_v2_rot(rules_v2_sub(nu->models[m].pos, c), rot)), step);
+                    nu->models[m].facing = rules_angle_wrap(nu->models[m].facing + rot);
+                }
+            }
+            cvs_image *img2 = NULL;
+            ds_truth truth2 = {0};
+            if (next && ds_render(next, s->roster, &s->calib, &s->render, &img2, &truth2, &err) == 0) {
+                rules_snapshot *with = NULL, *without = NULL;
+                vis_report r2 = {0}, r3 = {0};
+                vis_detector_run(det, img2->data, img2->width, img2->height, img2->stride, snap, &with, &r2, &err);
+                vis_detector_run(det, img2->data, img2->width, img2->height, img2->stride, NULL, &without, &r3, &err);
+                for (size_t u = 0; u < next->n_units; u++)
+                    for (size_t m = 0; m < next->units[u].n_models; m++) {
+                        const rules_model *tm = &next->units[u].models[m];
+                        const rules_model *a = with ? rules_snapshot_find_model(with, tm->id, NULL) : NULL;
+                        const rules_model *b = without ? rules_snapshot_find_model(without, tm->id, NULL) : NULL;
+                        trk_models++;
+                        trk_placed5 += a && rules_v2_dist(a->pos, tm->pos) <= 5.0;
+                        trk_single5 += b && rules_v2_dist(b->pos, tm->pos) <= 5.0;
+                    }
+                rules_snapshot_free(with);
+                rules_snapshot_free(without);
+                vis_report_clear(&r2);
+                vis_report_clear(&r3);
+            }
+            cvs_image_free(img2);
+            ds_truth_clear(&truth2);
+            rules_snapshot_free(next);
+        }
         rules_snapshot_free(snap);
 
         /* Stock apriltag: the library's defaults (decimate 2, 1 thread). */
@@ -250,6 +296,9 @@ int bench_vision(int argc, char **argv)
             printf("%-10s %9.1f %11.2f%% %10zu\n", rows[i].name, rows[i].t->ms / frames,
                    100.0 * rows[i].t->found / (rows[i].t->visible ? rows[i].t->visible : 1), rows[i].t->wrong);
         printf("models: %zu, seen %zu, inferred %zu (%zu within 5 mm)\n", n_models, n_seen, n_inferred, n_inf_ok);
+        printf("tracking (next frame, 5 of 25 units moved): model_recall %.2f%% with the previous snapshot as "
+               "prior, %.2f%% without\n",
+               100.0 * trk_placed5 / (trk_models ? trk_models : 1), 100.0 * trk_single5 / (trk_models ? trk_models : 1));
         printf("peak memory: %.1f MB (ru_maxrss; includes rendering)\n", ru.ru_maxrss / 1024.0);
         printf("accuracy: recall=%.2f%% model_recall=%.2f%% wrong_ids=%zu median_mm=%.3f p99_mm=%.3f "
                "facing_p99_deg=%.3f\n",
