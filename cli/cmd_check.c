@@ -4,8 +4,14 @@
 
 #include "cli_args.h"
 #include "commands.h"
+#include "rules_combat.h"
+#include "rules_dynform.h"
 #include "rules_json.h"
 #include "rules_move.h"
+#include "rules_pursuit.h"
+#include "rules_reform.h"
+
+#define MAX_LIST 16
 
 static void help(FILE *out)
 {
@@ -16,11 +22,75 @@ static void help(FILE *out)
             "\n"
             "  --unit ID     judge only this unit (reported even if it did not move)\n"
             "  --move TYPE   advance, march, reform or auto (default: auto infers the legal\n"
-            "                type, or the closest one if none is legal)\n"
+            "                type, or the closest one if none is legal); reform-move,\n"
+            "                combat-reform, pursuit or formation for those rules\n"
             "  --json        print the report as JSON (docs/formats.md) instead of a table\n"
             "  --out FILE    also write the JSON report to FILE\n"
             "\n"
+            "reform-move:    --mid FILE             the table mid-move (Sweeping Attack, ...)\n"
+            "combat-reform:  --losing-side SIDE     the side that lost the combat\n"
+            "                --reforming ID[,ID]    the units that reform (default: every\n"
+            "                                       engaged unit that moved)\n"
+            "pursuit:        --pursuer ID=INCHES[:reformed]  a pursuing unit and its roll\n"
+            "                                       (repeat; :reformed after a Post-Combat Reform)\n"
+            "                --pursued ID | --pursued-facing DEG  the direction to pursue\n"
+            "                --combat ID[,ID]       friendly units of the same combat\n"
+            "                --tolerance-in X       accepted distance from the prediction (0.4)\n"
+            "formation:      the formations declared in the snapshots (docs/formats.md)\n"
+            "\n"
             "Exit status: 0 every move legal, 1 a rule was broken, 2 bad input or usage.\n");
+}
+
+/* "a,b,c" into `out` (pointers into `buf`, a copy of the text). */
+static int split_list(const char *option, const char *text, char *buf, size_t cap, const char **out, size_t *n)
+{
+    if (strlen(text) >= cap) {
+        fprintf(stderr, "tableref check: %s: list too long\n", option);
+        return -1;
+    }
+    strcpy(buf, text);
+    *n = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        if (*n == MAX_LIST) {
+            fprintf(stderr, "tableref check: %s: at most %d units\n", option, MAX_LIST);
+            return -1;
+        }
+        out[(*n)++] = tok;
+    }
+    if (*n == 0) {
+        fprintf(stderr, "tableref check: %s: expected unit ids separated by commas\n", option);
+        return -1;
+    }
+    return 0;
+}
+
+/* "ID=INCHES" or "ID=INCHES:reformed". */
+static int parse_pursuer(const char *text, char *id_buf, rules_pursuer *list, size_t *n)
+{
+    const char *eq = strchr(text, '=');
+    if (*n == MAX_LIST || !eq || eq == text || (size_t)(eq - text) >= RULES_ID_MAX) {
+        fprintf(stderr, "tableref check: --pursuer: expected ID=INCHES[:reformed], got '%s'\n", text);
+        return -1;
+    }
+    memcpy(id_buf, text, (size_t)(eq - text));
+    id_buf[eq - text] = '\0';
+    char num[64];
+    snprintf(num, sizeof num, "%s", eq + 1);
+    char *colon = strchr(num, ':');
+    bool reformed = false;
+    if (colon) {
+        if (strcmp(colon + 1, "reformed") != 0) {
+            fprintf(stderr, "tableref check: --pursuer: expected ':reformed' after the roll, got '%s'\n", colon);
+            return -1;
+        }
+        *colon = '\0';
+        reformed = true;
+    }
+    double inches;
+    if (cli_number("--pursuer", num, &inches) < 0 || inches < 0)
+        return -1;
+    list[(*n)++] = (rules_pursuer){id_buf, rules_in_to_mm(inches), reformed};
+    return 0;
 }
 
 int cmd_check(int argc, char **argv)
@@ -30,6 +100,14 @@ int cmd_check(int argc, char **argv)
         return 0;
     }
     const char *files[2] = {NULL, NULL}, *unit = NULL, *move = "auto", *out_path = NULL;
+    const char *mid_path = NULL, *pursued = NULL;
+    double pursued_deg = NAN, tolerance_in = 0.4;
+    rules_combat_options co = {0};
+    const char *reforming[MAX_LIST], *combat[MAX_LIST];
+    char reforming_buf[1024], combat_buf[1024];
+    rules_pursuer pursuers[MAX_LIST];
+    char pursuer_ids[MAX_LIST][RULES_ID_MAX];
+    rules_pursuit_input pin = {.pursuers = pursuers};
     int n_files = 0;
     int json = 0;
     for (int i = 1; i < argc; i++) {
@@ -47,6 +125,35 @@ int cmd_check(int argc, char **argv)
             if (r < 0)
                 return EXIT_BAD_INPUT;
             out_path = v;
+        } else if ((r = cli_value(argc, argv, &i, "--mid", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            mid_path = v;
+        } else if ((r = cli_value(argc, argv, &i, "--losing-side", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            co.losing_side = v;
+        } else if ((r = cli_value(argc, argv, &i, "--reforming", &v)) != 0) {
+            if (r < 0 || split_list("--reforming", v, reforming_buf, sizeof reforming_buf, reforming, &co.n_reforming) < 0)
+                return EXIT_BAD_INPUT;
+            co.reforming = reforming;
+        } else if ((r = cli_value(argc, argv, &i, "--combat", &v)) != 0) {
+            if (r < 0 || split_list("--combat", v, combat_buf, sizeof combat_buf, combat, &pin.n_combat) < 0)
+                return EXIT_BAD_INPUT;
+            pin.combat = combat;
+        } else if ((r = cli_value(argc, argv, &i, "--pursuer", &v)) != 0) {
+            if (r < 0 || parse_pursuer(v, pursuer_ids[pin.n_pursuers], pursuers, &pin.n_pursuers) < 0)
+                return EXIT_BAD_INPUT;
+        } else if ((r = cli_value(argc, argv, &i, "--pursued", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            pursued = v;
+        } else if ((r = cli_value(argc, argv, &i, "--pursued-facing", &v)) != 0) {
+            if (r < 0 || cli_number("--pursued-facing", v, &pursued_deg) < 0)
+                return EXIT_BAD_INPUT;
+        } else if ((r = cli_value(argc, argv, &i, "--tolerance-in", &v)) != 0) {
+            if (r < 0 || cli_number("--tolerance-in", v, &tolerance_in) < 0 || tolerance_in < 0)
+                return EXIT_BAD_INPUT;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = 1;
         } else if (cli_is_option(argv[i])) {
@@ -68,7 +175,18 @@ int cmd_check(int argc, char **argv)
     rules_check_options_default(&opt);
     opt.unit_id = unit;
     if (rules_move_from_word(move, &opt.move) < 0) {
-        fprintf(stderr, "tableref check: --move: expected advance, march, reform or auto, got '%s'\n", move);
+        fprintf(stderr, "tableref check: --move: expected advance, march, reform, auto, reform-move, "
+                        "combat-reform, pursuit or formation, got '%s'\n",
+                move);
+        return EXIT_BAD_INPUT;
+    }
+    if (opt.move == RULES_MOVE_PURSUIT && (pin.n_pursuers == 0 || (!pursued && isnan(pursued_deg)))) {
+        fprintf(stderr, "tableref check: --move pursuit needs --pursuer ID=INCHES and --pursued ID or "
+                        "--pursued-facing DEG\n");
+        return EXIT_BAD_INPUT;
+    }
+    if (mid_path && opt.move != RULES_MOVE_REFORM_MOVE) {
+        fprintf(stderr, "tableref check: --mid applies to --move reform-move only\n");
         return EXIT_BAD_INPUT;
     }
 
@@ -87,7 +205,33 @@ int cmd_check(int argc, char **argv)
     rules_report report;
     rules_report_init(&report);
     int status = EXIT_BAD_INPUT;
-    if (rules_move_check(before, after, &opt, &report, &err) < 0) {
+    rules_snapshot *mid = NULL;
+    if (mid_path && !(mid = rules_json_load_snapshot(mid_path, &err))) {
+        fprintf(stderr, "tableref check: %s\n", err.msg);
+        goto done;
+    }
+    if (opt.move == RULES_MOVE_PURSUIT) {
+        pin.tolerance_mm = rules_in_to_mm(tolerance_in);
+        pin.pursued_heading = rules_deg_to_rad(pursued_deg);
+        if (pursued) {
+            rules_formation pf;
+            const rules_unit *pu = rules_snapshot_find_unit(before, pursued);
+            if (!pu || rules_formation_fit(pu, &opt.formation, &pf, NULL) < 0) {
+                fprintf(stderr, "tableref check: --pursued: no unit %s in %s\n", pursued, files[0]);
+                goto done;
+            }
+            pin.pursued_heading = pf.heading;
+        }
+    }
+    int rc;
+    switch (opt.move) {
+    case RULES_MOVE_REFORM_MOVE: rc = rules_reform_check(before, mid, after, &opt, &report, &err); break;
+    case RULES_MOVE_COMBAT_REFORM: rc = rules_combat_reform_check(before, after, &opt, &co, &report, &err); break;
+    case RULES_MOVE_PURSUIT: rc = rules_pursuit_check(before, after, &pin, &opt, &report, &err); break;
+    case RULES_MOVE_FORMATION: rc = rules_dynform_check(before, after, &opt, &report, &err); break;
+    default: rc = rules_move_check(before, after, &opt, &report, &err); break;
+    }
+    if (rc < 0) {
         fprintf(stderr, "tableref check: %s vs %s: %s\n", files[0], files[1], err.msg);
         goto done;
     }
@@ -109,6 +253,7 @@ int cmd_check(int argc, char **argv)
     status = report.legal ? EXIT_LEGAL : EXIT_ILLEGAL;
 done:
     rules_report_clear(&report);
+    rules_snapshot_free(mid);
     rules_snapshot_free(before);
     rules_snapshot_free(after);
     return status;
