@@ -1,0 +1,109 @@
+#include "ov_map.h"
+
+#include <math.h>
+#include <string.h>
+
+void ov_map_init_camera(ov_map *m, const calib_file *c)
+{
+    memset(m, 0, sizeof *m);
+    m->kind = OV_MAP_CAMERA;
+    memcpy(m->R, c->R, sizeof m->R);
+    memcpy(m->t, c->t, sizeof m->t);
+    m->fx = c->fx;
+    m->fy = c->fy;
+    m->cx = c->cx;
+    m->cy = c->cy;
+    memcpy(m->dist, c->dist, sizeof m->dist);
+    /* The distortion polynomial is only valid over the image it was fitted
+     * on; far outside it can fold back into the frame. Keep rays within
+     * 1.5x the frame's widest normalised radius. */
+    double ax = fmax(c->cx, c->width - 1 - c->cx) / c->fx, ay = fmax(c->cy, c->height - 1 - c->cy) / c->fy;
+    m->d = 2.25 * (ax * ax + ay * ay); /* reused as the radius^2 limit for cameras */
+    if (!(m->d > 0))
+        m->d = INFINITY;
+}
+
+int ov_map_init_homography(ov_map *m, const double H[9])
+{
+    memset(m, 0, sizeof *m);
+    m->kind = OV_MAP_HOMOGRAPHY;
+    double det = H[0] * (H[4] * H[8] - H[5] * H[7]) - H[1] * (H[3] * H[8] - H[5] * H[6]) +
+                 H[2] * (H[3] * H[7] - H[4] * H[6]);
+    if (!isfinite(det) || fabs(det) < 1e-15)
+        return -1;
+    memcpy(m->H, H, sizeof m->H);
+    return 0;
+}
+
+void ov_map_init_page(ov_map *m, double x0, double y0, double d, double px_per_mm, double ox, double oy)
+{
+    memset(m, 0, sizeof *m);
+    m->kind = OV_MAP_PAGE;
+    m->x0 = x0;
+    m->y0 = y0;
+    m->d = d;
+    m->s = px_per_mm;
+    m->ox = ox;
+    m->oy = oy;
+}
+
+bool ov_map_point(const ov_map *m, rules_vec2 b, double px[2])
+{
+    switch (m->kind) {
+    case OV_MAP_CAMERA: {
+        const double *R = m->R;
+        double p[3];
+        for (int i = 0; i < 3; i++)
+            p[i] = R[3 * i] * b.x + R[3 * i + 1] * b.y + m->t[i];
+        if (p[2] <= 1e-9)
+            return false;
+        double x = p[0] / p[2], y = p[1] / p[2], r2 = x * x + y * y;
+        if (r2 > m->d)
+            return false;
+        const double *k = m->dist;
+        double rad = 1 + r2 * (k[0] + r2 * (k[1] + r2 * k[4]));
+        double xd = x * rad + 2 * k[2] * x * y + k[3] * (r2 + 2 * x * x);
+        double yd = y * rad + k[2] * (r2 + 2 * y * y) + 2 * k[3] * x * y;
+        px[0] = m->fx * xd + m->cx;
+        px[1] = m->fy * yd + m->cy;
+        return true;
+    }
+    case OV_MAP_HOMOGRAPHY: {
+        const double *H = m->H;
+        double w = H[6] * b.x + H[7] * b.y + H[8];
+        if (fabs(w) < 1e-12)
+            return false;
+        px[0] = (H[0] * b.x + H[1] * b.y + H[2]) / w;
+        px[1] = (H[3] * b.x + H[4] * b.y + H[5]) / w;
+        return true;
+    }
+    case OV_MAP_PAGE:
+        px[0] = (b.x - m->x0) * m->s + m->ox;
+        px[1] = (m->y0 + m->d - b.y) * m->s + m->oy;
+        return true;
+    }
+    return false;
+}
+
+double ov_map_scale(const ov_map *m, rules_vec2 p)
+{
+    if (m->kind == OV_MAP_PAGE)
+        return m->s;
+    /* Central differences over 1 mm: the mapping is smooth at that scale. */
+    const double h = 0.5;
+    double a[2], b[2], c[2], d[2];
+    if (!ov_map_point(m, rules_v2(p.x - h, p.y), a) || !ov_map_point(m, rules_v2(p.x + h, p.y), b) ||
+        !ov_map_point(m, rules_v2(p.x, p.y - h), c) || !ov_map_point(m, rules_v2(p.x, p.y + h), d))
+        return 0;
+    double j00 = (b[0] - a[0]) / (2 * h), j10 = (b[1] - a[1]) / (2 * h);
+    double j01 = (d[0] - c[0]) / (2 * h), j11 = (d[1] - c[1]) / (2 * h);
+    /* Singular values of the 2x2 Jacobian. */
+    double s1 = hypot(j00 + j11, j10 - j01), s2 = hypot(j00 - j11, j10 + j01);
+    double smax = 0.5 * (s1 + s2), smin = 0.5 * fabs(s1 - s2);
+    return 0.5 * (smax + smin);
+}
+
+double ov_map_step_mm(const ov_map *m)
+{
+    return m->kind == OV_MAP_CAMERA ? 2.0 : INFINITY;
+}

@@ -1,0 +1,374 @@
+/* ov_target: the surfaces the overlay draws on, and getting pixels/files out of them. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <cairo.h>
+
+#include "ov_internal.h"
+
+const double ov_colour_illegal[3] = {0xD5 / 255.0, 0x5E / 255.0, 0x00 / 255.0};
+const double ov_colour_legal[3] = {0x00 / 255.0, 0x9E / 255.0, 0x73 / 255.0};
+const double ov_colour_unsure[3] = {0xE6 / 255.0, 0x9F / 255.0, 0x00 / 255.0};
+const double ov_colour_path[3] = {0x00 / 255.0, 0x72 / 255.0, 0xB2 / 255.0};
+const double ov_colour_limit[3] = {0x56 / 255.0, 0xB4 / 255.0, 0xE9 / 255.0};
+
+static int cairo_ok(cairo_status_t st, const char *what, rules_error *err)
+{
+    if (st == CAIRO_STATUS_SUCCESS)
+        return 0;
+    return rules_error_set(err, "%s: %s", what, cairo_status_to_string(st));
+}
+
+static ov_target *target_alloc(ov_target_kind kind, rules_error *err)
+{
+    ov_target *t = calloc(1, sizeof *t);
+    if (!t)
+        rules_error_set(err, "out of memory");
+    else
+        t->kind = kind;
+    return t;
+}
+
+static int raster_init(ov_target *t, int width, int height, rules_error *err)
+{
+    if (width <= 0 || height <= 0 || width > 16384 || height > 16384)
+        return rules_error_set(err, "overlay: image size %dx%d is not usable", width, height);
+    t->width = width;
+    t->height = height;
+    t->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
+    if (cairo_ok(cairo_surface_status(t->surface), "overlay: image surface", err) < 0)
+        return -1;
+    t->cr = cairo_create(t->surface);
+    return cairo_ok(cairo_status(t->cr), "overlay: cairo context", err);
+}
+
+/* Caller pixels -> the ARGB32 surface (opaque). */
+static int load_pixels(ov_target *t, const uint8_t *px, ov_pixfmt fmt, size_t stride, rules_error *err)
+{
+    static const int bpp[] = {1, 3, 3, 4};
+    if ((unsigned)fmt > OV_PIX_RGBA32)
+        return rules_error_set(err, "overlay: unknown pixel format %d", (int)fmt);
+    if (stride < (size_t)t->width * (size_t)bpp[fmt])
+        return rules_error_set(err, "overlay: stride %zu too small for %d pixels", stride, t->width);
+    cairo_surface_flush(t->surface);
+    uint8_t *dst = cairo_image_surface_get_data(t->surface);
+    int ds = cairo_image_surface_get_stride(t->surface);
+    for (int y = 0; y < t->height; y++) {
+        const uint8_t *s = px + (size_t)y * stride;
+        uint32_t *d = (uint32_t *)(void *)(dst + (size_t)y * (size_t)ds);
+        for (int x = 0; x < t->width; x++) {
+            uint32_t r, g, b;
+            switch (fmt) {
+            case OV_PIX_GRAY8:
+                r = g = b = s[x];
+                break;
+            case OV_PIX_RGB24:
+                r = s[3 * x], g = s[3 * x + 1], b = s[3 * x + 2];
+                break;
+            case OV_PIX_BGR24:
+                b = s[3 * x], g = s[3 * x + 1], r = s[3 * x + 2];
+                break;
+            default: /* RGBA: composite over black, as a projector would show it */
+                r = (uint32_t)s[4 * x] * s[4 * x + 3] / 255;
+                g = (uint32_t)s[4 * x + 1] * s[4 * x + 3] / 255;
+                b = (uint32_t)s[4 * x + 2] * s[4 * x + 3] / 255;
+                break;
+            }
+            d[x] = 0xFF000000u | r << 16 | g << 8 | b;
+        }
+    }
+    cairo_surface_mark_dirty(t->surface);
+    return 0;
+}
+
+ov_target *ov_target_new_camera(const calib_file *calib, int width, int height, const uint8_t *background,
+                                ov_pixfmt fmt, size_t stride, rules_error *err)
+{
+    if (!calib) {
+        rules_error_set(err, "overlay: camera target needs a calibration");
+        return NULL;
+    }
+    if (calib->pose_missing) {
+        rules_error_set(err, "overlay: calibration has no board_pose: cannot map the board into the camera");
+        return NULL;
+    }
+    ov_target *t = target_alloc(OV_TARGET_CAMERA, err);
+    if (!t)
+        return NULL;
+    ov_map_init_camera(&t->map, calib);
+    /* A frame of another size than the calibrated one: scale the intrinsics (same lens, resampled). */
+    if (calib->width > 0 && calib->height > 0 && (width != calib->width || height != calib->height)) {
+        double sx = (double)width / calib->width, sy = (double)height / calib->height;
+        t->map.fx *= sx;
+        t->map.cx = (t->map.cx + 0.5) * sx - 0.5;
+        t->map.fy *= sy;
+        t->map.cy = (t->map.cy + 0.5) * sy - 0.5;
+    }
+    t->min_text_px = 13;
+    t->min_line_px = 1.5;
+    if (raster_init(t, width, height, err) < 0 ||
+        (background && load_pixels(t, background, fmt, stride, err) < 0)) {
+        ov_target_free(t);
+        return NULL;
+    }
+    if (!background) {
+        cairo_set_source_rgb(t->cr, 0, 0, 0);
+        cairo_paint(t->cr);
+    }
+    return t;
+}
+
+ov_target *ov_target_new_projector(const double H[9], int width, int height, rules_error *err)
+{
+    ov_target *t = target_alloc(OV_TARGET_PROJECTOR, err);
+    if (!t)
+        return NULL;
+    if (!H || ov_map_init_homography(&t->map, H) < 0) {
+        rules_error_set(err, "overlay: the projector homography is singular");
+        ov_target_free(t);
+        return NULL;
+    }
+    /* Projected text is seen on the table; below ~12 px it breaks into dots. */
+    t->min_text_px = 12;
+    t->min_line_px = 1.5;
+    if (raster_init(t, width, height, err) < 0) {
+        ov_target_free(t);
+        return NULL;
+    }
+    cairo_set_source_rgb(t->cr, 0, 0, 0);
+    cairo_paint(t->cr);
+    return t;
+}
+
+ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, double px_per_mm,
+                                     ov_format format, const char *path, rules_error *err)
+{
+    if (!(w > 0) || !(d > 0) || !(px_per_mm > 0) || w * px_per_mm > 16000 || d * px_per_mm > 16000) {
+        rules_error_set(err, "overlay: report view %.1f x %.1f mm at %.3f px/mm is not usable", w, d, px_per_mm);
+        return NULL;
+    }
+    if ((unsigned)format > OV_FORMAT_PDF) {
+        rules_error_set(err, "overlay: unknown report format %d", (int)format);
+        return NULL;
+    }
+    if (format != OV_FORMAT_PNG && !path) {
+        rules_error_set(err, "overlay: an SVG or PDF report needs a file path");
+        return NULL;
+    }
+    ov_target *t = target_alloc(OV_TARGET_REPORT, err);
+    if (!t)
+        return NULL;
+    t->format = format;
+    if (path && !(t->path = strdup(path))) {
+        rules_error_set(err, "out of memory");
+        ov_target_free(t);
+        return NULL;
+    }
+    t->margin = 24;
+    t->board_px_w = w * px_per_mm;
+    t->board_px_h = d * px_per_mm;
+    t->width = (int)ceil(fmax(t->board_px_w + 2 * t->margin, 960));
+    t->panel_top = t->board_px_h + 2 * t->margin;
+    t->height = (int)ceil(t->panel_top);
+    t->view_x0 = x0;
+    t->view_y0 = y0;
+    t->view_w = w;
+    t->view_d = d;
+    /* Centre the board horizontally when the panel makes the page wider. */
+    ov_map_init_page(&t->map, x0, y0, d, px_per_mm, (t->width - t->board_px_w) / 2, t->margin);
+    t->min_text_px = 12;
+    t->min_line_px = 1.0;
+    /* Drawn into a recording surface: the panel's height is known only after drawing. */
+    t->surface = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, NULL);
+    t->cr = cairo_create(t->surface);
+    if (cairo_ok(cairo_status(t->cr), "overlay: report surface", err) < 0) {
+        ov_target_free(t);
+        return NULL;
+    }
+    ov_draw_report_board(t);
+    return t;
+}
+
+ov_target *ov_target_new_report(double board_w, double board_d, double px_per_mm, ov_format format,
+                                const char *path, rules_error *err)
+{
+    return ov_target_new_report_view(0, 0, board_w, board_d, px_per_mm, format, path, err);
+}
+
+/* The report page, replayed from the recording onto `dst` of the final size. */
+static int replay_report(ov_target *t, cairo_surface_t *dst, rules_error *err)
+{
+    cairo_t *cr = cairo_create(dst);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    cairo_set_source_surface(cr, t->surface, 0, 0);
+    cairo_paint(cr);
+    int rc = cairo_ok(cairo_status(cr), "overlay: report", err);
+    cairo_destroy(cr);
+    return rc;
+}
+
+static int report_height(const ov_target *t)
+{
+    return (int)ceil(fmax(t->panel_top, t->panel_bottom + t->margin));
+}
+
+int ov_target_finish(ov_target *t, rules_error *err)
+{
+    if (!t)
+        return rules_error_set(err, "overlay: no target");
+    if (t->finished || t->kind != OV_TARGET_REPORT)
+        return 0;
+    t->finished = true;
+    if (!t->path)
+        return 0;
+    int w = t->width, h = report_height(t), rc;
+    cairo_surface_t *dst;
+    switch (t->format) {
+    case OV_FORMAT_SVG:
+        dst = cairo_svg_surface_create(t->path, w, h);
+        break;
+    case OV_FORMAT_PDF:
+        dst = cairo_pdf_surface_create(t->path, w, h);
+        break;
+    default:
+        dst = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+        break;
+    }
+    if (cairo_surface_status(dst) != CAIRO_STATUS_SUCCESS) {
+        rc = rules_error_set(err, "%s: cannot write: %s", t->path, cairo_status_to_string(cairo_surface_status(dst)));
+        cairo_surface_destroy(dst);
+        return rc;
+    }
+    rc = replay_report(t, dst, err);
+    if (rc == 0 && t->format == OV_FORMAT_PNG) {
+        cairo_status_t st = cairo_surface_write_to_png(dst, t->path);
+        if (st != CAIRO_STATUS_SUCCESS)
+            rc = rules_error_set(err, "%s: cannot write PNG: %s", t->path, cairo_status_to_string(st));
+    }
+    cairo_surface_finish(dst);
+    if (rc == 0 && cairo_surface_status(dst) != CAIRO_STATUS_SUCCESS)
+        rc = rules_error_set(err, "%s: cannot write: %s", t->path,
+                             cairo_status_to_string(cairo_surface_status(dst)));
+    cairo_surface_destroy(dst);
+    return rc;
+}
+
+void ov_target_free(ov_target *t)
+{
+    if (!t)
+        return;
+    if (t->kind == OV_TARGET_REPORT && !t->finished)
+        ov_target_finish(t, NULL);
+    if (t->cr)
+        cairo_destroy(t->cr);
+    if (t->surface)
+        cairo_surface_destroy(t->surface);
+    free(t->path);
+    free(t->labels);
+    free(t);
+}
+
+const ov_map *ov_target_map(const ov_target *t)
+{
+    return &t->map;
+}
+
+void ov_target_size(const ov_target *t, int *width, int *height)
+{
+    if (width)
+        *width = t->width;
+    if (height)
+        *height = t->kind == OV_TARGET_REPORT ? report_height(t) : t->height;
+}
+
+int ov_target_set_background(ov_target *t, const uint8_t *pixels, ov_pixfmt fmt, size_t stride, rules_error *err)
+{
+    if (!t || t->kind == OV_TARGET_REPORT)
+        return rules_error_set(err, "overlay: only camera and projector targets take a background");
+    t->n_labels = 0; /* a new frame: label places are free again */
+    if (!pixels) {
+        cairo_set_source_rgb(t->cr, 0, 0, 0);
+        cairo_set_operator(t->cr, CAIRO_OPERATOR_SOURCE);
+        cairo_paint(t->cr);
+        cairo_set_operator(t->cr, CAIRO_OPERATOR_OVER);
+        return 0;
+    }
+    return load_pixels(t, pixels, fmt, stride, err);
+}
+
+/* An image surface holding the target's picture (a new reference; caller destroys). */
+static cairo_surface_t *raster_of(ov_target *t, rules_error *err)
+{
+    if (t->kind != OV_TARGET_REPORT) {
+        cairo_surface_flush(t->surface);
+        return cairo_surface_reference(t->surface);
+    }
+    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, t->width, report_height(t));
+    if (cairo_ok(cairo_surface_status(img), "overlay: image surface", err) < 0 || replay_report(t, img, err) < 0) {
+        cairo_surface_destroy(img);
+        return NULL;
+    }
+    cairo_surface_flush(img);
+    return img;
+}
+
+int ov_target_write_png(ov_target *t, const char *path, rules_error *err)
+{
+    if (!t || !path)
+        return rules_error_set(err, "overlay: write_png needs a target and a path");
+    cairo_surface_t *img = raster_of(t, err);
+    if (!img)
+        return -1;
+    cairo_status_t st = cairo_surface_write_to_png(img, path);
+    cairo_surface_destroy(img);
+    if (st != CAIRO_STATUS_SUCCESS)
+        return rules_error_set(err, "%s: cannot write PNG: %s", path, cairo_status_to_string(st));
+    return 0;
+}
+
+int ov_target_copy_pixels(ov_target *t, uint8_t *dst, ov_pixfmt fmt, size_t stride, rules_error *err)
+{
+    static const int bpp[] = {1, 3, 3, 4};
+    if (!t || !dst || (unsigned)fmt > OV_PIX_RGBA32)
+        return rules_error_set(err, "overlay: copy_pixels needs a target, a buffer and a known format");
+    cairo_surface_t *img = raster_of(t, err);
+    if (!img)
+        return -1;
+    int w = cairo_image_surface_get_width(img), h = cairo_image_surface_get_height(img);
+    if (stride < (size_t)w * (size_t)bpp[fmt]) {
+        cairo_surface_destroy(img);
+        return rules_error_set(err, "overlay: stride %zu too small for %d pixels", stride, w);
+    }
+    const uint8_t *src = cairo_image_surface_get_data(img);
+    int ss = cairo_image_surface_get_stride(img);
+    for (int y = 0; y < h; y++) {
+        const uint32_t *s = (const uint32_t *)(const void *)(src + (size_t)y * (size_t)ss);
+        uint8_t *d = dst + (size_t)y * stride;
+        for (int x = 0; x < w; x++) {
+            uint32_t p = s[x], a = p >> 24, r = (p >> 16) & 255, g = (p >> 8) & 255, b = p & 255;
+            switch (fmt) {
+            case OV_PIX_GRAY8:
+                d[x] = (uint8_t)((r * 77 + g * 150 + b * 29 + 128) >> 8);
+                break;
+            case OV_PIX_RGB24:
+                d[3 * x] = (uint8_t)r, d[3 * x + 1] = (uint8_t)g, d[3 * x + 2] = (uint8_t)b;
+                break;
+            case OV_PIX_BGR24:
+                d[3 * x] = (uint8_t)b, d[3 * x + 1] = (uint8_t)g, d[3 * x + 2] = (uint8_t)r;
+                break;
+            default: /* un-premultiply */
+                d[4 * x] = (uint8_t)(a ? r * 255 / a : 0);
+                d[4 * x + 1] = (uint8_t)(a ? g * 255 / a : 0);
+                d[4 * x + 2] = (uint8_t)(a ? b * 255 / a : 0);
+                d[4 * x + 3] = (uint8_t)a;
+                break;
+            }
+        }
+    }
+    cairo_surface_destroy(img);
+    return 0;
+}
