@@ -217,6 +217,72 @@ int cvs_find_homography(const double *src_xy, const double *dst_xy, int n, doubl
 int cvs_projector_show(const cvs_image *pattern, int screen_x, int screen_y, int wait_ms, rules_error *err);
 void cvs_projector_close(void);
 
+/* ======================================================================
+ * Video (cvshim_video.cpp): cv::VideoCapture for video files and V4L2
+ * devices, cv::VideoWriter through FFmpeg, and a fullscreen window with the
+ * keyboard (highgui). Used by vision/vis_capture and `tableref watch`.
+ * ====================================================================== */
+
+typedef struct cvs_video_reader cvs_video_reader;
+
+enum {
+    CVS_VIDEO_FILE = 0,   /* a video file through FFmpeg */
+    CVS_VIDEO_V4L2 = 1,   /* a V4L2 device path such as /dev/video0 */
+};
+
+/*
+ * Opens a video file or a V4L2 device. For a device, width/height/fps are
+ * requested (0: the driver's choice) and the first frame must arrive
+ * within `timeout_ms`; a device that opens but never delivers is an error,
+ * never a hang. NULL with a plain message on error.
+ */
+cvs_video_reader *cvs_video_open(const char *path, int kind, int width, int height, double fps, int timeout_ms,
+                                 rules_error *err);
+/*
+ * The next frame, 8-bit BGR (or gray when the source is gray) in *out
+ * (reused when its size matches, else replaced; the caller frees it).
+ * Returns 1 for a frame, 0 at the end of a file, -1 when the read fails
+ * (device gone, corrupt stream) with a message.
+ */
+int cvs_video_read(cvs_video_reader *r, cvs_image **out, rules_error *err);
+/* Frames per second the container or driver reports (0 when unknown). */
+double cvs_video_fps(const cvs_video_reader *r);
+/* Frames in a file (-1 when unknown, e.g. a device). */
+long cvs_video_frame_count(const cvs_video_reader *r);
+/* NULL is fine. */
+void cvs_video_close(cvs_video_reader *r);
+
+typedef struct cvs_video_writer cvs_video_writer;
+/*
+ * An MP4 (or anything FFmpeg writes by extension) of width x height colour
+ * frames at `fps`. Tries H.264 ('avc1', what Debian 12's FFmpeg encodes with
+ * libx264), then MPEG-4 Part 2 ('mp4v'). `codec_out` (optional, 5 bytes)
+ * receives the fourcc used. NULL on error.
+ */
+cvs_video_writer *cvs_video_writer_open(const char *path, int width, int height, double fps, char *codec_out,
+                                        rules_error *err);
+/* Appends a frame (gray or BGR, the writer's size). Returns 0 or -1. */
+int cvs_video_write(cvs_video_writer *w, const cvs_image *img, rules_error *err);
+/* Finishes the file (the MP4 index is written here) and frees; NULL is fine. */
+void cvs_video_writer_close(cvs_video_writer *w);
+
+/* Gray copy of a BGR image (a plain copy of a gray one). NULL on error. */
+cvs_image *cvs_image_to_gray(const cvs_image *img, rules_error *err);
+/* BGR copy of a gray image (a plain copy of a BGR one). NULL on error. */
+cvs_image *cvs_image_to_bgr(const cvs_image *img, rules_error *err);
+
+/* True when a display server is reachable (DISPLAY or WAYLAND_DISPLAY set). */
+int cvs_window_available(void);
+/*
+ * Shows `img` in the window `name` (created on first use; fullscreen when
+ * asked) and pumps the window's events. Returns 0, or -1 without a display.
+ */
+int cvs_window_show(const char *name, const cvs_image *img, int fullscreen, rules_error *err);
+/* The key pressed within `wait_ms` (>= 1), or -1 for none. Needs a window. */
+int cvs_window_key(int wait_ms);
+/* Closes the window (no-op when it is not open). */
+void cvs_window_close(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

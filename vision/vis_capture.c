@@ -1,0 +1,325 @@
+#include "vis_capture.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "tableref_config.h"
+#if TABLEREF_HAVE_LIBCAMERA
+#include "libcamera_shim.h"
+#endif
+
+struct vis_capture {
+    vis_capture_kind kind;
+    vis_capture_config cfg;
+    char desc[512];
+    /* images */
+    char **files;
+    size_t n_files;
+    /* video file, v4l2 */
+    cvs_video_reader *video;
+    long frame_count;
+    /* libcamera */
+#if TABLEREF_HAVE_LIBCAMERA
+    lcs_camera *lcam;
+#endif
+    double fps;
+    long next;
+    double t0_ms;       /* clock at the first live frame */
+    cvs_image *image;   /* the current frame as delivered */
+    cvs_image *gray;    /* its gray copy when it is colour */
+};
+
+void vis_capture_config_default(vis_capture_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->fps = 5;
+    c->timeout_ms = 3000;
+}
+
+static double mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int has_image_ext(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    if (!dot)
+        return 0;
+    return strcasecmp(dot, ".jpg") == 0 || strcasecmp(dot, ".jpeg") == 0 || strcasecmp(dot, ".png") == 0;
+}
+
+static int add_file(vis_capture *c, const char *path)
+{
+    char **f = realloc(c->files, (c->n_files + 1) * sizeof *f);
+    if (!f)
+        return -1;
+    c->files = f;
+    if (!(c->files[c->n_files] = strdup(path)))
+        return -1;
+    c->n_files++;
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static int open_dir(vis_capture *c, const char *dir, rules_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return rules_error_set(err, "cannot open %s: %s", dir, strerror(errno));
+    struct dirent *e;
+    char path[4096];
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' || !has_image_ext(e->d_name))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (add_file(c, path) < 0) {
+            closedir(d);
+            return rules_error_set(err, "out of memory");
+        }
+    }
+    closedir(d);
+    if (c->n_files == 0)
+        return rules_error_set(err, "%s: no .jpg, .jpeg or .png images in this directory", dir);
+    /* Zero-padded names sort in frame order. */
+    qsort(c->files, c->n_files, sizeof *c->files, cmp_str);
+    return 0;
+}
+
+/* The pattern must hold exactly one integer conversion (%d, %04d, ...) and no other '%'. */
+static int pattern_ok(const char *p)
+{
+    const char *q = strchr(p, '%');
+    if (!q || strchr(q + 1, '%'))
+        return 0;
+    q++;
+    while (*q >= '0' && *q <= '9')
+        q++;
+    return *q == 'd';
+}
+
+static int open_pattern(vis_capture *c, const char *pat, rules_error *err)
+{
+    if (!pattern_ok(pat))
+        return rules_error_set(err, "%s: an image pattern needs exactly one %%d conversion (e.g. frames/%%04d.jpg)",
+                               pat);
+    char path[4096];
+    struct stat st;
+    long start = 0;
+    snprintf(path, sizeof path, pat, 0);
+    if (stat(path, &st) < 0)
+        start = 1;
+    for (long i = start;; i++) {
+        snprintf(path, sizeof path, pat, (int)i);
+        if (stat(path, &st) < 0)
+            break;
+        if (add_file(c, path) < 0)
+            return rules_error_set(err, "out of memory");
+    }
+    if (c->n_files == 0)
+        return rules_error_set(err, "cannot open %s: no file matches (tried index 0 and 1)", pat);
+    return 0;
+}
+
+static int open_libcamera(vis_capture *c, const char *spec, rules_error *err)
+{
+    int index = 0;
+    if (spec[9] == ':') {
+        char *end;
+        long v = strtol(spec + 10, &end, 10);
+        if (*end || end == spec + 10 || v < 0 || v > 63)
+            return rules_error_set(err, "%s: expected libcamera or libcamera:N", spec);
+        index = (int)v;
+    } else if (spec[9]) {
+        return rules_error_set(err, "%s: expected libcamera or libcamera:N", spec);
+    }
+#if TABLEREF_HAVE_LIBCAMERA
+    c->lcam = lcs_camera_open(index, c->cfg.width, c->cfg.height, err);
+    if (!c->lcam)
+        return -1;
+    snprintf(c->desc, sizeof c->desc, "libcamera camera %d", index);
+    return 0;
+#else
+    (void)c;
+    return rules_error_set(err, "no libcamera camera found (this tableref was built without libcamera)");
+#endif
+}
+
+vis_capture *vis_capture_open(const char *source, const vis_capture_config *cfg, rules_error *err)
+{
+    vis_capture *c = calloc(1, sizeof *c);
+    if (!c) {
+        rules_error_set(err, "out of memory");
+        return NULL;
+    }
+    if (cfg)
+        c->cfg = *cfg;
+    else
+        vis_capture_config_default(&c->cfg);
+    c->frame_count = -1;
+    struct stat st;
+    int rc;
+    if (strncmp(source, "libcamera", 9) == 0 && (source[9] == 0 || source[9] == ':')) {
+        c->kind = VIS_CAPTURE_LIBCAMERA;
+        c->fps = c->cfg.fps;
+        rc = open_libcamera(c, source, err);
+    } else if (strncmp(source, "v4l2:", 5) == 0) {
+        char dev[256];
+        const char *p = source + 5;
+        if (*p >= '0' && *p <= '9')
+            snprintf(dev, sizeof dev, "/dev/video%s", p);
+        else
+            snprintf(dev, sizeof dev, "%s", p);
+        c->kind = VIS_CAPTURE_V4L2;
+        c->video = cvs_video_open(dev, CVS_VIDEO_V4L2, c->cfg.width, c->cfg.height, c->cfg.fps, c->cfg.timeout_ms,
+                                  err);
+        rc = c->video ? 0 : -1;
+        if (c->video) {
+            c->fps = cvs_video_fps(c->video);
+            snprintf(c->desc, sizeof c->desc, "V4L2 camera %s", dev);
+        }
+    } else if (strchr(source, '%')) {
+        c->kind = VIS_CAPTURE_IMAGES;
+        rc = open_pattern(c, source, err);
+    } else if (stat(source, &st) < 0) {
+        rc = rules_error_set(err, "cannot open %s: %s", source, strerror(errno));
+    } else if (S_ISDIR(st.st_mode)) {
+        c->kind = VIS_CAPTURE_IMAGES;
+        rc = open_dir(c, source, err);
+    } else if (has_image_ext(source)) {
+        c->kind = VIS_CAPTURE_IMAGES;
+        rc = add_file(c, source) < 0 ? rules_error_set(err, "out of memory") : 0;
+    } else {
+        c->kind = VIS_CAPTURE_FILE;
+        c->video = cvs_video_open(source, CVS_VIDEO_FILE, 0, 0, 0, c->cfg.timeout_ms, err);
+        rc = c->video ? 0 : -1;
+        if (c->video) {
+            c->fps = cvs_video_fps(c->video);
+            if (c->fps <= 0)
+                c->fps = c->cfg.fps > 0 ? c->cfg.fps : 25;
+            c->frame_count = cvs_video_frame_count(c->video);
+            snprintf(c->desc, sizeof c->desc, "video file %s (%ld frames at %.3g fps)", source, c->frame_count,
+                     c->fps);
+        }
+    }
+    if (rc == 0 && c->kind == VIS_CAPTURE_IMAGES) {
+        c->fps = c->cfg.fps > 0 ? c->cfg.fps : 5;
+        c->frame_count = (long)c->n_files;
+        snprintf(c->desc, sizeof c->desc, "image sequence %s (%zu frames at %.3g fps)", source, c->n_files, c->fps);
+    }
+    if (rc < 0) {
+        vis_capture_close(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* Keeps c->gray pointing at a gray version of c->image. */
+static int make_gray(vis_capture *c, rules_error *err)
+{
+    if (c->image->channels == 1)
+        return 0;
+    cvs_image_free(c->gray);
+    c->gray = cvs_image_to_gray(c->image, err);
+    return c->gray ? 0 : -1;
+}
+
+int vis_capture_read(vis_capture *c, vis_frame *out, rules_error *err)
+{
+    double t = NAN;
+    switch (c->kind) {
+    case VIS_CAPTURE_IMAGES: {
+        if ((size_t)c->next >= c->n_files)
+            return 0;
+        cvs_image *img = cvs_image_load_gray(c->files[c->next], err);
+        if (!img)
+            return -1;  /* a truncated or corrupt frame: the recording is damaged from here */
+        cvs_image_free(c->image);
+        c->image = img;
+        break;
+    }
+    case VIS_CAPTURE_FILE: {
+        int r = cvs_video_read(c->video, &c->image, err);
+        if (r < 0)
+            return -1;
+        if (r == 0) {
+            /* The container promised more: the file was cut short. FFmpeg's
+             * count is an estimate for some formats, so allow one frame. */
+            if (c->frame_count > 0 && c->next < c->frame_count - 1)
+                return rules_error_set(err, "the video ends at frame %ld of %ld (file truncated?)", c->next,
+                                       c->frame_count);
+            return 0;
+        }
+        break;
+    }
+    case VIS_CAPTURE_V4L2:
+        if (cvs_video_read(c->video, &c->image, err) <= 0)
+            return -1;
+        t = mono_ms();
+        break;
+    case VIS_CAPTURE_LIBCAMERA: {
+#if TABLEREF_HAVE_LIBCAMERA
+        const uint8_t *g;
+        int w, h;
+        size_t stride;
+        if (lcs_camera_read(c->lcam, c->cfg.timeout_ms, &g, &w, &h, &stride, &t, err) < 0)
+            return -1;
+        if (!c->image || c->image->width != w || c->image->height != h) {
+            cvs_image_free(c->image);
+            if (!(c->image = cvs_image_new(w, h, 1, 0)))
+                return rules_error_set(err, "out of memory");
+        }
+        for (int r = 0; r < h; r++)
+            memcpy(c->image->data + (size_t)r * c->image->stride, g + (size_t)r * stride, (size_t)w);
+#else
+        return rules_error_set(err, "libcamera support not built");
+#endif
+        break;
+    }
+    }
+    if (make_gray(c, err) < 0)
+        return -1;
+    if (c->kind == VIS_CAPTURE_IMAGES || c->kind == VIS_CAPTURE_FILE) {
+        t = c->next * 1000.0 / c->fps;
+    } else {
+        if (c->next == 0)
+            c->t0_ms = t;
+        t -= c->t0_ms;
+    }
+    out->image = c->image;
+    out->gray = c->image->channels == 1 ? c->image : c->gray;
+    out->index = c->next++;
+    out->t_ms = t;
+    return 1;
+}
+
+vis_capture_kind vis_capture_kind_of(const vis_capture *c) { return c->kind; }
+double vis_capture_fps(const vis_capture *c) { return c->fps; }
+long vis_capture_frame_count(const vis_capture *c) { return c->frame_count; }
+const char *vis_capture_describe(const vis_capture *c) { return c->desc; }
+
+void vis_capture_close(vis_capture *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n_files; i++)
+        free(c->files[i]);
+    free(c->files);
+    cvs_video_close(c->video);
+#if TABLEREF_HAVE_LIBCAMERA
+    lcs_camera_close(c->lcam);
+#endif
+    cvs_image_free(c->image);
+    cvs_image_free(c->gray);
+    free(c);
+}

@@ -1,0 +1,630 @@
+#include "vis_watch.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cvshim.h"
+
+#define BLOCK 8 /* motion block side, px of the shrunk picture */
+
+/* One settled moment: what the table was, and what was seen to know it. */
+typedef struct entry {
+    rules_snapshot *snap;
+    vis_tag_detection *tags;  /* full-frame px */
+    size_t n_tags;
+    cvs_image *small;         /* the motion picture at that moment */
+    rules_report report;      /* the call that led here (empty for the first) */
+    int move;                 /* 0 for the first snapshot */
+} entry;
+
+typedef struct box {
+    int x0, y0, x1, y1;       /* px, [x0, x1) */
+    double cx0, cy0, cx1, cy1; /* core: a tag centred here lies wholly inside the box */
+} box;
+
+struct vis_watch {
+    vis_watch_config cfg;
+    const vis_roster *roster;
+    vis_detector *det;
+    entry *hist;
+    size_t n_hist, cap_hist;
+    cvs_image *prev_small;    /* the previous frame's motion picture */
+    cvs_image *run_small;     /* the first frame of the current still run */
+    double run_t0;
+    bool in_run;
+    double next_try_t;        /* frame time of the next settle attempt */
+    vis_watch_state state;
+    int width, height, factor;
+    int moves;                /* moves judged so far */
+    bool *accepted;           /* by move number */
+    size_t cap_accepted;
+    vis_tag_list scratch;
+};
+
+void vis_watch_config_default(vis_watch_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->settle_ms = 1000;
+    c->jitter_mm = 2.0;
+    c->motion_level = 6;
+    c->motion_width = 320;
+    c->max_lost_fraction = 0.2;
+    c->force_settle_factor = 4;
+    c->roi_max_fraction = 0.5;
+    rules_check_options_default(&c->check);
+}
+
+const char *vis_watch_state_word(vis_watch_state s)
+{
+    switch (s) {
+    case VIS_WATCH_MOVING: return "moving";
+    case VIS_WATCH_STILLING: return "stilling";
+    case VIS_WATCH_WAITING_TAGS: return "waiting-for-tags";
+    case VIS_WATCH_SETTLED: return "settled";
+    }
+    return "?";
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void entry_clear(entry *e)
+{
+    rules_snapshot_free(e->snap);
+    free(e->tags);
+    cvs_image_free(e->small);
+    rules_report_clear(&e->report);
+    memset(e, 0, sizeof *e);
+}
+
+vis_watch *vis_watch_new(const vis_roster *roster, const calib_file *calib, const vis_watch_config *cfg,
+                         rules_error *err)
+{
+    vis_watch *w = calloc(1, sizeof *w);
+    if (!w) {
+        rules_error_set(err, "out of memory");
+        return NULL;
+    }
+    if (cfg)
+        w->cfg = *cfg;
+    else
+        vis_watch_config_default(&w->cfg);
+    if (!(w->cfg.settle_ms >= 0) || !(w->cfg.motion_level > 0) || w->cfg.motion_width < 16 ||
+        !(w->cfg.max_lost_fraction >= 0 && w->cfg.max_lost_fraction <= 1)) {
+        rules_error_set(err, "watch: settle_ms >= 0, motion_level > 0, motion_width >= 16, "
+                             "max_lost_fraction 0..1");
+        free(w);
+        return NULL;
+    }
+    w->roster = roster;
+    w->det = vis_detector_new(roster, calib, err);
+    if (!w->det) {
+        free(w);
+        return NULL;
+    }
+    w->state = VIS_WATCH_MOVING;
+    return w;
+}
+
+void vis_watch_free(vis_watch *w)
+{
+    if (!w)
+        return;
+    for (size_t i = 0; i < w->n_hist; i++)
+        entry_clear(&w->hist[i]);
+    free(w->hist);
+    cvs_image_free(w->prev_small);
+    cvs_image_free(w->run_small);
+    vis_detector_free(w->det);
+    free(w->accepted);
+    vis_tag_list_clear(&w->scratch);
+    free(w);
+}
+
+vis_detector *vis_watch_detector(vis_watch *w) { return w->det; }
+
+const rules_snapshot *vis_watch_snapshot(const vis_watch *w)
+{
+    return w->n_hist ? w->hist[w->n_hist - 1].snap : NULL;
+}
+
+/*
+ * Blocks whose mean absolute difference between a and b exceeds `level`.
+ * mask (optional, one byte per block) gets 1 for each. Returns the count.
+ */
+static size_t moving_blocks(const cvs_image *a, const cvs_image *b, double level, uint8_t *mask)
+{
+    const int bw = a->width / BLOCK, bh = a->height / BLOCK;
+    const int lim = (int)(level * BLOCK * BLOCK);
+    size_t n = 0;
+    for (int by = 0; by < bh; by++)
+        for (int bx = 0; bx < bw; bx++) {
+            int sum = 0;
+            for (int y = by * BLOCK; y < (by + 1) * BLOCK; y++) {
+                const uint8_t *pa = a->data + (size_t)y * a->stride + bx * BLOCK;
+                const uint8_t *pb = b->data + (size_t)y * b->stride + bx * BLOCK;
+                for (int x = 0; x < BLOCK; x++)
+                    sum += abs(pa[x] - pb[x]);
+            }
+            int hit = sum > lim;
+            n += hit;
+            if (mask)
+                mask[by * bw + bx] = (uint8_t)hit;
+        }
+    return n;
+}
+
+/* The shrunk picture motion is measured on. */
+static cvs_image *shrink(vis_watch *w, const uint8_t *gray, int width, int height, size_t stride, rules_error *err)
+{
+    cvs_image view = {width, height, 1, stride, (uint8_t *)gray};
+    if (w->factor <= 1)
+        return cvs_image_clone(&view);
+    return cvs_image_downsample(&view, w->factor, err);
+}
+
+static int tag_list_push(vis_tag_detection **arr, size_t *n, size_t *cap, const vis_tag_detection *t)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? 2 * *cap : 64;
+        vis_tag_detection *a = realloc(*arr, nc * sizeof *a);
+        if (!a)
+            return -1;
+        *arr = a, *cap = nc;
+    }
+    (*arr)[(*n)++] = *t;
+    return 0;
+}
+
+/*
+ * Boxes (full-frame px) around the blocks that changed since the reference
+ * picture: 4-connected groups of changed blocks, grown by `margin` px, then
+ * merged while any two overlap (so a tag centre lies in at most one core).
+ */
+static size_t changed_boxes(const vis_watch *w, const uint8_t *mask, int bw, int bh, double margin, box **out)
+{
+    const double scale = (double)w->factor * BLOCK;
+    int *stack = malloc((size_t)bw * bh * sizeof *stack);
+    uint8_t *seen = calloc((size_t)bw * bh, 1);
+    box *boxes = NULL;
+    size_t nb = 0;
+    if (!stack || !seen)
+        goto done;
+    for (int s = 0; s < bw * bh; s++) {
+        if (!mask[s] || seen[s])
+            continue;
+        int x0 = bw, y0 = bh, x1 = -1, y1 = -1, top = 0;
+        stack[top++] = s;
+        seen[s] = 1;
+        while (top) {
+            int k = stack[--top], x = k % bw, y = k / bw;
+            x0 = x < x0 ? x : x0, x1 = x > x1 ? x : x1, y0 = y < y0 ? y : y0, y1 = y > y1 ? y : y1;
+            const int nx[4] = {x - 1, x + 1, x, x}, ny[4] = {y, y, y - 1, y + 1};
+            for (int d = 0; d < 4; d++) {
+                if (nx[d] < 0 || ny[d] < 0 || nx[d] >= bw || ny[d] >= bh)
+                    continue;
+                int q = ny[d] * bw + nx[d];
+                if (mask[q] && !seen[q]) {
+                    seen[q] = 1;
+                    stack[top++] = q;
+                }
+            }
+        }
+        box *nbx = realloc(boxes, (nb + 1) * sizeof *nbx);
+        if (!nbx)
+            goto done;
+        boxes = nbx;
+        box b;
+        b.cx0 = x0 * scale - margin / 2, b.cy0 = y0 * scale - margin / 2;
+        b.cx1 = (x1 + 1) * scale + margin / 2, b.cy1 = (y1 + 1) * scale + margin / 2;
+        b.x0 = (int)floor(x0 * scale - margin), b.y0 = (int)floor(y0 * scale - margin);
+        b.x1 = (int)ceil((x1 + 1) * scale + margin), b.y1 = (int)ceil((y1 + 1) * scale + margin);
+        boxes[nb++] = b;
+    }
+    /* Merge overlapping boxes (their cores are merged the same way). */
+    for (int again = 1; again;) {
+        again = 0;
+        for (size_t i = 0; i < nb && !again; i++)
+            for (size_t j = i + 1; j < nb && !again; j++) {
+                box *a = &boxes[i], *b = &boxes[j];
+                if (a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1) {
+                    a->x0 = a->x0 < b->x0 ? a->x0 : b->x0, a->y0 = a->y0 < b->y0 ? a->y0 : b->y0;
+                    a->x1 = a->x1 > b->x1 ? a->x1 : b->x1, a->y1 = a->y1 > b->y1 ? a->y1 : b->y1;
+                    a->cx0 = fmin(a->cx0, b->cx0), a->cy0 = fmin(a->cy0, b->cy0);
+                    a->cx1 = fmax(a->cx1, b->cx1), a->cy1 = fmax(a->cy1, b->cy1);
+                    boxes[j] = boxes[--nb];
+                    again = 1;
+                }
+            }
+    }
+    for (size_t i = 0; i < nb; i++) {
+        box *b = &boxes[i];
+        b->x0 = b->x0 < 0 ? 0 : b->x0, b->y0 = b->y0 < 0 ? 0 : b->y0;
+        b->x1 = b->x1 > w->width ? w->width : b->x1, b->y1 = b->y1 > w->height ? w->height : b->y1;
+    }
+done:
+    free(stack);
+    free(seen);
+    *out = boxes;
+    return boxes ? nb : 0;
+}
+
+static bool in_core(const box *b, const double c[2])
+{
+    return c[0] >= b->cx0 && c[0] < b->cx1 && c[1] >= b->cy0 && c[1] < b->cy1;
+}
+
+/*
+ * The tags of this frame: detected in the changed regions, carried over
+ * from the reference elsewhere (or all detected when there is no reference
+ * or the change is global). *out is malloc'ed.
+ */
+static int detect_tags(vis_watch *w, const uint8_t *gray, size_t stride, const cvs_image *small,
+                       vis_tag_detection **out, size_t *n_out, bool *full, rules_error *err)
+{
+    vis_tag_detection *arr = NULL;
+    size_t n = 0, cap = 0;
+    const entry *ref = w->n_hist ? &w->hist[w->n_hist - 1] : NULL;
+    box *boxes = NULL;
+    size_t nb = 0;
+    *full = true;
+    if (ref && ref->small && ref->small->width == small->width && ref->small->height == small->height) {
+        const int bw = small->width / BLOCK, bh = small->height / BLOCK;
+        uint8_t *mask = calloc((size_t)bw * bh + 1, 1);
+        if (!mask)
+            return rules_error_set(err, "out of memory");
+        size_t changed = moving_blocks(small, ref->small, w->cfg.motion_level, mask);
+        double margin = fmax(3 * w->det->expected_tag_px, 24);
+        nb = changed ? changed_boxes(w, mask, bw, bh, margin, &boxes) : 0;
+        free(mask);
+        if (changed && !boxes)
+            return rules_error_set(err, "out of memory");
+        double area = 0;
+        for (size_t i = 0; i < nb; i++)
+            area += (double)(boxes[i].x1 - boxes[i].x0) * (boxes[i].y1 - boxes[i].y0);
+        *full = area > w->cfg.roi_max_fraction * w->width * w->height;
+    }
+    if (*full) {
+        if (vis_tag_detect(w->det->tags, gray, w->width, w->height, stride, &w->scratch, err) < 0)
+            goto fail;
+        for (size_t k = 0; k < w->scratch.n; k++)
+            if (tag_list_push(&arr, &n, &cap, &w->scratch.items[k]) < 0)
+                goto oom;
+    } else {
+        for (size_t i = 0; i < ref->n_tags; i++) {
+            bool inside = false;
+            for (size_t b = 0; b < nb && !inside; b++)
+                inside = in_core(&boxes[b], ref->tags[i].centre);
+            if (!inside && tag_list_push(&arr, &n, &cap, &ref->tags[i]) < 0)
+                goto oom;
+        }
+        for (size_t b = 0; b < nb; b++) {
+            const box *bx = &boxes[b];
+            if (bx->x1 - bx->x0 < 8 || bx->y1 - bx->y0 < 8)
+                continue;
+            const uint8_t *p = gray + (size_t)bx->y0 * stride + bx->x0;
+            if (vis_tag_detect(w->det->tags, p, bx->x1 - bx->x0, bx->y1 - bx->y0, stride, &w->scratch, err) < 0)
+                goto fail;
+            for (size_t k = 0; k < w->scratch.n; k++) {
+                vis_tag_detection t = w->scratch.items[k];
+                for (int c = 0; c < 4; c++)
+                    t.corners[c][0] += bx->x0, t.corners[c][1] += bx->y0;
+                t.centre[0] += bx->x0, t.centre[1] += bx->y0;
+                if (in_core(bx, t.centre) && tag_list_push(&arr, &n, &cap, &t) < 0)
+                    goto oom;
+            }
+        }
+    }
+    free(boxes);
+    *out = arr, *n_out = n;
+    return 0;
+oom:
+    rules_error_set(err, "out of memory");
+fail:
+    free(boxes);
+    free(arr);
+    return -1;
+}
+
+static bool has_tag(const vis_tag_detection *t, size_t n, int id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (t[i].id == id)
+            return true;
+    return false;
+}
+
+/*
+ * The hidden-tag rule (see the header). Returns true when the tags seen now
+ * are back to what the reference saw; *missing counts those not seen again.
+ */
+static bool tags_back(const vis_watch *w, const entry *ref, const vis_tag_detection *now, size_t n_now,
+                      size_t *missing, char *why, size_t why_cap)
+{
+    const vis_roster *r = w->roster;
+    size_t model_before = 0, model_lost = 0;
+    *missing = 0;
+    why[0] = 0;
+    bool ok = true;
+    char *unit_lost = calloc(r->n_units + 1, 1), *unit_seen = calloc(r->n_units + 1, 1);
+    if (!unit_lost || !unit_seen) {
+        free(unit_lost);
+        free(unit_seen);
+        return true;  /* cannot judge: do not block the game */
+    }
+    for (size_t i = 0; i < n_now; i++) {
+        const vis_roster_model *m = vis_roster_find_model_tag(r, now[i].id);
+        if (m)
+            unit_seen[m->unit] = 1;
+    }
+    for (size_t i = 0; i < ref->n_tags; i++) {
+        int id = ref->tags[i].id;
+        const vis_roster_model *m = vis_roster_find_model_tag(r, id);
+        const vis_board_tag *bt = m ? NULL : vis_roster_find_board_tag(r, id);
+        if (!m && !bt)
+            continue;
+        bool back = has_tag(now, n_now, id);
+        if (!back)
+            (*missing)++;
+        if (bt && !back) {
+            if (ok)
+                snprintf(why, why_cap, "board tag %d is hidden", id);
+            ok = false;
+        }
+        if (m) {
+            model_before++;
+            if (!back) {
+                model_lost++;
+                unit_lost[m->unit] = 1;
+            }
+        }
+    }
+    for (size_t u = 0; u < r->n_units; u++)
+        if (unit_lost[u] && !unit_seen[u]) {
+            if (ok)
+                snprintf(why, why_cap, "every tag of unit %s is hidden", r->units[u].id);
+            ok = false;
+        }
+    if (ok && model_before && model_lost > w->cfg.max_lost_fraction * model_before) {
+        snprintf(why, why_cap, "%zu of %zu model tags are hidden", model_lost, model_before);
+        ok = false;
+    }
+    free(unit_lost);
+    free(unit_seen);
+    return ok;
+}
+
+/* Units that moved less than the jitter keep their reference positions exactly. */
+static void freeze_jitter(const vis_watch *w, const rules_snapshot *ref, rules_snapshot *now)
+{
+    for (size_t u = 0; u < now->n_units; u++) {
+        rules_unit *un = &now->units[u];
+        rules_unit *ur = rules_snapshot_find_unit(ref, un->id);
+        if (!ur || ur->n_models != un->n_models)
+            continue;
+        bool still = true;
+        for (size_t k = 0; k < un->n_models && still; k++) {
+            const rules_model *mr = rules_unit_find_model(ur, un->models[k].id);
+            still = mr && rules_v2_dist(mr->pos, un->models[k].pos) < w->cfg.jitter_mm &&
+                    fabs(rules_angle_wrap(mr->facing - un->models[k].facing)) < rules_deg_to_rad(1.0);
+        }
+        if (!still)
+            continue;
+        for (size_t k = 0; k < un->n_models; k++) {
+            const rules_model *mr = rules_unit_find_model(ur, un->models[k].id);
+            un->models[k].pos = mr->pos;
+            un->models[k].facing = mr->facing;
+        }
+    }
+}
+
+static int push_entry(vis_watch *w, entry *e, rules_error *err)
+{
+    if (w->n_hist == w->cap_hist) {
+        size_t nc = w->cap_hist ? 2 * w->cap_hist : 8;
+        entry *h = realloc(w->hist, nc * sizeof *h);
+        if (!h)
+            return rules_error_set(err, "out of memory");
+        w->hist = h, w->cap_hist = nc;
+    }
+    w->hist[w->n_hist++] = *e;
+    return 0;
+}
+
+static int mark_move(vis_watch *w, int move, rules_error *err)
+{
+    if ((size_t)move >= w->cap_accepted) {
+        size_t nc = (size_t)move * 2 + 8;
+        bool *a = realloc(w->accepted, nc * sizeof *a);
+        if (!a)
+            return rules_error_set(err, "out of memory");
+        memset(a + w->cap_accepted, 0, (nc - w->cap_accepted) * sizeof *a);
+        w->accepted = a, w->cap_accepted = nc;
+    }
+    return 0;
+}
+
+/* The settle pipeline at a still frame. Returns 1 settled, 0 not (tags hidden), -1 error. */
+static int try_settle(vis_watch *w, const uint8_t *gray, size_t stride, const cvs_image *small, double t_ms,
+                      vis_watch_result *res, rules_error *err)
+{
+    double t0 = now_ms();
+    entry e = {0};
+    bool full;
+    if (detect_tags(w, gray, stride, small, &e.tags, &e.n_tags, &full, err) < 0)
+        return -1;
+    res->full_frame = full;
+    res->tags_seen = e.n_tags;
+    entry *ref = w->n_hist ? &w->hist[w->n_hist - 1] : NULL;
+    char why[160];
+    if (ref && !tags_back(w, ref, e.tags, e.n_tags, &res->tags_missing, why, sizeof why)) {
+        double still_for = t_ms - w->run_t0;
+        if (still_for < w->cfg.force_settle_factor * w->cfg.settle_ms) {
+            snprintf(res->note, sizeof res->note, "not settled: %s (a hand over the table?)", why);
+            res->detect_ms = now_ms() - t0;
+            free(e.tags);
+            return 0;
+        }
+        snprintf(res->note, sizeof res->note, "settled after %.1f s still although %s", still_for / 1000, why);
+    } else if (!ref) {
+        size_t models = 0;
+        for (size_t i = 0; i < e.n_tags; i++)
+            models += vis_roster_find_model_tag(w->roster, e.tags[i].id) != NULL;
+        if (models == 0) {
+            snprintf(res->note, sizeof res->note, "not settled: no model tag in view");
+            res->detect_ms = now_ms() - t0;
+            free(e.tags);
+            return 0;
+        }
+    }
+    vis_report rep = {0};
+    int rc = vis_detector_from_tags(w->det, e.tags, e.n_tags, ref ? ref->snap : NULL, &e.snap, &rep, err);
+    vis_report_clear(&rep);
+    if (rc < 0) {
+        free(e.tags);
+        return -1;
+    }
+    if (!(e.small = cvs_image_clone(small))) {
+        entry_clear(&e);
+        return rules_error_set(err, "out of memory");
+    }
+    res->detect_ms = now_ms() - t0;
+    res->settled = true;
+    if (!ref) {
+        res->first = true;
+        if (push_entry(w, &e, err) < 0) {
+            entry_clear(&e);
+            return -1;
+        }
+        res->after = e.snap;
+        return 1;
+    }
+    freeze_jitter(w, ref->snap, e.snap);
+    double t1 = now_ms();
+    rules_report_init(&e.report);
+    if (rules_move_check(ref->snap, e.snap, &w->cfg.check, &e.report, err) < 0) {
+        entry_clear(&e);
+        return -1;
+    }
+    res->check_ms = now_ms() - t1;
+    if (e.report.n_units == 0) {
+        /* Nothing moved (a hand passed over): keep the snapshot, refresh the
+         * picture and tags so later changes are measured from now. */
+        cvs_image_free(ref->small);
+        free(ref->tags);
+        ref->small = e.small, ref->tags = e.tags, ref->n_tags = e.n_tags;
+        e.small = NULL, e.tags = NULL;
+        entry_clear(&e);
+        res->before = res->after = ref->snap;
+        if (!res->note[0])
+            snprintf(res->note, sizeof res->note, "settled: no unit moved");
+        return 1;
+    }
+    e.move = ++w->moves;
+    if (mark_move(w, e.move, err) < 0 || push_entry(w, &e, err) < 0) {
+        entry_clear(&e);
+        return -1;
+    }
+    entry *top = &w->hist[w->n_hist - 1];
+    res->moved = true;
+    res->move = top->move;
+    res->before = w->hist[w->n_hist - 2].snap;
+    res->after = top->snap;
+    res->report = &top->report;
+    return 1;
+}
+
+int vis_watch_frame(vis_watch *w, const uint8_t *gray, int width, int height, size_t stride, double t_ms,
+                    vis_watch_result *res, rules_error *err)
+{
+    memset(res, 0, sizeof *res);
+    if (w->width == 0) {
+        w->width = width, w->height = height;
+        w->factor = (int)lround((double)width / w->cfg.motion_width);
+        if (w->factor < 1)
+            w->factor = 1;
+    } else if (width != w->width || height != w->height) {
+        return rules_error_set(err, "watch: frame size changed from %dx%d to %dx%d", w->width, w->height, width,
+                               height);
+    }
+    cvs_image *small = shrink(w, gray, width, height, stride, err);
+    if (!small)
+        return -1;
+    if (small->width < BLOCK || small->height < BLOCK) {
+        cvs_image_free(small);
+        return rules_error_set(err, "watch: frame too small (%dx%d)", width, height);
+    }
+    bool still = false;
+    if (w->prev_small) {
+        res->moving_blocks = moving_blocks(small, w->prev_small, w->cfg.motion_level, NULL);
+        still = res->moving_blocks == 0 &&
+                (!w->in_run || moving_blocks(small, w->run_small, w->cfg.motion_level, NULL) == 0);
+    }
+    if (!still) {
+        /* This frame starts a new candidate still run. */
+        cvs_image_free(w->run_small);
+        w->run_small = cvs_image_clone(small);
+        w->run_t0 = t_ms;
+        w->in_run = w->run_small != NULL;
+        w->next_try_t = t_ms + w->cfg.settle_ms;
+        if (w->prev_small)
+            w->state = VIS_WATCH_MOVING;
+    }
+    cvs_image_free(w->prev_small);
+    w->prev_small = small;
+
+    int rc = 0;
+    if (w->state != VIS_WATCH_SETTLED) {
+        if (t_ms >= w->next_try_t) {
+            rc = try_settle(w, gray, stride, small, t_ms, res, err);
+            if (rc == 1) {
+                w->state = VIS_WATCH_SETTLED;
+            } else if (rc == 0) {
+                /* The same still picture gives the same tags: try again
+                 * only when the force time allows settling anyway. */
+                w->state = VIS_WATCH_WAITING_TAGS;
+                w->next_try_t = w->run_t0 + w->cfg.force_settle_factor * w->cfg.settle_ms;
+            }
+        } else if (still && w->state == VIS_WATCH_MOVING) {
+            w->state = VIS_WATCH_STILLING;
+        }
+    }
+    res->state = w->state;
+    return rc < 0 ? -1 : 0;
+}
+
+int vis_watch_accept(vis_watch *w)
+{
+    if (w->n_hist < 2)
+        return 0;
+    int m = w->hist[w->n_hist - 1].move;
+    if (m <= 0 || w->accepted[m])
+        return 0;
+    w->accepted[m] = true;
+    return m;
+}
+
+bool vis_watch_accepted(const vis_watch *w, int move)
+{
+    return move > 0 && (size_t)move < w->cap_accepted && w->accepted[move];
+}
+
+int vis_watch_undo(vis_watch *w)
+{
+    if (w->n_hist < 2)
+        return 0;
+    entry *top = &w->hist[--w->n_hist];
+    int m = top->move;
+    entry_clear(top);
+    /* Judge the next settle against the restored snapshot; the table itself
+     * has not changed yet, so wait for motion first. */
+    w->state = VIS_WATCH_SETTLED;
+    return m;
+}

@@ -1,0 +1,133 @@
+/*
+ * vis_watch: watches a stream of frames, decides when the table has
+ * settled after a move, takes the snapshot and judges the move.
+ *
+ * How to use:
+ *   vis_watch_config cfg; vis_watch_config_default(&cfg);  cfg.settle_ms = 1000;
+ *   vis_watch *w = vis_watch_new(roster, &calib, &cfg, &err);   // roster borrowed, must outlive w
+ *   for each frame:
+ *     vis_watch_result res;
+ *     vis_watch_frame(w, gray, width, height, stride, t_ms, &res, &err);
+ *     if (res.settled && res.moved) ... res.report (the call), res.before, res.after ...
+ *   vis_watch_accept(w) / vis_watch_undo(w)          // a judge's corrections
+ *   vis_watch_free(w);
+ * The result's pointers are borrowed: valid until the next vis_watch_frame,
+ * vis_watch_undo or vis_watch_free.
+ *
+ * When is the table settled? (docs/formats.md, "Event log and subtitles")
+ *   1. Stillness: every frame is shrunk to about cfg.motion_width px and cut
+ *      into 8 x 8 blocks; a block "moves" when its mean absolute difference
+ *      from the previous frame, or from the first frame of the current still
+ *      run, exceeds cfg.motion_level grey levels. The run of frames with no
+ *      moving block must last cfg.settle_ms of frame time. Why pictures and
+ *      not per-frame tag positions: a hand moves long before any tag does,
+ *      and tag detection on every 12 MP frame costs ~250 ms, which a
+ *      5-15 fps camera cannot afford.
+ *   2. No hand hides tags: compared with the previous settled snapshot,
+ *      every board tag is seen again, every unit that had a tag seen has
+ *      one seen again, and at most cfg.max_lost_fraction of its seen model
+ *      tags are now unseen (a moved unit's own figures may lean over a few
+ *      of its tags: those models are inferred from their unit-mates). A
+ *      table still for cfg.force_settle_factor x settle_ms settles even with
+ *      tags missing (a unit removed as casualties), with a note.
+ *   3. Jitter: a unit whose every model moved less than cfg.jitter_mm (and
+ *      turned less than a degree) keeps its previous positions exactly.
+ * Detection at the settle frame runs only in the regions of the picture
+ * that changed since the previous settled snapshot (a margin of two tag
+ * sizes around them); tags elsewhere are taken from that snapshot's
+ * detections. A global change (light, a bumped camera) detects the whole
+ * frame.
+ */
+#ifndef VIS_WATCH_H
+#define VIS_WATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "calib_file.h"
+#include "rules_error.h"
+#include "rules_move.h"
+#include "rules_report.h"
+#include "rules_snapshot.h"
+#include "vis_detect.h"
+#include "vis_roster.h"
+
+typedef struct vis_watch_config {
+    /* Frame time with no motion before the table counts as settled, ms. Default 1000. */
+    double settle_ms;
+    /* A unit whose models all moved less than this (mm) did not move: it
+     * keeps its previous positions (detection noise is ~0.3 mm). Default 2. */
+    double jitter_mm;
+    /* Grey levels of mean absolute change that make a block move. Lower
+     * catches slower hands but also sensor noise and flicker. Default 6. */
+    double motion_level;
+    /* Width of the motion picture, px (the frame is shrunk by an integer
+     * factor to about this). Default 320. */
+    int motion_width;
+    /* Share of the previously seen model tags that may be unseen at a
+     * settle (hidden by their own unit's figures). Default 0.2. */
+    double max_lost_fraction;
+    /* Still this many times settle_ms with tags missing: settle anyway. Default 4. */
+    double force_settle_factor;
+    /* Changed regions covering more than this share of the frame: detect the whole frame. Default 0.5. */
+    double roi_max_fraction;
+    /* How moves are judged (default: rules_check_options_default, move type inferred). */
+    rules_check_options check;
+} vis_watch_config;
+
+void vis_watch_config_default(vis_watch_config *c);
+
+typedef enum vis_watch_state {
+    VIS_WATCH_MOVING = 0,     /* something moves in the picture */
+    VIS_WATCH_STILLING,       /* still, but not for settle_ms yet */
+    VIS_WATCH_WAITING_TAGS,   /* still, but tags are hidden (a hand resting on the table?) */
+    VIS_WATCH_SETTLED,        /* settled and judged; waiting for the next motion */
+} vis_watch_state;
+
+const char *vis_watch_state_word(vis_watch_state s);
+
+typedef struct vis_watch_result {
+    vis_watch_state state;
+    bool settled;             /* this frame settled the table (a snapshot was taken) */
+    bool first;               /* ... and it is the first snapshot: nothing to judge */
+    bool moved;               /* ... and a unit moved: `report` holds the call */
+    int move;                 /* number of the move judged (1, 2, ...), 0 when none */
+    size_t moving_blocks;     /* blocks that changed since the previous frame */
+    size_t tags_seen;         /* at the settle: model and board tags used */
+    size_t tags_missing;      /* at the settle: tags seen before and not now */
+    bool full_frame;          /* the settle detection ran on the whole frame */
+    double detect_ms, check_ms;  /* time spent at the settle frame */
+    const rules_snapshot *before, *after;  /* the move's two snapshots (after = the new one) */
+    const rules_report *report;
+    char note[256];           /* why the frame did not settle, or what the settle noticed */
+} vis_watch_result;
+
+typedef struct vis_watch vis_watch;
+
+/* The detector is built from roster and calib (vis_detector_new). NULL on error. */
+vis_watch *vis_watch_new(const vis_roster *roster, const calib_file *calib, const vis_watch_config *cfg,
+                         rules_error *err);
+void vis_watch_free(vis_watch *w);
+
+/* One frame (8-bit gray, borrowed) at frame time t_ms (increasing). Returns 0 or -1. */
+int vis_watch_frame(vis_watch *w, const uint8_t *gray, int width, int height, size_t stride, double t_ms,
+                    vis_watch_result *res, rules_error *err);
+
+/* The judge accepts the last call: returns its move number, 0 when there is none or it was already accepted. */
+int vis_watch_accept(vis_watch *w);
+/* Was move `n` accepted? */
+bool vis_watch_accepted(const vis_watch *w, int move);
+/*
+ * The judge undoes the last settled snapshot: the table is judged against
+ * the one before it at the next settle (the player puts the unit back or
+ * moves it again). Returns the move number undone, 0 when there is nothing
+ * to undo.
+ */
+int vis_watch_undo(vis_watch *w);
+/* The latest settled snapshot (NULL before the first settle). */
+const rules_snapshot *vis_watch_snapshot(const vis_watch *w);
+/* The tag detector's settings (tune before the first frame). */
+vis_detector *vis_watch_detector(vis_watch *w);
+
+#endif
