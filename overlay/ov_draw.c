@@ -184,6 +184,23 @@ static bool box_free(const ov_target *t, ov_box b)
     return true;
 }
 
+static double box_cost(const ov_target *t, ov_box b);
+
+static double overlap(ov_box a, ov_box b)
+{
+    double w = fmin(a.x1, b.x1) - fmax(a.x0, b.x0), h = fmin(a.y1, b.y1) - fmax(a.y0, b.y0);
+    return w > 0 && h > 0 ? w * h : 0;
+}
+
+/* How bad a place is for a label: area over earlier labels plus area outside the drawing. */
+static double box_cost(const ov_target *t, ov_box b)
+{
+    double cost = (b.x1 - b.x0) * (b.y1 - b.y0) - overlap(b, t->clip);
+    for (size_t i = 0; i < t->n_labels; i++)
+        cost += overlap(b, t->labels[i]);
+    return cost;
+}
+
 static void box_take(ov_target *t, ov_box b)
 {
     if (t->n_labels == t->cap_labels) {
@@ -213,9 +230,8 @@ static void text_halo(ov_target *t, double x, double y, const char *s, const dou
 
 /*
  * A pill: rounded box in `bg` with text in `fg`, placed near device point
- * (ax, ay) at the first candidate offset where it overlaps no earlier label.
- * Returns false when it could not be placed (then it is drawn anyway at the
- * first candidate: a label must never silently vanish).
+ * (ax, ay) at the first candidate offset where it overlaps no earlier label
+ * (else where it overlaps least: a label must never silently vanish).
  */
 static void pill(ov_target *t, double ax, double ay, const char *s, double px, const double bg[3],
                  const double fg[3], bool leader)
@@ -223,20 +239,24 @@ static void pill(ov_target *t, double ax, double ay, const char *s, double px, c
     font(t, px, true);
     double w = text_w(t, s), pad = 0.35 * px, h = 1.35 * px;
     double bw = w + 2 * pad, d = 0.6 * px;
-    /* Candidates: right, left, above, below, then farther out. */
+    /* Candidates: right, left, above, below, then diagonals and farther out. */
     const double cand[][2] = {{d, -h / 2},  {-d - bw, -h / 2},      {-bw / 2, -d - h},     {-bw / 2, d},
                               {d, -d - h},  {-d - bw, -d - h},      {d, d},                {-d - bw, d},
                               {3 * d, -h / 2}, {-3 * d - bw, -h / 2}, {-bw / 2, -3 * d - h}, {-bw / 2, 3 * d},
                               {d, -2.2 * h}, {-d - bw, -2.2 * h},   {d, 1.2 * h},          {-d - bw, 1.2 * h}};
     size_t nc = sizeof cand / sizeof cand[0], pick = 0;
+    /* The first place that is free; failing that, the one that covers the least (other labels, or
+     * room outside the picture). */
+    double best = INFINITY;
     for (size_t i = 0; i < nc; i++) {
         ov_box b = {ax + cand[i][0], ay + cand[i][1], ax + cand[i][0] + bw, ay + cand[i][1] + h};
-        bool inside = t->kind == OV_TARGET_REPORT ||
-                      (b.x0 >= 0 && b.y0 >= 0 && b.x1 <= t->width && b.y1 <= t->height);
-        if (inside && box_free(t, b)) {
+        double cost = box_cost(t, b);
+        if (cost < best - 1e-9) {
+            best = cost;
             pick = i;
-            break;
         }
+        if (cost <= 0)
+            break;
     }
     double x = ax + cand[pick][0], y = ay + cand[pick][1];
     ov_box b = {x, y, x + bw, y + h};
@@ -551,6 +571,12 @@ static const double *model_colour(const unit_ctx *u, const char *id, bool *bad, 
     return *close ? ov_colour_unsure : *bad ? ov_colour_illegal : ov_colour_legal;
 }
 
+/* The path search may keep a zero-length wheel in its word (S-C-S with no first turn): nothing to draw or say. */
+static bool step_is_empty(const rules_step *st)
+{
+    return fabs(st->angle_rad) < 0.002 && fabs(st->length_mm) < 0.05;
+}
+
 static void draw_path(unit_ctx *u)
 {
     ov_target *t = u->t;
@@ -566,6 +592,8 @@ static void draw_path(unit_ctx *u)
     pts[n++] = p.front_centre;
     for (size_t s = 0; s < ur->path.n_steps; s++) {
         const rules_step *st = &ur->path.steps[s];
+        if (step_is_empty(st))
+            continue;
         bool wheel = st->kind == RULES_STEP_WHEEL_LEFT || st->kind == RULES_STEP_WHEEL_RIGHT;
         int k = wheel ? (int)fmax(4, ceil(fabs(st->angle_rad) / (1.0 * RULES_PI / 180.0))) : 1;
         for (int j = 1; j <= k && n < sizeof pts / sizeof pts[0]; j++) {
@@ -618,11 +646,12 @@ static void draw_path(unit_ctx *u)
     fmt_in(len, sizeof len, ur->path.length_mm);
     snprintf(lab, sizeof lab, "path %s", len);
     double x, y;
-    if (dev(t, pts[n - 1], &x, &y))
+    if (dev(t, pts[n / 2], &x, &y))
         pill(t, x, y, lab, 0.8 * u->tpx, ov_colour_path, white, true);
 }
 
-static void draw_limits(unit_ctx *u)
+/* The rate circles (labels == false) or their one label (labels == true, drawn last so nothing covers it). */
+static void draw_limits(unit_ctx *u, bool labels)
 {
     const rules_unit_report *ur = u->ur;
     if (!u->ub || !(ur->rate_mm > 0) || !isfinite(ur->rate_mm) || ur->n_models == 0)
@@ -643,17 +672,33 @@ static void draw_limits(unit_ctx *u)
         const rules_model *m1 = u->ua ? rules_unit_find_model(u->ua, ids[i]) : NULL;
         if (!m0)
             continue;
-        cairo_new_path(u->t->cr);
-        arc_path(u->t, m0->pos, ur->rate_mm, 0, 2 * RULES_PI);
-        double dash[2] = {4 * w, 3 * w};
-        stroke_halo(u->t, ov_colour_limit, 0.9, w, dash, 2);
+        if (!labels) {
+            cairo_new_path(u->t->cr);
+            arc_path(u->t, m0->pos, ur->rate_mm, 0, 2 * RULES_PI);
+            double dash[2] = {4 * w, 3 * w};
+            stroke_halo(u->t, ov_colour_limit, 0.9, w, dash, 2);
+        }
         /* Its name where the model went, so the eye compares the two. */
-        if (i == 0) {
+        if (labels && i == 0) {
+            /* Near where the model went, but on a part of the circle the picture shows. */
             double dir = m1 ? atan2(m1->pos.y - m0->pos.y, m1->pos.x - m0->pos.x) : 0;
             rules_vec2 on = rules_v2_add(m0->pos, rules_v2_scale(rules_v2_dir(dir + 0.35), ur->rate_mm));
+            for (int k = 0; k < 24; k++) {
+                double a = dir + 0.35 + (k % 2 ? -1 : 1) * 0.26 * ((k + 1) / 2);
+                rules_vec2 q = rules_v2_add(m0->pos, rules_v2_scale(rules_v2_dir(a), ur->rate_mm));
+                double qx, qy, inset = 8 * u->tpx;
+                if (dev(u->t, q, &qx, &qy) && qx > u->t->clip.x0 + inset && qx < u->t->clip.x1 - inset &&
+                    qy > u->t->clip.y0 + u->tpx && qy < u->t->clip.y1 - u->tpx) {
+                    on = q;
+                    break;
+                }
+            }
             char lab[64], len[24];
             fmt_in(len, sizeof len, ur->rate_mm);
-            snprintf(lab, sizeof lab, "%s rate %s", ur->move == RULES_MOVE_MARCH ? "March" : "limit", len);
+            snprintf(lab, sizeof lab, "%s rate %s", ur->move == RULES_MOVE_MARCH     ? "March"
+                                                    : ur->move == RULES_MOVE_ADVANCE ? "Advance"
+                                                                                     : "move",
+                     len);
             double x, y;
             if (dev(u->t, on, &x, &y))
                 pill(u->t, x, y, lab, 0.75 * u->tpx, ov_colour_limit, black, false);
@@ -809,7 +854,7 @@ static void draw_unit(ov_target *t, const rules_snapshot *before, const rules_sn
         arcs_lines(t, &u.fa.boundary, fmax(60, 0.6 * fmax(u.fa.boundary.width, u.fa.boundary.depth)), th.neutral,
                    fmax(0.6 * u.lw, 1));
     if (o->limits)
-        draw_limits(&u);
+        draw_limits(&u, false);
     /* Before: dashed neutral outlines, so the eye reads "was here". */
     if (o->bases && u.ub)
         for (size_t i = 0; i < u.ub->n_models; i++) {
@@ -857,7 +902,7 @@ static void draw_unit(ov_target *t, const rules_snapshot *before, const rules_sn
                 continue;
             bool bad, close;
             const double *c = model_colour(&u, m1->id, &bad, &close);
-            arrow(t, m0->pos, m1->pos, c, fmax(0.7 * u.lw, 1.2), 2.5 * u.lw + 5);
+            arrow(t, m0->pos, m1->pos, c, bad || close ? fmax(0.9 * u.lw, 1.5) : fmax(0.6 * u.lw, 1.0), 2.5 * u.lw + 5);
         }
     if (o->gaps)
         draw_gap(&u, after);
@@ -868,36 +913,45 @@ static void draw_unit(ov_target *t, const rules_snapshot *before, const rules_sn
         for (size_t i = 1; i < ur->n_models; i++)
             if (ur->models[i].distance_mm > ur->models[far].distance_mm)
                 far = i;
-        for (size_t i = 0; i < u.ua->n_models; i++) {
-            const rules_model *m = &u.ua->models[i];
-            const rules_model_move *mm = model_move(ur, m->id);
-            if (!mm)
-                continue;
-            bool bad, close;
-            const double *c = model_colour(&u, m->id, &bad, &close);
-            double x, y;
-            if (!dev(t, m->pos, &x, &y))
-                continue;
-            bool key = (ur->n_models && strcmp(ur->models[far].id, m->id) == 0) || bad || close;
-            if (key) {
-                char lab[96], d[48];
-                fmt_in_pm(d, sizeof d, mm->distance_mm, o->uncert ? ov_uncert_distance(o->uncert, m->id) : NAN);
-                snprintf(lab, sizeof lab, "%s%s%s", bad ? "\xE2\x9C\x97 " : close ? "? " : "", d,
-                         mm->inferred ? " (inferred)" : "");
-                pill(t, x, y, lab, u.tpx, c, c == ov_colour_unsure ? black : white, true);
-            } else {
-                /* Small number in the base: sized to fit it, skipped when too small to read. */
-                double base_mm = fmin(u.ua->base_width, u.ua->base_depth);
-                double px = fmin(0.3 * base_mm * scale_at(t, m->pos), 0.7 * u.tpx);
-                if (px < 0.65 * t->min_text_px)
+        for (int pass = 0; pass < 2; pass++)
+            for (size_t i = 0; i < u.ua->n_models; i++) {
+                const rules_model *m = &u.ua->models[i];
+                const rules_model_move *mm = model_move(ur, m->id);
+                if (!mm)
                     continue;
-                char lab[24];
-                snprintf(lab, sizeof lab, "%.2f", rules_mm_to_in(mm->distance_mm));
-                font(t, px, true);
-                text_halo(t, x - text_w(t, lab) / 2, y + 0.35 * px, lab, th.neutral);
+                bool bad, close;
+                const double *c = model_colour(&u, m->id, &bad, &close);
+                double x, y;
+                if (!dev(t, m->pos, &x, &y))
+                    continue;
+                bool key = (ur->n_models && strcmp(ur->models[far].id, m->id) == 0) || bad || close;
+                if (key && pass == 0) {
+                    char lab[96], d[48];
+                    fmt_in_pm(d, sizeof d, mm->distance_mm, o->uncert ? ov_uncert_distance(o->uncert, m->id) : NAN);
+                    snprintf(lab, sizeof lab, "%s%s%s", bad ? "\xE2\x9C\x97 " : close ? "? " : "", d,
+                             mm->inferred ? " (inferred)" : "");
+                    pill(t, x, y, lab, u.tpx, c, c == ov_colour_unsure ? black : white, true);
+                } else if (!key && pass == 1) {
+                    /* Small number in the base: sized to fit it, left out when too small to read or
+                     * when a label already covers the place. */
+                    double base_mm = fmin(u.ua->base_width, u.ua->base_depth);
+                    double px = fmin(0.3 * base_mm * scale_at(t, m->pos), 0.7 * u.tpx);
+                    if (px < 0.65 * t->min_text_px)
+                        continue;
+                    char lab[24];
+                    snprintf(lab, sizeof lab, "%.2f", rules_mm_to_in(mm->distance_mm));
+                    font(t, px, true);
+                    double w = text_w(t, lab);
+                    ov_box b = {x - w / 2, y - 0.6 * px, x + w / 2, y + 0.6 * px};
+                    if (!box_free(t, b))
+                        continue;
+                    box_take(t, b);
+                    text_halo(t, x - w / 2, y + 0.35 * px, lab, th.neutral);
+                }
             }
-        }
     }
+    if (o->limits)
+        draw_limits(&u, true);
     /* The unit's own label: name, move and verdict, with a shape cue (check / cross / question). */
     if (u.have_fa || u.have_fb) {
         const rules_formation *f = u.have_fa ? &u.fa : &u.fb;
@@ -959,10 +1013,12 @@ static void draw_panel(ov_target *t, const rules_report *r, const ov_options *o,
         /* Unit, move, path. */
         char path[256] = "";
         for (size_t s = 0; ur->has_path && s < ur->path.n_steps; s++) {
+            if (step_is_empty(&ur->path.steps[s]))
+                continue;
             char d[96];
             rules_step_describe(&ur->path.steps[s], d, sizeof d);
             size_t l = strlen(path);
-            snprintf(path + l, sizeof path - l, "%s%s", s ? ", " : "", d);
+            snprintf(path + l, sizeof path - l, "%s%s", l ? ", " : "", d);
         }
         char rate[24], plen[24];
         fmt_in(rate, sizeof rate, ur->rate_mm);
@@ -1111,6 +1167,9 @@ int ov_draw_verdict(ov_target *t, const rules_snapshot *before, const rules_snap
         return rules_error_set(err, "overlay: unit '%s' is not in the report", opt->unit_id);
     const rules_ruleset *rs = &report->ruleset;
     cairo_save(t->cr);
+    /* The report's page has a panel under the board: keep the board's marks out of it. */
+    cairo_rectangle(t->cr, t->clip.x0, t->clip.y0, t->clip.x1 - t->clip.x0, t->clip.y1 - t->clip.y0);
+    cairo_clip(t->cr);
     if (opt->others)
         draw_others(t, after ? after : before, report, opt);
     for (size_t i = 0; i < report->n_units; i++) {
@@ -1119,6 +1178,7 @@ int ov_draw_verdict(ov_target *t, const rules_snapshot *before, const rules_snap
             continue;
         draw_unit(t, before, after, ur, opt, rs);
     }
+    cairo_reset_clip(t->cr);
     if (opt->legend) {
         if (t->kind == OV_TARGET_REPORT)
             draw_panel(t, report, opt, rs);

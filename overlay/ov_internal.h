@@ -37,6 +37,7 @@ struct ov_target {
     double margin, board_px_w, board_px_h;
     double view_x0, view_y0, view_w, view_d;
     double panel_top, panel_bottom;
+    ov_box clip;              /* where drawing and labels belong, device px (report: the board window) */
     /* labels placed so far */
     ov_box *labels;
     size_t n_labels, cap_labels;

@@ -38,6 +38,7 @@ static int raster_init(ov_target *t, int width, int height, rules_error *err)
         return rules_error_set(err, "overlay: image size %dx%d is not usable", width, height);
     t->width = width;
     t->height = height;
+    t->clip = (ov_box){0, 0, width, height};
     t->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
     if (cairo_ok(cairo_surface_status(t->surface), "overlay: image surface", err) < 0)
         return -1;
@@ -178,7 +179,9 @@ ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, d
     t->view_w = w;
     t->view_d = d;
     /* Centre the board horizontally when the panel makes the page wider. */
-    ov_map_init_page(&t->map, x0, y0, d, px_per_mm, (t->width - t->board_px_w) / 2, t->margin);
+    double ox = (t->width - t->board_px_w) / 2;
+    ov_map_init_page(&t->map, x0, y0, d, px_per_mm, ox, t->margin);
+    t->clip = (ov_box){ox, t->margin, ox + t->board_px_w, t->margin + t->board_px_h};
     t->min_text_px = 12;
     t->min_line_px = 1.0;
     /* Drawn into a recording surface: the panel's height is known only after drawing. */
