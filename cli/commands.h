@@ -29,6 +29,10 @@ int bench_vision(int argc, char **argv);
 int cmd_tags(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
 int cmd_render(int argc, char **argv);
+/* Calibration (issue 4). */
+int cmd_target(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+int bench_calib(int argc, char **argv);
 #endif
 
 /* True when argv holds -h or --help. */

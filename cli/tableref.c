@@ -10,6 +10,8 @@ static const tableref_command commands[] = {
     {"tags", "list the AprilTags found in an image", cmd_tags},
     {"detect", "turn a camera image into a snapshot", cmd_detect},
     {"render", "render a synthetic table with exact ground truth", cmd_render},
+    {"target", "draw a printable calibration target (AprilTag grid) and its layout", cmd_target},
+    {"calibrate", "calibrate the camera, the board pose or the projector", cmd_calibrate},
 #endif
     {"bench", "run a benchmark and print its figures (rules, vision)", cmd_bench},
 };

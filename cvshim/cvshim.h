@@ -176,10 +176,12 @@ enum {
 typedef struct cvs_calib_result {
     cvs_lens lens;
     double rms_px;                     /* OpenCV's RMS reprojection error over all points */
-    double std[CVS_CALIB_NPARAM];      /* OpenCV's stdDeviationsIntrinsics (0 for fixed parameters) */
+    double std[CVS_CALIB_NPARAM];      /* OpenCV's stdDeviationsIntrinsics (0 for fixed parameters;
+                                          with FIX_ASPECT fx's, which OpenCV leaves 0, from cov) */
     /* Covariance of the nine parameters (row-major 9x9, px^2 etc.), from the
      * Jacobian of every reprojection with the views' poses eliminated (Schur
-     * complement) and scaled by the residual variance. Its diagonal matches
+     * complement) and scaled by the residual variance (OpenCV's convention:
+     * squared errors over points minus parameters). Its diagonal matches
      * `std` squared; its off-diagonal terms (fx with fy, cx with p1, k1 with
      * k2) are what an error propagation needs. Fixed parameters: 0 rows. */
     double cov[CVS_CALIB_NPARAM * CVS_CALIB_NPARAM];
@@ -216,6 +218,7 @@ int cvs_find_homography(const double *src_xy, const double *dst_xy, int n, doubl
  */
 int cvs_projector_show(const cvs_image *pattern, int screen_x, int screen_y, int wait_ms, rules_error *err);
 void cvs_projector_close(void);
+
 
 /* ======================================================================
  * Video (cvshim_video.cpp): cv::VideoCapture for video files and V4L2

@@ -106,7 +106,12 @@ static void intrinsics_covariance(const std::vector<std::vector<cv::Point3d>> &o
         }
         n_obs += 2 * n;
     }
-    const int dof = n_obs - p - 6 * (int)obj.size();
+    // OpenCV's convention for the residual variance (calibration.cpp): the
+    // squared errors of both coordinates over (points - free parameters),
+    // not over (coordinates - parameters). It is about twice the textbook
+    // value; we keep it so that this covariance's diagonal equals OpenCV's
+    // stdDeviationsIntrinsics, and the board error estimate errs on the safe side.
+    const int dof = n_obs / 2 - p - 6 * (int)obj.size();
     const double sigma2 = dof > 0 ? ss / dof : 0;
     cv::Mat C = M * (S.inv(cv::DECOMP_SVD) * sigma2) * M.t();
     for (int i = 0; i < CVS_CALIB_NPARAM * CVS_CALIB_NPARAM; i++)
@@ -177,6 +182,11 @@ extern "C" int cvs_calibrate_camera(int n_views, const int *counts, const double
             res->std[i] = i < std_intr.rows * std_intr.cols ? std_intr.at<double>(i) : 0;
         cv::Matx33d Kx(L->fx, 0, L->cx, 0, L->fy, L->cy, 0, 0, 1);
         intrinsics_covariance(obj, img, rvecs, tvecs, Kx, dist, flags, res->cov);
+        // With FIX_ASPECT OpenCV reports fx's deviation as 0 (it solves for fy);
+        // fx still has one, fy / aspect: take it from the covariance.
+        for (int i = 0; i < CVS_CALIB_NPARAM; i++)
+            if (res->std[i] == 0 && res->cov[i * CVS_CALIB_NPARAM + i] > 0)
+                res->std[i] = std::sqrt(res->cov[i * CVS_CALIB_NPARAM + i]);
         for (int v = 0; v < n_views; v++) {
             if (view_rms)
                 view_rms[v] = per_view.at<double>(v);

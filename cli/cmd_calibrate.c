@@ -1,0 +1,448 @@
+/* tableref calibrate camera|board|projector: measure the camera, the board's place, the projector. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calib_board.h"
+#include "calib_camera.h"
+#include "calib_file.h"
+#include "calib_projector.h"
+#include "calib_target.h"
+#include "cli_args.h"
+#include "commands.h"
+#include "cvshim.h"
+#include "vis_roster.h"
+
+static void calibrate_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: tableref calibrate camera IMAGES... (--target TARGET.json | --chessboard COLSxROWS\n"
+            "                          --square-mm S) --out CALIB.json [options]\n"
+            "       tableref calibrate board IMAGE --calib CALIB.json --roster ROSTER.json [--out CALIB.json]\n"
+            "       tableref calibrate projector (--image CAMERA.jpg | --show) --calib CALIB.json\n"
+            "                          [--size WxH] [--pattern-out PATTERN.png] [--out CALIB.json]\n"
+            "\n"
+            "camera: intrinsics and lens distortion from 10-20 photos of the target\n"
+            "  (`tableref target`) or of a chessboard (COLSxROWS counts INNER corners).\n"
+            "  A view is rejected when the target is not found, has fewer than 12\n"
+            "  points, is seen more than --max-tilt-deg (70) off its normal, or\n"
+            "  reprojects 3x worse than the median view. Prints the RMS reprojection\n"
+            "  error, each parameter's standard deviation, the position error this\n"
+            "  uncertainty causes on the board at --table-distance-mm (1400), and\n"
+            "  which photos to take next.\n"
+            "  --fix-aspect      fy/fx fixed at 1 (square pixels)\n"
+            "  --zero-tangent    p1 = p2 = 0\n"
+            "  --k3              also fit k3 (wide-angle lenses)\n"
+            "  --no-distortion   a pure pinhole (for comparison)\n"
+            "  --keep-outliers   never reject a view for its reprojection error\n"
+            "\n"
+            "board: the board's pose from its reference tags (in the roster) in one\n"
+            "  overhead photo; prints each reference tag's residual in mm, warns when\n"
+            "  the board moved more than --moved-mm (2) since the pose in CALIB.json,\n"
+            "  and writes the new pose to --out (default: CALIB.json itself).\n"
+            "\n"
+            "projector: fits where projector pixels land on the board (a homography,\n"
+            "  RANSAC then least squares). The pattern (a grid of tags) is shown\n"
+            "  full-screen with --show (needs a display: --screen-x/--screen-y place\n"
+            "  the window on the projector, --wait-ms 1500 before the camera photo\n"
+            "  --image is read) or written with --pattern-out to show by other means.\n"
+            "  Reports the residual in mm on the table and stores the mapping in --out.\n"
+            "\n"
+            "Exit status: 0 done, 2 bad input, usage or a failed calibration.\n");
+}
+
+static int parse_size(const char *s, int *a, int *b)
+{
+    char x;
+    return sscanf(s, "%d%c%d", a, &x, b) == 3 && (x == 'x' || x == 'X') && *a > 0 && *b > 0 ? 0 : -1;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* ---- camera ------------------------------------------------------------ */
+
+static int calibrate_camera(int argc, char **argv)
+{
+    const char *target_path = NULL, *chess = NULL, *out = NULL, *v;
+    double square = 0, dist_mm = 1400, max_tilt = 70;
+    calib_camera_options o;
+    calib_camera_options_default(&o);
+    const char **images = calloc((size_t)argc, sizeof *images);
+    int n_images = 0, rc = EXIT_BAD_INPUT;
+    calib_camera *cc = NULL;
+    rules_error err;
+    if (!images)
+        return EXIT_BAD_INPUT;
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if ((r = cli_value(argc, argv, &i, "--target", &v)) != 0) {
+            if (r < 0)
+                goto done;
+            target_path = v;
+        } else if ((r = cli_value(argc, argv, &i, "--chessboard", &v)) != 0) {
+            if (r < 0)
+                goto done;
+            chess = v;
+        } else if ((r = cli_value(argc, argv, &i, "--square-mm", &v)) != 0) {
+            if (r < 0 || cli_number("--square-mm", v, &square) < 0)
+                goto done;
+        } else if ((r = cli_value(argc, argv, &i, "--table-distance-mm", &v)) != 0) {
+            if (r < 0 || cli_number("--table-distance-mm", v, &dist_mm) < 0)
+                goto done;
+        } else if ((r = cli_value(argc, argv, &i, "--max-tilt-deg", &v)) != 0) {
+            if (r < 0 || cli_number("--max-tilt-deg", v, &max_tilt) < 0)
+                goto done;
+        } else if ((r = cli_value(argc, argv, &i, "--out", &v)) != 0) {
+            if (r < 0)
+                goto done;
+            out = v;
+        } else if (strcmp(argv[i], "--fix-aspect") == 0) {
+            o.flags |= CVS_CALIB_FIX_ASPECT;
+        } else if (strcmp(argv[i], "--zero-tangent") == 0) {
+            o.flags |= CVS_CALIB_ZERO_TANGENT;
+        } else if (strcmp(argv[i], "--k3") == 0) {
+            o.flags &= ~(unsigned)CVS_CALIB_FIX_K3;
+        } else if (strcmp(argv[i], "--keep-outliers") == 0) {
+            o.outlier_factor = 0;
+        } else if (strcmp(argv[i], "--no-distortion") == 0) {
+            o.flags |= CVS_CALIB_NO_DISTORTION;
+        } else if (cli_is_option(argv[i])) {
+            fprintf(stderr, "tableref calibrate camera: unknown option '%s' (try --help)\n", argv[i]);
+            goto done;
+        } else {
+            images[n_images++] = argv[i];
+        }
+    }
+    if (!out || n_images == 0 || (!target_path == !chess)) {
+        fprintf(stderr, "tableref calibrate camera: need IMAGES, --out and one of --target or --chessboard "
+                        "(try --help)\n");
+        goto done;
+    }
+    if (!(dist_mm > 0) || !(max_tilt > 0 && max_tilt < 90)) {
+        fprintf(stderr, "tableref calibrate camera: --table-distance-mm must be positive and --max-tilt-deg "
+                        "between 0 and 90\n");
+        goto done;
+    }
+    o.table_distance_mm = dist_mm;
+    o.max_tilt_deg = max_tilt;
+    calib_target t;
+    if (chess) {
+        int c, r;
+        if (parse_size(chess, &c, &r) < 0) {
+            fprintf(stderr, "tableref calibrate camera: --chessboard: expected COLSxROWS (inner corners), got '%s'\n",
+                    chess);
+            goto done;
+        }
+        if (calib_target_chessboard(&t, c, r, square, &err) < 0) {
+            fprintf(stderr, "tableref calibrate camera: %s (give --square-mm)\n", err.msg);
+            goto done;
+        }
+    } else if (calib_target_load(target_path, &t, &err) < 0) {
+        fprintf(stderr, "tableref calibrate camera: %s\n", err.msg);
+        goto done;
+    }
+    if (!(cc = calib_camera_new(&t, &err))) {
+        fprintf(stderr, "tableref calibrate camera: %s\n", err.msg);
+        goto done;
+    }
+    for (int i = 0; i < n_images; i++) {
+        cvs_image *img = cvs_image_load_gray(images[i], &err);
+        if (!img) {
+            fprintf(stderr, "tableref calibrate camera: %s\n", err.msg);
+            goto done;
+        }
+        int r = calib_camera_add_image(cc, img, base_name(images[i]), &err);
+        cvs_image_free(img);
+        if (r < 0) {
+            fprintf(stderr, "tableref calibrate camera: %s: %s\n", images[i], err.msg);
+            goto done;
+        }
+    }
+    int solved = calib_camera_solve(cc, &o, &err);
+    printf("%-24s %6s  %s\n", "view", "points", "result");
+    for (size_t i = 0; i < cc->n_views; i++) {
+        const calib_view *w = &cc->views[i];
+        if (w->status == CALIB_VIEW_USED && solved == 0)
+            printf("%-24s %6d  used: %.3f px RMS, tilted %.0f deg\n", w->name, w->n, w->rms_px, w->tilt_deg);
+        else if (w->status == CALIB_VIEW_USED)
+            printf("%-24s %6d  usable\n", w->name, w->n);
+        else
+            printf("%-24s %6d  rejected (%s): %s\n", w->name, w->n, calib_view_status_name(w->status), w->why);
+    }
+    if (solved < 0) {
+        fprintf(stderr, "tableref calibrate camera: %s\n", err.msg);
+        goto done;
+    }
+    const cvs_calib_result *res = &cc->res;
+    int points = 0;
+    for (size_t i = 0; i < cc->n_views; i++)
+        if (cc->views[i].status == CALIB_VIEW_USED)
+            points += cc->views[i].n;
+    printf("\n%d of %zu views used, %d points, image %dx%d\n", cc->used, cc->n_views, points, cc->width,
+           cc->height);
+    printf("RMS reprojection error: %.3f px\n", res->rms_px);
+    static const char *names[9] = {"fx", "fy", "cx", "cy", "k1", "k2", "p1", "p2", "k3"};
+    const double val[9] = {res->lens.fx, res->lens.fy, res->lens.cx, res->lens.cy, res->lens.dist[0],
+                           res->lens.dist[1], res->lens.dist[2], res->lens.dist[3], res->lens.dist[4]};
+    for (int i = 0; i < 9; i++) {
+        if (i < 4)
+            printf("  %-3s %11.3f px  +- %.3f\n", names[i], val[i], res->std[i]);
+        else if (res->std[i] > 0 || val[i] != 0)
+            printf("  %-3s %11.5f     +- %.5f\n", names[i], val[i], res->std[i]);
+        else
+            printf("  %-3s %11.5f     (fixed)\n", names[i], val[i]);
+    }
+    printf("expected position error on the board, camera %.0f mm above it: %.3f mm RMS (95%% of draws below "
+           "%.3f mm)\n",
+           cc->table_distance_mm, cc->board_rms_mm, cc->board_p95_mm);
+    if (cc->n_advice == 0)
+        printf("advice: none; the views cover the frame, are tilted and agree\n");
+    for (int i = 0; i < cc->n_advice; i++)
+        printf("advice: %s\n", cc->advice[i]);
+    calib_file cf;
+    calib_camera_to_file(cc, &cf);
+    if (calib_file_validate(&cf, out, &err) < 0 || calib_file_save(&cf, out, &err) < 0) {
+        fprintf(stderr, "tableref calibrate camera: %s\n", err.msg);
+        goto done;
+    }
+    printf("wrote %s (no board pose yet: run `tableref calibrate board`)\n", out);
+    rc = 0;
+done:
+    calib_camera_free(cc);
+    free(images);
+    return rc;
+}
+
+/* ---- board ------------------------------------------------------------- */
+
+static int calibrate_board(int argc, char **argv)
+{
+    const char *image = NULL, *calib_path = NULL, *roster_path = NULL, *out = NULL, *v;
+    double moved_mm = 2.0;
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if ((r = cli_value(argc, argv, &i, "--calib", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            calib_path = v;
+        } else if ((r = cli_value(argc, argv, &i, "--roster", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            roster_path = v;
+        } else if ((r = cli_value(argc, argv, &i, "--out", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            out = v;
+        } else if ((r = cli_value(argc, argv, &i, "--moved-mm", &v)) != 0) {
+            if (r < 0 || cli_number("--moved-mm", v, &moved_mm) < 0)
+                return EXIT_BAD_INPUT;
+        } else if (cli_is_option(argv[i]) || image) {
+            fprintf(stderr, "tableref calibrate board: unexpected argument '%s' (try --help)\n", argv[i]);
+            return EXIT_BAD_INPUT;
+        } else {
+            image = argv[i];
+        }
+    }
+    if (!image || !calib_path || !roster_path) {
+        fprintf(stderr, "tableref calibrate board: need IMAGE, --calib and --roster (try --help)\n");
+        return EXIT_BAD_INPUT;
+    }
+    if (!out)
+        out = calib_path;
+    rules_error err;
+    calib_file c;
+    vis_roster *roster = NULL;
+    cvs_image *img = NULL;
+    int rc = EXIT_BAD_INPUT;
+    if (calib_file_load_ex(calib_path, CALIB_FILE_POSE_OPTIONAL, &c, &err) < 0 ||
+        !(roster = vis_roster_load(roster_path, &err)) || !(img = cvs_image_load_gray(image, &err))) {
+        fprintf(stderr, "tableref calibrate board: %s\n", err.msg);
+        goto done;
+    }
+    if (img->width != c.width || img->height != c.height) {
+        fprintf(stderr, "tableref calibrate board: %s: %dx%d px, but %s: image_size is %dx%d\n", image, img->width,
+                img->height, calib_path, c.width, c.height);
+        goto done;
+    }
+    calib_board_result br;
+    if (calib_board_measure(&c, roster, img, &br, &err) < 0) {
+        fprintf(stderr, "tableref calibrate board: %s\n", err.msg);
+        goto done;
+    }
+    printf("%-8s %10s %10s %12s\n", "tag", "x_mm", "y_mm", "residual_mm");
+    for (int i = 0; i < br.n_tags; i++)
+        printf("%-8d %10.2f %10.2f %12.3f\n", br.tags[i].id, br.tags[i].x, br.tags[i].y, br.tags[i].residual_mm);
+    for (size_t i = 0; i < roster->n_board_tags; i++) {
+        int found = 0;
+        for (int k = 0; k < br.n_tags; k++)
+            found |= br.tags[k].id == roster->board_tags[i].id;
+        if (!found)
+            printf("%-8d not found in the image\n", roster->board_tags[i].id);
+    }
+    printf("%d reference tags used, RMS reprojection %.3f px, RMS residual %.3f mm, worst %.3f mm\n", br.n_tags,
+           br.rms_px, br.rms_mm, br.max_mm);
+    if (!c.pose_missing) {
+        printf("board moved since the last calibration: %.2f mm at most over the board (threshold %.2f mm)\n",
+               br.moved_mm, moved_mm);
+        if (br.moved_mm > moved_mm)
+            printf("warning: the board (or the camera) moved by %.2f mm since %s was made; the new pose "
+                   "replaces it\n",
+                   br.moved_mm, calib_path);
+    }
+    memcpy(c.R, br.R, sizeof c.R);
+    memcpy(c.t, br.t, sizeof c.t);
+    c.pose_missing = 0;
+    if (calib_file_validate(&c, out, &err) < 0 || calib_file_save(&c, out, &err) < 0) {
+        fprintf(stderr, "tableref calibrate board: %s\n", err.msg);
+        goto done;
+    }
+    printf("wrote %s\n", out);
+    rc = 0;
+done:
+    cvs_image_free(img);
+    vis_roster_free(roster);
+    return rc;
+}
+
+/* ---- projector ---------------------------------------------------------- */
+
+static int calibrate_projector(int argc, char **argv)
+{
+    const char *image = NULL, *calib_path = NULL, *out = NULL, *pattern_out = NULL, *size = NULL, *v;
+    int show = 0, pw = 1280, ph = 800;
+    double sx = 0, sy = 0, wait_ms = 1500;
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if ((r = cli_value(argc, argv, &i, "--calib", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            calib_path = v;
+        } else if ((r = cli_value(argc, argv, &i, "--image", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            image = v;
+        } else if ((r = cli_value(argc, argv, &i, "--out", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            out = v;
+        } else if ((r = cli_value(argc, argv, &i, "--pattern-out", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            pattern_out = v;
+        } else if ((r = cli_value(argc, argv, &i, "--size", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            size = v;
+        } else if ((r = cli_value(argc, argv, &i, "--screen-x", &v)) != 0) {
+            if (r < 0 || cli_number("--screen-x", v, &sx) < 0)
+                return EXIT_BAD_INPUT;
+        } else if ((r = cli_value(argc, argv, &i, "--screen-y", &v)) != 0) {
+            if (r < 0 || cli_number("--screen-y", v, &sy) < 0)
+                return EXIT_BAD_INPUT;
+        } else if ((r = cli_value(argc, argv, &i, "--wait-ms", &v)) != 0) {
+            if (r < 0 || cli_number("--wait-ms", v, &wait_ms) < 0)
+                return EXIT_BAD_INPUT;
+        } else if (strcmp(argv[i], "--show") == 0) {
+            show = 1;
+        } else {
+            fprintf(stderr, "tableref calibrate projector: unexpected argument '%s' (try --help)\n", argv[i]);
+            return EXIT_BAD_INPUT;
+        }
+    }
+    if (size && parse_size(size, &pw, &ph) < 0) {
+        fprintf(stderr, "tableref calibrate projector: --size: expected WxH, got '%s'\n", size);
+        return EXIT_BAD_INPUT;
+    }
+    if (!pattern_out && !calib_path) {
+        fprintf(stderr, "tableref calibrate projector: need --calib (or only --pattern-out) (try --help)\n");
+        return EXIT_BAD_INPUT;
+    }
+    rules_error err;
+    calib_projector_pattern pat;
+    calib_projector_pattern_default(&pat, pw, ph);
+    cvs_image *pattern = calib_projector_pattern_draw(&pat, &err);
+    cvs_image *img = NULL;
+    calib_file c;
+    int rc = EXIT_BAD_INPUT;
+    if (!pattern) {
+        fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
+        return EXIT_BAD_INPUT;
+    }
+    if (pattern_out) {
+        if (cvs_image_save(pattern, pattern_out, 95, &err) < 0) {
+            fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
+            goto done;
+        }
+        printf("wrote the %dx%d projector pattern (%d tags) to %s\n", pw, ph, pat.grid.cols * pat.grid.rows, pattern_out);
+        if (!calib_path) {
+            rc = 0;
+            goto done;
+        }
+    }
+    if (calib_file_load(calib_path, &c, &err) < 0) {
+        fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
+        goto done;
+    }
+    if (show && cvs_projector_show(pattern, (int)sx, (int)sy, (int)wait_ms, &err) < 0) {
+        fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
+        goto done;
+    }
+    if (!image) {
+        fprintf(stderr, "tableref calibrate projector: need --image, the camera's photo of the projected pattern "
+                        "(tableref has no live capture of its own here)\n");
+        goto done;
+    }
+    if (!(img = cvs_image_load_gray(image, &err))) {
+        fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
+        goto done;
+    }
+    calib_projector_result pr;
+    if (calib_projector_fit(&c, &pat, img, &pr, &err) < 0) {
+        fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
+        goto done;
+    }
+    printf("%d of %d pattern tags found, %d of %d corners kept by RANSAC\n", pr.tags_found, pat.grid.cols * pat.grid.rows,
+           pr.inliers, pr.points);
+    printf("residual on the table: %.3f mm RMS, %.3f mm worst\n", pr.rms_mm, pr.max_mm);
+    printf("projector pixel size on the table: %.2f mm (at the board centre)\n", pr.px_mm);
+    c.projector = pr.mapping;
+    if (!out)
+        out = calib_path;
+    if (calib_file_validate(&c, out, &err) < 0 || calib_file_save(&c, out, &err) < 0) {
+        fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
+        goto done;
+    }
+    printf("wrote %s\n", out);
+    rc = 0;
+done:
+    if (show)
+        cvs_projector_close();
+    cvs_image_free(pattern);
+    cvs_image_free(img);
+    return rc;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+        calibrate_usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? EXIT_BAD_INPUT : 0;
+    }
+    if (cli_wants_help(argc, argv)) {
+        calibrate_usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "camera") == 0)
+        return calibrate_camera(argc - 1, argv + 1);
+    if (strcmp(argv[1], "board") == 0)
+        return calibrate_board(argc - 1, argv + 1);
+    if (strcmp(argv[1], "projector") == 0)
+        return calibrate_projector(argc - 1, argv + 1);
+    fprintf(stderr, "tableref calibrate: unknown step '%s' (camera, board or projector)\n", argv[1]);
+    return EXIT_BAD_INPUT;
+}

@@ -1,0 +1,218 @@
+/* tableref target: a printable AprilTag-grid calibration target and its layout file. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <apriltag/apriltag.h>
+#include <apriltag/tag36h11.h>
+#include <apriltag/tagStandard41h12.h>
+
+#include "calib_target.h"
+#include "cli_args.h"
+#include "commands.h"
+#include "cvshim.h"
+
+#if TABLEREF_HAVE_OVERLAY
+#include <cairo-pdf.h>
+#include <cairo.h>
+#endif
+
+static void target_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: tableref target --out TARGET.pdf|TARGET.png [options]\n"
+            "\n"
+            "Draws a calibration target: a grid of AprilTags filling the page, and\n"
+            "writes its layout (every tag's corners in mm) beside it as TARGET.json,\n"
+            "which `tableref calibrate camera --target TARGET.json` reads. Print it at\n"
+            "100%% scale (no \"fit to page\"), check the 100 mm bar with a ruler, and\n"
+            "glue it to something flat.\n"
+            "  --paper A4|A3|A5|letter|WxH   page size (WxH in mm; default A4)\n"
+            "  --landscape                   turn the page\n"
+            "  --tag-mm S                    black square edge (default 30)\n"
+            "  --spacing-mm G                gap between black squares (default S/3)\n"
+            "  --margin-mm M                 unprinted margin (default 15)\n"
+            "  --first-id N                  first tag ID (default 300)\n"
+            "  --family tag36h11|tagStandard41h12\n"
+            "  --dpi D                       PNG resolution (default 300)\n"
+            "  --layout PATH                 layout file (default: --out with .json)\n"
+            "PDF needs tableref built with Cairo; PNG never does.\n"
+            "\n"
+            "Exit status: 0 done, 2 bad input or usage.\n");
+}
+
+static int paper_size(const char *name, double *w, double *h)
+{
+    static const struct {
+        const char *name;
+        double w, h;
+    } papers[] = {{"A5", 148, 210}, {"A4", 210, 297}, {"A3", 297, 420}, {"letter", 215.9, 279.4}};
+    for (size_t i = 0; i < sizeof papers / sizeof papers[0]; i++)
+        if (strcasecmp(name, papers[i].name) == 0) {
+            *w = papers[i].w, *h = papers[i].h;
+            return 0;
+        }
+    char x;
+    return sscanf(name, "%lf%c%lf", w, &x, h) == 3 && (x == 'x' || x == 'X') && *w > 0 && *h > 0 ? 0 : -1;
+}
+
+#if TABLEREF_HAVE_OVERLAY
+static int write_pdf(const calib_target *t, const char *path, rules_error *err)
+{
+    const double pt = 72.0 / 25.4;
+    cairo_surface_t *s = cairo_pdf_surface_create(path, t->paper_mm[0] * pt, t->paper_mm[1] * pt);
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(s);
+        return rules_error_set(err, "%s: cannot write the PDF", path);
+    }
+    cairo_t *cr = cairo_create(s);
+    cairo_scale(cr, pt, pt); /* draw in mm */
+    const int is41 = strcmp(t->family, "tagStandard41h12") == 0;
+    apriltag_family_t *fam = is41 ? tagStandard41h12_create() : tag36h11_create();
+    const int wb = fam->width_at_border, tw = fam->total_width, off = (tw - wb) / 2;
+    const double cell = t->tag_size_mm / wb;
+    /* Black cells as exact rectangles: vector output keeps the corners where the layout says. */
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    for (int k = 0; k < t->cols * t->rows; k++) {
+        image_u8_t *bm = apriltag_to_image(fam, (uint32_t)(t->first_id + k));
+        double c[4][2];
+        calib_target_tag_corners(t, t->first_id + k, c);
+        const double x0 = t->origin_mm[0] + c[3][0] - off * cell, y0 = t->origin_mm[1] + c[3][1] - off * cell;
+        for (int y = 0; bm && y < tw; y++)
+            for (int x = 0; x < tw; x++)
+                if (!bm->buf[y * bm->stride + x])
+                    cairo_rectangle(cr, x0 + x * cell, y0 + y * cell, cell, cell);
+        cairo_fill(cr);
+        image_u8_destroy(bm);
+    }
+    (is41 ? tagStandard41h12_destroy : tag36h11_destroy)(fam);
+    /* Scale bar and caption in the bottom margin. */
+    double ext[2];
+    calib_target_extent(t, ext);
+    const double bar = t->paper_mm[0] >= 130 ? 100 : 50, y = t->paper_mm[1] - 9;
+    cairo_rectangle(cr, t->origin_mm[0], y, bar, 1.0);
+    cairo_fill(cr);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, 2.8);
+    char text[256];
+    snprintf(text, sizeof text,
+             "%.0f mm  |  tableref calibration target: %dx%d %s, %.1f mm tags, %.1f mm apart, IDs %d-%d. Print at 100%%.",
+             bar, t->cols, t->rows, t->family, t->tag_size_mm, t->spacing_mm, t->first_id,
+             t->first_id + t->cols * t->rows - 1);
+    cairo_move_to(cr, t->origin_mm[0], y - 1.5);
+    cairo_show_text(cr, text);
+    cairo_show_page(cr);
+    cairo_destroy(cr);
+    cairo_surface_finish(s);
+    int bad = cairo_surface_status(s) != CAIRO_STATUS_SUCCESS;
+    cairo_surface_destroy(s);
+    return bad ? rules_error_set(err, "%s: cannot write the PDF", path) : 0;
+}
+#endif
+
+int cmd_target(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        target_usage(stdout);
+        return 0;
+    }
+    const char *out = NULL, *paper = "A4", *layout = NULL, *family = "tag36h11", *v;
+    double tag = 30, spacing = -1, margin = 15, first = 300, dpi = 300;
+    int landscape = 0;
+    for (int i = 1; i < argc; i++) {
+        int r = 0;
+        double *num = NULL;
+        const char *opt = argv[i];
+        if ((r = cli_value(argc, argv, &i, "--out", &v)) != 0)
+            out = v;
+        else if ((r = cli_value(argc, argv, &i, "--paper", &v)) != 0)
+            paper = v;
+        else if ((r = cli_value(argc, argv, &i, "--layout", &v)) != 0)
+            layout = v;
+        else if ((r = cli_value(argc, argv, &i, "--family", &v)) != 0)
+            family = v;
+        else if ((r = cli_value(argc, argv, &i, "--tag-mm", &v)) != 0)
+            num = &tag;
+        else if ((r = cli_value(argc, argv, &i, "--spacing-mm", &v)) != 0)
+            num = &spacing;
+        else if ((r = cli_value(argc, argv, &i, "--margin-mm", &v)) != 0)
+            num = &margin;
+        else if ((r = cli_value(argc, argv, &i, "--first-id", &v)) != 0)
+            num = &first;
+        else if ((r = cli_value(argc, argv, &i, "--dpi", &v)) != 0)
+            num = &dpi;
+        else if (strcmp(argv[i], "--landscape") == 0)
+            landscape = 1;
+        else {
+            fprintf(stderr, "tableref target: unexpected argument '%s' (try --help)\n", argv[i]);
+            return EXIT_BAD_INPUT;
+        }
+        if (r < 0 || (num && cli_number(opt, v, num) < 0))
+            return EXIT_BAD_INPUT;
+    }
+    if (!out) {
+        target_usage(stderr);
+        return EXIT_BAD_INPUT;
+    }
+    const char *dot = strrchr(out, '.');
+    const int is_pdf = dot && strcasecmp(dot, ".pdf") == 0, is_png = dot && strcasecmp(dot, ".png") == 0;
+    if (!is_pdf && !is_png) {
+        fprintf(stderr, "tableref target: --out must end in .pdf or .png\n");
+        return EXIT_BAD_INPUT;
+    }
+#if !TABLEREF_HAVE_OVERLAY
+    if (is_pdf) {
+        fprintf(stderr, "tableref target: this tableref was built without Cairo; write a .png instead\n");
+        return EXIT_BAD_INPUT;
+    }
+#endif
+    double pw, ph;
+    if (paper_size(paper, &pw, &ph) < 0) {
+        fprintf(stderr, "tableref target: --paper: expected A3, A4, A5, letter or WxH in mm, got '%s'\n", paper);
+        return EXIT_BAD_INPUT;
+    }
+    if (landscape) {
+        double t = pw;
+        pw = ph, ph = t;
+    }
+    if (first != floor(first) || !(dpi >= 50 && dpi <= 2400) || !(margin >= 0)) {
+        fprintf(stderr, "tableref target: --first-id must be a whole number, --dpi 50..2400, --margin-mm >= 0\n");
+        return EXIT_BAD_INPUT;
+    }
+    rules_error err;
+    calib_target t;
+    calib_target_tags_default(&t);
+    snprintf(t.family, sizeof t.family, "%s", family);
+    t.tag_size_mm = tag;
+    t.spacing_mm = spacing >= 0 ? spacing : tag / 3;
+    t.first_id = (int)first;
+    if (calib_target_fit_page(&t, pw, ph, margin, &err) < 0) {
+        fprintf(stderr, "tableref target: %s\n", err.msg);
+        return EXIT_BAD_INPUT;
+    }
+    char layout_buf[4096];
+    if (!layout) {
+        snprintf(layout_buf, sizeof layout_buf, "%.*s.json", (int)(dot - out), out);
+        layout = layout_buf;
+    }
+    int rc = 0;
+    if (is_png) {
+        cvs_image *img = calib_target_raster(&t, dpi / 25.4, 4, &err);
+        rc = img ? cvs_image_save(img, out, 95, &err) : -1;
+        cvs_image_free(img);
+    }
+#if TABLEREF_HAVE_OVERLAY
+    else
+        rc = write_pdf(&t, out, &err);
+#endif
+    if (rc < 0 || calib_target_save(&t, layout, &err) < 0) {
+        fprintf(stderr, "tableref target: %s\n", err.msg);
+        return EXIT_BAD_INPUT;
+    }
+    printf("wrote %s: %dx%d %s tags of %.1f mm, %.1f mm apart, IDs %d-%d, on a %.0fx%.0f mm page\n", out, t.cols,
+           t.rows, t.family, t.tag_size_mm, t.spacing_mm, t.first_id, t.first_id + t.cols * t.rows - 1, pw, ph);
+    printf("wrote %s (the layout `tableref calibrate camera --target` reads)\n", layout);
+    return 0;
+}

@@ -1,0 +1,231 @@
+/*
+ * The calibration file (versions 1 and 2) and the target layout file: every
+ * bad file is an error naming the file and the field, and through the CLI
+ * an exit status of 2. Good files survive a save/load round trip.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "calib_file.h"
+#include "calib_target.h"
+#include "rules_json.h"
+#include "vision_test_util.h"
+
+static char dir[256];
+
+static void mkdir_tmp(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/tableref-ctest-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void rm_tmp(void)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    (void)!system(cmd);
+}
+
+static const char *GOOD_V1 =
+    "{\"format\": \"tableref-calibration\", \"version\": 1, \"image_size\": [1280, 960],"
+    " \"camera\": {\"fx\": 1100, \"fy\": 1100, \"cx\": 639.5, \"cy\": 479.5},"
+    " \"distortion\": [-0.1, 0.05, 0, 0, 0],"
+    " \"board_pose\": {\"rotation\": [1, 0, 0, 0, -1, 0, 0, 0, -1], \"translation_mm\": [-350, 250, 1400]}}";
+
+/* GOOD_V1 with the first occurrence of `from` replaced by `to`. */
+static void variant(const char *from, const char *to, char *out, size_t cap)
+{
+    const char *p = strstr(GOOD_V1, from);
+    cr_assert_not_null(p, "fixture lacks %s", from);
+    snprintf(out, cap, "%.*s%s%s", (int)(p - GOOD_V1), GOOD_V1, to, p + strlen(from));
+}
+
+static int parse(const char *text, calib_file *c, rules_error *err)
+{
+    cJSON *j = rules_json_parse_string(text, "c.json", err);
+    cr_assert_not_null(j, "%s", err->msg);
+    int rc = calib_file_from_json(j, "c.json", c, err);
+    cJSON_Delete(j);
+    return rc;
+}
+
+static void expect_error(const char *text, const char *field)
+{
+    calib_file c;
+    rules_error err = {{0}};
+    cr_expect_eq(parse(text, &c, &err), -1, "accepted a file with a bad %s", field);
+    cr_expect(strstr(err.msg, "c.json") != NULL, "no file name in: %s", err.msg);
+    cr_expect(strstr(err.msg, field) != NULL, "no '%s' in: %s", field, err.msg);
+}
+
+Test(calib, file_v1_still_reads)
+{
+    calib_file c;
+    rules_error err;
+    cr_assert_eq(parse(GOOD_V1, &c, &err), 0, "%s", err.msg);
+    cr_expect_eq(c.pose_missing, 0);
+    cr_expect_eq(c.quality.present, 0);
+    cr_expect_eq(c.projector.present, 0);
+    /* Nothing of version 2 in it: written back as version 1. */
+    cJSON *j = calib_file_to_json(&c);
+    cr_expect_eq(cJSON_GetObjectItem(j, "version")->valueint, 1);
+    cJSON_Delete(j);
+}
+
+Test(calib, file_bad_values_name_file_and_field)
+{
+    char t[2048];
+    variant("\"version\": 1", "\"version\": 3", t, sizeof t);
+    expect_error(t, "version");
+    variant("\"version\": 1", "\"version\": 0", t, sizeof t);
+    expect_error(t, "version");
+    variant("\"fx\": 1100, ", "", t, sizeof t);
+    expect_error(t, "fx");
+    variant("\"fx\": 1100", "\"fx\": -1100", t, sizeof t);
+    expect_error(t, "camera.fx");
+    variant("\"fy\": 1100", "\"fy\": 0", t, sizeof t);
+    expect_error(t, "camera.fy");
+    variant("\"cx\": 639.5", "\"cx\": 5000", t, sizeof t);
+    expect_error(t, "camera.cx");
+    variant("[1, 0, 0, 0, -1, 0, 0, 0, -1]", "[1, 0, 0, 0, 0, 0, 0, 0, -1]", t, sizeof t);
+    expect_error(t, "board_pose.rotation");
+    variant("[1, 0, 0, 0, -1, 0, 0, 0, -1]", "[2, 0, 0, 0, -2, 0, 0, 0, -2]", t, sizeof t);
+    expect_error(t, "board_pose.rotation");
+    variant("[-0.1, 0.05, 0, 0, 0]", "[-0.1, 0.05, 0, 0]", t, sizeof t);
+    expect_error(t, "distortion");
+    variant("\"board_pose\"", "\"board_pos\"", t, sizeof t);
+    expect_error(t, "board_pose");
+}
+
+Test(calib, file_v2_sections_round_trip_and_validate)
+{
+    mkdir_tmp();
+    calib_file c;
+    rules_error err;
+    cr_assert_eq(parse(GOOD_V1, &c, &err), 0, "%s", err.msg);
+    c.quality.present = 1;
+    c.quality.views = 14;
+    c.quality.rms_px = 0.21;
+    for (int i = 0; i < 9; i++)
+        c.quality.std[i] = 0.1 * (i + 1);
+    c.quality.table_distance_mm = 1400;
+    c.quality.board_error_mm = 0.4;
+    c.projector.present = 1;
+    c.projector.width = 1280, c.projector.height = 800;
+    const double H[9] = {1.61, 0.012, 95.3, -0.008, 1.58, 40.2, 1.3e-5, -2.1e-5, 1};
+    memcpy(c.projector.H, H, sizeof H);
+    c.projector.rms_mm = 0.31, c.projector.max_mm = 0.8, c.projector.points = 96;
+    char path[512];
+    snprintf(path, sizeof path, "%s/c2.json", dir);
+    cr_assert_eq(calib_file_save(&c, path, &err), 0, "%s", err.msg);
+    calib_file d;
+    cr_assert_eq(calib_file_load(path, &d, &err), 0, "%s", err.msg);
+    cr_expect_eq(d.quality.views, 14);
+    cr_expect(fabs(d.quality.std[8] - 0.9) < 1e-6);
+    cr_expect(fabs(d.quality.board_error_mm - 0.4) < 1e-9);
+    for (int i = 0; i < 9; i++)
+        cr_expect(fabs(d.projector.H[i] - H[i]) <= 1e-10 * fabs(H[i]), "H[%d]", i);
+    cr_expect_eq(d.projector.width, 1280);
+
+    /* A pose-less file: refused where a pose is needed, accepted where it is optional. */
+    c.pose_missing = 1;
+    cr_assert_eq(calib_file_save(&c, path, &err), 0, "%s", err.msg);
+    cr_expect_eq(calib_file_load(path, &d, &err), -1);
+    cr_expect(strstr(err.msg, "board_pose") && strstr(err.msg, path), "%s", err.msg);
+    cr_expect_eq(calib_file_load_ex(path, CALIB_FILE_POSE_OPTIONAL, &d, &err), 0, "%s", err.msg);
+    cr_expect_eq(d.pose_missing, 1);
+
+    /* A singular projector mapping and a negative deviation are impossible values. */
+    c.pose_missing = 0;
+    memset(c.projector.H, 0, sizeof c.projector.H);
+    c.projector.H[0] = 1, c.projector.H[3] = 2, c.projector.H[8] = 1; /* rank 2: the board onto a line */
+    cr_expect_eq(calib_file_validate(&c, "c.json", &err), -1);
+    cr_expect(strstr(err.msg, "projector.board_to_projector"), "%s", err.msg);
+    memcpy(c.projector.H, H, sizeof H);
+    c.quality.std[2] = -1;
+    cr_expect_eq(calib_file_validate(&c, "c.json", &err), -1);
+    cr_expect(strstr(err.msg, "camera_quality.std.cx"), "%s", err.msg);
+    rm_tmp();
+}
+
+/* Through the binary: exit 2 and the file + field on stderr. */
+static int run_cli(const char *args, char *err, size_t cap)
+{
+    char cmd[4096], errfile[300];
+    snprintf(errfile, sizeof errfile, "%s/stderr.txt", dir);
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>'%s' >/dev/null", vt_tableref_bin(), args, errfile);
+    int st = vt_exit_status(system(cmd));
+    FILE *f = fopen(errfile, "r");
+    size_t k = f ? fread(err, 1, cap - 1, f) : 0;
+    err[k] = '\0';
+    if (f)
+        fclose(f);
+    return st;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+Test(calib, cli_bad_calibration_file_exit_2)
+{
+    mkdir_tmp();
+    char t[2048], path[512], args[2048], err[4096];
+    snprintf(path, sizeof path, "%s/bad.json", dir);
+    variant("\"fx\": 1100", "\"fx\": -5", t, sizeof t);
+    write_text(path, t);
+    snprintf(args, sizeof args, "calibrate board '%s/none.jpg' --calib '%s' --roster '%s/none.json'", dir, path, dir);
+    cr_expect_eq(run_cli(args, err, sizeof err), 2);
+    cr_expect(strstr(err, path) && strstr(err, "camera.fx"), "%s", err);
+
+    variant("\"version\": 1", "\"version\": 7", t, sizeof t);
+    write_text(path, t);
+    snprintf(args, sizeof args, "calibrate projector --image '%s/none.jpg' --calib '%s'", dir, path);
+    cr_expect_eq(run_cli(args, err, sizeof err), 2);
+    cr_expect(strstr(err, path) && strstr(err, "version"), "%s", err);
+
+    /* A layout file with a missing field. */
+    snprintf(path, sizeof path, "%s/target.json", dir);
+    write_text(path, "{\"format\": \"tableref-target\", \"version\": 1, \"kind\": \"apriltag-grid\","
+                     " \"family\": \"tag36h11\", \"grid\": [4, 6], \"spacing_mm\": 10, \"first_id\": 300}");
+    snprintf(args, sizeof args, "calibrate camera '%s/none.jpg' --target '%s' --out '%s/o.json'", dir, path, dir);
+    cr_expect_eq(run_cli(args, err, sizeof err), 2);
+    cr_expect(strstr(err, path) && strstr(err, "tag_size_mm"), "%s", err);
+
+    /* A chessboard given without its square size. */
+    snprintf(args, sizeof args, "calibrate camera '%s/none.jpg' --chessboard 9x6 --out '%s/o.json'", dir, dir);
+    cr_expect_eq(run_cli(args, err, sizeof err), 2);
+    cr_expect(strstr(err, "square_mm"), "%s", err);
+    rm_tmp();
+}
+
+Test(calib, target_layout_round_trip)
+{
+    mkdir_tmp();
+    calib_target t, u;
+    rules_error err;
+    calib_target_tags_default(&t);
+    cr_assert_eq(calib_target_fit_page(&t, 210, 297, 15, &err), 0, "%s", err.msg);
+    cr_expect_eq(t.cols, 4);
+    cr_expect_eq(t.rows, 6);
+    char path[512];
+    snprintf(path, sizeof path, "%s/t.json", dir);
+    cr_assert_eq(calib_target_save(&t, path, &err), 0, "%s", err.msg);
+    cr_assert_eq(calib_target_load(path, &u, &err), 0, "%s", err.msg);
+    cr_expect_eq(u.cols, t.cols);
+    cr_expect_eq(u.first_id, t.first_id);
+    cr_expect(fabs(u.origin_mm[0] - t.origin_mm[0]) < 1e-3);
+    /* Tags too close for their white borders. */
+    t.spacing_mm = 2;
+    cr_expect_eq(calib_target_validate(&t, "t.json", &err), -1);
+    cr_expect(strstr(err.msg, "spacing_mm"), "%s", err.msg);
+    rm_tmp();
+}
