@@ -15,6 +15,9 @@
 #include "rules_formation.h"
 #include "rules_move.h"
 #include "rules_path.h"
+#include "rules_pursuit.h"
+#include "rules_reform.h"
+#include "rules_visgraph.h"
 
 static double now_s(void)
 {
@@ -72,6 +75,122 @@ static int build_board(board_pair *b)
             rules_formation_place(u1, p1.front_centre, p1.heading, 5, n) < 0)
             return -1;
     }
+    return 0;
+}
+
+/*
+ * Issue 6: a Reform Move route and a Pursuit prediction with 50 obstacles
+ * (impassable terrain squares of 30-60 mm) scattered over the whole board,
+ * and the route again in a dense 24" x 24" field (the worst case: almost
+ * every gap closed by the clearance, so the search visits most corners).
+ */
+static void scatter(rules_snapshot *s, rules_vec2 keep_clear_a, rules_vec2 keep_clear_b, double clear_mm,
+                    bool dense)
+{
+    int placed = (int)s->n_terrain;
+    while (placed < 50) {
+        double size = 30 + 30 * rnd();
+        rules_vec2 c = dense ? rules_v2(600 + 610 * rnd(), 300 + 610 * rnd())
+                             : rules_v2(50 + (s->board_width - 100) * rnd(), 50 + (s->board_depth - 100) * rnd());
+        if (rules_v2_dist(c, keep_clear_a) < clear_mm || rules_v2_dist(c, keep_clear_b) < clear_mm)
+            continue;
+        rules_vec2 q[4] = {{c.x - size / 2, c.y - size / 2}, {c.x + size / 2, c.y - size / 2},
+                           {c.x + size / 2, c.y + size / 2}, {c.x - size / 2, c.y + size / 2}};
+        char id[16];
+        snprintf(id, sizeof id, "rock%02d", placed++);
+        rules_snapshot_add_terrain(s, id, RULES_TERRAIN_IMPASSABLE, q, 4);
+    }
+}
+
+static int bench_rules6(int n)
+{
+    /* Reform Move: one model's route (16", twice a Mobility of 8"), obstacles loaded for its unit each time. */
+    rules_vec2 from = {700, 450}, to = {700 + 330, 450 + 260};
+    double reform_us = 0, route_only_us = 0, dense_us = 0, len = 0, dense_len = 0, bends = 0, dense_bends = 0;
+    const double clearance = 0.5 * hypot(25, 25) + rules_in_to_mm(0.5);
+    int reps = n * 5;
+    for (int dense = 0; dense < 2; dense++) {
+        rules_snapshot *s = rules_snapshot_new(1828.8, 1219.2);
+        rules_visgraph *g = rules_visgraph_new();
+        if (!s || !g) {
+            rules_snapshot_free(s);
+            rules_visgraph_free(g);
+            return EXIT_BAD_INPUT;
+        }
+        rules_vec2 a = dense ? rules_v2(620, 605) : from, z = dense ? rules_v2(1190, 605) : to;
+        /* one rock right across the straight line, so the route must bend */
+        rules_vec2 m = rules_v2_scale(rules_v2_add(a, z), 0.5);
+        rules_vec2 across[4] = {{m.x - 40, m.y - 40}, {m.x + 40, m.y - 40}, {m.x + 40, m.y + 40}, {m.x - 40, m.y + 40}};
+        rules_snapshot_add_terrain(s, "across", RULES_TERRAIN_IMPASSABLE, across, 4);
+        scatter(s, a, z, 80, dense);
+        rules_route route = {0};
+        double t0 = now_s();
+        for (int i = 0; i < reps; i++) {
+            rules_visgraph_reset(g, s->board_width, s->board_depth);
+            for (size_t k = 0; k < s->n_terrain; k++)
+                rules_visgraph_add_obstacle(g, s->terrain[k].points, s->terrain[k].n_points, clearance);
+            rules_visgraph_route(g, a, z, &route);
+        }
+        double us = (now_s() - t0) * 1e6 / reps;
+        if (dense) {
+            dense_us = us;
+            dense_len = route.length_mm;
+            dense_bends = (double)route.n_points - 2;
+        } else {
+            reform_us = us;
+            len = route.length_mm;
+            bends = (double)route.n_points - 2;
+            /* with the graph loaded once, as rules_reform_check routes every model of a unit */
+            t0 = now_s();
+            for (int i = 0; i < reps; i++)
+                rules_visgraph_route(g, a, rules_v2(z.x, z.y + (i % 7)), &route);
+            route_only_us = (now_s() - t0) * 1e6 / reps;
+        }
+        rules_route_clear(&route);
+        rules_visgraph_free(g);
+        rules_snapshot_free(s);
+    }
+
+    /* Pursuit: a 5x2 unit pivots a quarter turn and pursues 8" into the field. */
+    rules_snapshot *s = rules_snapshot_new(1828.8, 1219.2);
+    if (!s)
+        return EXIT_BAD_INPUT;
+    /* a rock 5" ahead of the pivoted Front (+x): the move ahead stops there and backtracks to 1" from it */
+    rules_vec2 ahead[4] = {{725 + 127, 520}, {725 + 200, 520}, {725 + 200, 720}, {725 + 127, 720}};
+    rules_snapshot_add_terrain(s, "ahead", RULES_TERRAIN_IMPASSABLE, ahead, 4);
+    scatter(s, rules_v2(700, 600), rules_v2(850, 600), 140, false);
+    rules_unit *u = rules_snapshot_add_unit(s, "pursuer", "red");
+    u->base_width = u->base_depth = 25;
+    rules_formation_place(u, rules_v2(700, 625), RULES_PI / 2, 5, 10);
+    rules_pursuer pu = {"pursuer", rules_in_to_mm(8), false};
+    rules_pursuit_input in = {.pursuers = &pu, .n_pursuers = 1, .pursued_heading = 0, .tolerance_mm = 10};
+    rules_pursuit_prediction pred;
+    rules_error err = {{0}};
+    const char *outcome = "?";
+    double fwd = 0;
+    double t0 = now_s();
+    for (int i = 0; i < n; i++) {
+        if (rules_pursuit_predict(s, &in, &pred, &err) < 0) {
+            fprintf(stderr, "tableref bench rules: %s\n", err.msg);
+            rules_snapshot_free(s);
+            return EXIT_BAD_INPUT;
+        }
+        outcome = rules_pursuit_outcome_word(pred.outcome);
+        fwd = pred.forward_mm;
+        rules_pursuit_prediction_clear(&pred);
+    }
+    double pursuit_us = (now_s() - t0) * 1e6 / n;
+    rules_snapshot_free(s);
+    printf("reform-move route, 50 obstacles on the board: %.1f us with the obstacles loaded (%.1f us routing "
+           "alone); %.2f\" with %.0f bends\n",
+           reform_us, route_only_us, rules_mm_to_in(len), bends);
+    printf("reform-move route, 50 obstacles in a dense 24\" field: %.1f us; %.2f\" with %.0f bends\n", dense_us,
+           rules_mm_to_in(dense_len), dense_bends);
+    printf("pursuit prediction, 50 obstacles: %.1f us (%s, %.2f\" ahead)\n", pursuit_us, outcome,
+           rules_mm_to_in(fwd));
+    printf("rules6: reform_path_us=%.1f route_only_us=%.1f dense_path_us=%.1f pursuit_us=%.1f obstacles=50 "
+           "target_us=1000\n",
+           reform_us, route_only_us, dense_us, pursuit_us);
     return 0;
 }
 
@@ -145,5 +264,5 @@ int bench_rules(int argc, char **argv)
     rules_report_clear(&r);
     rules_snapshot_free(b.before);
     rules_snapshot_free(b.after);
-    return 0;
+    return bench_rules6(n);
 }

@@ -138,20 +138,45 @@ static double box_poly_gap(const rules_obb *a, const rules_vec2 *poly, size_t n)
     return rules_poly_dist(k, 4, poly, n);
 }
 
-/* Smallest gap from `box` to the obstructions (plus `extra`, an enemy treated as one). */
-static double obstruction_gap(const sim *S, const sim_unit *me, const rules_obb *box, const sim_unit *extra)
+static double radius_of(const rules_obb *b)
 {
-    double g = INFINITY;
+    return 0.5 * sqrt(b->width * b->width + b->depth * b->depth);
+}
+
+/*
+ * Smallest gap from `box` to other units (all of them, or only the
+ * obstructions and `extra`) and impassable terrain, skipping `skip`. Gaps of
+ * `need` or more are not computed exactly: anything whose bounding circle is
+ * that far is skipped, and the result is then at least `need`.
+ */
+static double gap_below(const sim *S, const sim_unit *me, const rules_obb *box, const sim_unit *skip,
+                        bool obstructions_only, const sim_unit *extra, double need)
+{
+    double g = need, r = radius_of(box);
     for (size_t i = 0; i < S->n; i++) {
         const sim_unit *o = &S->units[i];
-        if (o == me || o->gone || (o->role != ROLE_OBSTRUCTION && o != extra))
+        if (o == me || o == skip || o->gone)
+            continue;
+        if (obstructions_only && o->role != ROLE_OBSTRUCTION && o != extra)
+            continue;
+        if (rules_v2_dist(box->centre, o->box.centre) - r - radius_of(&o->box) >= g)
             continue;
         g = fmin(g, box_gap(box, &o->box));
     }
     for (size_t i = 0; i < S->s->n_terrain; i++) {
         const rules_terrain *t = &S->s->terrain[i];
-        if (t->kind == RULES_TERRAIN_IMPASSABLE)
-            g = fmin(g, box_poly_gap(box, t->points, t->n_points));
+        if (t->kind != RULES_TERRAIN_IMPASSABLE || t->n_points == 0)
+            continue;
+        rules_vec2 c = {0, 0};
+        for (size_t k = 0; k < t->n_points; k++)
+            c = rules_v2_add(c, t->points[k]);
+        c = rules_v2_scale(c, 1.0 / t->n_points);
+        double tr = 0;
+        for (size_t k = 0; k < t->n_points; k++)
+            tr = fmax(tr, rules_v2_dist(c, t->points[k]));
+        if (rules_v2_dist(box->centre, c) - r - tr >= g)
+            continue;
+        g = fmin(g, box_poly_gap(box, t->points, t->n_points));
     }
     return g;
 }
@@ -159,19 +184,7 @@ static double obstruction_gap(const sim *S, const sim_unit *me, const rules_obb 
 /* Step 3: no contact with units other than the target, Unit Spacing to every unit and impassable terrain. */
 static bool legal_position(const sim *S, const sim_unit *me, const rules_obb *box, const sim_unit *target)
 {
-    for (size_t i = 0; i < S->n; i++) {
-        const sim_unit *o = &S->units[i];
-        if (o == me || o == target || o->gone)
-            continue;
-        if (box_gap(box, &o->box) < S->spacing - 1e-6)
-            return false;
-    }
-    for (size_t i = 0; i < S->s->n_terrain; i++) {
-        const rules_terrain *t = &S->s->terrain[i];
-        if (t->kind == RULES_TERRAIN_IMPASSABLE && box_poly_gap(box, t->points, t->n_points) < S->spacing - 1e-6)
-            return false;
-    }
-    return true;
+    return gap_below(S, me, box, target, false, NULL, S->spacing) >= S->spacing - 1e-6;
 }
 
 /* ---- charge placement ------------------------------------------------------ */
@@ -477,23 +490,28 @@ static int predict_one(sim *S, sim_unit *me, const rules_pursuer *pu, const unsi
         blocked = t->kind == RULES_TERRAIN_IMPASSABLE && seg_hits_poly(fa, fb, t->points, t->n_points);
     }
     if (blocked) {
-        /* Pivot only as far as Unit Spacing allows (or the gap it started with, if already closer). */
-        double limit = fmin(S->spacing, obstruction_gap(S, me, &me->box, as_obstruction)) - 1e-9;
-        double good = 0, bad = 1;
-        const int steps = 720;
-        for (int k = 1; k <= steps; k++) {
-            double l = (double)k / steps;
+        /* Pivot only as far as Unit Spacing allows (or the gap it started with, if already closer).
+         * Conservative advancement: turning by da moves no point of the boundary more than R da, so
+         * with a slack of s the next da = s / R cannot skip a contact. */
+        const double R = radius_of(&me->box), speed = R * fabs(turn) + 1e-12;
+        double limit = fmin(S->spacing, gap_below(S, me, &me->box, NULL, true, as_obstruction, S->spacing)) - 1e-9;
+        double good = 0, bad = 1, l = 0;
+        for (;;) {
             rules_obb b = box_at(me, along(me, start, turn, 0, l));
-            if (obstruction_gap(S, me, &b, as_obstruction) < limit) {
+            double gap = gap_below(S, me, &b, NULL, true, as_obstruction, limit + speed);
+            if (gap < limit) {
                 bad = l;
                 break;
             }
             good = l;
+            if (l >= 1)
+                break;
+            l = fmin(1.0, l + fmax((gap - limit) / speed, 1e-4));
         }
-        for (int k = 0; k < 40 && bad - good > 1e-9; k++) {
+        for (int k = 0; k < 40 && good < 1 && bad - good > 1e-9; k++) {
             double m = (good + bad) / 2;
             rules_obb b = box_at(me, along(me, start, turn, 0, m));
-            if (obstruction_gap(S, me, &b, as_obstruction) < limit)
+            if (gap_below(S, me, &b, NULL, true, as_obstruction, limit) < limit)
                 bad = m;
             else
                 good = m;
@@ -575,17 +593,26 @@ static int predict_one(sim *S, sim_unit *me, const rules_pursuer *pu, const unsi
     if (!legal_position(S, me, &endbox, NULL)) {
         pr->step = 3;
         pr->outcome = RULES_PURSUIT_BACKTRACKED;
-        /* back along the move (lambda 2 -> 1), then the pivot (1 -> 0) */
-        double lam_end = 1 + (move > 0 ? 1 : 0), good = -1, bad = lam_end;
-        const int steps = 2000;
-        for (int k = 1; k <= steps; k++) {
-            double l = lam_end * (1 - (double)k / steps);
+        /* Back along the move (lambda 2 -> 1), then the pivot (1 -> 0). Conservative advancement: with
+         * a deficiency d below Unit Spacing, no position within d (of travel) is legal. */
+        const double R = radius_of(&me->box);
+        double lam_end = 1 + (move > 0 ? 1 : 0), good = -1, bad = lam_end, l = lam_end;
+        for (;;) {
             rules_obb b = box_at(me, along(me, start, turn, move, l));
-            if (legal_position(S, me, &b, NULL)) {
+            double gap = gap_below(S, me, &b, NULL, false, NULL, S->spacing);
+            if (gap >= S->spacing - 1e-6) {
                 good = l;
                 break;
             }
             bad = l;
+            if (l <= 0)
+                break;
+            double speed = l > 1 ? move : R * fabs(turn);
+            double step = fmax((S->spacing - gap) / (speed + 1e-12), 1e-5);
+            double next = l - step;
+            if (l > 1 && next < 1)
+                next = 1; /* the pivot part moves at its own speed */
+            l = fmax(0.0, next);
         }
         if (good < 0) {
             good = 0; /* never legal: it stays where it started */
@@ -722,7 +749,7 @@ int rules_pursuit_predict(const rules_snapshot *before, const rules_pursuit_inpu
 
     /* Which pursuers would Charge, each judged on the untouched table. */
     size_t nc = 0;
-    for (size_t k = 0; k < np; k++) {
+    for (size_t k = 0; k < np && np > 1; k++) {
         rules_vec2 *keep = trial[k].models;
         predict_one(&S, &S.units[idx[k]], &in->pursuers[k], facing_of + k * S.n, &trial[k]);
         trial[k].models = keep;

@@ -31,6 +31,12 @@ struct rules_visgraph {
     size_t n_raw, cap_raw;
     rules_vec2 *grown;       /* grown[i] == nodes[i].p, contiguous for the clipping loops */
     size_t cap_grown;
+    /* Edge i -> i+1 of each polygon as a half-plane: inside when dot(n, x) > c (n of unit length). */
+    rules_vec2 *grown_n, *raw_n;
+    double *grown_c, *raw_c;
+    size_t cap_grown_hp, cap_raw_hp;
+    double *h;               /* per-route heuristic cache */
+    size_t cap_h;
     /* per-route scratch, sized with the nodes */
     double *g;
     size_t *parent;
@@ -39,6 +45,13 @@ struct rules_visgraph {
     size_t cap_scratch, cap_obst_scratch;
     bool dirty;              /* vertex usability needs recomputing */
 };
+
+/* sqrt rather than hypot: the inner loops run it per node pair; coordinates are millimetres, no overflow. */
+static inline double fast_dist(rules_vec2 a, rules_vec2 b)
+{
+    double dx = a.x - b.x, dy = a.y - b.y;
+    return sqrt(dx * dx + dy * dy);
+}
 
 static bool grow_array(void **arr, size_t *cap, size_t need, size_t size)
 {
@@ -75,6 +88,11 @@ void rules_visgraph_free(rules_visgraph *g)
     free(g->nodes);
     free(g->raw);
     free(g->grown);
+    free(g->grown_n);
+    free(g->grown_c);
+    free(g->raw_n);
+    free(g->raw_c);
+    free(g->h);
     free(g->g);
     free(g->parent);
     free(g->state);
@@ -130,6 +148,17 @@ static size_t convex_hull(rules_vec2 *pts, size_t n, rules_vec2 *out)
     return k - 1;
 }
 
+/* Half-planes of the counter-clockwise polygon poly[0..n): interior is on the left of each edge. */
+static void half_planes(const rules_vec2 *poly, size_t n, rules_vec2 *nrm, double *c)
+{
+    for (size_t i = 0; i < n; i++) {
+        rules_vec2 e = rules_v2_sub(poly[(i + 1) % n], poly[i]);
+        double len = rules_v2_len(e);
+        nrm[i] = len > 0 ? rules_v2(-e.y / len, e.x / len) : rules_v2(0, 0);
+        c[i] = len > 0 ? rules_v2_dot(nrm[i], poly[i]) : -INFINITY; /* a zero edge never excludes */
+    }
+}
+
 int rules_visgraph_add_obstacle(rules_visgraph *g, const rules_vec2 *poly, size_t n, double clearance)
 {
     if (n == 0)
@@ -142,10 +171,12 @@ int rules_visgraph_add_obstacle(rules_visgraph *g, const rules_vec2 *poly, size_
     rules_vec2 *hull = pts + m;
     /* Each vertex's disc, circumscribed: the 12-gon's corners lie at r / cos(pi / 12). */
     const double R = clearance / cos(RULES_PI / GROW_SIDES);
+    rules_vec2 spoke[GROW_SIDES];
+    for (size_t j = 0; j < sides; j++)
+        spoke[j] = rules_v2_scale(rules_v2_dir(2 * RULES_PI * j / GROW_SIDES), R);
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < sides; j++)
-            pts[i * sides + j] = sides == 1 ? poly[i]
-                                            : rules_v2_add(poly[i], rules_v2_scale(rules_v2_dir(2 * RULES_PI * j / sides), R));
+            pts[i * sides + j] = sides == 1 ? poly[i] : rules_v2_add(poly[i], spoke[j]);
     size_t h = convex_hull(pts, m, hull);
     if (!grow_array((void **)&g->obst, &g->cap_obst, g->n_obst + 1, sizeof *g->obst) ||
         !grow_array((void **)&g->nodes, &g->cap_nodes, g->n_nodes + h, sizeof *g->nodes) ||
@@ -154,12 +185,23 @@ int rules_visgraph_add_obstacle(rules_visgraph *g, const rules_vec2 *poly, size_
         free(pts);
         return -1;
     }
+    size_t c1 = g->cap_grown_hp, c2 = g->cap_grown_hp, c3 = g->cap_raw_hp, c4 = g->cap_raw_hp;
+    if (!grow_array((void **)&g->grown_n, &c1, g->n_nodes + h, sizeof *g->grown_n) ||
+        !grow_array((void **)&g->grown_c, &c2, g->n_nodes + h, sizeof *g->grown_c) ||
+        !grow_array((void **)&g->raw_n, &c3, g->n_raw + n + 1, sizeof *g->raw_n) ||
+        !grow_array((void **)&g->raw_c, &c4, g->n_raw + n + 1, sizeof *g->raw_c)) {
+        free(pts);
+        return -1;
+    }
     obstacle *o = &g->obst[g->n_obst];
     /* the ungrown hull, reusing the scratch (m >= n) */
     memcpy(pts, poly, n * sizeof *pts);
     o->raw_first = g->n_raw;
     o->raw_n = convex_hull(pts, n, g->raw + g->n_raw);
+    half_planes(g->raw + g->n_raw, o->raw_n, g->raw_n + g->n_raw, g->raw_c + g->n_raw);
     g->n_raw += o->raw_n;
+    g->cap_grown_hp = c1 < c2 ? c1 : c2;
+    g->cap_raw_hp = c3 < c4 ? c3 : c4;
     o->first = g->n_nodes;
     o->n = h;
     o->x0 = o->y0 = INFINITY;
@@ -172,6 +214,7 @@ int rules_visgraph_add_obstacle(rules_visgraph *g, const rules_vec2 *poly, size_
         o->y0 = fmin(o->y0, hull[i].y);
         o->y1 = fmax(o->y1, hull[i].y);
     }
+    half_planes(hull, h, g->grown_n + o->first, g->grown_c + o->first);
     g->n_obst++;
     g->dirty = true;
     free(pts);
@@ -183,15 +226,9 @@ static bool strictly_inside(const rules_visgraph *g, const obstacle *o, rules_ve
 {
     if (o->n < 3 || p.x <= o->x0 || p.x >= o->x1 || p.y <= o->y0 || p.y >= o->y1)
         return false;
-    for (size_t i = 0; i < o->n; i++) {
-        rules_vec2 a = g->nodes[o->first + i].p, b = g->nodes[o->first + (i + 1) % o->n].p;
-        rules_vec2 e = rules_v2_sub(b, a);
-        double len = rules_v2_len(e);
-        if (len == 0)
-            continue;
-        if (rules_v2_cross(e, rules_v2_sub(p, a)) / len <= GRAZE_MM)
+    for (size_t i = 0; i < o->n; i++)
+        if (rules_v2_dot(g->grown_n[o->first + i], p) - g->grown_c[o->first + i] <= GRAZE_MM)
             return false;
-    }
     return true;
 }
 
@@ -200,21 +237,16 @@ static bool strictly_inside(const rules_visgraph *g, const obstacle *o, rules_ve
  * GRAZE_MM so that running along an edge or touching a vertex is free).
  * Cyrus-Beck clipping against the half-planes of a convex polygon.
  */
-static bool blocks_poly(const rules_vec2 *poly, size_t n, rules_vec2 a, rules_vec2 b)
+static bool blocks_poly(const rules_vec2 *nrm, const double *cc, size_t n, rules_vec2 a, rules_vec2 b)
 {
     if (n < 3)
         return false;
     double t0 = 0, t1 = 1;
     rules_vec2 d = rules_v2_sub(b, a);
     for (size_t i = 0; i < n; i++) {
-        rules_vec2 p = poly[i], q = poly[(i + 1) % n];
-        rules_vec2 e = rules_v2_sub(q, p);
-        double len = rules_v2_len(e);
-        if (len == 0)
-            continue;
-        /* inside: cross(e, x - p) / len > GRAZE_MM; along the segment x = a + t d */
-        double c0 = rules_v2_cross(e, rules_v2_sub(a, p)) / len - GRAZE_MM;
-        double c1 = rules_v2_cross(e, d) / len;
+        /* inside: dot(n, x) - c > GRAZE_MM; along the segment x = a + t d */
+        double c0 = rules_v2_dot(nrm[i], a) - cc[i] - GRAZE_MM;
+        double c1 = rules_v2_dot(nrm[i], d);
         if (fabs(c1) < 1e-15) {
             if (c0 <= 0)
                 return false;
@@ -235,7 +267,7 @@ static bool blocks(const rules_visgraph *g, const obstacle *o, rules_vec2 a, rul
 {
     if (fmax(a.x, b.x) <= o->x0 || fmin(a.x, b.x) >= o->x1 || fmax(a.y, b.y) <= o->y0 || fmin(a.y, b.y) >= o->y1)
         return false;
-    return blocks_poly(g->grown + o->first, o->n, a, b);
+    return blocks_poly(g->grown_n + o->first, g->grown_c + o->first, o->n, a, b);
 }
 
 static bool visible(const rules_visgraph *g, size_t ia, size_t ib)
@@ -245,7 +277,7 @@ static bool visible(const rules_visgraph *g, size_t ia, size_t ib)
         const obstacle *o = &g->obst[k];
         /* A start or end inside an obstacle's growth may leave or enter it, but never cross the obstacle itself. */
         if (((ia == 0 || ib == 0) && g->in_start[k]) || ((ia == 1 || ib == 1) && g->in_end[k])) {
-            if (blocks_poly(g->raw + o->raw_first, o->raw_n, a, b))
+            if (blocks_poly(g->raw_n + o->raw_first, g->raw_c + o->raw_first, o->raw_n, a, b))
                 return false;
             continue;
         }
@@ -268,12 +300,16 @@ static bool tangent(const rules_visgraph *g, size_t iu, size_t iv)
     rules_vec2 prev = g->nodes[o->first + (k + o->n - 1) % o->n].p, next = g->nodes[o->first + (k + 1) % o->n].p;
     rules_vec2 dir = rules_v2_sub(v->p, g->nodes[iu].p);
     double s1 = rules_v2_cross(dir, rules_v2_sub(prev, v->p)), s2 = rules_v2_cross(dir, rules_v2_sub(next, v->p));
-    const double eps = 1e-9 * (1 + rules_v2_len(dir));
+    const double eps = 1e-9 * (1 + fabs(dir.x) + fabs(dir.y));
     return s1 * s2 >= 0 || fabs(s1) < eps || fabs(s2) < eps;
 }
 
 static int ensure_scratch(rules_visgraph *g)
 {
+    size_t ch = g->cap_h;
+    if (!grow_array((void **)&g->h, &ch, g->n_nodes, sizeof *g->h))
+        return -1;
+    g->cap_h = ch;
     size_t cap = g->cap_scratch, cap2 = g->cap_scratch, cap3 = g->cap_scratch;
     if (!grow_array((void **)&g->g, &cap, g->n_nodes, sizeof *g->g) ||
         !grow_array((void **)&g->parent, &cap2, g->n_nodes, sizeof *g->parent) ||
@@ -339,7 +375,9 @@ int rules_visgraph_route(rules_visgraph *g, rules_vec2 from, rules_vec2 to, rule
         g->g[i] = INFINITY;
         g->parent[i] = SIZE_MAX;
         g->state[i] = 0;
+        g->h[i] = -1; /* computed when first opened */
     }
+    g->h[0] = rules_v2_dist(from, to);
     g->g[0] = 0;
     g->state[0] = 1;
     for (;;) {
@@ -347,7 +385,7 @@ int rules_visgraph_route(rules_visgraph *g, rules_vec2 from, rules_vec2 to, rule
         double best = INFINITY;
         for (size_t i = 0; i < n; i++)
             if (g->state[i] == 1) {
-                double f = g->g[i] + rules_v2_dist(g->nodes[i].p, to);
+                double f = g->g[i] + g->h[i];
                 if (f < best) {
                     best = f;
                     u = i;
@@ -361,12 +399,14 @@ int rules_visgraph_route(rules_visgraph *g, rules_vec2 from, rules_vec2 to, rule
         for (size_t v = 1; v < n; v++) {
             if (g->state[v] == 2 || !g->nodes[v].usable || v == u)
                 continue;
-            double nd = g->g[u] + rules_v2_dist(g->nodes[u].p, g->nodes[v].p);
+            double nd = g->g[u] + fast_dist(g->nodes[u].p, g->nodes[v].p);
             if (nd >= g->g[v] || !tangent(g, u, v) || !visible(g, u, v))
                 continue;
             g->g[v] = nd;
             g->parent[v] = u;
             g->state[v] = 1;
+            if (g->h[v] < 0)
+                g->h[v] = fast_dist(g->nodes[v].p, to);
         }
     }
     if (!isfinite(g->g[1])) {
