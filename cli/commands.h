@@ -34,6 +34,10 @@ int cmd_target(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int bench_calib(int argc, char **argv);
 #endif
+#if TABLEREF_HAVE_VISION && TABLEREF_HAVE_OVERLAY
+/* The referee's main job (issue 5): two images in, the verdict drawn. */
+int cmd_referee(int argc, char **argv);
+#endif
 
 /* True when argv holds -h or --help. */
 int cli_wants_help(int argc, char **argv);

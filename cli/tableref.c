@@ -13,6 +13,9 @@ static const tableref_command commands[] = {
     {"target", "draw a printable calibration target (AprilTag grid) and its layout", cmd_target},
     {"calibrate", "calibrate the camera, the board pose or the projector", cmd_calibrate},
 #endif
+#if TABLEREF_HAVE_VISION && TABLEREF_HAVE_OVERLAY
+    {"referee", "judge a move from two camera images and draw the verdict (camera, projector, report)", cmd_referee},
+#endif
     {"bench", "run a benchmark and print its figures (rules, vision)", cmd_bench},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

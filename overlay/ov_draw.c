@@ -1241,3 +1241,23 @@ int ov_draw_snapshot(ov_target *t, const rules_snapshot *s, const ov_options *op
         return rules_error_set(err, "overlay: drawing failed: %s", cairo_status_to_string(st));
     return 0;
 }
+
+int ov_draw_disc(ov_target *t, rules_vec2 centre, double radius_mm, const double rgb[3], rules_error *err)
+{
+    if (!t || !rgb || !(radius_mm > 0))
+        return rules_error_set(err, "overlay: draw_disc needs a target, a colour and a positive radius");
+    cairo_save(t->cr);
+    cairo_new_path(t->cr);
+    /* 360 sides: rounder than any pixel grid we draw on. */
+    rules_vec2 p[360];
+    for (int i = 0; i < 360; i++)
+        p[i] = rules_v2_add(centre, rules_v2_scale(rules_v2_dir(i * RULES_PI / 180.0), radius_mm));
+    poly_path(t, p, 360, true);
+    set_rgb(t, rgb, 1);
+    cairo_fill(t->cr);
+    cairo_restore(t->cr);
+    cairo_status_t st = cairo_status(t->cr);
+    if (st != CAIRO_STATUS_SUCCESS)
+        return rules_error_set(err, "overlay: drawing failed: %s", cairo_status_to_string(st));
+    return 0;
+}

@@ -131,6 +131,13 @@ int ov_draw_verdict(ov_target *t, const rules_snapshot *before, const rules_snap
 /* Just the bases of one snapshot with unit outlines (tracking frames with no verdict). */
 int ov_draw_snapshot(ov_target *t, const rules_snapshot *s, const ov_options *opt, rules_error *err);
 
+/*
+ * A filled disc of `radius_mm` on the board at `centre`, mapped point by
+ * point (so it lands where the table point is seen). For a caller's own
+ * marks, and the overlay's landing-pixel tests. rgb 0..1.
+ */
+int ov_draw_disc(ov_target *t, rules_vec2 centre, double radius_mm, const double rgb[3], rules_error *err);
+
 /* The colours (Okabe-Ito, colour-blind safe), RGB 0..1, for callers drawing their own marks. */
 extern const double ov_colour_illegal[3];  /* vermillion #D55E00 */
 extern const double ov_colour_legal[3];    /* bluish green #009E73 */

@@ -1,0 +1,398 @@
+/*
+ * tableref referee: two camera images in, the verdict out, drawn.
+ *
+ * Detects both images (the path `tableref detect` takes), checks the move
+ * (`tableref check`'s rules), derives each call's uncertainty from the
+ * detection, and writes report.json plus the annotated pictures. Every input
+ * is read and judged before the first file is written, and every file is
+ * written under a temporary name and renamed: bad input never destroys an
+ * earlier run's outputs.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "calib_file.h"
+#include "cli_args.h"
+#include "commands.h"
+#include "cvshim.h"
+#include "ov_draw.h"
+#include "ov_uncert.h"
+#include "rules_formation.h"
+#include "rules_json.h"
+#include "rules_move.h"
+#include "vis_detect.h"
+#include "vis_roster.h"
+
+static void help(FILE *out)
+{
+    fprintf(out,
+            "usage: tableref referee BEFORE.jpg AFTER.jpg --calib C.json --roster R.json --out DIR\n"
+            "                        [--unit ID] [--move TYPE] [--projector P.json] [--no-refine]\n"
+            "\n"
+            "The referee's main job: finds the models in both camera images, judges the\n"
+            "move between them and writes into DIR (created if needed):\n"
+            "  report.json     the rules report (as `tableref check --json`) plus each\n"
+            "                  call's measurement uncertainty and the detection notes\n"
+            "  before.json, after.json   the two snapshots detected\n"
+            "  camera.png      the AFTER image with the verdict drawn on it\n"
+            "  projector.png   the verdict in projector pixels (to project onto the table)\n"
+            "  report.png, report.svg, report.pdf   a top-down report with the sentences\n"
+            "\n"
+            "  --unit ID        judge only this unit\n"
+            "  --move TYPE      advance, march, reform or auto (default: auto)\n"
+            "  --projector P    board->projector homography {\"width\", \"height\", \"H\": [9]}\n"
+            "                   (default: the calibration file's \"projector\" section, else\n"
+            "                   a 1280x800 frame fitted to the board, marked as uncalibrated)\n"
+            "  --no-refine      keep the calibration's board pose\n"
+            "\n"
+            "Exit status: 0 every move legal, 1 a rule was broken, 2 bad input or usage\n"
+            "(the message names the file and field; nothing in DIR is touched then).\n");
+}
+
+/* Projector mapping from a small JSON file: {"width": W, "height": H, "H": [9 numbers]}. */
+static int load_projector(const char *path, double H[9], int *w, int *h, rules_error *err)
+{
+    cJSON *root = rules_json_parse_file(path, err);
+    if (!root)
+        return -1;
+    int rc = -1;
+    if (rules_json_int(root, "width", "", true, w, err) < 0 || rules_json_int(root, "height", "", true, h, err) < 0 ||
+        rules_json_numbers(root, "H", "", true, H, 9, err) < 0)
+        rules_error_prefix(err, path);
+    else if (*w <= 0 || *h <= 0 || *w > 16384 || *h > 16384)
+        rules_error_set(err, "%s: width, height: must be 1..16384", path);
+    else
+        rc = 0;
+    cJSON_Delete(root);
+    return rc;
+}
+
+/* A projector frame of w x h fitted over the board (aspect kept): the default when none is calibrated. */
+static void default_projector(double bw, double bd, int w, int h, double H[9])
+{
+    double s = fmin(w / bw, h / bd), ox = (w - s * bw) / 2, oy = (h - s * bd) / 2;
+    /* Board y runs away from the player; projector rows run down: flip. */
+    double m[9] = {s, 0, ox, 0, -s, oy + s * bd, 0, 0, 1};
+    memcpy(H, m, sizeof m);
+}
+
+/* The board window the report shows: every judged unit, before and after, plus 3" of room. */
+static void report_view(const rules_snapshot *b, const rules_snapshot *a, const rules_report *r, const char *unit,
+                        double view[4])
+{
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    const rules_snapshot *ss[2] = {b, a};
+    for (size_t k = 0; k < r->n_units; k++) {
+        const rules_unit_report *ur = &r->units[k];
+        if (unit && strcmp(unit, ur->unit_id) != 0)
+            continue;
+        for (int s = 0; s < 2; s++) {
+            const rules_unit *u = rules_snapshot_find_unit(ss[s], ur->unit_id);
+            for (size_t m = 0; u && m < u->n_models; m++) {
+                rules_obb ob = rules_model_base(u, &u->models[m]);
+                rules_vec2 c[4];
+                rules_obb_corners(&ob, c);
+                for (int i = 0; i < 4; i++)
+                    x0 = fmin(x0, c[i].x), y0 = fmin(y0, c[i].y), x1 = fmax(x1, c[i].x), y1 = fmax(y1, c[i].y);
+            }
+        }
+    }
+    double bw = a->board_width, bd = a->board_depth;
+    if (!isfinite(x0)) {
+        view[0] = 0, view[1] = 0, view[2] = bw, view[3] = bd;
+        return;
+    }
+    double pad = 3 * RULES_MM_PER_INCH;
+    x0 = fmax(0, x0 - pad), y0 = fmax(0, y0 - pad), x1 = fmin(bw, x1 + pad), y1 = fmin(bd, y1 + pad);
+    /* At least 12" each way, so a small move still shows its neighbourhood. */
+    double minw = fmin(bw, 12 * RULES_MM_PER_INCH), mind = fmin(bd, 12 * RULES_MM_PER_INCH);
+    if (x1 - x0 < minw) {
+        double c = fmin(fmax((x0 + x1) / 2, minw / 2), bw - minw / 2);
+        x0 = c - minw / 2, x1 = c + minw / 2;
+    }
+    if (y1 - y0 < mind) {
+        double c = fmin(fmax((y0 + y1) / 2, mind / 2), bd - mind / 2);
+        y0 = c - mind / 2, y1 = c + mind / 2;
+    }
+    view[0] = x0, view[1] = y0, view[2] = x1 - x0, view[3] = y1 - y0;
+}
+
+/* "DIR/name" into buf; -1 when it does not fit. */
+static int out_path(char *buf, size_t cap, const char *dir, const char *name)
+{
+    int n = snprintf(buf, cap, "%s/%s", dir, name);
+    return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+static int publish(const char *tmp, const char *final, rules_error *err)
+{
+    if (rename(tmp, final) != 0) {
+        int e = errno;
+        remove(tmp);
+        return rules_error_set(err, "%s: cannot write: %s", final, strerror(e));
+    }
+    return 0;
+}
+
+static int write_json(const cJSON *j, const char *dir, const char *name, rules_error *err)
+{
+    char fin[4096], tmp[4200];
+    if (out_path(fin, sizeof fin, dir, name) < 0)
+        return rules_error_set(err, "%s: path too long", dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", fin);
+    if (rules_json_write_file(j, tmp, err) < 0) {
+        remove(tmp);
+        return -1;
+    }
+    return publish(tmp, fin, err);
+}
+
+static int write_target_png(ov_target *t, const char *dir, const char *name, rules_error *err)
+{
+    char fin[4096], tmp[4200];
+    if (out_path(fin, sizeof fin, dir, name) < 0)
+        return rules_error_set(err, "%s: path too long", dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", fin);
+    if (ov_target_write_png(t, tmp, err) < 0) {
+        remove(tmp);
+        return -1;
+    }
+    return publish(tmp, fin, err);
+}
+
+/* One detected frame. */
+typedef struct frame {
+    const char *path;
+    cvs_image *img;
+    rules_snapshot *snap;
+    vis_report rep;
+} frame;
+
+static int detect_frame(vis_detector *det, frame *f, rules_error *err)
+{
+    if (vis_detector_run(det, f->img->data, f->img->width, f->img->height, f->img->stride, NULL, &f->snap, &f->rep,
+                         err) < 0) {
+        rules_error_prefix(err, f->path);
+        return -1;
+    }
+    for (size_t i = 0; i < f->rep.n; i++)
+        if (f->rep.items[i].kind != VIS_ISSUE_INFERRED && f->rep.items[i].kind != VIS_ISSUE_DISTORTED)
+            fprintf(stderr, "tableref referee: %s: warning: %s\n", f->path, f->rep.items[i].msg);
+    return 0;
+}
+
+static cJSON *frame_json(const frame *f)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "image", f->path);
+    cJSON_AddItemToObject(o, "detection", vis_report_to_json(&f->rep));
+    return o;
+}
+
+/* The report pictures: the same drawing into PNG, SVG and PDF. */
+static int write_reports(const char *dir, const rules_snapshot *b, const rules_snapshot *a, const rules_report *r,
+                         const ov_options *o, rules_error *err)
+{
+    double view[4];
+    report_view(b, a, r, o->unit_id, view);
+    /* About 1400 px across the board window, within 0.5..4 px per mm. */
+    double s = fmin(4.0, fmax(0.5, 1400.0 / view[2]));
+    if (view[3] * s > 4000)
+        s = 4000 / view[3];
+    static const struct {
+        ov_format f;
+        const char *name;
+    } kinds[] = {{OV_FORMAT_PNG, "report.png"}, {OV_FORMAT_SVG, "report.svg"}, {OV_FORMAT_PDF, "report.pdf"}};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        char fin[4096], tmp[4200];
+        if (out_path(fin, sizeof fin, dir, kinds[k].name) < 0)
+            return rules_error_set(err, "%s: path too long", dir);
+        snprintf(tmp, sizeof tmp, "%s.tmp", fin);
+        ov_target *t = ov_target_new_report_view(view[0], view[1], view[2], view[3], s, kinds[k].f, tmp, err);
+        if (!t)
+            return -1;
+        int rc = ov_draw_verdict(t, b, a, r, o, err);
+        if (rc == 0)
+            rc = ov_target_finish(t, err);
+        ov_target_free(t);
+        if (rc < 0) {
+            remove(tmp);
+            return -1;
+        }
+        if (publish(tmp, fin, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int cmd_referee(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        help(stdout);
+        return 0;
+    }
+    const char *images[2] = {NULL, NULL}, *calib_path = NULL, *roster_path = NULL, *dir = NULL, *unit = NULL,
+               *move = "auto", *proj_path = NULL;
+    int n_images = 0, refine = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int r = 0;
+        if ((r = cli_value(argc, argv, &i, "--calib", &v)) > 0)
+            calib_path = v;
+        else if (r == 0 && (r = cli_value(argc, argv, &i, "--roster", &v)) > 0)
+            roster_path = v;
+        else if (r == 0 && (r = cli_value(argc, argv, &i, "--out", &v)) > 0)
+            dir = v;
+        else if (r == 0 && (r = cli_value(argc, argv, &i, "--unit", &v)) > 0)
+            unit = v;
+        else if (r == 0 && (r = cli_value(argc, argv, &i, "--move", &v)) > 0)
+            move = v;
+        else if (r == 0 && (r = cli_value(argc, argv, &i, "--projector", &v)) > 0)
+            proj_path = v;
+        else if (r < 0)
+            return EXIT_BAD_INPUT;
+        else if (strcmp(argv[i], "--no-refine") == 0)
+            refine = 0;
+        else if (cli_is_option(argv[i])) {
+            fprintf(stderr, "tableref referee: unknown option '%s' (try --help)\n", argv[i]);
+            return EXIT_BAD_INPUT;
+        } else if (n_images < 2)
+            images[n_images++] = argv[i];
+        else {
+            fprintf(stderr, "tableref referee: too many arguments ('%s')\n", argv[i]);
+            return EXIT_BAD_INPUT;
+        }
+    }
+    if (n_images != 2 || !calib_path || !roster_path || !dir) {
+        fprintf(stderr, "tableref referee: needs BEFORE and AFTER images, --calib, --roster and --out\n\n");
+        help(stderr);
+        return EXIT_BAD_INPUT;
+    }
+    rules_check_options opt;
+    rules_check_options_default(&opt);
+    opt.unit_id = unit;
+    if (rules_move_from_word(move, &opt.move) < 0) {
+        fprintf(stderr, "tableref referee: --move: expected advance, march, reform or auto, got '%s'\n", move);
+        return EXIT_BAD_INPUT;
+    }
+
+    rules_error err = {{0}};
+    calib_file calib;
+    vis_roster *roster = NULL;
+    vis_detector *det = NULL;
+    frame fr[2] = {{images[0], NULL, NULL, {0}}, {images[1], NULL, NULL, {0}}};
+    rules_report report;
+    rules_report_init(&report);
+    ov_uncert unc;
+    ov_uncert_init(&unc);
+    ov_target *cam = NULL, *proj = NULL;
+    cJSON *root = NULL;
+    int rc = EXIT_BAD_INPUT;
+    double H[9];
+    int pw = 1280, ph = 800, proj_calibrated = 1;
+
+    /* 1. Read and judge everything; nothing is written yet. */
+    if (calib_file_load(calib_path, &calib, &err) < 0 || !(roster = vis_roster_load(roster_path, &err)) ||
+        (proj_path && load_projector(proj_path, H, &pw, &ph, &err) < 0) ||
+        !(fr[0].img = cvs_image_load_gray(images[0], &err)) || !(fr[1].img = cvs_image_load_gray(images[1], &err)) ||
+        !(det = vis_detector_new(roster, &calib, &err)))
+        goto done;
+    if (!refine)
+        det->cfg.refine_pose_min_tags = 0;
+    if (detect_frame(det, &fr[0], &err) < 0 || detect_frame(det, &fr[1], &err) < 0)
+        goto done;
+    if (rules_move_check(fr[0].snap, fr[1].snap, &opt, &report, &err) < 0) {
+        rules_error_prefix(&err, images[1]);
+        goto done;
+    }
+    for (int k = 0; k < 2; k++) {
+        ov_uncert_source src;
+        ov_uncert_source_default(&src, &calib, fr[k].rep.pose_rms_px);
+        if (ov_uncert_add_snapshot(&unc, fr[k].snap, k, &src, &err) < 0)
+            goto done;
+    }
+    if (!proj_path) {
+        if (calib.projector.present) {
+            memcpy(H, calib.projector.H, sizeof H);
+            pw = calib.projector.width;
+            ph = calib.projector.height;
+        } else {
+            proj_calibrated = 0;
+            default_projector(fr[1].snap->board_width, fr[1].snap->board_depth, pw, ph, H);
+        }
+    }
+
+    /* 2. Draw in memory. */
+    ov_options o;
+    ov_options_default(&o);
+    o.uncert = &unc;
+    o.unit_id = unit;
+    if (!(cam = ov_target_new_camera(&calib, fr[1].img->width, fr[1].img->height, fr[1].img->data, OV_PIX_GRAY8,
+                                     fr[1].img->stride, &err)) ||
+        ov_draw_verdict(cam, fr[0].snap, fr[1].snap, &report, &o, &err) < 0)
+        goto done;
+    if (!(proj = ov_target_new_projector(H, pw, ph, &err)) ||
+        ov_draw_verdict(proj, fr[0].snap, fr[1].snap, &report, &o, &err) < 0)
+        goto done;
+    root = rules_report_to_json(&report);
+    if (!root) {
+        rules_error_set(&err, "out of memory");
+        goto done;
+    }
+    cJSON *ref = cJSON_AddObjectToObject(root, "referee");
+    cJSON_AddItemToObject(ref, "before", frame_json(&fr[0]));
+    cJSON_AddItemToObject(ref, "after", frame_json(&fr[1]));
+    cJSON_AddItemToObject(ref, "uncertainty", ov_uncert_to_json(&unc, &report));
+    cJSON_AddBoolToObject(ref, "projector_calibrated", proj_calibrated);
+
+    /* 3. Write. */
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        rules_error_set(&err, "%s: cannot create the output folder: %s", dir, strerror(errno));
+        goto done;
+    }
+    if (write_json(root, dir, "report.json", &err) < 0)
+        goto done;
+    cJSON *sj = rules_json_from_snapshot(fr[0].snap);
+    int wr = sj ? write_json(sj, dir, "before.json", &err) : rules_error_set(&err, "out of memory");
+    cJSON_Delete(sj);
+    if (wr < 0)
+        goto done;
+    sj = rules_json_from_snapshot(fr[1].snap);
+    wr = sj ? write_json(sj, dir, "after.json", &err) : rules_error_set(&err, "out of memory");
+    cJSON_Delete(sj);
+    if (wr < 0 || write_target_png(cam, dir, "camera.png", &err) < 0 ||
+        write_target_png(proj, dir, "projector.png", &err) < 0 ||
+        write_reports(dir, fr[0].snap, fr[1].snap, &report, &o, &err) < 0) {
+        rc = EXIT_BAD_INPUT;
+        goto done;
+    }
+    rules_report_print(&report, stdout);
+    printf("referee: %zu/%zu models seen before, %zu/%zu after%s\n", fr[0].rep.models_seen,
+           fr[0].rep.models_seen + fr[0].rep.models_inferred + fr[0].rep.models_missing, fr[1].rep.models_seen,
+           fr[1].rep.models_seen + fr[1].rep.models_inferred + fr[1].rep.models_missing,
+           proj_calibrated ? "" : "; projector not calibrated (projector.png fits the board to 1280x800)");
+    printf("referee: wrote %s/{report.json,before.json,after.json,camera.png,projector.png,report.png,report.svg,"
+           "report.pdf}\n",
+           dir);
+    rc = report.legal ? EXIT_LEGAL : EXIT_ILLEGAL;
+done:
+    if (rc == EXIT_BAD_INPUT)
+        fprintf(stderr, "tableref referee: %s\n", err.msg);
+    cJSON_Delete(root);
+    ov_target_free(cam);
+    ov_target_free(proj);
+    ov_uncert_clear(&unc);
+    rules_report_clear(&report);
+    for (int k = 0; k < 2; k++) {
+        vis_report_clear(&fr[k].rep);
+        rules_snapshot_free(fr[k].snap);
+        cvs_image_free(fr[k].img);
+    }
+    vis_detector_free(det);
+    vis_roster_free(roster);
+    return rc;
+}

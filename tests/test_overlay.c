@@ -1,0 +1,351 @@
+/*
+ * overlay: marks land on the right pixels (camera with lens distortion,
+ * projector homography, report page), pixels come out in the right order,
+ * the report files are real PNG/SVG/PDF, and the uncertainty model behaves.
+ *
+ * Landing test: a small filled disc is drawn at a board point and the
+ * intensity-weighted centroid of the output is compared with where an
+ * independent implementation (vis_camera_project, a hand-applied
+ * homography, the page formula) puts the point. Tolerance 0.1 px: an
+ * anti-aliased disc's centroid is exact to ~0.01 px; a half-pixel
+ * convention slip or a missing distortion term is 0.5 px or far more.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ds_scene.h"
+#include "ov_draw.h"
+#include "rules_json.h"
+#include "rules_move.h"
+#include "vis_camera.h"
+#include "vision_test_util.h"
+
+#define LAND_TOL_PX 0.1
+
+static const double WHITE[3] = {1, 1, 1};
+
+/* Centroid of the gray image's brightness in a window around (x, y); pixel centres at integers. */
+static void centroid(const uint8_t *img, int w, int h, double x, double y, int r, double out[2])
+{
+    double sw = 0, sx = 0, sy = 0;
+    for (int j = (int)y - r; j <= (int)y + r; j++)
+        for (int i = (int)x - r; i <= (int)x + r; i++) {
+            if (i < 0 || j < 0 || i >= w || j >= h)
+                continue;
+            double v = img[(size_t)j * (size_t)w + (size_t)i];
+            sw += v, sx += v * i, sy += v * j;
+        }
+    out[0] = sw > 0 ? sx / sw : NAN;
+    out[1] = sw > 0 ? sy / sw : NAN;
+}
+
+static uint8_t *gray_of(ov_target *t, int *w, int *h)
+{
+    ov_target_size(t, w, h);
+    uint8_t *buf = malloc((size_t)*w * (size_t)*h);
+    cr_assert_not_null(buf);
+    rules_error err;
+    cr_assert_eq(ov_target_copy_pixels(t, buf, OV_PIX_GRAY8, (size_t)*w, &err), 0, "%s", err.msg);
+    return buf;
+}
+
+static calib_file demo_camera(void)
+{
+    /* The test scenes' camera: 1 m up, tilted 10 degrees, barrel distortion. */
+    ds_camera_params p = {1280, 960, 1500, 1000, 10, 30, {350, 250}, {-0.10, 0.04, 0.0004, -0.0003, 0}};
+    calib_file c;
+    rules_error err;
+    cr_assert_eq(ds_camera_make(&p, &c, &err), 0, "%s", err.msg);
+    return c;
+}
+
+Test(overlay, camera_disc_lands_on_the_distorted_pixel)
+{
+    calib_file c = demo_camera();
+    vis_camera cam;
+    vis_camera_init(&cam, &c);
+    /* Centre, and near the corners where the lens bends most. */
+    const rules_vec2 pts[] = {{350, 250}, {40, 40}, {660, 40}, {660, 460}, {40, 460}, {200, 380}};
+    for (size_t k = 0; k < sizeof pts / sizeof pts[0]; k++) {
+        rules_error err;
+        ov_target *t = ov_target_new_camera(&c, c.width, c.height, NULL, OV_PIX_GRAY8, 0, &err);
+        cr_assert_not_null(t, "%s", err.msg);
+        cr_assert_eq(ov_draw_disc(t, pts[k], 2.0, WHITE, &err), 0, "%s", err.msg);
+        int w, h;
+        uint8_t *img = gray_of(t, &w, &h);
+        double want[2], got[2], pinhole[2];
+        cr_assert(vis_camera_project(&cam, (double[3]){pts[k].x, pts[k].y, 0}, want));
+        centroid(img, w, h, want[0], want[1], 8, got);
+        cr_expect(hypot(got[0] - want[0], got[1] - want[1]) < LAND_TOL_PX,
+                  "board (%.0f, %.0f): disc centroid (%.3f, %.3f), camera model says (%.3f, %.3f)", pts[k].x,
+                  pts[k].y, got[0], got[1], want[0], want[1]);
+        /* The test means something only where distortion moves the point. */
+        if (k == 1) {
+            double xy[2];
+            vis_camera_project_normalised(&cam, (double[3]){pts[k].x, pts[k].y, 0}, xy);
+            pinhole[0] = c.fx * xy[0] + c.cx, pinhole[1] = c.fy * xy[1] + c.cy;
+            cr_expect(hypot(pinhole[0] - want[0], pinhole[1] - want[1]) > 5, "the corner point should be distorted");
+        }
+        free(img);
+        ov_target_free(t);
+    }
+}
+
+Test(overlay, camera_frame_of_another_size_scales_the_intrinsics)
+{
+    calib_file c = demo_camera();
+    vis_camera cam;
+    vis_camera_init(&cam, &c);
+    rules_error err;
+    /* A half-size video frame of the same camera. */
+    ov_target *t = ov_target_new_camera(&c, 640, 480, NULL, OV_PIX_GRAY8, 0, &err);
+    cr_assert_not_null(t, "%s", err.msg);
+    rules_vec2 p = {120, 90};
+    cr_assert_eq(ov_draw_disc(t, p, 3.0, WHITE, &err), 0);
+    int w, h;
+    uint8_t *img = gray_of(t, &w, &h);
+    double full[2], got[2];
+    vis_camera_project(&cam, (double[3]){p.x, p.y, 0}, full);
+    double want[2] = {(full[0] + 0.5) / 2 - 0.5, (full[1] + 0.5) / 2 - 0.5};
+    centroid(img, w, h, want[0], want[1], 8, got);
+    cr_expect(hypot(got[0] - want[0], got[1] - want[1]) < LAND_TOL_PX, "got (%.3f, %.3f) want (%.3f, %.3f)", got[0],
+              got[1], want[0], want[1]);
+    free(img);
+    ov_target_free(t);
+}
+
+Test(overlay, projector_disc_lands_on_the_homography_pixel)
+{
+    /* A projector seen slightly in perspective: scale, rotation, keystone. */
+    const double H[9] = {1.05, 0.12, 40, -0.08, -1.0, 700, 0.00012, -0.00008, 1};
+    const rules_vec2 pts[] = {{100, 100}, {600, 150}, {350, 400}, {50, 450}};
+    for (size_t k = 0; k < sizeof pts / sizeof pts[0]; k++) {
+        rules_error err;
+        ov_target *t = ov_target_new_projector(H, 1024, 768, &err);
+        cr_assert_not_null(t, "%s", err.msg);
+        cr_assert_eq(ov_draw_disc(t, pts[k], 2.5, WHITE, &err), 0);
+        int w, h;
+        uint8_t *img = gray_of(t, &w, &h);
+        double x = pts[k].x, y = pts[k].y, s = H[6] * x + H[7] * y + H[8];
+        double want[2] = {(H[0] * x + H[1] * y + H[2]) / s, (H[3] * x + H[4] * y + H[5]) / s}, got[2];
+        centroid(img, w, h, want[0], want[1], 8, got);
+        cr_expect(hypot(got[0] - want[0], got[1] - want[1]) < LAND_TOL_PX, "got (%.3f, %.3f) want (%.3f, %.3f)",
+                  got[0], got[1], want[0], want[1]);
+        free(img);
+        ov_target_free(t);
+    }
+}
+
+Test(overlay, report_page_puts_board_y_up)
+{
+    rules_error err;
+    ov_target *t = ov_target_new_report_view(100, 50, 400, 300, 2.0, OV_FORMAT_PNG, NULL, &err);
+    cr_assert_not_null(t, "%s", err.msg);
+    double a[2], b[2];
+    cr_assert(ov_map_point(ov_target_map(t), rules_v2(100, 50), a));
+    cr_assert(ov_map_point(ov_target_map(t), rules_v2(100, 350), b));
+    cr_expect_float_eq(a[1] - b[1], 600.0, 1e-9, "board y runs up the page at 2 px/mm");
+    cr_expect_float_eq(b[0], a[0], 1e-9);
+    /* A disc on an empty page: the board's background is light, so look at darkness. */
+    rules_vec2 p = {300, 200};
+    cr_assert_eq(ov_draw_disc(t, p, 3, (const double[3]){0, 0, 0}, &err), 0);
+    int w, h;
+    uint8_t *img = gray_of(t, &w, &h);
+    double want[2];
+    ov_map_point(ov_target_map(t), p, want);
+    /* Darkness relative to the page's board colour, within the disc's neighbourhood. */
+    uint8_t bg = img[(size_t)((int)want[1] + 12) * (size_t)w + (size_t)want[0] + 12];
+    for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
+        img[i] = img[i] < bg ? (uint8_t)(bg - img[i]) : 0;
+    double got[2];
+    centroid(img, w, h, want[0], want[1], 9, got);
+    cr_expect(hypot(got[0] - want[0], got[1] - want[1]) < 0.25, "got (%.3f, %.3f) want (%.3f, %.3f)", got[0], got[1],
+              want[0], want[1]);
+    free(img);
+    ov_target_free(t);
+}
+
+Test(overlay, pixels_come_out_in_the_order_asked)
+{
+    rules_error err;
+    const double H[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    ov_target *t = ov_target_new_projector(H, 64, 48, &err);
+    cr_assert_not_null(t);
+    cr_assert_eq(ov_draw_disc(t, rules_v2(32, 24), 10, ov_colour_illegal, &err), 0);
+    uint8_t rgb[64 * 48 * 3], bgr[64 * 48 * 3], rgba[64 * 48 * 4];
+    cr_assert_eq(ov_target_copy_pixels(t, rgb, OV_PIX_RGB24, 64 * 3, &err), 0);
+    cr_assert_eq(ov_target_copy_pixels(t, bgr, OV_PIX_BGR24, 64 * 3, &err), 0);
+    cr_assert_eq(ov_target_copy_pixels(t, rgba, OV_PIX_RGBA32, 64 * 4, &err), 0);
+    size_t c = (24 * 64 + 32);
+    cr_expect_eq(rgb[3 * c], 0xD5);
+    cr_expect_eq(rgb[3 * c + 1], 0x5E);
+    cr_expect_eq(rgb[3 * c + 2], 0x00);
+    cr_expect_eq(bgr[3 * c], 0x00);
+    cr_expect_eq(bgr[3 * c + 2], 0xD5);
+    cr_expect_eq(rgba[4 * c + 3], 255);
+    /* A stride too small is refused, not overrun. */
+    cr_expect_eq(ov_target_copy_pixels(t, rgb, OV_PIX_RGB24, 10, &err), -1);
+    /* A background replaces the frame (the video path). */
+    uint8_t gray[64 * 48];
+    memset(gray, 77, sizeof gray);
+    cr_assert_eq(ov_target_set_background(t, gray, OV_PIX_GRAY8, 64, &err), 0);
+    cr_assert_eq(ov_target_copy_pixels(t, rgb, OV_PIX_RGB24, 64 * 3, &err), 0);
+    cr_expect_eq(rgb[3 * c], 77);
+    ov_target_free(t);
+}
+
+Test(overlay, bad_targets_are_refused_with_a_message)
+{
+    rules_error err = {{0}};
+    const double singular[9] = {1, 2, 3, 2, 4, 6, 0, 0, 0};
+    cr_expect_null(ov_target_new_projector(singular, 100, 100, &err));
+    cr_expect(strstr(err.msg, "singular") != NULL, "%s", err.msg);
+    cr_expect_null(ov_target_new_report(700, 500, 1, OV_FORMAT_PDF, NULL, &err));
+    cr_expect(strstr(err.msg, "path") != NULL, "%s", err.msg);
+    calib_file c = demo_camera();
+    c.pose_missing = 1;
+    cr_expect_null(ov_target_new_camera(&c, 1280, 960, NULL, OV_PIX_GRAY8, 0, &err));
+    cr_expect(strstr(err.msg, "board_pose") != NULL, "%s", err.msg);
+    cr_expect_null(ov_target_new_report(0, 500, 1, OV_FORMAT_PNG, NULL, &err));
+    ov_target_free(NULL);
+    ov_target *t = ov_target_new_report(100, 100, 1, OV_FORMAT_PNG, NULL, &err);
+    cr_assert_not_null(t);
+    cr_expect_eq(ov_target_set_background(t, NULL, OV_PIX_GRAY8, 0, &err), -1, "a report has no camera frame");
+    cr_expect_eq(ov_target_write_png(t, "/nonexistent-dir/x.png", &err), -1);
+    cr_expect(strstr(err.msg, "/nonexistent-dir/x.png") != NULL, "%s", err.msg);
+    ov_target_free(t);
+}
+
+/* The bundled wheel example's verdict, for drawing tests. */
+static void load_turn(rules_snapshot **b, rules_snapshot **a, rules_report *r)
+{
+    char pb[1024], pa[1024];
+    snprintf(pb, sizeof pb, "%s/datasets/examples/turn/before.json", vt_source_root());
+    snprintf(pa, sizeof pa, "%s/datasets/examples/turn/after.json", vt_source_root());
+    rules_error err;
+    *b = rules_json_load_snapshot(pb, &err);
+    cr_assert_not_null(*b, "%s", err.msg);
+    *a = rules_json_load_snapshot(pa, &err);
+    cr_assert_not_null(*a, "%s", err.msg);
+    rules_check_options o;
+    rules_check_options_default(&o);
+    rules_report_init(r);
+    cr_assert_eq(rules_move_check(*b, *a, &o, r, &err), 0, "%s", err.msg);
+    cr_assert_not(r->legal, "the bundled turn has an illegal march");
+}
+
+static long file_head(const char *path, char *head, size_t n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    memset(head, 0, n);
+    size_t got = fread(head, 1, n - 1, f);
+    (void)got;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fclose(f);
+    return size;
+}
+
+Test(overlay, report_files_are_real_png_svg_pdf)
+{
+    rules_snapshot *b, *a;
+    rules_report r;
+    load_turn(&b, &a, &r);
+    char dir[] = "/tmp/tableref-ovtest-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const struct {
+        ov_format f;
+        const char *name, *magic;
+    } kinds[] = {{OV_FORMAT_PNG, "r.png", "\x89PNG"}, {OV_FORMAT_SVG, "r.svg", "<?xml"}, {OV_FORMAT_PDF, "r.pdf", "%PDF-"}};
+    for (size_t k = 0; k < 3; k++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, kinds[k].name);
+        rules_error err;
+        ov_target *t = ov_target_new_report(a->board_width, a->board_depth, 0.8, kinds[k].f, path, &err);
+        cr_assert_not_null(t, "%s", err.msg);
+        cr_assert_eq(ov_draw_verdict(t, b, a, &r, NULL, &err), 0, "%s", err.msg);
+        cr_assert_eq(ov_target_finish(t, &err), 0, "%s", err.msg);
+        int w, h;
+        ov_target_size(t, &w, &h);
+        cr_expect_gt(h, (int)(a->board_depth * 0.8), "the text panel adds height under the board");
+        ov_target_free(t);
+        char head[16];
+        long size = file_head(path, head, sizeof head);
+        cr_expect_gt(size, 5000, "%s is %ld bytes", kinds[k].name, size);
+        cr_expect_eq(memcmp(head, kinds[k].magic, strlen(kinds[k].magic)), 0, "%s starts wrong", kinds[k].name);
+        remove(path);
+    }
+    rmdir(dir);
+    rules_report_clear(&r);
+    rules_snapshot_free(a);
+    rules_snapshot_free(b);
+}
+
+Test(overlay, illegal_models_are_drawn_in_vermillion)
+{
+    rules_snapshot *b, *a;
+    rules_report r;
+    load_turn(&b, &a, &r);
+    rules_error err;
+    ov_target *t = ov_target_new_report(a->board_width, a->board_depth, 1.0, OV_FORMAT_PNG, NULL, &err);
+    cr_assert_not_null(t);
+    cr_assert_eq(ov_draw_verdict(t, b, a, &r, NULL, &err), 0, "%s", err.msg);
+    int w, h;
+    ov_target_size(t, &w, &h);
+    uint8_t *rgb = malloc((size_t)w * (size_t)h * 3);
+    cr_assert_eq(ov_target_copy_pixels(t, rgb, OV_PIX_RGB24, (size_t)w * 3, &err), 0);
+    size_t vermillion = 0, green = 0;
+    for (size_t i = 0; i < (size_t)w * (size_t)h; i++) {
+        const uint8_t *p = rgb + 3 * i;
+        vermillion += p[0] == 0xD5 && p[1] == 0x5E && p[2] == 0x00;
+        green += p[0] == 0x00 && p[1] == 0x9E && p[2] == 0x73;
+    }
+    cr_expect_gt(vermillion, 200, "an illegal move shows vermillion (%zu px)", vermillion);
+    cr_expect_gt(green, 200, "legal moves show bluish green (%zu px)", green);
+    free(rgb);
+    ov_target_free(t);
+    rules_report_clear(&r);
+    rules_snapshot_free(a);
+    rules_snapshot_free(b);
+}
+
+Test(overlay, uncertainty_grows_for_inferred_models_and_flags_close_calls)
+{
+    rules_snapshot *s0 = rules_snapshot_new(700, 500), *s1 = rules_snapshot_new(700, 500);
+    rules_unit *u0 = rules_snapshot_add_unit(s0, "u", "red"), *u1 = rules_snapshot_add_unit(s1, "u", "red");
+    u0->base_width = u1->base_width = 25;
+    u0->base_depth = u1->base_depth = 25;
+    rules_unit_add_model(u0, "seen", rules_v2(300, 200), 0);
+    rules_unit_add_model(u0, "guessed", rules_v2(325, 200), 0);
+    rules_unit_add_model(u1, "seen", rules_v2(300, 300), 0);
+    rules_model *g = rules_unit_add_model(u1, "guessed", rules_v2(325, 300), 0);
+    g->inferred = true;
+    calib_file c = demo_camera();
+    ov_uncert un;
+    ov_uncert_init(&un);
+    ov_uncert_source src;
+    ov_uncert_source_default(&src, &c, 0.2);
+    rules_error err;
+    cr_assert_eq(ov_uncert_add_snapshot(&un, s0, OV_UNCERT_BEFORE, &src, &err), 0);
+    cr_assert_eq(ov_uncert_add_snapshot(&un, s1, OV_UNCERT_AFTER, &src, &err), 0);
+    double seen = ov_uncert_distance(&un, "seen"), guessed = ov_uncert_distance(&un, "guessed");
+    /* 1 m up at 1500 px focal: 0.67 mm per px; a seen model is good to a few tenths of a mm. */
+    cr_expect(seen > 0.2 && seen < 1.0, "seen: +/- %.3f mm", seen);
+    cr_expect(guessed > seen + 2.0, "inferred +/- %.3f mm should exceed seen %.3f by the formation slack", guessed,
+              seen);
+    cr_expect_float_eq(ov_uncert_distance(&un, "seen"),
+                       2 * hypot(ov_uncert_sigma(&un, "seen", 0), ov_uncert_sigma(&un, "seen", 1)), 1e-12);
+    cr_expect(isnan(ov_uncert_distance(&un, "nobody")));
+    cr_expect(ov_uncert_too_close(254.2, 254.0, seen), "0.2 mm over a 10\" rate is within +/- %.2f", seen);
+    cr_expect_not(ov_uncert_too_close(260.0, 254.0, seen));
+    cr_expect_not(ov_uncert_too_close(254.2, 254.0, NAN), "no uncertainty, no flag");
+    ov_uncert_clear(&un);
+    rules_snapshot_free(s0);
+    rules_snapshot_free(s1);
+}

@@ -1,0 +1,244 @@
+/*
+ * `tableref referee` from the outside: on the bundled demo's rendered
+ * pictures it must reach the verdict `tableref check` reaches on the
+ * pictures' ground-truth snapshots (same legal flag, same violation codes,
+ * same models), write every output, and refuse bad input with exit status 2
+ * without touching what an earlier run wrote.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rules_error.h"
+#include "rules_json.h"
+#include "vision_test_util.h"
+
+static char dir[256];
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/tableref-reftest-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    (void)!system(cmd);
+}
+
+static const char *demo(const char *name)
+{
+    static char buf[8][1024];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/datasets/demo/%s", vt_source_root(), name);
+    return buf[k];
+}
+
+/* Runs a command with stderr kept in dir/stderr.txt; returns the exit status. */
+static int run(const char *cmd, char *err, size_t cap)
+{
+    char full[4096], errfile[300];
+    snprintf(errfile, sizeof errfile, "%s/stderr.txt", dir);
+    snprintf(full, sizeof full, "%s 2>'%s' >/dev/null", cmd, errfile);
+    int st = vt_exit_status(system(full));
+    if (err) {
+        err[0] = 0;
+        FILE *f = fopen(errfile, "r");
+        if (f) {
+            size_t n = fread(err, 1, cap - 1, f);
+            err[n] = 0;
+            fclose(f);
+        }
+    }
+    return st;
+}
+
+static int referee(const char *before, const char *after, const char *calib, const char *out, const char *extra,
+                   char *err, size_t cap)
+{
+    char cmd[3000];
+    snprintf(cmd, sizeof cmd, "'%s' referee '%s' '%s' --calib '%s' --roster '%s' --out '%s' %s", vt_tableref_bin(),
+             before, after, calib, demo("roster.json"), out, extra ? extra : "");
+    return run(cmd, err, cap);
+}
+
+/* "CODE:model,model;CODE:..." per unit, in report order: what must agree. */
+static void verdict_key(const cJSON *report, const char *unit, char *out, size_t cap)
+{
+    out[0] = 0;
+    const cJSON *u;
+    cJSON_ArrayForEach(u, cJSON_GetObjectItem(report, "units"))
+    {
+        if (strcmp(cJSON_GetObjectItem(u, "unit")->valuestring, unit) != 0)
+            continue;
+        size_t l = strlen(out);
+        snprintf(out + l, cap - l, "legal=%d;", cJSON_IsTrue(cJSON_GetObjectItem(u, "legal")));
+        const cJSON *v;
+        cJSON_ArrayForEach(v, cJSON_GetObjectItem(u, "violations"))
+        {
+            l = strlen(out);
+            snprintf(out + l, cap - l, "%s:", cJSON_GetObjectItem(v, "code")->valuestring);
+            const cJSON *m;
+            cJSON_ArrayForEach(m, cJSON_GetObjectItem(v, "models"))
+            {
+                l = strlen(out);
+                snprintf(out + l, cap - l, "%s,", m->valuestring);
+            }
+            l = strlen(out);
+            snprintf(out + l, cap - l, ";");
+        }
+    }
+}
+
+static long file_size(const char *path, char *head, size_t n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    memset(head, 0, n);
+    size_t got = fread(head, 1, n - 1, f);
+    (void)got;
+    fseek(f, 0, SEEK_END);
+    long s = ftell(f);
+    fclose(f);
+    return s;
+}
+
+TestSuite(referee, .init = setup, .fini = teardown, .timeout = 120);
+
+Test(referee, demo_agrees_with_check_on_the_ground_truth)
+{
+    char out[512], err[4096];
+    snprintf(out, sizeof out, "%s/out", dir);
+    int st = referee(demo("before.jpg"), demo("after.jpg"), demo("calib.json"), out, NULL, err, sizeof err);
+    cr_assert_eq(st, 1, "the demo turn has an illegal march: exit 1 (got %d): %s", st, err);
+
+    char truth[512], cmd[3000];
+    snprintf(truth, sizeof truth, "%s/truth.json", dir);
+    snprintf(cmd, sizeof cmd, "'%s' check '%s' '%s' --out '%s'", vt_tableref_bin(), demo("before.json"),
+             demo("after.json"), truth);
+    cr_assert_eq(run(cmd, err, sizeof err), 1, "check on the truth: %s", err);
+
+    char rp[600];
+    snprintf(rp, sizeof rp, "%s/report.json", out);
+    rules_error e;
+    cJSON *got = rules_json_parse_file(rp, &e), *want = rules_json_parse_file(truth, &e);
+    cr_assert_not_null(got, "%s", e.msg);
+    cr_assert_not_null(want, "%s", e.msg);
+    cr_expect_eq(cJSON_IsTrue(cJSON_GetObjectItem(got, "legal")), cJSON_IsTrue(cJSON_GetObjectItem(want, "legal")));
+    const char *units[] = {"spears", "knights"};
+    for (size_t k = 0; k < 2; k++) {
+        char a[1024], b[1024];
+        verdict_key(got, units[k], a, sizeof a);
+        verdict_key(want, units[k], b, sizeof b);
+        cr_expect_str_eq(a, b, "unit %s: referee %s, check on the truth %s", units[k], a, b);
+    }
+    /* The illegal model is the one the wheel swings farthest. */
+    char key[1024];
+    verdict_key(got, "spears", key, sizeof key);
+    cr_expect(strstr(key, "MU-MODEL-DIST:spears-7,") != NULL, "%s", key);
+
+    /* The referee's additions: uncertainty per model and the detection notes. */
+    const cJSON *ref = cJSON_GetObjectItem(got, "referee");
+    cr_assert_not_null(ref);
+    cr_expect_not_null(cJSON_GetObjectItem(cJSON_GetObjectItem(ref, "after"), "detection"));
+    const cJSON *uu = cJSON_GetObjectItem(cJSON_GetObjectItem(ref, "uncertainty"), "units");
+    cr_assert(cJSON_GetArraySize(uu) >= 2);
+    const cJSON *m0 = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(uu, 0), "models"), 0);
+    cr_expect(cJSON_IsNumber(cJSON_GetObjectItem(m0, "distance_plusminus_mm")));
+    cJSON_Delete(got);
+    cJSON_Delete(want);
+
+    /* Every picture, and the vector reports are what they claim. */
+    const struct {
+        const char *name, *magic;
+        long min;
+    } files[] = {{"camera.png", "\x89PNG", 50000},  {"projector.png", "\x89PNG", 5000},
+                 {"report.png", "\x89PNG", 20000},  {"report.svg", "<?xml", 10000},
+                 {"report.pdf", "%PDF-", 5000},     {"before.json", "{", 500},
+                 {"after.json", "{", 500}};
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        char p[700], head[16];
+        snprintf(p, sizeof p, "%s/%s", out, files[k].name);
+        long size = file_size(p, head, sizeof head);
+        cr_expect_gt(size, files[k].min, "%s: %ld bytes", files[k].name, size);
+        cr_expect_eq(memcmp(head, files[k].magic, strlen(files[k].magic)), 0, "%s: wrong header", files[k].name);
+    }
+}
+
+Test(referee, one_legal_unit_exits_0)
+{
+    char out[512], err[4096];
+    snprintf(out, sizeof out, "%s/out", dir);
+    int st = referee(demo("before.jpg"), demo("after.jpg"), demo("calib.json"), out, "--unit knights", err,
+                     sizeof err);
+    cr_expect_eq(st, 0, "knights advanced legally (got %d): %s", st, err);
+}
+
+/* Bad input: exit 2, a message naming the file (and field), and the earlier report left as it was. */
+static void expect_bad(const char *before, const char *after, const char *calib, const char *must_name)
+{
+    char out[512], err[4096], rp[600];
+    snprintf(out, sizeof out, "%s/out", dir);
+    cr_assert_eq(mkdir(out, 0777) == 0 || access(out, F_OK) == 0, 1);
+    snprintf(rp, sizeof rp, "%s/report.json", out);
+    FILE *f = fopen(rp, "w");
+    cr_assert_not_null(f);
+    fputs("{\"earlier\": true}\n", f);
+    fclose(f);
+    int st = referee(before, after, calib, out, NULL, err, sizeof err);
+    cr_expect_eq(st, 2, "exit status %d: %s", st, err);
+    cr_expect(strstr(err, must_name) != NULL, "the message should name '%s': %s", must_name, err);
+    char head[32];
+    cr_expect_eq(file_size(rp, head, sizeof head), 18, "the earlier report.json must be untouched");
+    cr_expect_eq(strncmp(head, "{\"earlier\"", 10), 0);
+}
+
+Test(referee, missing_image_is_bad_input)
+{
+    char missing[400];
+    snprintf(missing, sizeof missing, "%s/nope.jpg", dir);
+    expect_bad(demo("before.jpg"), missing, demo("calib.json"), "nope.jpg");
+}
+
+Test(referee, corrupt_image_is_bad_input)
+{
+    char bad[400];
+    snprintf(bad, sizeof bad, "%s/corrupt.jpg", dir);
+    FILE *f = fopen(bad, "wb");
+    cr_assert_not_null(f);
+    /* A JPEG header and then nothing: a truncated upload. */
+    fwrite("\xFF\xD8\xFF\xE0\x00\x10JFIF\x00", 1, 11, f);
+    fclose(f);
+    expect_bad(bad, demo("after.jpg"), demo("calib.json"), "corrupt.jpg");
+}
+
+Test(referee, calibration_without_a_field_is_bad_input)
+{
+    char calib[400];
+    snprintf(calib, sizeof calib, "%s/calib.json", dir);
+    rules_error e;
+    cJSON *c = rules_json_parse_file(demo("calib.json"), &e);
+    cr_assert_not_null(c, "%s", e.msg);
+    cJSON_DeleteItemFromObject(cJSON_GetObjectItem(c, "camera"), "fx");
+    cr_assert_eq(rules_json_write_file(c, calib, &e), 0);
+    cJSON_Delete(c);
+    expect_bad(demo("before.jpg"), demo("after.jpg"), calib, "fx");
+}
+
+Test(referee, usage_errors_exit_2)
+{
+    char cmd[1024], err[4096];
+    snprintf(cmd, sizeof cmd, "'%s' referee '%s'", vt_tableref_bin(), demo("before.jpg"));
+    cr_expect_eq(run(cmd, err, sizeof err), 2);
+    snprintf(cmd, sizeof cmd, "'%s' referee a.jpg b.jpg --calib c --roster r --out o --move sideways-ish",
+             vt_tableref_bin());
+    cr_expect_eq(run(cmd, err, sizeof err), 2);
+    cr_expect(strstr(err, "--move") != NULL, "%s", err);
+}
