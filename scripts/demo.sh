@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs what tableref needs, builds it, and runs the main job on the
-# bundled demo data: the referee's verdict on one player turn in which one
-# unit advances, one reforms and one marches 1" too far.
+# bundled demo turn (datasets/demo/): two overhead camera pictures, before
+# and after. The referee finds every model, judges the moves and draws the
+# verdict. In this turn the `spears` column Marches and wheels, and the wheel
+# swings one rear model past the 10" March Rate: illegal, so `tableref
+# referee` exits 1, which is what the demo expects.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,12 +12,19 @@ bash scripts/setup-debian.sh
 if [ -f build/build.ninja ]; then meson setup --reconfigure build; else meson setup build; fi
 meson compile -C build
 
+out=build/demo-out   # build/ is git-ignored
 echo
-echo "== tableref check datasets/examples/turn/before.json datasets/examples/turn/after.json"
+echo "== tableref referee datasets/demo/before.jpg datasets/demo/after.jpg --calib datasets/demo/calib.json --roster datasets/demo/roster.json --out $out"
 rc=0
-./build/cli/tableref check datasets/examples/turn/before.json datasets/examples/turn/after.json || rc=$?
+./build/cli/tableref referee datasets/demo/before.jpg datasets/demo/after.jpg \
+  --calib datasets/demo/calib.json --roster datasets/demo/roster.json --out "$out" || rc=$?
 case $rc in
-  0) echo "demo: every move legal" ;;
+  0) echo "demo: every move legal (the demo turn should have had an illegal one)" ;;
   1) echo "demo: the referee found an illegal move (exit status 1), as the demo turn intends" ;;
-  *) echo "demo: tableref failed with exit status $rc" >&2; exit "$rc" ;;
+  *) echo "demo: tableref referee failed with exit status $rc" >&2; exit "$rc" ;;
 esac
+echo
+echo "The verdict, drawn:"
+for f in camera.png projector.png report.png report.svg report.pdf report.json; do
+  echo "  $(pwd)/$out/$f"
+done
