@@ -33,6 +33,10 @@ int cmd_render(int argc, char **argv);
 int cmd_target(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int bench_calib(int argc, char **argv);
+/* Watching (issue 5). */
+int cmd_watch(int argc, char **argv);
+int cmd_watch_ctl(int argc, char **argv);
+int cmd_render_sequence(int argc, char **argv);
 #endif
 #if TABLEREF_HAVE_VISION && TABLEREF_HAVE_OVERLAY
 /* The referee's main job (issue 5): two images in, the verdict drawn. */

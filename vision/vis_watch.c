@@ -628,3 +628,18 @@ int vis_watch_undo(vis_watch *w)
     w->state = VIS_WATCH_SETTLED;
     return m;
 }
+
+int vis_watch_last_call(const vis_watch *w, const rules_snapshot **before, const rules_snapshot **after,
+                        const rules_report **report)
+{
+    if (w->n_hist < 2)
+        return 0;
+    const entry *top = &w->hist[w->n_hist - 1];
+    if (before)
+        *before = w->hist[w->n_hist - 2].snap;
+    if (after)
+        *after = top->snap;
+    if (report)
+        *report = &top->report;
+    return top->move;
+}

@@ -125,6 +125,12 @@ bool vis_watch_accepted(const vis_watch *w, int move);
  * to undo.
  */
 int vis_watch_undo(vis_watch *w);
+/*
+ * The latest call still standing (not undone): its move number (0 when
+ * none) and, borrowed like a result's, its two snapshots and report.
+ */
+int vis_watch_last_call(const vis_watch *w, const rules_snapshot **before, const rules_snapshot **after,
+                        const rules_report **report);
 /* The latest settled snapshot (NULL before the first settle). */
 const rules_snapshot *vis_watch_snapshot(const vis_watch *w);
 /* The tag detector's settings (tune before the first frame). */

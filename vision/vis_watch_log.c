@@ -159,9 +159,13 @@ void vis_watch_log_unit_sentence(const rules_unit_report *u, char *buf, size_t c
     if (u->has_path && u->path.n_steps) {
         size_t off = 0;
         for (size_t i = 0; i < u->path.n_steps && off + 2 < sizeof how; i++) {
+            const rules_step *st = &u->path.steps[i];
+            /* The search may add vanishing wheels to match the end pose exactly; people need not read them. */
+            if (st->length_mm < 1.0 && fabs(st->angle_rad) < rules_deg_to_rad(0.5))
+                continue;
             char step[96];
             rules_step_describe(&u->path.steps[i], step, sizeof step);
-            off += (size_t)snprintf(how + off, sizeof how - off, "%s%s", i ? ", " : " ", step);
+            off += (size_t)snprintf(how + off, sizeof how - off, "%s%s", off ? ", " : " ", step);
         }
     }
     if (u->legal || u->n_violations == 0)

@@ -1,0 +1,70 @@
+/* tableref render-sequence: render a game turn as a video's frames, with the truth, for tableref watch. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_args.h"
+#include "commands.h"
+#include "ds_sequence.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: tableref render-sequence SEQUENCE.json --out DIR [--supersample N]\n"
+            "\n"
+            "Renders a game turn (a sequence file: a scene and the moves, docs/formats.md)\n"
+            "as a camera would film it: the table still, a hand moving one unit, the table\n"
+            "still again, ... Writes into DIR:\n"
+            "  frames/NNNNNN.jpg   the frames (watch them with --source DIR/frames)\n"
+            "  calib.json, roster.json   for tableref watch\n"
+            "  truth/keyframe-K.json     the exact table after K moves\n"
+            "  frames.json               each frame's time and phase (hold or move)\n"
+            "--supersample 1 renders about 4x faster with rougher edges.\n"
+            "\n"
+            "Exit status: 0 done, 2 bad input or usage.\n");
+}
+
+int cmd_render_sequence(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        usage(stdout);
+        return 0;
+    }
+    const char *seq = NULL, *out = NULL, *v;
+    int ss = 0;
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if ((r = cli_value(argc, argv, &i, "--out", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            out = v;
+        } else if ((r = cli_value(argc, argv, &i, "--supersample", &v)) != 0) {
+            double n;
+            if (r < 0 || cli_number("--supersample", v, &n) < 0 || n < 1 || n > 4) {
+                fprintf(stderr, "tableref render-sequence: --supersample takes 1..4\n");
+                return EXIT_BAD_INPUT;
+            }
+            ss = (int)n;
+        } else if (cli_is_option(argv[i]) || seq) {
+            fprintf(stderr, "tableref render-sequence: unexpected argument '%s' (try --help)\n", argv[i]);
+            return EXIT_BAD_INPUT;
+        } else {
+            seq = argv[i];
+        }
+    }
+    if (!seq || !out) {
+        usage(stderr);
+        return EXIT_BAD_INPUT;
+    }
+    rules_error err;
+    ds_sequence *q = ds_sequence_load(seq, &err);
+    if (!q || ds_sequence_render(q, out, ss, &err) < 0) {
+        fprintf(stderr, "tableref render-sequence: %s\n", err.msg);
+        ds_sequence_free(q);
+        return EXIT_BAD_INPUT;
+    }
+    printf("rendered %ld frames (%zu moves, %.3g fps) -> %s/frames/\n", ds_sequence_frame_count(q), q->n_moves, q->fps,
+           out);
+    ds_sequence_free(q);
+    return 0;
+}

@@ -1,0 +1,306 @@
+#include "ds_sequence.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "rules_json.h"
+#include "vis_camera.h"
+
+void ds_sequence_free(ds_sequence *q)
+{
+    if (!q)
+        return;
+    ds_scene_free(q->scene);
+    free(q->moves);
+    free(q);
+}
+
+ds_sequence *ds_sequence_load(const char *path, rules_error *err)
+{
+    cJSON *root = rules_json_parse_file(path, err);
+    ds_sequence *q = calloc(1, sizeof *q);
+    char fmt[64] = "", scene[1024] = "", scene_path[2048];
+    int version = 0;
+    if (!root || !q) {
+        if (!q)
+            rules_error_set(err, "out of memory");
+        goto fail;
+    }
+    q->fps = 5, q->hold_s = 2, q->move_s = 1.2;
+    if (rules_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0 ||
+        rules_json_int(root, "version", "", true, &version, err) < 0 ||
+        rules_json_string(root, "scene", "", true, scene, sizeof scene, err) < 0 ||
+        rules_json_number(root, "fps", "", false, &q->fps, err) < 0 ||
+        rules_json_number(root, "hold_s", "", false, &q->hold_s, err) < 0 ||
+        rules_json_number(root, "move_s", "", false, &q->move_s, err) < 0) {
+        rules_error_prefix(err, path);
+        goto fail;
+    }
+    if (strcmp(fmt, "tableref.sequence") != 0 || version != 1) {
+        rules_error_set(err, "%s: format/version: expected \"tableref.sequence\" version 1", path);
+        goto fail;
+    }
+    if (!(q->fps > 0 && q->fps <= 120) || !(q->hold_s > 0 && q->hold_s < 600) || !(q->move_s > 0 && q->move_s < 600)) {
+        rules_error_set(err, "%s: fps 0..120, hold_s and move_s 0..600 s", path);
+        goto fail;
+    }
+    const char *slash = strrchr(path, '/');
+    if (scene[0] == '/' || !slash)
+        snprintf(scene_path, sizeof scene_path, "%s", scene);
+    else
+        snprintf(scene_path, sizeof scene_path, "%.*s/%s", (int)(slash - path), path, scene);
+    if (!(q->scene = ds_scene_load(scene_path, err)))
+        goto fail;
+    const cJSON *moves = rules_json_array(root, "moves", "", true, err);
+    if (!moves) {
+        rules_error_prefix(err, path);
+        goto fail;
+    }
+    int n = cJSON_GetArraySize(moves);
+    q->moves = calloc((size_t)n + 1, sizeof *q->moves);
+    if (!q->moves) {
+        rules_error_set(err, "out of memory");
+        goto fail;
+    }
+    for (int i = 0; i < n; i++) {
+        const cJSON *m = cJSON_GetArrayItem(moves, i);
+        ds_sequence_move *mv = &q->moves[q->n_moves];
+        char where[32];
+        double rot = 0;
+        snprintf(where, sizeof where, "moves[%d]", i);
+        if (rules_json_string(m, "unit", where, true, mv->unit, sizeof mv->unit, err) < 0 ||
+            rules_json_number(m, "forward_mm", where, false, &mv->forward_mm, err) < 0 ||
+            rules_json_number(m, "left_mm", where, false, &mv->left_mm, err) < 0 ||
+            rules_json_number(m, "rotate_deg", where, false, &rot, err) < 0 ||
+            rules_json_string(m, "says", where, false, mv->says, sizeof mv->says, err) < 0) {
+            rules_error_prefix(err, path);
+            goto fail;
+        }
+        if (!rules_snapshot_find_unit(q->scene->snapshot, mv->unit)) {
+            rules_error_set(err, "%s: %s.unit: no unit \"%s\" in the scene", path, where, mv->unit);
+            goto fail;
+        }
+        mv->rotate_rad = rules_deg_to_rad(rot);
+        q->n_moves++;
+    }
+    cJSON_Delete(root);
+    return q;
+fail:
+    cJSON_Delete(root);
+    ds_sequence_free(q);
+    return NULL;
+}
+
+/* Moves unit `id` in s by `alpha` (0..1) of the move. */
+static void apply_move(rules_snapshot *s, const ds_sequence_move *mv, double alpha, rules_vec2 *centre_out)
+{
+    rules_unit *u = rules_snapshot_find_unit(s, mv->unit);
+    rules_vec2 c = rules_v2(0, 0);
+    double fs = 0, fc = 0;
+    for (size_t k = 0; k < u->n_models; k++) {
+        c = rules_v2_add(c, u->models[k].pos);
+        fs += sin(u->models[k].facing), fc += cos(u->models[k].facing);
+    }
+    c = rules_v2_scale(c, 1.0 / (double)u->n_models);
+    const double facing = atan2(fs, fc);
+    const rules_vec2 fwd = rules_v2_dir(facing), left = rules_v2_dir(facing + RULES_PI / 2);
+    const rules_vec2 T = rules_v2_add(rules_v2_scale(fwd, alpha * mv->forward_mm), rules_v2_scale(left, alpha * mv->left_mm));
+    const double rot = alpha * mv->rotate_rad;
+    const rules_vec2 c2 = rules_v2_add(c, T);
+    for (size_t k = 0; k < u->n_models; k++) {
+        rules_model *m = &u->models[k];
+        m->pos = rules_v2_add(c2, rules_v2_rot(rules_v2_sub(m->pos, c), rot));
+        m->facing = rules_angle_wrap(m->facing + rot);
+    }
+    if (centre_out)
+        *centre_out = c2;
+}
+
+rules_snapshot *ds_sequence_keyframe(const ds_sequence *q, size_t k, rules_error *err)
+{
+    rules_snapshot *s = rules_snapshot_clone(q->scene->snapshot);
+    if (!s) {
+        rules_error_set(err, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < k && i < q->n_moves; i++)
+        apply_move(s, &q->moves[i], 1.0, NULL);
+    return s;
+}
+
+long ds_sequence_hold_frames(const ds_sequence *q) { return lround(q->hold_s * q->fps) > 0 ? lround(q->hold_s * q->fps) : 1; }
+long ds_sequence_move_frames(const ds_sequence *q) { return lround(q->move_s * q->fps) > 0 ? lround(q->move_s * q->fps) : 1; }
+
+long ds_sequence_frame_count(const ds_sequence *q)
+{
+    return ds_sequence_hold_frames(q) * (long)(q->n_moves + 1) + ds_sequence_move_frames(q) * (long)q->n_moves;
+}
+
+long ds_sequence_hold_start(const ds_sequence *q, size_t k)
+{
+    return (long)k * (ds_sequence_hold_frames(q) + ds_sequence_move_frames(q));
+}
+
+/*
+ * A hand and forearm reaching from the near edge (y < 0) to `at`, 150 mm
+ * above the table, drawn over the finished frame: it hides whatever is
+ * below it, tags included, the way a player's hand does.
+ */
+static int draw_hand(cvs_image *img, const vis_camera *cam, rules_vec2 at, rules_error *err)
+{
+    const double z = 150;
+    double poly[2 * 40];
+    int n = 0;
+    for (int k = 0; k < 24; k++) {
+        double a = 2 * RULES_PI * k / 24;
+        double X[3] = {at.x + 55 * cos(a), at.y + 45 * sin(a), z};
+        if (vis_camera_project(cam, X, poly + 2 * n))
+            n++;
+    }
+    if (n >= 3 && cvs_render_fill_poly(img, poly, n, 172, NULL, 0, err) < 0)
+        return -1;
+    /* The forearm, towards the player at the near edge. */
+    const double X4[4][3] = {{at.x - 35, at.y - 20, z}, {at.x + 35, at.y - 20, z},
+                             {at.x + 45, -300, z + 120}, {at.x - 45, -300, z + 120}};
+    n = 0;
+    for (int k = 0; k < 4; k++)
+        if (vis_camera_project(cam, X4[k], poly + 2 * n))
+            n++;
+    if (n >= 3 && cvs_render_fill_poly(img, poly, n, 150, NULL, 0, err) < 0)
+        return -1;
+    return 0;
+}
+
+static int make_dir(const char *path, rules_error *err)
+{
+    if (mkdir(path, 0777) < 0 && errno != EEXIST)
+        return rules_error_set(err, "%s: cannot create: %s", path, strerror(errno));
+    return 0;
+}
+
+/* Sensor noise differs from frame to frame even when nothing moves. */
+static int add_noise(cvs_image *img, long frame, rules_error *err)
+{
+    cvs_effects fx = {0};
+    fx.noise_sigma = 1.2;
+    fx.seed = (uint32_t)(frame * 2654435761u + 11);
+    return cvs_render_effects(img, &fx, err);
+}
+
+int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, rules_error *err)
+{
+    const ds_scene *sc = q->scene;
+    ds_render_params p = sc->render;
+    if (supersample > 0)
+        p.supersample = supersample;
+    p.hands = 0;  /* hands are drawn where the moves happen */
+    const int quality = p.effects.jpeg_quality > 0 ? p.effects.jpeg_quality : 90;
+    p.effects.jpeg_quality = 0;  /* compressed once, when written */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/frames", dir);
+    if (make_dir(dir, err) < 0 || make_dir(path, err) < 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/truth", dir);
+    if (make_dir(path, err) < 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/calib.json", dir);
+    if (calib_file_save(&sc->calib, path, err) < 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/roster.json", dir);
+    if (vis_roster_save(sc->roster, path, err) < 0)
+        return -1;
+    vis_camera cam;
+    vis_camera_init(&cam, &sc->calib);
+
+    cJSON *index = cJSON_CreateObject(), *frames = index ? cJSON_AddArrayToObject(index, "frames") : NULL;
+    if (!frames) {
+        cJSON_Delete(index);
+        return rules_error_set(err, "out of memory");
+    }
+    cJSON_AddStringToObject(index, "format", "tableref.sequence-frames");
+    cJSON_AddNumberToObject(index, "version", 1);
+    cJSON_AddNumberToObject(index, "fps", q->fps);
+    int rc = -1;
+    long frame = 0;
+    const long hold = ds_sequence_hold_frames(q), mv = ds_sequence_move_frames(q);
+    rules_snapshot *key = NULL, *tmp = NULL;
+    cvs_image *still = NULL, *img = NULL;
+    ds_truth truth = {0};
+    for (size_t k = 0; k <= q->n_moves; k++) {
+        /* The move into keyframe k: the hand carries the unit there. */
+        if (k > 0) {
+            for (long j = 0; j < mv; j++) {
+                rules_snapshot_free(tmp);
+                if (!(tmp = rules_snapshot_clone(key))) {
+                    rules_error_set(err, "out of memory");
+                    goto done;
+                }
+                rules_vec2 at;
+                apply_move(tmp, &q->moves[k - 1], (double)(j + 1) / (double)mv, &at);
+                cvs_image_free(img);
+                img = NULL;
+                ds_truth_clear(&truth);
+                if (ds_render(tmp, sc->roster, &sc->calib, &p, &img, &truth, err) < 0 ||
+                    draw_hand(img, &cam, at, err) < 0 || add_noise(img, frame, err) < 0)
+                    goto done;
+                snprintf(path, sizeof path, "%s/frames/%06ld.jpg", dir, frame);
+                if (cvs_image_save(img, path, quality, err) < 0)
+                    goto done;
+                cJSON *f = cJSON_CreateObject();
+                cJSON_AddItemToArray(frames, f);
+                cJSON_AddNumberToObject(f, "frame", frame);
+                rules_json_add_number(f, "t_ms", frame * 1000.0 / q->fps, 3);
+                cJSON_AddStringToObject(f, "phase", "move");
+                cJSON_AddNumberToObject(f, "move", (double)k);
+                cJSON_AddStringToObject(f, "unit", q->moves[k - 1].unit);
+                frame++;
+            }
+        }
+        rules_snapshot_free(key);
+        if (!(key = ds_sequence_keyframe(q, k, err)))
+            goto done;
+        snprintf(path, sizeof path, "%s/truth/keyframe-%zu.json", dir, k);
+        if (rules_json_save_snapshot(key, path, err) < 0)
+            goto done;
+        cvs_image_free(still);
+        still = NULL;
+        ds_truth_clear(&truth);
+        if (ds_render(key, sc->roster, &sc->calib, &p, &still, &truth, err) < 0)
+            goto done;
+        for (long j = 0; j < hold; j++) {
+            cvs_image_free(img);
+            if (!(img = cvs_image_clone(still))) {
+                rules_error_set(err, "out of memory");
+                goto done;
+            }
+            if (add_noise(img, frame, err) < 0)
+                goto done;
+            snprintf(path, sizeof path, "%s/frames/%06ld.jpg", dir, frame);
+            if (cvs_image_save(img, path, quality, err) < 0)
+                goto done;
+            cJSON *f = cJSON_CreateObject();
+            cJSON_AddItemToArray(frames, f);
+            cJSON_AddNumberToObject(f, "frame", frame);
+            rules_json_add_number(f, "t_ms", frame * 1000.0 / q->fps, 3);
+            cJSON_AddStringToObject(f, "phase", "hold");
+            cJSON_AddNumberToObject(f, "keyframe", (double)k);
+            frame++;
+        }
+    }
+    snprintf(path, sizeof path, "%s/frames.json", dir);
+    if (rules_json_write_file(index, path, err) < 0)
+        goto done;
+    rc = 0;
+done:
+    cJSON_Delete(index);
+    rules_snapshot_free(key);
+    rules_snapshot_free(tmp);
+    cvs_image_free(still);
+    cvs_image_free(img);
+    ds_truth_clear(&truth);
+    return rc;
+}

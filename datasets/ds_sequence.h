@@ -1,0 +1,75 @@
+/*
+ * ds_sequence: a rendered video of a game turn, with its exact truth, for
+ * `tableref watch` to referee: the table stands still, a hand reaches in
+ * and moves one unit, the hand leaves, the table stands still again, ...
+ *
+ * A sequence file ("format": "tableref.sequence", version 1; docs/formats.md)
+ * names a scene (datasets/ds_scene.h: the starting table, roster, camera,
+ * render settings) and the moves, each a rigid motion of one unit in its
+ * own frame:
+ *   {"format": "tableref.sequence", "version": 1, "scene": "scene.json",
+ *    "fps": 5, "hold_s": 2.0, "move_s": 1.2,
+ *    "moves": [{"unit": "spearmen", "forward_mm": 76.2, "left_mm": 0, "rotate_deg": 0,
+ *               "says": "advance 3\" forward: legal"}]}
+ * rotate_deg turns the unit about its centre (after the translation).
+ *
+ * How to use:
+ *   ds_sequence *q = ds_sequence_load("datasets/sequences/turn/sequence.json", &err);
+ *   ds_sequence_render(q, "out/", 0, &err);   // out/frames/000000.jpg ..., out/truth/, out/frames.json
+ *   rules_snapshot *s = ds_sequence_keyframe(q, 2, &err);   // the table after two moves
+ *   rules_snapshot_free(s); ds_sequence_free(q);
+ * The frames are rendered when asked (never stored in the repository); the
+ * same file gives the same frames.
+ */
+#ifndef DS_SEQUENCE_H
+#define DS_SEQUENCE_H
+
+#include <stddef.h>
+
+#include "ds_scene.h"
+#include "rules_error.h"
+#include "rules_snapshot.h"
+
+typedef struct ds_sequence_move {
+    char unit[RULES_ID_MAX];
+    double forward_mm, left_mm;  /* in the unit's frame at the start of the move */
+    double rotate_rad;           /* about the unit's centre, counter-clockwise */
+    char says[160];              /* what the move is meant to be, for people */
+} ds_sequence_move;
+
+typedef struct ds_sequence {
+    ds_scene *scene;
+    double fps;                  /* frames per second */
+    double hold_s;               /* the table still before the first move and after each */
+    double move_s;               /* a hand over the table, moving one unit */
+    ds_sequence_move *moves;
+    size_t n_moves;
+} ds_sequence;
+
+ds_sequence *ds_sequence_load(const char *path, rules_error *err);
+void ds_sequence_free(ds_sequence *q);
+
+/* The table after the first k moves (k = 0 .. n_moves). Caller frees. */
+rules_snapshot *ds_sequence_keyframe(const ds_sequence *q, size_t k, rules_error *err);
+
+/* Frame counts of the schedule: hold and move phases. */
+long ds_sequence_hold_frames(const ds_sequence *q);
+long ds_sequence_move_frames(const ds_sequence *q);
+long ds_sequence_frame_count(const ds_sequence *q);
+/*
+ * The first frame of still run k (k = 0 .. n_moves): the table stands
+ * still at keyframe k, with no hand, for ds_sequence_hold_frames(q) frames
+ * from there.
+ */
+long ds_sequence_hold_start(const ds_sequence *q, size_t k);
+
+/*
+ * Renders every frame into dir/frames/NNNNNN.jpg (created), and writes
+ * dir/calib.json, dir/roster.json, dir/truth/keyframe-K.json (the snapshot
+ * after K moves) and dir/frames.json (each frame's time, phase and hand).
+ * `supersample` > 0 overrides the scene's supersampling (1 is fastest). Prints
+ * nothing. Returns 0 or -1.
+ */
+int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, rules_error *err);
+
+#endif
