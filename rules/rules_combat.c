@@ -91,12 +91,7 @@ static int judge(const rules_snapshot *before, const rules_snapshot *after, cons
     if (fit(u0, opt, &f0, err) < 0 || fit(u1, opt, &f1, err) < 0)
         return -1;
     rules_unit_report ur;
-    memset(&ur, 0, sizeof ur);
-    ur.legal = true;
-    snprintf(ur.unit_id, sizeof ur.unit_id, "%s", u0->id);
-    snprintf(ur.side, sizeof ur.side, "%s", u0->side);
-    ur.move = RULES_MOVE_COMBAT_REFORM;
-    ur.declared = true;
+    rules_unit_report_init(&ur, u0->id, u0->side, RULES_MOVE_COMBAT_REFORM, true);
     ur.centre_before = f0.centre;
     ur.centre_after = f1.centre;
     ur.centre_displacement_mm = rules_v2_dist(f0.centre, f1.centre);
@@ -286,8 +281,7 @@ int rules_combat_reform_check(const rules_snapshot *before, const rules_snapshot
         rules_check_options_default(&defaults);
         opt_in = &defaults;
     }
-    rules_report_clear(out);
-    out->ruleset = before->ruleset_given || !after->ruleset_given ? before->ruleset : after->ruleset;
+    rules_report_begin(out, before, after);
     const double tol = out->ruleset.contact_tolerance_mm;
     if (co && co->reforming) {
         for (size_t i = 0; i < co->n_reforming; i++) {

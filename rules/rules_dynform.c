@@ -108,12 +108,7 @@ static int judge(const rules_snapshot *before, const rules_snapshot *after, cons
     }
     size_t n = members(after, f, mb);
     rules_unit_report ur;
-    memset(&ur, 0, sizeof ur);
-    ur.legal = true;
-    ur.move = RULES_MOVE_FORMATION;
-    ur.declared = declared_after;
-    snprintf(ur.unit_id, sizeof ur.unit_id, "%s", f->id);
-    snprintf(ur.side, sizeof ur.side, "%s", n ? mb[0].u->side : "");
+    rules_unit_report_init(&ur, f->id, n ? mb[0].u->side : "", RULES_MOVE_FORMATION, declared_after);
     int rc = 0;
     for (size_t i = 0; i < n; i++)
         if (isnan(mb[i].u->control_area_mm)) {
@@ -290,8 +285,7 @@ int rules_dynform_check(const rules_snapshot *before, const rules_snapshot *afte
         rules_check_options_default(&defaults);
         opt_in = &defaults;
     }
-    rules_report_clear(out);
-    out->ruleset = before->ruleset_given || !after->ruleset_given ? before->ruleset : after->ruleset;
+    rules_report_begin(out, before, after);
     bool declared_after = after->n_dynforms > 0;
     const rules_snapshot *decl = declared_after ? after : before;
     for (size_t k = 0; k < decl->n_dynforms; k++) {

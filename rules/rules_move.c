@@ -412,32 +412,33 @@ static void check_spacing(const move_ctx *c, const rules_snapshot *after, const 
     }
 }
 
-static void check_board_edge(const move_ctx *c, const rules_snapshot *after, rules_unit_report *ur)
+void rules_check_board_edge(const rules_unit *u, const rules_snapshot *board, double tol_mm, const char *code,
+                            rules_unit_report *ur)
 {
     double worst = 0;
     rules_violation *v = NULL;
-    for (size_t j = 0; j < c->u1->n_models; j++) {
-        rules_obb base = rules_model_base(c->u1, &c->u1->models[j]);
+    for (size_t j = 0; j < u->n_models; j++) {
+        rules_obb base = rules_model_base(u, &u->models[j]);
         rules_vec2 k[4];
         rules_obb_corners(&base, k);
         double out = 0;
         for (int q = 0; q < 4; q++) {
-            out = fmax(out, fmax(-k[q].x, k[q].x - after->board_width));
-            out = fmax(out, fmax(-k[q].y, k[q].y - after->board_depth));
+            out = fmax(out, fmax(-k[q].x, k[q].x - board->board_width));
+            out = fmax(out, fmax(-k[q].y, k[q].y - board->board_depth));
         }
-        if (out > c->opt->limit_tolerance_mm) {
-            if (!v)
-                v = rules_unit_report_add_violation(ur, "MU-BOARD-EDGE", RULES_QTY_LENGTH, 0, 0,
-                                                    "Models of the unit end past the board edge.");
-            worst = fmax(worst, out);
-            if (v)
-                rules_violation_add_model(v, c->u1->models[j].id);
-        }
+        if (out <= tol_mm)
+            continue;
+        if (!v)
+            v = rules_unit_report_add_violation(ur, code, RULES_QTY_LENGTH, 0, 0, "past the board edge");
+        if (!v)
+            return;
+        worst = fmax(worst, out);
+        rules_violation_add_model(v, u->models[j].id);
     }
     if (v) {
         v->measured = worst;
-        snprintf(v->message, sizeof v->message, "The unit ends %.2f\" past the board edge; every model must stay on the board.",
-                 rules_mm_to_in(worst));
+        snprintf(v->message, sizeof v->message,
+                 "The unit ends %.2f\" past the board edge; every model must stay on the board.", rules_mm_to_in(worst));
     }
 }
 
@@ -489,10 +490,7 @@ static int check_unit(const rules_snapshot *before, const rules_snapshot *after,
 
     /* Type-independent part of the report. */
     rules_unit_report base;
-    memset(&base, 0, sizeof base);
-    base.legal = true;
-    snprintf(base.unit_id, sizeof base.unit_id, "%s", c.u0->id);
-    snprintf(base.side, sizeof base.side, "%s", c.u0->side);
+    rules_unit_report_init(&base, c.u0->id, c.u0->side, RULES_MOVE_NONE, false);
     base.centre_before = c.f0.centre;
     base.centre_after = c.f1.centre;
     base.centre_displacement_mm = rules_v2_dist(c.f0.centre, c.f1.centre);
@@ -563,7 +561,7 @@ static int check_unit(const rules_snapshot *before, const rules_snapshot *after,
     if (moved) {
         check_eligible(&c, &chosen);
         check_spacing(&c, after, fits1, &chosen);
-        check_board_edge(&c, after, &chosen);
+        rules_check_board_edge(c.u1, after, opt->limit_tolerance_mm, "MU-BOARD-EDGE", &chosen);
     }
     check_march_test(&c, before, fits0, &chosen);
     for (size_t j = 0; j < c.u0->n_models; j++)
@@ -626,8 +624,7 @@ int rules_move_check(const rules_snapshot *before, const rules_snapshot *after, 
         opt_in = &defaults;
     }
     const rules_check_options *opt = opt_in;
-    rules_report_clear(out);
-    out->ruleset = before->ruleset_given || !after->ruleset_given ? before->ruleset : after->ruleset;
+    rules_report_begin(out, before, after);
 
     if (check_consistent(before, after, err) < 0)
         return -1;

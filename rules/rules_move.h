@@ -53,4 +53,12 @@ void rules_check_options_default(rules_check_options *opt);
 int rules_move_check(const rules_snapshot *before, const rules_snapshot *after, const rules_check_options *opt,
                      rules_report *out, rules_error *err);
 
+/*
+ * Every model of `u` on the board of `board` (within tol_mm); otherwise adds
+ * a violation `code` listing the models past the edge. Shared by the rules
+ * whose moves end with the same requirement.
+ */
+void rules_check_board_edge(const rules_unit *u, const rules_snapshot *board, double tol_mm, const char *code,
+                            rules_unit_report *ur);
+
 #endif

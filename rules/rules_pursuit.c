@@ -842,8 +842,7 @@ int rules_pursuit_check(const rules_snapshot *before, const rules_snapshot *afte
         rules_check_options_default(&defaults);
         opt_in = &defaults;
     }
-    rules_report_clear(out);
-    out->ruleset = before->ruleset_given || !after->ruleset_given ? before->ruleset : after->ruleset;
+    rules_report_begin(out, before, after);
     rules_pursuit_prediction *pred = calloc(in->n_pursuers ? in->n_pursuers : 1, sizeof *pred);
     if (!pred)
         return rules_error_set(err, "out of memory");
@@ -853,12 +852,7 @@ int rules_pursuit_check(const rules_snapshot *before, const rules_snapshot *afte
         const rules_unit *u0 = rules_snapshot_find_unit(before, p->unit_id);
         const rules_unit *u1 = rules_snapshot_find_unit(after, p->unit_id);
         rules_unit_report ur;
-        memset(&ur, 0, sizeof ur);
-        ur.legal = true;
-        snprintf(ur.unit_id, sizeof ur.unit_id, "%s", p->unit_id);
-        snprintf(ur.side, sizeof ur.side, "%s", u0->side);
-        ur.move = RULES_MOVE_PURSUIT;
-        ur.declared = true;
+        rules_unit_report_init(&ur, p->unit_id, u0->side, RULES_MOVE_PURSUIT, true);
         ur.direction = rules_pursuit_outcome_word(p->outcome);
         ur.rate_mm = in->pursuers[k].distance_mm;
         rules_unit_report_add_measure(&ur, "pursuit_distance", RULES_QTY_LENGTH, in->pursuers[k].distance_mm);

@@ -185,43 +185,10 @@ done:
     return rc;
 }
 
-static void check_board_edge(const reform_ctx *c, rules_unit_report *ur)
-{
-    double worst = 0;
-    rules_violation *v = NULL;
-    for (size_t j = 0; j < c->u1->n_models; j++) {
-        rules_obb base = rules_model_base(c->u1, &c->u1->models[j]);
-        rules_vec2 k[4];
-        rules_obb_corners(&base, k);
-        double out = 0;
-        for (int q = 0; q < 4; q++) {
-            out = fmax(out, fmax(-k[q].x, k[q].x - c->after->board_width));
-            out = fmax(out, fmax(-k[q].y, k[q].y - c->after->board_depth));
-        }
-        if (out > c->opt->limit_tolerance_mm) {
-            if (!v)
-                v = rules_unit_report_add_violation(ur, "RM-BOARD-EDGE", RULES_QTY_LENGTH, 0, 0,
-                                                    "Models of the unit end past the board edge.");
-            worst = fmax(worst, out);
-            if (v)
-                rules_violation_add_model(v, c->u1->models[j].id);
-        }
-    }
-    if (v) {
-        v->measured = worst;
-        snprintf(v->message, sizeof v->message, "The unit ends %.2f\" past the board edge.", rules_mm_to_in(worst));
-    }
-}
-
 static int judge_unit(reform_ctx *c, rules_report *out, rules_error *err)
 {
     rules_unit_report ur;
-    memset(&ur, 0, sizeof ur);
-    ur.legal = true;
-    snprintf(ur.unit_id, sizeof ur.unit_id, "%s", c->u0->id);
-    snprintf(ur.side, sizeof ur.side, "%s", c->u0->side);
-    ur.move = RULES_MOVE_REFORM_MOVE;
-    ur.declared = true;
+    rules_unit_report_init(&ur, c->u0->id, c->u0->side, RULES_MOVE_REFORM_MOVE, true);
     ur.rate_mm = 2 * c->u0->mobility;
     ur.centre_before = c->f0.centre;
     ur.centre_after = c->f1.centre;
@@ -291,7 +258,7 @@ static int judge_unit(reform_ctx *c, rules_report *out, rules_error *err)
         rules_unit_report_add_violation(&ur, "RM-SPACING", RULES_QTY_LENGTH, gap, c->rs->unit_spacing_mm,
                                         "The unit ends %.2f\" from %s; it must end at least %.2f\" away.",
                                         rules_mm_to_in(gap), who, rules_mm_to_in(c->rs->unit_spacing_mm));
-    check_board_edge(c, &ur);
+    rules_check_board_edge(c->u1, c->after, c->opt->limit_tolerance_mm, "RM-BOARD-EDGE", &ur);
 
     /* Straight distances for the model table. */
     ur.models = calloc(c->u0->n_models ? c->u0->n_models : 1, sizeof *ur.models);
@@ -337,8 +304,7 @@ int rules_reform_check(const rules_snapshot *before, const rules_snapshot *mid, 
         rules_check_options_default(&defaults);
         opt_in = &defaults;
     }
-    rules_report_clear(out);
-    out->ruleset = before->ruleset_given || !after->ruleset_given ? before->ruleset : after->ruleset;
+    rules_report_begin(out, before, after);
     if (opt_in->unit_id && !rules_snapshot_find_unit(before, opt_in->unit_id))
         return rules_error_set(err, "unit %s is not in the before snapshot", opt_in->unit_id);
 

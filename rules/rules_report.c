@@ -87,6 +87,23 @@ static void copy_text(char *dst, size_t cap, const char *src)
     snprintf(dst, cap, "%s", src ? src : "");
 }
 
+void rules_report_begin(rules_report *r, const rules_snapshot *before, const rules_snapshot *after)
+{
+    rules_report_clear(r);
+    r->ruleset = before->ruleset_given || !after->ruleset_given ? before->ruleset : after->ruleset;
+}
+
+void rules_unit_report_init(rules_unit_report *ur, const char *unit_id, const char *side, rules_move_type move,
+                            bool declared)
+{
+    memset(ur, 0, sizeof *ur);
+    ur->legal = true;
+    copy_text(ur->unit_id, sizeof ur->unit_id, unit_id);
+    copy_text(ur->side, sizeof ur->side, side);
+    ur->move = move;
+    ur->declared = declared;
+}
+
 rules_unit_report *rules_report_add_unit(rules_report *r, const char *unit_id, const char *side)
 {
     if (!grow((void **)&r->units, &r->cap_units, r->n_units, sizeof *r->units))
@@ -391,9 +408,10 @@ static void print_unit(const rules_unit_report *ur, FILE *out)
     fprintf(out, "unit %s (%s): %s%s%s%s: %s\n", ur->unit_id, ur->side, rules_move_word(ur->move),
             ur->direction ? " " : "", ur->direction ? ur->direction : "", ur->declared ? "" : " (inferred)",
             ur->legal ? "LEGAL" : "ILLEGAL");
-    fprintf(out, "  formation %dx%d -> %dx%d (files x ranks); centre moved %.2f\", rotated %.1f deg\n",
-            ur->files_before, ur->ranks_before, ur->files_after, ur->ranks_after,
-            rules_mm_to_in(ur->centre_displacement_mm), rules_rad_to_deg(ur->rotation_rad));
+    if (ur->files_before > 0) /* rules without ranks and files (Dynamic Formations) leave them at 0 */
+        fprintf(out, "  formation %dx%d -> %dx%d (files x ranks); centre moved %.2f\", rotated %.1f deg\n",
+                ur->files_before, ur->ranks_before, ur->files_after, ur->ranks_after,
+                rules_mm_to_in(ur->centre_displacement_mm), rules_rad_to_deg(ur->rotation_rad));
     if (ur->has_path) {
         fprintf(out, "  shortest path: ");
         if (ur->path.n_steps == 0)

@@ -130,6 +130,14 @@ void rules_report_init(rules_report *r);
 void rules_report_clear(rules_report *r);
 /* Appends an empty unit report; NULL when out of memory. Valid until the next add. */
 rules_unit_report *rules_report_add_unit(rules_report *r, const char *unit_id, const char *side);
+/*
+ * Starts a verdict on before -> after: clears `r` and takes the ruleset of
+ * the before snapshot, or of the after snapshot when only that one names one.
+ */
+void rules_report_begin(rules_report *r, const rules_snapshot *before, const rules_snapshot *after);
+/* An empty, legal unit report for `unit_id`, ready to be filled and handed to rules_report_take_unit. */
+void rules_unit_report_init(rules_unit_report *ur, const char *unit_id, const char *side, rules_move_type move,
+                            bool declared);
 /* Moves `ur` (its arrays) into the report; `ur` is left empty. */
 int rules_report_take_unit(rules_report *r, rules_unit_report *ur);
 /* Frees a unit report's arrays (for reports not handed to a rules_report). */

@@ -8,39 +8,14 @@
 
 #include <cjson/cJSON.h>
 
-typedef struct {
-    int status;
-    char out[65536];
-    char err[8192];
-} run_result;
+#include "cli_run.h"
 
-/* Runs "tableref ARGS" through the shell, capturing stdout and stderr. */
-static run_result run(const char *args)
+/* Runs "tableref ARGS" from the source root (tests/cli_run.h). */
+static cli_result *run(const char *args)
 {
-    static run_result r;
-    memset(&r, 0, sizeof r);
-    const char *bin = getenv("TABLEREF_BIN");
-    cr_assert_not_null(bin, "TABLEREF_BIN must point at the tableref binary");
-    char errfile[] = "/tmp/tableref-test-XXXXXX";
-    int fd = mkstemp(errfile);
-    cr_assert_geq(fd, 0);
-    close(fd);
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s 2>'%s'", getenv("TABLEREF_SOURCE_ROOT"), bin, args, errfile);
-    FILE *p = popen(cmd, "r");
-    cr_assert_not_null(p);
-    size_t n = fread(r.out, 1, sizeof r.out - 1, p);
-    r.out[n] = '\0';
-    int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    FILE *e = fopen(errfile, "r");
-    if (e) {
-        n = fread(r.err, 1, sizeof r.err - 1, e);
-        r.err[n] = '\0';
-        fclose(e);
-    }
-    unlink(errfile);
-    return r;
+    static cli_result r;
+    cr_assert_eq(cli_run(args, &r), 0, "could not start tableref (TABLEREF_BIN, TABLEREF_SOURCE_ROOT)");
+    return &r;
 }
 
 static void write_file(const char *path, const char *text)
@@ -55,38 +30,38 @@ static void write_file(const char *path, const char *text)
 
 Test(cli, help_on_every_command)
 {
-    cr_assert_eq(run("--help").status, 0);
-    run_result r = run("check --help");
+    cr_assert_eq(run("--help")->status, 0);
+    cli_result r = *run("check --help");
     cr_assert_eq(r.status, 0);
     cr_assert(strstr(r.out, "usage: tableref check"));
-    cr_assert_eq(run("bench --help").status, 0);
-    cr_assert_eq(run("bench rules --help").status, 0);
+    cr_assert_eq(run("bench --help")->status, 0);
+    cr_assert_eq(run("bench rules --help")->status, 0);
 }
 
 Test(cli, usage_errors_exit_2)
 {
-    cr_assert_eq(run("").status, 2);
-    cr_assert_eq(run("frobnicate").status, 2);
-    cr_assert_eq(run("check " EX "wheel-a/before.json").status, 2);
-    cr_assert_eq(run("check " EX "wheel-a/before.json " EX "wheel-a/after.json --move teleport").status, 2);
-    cr_assert_eq(run("check " EX "wheel-a/before.json " EX "wheel-a/after.json --bogus").status, 2);
+    cr_assert_eq(run("")->status, 2);
+    cr_assert_eq(run("frobnicate")->status, 2);
+    cr_assert_eq(run("check " EX "wheel-a/before.json")->status, 2);
+    cr_assert_eq(run("check " EX "wheel-a/before.json " EX "wheel-a/after.json --move teleport")->status, 2);
+    cr_assert_eq(run("check " EX "wheel-a/before.json " EX "wheel-a/after.json --bogus")->status, 2);
 }
 
 Test(cli, seed_wheel_examples_give_the_seed_verdicts)
 {
-    run_result r = run("check " EX "wheel-a/before.json " EX "wheel-a/after.json --move march");
+    cli_result r = *run("check " EX "wheel-a/before.json " EX "wheel-a/after.json --move march");
     cr_assert_eq(r.status, 0, "figure a is legal:\n%s%s", r.out, r.err);
     cr_assert(strstr(r.out, "verdict: LEGAL"));
-    r = run("check " EX "wheel-b/before.json " EX "wheel-b/after.json --move march");
+    r = *run("check " EX "wheel-b/before.json " EX "wheel-b/after.json --move march");
     cr_assert_eq(r.status, 1, "figure b is illegal:\n%s", r.out);
     cr_assert(strstr(r.out, "MU-MODEL-DIST"));
-    r = run("check " EX "wheel-c/before.json " EX "wheel-c/after.json --move march");
+    r = *run("check " EX "wheel-c/before.json " EX "wheel-c/after.json --move march");
     cr_assert_eq(r.status, 0, "figure c is legal:\n%s", r.out);
 }
 
 Test(cli, demo_turn_reports_json)
 {
-    run_result r = run("check " EX "turn/before.json " EX "turn/after.json --json");
+    cli_result r = *run("check " EX "turn/before.json " EX "turn/after.json --json");
     cr_assert_eq(r.status, 1, "the demo turn has an illegal march:\n%s%s", r.out, r.err);
     cJSON *j = cJSON_Parse(r.out);
     cr_assert_not_null(j, "--json prints JSON");
@@ -97,18 +72,18 @@ Test(cli, demo_turn_reports_json)
 
 Test(cli, unit_filter)
 {
-    run_result r = run("check " EX "turn/before.json " EX "turn/after.json --unit spearmen --json");
+    cli_result r = *run("check " EX "turn/before.json " EX "turn/after.json --unit spearmen --json");
     cJSON *j = cJSON_Parse(r.out);
     cr_assert_not_null(j);
     cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "units")), 1);
     cJSON_Delete(j);
-    cr_assert_eq(run("check " EX "turn/before.json " EX "turn/after.json --unit nobody").status, 2);
+    cr_assert_eq(run("check " EX "turn/before.json " EX "turn/after.json --unit nobody")->status, 2);
 }
 
 Test(cli, malformed_json_names_the_file_and_exits_2)
 {
     write_file("/tmp/tableref-bad.json", "{\"board\": {\"width_mm\": 10,,}}");
-    run_result r = run("check /tmp/tableref-bad.json " EX "wheel-a/after.json");
+    cli_result r = *run("check /tmp/tableref-bad.json " EX "wheel-a/after.json");
     cr_assert_eq(r.status, 2);
     cr_assert(strstr(r.err, "/tmp/tableref-bad.json") && strstr(r.err, "malformed JSON"), "%s", r.err);
     unlink("/tmp/tableref-bad.json");
@@ -119,7 +94,7 @@ Test(cli, missing_field_names_the_field)
     write_file("/tmp/tableref-nofield.json",
                "{\"board\":{\"width_mm\":10,\"depth_mm\":10},\"units\":[{\"id\":\"u\",\"side\":\"r\",\"base_mm\":[25,25],"
                "\"models\":[{\"id\":\"m\",\"x_mm\":1,\"facing_deg\":0}]}]}");
-    run_result r = run("check /tmp/tableref-nofield.json /tmp/tableref-nofield.json");
+    cli_result r = *run("check /tmp/tableref-nofield.json /tmp/tableref-nofield.json");
     cr_assert_eq(r.status, 2);
     cr_assert(strstr(r.err, "units[0].models[0].y_mm"), "%s", r.err);
     unlink("/tmp/tableref-nofield.json");
@@ -127,14 +102,14 @@ Test(cli, missing_field_names_the_field)
 
 Test(cli, missing_file_exits_2)
 {
-    run_result r = run("check /nonexistent.json " EX "wheel-a/after.json");
+    cli_result r = *run("check /nonexistent.json " EX "wheel-a/after.json");
     cr_assert_eq(r.status, 2);
     cr_assert(strstr(r.err, "/nonexistent.json"));
 }
 
 Test(cli, bench_rules_prints_its_figures)
 {
-    run_result r = run("bench rules --iterations 20");
+    cli_result r = *run("bench rules --iterations 20");
     cr_assert_eq(r.status, 0);
     cr_assert(strstr(r.out, "rules: units=40 models=300 check_ms="), "%s", r.out);
 }

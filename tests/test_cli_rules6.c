@@ -8,49 +8,24 @@
 
 #include <cjson/cJSON.h>
 
-typedef struct {
-    int status;
-    char out[65536];
-    char err[8192];
-} run_result;
+#include "cli_run.h"
 
-/* Runs "tableref ARGS" through the shell, capturing stdout and stderr. */
-static run_result run(const char *args)
+/* Runs "tableref ARGS" from the source root (tests/cli_run.h). */
+static cli_result *run(const char *args)
 {
-    static run_result r;
-    memset(&r, 0, sizeof r);
-    const char *bin = getenv("TABLEREF_BIN");
-    cr_assert_not_null(bin, "TABLEREF_BIN must point at the tableref binary");
-    char errfile[] = "/tmp/tableref-test-XXXXXX";
-    int fd = mkstemp(errfile);
-    cr_assert_geq(fd, 0);
-    close(fd);
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s 2>'%s'", getenv("TABLEREF_SOURCE_ROOT"), bin, args, errfile);
-    FILE *p = popen(cmd, "r");
-    cr_assert_not_null(p);
-    size_t n = fread(r.out, 1, sizeof r.out - 1, p);
-    r.out[n] = '\0';
-    int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    FILE *e = fopen(errfile, "r");
-    if (e) {
-        n = fread(r.err, 1, sizeof r.err - 1, e);
-        r.err[n] = '\0';
-        fclose(e);
-    }
-    unlink(errfile);
-    return r;
+    static cli_result r;
+    cr_assert_eq(cli_run(args, &r), 0, "could not start tableref (TABLEREF_BIN, TABLEREF_SOURCE_ROOT)");
+    return &r;
 }
 
 #define EX "datasets/examples/rules/"
 
 Test(cli_rules6, reform_move_around_a_rock_is_too_long_for_one_model)
 {
-    run_result r = run("check " EX "reform-move/before.json " EX "reform-move/after.json --move reform-move");
+    cli_result r = *run("check " EX "reform-move/before.json " EX "reform-move/after.json --move reform-move");
     cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
     cr_assert(strstr(r.out, "RM-MODEL-PATH"), "%s", r.out);
-    r = run("check " EX "reform-move/before.json " EX "reform-move/after-legal.json --move reform-move --mid "
+    r = *run("check " EX "reform-move/before.json " EX "reform-move/after-legal.json --move reform-move --mid "
             EX "reform-move/mid.json");
     cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
     cr_assert(strstr(r.out, "mid-move placement"));
@@ -58,7 +33,7 @@ Test(cli_rules6, reform_move_around_a_rock_is_too_long_for_one_model)
 
 Test(cli_rules6, reform_move_json_has_the_routes)
 {
-    run_result r = run("check " EX "reform-move/before.json " EX "reform-move/after.json --move reform-move --json");
+    cli_result r = *run("check " EX "reform-move/before.json " EX "reform-move/after.json --move reform-move --json");
     cr_assert_eq(r.status, 1);
     cJSON *j = cJSON_Parse(r.out);
     cr_assert_not_null(j, "%s", r.out);
@@ -70,48 +45,48 @@ Test(cli_rules6, reform_move_json_has_the_routes)
 
 Test(cli_rules6, combat_reform_figure_is_legal_and_losing_contact_is_not)
 {
-    run_result r = run("check " EX "combat-reform/before.json " EX "combat-reform/after.json --move combat-reform");
+    cli_result r = *run("check " EX "combat-reform/before.json " EX "combat-reform/after.json --move combat-reform");
     cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
-    r = run("check " EX "combat-reform/before.json " EX "combat-reform/after-lost-contact.json --move combat-reform "
+    r = *run("check " EX "combat-reform/before.json " EX "combat-reform/after-lost-contact.json --move combat-reform "
             "--losing-side red");
     cr_assert_eq(r.status, 1);
     cr_assert(strstr(r.out, "CR-LOST-CONTACT"));
     cr_assert(strstr(r.out, "Command Test required"));
-    r = run("check " EX "combat-reform/before.json " EX "combat-reform/after.json --move combat-reform --reforming B");
+    r = *run("check " EX "combat-reform/before.json " EX "combat-reform/after.json --move combat-reform --reforming B");
     cr_assert_eq(r.status, 0, "B did not move: nothing broken");
 }
 
 Test(cli_rules6, pursuit_backtracks_and_a_unit_too_far_is_illegal)
 {
-    run_result r = run("check " EX "pursuit/before.json " EX "pursuit/after.json --move pursuit --pursuer E=6 "
+    cli_result r = *run("check " EX "pursuit/before.json " EX "pursuit/after.json --move pursuit --pursuer E=6 "
                        "--pursued G");
     cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
     cr_assert(strstr(r.out, "backtracked"));
-    r = run("check " EX "pursuit/before.json " EX "pursuit/after-too-far.json --move pursuit --pursuer E=6 "
+    r = *run("check " EX "pursuit/before.json " EX "pursuit/after-too-far.json --move pursuit --pursuer E=6 "
             "--pursued-facing 90");
     cr_assert_eq(r.status, 1);
     cr_assert(strstr(r.out, "PU-POSITION"));
-    r = run("check " EX "pursuit/before.json " EX "pursuit/after-too-far.json --move pursuit --pursuer E=6 "
+    r = *run("check " EX "pursuit/before.json " EX "pursuit/after-too-far.json --move pursuit --pursuer E=6 "
             "--pursued G --tolerance-in 2");
     cr_assert_eq(r.status, 0, "1.82\" off is within a 2\" tolerance");
 }
 
 Test(cli_rules6, pursuit_needs_its_inputs)
 {
-    run_result r = run("check " EX "pursuit/before.json " EX "pursuit/after.json --move pursuit");
+    cli_result r = *run("check " EX "pursuit/before.json " EX "pursuit/after.json --move pursuit");
     cr_assert_eq(r.status, 2);
     cr_assert(strstr(r.err, "--pursuer"));
-    r = run("check " EX "pursuit/before.json " EX "pursuit/after.json --move pursuit --pursuer E6 --pursued G");
+    r = *run("check " EX "pursuit/before.json " EX "pursuit/after.json --move pursuit --pursuer E6 --pursued G");
     cr_assert_eq(r.status, 2);
-    r = run("check " EX "pursuit/before.json " EX "pursuit/after.json --move pursuit --pursuer E=6 --pursued nobody");
+    r = *run("check " EX "pursuit/before.json " EX "pursuit/after.json --move pursuit --pursuer E=6 --pursued nobody");
     cr_assert_eq(r.status, 2);
-    r = run("check " EX "pursuit/before.json " EX "pursuit/after.json --move march --mid " EX "pursuit/after.json");
+    r = *run("check " EX "pursuit/before.json " EX "pursuit/after.json --move march --mid " EX "pursuit/after.json");
     cr_assert_eq(r.status, 2);
 }
 
 Test(cli_rules6, formation_of_sylvan_knights)
 {
-    run_result r = run("check " EX "formation/before.json " EX "formation/after.json --move formation --json");
+    cli_result r = *run("check " EX "formation/before.json " EX "formation/after.json --move formation --json");
     cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
     cJSON *j = cJSON_Parse(r.out);
     const cJSON *u = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "units"), 0);
@@ -122,7 +97,7 @@ Test(cli_rules6, formation_of_sylvan_knights)
 
 Test(cli_rules6, formation_fields_survive_a_round_trip)
 {
-    run_result r = run("check " EX "formation/after.json " EX "formation/after.json --move formation");
+    cli_result r = *run("check " EX "formation/after.json " EX "formation/after.json --move formation");
     cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
     cr_assert(strstr(r.out, "members: 3"));
 }
