@@ -137,6 +137,10 @@ Test(calib, simulated_projector_mapping_within_1mm, .timeout = 60)
                     "board points: %.3f mm RMS, %.3f mm max (pixel %.2f mm)\n",
             pr.tags_found, pat.grid.cols * pat.grid.rows, pr.inliers, pr.points, pr.rms_mm, pr.max_mm, n,
             sqrt(ss / n), worst, pr.px_mm);
+    fprintf(stderr, "projector: fitted board_to_projector");
+    for (int i = 0; i < 9; i++)
+        fprintf(stderr, " %.9g", pr.mapping.H[i]);
+    fprintf(stderr, "\n");
     cr_expect(n > 100, "the picture covers the board (%d points)", n);
     cr_expect(worst < 1.0, "mapping error %.3f mm on the table", worst);
     cr_expect(pr.rms_mm < 1.0, "residual %.3f mm", pr.rms_mm);
