@@ -36,6 +36,13 @@
 #define CUE_MS 6000.0
 
 static volatile sig_atomic_t g_stop;
+
+static double mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
 static void on_signal(int sig) { g_stop = sig; }
 
 static void watch_usage(FILE *out)
@@ -65,6 +72,7 @@ static void watch_usage(FILE *out)
             "                      send them with `tableref watch-ctl FIFO accept|undo|stop`\n"
             "  --fps N             frame rate of an image sequence (default 5)\n"
             "  --timeout-ms N      a camera silent this long is lost (default 3000)\n"
+            "  --realtime          replay a recording at its own frame rate (as if live)\n"
             "  --quiet             no per-frame progress on stderr\n"
             "\n"
             "Corrections are also read from stdin (lines `accept`, `undo`, `stop`) when it is\n"
@@ -388,7 +396,7 @@ int cmd_watch(int argc, char **argv)
     }
     const char *source = NULL, *calib_path = NULL, *roster_path = NULL, *record = NULL, *log_path = NULL,
                *vtt_path = NULL, *control = NULL, *v;
-    bool projector = false, quiet = false;
+    bool projector = false, quiet = false, realtime = false;
     vis_watch_config cfg;
     vis_watch_config_default(&cfg);
     vis_capture_config ccfg;
@@ -444,6 +452,8 @@ int cmd_watch(int argc, char **argv)
             ccfg.timeout_ms = (int)num;
         } else if (strcmp(argv[i], "--projector") == 0) {
             projector = true;
+        } else if (strcmp(argv[i], "--realtime") == 0) {
+            realtime = true;
         } else if (strcmp(argv[i], "--quiet") == 0) {
             quiet = true;
         } else {
@@ -530,6 +540,7 @@ int cmd_watch(int argc, char **argv)
     bool lost = false;
     vis_frame f;
     long frames = 0;
+    const double start_ms = mono_ms();
     for (;;) {
         if (g_stop) {
             reason = g_stop == SIGINT ? "interrupted (SIGINT)" : "stopped (SIGTERM or stop command)";
@@ -558,6 +569,14 @@ int cmd_watch(int argc, char **argv)
         }
         frames++;
         c.last_t = f.t_ms, c.last_frame = f.index;
+        if (realtime) {
+            /* Frame times of a recording start at 0: wait until this one is due. */
+            double due = start_ms + f.t_ms, now = mono_ms();
+            if (due > now) {
+                struct timespec ts = {(time_t)((due - now) / 1000), (long)(fmod(due - now, 1000.0) * 1e6)};
+                nanosleep(&ts, NULL);
+            }
+        }
         vis_watch_result res;
         if (vis_watch_frame(c.w, f.gray->data, f.gray->width, f.gray->height, f.gray->stride, f.t_ms, &res, &err) <
             0) {

@@ -1,0 +1,537 @@
+/*
+ * tableref watch on a rendered game turn: the settled moments, the calls
+ * (against rules_move_check on the exact truth), the recording, the event
+ * log surviving a kill, corrections, and plain errors without a camera.
+ *
+ * The turn (datasets/sequences/turn: spearmen advance 3", archers reform,
+ * cavalry march 11" with a March Rate of 10") is rendered once per build at
+ * test time, small and fast (supersample 1, 1.2 s holds, 0.6 s moves).
+ */
+#include <criterion/criterion.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/select.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cvshim.h"
+#include "ds_sequence.h"
+#include "rules_json.h"
+#include "rules_move.h"
+#include "tableref_config.h"
+#include "vis_capture.h"
+#include "vision_test_util.h"
+#if TABLEREF_HAVE_LIBCAMERA
+#include "libcamera_shim.h"
+#endif
+
+#define SETTLE_MS 600
+
+static char g_dir[2048];  /* the shared rendered sequence and its watch run */
+
+static const char *work_dir(void)
+{
+    snprintf(g_dir, sizeof g_dir, "%s/tests/watch-turn", vt_env("TABLEREF_BUILD_ROOT", "/tmp"));
+    return g_dir;
+}
+
+static void path_in(char *out, size_t cap, const char *name) { snprintf(out, cap, "%s/%s", work_dir(), name); }
+
+static int run(const char *cmd)
+{
+    int st = system(cmd);
+    return vt_exit_status(st);
+}
+
+/* The sequence file for the tests: the bundled scene, shorter phases. */
+static void write_test_sequence(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert(f, "cannot write %s", path);
+    fprintf(f,
+            "{\"format\": \"tableref.sequence\", \"version\": 1,\n"
+            " \"scene\": \"%s/datasets/sequences/turn/scene.json\",\n"
+            " \"fps\": 5, \"hold_s\": 1.2, \"move_s\": 0.6,\n"
+            " \"moves\": [{\"unit\": \"spearmen\", \"forward_mm\": 76.2},\n"
+            "            {\"unit\": \"archers\", \"rotate_deg\": 90},\n"
+            "            {\"unit\": \"cavalry\", \"forward_mm\": 279.4}]}\n",
+            vt_source_root());
+    fclose(f);
+}
+
+/*
+ * Renders the frames and runs one recorded watch over them, once per build
+ * directory: tests run in parallel processes, so a lock file serialises the
+ * work and a marker says it is done.
+ */
+static void ensure_run(void)
+{
+    char lock[2300], done[2300], cmd[8192], seq[2300];
+    mkdir(work_dir(), 0777);
+    path_in(lock, sizeof lock, "lock");
+    path_in(done, sizeof done, "done");
+    int fd = open(lock, O_CREAT | O_RDWR, 0666);
+    cr_assert(fd >= 0);
+    cr_assert(flock(fd, LOCK_EX) == 0);
+    if (access(done, F_OK) != 0) {
+        path_in(seq, sizeof seq, "sequence.json");
+        write_test_sequence(seq);
+        snprintf(cmd, sizeof cmd, "'%s' render-sequence '%s' --out '%s/seq' --supersample 1 >/dev/null",
+                 vt_tableref_bin(), seq, work_dir());
+        cr_assert_eq(run(cmd), 0, "render-sequence failed: %s", cmd);
+        snprintf(cmd, sizeof cmd,
+                 "'%s' watch --source '%s/seq/frames' --calib '%s/seq/calib.json' --roster '%s/seq/roster.json' "
+                 "--settle-ms %d --record '%s/game.mp4' --quiet </dev/null >'%s/stdout.txt' 2>'%s/stderr.txt'; "
+                 "echo $? >'%s/status.txt'",
+                 vt_tableref_bin(), work_dir(), work_dir(), work_dir(), SETTLE_MS, work_dir(), work_dir(), work_dir(),
+                 work_dir());
+        run(cmd);
+        FILE *f = fopen(done, "w");
+        cr_assert(f);
+        fclose(f);
+    }
+    flock(fd, LOCK_UN);
+    close(fd);
+}
+
+static ds_sequence *load_test_sequence(void)
+{
+    char seq[2300];
+    path_in(seq, sizeof seq, "sequence.json");
+    rules_error err;
+    ds_sequence *q = ds_sequence_load(seq, &err);
+    cr_assert(q, "%s", err.msg);
+    return q;
+}
+
+/* Every line of a JSONL file, parsed; each must be valid JSON. */
+static cJSON **read_jsonl(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "cannot open %s", path);
+    cJSON **out = NULL;
+    *n = 0;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    while ((len = getline(&line, &cap, f)) > 0) {
+        cr_assert_eq(line[len - 1], '\n', "%s: line %zu is not complete", path, *n + 1);
+        cJSON *j = cJSON_Parse(line);
+        cr_assert(j, "%s: line %zu is not JSON: %s", path, *n + 1, line);
+        out = realloc(out, (*n + 1) * sizeof *out);
+        out[(*n)++] = j;
+    }
+    free(line);
+    fclose(f);
+    return out;
+}
+
+static void free_jsonl(cJSON **l, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        cJSON_Delete(l[i]);
+    free(l);
+}
+
+static const char *event_of(const cJSON *e) { return cJSON_GetObjectItem(e, "event")->valuestring; }
+static double num_of(const cJSON *e, const char *k) { return cJSON_GetObjectItem(e, k)->valuedouble; }
+
+Test(watch, finds_exactly_the_settled_moments_and_the_right_calls, .timeout = 120)
+{
+    ensure_run();
+    char path[2300];
+    path_in(path, sizeof path, "status.txt");
+    FILE *f = fopen(path, "r");
+    int status = -1;
+    cr_assert(f && fscanf(f, "%d", &status) == 1);
+    fclose(f);
+    cr_expect_eq(status, 1, "watch exits 1 when an illegal call stands (got %d)", status);
+
+    ds_sequence *q = load_test_sequence();
+    const long settle_frames = SETTLE_MS / 200;  /* 5 fps */
+    path_in(path, sizeof path, "game.events.jsonl");
+    size_t n;
+    cJSON **ev = read_jsonl(path, &n);
+    cr_assert_gt(n, 2);
+    cr_expect_str_eq(event_of(ev[0]), "started");
+    cr_expect_str_eq(event_of(ev[n - 1]), "stopped");
+    size_t settles = 0, checks = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *k = event_of(ev[i]);
+        cr_expect(cJSON_IsNumber(cJSON_GetObjectItem(ev[i], "seq")) && num_of(ev[i], "seq") == (double)(i + 1),
+                  "events numbered 1, 2, ... in order");
+        if (strcmp(k, "settled") == 0) {
+            /* The k-th settle is settle_ms into the k-th still run: not earlier (hands), not later. */
+            long expect = ds_sequence_hold_start(q, settles) + settle_frames;
+            cr_expect_eq((long)num_of(ev[i], "frame"), expect, "settle %zu at frame %ld, expected %ld", settles,
+                         (long)num_of(ev[i], "frame"), expect);
+            cr_expect_eq(cJSON_IsTrue(cJSON_GetObjectItem(ev[i], "moved")), settles > 0,
+                         "every settle after the first follows a move");
+            settles++;
+        }
+        if (strcmp(k, "move_checked") == 0) {
+            checks++;
+            /* The truth: the same check on the exact snapshots before and after the move. */
+            rules_error err;
+            rules_snapshot *a = ds_sequence_keyframe(q, checks - 1, &err), *b = ds_sequence_keyframe(q, checks, &err);
+            cr_assert(a && b);
+            rules_check_options opt;
+            rules_check_options_default(&opt);
+            rules_report truth;
+            rules_report_init(&truth);
+            cr_assert_eq(rules_move_check(a, b, &opt, &truth, &err), 0, "%s", err.msg);
+            cr_expect_eq((int)num_of(ev[i], "move"), (int)checks);
+            cr_expect_eq(cJSON_IsTrue(cJSON_GetObjectItem(ev[i], "legal")), truth.legal, "move %zu verdict", checks);
+            const cJSON *units = cJSON_GetObjectItem(ev[i], "units");
+            cr_assert_eq((size_t)cJSON_GetArraySize(units), truth.n_units, "move %zu: units judged", checks);
+            for (size_t u = 0; u < truth.n_units; u++) {
+                const cJSON *ju = cJSON_GetArrayItem(units, (int)u);
+                const rules_unit_report *tu = &truth.units[u];
+                cr_expect_str_eq(cJSON_GetObjectItem(ju, "unit")->valuestring, tu->unit_id);
+                cr_expect_str_eq(cJSON_GetObjectItem(ju, "move")->valuestring, rules_move_word(tu->move));
+                cr_expect_eq(cJSON_IsTrue(cJSON_GetObjectItem(ju, "legal")), tu->legal);
+                const cJSON *codes = cJSON_GetObjectItem(ju, "codes");
+                cr_expect_eq((size_t)cJSON_GetArraySize(codes), tu->n_violations, "move %zu: violations", checks);
+                for (size_t v = 0; v < tu->n_violations && v < (size_t)cJSON_GetArraySize(codes); v++)
+                    cr_expect_str_eq(cJSON_GetArrayItem(codes, (int)v)->valuestring, tu->violations[v].code);
+            }
+            rules_report_clear(&truth);
+            rules_snapshot_free(a);
+            rules_snapshot_free(b);
+        }
+    }
+    cr_expect_eq(settles, q->n_moves + 1, "one settle at the start and one per move");
+    cr_expect_eq(checks, q->n_moves, "one call per move");
+    free_jsonl(ev, n);
+    ds_sequence_free(q);
+}
+
+Test(watch, recording_opens_with_every_frame_and_subtitles_mark_each_call, .timeout = 120)
+{
+    ensure_run();
+    ds_sequence *q = load_test_sequence();
+    char path[2300];
+    path_in(path, sizeof path, "game.mp4");
+    rules_error err;
+    cvs_video_reader *r = cvs_video_open(path, CVS_VIDEO_FILE, 0, 0, 0, 1000, &err);
+    cr_assert(r, "the recording does not open: %s", err.msg);
+    cvs_image *img = NULL;
+    long frames = 0;
+    int rc;
+    while ((rc = cvs_video_read(r, &img, &err)) == 1) {
+        cr_expect_eq(img->width, 1280);
+        cr_expect_eq(img->height, 960);
+        frames++;
+    }
+    cr_expect_eq(rc, 0, "the recording reads to its end: %s", rc < 0 ? err.msg : "");
+    cr_expect_eq(frames, ds_sequence_frame_count(q), "%ld frames recorded, %ld watched", frames,
+                 ds_sequence_frame_count(q));
+    cr_expect_eq(cvs_video_frame_count(r), ds_sequence_frame_count(q));
+    cvs_image_free(img);
+    cvs_video_close(r);
+
+    /* WebVTT: the header, then one cue for the first settle and one per call, in time order. */
+    path_in(path, sizeof path, "game.vtt");
+    FILE *f = fopen(path, "r");
+    cr_assert(f);
+    char line[1024];
+    cr_assert(fgets(line, sizeof line, f));
+    cr_expect(strncmp(line, "WEBVTT", 6) == 0);
+    int cues = 0, h0, m0, s0, ms0, h1, m1, s1, ms1;
+    double last = -1;
+    while (fgets(line, sizeof line, f)) {
+        if (sscanf(line, "%d:%d:%d.%d --> %d:%d:%d.%d", &h0, &m0, &s0, &ms0, &h1, &m1, &s1, &ms1) == 8) {
+            double t0 = ((h0 * 60 + m0) * 60 + s0) * 1000.0 + ms0, t1 = ((h1 * 60 + m1) * 60 + s1) * 1000.0 + ms1;
+            cr_expect_gt(t1, t0);
+            cr_expect_gt(t0, last);
+            last = t0;
+            cues++;
+            if (cues == 4) {
+                cr_assert(fgets(line, sizeof line, f));
+                cr_expect(strstr(line, "cavalry") && strstr(line, "ILLEGAL"), "the last cue calls the cavalry: %s",
+                          line);
+            }
+        }
+    }
+    fclose(f);
+    cr_expect_eq(cues, (int)q->n_moves + 1);
+    ds_sequence_free(q);
+}
+
+/* Starts `tableref watch` with stdout on a pipe; returns its pid. */
+static pid_t spawn_watch(char *const extra[], int *out_fd, int *in_fd)
+{
+    char frames[2300], calib[2300], roster[2300];
+    path_in(frames, sizeof frames, "seq/frames");
+    path_in(calib, sizeof calib, "seq/calib.json");
+    path_in(roster, sizeof roster, "seq/roster.json");
+    int po[2], pi[2];
+    cr_assert(pipe(po) == 0 && pipe(pi) == 0);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        dup2(po[1], 1);
+        dup2(pi[0], 0);
+        close(po[0]), close(po[1]), close(pi[0]), close(pi[1]);
+        char *argv[32] = {(char *)vt_tableref_bin(), "watch", "--source", frames, "--calib", calib, "--roster",
+                          roster, "--settle-ms", "600", "--realtime", "--quiet"};
+        int a = 12;
+        for (int k = 0; extra[k] && a < 31; k++)
+            argv[a++] = extra[k];
+        argv[a] = NULL;
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(po[1]);
+    close(pi[0]);
+    *out_fd = po[0];
+    *in_fd = pi[1];
+    return pid;
+}
+
+/* Reads the child's stdout until a line holds `want` (or the deadline passes). */
+static bool wait_for_line(int fd, const char *want, double seconds)
+{
+    static char buf[16384];
+    static size_t n;
+    time_t end = time(NULL) + (time_t)seconds;
+    while (time(NULL) <= end) {
+        buf[n] = 0;
+        if (strstr(buf, want))
+            return true;
+        fd_set s;
+        FD_ZERO(&s);
+        FD_SET(fd, &s);
+        struct timeval tv = {1, 0};
+        if (select(fd + 1, &s, NULL, NULL, &tv) <= 0)
+            continue;
+        ssize_t k = read(fd, buf + n, sizeof buf - 1 - n);
+        if (k <= 0)
+            return strstr(buf, want) != NULL;
+        n += (size_t)k;
+    }
+    return false;
+}
+
+Test(watch, event_log_survives_a_kill_after_the_first_call, .timeout = 120)
+{
+    ensure_run();
+    char log[2300];
+    path_in(log, sizeof log, "killed.jsonl");
+    unlink(log);
+    char *extra[] = {"--log", log, NULL};
+    int out, in;
+    pid_t pid = spawn_watch(extra, &out, &in);
+    bool called = wait_for_line(out, "move 1:", 60);
+    kill(pid, SIGKILL);
+    int st;
+    waitpid(pid, &st, 0);
+    close(out);
+    close(in);
+    cr_assert(called, "watch never made its first call");
+    cr_expect(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    size_t n;
+    cJSON **ev = read_jsonl(log, &n);  /* asserts every line is complete, valid JSON */
+    bool started = false, settled = false, checked = false, stopped = false;
+    for (size_t i = 0; i < n; i++) {
+        const char *k = event_of(ev[i]);
+        started |= strcmp(k, "started") == 0;
+        settled |= strcmp(k, "settled") == 0;
+        checked |= strcmp(k, "move_checked") == 0 && num_of(ev[i], "move") == 1;
+        stopped |= strcmp(k, "stopped") == 0;
+    }
+    cr_expect(started && settled && checked, "the events before the kill are on disk");
+    cr_expect(!stopped, "a killed watch cannot have logged its stop");
+    free_jsonl(ev, n);
+}
+
+Test(watch, judge_corrections_from_the_control_pipe_and_stdin_are_applied_and_logged, .timeout = 120)
+{
+    ensure_run();
+    char log[2300], fifo[2300], cmd[4800];
+    path_in(log, sizeof log, "accepted.jsonl");
+    path_in(fifo, sizeof fifo, "control.fifo");
+    unlink(fifo);
+    char *extra[] = {"--log", log, "--control", fifo, NULL};
+    int out, in;
+    pid_t pid = spawn_watch(extra, &out, &in);
+    /* The judge accepts the first call with watch-ctl (the next call comes 1.8 s later)... */
+    bool first = wait_for_line(out, "move 1:", 60);
+    if (first) {
+        snprintf(cmd, sizeof cmd, "'%s' watch-ctl '%s' accept", vt_tableref_bin(), fifo);
+        cr_expect_eq(run(cmd), 0, "watch-ctl reaches the running watch");
+    }
+    /* ... and the illegal march from the keyboard (stdin), before the recording ends. */
+    bool alert = wait_for_line(out, "ALERT move 3", 60);
+    if (alert)
+        cr_expect_eq(write(in, "accept\n", 7), 7);
+    int st;
+    waitpid(pid, &st, 0);
+    close(out);
+    close(in);
+    cr_assert(first && alert, "watch never made its calls");
+    cr_expect_eq(vt_exit_status(st), 0, "an accepted call leaves no illegal call standing");
+    size_t n;
+    cJSON **ev = read_jsonl(log, &n);
+    int found = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(event_of(ev[i]), "correction") == 0) {
+            const int move = found == 0 ? 1 : 3;
+            cr_expect_str_eq(cJSON_GetObjectItem(ev[i], "action")->valuestring, "accept");
+            cr_expect_eq((int)num_of(ev[i], "move"), move);
+            cr_expect_str_eq(cJSON_GetObjectItem(ev[i], "by")->valuestring, found == 0 ? "control" : "stdin");
+            cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(ev[i], "applied")), "correction of move %d applied", move);
+            found++;
+        }
+    cr_expect_eq(found, 2, "both corrections are logged");
+    free_jsonl(ev, n);
+    /* With no watch listening, watch-ctl says so instead of blocking. */
+    snprintf(cmd, sizeof cmd, "'%s' watch-ctl '%s' undo 2>/dev/null", vt_tableref_bin(), fifo);
+    cr_expect_eq(run(cmd), 2);
+}
+
+Test(watch, lost_camera_is_an_alert_and_keeps_the_recording, .timeout = 120)
+{
+    ensure_run();
+    /* The first 20 frames, then a frame cut short (a camera dying mid-write). */
+    char dir[2300], cmd[8192], path[2400];
+    path_in(dir, sizeof dir, "lost");
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && cp '%s'/seq/frames/0000[01]?.jpg '%s'/ && "
+             "head -c 5000 '%s/seq/frames/000020.jpg' >'%s/000020.jpg' && cp '%s/seq/frames/000021.jpg' '%s'/",
+             dir, dir, work_dir(), dir, work_dir(), dir, work_dir(), dir);
+    cr_assert_eq(run(cmd), 0);
+    snprintf(cmd, sizeof cmd,
+             "'%s' watch --source '%s' --calib '%s/seq/calib.json' --roster '%s/seq/roster.json' --settle-ms 600 "
+             "--record '%s/lost.mp4' --quiet </dev/null >/dev/null 2>&1",
+             vt_tableref_bin(), dir, work_dir(), work_dir(), dir);
+    cr_expect_eq(run(cmd), 3, "exit 3: the camera was lost");
+    snprintf(path, sizeof path, "%s/lost.events.jsonl", dir);
+    size_t n;
+    cJSON **ev = read_jsonl(path, &n);
+    bool lost = false, alert = false;
+    for (size_t i = 0; i < n; i++) {
+        lost |= strcmp(event_of(ev[i]), "camera_lost") == 0;
+        alert |= strcmp(event_of(ev[i]), "alert") == 0 && lost;
+    }
+    cr_expect(lost && alert, "camera_lost and its alert are logged");
+    cr_assert_gt(n, 0);
+    cr_expect_str_eq(event_of(ev[n - 1]), "stopped", "the log is complete");
+    free_jsonl(ev, n);
+    snprintf(path, sizeof path, "%s/lost.mp4", dir);
+    rules_error err;
+    cvs_video_reader *r = cvs_video_open(path, CVS_VIDEO_FILE, 0, 0, 0, 1000, &err);
+    cr_assert(r, "the recording of a lost camera stays playable: %s", err.msg);
+    cvs_image *img = NULL;
+    long frames = 0;
+    while (cvs_video_read(r, &img, &err) == 1)
+        frames++;
+    cr_expect_eq(frames, 20, "every frame before the loss is in the video");
+    cvs_image_free(img);
+    cvs_video_close(r);
+}
+
+Test(watch, image_pattern_gives_frame_times_and_a_truncated_frame_is_a_loss)
+{
+    char dir[] = "/tmp/tableref-watch-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    rules_error err;
+    char path[256];
+    for (int i = 1; i <= 3; i++) {
+        cvs_image *img = cvs_image_new(64, 48, 1, (uint8_t)(40 * i));
+        snprintf(path, sizeof path, "%s/f%03d.png", dir, i);
+        cr_assert_eq(cvs_image_save(img, path, 0, &err), 0, "%s", err.msg);
+        cvs_image_free(img);
+    }
+    /* A JPEG cut short: a frame that cannot be trusted. */
+    cvs_image *img = cvs_image_new(64, 48, 1, 200);
+    snprintf(path, sizeof path, "%s/f004.jpg", dir);
+    cr_assert_eq(cvs_image_save(img, path, 90, &err), 0);
+    cvs_image_free(img);
+    cr_assert_eq(truncate(path, 100), 0);
+    vis_capture_config cfg;
+    vis_capture_config_default(&cfg);
+    cfg.fps = 4;
+    char pattern[256];
+    snprintf(pattern, sizeof pattern, "%s/f%%03d.png", dir);
+    vis_capture *c = vis_capture_open(pattern, &cfg, &err);
+    cr_assert(c, "%s", err.msg);
+    cr_expect_eq(vis_capture_kind_of(c), VIS_CAPTURE_IMAGES);
+    cr_expect_eq(vis_capture_frame_count(c), 3, "the pattern starts at 1 when 0 is missing");
+    vis_frame f;
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(vis_capture_read(c, &f, &err), 1, "%s", err.msg);
+        cr_expect_eq(f.index, i);
+        cr_expect_float_eq(f.t_ms, i * 250.0, 1e-9);
+        cr_expect_eq(f.gray->data[0], 40 * (i + 1));
+    }
+    cr_expect_eq(vis_capture_read(c, &f, &err), 0, "the end of a recording is not a loss");
+    vis_capture_close(c);
+    /* The directory source sees all four frames and fails on the damaged one. */
+    c = vis_capture_open(dir, &cfg, &err);
+    cr_assert(c, "%s", err.msg);
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(vis_capture_read(c, &f, &err), 1);
+    cr_expect_eq(vis_capture_read(c, &f, &err), -1);
+    cr_expect(strstr(err.msg, "truncated"), "says why: %s", err.msg);
+    vis_capture_close(c);
+    snprintf(path, sizeof path, "rm -rf '%s'", dir);
+    run(path);
+}
+
+/* Runs watch on a camera source; returns the exit status and fills stderr text. Never hangs: timeout(1). */
+static int watch_source(const char *src, char *msg, size_t cap)
+{
+    char cmd[4096], errf[] = "/tmp/tableref-watch-err-XXXXXX";
+    int fd = mkstemp(errf);
+    cr_assert(fd >= 0);
+    close(fd);
+    snprintf(cmd, sizeof cmd,
+             "LIBCAMERA_LOG_LEVELS='*:ERROR' timeout 20 '%s' watch --source '%s' --calib '%s/seq/calib.json' "
+             "--roster '%s/seq/roster.json' --quiet </dev/null >/dev/null 2>'%s'",
+             vt_tableref_bin(), src, work_dir(), work_dir(), errf);
+    int rc = run(cmd);
+    FILE *f = fopen(errf, "r");
+    size_t k = f ? fread(msg, 1, cap - 1, f) : 0;
+    msg[k] = 0;
+    if (f)
+        fclose(f);
+    unlink(errf);
+    return rc;
+}
+
+Test(watch, v4l2_without_the_device_says_so_and_exits_2, .timeout = 60)
+{
+    struct stat st;
+    if (stat("/dev/video99", &st) == 0)
+        cr_skip_test("/dev/video99 exists on this machine");
+    ensure_run();
+    char msg[2048];
+    int rc = watch_source("v4l2:/dev/video99", msg, sizeof msg);
+    cr_expect_eq(rc, 2, "exit 2 (got %d): %s", rc, msg);
+    cr_expect(strstr(msg, "cannot open /dev/video99: no such device"), "plain message: %s", msg);
+}
+
+Test(watch, libcamera_without_a_camera_says_so_and_exits_2, .timeout = 60)
+{
+#if TABLEREF_HAVE_LIBCAMERA
+    rules_error err;
+    setenv("LIBCAMERA_LOG_LEVELS", "*:ERROR", 1);
+    if (lcs_camera_count(&err) > 0)
+        cr_skip_test("a libcamera camera is attached");
+#endif
+    ensure_run();
+    char msg[2048];
+    int rc = watch_source("libcamera", msg, sizeof msg);
+    cr_expect_eq(rc, 2, "exit 2 (got %d): %s", rc, msg);
+    cr_expect(strstr(msg, "no libcamera camera found"), "plain message: %s", msg);
+}
