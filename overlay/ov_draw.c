@@ -496,28 +496,38 @@ static void arcs_lines(ov_target *t, const rules_obb *b, double len_mm, const do
     stroke_halo(t, c, 0.8, w_px, dash, 2);
 }
 
-/* Closest points between two convex polygons that do not overlap. */
+/* Closest points between two convex polygons that do not overlap. Parallel edges have a whole
+ * stretch of closest pairs: take its middle, where a player would put the ruler. */
 static double poly_closest(const rules_vec2 *a, size_t na, const rules_vec2 *b, size_t nb, rules_vec2 *pa,
                            rules_vec2 *pb)
 {
     double best = INFINITY;
-    for (int pass = 0; pass < 2; pass++) {
-        const rules_vec2 *P = pass ? b : a, *Q = pass ? a : b;
-        size_t np = pass ? nb : na, nq = pass ? na : nb;
-        for (size_t i = 0; i < np; i++)
-            for (size_t j = 0; j < nq; j++) {
-                rules_vec2 q0 = Q[j], q1 = Q[(j + 1) % nq], d = rules_v2_sub(q1, q0);
-                double L = rules_v2_dot(d, d);
-                double s = L > 0 ? rules_v2_dot(rules_v2_sub(P[i], q0), d) / L : 0;
-                s = fmin(1, fmax(0, s));
-                rules_vec2 q = rules_v2_add(q0, rules_v2_scale(d, s));
-                double dist = rules_v2_dist(P[i], q);
-                if (dist < best) {
-                    best = dist;
-                    *pa = pass ? q : P[i];
-                    *pb = pass ? P[i] : q;
+    rules_vec2 sa = {0, 0}, sb = {0, 0};
+    int n_best = 0;
+    for (int round = 0; round < 2; round++)
+        for (int pass = 0; pass < 2; pass++) {
+            const rules_vec2 *P = pass ? b : a, *Q = pass ? a : b;
+            size_t np = pass ? nb : na, nq = pass ? na : nb;
+            for (size_t i = 0; i < np; i++)
+                for (size_t j = 0; j < nq; j++) {
+                    rules_vec2 q0 = Q[j], q1 = Q[(j + 1) % nq], d = rules_v2_sub(q1, q0);
+                    double L = rules_v2_dot(d, d);
+                    double s = L > 0 ? rules_v2_dot(rules_v2_sub(P[i], q0), d) / L : 0;
+                    s = fmin(1, fmax(0, s));
+                    rules_vec2 q = rules_v2_add(q0, rules_v2_scale(d, s));
+                    double dist = rules_v2_dist(P[i], q);
+                    if (round == 0) {
+                        best = fmin(best, dist);
+                    } else if (dist <= best + 0.05) {
+                        sa = rules_v2_add(sa, pass ? q : P[i]);
+                        sb = rules_v2_add(sb, pass ? P[i] : q);
+                        n_best++;
+                    }
                 }
-            }
+        }
+    if (n_best) {
+        *pa = rules_v2_scale(sa, 1.0 / n_best);
+        *pb = rules_v2_scale(sb, 1.0 / n_best);
     }
     return best;
 }
@@ -543,6 +553,20 @@ static bool model_named(const rules_unit_report *ur, const char *id, const char 
     for (size_t i = 0; i < ur->n_violations; i++) {
         const rules_violation *v = &ur->violations[i];
         if (code_prefix && strncmp(v->code, code_prefix, strlen(code_prefix)) != 0)
+            continue;
+        for (size_t k = 0; k < v->n_models; k++)
+            if (strcmp(v->models[k], id) == 0)
+                return true;
+    }
+    return false;
+}
+
+/* Named by a rule about how far models went (MU-MODEL-DIST and its kin in other move rules). */
+static bool model_named_dist(const rules_unit_report *ur, const char *id)
+{
+    for (size_t i = 0; i < ur->n_violations; i++) {
+        const rules_violation *v = &ur->violations[i];
+        if (!strstr(v->code, "DIST"))
             continue;
         for (size_t k = 0; k < v->n_models; k++)
             if (strcmp(v->models[k], id) == 0)
@@ -646,7 +670,16 @@ static void draw_path(unit_ctx *u)
     fmt_in(len, sizeof len, ur->path.length_mm);
     snprintf(lab, sizeof lab, "path %s", len);
     double x, y;
-    if (dev(t, pts[n / 2], &x, &y))
+    /* Half-way along the path, by length (the wheels' many samples would pull an index midpoint). */
+    double total = 0, run = 0;
+    for (size_t i = 1; i < n; i++)
+        total += rules_v2_dist(pts[i - 1], pts[i]);
+    size_t mid = 0;
+    for (size_t i = 1; i < n && run < total / 2; i++) {
+        run += rules_v2_dist(pts[i - 1], pts[i]);
+        mid = i;
+    }
+    if (dev(t, pts[mid], &x, &y))
         pill(t, x, y, lab, 0.8 * u->tpx, ov_colour_path, white, true);
 }
 
@@ -924,7 +957,9 @@ static void draw_unit(ov_target *t, const rules_snapshot *before, const rules_sn
                 double x, y;
                 if (!dev(t, m->pos, &x, &y))
                     continue;
-                bool key = (ur->n_models && strcmp(ur->models[far].id, m->id) == 0) || bad || close;
+                /* A model a spacing or formation rule names gets its X, not a distance label. */
+                bool key = (ur->n_models && strcmp(ur->models[far].id, m->id) == 0) || close ||
+                           model_named_dist(ur, m->id);
                 if (key && pass == 0) {
                     char lab[96], d[48];
                     fmt_in_pm(d, sizeof d, mm->distance_mm, o->uncert ? ov_uncert_distance(o->uncert, m->id) : NAN);

@@ -20,6 +20,7 @@
 #include "ds_scene.h"
 #include "ov_draw.h"
 #include "rules_json.h"
+#include "rules_formation.h"
 #include "rules_move.h"
 #include "vis_camera.h"
 #include "vision_test_util.h"
@@ -348,4 +349,91 @@ Test(overlay, uncertainty_grows_for_inferred_models_and_flags_close_calls)
     ov_uncert_clear(&un);
     rules_snapshot_free(s0);
     rules_snapshot_free(s1);
+}
+
+/* Unit a advances towards unit b, which faces it; a's front ends `gap_mm` from b's front. */
+static void facing_units(double gap_mm, rules_snapshot **before, rules_snapshot **after, rules_report *r)
+{
+    rules_snapshot *s[2];
+    for (int k = 0; k < 2; k++) {
+        s[k] = rules_snapshot_new(700, 500);
+        rules_unit *b = rules_snapshot_add_unit(s[k], "b", "blue");
+        b->base_width = b->base_depth = 25;
+        b->advance_rate = rules_in_to_mm(5);
+        b->march_rate = rules_in_to_mm(10);
+        cr_assert_eq(rules_formation_place(b, rules_v2(300, 300), -RULES_PI / 2, 3, 6), 0);
+        rules_unit *a = rules_snapshot_add_unit(s[k], "a", "red");
+        a->base_width = a->base_depth = 25;
+        a->advance_rate = rules_in_to_mm(5);
+        a->march_rate = rules_in_to_mm(10);
+        double front = k == 0 ? 180 : 300 - gap_mm;
+        cr_assert_eq(rules_formation_place(a, rules_v2(300, front), RULES_PI / 2, 3, 6), 0);
+    }
+    *before = s[0];
+    *after = s[1];
+    rules_check_options o;
+    rules_check_options_default(&o);
+    o.unit_id = "a";
+    rules_report_init(r);
+    rules_error err;
+    cr_assert_eq(rules_move_check(s[0], s[1], &o, r, &err), 0, "%s", err.msg);
+}
+
+/* Whether the gap's middle is drawn in vermillion on a report of the move. */
+static bool gap_drawn(double gap_mm, bool gaps_layer, bool *legal)
+{
+    rules_snapshot *b, *a;
+    rules_report r;
+    facing_units(gap_mm, &b, &a, &r);
+    *legal = r.legal;
+    rules_error err;
+    ov_target *t = ov_target_new_report_view(150, 100, 300, 300, 3.0, OV_FORMAT_PNG, NULL, &err);
+    cr_assert_not_null(t);
+    ov_options o;
+    ov_options_default(&o);
+    /* Only the gap layer: nothing else may pass for the gap's line. */
+    o.legend = o.bases = o.arrows = o.outlines = o.arcs = o.path = o.limits = o.others = false;
+    o.gaps = gaps_layer;
+    cr_assert_eq(ov_draw_verdict(t, b, a, &r, &o, &err), 0, "%s", err.msg);
+    if (getenv("OV_TEST_KEEP")) {
+        char p[64];
+        snprintf(p, sizeof p, "/tmp/ov-gap-%.0f.png", gap_mm);
+        ov_target_write_png(t, p, NULL);
+    }
+    int w, h;
+    ov_target_size(t, &w, &h);
+    uint8_t *rgb = malloc((size_t)w * (size_t)h * 3);
+    cr_assert_eq(ov_target_copy_pixels(t, rgb, OV_PIX_RGB24, (size_t)w * 3, &err), 0);
+    /* The gap line runs across the gap between the fronts; look a quarter of the way across (its
+     * label's leader leaves from the middle). */
+    double px[2];
+    ov_map_point(ov_target_map(t), rules_v2(300, 300 - gap_mm / 4), px);
+    bool found = false;
+    for (int dx = -260; dx <= 260 && !found; dx++) {
+        int x = (int)px[0] + dx, y = (int)px[1];
+        const uint8_t *p = rgb + 3 * ((size_t)y * (size_t)w + (size_t)x);
+        /* A vertical vermillion line segment at this column, across the gap. */
+        int run = 0;
+        for (int j = -3; j <= 3; j++) {
+            const uint8_t *q = p + (ptrdiff_t)j * w * 3;
+            run += q[0] == 0xD5 && q[1] == 0x5E && q[2] == 0x00;
+        }
+        found = run == 7;
+    }
+    free(rgb);
+    ov_target_free(t);
+    rules_report_clear(&r);
+    rules_snapshot_free(a);
+    rules_snapshot_free(b);
+    return found;
+}
+
+Test(overlay, gap_under_unit_spacing_is_drawn)
+{
+    bool legal;
+    cr_expect(gap_drawn(12.0, true, &legal), "a 12 mm gap (under 1\") is drawn across");
+    cr_expect_not(legal, "and the rules call it");
+    cr_expect_not(gap_drawn(12.0, false, &legal), "(control: without the gap layer nothing is there)");
+    cr_expect_not(gap_drawn(40.0, true, &legal), "a 40 mm gap is not drawn");
+    cr_expect(legal);
 }
