@@ -601,7 +601,8 @@ static bool step_is_empty(const rules_step *st)
     return fabs(st->angle_rad) < 0.002 && fabs(st->length_mm) < 0.05;
 }
 
-static void draw_path(unit_ctx *u)
+/* The path's lines (labels == false) or its labels (labels == true, drawn last so bases do not cover them). */
+static void draw_path(unit_ctx *u, bool labels)
 {
     ov_target *t = u->t;
     const rules_unit_report *ur = u->ur;
@@ -634,17 +635,18 @@ static void draw_path(unit_ctx *u)
             rules_vec2 outer = rules_v2_sub(p.front_centre, rules_v2_scale(left, side * W / 2));
             double a0 = atan2(outer.y - pivot.y, outer.x - pivot.x);
             cairo_new_path(t->cr);
-            arc_path(t, pivot, W, a0, a0 + st->angle_rad);
+            if (!labels)
+                arc_path(t, pivot, W, a0, a0 + st->angle_rad);
             double dash[2] = {3 * w, 2 * w};
             stroke_halo(t, ov_colour_path, 0.95, 0.7 * w, dash, 2);
-            if (u->rs->wheel_measure == RULES_WHEEL_CHORD) {
+            if (!labels && u->rs->wheel_measure == RULES_WHEEL_CHORD) {
                 rules_vec2 end = rules_v2_add(pivot, rules_v2_rot(rules_v2_sub(outer, pivot), st->angle_rad));
                 seg_path(t, outer, end);
                 stroke_halo(t, ov_colour_path, 0.95, 0.5 * w, NULL, 0);
             }
             /* Pivot: a small ring on the inner corner. */
             double x, y;
-            if (dev(t, pivot, &x, &y)) {
+            if (!labels && dev(t, pivot, &x, &y)) {
                 cairo_new_sub_path(t->cr);
                 cairo_arc(t->cr, x, y, 1.2 * w, 0, 2 * RULES_PI);
                 stroke_halo(t, ov_colour_path, 1, 0.5 * w, NULL, 0);
@@ -653,18 +655,23 @@ static void draw_path(unit_ctx *u)
             char lab[64], len[24];
             fmt_in(len, sizeof len, st->length_mm);
             snprintf(lab, sizeof lab, "wheel %s", len);
-            if (dev(t, mid, &x, &y))
+            if (labels && dev(t, mid, &x, &y))
                 pill(t, x, y, lab, 0.8 * u->tpx, ov_colour_path, white, true);
         }
         p = rules_path_apply_step(p, st, W);
         /* The front edge where each step ends: a ghost of the unit's front. */
         rules_vec2 l2 = rules_v2_scale(rules_v2_dir(p.heading + RULES_PI / 2), W / 2);
-        seg_path(t, rules_v2_add(p.front_centre, l2), rules_v2_sub(p.front_centre, l2));
-        stroke_halo(t, ov_colour_path, 0.6, 0.5 * w, NULL, 0);
+        if (!labels) {
+            seg_path(t, rules_v2_add(p.front_centre, l2), rules_v2_sub(p.front_centre, l2));
+            stroke_halo(t, ov_colour_path, 0.6, 0.5 * w, NULL, 0);
+        }
     }
-    cairo_new_path(t->cr);
-    poly_path(t, pts, n, false);
-    stroke_halo(t, ov_colour_path, 0.85, w, NULL, 0);
+    if (!labels) {
+        cairo_new_path(t->cr);
+        poly_path(t, pts, n, false);
+        stroke_halo(t, ov_colour_path, 0.85, w, NULL, 0);
+        return;
+    }
     /* Its length, at the path's end. */
     char lab[64], len[24];
     fmt_in(len, sizeof len, ur->path.length_mm);
@@ -900,7 +907,7 @@ static void draw_unit(ov_target *t, const rules_snapshot *before, const rules_sn
         stroke_halo(t, th.neutral, 0.9, u.lw, dash_before, 2);
     }
     if (o->path)
-        draw_path(&u);
+        draw_path(&u, false);
     /* After: filled in the call's colour; an X on every model a rule names. */
     if (o->bases && u.ua)
         for (size_t i = 0; i < u.ua->n_models; i++) {
@@ -985,6 +992,8 @@ static void draw_unit(ov_target *t, const rules_snapshot *before, const rules_sn
                 }
             }
     }
+    if (o->path)
+        draw_path(&u, true);
     if (o->limits)
         draw_limits(&u, true);
     /* The unit's own label: name, move and verdict, with a shape cue (check / cross / question). */
