@@ -437,3 +437,61 @@ Test(overlay, gap_under_unit_spacing_is_drawn)
     cr_expect_not(gap_drawn(40.0, true, &legal), "a 40 mm gap is not drawn");
     cr_expect(legal);
 }
+
+/* Orange (#E69F00) pixels on a report of a unit that advances its rate plus 0.1 mm. */
+static size_t orange_pixels(bool with_uncertainty)
+{
+    rules_snapshot *s[2];
+    for (int k = 0; k < 2; k++) {
+        s[k] = rules_snapshot_new(700, 500);
+        rules_unit *u = rules_snapshot_add_unit(s[k], "u", "red");
+        u->base_width = u->base_depth = 25;
+        u->advance_rate = rules_in_to_mm(5);
+        u->march_rate = rules_in_to_mm(10);
+        cr_assert_eq(rules_formation_place(u, rules_v2(300, k ? 150 + rules_in_to_mm(5) + 0.1 : 150), RULES_PI / 2, 3, 3), 0);
+    }
+    rules_check_options co;
+    rules_check_options_default(&co);
+    co.move = RULES_MOVE_ADVANCE;
+    rules_report r;
+    rules_report_init(&r);
+    rules_error err;
+    cr_assert_eq(rules_move_check(s[0], s[1], &co, &r, &err), 0, "%s", err.msg);
+    calib_file c = demo_camera();
+    ov_uncert un;
+    ov_uncert_init(&un);
+    ov_uncert_source src;
+    ov_uncert_source_default(&src, &c, 0.2);
+    ov_uncert_add_snapshot(&un, s[0], OV_UNCERT_BEFORE, &src, &err);
+    ov_uncert_add_snapshot(&un, s[1], OV_UNCERT_AFTER, &src, &err);
+    cr_expect_eq(ov_uncert_unit_too_close(&un, &r.units[0]), true, "0.1 mm over the rate is too close to call");
+    ov_target *t = ov_target_new_report(700, 500, 1.5, OV_FORMAT_PNG, NULL, &err);
+    cr_assert_not_null(t);
+    ov_options o;
+    ov_options_default(&o);
+    o.uncert = with_uncertainty ? &un : NULL;
+    cr_assert_eq(ov_draw_verdict(t, s[0], s[1], &r, &o, &err), 0, "%s", err.msg);
+    if (getenv("OV_TEST_KEEP") && with_uncertainty)
+        ov_target_write_png(t, "/tmp/ov-close-call.png", NULL);
+    int w, h;
+    ov_target_size(t, &w, &h);
+    uint8_t *rgb = malloc((size_t)w * (size_t)h * 3);
+    cr_assert_eq(ov_target_copy_pixels(t, rgb, OV_PIX_RGB24, (size_t)w * 3, &err), 0);
+    size_t n = 0;
+    for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
+        n += rgb[3 * i] == 0xE6 && rgb[3 * i + 1] == 0x9F && rgb[3 * i + 2] == 0x00;
+    free(rgb);
+    ov_target_free(t);
+    ov_uncert_clear(&un);
+    rules_report_clear(&r);
+    rules_snapshot_free(s[0]);
+    rules_snapshot_free(s[1]);
+    return n;
+}
+
+Test(overlay, a_call_within_its_uncertainty_is_drawn_too_close_to_call)
+{
+    size_t with = orange_pixels(true), without = orange_pixels(false);
+    cr_expect_gt(with, 300, "orange marks the close call (%zu px)", with);
+    cr_expect_eq(without, 0, "no uncertainty given, nothing flagged (%zu px)", without);
+}
