@@ -11,6 +11,7 @@ static const struct {
     {"rules", bench_rules, "full-board move checks and the wheel-path search"},
 #if TABLEREF_HAVE_VISION
     {"vision", bench_vision, "tag detection accuracy and speed against stock apriltag and ArUco"},
+    {"watch", bench_watch, "watch at 12 MP: settle frame to alert latency and frames per second"},
     {"calib", bench_calib, "calibration: board error against views used and distortion model"},
 #endif
 };

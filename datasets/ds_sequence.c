@@ -175,6 +175,13 @@ static int draw_hand(cvs_image *img, const vis_camera *cam, rules_vec2 at, rules
     return 0;
 }
 
+int ds_sequence_draw_hand(cvs_image *img, const calib_file *cam, rules_vec2 at, rules_error *err)
+{
+    vis_camera c;
+    vis_camera_init(&c, cam);
+    return draw_hand(img, &c, at, err);
+}
+
 static int make_dir(const char *path, rules_error *err)
 {
     if (mkdir(path, 0777) < 0 && errno != EEXIST)

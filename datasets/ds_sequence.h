@@ -72,4 +72,7 @@ long ds_sequence_hold_start(const ds_sequence *q, size_t k);
  */
 int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, rules_error *err);
 
+/* Draws a hand and forearm reaching from the near edge to `at` (board mm), 150 mm above the table, over `img`. */
+int ds_sequence_draw_hand(cvs_image *img, const calib_file *cam, rules_vec2 at, rules_error *err);
+
 #endif

@@ -161,13 +161,41 @@ static size_t moving_blocks(const cvs_image *a, const cvs_image *b, double level
     return n;
 }
 
-/* The shrunk picture motion is measured on. */
+/*
+ * The shrunk picture motion is measured on: plain box averages over
+ * factor x factor pixels, one pass over the frame with row sums (OpenCV's
+ * INTER_AREA takes ~70 ms on 12 MP at factor 13; this takes a few).
+ */
 static cvs_image *shrink(vis_watch *w, const uint8_t *gray, int width, int height, size_t stride, rules_error *err)
 {
-    cvs_image view = {width, height, 1, stride, (uint8_t *)gray};
-    if (w->factor <= 1)
-        return cvs_image_clone(&view);
-    return cvs_image_downsample(&view, w->factor, err);
+    const int f = w->factor, ow = width / f, oh = height / f;
+    cvs_image *out = cvs_image_new(ow > 0 ? ow : 1, oh > 0 ? oh : 1, 1, 0);
+    uint32_t *acc = calloc((size_t)(ow > 0 ? ow : 1), sizeof *acc);
+    if (!out || !acc) {
+        cvs_image_free(out);
+        free(acc);
+        rules_error_set(err, "out of memory");
+        return NULL;
+    }
+    const uint32_t area = (uint32_t)f * (uint32_t)f;
+    for (int oy = 0; oy < oh; oy++) {
+        memset(acc, 0, (size_t)ow * sizeof *acc);
+        for (int y = oy * f; y < (oy + 1) * f; y++) {
+            const uint8_t *row = gray + (size_t)y * stride;
+            for (int ox = 0; ox < ow; ox++) {
+                const uint8_t *p = row + ox * f;
+                uint32_t sum = 0;
+                for (int x = 0; x < f; x++)
+                    sum += p[x];
+                acc[ox] += sum;
+            }
+        }
+        uint8_t *o = out->data + (size_t)oy * out->stride;
+        for (int ox = 0; ox < ow; ox++)
+            o[ox] = (uint8_t)((acc[ox] + area / 2) / area);
+    }
+    free(acc);
+    return out;
 }
 
 static int tag_list_push(vis_tag_detection **arr, size_t *n, size_t *cap, const vis_tag_detection *t)

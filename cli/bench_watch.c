@@ -1,0 +1,233 @@
+/*
+ * tableref bench watch: how fast `tableref watch` calls a move at 12 MP.
+ * A rendered 4056x3040 table (250 tags of 36 px) is played as a 10 fps
+ * stream held in memory (no decoding: a camera hands frames over raw):
+ * still frames with sensor noise, then a hand moving one unit, then still
+ * again, for several moves. Measured: the settle frame's processing up to
+ * the alert written and fsync'ed (settle_to_alert_ms), and frames per
+ * second over the whole stream. Prints figures; not a test.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli_args.h"
+#include "commands.h"
+#include "cvshim.h"
+#include "ds_render.h"
+#include "ds_scene.h"
+#include "ds_sequence.h"
+#include "vis_watch.h"
+#include "vis_watch_log.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Two noisy copies of a still picture: consecutive frames differ by sensor noise, as a camera's do. */
+static int noisy_pair(const cvs_image *img, uint32_t seed, cvs_image *out[2], rules_error *err)
+{
+    for (int k = 0; k < 2; k++) {
+        if (!(out[k] = cvs_image_clone(img)))
+            return rules_error_set(err, "out of memory");
+        cvs_effects fx = {0};
+        fx.noise_sigma = 1.5;
+        fx.seed = seed * 2 + (uint32_t)k;
+        if (cvs_render_effects(out[k], &fx, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Moves unit `ui` of the snapshot forward by `mm` along its facing; returns its new centre. */
+static rules_vec2 advance_unit(rules_snapshot *s, size_t ui, double mm)
+{
+    rules_unit *u = &s->units[ui];
+    rules_vec2 c = rules_v2(0, 0), d = rules_v2_dir(u->models[0].facing);
+    for (size_t k = 0; k < u->n_models; k++) {
+        u->models[k].pos = rules_v2_add(u->models[k].pos, rules_v2_scale(d, mm));
+        c = rules_v2_add(c, u->models[k].pos);
+    }
+    return rules_v2_scale(c, 1.0 / (double)u->n_models);
+}
+
+int bench_watch(int argc, char **argv)
+{
+    int moves = 3;
+    bool full = false;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        if (strcmp(argv[i], "--full-frame") == 0) {
+            full = true;
+            continue;
+        }
+        int r = cli_value(argc, argv, &i, "--moves", &v);
+        double n;
+        if (r < 0)
+            return EXIT_BAD_INPUT;
+        if (r > 0 && cli_number("--moves", v, &n) == 0 && n >= 1 && n <= 20) {
+            moves = (int)n;
+            continue;
+        }
+        fprintf(stderr, "usage: tableref bench watch [--moves N] [--full-frame]\n"
+                        "--full-frame detects on the whole settle frame (no regions of interest), for comparison.\n");
+        return strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 ? 0 : EXIT_BAD_INPUT;
+    }
+    rules_error err;
+    ds_gen_params g;
+    ds_gen_params_bench(&g);
+    ds_scene *s = ds_scene_generate(&g, &err);
+    if (!s) {
+        fprintf(stderr, "tableref bench watch: %s\n", err.msg);
+        return EXIT_BAD_INPUT;
+    }
+    s->render.supersample = 1;  /* the picture's fidelity is not what is measured here */
+    const double fps = 10, settle_ms = 1000;
+    const int hold = (int)(settle_ms / 1000 * fps) + 3, hand = 4;
+    vis_watch_config cfg;
+    vis_watch_config_default(&cfg);
+    cfg.settle_ms = settle_ms;
+    if (full)
+        cfg.roi_max_fraction = 0;
+    vis_watch *w = vis_watch_new(s->roster, &s->calib, &cfg, &err);
+    char log_path[] = "/tmp/tableref-bench-watch-XXXXXX";
+    int lfd = mkstemp(log_path);
+    if (lfd >= 0)
+        close(lfd);
+    vis_watch_log *log = lfd >= 0 ? vis_watch_log_open(log_path, NULL, &err) : NULL;
+    if (!w || !log) {
+        fprintf(stderr, "tableref bench watch: %s\n", lfd < 0 ? "cannot create a temporary log" : err.msg);
+        vis_watch_free(w);
+        ds_scene_free(s);
+        return EXIT_BAD_INPUT;
+    }
+    printf("bench watch: %dx%d frames, %zu tags of %.0f px, %.0f fps stream, settle %.0f ms, %d moves\n",
+           s->calib.width, s->calib.height, s->roster->n_models + s->roster->n_board_tags, w ? 36.0 : 0, fps,
+           settle_ms, moves);
+    fflush(stdout);
+
+    double *latency = calloc((size_t)moves, sizeof *latency), *frame_ms = NULL;
+    size_t n_lat = 0, n_frames = 0, cap_frames = 0;
+    double busy = 0, render_ms = 0, t = 0, motion_max = 0;
+    long frame = 0;
+    int rc = EXIT_BAD_INPUT, calls = 0;
+    cvs_image *still[2] = {0}, *img = NULL;
+    ds_truth truth = {0};
+    for (int m = 0; m <= moves; m++) {
+        /* The move into this still: a hand over the unit, the unit placed. */
+        rules_vec2 at = rules_v2(0, 0);
+        if (m > 0)
+            at = advance_unit(s->snapshot, (size_t)(m - 1) % s->snapshot->n_units, 40.0);
+        double r0 = now_ms();
+        cvs_image_free(img);
+        img = NULL;
+        ds_truth_clear(&truth);
+        if (ds_render(s->snapshot, s->roster, &s->calib, &s->render, &img, &truth, &err) < 0)
+            goto done;
+        cvs_image_free(still[0]), cvs_image_free(still[1]);
+        still[0] = still[1] = NULL;
+        if (noisy_pair(img, (uint32_t)m, still, &err) < 0)
+            goto done;
+        cvs_image *with_hand[2] = {0};
+        if (m > 0) {
+            for (int k = 0; k < 2; k++) {
+                rules_vec2 a = rules_v2_add(at, rules_v2(k ? 40 : -40, k ? -30 : 30));
+                if (!(with_hand[k] = cvs_image_clone(still[k])) ||
+                    ds_sequence_draw_hand(with_hand[k], &s->calib, a, &err) < 0) {
+                    cvs_image_free(with_hand[0]), cvs_image_free(with_hand[1]);
+                    goto done;
+                }
+            }
+        }
+        render_ms += now_ms() - r0;
+        const int n = (m > 0 ? hand : 0) + hold;
+        for (int j = 0; j < n; j++) {
+            const cvs_image *f = m > 0 && j < hand ? with_hand[j % 2] : still[j % 2];
+            vis_watch_result res;
+            double t0 = now_ms();
+            int wr = vis_watch_frame(w, f->data, f->width, f->height, f->stride, t, &res, &err);
+            if (wr == 0 && res.settled && res.moved) {
+                /* What watch does at a call: log the call and the alert, each fsync'ed. */
+                cJSON *ev = vis_watch_log_event_new("move_checked", t, frame);
+                if (ev)
+                    vis_watch_log_add_call(ev, res.move, res.report);
+                if (vis_watch_log_write(log, ev, &err) < 0)
+                    wr = -1;
+                ev = vis_watch_log_event_new("alert", t, frame);
+                if (wr == 0 && vis_watch_log_write(log, ev, &err) < 0)
+                    wr = -1;
+            }
+            double dt = now_ms() - t0;
+            if (wr < 0) {
+                cvs_image_free(with_hand[0]), cvs_image_free(with_hand[1]);
+                goto done;
+            }
+            busy += dt;
+            if (n_frames == cap_frames) {
+                cap_frames = cap_frames ? 2 * cap_frames : 64;
+                frame_ms = realloc(frame_ms, cap_frames * sizeof *frame_ms);
+            }
+            if (!res.settled) {
+                frame_ms[n_frames++] = dt;
+                motion_max = fmax(motion_max, dt);
+            }
+            if (res.settled && res.moved) {
+                latency[n_lat++] = dt;
+                calls++;
+                printf("  move %d: %s, settle frame to alert %.1f ms (detect %.1f ms on %s, check %.2f ms, "
+                       "%zu tags)\n",
+                       res.move, res.report->n_units ? res.report->units[0].unit_id : "?", dt, res.detect_ms,
+                       res.full_frame ? "the whole frame" : "changed regions", res.check_ms, res.tags_seen);
+                fflush(stdout);
+            } else if (res.settled && res.first) {
+                printf("  first settle: %.1f ms (full-frame detection of %zu tags)\n", dt, res.tags_seen);
+            } else if (res.note[0]) {
+                printf("  frame %ld: %s\n", frame, res.note);
+            }
+            t += 1000 / fps;
+            frame++;
+        }
+        cvs_image_free(with_hand[0]), cvs_image_free(with_hand[1]);
+    }
+    if (n_lat == 0) {
+        fprintf(stderr, "tableref bench watch: no move was called\n");
+        goto done;
+    }
+    qsort(latency, n_lat, sizeof *latency, cmp_d);
+    qsort(frame_ms, n_frames, sizeof *frame_ms, cmp_d);
+    const double med = latency[n_lat / 2], worst = latency[n_lat - 1];
+    const double fps_all = frame * 1000.0 / busy;
+    printf("per-frame tracking (shrink + motion, no settle): median %.1f ms, max %.1f ms\n",
+           frame_ms[n_frames / 2], motion_max);
+    printf("settle frame to alert: median %.1f ms, worst %.1f ms (target < 200 ms) over %d calls\n", med, worst,
+           calls);
+    printf("throughput: %.1f frames/s over %ld frames (rendering %.1f s excluded)\n", fps_all, frame,
+           render_ms / 1000);
+    printf("watch: settle_to_alert_ms=%.1f fps=%.1f frames=%ld\n", med, fps_all, frame);
+    rc = 0;
+done:
+    if (rc)
+        fprintf(stderr, "tableref bench watch: %s\n", err.msg);
+    cvs_image_free(still[0]), cvs_image_free(still[1]), cvs_image_free(img);
+    ds_truth_clear(&truth);
+    free(latency);
+    free(frame_ms);
+    vis_watch_log_close(log);
+    unlink(log_path);
+    vis_watch_free(w);
+    ds_scene_free(s);
+    return rc;
+}
