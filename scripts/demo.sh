@@ -28,3 +28,20 @@ echo "The verdict, drawn:"
 for f in camera.png projector.png report.png report.svg report.pdf report.json; do
   echo "  $(pwd)/$out/$f"
 done
+
+# Watching (issue 5): the same kind of turn filmed (a hand moves one unit at a
+# time), rendered now at 1280x960, 5 fps, then refereed by `tableref watch` as
+# the table settles after each move: annotated MP4, subtitles, event log.
+seq=build/demo-watch
+echo
+echo "== tableref render-sequence datasets/sequences/turn/sequence.json --out $seq && tableref watch --source $seq/frames ..."
+./build/cli/tableref render-sequence datasets/sequences/turn/sequence.json --out "$seq"
+rc=0
+./build/cli/tableref watch --source "$seq/frames" --calib "$seq/calib.json" --roster "$seq/roster.json" \
+  --record "$seq/game.mp4" --quiet </dev/null || rc=$?
+case $rc in
+  1) echo "demo: watch called the cavalry's 11\" March illegal (exit status 1), as the filmed turn intends" ;;
+  0) echo "demo: watch found every move legal (the filmed turn should have had an illegal one)" ;;
+  *) echo "demo: tableref watch failed with exit status $rc" >&2; exit "$rc" ;;
+esac
+echo "  $(pwd)/$seq/game.mp4 (+ game.vtt subtitles, game.events.jsonl event log)"
