@@ -6,7 +6,9 @@
  * and cast onto the plane at the tag's own height -> base centre and facing
  * from the roster's mount -> units rebuilt, unseen models inferred
  * (vis_units). Unknown IDs, duplicates and tags off the board are reported,
- * never used.
+ * never used. With the image at hand (vis_detector_run*), a unit of which no
+ * tag was decoded is looked for by its tags' printed patterns (see
+ * recover_hidden_units below) before it is given up.
  *
  * How to use:
  *   vis_detector *d = vis_detector_new(roster, &calib, &err);   // both borrowed, must outlive d
@@ -47,6 +49,22 @@ typedef struct vis_detect_config {
      * more than this (mm) is partly hidden or misfitted: its model is
      * inferred instead. Default 0.35 mm (a clean 36 px tag fits to ~0.05). */
     double max_square_residual_mm;
+    /*
+     * Recovery of units the tag detector found nothing of (every tag partly
+     * hidden), from the image (vis_detector_run only). Dark square blobs
+     * away from every placed model are fitted with the roster's tag outline
+     * (size, board plane), their data bits read and decoded to the nearest
+     * code of the whole family in any rotation; a decode counts only when it
+     * is unique, within `recover_max_bit_error` of the visible bits, and its
+     * ID belongs to a unit with nothing seen. A unit is placed (every model
+     * `inferred`) only when at least `recover_min_tags` (and a third of its
+     * models) of those tags agree on one formation: facing within 6 degrees,
+     * slots within 4 mm. Anything less (bits unreadable, too few tags,
+     * disagreeing tags) leaves the unit out. 0 disables; default 1.
+     */
+    int recover_hidden_units;
+    int recover_min_tags;         /* default 3 */
+    double recover_max_bit_error; /* share of the visible data bits, default 0.25 */
 } vis_detect_config;
 
 typedef struct vis_detector {
@@ -65,6 +83,11 @@ void vis_detector_free(vis_detector *d);
 /* Detects, locates and rebuilds. *out is the caller's. Returns 0 or -1. */
 int vis_detector_run(vis_detector *d, const uint8_t *gray, int width, int height, size_t stride,
                      const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, rules_error *err);
+
+/* The same, and the tag detections it used (cleared first; the caller's). */
+int vis_detector_run_tags(vis_detector *d, const uint8_t *gray, int width, int height, size_t stride,
+                          const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, vis_tag_list *tags,
+                          rules_error *err);
 
 /* The same from detections already made (tests, or another detector). */
 int vis_detector_from_tags(vis_detector *d, const vis_tag_detection *tags, size_t n, const rules_snapshot *prior,

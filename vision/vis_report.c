@@ -50,6 +50,7 @@ const char *vis_issue_kind_word(vis_issue_kind k)
     case VIS_ISSUE_INFERRED: return "inferred";
     case VIS_ISSUE_MISSING: return "missing";
     case VIS_ISSUE_POSE: return "pose";
+    case VIS_ISSUE_RECOVERED: return "recovered";
     }
     return "?";
 }

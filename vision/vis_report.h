@@ -26,6 +26,7 @@ typedef enum vis_issue_kind {
     VIS_ISSUE_INFERRED,       /* a model not seen, placed from its formation or the prior */
     VIS_ISSUE_MISSING,        /* a model not seen and not placeable: left out */
     VIS_ISSUE_POSE,           /* the board pose could not be refined */
+    VIS_ISSUE_RECOVERED,      /* a partly hidden tag of an otherwise unseen unit read by its pattern: model inferred */
 } vis_issue_kind;
 
 typedef struct vis_issue {

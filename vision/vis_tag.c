@@ -95,6 +95,34 @@ double vis_tag_decimate_for(double tag_px)
     return d < 1 ? 1 : d > 4 ? 4 : d;
 }
 
+int vis_tag_family_codes(const vis_tag_detector *d)
+{
+    const tag_priv *p = d ? d->priv : NULL;
+    return p && p->tf ? (int)p->tf->ncodes : 0;
+}
+
+bool vis_tag_bitmap(const vis_tag_detector *d, int id, uint8_t cells[256], int *width)
+{
+    const tag_priv *p = d ? d->priv : NULL;
+    if (!p || !p->tf || id < 0 || (uint32_t)id >= p->tf->ncodes || p->tf->reversed_border)
+        return false;
+    const apriltag_family_t *f = p->tf;
+    const int tw = f->total_width, wb = f->width_at_border;
+    if (tw > 16 || wb + 2 != tw)
+        return false;
+    /* As apriltag_to_image() prints it: white border, black ring, data bits MSB first. */
+    memset(cells, 0, 256);
+    for (int y = 0; y < tw; y++)
+        for (int x = 0; x < tw; x++)
+            cells[y * tw + x] = x == 0 || y == 0 || x == tw - 1 || y == tw - 1;
+    const int b0 = (tw - wb) / 2;
+    for (uint32_t i = 0; i < f->nbits; i++)
+        if (f->codes[id] & ((uint64_t)1 << (f->nbits - i - 1)))
+            cells[(f->bit_y[i] + b0) * tw + f->bit_x[i] + b0] = 1;
+    *width = tw;
+    return true;
+}
+
 double vis_tag_corner_offset(void) { return 0.5; }
 
 static int cmp_det(const void *a, const void *b)

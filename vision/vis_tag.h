@@ -19,6 +19,7 @@
 #ifndef VIS_TAG_H
 #define VIS_TAG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -76,6 +77,16 @@ void vis_tag_detector_free(vis_tag_detector *d);
 int vis_tag_detect(vis_tag_detector *d, const uint8_t *gray, int width, int height, size_t stride,
                    vis_tag_list *out, rules_error *err);
 void vis_tag_list_clear(vis_tag_list *l);
+
+/*
+ * The printed bitmap of code `id` of the detector's family: *width x *width
+ * cells (10 for tag36h11: white border, black ring, 6x6 data), row 0 the top
+ * row as printed (the tag's "up" side), 1 = white. cells needs 16x16. False
+ * when id is not in the family or the family is reversed-border.
+ */
+bool vis_tag_bitmap(const vis_tag_detector *d, int id, uint8_t cells[256], int *width);
+/* Number of codes in the detector's family (0 on error). */
+int vis_tag_family_codes(const vis_tag_detector *d);
 
 /* The largest safe decimation for tags about `tag_px` wide (black square edge, px). */
 double vis_tag_decimate_for(double tag_px);
