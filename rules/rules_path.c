@@ -448,15 +448,16 @@ void rules_path_forward_wheels(rules_pose from, rules_pose to, double width, con
         return;
     }
     /*
-     * The closed forms can leave a wheel of a few hundredths of a millimetre
-     * where the exact answer has none (ill-conditioned atan2 near zero). Drop
-     * such steps when the path still lands within 0.01 mm without them: the
-     * referee decides to 1 mm, and a player should not read "wheel 0.00"".
+     * The closed forms, and camera jitter, leave wheels of a tenth of a
+     * millimetre where a player made none. Drop steps shorter than 0.005"
+     * (what rounds to 0.00") when the path still lands within 0.05 mm
+     * without them: the referee decides to 1 mm, and a player should not
+     * read "wheel 0.00"".
      */
     rules_path clean = *out;
     size_t kept = 0;
     for (size_t i = 0; i < out->n_steps; i++) {
-        if (out->steps[i].length_mm < 0.05) {
+        if (out->steps[i].length_mm < 0.127) {
             clean.length_mm -= out->steps[i].length_mm;
             continue;
         }
@@ -464,8 +465,8 @@ void rules_path_forward_wheels(rules_pose from, rules_pose to, double width, con
     }
     clean.n_steps = kept;
     rules_pose end = rules_path_apply(from, &clean, width);
-    if (rules_v2_dist(end.front_centre, to.front_centre) < 0.01 &&
-        fabs(rules_angle_wrap(end.heading - to.heading)) < 1e-5)
+    if (rules_v2_dist(end.front_centre, to.front_centre) < 0.05 &&
+        fabs(rules_angle_wrap(end.heading - to.heading)) < 1e-4)
         *out = clean;
 }
 

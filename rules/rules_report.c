@@ -414,13 +414,17 @@ static void print_unit(const rules_unit_report *ur, FILE *out)
                 rules_mm_to_in(ur->centre_displacement_mm), rules_rad_to_deg(ur->rotation_rad));
     if (ur->has_path) {
         fprintf(out, "  shortest path: ");
-        if (ur->path.n_steps == 0)
-            fprintf(out, "none needed");
+        size_t shown = 0;
         for (size_t i = 0; i < ur->path.n_steps; i++) {
+            /* A step that rounds to 0.00" (camera jitter's tiny wheels) says nothing to a player; the JSON keeps it. */
+            if (ur->path.steps[i].length_mm < 0.127)
+                continue;
             char step[128];
             rules_step_describe(&ur->path.steps[i], step, sizeof step);
-            fprintf(out, "%s%s", i ? ", " : "", step);
+            fprintf(out, "%s%s", shown++ ? ", " : "", step);
         }
+        if (shown == 0)
+            fprintf(out, "none needed");
         fprintf(out, " = %.2f\"", rules_mm_to_in(ur->path.length_mm));
         if (ur->rate_mm > 0)
             fprintf(out, " (limit %.2f\")", rules_mm_to_in(ur->rate_mm));

@@ -9,9 +9,9 @@ static const rules_ruleset *arc(void) { return rules_ruleset_find("t9a-2ed"); }
 static void assert_reaches(rules_pose from, rules_pose to, const rules_path *p, double w)
 {
     rules_pose end = rules_path_apply(from, p, w);
-    /* the path is only worth reporting if it really lands on the observed pose: within 0.01 mm */
-    cr_assert_lt(rules_v2_dist(end.front_centre, to.front_centre), 0.01, "miss by %g mm", rules_v2_dist(end.front_centre, to.front_centre));
-    cr_assert_lt(fabs(rules_angle_wrap(end.heading - to.heading)), 1e-5);
+    /* the path is only worth reporting if it really lands on the observed pose: within 0.05 mm */
+    cr_assert_lt(rules_v2_dist(end.front_centre, to.front_centre), 0.05, "miss by %g mm", rules_v2_dist(end.front_centre, to.front_centre));
+    cr_assert_lt(fabs(rules_angle_wrap(end.heading - to.heading)), 1e-4);
 }
 
 Test(path, straight_ahead_is_one_forward_step)
