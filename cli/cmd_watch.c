@@ -102,7 +102,13 @@ typedef struct watch_ctx {
 #if TABLEREF_HAVE_OVERLAY
     ov_target *ov;
     ov_options ovo;
+    uint8_t *layer;          /* premultiplied BGR of the annotation */
+    uint8_t *layer_keep;     /* 255 * (1 - alpha) per pixel */
+    int layer_w, layer_h;
+    long layer_key;
+    bool overlay_failed;
 #endif
+    long generation;         /* bumped whenever what is shown may change */
     cvs_image *annotated;
     bool projector;
     bool projector_failed;
@@ -245,6 +251,7 @@ static void correction(watch_ctx *c, const char *cmd, const char *by, long frame
         fprintf(stderr, "tableref watch: unknown correction '%s' (accept, undo, stop)\n", cmd);
         return;
     }
+    c->generation++;
     cJSON *ev = vis_watch_log_event_new("correction", t, frame);
     if (ev) {
         cJSON_AddStringToObject(ev, "action", action);
@@ -309,52 +316,100 @@ static void poll_lines(watch_ctx *c, line_reader *lr, long frame, double t)
     }
 }
 
-/* The frame with the current call drawn on it (the overlay's camera target), or the frame as is. */
+#if TABLEREF_HAVE_OVERLAY
+/*
+ * The annotation as a layer with alpha, drawn only when what is shown
+ * changes (drawing a verdict costs ~200 ms at 1280x960; compositing a few).
+ * The overlay draws over opaque backgrounds only, so the layer is drawn
+ * twice, over black and over white: Cairo's "over" gives black = a*C and
+ * white = a*C + 255*(1 - a), hence 1 - a = (white - black) / 255, and the
+ * frame becomes black + frame * (1 - a).
+ */
+static int draw_layer(watch_ctx *c, int w, int h, rules_error *err)
+{
+    const size_t n = (size_t)w * h * 3;
+    uint8_t *black = calloc(n, 1), *white = malloc(n);
+    uint8_t *keep = realloc(c->layer_keep, (size_t)w * h);
+    if (keep)
+        c->layer_keep = keep;
+    if (!black || !white || !keep) {
+        free(black);
+        free(white);
+        return rules_error_set(err, "out of memory");
+    }
+    memset(white, 255, n);
+    const rules_snapshot *now = vis_watch_snapshot(c->w), *before = NULL, *after = NULL;
+    const rules_report *rep = NULL;
+    const bool verdict = c->showing && vis_watch_last_call(c->w, &before, &after, &rep) == c->show_move;
+    uint8_t *bufs[2] = {black, white};
+    int rc = 0;
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        if (!c->ov) {
+            c->ov = ov_target_new_camera(&c->calib, w, h, bufs[k], OV_PIX_BGR24, (size_t)w * 3, err);
+            if (!c->ov) {
+                rc = -1;
+                break;
+            }
+            ov_options_default(&c->ovo);
+        } else if ((rc = ov_target_set_background(c->ov, bufs[k], OV_PIX_BGR24, (size_t)w * 3, err)) < 0) {
+            break;
+        }
+        if (verdict)
+            rc = ov_draw_verdict(c->ov, before, after, rep, &c->ovo, err);
+        else if (now)
+            rc = ov_draw_snapshot(c->ov, now, &c->ovo, err);
+        if (rc == 0)
+            rc = ov_target_copy_pixels(c->ov, bufs[k], OV_PIX_BGR24, (size_t)w * 3, err);
+    }
+    if (rc == 0) {
+        for (size_t i = 0; i < (size_t)w * h; i++) {
+            int d = white[3 * i + 1] - black[3 * i + 1];
+            c->layer_keep[i] = (uint8_t)(d < 0 ? 0 : d);
+        }
+        free(c->layer);
+        c->layer = black;
+        black = NULL;
+        c->layer_w = w, c->layer_h = h;
+    }
+    free(black);
+    free(white);
+    return rc;
+}
+#endif
+
+/* The frame with the current call (or the tracked table) drawn on it, or the frame as is. */
 static const cvs_image *annotate(watch_ctx *c, const vis_frame *f)
 {
 #if TABLEREF_HAVE_OVERLAY
     rules_error err;
-    if (!c->annotated || c->annotated->width != f->image->width || c->annotated->height != f->image->height) {
+    const int w = f->image->width, h = f->image->height;
+    if (!c->annotated || c->annotated->width != w || c->annotated->height != h) {
         cvs_image_free(c->annotated);
-        c->annotated = NULL;
-    }
-    cvs_image *bgr = c->annotated;
-    if (!bgr) {
-        bgr = f->image->channels == 3 ? cvs_image_clone(f->image) : cvs_image_to_bgr(f->image, &err);
-        if (!bgr)
+        if (!(c->annotated = cvs_image_new(w, h, 3, 0)))
             return f->image;
-        c->annotated = bgr;
-    } else if (f->image->channels == 3) {
-        for (int r = 0; r < bgr->height; r++)
-            memcpy(bgr->data + r * bgr->stride, f->image->data + r * f->image->stride, bgr->stride);
-    } else {
-        for (int r = 0; r < bgr->height; r++) {
-            const uint8_t *s = f->image->data + r * f->image->stride;
-            uint8_t *d = bgr->data + r * bgr->stride;
-            for (int x = 0; x < bgr->width; x++)
-                d[3 * x] = d[3 * x + 1] = d[3 * x + 2] = s[x];
-        }
     }
-    if (!c->ov) {
-        c->ov = ov_target_new_camera(&c->calib, bgr->width, bgr->height, bgr->data, OV_PIX_BGR24, bgr->stride, &err);
-        if (!c->ov) {
+    const long key = c->generation * 2 + (c->showing ? 1 : 0);
+    if ((!c->layer || key != c->layer_key || c->layer_w != w || c->layer_h != h) && !c->overlay_failed) {
+        if (draw_layer(c, w, h, &err) < 0) {
             fprintf(stderr, "tableref watch: overlay: %s (recording without annotations)\n", err.msg);
-            return bgr;
+            c->overlay_failed = true;
         }
-        ov_options_default(&c->ovo);
+        c->layer_key = key;
     }
-    if (ov_target_set_background(c->ov, bgr->data, OV_PIX_BGR24, bgr->stride, &err) < 0)
-        return bgr;
-    const rules_snapshot *now = vis_watch_snapshot(c->w), *before = NULL, *after = NULL;
-    const rules_report *rep = NULL;
-    int rc = 0;
-    if (c->showing && vis_watch_last_call(c->w, &before, &after, &rep) == c->show_move)
-        rc = ov_draw_verdict(c->ov, before, after, rep, &c->ovo, &err);
-    else if (now)
-        rc = ov_draw_snapshot(c->ov, now, &c->ovo, &err);
-    if (rc == 0)
-        ov_target_copy_pixels(c->ov, bgr->data, OV_PIX_BGR24, bgr->stride, &err);
-    return bgr;
+    cvs_image *out = c->annotated;
+    for (int r = 0; r < h; r++) {
+        const uint8_t *s = f->image->data + (size_t)r * f->image->stride;
+        uint8_t *d = out->data + (size_t)r * out->stride;
+        const uint8_t *L = c->layer ? c->layer + (size_t)r * w * 3 : NULL;
+        const uint8_t *K = c->layer ? c->layer_keep + (size_t)r * w : NULL;
+        for (int x = 0; x < w; x++) {
+            for (int ch = 0; ch < 3; ch++) {
+                int v = f->image->channels == 3 ? s[3 * x + ch] : s[x];
+                d[3 * x + ch] = L ? (uint8_t)(L[3 * x + ch] + (v * K[x] + 127) / 255) : (uint8_t)v;
+            }
+        }
+    }
+    return out;
 #else
     (void)c;
     return f->image;
@@ -586,8 +641,10 @@ int cmd_watch(int argc, char **argv)
         }
         if (res.state == VIS_WATCH_MOVING)
             c.showing = false;
-        if (res.settled)
+        if (res.settled) {
             on_settled(&c, &res, f.index, f.t_ms);
+            c.generation++;
+        }
         else if (res.note[0] && !quiet)
             fprintf(stderr, "[%8.1f s] %s\n", f.t_ms / 1000, res.note);
         poll_lines(&c, &in, f.index, f.t_ms);
@@ -644,6 +701,8 @@ done:
     cvs_video_writer_close(c.writer);
 #if TABLEREF_HAVE_OVERLAY
     ov_target_free(c.ov);
+    free(c.layer);
+    free(c.layer_keep);
 #endif
     cvs_image_free(c.annotated);
     free(c.illegal);
