@@ -107,6 +107,10 @@ typedef struct watch_ctx {
     int layer_w, layer_h;
     long layer_key;
     bool overlay_failed;
+    /* The projector's own picture: the call in projector pixels (calibration's "projector" section). */
+    ov_target *proj_ov;
+    cvs_image *proj_image;
+    long proj_key;
 #endif
     long generation;         /* bumped whenever what is shown may change */
     cvs_image *annotated;
@@ -416,6 +420,54 @@ static const cvs_image *annotate(watch_ctx *c, const vis_frame *f)
 #endif
 }
 
+/*
+ * What the projector shows. With a projector mapping in the calibration the
+ * call is drawn in projector pixels, so it lands on the table itself; without
+ * one the annotated camera frame is shown (useful on a monitor).
+ */
+static const cvs_image *projector_picture(watch_ctx *c, const cvs_image *camera_annotated)
+{
+#if TABLEREF_HAVE_OVERLAY
+    const calib_projector *p = &c->calib.projector;
+    if (!p->present || c->overlay_failed)
+        return camera_annotated;
+    rules_error err;
+    if (!c->proj_ov) {
+        c->proj_ov = ov_target_new_projector(p->H, p->width, p->height, &err);
+        c->proj_image = c->proj_ov ? cvs_image_new(p->width, p->height, 3, 0) : NULL;
+        if (!c->proj_ov || !c->proj_image) {
+            fprintf(stderr, "tableref watch: projector picture: %s; showing the camera view\n",
+                    c->proj_ov ? "out of memory" : err.msg);
+            c->overlay_failed = true;
+            return camera_annotated;
+        }
+        ov_options_default(&c->ovo);
+        c->proj_key = -1;
+    }
+    const long key = c->generation * 2 + (c->showing ? 1 : 0);
+    if (key != c->proj_key) {
+        const rules_snapshot *now = vis_watch_snapshot(c->w), *before = NULL, *after = NULL;
+        const rules_report *rep = NULL;
+        const bool verdict = c->showing && vis_watch_last_call(c->w, &before, &after, &rep) == c->show_move;
+        memset(c->proj_image->data, 0, (size_t)c->proj_image->stride * c->proj_image->height);
+        int rc = ov_target_set_background(c->proj_ov, c->proj_image->data, OV_PIX_BGR24, c->proj_image->stride, &err);
+        if (rc == 0 && verdict)
+            rc = ov_draw_verdict(c->proj_ov, before, after, rep, &c->ovo, &err);
+        else if (rc == 0 && now)
+            rc = ov_draw_snapshot(c->proj_ov, now, &c->ovo, &err);
+        if (rc == 0)
+            rc = ov_target_copy_pixels(c->proj_ov, c->proj_image->data, OV_PIX_BGR24, c->proj_image->stride, &err);
+        if (rc < 0)
+            fprintf(stderr, "tableref watch: projector picture: %s\n", err.msg);
+        c->proj_key = key;
+    }
+    return c->proj_image;
+#else
+    (void)c;
+    return camera_annotated;
+#endif
+}
+
 /* Beside FILE.mp4: FILE.ext. */
 static void sibling(const char *path, const char *ext, char *out, size_t cap)
 {
@@ -666,7 +718,7 @@ int cmd_watch(int argc, char **argv)
             if (c.writer && cvs_video_write(c.writer, shown, &err) < 0)
                 fprintf(stderr, "tableref watch: recording: %s\n", err.msg);
             if (projector && !c.projector_failed) {
-                if (cvs_window_show("tableref", shown, 1, &err) < 0) {
+                if (cvs_window_show("tableref", projector_picture(&c, shown), 1, &err) < 0) {
                     fprintf(stderr, "tableref watch: projector: %s; continuing without it\n", err.msg);
                     c.projector_failed = true;
                 } else {
@@ -701,6 +753,8 @@ done:
     cvs_video_writer_close(c.writer);
 #if TABLEREF_HAVE_OVERLAY
     ov_target_free(c.ov);
+    ov_target_free(c.proj_ov);
+    cvs_image_free(c.proj_image);
     free(c.layer);
     free(c.layer_keep);
 #endif

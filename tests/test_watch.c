@@ -22,6 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <stdarg.h>
+
 #include <cjson/cJSON.h>
 
 #include "cvshim.h"
@@ -36,6 +38,17 @@
 #endif
 
 #define SETTLE_MS 600
+
+/* A shell command line; the test fails rather than run a truncated one. */
+static void cmdf(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void cmdf(char *buf, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, cap, fmt, ap);
+    va_end(ap);
+    cr_assert(n >= 0 && (size_t)n < cap, "command line longer than %zu bytes", cap);
+}
 
 static char g_dir[2048];  /* the shared rendered sequence and its watch run */
 
@@ -86,10 +99,10 @@ static void ensure_run(void)
     if (access(done, F_OK) != 0) {
         path_in(seq, sizeof seq, "sequence.json");
         write_test_sequence(seq);
-        snprintf(cmd, sizeof cmd, "'%s' render-sequence '%s' --out '%s/seq' --supersample 1 >/dev/null",
+        cmdf(cmd, sizeof cmd, "'%s' render-sequence '%s' --out '%s/seq' --supersample 1 >/dev/null",
                  vt_tableref_bin(), seq, work_dir());
         cr_assert_eq(run(cmd), 0, "render-sequence failed: %s", cmd);
-        snprintf(cmd, sizeof cmd,
+        cmdf(cmd, sizeof cmd,
                  "'%s' watch --source '%s/seq/frames' --calib '%s/seq/calib.json' --roster '%s/seq/roster.json' "
                  "--settle-ms %d --record '%s/game.mp4' --quiet </dev/null >'%s/stdout.txt' 2>'%s/stderr.txt'; "
                  "echo $? >'%s/status.txt'",
@@ -368,7 +381,7 @@ Test(watch, judge_corrections_from_the_control_pipe_and_stdin_are_applied_and_lo
     /* The judge accepts the first call with watch-ctl (the next call comes 1.8 s later)... */
     bool first = wait_for_line(out, "move 1:", 60);
     if (first) {
-        snprintf(cmd, sizeof cmd, "'%s' watch-ctl '%s' accept", vt_tableref_bin(), fifo);
+        cmdf(cmd, sizeof cmd, "'%s' watch-ctl '%s' accept", vt_tableref_bin(), fifo);
         cr_expect_eq(run(cmd), 0, "watch-ctl reaches the running watch");
     }
     /* ... and the illegal march from the keyboard (stdin), before the recording ends. */
@@ -396,7 +409,7 @@ Test(watch, judge_corrections_from_the_control_pipe_and_stdin_are_applied_and_lo
     cr_expect_eq(found, 2, "both corrections are logged");
     free_jsonl(ev, n);
     /* With no watch listening, watch-ctl says so instead of blocking. */
-    snprintf(cmd, sizeof cmd, "'%s' watch-ctl '%s' undo 2>/dev/null", vt_tableref_bin(), fifo);
+    cmdf(cmd, sizeof cmd, "'%s' watch-ctl '%s' undo 2>/dev/null", vt_tableref_bin(), fifo);
     cr_expect_eq(run(cmd), 2);
 }
 
@@ -406,11 +419,11 @@ Test(watch, lost_camera_is_an_alert_and_keeps_the_recording, .timeout = 120)
     /* The first 20 frames, then a frame cut short (a camera dying mid-write). */
     char dir[2300], cmd[8192], path[2400];
     path_in(dir, sizeof dir, "lost");
-    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && cp '%s'/seq/frames/0000[01]?.jpg '%s'/ && "
+    cmdf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && cp '%s'/seq/frames/0000[01]?.jpg '%s'/ && "
              "head -c 5000 '%s/seq/frames/000020.jpg' >'%s/000020.jpg' && cp '%s/seq/frames/000021.jpg' '%s'/",
              dir, dir, work_dir(), dir, work_dir(), dir, work_dir(), dir);
     cr_assert_eq(run(cmd), 0);
-    snprintf(cmd, sizeof cmd,
+    cmdf(cmd, sizeof cmd,
              "'%s' watch --source '%s' --calib '%s/seq/calib.json' --roster '%s/seq/roster.json' --settle-ms 600 "
              "--record '%s/lost.mp4' --quiet </dev/null >/dev/null 2>&1",
              vt_tableref_bin(), dir, work_dir(), work_dir(), dir);
@@ -495,7 +508,7 @@ static int watch_source(const char *src, char *msg, size_t cap)
     int fd = mkstemp(errf);
     cr_assert(fd >= 0);
     close(fd);
-    snprintf(cmd, sizeof cmd,
+    cmdf(cmd, sizeof cmd,
              "LIBCAMERA_LOG_LEVELS='*:ERROR' timeout 20 '%s' watch --source '%s' --calib '%s/seq/calib.json' "
              "--roster '%s/seq/roster.json' --quiet </dev/null >/dev/null 2>'%s'",
              vt_tableref_bin(), src, work_dir(), work_dir(), errf);
