@@ -12,6 +12,31 @@
 
 #include <stdbool.h>
 
+/* One option of a command, for cli_parse. */
+typedef enum cli_opt_kind {
+    CLI_OPT_STRING, /* --name VALUE: dest is const char ** */
+    CLI_OPT_NUMBER, /* --name NUMBER: dest is double * */
+    CLI_OPT_FLAG,   /* --name: dest is int *, set to `value` */
+} cli_opt_kind;
+
+typedef struct cli_opt {
+    const char *name;
+    cli_opt_kind kind;
+    void *dest;
+    int value; /* CLI_OPT_FLAG: what the flag stores (1 to switch on, 0 to switch off) */
+} cli_opt;
+
+/*
+ * Reads argv[1..] against a table of options ("--name VALUE", "--name=VALUE",
+ * flags); every other argument is positional, stored in pos[] (at most
+ * max_pos). Unknown options, missing values, bad numbers and too many
+ * positionals print one message naming `command` ("calibrate board") and
+ * return -1; otherwise
+ * the number of positionals.
+ */
+int cli_parse(const char *command, int argc, char **argv, const cli_opt *opts, int n_opts, const char **pos,
+              int max_pos);
+
 /* 1 when argv[*i] is `name` with a value (advancing *i past it), 0 when not, -1 when the value is missing. */
 int cli_value(int argc, char **argv, int *i, const char *name, const char **out);
 /* argv[i] is an option (starts with '-' and is not "-" alone). */

@@ -68,7 +68,7 @@ static const char *base_name(const char *p)
 
 static int calibrate_camera(int argc, char **argv)
 {
-    const char *target_path = NULL, *chess = NULL, *out = NULL, *v;
+    const char *target_path = NULL, *chess = NULL, *out = NULL;
     double square = 0, dist_mm = 1400, max_tilt = 70;
     calib_camera_options o;
     calib_camera_options_default(&o);
@@ -78,46 +78,33 @@ static int calibrate_camera(int argc, char **argv)
     rules_error err;
     if (!images)
         return EXIT_BAD_INPUT;
-    for (int i = 1; i < argc; i++) {
-        int r;
-        if ((r = cli_value(argc, argv, &i, "--target", &v)) != 0) {
-            if (r < 0)
-                goto done;
-            target_path = v;
-        } else if ((r = cli_value(argc, argv, &i, "--chessboard", &v)) != 0) {
-            if (r < 0)
-                goto done;
-            chess = v;
-        } else if ((r = cli_value(argc, argv, &i, "--square-mm", &v)) != 0) {
-            if (r < 0 || cli_number("--square-mm", v, &square) < 0)
-                goto done;
-        } else if ((r = cli_value(argc, argv, &i, "--table-distance-mm", &v)) != 0) {
-            if (r < 0 || cli_number("--table-distance-mm", v, &dist_mm) < 0)
-                goto done;
-        } else if ((r = cli_value(argc, argv, &i, "--max-tilt-deg", &v)) != 0) {
-            if (r < 0 || cli_number("--max-tilt-deg", v, &max_tilt) < 0)
-                goto done;
-        } else if ((r = cli_value(argc, argv, &i, "--out", &v)) != 0) {
-            if (r < 0)
-                goto done;
-            out = v;
-        } else if (strcmp(argv[i], "--fix-aspect") == 0) {
-            o.flags |= CVS_CALIB_FIX_ASPECT;
-        } else if (strcmp(argv[i], "--zero-tangent") == 0) {
-            o.flags |= CVS_CALIB_ZERO_TANGENT;
-        } else if (strcmp(argv[i], "--k3") == 0) {
-            o.flags &= ~(unsigned)CVS_CALIB_FIX_K3;
-        } else if (strcmp(argv[i], "--keep-outliers") == 0) {
-            o.outlier_factor = 0;
-        } else if (strcmp(argv[i], "--no-distortion") == 0) {
-            o.flags |= CVS_CALIB_NO_DISTORTION;
-        } else if (cli_is_option(argv[i])) {
-            fprintf(stderr, "tableref calibrate camera: unknown option '%s' (try --help)\n", argv[i]);
-            goto done;
-        } else {
-            images[n_images++] = argv[i];
-        }
-    }
+    int fix_aspect = 0, zero_tangent = 0, k3 = 0, keep_outliers = 0, no_distortion = 0;
+    const cli_opt opts[] = {
+        {"--target", CLI_OPT_STRING, &target_path, 0},
+        {"--chessboard", CLI_OPT_STRING, &chess, 0},
+        {"--square-mm", CLI_OPT_NUMBER, &square, 0},
+        {"--table-distance-mm", CLI_OPT_NUMBER, &dist_mm, 0},
+        {"--max-tilt-deg", CLI_OPT_NUMBER, &max_tilt, 0},
+        {"--out", CLI_OPT_STRING, &out, 0},
+        {"--fix-aspect", CLI_OPT_FLAG, &fix_aspect, 1},
+        {"--zero-tangent", CLI_OPT_FLAG, &zero_tangent, 1},
+        {"--k3", CLI_OPT_FLAG, &k3, 1},
+        {"--keep-outliers", CLI_OPT_FLAG, &keep_outliers, 1},
+        {"--no-distortion", CLI_OPT_FLAG, &no_distortion, 1},
+    };
+    n_images = cli_parse("calibrate camera", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), images, argc);
+    if (n_images < 0)
+        goto done;
+    if (fix_aspect)
+        o.flags |= CVS_CALIB_FIX_ASPECT;
+    if (zero_tangent)
+        o.flags |= CVS_CALIB_ZERO_TANGENT;
+    if (k3)
+        o.flags &= ~(unsigned)CVS_CALIB_FIX_K3;
+    if (keep_outliers)
+        o.outlier_factor = 0;
+    if (no_distortion)
+        o.flags |= CVS_CALIB_NO_DISTORTION;
     if (!out || n_images == 0 || (!target_path == !chess)) {
         fprintf(stderr, "tableref calibrate camera: need IMAGES, --out and one of --target or --chessboard "
                         "(try --help)\n");
@@ -222,32 +209,16 @@ done:
 
 static int calibrate_board(int argc, char **argv)
 {
-    const char *image = NULL, *calib_path = NULL, *roster_path = NULL, *out = NULL, *v;
+    const char *image = NULL, *calib_path = NULL, *roster_path = NULL, *out = NULL;
     double moved_mm = 2.0;
-    for (int i = 1; i < argc; i++) {
-        int r;
-        if ((r = cli_value(argc, argv, &i, "--calib", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            calib_path = v;
-        } else if ((r = cli_value(argc, argv, &i, "--roster", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            roster_path = v;
-        } else if ((r = cli_value(argc, argv, &i, "--out", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            out = v;
-        } else if ((r = cli_value(argc, argv, &i, "--moved-mm", &v)) != 0) {
-            if (r < 0 || cli_number("--moved-mm", v, &moved_mm) < 0)
-                return EXIT_BAD_INPUT;
-        } else if (cli_is_option(argv[i]) || image) {
-            fprintf(stderr, "tableref calibrate board: unexpected argument '%s' (try --help)\n", argv[i]);
-            return EXIT_BAD_INPUT;
-        } else {
-            image = argv[i];
-        }
-    }
+    const cli_opt opts[] = {
+        {"--calib", CLI_OPT_STRING, &calib_path, 0},
+        {"--roster", CLI_OPT_STRING, &roster_path, 0},
+        {"--out", CLI_OPT_STRING, &out, 0},
+        {"--moved-mm", CLI_OPT_NUMBER, &moved_mm, 0},
+    };
+    if (cli_parse("calibrate board", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), &image, 1) < 0)
+        return EXIT_BAD_INPUT;
     if (!image || !calib_path || !roster_path) {
         fprintf(stderr, "tableref calibrate board: need IMAGE, --calib and --roster (try --help)\n");
         return EXIT_BAD_INPUT;
@@ -313,47 +284,18 @@ done:
 
 static int calibrate_projector(int argc, char **argv)
 {
-    const char *image = NULL, *calib_path = NULL, *out = NULL, *pattern_out = NULL, *size = NULL, *v;
+    const char *image = NULL, *calib_path = NULL, *out = NULL, *pattern_out = NULL, *size = NULL;
     int show = 0, pw = 1280, ph = 800;
     double sx = 0, sy = 0, wait_ms = 1500;
-    for (int i = 1; i < argc; i++) {
-        int r;
-        if ((r = cli_value(argc, argv, &i, "--calib", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            calib_path = v;
-        } else if ((r = cli_value(argc, argv, &i, "--image", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            image = v;
-        } else if ((r = cli_value(argc, argv, &i, "--out", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            out = v;
-        } else if ((r = cli_value(argc, argv, &i, "--pattern-out", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            pattern_out = v;
-        } else if ((r = cli_value(argc, argv, &i, "--size", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            size = v;
-        } else if ((r = cli_value(argc, argv, &i, "--screen-x", &v)) != 0) {
-            if (r < 0 || cli_number("--screen-x", v, &sx) < 0)
-                return EXIT_BAD_INPUT;
-        } else if ((r = cli_value(argc, argv, &i, "--screen-y", &v)) != 0) {
-            if (r < 0 || cli_number("--screen-y", v, &sy) < 0)
-                return EXIT_BAD_INPUT;
-        } else if ((r = cli_value(argc, argv, &i, "--wait-ms", &v)) != 0) {
-            if (r < 0 || cli_number("--wait-ms", v, &wait_ms) < 0)
-                return EXIT_BAD_INPUT;
-        } else if (strcmp(argv[i], "--show") == 0) {
-            show = 1;
-        } else {
-            fprintf(stderr, "tableref calibrate projector: unexpected argument '%s' (try --help)\n", argv[i]);
-            return EXIT_BAD_INPUT;
-        }
-    }
+    const cli_opt opts[] = {
+        {"--calib", CLI_OPT_STRING, &calib_path, 0},   {"--image", CLI_OPT_STRING, &image, 0},
+        {"--out", CLI_OPT_STRING, &out, 0},            {"--pattern-out", CLI_OPT_STRING, &pattern_out, 0},
+        {"--size", CLI_OPT_STRING, &size, 0},          {"--screen-x", CLI_OPT_NUMBER, &sx, 0},
+        {"--screen-y", CLI_OPT_NUMBER, &sy, 0},        {"--wait-ms", CLI_OPT_NUMBER, &wait_ms, 0},
+        {"--show", CLI_OPT_FLAG, &show, 1},
+    };
+    if (cli_parse("calibrate projector", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), NULL, 0) < 0)
+        return EXIT_BAD_INPUT;
     if (size && parse_size(size, &pw, &ph) < 0) {
         fprintf(stderr, "tableref calibrate projector: --size: expected WxH, got '%s'\n", size);
         return EXIT_BAD_INPUT;

@@ -238,35 +238,15 @@ int cmd_referee(int argc, char **argv)
     const char *images[2] = {NULL, NULL}, *calib_path = NULL, *roster_path = NULL, *dir = NULL, *unit = NULL,
                *move = "auto", *proj_path = NULL;
     int n_images = 0, refine = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        int r = 0;
-        if ((r = cli_value(argc, argv, &i, "--calib", &v)) > 0)
-            calib_path = v;
-        else if (r == 0 && (r = cli_value(argc, argv, &i, "--roster", &v)) > 0)
-            roster_path = v;
-        else if (r == 0 && (r = cli_value(argc, argv, &i, "--out", &v)) > 0)
-            dir = v;
-        else if (r == 0 && (r = cli_value(argc, argv, &i, "--unit", &v)) > 0)
-            unit = v;
-        else if (r == 0 && (r = cli_value(argc, argv, &i, "--move", &v)) > 0)
-            move = v;
-        else if (r == 0 && (r = cli_value(argc, argv, &i, "--projector", &v)) > 0)
-            proj_path = v;
-        else if (r < 0)
-            return EXIT_BAD_INPUT;
-        else if (strcmp(argv[i], "--no-refine") == 0)
-            refine = 0;
-        else if (cli_is_option(argv[i])) {
-            fprintf(stderr, "tableref referee: unknown option '%s' (try --help)\n", argv[i]);
-            return EXIT_BAD_INPUT;
-        } else if (n_images < 2)
-            images[n_images++] = argv[i];
-        else {
-            fprintf(stderr, "tableref referee: too many arguments ('%s')\n", argv[i]);
-            return EXIT_BAD_INPUT;
-        }
-    }
+    const cli_opt opts[] = {
+        {"--calib", CLI_OPT_STRING, &calib_path, 0},  {"--roster", CLI_OPT_STRING, &roster_path, 0},
+        {"--out", CLI_OPT_STRING, &dir, 0},           {"--unit", CLI_OPT_STRING, &unit, 0},
+        {"--move", CLI_OPT_STRING, &move, 0},         {"--projector", CLI_OPT_STRING, &proj_path, 0},
+        {"--no-refine", CLI_OPT_FLAG, &refine, 0},
+    };
+    n_images = cli_parse("referee", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), images, 2);
+    if (n_images < 0)
+        return EXIT_BAD_INPUT;
     if (n_images != 2 || !calib_path || !roster_path || !dir) {
         fprintf(stderr, "tableref referee: needs BEFORE and AFTER images, --calib, --roster and --out\n\n");
         help(stderr);

@@ -118,40 +118,18 @@ int cmd_target(int argc, char **argv)
         target_usage(stdout);
         return 0;
     }
-    const char *out = NULL, *paper = "A4", *layout = NULL, *family = "tag36h11", *v;
+    const char *out = NULL, *paper = "A4", *layout = NULL, *family = "tag36h11";
     double tag = 30, spacing = -1, margin = 15, first = 300, dpi = 300;
     int landscape = 0;
-    for (int i = 1; i < argc; i++) {
-        int r = 0;
-        double *num = NULL;
-        const char *opt = argv[i];
-        if ((r = cli_value(argc, argv, &i, "--out", &v)) != 0)
-            out = v;
-        else if ((r = cli_value(argc, argv, &i, "--paper", &v)) != 0)
-            paper = v;
-        else if ((r = cli_value(argc, argv, &i, "--layout", &v)) != 0)
-            layout = v;
-        else if ((r = cli_value(argc, argv, &i, "--family", &v)) != 0)
-            family = v;
-        else if ((r = cli_value(argc, argv, &i, "--tag-mm", &v)) != 0)
-            num = &tag;
-        else if ((r = cli_value(argc, argv, &i, "--spacing-mm", &v)) != 0)
-            num = &spacing;
-        else if ((r = cli_value(argc, argv, &i, "--margin-mm", &v)) != 0)
-            num = &margin;
-        else if ((r = cli_value(argc, argv, &i, "--first-id", &v)) != 0)
-            num = &first;
-        else if ((r = cli_value(argc, argv, &i, "--dpi", &v)) != 0)
-            num = &dpi;
-        else if (strcmp(argv[i], "--landscape") == 0)
-            landscape = 1;
-        else {
-            fprintf(stderr, "tableref target: unexpected argument '%s' (try --help)\n", argv[i]);
-            return EXIT_BAD_INPUT;
-        }
-        if (r < 0 || (num && cli_number(opt, v, num) < 0))
-            return EXIT_BAD_INPUT;
-    }
+    const cli_opt opts[] = {
+        {"--out", CLI_OPT_STRING, &out, 0},          {"--paper", CLI_OPT_STRING, &paper, 0},
+        {"--layout", CLI_OPT_STRING, &layout, 0},    {"--family", CLI_OPT_STRING, &family, 0},
+        {"--tag-mm", CLI_OPT_NUMBER, &tag, 0},       {"--spacing-mm", CLI_OPT_NUMBER, &spacing, 0},
+        {"--margin-mm", CLI_OPT_NUMBER, &margin, 0}, {"--first-id", CLI_OPT_NUMBER, &first, 0},
+        {"--dpi", CLI_OPT_NUMBER, &dpi, 0},          {"--landscape", CLI_OPT_FLAG, &landscape, 1},
+    };
+    if (cli_parse("target", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), NULL, 0) < 0)
+        return EXIT_BAD_INPUT;
     if (!out) {
         target_usage(stderr);
         return EXIT_BAD_INPUT;
