@@ -564,6 +564,29 @@ static int read_dynform(const cJSON *jf, const char *where, rules_snapshot *s, r
     return 0;
 }
 
+/* Reads every element of the array `key` (absent or null is fine unless required) with `reader`. */
+static int read_list(const cJSON *root, const char *key, bool required,
+                     int (*reader)(const cJSON *, const char *, rules_snapshot *, rules_error *), rules_snapshot *s,
+                     rules_error *err)
+{
+    const cJSON *it = field(root, key);
+    if (!required && (!it || cJSON_IsNull(it)))
+        return 0;
+    const cJSON *arr = rules_json_array(root, key, "", required, err);
+    if (!arr)
+        return -1;
+    size_t i = 0;
+    const cJSON *el;
+    cJSON_ArrayForEach(el, arr)
+    {
+        char where[64];
+        snprintf(where, sizeof where, "%s[%zu]", key, i++);
+        if (reader(el, where, s, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 rules_snapshot *rules_json_to_snapshot(const cJSON *root, const char *name, rules_error *err)
 {
     if (err)
@@ -599,42 +622,10 @@ rules_snapshot *rules_json_to_snapshot(const cJSON *root, const char *name, rule
             goto fail;
         s->ruleset_given = true;
     }
-    const cJSON *units = rules_json_array(root, "units", "", true, err);
-    if (!units)
+    if (read_list(root, "units", true, read_unit, s, err) < 0 ||
+        read_list(root, "terrain", false, read_terrain, s, err) < 0 ||
+        read_list(root, "formations", false, read_dynform, s, err) < 0)
         goto fail;
-    size_t i = 0;
-    const cJSON *ju;
-    cJSON_ArrayForEach(ju, units)
-    {
-        char where[64];
-        snprintf(where, sizeof where, "units[%zu]", i++);
-        if (read_unit(ju, where, s, err) < 0)
-            goto fail;
-    }
-    const cJSON *terrain = rules_json_array(root, "terrain", "", false, err);
-    if (!terrain && field(root, "terrain") && !cJSON_IsNull(field(root, "terrain")))
-        goto fail;
-    i = 0;
-    const cJSON *jt;
-    cJSON_ArrayForEach(jt, terrain)
-    {
-        char where[64];
-        snprintf(where, sizeof where, "terrain[%zu]", i++);
-        if (read_terrain(jt, where, s, err) < 0)
-            goto fail;
-    }
-    const cJSON *forms = rules_json_array(root, "formations", "", false, err);
-    if (!forms && field(root, "formations") && !cJSON_IsNull(field(root, "formations")))
-        goto fail;
-    i = 0;
-    const cJSON *jf;
-    cJSON_ArrayForEach(jf, forms)
-    {
-        char where[64];
-        snprintf(where, sizeof where, "formations[%zu]", i++);
-        if (read_dynform(jf, where, s, err) < 0)
-            goto fail;
-    }
     return s;
 fail:
     rules_snapshot_free(s);
