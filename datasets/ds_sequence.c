@@ -198,6 +198,26 @@ static int add_noise(cvs_image *img, long frame, rules_error *err)
     return cvs_render_effects(img, &fx, err);
 }
 
+/* Writes frame `frame` as DIR/frames/NNNNNN.jpg and appends its entry to `frames`; the entry, or NULL. */
+static cJSON *save_frame(const cvs_image *img, const char *dir, long frame, double fps, int quality,
+                         const char *phase, cJSON *frames, rules_error *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/frames/%06ld.jpg", dir, frame);
+    if (cvs_image_save(img, path, quality, err) < 0)
+        return NULL;
+    cJSON *f = cJSON_CreateObject();
+    if (!f) {
+        rules_error_set(err, "out of memory");
+        return NULL;
+    }
+    cJSON_AddItemToArray(frames, f);
+    cJSON_AddNumberToObject(f, "frame", (double)frame);
+    rules_json_add_number(f, "t_ms", frame * 1000.0 / fps, 3);
+    cJSON_AddStringToObject(f, "phase", phase);
+    return f;
+}
+
 int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, rules_error *err)
 {
     const ds_scene *sc = q->scene;
@@ -254,17 +274,11 @@ int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, r
                 if (ds_render(tmp, sc->roster, &sc->calib, &p, &img, &truth, err) < 0 ||
                     draw_hand(img, &cam, at, err) < 0 || add_noise(img, frame, err) < 0)
                     goto done;
-                snprintf(path, sizeof path, "%s/frames/%06ld.jpg", dir, frame);
-                if (cvs_image_save(img, path, quality, err) < 0)
+                cJSON *f = save_frame(img, dir, frame++, q->fps, quality, "move", frames, err);
+                if (!f)
                     goto done;
-                cJSON *f = cJSON_CreateObject();
-                cJSON_AddItemToArray(frames, f);
-                cJSON_AddNumberToObject(f, "frame", frame);
-                rules_json_add_number(f, "t_ms", frame * 1000.0 / q->fps, 3);
-                cJSON_AddStringToObject(f, "phase", "move");
                 cJSON_AddNumberToObject(f, "move", (double)k);
                 cJSON_AddStringToObject(f, "unit", q->moves[k - 1].unit);
-                frame++;
             }
         }
         rules_snapshot_free(key);
@@ -286,16 +300,10 @@ int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, r
             }
             if (add_noise(img, frame, err) < 0)
                 goto done;
-            snprintf(path, sizeof path, "%s/frames/%06ld.jpg", dir, frame);
-            if (cvs_image_save(img, path, quality, err) < 0)
+            cJSON *f = save_frame(img, dir, frame++, q->fps, quality, "hold", frames, err);
+            if (!f)
                 goto done;
-            cJSON *f = cJSON_CreateObject();
-            cJSON_AddItemToArray(frames, f);
-            cJSON_AddNumberToObject(f, "frame", frame);
-            rules_json_add_number(f, "t_ms", frame * 1000.0 / q->fps, 3);
-            cJSON_AddStringToObject(f, "phase", "hold");
             cJSON_AddNumberToObject(f, "keyframe", (double)k);
-            frame++;
         }
     }
     snprintf(path, sizeof path, "%s/frames.json", dir);

@@ -289,6 +289,18 @@ static void pill(ov_target *t, double ax, double ay, const char *s, double px, c
 
 static const double white[3] = {1, 1, 1}, black[3] = {0, 0, 0};
 
+/* One line of text at (x, y): with a halo for busy backgrounds, plain otherwise. */
+static void draw_text_line(ov_target *t, double x, double y, const char *line, const double c[3], bool halo)
+{
+    if (halo) {
+        text_halo(t, x, y, line, c);
+        return;
+    }
+    set_rgb(t, c, 1);
+    cairo_move_to(t->cr, x, y);
+    cairo_show_text(t->cr, line);
+}
+
 /* Greedy word wrap of `s` into lines no wider than `maxw` px; calls draw for each (or just counts). */
 static int wrap_lines(ov_target *t, const char *s, double maxw, double x, double y, double lh, const double c[3],
                       bool draw, bool halo)
@@ -310,15 +322,8 @@ static int wrap_lines(ov_target *t, const char *s, double maxw, double x, double
         char trial[1100];
         snprintf(trial, sizeof trial, "%s%s%s", line, line[0] ? " " : "", word);
         if (line[0] && text_w(t, trial) > maxw) {
-            if (draw) {
-                if (halo)
-                    text_halo(t, x, y + lines * lh, line, c);
-                else {
-                    set_rgb(t, c, 1);
-                    cairo_move_to(t->cr, x, y + lines * lh);
-                    cairo_show_text(t->cr, line);
-                }
-            }
+            if (draw)
+                draw_text_line(t, x, y + lines * lh, line, c, halo);
             lines++;
             snprintf(line, sizeof line, "%s", word);
         } else {
@@ -330,15 +335,8 @@ static int wrap_lines(ov_target *t, const char *s, double maxw, double x, double
         }
     }
     if (line[0]) {
-        if (draw) {
-            if (halo)
-                text_halo(t, x, y + lines * lh, line, c);
-            else {
-                set_rgb(t, c, 1);
-                cairo_move_to(t->cr, x, y + lines * lh);
-                cairo_show_text(t->cr, line);
-            }
-        }
+        if (draw)
+            draw_text_line(t, x, y + lines * lh, line, c, halo);
         lines++;
     }
     return lines;

@@ -239,20 +239,6 @@ static void load_turn(rules_snapshot **b, rules_snapshot **a, rules_report *r)
     cr_assert_not(r->legal, "the bundled turn has an illegal march");
 }
 
-static long file_head(const char *path, char *head, size_t n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
-    memset(head, 0, n);
-    size_t got = fread(head, 1, n - 1, f);
-    (void)got;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fclose(f);
-    return size;
-}
-
 Test(overlay, report_files_are_real_png_svg_pdf)
 {
     rules_snapshot *b, *a;
@@ -277,7 +263,7 @@ Test(overlay, report_files_are_real_png_svg_pdf)
         cr_expect_gt(h, (int)(a->board_depth * 0.8), "the text panel adds height under the board");
         ov_target_free(t);
         char head[16];
-        long size = file_head(path, head, sizeof head);
+        long size = vt_file_head(path, head, sizeof head);
         cr_expect_gt(size, 5000, "%s is %ld bytes", kinds[k].name, size);
         cr_expect_eq(memcmp(head, kinds[k].magic, strlen(kinds[k].magic)), 0, "%s starts wrong", kinds[k].name);
         remove(path);

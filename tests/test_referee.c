@@ -96,20 +96,6 @@ static void verdict_key(const cJSON *report, const char *unit, char *out, size_t
     }
 }
 
-static long file_size(const char *path, char *head, size_t n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
-    memset(head, 0, n);
-    size_t got = fread(head, 1, n - 1, f);
-    (void)got;
-    fseek(f, 0, SEEK_END);
-    long s = ftell(f);
-    fclose(f);
-    return s;
-}
-
 TestSuite(referee, .init = setup, .fini = teardown, .timeout = 120);
 
 Test(referee, demo_agrees_with_check_on_the_ground_truth)
@@ -166,7 +152,7 @@ Test(referee, demo_agrees_with_check_on_the_ground_truth)
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
         char p[700], head[16];
         snprintf(p, sizeof p, "%s/%s", out, files[k].name);
-        long size = file_size(p, head, sizeof head);
+        long size = vt_file_head(p, head, sizeof head);
         cr_expect_gt(size, files[k].min, "%s: %ld bytes", files[k].name, size);
         cr_expect_eq(memcmp(head, files[k].magic, strlen(files[k].magic)), 0, "%s: wrong header", files[k].name);
     }
@@ -196,7 +182,7 @@ static void expect_bad(const char *before, const char *after, const char *calib,
     cr_expect_eq(st, 2, "exit status %d: %s", st, err);
     cr_expect(strstr(err, must_name) != NULL, "the message should name '%s': %s", must_name, err);
     char head[32];
-    cr_expect_eq(file_size(rp, head, sizeof head), 18, "the earlier report.json must be untouched");
+    cr_expect_eq(vt_file_head(rp, head, sizeof head), 18, "the earlier report.json must be untouched");
     cr_expect_eq(strncmp(head, "{\"earlier\"", 10), 0);
 }
 
