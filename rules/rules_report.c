@@ -116,12 +116,44 @@ rules_unit_report *rules_report_add_unit(rules_report *r, const char *unit_id, c
     return ur;
 }
 
+const char *rules_verdict_word(rules_verdict v)
+{
+    switch (v) {
+    case RULES_VERDICT_LEGAL: return "legal";
+    case RULES_VERDICT_ILLEGAL: return "illegal";
+    case RULES_VERDICT_CANNOT_TELL: return "cannot_tell";
+    case RULES_VERDICT_NOT_SEEN: return "not_seen";
+    }
+    return "legal";
+}
+
+void rules_unit_report_set_verdict(rules_unit_report *ur, rules_verdict v, const char *fmt, ...)
+{
+    ur->verdict = v;
+    ur->legal = v != RULES_VERDICT_ILLEGAL;
+    ur->why[0] = 0;
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(ur->why, sizeof ur->why, fmt, ap);
+        va_end(ap);
+    }
+}
+
+void rules_report_refresh(rules_report *r)
+{
+    r->legal = true;
+    for (size_t i = 0; i < r->n_units; i++)
+        if (r->units[i].verdict == RULES_VERDICT_ILLEGAL)
+            r->legal = false;
+}
+
 int rules_report_take_unit(rules_report *r, rules_unit_report *ur)
 {
     if (!grow((void **)&r->units, &r->cap_units, r->n_units, sizeof *r->units))
         return -1;
     r->units[r->n_units++] = *ur;
-    if (!ur->legal)
+    if (ur->verdict == RULES_VERDICT_ILLEGAL)
         r->legal = false;
     memset(ur, 0, sizeof *ur);
     ur->legal = true;
@@ -143,7 +175,11 @@ rules_violation *rules_unit_report_add_violation(rules_unit_report *ur, const ch
     va_start(ap, fmt);
     vsnprintf(v->message, sizeof v->message, fmt, ap);
     va_end(ap);
-    ur->legal = false;
+    /* A violation makes the call ILLEGAL, unless it was already found unsure or unseen. */
+    if (ur->verdict == RULES_VERDICT_LEGAL) {
+        ur->verdict = RULES_VERDICT_ILLEGAL;
+        ur->legal = false;
+    }
     return v;
 }
 
@@ -298,6 +334,9 @@ static cJSON *unit_to_json(const rules_unit_report *ur)
     if (ur->direction)
         cJSON_AddStringToObject(u, "direction", ur->direction);
     cJSON_AddBoolToObject(u, "legal", ur->legal);
+    cJSON_AddStringToObject(u, "verdict", rules_verdict_word(ur->verdict));
+    if (ur->why[0])
+        cJSON_AddStringToObject(u, "why", ur->why);
     if (ur->rate_mm > 0)
         add_length(u, "rate", ur->rate_mm);
 
@@ -403,11 +442,24 @@ static void format_quantity(char *buf, size_t cap, rules_quantity q, double v)
     }
 }
 
+static const char *verdict_caps(rules_verdict v)
+{
+    switch (v) {
+    case RULES_VERDICT_LEGAL: return "LEGAL";
+    case RULES_VERDICT_ILLEGAL: return "ILLEGAL";
+    case RULES_VERDICT_CANNOT_TELL: return "CANNOT TELL";
+    case RULES_VERDICT_NOT_SEEN: return "NOT SEEN, cannot judge";
+    }
+    return "LEGAL";
+}
+
 static void print_unit(const rules_unit_report *ur, FILE *out)
 {
     fprintf(out, "unit %s (%s): %s%s%s%s: %s\n", ur->unit_id, ur->side, rules_move_word(ur->move),
             ur->direction ? " " : "", ur->direction ? ur->direction : "", ur->declared ? "" : " (inferred)",
-            ur->legal ? "LEGAL" : "ILLEGAL");
+            verdict_caps(ur->verdict));
+    if (ur->why[0])
+        fprintf(out, "  %s: %s\n", ur->verdict == RULES_VERDICT_NOT_SEEN ? "not seen" : "cannot tell", ur->why);
     if (ur->files_before > 0) /* rules without ranks and files (Dynamic Formations) leave them at 0 */
         fprintf(out, "  formation %dx%d -> %dx%d (files x ranks); centre moved %.2f\", rotated %.1f deg\n",
                 ur->files_before, ur->ranks_before, ur->files_after, ur->ranks_after,
@@ -478,7 +530,13 @@ void rules_report_print(const rules_report *r, FILE *out)
     }
     for (size_t i = 0; i < r->n_notes; i++)
         fprintf(out, "note: %s\n", r->notes[i]);
-    if (r->legal)
+    size_t unsure = 0;
+    for (size_t i = 0; i < r->n_units; i++)
+        unsure += r->units[i].verdict == RULES_VERDICT_CANNOT_TELL || r->units[i].verdict == RULES_VERDICT_NOT_SEEN;
+    if (r->legal && unsure)
+        fprintf(out, "verdict: no illegal call; %zu unit%s cannot be judged (see above)\n", unsure,
+                unsure == 1 ? "" : "s");
+    else if (r->legal)
         fprintf(out, "verdict: LEGAL\n");
     else
         fprintf(out, "verdict: ILLEGAL (%zu violation%s)\n", broken, broken == 1 ? "" : "s");

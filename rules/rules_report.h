@@ -84,6 +84,23 @@ typedef struct rules_measure {
     double value;
 } rules_measure;
 
+/*
+ * The call on one unit. A judge forgives "cannot tell", never a wrong
+ * ILLEGAL: ILLEGAL stands only when a rule is broken under every placement
+ * of the models that the evidence allows (vision's hypotheses and each
+ * model's uncertainty). When the call changes between such placements it is
+ * CANNOT_TELL, and `why` names the models and the reason.
+ */
+typedef enum rules_verdict {
+    RULES_VERDICT_LEGAL = 0,
+    RULES_VERDICT_ILLEGAL,      /* a rule broken under every placement the evidence allows */
+    RULES_VERDICT_CANNOT_TELL,  /* legal under some placements, illegal under others */
+    RULES_VERDICT_NOT_SEEN,     /* the unit was not seen (before or after): cannot judge */
+} rules_verdict;
+
+/* "legal", "illegal", "cannot_tell", "not_seen". */
+const char *rules_verdict_word(rules_verdict v);
+
 typedef struct rules_unit_report {
     char unit_id[RULES_ID_MAX];
     char side[RULES_ID_MAX];
@@ -113,6 +130,12 @@ typedef struct rules_unit_report {
     size_t n_measures, cap_measures;
     rules_model_path *model_paths;  /* per-model routes (Reform Move); empty for other moves */
     size_t n_model_paths, cap_model_paths;
+    /* The call. A violation makes it ILLEGAL; rules_unit_report_set_verdict
+     * turns it into CANNOT_TELL or NOT_SEEN (the violations then list what
+     * would be broken under some placements). `legal` is false only for
+     * ILLEGAL: no illegal call stands otherwise. */
+    rules_verdict verdict;
+    char why[RULES_TEXT_MAX];   /* for CANNOT_TELL and NOT_SEEN: which models, and why */
     bool legal;
 } rules_unit_report;
 
@@ -122,7 +145,7 @@ typedef struct rules_report {
     size_t n_units, cap_units;
     char (*notes)[RULES_TEXT_MAX]; /* about the table as a whole (a unit removed, ...) */
     size_t n_notes, cap_notes;
-    bool legal;                    /* no unit broke any rule */
+    bool legal;                    /* no ILLEGAL call stands (CANNOT_TELL and NOT_SEEN units do not count) */
 } rules_report;
 
 void rules_report_init(rules_report *r);
@@ -152,6 +175,18 @@ rules_violation *rules_unit_report_add_violation(rules_unit_report *ur, const ch
 #endif
     ;
 int rules_violation_add_model(rules_violation *v, const char *model_id);
+/*
+ * Sets the call to CANNOT_TELL or NOT_SEEN (or back to LEGAL/ILLEGAL) with
+ * its reason, printf-style; `legal` follows (false only for ILLEGAL). A
+ * report that already holds the unit must be told with rules_report_refresh.
+ */
+void rules_unit_report_set_verdict(rules_unit_report *ur, rules_verdict v, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Recomputes r->legal from its units' verdicts (after a verdict changed in place). */
+void rules_report_refresh(rules_report *r);
 int rules_unit_report_add_note(rules_unit_report *ur, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

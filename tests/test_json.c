@@ -4,6 +4,7 @@
 
 #include "fixtures.h"
 #include "rules_json.h"
+#include "rules_report.h"
 
 static rules_snapshot *parse(const char *text, rules_error *err)
 {
@@ -122,4 +123,31 @@ Test(json, missing_file_names_the_path)
     rules_error err = {{0}};
     cr_assert_null(rules_json_load_snapshot("/nonexistent/before.json", &err));
     cr_assert(strstr(err.msg, "/nonexistent/before.json") && strstr(err.msg, "cannot open"), "%s", err.msg);
+}
+
+/* A call found unsure is CANNOT TELL, never ILLEGAL: the report stands legal and says why. */
+Test(json, cannot_tell_verdict_is_not_an_illegal_call)
+{
+    rules_report r;
+    rules_report_init(&r);
+    rules_unit_report ur;
+    rules_unit_report_init(&ur, "spears", "red", RULES_MOVE_ADVANCE, false);
+    rules_unit_report_add_violation(&ur, "MU-FORMATION-KEPT", RULES_QTY_LENGTH, 6.0, 4.0, "formation not kept");
+    cr_assert_eq(ur.verdict, RULES_VERDICT_ILLEGAL);
+    cr_assert_not(ur.legal);
+    rules_unit_report_set_verdict(&ur, RULES_VERDICT_CANNOT_TELL, "spears-9, spears-10: rear rank %s", "ambiguous");
+    cr_assert(ur.legal);
+    cr_assert_eq(rules_report_take_unit(&r, &ur), 0);
+    cr_assert(r.legal);
+    cJSON *j = rules_report_to_json(&r);
+    cJSON *u = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "units"), 0);
+    cr_assert_str_eq(cJSON_GetObjectItem(u, "verdict")->valuestring, "cannot_tell");
+    cr_assert_str_eq(cJSON_GetObjectItem(u, "why")->valuestring, "spears-9, spears-10: rear rank ambiguous");
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "legal")));
+    cJSON_Delete(j);
+    /* Turned back to ILLEGAL in place: the report follows after a refresh. */
+    rules_unit_report_set_verdict(&r.units[0], RULES_VERDICT_ILLEGAL, NULL);
+    rules_report_refresh(&r);
+    cr_assert_not(r.legal);
+    rules_report_clear(&r);
 }
