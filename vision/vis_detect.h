@@ -67,6 +67,13 @@ typedef struct vis_detect_config {
     double recover_max_bit_error; /* share of the visible data bits, default 0.25 */
 } vis_detect_config;
 
+/* A borrowed 8-bit gray picture. */
+typedef struct vis_image {
+    const uint8_t *gray;
+    int width, height;
+    size_t stride;
+} vis_image;
+
 typedef struct vis_detector {
     vis_detect_config cfg;
     vis_tag_detector *tags;    /* its cfg may be tuned after vis_detector_new */
