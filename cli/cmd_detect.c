@@ -9,6 +9,7 @@
 #include "cvshim.h"
 #include "rules_json.h"
 #include "vis_detect.h"
+#include "vis_image.h"
 #include "vis_roster.h"
 
 static void detect_usage(FILE *out)
@@ -145,7 +146,7 @@ int cmd_detect(int argc, char **argv)
     int rc = EXIT_BAD_INPUT;
     if (calib_file_load(calib_path, &calib, &err) < 0 || !(roster = vis_roster_load(roster_path, &err)) ||
         (prior_path && !(prior = rules_json_load_snapshot(prior_path, &err))) ||
-        !(img = cvs_image_load_gray(image, &err)) || !(det = vis_detector_new(roster, &calib, &err)))
+        !(img = vis_image_load(image, VIS_IMAGE_GRAY, &err)) || !(det = vis_detector_new(roster, &calib, &err)))
         goto done;
     if (!refine)
         det->cfg.refine_pose_min_tags = 0;

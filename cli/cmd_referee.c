@@ -25,6 +25,7 @@
 #include "rules_json.h"
 #include "rules_move.h"
 #include "vis_detect.h"
+#include "vis_image.h"
 #include "vis_roster.h"
 
 static void help(FILE *out)
@@ -278,7 +279,8 @@ int cmd_referee(int argc, char **argv)
     /* 1. Read and judge everything; nothing is written yet. */
     if (calib_file_load(calib_path, &calib, &err) < 0 || !(roster = vis_roster_load(roster_path, &err)) ||
         (proj_path && load_projector(proj_path, H, &pw, &ph, &err) < 0) ||
-        !(fr[0].img = cvs_image_load_gray(images[0], &err)) || !(fr[1].img = cvs_image_load_gray(images[1], &err)) ||
+        !(fr[0].img = vis_image_load(images[0], VIS_IMAGE_GRAY, &err)) ||
+        !(fr[1].img = vis_image_load(images[1], VIS_IMAGE_GRAY, &err)) ||
         !(det = vis_detector_new(roster, &calib, &err)))
         goto done;
     if (!refine)

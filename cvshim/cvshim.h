@@ -8,9 +8,10 @@
  *
  * How to use:
  *   rules_error err;
- *   cvs_image *img = cvs_image_load_gray("table.jpg", &err);
- *   if (!img) { fprintf(stderr, "%s\n", err.msg); return 2; }
+ *   cvs_image *img = cvs_image_new(640, 480, 1, 0);   // pictures from files: vis_image_load (vision/vis_image.h)
+ *   if (!img) { fprintf(stderr, "out of memory\n"); return 2; }
  *   ... read img->data (row r starts at img->data + r * img->stride) ...
+ *   cvs_image_save(img, "out.png", 0, &err);
  *   cvs_image_free(img);
  *
  * Pixel convention of every point in this header: OpenCV's, i.e. the centre
@@ -48,12 +49,7 @@ void cvs_image_free(cvs_image *img);
 /* A deep copy; NULL when out of memory. */
 cvs_image *cvs_image_clone(const cvs_image *img);
 
-/*
- * Reads a JPEG or PNG file as 8-bit gray. Empty, corrupt and truncated files
- * (a JPEG without its end marker, a PNG without IEND) are errors naming the
- * file, never a half-decoded picture. NULL on error.
- */
-cvs_image *cvs_image_load_gray(const char *path, rules_error *err);
+/* Picture files are read by vis_image_load (vision/vis_image.h), the one checked loader. */
 /* Writes by extension (.png, .jpg/.jpeg); jpeg_quality 1..100 (ignored for PNG). */
 int cvs_image_save(const cvs_image *img, const char *path, int jpeg_quality, rules_error *err);
 /* Compresses to JPEG in memory and decodes back (the camera's compression artefacts). */

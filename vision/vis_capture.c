@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "tableref_config.h"
+#include "vis_image.h"
 #if TABLEREF_HAVE_LIBCAMERA
 #include "libcamera_shim.h"
 #endif
@@ -241,7 +242,7 @@ int vis_capture_read(vis_capture *c, vis_frame *out, rules_error *err)
     case VIS_CAPTURE_IMAGES: {
         if ((size_t)c->next >= c->n_files)
             return 0;
-        cvs_image *img = cvs_image_load_gray(c->files[c->next], err);
+        cvs_image *img = vis_image_load(c->files[c->next], VIS_IMAGE_AS_STORED, err);
         if (!img)
             return -1;  /* a truncated or corrupt frame: the recording is damaged from here */
         cvs_image_free(c->image);
