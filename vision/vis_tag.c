@@ -142,6 +142,11 @@ int vis_tag_detect(vis_tag_detector *d, const uint8_t *gray, int width, int heig
     out->n = 0;
     if (width <= 0 || height <= 0 || !gray)
         return rules_error_set(err, "tag detection: empty image");
+    /* apriltag's quad search crashes on a picture under 3 rows after
+     * decimation; nothing smaller than one tag with its border can hold a tag. */
+    if (width < VIS_TAG_MIN_SIDE || height < VIS_TAG_MIN_SIDE)
+        return rules_error_set(err, "tag detection: %d x %d px is too small (at least %d x %d px)", width, height,
+                               VIS_TAG_MIN_SIDE, VIS_TAG_MIN_SIDE);
     /* The family's decode table depends on max_hamming: rebuild only on change. */
     if (p->applied_hamming != d->cfg.max_hamming) {
         if (p->applied_hamming >= 0)
@@ -151,6 +156,9 @@ int vis_tag_detect(vis_tag_detector *d, const uint8_t *gray, int width, int heig
         p->applied_hamming = d->cfg.max_hamming;
     }
     p->td->quad_decimate = (float)(d->cfg.decimate >= 1 ? d->cfg.decimate : 1);
+    /* A picture too small for the decimation is searched at full size (it costs nothing). */
+    if ((width < height ? width : height) / p->td->quad_decimate < VIS_TAG_MIN_SIDE)
+        p->td->quad_decimate = 1;
     p->td->quad_sigma = (float)d->cfg.sigma;
     p->td->nthreads = d->cfg.threads > 0 ? d->cfg.threads : 1;
     p->td->refine_edges = d->cfg.refine_edges != 0;

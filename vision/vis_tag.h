@@ -73,7 +73,14 @@ vis_tag_detector *vis_tag_detector_new(const char *family);
 /* NULL is fine. */
 void vis_tag_detector_free(vis_tag_detector *d);
 
-/* Detects tags in an 8-bit gray image (borrowed; not kept). Appends to out (cleared first). */
+/* Smallest picture side searched, px: one tag36h11 with its white border at a pixel per cell. */
+#define VIS_TAG_MIN_SIDE 10
+
+/*
+ * Detects tags in an 8-bit gray image (borrowed; not kept). Appends to out
+ * (cleared first). A picture under VIS_TAG_MIN_SIDE on a side is an error;
+ * one too small for cfg.decimate is searched undecimated.
+ */
 int vis_tag_detect(vis_tag_detector *d, const uint8_t *gray, int width, int height, size_t stride,
                    vis_tag_list *out, rules_error *err);
 void vis_tag_list_clear(vis_tag_list *l);
