@@ -12,6 +12,7 @@ packages=(
   libcairo2-dev                     # overlay drawing (PNG, SVG, PDF)
   libcamera-dev                     # Raspberry Pi / libcamera capture (optional at build time)
   fonts-dejavu-core                 # legible overlay labels
+  libturbojpeg0-dev libpng-dev      # the checked picture loader (vision/vis_image.c)
 )
 
 sudo_cmd=()
