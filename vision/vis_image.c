@@ -45,9 +45,9 @@ static int check_size(const char *name, const vis_image_info *in, long long max_
     long long px = (long long)in->width * in->height;
     if (px > max_pixels)
         return rules_error_set(err,
-                               "%s: %d x %d px (%.1f MP) is over the %.1f MP cap, refused before decoding; "
+                               "%s: %d x %d px = %lld px is over the cap of %lld px, refused before decoding; "
                                "if the picture is real, raise the cap with --max-pixels %lld",
-                               name, in->width, in->height, px / 1e6, max_pixels / 1e6, px);
+                               name, in->width, in->height, px, max_pixels, px);
     return 0;
 }
 
@@ -333,8 +333,8 @@ static uint8_t *read_file(const char *path, long long max_pixels, size_t *len, r
     } else if (!S_ISREG(st.st_mode)) {
         rules_error_set(err, "%s: not a regular file, not a JPEG or PNG picture", path);
     } else if ((long long)st.st_size > max_bytes) {
-        rules_error_set(err, "%s: %lld bytes is larger than any picture under the %.1f MP cap", path,
-                        (long long)st.st_size, max_pixels / 1e6);
+        rules_error_set(err, "%s: %lld bytes is larger than any picture under the cap of %lld px could be", path,
+                        (long long)st.st_size, max_pixels);
     } else if (!(buf = malloc(st.st_size > 0 ? (size_t)st.st_size : 1))) {
         rules_error_set(err, "%s: out of memory", path);
     } else {
