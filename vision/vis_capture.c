@@ -242,9 +242,12 @@ int vis_capture_read(vis_capture *c, vis_frame *out, rules_error *err)
     case VIS_CAPTURE_IMAGES: {
         if ((size_t)c->next >= c->n_files)
             return 0;
-        cvs_image *img = vis_image_load(c->files[c->next], VIS_IMAGE_AS_STORED, err);
+        vis_image_fault fault;
+        cvs_image *img = vis_image_read(c->files[c->next], VIS_IMAGE_AS_STORED, &fault, err);
+        /* A frame cut short or gone is a camera dying mid-write (lost); one of a
+         * size no camera gives is bad input. */
         if (!img)
-            return -1;  /* a truncated or corrupt frame: the recording is damaged from here */
+            return fault == VIS_IMAGE_FAULT_SIZE ? -2 : -1;
         cvs_image_free(c->image);
         c->image = img;
         break;

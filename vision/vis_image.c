@@ -34,8 +34,12 @@ long long vis_image_max_pixels(void) { return process_max_pixels; }
 
 /* ---- size checks, the same for both formats ----------------------------- */
 
-static int check_size(const char *name, const vis_image_info *in, long long max_pixels, rules_error *err)
+/* Refuses a size before decoding; *fault (may be NULL) becomes VIS_IMAGE_FAULT_SIZE then. */
+static int check_size(const char *name, const vis_image_info *in, long long max_pixels, vis_image_fault *fault,
+                      rules_error *err)
 {
+    if (fault)
+        *fault = VIS_IMAGE_FAULT_SIZE;
     if (in->width < VIS_IMAGE_MIN_SIDE || in->height < VIS_IMAGE_MIN_SIDE)
         return rules_error_set(err, "%s: %d x %d px is too small: a picture must be at least %d x %d px", name,
                                in->width, in->height, VIS_IMAGE_MIN_SIDE, VIS_IMAGE_MIN_SIDE);
@@ -48,6 +52,8 @@ static int check_size(const char *name, const vis_image_info *in, long long max_
                                "%s: %d x %d px = %lld px is over the cap of %lld px, refused before decoding; "
                                "if the picture is real, raise the cap with --max-pixels %lld",
                                name, in->width, in->height, px, max_pixels, px);
+    if (fault)
+        *fault = VIS_IMAGE_FAULT_NONE;
     return 0;
 }
 
@@ -75,7 +81,7 @@ static int jpeg_header(tjhandle tj, const uint8_t *buf, size_t len, const char *
 }
 
 static cvs_image *jpeg_decode(const uint8_t *buf, size_t len, const char *name, vis_image_color color,
-                              long long max_pixels, rules_error *err)
+                              long long max_pixels, vis_image_fault *fault, rules_error *err)
 {
     tjhandle tj = tjInitDecompress();
     if (!tj) {
@@ -84,7 +90,7 @@ static cvs_image *jpeg_decode(const uint8_t *buf, size_t len, const char *name, 
     }
     vis_image_info in;
     cvs_image *img = NULL;
-    if (jpeg_header(tj, buf, len, name, &in, err) < 0 || check_size(name, &in, max_pixels, err) < 0)
+    if (jpeg_header(tj, buf, len, name, &in, err) < 0 || check_size(name, &in, max_pixels, fault, err) < 0)
         goto done;
     const int channels = color == VIS_IMAGE_AS_STORED ? in.channels : (int)color;
     if (!(img = cvs_image_new(in.width, in.height, channels, 0))) {
@@ -117,7 +123,7 @@ typedef struct png_job {
     long long max_pixels;
     vis_image_color color;
     bool header_only;
-    bool refused;           /* a size check failed: err already says why */
+    vis_image_fault fault;  /* SIZE when a size check failed: err already says why */
     char why[200];          /* libpng's message */
     rules_error *err;
     vis_image_info in;
@@ -185,10 +191,8 @@ static int png_run(png_job *j)
     j->in.height = (int)png_get_image_height(j->png, j->info);
     j->in.channels = (png_get_color_type(j->png, j->info) & PNG_COLOR_MASK_COLOR) ? 3 : 1;
     j->in.format = "PNG";
-    if (check_size(j->name, &j->in, j->max_pixels, j->err) < 0) {
-        j->refused = true;
+    if (check_size(j->name, &j->in, j->max_pixels, &j->fault, j->err) < 0)
         return -1;
-    }
     if (j->header_only)
         return 0;
     int out_ch, png_ch = png_transforms(j, &out_ch);
@@ -221,7 +225,8 @@ static int png_run(png_job *j)
 }
 
 static cvs_image *png_decode(const uint8_t *buf, size_t len, const char *name, vis_image_color color,
-                             long long max_pixels, bool header_only, vis_image_info *info, rules_error *err)
+                             long long max_pixels, bool header_only, vis_image_info *info, vis_image_fault *fault,
+                             rules_error *err)
 {
     png_job j = {.buf = buf, .len = len, .name = name, .max_pixels = max_pixels, .color = color,
                  .header_only = header_only, .err = err};
@@ -236,8 +241,10 @@ static cvs_image *png_decode(const uint8_t *buf, size_t len, const char *name, v
     png_destroy_read_struct(&j.png, &j.info, NULL);
     free(j.scratch);
     if (rc < 0) {
-        if (!j.refused)
+        if (j.fault != VIS_IMAGE_FAULT_SIZE)
             rules_error_set(err, "%s: corrupt or truncated PNG: %s", name, j.why);
+        else if (fault)
+            *fault = VIS_IMAGE_FAULT_SIZE;
         cvs_image_free(j.out);
         return NULL;
     }
@@ -283,7 +290,7 @@ int vis_image_probe(const uint8_t *buf, size_t len, const char *name, long long 
         return -1;
     if (fmt == FMT_PNG) {
         info->width = 0;
-        png_decode(buf, len, name, VIS_IMAGE_AS_STORED, max_pixels, true, info, err);
+        png_decode(buf, len, name, VIS_IMAGE_AS_STORED, max_pixels, true, info, NULL, err);
         return info->width > 0 ? 0 : -1;
     }
     tjhandle tj = tjInitDecompress();
@@ -291,11 +298,12 @@ int vis_image_probe(const uint8_t *buf, size_t len, const char *name, long long 
         return rules_error_set(err, "%s: out of memory", name);
     int rc = jpeg_header(tj, buf, len, name, info, err);
     tjDestroy(tj);
-    return rc < 0 ? -1 : check_size(name, info, max_pixels, err);
+    return rc < 0 ? -1 : check_size(name, info, max_pixels, NULL, err);
 }
 
-cvs_image *vis_image_decode(const uint8_t *buf, size_t len, const char *name, vis_image_color color,
-                            long long max_pixels, rules_error *err)
+/* vis_image_decode telling whether a size was refused (*fault = SIZE) or the data (left NONE). */
+static cvs_image *decode(const uint8_t *buf, size_t len, const char *name, vis_image_color color, long long max_pixels,
+                         vis_image_fault *fault, rules_error *err)
 {
     image_format fmt;
     if (max_pixels < 1)
@@ -307,8 +315,15 @@ cvs_image *vis_image_decode(const uint8_t *buf, size_t len, const char *name, vi
     if (check_format(buf, len, name, &fmt, err) < 0)
         return NULL;
     if (fmt == FMT_JPEG)
-        return jpeg_decode(buf, len, name, color, max_pixels, err);
-    return png_decode(buf, len, name, color, max_pixels, false, NULL, err);
+        return jpeg_decode(buf, len, name, color, max_pixels, fault, err);
+    return png_decode(buf, len, name, color, max_pixels, false, NULL, fault, err);
+}
+
+cvs_image *vis_image_decode(const uint8_t *buf, size_t len, const char *name, vis_image_color color,
+                            long long max_pixels, rules_error *err)
+{
+    vis_image_fault fault = VIS_IMAGE_FAULT_NONE;
+    return decode(buf, len, name, color, max_pixels, &fault, err);
 }
 
 /*
@@ -316,8 +331,10 @@ cvs_image *vis_image_decode(const uint8_t *buf, size_t len, const char *name, vi
  * for ever) and what is larger than any picture under the cap could be
  * (8 bytes a pixel is a 16-bit RGBA PNG stored without compression).
  */
-static uint8_t *read_file(const char *path, long long max_pixels, size_t *len, rules_error *err)
+static uint8_t *read_file(const char *path, long long max_pixels, size_t *len, vis_image_fault *fault,
+                          rules_error *err)
 {
+    *fault = VIS_IMAGE_FAULT_UNREADABLE;
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         rules_error_set(err, "%s: cannot open: %s", path, strerror(errno));
@@ -333,6 +350,7 @@ static uint8_t *read_file(const char *path, long long max_pixels, size_t *len, r
     } else if (!S_ISREG(st.st_mode)) {
         rules_error_set(err, "%s: not a regular file, not a JPEG or PNG picture", path);
     } else if ((long long)st.st_size > max_bytes) {
+        *fault = VIS_IMAGE_FAULT_SIZE;
         rules_error_set(err, "%s: %lld bytes is larger than any picture under the cap of %lld px could be", path,
                         (long long)st.st_size, max_pixels);
     } else if (!(buf = malloc(st.st_size > 0 ? (size_t)st.st_size : 1))) {
@@ -354,18 +372,28 @@ static uint8_t *read_file(const char *path, long long max_pixels, size_t *len, r
             got += (size_t)k;
         }
         *len = got;
+        if (buf)
+            *fault = VIS_IMAGE_FAULT_NONE;
     }
     close(fd);
     return buf;
 }
 
-cvs_image *vis_image_load(const char *path, vis_image_color color, rules_error *err)
+cvs_image *vis_image_read(const char *path, vis_image_color color, vis_image_fault *fault, rules_error *err)
 {
     size_t len = 0;
-    uint8_t *buf = read_file(path, process_max_pixels, &len, err);
+    uint8_t *buf = read_file(path, process_max_pixels, &len, fault, err);
     if (!buf)
         return NULL;
-    cvs_image *img = vis_image_decode(buf, len, path, color, process_max_pixels, err);
+    cvs_image *img = decode(buf, len, path, color, process_max_pixels, fault, err);
     free(buf);
+    if (!img && *fault == VIS_IMAGE_FAULT_NONE)
+        *fault = VIS_IMAGE_FAULT_CORRUPT;
     return img;
+}
+
+cvs_image *vis_image_load(const char *path, vis_image_color color, rules_error *err)
+{
+    vis_image_fault fault;
+    return vis_image_read(path, color, &fault, err);
 }

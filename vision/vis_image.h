@@ -73,6 +73,17 @@ long long vis_image_max_pixels(void);
 /* Reads, checks and decodes a JPEG or PNG file under the process's cap. NULL with err on refusal. */
 cvs_image *vis_image_load(const char *path, vis_image_color color, rules_error *err);
 
+/* Why a picture was refused, for callers that act differently on each. */
+typedef enum vis_image_fault {
+    VIS_IMAGE_FAULT_NONE = 0,
+    VIS_IMAGE_FAULT_UNREADABLE, /* cannot open or read the file (gone, no permission, a directory) */
+    VIS_IMAGE_FAULT_SIZE,       /* a well-formed header with a size refused (too small, over the cap) */
+    VIS_IMAGE_FAULT_CORRUPT,    /* not a JPEG or PNG, cut short, or damaged */
+} vis_image_fault;
+
+/* vis_image_load telling why it refused (*fault; NONE on success). */
+cvs_image *vis_image_read(const char *path, vis_image_color color, vis_image_fault *fault, rules_error *err);
+
 /*
  * The same from memory: `name` starts every message, `max_pixels` is the
  * cap for this call (< 1: the process's cap). The buffer is only read.
