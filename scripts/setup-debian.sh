@@ -13,6 +13,9 @@ packages=(
   libcamera-dev                     # Raspberry Pi / libcamera capture (optional at build time)
   fonts-dejavu-core                 # legible overlay labels
   libturbojpeg0-dev libpng-dev      # the checked picture loader (vision/vis_image.c)
+  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev  # the recorder (watch/watch_record.c)
+  ffmpeg                            # ffprobe: the recording tests decode every frame
+  util-linux e2fsprogs              # mount, fsfreeze, mkfs.ext4: the full and stalled disk tests
 )
 
 sudo_cmd=()

@@ -4,7 +4,10 @@
  * bar and the frame number in blocks), at frame times index / fps.
  *
  *   record_driver OUT.mp4 [--frames N] [--fps F] [--size WxH] [--gray]
- *                 [--sleep-ms MS] [--clip FROM_MS TO_MS PATH]... [--replace]
+ *                 [--sleep-ms MS] [--keep-s S] [--close-timeout-ms MS] [--replace]
+ *                 [--clip AT_FRAME FROM_MS TO_MS PATH]...
+ * A clip is asked for when frame AT_FRAME is given (as the watch loop asks
+ * at a settled moment).
  *
  * Prints one line per frame, flushed ("frame 12 fragments 2 playable_ms
  * 1000 bytes 34567 failed 0") so a test can kill it at a known moment, then
@@ -48,7 +51,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: record_driver OUT.mp4 [--frames N] [--fps F] [--size WxH] [--gray] [--sleep-ms MS] "
-                        "[--clip FROM TO PATH]... [--replace]\n");
+                        "[--keep-s S] [--close-timeout-ms MS] [--replace] [--clip AT FROM TO PATH]...\n");
         return 2;
     }
     watch_record_config cfg;
@@ -69,8 +72,12 @@ int main(int argc, char **argv)
             sleep_ms = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--replace"))
             cfg.replace = true;
-        else if (!strcmp(argv[i], "--clip") && i + 3 < argc)
-            i += 3; /* asked for below, once recording */
+        else if (!strcmp(argv[i], "--keep-s") && i + 1 < argc)
+            cfg.clip_keep_s = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--close-timeout-ms") && i + 1 < argc)
+            cfg.close_timeout_ms = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--clip") && i + 4 < argc)
+            i += 4; /* asked for in the frame loop */
         else {
             fprintf(stderr, "record_driver: unexpected argument '%s'\n", argv[i]);
             return 2;
@@ -84,12 +91,13 @@ int main(int argc, char **argv)
         printf("open failed %s\n", err.msg);
         return 1;
     }
-    for (int i = 2; i < argc; i++)
-        if (!strcmp(argv[i], "--clip") && i + 3 < argc && watch_record_clip(r, atof(argv[i + 1]), atof(argv[i + 2]), argv[i + 3], &err) < 0)
-            printf("clip request refused %s\n", err.msg);
     uint8_t *img = malloc((size_t)cfg.width * cfg.height * ch);
     int told = 0;
     for (long i = 0; i < frames && img; i++) {
+        for (int k = 2; k < argc; k++)
+            if (!strcmp(argv[k], "--clip") && k + 4 < argc && atol(argv[k + 1]) == i &&
+                watch_record_clip(r, atof(argv[k + 2]), atof(argv[k + 3]), argv[k + 4], &err) < 0)
+                printf("clip request refused %s\n", err.msg);
         draw(img, cfg.width, cfg.height, ch, i);
         if (watch_record_frame(r, img, (size_t)cfg.width * ch, ch, i * 1000.0 / cfg.fps, &err) < 0 && !told) {
             printf("error %s\n", err.msg);

@@ -73,7 +73,7 @@ struct watch_record {
     size_t n_requests, cap_requests;
     watch_record_clip_result *done;
     size_t n_done, cap_done;
-    bool closing, finished, failed, any_queued, stalled, joined;
+    bool closing, finished, failed, any_queued;
     double last_queued_ms;
     char failure[RULES_ERROR_MAX];
     watch_record_stats stats;
@@ -589,7 +589,6 @@ int watch_record_close(watch_record *r, rules_error *err)
         ;
     int rc = 0;
     if (!r->finished) {
-        r->stalled = true;
         rc = rules_error_set(err, "%s: the disk did not take the video within %d ms; the first %.1f s stay playable",
                              r->path, r->cfg.close_timeout_ms, r->stats.playable_ms / 1000);
     } else if (r->failed) {
@@ -603,18 +602,20 @@ void watch_record_free(watch_record *r)
 {
     if (!r)
         return;
-    rules_error ignored;
-    watch_record_close(r, &ignored);
     pthread_mutex_lock(&r->mu);
-    const bool stalled = !r->finished;
+    const bool closed = r->closing;
+    pthread_mutex_unlock(&r->mu);
+    rules_error ignored;
+    if (!closed)
+        watch_record_close(r, &ignored);
+    pthread_mutex_lock(&r->mu);
+    const bool stalled = !r->finished; /* a close that gave up is not waited for twice */
     pthread_mutex_unlock(&r->mu);
     if (stalled) {
         /* The worker is stuck in a write to a stalled disk: leave it, and what it owns, behind. */
         pthread_detach(r->thread);
         return;
     }
-    if (!r->joined)
-        pthread_join(r->thread, NULL);
-    r->joined = true;
+    pthread_join(r->thread, NULL);
     free_record(r);
 }
