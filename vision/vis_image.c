@@ -71,6 +71,8 @@ static int jpeg_header(tjhandle tj, const uint8_t *buf, size_t len, const char *
     int w = 0, h = 0, subsamp = 0, cs = 0;
     if (len > ULONG_MAX || tjDecompressHeader3(tj, buf, (unsigned long)len, &w, &h, &subsamp, &cs) < 0)
         return rules_error_set(err, "%s: corrupt or truncated JPEG: %s", name, tjGetErrorStr2(tj));
+    if (w <= 0 || h <= 0) /* libjpeg meets the end of a header cut short with a warning only */
+        return rules_error_set(err, "%s: corrupt or truncated JPEG: no frame header", name);
     if (cs == TJCS_CMYK || cs == TJCS_YCCK)
         return rules_error_set(err, "%s: a CMYK JPEG is not a camera picture (save it as RGB or gray)", name);
     in->width = w;
