@@ -16,6 +16,7 @@ packages=(
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev  # the recorder (watch/watch_record.c)
   ffmpeg                            # ffprobe: the recording tests decode every frame
   util-linux e2fsprogs              # mount, fsfreeze, mkfs.ext4: the full and stalled disk tests
+  clang libclang-rt-14-dev          # libFuzzer (-fsanitize=fuzzer): tests/fuzz/run.sh
 )
 
 sudo_cmd=()
