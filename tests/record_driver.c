@@ -99,7 +99,7 @@ int main(int argc, char **argv)
                 watch_record_clip(r, atof(argv[k + 2]), atof(argv[k + 3]), argv[k + 4], &err) < 0)
                 printf("clip request refused %s\n", err.msg);
         draw(img, cfg.width, cfg.height, ch, i);
-        if (watch_record_frame(r, img, (size_t)cfg.width * ch, ch, i * 1000.0 / cfg.fps, &err) < 0 && !told) {
+        if (watch_record_frame(r, img, cfg.width, cfg.height, (size_t)cfg.width * ch, ch, i * 1000.0 / cfg.fps, &err) < 0 && !told) {
             printf("error %s\n", err.msg);
             told = 1;
         }

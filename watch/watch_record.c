@@ -213,8 +213,12 @@ static void encode_slot(watch_record *r, const rec_slot *s)
     if (!*sws)
         *sws = sws_getContext(r->width, r->height, s->channels == 1 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_BGR24, r->width,
                               r->height, AV_PIX_FMT_YUV420P, SWS_BILINEAR, NULL, NULL, NULL);
-    if (!*sws || av_frame_make_writable(r->yuv) < 0)
+    if (!*sws || av_frame_make_writable(r->yuv) < 0) {
+        pthread_mutex_lock(&r->mu);
+        r->stats.frames_dropped++; /* out of memory */
+        pthread_mutex_unlock(&r->mu);
         return;
+    }
     const uint8_t *src[1] = {s->data};
     const int src_stride[1] = {r->cfg.width * s->channels};
     sws_scale(*sws, src, src_stride, 0, r->height, r->yuv->data, r->yuv->linesize);
@@ -481,11 +485,14 @@ fail:
 
 /* ---- the caller's side ------------------------------------------------------------------- */
 
-int watch_record_frame(watch_record *r, const uint8_t *pixels, size_t stride, int channels, double t_ms,
-                       rules_error *err)
+int watch_record_frame(watch_record *r, const uint8_t *pixels, int width, int height, size_t stride, int channels,
+                       double t_ms, rules_error *err)
 {
     if (channels != 1 && channels != 3)
         return rules_error_set(err, "%s: frames are gray or BGR, not %d channels", r->path, channels);
+    if (width != r->cfg.width || height != r->cfg.height || stride < (size_t)width * channels)
+        return rules_error_set(err, "%s: a %dx%d frame in a %dx%d recording", r->path, width, height, r->cfg.width,
+                               r->cfg.height);
     pthread_mutex_lock(&r->mu);
     r->stats.frames_in++;
     if (r->failed) {

@@ -33,7 +33,8 @@
  *   watch_record *rec = watch_record_open("game.mp4", &cfg, &err);      // at the first frame
  *   if (!rec) ... report err.msg; watch on without a recording
  *   each frame:
- *     if (watch_record_frame(rec, img->data, img->stride, img->channels, t_ms, &err) < 0 && !told)
+ *     if (watch_record_frame(rec, img->data, img->width, img->height, img->stride, img->channels, t_ms,
+ *                            &err) < 0 && !told)
  *         log an "error" event with err.msg (disk full...), told = true; keep watching
  *   at a settled move:
  *     watch_record_clip(rec, t_ms - 4000, t_ms + 2000, "game.clips/move-3.mp4", &err);
@@ -81,10 +82,10 @@ watch_record *watch_record_open(const char *path, const watch_record_config *cfg
  * origin, increasing). Never waits on the disk or the encoder. 0 queued or
  * dropped (queue full, time not increasing: counted in the stats); -1 when
  * the recording has failed (err says why and what is kept; every later call
- * says it again).
+ * says it again), or for a frame of another size than configured.
  */
-int watch_record_frame(watch_record *r, const uint8_t *pixels, size_t stride, int channels, double t_ms,
-                       rules_error *err);
+int watch_record_frame(watch_record *r, const uint8_t *pixels, int width, int height, size_t stride, int channels,
+                       double t_ms, rules_error *err);
 
 /*
  * Asks for a clip of [from_ms, to_ms] (the frames' own times) written to
