@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <apriltag/tag36h11.h>
+#include <apriltag/tagStandard41h12.h>
+
 #include "rules_fields.h"
 #include "rules_json.h"
 
@@ -60,11 +63,20 @@ static const char *const unit_keys[] = {"id",     "side",  "base_mm", "advance_i
 static const char *const mount_keys[] = {"offset_mm", "rotation_deg", "height_mm", "size_mm", NULL};
 static const char *const model_keys[] = {"id", "tag_id", NULL};
 
-/* The families tableref reads and how many codes each has: a tag id outside them can never be seen. */
-static const struct {
-    const char *name;
-    int codes;
-} families[] = {{"tag36h11", 587}, {"tagStandard41h12", 2115}};
+/* How many codes a family tableref reads has (apriltag's own count), 0 when it reads no such family. */
+static int family_codes(const char *name)
+{
+    apriltag_family_t *f = NULL;
+    void (*destroy)(apriltag_family_t *) = NULL;
+    if (strcmp(name, "tag36h11") == 0)
+        f = tag36h11_create(), destroy = tag36h11_destroy;
+    else if (strcmp(name, "tagStandard41h12") == 0)
+        f = tagStandard41h12_create(), destroy = tagStandard41h12_destroy;
+    int n = f ? (int)f->ncodes : 0;
+    if (f)
+        destroy(f);
+    return n;
+}
 
 #define TAG_MAX_HEIGHT_MM 200.0       /* a print on a base, or a reference tag on the board's frame */
 #define BOARD_TAG_MARGIN_MM 1000.0    /* reference tags may sit on the frame around the board */
@@ -140,10 +152,8 @@ static int read_header(const cJSON *root, reader *rd, rules_error *err)
     strcpy(rd->r->family, "tag36h11");
     if (rules_json_string(root, "family", "", false, rd->r->family, sizeof rd->r->family, err) < 0)
         return -1;
-    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
-        if (strcmp(rd->r->family, families[i].name) == 0)
-            rd->codes = families[i].codes;
-    if (!rd->codes)
+    /* A tag id outside the family can never be seen: the model would be inferred every time. */
+    if (!(rd->codes = family_codes(rd->r->family)))
         return rules_error_set(err, "family: \"%s\" is not tag36h11 or tagStandard41h12", rd->r->family);
     return 0;
 }
