@@ -123,5 +123,6 @@ int main(int argc, char **argv)
     printf("encoded %ld dropped %ld fragments %ld playable_ms %.0f\n", st.frames_encoded, st.frames_dropped,
            st.fragments, st.playable_ms);
     printf("closed %d %s\n", rc, rc < 0 ? err.msg : "");
+    fflush(stdout); /* before exit: a thread stuck on a stalled disk may hold the exit itself */
     return rc < 0 ? 1 : 0;
 }

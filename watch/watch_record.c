@@ -263,6 +263,8 @@ static void write_clips(watch_record *r, bool all)
 /* Takes the caller's new clip requests into the worker's list (under mu). */
 static void take_requests(watch_record *r)
 {
+    if (r->n_requests == 0)
+        return;
     if (r->n_pending + r->n_requests > r->cap_pending) {
         size_t cap = r->n_pending + r->n_requests + 8;
         rec_request *p = realloc(r->pending, cap * sizeof *p);
@@ -563,9 +565,11 @@ size_t watch_record_clips_done(watch_record *r, watch_record_clip_result *out, s
 {
     pthread_mutex_lock(&r->mu);
     size_t n = r->n_done < cap ? r->n_done : cap;
-    memcpy(out, r->done, n * sizeof *out);
-    memmove(r->done, r->done + n, (r->n_done - n) * sizeof *r->done);
-    r->n_done -= n;
+    if (n) {
+        memcpy(out, r->done, n * sizeof *out);
+        memmove(r->done, r->done + n, (r->n_done - n) * sizeof *r->done);
+        r->n_done -= n;
+    }
     pthread_mutex_unlock(&r->mu);
     return n;
 }
