@@ -168,8 +168,8 @@ int calib_file_from_json_ex(const cJSON *root, const char *name, unsigned flags,
     const cJSON *cam = rules_json_object(root, "camera", "", true, err);
     if (!cam || rules_fields_known(cam, "camera", camera_keys, err) < 0)
         goto fail;
-    if (rules_fields_number(cam, "fx", "camera", true, 0, MAX_FOCAL_PX, &out->fx, err) < 0 ||
-        rules_fields_number(cam, "fy", "camera", true, 0, MAX_FOCAL_PX, &out->fy, err) < 0 ||
+    if (rules_fields_number(cam, "fx", "camera", true, 1, MAX_FOCAL_PX, &out->fx, err) < 0 ||
+        rules_fields_number(cam, "fy", "camera", true, 1, MAX_FOCAL_PX, &out->fy, err) < 0 ||
         rules_json_number(cam, "cx", "camera", true, &out->cx, err) < 0 ||
         rules_json_number(cam, "cy", "camera", true, &out->cy, err) < 0)
         goto fail;

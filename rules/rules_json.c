@@ -631,8 +631,8 @@ rules_snapshot *rules_json_to_snapshot(const cJSON *root, const char *name, rule
         rules_fields_known(board, "board", board_keys, err) < 0 ||
         rules_json_string(root, "format", "", false, fmt, sizeof fmt, err) < 0 ||
         rules_json_int(root, "version", "", false, &version, err) < 0 ||
-        rules_fields_number(board, "width_mm", "board", true, 0, RULES_FIELDS_MAX_BOARD_MM, &w, err) < 0 ||
-        rules_fields_number(board, "depth_mm", "board", true, 0, RULES_FIELDS_MAX_BOARD_MM, &d, err) < 0)
+        rules_fields_number(board, "width_mm", "board", true, 1, RULES_FIELDS_MAX_BOARD_MM, &w, err) < 0 ||
+        rules_fields_number(board, "depth_mm", "board", true, 1, RULES_FIELDS_MAX_BOARD_MM, &d, err) < 0)
         goto fail_noalloc;
     if (strcmp(fmt, SNAPSHOT_FORMAT) != 0) {
         rules_error_set(err, "format: expected \"%s\", found \"%s\"", SNAPSHOT_FORMAT, fmt);

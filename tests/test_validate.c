@@ -318,7 +318,7 @@ Test(validate, calibration_keys_and_ranges)
     calib_check(1, "1500", "", NULL);
     calib_check(1, "1500", ", \"distortions\": [0,0,0,0,0]", "distortions: unknown field; did you mean \"distortion\"?");
     calib_check(1, "1500", ", \"projector\": {}", "version: camera_quality and projector need version 2");
-    calib_check(1, "2e6", "", "camera.fx: 2e+06 is out of range (0 to 1e+06)");
+    calib_check(1, "2e6", "", "camera.fx: 2e+06 is out of range (1 to 1e+06)");
     calib_check(2, "1500", ", \"projector\": {\"size\": [1280, 800], \"board_to_projector\": [1,0,0,0,1,0,0,0,1],"
                            " \"rms\": 0.1}",
                 "projector.rms: unknown field; did you mean \"rms_mm\"?");

@@ -181,8 +181,8 @@ static int read_board(const cJSON *root, reader *rd, rules_error *err)
     vis_roster *r = rd->r;
     const cJSON *board = rules_json_object(root, "board", "", true, err);
     if (!board || rules_fields_known(board, "board", board_keys, err) < 0 ||
-        rules_fields_number(board, "width_mm", "board", true, 0, RULES_FIELDS_MAX_BOARD_MM, &r->board_width, err) < 0 ||
-        rules_fields_number(board, "depth_mm", "board", true, 0, RULES_FIELDS_MAX_BOARD_MM, &r->board_depth, err) < 0)
+        rules_fields_number(board, "width_mm", "board", true, 1, RULES_FIELDS_MAX_BOARD_MM, &r->board_width, err) < 0 ||
+        rules_fields_number(board, "depth_mm", "board", true, 1, RULES_FIELDS_MAX_BOARD_MM, &r->board_depth, err) < 0)
         return -1;
     if (!(r->board_width > 0) || !(r->board_depth > 0))
         return rules_error_set(err, "board: width_mm and depth_mm must be positive");

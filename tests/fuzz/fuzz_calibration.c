@@ -1,4 +1,5 @@
-/* Fuzz target: the calibration file reader (calib_file_from_json_ex, board pose optional). */
+/* Fuzz target: the calibration file reader (calib_file_from_json_ex, board pose optional). Property: what it
+ * accepts, written back, reads back. */
 #include "calib_file.h"
 #include "fuzz.h"
 #include "rules_json.h"
@@ -13,7 +14,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         double centre[3];
         if (!c.pose_missing)
             calib_file_camera_centre(&c, centre);
+        /* Property: what the writer writes, the reader reads back. */
         cJSON *back = calib_file_to_json(&c);
+        calib_file again;
+        if (back && calib_file_from_json_ex(back, "written.json", CALIB_FILE_POSE_OPTIONAL, &again, &err) < 0)
+            abort();
         cJSON_Delete(back);
     }
     cJSON_Delete(root);
