@@ -177,3 +177,37 @@ Test(faults, watch_refuses_a_bad_frame_with_its_name)
                   r.out);
     }
 }
+
+/* A misspelt roster key ("march" for "march_in") used to be ignored: the unit's March became an Advance. */
+Test(faults, detect_refuses_a_misspelt_or_repeated_roster_entry)
+{
+    char demo[1024], path[1100], args[4096];
+    snprintf(demo, sizeof demo, "%s/datasets/demo", vt_source_root());
+    snprintf(path, sizeof path, "%s/roster.json", demo);
+    size_t n;
+    char *text = (char *)it_read(path, &n);
+    cr_assert(text);
+    text = realloc(text, n + 1);
+    text[n] = 0;
+    static const struct {
+        const char *from, *to, *want;
+    } cases[] = {
+        {"\"march_in\"", "\"march\"", "roster.json: units[0].march: unknown field; did you mean \"march_in\"?"},
+        {"\"spears-2\"", "\"spears-1\"", "roster.json: units[0].models[1].id: \"spears-1\" is also units[0].models[0].id"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *at = strstr(text, cases[i].from);
+        cr_assert(at, "the demo roster has %s", cases[i].from);
+        char out[8192];
+        snprintf(out, sizeof out, "%.*s%s%s", (int)(at - text), text, cases[i].to, at + strlen(cases[i].from));
+        char bad[200];
+        snprintf(bad, sizeof bad, "%s/roster.json", dir);
+        cr_assert_eq(it_write(bad, (const uint8_t *)out, strlen(out)), 0);
+        snprintf(args, sizeof args, "detect '%1$s/after.jpg' --calib '%1$s/calib.json' --roster '%2$s'", demo, bad);
+        static cli_result r;
+        cr_assert_eq(cli_run(args, &r), 0);
+        cr_expect_eq(r.status, 2, "%s", r.err);
+        cr_expect(strstr(r.err, cases[i].want), "%s", r.err);
+    }
+    free(text);
+}

@@ -286,6 +286,46 @@ Test(validate, a_100000_model_snapshot_is_checked_whole, .timeout = 120)
     cJSON_Delete(root);
 }
 
+/* The largest roster a family allows (2,115 tagStandard41h12 codes), its last tag repeating an early one. */
+Test(validate, a_full_family_roster_is_checked_whole, .timeout = 120)
+{
+    cJSON *j = roster_json();
+    cJSON_SetValuestring(cJSON_GetObjectItem(j, "family"), "tagStandard41h12");
+    cJSON *units = cJSON_GetObjectItem(j, "units");
+    while (cJSON_GetArraySize(units) > 0)
+        cJSON_DeleteItemFromArray(units, 0);
+    int tag = 1; /* board tag 0 is taken */
+    for (int u = 0; u < 211; u++) {
+        char id[32];
+        cJSON *ju = cJSON_CreateObject();
+        snprintf(id, sizeof id, "u%d", u);
+        cJSON_AddStringToObject(ju, "id", id);
+        cJSON_AddStringToObject(ju, "side", "red");
+        double base[2] = {25, 25};
+        cJSON_AddItemToObject(ju, "base_mm", cJSON_CreateDoubleArray(base, 2));
+        cJSON *mount = cJSON_AddObjectToObject(ju, "tag");
+        cJSON_AddNumberToObject(mount, "height_mm", 4);
+        cJSON_AddNumberToObject(mount, "size_mm", 16);
+        cJSON *ms = cJSON_AddArrayToObject(ju, "models");
+        for (int m = 0; m < 10; m++) {
+            cJSON *jm = cJSON_CreateObject();
+            snprintf(id, sizeof id, "u%d-m%d", u, m);
+            cJSON_AddStringToObject(jm, "id", id);
+            cJSON_AddNumberToObject(jm, "tag_id", tag++);
+            cJSON_AddItemToArray(ms, jm);
+        }
+        cJSON_AddItemToArray(units, ju);
+    }
+    rules_error err;
+    vis_roster *r = vis_roster_from_json(j, "roster.json", &err);
+    cr_expect(r, "%s", err.msg);
+    cr_expect_eq(r ? r->n_models : 0, 2110);
+    vis_roster_free(r);
+    set_number(model_of(j, 210, 9), "tag_id", 57);
+    roster_refused(j, "units[210].models[9].tag_id: tag 57 is also units[5].models[6].tag_id (a tag is on one base or "
+                      "the board)");
+}
+
 /* ---- calibration and scene ---------------------------------------------------------- */
 
 static const char *CALIB =
