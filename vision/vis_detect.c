@@ -33,6 +33,10 @@ vis_detector *vis_detector_new(const vis_roster *r, const calib_file *c, rules_e
     d->cfg.recover_hidden_units = 1;
     d->cfg.recover_min_tags = 3;
     d->cfg.recover_max_bit_error = 0.25;
+    d->cfg.read_slots = 1;
+    d->cfg.read_min_cells = 12;
+    d->cfg.read_max_bit_error = 0.1;
+    d->cfg.read_margin = 5;
     /* The smallest tag at the distance of the board centre decides decimation. */
     double smallest = INFINITY;
     for (size_t i = 0; i < r->n_units; i++)
@@ -91,6 +95,61 @@ int vis_detector_from_tags(vis_detector *d, const vis_tag_detection *tags, size_
                            rules_snapshot **out, vis_report *rep, rules_error *err)
 {
     return detect_build(d, tags, n, NULL, prior, out, rep, err);
+}
+
+/*
+ * Tags the quad finder missed, read where the units rebuilt so far leave a
+ * free place; twice, since every model read sharpens its unit's formation.
+ */
+static int read_missed_tags(vis_detector *d, const vis_camera *cam, const vis_image *im,
+                            const vis_tag_detection *tags, size_t n, const rules_snapshot *prior,
+                            const unsigned char *only, vis_seen_model *seen, vis_report *rep, rules_error *err)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        rules_snapshot *estimate = NULL;
+        vis_report scratch = {0};
+        int rc = vis_units_build(d->roster, seen, prior, &estimate, &scratch, err);
+        vis_report_clear(&scratch);
+        if (rc < 0)
+            return -1;
+        int added = vis_recover_read_slots(d, cam, im, tags, n, estimate, only, seen, rep);
+        rules_snapshot_free(estimate);
+        if (added < 0)
+            return rules_error_set(err, "out of memory");
+        if (added == 0)
+            break;
+    }
+    return 0;
+}
+
+/*
+ * What the picture still tells after the decoded tags: tags read at free
+ * places of units already found, then units found only by their partly
+ * hidden tags (seeded by two agreeing reads, kept when enough of their
+ * places read).
+ */
+static int recover_from_picture(vis_detector *d, const vis_camera *cam, const vis_image *im,
+                                const vis_tag_detection *tags, size_t n, const rules_snapshot *prior,
+                                vis_seen_model *seen, vis_report *rep, rules_error *err)
+{
+    const vis_roster *r = d->roster;
+    /* A tag's pose from its edges fitted as lines beats the one from its four corners (vis_recover.h). */
+    vis_recover_polish_poses(d, cam, im, seen);
+    if (d->cfg.read_slots)
+        vis_recover_refine_rough(d, cam, im, tags, n, seen, rep);
+    if (d->cfg.read_slots && read_missed_tags(d, cam, im, tags, n, prior, NULL, seen, rep, err) < 0)
+        return -1;
+    if (!d->cfg.recover_hidden_units)
+        return 0;
+    unsigned char *seeded = calloc(r->n_units + 1, 1);
+    if (!seeded || vis_recover_hidden_units(d, cam, im, tags, n, prior, seen, seeded, rep) < 0) {
+        free(seeded);
+        return rules_error_set(err, "out of memory");
+    }
+    int rc = d->cfg.read_slots ? read_missed_tags(d, cam, im, tags, n, prior, seeded, seen, rep, err) : 0;
+    vis_recover_confirm(d, seeded, seen, rep);
+    free(seeded);
+    return rc;
 }
 
 static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n, const vis_image *im,
@@ -173,10 +232,9 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
         s->seen = true;
         vis_tag_mount_unplace(&ru->mount, tp.centre, tp.heading, &s->pos, &s->facing);
     }
-    if (im && d->cfg.recover_hidden_units &&
-        vis_recover_hidden_units(d, &cam, im, tags, n, prior, seen, rep) < 0) {
+    if (im && recover_from_picture(d, &cam, im, tags, n, prior, seen, rep, err) < 0) {
         free(seen);
-        return rules_error_set(err, "out of memory");
+        return -1;
     }
     int rc = vis_units_build(r, seen, prior, out, rep, err);
     free(seen);
