@@ -97,6 +97,16 @@ int vis_detector_from_tags(vis_detector *d, const vis_tag_detection *tags, size_
     return detect_build(d, tags, n, NULL, prior, out, rep, err);
 }
 
+int vis_detector_run_on_tags(vis_detector *d, const vis_image *im, const vis_tag_detection *tags, size_t n,
+                             const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, rules_error *err)
+{
+    *out = NULL;
+    if (im && (im->width != d->calib.width || im->height != d->calib.height))
+        return rules_error_set(err, "image is %dx%d but the calibration is for %dx%d", im->width, im->height,
+                               d->calib.width, d->calib.height);
+    return detect_build(d, tags, n, im, prior, out, rep, err);
+}
+
 /*
  * Tags the quad finder missed, read where the units rebuilt so far leave a
  * free place; twice, since every model read sharpens its unit's formation.

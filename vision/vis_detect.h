@@ -108,8 +108,15 @@ int vis_detector_run_tags(vis_detector *d, const uint8_t *gray, int width, int h
                           const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, vis_tag_list *tags,
                           rules_error *err);
 
-/* The same from detections already made (tests, or another detector). */
+/* The same from detections already made (tests, or another detector): no reading from the picture. */
 int vis_detector_from_tags(vis_detector *d, const vis_tag_detection *tags, size_t n, const rules_snapshot *prior,
                            rules_snapshot **out, vis_report *rep, rules_error *err);
+/*
+ * From detections already made (e.g. only in the parts of the picture that
+ * changed), with the picture at hand for what the detections missed (tags
+ * read at their formation's free places, hidden units). `im` may be NULL.
+ */
+int vis_detector_run_on_tags(vis_detector *d, const vis_image *im, const vis_tag_detection *tags, size_t n,
+                             const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, rules_error *err);
 
 #endif
