@@ -100,11 +100,21 @@ int vis_detector_from_tags(vis_detector *d, const vis_tag_detection *tags, size_
 int vis_detector_run_on_tags(vis_detector *d, const vis_image *im, const vis_tag_detection *tags, size_t n,
                              const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, rules_error *err)
 {
+    return vis_detector_run_focused(d, im, tags, n, prior, NULL, out, rep, err);
+}
+
+int vis_detector_run_focused(vis_detector *d, const vis_image *im, const vis_tag_detection *tags, size_t n,
+                             const rules_snapshot *prior, const unsigned char *focus, rules_snapshot **out,
+                             vis_report *rep, rules_error *err)
+{
     *out = NULL;
     if (im && (im->width != d->calib.width || im->height != d->calib.height))
         return rules_error_set(err, "image is %dx%d but the calibration is for %dx%d", im->width, im->height,
                                d->calib.width, d->calib.height);
-    return detect_build(d, tags, n, im, prior, out, rep, err);
+    d->focus = focus;
+    int rc = detect_build(d, tags, n, im, prior, out, rep, err);
+    d->focus = NULL;
+    return rc;
 }
 
 /*

@@ -92,7 +92,13 @@ typedef struct vis_detector {
     const vis_roster *roster;
     calib_file calib;
     double expected_tag_px;    /* smallest model tag's size in the image, px, at the view centre */
+    /* During one vis_detector_run_on_tags: the roster units whose tags are read from the picture
+     * (one flag per unit); NULL (always, outside that call): every unit. */
+    const unsigned char *focus;
 } vis_detector;
+
+/* Is roster unit `unit` read from the picture in this run? */
+static inline int vis_detector_in_focus(const vis_detector *d, size_t unit) { return !d->focus || d->focus[unit]; }
 
 /* Tag detection tuned from the roster's smallest tag and the camera: decimation
  * keeps >= 16 px per tag, 2 threads, a light blur against sensor noise. */
@@ -118,5 +124,13 @@ int vis_detector_from_tags(vis_detector *d, const vis_tag_detection *tags, size_
  */
 int vis_detector_run_on_tags(vis_detector *d, const vis_image *im, const vis_tag_detection *tags, size_t n,
                              const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, rules_error *err);
+/*
+ * The same, reading from the picture only for the units flagged in `focus`
+ * (one flag per roster unit; NULL: all): a tracker that knows which part
+ * of the table changed pays only for that part.
+ */
+int vis_detector_run_focused(vis_detector *d, const vis_image *im, const vis_tag_detection *tags, size_t n,
+                             const rules_snapshot *prior, const unsigned char *focus, rules_snapshot **out,
+                             vis_report *rep, rules_error *err);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "cvshim.h"
 #include "watch_motion.h"
+#include "vis_camera.h"
 
 #define BLOCK WATCH_MOTION_BLOCK
 
@@ -159,13 +160,21 @@ static int tag_list_push(vis_tag_detection **arr, size_t *n, size_t *cap, const 
  * from the reference elsewhere (or all detected when there is no reference
  * or the change is global). *out is malloc'ed.
  */
+/*
+ * The tags of this frame: detected in the changed regions (*boxes, *nb:
+ * malloc'ed, the caller's), carried over from the reference elsewhere; or
+ * all detected (*full) when there is no reference or the change is global.
+ * *out is malloc'ed.
+ */
 static int detect_tags(watch_tracker *w, const uint8_t *gray, size_t stride, const cvs_image *small,
-                       vis_tag_detection **out, size_t *n_out, bool *full, rules_error *err)
+                       vis_tag_detection **out, size_t *n_out, watch_motion_box **boxes_out, size_t *nb_out,
+                       bool *full, rules_error *err)
 {
     vis_tag_detection *arr = NULL;
     size_t n = 0, cap = 0;
     const entry *ref = w->n_hist ? &w->hist[w->n_hist - 1] : NULL;
     watch_motion_box *boxes = NULL;
+    vis_tag_region *regions = NULL;
     size_t nb = 0;
     *full = true;
     if (ref && ref->small && ref->small->width == small->width && ref->small->height == small->height) {
@@ -185,11 +194,10 @@ static int detect_tags(watch_tracker *w, const uint8_t *gray, size_t stride, con
         *full = area > w->cfg.roi_max_fraction * w->width * w->height;
     }
     if (*full) {
+        free(boxes);
+        boxes = NULL, nb = 0;
         if (vis_tag_detect(w->det->tags, gray, w->width, w->height, stride, &w->scratch, err) < 0)
             goto fail;
-        for (size_t k = 0; k < w->scratch.n; k++)
-            if (tag_list_push(&arr, &n, &cap, &w->scratch.items[k]) < 0)
-                goto oom;
     } else {
         for (size_t i = 0; i < ref->n_tags; i++) {
             bool inside = false;
@@ -198,32 +206,86 @@ static int detect_tags(watch_tracker *w, const uint8_t *gray, size_t stride, con
             if (!inside && tag_list_push(&arr, &n, &cap, &ref->tags[i]) < 0)
                 goto oom;
         }
-        for (size_t b = 0; b < nb; b++) {
-            const watch_motion_box *bx = &boxes[b];
-            if (bx->x1 - bx->x0 < 8 || bx->y1 - bx->y0 < 8)
-                continue;
-            const uint8_t *p = gray + (size_t)bx->y0 * stride + bx->x0;
-            if (vis_tag_detect(w->det->tags, p, bx->x1 - bx->x0, bx->y1 - bx->y0, stride, &w->scratch, err) < 0)
-                goto fail;
-            for (size_t k = 0; k < w->scratch.n; k++) {
-                vis_tag_detection t = w->scratch.items[k];
-                for (int c = 0; c < 4; c++)
-                    t.corners[c][0] += bx->x0, t.corners[c][1] += bx->y0;
-                t.centre[0] += bx->x0, t.centre[1] += bx->y0;
-                if (watch_motion_in_core(bx, t.centre) && tag_list_push(&arr, &n, &cap, &t) < 0)
-                    goto oom;
-            }
-        }
+        if (!(regions = malloc((nb ? nb : 1) * sizeof *regions)))
+            goto oom;
+        for (size_t b = 0; b < nb; b++)
+            regions[b] = (vis_tag_region){boxes[b].x0, boxes[b].y0, boxes[b].x1, boxes[b].y1, 0,
+                                          boxes[b].cx0, boxes[b].cy0, boxes[b].cx1, boxes[b].cy1};
+        if (vis_tag_detect_regions(w->det->tags, gray, w->width, w->height, stride, regions, nb, &w->scratch, err) < 0)
+            goto fail;
     }
-    free(boxes);
+    for (size_t k = 0; k < w->scratch.n; k++)
+        if (tag_list_push(&arr, &n, &cap, &w->scratch.items[k]) < 0)
+            goto oom;
+    free(regions);
+    *boxes_out = boxes, *nb_out = nb;
     *out = arr, *n_out = n;
     return 0;
 oom:
     rules_error_set(err, "out of memory");
 fail:
+    free(regions);
     free(boxes);
     free(arr);
     return -1;
+}
+
+/*
+ * The units the changed regions touch (one flag per roster unit): a model
+ * of the reference inside a region, or a tag detected there. NULL when the
+ * whole frame was detected (every unit). Others did not change: their
+ * models are taken from the reference as they were.
+ */
+static unsigned char *touched_units(const watch_tracker *w, const entry *ref, const watch_motion_box *boxes,
+                                    size_t nb, const vis_tag_detection *tags, size_t n)
+{
+    const vis_roster *r = w->roster;
+    unsigned char *t = calloc(r->n_units + 1, 1);
+    if (!t)
+        return NULL;
+    vis_camera cam;
+    vis_camera_init(&cam, &w->det->calib);
+    for (size_t ui = 0; ref && ui < r->n_units; ui++) {
+        const vis_roster_unit *ru = &r->units[ui];
+        const rules_unit *un = rules_snapshot_find_unit(ref->snap, ru->id);
+        for (size_t k = 0; un && k < un->n_models && !t[ui]; k++) {
+            double px[2];
+            const double X[3] = {un->models[k].pos.x, un->models[k].pos.y, ru->mount.height};
+            for (size_t b = 0; b < nb && vis_camera_project(&cam, X, px); b++)
+                t[ui] |= watch_motion_in_core(&boxes[b], px);
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        const vis_roster_model *m = vis_roster_find_model_tag(r, tags[i].id);
+        for (size_t b = 0; m && b < nb; b++)
+            if (watch_motion_in_core(&boxes[b], tags[i].centre))
+                t[m->unit] = 1;
+    }
+    /* A unit the reference did not have (not seen then) is looked for everywhere. */
+    for (size_t ui = 0; ref && ui < r->n_units; ui++)
+        if (!rules_snapshot_find_unit(ref->snap, r->units[ui].id))
+            t[ui] = 1;
+    return t;
+}
+
+/* Units outside the changed regions keep the reference's models exactly (what was seen stays seen). */
+static void keep_untouched(const watch_tracker *w, const rules_snapshot *ref, const unsigned char *touched,
+                           rules_snapshot *now)
+{
+    const vis_roster *r = w->roster;
+    for (size_t ui = 0; ui < r->n_units; ui++) {
+        if (touched[ui])
+            continue;
+        rules_unit *un = rules_snapshot_find_unit(now, r->units[ui].id);
+        const rules_unit *ur = rules_snapshot_find_unit(ref, r->units[ui].id);
+        if (!un || !ur)
+            continue;
+        for (size_t k = 0; k < un->n_models; k++) {
+            const rules_model *m = rules_unit_find_model(ur, un->models[k].id);
+            if (m)
+                un->models[k] = *m;
+        }
+    }
 }
 
 /* A unit whose every model seen then and now moved less than the jitter: it stayed (NULL unit: nothing shared). */
@@ -367,7 +429,9 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
     double t0 = now_ms();
     entry e = {0};
     bool full;
-    if (detect_tags(w, gray, stride, small, &e.tags, &e.n_tags, &full, err) < 0)
+    watch_motion_box *boxes = NULL;
+    size_t nb = 0;
+    if (detect_tags(w, gray, stride, small, &e.tags, &e.n_tags, &boxes, &nb, &full, err) < 0)
         return -1;
     res->full_frame = full;
     res->tags_seen = e.n_tags;
@@ -386,8 +450,15 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
     /* The snapshot first (tags the quad finder missed read from the picture): the settle rule looks at units. */
     vis_report rep = {0};
     const vis_image im = {gray, w->width, w->height, stride};
-    int rc = vis_detector_run_on_tags(w->det, &im, e.tags, e.n_tags, ref ? ref->snap : NULL, &e.snap, &rep, err);
+    unsigned char *touched = full || !ref ? NULL : touched_units(w, ref, boxes, nb, e.tags, e.n_tags);
+    int rc = (!full && ref && !touched) ? rules_error_set(err, "out of memory")
+                                        : vis_detector_run_focused(w->det, &im, e.tags, e.n_tags, ref ? ref->snap : NULL,
+                                                                   touched, &e.snap, &rep, err);
     vis_report_clear(&rep);
+    free(boxes);
+    if (rc == 0 && touched)
+        keep_untouched(w, ref->snap, touched, e.snap);
+    free(touched);
     if (rc < 0) {
         free(e.tags);
         return -1;
