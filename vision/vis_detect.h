@@ -30,6 +30,7 @@
 #include "rules_snapshot.h"
 #include "vis_report.h"
 #include "vis_roster.h"
+#include "vis_plan.h"
 #include "vis_tag.h"
 
 typedef struct vis_detect_config {
@@ -71,6 +72,14 @@ typedef struct vis_detect_config {
      * and every other roster code is read_margin cells worse. Defaults 12,
      * 0.1, 5.
      */
+    /*
+     * Where to search and at what level of detail (vis_plan): each part of
+     * the frame at the coarsest decimation that keeps the smallest tag it
+     * can hold plan_min_tag_px wide; parts the board does not reach are
+     * skipped. 0: the whole frame at tags->cfg.decimate. Default 1, 11 px.
+     */
+    int use_plan;
+    double plan_min_tag_px;
     int read_slots;
     int read_min_cells;
     double read_max_bit_error;
@@ -92,6 +101,7 @@ typedef struct vis_detector {
     const vis_roster *roster;
     calib_file calib;
     double expected_tag_px;    /* smallest model tag's size in the image, px, at the view centre */
+    vis_plan plan;             /* made by vis_detector_new for cfg.plan_min_tag_px (remade when that changes) */
     /* During one vis_detector_run_on_tags: the roster units whose tags are read from the picture
      * (one flag per unit); NULL (always, outside that call): every unit. */
     const unsigned char *focus;
