@@ -30,6 +30,7 @@
 #include "ds_scene.h"
 #include "rules_json.h"
 #include "rules_move.h"
+#include "rules_robust.h"
 #include "vis_detect.h"
 
 enum { TABLE_UNITS = 7, ADVANCING = 0, MARCHING = 1 };
@@ -49,9 +50,9 @@ typedef struct block_kind {
 } block_kind;
 
 static const block_kind kinds[] = {
-    {25, 25, 16, 0, {10, 13, 17, 22}, {4, 5, 5, 6}},  /* infantry */
+    {25, 40, 16, 9, {10, 13, 17, 22}, {4, 5, 5, 6}},  /* infantry */
     {25, 50, 18, 10, {5, 7, 7, 5}, {3, 4, 3, 4}},     /* cavalry */
-    {40, 40, 24, 0, {5, 3, 5, 7}, {3, 2, 4, 4}},      /* monsters, large infantry */
+    {40, 40, 20, 7, {5, 3, 5, 7}, {3, 2, 4, 4}},      /* monsters, large infantry */
 };
 
 /*
@@ -85,7 +86,7 @@ static void table_free(table *t)
     ds_scene_free(t->after);
 }
 
-static int make_table(int index, uint32_t seed, table *t, rules_error *err)
+static int make_table(int index, uint32_t seed, bool light, table *t, rules_error *err)
 {
     memset(t, 0, sizeof *t);
     uint64_t st = (uint64_t)seed * 0x2545F4914F6CDD1Dull + 17u * (uint64_t)index;
@@ -103,6 +104,12 @@ static int make_table(int index, uint32_t seed, table *t, rules_error *err)
     s->render.spear_fraction = 0.5;
     s->render.banner_fraction = 0.12;
     s->render.hands = 2 + index % 3;
+    if (light) {
+        /* Smaller figures standing further back, few spears: most tags readable, a few rear ones not. */
+        s->render.figure_min_mm = 18, s->render.figure_max_mm = 24;
+        s->render.spear_fraction = 0.15, s->render.banner_fraction = 0.05;
+        s->render.hands = 1;
+    }
     static const double tilt[] = {14, 7, 11}, height[] = {1400, 1550, 1250}, k1[] = {-0.2, -0.1, -0.28};
     ds_camera_params cam = {4056, 3040, 3150, height[index % 3], tilt[index % 3], 60.0 + 90 * index, {750, 550},
                             {k1[index % 3], 0.05, 0.0005, -0.0003, 0}};
@@ -197,22 +204,55 @@ static int make_table(int index, uint32_t seed, table *t, rules_error *err)
 
 typedef struct placed_tally {
     size_t models, within5, wrong, missing, units_unseen;
+    size_t slots_within5;   /* true places with some model of the unit within 5 mm (identity aside) */
+    size_t wrong_pinned;    /* wrong ids in units with a single placement (no alternatives) */
+    size_t wrong_listed;    /* wrong ids in units listed in formation order (every other unit) */
+    double err_max[3];      /* worst error per evidence (seen, rough, inferred), mm */
+    double z_sum[3];        /* sum of (error / sigma)^2 per evidence */
+    size_t z_n[3];
 } placed_tally;
 
-static void score_placement(const rules_snapshot *truth, const rules_snapshot *got, placed_tally *t)
+static void score_placement(const rules_snapshot *truth, const rules_snapshot *got, placed_tally *t, bool verbose)
 {
     for (size_t i = 0; i < truth->n_units; i++) {
         const rules_unit *tu = &truth->units[i];
+        size_t ev[3] = {0}, within = 0, wrong = 0;
         for (size_t m = 0; m < tu->n_models; m++) {
             const rules_model *tm = &tu->models[m];
             const rules_model *gm = rules_snapshot_find_model(got, tm->id, NULL);
             t->models++;
-            if (!gm)
+            if (!gm) {
                 t->missing++;
-            else if (rules_v2_dist(gm->pos, tm->pos) <= 5.0)
-                t->within5++;
+                continue;
+            }
+            ev[gm->evidence]++;
+            double e = rules_v2_dist(gm->pos, tm->pos);
+            t->err_max[gm->evidence] = fmax(t->err_max[gm->evidence], e);
+            if (gm->sigma_mm > 0)
+                t->z_sum[gm->evidence] += pow(e / gm->sigma_mm, 2), t->z_n[gm->evidence]++;
+            if (rules_v2_dist(gm->pos, tm->pos) <= 5.0)
+                t->within5++, within++;
             else
-                t->wrong++;
+                t->wrong++, wrong++;
+        }
+        const rules_unit *gu = rules_snapshot_find_unit(got, tu->id);
+        size_t slots = 0;
+        for (size_t m = 0; gu && m < tu->n_models; m++) {
+            bool filled = false;
+            for (size_t g = 0; g < gu->n_models && !filled; g++)
+                filled = rules_v2_dist(gu->models[g].pos, tu->models[m].pos) <= 5.0;
+            slots += filled;
+        }
+        t->slots_within5 += slots;
+        if (gu && gu->n_alternatives == 0 && gu->placements_complete)
+            t->wrong_pinned += wrong;
+        if (i % 2 == 1) /* make_table shuffles the listing of every even unit */
+            t->wrong_listed += wrong;
+        if (verbose) {
+            printf("    %-10s %2zu models: seen %2zu rough %2zu inferred %2zu | within 5 mm %2zu wrong %2zu%s%s\n",
+                   tu->id, tu->n_models, ev[0], ev[1], ev[2], within, wrong,
+                   gu ? (gu->n_alternatives ? " | alternatives " : "") : " | unseen",
+                   gu && gu->n_alternatives ? (gu->placements_complete ? "complete" : "incomplete") : "");
         }
     }
     t->units_unseen += got->n_unseen;
@@ -223,13 +263,13 @@ typedef struct verdict_tally {
 } verdict_tally;
 
 static int judge(const table *t, const rules_snapshot *b, const rules_snapshot *a, verdict_tally *vt, bool verbose,
-                 rules_error *err)
+                 bool plain, rules_error *err)
 {
-    rules_check_options opt;
-    rules_check_options_default(&opt);
+    rules_robust_options opt;
+    rules_robust_options_default(&opt);
     rules_report r;
     rules_report_init(&r);
-    if (rules_move_check(b, a, &opt, &r, err) < 0)
+    if ((plain ? rules_move_check(b, a, &opt.check, &r, err) : rules_robust_check(b, a, &opt, &r, err)) < 0)
         return -1;
     vt->pairs++;
     const char *adv = t->before->snapshot->units[t->moved_unit[ADVANCING]].id;
@@ -238,8 +278,9 @@ static int judge(const table *t, const rules_snapshot *b, const rules_snapshot *
         const rules_unit_report *ur = &r.units[i];
         bool is_adv = strcmp(ur->unit_id, adv) == 0, is_mar = strcmp(ur->unit_id, mar) == 0;
         if (verbose)
-            printf("    %-10s %-8s %s%s%s\n", ur->unit_id, rules_move_word(ur->move), rules_verdict_word(ur->verdict),
-                   ur->n_violations ? " " : "", ur->n_violations ? ur->violations[0].code : "");
+            printf("    %-10s %-8s %s%s%s%s%s\n", ur->unit_id, rules_move_word(ur->move), rules_verdict_word(ur->verdict),
+                   ur->n_violations ? " " : "", ur->n_violations ? ur->violations[0].code : "", ur->why[0] ? ": " : "",
+                   ur->why);
         if (is_adv) {
             vt->advance_legal += ur->verdict == RULES_VERDICT_LEGAL;
             vt->advance_unsure += ur->verdict == RULES_VERDICT_CANNOT_TELL || ur->verdict == RULES_VERDICT_NOT_SEEN;
@@ -268,6 +309,8 @@ static int write_scene(const ds_scene *s, const char *dir, const char *name, rul
     cJSON_AddNumberToObject(jr, "spear_fraction", s->render.spear_fraction);
     cJSON_AddNumberToObject(jr, "banner_fraction", s->render.banner_fraction);
     cJSON_AddNumberToObject(jr, "hands", s->render.hands);
+    double fh[2] = {s->render.figure_min_mm, s->render.figure_max_mm};
+    cJSON_AddItemToObject(jr, "figure_height_mm", cJSON_CreateDoubleArray(fh, 2));
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     int rc = rules_json_write_file(root, path, err);
@@ -310,12 +353,16 @@ static rules_snapshot *render_detect(const ds_scene *s, const vis_roster *roster
 
 static void help(FILE *out)
 {
-    fprintf(out, "usage: tableref bench formation [--tables N] [--seed S] [--verbose] [--write DIR]\n"
+    fprintf(out, "usage: tableref bench formation [--tables N] [--seed S] [--light] [--verbose] [--plain]\n"
+                 "                                [--write DIR]\n"
                  "\n"
                  "Renders N (default 3) crowded before/after tables at 4056x3040 and prints\n"
                  "how many models are placed within 5 mm, wrong ids, unseen units, and the\n"
                  "calls on the moves (one legal 4.5\" Advance, one illegal 11\" March per\n"
-                 "table). --write DIR writes table k's scenes to DIR/table-k instead.\n");
+                 "table). --plain judges with rules_move_check alone (no hypotheses, no\n"
+                 "uncertainty), as before rules_robust. --light: smaller figures, few spears,\n"
+                 "one hand (most tags readable). --write DIR writes table k's scenes\n"
+                 "to DIR/table-k instead.\n");
 }
 
 int bench_formation(int argc, char **argv)
@@ -325,12 +372,14 @@ int bench_formation(int argc, char **argv)
         return 0;
     }
     double tables = 3, seed = 1;
-    int verbose = 0;
+    int verbose = 0, plain = 0, light = 0;
     const char *write_dir = NULL;
     const cli_opt opts[] = {
         {"--tables", CLI_OPT_NUMBER, &tables, 0},
         {"--seed", CLI_OPT_NUMBER, &seed, 0},
         {"--verbose", CLI_OPT_FLAG, &verbose, 1},
+        {"--plain", CLI_OPT_FLAG, &plain, 1},
+        {"--light", CLI_OPT_FLAG, &light, 1},
         {"--write", CLI_OPT_STRING, &write_dir, 0},
     };
     if (cli_parse("bench formation", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), NULL, 0) < 0)
@@ -344,7 +393,7 @@ int bench_formation(int argc, char **argv)
     verdict_tally vt = {0};
     for (int ti = 0; ti < (int)tables; ti++) {
         table t;
-        if (make_table(ti, (uint32_t)seed, &t, &err) < 0) {
+        if (make_table(ti, (uint32_t)seed, light, &t, &err) < 0) {
             table_free(&t);
             fprintf(stderr, "tableref bench formation: %s\n", err.msg);
             return EXIT_BAD_INPUT;
@@ -375,15 +424,18 @@ int bench_formation(int argc, char **argv)
             if (!got[k])
                 break;
             placed_tally pt = {0};
-            score_placement(sc[k]->snapshot, got[k], &pt);
-            printf("formation: table %d %-6s models=%zu placed_within_5mm=%zu (%.1f%%) wrong_ids=%zu not_placed=%zu "
-                   "units_unseen=%zu\n",
-                   ti + 1, k ? "after" : "before", pt.models, pt.within5, 100.0 * pt.within5 / pt.models, pt.wrong,
-                   pt.missing, pt.units_unseen);
+            score_placement(sc[k]->snapshot, got[k], &pt, verbose);
+            printf("formation: table %d %-6s models=%zu placed_within_5mm=%zu (%.1f%%) places_filled_within_5mm=%zu "
+                   "wrong_ids=%zu (listed in order: %zu, one placement: %zu) not_placed=%zu units_unseen=%zu\n",
+                   ti + 1, k ? "after" : "before", pt.models, pt.within5, 100.0 * pt.within5 / pt.models,
+                   pt.slots_within5, pt.wrong, pt.wrong_listed, pt.wrong_pinned, pt.missing, pt.units_unseen);
             all.models += pt.models, all.within5 += pt.within5, all.wrong += pt.wrong, all.missing += pt.missing;
-            all.units_unseen += pt.units_unseen;
+            all.units_unseen += pt.units_unseen, all.slots_within5 += pt.slots_within5;
+            all.wrong_pinned += pt.wrong_pinned, all.wrong_listed += pt.wrong_listed;
+            for (int e = 0; e < 3; e++)
+                all.err_max[e] = fmax(all.err_max[e], pt.err_max[e]), all.z_sum[e] += pt.z_sum[e], all.z_n[e] += pt.z_n[e];
         }
-        int rc = got[0] && got[1] ? judge(&t, got[0], got[1], &vt, verbose, &err) : -1;
+        int rc = got[0] && got[1] ? judge(&t, got[0], got[1], &vt, verbose, plain, &err) : -1;
         rules_snapshot_free(got[0]);
         rules_snapshot_free(got[1]);
         table_free(&t);
@@ -394,8 +446,14 @@ int bench_formation(int argc, char **argv)
     }
     if (write_dir)
         return 0;
-    printf("formation: all models=%zu placed_within_5mm=%.1f%% wrong_ids=%zu not_placed=%zu units_unseen=%zu\n",
-           all.models, 100.0 * all.within5 / all.models, all.wrong, all.missing, all.units_unseen);
+    printf("formation: all models=%zu placed_within_5mm=%.1f%% places_filled_within_5mm=%.1f%% wrong_ids=%zu "
+           "(listed in order: %zu, one placement: %zu) not_placed=%zu units_unseen=%zu\n",
+           all.models, 100.0 * all.within5 / all.models, 100.0 * all.slots_within5 / all.models, all.wrong,
+           all.wrong_listed, all.wrong_pinned, all.missing, all.units_unseen);
+    for (int e = 0; e < 3; e++)
+        printf("formation: %-8s models=%zu worst_error_mm=%.2f rms_error_over_sigma=%.2f\n",
+               rules_evidence_word((rules_evidence)e), all.z_n[e], all.err_max[e],
+               all.z_n[e] ? sqrt(all.z_sum[e] / all.z_n[e]) : NAN);
     printf("calls: pairs=%zu false_illegal=%zu advance_4.5in_legal=%zu advance_cannot_tell=%zu march_11in_illegal=%zu "
            "unmoved_units_reported_moved=%zu\n",
            vt.pairs, vt.false_illegal, vt.advance_legal, vt.advance_unsure, vt.march_illegal, vt.still_reported);

@@ -453,7 +453,8 @@ static int read_model(const cJSON *jm, const char *where, rules_unit *u, rules_e
 /* A unit's alternative placements: [{"label": ..., "models": [{"id", "x_mm", "y_mm", "facing_deg", "sigma_mm"}]}]. */
 static int read_alternatives(const cJSON *ju, const char *where, rules_unit *u, rules_error *err)
 {
-    if (rules_json_bool(ju, "alternatives_complete", where, false, &u->placements_complete, err) < 0)
+    if (rules_json_bool(ju, "alternatives_complete", where, false, &u->placements_complete, err) < 0 ||
+        rules_json_string(ju, "placement", where, false, u->placement_label, sizeof u->placement_label, err) < 0)
         return -1;
     const cJSON *it = field(ju, "alternatives");
     if (!it || cJSON_IsNull(it))
@@ -771,6 +772,8 @@ static void add_alternatives(cJSON *ju, const rules_unit *u)
 {
     if (!u->placements_complete)
         cJSON_AddBoolToObject(ju, "alternatives_complete", false);
+    if (u->placement_label[0])
+        cJSON_AddStringToObject(ju, "placement", u->placement_label);
     if (!u->n_alternatives)
         return;
     cJSON *alts = cJSON_AddArrayToObject(ju, "alternatives");

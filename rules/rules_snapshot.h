@@ -107,6 +107,7 @@ typedef struct rules_unit {
     /* Vision's other placements of the inferred models (the one in `models`
      * is the likeliest); `placements_complete` is false when there were more
      * than vision keeps, so no call may rely on having seen them all. */
+    char placement_label[RULES_LABEL_MAX];  /* how `models` places the inferred ones ("" when no alternative) */
     rules_placement *alternatives;
     size_t n_alternatives, cap_alternatives;
     bool placements_complete;
