@@ -565,11 +565,6 @@ static int judge_unit(work *w, size_t u0i, size_t u1i, bool selected, rules_repo
         rc = judge_pair(w, u0i, u1i, &pairs[k], err);
     apply_placement(U0, 0, &w->b->units[u0i]);
     apply_placement(U1, 0, &w->a->units[u1i]);
-    if (getenv("ROBUST_DEBUG"))
-        for (size_t k = 0; k < n; k++)
-            fprintf(stderr, "DBG %s pair %zu,%zu kept=%d outcome=%d %s | %s\n", U0->id, pairs[k].h0, pairs[k].h1,
-                    pairs[k].slots_kept, pairs[k].outcome, placement_label(U0, pairs[k].h0),
-                    placement_label(U1, pairs[k].h1));
     tally t;
     rules_verdict v = RULES_VERDICT_LEGAL;
     char why[RULES_TEXT_MAX];
