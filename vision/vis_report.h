@@ -27,6 +27,7 @@ typedef enum vis_issue_kind {
     VIS_ISSUE_MISSING,        /* a model not seen and not placeable: left out */
     VIS_ISSUE_POSE,           /* the board pose could not be refined */
     VIS_ISSUE_RECOVERED,      /* a partly hidden tag of an otherwise unseen unit read by its pattern: model inferred */
+    VIS_ISSUE_READ,           /* a tag the quad finder missed, read by its pattern where its unit's formation puts a model */
     VIS_ISSUE_UNIT_UNSEEN,    /* a unit the camera saw nothing of: listed in the snapshot's unseen_units */
 } vis_issue_kind;
 
@@ -46,6 +47,7 @@ typedef struct vis_report {
     int pose_refined;
     double pose_rms_px;       /* board tags' reprojection RMS with the pose used (NAN: none seen) */
     size_t models_seen, models_inferred, models_missing;
+    size_t tags_read;         /* tags read by their pattern at a predicted place (VIS_ISSUE_READ) */
     size_t units_unseen;      /* units with no evidence at all (VIS_ISSUE_UNIT_UNSEEN) */
 } vis_report;
 
