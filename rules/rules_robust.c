@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules_formation.h"
+#include "rules_pairing.h"
 
 void rules_robust_options_default(rules_robust_options *o)
 {
@@ -34,76 +34,11 @@ static void text(char *buf, size_t cap, const char *fmt, ...)
     va_end(ap);
 }
 
-static double model_sigma(const rules_robust_options *o, const rules_model *m)
-{
-    if (!isnan(m->sigma_mm))
-        return m->sigma_mm;
-    switch (m->evidence) {
-    case RULES_EVIDENCE_ROUGH: return o->sigma_rough_mm;
-    case RULES_EVIDENCE_INFERRED: return o->sigma_inferred_mm;
-    case RULES_EVIDENCE_SEEN: break;
-    }
-    return 0;
-}
-
-static bool measured(const rules_model *m) { return m->evidence != RULES_EVIDENCE_INFERRED; }
-
-/* ---- least-cost pairing (Hungarian method, O(n^3)) --------------------- */
-
-/* Pairs n rows with n columns minimising the summed cost (row-major n x n); col_of_row receives the pairing. */
-static int assign_min_cost(const double *cost, size_t n, size_t *col_of_row)
-{
-    double *u = calloc(4 * (n + 1), sizeof *u);
-    size_t *p = calloc(2 * (n + 1), sizeof *p);
-    bool *used = calloc(n + 1, sizeof *used);
-    if (!u || !p || !used) {
-        free(u), free(p), free(used);
-        return -1;
-    }
-    double *v = u + (n + 1), *minv = u + 2 * (n + 1);
-    size_t *way = p + (n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        p[0] = i;
-        size_t j0 = 0;
-        for (size_t j = 0; j <= n; j++)
-            minv[j] = INFINITY, used[j] = false;
-        do {
-            used[j0] = true;
-            size_t i0 = p[j0], j1 = 0;
-            double delta = INFINITY;
-            for (size_t j = 1; j <= n; j++) {
-                if (used[j])
-                    continue;
-                double cur = cost[(i0 - 1) * n + (j - 1)] - u[i0] - v[j];
-                if (cur < minv[j])
-                    minv[j] = cur, way[j] = j0;
-                if (minv[j] < delta)
-                    delta = minv[j], j1 = j;
-            }
-            for (size_t j = 0; j <= n; j++) {
-                if (used[j])
-                    u[p[j]] += delta, v[j] -= delta;
-                else
-                    minv[j] -= delta;
-            }
-            j0 = j1;
-        } while (p[j0] != 0);
-        do {
-            size_t j1 = way[j0];
-            p[j0] = p[j1];
-            j0 = j1;
-        } while (j0);
-    }
-    for (size_t j = 1; j <= n; j++)
-        col_of_row[p[j] - 1] = j - 1;
-    free(u), free(p), free(used);
-    return 0;
-}
-
 /* ---- working copies, placements, motion ------------------------------- */
 
 typedef struct work {
     const rules_robust_options *o;
+    rules_pairing_params pp;               /* from o */
     const rules_snapshot *before, *after;  /* as given */
     rules_snapshot *b, *a;                 /* clones: the judged unit takes each placement in turn */
 } work;
@@ -130,145 +65,6 @@ static const char *placement_label(const rules_unit *u, size_t h)
 {
     const char *l = h ? u->alternatives[h - 1].label : u->placement_label;
     return l[0] ? l : "as placed";
-}
-
-typedef struct motion {
-    double rot;
-    rules_vec2 trans;
-    bool rigid;         /* the unit moved as a block, as far as its measured models show */
-    size_t n_measured;  /* models measured in both frames */
-} motion;
-
-static rules_vec2 carry(const motion *mo, rules_vec2 p) { return rules_v2_add(rules_v2_rot(p, mo->rot), mo->trans); }
-static rules_vec2 uncarry(const motion *mo, rules_vec2 p) { return rules_v2_rot(rules_v2_sub(p, mo->trans), -mo->rot); }
-
-/* The unit's motion from the models measured in both frames (2-D Kabsch); without any, from its two formations. */
-static void fit_motion(const work *w, const rules_unit *u0, const rules_unit *u1, motion *mo)
-{
-    memset(mo, 0, sizeof *mo);
-    rules_vec2 c0 = {0, 0}, c1 = {0, 0};
-    double fc = 0, fs = 0;
-    for (size_t j = 0; j < u0->n_models; j++) {
-        const rules_model *a = &u0->models[j], *b = rules_unit_find_model(u1, a->id);
-        if (!b || !measured(a) || !measured(b))
-            continue;
-        c0 = rules_v2_add(c0, a->pos), c1 = rules_v2_add(c1, b->pos);
-        fc += cos(b->facing - a->facing), fs += sin(b->facing - a->facing);
-        mo->n_measured++;
-    }
-    if (mo->n_measured == 0) {
-        rules_formation f0, f1;
-        if (rules_formation_fit(u0, NULL, &f0, NULL) < 0 || rules_formation_fit(u1, NULL, &f1, NULL) < 0)
-            return;
-        mo->rot = rules_angle_wrap(f1.heading - f0.heading);
-        mo->trans = rules_v2_sub(f1.centre, rules_v2_rot(f0.centre, mo->rot));
-        mo->rigid = f0.files == f1.files && f0.ranks == f1.ranks;
-        return;
-    }
-    c0 = rules_v2_scale(c0, 1.0 / mo->n_measured), c1 = rules_v2_scale(c1, 1.0 / mo->n_measured);
-    double sc = 0, sd = 0;
-    for (size_t j = 0; j < u0->n_models; j++) {
-        const rules_model *a = &u0->models[j], *b = rules_unit_find_model(u1, a->id);
-        if (!b || !measured(a) || !measured(b))
-            continue;
-        rules_vec2 p = rules_v2_sub(a->pos, c0), q = rules_v2_sub(b->pos, c1);
-        sc += rules_v2_cross(p, q), sd += rules_v2_dot(p, q);
-    }
-    mo->rot = mo->n_measured == 1 ? atan2(fs, fc) : atan2(sc, sd);
-    mo->trans = rules_v2_sub(c1, rules_v2_rot(c0, mo->rot));
-    mo->rigid = true;
-    for (size_t j = 0; j < u0->n_models && mo->rigid; j++) {
-        const rules_model *a = &u0->models[j], *b = rules_unit_find_model(u1, a->id);
-        if (!b || !measured(a) || !measured(b))
-            continue;
-        double reach = w->o->check.rigid_tolerance_mm +
-                       w->o->coverage * hypot(model_sigma(w->o, a), model_sigma(w->o, b));
-        mo->rigid = rules_v2_dist(carry(mo, a->pos), b->pos) <= reach;
-    }
-}
-
-/*
- * Re-pairs the inferred models of `u` with its inferred places: each takes
- * the place nearest where its counterpart in `other` puts it (through the
- * motion when `through_motion`). `measured_targets_only`: a model inferred
- * in `other` too has no target yet.
- */
-static int repair_side(rules_unit *u, const rules_unit *other, bool other_is_after, const motion *mo,
-                       bool through_motion, bool measured_targets_only)
-{
-    size_t n = 0;
-    for (size_t j = 0; j < u->n_models; j++)
-        n += !measured(&u->models[j]);
-    if (n < 2)
-        return 0;
-    size_t *idx = malloc(n * (2 * sizeof(size_t) + sizeof(rules_model)) + n * n * sizeof(double));
-    if (!idx)
-        return -1;
-    size_t *col = idx + n;
-    rules_model *place = (rules_model *)(col + n);
-    double *cost = (double *)(place + n);
-    n = 0;
-    for (size_t j = 0; j < u->n_models; j++)
-        if (!measured(&u->models[j]))
-            place[n] = u->models[j], idx[n++] = j;
-    for (size_t i = 0; i < n; i++) {
-        const rules_model *om = rules_unit_find_model(other, u->models[idx[i]].id);
-        bool target = om && !(measured_targets_only && !measured(om));
-        rules_vec2 t = {0, 0};
-        if (target)
-            t = !through_motion ? om->pos : other_is_after ? uncarry(mo, om->pos) : carry(mo, om->pos);
-        for (size_t j = 0; j < n; j++) {
-            double d = target ? rules_v2_dist(place[j].pos, t) : 0;
-            cost[i * n + j] = d * d;
-        }
-    }
-    int rc = assign_min_cost(cost, n, col);
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        rules_model *m = &u->models[idx[i]];
-        m->pos = place[col[i]].pos, m->facing = place[col[i]].facing, m->sigma_mm = place[col[i]].sigma_mm;
-    }
-    free(idx);
-    return rc;
-}
-
-static int repair(rules_unit *w0, rules_unit *w1, const motion *mo, bool through_motion)
-{
-    if (repair_side(w0, w1, true, mo, through_motion, true) < 0)
-        return -1;
-    return repair_side(w1, w0, false, mo, through_motion, false);
-}
-
-/* Every model inferred in a frame stands where the motion carries it: its slot was kept. */
-static bool slots_kept(const work *w, const rules_unit *w0, const rules_unit *w1, const motion *mo)
-{
-    for (size_t j = 0; j < w0->n_models; j++) {
-        const rules_model *a = &w0->models[j], *b = rules_unit_find_model(w1, a->id);
-        if (!b || (measured(a) && measured(b)))
-            continue;
-        double reach = w->o->check.rigid_tolerance_mm +
-                       w->o->coverage * hypot(model_sigma(w->o, a), model_sigma(w->o, b));
-        if (rules_v2_dist(carry(mo, a->pos), b->pos) > reach)
-            return false;
-    }
-    return true;
-}
-
-/* The watch's jitter rule: no model moved more than max(jitter, its reach), the unit turned less than jitter_rad. */
-static bool did_not_move(const work *w, const rules_unit *w0, const rules_unit *w1, const motion *mo)
-{
-    if (fabs(mo->rot) > w->o->jitter_rad)
-        return false;
-    size_t n = 0;
-    for (size_t j = 0; j < w0->n_models; j++) {
-        const rules_model *a = &w0->models[j], *b = rules_unit_find_model(w1, a->id);
-        if (!b)
-            continue;
-        double reach = fmax(w->o->jitter_mm, w->o->coverage * hypot(model_sigma(w->o, a), model_sigma(w->o, b)));
-        if (rules_v2_dist(a->pos, b->pos) > reach)
-            return false;
-        n++;
-    }
-    return n > 0;
 }
 
 /* ---- one pair of placements ------------------------------------------- */
@@ -299,7 +95,7 @@ static bool after_frame_only(const char *code)
 static double model_reach(const work *w, const rules_unit *w0, const rules_unit *w1, const char *id, bool after_only)
 {
     const rules_model *a = rules_unit_find_model(w0, id), *b = rules_unit_find_model(w1, id);
-    double sa = a ? model_sigma(w->o, a) : 0, sb = b ? model_sigma(w->o, b) : 0;
+    double sa = a ? rules_pairing_sigma(&w->pp, a) : 0, sb = b ? rules_pairing_sigma(&w->pp, b) : 0;
     /* A gap or an edge is measured in the after frame only, against something placed as well as this model. */
     return after_only ? sqrt(2.0) * sb : hypot(sa, sb);
 }
@@ -331,7 +127,7 @@ static double violation_reach(const work *w, const rules_unit *w0, const rules_u
 static bool measured_in_both(const rules_unit *w0, const rules_unit *w1, const char *id)
 {
     const rules_model *a = rules_unit_find_model(w0, id), *b = rules_unit_find_model(w1, id);
-    return a && b && measured(a) && measured(b);
+    return a && b && rules_pairing_measured(a) && rules_pairing_measured(b);
 }
 
 static void list_models(const rules_violation *v, char *buf, size_t cap)
@@ -389,15 +185,15 @@ static int judge_pair(work *w, size_t u0i, size_t u1i, pair *p, rules_error *err
     for (int pass = 0; pass < 2; pass++) {
         apply_placement(U0, p->h0, w0);
         apply_placement(U1, p->h1, w1);
-        motion mo;
-        fit_motion(w, w0, w1, &mo);
+        rules_motion mo;
+        rules_motion_fit(&w->pp, w0, w1, &mo);
         /* Pass 0: slots kept through the motion; pass 1: each unseen model by its own nearest place. */
         const bool through_motion = pass == 0 && mo.rigid;
-        if (repair(w0, w1, &mo, through_motion) < 0)
+        if (rules_pairing_pair(w0, w1, &mo, through_motion) < 0)
             return rules_error_set(err, "out of memory");
         if (pass == 0) {
-            p->slots_kept = mo.rigid && slots_kept(w, w0, w1, &mo);
-            if (did_not_move(w, w0, w1, &mo)) {
+            p->slots_kept = mo.rigid && rules_pairing_slots_kept(&w->pp, w0, w1, &mo);
+            if (rules_pairing_still(&w->pp, w0, w1, &mo)) {
                 p->outcome = PAIR_STILL;
                 return 0;
             }
@@ -679,7 +475,10 @@ int rules_robust_check(const rules_snapshot *before, const rules_snapshot *after
     if (rules_move_check(before, after, &vopt, out, err) < 0)
         return -1;
     rules_report_begin(out, before, after);
-    work w = {o_in, before, after, rules_snapshot_clone(before), rules_snapshot_clone(after)};
+    work w = {o_in,
+              {o_in->check.rigid_tolerance_mm, o_in->coverage, o_in->jitter_mm, o_in->jitter_rad, o_in->sigma_rough_mm,
+               o_in->sigma_inferred_mm},
+              before, after, rules_snapshot_clone(before), rules_snapshot_clone(after)};
     int rc = w.b && w.a ? judge_all(&w, sel, out, err) : rules_error_set(err, "out of memory");
     rules_snapshot_free(w.b);
     rules_snapshot_free(w.a);

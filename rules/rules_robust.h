@@ -21,7 +21,7 @@
  * and turned less than jitter_rad did not move (the watch's settle rule,
  * docs/formats.md "When the table is settled"); it is not judged.
  *
- * Identities of models not seen in a frame. Models of one unit are
+ * Identities of models not seen in a frame (rules_pairing.h). Models of one unit are
  * interchangeable on the table, and a camera tells them apart only by
  * their tags, but the rules measure each model's own distance. Decision: a
  * block keeps its slots. Before judging a pair, the models inferred in a
