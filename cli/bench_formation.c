@@ -71,7 +71,8 @@ static void place_block(int n, int files, double w, double d, rules_vec2 front, 
         int in_rank = rank == ranks - 1 ? n - rank * files : files;
         double shift = (files - in_rank) / 2.0;
         rules_vec2 local = rules_v2((file + shift - (files - 1) / 2.0) * pw, -pd / 2 - rank * pd);
-        pos[k] = rules_v2_add(rules_frame_to_board(f, local), rules_v2((frand(st) - 0.5) * 0.6, (frand(st) - 0.5) * 0.6));
+        pos[k] =
+            rules_v2_add(rules_frame_to_board(f, local), rules_v2((frand(st) - 0.5) * 0.6, (frand(st) - 0.5) * 0.6));
         facing[k] = rules_angle_wrap(th + (frand(st) - 0.5) * rules_deg_to_rad(1.0));
     }
 }
@@ -137,7 +138,11 @@ static int make_table(int index, uint32_t seed, bool light, table *t, rules_erro
         int pick = (int)(frand(&st) * 4) % 4;
         int n = k->n_models[pick], files = k->files[pick];
         vis_roster_unit *u = &r->units[r->n_units++];
-        snprintf(u->id, sizeof u->id, "%s-%d", k == &kinds[0] ? "spears" : k == &kinds[1] ? "riders" : "brutes", ui + 1);
+        snprintf(u->id, sizeof u->id, "%s-%d",
+                 k == &kinds[0]   ? "spears"
+                 : k == &kinds[1] ? "riders"
+                                  : "brutes",
+                 ui + 1);
         snprintf(u->side, sizeof u->side, "%s", ui % 2 ? "blue" : "red");
         u->base_width = k->base_w, u->base_depth = k->base_d;
         u->advance_rate = rules_in_to_mm(5), u->march_rate = rules_in_to_mm(10), u->mobility = NAN;
@@ -292,9 +297,9 @@ static int judge(const table *t, const rules_snapshot *b, const rules_snapshot *
         const rules_unit_report *ur = &r.units[i];
         bool is_adv = strcmp(ur->unit_id, adv) == 0, is_mar = strcmp(ur->unit_id, mar) == 0;
         if (verbose)
-            printf("    %-10s %-8s %s%s%s%s%s\n", ur->unit_id, rules_move_word(ur->move), rules_verdict_word(ur->verdict),
-                   ur->n_violations ? " " : "", ur->n_violations ? ur->violations[0].code : "", ur->why[0] ? ": " : "",
-                   ur->why);
+            printf("    %-10s %-8s %s%s%s%s%s\n", ur->unit_id, rules_move_word(ur->move),
+                   rules_verdict_word(ur->verdict), ur->n_violations ? " " : "",
+                   ur->n_violations ? ur->violations[0].code : "", ur->why[0] ? ": " : "", ur->why);
         if (is_adv) {
             vt->advance_legal += ur->verdict == RULES_VERDICT_LEGAL;
             vt->advance_unsure += ur->verdict == RULES_VERDICT_CANNOT_TELL || ur->verdict == RULES_VERDICT_NOT_SEEN;
@@ -446,8 +451,10 @@ int bench_formation(int argc, char **argv)
             all.models += pt.models, all.within5 += pt.within5, all.wrong += pt.wrong, all.missing += pt.missing;
             all.units_unseen += pt.units_unseen, all.slots_within5 += pt.slots_within5;
             all.wrong_pinned += pt.wrong_pinned, all.wrong_listed += pt.wrong_listed;
-            for (int e = 0; e < 3; e++)
-                all.err_max[e] = fmax(all.err_max[e], pt.err_max[e]), all.z_sum[e] += pt.z_sum[e], all.z_n[e] += pt.z_n[e];
+            for (int e = 0; e < 3; e++) {
+                all.err_max[e] = fmax(all.err_max[e], pt.err_max[e]);
+                all.z_sum[e] += pt.z_sum[e], all.z_n[e] += pt.z_n[e];
+            }
         }
         int rc = got[0] && got[1] ? judge(&t, got[0], got[1], &vt, verbose, plain, &err) : -1;
         rules_snapshot_free(got[0]);

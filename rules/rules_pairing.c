@@ -105,7 +105,9 @@ static int repair_side(rules_unit *u, const rules_unit *other, bool other_is_aft
         bool target = om && !(measured_targets_only && !rules_pairing_measured(om));
         rules_vec2 t = {0, 0};
         if (target)
-            t = !through_motion ? om->pos : other_is_after ? rules_motion_uncarry(mo, om->pos) : rules_motion_carry(mo, om->pos);
+            t = !through_motion  ? om->pos
+                : other_is_after ? rules_motion_uncarry(mo, om->pos)
+                                 : rules_motion_carry(mo, om->pos);
         for (size_t j = 0; j < n; j++) {
             double d = target ? rules_v2_dist(place[j].pos, t) : 0;
             cost[i * n + j] = d * d;
@@ -127,7 +129,8 @@ int rules_pairing_pair(rules_unit *w0, rules_unit *w1, const rules_motion *mo, b
     return repair_side(w1, w0, false, mo, through_motion, false);
 }
 
-bool rules_pairing_slots_kept(const rules_pairing_params *p, const rules_unit *w0, const rules_unit *w1, const rules_motion *mo)
+bool rules_pairing_slots_kept(const rules_pairing_params *p, const rules_unit *w0, const rules_unit *w1,
+                              const rules_motion *mo)
 {
     for (size_t j = 0; j < w0->n_models; j++) {
         const rules_model *a = &w0->models[j], *b = rules_unit_find_model(w1, a->id);
@@ -142,7 +145,8 @@ bool rules_pairing_slots_kept(const rules_pairing_params *p, const rules_unit *w
 }
 
 /* The watch's jitter rule (docs/formats.md, "When the table is settled"), with each model's reach. */
-bool rules_pairing_still(const rules_pairing_params *p, const rules_unit *w0, const rules_unit *w1, const rules_motion *mo)
+bool rules_pairing_still(const rules_pairing_params *p, const rules_unit *w0, const rules_unit *w1,
+                         const rules_motion *mo)
 {
     if (fabs(mo->rot) > p->jitter_rad)
         return false;

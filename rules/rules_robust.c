@@ -163,9 +163,12 @@ static pair_outcome classify(const work *w, const rules_unit *w0, const rules_un
             char ids[160], meas[32], lim[32], pm[32];
             list_models(v, ids, sizeof ids);
             bool len = v->quantity == RULES_QTY_LENGTH;
-            text(meas, sizeof meas, len ? "%.2f\"" : "%.1f deg", len ? rules_mm_to_in(v->measured) : rules_rad_to_deg(v->measured));
-            text(lim, sizeof lim, len ? "%.2f\"" : "%.1f deg", len ? rules_mm_to_in(v->limit) : rules_rad_to_deg(v->limit));
-            text(pm, sizeof pm, len ? "%.2f\"" : "%.1f deg", len ? rules_mm_to_in(reach + tol) : rules_rad_to_deg(reach));
+            text(meas, sizeof meas, len ? "%.2f\"" : "%.1f deg",
+                 len ? rules_mm_to_in(v->measured) : rules_rad_to_deg(v->measured));
+            text(lim, sizeof lim, len ? "%.2f\"" : "%.1f deg",
+                 len ? rules_mm_to_in(v->limit) : rules_rad_to_deg(v->limit));
+            text(pm, sizeof pm, len ? "%.2f\"" : "%.1f deg",
+                 len ? rules_mm_to_in(reach + tol) : rules_rad_to_deg(reach));
             text(p->close, sizeof p->close, "%s measured %s against a limit of %s, within the +/-%s the pictures "
                      "allow%s%s%s", v->code, meas, lim, pm, ids[0] ? " (models " : "", ids, ids[0] ? ")" : "");
         }

@@ -44,7 +44,8 @@ static void rear_at(const rules_unit *u, double f9, double f10, rules_vec2 *p9, 
     *p10 = rules_formation_slot_position(&f, 0, 2, f10);
 }
 
-/* As vision writes an incomplete rear rank it could not pin: spears-9/10 inferred, `primary` in models, others as alternatives. */
+/* As vision writes an incomplete rear rank it could not pin: spears-9/10 inferred, `primary` in models, others as
+ * alternatives. */
 static void ambiguous_rear(rules_unit *u, double primary)
 {
     static const struct {
@@ -77,13 +78,17 @@ static rules_unit *translated(rules_snapshot *after, const rules_unit *u, rules_
     c->base_width = u->base_width, c->base_depth = u->base_depth;
     c->advance_rate = u->advance_rate, c->march_rate = u->march_rate;
     for (size_t j = 0; j < u->n_models; j++) {
-        rules_model *m = rules_unit_add_model(c, u->models[j].id, rules_v2_add(u->models[j].pos, d), u->models[j].facing);
+        rules_model *m =
+            rules_unit_add_model(c, u->models[j].id, rules_v2_add(u->models[j].pos, d), u->models[j].facing);
         m->evidence = u->models[j].evidence, m->inferred = u->models[j].inferred, m->sigma_mm = u->models[j].sigma_mm;
     }
     return c;
 }
 
-static rules_vec2 ahead(double heading, double inches) { return rules_v2_scale(rules_v2_dir(heading), rules_in_to_mm(inches)); }
+static rules_vec2 ahead(double heading, double inches)
+{
+    return rules_v2_scale(rules_v2_dir(heading), rules_in_to_mm(inches));
+}
 
 typedef struct judged {
     rules_report robust, plain;
@@ -319,7 +324,8 @@ Test(robust, incomplete_placements_cannot_tell)
     judged j;
     judge(b, a, RULES_MOVE_AUTO, &j);
     cr_assert_eq(j.robust.n_units, 1);
-    cr_expect_eq(j.robust.units[0].verdict, RULES_VERDICT_CANNOT_TELL, "%s", rules_verdict_word(j.robust.units[0].verdict));
+    cr_expect_eq(j.robust.units[0].verdict, RULES_VERDICT_CANNOT_TELL, "%s",
+                 rules_verdict_word(j.robust.units[0].verdict));
     cr_expect(strstr(j.robust.units[0].why, "spears-9") != NULL, "why names the models: %s", j.robust.units[0].why);
     judged_clear(&j);
     rules_snapshot_free(b);
