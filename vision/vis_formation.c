@@ -5,27 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One model the grid is fitted to, in the provisional local frame (u right, v forward). */
-typedef struct obs {
-    size_t model;     /* index into the input */
-    double u, v;      /* mm */
-    double w;         /* weight in the fit */
-    double x;         /* file position from the reference model, in pitches (x.5 in a rear rank) */
-    int r;            /* rank behind the front-most observed one */
-    bool slotted;     /* claims a slot (false: a second model found in the same place) */
-} obs;
-
-typedef struct fit {
-    const vis_formation_input *in;
-    rules_frame f0;   /* provisional frame at the first observed model, heading = unit facing */
-    obs *o;
-    size_t n;
-    double pa, pd;    /* pitches */
-    double au, av;    /* local position of relative slot (0, 0) */
-    double sig_res, sig_a, sig_pa, sig_pd, xbar, rbar;
-    int rmax;
-    double xmin, xmax;
-} fit;
+#include "vis_formation_fit.h"
 
 /* A placement of the grid over the observed models. */
 typedef struct hyp {
@@ -45,211 +25,6 @@ typedef struct hyps {
     int F, R, k;
     bool truncated;   /* more gapped rear ranks existed than were kept */
 } hyps;
-
-static bool is_measured(vis_formation_evidence e) { return e != VIS_FORMATION_NONE; }
-
-static double evidence_weight(vis_formation_evidence e)
-{
-    switch (e) {
-    case VIS_FORMATION_SEEN: return 1.0;
-    case VIS_FORMATION_PRIOR: return 0.5;
-    case VIS_FORMATION_ROUGH: return 0.3;
-    case VIS_FORMATION_NONE: break;
-    }
-    return 0;
-}
-
-static int cmp_obs_front(const void *a, const void *b)
-{
-    double x = ((const obs *)a)->v, y = ((const obs *)b)->v;
-    return (x < y) - (x > y);
-}
-
-static double near_int_gap(double x) { return fabs(x - round(x)); }
-
-/* Heading: weighted circular mean of the facings; then again without those more than 15 degrees off. */
-static double fit_heading(const vis_formation_input *in)
-{
-    double h = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        double sc = 0, ss = 0;
-        for (size_t i = 0; i < in->n_models; i++) {
-            const vis_formation_model *m = &in->models[i];
-            if (!is_measured(m->evidence))
-                continue;
-            if (pass && fabs(rules_angle_wrap(m->facing - h)) > rules_deg_to_rad(15))
-                continue;
-            double w = evidence_weight(m->evidence);
-            sc += w * cos(m->facing), ss += w * sin(m->facing);
-        }
-        if (sc != 0 || ss != 0)
-            h = atan2(ss, sc);
-    }
-    return h;
-}
-
-/* Ranks by walking from the front; returns the measured pitch along (or `d`). */
-static double index_ranks(fit *F, double d)
-{
-    qsort(F->o, F->n, sizeof *F->o, cmp_obs_front);
-    double pd = d;
-    for (int pass = 0; pass < 2; pass++) {
-        double sum = 0;
-        int cnt = 0, r = 0;
-        F->o[0].r = 0;
-        for (size_t i = 1; i < F->n; i++) {
-            double step = F->o[i - 1].v - F->o[i].v;
-            if (step > 0.5 * pd) {
-                int k = (int)fmax(1.0, round(step / pd));
-                r += k;
-                if (k == 1)
-                    sum += step, cnt++;
-            }
-            F->o[i].r = r;
-        }
-        F->rmax = r;
-        if (cnt && sum / cnt > 0.9 * d && sum / cnt < 1.3 * d)
-            pd = sum / cnt;
-    }
-    return pd;
-}
-
-/* Files: positions in pitches from the leftmost model of the full ranks seen (rear rank on half steps). */
-static double index_files(fit *F, double w)
-{
-    /* Measured pitch: neighbours one place apart in one rank. */
-    double sum = 0, pa = w;
-    int cnt = 0;
-    for (size_t i = 0; i < F->n; i++)
-        for (size_t j = 0; j < F->n; j++) {
-            double step = F->o[j].u - F->o[i].u;
-            if (i != j && F->o[i].r == F->o[j].r && step > 0.5 * w && step < 1.5 * w) {
-                /* Only the nearest right neighbour of i counts. */
-                bool nearest = true;
-                for (size_t k = 0; k < F->n && nearest; k++) {
-                    double sk = F->o[k].u - F->o[i].u;
-                    nearest = !(k != i && F->o[k].r == F->o[i].r && sk > 0.5 * w && sk < step);
-                }
-                if (nearest)
-                    sum += step, cnt++;
-            }
-        }
-    if (cnt && sum / cnt > 0.9 * w && sum / cnt < 1.3 * w)
-        pa = sum / cnt;
-    /* The reference: leftmost model of the ranks in front of the last one seen (all when one rank). */
-    double uref = INFINITY;
-    for (size_t i = 0; i < F->n; i++)
-        if (F->rmax == 0 || F->o[i].r < F->rmax)
-            uref = fmin(uref, F->o[i].u);
-    for (size_t i = 0; i < F->n; i++) {
-        double q = (F->o[i].u - uref) / pa;
-        bool full = F->rmax == 0 || F->o[i].r < F->rmax;
-        F->o[i].x = full ? round(q) : round(2 * q) / 2;
-    }
-    F->au = uref;
-    return pa;
-}
-
-/* Weighted least squares y = a + b x; b kept when x does not vary. */
-static void wls(const double *x, const double *y, const double *w, size_t n, double *a, double *b, bool fit_b)
-{
-    double sw = 0, sx = 0, sy = 0;
-    for (size_t i = 0; i < n; i++)
-        sw += w[i], sx += w[i] * x[i], sy += w[i] * y[i];
-    double mx = sx / sw, my = sy / sw, sxx = 0, sxy = 0;
-    for (size_t i = 0; i < n; i++)
-        sxx += w[i] * (x[i] - mx) * (x[i] - mx), sxy += w[i] * (x[i] - mx) * (y[i] - my);
-    if (fit_b && sxx > 0.2 * sw)
-        *b = sxy / sxx;
-    *a = my - *b * mx;
-}
-
-/* Origin and pitches by least squares, then the fit's own uncertainty. */
-static int refine(fit *F, double w, double d)
-{
-    const size_t n = F->n;
-    if (n == 0)
-        return 0;
-    double *buf = calloc(4 * n, sizeof *buf);
-    if (!buf)
-        return -1;
-    double *xs = buf, *ys = buf + n, *ws = buf + 2 * n, *res = buf + 3 * n;
-    for (size_t i = 0; i < n; i++)
-        xs[i] = F->o[i].x, ys[i] = F->o[i].u, ws[i] = F->o[i].w;
-    double pa = F->pa, pd = -F->pd;
-    wls(xs, ys, ws, n, &F->au, &pa, true);
-    for (size_t i = 0; i < n; i++)
-        xs[i] = F->o[i].r, ys[i] = F->o[i].v;
-    wls(xs, ys, ws, n, &F->av, &pd, true);
-    pd = -pd;
-    if (pa > 0.9 * w && pa < 1.3 * w)
-        F->pa = pa;
-    if (pd > 0.9 * d && pd < 1.3 * d)
-        F->pd = pd;
-    /* Re-anchor with the pitches kept. */
-    for (size_t i = 0; i < n; i++)
-        xs[i] = F->o[i].x, ys[i] = F->o[i].u;
-    double b = F->pa;
-    wls(xs, ys, ws, n, &F->au, &b, false);
-    for (size_t i = 0; i < n; i++)
-        xs[i] = F->o[i].r, ys[i] = F->o[i].v;
-    b = -F->pd;
-    wls(xs, ys, ws, n, &F->av, &b, false);
-
-    double sw = 0, s2 = 0, sx = 0, sr = 0, sxx = 0, srr = 0;
-    for (size_t i = 0; i < n; i++) {
-        double du = F->o[i].u - (F->au + F->pa * F->o[i].x), dv = F->o[i].v - (F->av - F->pd * F->o[i].r);
-        res[i] = hypot(du, dv);
-        sw += ws[i], s2 += ws[i] * res[i] * res[i], sx += ws[i] * F->o[i].x, sr += ws[i] * F->o[i].r;
-    }
-    F->xbar = sx / sw, F->rbar = sr / sw;
-    for (size_t i = 0; i < n; i++)
-        sxx += ws[i] * pow(F->o[i].x - F->xbar, 2), srr += ws[i] * pow(F->o[i].r - F->rbar, 2);
-    /* Spread of models about their slots: hands place bases to a millimetre or so; never trust less than 0.3. */
-    F->sig_res = fmax(0.3, sqrt(s2 / sw));
-    const double n_eff = fmax(1.0, sw);
-    F->sig_a = F->sig_res / sqrt(n_eff);
-    /* An unmeasured pitch is the base plus an unknown gap (0..1 mm). */
-    F->sig_pa = sxx > 0.2 * sw ? F->sig_res / sqrt(sxx) : 0.5;
-    F->sig_pd = srr > 0.2 * sw ? F->sig_res / sqrt(srr) : 0.5;
-    free(buf);
-    return 0;
-}
-
-static int fit_grid(const vis_formation_input *in, fit *F)
-{
-    const double heading = fit_heading(in);
-    size_t first = 0;
-    while (!is_measured(in->models[first].evidence))
-        first++;
-    F->f0 = (rules_frame){in->models[first].pos, heading};
-    for (size_t i = 0; i < in->n_models; i++) {
-        const vis_formation_model *m = &in->models[i];
-        if (!is_measured(m->evidence))
-            continue;
-        rules_vec2 q = rules_frame_to_local(F->f0, m->pos);
-        F->o[F->n++] = (obs){i, q.x, q.y, evidence_weight(m->evidence), 0, 0, true};
-    }
-    F->pd = index_ranks(F, in->base_depth);
-    F->pa = index_files(F, in->base_width);
-    if (refine(F, in->base_width, in->base_depth) < 0)
-        return -1;
-    /* Two models in one place: the better-seen one claims the slot, the other stands where it was seen. */
-    F->xmin = INFINITY, F->xmax = -INFINITY;
-    for (size_t i = 0; i < F->n; i++) {
-        for (size_t j = 0; j < i && F->o[i].slotted; j++)
-            if (F->o[j].slotted && F->o[j].r == F->o[i].r && fabs(F->o[j].x - F->o[i].x) < 0.75) {
-                if (F->o[j].w >= F->o[i].w)
-                    F->o[i].slotted = false;
-                else
-                    F->o[j].slotted = false;
-            }
-    }
-    for (size_t i = 0; i < F->n; i++)
-        if (F->o[i].slotted)
-            F->xmin = fmin(F->xmin, F->o[i].x), F->xmax = fmax(F->xmax, F->o[i].x);
-    return 0;
-}
 
 /* ---- placements ------------------------------------------------------- */
 
@@ -283,7 +58,7 @@ static int add_gap(hyps *H, const double *slots)
 }
 
 /* Rear-rank positions of the observed models under (s, t); -1 when (s, t) puts a model outside the grid. */
-static int rear_positions(const fit *F, int Fw, int R, int k, int s, double t, double *ys, int *m)
+static int rear_positions(const vis_fit *F, int Fw, int R, int k, int s, double t, double *ys, int *m)
 {
     *m = 0;
     for (size_t i = 0; i < F->n; i++) {
@@ -294,7 +69,7 @@ static int rear_positions(const fit *F, int Fw, int R, int k, int s, double t, d
         if (q > R - 1 || y < -0.25 || y > Fw - 1 + 0.25)
             return -1;
         bool rear = q == R - 1 && k < Fw;
-        if (!rear && near_int_gap(y) > 0.25)
+        if (!rear && vis_formation_off_int(y) > 0.25)
             return -1;
         if (rear) {
             if (*m == k)
@@ -309,7 +84,7 @@ static bool covers(double o, int k, const double *ys, int m)
 {
     for (int i = 0; i < m; i++) {
         double j = ys[i] - o;
-        if (near_int_gap(j) > 0.25 || j < -0.25 || j > k - 1 + 0.25)
+        if (vis_formation_off_int(j) > 0.25 || j < -0.25 || j > k - 1 + 0.25)
             return false;
     }
     return true;
@@ -347,7 +122,7 @@ static int add_gapped(hyps *H, hyp base, double *chosen, int m, double from, int
     return 0;
 }
 
-static int agreement(const fit *F, int R, int k, int Fw, int s, double t)
+static int agreement(const vis_fit *F, int R, int k, int Fw, int s, double t)
 {
     int a = 0;
     for (size_t i = 0; i < F->n; i++) {
@@ -362,7 +137,7 @@ static int agreement(const fit *F, int R, int k, int Fw, int s, double t)
 }
 
 /* Every (s, t, rear rank) the observed models allow for width Fw. */
-static int enumerate(const fit *F, int Fw, hyps *H)
+static int enumerate(const vis_fit *F, int Fw, hyps *H)
 {
     const int n = (int)F->in->n_models, R = (n + Fw - 1) / Fw, k = n - (R - 1) * Fw;
     H->F = Fw, H->R = R, H->k = k;
@@ -424,26 +199,7 @@ typedef struct slot {
     long taken_by;    /* model index, -1 when free */
 } slot;
 
-static int cmp_listing(const void *a, const void *b, const vis_formation_model *ms)
-{
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    if (ms[i].roster_rank != ms[j].roster_rank)
-        return ms[i].roster_rank - ms[j].roster_rank;
-    if (ms[i].roster_file != ms[j].roster_file)
-        return ms[i].roster_file - ms[j].roster_file;
-    return (i > j) - (i < j);
-}
-
-static void sort_listing(size_t *idx, size_t n, const vis_formation_model *ms)
-{
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && cmp_listing(&idx[j - 1], &idx[j], ms) > 0; j--) {
-            size_t x = idx[j];
-            idx[j] = idx[j - 1], idx[j - 1] = x;
-        }
-}
-
-static void describe(const fit *F, const hyps *H, const hyp *h, bool vary_s, bool vary_t, char *buf, size_t cap)
+static void describe(const vis_fit *F, const hyps *H, const hyp *h, bool vary_s, bool vary_t, char *buf, size_t cap)
 {
     size_t len = 0;
     buf[0] = 0;
@@ -467,13 +223,13 @@ static void describe(const fit *F, const hyps *H, const hyp *h, bool vary_s, boo
 }
 
 /* Board position of a slot (rank, file position in pitches) in a placement's frame. */
-static rules_vec2 slot_board(const fit *F, rules_frame frame, int rank, double pos)
+static rules_vec2 slot_board(const vis_fit *F, rules_frame frame, int rank, double pos)
 {
     return rules_frame_to_board(frame, rules_v2(pos * F->pa, -rank * F->pd));
 }
 
 /* How well the fit pins a slot (1 sigma, mm): origin, then pitches carried out from the models seen. */
-static double slot_fit_mm(const fit *F, const hyp *h, int rank, double pos)
+static double slot_fit_mm(const vis_fit *F, const hyp *h, int rank, double pos)
 {
     double dx = pos - h->t - F->xbar, dr = rank - h->s - F->rbar;
     return sqrt(F->sig_a * F->sig_a + pow(dx * F->sig_pa, 2) + pow(dr * F->sig_pd, 2));
@@ -499,77 +255,84 @@ static size_t make_slots(const hyps *H, const hyp *h, slot *sl)
     return n;
 }
 
-static int build(const fit *F, const hyps *H, const hyp *h, double match_tol, vis_formation_placement *out)
+/* An observed model stands where it was seen, in the slot nearest its grid place (when one is free). */
+static void place_observed(const vis_fit *F, const vis_fit_obs *o, const hyp *h, slot *sl, size_t n_slots, double tol,
+                           vis_formation_place *p)
 {
-    const vis_formation_input *in = F->in;
-    const size_t n = in->n_models;
-    const size_t n_slots = (size_t)(H->R - 1) * (size_t)H->F + (size_t)H->k;
-    out->models = calloc(n, sizeof *out->models);
-    slot *sl = malloc(n_slots * sizeof *sl);
-    size_t *unseen = malloc((n ? n : 1) * sizeof *unseen);
-    if (!out->models || !sl || !unseen) {
-        free(sl);
-        free(unseen);
-        return -1;
-    }
-    make_slots(H, h, sl);
-    const rules_vec2 origin = rules_frame_to_board(F->f0, rules_v2(F->au - h->t * F->pa, F->av + h->s * F->pd));
-    out->frame = (rules_frame){origin, F->f0.heading};
-    bool *placed_obs = calloc(n ? n : 1, sizeof *placed_obs);
-    if (!placed_obs) {
-        free(sl);
-        free(unseen);
-        return -1;
-    }
-    for (size_t i = 0; i < F->n; i++) {
-        const obs *o = &F->o[i];
-        const vis_formation_model *m = &in->models[o->model];
-        vis_formation_place *p = &out->models[o->model];
-        *p = (vis_formation_place){m->pos, m->facing, true, false, 0, -1, -1, 0};
-        placed_obs[o->model] = true;
-        if (!o->slotted)
-            continue;
-        int q = o->r + h->s;
-        double y = o->x + h->t, best = match_tol;
-        long pick = -1;
-        for (size_t j = 0; j < n_slots; j++)
-            if (sl[j].rank == q && sl[j].taken_by < 0 && fabs(sl[j].pos - y) < best)
-                best = fabs(sl[j].pos - y), pick = (long)j;
-        if (pick < 0)
-            continue;
-        sl[pick].taken_by = (long)o->model;
-        p->rank = q, p->file = (int)floor(sl[pick].pos + 1e-9), p->offset = sl[pick].pos - p->file;
-    }
+    const vis_formation_model *m = &F->in->models[o->model];
+    *p = (vis_formation_place){m->pos, m->facing, true, false, 0, -1, -1, 0};
+    if (!o->slotted)
+        return;
+    const int q = o->r + h->s;
+    const double y = o->x + h->t;
+    long pick = -1;
+    for (size_t j = 0; j < n_slots; j++)
+        if (sl[j].rank == q && sl[j].taken_by < 0 && fabs(sl[j].pos - y) < tol)
+            tol = fabs(sl[j].pos - y), pick = (long)j;
+    if (pick < 0)
+        return;
+    sl[pick].taken_by = (long)o->model;
+    p->rank = q, p->file = (int)floor(sl[pick].pos + 1e-9), p->offset = sl[pick].pos - p->file;
+}
+
+/* The models not seen fill the free slots in listing order, front rank first, left to right. */
+static void place_unseen(const vis_fit *F, const hyp *h, slot *sl, size_t n_slots, size_t *idx,
+                         vis_formation_placement *out)
+{
+    const vis_formation_model *ms = F->in->models;
     size_t nu = 0;
-    for (size_t k = 0; k < n; k++)
-        if (!placed_obs[k])
-            unseen[nu++] = k;
-    sort_listing(unseen, nu, in->models);
+    for (size_t k = 0; k < F->in->n_models; k++)
+        if (!out->models[k].placed)
+            idx[nu++] = k;
+    for (size_t i = 1; i < nu; i++) /* insertion sort by listing slot; stable */
+        for (size_t j = i; j > 0 && (ms[idx[j - 1]].roster_rank > ms[idx[j]].roster_rank ||
+                                     (ms[idx[j - 1]].roster_rank == ms[idx[j]].roster_rank &&
+                                      ms[idx[j - 1]].roster_file > ms[idx[j]].roster_file));
+             j--) {
+            size_t x = idx[j];
+            idx[j] = idx[j - 1], idx[j - 1] = x;
+        }
     size_t next = 0;
     for (size_t u = 0; u < nu; u++) {
         while (next < n_slots && sl[next].taken_by >= 0)
             next++;
-        vis_formation_place *p = &out->models[unseen[u]];
-        if (next == n_slots) {
-            p->placed = false;
-            continue;
-        }
+        if (next == n_slots)
+            return; /* more models than free slots: the rest stay unplaced */
         slot *s = &sl[next];
-        s->taken_by = (long)unseen[u];
+        vis_formation_place *p = &out->models[idx[u]];
+        s->taken_by = (long)idx[u];
         p->pos = slot_board(F, out->frame, s->rank, s->pos);
         p->facing = F->f0.heading;
         p->placed = p->inferred = true;
         p->fit_mm = slot_fit_mm(F, h, s->rank, s->pos);
         p->rank = s->rank, p->file = (int)floor(s->pos + 1e-9), p->offset = s->pos - p->file;
     }
-    free(placed_obs);
+}
+
+static int build(const vis_fit *F, const hyps *H, const hyp *h, double match_tol, vis_formation_placement *out)
+{
+    const size_t n = F->in->n_models;
+    const size_t n_slots = (size_t)(H->R - 1) * (size_t)H->F + (size_t)H->k;
+    out->models = calloc(n ? n : 1, sizeof *out->models);
+    slot *sl = malloc(n_slots * sizeof *sl);
+    size_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    int rc = -1;
+    if (out->models && sl && idx) {
+        make_slots(H, h, sl);
+        const rules_vec2 o = rules_frame_to_board(F->f0, rules_v2(F->au - h->t * F->pa, F->av + h->s * F->pd));
+        out->frame = (rules_frame){o, F->f0.heading};
+        for (size_t i = 0; i < F->n; i++)
+            place_observed(F, &F->o[i], h, sl, n_slots, match_tol, &out->models[F->o[i].model]);
+        place_unseen(F, h, sl, n_slots, idx, out);
+        rc = 0;
+    }
     free(sl);
-    free(unseen);
-    return 0;
+    free(idx);
+    return rc;
 }
 
 /* The seen models fit no formation of this many models: one block just wide enough, every rank full. */
-static int fallback(const fit *F, hyps *H, vis_formation_result *res)
+static int fallback(const vis_fit *F, hyps *H, vis_formation_result *res)
 {
     const int n = (int)F->in->n_models;
     H->F = (int)fmin(n, fmax(1, ceil(F->xmax - F->xmin + 1 - 1e-9)));
@@ -590,14 +353,14 @@ int vis_formation_infer(const vis_formation_input *in, vis_formation_result *res
     memset(res, 0, sizeof *res);
     size_t measured = 0;
     for (size_t i = 0; i < in->n_models; i++)
-        measured += is_measured(in->models[i].evidence);
+        measured += vis_formation_is_measured(in->models[i].evidence);
     if (measured == 0)
         return 0;
-    fit F = {.in = in};
+    vis_fit F = {.in = in};
     hyps H = {0};
     int rc = -1;
     F.o = malloc(measured * sizeof *F.o);
-    if (!F.o || fit_grid(in, &F) < 0)
+    if (!F.o || vis_formation_fit_grid(in, &F) < 0)
         goto out;
     res->grid = (vis_formation_grid){F.f0.heading, F.pa, F.pd, 0, 0, 0, F.sig_res, (int)F.n};
     /* Widths: the hints first, then the narrowest the models seen allow, wider and wider. */
