@@ -413,3 +413,45 @@ Test(robust, snapshot_evidence_round_trip)
         rules_snapshot_free(s);
     }
 }
+
+/*
+ * Where identities decide the call, it is explicit. A line of 12 turns
+ * about (a Reform, March 10"): the end models, not seen in either picture,
+ * either crossed to the other end (11.8", too far) or each turned where it
+ * stood. Kept slots say ILLEGAL; their nearest places clear it: CANNOT TELL,
+ * naming the reason. The same turn with every model seen stays ILLEGAL.
+ */
+Test(robust, identities_that_decide_the_call_cannot_tell)
+{
+    for (int all_seen = 0; all_seen < 2; all_seen++) {
+        rules_snapshot *b = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D), *a = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
+        rules_unit *u = fx_block(b, "line", "red", 25, 12, 12, START, 5, 10);
+        rules_formation f;
+        cr_assert_eq(rules_formation_fit(u, NULL, &f, NULL), 0);
+        rules_unit *c = translated(a, u, rules_v2(0, 0));
+        for (size_t k = 0; k < 12; k++) {
+            c->models[k].pos = rules_v2_add(f.centre, rules_v2_rot(rules_v2_sub(u->models[k].pos, f.centre), RULES_PI));
+            c->models[k].facing = rules_angle_wrap(u->models[k].facing + RULES_PI);
+            bool end = k < 4 || k >= 8;
+            u->models[k].sigma_mm = c->models[k].sigma_mm = 0.25;
+            if (end && !all_seen) {
+                infer(u, u->models[k].id);
+                infer(c, c->models[k].id);
+            }
+        }
+        judged j;
+        judge(b, a, RULES_MOVE_REFORM, &j);
+        cr_expect_eq(j.plain.units[0].verdict, RULES_VERDICT_ILLEGAL, "control: the ends crossed over");
+        cr_assert_eq(j.robust.n_units, 1);
+        const rules_unit_report *ur = &j.robust.units[0];
+        if (all_seen) {
+            cr_expect_eq(ur->verdict, RULES_VERDICT_ILLEGAL, "%s", ur->why);
+        } else {
+            cr_expect_eq(ur->verdict, RULES_VERDICT_CANNOT_TELL, "%s", rules_verdict_word(ur->verdict));
+            cr_expect_str_eq(ur->why, "it depends on which of its models not seen in both pictures stands where");
+        }
+        judged_clear(&j);
+        rules_snapshot_free(b);
+        rules_snapshot_free(a);
+    }
+}
