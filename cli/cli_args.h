@@ -17,7 +17,15 @@ typedef enum cli_opt_kind {
     CLI_OPT_STRING, /* --name VALUE: dest is const char ** */
     CLI_OPT_NUMBER, /* --name NUMBER: dest is double * */
     CLI_OPT_FLAG,   /* --name: dest is int *, set to `value` */
+    CLI_OPT_LIST,   /* --name VALUE, repeatable: dest is cli_list * */
 } cli_opt_kind;
+
+#define CLI_LIST_MAX 32
+/* The values of a repeatable option, in the order given. */
+typedef struct cli_list {
+    const char *items[CLI_LIST_MAX];
+    int n;
+} cli_list;
 
 typedef struct cli_opt {
     const char *name;

@@ -19,6 +19,9 @@ static const tableref_command commands[] = {
 #if TABLEREF_HAVE_VISION && TABLEREF_HAVE_OVERLAY
     {"referee", "judge a move from two camera images and draw the verdict (camera, projector, report)", cmd_referee},
 #endif
+#if TABLEREF_HAVE_ARMYLIST
+    {"roster", "import an army list (.ros, .rosz, New Recruit JSON or text) into a roster with tag IDs", cmd_roster},
+#endif
     {"bench", "run a benchmark and print its figures (rules, vision)", cmd_bench},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
