@@ -108,9 +108,10 @@ static int load_file(army_catalogue *c, const char *path, rules_error *err)
     xmlNode *root = xmlDocGetRootElement(doc);
     int gst = root && xmlStrEqual(root->name, BAD_CAST "gameSystem");
     if (!root || (!gst && !xmlStrEqual(root->name, BAD_CAST "catalogue"))) {
+        rules_error_set(err, "%s: not a BattleScribe game system or catalogue (root <%s>)", path,
+                        root ? (const char *)root->name : "none");
         xmlFreeDoc(doc);
-        return rules_error_set(err, "%s: not a BattleScribe game system or catalogue (root <%s>)", path,
-                               root ? (const char *)root->name : "none");
+        return -1;
     }
     xmlChar *nm = xmlGetProp(root, BAD_CAST "name");
     army_node *tree = army_tree_from_xml(root);

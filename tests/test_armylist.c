@@ -456,3 +456,113 @@ Test(armylist_cli, import_exit_codes_and_messages, .timeout = 60)
     remove("/tmp/tableref-armylist-3.1.json");
     remove("/tmp/tableref-armylist-3.2.json");
 }
+
+/* ---- army data (.gst/.cat) ----------------------------------------------------- */
+
+static army_catalogue *fixture_catalogue(void)
+{
+    static char dir[1024];
+    const char *root = getenv("TABLEREF_SOURCE_ROOT");
+    snprintf(dir, sizeof dir, "%s/tests/data/armylist", root ? root : ".");
+    const char *paths[] = {dir};
+    rules_error err;
+    army_catalogue *c = army_catalogue_load(paths, 1, &err);
+    cr_assert_not_null(c, "%s", err.msg);
+    return c;
+}
+
+Test(armylist_catalogue, fixture_fills_a_text_list)
+{
+    const char *text = "Fixture Army\n"
+                       "300 - Fixture Lord, General, Fixture Steed, Great Weapon\n"
+                       "200 - 20 Fixture Spearmen, Standard Bearer\n"
+                       "150 - 3 Fixture Beasts\n"
+                       "100 - Fixture Wretch\n"
+                       "50 - Fixture Twin\n"
+                       "40 - Fixture Ghost\n";
+    rules_error err;
+    army_file *f = army_file_parse(text, strlen(text), "pasted", &err);
+    cr_assert_not_null(f, "%s", err.msg);
+    army_catalogue *c = fixture_catalogue();
+    cr_assert_eq(army_catalogue_files(c), 2);
+    army_fill_report rep;
+    army_file_fill(f, c, &rep);
+    const army_list *a = &f->armies[0];
+    /* The character rides: the steed's base and rates, not the rider's 20x20 and 4"/8". */
+    const army_unit *lord = &a->units[0];
+    cr_assert(lord->character, "category link resolved through the game system's category entries");
+    cr_assert_str_eq(lord->mount, "Fixture Steed");
+    cr_assert(lord->groups[0].base.front_mm == 25 && lord->groups[0].base.side_mm == 50);
+    cr_assert(lord->adv_in == 8 && lord->mar_in == 16);
+    cr_assert_eq(lord->missing, 0);
+    const army_unit *sp = &a->units[1];
+    cr_assert(!sp->character);
+    cr_assert(sp->groups[0].base.front_mm == 25 && sp->adv_in == 5 && sp->mar_in == 10 && sp->models == 20);
+    cr_assert_eq(sp->rates_from, ARMY_FROM_CATALOGUE);
+    /* "Fixture Beasts" matches "Fixture Beasts (Core)"; its models are filed as an upgrade. */
+    const army_unit *be = &a->units[2];
+    cr_assert(be->groups[0].base.front_mm == 50 && be->groups[0].base.side_mm == 75 && be->adv_in == 8);
+    cr_assert_str_eq(be->height, "Large");
+    /* A random rate stays unknown, with the reason. */
+    const army_unit *wr = &a->units[3];
+    cr_assert(wr->groups[0].base.front_mm == 40);
+    cr_assert_eq(wr->missing, ARMY_MISSING_ADV | ARMY_MISSING_MAR);
+    cr_assert(strstr(wr->note, "random") != NULL, "%s", wr->note);
+    /* Two entries that disagree fill nothing. */
+    cr_assert_eq(a->units[4].missing & ARMY_MISSING_BASE, ARMY_MISSING_BASE);
+    cr_assert(strstr(a->units[4].note, "disagree") != NULL, "%s", a->units[4].note);
+    cr_assert(strstr(a->units[5].note, "no entry named") != NULL, "%s", a->units[5].note);
+    cr_assert_eq(rep.units_ambiguous, 1);
+    cr_assert_eq(rep.units_not_found, 1);
+    cr_assert_eq(rep.units_filled, 4);
+    army_catalogue_free(c);
+    army_file_free(f);
+}
+
+Test(armylist_catalogue, bad_catalogue_files_are_named)
+{
+    rules_error err;
+    const char *paths[] = {data("CaptainPistol.ros")};
+    cr_assert_null(army_catalogue_load(paths, 1, &err));
+    cr_assert(strstr(err.msg, "not a BattleScribe game system or catalogue") != NULL, "%s", err.msg);
+    const char *none[] = {"/nonexistent/t9a"};
+    cr_assert_null(army_catalogue_load(none, 1, &err));
+    cr_assert(strstr(err.msg, "/nonexistent/t9a: cannot open") != NULL, "%s", err.msg);
+}
+
+/*
+ * BSData's real T9A data (no licence: not in the repository). Set
+ * TABLEREF_T9A_DATA to a clone of github.com/BSData/The-9th-Age (checked
+ * at 4665544a66e8). The values asserted are the catalogue's own.
+ */
+Test(armylist_catalogue, bsdata_t9a_completes_a_real_list)
+{
+    const char *dir = getenv("TABLEREF_T9A_DATA");
+    if (!dir || !*dir)
+        cr_skip_test("TABLEREF_T9A_DATA not set (BSData/The-9th-Age cannot be shipped: no licence)");
+    char gst[1024], cat[1024];
+    snprintf(gst, sizeof gst, "%s/2nd-theNinthAge-FantasyBattles.gst", dir);
+    snprintf(cat, sizeof cat, "%s/2nd-undyingDynasties.cat", dir);
+    const char *paths[] = {gst, cat};
+    rules_error err;
+    army_catalogue *c = army_catalogue_load(paths, 2, &err);
+    cr_assert_not_null(c, "%s", err.msg);
+    army_file *f = read_ok("nr-text-undying-dynasties-2.txt");
+    army_fill_report rep;
+    army_file_fill(f, c, &rep);
+    const army_list *a = &f->armies[0];
+    cr_assert_eq(rep.units_not_found, 0);
+    const army_unit *g = unit_named(a, "Necropolis Guard", 0);
+    cr_assert(g->groups[0].base.front_mm == 20 && g->groups[0].base.side_mm == 20 && g->adv_in == 4 && g->mar_in == 8);
+    const army_unit *n2 = unit_named(a, "Nomarch", 1);
+    cr_assert(n2->character);
+    cr_assert_str_eq(n2->mount, "Amuut", "the second Nomarch rides an Amuut");
+    cr_assert(n2->groups[0].base.front_mm == 50 && n2->groups[0].base.side_mm == 100 && n2->adv_in == 7);
+    const army_unit *sk = unit_named(a, "Skeleton Cavalry", 0);
+    cr_assert(sk->groups[0].base.front_mm == 25 && sk->groups[0].base.side_mm == 50 && sk->adv_in == 8 &&
+              sk->mar_in == 16);
+    for (size_t i = 0; i < a->n_units; i++)
+        cr_assert_eq(a->units[i].missing, 0, "%s still misses something: %s", a->units[i].name, a->units[i].note);
+    army_catalogue_free(c);
+    army_file_free(f);
+}
