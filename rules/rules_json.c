@@ -425,6 +425,14 @@ static int read_model(const cJSON *jm, const char *where, rules_unit *u, rules_e
         rules_json_bool(jm, "inferred", where, false, &m->inferred, err) < 0 ||
         rules_json_bool(jm, "attachable", where, false, &m->attachable, err) < 0)
         return -1;
+    /* A model on a base of its own (a character on a larger base than its unit's). */
+    double base[2] = {0, 0};
+    if (rules_json_numbers(jm, "base_mm", where, false, base, 2, err) < 0)
+        return -1;
+    if (cJSON_GetObjectItemCaseSensitive(jm, "base_mm") && !(base[0] > 0 && base[1] > 0))
+        return rules_error_set(err, "%s.base_mm: base sizes must be > 0", where);
+    m->base_width = base[0];
+    m->base_depth = base[1];
     return 0;
 }
 
@@ -701,6 +709,10 @@ cJSON *rules_json_from_snapshot(const rules_snapshot *s)
                 cJSON_AddBoolToObject(jm, "inferred", true);
             if (m->attachable)
                 cJSON_AddBoolToObject(jm, "attachable", true);
+            if (m->base_width > 0 && m->base_depth > 0) {
+                double b[2] = {m->base_width, m->base_depth};
+                cJSON_AddItemToObject(jm, "base_mm", cJSON_CreateDoubleArray(b, 2));
+            }
             cJSON_AddItemToArray(models, jm);
         }
         cJSON_AddItemToArray(units, ju);

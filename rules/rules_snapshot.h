@@ -44,6 +44,7 @@ typedef struct rules_model {
     unsigned status;  /* RULES_STATUS_* of this model only */
     bool inferred;    /* not seen: placed from its unit's fitted formation (vision) */
     bool attachable;  /* an Attachable Model (a character joined to the unit): Combat Reforms keep it in contact */
+    double base_width, base_depth;  /* mm, this model's own base (a character on a larger one); 0: the unit's */
 } rules_model;
 
 typedef struct rules_unit {
@@ -123,7 +124,7 @@ rules_unit *rules_snapshot_find_unit(const rules_snapshot *s, const char *id);
 rules_model *rules_snapshot_find_model(const rules_snapshot *s, const char *id, rules_unit **unit_out);
 rules_model *rules_unit_find_model(const rules_unit *u, const char *id);
 
-/* The base of a model as an oriented rectangle. */
+/* The base of a model as an oriented rectangle: its own base when it has one, else its unit's. */
 rules_obb rules_model_base(const rules_unit *u, const rules_model *m);
 /* Union of model statuses and the unit's own. */
 unsigned rules_unit_status(const rules_unit *u);

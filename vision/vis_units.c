@@ -170,6 +170,7 @@ int vis_units_build(const vis_roster *r, const vis_seen_model *seen, const rules
                 rules_snapshot_free(s);
                 return rules_error_set(err, "out of memory");
             }
+            vis_roster_model_apply(rm, m);
             if (how) {
                 m->inferred = true;
                 rep->models_inferred++;
