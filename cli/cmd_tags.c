@@ -14,6 +14,7 @@ static void tags_usage(FILE *out)
 {
     fprintf(out,
             "usage: tableref tags IMAGE [--family F] [--json] [--decimate D] [--sigma S] [--refine]\n"
+            "       tableref tags sheet ROSTER.json --out TAGS.pdf   (the tags to print; see tags sheet --help)\n"
             "\n"
             "Lists every AprilTag found in IMAGE (JPEG or PNG): ID, the four corners in\n"
             "pixels and the decision margin. Corners use apriltag's convention, (0,0) =\n"
@@ -33,6 +34,10 @@ static void tags_usage(FILE *out)
 
 int cmd_tags(int argc, char **argv)
 {
+#if TABLEREF_HAVE_SHEET
+    if (argc >= 2 && strcmp(argv[1], "sheet") == 0)
+        return cmd_tags_sheet(argc - 1, argv + 1);
+#endif
     if (cli_wants_help(argc, argv)) {
         tags_usage(stdout);
         return 0;

@@ -44,6 +44,10 @@ int bench_watch(int argc, char **argv);
 int cmd_referee(int argc, char **argv);
 #endif
 
+#if TABLEREF_HAVE_SHEET
+/* Tag sheets to print (issue 11): `tableref tags sheet`. */
+int cmd_tags_sheet(int argc, char **argv);
+#endif
 #if TABLEREF_HAVE_ARMYLIST
 /* Army lists in (issue 11). */
 int cmd_roster(int argc, char **argv);
