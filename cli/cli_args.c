@@ -93,3 +93,9 @@ int cli_number(const char *option, const char *text, double *out)
     *out = v;
     return 0;
 }
+
+int cli_missing(const char *command, const char *what)
+{
+    fprintf(stderr, "tableref %s: missing %s (try 'tableref %s --help')\n", command, what, command);
+    return -1;
+}

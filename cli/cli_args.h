@@ -45,6 +45,14 @@ typedef struct cli_opt {
 int cli_parse(const char *command, int argc, char **argv, const cli_opt *opts, int n_opts, const char **pos,
               int max_pos);
 
+/*
+ * Prints "tableref COMMAND: missing WHAT (try 'tableref COMMAND --help')" and
+ * returns -1: commands name the one argument that is missing instead of
+ * printing their whole usage. `what` says what to give: "--out DIR (where to
+ * write the report)".
+ */
+int cli_missing(const char *command, const char *what);
+
 /* 1 when argv[*i] is `name` with a value (advancing *i past it), 0 when not, -1 when the value is missing. */
 int cli_value(int argc, char **argv, int *i, const char *name, const char **out);
 /* argv[i] is an option (starts with '-' and is not "-" alone). */
