@@ -38,6 +38,9 @@ int cmd_watch(int argc, char **argv);
 int cmd_watch_ctl(int argc, char **argv);
 int cmd_render_sequence(int argc, char **argv);
 int bench_watch(int argc, char **argv);
+/* Calibration stills and the cameras (issue 11). */
+int cmd_capture(int argc, char **argv);
+int cmd_cameras(int argc, char **argv);
 #endif
 #if TABLEREF_HAVE_VISION && TABLEREF_HAVE_OVERLAY
 /* The referee's main job (issue 5): two images in, the verdict drawn. */

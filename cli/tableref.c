@@ -12,6 +12,8 @@ static const tableref_command commands[] = {
     {"render", "render a synthetic table with exact ground truth", cmd_render},
     {"target", "draw a printable calibration target (AprilTag grid) and its layout", cmd_target},
     {"calibrate", "calibrate the camera, the board pose or the projector", cmd_calibrate},
+    {"capture", "take calibration stills from the watch source, with coverage feedback", cmd_capture},
+    {"cameras", "list the cameras (libcamera, V4L2) a --source can name", cmd_cameras},
     {"watch", "referee live from the camera (or a recording): call each move as the table settles", cmd_watch},
     {"watch-ctl", "send a judge's command (overrule, confirm, undo, stop) to a running watch", cmd_watch_ctl},
     {"render-sequence", "render a game turn as video frames with exact truth", cmd_render_sequence},

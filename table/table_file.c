@@ -168,7 +168,7 @@ static int read_setting(const cJSON *root, const char *name, table_file *t, rule
     return t->setting ? 0 : -1;
 }
 
-static int read_capture(const cJSON *root, const char *name, table_file *t, rules_error *err)
+static int read_capture(const cJSON *root, const char *name, const char *dir, table_file *t, rules_error *err)
 {
     t->width = t->calib.width;
     t->height = t->calib.height;
@@ -179,10 +179,16 @@ static int read_capture(const cJSON *root, const char *name, table_file *t, rule
     snprintf(where, sizeof where, "%s: capture", name);
     if (!cJSON_IsObject(cap))
         return rules_error_set(err, "%s: expected an object", where);
-    if (rules_json_string(cap, "source", "capture", false, t->source, sizeof t->source, err) < 0) {
+    char src[512] = "";
+    if (rules_json_string(cap, "source", "capture", false, src, sizeof src, err) < 0) {
         rules_error_prefix(err, name);
         return -1;
     }
+    /* A camera by name, or a recording read like every other file here: from the table's folder. */
+    if (strncmp(src, "libcamera", 9) == 0 || strncmp(src, "v4l2:", 5) == 0)
+        snprintf(t->source, sizeof t->source, "%s", src);
+    else if (src[0])
+        resolve(dir, src, t->source, sizeof t->source);
     double size[2] = {0, 0};
     if (rules_json_numbers(cap, "size", "capture", false, size, 2, err) < 0) {
         rules_error_prefix(err, name);
@@ -216,7 +222,7 @@ int table_file_from_json(const cJSON *root, const char *name, const char *dir, t
         return rules_error_set(err, "%s: version: unknown version %d (this tableref reads %d)", name, version,
                                TABLE_FILE_VERSION);
     if (read_calibration(root, name, dir, out, err) < 0 || read_rosters(root, name, dir, out, err) < 0 ||
-        read_setting(root, name, out, err) < 0 || read_capture(root, name, out, err) < 0) {
+        read_setting(root, name, out, err) < 0 || read_capture(root, name, dir, out, err) < 0) {
         table_file_clear(out);
         return -1;
     }

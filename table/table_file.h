@@ -43,7 +43,8 @@ typedef struct table_file {
     rules_snapshot *setting;    /* board, ruleset (house rules applied), terrain; no units; owned */
     size_t n_rosters;
     char roster_names[TABLE_MAX_ROSTERS][256];  /* the file (or "rosters[i]") each army came from */
-    char source[512];           /* capture source for watch/capture ("" when not given) */
+    char source[512];           /* capture source for watch/capture ("" when not given); a file is resolved
+                                   against the table's folder, a camera (libcamera[:N], v4l2:...) kept as is */
     int width, height;          /* capture size; the calibration's image size when not given */
 } table_file;
 
