@@ -5,6 +5,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cli_args.h"
 #include "commands.h"
 #include "cvshim.h"
 #include "rules_json.h"
@@ -63,10 +64,8 @@ int cmd_tags(int argc, char **argv)
             image = argv[i];
         }
     }
-    if (!image) {
-        tags_usage(stderr);
-        return EXIT_BAD_INPUT;
-    }
+    if (!image)
+        return cli_missing("tags", "the IMAGE (a JPEG or PNG photo)"), EXIT_BAD_INPUT;
     if (decimate < 1 || decimate > 8 || sigma < 0 || sigma > 10) {
         fprintf(stderr, "tableref tags: --decimate must be 1..8 and --sigma 0..10\n");
         return EXIT_BAD_INPUT;

@@ -36,6 +36,25 @@ int cli_wants_help(int argc, char **argv)
     return 0;
 }
 
+/* Levenshtein distance of two short words (commands are under 32 letters). */
+static int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 31 || lb > 31)
+        return 99;
+    int d[32][32];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]), del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+    return d[la][lb];
+}
+
 static void usage(FILE *out)
 {
     fprintf(out, "usage: tableref COMMAND [ARGS...]\n\ncommands:\n");
@@ -62,6 +81,19 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);
+    /* A typo: name the nearest command rather than print them all. */
+    size_t best = N_COMMANDS;
+    int best_d = 3;
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        int d = edit_distance(argv[1], commands[i].name);
+        if (d < best_d)
+            best_d = d, best = i;
+    }
+    if (best < N_COMMANDS) {
+        fprintf(stderr, "tableref: unknown command '%s': did you mean '%s'? ('tableref --help' lists them)\n", argv[1],
+                commands[best].name);
+        return EXIT_BAD_INPUT;
+    }
     fprintf(stderr, "tableref: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return EXIT_BAD_INPUT;
