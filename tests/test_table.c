@@ -84,7 +84,7 @@ Test(table, bundled_demo_table_loads_everything)
     cr_assert_eq(t.calib.width, 1280);
     cr_assert_eq(t.roster->n_units, 3);
     cr_assert_eq(t.roster->n_board_tags, 4);
-    cr_assert_float_eq(t.setting->ruleset.march_test_radius_mm, 8 * 25.4, 1e-9, "the house rule");
+    cr_assert_float_eq(t.setting->ruleset.march_test_radius_mm, 6 * 25.4, 1e-9, "the house rule (8\" in the book)");
     cr_assert_eq(t.setting->n_terrain, 1);
     cr_assert_str_eq(t.setting->terrain[0].id, "rocks");
     cr_assert_eq(t.width, 1280);
@@ -92,7 +92,7 @@ Test(table, bundled_demo_table_loads_everything)
     rules_snapshot *s = rules_snapshot_new(700, 500);
     cr_assert_eq(table_file_apply(&t, s, &err), 0);
     cr_assert_eq(s->n_terrain, 1);
-    cr_assert_float_eq(s->ruleset.march_test_radius_mm, 8 * 25.4, 1e-9);
+    cr_assert_float_eq(s->ruleset.march_test_radius_mm, 6 * 25.4, 1e-9);
     rules_snapshot_free(s);
     table_file_clear(&t);
 }
@@ -130,6 +130,7 @@ Test(table, referee_needs_nothing_else_and_judges_by_the_table, .init = setup, .
     cr_assert_not_null(s, "%s", err.msg);
     cr_assert_eq(s->n_terrain, 1);
     cr_assert_str_eq(s->terrain[0].id, "wood");
+    cr_assert_float_eq(s->ruleset.unit_spacing_mm, 3 * 25.4, 1e-6, "the house rule travels with the snapshot");
     rules_snapshot_free(s);
 }
 
