@@ -167,10 +167,11 @@ static void ask(army_file *f)
     for (size_t a = 0; a < f->n_armies; a++)
         for (size_t k = 0; k < f->armies[a].n_units; k++) {
             army_unit *u = &f->armies[a].units[k];
+            if (u->missing)
+                fprintf(stderr, "%s (%s)%s%s\n", u->name, u->where, u->note[0] ? ": " : "", u->note);
             for (size_t q = 0; q < sizeof asks / sizeof asks[0]; q++) {
                 while (u->missing & asks[q].bit) {
-                    fprintf(stderr, "%s (%s)%s%s: %s? [empty: leave it unknown] ", u->name, u->where,
-                            u->note[0] ? ": " : "", u->note, asks[q].prompt);
+                    fprintf(stderr, "  %s? [empty: leave it unknown] ", asks[q].prompt);
                     if (!fgets(line, sizeof line, stdin))
                         return;
                     line[strcspn(line, "\r\n")] = '\0';

@@ -566,3 +566,18 @@ Test(armylist_catalogue, bsdata_t9a_completes_a_real_list)
     army_catalogue_free(c);
     army_file_free(f);
 }
+
+/* At a terminal the importer asks; `script` gives it one (util-linux, on every Debian). */
+Test(armylist_cli, asks_for_unknown_values_at_a_terminal, .timeout = 60)
+{
+    cli_result r;
+    cr_assert_eq(cli_run("--version >/dev/null; printf '25x25\\nfast\\n4\\n8\\n' | script -qec \"$TABLEREF_BIN roster import "
+                         "datasets/armylists/MagicItems60.rosz --out /tmp/tableref-armylist-tty.json\" /dev/null",
+                         &r),
+                 0);
+    cr_assert_eq(r.status, 0, "answers given at the prompt complete the roster: %s%s", r.out, r.err);
+    cr_assert(strstr(r.out, "Advance Rate in inches?") != NULL, "%s", r.out);
+    cr_assert(strstr(r.out, "adv: expected inches") != NULL, "a wrong answer is refused and asked again: %s", r.out);
+    cr_assert(strstr(r.out, "tomb-king") != NULL && strstr(r.out, "25x25    4   8") != NULL, "%s", r.out);
+    remove("/tmp/tableref-armylist-tty.json");
+}
