@@ -180,7 +180,7 @@ int cmd_detect(int argc, char **argv)
     if (table_path && table_file_apply(&table, snap, &err) < 0)
         goto done;
     for (size_t i = 0; i < rep.n; i++)
-        if (rep.items[i].kind != VIS_ISSUE_INFERRED && rep.items[i].kind != VIS_ISSUE_DISTORTED)
+        if (vis_issue_is_warning(rep.items[i].kind))
             fprintf(stderr, "tableref detect: warning: %s\n", rep.items[i].msg);
     double med = NAN, worst = NAN;
     if (truth && !(errors = truth_errors(snap, truth, &med, &worst, &err)))

@@ -190,7 +190,7 @@ static int detect_frame(vis_detector *det, frame *f, rules_error *err)
         return -1;
     }
     for (size_t i = 0; i < f->rep.n; i++)
-        if (f->rep.items[i].kind != VIS_ISSUE_INFERRED && f->rep.items[i].kind != VIS_ISSUE_DISTORTED)
+        if (vis_issue_is_warning(f->rep.items[i].kind))
             fprintf(stderr, "tableref referee: %s: warning: %s\n", f->path, f->rep.items[i].msg);
     return 0;
 }
