@@ -52,10 +52,10 @@ int cmd_render_sequence(int argc, char **argv)
             seq = argv[i];
         }
     }
-    if (!seq || !out) {
-        usage(stderr);
-        return EXIT_BAD_INPUT;
-    }
+    if (!seq)
+        return cli_missing("render-sequence", "the SEQUENCE.json"), EXIT_BAD_INPUT;
+    if (!out)
+        return cli_missing("render-sequence", "--out DIR (where to write the frames)"), EXIT_BAD_INPUT;
     rules_error err;
     ds_sequence *q = ds_sequence_load(seq, &err);
     if (!q || ds_sequence_render(q, out, ss, &err) < 0) {

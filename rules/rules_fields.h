@@ -37,6 +37,7 @@
 #define RULES_FIELDS_MAX_ANGLE_DEG 360.0    /* |an angle| */
 #define RULES_FIELDS_MAX_WILL 20            /* a WILL (or Discipline) characteristic */
 #define RULES_FIELDS_MAX_POLYGON 10000      /* points of one terrain polygon */
+#define RULES_FIELDS_MAX_MODELS 1000000     /* models counted in one unit */
 
 /* The longest key table a reader may pass (keys per object). */
 #define RULES_FIELDS_MAX_KEYS 128

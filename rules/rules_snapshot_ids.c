@@ -55,24 +55,70 @@ static int check_members(const rules_snapshot *s, const rules_fields_id *models,
                            HI(b), LO(b), s->dynforms[HI(b)].models[LO(b)], HI(a), LO(a));
 }
 
+/* Each alternative placement names models of its own unit, each once. `models` is sorted by text. */
+static int check_alternatives(const rules_snapshot *s, const rules_fields_id *models, size_t n_models,
+                              rules_fields_id *ids, rules_error *err)
+{
+    for (size_t u = 0; u < s->n_units; u++)
+        for (size_t k = 0; k < s->units[u].n_alternatives; k++) {
+            const rules_placement *p = &s->units[u].alternatives[k];
+            size_t a, b;
+            for (size_t j = 0; j < p->n_models; j++) {
+                rules_fields_id key = {p->models[j].id, 0, 0};
+                const rules_fields_id *m = bsearch(&key, models, n_models, sizeof *models, by_text);
+                if (!m || HI(m->order) != u)
+                    return rules_error_set(err, "units[%zu].alternatives[%zu].models[%zu].id: \"%s\" is not a model "
+                                                "of unit \"%s\"",
+                                           u, k, j, p->models[j].id, s->units[u].id);
+                ids[j] = (rules_fields_id){p->models[j].id, 0, j};
+            }
+            if (rules_fields_duplicate(ids, p->n_models, true, &a, &b))
+                return rules_error_set(err, "units[%zu].alternatives[%zu].models[%zu].id: \"%s\" is also models[%zu]",
+                                       u, k, b, p->models[b].id, a);
+        }
+    return 0;
+}
+
+/* Unit ids, on the table and listed unseen, name one unit each. */
+static int check_units(const rules_snapshot *s, rules_fields_id *ids, rules_error *err)
+{
+    size_t a, b;
+    for (size_t u = 0; u < s->n_units; u++)
+        ids[u] = (rules_fields_id){s->units[u].id, 0, u};
+    for (size_t i = 0; i < s->n_unseen; i++)
+        ids[s->n_units + i] = (rules_fields_id){s->unseen[i].id, 0, s->n_units + i};
+    if (!rules_fields_duplicate(ids, s->n_units + s->n_unseen, true, &a, &b))
+        return 0;
+    if (b < s->n_units)
+        return rules_error_set(err, "units[%zu].id: duplicate unit id \"%s\" (also units[%zu].id)", b, s->units[b].id,
+                               a);
+    b -= s->n_units;
+    if (a < s->n_units)
+        return rules_error_set(err, "unseen_units[%zu].id: unit \"%s\" is listed unseen but is also units[%zu].id", b,
+                               s->unseen[b].id, a);
+    return rules_error_set(err, "unseen_units[%zu].id: unit \"%s\" is listed unseen twice (also unseen_units[%zu].id)",
+                           b, s->unseen[b].id, a - s->n_units);
+}
+
 int rules_snapshot_check_ids(const rules_snapshot *s, rules_error *err)
 {
-    size_t n_models = 0, n_members = 0, a, b;
-    for (size_t u = 0; u < s->n_units; u++)
+    size_t n_models = 0, n_members = 0, n_placed = 0, a, b;
+    for (size_t u = 0; u < s->n_units; u++) {
         n_models += s->units[u].n_models;
+        for (size_t k = 0; k < s->units[u].n_alternatives; k++)
+            n_placed = s->units[u].alternatives[k].n_models > n_placed ? s->units[u].alternatives[k].n_models : n_placed;
+    }
     for (size_t f = 0; f < s->n_dynforms; f++)
         n_members += s->dynforms[f].n_models;
-    size_t cap = s->n_units + s->n_terrain + s->n_dynforms + n_members + 1;
+    size_t cap = s->n_units + s->n_unseen + s->n_terrain + s->n_dynforms + n_members + n_placed + 1;
     rules_fields_id *models = malloc((n_models + 1) * sizeof *models), *ids = malloc(cap * sizeof *ids);
     int rc = 0;
     if (!models || !ids) {
         rc = rules_error_set(err, "out of memory");
         goto done;
     }
-    for (size_t u = 0; u < s->n_units; u++)
-        ids[u] = (rules_fields_id){s->units[u].id, 0, u};
-    if (rules_fields_duplicate(ids, s->n_units, true, &a, &b)) {
-        rc = rules_error_set(err, "units[%zu].id: duplicate unit id \"%s\" (also units[%zu].id)", b, s->units[b].id, a);
+    if (check_units(s, ids, err) < 0) {
+        rc = -1;
         goto done;
     }
     size_t k = 0;
@@ -91,7 +137,8 @@ int rules_snapshot_check_ids(const rules_snapshot *s, rules_error *err)
                              s->dynforms[b].id, a);
         goto done;
     }
-    if (check_models(s, models, &n_models, err) < 0 || check_members(s, models, n_models, ids, err) < 0)
+    if (check_models(s, models, &n_models, err) < 0 || check_members(s, models, n_models, ids, err) < 0 ||
+        check_alternatives(s, models, n_models, ids, err) < 0)
         rc = -1;
 done:
     free(models);

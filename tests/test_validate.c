@@ -186,7 +186,7 @@ Test(validate, roster_keys_ranges_and_ids_everywhere)
     roster_refused(j, "board.tags[0].x_mm: 5000 is out of range (-1000 to 1700)");
     j = roster_json();
     cJSON_AddStringToObject(j, "colour", "red");
-    roster_refused(j, "colour: unknown field (this object takes: format, version, family, board, units)");
+    roster_refused(j, "colour: unknown field (this object takes: format, version, family, army, board, units, unresolved)");
     /* A comment key is no field. */
     j = roster_json();
     cJSON_AddStringToObject(unit_of(j, 0), "_note", "the general's own unit");
@@ -405,7 +405,8 @@ static int read_any(const char *path, rules_error *err)
     if (!j)
         return -1;
     const cJSON *f = cJSON_GetObjectItem(j, "format");
-    const char *fmt = cJSON_IsString(f) ? f->valuestring : "tableref.snapshot";
+    /* A file without "format" is a snapshot when it has a board; anything else is another tool's file. */
+    const char *fmt = cJSON_IsString(f) ? f->valuestring : cJSON_GetObjectItem(j, "board") ? "tableref.snapshot" : "";
     int rc = 0;
     if (strcmp(fmt, "tableref.roster") == 0) {
         vis_roster *r = vis_roster_from_json(j, path, err);

@@ -25,6 +25,13 @@ void vis_tag_mount_unplace(const vis_tag_mount *m, rules_vec2 tag_centre, double
     *pos = rules_v2_sub(tag_centre, rules_v2_rot(m->offset, *facing));
 }
 
+void vis_roster_model_apply(const vis_roster_model *rm, rules_model *m)
+{
+    m->base_width = rm->base_width;
+    m->base_depth = rm->base_depth;
+    m->attachable = m->attachable || rm->attachable;
+}
+
 void vis_roster_free(vis_roster *r)
 {
     if (!r)
@@ -55,13 +62,18 @@ const vis_board_tag *vis_roster_find_board_tag(const vis_roster *r, int id)
 
 /* The keys each roster object may hold (rules_fields_known). A new field is
  * one more key here and a line in docs/formats.md. */
-static const char *const roster_keys[] = {"format", "version", "family", "board", "units", NULL};
+static const char *const roster_keys[] = {"format", "version", "family", "army", "board", "units", "unresolved", NULL};
+/* Written by `roster import` for people and for the table file (docs/formats.md). */
+static const char *const army_keys[] = {"name", "player", "game_system", "points", "slot", "tag_ids", "source",
+                                        "source_format", NULL};
 static const char *const board_keys[] = {"width_mm", "depth_mm", "tags", NULL};
 static const char *const board_tag_keys[] = {"id", "x_mm", "y_mm", "height_mm", "rotation_deg", "size_mm", NULL};
-static const char *const unit_keys[] = {"id",     "side",  "base_mm", "advance_in", "march_in", "mobility_in",
-                                        "status", "files", "tag",     "models",     NULL};
+static const char *const unit_keys[] = {"id",     "name",  "character", "side",   "base_mm", "advance_in", "march_in",
+                                        "mobility_in", "status", "files", "tag", "models",
+                                        /* for people (roster import): */ "mount", "height", "type", "round_base",
+                                        NULL};
 static const char *const mount_keys[] = {"offset_mm", "rotation_deg", "height_mm", "size_mm", NULL};
-static const char *const model_keys[] = {"id", "tag_id", NULL};
+static const char *const model_keys[] = {"id", "tag_id", "name", "attachable", "base_mm", NULL};
 
 /* How many codes a family tableref reads has (apriltag's own count), 0 when it reads no such family. */
 static int family_codes(const char *name)
@@ -139,7 +151,9 @@ static int read_header(const cJSON *root, reader *rd, rules_error *err)
     int version = 0;
     if (!cJSON_IsObject(root))
         return rules_error_set(err, "expected a JSON object");
+    const cJSON *army = cJSON_GetObjectItemCaseSensitive(root, "army");
     if (rules_fields_known(root, "", roster_keys, err) < 0 ||
+        (army && !rules_json_object(root, "army", "", true, err)) || rules_fields_known(army, "army", army_keys, err) < 0 ||
         rules_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0)
         return -1;
     if (strcmp(fmt, VIS_ROSTER_FORMAT) != 0)
@@ -227,12 +241,23 @@ static int read_model(const reader *rd, const cJSON *jm, const char *where, vis_
 {
     if (!cJSON_IsObject(jm))
         return rules_error_set(err, "%s: expected an object", where);
+    double mb[2] = {0, 0};
     if (rules_fields_known(jm, where, model_keys, err) < 0 ||
         rules_json_string(jm, "id", where, true, m->id, sizeof m->id, err) < 0 ||
-        read_tag_id(rd, jm, "tag_id", where, &m->tag_id, err) < 0)
+        read_tag_id(rd, jm, "tag_id", where, &m->tag_id, err) < 0 ||
+        rules_json_string(jm, "name", where, false, m->name, sizeof m->name, err) < 0 ||
+        rules_json_bool(jm, "attachable", where, false, &m->attachable, err) < 0 ||
+        rules_json_numbers(jm, "base_mm", where, false, mb, 2, err) < 0)
         return -1;
     if (!m->id[0])
         return rules_error_set(err, "%s.id: must not be empty", where);
+    /* A model on a base of its own (a character on a larger base than its unit's). */
+    if (cJSON_GetObjectItemCaseSensitive(jm, "base_mm") &&
+        !(mb[0] > 0 && mb[0] <= RULES_FIELDS_MAX_BASE_MM && mb[1] > 0 && mb[1] <= RULES_FIELDS_MAX_BASE_MM))
+        return rules_error_set(err, "%s.base_mm: base sizes must be > 0 and at most %g mm", where,
+                               RULES_FIELDS_MAX_BASE_MM);
+    m->base_width = mb[0];
+    m->base_depth = mb[1];
     return 0;
 }
 
@@ -246,6 +271,8 @@ static int read_unit(reader *rd, const cJSON *ju, const char *where, rules_error
     const cJSON *ms = rules_json_array(ju, "models", where, true, err);
     if (rules_fields_known(ju, where, unit_keys, err) < 0 || !ms ||
         rules_json_string(ju, "id", where, true, u->id, sizeof u->id, err) < 0 ||
+        rules_json_string(ju, "name", where, false, u->name, sizeof u->name, err) < 0 ||
+        rules_json_bool(ju, "character", where, false, &u->character, err) < 0 ||
         rules_json_string(ju, "side", where, true, u->side, sizeof u->side, err) < 0 ||
         rules_json_numbers(ju, "base_mm", where, true, base, 2, err) < 0 ||
         read_rate(ju, "advance_in", where, &u->advance_rate, err) < 0 ||
@@ -439,6 +466,10 @@ cJSON *vis_roster_to_json(const vis_roster *r)
         const vis_roster_unit *u = &r->units[i];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "id", u->id);
+        if (u->name[0])
+            cJSON_AddStringToObject(o, "name", u->name);
+        if (u->character)
+            cJSON_AddBoolToObject(o, "character", true);
         cJSON_AddStringToObject(o, "side", u->side);
         double base[2] = {u->base_width, u->base_depth};
         cJSON_AddItemToObject(o, "base_mm", cJSON_CreateDoubleArray(base, 2));
@@ -462,6 +493,14 @@ cJSON *vis_roster_to_json(const vis_roster *r)
             cJSON *jm = cJSON_CreateObject();
             cJSON_AddStringToObject(jm, "id", vm->id);
             cJSON_AddNumberToObject(jm, "tag_id", vm->tag_id);
+            if (vm->name[0])
+                cJSON_AddStringToObject(jm, "name", vm->name);
+            if (vm->attachable)
+                cJSON_AddBoolToObject(jm, "attachable", true);
+            if (vm->base_width > 0) {
+                double b[2] = {vm->base_width, vm->base_depth};
+                cJSON_AddItemToObject(jm, "base_mm", cJSON_CreateDoubleArray(b, 2));
+            }
             cJSON_AddItemToArray(ms, jm);
         }
         cJSON_AddItemToArray(units, o);
