@@ -186,7 +186,7 @@ static int real_figure(ds_canvas *c, const rules_model *m, const vis_roster_mode
     f.lean = rules_deg_to_rad(p->figure_lean_max_deg) * sqrt(ds_rnd(&fr));
     f.lean_dir = m->facing + ds_rnd_in(&fr, -1.2, 1.2) + (ds_rnd(&fr) < 0.2 ? RULES_PI : 0);
     f.stride = ds_rnd_in(&fr, -1, 1);
-    f.weapon_elev = rules_deg_to_rad(rm->rank > 0 ? ds_rnd_in(&fr, 10, 45) : ds_rnd_in(&fr, 50, 85));
+    f.weapon_elev = rules_deg_to_rad(rm->rank > 0 ? ds_rnd_in(&fr, 20, 60) : ds_rnd_in(&fr, 55, 88));
     if (rm->rank == 0 && rm->file == 1 && f.kind != DS_FIG_MONSTER)
         f.weapon = DS_WEAPON_BANNER;  /* the standard bearer */
     f.cloth = vary(f.cloth, &fr, 0.08), f.skin = vary(f.skin, &fr, 0.1);
