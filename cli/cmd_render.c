@@ -217,10 +217,14 @@ int cmd_render(int argc, char **argv)
         s->render.seed = (uint32_t)seed;
     int rc = EXIT_BAD_INPUT, w, h, x0, y0;
     ds_hard_pair pr = {0};
-    if (crop && (sscanf(crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4 || ds_hard_crop(&s->calib, x0, y0, w, h, &err) < 0)) {
-        if (sscanf(crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4)
+    if (crop) {
+        /* A file other commands read must pass their checks: the principal point stays in the crop. */
+        if (sscanf(crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4) {
             rules_error_set(&err, "--crop: expected WxH+X+Y, got '%s'", crop);
-        goto done;
+            goto done;
+        }
+        if (ds_hard_crop(&s->calib, x0, y0, w, h, &err) < 0 || calib_file_validate(&s->calib, "--crop", &err) < 0)
+            goto done;
     }
     if (pair && !hard) {
         rules_error_set(&err, "--pair: only for --generate hard[:K]");

@@ -190,6 +190,12 @@ static int real_figure(ds_canvas *c, const rules_model *m, const vis_roster_mode
     if (rm->rank == 0 && rm->file == 1 && f.kind != DS_FIG_MONSTER)
         f.weapon = DS_WEAPON_BANNER;  /* the standard bearer */
     f.cloth = vary(f.cloth, &fr, 0.08), f.skin = vary(f.skin, &fr, 0.1);
+    if (!p->weapons)
+        f.weapon = DS_WEAPON_NONE;
+    if (p->figures_one_colour) {
+        const cvs_colour magenta = {255, 0, 255};
+        f.skin = f.cloth = f.cloth2 = f.metal = f.wood = f.coat = magenta;
+    }
     ds_solid s[DS_FIGURE_MAX_SOLIDS];
     int n = ds_figure_solids(&f, s, DS_FIGURE_MAX_SOLIDS);
     if (shadows_only)

@@ -42,7 +42,7 @@ typedef struct unit_type {
 
 static const unit_type TYPES[] = {
     {"infantry", 25, 40, 16, 9, 5, 6, 17, 32, 5, 10, 0.45},
-    {"heavy infantry", 30, 45, 20, 9.5, 4, 5, 11, 20, 4, 8, 0.2},
+    {"heavy infantry", 30, 45, 20, 9.5, 4, 5, 11, 20, 5, 10, 0.2},
     {"cavalry", 25, 60, 18, 16, 4, 5, 5, 10, 8, 16, 0.12},
     {"monstrous infantry", 40, 50, 24, 9, 3, 3, 3, 8, 6, 12, 0.12},
     {"monster", 50, 75, 32, 17, 1, 2, 1, 2, 7, 14, 0.11},
@@ -104,15 +104,17 @@ int ds_hard_crop(calib_file *cam, int x0, int y0, int w, int h, rules_error *err
     if (w < 16 || h < 16 || (w & 1) || (h & 1) || x0 < 0 || y0 < 0 || x0 + w > cam->width || y0 + h > cam->height)
         return rules_error_set(err, "crop %dx%d+%d+%d: must be even-sized and inside the %dx%d frame", w, h, x0, y0,
                                cam->width, cam->height);
+    /* The principal point may fall outside a crop: no calib_file_validate here. */
     cam->cx -= x0, cam->cy -= y0;
     cam->width = w, cam->height = h;
-    return calib_file_validate(cam, "crop", err);
+    return 0;
 }
 
 /* -------------------------------------------------------------- the armies */
 
 typedef struct placed_unit {
-    rules_obb box;  /* its footprint */
+    rules_obb box;   /* its footprint, or the ground kept free ahead of it */
+    double margin;   /* later units keep at least this far (0: a random 12-40 mm, as players leave) */
 } placed_unit;
 
 /* The file positions of a rear rank of m models in F files. */
@@ -160,9 +162,32 @@ static ds_rank_align pick_align(int m, int F, ds_rng *r)
     return DS_RANK_GAPS;
 }
 
-/* A free spot for a footprint of w x d, facing the enemy; 0 when none was found. */
+/* The footprint swept `ahead` mm forward. */
+static rules_obb swept(const rules_obb *b, double ahead)
+{
+    rules_obb s = *b;
+    s.depth += ahead;
+    s.centre = rules_v2_add(b->centre, rules_v2_scale(rules_v2_dir(b->heading), ahead / 2));
+    return s;
+}
+
+static int inside_board(const ds_hard_params *p, const rules_obb *b, double inset)
+{
+    rules_vec2 c[4];
+    rules_obb_corners(b, c);
+    for (int k = 0; k < 4; k++)
+        if (c[k].x < inset || c[k].y < inset || c[k].x > p->board_width - inset || c[k].y > p->board_depth - inset)
+            return 0;
+    return 1;
+}
+
+/*
+ * A free spot for a footprint of w x d, facing the enemy; 0 when none was
+ * found. With `corridor` > 0 the ground that far ahead must be free too (the
+ * pairs' units need room to march), and is kept free of later units.
+ */
 static int find_spot(const ds_hard_params *p, int army, double w, double d, const placed_unit *others, int n,
-                     ds_rng *r, rules_obb *out)
+                     double corridor, ds_rng *r, rules_obb *out, rules_obb *kept)
 {
     const double corner_keep = 120, inset = 25;
     for (int attempt = 0; attempt < 600; attempt++) {
@@ -182,9 +207,16 @@ static int find_spot(const ds_hard_params *p, int army, double w, double d, cons
             ok = ok && !(near_x && near_y);
         }
         for (int i = 0; i < n && ok; i++)
-            ok = rules_obb_dist(&b, &others[i].box) > ds_rnd_in(r, 12, 40);
+            ok = rules_obb_dist(&b, &others[i].box) > (others[i].margin > 0 ? others[i].margin : ds_rnd_in(r, 12, 40));
+        const rules_obb ahead = swept(&b, corridor);
+        if (ok && corridor > 0) {
+            ok = inside_board(p, &ahead, 30);
+            for (int i = 0; i < n && ok; i++)
+                ok = rules_obb_dist(&ahead, &others[i].box) > 45;
+        }
         if (ok) {
             *out = b;
+            *kept = ahead;
             return 1;
         }
     }
@@ -201,10 +233,14 @@ static int add_unit(ds_hard_table *t, const ds_hard_params *p, const unit_type *
         n = F;
     const int R = (n + F - 1) / F, m = n - (R - 1) * F;
     const double gap = ds_rnd_in(r, 0.3, 1.0), pw = ty->base_w + gap, pd = ty->base_d + gap;
-    rules_obb spot;
-    if (!find_spot(p, army, F * pw, R * pd, placed, *n_placed, r, &spot))
+    rules_obb spot, kept;
+    /* The red army's first two 5"/10" units get room to advance and to march (the pairs). */
+    const double corridor = army == 0 && ty->advance_in == 5 && ty->march_in == 10 && t->reserved < 2 ? 300 : 0;
+    if (!find_spot(p, army, F * pw, R * pd, placed, *n_placed, corridor, r, &spot, &kept))
         return 0;
-    placed[(*n_placed)++].box = spot;
+    placed[*n_placed].box = kept;
+    placed[(*n_placed)++].margin = corridor > 0 ? 45 : 0;
+    t->reserved += corridor > 0;
     vis_roster_unit *u = &ro->units[ro->n_units];
     memset(u, 0, sizeof *u);
     snprintf(u->id, sizeof u->id, "%s-%d", army ? "blue" : "red", index);
@@ -340,8 +376,9 @@ static rules_obb unit_box(const rules_unit *u)
             x0 = fmin(x0, l.x), x1 = fmax(x1, l.x), y0 = fmin(y0, l.y), y1 = fmax(y1, l.y);
         }
     }
+    /* rules_frame: local x to the right, y forward. */
     b.centre = rules_frame_to_board(f, rules_v2((x0 + x1) / 2, (y0 + y1) / 2));
-    b.depth = x1 - x0, b.width = y1 - y0;
+    b.width = x1 - x0, b.depth = y1 - y0;
     return b;
 }
 
@@ -357,11 +394,12 @@ static int has_room(const rules_snapshot *s, size_t ui, double d, const double h
     for (int k = 0; k < 4; k++)
         if (c[k].x < 15 || c[k].y < 15 || c[k].x > s->board_width - 15 || c[k].y > s->board_depth - 15)
             return 0;
+    /* Units end a move at least 1" apart: keep well clear of that. */
     for (size_t i = 0; i < s->n_units; i++) {
         if (i == ui)
             continue;
         rules_obb o = unit_box(&s->units[i]);
-        if (rules_obb_dist(&sweep, &o) < 30)
+        if (rules_obb_dist(&sweep, &o) < 40)
             return 0;
     }
     return 1;

@@ -66,6 +66,7 @@ typedef struct ds_hard_table {
     ds_hard_slot *slots;         /* per roster model */
     ds_rank_align *align;        /* per roster unit: its rear rank */
     const char **kind;           /* per roster unit: "infantry", "heavy infantry", "cavalry", ... (static strings) */
+    int reserved;                /* units placed with room ahead for the pairs */
 } ds_hard_table;
 
 ds_hard_table *ds_hard_generate(const ds_hard_params *p, rules_error *err);
@@ -74,7 +75,9 @@ void ds_hard_free(ds_hard_table *t);
 /*
  * A crop of the camera's frame: pixel (x0, y0) becomes (0, 0), the frame is
  * w x h (even). The lens and pose are unchanged, so a crop shows exactly
- * what that part of the full frame shows.
+ * what that part of the full frame shows. The principal point may then lie
+ * outside the frame, which calib_file_validate refuses: a crop is for use in
+ * process (tests, the benchmark); `tableref render --crop` checks it.
  */
 int ds_hard_crop(calib_file *cam, int x0, int y0, int w, int h, rules_error *err);
 

@@ -70,6 +70,8 @@ typedef struct ds_render_params {
     double spear_fraction;    /* classic: share of figures with a spear leaning forward over neighbours */
     double banner_fraction;   /* classic: share with a banner */
     double figure_lean_max_deg; /* real: posed figures lean up to this far from vertical (12) */
+    int weapons;              /* real: figures carry spears, shields, halberds, banners (1) */
+    int figures_one_colour;   /* real, tests: every figure magenta (shaded), told apart from any tag pixel (0) */
     int hands;                /* hands over the table (at random places unless hand_at is given) */
     ds_hand_place hand_at[DS_MAX_HANDS];  /* real: when n_hand_at > 0, hands here instead */
     int n_hand_at;
