@@ -152,14 +152,15 @@ static ds_rank_align pick_align(int m, int F, ds_rng *r)
 {
     if (m == F)
         return DS_RANK_FULL;
-    double x = ds_rnd(r);
-    if (x < 0.6)
-        return DS_RANK_CENTRED;
-    if (x < 0.75)
+    const double x = ds_rnd(r);
+    if (x < 0.15)
         return DS_RANK_LEFT;
-    if (x < 0.9 || F - m < 2 || m < 2)
-        return x < 0.9 ? DS_RANK_RIGHT : DS_RANK_CENTRED;
-    return DS_RANK_GAPS;
+    if (x < 0.30)
+        return DS_RANK_RIGHT;
+    /* A gap needs two models and two empty files. */
+    if (x < 0.50 && m >= 2 && F - m >= 2)
+        return DS_RANK_GAPS;
+    return DS_RANK_CENTRED;
 }
 
 /* The footprint swept `ahead` mm forward. */

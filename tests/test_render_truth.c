@@ -281,6 +281,7 @@ Test(render_truth, incomplete_rear_ranks_stand_as_players_place_them)
     }
     cr_expect_gt(seen[DS_RANK_CENTRED], 0, "the set has centred rear ranks");
     cr_expect_gt(seen[DS_RANK_LEFT] + seen[DS_RANK_RIGHT], 0, "and aligned ones");
+    cr_expect_gt(seen[DS_RANK_GAPS], 0, "and gapped ones");
 }
 
 /*
