@@ -86,10 +86,12 @@ void ds_score_tags(ds_score *s, const ds_truth *truth, const int *ids, const dou
         if (ds_truth_tag_visible(tt) < DS_SCORE_VISIBLE)
             continue;
         s->tags90++;
+        s->tags_full += tt->fully_visible != 0;
         const double tol = fmax(3, 0.1 * tt->edge_px);
         for (size_t k = 0; k < n; k++)
             if (ids[k] == tt->id && hypot(centres[k][0] - tt->centre[0], centres[k][1] - tt->centre[1]) <= tol) {
                 s->tags90_read++;
+                s->tags_full_read += tt->fully_visible != 0;
                 break;
             }
     }

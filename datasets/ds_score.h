@@ -12,7 +12,8 @@
  *   - tags at least 90% visible (black square, inside the frame) that were
  *     read: a read counts when its id is the tag's and its centre is within
  *     max(3 px, 10% of the tag's edge) of the truth; a read with no tag of
- *     its id there is a wrong read.
+ *     its id there is a wrong read. Fully visible tags (white border too)
+ *     are counted apart: what any quad finder should read.
  * Frames add up: score every frame of a set into one ds_score.
  *
  * How to use:
@@ -50,6 +51,8 @@ typedef struct ds_score {
     /* tags */
     size_t tags90;          /* >= 90% visible, inside the frame */
     size_t tags90_read;
+    size_t tags_full;       /* fully visible: nothing of the printed tag, white border included, hidden */
+    size_t tags_full_read;
     size_t reads, wrong_reads;
     /* errors of the models placed within 5 mm (mm, degrees) and of those seen */
     double *err_mm, *err_deg, *seen_mm;

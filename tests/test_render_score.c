@@ -44,6 +44,7 @@ static void make(fixture *f)
     f->tags[1].occluded = f->tags[1].occluded_figure = 0.05;  /* 95% visible: counts */
     f->tags[2].occluded = f->tags[2].occluded_figure = 0.2;   /* 80%: does not */
     f->tags[3].occluded = f->tags[3].occluded_hand = 1.0;
+    f->tags[0].fully_visible = f->tags[4].fully_visible = 1;  /* white border unhidden too */
     f->models[3].hand_hidden = 1;
     f->truth = (ds_truth){f->tags, 5, f->models, 5, 640, 480};
 }
@@ -120,6 +121,8 @@ Test(render_score, tags_read_and_wrong_reads)
     ds_score_tags(&s, &f.truth, ids, c, 5);
     cr_expect_eq(s.tags90, 3);
     cr_expect_eq(s.tags90_read, 2);
+    cr_expect_eq(s.tags_full, 2);
+    cr_expect_eq(s.tags_full_read, 1);
     cr_expect_eq(s.reads, 5);
     cr_expect_eq(s.wrong_reads, 2);
     ds_score_clear(&s);
