@@ -216,7 +216,8 @@ static void real_hand(const vis_roster *roster, const ds_hand_place *place, ds_r
     h->dir = atan2(place->y - h->shoulder[1], place->x - h->shoulder[0]) + ds_rnd_in(r, -0.4, 0.4);
     h->curl = place->curl;
     h->scale = ds_rnd_in(r, 0.9, 1.12);
-    h->skin = vary(PICK(SKIN, r), r, 0.1);
+    static const cvs_colour HUMAN[] = {{230, 188, 160}, {205, 155, 120}, {160, 112, 80}, {105, 72, 50}};
+    h->skin = vary(PICK(HUMAN, r), r, 0.08);
     static const cvs_colour SLEEVE[] = {{40, 45, 60}, {150, 30, 40}, {200, 200, 200}, {60, 90, 50}, {30, 30, 30}};
     h->sleeve = PICK(SLEEVE, r);
 }

@@ -56,7 +56,7 @@ static void aim(ds_scene *s, rules_vec2 target, rules_vec2 from, double view_deg
  * Share of the polygon's pixels where the two pictures differ by more than
  * `threshold` levels in some channel. 60 for magenta figures (>= 120 from
  * tag paper and ink in some channel: a pixel about half covered), 25 for
- * hands (skin is >= 31 from both).
+ * hands (human skin, shaded, is >= 30 from both).
  */
 static double changed_share(const cvs_image *a, const cvs_image *b, const double corners[4][2], int threshold)
 {
