@@ -57,7 +57,7 @@ typedef struct set_result {
     size_t pairs, false_illegal, advance_illegal, march_caught, unmoved_called, truth_agrees;
 } set_result;
 
-/* The tags tableref read: the quad finder's and those recovered by pattern. */
+/* The tags tableref read: the quad finder's and those read by their pattern (recovered units, predicted places). */
 static void score_our_tags(ds_score *sc, const ds_truth *truth, const vis_tag_list *tags, const vis_report *rep)
 {
     size_t n = tags->n + rep->n;
@@ -69,7 +69,7 @@ static void score_our_tags(ds_score *sc, const ds_truth *truth, const vis_tag_li
         c[k][0] = tags->items[i].centre[0], c[k][1] = tags->items[i].centre[1];
     }
     for (size_t i = 0; ids && c && i < rep->n; i++)
-        if (rep->items[i].kind == VIS_ISSUE_RECOVERED) {
+        if (rep->items[i].kind == VIS_ISSUE_RECOVERED || rep->items[i].kind == VIS_ISSUE_READ) {
             ids[k] = rep->items[i].tag_id;
             c[k][0] = rep->items[i].px[0], c[k][1] = rep->items[i].px[1];
             k++;
