@@ -264,8 +264,19 @@ static void print_set(const set_result *r)
                r->stock[best].decimate, r->stock[best].sigma,
                ds_score_pct(r->stock[best].score.tags90_read, r->stock[best].score.tags90), our_recall,
                r->stock[best].ms / n, r->ours_ms / n, r->stock[best].ms / (r->ours_ms > 0 ? r->ours_ms : 1));
-    else
-        printf("speed at equal or better recall: none (no stock configuration reads as many tags as tableref)\n");
+    else {
+        /* Still say how fast the best-reading stock configuration is, with both recalls. */
+        int top = 0;
+        for (int k = 1; k < BV_STOCK_CONFIGS; k++)
+            if (r->stock[k].score.tags90_read > r->stock[top].score.tags90_read ||
+                (r->stock[k].score.tags90_read == r->stock[top].score.tags90_read && r->stock[k].ms < r->stock[top].ms))
+                top = k;
+        printf("speed at equal or better recall: none (no stock configuration reads as many tags as tableref); "
+               "against the best-reading one, decimate %.1f sigma %.1f (%.2f%% < %.2f%%): %.1f ms / %.1f ms = %.2fx\n",
+               r->stock[top].decimate, r->stock[top].sigma,
+               ds_score_pct(r->stock[top].score.tags90_read, r->stock[top].score.tags90), our_recall,
+               r->stock[top].ms / n, r->ours_ms / n, r->stock[top].ms / (r->ours_ms > 0 ? r->ours_ms : 1));
+    }
     ds_score_print(stdout, "models, tableref", &r->ours);
     ds_score_print(stdout, "models, stock decimate 1 tags + tableref's inference", &r->via_stock);
     if (r->pairs)
