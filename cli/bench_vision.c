@@ -26,6 +26,7 @@
 #include "ds_scene.h"
 #include "ds_score.h"
 #include "rules_move.h"
+#include "rules_robust.h"
 #include "vis_detect.h"
 #include "vis_tag.h"
 
@@ -82,8 +83,10 @@ static void score_our_tags(ds_score *sc, const ds_truth *truth, const vis_tag_li
 
 /*
  * A before/after pair: both frames through tableref, then the rules as
- * `tableref referee` judges them. The legal advance must never be called
- * ILLEGAL, nor any unit that did not move.
+ * `tableref referee` judges them (rules_robust: ILLEGAL only under every
+ * placement the evidence allows). The legal advance must never be called
+ * ILLEGAL, nor any unit that did not move. The truth itself is judged with
+ * rules_move_check (exact positions).
  */
 static void bench_pair(const ds_hard_table *t, vis_detector *det, const rules_snapshot *before, set_result *res,
                        int table)
@@ -100,6 +103,8 @@ static void bench_pair(const ds_hard_table *t, vis_detector *det, const rules_sn
     rules_report_init(&want);
     rules_check_options opt;
     rules_check_options_default(&opt);
+    rules_robust_options ro;  /* the detected frames are judged as `tableref referee` judges them */
+    rules_robust_options_default(&ro);
     ds_render_params p = s->render;
     if (ds_hard_pair_make(t, &pr, &err) < 0) {
         printf("  pair of table %d: %s\n", table, err.msg);
@@ -117,7 +122,7 @@ static void bench_pair(const ds_hard_table *t, vis_detector *det, const rules_sn
     const rules_unit_report *wm = rules_report_find_unit(&want, pr.moves[1].unit);
     res->truth_agrees += want.n_units == 2 && wa && wa->verdict == RULES_VERDICT_LEGAL && wm &&
                          wm->verdict == RULES_VERDICT_ILLEGAL;
-    if (!before || !after || rules_move_check(before, after, &opt, &got, &err) < 0) {
+    if (!before || !after || rules_robust_check(before, after, &ro, &got, &err) < 0) {
         printf("  pair of table %d: cannot judge the detected snapshots: %s\n", table,
                before && after ? err.msg : "a frame gave no snapshot");
         goto done;

@@ -24,6 +24,7 @@
 #include "rules_formation.h"
 #include "rules_json.h"
 #include "rules_move.h"
+#include "rules_robust.h"
 #include "vis_detect.h"
 #include "vis_roster.h"
 
@@ -49,8 +50,13 @@ static void help(FILE *out)
             "                   a 1280x800 frame fitted to the board, marked as uncalibrated)\n"
             "  --no-refine      keep the calibration's board pose\n"
             "\n"
-            "Exit status: 0 every move legal, 1 a rule was broken, 2 bad input or usage\n"
-            "(the message names the file and field; nothing in DIR is touched then).\n");
+            "A call is ILLEGAL only when a rule is broken under every placement of the\n"
+            "models the pictures allow and beyond the measurement's uncertainty; otherwise\n"
+            "CANNOT TELL, with the models and the reason. A unit not seen in a picture is\n"
+            "NOT SEEN (\"unit X: not seen, cannot judge\").\n"
+            "\n"
+            "Exit status: 0 no ILLEGAL call stands, 1 an ILLEGAL call stands, 2 bad input or\n"
+            "usage (the message names the file and field; nothing in DIR is touched then).\n");
 }
 
 /* Projector mapping from a small JSON file: {"width": W, "height": H, "H": [9 numbers]}. */
@@ -285,7 +291,11 @@ int cmd_referee(int argc, char **argv)
         det->cfg.refine_pose_min_tags = 0;
     if (detect_frame(det, &fr[0], &err) < 0 || detect_frame(det, &fr[1], &err) < 0)
         goto done;
-    if (rules_move_check(fr[0].snap, fr[1].snap, &opt, &report, &err) < 0) {
+    /* Judged under every placement the two pictures leave open (rules_robust.h). */
+    rules_robust_options ro;
+    rules_robust_options_default(&ro);
+    ro.check = opt;
+    if (rules_robust_check(fr[0].snap, fr[1].snap, &ro, &report, &err) < 0) {
         rules_error_prefix(&err, images[1]);
         goto done;
     }
@@ -355,6 +365,9 @@ int cmd_referee(int argc, char **argv)
            fr[0].rep.models_seen + fr[0].rep.models_inferred + fr[0].rep.models_missing, fr[1].rep.models_seen,
            fr[1].rep.models_seen + fr[1].rep.models_inferred + fr[1].rep.models_missing,
            proj_calibrated ? "" : "; projector not calibrated (projector.png fits the board to 1280x800)");
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < fr[k].snap->n_unseen; i++)
+            printf("referee: unit %s not seen in the %s picture\n", fr[k].snap->unseen[i].id, k ? "after" : "before");
     printf("referee: wrote %s/{report.json,before.json,after.json,camera.png,projector.png,report.png,report.svg,"
            "report.pdf}\n",
            dir);

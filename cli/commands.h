@@ -38,6 +38,8 @@ int cmd_watch(int argc, char **argv);
 int cmd_watch_ctl(int argc, char **argv);
 int cmd_render_sequence(int argc, char **argv);
 int bench_watch(int argc, char **argv);
+/* Formation from evidence and honest verdicts (issue 9). */
+int bench_formation(int argc, char **argv);
 #endif
 #if TABLEREF_HAVE_VISION && TABLEREF_HAVE_OVERLAY
 /* The referee's main job (issue 5): two images in, the verdict drawn. */

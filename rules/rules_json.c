@@ -405,6 +405,27 @@ static int read_rate(const cJSON *u, const char *key, const char *where, double 
     return 0;
 }
 
+/* "evidence" and "sigma_mm" of a model (vision); "inferred": true alone means evidence "inferred". */
+static int read_evidence(const cJSON *jm, const char *where, rules_model *m, rules_error *err)
+{
+    char word[16] = "";
+    if (rules_json_string(jm, "evidence", where, false, word, sizeof word, err) < 0 ||
+        rules_json_number(jm, "sigma_mm", where, false, &m->sigma_mm, err) < 0)
+        return -1;
+    if (!isnan(m->sigma_mm) && m->sigma_mm < 0)
+        return wrong(where, "sigma_mm", "a length >= 0 mm", err);
+    if (!word[0]) {
+        m->evidence = m->inferred ? RULES_EVIDENCE_INFERRED : RULES_EVIDENCE_SEEN;
+        return 0;
+    }
+    if (rules_evidence_from_word(word, &m->evidence) < 0)
+        return rules_error_set(err, "%s.evidence: expected \"seen\", \"rough\" or \"inferred\"", where);
+    if (field(jm, "inferred") && m->inferred != (m->evidence == RULES_EVIDENCE_INFERRED))
+        return rules_error_set(err, "%s.inferred: disagrees with evidence \"%s\"", where, word);
+    m->inferred = m->evidence == RULES_EVIDENCE_INFERRED;
+    return 0;
+}
+
 static int read_model(const cJSON *jm, const char *where, rules_unit *u, rules_error *err)
 {
     if (!cJSON_IsObject(jm))
@@ -423,9 +444,88 @@ static int read_model(const cJSON *jm, const char *where, rules_unit *u, rules_e
         return rules_error_set(err, "%s: out of memory", where);
     if (read_status(jm, where, &m->status, err) < 0 ||
         rules_json_bool(jm, "inferred", where, false, &m->inferred, err) < 0 ||
-        rules_json_bool(jm, "attachable", where, false, &m->attachable, err) < 0)
+        rules_json_bool(jm, "attachable", where, false, &m->attachable, err) < 0 ||
+        read_evidence(jm, where, m, err) < 0)
         return -1;
     return 0;
+}
+
+/* A unit's alternative placements: [{"label": ..., "models": [{"id", "x_mm", "y_mm", "facing_deg", "sigma_mm"}]}]. */
+static int read_alternatives(const cJSON *ju, const char *where, rules_unit *u, rules_error *err)
+{
+    if (rules_json_bool(ju, "alternatives_complete", where, false, &u->placements_complete, err) < 0 ||
+        rules_json_string(ju, "placement", where, false, u->placement_label, sizeof u->placement_label, err) < 0)
+        return -1;
+    const cJSON *it = field(ju, "alternatives");
+    if (!it || cJSON_IsNull(it))
+        return 0;
+    const cJSON *alts = rules_json_array(ju, "alternatives", where, false, err);
+    if (!alts)
+        return -1;
+    size_t k = 0;
+    const cJSON *ja;
+    cJSON_ArrayForEach(ja, alts)
+    {
+        char awhere[160];
+        snprintf(awhere, sizeof awhere, "%s.alternatives[%zu]", where, k++);
+        if (!cJSON_IsObject(ja))
+            return rules_error_set(err, "%s: expected an object", awhere);
+        char label[RULES_LABEL_MAX] = "";
+        if (rules_json_string(ja, "label", awhere, false, label, sizeof label, err) < 0)
+            return -1;
+        const cJSON *models = rules_json_array(ja, "models", awhere, true, err);
+        if (!models)
+            return -1;
+        rules_placement *p = rules_unit_add_alternative(u, label);
+        if (!p)
+            return rules_error_set(err, "%s: out of memory", awhere);
+        size_t j = 0;
+        const cJSON *jm;
+        cJSON_ArrayForEach(jm, models)
+        {
+            char mwhere[192];
+            snprintf(mwhere, sizeof mwhere, "%s.models[%zu]", awhere, j++);
+            char id[RULES_ID_MAX];
+            double x, y, facing_deg, sigma = NAN;
+            if (!cJSON_IsObject(jm))
+                return rules_error_set(err, "%s: expected an object", mwhere);
+            if (rules_json_string(jm, "id", mwhere, true, id, sizeof id, err) < 0 ||
+                rules_json_number(jm, "x_mm", mwhere, true, &x, err) < 0 ||
+                rules_json_number(jm, "y_mm", mwhere, true, &y, err) < 0 ||
+                rules_json_number(jm, "facing_deg", mwhere, true, &facing_deg, err) < 0 ||
+                rules_json_number(jm, "sigma_mm", mwhere, false, &sigma, err) < 0)
+                return -1;
+            if (!rules_unit_find_model(u, id))
+                return rules_error_set(err, "%s.id: \"%s\" is not a model of unit \"%s\"", mwhere, id, u->id);
+            if (!isnan(sigma) && sigma < 0)
+                return wrong(mwhere, "sigma_mm", "a length >= 0 mm", err);
+            if (rules_placement_add_model(p, id, rules_v2(x, y), rules_angle_wrap(rules_deg_to_rad(facing_deg)),
+                                          sigma) < 0)
+                return rules_error_set(err, "%s: out of memory", mwhere);
+        }
+    }
+    return 0;
+}
+
+/* A unit the camera saw nothing of: {"id": ..., "side": ..., "models": n}. */
+static int read_unseen(const cJSON *jn, const char *where, rules_snapshot *s, rules_error *err)
+{
+    if (!cJSON_IsObject(jn))
+        return rules_error_set(err, "%s: expected an object", where);
+    char id[RULES_ID_MAX], side[RULES_ID_MAX] = "";
+    int n = 0;
+    if (rules_json_string(jn, "id", where, true, id, sizeof id, err) < 0 ||
+        rules_json_string(jn, "side", where, false, side, sizeof side, err) < 0 ||
+        rules_json_int(jn, "models", where, false, &n, err) < 0)
+        return -1;
+    if (!id[0])
+        return rules_error_set(err, "%s.id: must not be empty", where);
+    if (n < 0)
+        return wrong(where, "models", "a count >= 0", err);
+    if (rules_snapshot_find_unit(s, id) || rules_snapshot_find_unseen(s, id))
+        return rules_error_set(err, "%s.id: unit \"%s\" is listed unseen but is also on the table or listed twice",
+                               where, id);
+    return rules_snapshot_add_unseen(s, id, side, (size_t)n) ? 0 : rules_error_set(err, "%s: out of memory", where);
 }
 
 static int read_unit(const cJSON *ju, const char *where, rules_snapshot *s, rules_error *err)
@@ -483,7 +583,7 @@ static int read_unit(const cJSON *ju, const char *where, rules_snapshot *s, rule
     }
     if (u->n_models == 0)
         return rules_error_set(err, "%s.models: a unit needs at least one model", where);
-    return 0;
+    return read_alternatives(ju, where, u, err);
 }
 
 static int read_terrain(const cJSON *jt, const char *where, rules_snapshot *s, rules_error *err)
@@ -624,7 +724,8 @@ rules_snapshot *rules_json_to_snapshot(const cJSON *root, const char *name, rule
     }
     if (read_list(root, "units", true, read_unit, s, err) < 0 ||
         read_list(root, "terrain", false, read_terrain, s, err) < 0 ||
-        read_list(root, "formations", false, read_dynform, s, err) < 0)
+        read_list(root, "formations", false, read_dynform, s, err) < 0 ||
+        read_list(root, "unseen_units", false, read_unseen, s, err) < 0)
         goto fail;
     return s;
 fail:
@@ -657,6 +758,42 @@ static void add_rate(cJSON *o, const char *key, double mm)
 {
     if (!isnan(mm))
         rules_json_add_number(o, key, rules_mm_to_in(mm), 4);
+}
+
+static void add_evidence(cJSON *jm, rules_evidence e, double sigma_mm)
+{
+    if (e != RULES_EVIDENCE_SEEN)
+        cJSON_AddStringToObject(jm, "evidence", rules_evidence_word(e));
+    if (!isnan(sigma_mm))
+        rules_json_add_number(jm, "sigma_mm", sigma_mm, 3);
+}
+
+static void add_alternatives(cJSON *ju, const rules_unit *u)
+{
+    if (!u->placements_complete)
+        cJSON_AddBoolToObject(ju, "alternatives_complete", false);
+    if (u->placement_label[0])
+        cJSON_AddStringToObject(ju, "placement", u->placement_label);
+    if (!u->n_alternatives)
+        return;
+    cJSON *alts = cJSON_AddArrayToObject(ju, "alternatives");
+    for (size_t k = 0; k < u->n_alternatives; k++) {
+        const rules_placement *p = &u->alternatives[k];
+        cJSON *ja = cJSON_CreateObject();
+        cJSON_AddStringToObject(ja, "label", p->label);
+        cJSON *models = cJSON_AddArrayToObject(ja, "models");
+        for (size_t j = 0; j < p->n_models; j++) {
+            cJSON *jm = cJSON_CreateObject();
+            cJSON_AddStringToObject(jm, "id", p->models[j].id);
+            rules_json_add_number(jm, "x_mm", p->models[j].pos.x, 3);
+            rules_json_add_number(jm, "y_mm", p->models[j].pos.y, 3);
+            rules_json_add_number(jm, "facing_deg", rules_rad_to_deg(p->models[j].facing), 3);
+            if (!isnan(p->models[j].sigma_mm))
+                rules_json_add_number(jm, "sigma_mm", p->models[j].sigma_mm, 3);
+            cJSON_AddItemToArray(models, jm);
+        }
+        cJSON_AddItemToArray(alts, ja);
+    }
 }
 
 cJSON *rules_json_from_snapshot(const rules_snapshot *s)
@@ -701,9 +838,21 @@ cJSON *rules_json_from_snapshot(const rules_snapshot *s)
                 cJSON_AddBoolToObject(jm, "inferred", true);
             if (m->attachable)
                 cJSON_AddBoolToObject(jm, "attachable", true);
+            add_evidence(jm, m->evidence, m->sigma_mm);
             cJSON_AddItemToArray(models, jm);
         }
+        add_alternatives(ju, u);
         cJSON_AddItemToArray(units, ju);
+    }
+    if (s->n_unseen) {
+        cJSON *unseen = cJSON_AddArrayToObject(root, "unseen_units");
+        for (size_t i = 0; i < s->n_unseen; i++) {
+            cJSON *jn = cJSON_CreateObject();
+            cJSON_AddStringToObject(jn, "id", s->unseen[i].id);
+            cJSON_AddStringToObject(jn, "side", s->unseen[i].side);
+            cJSON_AddNumberToObject(jn, "models", (double)s->unseen[i].n_models);
+            cJSON_AddItemToArray(unseen, jn);
+        }
     }
     cJSON *terrain = cJSON_AddArrayToObject(root, "terrain");
     for (size_t i = 0; i < s->n_terrain; i++) {

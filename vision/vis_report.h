@@ -28,6 +28,7 @@ typedef enum vis_issue_kind {
     VIS_ISSUE_POSE,           /* the board pose could not be refined */
     VIS_ISSUE_RECOVERED,      /* a partly hidden tag of an otherwise unseen unit read by its pattern: model inferred */
     VIS_ISSUE_READ,           /* a tag the quad finder missed, read by its pattern where its unit's formation puts a model */
+    VIS_ISSUE_UNIT_UNSEEN,    /* a unit the camera saw nothing of: listed in the snapshot's unseen_units */
 } vis_issue_kind;
 
 typedef struct vis_issue {
@@ -47,6 +48,7 @@ typedef struct vis_report {
     double pose_rms_px;       /* board tags' reprojection RMS with the pose used (NAN: none seen) */
     size_t models_seen, models_inferred, models_missing;
     size_t tags_read;         /* tags read by their pattern at a predicted place (VIS_ISSUE_READ) */
+    size_t units_unseen;      /* units with no evidence at all (VIS_ISSUE_UNIT_UNSEEN) */
 } vis_report;
 
 /* printf-style; returns -1 only when out of memory. */
