@@ -55,7 +55,7 @@ typedef struct set_result {
     double ours_ms;
     bv_stock stock[BV_STOCK_CONFIGS];
     ds_score via_stock;      /* the stock detector's tags (decimate 1, sigma 0) through tableref's pipeline */
-    size_t pairs, false_illegal, advance_illegal, march_caught, unmoved_called, truth_agrees;
+    size_t pairs, false_illegal, advance_illegal, march_caught, unmoved_called, not_seen, truth_agrees;
 } set_result;
 
 /* The tags tableref read: the quad finder's and those read by their pattern (recovered units, predicted places). */
@@ -138,7 +138,8 @@ static void bench_pair(const ds_hard_table *t, vis_detector *det, const rules_sn
             continue;
         }
         res->advance_illegal += is_adv && u->verdict == RULES_VERDICT_ILLEGAL;
-        res->unmoved_called += !is_adv;
+        res->unmoved_called += !is_adv && u->verdict != RULES_VERDICT_NOT_SEEN;
+        res->not_seen += u->verdict == RULES_VERDICT_NOT_SEEN;
         res->false_illegal += u->verdict == RULES_VERDICT_ILLEGAL;
     }
     printf("%s\n", got.n_units ? "" : " (no unit moved)");
@@ -286,10 +287,10 @@ static void print_set(const set_result *r)
     ds_score_print(stdout, "models, stock decimate 1 tags + tableref's inference", &r->via_stock);
     if (r->pairs)
         printf("pairs: %zu judged (the truth itself judged as meant in %zu); false ILLEGAL %zu (on the legal "
-               "advance %zu, on unmoved units %zu); unmoved units reported as moved %zu; the 11\" march called "
-               "ILLEGAL in %zu\n",
+               "advance %zu, on unmoved units %zu); unmoved units judged as moved %zu; units NOT SEEN %zu; the 11\" "
+               "march called ILLEGAL in %zu\n",
                r->pairs, r->truth_agrees, r->false_illegal, r->advance_illegal, r->false_illegal - r->advance_illegal,
-               r->unmoved_called, r->march_caught);
+               r->unmoved_called, r->not_seen, r->march_caught);
 }
 
 static int parse(int argc, char **argv, options *o)
