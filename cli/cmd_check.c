@@ -163,8 +163,7 @@ int cmd_check(int argc, char **argv)
         } else if (strcmp(argv[i], "--json") == 0) {
             json = 1;
         } else if (cli_is_option(argv[i])) {
-            fprintf(stderr, "tableref check: unknown option '%s'\n", argv[i]);
-            help(stderr);
+            fprintf(stderr, "tableref check: unknown option '%s' (try --help)\n", argv[i]);
             return EXIT_BAD_INPUT;
         } else if (n_files < 2) {
             files[n_files++] = argv[i];
@@ -173,10 +172,9 @@ int cmd_check(int argc, char **argv)
             return EXIT_BAD_INPUT;
         }
     }
-    if (n_files != 2) {
-        help(stderr);
-        return EXIT_BAD_INPUT;
-    }
+    if (n_files != 2)
+        return cli_missing("check", n_files == 0 ? "the BEFORE and AFTER snapshots" : "the AFTER snapshot"),
+               EXIT_BAD_INPUT;
     rules_check_options opt;
     rules_check_options_default(&opt);
     opt.unit_id = unit;

@@ -25,6 +25,7 @@
 #include "rules_json.h"
 #include "rules_move.h"
 #include "rules_robust.h"
+#include "table_file.h"
 #include "vis_detect.h"
 #include "vis_roster.h"
 
@@ -32,6 +33,7 @@ static void help(FILE *out)
 {
     fprintf(out,
             "usage: tableref referee BEFORE.jpg AFTER.jpg --calib C.json --roster R.json --out DIR\n"
+            "       tableref referee BEFORE.jpg AFTER.jpg --table T.json --out DIR\n"
             "                        [--unit ID] [--move TYPE] [--projector P.json] [--no-refine]\n"
             "\n"
             "The referee's main job: finds the models in both camera images, judges the\n"
@@ -43,6 +45,8 @@ static void help(FILE *out)
             "  projector.png   the verdict in projector pixels (to project onto the table)\n"
             "  report.png, report.svg, report.pdf   a top-down report with the sentences\n"
             "\n"
+            "  --table T        the table file: calibration, rosters, ruleset with house\n"
+            "                   rules, terrain (docs/formats.md); replaces --calib and --roster\n"
             "  --unit ID        judge only this unit\n"
             "  --move TYPE      advance, march, reform or auto (default: auto)\n"
             "  --projector P    board->projector homography {\"width\", \"height\", \"H\": [9]}\n"
@@ -186,7 +190,7 @@ static int detect_frame(vis_detector *det, frame *f, rules_error *err)
         return -1;
     }
     for (size_t i = 0; i < f->rep.n; i++)
-        if (f->rep.items[i].kind != VIS_ISSUE_INFERRED && f->rep.items[i].kind != VIS_ISSUE_DISTORTED)
+        if (vis_issue_is_warning(f->rep.items[i].kind))
             fprintf(stderr, "tableref referee: %s: warning: %s\n", f->path, f->rep.items[i].msg);
     return 0;
 }
@@ -242,22 +246,31 @@ int cmd_referee(int argc, char **argv)
         return 0;
     }
     const char *images[2] = {NULL, NULL}, *calib_path = NULL, *roster_path = NULL, *dir = NULL, *unit = NULL,
-               *move = "auto", *proj_path = NULL;
+               *move = "auto", *proj_path = NULL, *table_path = NULL;
     int n_images = 0, refine = 1;
     const cli_opt opts[] = {
         {"--calib", CLI_OPT_STRING, &calib_path, 0},  {"--roster", CLI_OPT_STRING, &roster_path, 0},
         {"--out", CLI_OPT_STRING, &dir, 0},           {"--unit", CLI_OPT_STRING, &unit, 0},
         {"--move", CLI_OPT_STRING, &move, 0},         {"--projector", CLI_OPT_STRING, &proj_path, 0},
-        {"--no-refine", CLI_OPT_FLAG, &refine, 0},
+        {"--no-refine", CLI_OPT_FLAG, &refine, 0},    {"--table", CLI_OPT_STRING, &table_path, 0},
     };
     n_images = cli_parse("referee", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), images, 2);
     if (n_images < 0)
         return EXIT_BAD_INPUT;
-    if (n_images != 2 || !calib_path || !roster_path || !dir) {
-        fprintf(stderr, "tableref referee: needs BEFORE and AFTER images, --calib, --roster and --out\n\n");
-        help(stderr);
+    if (n_images < 2)
+        return cli_missing("referee", n_images == 0 ? "the BEFORE and AFTER images" : "the AFTER image"),
+               EXIT_BAD_INPUT;
+    if (table_path && (calib_path || roster_path)) {
+        fprintf(stderr, "tableref referee: --table holds the calibration and the rosters: give either --table or "
+                        "--calib and --roster\n");
         return EXIT_BAD_INPUT;
     }
+    if (!table_path && !calib_path)
+        return cli_missing("referee", "--calib C.json (or --table T.json)"), EXIT_BAD_INPUT;
+    if (!table_path && !roster_path)
+        return cli_missing("referee", "--roster R.json (or --table T.json)"), EXIT_BAD_INPUT;
+    if (!dir)
+        return cli_missing("referee", "--out DIR (where to write the report and pictures)"), EXIT_BAD_INPUT;
     rules_check_options opt;
     rules_check_options_default(&opt);
     opt.unit_id = unit;
@@ -267,6 +280,8 @@ int cmd_referee(int argc, char **argv)
     }
 
     rules_error err = {{0}};
+    table_file table;
+    memset(&table, 0, sizeof table);
     calib_file calib;
     vis_roster *roster = NULL;
     vis_detector *det = NULL;
@@ -282,7 +297,15 @@ int cmd_referee(int argc, char **argv)
     int pw = 1280, ph = 800, proj_calibrated = 1;
 
     /* 1. Read and judge everything; nothing is written yet. */
-    if (calib_file_load(calib_path, &calib, &err) < 0 || !(roster = vis_roster_load(roster_path, &err)) ||
+    if (table_path) {
+        if (table_file_load(table_path, &table, &err) < 0)
+            goto done;
+        calib = table.calib;
+        roster = table.roster; /* freed below with the other roster */
+        table.roster = NULL;
+    }
+    if ((!table_path && calib_file_load(calib_path, &calib, &err) < 0) ||
+        (!table_path && !(roster = vis_roster_load(roster_path, &err))) ||
         (proj_path && load_projector(proj_path, H, &pw, &ph, &err) < 0) ||
         !(fr[0].img = cvs_image_load_gray(images[0], &err)) || !(fr[1].img = cvs_image_load_gray(images[1], &err)) ||
         !(det = vis_detector_new(roster, &calib, &err)))
@@ -290,6 +313,9 @@ int cmd_referee(int argc, char **argv)
     if (!refine)
         det->cfg.refine_pose_min_tags = 0;
     if (detect_frame(det, &fr[0], &err) < 0 || detect_frame(det, &fr[1], &err) < 0)
+        goto done;
+    /* The table's ruleset (house rules) and terrain judge the move. */
+    if (table_path && (table_file_apply(&table, fr[0].snap, &err) < 0 || table_file_apply(&table, fr[1].snap, &err) < 0))
         goto done;
     /* Judged under every placement the two pictures leave open (rules_robust.h). */
     rules_robust_options ro;
@@ -387,5 +413,6 @@ done:
     }
     vis_detector_free(det);
     vis_roster_free(roster);
+    table_file_clear(&table);
     return rc;
 }

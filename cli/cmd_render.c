@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_args.h"
 #include "commands.h"
 #include "ds_hard.h"
 #include "ds_render.h"
@@ -176,10 +177,14 @@ int cmd_render(int argc, char **argv)
         } else
             scene_path = argv[i];
     }
-    if (!out || (!scene_path == !gen)) {
-        render_usage(stderr);
+    if (!scene_path && !gen)
+        return cli_missing("render", "the SCENE.json (or --generate NAME)"), EXIT_BAD_INPUT;
+    if (scene_path && gen) {
+        fprintf(stderr, "tableref render: give a SCENE.json or --generate, not both\n");
         return EXIT_BAD_INPUT;
     }
+    if (!out)
+        return cli_missing("render", "--out DIR (where to write the picture and its truth)"), EXIT_BAD_INPUT;
     rules_error err;
     ds_scene *s = NULL;
     ds_hard_table *hard = NULL;

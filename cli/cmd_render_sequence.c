@@ -65,7 +65,11 @@ int cmd_render_sequence(int argc, char **argv)
             seq = argv[i];
         }
     }
-    if (!seq == !gen || !out || (crop && !gen)) {
+    if (!seq && !gen)
+        return cli_missing("render-sequence", "the SEQUENCE.json (or --generate hard[:K])"), EXIT_BAD_INPUT;
+    if (!out)
+        return cli_missing("render-sequence", "--out DIR (where to write the frames)"), EXIT_BAD_INPUT;
+    if ((seq && gen) || (crop && !gen)) {
         usage(stderr);
         return EXIT_BAD_INPUT;
     }

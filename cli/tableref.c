@@ -12,12 +12,17 @@ static const tableref_command commands[] = {
     {"render", "render a synthetic table with exact ground truth", cmd_render},
     {"target", "draw a printable calibration target (AprilTag grid) and its layout", cmd_target},
     {"calibrate", "calibrate the camera, the board pose or the projector", cmd_calibrate},
+    {"capture", "take calibration stills from the watch source, with coverage feedback", cmd_capture},
+    {"cameras", "list the cameras (libcamera, V4L2) a --source can name", cmd_cameras},
     {"watch", "referee live from the camera (or a recording): call each move as the table settles", cmd_watch},
     {"watch-ctl", "send a judge's command (overrule, confirm, undo, stop) to a running watch", cmd_watch_ctl},
     {"render-sequence", "render a game turn as video frames with exact truth", cmd_render_sequence},
 #endif
 #if TABLEREF_HAVE_VISION && TABLEREF_HAVE_OVERLAY
     {"referee", "judge a move from two camera images and draw the verdict (camera, projector, report)", cmd_referee},
+#endif
+#if TABLEREF_HAVE_ARMYLIST
+    {"roster", "import an army list (.ros, .rosz, New Recruit JSON or text) into a roster with tag IDs", cmd_roster},
 #endif
     {"bench", "run a benchmark and print its figures (rules, vision)", cmd_bench},
 };
@@ -29,6 +34,25 @@ int cli_wants_help(int argc, char **argv)
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
             return 1;
     return 0;
+}
+
+/* Levenshtein distance of two short words (commands are under 32 letters). */
+static int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 31 || lb > 31)
+        return 99;
+    int d[32][32];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]), del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+    return d[la][lb];
 }
 
 static void usage(FILE *out)
@@ -57,6 +81,19 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);
+    /* A typo: name the nearest command rather than print them all. */
+    size_t best = N_COMMANDS;
+    int best_d = 3;
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        int d = edit_distance(argv[1], commands[i].name);
+        if (d < best_d)
+            best_d = d, best = i;
+    }
+    if (best < N_COMMANDS) {
+        fprintf(stderr, "tableref: unknown command '%s': did you mean '%s'? ('tableref --help' lists them)\n", argv[1],
+                commands[best].name);
+        return EXIT_BAD_INPUT;
+    }
     fprintf(stderr, "tableref: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return EXIT_BAD_INPUT;

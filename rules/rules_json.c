@@ -447,6 +447,14 @@ static int read_model(const cJSON *jm, const char *where, rules_unit *u, rules_e
         rules_json_bool(jm, "attachable", where, false, &m->attachable, err) < 0 ||
         read_evidence(jm, where, m, err) < 0)
         return -1;
+    /* A model on a base of its own (a character on a larger base than its unit's). */
+    double base[2] = {0, 0};
+    if (rules_json_numbers(jm, "base_mm", where, false, base, 2, err) < 0)
+        return -1;
+    if (cJSON_GetObjectItemCaseSensitive(jm, "base_mm") && !(base[0] > 0 && base[1] > 0))
+        return rules_error_set(err, "%s.base_mm: base sizes must be > 0", where);
+    m->base_width = base[0];
+    m->base_depth = base[1];
     return 0;
 }
 
@@ -839,6 +847,10 @@ cJSON *rules_json_from_snapshot(const rules_snapshot *s)
             if (m->attachable)
                 cJSON_AddBoolToObject(jm, "attachable", true);
             add_evidence(jm, m->evidence, m->sigma_mm);
+            if (m->base_width > 0 && m->base_depth > 0) {
+                double b[2] = {m->base_width, m->base_depth};
+                cJSON_AddItemToObject(jm, "base_mm", cJSON_CreateDoubleArray(b, 2));
+            }
             cJSON_AddItemToArray(models, jm);
         }
         add_alternatives(ju, u);

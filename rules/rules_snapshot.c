@@ -326,6 +326,8 @@ rules_model *rules_snapshot_find_model(const rules_snapshot *s, const char *id, 
 
 rules_obb rules_model_base(const rules_unit *u, const rules_model *m)
 {
+    if (m->base_width > 0 && m->base_depth > 0)
+        return (rules_obb){m->pos, m->facing, m->base_width, m->base_depth};
     return (rules_obb){m->pos, m->facing, u->base_width, u->base_depth};
 }
 

@@ -59,6 +59,7 @@ typedef struct rules_model {
     bool attachable;  /* an Attachable Model (a character joined to the unit): Combat Reforms keep it in contact */
     rules_evidence evidence;
     double sigma_mm;  /* one standard deviation of the base centre, mm; NAN when not stated (exact) */
+    double base_width, base_depth;  /* mm, this model's own base (a character on a larger one); 0: the unit's */
 } rules_model;
 
 /*
@@ -183,7 +184,7 @@ rules_unit *rules_snapshot_find_unit(const rules_snapshot *s, const char *id);
 rules_model *rules_snapshot_find_model(const rules_snapshot *s, const char *id, rules_unit **unit_out);
 rules_model *rules_unit_find_model(const rules_unit *u, const char *id);
 
-/* The base of a model as an oriented rectangle. */
+/* The base of a model as an oriented rectangle: its own base when it has one, else its unit's. */
 rules_obb rules_model_base(const rules_unit *u, const rules_model *m);
 /* Union of model statuses and the unit's own. */
 unsigned rules_unit_status(const rules_unit *u);

@@ -12,6 +12,9 @@ packages=(
   libcairo2-dev                     # overlay drawing (PNG, SVG, PDF)
   libcamera-dev                     # Raspberry Pi / libcamera capture (optional at build time)
   fonts-dejavu-core                 # legible overlay labels
+  libxml2-dev libzip-dev            # army lists: BattleScribe .ros XML and .rosz zips, BSData .gst/.cat
+  libpango1.0-dev                   # tag sheets: text laid out with Pango over Cairo
+  poppler-utils                     # tests: tag sheets rendered with pdftoppm, as a printer would
 )
 
 sudo_cmd=()

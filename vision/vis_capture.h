@@ -73,4 +73,23 @@ const char *vis_capture_describe(const vis_capture *c);
 /* NULL is fine. */
 void vis_capture_close(vis_capture *c);
 
+/* A camera this machine has, as `tableref cameras` lists it. */
+typedef struct vis_source_info {
+    char source[64];      /* what --source takes: "libcamera:0", "v4l2:/dev/video0" */
+    char name[160];       /* the device's own name: "imx477 /base/soc/i2c0mux/...", "HD Pro Webcam C920 (uvcvideo)" */
+    char sizes[256];      /* frame sizes it offers, largest first ("4056x3040 2028x1520"); "" when unknown */
+} vis_source_info;
+
+/*
+ * The cameras attached: libcamera's (when built with it), then every V4L2
+ * device that can capture video (/dev/video*, asked for its name and frame
+ * sizes). Returns how many were written to out (at most cap), 0 with none,
+ * -1 only when libcamera itself fails to start (err says why).
+ */
+int vis_capture_list(vis_source_info *out, int cap, rules_error *err);
+
+/* Appended to every camera error: how to see which cameras there are. */
+#define VIS_CAPTURE_LIST_HINT "list the cameras with `tableref cameras`"
+
+
 #endif

@@ -20,6 +20,13 @@ void vis_tag_mount_unplace(const vis_tag_mount *m, rules_vec2 tag_centre, double
     *pos = rules_v2_sub(tag_centre, rules_v2_rot(m->offset, *facing));
 }
 
+void vis_roster_model_apply(const vis_roster_model *rm, rules_model *m)
+{
+    m->base_width = rm->base_width;
+    m->base_depth = rm->base_depth;
+    m->attachable = m->attachable || rm->attachable;
+}
+
 void vis_roster_free(vis_roster *r)
 {
     if (!r)
@@ -151,6 +158,8 @@ static int parse(const cJSON *root, vis_roster *r, rules_error *err)
         double base[2];
         u->files = 0;
         if (rules_json_string(ju, "id", where, true, u->id, sizeof u->id, err) < 0 ||
+            rules_json_string(ju, "name", where, false, u->name, sizeof u->name, err) < 0 ||
+            rules_json_bool(ju, "character", where, false, &u->character, err) < 0 ||
             rules_json_string(ju, "side", where, true, u->side, sizeof u->side, err) < 0 ||
             rules_json_numbers(ju, "base_mm", where, true, base, 2, err) < 0 ||
             read_rate(ju, "advance_in", where, &u->advance_rate, err) < 0 ||
@@ -195,9 +204,17 @@ static int parse(const cJSON *root, vis_roster *r, rules_error *err)
             vis_roster_model *m = &r->models[r->n_models];
             char w2[128];
             snprintf(w2, sizeof w2, "%s.models[%zu]", where, u->n_models);
+            double mb[2] = {0, 0};
             if (rules_json_string(jm, "id", w2, true, m->id, sizeof m->id, err) < 0 ||
-                rules_json_int(jm, "tag_id", w2, true, &m->tag_id, err) < 0)
+                rules_json_int(jm, "tag_id", w2, true, &m->tag_id, err) < 0 ||
+                rules_json_string(jm, "name", w2, false, m->name, sizeof m->name, err) < 0 ||
+                rules_json_bool(jm, "attachable", w2, false, &m->attachable, err) < 0 ||
+                rules_json_numbers(jm, "base_mm", w2, false, mb, 2, err) < 0)
                 return -1;
+            if (cJSON_GetObjectItemCaseSensitive(jm, "base_mm") && !(mb[0] > 0 && mb[1] > 0))
+                return rules_error_set(err, "%s.base_mm: must be positive", w2);
+            m->base_width = mb[0];
+            m->base_depth = mb[1];
             if (m->tag_id < 0 || id_taken(r, m->tag_id))
                 return rules_error_set(err, "%s.tag_id: %d is negative or used twice", w2, m->tag_id);
             m->unit = r->n_units;
@@ -272,6 +289,10 @@ cJSON *vis_roster_to_json(const vis_roster *r)
         const vis_roster_unit *u = &r->units[i];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "id", u->id);
+        if (u->name[0])
+            cJSON_AddStringToObject(o, "name", u->name);
+        if (u->character)
+            cJSON_AddBoolToObject(o, "character", true);
         cJSON_AddStringToObject(o, "side", u->side);
         double base[2] = {u->base_width, u->base_depth};
         cJSON_AddItemToObject(o, "base_mm", cJSON_CreateDoubleArray(base, 2));
@@ -295,6 +316,14 @@ cJSON *vis_roster_to_json(const vis_roster *r)
             cJSON *jm = cJSON_CreateObject();
             cJSON_AddStringToObject(jm, "id", vm->id);
             cJSON_AddNumberToObject(jm, "tag_id", vm->tag_id);
+            if (vm->name[0])
+                cJSON_AddStringToObject(jm, "name", vm->name);
+            if (vm->attachable)
+                cJSON_AddBoolToObject(jm, "attachable", true);
+            if (vm->base_width > 0) {
+                double b[2] = {vm->base_width, vm->base_depth};
+                cJSON_AddItemToObject(jm, "base_mm", cJSON_CreateDoubleArray(b, 2));
+            }
             cJSON_AddItemToArray(ms, jm);
         }
         cJSON_AddItemToArray(units, o);

@@ -94,6 +94,7 @@ static bool add_model(const vis_roster *r, const vis_roster_unit *ru, size_t k, 
     rules_model *m = rules_unit_add_model(u, rm->id, pl->pos, pl->facing);
     if (!m)
         return false;
+    vis_roster_model_apply(rm, m);
     switch (fm[k].evidence) {
     case VIS_FORMATION_SEEN:
         m->sigma_mm = vis_uncert_seen(unc, pl->pos, h);
@@ -163,6 +164,7 @@ static int place_unseen(const vis_roster *r, const vis_roster_unit *ru, const ru
             rules_model *m = rules_unit_add_model(u, rm->id, pm->pos, pm->facing);
             if (!m)
                 return -1;
+            vis_roster_model_apply(rm, m);
             m->evidence = RULES_EVIDENCE_INFERRED, m->inferred = true, m->sigma_mm = pm->sigma_mm;
             rep->models_inferred++;
             vis_report_add(rep, VIS_ISSUE_INFERRED, rm->tag_id, rm->id, NULL,
