@@ -21,13 +21,10 @@ static int pipe_cloexec(int fd[2])
     return 0;
 }
 
-int venue_proc_start(venue_proc *p, int port, const char *event, int table, bool apply)
+int venue_proc_spawn(venue_proc *p, char *const argv[], const char *ready, int timeout_ms)
 {
     memset(p, 0, sizeof *p);
     p->pid = -1;
-    const char *prog = getenv("TABLEREF_VENUE_DRIVER");
-    if (!prog)
-        return -1;
     int to_child[2], from_child[2];
     if (pipe_cloexec(to_child) < 0)
         return -1;
@@ -36,15 +33,11 @@ int venue_proc_start(venue_proc *p, int port, const char *event, int table, bool
         close(to_child[1]);
         return -1;
     }
-    char port_s[16], table_s[16];
-    snprintf(port_s, sizeof port_s, "%d", port);
-    snprintf(table_s, sizeof table_s, "%d", table);
     pid_t pid = fork();
     if (pid == 0) {
         dup2(to_child[0], STDIN_FILENO);
         dup2(from_child[1], STDOUT_FILENO);
-        execl(prog, prog, "--port", port_s, "--event", event, "--table", table_s, apply ? "--apply" : (char *)NULL,
-              (char *)NULL);
+        execvp(argv[0], argv);
         _exit(127);
     }
     close(to_child[0]);
@@ -54,13 +47,31 @@ int venue_proc_start(venue_proc *p, int port, const char *event, int table, bool
     p->out = from_child[0];
     if (pid < 0)
         return -1;
-    signal(SIGPIPE, SIG_IGN); /* a dead driver must fail a test, not kill it */
-    char line[64];
-    if (venue_proc_read_line(p, line, sizeof line, 5000) < 0 || strcmp(line, "ready") != 0) {
+    signal(SIGPIPE, SIG_IGN); /* a dead child must fail a test, not kill it */
+    if (!ready)
+        return 0;
+    char line[1024];
+    if (venue_proc_read_line(p, line, sizeof line, timeout_ms) < 0 || strcmp(line, ready) != 0) {
         venue_proc_kill(p, SIGKILL);
         return -1;
     }
     return 0;
+}
+
+int venue_proc_start(venue_proc *p, int port, const char *event, int table, bool apply)
+{
+    const char *prog = getenv("TABLEREF_VENUE_DRIVER");
+    if (!prog) {
+        memset(p, 0, sizeof *p);
+        p->pid = -1;
+        return -1;
+    }
+    char port_s[16], table_s[16];
+    snprintf(port_s, sizeof port_s, "%d", port);
+    snprintf(table_s, sizeof table_s, "%d", table);
+    char *argv[] = {(char *)prog, "--port", port_s, "--event", (char *)event, "--table", table_s,
+                    apply ? "--apply" : NULL, NULL};
+    return venue_proc_spawn(p, argv, "ready", 5000);
 }
 
 int venue_proc_say(venue_proc *p, const char *text)

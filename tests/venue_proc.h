@@ -23,6 +23,8 @@ typedef struct venue_proc {
     size_t have;
 } venue_proc;
 
+/* Starts argv[0] (PATH searched) with pipes; with `ready`, waits up to timeout_ms for that first stdout line. */
+int venue_proc_spawn(venue_proc *p, char *const argv[], const char *ready, int timeout_ms);
 /* Starts $TABLEREF_VENUE_DRIVER against 127.0.0.1:port; 0 once it said "ready" (5 s at most), else -1. */
 int venue_proc_start(venue_proc *p, int port, const char *event, int table, bool apply);
 /* Writes script lines. 0 or -1. */
