@@ -14,6 +14,9 @@ static const struct {
     {"watch", bench_watch, "watch at 12 MP: settle frame to alert latency and frames per second"},
     {"calib", bench_calib, "calibration: board error against views used and distortion model"},
 #endif
+#if TABLEREF_HAVE_VENUE
+    {"venue", bench_venue, "one MQTT broker, many tables: lost alerts, latency, load"},
+#endif
 };
 
 int cmd_bench(int argc, char **argv)

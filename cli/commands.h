@@ -44,6 +44,11 @@ int bench_watch(int argc, char **argv);
 int cmd_referee(int argc, char **argv);
 #endif
 
+#if TABLEREF_HAVE_VENUE
+/* The venue feed (issue 12): one broker, many tables. */
+int bench_venue(int argc, char **argv);
+#endif
+
 /* True when argv holds -h or --help. */
 int cli_wants_help(int argc, char **argv);
 

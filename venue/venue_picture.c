@@ -19,6 +19,36 @@ void venue_picture_clear(venue_picture *pic)
     memset(pic, 0, sizeof *pic);
 }
 
+/*
+ * Adds k x k blocks of one source row into acc (w outputs), channels fixed at
+ * compile time and sums kept in locals: uint8_t pointers may alias anything,
+ * so summing straight into acc[] would reload it at every pixel.
+ */
+static void add_row_gray(const uint8_t *src, int w, int k, unsigned *acc)
+{
+    for (int x = 0; x < w; x++, src += k) {
+        unsigned a = 0;
+        for (int dx = 0; dx < k; dx++)
+            a += src[dx];
+        acc[x] += a;
+    }
+}
+
+static void add_row_rgb(const uint8_t *src, int w, int k, unsigned *acc)
+{
+    for (int x = 0; x < w; x++, acc += 3) {
+        unsigned a0 = 0, a1 = 0, a2 = 0;
+        for (int dx = 0; dx < k; dx++, src += 3) {
+            a0 += src[0];
+            a1 += src[1];
+            a2 += src[2];
+        }
+        acc[0] += a0;
+        acc[1] += a1;
+        acc[2] += a2;
+    }
+}
+
 int venue_picture_shrink(const venue_image *img, int max_width, venue_picture *out, rules_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -32,10 +62,11 @@ int venue_picture_shrink(const venue_image *img, int max_width, venue_picture *o
     if (w <= 0 || h <= 0)
         return rules_error_set(err, "picture: %dx%d is too small to shrink to %d px wide", img->width, img->height,
                                max_width);
-    out->pixels = malloc((size_t)w * (size_t)h * (size_t)ch);
-    unsigned *row_sum = calloc((size_t)w * (size_t)ch, sizeof *row_sum);
-    if (!out->pixels || !row_sum) {
-        free(row_sum);
+    size_t row = (size_t)w * (size_t)ch;
+    out->pixels = malloc(row * (size_t)h);
+    unsigned *acc = calloc(row, sizeof *acc);
+    if (!out->pixels || !acc) {
+        free(acc);
         venue_picture_clear(out);
         return rules_error_set(err, "picture: out of memory");
     }
@@ -45,22 +76,19 @@ int venue_picture_shrink(const venue_image *img, int max_width, venue_picture *o
     unsigned area = (unsigned)k * (unsigned)k;
     /* Row by row, so the source is read once, in order: the cost is the frame's size, not k. */
     for (int y = 0; y < h; y++) {
-        memset(row_sum, 0, (size_t)w * (size_t)ch * sizeof *row_sum);
+        memset(acc, 0, row * sizeof *acc);
         for (int dy = 0; dy < k; dy++) {
             const uint8_t *src = img->pixels + (size_t)(y * k + dy) * img->stride;
-            for (int x = 0; x < w; x++) {
-                unsigned *acc = row_sum + (size_t)x * (size_t)ch;
-                const uint8_t *s = src + (size_t)x * (size_t)k * (size_t)ch;
-                for (int dx = 0; dx < k; dx++, s += ch)
-                    for (int c = 0; c < ch; c++)
-                        acc[c] += s[c];
-            }
+            if (ch == 1)
+                add_row_gray(src, w, k, acc);
+            else
+                add_row_rgb(src, w, k, acc);
         }
-        uint8_t *dst = out->pixels + (size_t)y * (size_t)w * (size_t)ch;
-        for (size_t i = 0; i < (size_t)w * (size_t)ch; i++)
-            dst[i] = (uint8_t)((row_sum[i] + area / 2) / area);
+        uint8_t *dst = out->pixels + (size_t)y * row;
+        for (size_t i = 0; i < row; i++)
+            dst[i] = (uint8_t)((acc[i] + area / 2) / area);
     }
-    free(row_sum);
+    free(acc);
     return 0;
 }
 
