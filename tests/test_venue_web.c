@@ -1,10 +1,12 @@
 /*
  * The judge's page and the streamer's overlay (web/) in Debian's headless
  * chromium, driven by playwright-core (tests/web/judge_page.mjs), served by
- * a real Mosquitto (http_dir on its WebSockets listener) to which three
- * scripted tables publish:
+ * a real Mosquitto (http_dir on its WebSockets listener) with the venue's
+ * ACL (venue/mosquitto/tableref.acl: the tables and the judge log in, the
+ * overlays read anonymously), to which three scripted tables publish:
  *   table 1 calls an illegal move while the page is open: the alert must
- *           appear; the judge overrules it with a reason, the command must
+ *           appear; the judge (logged in as alice) overrules it with a
+ *           reason, the command must
  *           reach the table's frame loop, which answers;
  *   table 2 calls "cannot tell" and "not seen": shown as such, no alert;
  *   table 3 is killed -9: flagged offline from its last will.
@@ -29,9 +31,16 @@
 static venue_broker g_broker;
 static venue_proc g_tables[3] = {{.pid = -1}, {.pid = -1}, {.pid = -1}};
 static venue_proc g_node = {.pid = -1};
+static char g_dir[256];
 
 static void teardown(void)
 {
+    if (g_dir[0]) {
+        char cmd[400];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "could not remove %s\n", g_dir);
+    }
     venue_proc_kill(&g_node, SIGKILL);
     for (int i = 0; i < 3; i++)
         venue_proc_kill(&g_tables[i], SIGKILL);
@@ -61,17 +70,28 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
     cr_assert_gt(file_size(mqtt_js), 0, "%s missing: run bash scripts/setup-web.sh (npm ci)", mqtt_js);
     mkdir(out, 0755);
 
+    snprintf(g_dir, sizeof g_dir, "%s/tableref-venue-web-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    cr_assert_not_null(mkdtemp(g_dir));
+    char passwd[400], acl[1100], setup[1000];
+    snprintf(passwd, sizeof passwd, "%s/passwd", g_dir);
+    snprintf(acl, sizeof acl, "%s/venue/mosquitto/tableref.acl", env("TABLEREF_SOURCE_ROOT"));
+    snprintf(setup, sizeof setup, "mosquitto_passwd -b -c '%s' tables t-pass && mosquitto_passwd -b '%s' alice a-pass",
+             passwd, passwd);
+    cr_assert_eq(system(setup), 0, "%s", setup);
     venue_broker_options o;
     venue_broker_options_default(&o);
     o.websockets = true;
     o.http_dir = web;
+    o.password_file = passwd;
+    o.acl_file = acl;
     rules_error err;
     cr_assert_eq(venue_broker_start(&o, &g_broker, &err), 0, "%s", err.msg);
 
     venue_sub *watch = venue_sub_new(g_broker.port, "tableref/web/#", 1);
     cr_assert_not_null(watch);
     for (int i = 0; i < 3; i++)
-        cr_assert_eq(venue_proc_start(&g_tables[i], g_broker.port, "web", i + 1, i == 0), 0, "table %d", i + 1);
+        cr_assert_eq(venue_proc_start_as(&g_tables[i], g_broker.port, "web", i + 1, i == 0, "tables", "t-pass"), 0,
+                     "table %d", i + 1);
     cr_assert_eq(venue_proc_say(&g_tables[0], "started\nsettled\n"), 0);
     cr_assert_eq(venue_proc_say(&g_tables[1], "started\nsettled\ncall_unsure\npicture\n"), 0);
     cr_assert_eq(venue_proc_say(&g_tables[2], "started\nsettled\ncall\npicture\n"), 0);
@@ -84,6 +104,7 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
     char base[64];
     snprintf(base, sizeof base, "http://127.0.0.1:%d", g_broker.ws_port);
     char *argv[] = {"node", script, base, "web", out, NULL};
+    setenv("JUDGE_LOGIN", "alice:a-pass", 1);
     cr_assert_eq(venue_proc_spawn(&g_node, argv, "ready", 60000), 0,
                  "the page never showed table 1 (is node there? run bash scripts/setup-web.sh)");
     cr_assert_eq(venue_proc_say(&g_tables[0], "call\nalert\npicture\n"), 0);
@@ -108,7 +129,7 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
     cr_assert_not_null(cmd, "%s", line);
     cr_assert_str_eq(cJSON_GetObjectItem(cmd, "action")->valuestring, "overrule");
     cr_assert_eq(cJSON_GetObjectItem(cmd, "move")->valueint, 1);
-    cr_assert_str_eq(cJSON_GetObjectItem(cmd, "by")->valuestring, "judge-test");
+    cr_assert_str_eq(cJSON_GetObjectItem(cmd, "by")->valuestring, "alice");
     cr_assert_str_eq(cJSON_GetObjectItem(cmd, "reason")->valuestring, "the spear was lifted, not moved");
     cJSON_Delete(cmd);
 

@@ -3,7 +3,8 @@
  * exactly as the watch loop would: a frame loop (33 ms) that publishes the
  * events a script asks for and polls judge commands once per frame.
  *
- *   venue_driver --port P --event NAME --table N [--host H] [--apply] [--root SOURCE_ROOT]
+ *   venue_driver --port P --event NAME --table N [--host H] [--user U --password P] [--apply]
+ *                [--root SOURCE_ROOT]
  *
  * Script lines on stdin (one per line):
  *   started | settled | call | call_unsure | alert | picture | camera_lost | stop
@@ -307,6 +308,8 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--event") == 0) cfg.event = v;
         else if (strcmp(a, "--table") == 0) cfg.table = atoi(v);
         else if (strcmp(a, "--root") == 0) d.root = v;
+        else if (strcmp(a, "--user") == 0) cfg.username = v;
+        else if (strcmp(a, "--password") == 0) cfg.password = v;
         else { fprintf(stderr, "venue_driver: unknown option %s\n", a); return 2; }
         i++;
     }

@@ -60,6 +60,12 @@ int venue_proc_spawn(venue_proc *p, char *const argv[], const char *ready, int t
 
 int venue_proc_start(venue_proc *p, int port, const char *event, int table, bool apply)
 {
+    return venue_proc_start_as(p, port, event, table, apply, NULL, NULL);
+}
+
+int venue_proc_start_as(venue_proc *p, int port, const char *event, int table, bool apply, const char *user,
+                        const char *password)
+{
     const char *prog = getenv("TABLEREF_VENUE_DRIVER");
     if (!prog) {
         memset(p, 0, sizeof *p);
@@ -69,8 +75,17 @@ int venue_proc_start(venue_proc *p, int port, const char *event, int table, bool
     char port_s[16], table_s[16];
     snprintf(port_s, sizeof port_s, "%d", port);
     snprintf(table_s, sizeof table_s, "%d", table);
-    char *argv[] = {(char *)prog, "--port", port_s, "--event", (char *)event, "--table", table_s,
-                    apply ? "--apply" : NULL, NULL};
+    char *argv[16] = {(char *)prog, "--port", port_s, "--event", (char *)event, "--table", table_s};
+    int n = 7;
+    if (user) {
+        argv[n++] = "--user";
+        argv[n++] = (char *)user;
+        argv[n++] = "--password";
+        argv[n++] = (char *)(password ? password : "");
+    }
+    if (apply)
+        argv[n++] = "--apply";
+    argv[n] = NULL;
     return venue_proc_spawn(p, argv, "ready", 5000);
 }
 

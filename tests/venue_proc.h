@@ -1,7 +1,7 @@
 /*
- * venue_proc: the venue tests' driver process (tests/venue_driver.c), run
- * with a pipe to its stdin (the script) and one from its stdout (the judge
- * commands it polled), and stopped by its pid.
+ * venue_proc: a child process of the venue tests (the scripted table
+ * tests/venue_driver.c, or node driving chromium), run with a pipe to its
+ * stdin and one from its stdout, and stopped by its pid.
  *
  *   venue_proc p;
  *   venue_proc_start(&p, port, "test", 1, true);      // waits for its "ready"
@@ -27,6 +27,9 @@ typedef struct venue_proc {
 int venue_proc_spawn(venue_proc *p, char *const argv[], const char *ready, int timeout_ms);
 /* Starts $TABLEREF_VENUE_DRIVER against 127.0.0.1:port; 0 once it said "ready" (5 s at most), else -1. */
 int venue_proc_start(venue_proc *p, int port, const char *event, int table, bool apply);
+/* The same, connecting as a user of the broker's password file. */
+int venue_proc_start_as(venue_proc *p, int port, const char *event, int table, bool apply, const char *user,
+                        const char *password);
 /* Writes script lines. 0 or -1. */
 int venue_proc_say(venue_proc *p, const char *text);
 /* The next stdout line (without its newline) within timeout_ms: 0, or -1 on timeout or end. */

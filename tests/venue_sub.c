@@ -117,6 +117,12 @@ venue_sub *venue_sub_new(int port, const char *pattern, int qos)
 
 venue_sub *venue_sub_new_session(int port, const char *pattern, int qos, const char *client_id)
 {
+    return venue_sub_new_as(port, pattern, qos, client_id, NULL, NULL);
+}
+
+venue_sub *venue_sub_new_as(int port, const char *pattern, int qos, const char *client_id, const char *user,
+                            const char *password)
+{
     mosquitto_lib_init();
     venue_sub *s = calloc(1, sizeof *s);
     if (!s)
@@ -128,6 +134,8 @@ venue_sub *venue_sub_new_session(int port, const char *pattern, int qos, const c
     s->mosq = mosquitto_new(client_id, client_id == NULL, s);
     if (!s->mosq)
         goto fail;
+    if (user)
+        mosquitto_username_pw_set(s->mosq, user, password);
     mosquitto_connect_callback_set(s->mosq, on_connect);
     mosquitto_subscribe_callback_set(s->mosq, on_subscribe);
     mosquitto_publish_callback_set(s->mosq, on_publish);

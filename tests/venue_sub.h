@@ -32,6 +32,9 @@ venue_sub *venue_sub_new(int port, const char *pattern, int qos);
  * off): messages at QoS 1 that arrive meanwhile wait for it.
  */
 venue_sub *venue_sub_new_session(int port, const char *pattern, int qos, const char *client_id);
+/* The same as a user of the broker's password file (client_id NULL: a clean session). */
+venue_sub *venue_sub_new_as(int port, const char *pattern, int qos, const char *client_id, const char *user,
+                            const char *password);
 void venue_sub_free(venue_sub *s);
 /*
  * The first message (from the `from`-th on) whose topic is `topic` and whose

@@ -28,8 +28,7 @@ static void sleep_ms(int ms)
     nanosleep(&(struct timespec){ms / 1000, (long)(ms % 1000) * 1000000L}, NULL);
 }
 
-/* A port nobody listens on now (the kernel's choice); 0 on failure. */
-static int free_port(void)
+int venue_broker_free_port(void)
 {
     int s = socket(AF_INET, SOCK_STREAM, 0);
     if (s < 0)
@@ -78,7 +77,7 @@ static int write_conf(const venue_broker *b, rules_error *err)
     if (geteuid() == 0)
         fprintf(f, "user root\n"); /* as root, mosquitto would switch to a user who cannot read this directory */
     fprintf(f, "per_listener_settings false\n");
-    fprintf(f, "allow_anonymous %s\n", o->password_file ? "false" : "true");
+    fprintf(f, "allow_anonymous %s\n", o->deny_anonymous ? "false" : "true");
     if (o->password_file)
         fprintf(f, "password_file %s\n", o->password_file);
     if (o->acl_file)
@@ -158,8 +157,8 @@ int venue_broker_start(const venue_broker_options *o, venue_broker *b, rules_err
     snprintf(b->log_path, sizeof b->log_path, "%s/mosquitto.log", b->dir);
     /* A port picked free may be taken before the broker binds it: try a few times. */
     for (int attempt = 0; attempt < 5; attempt++) {
-        b->port = o->port ? o->port : free_port();
-        b->ws_port = o->websockets ? (o->ws_port ? o->ws_port : free_port()) : 0;
+        b->port = o->port ? o->port : venue_broker_free_port();
+        b->ws_port = o->websockets ? (o->ws_port ? o->ws_port : venue_broker_free_port()) : 0;
         if (!b->port || (o->websockets && (!b->ws_port || b->ws_port == b->port)))
             continue;
         if (write_conf(b, err) < 0)
@@ -172,6 +171,19 @@ int venue_broker_start(const venue_broker_options *o, venue_broker *b, rules_err
     if (b->own_dir)
         venue_broker_stop(b);
     return -1;
+}
+
+int venue_broker_start_conf(const char *conf_path, const char *dir, int port, int ws_port, venue_broker *b,
+                            rules_error *err)
+{
+    memset(b, 0, sizeof *b);
+    snprintf(b->dir, sizeof b->dir, "%s", dir);
+    snprintf(b->conf_path, sizeof b->conf_path, "%s", conf_path);
+    snprintf(b->log_path, sizeof b->log_path, "%s/mosquitto.log", dir);
+    b->port = port;
+    b->ws_port = ws_port;
+    b->opt.websockets = ws_port != 0;
+    return spawn(b, err);
 }
 
 static void remove_dir(const char *dir)

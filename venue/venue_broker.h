@@ -24,7 +24,8 @@
 typedef struct venue_broker_options {
     bool websockets;            /* a second listener speaking MQTT over WebSockets */
     const char *http_dir;       /* served over HTTP on the WebSockets port (NULL: none) */
-    const char *password_file;  /* mosquitto_passwd file; NULL: anonymous clients allowed */
+    const char *password_file;  /* mosquitto_passwd file; NULL: no users */
+    bool deny_anonymous;        /* refuse clients without a user name (default: let them in, the ACL limits them) */
     const char *acl_file;       /* NULL: everyone may read and write everything */
     bool persistence;           /* retained messages survive a restart (persistence_location = dir) */
     const char *dir;            /* where conf, log and database go; NULL: a new temporary directory */
@@ -43,6 +44,15 @@ typedef struct venue_broker {
 void venue_broker_options_default(venue_broker_options *o);
 /* Starts the broker and waits (at most 5 s) until it accepts connections. */
 int venue_broker_start(const venue_broker_options *o, venue_broker *b, rules_error *err);
+/*
+ * Starts mosquitto with a configuration file of the caller's (listening on
+ * 127.0.0.1:port, and ws_port when not 0) and waits until it accepts. The
+ * directory `dir` is the caller's: stop leaves it.
+ */
+int venue_broker_start_conf(const char *conf_path, const char *dir, int port, int ws_port, venue_broker *b,
+                            rules_error *err);
+/* A loopback port nobody listens on now (the kernel's choice); 0 on failure. */
+int venue_broker_free_port(void);
 /* Stops it by pid (SIGTERM, then SIGKILL after 3 s) and removes its own directory. 0 or -1. */
 int venue_broker_stop(venue_broker *b);
 /* Stops the process only (directory and ports kept) and starts it again on the same ports. */

@@ -387,7 +387,7 @@
     const what = `${s.action}${s.move ? ' move ' + s.move : ''}`;
     if (s.error) p.textContent = `${what}: not sent (${s.error})`;
     else if (s.answer) p.textContent = s.answer.applied === false ? `${what}: refused by the table (${s.answer.reason || ''})` : `${what}: applied by the table`;
-    else if (Date.now() - s.at > 9000) p.textContent = `${what}: no answer from the table yet (is it offline?)`;
+    else if (Date.now() - s.at > 9000) p.textContent = `${what}: no answer from the table yet (is it offline? are you logged in as a judge?)`;
     else p.textContent = `${what}: sent, waiting for the table…`;
     p.dataset.state = s.error ? 'error' : s.answer ? 'applied' : 'waiting';
   }
@@ -447,10 +447,14 @@
     document.title = eventName ? `tableref · ${eventName}` : 'tableref · venue';
     $('#judge').value = localStorage.getItem('tableref.judge') || params.get('judge') || '';
     $('#alerts-only').addEventListener('change', () => document.querySelectorAll('.card').forEach(applyFilter));
+    $('#login-open').addEventListener('click', () => { $('#login').hidden = false; $('#login-user').focus(); });
     $('#login').addEventListener('submit', (e) => {
       e.preventDefault();
       const user = $('#login-user').value.trim();
-      if (!$('#judge').value) $('#judge').value = user;
+      // With the venue's ACL a judge may only command under their user name: the two are one.
+      $('#judge').value = user;
+      $('#judge').readOnly = !!user;
+      $('#login-open').textContent = user ? 'Logged in as ' + user : 'Log in';
       connect(user, $('#login-pass').value);
     });
     if (overlayView && !onlyTable) {

@@ -17,7 +17,9 @@
 import { chromium } from 'playwright-core';
 
 const [base, event, outDir] = process.argv.slice(2);
-const JUDGE = 'judge-test';
+// JUDGE_LOGIN=user:password: the judge logs in (a broker with the venue's ACL); else an anonymous broker.
+const [loginUser, loginPass] = (process.env.JUDGE_LOGIN || '').split(':');
+const JUDGE = loginUser || 'judge-test';
 const REASON = 'the spear was lifted, not moved';
 
 function fail(msg) {
@@ -40,6 +42,13 @@ try {
   judge.on('pageerror', (e) => errors.push(e.message));
   await judge.addInitScript((name) => localStorage.setItem('tableref.judge', name), JUDGE);
   await judge.goto(`${base}/index.html?event=${event}`);
+  if (loginUser) {
+    await judge.click('#login-open');
+    await judge.fill('#login-user', loginUser);
+    await judge.fill('#login-pass', loginPass || '');
+    await judge.click('#login button[type="submit"]');
+    await judge.waitForSelector('#link.ok', { timeout: 10000 }).catch(() => fail('login as ' + loginUser + ' failed'));
+  }
   await judge.waitForSelector('.card[data-table="1"]', { timeout: 10000 }).catch(() => fail('table 1 never shown'));
 
   const overlay = await ctx.newPage();
