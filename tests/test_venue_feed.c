@@ -396,3 +396,30 @@ Test(venue_feed, a_paused_broker_never_blocks_the_caller, .fini = stop_broker)
     venue_feed_free(f);
     venue_sub_free(s);
 }
+
+/* No broker at all: the feed starts at once, says why it is not connected, keeps what it was given, and stops at once. */
+Test(venue_feed, no_broker_is_said_plainly_and_nothing_waits_for_it)
+{
+    int port = venue_broker_free_port();
+    cr_assert_gt(port, 0);
+    double t0 = now_ms();
+    venue_feed *f = feed_on(port, 10, 100);
+    publish_json(f, ALERT);
+    cr_assert_lt(now_ms() - t0, 100.0, "creating and publishing waited for the network");
+    venue_stats st;
+    for (int t = 0; t < 3000; t += 20) {
+        venue_feed_stats(f, &st);
+        if (st.last_error[0])
+            break;
+        nanosleep(&(struct timespec){0, 20000000L}, NULL);
+    }
+    cr_assert_not(st.connected);
+    cr_assert_eq(st.queued, 1);
+    char expect[64];
+    snprintf(expect, sizeof expect, "cannot connect to 127.0.0.1:%d: Connection refused", port);
+    cr_assert_str_eq(st.last_error, expect);
+    cr_assert_eq(venue_feed_flush(f, 5000), 1, "flush returns at once, saying what is left");
+    t0 = now_ms();
+    venue_feed_free(f);
+    cr_assert_lt(now_ms() - t0, 2000.0, "free waited for a broker that is not there");
+}

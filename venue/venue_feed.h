@@ -127,7 +127,7 @@ typedef struct venue_stats {
     long dropped_alerts;       /* of which alerts */
     long commands;             /* judge commands received */
     long commands_refused;     /* judge commands refused because the command queue was full */
-    char last_error[160];      /* the last connection problem, "" when none */
+    char last_error[256];      /* the last connection problem, "" when none */
 } venue_stats;
 
 /* A snapshot of the counters; thread-safe. */

@@ -71,9 +71,11 @@ static void on_disconnect(struct mosquitto *mosq, void *obj, int rc)
     (void)mosq;
     venue_feed *f = obj;
     pthread_mutex_lock(&f->mu);
+    /* Also called when a connection attempt fails: the network thread names that one. */
+    if (f->connected && rc != 0)
+        snprintf(f->stats.last_error, sizeof f->stats.last_error, "lost the connection to %.100s:%d", f->host,
+                 f->port);
     f->connected = false;
-    if (rc != 0)
-        snprintf(f->stats.last_error, sizeof f->stats.last_error, "lost the connection to %.100s:%d", f->host, f->port);
     pthread_cond_broadcast(&f->cv);
     pthread_mutex_unlock(&f->mu);
 }
@@ -134,7 +136,7 @@ void *venue_feed_net_main(void *arg)
                 break;
             int rc = mosquitto_connect_async(f->mosq, f->host, f->port, f->keepalive_s);
             if (rc != MOSQ_ERR_SUCCESS) {
-                set_error(f, "cannot connect to %.100s:%d: %.40s", f->host, f->port,
+                set_error(f, "cannot connect to %.100s:%d: %.100s", f->host, f->port,
                           rc == MOSQ_ERR_ERRNO ? strerror(errno) : mosquitto_strerror(rc));
                 backoff = backoff ? backoff * 2 : VENUE_BACKOFF_MIN_MS;
                 backoff = backoff > f->reconnect_max_ms ? f->reconnect_max_ms : backoff;
@@ -145,12 +147,15 @@ void *venue_feed_net_main(void *arg)
         int rc = mosquitto_loop(f->mosq, 100, 1);
         if (rc != MOSQ_ERR_SUCCESS) {
             f->sock_up = false;
+            int e = errno;
             pthread_mutex_lock(&f->mu);
-            bool was = f->connected;
+            if (f->connected)
+                snprintf(f->stats.last_error, sizeof f->stats.last_error, "lost the connection to %.100s:%d",
+                         f->host, f->port);
+            else if (f->stats.connects == 0 || !f->stats.last_error[0] || rc == MOSQ_ERR_ERRNO)
+                snprintf(f->stats.last_error, sizeof f->stats.last_error, "cannot connect to %.100s:%d: %.100s",
+                         f->host, f->port, rc == MOSQ_ERR_ERRNO ? strerror(e) : mosquitto_strerror(rc));
             f->connected = false;
-            if (was || !f->stats.last_error[0])
-                snprintf(f->stats.last_error, sizeof f->stats.last_error, "connection to %.100s:%d: %.40s", f->host,
-                         f->port, rc == MOSQ_ERR_ERRNO ? strerror(errno) : mosquitto_strerror(rc));
             pthread_cond_broadcast(&f->cv);
             pthread_mutex_unlock(&f->mu);
             backoff = backoff ? backoff * 2 : VENUE_BACKOFF_MIN_MS;
