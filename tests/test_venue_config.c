@@ -80,24 +80,24 @@ static void start_shipped_broker(void)
     snprintf(g_dir, sizeof g_dir, "%s/tableref-venue-conf-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     cr_assert_not_null(mkdtemp(g_dir));
     make_passwords();
-    char path[600], line[700];
+    char path[600];
     snprintf(path, sizeof path, "%s/venue/mosquitto/tableref.conf", root);
     static char conf[20000];
     snprintf(conf, sizeof conf, "%s", read_text(path));
     int port = venue_broker_free_port(), ws = venue_broker_free_port();
     cr_assert(port && ws && port != ws);
-    snprintf(line, sizeof line, "password_file %s/passwd", g_dir);
-    replace_line(conf, sizeof conf, "password_file ", line);
-    snprintf(line, sizeof line, "acl_file %s/venue/mosquitto/tableref.acl", root);
-    replace_line(conf, sizeof conf, "acl_file ", line);
-    snprintf(line, sizeof line, "persistence_location %s/", g_dir);
-    replace_line(conf, sizeof conf, "persistence_location ", line);
-    snprintf(line, sizeof line, "http_dir %s/web", root);
-    replace_line(conf, sizeof conf, "http_dir ", line);
-    snprintf(line, sizeof line, "listener %d 127.0.0.1", port);
-    replace_line(conf, sizeof conf, "listener 1883", line);
-    snprintf(line, sizeof line, "listener %d 127.0.0.1", ws);
-    replace_line(conf, sizeof conf, "listener 9001", line);
+    /* The test's paths and loopback ports in place of the venue's. */
+    char values[6][700];
+    snprintf(values[0], sizeof values[0], "password_file %s/passwd", g_dir);
+    snprintf(values[1], sizeof values[1], "acl_file %s/venue/mosquitto/tableref.acl", root);
+    snprintf(values[2], sizeof values[2], "persistence_location %s/", g_dir);
+    snprintf(values[3], sizeof values[3], "http_dir %s/web", root);
+    snprintf(values[4], sizeof values[4], "listener %d 127.0.0.1", port);
+    snprintf(values[5], sizeof values[5], "listener %d 127.0.0.1", ws);
+    const char *lines[6] = {"password_file ", "acl_file ", "persistence_location ", "http_dir ", "listener 1883",
+                            "listener 9001"};
+    for (int i = 0; i < 6; i++)
+        replace_line(conf, sizeof conf, lines[i], values[i]);
     if (geteuid() == 0)
         strncat(conf, "user root\n", sizeof conf - strlen(conf) - 1); /* as root it would switch to a user who cannot read g_dir */
     snprintf(path, sizeof path, "%s/mosquitto.conf", g_dir);

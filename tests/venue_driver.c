@@ -83,6 +83,17 @@ static void sentence(const rules_unit_report *u, char *buf, size_t cap)
     }
 }
 
+/* The unit's rule codes and its sentence, as the watch log writes them. */
+static void add_codes_and_sentence(cJSON *o, const rules_unit_report *u)
+{
+    cJSON *codes = cJSON_AddArrayToObject(o, "codes");
+    for (size_t k = 0; k < u->n_violations; k++)
+        cJSON_AddItemToArray(codes, cJSON_CreateString(u->violations[k].code));
+    char text[512];
+    sentence(u, text, sizeof text);
+    cJSON_AddStringToObject(o, "sentence", text);
+}
+
 /* The move_checked event as the watch log writes it (docs/formats.md), with each unit's distances. */
 static void publish_call(driver *d)
 {
@@ -100,12 +111,7 @@ static void publish_call(driver *d)
         cJSON_AddStringToObject(o, "verdict", rules_verdict_word(u->verdict));
         if (u->why[0])
             cJSON_AddStringToObject(o, "why", u->why);
-        cJSON *codes = cJSON_AddArrayToObject(o, "codes");
-        for (size_t k = 0; k < u->n_violations; k++)
-            cJSON_AddItemToArray(codes, cJSON_CreateString(u->violations[k].code));
-        char text[512];
-        sentence(u, text, sizeof text);
-        cJSON_AddStringToObject(o, "sentence", text);
+        add_codes_and_sentence(o, u);
         cJSON_AddItemToArray(units, o);
     }
     venue_call_add_distances(ev, &d->report);
@@ -122,12 +128,7 @@ static void publish_alert(driver *d)
         cJSON *ev = event_new(d, "alert");
         cJSON_AddNumberToObject(ev, "move", d->move);
         cJSON_AddStringToObject(ev, "unit", u->unit_id);
-        cJSON *codes = cJSON_AddArrayToObject(ev, "codes");
-        for (size_t k = 0; k < u->n_violations; k++)
-            cJSON_AddItemToArray(codes, cJSON_CreateString(u->violations[k].code));
-        char text[512];
-        sentence(u, text, sizeof text);
-        cJSON_AddStringToObject(ev, "sentence", text);
+        add_codes_and_sentence(ev, u);
         publish(d, ev);
     }
 }
