@@ -21,8 +21,8 @@
 #include "ds_render.h"
 #include "ds_scene.h"
 #include "ds_sequence.h"
-#include "vis_watch.h"
-#include "vis_watch_log.h"
+#include "watch_tracker.h"
+#include "watch_log.h"
 
 static double now_ms(void)
 {
@@ -97,20 +97,20 @@ int bench_watch(int argc, char **argv)
     s->render.supersample = 1;  /* the picture's fidelity is not what is measured here */
     const double fps = 10, settle_ms = 1000;
     const int hold = (int)(settle_ms / 1000 * fps) + 3, hand = 4;
-    vis_watch_config cfg;
-    vis_watch_config_default(&cfg);
+    watch_tracker_config cfg;
+    watch_tracker_config_default(&cfg);
     cfg.settle_ms = settle_ms;
     if (full)
         cfg.roi_max_fraction = 0;
-    vis_watch *w = vis_watch_new(s->roster, &s->calib, &cfg, &err);
+    watch_tracker *w = watch_tracker_new(s->roster, &s->calib, &cfg, &err);
     char log_path[] = "/tmp/tableref-bench-watch-XXXXXX";
     int lfd = mkstemp(log_path);
     if (lfd >= 0)
         close(lfd);
-    vis_watch_log *log = lfd >= 0 ? vis_watch_log_open(log_path, NULL, &err) : NULL;
+    watch_log *log = lfd >= 0 ? watch_log_open(log_path, &err) : NULL;
     if (!w || !log) {
         fprintf(stderr, "tableref bench watch: %s\n", lfd < 0 ? "cannot create a temporary log" : err.msg);
-        vis_watch_free(w);
+        watch_tracker_free(w);
         ds_scene_free(s);
         return EXIT_BAD_INPUT;
     }
@@ -156,19 +156,21 @@ int bench_watch(int argc, char **argv)
         const int n = (m > 0 ? hand : 0) + hold;
         for (int j = 0; j < n; j++) {
             const cvs_image *f = m > 0 && j < hand ? with_hand[j % 2] : still[j % 2];
-            vis_watch_result res;
+            watch_tracker_result res;
             double t0 = now_ms();
-            int wr = vis_watch_frame(w, f->data, f->width, f->height, f->stride, t, &res, &err);
+            int wr = watch_tracker_frame(w, f->data, f->width, f->height, f->stride, t, &res, &err);
             if (wr == 0 && res.settled && res.moved) {
                 /* What watch does at a call: log the call and the alert, each fsync'ed. */
-                cJSON *ev = vis_watch_log_event_new("move_checked", t, frame);
+                cJSON *ev = watch_log_event_new("move_checked", t, frame);
                 if (ev)
-                    vis_watch_log_add_call(ev, res.move, res.report);
-                if (vis_watch_log_write(log, ev, &err) < 0)
+                    watch_log_add_call(ev, res.move, res.report);
+                if (watch_log_write(log, ev, &err) < 0)
                     wr = -1;
-                ev = vis_watch_log_event_new("alert", t, frame);
-                if (wr == 0 && vis_watch_log_write(log, ev, &err) < 0)
+                cJSON_Delete(ev);
+                ev = watch_log_event_new("alert", t, frame);
+                if (wr == 0 && watch_log_write(log, ev, &err) < 0)
                     wr = -1;
+                cJSON_Delete(ev);
             }
             double dt = now_ms() - t0;
             if (wr < 0) {
@@ -225,9 +227,9 @@ done:
     ds_truth_clear(&truth);
     free(latency);
     free(frame_ms);
-    vis_watch_log_close(log);
+    watch_log_close(log);
     unlink(log_path);
-    vis_watch_free(w);
+    watch_tracker_free(w);
     ds_scene_free(s);
     return rc;
 }

@@ -13,7 +13,7 @@ static const tableref_command commands[] = {
     {"target", "draw a printable calibration target (AprilTag grid) and its layout", cmd_target},
     {"calibrate", "calibrate the camera, the board pose or the projector", cmd_calibrate},
     {"watch", "referee live from the camera (or a recording): call each move as the table settles", cmd_watch},
-    {"watch-ctl", "send a judge's correction (accept, undo, stop) to a running watch", cmd_watch_ctl},
+    {"watch-ctl", "send a judge's command (overrule, confirm, undo, stop) to a running watch", cmd_watch_ctl},
     {"render-sequence", "render a game turn as video frames with exact truth", cmd_render_sequence},
 #endif
 #if TABLEREF_HAVE_VISION && TABLEREF_HAVE_OVERLAY

@@ -37,157 +37,37 @@
 #include "libcamera_shim.h"
 #endif
 
-#define SETTLE_MS 600
-
-/* A shell command line; the test fails rather than run a truncated one. */
-static void cmdf(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void cmdf(char *buf, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, cap, fmt, ap);
-    va_end(ap);
-    cr_assert(n >= 0 && (size_t)n < cap, "command line longer than %zu bytes", cap);
-}
-
-static char g_dir[2048];  /* the shared rendered sequence and its watch run */
-
-static const char *work_dir(void)
-{
-    snprintf(g_dir, sizeof g_dir, "%s/tests/watch-turn", vt_env("TABLEREF_BUILD_ROOT", "/tmp"));
-    return g_dir;
-}
-
-static void path_in(char *out, size_t cap, const char *name) { snprintf(out, cap, "%s/%s", work_dir(), name); }
-
-static int run(const char *cmd)
-{
-    int st = system(cmd);
-    return vt_exit_status(st);
-}
-
-/* The sequence file for the tests: the bundled scene, shorter phases. */
-static void write_test_sequence(const char *path)
-{
-    FILE *f = fopen(path, "w");
-    cr_assert(f, "cannot write %s", path);
-    fprintf(f,
-            "{\"format\": \"tableref.sequence\", \"version\": 1,\n"
-            " \"scene\": \"%s/datasets/sequences/turn/scene.json\",\n"
-            " \"fps\": 5, \"hold_s\": 1.2, \"move_s\": 0.6,\n"
-            " \"moves\": [{\"unit\": \"spearmen\", \"forward_mm\": 76.2},\n"
-            "            {\"unit\": \"archers\", \"rotate_deg\": 90},\n"
-            "            {\"unit\": \"cavalry\", \"forward_mm\": 279.4}]}\n",
-            vt_source_root());
-    fclose(f);
-}
-
-/*
- * Renders the frames and runs one recorded watch over them, once per build
- * directory: tests run in parallel processes, so a lock file serialises the
- * work and a marker says it is done.
- */
-static void ensure_run(void)
-{
-    char lock[2300], done[2300], cmd[8192], seq[2300];
-    mkdir(work_dir(), 0777);
-    path_in(lock, sizeof lock, "lock");
-    path_in(done, sizeof done, "done");
-    int fd = open(lock, O_CREAT | O_RDWR, 0666);
-    cr_assert(fd >= 0);
-    cr_assert(flock(fd, LOCK_EX) == 0);
-    if (access(done, F_OK) != 0) {
-        path_in(seq, sizeof seq, "sequence.json");
-        write_test_sequence(seq);
-        cmdf(cmd, sizeof cmd, "'%s' render-sequence '%s' --out '%s/seq' --supersample 1 >/dev/null",
-                 vt_tableref_bin(), seq, work_dir());
-        cr_assert_eq(run(cmd), 0, "render-sequence failed: %s", cmd);
-        cmdf(cmd, sizeof cmd,
-                 "'%s' watch --source '%s/seq/frames' --calib '%s/seq/calib.json' --roster '%s/seq/roster.json' "
-                 "--settle-ms %d --record '%s/game.mp4' --quiet </dev/null >'%s/stdout.txt' 2>'%s/stderr.txt'; "
-                 "echo $? >'%s/status.txt'",
-                 vt_tableref_bin(), work_dir(), work_dir(), work_dir(), SETTLE_MS, work_dir(), work_dir(), work_dir(),
-                 work_dir());
-        run(cmd);
-        FILE *f = fopen(done, "w");
-        cr_assert(f);
-        fclose(f);
-    }
-    flock(fd, LOCK_UN);
-    close(fd);
-}
-
-static ds_sequence *load_test_sequence(void)
-{
-    char seq[2300];
-    path_in(seq, sizeof seq, "sequence.json");
-    rules_error err;
-    ds_sequence *q = ds_sequence_load(seq, &err);
-    cr_assert(q, "%s", err.msg);
-    return q;
-}
-
-/* Every line of a JSONL file, parsed; each must be valid JSON. */
-static cJSON **read_jsonl(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "r");
-    cr_assert(f, "cannot open %s", path);
-    cJSON **out = NULL;
-    *n = 0;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    while ((len = getline(&line, &cap, f)) > 0) {
-        cr_assert_eq(line[len - 1], '\n', "%s: line %zu is not complete", path, *n + 1);
-        cJSON *j = cJSON_Parse(line);
-        cr_assert(j, "%s: line %zu is not JSON: %s", path, *n + 1, line);
-        out = realloc(out, (*n + 1) * sizeof *out);
-        out[(*n)++] = j;
-    }
-    free(line);
-    fclose(f);
-    return out;
-}
-
-static void free_jsonl(cJSON **l, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        cJSON_Delete(l[i]);
-    free(l);
-}
-
-static const char *event_of(const cJSON *e) { return cJSON_GetObjectItem(e, "event")->valuestring; }
-static double num_of(const cJSON *e, const char *k) { return cJSON_GetObjectItem(e, k)->valuedouble; }
+#include "watch_test_util.h"
 
 Test(watch, finds_exactly_the_settled_moments_and_the_right_calls, .timeout = 120)
 {
-    ensure_run();
+    wt_ensure_run();
     char path[2300];
-    path_in(path, sizeof path, "status.txt");
+    wt_path_in(path, sizeof path, "status.txt");
     FILE *f = fopen(path, "r");
     int status = -1;
     cr_assert(f && fscanf(f, "%d", &status) == 1);
     fclose(f);
     cr_expect_eq(status, 1, "watch exits 1 when an illegal call stands (got %d)", status);
 
-    ds_sequence *q = load_test_sequence();
+    ds_sequence *q = wt_load_sequence();
     const long settle_frames = SETTLE_MS / 200;  /* 5 fps */
-    path_in(path, sizeof path, "game.events.jsonl");
+    wt_path_in(path, sizeof path, "game.events.jsonl");
     size_t n;
-    cJSON **ev = read_jsonl(path, &n);
+    cJSON **ev = wt_read_jsonl(path, &n);
     cr_assert_gt(n, 2);
-    cr_expect_str_eq(event_of(ev[0]), "started");
-    cr_expect_str_eq(event_of(ev[n - 1]), "stopped");
+    cr_expect_str_eq(wt_event_of(ev[0]), "started");
+    cr_expect_str_eq(wt_event_of(ev[n - 1]), "stopped");
     size_t settles = 0, checks = 0;
     for (size_t i = 0; i < n; i++) {
-        const char *k = event_of(ev[i]);
-        cr_expect(cJSON_IsNumber(cJSON_GetObjectItem(ev[i], "seq")) && num_of(ev[i], "seq") == (double)(i + 1),
+        const char *k = wt_event_of(ev[i]);
+        cr_expect(cJSON_IsNumber(cJSON_GetObjectItem(ev[i], "seq")) && wt_num_of(ev[i], "seq") == (double)(i + 1),
                   "events numbered 1, 2, ... in order");
         if (strcmp(k, "settled") == 0) {
             /* The k-th settle is settle_ms into the k-th still run: not earlier (hands), not later. */
             long expect = ds_sequence_hold_start(q, settles) + settle_frames;
-            cr_expect_eq((long)num_of(ev[i], "frame"), expect, "settle %zu at frame %ld, expected %ld", settles,
-                         (long)num_of(ev[i], "frame"), expect);
+            cr_expect_eq((long)wt_num_of(ev[i], "frame"), expect, "settle %zu at frame %ld, expected %ld", settles,
+                         (long)wt_num_of(ev[i], "frame"), expect);
             cr_expect_eq(cJSON_IsTrue(cJSON_GetObjectItem(ev[i], "moved")), settles > 0,
                          "every settle after the first follows a move");
             settles++;
@@ -203,7 +83,7 @@ Test(watch, finds_exactly_the_settled_moments_and_the_right_calls, .timeout = 12
             rules_report truth;
             rules_report_init(&truth);
             cr_assert_eq(rules_move_check(a, b, &opt, &truth, &err), 0, "%s", err.msg);
-            cr_expect_eq((int)num_of(ev[i], "move"), (int)checks);
+            cr_expect_eq((int)wt_num_of(ev[i], "move"), (int)checks);
             cr_expect_eq(cJSON_IsTrue(cJSON_GetObjectItem(ev[i], "legal")), truth.legal, "move %zu verdict", checks);
             const cJSON *units = cJSON_GetObjectItem(ev[i], "units");
             cr_assert_eq((size_t)cJSON_GetArraySize(units), truth.n_units, "move %zu: units judged", checks);
@@ -225,16 +105,16 @@ Test(watch, finds_exactly_the_settled_moments_and_the_right_calls, .timeout = 12
     }
     cr_expect_eq(settles, q->n_moves + 1, "one settle at the start and one per move");
     cr_expect_eq(checks, q->n_moves, "one call per move");
-    free_jsonl(ev, n);
+    wt_free_jsonl(ev, n);
     ds_sequence_free(q);
 }
 
 Test(watch, recording_opens_with_every_frame_and_subtitles_mark_each_call, .timeout = 120)
 {
-    ensure_run();
-    ds_sequence *q = load_test_sequence();
+    wt_ensure_run();
+    ds_sequence *q = wt_load_sequence();
     char path[2300];
-    path_in(path, sizeof path, "game.mp4");
+    wt_path_in(path, sizeof path, "game.mp4");
     rules_error err;
     cvs_video_reader *r = cvs_video_open(path, CVS_VIDEO_FILE, 0, 0, 0, 1000, &err);
     cr_assert(r, "the recording does not open: %s", err.msg);
@@ -254,7 +134,7 @@ Test(watch, recording_opens_with_every_frame_and_subtitles_mark_each_call, .time
     cvs_video_close(r);
 
     /* WebVTT: the header, then one cue for the first settle and one per call, in time order. */
-    path_in(path, sizeof path, "game.vtt");
+    wt_path_in(path, sizeof path, "game.vtt");
     FILE *f = fopen(path, "r");
     cr_assert(f);
     char line[1024];
@@ -285,9 +165,9 @@ Test(watch, recording_opens_with_every_frame_and_subtitles_mark_each_call, .time
 static pid_t spawn_watch(char *const extra[], int *out_fd, int *in_fd)
 {
     char frames[2300], calib[2300], roster[2300];
-    path_in(frames, sizeof frames, "seq/frames");
-    path_in(calib, sizeof calib, "seq/calib.json");
-    path_in(roster, sizeof roster, "seq/roster.json");
+    wt_path_in(frames, sizeof frames, "seq/frames");
+    wt_path_in(calib, sizeof calib, "seq/calib.json");
+    wt_path_in(roster, sizeof roster, "seq/roster.json");
     int po[2], pi[2];
     cr_assert(pipe(po) == 0 && pipe(pi) == 0);
     pid_t pid = fork();
@@ -338,9 +218,9 @@ static bool wait_for_line(int fd, const char *want, double seconds)
 
 Test(watch, event_log_survives_a_kill_after_the_first_call, .timeout = 120)
 {
-    ensure_run();
+    wt_ensure_run();
     char log[2300];
-    path_in(log, sizeof log, "killed.jsonl");
+    wt_path_in(log, sizeof log, "killed.jsonl");
     unlink(log);
     char *extra[] = {"--log", log, NULL};
     int out, in;
@@ -354,37 +234,38 @@ Test(watch, event_log_survives_a_kill_after_the_first_call, .timeout = 120)
     cr_assert(called, "watch never made its first call");
     cr_expect(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
     size_t n;
-    cJSON **ev = read_jsonl(log, &n);  /* asserts every line is complete, valid JSON */
+    cJSON **ev = wt_read_jsonl(log, &n);  /* asserts every line is complete, valid JSON */
     bool started = false, settled = false, checked = false, stopped = false;
     for (size_t i = 0; i < n; i++) {
-        const char *k = event_of(ev[i]);
+        const char *k = wt_event_of(ev[i]);
         started |= strcmp(k, "started") == 0;
         settled |= strcmp(k, "settled") == 0;
-        checked |= strcmp(k, "move_checked") == 0 && num_of(ev[i], "move") == 1;
+        checked |= strcmp(k, "move_checked") == 0 && wt_num_of(ev[i], "move") == 1;
         stopped |= strcmp(k, "stopped") == 0;
     }
     cr_expect(started && settled && checked, "the events before the kill are on disk");
     cr_expect(!stopped, "a killed watch cannot have logged its stop");
-    free_jsonl(ev, n);
+    wt_free_jsonl(ev, n);
 }
 
 Test(watch, judge_corrections_from_the_control_pipe_and_stdin_are_applied_and_logged, .timeout = 120)
 {
-    ensure_run();
+    wt_ensure_run();
     char log[2300], fifo[2300], cmd[4800];
-    path_in(log, sizeof log, "accepted.jsonl");
-    path_in(fifo, sizeof fifo, "control.fifo");
+    wt_path_in(log, sizeof log, "accepted.jsonl");
+    wt_path_in(fifo, sizeof fifo, "control.fifo");
     unlink(fifo);
+    unlink(log); /* the log appends: start this game's afresh */
     char *extra[] = {"--log", log, "--control", fifo, NULL};
     int out, in;
     pid_t pid = spawn_watch(extra, &out, &in);
-    /* The judge accepts the first call with watch-ctl (the next call comes 1.8 s later)... */
+    /* The judge overrules the first call with watch-ctl (the next call comes 1.8 s later)... */
     bool first = wait_for_line(out, "move 1:", 60);
     if (first) {
-        cmdf(cmd, sizeof cmd, "'%s' watch-ctl '%s' accept", vt_tableref_bin(), fifo);
-        cr_expect_eq(run(cmd), 0, "watch-ctl reaches the running watch");
+        wt_cmdf(cmd, sizeof cmd, "'%s' watch-ctl '%s' overrule 1 measured it again", vt_tableref_bin(), fifo);
+        cr_expect_eq(wt_run(cmd), 0, "watch-ctl reaches the running watch");
     }
-    /* ... and the illegal march from the keyboard (stdin), before the recording ends. */
+    /* ... and the illegal march from the keyboard (stdin, with the old word "accept"), before the recording ends. */
     bool alert = wait_for_line(out, "ALERT move 3", 60);
     if (alert)
         cr_expect_eq(write(in, "accept\n", 7), 7);
@@ -393,53 +274,55 @@ Test(watch, judge_corrections_from_the_control_pipe_and_stdin_are_applied_and_lo
     close(out);
     close(in);
     cr_assert(first && alert, "watch never made its calls");
-    cr_expect_eq(vt_exit_status(st), 0, "an accepted call leaves no illegal call standing");
+    cr_expect_eq(vt_exit_status(st), 0, "an overruled call leaves no illegal call standing");
     size_t n;
-    cJSON **ev = read_jsonl(log, &n);
+    cJSON **ev = wt_read_jsonl(log, &n);
     int found = 0;
     for (size_t i = 0; i < n; i++)
-        if (strcmp(event_of(ev[i]), "correction") == 0) {
+        if (strcmp(wt_event_of(ev[i]), "correction") == 0) {
             const int move = found == 0 ? 1 : 3;
-            cr_expect_str_eq(cJSON_GetObjectItem(ev[i], "action")->valuestring, "accept");
-            cr_expect_eq((int)num_of(ev[i], "move"), move);
+            cr_expect_str_eq(cJSON_GetObjectItem(ev[i], "action")->valuestring, "overrule");
+            cr_expect_eq((int)wt_num_of(ev[i], "move"), move);
+            if (found == 0)
+                cr_expect_str_eq(cJSON_GetObjectItem(ev[i], "reason")->valuestring, "measured it again");
             cr_expect_str_eq(cJSON_GetObjectItem(ev[i], "by")->valuestring, found == 0 ? "control" : "stdin");
             cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(ev[i], "applied")), "correction of move %d applied", move);
             found++;
         }
     cr_expect_eq(found, 2, "both corrections are logged");
-    free_jsonl(ev, n);
+    wt_free_jsonl(ev, n);
     /* With no watch listening, watch-ctl says so instead of blocking. */
-    cmdf(cmd, sizeof cmd, "'%s' watch-ctl '%s' undo 2>/dev/null", vt_tableref_bin(), fifo);
-    cr_expect_eq(run(cmd), 2);
+    wt_cmdf(cmd, sizeof cmd, "'%s' watch-ctl '%s' undo 2>/dev/null", vt_tableref_bin(), fifo);
+    cr_expect_eq(wt_run(cmd), 2);
 }
 
 Test(watch, lost_camera_is_an_alert_and_keeps_the_recording, .timeout = 120)
 {
-    ensure_run();
+    wt_ensure_run();
     /* The first 20 frames, then a frame cut short (a camera dying mid-write). */
     char dir[2300], cmd[8192], path[2400];
-    path_in(dir, sizeof dir, "lost");
-    cmdf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && cp '%s'/seq/frames/0000[01]?.jpg '%s'/ && "
+    wt_path_in(dir, sizeof dir, "lost");
+    wt_cmdf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && cp '%s'/seq/frames/0000[01]?.jpg '%s'/ && "
              "head -c 5000 '%s/seq/frames/000020.jpg' >'%s/000020.jpg' && cp '%s/seq/frames/000021.jpg' '%s'/",
-             dir, dir, work_dir(), dir, work_dir(), dir, work_dir(), dir);
-    cr_assert_eq(run(cmd), 0);
-    cmdf(cmd, sizeof cmd,
+             dir, dir, wt_work_dir(), dir, wt_work_dir(), dir, wt_work_dir(), dir);
+    cr_assert_eq(wt_run(cmd), 0);
+    wt_cmdf(cmd, sizeof cmd,
              "'%s' watch --source '%s' --calib '%s/seq/calib.json' --roster '%s/seq/roster.json' --settle-ms 600 "
              "--record '%s/lost.mp4' --quiet </dev/null >/dev/null 2>&1",
-             vt_tableref_bin(), dir, work_dir(), work_dir(), dir);
-    cr_expect_eq(run(cmd), 3, "exit 3: the camera was lost");
+             vt_tableref_bin(), dir, wt_work_dir(), wt_work_dir(), dir);
+    cr_expect_eq(wt_run(cmd), 3, "exit 3: the camera was lost");
     snprintf(path, sizeof path, "%s/lost.events.jsonl", dir);
     size_t n;
-    cJSON **ev = read_jsonl(path, &n);
+    cJSON **ev = wt_read_jsonl(path, &n);
     bool lost = false, alert = false;
     for (size_t i = 0; i < n; i++) {
-        lost |= strcmp(event_of(ev[i]), "camera_lost") == 0;
-        alert |= strcmp(event_of(ev[i]), "alert") == 0 && lost;
+        lost |= strcmp(wt_event_of(ev[i]), "camera_lost") == 0;
+        alert |= strcmp(wt_event_of(ev[i]), "alert") == 0 && lost;
     }
     cr_expect(lost && alert, "camera_lost and its alert are logged");
     cr_assert_gt(n, 0);
-    cr_expect_str_eq(event_of(ev[n - 1]), "stopped", "the log is complete");
-    free_jsonl(ev, n);
+    cr_expect_str_eq(wt_event_of(ev[n - 1]), "stopped", "the log is complete");
+    wt_free_jsonl(ev, n);
     snprintf(path, sizeof path, "%s/lost.mp4", dir);
     rules_error err;
     cvs_video_reader *r = cvs_video_open(path, CVS_VIDEO_FILE, 0, 0, 0, 1000, &err);
@@ -498,7 +381,7 @@ Test(watch, image_pattern_gives_frame_times_and_a_truncated_frame_is_a_loss)
     cr_expect(strstr(err.msg, "truncated"), "says why: %s", err.msg);
     vis_capture_close(c);
     snprintf(path, sizeof path, "rm -rf '%s'", dir);
-    run(path);
+    wt_run(path);
 }
 
 /* Runs watch on a camera source; returns the exit status and fills stderr text. Never hangs: timeout(1). */
@@ -508,11 +391,11 @@ static int watch_source(const char *src, char *msg, size_t cap)
     int fd = mkstemp(errf);
     cr_assert(fd >= 0);
     close(fd);
-    cmdf(cmd, sizeof cmd,
+    wt_cmdf(cmd, sizeof cmd,
              "LIBCAMERA_LOG_LEVELS='*:ERROR' timeout 20 '%s' watch --source '%s' --calib '%s/seq/calib.json' "
              "--roster '%s/seq/roster.json' --quiet </dev/null >/dev/null 2>'%s'",
-             vt_tableref_bin(), src, work_dir(), work_dir(), errf);
-    int rc = run(cmd);
+             vt_tableref_bin(), src, wt_work_dir(), wt_work_dir(), errf);
+    int rc = wt_run(cmd);
     FILE *f = fopen(errf, "r");
     size_t k = f ? fread(msg, 1, cap - 1, f) : 0;
     msg[k] = 0;
@@ -527,7 +410,7 @@ Test(watch, v4l2_without_the_device_says_so_and_exits_2, .timeout = 60)
     struct stat st;
     if (stat("/dev/video99", &st) == 0)
         cr_skip_test("/dev/video99 exists on this machine");
-    ensure_run();
+    wt_ensure_run();
     char msg[2048];
     int rc = watch_source("v4l2:/dev/video99", msg, sizeof msg);
     cr_expect_eq(rc, 2, "exit 2 (got %d): %s", rc, msg);
@@ -542,7 +425,7 @@ Test(watch, libcamera_without_a_camera_says_so_and_exits_2, .timeout = 60)
     if (lcs_camera_count(&err) > 0)
         cr_skip_test("a libcamera camera is attached");
 #endif
-    ensure_run();
+    wt_ensure_run();
     char msg[2048];
     int rc = watch_source("libcamera", msg, sizeof msg);
     cr_expect_eq(rc, 2, "exit 2 (got %d): %s", rc, msg);

@@ -63,9 +63,28 @@ typedef struct vis_detect_config {
      * disagreeing tags) leaves the unit out. 0 disables; default 1.
      */
     int recover_hidden_units;
+    /*
+     * Reading tags the quad finder missed at the places their unit's
+     * formation leaves free (vis_recover_read_slots): 0 disables; default 1.
+     * A read names a model when at least read_min_cells data cells are
+     * trusted, at most read_max_bit_error of them disagree with its code,
+     * and every other roster code is read_margin cells worse. Defaults 12,
+     * 0.1, 5.
+     */
+    int read_slots;
+    int read_min_cells;
+    double read_max_bit_error;
+    int read_margin;
     int recover_min_tags;         /* default 3 */
     double recover_max_bit_error; /* share of the visible data bits, default 0.25 */
 } vis_detect_config;
+
+/* A borrowed 8-bit gray picture. */
+typedef struct vis_image {
+    const uint8_t *gray;
+    int width, height;
+    size_t stride;
+} vis_image;
 
 typedef struct vis_detector {
     vis_detect_config cfg;

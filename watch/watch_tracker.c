@@ -1,4 +1,4 @@
-#include "vis_watch.h"
+#include "watch_tracker.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,8 +7,9 @@
 #include <time.h>
 
 #include "cvshim.h"
+#include "watch_motion.h"
 
-#define BLOCK 8 /* motion block side, px of the shrunk picture */
+#define BLOCK WATCH_MOTION_BLOCK
 
 /* One settled moment: what the table was, and what was seen to know it. */
 typedef struct entry {
@@ -20,13 +21,16 @@ typedef struct entry {
     int move;                 /* 0 for the first snapshot */
 } entry;
 
-typedef struct box {
-    int x0, y0, x1, y1;       /* px, [x0, x1) */
-    double cx0, cy0, cx1, cy1; /* core: a tag centred here lies wholly inside the box */
-} box;
+/* What became of the call on one move. */
+typedef struct call_record {
+    bool made;                /* the move was judged */
+    bool illegal;             /* the call had an ILLEGAL unit */
+    bool undone;              /* the judge undid the snapshot */
+    watch_call_ruling ruling;
+} call_record;
 
-struct vis_watch {
-    vis_watch_config cfg;
+struct watch_tracker {
+    watch_tracker_config cfg;
     const vis_roster *roster;
     vis_detector *det;
     entry *hist;
@@ -36,15 +40,16 @@ struct vis_watch {
     double run_t0;
     bool in_run;
     double next_try_t;        /* frame time of the next settle attempt */
-    vis_watch_state state;
+    watch_tracker_state state;
     int width, height, factor;
+    int calib_width, calib_height;  /* the size the calibration was made at (0: unknown) */
     int moves;                /* moves judged so far */
-    bool *accepted;           /* by move number */
-    size_t cap_accepted;
+    call_record *calls;       /* by move number (index 0 unused) */
+    size_t cap_calls;
     vis_tag_list scratch;
 };
 
-void vis_watch_config_default(vis_watch_config *c)
+void watch_tracker_config_default(watch_tracker_config *c)
 {
     memset(c, 0, sizeof *c);
     c->settle_ms = 1000;
@@ -57,13 +62,13 @@ void vis_watch_config_default(vis_watch_config *c)
     rules_check_options_default(&c->check);
 }
 
-const char *vis_watch_state_word(vis_watch_state s)
+const char *watch_tracker_state_word(watch_tracker_state s)
 {
     switch (s) {
-    case VIS_WATCH_MOVING: return "moving";
-    case VIS_WATCH_STILLING: return "stilling";
-    case VIS_WATCH_WAITING_TAGS: return "waiting-for-tags";
-    case VIS_WATCH_SETTLED: return "settled";
+    case WATCH_TRACKER_MOVING: return "moving";
+    case WATCH_TRACKER_STILLING: return "stilling";
+    case WATCH_TRACKER_WAITING_TAGS: return "waiting-for-tags";
+    case WATCH_TRACKER_SETTLED: return "settled";
     }
     return "?";
 }
@@ -84,10 +89,10 @@ static void entry_clear(entry *e)
     memset(e, 0, sizeof *e);
 }
 
-vis_watch *vis_watch_new(const vis_roster *roster, const calib_file *calib, const vis_watch_config *cfg,
+watch_tracker *watch_tracker_new(const vis_roster *roster, const calib_file *calib, const watch_tracker_config *cfg,
                          rules_error *err)
 {
-    vis_watch *w = calloc(1, sizeof *w);
+    watch_tracker *w = calloc(1, sizeof *w);
     if (!w) {
         rules_error_set(err, "out of memory");
         return NULL;
@@ -95,7 +100,7 @@ vis_watch *vis_watch_new(const vis_roster *roster, const calib_file *calib, cons
     if (cfg)
         w->cfg = *cfg;
     else
-        vis_watch_config_default(&w->cfg);
+        watch_tracker_config_default(&w->cfg);
     if (!(w->cfg.settle_ms >= 0) || !(w->cfg.motion_level > 0) || w->cfg.motion_width < 16 ||
         !(w->cfg.max_lost_fraction >= 0 && w->cfg.max_lost_fraction <= 1)) {
         rules_error_set(err, "watch: settle_ms >= 0, motion_level > 0, motion_width >= 16, "
@@ -104,16 +109,17 @@ vis_watch *vis_watch_new(const vis_roster *roster, const calib_file *calib, cons
         return NULL;
     }
     w->roster = roster;
+    w->calib_width = calib->width, w->calib_height = calib->height;
     w->det = vis_detector_new(roster, calib, err);
     if (!w->det) {
         free(w);
         return NULL;
     }
-    w->state = VIS_WATCH_MOVING;
+    w->state = WATCH_TRACKER_MOVING;
     return w;
 }
 
-void vis_watch_free(vis_watch *w)
+void watch_tracker_free(watch_tracker *w)
 {
     if (!w)
         return;
@@ -123,79 +129,16 @@ void vis_watch_free(vis_watch *w)
     cvs_image_free(w->prev_small);
     cvs_image_free(w->run_small);
     vis_detector_free(w->det);
-    free(w->accepted);
+    free(w->calls);
     vis_tag_list_clear(&w->scratch);
     free(w);
 }
 
-vis_detector *vis_watch_detector(vis_watch *w) { return w->det; }
+vis_detector *watch_tracker_detector(watch_tracker *w) { return w->det; }
 
-const rules_snapshot *vis_watch_snapshot(const vis_watch *w)
+const rules_snapshot *watch_tracker_snapshot(const watch_tracker *w)
 {
     return w->n_hist ? w->hist[w->n_hist - 1].snap : NULL;
-}
-
-/*
- * Blocks whose mean absolute difference between a and b exceeds `level`.
- * mask (optional, one byte per block) gets 1 for each. Returns the count.
- */
-static size_t moving_blocks(const cvs_image *a, const cvs_image *b, double level, uint8_t *mask)
-{
-    const int bw = a->width / BLOCK, bh = a->height / BLOCK;
-    const int lim = (int)(level * BLOCK * BLOCK);
-    size_t n = 0;
-    for (int by = 0; by < bh; by++)
-        for (int bx = 0; bx < bw; bx++) {
-            int sum = 0;
-            for (int y = by * BLOCK; y < (by + 1) * BLOCK; y++) {
-                const uint8_t *pa = a->data + (size_t)y * a->stride + bx * BLOCK;
-                const uint8_t *pb = b->data + (size_t)y * b->stride + bx * BLOCK;
-                for (int x = 0; x < BLOCK; x++)
-                    sum += abs(pa[x] - pb[x]);
-            }
-            int hit = sum > lim;
-            n += hit;
-            if (mask)
-                mask[by * bw + bx] = (uint8_t)hit;
-        }
-    return n;
-}
-
-/*
- * The shrunk picture motion is measured on: plain box averages over
- * factor x factor pixels, one pass over the frame with row sums (OpenCV's
- * INTER_AREA takes ~70 ms on 12 MP at factor 13; this takes a few).
- */
-static cvs_image *shrink(vis_watch *w, const uint8_t *gray, int width, int height, size_t stride, rules_error *err)
-{
-    const int f = w->factor, ow = width / f, oh = height / f;
-    cvs_image *out = cvs_image_new(ow > 0 ? ow : 1, oh > 0 ? oh : 1, 1, 0);
-    uint32_t *acc = calloc((size_t)(ow > 0 ? ow : 1), sizeof *acc);
-    if (!out || !acc) {
-        cvs_image_free(out);
-        free(acc);
-        rules_error_set(err, "out of memory");
-        return NULL;
-    }
-    const uint32_t area = (uint32_t)f * (uint32_t)f;
-    for (int oy = 0; oy < oh; oy++) {
-        memset(acc, 0, (size_t)ow * sizeof *acc);
-        for (int y = oy * f; y < (oy + 1) * f; y++) {
-            const uint8_t *row = gray + (size_t)y * stride;
-            for (int ox = 0; ox < ow; ox++) {
-                const uint8_t *p = row + ox * f;
-                uint32_t sum = 0;
-                for (int x = 0; x < f; x++)
-                    sum += p[x];
-                acc[ox] += sum;
-            }
-        }
-        uint8_t *o = out->data + (size_t)oy * out->stride;
-        for (int ox = 0; ox < ow; ox++)
-            o[ox] = (uint8_t)((acc[ox] + area / 2) / area);
-    }
-    free(acc);
-    return out;
 }
 
 static int tag_list_push(vis_tag_detection **arr, size_t *n, size_t *cap, const vis_tag_detection *t)
@@ -212,95 +155,17 @@ static int tag_list_push(vis_tag_detection **arr, size_t *n, size_t *cap, const 
 }
 
 /*
- * Boxes (full-frame px) around the blocks that changed since the reference
- * picture: 4-connected groups of changed blocks, grown by `margin` px, then
- * merged while any two overlap (so a tag centre lies in at most one core).
- */
-static size_t changed_boxes(const vis_watch *w, const uint8_t *mask, int bw, int bh, double margin, box **out)
-{
-    const double scale = (double)w->factor * BLOCK;
-    int *stack = malloc((size_t)bw * bh * sizeof *stack);
-    uint8_t *seen = calloc((size_t)bw * bh, 1);
-    box *boxes = NULL;
-    size_t nb = 0;
-    if (!stack || !seen)
-        goto done;
-    for (int s = 0; s < bw * bh; s++) {
-        if (!mask[s] || seen[s])
-            continue;
-        int x0 = bw, y0 = bh, x1 = -1, y1 = -1, top = 0;
-        stack[top++] = s;
-        seen[s] = 1;
-        while (top) {
-            int k = stack[--top], x = k % bw, y = k / bw;
-            x0 = x < x0 ? x : x0, x1 = x > x1 ? x : x1, y0 = y < y0 ? y : y0, y1 = y > y1 ? y : y1;
-            const int nx[4] = {x - 1, x + 1, x, x}, ny[4] = {y, y, y - 1, y + 1};
-            for (int d = 0; d < 4; d++) {
-                if (nx[d] < 0 || ny[d] < 0 || nx[d] >= bw || ny[d] >= bh)
-                    continue;
-                int q = ny[d] * bw + nx[d];
-                if (mask[q] && !seen[q]) {
-                    seen[q] = 1;
-                    stack[top++] = q;
-                }
-            }
-        }
-        box *nbx = realloc(boxes, (nb + 1) * sizeof *nbx);
-        if (!nbx)
-            goto done;
-        boxes = nbx;
-        box b;
-        b.cx0 = x0 * scale - margin / 2, b.cy0 = y0 * scale - margin / 2;
-        b.cx1 = (x1 + 1) * scale + margin / 2, b.cy1 = (y1 + 1) * scale + margin / 2;
-        b.x0 = (int)floor(x0 * scale - margin), b.y0 = (int)floor(y0 * scale - margin);
-        b.x1 = (int)ceil((x1 + 1) * scale + margin), b.y1 = (int)ceil((y1 + 1) * scale + margin);
-        boxes[nb++] = b;
-    }
-    /* Merge overlapping boxes (their cores are merged the same way). */
-    for (int again = 1; again;) {
-        again = 0;
-        for (size_t i = 0; i < nb && !again; i++)
-            for (size_t j = i + 1; j < nb && !again; j++) {
-                box *a = &boxes[i], *b = &boxes[j];
-                if (a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1) {
-                    a->x0 = a->x0 < b->x0 ? a->x0 : b->x0, a->y0 = a->y0 < b->y0 ? a->y0 : b->y0;
-                    a->x1 = a->x1 > b->x1 ? a->x1 : b->x1, a->y1 = a->y1 > b->y1 ? a->y1 : b->y1;
-                    a->cx0 = fmin(a->cx0, b->cx0), a->cy0 = fmin(a->cy0, b->cy0);
-                    a->cx1 = fmax(a->cx1, b->cx1), a->cy1 = fmax(a->cy1, b->cy1);
-                    boxes[j] = boxes[--nb];
-                    again = 1;
-                }
-            }
-    }
-    for (size_t i = 0; i < nb; i++) {
-        box *b = &boxes[i];
-        b->x0 = b->x0 < 0 ? 0 : b->x0, b->y0 = b->y0 < 0 ? 0 : b->y0;
-        b->x1 = b->x1 > w->width ? w->width : b->x1, b->y1 = b->y1 > w->height ? w->height : b->y1;
-    }
-done:
-    free(stack);
-    free(seen);
-    *out = boxes;
-    return boxes ? nb : 0;
-}
-
-static bool in_core(const box *b, const double c[2])
-{
-    return c[0] >= b->cx0 && c[0] < b->cx1 && c[1] >= b->cy0 && c[1] < b->cy1;
-}
-
-/*
  * The tags of this frame: detected in the changed regions, carried over
  * from the reference elsewhere (or all detected when there is no reference
  * or the change is global). *out is malloc'ed.
  */
-static int detect_tags(vis_watch *w, const uint8_t *gray, size_t stride, const cvs_image *small,
+static int detect_tags(watch_tracker *w, const uint8_t *gray, size_t stride, const cvs_image *small,
                        vis_tag_detection **out, size_t *n_out, bool *full, rules_error *err)
 {
     vis_tag_detection *arr = NULL;
     size_t n = 0, cap = 0;
     const entry *ref = w->n_hist ? &w->hist[w->n_hist - 1] : NULL;
-    box *boxes = NULL;
+    watch_motion_box *boxes = NULL;
     size_t nb = 0;
     *full = true;
     if (ref && ref->small && ref->small->width == small->width && ref->small->height == small->height) {
@@ -308,9 +173,9 @@ static int detect_tags(vis_watch *w, const uint8_t *gray, size_t stride, const c
         uint8_t *mask = calloc((size_t)bw * bh + 1, 1);
         if (!mask)
             return rules_error_set(err, "out of memory");
-        size_t changed = moving_blocks(small, ref->small, w->cfg.motion_level, mask);
+        size_t changed = watch_motion_moving_blocks(small, ref->small, w->cfg.motion_level, mask);
         double margin = fmax(3 * w->det->expected_tag_px, 24);
-        nb = changed ? changed_boxes(w, mask, bw, bh, margin, &boxes) : 0;
+        nb = changed ? watch_motion_changed_boxes(mask, bw, bh, w->factor, margin, w->width, w->height, &boxes) : 0;
         free(mask);
         if (changed && !boxes)
             return rules_error_set(err, "out of memory");
@@ -329,12 +194,12 @@ static int detect_tags(vis_watch *w, const uint8_t *gray, size_t stride, const c
         for (size_t i = 0; i < ref->n_tags; i++) {
             bool inside = false;
             for (size_t b = 0; b < nb && !inside; b++)
-                inside = in_core(&boxes[b], ref->tags[i].centre);
+                inside = watch_motion_in_core(&boxes[b], ref->tags[i].centre);
             if (!inside && tag_list_push(&arr, &n, &cap, &ref->tags[i]) < 0)
                 goto oom;
         }
         for (size_t b = 0; b < nb; b++) {
-            const box *bx = &boxes[b];
+            const watch_motion_box *bx = &boxes[b];
             if (bx->x1 - bx->x0 < 8 || bx->y1 - bx->y0 < 8)
                 continue;
             const uint8_t *p = gray + (size_t)bx->y0 * stride + bx->x0;
@@ -345,7 +210,7 @@ static int detect_tags(vis_watch *w, const uint8_t *gray, size_t stride, const c
                 for (int c = 0; c < 4; c++)
                     t.corners[c][0] += bx->x0, t.corners[c][1] += bx->y0;
                 t.centre[0] += bx->x0, t.centre[1] += bx->y0;
-                if (in_core(bx, t.centre) && tag_list_push(&arr, &n, &cap, &t) < 0)
+                if (watch_motion_in_core(bx, t.centre) && tag_list_push(&arr, &n, &cap, &t) < 0)
                     goto oom;
             }
         }
@@ -373,7 +238,7 @@ static bool has_tag(const vis_tag_detection *t, size_t n, int id)
  * The hidden-tag rule (see the header). Returns true when the tags seen now
  * are back to what the reference saw; *missing counts those not seen again.
  */
-static bool tags_back(const vis_watch *w, const entry *ref, const vis_tag_detection *now, size_t n_now,
+static bool tags_back(const watch_tracker *w, const entry *ref, const vis_tag_detection *now, size_t n_now,
                       size_t *missing, char *why, size_t why_cap)
 {
     const vis_roster *r = w->roster;
@@ -430,7 +295,7 @@ static bool tags_back(const vis_watch *w, const entry *ref, const vis_tag_detect
 }
 
 /* Units that moved less than the jitter keep their reference positions exactly. */
-static void freeze_jitter(const vis_watch *w, const rules_snapshot *ref, rules_snapshot *now)
+static void freeze_jitter(const watch_tracker *w, const rules_snapshot *ref, rules_snapshot *now)
 {
     for (size_t u = 0; u < now->n_units; u++) {
         rules_unit *un = &now->units[u];
@@ -453,7 +318,7 @@ static void freeze_jitter(const vis_watch *w, const rules_snapshot *ref, rules_s
     }
 }
 
-static int push_entry(vis_watch *w, entry *e, rules_error *err)
+static int push_entry(watch_tracker *w, entry *e, rules_error *err)
 {
     if (w->n_hist == w->cap_hist) {
         size_t nc = w->cap_hist ? 2 * w->cap_hist : 8;
@@ -466,22 +331,24 @@ static int push_entry(vis_watch *w, entry *e, rules_error *err)
     return 0;
 }
 
-static int mark_move(vis_watch *w, int move, rules_error *err)
+/* Records the call on `move` (growing the table). */
+static int record_call(watch_tracker *w, int move, bool illegal, rules_error *err)
 {
-    if ((size_t)move >= w->cap_accepted) {
+    if ((size_t)move >= w->cap_calls) {
         size_t nc = (size_t)move * 2 + 8;
-        bool *a = realloc(w->accepted, nc * sizeof *a);
+        call_record *a = realloc(w->calls, nc * sizeof *a);
         if (!a)
             return rules_error_set(err, "out of memory");
-        memset(a + w->cap_accepted, 0, (nc - w->cap_accepted) * sizeof *a);
-        w->accepted = a, w->cap_accepted = nc;
+        memset(a + w->cap_calls, 0, (nc - w->cap_calls) * sizeof *a);
+        w->calls = a, w->cap_calls = nc;
     }
+    w->calls[move] = (call_record){.made = true, .illegal = illegal};
     return 0;
 }
 
 /* The settle pipeline at a still frame. Returns 1 settled, 0 not (tags hidden), -1 error. */
-static int try_settle(vis_watch *w, const uint8_t *gray, size_t stride, const cvs_image *small, double t_ms,
-                      vis_watch_result *res, rules_error *err)
+static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, const cvs_image *small, double t_ms,
+                      watch_tracker_result *res, rules_error *err)
 {
     double t0 = now_ms();
     entry e = {0};
@@ -556,7 +423,7 @@ static int try_settle(vis_watch *w, const uint8_t *gray, size_t stride, const cv
         return 1;
     }
     e.move = ++w->moves;
-    if (mark_move(w, e.move, err) < 0 || push_entry(w, &e, err) < 0) {
+    if (record_call(w, e.move, !e.report.legal, err) < 0 || push_entry(w, &e, err) < 0) {
         entry_clear(&e);
         return -1;
     }
@@ -569,20 +436,24 @@ static int try_settle(vis_watch *w, const uint8_t *gray, size_t stride, const cv
     return 1;
 }
 
-int vis_watch_frame(vis_watch *w, const uint8_t *gray, int width, int height, size_t stride, double t_ms,
-                    vis_watch_result *res, rules_error *err)
+int watch_tracker_frame(watch_tracker *w, const uint8_t *gray, int width, int height, size_t stride, double t_ms,
+                    watch_tracker_result *res, rules_error *err)
 {
     memset(res, 0, sizeof *res);
     if (w->width == 0) {
+        /* Intrinsics hold for one image size only: half-size frames would put every model in the wrong place. */
+        if (w->calib_width > 0 && (width != w->calib_width || height != w->calib_height))
+            return rules_error_set(err, "frame size %dx%d does not match the calibration's %dx%d (ask the camera for "
+                                        "that size with --size %dx%d, or calibrate at %dx%d)",
+                                   width, height, w->calib_width, w->calib_height, w->calib_width, w->calib_height,
+                                   width, height);
         w->width = width, w->height = height;
-        w->factor = (int)lround((double)width / w->cfg.motion_width);
-        if (w->factor < 1)
-            w->factor = 1;
+        w->factor = watch_motion_factor(width, w->cfg.motion_width);
     } else if (width != w->width || height != w->height) {
         return rules_error_set(err, "watch: frame size changed from %dx%d to %dx%d", w->width, w->height, width,
                                height);
     }
-    cvs_image *small = shrink(w, gray, width, height, stride, err);
+    cvs_image *small = watch_motion_shrink(gray, width, height, stride, w->factor, err);
     if (!small)
         return -1;
     if (small->width < BLOCK || small->height < BLOCK) {
@@ -591,9 +462,9 @@ int vis_watch_frame(vis_watch *w, const uint8_t *gray, int width, int height, si
     }
     bool still = false;
     if (w->prev_small) {
-        res->moving_blocks = moving_blocks(small, w->prev_small, w->cfg.motion_level, NULL);
+        res->moving_blocks = watch_motion_moving_blocks(small, w->prev_small, w->cfg.motion_level, NULL);
         still = res->moving_blocks == 0 &&
-                (!w->in_run || moving_blocks(small, w->run_small, w->cfg.motion_level, NULL) == 0);
+                (!w->in_run || watch_motion_moving_blocks(small, w->run_small, w->cfg.motion_level, NULL) == 0);
     }
     if (!still) {
         /* This frame starts a new candidate still run. */
@@ -603,61 +474,106 @@ int vis_watch_frame(vis_watch *w, const uint8_t *gray, int width, int height, si
         w->in_run = w->run_small != NULL;
         w->next_try_t = t_ms + w->cfg.settle_ms;
         if (w->prev_small)
-            w->state = VIS_WATCH_MOVING;
+            w->state = WATCH_TRACKER_MOVING;
     }
     cvs_image_free(w->prev_small);
     w->prev_small = small;
 
     int rc = 0;
-    if (w->state != VIS_WATCH_SETTLED) {
+    if (w->state != WATCH_TRACKER_SETTLED) {
         if (t_ms >= w->next_try_t) {
             rc = try_settle(w, gray, stride, small, t_ms, res, err);
             if (rc == 1) {
-                w->state = VIS_WATCH_SETTLED;
+                w->state = WATCH_TRACKER_SETTLED;
             } else if (rc == 0) {
                 /* The same still picture gives the same tags: try again
                  * only when the force time allows settling anyway. */
-                w->state = VIS_WATCH_WAITING_TAGS;
+                w->state = WATCH_TRACKER_WAITING_TAGS;
                 w->next_try_t = w->run_t0 + w->cfg.force_settle_factor * w->cfg.settle_ms;
             }
-        } else if (still && w->state == VIS_WATCH_MOVING) {
-            w->state = VIS_WATCH_STILLING;
+        } else if (still && w->state == WATCH_TRACKER_MOVING) {
+            w->state = WATCH_TRACKER_STILLING;
         }
     }
     res->state = w->state;
     return rc < 0 ? -1 : 0;
 }
 
-int vis_watch_accept(vis_watch *w)
+/* The call on `move` (0: the latest still in the history), or NULL with *why set. */
+static call_record *find_call(watch_tracker *w, int move, int *move_out, const char **why)
 {
-    if (w->n_hist < 2)
+    const char *dummy;
+    why = why ? why : &dummy;
+    if (move == 0) {
+        move = w->n_hist >= 2 ? w->hist[w->n_hist - 1].move : 0;
+        if (move <= 0) {
+            *why = "no call has been made yet";
+            return NULL;
+        }
+    }
+    if (move < 0 || (size_t)move >= w->cap_calls || !w->calls[move].made) {
+        *why = "no such move";
+        return NULL;
+    }
+    if (w->calls[move].undone) {
+        *why = "that move was undone";
+        return NULL;
+    }
+    *move_out = move;
+    return &w->calls[move];
+}
+
+int watch_tracker_overrule(watch_tracker *w, int move, const char **why)
+{
+    int m = 0;
+    call_record *c = find_call(w, move, &m, why);
+    if (!c)
         return 0;
-    int m = w->hist[w->n_hist - 1].move;
-    if (m <= 0 || w->accepted[m])
-        return 0;
-    w->accepted[m] = true;
+    c->ruling = WATCH_RULING_OVERRULED;
     return m;
 }
 
-bool vis_watch_accepted(const vis_watch *w, int move)
+int watch_tracker_confirm(watch_tracker *w, int move, const char **why)
 {
-    return move > 0 && (size_t)move < w->cap_accepted && w->accepted[move];
+    int m = 0;
+    call_record *c = find_call(w, move, &m, why);
+    if (!c)
+        return 0;
+    c->ruling = WATCH_RULING_CONFIRMED;
+    return m;
 }
 
-int vis_watch_undo(vis_watch *w)
+watch_call_ruling watch_tracker_ruling(const watch_tracker *w, int move)
+{
+    return move > 0 && (size_t)move < w->cap_calls ? w->calls[move].ruling : WATCH_RULING_NONE;
+}
+
+int watch_tracker_illegal_standing(const watch_tracker *w)
+{
+    int n = 0;
+    for (size_t m = 1; m < w->cap_calls; m++) {
+        const call_record *c = &w->calls[m];
+        n += c->made && c->illegal && !c->undone && c->ruling != WATCH_RULING_OVERRULED;
+    }
+    return n;
+}
+
+int watch_tracker_undo(watch_tracker *w)
 {
     if (w->n_hist < 2)
         return 0;
     entry *top = &w->hist[--w->n_hist];
     int m = top->move;
+    if (m > 0 && (size_t)m < w->cap_calls)
+        w->calls[m].undone = true;
     entry_clear(top);
     /* Judge the next settle against the restored snapshot; the table itself
      * has not changed yet, so wait for motion first. */
-    w->state = VIS_WATCH_SETTLED;
+    w->state = WATCH_TRACKER_SETTLED;
     return m;
 }
 
-int vis_watch_last_call(const vis_watch *w, const rules_snapshot **before, const rules_snapshot **after,
+int watch_tracker_last_call(const watch_tracker *w, const rules_snapshot **before, const rules_snapshot **after,
                         const rules_report **report)
 {
     if (w->n_hist < 2)

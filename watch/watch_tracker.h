@@ -1,18 +1,18 @@
 /*
- * vis_watch: watches a stream of frames, decides when the table has
+ * watch_tracker: watches a stream of frames, decides when the table has
  * settled after a move, takes the snapshot and judges the move.
  *
  * How to use:
- *   vis_watch_config cfg; vis_watch_config_default(&cfg);  cfg.settle_ms = 1000;
- *   vis_watch *w = vis_watch_new(roster, &calib, &cfg, &err);   // roster borrowed, must outlive w
+ *   watch_tracker_config cfg; watch_tracker_config_default(&cfg);  cfg.settle_ms = 1000;
+ *   watch_tracker *w = watch_tracker_new(roster, &calib, &cfg, &err);   // roster borrowed, must outlive w
  *   for each frame:
- *     vis_watch_result res;
- *     vis_watch_frame(w, gray, width, height, stride, t_ms, &res, &err);
+ *     watch_tracker_result res;
+ *     watch_tracker_frame(w, gray, width, height, stride, t_ms, &res, &err);
  *     if (res.settled && res.moved) ... res.report (the call), res.before, res.after ...
- *   vis_watch_accept(w) / vis_watch_undo(w)          // a judge's corrections
- *   vis_watch_free(w);
- * The result's pointers are borrowed: valid until the next vis_watch_frame,
- * vis_watch_undo or vis_watch_free.
+ *   watch_tracker_overrule(w, 0, NULL) / watch_tracker_undo(w)   // a judge's corrections
+ *   watch_tracker_free(w);
+ * The result's pointers are borrowed: valid until the next watch_tracker_frame,
+ * watch_tracker_undo or watch_tracker_free.
  *
  * When is the table settled? (docs/formats.md, "Event log and subtitles")
  *   1. Stillness: every frame is shrunk to about cfg.motion_width px and cut
@@ -38,8 +38,8 @@
  * detections. A global change (light, a bumped camera) detects the whole
  * frame.
  */
-#ifndef VIS_WATCH_H
-#define VIS_WATCH_H
+#ifndef WATCH_TRACKER_H
+#define WATCH_TRACKER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -53,7 +53,7 @@
 #include "vis_detect.h"
 #include "vis_roster.h"
 
-typedef struct vis_watch_config {
+typedef struct watch_tracker_config {
     /* Frame time with no motion before the table counts as settled, ms. Default 1000. */
     double settle_ms;
     /* A unit whose models all moved less than this (mm) did not move: it
@@ -74,21 +74,21 @@ typedef struct vis_watch_config {
     double roi_max_fraction;
     /* How moves are judged (default: rules_check_options_default, move type inferred). */
     rules_check_options check;
-} vis_watch_config;
+} watch_tracker_config;
 
-void vis_watch_config_default(vis_watch_config *c);
+void watch_tracker_config_default(watch_tracker_config *c);
 
-typedef enum vis_watch_state {
-    VIS_WATCH_MOVING = 0,     /* something moves in the picture */
-    VIS_WATCH_STILLING,       /* still, but not for settle_ms yet */
-    VIS_WATCH_WAITING_TAGS,   /* still, but tags are hidden (a hand resting on the table?) */
-    VIS_WATCH_SETTLED,        /* settled and judged; waiting for the next motion */
-} vis_watch_state;
+typedef enum watch_tracker_state {
+    WATCH_TRACKER_MOVING = 0,     /* something moves in the picture */
+    WATCH_TRACKER_STILLING,       /* still, but not for settle_ms yet */
+    WATCH_TRACKER_WAITING_TAGS,   /* still, but tags are hidden (a hand resting on the table?) */
+    WATCH_TRACKER_SETTLED,        /* settled and judged; waiting for the next motion */
+} watch_tracker_state;
 
-const char *vis_watch_state_word(vis_watch_state s);
+const char *watch_tracker_state_word(watch_tracker_state s);
 
-typedef struct vis_watch_result {
-    vis_watch_state state;
+typedef struct watch_tracker_result {
+    watch_tracker_state state;
     bool settled;             /* this frame settled the table (a snapshot was taken) */
     bool first;               /* ... and it is the first snapshot: nothing to judge */
     bool moved;               /* ... and a unit moved: `report` holds the call */
@@ -101,39 +101,53 @@ typedef struct vis_watch_result {
     const rules_snapshot *before, *after;  /* the move's two snapshots (after = the new one) */
     const rules_report *report;
     char note[256];           /* why the frame did not settle, or what the settle noticed */
-} vis_watch_result;
+} watch_tracker_result;
 
-typedef struct vis_watch vis_watch;
+typedef struct watch_tracker watch_tracker;
 
 /* The detector is built from roster and calib (vis_detector_new). NULL on error. */
-vis_watch *vis_watch_new(const vis_roster *roster, const calib_file *calib, const vis_watch_config *cfg,
+watch_tracker *watch_tracker_new(const vis_roster *roster, const calib_file *calib, const watch_tracker_config *cfg,
                          rules_error *err);
-void vis_watch_free(vis_watch *w);
+void watch_tracker_free(watch_tracker *w);
 
 /* One frame (8-bit gray, borrowed) at frame time t_ms (increasing). Returns 0 or -1. */
-int vis_watch_frame(vis_watch *w, const uint8_t *gray, int width, int height, size_t stride, double t_ms,
-                    vis_watch_result *res, rules_error *err);
+int watch_tracker_frame(watch_tracker *w, const uint8_t *gray, int width, int height, size_t stride, double t_ms,
+                    watch_tracker_result *res, rules_error *err);
 
-/* The judge accepts the last call: returns its move number, 0 when there is none or it was already accepted. */
-int vis_watch_accept(vis_watch *w);
-/* Was move `n` accepted? */
-bool vis_watch_accepted(const vis_watch *w, int move);
+/* What the judge made of a call. */
+typedef enum watch_call_ruling {
+    WATCH_RULING_NONE = 0,    /* the call stands as made */
+    WATCH_RULING_OVERRULED,   /* the judge overruled it: the move stands as legal */
+    WATCH_RULING_CONFIRMED,   /* the judge confirmed it */
+} watch_call_ruling;
+
+/*
+ * The judge overrules (or confirms) the call on move `move` (0: the latest
+ * standing call). Returns the move number, 0 when there is no such call
+ * (never made, or undone); *why (optional) says why nothing was done.
+ */
+int watch_tracker_overrule(watch_tracker *w, int move, const char **why);
+int watch_tracker_confirm(watch_tracker *w, int move, const char **why);
+/* The ruling on move `move` (NONE for unknown moves). */
+watch_call_ruling watch_tracker_ruling(const watch_tracker *w, int move);
+/* Illegal calls that stand: made, not undone, not overruled. */
+int watch_tracker_illegal_standing(const watch_tracker *w);
 /*
  * The judge undoes the last settled snapshot: the table is judged against
  * the one before it at the next settle (the player puts the unit back or
  * moves it again). Returns the move number undone, 0 when there is nothing
  * to undo.
  */
-int vis_watch_undo(vis_watch *w);
+int watch_tracker_undo(watch_tracker *w);
 /*
  * The latest call still standing (not undone): its move number (0 when
  * none) and, borrowed like a result's, its two snapshots and report.
  */
-int vis_watch_last_call(const vis_watch *w, const rules_snapshot **before, const rules_snapshot **after,
+int watch_tracker_last_call(const watch_tracker *w, const rules_snapshot **before, const rules_snapshot **after,
                         const rules_report **report);
 /* The latest settled snapshot (NULL before the first settle). */
-const rules_snapshot *vis_watch_snapshot(const vis_watch *w);
+const rules_snapshot *watch_tracker_snapshot(const watch_tracker *w);
 /* The tag detector's settings (tune before the first frame). */
-vis_detector *vis_watch_detector(vis_watch *w);
+vis_detector *watch_tracker_detector(watch_tracker *w);
 
 #endif

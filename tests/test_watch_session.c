@@ -1,0 +1,186 @@
+/*
+ * tableref watch as a whole, on what went wrong before: a second game on
+ * the same event log (appended, never truncated), an existing recording
+ * (never overwritten unless told), frames the calibration does not fit
+ * (half size, 1x1: exit 2, not wrong calls), and the judge's "stop".
+ */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cvshim.h"
+#include "vision_test_util.h"
+#include "watch_test_util.h"
+
+/* A fresh directory under the shared work dir with the first `n` frames of the rendered turn. */
+static void frames_dir(char *dir, size_t cap, const char *name, int n)
+{
+    char cmd[8192];
+    wt_path_in(dir, cap, name);
+    wt_cmdf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+    cr_assert_eq(wt_run(cmd), 0);
+    for (int i = 0; i < n; i++) {
+        wt_cmdf(cmd, sizeof cmd, "cp '%s/seq/frames/%06d.jpg' '%s/'", wt_work_dir(), i, dir);
+        cr_assert_eq(wt_run(cmd), 0, "%s", cmd);
+    }
+}
+
+/* Runs watch on `src` with extra options; returns the exit status, stderr in `err_path`. */
+static int watch_on(const char *src, const char *extra, const char *err_path)
+{
+    char cmd[8192];
+    wt_cmdf(cmd, sizeof cmd,
+            "'%s' watch --source '%s' --calib '%s/seq/calib.json' --roster '%s/seq/roster.json' --settle-ms %d "
+            "--quiet %s </dev/null >/dev/null 2>'%s'",
+            vt_tableref_bin(), src, wt_work_dir(), wt_work_dir(), SETTLE_MS, extra, err_path);
+    return wt_run(cmd);
+}
+
+static bool file_has(const char *path, const char *needle)
+{
+    char buf[4096];
+    long n = vt_file_head(path, buf, sizeof buf);
+    return n > 0 && strstr(buf, needle) != NULL;
+}
+
+Test(watch_session, a_second_game_appends_to_the_event_log, .timeout = 120)
+{
+    wt_ensure_run();
+    char dir[2300], log[2400], err[2400], extra[2600];
+    frames_dir(dir, sizeof dir, "append", 8);
+    snprintf(log, sizeof log, "%s/events.jsonl", dir);
+    snprintf(err, sizeof err, "%s/stderr.txt", dir);
+    snprintf(extra, sizeof extra, "--log '%s'", log);
+    cr_expect_eq(watch_on(dir, extra, err), 0);
+    cr_expect_eq(watch_on(dir, extra, err), 0);
+    size_t n;
+    cJSON **ev = wt_read_jsonl(log, &n);
+    int started = 0, stopped = 0, settled = 0;
+    for (size_t i = 0; i < n; i++) {
+        started += strcmp(wt_event_of(ev[i]), "started") == 0;
+        stopped += strcmp(wt_event_of(ev[i]), "stopped") == 0;
+        settled += strcmp(wt_event_of(ev[i]), "settled") == 0;
+    }
+    cr_expect_eq(started, 2, "both games are in the log");
+    cr_expect_eq(stopped, 2);
+    cr_expect_eq(settled, 2, "each game settled once on the still table");
+    wt_free_jsonl(ev, n);
+}
+
+Test(watch_session, an_existing_recording_is_never_overwritten_unless_replaced, .timeout = 120)
+{
+    wt_ensure_run();
+    char dir[2300], mp4[2400], err[2400], extra[2600];
+    frames_dir(dir, sizeof dir, "replace", 4);
+    snprintf(mp4, sizeof mp4, "%s/old-game.mp4", dir);
+    snprintf(err, sizeof err, "%s/stderr.txt", dir);
+    FILE *f = fopen(mp4, "w");
+    cr_assert(f);
+    fputs("an earlier game", f);
+    fclose(f);
+    snprintf(extra, sizeof extra, "--record '%s'", mp4);
+    cr_expect_eq(watch_on(dir, extra, err), 2, "exit 2: bad input");
+    cr_expect(file_has(err, mp4) && file_has(err, "exists"), "the error names the file");
+    cr_expect(file_has(mp4, "an earlier game"), "the earlier recording is untouched");
+    snprintf(extra, sizeof extra, "--record '%s' --replace", mp4);
+    cr_expect_eq(watch_on(dir, extra, err), 0);
+    struct stat st;
+    cr_assert_eq(stat(mp4, &st), 0);
+    cr_expect_gt(st.st_size, 1000, "replaced by the new recording");
+}
+
+/* Writes frames shrunk by 2 in each direction (box average): what a camera left at a lower mode delivers. */
+static void half_size_frames(const char *dir, int n)
+{
+    rules_error err;
+    for (int i = 0; i < n; i++) {
+        char in[2400], out[2400];
+        snprintf(in, sizeof in, "%s/seq/frames/%06d.jpg", wt_work_dir(), i);
+        snprintf(out, sizeof out, "%s/%06d.png", dir, i);
+        cvs_image *a = cvs_image_load_gray(in, &err);
+        cr_assert(a, "%s", err.msg);
+        cvs_image *b = cvs_image_new(a->width / 2, a->height / 2, 1, 0);
+        for (int y = 0; y < b->height; y++)
+            for (int x = 0; x < b->width; x++) {
+                const uint8_t *p = a->data + (size_t)(2 * y) * a->stride + 2 * x;
+                b->data[(size_t)y * b->stride + x] = (uint8_t)((p[0] + p[1] + p[a->stride] + p[a->stride + 1] + 2) / 4);
+            }
+        cr_assert_eq(cvs_image_save(b, out, 0, &err), 0, "%s", err.msg);
+        cvs_image_free(a);
+        cvs_image_free(b);
+    }
+}
+
+Test(watch_session, half_size_frames_are_refused_not_judged, .timeout = 120)
+{
+    wt_ensure_run();
+    char dir[2300], err[2400], log[2400], extra[2600];
+    wt_path_in(dir, sizeof dir, "half");
+    char cmd[4800];
+    wt_cmdf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+    cr_assert_eq(wt_run(cmd), 0);
+    half_size_frames(dir, 6);
+    snprintf(err, sizeof err, "%s.stderr.txt", dir);
+    snprintf(log, sizeof log, "%s.events.jsonl", dir);
+    unlink(log);
+    snprintf(extra, sizeof extra, "--log '%s'", log);
+    cr_expect_eq(watch_on(dir, extra, err), 2, "exit 2: frames the calibration does not fit");
+    cr_expect(file_has(err, "does not match the calibration") && file_has(err, "--size"),
+              "the error says why and what to do");
+    size_t n;
+    cJSON **ev = wt_read_jsonl(log, &n);
+    cr_assert_gt(n, 1);
+    cr_expect_str_eq(wt_event_of(ev[n - 2]), "error");
+    cr_expect_str_eq(wt_event_of(ev[n - 1]), "stopped");
+    cr_expect_eq((int)wt_num_of(ev[n - 1], "exit_status"), 2);
+    for (size_t i = 0; i < n; i++)
+        cr_expect_str_neq(wt_event_of(ev[i]), "settled", "nothing is judged on frames of the wrong size");
+    wt_free_jsonl(ev, n);
+}
+
+Test(watch_session, one_pixel_frames_exit_2, .timeout = 60)
+{
+    char dir[] = "/tmp/tableref-tiny-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    wt_ensure_run();
+    rules_error err;
+    for (int i = 0; i < 3; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/f%03d.png", dir, i);
+        cvs_image *img = cvs_image_new(1, 1, 1, 128);
+        cr_assert_eq(cvs_image_save(img, path, 0, &err), 0, "%s", err.msg);
+        cvs_image_free(img);
+    }
+    char errp[300];
+    snprintf(errp, sizeof errp, "%s/stderr.txt", dir);
+    cr_expect_eq(watch_on(dir, "", errp), 2);
+}
+
+Test(watch_session, a_judges_stop_ends_the_watch_and_is_logged, .timeout = 120)
+{
+    wt_ensure_run();
+    char log[2400], err[2400], cmd[8192];
+    wt_path_in(log, sizeof log, "stop.events.jsonl");
+    wt_path_in(err, sizeof err, "stop.stderr.txt");
+    unlink(log);
+    wt_cmdf(cmd, sizeof cmd,
+            "echo 'stop end of round' | '%s' watch --source '%s/seq/frames' --calib '%s/seq/calib.json' "
+            "--roster '%s/seq/roster.json' --log '%s' --quiet >/dev/null 2>'%s'",
+            vt_tableref_bin(), wt_work_dir(), wt_work_dir(), wt_work_dir(), log, err);
+    cr_expect_eq(wt_run(cmd), 0);
+    size_t n;
+    cJSON **ev = wt_read_jsonl(log, &n);
+    cr_assert_gt(n, 2);
+    const cJSON *c = ev[n - 2];
+    cr_expect_str_eq(wt_event_of(c), "correction");
+    cr_expect_str_eq(cJSON_GetObjectItem(c, "action")->valuestring, "stop");
+    cr_expect_str_eq(cJSON_GetObjectItem(c, "by")->valuestring, "stdin");
+    cr_expect_str_eq(cJSON_GetObjectItem(c, "reason")->valuestring, "end of round");
+    cr_expect_str_eq(cJSON_GetObjectItem(ev[n - 1], "reason")->valuestring, "stopped by a judge's command");
+    cr_expect_lt(wt_num_of(ev[n - 1], "frames"), 5, "it stopped at once, not at the end of the recording");
+    wt_free_jsonl(ev, n);
+}

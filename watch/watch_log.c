@@ -1,0 +1,235 @@
+#include "watch_log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rules_geom.h"
+#include "rules_json.h"
+#include "rules_path.h"
+
+struct watch_log {
+    int fd;                 /* -1: writes nothing */
+    char path[1024];
+    long seq;
+    size_t lost;            /* events not written since the last line that was */
+    long first_lost_seq;
+};
+
+watch_log *watch_log_open(const char *jsonl_path, rules_error *err)
+{
+    watch_log *log = calloc(1, sizeof *log);
+    if (!log) {
+        rules_error_set(err, "out of memory");
+        return NULL;
+    }
+    log->fd = -1;
+    if (!jsonl_path)
+        return log;
+    snprintf(log->path, sizeof log->path, "%s", jsonl_path);
+    /* O_APPEND: never truncate an earlier game's events. */
+    log->fd = open(jsonl_path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (log->fd < 0) {
+        rules_error_set(err, "%s: cannot open the event log: %s", jsonl_path, strerror(errno));
+        free(log);
+        return NULL;
+    }
+    /* A line a crash left unfinished would glue itself to our first line: end it. */
+    struct stat st;
+    if (fstat(log->fd, &st) == 0 && st.st_size > 0) {
+        char last = '\n';
+        if (pread(log->fd, &last, 1, st.st_size - 1) == 1 && last != '\n' && write(log->fd, "\n", 1) != 1) {
+            rules_error_set(err, "%s: cannot write: %s", jsonl_path, strerror(errno));
+            watch_log_close(log);
+            return NULL;
+        }
+    }
+    return log;
+}
+
+void watch_log_close(watch_log *log)
+{
+    if (!log)
+        return;
+    if (log->fd >= 0)
+        close(log->fd);
+    free(log);
+}
+
+size_t watch_log_lost(const watch_log *log) { return log ? log->lost : 0; }
+
+cJSON *watch_log_event_new(const char *kind, double t_ms, long frame)
+{
+    cJSON *ev = cJSON_CreateObject();
+    if (!ev)
+        return NULL;
+    cJSON_AddStringToObject(ev, "event", kind);
+    rules_json_add_number(ev, "t_ms", t_ms, 1);
+    cJSON_AddNumberToObject(ev, "frame", (double)frame);
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    struct tm tm;
+    gmtime_r(&tv.tv_sec, &tm);
+    char wall[40], full[48];
+    strftime(wall, sizeof wall, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(full, sizeof full, "%s.%03dZ", wall, (int)(tv.tv_usec / 1000));
+    cJSON_AddStringToObject(ev, "wall", full);
+    return ev;
+}
+
+/*
+ * Writes `line` (ending in '\n') in one write() and fsyncs. On a short or
+ * failed write the file is cut back to where it was, so it holds whole
+ * lines only.
+ */
+static int write_line(watch_log *log, const char *line, size_t n, rules_error *err)
+{
+    struct stat st;
+    off_t before = fstat(log->fd, &st) == 0 ? st.st_size : -1;
+    ssize_t w = write(log->fd, line, n);
+    if (w == (ssize_t)n && fsync(log->fd) == 0)
+        return 0;
+    int e = w < 0 || w == (ssize_t)n ? errno : ENOSPC;
+    if (w > 0 && before >= 0 && ftruncate(log->fd, before) != 0)
+        return rules_error_set(err, "%s: cannot write (%s), and a part-written line could not be cut off: %s",
+                               log->path, strerror(e), strerror(errno));
+    return rules_error_set(err, "%s: cannot write: %s", log->path, strerror(e));
+}
+
+/* The "log_gap" line that tells a reader how many events are missing before it. */
+static int write_gap(watch_log *log, rules_error *err)
+{
+    char line[256];
+    int n = snprintf(line, sizeof line,
+                     "{\"seq\":%ld,\"event\":\"log_gap\",\"lost\":%zu,\"first_lost_seq\":%ld,"
+                     "\"note\":\"events that could not be written (disk full?)\"}\n",
+                     ++log->seq, log->lost, log->first_lost_seq);
+    if (write_line(log, line, (size_t)n, err) < 0) {
+        log->seq--;
+        return -1;
+    }
+    log->lost = 0;
+    return 0;
+}
+
+int watch_log_write(watch_log *log, cJSON *ev, rules_error *err)
+{
+    if (!ev)
+        return rules_error_set(err, "out of memory");
+    if (!log || log->fd < 0)
+        return 0;
+    if (log->lost && write_gap(log, err) < 0) {
+        log->seq++; /* this event is lost too, under its own number */
+        log->lost++;
+        return -1;
+    }
+    /* seq first in the line: a reader sees gaps at a glance. */
+    cJSON_DeleteItemFromObject(ev, "seq");
+    cJSON *seq = cJSON_CreateNumber((double)(log->seq + 1));
+    if (!seq || !cJSON_InsertItemInArray(ev, 0, seq)) {
+        cJSON_Delete(seq);
+        return rules_error_set(err, "out of memory");
+    }
+    if (!(seq->string = strdup("seq")))
+        return rules_error_set(err, "out of memory");
+    char *line = cJSON_PrintUnformatted(ev);
+    if (!line)
+        return rules_error_set(err, "out of memory");
+    size_t n = strlen(line);
+    char *full = realloc(line, n + 2);
+    if (!full) {
+        free(line);
+        return rules_error_set(err, "out of memory");
+    }
+    full[n] = '\n';
+    full[n + 1] = 0;
+    int rc = write_line(log, full, n + 1, err);
+    free(full);
+    log->seq++;
+    if (rc < 0 && log->lost++ == 0)
+        log->first_lost_seq = log->seq;
+    return rc;
+}
+
+/* The steps of the path worth reading, ", "-joined ("forward 3.00\", wheel ..."). */
+static void path_words(const rules_unit_report *u, char *how, size_t cap)
+{
+    how[0] = 0;
+    if (!u->has_path)
+        return;
+    size_t off = 0;
+    for (size_t i = 0; i < u->path.n_steps && off + 2 < cap; i++) {
+        const rules_step *st = &u->path.steps[i];
+        /* The search may add vanishing wheels to match the end pose exactly; people need not read them. */
+        if (st->length_mm < 1.0 && fabs(st->angle_rad) < rules_deg_to_rad(0.5))
+            continue;
+        char step[96];
+        rules_step_describe(st, step, sizeof step);
+        off += (size_t)snprintf(how + off, cap - off, "%s%s", off ? ", " : "", step);
+    }
+}
+
+void watch_log_unit_sentence(const rules_unit_report *u, char *buf, size_t cap)
+{
+    const char *dir = u->direction ? u->direction : "";
+    switch (u->verdict) {
+    case RULES_VERDICT_NOT_SEEN:
+        snprintf(buf, cap, "%s: not seen, cannot judge%s%s", u->unit_id, u->why[0] ? ": " : ".", u->why);
+        return;
+    case RULES_VERDICT_CANNOT_TELL:
+        snprintf(buf, cap, "%s: %s%s%s, cannot tell: %s", u->unit_id, rules_move_word(u->move), dir[0] ? " " : "",
+                 dir, u->why[0] ? u->why : "the evidence allows both a legal and an illegal placement");
+        return;
+    case RULES_VERDICT_ILLEGAL:
+        if (u->n_violations) {
+            snprintf(buf, cap, "%s: %s, ILLEGAL: %s", u->unit_id, rules_move_word(u->move), u->violations[0].message);
+            return;
+        }
+        break;
+    case RULES_VERDICT_LEGAL: break;
+    }
+    char how[160];
+    path_words(u, how, sizeof how);
+    if (how[0])
+        snprintf(buf, cap, "%s: %s%s%s (%s), legal.", u->unit_id, rules_move_word(u->move), dir[0] ? " " : "", dir,
+                 how);
+    else
+        snprintf(buf, cap, "%s: %s%s%s, legal.", u->unit_id, rules_move_word(u->move), dir[0] ? " " : "", dir);
+}
+
+int watch_log_add_call(cJSON *ev, int move, const rules_report *r)
+{
+    cJSON_AddNumberToObject(ev, "move", move);
+    cJSON_AddBoolToObject(ev, "legal", r->legal);
+    cJSON *units = cJSON_AddArrayToObject(ev, "units");
+    if (!units)
+        return -1;
+    for (size_t i = 0; i < r->n_units; i++) {
+        const rules_unit_report *u = &r->units[i];
+        cJSON *o = cJSON_CreateObject();
+        if (!o)
+            return -1;
+        cJSON_AddItemToArray(units, o);
+        cJSON_AddStringToObject(o, "unit", u->unit_id);
+        cJSON_AddStringToObject(o, "side", u->side);
+        cJSON_AddStringToObject(o, "move", rules_move_word(u->move));
+        cJSON_AddBoolToObject(o, "legal", u->legal);
+        cJSON_AddStringToObject(o, "verdict", rules_verdict_word(u->verdict));
+        if (u->why[0])
+            cJSON_AddStringToObject(o, "why", u->why);
+        cJSON *codes = cJSON_AddArrayToObject(o, "codes");
+        for (size_t k = 0; codes && k < u->n_violations; k++)
+            cJSON_AddItemToArray(codes, cJSON_CreateString(u->violations[k].code));
+        char sentence[512];
+        watch_log_unit_sentence(u, sentence, sizeof sentence);
+        cJSON_AddStringToObject(o, "sentence", sentence);
+    }
+    return 0;
+}

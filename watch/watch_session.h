@@ -1,0 +1,82 @@
+/*
+ * watch_session: one watched game, from the first frame to the last. Takes
+ * frames from a capture, lets the tracker settle and judge them, and tells
+ * everyone: the event log, the subtitles, stdout, the recording, the
+ * projector, and any sink a caller adds (the venue feed). Applies the
+ * judge's commands from every source between frames.
+ *
+ * How to use:
+ *   watch_session_config cfg; watch_session_config_default(&cfg);
+ *   cfg.record_path = "game.mp4"; ...
+ *   watch_session *s = watch_session_new(roster, &calib, &cfg, &err);   // roster, calib borrowed
+ *   watch_control_add_fd(watch_session_control(s), STDIN_FILENO, "stdin", &err);   // optional
+ *   watch_session_add_sink(s, &(watch_sink){my_event_fn, my_ctx}, &err);         // optional
+ *   int status = watch_session_run(s, capture, &stop_flag);   // returns when the source ends, is lost, or stop is set
+ *   watch_session_free(s);
+ * Exit statuses (WATCH_EXIT_*): 0 every call legal or overruled, 1 an
+ * illegal call stands, 2 bad input (a frame the calibration does not fit,
+ * a frame too small to use), 3 the source was lost mid-game. Whatever the
+ * status, everything recorded up to the end is kept.
+ */
+#ifndef WATCH_SESSION_H
+#define WATCH_SESSION_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include <cjson/cJSON.h>
+
+#include "calib_file.h"
+#include "rules_error.h"
+#include "vis_capture.h"
+#include "vis_roster.h"
+#include "watch_control.h"
+#include "watch_tracker.h"
+
+enum {
+    WATCH_EXIT_LEGAL = 0,
+    WATCH_EXIT_ILLEGAL = 1,
+    WATCH_EXIT_BAD_INPUT = 2,
+    WATCH_EXIT_SOURCE_LOST = 3,
+};
+
+typedef struct watch_session_config {
+    watch_tracker_config tracker;
+    const char *record_path;   /* the annotated video (MP4); NULL: none */
+    const char *log_path;      /* the event log, appended to; NULL: none */
+    const char *vtt_path;      /* subtitles; NULL: none */
+    bool replace;              /* an existing recording or subtitles may be overwritten */
+    bool projector;            /* show the projector picture fullscreen (needs a display) */
+    bool realtime;             /* replay a recording at its own pace */
+    bool quiet;                /* no progress on stderr */
+    /* Named in the "started" event only. */
+    const char *source, *calib_path, *roster_path;
+} watch_session_config;
+
+void watch_session_config_default(watch_session_config *c);
+
+/* Receives every event after the log has it (with its "seq"); `ev` is borrowed for the call. */
+typedef struct watch_sink {
+    void (*event)(void *ctx, const cJSON *ev);
+    void *ctx;
+} watch_sink;
+
+typedef struct watch_session watch_session;
+
+/* Opens the log and subtitles (the recording opens at the first frame). NULL with err on failure. */
+watch_session *watch_session_new(const vis_roster *roster, const calib_file *calib, const watch_session_config *cfg,
+                                 rules_error *err);
+/* Finishes what is open; NULL is fine. */
+void watch_session_free(watch_session *s);
+
+/* The judge's command queue: add descriptors to it, or push lines from any thread. */
+watch_control *watch_session_control(watch_session *s);
+/* Up to 8 sinks; -1 when full. */
+int watch_session_add_sink(watch_session *s, const watch_sink *sink, rules_error *err);
+/* The tracker (its detector can be tuned before the first frame). */
+watch_tracker *watch_session_tracker(watch_session *s);
+
+/* Watches `cap` until it ends, is lost, fails, or *stop becomes non-zero. Returns a WATCH_EXIT_* status. */
+int watch_session_run(watch_session *s, vis_capture *cap, volatile sig_atomic_t *stop);
+
+#endif

@@ -1,0 +1,56 @@
+/*
+ * watch_show: what the recording and the projector show while watching:
+ * the latest call drawn over the camera frame (or, with no call to show,
+ * the tracked table), and the same call in projector pixels so it lands on
+ * the table itself.
+ *
+ * The annotation is drawn only when what is shown changes (a verdict costs
+ * ~200 ms to draw at 1280x960; compositing it costs a few ms a frame). The
+ * overlay draws over opaque backgrounds only, so the layer is drawn twice,
+ * over black and over white: Cairo's "over" gives black = a*C and white =
+ * a*C + 255*(1 - a), hence 1 - a = (white - black) / 255, and a frame
+ * becomes black + frame * (1 - a).
+ *
+ * How to use:
+ *   watch_show *sh = watch_show_new(&calib, &err);
+ *   per frame:
+ *     watch_show_content c = {.table = snap, .before = b, .after = a, .report = rep, .generation = g};
+ *     const cvs_image *annotated = watch_show_camera(sh, frame, &c);     // frame as is when drawing fails
+ *     const cvs_image *proj = watch_show_projector(sh, annotated, &c);   // projector pixels, or `annotated`
+ *   watch_show_free(sh);
+ * The content's pointers are borrowed for the call only. Returned images
+ * belong to sh and stay valid until the next call. Without Cairo
+ * (TABLEREF_HAVE_OVERLAY 0) frames pass through unannotated.
+ */
+#ifndef WATCH_SHOW_H
+#define WATCH_SHOW_H
+
+#include <stdbool.h>
+
+#include "calib_file.h"
+#include "cvshim.h"
+#include "rules_error.h"
+#include "rules_report.h"
+#include "rules_snapshot.h"
+
+typedef struct watch_show_content {
+    const rules_snapshot *table;           /* the latest settled snapshot; NULL before the first settle */
+    const rules_snapshot *before, *after;  /* the call to show; NULL: show the table only */
+    const rules_report *report;
+    long generation;                       /* must change whenever anything above changes */
+} watch_show_content;
+
+typedef struct watch_show watch_show;
+
+/* calib is copied. NULL when out of memory. */
+watch_show *watch_show_new(const calib_file *calib, rules_error *err);
+void watch_show_free(watch_show *sh);
+
+/* The frame with the content drawn over it (the frame itself when drawing is off or failed). */
+const cvs_image *watch_show_camera(watch_show *sh, const cvs_image *frame, const watch_show_content *c);
+/* The projector's picture: the content in projector pixels when the calibration maps the projector, else `camera`. */
+const cvs_image *watch_show_projector(watch_show *sh, const cvs_image *camera, const watch_show_content *c);
+/* Drawing failed once (and was switched off); the message says why. NULL when fine. */
+const char *watch_show_failure(const watch_show *sh);
+
+#endif
