@@ -11,6 +11,7 @@
  */
 #include <criterion/criterion.h>
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,7 +142,15 @@ Test(venue_feed, call_and_alert_arrive_at_qos1_in_order_without_snapshot, .fini 
     cr_assert(wait_connected(f, 5000));
     publish_json(f, "{\"seq\":3,\"event\":\"move_checked\",\"move\":1,\"legal\":false,\"units\":[],"
                     "\"snapshot\":{\"units\":[]}}");
-    publish_json(f, ALERT);
+    /* The alert through the watch session's sink adapter; and one event it cannot publish, counted. */
+    cJSON *alert_ev = cJSON_Parse(ALERT), *bad = cJSON_Parse("{\"no_kind\":1}");
+    venue_feed_sink_event(f, alert_ev);
+    venue_feed_sink_event(f, bad);
+    cJSON_Delete(alert_ev);
+    cJSON_Delete(bad);
+    venue_stats st;
+    venue_feed_stats(f, &st);
+    cr_assert_eq(st.unpublishable, 1);
     size_t i_call, i_alert;
     const venue_sub_msg *call =
         venue_sub_wait_from(s, 0, "tableref/test/table/2/event/move_checked", NULL, 3000, &i_call);
@@ -422,4 +431,63 @@ Test(venue_feed, no_broker_is_said_plainly_and_nothing_waits_for_it)
     t0 = now_ms();
     venue_feed_free(f);
     cr_assert_lt(now_ms() - t0, 2000.0, "free waited for a broker that is not there");
+}
+
+/* Commands handed straight from the feed's thread (cfg.on_command), for a caller whose queue is thread-safe. */
+typedef struct received {
+    pthread_mutex_t mu;
+    venue_command cmds[8];
+    int n;
+} received;
+
+static void take(void *ctx, const venue_command *c)
+{
+    received *r = ctx;
+    pthread_mutex_lock(&r->mu);
+    if (r->n < 8)
+        r->cmds[r->n++] = *c;
+    pthread_mutex_unlock(&r->mu);
+}
+
+static int received_count(received *r)
+{
+    pthread_mutex_lock(&r->mu);
+    int n = r->n;
+    pthread_mutex_unlock(&r->mu);
+    return n;
+}
+
+Test(venue_feed, commands_can_be_handed_over_as_they_arrive, .fini = stop_broker)
+{
+    start_broker(false);
+    received r = {.mu = PTHREAD_MUTEX_INITIALIZER};
+    venue_config cfg;
+    venue_config_default(&cfg);
+    cfg.port = g_broker.port;
+    cfg.event = EVENT;
+    cfg.table = 11;
+    cfg.on_command = take;
+    cfg.on_command_ctx = &r;
+    rules_error err;
+    venue_feed *f = venue_feed_new(&cfg, &err);
+    cr_assert_not_null(f, "%s", err.msg);
+    cr_assert(wait_connected(f, 5000));
+    venue_sub *judge = venue_sub_new(g_broker.port, "tableref/" EVENT "/table/11/status", 1);
+    const char *cmd = "{\"action\":\"confirm\",\"move\":4,\"reason\":\"checked with a tape\",\"id\":\"x-9\"}";
+    cr_assert_eq(venue_sub_publish(judge, "tableref/test/table/11/command/carol", cmd, false), 0);
+    cr_assert_eq(venue_sub_publish(judge, "tableref/test/table/11/command/carol", cmd, false), 0);
+    cr_assert_eq(venue_sub_publish(judge, "tableref/test/table/11/command/carol", "undo", false), 0);
+    for (int t = 0; t < 3000 && received_count(&r) < 2; t += 10)
+        nanosleep(&(struct timespec){0, 10000000L}, NULL);
+    nanosleep(&(struct timespec){0, 200000000L}, NULL);
+    cr_assert_eq(received_count(&r), 2, "the confirm once, the undo without a reason (invalid)");
+    cr_assert_eq(r.cmds[0].action, VENUE_CMD_CONFIRM);
+    cr_assert_eq(r.cmds[0].move, 4);
+    cr_assert_str_eq(r.cmds[0].by, "carol");
+    cr_assert_eq(r.cmds[1].action, VENUE_CMD_INVALID);
+    cr_assert(strstr(r.cmds[1].error, "a reason is required"), "%s", r.cmds[1].error);
+    venue_command c;
+    cr_assert_eq(venue_feed_poll_command(f, &c), 0, "nothing left for the poll");
+    venue_sub_free(judge);
+    venue_feed_free(f);
 }

@@ -382,3 +382,10 @@ Test(venue_config, broker_argument_and_event_name)
     cr_assert_null(venue_feed_new(&cfg, &err));
     cr_assert(strstr(err.msg, "table number 0"), "%s", err.msg);
 }
+
+Test(venue_command, an_invalid_command_keeps_what_was_received_for_the_log)
+{
+    venue_command c;
+    cr_assert_eq(parse("flip\t3 now", "j", false, &c), -1);
+    cr_assert_str_eq(c.line, "flip 3 now", "tab blanked");
+}

@@ -183,6 +183,13 @@ int venue_command_parse(const char *payload, size_t len, const char *by, bool re
     while (isspace((unsigned char)*p))
         p++;
     int rc = *p == '{' || *p == '[' ? parse_json(p, out) : parse_line(p, out);
+    if (rc < 0) {
+        /* What was received, printable, so that the log can show it. */
+        snprintf(out->line, sizeof out->line, "%s", p);
+        for (char *c = out->line; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = ' ';
+    }
     free(text);
     return rc;
 }

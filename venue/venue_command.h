@@ -45,7 +45,8 @@ typedef struct venue_command {
     char by[64];           /* the judge: the topic's last level */
     char id[64];           /* "" when the sender gave none */
     char error[160];       /* VENUE_CMD_INVALID: what was wrong */
-    char line[352];        /* "ACTION [MOVE] REASON": the control-line form */
+    char line[352];        /* "ACTION [MOVE] REASON": the control-line form; for an invalid
+                              command, what was received (control characters blanked) */
 } venue_command;
 
 /* "overrule", "confirm", "undo", "invalid". */

@@ -184,6 +184,8 @@ venue_feed *venue_feed_new(const venue_config *cfg, rules_error *err)
     f->reconnect_max_ms = cfg->reconnect_max_ms;
     f->picture_width = cfg->picture_width;
     f->picture_quality = cfg->picture_quality;
+    f->on_command = cfg->on_command;
+    f->on_command_ctx = cfg->on_command_ctx;
     if (cfg->client_id)
         snprintf(f->client_id, sizeof f->client_id, "%s", cfg->client_id);
     else
@@ -388,6 +390,16 @@ int venue_feed_publish(venue_feed *f, const cJSON *ev, rules_error *err)
     return 0;
 }
 
+void venue_feed_sink_event(void *feed, const cJSON *ev)
+{
+    venue_feed *f = feed;
+    if (venue_feed_publish(f, ev, NULL) < 0) {
+        pthread_mutex_lock(&f->mu);
+        f->stats.unpublishable++;
+        pthread_mutex_unlock(&f->mu);
+    }
+}
+
 static int picture_described(venue_feed *f, int move, int w, int h, rules_error *err)
 {
     if (venue_state_set_picture(&f->table_state, move, w, h) < 0)
@@ -441,6 +453,15 @@ static bool seen_before(venue_feed *f, const char *id)
     return false;
 }
 
+bool venue_feed_take_command(venue_feed *f, const venue_raw_command *raw, venue_command *out)
+{
+    /* An empty message is how a retained command is cleared: housekeeping, not a command. */
+    if (raw->len == 0)
+        return false;
+    venue_command_parse(raw->payload, raw->len, raw->by, raw->retained, out);
+    return !seen_before(f, out->id);
+}
+
 int venue_feed_poll_command(venue_feed *f, venue_command *out)
 {
     for (;;) {
@@ -453,12 +474,9 @@ int venue_feed_poll_command(venue_feed *f, venue_command *out)
         f->cmd_head = (f->cmd_head + 1) % VENUE_COMMAND_RING;
         f->cmd_count--;
         pthread_mutex_unlock(&f->mu);
-        /* An empty message is how a retained command is cleared: housekeeping, not a command. */
-        bool empty = raw.len == 0;
-        if (!empty)
-            venue_command_parse(raw.payload, raw.len, raw.by, raw.retained, out);
+        bool take = venue_feed_take_command(f, &raw, out);
         free(raw.payload);
-        if (!empty && !seen_before(f, out->id))
+        if (take)
             return 1;
     }
 }

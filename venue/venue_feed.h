@@ -28,6 +28,7 @@
  *   per event, after the event log wrote it:  venue_feed_publish(feed, ev);   // ev stays the caller's
  *   at a settle with a call:                  venue_feed_set_picture(feed, &img, move);
  *   once per frame:                           while (venue_feed_poll_command(feed, &cmd) == 1) apply(cmd);
+ *     (or cfg.on_command: each command handed over from the feed's thread as it arrives)
  *   at the end:   venue_feed_flush(feed, 2000);  venue_feed_free(feed);
  * The feed is driven from one thread (the camera loop); only
  * venue_feed_stats may also be called from elsewhere.
@@ -60,6 +61,14 @@ typedef struct venue_config {
     int reconnect_max_ms;      /* 5000: back-off between connection attempts grows from 250 ms to this */
     int picture_width;         /* 640: the overlay picture is shrunk (whole factors) to at most this wide */
     int picture_quality;       /* 70: JPEG quality of the picture, 1..100 */
+    /*
+     * Optional: judge commands handed to this function, from the feed's
+     * network thread, as they arrive (parsed, duplicates dropped, invalid
+     * ones included), instead of waiting for venue_feed_poll_command. For a
+     * caller whose command queue is thread-safe (watch_control_push_line).
+     */
+    void (*on_command)(void *ctx, const venue_command *cmd);
+    void *on_command_ctx;
 } venue_config;
 
 /* Fills the defaults above; event and table are left unset. The strings are borrowed until venue_feed_new returns. */
@@ -89,6 +98,13 @@ void venue_feed_free(venue_feed *feed);
  * memory). A full queue is not an error: it is counted in venue_feed_stats.
  */
 int venue_feed_publish(venue_feed *feed, const cJSON *ev, rules_error *err);
+
+/*
+ * venue_feed_publish for an event sink of the watch session
+ * (watch_sink{venue_feed_sink_event, feed}): `feed` is the venue_feed; an
+ * event it cannot publish is counted, not reported.
+ */
+void venue_feed_sink_event(void *feed, const cJSON *ev);
 
 /*
  * The overlay picture after call `move` (0: no call yet). Shrunk here (a few
@@ -127,6 +143,7 @@ typedef struct venue_stats {
     long dropped_alerts;       /* of which alerts */
     long commands;             /* judge commands received */
     long commands_refused;     /* judge commands refused because the command queue was full */
+    long unpublishable;        /* events venue_feed_sink_event could not publish (no "event" member, no memory) */
     char last_error[256];      /* the last connection problem, "" when none */
 } venue_stats;
 

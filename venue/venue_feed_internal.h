@@ -49,6 +49,8 @@ struct venue_feed {
     char host[256], event[64], client_id[160];
     char *username, *password;
     int port, table, keepalive_s, inflight_max, reconnect_max_ms, picture_width, picture_quality;
+    void (*on_command)(void *ctx, const venue_command *cmd);
+    void *on_command_ctx;
     char t_status[256], t_state[256], t_picture[256], t_event[256], t_command_sub[256];
     struct mosquitto *mosq;
     pthread_t net_thread, send_thread;
@@ -72,6 +74,7 @@ struct venue_feed {
 
     /* The caller's thread only. */
     venue_state table_state;
+    /* Command ids seen: the poller's (caller's thread), or the network thread's with on_command. */
     char seen_ids[VENUE_SEEN_IDS][64];
     size_t seen_next;
 };
@@ -82,6 +85,8 @@ void *venue_feed_net_main(void *arg);
 void *venue_feed_send_main(void *arg);
 /* Replaces a retained slot's value (takes `payload`, may be NULL when len is 0); call under mu. */
 void venue_slot_set(venue_feed *f, venue_slot *s, char *payload, size_t len);
+/* venue_feed.c: parses a received command; false for one to skip (empty, or an id seen before). */
+bool venue_feed_take_command(venue_feed *f, const venue_raw_command *raw, venue_command *out);
 /* malloc'ed copy of n bytes (at least 1 byte allocated). */
 char *venue_dup_bytes(const void *p, size_t n);
 

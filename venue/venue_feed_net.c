@@ -108,13 +108,20 @@ static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto
     rc.payload = venue_dup_bytes(m->payload, rc.len);
     pthread_mutex_lock(&f->mu);
     f->stats.commands++;
-    if (!rc.payload || f->cmd_count == VENUE_COMMAND_RING) {
+    bool refused = !rc.payload || (!f->on_command && f->cmd_count == VENUE_COMMAND_RING);
+    if (refused) {
         f->stats.commands_refused++;
         free(rc.payload);
-    } else {
+    } else if (!f->on_command) {
         f->commands[(f->cmd_head + f->cmd_count++) % VENUE_COMMAND_RING] = rc;
     }
     pthread_mutex_unlock(&f->mu);
+    if (refused || !f->on_command)
+        return;
+    venue_command cmd;
+    if (venue_feed_take_command(f, &rc, &cmd))
+        f->on_command(f->on_command_ctx, &cmd);
+    free(rc.payload);
 }
 
 /* ---- network thread ---- */

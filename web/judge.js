@@ -159,7 +159,9 @@
       case 'alert': if (ev.move) t.alert = ev; break;
       case 'correction':
         t.correction = ev;
-        if (t.sent && ev.id && ev.id === t.sent.id) {
+        // The table's answer: the same id; or, where the table's log keeps no id, the same judge and action.
+        if (t.sent && !t.sent.answer &&
+            (ev.id ? ev.id === t.sent.id : ev.by === 'mqtt:' + t.sent.who && ev.action === t.sent.action)) {
           t.sent.answer = ev;
           metrics.commands.push({ table: t.n, id: ev.id, sent_ms: t.sent.at, answered_ms: Date.now() });
         }
@@ -201,7 +203,7 @@
   function resolution(t) {
     const c = t.correction;
     if (!c || !t.alert) return null;
-    if (c.applied === false) return `Refused (${c.by || 'judge'}): ${c.reason || ''}`;
+    if (c.applied === false) return `Refused (${(c.by || 'judge').replace(/^mqtt:/, '')}): ${c.why_not || c.reason || ''}`;
     return `${ACTION_DONE[c.action] || c.action} by ${(c.by || 'judge').replace(/^mqtt:/, '')}` +
       (c.reason ? `: ${c.reason}` : '');
   }
@@ -368,7 +370,7 @@
     const move = action === 'undo' ? 0 : ((pendingAlert(t) || t.call || {}).move || 0);
     const id = `${who}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
     const body = JSON.stringify({ action, move, reason, id });
-    t.sent = { id, action, move, at: Date.now(), answer: null, error: null };
+    t.sent = { id, who, action, move, at: Date.now(), answer: null, error: null };
     client.publish(`${topicBase(t.n)}/command/${who}`, body, { qos: 1, retain: false }, (err) => {
       if (err) t.sent.error = err.message;
       render(t);
@@ -386,7 +388,7 @@
     if (!s) return;
     const what = `${s.action}${s.move ? ' move ' + s.move : ''}`;
     if (s.error) p.textContent = `${what}: not sent (${s.error})`;
-    else if (s.answer) p.textContent = s.answer.applied === false ? `${what}: refused by the table (${s.answer.reason || ''})` : `${what}: applied by the table`;
+    else if (s.answer) p.textContent = s.answer.applied === false ? `${what}: refused by the table (${s.answer.why_not || s.answer.reason || ''})` : `${what}: applied by the table`;
     else if (Date.now() - s.at > 9000) p.textContent = `${what}: no answer from the table yet (is it offline? are you logged in as a judge?)`;
     else p.textContent = `${what}: sent, waiting for the table…`;
     p.dataset.state = s.error ? 'error' : s.answer ? 'applied' : 'waiting';
