@@ -25,7 +25,8 @@
  *   venue_config cfg; venue_config_default(&cfg);
  *   venue_parse_broker("broker.local:1883", &cfg, &err);  cfg.event = "gt-2026"; cfg.table = 7;
  *   venue_feed *feed = venue_feed_new(&cfg, &err);       // returns at once, even with no broker
- *   per event, after the event log wrote it:  venue_feed_publish(feed, ev);   // ev stays the caller's
+ *   per event, after the event log wrote it:  venue_feed_publish(feed, ev, &err);   // ev stays the caller's
+ *     (a watch_session sink does it: watch_sink{venue_feed_sink_event, feed})
  *   at a settle with a call:                  venue_feed_set_picture(feed, &img, move);
  *   once per frame:                           while (venue_feed_poll_command(feed, &cmd) == 1) apply(cmd);
  *     (or cfg.on_command: each command handed over from the feed's thread as it arrives)
