@@ -33,6 +33,8 @@ vis_detector *vis_detector_new(const vis_roster *r, const calib_file *c, rules_e
     d->cfg.recover_hidden_units = 1;
     d->cfg.recover_min_tags = 3;
     d->cfg.recover_max_bit_error = 0.25;
+    d->cfg.use_plan = 1;
+    d->cfg.plan_min_tag_px = 11;
     d->cfg.read_slots = 1;
     d->cfg.read_min_cells = 12;
     d->cfg.read_max_bit_error = 0.1;
@@ -54,6 +56,11 @@ vis_detector *vis_detector_new(const vis_roster *r, const calib_file *c, rules_e
     d->tags->cfg.refine_edges = 1;
     d->tags->cfg.max_hamming = 1;
     d->tags->cfg.min_margin = 20;
+    vis_tag_detector_prepare(d->tags);
+    if (vis_plan_make(c, r, d->cfg.plan_min_tag_px, &d->plan, err) < 0) {
+        vis_detector_free(d);
+        return NULL;
+    }
     return d;
 }
 
@@ -62,6 +69,7 @@ void vis_detector_free(vis_detector *d)
     if (!d)
         return;
     vis_tag_detector_free(d->tags);
+    vis_plan_clear(&d->plan);
     free(d);
 }
 
@@ -76,7 +84,14 @@ int vis_detector_run_tags(vis_detector *d, const uint8_t *gray, int width, int h
     if (width != d->calib.width || height != d->calib.height)
         return rules_error_set(err, "image is %dx%d but the calibration is for %dx%d", width, height,
                                d->calib.width, d->calib.height);
-    if (vis_tag_detect(d->tags, gray, width, height, stride, tags, err) < 0)
+    if (d->cfg.use_plan && d->plan.min_px != d->cfg.plan_min_tag_px) {
+        vis_plan_clear(&d->plan);
+        if (vis_plan_make(&d->calib, d->roster, d->cfg.plan_min_tag_px, &d->plan, err) < 0)
+            return -1;
+    }
+    if ((d->cfg.use_plan ? vis_tag_detect_regions(d->tags, gray, width, height, stride, d->plan.regions, d->plan.n,
+                                                  tags, err)
+                         : vis_tag_detect(d->tags, gray, width, height, stride, tags, err)) < 0)
         return -1;
     const vis_image im = {gray, width, height, stride};
     return detect_build(d, tags->items, tags->n, &im, prior, out, rep, err);
@@ -95,6 +110,26 @@ int vis_detector_from_tags(vis_detector *d, const vis_tag_detection *tags, size_
                            rules_snapshot **out, vis_report *rep, rules_error *err)
 {
     return detect_build(d, tags, n, NULL, prior, out, rep, err);
+}
+
+int vis_detector_run_on_tags(vis_detector *d, const vis_image *im, const vis_tag_detection *tags, size_t n,
+                             const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, rules_error *err)
+{
+    return vis_detector_run_focused(d, im, tags, n, prior, NULL, out, rep, err);
+}
+
+int vis_detector_run_focused(vis_detector *d, const vis_image *im, const vis_tag_detection *tags, size_t n,
+                             const rules_snapshot *prior, const unsigned char *focus, rules_snapshot **out,
+                             vis_report *rep, rules_error *err)
+{
+    *out = NULL;
+    if (im && (im->width != d->calib.width || im->height != d->calib.height))
+        return rules_error_set(err, "image is %dx%d but the calibration is for %dx%d", im->width, im->height,
+                               d->calib.width, d->calib.height);
+    d->focus = focus;
+    int rc = detect_build(d, tags, n, im, prior, out, rep, err);
+    d->focus = NULL;
+    return rc;
 }
 
 /*

@@ -169,6 +169,7 @@ int vis_plan_make(const calib_file *calib, const vis_roster *r, double min_px, v
     vis_camera_init(&cam, calib);
     sample_board(&cam, r, w, h, &g);
     out->min_tag_px = INFINITY, out->max_tag_px = 0;
+    out->min_px = min_px;
     double searched = 0;
     for (size_t k = 0; k < nt; k++) {
         if (isnan(g.min_px[k]))

@@ -31,6 +31,7 @@ typedef struct vis_plan {
     size_t n;
     double min_tag_px, max_tag_px;  /* smallest and largest tag anywhere on the board, px */
     double searched_fraction;       /* share of the frame searched */
+    double min_px;                  /* the tag width kept after decimation that the plan was made for */
 } vis_plan;
 
 /*

@@ -192,7 +192,7 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
             for (size_t i = 0; i < n && !any; i++)
                 any = tags[i].id == r->models[u->first_model + k].tag_id;
         }
-        missing[ui] = !any && u->n_models > 0;
+        missing[ui] = !any && u->n_models > 0 && vis_detector_in_focus(d, ui);
         n_missing += missing[ui];
     }
     double black, white;
@@ -470,7 +470,8 @@ int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const v
         for (size_t k = 0; k < ru->n_models; k++)
             known += seen[ru->first_model + k].seen || seen[ru->first_model + k].rough;
         const rules_unit *est = rules_snapshot_find_unit(estimate, ru->id);
-        if ((only && !only[ui]) || known == 0 || known == ru->n_models || !est || est->n_models == 0)
+        if ((only && !only[ui]) || !vis_detector_in_focus(d, ui) || known == 0 || known == ru->n_models || !est ||
+            est->n_models == 0)
             continue;
         const size_t nr = read_unit_slots(d, cam, im, &codes, contrast, ui, est, seen, reads, 256);
         for (size_t j = 0; j < nr; j++) {
@@ -532,7 +533,7 @@ int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const
     int fixed = 0;
     for (size_t i = 0; i < r->n_models; i++) {
         vis_seen_model *s = &seen[i];
-        if (s->seen || !s->rough)
+        if (s->seen || !s->rough || !vis_detector_in_focus(d, r->models[i].unit))
             continue;
         const vis_roster_model *rm = &r->models[i];
         const vis_roster_unit *ru = &r->units[rm->unit];
@@ -572,7 +573,7 @@ int vis_recover_polish_poses(const vis_detector *d, const vis_camera *cam, const
     int n = 0;
     for (size_t i = 0; i < r->n_models; i++) {
         vis_seen_model *s = &seen[i];
-        if (!s->seen)
+        if (!s->seen || !vis_detector_in_focus(d, r->models[i].unit))
             continue;
         const vis_roster_model *rm = &r->models[i];
         const vis_roster_unit *ru = &r->units[rm->unit];
