@@ -175,8 +175,8 @@ Test(venue_config, the_shipped_broker_config_serves_the_page_and_enforces_who_ma
     cr_assert_not_null(public, "the public may subscribe");
     publish(f, "{\"seq\":1,\"event\":\"move_checked\",\"move\":1,\"legal\":false,\"units\":[]}");
     publish(f, "{\"seq\":2,\"event\":\"alert\",\"move\":1,\"unit\":\"spears\"}");
-    cr_assert_not_null(venue_sub_wait(public, "tableref/gt/table/9/event/alert", NULL, 5000), "the public reads alerts");
-    cr_assert_not_null(venue_sub_wait(public, "tableref/gt/table/9/state", NULL, 5000));
+    cr_assert_not_null(venue_sub_wait(public, "tableref/gt/table/9/event/alert", NULL, 15000), "the public reads alerts");
+    cr_assert_not_null(venue_sub_wait(public, "tableref/gt/table/9/state", NULL, 15000));
 
     /* The public cannot command, and does not see commands. */
     cr_assert_eq(venue_sub_publish(public, "tableref/gt/table/9/command/alice", "overrule 1 spoofed", false), 0);
@@ -189,7 +189,7 @@ Test(venue_config, the_shipped_broker_config_serves_the_page_and_enforces_who_ma
     cr_assert_eq(venue_sub_publish(alice, "tableref/gt/table/9/command/bob", "overrule 1 as bob", false), 0);
     cr_assert_not(poll_for(f, &c, 1000), "alice commanded as bob");
     cr_assert_eq(venue_sub_publish(alice, "tableref/gt/table/9/command/alice", "overrule 1 measured again", false), 0);
-    cr_assert(poll_for(f, &c, 3000), "alice's command did not reach the table");
+    cr_assert(poll_for(f, &c, 15000), "alice's command did not reach the table");
     cr_assert_eq(c.action, VENUE_CMD_OVERRULE);
     cr_assert_str_eq(c.by, "alice");
     cr_assert_eq(venue_sub_count_matching(public, NULL, "measured again"), 0, "the public saw a command");
@@ -206,8 +206,8 @@ Test(venue_config, the_shipped_broker_config_serves_the_page_and_enforces_who_ma
     cr_assert_eq(venue_broker_restart(&g_broker, &err), 0, "%s", err.msg);
     venue_sub *later = venue_sub_new(g_broker.port, "tableref/gt/#", 1);
     cr_assert_not_null(later);
-    const venue_sub_msg *state = venue_sub_wait(later, "tableref/gt/table/9/state", "\"move\":1", 3000);
+    const venue_sub_msg *state = venue_sub_wait(later, "tableref/gt/table/9/state", "\"move\":1", 15000);
     cr_assert(state && state->retain, "the retained state did not survive the restart");
-    cr_assert_not_null(venue_sub_wait(later, "tableref/gt/table/9/status", "\"stopped\"", 3000));
+    cr_assert_not_null(venue_sub_wait(later, "tableref/gt/table/9/status", "\"stopped\"", 15000));
     venue_sub_free(later);
 }

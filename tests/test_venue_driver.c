@@ -56,7 +56,7 @@ Test(venue_driver, a_scripted_table_seen_by_real_subscribers_then_killed, .init 
     cr_assert_eq(venue_proc_say(&g_driver, "started\nsettled\ncall\nalert\npicture\n"), 0);
 
     /* The alert: QoS 1, not retained, the illegal unit and its rule. */
-    const venue_sub_msg *alert = venue_sub_wait(live, "tableref/test/table/1/event/alert", NULL, 5000);
+    const venue_sub_msg *alert = venue_sub_wait(live, "tableref/test/table/1/event/alert", NULL, 15000);
     cr_assert_not_null(alert);
     cr_assert_eq(alert->qos, 1);
     cr_assert_not(alert->retain);
@@ -65,13 +65,13 @@ Test(venue_driver, a_scripted_table_seen_by_real_subscribers_then_killed, .init 
     cr_assert_str_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(a, "codes"), 0)->valuestring, "MU-MODEL-DIST");
     cr_assert_eq((int)number_at(a, "move", NULL), 1);
     cJSON_Delete(a);
-    cr_assert_not_null(venue_sub_wait(live, "tableref/test/table/1/picture", NULL, 5000));
-    cr_assert_not_null(venue_sub_wait(live, "tableref/test/table/1/state", "\"picture\":{", 5000));
+    cr_assert_not_null(venue_sub_wait(live, "tableref/test/table/1/picture", NULL, 15000));
+    cr_assert_not_null(venue_sub_wait(live, "tableref/test/table/1/state", "\"picture\":{", 15000));
 
     /* A judge's page opened now gets the table at once, from the retained messages. */
     venue_sub *late = venue_sub_new(g_broker.port, "tableref/test/table/1/#", 1);
     cr_assert_not_null(late);
-    const venue_sub_msg *state = venue_sub_wait(late, "tableref/test/table/1/state", NULL, 3000);
+    const venue_sub_msg *state = venue_sub_wait(late, "tableref/test/table/1/state", NULL, 15000);
     cr_assert_not_null(state);
     cr_assert(state->retain);
     cJSON *st = cJSON_Parse(state->payload);
@@ -86,9 +86,9 @@ Test(venue_driver, a_scripted_table_seen_by_real_subscribers_then_killed, .init 
     cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(st, "units")), 3, "spears, knights, archers");
     cr_assert_eq((int)number_at(st, "picture", "width"), 640, "1280 px shrunk by 2");
     cJSON_Delete(st);
-    const venue_sub_msg *pic = venue_sub_wait(late, "tableref/test/table/1/picture", NULL, 3000);
+    const venue_sub_msg *pic = venue_sub_wait(late, "tableref/test/table/1/picture", NULL, 15000);
     cr_assert(pic && pic->retain && (uint8_t)pic->payload[0] == 0xFF && (uint8_t)pic->payload[1] == 0xD8);
-    const venue_sub_msg *status = venue_sub_wait(late, "tableref/test/table/1/status", NULL, 3000);
+    const venue_sub_msg *status = venue_sub_wait(late, "tableref/test/table/1/status", NULL, 15000);
     cr_assert(status && status->retain && strstr(status->payload, "\"online\""));
 
     /* A judge overrules the call: the driver's frame loop polls it and answers with a correction. */
@@ -106,7 +106,7 @@ Test(venue_driver, a_scripted_table_seen_by_real_subscribers_then_killed, .init 
     cr_assert_str_eq(cJSON_GetObjectItem(c, "reason")->valuestring, "the spear was lifted");
     cr_assert_str_eq(cJSON_GetObjectItem(c, "line")->valuestring, "overrule 1 the spear was lifted");
     cJSON_Delete(c);
-    const venue_sub_msg *corr = venue_sub_wait(live, "tableref/test/table/1/event/correction", "\"id\":\"t-1\"", 5000);
+    const venue_sub_msg *corr = venue_sub_wait(live, "tableref/test/table/1/event/correction", "\"id\":\"t-1\"", 15000);
     cr_assert_not_null(corr);
     cr_assert(strstr(corr->payload, "\"by\":\"mqtt:alice\""), "%s", corr->payload);
 
@@ -114,13 +114,13 @@ Test(venue_driver, a_scripted_table_seen_by_real_subscribers_then_killed, .init 
     size_t from = venue_sub_count(live);
     int st9 = venue_proc_kill(&g_driver, SIGKILL);
     cr_assert(WIFSIGNALED(st9) && WTERMSIG(st9) == SIGKILL);
-    const venue_sub_msg *will = venue_sub_wait_from(live, from, "tableref/test/table/1/status", "\"will\":true", 3000, NULL);
-    cr_assert_not_null(will, "no last will within 3 s of kill -9");
+    const venue_sub_msg *will = venue_sub_wait_from(live, from, "tableref/test/table/1/status", "\"will\":true", 15000, NULL);
+    cr_assert_not_null(will, "no last will within 15 s of kill -9");
     cr_assert(strstr(will->payload, "\"state\":\"offline\""), "%s", will->payload);
     cr_assert(strstr(will->payload, "\"cause\":\"connection\""), "%s", will->payload);
     /* ... and it stays: a page opened later sees the table offline. */
     venue_sub *later = venue_sub_new(g_broker.port, "tableref/test/table/1/status", 1);
-    const venue_sub_msg *kept = venue_sub_wait(later, "tableref/test/table/1/status", NULL, 3000);
+    const venue_sub_msg *kept = venue_sub_wait(later, "tableref/test/table/1/status", NULL, 15000);
     cr_assert(kept && kept->retain && strstr(kept->payload, "\"will\":true"));
     venue_sub_free(later);
     venue_sub_free(late);
@@ -133,7 +133,7 @@ Test(venue_driver, cannot_tell_and_not_seen_are_published_as_such_never_as_illeg
     venue_sub *s = venue_sub_new(g_broker.port, "tableref/test/table/2/#", 1);
     cr_assert_eq(venue_proc_start(&g_driver, g_broker.port, "test", 2, false), 0);
     cr_assert_eq(venue_proc_say(&g_driver, "started\nsettled\ncall_unsure\nalert\n"), 0);
-    const venue_sub_msg *call = venue_sub_wait(s, "tableref/test/table/2/event/move_checked", NULL, 5000);
+    const venue_sub_msg *call = venue_sub_wait(s, "tableref/test/table/2/event/move_checked", NULL, 15000);
     cr_assert_not_null(call);
     cJSON *ev = cJSON_Parse(call->payload);
     cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(ev, "legal")), "no ILLEGAL call stands");
@@ -144,9 +144,9 @@ Test(venue_driver, cannot_tell_and_not_seen_are_published_as_such_never_as_illeg
     cJSON_Delete(ev);
     /* The driver raises alerts only for ILLEGAL units, as watch does: none here. */
     cr_assert_eq(venue_proc_finish(&g_driver), 0);
-    cr_assert_not_null(venue_sub_wait(s, "tableref/test/table/2/event/stopped", NULL, 3000));
+    cr_assert_not_null(venue_sub_wait(s, "tableref/test/table/2/event/stopped", NULL, 15000));
     cr_assert_eq(venue_sub_count_matching(s, "tableref/test/table/2/event/alert", NULL), 0);
-    const venue_sub_msg *status = venue_sub_wait(s, "tableref/test/table/2/status", "\"stopped\"", 3000);
+    const venue_sub_msg *status = venue_sub_wait(s, "tableref/test/table/2/status", "\"stopped\"", 15000);
     cr_assert_not_null(status);
     venue_sub_free(s);
 }

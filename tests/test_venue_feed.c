@@ -103,16 +103,16 @@ Test(venue_feed, late_subscriber_sees_retained_status_state_and_picture, .fini =
     venue_image img = {&gray[0][0], 320, 240, 320, VENUE_PIX_GRAY8};
     rules_error err;
     cr_assert_eq(venue_feed_set_picture(f, &img, 1, &err), 0, "%s", err.msg);
-    cr_assert(wait_connected(f, 5000));
+    cr_assert(wait_connected(f, 15000));
     cr_assert_eq(venue_feed_flush(f, 5000), 0, "everything acknowledged");
 
     venue_sub *s = venue_sub_new(g_broker.port, "tableref/" EVENT "/table/1/#", 1);
     cr_assert_not_null(s);
-    const venue_sub_msg *status = venue_sub_wait(s, "tableref/test/table/1/status", NULL, 3000);
+    const venue_sub_msg *status = venue_sub_wait(s, "tableref/test/table/1/status", NULL, 15000);
     cr_assert_not_null(status);
     cr_assert(status->retain);
     cr_assert(strstr(status->payload, "\"state\":\"online\""), "%s", status->payload);
-    const venue_sub_msg *state = venue_sub_wait(s, "tableref/test/table/1/state", "\"picture\":{", 3000);
+    const venue_sub_msg *state = venue_sub_wait(s, "tableref/test/table/1/state", "\"picture\":{", 15000);
     cr_assert_not_null(state);
     cr_assert(state->retain);
     cJSON *j = cJSON_Parse(state->payload);
@@ -123,7 +123,7 @@ Test(venue_feed, late_subscriber_sees_retained_status_state_and_picture, .fini =
     cr_assert_eq(cJSON_GetObjectItem(pic, "width")->valueint, 320);
     cr_assert_eq(cJSON_GetObjectItem(pic, "move")->valueint, 1);
     cJSON_Delete(j);
-    const venue_sub_msg *jpeg = venue_sub_wait(s, "tableref/test/table/1/picture", NULL, 3000);
+    const venue_sub_msg *jpeg = venue_sub_wait(s, "tableref/test/table/1/picture", NULL, 15000);
     cr_assert_not_null(jpeg);
     cr_assert(jpeg->retain);
     cr_assert(jpeg->len > 1000 && (uint8_t)jpeg->payload[0] == 0xFF && (uint8_t)jpeg->payload[1] == 0xD8);
@@ -139,7 +139,7 @@ Test(venue_feed, call_and_alert_arrive_at_qos1_in_order_without_snapshot, .fini 
     venue_sub *s = venue_sub_new(g_broker.port, "tableref/" EVENT "/#", 1);
     cr_assert_not_null(s);
     venue_feed *f = feed_on(g_broker.port, 2, 100);
-    cr_assert(wait_connected(f, 5000));
+    cr_assert(wait_connected(f, 15000));
     publish_json(f, "{\"seq\":3,\"event\":\"move_checked\",\"move\":1,\"legal\":false,\"units\":[],"
                     "\"snapshot\":{\"units\":[]}}");
     /* The alert through the watch session's sink adapter; and one event it cannot publish, counted. */
@@ -153,8 +153,8 @@ Test(venue_feed, call_and_alert_arrive_at_qos1_in_order_without_snapshot, .fini 
     cr_assert_eq(st.unpublishable, 1);
     size_t i_call, i_alert;
     const venue_sub_msg *call =
-        venue_sub_wait_from(s, 0, "tableref/test/table/2/event/move_checked", NULL, 3000, &i_call);
-    const venue_sub_msg *alert = venue_sub_wait_from(s, 0, "tableref/test/table/2/event/alert", NULL, 3000, &i_alert);
+        venue_sub_wait_from(s, 0, "tableref/test/table/2/event/move_checked", NULL, 15000, &i_call);
+    const venue_sub_msg *alert = venue_sub_wait_from(s, 0, "tableref/test/table/2/event/alert", NULL, 15000, &i_alert);
     cr_assert(call && alert);
     cr_assert_eq(alert->qos, 1);
     cr_assert_not(alert->retain);
@@ -188,9 +188,9 @@ Test(venue_feed, judge_commands_reach_the_poll_once_each, .fini = stop_broker)
     /* Retained before the table subscribes: it arrives flagged retained and is refused. */
     cr_assert_eq(venue_sub_publish(judge, "tableref/test/table/3/command/mallory", "overrule 1 old news", true), 0);
     venue_feed *f = feed_on(g_broker.port, 3, 100);
-    cr_assert(wait_connected(f, 5000));
+    cr_assert(wait_connected(f, 15000));
     venue_command c;
-    cr_assert(poll_until(f, &c, 3000));
+    cr_assert(poll_until(f, &c, 15000));
     cr_assert_eq(c.action, VENUE_CMD_INVALID);
     cr_assert(strstr(c.error, "retained"), "%s", c.error);
     cr_assert_str_eq(c.by, "mallory");
@@ -200,13 +200,13 @@ Test(venue_feed, judge_commands_reach_the_poll_once_each, .fini = stop_broker)
     cr_assert_eq(venue_sub_publish(judge, "tableref/test/table/3/command/alice", cmd, false), 0);
     cr_assert_eq(venue_sub_publish(judge, "tableref/test/table/3/command/alice", cmd, false), 0); /* a redelivery */
     cr_assert_eq(venue_sub_publish(judge, "tableref/test/table/3/command/bob", "{\"action\":\"flip\"}", false), 0);
-    cr_assert(poll_until(f, &c, 3000));
+    cr_assert(poll_until(f, &c, 15000));
     cr_assert_eq(c.action, VENUE_CMD_OVERRULE);
     cr_assert_eq(c.move, 2);
     cr_assert_str_eq(c.by, "alice");
     cr_assert_str_eq(c.reason, "measured again: 9.9\"");
     cr_assert_str_eq(c.id, "c-1");
-    cr_assert(poll_until(f, &c, 3000));
+    cr_assert(poll_until(f, &c, 15000));
     cr_assert_eq(c.action, VENUE_CMD_INVALID, "the same id twice is one command");
     cr_assert_str_eq(c.by, "bob");
     cr_assert(strstr(c.error, "flip"), "%s", c.error);
@@ -224,26 +224,26 @@ Test(venue_feed, offline_when_the_camera_dies_and_when_the_watch_stops, .fini = 
     venue_sub *s = venue_sub_new(g_broker.port, "tableref/" EVENT "/table/4/status", 1);
     cr_assert_not_null(s);
     venue_feed *f = feed_on(g_broker.port, 4, 100);
-    cr_assert_not_null(venue_sub_wait(s, "tableref/test/table/4/status", "\"online\"", 5000));
+    cr_assert_not_null(venue_sub_wait(s, "tableref/test/table/4/status", "\"online\"", 15000));
     publish_json(f, "{\"seq\":9,\"event\":\"camera_lost\",\"reason\":\"no frame within 2 s\"}");
-    const venue_sub_msg *m = venue_sub_wait(s, "tableref/test/table/4/status", "\"camera\"", 3000);
+    const venue_sub_msg *m = venue_sub_wait(s, "tableref/test/table/4/status", "\"camera\"", 15000);
     cr_assert_not_null(m, "explicit offline while still connected");
     cr_assert(strstr(m->payload, "\"state\":\"offline\""), "%s", m->payload);
     cr_assert(strstr(m->payload, "camera lost: no frame within 2 s"), "%s", m->payload);
     publish_json(f, "{\"seq\":10,\"event\":\"stopped\",\"reason\":\"camera lost\"}");
-    m = venue_sub_wait(s, "tableref/test/table/4/status", "\"stopped\"", 3000);
+    m = venue_sub_wait(s, "tableref/test/table/4/status", "\"stopped\"", 15000);
     cr_assert_not_null(m);
     cr_assert(strstr(m->payload, "watch stopped: camera lost"), "%s", m->payload);
     venue_feed_free(f); /* a clean disconnection: never the will */
 
     /* A feed freed while online says so itself. */
     f = feed_on(g_broker.port, 5, 100);
-    cr_assert_not_null(venue_sub_wait(s, "tableref/test/table/4/status", "\"online\"", 5000));
+    cr_assert_not_null(venue_sub_wait(s, "tableref/test/table/4/status", "\"online\"", 15000));
     venue_sub *s5 = venue_sub_new(g_broker.port, "tableref/" EVENT "/table/5/status", 1);
-    cr_assert_not_null(venue_sub_wait(s5, "tableref/test/table/5/status", "\"online\"", 5000));
+    cr_assert_not_null(venue_sub_wait(s5, "tableref/test/table/5/status", "\"online\"", 15000));
     size_t from = venue_sub_count(s5);
     venue_feed_free(f);
-    m = venue_sub_wait_from(s5, from, "tableref/test/table/5/status", "\"stopped\"", 3000, NULL);
+    m = venue_sub_wait_from(s5, from, "tableref/test/table/5/status", "\"stopped\"", 15000, NULL);
     cr_assert_not_null(m);
     cr_assert(strstr(m->payload, "\"state\":\"offline\""), "%s", m->payload);
     nanosleep(&(struct timespec){0, 300000000L}, NULL);
@@ -280,8 +280,8 @@ Test(venue_feed, events_published_while_the_broker_is_down_arrive_when_it_comes_
     cr_assert_eq(venue_feed_flush(f, 5000), 0);
     venue_sub *s = venue_sub_new_session(g_broker.port, "tableref/" EVENT "/#", 1, "judge-a");
     cr_assert_not_null(s);
-    cr_assert_not_null(venue_sub_wait(s, "tableref/test/table/5/event/alert", "\"seq\":4", 3000));
-    cr_assert_not_null(venue_sub_wait(s, "tableref/test/table/5/event/move_checked", NULL, 3000));
+    cr_assert_not_null(venue_sub_wait(s, "tableref/test/table/5/event/alert", "\"seq\":4", 15000));
+    cr_assert_not_null(venue_sub_wait(s, "tableref/test/table/5/event/move_checked", NULL, 15000));
     venue_feed_free(f);
     venue_sub_free(s);
 }
@@ -312,10 +312,10 @@ Test(venue_feed, a_full_queue_drops_calls_before_alerts_and_says_how_many, .fini
     venue_sub *s = venue_sub_new_session(g_broker.port, "tableref/" EVENT "/#", 1, "judge-b");
     cr_assert_not_null(s);
     size_t i_gap, i5, i7, i8;
-    cr_assert_not_null(venue_sub_wait_from(s, 0, "tableref/test/table/6/event/feed_gap", "\"lost\":4,", 3000, &i_gap));
-    cr_assert_not_null(venue_sub_wait_from(s, 0, "tableref/test/table/6/event/move_checked", "\"seq\":5", 3000, &i5));
-    cr_assert_not_null(venue_sub_wait_from(s, 0, "tableref/test/table/6/event/alert", "\"seq\":7", 3000, &i7));
-    cr_assert_not_null(venue_sub_wait_from(s, 0, "tableref/test/table/6/event/alert", "\"seq\":8", 3000, &i8));
+    cr_assert_not_null(venue_sub_wait_from(s, 0, "tableref/test/table/6/event/feed_gap", "\"lost\":4,", 15000, &i_gap));
+    cr_assert_not_null(venue_sub_wait_from(s, 0, "tableref/test/table/6/event/move_checked", "\"seq\":5", 15000, &i5));
+    cr_assert_not_null(venue_sub_wait_from(s, 0, "tableref/test/table/6/event/alert", "\"seq\":7", 15000, &i7));
+    cr_assert_not_null(venue_sub_wait_from(s, 0, "tableref/test/table/6/event/alert", "\"seq\":8", 15000, &i8));
     cr_assert(i_gap < i5 && i5 < i7 && i7 < i8, "the gap is said first, then what was kept, in order");
     cr_assert_eq(venue_sub_count_matching(s, "tableref/test/table/6/event/move_checked", "\"seq\":1,"), 0);
     venue_feed_free(f);
@@ -328,7 +328,7 @@ Test(venue_feed, retained_state_is_asserted_again_after_a_broker_restart, .fini 
     venue_feed *f = feed_on(g_broker.port, 7, 100);
     publish_json(f, SETTLED);
     publish_json(f, CALL);
-    cr_assert(wait_connected(f, 5000));
+    cr_assert(wait_connected(f, 15000));
     cr_assert_eq(venue_feed_flush(f, 5000), 0);
     rules_error err;
     cr_assert_eq(venue_broker_restart(&g_broker, &err), 0, "%s", err.msg);
@@ -342,10 +342,10 @@ Test(venue_feed, retained_state_is_asserted_again_after_a_broker_restart, .fini 
     cr_assert_geq(st.connects, 2);
     cr_assert_eq(venue_feed_flush(f, 5000), 0);
     venue_sub *s = venue_sub_new(g_broker.port, "tableref/" EVENT "/table/7/#", 1);
-    const venue_sub_msg *state = venue_sub_wait(s, "tableref/test/table/7/state", "\"move\":1", 3000);
+    const venue_sub_msg *state = venue_sub_wait(s, "tableref/test/table/7/state", "\"move\":1", 15000);
     cr_assert_not_null(state);
     cr_assert(state->retain);
-    cr_assert_not_null(venue_sub_wait(s, "tableref/test/table/7/status", "\"online\"", 3000));
+    cr_assert_not_null(venue_sub_wait(s, "tableref/test/table/7/status", "\"online\"", 15000));
     venue_sub_free(s);
     venue_feed_free(f);
 }
@@ -367,7 +367,7 @@ Test(venue_feed, a_paused_broker_never_blocks_the_caller, .fini = stop_broker)
     start_broker(false);
     venue_sub *s = venue_sub_new(g_broker.port, "tableref/" EVENT "/table/8/event/#", 1);
     venue_feed *f = feed_on(g_broker.port, 8, 1000);
-    cr_assert(wait_connected(f, 5000));
+    cr_assert(wait_connected(f, 15000));
     kill(g_broker.pid, SIGSTOP);
     double start = now_ms(), worst = 0;
     static uint8_t frame[960][1280][3];
@@ -400,8 +400,8 @@ Test(venue_feed, a_paused_broker_never_blocks_the_caller, .fini = stop_broker)
     cr_assert_gt(st.dropped, 0);
     char needle[64];
     snprintf(needle, sizeof needle, "\"lost\":%ld,", st.dropped);
-    cr_assert_not_null(venue_sub_wait(s, "tableref/test/table/8/event/feed_gap", needle, 5000));
-    cr_assert_not_null(venue_sub_wait(s, "tableref/test/table/8/event/move_checked", "\"seq\":3000,", 5000));
+    cr_assert_not_null(venue_sub_wait(s, "tableref/test/table/8/event/feed_gap", needle, 15000));
+    cr_assert_not_null(venue_sub_wait(s, "tableref/test/table/8/event/move_checked", "\"seq\":3000,", 15000));
     venue_feed_free(f);
     venue_sub_free(s);
 }
@@ -471,7 +471,7 @@ Test(venue_feed, commands_can_be_handed_over_as_they_arrive, .fini = stop_broker
     rules_error err;
     venue_feed *f = venue_feed_new(&cfg, &err);
     cr_assert_not_null(f, "%s", err.msg);
-    cr_assert(wait_connected(f, 5000));
+    cr_assert(wait_connected(f, 15000));
     venue_sub *judge = venue_sub_new(g_broker.port, "tableref/" EVENT "/table/11/status", 1);
     const char *cmd = "{\"action\":\"confirm\",\"move\":4,\"reason\":\"checked with a tape\",\"id\":\"x-9\"}";
     cr_assert_eq(venue_sub_publish(judge, "tableref/test/table/11/command/carol", cmd, false), 0);

@@ -60,7 +60,7 @@ static long file_size(const char *path)
     return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
-Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .timeout = 150)
+Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .timeout = 300)
 {
     char web[1024], script[1024], out[1024], mqtt_js[1100];
     snprintf(web, sizeof web, "%s/web", env("TABLEREF_SOURCE_ROOT"));
@@ -95,22 +95,25 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
     cr_assert_eq(venue_proc_say(&g_tables[0], "started\nsettled\n"), 0);
     cr_assert_eq(venue_proc_say(&g_tables[1], "started\nsettled\ncall_unsure\npicture\n"), 0);
     cr_assert_eq(venue_proc_say(&g_tables[2], "started\nsettled\ncall\npicture\n"), 0);
-    cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/2/state", "\"picture\":{", 5000));
-    cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/3/state", "\"picture\":{", 5000));
-    cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/3/picture", NULL, 5000));
+    cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/2/state", "\"picture\":{", 15000));
+    cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/3/state", "\"picture\":{", 15000));
+    cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/3/picture", NULL, 15000));
     venue_proc_kill(&g_tables[2], SIGKILL);
-    cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/3/status", "\"will\":true", 5000));
+    cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/3/status", "\"will\":true", 15000));
 
     char base[64];
     snprintf(base, sizeof base, "http://127.0.0.1:%d", g_broker.ws_port);
     char *argv[] = {"node", script, base, "web", out, NULL};
     setenv("JUDGE_LOGIN", "alice:a-pass", 1);
-    cr_assert_eq(venue_proc_spawn(&g_node, argv, "ready", 60000), 0,
-                 "the page never showed table 1 (is node there? run bash scripts/setup-web.sh)");
+    cr_assert_eq(venue_proc_spawn(&g_node, argv, NULL, 0), 0, "cannot start node");
+    char first[1024] = "";
+    venue_proc_read_line(&g_node, first, sizeof first, 90000);
+    cr_assert_str_eq(first, "ready", "the page never showed table 1 (node said: \"%s\"; run bash scripts/setup-web.sh?)",
+                     first);
     cr_assert_eq(venue_proc_say(&g_tables[0], "call\nalert\npicture\n"), 0);
 
     char line[4096] = "";
-    while (venue_proc_read_line(&g_node, line, sizeof line, 60000) == 0 && strncmp(line, "result ", 7) != 0)
+    while (venue_proc_read_line(&g_node, line, sizeof line, 120000) == 0 && strncmp(line, "result ", 7) != 0)
         cr_assert(strncmp(line, "FAIL", 4) != 0, "%s", line);
     cr_assert_eq(strncmp(line, "result ", 7), 0, "no result from the page test (last line: %s)", line);
     cJSON *res = cJSON_Parse(line + 7);

@@ -21,6 +21,8 @@ const [base, event, outDir] = process.argv.slice(2);
 const [loginUser, loginPass] = (process.env.JUDGE_LOGIN || '').split(':');
 const JUDGE = loginUser || 'judge-test';
 const REASON = 'the spear was lifted, not moved';
+// Guards against a hang, not timings: CI runs this beside the heavy vision suites on two cores.
+const WAIT = { timeout: 30000 };
 
 function fail(msg) {
   console.log('FAIL: ' + msg);
@@ -47,9 +49,9 @@ try {
     await judge.fill('#login-user', loginUser);
     await judge.fill('#login-pass', loginPass || '');
     await judge.click('#login button[type="submit"]');
-    await judge.waitForSelector('#link.ok', { timeout: 10000 }).catch(() => fail('login as ' + loginUser + ' failed'));
+    await judge.waitForSelector('#link.ok', WAIT).catch(() => fail('login as ' + loginUser + ' failed'));
   }
-  await judge.waitForSelector('.card[data-table="1"]', { timeout: 10000 }).catch(() => fail('table 1 never shown'));
+  await judge.waitForSelector('.card[data-table="1"]', WAIT).catch(() => fail('table 1 never shown'));
 
   const overlay = await ctx.newPage();
   await overlay.goto(`${base}/index.html?event=${event}&table=1&view=overlay`);
@@ -58,18 +60,18 @@ try {
   console.log('ready');
 
   // The alert table 1 publishes now.
-  await judge.waitForSelector('.card[data-table="1"].alert', { timeout: 10000 })
+  await judge.waitForSelector('.card[data-table="1"].alert', WAIT)
     .catch(() => fail('the alert never appeared on table 1'));
   const banner = await judge.textContent('.card[data-table="1"] .alert-banner');
   if (!/spears/.test(banner) || !/move 1/.test(banner)) fail('alert banner: ' + banner);
   const illegalRow = await judge.getAttribute('.card[data-table="1"] li.unit[data-unit="spears"]', 'data-verdict');
   if (illegalRow !== 'illegal') fail('spears shown as ' + illegalRow);
-  await judge.waitForSelector('.card[data-table="1"] figure img:not([hidden])', { timeout: 10000 })
+  await judge.waitForSelector('.card[data-table="1"] figure img:not([hidden])', WAIT)
     .catch(() => fail('no overlay picture on table 1'));
   await judge.waitForFunction(() => {
     const img = document.querySelector('.card[data-table="1"] figure img');
     return img && img.complete && img.naturalWidth > 0;
-  }, null, { timeout: 5000 }).catch(() => fail('the picture did not decode'));
+  }, null, WAIT).catch(() => fail('the picture did not decode'));
   const latency = await judge.evaluate(() => window.tableref.metrics.alerts.map((a) => a.shown_ms - a.wall_ms));
   if (!latency.length) fail('no alert latency recorded');
 
@@ -79,18 +81,18 @@ try {
   if (await judge.$('.card[data-table="2"].alert')) fail('table 2 raised an alert');
 
   // Table 3 was killed -9: its last will.
-  await judge.waitForSelector('.card[data-table="3"][data-status="offline"]', { timeout: 10000 })
+  await judge.waitForSelector('.card[data-table="3"][data-status="offline"]', WAIT)
     .catch(() => fail('table 3 not flagged offline'));
 
   // The overlay, before the judge: ILLEGAL and the distances, on a transparent page.
-  await overlay.waitForSelector('.ov-banner[data-verdict="illegal"]', { timeout: 10000 })
+  await overlay.waitForSelector('.ov-banner[data-verdict="illegal"]', WAIT)
     .catch(() => fail('overlay: no ILLEGAL banner'));
   const ovText = await overlay.textContent('#overlay');
   if (!/10\.38"/.test(ovText) || !/limit 10\.00"/.test(ovText)) fail('overlay distances missing: ' + ovText);
   const bg = await overlay.evaluate(() => getComputedStyle(document.body).backgroundColor);
   if (bg !== 'rgba(0, 0, 0, 0)') fail('overlay background is not transparent: ' + bg);
   await overlay.screenshot({ path: `${outDir}/overlay-illegal.png`, omitBackground: true });
-  await overlay2.waitForSelector('.ov-banner[data-verdict="cannot_tell"]', { timeout: 10000 })
+  await overlay2.waitForSelector('.ov-banner[data-verdict="cannot_tell"]', WAIT)
     .catch(() => fail('overlay table 2: no CANNOT TELL banner'));
   await overlay2.screenshot({ path: `${outDir}/overlay-cannot-tell.png`, omitBackground: true });
   await judge.screenshot({ path: `${outDir}/judge.png`, fullPage: true });
@@ -100,13 +102,13 @@ try {
   await judge.fill('.card[data-table="1"] form.command input[name="reason"]', REASON);
   const clicked = Date.now();
   await judge.click('.card[data-table="1"] form.command button[type="submit"]');
-  await judge.waitForSelector('.card[data-table="1"] .sent[data-state="applied"]', { timeout: 10000 })
+  await judge.waitForSelector('.card[data-table="1"] .sent[data-state="applied"]', WAIT)
     .catch(() => fail('the overrule was not answered by the table'));
   const roundTrip = Date.now() - clicked;
   if (await judge.$('.card[data-table="1"].alert')) fail('the alert is still raised after the overrule');
   const res = await judge.textContent('.card[data-table="1"] .resolution');
   if (!res.includes('Overruled by ' + JUDGE) || !res.includes(REASON)) fail('resolution: ' + res);
-  await overlay.waitForSelector('.ov-banner[data-verdict="overruled"]', { timeout: 10000 })
+  await overlay.waitForSelector('.ov-banner[data-verdict="overruled"]', WAIT)
     .catch(() => fail('overlay did not follow the overrule'));
   await overlay.screenshot({ path: `${outDir}/overlay-overruled.png`, omitBackground: true });
   await judge.screenshot({ path: `${outDir}/judge-after.png`, fullPage: true });
