@@ -220,7 +220,10 @@ static bool slot_message(venue_slot *s, const char *topic, venue_msg *m)
 /*
  * The next message to hand over, under mu: the status first (a dead camera
  * must show at once), then events in order (alerts among them), then the
- * state, then the picture (the largest). False when nothing may go now.
+ * picture, then the state (which describes the picture: a subscriber that
+ * reads the description finds the picture already retained). The sender
+ * encodes a waiting picture before it picks, so the picture is never behind
+ * a state that names it. False when nothing may go now.
  */
 static bool next_message(venue_feed *f, venue_msg *m)
 {
@@ -233,10 +236,10 @@ static bool next_message(venue_feed *f, venue_msg *m)
         return true;
     if (venue_queue_pop(&f->queue, m))
         return true;
-    if (f->state.pending)
-        return slot_message(&f->state, f->t_state, m);
     if (f->picture.pending && !f->picture_raw_pending)
         return slot_message(&f->picture, f->t_picture, m);
+    if (f->state.pending && !f->picture_raw_pending)
+        return slot_message(&f->state, f->t_state, m);
     return false;
 }
 

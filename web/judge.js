@@ -67,7 +67,8 @@
     client = mqtt.connect(brokerUrl(), opts);
     client.on('connect', () => {
       setLink('connected', 'ok');
-      $('#login').hidden = true;
+      // Only a login closes the form: the anonymous connection at start may come after the judge opened it.
+      if (username) $('#login').hidden = true;
       if (!eventName) {
         client.subscribe('tableref/+/table/+/status', { qos: 1 });
       } else {
