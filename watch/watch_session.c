@@ -47,7 +47,8 @@ watch_session *watch_session_new(const vis_roster *roster, const calib_file *cal
     s->roster = roster;
     if (check_new_file(cfg->record_path, cfg->replace, err) < 0 ||
         !(s->tracker = watch_tracker_new(roster, calib, &cfg->tracker, err)) ||
-        !(s->log = watch_log_open(cfg->log_path, err)) || !(s->vtt = watch_vtt_open(cfg->vtt_path, cfg->replace, err)) ||
+        !(s->log = watch_log_open(cfg->log_path, err)) ||
+        !(s->vtt = watch_vtt_open(cfg->vtt_path, cfg->replace, err)) ||
         !(s->control = watch_control_new(err)) || !(s->show = watch_show_new(calib, err))) {
         watch_session_free(s);
         return NULL;
@@ -254,6 +255,8 @@ static void emit_stopped(watch_session *s, const char *reason, int status)
 int watch_session_run(watch_session *s, vis_capture *cap, volatile sig_atomic_t *stop)
 {
     emit_started(s, cap);
+    const vis_capture_kind kind = vis_capture_kind_of(cap);
+    s->replay = !s->cfg.realtime && (kind == VIS_CAPTURE_FILE || kind == VIS_CAPTURE_IMAGES);
     const char *reason = "end of recording";
     int status = -1;
     char failure[640];

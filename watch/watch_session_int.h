@@ -45,6 +45,7 @@ struct watch_session {
     watch_record *rec;
     bool record_failed;      /* could not open, or failed while writing: said once, watching goes on */
     bool made_clip_dir;
+    bool replay;             /* a file replayed as fast as it goes: the recorder may wait, never drop */
     /* The venue feed (watch_session_feed.c). */
     venue_feed *feed;
     int picture_move;        /* a call whose overlay picture is still to be sent; 0: none */

@@ -15,7 +15,7 @@
 #if TABLEREF_HAVE_RECORD
 #include "watch_record.h"
 
-/* The clip window around the settle frame's time t: the move itself (before the table stood still) and a second after. */
+/* The clip window around the settle frame's time t: the move itself (before the table stood still), a second after. */
 #define CLIP_BEFORE_STILL_MS 5000.0
 #define CLIP_AFTER_SETTLE_MS 1000.0
 
@@ -32,6 +32,7 @@ static void record_open(watch_session *s, const cvs_image *shown, double fps)
     rc.width = shown->width, rc.height = shown->height;
     rc.fps = fps > 0 ? fps : 5;
     rc.replace = s->cfg.replace;
+    rc.wait_when_full = s->replay;
     rules_error err;
     if (!(s->rec = watch_record_open(s->cfg.record_path, &rc, &err))) {
         record_failed(s, err.msg);
