@@ -4,8 +4,10 @@
  * its own pace, and a real subscriber. Checked: every event published
  * (QoS 1), the cavalry's alert with its call and evidence clip, the
  * retained state and picture, a judge's overrule sent over MQTT applied
- * and logged by "mqtt:alice" with its id, and a watch with no broker that
- * says so once and calls exactly as without a feed.
+ * and logged by "mqtt:alice" with its id, a watch with no broker that
+ * says so once and calls exactly as without a feed, and the venue's ACL
+ * with users (--mqtt-user, --mqtt-password-file) and the last will after
+ * kill -9.
  *
  * The latency from the settle frame to the alert at the subscriber is
  * printed (a figure, not a test): the frame of t_ms is read at the
@@ -70,7 +72,8 @@ static void make_long_turn(char *dir, size_t cap)
 }
 
 /* Starts the watch on `frames` with the feed to `port` as table `table`; records and logs in the work dir. */
-static void start_watch(const char *frames, int port, int table, const char *name)
+static void start_watch_as(const char *frames, int port, int table, const char *name, const char *user,
+                           const char *password_file)
 {
     char calib[2300], roster[2300], record[2300], log[2300], broker[64], num[16];
     wt_path_in(calib, sizeof calib, "seq/calib.json");
@@ -86,8 +89,18 @@ static void start_watch(const char *frames, int port, int table, const char *nam
     char *argv[] = {(char *)vt_tableref_bin(), "watch", "--source", (char *)frames, "--calib", calib, "--roster",
                     roster, "--settle-ms", "600", "--realtime", "--quiet", "--replace", "--record", record, "--log",
                     log, "--mqtt", broker, "--event", "test", "--table", num, "--clip-url", "http://judge.local/clips",
-                    NULL};
+                    NULL, NULL, NULL, NULL, NULL};
+    if (user) {
+        const int at = (int)(sizeof argv / sizeof argv[0]) - 5;
+        argv[at] = "--mqtt-user", argv[at + 1] = (char *)user;
+        argv[at + 2] = "--mqtt-password-file", argv[at + 3] = (char *)password_file;
+    }
     cr_assert_eq(venue_proc_spawn(&g_watch, argv, NULL, 0), 0);
+}
+
+static void start_watch(const char *frames, int port, int table, const char *name)
+{
+    start_watch_as(frames, port, table, name, NULL, NULL);
 }
 
 /* "2026-11-23T03:31:59.519Z" as ms since the epoch. */
@@ -256,4 +269,58 @@ Test(watch_venue, no_broker_is_said_once_and_changes_no_call, .timeout = 120)
         said++;
     cr_expect_eq(said, 1, "said once: %s", text);
     cr_expect(strstr(text, "retries on its own"), "%s", text);
+}
+
+/* The broker as a venue runs it: the shipped ACL, users from a password file, the public read-only. */
+static void setup_acl(void)
+{
+    char dir[2300], cmd[8192], acl[2300];
+    wt_path_in(dir, sizeof dir, "acl-broker");
+    wt_cmdf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && mosquitto_passwd -b -c '%s/passwd' tables t-pass && "
+            "mosquitto_passwd -b '%s/passwd' alice a-pass && printf 't-pass\\n' >'%s/table-password'",
+            dir, dir, dir, dir, dir);
+    cr_assert_eq(wt_run(cmd), 0, "%s", cmd);
+    static char passwd[2400];
+    snprintf(passwd, sizeof passwd, "%s/passwd", dir);
+    snprintf(acl, sizeof acl, "%s/venue/mosquitto/tableref.acl", vt_source_root());
+    venue_broker_options o;
+    venue_broker_options_default(&o);
+    o.password_file = passwd;
+    o.acl_file = acl;
+    rules_error err;
+    cr_assert_eq(venue_broker_start(&o, &g_broker, &err), 0, "%s", err.msg);
+}
+
+Test(watch_venue, with_the_venue_acl_the_table_user_publishes_a_judge_commands_and_kill_9_is_offline,
+     .init = setup_acl, .fini = teardown, .timeout = 120)
+{
+    wt_ensure_run();
+    char frames[2300], pwfile[2300];
+    make_long_turn(frames, sizeof frames);
+    wt_path_in(pwfile, sizeof pwfile, "acl-broker/table-password");
+    venue_sub *pub = venue_sub_new(g_broker.port, "tableref/test/table/7/#", 1); /* the anonymous public */
+    cr_assert(pub);
+    venue_sub *judge = venue_sub_new_as(g_broker.port, "tableref/test/table/7/event/#", 1, NULL, "alice", "a-pass");
+    cr_assert(judge);
+    start_watch_as(frames, g_broker.port, 7, "venue-acl", "tables", pwfile);
+    cr_assert(venue_sub_wait(pub, "tableref/test/table/7/event/alert", "cavalry", 60000),
+              "the table user publishes; the public reads");
+    cr_assert_eq(venue_sub_publish(judge, "tableref/test/table/7/command/alice",
+                                   "{\"action\":\"confirm\",\"move\":3,\"reason\":\"seen\",\"id\":\"acl-1\"}",
+                                   false), 0);
+    const venue_sub_msg *corr = venue_sub_wait(pub, "tableref/test/table/7/event/correction", "acl-1", 10000);
+    cr_assert(corr, "the judge's command reaches the table");
+    cr_expect(strstr(corr->payload, "\"applied\":true") && strstr(corr->payload, "mqtt:alice"), "%s", corr->payload);
+    /* kill -9: the broker says offline for it (the last will), retained. */
+    venue_proc_kill(&g_watch, SIGKILL);
+    g_watch.pid = -1;
+    cr_expect(venue_sub_wait(pub, "tableref/test/table/7/status", "offline", 30000), "the last will: offline");
+    venue_sub_free(judge);
+    venue_sub_free(pub);
+    venue_sub *late = venue_sub_new(g_broker.port, "tableref/test/table/7/status", 1);
+    cr_assert(late);
+    const venue_sub_msg *st = venue_sub_wait(late, "tableref/test/table/7/status", NULL, 5000);
+    cr_expect(st && st->retain && strstr(st->payload, "offline"), "a late subscriber sees the table offline: %s",
+              st ? st->payload : "nothing");
+    venue_sub_free(late);
 }
