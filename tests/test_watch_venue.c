@@ -34,7 +34,6 @@
 #include "vision_test_util.h"
 #include "watch_test_util.h"
 
-#define TURN_FRAMES 33
 #define TAIL_FRAMES 20  /* 4 s of the table standing still after the last call: time for the judge */
 
 static venue_broker g_broker;
@@ -55,20 +54,9 @@ static void teardown(void)
     venue_broker_stop(&g_broker);
 }
 
-/* The turn's frames, then its last frame TAIL_FRAMES more times, as links in DIR/long-frames. */
-static void make_long_turn(char *dir, size_t cap)
+static void make_long_turn(char *dir, size_t cap, const char *name)
 {
-    char seq[2300], cmd[8192];
-    wt_path_in(seq, sizeof seq, "seq/frames");
-    wt_path_in(dir, cap, "long-frames");
-    wt_cmdf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
-    cr_assert_eq(wt_run(cmd), 0);
-    for (int i = 0; i < TURN_FRAMES + TAIL_FRAMES; i++) {
-        char from[2400], to[2400];
-        snprintf(from, sizeof from, "%s/%06d.jpg", seq, i < TURN_FRAMES ? i : TURN_FRAMES - 1);
-        snprintf(to, sizeof to, "%s/%06d.jpg", dir, i);
-        cr_assert_eq(symlink(from, to), 0, "%s", to);
-    }
+    wt_make_long_turn(dir, cap, TAIL_FRAMES, name);
 }
 
 /* Starts the watch on `frames` with the feed to `port` as table `table`; records and logs in the work dir. */
@@ -139,7 +127,7 @@ Test(watch_venue, alert_over_mqtt_then_a_judges_overrule_is_applied_and_logged, 
 {
     wt_ensure_run();
     char frames[2300];
-    make_long_turn(frames, sizeof frames);
+    make_long_turn(frames, sizeof frames, "long-frames-overrule");
     venue_sub *sub = venue_sub_new(g_broker.port, "tableref/test/table/4/#", 1);
     cr_assert(sub, "the subscriber connects");
     start_watch(frames, g_broker.port, 4, "venue-game");
@@ -226,7 +214,7 @@ Test(watch_venue, a_command_the_feed_refuses_is_logged_and_never_applied, .init 
 {
     wt_ensure_run();
     char frames[2300];
-    make_long_turn(frames, sizeof frames);
+    make_long_turn(frames, sizeof frames, "long-frames-refused");
     venue_sub *sub = venue_sub_new(g_broker.port, "tableref/test/table/5/#", 1);
     cr_assert(sub);
     start_watch(frames, g_broker.port, 5, "venue-refused");
@@ -296,7 +284,7 @@ Test(watch_venue, with_the_venue_acl_the_table_user_publishes_a_judge_commands_a
 {
     wt_ensure_run();
     char frames[2300], pwfile[2300];
-    make_long_turn(frames, sizeof frames);
+    make_long_turn(frames, sizeof frames, "long-frames-acl");
     wt_path_in(pwfile, sizeof pwfile, "acl-broker/table-password");
     venue_sub *pub = venue_sub_new(g_broker.port, "tableref/test/table/7/#", 1); /* the anonymous public */
     cr_assert(pub);

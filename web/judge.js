@@ -298,6 +298,16 @@
     const overruled = overallVerdict(t) === 'overruled';
     (t.call.units || []).forEach((u) => ul.append(unitRow(u, overruled)));
     box.append(ul);
+    // The evidence clip of an ILLEGAL or CANNOT TELL call: a link where the table serves it, else its path there.
+    if (t.call.clip_url) {
+      const a = el('a', 'clip', `replay move ${t.call.move}`);
+      a.href = t.call.clip_url;
+      a.target = '_blank';
+      a.rel = 'noopener';
+      box.append(a);
+    } else if (t.call.clip) {
+      box.append(el('p', 'quiet clip-path', `clip on the table: ${t.call.clip}`));
+    }
   }
 
   function renderJudge(t) {
