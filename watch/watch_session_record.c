@@ -127,12 +127,9 @@ void watch_session_record_close(watch_session *s)
     if (!s->rec)
         return;
     rules_error err;
-    if (watch_record_close(s->rec, &err) < 0) {
-        if (!s->record_failed)
-            record_failed(s, err.msg);
-        else /* said already, when it failed; now what is kept */
-            fprintf(stderr, "tableref watch: recording: %s\n", err.msg);
-    }
+    /* A failure while recording was said when it happened (the same message): only a new one is. */
+    if (watch_record_close(s->rec, &err) < 0 && !s->record_failed)
+        record_failed(s, err.msg);
     watch_record_stats st;
     watch_record_get_stats(s->rec, &st);
     if (st.frames_dropped > 0 && !s->cfg.quiet)
