@@ -6,7 +6,8 @@
  * full disk is one "error" event while the watch goes on to the end.
  *
  * The turn is 33 frames at 5 fps (watch_test_util); the recorder cuts a
- * fragment at every keyframe, one a second: 5 frames.
+ * fragment at every keyframe, one a second of frame time: 5 frames, fewer
+ * when a live pace (--realtime) dropped some on a busy machine.
  */
 #include <criterion/criterion.h>
 
@@ -183,8 +184,10 @@ Test(watch_record, kill_9_mid_recording_leaves_a_playable_file_of_whole_fragment
     cr_assert(called, "watch never made its second call");
     cr_expect(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
     long frames = probe_frames(record, errors, sizeof errors);
+    /* Whole fragments only: ffprobe decodes every frame without an error. (Not a multiple of 5 frames: a live
+       pace drops frames when the machine is busy, and a fragment is a second of frame time. The recorder's own
+       suite counts fragments exactly.) */
     cr_expect_gt(frames, 0, "the killed recording plays: %s", errors);
-    cr_expect_eq(frames % FRAGMENT_FRAMES, 0, "it ends at a whole fragment: %ld frames", frames);
     cr_expect_lt(frames, 33, "a killed watch recorded less than the turn");
     cr_expect_str_empty(errors, "ffprobe reads the file without an error");
     size_t n;
@@ -237,7 +240,8 @@ Test(watch_record, a_full_disk_is_one_error_event_and_the_watch_goes_on, .timeou
     cr_expect_eq(count_events(ev, n, "stopped"), 1);
     cr_expect_gt(after, 0, "events follow the error");
     cr_expect_gt(frames, 0, "the recording up to the full disk plays: %s", errors);
-    cr_expect_eq(frames % FRAGMENT_FRAMES, 0, "it ends at a whole fragment: %ld frames", frames);
+    cr_expect_leq(frames, 2 * FRAGMENT_FRAMES, "it ends where the disk filled (about 2 s in 512 kB): %ld frames",
+                 frames);
     cr_expect_str_empty(errors);
     wt_free_jsonl(ev, n);
 }
