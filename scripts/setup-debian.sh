@@ -20,6 +20,8 @@ packages=(
   ffmpeg                            # ffprobe: the recording tests decode every frame
   util-linux e2fsprogs              # mount, fsfreeze, mkfs.ext4: the full and stalled disk tests
   clang libclang-rt-14-dev          # libFuzzer (-fsanitize=fuzzer): tests/fuzz/run.sh
+  libx11-dev                        # the projector / `watch --show` window (media/media_window.c)
+  xvfb                              # tests: the window drawn on a virtual X server
 )
 
 sudo_cmd=()
