@@ -102,30 +102,48 @@ int media_camera_luma(uint32_t fourcc, const uint8_t *buf, size_t len, int width
     return 0;
 }
 
-/* Picks the first preferred format the device offers and asks for the size. */
+/* Asks (req: VIDIOC_TRY_FMT or VIDIOC_S_FMT) for fourcc at the size; 0 when the driver keeps the format. */
+static int ask_format(media_camera *c, unsigned long req, uint32_t fourcc, int width, int height, struct v4l2_format *f)
+{
+    memset(f, 0, sizeof *f);
+    f->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    if (xioctl(c->fd, VIDIOC_G_FMT, f) < 0)
+        return -1;
+    if (width > 0 && height > 0)
+        f->fmt.pix.width = (unsigned)width, f->fmt.pix.height = (unsigned)height;
+    f->fmt.pix.pixelformat = fourcc;
+    f->fmt.pix.field = V4L2_FIELD_NONE;
+    return xioctl(c->fd, req, f) < 0 || f->fmt.pix.pixelformat != fourcc ? -1 : 0;
+}
+
+/*
+ * The first preferred format the device gives at the asked size; when none
+ * gives that size (the driver would shrink it), the first it gives at all.
+ */
 static int set_format(media_camera *c, int width, int height, rules_error *err)
 {
-    for (size_t i = 0; i < sizeof FORMATS / sizeof *FORMATS; i++) {
-        struct v4l2_format f;
-        memset(&f, 0, sizeof f);
-        f.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-        if (xioctl(c->fd, VIDIOC_G_FMT, &f) < 0)
-            return rules_error_set(err, "cannot open %s: %s", c->dev, strerror(errno));
-        if (width > 0 && height > 0)
-            f.fmt.pix.width = (unsigned)width, f.fmt.pix.height = (unsigned)height;
-        f.fmt.pix.pixelformat = FORMATS[i];
-        f.fmt.pix.field = V4L2_FIELD_NONE;
-        if (xioctl(c->fd, VIDIOC_S_FMT, &f) < 0 || f.fmt.pix.pixelformat != FORMATS[i])
-            continue; /* the driver gave another format: try the next */
-        c->fourcc = f.fmt.pix.pixelformat;
-        c->width = (int)f.fmt.pix.width;
-        c->height = (int)f.fmt.pix.height;
-        c->bytes_per_line = f.fmt.pix.bytesperline ? f.fmt.pix.bytesperline
-                                                   : (size_t)c->width * (c->fourcc == V4L2_PIX_FMT_YUYV ||
-                                                                         c->fourcc == V4L2_PIX_FMT_UYVY ? 2 : 1);
-        return 0;
-    }
-    return rules_error_set(err, "cannot open %s: it offers none of GREY, NV12, YU12, YUYV, UYVY, MJPEG", c->dev);
+    const size_t n = sizeof FORMATS / sizeof *FORMATS;
+    struct v4l2_format f;
+    size_t pick = n;
+    for (size_t i = 0; i < n && pick == n; i++)
+        if (ask_format(c, VIDIOC_TRY_FMT, FORMATS[i], width, height, &f) == 0 &&
+            (width <= 0 || ((int)f.fmt.pix.width == width && (int)f.fmt.pix.height == height)))
+            pick = i;
+    for (size_t i = 0; i < n && pick == n; i++)
+        if (ask_format(c, VIDIOC_TRY_FMT, FORMATS[i], width, height, &f) == 0)
+            pick = i;
+    /* Some drivers lack TRY_FMT: then S_FMT decides, in order. */
+    for (size_t i = 0; i < n && pick == n; i++)
+        if (ask_format(c, VIDIOC_S_FMT, FORMATS[i], width, height, &f) == 0)
+            pick = i;
+    if (pick == n || ask_format(c, VIDIOC_S_FMT, FORMATS[pick], width, height, &f) < 0)
+        return rules_error_set(err, "cannot open %s: it offers none of GREY, NV12, YU12, YUYV, UYVY, MJPEG", c->dev);
+    c->fourcc = f.fmt.pix.pixelformat;
+    c->width = (int)f.fmt.pix.width;
+    c->height = (int)f.fmt.pix.height;
+    const int packed = c->fourcc == V4L2_PIX_FMT_YUYV || c->fourcc == V4L2_PIX_FMT_UYVY;
+    c->bytes_per_line = f.fmt.pix.bytesperline ? f.fmt.pix.bytesperline : (size_t)c->width * (packed ? 2 : 1);
+    return 0;
 }
 
 static void set_rate(media_camera *c, double fps)
