@@ -52,6 +52,14 @@ cvs_image *cvs_image_new(int width, int height, int channels, uint8_t fill);
 void cvs_image_free(cvs_image *img);
 /* A deep copy; NULL when out of memory. */
 cvs_image *cvs_image_clone(const cvs_image *img);
+/*
+ * Copies width x height pixels of `channels` (rows `stride` bytes apart) into
+ * *dst, which is reused when its size and channels match and replaced (the
+ * old one freed) otherwise: how a reader's frame becomes the caller's image.
+ * Returns 0, or -1 when out of memory.
+ */
+int cvs_image_assign(cvs_image **dst, int width, int height, int channels, const uint8_t *data, size_t stride,
+                     rules_error *err);
 
 /* Picture files are read by vis_image_load (vision/vis_image.h), the one checked loader. */
 /* Writes by extension (.png, .jpg/.jpeg; media_image_write); jpeg_quality 1..100, 0: 95 (ignored for PNG). */

@@ -49,6 +49,20 @@ extern "C" cvs_image *cvs_image_clone(const cvs_image *img)
     return c;
 }
 
+extern "C" int cvs_image_assign(cvs_image **dst, int width, int height, int channels, const uint8_t *data,
+                                size_t stride, rules_error *err)
+{
+    cvs_image *img = *dst;
+    if (!img || img->width != width || img->height != height || img->channels != channels) {
+        cvs_image_free(img);
+        if (!(*dst = img = cvs_image_new(width, height, channels, 0)))
+            return rules_error_set(err, "out of memory");
+    }
+    for (int r = 0; r < height; r++)
+        memcpy(img->data + (size_t)r * img->stride, data + (size_t)r * stride, img->stride);
+    return 0;
+}
+
 cvs_image *cvs_from_mat(const cv::Mat &m)
 {
     cvs_image *img = cvs_image_new(m.cols, m.rows, m.channels(), 0);

@@ -56,29 +56,13 @@ cvs_video_reader *cvs_video_open(const char *path, int kind, int width, int heig
     return r;
 }
 
-/* Copies a view into *out, reallocating it when the size or channels differ. */
-static int copy_out(const media_view *v, cvs_image **out, rules_error *err)
-{
-    cvs_image *img = *out;
-    if (!img || img->width != v->width || img->height != v->height || img->channels != v->channels) {
-        cvs_image_free(img);
-        *out = img = cvs_image_new(v->width, v->height, v->channels, 0);
-        if (!img)
-            return rules_error_set(err, "out of memory");
-    }
-    const size_t row = (size_t)v->width * (size_t)v->channels;
-    for (int r = 0; r < v->height; r++)
-        memcpy(img->data + (size_t)r * img->stride, v->data + (size_t)r * v->stride, row);
-    return 0;
-}
-
 int cvs_video_read(cvs_video_reader *r, cvs_image **out, rules_error *err)
 {
     media_view v;
     int rc = r->camera ? media_camera_read(r->camera, &v, err) : media_video_read(r->file, NULL, &v, err);
     if (rc <= 0)
         return rc;
-    return copy_out(&v, out, err) < 0 ? -1 : 1;
+    return cvs_image_assign(out, v.width, v.height, v.channels, v.data, v.stride, err) < 0 ? -1 : 1;
 }
 
 double cvs_video_fps(const cvs_video_reader *r)

@@ -236,19 +236,10 @@ vis_capture *vis_capture_open(const char *source, const vis_capture_config *cfg,
     return c;
 }
 
-/* Copies a view the reader owns into *dst, reallocated when its size differs. */
+/* Copies a view the reader owns (valid until its next read) into *dst. */
 static int copy_view(const media_view *v, cvs_image **dst, rules_error *err)
 {
-    cvs_image *img = *dst;
-    if (!img || img->width != v->width || img->height != v->height || img->channels != v->channels) {
-        cvs_image_free(img);
-        if (!(*dst = img = cvs_image_new(v->width, v->height, v->channels, 0)))
-            return rules_error_set(err, "out of memory");
-    }
-    const size_t row = (size_t)v->width * (size_t)v->channels;
-    for (int r = 0; r < v->height; r++)
-        memcpy(img->data + (size_t)r * img->stride, v->data + (size_t)r * v->stride, row);
-    return 0;
+    return cvs_image_assign(dst, v->width, v->height, v->channels, v->data, v->stride, err);
 }
 
 /* A video frame: the colour picture for showing, the decoder's luma for detection. */
@@ -317,13 +308,8 @@ int vis_capture_read(vis_capture *c, vis_frame *out, rules_error *err)
         size_t stride;
         if (lcs_camera_read(c->lcam, c->cfg.timeout_ms, &g, &w, &h, &stride, &t, err) < 0)
             return -1;
-        if (!c->image || c->image->width != w || c->image->height != h) {
-            cvs_image_free(c->image);
-            if (!(c->image = cvs_image_new(w, h, 1, 0)))
-                return rules_error_set(err, "out of memory");
-        }
-        for (int r = 0; r < h; r++)
-            memcpy(c->image->data + (size_t)r * c->image->stride, g + (size_t)r * stride, (size_t)w);
+        if (cvs_image_assign(&c->image, w, h, 1, g, stride, err) < 0)
+            return -1;
 #else
         return rules_error_set(err, "libcamera support not built");
 #endif
