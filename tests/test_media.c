@@ -393,8 +393,21 @@ Test(media, window_on_xvfb_shows_the_picture_scaled_and_reads_keys)
     XFlush(d);
     cr_expect_eq(media_window_key(w, 2000), 'q');
     cr_expect_eq(media_window_key(w, 1), -1, "one press, one key");
-    XCloseDisplay(d);
     media_window_free(w);
+
+    /* The projector (calibrate projector --show) and watch's window go through the same window. */
+    cvs_image *gray = cvs_image_new(2, 1, 1, 0);
+    gray->data[1] = 255;
+    cr_assert_eq(cvs_projector_show(gray, 0, 0, 1, &err), 0, "%s", err.msg);
+    cr_expect_eq(root_pixel(d, 100, 100), 0x000000ul, "left half black");
+    cr_expect_eq(root_pixel(d, 200, 100), 0xfffffful, "right half white");
+    cvs_projector_close();
+    cr_assert_eq(cvs_window_show("tableref", gray, 1, &err), 0, "%s", err.msg);
+    cr_expect_eq(root_pixel(d, 200, 100), 0xfffffful);
+    cr_expect_eq(cvs_window_key(1), -1);
+    cvs_window_close("tableref");
+    cvs_image_free(gray);
+    XCloseDisplay(d);
     kill(pid, SIGTERM);
     waitpid(pid, NULL, 0);
 }
