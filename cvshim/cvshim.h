@@ -2,9 +2,13 @@
  * cvshim: the one door to OpenCV. OpenCV 4 has no C API, so everything
  * tableref needs from it sits behind these C functions, implemented in C++
  * files split by concern (cvshim_image.cpp, cvshim_render.cpp,
- * cvshim_aruco.cpp, cvshim_geom.cpp). Every C++ exception is caught inside
- * the shim and turned into a rules_error message; nothing here throws,
- * prints or exits.
+ * cvshim_sensor.cpp, cvshim_geom.cpp, cvshim_calib.cpp). Only OpenCV's core,
+ * imgproc and calib3d are linked (and videoio for the video writer, until
+ * watch/watch_record.c replaces it). Writing pictures, reading videos and
+ * cameras and the window keep their cvs_* names here but run over media/
+ * (libpng, TurboJPEG, FFmpeg, V4L2, X11; cvshim_media.c). Every C++
+ * exception is caught inside the shim and turned into a rules_error
+ * message; nothing here throws, prints or exits.
  *
  * How to use:
  *   rules_error err;
@@ -48,11 +52,19 @@ cvs_image *cvs_image_new(int width, int height, int channels, uint8_t fill);
 void cvs_image_free(cvs_image *img);
 /* A deep copy; NULL when out of memory. */
 cvs_image *cvs_image_clone(const cvs_image *img);
+/*
+ * Copies width x height pixels of `channels` (rows `stride` bytes apart) into
+ * *dst, which is reused when its size and channels match and replaced (the
+ * old one freed) otherwise: how a reader's frame becomes the caller's image.
+ * Returns 0, or -1 when out of memory.
+ */
+int cvs_image_assign(cvs_image **dst, int width, int height, int channels, const uint8_t *data, size_t stride,
+                     rules_error *err);
 
 /* Picture files are read by vis_image_load (vision/vis_image.h), the one checked loader. */
-/* Writes by extension (.png, .jpg/.jpeg); jpeg_quality 1..100 (ignored for PNG). */
+/* Writes by extension (.png, .jpg/.jpeg; media_image_write); jpeg_quality 1..100, 0: 95 (ignored for PNG). */
 int cvs_image_save(const cvs_image *img, const char *path, int jpeg_quality, rules_error *err);
-/* Compresses to JPEG in memory and decodes back (the camera's compression artefacts). */
+/* Compresses to JPEG in memory and decodes back (the camera's compression artefacts; TurboJPEG, 4:2:0). */
 int cvs_image_jpeg_roundtrip(cvs_image *img, int quality, rules_error *err);
 
 /* ======================================================================
@@ -184,24 +196,6 @@ int cvs_render_jpeg_gray(cvs_image *bgr, int quality, cvs_image *gray, rules_err
 cvs_image *cvs_image_downsample(const cvs_image *img, int factor, rules_error *err);
 
 /* ======================================================================
- * ArUco (cvshim_aruco.cpp): OpenCV contrib 4.6 cv::aruco::detectMarkers
- * ====================================================================== */
-
-typedef struct cvs_marker {
-    int id;
-    double corners[4][2];
-} cvs_marker;
-
-/*
- * Detects DICT_APRILTAG_36h11 markers. min_perimeter_rate: OpenCV's
- * minMarkerPerimeterRate (relative to the longest image side; its default
- * 0.03 loses 36 px tags on 12 MP frames, 0.01 keeps them). `*out` is
- * malloc'ed (caller frees), `*n` its length. Returns 0 or -1.
- */
-int cvs_aruco_detect_36h11(const cvs_image *img, double min_perimeter_rate, int subpix,
-                           cvs_marker **out, size_t *n, rules_error *err);
-
-/* ======================================================================
  * Geometry (cvshim_geom.cpp)
  * ====================================================================== */
 
@@ -275,20 +269,20 @@ int cvs_find_homography(const double *src_xy, const double *dst_xy, int n, doubl
                         unsigned char *inliers, rules_error *err);
 
 /*
- * Shows `pattern` in a borderless fullscreen window (cv::namedWindow +
- * WND_PROP_FULLSCREEN) placed at screen position (x, y) -- the projector's
- * place on the desktop -- and waits `wait_ms` for it to be drawn. Needs a
- * display; returns -1 with a message without one. cvs_projector_close
- * removes the window (no-op when none).
+ * Shows `pattern` in a borderless fullscreen X11 window (media_window)
+ * placed at screen position (x, y) -- the projector's place on the desktop --
+ * and waits `wait_ms` for it to be drawn. Needs a display; returns -1 with
+ * "projector: no display (DISPLAY is not set); use --pattern-out ..."
+ * without one. cvs_projector_close removes the window (no-op when none).
  */
 int cvs_projector_show(const cvs_image *pattern, int screen_x, int screen_y, int wait_ms, rules_error *err);
 void cvs_projector_close(void);
 
 
 /* ======================================================================
- * Video (cvshim_video.cpp): cv::VideoCapture for video files and V4L2
- * devices, cv::VideoWriter through FFmpeg, and a fullscreen window with the
- * keyboard (highgui). Used by vision/vis_capture and `tableref watch`.
+ * Video: files through FFmpeg and V4L2 devices (their Y plane) over media/
+ * (cvshim_media.c); an X11 window with the keyboard over media_window.
+ * The game's video is written by watch/watch_record.c. vision/vis_capture uses media/ directly.
  * ====================================================================== */
 
 typedef struct cvs_video_reader cvs_video_reader;
@@ -325,7 +319,7 @@ cvs_image *cvs_image_to_gray(const cvs_image *img, rules_error *err);
 /* BGR copy of a gray image (a plain copy of a BGR one). NULL on error. */
 cvs_image *cvs_image_to_bgr(const cvs_image *img, rules_error *err);
 
-/* True when a display server is reachable (DISPLAY or WAYLAND_DISPLAY set). */
+/* True when DISPLAY names an X server (XWayland included). */
 int cvs_window_available(void);
 /*
  * Shows `img` in the window `name` (created on first use; fullscreen when

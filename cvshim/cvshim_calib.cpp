@@ -1,4 +1,4 @@
-// Camera calibration from OpenCV's calib3d, the projector window from highgui.
+// Camera calibration from OpenCV's calib3d (the projector window is in cvshim_media.c, over media/).
 #include <cfloat>
 #include <cmath>
 #include <cstdlib>
@@ -7,7 +7,6 @@
 #include <vector>
 
 #include <opencv2/calib3d.hpp>
-#include <opencv2/highgui.hpp>
 
 #include "cvshim.h"
 #include "cvshim_internal.hpp"
@@ -237,44 +236,4 @@ extern "C" int cvs_find_homography(const double *src_xy, const double *dst_xy, i
     } catch (...) {
         return rules_error_set(err, "homography: unknown failure");
     }
-}
-
-static const char *const PROJECTOR_WINDOW = "tableref projector";
-static bool projector_open = false;
-
-extern "C" int cvs_projector_show(const cvs_image *pattern, int screen_x, int screen_y, int wait_ms,
-                                  rules_error *err)
-{
-    try {
-        // highgui aborts the process on some back ends when there is no
-        // display; refuse politely first.
-        const char *d = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
-        if ((!d || !*d) && (!w || !*w))
-            return rules_error_set(err, "projector: no display (DISPLAY is not set); use --pattern-out to write "
-                                        "the pattern to a file and show it yourself");
-        cv::namedWindow(PROJECTOR_WINDOW, cv::WINDOW_NORMAL);
-        cv::moveWindow(PROJECTOR_WINDOW, screen_x, screen_y);
-        cv::setWindowProperty(PROJECTOR_WINDOW, cv::WND_PROP_FULLSCREEN, cv::WINDOW_FULLSCREEN);
-        cv::imshow(PROJECTOR_WINDOW, cvs_view(pattern));
-        projector_open = true;
-        cv::waitKey(wait_ms > 0 ? wait_ms : 1);
-        return 0;
-    } catch (const std::exception &e) {
-        return rules_error_set(err, "projector: %s", e.what());
-    } catch (...) {
-        return rules_error_set(err, "projector: unknown failure");
-    }
-}
-
-extern "C" void cvs_projector_close(void)
-{
-    if (!projector_open)
-        return;
-    try {
-        cv::destroyWindow(PROJECTOR_WINDOW);
-        cv::waitKey(1);
-    } catch (...) {
-        // Nothing useful to do: the window is gone either way.
-    }
-    projector_open = false;
 }

@@ -1,4 +1,5 @@
-// Image I/O through OpenCV; every exception becomes a rules_error.
+// cvs_image itself, colour conversion and downsampling; every exception becomes a rules_error.
+// Files are written by media/ (cvshim_media.c), read by vision/vis_image.c.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -6,7 +7,7 @@
 #include <vector>
 
 #include <opencv2/core.hpp>
-#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include "cvshim.h"
 #include "cvshim_internal.hpp"
@@ -48,6 +49,20 @@ extern "C" cvs_image *cvs_image_clone(const cvs_image *img)
     return c;
 }
 
+extern "C" int cvs_image_assign(cvs_image **dst, int width, int height, int channels, const uint8_t *data,
+                                size_t stride, rules_error *err)
+{
+    cvs_image *img = *dst;
+    if (!img || img->width != width || img->height != height || img->channels != channels) {
+        cvs_image_free(img);
+        if (!(*dst = img = cvs_image_new(width, height, channels, 0)))
+            return rules_error_set(err, "out of memory");
+    }
+    for (int r = 0; r < height; r++)
+        memcpy(img->data + (size_t)r * img->stride, data + (size_t)r * stride, img->stride);
+    return 0;
+}
+
 cvs_image *cvs_from_mat(const cv::Mat &m)
 {
     cvs_image *img = cvs_image_new(m.cols, m.rows, m.channels(), 0);
@@ -56,39 +71,6 @@ cvs_image *cvs_from_mat(const cv::Mat &m)
     for (int r = 0; r < m.rows; r++)
         memcpy(img->data + r * img->stride, m.ptr(r), img->stride);
     return img;
-}
-
-extern "C" int cvs_image_save(const cvs_image *img, const char *path, int jpeg_quality, rules_error *err)
-{
-    try {
-        std::vector<int> params;
-        if (jpeg_quality > 0)
-            params = {cv::IMWRITE_JPEG_QUALITY, jpeg_quality};
-        if (!cv::imwrite(path, cvs_view(img), params))
-            return rules_error_set(err, "%s: cannot write image", path);
-        return 0;
-    } catch (const std::exception &e) {
-        return rules_error_set(err, "%s: cannot write image: %s", path, e.what());
-    } catch (...) {
-        return rules_error_set(err, "%s: cannot write image", path);
-    }
-}
-
-extern "C" int cvs_image_jpeg_roundtrip(cvs_image *img, int quality, rules_error *err)
-{
-    try {
-        std::vector<uint8_t> buf;
-        cv::imencode(".jpg", cvs_view(img), buf, {cv::IMWRITE_JPEG_QUALITY, quality});
-        cv::Mat back = cv::imdecode(buf, img->channels == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
-        if (back.rows != img->height || back.cols != img->width)
-            return rules_error_set(err, "JPEG round trip changed the image size");
-        back.copyTo(cvs_view(img));
-        return 0;
-    } catch (const std::exception &e) {
-        return rules_error_set(err, "JPEG compression failed: %s", e.what());
-    } catch (...) {
-        return rules_error_set(err, "JPEG compression failed");
-    }
 }
 
 extern "C" cvs_image *cvs_image_downsample(const cvs_image *img, int factor, rules_error *err)
@@ -108,3 +90,29 @@ extern "C" cvs_image *cvs_image_downsample(const cvs_image *img, int factor, rul
     }
     return nullptr;
 }
+
+static cvs_image *convert(const cvs_image *img, int want_channels, rules_error *err)
+{
+    try {
+        if (img->channels == want_channels) {
+            cvs_image *c = cvs_image_clone(img);
+            if (!c)
+                rules_error_set(err, "out of memory");
+            return c;
+        }
+        cv::Mat m;
+        cv::cvtColor(cvs_view(img), m, want_channels == 1 ? cv::COLOR_BGR2GRAY : cv::COLOR_GRAY2BGR);
+        cvs_image *c = cvs_from_mat(m);
+        if (!c)
+            rules_error_set(err, "out of memory");
+        return c;
+    } catch (const std::exception &e) {
+        rules_error_set(err, "colour conversion failed: %s", e.what());
+    } catch (...) {
+        rules_error_set(err, "colour conversion failed");
+    }
+    return nullptr;
+}
+
+extern "C" cvs_image *cvs_image_to_gray(const cvs_image *img, rules_error *err) { return convert(img, 1, err); }
+extern "C" cvs_image *cvs_image_to_bgr(const cvs_image *img, rules_error *err) { return convert(img, 3, err); }

@@ -8,11 +8,11 @@
 #include <vector>
 
 #include <opencv2/core.hpp>
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "cvshim.h"
 #include "cvshim_internal.hpp"
+#include "media.h"
 
 extern "C" void cvs_sensor_default(cvs_sensor *s)
 {
@@ -196,15 +196,12 @@ extern "C" int cvs_render_jpeg_gray(cvs_image *bgr, int quality, cvs_image *gray
             cv::cvtColor(cvs_view(bgr), cvs_view(gray), cv::COLOR_BGR2GRAY);
             return 0;
         }
-        std::vector<uint8_t> buf;
-        /* OpenCV 4.6 leaves libjpeg's defaults: YCbCr with 4:2:0 chroma, as cameras write. */
-        const std::vector<int> params = {cv::IMWRITE_JPEG_QUALITY, std::min(100, quality)};
-        cv::imencode(".jpg", cvs_view(bgr), buf, params);
-        cv::Mat y = cv::imdecode(buf, cv::IMREAD_GRAYSCALE), back = cv::imdecode(buf, cv::IMREAD_COLOR);
-        if (y.rows != bgr->height || y.cols != bgr->width || back.rows != bgr->height)
-            return rules_error_set(err, "camera JPEG: the round trip changed the image size");
-        y.copyTo(cvs_view(gray));
-        back.copyTo(cvs_view(bgr));
+        /* TurboJPEG with 4:2:0 chroma, as cameras write; gray is the stored Y plane. */
+        const media_view v = {bgr->width, bgr->height, 3, bgr->stride, bgr->data};
+        if (media_jpeg_roundtrip(&v, std::min(100, quality), bgr->data, bgr->stride, gray->data, gray->stride, err) < 0) {
+            rules_error_prefix(err, "camera JPEG");
+            return -1;
+        }
         return 0;
     } catch (const std::exception &e) {
         return rules_error_set(err, "camera JPEG: %s", e.what());

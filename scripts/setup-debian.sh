@@ -8,7 +8,7 @@ packages=(
   libcjson-dev                      # JSON formats (snapshot, report, roster, calibration)
   libcriterion-dev                  # tests
   libapriltag-dev                   # tag detection
-  libopencv-dev libopencv-contrib-dev  # image I/O, rendering, calibration, ArUco baseline
+  libopencv-dev  # core, imgproc, calib3d: rendering and calibration (pictures, video, windows: media/)
   libcairo2-dev                     # overlay drawing (PNG, SVG, PDF)
   libcamera-dev                     # Raspberry Pi / libcamera capture (optional at build time)
   fonts-dejavu-core                 # legible overlay labels
@@ -23,6 +23,8 @@ packages=(
   ffmpeg                            # ffprobe: the recording tests decode every frame
   util-linux e2fsprogs              # mount, fsfreeze, mkfs.ext4: the full and stalled disk tests
   clang libclang-rt-14-dev          # libFuzzer (-fsanitize=fuzzer): tests/fuzz/run.sh
+  libx11-dev                        # the projector / `watch --show` window (media/media_window.c)
+  xvfb                              # tests: the window drawn on a virtual X server
 )
 
 sudo_cmd=()

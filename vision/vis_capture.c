@@ -15,6 +15,7 @@
 
 #include <linux/videodev2.h>
 
+#include "media.h"
 #include "tableref_config.h"
 #include "vis_image.h"
 #if TABLEREF_HAVE_LIBCAMERA
@@ -28,8 +29,9 @@ struct vis_capture {
     /* images */
     char **files;
     size_t n_files;
-    /* video file, v4l2 */
-    cvs_video_reader *video;
+    /* video file (FFmpeg), V4L2 camera (its Y plane) */
+    media_video *video;
+    media_camera *camera;
     long frame_count;
     /* libcamera */
 #if TABLEREF_HAVE_LIBCAMERA
@@ -187,11 +189,10 @@ vis_capture *vis_capture_open(const char *source, const vis_capture_config *cfg,
         else
             snprintf(dev, sizeof dev, "%s", p);
         c->kind = VIS_CAPTURE_V4L2;
-        c->video = cvs_video_open(dev, CVS_VIDEO_V4L2, c->cfg.width, c->cfg.height, c->cfg.fps, c->cfg.timeout_ms,
-                                  err);
-        rc = c->video ? 0 : -1;
-        if (c->video) {
-            c->fps = cvs_video_fps(c->video);
+        c->camera = media_camera_open(dev, c->cfg.width, c->cfg.height, c->cfg.fps, c->cfg.timeout_ms, err);
+        rc = c->camera ? 0 : -1;
+        if (c->camera) {
+            c->fps = media_camera_fps(c->camera);
             snprintf(c->desc, sizeof c->desc, "V4L2 camera %s", dev);
         }
     } else if (strchr(source, '%')) {
@@ -207,13 +208,13 @@ vis_capture *vis_capture_open(const char *source, const vis_capture_config *cfg,
         rc = add_file(c, source) < 0 ? rules_error_set(err, "out of memory") : 0;
     } else {
         c->kind = VIS_CAPTURE_FILE;
-        c->video = cvs_video_open(source, CVS_VIDEO_FILE, 0, 0, 0, c->cfg.timeout_ms, err);
+        c->video = media_video_open(source, MEDIA_GRAY | MEDIA_BGR, err);
         rc = c->video ? 0 : -1;
         if (c->video) {
-            c->fps = cvs_video_fps(c->video);
+            c->fps = media_video_fps(c->video);
             if (c->fps <= 0)
                 c->fps = c->cfg.fps > 0 ? c->cfg.fps : 25;
-            c->frame_count = cvs_video_frame_count(c->video);
+            c->frame_count = media_video_frame_count(c->video);
             snprintf(c->desc, sizeof c->desc, "video file %s (%ld frames at %.3g fps)", source, c->frame_count,
                      c->fps);
         }
@@ -235,10 +236,26 @@ vis_capture *vis_capture_open(const char *source, const vis_capture_config *cfg,
     return c;
 }
 
-/* Keeps c->gray pointing at a gray version of c->image. */
+/* Copies a view the reader owns (valid until its next read) into *dst. */
+static int copy_view(const media_view *v, cvs_image **dst, rules_error *err)
+{
+    return cvs_image_assign(dst, v->width, v->height, v->channels, v->data, v->stride, err);
+}
+
+/* A video frame: the colour picture for showing, the decoder's luma for detection. */
+static int read_video(vis_capture *c, rules_error *err)
+{
+    media_view gray, bgr;
+    int r = media_video_read(c->video, &gray, &bgr, err);
+    if (r <= 0)
+        return r;
+    return copy_view(&bgr, &c->image, err) < 0 || copy_view(&gray, &c->gray, err) < 0 ? -1 : 1;
+}
+
+/* Keeps c->gray pointing at a gray version of c->image (video frames bring their own). */
 static int make_gray(vis_capture *c, rules_error *err)
 {
-    if (c->image->channels == 1)
+    if (c->image->channels == 1 || c->kind == VIS_CAPTURE_FILE)
         return 0;
     cvs_image_free(c->gray);
     c->gray = cvs_image_to_gray(c->image, err);
@@ -263,7 +280,7 @@ int vis_capture_read(vis_capture *c, vis_frame *out, rules_error *err)
         break;
     }
     case VIS_CAPTURE_FILE: {
-        int r = cvs_video_read(c->video, &c->image, err);
+        int r = read_video(c, err);
         if (r < 0)
             return -1;
         if (r == 0) {
@@ -276,11 +293,14 @@ int vis_capture_read(vis_capture *c, vis_frame *out, rules_error *err)
         }
         break;
     }
-    case VIS_CAPTURE_V4L2:
-        if (cvs_video_read(c->video, &c->image, err) <= 0)
+    case VIS_CAPTURE_V4L2: {
+        /* The camera's Y plane as it comes: no JPEG, no colour conversion. */
+        media_view y;
+        if (media_camera_read(c->camera, &y, err) < 0 || copy_view(&y, &c->image, err) < 0)
             return -1;
         t = mono_ms();
         break;
+    }
     case VIS_CAPTURE_LIBCAMERA: {
 #if TABLEREF_HAVE_LIBCAMERA
         const uint8_t *g;
@@ -288,13 +308,8 @@ int vis_capture_read(vis_capture *c, vis_frame *out, rules_error *err)
         size_t stride;
         if (lcs_camera_read(c->lcam, c->cfg.timeout_ms, &g, &w, &h, &stride, &t, err) < 0)
             return -1;
-        if (!c->image || c->image->width != w || c->image->height != h) {
-            cvs_image_free(c->image);
-            if (!(c->image = cvs_image_new(w, h, 1, 0)))
-                return rules_error_set(err, "out of memory");
-        }
-        for (int r = 0; r < h; r++)
-            memcpy(c->image->data + (size_t)r * c->image->stride, g + (size_t)r * stride, (size_t)w);
+        if (cvs_image_assign(&c->image, w, h, 1, g, stride, err) < 0)
+            return -1;
 #else
         return rules_error_set(err, "libcamera support not built");
 #endif
@@ -329,7 +344,8 @@ void vis_capture_close(vis_capture *c)
     for (size_t i = 0; i < c->n_files; i++)
         free(c->files[i]);
     free(c->files);
-    cvs_video_close(c->video);
+    media_video_free(c->video);
+    media_camera_free(c->camera);
 #if TABLEREF_HAVE_LIBCAMERA
     lcs_camera_close(c->lcam);
 #endif

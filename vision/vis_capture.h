@@ -3,7 +3,7 @@
  *
  * Sources (the SRC of `tableref watch --source SRC`):
  *   libcamera, libcamera:N   camera N of libcamera (Raspberry Pi cameras); needs TABLEREF_HAVE_LIBCAMERA
- *   v4l2:/dev/videoN, v4l2:N a V4L2 device (USB webcams) through OpenCV
+ *   v4l2:/dev/videoN, v4l2:N a V4L2 device (USB webcams), read directly: its Y plane as it comes
  *   DIR                      every .jpg/.jpeg/.png in DIR, in name order
  *   frames/%04d.jpg          a printf pattern, from index 0 (or 1) until a file is missing
  *   game.mp4 (anything else) a video file through FFmpeg
