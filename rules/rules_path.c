@@ -463,6 +463,8 @@ void rules_path_forward_wheels(rules_pose from, rules_pose to, double width, con
         }
         clean.steps[kept++] = out->steps[i];
     }
+    if (kept == out->n_steps)
+        return; /* nothing to drop: no second drive needed */
     clean.n_steps = kept;
     rules_pose end = rules_path_apply(from, &clean, width);
     if (rules_v2_dist(end.front_centre, to.front_centre) < 0.05 &&

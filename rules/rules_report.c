@@ -82,9 +82,12 @@ void rules_report_clear(rules_report *r)
     rules_report_init(r);
 }
 
+/* snprintf(dst, cap, "%s", src) without the formatting machinery: ids are copied a thousand times a check. */
 static void copy_text(char *dst, size_t cap, const char *src)
 {
-    snprintf(dst, cap, "%s", src ? src : "");
+    size_t n = src ? strnlen(src, cap - 1) : 0;
+    memcpy(dst, src ? src : "", n);
+    dst[n] = '\0';
 }
 
 void rules_report_begin(rules_report *r, const rules_snapshot *before, const rules_snapshot *after)
@@ -102,6 +105,18 @@ void rules_unit_report_init(rules_unit_report *ur, const char *unit_id, const ch
     copy_text(ur->side, sizeof ur->side, side);
     ur->move = move;
     ur->declared = declared;
+}
+
+int rules_report_reserve(rules_report *r, size_t n)
+{
+    if (n <= r->cap_units)
+        return 0;
+    void *p = realloc(r->units, n * sizeof *r->units);
+    if (!p)
+        return -1;
+    r->units = p;
+    r->cap_units = n;
+    return 0;
 }
 
 rules_unit_report *rules_report_add_unit(rules_report *r, const char *unit_id, const char *side)
@@ -200,7 +215,10 @@ static int add_note(char (**notes)[RULES_TEXT_MAX], size_t *n, size_t *cap, cons
 {
     if (!grow((void **)notes, cap, *n, sizeof **notes))
         return -1;
-    vsnprintf((*notes)[*n], RULES_TEXT_MAX, fmt, ap);
+    if (!strchr(fmt, '%'))
+        copy_text((*notes)[*n], RULES_TEXT_MAX, fmt); /* a fixed sentence: no formatting to pay for */
+    else
+        vsnprintf((*notes)[*n], RULES_TEXT_MAX, fmt, ap);
     (*n)++;
     return 0;
 }

@@ -151,6 +151,8 @@ typedef struct rules_report {
 void rules_report_init(rules_report *r);
 /* Frees everything the report owns and re-initialises it. */
 void rules_report_clear(rules_report *r);
+/* Room for `n` unit reports in all, so that adding them never reallocates; -1 when out of memory. */
+int rules_report_reserve(rules_report *r, size_t n);
 /* Appends an empty unit report; NULL when out of memory. Valid until the next add. */
 rules_unit_report *rules_report_add_unit(rules_report *r, const char *unit_id, const char *side);
 /*
