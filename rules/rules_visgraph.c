@@ -9,9 +9,12 @@
 /* Segments may run along a grown edge or graze a vertex: the polygon is shrunk by this for blocking. */
 #define GRAZE_MM 1e-6
 
+
 typedef struct obstacle {
     size_t first, n;         /* its grown vertices: nodes[first .. first+n), counter-clockwise */
     double x0, y0, x1, y1;   /* bounding box of the grown hull */
+    rules_vec2 c;            /* centre of the bounding box, and the radius of a circle about it holding the hull */
+    double r;
     size_t raw_first, raw_n; /* the hull before growth: raw[raw_first ..], for start/end inside the growth */
 } obstacle;
 
@@ -41,9 +44,17 @@ struct rules_visgraph {
     double *g;
     size_t *parent;
     unsigned char *state;    /* 0 unseen, 1 open, 2 closed */
+    struct heap_item *heap;  /* the open set: a binary heap with lazy deletion */
+    size_t n_heap, cap_heap;
+    size_t *cand, *cand_at;  /* usable nodes not yet closed, and each node's place in that list */
+    size_t n_cand, cap_cand, cap_cand_at;
     bool *in_start, *in_end; /* per obstacle: contains the start / end point */
     size_t cap_scratch, cap_obst_scratch;
     bool dirty;              /* vertex usability needs recomputing */
+    bool exhaustive;         /* every visible edge is tried (tests compare the pruned search with it) */
+    bool start_inside, end_inside; /* per route: the start (end) lies in some obstacle's growth */
+    signed char *sees_end;   /* per route, per node: -1 not asked yet, else whether the end is in sight */
+    size_t cap_sees_end;
 };
 
 /* sqrt rather than hypot: the inner loops run it per node pair; coordinates are millimetres, no overflow. */
@@ -96,6 +107,10 @@ void rules_visgraph_free(rules_visgraph *g)
     free(g->g);
     free(g->parent);
     free(g->state);
+    free(g->heap);
+    free(g->cand);
+    free(g->cand_at);
+    free(g->sees_end);
     free(g->in_start);
     free(g->in_end);
     free(g);
@@ -111,6 +126,11 @@ void rules_visgraph_reset(rules_visgraph *g, double board_w, double board_d)
     g->nodes[0] = (node){{0, 0}, SIZE_MAX, true};
     g->nodes[1] = (node){{0, 0}, SIZE_MAX, true};
     g->dirty = true;
+}
+
+void rules_visgraph_set_exhaustive(rules_visgraph *g, bool on)
+{
+    g->exhaustive = on;
 }
 
 size_t rules_visgraph_obstacle_count(const rules_visgraph *g)
@@ -129,7 +149,17 @@ static int cmp_xy(const void *a, const void *b)
 /* Andrew's monotone chain; `pts` is sorted in place, the hull (counter-clockwise) goes to `out`. */
 static size_t convex_hull(rules_vec2 *pts, size_t n, rules_vec2 *out)
 {
-    qsort(pts, n, sizeof *pts, cmp_xy);
+    if (n > 16) {
+        qsort(pts, n, sizeof *pts, cmp_xy);
+    } else { /* a terrain piece or a unit boundary: a few points, no qsort machinery */
+        for (size_t i = 1; i < n; i++) {
+            rules_vec2 x = pts[i];
+            size_t j = i;
+            for (; j > 0 && cmp_xy(&pts[j - 1], &x) > 0; j--)
+                pts[j] = pts[j - 1];
+            pts[j] = x;
+        }
+    }
     if (n < 3) {
         memcpy(out, pts, n * sizeof *pts);
         return n;
@@ -159,6 +189,39 @@ static void half_planes(const rules_vec2 *poly, size_t n, rules_vec2 *nrm, doubl
     }
 }
 
+/* Index of the lowest point (then the leftmost): where a counter-clockwise edge walk by angle starts. */
+static size_t lowest(const rules_vec2 *p, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 1; i < n; i++)
+        if (p[i].y < p[k].y || (p[i].y == p[k].y && p[i].x < p[k].x))
+            k = i;
+    return k;
+}
+
+/*
+ * The Minkowski sum of two convex counter-clockwise polygons, by merging
+ * their edges in order of angle (linear time, no sort). `out` has room for
+ * na + nb points; returns the count.
+ */
+static size_t minkowski(const rules_vec2 *a, size_t na, const rules_vec2 *b, size_t nb, rules_vec2 *out)
+{
+    size_t ia = lowest(a, na), ib = lowest(b, nb), ea = 0, eb = 0, n = 0;
+    while (ea < na || eb < nb) {
+        out[n++] = rules_v2_add(a[(ia + ea) % na], b[(ib + eb) % nb]);
+        rules_vec2 da = rules_v2_sub(a[(ia + ea + 1) % na], a[(ia + ea) % na]);
+        rules_vec2 db = rules_v2_sub(b[(ib + eb + 1) % nb], b[(ib + eb) % nb]);
+        double c = rules_v2_cross(da, db);
+        if (eb >= nb || (ea < na && c > 0))
+            ea++;
+        else if (ea >= na || c < 0)
+            eb++;
+        else
+            ea++, eb++; /* parallel edges: one edge of the sum */
+    }
+    return n;
+}
+
 int rules_visgraph_add_obstacle(rules_visgraph *g, const rules_vec2 *poly, size_t n, double clearance)
 {
     if (n == 0)
@@ -169,15 +232,23 @@ int rules_visgraph_add_obstacle(rules_visgraph *g, const rules_vec2 *poly, size_
     if (!pts)
         return -1;
     rules_vec2 *hull = pts + m;
-    /* Each vertex's disc, circumscribed: the 12-gon's corners lie at r / cos(pi / 12). */
-    const double R = clearance / cos(RULES_PI / GROW_SIDES);
-    rules_vec2 spoke[GROW_SIDES];
-    for (size_t j = 0; j < sides; j++)
-        spoke[j] = rules_v2_scale(rules_v2_dir(2 * RULES_PI * j / GROW_SIDES), R);
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < sides; j++)
-            pts[i * sides + j] = sides == 1 ? poly[i] : rules_v2_add(poly[i], spoke[j]);
-    size_t h = convex_hull(pts, m, hull);
+    /* The hull of the polygon grown by the 12-gon circumscribing the clearance disc (corners at
+     * r / cos(pi / 12)): the Minkowski sum of the polygon's hull and the 12-gon. */
+    memcpy(pts, poly, n * sizeof *pts);
+    size_t nr = convex_hull(pts, n, hull);
+    size_t h = nr;
+    if (sides > 1) {
+        static const double unit[GROW_SIDES][2] = {
+            {1, 0}, {0.86602540378443865, 0.5}, {0.5, 0.86602540378443865}, {0, 1},
+            {-0.5, 0.86602540378443865}, {-0.86602540378443865, 0.5}, {-1, 0}, {-0.86602540378443865, -0.5},
+            {-0.5, -0.86602540378443865}, {0, -1}, {0.5, -0.86602540378443865}, {0.86602540378443865, -0.5}};
+        const double R = clearance / cos(RULES_PI / GROW_SIDES);
+        rules_vec2 gon[GROW_SIDES];
+        for (size_t j = 0; j < GROW_SIDES; j++)
+            gon[j] = rules_v2(unit[j][0] * R, unit[j][1] * R);
+        memcpy(pts, hull, nr * sizeof *hull); /* the raw hull; `hull` (room for 12 n + 1) takes the sum */
+        h = minkowski(pts, nr, gon, GROW_SIDES, hull);
+    }
     if (!grow_array((void **)&g->obst, &g->cap_obst, g->n_obst + 1, sizeof *g->obst) ||
         !grow_array((void **)&g->nodes, &g->cap_nodes, g->n_nodes + h, sizeof *g->nodes) ||
         !grow_array((void **)&g->raw, &g->cap_raw, g->n_raw + n + 1, sizeof *g->raw) ||
@@ -214,6 +285,10 @@ int rules_visgraph_add_obstacle(rules_visgraph *g, const rules_vec2 *poly, size_
         o->y0 = fmin(o->y0, hull[i].y);
         o->y1 = fmax(o->y1, hull[i].y);
     }
+    o->c = rules_v2((o->x0 + o->x1) / 2, (o->y0 + o->y1) / 2);
+    o->r = 0;
+    for (size_t i = 0; i < h; i++)
+        o->r = fmax(o->r, fast_dist(o->c, hull[i]));
     half_planes(hull, h, g->grown_n + o->first, g->grown_c + o->first);
     g->n_obst++;
     g->dirty = true;
@@ -254,18 +329,30 @@ static bool blocks_poly(const rules_vec2 *nrm, const double *cc, size_t n, rules
         }
         double t = -c0 / c1;
         if (c1 > 0)
-            t0 = fmax(t0, t);
+            t0 = t > t0 ? t : t0;
         else
-            t1 = fmin(t1, t);
+            t1 = t < t1 ? t : t1;
         if (t1 - t0 <= 1e-12)
             return false;
     }
     return t1 - t0 > 1e-12;
 }
 
+/* The segment ab comes within r of c (squared distances, no root). */
+static bool seg_near(rules_vec2 a, rules_vec2 b, rules_vec2 c, double r)
+{
+    rules_vec2 ab = rules_v2_sub(b, a), ac = rules_v2_sub(c, a);
+    double len2 = rules_v2_dot(ab, ab), t = len2 > 0 ? rules_v2_dot(ac, ab) / len2 : 0.0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    rules_vec2 d = rules_v2_sub(ac, rules_v2_scale(ab, t));
+    return rules_v2_dot(d, d) < r * r;
+}
+
 static bool blocks(const rules_visgraph *g, const obstacle *o, rules_vec2 a, rules_vec2 b)
 {
-    if (fmax(a.x, b.x) <= o->x0 || fmin(a.x, b.x) >= o->x1 || fmax(a.y, b.y) <= o->y0 || fmin(a.y, b.y) >= o->y1)
+    /* cheap rejections first: bounding boxes apart, then the segment passing the bounding circle */
+    if ((a.x > b.x ? a.x : b.x) <= o->x0 || (a.x < b.x ? a.x : b.x) >= o->x1 || (a.y > b.y ? a.y : b.y) <= o->y0 ||
+        (a.y < b.y ? a.y : b.y) >= o->y1 || !seg_near(a, b, o->c, o->r))
         return false;
     return blocks_poly(g->grown_n + o->first, g->grown_c + o->first, o->n, a, b);
 }
@@ -302,6 +389,95 @@ static bool tangent(const rules_visgraph *g, size_t iu, size_t iv)
     double s1 = rules_v2_cross(dir, rules_v2_sub(prev, v->p)), s2 = rules_v2_cross(dir, rules_v2_sub(next, v->p));
     const double eps = 1e-9 * (1 + fabs(dir.x) + fabs(dir.y));
     return s1 * s2 >= 0 || fabs(s1) < eps || fabs(s2) < eps;
+}
+
+/* ---- the open set ---------------------------------------------------------- */
+
+struct heap_item {
+    double f;     /* g + h when pushed */
+    size_t node;
+};
+
+static int heap_push(rules_visgraph *g, double f, size_t v)
+{
+    if (!grow_array((void **)&g->heap, &g->cap_heap, g->n_heap + 1, sizeof *g->heap))
+        return -1;
+    size_t i = g->n_heap++;
+    while (i > 0 && g->heap[(i - 1) / 2].f > f) {
+        g->heap[i] = g->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    g->heap[i] = (struct heap_item){f, v};
+    return 0;
+}
+
+static struct heap_item heap_pop(rules_visgraph *g)
+{
+    struct heap_item top = g->heap[0], last = g->heap[--g->n_heap];
+    size_t i = 0, n = g->n_heap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && g->heap[c + 1].f < g->heap[c].f)
+            c++;
+        if (g->heap[c].f >= last.f)
+            break;
+        g->heap[i] = g->heap[c];
+        i = c;
+    }
+    if (n)
+        g->heap[i] = last;
+    return top;
+}
+
+/*
+ * A shortest route wraps around the obstacle it bends at: arriving at
+ * vertex u from p and leaving for v, it turns towards u's obstacle and the
+ * obstacle stays on that side of the way out (the edge is tangent at both
+ * ends). Any other bend could be cut short, so such edges are never tried.
+ */
+static bool taut(const rules_visgraph *g, size_t ip, size_t iu, size_t iv)
+{
+    const node *u = &g->nodes[iu];
+    if (u->obst == SIZE_MAX || ip == SIZE_MAX || (ip == 0 && g->start_inside) || (iv == 1 && g->end_inside))
+        return true; /* the start, or a bend next to a way out of (into) a growth: no bend to judge */
+    const obstacle *o = &g->obst[u->obst];
+    size_t k = iu - o->first;
+    rules_vec2 prev = rules_v2_sub(g->nodes[o->first + (k + o->n - 1) % o->n].p, u->p);
+    rules_vec2 next = rules_v2_sub(g->nodes[o->first + (k + 1) % o->n].p, u->p);
+    rules_vec2 din = rules_v2_sub(u->p, g->nodes[ip].p), dout = rules_v2_sub(g->nodes[iv].p, u->p);
+    double side = rules_v2_cross(din, prev) + rules_v2_cross(din, next); /* the obstacle's side of the way in */
+    const double eps = 1e-9 * (1 + fabs(din.x) + fabs(din.y)) * (1 + fabs(dout.x) + fabs(dout.y));
+    if (fabs(side) <= eps)
+        return true;
+    double s = side > 0 ? 1.0 : -1.0;
+    return s * rules_v2_cross(din, dout) >= -eps && s * rules_v2_cross(dout, prev) >= -eps &&
+           s * rules_v2_cross(dout, next) >= -eps;
+}
+
+/*
+ * Whether the edge u -> v can be part of a shortest route. In free space a
+ * shortest route is tangent at both ends of each edge and wraps around the
+ * obstacles it bends at (the board is convex: a route pulled tight between
+ * two points on it stays on it). One thing bends that rule, and then the
+ * edge is tried anyway: a start (end) inside a growth leaves (enters) it
+ * straight, so the first (last) bend need not be tangent. Tests compare the
+ * result with the exhaustive search on random dense fields.
+ */
+static bool worth_trying(rules_visgraph *g, size_t u, size_t v)
+{
+    if (g->exhaustive)
+        return true;
+    if (!(u == 0 && g->start_inside) && !tangent(g, u, v)) {
+        if (!g->end_inside)
+            return false;
+        if (g->sees_end[v] < 0) /* a last bend before the end may arrive any way: only if it sees the end */
+            g->sees_end[v] = visible(g, v, 1);
+        if (!g->sees_end[v])
+            return false;
+    }
+    return taut(g, g->parent[u], u, v);
 }
 
 static int ensure_scratch(rules_visgraph *g)
@@ -360,16 +536,19 @@ int rules_visgraph_route(rules_visgraph *g, rules_vec2 from, rules_vec2 to, rule
         update_usable(g);
     g->nodes[0].p = from;
     g->nodes[1].p = to;
+    g->start_inside = g->end_inside = false;
     for (size_t k = 0; k < g->n_obst; k++) {
         g->in_start[k] = strictly_inside(g, &g->obst[k], from);
         g->in_end[k] = strictly_inside(g, &g->obst[k], to);
+        g->start_inside |= g->in_start[k];
+        g->end_inside |= g->in_end[k];
     }
     if (visible(g, 0, 1)) {
         rules_vec2 two[2] = {from, to};
         return set_route(out, two, 2, rules_v2_dist(from, to));
     }
 
-    /* A* with the straight-line heuristic (admissible and consistent). */
+    /* A* with the straight-line heuristic (admissible and consistent: a node is final when popped). */
     const size_t n = g->n_nodes;
     for (size_t i = 0; i < n; i++) {
         g->g[i] = INFINITY;
@@ -377,36 +556,58 @@ int rules_visgraph_route(rules_visgraph *g, rules_vec2 from, rules_vec2 to, rule
         g->state[i] = 0;
         g->h[i] = -1; /* computed when first opened */
     }
+    /* The nodes an expansion looks at: usable and not closed. Closing a node takes it out, so the
+     * work per expansion shrinks as the search goes on. */
+    if (!grow_array((void **)&g->cand, &g->cap_cand, n, sizeof *g->cand) ||
+        !grow_array((void **)&g->cand_at, &g->cap_cand_at, n, sizeof *g->cand_at))
+        return -1;
+    if (!grow_array((void **)&g->sees_end, &g->cap_sees_end, n, sizeof *g->sees_end))
+        return -1;
+    memset(g->sees_end, -1, n * sizeof *g->sees_end);
+    g->n_cand = 0;
+    g->cand_at[0] = SIZE_MAX; /* the start is never a candidate */
+    for (size_t v = 1; v < n; v++) {
+        g->cand_at[v] = SIZE_MAX;
+        if (g->nodes[v].usable) {
+            g->cand_at[v] = g->n_cand;
+            g->cand[g->n_cand++] = v;
+        }
+    }
     g->h[0] = rules_v2_dist(from, to);
     g->g[0] = 0;
     g->state[0] = 1;
-    for (;;) {
-        size_t u = SIZE_MAX;
-        double best = INFINITY;
-        for (size_t i = 0; i < n; i++)
-            if (g->state[i] == 1) {
-                double f = g->g[i] + g->h[i];
-                if (f < best) {
-                    best = f;
-                    u = i;
-                }
-            }
-        if (u == SIZE_MAX)
-            break;
+    g->n_heap = 0;
+    if (heap_push(g, g->h[0], 0) < 0)
+        return -1;
+    while (g->n_heap) {
+        struct heap_item it = heap_pop(g);
+        size_t u = it.node;
+        if (g->state[u] == 2 || it.f > g->g[u] + g->h[u])
+            continue; /* a stale entry: the node was reached more cheaply since */
         if (u == 1)
             break;
         g->state[u] = 2;
-        for (size_t v = 1; v < n; v++) {
-            if (g->state[v] == 2 || !g->nodes[v].usable || v == u)
+        if (g->cand_at[u] != SIZE_MAX) { /* out of the candidates: swap with the last */
+            size_t last = g->cand[--g->n_cand], at = g->cand_at[u];
+            g->cand[at] = last;
+            g->cand_at[last] = at;
+            g->cand_at[u] = SIZE_MAX;
+        }
+        const rules_vec2 pu = g->nodes[u].p;
+        for (size_t k = 0; k < g->n_cand; k++) {
+            size_t v = g->cand[k];
+            if (!worth_trying(g, u, v))
                 continue;
-            double nd = g->g[u] + fast_dist(g->nodes[u].p, g->nodes[v].p);
-            if (nd >= g->g[v] || !tangent(g, u, v) || !visible(g, u, v))
+            double nd = g->g[u] + fast_dist(pu, g->nodes[v].p);
+            if (nd >= g->g[v] || !visible(g, u, v))
                 continue;
             g->g[v] = nd;
             g->parent[v] = u;
             g->state[v] = 1;
             if (g->h[v] < 0)
                 g->h[v] = fast_dist(g->nodes[v].p, to);
+            if (heap_push(g, nd + g->h[v], v) < 0)
+                return -1;
         }
     }
     if (!isfinite(g->g[1])) {
