@@ -10,6 +10,7 @@
 #include "rules_move.h"
 #include "rules_pursuit.h"
 #include "rules_reform.h"
+#include "rules_suggest.h"
 
 #define MAX_LIST 16
 
@@ -17,6 +18,7 @@ static void help(FILE *out)
 {
     fprintf(out,
             "usage: tableref check BEFORE.json AFTER.json [--unit ID] [--move TYPE] [--json] [--out FILE]\n"
+            "                      [--suggest FILE]\n"
             "\n"
             "Compares two snapshots of the table and judges every unit that moved.\n"
             "\n"
@@ -26,6 +28,8 @@ static void help(FILE *out)
             "                combat-reform, pursuit or formation for those rules\n"
             "  --json        print the report as JSON (docs/formats.md) instead of a table\n"
             "  --out FILE    also write the JSON report to FILE\n"
+            "  --suggest FILE  write AFTER with every illegal unit at its nearest legal\n"
+            "                position (the report names it either way), to check again\n"
             "\n"
             "reform-move:    --mid FILE             the table mid-move (Sweeping Attack, ...)\n"
             "combat-reform:  --losing-side SIDE     the side that lost the combat\n"
@@ -93,13 +97,27 @@ static int parse_pursuer(const char *text, char *id_buf, rules_pursuer *list, si
     return 0;
 }
 
+/* AFTER with every suggestion applied, for `tableref check BEFORE FILE` to confirm. */
+static int write_suggestion(const rules_snapshot *after, const rules_report *report, const char *path)
+{
+    rules_error err = {{0}};
+    rules_snapshot *fixed = rules_suggest_apply(after, report);
+    cJSON *j = fixed ? rules_json_from_snapshot(fixed) : NULL;
+    int rc = j ? rules_json_write_file(j, path, &err) : rules_error_set(&err, "out of memory");
+    if (rc < 0)
+        fprintf(stderr, "tableref check: --suggest: %s\n", err.msg);
+    cJSON_Delete(j);
+    rules_snapshot_free(fixed);
+    return rc;
+}
+
 int cmd_check(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
         help(stdout);
         return 0;
     }
-    const char *files[2] = {NULL, NULL}, *unit = NULL, *move = "auto", *out_path = NULL;
+    const char *files[2] = {NULL, NULL}, *unit = NULL, *move = "auto", *out_path = NULL, *suggest_path = NULL;
     const char *mid_path = NULL, *pursued = NULL;
     double pursued_deg = NAN, tolerance_in = 0.4;
     rules_combat_options co = {0};
@@ -125,6 +143,10 @@ int cmd_check(int argc, char **argv)
             if (r < 0)
                 return EXIT_BAD_INPUT;
             out_path = v;
+        } else if ((r = cli_value(argc, argv, &i, "--suggest", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            suggest_path = v;
         } else if ((r = cli_value(argc, argv, &i, "--mid", &v)) != 0) {
             if (r < 0)
                 return EXIT_BAD_INPUT;
@@ -229,7 +251,11 @@ int cmd_check(int argc, char **argv)
     case RULES_MOVE_COMBAT_REFORM: rc = rules_combat_reform_check(before, after, &opt, &co, &report, &err); break;
     case RULES_MOVE_PURSUIT: rc = rules_pursuit_check(before, after, &pin, &opt, &report, &err); break;
     case RULES_MOVE_FORMATION: rc = rules_dynform_check(before, after, &opt, &report, &err); break;
-    default: rc = rules_move_check(before, after, &opt, &report, &err); break;
+    default:
+        rc = rules_move_check(before, after, &opt, &report, &err);
+        if (rc == 0)
+            rc = rules_suggest_moves(before, after, &opt, &report, &err);
+        break;
     }
     if (rc < 0) {
         fprintf(stderr, "tableref check: %s vs %s: %s\n", files[0], files[1], err.msg);
@@ -242,6 +268,10 @@ int cmd_check(int argc, char **argv)
     }
     if (out_path && rules_json_write_file(j, out_path, &err) < 0) {
         fprintf(stderr, "tableref check: %s\n", err.msg);
+        cJSON_Delete(j);
+        goto done;
+    }
+    if (suggest_path && write_suggestion(after, &report, suggest_path) < 0) {
         cJSON_Delete(j);
         goto done;
     }

@@ -163,6 +163,30 @@ static void set_straight_path(const rules_move_ctx *c, rules_unit_report *ur, ru
     ur->path.length_mm = len;
 }
 
+/*
+ * The block moved straight (no turn) both along its facing and across it,
+ * and no forward move with wheels within the rate explains it: the reason
+ * is MU-ONE-DIRECTION itself, not the length of a forward path that turns
+ * the unit round. The path shown is what the player did: two straight steps.
+ */
+static void combined_directions(const rules_move_ctx *c, rules_unit_report *ur, rules_vec2 local)
+{
+    const double fwd_len = ur->path.length_mm, rate = c->u0->advance_rate;
+    ur->direction = "combined";
+    ur->rate_mm = rate;
+    set_straight_path(c, ur, local.y < 0 ? RULES_STEP_BACKWARD : RULES_STEP_FORWARD, fabs(local.y));
+    ur->path.steps[1] = (rules_step){local.x < 0 ? RULES_STEP_SIDEWAYS_LEFT : RULES_STEP_SIDEWAYS_RIGHT, fabs(local.x), 0};
+    ur->path.n_steps = 2;
+    ur->path.length_mm = fabs(local.x) + fabs(local.y);
+    rules_unit_report_add_violation(ur, "MU-ONE-DIRECTION", RULES_QTY_LENGTH, fmin(fabs(local.x), fabs(local.y)),
+                                    c->opt->straight_tolerance_mm,
+                                    "An Advance goes forwards, backwards or sideways, not in two of these "
+                                    "directions: the unit moved %s %.2f\" and sideways %.2f\" (as a forward move "
+                                    "with wheels it would take %.2f\", more than its Advance Rate of %.2f\").",
+                                    local.y < 0 ? "back" : "forward", rules_mm_to_in(fabs(local.y)),
+                                    rules_mm_to_in(fabs(local.x)), rules_mm_to_in(fwd_len), rules_mm_to_in(rate));
+}
+
 static void evaluate_advance(const rules_move_ctx *c, rules_unit_report *ur)
 {
     const double rate = c->u0->advance_rate;
@@ -200,15 +224,14 @@ static void evaluate_advance(const rules_move_ctx *c, rules_unit_report *ur)
             best_ratio = len / limit;
         }
     }
-    const char *rate_name = strcmp(ur->direction, "forward") == 0 ? "Advance Rate"
-                            : strcmp(ur->direction, "backward") == 0 ? "backward limit (half its Advance Rate)"
-                                                                     : "sideways limit (half its Advance Rate)";
-    check_path_length(c, ur, rate_name);
-    if (straight && local.y < -stol && fabs(local.x) > stol && over(c, ur->path.length_mm, ur->rate_mm))
-        rules_unit_report_add_violation(ur, "MU-ONE-DIRECTION", RULES_QTY_LENGTH, fabs(local.x), stol,
-                                        "An Advance goes forwards, backwards or sideways, not in two of these "
-                                        "directions: the unit moved back %.2f\" and sideways %.2f\".",
-                                        rules_mm_to_in(-local.y), rules_mm_to_in(fabs(local.x)));
+    if (straight && fabs(local.x) > stol && fabs(local.y) > stol && over(c, ur->path.length_mm, ur->rate_mm)) {
+        combined_directions(c, ur, local);
+    } else {
+        const char *rate_name = strcmp(ur->direction, "forward") == 0    ? "Advance Rate"
+                                : strcmp(ur->direction, "backward") == 0 ? "backward limit (half its Advance Rate)"
+                                                                         : "sideways limit (half its Advance Rate)";
+        check_path_length(c, ur, rate_name);
+    }
     check_rigid(c, ur, "Advance");
     /* Every model within the Advance Rate, whatever the direction (seed 004). */
     check_model_distances(c, ur, rate, "Advance Rate");

@@ -58,8 +58,28 @@ void rules_report_init(rules_report *r)
     r->legal = true;
 }
 
+void rules_suggestion_clear(rules_suggestion *s)
+{
+    free(s->models);
+    memset(s, 0, sizeof *s);
+}
+
+int rules_suggestion_set_models(rules_suggestion *s, const rules_suggested_model *models, size_t n)
+{
+    rules_suggested_model *copy = malloc((n ? n : 1) * sizeof *copy);
+    if (!copy)
+        return -1;
+    if (n)
+        memcpy(copy, models, n * sizeof *copy);
+    free(s->models);
+    s->models = copy;
+    s->n_models = n;
+    return 0;
+}
+
 void rules_unit_report_clear(rules_unit_report *ur)
 {
+    rules_suggestion_clear(&ur->suggestion);
     for (size_t i = 0; i < ur->n_violations; i++)
         free(ur->violations[i].models);
     free(ur->violations);
@@ -342,6 +362,36 @@ static cJSON *path_to_json(const rules_unit_report *ur)
     return p;
 }
 
+static cJSON *suggestion_to_json(const rules_suggestion *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddBoolToObject(o, "found", s->found);
+    cJSON_AddStringToObject(o, "text", s->text);
+    if (!s->found)
+        return o;
+    cJSON_AddStringToObject(o, "move", rules_move_word(s->move));
+    cJSON_AddBoolToObject(o, "remove", s->remove);
+    add_length(o, "shift", s->shift_mm);
+    if (s->back_along_path_mm > 0)
+        add_length(o, "back_along_path", s->back_along_path_mm);
+    if (s->remove)
+        return o;
+    cJSON *pose = cJSON_AddObjectToObject(o, "pose");
+    rules_json_add_number(pose, "x_mm", s->pose.front_centre.x, 2);
+    rules_json_add_number(pose, "y_mm", s->pose.front_centre.y, 2);
+    rules_json_add_number(pose, "facing_deg", rules_rad_to_deg(s->pose.heading), 2);
+    cJSON *models = cJSON_AddArrayToObject(o, "models");
+    for (size_t i = 0; i < s->n_models; i++) {
+        cJSON *m = cJSON_CreateObject();
+        cJSON_AddStringToObject(m, "id", s->models[i].id);
+        rules_json_add_number(m, "x_mm", s->models[i].pos.x, 3);
+        rules_json_add_number(m, "y_mm", s->models[i].pos.y, 3);
+        rules_json_add_number(m, "facing_deg", rules_rad_to_deg(s->models[i].facing), 3);
+        cJSON_AddItemToArray(models, m);
+    }
+    return o;
+}
+
 static cJSON *unit_to_json(const rules_unit_report *ur)
 {
     cJSON *u = cJSON_CreateObject();
@@ -428,6 +478,8 @@ static cJSON *unit_to_json(const rules_unit_report *ur)
     cJSON *notes = cJSON_AddArrayToObject(u, "notes");
     for (size_t i = 0; i < ur->n_notes; i++)
         cJSON_AddItemToArray(notes, cJSON_CreateString(ur->notes[i]));
+    if (ur->suggestion.found || ur->suggestion.text[0])
+        cJSON_AddItemToObject(u, "suggestion", suggestion_to_json(&ur->suggestion));
     return u;
 }
 
@@ -532,6 +584,9 @@ static void print_unit(const rules_unit_report *ur, FILE *out)
     }
     for (size_t i = 0; i < ur->n_notes; i++)
         fprintf(out, "  note: %s\n", ur->notes[i]);
+    if (ur->suggestion.text[0])
+        fprintf(out, "  %s: %s\n", ur->suggestion.found ? "nearest legal move" : "no suggestion",
+                ur->suggestion.text);
 }
 
 void rules_report_print(const rules_report *r, FILE *out)

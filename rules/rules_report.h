@@ -84,6 +84,36 @@ typedef struct rules_measure {
     double value;
 } rules_measure;
 
+/* One model of a suggested end position: where to put it. */
+typedef struct rules_suggested_model {
+    char id[RULES_ID_MAX];
+    rules_vec2 pos;      /* base centre, mm */
+    double facing;       /* rad */
+} rules_suggested_model;
+
+/*
+ * The nearest legal move (rules_suggest; ILLEGAL calls only): the legal end
+ * position of the same move type closest to where the player put the unit.
+ * "Closest" is the largest distance any one model must be moved from where
+ * the player put it (docs/rules.md, "The nearest legal move").
+ */
+typedef struct rules_suggestion {
+    bool found;                    /* a legal end position was found; else `text` says why not */
+    bool remove;                   /* the legal end is off the table (a Pursuit off the board) */
+    rules_move_type move;          /* the move type it is legal as */
+    rules_pose pose;               /* centre of the Front Facing and facing */
+    rules_suggested_model *models; /* every model, in the unit's order */
+    size_t n_models;
+    double shift_mm;               /* the farthest any model moves from where the player put it */
+    double back_along_path_mm;     /* > 0: the player's own path, cut short by this much */
+    char text[RULES_TEXT_MAX];     /* "move the spears back 0.38\" along their path" */
+} rules_suggestion;
+
+/* Frees the models and empties the suggestion. */
+void rules_suggestion_clear(rules_suggestion *s);
+/* Sets the models (copied); -1 when out of memory. */
+int rules_suggestion_set_models(rules_suggestion *s, const rules_suggested_model *models, size_t n);
+
 /*
  * The call on one unit. A judge forgives "cannot tell", never a wrong
  * ILLEGAL: ILLEGAL stands only when a rule is broken under every placement
@@ -137,6 +167,7 @@ typedef struct rules_unit_report {
     rules_verdict verdict;
     char why[RULES_TEXT_MAX];   /* for CANNOT_TELL and NOT_SEEN: which models, and why */
     bool legal;
+    rules_suggestion suggestion; /* the nearest legal move, for ILLEGAL calls once rules_suggest ran */
 } rules_unit_report;
 
 typedef struct rules_report {
