@@ -6,6 +6,41 @@
 
 #include "rules_formation.h"
 
+/*
+ * The nearest legal move of a Pursuit is the Pursuit itself: the predicted
+ * end (a Pursuit is not chosen, so there is no other legal position).
+ */
+static int suggest_prediction(rules_unit_report *ur, const rules_pursuit_prediction *p, const rules_unit *u0,
+                              const rules_unit *u1)
+{
+    rules_suggestion *sg = &ur->suggestion;
+    sg->found = true;
+    sg->move = RULES_MOVE_PURSUIT;
+    sg->pose = p->end;
+    if (p->outcome == RULES_PURSUIT_OFF_BOARD) {
+        sg->remove = true;
+        snprintf(sg->text, sizeof sg->text, "take the %s off the table: their Pursuit goes off the board", ur->unit_id);
+        return 0;
+    }
+    rules_suggested_model *m = malloc((u0->n_models ? u0->n_models : 1) * sizeof *m);
+    if (!m)
+        return -1;
+    double turn = p->end.heading - p->start.heading, shift = 0;
+    for (size_t j = 0; j < u0->n_models; j++) {
+        snprintf(m[j].id, sizeof m[j].id, "%s", u0->models[j].id);
+        m[j].pos = p->models[j];
+        m[j].facing = rules_angle_wrap(u0->models[j].facing + turn);
+        const rules_model *now = u1 ? rules_unit_find_model(u1, u0->models[j].id) : NULL;
+        shift = fmax(shift, now ? rules_v2_dist(now->pos, m[j].pos) : rules_v2_dist(u0->models[j].pos, m[j].pos));
+    }
+    int rc = rules_suggestion_set_models(sg, m, u0->n_models);
+    free(m);
+    sg->shift_mm = shift;
+    snprintf(sg->text, sizeof sg->text, "put the %s where their Pursuit ends (%s; no model moves more than %.2f\")",
+             ur->unit_id, rules_pursuit_outcome_word(p->outcome), rules_mm_to_in(shift));
+    return rc;
+}
+
 static bool on_board(const rules_snapshot *s, const rules_unit *u)
 {
     for (size_t j = 0; j < u->n_models; j++) {
@@ -130,7 +165,9 @@ int rules_pursuit_check(const rules_snapshot *before, const rules_snapshot *afte
                 }
             }
         }
-        if (rules_report_take_unit(out, &ur) < 0) {
+        if (ur.verdict == RULES_VERDICT_ILLEGAL && suggest_prediction(&ur, p, u0, u1) < 0)
+            rc = rules_error_set(err, "out of memory");
+        if (rc == 0 && rules_report_take_unit(out, &ur) < 0) {
             rules_unit_report_clear(&ur);
             rc = rules_error_set(err, "out of memory");
         }
