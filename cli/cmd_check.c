@@ -39,6 +39,12 @@ static void help(FILE *out)
             "                                       (repeat; :reformed after a Post-Combat Reform)\n"
             "                --pursued ID | --pursued-facing DEG  the direction to pursue\n"
             "                --combat ID[,ID]       friendly units of the same combat\n"
+            "                --combat-id C          the combat they come from (default: the\n"
+            "                                       first pursuer's \"combat\" in BEFORE)\n"
+            "                --fled ID[,ID]         enemy units that fled from it (with the\n"
+            "                                       Pursued unit and the Fleeing units whose\n"
+            "                                       \"combat\" is it: obstructions; any other\n"
+            "                                       enemy is Charged)\n"
             "                --tolerance-in X       accepted distance from the prediction (0.4)\n"
             "formation:      the formations declared in the snapshots (docs/formats.md)\n"
             "\n"
@@ -121,8 +127,8 @@ int cmd_check(int argc, char **argv)
     const char *mid_path = NULL, *pursued = NULL;
     double pursued_deg = NAN, tolerance_in = 0.4;
     rules_combat_options co = {0};
-    const char *reforming[MAX_LIST], *combat[MAX_LIST];
-    char reforming_buf[1024], combat_buf[1024];
+    const char *reforming[MAX_LIST], *combat[MAX_LIST], *fled[MAX_LIST + 1];
+    char reforming_buf[1024], combat_buf[1024], fled_buf[1024];
     rules_pursuer pursuers[MAX_LIST];
     char pursuer_ids[MAX_LIST][RULES_ID_MAX];
     rules_pursuit_input pin = {.pursuers = pursuers};
@@ -163,6 +169,14 @@ int cmd_check(int argc, char **argv)
             if (r < 0 || split_list("--combat", v, combat_buf, sizeof combat_buf, combat, &pin.n_combat) < 0)
                 return EXIT_BAD_INPUT;
             pin.combat = combat;
+        } else if ((r = cli_value(argc, argv, &i, "--combat-id", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            pin.combat_id = v;
+        } else if ((r = cli_value(argc, argv, &i, "--fled", &v)) != 0) {
+            if (r < 0 || split_list("--fled", v, fled_buf, sizeof fled_buf, fled, &pin.n_fled) < 0)
+                return EXIT_BAD_INPUT;
+            pin.fled = fled;
         } else if ((r = cli_value(argc, argv, &i, "--pursuer", &v)) != 0) {
             if (r < 0 || parse_pursuer(v, pursuer_ids[pin.n_pursuers], pursuers, &pin.n_pursuers) < 0)
                 return EXIT_BAD_INPUT;
@@ -243,6 +257,8 @@ int cmd_check(int argc, char **argv)
                 goto done;
             }
             pin.pursued_heading = pf.heading;
+            fled[pin.n_fled++] = pursued; /* the Pursued unit fled from this combat */
+            pin.fled = fled;
         }
     }
     int rc;

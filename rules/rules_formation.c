@@ -276,6 +276,25 @@ int rules_formation_place(rules_unit *u, rules_vec2 front_centre, double heading
     return 0;
 }
 
+int rules_formation_proper_rank(const rules_ruleset *rs, const rules_unit *u)
+{
+    if (u->height < 0)
+        return rs->proper_rank_width;
+    if (u->height >= rs->height_gigantic_from)
+        return rs->proper_rank_width_gigantic;
+    if (u->height >= rs->height_large_from)
+        return rs->proper_rank_width_large;
+    return rs->proper_rank_width;
+}
+
+const char *rules_formation_height_class(const rules_ruleset *rs, const rules_unit *u)
+{
+    return u->height < 0                            ? ""
+           : u->height >= rs->height_gigantic_from ? "gigantic"
+           : u->height >= rs->height_large_from    ? "large"
+                                                    : "standard";
+}
+
 unsigned rules_formation_arcs_of(const rules_formation *f, rules_vec2 p, double tol_mm)
 {
     return rules_obb_arcs_of(&f->boundary, p, tol_mm);

@@ -259,11 +259,14 @@ static void check_formation_legal(const rules_move_ctx *c, rules_unit_report *ur
         if (v && (c->f1.issues & RULES_FORMATION_OFF_GRID))
             rules_violation_add_model(v, c->u1->models[c->f1.worst_model].id);
     }
-    if (c->rs->ranks_at_most_files && c->f1.ranks > c->f1.files && c->f1.files < c->rs->proper_rank_width)
+    int proper = rules_formation_proper_rank(c->rs, c->u0);
+    if (c->rs->ranks_at_most_files && c->f1.ranks > c->f1.files && c->f1.files < proper)
         rules_unit_report_add_violation(ur, "MU-RANKS-FILES", RULES_QTY_COUNT, c->f1.ranks, c->f1.files,
                                         "The unit ends with %d ranks but only %d files; it may not have more "
-                                        "ranks than files unless it is %d models wide.",
-                                        c->f1.ranks, c->f1.files, c->rs->proper_rank_width);
+                                        "ranks than files unless it is %d models wide%s%s%s.",
+                                        c->f1.ranks, c->f1.files, proper, c->u0->height >= 0 ? " (a Proper Rank of " : "",
+                                        rules_formation_height_class(c->rs, c->u0),
+                                        c->u0->height >= 0 ? " height)" : "");
 }
 
 static void evaluate_reform(const rules_move_ctx *c, rules_unit_report *ur)

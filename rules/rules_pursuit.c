@@ -72,7 +72,7 @@ int rules_pursuit_predict(const rules_snapshot *before, const rules_pursuit_inpu
 {
     const size_t np = in->n_pursuers;
     pu_sim S = {.s = before, .in = in, .n = before->n_units, .spacing = before->ruleset.unit_spacing_mm,
-             .tol = before->ruleset.contact_tolerance_mm};
+             .tol = before->ruleset.contact_tolerance_mm, .combat_id = pu_combat_of(before, in)};
     for (size_t k = 0; k < np; k++)
         memset(&out[k], 0, sizeof out[k]);
     size_t total_models = 0;

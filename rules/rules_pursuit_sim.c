@@ -19,7 +19,47 @@ const rules_pursuer *pu_pursuer_of(const rules_pursuit_input *in, const char *id
     return NULL;
 }
 
-/* Roles for the pursuer `me`: enemies, obstructions, open terrain (seed 003, first paragraph). */
+const char *pu_combat_of(const rules_snapshot *s, const rules_pursuit_input *in)
+{
+    if (in->combat_id && in->combat_id[0])
+        return in->combat_id;
+    const rules_unit *first = in->n_pursuers ? rules_snapshot_find_unit(s, in->pursuers[0].unit_id) : NULL;
+    return first ? first->combat : "";
+}
+
+int pu_fled_from_combat(const rules_pursuit_input *in, const char *combat_id, const rules_unit *o)
+{
+    if (pu_in_list(o->id, in->fled, in->n_fled))
+        return 1;
+    if (!(rules_unit_status(o) & RULES_STATUS_FLEEING))
+        return 0; /* not Fleeing: an enemy like any other */
+    if (!combat_id[0] || !o->combat[0])
+        return -1;
+    return strcmp(o->combat, combat_id) == 0;
+}
+
+size_t rules_pursuit_unknown_fleeing(const rules_snapshot *before, const rules_pursuit_input *in, char *names,
+                                     size_t cap)
+{
+    const char *cid = pu_combat_of(before, in);
+    const rules_unit *first = in->n_pursuers ? rules_snapshot_find_unit(before, in->pursuers[0].unit_id) : NULL;
+    size_t n = 0, len = 0;
+    if (cap)
+        names[0] = '\0';
+    for (size_t i = 0; first && i < before->n_units; i++) {
+        const rules_unit *o = &before->units[i];
+        if (strcmp(o->side, first->side) == 0 || pu_fled_from_combat(in, cid, o) >= 0)
+            continue;
+        if (len < cap) {
+            int k = snprintf(names + len, cap - len, "%s%s", n ? ", " : "", o->id);
+            len += k > 0 ? (size_t)k : 0;
+        }
+        n++;
+    }
+    return n;
+}
+
+/* Roles for the pursuer `me`: enemies, obstructions, open terrain (seed 003, first paragraph and 2.2). */
 void pu_assign_roles(pu_sim *S, const pu_unit *me)
 {
     for (size_t i = 0; i < S->n; i++) {
@@ -29,10 +69,16 @@ void pu_assign_roles(pu_sim *S, const pu_unit *me)
             continue;
         }
         bool enemy = strcmp(o->u->side, me->u->side) != 0;
-        if (enemy)
-            o->role = rules_unit_status(o->u) & RULES_STATUS_FLEEING ? PU_OBSTRUCTION : PU_ENEMY;
-        else
-            o->role = o->pursuer || pu_in_list(o->u->id, S->in->combat, S->in->n_combat) ? PU_OPEN : PU_OBSTRUCTION;
+        if (enemy) {
+            int fled = pu_fled_from_combat(S->in, S->combat_id, o->u);
+            if (fled < 0)
+                fled = S->in->unknown_fleeing == RULES_PURSUIT_UNKNOWN_OBSTRUCTION;
+            o->role = fled ? PU_OBSTRUCTION : PU_ENEMY;
+        } else {
+            bool in_combat = o->pursuer || pu_in_list(o->u->id, S->in->combat, S->in->n_combat) ||
+                             (S->combat_id[0] && strcmp(o->u->combat, S->combat_id) == 0);
+            o->role = in_combat ? PU_OPEN : PU_OBSTRUCTION;
+        }
     }
 }
 

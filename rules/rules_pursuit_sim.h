@@ -42,13 +42,20 @@ typedef struct pu_sim {
     size_t n;
     double spacing;     /* Unit Spacing at the end of a move */
     double tol;         /* contact tolerance */
+    const char *combat_id; /* the pursuers' combat, "" unknown */
 } pu_sim;
+
+/* The combat the pursuers come from: the input's, else the first pursuer's in the snapshot; "" unknown. */
+const char *pu_combat_of(const rules_snapshot *s, const rules_pursuit_input *in);
+/* Enemy `o` fled from the pursuers' combat: 1 yes, 0 no (Charged if met), -1 the table does not say. */
+int pu_fled_from_combat(const rules_pursuit_input *in, const char *combat_id, const rules_unit *o);
 
 typedef struct pu_placement {
     bool ok;
     rules_pose pose;
     size_t engaged;
     double centre_dist;
+    size_t extra_enemies; /* other enemy units it would touch (Maximising Contact: as few as possible) */
 } pu_placement;
 
 /* ---- rules_pursuit_sim.c ---- */
@@ -89,8 +96,9 @@ double pu_sweep_to_edge(const pu_sim *S, rules_vec2 a, rules_vec2 b, rules_vec2 
 /*
  * Front Facing in base contact with `target`'s `facing`, aligned, maximising
  * engaged models, then keeping the centre closest to `ref`; not overlapping
- * any other unit or impassable terrain. When `from`/`range` are given, the
- * position must be reachable as a Charge Move within `range`.
+ * any other unit or impassable terrain, touching as few other enemy units
+ * as possible. When `from`/`range` are given, the position must be reachable
+ * as a Charge Move within `range`.
  */
 pu_placement pu_place_in_contact(const pu_sim *S, const pu_unit *me, const pu_unit *target, unsigned facing,
                                  rules_vec2 ref, const rules_pose *from, double range);
