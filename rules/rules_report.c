@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static const struct {
     rules_move_type type;
     const char *word;
