@@ -263,7 +263,11 @@ int cmd_check(int argc, char **argv)
     }
     int rc;
     switch (opt.move) {
-    case RULES_MOVE_REFORM_MOVE: rc = rules_reform_check(before, mid, after, &opt, &report, &err); break;
+    case RULES_MOVE_REFORM_MOVE:
+        rc = rules_reform_check(before, mid, after, &opt, &report, &err);
+        if (rc == 0)
+            rc = rules_suggest_reform_moves(before, mid, after, &opt, &report, &err);
+        break;
     case RULES_MOVE_COMBAT_REFORM: rc = rules_combat_reform_check(before, after, &opt, &co, &report, &err); break;
     case RULES_MOVE_PURSUIT: rc = rules_pursuit_check(before, after, &pin, &opt, &report, &err); break;
     case RULES_MOVE_FORMATION: rc = rules_dynform_check(before, after, &opt, &report, &err); break;

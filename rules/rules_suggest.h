@@ -1,14 +1,15 @@
 /*
  * rules_suggest: the nearest legal move, for every ILLEGAL call of a Moving
- * Units check (seed 004: Advance, March, Reform).
+ * Units check (seed 004: Advance, March, Reform) and of a Reform Move check
+ * (seed 000). A Pursuit's is its prediction (rules_pursuit fills it).
  *
  * What "nearest" means (docs/rules.md, "The nearest legal move"): the
  * distance between the player's end position M and a candidate S is the
  * farthest any one model must be moved to go from M to S, max_k |S_k - M_k|.
  * Candidates are end positions of the same move type (declared, or the one
  * the check inferred) that keep the formation: an Advance or March carries
- * the block as it stood before the move; a Reform keeps the formation the
- * player made (each model in its fitted slot). The suggestion is the legal
+ * the block as it stood before the move; a Reform or Reform Move keeps the
+ * formation the player made (each model in its fitted slot). The suggestion is the legal
  * candidate with the smallest distance the search finds, judged by the very
  * code of the check with the limits taken exactly (no 0.5 mm allowance), so
  * the check with its allowance finds it legal too.
@@ -47,6 +48,18 @@ int rules_suggest_moves(const rules_snapshot *before, const rules_snapshot *afte
 int rules_suggest_unit(const rules_snapshot *before, const rules_snapshot *after, const char *unit_id,
                        rules_move_type type, const rules_check_options *opt, rules_suggestion *out,
                        rules_error *err);
+
+/*
+ * The same for the ILLEGAL calls of a Reform Move check (seed 000; `r` made
+ * by rules_reform_check on before/mid/after with `opt`): the player's new
+ * formation, moved and turned as a block, judged by rules_reform_check.
+ */
+int rules_suggest_reform_moves(const rules_snapshot *before, const rules_snapshot *mid, const rules_snapshot *after,
+                               const rules_check_options *opt, rules_report *r, rules_error *err);
+/* The search for one unit's Reform Move against the table as it stands in `after`. */
+int rules_suggest_reform_move(const rules_snapshot *before, const rules_snapshot *mid, const rules_snapshot *after,
+                              const char *unit_id, const rules_check_options *opt, rules_suggestion *out,
+                              rules_error *err);
 
 /*
  * A copy of `after` with every found suggestion of `r` applied (models

@@ -116,3 +116,20 @@ Test(cli_suggest, reach_input_errors_exit_2_and_say_why)
     cr_assert_eq(r.status, 2);
     cr_assert_eq(run("reach --help")->status, 0);
 }
+
+Test(cli_suggest, a_reform_move_suggestion_checks_legal)
+{
+    char out[256], args[1024];
+    snprintf(out, sizeof out, "%s", scratch("reform-move-suggested.json"));
+    snprintf(args, sizeof args,
+             "check " EX "rules/reform-move/before.json " EX "rules/reform-move/after.json --move reform-move "
+             "--suggest %s",
+             out);
+    cli_result r = *run(args);
+    cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+    cr_assert(strstr(r.out, "nearest legal move: "), "%s", r.out);
+    snprintf(args, sizeof args, "check " EX "rules/reform-move/before.json %s --move reform-move", out);
+    r = *run(args);
+    cr_assert_eq(r.status, 0, "the suggested Reform Move is legal:\n%s%s", r.out, r.err);
+    unlink(out);
+}

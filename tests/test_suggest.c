@@ -29,6 +29,7 @@ static void teardown(void)
 TestSuite(suggest, .init = setup, .fini = teardown);
 
 static const rules_pose START = {{900, 300}, RULES_PI / 2};
+#define IN_MM(x) rules_in_to_mm(x)
 
 /* The check with suggestions, as `tableref check` makes it; the unit's report. */
 static const rules_unit_report *judge(rules_move_type move, const char *unit)
@@ -294,4 +295,30 @@ Test(suggest, random_illegal_moves_get_legal_suggestions_no_farther_than_needed,
         cr_assert_geq(ur->suggestion.shift_mm, shift_lower_bound("u", rate) - 0.01, "case %d", k);
     }
     cr_assert_geq(illegal, 25, "most random cases are illegal (%d)", illegal);
+}
+
+/* ---- Reform Move (seed 000) ---------------------------------------------------------- */
+
+#include "rules_reform.h"
+
+Test(suggest, a_reform_move_half_an_inch_too_far_comes_back_half_an_inch)
+{
+    /* Mobility 2": the centre may travel 1"; the player carried the unit 1.5" sideways */
+    moved("spears", "red", IN_MM(1.5), 0, 0, 5, 10);
+    before->units[0].mobility = after->units[0].mobility = IN_MM(2);
+    rules_error err = {{0}};
+    opt.move = RULES_MOVE_REFORM_MOVE;
+    cr_assert_eq(rules_reform_check(before, NULL, after, &opt, &report, &err), 0, "%s", err.msg);
+    cr_assert_eq(rules_suggest_reform_moves(before, NULL, after, &opt, &report, &err), 0, "%s", err.msg);
+    const rules_unit_report *ur = rules_report_find_unit(&report, "spears");
+    cr_assert(rules_unit_report_find(ur, "RM-CENTRE"));
+    cr_assert(ur->suggestion.found, "%s", ur->suggestion.text);
+    cr_assert_float_eq(ur->suggestion.shift_mm, IN_MM(0.5), 0.02, "%s", ur->suggestion.text);
+    rules_snapshot *fixed = rules_suggest_apply(after, &report);
+    rules_report again;
+    rules_report_init(&again);
+    cr_assert_eq(rules_reform_check(before, NULL, fixed, &opt, &again, &err), 0, "%s", err.msg);
+    cr_assert(again.legal, "the suggestion is a legal Reform Move");
+    rules_report_clear(&again);
+    rules_snapshot_free(fixed);
 }
