@@ -33,6 +33,12 @@ vis_detector *vis_detector_new(const vis_roster *r, const calib_file *c, rules_e
     d->cfg.recover_hidden_units = 1;
     d->cfg.recover_min_tags = 3;
     d->cfg.recover_max_bit_error = 0.25;
+    d->cfg.use_plan = 1;
+    d->cfg.plan_min_tag_px = 11;
+    d->cfg.read_slots = 1;
+    d->cfg.read_min_cells = 12;
+    d->cfg.read_max_bit_error = 0.1;
+    d->cfg.read_margin = 5;
     /* The smallest tag at the distance of the board centre decides decimation. */
     double smallest = INFINITY;
     for (size_t i = 0; i < r->n_units; i++)
@@ -50,6 +56,11 @@ vis_detector *vis_detector_new(const vis_roster *r, const calib_file *c, rules_e
     d->tags->cfg.refine_edges = 1;
     d->tags->cfg.max_hamming = 1;
     d->tags->cfg.min_margin = 20;
+    vis_tag_detector_prepare(d->tags);
+    if (vis_plan_make(c, r, d->cfg.plan_min_tag_px, &d->plan, err) < 0) {
+        vis_detector_free(d);
+        return NULL;
+    }
     return d;
 }
 
@@ -58,6 +69,7 @@ void vis_detector_free(vis_detector *d)
     if (!d)
         return;
     vis_tag_detector_free(d->tags);
+    vis_plan_clear(&d->plan);
     free(d);
 }
 
@@ -72,7 +84,14 @@ int vis_detector_run_tags(vis_detector *d, const uint8_t *gray, int width, int h
     if (width != d->calib.width || height != d->calib.height)
         return rules_error_set(err, "image is %dx%d but the calibration is for %dx%d", width, height,
                                d->calib.width, d->calib.height);
-    if (vis_tag_detect(d->tags, gray, width, height, stride, tags, err) < 0)
+    if (d->cfg.use_plan && d->plan.min_px != d->cfg.plan_min_tag_px) {
+        vis_plan_clear(&d->plan);
+        if (vis_plan_make(&d->calib, d->roster, d->cfg.plan_min_tag_px, &d->plan, err) < 0)
+            return -1;
+    }
+    if ((d->cfg.use_plan ? vis_tag_detect_regions(d->tags, gray, width, height, stride, d->plan.regions, d->plan.n,
+                                                  tags, err)
+                         : vis_tag_detect(d->tags, gray, width, height, stride, tags, err)) < 0)
         return -1;
     const vis_image im = {gray, width, height, stride};
     return detect_build(d, tags->items, tags->n, &im, prior, out, rep, err);
@@ -91,6 +110,81 @@ int vis_detector_from_tags(vis_detector *d, const vis_tag_detection *tags, size_
                            rules_snapshot **out, vis_report *rep, rules_error *err)
 {
     return detect_build(d, tags, n, NULL, prior, out, rep, err);
+}
+
+int vis_detector_run_on_tags(vis_detector *d, const vis_image *im, const vis_tag_detection *tags, size_t n,
+                             const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, rules_error *err)
+{
+    return vis_detector_run_focused(d, im, tags, n, prior, NULL, out, rep, err);
+}
+
+int vis_detector_run_focused(vis_detector *d, const vis_image *im, const vis_tag_detection *tags, size_t n,
+                             const rules_snapshot *prior, const unsigned char *focus, rules_snapshot **out,
+                             vis_report *rep, rules_error *err)
+{
+    *out = NULL;
+    if (im && (im->width != d->calib.width || im->height != d->calib.height))
+        return rules_error_set(err, "image is %dx%d but the calibration is for %dx%d", im->width, im->height,
+                               d->calib.width, d->calib.height);
+    d->focus = focus;
+    int rc = detect_build(d, tags, n, im, prior, out, rep, err);
+    d->focus = NULL;
+    return rc;
+}
+
+/*
+ * Tags the quad finder missed, read where the units rebuilt so far leave a
+ * free place; twice, since every model read sharpens its unit's formation.
+ */
+static int read_missed_tags(vis_detector *d, const vis_camera *cam, const vis_image *im,
+                            const vis_tag_detection *tags, size_t n, const rules_snapshot *prior,
+                            const unsigned char *only, vis_seen_model *seen, vis_report *rep, rules_error *err)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        rules_snapshot *estimate = NULL;
+        vis_report scratch = {0};
+        int rc = vis_units_build(d->roster, seen, prior, &estimate, &scratch, err);
+        vis_report_clear(&scratch);
+        if (rc < 0)
+            return -1;
+        int added = vis_recover_read_slots(d, cam, im, tags, n, estimate, only, seen, rep);
+        rules_snapshot_free(estimate);
+        if (added < 0)
+            return rules_error_set(err, "out of memory");
+        if (added == 0)
+            break;
+    }
+    return 0;
+}
+
+/*
+ * What the picture still tells after the decoded tags: tags read at free
+ * places of units already found, then units found only by their partly
+ * hidden tags (seeded by two agreeing reads, kept when enough of their
+ * places read).
+ */
+static int recover_from_picture(vis_detector *d, const vis_camera *cam, const vis_image *im,
+                                const vis_tag_detection *tags, size_t n, const rules_snapshot *prior,
+                                vis_seen_model *seen, vis_report *rep, rules_error *err)
+{
+    const vis_roster *r = d->roster;
+    /* A tag's pose from its edges fitted as lines beats the one from its four corners (vis_recover.h). */
+    vis_recover_polish_poses(d, cam, im, seen);
+    if (d->cfg.read_slots)
+        vis_recover_refine_rough(d, cam, im, tags, n, seen, rep);
+    if (d->cfg.read_slots && read_missed_tags(d, cam, im, tags, n, prior, NULL, seen, rep, err) < 0)
+        return -1;
+    if (!d->cfg.recover_hidden_units)
+        return 0;
+    unsigned char *seeded = calloc(r->n_units + 1, 1);
+    if (!seeded || vis_recover_hidden_units(d, cam, im, tags, n, prior, seen, seeded, rep) < 0) {
+        free(seeded);
+        return rules_error_set(err, "out of memory");
+    }
+    int rc = d->cfg.read_slots ? read_missed_tags(d, cam, im, tags, n, prior, seeded, seen, rep, err) : 0;
+    vis_recover_confirm(d, seeded, seen, rep);
+    free(seeded);
+    return rc;
 }
 
 static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n, const vis_image *im,
@@ -173,10 +267,9 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
         s->seen = true;
         vis_tag_mount_unplace(&ru->mount, tp.centre, tp.heading, &s->pos, &s->facing);
     }
-    if (im && d->cfg.recover_hidden_units &&
-        vis_recover_hidden_units(d, &cam, im, tags, n, prior, seen, rep) < 0) {
+    if (im && recover_from_picture(d, &cam, im, tags, n, prior, seen, rep, err) < 0) {
         free(seen);
-        return rules_error_set(err, "out of memory");
+        return -1;
     }
     int rc = vis_units_build(r, seen, prior, out, rep, err);
     free(seen);

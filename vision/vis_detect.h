@@ -30,6 +30,7 @@
 #include "rules_snapshot.h"
 #include "vis_report.h"
 #include "vis_roster.h"
+#include "vis_plan.h"
 #include "vis_tag.h"
 
 typedef struct vis_detect_config {
@@ -63,6 +64,26 @@ typedef struct vis_detect_config {
      * disagreeing tags) leaves the unit out. 0 disables; default 1.
      */
     int recover_hidden_units;
+    /*
+     * Reading tags the quad finder missed at the places their unit's
+     * formation leaves free (vis_recover_read_slots): 0 disables; default 1.
+     * A read names a model when at least read_min_cells data cells are
+     * trusted, at most read_max_bit_error of them disagree with its code,
+     * and every other roster code is read_margin cells worse. Defaults 12,
+     * 0.1, 5.
+     */
+    /*
+     * Where to search and at what level of detail (vis_plan): each part of
+     * the frame at the coarsest decimation that keeps the smallest tag it
+     * can hold plan_min_tag_px wide; parts the board does not reach are
+     * skipped. 0: the whole frame at tags->cfg.decimate. Default 1, 11 px.
+     */
+    int use_plan;
+    double plan_min_tag_px;
+    int read_slots;
+    int read_min_cells;
+    double read_max_bit_error;
+    int read_margin;
     int recover_min_tags;         /* default 3 */
     double recover_max_bit_error; /* share of the visible data bits, default 0.25 */
 } vis_detect_config;
@@ -80,7 +101,14 @@ typedef struct vis_detector {
     const vis_roster *roster;
     calib_file calib;
     double expected_tag_px;    /* smallest model tag's size in the image, px, at the view centre */
+    vis_plan plan;             /* made by vis_detector_new for cfg.plan_min_tag_px (remade when that changes) */
+    /* During one vis_detector_run_on_tags: the roster units whose tags are read from the picture
+     * (one flag per unit); NULL (always, outside that call): every unit. */
+    const unsigned char *focus;
 } vis_detector;
+
+/* Is roster unit `unit` read from the picture in this run? */
+static inline int vis_detector_in_focus(const vis_detector *d, size_t unit) { return !d->focus || d->focus[unit]; }
 
 /* Tag detection tuned from the roster's smallest tag and the camera: decimation
  * keeps >= 16 px per tag, 2 threads, a light blur against sensor noise. */
@@ -96,8 +124,23 @@ int vis_detector_run_tags(vis_detector *d, const uint8_t *gray, int width, int h
                           const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, vis_tag_list *tags,
                           rules_error *err);
 
-/* The same from detections already made (tests, or another detector). */
+/* The same from detections already made (tests, or another detector): no reading from the picture. */
 int vis_detector_from_tags(vis_detector *d, const vis_tag_detection *tags, size_t n, const rules_snapshot *prior,
                            rules_snapshot **out, vis_report *rep, rules_error *err);
+/*
+ * From detections already made (e.g. only in the parts of the picture that
+ * changed), with the picture at hand for what the detections missed (tags
+ * read at their formation's free places, hidden units). `im` may be NULL.
+ */
+int vis_detector_run_on_tags(vis_detector *d, const vis_image *im, const vis_tag_detection *tags, size_t n,
+                             const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, rules_error *err);
+/*
+ * The same, reading from the picture only for the units flagged in `focus`
+ * (one flag per roster unit; NULL: all): a tracker that knows which part
+ * of the table changed pays only for that part.
+ */
+int vis_detector_run_focused(vis_detector *d, const vis_image *im, const vis_tag_detection *tags, size_t n,
+                             const rules_snapshot *prior, const unsigned char *focus, rules_snapshot **out,
+                             vis_report *rep, rules_error *err);
 
 #endif

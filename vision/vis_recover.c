@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "rules_formation.h"
+#include "vis_tagread.h"
 #include "vis_units.h"
-
 
 static double pix(const vis_image *im, double x, double y)
 {
@@ -146,207 +146,26 @@ static long dark_blobs(const vis_image *im, double tag_px, double threshold, blo
     return (long)n;
 }
 
-/* A tag hypothesis on the board: centre (mm, on the plane of its height) and heading. */
-typedef struct tag_frame {
-    double P[3];    /* linearisation point, board mm */
-    double px0[2];  /* its pixel */
-    double J[2][2]; /* px per board mm */
-    double S;       /* whole printed bitmap, mm */
-    int tw;         /* cells per side */
-} tag_frame;
-
-static bool tag_frame_init(const vis_camera *cam, const double P[3], double size, int tw, tag_frame *tf)
-{
-    double a[2], b[2];
-    const double Px[3] = {P[0] + 1, P[1], P[2]}, Py[3] = {P[0], P[1] + 1, P[2]};
-    if (!vis_camera_project(cam, P, tf->px0) || !vis_camera_project(cam, Px, a) || !vis_camera_project(cam, Py, b))
-        return false;
-    memcpy(tf->P, P, sizeof tf->P);
-    tf->J[0][0] = a[0] - tf->px0[0], tf->J[1][0] = a[1] - tf->px0[1];
-    tf->J[0][1] = b[0] - tf->px0[0], tf->J[1][1] = b[1] - tf->px0[1];
-    tf->S = size * tw / (tw - 2);
-    tf->tw = tw;
-    return true;
-}
-
-/* Mean grey of cell (u, v) (row v from the printed top) of a tag centred at c (mm) with heading h; `sub` 1 or 2. */
-static double cell_grey(const vis_image *im, const tag_frame *tf, double cx, double cy, double ch, double sh, int u,
-                        int v, int sub)
-{
-    const double k = tf->S / tf->tw;
-    double sum = 0;
-    for (int i = 0; i < sub; i++)
-        for (int j = 0; j < sub; j++) {
-            const double du = sub == 1 ? 0.5 : 0.2 + 0.6 * i, dv = sub == 1 ? 0.5 : 0.2 + 0.6 * j;
-            const double a = (u + du) * k - tf->S / 2, b = tf->S / 2 - (v + dv) * k;
-            /* right = (sin h, -cos h), up = (cos h, sin h) */
-            const double X = cx + a * sh + b * ch - tf->P[0], Y = cy - a * ch + b * sh - tf->P[1];
-            sum += pix(im, tf->px0[0] + tf->J[0][0] * X + tf->J[0][1] * Y, tf->px0[1] + tf->J[1][0] * X + tf->J[1][1] * Y);
-        }
-    return sum / (sub * sub);
-}
-
-/* The outline's sample points (white border, then black ring; sub x sub per cell) as pixel offsets for heading h. */
-typedef struct outline_pts {
-    double off[256][2];
-    int n_white, n;
-} outline_pts;
-
-static void outline_points(const tag_frame *tf, double h, int sub, outline_pts *o)
-{
-    const double ch = cos(h), sh = sin(h), k = tf->S / tf->tw;
-    const int tw = tf->tw;
-    o->n = 0;
-    for (int ring = 0; ring < 2; ring++) {
-        for (int v = 0; v < tw; v++)
-            for (int u = 0; u < tw; u++) {
-                const int c = (u == 0 || v == 0 || u == tw - 1 || v == tw - 1) ? 0
-                              : (u == 1 || v == 1 || u == tw - 2 || v == tw - 2) ? 1
-                                                                                 : -1;
-                if (c != ring)
-                    continue;
-                for (int i = 0; i < sub; i++)
-                    for (int j = 0; j < sub; j++) {
-                        if (o->n >= 256)
-                            continue;
-                        const double du = sub == 1 ? 0.5 : 0.2 + 0.6 * i, dv = sub == 1 ? 0.5 : 0.2 + 0.6 * j;
-                        const double a = (u + du) * k - tf->S / 2, b = tf->S / 2 - (v + dv) * k;
-                        const double X = a * sh + b * ch, Y = -a * ch + b * sh;
-                        o->off[o->n][0] = tf->J[0][0] * X + tf->J[0][1] * Y;
-                        o->off[o->n][1] = tf->J[1][0] * X + tf->J[1][1] * Y;
-                        o->n++;
-                    }
-            }
-        if (ring == 0)
-            o->n_white = o->n;
-    }
-}
-
-/* How much the tag outline (white border around a black ring) stands out with its centre at (cx, cy) mm. */
-static double outline_score(const vis_image *im, const tag_frame *tf, const outline_pts *o, double cx, double cy)
-{
-    const double X = cx - tf->P[0], Y = cy - tf->P[1];
-    const double x0 = tf->px0[0] + tf->J[0][0] * X + tf->J[0][1] * Y, y0 = tf->px0[1] + tf->J[1][0] * X + tf->J[1][1] * Y;
-    double w = 0, b = 0;
-    for (int i = 0; i < o->n_white; i++)
-        w += pix(im, x0 + o->off[i][0], y0 + o->off[i][1]);
-    for (int i = o->n_white; i < o->n; i++)
-        b += pix(im, x0 + o->off[i][0], y0 + o->off[i][1]);
-    return w / o->n_white - b / (o->n - o->n_white);
-}
-
-typedef struct tag_read {
-    int id;
-    double c[2], heading;  /* tag centre on its plane (mm) and heading */
-    int errors, visible, runner_up;
-    double px[2];
-} tag_read;
+/* The data cells of the detector's family (36 for tag36h11). */
+static int codes_cells(const vis_tagread_codes *c) { return (c->tw - 4) * (c->tw - 4); }
 
 /*
- * Fits the roster's tag outline near a dark blob and decodes its data bits
- * against every code of the family in every rotation. False when no outline
- * or no unique nearest code.
+ * Reads a tag with this unit's mount near a dark blob: the blob's centroid
+ * is biased by what hides the tag, and its orientation unknown, so the
+ * outline is searched over +-4 mm and every heading.
  */
-static bool read_hidden_tag(const vis_detector *d, const vis_camera *cam, const vis_image *im, const blob *bl,
-                            const vis_tag_mount *m, const uint64_t *codes, int ncodes, int tw, double d_contrast,
-                            tag_read *out)
+static bool read_blob(const vis_camera *cam, const vis_image *im, const blob *bl, const vis_tag_mount *m,
+                      const vis_tagread_codes *codes, double contrast, vis_tagread *out)
 {
     double P[3];
     if (!vis_camera_pixel_to_plane(cam, bl->px, m->height, P))
         return false;
-    tag_frame tf;
-    if (!tag_frame_init(cam, P, m->size, tw, &tf))
-        return false;
-    /* Orientation of the square's edges (mod 90 degrees) from the blob's gradients, weighted by strength. */
-    const double r = 0.8 * d->expected_tag_px;
-    double c4 = 0, s4 = 0;
-    for (int y = (int)(bl->px[1] - r); y <= (int)(bl->px[1] + r); y++)
-        for (int x = (int)(bl->px[0] - r); x <= (int)(bl->px[0] + r); x++) {
-            if (x < 1 || y < 1 || x >= im->width - 1 || y >= im->height - 1)
-                continue;
-            const uint8_t *p = im->gray + (size_t)y * im->stride + x;
-            const double gx = p[1] - p[-1], gy = (double)p[im->stride] - p[-(ptrdiff_t)im->stride];
-            const double m2 = gx * gx + gy * gy, phi = atan2(gy, gx);
-            c4 += m2 * cos(4 * phi), s4 += m2 * sin(4 * phi);
-        }
-    const double th_img = atan2(s4, c4) / 4;
-    /* The image direction back onto the board (inverse of J). */
-    const double det = tf.J[0][0] * tf.J[1][1] - tf.J[0][1] * tf.J[1][0];
-    if (fabs(det) < 1e-9)
-        return false;
-    const double dx = cos(th_img), dy = sin(th_img);
-    const double vx = (tf.J[1][1] * dx - tf.J[0][1] * dy) / det, vy = (-tf.J[1][0] * dx + tf.J[0][0] * dy) / det;
-    double bh = atan2(vy, vx), bx = P[0], by = P[1], best = -1e9;
-    /* Coarse then fine search of the outline (the blob's centroid is biased by what hides the tag). */
-    const double steps[3][4] = {{1.0, 3, 3, 2}, {0.25, 4, 1, 1}, {0.1, 2, 0.5, 1}}; /* mm step, n, deg step, n */
-    outline_pts op;
-    for (int s = 0; s < 3; s++) {
-        const double cx0 = bx, cy0 = by, h0 = bh;
-        for (int k = -(int)steps[s][3]; k <= (int)steps[s][3]; k++) {
-            const double h = h0 + rules_deg_to_rad(k * steps[s][2]);
-            outline_points(&tf, h, 2, &op);
-            for (int i = -(int)steps[s][1]; i <= (int)steps[s][1]; i++)
-                for (int j = -(int)steps[s][1]; j <= (int)steps[s][1]; j++) {
-                    const double cx = cx0 + i * steps[s][0], cy = cy0 + j * steps[s][0];
-                    const double sc = outline_score(im, &tf, &op, cx, cy);
-                    if (sc > best)
-                        best = sc, bx = cx, by = cy, bh = h;
-                }
-        }
-        /* No outline of the roster's size here (a dark figure, a shadow): stop early. */
-        if (s == 0 && best < 0.3 * d_contrast)
-            return false;
-    }
-    /* Levels from this tag's own outline; data cells read in the four rotations. */
-    const double ch = cos(bh), sh = sin(bh);
-    double ring[64], border[64];
-    int nr = 0, nbo = 0;
-    for (int v = 0; v < tw; v++)
-        for (int u = 0; u < tw; u++) {
-            const bool isb = u == 0 || v == 0 || u == tw - 1 || v == tw - 1;
-            const bool isr = !isb && (u == 1 || v == 1 || u == tw - 2 || v == tw - 2);
-            if ((isb && nbo >= 64) || (isr && nr >= 64))
-                continue;
-            if (isb)
-                border[nbo++] = cell_grey(im, &tf, bx, by, ch, sh, u, v, 2);
-            else if (isr)
-                ring[nr++] = cell_grey(im, &tf, bx, by, ch, sh, u, v, 2);
-        }
-    const double black = median_of(ring, nr), white = median_of(border, nbo), contrast = white - black;
-    if (contrast < 30)
-        return false;
-    const double thr = (black + white) / 2, sure = 0.2 * contrast;
-    const int nd = tw - 4;
-    uint64_t obs[4], conf[4];
-    for (int rot = 0; rot < 4; rot++) {
-        const double h = bh + rot * RULES_PI / 2, c = cos(h), s_ = sin(h);
-        obs[rot] = conf[rot] = 0;
-        for (int v = 0; v < nd; v++)
-            for (int u = 0; u < nd; u++) {
-                const double g = cell_grey(im, &tf, bx, by, c, s_, u + 2, v + 2, 2);
-                obs[rot] = obs[rot] << 1 | (g > thr);
-                conf[rot] = conf[rot] << 1 | (fabs(g - thr) >= sure);
-            }
-    }
-    int best_e = 1 << 30, second = 1 << 30, best_id = -1, best_rot = 0;
-    for (int id = 0; id < ncodes; id++)
-        for (int rot = 0; rot < 4; rot++) {
-            const int e = __builtin_popcountll((obs[rot] ^ codes[id]) & conf[rot]);
-            if (e < best_e)
-                second = best_e, best_e = e, best_id = id, best_rot = rot;
-            else if (e < second)
-                second = e;
-        }
-    out->id = best_id;
-    out->c[0] = bx, out->c[1] = by;
-    out->heading = rules_angle_wrap(bh + best_rot * RULES_PI / 2);
-    out->errors = best_e;
-    out->visible = __builtin_popcountll(conf[best_rot]);
-    out->runner_up = second;
-    const double X[3] = {bx, by, m->height};
-    if (!vis_camera_project(cam, X, out->px))
-        out->px[0] = bl->px[0], out->px[1] = bl->px[1];
-    return best_id >= 0;
+    vis_tagread_params p;
+    vis_tagread_params_default(&p);
+    p.search_mm = 4;
+    p.any_rotation = true;
+    p.expect_contrast = contrast;
+    return vis_tagread_at(cam, im, P, 0, m->size, &p, codes, out);
 }
 
 /*
@@ -355,8 +174,8 @@ static bool read_hidden_tag(const vis_detector *d, const vis_camera *cam, const 
  * `rough` in seen[]. Returns 0, or -1 when out of memory.
  */
 int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const vis_image *im,
-                                const vis_tag_detection *tags, size_t n, const rules_snapshot *prior,
-                                vis_seen_model *seen, vis_report *rep)
+                             const vis_tag_detection *tags, size_t n, const rules_snapshot *prior, vis_seen_model *seen,
+                             unsigned char *seeded, vis_report *rep)
 {
     const vis_roster *r = d->roster;
     bool *missing = calloc(r->n_units ? r->n_units : 1, sizeof *missing);
@@ -373,7 +192,7 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
             for (size_t i = 0; i < n && !any; i++)
                 any = tags[i].id == r->models[u->first_model + k].tag_id;
         }
-        missing[ui] = !any && u->n_models > 0;
+        missing[ui] = !any && u->n_models > 0 && vis_detector_in_focus(d, ui);
         n_missing += missing[ui];
     }
     double black, white;
@@ -384,8 +203,8 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
     int rc = -1;
     rules_snapshot *placed = NULL;
     blob *blobs = NULL;
-    uint64_t *codes = NULL;
-    tag_read *reads = NULL;
+    vis_tagread_codes codes = {0};
+    vis_tagread *reads = NULL;
     /* Where every other unit is: their tags' dark squares are not candidates. */
     {
         vis_report tmp = {0};
@@ -436,25 +255,14 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
             blobs[kept++] = blobs[b];
     }
     free(known);
-    /* The family's codes as the data cells read row by row from the printed top. */
-    const int ncodes = vis_tag_family_codes(d->tags);
-    codes = malloc((ncodes ? ncodes : 1) * sizeof *codes);
-    reads = malloc((kept ? kept : 1) * sizeof *reads);
-    if (!codes || !reads)
+    /* Any code of the family, in any rotation: a blob may be anything; only this unit's IDs are kept. */
+    if (vis_tagread_codes_family(d->tags, &codes) < 0) {
+        rc = 0; /* a family this reader does not handle: nothing recovered */
         goto out;
-    int tw = 0;
-    for (int id = 0; id < ncodes; id++) {
-        uint8_t cells[256];
-        if (!vis_tag_bitmap(d->tags, id, cells, &tw) || tw < 5 || (tw - 4) * (tw - 4) > 64) {
-            rc = 0; /* a family this reader does not handle: nothing recovered */
-            goto out;
-        }
-        uint64_t c = 0;
-        for (int v = 2; v < tw - 2; v++)
-            for (int u = 2; u < tw - 2; u++)
-                c = c << 1 | cells[v * tw + u];
-        codes[id] = c;
     }
+    reads = malloc((kept ? kept : 1) * sizeof *reads);
+    if (!reads)
+        goto out;
     for (size_t ui = 0; ui < r->n_units; ui++) {
         if (!missing[ui])
             continue;
@@ -462,19 +270,19 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
         /* Read every unexplained blob with this unit's mount; keep reads of its own IDs. */
         size_t nr = 0;
         for (size_t b = 0; b < kept; b++) {
-            tag_read t;
-            if (!read_hidden_tag(d, cam, im, &blobs[b], &ru->mount, codes, ncodes, tw, white - black, &t))
+            vis_tagread t;
+            if (!read_blob(cam, im, &blobs[b], &ru->mount, &codes, white - black, &t))
                 continue;
             const vis_roster_model *rm = vis_roster_find_model_tag(r, t.id);
-            if (!rm || rm->unit != ui || t.visible < (tw - 4) * (tw - 4) / 2 ||
-                t.errors > d->cfg.recover_max_bit_error * t.visible || t.runner_up < t.errors + 2)
+            if (!rm || rm->unit != ui ||
+                !vis_tagread_decisive(&t, codes_cells(&codes) / 2, d->cfg.recover_max_bit_error, 2))
                 continue;
             /* Two blobs read as one ID (the same tag found twice, or a misread): keep the better read. */
             size_t j = 0;
             while (j < nr && reads[j].id != t.id)
                 j++;
             if (j < nr) {
-                if (hypot(reads[j].c[0] - t.c[0], reads[j].c[1] - t.c[1]) > 2 * ru->mount.size)
+                if (hypot(reads[j].centre[0] - t.centre[0], reads[j].centre[1] - t.centre[1]) > 2 * ru->mount.size)
                     reads[j].errors = 1 << 20; /* two places: neither is trusted */
                 else if (t.errors < reads[j].errors)
                     reads[j] = t;
@@ -498,7 +306,7 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
             const vis_roster_model *rm = vis_roster_find_model_tag(r, reads[j].id);
             rules_vec2 pos;
             double facing;
-            vis_tag_mount_unplace(&ru->mount, rules_v2(reads[j].c[0], reads[j].c[1]), reads[j].heading, &pos, &facing);
+            vis_tag_mount_unplace(&ru->mount, rules_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &pos, &facing);
             rules_formation f = {0};
             f.frame.heading = facing;
             f.pitch_across = ru->base_width, f.pitch_along = ru->base_depth;
@@ -514,15 +322,15 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
             if (in > best_in)
                 best_in = in, best_ref = a;
         }
-        const size_t need = (size_t)fmax(d->cfg.recover_min_tags, ceil(ru->n_models / 3.0));
-        if (best_in < need || best_in < 2 * (nr - best_in)) {
+        /* Two reads that agree seed the unit; vis_recover_confirm decides once its free places are read. */
+        if (best_in < 2 || best_in < 2 * (nr - best_in)) {
             vis_report_add(rep, VIS_ISSUE_MISSING, -1, NULL, NULL,
-                           "unit %s: %zu partly hidden tags read, only %zu agree on one formation (%zu needed): "
-                           "not placed",
-                           ru->id, nr, best_in, need);
+                           "unit %s: %zu partly hidden tags read, only %zu agree on one formation: not placed", ru->id,
+                           nr, best_in);
             free(ox);
             continue;
         }
+        seeded[ui] = 1;
         for (size_t j = 0; j < nr; j++) {
             if (!(fabs(rules_angle_wrap(fa[j] - fa[best_ref])) <= rules_deg_to_rad(6) &&
                   hypot(ox[j] - ox[best_ref], oy[j] - oy[best_ref]) <= 5.0))
@@ -530,11 +338,11 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
             const vis_roster_model *rm = vis_roster_find_model_tag(r, reads[j].id);
             vis_seen_model *s = &seen[rm - r->models];
             s->rough = true;
-            vis_tag_mount_unplace(&ru->mount, rules_v2(reads[j].c[0], reads[j].c[1]), reads[j].heading, &s->pos,
+            vis_tag_mount_unplace(&ru->mount, rules_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &s->pos,
                                   &s->facing);
             vis_report_add(rep, VIS_ISSUE_RECOVERED, reads[j].id, rm->id, reads[j].px,
                            "tag %d (%s) partly hidden: read with %d of %d visible bits wrong (next code %d), in its "
-                           "unit's formation with %zu others: its unit is placed from them",
+                           "unit's formation with %zu others",
                            reads[j].id, rm->id, reads[j].errors, reads[j].visible, reads[j].runner_up, best_in - 1);
         }
         free(ox);
@@ -543,9 +351,244 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
 out:
     rules_snapshot_free(placed);
     free(blobs);
-    free(codes);
+    vis_tagread_codes_clear(&codes);
     free(reads);
     free(missing);
     return rc;
 }
 
+
+/* ---- Tags the quad finder missed, read where the formation puts a model ---- */
+
+typedef struct slot_read {
+    vis_tagread rd;
+    size_t model;          /* roster model index */
+    bool dropped;
+} slot_read;
+
+/*
+ * Places of the unit's fitted formation: its files and ranks, one rank
+ * behind, and half steps in the last two ranks (an incomplete rear rank
+ * centred on an odd number of models).
+ */
+static size_t unit_slots(const rules_formation *f, int n_models, rules_vec2 *out, size_t cap)
+{
+    size_t n = 0;
+    const int files = f->files > 0 ? f->files : 1;
+    const int ranks = f->ranks > 0 ? f->ranks : (n_models + files - 1) / files;
+    for (int k = 0; k <= ranks; k++)
+        for (int half = 0; half < 2; half++)
+            for (int fi = 0; fi < files; fi++) {
+                if (half && (k < ranks - 1 || fi == files - 1))
+                    continue;
+                if (n < cap)
+                    out[n++] = rules_formation_slot_position(f, fi, k, half ? 0.5 : 0);
+            }
+    return n;
+}
+
+/* A place taken by a model already seen (or read roughly). */
+static bool near_seen(const vis_roster_unit *ru, const vis_seen_model *seen, rules_vec2 p)
+{
+    const double clear = 0.5 * fmin(ru->base_width, ru->base_depth);
+    for (size_t k = 0; k < ru->n_models; k++) {
+        const vis_seen_model *s = &seen[ru->first_model + k];
+        if ((s->seen || s->rough) && rules_v2_dist(s->pos, p) < clear)
+            return true;
+    }
+    return false;
+}
+
+/*
+ * Reads every free place of one unit's formation; keeps reads that name an
+ * unread model of the unit decisively. Two places read as one model: the
+ * better read, or neither when they are apart. Returns the reads kept.
+ */
+static size_t read_unit_slots(const vis_detector *d, const vis_camera *cam, const vis_image *im,
+                              const vis_tagread_codes *codes, double contrast, size_t ui, const rules_unit *est,
+                              const vis_seen_model *seen, slot_read *reads, size_t cap)
+{
+    const vis_roster *r = d->roster;
+    const vis_roster_unit *ru = &r->units[ui];
+    rules_formation f;
+    if (rules_formation_fit(est, NULL, &f, NULL) < 0)
+        return 0;
+    rules_vec2 slots[512];
+    const size_t ns = unit_slots(&f, (int)ru->n_models, slots, 512);
+    vis_tagread_params p;
+    vis_tagread_params_default(&p);
+    p.expect_contrast = contrast;
+    size_t nr = 0;
+    for (size_t i = 0; i < ns && nr < cap; i++) {
+        if (near_seen(ru, seen, slots[i]))
+            continue;
+        rules_vec2 tc;
+        double th;
+        vis_tag_mount_place(&ru->mount, slots[i], f.heading, &tc, &th);
+        const double P[3] = {tc.x, tc.y, ru->mount.height};
+        vis_tagread rd;
+        if (!vis_tagread_at(cam, im, P, th, ru->mount.size, &p, codes, &rd))
+            continue;
+        const vis_roster_model *rm = vis_roster_find_model_tag(r, rd.id);
+        if (!rm || rm->unit != ui || seen[rm - r->models].seen || seen[rm - r->models].rough ||
+            !vis_tagread_decisive(&rd, d->cfg.read_min_cells, d->cfg.read_max_bit_error, d->cfg.read_margin))
+            continue;
+        size_t j = 0;
+        while (j < nr && reads[j].model != (size_t)(rm - r->models))
+            j++;
+        if (j < nr) {
+            if (hypot(reads[j].rd.centre[0] - rd.centre[0], reads[j].rd.centre[1] - rd.centre[1]) > 2)
+                reads[j].dropped = true; /* one tag in two places: trust neither */
+            else if (rd.errors < reads[j].rd.errors)
+                reads[j].rd = rd;
+            continue;
+        }
+        reads[nr++] = (slot_read){rd, (size_t)(rm - r->models), false};
+    }
+    return nr;
+}
+
+int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const vis_image *im,
+                           const vis_tag_detection *tags, size_t n_tags, const rules_snapshot *estimate,
+                           const unsigned char *only, vis_seen_model *seen, vis_report *rep)
+{
+    const vis_roster *r = d->roster;
+    double black, white;
+    const double contrast = paper_levels(im, tags, n_tags, &black, &white) ? white - black : 0;
+    vis_tagread_codes codes;
+    if (vis_tagread_codes_roster(d->tags, r, &codes) < 0)
+        return 0; /* a family the reader does not handle: nothing to add */
+    slot_read *reads = malloc(256 * sizeof *reads);
+    if (!reads) {
+        vis_tagread_codes_clear(&codes);
+        return -1;
+    }
+    int added = 0;
+    for (size_t ui = 0; ui < r->n_units; ui++) {
+        const vis_roster_unit *ru = &r->units[ui];
+        size_t known = 0;
+        for (size_t k = 0; k < ru->n_models; k++)
+            known += seen[ru->first_model + k].seen || seen[ru->first_model + k].rough;
+        const rules_unit *est = rules_snapshot_find_unit(estimate, ru->id);
+        if ((only && !only[ui]) || !vis_detector_in_focus(d, ui) || known == 0 || known == ru->n_models || !est ||
+            est->n_models == 0)
+            continue;
+        const size_t nr = read_unit_slots(d, cam, im, &codes, contrast, ui, est, seen, reads, 256);
+        for (size_t j = 0; j < nr; j++) {
+            if (reads[j].dropped)
+                continue;
+            const vis_tagread *rd = &reads[j].rd;
+            const vis_roster_model *rm = &r->models[reads[j].model];
+            vis_seen_model *s = &seen[reads[j].model];
+            s->seen = true;
+            s->rough = false;
+            vis_tag_mount_unplace(&ru->mount, rules_v2(rd->centre[0], rd->centre[1]), rd->heading, &s->pos, &s->facing);
+            rep->tags_read++;
+            vis_report_add(rep, VIS_ISSUE_READ, rm->tag_id, rm->id, rd->px,
+                           "tag %d (%s) read by its pattern where its unit's formation has a place: %d of %d "
+                           "visible cells wrong, next code %d wrong; outline %.0f%% visible",
+                           rm->tag_id, rm->id, rd->errors, rd->visible, rd->runner_up, 100 * rd->outline_score);
+            added++;
+        }
+    }
+    free(reads);
+    vis_tagread_codes_clear(&codes);
+    return added;
+}
+
+void vis_recover_confirm(const vis_detector *d, const unsigned char *seeded, vis_seen_model *seen, vis_report *rep)
+{
+    const vis_roster *r = d->roster;
+    for (size_t ui = 0; ui < r->n_units; ui++) {
+        if (!seeded[ui])
+            continue;
+        const vis_roster_unit *ru = &r->units[ui];
+        size_t have = 0;
+        for (size_t k = 0; k < ru->n_models; k++)
+            have += seen[ru->first_model + k].seen || seen[ru->first_model + k].rough;
+        const size_t need = (size_t)fmax(d->cfg.recover_min_tags, ceil(ru->n_models / 3.0));
+        if (have >= need)
+            continue;
+        for (size_t k = 0; k < ru->n_models; k++)
+            seen[ru->first_model + k].seen = seen[ru->first_model + k].rough = false;
+        vis_report_add(rep, VIS_ISSUE_MISSING, -1, NULL, NULL,
+                       "unit %s: only %zu of its partly hidden tags read in one formation (%zu needed): not placed",
+                       ru->id, have, need);
+    }
+}
+
+int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const vis_image *im,
+                             const vis_tag_detection *tags, size_t n_tags, vis_seen_model *seen, vis_report *rep)
+{
+    const vis_roster *r = d->roster;
+    vis_tagread_codes codes;
+    if (vis_tagread_codes_roster(d->tags, r, &codes) < 0)
+        return 0;
+    double black, white;
+    vis_tagread_params p;
+    vis_tagread_params_default(&p);
+    p.search_mm = 2;
+    p.search_rad = rules_deg_to_rad(4);
+    p.expect_contrast = paper_levels(im, tags, n_tags, &black, &white) ? white - black : 0;
+    int fixed = 0;
+    for (size_t i = 0; i < r->n_models; i++) {
+        vis_seen_model *s = &seen[i];
+        if (s->seen || !s->rough || !vis_detector_in_focus(d, r->models[i].unit))
+            continue;
+        const vis_roster_model *rm = &r->models[i];
+        const vis_roster_unit *ru = &r->units[rm->unit];
+        rules_vec2 tc;
+        double th;
+        vis_tag_mount_place(&ru->mount, s->pos, s->facing, &tc, &th);
+        const double P[3] = {tc.x, tc.y, ru->mount.height};
+        vis_tagread rd;
+        if (!vis_tagread_at(cam, im, P, th, ru->mount.size, &p, &codes, &rd) || rd.id != rm->tag_id ||
+            !vis_tagread_decisive(&rd, d->cfg.read_min_cells, d->cfg.read_max_bit_error, d->cfg.read_margin))
+            continue;
+        s->seen = true;
+        s->rough = false;
+        vis_tag_mount_unplace(&ru->mount, rules_v2(rd.centre[0], rd.centre[1]), rd.heading, &s->pos, &s->facing);
+        rep->tags_read++;
+        vis_report_add(rep, VIS_ISSUE_READ, rm->tag_id, rm->id, rd.px,
+                       "tag %d (%s) partly hidden: its outline refitted and its pattern read (%d of %d visible cells "
+                       "wrong, next code %d wrong; outline %.0f%% visible)",
+                       rm->tag_id, rm->id, rd.errors, rd.visible, rd.runner_up, 100 * rd.outline_score);
+        fixed++;
+    }
+    vis_tagread_codes_clear(&codes);
+    return fixed;
+}
+
+int vis_recover_polish_poses(const vis_detector *d, const vis_camera *cam, const vis_image *im,
+                                vis_seen_model *seen)
+{
+    const vis_roster *r = d->roster;
+    vis_tagread_codes codes;
+    if (vis_tagread_codes_roster(d->tags, r, &codes) < 0)
+        return 0;
+    vis_tagread_params p;
+    vis_tagread_params_default(&p);
+    p.search_mm = 0.5;
+    p.search_rad = rules_deg_to_rad(2);
+    int n = 0;
+    for (size_t i = 0; i < r->n_models; i++) {
+        vis_seen_model *s = &seen[i];
+        if (!s->seen || !vis_detector_in_focus(d, r->models[i].unit))
+            continue;
+        const vis_roster_model *rm = &r->models[i];
+        const vis_roster_unit *ru = &r->units[rm->unit];
+        rules_vec2 tc;
+        double th;
+        vis_tag_mount_place(&ru->mount, s->pos, s->facing, &tc, &th);
+        const double P[3] = {tc.x, tc.y, ru->mount.height};
+        vis_tagread rd;
+        if (!vis_tagread_at(cam, im, P, th, ru->mount.size, &p, &codes, &rd) || rd.id != rm->tag_id)
+            continue;
+        if (rd.edges < 3)
+            continue;
+        vis_tag_mount_unplace(&ru->mount, rules_v2(rd.centre[0], rd.centre[1]), rd.heading, &s->pos, &s->facing);
+        n++;
+    }
+    vis_tagread_codes_clear(&codes);
+    return n;
+}

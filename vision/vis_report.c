@@ -51,6 +51,7 @@ const char *vis_issue_kind_word(vis_issue_kind k)
     case VIS_ISSUE_MISSING: return "missing";
     case VIS_ISSUE_POSE: return "pose";
     case VIS_ISSUE_RECOVERED: return "recovered";
+    case VIS_ISSUE_READ: return "read";
     }
     return "?";
 }
@@ -68,6 +69,7 @@ cJSON *vis_report_to_json(const vis_report *r)
     cJSON_AddNumberToObject(o, "models_seen", (double)r->models_seen);
     cJSON_AddNumberToObject(o, "models_inferred", (double)r->models_inferred);
     cJSON_AddNumberToObject(o, "models_missing", (double)r->models_missing);
+    cJSON_AddNumberToObject(o, "tags_read", (double)r->tags_read);
     cJSON *arr = cJSON_AddArrayToObject(o, "issues");
     for (size_t i = 0; i < r->n; i++) {
         const vis_issue *it = &r->items[i];

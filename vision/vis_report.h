@@ -27,6 +27,7 @@ typedef enum vis_issue_kind {
     VIS_ISSUE_MISSING,        /* a model not seen and not placeable: left out */
     VIS_ISSUE_POSE,           /* the board pose could not be refined */
     VIS_ISSUE_RECOVERED,      /* a partly hidden tag of an otherwise unseen unit read by its pattern: model inferred */
+    VIS_ISSUE_READ,           /* a tag the quad finder missed, read by its pattern where its unit's formation puts a model */
 } vis_issue_kind;
 
 typedef struct vis_issue {
@@ -45,6 +46,7 @@ typedef struct vis_report {
     int pose_refined;
     double pose_rms_px;       /* board tags' reprojection RMS with the pose used (NAN: none seen) */
     size_t models_seen, models_inferred, models_missing;
+    size_t tags_read;         /* tags read by their pattern at a predicted place (VIS_ISSUE_READ) */
 } vis_report;
 
 /* printf-style; returns -1 only when out of memory. */

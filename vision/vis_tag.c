@@ -135,61 +135,97 @@ static int cmp_det(const void *a, const void *b)
     return (x->centre[1] > y->centre[1]) - (x->centre[1] < y->centre[1]);
 }
 
-int vis_tag_detect(vis_tag_detector *d, const uint8_t *gray, int width, int height, size_t stride,
-                   vis_tag_list *out, rules_error *err)
+/* The family's decode table depends on max_hamming: (re)built only when it changes. */
+static void apply_hamming(tag_priv *p, int max_hamming)
+{
+    if (p->applied_hamming == max_hamming)
+        return;
+    if (p->applied_hamming >= 0)
+        apriltag_detector_remove_family(p->td, p->tf);
+    int h = max_hamming < 0 ? 0 : max_hamming > 3 ? 3 : max_hamming;
+    apriltag_detector_add_family_bits(p->td, p->tf, h);
+    p->applied_hamming = max_hamming;
+}
+
+void vis_tag_detector_prepare(vis_tag_detector *d) { apply_hamming(d->priv, d->cfg.max_hamming); }
+
+/* Appends the detections of apriltag's run on the region (offset back to full-frame pixels). */
+static int detect_into(vis_tag_detector *d, const uint8_t *gray, size_t stride, const vis_tag_region *r,
+                       vis_tag_list *out, rules_error *err)
 {
     tag_priv *p = d->priv;
-    out->n = 0;
-    if (width <= 0 || height <= 0 || !gray)
-        return rules_error_set(err, "tag detection: empty image");
-    /* The family's decode table depends on max_hamming: rebuild only on change. */
-    if (p->applied_hamming != d->cfg.max_hamming) {
-        if (p->applied_hamming >= 0)
-            apriltag_detector_remove_family(p->td, p->tf);
-        int h = d->cfg.max_hamming < 0 ? 0 : d->cfg.max_hamming > 3 ? 3 : d->cfg.max_hamming;
-        apriltag_detector_add_family_bits(p->td, p->tf, h);
-        p->applied_hamming = d->cfg.max_hamming;
-    }
-    p->td->quad_decimate = (float)(d->cfg.decimate >= 1 ? d->cfg.decimate : 1);
+    apply_hamming(p, d->cfg.max_hamming);
+    const double dec = r->decimate > 0 ? r->decimate : d->cfg.decimate;
+    p->td->quad_decimate = (float)(dec >= 1 ? dec : 1);
     p->td->quad_sigma = (float)d->cfg.sigma;
     p->td->nthreads = d->cfg.threads > 0 ? d->cfg.threads : 1;
     p->td->refine_edges = d->cfg.refine_edges != 0;
     p->td->debug = 0;
-
-    image_u8_t im = {.width = width, .height = height, .stride = (int32_t)stride, .buf = (uint8_t *)gray};
+    image_u8_t im = {.width = r->x1 - r->x0, .height = r->y1 - r->y0, .stride = (int32_t)stride,
+                     .buf = (uint8_t *)gray + (size_t)r->y0 * stride + r->x0};
     zarray_t *dets = apriltag_detector_detect(p->td, &im);
     if (!dets)
         return rules_error_set(err, "tag detection: out of memory");
-    int n = zarray_size(dets);
+    const int n = zarray_size(dets);
     int rc = 0;
-    if ((size_t)n > out->cap) {
-        vis_tag_detection *items = realloc(out->items, (size_t)n * sizeof *items);
+    if (out->n + (size_t)n > out->cap) {
+        size_t nc = out->n + (size_t)n + out->cap;
+        vis_tag_detection *items = realloc(out->items, nc * sizeof *items);
         if (!items) {
-            rc = rules_error_set(err, "tag detection: out of memory");
-            n = 0;
-        } else {
-            out->items = items;
-            out->cap = (size_t)n;
+            apriltag_detections_destroy(dets);
+            return rules_error_set(err, "tag detection: out of memory");
         }
+        out->items = items;
+        out->cap = nc;
     }
     for (int i = 0; i < n; i++) {
         apriltag_detection_t *det;
         zarray_get(dets, i, &det);
         if (det->hamming > d->cfg.max_hamming || det->decision_margin < d->cfg.min_margin)
             continue;
+        /* A tag cut by the region's edge is found whole by the region that overlaps it. */
+        const double cx = det->c[0] - 0.5 + r->x0, cy = det->c[1] - 0.5 + r->y0;
+        if (r->core_x1 > r->core_x0 && !(cx >= r->core_x0 && cx < r->core_x1 && cy >= r->core_y0 && cy < r->core_y1))
+            continue;
         vis_tag_detection *o = &out->items[out->n++];
         o->id = det->id;
         o->hamming = det->hamming;
         o->margin = det->decision_margin;
         for (int k = 0; k < 4; k++) {
-            o->corners[k][0] = det->p[k][0] - 0.5;
-            o->corners[k][1] = det->p[k][1] - 0.5;
+            o->corners[k][0] = det->p[k][0] - 0.5 + r->x0;
+            o->corners[k][1] = det->p[k][1] - 0.5 + r->y0;
         }
-        o->centre[0] = det->c[0] - 0.5;
-        o->centre[1] = det->c[1] - 0.5;
+        o->centre[0] = cx;
+        o->centre[1] = cy;
     }
     apriltag_detections_destroy(dets);
+    return rc;
+}
+
+int vis_tag_detect_regions(vis_tag_detector *d, const uint8_t *gray, int width, int height, size_t stride,
+                           const vis_tag_region *regions, size_t n_regions, vis_tag_list *out, rules_error *err)
+{
+    out->n = 0;
+    if (width < VIS_TAG_MIN_SIDE || height < VIS_TAG_MIN_SIDE || !gray)
+        return rules_error_set(err, "tag detection: image %dx%d is too small (at least %dx%d px)", width, height,
+                               VIS_TAG_MIN_SIDE, VIS_TAG_MIN_SIDE);
+    for (size_t i = 0; i < n_regions; i++) {
+        vis_tag_region r = regions[i];
+        r.x0 = r.x0 < 0 ? 0 : r.x0, r.y0 = r.y0 < 0 ? 0 : r.y0;
+        r.x1 = r.x1 > width ? width : r.x1, r.y1 = r.y1 > height ? height : r.y1;
+        if (r.x1 - r.x0 < VIS_TAG_MIN_SIDE || r.y1 - r.y0 < VIS_TAG_MIN_SIDE)
+            continue;
+        if (detect_into(d, gray, stride, &r, out, err) < 0)
+            return -1;
+    }
     if (out->n > 1)
         qsort(out->items, out->n, sizeof *out->items, cmp_det);
-    return rc;
+    return 0;
+}
+
+int vis_tag_detect(vis_tag_detector *d, const uint8_t *gray, int width, int height, size_t stride,
+                   vis_tag_list *out, rules_error *err)
+{
+    const vis_tag_region whole = {0, 0, width, height, d->cfg.decimate, 0, 0, 0, 0};
+    return vis_tag_detect_regions(d, gray, width, height, stride, &whole, 1, out, err);
 }

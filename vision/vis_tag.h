@@ -73,9 +73,39 @@ vis_tag_detector *vis_tag_detector_new(const char *family);
 /* NULL is fine. */
 void vis_tag_detector_free(vis_tag_detector *d);
 
-/* Detects tags in an 8-bit gray image (borrowed; not kept). Appends to out (cleared first). */
+/*
+ * The smallest picture side detection takes, px. apriltag's quad search
+ * needs a few rows to work with (1- and 2-pixel-high pictures crash it),
+ * and no tag fits in less.
+ */
+#define VIS_TAG_MIN_SIDE 8
+
+/*
+ * Detects tags in an 8-bit gray image (borrowed; not kept), into out
+ * (cleared first), sorted by id. An image under VIS_TAG_MIN_SIDE either way
+ * is an error.
+ */
 int vis_tag_detect(vis_tag_detector *d, const uint8_t *gray, int width, int height, size_t stride,
                    vis_tag_list *out, rules_error *err);
+
+/*
+ * A part of the frame searched at its own level of detail: a far, small tag
+ * needs full resolution where a near one is found as well at decimate 2, at
+ * a quarter of the cost. Only tags centred in the core are kept, so regions
+ * that overlap by a tag's width find every tag once.
+ */
+typedef struct vis_tag_region {
+    int x0, y0, x1, y1;     /* px, [x0, x1) x [y0, y1): the picture apriltag sees */
+    double decimate;        /* 0: the detector's cfg.decimate */
+    double core_x0, core_y0, core_x1, core_y1;  /* keep tags centred here; an empty core keeps all */
+} vis_tag_region;
+
+/* Detects in each region (clipped to the image; regions under VIS_TAG_MIN_SIDE skipped), as vis_tag_detect. */
+int vis_tag_detect_regions(vis_tag_detector *d, const uint8_t *gray, int width, int height, size_t stride,
+                           const vis_tag_region *regions, size_t n_regions, vis_tag_list *out, rules_error *err);
+
+/* Builds the family's decode table now (it is built at the first detection otherwise): keeps it out of a timed call. */
+void vis_tag_detector_prepare(vis_tag_detector *d);
 void vis_tag_list_clear(vis_tag_list *l);
 
 /*

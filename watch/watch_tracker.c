@@ -8,6 +8,7 @@
 
 #include "cvshim.h"
 #include "watch_motion.h"
+#include "vis_camera.h"
 
 #define BLOCK WATCH_MOTION_BLOCK
 
@@ -56,9 +57,9 @@ void watch_tracker_config_default(watch_tracker_config *c)
     c->jitter_mm = 2.0;
     c->motion_level = 6;
     c->motion_width = 320;
-    c->max_lost_fraction = 0.2;
     c->force_settle_factor = 4;
     c->roi_max_fraction = 0.5;
+    c->lean_reach_mm = 60;
     rules_check_options_default(&c->check);
 }
 
@@ -102,9 +103,9 @@ watch_tracker *watch_tracker_new(const vis_roster *roster, const calib_file *cal
     else
         watch_tracker_config_default(&w->cfg);
     if (!(w->cfg.settle_ms >= 0) || !(w->cfg.motion_level > 0) || w->cfg.motion_width < 16 ||
-        !(w->cfg.max_lost_fraction >= 0 && w->cfg.max_lost_fraction <= 1)) {
+        !(w->cfg.lean_reach_mm >= 0)) {
         rules_error_set(err, "watch: settle_ms >= 0, motion_level > 0, motion_width >= 16, "
-                             "max_lost_fraction 0..1");
+                             "lean_reach_mm >= 0");
         free(w);
         return NULL;
     }
@@ -159,13 +160,21 @@ static int tag_list_push(vis_tag_detection **arr, size_t *n, size_t *cap, const 
  * from the reference elsewhere (or all detected when there is no reference
  * or the change is global). *out is malloc'ed.
  */
+/*
+ * The tags of this frame: detected in the changed regions (*boxes, *nb:
+ * malloc'ed, the caller's), carried over from the reference elsewhere; or
+ * all detected (*full) when there is no reference or the change is global.
+ * *out is malloc'ed.
+ */
 static int detect_tags(watch_tracker *w, const uint8_t *gray, size_t stride, const cvs_image *small,
-                       vis_tag_detection **out, size_t *n_out, bool *full, rules_error *err)
+                       vis_tag_detection **out, size_t *n_out, watch_motion_box **boxes_out, size_t *nb_out,
+                       bool *full, rules_error *err)
 {
     vis_tag_detection *arr = NULL;
     size_t n = 0, cap = 0;
     const entry *ref = w->n_hist ? &w->hist[w->n_hist - 1] : NULL;
     watch_motion_box *boxes = NULL;
+    vis_tag_region *regions = NULL;
     size_t nb = 0;
     *full = true;
     if (ref && ref->small && ref->small->width == small->width && ref->small->height == small->height) {
@@ -185,11 +194,10 @@ static int detect_tags(watch_tracker *w, const uint8_t *gray, size_t stride, con
         *full = area > w->cfg.roi_max_fraction * w->width * w->height;
     }
     if (*full) {
+        free(boxes);
+        boxes = NULL, nb = 0;
         if (vis_tag_detect(w->det->tags, gray, w->width, w->height, stride, &w->scratch, err) < 0)
             goto fail;
-        for (size_t k = 0; k < w->scratch.n; k++)
-            if (tag_list_push(&arr, &n, &cap, &w->scratch.items[k]) < 0)
-                goto oom;
     } else {
         for (size_t i = 0; i < ref->n_tags; i++) {
             bool inside = false;
@@ -198,100 +206,168 @@ static int detect_tags(watch_tracker *w, const uint8_t *gray, size_t stride, con
             if (!inside && tag_list_push(&arr, &n, &cap, &ref->tags[i]) < 0)
                 goto oom;
         }
-        for (size_t b = 0; b < nb; b++) {
-            const watch_motion_box *bx = &boxes[b];
-            if (bx->x1 - bx->x0 < 8 || bx->y1 - bx->y0 < 8)
-                continue;
-            const uint8_t *p = gray + (size_t)bx->y0 * stride + bx->x0;
-            if (vis_tag_detect(w->det->tags, p, bx->x1 - bx->x0, bx->y1 - bx->y0, stride, &w->scratch, err) < 0)
-                goto fail;
-            for (size_t k = 0; k < w->scratch.n; k++) {
-                vis_tag_detection t = w->scratch.items[k];
-                for (int c = 0; c < 4; c++)
-                    t.corners[c][0] += bx->x0, t.corners[c][1] += bx->y0;
-                t.centre[0] += bx->x0, t.centre[1] += bx->y0;
-                if (watch_motion_in_core(bx, t.centre) && tag_list_push(&arr, &n, &cap, &t) < 0)
-                    goto oom;
-            }
-        }
+        if (!(regions = malloc((nb ? nb : 1) * sizeof *regions)))
+            goto oom;
+        for (size_t b = 0; b < nb; b++)
+            regions[b] = (vis_tag_region){boxes[b].x0, boxes[b].y0, boxes[b].x1, boxes[b].y1, 0,
+                                          boxes[b].cx0, boxes[b].cy0, boxes[b].cx1, boxes[b].cy1};
+        if (vis_tag_detect_regions(w->det->tags, gray, w->width, w->height, stride, regions, nb, &w->scratch, err) < 0)
+            goto fail;
     }
-    free(boxes);
+    for (size_t k = 0; k < w->scratch.n; k++)
+        if (tag_list_push(&arr, &n, &cap, &w->scratch.items[k]) < 0)
+            goto oom;
+    free(regions);
+    *boxes_out = boxes, *nb_out = nb;
     *out = arr, *n_out = n;
     return 0;
 oom:
     rules_error_set(err, "out of memory");
 fail:
+    free(regions);
     free(boxes);
     free(arr);
     return -1;
 }
 
-static bool has_tag(const vis_tag_detection *t, size_t n, int id)
+/*
+ * The units the changed regions touch (one flag per roster unit): a model
+ * of the reference inside a region, or a tag detected there. NULL when the
+ * whole frame was detected (every unit). Others did not change: their
+ * models are taken from the reference as they were.
+ */
+static unsigned char *touched_units(const watch_tracker *w, const entry *ref, const watch_motion_box *boxes,
+                                    size_t nb, const vis_tag_detection *tags, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (t[i].id == id)
-            return true;
+    const vis_roster *r = w->roster;
+    unsigned char *t = calloc(r->n_units + 1, 1);
+    if (!t)
+        return NULL;
+    vis_camera cam;
+    vis_camera_init(&cam, &w->det->calib);
+    for (size_t ui = 0; ref && ui < r->n_units; ui++) {
+        const vis_roster_unit *ru = &r->units[ui];
+        const rules_unit *un = rules_snapshot_find_unit(ref->snap, ru->id);
+        for (size_t k = 0; un && k < un->n_models && !t[ui]; k++) {
+            double px[2];
+            const double X[3] = {un->models[k].pos.x, un->models[k].pos.y, ru->mount.height};
+            for (size_t b = 0; b < nb && vis_camera_project(&cam, X, px); b++)
+                t[ui] |= watch_motion_in_core(&boxes[b], px);
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        const vis_roster_model *m = vis_roster_find_model_tag(r, tags[i].id);
+        for (size_t b = 0; m && b < nb; b++)
+            if (watch_motion_in_core(&boxes[b], tags[i].centre))
+                t[m->unit] = 1;
+    }
+    /* A unit the reference did not have (not seen then) is looked for everywhere. */
+    for (size_t ui = 0; ref && ui < r->n_units; ui++)
+        if (!rules_snapshot_find_unit(ref->snap, r->units[ui].id))
+            t[ui] = 1;
+    return t;
+}
+
+/* Units outside the changed regions keep the reference's models exactly (what was seen stays seen). */
+static void keep_untouched(const watch_tracker *w, const rules_snapshot *ref, const unsigned char *touched,
+                           rules_snapshot *now)
+{
+    const vis_roster *r = w->roster;
+    for (size_t ui = 0; ui < r->n_units; ui++) {
+        if (touched[ui])
+            continue;
+        rules_unit *un = rules_snapshot_find_unit(now, r->units[ui].id);
+        const rules_unit *ur = rules_snapshot_find_unit(ref, r->units[ui].id);
+        if (!un || !ur)
+            continue;
+        for (size_t k = 0; k < un->n_models; k++) {
+            const rules_model *m = rules_unit_find_model(ur, un->models[k].id);
+            if (m)
+                un->models[k] = *m;
+        }
+    }
+}
+
+/* A unit whose every model seen then and now moved less than the jitter: it stayed (NULL unit: nothing shared). */
+static bool unit_stayed(const watch_tracker *w, const rules_unit *then, const rules_unit *now, bool *shared)
+{
+    *shared = false;
+    for (size_t k = 0; then && now && k < now->n_models; k++) {
+        const rules_model *b = &now->models[k], *a = rules_unit_find_model(then, b->id);
+        if (!a || a->inferred || b->inferred)
+            continue;
+        *shared = true;
+        if (rules_v2_dist(a->pos, b->pos) >= w->cfg.jitter_mm)
+            return false;
+    }
+    return *shared;
+}
+
+/* Is `p` within a figure's reach of a model of a unit that moved? */
+static bool near_moved_unit(const watch_tracker *w, const rules_snapshot *now, const bool *moved, rules_vec2 p)
+{
+    for (size_t u = 0; u < now->n_units; u++)
+        for (size_t k = 0; moved[u] && k < now->units[u].n_models; k++)
+            if (rules_v2_dist(now->units[u].models[k].pos, p) <= w->cfg.lean_reach_mm)
+                return true;
     return false;
 }
 
 /*
- * The hidden-tag rule (see the header). Returns true when the tags seen now
- * are back to what the reference saw; *missing counts those not seen again.
+ * The hidden-tag rule (see the header): must the table wait? True with the
+ * reason in `why` when a board tag is hidden, a unit seen before is not
+ * seen at all now, or a model of a unit that stayed is hidden now with no
+ * moved unit near enough for its figures to hide it (a hand resting on the
+ * table). A moved unit's own tags may be hidden by its own figures, and a
+ * neighbour's by the moved unit's figures: neither waits.
  */
-static bool tags_back(const watch_tracker *w, const entry *ref, const vis_tag_detection *now, size_t n_now,
-                      size_t *missing, char *why, size_t why_cap)
+static bool must_wait(const watch_tracker *w, const entry *ref, const vis_tag_detection *tags, size_t n,
+                      const rules_snapshot *now, size_t *missing, char *why, size_t why_cap)
 {
     const vis_roster *r = w->roster;
-    size_t model_before = 0, model_lost = 0;
     *missing = 0;
     why[0] = 0;
-    bool ok = true;
-    char *unit_lost = calloc(r->n_units + 1, 1), *unit_seen = calloc(r->n_units + 1, 1);
-    if (!unit_lost || !unit_seen) {
-        free(unit_lost);
-        free(unit_seen);
-        return true;  /* cannot judge: do not block the game */
-    }
-    for (size_t i = 0; i < n_now; i++) {
-        const vis_roster_model *m = vis_roster_find_model_tag(r, now[i].id);
-        if (m)
-            unit_seen[m->unit] = 1;
-    }
-    for (size_t i = 0; i < ref->n_tags; i++) {
-        int id = ref->tags[i].id;
-        const vis_roster_model *m = vis_roster_find_model_tag(r, id);
-        const vis_board_tag *bt = m ? NULL : vis_roster_find_board_tag(r, id);
-        if (!m && !bt)
-            continue;
-        bool back = has_tag(now, n_now, id);
-        if (!back)
-            (*missing)++;
-        if (bt && !back) {
-            if (ok)
-                snprintf(why, why_cap, "board tag %d is hidden", id);
-            ok = false;
+    for (size_t i = 0; i < r->n_board_tags; i++) {
+        bool then = false, seen = false;
+        for (size_t k = 0; k < ref->n_tags; k++)
+            then |= ref->tags[k].id == r->board_tags[i].id;
+        for (size_t k = 0; k < n; k++)
+            seen |= tags[k].id == r->board_tags[i].id;
+        if (then && !seen) {
+            snprintf(why, why_cap, "board tag %d is hidden", r->board_tags[i].id);
+            return true;
         }
-        if (m) {
-            model_before++;
-            if (!back) {
-                model_lost++;
-                unit_lost[m->unit] = 1;
+    }
+    bool *moved = calloc(now->n_units + 1, sizeof *moved);
+    if (!moved)
+        return false; /* cannot judge: do not block the game */
+    for (size_t u = 0; u < now->n_units; u++) {
+        bool shared;
+        moved[u] = !unit_stayed(w, rules_snapshot_find_unit(ref->snap, now->units[u].id), &now->units[u], &shared);
+    }
+    bool wait = false;
+    for (size_t u = 0; u < now->n_units && !wait; u++) {
+        const rules_unit *un = &now->units[u], *then = rules_snapshot_find_unit(ref->snap, un->id);
+        size_t seen_then = 0, seen_now = 0;
+        for (size_t k = 0; k < un->n_models; k++) {
+            const rules_model *b = &un->models[k], *a = then ? rules_unit_find_model(then, b->id) : NULL;
+            seen_now += !b->inferred;
+            seen_then += a && !a->inferred;
+            if (!a || a->inferred || !b->inferred)
+                continue;
+            (*missing)++;
+            if (!moved[u] && !near_moved_unit(w, now, moved, b->pos)) {
+                snprintf(why, why_cap, "%s of unit %s is hidden and no unit moved near it", b->id, un->id);
+                wait = true;
             }
         }
-    }
-    for (size_t u = 0; u < r->n_units; u++)
-        if (unit_lost[u] && !unit_seen[u]) {
-            if (ok)
-                snprintf(why, why_cap, "every tag of unit %s is hidden", r->units[u].id);
-            ok = false;
+        if (seen_then > 0 && seen_now == 0) {
+            snprintf(why, why_cap, "every tag of unit %s is hidden", un->id);
+            wait = true;
         }
-    if (ok && model_before && model_lost > w->cfg.max_lost_fraction * model_before) {
-        snprintf(why, why_cap, "%zu of %zu model tags are hidden", model_lost, model_before);
-        ok = false;
     }
-    free(unit_lost);
-    free(unit_seen);
-    return ok;
+    free(moved);
+    return wait;
 }
 
 /* Units that moved less than the jitter keep their reference positions exactly. */
@@ -353,22 +429,14 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
     double t0 = now_ms();
     entry e = {0};
     bool full;
-    if (detect_tags(w, gray, stride, small, &e.tags, &e.n_tags, &full, err) < 0)
+    watch_motion_box *boxes = NULL;
+    size_t nb = 0;
+    if (detect_tags(w, gray, stride, small, &e.tags, &e.n_tags, &boxes, &nb, &full, err) < 0)
         return -1;
     res->full_frame = full;
     res->tags_seen = e.n_tags;
     entry *ref = w->n_hist ? &w->hist[w->n_hist - 1] : NULL;
-    char why[160];
-    if (ref && !tags_back(w, ref, e.tags, e.n_tags, &res->tags_missing, why, sizeof why)) {
-        double still_for = t_ms - w->run_t0;
-        if (still_for < w->cfg.force_settle_factor * w->cfg.settle_ms) {
-            snprintf(res->note, sizeof res->note, "not settled: %s (a hand over the table?)", why);
-            res->detect_ms = now_ms() - t0;
-            free(e.tags);
-            return 0;
-        }
-        snprintf(res->note, sizeof res->note, "settled after %.1f s still although %s", still_for / 1000, why);
-    } else if (!ref) {
+    if (!ref) {
         size_t models = 0;
         for (size_t i = 0; i < e.n_tags; i++)
             models += vis_roster_find_model_tag(w->roster, e.tags[i].id) != NULL;
@@ -379,12 +447,32 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
             return 0;
         }
     }
+    /* The snapshot first (tags the quad finder missed read from the picture): the settle rule looks at units. */
     vis_report rep = {0};
-    int rc = vis_detector_from_tags(w->det, e.tags, e.n_tags, ref ? ref->snap : NULL, &e.snap, &rep, err);
+    const vis_image im = {gray, w->width, w->height, stride};
+    unsigned char *touched = full || !ref ? NULL : touched_units(w, ref, boxes, nb, e.tags, e.n_tags);
+    int rc = (!full && ref && !touched) ? rules_error_set(err, "out of memory")
+                                        : vis_detector_run_focused(w->det, &im, e.tags, e.n_tags, ref ? ref->snap : NULL,
+                                                                   touched, &e.snap, &rep, err);
     vis_report_clear(&rep);
+    free(boxes);
+    if (rc == 0 && touched)
+        keep_untouched(w, ref->snap, touched, e.snap);
+    free(touched);
     if (rc < 0) {
         free(e.tags);
         return -1;
+    }
+    char why[200];
+    if (ref && must_wait(w, ref, e.tags, e.n_tags, e.snap, &res->tags_missing, why, sizeof why)) {
+        double still_for = t_ms - w->run_t0;
+        if (still_for < w->cfg.force_settle_factor * w->cfg.settle_ms) {
+            snprintf(res->note, sizeof res->note, "not settled: %s (a hand over the table?)", why);
+            res->detect_ms = now_ms() - t0;
+            entry_clear(&e);
+            return 0;
+        }
+        snprintf(res->note, sizeof res->note, "settled after %.1f s still although %s", still_for / 1000, why);
     }
     if (!(e.small = cvs_image_clone(small))) {
         entry_clear(&e);

@@ -24,12 +24,15 @@
  *      and tag detection on every 12 MP frame costs ~250 ms, which a
  *      5-15 fps camera cannot afford.
  *   2. No hand hides tags: compared with the previous settled snapshot,
- *      every board tag is seen again, every unit that had a tag seen has
- *      one seen again, and at most cfg.max_lost_fraction of its seen model
- *      tags are now unseen (a moved unit's own figures may lean over a few
- *      of its tags: those models are inferred from their unit-mates). A
- *      table still for cfg.force_settle_factor x settle_ms settles even with
- *      tags missing (a unit removed as casualties), with a note.
+ *      every board tag is seen again, every unit seen then has a model seen
+ *      now (a tag decoded or read from its pattern), and every model seen
+ *      then of a unit that stayed is seen again, unless a unit that moved
+ *      stands within cfg.lean_reach_mm of it (its figures may lean over the
+ *      tag). A moved unit's own tags may be hidden by its own figures: those
+ *      models are placed from their unit-mates. So a still hand waits, and
+ *      figures that hide tags for good do not. A table still for
+ *      cfg.force_settle_factor x settle_ms settles even with tags missing
+ *      (a unit removed as casualties), with a note.
  *   3. Jitter: a unit whose every model moved less than cfg.jitter_mm (and
  *      turned less than a degree) keeps its previous positions exactly.
  * Detection at the settle frame runs only in the regions of the picture
@@ -65,9 +68,9 @@ typedef struct watch_tracker_config {
     /* Width of the motion picture, px (the frame is shrunk by an integer
      * factor to about this). Default 320. */
     int motion_width;
-    /* Share of the previously seen model tags that may be unseen at a
-     * settle (hidden by their own unit's figures). Default 0.2. */
-    double max_lost_fraction;
+    /* How far from a moved unit's models a figure may hide another unit's
+     * tag (a 35 mm figure leaning, seen off-axis), mm. Default 60. */
+    double lean_reach_mm;
     /* Still this many times settle_ms with tags missing: settle anyway. Default 4. */
     double force_settle_factor;
     /* Changed regions covering more than this share of the frame: detect the whole frame. Default 0.5. */

@@ -1,0 +1,207 @@
+#include "vis_plan.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vis_camera.h"
+
+#define TILE_PX 256
+#define SAMPLE_MM 10.0
+
+/* The decimations apriltag handles well (1.5 has its own fast path). */
+static double coarsest_decimation(double tag_px, double min_px)
+{
+    static const double levels[] = {4, 3, 2, 1.5, 1};
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+        if (tag_px / levels[i] >= min_px)
+            return levels[i];
+    return 1;
+}
+
+/* The projected edge (px) of a square tag of `size` mm centred at (x, y, z): the shorter of its two sides. */
+static double tag_px_at(const vis_camera *cam, double x, double y, double z, double size, double px[2])
+{
+    double a[2], b[2];
+    const double P[3] = {x, y, z}, Px[3] = {x + size, y, z}, Py[3] = {x, y + size, z};
+    if (!vis_camera_project(cam, P, px) || !vis_camera_project(cam, Px, a) || !vis_camera_project(cam, Py, b))
+        return NAN;
+    return fmin(hypot(a[0] - px[0], a[1] - px[1]), hypot(b[0] - px[0], b[1] - px[1]));
+}
+
+typedef struct tile_grid {
+    int cols, rows;
+    double *min_px, *max_px;  /* per tile; NAN: the board does not reach it */
+} tile_grid;
+
+static void note(tile_grid *g, int w, int h, const double px[2], double tag_px)
+{
+    if (!(tag_px > 0) || px[0] < 0 || px[1] < 0 || px[0] >= w || px[1] >= h)
+        return;
+    const int k = (int)(px[1] / TILE_PX) * g->cols + (int)(px[0] / TILE_PX);
+    if (isnan(g->min_px[k]) || tag_px < g->min_px[k])
+        g->min_px[k] = tag_px;
+    if (isnan(g->max_px[k]) || tag_px > g->max_px[k])
+        g->max_px[k] = tag_px;
+}
+
+/* Every place a model tag or a board tag can be, sampled every SAMPLE_MM, noted in its tile. */
+static void sample_board(const vis_camera *cam, const vis_roster *r, int w, int h, tile_grid *g)
+{
+    double smallest = INFINITY, largest = 0, lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < r->n_units; i++) {
+        smallest = fmin(smallest, r->units[i].mount.size);
+        largest = fmax(largest, r->units[i].mount.size);
+        lo = fmin(lo, r->units[i].mount.height), hi = fmax(hi, r->units[i].mount.height);
+    }
+    if (!isfinite(smallest))
+        smallest = largest = 16, lo = hi = 0;
+    /* A tag near the edge still has its centre on the board; half a tag beyond it covers the rest. */
+    const double m = largest;
+    for (double y = -m; y <= r->board_depth + m; y += SAMPLE_MM)
+        for (double x = -m; x <= r->board_width + m; x += SAMPLE_MM)
+            for (int k = 0; k < 2; k++) {
+                double px[2];
+                const double z = k ? hi : lo;
+                note(g, w, h, px, tag_px_at(cam, x, y, z, smallest, px));
+                /* The largest tags set how far a region must reach past its core. */
+                double px2[2];
+                note(g, w, h, px2, tag_px_at(cam, x, y, z, largest, px2));
+            }
+    for (size_t i = 0; i < r->n_board_tags; i++) {
+        const vis_board_tag *b = &r->board_tags[i];
+        double px[2];
+        note(g, w, h, px, tag_px_at(cam, b->x, b->y, b->z, b->size, px));
+    }
+}
+
+static int push_region(vis_plan *p, size_t *cap, const vis_tag_region *r)
+{
+    if (p->n == *cap) {
+        size_t nc = *cap ? 2 * *cap : 16;
+        vis_tag_region *a = realloc(p->regions, nc * sizeof *a);
+        if (!a)
+            return -1;
+        p->regions = a, *cap = nc;
+    }
+    p->regions[p->n++] = *r;
+    return 0;
+}
+
+/*
+ * Runs of tiles along each row with one decimation become regions; a run
+ * equal to the one right above it (same columns, same decimation) extends
+ * that region downwards instead.
+ */
+static int merge_tiles(const tile_grid *g, const double *dec, int w, int h, vis_plan *p)
+{
+    size_t cap = 0;
+    size_t *above = calloc((size_t)g->cols, sizeof *above); /* region index + 1 that ends above each column */
+    size_t *now = calloc((size_t)g->cols, sizeof *now);
+    double *reach = calloc((size_t)g->cols * g->rows + 1, sizeof *reach);
+    if (!above || !now || !reach)
+        goto oom;
+    for (int ty = 0; ty < g->rows; ty++) {
+        memset(now, 0, (size_t)g->cols * sizeof *now);
+        for (int tx = 0; tx < g->cols;) {
+            const int k = ty * g->cols + tx;
+            if (dec[k] <= 0) {
+                tx++;
+                continue;
+            }
+            int end = tx + 1;
+            double big = g->max_px[k];
+            while (end < g->cols && dec[ty * g->cols + end] == dec[k])
+                big = fmax(big, g->max_px[ty * g->cols + end]), end++;
+            const size_t a = above[tx];
+            vis_tag_region *ra = a ? &p->regions[a - 1] : NULL;
+            if (ra && ra->core_x0 == tx * TILE_PX && ra->core_x1 == fmin(end * TILE_PX, w) && ra->decimate == dec[k] &&
+                (tx == 0 || above[tx - 1] != a) && (end == g->cols || above[end] != a)) {
+                ra->core_y1 = fmin((ty + 1) * TILE_PX, h);
+                reach[a - 1] = fmax(reach[a - 1], big);
+                for (int c = tx; c < end; c++)
+                    now[c] = a;
+            } else {
+                vis_tag_region r = {0, 0, 0, 0, dec[k], tx * TILE_PX, ty * TILE_PX, fmin(end * TILE_PX, w),
+                                    fmin((ty + 1) * TILE_PX, h)};
+                if (push_region(p, &cap, &r) < 0)
+                    goto oom;
+                reach[p->n - 1] = big;
+                for (int c = tx; c < end; c++)
+                    now[c] = p->n;
+            }
+            tx = end;
+        }
+        memcpy(above, now, (size_t)g->cols * sizeof *above);
+    }
+    /* Each region reaches past its core by a whole tag (diagonal, quiet zone) so a seam splits no tag. */
+    for (size_t i = 0; i < p->n; i++) {
+        vis_tag_region *r = &p->regions[i];
+        const double m = ceil(1.5 * reach[i] + 4);
+        r->x0 = (int)fmax(0, r->core_x0 - m), r->y0 = (int)fmax(0, r->core_y0 - m);
+        r->x1 = (int)fmin(w, r->core_x1 + m), r->y1 = (int)fmin(h, r->core_y1 + m);
+    }
+    free(above);
+    free(now);
+    free(reach);
+    return 0;
+oom:
+    free(above);
+    free(now);
+    free(reach);
+    return -1;
+}
+
+int vis_plan_make(const calib_file *calib, const vis_roster *r, double min_px, vis_plan *out, rules_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const int w = calib->width, h = calib->height;
+    tile_grid g = {(w + TILE_PX - 1) / TILE_PX, (h + TILE_PX - 1) / TILE_PX, NULL, NULL};
+    const size_t nt = (size_t)g.cols * g.rows;
+    g.min_px = malloc(nt * sizeof *g.min_px);
+    g.max_px = malloc(nt * sizeof *g.max_px);
+    double *dec = calloc(nt, sizeof *dec);
+    if (!g.min_px || !g.max_px || !dec)
+        goto oom;
+    for (size_t k = 0; k < nt; k++)
+        g.min_px[k] = g.max_px[k] = NAN;
+    vis_camera cam;
+    vis_camera_init(&cam, calib);
+    sample_board(&cam, r, w, h, &g);
+    out->min_tag_px = INFINITY, out->max_tag_px = 0;
+    out->min_px = min_px;
+    double searched = 0;
+    for (size_t k = 0; k < nt; k++) {
+        if (isnan(g.min_px[k]))
+            continue;
+        dec[k] = coarsest_decimation(g.min_px[k], min_px);
+        out->min_tag_px = fmin(out->min_tag_px, g.min_px[k]);
+        out->max_tag_px = fmax(out->max_tag_px, g.max_px[k]);
+        searched += 1;
+    }
+    if (merge_tiles(&g, dec, w, h, out) < 0)
+        goto oom;
+    double area = 0;
+    for (size_t i = 0; i < out->n; i++)
+        area += (double)(out->regions[i].x1 - out->regions[i].x0) * (out->regions[i].y1 - out->regions[i].y0);
+    out->searched_fraction = area / ((double)w * h);
+    (void)searched;
+    free(g.min_px);
+    free(g.max_px);
+    free(dec);
+    return 0;
+oom:
+    free(g.min_px);
+    free(g.max_px);
+    free(dec);
+    vis_plan_clear(out);
+    return rules_error_set(err, "out of memory");
+}
+
+void vis_plan_clear(vis_plan *p)
+{
+    if (!p)
+        return;
+    free(p->regions);
+    memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,45 @@
+/*
+ * vis_plan: where in the frame to look for tags, and at what level of
+ * detail. A camera tilted over a 6' x 4' table sees a 16 mm tag 38 px wide
+ * on the near side and 24 px on the far side; one decimation for the whole
+ * frame either loses the far tags or pays full resolution everywhere. The
+ * plan cuts the frame into tiles, works out from the calibration and the
+ * roster the smallest tag each tile can hold, and gives each tile the
+ * coarsest decimation that still leaves that tag `min_px` wide. Tiles the
+ * board does not reach are not searched at all. Neighbouring tiles with the
+ * same decimation are merged into larger regions, each grown by a tag's
+ * width so that a tag on a seam is found whole.
+ *
+ * How to use:
+ *   vis_plan p;
+ *   vis_plan_make(&calib, roster, 11.0, &p, &err);
+ *   vis_tag_detect_regions(tags, gray, w, h, stride, p.regions, p.n, &list, &err);
+ *   vis_plan_clear(&p);
+ */
+#ifndef VIS_PLAN_H
+#define VIS_PLAN_H
+
+#include <stddef.h>
+
+#include "calib_file.h"
+#include "rules_error.h"
+#include "vis_roster.h"
+#include "vis_tag.h"
+
+typedef struct vis_plan {
+    vis_tag_region *regions;
+    size_t n;
+    double min_tag_px, max_tag_px;  /* smallest and largest tag anywhere on the board, px */
+    double searched_fraction;       /* share of the frame searched */
+    double min_px;                  /* the tag width kept after decimation that the plan was made for */
+} vis_plan;
+
+/*
+ * Plans for frames of calib->width x calib->height. `min_px`: the tag width
+ * (black square, px) to keep after decimation (apriltag finds 11-12 px tags
+ * reliably). Returns 0 or -1 (out of memory).
+ */
+int vis_plan_make(const calib_file *calib, const vis_roster *r, double min_px, vis_plan *out, rules_error *err);
+void vis_plan_clear(vis_plan *p);
+
+#endif
