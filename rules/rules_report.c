@@ -164,6 +164,8 @@ void rules_unit_report_set_verdict(rules_unit_report *ur, rules_verdict v, const
 {
     ur->verdict = v;
     ur->legal = v != RULES_VERDICT_ILLEGAL;
+    if (v != RULES_VERDICT_ILLEGAL)
+        rules_suggestion_clear(&ur->suggestion); /* suggestions belong to ILLEGAL calls only */
     ur->why[0] = 0;
     if (fmt) {
         va_list ap;

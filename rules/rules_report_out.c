@@ -176,7 +176,7 @@ static cJSON *unit_to_json(const rules_unit_report *ur)
     cJSON *notes = cJSON_AddArrayToObject(u, "notes");
     for (size_t i = 0; i < ur->n_notes; i++)
         cJSON_AddItemToArray(notes, cJSON_CreateString(ur->notes[i]));
-    if (ur->suggestion.found || ur->suggestion.text[0])
+    if (ur->verdict == RULES_VERDICT_ILLEGAL && (ur->suggestion.found || ur->suggestion.text[0]))
         cJSON_AddItemToObject(u, "suggestion", suggestion_to_json(&ur->suggestion));
     return u;
 }
@@ -282,7 +282,7 @@ static void print_unit(const rules_unit_report *ur, FILE *out)
     }
     for (size_t i = 0; i < ur->n_notes; i++)
         fprintf(out, "  note: %s\n", ur->notes[i]);
-    if (ur->suggestion.text[0])
+    if (ur->verdict == RULES_VERDICT_ILLEGAL && ur->suggestion.text[0])
         fprintf(out, "  %s: %s\n", ur->suggestion.found ? "nearest legal move" : "no suggestion",
                 ur->suggestion.text);
 }

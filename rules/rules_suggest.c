@@ -278,7 +278,8 @@ rules_snapshot *rules_suggest_apply(const rules_snapshot *after, const rules_rep
 {
     rules_snapshot *s = rules_snapshot_clone(after);
     for (size_t i = 0; s && i < r->n_units; i++)
-        apply_one(s, r->units[i].unit_id, &r->units[i].suggestion);
+        if (r->units[i].verdict == RULES_VERDICT_ILLEGAL)
+            apply_one(s, r->units[i].unit_id, &r->units[i].suggestion);
     return s;
 }
 

@@ -322,3 +322,17 @@ Test(suggest, a_reform_move_half_an_inch_too_far_comes_back_half_an_inch)
     rules_report_clear(&again);
     rules_snapshot_free(fixed);
 }
+
+Test(suggest, a_call_found_unsure_later_drops_its_suggestion)
+{
+    fx_seed_wheel_example('b', &before, &after);
+    judge(RULES_MOVE_MARCH, "regiment");
+    rules_unit_report *ur = rules_report_find_unit(&report, "regiment");
+    cr_assert(ur->suggestion.found);
+    rules_unit_report_set_verdict(ur, RULES_VERDICT_CANNOT_TELL, "a model's tag was hidden");
+    rules_report_refresh(&report);
+    cr_assert_not(ur->suggestion.found, "suggestions belong to ILLEGAL calls only");
+    cJSON *j = rules_report_to_json(&report);
+    cr_assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "units"), 0), "suggestion"));
+    cJSON_Delete(j);
+}
