@@ -45,9 +45,18 @@ int cli_parse(const char *command, int argc, char **argv, const cli_opt *opts, i
             } else if ((r = cli_value(argc, argv, &i, opts[k].name, &v)) != 0) {
                 if (r < 0)
                     return -1;
-                if (opts[k].kind == CLI_OPT_STRING)
+                if (opts[k].kind == CLI_OPT_STRING) {
                     *(const char **)opts[k].dest = v;
-                else if (cli_number(opts[k].name, v, opts[k].dest) < 0)
+                } else if (opts[k].kind == CLI_OPT_LIST) {
+                    cli_list *l = opts[k].dest;
+                    if (l->n >= CLI_LIST_MAX) {
+                        fprintf(stderr, "tableref %s: %s given more than %d times\n", command, opts[k].name,
+                                CLI_LIST_MAX);
+                        return -1;
+                    }
+                    l->items[l->n++] = v;
+                }
+                else if (opts[k].kind == CLI_OPT_NUMBER && cli_number(opts[k].name, v, opts[k].dest) < 0)
                     return -1;
                 break;
             }
@@ -83,4 +92,10 @@ int cli_number(const char *option, const char *text, double *out)
     }
     *out = v;
     return 0;
+}
+
+int cli_missing(const char *command, const char *what)
+{
+    fprintf(stderr, "tableref %s: missing %s (try 'tableref %s --help')\n", command, what, command);
+    return -1;
 }

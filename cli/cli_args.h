@@ -17,7 +17,15 @@ typedef enum cli_opt_kind {
     CLI_OPT_STRING, /* --name VALUE: dest is const char ** */
     CLI_OPT_NUMBER, /* --name NUMBER: dest is double * */
     CLI_OPT_FLAG,   /* --name: dest is int *, set to `value` */
+    CLI_OPT_LIST,   /* --name VALUE, repeatable: dest is cli_list * */
 } cli_opt_kind;
+
+#define CLI_LIST_MAX 32
+/* The values of a repeatable option, in the order given. */
+typedef struct cli_list {
+    const char *items[CLI_LIST_MAX];
+    int n;
+} cli_list;
 
 typedef struct cli_opt {
     const char *name;
@@ -36,6 +44,14 @@ typedef struct cli_opt {
  */
 int cli_parse(const char *command, int argc, char **argv, const cli_opt *opts, int n_opts, const char **pos,
               int max_pos);
+
+/*
+ * Prints "tableref COMMAND: missing WHAT (try 'tableref COMMAND --help')" and
+ * returns -1: commands name the one argument that is missing instead of
+ * printing their whole usage. `what` says what to give: "--out DIR (where to
+ * write the report)".
+ */
+int cli_missing(const char *command, const char *what);
 
 /* 1 when argv[*i] is `name` with a value (advancing *i past it), 0 when not, -1 when the value is missing. */
 int cli_value(int argc, char **argv, int *i, const char *name, const char **out);

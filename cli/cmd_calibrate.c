@@ -12,6 +12,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "cvshim.h"
+#include "vis_image.h"
 #include "vis_roster.h"
 
 static void calibrate_usage(FILE *out)
@@ -105,9 +106,22 @@ static int calibrate_camera(int argc, char **argv)
         o.outlier_factor = 0;
     if (no_distortion)
         o.flags |= CVS_CALIB_NO_DISTORTION;
-    if (!out || n_images == 0 || (!target_path == !chess)) {
-        fprintf(stderr, "tableref calibrate camera: need IMAGES, --out and one of --target or --chessboard "
-                        "(try --help)\n");
+    if (n_images == 0) {
+        cli_missing("calibrate camera", "the IMAGES (10-20 photos of the target; `tableref capture --for camera` "
+                                        "takes them)");
+        goto done;
+    }
+    if (!target_path && !chess) {
+        cli_missing("calibrate camera", "--target TARGET.json (the layout `tableref target` wrote) or --chessboard "
+                                        "COLSxROWS");
+        goto done;
+    }
+    if (target_path && chess) {
+        fprintf(stderr, "tableref calibrate camera: give --target or --chessboard, not both\n");
+        goto done;
+    }
+    if (!out) {
+        cli_missing("calibrate camera", "--out CALIB.json (where to write the calibration)");
         goto done;
     }
     if (!(dist_mm > 0) || !(max_tilt > 0 && max_tilt < 90)) {
@@ -138,7 +152,7 @@ static int calibrate_camera(int argc, char **argv)
         goto done;
     }
     for (int i = 0; i < n_images; i++) {
-        cvs_image *img = cvs_image_load_gray(images[i], &err);
+        cvs_image *img = vis_image_load(images[i], VIS_IMAGE_GRAY, &err);
         if (!img) {
             fprintf(stderr, "tableref calibrate camera: %s\n", err.msg);
             goto done;
@@ -219,10 +233,13 @@ static int calibrate_board(int argc, char **argv)
     };
     if (cli_parse("calibrate board", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), &image, 1) < 0)
         return EXIT_BAD_INPUT;
-    if (!image || !calib_path || !roster_path) {
-        fprintf(stderr, "tableref calibrate board: need IMAGE, --calib and --roster (try --help)\n");
-        return EXIT_BAD_INPUT;
-    }
+    if (!image)
+        return cli_missing("calibrate board", "the IMAGE (an overhead photo of the board and its corner tags)"),
+               EXIT_BAD_INPUT;
+    if (!calib_path)
+        return cli_missing("calibrate board", "--calib CALIB.json (from `tableref calibrate camera`)"), EXIT_BAD_INPUT;
+    if (!roster_path)
+        return cli_missing("calibrate board", "--roster ROSTER.json (it holds the board's tags)"), EXIT_BAD_INPUT;
     if (!out)
         out = calib_path;
     rules_error err;
@@ -231,7 +248,7 @@ static int calibrate_board(int argc, char **argv)
     cvs_image *img = NULL;
     int rc = EXIT_BAD_INPUT;
     if (calib_file_load_ex(calib_path, CALIB_FILE_POSE_OPTIONAL, &c, &err) < 0 ||
-        !(roster = vis_roster_load(roster_path, &err)) || !(img = cvs_image_load_gray(image, &err))) {
+        !(roster = vis_roster_load(roster_path, &err)) || !(img = vis_image_load(image, VIS_IMAGE_GRAY, &err))) {
         fprintf(stderr, "tableref calibrate board: %s\n", err.msg);
         goto done;
     }
@@ -300,10 +317,9 @@ static int calibrate_projector(int argc, char **argv)
         fprintf(stderr, "tableref calibrate projector: --size: expected WxH, got '%s'\n", size);
         return EXIT_BAD_INPUT;
     }
-    if (!pattern_out && !calib_path) {
-        fprintf(stderr, "tableref calibrate projector: need --calib (or only --pattern-out) (try --help)\n");
-        return EXIT_BAD_INPUT;
-    }
+    if (!pattern_out && !calib_path)
+        return cli_missing("calibrate projector", "--calib CALIB.json (or --pattern-out alone, to write the pattern)"),
+               EXIT_BAD_INPUT;
     rules_error err;
     calib_projector_pattern pat;
     calib_projector_pattern_default(&pat, pw, ph);
@@ -339,7 +355,7 @@ static int calibrate_projector(int argc, char **argv)
                         "(tableref has no live capture of its own here)\n");
         goto done;
     }
-    if (!(img = cvs_image_load_gray(image, &err))) {
+    if (!(img = vis_image_load(image, VIS_IMAGE_GRAY, &err))) {
         fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
         goto done;
     }

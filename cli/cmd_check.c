@@ -10,6 +10,7 @@
 #include "rules_move.h"
 #include "rules_pursuit.h"
 #include "rules_reform.h"
+#include "rules_robust.h"
 #include "rules_suggest.h"
 
 #define MAX_LIST 16
@@ -48,7 +49,12 @@ static void help(FILE *out)
             "                --tolerance-in X       accepted distance from the prediction (0.4)\n"
             "formation:      the formations declared in the snapshots (docs/formats.md)\n"
             "\n"
-            "Exit status: 0 every move legal, 1 a rule was broken, 2 bad input or usage.\n");
+            "Advance, March and Reform (and auto) are judged under every placement of the\n"
+            "models a camera's snapshot leaves open (alternatives, sigma_mm, unseen_units):\n"
+            "a call that changes between them is CANNOT TELL, a unit not seen NOT SEEN.\n"
+            "\n"
+            "Exit status: 0 no illegal call stands, 1 an ILLEGAL call stands, 2 bad input\n"
+            "or usage.\n");
 }
 
 /* "a,b,c" into `out` (pointers into `buf`, a copy of the text). */
@@ -193,8 +199,7 @@ int cmd_check(int argc, char **argv)
         } else if (strcmp(argv[i], "--json") == 0) {
             json = 1;
         } else if (cli_is_option(argv[i])) {
-            fprintf(stderr, "tableref check: unknown option '%s'\n", argv[i]);
-            help(stderr);
+            fprintf(stderr, "tableref check: unknown option '%s' (try --help)\n", argv[i]);
             return EXIT_BAD_INPUT;
         } else if (n_files < 2) {
             files[n_files++] = argv[i];
@@ -203,10 +208,9 @@ int cmd_check(int argc, char **argv)
             return EXIT_BAD_INPUT;
         }
     }
-    if (n_files != 2) {
-        help(stderr);
-        return EXIT_BAD_INPUT;
-    }
+    if (n_files != 2)
+        return cli_missing("check", n_files == 0 ? "the BEFORE and AFTER snapshots" : "the AFTER snapshot"),
+               EXIT_BAD_INPUT;
     rules_check_options opt;
     rules_check_options_default(&opt);
     opt.unit_id = unit;
@@ -271,11 +275,17 @@ int cmd_check(int argc, char **argv)
     case RULES_MOVE_COMBAT_REFORM: rc = rules_combat_reform_check(before, after, &opt, &co, &report, &err); break;
     case RULES_MOVE_PURSUIT: rc = rules_pursuit_check(before, after, &pin, &opt, &report, &err); break;
     case RULES_MOVE_FORMATION: rc = rules_dynform_check(before, after, &opt, &report, &err); break;
-    default:
-        rc = rules_move_check(before, after, &opt, &report, &err);
+    default: {
+        /* Every placement a camera's snapshot leaves open, within each model's uncertainty (rules_robust.h);
+         * the nearest legal move for the calls that stand ILLEGAL under all of them. */
+        rules_robust_options ro;
+        rules_robust_options_default(&ro);
+        ro.check = opt;
+        rc = rules_robust_check(before, after, &ro, &report, &err);
         if (rc == 0)
             rc = rules_suggest_moves(before, after, &opt, &report, &err);
         break;
+    }
     }
     if (rc < 0) {
         fprintf(stderr, "tableref check: %s vs %s: %s\n", files[0], files[1], err.msg);

@@ -5,16 +5,20 @@
 #include <string.h>
 
 #include "calib_file.h"
+#include "cli_args.h"
 #include "commands.h"
 #include "cvshim.h"
 #include "rules_json.h"
+#include "table_file.h"
 #include "vis_detect.h"
+#include "vis_image.h"
 #include "vis_roster.h"
 
 static void detect_usage(FILE *out)
 {
     fprintf(out,
             "usage: tableref detect IMAGE --calib C.json --roster R.json [--out SNAPSHOT.json]\n"
+            "       tableref detect IMAGE --table T.json [--out SNAPSHOT.json]\n"
             "                       [--json] [--truth TRUTH.json] [--prior PREV.json] [--no-refine]\n"
             "\n"
             "Finds the tags in IMAGE (JPEG or PNG, from the camera or `tableref render`),\n"
@@ -24,6 +28,8 @@ static void detect_usage(FILE *out)
             "\"inferred\": true. Unknown or duplicate tag IDs and tags off the board are\n"
             "warned about on stderr and never used.\n"
             "\n"
+            "  --table T    the table file (calibration, rosters, ruleset, terrain) instead\n"
+            "               of --calib and --roster; the snapshot carries its ruleset and terrain\n"
             "  --out F      write the snapshot to F (default: stdout)\n"
             "  --json       print a JSON report (snapshot, issues, truth errors) on stdout\n"
             "  --truth T    compare with a ground-truth file from `tableref render`:\n"
@@ -106,7 +112,7 @@ int cmd_detect(int argc, char **argv)
         return 0;
     }
     const char *image = NULL, *calib_path = NULL, *roster_path = NULL, *out_path = NULL, *truth = NULL,
-               *prior_path = NULL;
+               *prior_path = NULL, *table_path = NULL;
     int json = 0, refine = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -120,6 +126,8 @@ int cmd_detect(int argc, char **argv)
             truth = argv[++i];
         else if (strcmp(a, "--prior") == 0 && i + 1 < argc)
             prior_path = argv[++i];
+        else if (strcmp(a, "--table") == 0 && i + 1 < argc)
+            table_path = argv[++i];
         else if (strcmp(a, "--json") == 0)
             json = 1;
         else if (strcmp(a, "--no-refine") == 0)
@@ -130,8 +138,15 @@ int cmd_detect(int argc, char **argv)
         } else
             image = a;
     }
-    if (!image || !calib_path || !roster_path) {
-        detect_usage(stderr);
+    if (!image)
+        return cli_missing("detect", "the camera IMAGE"), EXIT_BAD_INPUT;
+    if (!table_path && !calib_path)
+        return cli_missing("detect", "--calib C.json (or --table T.json)"), EXIT_BAD_INPUT;
+    if (!table_path && !roster_path)
+        return cli_missing("detect", "--roster R.json (or --table T.json)"), EXIT_BAD_INPUT;
+    if (table_path && (calib_path || roster_path)) {
+        fprintf(stderr, "tableref detect: --table holds the calibration and the rosters: give either --table or "
+                        "--calib and --roster\n");
         return EXIT_BAD_INPUT;
     }
     rules_error err;
@@ -143,9 +158,19 @@ int cmd_detect(int argc, char **argv)
     vis_report rep = {0};
     cJSON *errors = NULL;
     int rc = EXIT_BAD_INPUT;
-    if (calib_file_load(calib_path, &calib, &err) < 0 || !(roster = vis_roster_load(roster_path, &err)) ||
+    table_file table;
+    memset(&table, 0, sizeof table);
+    if (table_path) {
+        if (table_file_load(table_path, &table, &err) < 0)
+            goto done;
+        calib = table.calib;
+        roster = table.roster; /* freed below */
+        table.roster = NULL;
+    }
+    if ((!table_path && calib_file_load(calib_path, &calib, &err) < 0) ||
+        (!table_path && !(roster = vis_roster_load(roster_path, &err))) ||
         (prior_path && !(prior = rules_json_load_snapshot(prior_path, &err))) ||
-        !(img = cvs_image_load_gray(image, &err)) || !(det = vis_detector_new(roster, &calib, &err)))
+        !(img = vis_image_load(image, VIS_IMAGE_GRAY, &err)) || !(det = vis_detector_new(roster, &calib, &err)))
         goto done;
     if (!refine)
         det->cfg.refine_pose_min_tags = 0;
@@ -153,8 +178,10 @@ int cmd_detect(int argc, char **argv)
         rules_error_prefix(&err, image);
         goto done;
     }
+    if (table_path && table_file_apply(&table, snap, &err) < 0)
+        goto done;
     for (size_t i = 0; i < rep.n; i++)
-        if (rep.items[i].kind != VIS_ISSUE_INFERRED && rep.items[i].kind != VIS_ISSUE_DISTORTED)
+        if (vis_issue_is_warning(rep.items[i].kind))
             fprintf(stderr, "tableref detect: warning: %s\n", rep.items[i].msg);
     double med = NAN, worst = NAN;
     if (truth && !(errors = truth_errors(snap, truth, &med, &worst, &err)))
@@ -210,5 +237,6 @@ done:
     vis_detector_free(det);
     cvs_image_free(img);
     vis_roster_free(roster);
+    table_file_clear(&table);
     return rc;
 }

@@ -24,13 +24,17 @@
 #include "rules_formation.h"
 #include "rules_json.h"
 #include "rules_move.h"
+#include "rules_robust.h"
+#include "table_file.h"
 #include "vis_detect.h"
+#include "vis_image.h"
 #include "vis_roster.h"
 
 static void help(FILE *out)
 {
     fprintf(out,
             "usage: tableref referee BEFORE.jpg AFTER.jpg --calib C.json --roster R.json --out DIR\n"
+            "       tableref referee BEFORE.jpg AFTER.jpg --table T.json --out DIR\n"
             "                        [--unit ID] [--move TYPE] [--projector P.json] [--no-refine]\n"
             "\n"
             "The referee's main job: finds the models in both camera images, judges the\n"
@@ -42,6 +46,8 @@ static void help(FILE *out)
             "  projector.png   the verdict in projector pixels (to project onto the table)\n"
             "  report.png, report.svg, report.pdf   a top-down report with the sentences\n"
             "\n"
+            "  --table T        the table file: calibration, rosters, ruleset with house\n"
+            "                   rules, terrain (docs/formats.md); replaces --calib and --roster\n"
             "  --unit ID        judge only this unit\n"
             "  --move TYPE      advance, march, reform or auto (default: auto)\n"
             "  --projector P    board->projector homography {\"width\", \"height\", \"H\": [9]}\n"
@@ -49,8 +55,13 @@ static void help(FILE *out)
             "                   a 1280x800 frame fitted to the board, marked as uncalibrated)\n"
             "  --no-refine      keep the calibration's board pose\n"
             "\n"
-            "Exit status: 0 every move legal, 1 a rule was broken, 2 bad input or usage\n"
-            "(the message names the file and field; nothing in DIR is touched then).\n");
+            "A call is ILLEGAL only when a rule is broken under every placement of the\n"
+            "models the pictures allow and beyond the measurement's uncertainty; otherwise\n"
+            "CANNOT TELL, with the models and the reason. A unit not seen in a picture is\n"
+            "NOT SEEN (\"unit X: not seen, cannot judge\").\n"
+            "\n"
+            "Exit status: 0 no ILLEGAL call stands, 1 an ILLEGAL call stands, 2 bad input or\n"
+            "usage (the message names the file and field; nothing in DIR is touched then).\n");
 }
 
 /* Projector mapping from a small JSON file: {"width": W, "height": H, "H": [9 numbers]}. */
@@ -180,7 +191,7 @@ static int detect_frame(vis_detector *det, frame *f, rules_error *err)
         return -1;
     }
     for (size_t i = 0; i < f->rep.n; i++)
-        if (f->rep.items[i].kind != VIS_ISSUE_INFERRED && f->rep.items[i].kind != VIS_ISSUE_DISTORTED)
+        if (vis_issue_is_warning(f->rep.items[i].kind))
             fprintf(stderr, "tableref referee: %s: warning: %s\n", f->path, f->rep.items[i].msg);
     return 0;
 }
@@ -236,22 +247,31 @@ int cmd_referee(int argc, char **argv)
         return 0;
     }
     const char *images[2] = {NULL, NULL}, *calib_path = NULL, *roster_path = NULL, *dir = NULL, *unit = NULL,
-               *move = "auto", *proj_path = NULL;
+               *move = "auto", *proj_path = NULL, *table_path = NULL;
     int n_images = 0, refine = 1;
     const cli_opt opts[] = {
         {"--calib", CLI_OPT_STRING, &calib_path, 0},  {"--roster", CLI_OPT_STRING, &roster_path, 0},
         {"--out", CLI_OPT_STRING, &dir, 0},           {"--unit", CLI_OPT_STRING, &unit, 0},
         {"--move", CLI_OPT_STRING, &move, 0},         {"--projector", CLI_OPT_STRING, &proj_path, 0},
-        {"--no-refine", CLI_OPT_FLAG, &refine, 0},
+        {"--no-refine", CLI_OPT_FLAG, &refine, 0},    {"--table", CLI_OPT_STRING, &table_path, 0},
     };
     n_images = cli_parse("referee", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), images, 2);
     if (n_images < 0)
         return EXIT_BAD_INPUT;
-    if (n_images != 2 || !calib_path || !roster_path || !dir) {
-        fprintf(stderr, "tableref referee: needs BEFORE and AFTER images, --calib, --roster and --out\n\n");
-        help(stderr);
+    if (n_images < 2)
+        return cli_missing("referee", n_images == 0 ? "the BEFORE and AFTER images" : "the AFTER image"),
+               EXIT_BAD_INPUT;
+    if (table_path && (calib_path || roster_path)) {
+        fprintf(stderr, "tableref referee: --table holds the calibration and the rosters: give either --table or "
+                        "--calib and --roster\n");
         return EXIT_BAD_INPUT;
     }
+    if (!table_path && !calib_path)
+        return cli_missing("referee", "--calib C.json (or --table T.json)"), EXIT_BAD_INPUT;
+    if (!table_path && !roster_path)
+        return cli_missing("referee", "--roster R.json (or --table T.json)"), EXIT_BAD_INPUT;
+    if (!dir)
+        return cli_missing("referee", "--out DIR (where to write the report and pictures)"), EXIT_BAD_INPUT;
     rules_check_options opt;
     rules_check_options_default(&opt);
     opt.unit_id = unit;
@@ -261,6 +281,8 @@ int cmd_referee(int argc, char **argv)
     }
 
     rules_error err = {{0}};
+    table_file table;
+    memset(&table, 0, sizeof table);
     calib_file calib;
     vis_roster *roster = NULL;
     vis_detector *det = NULL;
@@ -276,16 +298,32 @@ int cmd_referee(int argc, char **argv)
     int pw = 1280, ph = 800, proj_calibrated = 1;
 
     /* 1. Read and judge everything; nothing is written yet. */
-    if (calib_file_load(calib_path, &calib, &err) < 0 || !(roster = vis_roster_load(roster_path, &err)) ||
+    if (table_path) {
+        if (table_file_load(table_path, &table, &err) < 0)
+            goto done;
+        calib = table.calib;
+        roster = table.roster; /* freed below with the other roster */
+        table.roster = NULL;
+    }
+    if ((!table_path && calib_file_load(calib_path, &calib, &err) < 0) ||
+        (!table_path && !(roster = vis_roster_load(roster_path, &err))) ||
         (proj_path && load_projector(proj_path, H, &pw, &ph, &err) < 0) ||
-        !(fr[0].img = cvs_image_load_gray(images[0], &err)) || !(fr[1].img = cvs_image_load_gray(images[1], &err)) ||
+        !(fr[0].img = vis_image_load(images[0], VIS_IMAGE_GRAY, &err)) ||
+        !(fr[1].img = vis_image_load(images[1], VIS_IMAGE_GRAY, &err)) ||
         !(det = vis_detector_new(roster, &calib, &err)))
         goto done;
     if (!refine)
         det->cfg.refine_pose_min_tags = 0;
     if (detect_frame(det, &fr[0], &err) < 0 || detect_frame(det, &fr[1], &err) < 0)
         goto done;
-    if (rules_move_check(fr[0].snap, fr[1].snap, &opt, &report, &err) < 0) {
+    /* The table's ruleset (house rules) and terrain judge the move. */
+    if (table_path && (table_file_apply(&table, fr[0].snap, &err) < 0 || table_file_apply(&table, fr[1].snap, &err) < 0))
+        goto done;
+    /* Judged under every placement the two pictures leave open (rules_robust.h). */
+    rules_robust_options ro;
+    rules_robust_options_default(&ro);
+    ro.check = opt;
+    if (rules_robust_check(fr[0].snap, fr[1].snap, &ro, &report, &err) < 0) {
         rules_error_prefix(&err, images[1]);
         goto done;
     }
@@ -355,6 +393,9 @@ int cmd_referee(int argc, char **argv)
            fr[0].rep.models_seen + fr[0].rep.models_inferred + fr[0].rep.models_missing, fr[1].rep.models_seen,
            fr[1].rep.models_seen + fr[1].rep.models_inferred + fr[1].rep.models_missing,
            proj_calibrated ? "" : "; projector not calibrated (projector.png fits the board to 1280x800)");
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < fr[k].snap->n_unseen; i++)
+            printf("referee: unit %s not seen in the %s picture\n", fr[k].snap->unseen[i].id, k ? "after" : "before");
     printf("referee: wrote %s/{report.json,before.json,after.json,camera.png,projector.png,report.png,report.svg,"
            "report.pdf}\n",
            dir);
@@ -374,5 +415,6 @@ done:
     }
     vis_detector_free(det);
     vis_roster_free(roster);
+    table_file_clear(&table);
     return rc;
 }

@@ -5,15 +5,18 @@
 
 #include <cjson/cJSON.h>
 
+#include "cli_args.h"
 #include "commands.h"
 #include "cvshim.h"
 #include "rules_json.h"
+#include "vis_image.h"
 #include "vis_tag.h"
 
 static void tags_usage(FILE *out)
 {
     fprintf(out,
             "usage: tableref tags IMAGE [--family F] [--json] [--decimate D] [--sigma S] [--refine]\n"
+            "       tableref tags sheet ROSTER.json --out TAGS.pdf   (the tags to print; see tags sheet --help)\n"
             "\n"
             "Lists every AprilTag found in IMAGE (JPEG or PNG): ID, the four corners in\n"
             "pixels and the decision margin. Corners use apriltag's convention, (0,0) =\n"
@@ -33,6 +36,10 @@ static void tags_usage(FILE *out)
 
 int cmd_tags(int argc, char **argv)
 {
+#if TABLEREF_HAVE_SHEET
+    if (argc >= 2 && strcmp(argv[1], "sheet") == 0)
+        return cmd_tags_sheet(argc - 1, argv + 1);
+#endif
     if (cli_wants_help(argc, argv)) {
         tags_usage(stdout);
         return 0;
@@ -58,10 +65,8 @@ int cmd_tags(int argc, char **argv)
             image = argv[i];
         }
     }
-    if (!image) {
-        tags_usage(stderr);
-        return EXIT_BAD_INPUT;
-    }
+    if (!image)
+        return cli_missing("tags", "the IMAGE (a JPEG or PNG photo)"), EXIT_BAD_INPUT;
     if (decimate < 1 || decimate > 8 || sigma < 0 || sigma > 10) {
         fprintf(stderr, "tableref tags: --decimate must be 1..8 and --sigma 0..10\n");
         return EXIT_BAD_INPUT;
@@ -80,7 +85,7 @@ int cmd_tags(int argc, char **argv)
     det->cfg.max_hamming = 2;
 
     rules_error err;
-    cvs_image *img = cvs_image_load_gray(image, &err);
+    cvs_image *img = vis_image_load(image, VIS_IMAGE_GRAY, &err);
     if (!img) {
         fprintf(stderr, "tableref tags: %s\n", err.msg);
         vis_tag_detector_free(det);

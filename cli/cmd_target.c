@@ -130,10 +130,8 @@ int cmd_target(int argc, char **argv)
     };
     if (cli_parse("target", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), NULL, 0) < 0)
         return EXIT_BAD_INPUT;
-    if (!out) {
-        target_usage(stderr);
-        return EXIT_BAD_INPUT;
-    }
+    if (!out)
+        return cli_missing("target", "--out TARGET.pdf or TARGET.png (where to draw the target)"), EXIT_BAD_INPUT;
     const char *dot = strrchr(out, '.');
     const int is_pdf = dot && strcasecmp(dot, ".pdf") == 0, is_png = dot && strcasecmp(dot, ".png") == 0;
     if (!is_pdf && !is_png) {

@@ -16,6 +16,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "vis_capture.h"
+#include "table_file.h"
 #include "vis_roster.h"
 #include "watch_control.h"
 #include "watch_session.h"
@@ -27,6 +28,7 @@ static void watch_usage(FILE *out)
 {
     fprintf(out,
             "usage: tableref watch --source SRC --calib C.json --roster R.json [OPTIONS]\n"
+            "       tableref watch --table T.json [OPTIONS]\n"
             "\n"
             "Watches the table and referees every move: when the table settles (nothing\n"
             "moves for --settle-ms and no hand hides tags), it takes a snapshot, checks the\n"
@@ -38,6 +40,9 @@ static void watch_usage(FILE *out)
             "     FILE  a video file (timestamps from its frame rate)\n"
             "\n"
             "options:\n"
+            "  --table T.json      the table file (docs/formats.md): calibration, rosters,\n"
+            "                      ruleset with house rules, terrain, and the camera and its\n"
+            "                      size; --source, --calib and --roster then come from it\n"
             "  --record FILE.mp4   write the annotated video, with FILE.vtt subtitles (one\n"
             "                      cue per move and call) and FILE.events.jsonl beside it\n"
             "  --log FILE.jsonl    the event log (appended to, never truncated; one JSON\n"
@@ -60,7 +65,8 @@ static void watch_usage(FILE *out)
             "\n"
             "Judge's commands are also read from stdin when it is a terminal or a pipe, one\n"
             "per line: `overrule [MOVE] [REASON]` (the move stands), `confirm [MOVE] [REASON]`,\n"
-            "`undo [REASON]` (the last snapshot is undone), `stop`. Every command is logged with\n"
+            "`undo [REASON]` (the last snapshot is undone), `status UNIT engaged|fleeing|shaken|\n"
+            "charging[,...]|clear [REASON]` (the unit's status from now on), `stop`. Every command is logged with\n"
             "who sent it and why. The event log and the subtitles are documented in\n"
             "docs/formats.md (\"Event log and subtitles\").\n"
             "\n"
@@ -117,11 +123,13 @@ int cmd_watch(int argc, char **argv)
     watch_session_config_default(&cfg);
     vis_capture_config ccfg;
     vis_capture_config_default(&ccfg);
-    const char *source = NULL, *calib_path = NULL, *roster_path = NULL, *control = NULL, *size = NULL;
+    const char *source = NULL, *calib_path = NULL, *roster_path = NULL, *control = NULL, *size = NULL,
+               *table_path = NULL;
     double settle = cfg.tracker.settle_ms, jitter = cfg.tracker.jitter_mm, fps = ccfg.fps, timeout = ccfg.timeout_ms;
     int projector = 0, realtime = 0, quiet = 0, replace = 0;
     const cli_opt opts[] = {
         {"--source", CLI_OPT_STRING, &source, 0},     {"--calib", CLI_OPT_STRING, &calib_path, 0},
+        {"--table", CLI_OPT_STRING, &table_path, 0},
         {"--roster", CLI_OPT_STRING, &roster_path, 0}, {"--record", CLI_OPT_STRING, &cfg.record_path, 0},
         {"--log", CLI_OPT_STRING, &cfg.log_path, 0},   {"--vtt", CLI_OPT_STRING, &cfg.vtt_path, 0},
         {"--control", CLI_OPT_STRING, &control, 0},   {"--size", CLI_OPT_STRING, &size, 0},
@@ -132,7 +140,10 @@ int cmd_watch(int argc, char **argv)
     };
     if (cli_parse("watch", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), NULL, 0) < 0)
         return EXIT_BAD_INPUT;
-    const char *missing = !source ? "--source SRC" : !calib_path ? "--calib C.json" : !roster_path ? "--roster R.json" : NULL;
+    const char *missing = table_path ? NULL
+                          : !source ? "--source SRC (or --table T.json)"
+                          : !calib_path ? "--calib C.json (or --table T.json)"
+                          : !roster_path ? "--roster R.json (or --table T.json)" : NULL;
     if (missing) {
         fprintf(stderr, "tableref watch: missing %s (try --help)\n", missing);
         return EXIT_BAD_INPUT;
@@ -148,15 +159,34 @@ int cmd_watch(int argc, char **argv)
     cfg.source = source, cfg.calib_path = calib_path, cfg.roster_path = roster_path;
 
     rules_error err;
+    table_file table = {0};
     calib_file calib;
-    if (calib_file_load(calib_path, &calib, &err) < 0) {
+    vis_roster *roster = NULL;
+    if (table_path) {
+        if (table_file_load(table_path, &table, &err) < 0) {
+            fprintf(stderr, "tableref watch: %s\n", err.msg);
+            return EXIT_BAD_INPUT;
+        }
+        if (!source && !table.source[0]) {
+            fprintf(stderr, "tableref watch: %s names no camera (\"source\"): give --source SRC\n", table_path);
+            table_file_clear(&table);
+            return EXIT_BAD_INPUT;
+        }
+        calib = table.calib;
+        source = source ? source : table.source;
+        calib_path = calib_path ? calib_path : table_path;
+        roster_path = roster_path ? roster_path : table_path;
+        cfg.tracker.table = &table;
+    } else if (calib_file_load(calib_path, &calib, &err) < 0) {
         fprintf(stderr, "tableref watch: %s\n", err.msg);
         return EXIT_BAD_INPUT;
     }
-    /* Ask a camera for the calibrated size: the intrinsics hold for that size only. */
-    ccfg.width = calib.width, ccfg.height = calib.height;
-    if (size && parse_size(size, &ccfg.width, &ccfg.height) < 0)
+    /* Ask a camera for the calibrated size (or the table's): the intrinsics hold for that size only. */
+    ccfg.width = table_path ? table.width : calib.width, ccfg.height = table_path ? table.height : calib.height;
+    if (size && parse_size(size, &ccfg.width, &ccfg.height) < 0) {
+        table_file_clear(&table);
         return EXIT_BAD_INPUT;
+    }
     char jsonl_buf[4096], vtt_buf[4096];
     if (cfg.record_path && !cfg.log_path) {
         sibling(cfg.record_path, ".events.jsonl", jsonl_buf, sizeof jsonl_buf);
@@ -167,8 +197,9 @@ int cmd_watch(int argc, char **argv)
         cfg.vtt_path = vtt_buf;
     }
 
-    vis_roster *roster = vis_roster_load(roster_path, &err);
-    if (!roster) {
+    if (table_path) {
+        roster = table.roster;
+    } else if (!(roster = vis_roster_load(roster_path, &err))) {
         fprintf(stderr, "tableref watch: %s\n", err.msg);
         return EXIT_BAD_INPUT;
     }
@@ -194,7 +225,10 @@ done:
     if (fifo_fd >= 0)
         close(fifo_fd);
     vis_capture_close(cap);
-    vis_roster_free(roster);
+    if (table_path)
+        table_file_clear(&table);
+    else
+        vis_roster_free(roster);
     return rc;
 }
 

@@ -34,15 +34,31 @@ int cmd_render(int argc, char **argv);
 int cmd_target(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int bench_calib(int argc, char **argv);
+/* The strict readers at scale (issue 10). */
+int bench_formats(int argc, char **argv);
 /* Watching (issue 5). */
 int cmd_watch(int argc, char **argv);
 int cmd_watch_ctl(int argc, char **argv);
 int cmd_render_sequence(int argc, char **argv);
 int bench_watch(int argc, char **argv);
+/* Formation from evidence and honest verdicts (issue 9). */
+int bench_formation(int argc, char **argv);
+/* Calibration stills and the cameras (issue 11). */
+int cmd_capture(int argc, char **argv);
+int cmd_cameras(int argc, char **argv);
 #endif
 #if TABLEREF_HAVE_VISION && TABLEREF_HAVE_OVERLAY
 /* The referee's main job (issue 5): two images in, the verdict drawn. */
 int cmd_referee(int argc, char **argv);
+#endif
+
+#if TABLEREF_HAVE_SHEET
+/* Tag sheets to print (issue 11): `tableref tags sheet`. */
+int cmd_tags_sheet(int argc, char **argv);
+#endif
+#if TABLEREF_HAVE_ARMYLIST
+/* Army lists in (issue 11). */
+int cmd_roster(int argc, char **argv);
 #endif
 
 /* True when argv holds -h or --help. */

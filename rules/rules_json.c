@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules_fields.h"
+
 #define SNAPSHOT_FORMAT "tableref.snapshot"
 #define SNAPSHOT_VERSION 1
 #define MAX_FILE_BYTES (64u << 20) /* a snapshot is kilobytes; refuse to slurp a disk image */
@@ -280,6 +282,30 @@ static const struct {
     {"formation_will_test_at_equal", RS_BOOL, offsetof(rules_ruleset, formation_will_test_at_equal)},
 };
 
+#define N_RULESET_FIELDS (sizeof ruleset_fields / sizeof ruleset_fields[0])
+
+/* The override object's keys: "name", "wheel_measure" and every ruleset field. */
+static int check_ruleset_keys(const cJSON *item, const char *where, rules_error *err)
+{
+    const char *keys[N_RULESET_FIELDS + 3] = {"name", "wheel_measure"};
+    for (size_t i = 0; i < N_RULESET_FIELDS; i++)
+        keys[2 + i] = ruleset_fields[i].key;
+    keys[N_RULESET_FIELDS + 2] = NULL;
+    return rules_fields_known(item, where, keys, err);
+}
+
+/* The largest value each kind of override may take (all are >= 0). */
+static double ruleset_max(rs_kind kind)
+{
+    switch (kind) {
+    case RS_FRACTION: return 1;
+    case RS_ANGLE_DEG: return 360;
+    case RS_LENGTH_MM: return RULES_FIELDS_MAX_BASE_MM;
+    case RS_INT: return 1000;
+    default: return RULES_FIELDS_MAX_RATE_IN;
+    }
+}
+
 int rules_json_to_ruleset(const cJSON *item, const char *where, rules_ruleset *out, rules_error *err)
 {
     char name[RULES_NAME_MAX] = RULES_DEFAULT_RULESET;
@@ -305,6 +331,8 @@ int rules_json_to_ruleset(const cJSON *item, const char *where, rules_ruleset *o
     *out = *base;
     if (!cJSON_IsObject(item))
         return 0;
+    if (check_ruleset_keys(item, where, err) < 0)
+        return -1;
 
     char wm[16] = "";
     if (rules_json_string(item, "wheel_measure", where, false, wm, sizeof wm, err) < 0)
@@ -317,7 +345,7 @@ int rules_json_to_ruleset(const cJSON *item, const char *where, rules_ruleset *o
         else
             return rules_error_set(err, "%s.wheel_measure: expected \"arc\" or \"chord\"", where);
     }
-    for (size_t i = 0; i < sizeof ruleset_fields / sizeof ruleset_fields[0]; i++) {
+    for (size_t i = 0; i < N_RULESET_FIELDS; i++) {
         const char *key = ruleset_fields[i].key;
         char *dst = (char *)out + ruleset_fields[i].offset;
         if (!field(item, key))
@@ -332,17 +360,13 @@ int rules_json_to_ruleset(const cJSON *item, const char *where, rules_ruleset *o
             *(bool *)dst = b;
             continue;
         case RS_INT:
-            if (rules_json_int(item, key, where, true, &iv, err) < 0)
+            if (rules_fields_int(item, key, where, true, 0, (int)ruleset_max(RS_INT), &iv, err) < 0)
                 return -1;
-            if (iv < 0)
-                return wrong(where, key, "a number >= 0", err);
             *(int *)dst = iv;
             continue;
         default:
-            if (rules_json_number(item, key, where, true, &v, err) < 0)
+            if (rules_fields_number(item, key, where, true, 0, ruleset_max(ruleset_fields[i].kind), &v, err) < 0)
                 return -1;
-            if (v < 0)
-                return wrong(where, key, "a number >= 0", err);
             break;
         }
         switch (ruleset_fields[i].kind) {
@@ -379,6 +403,22 @@ static cJSON *ruleset_to_json(const rules_ruleset *rs)
 
 /* ---- snapshot --------------------------------------------------------- */
 
+/* The keys each object of a snapshot may hold (rules_fields_known). A new
+ * field is one more key here and a line in docs/formats.md. */
+static const char *const snapshot_keys[] = {"format", "version", "board", "ruleset", "units", "terrain",
+                                            "formations", "unseen_units", NULL};
+static const char *const board_keys[] = {"width_mm", "depth_mm", NULL};
+static const char *const unit_keys[] = {"id", "side", "base_mm", "advance_in", "march_in", "mobility_in", "status",
+                                        "profile", "control_area_in", "heroic", "will", "models", "alternatives",
+                                        "alternatives_complete", "placement", "combat", "height", "type", NULL};
+static const char *const model_keys[] = {"id",       "x_mm",     "y_mm",     "facing_deg", "status", "inferred",
+                                         "attachable", "evidence", "sigma_mm", "base_mm",    NULL};
+static const char *const alternative_keys[] = {"label", "models", NULL};
+static const char *const placed_keys[] = {"id", "x_mm", "y_mm", "facing_deg", "sigma_mm", NULL};
+static const char *const unseen_keys[] = {"id", "side", "models", NULL};
+static const char *const terrain_keys[] = {"id", "kind", "points_mm", NULL};
+static const char *const dynform_keys[] = {"id", "models", NULL};
+
 static int read_status(const cJSON *obj, const char *where, unsigned *out, rules_error *err)
 {
     const cJSON *arr = rules_json_array(obj, "status", where, false, err);
@@ -402,11 +442,28 @@ static int read_status(const cJSON *obj, const char *where, unsigned *out, rules
 static int read_rate(const cJSON *u, const char *key, const char *where, double *out_mm, rules_error *err)
 {
     double in = NAN;
-    if (rules_json_number(u, key, where, false, &in, err) < 0)
+    if (rules_fields_number(u, key, where, false, 0, RULES_FIELDS_MAX_RATE_IN, &in, err) < 0)
         return -1;
-    if (!isnan(in) && in < 0)
-        return wrong(where, key, "a distance >= 0 inches", err);
     *out_mm = isnan(in) ? NAN : rules_in_to_mm(in);
+    return 0;
+}
+
+/* "evidence" and "sigma_mm" of a model (vision); "inferred": true alone means evidence "inferred". */
+static int read_evidence(const cJSON *jm, const char *where, rules_model *m, rules_error *err)
+{
+    char word[16] = "";
+    if (rules_json_string(jm, "evidence", where, false, word, sizeof word, err) < 0 ||
+        rules_fields_number(jm, "sigma_mm", where, false, 0, RULES_FIELDS_MAX_BASE_MM, &m->sigma_mm, err) < 0)
+        return -1;
+    if (!word[0]) {
+        m->evidence = m->inferred ? RULES_EVIDENCE_INFERRED : RULES_EVIDENCE_SEEN;
+        return 0;
+    }
+    if (rules_evidence_from_word(word, &m->evidence) < 0)
+        return rules_error_set(err, "%s.evidence: expected \"seen\", \"rough\" or \"inferred\"", where);
+    if (field(jm, "inferred") && m->inferred != (m->evidence == RULES_EVIDENCE_INFERRED))
+        return rules_error_set(err, "%s.inferred: disagrees with evidence \"%s\"", where, word);
+    m->inferred = m->evidence == RULES_EVIDENCE_INFERRED;
     return 0;
 }
 
@@ -416,10 +473,12 @@ static int read_model(const cJSON *jm, const char *where, rules_unit *u, rules_e
         return rules_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX];
     double x, y, facing_deg;
-    if (rules_json_string(jm, "id", where, true, id, sizeof id, err) < 0 ||
-        rules_json_number(jm, "x_mm", where, true, &x, err) < 0 ||
-        rules_json_number(jm, "y_mm", where, true, &y, err) < 0 ||
-        rules_json_number(jm, "facing_deg", where, true, &facing_deg, err) < 0)
+    const double place = RULES_FIELDS_MAX_PLACE_MM, turn = RULES_FIELDS_MAX_ANGLE_DEG;
+    if (rules_fields_known(jm, where, model_keys, err) < 0 ||
+        rules_json_string(jm, "id", where, true, id, sizeof id, err) < 0 ||
+        rules_fields_number(jm, "x_mm", where, true, -place, place, &x, err) < 0 ||
+        rules_fields_number(jm, "y_mm", where, true, -place, place, &y, err) < 0 ||
+        rules_fields_number(jm, "facing_deg", where, true, -turn, turn, &facing_deg, err) < 0)
         return -1;
     if (!id[0])
         return rules_error_set(err, "%s.id: must not be empty", where);
@@ -428,8 +487,19 @@ static int read_model(const cJSON *jm, const char *where, rules_unit *u, rules_e
         return rules_error_set(err, "%s: out of memory", where);
     if (read_status(jm, where, &m->status, err) < 0 ||
         rules_json_bool(jm, "inferred", where, false, &m->inferred, err) < 0 ||
-        rules_json_bool(jm, "attachable", where, false, &m->attachable, err) < 0)
+        rules_json_bool(jm, "attachable", where, false, &m->attachable, err) < 0 ||
+        read_evidence(jm, where, m, err) < 0)
         return -1;
+    /* A model on a base of its own (a character on a larger base than its unit's). */
+    double base[2] = {0, 0};
+    if (rules_json_numbers(jm, "base_mm", where, false, base, 2, err) < 0)
+        return -1;
+    if (cJSON_GetObjectItemCaseSensitive(jm, "base_mm") &&
+        !(base[0] > 0 && base[0] <= RULES_FIELDS_MAX_BASE_MM && base[1] > 0 && base[1] <= RULES_FIELDS_MAX_BASE_MM))
+        return rules_error_set(err, "%s.base_mm: base sizes must be > 0 and at most %g mm", where,
+                               RULES_FIELDS_MAX_BASE_MM);
+    m->base_width = base[0];
+    m->base_depth = base[1];
     return 0;
 }
 
@@ -478,22 +548,97 @@ static void add_unit_clauses(cJSON *ju, const rules_unit *u)
         cJSON_AddStringToObject(ju, "type", u->type);
 }
 
+/* A unit's alternative placements: [{"label": ..., "models": [{"id", "x_mm", "y_mm", "facing_deg", "sigma_mm"}]}]. */
+static int read_alternatives(const cJSON *ju, const char *where, rules_unit *u, rules_error *err)
+{
+    if (rules_json_bool(ju, "alternatives_complete", where, false, &u->placements_complete, err) < 0 ||
+        rules_json_string(ju, "placement", where, false, u->placement_label, sizeof u->placement_label, err) < 0)
+        return -1;
+    const cJSON *it = field(ju, "alternatives");
+    if (!it || cJSON_IsNull(it))
+        return 0;
+    const cJSON *alts = rules_json_array(ju, "alternatives", where, false, err);
+    if (!alts)
+        return -1;
+    size_t k = 0;
+    const cJSON *ja;
+    cJSON_ArrayForEach(ja, alts)
+    {
+        char awhere[160];
+        snprintf(awhere, sizeof awhere, "%s.alternatives[%zu]", where, k++);
+        if (!cJSON_IsObject(ja))
+            return rules_error_set(err, "%s: expected an object", awhere);
+        char label[RULES_LABEL_MAX] = "";
+        if (rules_fields_known(ja, awhere, alternative_keys, err) < 0 ||
+            rules_json_string(ja, "label", awhere, false, label, sizeof label, err) < 0)
+            return -1;
+        const cJSON *models = rules_json_array(ja, "models", awhere, true, err);
+        if (!models)
+            return -1;
+        rules_placement *p = rules_unit_add_alternative(u, label);
+        if (!p)
+            return rules_error_set(err, "%s: out of memory", awhere);
+        size_t j = 0;
+        const cJSON *jm;
+        cJSON_ArrayForEach(jm, models)
+        {
+            char mwhere[192];
+            snprintf(mwhere, sizeof mwhere, "%s.models[%zu]", awhere, j++);
+            char id[RULES_ID_MAX];
+            double x, y, facing_deg, sigma = NAN;
+            if (!cJSON_IsObject(jm))
+                return rules_error_set(err, "%s: expected an object", mwhere);
+            const double place = RULES_FIELDS_MAX_PLACE_MM, turn = RULES_FIELDS_MAX_ANGLE_DEG;
+            if (rules_fields_known(jm, mwhere, placed_keys, err) < 0 ||
+                rules_json_string(jm, "id", mwhere, true, id, sizeof id, err) < 0 ||
+                rules_fields_number(jm, "x_mm", mwhere, true, -place, place, &x, err) < 0 ||
+                rules_fields_number(jm, "y_mm", mwhere, true, -place, place, &y, err) < 0 ||
+                rules_fields_number(jm, "facing_deg", mwhere, true, -turn, turn, &facing_deg, err) < 0 ||
+                rules_fields_number(jm, "sigma_mm", mwhere, false, 0, RULES_FIELDS_MAX_BASE_MM, &sigma, err) < 0)
+                return -1;
+            /* That it is a model of this unit, once, is checked with the other ids (rules_snapshot_check_ids). */
+            if (rules_placement_add_model(p, id, rules_v2(x, y), rules_angle_wrap(rules_deg_to_rad(facing_deg)),
+                                          sigma) < 0)
+                return rules_error_set(err, "%s: out of memory", mwhere);
+        }
+    }
+    return 0;
+}
+
+/* A unit the camera saw nothing of: {"id": ..., "side": ..., "models": n}. */
+static int read_unseen(const cJSON *jn, const char *where, rules_snapshot *s, rules_error *err)
+{
+    if (!cJSON_IsObject(jn))
+        return rules_error_set(err, "%s: expected an object", where);
+    char id[RULES_ID_MAX], side[RULES_ID_MAX] = "";
+    int n = 0;
+    if (rules_fields_known(jn, where, unseen_keys, err) < 0 ||
+        rules_json_string(jn, "id", where, true, id, sizeof id, err) < 0 ||
+        rules_json_string(jn, "side", where, false, side, sizeof side, err) < 0 ||
+        rules_fields_int(jn, "models", where, false, 0, RULES_FIELDS_MAX_MODELS, &n, err) < 0)
+        return -1;
+    if (!id[0])
+        return rules_error_set(err, "%s.id: must not be empty", where);
+    /* That its id is no other unit's is checked with the other ids (rules_snapshot_check_ids). */
+    return rules_snapshot_add_unseen(s, id, side, (size_t)n) ? 0 : rules_error_set(err, "%s: out of memory", where);
+}
+
 static int read_unit(const cJSON *ju, const char *where, rules_snapshot *s, rules_error *err)
 {
     if (!cJSON_IsObject(ju))
         return rules_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX], side[RULES_ID_MAX];
     double base[2];
-    if (rules_json_string(ju, "id", where, true, id, sizeof id, err) < 0 ||
+    if (rules_fields_known(ju, where, unit_keys, err) < 0 ||
+        rules_json_string(ju, "id", where, true, id, sizeof id, err) < 0 ||
         rules_json_string(ju, "side", where, true, side, sizeof side, err) < 0 ||
         rules_json_numbers(ju, "base_mm", where, true, base, 2, err) < 0)
         return -1;
     if (!id[0])
         return rules_error_set(err, "%s.id: must not be empty", where);
-    if (rules_snapshot_find_unit(s, id))
-        return rules_error_set(err, "%s.id: duplicate unit id \"%s\"", where, id);
-    if (base[0] <= 0 || base[1] <= 0)
-        return rules_error_set(err, "%s.base_mm: base sizes must be > 0", where);
+    if (!(base[0] > 0 && base[0] <= RULES_FIELDS_MAX_BASE_MM) || !(base[1] > 0 && base[1] <= RULES_FIELDS_MAX_BASE_MM))
+        return rules_error_set(err, "%s.base_mm: base sizes must be > 0 and at most %g mm", where,
+                               RULES_FIELDS_MAX_BASE_MM);
     rules_unit *u = rules_snapshot_add_unit(s, id, side);
     if (!u)
         return rules_error_set(err, "%s: out of memory", where);
@@ -508,7 +653,7 @@ static int read_unit(const cJSON *ju, const char *where, rules_snapshot *s, rule
     if (rules_json_string(ju, "profile", where, false, u->profile, sizeof u->profile, err) < 0 ||
         read_rate(ju, "control_area_in", where, &u->control_area_mm, err) < 0 ||
         rules_json_bool(ju, "heroic", where, false, &u->heroic, err) < 0 ||
-        rules_json_int(ju, "will", where, false, &u->will, err) < 0)
+        rules_fields_int(ju, "will", where, false, 0, RULES_FIELDS_MAX_WILL, &u->will, err) < 0)
         return -1;
     if (read_unit_clauses(ju, where, u, err) < 0)
         return -1;
@@ -523,19 +668,10 @@ static int read_unit(const cJSON *ju, const char *where, rules_snapshot *s, rule
         snprintf(mwhere, sizeof mwhere, "%s.models[%zu]", where, j++);
         if (read_model(jm, mwhere, u, err) < 0)
             return -1;
-        const char *mid = u->models[u->n_models - 1].id;
-        for (size_t i = 0; i < s->n_units; i++) {
-            const rules_unit *other = &s->units[i];
-            size_t limit = other == u ? u->n_models - 1 : other->n_models;
-            for (size_t k = 0; k < limit; k++)
-                if (strcmp(other->models[k].id, mid) == 0)
-                    return rules_error_set(err, "%s.id: duplicate model id \"%s\" (also in unit \"%s\")",
-                                           mwhere, mid, other->id);
-        }
     }
     if (u->n_models == 0)
         return rules_error_set(err, "%s.models: a unit needs at least one model", where);
-    return 0;
+    return read_alternatives(ju, where, u, err);
 }
 
 static int read_terrain(const cJSON *jt, const char *where, rules_snapshot *s, rules_error *err)
@@ -543,7 +679,8 @@ static int read_terrain(const cJSON *jt, const char *where, rules_snapshot *s, r
     if (!cJSON_IsObject(jt))
         return rules_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX] = "", kind[32];
-    if (rules_json_string(jt, "id", where, false, id, sizeof id, err) < 0 ||
+    if (rules_fields_known(jt, where, terrain_keys, err) < 0 ||
+        rules_json_string(jt, "id", where, false, id, sizeof id, err) < 0 ||
         rules_json_string(jt, "kind", where, true, kind, sizeof kind, err) < 0)
         return -1;
     rules_terrain_kind k;
@@ -559,8 +696,8 @@ static int read_terrain(const cJSON *jt, const char *where, rules_snapshot *s, r
     if (!pts)
         return -1;
     size_t n = (size_t)cJSON_GetArraySize(pts);
-    if (n < 3)
-        return rules_error_set(err, "%s.points_mm: a polygon needs at least 3 points", where);
+    if (n < 3 || n > RULES_FIELDS_MAX_POLYGON)
+        return rules_error_set(err, "%s.points_mm: a polygon needs 3 to %d points", where, RULES_FIELDS_MAX_POLYGON);
     rules_vec2 *p = malloc(n * sizeof *p);
     if (!p)
         return rules_error_set(err, "%s: out of memory", where);
@@ -572,10 +709,11 @@ static int read_terrain(const cJSON *jt, const char *where, rules_snapshot *s, r
         char pwhere[128];
         snprintf(pwhere, sizeof pwhere, "%s.points_mm[%zu]", where, i);
         if (cJSON_GetArraySize(el) != 2 || !cJSON_IsArray(el) || !cJSON_IsNumber(el->child) ||
-            !cJSON_IsNumber(el->child->next) || !isfinite(el->child->valuedouble) ||
-            !isfinite(el->child->next->valuedouble)) {
+            !cJSON_IsNumber(el->child->next) || !(fabs(el->child->valuedouble) <= RULES_FIELDS_MAX_PLACE_MM) ||
+            !(fabs(el->child->next->valuedouble) <= RULES_FIELDS_MAX_PLACE_MM)) {
             free(p);
-            return rules_error_set(err, "%s: expected [x, y] in millimetres", pwhere);
+            return rules_error_set(err, "%s: expected [x, y] in millimetres, each within %g", pwhere,
+                                   RULES_FIELDS_MAX_PLACE_MM);
         }
         xy[0] = el->child->valuedouble;
         xy[1] = el->child->next->valuedouble;
@@ -592,7 +730,8 @@ static int read_dynform(const cJSON *jf, const char *where, rules_snapshot *s, r
     if (!cJSON_IsObject(jf))
         return rules_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX];
-    if (rules_json_string(jf, "id", where, true, id, sizeof id, err) < 0)
+    if (rules_fields_known(jf, where, dynform_keys, err) < 0 ||
+        rules_json_string(jf, "id", where, true, id, sizeof id, err) < 0)
         return -1;
     const cJSON *models = rules_json_array(jf, "models", where, true, err);
     if (!models)
@@ -606,9 +745,7 @@ static int read_dynform(const cJSON *jf, const char *where, rules_snapshot *s, r
     {
         if (!cJSON_IsString(el) || strlen(el->valuestring) >= RULES_ID_MAX)
             return rules_error_set(err, "%s.models[%zu]: expected a model id", where, k);
-        if (!rules_snapshot_find_model(s, el->valuestring, NULL))
-            return rules_error_set(err, "%s.models[%zu]: no model \"%s\" on the table", where, k,
-                                   el->valuestring);
+        /* That it names a model on the table is checked with the other ids (rules_snapshot_check_ids). */
         if (rules_dynform_decl_add_model(f, el->valuestring) < 0)
             return rules_error_set(err, "%s: out of memory", where);
         k++;
@@ -649,11 +786,19 @@ rules_snapshot *rules_json_to_snapshot(const cJSON *root, const char *name, rule
     }
     int version = SNAPSHOT_VERSION;
     double w, d;
+    char fmt[32] = SNAPSHOT_FORMAT;
     const cJSON *board = rules_json_object(root, "board", "", true, err);
-    if (!board || rules_json_int(root, "version", "", false, &version, err) < 0 ||
-        rules_json_number(board, "width_mm", "board", true, &w, err) < 0 ||
-        rules_json_number(board, "depth_mm", "board", true, &d, err) < 0)
+    if (rules_fields_known(root, "", snapshot_keys, err) < 0 || !board ||
+        rules_fields_known(board, "board", board_keys, err) < 0 ||
+        rules_json_string(root, "format", "", false, fmt, sizeof fmt, err) < 0 ||
+        rules_json_int(root, "version", "", false, &version, err) < 0 ||
+        rules_fields_number(board, "width_mm", "board", true, 1, RULES_FIELDS_MAX_BOARD_MM, &w, err) < 0 ||
+        rules_fields_number(board, "depth_mm", "board", true, 1, RULES_FIELDS_MAX_BOARD_MM, &d, err) < 0)
         goto fail_noalloc;
+    if (strcmp(fmt, SNAPSHOT_FORMAT) != 0) {
+        rules_error_set(err, "format: expected \"%s\", found \"%s\"", SNAPSHOT_FORMAT, fmt);
+        goto fail_noalloc;
+    }
     if (version != SNAPSHOT_VERSION) {
         rules_error_set(err, "version: this tableref reads snapshot version %d, not %d", SNAPSHOT_VERSION,
                         version);
@@ -676,7 +821,8 @@ rules_snapshot *rules_json_to_snapshot(const cJSON *root, const char *name, rule
     }
     if (read_list(root, "units", true, read_unit, s, err) < 0 ||
         read_list(root, "terrain", false, read_terrain, s, err) < 0 ||
-        read_list(root, "formations", false, read_dynform, s, err) < 0)
+        read_list(root, "formations", false, read_dynform, s, err) < 0 ||
+        read_list(root, "unseen_units", false, read_unseen, s, err) < 0 || rules_snapshot_check_ids(s, err) < 0)
         goto fail;
     return s;
 fail:
@@ -709,6 +855,42 @@ static void add_rate(cJSON *o, const char *key, double mm)
 {
     if (!isnan(mm))
         rules_json_add_number(o, key, rules_mm_to_in(mm), 4);
+}
+
+static void add_evidence(cJSON *jm, rules_evidence e, double sigma_mm)
+{
+    if (e != RULES_EVIDENCE_SEEN)
+        cJSON_AddStringToObject(jm, "evidence", rules_evidence_word(e));
+    if (!isnan(sigma_mm))
+        rules_json_add_number(jm, "sigma_mm", sigma_mm, 3);
+}
+
+static void add_alternatives(cJSON *ju, const rules_unit *u)
+{
+    if (!u->placements_complete)
+        cJSON_AddBoolToObject(ju, "alternatives_complete", false);
+    if (u->placement_label[0])
+        cJSON_AddStringToObject(ju, "placement", u->placement_label);
+    if (!u->n_alternatives)
+        return;
+    cJSON *alts = cJSON_AddArrayToObject(ju, "alternatives");
+    for (size_t k = 0; k < u->n_alternatives; k++) {
+        const rules_placement *p = &u->alternatives[k];
+        cJSON *ja = cJSON_CreateObject();
+        cJSON_AddStringToObject(ja, "label", p->label);
+        cJSON *models = cJSON_AddArrayToObject(ja, "models");
+        for (size_t j = 0; j < p->n_models; j++) {
+            cJSON *jm = cJSON_CreateObject();
+            cJSON_AddStringToObject(jm, "id", p->models[j].id);
+            rules_json_add_number(jm, "x_mm", p->models[j].pos.x, 3);
+            rules_json_add_number(jm, "y_mm", p->models[j].pos.y, 3);
+            rules_json_add_number(jm, "facing_deg", rules_rad_to_deg(p->models[j].facing), 3);
+            if (!isnan(p->models[j].sigma_mm))
+                rules_json_add_number(jm, "sigma_mm", p->models[j].sigma_mm, 3);
+            cJSON_AddItemToArray(models, jm);
+        }
+        cJSON_AddItemToArray(alts, ja);
+    }
 }
 
 cJSON *rules_json_from_snapshot(const rules_snapshot *s)
@@ -754,9 +936,25 @@ cJSON *rules_json_from_snapshot(const rules_snapshot *s)
                 cJSON_AddBoolToObject(jm, "inferred", true);
             if (m->attachable)
                 cJSON_AddBoolToObject(jm, "attachable", true);
+            add_evidence(jm, m->evidence, m->sigma_mm);
+            if (m->base_width > 0 && m->base_depth > 0) {
+                double b[2] = {m->base_width, m->base_depth};
+                cJSON_AddItemToObject(jm, "base_mm", cJSON_CreateDoubleArray(b, 2));
+            }
             cJSON_AddItemToArray(models, jm);
         }
+        add_alternatives(ju, u);
         cJSON_AddItemToArray(units, ju);
+    }
+    if (s->n_unseen) {
+        cJSON *unseen = cJSON_AddArrayToObject(root, "unseen_units");
+        for (size_t i = 0; i < s->n_unseen; i++) {
+            cJSON *jn = cJSON_CreateObject();
+            cJSON_AddStringToObject(jn, "id", s->unseen[i].id);
+            cJSON_AddStringToObject(jn, "side", s->unseen[i].side);
+            cJSON_AddNumberToObject(jn, "models", (double)s->unseen[i].n_models);
+            cJSON_AddItemToArray(unseen, jn);
+        }
     }
     cJSON *terrain = cJSON_AddArrayToObject(root, "terrain");
     for (size_t i = 0; i < s->n_terrain; i++) {

@@ -1,5 +1,6 @@
 #include "rules_snapshot.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,12 +76,46 @@ rules_snapshot *rules_snapshot_new(double board_width_mm, double board_depth_mm)
     return s;
 }
 
+const char *rules_evidence_word(rules_evidence e)
+{
+    switch (e) {
+    case RULES_EVIDENCE_ROUGH: return "rough";
+    case RULES_EVIDENCE_INFERRED: return "inferred";
+    case RULES_EVIDENCE_SEEN: break;
+    }
+    return "seen";
+}
+
+int rules_evidence_from_word(const char *word, rules_evidence *out)
+{
+    static const rules_evidence all[] = {RULES_EVIDENCE_SEEN, RULES_EVIDENCE_ROUGH, RULES_EVIDENCE_INFERRED};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (strcmp(word, rules_evidence_word(all[i])) == 0) {
+            *out = all[i];
+            return 0;
+        }
+    return -1;
+}
+
+void rules_unit_clear_alternatives(rules_unit *u)
+{
+    for (size_t k = 0; k < u->n_alternatives; k++)
+        free(u->alternatives[k].models);
+    free(u->alternatives);
+    u->alternatives = NULL;
+    u->n_alternatives = u->cap_alternatives = 0;
+    u->placements_complete = true;
+}
+
 void rules_snapshot_free(rules_snapshot *s)
 {
     if (!s)
         return;
-    for (size_t i = 0; i < s->n_units; i++)
+    for (size_t i = 0; i < s->n_units; i++) {
         free(s->units[i].models);
+        rules_unit_clear_alternatives(&s->units[i]);
+    }
+    free(s->unseen);
     for (size_t i = 0; i < s->n_terrain; i++)
         free(s->terrain[i].points);
     for (size_t i = 0; i < s->n_dynforms; i++)
@@ -107,13 +142,28 @@ rules_snapshot *rules_snapshot_clone(const rules_snapshot *s)
         *u = *src;
         u->models = models;
         u->n_models = u->cap_models = 0;
+        u->alternatives = NULL;
+        u->n_alternatives = u->cap_alternatives = 0;
         for (size_t j = 0; j < src->n_models; j++) {
             rules_model *m = rules_unit_add_model(u, src->models[j].id, src->models[j].pos, src->models[j].facing);
             if (!m)
                 goto fail;
             *m = src->models[j];
         }
+        for (size_t k = 0; k < src->n_alternatives; k++) {
+            const rules_placement *sp = &src->alternatives[k];
+            rules_placement *p = rules_unit_add_alternative(u, sp->label);
+            if (!p)
+                goto fail;
+            for (size_t j = 0; j < sp->n_models; j++)
+                if (rules_placement_add_model(p, sp->models[j].id, sp->models[j].pos, sp->models[j].facing,
+                                              sp->models[j].sigma_mm) < 0)
+                    goto fail;
+        }
     }
+    for (size_t i = 0; i < s->n_unseen; i++)
+        if (!rules_snapshot_add_unseen(c, s->unseen[i].id, s->unseen[i].side, s->unseen[i].n_models))
+            goto fail;
     for (size_t i = 0; i < s->n_terrain; i++) {
         const rules_terrain *t = &s->terrain[i];
         if (!rules_snapshot_add_terrain(c, t->id, t->kind, t->points, t->n_points))
@@ -145,6 +195,7 @@ rules_unit *rules_snapshot_add_unit(rules_snapshot *s, const char *id, const cha
     u->control_area_mm = NAN;
     u->will = -1;
     u->height = -1;
+    u->placements_complete = true;
     return u;
 }
 
@@ -157,7 +208,51 @@ rules_model *rules_unit_add_model(rules_unit *u, const char *id, rules_vec2 pos,
     copy_id(m->id, id);
     m->pos = pos;
     m->facing = facing;
+    m->sigma_mm = NAN;
     return m;
+}
+
+rules_placement *rules_unit_add_alternative(rules_unit *u, const char *label)
+{
+    if (!grow((void **)&u->alternatives, &u->cap_alternatives, u->n_alternatives, sizeof *u->alternatives))
+        return NULL;
+    rules_placement *p = &u->alternatives[u->n_alternatives++];
+    memset(p, 0, sizeof *p);
+    snprintf(p->label, sizeof p->label, "%s", label ? label : "");
+    return p;
+}
+
+int rules_placement_add_model(rules_placement *p, const char *id, rules_vec2 pos, double facing, double sigma_mm)
+{
+    if (!grow((void **)&p->models, &p->cap_models, p->n_models, sizeof *p->models))
+        return -1;
+    rules_placed_model *m = &p->models[p->n_models++];
+    memset(m, 0, sizeof *m);
+    copy_id(m->id, id);
+    m->pos = pos;
+    m->facing = facing;
+    m->sigma_mm = sigma_mm;
+    return 0;
+}
+
+rules_unseen_unit *rules_snapshot_add_unseen(rules_snapshot *s, const char *id, const char *side, size_t n_models)
+{
+    if (!grow((void **)&s->unseen, &s->cap_unseen, s->n_unseen, sizeof *s->unseen))
+        return NULL;
+    rules_unseen_unit *u = &s->unseen[s->n_unseen++];
+    memset(u, 0, sizeof *u);
+    copy_id(u->id, id);
+    copy_id(u->side, side);
+    u->n_models = n_models;
+    return u;
+}
+
+const rules_unseen_unit *rules_snapshot_find_unseen(const rules_snapshot *s, const char *id)
+{
+    for (size_t i = 0; i < s->n_unseen; i++)
+        if (strcmp(s->unseen[i].id, id) == 0)
+            return &s->unseen[i];
+    return NULL;
 }
 
 rules_terrain *rules_snapshot_add_terrain(rules_snapshot *s, const char *id, rules_terrain_kind kind,
@@ -232,6 +327,8 @@ rules_model *rules_snapshot_find_model(const rules_snapshot *s, const char *id, 
 
 rules_obb rules_model_base(const rules_unit *u, const rules_model *m)
 {
+    if (m->base_width > 0 && m->base_depth > 0)
+        return (rules_obb){m->pos, m->facing, m->base_width, m->base_depth};
     return (rules_obb){m->pos, m->facing, u->base_width, u->base_depth};
 }
 

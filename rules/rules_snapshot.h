@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rules_error.h"
 #include "rules_geom.h"
 #include "rules_ruleset.h"
 
@@ -37,14 +38,57 @@ unsigned rules_status_from_word(const char *word);
 /* Word for a single status bit, or NULL. */
 const char *rules_status_word(unsigned bit);
 
+/*
+ * How a camera knew where a model is (vision; "evidence" in JSON). A model
+ * written by hand is SEEN with an unknown (NAN) sigma: exact.
+ */
+typedef enum rules_evidence {
+    RULES_EVIDENCE_SEEN = 0,  /* its tag was read cleanly */
+    RULES_EVIDENCE_ROUGH,     /* its tag was read but partly hidden: placed to a millimetre or so */
+    RULES_EVIDENCE_INFERRED,  /* not seen: placed from its unit's formation or an earlier frame */
+} rules_evidence;
+const char *rules_evidence_word(rules_evidence e);
+/* 0 and *out set for "seen", "rough", "inferred"; -1 otherwise. */
+int rules_evidence_from_word(const char *word, rules_evidence *out);
+
 typedef struct rules_model {
     char id[RULES_ID_MAX];
     rules_vec2 pos;   /* base centre, mm */
     double facing;    /* rad, counter-clockwise from +x */
     unsigned status;  /* RULES_STATUS_* of this model only */
-    bool inferred;    /* not seen: placed from its unit's fitted formation (vision) */
+    bool inferred;    /* not seen: placed from its unit's fitted formation (vision); == (evidence == INFERRED) */
     bool attachable;  /* an Attachable Model (a character joined to the unit): Combat Reforms keep it in contact */
+    rules_evidence evidence;
+    double sigma_mm;  /* one standard deviation of the base centre, mm; NAN when not stated (exact) */
+    double base_width, base_depth;  /* mm, this model's own base (a character on a larger one); 0: the unit's */
 } rules_model;
+
+/*
+ * One alternative placement of a unit's inferred models that the evidence
+ * allows as well as the one in `models` (e.g. its incomplete rear rank
+ * centred, left- or right-aligned). Only the models placed differently are
+ * listed; every other model stands where `models` has it.
+ */
+typedef struct rules_placed_model {
+    char id[RULES_ID_MAX];
+    rules_vec2 pos;
+    double facing;
+    double sigma_mm;  /* NAN when not stated */
+} rules_placed_model;
+
+#define RULES_LABEL_MAX 96
+typedef struct rules_placement {
+    char label[RULES_LABEL_MAX];  /* e.g. "rear rank left-aligned" */
+    rules_placed_model *models;
+    size_t n_models, cap_models;
+} rules_placement;
+
+/* A unit the roster knows but the camera saw nothing of ("unseen_units" in JSON). */
+typedef struct rules_unseen_unit {
+    char id[RULES_ID_MAX];
+    char side[RULES_ID_MAX];
+    size_t n_models;  /* models the roster gives it */
+} rules_unseen_unit;
 
 typedef struct rules_unit {
     char id[RULES_ID_MAX];
@@ -67,6 +111,13 @@ typedef struct rules_unit {
     char type[16];            /* Type: "infantry", "beast", "cavalry", "construct"; "" unknown */
     rules_model *models;
     size_t n_models, cap_models;
+    /* Vision's other placements of the inferred models (the one in `models`
+     * is the likeliest); `placements_complete` is false when there were more
+     * than vision keeps, so no call may rely on having seen them all. */
+    char placement_label[RULES_LABEL_MAX];  /* how `models` places the inferred ones ("" when no alternative) */
+    rules_placement *alternatives;
+    size_t n_alternatives, cap_alternatives;
+    bool placements_complete;
 } rules_unit;
 
 typedef enum rules_terrain_kind {
@@ -101,6 +152,8 @@ typedef struct rules_snapshot {
     size_t n_terrain, cap_terrain;
     rules_dynform_decl *dynforms;   /* declared Dynamic Formations ("formations" in JSON) */
     size_t n_dynforms, cap_dynforms;
+    rules_unseen_unit *unseen;      /* units the camera saw nothing of (vision) */
+    size_t n_unseen, cap_unseen;
 } rules_snapshot;
 
 /* A new empty snapshot with the default ruleset. NULL only when out of memory. */
@@ -112,8 +165,17 @@ rules_snapshot *rules_snapshot_clone(const rules_snapshot *s);
 
 /* Appends a unit with no models, rates NAN, status 0; NULL when out of memory. */
 rules_unit *rules_snapshot_add_unit(rules_snapshot *s, const char *id, const char *side);
-/* Appends a model; NULL when out of memory. */
+/* Appends a model (seen, sigma NAN); NULL when out of memory. */
 rules_model *rules_unit_add_model(rules_unit *u, const char *id, rules_vec2 pos, double facing);
+/* Appends an empty alternative placement; NULL when out of memory. Valid until the next add. */
+rules_placement *rules_unit_add_alternative(rules_unit *u, const char *label);
+/* Appends one model's place to an alternative; -1 when out of memory. */
+int rules_placement_add_model(rules_placement *p, const char *id, rules_vec2 pos, double facing, double sigma_mm);
+/* Frees a unit's alternatives (placements_complete set back to true). */
+void rules_unit_clear_alternatives(rules_unit *u);
+/* Lists a unit as unseen; NULL when out of memory. */
+rules_unseen_unit *rules_snapshot_add_unseen(rules_snapshot *s, const char *id, const char *side, size_t n_models);
+const rules_unseen_unit *rules_snapshot_find_unseen(const rules_snapshot *s, const char *id);
 /* Appends a terrain piece, copying `n` points; NULL when out of memory. */
 rules_terrain *rules_snapshot_add_terrain(rules_snapshot *s, const char *id, rules_terrain_kind kind,
                                           const rules_vec2 *points, size_t n);
@@ -128,7 +190,17 @@ rules_unit *rules_snapshot_find_unit(const rules_snapshot *s, const char *id);
 rules_model *rules_snapshot_find_model(const rules_snapshot *s, const char *id, rules_unit **unit_out);
 rules_model *rules_unit_find_model(const rules_unit *u, const char *id);
 
-/* The base of a model as an oriented rectangle. */
+/*
+ * The id rules of a table, in O(n log n): unit ids unique (listed unseen
+ * too), model ids unique across the table, terrain and formation ids unique,
+ * each formation member a model on the table and in one formation at most,
+ * each alternative placement's models its own unit's, each once. The error
+ * names both places ("units[3].models[1].id: duplicate model id \"x\" (also
+ * units[0].models[4].id)"). Returns 0 or -1.
+ */
+int rules_snapshot_check_ids(const rules_snapshot *s, rules_error *err);
+
+/* The base of a model as an oriented rectangle: its own base when it has one, else its unit's. */
 rules_obb rules_model_base(const rules_unit *u, const rules_model *m);
 /* Union of model statuses and the unit's own. */
 unsigned rules_unit_status(const rules_unit *u);

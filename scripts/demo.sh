@@ -46,3 +46,30 @@ case $rc in
   *) echo "demo: tableref watch failed with exit status $rc" >&2; exit "$rc" ;;
 esac
 echo "  $(pwd)/$seq/game.mp4 (+ game.vtt subtitles, game.events.jsonl event log)"
+
+# Setting up a table (issue 11): a real army list (New Recruit's text) becomes a
+# roster with a tag for every model and a tag sheet to print; the demo turn is
+# refereed again from one table file (calibration, roster, house rules, terrain).
+setup=build/demo-setup
+mkdir -p "$setup"
+echo
+echo "== tableref roster import datasets/armylists/nr-text-undying-dynasties-2.txt --army 2 --out $setup/army2.json --set ..."
+# Text lists carry no bases or rates: BSData's catalogue gives them (--catalogue), here --set does.
+./build/cli/tableref roster import datasets/armylists/nr-text-undying-dynasties-2.txt --army 2 --out "$setup/army2.json" \
+  --set 'Death Cult Hierarch:base=20x20' --set 'Death Cult Hierarch:adv=4' --set 'Death Cult Hierarch:mar=8' \
+  --set 'Nomarch:base=20x20' --set 'Nomarch:adv=4' --set 'Nomarch:mar=8' \
+  --set 'Skeleton Chariots:base=50x100' --set 'Skeleton Chariots:adv=8' --set 'Skeleton Chariots:mar=10' \
+  --set 'Skeleton Cavalry:base=25x50' --set 'Skeleton Cavalry:adv=8' --set 'Skeleton Cavalry:mar=16' \
+  --set 'Tomb Cataphracts:base=50x100' --set 'Tomb Cataphracts:adv=7' --set 'Tomb Cataphracts:mar=14' \
+  --set 'Necropolis Guard:base=20x20' --set 'Necropolis Guard:adv=4' --set 'Necropolis Guard:mar=8' \
+  --set 'Dread Sphinx:base=50x100' --set 'Dread Sphinx:adv=6' --set 'Dread Sphinx:mar=12' \
+  --set 'Scarab Swarms:base=40x40' --set 'Scarab Swarms:adv=5' --set 'Scarab Swarms:mar=10' </dev/null
+./build/cli/tableref tags sheet "$setup/army2.json" --out "$setup/army2-tags.pdf"
+echo
+echo "== tableref referee datasets/demo/before.jpg datasets/demo/after.jpg --table datasets/demo/table.json --out $setup/referee"
+rc=0
+./build/cli/tableref referee datasets/demo/before.jpg datasets/demo/after.jpg --table datasets/demo/table.json \
+  --out "$setup/referee" >/dev/null || rc=$?
+[ "$rc" = 1 ] || { echo "demo: referee --table exited $rc (expected 1, the same illegal wheel)" >&2; exit 1; }
+echo "demo: the table file gives the same call (exit 1); the guide is docs/getting-started.md"
+echo "  $(pwd)/$setup/army2-tags.pdf (print at 100%, check the 100 mm bar)"

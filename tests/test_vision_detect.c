@@ -350,7 +350,8 @@ static size_t models_of_unit_placed(const rules_snapshot *s, const vis_roster *r
  * A unit whose every tag is a third hidden (by a light grey shape over one
  * side, like a leaning figure): apriltag reads none of them, so without
  * recovery nothing places the unit; the pattern reader recovers it. Every
- * model of it lands within 2 mm of the truth, marked inferred; every tag
+ * model of it lands within 2 mm of the truth, marked rough (a partly hidden
+ * tag read, sigma over 1 mm) or inferred; every tag
  * it reports recovered is a tag of that unit within 2 px of where that tag
  * really is (no wrong ID); no other model moves.
  */
@@ -381,7 +382,9 @@ Test(vision_detect, unit_with_all_tags_partly_hidden_recovered)
         const rules_model *m = rules_snapshot_find_model(s, id, NULL);
         const rules_model *t = rules_snapshot_find_model(r.scene->snapshot, id, NULL);
         cr_assert_not_null(m, "model %s not recovered", id);
-        cr_expect(m->inferred, "%s: a recovered model is inferred", id);
+        /* Read from a partly hidden tag: placed where it was read, but never as cleanly seen. */
+        cr_expect(m->inferred || m->evidence == RULES_EVIDENCE_ROUGH, "%s: a recovered model counts as seen", id);
+        cr_expect_gt(m->sigma_mm, 1.0, "%s: a recovered model's sigma %.2f mm", id, m->sigma_mm);
         cr_expect_lt(rules_v2_dist(m->pos, t->pos), 2.0, "%s recovered %.2f mm away", id, rules_v2_dist(m->pos, t->pos));
     }
     size_t recovered = 0;

@@ -6,6 +6,7 @@
  */
 #include <criterion/criterion.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "cvshim.h"
+#include "vis_image.h"
 #include "vision_test_util.h"
 #include "watch_test_util.h"
 
@@ -101,7 +103,7 @@ static void half_size_frames(const char *dir, int n)
         char in[2400], out[2400];
         snprintf(in, sizeof in, "%s/seq/frames/%06d.jpg", wt_work_dir(), i);
         snprintf(out, sizeof out, "%s/%06d.png", dir, i);
-        cvs_image *a = cvs_image_load_gray(in, &err);
+        cvs_image *a = vis_image_load(in, VIS_IMAGE_GRAY, &err);
         cr_assert(a, "%s", err.msg);
         cvs_image *b = cvs_image_new(a->width / 2, a->height / 2, 1, 0);
         for (int y = 0; y < b->height; y++)
@@ -182,5 +184,94 @@ Test(watch_session, a_judges_stop_ends_the_watch_and_is_logged, .timeout = 120)
     cr_expect_str_eq(cJSON_GetObjectItem(c, "reason")->valuestring, "end of round");
     cr_expect_str_eq(cJSON_GetObjectItem(ev[n - 1], "reason")->valuestring, "stopped by a judge's command");
     cr_expect_lt(wt_num_of(ev[n - 1], "frames"), 5, "it stopped at once, not at the end of the recording");
+    wt_free_jsonl(ev, n);
+}
+
+/* One table file for the whole watch: calibration, roster, house rules, the camera (here the frames folder). */
+Test(watch_session, a_table_file_is_all_watch_needs_and_its_house_rules_are_judged, .timeout = 120)
+{
+    wt_ensure_run();
+    char table[2400], log[2400], err[2400], cmd[8192];
+    wt_path_in(table, sizeof table, "seq/table.json");
+    wt_path_in(log, sizeof log, "table.events.jsonl");
+    wt_path_in(err, sizeof err, "table.stderr.txt");
+    unlink(log);
+    FILE *f = fopen(table, "w");
+    cr_assert(f);
+    /* A house rule: the March Test looks 6" around a unit instead of 8". */
+    fprintf(f, "{\"format\": \"tableref.table\", \"version\": 1, \"calibration\": \"calib.json\",\n"
+               " \"rosters\": [\"roster.json\"], \"ruleset\": {\"name\": \"t9a-2ed\", \"march_test_radius_in\": 6},\n"
+               " \"capture\": {\"source\": \"frames\"}}\n");
+    fclose(f);
+    wt_cmdf(cmd, sizeof cmd, "'%s' watch --table '%s' --settle-ms %d --log '%s' --quiet </dev/null >/dev/null 2>'%s'",
+            vt_tableref_bin(), table, SETTLE_MS, log, err);
+    const int st = wt_run(cmd);
+    size_t n;
+    cJSON **ev = wt_read_jsonl(log, &n);
+    int checks = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(wt_event_of(ev[i]), "move_checked") == 0) {
+            checks++;
+            const cJSON *snap = cJSON_GetObjectItem(ev[i], "snapshot");
+            const cJSON *rs = cJSON_GetObjectItem(snap, "ruleset");
+            const cJSON *radius = rs ? cJSON_GetObjectItem(rs, "march_test_radius_in") : NULL;
+            cr_expect(radius && fabs(radius->valuedouble - 6) < 1e-9, "the snapshot carries the table's house rule");
+        }
+    cr_expect_eq(checks, 3, "the three moves of the turn are judged from the table file alone");
+    wt_free_jsonl(ev, n);
+    cr_expect(st == 0 || st == 1, "exit %d: %s", st, err);
+}
+
+Test(watch_session, a_judges_status_holds_for_the_next_moves_and_is_logged, .timeout = 120)
+{
+    wt_ensure_run();
+    char log[2400], err[2400], cmd[8192];
+    wt_path_in(log, sizeof log, "status.events.jsonl");
+    wt_path_in(err, sizeof err, "status.stderr.txt");
+    unlink(log);
+    wt_cmdf(cmd, sizeof cmd,
+            "printf 'status cavalry fleeing,shaken broke from the combat\\nstatus nobody engaged\\nstatus cavalry "
+            "dancing\\n' | '%s' watch --source '%s/seq/frames' --calib '%s/seq/calib.json' "
+            "--roster '%s/seq/roster.json' --settle-ms %d --log '%s' --quiet >/dev/null 2>'%s'",
+            vt_tableref_bin(), wt_work_dir(), wt_work_dir(), wt_work_dir(), SETTLE_MS, log, err);
+    wt_run(cmd);
+    size_t n;
+    cJSON **ev = wt_read_jsonl(log, &n);
+    int set = 0, refused = 0, invalid = 0;
+    bool fleeing_after = false;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(wt_event_of(ev[i]), "correction") == 0 &&
+            strcmp(cJSON_GetObjectItem(ev[i], "action")->valuestring, "invalid") == 0) {
+            invalid++;
+            cr_expect(strstr(cJSON_GetObjectItem(ev[i], "why_not")->valuestring, "dancing") != NULL);
+        }
+        if (strcmp(wt_event_of(ev[i]), "correction") == 0 &&
+            strcmp(cJSON_GetObjectItem(ev[i], "action")->valuestring, "status") == 0) {
+            if (cJSON_IsTrue(cJSON_GetObjectItem(ev[i], "applied"))) {
+                set++;
+                cr_expect_str_eq(cJSON_GetObjectItem(ev[i], "unit")->valuestring, "cavalry");
+                cr_expect_str_eq(cJSON_GetObjectItem(ev[i], "reason")->valuestring, "broke from the combat");
+                cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(ev[i], "status")), 2);
+            } else {
+                refused++;
+                cr_expect(cJSON_GetObjectItem(ev[i], "why_not") != NULL, "a refused status says why");
+            }
+        }
+        if (set && strcmp(wt_event_of(ev[i]), "move_checked") == 0) {
+            const cJSON *units = cJSON_GetObjectItem(cJSON_GetObjectItem(ev[i], "snapshot"), "units");
+            for (int u = 0; u < cJSON_GetArraySize(units); u++) {
+                const cJSON *ju = cJSON_GetArrayItem(units, u);
+                if (strcmp(cJSON_GetObjectItem(ju, "id")->valuestring, "cavalry") != 0)
+                    continue;
+                const cJSON *st = cJSON_GetObjectItem(ju, "status");
+                for (int k = 0; st && k < cJSON_GetArraySize(st); k++)
+                    fleeing_after |= strcmp(cJSON_GetArrayItem(st, k)->valuestring, "fleeing") == 0;
+            }
+        }
+    }
+    cr_expect_eq(set, 1, "the status is set");
+    cr_expect_eq(refused, 1, "an unknown unit is refused and logged");
+    cr_expect_eq(invalid, 1, "an unknown status word is refused and logged");
+    cr_expect(fleeing_after, "the snapshots after it carry the status");
     wt_free_jsonl(ev, n);
 }

@@ -134,6 +134,26 @@ extern "C" int lcs_camera_count(rules_error *err)
     }
 }
 
+extern "C" int lcs_camera_name(int index, char *buf, size_t cap, rules_error *err)
+{
+    try {
+        if (mgr_acquire(err) < 0)
+            return -1;
+        auto cams = g_mgr->cameras();
+        int rc = 0;
+        if (index < 0 || (size_t)index >= cams.size())
+            rc = rules_error_set(err, "libcamera camera %d not found", index);
+        else
+            snprintf(buf, cap, "%s", cams[index]->id().c_str());
+        mgr_release();
+        return rc;
+    } catch (const std::exception &e) {
+        return rules_error_set(err, "libcamera: %s", e.what());
+    } catch (...) {
+        return rules_error_set(err, "libcamera: cannot list cameras");
+    }
+}
+
 static int start_camera(lcs_camera *c, int index, int width, int height, rules_error *err)
 {
     auto cams = g_mgr->cameras();

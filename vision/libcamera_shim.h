@@ -30,6 +30,8 @@ typedef struct lcs_camera lcs_camera;
 
 /* Cameras libcamera lists (0 with none attached); -1 with a message when libcamera cannot start. */
 int lcs_camera_count(rules_error *err);
+/* Camera `index`'s id as libcamera names it (its sensor and bus path); -1 when there is no such camera. */
+int lcs_camera_name(int index, char *buf, size_t cap, rules_error *err);
 /*
  * Starts camera `index` streaming YUV420 at width x height (0, 0: the
  * camera's own viewfinder size). NULL with a plain message: "no libcamera

@@ -7,10 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <linux/videodev2.h>
 
 #include "tableref_config.h"
+#include "vis_image.h"
 #if TABLEREF_HAVE_LIBCAMERA
 #include "libcamera_shim.h"
 #endif
@@ -218,6 +224,11 @@ vis_capture *vis_capture_open(const char *source, const vis_capture_config *cfg,
         snprintf(c->desc, sizeof c->desc, "image sequence %s (%zu frames at %.3g fps)", source, c->n_files, c->fps);
     }
     if (rc < 0) {
+        /* A camera that cannot be opened: say how to find the right one. */
+        if ((c->kind == VIS_CAPTURE_V4L2 || c->kind == VIS_CAPTURE_LIBCAMERA) && err && !strstr(err->msg, "tableref cameras")) {
+            size_t n = strlen(err->msg);
+            snprintf(err->msg + n, sizeof err->msg - n, " (%s)", VIS_CAPTURE_LIST_HINT);
+        }
         vis_capture_close(c);
         return NULL;
     }
@@ -241,9 +252,12 @@ int vis_capture_read(vis_capture *c, vis_frame *out, rules_error *err)
     case VIS_CAPTURE_IMAGES: {
         if ((size_t)c->next >= c->n_files)
             return 0;
-        cvs_image *img = cvs_image_load_gray(c->files[c->next], err);
+        vis_image_fault fault;
+        cvs_image *img = vis_image_read(c->files[c->next], VIS_IMAGE_AS_STORED, &fault, err);
+        /* A frame cut short or gone is a camera dying mid-write (lost); one of a
+         * size no camera gives is bad input. */
         if (!img)
-            return -1;  /* a truncated or corrupt frame: the recording is damaged from here */
+            return fault == VIS_IMAGE_FAULT_SIZE ? -2 : -1;
         cvs_image_free(c->image);
         c->image = img;
         break;
@@ -322,4 +336,115 @@ void vis_capture_close(vis_capture *c)
     cvs_image_free(c->image);
     cvs_image_free(c->gray);
     free(c);
+}
+
+/* ---- listing the cameras ------------------------------------------------- */
+
+static int xioctl(int fd, unsigned long req, void *arg)
+{
+    int r;
+    do
+        r = ioctl(fd, req, arg);
+    while (r < 0 && errno == EINTR);
+    return r;
+}
+
+/* The discrete frame sizes of the device's first formats, largest first, as "WxH WxH ...". */
+static void v4l2_sizes(int fd, char *out, size_t cap)
+{
+    int sizes[32][2], n = 0;
+    for (unsigned f = 0; f < 8; f++) {
+        struct v4l2_fmtdesc fmt;
+        memset(&fmt, 0, sizeof fmt);
+        fmt.index = f;
+        fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+        if (xioctl(fd, VIDIOC_ENUM_FMT, &fmt) < 0)
+            break;
+        for (unsigned k = 0; k < 32 && n < 32; k++) {
+            struct v4l2_frmsizeenum fs;
+            memset(&fs, 0, sizeof fs);
+            fs.index = k;
+            fs.pixel_format = fmt.pixelformat;
+            if (xioctl(fd, VIDIOC_ENUM_FRAMESIZES, &fs) < 0)
+                break;
+            int w = fs.type == V4L2_FRMSIZE_TYPE_DISCRETE ? (int)fs.discrete.width : (int)fs.stepwise.max_width;
+            int h = fs.type == V4L2_FRMSIZE_TYPE_DISCRETE ? (int)fs.discrete.height : (int)fs.stepwise.max_height;
+            int dup = 0;
+            for (int i = 0; i < n; i++)
+                dup |= sizes[i][0] == w && sizes[i][1] == h;
+            if (!dup)
+                sizes[n][0] = w, sizes[n][1] = h, n++;
+            if (fs.type != V4L2_FRMSIZE_TYPE_DISCRETE)
+                break;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if ((long)sizes[j][0] * sizes[j][1] > (long)sizes[i][0] * sizes[i][1]) {
+                int t0 = sizes[i][0], t1 = sizes[i][1];
+                sizes[i][0] = sizes[j][0], sizes[i][1] = sizes[j][1];
+                sizes[j][0] = t0, sizes[j][1] = t1;
+            }
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n && used + 12 < cap; i++)
+        used += (size_t)snprintf(out + used, cap - used, "%s%dx%d", i ? " " : "", sizes[i][0], sizes[i][1]);
+}
+
+static int list_v4l2(vis_source_info *out, int cap)
+{
+    DIR *d = opendir("/dev");
+    if (!d)
+        return 0;
+    char names[64][32];
+    int nn = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && nn < 64)
+        if (strncmp(e->d_name, "video", 5) == 0)
+            snprintf(names[nn++], sizeof names[0], "%.20s", e->d_name);
+    closedir(d);
+    qsort(names, (size_t)nn, sizeof names[0], (int (*)(const void *, const void *))strcmp);
+    int n = 0;
+    for (int i = 0; i < nn && n < cap; i++) {
+        char dev[64];
+        snprintf(dev, sizeof dev, "/dev/%.31s", names[i]);
+        int fd = open(dev, O_RDWR | O_NONBLOCK);
+        if (fd < 0)
+            continue;
+        struct v4l2_capability vc;
+        memset(&vc, 0, sizeof vc);
+        if (xioctl(fd, VIDIOC_QUERYCAP, &vc) == 0) {
+            unsigned caps = (vc.capabilities & V4L2_CAP_DEVICE_CAPS) ? vc.device_caps : vc.capabilities;
+            /* Metadata and output nodes are listed by the kernel too: only capture devices are cameras. */
+            if (caps & V4L2_CAP_VIDEO_CAPTURE) {
+                vis_source_info *s = &out[n++];
+                snprintf(s->source, sizeof s->source, "v4l2:%.40s", dev);
+                snprintf(s->name, sizeof s->name, "%.100s (%.40s)", (const char *)vc.card, (const char *)vc.driver);
+                v4l2_sizes(fd, s->sizes, sizeof s->sizes);
+            }
+        }
+        close(fd);
+    }
+    return n;
+}
+
+int vis_capture_list(vis_source_info *out, int cap, rules_error *err)
+{
+    int n = 0;
+#if TABLEREF_HAVE_LIBCAMERA
+    int nl = lcs_camera_count(err);
+    if (nl < 0)
+        return -1;
+    for (int i = 0; i < nl && n < cap; i++) {
+        vis_source_info *s = &out[n];
+        memset(s, 0, sizeof *s);
+        snprintf(s->source, sizeof s->source, "libcamera:%d", i);
+        if (lcs_camera_name(i, s->name, sizeof s->name, err) < 0)
+            snprintf(s->name, sizeof s->name, "?");
+        n++;
+    }
+#else
+    (void)err;
+#endif
+    return n + list_v4l2(out + n, cap - n);
 }

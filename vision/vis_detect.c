@@ -260,6 +260,7 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
                            tp.square_residual_mm);
             vis_seen_model *s = &seen[rm - r->models];
             s->rough = true;
+            s->residual_mm = tp.square_residual_mm;
             vis_tag_mount_unplace(&ru->mount, tp.centre, tp.heading, &s->pos, &s->facing);
             continue;
         }
@@ -271,7 +272,11 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
         free(seen);
         return -1;
     }
-    int rc = vis_units_build(r, seen, prior, out, rep, err);
+    /* Each model's sigma from this camera and this frame's board pose (vis_uncert). */
+    vis_uncert_source unc;
+    vis_uncert_source_default(&unc, &d->calib, rep->pose_rms_px);
+    const vis_units_options uo = {.uncert = &unc};
+    int rc = vis_units_build_ex(r, seen, prior, &uo, out, rep, err);
     free(seen);
     return rc;
 }

@@ -52,8 +52,20 @@ const char *vis_issue_kind_word(vis_issue_kind k)
     case VIS_ISSUE_POSE: return "pose";
     case VIS_ISSUE_RECOVERED: return "recovered";
     case VIS_ISSUE_READ: return "read";
+    case VIS_ISSUE_UNIT_UNSEEN: return "unit_unseen";
     }
     return "?";
+}
+
+bool vis_issue_is_warning(vis_issue_kind k)
+{
+    switch (k) {
+    case VIS_ISSUE_DISTORTED:
+    case VIS_ISSUE_INFERRED:
+    case VIS_ISSUE_RECOVERED:
+    case VIS_ISSUE_READ: return false;
+    default: return true;
+    }
 }
 
 cJSON *vis_report_to_json(const vis_report *r)
@@ -70,6 +82,7 @@ cJSON *vis_report_to_json(const vis_report *r)
     cJSON_AddNumberToObject(o, "models_inferred", (double)r->models_inferred);
     cJSON_AddNumberToObject(o, "models_missing", (double)r->models_missing);
     cJSON_AddNumberToObject(o, "tags_read", (double)r->tags_read);
+    cJSON_AddNumberToObject(o, "units_unseen", (double)r->units_unseen);
     cJSON *arr = cJSON_AddArrayToObject(o, "issues");
     for (size_t i = 0; i < r->n; i++) {
         const vis_issue *it = &r->items[i];

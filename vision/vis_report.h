@@ -13,6 +13,7 @@
 #ifndef VIS_REPORT_H
 #define VIS_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
@@ -28,6 +29,7 @@ typedef enum vis_issue_kind {
     VIS_ISSUE_POSE,           /* the board pose could not be refined */
     VIS_ISSUE_RECOVERED,      /* a partly hidden tag of an otherwise unseen unit read by its pattern: model inferred */
     VIS_ISSUE_READ,           /* a tag the quad finder missed, read by its pattern where its unit's formation puts a model */
+    VIS_ISSUE_UNIT_UNSEEN,    /* a unit the camera saw nothing of: listed in the snapshot's unseen_units */
 } vis_issue_kind;
 
 typedef struct vis_issue {
@@ -47,6 +49,7 @@ typedef struct vis_report {
     double pose_rms_px;       /* board tags' reprojection RMS with the pose used (NAN: none seen) */
     size_t models_seen, models_inferred, models_missing;
     size_t tags_read;         /* tags read by their pattern at a predicted place (VIS_ISSUE_READ) */
+    size_t units_unseen;      /* units with no evidence at all (VIS_ISSUE_UNIT_UNSEEN) */
 } vis_report;
 
 /* printf-style; returns -1 only when out of memory. */
@@ -58,6 +61,12 @@ int vis_report_add(vis_report *r, vis_issue_kind kind, int tag_id, const char *m
     ;
 void vis_report_clear(vis_report *r);
 const char *vis_issue_kind_word(vis_issue_kind k);
+/*
+ * Worth a warning to people: a tag ignored, a model or unit left out, a
+ * pose not refined. How each model was placed (inferred, read by its
+ * pattern, a distorted or recovered tag) is information, in the report.
+ */
+bool vis_issue_is_warning(vis_issue_kind k);
 /* The report as JSON (counters and issues). Caller frees. */
 cJSON *vis_report_to_json(const vis_report *r);
 

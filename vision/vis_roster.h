@@ -21,6 +21,7 @@
 #ifndef VIS_ROSTER_H
 #define VIS_ROSTER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
@@ -45,10 +46,15 @@ typedef struct vis_roster_model {
     int tag_id;
     size_t unit;        /* index into units */
     int file, rank;     /* nominal slot from the listing order and the unit's files */
+    double base_width, base_depth;  /* mm, the model's own base when not its unit's; 0 otherwise */
+    bool attachable;    /* an Attachable Model (a character, which may join a unit) */
+    char name[RULES_ID_MAX];  /* "Standard Bearer"; "" when the model is named by its unit */
 } vis_roster_model;
 
 typedef struct vis_roster_unit {
     char id[RULES_ID_MAX];
+    char name[96];                          /* as the army list writes it ("Goblin Rabble"); "" when not given */
+    bool character;
     char side[RULES_ID_MAX];
     double base_width, base_depth;         /* mm */
     double advance_rate, march_rate, mobility;  /* mm; NAN when absent */
@@ -90,6 +96,9 @@ const vis_board_tag *vis_roster_find_board_tag(const vis_roster *r, int id);
 
 /* A snapshot with the board and every unit (rates, status) but no models yet. Caller frees. */
 rules_snapshot *vis_roster_new_snapshot(const vis_roster *r);
+
+/* Copies what the roster knows of one model into its snapshot model (its own base, attachable). */
+void vis_roster_model_apply(const vis_roster_model *rm, rules_model *m);
 
 /* Board position and heading of a tag mounted on a model at (pos, facing). */
 void vis_tag_mount_place(const vis_tag_mount *m, rules_vec2 pos, double facing, rules_vec2 *tag_centre,

@@ -1,190 +1,275 @@
 #include "vis_units.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rules_formation.h"
+#include "vis_formation.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+/* A model's measured place moves at most this far from where its unit's rigid motion carries it. */
+#define RIGID_MM 4.0
 
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* Least-squares slope of y on x; NAN when x does not vary. */
-static double slope(const double *x, const double *y, size_t n)
-{
-    double mx = 0, my = 0;
-    for (size_t i = 0; i < n; i++)
-        mx += x[i], my += y[i];
-    mx /= n, my /= n;
-    double sxy = 0, sxx = 0;
-    for (size_t i = 0; i < n; i++)
-        sxy += (x[i] - mx) * (y[i] - my), sxx += (x[i] - mx) * (x[i] - mx);
-    return sxx > 0.5 ? sxy / sxx : NAN;
-}
+static bool measured_now(const vis_seen_model *s) { return s->seen || s->rough; }
 
 /*
- * Fits the unit's formation to its seen models: the roster's slot for each
- * model, a common facing, pitches, and the front-left slot's position.
+ * The rigid motion (rotation about the board origin, then translation)
+ * taking the prior frame's measured positions to this frame's, from the
+ * models measured in both; false when there are none or they did not move
+ * as a block (a reformed unit's slots say nothing about its hidden models).
  */
-static void fit_formation(const vis_roster *r, const vis_roster_unit *u, const vis_seen_model *seen, bool rough,
-                          rules_formation *f)
+static bool motion_from_prior(const vis_roster *r, const vis_roster_unit *u, const vis_seen_model *seen,
+                              const rules_unit *pu, double *rot, rules_vec2 *shift)
 {
-    memset(f, 0, sizeof *f);
-    size_t n = 0;
     double sc = 0, ss = 0;
-    double *buf = malloc(6 * u->n_models * sizeof *buf);
-    if (!buf)
-        return;
-    double *fi = buf, *rk = buf + u->n_models, *lu = buf + 2 * u->n_models, *lv = buf + 3 * u->n_models,
-           *ox = buf + 4 * u->n_models, *oy = buf + 5 * u->n_models;
-    for (size_t k = 0; k < u->n_models; k++) {
-        const vis_seen_model *s = &seen[u->first_model + k];
-        if (!(rough ? s->rough : s->seen))
-            continue;
-        sc += cos(s->facing), ss += sin(s->facing);
-    }
-    const double heading = atan2(ss, sc);
-    const rules_frame f0 = {rules_v2(0, 0), heading};
-    for (size_t k = 0; k < u->n_models; k++) {
-        const vis_seen_model *s = &seen[u->first_model + k];
-        if (!(rough ? s->rough : s->seen))
-            continue;
-        const vis_roster_model *m = &r->models[u->first_model + k];
-        rules_vec2 q = rules_frame_to_local(f0, s->pos);
-        fi[n] = m->file, rk[n] = m->rank, lu[n] = q.x, lv[n] = q.y;
-        n++;
-    }
-    /* Measured pitch when two files (ranks) are seen and it is plausible:
-     * bases touch or leave a small gap, never overlap by much. */
-    double pa = slope(fi, lu, n), pd = -slope(rk, lv, n);
-    if (!(pa > 0.9 * u->base_width && pa < 1.3 * u->base_width))
-        pa = u->base_width;
-    if (!(pd > 0.9 * u->base_depth && pd < 1.3 * u->base_depth))
-        pd = u->base_depth;
-    /* Origin (front-left slot): the median over seen models resists one moved model. */
-    for (size_t i = 0; i < n; i++) {
-        ox[i] = lu[i] - fi[i] * pa;
-        oy[i] = lv[i] + rk[i] * pd;
-    }
-    rules_vec2 origin_local = rules_v2(median(ox, n), median(oy, n));
-    f->heading = heading;
-    f->pitch_across = pa;
-    f->pitch_along = pd;
-    f->frame.heading = heading;
-    f->frame.origin = rules_frame_to_board(f0, origin_local);
-    f->files = u->files;
-    free(buf);
-}
-
-/* The rigid motion (rotation about the origin, then translation) taking prior to current positions. */
-static bool rigid_from_prior(const vis_roster *r, const vis_roster_unit *u, const vis_seen_model *seen,
-                             const rules_snapshot *prior, double *rot, rules_vec2 *shift)
-{
-    rules_vec2 a[256], b[256];
-    double fa[256], fb[256];
-    size_t n = 0;
-    for (size_t k = 0; k < u->n_models && n < 256; k++) {
-        const vis_seen_model *s = &seen[u->first_model + k];
-        const rules_model *pm = rules_snapshot_find_model(prior, r->models[u->first_model + k].id, NULL);
-        if (!s->seen || !pm)
-            continue;
-        a[n] = pm->pos, b[n] = s->pos, fa[n] = pm->facing, fb[n] = s->facing;
-        n++;
-    }
-    if (n == 0)
-        return false;
-    /* Rotation: from facings (each tag measures it well) averaged as unit vectors. */
-    double sc = 0, ss = 0;
-    for (size_t i = 0; i < n; i++)
-        sc += cos(fb[i] - fa[i]), ss += sin(fb[i] - fa[i]);
-    *rot = atan2(ss, sc);
     rules_vec2 ma = {0, 0}, mb = {0, 0};
-    for (size_t i = 0; i < n; i++)
-        ma = rules_v2_add(ma, a[i]), mb = rules_v2_add(mb, b[i]);
-    ma = rules_v2_scale(ma, 1.0 / n), mb = rules_v2_scale(mb, 1.0 / n);
-    *shift = rules_v2_sub(mb, rules_v2_rot(ma, *rot));
+    size_t n = 0;
+    for (int pass = 0; pass < 3; pass++) {
+        for (size_t k = 0; k < u->n_models; k++) {
+            const vis_seen_model *s = &seen[u->first_model + k];
+            const rules_model *pm = rules_unit_find_model(pu, r->models[u->first_model + k].id);
+            if (!measured_now(s) || !pm || pm->evidence == RULES_EVIDENCE_INFERRED)
+                continue;
+            if (pass == 0) {
+                sc += cos(s->facing - pm->facing), ss += sin(s->facing - pm->facing);
+                ma = rules_v2_add(ma, pm->pos), mb = rules_v2_add(mb, s->pos);
+                n++;
+            } else if (pass == 2) {
+                rules_vec2 carried = rules_v2_add(rules_v2_rot(pm->pos, *rot), *shift);
+                if (rules_v2_dist(carried, s->pos) > RIGID_MM)
+                    return false;
+            }
+        }
+        if (pass == 0) {
+            if (n == 0)
+                return false;
+            *rot = atan2(ss, sc);
+            ma = rules_v2_scale(ma, 1.0 / n), mb = rules_v2_scale(mb, 1.0 / n);
+            *shift = rules_v2_sub(mb, rules_v2_rot(ma, *rot));
+        }
+    }
     return true;
 }
 
-int vis_units_build(const vis_roster *r, const vis_seen_model *seen, const rules_snapshot *prior,
-                    rules_snapshot **out, vis_report *rep, rules_error *err)
+/* The formation problem of one unit: its models' evidence, the roster's slots, the widths to try. */
+static void gather(const vis_roster *r, const vis_roster_unit *ru, const vis_seen_model *seen, const rules_unit *pu,
+                   bool have_motion, double rot, rules_vec2 shift, vis_formation_model *fm, double *prior_sigma)
 {
+    for (size_t k = 0; k < ru->n_models; k++) {
+        const vis_roster_model *rm = &r->models[ru->first_model + k];
+        const vis_seen_model *s = &seen[ru->first_model + k];
+        const rules_model *pm = pu ? rules_unit_find_model(pu, rm->id) : NULL;
+        vis_formation_model *m = &fm[k];
+        *m = (vis_formation_model){VIS_FORMATION_NONE, s->pos, s->facing, rm->file, rm->rank};
+        prior_sigma[k] = NAN;
+        if (s->seen) {
+            m->evidence = VIS_FORMATION_SEEN;
+        } else if (s->rough) {
+            m->evidence = VIS_FORMATION_ROUGH;
+        } else if (pm && have_motion && pm->evidence != RULES_EVIDENCE_INFERRED) {
+            m->evidence = VIS_FORMATION_PRIOR;
+            m->pos = rules_v2_add(rules_v2_rot(pm->pos, rot), shift);
+            m->facing = rules_angle_wrap(pm->facing + rot);
+            prior_sigma[k] = pm->sigma_mm;
+        }
+    }
+}
+
+/* Adds the model of roster index `k` as the primary placement has it; false when out of memory. */
+static bool add_model(const vis_roster *r, const vis_roster_unit *ru, size_t k, const vis_seen_model *seen,
+                      const vis_formation_model *fm, const vis_formation_place *pl, double prior_sigma,
+                      const vis_uncert_source *unc, const char *label, rules_unit *u, vis_report *rep)
+{
+    const vis_roster_model *rm = &r->models[ru->first_model + k];
+    const vis_seen_model *s = &seen[ru->first_model + k];
+    const double h = ru->mount.height;
+    if (!pl->placed) {
+        rep->models_missing++;
+        vis_report_add(rep, VIS_ISSUE_MISSING, rm->tag_id, rm->id, NULL,
+                       "model %s (tag %d) not seen and no free place in its unit's formation: left out", rm->id,
+                       rm->tag_id);
+        return true;
+    }
+    rules_model *m = rules_unit_add_model(u, rm->id, pl->pos, pl->facing);
+    if (!m)
+        return false;
+    vis_roster_model_apply(rm, m);
+    switch (fm[k].evidence) {
+    case VIS_FORMATION_SEEN:
+        m->sigma_mm = vis_uncert_seen(unc, pl->pos, h);
+        rep->models_seen++;
+        return true;
+    case VIS_FORMATION_ROUGH:
+        m->evidence = RULES_EVIDENCE_ROUGH;
+        m->sigma_mm = vis_uncert_rough(unc, pl->pos, h, s->residual_mm);
+        rep->models_seen++;
+        return true;
+    case VIS_FORMATION_PRIOR:
+        m->sigma_mm = hypot(isnan(prior_sigma) ? vis_uncert_seen(unc, pl->pos, h) : prior_sigma,
+                            vis_uncert_seen(unc, pl->pos, h));
+        break;
+    case VIS_FORMATION_NONE:
+        m->sigma_mm = vis_uncert_inferred(unc, pl->pos, h, pl->fit_mm);
+        break;
+    }
+    m->evidence = RULES_EVIDENCE_INFERRED;
+    m->inferred = true;
+    rep->models_inferred++;
+    if (fm[k].evidence == VIS_FORMATION_PRIOR)
+        vis_report_add(rep, VIS_ISSUE_INFERRED, rm->tag_id, rm->id, NULL,
+                       "model %s (tag %d) not seen: moved with its unit from the prior snapshot", rm->id, rm->tag_id);
+    else
+        vis_report_add(rep, VIS_ISSUE_INFERRED, rm->tag_id, rm->id, NULL,
+                       "model %s (tag %d) not seen: placed in its unit's fitted formation%s%s%s", rm->id, rm->tag_id,
+                       label[0] ? " (" : "", label, label[0] ? ")" : "");
+    return true;
+}
+
+/* Alternatives: per other placement, the inferred models that stand elsewhere in it. */
+static bool add_alternatives(const vis_roster *r, const vis_roster_unit *ru, const vis_formation_result *res,
+                             const vis_uncert_source *unc, rules_unit *u)
+{
+    const vis_formation_placement *p0 = &res->placements[0];
+    for (size_t a = 1; a < res->n_placements; a++) {
+        const vis_formation_placement *pa = &res->placements[a];
+        rules_placement *alt = rules_unit_add_alternative(u, pa->label);
+        if (!alt)
+            return false;
+        for (size_t k = 0; k < ru->n_models; k++) {
+            const vis_formation_place *q = &pa->models[k];
+            if (!q->placed || !q->inferred || !p0->models[k].placed || rules_v2_dist(q->pos, p0->models[k].pos) < 0.5)
+                continue;
+            double sd = vis_uncert_inferred(unc, q->pos, ru->mount.height, q->fit_mm);
+            if (rules_placement_add_model(alt, r->models[ru->first_model + k].id, q->pos, q->facing, sd) < 0)
+                return false;
+        }
+    }
+    u->placements_complete = res->understood && res->n_possible == res->n_placements;
+    if (res->n_placements > 1 || !res->understood)
+        snprintf(u->placement_label, sizeof u->placement_label, "%s", p0->label);
+    return true;
+}
+
+/* Nothing of the unit seen now: its prior positions (all inferred now), or listed unseen. */
+static int place_unseen(const vis_roster *r, const vis_roster_unit *ru, const rules_unit *pu, rules_snapshot *s,
+                        rules_unit *u, vis_report *rep)
+{
+    if (pu) {
+        for (size_t k = 0; k < ru->n_models; k++) {
+            const vis_roster_model *rm = &r->models[ru->first_model + k];
+            const rules_model *pm = rules_unit_find_model(pu, rm->id);
+            if (!pm)
+                continue;
+            rules_model *m = rules_unit_add_model(u, rm->id, pm->pos, pm->facing);
+            if (!m)
+                return -1;
+            vis_roster_model_apply(rm, m);
+            m->evidence = RULES_EVIDENCE_INFERRED, m->inferred = true, m->sigma_mm = pm->sigma_mm;
+            rep->models_inferred++;
+            vis_report_add(rep, VIS_ISSUE_INFERRED, rm->tag_id, rm->id, NULL,
+                           "model %s (tag %d) not seen: kept at its prior position (no unit-mate seen)", rm->id,
+                           rm->tag_id);
+        }
+        for (size_t a = 0; a < pu->n_alternatives; a++) {
+            rules_placement *alt = rules_unit_add_alternative(u, pu->alternatives[a].label);
+            if (!alt)
+                return -1;
+            for (size_t j = 0; j < pu->alternatives[a].n_models; j++) {
+                const rules_placed_model *pm = &pu->alternatives[a].models[j];
+                if (rules_placement_add_model(alt, pm->id, pm->pos, pm->facing, pm->sigma_mm) < 0)
+                    return -1;
+            }
+        }
+        u->placements_complete = pu->placements_complete;
+        snprintf(u->placement_label, sizeof u->placement_label, "%s", pu->placement_label);
+        if (u->n_models)
+            return 0;
+    }
+    rep->models_missing += ru->n_models;
+    rep->units_unseen++;
+    int first = ru->n_models ? r->models[ru->first_model].tag_id : -1;
+    int last = ru->n_models ? r->models[ru->first_model + ru->n_models - 1].tag_id : -1;
+    vis_report_add(rep, VIS_ISSUE_UNIT_UNSEEN, -1, NULL, NULL,
+                   "unit %s (%zu models, tags %d..%d): nothing of it seen: reported unseen, its moves cannot be judged",
+                   ru->id, ru->n_models, first, last);
+    return rules_snapshot_add_unseen(s, ru->id, ru->side, ru->n_models) ? 0 : -1;
+}
+
+static int place_unit(const vis_roster *r, size_t ui, const vis_seen_model *seen, const rules_snapshot *prior,
+                      const vis_units_options *opt, const vis_uncert_source *unc, rules_snapshot *s, vis_report *rep)
+{
+    const vis_roster_unit *ru = &r->units[ui];
+    rules_unit *u = &s->units[ui];
+    const rules_unit *pu = prior ? rules_snapshot_find_unit(prior, ru->id) : NULL;
+    size_t measured = 0;
+    for (size_t k = 0; k < ru->n_models; k++)
+        measured += measured_now(&seen[ru->first_model + k]);
+    if (measured == 0)
+        return place_unseen(r, ru, pu, s, u, rep);
+
+    double rot = 0;
+    rules_vec2 shift = {0, 0};
+    bool have_motion = pu && motion_from_prior(r, ru, seen, pu, &rot, &shift);
+    vis_formation_model *fm = malloc(ru->n_models * (sizeof *fm + sizeof(double)));
+    if (!fm)
+        return -1;
+    double *prior_sigma = (double *)(fm + ru->n_models);
+    gather(r, ru, seen, pu, have_motion, rot, shift, fm, prior_sigma);
+    vis_formation_input in = {ru->n_models, fm, ru->base_width, ru->base_depth, {0, ru->files}, opt->max_placements};
+    rules_formation pf;
+    if (pu && rules_formation_fit(pu, NULL, &pf, NULL) == 0)
+        in.files_hint[0] = pf.files;
+    vis_formation_result res;
+    int rc = vis_formation_infer(&in, &res);
+    for (size_t k = 0; rc == 0 && k < ru->n_models; k++)
+        if (!add_model(r, ru, k, seen, fm, &res.placements[0].models[k], prior_sigma[k], unc,
+                       res.n_placements > 1 ? res.placements[0].label : "", u, rep))
+            rc = -1;
+    if (rc == 0 && !add_alternatives(r, ru, &res, unc, u))
+        rc = -1;
+    if (rc == 0 && res.n_placements > 1)
+        vis_report_add(rep, VIS_ISSUE_INFERRED, -1, NULL, NULL,
+                       "unit %s: %zu placements of its unseen models fit what was seen%s; the likeliest (%s) is used, "
+                       "the others are kept as alternatives",
+                       ru->id, res.n_possible, u->placements_complete ? "" : " (more than kept)",
+                       res.placements[0].label);
+    else if (rc == 0 && !res.understood)
+        vis_report_add(rep, VIS_ISSUE_INFERRED, -1, NULL, NULL,
+                       "unit %s: the models seen fit no formation of %zu models; unseen ones placed in a block just "
+                       "wide enough",
+                       ru->id, ru->n_models);
+    vis_formation_result_clear(&res);
+    free(fm);
+    return rc;
+}
+
+int vis_units_build_ex(const vis_roster *r, const vis_seen_model *seen, const rules_snapshot *prior,
+                       const vis_units_options *opt_in, rules_snapshot **out, vis_report *rep, rules_error *err)
+{
+    static const vis_units_options defaults = {0};
+    const vis_units_options *opt = opt_in ? opt_in : &defaults;
+    vis_uncert_source local;
+    const vis_uncert_source *unc = opt->uncert;
+    if (!unc) {
+        vis_uncert_source_default(&local, NULL, NAN);
+        unc = &local;
+    }
+    *out = NULL;
     rules_snapshot *s = vis_roster_new_snapshot(r);
     if (!s)
         return rules_error_set(err, "out of memory");
-    for (size_t ui = 0; ui < r->n_units; ui++) {
-        const vis_roster_unit *ru = &r->units[ui];
-        rules_unit *u = &s->units[ui];
-        size_t nseen = 0, nrough = 0;
-        for (size_t k = 0; k < ru->n_models; k++) {
-            nseen += seen[ru->first_model + k].seen;
-            nrough += seen[ru->first_model + k].rough;
+    for (size_t ui = 0; ui < r->n_units; ui++)
+        if (place_unit(r, ui, seen, prior, opt, unc, s, rep) < 0) {
+            rules_snapshot_free(s);
+            return rules_error_set(err, "out of memory");
         }
-        double rot = 0;
-        rules_vec2 shift = {0, 0};
-        bool have_motion = prior && nseen > 0 && rigid_from_prior(r, ru, seen, prior, &rot, &shift);
-        rules_formation form;
-        if (nseen > 0 || nrough > 0)
-            fit_formation(r, ru, seen, nseen == 0, &form);
-        for (size_t k = 0; k < ru->n_models; k++) {
-            const vis_roster_model *rm = &r->models[ru->first_model + k];
-            const vis_seen_model *sm = &seen[ru->first_model + k];
-            const rules_model *pm = prior ? rules_snapshot_find_model(prior, rm->id, NULL) : NULL;
-            rules_vec2 pos;
-            double facing;
-            const char *how;
-            if (sm->seen) {
-                pos = sm->pos, facing = sm->facing, how = NULL;
-            } else if (pm && have_motion) {
-                pos = rules_v2_add(rules_v2_rot(pm->pos, rot), shift);
-                facing = rules_angle_wrap(pm->facing + rot);
-                how = "moved with its unit from the prior snapshot";
-            } else if (nseen > 0) {
-                pos = rules_formation_slot_position(&form, rm->file, rm->rank, 0);
-                facing = form.heading;
-                how = "placed in its unit's fitted formation";
-            } else if (nrough > 0 && !pm) {
-                pos = rules_formation_slot_position(&form, rm->file, rm->rank, 0);
-                facing = form.heading;
-                how = "placed in a formation fitted to partly hidden tags";
-            } else if (pm) {
-                pos = pm->pos, facing = pm->facing;
-                how = "kept at its prior position (no unit-mate seen)";
-            } else {
-                rep->models_missing++;
-                vis_report_add(rep, VIS_ISSUE_MISSING, rm->tag_id, rm->id, NULL,
-                               "model %s (tag %d) not seen and no unit-mate seen: left out", rm->id, rm->tag_id);
-                continue;
-            }
-            rules_model *m = rules_unit_add_model(u, rm->id, pos, facing);
-            if (!m) {
-                rules_snapshot_free(s);
-                return rules_error_set(err, "out of memory");
-            }
-            if (how) {
-                m->inferred = true;
-                rep->models_inferred++;
-                vis_report_add(rep, VIS_ISSUE_INFERRED, rm->tag_id, rm->id, NULL, "model %s (tag %d) not seen: %s",
-                               rm->id, rm->tag_id, how);
-            } else {
-                rep->models_seen++;
-            }
-        }
-    }
-    /* A unit with no model at all cannot be judged; it is reported above and left out. */
+    /* A unit with no model placed is listed in s->unseen (above), not among the units. */
     size_t w = 0;
     for (size_t i = 0; i < s->n_units; i++) {
         if (s->units[i].n_models == 0) {
             free(s->units[i].models);
+            rules_unit_clear_alternatives(&s->units[i]);
             continue;
         }
         s->units[w++] = s->units[i];
@@ -192,4 +277,10 @@ int vis_units_build(const vis_roster *r, const vis_seen_model *seen, const rules
     s->n_units = w;
     *out = s;
     return 0;
+}
+
+int vis_units_build(const vis_roster *r, const vis_seen_model *seen, const rules_snapshot *prior,
+                    rules_snapshot **out, vis_report *rep, rules_error *err)
+{
+    return vis_units_build_ex(r, seen, prior, NULL, out, rep, err);
 }

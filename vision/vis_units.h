@@ -1,49 +1,67 @@
 /*
- * vis_units: units rebuilt from the models the camera placed, with every
- * unseen model inferred.
+ * vis_units: units rebuilt from the models the camera placed, every unseen
+ * model placed with an honest uncertainty, and no unit lost silently.
  *
  * From 1.4 m, figures lean over their neighbours' tags, so most frames lose
- * a good share of tags: inference is the normal path, not an edge case. An
- * unseen model is placed, in order of preference,
- *   1. from a prior snapshot (the previous frame, when a tracker has one):
- *      its old position moved by the rigid motion its seen unit-mates made;
- *   2. from its unit's formation fitted to the seen models: facing from
- *      their mean, pitches measured when two files/ranks are seen (else the
- *      base size), the roster's listing order giving each model's slot, and
- *      rules_formation_slot_position() giving the board position;
- *   3. from the formation fitted to roughly seen models (partly hidden
- *      tags) when the unit has no cleanly seen model;
- *   4. from the prior position alone when no unit-mate was seen.
- * Inferred models carry `inferred = true` in the snapshot.
+ * a good share of tags: inference is the normal path, not an edge case.
+ * Per unit:
+ *   1. models whose tag was read stand where they were read (`rough` ones,
+ *      partly hidden tags, with a larger sigma);
+ *   2. with a prior snapshot (the previous frame, when a tracker has one),
+ *      an unseen model that was measured then is carried by the rigid
+ *      motion its unit-mates made since, when they moved as a block;
+ *   3. the rest are placed in the unit's formation fitted to the models
+ *      above (vis_formation): every slot a seen model stands in is its own,
+ *      whatever the roster's listing says, and every other placement the
+ *      evidence allows (rear rank left, centred, right...) is written to
+ *      the unit's `alternatives`;
+ *   4. a unit with nothing seen keeps its prior positions when there is a
+ *      prior, and is otherwise listed in the snapshot's `unseen` units and
+ *      reported (VIS_ISSUE_UNIT_UNSEEN): never silently dropped.
+ * Every model gets its evidence and sigma_mm (vis_uncert).
  *
  * How to use:
- *   vis_seen_model seen[roster->n_models];   // .seen, .pos, .facing per roster model
+ *   vis_seen_model seen[roster->n_models];   // .seen/.rough, .pos, .facing per roster model
+ *   vis_uncert_source unc; vis_uncert_source_default(&unc, &calib, rep.pose_rms_px);
+ *   vis_units_options o = {.uncert = &unc};
  *   rules_snapshot *s = NULL;
- *   vis_units_build(roster, seen, prior_or_NULL, &s, &report, &err);
+ *   vis_units_build_ex(roster, seen, prior_or_NULL, &o, &s, &report, &err);
  *   ... rules_snapshot_free(s);
+ * vis_units_build() is the same with default options (no camera: sigmas
+ * from a nominal 0.5 mm per pixel).
  */
 #ifndef VIS_UNITS_H
 #define VIS_UNITS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "rules_error.h"
 #include "rules_snapshot.h"
 #include "vis_report.h"
 #include "vis_roster.h"
+#include "vis_uncert.h"
 
 typedef struct vis_seen_model {
     bool seen;
     /* A tag read but with corners off its square (partly hidden): its
-     * position is only good to a millimetre or two. Used, with seen false,
-     * only for a unit that has no cleanly seen model at all. */
+     * position is only good to a millimetre or so. Used when `seen` is
+     * false, as evidence of the model's place and of its unit's grid. */
     bool rough;
-    rules_vec2 pos;   /* base centre, mm */
-    double facing;    /* rad */
+    rules_vec2 pos;      /* base centre, mm */
+    double facing;       /* rad */
+    double residual_mm;  /* rough: the corners' miss of a square on the board (0: not measured) */
 } vis_seen_model;
+
+typedef struct vis_units_options {
+    const vis_uncert_source *uncert;  /* NULL: vis_uncert_source_default(NULL, NAN) */
+    size_t max_placements;            /* per unit; 0: VIS_FORMATION_MAX_PLACEMENTS */
+} vis_units_options;
 
 /* Builds *out (caller frees) from one entry per roster model. Returns 0 or -1. */
 int vis_units_build(const vis_roster *r, const vis_seen_model *seen, const rules_snapshot *prior,
                     rules_snapshot **out, vis_report *rep, rules_error *err);
+int vis_units_build_ex(const vis_roster *r, const vis_seen_model *seen, const rules_snapshot *prior,
+                       const vis_units_options *opt, rules_snapshot **out, vis_report *rep, rules_error *err);
 
 #endif

@@ -1,5 +1,7 @@
 #include "watch_control.h"
 
+#include "rules_snapshot.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +40,7 @@ const char *watch_cmd_word(watch_cmd_action a)
     case WATCH_CMD_CONFIRM: return "confirm";
     case WATCH_CMD_UNDO: return "undo";
     case WATCH_CMD_STOP: return "stop";
+    case WATCH_CMD_STATUS: return "status";
     case WATCH_CMD_INVALID: break;
     }
     return "invalid";
@@ -54,6 +57,46 @@ static void trim_copy(char *dst, size_t cap, const char *s)
         n = cap - 1;
     memcpy(dst, s, n);
     dst[n] = 0;
+}
+
+/* The next blank-separated word of *p into buf (truncated); *p moves past it. 0 when there is none. */
+static size_t next_word(const char **p, char *buf, size_t cap)
+{
+    while (**p == ' ' || **p == '\t')
+        (*p)++;
+    size_t n = 0;
+    while ((*p)[n] && !isspace((unsigned char)(*p)[n]))
+        n++;
+    snprintf(buf, cap, "%.*s", (int)n, *p);
+    *p += n;
+    return n;
+}
+
+/* "status UNIT WORDS [reason]" after the word "status". */
+static int parse_status(const char *p, watch_command *out)
+{
+    char words[128];
+    out->action = WATCH_CMD_STATUS;
+    if (!next_word(&p, out->unit, sizeof out->unit) || !next_word(&p, words, sizeof words)) {
+        out->action = WATCH_CMD_INVALID;
+        snprintf(out->error, sizeof out->error, "status needs a unit and a status (engaged, fleeing, shaken, "
+                                                "charging, or clear)");
+        return -1;
+    }
+    out->status = 0;
+    if (strcmp(words, "clear") != 0)
+        for (char *save = NULL, *w = strtok_r(words, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+            unsigned bit = rules_status_from_word(w);
+            if (!bit) {
+                out->action = WATCH_CMD_INVALID;
+                snprintf(out->error, sizeof out->error, "unknown status '%.40s' (engaged, fleeing, shaken, charging, "
+                                                        "or clear)", w);
+                return -1;
+            }
+            out->status |= bit;
+        }
+    trim_copy(out->reason, sizeof out->reason, p);
+    return 0;
 }
 
 int watch_command_parse(const char *line, const char *by, watch_command *out)
@@ -81,8 +124,10 @@ int watch_command_parse(const char *line, const char *by, watch_command *out)
         out->action = WATCH_CMD_UNDO;
     else if (strcmp(word, "stop") == 0 || strcmp(word, "quit") == 0)
         out->action = WATCH_CMD_STOP;
+    else if (strcmp(word, "status") == 0)
+        return parse_status(p, out);
     else {
-        snprintf(out->error, sizeof out->error, "unknown command '%s' (overrule, confirm, undo, stop)", word);
+        snprintf(out->error, sizeof out->error, "unknown command '%s' (overrule, confirm, undo, status, stop)", word);
         return -1;
     }
     while (*p == ' ' || *p == '\t')

@@ -10,6 +10,9 @@
  *   confirm [N] [reason]    the judge confirms the call on move N
  *   undo [reason]           the latest snapshot is undone: the player puts the
  *                           unit back or moves it again, judged afresh
+ *   status UNIT WORDS [reason]  the unit's status from now on: WORDS is
+ *                           engaged, fleeing, shaken, charging, comma-separated,
+ *                           or clear
  *   stop                    end the watch
  * "accept" is read as "overrule" (its old name).
  *
@@ -37,18 +40,21 @@ typedef enum watch_cmd_action {
     WATCH_CMD_CONFIRM,
     WATCH_CMD_UNDO,
     WATCH_CMD_STOP,
+    WATCH_CMD_STATUS,
 } watch_cmd_action;
 
 typedef struct watch_command {
     watch_cmd_action action;
     int move;              /* 0: the latest call */
+    char unit[64];         /* WATCH_CMD_STATUS: the unit */
+    unsigned status;       /* WATCH_CMD_STATUS: RULES_STATUS_* bits (0: clear) */
     char reason[256];      /* "" when none was given */
     char by[64];           /* where it came from: "stdin", "control", "keyboard", "mqtt:NAME" */
     char error[128];       /* WATCH_CMD_INVALID: what was wrong */
     char line[256];        /* the line as received (truncated) */
 } watch_command;
 
-/* "overrule", "confirm", "undo", "stop", "invalid". */
+/* "overrule", "confirm", "undo", "stop", "status", "invalid". */
 const char *watch_cmd_word(watch_cmd_action a);
 
 /* Parses one line. Returns 0, or -1 (out->action INVALID, out->error set). */

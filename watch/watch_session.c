@@ -249,6 +249,8 @@ static void apply_command(watch_session *s, const watch_command *c, long frame, 
 {
     int m = 0;
     const char *why = NULL;
+    bool status_set = false;
+    char status_why[RULES_ERROR_MAX];
     switch (c->action) {
     case WATCH_CMD_STOP: s->stop_requested = true; break;
     case WATCH_CMD_OVERRULE: m = watch_tracker_overrule(s->tracker, c->move, &why); break;
@@ -258,14 +260,30 @@ static void apply_command(watch_session *s, const watch_command *c, long frame, 
             why = "nothing to undo";
         s->showing = false;
         break;
+    case WATCH_CMD_STATUS: {
+        rules_error err;
+        if (watch_tracker_set_status(s->tracker, c->unit, c->status, &err) == 0)
+            status_set = true;
+        else
+            snprintf(status_why, sizeof status_why, "%s", err.msg), why = status_why;
+        break;
+    }
     case WATCH_CMD_INVALID: why = c->error; break;
     }
+    const bool applied = m != 0 || c->action == WATCH_CMD_STOP || status_set;
     s->generation++;
     cJSON *ev = watch_log_event_new("correction", t, frame);
     if (ev) {
         cJSON_AddStringToObject(ev, "action", watch_cmd_word(c->action));
         cJSON_AddNumberToObject(ev, "move", m);
-        cJSON_AddBoolToObject(ev, "applied", m != 0 || c->action == WATCH_CMD_STOP);
+        cJSON_AddBoolToObject(ev, "applied", applied);
+        if (c->action == WATCH_CMD_STATUS) {
+            cJSON_AddStringToObject(ev, "unit", c->unit);
+            cJSON *words = cJSON_AddArrayToObject(ev, "status");
+            for (unsigned bit = 1; words && bit && bit <= c->status; bit <<= 1)
+                if ((c->status & bit) && rules_status_word(bit))
+                    cJSON_AddItemToArray(words, cJSON_CreateString(rules_status_word(bit)));
+        }
         cJSON_AddStringToObject(ev, "by", c->by);
         if (c->reason[0])
             cJSON_AddStringToObject(ev, "reason", c->reason);
@@ -279,15 +297,24 @@ static void apply_command(watch_session *s, const watch_command *c, long frame, 
         return;
     char text[512];
     static const char *done[] = {"", "overruled: the move stands", "confirmed", "undone"};
-    if (m)
+    if (status_set) {
+        char words[96] = "without status";
+        for (unsigned bit = 1, off = 0; bit && bit <= c->status; bit <<= 1)
+            if ((c->status & bit) && rules_status_word(bit) && off < sizeof words)
+                off += (unsigned)snprintf(words + off, sizeof words - off, "%s%s", off ? ", " : "",
+                                          rules_status_word(bit));
+        snprintf(text, sizeof text, "Judge (%s): %s is now %s%s%s.", c->by, c->unit, words, c->reason[0] ? ": " : "",
+                 c->reason);
+    }
+    else if (m)
         snprintf(text, sizeof text, "Judge (%s): move %d %s%s%s.", c->by, m, done[c->action], c->reason[0] ? ": " : "",
                  c->reason);
     else
         snprintf(text, sizeof text, "Judge (%s): '%s' not applied: %s.", c->by, c->line, why ? why : "?");
     say(t, "%s", text);
-    if (m)
+    if (applied)
         cue(s, t, text);
-    if (!m && c->action == WATCH_CMD_INVALID)
+    if (c->action == WATCH_CMD_INVALID)
         fprintf(stderr, "tableref watch: %s: %s\n", c->by, c->error);
 }
 
@@ -447,6 +474,17 @@ int watch_session_run(watch_session *s, vis_capture *cap, volatile sig_atomic_t 
         int r = vis_capture_read(cap, &f, &err);
         if (r == 0)
             break;
+        if (r == -2) { /* a frame of a size no camera gives (vis_image): bad input, not a lost camera */
+            snprintf(failure, sizeof failure, "%s", err.msg);
+            fprintf(stderr, "tableref watch: %s\n", failure);
+            cJSON *e = watch_log_event_new("error", s->last_t, s->last_frame);
+            if (e)
+                cJSON_AddStringToObject(e, "message", failure);
+            emit(s, e);
+            reason = failure;
+            status = WATCH_EXIT_BAD_INPUT;
+            break;
+        }
         if (r < 0) {
             source_lost(s, err.msg);
             reason = "camera lost";

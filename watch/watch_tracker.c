@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cvshim.h"
+#include "rules_robust.h"
 #include "watch_motion.h"
 #include "vis_camera.h"
 
@@ -30,6 +31,12 @@ typedef struct call_record {
     watch_call_ruling ruling;
 } call_record;
 
+/* A status the judge set on a unit; it holds for every snapshot from then on. */
+typedef struct unit_status {
+    char unit[RULES_ID_MAX];
+    unsigned bits;            /* RULES_STATUS_* */
+} unit_status;
+
 struct watch_tracker {
     watch_tracker_config cfg;
     const vis_roster *roster;
@@ -46,6 +53,8 @@ struct watch_tracker {
     int calib_width, calib_height;  /* the size the calibration was made at (0: unknown) */
     int moves;                /* moves judged so far */
     call_record *calls;       /* by move number (index 0 unused) */
+    unit_status *statuses;
+    size_t n_statuses;
     size_t cap_calls;
     vis_tag_list scratch;
 };
@@ -131,6 +140,7 @@ void watch_tracker_free(watch_tracker *w)
     cvs_image_free(w->run_small);
     vis_detector_free(w->det);
     free(w->calls);
+    free(w->statuses);
     vis_tag_list_clear(&w->scratch);
     free(w);
 }
@@ -407,6 +417,39 @@ static int push_entry(watch_tracker *w, entry *e, rules_error *err)
     return 0;
 }
 
+/*
+ * Units the call judged (not NOT_SEEN). A unit not seen is no move: with
+ * nothing else to judge, the settle is "no unit moved" and the note names
+ * what was not seen.
+ */
+static size_t judged_units(const rules_report *r, char *note, size_t cap)
+{
+    size_t judged = 0, off = 0;
+    for (size_t i = 0; i < r->n_units; i++) {
+        if (r->units[i].verdict != RULES_VERDICT_NOT_SEEN) {
+            judged++;
+            continue;
+        }
+        if (off == 0 && !note[0])
+            off = (size_t)snprintf(note, cap, "settled: not seen, cannot judge:");
+        if (off > 0 && off < cap)
+            off += (size_t)snprintf(note + off, cap - off, " %s", r->units[i].unit_id);
+    }
+    return judged;
+}
+
+/* The judge's statuses (engaged, fleeing, shaken...) on the units they name, in `s`. */
+static int apply_statuses(const watch_tracker *w, rules_snapshot *s, rules_error *err)
+{
+    (void)err;
+    for (size_t i = 0; i < w->n_statuses; i++) {
+        rules_unit *u = rules_snapshot_find_unit(s, w->statuses[i].unit);
+        if (u)
+            u->status = w->statuses[i].bits;
+    }
+    return 0;
+}
+
 /* Records the call on `move` (growing the table). */
 static int record_call(watch_tracker *w, int move, bool illegal, rules_error *err)
 {
@@ -478,6 +521,10 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
         entry_clear(&e);
         return rules_error_set(err, "out of memory");
     }
+    if (w->cfg.table && table_file_apply(w->cfg.table, e.snap, err) < 0) {
+        entry_clear(&e);
+        return -1;
+    }
     res->detect_ms = now_ms() - t0;
     res->settled = true;
     if (!ref) {
@@ -490,14 +537,23 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
         return 1;
     }
     freeze_jitter(w, ref->snap, e.snap);
+    if (apply_statuses(w, e.snap, err) < 0) {
+        entry_clear(&e);
+        return -1;
+    }
     double t1 = now_ms();
     rules_report_init(&e.report);
-    if (rules_move_check(ref->snap, e.snap, &w->cfg.check, &e.report, err) < 0) {
+    /* Judged under every placement the evidence allows: ILLEGAL only when it holds under all (rules_robust.h). */
+    rules_robust_options ro;
+    rules_robust_options_default(&ro);
+    ro.check = w->cfg.check;
+    ro.jitter_mm = w->cfg.jitter_mm;
+    if (rules_robust_check(ref->snap, e.snap, &ro, &e.report, err) < 0) {
         entry_clear(&e);
         return -1;
     }
     res->check_ms = now_ms() - t1;
-    if (e.report.n_units == 0) {
+    if (judged_units(&e.report, res->note, sizeof res->note) == 0) {
         /* Nothing moved (a hand passed over): keep the snapshot, refresh the
          * picture and tags so later changes are measured from now. */
         cvs_image_free(ref->small);
@@ -674,4 +730,32 @@ int watch_tracker_last_call(const watch_tracker *w, const rules_snapshot **befor
     if (report)
         *report = &top->report;
     return top->move;
+}
+
+int watch_tracker_set_status(watch_tracker *w, const char *unit_id, unsigned bits, rules_error *err)
+{
+    const rules_snapshot *now = watch_tracker_snapshot(w);
+    if (!now || !rules_snapshot_find_unit(now, unit_id)) {
+        bool known = false;
+        for (size_t i = 0; i < w->roster->n_units && !known; i++)
+            known = strcmp(w->roster->units[i].id, unit_id) == 0;
+        if (!known)
+            return rules_error_set(err, "no unit '%s' in the roster", unit_id);
+    }
+    size_t i = 0;
+    while (i < w->n_statuses && strcmp(w->statuses[i].unit, unit_id) != 0)
+        i++;
+    if (i == w->n_statuses) {
+        unit_status *a = realloc(w->statuses, (w->n_statuses + 1) * sizeof *a);
+        if (!a)
+            return rules_error_set(err, "out of memory");
+        w->statuses = a;
+        snprintf(a[w->n_statuses].unit, sizeof a[w->n_statuses].unit, "%s", unit_id);
+        w->n_statuses++;
+    }
+    w->statuses[i].bits = bits;
+    /* The table as it stands now carries it too: the next move is judged from it. */
+    if (w->n_hist)
+        apply_statuses(w, w->hist[w->n_hist - 1].snap, err);
+    return 0;
 }

@@ -53,6 +53,7 @@
 #include "rules_move.h"
 #include "rules_report.h"
 #include "rules_snapshot.h"
+#include "table_file.h"
 #include "vis_detect.h"
 #include "vis_roster.h"
 
@@ -77,6 +78,9 @@ typedef struct watch_tracker_config {
     double roi_max_fraction;
     /* How moves are judged (default: rules_check_options_default, move type inferred). */
     rules_check_options check;
+    /* The table's ruleset (house rules) and terrain, put into every snapshot before it is judged
+     * (table_file_apply); NULL: the snapshot's defaults. Borrowed: must outlive the tracker. */
+    const table_file *table;
 } watch_tracker_config;
 
 void watch_tracker_config_default(watch_tracker_config *c);
@@ -142,6 +146,14 @@ int watch_tracker_illegal_standing(const watch_tracker *w);
  * to undo.
  */
 int watch_tracker_undo(watch_tracker *w);
+/*
+ * The judge sets a unit's status (RULES_STATUS_* bits: engaged, fleeing,
+ * shaken, charging; 0 clears them): it holds for the latest snapshot and
+ * every one after, so the next move is judged with it. -1 when the roster
+ * has no such unit.
+ */
+int watch_tracker_set_status(watch_tracker *w, const char *unit_id, unsigned bits, rules_error *err);
+
 /*
  * The latest call still standing (not undone): its move number (0 when
  * none) and, borrowed like a result's, its two snapshots and report.

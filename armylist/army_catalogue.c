@@ -1,0 +1,422 @@
+#include "army_catalogue.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include <libxml/tree.h>
+
+#include "army_read.h"
+#include "army_tree.h"
+
+typedef struct cat_file {
+    char name[160];   /* the data's own name ("Orcs and Goblins 2024") */
+    char path[512];
+    int game_system;  /* a .gst: shared by every army */
+    army_node *tree;
+} cat_file;
+
+typedef struct cat_entry {
+    const army_node *node;
+    size_t file;
+} cat_entry;
+
+struct army_catalogue {
+    cat_file *files;
+    size_t n_files;
+    cat_entry *entries;
+    size_t n_entries;
+    char label[256];
+};
+
+void army_catalogue_free(army_catalogue *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n_files; i++)
+        army_tree_free(c->files[i].tree);
+    free(c->files);
+    free(c->entries);
+    free(c);
+}
+
+size_t army_catalogue_files(const army_catalogue *c) { return c->n_files; }
+size_t army_catalogue_entries(const army_catalogue *c) { return c->n_entries; }
+
+const char *army_catalogue_file_name(const army_catalogue *c, size_t i)
+{
+    const char *base = strrchr(c->files[i].path, '/');
+    snprintf(((army_catalogue *)c)->label, sizeof c->label, "%.150s (%.100s)", c->files[i].name,
+             base ? base + 1 : c->files[i].path);
+    return c->label;
+}
+
+static int has_suffix(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcasecmp(s + a - b, suf) == 0;
+}
+
+static int is_data_file(const char *name)
+{
+    return has_suffix(name, ".gst") || has_suffix(name, ".cat") || has_suffix(name, ".gstz") ||
+           has_suffix(name, ".catz");
+}
+
+static int index_entries(army_catalogue *c, const army_node *n, size_t file)
+{
+    if (n->kind == ARMY_NODE_SELECTION && n->name && n->name[0]) {
+        cat_entry *e = realloc(c->entries, (c->n_entries + 1) * sizeof *e);
+        if (!e)
+            return -1;
+        c->entries = e;
+        c->entries[c->n_entries++] = (cat_entry){n, file};
+    }
+    for (size_t k = 0; k < n->n_children; k++)
+        if (index_entries(c, &n->children[k], file) < 0)
+            return -1;
+    return 0;
+}
+
+static int load_file(army_catalogue *c, const char *path, rules_error *err)
+{
+    char *data = NULL, *xml = NULL;
+    size_t size = 0, xsize = 0;
+    if (army_read_whole_file(path, &data, &size, err) < 0)
+        return -1;
+    const char *text = data;
+    xsize = size;
+    if (size >= 4 && memcmp(data, "PK\x03\x04", 4) == 0) {
+        static const char *const sufs[] = {".gst", ".cat", NULL};
+        char entry[256];
+        if (army_unzip_first(data, size, path, sufs, &xml, &xsize, entry, sizeof entry, err) < 0) {
+            free(data);
+            return -1;
+        }
+        text = xml;
+    }
+    xmlDoc *doc = army_xml_parse(text, xsize, path, err);
+    free(data);
+    free(xml);
+    if (!doc)
+        return -1;
+    xmlNode *root = xmlDocGetRootElement(doc);
+    int gst = root && xmlStrEqual(root->name, BAD_CAST "gameSystem");
+    if (!root || (!gst && !xmlStrEqual(root->name, BAD_CAST "catalogue"))) {
+        rules_error_set(err, "%s: not a BattleScribe game system or catalogue (root <%s>)", path,
+                        root ? (const char *)root->name : "none");
+        xmlFreeDoc(doc);
+        return -1;
+    }
+    xmlChar *nm = xmlGetProp(root, BAD_CAST "name");
+    army_node *tree = army_tree_from_xml(root);
+    cat_file *f = tree ? realloc(c->files, (c->n_files + 1) * sizeof *f) : NULL;
+    if (!f) {
+        xmlFree(nm);
+        xmlFreeDoc(doc);
+        army_tree_free(tree);
+        return rules_error_set(err, "%s: out of memory", path);
+    }
+    c->files = f;
+    f = &c->files[c->n_files++];
+    memset(f, 0, sizeof *f);
+    snprintf(f->name, sizeof f->name, "%s", nm ? (const char *)nm : "");
+    snprintf(f->path, sizeof f->path, "%s", path);
+    f->game_system = gst;
+    f->tree = tree;
+    xmlFree(nm);
+    xmlFreeDoc(doc);
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static int load_path(army_catalogue *c, const char *path, rules_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) < 0)
+        return rules_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return load_file(c, path, err);
+    DIR *d = opendir(path);
+    if (!d)
+        return rules_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    char **names = NULL;
+    size_t n = 0;
+    struct dirent *e;
+    int rc = 0;
+    while ((e = readdir(d)) && rc == 0) {
+        if (e->d_name[0] == '.' || !is_data_file(e->d_name))
+            continue;
+        char **nn = realloc(names, (n + 1) * sizeof *nn);
+        if (!nn || !(nn[n] = strdup(e->d_name))) {
+            names = nn ? nn : names;
+            rc = rules_error_set(err, "out of memory");
+            break;
+        }
+        names = nn;
+        n++;
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        char full[1024];
+        snprintf(full, sizeof full, "%s/%s", path, names[i]);
+        if (rc == 0)
+            rc = load_file(c, full, err);
+        free(names[i]);
+    }
+    free(names);
+    if (rc == 0 && n == 0)
+        rc = rules_error_set(err, "%s: no .gst or .cat files in this folder", path);
+    return rc;
+}
+
+/* Replaces "#id" categories (data-file links) by the category's own name. */
+static void name_categories(army_node *n, const army_catalogue *c)
+{
+    for (size_t i = 0; i < n->n_categories; i++) {
+        if (n->categories[i][0] != '#')
+            continue;
+        for (size_t f = 0; f < c->n_files; f++)
+            for (size_t k = 0; k < c->files[f].tree->n_children; k++) {
+                const army_node *top = &c->files[f].tree->children[k];
+                for (size_t j = 0; j < top->n_children; j++) {
+                    const army_node *ce = &top->children[j];
+                    if (ce->kind == ARMY_NODE_CATEGORY && ce->extra && strcmp(ce->extra, n->categories[i] + 1) == 0) {
+                        char *nm = strdup(ce->name);
+                        if (nm) {
+                            free(n->categories[i]);
+                            n->categories[i] = nm;
+                        }
+                    }
+                }
+            }
+    }
+    for (size_t k = 0; k < n->n_children; k++)
+        name_categories(&n->children[k], c);
+}
+
+army_catalogue *army_catalogue_load(const char *const *paths, size_t n, rules_error *err)
+{
+    army_catalogue *c = calloc(1, sizeof *c);
+    if (!c) {
+        rules_error_set(err, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (load_path(c, paths[i], err) < 0) {
+            army_catalogue_free(c);
+            return NULL;
+        }
+    for (size_t f = 0; f < c->n_files; f++)
+        name_categories(c->files[f].tree, c);
+    for (size_t f = 0; f < c->n_files; f++)
+        if (index_entries(c, c->files[f].tree, f) < 0) {
+            army_catalogue_free(c);
+            rules_error_set(err, "out of memory");
+            return NULL;
+        }
+    return c;
+}
+
+/* ---- filling a list ------------------------------------------------------- */
+
+/* "Barbarian Horsemen (Core)" -> "Barbarian Horsemen". */
+static void strip_brackets(const char *s, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", s);
+    size_t n = strlen(out);
+    while (n && out[n - 1] == ' ')
+        out[--n] = '\0';
+    if (n && out[n - 1] == ')') {
+        char *open = strrchr(out, '(');
+        if (open) {
+            *open = '\0';
+            n = strlen(out);
+            while (n && out[n - 1] == ' ')
+                out[--n] = '\0';
+        }
+    }
+}
+
+/* Whether file f is one the army may use: the game system, or a catalogue named after the army. */
+static int army_file_matches(const cat_file *f, const char *army)
+{
+    size_t n = strlen(army);
+    return n > 0 && strncasecmp(f->name, army, n) == 0;
+}
+
+static int entry_is_unit(const army_node *n)
+{
+    return strcmp(n->type, "unit") == 0 || strcmp(n->type, "model") == 0;
+}
+
+/* Entries named `name` that the army may use; units and models before upgrades when `units_only`. */
+static size_t find_entries(const army_catalogue *c, const char *army, const char *name, int units_only,
+                           const army_node **out, size_t cap)
+{
+    int any_army_file = 0;
+    for (size_t f = 0; f < c->n_files; f++)
+        any_army_file |= !c->files[f].game_system && army_file_matches(&c->files[f], army);
+    char want[ARMY_NAME_MAX], have[ARMY_NAME_MAX];
+    size_t n = 0;
+    for (int pass = 0; pass < 2 && n == 0; pass++) {
+        if (pass == 0)
+            snprintf(want, sizeof want, "%s", name);
+        else
+            strip_brackets(name, want, sizeof want);
+        for (size_t i = 0; i < c->n_entries && n < cap; i++) {
+            const cat_file *f = &c->files[c->entries[i].file];
+            if (any_army_file && !f->game_system && !army_file_matches(f, army))
+                continue;
+            const army_node *e = c->entries[i].node;
+            if (units_only && !entry_is_unit(e))
+                continue;
+            if (pass == 0 ? strcasecmp(e->name, want) != 0
+                          : (strip_brackets(e->name, have, sizeof have), strcasecmp(have, want) != 0))
+                continue;
+            out[n++] = e;
+        }
+    }
+    return n;
+}
+
+/* The unit as entry e would fill it (a scratch copy of u's groups). */
+static void fill_from(const army_node *e, const army_unit *u, army_unit *out)
+{
+    *out = *u;
+    out->groups = malloc((u->n_groups ? u->n_groups : 1) * sizeof *out->groups);
+    if (!out->groups) {
+        out->n_groups = 0;
+        return;
+    }
+    memcpy(out->groups, u->groups, u->n_groups * sizeof *u->groups);
+    out->note[0] = '\0';
+    if (army_node_is_character(e))
+        out->character = true;
+    army_tree_profile_fill(e, out, ARMY_FROM_CATALOGUE);
+}
+
+static int same_values(const army_unit *a, const army_unit *b)
+{
+    if (!((isnan(a->adv_in) && isnan(b->adv_in)) || a->adv_in == b->adv_in) ||
+        !((isnan(a->mar_in) && isnan(b->mar_in)) || a->mar_in == b->mar_in) || a->n_groups != b->n_groups)
+        return 0;
+    for (size_t g = 0; g < a->n_groups; g++)
+        if (a->groups[g].base.front_mm != b->groups[g].base.front_mm ||
+            a->groups[g].base.side_mm != b->groups[g].base.side_mm)
+            return 0;
+    return 1;
+}
+
+/* A mount named among a text list's options ("..., Black Steed, ..."): its base and rates. */
+static void fill_mount(const army_catalogue *c, const char *army, army_unit *u)
+{
+    char opt[ARMY_NAME_MAX];
+    const char *p = u->options;
+    while (*p) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        int depth = 0;
+        const char *e = p;
+        for (; *e && !(*e == ',' && depth == 0); e++)
+            depth += *e == '(' ? 1 : *e == ')' ? -1 : 0;
+        snprintf(opt, sizeof opt, "%.*s", (int)(e - p), p);
+        p = e;
+        size_t n = strlen(opt);
+        while (n && opt[n - 1] == ' ')
+            opt[--n] = '\0';
+        if (!opt[0])
+            continue;
+        const army_node *hits[4];
+        size_t k = find_entries(c, army, opt, 0, hits, 4);
+        for (size_t i = 0; i < k; i++) {
+            const char *b = army_node_char(hits[i], "Base");
+            army_base base;
+            if (entry_is_unit(hits[i]) || !b || !army_parse_base(b, &base))
+                continue;
+            /* The mount carries the rider: its base, and its rates when it has fixed ones. */
+            snprintf(u->mount, sizeof u->mount, "%s", hits[i]->name);
+            for (size_t g = 0; g < u->n_groups; g++)
+                if (!(u->groups[g].base.front_mm > 0))
+                    u->groups[g].base = base, u->groups[g].base_from = ARMY_FROM_CATALOGUE;
+            double v;
+            const char *t = army_node_char(hits[i], "Adv");
+            if (isnan(u->adv_in) && t && army_parse_rate(t, &v, NULL) == 1)
+                u->adv_in = v, u->rates_from = ARMY_FROM_CATALOGUE;
+            t = army_node_char(hits[i], "Mar");
+            if (isnan(u->mar_in) && t && army_parse_rate(t, &v, NULL) == 1)
+                u->mar_in = v, u->rates_from = ARMY_FROM_CATALOGUE;
+            const char *h = army_node_char(hits[i], "Height"), *ty = army_node_char(hits[i], "Type");
+            if (h)
+                snprintf(u->height, sizeof u->height, "%s", h);
+            if (ty)
+                snprintf(u->type, sizeof u->type, "%s", ty);
+            return;
+        }
+    }
+}
+
+static void fill_unit(const army_catalogue *c, const char *army, army_unit *u, army_fill_report *rep)
+{
+    const unsigned before = u->missing;
+    const army_node *hits[16];
+    size_t n = find_entries(c, army, u->name, 1, hits, 16);
+    if (n == 0) {
+        rep->units_not_found++;
+        if (!u->note[0])
+            snprintf(u->note, sizeof u->note, "no entry named \"%s\" in the catalogues", u->name);
+        army_unit_update_missing(u);
+        return;
+    }
+    /* A character's mount, named among its options, wins over the rider's own base and rates. */
+    if (army_node_is_character(hits[0]))
+        u->character = true;
+    if (u->character && u->options[0])
+        fill_mount(c, army, u);
+    army_unit first, other;
+    fill_from(hits[0], u, &first);
+    for (size_t i = 1; i < n; i++) {
+        fill_from(hits[i], u, &other);
+        int same = same_values(&first, &other);
+        free(other.groups);
+        if (!same) {
+            rep->units_ambiguous++;
+            snprintf(u->note, sizeof u->note, "%zu catalogue entries named \"%s\" disagree: left for you to give", n,
+                     u->name);
+            free(first.groups);
+            army_unit_update_missing(u);
+            return;
+        }
+    }
+    free(u->groups);
+    *u = first;
+    army_unit_update_missing(u);
+    if (u->missing != before)
+        rep->units_filled++;
+    else if (u->missing && !u->note[0])
+        snprintf(u->note, sizeof u->note, "the catalogue's \"%.60s\" gives no Adv, Mar or Base", hits[0]->name);
+}
+
+void army_file_fill(army_file *f, const army_catalogue *c, army_fill_report *rep)
+{
+    army_fill_report dummy;
+    if (!rep)
+        rep = &dummy;
+    memset(rep, 0, sizeof *rep);
+    for (size_t a = 0; a < f->n_armies; a++)
+        for (size_t i = 0; i < f->armies[a].n_units; i++) {
+            army_unit *u = &f->armies[a].units[i];
+            army_unit_update_missing(u);
+            /* A roster's own character flag and values stand; only the gaps are filled. */
+            if (u->missing == 0 && f->format != ARMY_FORMAT_TEXT && f->format != ARMY_FORMAT_NR_REPORT)
+                continue;
+            fill_unit(c, f->armies[a].name, u, rep);
+        }
+}

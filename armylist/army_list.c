@@ -1,0 +1,250 @@
+#include "army_list.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *army_origin_word(army_origin o)
+{
+    switch (o) {
+    case ARMY_FROM_LIST: return "list";
+    case ARMY_FROM_CATALOGUE: return "catalogue";
+    case ARMY_FROM_USER: return "user";
+    default: return "unknown";
+    }
+}
+
+const char *army_format_word(army_format f)
+{
+    switch (f) {
+    case ARMY_FORMAT_ROS: return "BattleScribe roster (.ros)";
+    case ARMY_FORMAT_ROSZ: return "BattleScribe roster (.rosz)";
+    case ARMY_FORMAT_NR_JSON: return "New Recruit JSON roster";
+    case ARMY_FORMAT_NR_REPORT: return "New Recruit tournament report";
+    default: return "New Recruit text list";
+    }
+}
+
+void army_file_free(army_file *f)
+{
+    if (!f)
+        return;
+    for (size_t a = 0; a < f->n_armies; a++) {
+        for (size_t u = 0; u < f->armies[a].n_units; u++)
+            free(f->armies[a].units[u].groups);
+        free(f->armies[a].units);
+    }
+    free(f->armies);
+    free(f);
+}
+
+army_list *army_file_add_army(army_file *f, const char *name)
+{
+    army_list *a = realloc(f->armies, (f->n_armies + 1) * sizeof *a);
+    if (!a)
+        return NULL;
+    f->armies = a;
+    a = &f->armies[f->n_armies++];
+    memset(a, 0, sizeof *a);
+    snprintf(a->name, sizeof a->name, "%s", name ? name : "");
+    return a;
+}
+
+army_unit *army_list_add_unit(army_list *a, const char *name)
+{
+    army_unit *u = realloc(a->units, (a->n_units + 1) * sizeof *u);
+    if (!u)
+        return NULL;
+    a->units = u;
+    u = &a->units[a->n_units++];
+    memset(u, 0, sizeof *u);
+    snprintf(u->name, sizeof u->name, "%s", name);
+    u->adv_in = u->mar_in = NAN;
+    return u;
+}
+
+army_group *army_unit_add_group(army_unit *u, const char *name, int count)
+{
+    army_group *g = realloc(u->groups, (u->n_groups + 1) * sizeof *g);
+    if (!g)
+        return NULL;
+    u->groups = g;
+    g = &u->groups[u->n_groups++];
+    memset(g, 0, sizeof *g);
+    snprintf(g->name, sizeof g->name, "%s", name);
+    g->count = count;
+    return g;
+}
+
+void army_unit_update_missing(army_unit *u)
+{
+    u->missing = 0;
+    int sum = 0;
+    bool counted = u->n_groups > 0;
+    for (size_t g = 0; g < u->n_groups; g++) {
+        if (u->groups[g].count <= 0)
+            counted = false;
+        sum += u->groups[g].count;
+        if (!(u->groups[g].base.front_mm > 0))
+            u->missing |= ARMY_MISSING_BASE;
+    }
+    if (counted)
+        u->models = sum;
+    if (u->models <= 0)
+        u->missing |= ARMY_MISSING_COUNT;
+    if (u->n_groups == 0)
+        u->missing |= ARMY_MISSING_BASE;
+    if (isnan(u->adv_in))
+        u->missing |= ARMY_MISSING_ADV;
+    if (isnan(u->mar_in))
+        u->missing |= ARMY_MISSING_MAR;
+}
+
+const char *army_unit_missing(const army_unit *u, char *buf, size_t cap)
+{
+    static const struct {
+        unsigned bit;
+        const char *what;
+    } words[] = {{ARMY_MISSING_COUNT, "model count"},
+                 {ARMY_MISSING_BASE, "base size"},
+                 {ARMY_MISSING_ADV, "Advance Rate"},
+                 {ARMY_MISSING_MAR, "March Rate"}};
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (u->missing & words[i].bit) {
+            int w = snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", words[i].what);
+            if (w < 0 || (size_t)w >= cap - n)
+                break;
+            n += (size_t)w;
+        }
+    return buf;
+}
+
+/* Copies `text` with typographic quotes and the multiplication sign made ASCII, lower-cased. */
+static void normalise(const char *text, char *out, size_t cap)
+{
+    size_t n = 0;
+    const unsigned char *p = (const unsigned char *)text;
+    while (*p && n + 1 < cap) {
+        if (p[0] == 0xE2 && p[1] == 0x80 && (p[2] == 0x9C || p[2] == 0x9D || p[2] == 0xB3)) {
+            out[n++] = '"', p += 3; /* " " and the double prime */
+        } else if (p[0] == 0xE2 && p[1] == 0x80 && (p[2] == 0x98 || p[2] == 0x99)) {
+            out[n++] = '\'', p += 3;
+        } else if (strncmp((const char *)p, "&quot;", 6) == 0) {
+            out[n++] = '"', p += 6; /* some exports escape the inch mark twice */
+        } else if (p[0] == 0xC3 && p[1] == 0x97) {
+            out[n++] = 'x', p += 2; /* U+00D7 multiplication sign */
+        } else if (p[0] == 0xC3 && p[1] == 0x98) {
+            out[n++] = 'o', p += 2; /* U+00D8: a round base's diameter */
+        } else if (p[0] == 0xE2 && p[1] == 0x8C && p[2] == 0x80) {
+            out[n++] = 'o', p += 3; /* U+2300 diameter sign */
+        } else {
+            out[n++] = (char)tolower(*p++);
+        }
+    }
+    out[n] = '\0';
+}
+
+static const char *skip_space(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+int army_parse_rate(const char *text, double *out, const char **why)
+{
+    static const char *dummy;
+    if (!why)
+        why = &dummy;
+    char buf[128];
+    normalise(text ? text : "", buf, sizeof buf);
+    const char *s = buf;
+    /* "Ground 7", Fly 7"": the ground rate is the one a move on the table is judged by. */
+    const char *g = strstr(s, "ground");
+    if (g)
+        s = g + 6;
+    s = skip_space(s);
+    if (*s == '\0') {
+        *why = "not given";
+        return 0;
+    }
+    if (*s == '-' && (s[1] == '\0' || s[1] == ' ' || s[1] == ',')) {
+        *why = "none (-)";
+        return 0;
+    }
+    if (!isdigit((unsigned char)*s)) {
+        *why = *s == 'c' && (s[1] == '\0' || s[1] == ',' || s[1] == ' ') ? "the rider's (C)" : "not a number";
+        return 0;
+    }
+    char *end;
+    double v = strtod(s, &end);
+    end = (char *)skip_space(end);
+    if (*end == 'd') {
+        *why = "random (dice)";
+        return 0;
+    }
+    if (!(v >= 0 && v <= 100)) {
+        *why = "out of range";
+        return 0;
+    }
+    if (*end != '\0' && *end != '"' && *end != '(' && *end != ',' && strncmp(end, "in", 2) != 0) {
+        *why = "not a number";
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+int army_parse_base(const char *text, army_base *out)
+{
+    char buf[128];
+    normalise(text ? text : "", buf, sizeof buf);
+    const char *s = skip_space(buf);
+    if (!isdigit((unsigned char)*s))
+        return 0;
+    char *end;
+    double a = strtod(s, &end);
+    s = skip_space(end);
+    if (strncmp(s, "mm", 2) == 0)
+        s = skip_space(s + 2);
+    if (*s == 'x') {
+        s = skip_space(s + 1);
+        if (!isdigit((unsigned char)*s))
+            return 0;
+        double b = strtod(s, &end);
+        if (!(a > 0 && a <= 500 && b > 0 && b <= 500))
+            return 0;
+        *out = (army_base){a, b, false};
+        return 1;
+    }
+    if (*s == 'o' || strncmp(s, "round", 5) == 0 || strncmp(s, "dia", 3) == 0) {
+        if (!(a > 0 && a <= 500))
+            return 0;
+        *out = (army_base){a, a, true};
+        return 1;
+    }
+    return 0;
+}
+
+void army_slug(const char *name, char *out, size_t cap)
+{
+    size_t n = 0;
+    bool dash = false;
+    for (const unsigned char *p = (const unsigned char *)name; *p && n + 2 < cap; p++) {
+        if (isalnum(*p)) {
+            if (dash && n > 0)
+                out[n++] = '-';
+            out[n++] = (char)tolower(*p);
+            dash = false;
+        } else {
+            dash = true;
+        }
+    }
+    if (n == 0 && cap > 5)
+        n = (size_t)snprintf(out, cap, "unit");
+    out[n] = '\0';
+}

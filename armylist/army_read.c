@@ -1,0 +1,319 @@
+/* army_read: tells the list formats apart by content and reads each. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <cjson/cJSON.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <zip.h>
+
+#include "army_list.h"
+#include "army_read.h"
+#include "army_tree.h"
+
+/* A roster or data file larger than this is refused (a real T9A catalogue is ~0.5 MB). */
+#define ARMY_MAX_BYTES (64u << 20)
+
+int army_read_whole_file(const char *path, char **data, size_t *size, rules_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return rules_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n + 65536 + 1 > cap) {
+            cap = cap ? cap * 2 : 131072;
+            if (cap > ARMY_MAX_BYTES + 65536u) {
+                free(buf);
+                fclose(f);
+                return rules_error_set(err, "%s: larger than %u MB: not an army list", path, ARMY_MAX_BYTES >> 20);
+            }
+            char *b = realloc(buf, cap);
+            if (!b) {
+                free(buf);
+                fclose(f);
+                return rules_error_set(err, "%s: out of memory", path);
+            }
+            buf = b;
+        }
+        size_t r = fread(buf + n, 1, 65536, f);
+        n += r;
+        if (r < 65536) {
+            if (ferror(f)) {
+                free(buf);
+                fclose(f);
+                return rules_error_set(err, "%s: read error", path);
+            }
+            break;
+        }
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *data = buf;
+    *size = n;
+    return 0;
+}
+
+/* ---- zip ---------------------------------------------------------------- */
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcasecmp(s + a - b, suffix) == 0;
+}
+
+int army_unzip_first(const void *data, size_t size, const char *name, const char *const *suffixes, char **out,
+                     size_t *out_size, char *entry_name, size_t entry_cap, rules_error *err)
+{
+    zip_error_t ze;
+    zip_error_init(&ze);
+    zip_source_t *src = zip_source_buffer_create(data, size, 0, &ze);
+    zip_t *z = src ? zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &ze) : NULL;
+    if (!z) {
+        rules_error_set(err, "%s: not a readable zip archive (%s)", name, zip_error_strerror(&ze));
+        zip_error_fini(&ze);
+        if (src)
+            zip_source_free(src);
+        return -1;
+    }
+    zip_error_fini(&ze);
+    zip_int64_t n = zip_get_num_entries(z, 0), pick = -1;
+    for (zip_int64_t i = 0; i < n && pick < 0; i++) {
+        const char *en = zip_get_name(z, (zip_uint64_t)i, 0);
+        for (size_t k = 0; en && suffixes[k] && pick < 0; k++)
+            if (ends_with(en, suffixes[k]))
+                pick = i;
+    }
+    if (pick < 0) {
+        zip_close(z);
+        return rules_error_set(err, "%s: the archive holds no %s file", name, suffixes[0]);
+    }
+    zip_stat_t st;
+    if (zip_stat_index(z, (zip_uint64_t)pick, 0, &st) < 0 || !(st.valid & ZIP_STAT_SIZE) || st.size > ARMY_MAX_BYTES) {
+        zip_close(z);
+        return rules_error_set(err, "%s: the archive's %s entry is unreadable or larger than %u MB", name,
+                               suffixes[0], ARMY_MAX_BYTES >> 20);
+    }
+    snprintf(entry_name, entry_cap, "%s", st.name ? st.name : "?");
+    char *buf = malloc(st.size + 1);
+    zip_file_t *zf = buf ? zip_fopen_index(z, (zip_uint64_t)pick, 0) : NULL;
+    zip_int64_t got = zf ? zip_fread(zf, buf, st.size) : -1;
+    /* libzip checks the CRC only when a read reaches the end of the entry: ask for one byte more. */
+    char extra;
+    int bad = !zf || got != (zip_int64_t)st.size || zip_fread(zf, &extra, 1) != 0;
+    char why[160] = "";
+    if (bad)
+        snprintf(why, sizeof why, "%s", zf ? zip_error_strerror(zip_file_get_error(zf)) : zip_error_strerror(zip_get_error(z)));
+    if (zf && zip_fclose(zf) != 0 && !bad) {
+        bad = 1;
+        snprintf(why, sizeof why, "checksum mismatch");
+    }
+    zip_close(z);
+    if (bad) {
+        free(buf);
+        return rules_error_set(err, "%s: cannot unpack %s from the archive (%s): the file is damaged", name, entry_name,
+                               why);
+    }
+    buf[st.size] = '\0';
+    *out = buf;
+    *out_size = st.size;
+    return 0;
+}
+
+/* ---- XML ---------------------------------------------------------------- */
+
+static void quiet(void *ctx, const char *msg, ...)
+{
+    (void)ctx;
+    (void)msg;
+}
+
+void *army_xml_parse(const char *data, size_t size, const char *name, rules_error *err)
+{
+    xmlSetGenericErrorFunc(NULL, quiet);
+    xmlResetLastError();
+    /* No network, no entity substitution: a list file cannot reach out or expand itself. */
+    xmlDoc *doc = xmlReadMemory(data, (int)size, name, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+                                                              XML_PARSE_NOBLANKS);
+    if (!doc) {
+        const xmlError *e = xmlGetLastError();
+        char msg[200] = "not well-formed XML";
+        if (e && e->message) {
+            snprintf(msg, sizeof msg, "%s", e->message);
+            size_t n = strlen(msg);
+            while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+                msg[--n] = '\0';
+        }
+        rules_error_set(err, "%s: line %d: %s (the file is cut short or is not a roster)", name, e ? e->line : 0, msg);
+        return NULL;
+    }
+    return doc;
+}
+
+static int read_ros(const char *data, size_t size, const char *name, army_file *f, rules_error *err)
+{
+    xmlDoc *doc = army_xml_parse(data, size, name, err);
+    if (!doc)
+        return -1;
+    xmlNode *root = xmlDocGetRootElement(doc);
+    int rc = -1;
+    if (!root || !xmlStrEqual(root->name, BAD_CAST "roster")) {
+        const char *what = root ? (const char *)root->name : "nothing";
+        if (root && (xmlStrEqual(root->name, BAD_CAST "catalogue") || xmlStrEqual(root->name, BAD_CAST "gameSystem")))
+            rules_error_set(err, "%s: this is army data (<%s>), not a roster: give it with --catalogue", name, what);
+        else
+            rules_error_set(err, "%s: the root element is <%s>, expected <roster>", name, what);
+        xmlFreeDoc(doc);
+        return -1;
+    }
+    army_node *tree = army_tree_from_xml(root);
+    xmlFreeDoc(doc);
+    if (!tree)
+        return rules_error_set(err, "%s: out of memory", name);
+    rc = army_read_tree(tree, name, f, err);
+    army_tree_free(tree);
+    return rc;
+}
+
+int army_read_tree(const army_node *top, const char *name, army_file *f, rules_error *err)
+{
+    const army_node *roster = top->n_children ? &top->children[0] : NULL;
+    if (!roster || roster->kind != ARMY_NODE_ROSTER)
+        return rules_error_set(err, "%s: no roster in this file", name);
+    army_list *a = army_file_add_army(f, "");
+    if (!a)
+        return rules_error_set(err, "%s: out of memory", name);
+    snprintf(a->game_system, sizeof a->game_system, "%s", roster->extra ? roster->extra : "");
+    if (army_tree_units(roster, a, err) < 0)
+        return -1;
+    if (!a->name[0])
+        snprintf(a->name, sizeof a->name, "%s", roster->name);
+    if (a->n_units == 0)
+        return rules_error_set(err, "%s: the roster \"%s\" holds no unit or model selections", name, roster->name);
+    return 0;
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static int read_json(const char *data, const char *name, army_file *f, rules_error *err)
+{
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(data, &end, 0);
+    if (!root) {
+        size_t line = 1;
+        for (const char *p = data; end && p < end; p++)
+            line += *p == '\n';
+        return rules_error_set(err, "%s: line %zu: not valid JSON (the file is cut short or damaged)", name, line);
+    }
+    int rc = -1;
+    const cJSON *players = cJSON_GetObjectItemCaseSensitive(root, "players");
+    if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "roster")) ||
+        cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "forces"))) {
+        f->format = ARMY_FORMAT_NR_JSON;
+        army_node *tree = army_tree_from_json(root);
+        rc = tree ? army_read_tree(tree, name, f, err) : rules_error_set(err, "%s: out of memory", name);
+        army_tree_free(tree);
+    } else if (cJSON_IsArray(players)) {
+        f->format = ARMY_FORMAT_NR_REPORT;
+        rc = 0;
+        size_t i = 0;
+        const cJSON *p;
+        cJSON_ArrayForEach(p, players)
+        {
+            const cJSON *list = cJSON_GetObjectItemCaseSensitive(p, "exported_list");
+            const cJSON *pn = cJSON_GetObjectItemCaseSensitive(p, "name");
+            char where[64];
+            snprintf(where, sizeof where, "%s: players[%zu].exported_list", name, i++);
+            if (!cJSON_IsString(list)) {
+                rc = rules_error_set(err, "%s: missing (a tournament report without the list text)", where);
+                break;
+            }
+            if ((rc = army_read_text(list->valuestring, where, f, err)) < 0)
+                break;
+            army_list *a = &f->armies[f->n_armies - 1];
+            if (!a->player[0] && cJSON_IsString(pn))
+                snprintf(a->player, sizeof a->player, "%s", pn->valuestring);
+        }
+        if (rc == 0 && f->n_armies == 0)
+            rc = rules_error_set(err, "%s: players: no player in this report", name);
+    } else {
+        rc = rules_error_set(err, "%s: JSON, but neither a New Recruit roster (\"roster\") nor a tournament report "
+                                  "(\"players\")",
+                             name);
+    }
+    cJSON_Delete(root);
+    return rc;
+}
+
+/* ---- by content ----------------------------------------------------------- */
+
+static const char *skip_bom_space(const char *p, const char *end)
+{
+    if (end - p >= 3 && (unsigned char)p[0] == 0xEF && (unsigned char)p[1] == 0xBB && (unsigned char)p[2] == 0xBF)
+        p += 3;
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+        p++;
+    return p;
+}
+
+army_file *army_file_parse(const void *data, size_t size, const char *name, rules_error *err)
+{
+    army_file *f = calloc(1, sizeof *f);
+    if (!f) {
+        rules_error_set(err, "%s: out of memory", name);
+        return NULL;
+    }
+    snprintf(f->path, sizeof f->path, "%s", name);
+    const char *d = data, *p = skip_bom_space(d, d + size);
+    int rc;
+    if (size >= 4 && memcmp(d, "PK\x03\x04", 4) == 0) {
+        static const char *const ros[] = {".ros", NULL};
+        char *xml = NULL, entry[256];
+        size_t n = 0;
+        f->format = ARMY_FORMAT_ROSZ;
+        rc = army_unzip_first(data, size, name, ros, &xml, &n, entry, sizeof entry, err);
+        if (rc == 0) {
+            char inner[800];
+            snprintf(inner, sizeof inner, "%s:%s", name, entry);
+            rc = read_ros(xml, n, inner, f, err);
+        }
+        free(xml);
+    } else if (size >= 2 && (unsigned char)d[0] == 0x1f && (unsigned char)d[1] == 0x8b) {
+        rc = rules_error_set(err, "%s: a gzip file: unpack it first", name);
+    } else if (p < d + size && *p == '<') {
+        f->format = ARMY_FORMAT_ROS;
+        rc = read_ros(p, (size_t)(d + size - p), name, f, err);
+    } else if (p < d + size && *p == '{') {
+        rc = read_json(p, name, f, err);
+    } else if (memchr(d, '\0', size)) {
+        rc = rules_error_set(err, "%s: binary data, not an army list (.ros, .rosz, New Recruit JSON or text)", name);
+    } else {
+        f->format = ARMY_FORMAT_TEXT;
+        rc = army_read_text(d, name, f, err);
+    }
+    if (rc < 0) {
+        army_file_free(f);
+        return NULL;
+    }
+    return f;
+}
+
+army_file *army_file_read(const char *path, rules_error *err)
+{
+    char *data = NULL;
+    size_t size = 0;
+    if (army_read_whole_file(path, &data, &size, err) < 0)
+        return NULL;
+    if (size == 0) {
+        free(data);
+        rules_error_set(err, "%s: empty file", path);
+        return NULL;
+    }
+    army_file *f = army_file_parse(data, size, path, err);
+    free(data);
+    return f;
+}

@@ -1,0 +1,234 @@
+/*
+ * army_text: New Recruit's text export, the way most T9A lists circulate:
+ *
+ *   Orcs and Goblins                          (or "Player (alias) - Army")
+ *   560 - Goblin Witch, General (Darrmu), Light Troops, Wizard Master, ...
+ *   313 - 15 Goblin Reavers, Lance and Shield, Standard Bearer (Goga Cauldron)
+ *   3998                                      (the total)
+ *
+ * A unit line is "COST - [COUNT[x]] NAME, OPTION, OPTION (DETAIL), ...". A
+ * count is written only when the unit has more than one model ("15 Goblin
+ * Reavers", "27x Goblin Rabble"); "3 x 10 Corsairs" is three units of ten.
+ * A line that starts with neither a cost nor a total continues the unit
+ * above (lists copied out of PDFs break lines anywhere). Several lists in one
+ * text are told apart by their headers. Typographic quotes and dashes are
+ * read as ASCII.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "army_list.h"
+#include "army_read.h"
+
+typedef struct text_unit {
+    size_t army;
+    int line;
+    char body[1024];
+} text_unit;
+
+/* ASCII dashes for en/em dashes and minus signs, trimmed. */
+static void clean_line(const char *in, size_t len, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len && n + 1 < cap; i++) {
+        const unsigned char *p = (const unsigned char *)in + i;
+        if (p[0] == 0xE2 && i + 2 < len && p[1] == 0x80 && (p[2] == 0x93 || p[2] == 0x94)) {
+            out[n++] = '-';
+            i += 2;
+        } else if (p[0] == '\r' || p[0] == '\t') {
+            out[n++] = ' ';
+        } else {
+            out[n++] = (char)p[0];
+        }
+    }
+    while (n && out[n - 1] == ' ')
+        n--;
+    out[n] = '\0';
+    size_t s = 0;
+    while (out[s] == ' ')
+        s++;
+    memmove(out, out + s, n - s + 1);
+}
+
+/* "560 - body": 1 with *body set. */
+static int unit_line(const char *s, const char **body)
+{
+    const char *p = s;
+    if (!isdigit((unsigned char)*p))
+        return 0;
+    while (isdigit((unsigned char)*p))
+        p++;
+    while (*p == ' ')
+        p++;
+    if (*p != '-')
+        return 0;
+    p++;
+    while (*p == ' ')
+        p++;
+    if (!*p)
+        return 0;
+    *body = p;
+    return 1;
+}
+
+/* "3998" or "3998 pts": 1 with *points set. */
+static int total_line(const char *s, int *points)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || v < 0 || v > 100000)
+        return 0;
+    while (*end == ' ')
+        end++;
+    if (*end && strcmp(end, "pts") != 0 && strcmp(end, "points") != 0 && strcmp(end, "pts.") != 0)
+        return 0;
+    *points = (int)v;
+    return 1;
+}
+
+/* "Simon (Sparta) - Undying Dynasties": the army after the last " - ", the player before it. */
+static void header(army_list *a, const char *s)
+{
+    const char *dash = NULL;
+    for (const char *p = strstr(s, " - "); p; p = strstr(p + 1, " - "))
+        dash = p;
+    if (dash) {
+        snprintf(a->name, sizeof a->name, "%.95s", dash + 3);
+        snprintf(a->player, sizeof a->player, "%.*s", (int)(dash - s) < 95 ? (int)(dash - s) : 95, s);
+    } else {
+        snprintf(a->name, sizeof a->name, "%.95s", s);
+    }
+}
+
+/* Reads a leading count: "15 ", "27x ", "27 x ". Returns the text after it, or `s` when there is none. */
+static const char *leading_count(const char *s, int *count)
+{
+    const char *p = s;
+    if (!isdigit((unsigned char)*p))
+        return s;
+    long v = strtol(p, (char **)&p, 10);
+    const char *q = p;
+    while (*q == ' ')
+        q++;
+    if (*q == 'x' || *q == 'X') {
+        q++;
+        if (*q != ' ' && !isdigit((unsigned char)*q) && *q != '\0' && q - p > 1)
+            return s;
+        while (*q == ' ')
+            q++;
+    } else if (q == p) {
+        return s; /* "2nd Legion": a name that starts with digits */
+    }
+    if (v < 1 || v > 1000 || !*q)
+        return s;
+    *count = (int)v;
+    return q;
+}
+
+static int build_unit(army_file *f, const text_unit *t, const char *name, rules_error *err)
+{
+    army_list *a = &f->armies[t->army];
+    const char *p = t->body;
+    int count = 0, units = 1;
+    p = leading_count(p, &count);
+    if (count > 0 && isdigit((unsigned char)*p)) {
+        int per = 0;
+        const char *q = leading_count(p, &per);
+        if (per > 0 && q != p) {
+            units = count; /* "3 x 10 Corsairs" */
+            count = per;
+            p = q;
+        }
+    }
+    /* The name runs to the first comma outside brackets. */
+    int depth = 0;
+    const char *e = p;
+    for (; *e && !(*e == ',' && depth == 0); e++)
+        depth += *e == '(' ? 1 : *e == ')' ? -1 : 0;
+    char uname[ARMY_NAME_MAX];
+    snprintf(uname, sizeof uname, "%.*s", (int)(e - p), p);
+    size_t n = strlen(uname);
+    while (n && uname[n - 1] == ' ')
+        uname[--n] = '\0';
+    if (!uname[0])
+        return rules_error_set(err, "%s: line %d: a unit line without a unit name", name, t->line);
+    for (int k = 0; k < units; k++) {
+        army_unit *u = army_list_add_unit(a, uname);
+        if (!u || !army_unit_add_group(u, uname, count > 0 ? count : 1))
+            return rules_error_set(err, "%s: out of memory", name);
+        snprintf(u->where, sizeof u->where, "line %d", t->line);
+        snprintf(u->options, sizeof u->options, "%s", *e == ',' ? e + 1 : "");
+        u->models = count > 0 ? count : 1;
+        army_unit_update_missing(u);
+    }
+    return 0;
+}
+
+int army_read_text(const char *text, const char *name, army_file *f, rules_error *err)
+{
+    text_unit *units = NULL;
+    size_t n_units = 0, first_army = f->n_armies;
+    army_list *cur = NULL;
+    int finished = 1, line_no = 0, rc = 0;
+    char line[1024];
+    for (const char *s = text; *s && rc == 0;) {
+        const char *nl = strchr(s, '\n');
+        size_t len = nl ? (size_t)(nl - s) : strlen(s);
+        clean_line(s, len, line, sizeof line);
+        s += len + (nl ? 1 : 0);
+        line_no++;
+        const char *body;
+        int points;
+        if (!line[0])
+            continue;
+        if (unit_line(line, &body)) {
+            if (!cur && !(cur = army_file_add_army(f, "")))
+                rc = rules_error_set(err, "%s: out of memory", name);
+            text_unit *t = rc ? NULL : realloc(units, (n_units + 1) * sizeof *t);
+            if (!t) {
+                rc = rules_error_set(err, "%s: out of memory", name);
+                break;
+            }
+            units = t;
+            t = &units[n_units++];
+            t->army = f->n_armies - 1;
+            t->line = line_no;
+            snprintf(t->body, sizeof t->body, "%s", body);
+            finished = 0;
+        } else if (cur && !finished && total_line(line, &points)) {
+            cur->points = points;
+            finished = 1;
+        } else if (cur && !finished && n_units > 0 && units[n_units - 1].army == f->n_armies - 1) {
+            /* A unit line broken in two: join it back. */
+            text_unit *t = &units[n_units - 1];
+            size_t used = strlen(t->body);
+            snprintf(t->body + used, sizeof t->body - used, " %s", line);
+        } else {
+            if (!(cur = army_file_add_army(f, "")))
+                rc = rules_error_set(err, "%s: out of memory", name);
+            else
+                header(cur, line);
+            finished = 0;
+        }
+    }
+    for (size_t i = 0; i < n_units && rc == 0; i++)
+        rc = build_unit(f, &units[i], name, err);
+    free(units);
+    if (rc < 0)
+        return -1;
+    /* Headers with no units after them (a title, a comment) are dropped. */
+    size_t w = first_army;
+    for (size_t a = first_army; a < f->n_armies; a++) {
+        if (f->armies[a].n_units == 0) {
+            free(f->armies[a].units);
+            continue;
+        }
+        f->armies[w++] = f->armies[a];
+    }
+    f->n_armies = w;
+    if (f->n_armies == first_army)
+        return rules_error_set(err, "%s: no unit lines (\"COST - UNIT, OPTIONS\") found: not a New Recruit list", name);
+    return 0;
+}

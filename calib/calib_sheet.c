@@ -1,0 +1,408 @@
+#include "calib_sheet.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <apriltag/apriltag.h>
+#include <apriltag/tag36h11.h>
+#include <apriltag/tagStandard41h12.h>
+#include <cairo-pdf.h>
+#include <cairo.h>
+#include <pango/pangocairo.h>
+
+#include "rules_geom.h"
+#include "rules_json.h"
+
+/* Room a label keeps around its tag: the front mark and the name, as the importer sizes tags. */
+#define END_MM 2.5
+#define NAME_MM 1.5   /* name text height */
+#define HEAD_MM 7.0   /* a unit's heading line */
+#define BAR_ZONE_MM 10.0
+
+void calib_sheet_options_default(calib_sheet_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->paper_w_mm = 210;
+    o->paper_h_mm = 297;
+    o->margin_mm = 12;
+    o->gap_mm = 3;
+    o->board_page = 1;
+}
+
+int calib_sheet_paper(const char *name, double *w_mm, double *h_mm)
+{
+    if (strcasecmp(name, "a4") == 0)
+        *w_mm = 210, *h_mm = 297;
+    else if (strcasecmp(name, "letter") == 0)
+        *w_mm = 215.9, *h_mm = 279.4;
+    else
+        return -1;
+    return 0;
+}
+
+typedef struct sheet {
+    cairo_t *cr;
+    cairo_surface_t *surface;
+    const calib_sheet_options *o;
+    apriltag_family_t *fam;
+    int page;          /* 1-based, 0 before the first */
+    double y;          /* next free line on the page */
+    char title[256];
+    cJSON *tags, *bars; /* layout, or NULL */
+} sheet;
+
+/* ---- text ------------------------------------------------------------------ */
+
+/* Text of height `size_mm` at (x, y) (top-left), at most `width` wide (ellipsized), aligned left/centre. */
+static void text(sheet *s, double x, double y, double width, double size_mm, int bold, int centre, const char *t)
+{
+    PangoLayout *l = pango_cairo_create_layout(s->cr);
+    /* Metrics hinted at screen sizes space the letters oddly at these small millimetre sizes: no hinting. */
+    cairo_font_options_t *fo = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+    cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+    pango_cairo_context_set_font_options(pango_layout_get_context(l), fo);
+    cairo_font_options_destroy(fo);
+    pango_context_set_round_glyph_positions(pango_layout_get_context(l), FALSE);
+    pango_layout_context_changed(l);
+    PangoFontDescription *fd = pango_font_description_from_string(bold ? "DejaVu Sans Bold" : "DejaVu Sans");
+    pango_font_description_set_absolute_size(fd, size_mm * PANGO_SCALE);
+    pango_layout_set_font_description(l, fd);
+    pango_layout_set_text(l, t, -1);
+    pango_layout_set_width(l, (int)(width * PANGO_SCALE));
+    pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_MIDDLE);
+    pango_layout_set_alignment(l, centre ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT);
+    cairo_move_to(s->cr, x, y);
+    pango_cairo_show_layout(s->cr, l);
+    pango_font_description_free(fd);
+    g_object_unref(l);
+}
+
+/* ---- pages ---------------------------------------------------------------- */
+
+static void check_bar(sheet *s)
+{
+    const calib_sheet_options *o = s->o;
+    const double x = o->margin_mm, y = o->paper_h_mm - o->margin_mm - 4, len = 100;
+    cairo_t *cr = s->cr;
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_rectangle(cr, x, y, len, 1.0);
+    cairo_fill(cr);
+    cairo_set_line_width(cr, 0.2);
+    for (int k = 0; k <= 10; k++) {
+        cairo_move_to(cr, x + 10 * k + (k == 10 ? -0.1 : k == 0 ? 0.1 : 0), y - (k % 5 == 0 ? 2.0 : 1.0));
+        cairo_line_to(cr, x + 10 * k + (k == 10 ? -0.1 : k == 0 ? 0.1 : 0), y);
+        cairo_stroke(cr);
+    }
+    text(s, x + len + 3, y - 2.2, o->paper_w_mm - 2 * o->margin_mm - len - 3, 2.4, 0, 0,
+         "\xE2\x86\x90 100 mm: check it with a ruler (print at actual size)");
+    if (s->bars) {
+        cJSON *b = cJSON_CreateObject();
+        cJSON_AddNumberToObject(b, "page", s->page);
+        cJSON_AddNumberToObject(b, "x_mm", x);
+        cJSON_AddNumberToObject(b, "y_mm", y + 0.5);
+        cJSON_AddNumberToObject(b, "length_mm", len);
+        cJSON_AddItemToArray(s->bars, b);
+    }
+}
+
+static void new_page(sheet *s)
+{
+    if (s->page > 0)
+        cairo_show_page(s->cr);
+    s->page++;
+    const calib_sheet_options *o = s->o;
+    char head[320];
+    snprintf(head, sizeof head, "%s \xE2\x80\x94 page %d", s->title, s->page);
+    cairo_set_source_rgb(s->cr, 0, 0, 0);
+    text(s, o->margin_mm, o->margin_mm, o->paper_w_mm - 2 * o->margin_mm, 3.2, 1, 0, head);
+    check_bar(s);
+    s->y = o->margin_mm + 7;
+}
+
+static double page_bottom(const sheet *s) { return s->o->paper_h_mm - s->o->margin_mm - BAR_ZONE_MM; }
+
+/* ---- a tag ----------------------------------------------------------------- */
+
+/* The tag's black cells, centred at (cx, cy), black square `size`, turned `rot` (rad, counter-clockwise on the board). */
+static void draw_tag(sheet *s, int id, double cx, double cy, double size, double rot)
+{
+    image_u8_t *bm = apriltag_to_image(s->fam, (uint32_t)id);
+    if (!bm)
+        return;
+    const int wb = s->fam->width_at_border, tw = s->fam->total_width;
+    const double cell = size / wb, half = tw * cell / 2;
+    cairo_t *cr = s->cr;
+    cairo_save(cr);
+    cairo_translate(cr, cx, cy);
+    cairo_rotate(cr, -rot); /* the page's y runs down: a counter-clockwise turn on the board is clockwise here */
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    for (int y = 0; y < tw; y++)
+        for (int x = 0; x < tw; x++)
+            if (!bm->buf[y * bm->stride + x])
+                cairo_rectangle(cr, -half + x * cell, -half + y * cell, cell, cell);
+    cairo_fill(cr);
+    cairo_restore(cr);
+    image_u8_destroy(bm);
+}
+
+static void layout_tag(sheet *s, int id, double cx, double cy, double size, double rot, const char *key,
+                       const char *who)
+{
+    if (!s->tags)
+        return;
+    cJSON *t = cJSON_CreateObject();
+    cJSON_AddNumberToObject(t, "id", id);
+    cJSON_AddNumberToObject(t, "page", s->page);
+    rules_json_add_number(t, "x_mm", cx, 4);
+    rules_json_add_number(t, "y_mm", cy, 4);
+    cJSON_AddNumberToObject(t, "size_mm", size);
+    rules_json_add_number(t, "rotation_deg", rules_rad_to_deg(rot), 3);
+    cJSON_AddStringToObject(t, key, who);
+    cJSON_AddItemToArray(s->tags, t);
+}
+
+/* ---- a model's label ------------------------------------------------------- */
+
+/* The label's footprint on the page: front across, side down. */
+static void label_size(const vis_roster_unit *u, const vis_roster_model *m, double *w, double *h)
+{
+    *w = m->base_width > 0 ? m->base_width : u->base_width;
+    *h = m->base_width > 0 ? m->base_depth : u->base_depth;
+}
+
+static void draw_label(sheet *s, const vis_roster_unit *u, const vis_roster_model *m, int round, double x, double y)
+{
+    double w, h;
+    label_size(u, m, &w, &h);
+    cairo_t *cr = s->cr;
+    /* Cut line: on the label's edge, thin and grey so a slightly wide cut leaves no black. */
+    cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
+    cairo_set_line_width(cr, 0.12);
+    if (round)
+        cairo_arc(cr, x + w / 2, y + h / 2, w / 2, 0, 2 * RULES_PI);
+    else
+        cairo_rectangle(cr, x, y, w, h);
+    cairo_stroke(cr);
+    /* The tag: the mount's offset is in the base frame, x forward (up the page), y left (left on the page). */
+    const double cx = x + w / 2 - u->mount.offset.y, cy = y + h / 2 - u->mount.offset.x;
+    draw_tag(s, m->tag_id, cx, cy, u->mount.size, u->mount.rotation);
+    layout_tag(s, m->tag_id, cx, cy, u->mount.size, u->mount.rotation, "model", m->id);
+    /* Front mark: a small triangle at the front edge's middle, pointing forward. */
+    const double tri = 1.4, top = y + (round ? 0.9 : 0.5);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_move_to(cr, x + w / 2, top);
+    cairo_line_to(cr, x + w / 2 - tri * 0.7, top + tri);
+    cairo_line_to(cr, x + w / 2 + tri * 0.7, top + tri);
+    cairo_close_path(cr);
+    cairo_fill(cr);
+    /* The model's id and tag ID along the rear edge. */
+    char name[160];
+    const char *dash = strrchr(m->id, '-');
+    snprintf(name, sizeof name, "%s \xC2\xB7 #%d", dash && dash[1] && round ? dash + 1 : m->id, m->tag_id);
+    const double inset = round ? w * 0.22 : 0.4;
+    text(s, x + inset, y + h - NAME_MM - 0.7, w - 2 * inset, NAME_MM, 0, 1, name);
+}
+
+/* A unit: its heading, then its labels row by row, continuing on new pages. */
+static int draw_unit(sheet *s, const vis_roster *r, const vis_roster_unit *u, int round, calib_sheet_stats *st,
+                     rules_error *err)
+{
+    const calib_sheet_options *o = s->o;
+    const double left = o->margin_mm, right = o->paper_w_mm - o->margin_mm;
+    double maxh = 0;
+    for (size_t k = 0; k < u->n_models; k++) {
+        double w, h;
+        label_size(u, &r->models[u->first_model + k], &w, &h);
+        if (w > right - left || HEAD_MM + h > page_bottom(s) - o->margin_mm - 7)
+            return rules_error_set(err, "unit %s: a %.0fx%.0f mm label does not fit the page", u->id, w, h);
+        maxh = fmax(maxh, h);
+    }
+    char head[400];
+    const vis_roster_model *first = &r->models[u->first_model], *last = &r->models[u->first_model + u->n_models - 1];
+    snprintf(head, sizeof head, "%s (%s)%s \xE2\x80\x94 %zu model%s, %.0f\xC3\x97%.0f mm base%s, %.1f mm tags, IDs %d\xE2\x80\x93%d",
+             u->name[0] ? u->name : u->id, u->id, u->character ? ", character" : "", u->n_models,
+             u->n_models == 1 ? "" : "s", u->base_width, u->base_depth, round ? " (round)" : "", u->mount.size,
+             first->tag_id, last->tag_id);
+    if (s->y + HEAD_MM + maxh > page_bottom(s))
+        new_page(s);
+    cairo_set_source_rgb(s->cr, 0, 0, 0);
+    text(s, left, s->y + 1.5, right - left, 2.6, 1, 0, head);
+    s->y += HEAD_MM - 2;
+    double x = left, row_h = 0;
+    for (size_t k = 0; k < u->n_models; k++) {
+        const vis_roster_model *m = &r->models[u->first_model + k];
+        double w, h;
+        label_size(u, m, &w, &h);
+        if (x + w > right) {
+            s->y += row_h + o->gap_mm;
+            x = left, row_h = 0;
+        }
+        if (s->y + h > page_bottom(s)) {
+            new_page(s);
+            char cont[440];
+            snprintf(cont, sizeof cont, "%s (continued)", head);
+            text(s, left, s->y + 1.5, right - left, 2.6, 1, 0, cont);
+            s->y += HEAD_MM - 2;
+            x = left, row_h = 0;
+        }
+        draw_label(s, u, m, round, x, s->y);
+        st->labels++;
+        x += w + o->gap_mm;
+        row_h = fmax(row_h, h);
+    }
+    s->y += row_h + o->gap_mm + 2;
+    return 0;
+}
+
+/* ---- the board's corner tags ------------------------------------------------ */
+
+static void draw_board_page(sheet *s, const vis_roster *r, calib_sheet_stats *st)
+{
+    const calib_sheet_options *o = s->o;
+    new_page(s);
+    const double left = o->margin_mm, width = o->paper_w_mm - 2 * o->margin_mm;
+    text(s, left, s->y, width, 3.0, 1, 0, "The board's corner tags");
+    s->y += 6;
+    /* The tags, two to a row, each in its cut square with its number. */
+    double x = left, row_h = 0;
+    for (size_t i = 0; i < r->n_board_tags; i++) {
+        const vis_board_tag *t = &r->board_tags[i];
+        const double side = t->size * 10.0 / 8.0 + 8;
+        if (x + side > left + width)
+            s->y += row_h + o->gap_mm, x = left, row_h = 0;
+        cairo_set_source_rgb(s->cr, 0.55, 0.55, 0.55);
+        cairo_set_line_width(s->cr, 0.12);
+        cairo_rectangle(s->cr, x, s->y, side, side);
+        cairo_stroke(s->cr);
+        /* Drawn upright: its top row is the top of the page, which goes towards the far edge. */
+        draw_tag(s, t->id, x + side / 2, s->y + side / 2, t->size, 0);
+        layout_tag(s, t->id, x + side / 2, s->y + side / 2, t->size, 0, "board", "corner");
+        char lab[64];
+        snprintf(lab, sizeof lab, "corner tag %d \xE2\x86\x91 far edge", t->id);
+        cairo_set_source_rgb(s->cr, 0, 0, 0);
+        text(s, x, s->y + side - 3.0, side, 2.0, 0, 1, lab);
+        st->board_tags++;
+        x += side + o->gap_mm;
+        row_h = fmax(row_h, side);
+    }
+    s->y += row_h + 6;
+    /* The placement guide: the board from above, the player's edge at the bottom. */
+    const double gw = fmin(width, 120), scale = gw / r->board_width, gh = r->board_depth * scale;
+    if (s->y + gh + 40 > page_bottom(s))
+        new_page(s);
+    text(s, left, s->y, width, 2.6, 1, 0, "Where they go (the board from above, your edge at the bottom):");
+    s->y += 5;
+    const double gx = left + (width - gw) / 2, gy = s->y;
+    cairo_set_source_rgb(s->cr, 0, 0, 0);
+    cairo_set_line_width(s->cr, 0.3);
+    cairo_rectangle(s->cr, gx, gy, gw, gh);
+    cairo_stroke(s->cr);
+    for (size_t i = 0; i < r->n_board_tags; i++) {
+        const vis_board_tag *t = &r->board_tags[i];
+        const double px = gx + t->x * scale, py = gy + gh - t->y * scale, e = fmax(t->size * scale, 2.5);
+        cairo_rectangle(s->cr, px - e / 2, py - e / 2, e, e);
+        cairo_fill(s->cr);
+        char lab[32];
+        snprintf(lab, sizeof lab, "%d", t->id);
+        text(s, px + (t->x < r->board_width / 2 ? 1 : -6) * e / 1.5, py - 1.2, 10, 2.4, 1, 0, lab);
+    }
+    char dims[96];
+    snprintf(dims, sizeof dims, "%.0f \xC3\x97 %.0f mm (%.0f\" \xC3\x97 %.0f\")", r->board_width, r->board_depth,
+             r->board_width / 25.4, r->board_depth / 25.4);
+    text(s, gx, gy + gh + 1, gw, 2.4, 0, 1, dims);
+    s->y = gy + gh + 6;
+    char line[400];
+    for (size_t i = 0; i < r->n_board_tags && s->y + 4 < page_bottom(s); i++) {
+        const vis_board_tag *t = &r->board_tags[i];
+        snprintf(line, sizeof line,
+                 "Tag %d: its centre %.0f mm from the left edge and %.0f mm from your edge, %s; print side up, flat.",
+                 t->id, t->x, t->y,
+                 fabs(rules_angle_wrap(t->rotation - RULES_PI / 2)) < 0.01 ? "its top row towards the far edge"
+                                                                       : "turned as the roster's rotation_deg says");
+        text(s, left, s->y, width, 2.4, 0, 0, line);
+        s->y += 4;
+    }
+    text(s, left, s->y + 1, width, 2.4, 0, 0,
+         "Then run `tableref calibrate board`: it measures where the tags really are and warns when one has moved.");
+}
+
+/* ---- the document --------------------------------------------------------- */
+
+static int is_round_unit(const cJSON *roster_units, const vis_roster_unit *u)
+{
+    const cJSON *ju;
+    cJSON_ArrayForEach(ju, roster_units)
+    {
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(ju, "id");
+        if (cJSON_IsString(id) && strcmp(id->valuestring, u->id) == 0)
+            return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ju, "round_base"));
+    }
+    return 0;
+}
+
+int calib_sheet_write_pdf(const vis_roster *r, const cJSON *roster_json, const calib_sheet_options *o, const char *path,
+                          calib_sheet_stats *stats, cJSON **layout, rules_error *err)
+{
+    calib_sheet_stats st = {0, 0, 0};
+    const double pt = 72.0 / 25.4;
+    sheet s = {0};
+    s.o = o;
+    s.surface = cairo_pdf_surface_create(path, o->paper_w_mm * pt, o->paper_h_mm * pt);
+    if (cairo_surface_status(s.surface) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(s.surface);
+        return rules_error_set(err, "%s: cannot write the PDF", path);
+    }
+    s.cr = cairo_create(s.surface);
+    cairo_scale(s.cr, pt, pt); /* draw in mm */
+    const int is41 = strcmp(r->family, "tagStandard41h12") == 0;
+    s.fam = is41 ? tagStandard41h12_create() : tag36h11_create();
+    cJSON *lay = layout ? cJSON_CreateObject() : NULL;
+    if (lay) {
+        double paper[2] = {o->paper_w_mm, o->paper_h_mm};
+        cJSON_AddItemToObject(lay, "paper_mm", cJSON_CreateDoubleArray(paper, 2));
+        cJSON_AddStringToObject(lay, "family", r->family);
+        s.tags = cJSON_AddArrayToObject(lay, "tags");
+        s.bars = cJSON_AddArrayToObject(lay, "check_bars");
+    }
+    const cJSON *army = roster_json ? cJSON_GetObjectItemCaseSensitive(roster_json, "army") : NULL;
+    const cJSON *name = army ? cJSON_GetObjectItemCaseSensitive(army, "name") : NULL;
+    const cJSON *player = army ? cJSON_GetObjectItemCaseSensitive(army, "player") : NULL;
+    const cJSON *slot = army ? cJSON_GetObjectItemCaseSensitive(army, "slot") : NULL;
+    snprintf(s.title, sizeof s.title, "%s%s%s%s \xE2\x80\x94 %s tags",
+             o->title ? o->title : cJSON_IsString(name) ? name->valuestring : "tableref tags",
+             cJSON_IsString(player) ? " (" : "", cJSON_IsString(player) ? player->valuestring : "",
+             cJSON_IsString(player) ? ")" : "", r->family);
+    if (cJSON_IsNumber(slot)) {
+        size_t n = strlen(s.title);
+        snprintf(s.title + n, sizeof s.title - n, ", army %d (%s IDs)", slot->valueint, slot->valueint == 2 ? "odd" : "even");
+    }
+    int rc = 0;
+    new_page(&s);
+    const cJSON *units = roster_json ? cJSON_GetObjectItemCaseSensitive(roster_json, "units") : NULL;
+    for (size_t i = 0; i < r->n_units && rc == 0; i++)
+        rc = draw_unit(&s, r, &r->units[i], is_round_unit(units, &r->units[i]), &st, err);
+    if (rc == 0 && o->board_page && r->n_board_tags > 0)
+        draw_board_page(&s, r, &st);
+    (is41 ? tagStandard41h12_destroy : tag36h11_destroy)(s.fam);
+    cairo_show_page(s.cr);
+    cairo_destroy(s.cr);
+    cairo_surface_finish(s.surface);
+    if (rc == 0 && cairo_surface_status(s.surface) != CAIRO_STATUS_SUCCESS)
+        rc = rules_error_set(err, "%s: cannot write the PDF", path);
+    cairo_surface_destroy(s.surface);
+    st.pages = s.page;
+    if (stats)
+        *stats = st;
+    if (rc < 0) {
+        remove(path);
+        cJSON_Delete(lay);
+        return -1;
+    }
+    if (layout)
+        *layout = lay;
+    return 0;
+}

@@ -1,0 +1,413 @@
+/*
+ * tableref roster import: an army list file in (BattleScribe .ros/.rosz, New
+ * Recruit JSON, a New Recruit tournament report, New Recruit's text), a
+ * tableref roster out, with a tag for every model. Values the list lacks
+ * come from --catalogue (BSData .gst/.cat), from --set, or from the user at
+ * the terminal; anything still unknown is listed, never guessed.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "army_catalogue.h"
+#include "army_list.h"
+#include "army_roster.h"
+#include "cli_args.h"
+#include "commands.h"
+#include "rules_json.h"
+#if TABLEREF_HAVE_VISION
+#include "vis_roster.h"
+#endif
+
+static void import_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: tableref roster import LIST --out ROSTER.json [options]\n"
+            "\n"
+            "Reads an army list as New Recruit or BattleScribe export it -- a .ros (XML),\n"
+            ".rosz (zipped), New Recruit's JSON roster, a New Recruit tournament report\n"
+            "(both players' lists), or New Recruit's text (\"560 - Goblin Witch, General,\n"
+            "...\") -- and writes the roster `tableref detect`, `referee` and `tags sheet`\n"
+            "read: every unit with its models, base size, Advance and March Rates, and\n"
+            "an AprilTag ID for every model, sized to fit its base.\n"
+            "\n"
+            "  --out ROSTER.json   where to write (a file holding two lists writes\n"
+            "                      ROSTER.1.json and ROSTER.2.json)\n"
+            "  --catalogue PATH    BSData army data: a .gst/.cat file or a folder of them;\n"
+            "                      fills base sizes and rates a list lacks (text lists\n"
+            "                      never carry them). Repeatable.\n"
+            "  --army 1|2          the army's slot at the table (default 1; a file with two\n"
+            "                      lists: 1 and 2). Slot 1 takes even tag IDs, slot 2 odd\n"
+            "                      ones, so two armies never share a tag.\n"
+            "  --list N            import only the N-th list of a file holding several\n"
+            "  --set 'NAME:KEY=V'  give a value the list lacks, for every unit called NAME:\n"
+            "                      base=20x20 (front x side, mm; 60o round), adv=4, mar=8\n"
+            "                      (inches), models=20. Repeatable.\n"
+            "  --no-ask            never ask at the terminal (the default when stdin is\n"
+            "                      not a terminal)\n"
+            "  --side NAME         the side's name in snapshots (default: from the army)\n"
+            "  --prefix P          prepended to every unit id (two armies with the same\n"
+            "                      unit names at one table)\n"
+            "  --family F          tag36h11 (default) or tagStandard41h12 (for armies over\n"
+            "                      238 models)\n"
+            "  --tag-height-mm H   height of the printed tag above the table: base\n"
+            "                      thickness + paper (default 3.5)\n"
+            "  --board WxD         board size in inches (default 72x48)\n"
+            "\n"
+            "Exit status: 0 written and complete, 1 written but some values are still\n"
+            "unknown (listed on stderr and under \"unresolved\" in the roster: give them\n"
+            "with --set or --catalogue), 2 bad input or usage (the message names the file).\n");
+}
+
+static void roster_usage(FILE *out)
+{
+    fprintf(out, "usage: tableref roster import LIST --out ROSTER.json [options]\n"
+                 "\n"
+                 "  import   read an army list (.ros, .rosz, New Recruit JSON or text) into a roster\n"
+                 "\n"
+                 "'tableref roster import --help' describes it.\n");
+}
+
+typedef struct set_value {
+    char name[ARMY_NAME_MAX];
+    char key[16];
+    char value[64];
+} set_value;
+
+static int parse_set(const char *arg, set_value *s)
+{
+    const char *colon = strrchr(arg, ':'), *eq = colon ? strchr(colon, '=') : NULL;
+    if (!colon || !eq || colon == arg || eq == colon + 1 || !eq[1])
+        return -1;
+    snprintf(s->name, sizeof s->name, "%.*s", (int)(colon - arg), arg);
+    snprintf(s->key, sizeof s->key, "%.*s", (int)(eq - colon - 1), colon + 1);
+    snprintf(s->value, sizeof s->value, "%s", eq + 1);
+    return 0;
+}
+
+/* Applies one answer ("base", "adv", "mar", "models") to a unit; -1 with a message when the value is not one. */
+static int apply_value(army_unit *u, const char *key, const char *value, const char *who)
+{
+    double v;
+    army_base b;
+    if (strcasecmp(key, "base") == 0) {
+        if (!army_parse_base(value, &b)) {
+            fprintf(stderr, "tableref roster import: %s: base: expected FRONTxSIDE in mm (20x20) or a round "
+                            "base's diameter (60o), got '%s'\n",
+                    who, value);
+            return -1;
+        }
+        if (u->n_groups == 0)
+            army_unit_add_group(u, u->name, u->models);
+        for (size_t g = 0; g < u->n_groups; g++)
+            u->groups[g].base = b, u->groups[g].base_from = ARMY_FROM_USER;
+    } else if (strcasecmp(key, "adv") == 0 || strcasecmp(key, "mar") == 0) {
+        if (army_parse_rate(value, &v, NULL) != 1) {
+            fprintf(stderr, "tableref roster import: %s: %s: expected inches (4 or 4\"), got '%s'\n", who, key, value);
+            return -1;
+        }
+        *(strcasecmp(key, "adv") == 0 ? &u->adv_in : &u->mar_in) = v;
+        u->rates_from = ARMY_FROM_USER;
+    } else if (strcasecmp(key, "models") == 0) {
+        char *end;
+        long n = strtol(value, &end, 10);
+        if (*end || n < 1 || n > 500) {
+            fprintf(stderr, "tableref roster import: %s: models: expected a whole number 1..500, got '%s'\n", who,
+                    value);
+            return -1;
+        }
+        if (u->n_groups == 1)
+            u->groups[0].count = (int)n;
+        u->models = (int)n;
+    } else {
+        fprintf(stderr, "tableref roster import: --set: unknown key '%s' (base, adv, mar, models)\n", key);
+        return -1;
+    }
+    army_unit_update_missing(u);
+    return 0;
+}
+
+static int apply_sets(army_file *f, const set_value *sets, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int hits = 0;
+        for (size_t a = 0; a < f->n_armies; a++)
+            for (size_t k = 0; k < f->armies[a].n_units; k++) {
+                army_unit *u = &f->armies[a].units[k];
+                if (strcasecmp(u->name, sets[i].name) != 0)
+                    continue;
+                hits++;
+                if (apply_value(u, sets[i].key, sets[i].value, u->name) < 0)
+                    return -1;
+            }
+        if (!hits) {
+            fprintf(stderr, "tableref roster import: --set '%s:%s=%s': no unit is called \"%s\"\n", sets[i].name,
+                    sets[i].key, sets[i].value, sets[i].name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Asks at the terminal for each value still unknown; an empty answer leaves it flagged. */
+static void ask(army_file *f)
+{
+    static const struct {
+        unsigned bit;
+        const char *key, *prompt;
+    } asks[] = {{ARMY_MISSING_COUNT, "models", "how many models"},
+                {ARMY_MISSING_BASE, "base", "base size, front x side in mm (e.g. 20x20; 60o for round)"},
+                {ARMY_MISSING_ADV, "adv", "Advance Rate in inches"},
+                {ARMY_MISSING_MAR, "mar", "March Rate in inches"}};
+    char line[128];
+    for (size_t a = 0; a < f->n_armies; a++)
+        for (size_t k = 0; k < f->armies[a].n_units; k++) {
+            army_unit *u = &f->armies[a].units[k];
+            if (u->missing)
+                fprintf(stderr, "%s (%s)%s%s\n", u->name, u->where, u->note[0] ? ": " : "", u->note);
+            for (size_t q = 0; q < sizeof asks / sizeof asks[0]; q++) {
+                while (u->missing & asks[q].bit) {
+                    fprintf(stderr, "  %s? [empty: leave it unknown] ", asks[q].prompt);
+                    if (!fgets(line, sizeof line, stdin))
+                        return;
+                    line[strcspn(line, "\r\n")] = '\0';
+                    if (!line[0])
+                        break;
+                    apply_value(u, asks[q].key, line, u->name);
+                }
+            }
+        }
+}
+
+static void print_unit(const army_unit *u, const cJSON *ju)
+{
+    char miss[128];
+    const cJSON *models = cJSON_GetObjectItemCaseSensitive(ju, "models");
+    const cJSON *m0 = cJSON_GetArrayItem(models, 0), *mn = cJSON_GetArrayItem(models, cJSON_GetArraySize(models) - 1);
+    const cJSON *tag = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(ju, "tag"), "size_mm");
+    printf("  %-26s %-26.26s %3d %-9s", cJSON_GetObjectItemCaseSensitive(ju, "id")->valuestring, u->name, u->models,
+           u->character ? "character" : "");
+    const army_base *b = u->n_groups ? &u->groups[0].base : NULL;
+    if (b && b->front_mm > 0)
+        printf(b->round ? " %3.0fo     " : " %3.0fx%-3.0f ", b->front_mm, b->side_mm);
+    else
+        printf("   ?      ");
+    printf(isnan(u->adv_in) ? "  ?" : "%3.0f", u->adv_in);
+    printf(isnan(u->mar_in) ? "   ?" : "%4.0f", u->mar_in);
+    if (m0 && mn)
+        printf("  tags %d-%d", cJSON_GetObjectItemCaseSensitive(m0, "tag_id")->valueint,
+               cJSON_GetObjectItemCaseSensitive(mn, "tag_id")->valueint);
+    if (cJSON_IsNumber(tag))
+        printf(" (%.1f mm)", tag->valuedouble);
+    if (u->rates_from == ARMY_FROM_CATALOGUE || (u->n_groups && u->groups[0].base_from == ARMY_FROM_CATALOGUE))
+        printf("  [catalogue]");
+    printf("\n");
+    if (u->missing)
+        fprintf(stderr, "    %s: unknown %s%s%s\n", u->name, army_unit_missing(u, miss, sizeof miss),
+                u->note[0] ? ": " : "", u->note);
+}
+
+/* OUT.json -> OUT.N.json for a file holding several lists. */
+static void numbered(const char *out, int n, char *buf, size_t cap)
+{
+    const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+    if (!dot || (slash && dot < slash))
+        snprintf(buf, cap, "%s.%d", out, n);
+    else
+        snprintf(buf, cap, "%.*s.%d%s", (int)(dot - out), out, n, dot);
+}
+
+static int write_army(const army_file *f, size_t a, int slot, const char *path, const army_roster_options *base,
+                      int *incomplete)
+{
+    army_roster_options o = *base;
+    o.army_slot = slot;
+    rules_error err;
+    const army_list *al = &f->armies[a];
+    cJSON *root = army_roster_json(al, f, &o, &err);
+    if (!root) {
+        fprintf(stderr, "tableref roster import: %s: %s\n", f->path, err.msg);
+        return -1;
+    }
+    const cJSON *unresolved = cJSON_GetObjectItemCaseSensitive(root, "unresolved");
+#if TABLEREF_HAVE_VISION
+    if (!unresolved) {
+        /* What we write must be a roster the rest of tableref reads. */
+        vis_roster *check = vis_roster_from_json(root, path, &err);
+        if (!check) {
+            fprintf(stderr, "tableref roster import: internal error, the roster does not read back: %s\n", err.msg);
+            cJSON_Delete(root);
+            return -1;
+        }
+        vis_roster_free(check);
+    }
+#endif
+    if (rules_json_write_file(root, path, &err) < 0) {
+        fprintf(stderr, "tableref roster import: %s\n", err.msg);
+        cJSON_Delete(root);
+        return -1;
+    }
+    printf("%s%s%s (%s), army slot %d, %s tag IDs:\n", al->name, al->player[0] ? " -- " : "", al->player,
+           army_format_word(f->format), slot, slot == 1 ? "even" : "odd");
+    printf("  %-26s %-26s %3s %-9s %-9s %3s %4s\n", "unit id", "name", "n", "", "base mm", "Adv", "Mar");
+    const cJSON *units = cJSON_GetObjectItemCaseSensitive(root, "units");
+    for (size_t k = 0; k < al->n_units; k++)
+        print_unit(&al->units[k], cJSON_GetArrayItem(units, (int)k));
+    int models = 0;
+    for (size_t k = 0; k < al->n_units; k++)
+        models += al->units[k].models;
+    printf("wrote %s: %zu units, %d models", path, al->n_units, models);
+    if (unresolved) {
+        printf(", %d with values still unknown (see \"unresolved\")", cJSON_GetArraySize(unresolved));
+        *incomplete = 1;
+    }
+    printf("\n");
+    cJSON_Delete(root);
+    return 0;
+}
+
+static int parse_board(const char *text, army_roster_options *o)
+{
+    double w, d;
+    char x;
+    if (sscanf(text, "%lf%c%lf", &w, &x, &d) != 3 || (x != 'x' && x != 'X') || !(w >= 12 && w <= 200) ||
+        !(d >= 12 && d <= 200))
+        return -1;
+    o->board_w_mm = w * 25.4;
+    o->board_d_mm = d * 25.4;
+    return 0;
+}
+
+static int roster_import(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        import_usage(stdout);
+        return 0;
+    }
+    const char *out = NULL, *side = NULL, *prefix = NULL, *family = "tag36h11", *board = NULL;
+    cli_list cats = {{0}, 0}, sets_txt = {{0}, 0};
+    int no_ask = 0;
+    double slot = 0, list_no = 0, tag_h = 3.5;
+    const char *pos[1];
+    const cli_opt opts[] = {
+        {"--out", CLI_OPT_STRING, &out, 0},       {"--side", CLI_OPT_STRING, &side, 0},
+        {"--prefix", CLI_OPT_STRING, &prefix, 0}, {"--family", CLI_OPT_STRING, &family, 0},
+        {"--board", CLI_OPT_STRING, &board, 0},   {"--army", CLI_OPT_NUMBER, &slot, 0},
+        {"--list", CLI_OPT_NUMBER, &list_no, 0},  {"--tag-height-mm", CLI_OPT_NUMBER, &tag_h, 0},
+        {"--no-ask", CLI_OPT_FLAG, &no_ask, 1},   {"--catalogue", CLI_OPT_LIST, &cats, 0},
+        {"--set", CLI_OPT_LIST, &sets_txt, 0},
+    };
+    int n_pos = cli_parse("roster import", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), pos, 1);
+    if (n_pos < 0)
+        return EXIT_BAD_INPUT;
+    if (n_pos == 0) {
+        fprintf(stderr, "tableref roster import: missing the army list file (LIST); try --help\n");
+        return EXIT_BAD_INPUT;
+    }
+    if (!out) {
+        fprintf(stderr, "tableref roster import: missing --out ROSTER.json (where to write the roster)\n");
+        return EXIT_BAD_INPUT;
+    }
+    army_roster_options o;
+    army_roster_options_default(&o);
+    snprintf(o.family, sizeof o.family, "%s", family);
+    o.side = side;
+    o.prefix = prefix;
+    o.tag_height_mm = tag_h;
+    if (strcmp(family, "tag36h11") != 0 && strcmp(family, "tagStandard41h12") != 0) {
+        fprintf(stderr, "tableref roster import: --family: expected tag36h11 or tagStandard41h12, got '%s'\n", family);
+        return EXIT_BAD_INPUT;
+    }
+    if (board && parse_board(board, &o) < 0) {
+        fprintf(stderr, "tableref roster import: --board: expected WxD in inches (72x48, 44x30), got '%s'\n", board);
+        return EXIT_BAD_INPUT;
+    }
+    if ((slot != 0 && slot != 1 && slot != 2) || list_no < 0 || list_no != floor(list_no) || !(tag_h >= 0 && tag_h <= 50)) {
+        fprintf(stderr, "tableref roster import: --army must be 1 or 2, --list a whole number, --tag-height-mm 0..50\n");
+        return EXIT_BAD_INPUT;
+    }
+    set_value sets[CLI_LIST_MAX];
+    for (int i = 0; i < sets_txt.n; i++)
+        if (parse_set(sets_txt.items[i], &sets[i]) < 0) {
+            fprintf(stderr, "tableref roster import: --set: expected 'UNIT NAME:KEY=VALUE', got '%s'\n",
+                    sets_txt.items[i]);
+            return EXIT_BAD_INPUT;
+        }
+
+    rules_error err;
+    army_file *f = army_file_read(pos[0], &err);
+    if (!f) {
+        fprintf(stderr, "tableref roster import: %s\n", err.msg);
+        return EXIT_BAD_INPUT;
+    }
+    int rc = EXIT_BAD_INPUT;
+    army_catalogue *cat = NULL;
+    if (list_no > f->n_armies) {
+        fprintf(stderr, "tableref roster import: --list %.0f: %s holds %zu list%s\n", list_no, pos[0], f->n_armies,
+                f->n_armies == 1 ? "" : "s");
+        goto done;
+    }
+    if (cats.n) {
+        if (!(cat = army_catalogue_load(cats.items, (size_t)cats.n, &err))) {
+            fprintf(stderr, "tableref roster import: %s\n", err.msg);
+            goto done;
+        }
+        army_fill_report rep;
+        army_file_fill(f, cat, &rep);
+        printf("catalogue: %zu files, %zu entries; %d units completed, %d not found, %d ambiguous\n",
+               army_catalogue_files(cat), army_catalogue_entries(cat), rep.units_filled, rep.units_not_found,
+               rep.units_ambiguous);
+    }
+    if (apply_sets(f, sets, sets_txt.n) < 0)
+        goto done;
+    if (!no_ask && isatty(STDIN_FILENO))
+        ask(f);
+    int incomplete = 0, several = f->n_armies > 1 && list_no == 0;
+    if (several && slot != 0) {
+        fprintf(stderr, "tableref roster import: %s holds %zu lists: pick one with --list N to give it --army %.0f\n",
+                pos[0], f->n_armies, slot);
+        goto done;
+    }
+    if (several && f->n_armies > 2) {
+        fprintf(stderr, "tableref roster import: %s holds %zu lists: pick one with --list N\n", pos[0], f->n_armies);
+        goto done;
+    }
+    rc = 0;
+    for (size_t a = 0; a < f->n_armies && rc == 0; a++) {
+        if (list_no > 0 && a + 1 != (size_t)list_no)
+            continue;
+        char path[4096];
+        if (several)
+            numbered(out, (int)a + 1, path, sizeof path);
+        else
+            snprintf(path, sizeof path, "%s", out);
+        int s = several ? (int)a + 1 : slot > 0 ? (int)slot : 1;
+        if (write_army(f, a, s, path, &o, &incomplete) < 0)
+            rc = EXIT_BAD_INPUT;
+    }
+    if (rc == 0 && incomplete) {
+        fprintf(stderr, "tableref roster import: some values are unknown: give them with --set 'NAME:KEY=VALUE' or "
+                        "--catalogue (BSData .gst/.cat), or edit the roster\n");
+        rc = 1;
+    }
+done:
+    army_catalogue_free(cat);
+    army_file_free(f);
+    return rc;
+}
+
+int cmd_roster(int argc, char **argv)
+{
+    if (argc < 2 || (cli_wants_help(argc, argv) && strcmp(argv[1], "import") != 0)) {
+        roster_usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? EXIT_BAD_INPUT : 0;
+    }
+    if (strcmp(argv[1], "import") == 0)
+        return roster_import(argc - 1, argv + 1);
+    fprintf(stderr, "tableref roster: unknown action '%s' (import)\n", argv[1]);
+    return EXIT_BAD_INPUT;
+}

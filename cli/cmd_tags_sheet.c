@@ -1,0 +1,107 @@
+/* tableref tags sheet: a roster's tags, printed at their true size to stick on the bases. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calib_sheet.h"
+#include "cli_args.h"
+#include "commands.h"
+#include "rules_json.h"
+#include "vis_roster.h"
+
+static void sheet_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: tableref tags sheet ROSTER.json --out TAGS.pdf [--paper a4|letter]\n"
+            "                           [--no-board] [--layout LAYOUT.json]\n"
+            "\n"
+            "Prints every model's tag on a label the size of its base (front x side),\n"
+            "with a mark at the front edge (stick it with the mark at the model's front),\n"
+            "the model's id and tag ID, a grey cut line round it, and the unit's name,\n"
+            "base and tag size above each unit; a 100 mm check bar on every page; and the\n"
+            "board's corner tags with a guide to where they go. Print at 100%% (\"actual\n"
+            "size\"), measure the bar, cut on the grey lines.\n"
+            "\n"
+            "  --out TAGS.pdf     the sheet (PDF)\n"
+            "  --paper a4|letter  page size (default a4)\n"
+            "  --no-board         leave out the corner tags page (print it once per table)\n"
+            "  --layout F         also write where every tag landed (JSON, page mm)\n"
+            "\n"
+            "Two armies never share a tag: `tableref roster import --army 1|2` gives the\n"
+            "first army even IDs and the second odd ones.\n"
+            "\n"
+            "Exit status: 0 done, 2 bad input or usage.\n");
+}
+
+int cmd_tags_sheet(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        sheet_usage(stdout);
+        return 0;
+    }
+    const char *out = NULL, *paper = "a4", *layout_path = NULL, *pos[1];
+    int no_board = 0;
+    const cli_opt opts[] = {
+        {"--out", CLI_OPT_STRING, &out, 0},
+        {"--paper", CLI_OPT_STRING, &paper, 0},
+        {"--layout", CLI_OPT_STRING, &layout_path, 0},
+        {"--no-board", CLI_OPT_FLAG, &no_board, 1},
+    };
+    int n = cli_parse("tags sheet", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), pos, 1);
+    if (n < 0)
+        return EXIT_BAD_INPUT;
+    if (n == 0) {
+        fprintf(stderr, "tableref tags sheet: missing the roster (ROSTER.json, from `tableref roster import`); "
+                        "try --help\n");
+        return EXIT_BAD_INPUT;
+    }
+    if (!out) {
+        fprintf(stderr, "tableref tags sheet: missing --out TAGS.pdf (where to write the sheet)\n");
+        return EXIT_BAD_INPUT;
+    }
+    calib_sheet_options o;
+    calib_sheet_options_default(&o);
+    o.board_page = !no_board;
+    if (calib_sheet_paper(paper, &o.paper_w_mm, &o.paper_h_mm) < 0) {
+        fprintf(stderr, "tableref tags sheet: --paper: expected a4 or letter, got '%s'\n", paper);
+        return EXIT_BAD_INPUT;
+    }
+    rules_error err;
+    cJSON *root = rules_json_parse_file(pos[0], &err);
+    if (!root) {
+        fprintf(stderr, "tableref tags sheet: %s\n", err.msg);
+        return EXIT_BAD_INPUT;
+    }
+    const cJSON *unresolved = cJSON_GetObjectItemCaseSensitive(root, "unresolved");
+    if (cJSON_GetArraySize(unresolved) > 0) {
+        const cJSON *u0 = cJSON_GetArrayItem(unresolved, 0), *nm = cJSON_GetObjectItemCaseSensitive(u0, "name");
+        fprintf(stderr,
+                "tableref tags sheet: %s: %d unit%s still unknown values (first: %s); a label needs the base size: "
+                "complete the roster first (tableref roster import ... --set or --catalogue)\n",
+                pos[0], cJSON_GetArraySize(unresolved), cJSON_GetArraySize(unresolved) == 1 ? " has" : "s have",
+                cJSON_IsString(nm) ? nm->valuestring : "?");
+        cJSON_Delete(root);
+        return EXIT_BAD_INPUT;
+    }
+    vis_roster *r = vis_roster_from_json(root, pos[0], &err);
+    int rc = EXIT_BAD_INPUT;
+    cJSON *layout = NULL;
+    calib_sheet_stats st;
+    if (!r) {
+        fprintf(stderr, "tableref tags sheet: %s\n", err.msg);
+    } else if (calib_sheet_write_pdf(r, root, &o, out, &st, layout_path ? &layout : NULL, &err) < 0 ||
+               (layout && rules_json_write_file(layout, layout_path, &err) < 0)) {
+        fprintf(stderr, "tableref tags sheet: %s\n", err.msg);
+    } else {
+        printf("wrote %s: %d page%s, %d model tags%s%s, %s paper\n", out, st.pages, st.pages == 1 ? "" : "s",
+               st.labels, st.board_tags ? " and the board's corner tags" : "", "", paper);
+        if (layout_path)
+            printf("wrote %s (where every tag landed)\n", layout_path);
+        printf("Print at 100%% (actual size) and check the 100 mm bar with a ruler before cutting.\n");
+        rc = 0;
+    }
+    cJSON_Delete(layout);
+    vis_roster_free(r);
+    cJSON_Delete(root);
+    return rc;
+}

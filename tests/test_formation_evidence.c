@@ -1,0 +1,349 @@
+/*
+ * Formation from evidence (vis_formation, vis_units, vis_uncert): units
+ * rebuilt from the models actually seen. Exact tables from
+ * formation_scene.c (bases 0.5 mm apart); each test states its tolerance.
+ * The roster lists every unit front rank first, left to right, so its own
+ * slots put an incomplete rear rank left-aligned: the old inference placed
+ * such ranks there, a base or more away from where they stand.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "ds_render.h"
+#include "ds_scene.h"
+#include "formation_scene.h"
+#include "rules_json.h"
+#include "vis_detect.h"
+#include "vis_formation.h"
+#include "vis_units.h"
+
+static const rules_pose FRONT = {{350, 320}, RULES_PI / 2};
+
+/* seen[] from the truth: every model of the table seen except those named in `hidden` (NULL-terminated). */
+static vis_seen_model *seen_except(const fs_table *t, const char *const *hidden)
+{
+    vis_seen_model *seen = calloc(t->roster->n_models, sizeof *seen);
+    for (size_t i = 0; i < t->roster->n_models; i++) {
+        const rules_model *m = rules_snapshot_find_model(t->truth, t->roster->models[i].id, NULL);
+        bool hide = false;
+        for (const char *const *h = hidden; h && *h && !hide; h++)
+            hide = strcmp(*h, m->id) == 0;
+        seen[i] = (vis_seen_model){!hide, false, m->pos, m->facing, 0};
+    }
+    return seen;
+}
+
+typedef struct built {
+    rules_snapshot *s;
+    vis_report rep;
+} built;
+
+static void build(const fs_table *t, const vis_seen_model *seen, built *b)
+{
+    rules_error err;
+    memset(b, 0, sizeof *b);
+    cr_assert_eq(vis_units_build(t->roster, seen, NULL, &b->s, &b->rep, &err), 0, "%s", err.msg);
+}
+
+static void built_clear(built *b)
+{
+    rules_snapshot_free(b->s);
+    vis_report_clear(&b->rep);
+}
+
+/* Models placed more than 5 mm from the truth (a wrong id), and the worst distance of the rest. */
+static size_t wrong_ids(const fs_table *t, const rules_snapshot *s, double *worst)
+{
+    size_t wrong = 0;
+    *worst = 0;
+    for (size_t i = 0; i < t->truth->n_units; i++)
+        for (size_t k = 0; k < t->truth->units[i].n_models; k++) {
+            const rules_model *tm = &t->truth->units[i].models[k];
+            const rules_model *m = rules_snapshot_find_model(s, tm->id, NULL);
+            cr_assert_not_null(m, "%s not placed", tm->id);
+            double d = rules_v2_dist(m->pos, tm->pos);
+            if (d > 5)
+                wrong++;
+            else
+                *worst = fmax(*worst, d);
+        }
+    return wrong;
+}
+
+/*
+ * Issue 9: an incomplete rear rank, centred. 10 models 4 wide: the rear two
+ * stand at files 1 and 2. Read: one of them (spears-10, file 2), so the
+ * rank is centred or right-aligned: placed centred (what players do), the
+ * right-aligned placement kept as the alternative. Zero wrong ids; every
+ * model within 1 mm of the truth (the fit to bases 0.5 mm apart).
+ */
+Test(formation_evidence, incomplete_rear_rank_centred_inferred_centred)
+{
+    fs_table t;
+    fs_table_init(&t, 700, 500);
+    fs_add_block(&t, "spears", "red", 10, 4, FRONT);
+    static const char *const hidden[] = {"spears-9", NULL};
+    vis_seen_model *seen = seen_except(&t, hidden);
+    built b;
+    build(&t, seen, &b);
+    double worst;
+    cr_expect_eq(wrong_ids(&t, b.s, &worst), 0);
+    cr_expect_lt(worst, 1.0, "worst %.3f mm", worst);
+    const rules_model *m9 = rules_snapshot_find_model(b.s, "spears-9", NULL);
+    cr_expect(m9->inferred);
+    cr_expect_eq(m9->evidence, RULES_EVIDENCE_INFERRED);
+    const rules_unit *u = &b.s->units[0];
+    cr_expect_str_eq(u->placement_label, "rear rank centred");
+    cr_assert_eq(u->n_alternatives, 1);
+    cr_expect_str_eq(u->alternatives[0].label, "rear rank right-aligned");
+    cr_assert_eq(u->alternatives[0].n_models, 1);
+    cr_expect_str_eq(u->alternatives[0].models[0].id, "spears-9");
+    rules_vec2 right = fs_slot(10, 4, FRONT, 3, 2);
+    cr_expect_lt(rules_v2_dist(u->alternatives[0].models[0].pos, right), 1.0);
+    cr_expect(u->placements_complete);
+    built_clear(&b);
+    free(seen);
+    fs_table_clear(&t);
+}
+
+/* Both rear models hidden: five placements on half-base steps, centred first; zero wrong ids. */
+Test(formation_evidence, hidden_rear_rank_placed_centred_with_every_alternative)
+{
+    fs_table t;
+    fs_table_init(&t, 700, 500);
+    fs_add_block(&t, "spears", "red", 10, 4, FRONT);
+    static const char *const hidden[] = {"spears-9", "spears-10", NULL};
+    vis_seen_model *seen = seen_except(&t, hidden);
+    built b;
+    build(&t, seen, &b);
+    double worst;
+    cr_expect_eq(wrong_ids(&t, b.s, &worst), 0);
+    cr_expect_lt(worst, 1.0, "worst %.3f mm", worst);
+    const rules_unit *u = &b.s->units[0];
+    cr_expect_eq(u->n_alternatives, 4, "left, 0.5, 1.5 bases from the left, right");
+    cr_expect(u->placements_complete);
+    bool left = false;
+    for (size_t a = 0; a < u->n_alternatives; a++)
+        left |= strcmp(u->alternatives[a].label, "rear rank left-aligned") == 0;
+    cr_expect(left, "the left-aligned rank is one of the alternatives");
+    built_clear(&b);
+    free(seen);
+    fs_table_clear(&t);
+}
+
+/* Rank-mates read at both ends pin the rank (5 wide, rear 3 at files 1..3; 1 and 3 read): no alternative. */
+Test(formation_evidence, rear_rank_pinned_by_its_ends)
+{
+    fs_table t;
+    fs_table_init(&t, 700, 500);
+    fs_add_block(&t, "spears", "red", 13, 5, FRONT);
+    static const char *const hidden[] = {"spears-12", "spears-3", NULL};
+    vis_seen_model *seen = seen_except(&t, hidden);
+    built b;
+    build(&t, seen, &b);
+    double worst;
+    cr_expect_eq(wrong_ids(&t, b.s, &worst), 0);
+    cr_expect_lt(worst, 1.0, "worst %.3f mm", worst);
+    cr_expect_eq(b.s->units[0].n_alternatives, 0);
+    built_clear(&b);
+    free(seen);
+    fs_table_clear(&t);
+}
+
+/* A rear rank on a half step (7 models 4 wide: rear 3 at 0.5, 1.5, 2.5), its middle read: pinned there. */
+Test(formation_evidence, half_step_rear_rank)
+{
+    fs_table t;
+    fs_table_init(&t, 700, 500);
+    fs_add_block(&t, "riders", "red", 7, 4, FRONT);
+    static const char *const hidden[] = {"riders-5", "riders-7", "riders-2", NULL};
+    vis_seen_model *seen = seen_except(&t, hidden);
+    built b;
+    build(&t, seen, &b);
+    double worst;
+    cr_expect_eq(wrong_ids(&t, b.s, &worst), 0);
+    cr_expect_lt(worst, 1.0, "worst %.3f mm", worst);
+    cr_expect_eq(b.s->units[0].n_alternatives, 0);
+    built_clear(&b);
+    free(seen);
+    fs_table_clear(&t);
+}
+
+/*
+ * Seen models take the slot where they stand, not their roster slot: the
+ * roster lists the models in another order than they stand (riders-1 is
+ * listed front-left but stands rear-right). The one hidden model goes to the
+ * one free place.
+ */
+Test(formation_evidence, seen_models_take_slots_where_they_stand)
+{
+    fs_table t;
+    fs_table_init(&t, 700, 500);
+    fs_add_block(&t, "riders", "red", 8, 4, FRONT);
+    /* Swap the true places of riders-1 and riders-8 (the roster still lists 1 first). */
+    rules_unit *u = &t.truth->units[0];
+    rules_vec2 p = u->models[0].pos;
+    u->models[0].pos = u->models[7].pos, u->models[7].pos = p;
+    static const char *const hidden[] = {"riders-3", NULL};
+    vis_seen_model *seen = seen_except(&t, hidden);
+    built b;
+    build(&t, seen, &b);
+    double worst;
+    cr_expect_eq(wrong_ids(&t, b.s, &worst), 0);
+    cr_expect_lt(worst, 1.0, "worst %.3f mm", worst);
+    cr_expect_eq(b.s->units[0].n_alternatives, 0);
+    built_clear(&b);
+    free(seen);
+    fs_table_clear(&t);
+}
+
+/*
+ * Issue 9: a unit hidden entirely is never dropped silently: it is listed
+ * in the snapshot's unseen units (and its JSON), and reported.
+ */
+Test(formation_evidence, unit_hidden_entirely_reported_unseen)
+{
+    fs_table t;
+    fs_table_init(&t, 700, 500);
+    fs_add_block(&t, "spears", "red", 10, 4, FRONT);
+    fs_add_block(&t, "wolves", "blue", 6, 3, (rules_pose){{150, 150}, 0});
+    static const char *const hidden[] = {"wolves-1", "wolves-2", "wolves-3", "wolves-4", "wolves-5", "wolves-6", NULL};
+    vis_seen_model *seen = seen_except(&t, hidden);
+    built b;
+    build(&t, seen, &b);
+    cr_expect_null(rules_snapshot_find_unit(b.s, "wolves"));
+    cr_assert_eq(b.s->n_unseen, 1);
+    cr_expect_str_eq(b.s->unseen[0].id, "wolves");
+    cr_expect_str_eq(b.s->unseen[0].side, "blue");
+    cr_expect_eq(b.s->unseen[0].n_models, 6);
+    cr_expect_eq(b.rep.units_unseen, 1);
+    cr_expect_eq(b.rep.models_missing, 6);
+    bool said = false;
+    for (size_t i = 0; i < b.rep.n; i++)
+        said |= b.rep.items[i].kind == VIS_ISSUE_UNIT_UNSEEN && strstr(b.rep.items[i].msg, "unit wolves") != NULL;
+    cr_expect(said, "the report does not say wolves was not seen");
+    cJSON *j = rules_json_from_snapshot(b.s);
+    const cJSON *un = cJSON_GetObjectItem(j, "unseen_units");
+    cr_assert(cJSON_IsArray(un));
+    cr_expect_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(un, 0), "id")->valuestring, "wolves");
+    cJSON_Delete(j);
+    built_clear(&b);
+    free(seen);
+    fs_table_clear(&t);
+}
+
+/* A unit with only one partly hidden tag read is placed (with every placement it allows), never lost. */
+Test(formation_evidence, unit_with_one_rough_tag_is_placed)
+{
+    fs_table t;
+    fs_table_init(&t, 700, 500);
+    fs_add_block(&t, "wolves", "blue", 6, 3, FRONT);
+    vis_seen_model *seen = seen_except(&t, NULL);
+    for (size_t i = 0; i < 6; i++)
+        seen[i].seen = false;
+    seen[4].rough = true, seen[4].residual_mm = 0.6;
+    built b;
+    build(&t, seen, &b);
+    const rules_unit *u = rules_snapshot_find_unit(b.s, "wolves");
+    cr_assert_not_null(u);
+    cr_expect_eq(u->n_models, 6);
+    const rules_model *m = rules_unit_find_model(u, "wolves-5");
+    cr_expect_eq(m->evidence, RULES_EVIDENCE_ROUGH);
+    cr_expect_float_eq(m->sigma_mm, hypot(0.25124689, 1.2), 1e-6, "sigma %.6f", m->sigma_mm);
+    cr_expect_gt(u->n_alternatives, 0, "one tag cannot pin a 3 x 2 block");
+    cr_expect_eq(b.s->n_unseen, 0);
+    built_clear(&b);
+    free(seen);
+    fs_table_clear(&t);
+}
+
+/*
+ * The sigma model (vis_uncert.h), without a camera (0.5 mm per pixel):
+ * seen sqrt(0.025^2 + 0.15^2 + 0.2^2) = 0.2512 mm; an inferred model adds
+ * the hand's 1.5 mm and the fit's own spread, more the farther its slot is
+ * from the models seen.
+ */
+Test(formation_evidence, sigma_by_evidence)
+{
+    vis_uncert_source src;
+    vis_uncert_source_default(&src, NULL, NAN);
+    const rules_vec2 p = {100, 100};
+    cr_expect_float_eq(vis_uncert_seen(&src, p, 4), sqrt(0.025 * 0.025 + 0.15 * 0.15 + 0.04), 1e-12);
+    cr_expect_float_eq(vis_uncert_rough(&src, p, 4, 0), hypot(vis_uncert_seen(&src, p, 4), 1.0), 1e-12);
+    cr_expect_float_eq(vis_uncert_inferred(&src, p, 4, 0.4),
+                       sqrt(pow(vis_uncert_seen(&src, p, 4), 2) + 1.5 * 1.5 + 0.16), 1e-12);
+
+    fs_table t;
+    fs_table_init(&t, 700, 500);
+    fs_add_block(&t, "spears", "red", 20, 5, FRONT);
+    static const char *const hidden[] = {"spears-2", "spears-20", NULL};
+    vis_seen_model *seen = seen_except(&t, hidden);
+    built b;
+    build(&t, seen, &b);
+    const rules_model *near = rules_snapshot_find_model(b.s, "spears-2", NULL);
+    const rules_model *seen1 = rules_snapshot_find_model(b.s, "spears-1", NULL);
+    cr_expect_float_eq(seen1->sigma_mm, vis_uncert_seen(&src, seen1->pos, 4), 1e-12);
+    cr_expect_gt(near->sigma_mm, 1.5);
+    cr_expect_lt(near->sigma_mm, 2.0);
+    built_clear(&b);
+    free(seen);
+    fs_table_clear(&t);
+}
+
+/*
+ * End to end on a rendered table (1280 x 960, figures, JPEG): the tags of
+ * the rear rank are dropped from the detections (as leaning figures hide
+ * them); the rear rank comes back centred, within 3 mm, zero wrong ids.
+ */
+Test(formation_evidence, rendered_rear_rank_hidden_comes_back_centred)
+{
+    fs_table t;
+    fs_table_init(&t, 700, 500);
+    fs_add_block(&t, "spears", "red", 10, 4, FRONT);
+    fs_add_block(&t, "riders", "blue", 7, 3, (rules_pose){{170, 220}, RULES_PI / 2});
+    ds_camera_params cam = {1280, 960, 1500, 1000, 10, 30, {350, 250}, {-0.10, 0.04, 0.0004, -0.0003, 0}};
+    calib_file calib;
+    rules_error err;
+    cr_assert_eq(ds_camera_make(&cam, &calib, &err), 0, "%s", err.msg);
+    ds_render_params rp;
+    ds_render_params_default(&rp);
+    cvs_image *img = NULL;
+    ds_truth truth = {0};
+    cr_assert_eq(ds_render(t.truth, t.roster, &calib, &rp, &img, &truth, &err), 0, "%s", err.msg);
+    vis_detector *d = vis_detector_new(t.roster, &calib, &err);
+    cr_assert_not_null(d, "%s", err.msg);
+    rules_snapshot *s = NULL;
+    vis_report rep = {0};
+    vis_tag_list tags = {0};
+    cr_assert_eq(vis_detector_run_tags(d, img->data, img->width, img->height, img->stride, NULL, &s, &rep, &tags, &err),
+                 0, "%s", err.msg);
+    rules_snapshot_free(s);
+    vis_report_clear(&rep);
+    /* Drop the rear rank's tags: spears-9, -10 (tags 18, 19), riders-7 (tag 26). */
+    size_t w = 0;
+    for (size_t i = 0; i < tags.n; i++)
+        if (tags.items[i].id != 18 && tags.items[i].id != 19 && tags.items[i].id != 26)
+            tags.items[w++] = tags.items[i];
+    cr_assert_lt(w, tags.n, "the rear tags were not read in the first place");
+    memset(&rep, 0, sizeof rep);
+    cr_assert_eq(vis_detector_from_tags(d, tags.items, w, NULL, &s, &rep, &err), 0, "%s", err.msg);
+    double worst;
+    cr_expect_eq(wrong_ids(&t, s, &worst), 0);
+    cr_expect_lt(worst, 3.0, "worst %.3f mm", worst);
+    const char *rear[] = {"spears-9", "spears-10", "riders-7"};
+    for (size_t k = 0; k < 3; k++) {
+        const rules_model *m = rules_snapshot_find_model(s, rear[k], NULL);
+        const rules_model *tm = rules_snapshot_find_model(t.truth, rear[k], NULL);
+        cr_expect(m->inferred, "%s", rear[k]);
+        cr_expect_lt(rules_v2_dist(m->pos, tm->pos), 3.0, "%s placed %.2f mm away", rear[k],
+                     rules_v2_dist(m->pos, tm->pos));
+    }
+    rules_snapshot_free(s);
+    vis_report_clear(&rep);
+    vis_tag_list_clear(&tags);
+    vis_detector_free(d);
+    ds_truth_clear(&truth);
+    cvs_image_free(img);
+    fs_table_clear(&t);
+}

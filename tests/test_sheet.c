@@ -1,0 +1,233 @@
+/*
+ * `tableref tags sheet`: the PDF rendered by poppler (pdftoppm, as a printer
+ * driver would) and every tag decoded by the stock apriltag detector at the
+ * printed size: each model's tag and the board's corner tags found once,
+ * with the roster's ID, where the layout says and at the roster's size in
+ * millimetres; the 100 mm check bar 100 mm long. The roster comes from a
+ * real list (datasets/armylists/nr-text-undying-dynasties-2.txt) imported by
+ * `tableref roster import`, bases and rates given with --set.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <apriltag/apriltag.h>
+#include <apriltag/tag36h11.h>
+#include <cjson/cJSON.h>
+
+#include "cvshim.h"
+#include "rules_json.h"
+#include "vis_image.h"
+#include "vision_test_util.h"
+
+#define DPI 300.0
+static char dir[256];
+
+static int sh(const char *cmd)
+{
+    char full[8192];
+    snprintf(full, sizeof full, "cd '%s' && %s >>'%s/log.txt' 2>&1", vt_env("TABLEREF_SOURCE_ROOT", "."), cmd, dir);
+    return vt_exit_status(system(full));
+}
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/tableref-sheet-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    (void)!system(cmd);
+}
+
+/* The Undying Dynasties list of the New Recruit report, with the army book's bases and rates given by hand. */
+static void make_roster(const char *paper)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "'%s' roster import datasets/armylists/nr-text-undying-dynasties-2.txt --army 2 --out '%s/ud.json' "
+             "--set 'Death Cult Hierarch:base=20x20' --set 'Death Cult Hierarch:adv=4' --set 'Death Cult Hierarch:mar=8' "
+             "--set 'Nomarch:base=20x20' --set 'Nomarch:adv=4' --set 'Nomarch:mar=8' "
+             "--set 'Skeleton Chariots:base=50x100' --set 'Skeleton Chariots:adv=8' --set 'Skeleton Chariots:mar=10' "
+             "--set 'Skeleton Cavalry:base=25x50' --set 'Skeleton Cavalry:adv=8' --set 'Skeleton Cavalry:mar=16' "
+             "--set 'Tomb Cataphracts:base=50x100' --set 'Tomb Cataphracts:adv=7' --set 'Tomb Cataphracts:mar=14' "
+             "--set 'Necropolis Guard:base=20x20' --set 'Necropolis Guard:adv=4' --set 'Necropolis Guard:mar=8' "
+             /* A player who put the Sphinxes on 60 mm round bases: a round label. */
+             "--set 'Dread Sphinx:base=60o' --set 'Dread Sphinx:adv=6' --set 'Dread Sphinx:mar=12' "
+             "--set 'Scarab Swarms:base=40x40' --set 'Scarab Swarms:adv=5' --set 'Scarab Swarms:mar=10'",
+             vt_tableref_bin(), dir);
+    cr_assert_eq(sh(cmd), 0, "roster import failed (see %s/log.txt)", dir);
+    snprintf(cmd, sizeof cmd, "'%s' tags sheet '%s/ud.json' --out '%s/ud.pdf' --paper %s --layout '%s/layout.json'",
+             vt_tableref_bin(), dir, dir, paper, dir);
+    cr_assert_eq(sh(cmd), 0, "tags sheet failed (see %s/log.txt)", dir);
+    snprintf(cmd, sizeof cmd, "pdftoppm -r %.0f -gray -png '%s/ud.pdf' '%s/page'", DPI, dir, dir);
+    cr_assert_eq(sh(cmd), 0, "pdftoppm failed: is poppler-utils installed? (scripts/setup-debian.sh)");
+}
+
+typedef struct found {
+    int id, page;
+    double x_mm, y_mm, size_mm;
+    int count;
+} found;
+
+/* Every tag on every page, by the stock detector (apriltag's defaults). */
+static int decode_pages(int pages, found *out, int cap, double paper_w, double paper_h)
+{
+    apriltag_family_t *tf = tag36h11_create();
+    apriltag_detector_t *td = apriltag_detector_create();
+    apriltag_detector_add_family(td, tf);
+    int n = 0;
+    const double mm = 25.4 / DPI;
+    for (int p = 1; p <= pages; p++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/page-%d.png", dir, p);
+        if (access(path, F_OK) != 0)
+            snprintf(path, sizeof path, "%s/page-%02d.png", dir, p);
+        rules_error err;
+        cvs_image *img = vis_image_load(path, VIS_IMAGE_GRAY, &err);
+        cr_assert_not_null(img, "%s", err.msg);
+        cr_assert_float_eq(img->width * mm, paper_w, 0.2, "page %d is %d px wide", p, img->width);
+        cr_assert_float_eq(img->height * mm, paper_h, 0.2);
+        image_u8_t im = {img->width, img->height, (int32_t)img->stride, img->data};
+        zarray_t *dets = apriltag_detector_detect(td, &im);
+        for (int i = 0; i < zarray_size(dets); i++) {
+            apriltag_detection_t *d;
+            zarray_get(dets, i, &d);
+            cr_assert_eq(d->hamming, 0, "tag %d decoded with %d bit errors", d->id, d->hamming);
+            double edge = 0;
+            for (int k = 0; k < 4; k++)
+                edge += hypot(d->p[(k + 1) % 4][0] - d->p[k][0], d->p[(k + 1) % 4][1] - d->p[k][1]) / 4;
+            cr_assert_lt(n, cap);
+            /* apriltag's pixel centres are at +0.5: the page mm of a pixel coordinate is (u) * mm. */
+            out[n++] = (found){d->id, p, d->c[0] * mm, d->c[1] * mm, edge * mm, 1};
+        }
+        apriltag_detections_destroy(dets);
+        cvs_image_free(img);
+    }
+    apriltag_detector_destroy(td);
+    tag36h11_destroy(tf);
+    return n;
+}
+
+/* The check bar's black length along its middle row. */
+static double bar_length(int page, double x_mm, double y_mm)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/page-%d.png", dir, page);
+    if (access(path, F_OK) != 0)
+        snprintf(path, sizeof path, "%s/page-%02d.png", dir, page);
+    rules_error err;
+    cvs_image *img = vis_image_load(path, VIS_IMAGE_GRAY, &err);
+    cr_assert_not_null(img, "%s", err.msg);
+    const int v = (int)(y_mm / 25.4 * DPI);
+    const uint8_t *row = img->data + (size_t)v * img->stride;
+    int u0 = (int)((x_mm - 5) / 25.4 * DPI), u = u0;
+    while (u < img->width && row[u] > 128)
+        u++;
+    /* Sub-pixel ends from the grey levels of the edge pixels. */
+    double left = u - (255 - row[u - 1]) / 255.0;
+    int w = u;
+    while (w < img->width && row[w] <= 128)
+        w++;
+    double right = w + (255 - row[w]) / 255.0;
+    cvs_image_free(img);
+    return (right - left) * 25.4 / DPI;
+}
+
+static void check_sheet(const char *paper, double pw, double ph)
+{
+    make_roster(paper);
+    char path[512];
+    snprintf(path, sizeof path, "%s/layout.json", dir);
+    rules_error err;
+    cJSON *layout = rules_json_parse_file(path, &err);
+    cr_assert_not_null(layout, "%s", err.msg);
+    const cJSON *tags = cJSON_GetObjectItemCaseSensitive(layout, "tags"), *t;
+    int pages = 0, n_layout = 0;
+    cJSON_ArrayForEach(t, tags)
+    {
+        pages = fmax(pages, cJSON_GetObjectItemCaseSensitive(t, "page")->valueint);
+        n_layout++;
+    }
+    cr_assert_eq(n_layout, 69 + 4, "69 models and 4 corner tags in the layout, got %d", n_layout);
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(layout, "check_bars"))
+        pages = fmax(pages, cJSON_GetObjectItemCaseSensitive(t, "page")->valueint);
+    char probe[512];
+    snprintf(probe, sizeof probe, "%s/page-%d.png", dir, pages + 1);
+    cr_assert_neq(access(probe, F_OK), 0, "poppler rendered more pages than the layout says");
+    static found f[200];
+    int n = decode_pages(pages, f, 200, pw, ph);
+    cr_assert_eq(n, n_layout, "decoded %d tags, the sheet holds %d", n, n_layout);
+    /* Every tag of the layout decoded once, at its place and size. */
+    cJSON_ArrayForEach(t, tags)
+    {
+        const int id = cJSON_GetObjectItemCaseSensitive(t, "id")->valueint;
+        const int page = cJSON_GetObjectItemCaseSensitive(t, "page")->valueint;
+        const double x = cJSON_GetObjectItemCaseSensitive(t, "x_mm")->valuedouble;
+        const double y = cJSON_GetObjectItemCaseSensitive(t, "y_mm")->valuedouble;
+        const double size = cJSON_GetObjectItemCaseSensitive(t, "size_mm")->valuedouble;
+        int hits = 0;
+        for (int i = 0; i < n; i++) {
+            if (f[i].id != id)
+                continue;
+            hits++;
+            cr_assert_eq(f[i].page, page, "tag %d on page %d, expected %d", id, f[i].page, page);
+            cr_assert_lt(hypot(f[i].x_mm - x, f[i].y_mm - y), 0.15, "tag %d at (%.3f, %.3f) mm, expected (%.3f, %.3f)",
+                         id, f[i].x_mm, f[i].y_mm, x, y);
+            cr_assert_float_eq(f[i].size_mm, size, 0.1, "tag %d printed %.3f mm, the roster says %.3f", id,
+                               f[i].size_mm, size);
+        }
+        cr_assert_eq(hits, 1, "tag %d decoded %d times", id, hits);
+    }
+    /* Odd IDs for army 2, and never a board tag's. */
+    for (int i = 0; i < n; i++)
+        cr_assert(f[i].id < 4 || f[i].id % 2 == 1, "army 2 prints odd IDs, found %d", f[i].id);
+    const cJSON *bars = cJSON_GetObjectItemCaseSensitive(layout, "check_bars"), *b;
+    int n_bars = 0;
+    cJSON_ArrayForEach(b, bars)
+    {
+        double len = bar_length(cJSON_GetObjectItemCaseSensitive(b, "page")->valueint,
+                                cJSON_GetObjectItemCaseSensitive(b, "x_mm")->valuedouble,
+                                cJSON_GetObjectItemCaseSensitive(b, "y_mm")->valuedouble);
+        cr_assert_float_eq(len, 100.0, 0.2, "the check bar is %.3f mm", len);
+        n_bars++;
+    }
+    cr_assert_eq(n_bars, pages, "a check bar on every page");
+    cJSON_Delete(layout);
+}
+
+Test(sheet, a4_every_tag_decodes_at_its_printed_size, .init = setup, .fini = teardown, .timeout = 240)
+{
+    check_sheet("a4", 210, 297);
+}
+
+Test(sheet, letter_every_tag_decodes_at_its_printed_size, .init = setup, .fini = teardown, .timeout = 240)
+{
+    check_sheet("letter", 215.9, 279.4);
+}
+
+Test(sheet, incomplete_roster_is_refused_by_name, .init = setup, .fini = teardown, .timeout = 60)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' roster import datasets/armylists/MagicItems60.rosz --out '%s/tk.json' </dev/null",
+             vt_tableref_bin(), dir);
+    cr_assert_eq(sh(cmd), 1);
+    snprintf(cmd, sizeof cmd, "'%s' tags sheet '%s/tk.json' --out '%s/tk.pdf'", vt_tableref_bin(), dir, dir);
+    cr_assert_eq(sh(cmd), 2);
+    char log[4096] = "";
+    snprintf(cmd, sizeof cmd, "%s/log.txt", dir);
+    FILE *fl = fopen(cmd, "r");
+    cr_assert_not_null(fl);
+    size_t got = fread(log, 1, sizeof log - 1, fl);
+    log[got] = '\0';
+    fclose(fl);
+    cr_assert(strstr(log, "still unknown values (first: Tomb King)") != NULL, "%s", log);
+    snprintf(cmd, sizeof cmd, "%s/tk.pdf", dir);
+    cr_assert_neq(access(cmd, F_OK), 0, "no PDF written");
+}

@@ -1,0 +1,203 @@
+#include "vis_formation_fit.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool vis_formation_is_measured(vis_formation_evidence e) { return e != VIS_FORMATION_NONE; }
+
+static double evidence_weight(vis_formation_evidence e)
+{
+    switch (e) {
+    case VIS_FORMATION_SEEN: return 1.0;
+    case VIS_FORMATION_PRIOR: return 0.5;
+    case VIS_FORMATION_ROUGH: return 0.3;
+    case VIS_FORMATION_NONE: break;
+    }
+    return 0;
+}
+
+static int cmp_obs_front(const void *a, const void *b)
+{
+    double x = ((const vis_fit_obs *)a)->v, y = ((const vis_fit_obs *)b)->v;
+    return (x < y) - (x > y);
+}
+
+double vis_formation_off_int(double x) { return fabs(x - round(x)); }
+
+/* Heading: weighted circular mean of the facings; then again without those more than 15 degrees off. */
+static double fit_heading(const vis_formation_input *in)
+{
+    double h = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        double sc = 0, ss = 0;
+        for (size_t i = 0; i < in->n_models; i++) {
+            const vis_formation_model *m = &in->models[i];
+            if (!vis_formation_is_measured(m->evidence))
+                continue;
+            if (pass && fabs(rules_angle_wrap(m->facing - h)) > rules_deg_to_rad(15))
+                continue;
+            double w = evidence_weight(m->evidence);
+            sc += w * cos(m->facing), ss += w * sin(m->facing);
+        }
+        if (sc != 0 || ss != 0)
+            h = atan2(ss, sc);
+    }
+    return h;
+}
+
+/* Ranks by walking from the front; returns the measured pitch along (or `d`). */
+static double index_ranks(vis_fit *F, double d)
+{
+    qsort(F->o, F->n, sizeof *F->o, cmp_obs_front);
+    double pd = d;
+    for (int pass = 0; pass < 2; pass++) {
+        double sum = 0;
+        int cnt = 0, r = 0;
+        F->o[0].r = 0;
+        for (size_t i = 1; i < F->n; i++) {
+            double step = F->o[i - 1].v - F->o[i].v;
+            if (step > 0.5 * pd) {
+                int k = (int)fmax(1.0, round(step / pd));
+                r += k;
+                if (k == 1)
+                    sum += step, cnt++;
+            }
+            F->o[i].r = r;
+        }
+        F->rmax = r;
+        if (cnt && sum / cnt > 0.9 * d && sum / cnt < 1.3 * d)
+            pd = sum / cnt;
+    }
+    return pd;
+}
+
+/* Files: positions in pitches from the leftmost model of the full ranks seen (rear rank on half steps). */
+static double index_files(vis_fit *F, double w)
+{
+    /* Measured pitch: each model's nearest right neighbour in its rank, when one place away. */
+    double sum = 0, pa = w;
+    int cnt = 0;
+    for (size_t i = 0; i < F->n; i++) {
+        double step = INFINITY;
+        for (size_t j = 0; j < F->n; j++)
+            if (F->o[j].r == F->o[i].r && F->o[j].u - F->o[i].u > 0.5 * w)
+                step = fmin(step, F->o[j].u - F->o[i].u);
+        if (step < 1.5 * w)
+            sum += step, cnt++;
+    }
+    if (cnt && sum / cnt > 0.9 * w && sum / cnt < 1.3 * w)
+        pa = sum / cnt;
+    /* The reference: leftmost model of the ranks in front of the last one seen (all when one rank). */
+    double uref = INFINITY;
+    for (size_t i = 0; i < F->n; i++)
+        if (F->rmax == 0 || F->o[i].r < F->rmax)
+            uref = fmin(uref, F->o[i].u);
+    for (size_t i = 0; i < F->n; i++) {
+        double q = (F->o[i].u - uref) / pa;
+        bool full = F->rmax == 0 || F->o[i].r < F->rmax;
+        F->o[i].x = full ? round(q) : round(2 * q) / 2;
+    }
+    F->au = uref;
+    return pa;
+}
+
+/* Weighted least squares y = a + b x; b kept when x does not vary. */
+static void wls(const double *x, const double *y, const double *w, size_t n, double *a, double *b, bool fit_b)
+{
+    double sw = 0, sx = 0, sy = 0;
+    for (size_t i = 0; i < n; i++)
+        sw += w[i], sx += w[i] * x[i], sy += w[i] * y[i];
+    double mx = sx / sw, my = sy / sw, sxx = 0, sxy = 0;
+    for (size_t i = 0; i < n; i++)
+        sxx += w[i] * (x[i] - mx) * (x[i] - mx), sxy += w[i] * (x[i] - mx) * (y[i] - my);
+    if (fit_b && sxx > 0.2 * sw)
+        *b = sxy / sxx;
+    *a = my - *b * mx;
+}
+
+/* One axis by least squares: values against slot indices; a pitch off [0.9, 1.3] x base keeps the estimate. */
+static void fit_axis(const double *x, const double *y, const double *w, size_t n, double base, double sign, double *a,
+                     double *pitch)
+{
+    double b = sign * *pitch;
+    wls(x, y, w, n, a, &b, true);
+    if (sign * b > 0.9 * base && sign * b < 1.3 * base) {
+        *pitch = sign * b;
+        return;
+    }
+    b = sign * *pitch;
+    wls(x, y, w, n, a, &b, false);
+}
+
+/* Origin and pitches by least squares, then the fit's own uncertainty. */
+static int refine(vis_fit *F, double w, double d)
+{
+    const size_t n = F->n;
+    if (n == 0)
+        return 0;
+    double *buf = calloc(4 * n, sizeof *buf);
+    if (!buf)
+        return -1;
+    double *xs = buf, *ys = buf + n, *ws = buf + 2 * n, *res = buf + 3 * n;
+    for (size_t i = 0; i < n; i++)
+        xs[i] = F->o[i].x, ys[i] = F->o[i].u, ws[i] = F->o[i].w;
+    fit_axis(xs, ys, ws, n, w, 1, &F->au, &F->pa);
+    for (size_t i = 0; i < n; i++)
+        xs[i] = F->o[i].r, ys[i] = F->o[i].v;
+    fit_axis(xs, ys, ws, n, d, -1, &F->av, &F->pd);
+
+    double sw = 0, s2 = 0, sx = 0, sr = 0, sxx = 0, srr = 0;
+    for (size_t i = 0; i < n; i++) {
+        double du = F->o[i].u - (F->au + F->pa * F->o[i].x), dv = F->o[i].v - (F->av - F->pd * F->o[i].r);
+        res[i] = hypot(du, dv);
+        sw += ws[i], s2 += ws[i] * res[i] * res[i], sx += ws[i] * F->o[i].x, sr += ws[i] * F->o[i].r;
+    }
+    F->xbar = sx / sw, F->rbar = sr / sw;
+    for (size_t i = 0; i < n; i++)
+        sxx += ws[i] * pow(F->o[i].x - F->xbar, 2), srr += ws[i] * pow(F->o[i].r - F->rbar, 2);
+    /* Spread of models about their slots: hands place bases to a millimetre or so; never trust less than 0.3. */
+    F->sig_res = fmax(0.3, sqrt(s2 / sw));
+    const double n_eff = fmax(1.0, sw);
+    F->sig_a = F->sig_res / sqrt(n_eff);
+    /* An unmeasured pitch is the base plus an unknown gap (0..1 mm). */
+    F->sig_pa = sxx > 0.2 * sw ? F->sig_res / sqrt(sxx) : 0.5;
+    F->sig_pd = srr > 0.2 * sw ? F->sig_res / sqrt(srr) : 0.5;
+    free(buf);
+    return 0;
+}
+
+int vis_formation_fit_grid(const vis_formation_input *in, vis_fit *F)
+{
+    const double heading = fit_heading(in);
+    size_t first = 0;
+    while (!vis_formation_is_measured(in->models[first].evidence))
+        first++;
+    F->f0 = (rules_frame){in->models[first].pos, heading};
+    for (size_t i = 0; i < in->n_models; i++) {
+        const vis_formation_model *m = &in->models[i];
+        if (!vis_formation_is_measured(m->evidence))
+            continue;
+        rules_vec2 q = rules_frame_to_local(F->f0, m->pos);
+        F->o[F->n++] = (vis_fit_obs){i, q.x, q.y, evidence_weight(m->evidence), 0, 0, true};
+    }
+    F->pd = index_ranks(F, in->base_depth);
+    F->pa = index_files(F, in->base_width);
+    if (refine(F, in->base_width, in->base_depth) < 0)
+        return -1;
+    /* Two models in one place: the better-seen one claims the slot, the other stands where it was seen. */
+    F->xmin = INFINITY, F->xmax = -INFINITY;
+    for (size_t i = 0; i < F->n; i++) {
+        for (size_t j = 0; j < i && F->o[i].slotted; j++)
+            if (F->o[j].slotted && F->o[j].r == F->o[i].r && fabs(F->o[j].x - F->o[i].x) < 0.75) {
+                if (F->o[j].w >= F->o[i].w)
+                    F->o[i].slotted = false;
+                else
+                    F->o[j].slotted = false;
+            }
+    }
+    for (size_t i = 0; i < F->n; i++)
+        if (F->o[i].slotted)
+            F->xmin = fmin(F->xmin, F->o[i].x), F->xmax = fmax(F->xmax, F->o[i].x);
+    return 0;
+}
