@@ -336,3 +336,57 @@ Test(suggest, a_call_found_unsure_later_drops_its_suggestion)
     cr_assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "units"), 0), "suggestion"));
     cJSON_Delete(j);
 }
+
+/* ---- calls judged robustly (rules_robust, as check and referee make them) ------------- */
+
+#include "rules_robust.h"
+
+/* Every model of `u` measured with one sigma of `sigma_mm`. */
+static void measured(rules_unit *u, double sigma_mm)
+{
+    for (size_t k = 0; k < u->n_models; k++)
+        u->models[k].sigma_mm = sigma_mm;
+}
+
+static const rules_unit_report *judge_robust(rules_move_type move, const char *unit)
+{
+    rules_error err = {{0}};
+    rules_robust_options ro;
+    rules_robust_options_default(&ro);
+    opt.move = move;
+    ro.check = opt;
+    cr_assert_eq(rules_robust_check(before, after, &ro, &report, &err), 0, "%s", err.msg);
+    cr_assert_eq(rules_suggest_moves(before, after, &opt, &report, &err), 0, "%s", err.msg);
+    const rules_unit_report *ur = rules_report_find_unit(&report, unit);
+    cr_assert_not_null(ur, "unit %s judged", unit);
+    return ur;
+}
+
+Test(suggest, a_cannot_tell_call_is_never_told_to_move)
+{
+    /* 10.03" on a 10" March Rate: 0.76 mm over, within 0.5 mm + 2 sigma of 2 mm (both frames): cannot tell */
+    moved("spears", "red", 0, IN_MM(10.03), 0, 5, 10);
+    measured(&before->units[0], 2.0);
+    measured(&after->units[0], 2.0);
+    const rules_unit_report *ur = judge_robust(RULES_MOVE_MARCH, "spears");
+    cr_assert_eq(ur->verdict, RULES_VERDICT_CANNOT_TELL, "%s", ur->why);
+    cr_assert_not(ur->suggestion.found);
+    cr_assert_eq(ur->suggestion.n_models, 0);
+    cr_assert_eq(ur->suggestion.text[0], '\0', "no suggestion at all: %s", ur->suggestion.text);
+    rules_snapshot *same = rules_suggest_apply(after, &report);
+    cr_assert_float_eq(farthest_shift(same, after, "spears"), 0, 1e-12, "--suggest leaves the unit where it is");
+    rules_snapshot_free(same);
+}
+
+Test(suggest, a_robust_illegal_call_gets_its_nearest_legal_move)
+{
+    /* 11" on a 10" March Rate with 2 mm sigma: 25 mm over stands under every placement */
+    moved("spears", "red", 0, IN_MM(11), 0, 5, 10);
+    measured(&before->units[0], 2.0);
+    measured(&after->units[0], 2.0);
+    const rules_unit_report *ur = judge_robust(RULES_MOVE_MARCH, "spears");
+    cr_assert_eq(ur->verdict, RULES_VERDICT_ILLEGAL);
+    cr_assert(ur->suggestion.found, "%s", ur->suggestion.text);
+    cr_assert_float_eq(ur->suggestion.shift_mm, IN_MM(1), 0.02);
+    assert_nearest_and_legal("spears");
+}
