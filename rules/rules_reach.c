@@ -333,6 +333,16 @@ static cJSON *points_json(const rules_vec2 *p, size_t n)
     return a;
 }
 
+rules_obb rules_reach_boundary(const rules_reach *r, rules_pose front)
+{
+    rules_obb b;
+    b.heading = front.heading;
+    b.width = r->front_width_mm;
+    b.depth = r->depth_mm;
+    b.centre = rules_v2_sub(front.front_centre, rules_v2_scale(rules_v2_dir(front.heading), r->depth_mm / 2));
+    return b;
+}
+
 cJSON *rules_reach_to_json(const rules_reach *r)
 {
     cJSON *root = cJSON_CreateObject();

@@ -20,12 +20,23 @@
  * (beyond an obstacle) is not drawn, and a sliver narrower than the search
  * step (about 5 mm) can be missed; every sample returned is legal.
  *
- * How to use:
+ * How to use (the overlay draws the reach from this struct; it is stable):
  *   rules_reach_options o; rules_reach_options_default(&o);
  *   rules_reach r;
  *   if (rules_reach_compute(table, "spears", RULES_MOVE_MARCH, &o, &r, &err) < 0) ...
- *   for each r.facings[i]: draw r.facings[i].envelope (n_envelope points, closed)
+ *   for (size_t i = 0; i < r.n_facings; i++) {
+ *       const rules_reach_facing *f = &r.facings[i];
+ *       // the envelope: a closed polyline, board mm (docs/formats.md, "Reach")
+ *       draw_polygon(f->envelope, f->n_envelope);
+ *       // a whole unit at one sampled end (e.g. the farthest straight on):
+ *       rules_obb b = rules_reach_boundary(&r, f->far[k]);   // k < f->n_columns
+ *       rules_vec2 c[4]; rules_obb_corners(&b, c);
+ *   }
+ *   r.wheel_left.angle_rad / r.wheel_right.angle_rad: the largest single wheel each way
+ *   (about the left / right front corner of r.start), r.wheel_*.distance_mm what it counts for
  *   rules_reach_clear(&r);
+ * Everything is in board mm and radians (docs/formats.md, "Board
+ * coordinates"); a pose is the centre of the Front Facing and the facing.
  */
 #ifndef RULES_REACH_H
 #define RULES_REACH_H
@@ -83,6 +94,9 @@ typedef struct rules_reach {
 int rules_reach_compute(const rules_snapshot *table, const char *unit_id, rules_move_type move,
                         const rules_reach_options *o, rules_reach *out, rules_error *err);
 void rules_reach_clear(rules_reach *r);
+
+/* The unit boundary (front_width_mm x depth_mm) whose Front Facing is centred at `front`. */
+rules_obb rules_reach_boundary(const rules_reach *r, rules_pose front);
 
 /* The reach as JSON (docs/formats.md, "Reach"); caller frees with cJSON_Delete. */
 cJSON *rules_reach_to_json(const rules_reach *r);

@@ -14,6 +14,19 @@
  *   rules_report_print(&r, stdout);  or  cJSON *j = rules_report_to_json(&r);
  *   rules_report_clear(&r);
  * The report owns its arrays; clear frees them and leaves an empty report.
+ *
+ * The nearest legal move (the overlay draws it as a ghost; this API is stable):
+ *   rules_suggest_moves(before, after, &opts, &r, &err);  // after the check (rules_suggest.h)
+ *   for each r.units[i] with verdict == RULES_VERDICT_ILLEGAL and suggestion.found:
+ *     const rules_suggestion *sg = &r.units[i].suggestion;
+ *     sg->models[k].pos / .facing: where to put model sg->models[k].id (board mm, rad)
+ *     sg->pose: the centre of the Front Facing and the facing there; sg->remove: off the table
+ *     sg->text: the sentence ("move the spears back 0.38\" along their path")
+ *   or, with bases and all: rules_snapshot *ghost = rules_suggest_apply(after, &r);
+ *     (the after snapshot with every suggestion applied: draw the suggested units' bases from it)
+ * A call that is not ILLEGAL (LEGAL, CANNOT_TELL, NOT_SEEN) never carries a
+ * suggestion: rules_unit_report_set_verdict clears it, and neither the JSON,
+ * the text nor rules_suggest_apply use one.
  */
 #ifndef RULES_REPORT_H
 #define RULES_REPORT_H

@@ -162,3 +162,25 @@ Test(reach, only_advance_and_march_have_a_reach)
     cr_assert_eq(rules_reach_compute(table, "spears", RULES_MOVE_MARCH, NULL, &reach, &err), -1);
     cr_assert(strstr(err.msg, "march_in"), "%s", err.msg);
 }
+
+Test(reach, the_boundary_at_a_sample_is_the_units_own_outline)
+{
+    fx_block(table, "regiment", "red", 25, 3, 18, START, 5, 10);
+    rules_error err = {{0}};
+    cr_assert_eq(rules_reach_compute(table, "regiment", RULES_MOVE_MARCH, NULL, &reach, &err), 0, "%s", err.msg);
+    /* at the start, the boundary is the one the formation fit finds: 75 x 150 mm behind the Front */
+    rules_obb b = rules_reach_boundary(&reach, START);
+    rules_formation f;
+    rules_formation_fit(&table->units[0], NULL, &f, NULL);
+    cr_assert_float_eq(b.width, 75, 1e-9);
+    cr_assert_float_eq(b.depth, 150, 1e-9);
+    cr_assert_float_eq(b.centre.x, f.centre.x, 1e-6);
+    cr_assert_float_eq(b.centre.y, f.centre.y, 1e-6);
+    cr_assert_float_eq(rules_angle_wrap(b.heading - f.heading), 0, 1e-9);
+    /* turned: its front edge is centred on the pose */
+    rules_pose p = {rules_v2(800, 500), rules_deg_to_rad(30)};
+    b = rules_reach_boundary(&reach, p);
+    rules_vec2 fc = rules_obb_front_centre(&b);
+    cr_assert_float_eq(fc.x, 800, 1e-9);
+    cr_assert_float_eq(fc.y, 500, 1e-9);
+}
