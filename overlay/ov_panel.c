@@ -20,8 +20,9 @@ static void hex(const double c[3], char out[8])
 
 static void key_markup(const ov_scene *sc, const ov_target *t, char *buf, size_t cap)
 {
-    size_t off = (size_t)snprintf(buf, cap, "<b>tableref</b> \xC2\xB7 %s \xC2\xB7 %s", sc->ruleset[0] ? sc->ruleset : "?",
-                                  sc->convention[0] ? sc->convention : "distances in inches");
+    size_t off = sc->ruleset[0] ? (size_t)snprintf(buf, cap, "<b>tableref</b> \xC2\xB7 %s \xC2\xB7 %s", sc->ruleset,
+                                                   sc->convention)
+                                : (size_t)snprintf(buf, cap, "<b>tableref</b> \xC2\xB7 watching the table");
     char c[8];
     for (size_t i = 0; i < sc->n_sides && off < cap; i++) {
         double rgb[3];
@@ -129,7 +130,8 @@ void ov_panel_key(const ov_scene *sc, ov_target *t)
 {
     char markup[2048];
     key_markup(sc, t, markup, sizeof markup);
-    double px = ov_style_text(t, OV_SIZE_SMALL, sc->opt.size), pad = 0.45 * px;
+    double px = ov_style_text(t, t->kind == OV_TARGET_CAMERA ? OV_SIZE_BODY : OV_SIZE_SMALL, sc->opt.size);
+    double pad = 0.45 * px;
     double wrap = t->kind == OV_TARGET_PROJECTOR ? fmin(0.45 * t->width, 40 * px) : 0.6 * t->width;
     ov_text tx;
     if (ov_text_init_markup(&tx, t, markup, px, wrap) < 0)

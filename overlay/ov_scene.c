@@ -307,7 +307,8 @@ static void side_unit(ov_scene *sc, const rules_unit *un, int layer, double stre
     if (!faded) {
         ov_label *l = ov_sc_label(sc, OV_LABEL_NAME, un->id, f.centre, P_NAME);
         if (l)
-            l->size = OV_SIZE_SMALL, l->bg = ov_paint_side(sc, side, 1), l->side = side, l->leader_ok = true;
+            l->size = OV_SIZE_SMALL, l->bg = ov_paint_side(sc, side, 1), l->side = side, l->leader_ok = true,
+            l->clear_mm = 0.5 * fmin(f.boundary.width, f.boundary.depth);
     }
 }
 

@@ -113,15 +113,7 @@ ov_target *ov_target_new_camera(const calib_file *calib, int width, int height, 
     ov_target *t = target_alloc(OV_TARGET_CAMERA, err);
     if (!t)
         return NULL;
-    ov_map_init_camera(&t->map, calib);
-    /* A frame of another size than the calibrated one: scale the intrinsics (same lens, resampled). */
-    if (calib->width > 0 && calib->height > 0 && (width != calib->width || height != calib->height)) {
-        double sx = (double)width / calib->width, sy = (double)height / calib->height;
-        t->map.fx *= sx;
-        t->map.cx = (t->map.cx + 0.5) * sx - 0.5;
-        t->map.fy *= sy;
-        t->map.cy = (t->map.cy + 0.5) * sy - 0.5;
-    }
+    ov_map_init_camera_sized(&t->map, calib, width, height);
     /* Sizes scale with the frame: a 960-row frame is the reference. */
     t->unit = height / 960.0;
     if (raster_init(t, width, height, err) < 0 ||

@@ -35,6 +35,7 @@ struct watch_session {
     /* What the recording and the projector show: the latest call until the table moves again. */
     int show_move;
     bool showing;
+    bool table_moving;       /* the tracker's state is not settled: what is drawn may be stale */
     long generation;         /* bumped whenever what is shown may change */
     bool stop_requested;     /* by a judge's "stop" */
 };
@@ -328,7 +329,8 @@ static void poll_commands(watch_session *s, long frame, double t)
 /* The content to draw now: the latest call while it is being shown, else the table. */
 static watch_show_content show_content(const watch_session *s)
 {
-    watch_show_content c = {.table = watch_tracker_snapshot(s->tracker), .generation = s->generation * 2 + s->showing};
+    watch_show_content c = {.table = watch_tracker_snapshot(s->tracker), .roster = s->roster,
+                            .moving = s->table_moving, .generation = s->generation * 2 + s->showing};
     if (s->showing && watch_tracker_last_call(s->tracker, &c.before, &c.after, &c.report) != s->show_move)
         c.before = c.after = NULL, c.report = NULL;
     return c;
@@ -497,6 +499,7 @@ int watch_session_run(watch_session *s, vis_capture *cap, volatile sig_atomic_t 
             status = WATCH_EXIT_BAD_INPUT;
             break;
         }
+        s->table_moving = res.state != WATCH_TRACKER_SETTLED;
         if (res.state == WATCH_TRACKER_MOVING && s->showing) {
             s->showing = false;
             s->generation++;
