@@ -229,7 +229,7 @@ int ov_layout_add(ov_layout *L, const ov_quad *q, ov_obstacle_kind kind)
         L->obs = o;
         L->cap = cap;
     }
-    L->obs[L->n++] = (ov_obstacle){*q, ov_quad_bbox(q), kind};
+    L->obs[L->n++] = (ov_obstacle){*q, ov_quad_bbox(q), kind, -1};
     return 0;
 }
 
@@ -341,5 +341,8 @@ int ov_layout_place(ov_layout *L, const ov_label_req *q, ov_label_place *out)
     out->leader = best_leader && q->leader_ok;
     out->lx = blx, out->ly = bly;
     out->cost = best;
-    return ov_layout_add(L, &best_q, OV_OBST_LABEL);
+    if (ov_layout_add(L, &best_q, OV_OBST_LABEL) < 0)
+        return -1;
+    L->obs[L->n - 1].owner = q->owner;
+    return 0;
 }

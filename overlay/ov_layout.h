@@ -52,6 +52,7 @@ typedef struct ov_obstacle {
     ov_quad q;
     ov_box bb;
     ov_obstacle_kind kind;
+    int owner;         /* labels: the request's owner (the overlay: its player's side index); else -1 */
 } ov_obstacle;
 
 typedef struct ov_label_req {
@@ -60,6 +61,7 @@ typedef struct ov_label_req {
     double angle;      /* reading direction, rad, device space (0: left to right) */
     double clear;      /* keep the label's nearest edge at least this far from the anchor */
     bool leader_ok;    /* may stand away with a leader line (else only the first ring is tried) */
+    int owner;         /* kept with the placed label (ov_obstacle.owner) */
 } ov_label_req;
 
 typedef struct ov_label_place {

@@ -167,7 +167,7 @@ static bool place_label(const ov_scene *sc, ov_target *t, const ov_label *l, ov_
     double ax, ay;
     if (!ov_dev(t, l->anchor, &ax, &ay))
         return false;
-    ov_label_req q = {ax, ay, p->bw, p->bh, p->angle, l->clear_mm * ov_scale_at(t, l->anchor), l->leader_ok};
+    ov_label_req q = {ax, ay, p->bw, p->bh, p->angle, l->clear_mm * ov_scale_at(t, l->anchor), l->leader_ok, l->side};
     if (ov_layout_place(t->layout, &q, &p->at) < 0)
         return false;
     return p->at.placed;

@@ -10,10 +10,33 @@
 
 #include "ov_unit_int.h"
 
+/* More models than this in one state (broke a rule, or cannot tell) and only the farthest of them gets a
+ * pill, naming how many others share it: the others keep their X and their number in the base. */
+#define MAX_MODEL_PILLS 3
+
+/* How many models of the unit are in state s, and which of them went farthest (index into u->ua). */
+static size_t count_state(const unit_ctx *u, model_state s, size_t *worst)
+{
+    size_t n = 0;
+    double far = -1;
+    for (size_t i = 0; i < u->ua->n_models; i++) {
+        const rules_model_move *mm = ovu_model_move(u->ur, u->ua->models[i].id);
+        if (!mm || ovu_state_of(u, u->ua->models[i].id) != s)
+            continue;
+        n++;
+        if (mm->distance_mm > far)
+            far = mm->distance_mm, *worst = i;
+    }
+    return n;
+}
+
 /* Labels of the models that matter; every other model's distance written in its base (FULL). */
 static void model_labels(unit_ctx *u)
 {
     const rules_unit_report *ur = u->ur;
+    size_t worst[3] = {0, 0, 0}, n_state[3] = {0, 0, 0};
+    for (int s = M_UNSURE; s <= M_BAD; s++)
+        n_state[s] = count_state(u, (model_state)s, &worst[s]);
     for (size_t i = 0; i < u->ua->n_models; i++) {
         const rules_model *m = &u->ua->models[i];
         const rules_model_move *mm = ovu_model_move(ur, m->id);
@@ -22,6 +45,9 @@ static void model_labels(unit_ctx *u)
         model_state s = ovu_state_of(u, m->id);
         bool is_far = u->far >= 0 && strcmp(ur->models[u->far].id, m->id) == 0;
         bool key = s != M_FINE || is_far || ovu_over_limit(u, mm);
+        bool crowd = s != M_FINE && n_state[s] > MAX_MODEL_PILLS;
+        if (crowd && i != worst[s])
+            key = false;
         rules_obb b = rules_model_base(u->ua, m);
         if (key) {
             char d[64];
@@ -33,6 +59,8 @@ static void model_labels(unit_ctx *u)
             const char *tail = mm->inferred ? " (not seen)" : "";
             if (s == M_FINE)
                 l->text = ov_sc_strf(u->sc, "farthest %s%s", d, tail);
+            else if (crowd)
+                l->text = ov_sc_strf(u->sc, "%s%s%s (%zu models)", mark, d, tail, n_state[s]);
             else
                 l->text = ov_sc_strf(u->sc, "%s%s%s", mark, d, tail);
             l->clear_mm = 0.5 * fmin(b.width, b.depth);
