@@ -6,7 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules_fields.h"
 #include "rules_json.h"
+
+/* The keys each object of a calibration file may hold (rules_fields_known).
+ * A new field is one more key here and a line in docs/formats.md. */
+static const char *const v1_keys[] = {"format", "version", "image_size", "camera", "distortion", "board_pose", NULL};
+static const char *const v2_keys[] = {"format",     "version",        "image_size", "camera",
+                                      "distortion", "board_pose",     "camera_quality", "projector", NULL};
+static const char *const camera_keys[] = {"fx", "fy", "cx", "cy", NULL};
+static const char *const pose_keys[] = {"rotation", "translation_mm", NULL};
+static const char *const quality_keys[] = {"views", "rms_px", "std", "table_distance_mm", "board_error_mm", NULL};
+static const char *const std_keys[] = {"fx", "fy", "cx", "cy", "k1", "k2", "p1", "p2", "k3", NULL};
+static const char *const projector_keys[] = {"size", "board_to_projector", "rms_mm", "max_mm", "points", NULL};
+
+/* Ranges (docs/formats.md, "Limits"). */
+#define MAX_FOCAL_PX 1e6          /* a 100 mm lens on 1 um pixels is 1e5 px */
+#define MAX_DISTORTION 1000.0     /* |each coefficient| */
+#define MAX_ERROR 1e5             /* px or mm: any residual, deviation or distance */
 
 void calib_file_camera_centre(const calib_file *c, double out[3])
 {
@@ -76,16 +93,18 @@ static int read_quality(const cJSON *q, calib_quality *out, rules_error *err)
 {
     static const char *names[9] = {"fx", "fy", "cx", "cy", "k1", "k2", "p1", "p2", "k3"};
     out->present = 1;
-    if (rules_json_int(q, "views", "camera_quality", true, &out->views, err) < 0 ||
-        rules_json_number(q, "rms_px", "camera_quality", true, &out->rms_px, err) < 0 ||
-        rules_json_number(q, "table_distance_mm", "camera_quality", false, &out->table_distance_mm, err) < 0 ||
-        rules_json_number(q, "board_error_mm", "camera_quality", false, &out->board_error_mm, err) < 0)
+    const char *w = "camera_quality";
+    if (rules_fields_known(q, w, quality_keys, err) < 0 ||
+        rules_fields_int(q, "views", w, true, 1, 100000, &out->views, err) < 0 ||
+        rules_fields_number(q, "rms_px", w, true, 0, MAX_ERROR, &out->rms_px, err) < 0 ||
+        rules_fields_number(q, "table_distance_mm", w, false, 0, MAX_ERROR, &out->table_distance_mm, err) < 0 ||
+        rules_fields_number(q, "board_error_mm", w, false, 0, MAX_ERROR, &out->board_error_mm, err) < 0)
         return -1;
-    const cJSON *sd = rules_json_object(q, "std", "camera_quality", true, err);
-    if (!sd)
+    const cJSON *sd = rules_json_object(q, "std", w, true, err);
+    if (!sd || rules_fields_known(sd, "camera_quality.std", std_keys, err) < 0)
         return -1;
     for (int i = 0; i < 9; i++)
-        if (rules_json_number(sd, names[i], "camera_quality.std", true, &out->std[i], err) < 0)
+        if (rules_fields_number(sd, names[i], "camera_quality.std", true, 0, MAX_ERROR, &out->std[i], err) < 0)
             return -1;
     return 0;
 }
@@ -94,7 +113,8 @@ static int read_projector(const cJSON *p, calib_projector *out, rules_error *err
 {
     double size[2];
     out->present = 1;
-    if (rules_json_numbers(p, "size", "projector", true, size, 2, err) < 0)
+    if (rules_fields_known(p, "projector", projector_keys, err) < 0 ||
+        rules_json_numbers(p, "size", "projector", true, size, 2, err) < 0)
         return -1;
     if (size[0] != floor(size[0]) || size[1] != floor(size[1]) || size[0] <= 0 || size[1] <= 0 || size[0] > 1e5 ||
         size[1] > 1e5)
@@ -102,9 +122,9 @@ static int read_projector(const cJSON *p, calib_projector *out, rules_error *err
     out->width = (int)size[0];
     out->height = (int)size[1];
     if (rules_json_numbers(p, "board_to_projector", "projector", true, out->H, 9, err) < 0 ||
-        rules_json_number(p, "rms_mm", "projector", false, &out->rms_mm, err) < 0 ||
-        rules_json_number(p, "max_mm", "projector", false, &out->max_mm, err) < 0 ||
-        rules_json_int(p, "points", "projector", false, &out->points, err) < 0)
+        rules_fields_number(p, "rms_mm", "projector", false, 0, MAX_ERROR, &out->rms_mm, err) < 0 ||
+        rules_fields_number(p, "max_mm", "projector", false, 0, MAX_ERROR, &out->max_mm, err) < 0 ||
+        rules_fields_int(p, "points", "projector", false, 0, 10000000, &out->points, err) < 0)
         return -1;
     return 0;
 }
@@ -130,24 +150,37 @@ int calib_file_from_json_ex(const cJSON *root, const char *name, unsigned flags,
     if (version < 1 || version > CALIB_FILE_VERSION)
         return rules_error_set(err, "%s: version: unknown version %d (this tableref reads versions 1 to %d)", name,
                                version, CALIB_FILE_VERSION);
+    if (rules_fields_known(root, "", version >= 2 ? v2_keys : v1_keys, err) < 0) {
+        if (version < 2 && (cJSON_GetObjectItemCaseSensitive(root, "camera_quality") ||
+                            cJSON_GetObjectItemCaseSensitive(root, "projector")))
+            rules_error_set(err, "version: camera_quality and projector need version 2");
+        goto fail;
+    }
     double size[2];
     if (rules_json_numbers(root, "image_size", "", true, size, 2, err) < 0)
         goto fail;
-    if (size[0] != floor(size[0]) || size[1] != floor(size[1]) || size[0] <= 0 || size[1] <= 0 || size[0] > 1e5 ||
-        size[1] > 1e5)
-        return rules_error_set(err, "%s: image_size: expected two positive whole numbers", name);
+    if (size[0] != floor(size[0]) || size[1] != floor(size[1]) || size[0] < CALIB_FILE_MIN_IMAGE_SIDE ||
+        size[1] < CALIB_FILE_MIN_IMAGE_SIDE || size[0] > 1e5 || size[1] > 1e5)
+        return rules_error_set(err, "%s: image_size: expected two whole numbers of pixels, %d to 100000", name,
+                               CALIB_FILE_MIN_IMAGE_SIDE);
     out->width = (int)size[0];
     out->height = (int)size[1];
     const cJSON *cam = rules_json_object(root, "camera", "", true, err);
-    if (!cam)
+    if (!cam || rules_fields_known(cam, "camera", camera_keys, err) < 0)
         goto fail;
-    if (rules_json_number(cam, "fx", "camera", true, &out->fx, err) < 0 ||
-        rules_json_number(cam, "fy", "camera", true, &out->fy, err) < 0 ||
+    if (rules_fields_number(cam, "fx", "camera", true, 1, MAX_FOCAL_PX, &out->fx, err) < 0 ||
+        rules_fields_number(cam, "fy", "camera", true, 1, MAX_FOCAL_PX, &out->fy, err) < 0 ||
         rules_json_number(cam, "cx", "camera", true, &out->cx, err) < 0 ||
         rules_json_number(cam, "cy", "camera", true, &out->cy, err) < 0)
         goto fail;
     if (rules_json_numbers(root, "distortion", "", true, out->dist, 5, err) < 0)
         goto fail;
+    for (int i = 0; i < 5; i++)
+        if (!(fabs(out->dist[i]) <= MAX_DISTORTION)) {
+            rules_error_set(err, "distortion[%d]: %g is out of range (-%g to %g)", i, out->dist[i], MAX_DISTORTION,
+                            MAX_DISTORTION);
+            goto fail;
+        }
     /* A camera calibrated before it saw the board has no pose yet; only
      * callers that can live with that (calibrate board) ask for it. */
     const bool pose_required = !(flags & CALIB_FILE_POSE_OPTIONAL);
@@ -161,10 +194,17 @@ int calib_file_from_json_ex(const cJSON *root, const char *name, unsigned flags,
         goto fail; /* present but not an object */
     if (pose) {
         /* Row-major, 9 numbers: one flat array keeps the reader and the message simple. */
-        if (rules_json_numbers(pose, "rotation", "board_pose", true, out->R, 9, err) < 0)
+        if (rules_fields_known(pose, "board_pose", pose_keys, err) < 0 ||
+            rules_json_numbers(pose, "rotation", "board_pose", true, out->R, 9, err) < 0)
             goto fail;
         if (rules_json_numbers(pose, "translation_mm", "board_pose", true, out->t, 3, err) < 0)
             goto fail;
+        for (int i = 0; i < 3; i++)
+            if (!(fabs(out->t[i]) <= RULES_FIELDS_MAX_PLACE_MM)) {
+                rules_error_set(err, "board_pose.translation_mm[%d]: %g is out of range (-%g to %g)", i, out->t[i],
+                                RULES_FIELDS_MAX_PLACE_MM, RULES_FIELDS_MAX_PLACE_MM);
+                goto fail;
+            }
     } else {
         out->pose_missing = 1;
     }

@@ -27,6 +27,9 @@
 
 #define CALIB_FILE_FORMAT "tableref-calibration"
 #define CALIB_FILE_VERSION 2  /* the newest version read and written; 1 is still read */
+/* Smallest image side a calibration may describe: the picture loader's own
+ * minimum (VIS_IMAGE_MIN_SIDE in vision/vis_image.h, asserted equal there). */
+#define CALIB_FILE_MIN_IMAGE_SIDE 10
 
 /* Optional: how good the intrinsics are. */
 typedef struct calib_quality {

@@ -10,10 +10,11 @@ static const struct {
 } benches[] = {
     {"rules", bench_rules, "full-board move checks and the wheel-path search"},
 #if TABLEREF_HAVE_VISION
-    {"vision", bench_vision, "tag detection accuracy and speed against stock apriltag and ArUco"},
+    {"vision", bench_vision, "tags and models read against the truth, speed against a stock apriltag sweep (normal and hard sets)"},
     {"watch", bench_watch, "watch at 12 MP: settle frame to alert latency and frames per second"},
     {"calib", bench_calib, "calibration: board error against views used and distortion model"},
     {"formation", bench_formation, "units rebuilt from partial evidence and the calls on rendered before/after pairs"},
+    {"formats", bench_formats, "the strict snapshot and roster readers on 100,000-model files"},
 #endif
 };
 

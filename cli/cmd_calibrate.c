@@ -12,6 +12,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "cvshim.h"
+#include "vis_image.h"
 #include "vis_roster.h"
 
 static void calibrate_usage(FILE *out)
@@ -151,7 +152,7 @@ static int calibrate_camera(int argc, char **argv)
         goto done;
     }
     for (int i = 0; i < n_images; i++) {
-        cvs_image *img = cvs_image_load_gray(images[i], &err);
+        cvs_image *img = vis_image_load(images[i], VIS_IMAGE_GRAY, &err);
         if (!img) {
             fprintf(stderr, "tableref calibrate camera: %s\n", err.msg);
             goto done;
@@ -247,7 +248,7 @@ static int calibrate_board(int argc, char **argv)
     cvs_image *img = NULL;
     int rc = EXIT_BAD_INPUT;
     if (calib_file_load_ex(calib_path, CALIB_FILE_POSE_OPTIONAL, &c, &err) < 0 ||
-        !(roster = vis_roster_load(roster_path, &err)) || !(img = cvs_image_load_gray(image, &err))) {
+        !(roster = vis_roster_load(roster_path, &err)) || !(img = vis_image_load(image, VIS_IMAGE_GRAY, &err))) {
         fprintf(stderr, "tableref calibrate board: %s\n", err.msg);
         goto done;
     }
@@ -354,7 +355,7 @@ static int calibrate_projector(int argc, char **argv)
                         "(tableref has no live capture of its own here)\n");
         goto done;
     }
-    if (!(img = cvs_image_load_gray(image, &err))) {
+    if (!(img = vis_image_load(image, VIS_IMAGE_GRAY, &err))) {
         fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
         goto done;
     }

@@ -11,6 +11,7 @@
 #include "rules_json.h"
 #include "table_file.h"
 #include "vis_detect.h"
+#include "vis_image.h"
 #include "vis_roster.h"
 
 static void detect_usage(FILE *out)
@@ -169,7 +170,7 @@ int cmd_detect(int argc, char **argv)
     if ((!table_path && calib_file_load(calib_path, &calib, &err) < 0) ||
         (!table_path && !(roster = vis_roster_load(roster_path, &err))) ||
         (prior_path && !(prior = rules_json_load_snapshot(prior_path, &err))) ||
-        !(img = cvs_image_load_gray(image, &err)) || !(det = vis_detector_new(roster, &calib, &err)))
+        !(img = vis_image_load(image, VIS_IMAGE_GRAY, &err)) || !(det = vis_detector_new(roster, &calib, &err)))
         goto done;
     if (!refine)
         det->cfg.refine_pose_min_tags = 0;
@@ -180,7 +181,7 @@ int cmd_detect(int argc, char **argv)
     if (table_path && table_file_apply(&table, snap, &err) < 0)
         goto done;
     for (size_t i = 0; i < rep.n; i++)
-        if (rep.items[i].kind != VIS_ISSUE_INFERRED && rep.items[i].kind != VIS_ISSUE_DISTORTED)
+        if (vis_issue_is_warning(rep.items[i].kind))
             fprintf(stderr, "tableref detect: warning: %s\n", rep.items[i].msg);
     double med = NAN, worst = NAN;
     if (truth && !(errors = truth_errors(snap, truth, &med, &worst, &err)))

@@ -28,6 +28,7 @@
 #include "rules_robust.h"
 #include "table_file.h"
 #include "vis_detect.h"
+#include "vis_image.h"
 #include "vis_roster.h"
 
 static void help(FILE *out)
@@ -155,7 +156,7 @@ static int detect_frame(vis_detector *det, frame *f, rules_error *err)
         return -1;
     }
     for (size_t i = 0; i < f->rep.n; i++)
-        if (f->rep.items[i].kind != VIS_ISSUE_INFERRED && f->rep.items[i].kind != VIS_ISSUE_DISTORTED)
+        if (vis_issue_is_warning(f->rep.items[i].kind))
             fprintf(stderr, "tableref referee: %s: warning: %s\n", f->path, f->rep.items[i].msg);
     return 0;
 }
@@ -278,7 +279,8 @@ int cmd_referee(int argc, char **argv)
     if ((!table_path && calib_file_load(calib_path, &calib, &err) < 0) ||
         (!table_path && !(roster = vis_roster_load(roster_path, &err))) ||
         (proj_path && load_projector(proj_path, H, &pw, &ph, &err) < 0) ||
-        !(fr[0].img = cvs_image_load_gray(images[0], &err)) || !(fr[1].img = cvs_image_load_gray(images[1], &err)) ||
+        !(fr[0].img = vis_image_load(images[0], VIS_IMAGE_GRAY, &err)) ||
+        !(fr[1].img = vis_image_load(images[1], VIS_IMAGE_GRAY, &err)) ||
         !(det = vis_detector_new(roster, &calib, &err)))
         goto done;
     if (!refine)

@@ -7,6 +7,7 @@
 
 #include "cli_args.h"
 #include "commands.h"
+#include "ds_hard.h"
 #include "ds_render.h"
 #include "ds_scene.h"
 #include "rules_json.h"
@@ -15,7 +16,8 @@ static void render_usage(FILE *out)
 {
     fprintf(out,
             "usage: tableref render SCENE.json --out DIR [--seed N]\n"
-            "       tableref render --generate small|bench --out DIR [--seed N]\n"
+            "       tableref render --generate small|bench|hard[:K] --out DIR [--seed N]\n"
+            "                       [--crop WxH+X+Y] [--pair]\n"
             "\n"
             "Renders the scene (a snapshot, a roster and a camera; docs/formats.md) as\n"
             "the overhead camera would see it and writes into DIR:\n"
@@ -24,11 +26,129 @@ static void render_usage(FILE *out)
             "  roster.json    the roster\n"
             "  snapshot.json  the true model positions (a snapshot `tableref check` reads)\n"
             "  truth.json     every model's centre and facing, every tag's corners in\n"
-            "                 pixels and whether it is fully visible\n"
-            "--generate makes a scene instead of reading one: small (1280x960, 4 units)\n"
-            "or bench (4056x3040, 250 tags of 16 mm). The same seed gives the same picture.\n"
+            "                 pixels, how much of it is hidden and by what (figure, hand)\n"
+            "--generate makes a scene instead of reading one: small (1280x960, 4 units),\n"
+            "bench (4056x3040, 250 tags of 16 mm) or hard:K, table K of the hard set\n"
+            "(datasets/hard/README.md: ~250 models of mixed units and tag sizes, leaning\n"
+            "figures, hands, tilted camera, strong lens distortion, Bayer sensor, colour\n"
+            "JPEG). --crop renders only that part of the frame (same camera, fewer pixels).\n"
+            "--pair (hard tables) also renders DIR/after/ with one unit advanced 4.5\"\n"
+            "(Advance 5\": legal) and another marched 11\" (March 10\": illegal), and\n"
+            "writes DIR/pair.json. The same seed gives the same picture.\n"
             "\n"
             "Exit status: 0 done, 2 bad input or usage.\n");
+}
+
+static int make_dir(const char *path, rules_error *err)
+{
+    if (mkdir(path, 0777) < 0 && errno != EEXIST)
+        return rules_error_set(err, "%s: cannot create: %s", path, strerror(errno));
+    return 0;
+}
+
+/* The hard set's formation truth: each model's slot, each unit's kind and rear rank. */
+static void add_formation_truth(cJSON *tj, const ds_hard_table *t)
+{
+    const vis_roster *ro = t->scene->roster;
+    cJSON *models = cJSON_GetObjectItemCaseSensitive(tj, "models"), *m;
+    cJSON_ArrayForEach(m, models)
+    {
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
+        for (size_t k = 0; cJSON_IsString(id) && k < ro->n_models; k++)
+            if (strcmp(ro->models[k].id, id->valuestring) == 0) {
+                cJSON *slot = cJSON_AddArrayToObject(m, "slot_file_rank");
+                cJSON_AddItemToArray(slot, cJSON_CreateNumber(t->slots[k].file));
+                cJSON_AddItemToArray(slot, cJSON_CreateNumber(t->slots[k].rank));
+            }
+    }
+    cJSON *units = cJSON_AddArrayToObject(tj, "units");
+    for (size_t u = 0; u < ro->n_units; u++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "id", ro->units[u].id);
+        cJSON_AddStringToObject(o, "kind", t->kind[u]);
+        cJSON_AddStringToObject(o, "rear_rank", ds_rank_align_name(t->align[u]));
+        cJSON_AddItemToArray(units, o);
+    }
+}
+
+/* Renders one frame of the scene into dir: picture, calibration, roster, snapshot, truth. */
+static int render_into(const ds_scene *s, const rules_snapshot *snap, uint32_t frame_seed, const ds_hard_table *hard,
+                       const char *dir, rules_error *err)
+{
+    /* Compress once, when writing, rather than in the renderer and again here. */
+    ds_render_params p = s->render;
+    const int quality = p.effects.jpeg_quality;
+    p.effects.jpeg_quality = 0;
+    if (frame_seed)
+        p.frame_seed = frame_seed;
+    cvs_image *gray = NULL, *colour = NULL;
+    ds_truth truth = {0};
+    int rc = -1;
+    char path[4096];
+    const char *image_name = quality > 0 ? "image.jpg" : "image.png";
+    if (make_dir(dir, err) < 0 || ds_render_colour(snap, s->roster, &s->calib, &p, &gray, &colour, &truth, err) < 0)
+        goto done;
+    snprintf(path, sizeof path, "%s/%s", dir, image_name);
+    if (cvs_image_save(colour ? colour : gray, path, quality, err) < 0)
+        goto done;
+    snprintf(path, sizeof path, "%s/calib.json", dir);
+    if (calib_file_save(&s->calib, path, err) < 0)
+        goto done;
+    snprintf(path, sizeof path, "%s/roster.json", dir);
+    if (vis_roster_save(s->roster, path, err) < 0)
+        goto done;
+    snprintf(path, sizeof path, "%s/snapshot.json", dir);
+    if (rules_json_save_snapshot(snap, path, err) < 0)
+        goto done;
+    snprintf(path, sizeof path, "%s/truth.json", dir);
+    cJSON *tj = ds_truth_to_json(&truth, snap, s->roster, &s->calib, image_name);
+    if (tj && hard)
+        add_formation_truth(tj, hard);
+    int wrc = tj ? rules_json_write_file(tj, path, err) : rules_error_set(err, "out of memory");
+    cJSON_Delete(tj);
+    if (wrc < 0)
+        goto done;
+    size_t vis = 0, hand = 0;
+    for (size_t i = 0; i < truth.n_tags; i++)
+        vis += truth.tags[i].fully_visible != 0;
+    for (size_t i = 0; i < truth.n_models; i++)
+        hand += truth.models[i].hand_hidden != 0;
+    printf("rendered %dx%d: %zu tags, %zu fully visible, %zu models under a hand -> %s/\n", gray->width,
+           gray->height, truth.n_tags, vis, hand, dir);
+    rc = 0;
+done:
+    cvs_image_free(gray);
+    cvs_image_free(colour);
+    ds_truth_clear(&truth);
+    return rc;
+}
+
+static int write_pair(const char *out, const ds_hard_pair *pr, rules_error *err)
+{
+    cJSON *root = cJSON_CreateObject(), *moves = root ? cJSON_AddArrayToObject(root, "moves") : NULL;
+    if (!moves) {
+        cJSON_Delete(root);
+        return rules_error_set(err, "out of memory");
+    }
+    cJSON_AddStringToObject(root, "format", "tableref.pair");
+    cJSON_AddNumberToObject(root, "version", 1);
+    cJSON_AddStringToObject(root, "before", ".");
+    cJSON_AddStringToObject(root, "after", "after");
+    cJSON_AddStringToObject(root, "unmoved", "every other unit");
+    for (int k = 0; k < 2; k++) {
+        cJSON *m = cJSON_CreateObject();
+        cJSON_AddStringToObject(m, "unit", pr->moves[k].unit);
+        rules_json_add_number(m, "forward_in", rules_mm_to_in(pr->moves[k].forward_mm), 3);
+        cJSON_AddStringToObject(m, "rate", pr->moves[k].rate);
+        rules_json_add_number(m, "rate_in", rules_mm_to_in(pr->moves[k].rate_mm), 3);
+        cJSON_AddStringToObject(m, "expect", pr->moves[k].legal ? "legal" : "illegal");
+        cJSON_AddItemToArray(moves, m);
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/pair.json", out);
+    int rc = rules_json_write_file(root, path, err);
+    cJSON_Delete(root);
+    return rc;
 }
 
 int cmd_render(int argc, char **argv)
@@ -37,8 +157,9 @@ int cmd_render(int argc, char **argv)
         render_usage(stdout);
         return 0;
     }
-    const char *scene_path = NULL, *out = NULL, *gen = NULL;
+    const char *scene_path = NULL, *out = NULL, *gen = NULL, *crop = NULL;
     long seed = -1;
+    int pair = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
             out = argv[++i];
@@ -46,6 +167,10 @@ int cmd_render(int argc, char **argv)
             gen = argv[++i];
         else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
             seed = strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--crop") == 0 && i + 1 < argc)
+            crop = argv[++i];
+        else if (strcmp(argv[i], "--pair") == 0)
+            pair = 1;
         else if (argv[i][0] == '-' || scene_path) {
             fprintf(stderr, "tableref render: unexpected argument '%s' (try --help)\n", argv[i]);
             return EXIT_BAD_INPUT;
@@ -62,19 +187,30 @@ int cmd_render(int argc, char **argv)
         return cli_missing("render", "--out DIR (where to write the picture and its truth)"), EXIT_BAD_INPUT;
     rules_error err;
     ds_scene *s = NULL;
+    ds_hard_table *hard = NULL;
     if (gen) {
         ds_gen_params g;
-        if (strcmp(gen, "small") == 0)
-            ds_gen_params_small(&g);
-        else if (strcmp(gen, "bench") == 0)
-            ds_gen_params_bench(&g);
-        else {
-            fprintf(stderr, "tableref render: --generate takes small or bench\n");
+        if (strncmp(gen, "hard", 4) == 0 && (gen[4] == 0 || gen[4] == ':')) {
+            ds_hard_params hp;
+            int k = gen[4] == ':' ? atoi(gen + 5) : 1;
+            if (k < 1 || k > ds_hard_preset_count()) {
+                fprintf(stderr, "tableref render: hard tables are 1..%d\n", ds_hard_preset_count());
+                return EXIT_BAD_INPUT;
+            }
+            ds_hard_preset(k, &hp);
+            if (seed >= 0)
+                hp.seed = (uint32_t)seed;
+            if ((hard = ds_hard_generate(&hp, &err)))
+                s = hard->scene;
+        } else if (strcmp(gen, "small") == 0 || strcmp(gen, "bench") == 0) {
+            (gen[0] == 's' ? ds_gen_params_small : ds_gen_params_bench)(&g);
+            if (seed >= 0)
+                g.seed = (uint32_t)seed;
+            s = ds_scene_generate(&g, &err);
+        } else {
+            fprintf(stderr, "tableref render: --generate takes small, bench or hard[:K]\n");
             return EXIT_BAD_INPUT;
         }
-        if (seed >= 0)
-            g.seed = (uint32_t)seed;
-        s = ds_scene_generate(&g, &err);
     } else {
         s = ds_scene_load(scene_path, &err);
     }
@@ -84,49 +220,41 @@ int cmd_render(int argc, char **argv)
     }
     if (seed >= 0)
         s->render.seed = (uint32_t)seed;
-    if (mkdir(out, 0777) < 0 && errno != EEXIST) {
-        fprintf(stderr, "tableref render: %s: cannot create: %s\n", out, strerror(errno));
-        ds_scene_free(s);
-        return EXIT_BAD_INPUT;
+    int rc = EXIT_BAD_INPUT, w, h, x0, y0;
+    ds_hard_pair pr = {0};
+    if (crop) {
+        /* A file other commands read must pass their checks: the principal point stays in the crop. */
+        if (sscanf(crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4) {
+            rules_error_set(&err, "--crop: expected WxH+X+Y, got '%s'", crop);
+            goto done;
+        }
+        if (ds_hard_crop(&s->calib, x0, y0, w, h, &err) < 0 || calib_file_validate(&s->calib, "--crop", &err) < 0)
+            goto done;
     }
-    /* Compress once, when writing, rather than in the renderer and again here. */
-    const int quality = s->render.effects.jpeg_quality;
-    s->render.effects.jpeg_quality = 0;
-    cvs_image *img = NULL;
-    ds_truth truth = {0};
-    int rc = EXIT_BAD_INPUT;
-    char path[4096];
-    const char *image_name = quality > 0 ? "image.jpg" : "image.png";
-    if (ds_render(s->snapshot, s->roster, &s->calib, &s->render, &img, &truth, &err) < 0)
+    if (pair && !hard) {
+        rules_error_set(&err, "--pair: only for --generate hard[:K]");
         goto done;
-    snprintf(path, sizeof path, "%s/%s", out, image_name);
-    if (cvs_image_save(img, path, quality, &err) < 0)
+    }
+    if (render_into(s, s->snapshot, 0, hard, out, &err) < 0)
         goto done;
-    snprintf(path, sizeof path, "%s/calib.json", out);
-    if (calib_file_save(&s->calib, path, &err) < 0)
-        goto done;
-    snprintf(path, sizeof path, "%s/roster.json", out);
-    if (vis_roster_save(s->roster, path, &err) < 0)
-        goto done;
-    snprintf(path, sizeof path, "%s/snapshot.json", out);
-    if (rules_json_save_snapshot(s->snapshot, path, &err) < 0)
-        goto done;
-    snprintf(path, sizeof path, "%s/truth.json", out);
-    cJSON *tj = ds_truth_to_json(&truth, s->snapshot, s->roster, &s->calib, image_name);
-    int wrc = tj ? rules_json_write_file(tj, path, &err) : rules_error_set(&err, "out of memory");
-    cJSON_Delete(tj);
-    if (wrc < 0)
-        goto done;
-    size_t vis = 0;
-    for (size_t i = 0; i < truth.n_tags; i++)
-        vis += truth.tags[i].fully_visible != 0;
-    printf("rendered %dx%d: %zu tags, %zu fully visible -> %s/\n", img->width, img->height, truth.n_tags, vis, out);
+    if (pair) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s/after", out);
+        if (ds_hard_pair_make(hard, &pr, &err) < 0 || render_into(s, pr.after, pr.after_frame_seed, hard, dir, &err) < 0 ||
+            write_pair(out, &pr, &err) < 0)
+            goto done;
+        printf("pair: %s advanced %.1f\" (%s), %s marched %.1f\" (%s) -> %s/pair.json\n", pr.moves[0].unit,
+               rules_mm_to_in(pr.moves[0].forward_mm), pr.moves[0].legal ? "legal" : "illegal", pr.moves[1].unit,
+               rules_mm_to_in(pr.moves[1].forward_mm), pr.moves[1].legal ? "legal" : "illegal", out);
+    }
     rc = 0;
 done:
     if (rc)
         fprintf(stderr, "tableref render: %s\n", err.msg);
-    cvs_image_free(img);
-    ds_truth_clear(&truth);
-    ds_scene_free(s);
+    ds_hard_pair_clear(&pr);
+    if (hard)
+        ds_hard_free(hard);
+    else
+        ds_scene_free(s);
     return rc;
 }

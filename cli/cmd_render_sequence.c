@@ -5,12 +5,14 @@
 
 #include "cli_args.h"
 #include "commands.h"
+#include "ds_hard.h"
 #include "ds_sequence.h"
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: tableref render-sequence SEQUENCE.json --out DIR [--supersample N]\n"
+            "       tableref render-sequence --generate hard[:K] --out DIR [--crop WxH+X+Y] [--supersample N]\n"
             "\n"
             "Renders a game turn (a sequence file: a scene and the moves, docs/formats.md)\n"
             "as a camera would film it: the table still, a hand moving one unit, the table\n"
@@ -20,6 +22,9 @@ static void usage(FILE *out)
             "  truth/keyframe-K.json     the exact table after K moves\n"
             "  frames.json               each frame's time and phase (hold or move)\n"
             "--supersample 1 renders about 4x faster with rougher edges.\n"
+            "--generate hard:K films hard table K (datasets/hard/README.md, 12 MP, colour):\n"
+            "a 4.5\" advance at Advance 5\" (legal), then an 11\" march at March 10\"\n"
+            "(illegal), 5 fps; --crop films part of the frame (it must hold the principal point).\n"
             "\n"
             "Exit status: 0 done, 2 bad input or usage.\n");
 }
@@ -30,7 +35,7 @@ int cmd_render_sequence(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    const char *seq = NULL, *out = NULL, *v;
+    const char *seq = NULL, *out = NULL, *gen = NULL, *crop = NULL, *v;
     int ss = 0;
     for (int i = 1; i < argc; i++) {
         int r;
@@ -38,6 +43,14 @@ int cmd_render_sequence(int argc, char **argv)
             if (r < 0)
                 return EXIT_BAD_INPUT;
             out = v;
+        } else if ((r = cli_value(argc, argv, &i, "--generate", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            gen = v;
+        } else if ((r = cli_value(argc, argv, &i, "--crop", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            crop = v;
         } else if ((r = cli_value(argc, argv, &i, "--supersample", &v)) != 0) {
             double n;
             if (r < 0 || cli_number("--supersample", v, &n) < 0 || n < 1 || n > 4) {
@@ -52,12 +65,30 @@ int cmd_render_sequence(int argc, char **argv)
             seq = argv[i];
         }
     }
-    if (!seq)
-        return cli_missing("render-sequence", "the SEQUENCE.json"), EXIT_BAD_INPUT;
+    if (!seq && !gen)
+        return cli_missing("render-sequence", "the SEQUENCE.json (or --generate hard[:K])"), EXIT_BAD_INPUT;
     if (!out)
         return cli_missing("render-sequence", "--out DIR (where to write the frames)"), EXIT_BAD_INPUT;
+    if ((seq && gen) || (crop && !gen)) {
+        usage(stderr);
+        return EXIT_BAD_INPUT;
+    }
     rules_error err;
-    ds_sequence *q = ds_sequence_load(seq, &err);
+    ds_sequence *q = NULL;
+    if (gen) {
+        if (strncmp(gen, "hard", 4) != 0 || (gen[4] != 0 && gen[4] != ':')) {
+            fprintf(stderr, "tableref render-sequence: --generate takes hard or hard:K\n");
+            return EXIT_BAD_INPUT;
+        }
+        const int k = gen[4] == ':' ? atoi(gen + 5) : 1;
+        if (k < 1 || k > ds_hard_preset_count()) {
+            fprintf(stderr, "tableref render-sequence: hard tables are 1..%d\n", ds_hard_preset_count());
+            return EXIT_BAD_INPUT;
+        }
+        q = ds_sequence_hard(k, crop, &err);
+    } else {
+        q = ds_sequence_load(seq, &err);
+    }
     if (!q || ds_sequence_render(q, out, ss, &err) < 0) {
         fprintf(stderr, "tableref render-sequence: %s\n", err.msg);
         ds_sequence_free(q);

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "cvshim.h"
 #include "rules_json.h"
+#include "vis_image.h"
 #include "vis_tag.h"
 
 static void tags_usage(FILE *out)
@@ -84,7 +85,7 @@ int cmd_tags(int argc, char **argv)
     det->cfg.max_hamming = 2;
 
     rules_error err;
-    cvs_image *img = cvs_image_load_gray(image, &err);
+    cvs_image *img = vis_image_load(image, VIS_IMAGE_GRAY, &err);
     if (!img) {
         fprintf(stderr, "tableref tags: %s\n", err.msg);
         vis_tag_detector_free(det);

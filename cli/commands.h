@@ -33,6 +33,8 @@ int cmd_render(int argc, char **argv);
 int cmd_target(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int bench_calib(int argc, char **argv);
+/* The strict readers at scale (issue 10). */
+int bench_formats(int argc, char **argv);
 /* Watching (issue 5). */
 int cmd_watch(int argc, char **argv);
 int cmd_watch_ctl(int argc, char **argv);

@@ -1,8 +1,13 @@
 /* tableref: a referee for tabletop wargames that watches the table from above. */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#if TABLEREF_HAVE_VISION
+#include "vis_image.h"
+#endif
 
 static const tableref_command commands[] = {
     {"check", "check moves between two snapshots against the rules", cmd_check},
@@ -62,7 +67,50 @@ static void usage(FILE *out)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\n'tableref COMMAND --help' describes a command. Exit status: 0 legal or done,\n"
                  "1 a rule was broken, 2 bad input or usage.\n");
+#if TABLEREF_HAVE_VISION
+    fprintf(out, "\nEvery command that reads pictures (JPEG, PNG) also takes --max-pixels N: pictures\n"
+                 "over N pixels are refused before decoding (default %lld, 100 MP).\n",
+            (long long)VIS_IMAGE_DEFAULT_MAX_PIXELS);
+#endif
 }
+
+#if TABLEREF_HAVE_VISION
+/*
+ * `--max-pixels N` (or `=N`), anywhere after the command: the picture
+ * loader's cap for this run, read here once so every command that reads
+ * pictures takes it the same way. Removed from argv. -1 on a bad value.
+ */
+static int take_max_pixels(int *argc, char **argv)
+{
+    for (int i = 2; i < *argc; i++) {
+        const char *v = NULL;
+        int used = 1;
+        if (strcmp(argv[i], "--max-pixels") == 0) {
+            if (i + 1 >= *argc) {
+                fprintf(stderr, "tableref: --max-pixels needs a number of pixels\n");
+                return -1;
+            }
+            v = argv[i + 1];
+            used = 2;
+        } else if (strncmp(argv[i], "--max-pixels=", 13) == 0) {
+            v = argv[i] + 13;
+        } else {
+            continue;
+        }
+        char *end;
+        double n = strtod(v, &end);
+        if (end == v || *end || !(n >= 1) || n > 1e12 || n != floor(n)) {
+            fprintf(stderr, "tableref: --max-pixels: expected a whole number of pixels >= 1, got '%s'\n", v);
+            return -1;
+        }
+        vis_image_set_max_pixels((long long)n);
+        memmove(&argv[i], &argv[i + used], (size_t)(*argc - i - used + 1) * sizeof *argv);
+        *argc -= used;
+        i--;
+    }
+    return 0;
+}
+#endif
 
 int main(int argc, char **argv)
 {
@@ -78,6 +126,10 @@ int main(int argc, char **argv)
         printf("tableref %s\n", TABLEREF_VERSION);
         return 0;
     }
+#if TABLEREF_HAVE_VISION
+    if (take_max_pixels(&argc, argv) < 0)
+        return EXIT_BAD_INPUT;
+#endif
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);

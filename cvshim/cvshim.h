@@ -8,9 +8,10 @@
  *
  * How to use:
  *   rules_error err;
- *   cvs_image *img = cvs_image_load_gray("table.jpg", &err);
- *   if (!img) { fprintf(stderr, "%s\n", err.msg); return 2; }
+ *   cvs_image *img = cvs_image_new(640, 480, 1, 0);   // pictures from files: vis_image_load (vision/vis_image.h)
+ *   if (!img) { fprintf(stderr, "out of memory\n"); return 2; }
  *   ... read img->data (row r starts at img->data + r * img->stride) ...
+ *   cvs_image_save(img, "out.png", 0, &err);
  *   cvs_image_free(img);
  *
  * Pixel convention of every point in this header: OpenCV's, i.e. the centre
@@ -48,12 +49,7 @@ void cvs_image_free(cvs_image *img);
 /* A deep copy; NULL when out of memory. */
 cvs_image *cvs_image_clone(const cvs_image *img);
 
-/*
- * Reads a JPEG or PNG file as 8-bit gray. Empty, corrupt and truncated files
- * (a JPEG without its end marker, a PNG without IEND) are errors naming the
- * file, never a half-decoded picture. NULL on error.
- */
-cvs_image *cvs_image_load_gray(const char *path, rules_error *err);
+/* Picture files are read by vis_image_load (vision/vis_image.h), the one checked loader. */
 /* Writes by extension (.png, .jpg/.jpeg); jpeg_quality 1..100 (ignored for PNG). */
 int cvs_image_save(const cvs_image *img, const char *path, int jpeg_quality, rules_error *err);
 /* Compresses to JPEG in memory and decodes back (the camera's compression artefacts). */
@@ -61,7 +57,8 @@ int cvs_image_jpeg_roundtrip(cvs_image *img, int quality, rules_error *err);
 
 /* ======================================================================
  * Rendering primitives for the synthetic-table renderer (cvshim_render.cpp)
- * All drawing is on 1-channel images; values 0..255.
+ * Drawing is on 1-channel images (values 0..255) unless said otherwise;
+ * warping and distortion also take 3-channel images (channels must match).
  * ====================================================================== */
 
 /*
@@ -115,6 +112,74 @@ typedef struct cvs_effects {
 int cvs_render_effects(cvs_image *img, const cvs_effects *fx, rules_error *err);
 /* Fraction (0..1) of the polygon's pixels that are non-zero in `mask`; 0 for an empty polygon. */
 double cvs_render_coverage(const cvs_image *mask, const double *xy, int n);
+/* The same for two masks at once: out[0] share hidden in a, out[1] in b, out[2] in either. */
+void cvs_render_coverage2(const cvs_image *a, const cvs_image *b, const double *xy, int n, double out[3]);
+
+/*
+ * Colour drawing (the hard-table renderer draws a colour scene). A colour is
+ * given as r, g, b; on a 1-channel image its luma (0.299 r + 0.587 g +
+ * 0.114 b, JPEG's Y) is drawn, so a grey r = g = b draws exactly that value.
+ * 3-channel images are BGR, OpenCV's order.
+ */
+typedef struct cvs_colour {
+    uint8_t r, g, b;
+} cvs_colour;
+int cvs_render_fill_poly_c(cvs_image *dst, const double *xy, int n, cvs_colour colour, cvs_image *mask,
+                           uint8_t mask_value, rules_error *err);
+int cvs_render_line_c(cvs_image *dst, double x0, double y0, double x1, double y1, double thickness,
+                      cvs_colour colour, cvs_image *mask, uint8_t mask_value, rules_error *err);
+/*
+ * A soft shadow: multiplies dst by `factor` (0..1) inside the union of
+ * `npolys` polygons (counts[i] points each, one after the other in xy), the
+ * edge blurred with a Gaussian of `blur_px` (the penumbra). Never a mask.
+ */
+int cvs_render_shade_polys(cvs_image *dst, const double *xy, const int *counts, int npolys, double factor,
+                           double blur_px, rules_error *err);
+/* Gray -> 3-channel: each pixel's value v (0..255) picks lo + (hi - lo) v / 255. */
+cvs_image *cvs_render_colourise(const cvs_image *gray, cvs_colour lo, cvs_colour hi, rules_error *err);
+
+/* ======================================================================
+ * The camera's sensor and image processor (cvshim_sensor.cpp): what turns
+ * the light reaching the sensor into the JPEG a phone or a Raspberry Pi
+ * camera writes. In this order:
+ *   optics:  sRGB-coded scene -> linear light; light gradient and
+ *            vignetting; the lens's blur (sharper at the centre);
+ *   sensor:  an RGGB colour filter array (each photosite sees one colour),
+ *            photo-electrons with shot noise (Poisson: variance = signal)
+ *            and read noise, a 10/12-bit ADC with a black level;
+ *   ISP:     black level off, demosaicing (OpenCV's edge-aware), white
+ *            balance, exposure, the sRGB gamma curve, sharpening;
+ *   output:  8-bit BGR; JPEG (4:2:0 chroma) is the caller's last step.
+ * ====================================================================== */
+typedef struct cvs_sensor {
+    double light_gradient;    /* 0..1: relative brightness change across the frame */
+    double light_angle;       /* rad: direction of the gradient */
+    double vignetting;        /* 0..1: relative darkening at the far corner */
+    double blur_centre_px;    /* the lens's blur, Gaussian sigma, at the frame centre */
+    double blur_corner_px;    /* ... and at the corners (quadratic in between) */
+    double illuminant[3];     /* r, g, b of the light (0..1; white balance divides it out) */
+    double white_electrons;   /* photo-electrons of a white (linear 1) green photosite at the centre */
+    double read_noise_e;      /* read noise, electrons rms */
+    int adc_bits;             /* 10 or 12 */
+    double black_level_dn;    /* ADC offset, DN (noise is kept below it, then clipped as an ISP does) */
+    double exposure;          /* linear white maps to this before the gamma curve (auto-exposure headroom) */
+    double sharpen;           /* unsharp-mask amount (0: none), radius 1 px */
+    uint32_t seed;
+} cvs_sensor;
+/* Realistic values for a Raspberry Pi HQ camera (IMX477) indoors. */
+void cvs_sensor_default(cvs_sensor *s);
+/*
+ * `optical` (3-channel BGR, sRGB-coded light at the sensor) -> `out` (3-channel
+ * BGR, same size, allocated by the caller). The same seed gives the same noise.
+ */
+int cvs_render_sensor(const cvs_image *optical, const cvs_sensor *s, cvs_image *out, rules_error *err);
+/*
+ * The camera's JPEG: compresses `bgr` (3-channel) at `quality` with 4:2:0
+ * chroma, writes the decoded picture back into `bgr` and its luma (what a
+ * gray JPEG reader or a camera's Y plane gives) into `gray` (1-channel, same
+ * size). quality 0: no compression, gray = luma of bgr.
+ */
+int cvs_render_jpeg_gray(cvs_image *bgr, int quality, cvs_image *gray, rules_error *err);
 /* Downsamples by an integer factor with area averaging (sub-pixel-exact centres). */
 cvs_image *cvs_image_downsample(const cvs_image *img, int factor, rules_error *err);
 

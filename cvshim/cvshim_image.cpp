@@ -1,5 +1,4 @@
 // Image I/O through OpenCV; every exception becomes a rules_error.
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -57,74 +56,6 @@ cvs_image *cvs_from_mat(const cv::Mat &m)
     for (int r = 0; r < m.rows; r++)
         memcpy(img->data + r * img->stride, m.ptr(r), img->stride);
     return img;
-}
-
-/* Reads the whole file; the error says why when it cannot. */
-static int read_bytes(const char *path, std::vector<uint8_t> &buf, rules_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return rules_error_set(err, "%s: cannot open: %s", path, strerror(errno));
-    uint8_t chunk[1 << 16];
-    size_t k;
-    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
-        buf.insert(buf.end(), chunk, chunk + k);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad)
-        return rules_error_set(err, "%s: read error", path);
-    return 0;
-}
-
-/*
- * libjpeg and libpng decode a truncated file into a partly grey picture with
- * only a warning; a referee must not judge from that, so the container is
- * checked for its end marker before decoding.
- */
-static int check_container(const char *path, const std::vector<uint8_t> &b, rules_error *err)
-{
-    if (b.empty())
-        return rules_error_set(err, "%s: empty file, not an image", path);
-    static const uint8_t png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    if (b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF) {
-        // The EOI marker may be followed by padding some cameras append.
-        size_t end = b.size();
-        size_t stop = end > 4096 ? end - 4096 : 2;
-        for (size_t i = end - 1; i > stop; i--)
-            if (b[i - 1] == 0xFF && b[i] == 0xD9)
-                return 0;
-        return rules_error_set(err, "%s: truncated JPEG (no end-of-image marker)", path);
-    }
-    if (b.size() >= 8 && memcmp(b.data(), png_magic, 8) == 0) {
-        static const uint8_t iend[4] = {'I', 'E', 'N', 'D'};
-        if (b.size() >= 20 && memcmp(b.data() + b.size() - 8, iend, 4) == 0)
-            return 0;
-        return rules_error_set(err, "%s: truncated PNG (no IEND chunk)", path);
-    }
-    return rules_error_set(err, "%s: not a JPEG or PNG file", path);
-}
-
-extern "C" cvs_image *cvs_image_load_gray(const char *path, rules_error *err)
-{
-    std::vector<uint8_t> bytes;
-    if (read_bytes(path, bytes, err) < 0 || check_container(path, bytes, err) < 0)
-        return nullptr;
-    try {
-        cv::Mat m = cv::imdecode(bytes, cv::IMREAD_GRAYSCALE);
-        if (m.empty() || m.depth() != CV_8U) {
-            rules_error_set(err, "%s: corrupt image (cannot decode)", path);
-            return nullptr;
-        }
-        cvs_image *img = cvs_from_mat(m);
-        if (!img)
-            rules_error_set(err, "%s: out of memory", path);
-        return img;
-    } catch (const std::exception &e) {
-        rules_error_set(err, "%s: cannot decode image: %s", path, e.what());
-    } catch (...) {
-        rules_error_set(err, "%s: cannot decode image", path);
-    }
-    return nullptr;
 }
 
 extern "C" int cvs_image_save(const cvs_image *img, const char *path, int jpeg_quality, rules_error *err)

@@ -4,6 +4,7 @@
 // beyond bilinear sampling.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <exception>
 #include <vector>
 
@@ -95,6 +96,116 @@ extern "C" int cvs_render_line(cvs_image *dst, double x0, double y0, double x1, 
     CATCH_ALL("drawing a line")
 }
 
+static cv::Scalar scalar_of(const cvs_image *dst, cvs_colour c)
+{
+    if (dst->channels == 1)
+        return cv::Scalar(std::lround(0.299 * c.r + 0.587 * c.g + 0.114 * c.b));
+    return cv::Scalar(c.b, c.g, c.r);
+}
+
+extern "C" int cvs_render_fill_poly_c(cvs_image *dst, const double *xy, int n, cvs_colour colour, cvs_image *mask,
+                                      uint8_t mask_value, rules_error *err)
+{
+    try {
+        std::vector<std::vector<cv::Point>> polys{to_fixed(xy, n)};
+        cv::fillPoly(cvs_view(dst), polys, scalar_of(dst, colour), cv::LINE_AA, 4);
+        if (mask)
+            cv::fillPoly(cvs_view(mask), polys, cv::Scalar(mask_value), cv::LINE_8, 4);
+        return 0;
+    }
+    CATCH_ALL("filling a polygon")
+}
+
+extern "C" int cvs_render_line_c(cvs_image *dst, double x0, double y0, double x1, double y1, double thickness,
+                                 cvs_colour colour, cvs_image *mask, uint8_t mask_value, rules_error *err)
+{
+    try {
+        cv::Point a((int)std::lround(x0 * 16), (int)std::lround(y0 * 16));
+        cv::Point b((int)std::lround(x1 * 16), (int)std::lround(y1 * 16));
+        int th = std::max(1, (int)std::lround(thickness));
+        cv::line(cvs_view(dst), a, b, scalar_of(dst, colour), th, cv::LINE_AA, 4);
+        if (mask)
+            cv::line(cvs_view(mask), a, b, cv::Scalar(mask_value), th, cv::LINE_8, 4);
+        return 0;
+    }
+    CATCH_ALL("drawing a line")
+}
+
+extern "C" int cvs_render_shade_polys(cvs_image *dst, const double *xy, const int *counts, int npolys, double factor,
+                                      double blur_px, rules_error *err)
+{
+    try {
+        int total = 0;
+        for (int k = 0; k < npolys; k++)
+            total += counts[k];
+        if (total < 3)
+            return 0;
+        const int pad = (int)std::ceil(3 * std::max(0.0, blur_px)) + 1;
+        double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+        for (int i = 0; i < total; i++) {
+            x0 = std::min(x0, xy[2 * i]), x1 = std::max(x1, xy[2 * i]);
+            y0 = std::min(y0, xy[2 * i + 1]), y1 = std::max(y1, xy[2 * i + 1]);
+        }
+        int ix0 = std::max(0, (int)std::floor(x0) - pad), iy0 = std::max(0, (int)std::floor(y0) - pad);
+        int ix1 = std::min(dst->width, (int)std::ceil(x1) + pad + 1);
+        int iy1 = std::min(dst->height, (int)std::ceil(y1) + pad + 1);
+        if (ix0 >= ix1 || iy0 >= iy1)
+            return 0;
+        cv::Rect roi(ix0, iy0, ix1 - ix0, iy1 - iy0);
+        cv::Mat a8 = cv::Mat::zeros(roi.size(), CV_8U), a;
+        for (int k = 0, at = 0; k < npolys; at += counts[k++]) {
+            if (counts[k] < 3)
+                continue;
+            std::vector<cv::Point> pts(counts[k]);
+            for (int i = 0; i < counts[k]; i++)
+                pts[i] = cv::Point((int)std::lround((xy[2 * (at + i)] - ix0) * 16),
+                                   (int)std::lround((xy[2 * (at + i) + 1] - iy0) * 16));
+            std::vector<std::vector<cv::Point>> polys{pts};
+            cv::fillPoly(a8, polys, cv::Scalar(255), cv::LINE_AA, 4);
+        }
+        a8.convertTo(a, CV_32F, 1.0 / 255);
+        if (blur_px > 0.3)
+            cv::GaussianBlur(a, a, cv::Size(0, 0), blur_px);
+        cv::Mat view = cvs_view(dst)(roi);
+        const int ch = dst->channels;
+        for (int r = 0; r < roi.height; r++) {
+            const float *w = a.ptr<float>(r);
+            uint8_t *p = view.ptr<uint8_t>(r);
+            for (int c = 0; c < roi.width; c++) {
+                if (w[c] <= 0)
+                    continue;
+                const double k = 1 - (1 - factor) * w[c];
+                for (int j = 0; j < ch; j++)
+                    p[c * ch + j] = (uint8_t)std::lround(p[c * ch + j] * k);
+            }
+        }
+        return 0;
+    }
+    CATCH_ALL("drawing a shadow")
+}
+
+extern "C" cvs_image *cvs_render_colourise(const cvs_image *gray, cvs_colour lo, cvs_colour hi, rules_error *err)
+{
+    cvs_image *out = gray && gray->channels == 1 ? cvs_image_new(gray->width, gray->height, 3, 0) : NULL;
+    if (!out) {
+        rules_error_set(err, gray ? "colourise: out of memory" : "colourise: needs a 1-channel image");
+        return NULL;
+    }
+    uint8_t lut[256][3];
+    for (int v = 0; v < 256; v++) {
+        lut[v][0] = (uint8_t)std::lround(lo.b + (hi.b - lo.b) * v / 255.0);
+        lut[v][1] = (uint8_t)std::lround(lo.g + (hi.g - lo.g) * v / 255.0);
+        lut[v][2] = (uint8_t)std::lround(lo.r + (hi.r - lo.r) * v / 255.0);
+    }
+    for (int r = 0; r < gray->height; r++) {
+        const uint8_t *s = gray->data + r * gray->stride;
+        uint8_t *d = out->data + r * out->stride;
+        for (int c = 0; c < gray->width; c++)
+            memcpy(d + 3 * c, lut[s[c]], 3);
+    }
+    return out;
+}
+
 extern "C" cvs_image *cvs_render_noise_texture(int width, int height, uint32_t seed, double base, double amp,
                                                double scale, rules_error *err)
 {
@@ -155,7 +266,7 @@ extern "C" int cvs_render_distort(const cvs_image *ideal, const double ideal_k[4
                                   cvs_image *out, rules_error *err)
 {
     try {
-        if (ss < 1 || ideal->channels != 1 || out->channels != 1)
+        if (ss < 1 || ideal->channels != out->channels)
             return rules_error_set(err, "distort: bad arguments");
         const int strip = 32; // output rows per strip: bounds the map memory
         const int W = out->width * ss;
@@ -260,5 +371,40 @@ extern "C" double cvs_render_coverage(const cvs_image *mask, const double *xy, i
         return cv::countNonZero(hit) / inside;
     } catch (...) {
         return 1.0; // treat as hidden: a truth file must never claim a tag it could not check
+    }
+}
+
+extern "C" void cvs_render_coverage2(const cvs_image *a, const cvs_image *b, const double *xy, int n, double out[3])
+{
+    out[0] = out[1] = out[2] = 0;
+    try {
+        double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+        for (int i = 0; i < n; i++) {
+            x0 = std::min(x0, xy[2 * i]), x1 = std::max(x1, xy[2 * i]);
+            y0 = std::min(y0, xy[2 * i + 1]), y1 = std::max(y1, xy[2 * i + 1]);
+        }
+        int ix0 = std::max(0, (int)std::floor(x0)), iy0 = std::max(0, (int)std::floor(y0));
+        int ix1 = std::min(a->width, (int)std::ceil(x1) + 1), iy1 = std::min(a->height, (int)std::ceil(y1) + 1);
+        if (ix0 >= ix1 || iy0 >= iy1)
+            return;
+        cv::Rect roi(ix0, iy0, ix1 - ix0, iy1 - iy0);
+        cv::Mat poly = cv::Mat::zeros(roi.size(), CV_8UC1);
+        std::vector<cv::Point> pts(n);
+        for (int i = 0; i < n; i++)
+            pts[i] = cv::Point((int)std::lround((xy[2 * i] - ix0) * 16), (int)std::lround((xy[2 * i + 1] - iy0) * 16));
+        std::vector<std::vector<cv::Point>> polys{pts};
+        cv::fillPoly(poly, polys, cv::Scalar(255), cv::LINE_8, 4);
+        double inside = cv::countNonZero(poly);
+        if (inside == 0)
+            return;
+        cv::Mat ha, hb, hu;
+        cv::bitwise_and(poly, cvs_view(a)(roi), ha);
+        cv::bitwise_and(poly, cvs_view(b)(roi), hb);
+        cv::bitwise_or(ha, hb, hu);
+        out[0] = cv::countNonZero(ha) / inside;
+        out[1] = cv::countNonZero(hb) / inside;
+        out[2] = cv::countNonZero(hu) / inside;
+    } catch (...) {
+        out[0] = out[1] = out[2] = 1.0; // treat as hidden: a truth file must never claim a tag it could not check
     }
 }

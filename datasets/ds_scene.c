@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules_fields.h"
 #include "rules_json.h"
 
 static double frand(uint64_t *s)
@@ -169,9 +170,20 @@ void ds_scene_free(ds_scene *s)
     free(s);
 }
 
+/* The keys each object of a scene may hold (rules_fields_known). A new
+ * field is one more key here and a line in docs/formats.md. */
+static const char *const scene_keys[] = {"format", "version", "snapshot", "roster", "calibration", "camera", "render",
+                                         NULL};
+static const char *const camera_keys[] = {"image_size", "focal_px",  "height_mm",  "tilt_deg",
+                                          "tilt_dir_deg", "target_mm", "distortion", NULL};
+static const char *const render_keys[] = {"seed",          "supersample",    "figures",         "figure_height_mm",
+                                          "spear_fraction", "banner_fraction", "hands",           "textures",
+                                          "light_gradient", "vignetting",      "blur_sigma_px",   "noise_sigma",
+                                          "jpeg_quality",   NULL};
+
 /* A member that is either an inline object or a file name relative to the scene's folder. */
-static cJSON *member(const cJSON *root, const char *key, const char *scene_path, char *name, size_t cap,
-                     rules_error *err)
+static cJSON *member(const cJSON *root, const char *key, const char *scene_path, unsigned flags, char *name,
+                     size_t cap, rules_error *err)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, key);
     if (!it)
@@ -182,6 +194,10 @@ static cJSON *member(const cJSON *root, const char *key, const char *scene_path,
     }
     if (!cJSON_IsString(it)) {
         rules_error_set(err, "%s: %s: expected an object or a file name", scene_path, key);
+        return NULL;
+    }
+    if (flags & DS_SCENE_INLINE_ONLY) {
+        rules_error_set(err, "%s: %s: expected an object here (file names are not followed)", scene_path, key);
         return NULL;
     }
     const char *slash = strrchr(scene_path, '/');
@@ -198,25 +214,27 @@ static int read_render(const cJSON *o, const char *name, ds_render_params *p, ru
            jq = p->effects.jpeg_quality;
     double fh[2] = {p->figure_min_mm, p->figure_max_mm};
     const char *w = "render";
-    if (rules_json_number(o, "seed", w, false, &seed, err) < 0 ||
-        rules_json_number(o, "supersample", w, false, &ss, err) < 0 ||
-        rules_json_number(o, "figures", w, false, &fig, err) < 0 ||
+    if (rules_fields_known(o, w, render_keys, err) < 0 ||
+        rules_fields_number(o, "seed", w, false, 0, 4294967295.0, &seed, err) < 0 ||
+        rules_fields_number(o, "supersample", w, false, 1, 4, &ss, err) < 0 ||
+        rules_fields_number(o, "figures", w, false, 0, 1, &fig, err) < 0 ||
         rules_json_numbers(o, "figure_height_mm", w, false, fh, 2, err) < 0 ||
-        rules_json_number(o, "spear_fraction", w, false, &p->spear_fraction, err) < 0 ||
-        rules_json_number(o, "banner_fraction", w, false, &p->banner_fraction, err) < 0 ||
-        rules_json_number(o, "hands", w, false, &hands, err) < 0 ||
-        rules_json_number(o, "textures", w, false, &tex, err) < 0 ||
-        rules_json_number(o, "light_gradient", w, false, &p->effects.light_gradient, err) < 0 ||
-        rules_json_number(o, "vignetting", w, false, &p->effects.vignetting, err) < 0 ||
-        rules_json_number(o, "blur_sigma_px", w, false, &p->effects.blur_sigma_px, err) < 0 ||
-        rules_json_number(o, "noise_sigma", w, false, &p->effects.noise_sigma, err) < 0 ||
-        rules_json_number(o, "jpeg_quality", w, false, &jq, err) < 0) {
+        rules_fields_number(o, "spear_fraction", w, false, 0, 1, &p->spear_fraction, err) < 0 ||
+        rules_fields_number(o, "banner_fraction", w, false, 0, 1, &p->banner_fraction, err) < 0 ||
+        rules_fields_number(o, "hands", w, false, 0, 10, &hands, err) < 0 ||
+        rules_fields_number(o, "textures", w, false, 0, 1, &tex, err) < 0 ||
+        rules_fields_number(o, "light_gradient", w, false, 0, 1, &p->effects.light_gradient, err) < 0 ||
+        rules_fields_number(o, "vignetting", w, false, 0, 1, &p->effects.vignetting, err) < 0 ||
+        rules_fields_number(o, "blur_sigma_px", w, false, 0, 50, &p->effects.blur_sigma_px, err) < 0 ||
+        rules_fields_number(o, "noise_sigma", w, false, 0, 100, &p->effects.noise_sigma, err) < 0 ||
+        rules_fields_number(o, "jpeg_quality", w, false, 0, 100, &jq, err) < 0) {
         rules_error_prefix(err, name);
         return -1;
     }
-    if (ss < 1 || ss > 4 || jq < 0 || jq > 100 || fh[0] < 0 || fh[1] < fh[0] || hands < 0 || hands > 10)
-        return rules_error_set(err, "%s: render: supersample 1..4, jpeg_quality 0..100, hands 0..10, "
-                               "figure_height_mm [min, max]", name);
+    if (seed != floor(seed) || ss != floor(ss) || hands != floor(hands) || jq != floor(jq))
+        return rules_error_set(err, "%s: render: seed, supersample, hands and jpeg_quality are whole numbers", name);
+    if (!(fh[0] >= 0 && fh[1] >= fh[0] && fh[1] <= 200))
+        return rules_error_set(err, "%s: render.figure_height_mm: [min, max] with 0 <= min <= max <= 200", name);
     p->seed = (uint32_t)seed, p->supersample = (int)ss, p->figures = fig != 0, p->hands = (int)hands;
     p->textures = tex != 0, p->effects.jpeg_quality = (int)jq;
     p->figure_min_mm = fh[0], p->figure_max_mm = fh[1];
@@ -228,19 +246,26 @@ static int read_camera(const cJSON *o, const char *name, calib_file *c, rules_er
     ds_camera_params p = {0};
     double size[2], target[2];
     const char *w = "camera";
-    if (rules_json_numbers(o, "image_size", w, true, size, 2, err) < 0 ||
-        rules_json_number(o, "focal_px", w, true, &p.focal_px, err) < 0 ||
-        rules_json_number(o, "height_mm", w, true, &p.height_mm, err) < 0 ||
-        rules_json_number(o, "tilt_deg", w, false, &p.tilt_deg, err) < 0 ||
-        rules_json_number(o, "tilt_dir_deg", w, false, &p.tilt_dir_deg, err) < 0 ||
+    const double turn = RULES_FIELDS_MAX_ANGLE_DEG, place = RULES_FIELDS_MAX_PLACE_MM;
+    if (rules_fields_known(o, w, camera_keys, err) < 0 ||
+        rules_json_numbers(o, "image_size", w, true, size, 2, err) < 0 ||
+        rules_fields_number(o, "focal_px", w, true, 1, 1e6, &p.focal_px, err) < 0 ||
+        rules_fields_number(o, "height_mm", w, true, 1, place, &p.height_mm, err) < 0 ||
+        rules_fields_number(o, "tilt_deg", w, false, -45, 45, &p.tilt_deg, err) < 0 ||
+        rules_fields_number(o, "tilt_dir_deg", w, false, -turn, turn, &p.tilt_dir_deg, err) < 0 ||
         rules_json_numbers(o, "target_mm", w, true, target, 2, err) < 0 ||
         rules_json_numbers(o, "distortion", w, false, p.dist, 5, err) < 0) {
         rules_error_prefix(err, name);
         return -1;
     }
-    if (size[0] < 16 || size[1] < 16 || size[0] > 20000 || size[1] > 20000 || !(p.height_mm > 0) ||
-        fabs(p.tilt_deg) > 45)
-        return rules_error_set(err, "%s: camera: image_size 16..20000 px, height_mm > 0, |tilt_deg| <= 45", name);
+    if (!(size[0] >= 16 && size[1] >= 16 && size[0] <= 20000 && size[1] <= 20000) || size[0] != floor(size[0]) ||
+        size[1] != floor(size[1]))
+        return rules_error_set(err, "%s: camera.image_size: whole numbers, 16..20000 px", name);
+    if (!(fabs(target[0]) <= place && fabs(target[1]) <= place))
+        return rules_error_set(err, "%s: camera.target_mm: each within %g mm", name, place);
+    for (int i = 0; i < 5; i++)
+        if (!(fabs(p.dist[i]) <= 10))
+            return rules_error_set(err, "%s: camera.distortion[%d]: %g is out of range (-10 to 10)", name, i, p.dist[i]);
     p.width = (int)size[0], p.height = (int)size[1];
     p.target[0] = target[0], p.target[1] = target[1];
     if (ds_camera_make(&p, c, err) < 0) {
@@ -252,14 +277,31 @@ static int read_camera(const cJSON *o, const char *name, calib_file *c, rules_er
 
 ds_scene *ds_scene_load(const char *path, rules_error *err)
 {
-    cJSON *root = rules_json_parse_file(path, err), *js = NULL, *jr = NULL, *jc = NULL;
+    cJSON *root = rules_json_parse_file(path, err);
+    if (!root)
+        return NULL;
+    ds_scene *s = ds_scene_from_json(root, path, 0, err);
+    cJSON_Delete(root);
+    return s;
+}
+
+ds_scene *ds_scene_from_json(const cJSON *root, const char *path, unsigned flags, rules_error *err)
+{
+    cJSON *js = NULL, *jr = NULL, *jc = NULL;
     ds_scene *s = calloc(1, sizeof *s);
     char fmt[64] = "", name[1024];
     int version = 0;
-    if (!root || !s)
-        goto fail;
+    if (!s) {
+        rules_error_set(err, "%s: out of memory", path);
+        return NULL;
+    }
     ds_render_params_default(&s->render);
-    if (rules_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0 ||
+    if (!cJSON_IsObject(root)) {
+        rules_error_set(err, "%s: expected a JSON object", path);
+        goto fail;
+    }
+    if (rules_fields_known(root, "", scene_keys, err) < 0 ||
+        rules_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0 ||
         rules_json_int(root, "version", "", true, &version, err) < 0) {
         rules_error_prefix(err, path);
         goto fail;
@@ -268,14 +310,14 @@ ds_scene *ds_scene_load(const char *path, rules_error *err)
         rules_error_set(err, "%s: format/version: expected \"tableref.scene\" version 1", path);
         goto fail;
     }
-    if (!(js = member(root, "snapshot", path, name, sizeof name, err))) {
+    if (!(js = member(root, "snapshot", path, flags, name, sizeof name, err))) {
         if (!cJSON_GetObjectItemCaseSensitive(root, "snapshot"))
             rules_error_set(err, "%s: snapshot: missing", path);
         goto fail;
     }
     if (!(s->snapshot = rules_json_to_snapshot(js, name, err)))
         goto fail;
-    if (!(jr = member(root, "roster", path, name, sizeof name, err))) {
+    if (!(jr = member(root, "roster", path, flags, name, sizeof name, err))) {
         if (!cJSON_GetObjectItemCaseSensitive(root, "roster"))
             rules_error_set(err, "%s: roster: missing", path);
         goto fail;
@@ -283,7 +325,7 @@ ds_scene *ds_scene_load(const char *path, rules_error *err)
     if (!(s->roster = vis_roster_from_json(jr, name, err)))
         goto fail;
     if (cJSON_GetObjectItemCaseSensitive(root, "calibration")) {
-        if (!(jc = member(root, "calibration", path, name, sizeof name, err)) ||
+        if (!(jc = member(root, "calibration", path, flags, name, sizeof name, err)) ||
             calib_file_from_json(jc, name, &s->calib, err) < 0)
             goto fail;
     } else {
@@ -298,13 +340,11 @@ ds_scene *ds_scene_load(const char *path, rules_error *err)
     const cJSON *rp = cJSON_GetObjectItemCaseSensitive(root, "render");
     if (rp && read_render(rp, path, &s->render, err) < 0)
         goto fail;
-    cJSON_Delete(root);
     cJSON_Delete(js);
     cJSON_Delete(jr);
     cJSON_Delete(jc);
     return s;
 fail:
-    cJSON_Delete(root);
     cJSON_Delete(js);
     cJSON_Delete(jr);
     cJSON_Delete(jc);

@@ -14,6 +14,8 @@
 
 #include <stdint.h>
 
+#include <cjson/cJSON.h>
+
 #include "calib_file.h"
 #include "ds_render.h"
 #include "rules_error.h"
@@ -57,7 +59,12 @@ void ds_gen_params_small(ds_gen_params *g);   /* 1280x960, 4 units of 6: tests *
 void ds_gen_params_bench(ds_gen_params *g);   /* 4056x3040, 25 units of 10 (250 tags of 16 mm): bench */
 ds_scene *ds_scene_generate(const ds_gen_params *g, rules_error *err);
 
+/* Reads a "tableref.scene" file; every object's keys and every number's range are checked (docs/formats.md). */
 ds_scene *ds_scene_load(const char *path, rules_error *err);
+/* Flags for ds_scene_from_json. */
+enum { DS_SCENE_INLINE_ONLY = 1 /* refuse members given as file names (fuzzing, untrusted input) */ };
+/* The same from parsed JSON; `path` names errors and anchors relative member file names. */
+ds_scene *ds_scene_from_json(const cJSON *root, const char *path, unsigned flags, rules_error *err);
 void ds_scene_free(ds_scene *s);
 
 #endif

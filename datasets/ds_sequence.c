@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ds_hard.h"
 #include "rules_json.h"
 #include "vis_camera.h"
 
@@ -218,6 +219,37 @@ static cJSON *save_frame(const cvs_image *img, const char *dir, long frame, doub
     return f;
 }
 
+/* The real style's camera on one frame: new sensor noise each frame; written in colour. */
+static int capture_frame(const cvs_image *optics, const ds_render_params *p, long frame, const char *dir, double fps,
+                         int quality, const char *phase, cJSON *frames, cJSON **entry, rules_error *err)
+{
+    cvs_image *gray = NULL, *bgr = NULL;
+    if (ds_render_capture(optics, p, (uint32_t)(frame * 2654435761u + 101), &gray, &bgr, err) < 0)
+        return -1;
+    *entry = save_frame(bgr, dir, frame, fps, quality, phase, frames, err);
+    cvs_image_free(gray);
+    cvs_image_free(bgr);
+    return *entry ? 0 : -1;
+}
+
+/* The real style: a hand (with its arm) carrying the unit, low over it. */
+static int render_real_move(const ds_scene *sc, const rules_snapshot *tmp, const ds_render_params *p, rules_vec2 at,
+                            long frame, const char *dir, double fps, int quality, cJSON *frames, cJSON **entry,
+                            rules_error *err)
+{
+    ds_render_params pm = *p;
+    pm.n_hand_at = 1;
+    pm.hand_at[0] = (ds_hand_place){at.x, at.y, 75, 0.8};
+    cvs_image *optics = NULL;
+    ds_truth truth = {0};
+    int rc = ds_render_optics(tmp, sc->roster, &sc->calib, &pm, &optics, &truth, err);
+    if (rc == 0)
+        rc = capture_frame(optics, &pm, frame, dir, fps, quality, "move", frames, entry, err);
+    cvs_image_free(optics);
+    ds_truth_clear(&truth);
+    return rc;
+}
+
 int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, rules_error *err)
 {
     const ds_scene *sc = q->scene;
@@ -225,6 +257,8 @@ int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, r
     if (supersample > 0)
         p.supersample = supersample;
     p.hands = 0;  /* hands are drawn where the moves happen */
+    p.n_hand_at = 0;
+    const int real = p.style == DS_STYLE_REAL;
     const int quality = p.effects.jpeg_quality > 0 ? p.effects.jpeg_quality : 90;
     p.effects.jpeg_quality = 0;  /* compressed once, when written */
     char path[4096];
@@ -271,12 +305,17 @@ int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, r
                 cvs_image_free(img);
                 img = NULL;
                 ds_truth_clear(&truth);
-                if (ds_render(tmp, sc->roster, &sc->calib, &p, &img, &truth, err) < 0 ||
-                    draw_hand(img, &cam, at, err) < 0 || add_noise(img, frame, err) < 0)
-                    goto done;
-                cJSON *f = save_frame(img, dir, frame++, q->fps, quality, "move", frames, err);
-                if (!f)
-                    goto done;
+                cJSON *f = NULL;
+                if (real) {
+                    if (render_real_move(sc, tmp, &p, at, frame++, dir, q->fps, quality, frames, &f, err) < 0)
+                        goto done;
+                } else {
+                    if (ds_render(tmp, sc->roster, &sc->calib, &p, &img, &truth, err) < 0 ||
+                        draw_hand(img, &cam, at, err) < 0 || add_noise(img, frame, err) < 0)
+                        goto done;
+                    if (!(f = save_frame(img, dir, frame++, q->fps, quality, "move", frames, err)))
+                        goto done;
+                }
                 cJSON_AddNumberToObject(f, "move", (double)k);
                 cJSON_AddStringToObject(f, "unit", q->moves[k - 1].unit);
             }
@@ -290,19 +329,23 @@ int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, r
         cvs_image_free(still);
         still = NULL;
         ds_truth_clear(&truth);
-        if (ds_render(key, sc->roster, &sc->calib, &p, &still, &truth, err) < 0)
+        /* Real style: the light once, the camera (its noise) per frame. Classic: one picture, new noise. */
+        if ((real ? ds_render_optics : ds_render)(key, sc->roster, &sc->calib, &p, &still, &truth, err) < 0)
             goto done;
         for (long j = 0; j < hold; j++) {
-            cvs_image_free(img);
-            if (!(img = cvs_image_clone(still))) {
-                rules_error_set(err, "out of memory");
-                goto done;
+            cJSON *f = NULL;
+            if (real) {
+                if (capture_frame(still, &p, frame++, dir, q->fps, quality, "hold", frames, &f, err) < 0)
+                    goto done;
+            } else {
+                cvs_image_free(img);
+                if (!(img = cvs_image_clone(still))) {
+                    rules_error_set(err, "out of memory");
+                    goto done;
+                }
+                if (add_noise(img, frame, err) < 0 || !(f = save_frame(img, dir, frame++, q->fps, quality, "hold", frames, err)))
+                    goto done;
             }
-            if (add_noise(img, frame, err) < 0)
-                goto done;
-            cJSON *f = save_frame(img, dir, frame++, q->fps, quality, "hold", frames, err);
-            if (!f)
-                goto done;
             cJSON_AddNumberToObject(f, "keyframe", (double)k);
         }
     }
@@ -318,4 +361,44 @@ done:
     cvs_image_free(img);
     ds_truth_clear(&truth);
     return rc;
+}
+
+ds_sequence *ds_sequence_hard(int table, const char *crop, rules_error *err)
+{
+    ds_hard_params hp;
+    ds_hard_preset(table, &hp);
+    ds_hard_table *t = ds_hard_generate(&hp, err);
+    ds_sequence *q = calloc(1, sizeof *q);
+    ds_hard_pair pr = {0};
+    int w, h, x0, y0;
+    if (!t || !q || !(q->moves = calloc(2, sizeof *q->moves)) || ds_hard_pair_make(t, &pr, err) < 0) {
+        if (t && !q)
+            rules_error_set(err, "out of memory");
+        goto fail;
+    }
+    if (crop && (sscanf(crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4 || ds_hard_crop(&t->scene->calib, x0, y0, w, h, err) < 0 ||
+                 calib_file_validate(&t->scene->calib, "crop", err) < 0)) {
+        if (sscanf(crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4)
+            rules_error_set(err, "crop: expected WxH+X+Y, got '%s'", crop);
+        goto fail;
+    }
+    q->fps = 5, q->hold_s = 1.2, q->move_s = 1.0;
+    for (int k = 0; k < 2; k++) {
+        ds_sequence_move *m = &q->moves[q->n_moves++];
+        snprintf(m->unit, sizeof m->unit, "%s", pr.moves[k].unit);
+        m->forward_mm = pr.moves[k].forward_mm;
+        snprintf(m->says, sizeof m->says, "%s %.1f\" forward at %s %.0f\": %s", k ? "march" : "advance",
+                 rules_mm_to_in(pr.moves[k].forward_mm), pr.moves[k].rate, rules_mm_to_in(pr.moves[k].rate_mm),
+                 pr.moves[k].legal ? "legal" : "illegal");
+    }
+    q->scene = t->scene;  /* the sequence owns the scene from here */
+    t->scene = NULL;
+    ds_hard_pair_clear(&pr);
+    ds_hard_free(t);
+    return q;
+fail:
+    ds_hard_pair_clear(&pr);
+    ds_hard_free(t);
+    ds_sequence_free(q);
+    return NULL;
 }

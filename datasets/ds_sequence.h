@@ -72,6 +72,15 @@ long ds_sequence_hold_start(const ds_sequence *q, size_t k);
  */
 int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, rules_error *err);
 
+/*
+ * A short turn on hard table `table` (ds_hard.h, real style): its pair's two
+ * moves, a 4.5" advance (Advance 5": legal) and an 11" march (March 10":
+ * illegal), 5 fps, 1.2 s still between them, 1 s for each move with a hand
+ * carrying the unit. `crop` ("WxH+X+Y", or NULL for the whole 12 MP frame)
+ * renders part of the frame; the principal point must stay inside it.
+ */
+ds_sequence *ds_sequence_hard(int table, const char *crop, rules_error *err);
+
 /* Draws a hand and forearm reaching from the near edge to `at` (board mm), 150 mm above the table, over `img`. */
 int ds_sequence_draw_hand(cvs_image *img, const calib_file *cam, rules_vec2 at, rules_error *err);
 

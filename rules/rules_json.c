@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules_fields.h"
+
 #define SNAPSHOT_FORMAT "tableref.snapshot"
 #define SNAPSHOT_VERSION 1
 #define MAX_FILE_BYTES (64u << 20) /* a snapshot is kilobytes; refuse to slurp a disk image */
@@ -275,6 +277,30 @@ static const struct {
     {"formation_will_test_at_equal", RS_BOOL, offsetof(rules_ruleset, formation_will_test_at_equal)},
 };
 
+#define N_RULESET_FIELDS (sizeof ruleset_fields / sizeof ruleset_fields[0])
+
+/* The override object's keys: "name", "wheel_measure" and every ruleset field. */
+static int check_ruleset_keys(const cJSON *item, const char *where, rules_error *err)
+{
+    const char *keys[N_RULESET_FIELDS + 3] = {"name", "wheel_measure"};
+    for (size_t i = 0; i < N_RULESET_FIELDS; i++)
+        keys[2 + i] = ruleset_fields[i].key;
+    keys[N_RULESET_FIELDS + 2] = NULL;
+    return rules_fields_known(item, where, keys, err);
+}
+
+/* The largest value each kind of override may take (all are >= 0). */
+static double ruleset_max(rs_kind kind)
+{
+    switch (kind) {
+    case RS_FRACTION: return 1;
+    case RS_ANGLE_DEG: return 360;
+    case RS_LENGTH_MM: return RULES_FIELDS_MAX_BASE_MM;
+    case RS_INT: return 1000;
+    default: return RULES_FIELDS_MAX_RATE_IN;
+    }
+}
+
 int rules_json_to_ruleset(const cJSON *item, const char *where, rules_ruleset *out, rules_error *err)
 {
     char name[RULES_NAME_MAX] = RULES_DEFAULT_RULESET;
@@ -300,6 +326,8 @@ int rules_json_to_ruleset(const cJSON *item, const char *where, rules_ruleset *o
     *out = *base;
     if (!cJSON_IsObject(item))
         return 0;
+    if (check_ruleset_keys(item, where, err) < 0)
+        return -1;
 
     char wm[16] = "";
     if (rules_json_string(item, "wheel_measure", where, false, wm, sizeof wm, err) < 0)
@@ -312,7 +340,7 @@ int rules_json_to_ruleset(const cJSON *item, const char *where, rules_ruleset *o
         else
             return rules_error_set(err, "%s.wheel_measure: expected \"arc\" or \"chord\"", where);
     }
-    for (size_t i = 0; i < sizeof ruleset_fields / sizeof ruleset_fields[0]; i++) {
+    for (size_t i = 0; i < N_RULESET_FIELDS; i++) {
         const char *key = ruleset_fields[i].key;
         char *dst = (char *)out + ruleset_fields[i].offset;
         if (!field(item, key))
@@ -327,17 +355,13 @@ int rules_json_to_ruleset(const cJSON *item, const char *where, rules_ruleset *o
             *(bool *)dst = b;
             continue;
         case RS_INT:
-            if (rules_json_int(item, key, where, true, &iv, err) < 0)
+            if (rules_fields_int(item, key, where, true, 0, (int)ruleset_max(RS_INT), &iv, err) < 0)
                 return -1;
-            if (iv < 0)
-                return wrong(where, key, "a number >= 0", err);
             *(int *)dst = iv;
             continue;
         default:
-            if (rules_json_number(item, key, where, true, &v, err) < 0)
+            if (rules_fields_number(item, key, where, true, 0, ruleset_max(ruleset_fields[i].kind), &v, err) < 0)
                 return -1;
-            if (v < 0)
-                return wrong(where, key, "a number >= 0", err);
             break;
         }
         switch (ruleset_fields[i].kind) {
@@ -374,6 +398,22 @@ static cJSON *ruleset_to_json(const rules_ruleset *rs)
 
 /* ---- snapshot --------------------------------------------------------- */
 
+/* The keys each object of a snapshot may hold (rules_fields_known). A new
+ * field is one more key here and a line in docs/formats.md. */
+static const char *const snapshot_keys[] = {"format", "version", "board", "ruleset", "units", "terrain",
+                                            "formations", "unseen_units", NULL};
+static const char *const board_keys[] = {"width_mm", "depth_mm", NULL};
+static const char *const unit_keys[] = {"id", "side", "base_mm", "advance_in", "march_in", "mobility_in", "status",
+                                        "profile", "control_area_in", "heroic", "will", "models", "alternatives",
+                                        "alternatives_complete", "placement", NULL};
+static const char *const model_keys[] = {"id",       "x_mm",     "y_mm",     "facing_deg", "status", "inferred",
+                                         "attachable", "evidence", "sigma_mm", "base_mm",    NULL};
+static const char *const alternative_keys[] = {"label", "models", NULL};
+static const char *const placed_keys[] = {"id", "x_mm", "y_mm", "facing_deg", "sigma_mm", NULL};
+static const char *const unseen_keys[] = {"id", "side", "models", NULL};
+static const char *const terrain_keys[] = {"id", "kind", "points_mm", NULL};
+static const char *const dynform_keys[] = {"id", "models", NULL};
+
 static int read_status(const cJSON *obj, const char *where, unsigned *out, rules_error *err)
 {
     const cJSON *arr = rules_json_array(obj, "status", where, false, err);
@@ -397,10 +437,8 @@ static int read_status(const cJSON *obj, const char *where, unsigned *out, rules
 static int read_rate(const cJSON *u, const char *key, const char *where, double *out_mm, rules_error *err)
 {
     double in = NAN;
-    if (rules_json_number(u, key, where, false, &in, err) < 0)
+    if (rules_fields_number(u, key, where, false, 0, RULES_FIELDS_MAX_RATE_IN, &in, err) < 0)
         return -1;
-    if (!isnan(in) && in < 0)
-        return wrong(where, key, "a distance >= 0 inches", err);
     *out_mm = isnan(in) ? NAN : rules_in_to_mm(in);
     return 0;
 }
@@ -410,10 +448,8 @@ static int read_evidence(const cJSON *jm, const char *where, rules_model *m, rul
 {
     char word[16] = "";
     if (rules_json_string(jm, "evidence", where, false, word, sizeof word, err) < 0 ||
-        rules_json_number(jm, "sigma_mm", where, false, &m->sigma_mm, err) < 0)
+        rules_fields_number(jm, "sigma_mm", where, false, 0, RULES_FIELDS_MAX_BASE_MM, &m->sigma_mm, err) < 0)
         return -1;
-    if (!isnan(m->sigma_mm) && m->sigma_mm < 0)
-        return wrong(where, "sigma_mm", "a length >= 0 mm", err);
     if (!word[0]) {
         m->evidence = m->inferred ? RULES_EVIDENCE_INFERRED : RULES_EVIDENCE_SEEN;
         return 0;
@@ -432,10 +468,12 @@ static int read_model(const cJSON *jm, const char *where, rules_unit *u, rules_e
         return rules_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX];
     double x, y, facing_deg;
-    if (rules_json_string(jm, "id", where, true, id, sizeof id, err) < 0 ||
-        rules_json_number(jm, "x_mm", where, true, &x, err) < 0 ||
-        rules_json_number(jm, "y_mm", where, true, &y, err) < 0 ||
-        rules_json_number(jm, "facing_deg", where, true, &facing_deg, err) < 0)
+    const double place = RULES_FIELDS_MAX_PLACE_MM, turn = RULES_FIELDS_MAX_ANGLE_DEG;
+    if (rules_fields_known(jm, where, model_keys, err) < 0 ||
+        rules_json_string(jm, "id", where, true, id, sizeof id, err) < 0 ||
+        rules_fields_number(jm, "x_mm", where, true, -place, place, &x, err) < 0 ||
+        rules_fields_number(jm, "y_mm", where, true, -place, place, &y, err) < 0 ||
+        rules_fields_number(jm, "facing_deg", where, true, -turn, turn, &facing_deg, err) < 0)
         return -1;
     if (!id[0])
         return rules_error_set(err, "%s.id: must not be empty", where);
@@ -451,8 +489,10 @@ static int read_model(const cJSON *jm, const char *where, rules_unit *u, rules_e
     double base[2] = {0, 0};
     if (rules_json_numbers(jm, "base_mm", where, false, base, 2, err) < 0)
         return -1;
-    if (cJSON_GetObjectItemCaseSensitive(jm, "base_mm") && !(base[0] > 0 && base[1] > 0))
-        return rules_error_set(err, "%s.base_mm: base sizes must be > 0", where);
+    if (cJSON_GetObjectItemCaseSensitive(jm, "base_mm") &&
+        !(base[0] > 0 && base[0] <= RULES_FIELDS_MAX_BASE_MM && base[1] > 0 && base[1] <= RULES_FIELDS_MAX_BASE_MM))
+        return rules_error_set(err, "%s.base_mm: base sizes must be > 0 and at most %g mm", where,
+                               RULES_FIELDS_MAX_BASE_MM);
     m->base_width = base[0];
     m->base_depth = base[1];
     return 0;
@@ -479,7 +519,8 @@ static int read_alternatives(const cJSON *ju, const char *where, rules_unit *u, 
         if (!cJSON_IsObject(ja))
             return rules_error_set(err, "%s: expected an object", awhere);
         char label[RULES_LABEL_MAX] = "";
-        if (rules_json_string(ja, "label", awhere, false, label, sizeof label, err) < 0)
+        if (rules_fields_known(ja, awhere, alternative_keys, err) < 0 ||
+            rules_json_string(ja, "label", awhere, false, label, sizeof label, err) < 0)
             return -1;
         const cJSON *models = rules_json_array(ja, "models", awhere, true, err);
         if (!models)
@@ -497,16 +538,15 @@ static int read_alternatives(const cJSON *ju, const char *where, rules_unit *u, 
             double x, y, facing_deg, sigma = NAN;
             if (!cJSON_IsObject(jm))
                 return rules_error_set(err, "%s: expected an object", mwhere);
-            if (rules_json_string(jm, "id", mwhere, true, id, sizeof id, err) < 0 ||
-                rules_json_number(jm, "x_mm", mwhere, true, &x, err) < 0 ||
-                rules_json_number(jm, "y_mm", mwhere, true, &y, err) < 0 ||
-                rules_json_number(jm, "facing_deg", mwhere, true, &facing_deg, err) < 0 ||
-                rules_json_number(jm, "sigma_mm", mwhere, false, &sigma, err) < 0)
+            const double place = RULES_FIELDS_MAX_PLACE_MM, turn = RULES_FIELDS_MAX_ANGLE_DEG;
+            if (rules_fields_known(jm, mwhere, placed_keys, err) < 0 ||
+                rules_json_string(jm, "id", mwhere, true, id, sizeof id, err) < 0 ||
+                rules_fields_number(jm, "x_mm", mwhere, true, -place, place, &x, err) < 0 ||
+                rules_fields_number(jm, "y_mm", mwhere, true, -place, place, &y, err) < 0 ||
+                rules_fields_number(jm, "facing_deg", mwhere, true, -turn, turn, &facing_deg, err) < 0 ||
+                rules_fields_number(jm, "sigma_mm", mwhere, false, 0, RULES_FIELDS_MAX_BASE_MM, &sigma, err) < 0)
                 return -1;
-            if (!rules_unit_find_model(u, id))
-                return rules_error_set(err, "%s.id: \"%s\" is not a model of unit \"%s\"", mwhere, id, u->id);
-            if (!isnan(sigma) && sigma < 0)
-                return wrong(mwhere, "sigma_mm", "a length >= 0 mm", err);
+            /* That it is a model of this unit, once, is checked with the other ids (rules_snapshot_check_ids). */
             if (rules_placement_add_model(p, id, rules_v2(x, y), rules_angle_wrap(rules_deg_to_rad(facing_deg)),
                                           sigma) < 0)
                 return rules_error_set(err, "%s: out of memory", mwhere);
@@ -522,17 +562,14 @@ static int read_unseen(const cJSON *jn, const char *where, rules_snapshot *s, ru
         return rules_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX], side[RULES_ID_MAX] = "";
     int n = 0;
-    if (rules_json_string(jn, "id", where, true, id, sizeof id, err) < 0 ||
+    if (rules_fields_known(jn, where, unseen_keys, err) < 0 ||
+        rules_json_string(jn, "id", where, true, id, sizeof id, err) < 0 ||
         rules_json_string(jn, "side", where, false, side, sizeof side, err) < 0 ||
-        rules_json_int(jn, "models", where, false, &n, err) < 0)
+        rules_fields_int(jn, "models", where, false, 0, RULES_FIELDS_MAX_MODELS, &n, err) < 0)
         return -1;
     if (!id[0])
         return rules_error_set(err, "%s.id: must not be empty", where);
-    if (n < 0)
-        return wrong(where, "models", "a count >= 0", err);
-    if (rules_snapshot_find_unit(s, id) || rules_snapshot_find_unseen(s, id))
-        return rules_error_set(err, "%s.id: unit \"%s\" is listed unseen but is also on the table or listed twice",
-                               where, id);
+    /* That its id is no other unit's is checked with the other ids (rules_snapshot_check_ids). */
     return rules_snapshot_add_unseen(s, id, side, (size_t)n) ? 0 : rules_error_set(err, "%s: out of memory", where);
 }
 
@@ -542,16 +579,16 @@ static int read_unit(const cJSON *ju, const char *where, rules_snapshot *s, rule
         return rules_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX], side[RULES_ID_MAX];
     double base[2];
-    if (rules_json_string(ju, "id", where, true, id, sizeof id, err) < 0 ||
+    if (rules_fields_known(ju, where, unit_keys, err) < 0 ||
+        rules_json_string(ju, "id", where, true, id, sizeof id, err) < 0 ||
         rules_json_string(ju, "side", where, true, side, sizeof side, err) < 0 ||
         rules_json_numbers(ju, "base_mm", where, true, base, 2, err) < 0)
         return -1;
     if (!id[0])
         return rules_error_set(err, "%s.id: must not be empty", where);
-    if (rules_snapshot_find_unit(s, id))
-        return rules_error_set(err, "%s.id: duplicate unit id \"%s\"", where, id);
-    if (base[0] <= 0 || base[1] <= 0)
-        return rules_error_set(err, "%s.base_mm: base sizes must be > 0", where);
+    if (!(base[0] > 0 && base[0] <= RULES_FIELDS_MAX_BASE_MM) || !(base[1] > 0 && base[1] <= RULES_FIELDS_MAX_BASE_MM))
+        return rules_error_set(err, "%s.base_mm: base sizes must be > 0 and at most %g mm", where,
+                               RULES_FIELDS_MAX_BASE_MM);
     rules_unit *u = rules_snapshot_add_unit(s, id, side);
     if (!u)
         return rules_error_set(err, "%s: out of memory", where);
@@ -566,7 +603,7 @@ static int read_unit(const cJSON *ju, const char *where, rules_snapshot *s, rule
     if (rules_json_string(ju, "profile", where, false, u->profile, sizeof u->profile, err) < 0 ||
         read_rate(ju, "control_area_in", where, &u->control_area_mm, err) < 0 ||
         rules_json_bool(ju, "heroic", where, false, &u->heroic, err) < 0 ||
-        rules_json_int(ju, "will", where, false, &u->will, err) < 0)
+        rules_fields_int(ju, "will", where, false, 0, RULES_FIELDS_MAX_WILL, &u->will, err) < 0)
         return -1;
     const cJSON *models = rules_json_array(ju, "models", where, true, err);
     if (!models)
@@ -579,15 +616,6 @@ static int read_unit(const cJSON *ju, const char *where, rules_snapshot *s, rule
         snprintf(mwhere, sizeof mwhere, "%s.models[%zu]", where, j++);
         if (read_model(jm, mwhere, u, err) < 0)
             return -1;
-        const char *mid = u->models[u->n_models - 1].id;
-        for (size_t i = 0; i < s->n_units; i++) {
-            const rules_unit *other = &s->units[i];
-            size_t limit = other == u ? u->n_models - 1 : other->n_models;
-            for (size_t k = 0; k < limit; k++)
-                if (strcmp(other->models[k].id, mid) == 0)
-                    return rules_error_set(err, "%s.id: duplicate model id \"%s\" (also in unit \"%s\")",
-                                           mwhere, mid, other->id);
-        }
     }
     if (u->n_models == 0)
         return rules_error_set(err, "%s.models: a unit needs at least one model", where);
@@ -599,7 +627,8 @@ static int read_terrain(const cJSON *jt, const char *where, rules_snapshot *s, r
     if (!cJSON_IsObject(jt))
         return rules_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX] = "", kind[32];
-    if (rules_json_string(jt, "id", where, false, id, sizeof id, err) < 0 ||
+    if (rules_fields_known(jt, where, terrain_keys, err) < 0 ||
+        rules_json_string(jt, "id", where, false, id, sizeof id, err) < 0 ||
         rules_json_string(jt, "kind", where, true, kind, sizeof kind, err) < 0)
         return -1;
     rules_terrain_kind k;
@@ -615,8 +644,8 @@ static int read_terrain(const cJSON *jt, const char *where, rules_snapshot *s, r
     if (!pts)
         return -1;
     size_t n = (size_t)cJSON_GetArraySize(pts);
-    if (n < 3)
-        return rules_error_set(err, "%s.points_mm: a polygon needs at least 3 points", where);
+    if (n < 3 || n > RULES_FIELDS_MAX_POLYGON)
+        return rules_error_set(err, "%s.points_mm: a polygon needs 3 to %d points", where, RULES_FIELDS_MAX_POLYGON);
     rules_vec2 *p = malloc(n * sizeof *p);
     if (!p)
         return rules_error_set(err, "%s: out of memory", where);
@@ -628,10 +657,11 @@ static int read_terrain(const cJSON *jt, const char *where, rules_snapshot *s, r
         char pwhere[128];
         snprintf(pwhere, sizeof pwhere, "%s.points_mm[%zu]", where, i);
         if (cJSON_GetArraySize(el) != 2 || !cJSON_IsArray(el) || !cJSON_IsNumber(el->child) ||
-            !cJSON_IsNumber(el->child->next) || !isfinite(el->child->valuedouble) ||
-            !isfinite(el->child->next->valuedouble)) {
+            !cJSON_IsNumber(el->child->next) || !(fabs(el->child->valuedouble) <= RULES_FIELDS_MAX_PLACE_MM) ||
+            !(fabs(el->child->next->valuedouble) <= RULES_FIELDS_MAX_PLACE_MM)) {
             free(p);
-            return rules_error_set(err, "%s: expected [x, y] in millimetres", pwhere);
+            return rules_error_set(err, "%s: expected [x, y] in millimetres, each within %g", pwhere,
+                                   RULES_FIELDS_MAX_PLACE_MM);
         }
         xy[0] = el->child->valuedouble;
         xy[1] = el->child->next->valuedouble;
@@ -648,7 +678,8 @@ static int read_dynform(const cJSON *jf, const char *where, rules_snapshot *s, r
     if (!cJSON_IsObject(jf))
         return rules_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX];
-    if (rules_json_string(jf, "id", where, true, id, sizeof id, err) < 0)
+    if (rules_fields_known(jf, where, dynform_keys, err) < 0 ||
+        rules_json_string(jf, "id", where, true, id, sizeof id, err) < 0)
         return -1;
     const cJSON *models = rules_json_array(jf, "models", where, true, err);
     if (!models)
@@ -662,9 +693,7 @@ static int read_dynform(const cJSON *jf, const char *where, rules_snapshot *s, r
     {
         if (!cJSON_IsString(el) || strlen(el->valuestring) >= RULES_ID_MAX)
             return rules_error_set(err, "%s.models[%zu]: expected a model id", where, k);
-        if (!rules_snapshot_find_model(s, el->valuestring, NULL))
-            return rules_error_set(err, "%s.models[%zu]: no model \"%s\" on the table", where, k,
-                                   el->valuestring);
+        /* That it names a model on the table is checked with the other ids (rules_snapshot_check_ids). */
         if (rules_dynform_decl_add_model(f, el->valuestring) < 0)
             return rules_error_set(err, "%s: out of memory", where);
         k++;
@@ -705,11 +734,19 @@ rules_snapshot *rules_json_to_snapshot(const cJSON *root, const char *name, rule
     }
     int version = SNAPSHOT_VERSION;
     double w, d;
+    char fmt[32] = SNAPSHOT_FORMAT;
     const cJSON *board = rules_json_object(root, "board", "", true, err);
-    if (!board || rules_json_int(root, "version", "", false, &version, err) < 0 ||
-        rules_json_number(board, "width_mm", "board", true, &w, err) < 0 ||
-        rules_json_number(board, "depth_mm", "board", true, &d, err) < 0)
+    if (rules_fields_known(root, "", snapshot_keys, err) < 0 || !board ||
+        rules_fields_known(board, "board", board_keys, err) < 0 ||
+        rules_json_string(root, "format", "", false, fmt, sizeof fmt, err) < 0 ||
+        rules_json_int(root, "version", "", false, &version, err) < 0 ||
+        rules_fields_number(board, "width_mm", "board", true, 1, RULES_FIELDS_MAX_BOARD_MM, &w, err) < 0 ||
+        rules_fields_number(board, "depth_mm", "board", true, 1, RULES_FIELDS_MAX_BOARD_MM, &d, err) < 0)
         goto fail_noalloc;
+    if (strcmp(fmt, SNAPSHOT_FORMAT) != 0) {
+        rules_error_set(err, "format: expected \"%s\", found \"%s\"", SNAPSHOT_FORMAT, fmt);
+        goto fail_noalloc;
+    }
     if (version != SNAPSHOT_VERSION) {
         rules_error_set(err, "version: this tableref reads snapshot version %d, not %d", SNAPSHOT_VERSION,
                         version);
@@ -733,7 +770,7 @@ rules_snapshot *rules_json_to_snapshot(const cJSON *root, const char *name, rule
     if (read_list(root, "units", true, read_unit, s, err) < 0 ||
         read_list(root, "terrain", false, read_terrain, s, err) < 0 ||
         read_list(root, "formations", false, read_dynform, s, err) < 0 ||
-        read_list(root, "unseen_units", false, read_unseen, s, err) < 0)
+        read_list(root, "unseen_units", false, read_unseen, s, err) < 0 || rules_snapshot_check_ids(s, err) < 0)
         goto fail;
     return s;
 fail:

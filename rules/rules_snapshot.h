@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rules_error.h"
 #include "rules_geom.h"
 #include "rules_ruleset.h"
 
@@ -183,6 +184,16 @@ rules_unit *rules_snapshot_find_unit(const rules_snapshot *s, const char *id);
 /* The model with this id anywhere on the table; *unit_out (if non-NULL) gets its unit. */
 rules_model *rules_snapshot_find_model(const rules_snapshot *s, const char *id, rules_unit **unit_out);
 rules_model *rules_unit_find_model(const rules_unit *u, const char *id);
+
+/*
+ * The id rules of a table, in O(n log n): unit ids unique (listed unseen
+ * too), model ids unique across the table, terrain and formation ids unique,
+ * each formation member a model on the table and in one formation at most,
+ * each alternative placement's models its own unit's, each once. The error
+ * names both places ("units[3].models[1].id: duplicate model id \"x\" (also
+ * units[0].models[4].id)"). Returns 0 or -1.
+ */
+int rules_snapshot_check_ids(const rules_snapshot *s, rules_error *err);
 
 /* The base of a model as an oriented rectangle: its own base when it has one, else its unit's. */
 rules_obb rules_model_base(const rules_unit *u, const rules_model *m);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what tableref needs, builds it, and runs every test suite twice:
 # once in a normal build and once under AddressSanitizer and
-# UndefinedBehaviorSanitizer. Ends with one line "tests: N passed, M failed".
+# UndefinedBehaviorSanitizer; then fuzzes each reader once (tests/fuzz/run.sh,
+# each fuzz target counted as one test). Ends with one line
+# "tests: N passed, M failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +34,16 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp}
 run_build build-sanitize -Db_sanitize=address,undefined -Db_lundef=false || status=1
+
+# Fuzzing (issue 10): every reader of outside input for FUZZ_SECONDS (60) each,
+# once, in a third build (clang + libFuzzer); tests/fuzz/run.sh says how.
+fuzz_targets=6
+fuzz_failed=0
+if bash tests/fuzz/run.sh; then :; else
+  fuzz_failed=$(tail -n 1 build-fuzz/fuzz-summary.txt 2>/dev/null || echo "$fuzz_targets")
+  status=1
+fi
+echo "$((fuzz_targets - fuzz_failed)) $fuzz_failed" >> "$summary"
 
 awk '{p += $1; f += $2} END {printf "tests: %d passed, %d failed\n", p, f}' "$summary"
 exit $status

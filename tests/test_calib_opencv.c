@@ -12,6 +12,7 @@
 #include "calib_camera.h"
 #include "calib_target.h"
 #include "cvshim.h"
+#include "vis_image.h"
 #include "vision_test_util.h"
 
 static const char *const views[] = {"left01", "left02", "left03", "left04", "left05", "left06", "left07",
@@ -28,7 +29,7 @@ static calib_camera *load_views(void)
     for (int i = 0; i < N_VIEWS; i++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/tests/data/opencv-chessboard/%s.jpg", vt_source_root(), views[i]);
-        cvs_image *img = cvs_image_load_gray(path, &err);
+        cvs_image *img = vis_image_load(path, VIS_IMAGE_GRAY, &err);
         cr_assert_not_null(img, "%s", err.msg);
         cr_assert_eq(calib_camera_add_image(cc, img, views[i], &err), 1, "%s: %s", views[i],
                      cc->views[cc->n_views - 1].why);

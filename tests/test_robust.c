@@ -401,7 +401,7 @@ Test(robust, snapshot_evidence_round_trip)
          "bad.json: units[0].alternatives[0].models[0].id: \"n\" is not a model of unit \"u\""},
         {"{\"board\":{\"width_mm\":100,\"depth_mm\":100},\"units\":[{\"id\":\"u\",\"side\":\"r\",\"base_mm\":[25,25],"
          "\"models\":[{\"id\":\"m\",\"x_mm\":1,\"y_mm\":1,\"facing_deg\":0}]}],\"unseen_units\":[{\"id\":\"u\"}]}",
-         "bad.json: unseen_units[0].id: unit \"u\" is listed unseen but is also on the table or listed twice"},
+         "bad.json: unseen_units[0].id: unit \"u\" is listed unseen but is also units[0].id"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cJSON *root = cJSON_Parse(bad[i].json);

@@ -20,6 +20,7 @@
 
 #include "cvshim.h"
 #include "rules_json.h"
+#include "vis_image.h"
 #include "vision_test_util.h"
 
 #define DPI 300.0
@@ -89,7 +90,7 @@ static int decode_pages(int pages, found *out, int cap, double paper_w, double p
         if (access(path, F_OK) != 0)
             snprintf(path, sizeof path, "%s/page-%02d.png", dir, p);
         rules_error err;
-        cvs_image *img = cvs_image_load_gray(path, &err);
+        cvs_image *img = vis_image_load(path, VIS_IMAGE_GRAY, &err);
         cr_assert_not_null(img, "%s", err.msg);
         cr_assert_float_eq(img->width * mm, paper_w, 0.2, "page %d is %d px wide", p, img->width);
         cr_assert_float_eq(img->height * mm, paper_h, 0.2);
@@ -122,7 +123,7 @@ static double bar_length(int page, double x_mm, double y_mm)
     if (access(path, F_OK) != 0)
         snprintf(path, sizeof path, "%s/page-%02d.png", dir, page);
     rules_error err;
-    cvs_image *img = cvs_image_load_gray(path, &err);
+    cvs_image *img = vis_image_load(path, VIS_IMAGE_GRAY, &err);
     cr_assert_not_null(img, "%s", err.msg);
     const int v = (int)(y_mm / 25.4 * DPI);
     const uint8_t *row = img->data + (size_t)v * img->stride;

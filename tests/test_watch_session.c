@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cvshim.h"
+#include "vis_image.h"
 #include "vision_test_util.h"
 #include "watch_test_util.h"
 
@@ -102,7 +103,7 @@ static void half_size_frames(const char *dir, int n)
         char in[2400], out[2400];
         snprintf(in, sizeof in, "%s/seq/frames/%06d.jpg", wt_work_dir(), i);
         snprintf(out, sizeof out, "%s/%06d.png", dir, i);
-        cvs_image *a = cvs_image_load_gray(in, &err);
+        cvs_image *a = vis_image_load(in, VIS_IMAGE_GRAY, &err);
         cr_assert(a, "%s", err.msg);
         cvs_image *b = cvs_image_new(a->width / 2, a->height / 2, 1, 0);
         for (int y = 0; y < b->height; y++)

@@ -16,6 +16,7 @@
 #include <linux/videodev2.h>
 
 #include "tableref_config.h"
+#include "vis_image.h"
 #if TABLEREF_HAVE_LIBCAMERA
 #include "libcamera_shim.h"
 #endif
@@ -251,9 +252,12 @@ int vis_capture_read(vis_capture *c, vis_frame *out, rules_error *err)
     case VIS_CAPTURE_IMAGES: {
         if ((size_t)c->next >= c->n_files)
             return 0;
-        cvs_image *img = cvs_image_load_gray(c->files[c->next], err);
+        vis_image_fault fault;
+        cvs_image *img = vis_image_read(c->files[c->next], VIS_IMAGE_AS_STORED, &fault, err);
+        /* A frame cut short or gone is a camera dying mid-write (lost); one of a
+         * size no camera gives is bad input. */
         if (!img)
-            return -1;  /* a truncated or corrupt frame: the recording is damaged from here */
+            return fault == VIS_IMAGE_FAULT_SIZE ? -2 : -1;
         cvs_image_free(c->image);
         c->image = img;
         break;

@@ -14,7 +14,8 @@
  *   if (!cap) { fprintf(stderr, "%s\n", err.msg); return 2; }  // "cannot open /dev/video0: no such device"
  *   vis_frame f;
  *   while ((r = vis_capture_read(cap, &f, &err)) == 1) ... f.gray, f.image, f.t_ms ...
- *   if (r < 0) ... the camera was lost (err says why); r == 0: the recording ended
+ *   if (r == -1) ... the camera was lost (err says why); r == -2: a frame of a size no camera gives;
+ *   r == 0: the recording ended
  *   vis_capture_close(cap);
  * A frame's pixels belong to the capture and stay valid until the next read.
  * No call waits longer than cfg.timeout_ms for a camera.
@@ -61,7 +62,12 @@ typedef struct vis_capture vis_capture;
 
 /* NULL with a plain message naming the source. */
 vis_capture *vis_capture_open(const char *source, const vis_capture_config *cfg, rules_error *err);
-/* 1 a frame, 0 the recording ended, -1 the source was lost (err says why). */
+/*
+ * 1 a frame, 0 the recording ended, -1 the source was lost (err says why),
+ * -2 a frame of an image sequence has a size no camera gives (too small or
+ * over the pixel cap, vision/vis_image.h: bad input, err names the file). A
+ * frame cut short, corrupt or gone is -1: a camera dying mid-write.
+ */
 int vis_capture_read(vis_capture *c, vis_frame *out, rules_error *err);
 vis_capture_kind vis_capture_kind_of(const vis_capture *c);
 /* Frames per second (the container's, the sequence's, or the camera's; 0 unknown). */

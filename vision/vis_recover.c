@@ -146,6 +146,23 @@ static long dark_blobs(const vis_image *im, double tag_px, double threshold, blo
     return (long)n;
 }
 
+/*
+ * Could models at (ax, ay) facing fa and (bx, by) facing fb stand in one
+ * block of this unit's bases? Facings within 6 degrees; b within 4 mm of a
+ * grid place counted from a: whole base depths along the facing, whole or
+ * half base widths across (an incomplete rank centred).
+ */
+static bool on_one_grid(const vis_roster_unit *ru, double ax, double ay, double fa, double bx, double by, double fb)
+{
+    if (fabs(rules_angle_wrap(fb - fa)) > rules_deg_to_rad(6))
+        return false;
+    const double dx = bx - ax, dy = by - ay, c = cos(fa), s = sin(fa);
+    const double along = dx * c + dy * s, across = -dx * s + dy * c;
+    const double pa = ru->base_width, pd = ru->base_depth;
+    const double e_along = along - pd * round(along / pd), e_across = across - pa / 2 * round(2 * across / pa);
+    return hypot(e_along, e_across) <= 4.0;
+}
+
 /* The data cells of the detector's family (36 for tag36h11). */
 static int codes_cells(const vis_tagread_codes *c) { return (c->tw - 4) * (c->tw - 4); }
 
@@ -297,28 +314,27 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
         nr = w;
         if (nr == 0)
             continue;
-        /* The reads must agree on one formation: each proposes the unit's facing and front-left slot. */
+        /*
+         * The reads must agree on one formation: the same facing, and each
+         * where a grid of the unit's bases puts a model (whole pitches along
+         * the files, whole or half pitches across: any slot, whatever the
+         * roster's listing order says).
+         */
         double *ox = malloc(3 * nr * sizeof *ox);
         if (!ox)
             goto out;
         double *oy = ox + nr, *fa = ox + 2 * nr;
         for (size_t j = 0; j < nr; j++) {
-            const vis_roster_model *rm = vis_roster_find_model_tag(r, reads[j].id);
             rules_vec2 pos;
-            double facing;
-            vis_tag_mount_unplace(&ru->mount, rules_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &pos, &facing);
-            rules_formation f = {0};
-            f.frame.heading = facing;
-            f.pitch_across = ru->base_width, f.pitch_along = ru->base_depth;
-            rules_vec2 slot = rules_formation_slot_position(&f, rm->file, rm->rank, 0);
-            ox[j] = pos.x - slot.x, oy[j] = pos.y - slot.y, fa[j] = facing;
+            vis_tag_mount_unplace(&ru->mount, rules_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &pos,
+                                  &fa[j]);
+            ox[j] = pos.x, oy[j] = pos.y;
         }
         size_t best_in = 0, best_ref = 0;
         for (size_t a = 0; a < nr; a++) {
             size_t in = 0;
             for (size_t b = 0; b < nr; b++)
-                in += fabs(rules_angle_wrap(fa[b] - fa[a])) <= rules_deg_to_rad(6) &&
-                      hypot(ox[b] - ox[a], oy[b] - oy[a]) <= 5.0;
+                in += on_one_grid(ru, ox[a], oy[a], fa[a], ox[b], oy[b], fa[b]);
             if (in > best_in)
                 best_in = in, best_ref = a;
         }
@@ -332,8 +348,7 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
         }
         seeded[ui] = 1;
         for (size_t j = 0; j < nr; j++) {
-            if (!(fabs(rules_angle_wrap(fa[j] - fa[best_ref])) <= rules_deg_to_rad(6) &&
-                  hypot(ox[j] - ox[best_ref], oy[j] - oy[best_ref]) <= 5.0))
+            if (!on_one_grid(ru, ox[best_ref], oy[best_ref], fa[best_ref], ox[j], oy[j], fa[j]))
                 continue;
             const vis_roster_model *rm = vis_roster_find_model_tag(r, reads[j].id);
             vis_seen_model *s = &seen[rm - r->models];

@@ -57,6 +57,17 @@ const char *vis_issue_kind_word(vis_issue_kind k)
     return "?";
 }
 
+bool vis_issue_is_warning(vis_issue_kind k)
+{
+    switch (k) {
+    case VIS_ISSUE_DISTORTED:
+    case VIS_ISSUE_INFERRED:
+    case VIS_ISSUE_RECOVERED:
+    case VIS_ISSUE_READ: return false;
+    default: return true;
+    }
+}
+
 cJSON *vis_report_to_json(const vis_report *r)
 {
     cJSON *o = cJSON_CreateObject();

@@ -13,6 +13,7 @@
 #ifndef VIS_REPORT_H
 #define VIS_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
@@ -60,6 +61,12 @@ int vis_report_add(vis_report *r, vis_issue_kind kind, int tag_id, const char *m
     ;
 void vis_report_clear(vis_report *r);
 const char *vis_issue_kind_word(vis_issue_kind k);
+/*
+ * Worth a warning to people: a tag ignored, a model or unit left out, a
+ * pose not refined. How each model was placed (inferred, read by its
+ * pattern, a distorted or recovered tag) is information, in the report.
+ */
+bool vis_issue_is_warning(vis_issue_kind k);
 /* The report as JSON (counters and issues). Caller frees. */
 cJSON *vis_report_to_json(const vis_report *r);
 

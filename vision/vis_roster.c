@@ -1,9 +1,14 @@
 #include "vis_roster.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <apriltag/tag36h11.h>
+#include <apriltag/tagStandard41h12.h>
+
+#include "rules_fields.h"
 #include "rules_json.h"
 
 void vis_tag_mount_place(const vis_tag_mount *m, rules_vec2 pos, double facing, rules_vec2 *tag_centre,
@@ -53,44 +58,103 @@ const vis_board_tag *vis_roster_find_board_tag(const vis_roster *r, int id)
     return NULL;
 }
 
+/* ---- reading ------------------------------------------------------------------------------- */
+
+/* The keys each roster object may hold (rules_fields_known). A new field is
+ * one more key here and a line in docs/formats.md. */
+static const char *const roster_keys[] = {"format", "version", "family", "army", "board", "units", "unresolved", NULL};
+/* Written by `roster import` for people and for the table file (docs/formats.md). */
+static const char *const army_keys[] = {"name", "player", "game_system", "points", "slot", "tag_ids", "source",
+                                        "source_format", NULL};
+static const char *const board_keys[] = {"width_mm", "depth_mm", "tags", NULL};
+static const char *const board_tag_keys[] = {"id", "x_mm", "y_mm", "height_mm", "rotation_deg", "size_mm", NULL};
+static const char *const unit_keys[] = {"id",     "name",  "character", "side",   "base_mm", "advance_in", "march_in",
+                                        "mobility_in", "status", "files", "tag", "models",
+                                        /* for people (roster import): */ "mount", "height", "type", "round_base",
+                                        NULL};
+static const char *const mount_keys[] = {"offset_mm", "rotation_deg", "height_mm", "size_mm", NULL};
+static const char *const model_keys[] = {"id", "tag_id", "name", "attachable", "base_mm", NULL};
+
+/* How many codes a family tableref reads has (apriltag's own count), 0 when it reads no such family. */
+static int family_codes(const char *name)
+{
+    apriltag_family_t *f = NULL;
+    void (*destroy)(apriltag_family_t *) = NULL;
+    if (strcmp(name, "tag36h11") == 0)
+        f = tag36h11_create(), destroy = tag36h11_destroy;
+    else if (strcmp(name, "tagStandard41h12") == 0)
+        f = tagStandard41h12_create(), destroy = tagStandard41h12_destroy;
+    int n = f ? (int)f->ncodes : 0;
+    if (f)
+        destroy(f);
+    return n;
+}
+
+#define TAG_MAX_HEIGHT_MM 200.0       /* a print on a base, or a reference tag on the board's frame */
+#define BOARD_TAG_MARGIN_MM 1000.0    /* reference tags may sit on the frame around the board */
+
+/* A roster being read: the roster, its family's code count, and where errors point. */
+typedef struct reader {
+    vis_roster *r;
+    int codes;
+} reader;
+
 static int read_rate(const cJSON *o, const char *key, const char *where, double *out, rules_error *err)
 {
     double in = NAN;
-    if (rules_json_number(o, key, where, false, &in, err) < 0)
+    if (rules_fields_number(o, key, where, false, 0, RULES_FIELDS_MAX_RATE_IN, &in, err) < 0)
         return -1;
     *out = isnan(in) ? NAN : rules_in_to_mm(in);
     return 0;
 }
 
+static int read_tag_id(const reader *rd, const cJSON *o, const char *key, const char *where, int *out,
+                       rules_error *err)
+{
+    if (rules_json_int(o, key, where, true, out, err) < 0)
+        return -1;
+    if (*out < 0 || *out >= rd->codes)
+        return rules_error_set(err, "%s.%s: %d is not a %s code (0 to %d)", where, key, *out, rd->r->family,
+                               rd->codes - 1);
+    return 0;
+}
+
+/* A tag's size and height: the same ranges on a base and on the board. */
+static int read_tag_size(const cJSON *o, const char *where, bool height_required, double *height, double *size,
+                         rules_error *err)
+{
+    return rules_fields_number(o, "height_mm", where, height_required, 0, TAG_MAX_HEIGHT_MM, height, err) < 0 ||
+                   rules_fields_number(o, "size_mm", where, true, 1, RULES_FIELDS_MAX_BASE_MM, size, err) < 0
+               ? -1
+               : 0;
+}
+
 static int read_mount(const cJSON *o, const char *where, vis_tag_mount *m, rules_error *err)
 {
-    double off[2] = {0, 0}, rot = 0;
-    if (rules_json_numbers(o, "offset_mm", where, false, off, 2, err) < 0 ||
-        rules_json_number(o, "rotation_deg", where, false, &rot, err) < 0 ||
-        rules_json_number(o, "height_mm", where, true, &m->height, err) < 0 ||
-        rules_json_number(o, "size_mm", where, true, &m->size, err) < 0)
+    double off[2] = {0, 0}, rot = 0, turn = RULES_FIELDS_MAX_ANGLE_DEG;
+    if (rules_fields_known(o, where, mount_keys, err) < 0 ||
+        rules_json_numbers(o, "offset_mm", where, false, off, 2, err) < 0 ||
+        rules_fields_number(o, "rotation_deg", where, false, -turn, turn, &rot, err) < 0 ||
+        read_tag_size(o, where, true, &m->height, &m->size, err) < 0)
         return -1;
-    if (!(m->size > 0))
-        return rules_error_set(err, "%s.size_mm: must be positive", where);
-    if (m->height < 0 || m->height > 200)
-        return rules_error_set(err, "%s.height_mm: must be 0..200", where);
+    if (!(fabs(off[0]) <= RULES_FIELDS_MAX_BASE_MM) || !(fabs(off[1]) <= RULES_FIELDS_MAX_BASE_MM))
+        return rules_error_set(err, "%s.offset_mm: each within %g mm of the base centre", where,
+                               RULES_FIELDS_MAX_BASE_MM);
     m->offset = rules_v2(off[0], off[1]);
     m->rotation = rules_deg_to_rad(rot);
     return 0;
 }
 
-static int id_taken(const vis_roster *r, int id)
-{
-    return vis_roster_find_model_tag(r, id) || vis_roster_find_board_tag(r, id);
-}
-
-static int parse(const cJSON *root, vis_roster *r, rules_error *err)
+static int read_header(const cJSON *root, reader *rd, rules_error *err)
 {
     char fmt[64] = "";
     int version = 0;
     if (!cJSON_IsObject(root))
         return rules_error_set(err, "expected a JSON object");
-    if (rules_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0)
+    const cJSON *army = cJSON_GetObjectItemCaseSensitive(root, "army");
+    if (rules_fields_known(root, "", roster_keys, err) < 0 ||
+        (army && !rules_json_object(root, "army", "", true, err)) || rules_fields_known(army, "army", army_keys, err) < 0 ||
+        rules_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0)
         return -1;
     if (strcmp(fmt, VIS_ROSTER_FORMAT) != 0)
         return rules_error_set(err, "format: expected \"%s\", found \"%s\"", VIS_ROSTER_FORMAT, fmt);
@@ -99,14 +163,40 @@ static int parse(const cJSON *root, vis_roster *r, rules_error *err)
     if (version != VIS_ROSTER_VERSION)
         return rules_error_set(err, "version: unknown version %d (this tableref reads %d)", version,
                                VIS_ROSTER_VERSION);
-    strcpy(r->family, "tag36h11");
-    if (rules_json_string(root, "family", "", false, r->family, sizeof r->family, err) < 0)
+    strcpy(rd->r->family, "tag36h11");
+    if (rules_json_string(root, "family", "", false, rd->r->family, sizeof rd->r->family, err) < 0)
         return -1;
-    if (strcmp(r->family, "tag36h11") != 0 && strcmp(r->family, "tagStandard41h12") != 0)
-        return rules_error_set(err, "family: \"%s\" is not tag36h11 or tagStandard41h12", r->family);
+    /* A tag id outside the family can never be seen: the model would be inferred every time. */
+    if (!(rd->codes = family_codes(rd->r->family)))
+        return rules_error_set(err, "family: \"%s\" is not tag36h11 or tagStandard41h12", rd->r->family);
+    return 0;
+}
+
+static int read_board_tag(const reader *rd, const cJSON *jt, const char *where, vis_board_tag *t, rules_error *err)
+{
+    const vis_roster *r = rd->r;
+    const double m = BOARD_TAG_MARGIN_MM, turn = RULES_FIELDS_MAX_ANGLE_DEG;
+    double rot = 0;
+    t->z = 0;
+    if (!cJSON_IsObject(jt))
+        return rules_error_set(err, "%s: expected an object", where);
+    if (rules_fields_known(jt, where, board_tag_keys, err) < 0 || read_tag_id(rd, jt, "id", where, &t->id, err) < 0 ||
+        rules_fields_number(jt, "x_mm", where, true, -m, r->board_width + m, &t->x, err) < 0 ||
+        rules_fields_number(jt, "y_mm", where, true, -m, r->board_depth + m, &t->y, err) < 0 ||
+        rules_fields_number(jt, "rotation_deg", where, false, -turn, turn, &rot, err) < 0 ||
+        read_tag_size(jt, where, false, &t->z, &t->size, err) < 0)
+        return -1;
+    t->rotation = rules_deg_to_rad(rot);
+    return 0;
+}
+
+static int read_board(const cJSON *root, reader *rd, rules_error *err)
+{
+    vis_roster *r = rd->r;
     const cJSON *board = rules_json_object(root, "board", "", true, err);
-    if (!board || rules_json_number(board, "width_mm", "board", true, &r->board_width, err) < 0 ||
-        rules_json_number(board, "depth_mm", "board", true, &r->board_depth, err) < 0)
+    if (!board || rules_fields_known(board, "board", board_keys, err) < 0 ||
+        rules_fields_number(board, "width_mm", "board", true, 1, RULES_FIELDS_MAX_BOARD_MM, &r->board_width, err) < 0 ||
+        rules_fields_number(board, "depth_mm", "board", true, 1, RULES_FIELDS_MAX_BOARD_MM, &r->board_depth, err) < 0)
         return -1;
     if (!(r->board_width > 0) || !(r->board_depth > 0))
         return rules_error_set(err, "board: width_mm and depth_mm must be positive");
@@ -114,7 +204,183 @@ static int parse(const cJSON *root, vis_roster *r, rules_error *err)
     if (!tags && cJSON_GetObjectItemCaseSensitive(board, "tags"))
         return -1;
     size_t nt = tags ? (size_t)cJSON_GetArraySize(tags) : 0;
-    r->board_tags = calloc(nt ? nt : 1, sizeof *r->board_tags);
+    if (!(r->board_tags = calloc(nt ? nt : 1, sizeof *r->board_tags)))
+        return rules_error_set(err, "out of memory");
+    const cJSON *jt;
+    cJSON_ArrayForEach(jt, tags)
+    {
+        char where[48];
+        snprintf(where, sizeof where, "board.tags[%zu]", r->n_board_tags);
+        if (read_board_tag(rd, jt, where, &r->board_tags[r->n_board_tags], err) < 0)
+            return -1;
+        r->n_board_tags++;
+    }
+    return 0;
+}
+
+static int read_status(const cJSON *ju, const char *where, unsigned *status, rules_error *err)
+{
+    const cJSON *st = rules_json_array(ju, "status", where, false, err);
+    if (!st && cJSON_GetObjectItemCaseSensitive(ju, "status"))
+        return -1;
+    size_t i = 0;
+    const cJSON *w;
+    cJSON_ArrayForEach(w, st)
+    {
+        unsigned bit = cJSON_IsString(w) ? rules_status_from_word(w->valuestring) : 0;
+        if (!bit)
+            return rules_error_set(err, "%s.status[%zu]: expected one of \"charging\", \"engaged\", \"fleeing\", "
+                                        "\"shaken\"", where, i);
+        *status |= bit;
+        i++;
+    }
+    return 0;
+}
+
+static int read_model(const reader *rd, const cJSON *jm, const char *where, vis_roster_model *m, rules_error *err)
+{
+    if (!cJSON_IsObject(jm))
+        return rules_error_set(err, "%s: expected an object", where);
+    double mb[2] = {0, 0};
+    if (rules_fields_known(jm, where, model_keys, err) < 0 ||
+        rules_json_string(jm, "id", where, true, m->id, sizeof m->id, err) < 0 ||
+        read_tag_id(rd, jm, "tag_id", where, &m->tag_id, err) < 0 ||
+        rules_json_string(jm, "name", where, false, m->name, sizeof m->name, err) < 0 ||
+        rules_json_bool(jm, "attachable", where, false, &m->attachable, err) < 0 ||
+        rules_json_numbers(jm, "base_mm", where, false, mb, 2, err) < 0)
+        return -1;
+    if (!m->id[0])
+        return rules_error_set(err, "%s.id: must not be empty", where);
+    /* A model on a base of its own (a character on a larger base than its unit's). */
+    if (cJSON_GetObjectItemCaseSensitive(jm, "base_mm") &&
+        !(mb[0] > 0 && mb[0] <= RULES_FIELDS_MAX_BASE_MM && mb[1] > 0 && mb[1] <= RULES_FIELDS_MAX_BASE_MM))
+        return rules_error_set(err, "%s.base_mm: base sizes must be > 0 and at most %g mm", where,
+                               RULES_FIELDS_MAX_BASE_MM);
+    m->base_width = mb[0];
+    m->base_depth = mb[1];
+    return 0;
+}
+
+static int read_unit(reader *rd, const cJSON *ju, const char *where, rules_error *err)
+{
+    vis_roster *r = rd->r;
+    vis_roster_unit *u = &r->units[r->n_units];
+    double base[2];
+    if (!cJSON_IsObject(ju))
+        return rules_error_set(err, "%s: expected an object", where);
+    const cJSON *ms = rules_json_array(ju, "models", where, true, err);
+    if (rules_fields_known(ju, where, unit_keys, err) < 0 || !ms ||
+        rules_json_string(ju, "id", where, true, u->id, sizeof u->id, err) < 0 ||
+        rules_json_string(ju, "name", where, false, u->name, sizeof u->name, err) < 0 ||
+        rules_json_bool(ju, "character", where, false, &u->character, err) < 0 ||
+        rules_json_string(ju, "side", where, true, u->side, sizeof u->side, err) < 0 ||
+        rules_json_numbers(ju, "base_mm", where, true, base, 2, err) < 0 ||
+        read_rate(ju, "advance_in", where, &u->advance_rate, err) < 0 ||
+        read_rate(ju, "march_in", where, &u->march_rate, err) < 0 ||
+        read_rate(ju, "mobility_in", where, &u->mobility, err) < 0 || read_status(ju, where, &u->status, err) < 0)
+        return -1;
+    if (!u->id[0] || !u->side[0])
+        return rules_error_set(err, "%s.%s: must not be empty", where, u->id[0] ? "side" : "id");
+    if (!(base[0] > 0 && base[0] <= RULES_FIELDS_MAX_BASE_MM) || !(base[1] > 0 && base[1] <= RULES_FIELDS_MAX_BASE_MM))
+        return rules_error_set(err, "%s.base_mm: base sizes must be > 0 and at most %g mm", where,
+                               RULES_FIELDS_MAX_BASE_MM);
+    const int n = cJSON_GetArraySize(ms);
+    if (n == 0)
+        return rules_error_set(err, "%s.models: a unit needs at least one model", where);
+    u->files = n;
+    if (rules_fields_int(ju, "files", where, false, 1, n, &u->files, err) < 0)
+        return -1;
+    u->base_width = base[0];
+    u->base_depth = base[1];
+    const cJSON *mount = rules_json_object(ju, "tag", where, true, err);
+    char mwhere[112];
+    snprintf(mwhere, sizeof mwhere, "%s.tag", where);
+    if (!mount || read_mount(mount, mwhere, &u->mount, err) < 0)
+        return -1;
+    u->first_model = r->n_models;
+    const cJSON *jm;
+    cJSON_ArrayForEach(jm, ms)
+    {
+        vis_roster_model *m = &r->models[r->n_models];
+        char w2[128];
+        snprintf(w2, sizeof w2, "%s.models[%zu]", where, u->n_models);
+        if (read_model(rd, jm, w2, m, err) < 0)
+            return -1;
+        m->unit = r->n_units;
+        m->file = (int)(u->n_models % (size_t)u->files);
+        m->rank = (int)(u->n_models / (size_t)u->files);
+        u->n_models++;
+        r->n_models++;
+    }
+    r->n_units++;
+    return 0;
+}
+
+/* "units[u].models[m]" of a model by its index in r->models. */
+static void model_place(const vis_roster *r, size_t k, char *buf, size_t cap)
+{
+    const vis_roster_model *m = &r->models[k];
+    snprintf(buf, cap, "units[%zu].models[%zu]", m->unit, k - r->units[m->unit].first_model);
+}
+
+/* A tag id's place: board tags first, then the models, in file order. */
+static void tag_place(const vis_roster *r, size_t order, char *buf, size_t cap)
+{
+    if (order < r->n_board_tags) {
+        snprintf(buf, cap, "board.tags[%zu].id", order);
+        return;
+    }
+    model_place(r, order - r->n_board_tags, buf, cap);
+    strncat(buf, ".tag_id", cap - strlen(buf) - 1);
+}
+
+static int tag_at(const vis_roster *r, size_t order)
+{
+    return order < r->n_board_tags ? r->board_tags[order].id : r->models[order - r->n_board_tags].tag_id;
+}
+
+/* Unit ids, model ids and tag ids unique across the whole roster, in O(n log n), naming both places. */
+static int check_ids(const vis_roster *r, rules_error *err)
+{
+    size_t n = r->n_units + r->n_models + r->n_board_tags, a, b;
+    rules_fields_id *ids = malloc((n ? n : 1) * sizeof *ids);
+    char pa[96], pb[96];
+    int rc = 0;
+    if (!ids)
+        return rules_error_set(err, "out of memory");
+    for (size_t i = 0; i < r->n_units; i++)
+        ids[i] = (rules_fields_id){r->units[i].id, 0, i};
+    if (rules_fields_duplicate(ids, r->n_units, true, &a, &b)) {
+        rc = rules_error_set(err, "units[%zu].id: \"%s\" is also units[%zu].id", b, r->units[b].id, a);
+        goto done;
+    }
+    for (size_t i = 0; i < r->n_models; i++)
+        ids[i] = (rules_fields_id){r->models[i].id, 0, i};
+    if (rules_fields_duplicate(ids, r->n_models, true, &a, &b)) {
+        model_place(r, a, pa, sizeof pa);
+        model_place(r, b, pb, sizeof pb);
+        rc = rules_error_set(err, "%s.id: \"%s\" is also %s.id (a model id names one model)", pb, r->models[b].id, pa);
+        goto done;
+    }
+    for (size_t i = 0; i < r->n_board_tags; i++)
+        ids[i] = (rules_fields_id){NULL, r->board_tags[i].id, i};
+    for (size_t i = 0; i < r->n_models; i++)
+        ids[r->n_board_tags + i] = (rules_fields_id){NULL, r->models[i].tag_id, r->n_board_tags + i};
+    if (rules_fields_duplicate(ids, r->n_board_tags + r->n_models, false, &a, &b)) {
+        tag_place(r, a, pa, sizeof pa);
+        tag_place(r, b, pb, sizeof pb);
+        rc = rules_error_set(err, "%s: tag %d is also %s (a tag is on one base or the board)", pb, tag_at(r, b), pa);
+    }
+done:
+    free(ids);
+    return rc;
+}
+
+static int parse(const cJSON *root, vis_roster *r, rules_error *err)
+{
+    reader rd = {r, 0};
+    if (read_header(root, &rd, err) < 0 || read_board(root, &rd, err) < 0)
+        return -1;
     const cJSON *units = rules_json_array(root, "units", "", true, err);
     if (!units)
         return -1;
@@ -127,105 +393,16 @@ static int parse(const cJSON *root, vis_roster *r, rules_error *err)
     }
     r->units = calloc(nu ? nu : 1, sizeof *r->units);
     r->models = calloc(nm ? nm : 1, sizeof *r->models);
-    if (!r->board_tags || !r->units || !r->models)
+    if (!r->units || !r->models)
         return rules_error_set(err, "out of memory");
-    char where[96];
-    const cJSON *jt;
-    cJSON_ArrayForEach(jt, tags)
-    {
-        vis_board_tag *t = &r->board_tags[r->n_board_tags];
-        snprintf(where, sizeof where, "board.tags[%zu]", r->n_board_tags);
-        double rot = 0;
-        t->z = 0;
-        if (rules_json_int(jt, "id", where, true, &t->id, err) < 0 ||
-            rules_json_number(jt, "x_mm", where, true, &t->x, err) < 0 ||
-            rules_json_number(jt, "y_mm", where, true, &t->y, err) < 0 ||
-            rules_json_number(jt, "height_mm", where, false, &t->z, err) < 0 ||
-            rules_json_number(jt, "rotation_deg", where, false, &rot, err) < 0 ||
-            rules_json_number(jt, "size_mm", where, true, &t->size, err) < 0)
-            return -1;
-        if (!(t->size > 0))
-            return rules_error_set(err, "%s.size_mm: must be positive", where);
-        if (t->id < 0 || id_taken(r, t->id))
-            return rules_error_set(err, "%s.id: %d is negative or used twice", where, t->id);
-        t->rotation = rules_deg_to_rad(rot);
-        r->n_board_tags++;
-    }
     cJSON_ArrayForEach(ju, units)
     {
-        vis_roster_unit *u = &r->units[r->n_units];
+        char where[48];
         snprintf(where, sizeof where, "units[%zu]", r->n_units);
-        double base[2];
-        u->files = 0;
-        if (rules_json_string(ju, "id", where, true, u->id, sizeof u->id, err) < 0 ||
-            rules_json_string(ju, "name", where, false, u->name, sizeof u->name, err) < 0 ||
-            rules_json_bool(ju, "character", where, false, &u->character, err) < 0 ||
-            rules_json_string(ju, "side", where, true, u->side, sizeof u->side, err) < 0 ||
-            rules_json_numbers(ju, "base_mm", where, true, base, 2, err) < 0 ||
-            read_rate(ju, "advance_in", where, &u->advance_rate, err) < 0 ||
-            read_rate(ju, "march_in", where, &u->march_rate, err) < 0 ||
-            read_rate(ju, "mobility_in", where, &u->mobility, err) < 0 ||
-            rules_json_int(ju, "files", where, false, &u->files, err) < 0)
+        if (read_unit(&rd, ju, where, err) < 0)
             return -1;
-        if (!(base[0] > 0) || !(base[1] > 0))
-            return rules_error_set(err, "%s.base_mm: must be positive", where);
-        u->base_width = base[0];
-        u->base_depth = base[1];
-        const cJSON *st = rules_json_array(ju, "status", where, false, err);
-        if (!st && cJSON_GetObjectItemCaseSensitive(ju, "status"))
-            return -1;
-        const cJSON *w;
-        cJSON_ArrayForEach(w, st)
-        {
-            unsigned bit = cJSON_IsString(w) ? rules_status_from_word(w->valuestring) : 0;
-            if (!bit)
-                return rules_error_set(err, "%s.status: unknown status word", where);
-            u->status |= bit;
-        }
-        const cJSON *mount = rules_json_object(ju, "tag", where, true, err);
-        char mwhere[112];
-        snprintf(mwhere, sizeof mwhere, "%s.tag", where);
-        if (!mount || read_mount(mount, mwhere, &u->mount, err) < 0)
-            return -1;
-        for (size_t k = 0; k < r->n_units; k++)
-            if (strcmp(r->units[k].id, u->id) == 0)
-                return rules_error_set(err, "%s.id: \"%s\" used twice", where, u->id);
-        const cJSON *ms = rules_json_array(ju, "models", where, true, err);
-        if (!ms)
-            return -1;
-        if (cJSON_GetArraySize(ms) == 0)
-            return rules_error_set(err, "%s.models: a unit needs at least one model", where);
-        u->first_model = r->n_models;
-        if (u->files <= 0)
-            u->files = cJSON_GetArraySize(ms);
-        const cJSON *jm;
-        cJSON_ArrayForEach(jm, ms)
-        {
-            vis_roster_model *m = &r->models[r->n_models];
-            char w2[128];
-            snprintf(w2, sizeof w2, "%s.models[%zu]", where, u->n_models);
-            double mb[2] = {0, 0};
-            if (rules_json_string(jm, "id", w2, true, m->id, sizeof m->id, err) < 0 ||
-                rules_json_int(jm, "tag_id", w2, true, &m->tag_id, err) < 0 ||
-                rules_json_string(jm, "name", w2, false, m->name, sizeof m->name, err) < 0 ||
-                rules_json_bool(jm, "attachable", w2, false, &m->attachable, err) < 0 ||
-                rules_json_numbers(jm, "base_mm", w2, false, mb, 2, err) < 0)
-                return -1;
-            if (cJSON_GetObjectItemCaseSensitive(jm, "base_mm") && !(mb[0] > 0 && mb[1] > 0))
-                return rules_error_set(err, "%s.base_mm: must be positive", w2);
-            m->base_width = mb[0];
-            m->base_depth = mb[1];
-            if (m->tag_id < 0 || id_taken(r, m->tag_id))
-                return rules_error_set(err, "%s.tag_id: %d is negative or used twice", w2, m->tag_id);
-            m->unit = r->n_units;
-            m->file = (int)(u->n_models % (size_t)u->files);
-            m->rank = (int)(u->n_models / (size_t)u->files);
-            u->n_models++;
-            r->n_models++;
-        }
-        r->n_units++;
     }
-    return 0;
+    return check_ids(r, err);
 }
 
 vis_roster *vis_roster_from_json(const cJSON *root, const char *name, rules_error *err)

@@ -157,6 +157,11 @@ static int detect_into(vis_tag_detector *d, const uint8_t *gray, size_t stride, 
     apply_hamming(p, d->cfg.max_hamming);
     const double dec = r->decimate > 0 ? r->decimate : d->cfg.decimate;
     p->td->quad_decimate = (float)(dec >= 1 ? dec : 1);
+    /* apriltag crashes on a picture under 3 rows after decimation (a 9-row region at decimate 8): a region
+     * too small for its decimation is searched at full size, which costs nothing there. */
+    const int side = r->x1 - r->x0 < r->y1 - r->y0 ? r->x1 - r->x0 : r->y1 - r->y0;
+    if (side / p->td->quad_decimate < VIS_TAG_MIN_SIDE)
+        p->td->quad_decimate = 1;
     p->td->quad_sigma = (float)d->cfg.sigma;
     p->td->nthreads = d->cfg.threads > 0 ? d->cfg.threads : 1;
     p->td->refine_edges = d->cfg.refine_edges != 0;

@@ -476,6 +476,17 @@ int watch_session_run(watch_session *s, vis_capture *cap, volatile sig_atomic_t 
         int r = vis_capture_read(cap, &f, &err);
         if (r == 0)
             break;
+        if (r == -2) { /* a frame of a size no camera gives (vis_image): bad input, not a lost camera */
+            snprintf(failure, sizeof failure, "%s", err.msg);
+            fprintf(stderr, "tableref watch: %s\n", failure);
+            cJSON *e = watch_log_event_new("error", s->last_t, s->last_frame);
+            if (e)
+                cJSON_AddStringToObject(e, "message", failure);
+            emit(s, e);
+            reason = failure;
+            status = WATCH_EXIT_BAD_INPUT;
+            break;
+        }
         if (r < 0) {
             source_lost(s, err.msg);
             reason = "camera lost";

@@ -1,0 +1,82 @@
+/*
+ * ds_canvas: the ideal (distortion-free, supersampled) picture the renderer
+ * draws into, shared by ds_render.c and ds_solid.c. Internal to datasets/.
+ *
+ * Every board point (mm, z up) maps to the canvas through the calibrated
+ * camera without its lens distortion; ds_render applies the distortion when
+ * it turns the canvas into the camera's frame. Two masks of the canvas's
+ * size record what hides what lies below: figures (and their weapons,
+ * banners) and hands (with their arms). The truth's occlusion figures are
+ * measured on them.
+ */
+#ifndef DS_CANVAS_H
+#define DS_CANVAS_H
+
+#include <stdint.h>
+
+#include "cvshim.h"
+#include "ds_render.h"
+#include "rules_error.h"
+#include "rules_snapshot.h"
+#include "vis_camera.h"
+#include "vis_roster.h"
+
+typedef struct ds_canvas {
+    vis_camera cam;
+    double K[9];                /* ideal pinhole of the canvas (supersampled, padded) */
+    cvs_image *img;             /* 1 channel (classic style) or 3 (BGR, real style) */
+    cvs_image *mask_figure;     /* 255 where a figure hides what is below */
+    cvs_image *mask_hand;       /* 255 where a hand or an arm does */
+    rules_error *err;
+} ds_canvas;
+
+/* What an occluder is, for the masks. */
+typedef enum ds_occluder { DS_OCC_NONE = 0, DS_OCC_FIGURE = 1, DS_OCC_HAND = 2 } ds_occluder;
+
+/* The mask an occluder of this kind paints, or NULL. */
+static inline cvs_image *ds_canvas_mask(const ds_canvas *c, ds_occluder k)
+{
+    return k == DS_OCC_FIGURE ? c->mask_figure : k == DS_OCC_HAND ? c->mask_hand : NULL;
+}
+
+/* Canvas pixel of a board point; 0 when it is behind the camera. */
+static inline int ds_canvas_point(const ds_canvas *c, const double X[3], double px[2])
+{
+    double xy[2];
+    if (!vis_camera_project_normalised(&c->cam, X, xy))
+        return 0;
+    px[0] = c->K[0] * xy[0] + c->K[2];
+    px[1] = c->K[4] * xy[1] + c->K[5];
+    return 1;
+}
+
+/* splitmix64: small, seedable, the same everywhere. */
+typedef struct ds_rng {
+    uint64_t s;
+} ds_rng;
+static inline double ds_rnd(ds_rng *r)
+{
+    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (z >> 11) * (1.0 / 9007199254740992.0);
+}
+static inline double ds_rnd_in(ds_rng *r, double a, double b) { return a + (b - a) * ds_rnd(r); }
+
+/* The roster entry of a snapshot model, or NULL. */
+const vis_roster_model *ds_roster_model(const vis_roster *roster, const char *id);
+
+/*
+ * ds_figures.c: the miniatures on every base (far ones first) and the hands
+ * over the table, in the style p->style asks for. `r` is the renderer's
+ * random stream (the classic style's hands draw from it).
+ */
+int ds_draw_figures(ds_canvas *c, const rules_snapshot *snap, const vis_roster *roster, const ds_render_params *p);
+int ds_draw_hands(ds_canvas *c, const rules_snapshot *snap, const vis_roster *roster, const ds_render_params *p,
+                  ds_rng *r);
+
+/* Convex hull (monotone chain) of n canvas points (x, y pairs; sorted in place) into out; returns its size. */
+int ds_canvas_hull(double *pts, int n, double *out);
+
+#endif

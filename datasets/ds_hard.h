@@ -1,0 +1,105 @@
+/*
+ * ds_hard: the hard scene set: tables as crowded and as badly lit as real
+ * ones, made from seeds when a test or the benchmark needs them (never
+ * stored as pictures). Every table has:
+ *   - about 250 models in two armies of mixed units: infantry 25x40 mm with
+ *     16 mm tags, heavy infantry 30x45 (20 mm), cavalry 25x60 (18 mm),
+ *     monstrous infantry 40x50 (24 mm), monsters 50x75 (32 mm); tags 3-5 mm
+ *     above the board (base thickness);
+ *   - incomplete rear ranks as players place them: centred (most), left- or
+ *     right-aligned, or with gaps; the roster lists models front rank first,
+ *     left to right, and knows nothing of that alignment (as an army list);
+ *   - a 25-35 mm figure on each base (riders and ogres taller), leaning,
+ *     with spears, shields, halberds and banners, drawn in the real style
+ *     (ds_render.h) with its Bayer sensor, shot and read noise, gamma, JPEG;
+ *   - 2-6 hands with their arms from the players' edges;
+ *   - a camera 1.2-1.6 m up, tilted 7-15 degrees, lens k1 -0.1..-0.3, its
+ *     focal length chosen so the board fills the 4056x3040 frame.
+ * The exact calibration and the roster are part of the table.
+ *
+ * How to use:
+ *   ds_hard_params hp; ds_hard_preset(1, &hp);          // the bench's table 1 (of ds_hard_preset_count())
+ *   ds_hard_table *t = ds_hard_generate(&hp, &err);
+ *   ds_render(t->scene->snapshot, t->scene->roster, &t->scene->calib, &t->scene->render, &img, &truth, &err);
+ *   ds_hard_free(t);
+ * Tests that cannot afford 12 MP render a crop of the same camera
+ * (ds_hard_crop): the same lens, tilt and tag sizes in pixels, fewer pixels.
+ */
+#ifndef DS_HARD_H
+#define DS_HARD_H
+
+#include <stdint.h>
+
+#include "calib_file.h"
+#include "ds_scene.h"
+#include "rules_error.h"
+#include "rules_snapshot.h"
+
+typedef struct ds_hard_params {
+    uint32_t seed;
+    int width, height;           /* frame, px (even) */
+    double board_width, board_depth;  /* mm */
+    double camera_height_mm;     /* 1200..1600 */
+    double tilt_deg, tilt_dir_deg;
+    double k1;                   /* -0.1..-0.3; k2 = -0.35 k1 keeps the lens monotonic over the frame */
+    int hands;                   /* 0..10 */
+    int target_models;           /* the armies are filled up to about this many */
+    int palette;                 /* the board's mat: 0 grass, 1 desert, 2 grey */
+    double jitter_mm;            /* hand placement error of each base (0.3) */
+} ds_hard_params;
+
+/* The bench's tables, k = 1 .. ds_hard_preset_count(); anything else gives table 1. */
+int ds_hard_preset_count(void);
+void ds_hard_preset(int k, ds_hard_params *p);
+
+typedef enum ds_rank_align { DS_RANK_FULL, DS_RANK_CENTRED, DS_RANK_LEFT, DS_RANK_RIGHT, DS_RANK_GAPS } ds_rank_align;
+const char *ds_rank_align_name(ds_rank_align a);
+
+/* Where a model stands in its unit: file from the left (half steps in a centred rank), rank from the front. */
+typedef struct ds_hard_slot {
+    double file;
+    int rank;
+} ds_hard_slot;
+
+typedef struct ds_hard_table {
+    ds_scene *scene;             /* snapshot, roster, calibration, render parameters (real style) */
+    ds_hard_slot *slots;         /* per roster model */
+    ds_rank_align *align;        /* per roster unit: its rear rank */
+    const char **kind;           /* per roster unit: "infantry", "heavy infantry", "cavalry", ... (static strings) */
+    int reserved;                /* units placed with room ahead for the pairs */
+} ds_hard_table;
+
+ds_hard_table *ds_hard_generate(const ds_hard_params *p, rules_error *err);
+void ds_hard_free(ds_hard_table *t);
+
+/*
+ * A crop of the camera's frame: pixel (x0, y0) becomes (0, 0), the frame is
+ * w x h (even). The lens and pose are unchanged, so a crop shows exactly
+ * what that part of the full frame shows. The principal point may then lie
+ * outside the frame, which calib_file_validate refuses: a crop is for use in
+ * process (tests, the benchmark); `tableref render --crop` checks it.
+ */
+int ds_hard_crop(calib_file *cam, int x0, int y0, int w, int h, rules_error *err);
+
+/*
+ * A before/after pair of one table: the after snapshot has one infantry
+ * unit advanced 4.5" straight ahead (Advance 5": legal) and another marched
+ * 11" (March 10": illegal); nothing else moves. The after frame has other
+ * hands (its own frame seed). Fails when no two units have room.
+ */
+typedef struct ds_hard_move {
+    char unit[RULES_ID_MAX];
+    double forward_mm;
+    double rate_mm;              /* the rate it is judged against */
+    const char *rate;            /* "advance" or "march" */
+    int legal;
+} ds_hard_move;
+typedef struct ds_hard_pair {
+    rules_snapshot *after;
+    ds_hard_move moves[2];
+    uint32_t after_frame_seed;
+} ds_hard_pair;
+int ds_hard_pair_make(const ds_hard_table *t, ds_hard_pair *out, rules_error *err);
+void ds_hard_pair_clear(ds_hard_pair *p);
+
+#endif

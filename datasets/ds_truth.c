@@ -1,0 +1,93 @@
+/* The renderer's truth: clearing it and writing it as "tableref.truth" JSON (docs/formats.md). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ds_render.h"
+#include "rules_json.h"
+#include "vis_camera.h"
+
+void ds_truth_clear(ds_truth *t)
+{
+    if (!t)
+        return;
+    free(t->tags);
+    free(t->models);
+    memset(t, 0, sizeof *t);
+}
+
+double ds_truth_tag_visible(const ds_truth_tag *t)
+{
+    return t->inside ? 1 - t->occluded : 0;
+}
+
+cJSON *ds_truth_to_json(const ds_truth *t, const rules_snapshot *snap, const vis_roster *roster,
+                        const calib_file *cam, const char *image_name)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return NULL;
+    vis_camera vc;
+    vis_camera_init(&vc, cam);
+    cJSON_AddStringToObject(root, "format", "tableref.truth");
+    cJSON_AddNumberToObject(root, "version", 2);
+    if (image_name)
+        cJSON_AddStringToObject(root, "image", image_name);
+    cJSON_AddStringToObject(root, "pixel_convention", "opencv (centre of the top-left pixel is 0,0)");
+    cJSON *models = cJSON_AddArrayToObject(root, "models");
+    for (size_t ui = 0; ui < snap->n_units; ui++)
+        for (size_t mi = 0; mi < snap->units[ui].n_models; mi++) {
+            const rules_model *m = &snap->units[ui].models[mi];
+            const vis_roster_model *rm = NULL;
+            for (size_t k = 0; k < roster->n_models && !rm; k++)
+                if (strcmp(roster->models[k].id, m->id) == 0)
+                    rm = &roster->models[k];
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "unit", snap->units[ui].id);
+            cJSON_AddStringToObject(o, "id", m->id);
+            if (rm)
+                cJSON_AddNumberToObject(o, "tag_id", rm->tag_id);
+            rules_json_add_number(o, "x_mm", m->pos.x, 4);
+            rules_json_add_number(o, "y_mm", m->pos.y, 4);
+            rules_json_add_number(o, "facing_deg", rules_rad_to_deg(m->facing), 4);
+            double h = rm ? roster->units[rm->unit].mount.height : 0, X[3] = {m->pos.x, m->pos.y, h}, px[2];
+            if (vis_camera_project(&vc, X, px)) {
+                cJSON *a = cJSON_AddArrayToObject(o, "centre_px");
+                cJSON_AddItemToArray(a, cJSON_CreateNumber(round(px[0] * 1e4) / 1e4));
+                cJSON_AddItemToArray(a, cJSON_CreateNumber(round(px[1] * 1e4) / 1e4));
+            }
+            for (size_t k = 0; rm && k < t->n_tags; k++)
+                if (t->tags[k].id == rm->tag_id) {
+                    cJSON_AddBoolToObject(o, "tag_fully_visible", t->tags[k].fully_visible != 0);
+                    rules_json_add_number(o, "tag_visible_fraction", ds_truth_tag_visible(&t->tags[k]), 4);
+                    cJSON_AddBoolToObject(o, "hand_hides_tag", t->tags[k].occluded_hand > 0);
+                }
+            cJSON_AddItemToArray(models, o);
+        }
+    cJSON *tags = cJSON_AddArrayToObject(root, "tags");
+    for (size_t i = 0; i < t->n_tags; i++) {
+        const ds_truth_tag *tt = &t->tags[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "id", tt->id);
+        if (tt->model >= 0)
+            cJSON_AddStringToObject(o, "model", roster->models[tt->model].id);
+        else
+            cJSON_AddStringToObject(o, "model", "board");
+        cJSON *cs = cJSON_AddArrayToObject(o, "corners_px");
+        for (int k = 0; k < 4; k++) {
+            cJSON *pt = cJSON_CreateArray();
+            cJSON_AddItemToArray(pt, cJSON_CreateNumber(round(tt->corners[k][0] * 1e4) / 1e4));
+            cJSON_AddItemToArray(pt, cJSON_CreateNumber(round(tt->corners[k][1] * 1e4) / 1e4));
+            cJSON_AddItemToArray(cs, pt);
+        }
+        rules_json_add_number(o, "edge_px", tt->edge_px, 3);
+        rules_json_add_number(o, "occluded_fraction", tt->occluded, 4);
+        rules_json_add_number(o, "occluded_by_figure", tt->occluded_figure, 4);
+        rules_json_add_number(o, "occluded_by_hand", tt->occluded_hand, 4);
+        rules_json_add_number(o, "printed_occluded_fraction", tt->border_occluded, 4);
+        cJSON_AddBoolToObject(o, "inside_frame", tt->inside != 0);
+        cJSON_AddBoolToObject(o, "fully_visible", tt->fully_visible != 0);
+        cJSON_AddItemToArray(tags, o);
+    }
+    return root;
+}

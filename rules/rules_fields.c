@@ -1,0 +1,188 @@
+#include "rules_fields.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rules_json.h"
+
+/* ---- known keys ------------------------------------------------------------ */
+
+/* Optimal-string-alignment distance (a swap of two neighbours costs 1), case-insensitive; capped inputs. */
+static int distance(const char *a, const char *b)
+{
+    enum { CAP = 64 };
+    size_t n = strlen(a), m = strlen(b);
+    if (n >= CAP || m >= CAP)
+        return CAP;
+    int d[CAP + 1][CAP + 1];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+            int v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < v)
+                v = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 2]) &&
+                tolower((unsigned char)a[i - 2]) == tolower((unsigned char)b[j - 1]) && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[n][m];
+}
+
+/* One is the other plus a suffix or prefix ("march" for "march_in", "x" is too short to tell). */
+static bool affix_of(const char *word, const char *key)
+{
+    size_t n = strlen(word), m = strlen(key);
+    if (n < 3 || m < 3 || n == m)
+        return false;
+    const char *s = n < m ? word : key, *l = n < m ? key : word;
+    size_t ls = strlen(s), ll = strlen(l);
+    return strncasecmp(s, l, ls) == 0 || strcasecmp(s, l + ll - ls) == 0;
+}
+
+int rules_fields_closest(const char *word, const char *const *known)
+{
+    int best = -1, best_score = 1 << 20;
+    for (int i = 0; known[i]; i++) {
+        int d = distance(word, known[i]);
+        int limit = (int)strlen(known[i]) / 3;
+        if (limit < 2)
+            limit = strlen(known[i]) <= 3 ? 1 : 2;
+        bool close = d <= limit || affix_of(word, known[i]);
+        if (close && d < best_score) {
+            best = i;
+            best_score = d;
+        }
+    }
+    return best;
+}
+
+static int unknown_key(const char *where, const char *key, const char *const *known, rules_error *err)
+{
+    const char *dot = *where ? "." : "";
+    int near = rules_fields_closest(key, known);
+    if (near >= 0)
+        return rules_error_set(err, "%s%s%s: unknown field; did you mean \"%s\"?", where, dot, key, known[near]);
+    char list[300] = "";
+    size_t used = 0;
+    for (int i = 0; known[i] && used < sizeof list - 8; i++) {
+        int k = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", known[i]);
+        used += k > 0 ? (size_t)k : 0;
+    }
+    if (used >= sizeof list - 8)
+        snprintf(list + sizeof list - 8, 8, ", ...");
+    return rules_error_set(err, "%s%s%s: unknown field (this object takes: %s)", where, dot, key, list);
+}
+
+int rules_fields_known(const cJSON *obj, const char *where, const char *const *known, rules_error *err)
+{
+    if (!cJSON_IsObject(obj))
+        return 0;
+    size_t n_known = 0;
+    while (known[n_known])
+        n_known++;
+    if (n_known > RULES_FIELDS_MAX_KEYS)
+        return rules_error_set(err, "%s: internal error: key table longer than %d", where, RULES_FIELDS_MAX_KEYS);
+    unsigned char seen[RULES_FIELDS_MAX_KEYS] = {0};
+    const cJSON *it;
+    cJSON_ArrayForEach(it, obj)
+    {
+        const char *key = it->string ? it->string : "";
+        if (key[0] == '_')
+            continue;
+        size_t k = 0;
+        while (k < n_known && strcmp(known[k], key) != 0)
+            k++;
+        if (k == n_known)
+            return unknown_key(where, key, known, err);
+        if (seen[k]++)
+            return rules_error_set(err, "%s%s%s: given twice", where, *where ? "." : "", key);
+    }
+    return 0;
+}
+
+/* ---- ranges ---------------------------------------------------------------- */
+
+static int out_of_range(const char *where, const char *key, double v, double min, double max, rules_error *err)
+{
+    return rules_error_set(err, "%s%s%s: %g is out of range (%g to %g)", where, *where ? "." : "", key, v, min, max);
+}
+
+int rules_fields_number(const cJSON *obj, const char *key, const char *where, bool required, double min, double max,
+                        double *out, rules_error *err)
+{
+    double v = NAN;
+    if (rules_json_number(obj, key, where, required, &v, err) < 0)
+        return -1;
+    if (isnan(v))
+        return 0; /* absent and optional */
+    if (v < min || v > max)
+        return out_of_range(where, key, v, min, max, err);
+    *out = v;
+    return 0;
+}
+
+int rules_fields_int(const cJSON *obj, const char *key, const char *where, bool required, int min, int max, int *out,
+                     rules_error *err)
+{
+    const cJSON *it = cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+    if (!it && !required)
+        return 0;
+    int v = 0;
+    if (rules_json_int(obj, key, where, required, &v, err) < 0)
+        return -1;
+    if (v < min || v > max)
+        return out_of_range(where, key, v, min, max, err);
+    *out = v;
+    return 0;
+}
+
+/* ---- unique ids ------------------------------------------------------------ */
+
+static int by_text_then_order(const void *pa, const void *pb)
+{
+    const rules_fields_id *a = pa, *b = pb;
+    int c = strcmp(a->text, b->text);
+    if (c)
+        return c;
+    return (a->order > b->order) - (a->order < b->order);
+}
+
+static int by_number_then_order(const void *pa, const void *pb)
+{
+    const rules_fields_id *a = pa, *b = pb;
+    if (a->number != b->number)
+        return a->number < b->number ? -1 : 1;
+    return (a->order > b->order) - (a->order < b->order);
+}
+
+bool rules_fields_duplicate(rules_fields_id *ids, size_t n, bool by_text, size_t *first, size_t *second)
+{
+    if (n < 2)
+        return false;
+    qsort(ids, n, sizeof *ids, by_text ? by_text_then_order : by_number_then_order);
+    bool found = false;
+    for (size_t i = 1; i < n; i++) {
+        bool same = by_text ? strcmp(ids[i].text, ids[i - 1].text) == 0 : ids[i].number == ids[i - 1].number;
+        /* Only the first two places of each run: the run starts where the id changes. */
+        if (!same || (i >= 2 && (by_text ? strcmp(ids[i].text, ids[i - 2].text) == 0
+                                         : ids[i].number == ids[i - 2].number)))
+            continue;
+        if (!found || ids[i].order < *second) {
+            *first = ids[i - 1].order;
+            *second = ids[i].order;
+            found = true;
+        }
+    }
+    return found;
+}

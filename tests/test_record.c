@@ -1,0 +1,319 @@
+/*
+ * The recorder on its own (watch/watch_record.h), through tests/record_driver:
+ * kill -9 mid-recording, a full disk (a 64 KB tmpfs), a stalled disk (an
+ * ext4 loop image frozen with fsfreeze), evidence clips. Each recording is
+ * checked by ffprobe decoding every frame. The disk tests need root (mount)
+ * and skip cleanly without it.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vision_test_util.h"
+
+static const char *driver(void) { return vt_env("RECORD_DRIVER", "record_driver"); }
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void make_dir(char *dir, size_t cap)
+{
+    snprintf(dir, cap, "/tmp/tableref-record-XXXXXX");
+    cr_assert(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+}
+
+static void remove_dir(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_expect_eq(system(cmd), 0);
+}
+
+/* Frames ffprobe decodes in `path` (every frame, not the header's claim); -1 when it fails. errors: its stderr. */
+static long probe_frames(const char *path, char *errors, size_t cap)
+{
+    char cmd[1600], errpath[1100];
+    snprintf(errpath, sizeof errpath, "%s.probe-err", path);
+    snprintf(cmd, sizeof cmd,
+             "ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames "
+             "-of csv=p=0 '%s' 2>'%s'",
+             path, errpath);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p, "ffprobe: %s", strerror(errno));
+    long n = -1;
+    if (fscanf(p, "%ld", &n) != 1)
+        n = -1;
+    int st = pclose(p);
+    if (vt_exit_status(st) != 0)
+        n = -1;
+    vt_file_head(errpath, errors, cap);
+    unlink(errpath);
+    return n;
+}
+
+/* The driver's output of a whole run (no pipe games): its exit status and stdout. */
+static int run_driver(const char *args, char *out, size_t cap)
+{
+    char cmd[2048], outpath[64] = "/tmp/tableref-record-out-XXXXXX";
+    int fd = mkstemp(outpath);
+    cr_assert(fd >= 0);
+    close(fd);
+    snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>&1", driver(), args, outpath);
+    int st = vt_exit_status(system(cmd));
+    vt_file_head(outpath, out, cap);
+    unlink(outpath);
+    return st;
+}
+
+/* A running driver whose stdout we read line by line. */
+typedef struct child {
+    pid_t pid;
+    FILE *out;
+} child;
+
+static void start_driver(child *c, char *const argv[])
+{
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    c->pid = fork();
+    cr_assert(c->pid >= 0);
+    if (c->pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        close(fds[1]);
+        execv(driver(), argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    c->out = fdopen(fds[0], "r");
+    cr_assert(c->out);
+}
+
+/* Reads lines until one holds "fragments N" with N >= want; returns that N (-1 at end of output). */
+static long wait_fragments(child *c, long want)
+{
+    char line[1024];
+    long f = -1;
+    while (fgets(line, sizeof line, c->out)) {
+        const char *p = strstr(line, "fragments ");
+        if (p && sscanf(p, "fragments %ld", &f) == 1 && f >= want)
+            return f;
+    }
+    return -1;
+}
+
+Test(record, a_finished_recording_plays_every_frame, .timeout = 60)
+{
+    char dir[64], path[128], args[512], out[8192], errors[2048];
+    make_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/ok.mp4", dir);
+    snprintf(args, sizeof args, "'%s' --frames 45 --fps 10 --size 321x241", path);
+    cr_assert_eq(run_driver(args, out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "closed 0"), "%s", out);
+    cr_expect_eq(probe_frames(path, errors, sizeof errors), 45, "every frame plays: %s", errors);
+    cr_expect_str_empty(errors);
+    /* Gray frames record too. */
+    snprintf(path, sizeof path, "%s/gray.mp4", dir);
+    snprintf(args, sizeof args, "'%s' --frames 12 --fps 4 --gray", path);
+    cr_assert_eq(run_driver(args, out, sizeof out), 0, "%s", out);
+    cr_expect_eq(probe_frames(path, errors, sizeof errors), 12, "%s", errors);
+    remove_dir(dir);
+}
+
+Test(record, an_existing_recording_is_never_overwritten, .timeout = 30)
+{
+    char dir[64], path[128], args[512], out[8192];
+    make_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/game.mp4", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs("the first game", f);
+    fclose(f);
+    snprintf(args, sizeof args, "'%s' --frames 5", path);
+    cr_expect_eq(run_driver(args, out, sizeof out), 1);
+    cr_expect(strstr(out, "already exists"), "%s", out);
+    char head[32];
+    cr_expect_eq(vt_file_head(path, head, sizeof head), 14, "the first game's file is untouched");
+    snprintf(args, sizeof args, "'%s' --frames 5 --replace", path);
+    cr_expect_eq(run_driver(args, out, sizeof out), 0, "%s", out);
+    remove_dir(dir);
+}
+
+Test(record, kill_9_keeps_every_whole_fragment, .timeout = 60)
+{
+    char dir[64], path[128], errors[2048];
+    make_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/killed.mp4", dir);
+    /* 10 frames a second of video, 25 a second of wall time: a fragment every 0.4 s. */
+    char *argv[] = {(char *)driver(), path, "--frames", "1000", "--fps", "10", "--sleep-ms", "40", NULL};
+    child c;
+    start_driver(&c, argv);
+    long fragments = wait_fragments(&c, 3);
+    cr_assert_geq(fragments, 3, "the driver recorded three fragments");
+    cr_assert_eq(kill(c.pid, SIGKILL), 0);
+    int st;
+    waitpid(c.pid, &st, 0);
+    fclose(c.out);
+    cr_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    long frames = probe_frames(path, errors, sizeof errors);
+    cr_expect_geq(frames, fragments * 10, "every whole fragment plays after kill -9 (%ld frames, %ld fragments): %s",
+                  frames, fragments, errors);
+    cr_expect_str_empty(errors, "ffprobe reads the file without an error");
+    remove_dir(dir);
+}
+
+Test(record, a_full_disk_cuts_back_to_the_last_whole_fragment_and_says_so, .timeout = 60)
+{
+    if (geteuid() != 0)
+        cr_skip_test("needs root to mount a small tmpfs");
+    char dir[64], path[128], args[512], out[16384], errors[2048];
+    make_dir(dir, sizeof dir);
+    if (mount("tmpfs", dir, "tmpfs", 0, "size=64k") != 0) {
+        rmdir(dir);
+        cr_skip_test("cannot mount a tmpfs here: %s", strerror(errno));
+    }
+    snprintf(path, sizeof path, "%s/full.mp4", dir);
+    snprintf(args, sizeof args, "'%s' --frames 100 --fps 10 --sleep-ms 10", path);
+    int status = run_driver(args, out, sizeof out);
+    long frames = probe_frames(path, errors, sizeof errors);
+    const char *last = strstr(out, "encoded ");
+    long fragments = -1;
+    if (last)
+        sscanf(strstr(last, "fragments "), "fragments %ld", &fragments);
+    umount2(dir, MNT_DETACH);
+    rmdir(dir);
+    cr_expect_eq(status, 1, "a failed recording is an error: %s", out);
+    cr_expect(strstr(out, "error ") && strstr(out, "disk full at"), "the first frame after says so: %s", out);
+    cr_expect(strstr(out, "closed -1") && strstr(out, "stay playable"), "close says what is kept: %s", out);
+    cr_expect_gt(fragments, 0, "%s", out);
+    cr_expect_eq(frames, fragments * 10, "the file ends at its last whole fragment: %ld frames, %ld fragments (%s)",
+                 frames, fragments, errors);
+    cr_expect_str_empty(errors);
+}
+
+/* Runs a shell command made from fmt and one argument used everywhere it appears as %1$s; its exit status. */
+static int sh(const char *fmt, const char *a)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, fmt, a);
+    return vt_exit_status(system(cmd));
+}
+
+/* Mounts a fresh 16 MB ext4 loop image on dir; false (nothing mounted) when this machine cannot. */
+static bool mount_loop(const char *dir)
+{
+    if (sh("truncate -s 16M '%1$s.img' && mkfs.ext4 -q -F '%1$s.img' >/dev/null 2>&1 && "
+           "mount -o loop '%1$s.img' '%1$s' 2>/dev/null",
+           dir) != 0)
+        return false;
+    /* Never freeze anything but this image: a freeze of the file system around dir would stop the machine. */
+    if (sh("mountpoint -q '%1$s'", dir) != 0)
+        return false;
+    return true;
+}
+
+Test(record, a_stalled_disk_never_blocks_the_caller, .timeout = 90)
+{
+    if (geteuid() != 0)
+        cr_skip_test("needs root to mount and freeze a loop file system");
+    char dir[64], path[128], errors[2048];
+    make_dir(dir, sizeof dir);
+    if (!mount_loop(dir)) {
+        sh("rm -f '%1$s.img'; rmdir '%1$s'", dir);
+        cr_skip_test("cannot mount an ext4 loop image here");
+    }
+    snprintf(path, sizeof path, "%s/stalled.mp4", dir);
+    char *argv[] = {(char *)driver(), path, "--frames", "40", "--fps", "10", "--sleep-ms", "50",
+                    "--close-timeout-ms", "1500", NULL};
+    child c;
+    start_driver(&c, argv);
+    if (wait_fragments(&c, 1) < 1) { /* unmount before failing: an assertion ends the test here */
+        kill(c.pid, SIGKILL);
+        waitpid(c.pid, NULL, 0);
+        fclose(c.out);
+        sh("umount '%1$s'; rm -f '%1$s.img'; rmdir '%1$s'", dir);
+        cr_assert_fail("the driver never completed a fragment on the loop disk");
+    }
+    /* A safety thaw in case this test dies while the disk is frozen. */
+    pid_t guard = fork();
+    if (guard == 0) {
+        sleep(40);
+        execlp("fsfreeze", "fsfreeze", "-u", dir, (char *)NULL);
+        _exit(1);
+    }
+    const int froze = sh("fsfreeze -f '%1$s'", dir);
+    const double frozen = now_ms();
+    char line[1024], closed[1024] = "";
+    double worst_gap = 0, prev = frozen;
+    while (fgets(line, sizeof line, c.out)) {
+        double t = now_ms();
+        if (strncmp(line, "frame ", 6) == 0) {
+            worst_gap = t - prev > worst_gap ? t - prev : worst_gap;
+            prev = t;
+        }
+        if (strncmp(line, "closed", 6) == 0) {
+            snprintf(closed, sizeof closed, "%s", line);
+            break;
+        }
+    }
+    const double to_close = now_ms() - frozen;
+    sh("fsfreeze -u '%1$s'", dir);
+    kill(guard, SIGKILL);
+    waitpid(guard, NULL, 0);
+    int st;
+    waitpid(c.pid, &st, 0);
+    fclose(c.out);
+    long frames = probe_frames(path, errors, sizeof errors);
+    sh("umount '%1$s'; rm -f '%1$s.img'; rmdir '%1$s'", dir);
+    cr_assert_eq(froze, 0, "fsfreeze froze the loop image");
+    cr_expect(strstr(closed, "closed -1") && strstr(closed, "did not take the video within 1500 ms"),
+              "close gives up on the stalled disk and says so: %s", closed);
+    cr_expect_lt(worst_gap, 1000, "frames kept coming while the disk was frozen (worst gap %.0f ms)", worst_gap);
+    cr_expect_lt(to_close, 40 * 50 + 1500 + 3000, "the caller was never held by the disk (%.0f ms)", to_close);
+    cr_expect_geq(frames, 10, "what was written before the stall plays: %s", errors);
+}
+
+Test(record, clips_are_cut_from_the_kept_video_without_reencoding, .timeout = 60)
+{
+    char dir[64], path[128], c1[128], c2[128], c3[128], args[1024], out[16384], errors[2048];
+    make_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/game.mp4", dir);
+    snprintf(c1, sizeof c1, "%s/move-1.mp4", dir);
+    snprintf(c2, sizeof c2, "%s/move-2.mp4", dir);
+    snprintf(c3, sizeof c3, "%s/move-3.mp4", dir);
+    /* Asked for at frame 30 (3.0 s): 2.5 s .. 4.0 s, reaching into the future; at the end: past the last frame. */
+    snprintf(args, sizeof args, "'%s' --frames 80 --fps 10 --clip 30 2500 4000 '%s' --clip 79 7000 9000 '%s'", path, c1,
+             c2);
+    cr_assert_eq(run_driver(args, out, sizeof out), 0, "%s", out);
+    char want[256];
+    snprintf(want, sizeof want, "clip %s ok 2000 4000", c1);
+    cr_expect(strstr(out, want), "the clip starts at the keyframe before 2.5 s and ends at 4.0 s: %s", out);
+    cr_expect_eq(probe_frames(c1, errors, sizeof errors), 21, "%s", errors);
+    snprintf(want, sizeof want, "clip %s ok 7000 7900", c2);
+    cr_expect(strstr(out, want), "a clip past the end ends with the recording: %s", out);
+    cr_expect_eq(probe_frames(c2, errors, sizeof errors), 10, "%s", errors);
+    /* Only 1 s kept: a clip asked for late starts late, one wholly before the kept video fails. */
+    snprintf(path, sizeof path, "%s/short.mp4", dir);
+    snprintf(args, sizeof args,
+             "'%s' --frames 80 --fps 10 --sleep-ms 15 --keep-s 1 --clip 79 5000 7000 '%s' --clip 79 1000 2000 '%s'",
+             path, c3, c1);
+    cr_assert_eq(run_driver(args, out, sizeof out), 0, "%s", out);
+    snprintf(want, sizeof want, "clip %s ok", c3);
+    cr_expect(strstr(out, want) && strstr(out, "late: older video is no longer kept"), "%s", out);
+    snprintf(want, sizeof want, "clip %s failed", c1);
+    cr_expect(strstr(out, want) && strstr(out, "no recorded video is kept"), "%s", out);
+    remove_dir(dir);
+}
