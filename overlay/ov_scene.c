@@ -245,6 +245,17 @@ void ov_scene_free(ov_scene *sc)
 
 size_t ov_scene_unplaced(const ov_scene *sc) { return sc->unplaced; }
 
+size_t ov_scene_label_count(const ov_scene *sc) { return sc->n_labels; }
+
+const char *ov_scene_label_text(const ov_scene *sc, size_t i, bool *number)
+{
+    if (i >= sc->n_labels)
+        return NULL;
+    if (number)
+        *number = sc->labels[i].kind == OV_LABEL_NUMBER;
+    return ov_sc_text(sc, sc->labels[i].text);
+}
+
 static int done(const ov_scene *sc, rules_error *err)
 {
     return sc->oom ? rules_error_set(err, "overlay: out of memory building the picture") : 0;

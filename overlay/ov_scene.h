@@ -44,4 +44,9 @@ int ov_scene_draw(ov_scene *sc, ov_target *t, rules_error *err);
 /* Labels the last ov_scene_draw could not place anywhere (drawn nowhere; the report's text has them). */
 size_t ov_scene_unplaced(const ov_scene *sc);
 
+/* What the scene will write, for tests and callers that echo it: its labels' texts in the order added
+ * (numbers written in bases included, `number` tells them apart). i < ov_scene_label_count. */
+size_t ov_scene_label_count(const ov_scene *sc);
+const char *ov_scene_label_text(const ov_scene *sc, size_t i, bool *number);
+
 #endif
