@@ -16,13 +16,20 @@
 #include "rules_move.h"
 #include "rules_path.h"
 #include "rules_pursuit.h"
+#include "rules_reach.h"
 #include "rules_reform.h"
+#include "rules_suggest.h"
 #include "rules_visgraph.h"
 
+/*
+ * The thread's CPU time, not the wall clock: the checks are single-threaded,
+ * and on a shared machine the wall clock also counts other processes' turns.
+ * On an idle machine the two agree.
+ */
 static double now_s(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -40,20 +47,41 @@ typedef struct {
     rules_snapshot *before, *after;
 } board_pair;
 
-/* 40 units: 20 of 10 models (5x2) and 20 of 5 models (5x1) on 20 mm bases = 300 models. */
-static int build_board(board_pair *b)
+/* Every unit's cell on the bench board: units start far apart, as on a real table. */
+#define CELL_W 228.6
+#define CELL_D 240.0
+
+/*
+ * About `n_models` models in units of 10 (5x2) and 5 (5x1) on 20 mm bases,
+ * one unit per 228.6 x 240 mm cell, sides alternating. The board is 72" x 48"
+ * (8 x 5 cells) or, for more than 40 units, as large as the cells need: the
+ * density of the 300-model board, kept as the table grows. `cols` > 0 packs
+ * the cells into that many columns on a 72" x 48" board instead (denser).
+ */
+static int build_board(board_pair *b, size_t n_models, int cols)
 {
-    b->before = rules_snapshot_new(1828.8, 1219.2);
-    b->after = rules_snapshot_new(1828.8, 1219.2);
+    size_t n_units = 0;
+    for (size_t m = 0; m < n_models; n_units++)
+        m += n_units % 2 ? 5 : 10;
+    double cw = CELL_W, cd = CELL_D;
+    if (cols <= 0)
+        cols = n_units <= 40 ? 8 : (int)ceil(sqrt(n_units * 1.5));
+    else
+        cw = 1828.8 / cols;
+    int rows = (int)((n_units + (size_t)cols - 1) / (size_t)cols);
+    if (cw < CELL_W)
+        cd = 1219.2 / (rows > 5 ? rows : 5);
+    double bw = fmax(1828.8, cols * cw), bd = fmax(1219.2, rows * cd);
+    b->before = rules_snapshot_new(bw, bd);
+    b->after = rules_snapshot_new(bw, bd);
     if (!b->before || !b->after)
         return -1;
-    for (int k = 0; k < 40; k++) {
-        char id[16];
-        snprintf(id, sizeof id, "u%02d", k);
-        int n = k < 20 ? 10 : 5;
+    for (size_t k = 0; k < n_units; k++) {
+        char id[32];
+        snprintf(id, sizeof id, "u%03zu", k);
+        int n = k % 2 ? 5 : 10;
         const char *side = k % 2 ? "blue" : "red";
-        /* 8 columns x 5 rows, each cell 228 x 243 mm: units start far apart */
-        rules_vec2 front = rules_v2(114 + (k % 8) * 228.6, 60 + (k / 8) * 240.0);
+        rules_vec2 front = rules_v2(cw / 2 + (double)(k % (size_t)cols) * cw, 60 + (double)(k / (size_t)cols) * cd);
         double heading = RULES_PI / 2;
         rules_unit *u0 = rules_snapshot_add_unit(b->before, id, side);
         rules_unit *u1 = rules_snapshot_add_unit(b->after, id, side);
@@ -74,6 +102,84 @@ static int build_board(board_pair *b)
         if (rules_formation_place(u0, p0.front_centre, p0.heading, 5, n) < 0 ||
             rules_formation_place(u1, p1.front_centre, p1.heading, 5, n) < 0)
             return -1;
+    }
+    return 0;
+}
+
+static size_t count_models(const rules_snapshot *s)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->n_units; i++)
+        n += s->units[i].n_models;
+    return n;
+}
+
+/* Fixed repetitions instead of a time budget (--runs N: for callgrind, whose clock runs slow). */
+static int fixed_runs;
+
+/* Milliseconds per full check of `b` with move type `move`, over about `budget_s` seconds (at least 3 runs). */
+static double time_check(const board_pair *b, rules_move_type move, double budget_s, size_t *judged)
+{
+    rules_check_options opt;
+    rules_check_options_default(&opt);
+    opt.move = move;
+    rules_report r;
+    rules_report_init(&r);
+    rules_error err = {{0}};
+    if (rules_move_check(b->before, b->after, &opt, &r, &err) < 0) { /* warm-up, and the verdict we measure */
+        fprintf(stderr, "tableref bench rules: %s\n", err.msg);
+        return NAN;
+    }
+    *judged = r.n_units;
+    int n = 0;
+    double t0 = now_s(), t;
+    do {
+        rules_move_check(b->before, b->after, &opt, &r, &err);
+        n++;
+    } while (fixed_runs ? n < fixed_runs : ((t = now_s() - t0) < budget_s || n < 3));
+    t = now_s() - t0;
+    rules_report_clear(&r);
+    return t * 1e3 / n;
+}
+
+static void free_board(board_pair *b)
+{
+    rules_snapshot_free(b->before);
+    rules_snapshot_free(b->after);
+    b->before = b->after = NULL;
+}
+
+/* How the full check grows with the number of models: 100, 300, 1000, 3000 (and 1000 packed on 72" x 48"). */
+static int bench_growth(double budget_s, double only_models)
+{
+    static const struct {
+        size_t models;
+        int cols;
+    } sizes[] = {{100, 0}, {300, 0}, {1000, 0}, {3000, 0}, {1000, 12}};
+    printf("full check as the table grows (every unit moved forward with wheels; times are CPU time):\n");
+    printf("  %7s %6s %15s %12s %12s %14s\n", "models", "units", "board (in)", "march ms", "auto ms",
+           "us per model");
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        if (only_models > 0 && (sizes[i].models != (size_t)only_models || sizes[i].cols))
+            continue;
+        rng_state = 0x9E3779B97F4A7C15ull;
+        board_pair b = {0};
+        if (build_board(&b, sizes[i].models, sizes[i].cols) < 0) {
+            free_board(&b);
+            fprintf(stderr, "tableref bench rules: out of memory\n");
+            return EXIT_BAD_INPUT;
+        }
+        size_t judged = 0, models = count_models(b.before);
+        double march = time_check(&b, RULES_MOVE_MARCH, budget_s, &judged);
+        double aut = time_check(&b, RULES_MOVE_AUTO, budget_s, &judged);
+        char board[32];
+        snprintf(board, sizeof board, "%.0fx%.0f%s", rules_mm_to_in(b.before->board_width),
+                 rules_mm_to_in(b.before->board_depth), sizes[i].cols ? " packed" : "");
+        printf("  %7zu %6zu %15s %12.3f %12.3f %14.3f\n", models, b.before->n_units, board, march, aut,
+               march * 1e3 / (double)models);
+        printf("growth: models=%zu units=%zu judged=%zu packed=%d check_ms=%.3f auto_ms=%.3f\n", models,
+               b.before->n_units, judged, sizes[i].cols != 0, march, aut);
+        free_board(&b);
     }
     return 0;
 }
@@ -104,6 +210,7 @@ static void scatter(rules_snapshot *s, rules_vec2 keep_clear_a, rules_vec2 keep_
 
 static int bench_rules6(int n)
 {
+    rng_state = 0x853C49E6748FEA9Bull; /* the same fields whatever ran before */
     /* Reform Move: one model's route (16", twice a Mobility of 8"), obstacles loaded for its unit each time. */
     rules_vec2 from = {700, 450}, to = {700 + 330, 450 + 260};
     double reform_us = 0, route_only_us = 0, dense_us = 0, len = 0, dense_len = 0, bends = 0, dense_bends = 0;
@@ -194,57 +301,141 @@ static int bench_rules6(int n)
     return 0;
 }
 
-int bench_rules(int argc, char **argv)
+/*
+ * Issue 14: the nearest legal move for one illegal unit on the 300-model
+ * board (its March made 12" long), and the reach of a unit on it.
+ */
+static int bench_beyond(int n)
 {
-    double iterations = 2000;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        int r = cli_value(argc, argv, &i, "--iterations", &v);
-        if (r < 0 || (r > 0 && cli_number("--iterations", v, &iterations) < 0))
-            return EXIT_BAD_INPUT;
-        if (r == 0) {
-            printf("usage: tableref bench rules [--iterations N]\n");
-            return strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 ? 0 : EXIT_BAD_INPUT;
-        }
-    }
+    rng_state = 0x9E3779B97F4A7C15ull;
     board_pair b = {0};
-    if (build_board(&b) < 0) {
-        fprintf(stderr, "tableref bench rules: out of memory\n");
+    if (build_board(&b, 300, 0) < 0) {
+        free_board(&b);
         return EXIT_BAD_INPUT;
     }
-    size_t models = 0;
-    for (size_t i = 0; i < b.before->n_units; i++)
-        models += b.before->units[i].n_models;
-
+    /* unit 0 marches 12" with a wheel: 2" over its March Rate */
+    rules_unit *u1 = &b.after->units[0];
+    rules_formation f;
+    rules_formation_fit(&b.before->units[0], NULL, &f, NULL);
+    rules_path moved = {.n_steps = 2};
+    moved.steps[0] = (rules_step){RULES_STEP_FORWARD, rules_in_to_mm(9), 0};
+    moved.steps[1] = (rules_step){RULES_STEP_WHEEL_RIGHT, 0, -0.4};
+    rules_pose p0 = {f.front_centre, f.heading}, p1 = rules_path_apply(p0, &moved, f.boundary.width);
+    for (size_t k = 0; k < u1->n_models; k++) {
+        rules_vec2 r = rules_v2_sub(b.before->units[0].models[k].pos, p0.front_centre);
+        u1->models[k].pos = rules_v2_add(p1.front_centre, rules_v2_rot(r, p1.heading - p0.heading));
+        u1->models[k].facing = rules_angle_wrap(b.before->units[0].models[k].facing + p1.heading - p0.heading);
+    }
     rules_check_options opt;
     rules_check_options_default(&opt);
     opt.move = RULES_MOVE_MARCH;
     rules_report r;
     rules_report_init(&r);
     rules_error err = {{0}};
-    int n = (int)iterations;
-    /* warm-up, and the verdict we measure */
-    if (rules_move_check(b.before, b.after, &opt, &r, &err) < 0) {
-        fprintf(stderr, "tableref bench rules: %s\n", err.msg);
+    int reps = n / 100 > 3 ? n / 100 : 3;
+    double suggest_ms = 0, shift = 0;
+    const char *text = "";
+    for (int i = 0; i < reps; i++) {
+        if (rules_move_check(b.before, b.after, &opt, &r, &err) < 0) {
+            fprintf(stderr, "tableref bench rules: %s\n", err.msg);
+            free_board(&b);
+            return EXIT_BAD_INPUT;
+        }
+        double t0 = now_s();
+        rules_suggest_moves(b.before, b.after, &opt, &r, &err);
+        suggest_ms += (now_s() - t0) * 1e3;
+    }
+    const rules_unit_report *ur = rules_report_find_unit(&r, b.before->units[0].id);
+    if (ur && ur->suggestion.found) {
+        shift = ur->suggestion.shift_mm;
+        text = ur->suggestion.text;
+    }
+    printf("nearest legal move, one illegal March on the 300-model board: %.2f ms (%s)\n", suggest_ms / reps, text);
+    rules_reach reach;
+    double t0 = now_s();
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < reps; i++) {
+        rc = rules_reach_compute(b.before, b.before->units[1].id, RULES_MOVE_MARCH, NULL, &reach, &err);
+        if (rc == 0 && i + 1 < reps)
+            rules_reach_clear(&reach);
+    }
+    double reach_ms = (now_s() - t0) * 1e3 / reps;
+    if (rc == 0) {
+        size_t samples = 0;
+        for (size_t i = 0; i < reach.n_facings; i++)
+            samples += reach.facings[i].n_columns;
+        printf("reach of a 5-wide unit's March on it (15 degree facings, 5 mm columns): %.1f ms, %zu facings, %zu "
+               "columns, largest wheel %.1f / %.1f deg\n",
+               reach_ms, reach.n_facings, samples, rules_rad_to_deg(reach.wheel_left.angle_rad),
+               rules_rad_to_deg(reach.wheel_right.angle_rad));
+        rules_reach_clear(&reach);
+    }
+    printf("beyond: suggest_ms=%.3f suggest_shift_in=%.3f reach_ms=%.1f\n", suggest_ms / reps, rules_mm_to_in(shift),
+           reach_ms);
+    rules_report_clear(&r);
+    free_board(&b);
+    return 0;
+}
+
+int bench_rules(int argc, char **argv)
+{
+    double iterations = 2000, budget_s = 0.5, only_models = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int r = cli_value(argc, argv, &i, "--iterations", &v);
+        if (r < 0 || (r > 0 && cli_number("--iterations", v, &iterations) < 0))
+            return EXIT_BAD_INPUT;
+        if (r > 0)
+            continue;
+        r = cli_value(argc, argv, &i, "--seconds", &v);
+        if (r < 0 || (r > 0 && (cli_number("--seconds", v, &budget_s) < 0 || budget_s <= 0)))
+            return EXIT_BAD_INPUT;
+        if (r > 0)
+            continue;
+        r = cli_value(argc, argv, &i, "--runs", &v);
+        double runs = 0;
+        if (r < 0 || (r > 0 && (cli_number("--runs", v, &runs) < 0 || runs < 1)))
+            return EXIT_BAD_INPUT;
+        if (r > 0) {
+            fixed_runs = (int)runs;
+            continue;
+        }
+        r = cli_value(argc, argv, &i, "--models", &v);
+        if (r < 0 || (r > 0 && cli_number("--models", v, &only_models) < 0))
+            return EXIT_BAD_INPUT;
+        if (r > 0)
+            return bench_growth(budget_s, only_models);
+        if (r == 0) {
+            printf("usage: tableref bench rules [--iterations N] [--seconds S]\n"
+                   "  --iterations N  repetitions of the path search and route figures (2000)\n"
+                   "  --seconds S     time spent on each full-check figure (0.5)\n"
+                   "  --models N      only the growth line for N models (100, 300, 1000 or 3000)\n"
+                   "  --runs N        exactly N checks per figure instead of a time budget (callgrind)\n");
+            return strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 ? 0 : EXIT_BAD_INPUT;
+        }
+    }
+    int rc = bench_growth(budget_s, 0);
+    if (rc != 0)
+        return rc;
+
+    /* the 300-model board of the first build, for comparison with earlier figures */
+    rng_state = 0x9E3779B97F4A7C15ull;
+    board_pair b = {0};
+    if (build_board(&b, 300, 0) < 0) {
+        free_board(&b);
+        fprintf(stderr, "tableref bench rules: out of memory\n");
         return EXIT_BAD_INPUT;
     }
-    size_t judged = r.n_units;
-    double t0 = now_s();
-    for (int i = 0; i < n; i++)
-        rules_move_check(b.before, b.after, &opt, &r, &err);
-    double check_ms = (now_s() - t0) * 1e3 / n;
-
-    opt.move = RULES_MOVE_AUTO;
-    t0 = now_s();
-    for (int i = 0; i < n; i++)
-        rules_move_check(b.before, b.after, &opt, &r, &err);
-    double auto_ms = (now_s() - t0) * 1e3 / n;
+    size_t judged = 0;
+    double check_ms = time_check(&b, RULES_MOVE_MARCH, budget_s, &judged);
+    double auto_ms = time_check(&b, RULES_MOVE_AUTO, budget_s, &judged);
+    int n = (int)iterations;
 
     /* the wheel-path search alone */
     rules_path p;
     const rules_ruleset *rs = rules_ruleset_find(RULES_DEFAULT_RULESET);
     int paths = n * 40;
-    t0 = now_s();
+    double t0 = now_s();
     double sink = 0;
     for (int i = 0; i < paths; i++) {
         rules_pose a = {{0, 0}, 0}, z = {{200 * rnd(), 200 * rnd() - 100}, (rnd() - 0.5) * 6};
@@ -254,15 +445,14 @@ int bench_rules(int argc, char **argv)
     double path_us = (now_s() - t0) * 1e6 / paths;
 
     printf("board: %zu units, %zu models, every unit moved forward with wheels (%zu judged)\n",
-           b.before->n_units, models, judged);
-    printf("full check, --move march: %.3f ms per check (%d iterations)\n", check_ms, n);
+           b.before->n_units, count_models(b.before), judged);
+    printf("full check, --move march: %.3f ms per check\n", check_ms);
     printf("full check, --move auto:  %.3f ms per check\n", auto_ms);
     printf("wheel-path search alone, random poses up to an about-face: %.2f us per unit (checksum %.0f)\n", path_us,
            sink);
     printf("rules: units=%zu models=%zu check_ms=%.3f auto_ms=%.3f path_us=%.2f target_ms=1.0\n",
-           b.before->n_units, models, check_ms, auto_ms, path_us);
-    rules_report_clear(&r);
-    rules_snapshot_free(b.before);
-    rules_snapshot_free(b.after);
-    return bench_rules6(n);
+           b.before->n_units, count_models(b.before), check_ms, auto_ms, path_us);
+    free_board(&b);
+    rc = bench_rules6(n);
+    return rc ? rc : bench_beyond(n);
 }

@@ -11,6 +11,7 @@
 #include "rules_pursuit.h"
 #include "rules_reform.h"
 #include "rules_robust.h"
+#include "rules_suggest.h"
 
 #define MAX_LIST 16
 
@@ -18,6 +19,7 @@ static void help(FILE *out)
 {
     fprintf(out,
             "usage: tableref check BEFORE.json AFTER.json [--unit ID] [--move TYPE] [--json] [--out FILE]\n"
+            "                      [--suggest FILE]\n"
             "\n"
             "Compares two snapshots of the table and judges every unit that moved.\n"
             "\n"
@@ -27,6 +29,8 @@ static void help(FILE *out)
             "                combat-reform, pursuit or formation for those rules\n"
             "  --json        print the report as JSON (docs/formats.md) instead of a table\n"
             "  --out FILE    also write the JSON report to FILE\n"
+            "  --suggest FILE  write AFTER with every illegal unit at its nearest legal\n"
+            "                position (the report names it either way), to check again\n"
             "\n"
             "reform-move:    --mid FILE             the table mid-move (Sweeping Attack, ...)\n"
             "combat-reform:  --losing-side SIDE     the side that lost the combat\n"
@@ -36,6 +40,12 @@ static void help(FILE *out)
             "                                       (repeat; :reformed after a Post-Combat Reform)\n"
             "                --pursued ID | --pursued-facing DEG  the direction to pursue\n"
             "                --combat ID[,ID]       friendly units of the same combat\n"
+            "                --combat-id C          the combat they come from (default: the\n"
+            "                                       first pursuer's \"combat\" in BEFORE)\n"
+            "                --fled ID[,ID]         enemy units that fled from it (with the\n"
+            "                                       Pursued unit and the Fleeing units whose\n"
+            "                                       \"combat\" is it: obstructions; any other\n"
+            "                                       enemy is Charged)\n"
             "                --tolerance-in X       accepted distance from the prediction (0.4)\n"
             "formation:      the formations declared in the snapshots (docs/formats.md)\n"
             "\n"
@@ -99,18 +109,32 @@ static int parse_pursuer(const char *text, char *id_buf, rules_pursuer *list, si
     return 0;
 }
 
+/* AFTER with every suggestion applied, for `tableref check BEFORE FILE` to confirm. */
+static int write_suggestion(const rules_snapshot *after, const rules_report *report, const char *path)
+{
+    rules_error err = {{0}};
+    rules_snapshot *fixed = rules_suggest_apply(after, report);
+    cJSON *j = fixed ? rules_json_from_snapshot(fixed) : NULL;
+    int rc = j ? rules_json_write_file(j, path, &err) : rules_error_set(&err, "out of memory");
+    if (rc < 0)
+        fprintf(stderr, "tableref check: --suggest: %s\n", err.msg);
+    cJSON_Delete(j);
+    rules_snapshot_free(fixed);
+    return rc;
+}
+
 int cmd_check(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
         help(stdout);
         return 0;
     }
-    const char *files[2] = {NULL, NULL}, *unit = NULL, *move = "auto", *out_path = NULL;
+    const char *files[2] = {NULL, NULL}, *unit = NULL, *move = "auto", *out_path = NULL, *suggest_path = NULL;
     const char *mid_path = NULL, *pursued = NULL;
     double pursued_deg = NAN, tolerance_in = 0.4;
     rules_combat_options co = {0};
-    const char *reforming[MAX_LIST], *combat[MAX_LIST];
-    char reforming_buf[1024], combat_buf[1024];
+    const char *reforming[MAX_LIST], *combat[MAX_LIST], *fled[MAX_LIST + 1];
+    char reforming_buf[1024], combat_buf[1024], fled_buf[1024];
     rules_pursuer pursuers[MAX_LIST];
     char pursuer_ids[MAX_LIST][RULES_ID_MAX];
     rules_pursuit_input pin = {.pursuers = pursuers};
@@ -131,6 +155,10 @@ int cmd_check(int argc, char **argv)
             if (r < 0)
                 return EXIT_BAD_INPUT;
             out_path = v;
+        } else if ((r = cli_value(argc, argv, &i, "--suggest", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            suggest_path = v;
         } else if ((r = cli_value(argc, argv, &i, "--mid", &v)) != 0) {
             if (r < 0)
                 return EXIT_BAD_INPUT;
@@ -147,6 +175,14 @@ int cmd_check(int argc, char **argv)
             if (r < 0 || split_list("--combat", v, combat_buf, sizeof combat_buf, combat, &pin.n_combat) < 0)
                 return EXIT_BAD_INPUT;
             pin.combat = combat;
+        } else if ((r = cli_value(argc, argv, &i, "--combat-id", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            pin.combat_id = v;
+        } else if ((r = cli_value(argc, argv, &i, "--fled", &v)) != 0) {
+            if (r < 0 || split_list("--fled", v, fled_buf, sizeof fled_buf, fled, &pin.n_fled) < 0)
+                return EXIT_BAD_INPUT;
+            pin.fled = fled;
         } else if ((r = cli_value(argc, argv, &i, "--pursuer", &v)) != 0) {
             if (r < 0 || parse_pursuer(v, pursuer_ids[pin.n_pursuers], pursuers, &pin.n_pursuers) < 0)
                 return EXIT_BAD_INPUT;
@@ -225,20 +261,29 @@ int cmd_check(int argc, char **argv)
                 goto done;
             }
             pin.pursued_heading = pf.heading;
+            fled[pin.n_fled++] = pursued; /* the Pursued unit fled from this combat */
+            pin.fled = fled;
         }
     }
     int rc;
     switch (opt.move) {
-    case RULES_MOVE_REFORM_MOVE: rc = rules_reform_check(before, mid, after, &opt, &report, &err); break;
+    case RULES_MOVE_REFORM_MOVE:
+        rc = rules_reform_check(before, mid, after, &opt, &report, &err);
+        if (rc == 0)
+            rc = rules_suggest_reform_moves(before, mid, after, &opt, &report, &err);
+        break;
     case RULES_MOVE_COMBAT_REFORM: rc = rules_combat_reform_check(before, after, &opt, &co, &report, &err); break;
     case RULES_MOVE_PURSUIT: rc = rules_pursuit_check(before, after, &pin, &opt, &report, &err); break;
     case RULES_MOVE_FORMATION: rc = rules_dynform_check(before, after, &opt, &report, &err); break;
     default: {
-        /* Every placement a camera's snapshot leaves open, within each model's uncertainty (rules_robust.h). */
+        /* Every placement a camera's snapshot leaves open, within each model's uncertainty (rules_robust.h);
+         * the nearest legal move for the calls that stand ILLEGAL under all of them. */
         rules_robust_options ro;
         rules_robust_options_default(&ro);
         ro.check = opt;
         rc = rules_robust_check(before, after, &ro, &report, &err);
+        if (rc == 0)
+            rc = rules_suggest_moves(before, after, &opt, &report, &err);
         break;
     }
     }
@@ -253,6 +298,10 @@ int cmd_check(int argc, char **argv)
     }
     if (out_path && rules_json_write_file(j, out_path, &err) < 0) {
         fprintf(stderr, "tableref check: %s\n", err.msg);
+        cJSON_Delete(j);
+        goto done;
+    }
+    if (suggest_path && write_suggestion(after, &report, suggest_path) < 0) {
         cJSON_Delete(j);
         goto done;
     }

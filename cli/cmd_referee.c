@@ -26,6 +26,7 @@
 #include "rules_json.h"
 #include "rules_move.h"
 #include "rules_robust.h"
+#include "rules_suggest.h"
 #include "table_file.h"
 #include "vis_detect.h"
 #include "vis_image.h"
@@ -41,7 +42,8 @@ static void help(FILE *out)
             "\n"
             "The referee's main job: finds the models in both camera images, judges the\n"
             "move between them and writes into DIR (created if needed):\n"
-            "  report.json     the rules report (as `tableref check --json`) plus each\n"
+            "  report.json     the rules report (as `tableref check --json`, with the\n"
+            "                  nearest legal move of each ILLEGAL call) plus each\n"
             "                  call's measurement uncertainty and the detection notes\n"
             "  before.json, after.json   the two snapshots detected\n"
             "  camera.png      the AFTER image with the verdict drawn on it\n"
@@ -295,6 +297,11 @@ int cmd_referee(int argc, char **argv)
     rules_robust_options_default(&ro);
     ro.check = opt;
     if (rules_robust_check(fr[0].snap, fr[1].snap, &ro, &report, &err) < 0) {
+        rules_error_prefix(&err, images[1]);
+        goto done;
+    }
+    /* The nearest legal move for each call that stands ILLEGAL (rules_suggest.h); none for CANNOT TELL. */
+    if (rules_suggest_moves(fr[0].snap, fr[1].snap, &opt, &report, &err) < 0) {
         rules_error_prefix(&err, images[1]);
         goto done;
     }

@@ -20,6 +20,7 @@ typedef struct tableref_command {
 } tableref_command;
 
 int cmd_check(int argc, char **argv);
+int cmd_reach(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
 /* Benchmarks, dispatched by `tableref bench AREA`. */

@@ -11,6 +11,7 @@
 
 static const tableref_command commands[] = {
     {"check", "check moves between two snapshots against the rules", cmd_check},
+    {"reach", "where a unit can legally end a March or an Advance, before it moves", cmd_reach},
 #if TABLEREF_HAVE_VISION
     {"tags", "list the AprilTags found in an image", cmd_tags},
     {"detect", "turn a camera image into a snapshot", cmd_detect},

@@ -153,7 +153,7 @@ static int judge(const rules_snapshot *before, const rules_snapshot *after, cons
                                         opt->formation.position_tolerance_mm,
                                         "The unit must end in a viable formation: %s.", why);
     }
-    if (rs->ranks_at_most_files && f1.ranks > f1.files && f1.files < rs->proper_rank_width)
+    if (rs->ranks_at_most_files && f1.ranks > f1.files && f1.files < rules_formation_proper_rank(rs, u0))
         rules_unit_report_add_violation(&ur, "CR-RANKS-FILES", RULES_QTY_COUNT, f1.ranks, f1.files,
                                         "The unit ends with %d ranks but only %d files.", f1.ranks, f1.files);
 

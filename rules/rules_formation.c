@@ -35,6 +35,22 @@ static int cmp_keyed(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Stable sort by key: insertion for the few models of a real unit, qsort (stable merge sort in glibc) beyond. */
+static void sort_keyed(keyed *a, size_t n)
+{
+    if (n > 32) {
+        qsort(a, n, sizeof *a, cmp_keyed);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        keyed x = a[i];
+        size_t j = i;
+        for (; j > 0 && a[j - 1].key > x.key; j--)
+            a[j] = a[j - 1];
+        a[j] = x;
+    }
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -52,16 +68,22 @@ int rules_formation_fit(const rules_unit *u, const rules_formation_params *param
     const double ftol = params ? params->facing_tolerance_rad : RULES_FORMATION_FACING_TOLERANCE_RAD;
     const double w = u->base_width, d = u->base_depth;
 
-    /* Facing: the circular mean of the models' facings. */
-    double sc = 0, ss = 0;
-    for (size_t i = 0; i < n; i++) {
-        sc += cos(u->models[i].facing);
-        ss += sin(u->models[i].facing);
+    /* Facing: the circular mean of the models' facings (no trigonometry when they all agree). */
+    bool same = true;
+    for (size_t i = 1; i < n && same; i++)
+        same = u->models[i].facing == u->models[0].facing;
+    double heading = u->models[0].facing;
+    if (!same) {
+        double sc = 0, ss = 0;
+        for (size_t i = 0; i < n; i++) {
+            sc += cos(u->models[i].facing);
+            ss += sin(u->models[i].facing);
+        }
+        heading = atan2(ss, sc);
+        for (size_t i = 0; i < n; i++)
+            if (fabs(rules_angle_wrap(u->models[i].facing - heading)) > ftol)
+                out->issues |= RULES_FORMATION_MIXED_FACING;
     }
-    const double heading = atan2(ss, sc);
-    for (size_t i = 0; i < n; i++)
-        if (fabs(rules_angle_wrap(u->models[i].facing - heading)) > ftol)
-            out->issues |= RULES_FORMATION_MIXED_FACING;
 
     /* Scratch space: on the stack for any real unit, one heap block beyond that. */
     enum { SMALL = 64 };
@@ -85,12 +107,11 @@ int rules_formation_fit(const rules_unit *u, const rules_formation_params *param
 
     /* Provisional local frame at the first model. */
     const rules_frame f0 = {u->models[0].pos, heading};
-    double vmax = -INFINITY;
+    const double hc = cos(heading), hs = sin(heading); /* rules_frame_to_local, one sincos for all models */
     for (size_t i = 0; i < n; i++) {
-        rules_vec2 q = rules_frame_to_local(f0, u->models[i].pos);
-        lu[i] = q.x;
-        lv[i] = q.y;
-        vmax = fmax(vmax, q.y);
+        rules_vec2 r = rules_v2_sub(u->models[i].pos, f0.origin);
+        lu[i] = r.x * hs - r.y * hc;
+        lv[i] = r.x * hc + r.y * hs;
     }
 
     /* Ranks, then files, by walking neighbours in order: each step counts as
@@ -98,7 +119,7 @@ int rules_formation_fit(const rules_unit *u, const rules_formation_params *param
      * across a wide or deep unit the way dividing absolute offsets would. */
     for (size_t i = 0; i < n; i++)
         ord[i] = (keyed){-lv[i], i};
-    qsort(ord, n, sizeof *ord, cmp_keyed);
+    sort_keyed(ord, n);
     int ranks = 1;
     slots[ord[0].i].rank = 0;
     for (size_t k = 1; k < n; k++) {
@@ -117,7 +138,7 @@ int rules_formation_fit(const rules_unit *u, const rules_formation_params *param
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
         ord[m++] = (keyed){slots[i].rank * 1e7 + lu[i], i}; /* by rank, then left to right */
-    qsort(ord, m, sizeof *ord, cmp_keyed);
+    sort_keyed(ord, m);
     double step_sum = 0;
     int step_count = 0;
     for (size_t k = 1; k < n; k++) {
@@ -176,7 +197,7 @@ int rules_formation_fit(const rules_unit *u, const rules_formation_params *param
     for (size_t i = 0; i < n; i++) {
         double du = lu[i] - (a_u + p_u * (slots[i].file + slots[i].offset));
         double dv = lv[i] - (a_v - p_v * slots[i].rank);
-        slots[i].residual_mm = hypot(du, dv);
+        slots[i].residual_mm = sqrt(du * du + dv * dv);
         if (slots[i].residual_mm > out->max_residual_mm) {
             out->max_residual_mm = slots[i].residual_mm;
             out->worst_model = i;
@@ -253,6 +274,25 @@ int rules_formation_place(rules_unit *u, rules_vec2 front_centre, double heading
             return -1;
     }
     return 0;
+}
+
+int rules_formation_proper_rank(const rules_ruleset *rs, const rules_unit *u)
+{
+    if (u->height < 0)
+        return rs->proper_rank_width;
+    if (u->height >= rs->height_gigantic_from)
+        return rs->proper_rank_width_gigantic;
+    if (u->height >= rs->height_large_from)
+        return rs->proper_rank_width_large;
+    return rs->proper_rank_width;
+}
+
+const char *rules_formation_height_class(const rules_ruleset *rs, const rules_unit *u)
+{
+    return u->height < 0                            ? ""
+           : u->height >= rs->height_gigantic_from ? "gigantic"
+           : u->height >= rs->height_large_from    ? "large"
+                                                    : "standard";
 }
 
 unsigned rules_formation_arcs_of(const rules_formation *f, rules_vec2 p, double tol_mm)

@@ -92,6 +92,15 @@ unsigned rules_formation_arcs_of(const rules_formation *f, rules_vec2 p, double 
  */
 int rules_formation_place(rules_unit *u, rules_vec2 front_centre, double heading, int files, int n_models);
 
+/*
+ * The Proper (Full) Rank width of unit `u` under ruleset `rs`: by its Height
+ * class (glossary: Height 0-2 five models, 3-4 three, 5 one), or the
+ * ruleset's standard width when the snapshot gives no Height.
+ */
+int rules_formation_proper_rank(const rules_ruleset *rs, const rules_unit *u);
+/* "standard", "large" or "gigantic" for the unit's Height class; "" when unknown. */
+const char *rules_formation_height_class(const rules_ruleset *rs, const rules_unit *u);
+
 /* One-line description of issues, e.g. "a model is out of line (7.1 mm)". */
 void rules_formation_describe(const rules_formation *f, const rules_unit *u, char *buf, size_t cap);
 

@@ -2,6 +2,8 @@
 
 double rules_angle_wrap(double a)
 {
+    if (a > -RULES_PI && a <= RULES_PI)
+        return a; /* the usual case: no fmod */
     a = fmod(a, 2.0 * RULES_PI);
     if (a <= -RULES_PI)
         a += 2.0 * RULES_PI;
@@ -12,6 +14,8 @@ double rules_angle_wrap(double a)
 
 double rules_angle_wrap_2pi(double a)
 {
+    if (a >= 0 && a < 2.0 * RULES_PI)
+        return a; /* the usual case: no fmod */
     a = fmod(a, 2.0 * RULES_PI);
     if (a < 0)
         a += 2.0 * RULES_PI;
@@ -21,32 +25,29 @@ double rules_angle_wrap_2pi(double a)
     return a;
 }
 
-static rules_vec2 right_of(double heading)
-{
-    return rules_v2(sin(heading), -cos(heading));
-}
-
+/* One sincos per conversion: the frame's right (u) and forward (v) axes are (s, -c) and (c, s). */
 rules_vec2 rules_frame_to_local(rules_frame f, rules_vec2 p)
 {
+    double c = cos(f.heading), s = sin(f.heading);
     rules_vec2 d = rules_v2_sub(p, f.origin);
-    return rules_v2(rules_v2_dot(d, right_of(f.heading)), rules_v2_dot(d, rules_v2_dir(f.heading)));
+    return rules_v2(d.x * s - d.y * c, d.x * c + d.y * s);
 }
 
 rules_vec2 rules_frame_to_board(rules_frame f, rules_vec2 q)
 {
-    rules_vec2 r = rules_v2_scale(right_of(f.heading), q.x);
-    rules_vec2 h = rules_v2_scale(rules_v2_dir(f.heading), q.y);
-    return rules_v2_add(f.origin, rules_v2_add(r, h));
+    double c = cos(f.heading), s = sin(f.heading);
+    return rules_v2(f.origin.x + q.x * s + q.y * c, f.origin.y - q.x * c + q.y * s);
 }
 
 void rules_obb_corners(const rules_obb *b, rules_vec2 out[4])
 {
-    rules_frame f = {b->centre, b->heading};
+    double c = cos(b->heading), s = sin(b->heading);
     double hw = b->width / 2, hd = b->depth / 2;
-    out[0] = rules_frame_to_board(f, rules_v2(-hw, hd));
-    out[1] = rules_frame_to_board(f, rules_v2(-hw, -hd));
-    out[2] = rules_frame_to_board(f, rules_v2(hw, -hd));
-    out[3] = rules_frame_to_board(f, rules_v2(hw, hd));
+    rules_vec2 r = rules_v2(hw * s, -hw * c), h = rules_v2(hd * c, hd * s); /* half right, half forward */
+    out[0] = rules_v2(b->centre.x - r.x + h.x, b->centre.y - r.y + h.y);
+    out[1] = rules_v2(b->centre.x - r.x - h.x, b->centre.y - r.y - h.y);
+    out[2] = rules_v2(b->centre.x + r.x - h.x, b->centre.y + r.y - h.y);
+    out[3] = rules_v2(b->centre.x + r.x + h.x, b->centre.y + r.y + h.y);
 }
 
 rules_vec2 rules_obb_front_centre(const rules_obb *b)
@@ -152,10 +153,10 @@ static bool separated_by_edges_of(const rules_vec2 p[4], const rules_vec2 q[4])
         double pmin = INFINITY, pmax = -INFINITY, qmin = INFINITY, qmax = -INFINITY;
         for (int k = 0; k < 4; k++) {
             double a = rules_v2_dot(n, p[k]), b = rules_v2_dot(n, q[k]);
-            pmin = fmin(pmin, a);
-            pmax = fmax(pmax, a);
-            qmin = fmin(qmin, b);
-            qmax = fmax(qmax, b);
+            pmin = a < pmin ? a : pmin; /* not fmin: a library call in the hottest loop of a check */
+            pmax = a > pmax ? a : pmax;
+            qmin = b < qmin ? b : qmin;
+            qmax = b > qmax ? b : qmax;
         }
         if (qmin > pmax || pmin > qmax)
             return true;
@@ -163,22 +164,49 @@ static bool separated_by_edges_of(const rules_vec2 p[4], const rules_vec2 q[4])
     return false;
 }
 
-double rules_obb_dist(const rules_obb *a, const rules_obb *b)
+/* Squared distance from p to the segment ab. */
+static double seg_point_dist2(rules_vec2 a, rules_vec2 b, rules_vec2 p)
+{
+    rules_vec2 ab = rules_v2_sub(b, a), ap = rules_v2_sub(p, a);
+    double len2 = rules_v2_dot(ab, ab), t = len2 > 0 ? rules_v2_dot(ap, ab) / len2 : 0.0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    rules_vec2 d = rules_v2_sub(ap, rules_v2_scale(ab, t));
+    return rules_v2_dot(d, d);
+}
+
+double rules_quad_dist(const rules_vec2 ca[4], const rules_vec2 cb[4])
 {
     /* Rectangles are convex: separating axes decide overlap, and the gap between
      * two disjoint convex polygons is always reached at a vertex of one of them. */
+    if (!separated_by_edges_of(ca, cb) && !separated_by_edges_of(cb, ca))
+        return 0.0;
+    /* Only edges facing the other rectangle can hold the nearest point: skip an edge when every
+     * corner of the other lies behind it (corners run counter-clockwise, so outward is to the right). */
+    double m = INFINITY;
+    for (int pass = 0; pass < 2; pass++) {
+        const rules_vec2 *p = pass ? cb : ca, *q = pass ? ca : cb;
+        for (int i = 0; i < 4; i++) {
+            rules_vec2 a = p[i], b = p[(i + 1) & 3], e = rules_v2_sub(b, a);
+            bool facing = false;
+            for (int j = 0; j < 4 && !facing; j++)
+                facing = rules_v2_cross(e, rules_v2_sub(q[j], a)) < 0;
+            if (!facing)
+                continue;
+            for (int j = 0; j < 4; j++) {
+                double d = seg_point_dist2(a, b, q[j]);
+                m = d < m ? d : m;
+            }
+        }
+    }
+    return sqrt(m);
+}
+
+double rules_obb_dist(const rules_obb *a, const rules_obb *b)
+{
     rules_vec2 ca[4], cb[4];
     rules_obb_corners(a, ca);
     rules_obb_corners(b, cb);
-    if (!separated_by_edges_of(ca, cb) && !separated_by_edges_of(cb, ca))
-        return 0.0;
-    double m = INFINITY;
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 4; j++) {
-            m = fmin(m, rules_seg_point_dist(ca[i], ca[(i + 1) % 4], cb[j]));
-            m = fmin(m, rules_seg_point_dist(cb[j], cb[(j + 1) % 4], ca[i]));
-        }
-    return m;
+    return rules_quad_dist(ca, cb);
 }
 
 unsigned rules_obb_arcs_of(const rules_obb *box, rules_vec2 p, double tol)

@@ -36,7 +36,8 @@ static inline rules_vec2 rules_v2_sub(rules_vec2 a, rules_vec2 b) { return rules
 static inline rules_vec2 rules_v2_scale(rules_vec2 a, double s) { return rules_v2(a.x * s, a.y * s); }
 static inline double rules_v2_dot(rules_vec2 a, rules_vec2 b) { return a.x * b.x + a.y * b.y; }
 static inline double rules_v2_cross(rules_vec2 a, rules_vec2 b) { return a.x * b.y - a.y * b.x; }
-static inline double rules_v2_len(rules_vec2 a) { return hypot(a.x, a.y); }
+/* sqrt, not hypot: board millimetres never overflow a square, and hypot costs several times more. */
+static inline double rules_v2_len(rules_vec2 a) { return sqrt(a.x * a.x + a.y * a.y); }
 static inline double rules_v2_dist(rules_vec2 a, rules_vec2 b) { return rules_v2_len(rules_v2_sub(a, b)); }
 /* Unit vector of heading `angle`. */
 static inline rules_vec2 rules_v2_dir(double angle) { return rules_v2(cos(angle), sin(angle)); }
@@ -101,6 +102,8 @@ double rules_poly_area(const rules_vec2 *poly, size_t n);
 
 /* Distance between two oriented rectangles (0 when they overlap). */
 double rules_obb_dist(const rules_obb *a, const rules_obb *b);
+/* The same for two rectangles given by their corners (rules_obb_corners order); no trigonometry. */
+double rules_quad_dist(const rules_vec2 a[4], const rules_vec2 b[4]);
 
 /*
  * The four Arcs of a unit boundary. They are bounded by lines leaving the

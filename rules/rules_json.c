@@ -269,8 +269,13 @@ static const struct {
     {"max_file_change", RS_INT, offsetof(rules_ruleset, max_file_change)},
     {"ranks_at_most_files", RS_BOOL, offsetof(rules_ruleset, ranks_at_most_files)},
     {"proper_rank_width", RS_INT, offsetof(rules_ruleset, proper_rank_width)},
+    {"proper_rank_width_large", RS_INT, offsetof(rules_ruleset, proper_rank_width_large)},
+    {"proper_rank_width_gigantic", RS_INT, offsetof(rules_ruleset, proper_rank_width_gigantic)},
+    {"height_large_from", RS_INT, offsetof(rules_ruleset, height_large_from)},
+    {"height_gigantic_from", RS_INT, offsetof(rules_ruleset, height_gigantic_from)},
     {"contact_tolerance_mm", RS_LENGTH_MM, offsetof(rules_ruleset, contact_tolerance_mm)},
     {"alignment_tolerance_deg", RS_ANGLE_DEG, offsetof(rules_ruleset, alignment_tolerance_rad)},
+    {"charge_max_wheel_deg", RS_ANGLE_DEG, offsetof(rules_ruleset, charge_max_wheel_rad)},
     {"formation_min_models", RS_INT, offsetof(rules_ruleset, formation_min_models)},
     {"formation_widen_max_in", RS_LENGTH_IN, offsetof(rules_ruleset, formation_widen_max_mm)},
     {"formation_adjust_cost_in", RS_LENGTH_IN, offsetof(rules_ruleset, formation_adjust_cost_mm)},
@@ -405,7 +410,7 @@ static const char *const snapshot_keys[] = {"format", "version", "board", "rules
 static const char *const board_keys[] = {"width_mm", "depth_mm", NULL};
 static const char *const unit_keys[] = {"id", "side", "base_mm", "advance_in", "march_in", "mobility_in", "status",
                                         "profile", "control_area_in", "heroic", "will", "models", "alternatives",
-                                        "alternatives_complete", "placement", NULL};
+                                        "alternatives_complete", "placement", "combat", "height", "type", NULL};
 static const char *const model_keys[] = {"id",       "x_mm",     "y_mm",     "facing_deg", "status", "inferred",
                                          "attachable", "evidence", "sigma_mm", "base_mm",    NULL};
 static const char *const alternative_keys[] = {"label", "models", NULL};
@@ -496,6 +501,51 @@ static int read_model(const cJSON *jm, const char *where, rules_unit *u, rules_e
     m->base_width = base[0];
     m->base_depth = base[1];
     return 0;
+}
+
+/* Issue 14: "combat", "height" (0..5 or standard/large/gigantic) and "type"; each optional. */
+static int read_unit_clauses(const cJSON *ju, const char *where, rules_unit *u, rules_error *err)
+{
+    static const char *const heights[] = {"standard", "large", "gigantic"};
+    static const int height_of[] = {1, 3, 5};
+    static const char *const types[] = {"infantry", "beast", "cavalry", "construct"};
+    if (rules_json_string(ju, "combat", where, false, u->combat, sizeof u->combat, err) < 0)
+        return -1;
+    const cJSON *h = field(ju, "height");
+    if (cJSON_IsString(h)) {
+        for (size_t k = 0; k < 3 && u->height < 0; k++)
+            if (strcmp(h->valuestring, heights[k]) == 0)
+                u->height = height_of[k], u->height_word = true;
+        if (u->height < 0)
+            return rules_error_set(err, "%s.height: expected 0 to 5, or \"standard\", \"large\" or \"gigantic\"",
+                                   where);
+    } else if (h && !cJSON_IsNull(h)) {
+        if (rules_json_int(ju, "height", where, true, &u->height, err) < 0)
+            return -1;
+        if (u->height < 0 || u->height > 5)
+            return wrong(where, "height", "a Height from 0 to 5", err);
+    }
+    if (rules_json_string(ju, "type", where, false, u->type, sizeof u->type, err) < 0)
+        return -1;
+    bool known = !u->type[0];
+    for (size_t k = 0; k < 4 && !known; k++)
+        known = strcmp(u->type, types[k]) == 0;
+    if (!known)
+        return rules_error_set(err, "%s.type: expected \"infantry\", \"beast\", \"cavalry\" or \"construct\"", where);
+    return 0;
+}
+
+static void add_unit_clauses(cJSON *ju, const rules_unit *u)
+{
+    static const char *const words[] = {"standard", "standard", "standard", "large", "large", "gigantic"};
+    if (u->combat[0])
+        cJSON_AddStringToObject(ju, "combat", u->combat);
+    if (u->height >= 0 && u->height_word)
+        cJSON_AddStringToObject(ju, "height", words[u->height]);
+    else if (u->height >= 0)
+        cJSON_AddNumberToObject(ju, "height", u->height);
+    if (u->type[0])
+        cJSON_AddStringToObject(ju, "type", u->type);
 }
 
 /* A unit's alternative placements: [{"label": ..., "models": [{"id", "x_mm", "y_mm", "facing_deg", "sigma_mm"}]}]. */
@@ -604,6 +654,8 @@ static int read_unit(const cJSON *ju, const char *where, rules_snapshot *s, rule
         read_rate(ju, "control_area_in", where, &u->control_area_mm, err) < 0 ||
         rules_json_bool(ju, "heroic", where, false, &u->heroic, err) < 0 ||
         rules_fields_int(ju, "will", where, false, 0, RULES_FIELDS_MAX_WILL, &u->will, err) < 0)
+        return -1;
+    if (read_unit_clauses(ju, where, u, err) < 0)
         return -1;
     const cJSON *models = rules_json_array(ju, "models", where, true, err);
     if (!models)
@@ -869,6 +921,7 @@ cJSON *rules_json_from_snapshot(const rules_snapshot *s)
             cJSON_AddBoolToObject(ju, "heroic", true);
         if (u->will >= 0)
             cJSON_AddNumberToObject(ju, "will", u->will);
+        add_unit_clauses(ju, u);
         cJSON *models = cJSON_AddArrayToObject(ju, "models");
         for (size_t j = 0; j < u->n_models; j++) {
             const rules_model *m = &u->models[j];

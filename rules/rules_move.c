@@ -1,4 +1,4 @@
-#include "rules_move.h"
+#include "rules_move_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,29 +18,13 @@ void rules_check_options_default(rules_check_options *opt)
     opt->reform_centre_tolerance_mm = 5.0;
 }
 
-/* Everything about one unit's move that does not depend on the move type. */
-typedef struct move_ctx {
-    const rules_unit *u0, *u1;
-    rules_formation f0, f1;
-    size_t *pair0, *pair1;    /* indices of models present in both snapshots */
-    size_t n_pairs;
-    double rot;               /* rigid fit: rotation and translation taking before to after */
-    rules_vec2 trans;
-    double rigid_residual_mm; /* worst model's distance from where the rigid motion puts it */
-    size_t rigid_worst;       /* index into pair arrays */
-    rules_pose pose0, pose1;  /* centre of the Front Facing, before and after */
-    rules_path forward;       /* shortest forward-and-wheels path pose0 -> pose1 (Advance and March share it) */
-    const rules_ruleset *rs;
-    const rules_check_options *opt;
-} move_ctx;
-
-static rules_vec2 apply_rigid(const move_ctx *c, rules_vec2 p)
+static rules_vec2 apply_rigid(const rules_move_ctx *c, rules_vec2 p)
 {
     return rules_v2_add(rules_v2_rot(p, c->rot), c->trans);
 }
 
 /* 2-D Kabsch: the rotation and translation that best carry the before models onto the after ones. */
-static void fit_rigid(move_ctx *c)
+static void fit_rigid(rules_move_ctx *c)
 {
     const rules_model *m0 = c->u0->models, *m1 = c->u1->models;
     if (c->n_pairs == 1) {
@@ -75,23 +59,23 @@ static void fit_rigid(move_ctx *c)
     }
 }
 
-static bool is_rigid(const move_ctx *c)
+static bool is_rigid(const rules_move_ctx *c)
 {
     return c->rigid_residual_mm <= c->opt->rigid_tolerance_mm;
 }
 
-static double pair_distance(const move_ctx *c, size_t i)
+static double pair_distance(const rules_move_ctx *c, size_t i)
 {
     return rules_v2_dist(c->u0->models[c->pair0[i]].pos, c->u1->models[c->pair1[i]].pos);
 }
 
-static bool over(const move_ctx *c, double measured, double limit)
+static bool over(const rules_move_ctx *c, double measured, double limit)
 {
     return measured > limit + c->opt->limit_tolerance_mm;
 }
 
 /* No model's centre ends farther than `limit` from its start (seed 004, every move). */
-static void check_model_distances(const move_ctx *c, rules_unit_report *ur, double limit, const char *rate_name)
+static void check_model_distances(const rules_move_ctx *c, rules_unit_report *ur, double limit, const char *rate_name)
 {
     size_t n_over = 0, worst = 0;
     double worst_d = -1;
@@ -126,7 +110,7 @@ static void check_model_distances(const move_ctx *c, rules_unit_report *ur, doub
 }
 
 /* Advance and March carry the block as it is: models keep their places. */
-static void check_rigid(const move_ctx *c, rules_unit_report *ur, const char *move_name)
+static void check_rigid(const rules_move_ctx *c, rules_unit_report *ur, const char *move_name)
 {
     if (is_rigid(c))
         return;
@@ -138,7 +122,7 @@ static void check_rigid(const move_ctx *c, rules_unit_report *ur, const char *mo
         rules_violation_add_model(v, c->u0->models[c->pair0[c->rigid_worst]].id);
 }
 
-static void check_path_length(const move_ctx *c, rules_unit_report *ur, const char *rate_name)
+static void check_path_length(const rules_move_ctx *c, rules_unit_report *ur, const char *rate_name)
 {
     if (!over(c, ur->path.length_mm, ur->rate_mm))
         return;
@@ -149,7 +133,7 @@ static void check_path_length(const move_ctx *c, rules_unit_report *ur, const ch
                                     rules_mm_to_in(ur->path.length_mm), rate_name, rules_mm_to_in(ur->rate_mm));
 }
 
-static void set_forward_path(const move_ctx *c, rules_unit_report *ur)
+static void set_forward_path(const rules_move_ctx *c, rules_unit_report *ur)
 {
     ur->has_path = true;
     ur->pose_before = c->pose0;
@@ -157,7 +141,7 @@ static void set_forward_path(const move_ctx *c, rules_unit_report *ur)
     ur->path = c->forward;
 }
 
-static void solve_forward_path(move_ctx *c)
+static void solve_forward_path(rules_move_ctx *c)
 {
     if (c->u0->n_models == 1 && c->rs->single_model_free_pivot) {
         const rules_model *a = &c->u0->models[c->pair0[0]], *b = &c->u1->models[c->pair1[0]];
@@ -168,7 +152,7 @@ static void solve_forward_path(move_ctx *c)
 }
 
 /* A straight backward or sideways step (no wheels, no turning). */
-static void set_straight_path(const move_ctx *c, rules_unit_report *ur, rules_step_kind kind, double len)
+static void set_straight_path(const rules_move_ctx *c, rules_unit_report *ur, rules_step_kind kind, double len)
 {
     ur->has_path = true;
     ur->pose_before = c->pose0;
@@ -179,7 +163,31 @@ static void set_straight_path(const move_ctx *c, rules_unit_report *ur, rules_st
     ur->path.length_mm = len;
 }
 
-static void evaluate_advance(const move_ctx *c, rules_unit_report *ur)
+/*
+ * The block moved straight (no turn) both along its facing and across it,
+ * and no forward move with wheels within the rate explains it: the reason
+ * is MU-ONE-DIRECTION itself, not the length of a forward path that turns
+ * the unit round. The path shown is what the player did: two straight steps.
+ */
+static void combined_directions(const rules_move_ctx *c, rules_unit_report *ur, rules_vec2 local)
+{
+    const double fwd_len = ur->path.length_mm, rate = c->u0->advance_rate;
+    ur->direction = "combined";
+    ur->rate_mm = rate;
+    set_straight_path(c, ur, local.y < 0 ? RULES_STEP_BACKWARD : RULES_STEP_FORWARD, fabs(local.y));
+    ur->path.steps[1] = (rules_step){local.x < 0 ? RULES_STEP_SIDEWAYS_LEFT : RULES_STEP_SIDEWAYS_RIGHT, fabs(local.x), 0};
+    ur->path.n_steps = 2;
+    ur->path.length_mm = fabs(local.x) + fabs(local.y);
+    rules_unit_report_add_violation(ur, "MU-ONE-DIRECTION", RULES_QTY_LENGTH, fmin(fabs(local.x), fabs(local.y)),
+                                    c->opt->straight_tolerance_mm,
+                                    "An Advance goes forwards, backwards or sideways, not in two of these "
+                                    "directions: the unit moved %s %.2f\" and sideways %.2f\" (as a forward move "
+                                    "with wheels it would take %.2f\", more than its Advance Rate of %.2f\").",
+                                    local.y < 0 ? "back" : "forward", rules_mm_to_in(fabs(local.y)),
+                                    rules_mm_to_in(fabs(local.x)), rules_mm_to_in(fwd_len), rules_mm_to_in(rate));
+}
+
+static void evaluate_advance(const rules_move_ctx *c, rules_unit_report *ur)
 {
     const double rate = c->u0->advance_rate;
     ur->move = RULES_MOVE_ADVANCE;
@@ -216,21 +224,20 @@ static void evaluate_advance(const move_ctx *c, rules_unit_report *ur)
             best_ratio = len / limit;
         }
     }
-    const char *rate_name = strcmp(ur->direction, "forward") == 0 ? "Advance Rate"
-                            : strcmp(ur->direction, "backward") == 0 ? "backward limit (half its Advance Rate)"
-                                                                     : "sideways limit (half its Advance Rate)";
-    check_path_length(c, ur, rate_name);
-    if (straight && local.y < -stol && fabs(local.x) > stol && over(c, ur->path.length_mm, ur->rate_mm))
-        rules_unit_report_add_violation(ur, "MU-ONE-DIRECTION", RULES_QTY_LENGTH, fabs(local.x), stol,
-                                        "An Advance goes forwards, backwards or sideways, not in two of these "
-                                        "directions: the unit moved back %.2f\" and sideways %.2f\".",
-                                        rules_mm_to_in(-local.y), rules_mm_to_in(fabs(local.x)));
+    if (straight && fabs(local.x) > stol && fabs(local.y) > stol && over(c, ur->path.length_mm, ur->rate_mm)) {
+        combined_directions(c, ur, local);
+    } else {
+        const char *rate_name = strcmp(ur->direction, "forward") == 0    ? "Advance Rate"
+                                : strcmp(ur->direction, "backward") == 0 ? "backward limit (half its Advance Rate)"
+                                                                         : "sideways limit (half its Advance Rate)";
+        check_path_length(c, ur, rate_name);
+    }
     check_rigid(c, ur, "Advance");
     /* Every model within the Advance Rate, whatever the direction (seed 004). */
     check_model_distances(c, ur, rate, "Advance Rate");
 }
 
-static void evaluate_march(const move_ctx *c, rules_unit_report *ur)
+static void evaluate_march(const rules_move_ctx *c, rules_unit_report *ur)
 {
     ur->move = RULES_MOVE_MARCH;
     ur->rate_mm = c->u0->march_rate;
@@ -241,7 +248,7 @@ static void evaluate_march(const move_ctx *c, rules_unit_report *ur)
     rules_unit_report_add_note(ur, "A unit that Marched cannot shoot in the following Shooting Phase.");
 }
 
-static void check_formation_legal(const move_ctx *c, rules_unit_report *ur)
+static void check_formation_legal(const rules_move_ctx *c, rules_unit_report *ur)
 {
     if (c->f1.issues) {
         char why[256];
@@ -252,14 +259,17 @@ static void check_formation_legal(const move_ctx *c, rules_unit_report *ur)
         if (v && (c->f1.issues & RULES_FORMATION_OFF_GRID))
             rules_violation_add_model(v, c->u1->models[c->f1.worst_model].id);
     }
-    if (c->rs->ranks_at_most_files && c->f1.ranks > c->f1.files && c->f1.files < c->rs->proper_rank_width)
+    int proper = rules_formation_proper_rank(c->rs, c->u0);
+    if (c->rs->ranks_at_most_files && c->f1.ranks > c->f1.files && c->f1.files < proper)
         rules_unit_report_add_violation(ur, "MU-RANKS-FILES", RULES_QTY_COUNT, c->f1.ranks, c->f1.files,
                                         "The unit ends with %d ranks but only %d files; it may not have more "
-                                        "ranks than files unless it is %d models wide.",
-                                        c->f1.ranks, c->f1.files, c->rs->proper_rank_width);
+                                        "ranks than files unless it is %d models wide%s%s%s.",
+                                        c->f1.ranks, c->f1.files, proper, c->u0->height >= 0 ? " (a Proper Rank of " : "",
+                                        rules_formation_height_class(c->rs, c->u0),
+                                        c->u0->height >= 0 ? " height)" : "");
 }
 
-static void evaluate_reform(const move_ctx *c, rules_unit_report *ur)
+static void evaluate_reform(const rules_move_ctx *c, rules_unit_report *ur)
 {
     ur->move = RULES_MOVE_REFORM;
     ur->rate_mm = c->u0->march_rate;
@@ -275,12 +285,12 @@ static void evaluate_reform(const move_ctx *c, rules_unit_report *ur)
     rules_unit_report_add_note(ur, "A unit that Reformed cannot shoot in the Shooting Phase this Player Turn.");
 }
 
-static bool can_evaluate(const move_ctx *c, rules_move_type t)
+static bool can_evaluate(const rules_move_ctx *c, rules_move_type t)
 {
     return !isnan(t == RULES_MOVE_ADVANCE ? c->u0->advance_rate : c->u0->march_rate);
 }
 
-static void evaluate(const move_ctx *c, rules_move_type t, rules_unit_report *ur)
+static void evaluate(const rules_move_ctx *c, rules_move_type t, rules_unit_report *ur)
 {
     switch (t) {
     case RULES_MOVE_ADVANCE: evaluate_advance(c, ur); break;
@@ -301,309 +311,191 @@ static double badness(const rules_unit_report *ur)
     return ur->n_violations * 1e6 + excess;
 }
 
-/* ---- checks common to every move -------------------------------------- */
+/* ---- one unit ---------------------------------------------------------- */
 
-/* Cheap lower bound on the gap between two boxes: centres apart less half-diagonals. */
-static double gap_lower_bound(const rules_obb *a, const rules_obb *b)
+static bool same_id(const rules_model *a, const rules_model *b)
 {
-    return rules_v2_dist(a->centre, b->centre) - hypot(a->width, a->depth) / 2 - hypot(b->width, b->depth) / 2;
+    return strcmp(a->id, b->id) == 0;
 }
 
-static void check_eligible(const move_ctx *c, rules_unit_report *ur)
+size_t rules_move_ctx_prepare(rules_move_ctx *c, size_t *pairs)
 {
-    unsigned st = rules_unit_status(c->u0);
-    const unsigned bad = RULES_STATUS_CHARGING | RULES_STATUS_ENGAGED | RULES_STATUS_FLEEING | RULES_STATUS_SHAKEN;
-    if (!(st & bad))
-        return;
-    const char *why = st & RULES_STATUS_FLEEING    ? "is Fleeing"
-                      : st & RULES_STATUS_ENGAGED  ? "is Engaged in Combat"
-                      : st & RULES_STATUS_CHARGING ? "is Charging"
-                                                   : "contains Shaken models";
-    rules_violation *v = rules_unit_report_add_violation(
-        ur, "MU-ELIGIBLE", RULES_QTY_COUNT, 1, 0, "Unit %s %s, so it cannot move in the Movement Phase.",
-        c->u0->id, why);
-    for (size_t j = 0; v && j < c->u0->n_models; j++)
-        if (c->u0->models[j].status & RULES_STATUS_SHAKEN)
-            rules_violation_add_model(v, c->u0->models[j].id);
-}
-
-static void check_march_test(const move_ctx *c, const rules_snapshot *before, const rules_formation *fits0,
-                             rules_unit_report *ur)
-{
-    double nearest = INFINITY;
-    const char *who = NULL;
-    for (size_t i = 0; i < before->n_units; i++) {
-        const rules_unit *e = &before->units[i];
-        if (e == c->u0 || strcmp(e->side, c->u0->side) == 0 || (rules_unit_status(e) & RULES_STATUS_FLEEING))
-            continue;
-        if (gap_lower_bound(&c->f0.boundary, &fits0[i].boundary) >= fmin(nearest, c->rs->march_test_radius_mm))
-            continue;
-        double d = rules_obb_dist(&c->f0.boundary, &fits0[i].boundary);
-        if (d < nearest) {
-            nearest = d;
-            who = e->id;
-        }
-    }
-    if (!who || nearest > c->rs->march_test_radius_mm)
-        return;
-    rules_unit_report_add_measure(ur, "nearest_enemy", RULES_QTY_LENGTH, nearest);
-    if (ur->move == RULES_MOVE_MARCH)
-        rules_unit_report_add_note(ur,
-                                   "March Test required: enemy unit %s was %.2f\" away (within %.0f\"). The March "
-                                   "is legal only if the test was passed.",
-                                   who, rules_mm_to_in(nearest), rules_mm_to_in(c->rs->march_test_radius_mm));
-    else
-        rules_unit_report_add_note(ur, "March Test required: enemy unit %s was %.2f\" away (within %.0f\").", who,
-                                   rules_mm_to_in(nearest), rules_mm_to_in(c->rs->march_test_radius_mm));
-}
-
-static void add_models_near(const move_ctx *c, rules_violation *v, const rules_vec2 *poly, size_t n, double limit)
-{
-    for (size_t j = 0; v && j < c->u1->n_models; j++) {
-        rules_obb base = rules_model_base(c->u1, &c->u1->models[j]);
-        rules_vec2 corners[4];
-        rules_obb_corners(&base, corners);
-        if (rules_poly_dist(corners, 4, poly, n) < limit)
-            rules_violation_add_model(v, c->u1->models[j].id);
-    }
-}
-
-static void check_spacing(const move_ctx *c, const rules_snapshot *after, const rules_formation *fits1,
-                          rules_unit_report *ur)
-{
-    const double spacing = c->rs->unit_spacing_mm;
-    rules_vec2 mine[4];
-    rules_obb_corners(&c->f1.boundary, mine);
-    for (size_t i = 0; i < after->n_units; i++) {
-        const rules_unit *o = &after->units[i];
-        if (o == c->u1)
-            continue;
-        if (gap_lower_bound(&c->f1.boundary, &fits1[i].boundary) >= spacing)
-            continue;
-        rules_vec2 theirs[4];
-        rules_obb_corners(&fits1[i].boundary, theirs);
-        double gap = rules_obb_dist(&c->f1.boundary, &fits1[i].boundary);
-        if (gap >= spacing - c->opt->limit_tolerance_mm)
-            continue;
-        rules_violation *v =
-            gap > 0 ? rules_unit_report_add_violation(
-                          ur, "MU-SPACING-UNIT", RULES_QTY_LENGTH, gap, spacing,
-                          "The unit ends %.2f\" from unit %s; units must end a move at least %.2f\" apart.",
-                          rules_mm_to_in(gap), o->id, rules_mm_to_in(spacing))
-                    : rules_unit_report_add_violation(
-                          ur, "MU-SPACING-UNIT", RULES_QTY_LENGTH, gap, spacing,
-                          "The unit ends touching or overlapping unit %s; units must end a move at least %.2f\" "
-                          "apart.",
-                          o->id, rules_mm_to_in(spacing));
-        add_models_near(c, v, theirs, 4, spacing - c->opt->limit_tolerance_mm);
-    }
-    for (size_t i = 0; i < after->n_terrain; i++) {
-        const rules_terrain *t = &after->terrain[i];
-        if (t->kind != RULES_TERRAIN_IMPASSABLE)
-            continue;
-        double gap = rules_poly_dist(mine, 4, t->points, t->n_points);
-        if (gap >= spacing - c->opt->limit_tolerance_mm)
-            continue;
-        rules_violation *v = rules_unit_report_add_violation(
-            ur, "MU-SPACING-TERRAIN", RULES_QTY_LENGTH, gap, spacing,
-            "The unit ends %.2f\" from impassable terrain%s%s; it must stay at least %.2f\" away.",
-            rules_mm_to_in(gap), t->id[0] ? " " : "", t->id, rules_mm_to_in(spacing));
-        add_models_near(c, v, t->points, t->n_points, spacing - c->opt->limit_tolerance_mm);
-    }
-}
-
-void rules_check_board_edge(const rules_unit *u, const rules_snapshot *board, double tol_mm, const char *code,
-                            rules_unit_report *ur)
-{
-    double worst = 0;
-    rules_violation *v = NULL;
-    for (size_t j = 0; j < u->n_models; j++) {
-        rules_obb base = rules_model_base(u, &u->models[j]);
-        rules_vec2 k[4];
-        rules_obb_corners(&base, k);
-        double out = 0;
-        for (int q = 0; q < 4; q++) {
-            out = fmax(out, fmax(-k[q].x, k[q].x - board->board_width));
-            out = fmax(out, fmax(-k[q].y, k[q].y - board->board_depth));
-        }
-        if (out <= tol_mm)
-            continue;
-        if (!v)
-            v = rules_unit_report_add_violation(ur, code, RULES_QTY_LENGTH, 0, 0, "past the board edge");
-        if (!v)
-            return;
-        worst = fmax(worst, out);
-        rules_violation_add_model(v, u->models[j].id);
-    }
-    if (v) {
-        v->measured = worst;
-        snprintf(v->message, sizeof v->message,
-                 "The unit ends %.2f\" past the board edge; every model must stay on the board.", rules_mm_to_in(worst));
-    }
-}
-
-/* ---- driver ----------------------------------------------------------- */
-
-static int check_unit(const rules_snapshot *before, const rules_snapshot *after, const rules_formation *fits0,
-                      const rules_formation *fits1, size_t i0, size_t i1, const rules_ruleset *rs,
-                      const rules_check_options *opt, rules_report *out, rules_error *err)
-{
-    move_ctx c = {.u0 = &before->units[i0], .u1 = &after->units[i1], .rs = rs, .opt = opt};
-    c.f0 = fits0[i0];
-    c.f1 = fits1[i1];
-    size_t n = c.u0->n_models;
-    size_t *pairs = malloc(2 * (n ? n : 1) * sizeof *pairs);
-    if (!pairs)
-        return rules_error_set(err, "out of memory");
-    c.pair0 = pairs;
-    c.pair1 = pairs + n;
+    const size_t n = c->u0->n_models;
+    c->pair0 = pairs;
+    c->pair1 = pairs + n;
+    c->n_pairs = 0;
     for (size_t j = 0; j < n; j++) {
-        for (size_t k = 0; k < c.u1->n_models; k++)
-            if (strcmp(c.u0->models[j].id, c.u1->models[k].id) == 0) {
-                c.pair0[c.n_pairs] = j;
-                c.pair1[c.n_pairs++] = k;
+        const rules_model *m = &c->u0->models[j];
+        /* the same order in both snapshots is the usual case: no search */
+        if (j < c->u1->n_models && same_id(m, &c->u1->models[j])) {
+            c->pair0[c->n_pairs] = j;
+            c->pair1[c->n_pairs++] = j;
+            continue;
+        }
+        for (size_t k = 0; k < c->u1->n_models; k++)
+            if (same_id(m, &c->u1->models[k])) {
+                c->pair0[c->n_pairs] = j;
+                c->pair1[c->n_pairs++] = k;
                 break;
             }
     }
+    c->moved = false;
+    if (c->n_pairs == 0)
+        return 0;
+    fit_rigid(c);
+    double max_move2 = 0;
+    for (size_t i = 0; i < c->n_pairs; i++) {
+        rules_vec2 d = rules_v2_sub(c->u0->models[c->pair0[i]].pos, c->u1->models[c->pair1[i]].pos);
+        max_move2 = fmax(max_move2, rules_v2_dot(d, d));
+    }
+    c->moved = max_move2 > c->opt->still_mm * c->opt->still_mm || fabs(c->rot) > c->opt->still_rad;
+    c->pose0 = (rules_pose){c->f0.front_centre, c->f0.heading};
+    if (is_rigid(c))
+        c->pose1 = (rules_pose){apply_rigid(c, c->f0.front_centre), rules_angle_wrap(c->f0.heading + c->rot)};
+    else
+        c->pose1 = (rules_pose){c->f1.front_centre, c->f1.heading};
+    if (c->moved)
+        solve_forward_path(c);
+    return c->n_pairs;
+}
+
+/* Infers the move type: the first legal one of Advance, March, Reform, else the closest to legal. */
+static int judge_auto(const rules_move_ctx *c, rules_unit_report *chosen, rules_error *err)
+{
+    static const rules_move_type order[] = {RULES_MOVE_ADVANCE, RULES_MOVE_MARCH, RULES_MOVE_REFORM};
+    const rules_unit_report base = *chosen; /* filled but owning no arrays yet */
+    bool have = false;
+    double best = INFINITY;
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        if (!can_evaluate(c, order[k]))
+            continue;
+        rules_unit_report cand = base;
+        evaluate(c, order[k], &cand);
+        double b = badness(&cand);
+        if (!have || b < best) {
+            if (have)
+                rules_unit_report_clear(chosen);
+            *chosen = cand;
+            best = b;
+            have = true;
+        } else {
+            rules_unit_report_clear(&cand);
+        }
+        if (chosen->legal)
+            break;
+    }
+    if (!have)
+        return rules_error_set(err, "unit %s: its profile has neither advance_in nor march_in; its move cannot be "
+                                    "judged",
+                               c->u0->id);
+    return 0;
+}
+
+int rules_move_ctx_judge(const rules_move_ctx *c, rules_move_type type, bool declared, rules_unit_report *ur,
+                         rules_error *err)
+{
+    ur->centre_before = c->f0.centre;
+    ur->centre_after = c->f1.centre;
+    ur->centre_displacement_mm = rules_v2_dist(c->f0.centre, c->f1.centre);
+    ur->rotation_rad = rules_angle_wrap(c->f1.heading - c->f0.heading);
+    ur->files_before = c->f0.files;
+    ur->ranks_before = c->f0.ranks;
+    ur->files_after = c->f1.files;
+    ur->ranks_after = c->f1.ranks;
+    if (!c->moved) {
+        ur->move = RULES_MOVE_NONE;
+    } else if (type != RULES_MOVE_AUTO) {
+        if (!can_evaluate(c, type))
+            return rules_error_set(err, "unit %s: its profile has no %s, needed to judge a %s", c->u0->id,
+                                   type == RULES_MOVE_ADVANCE ? "advance_in" : "march_in", rules_move_word(type));
+        ur->declared = declared;
+        evaluate(c, type, ur);
+    } else if (judge_auto(c, ur, err) < 0) {
+        return -1;
+    }
+    if (c->moved) {
+        rules_move_check_eligible(c, ur);
+        rules_move_check_spacing(c, ur);
+        rules_check_board_edge(c->u1, c->t1->s, c->opt->limit_tolerance_mm, "MU-BOARD-EDGE", ur);
+    }
+    rules_move_check_march_test(c, ur);
+    return 0;
+}
+
+/* The report's per-model distances and the notes on models missing or inferred. */
+static int add_models(const rules_move_ctx *c, rules_unit_report *ur)
+{
+    ur->models = malloc(c->n_pairs * sizeof *ur->models);
+    if (!ur->models)
+        return -1;
+    for (size_t i = 0; i < c->n_pairs; i++) {
+        rules_model_move *mm = &ur->models[ur->n_models++];
+        const rules_model *m0 = &c->u0->models[c->pair0[i]], *m1 = &c->u1->models[c->pair1[i]];
+        strcpy(mm->id, m0->id); /* both RULES_ID_MAX long */
+        mm->distance_mm = pair_distance(c, i);
+        mm->inferred = m0->inferred || m1->inferred;
+    }
+    if (c->n_pairs < c->u0->n_models)
+        for (size_t j = 0; j < c->u0->n_models; j++)
+            if (!rules_unit_find_model(c->u1, c->u0->models[j].id))
+                rules_unit_report_add_note(ur, "Model %s is not in the after snapshot (removed or not seen).",
+                                           c->u0->models[j].id);
+    size_t inferred = 0;
+    for (size_t i = 0; i < ur->n_models; i++)
+        inferred += ur->models[i].inferred;
+    if (inferred)
+        rules_unit_report_add_note(ur, "%zu model position%s inferred from the formation, not seen.", inferred,
+                                   inferred == 1 ? " was" : "s were");
+    return 0;
+}
+
+static int check_unit(const rules_table *t0, const rules_table *t1, size_t i0, size_t i1, const rules_ruleset *rs,
+                      const rules_check_options *opt, rules_report *out, rules_error *err)
+{
+    rules_move_ctx c = {.t0 = t0, .t1 = t1, .i0 = i0, .i1 = i1, .u0 = &t0->s->units[i0], .u1 = &t1->s->units[i1],
+                  .f0 = t0->fits[i0], .f1 = t1->fits[i1], .rs = rs, .opt = opt};
+    size_t n = c.u0->n_models, stack[64];
+    size_t *pairs = 2 * n <= 64 ? stack : malloc(2 * n * sizeof *pairs);
+    if (!pairs)
+        return rules_error_set(err, "out of memory");
     int rc = 0;
     bool selected = opt->unit_id && strcmp(opt->unit_id, c.u0->id) == 0;
-    if (c.n_pairs == 0) {
+    if (rules_move_ctx_prepare(&c, pairs) == 0) {
         rules_report_add_note(out, "Unit %s has none of its models in both snapshots; its move cannot be judged.",
                               c.u0->id);
         goto done;
     }
-    fit_rigid(&c);
-    double max_move = 0;
-    for (size_t i = 0; i < c.n_pairs; i++)
-        max_move = fmax(max_move, pair_distance(&c, i));
-    bool moved = max_move > opt->still_mm || fabs(c.rot) > opt->still_rad;
-    if (!moved && !selected)
+    if (!c.moved && !selected)
         goto done;
-
-    c.pose0 = (rules_pose){c.f0.front_centre, c.f0.heading};
-    if (is_rigid(&c))
-        c.pose1 = (rules_pose){apply_rigid(&c, c.f0.front_centre), rules_angle_wrap(c.f0.heading + c.rot)};
-    else
-        c.pose1 = (rules_pose){c.f1.front_centre, c.f1.heading};
-    if (moved)
-        solve_forward_path(&c);
-
-    /* Type-independent part of the report. */
-    rules_unit_report base;
-    rules_unit_report_init(&base, c.u0->id, c.u0->side, RULES_MOVE_NONE, false);
-    base.centre_before = c.f0.centre;
-    base.centre_after = c.f1.centre;
-    base.centre_displacement_mm = rules_v2_dist(c.f0.centre, c.f1.centre);
-    base.rotation_rad = rules_angle_wrap(c.f1.heading - c.f0.heading);
-    base.files_before = c.f0.files;
-    base.ranks_before = c.f0.ranks;
-    base.files_after = c.f1.files;
-    base.ranks_after = c.f1.ranks;
-
-    rules_unit_report chosen;
-    if (!moved) {
-        chosen = base;
-        chosen.move = RULES_MOVE_NONE;
-    } else if (opt->move != RULES_MOVE_AUTO) {
-        if (!can_evaluate(&c, opt->move)) {
-            rc = rules_error_set(err, "unit %s: its profile has no %s, needed to judge a %s", c.u0->id,
-                                 opt->move == RULES_MOVE_ADVANCE ? "advance_in" : "march_in",
-                                 rules_move_word(opt->move));
-            goto done;
-        }
-        chosen = base;
-        chosen.declared = true;
-        evaluate(&c, opt->move, &chosen);
-    } else {
-        /* Infer: the first legal type in this order, else the closest to legal. */
-        static const rules_move_type order[] = {RULES_MOVE_ADVANCE, RULES_MOVE_MARCH, RULES_MOVE_REFORM};
-        bool have = false;
-        double best = INFINITY;
-        for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
-            if (!can_evaluate(&c, order[k]))
-                continue;
-            rules_unit_report cand = base;
-            evaluate(&c, order[k], &cand);
-            double b = badness(&cand);
-            if (!have || b < best) {
-                if (have)
-                    rules_unit_report_clear(&chosen);
-                chosen = cand;
-                best = b;
-                have = true;
-            } else {
-                rules_unit_report_clear(&cand);
-            }
-            if (chosen.legal)
-                break;
-        }
-        if (!have) {
-            rc = rules_error_set(err, "unit %s: its profile has neither advance_in nor march_in; its move cannot "
-                                      "be judged",
-                                 c.u0->id);
-            goto done;
-        }
-    }
-
-    chosen.models = malloc(c.n_pairs * sizeof *chosen.models);
-    if (!chosen.models) {
-        rules_unit_report_clear(&chosen);
+    rules_unit_report ur;
+    rules_unit_report_init(&ur, c.u0->id, c.u0->side, RULES_MOVE_NONE, false);
+    if (rules_move_ctx_judge(&c, opt->move, true, &ur, err) < 0) {
+        rc = -1;
+        rules_unit_report_clear(&ur);
+    } else if (add_models(&c, &ur) < 0 || rules_report_take_unit(out, &ur) < 0) {
         rc = rules_error_set(err, "out of memory");
-        goto done;
-    }
-    for (size_t i = 0; i < c.n_pairs; i++) {
-        rules_model_move *mm = &chosen.models[chosen.n_models++];
-        const rules_model *m0 = &c.u0->models[c.pair0[i]], *m1 = &c.u1->models[c.pair1[i]];
-        snprintf(mm->id, sizeof mm->id, "%s", m0->id);
-        mm->distance_mm = pair_distance(&c, i);
-        mm->inferred = m0->inferred || m1->inferred;
-    }
-    if (moved) {
-        check_eligible(&c, &chosen);
-        check_spacing(&c, after, fits1, &chosen);
-        rules_check_board_edge(c.u1, after, opt->limit_tolerance_mm, "MU-BOARD-EDGE", &chosen);
-    }
-    check_march_test(&c, before, fits0, &chosen);
-    for (size_t j = 0; j < c.u0->n_models; j++)
-        if (!rules_unit_find_model(c.u1, c.u0->models[j].id))
-            rules_unit_report_add_note(&chosen, "Model %s is not in the after snapshot (removed or not seen).",
-                                       c.u0->models[j].id);
-    size_t inferred = 0;
-    for (size_t i = 0; i < chosen.n_models; i++)
-        inferred += chosen.models[i].inferred;
-    if (inferred)
-        rules_unit_report_add_note(&chosen, "%zu model position%s inferred from the formation, not seen.", inferred,
-                                   inferred == 1 ? " was" : "s were");
-    if (rules_report_take_unit(out, &chosen) < 0) {
-        rules_unit_report_clear(&chosen);
-        rc = rules_error_set(err, "out of memory");
+        rules_unit_report_clear(&ur);
     }
 done:
-    free(pairs);
+    if (pairs != stack)
+        free(pairs);
     return rc;
 }
 
-static int fit_all(const rules_snapshot *s, const rules_check_options *opt, rules_formation **out,
-                   rules_error *err)
-{
-    *out = calloc(s->n_units ? s->n_units : 1, sizeof **out);
-    if (!*out)
-        return rules_error_set(err, "out of memory");
-    for (size_t i = 0; i < s->n_units; i++)
-        if (rules_formation_fit(&s->units[i], &opt->formation, &(*out)[i], NULL) < 0)
-            return rules_error_set(err, "unit %s has no models", s->units[i].id);
-    return 0;
-}
+/* ---- the table -------------------------------------------------------- */
 
 /* A model in both snapshots must belong to the same unit in both. */
-static int check_consistent(const rules_snapshot *before, const rules_snapshot *after, rules_error *err)
+static int check_consistent(const rules_table *t0, const rules_table *t1, rules_error *err)
 {
+    const rules_snapshot *before = t0->s, *after = t1->s;
     for (size_t i = 0; i < before->n_units; i++) {
         const rules_unit *u = &before->units[i];
-        const rules_unit *same = rules_snapshot_find_unit(after, u->id);
+        size_t k = rules_table_find(t1, u->id);
+        const rules_unit *same = k == RULES_TABLE_NONE ? NULL : &after->units[k];
         for (size_t j = 0; j < u->n_models; j++) {
             rules_unit *other = NULL;
-            if (same && rules_unit_find_model(same, u->models[j].id))
+            if (same && ((j < same->n_models && same_id(&u->models[j], &same->models[j])) ||
+                         rules_unit_find_model(same, u->models[j].id)))
                 continue; /* the usual case, found without searching the whole table */
             if (rules_snapshot_find_model(after, u->models[j].id, &other) && strcmp(other->id, u->id) != 0)
                 return rules_error_set(err,
@@ -626,32 +518,35 @@ int rules_move_check(const rules_snapshot *before, const rules_snapshot *after, 
     const rules_check_options *opt = opt_in;
     rules_report_begin(out, before, after);
 
-    if (check_consistent(before, after, err) < 0)
+    rules_table t0, t1;
+    if (rules_table_build(&t0, before, &opt->formation, NULL, err) < 0)
         return -1;
-    if (opt->unit_id && !rules_snapshot_find_unit(before, opt->unit_id))
-        return rules_error_set(err, "unit %s is not in the before snapshot", opt->unit_id);
-
-    rules_formation *fits0 = NULL, *fits1 = NULL;
-    int rc = fit_all(before, opt, &fits0, err);
-    if (rc == 0)
-        rc = fit_all(after, opt, &fits1, err);
+    if (rules_table_build(&t1, after, &opt->formation, &t0, err) < 0) {
+        rules_table_clear(&t0);
+        return -1;
+    }
+    int rc = check_consistent(&t0, &t1, err);
+    if (rc == 0 && rules_report_reserve(out, opt->unit_id ? 1 : before->n_units) < 0)
+        rc = rules_error_set(err, "out of memory");
+    if (rc == 0 && opt->unit_id && rules_table_find(&t0, opt->unit_id) == RULES_TABLE_NONE)
+        rc = rules_error_set(err, "unit %s is not in the before snapshot", opt->unit_id);
     for (size_t i = 0; rc == 0 && i < before->n_units; i++) {
         const rules_unit *u0 = &before->units[i];
         if (opt->unit_id && strcmp(opt->unit_id, u0->id) != 0)
             continue;
-        const rules_unit *u1 = rules_snapshot_find_unit(after, u0->id);
-        if (!u1) {
+        size_t i1 = rules_table_find(&t1, u0->id);
+        if (i1 == RULES_TABLE_NONE) {
             rules_report_add_note(out, "Unit %s is not in the after snapshot (removed or not seen).", u0->id);
             continue;
         }
-        rc = check_unit(before, after, fits0, fits1, i, (size_t)(u1 - after->units), &out->ruleset, opt, out, err);
+        rc = check_unit(&t0, &t1, i, i1, &out->ruleset, opt, out, err);
     }
     for (size_t i = 0; rc == 0 && !opt->unit_id && i < after->n_units; i++)
-        if (!rules_snapshot_find_unit(before, after->units[i].id))
+        if (rules_table_find(&t0, after->units[i].id) == RULES_TABLE_NONE)
             rules_report_add_note(out, "Unit %s appears only in the after snapshot; it is not judged.",
                                   after->units[i].id);
-    free(fits0);
-    free(fits1);
+    rules_table_clear(&t0);
+    rules_table_clear(&t1);
     if (rc < 0)
         rules_report_clear(out);
     return rc;

@@ -53,8 +53,7 @@ rules_pose rules_path_apply(rules_pose p, const rules_path *path, double w)
     return p;
 }
 
-/* Distance a wheel of `angle` counts for, by the ruleset's measure. */
-static double wheel_cost(double angle, double w, const rules_ruleset *rs)
+double rules_path_wheel_cost(double angle, double w, const rules_ruleset *rs)
 {
     angle = fabs(angle);
     if (rs->wheel_measure == RULES_WHEEL_ARC || rs->wheel_chord_max_rad <= 0)
@@ -175,8 +174,8 @@ static void build_path(int w, const double prm[3], double rho, double width, con
     for (int i = 0; i < 3; i++) {
         switch (words[w][i]) {
         case SEG_S: push_step(out, RULES_STEP_FORWARD, prm[i] * rho, 0, prm[i] * rho); break;
-        case SEG_L: push_step(out, RULES_STEP_WHEEL_LEFT, 0, prm[i], wheel_cost(prm[i], width, rs)); break;
-        case SEG_R: push_step(out, RULES_STEP_WHEEL_RIGHT, 0, -prm[i], wheel_cost(prm[i], width, rs)); break;
+        case SEG_L: push_step(out, RULES_STEP_WHEEL_LEFT, 0, prm[i], rules_path_wheel_cost(prm[i], width, rs)); break;
+        case SEG_R: push_step(out, RULES_STEP_WHEEL_RIGHT, 0, -prm[i], rules_path_wheel_cost(prm[i], width, rs)); break;
         }
     }
 }
@@ -216,7 +215,7 @@ static void consider(const word_search *ws, const seg_type *kinds, const double 
             push_step(&cand, RULES_STEP_FORWARD, v, 0, v);
         else
             push_step(&cand, kinds[i] == SEG_L ? RULES_STEP_WHEEL_LEFT : RULES_STEP_WHEEL_RIGHT, 0,
-                      kinds[i] == SEG_L ? v : -v, wheel_cost(v, ws->width, ws->rs));
+                      kinds[i] == SEG_L ? v : -v, rules_path_wheel_cost(v, ws->width, ws->rs));
     }
     if (*ws->found && cand.length_mm >= ws->best->length_mm)
         return;
@@ -257,7 +256,7 @@ static double sbend_cost(const word_search *ws, double a1, int d, bool first_str
     rules_vec2 disp = rules_v2_add(arc_disp(ws->rho, th0, a1, d), arc_disp(ws->rho, thm, a2, -d));
     rules_vec2 v = rules_v2_sub(rules_v2_sub(ws->to.front_centre, ws->from.front_centre), disp);
     double straight = first_straight ? two_straights(ws, v, th0, thm, s1, s2) : two_straights(ws, v, thm, ws->to.heading, s1, s2);
-    return straight + wheel_cost(a1, ws->width, ws->rs) + wheel_cost(a2, ws->width, ws->rs);
+    return straight + rules_path_wheel_cost(a1, ws->width, ws->rs) + rules_path_wheel_cost(a2, ws->width, ws->rs);
 }
 
 /* Residual of arc, opposite arc, straight (or straight first): zero when the straight closes the gap. */
@@ -463,6 +462,8 @@ void rules_path_forward_wheels(rules_pose from, rules_pose to, double width, con
         }
         clean.steps[kept++] = out->steps[i];
     }
+    if (kept == out->n_steps)
+        return; /* nothing to drop: no second drive needed */
     clean.n_steps = kept;
     rules_pose end = rules_path_apply(from, &clean, width);
     if (rules_v2_dist(end.front_centre, to.front_centre) < 0.05 &&

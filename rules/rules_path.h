@@ -70,6 +70,9 @@ void rules_path_forward_wheels(rules_pose from, rules_pose to, double front_widt
 void rules_path_single_model(rules_vec2 from, double from_facing, rules_vec2 to, double to_facing,
                              rules_path *out);
 
+/* The distance a wheel of `angle` (either sign) counts for, front `width` wide, by the ruleset's measure. */
+double rules_path_wheel_cost(double angle, double width, const rules_ruleset *rs);
+
 /* Pose after applying `step` (lengths as moved, not as counted) for a unit of front width W. */
 rules_pose rules_path_apply_step(rules_pose p, const rules_step *step, double front_width);
 /* Pose after the whole path (steps applied in order). */

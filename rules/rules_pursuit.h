@@ -16,9 +16,15 @@
  *   3 Legal Position: no contact with units it did not charge and Unit Spacing
  *     kept (friendly units of the combat included), else backtrack along the
  *     move to the last legal position.
- * Obstructions: impassable terrain, Fleeing enemy units, friendly units not
- * in the combat; friendly units of the combat (and the other pursuers) are
- * open terrain in steps 1 and 2. Chargers move first, in the order that
+ * Obstructions: impassable terrain, enemy units that fled from the combat of
+ * the pursuers, friendly units not in the combat; friendly units of the
+ * combat (and the other pursuers) are open terrain in steps 1 and 2. Any
+ * other enemy unit, Fleeing or not, is Charged; when the table does not say
+ * which combat a Fleeing enemy fled from, the check judges both ways and
+ * says "cannot tell" when the call depends on it. A Charge in step 2 is a
+ * Charge Move: forward, one wheel of at most the ruleset's charge wheel,
+ * forward, the Front touching the Facing (a corner first, then aligned about
+ * it), all within the roll. Chargers move first, in the order that
  * brings most chargers and then most models into contact (every order of up
  * to 5 chargers is tried); the others follow in the given order.
  *
@@ -54,6 +60,12 @@ typedef struct rules_pursuer {
     bool post_combat_reform; /* it made a Post-Combat Reform in the previous Player Turn: enemies are obstructions */
 } rules_pursuer;
 
+/* A Fleeing enemy unit of unknown combat: which the prediction takes it for (the check tries both). */
+typedef enum rules_pursuit_unknown {
+    RULES_PURSUIT_UNKNOWN_OBSTRUCTION = 0, /* fled from this combat */
+    RULES_PURSUIT_UNKNOWN_TARGET,          /* fled from another combat: Charged */
+} rules_pursuit_unknown;
+
 typedef struct rules_pursuit_input {
     const rules_pursuer *pursuers;
     size_t n_pursuers;
@@ -61,7 +73,26 @@ typedef struct rules_pursuit_input {
     const char *const *combat;    /* other friendly units of the same combat; NULL/0 when none */
     size_t n_combat;
     double tolerance_mm;          /* a model this far from the prediction is still accepted */
+    /*
+     * Seed 003, 2.2: only enemies that fled from the combat of the pursuers
+     * are obstructions; any other enemy, Fleeing or not, is Charged. The
+     * combat is `combat_id` (NULL or "": the first pursuer's `combat` in the
+     * snapshot); enemies fled from it are those listed in `fled` and the
+     * Fleeing units whose `combat` is it.
+     */
+    const char *combat_id;
+    const char *const *fled;
+    size_t n_fled;
+    rules_pursuit_unknown unknown_fleeing;
 } rules_pursuit_input;
+
+/*
+ * The Fleeing enemy units of the pursuers whose combat the inputs do not
+ * tell (neither listed in `fled` nor with a `combat` in the snapshot, or no
+ * combat known for the pursuers): written to `names` ("a, b"), counted.
+ */
+size_t rules_pursuit_unknown_fleeing(const rules_snapshot *before, const rules_pursuit_input *in, char *names,
+                                     size_t cap);
 
 typedef enum rules_pursuit_outcome {
     RULES_PURSUIT_OFF_BOARD = 0,  /* pursues off the board */

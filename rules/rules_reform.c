@@ -225,11 +225,13 @@ static int judge_unit(reform_ctx *c, rules_report *out, rules_error *err)
                                         "The unit went from %d to %d files; a Reform Move may change the number "
                                         "of files by at most %d.",
                                         c->f0.files, c->f1.files, c->rs->max_file_change);
-    if (c->rs->ranks_at_most_files && c->f1.ranks > c->f1.files && c->f1.files < c->rs->proper_rank_width)
+    int proper = rules_formation_proper_rank(c->rs, c->u0);
+    if (c->rs->ranks_at_most_files && c->f1.ranks > c->f1.files && c->f1.files < proper)
         rules_unit_report_add_violation(&ur, "RM-RANKS-FILES", RULES_QTY_COUNT, c->f1.ranks, c->f1.files,
                                         "The unit ends with %d ranks but only %d files; it may not have more ranks "
-                                        "than files unless it is %d models wide (a Proper Rank).",
-                                        c->f1.ranks, c->f1.files, c->rs->proper_rank_width);
+                                        "than files unless it is %d models wide (a Proper Rank%s%s%s).",
+                                        c->f1.ranks, c->f1.files, proper, c->u0->height >= 0 ? " of " : "",
+                                        rules_formation_height_class(c->rs, c->u0), c->u0->height >= 0 ? " height" : "");
     check_formation(c->opt, c->rs, &c->f1, c->u1, &ur, "RM-FORMATION", "placed back");
 
     /* Mid-move placement: viable formation at Unit Spacing (during a move). */

@@ -14,6 +14,19 @@
  *   rules_report_print(&r, stdout);  or  cJSON *j = rules_report_to_json(&r);
  *   rules_report_clear(&r);
  * The report owns its arrays; clear frees them and leaves an empty report.
+ *
+ * The nearest legal move (the overlay draws it as a ghost; this API is stable):
+ *   rules_suggest_moves(before, after, &opts, &r, &err);  // after the check (rules_suggest.h)
+ *   for each r.units[i] with verdict == RULES_VERDICT_ILLEGAL and suggestion.found:
+ *     const rules_suggestion *sg = &r.units[i].suggestion;
+ *     sg->models[k].pos / .facing: where to put model sg->models[k].id (board mm, rad)
+ *     sg->pose: the centre of the Front Facing and the facing there; sg->remove: off the table
+ *     sg->text: the sentence ("move the spears back 0.38\" along their path")
+ *   or, with bases and all: rules_snapshot *ghost = rules_suggest_apply(after, &r);
+ *     (the after snapshot with every suggestion applied: draw the suggested units' bases from it)
+ * A call that is not ILLEGAL (LEGAL, CANNOT_TELL, NOT_SEEN) never carries a
+ * suggestion: rules_unit_report_set_verdict clears it, and neither the JSON,
+ * the text nor rules_suggest_apply use one.
  */
 #ifndef RULES_REPORT_H
 #define RULES_REPORT_H
@@ -84,6 +97,36 @@ typedef struct rules_measure {
     double value;
 } rules_measure;
 
+/* One model of a suggested end position: where to put it. */
+typedef struct rules_suggested_model {
+    char id[RULES_ID_MAX];
+    rules_vec2 pos;      /* base centre, mm */
+    double facing;       /* rad */
+} rules_suggested_model;
+
+/*
+ * The nearest legal move (rules_suggest; ILLEGAL calls only): the legal end
+ * position of the same move type closest to where the player put the unit.
+ * "Closest" is the largest distance any one model must be moved from where
+ * the player put it (docs/rules.md, "The nearest legal move").
+ */
+typedef struct rules_suggestion {
+    bool found;                    /* a legal end position was found; else `text` says why not */
+    bool remove;                   /* the legal end is off the table (a Pursuit off the board) */
+    rules_move_type move;          /* the move type it is legal as */
+    rules_pose pose;               /* centre of the Front Facing and facing */
+    rules_suggested_model *models; /* every model, in the unit's order */
+    size_t n_models;
+    double shift_mm;               /* the farthest any model moves from where the player put it */
+    double back_along_path_mm;     /* > 0: the player's own path, cut short by this much */
+    char text[RULES_TEXT_MAX];     /* "move the spears back 0.38\" along their path" */
+} rules_suggestion;
+
+/* Frees the models and empties the suggestion. */
+void rules_suggestion_clear(rules_suggestion *s);
+/* Sets the models (copied); -1 when out of memory. */
+int rules_suggestion_set_models(rules_suggestion *s, const rules_suggested_model *models, size_t n);
+
 /*
  * The call on one unit. A judge forgives "cannot tell", never a wrong
  * ILLEGAL: ILLEGAL stands only when a rule is broken under every placement
@@ -137,6 +180,7 @@ typedef struct rules_unit_report {
     rules_verdict verdict;
     char why[RULES_TEXT_MAX];   /* for CANNOT_TELL and NOT_SEEN: which models, and why */
     bool legal;
+    rules_suggestion suggestion; /* the nearest legal move, for ILLEGAL calls once rules_suggest ran */
 } rules_unit_report;
 
 typedef struct rules_report {
@@ -151,6 +195,8 @@ typedef struct rules_report {
 void rules_report_init(rules_report *r);
 /* Frees everything the report owns and re-initialises it. */
 void rules_report_clear(rules_report *r);
+/* Room for `n` unit reports in all, so that adding them never reallocates; -1 when out of memory. */
+int rules_report_reserve(rules_report *r, size_t n);
 /* Appends an empty unit report; NULL when out of memory. Valid until the next add. */
 rules_unit_report *rules_report_add_unit(rules_report *r, const char *unit_id, const char *side);
 /*

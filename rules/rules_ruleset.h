@@ -40,10 +40,15 @@ typedef struct rules_ruleset {
     int max_file_change;            /* Reform Move / Combat Reform: files may change by this much */
     bool ranks_at_most_files;       /* no more ranks than files unless wide enough for a Proper Rank */
     int proper_rank_width;          /* models of standard height making a Proper (Full) Rank */
+    int proper_rank_width_large;    /* ... of Large height (Height from height_large_from) */
+    int proper_rank_width_gigantic; /* ... of Gigantic height (Height from height_gigantic_from) */
+    int height_large_from;          /* Height classes [B]: 0-2 standard, 3-4 large, 5 gigantic */
+    int height_gigantic_from;
 
     /* Contact (Combat Reforms, Pursuit) */
     double contact_tolerance_mm;    /* bases this close count as touching */
     double alignment_tolerance_rad; /* facings this close to parallel count as aligned */
+    double charge_max_wheel_rad;    /* a Charge Move may make one wheel of at most this (Pursuit charges) */
 
     /* Dynamic Formations (seed 002) */
     int formation_min_models;       /* a formation needs at least this many identical models */

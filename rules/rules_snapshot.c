@@ -194,6 +194,7 @@ rules_unit *rules_snapshot_add_unit(rules_snapshot *s, const char *id, const cha
     u->advance_rate = u->march_rate = u->mobility = NAN;
     u->control_area_mm = NAN;
     u->will = -1;
+    u->height = -1;
     u->placements_complete = true;
     return u;
 }

@@ -104,6 +104,11 @@ typedef struct rules_unit {
     double control_area_mm;   /* Control Area radius about each base centre; NAN when absent */
     bool heroic;              /* Hero, Heroic Mount or Heroic Beast: never in a formation */
     int will;                 /* WILL characteristic; -1 when absent */
+    /* Pursuit and Proper Ranks (issue 14); absent in older files. */
+    char combat[RULES_ID_MAX];  /* the combat it took part in this Melee Phase (Fleeing: the one it fled from); "" unknown */
+    int height;               /* Height 0..5; -1 unknown. Words: standard 1, large 3, gigantic 5 (height_word set) */
+    bool height_word;         /* Height was given as a word: written back as one */
+    char type[16];            /* Type: "infantry", "beast", "cavalry", "construct"; "" unknown */
     rules_model *models;
     size_t n_models, cap_models;
     /* Vision's other placements of the inferred models (the one in `models`

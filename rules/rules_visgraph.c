@@ -1,59 +1,9 @@
-#include "rules_visgraph.h"
+#include "rules_visgraph_int.h"
 
-#include <stdbool.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define GROW_SIDES 12 /* each vertex disc is circumscribed by a 12-gon: at most 3.5% extra clearance */
-/* Segments may run along a grown edge or graze a vertex: the polygon is shrunk by this for blocking. */
-#define GRAZE_MM 1e-6
-
-typedef struct obstacle {
-    size_t first, n;         /* its grown vertices: nodes[first .. first+n), counter-clockwise */
-    double x0, y0, x1, y1;   /* bounding box of the grown hull */
-    size_t raw_first, raw_n; /* the hull before growth: raw[raw_first ..], for start/end inside the growth */
-} obstacle;
-
-typedef struct node {
-    rules_vec2 p;
-    size_t obst;             /* owning obstacle, or SIZE_MAX for start/end */
-    bool usable;             /* on the board and not inside another obstacle */
-} node;
-
-struct rules_visgraph {
-    double board_w, board_d;
-    obstacle *obst;
-    size_t n_obst, cap_obst;
-    node *nodes;             /* nodes[0] = start, nodes[1] = end, then obstacle vertices */
-    size_t n_nodes, cap_nodes;
-    rules_vec2 *raw;         /* ungrown hulls */
-    size_t n_raw, cap_raw;
-    rules_vec2 *grown;       /* grown[i] == nodes[i].p, contiguous for the clipping loops */
-    size_t cap_grown;
-    /* Edge i -> i+1 of each polygon as a half-plane: inside when dot(n, x) > c (n of unit length). */
-    rules_vec2 *grown_n, *raw_n;
-    double *grown_c, *raw_c;
-    size_t cap_grown_hp, cap_raw_hp;
-    double *h;               /* per-route heuristic cache */
-    size_t cap_h;
-    /* per-route scratch, sized with the nodes */
-    double *g;
-    size_t *parent;
-    unsigned char *state;    /* 0 unseen, 1 open, 2 closed */
-    bool *in_start, *in_end; /* per obstacle: contains the start / end point */
-    size_t cap_scratch, cap_obst_scratch;
-    bool dirty;              /* vertex usability needs recomputing */
-};
-
-/* sqrt rather than hypot: the inner loops run it per node pair; coordinates are millimetres, no overflow. */
-static inline double fast_dist(rules_vec2 a, rules_vec2 b)
-{
-    double dx = a.x - b.x, dy = a.y - b.y;
-    return sqrt(dx * dx + dy * dy);
-}
-
-static bool grow_array(void **arr, size_t *cap, size_t need, size_t size)
+bool vg_grow_array(void **arr, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap)
         return true;
@@ -71,7 +21,7 @@ static bool grow_array(void **arr, size_t *cap, size_t need, size_t size)
 rules_visgraph *rules_visgraph_new(void)
 {
     rules_visgraph *g = calloc(1, sizeof *g);
-    if (g && !grow_array((void **)&g->nodes, &g->cap_nodes, 2, sizeof *g->nodes)) {
+    if (g && !vg_grow_array((void **)&g->nodes, &g->cap_nodes, 2, sizeof *g->nodes)) {
         free(g);
         return NULL;
     }
@@ -96,6 +46,10 @@ void rules_visgraph_free(rules_visgraph *g)
     free(g->g);
     free(g->parent);
     free(g->state);
+    free(g->heap);
+    free(g->cand);
+    free(g->cand_at);
+    free(g->sees_end);
     free(g->in_start);
     free(g->in_end);
     free(g);
@@ -111,6 +65,11 @@ void rules_visgraph_reset(rules_visgraph *g, double board_w, double board_d)
     g->nodes[0] = (node){{0, 0}, SIZE_MAX, true};
     g->nodes[1] = (node){{0, 0}, SIZE_MAX, true};
     g->dirty = true;
+}
+
+void rules_visgraph_set_exhaustive(rules_visgraph *g, bool on)
+{
+    g->exhaustive = on;
 }
 
 size_t rules_visgraph_obstacle_count(const rules_visgraph *g)
@@ -129,7 +88,17 @@ static int cmp_xy(const void *a, const void *b)
 /* Andrew's monotone chain; `pts` is sorted in place, the hull (counter-clockwise) goes to `out`. */
 static size_t convex_hull(rules_vec2 *pts, size_t n, rules_vec2 *out)
 {
-    qsort(pts, n, sizeof *pts, cmp_xy);
+    if (n > 16) {
+        qsort(pts, n, sizeof *pts, cmp_xy);
+    } else { /* a terrain piece or a unit boundary: a few points, no qsort machinery */
+        for (size_t i = 1; i < n; i++) {
+            rules_vec2 x = pts[i];
+            size_t j = i;
+            for (; j > 0 && cmp_xy(&pts[j - 1], &x) > 0; j--)
+                pts[j] = pts[j - 1];
+            pts[j] = x;
+        }
+    }
     if (n < 3) {
         memcpy(out, pts, n * sizeof *pts);
         return n;
@@ -159,6 +128,39 @@ static void half_planes(const rules_vec2 *poly, size_t n, rules_vec2 *nrm, doubl
     }
 }
 
+/* Index of the lowest point (then the leftmost): where a counter-clockwise edge walk by angle starts. */
+static size_t lowest(const rules_vec2 *p, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 1; i < n; i++)
+        if (p[i].y < p[k].y || (p[i].y == p[k].y && p[i].x < p[k].x))
+            k = i;
+    return k;
+}
+
+/*
+ * The Minkowski sum of two convex counter-clockwise polygons, by merging
+ * their edges in order of angle (linear time, no sort). `out` has room for
+ * na + nb points; returns the count.
+ */
+static size_t minkowski(const rules_vec2 *a, size_t na, const rules_vec2 *b, size_t nb, rules_vec2 *out)
+{
+    size_t ia = lowest(a, na), ib = lowest(b, nb), ea = 0, eb = 0, n = 0;
+    while (ea < na || eb < nb) {
+        out[n++] = rules_v2_add(a[(ia + ea) % na], b[(ib + eb) % nb]);
+        rules_vec2 da = rules_v2_sub(a[(ia + ea + 1) % na], a[(ia + ea) % na]);
+        rules_vec2 db = rules_v2_sub(b[(ib + eb + 1) % nb], b[(ib + eb) % nb]);
+        double c = rules_v2_cross(da, db);
+        if (eb >= nb || (ea < na && c > 0))
+            ea++;
+        else if (ea >= na || c < 0)
+            eb++;
+        else
+            ea++, eb++; /* parallel edges: one edge of the sum */
+    }
+    return n;
+}
+
 int rules_visgraph_add_obstacle(rules_visgraph *g, const rules_vec2 *poly, size_t n, double clearance)
 {
     if (n == 0)
@@ -169,27 +171,35 @@ int rules_visgraph_add_obstacle(rules_visgraph *g, const rules_vec2 *poly, size_
     if (!pts)
         return -1;
     rules_vec2 *hull = pts + m;
-    /* Each vertex's disc, circumscribed: the 12-gon's corners lie at r / cos(pi / 12). */
-    const double R = clearance / cos(RULES_PI / GROW_SIDES);
-    rules_vec2 spoke[GROW_SIDES];
-    for (size_t j = 0; j < sides; j++)
-        spoke[j] = rules_v2_scale(rules_v2_dir(2 * RULES_PI * j / GROW_SIDES), R);
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < sides; j++)
-            pts[i * sides + j] = sides == 1 ? poly[i] : rules_v2_add(poly[i], spoke[j]);
-    size_t h = convex_hull(pts, m, hull);
-    if (!grow_array((void **)&g->obst, &g->cap_obst, g->n_obst + 1, sizeof *g->obst) ||
-        !grow_array((void **)&g->nodes, &g->cap_nodes, g->n_nodes + h, sizeof *g->nodes) ||
-        !grow_array((void **)&g->raw, &g->cap_raw, g->n_raw + n + 1, sizeof *g->raw) ||
-        !grow_array((void **)&g->grown, &g->cap_grown, g->n_nodes + h, sizeof *g->grown)) {
+    /* The hull of the polygon grown by the 12-gon circumscribing the clearance disc (corners at
+     * r / cos(pi / 12)): the Minkowski sum of the polygon's hull and the 12-gon. */
+    memcpy(pts, poly, n * sizeof *pts);
+    size_t nr = convex_hull(pts, n, hull);
+    size_t h = nr;
+    if (sides > 1) {
+        static const double unit[GROW_SIDES][2] = {
+            {1, 0}, {0.86602540378443865, 0.5}, {0.5, 0.86602540378443865}, {0, 1},
+            {-0.5, 0.86602540378443865}, {-0.86602540378443865, 0.5}, {-1, 0}, {-0.86602540378443865, -0.5},
+            {-0.5, -0.86602540378443865}, {0, -1}, {0.5, -0.86602540378443865}, {0.86602540378443865, -0.5}};
+        const double R = clearance / cos(RULES_PI / GROW_SIDES);
+        rules_vec2 gon[GROW_SIDES];
+        for (size_t j = 0; j < GROW_SIDES; j++)
+            gon[j] = rules_v2(unit[j][0] * R, unit[j][1] * R);
+        memcpy(pts, hull, nr * sizeof *hull); /* the raw hull; `hull` (room for 12 n + 1) takes the sum */
+        h = minkowski(pts, nr, gon, GROW_SIDES, hull);
+    }
+    if (!vg_grow_array((void **)&g->obst, &g->cap_obst, g->n_obst + 1, sizeof *g->obst) ||
+        !vg_grow_array((void **)&g->nodes, &g->cap_nodes, g->n_nodes + h, sizeof *g->nodes) ||
+        !vg_grow_array((void **)&g->raw, &g->cap_raw, g->n_raw + n + 1, sizeof *g->raw) ||
+        !vg_grow_array((void **)&g->grown, &g->cap_grown, g->n_nodes + h, sizeof *g->grown)) {
         free(pts);
         return -1;
     }
     size_t c1 = g->cap_grown_hp, c2 = g->cap_grown_hp, c3 = g->cap_raw_hp, c4 = g->cap_raw_hp;
-    if (!grow_array((void **)&g->grown_n, &c1, g->n_nodes + h, sizeof *g->grown_n) ||
-        !grow_array((void **)&g->grown_c, &c2, g->n_nodes + h, sizeof *g->grown_c) ||
-        !grow_array((void **)&g->raw_n, &c3, g->n_raw + n + 1, sizeof *g->raw_n) ||
-        !grow_array((void **)&g->raw_c, &c4, g->n_raw + n + 1, sizeof *g->raw_c)) {
+    if (!vg_grow_array((void **)&g->grown_n, &c1, g->n_nodes + h, sizeof *g->grown_n) ||
+        !vg_grow_array((void **)&g->grown_c, &c2, g->n_nodes + h, sizeof *g->grown_c) ||
+        !vg_grow_array((void **)&g->raw_n, &c3, g->n_raw + n + 1, sizeof *g->raw_n) ||
+        !vg_grow_array((void **)&g->raw_c, &c4, g->n_raw + n + 1, sizeof *g->raw_c)) {
         free(pts);
         return -1;
     }
@@ -214,6 +224,10 @@ int rules_visgraph_add_obstacle(rules_visgraph *g, const rules_vec2 *poly, size_
         o->y0 = fmin(o->y0, hull[i].y);
         o->y1 = fmax(o->y1, hull[i].y);
     }
+    o->c = rules_v2((o->x0 + o->x1) / 2, (o->y0 + o->y1) / 2);
+    o->r = 0;
+    for (size_t i = 0; i < h; i++)
+        o->r = fmax(o->r, fast_dist(o->c, hull[i]));
     half_planes(hull, h, g->grown_n + o->first, g->grown_c + o->first);
     g->n_obst++;
     g->dirty = true;
@@ -222,7 +236,7 @@ int rules_visgraph_add_obstacle(rules_visgraph *g, const rules_vec2 *poly, size_
 }
 
 /* Strictly inside (by more than GRAZE_MM) the convex obstacle. */
-static bool strictly_inside(const rules_visgraph *g, const obstacle *o, rules_vec2 p)
+bool vg_strictly_inside(const rules_visgraph *g, const obstacle *o, rules_vec2 p)
 {
     if (o->n < 3 || p.x <= o->x0 || p.x >= o->x1 || p.y <= o->y0 || p.y >= o->y1)
         return false;
@@ -254,23 +268,35 @@ static bool blocks_poly(const rules_vec2 *nrm, const double *cc, size_t n, rules
         }
         double t = -c0 / c1;
         if (c1 > 0)
-            t0 = fmax(t0, t);
+            t0 = t > t0 ? t : t0;
         else
-            t1 = fmin(t1, t);
+            t1 = t < t1 ? t : t1;
         if (t1 - t0 <= 1e-12)
             return false;
     }
     return t1 - t0 > 1e-12;
 }
 
+/* The segment ab comes within r of c (squared distances, no root). */
+static bool seg_near(rules_vec2 a, rules_vec2 b, rules_vec2 c, double r)
+{
+    rules_vec2 ab = rules_v2_sub(b, a), ac = rules_v2_sub(c, a);
+    double len2 = rules_v2_dot(ab, ab), t = len2 > 0 ? rules_v2_dot(ac, ab) / len2 : 0.0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    rules_vec2 d = rules_v2_sub(ac, rules_v2_scale(ab, t));
+    return rules_v2_dot(d, d) < r * r;
+}
+
 static bool blocks(const rules_visgraph *g, const obstacle *o, rules_vec2 a, rules_vec2 b)
 {
-    if (fmax(a.x, b.x) <= o->x0 || fmin(a.x, b.x) >= o->x1 || fmax(a.y, b.y) <= o->y0 || fmin(a.y, b.y) >= o->y1)
+    /* cheap rejections first: bounding boxes apart, then the segment passing the bounding circle */
+    if ((a.x > b.x ? a.x : b.x) <= o->x0 || (a.x < b.x ? a.x : b.x) >= o->x1 || (a.y > b.y ? a.y : b.y) <= o->y0 ||
+        (a.y < b.y ? a.y : b.y) >= o->y1 || !seg_near(a, b, o->c, o->r))
         return false;
     return blocks_poly(g->grown_n + o->first, g->grown_c + o->first, o->n, a, b);
 }
 
-static bool visible(const rules_visgraph *g, size_t ia, size_t ib)
+bool vg_visible(const rules_visgraph *g, size_t ia, size_t ib)
 {
     rules_vec2 a = g->nodes[ia].p, b = g->nodes[ib].p;
     for (size_t k = 0; k < g->n_obst; k++) {
@@ -288,7 +314,7 @@ static bool visible(const rules_visgraph *g, size_t ia, size_t ib)
 }
 
 /* A shortest route bends only where it is tangent to an obstacle: v's neighbours lie on one side of u->v. */
-static bool tangent(const rules_visgraph *g, size_t iu, size_t iv)
+bool vg_tangent(const rules_visgraph *g, size_t iu, size_t iv)
 {
     const node *v = &g->nodes[iv];
     if (v->obst == SIZE_MAX)
@@ -302,150 +328,4 @@ static bool tangent(const rules_visgraph *g, size_t iu, size_t iv)
     double s1 = rules_v2_cross(dir, rules_v2_sub(prev, v->p)), s2 = rules_v2_cross(dir, rules_v2_sub(next, v->p));
     const double eps = 1e-9 * (1 + fabs(dir.x) + fabs(dir.y));
     return s1 * s2 >= 0 || fabs(s1) < eps || fabs(s2) < eps;
-}
-
-static int ensure_scratch(rules_visgraph *g)
-{
-    size_t ch = g->cap_h;
-    if (!grow_array((void **)&g->h, &ch, g->n_nodes, sizeof *g->h))
-        return -1;
-    g->cap_h = ch;
-    size_t cap = g->cap_scratch, cap2 = g->cap_scratch, cap3 = g->cap_scratch;
-    if (!grow_array((void **)&g->g, &cap, g->n_nodes, sizeof *g->g) ||
-        !grow_array((void **)&g->parent, &cap2, g->n_nodes, sizeof *g->parent) ||
-        !grow_array((void **)&g->state, &cap3, g->n_nodes, sizeof *g->state))
-        return -1;
-    g->cap_scratch = cap;
-    size_t c1 = g->cap_obst_scratch, c2 = g->cap_obst_scratch;
-    if (!grow_array((void **)&g->in_start, &c1, g->n_obst + 1, sizeof *g->in_start) ||
-        !grow_array((void **)&g->in_end, &c2, g->n_obst + 1, sizeof *g->in_end))
-        return -1;
-    g->cap_obst_scratch = c1;
-    return 0;
-}
-
-static void update_usable(rules_visgraph *g)
-{
-    const double slack = 1e-6;
-    for (size_t i = 2; i < g->n_nodes; i++) {
-        node *v = &g->nodes[i];
-        v->usable = true;
-        if (g->board_w > 0 && g->board_d > 0 &&
-            (v->p.x < -slack || v->p.y < -slack || v->p.x > g->board_w + slack || v->p.y > g->board_d + slack)) {
-            v->usable = false;
-            continue;
-        }
-        for (size_t k = 0; k < g->n_obst && v->usable; k++)
-            if (k != v->obst && strictly_inside(g, &g->obst[k], v->p))
-                v->usable = false;
-    }
-    g->dirty = false;
-}
-
-static int set_route(rules_route *out, const rules_vec2 *pts, size_t n, double length)
-{
-    if (!grow_array((void **)&out->points, &out->cap_points, n, sizeof *out->points))
-        return -1;
-    memcpy(out->points, pts, n * sizeof *pts);
-    out->n_points = n;
-    out->length_mm = length;
-    return 0;
-}
-
-int rules_visgraph_route(rules_visgraph *g, rules_vec2 from, rules_vec2 to, rules_route *out)
-{
-    if (ensure_scratch(g) < 0)
-        return -1;
-    if (g->dirty)
-        update_usable(g);
-    g->nodes[0].p = from;
-    g->nodes[1].p = to;
-    for (size_t k = 0; k < g->n_obst; k++) {
-        g->in_start[k] = strictly_inside(g, &g->obst[k], from);
-        g->in_end[k] = strictly_inside(g, &g->obst[k], to);
-    }
-    if (visible(g, 0, 1)) {
-        rules_vec2 two[2] = {from, to};
-        return set_route(out, two, 2, rules_v2_dist(from, to));
-    }
-
-    /* A* with the straight-line heuristic (admissible and consistent). */
-    const size_t n = g->n_nodes;
-    for (size_t i = 0; i < n; i++) {
-        g->g[i] = INFINITY;
-        g->parent[i] = SIZE_MAX;
-        g->state[i] = 0;
-        g->h[i] = -1; /* computed when first opened */
-    }
-    g->h[0] = rules_v2_dist(from, to);
-    g->g[0] = 0;
-    g->state[0] = 1;
-    for (;;) {
-        size_t u = SIZE_MAX;
-        double best = INFINITY;
-        for (size_t i = 0; i < n; i++)
-            if (g->state[i] == 1) {
-                double f = g->g[i] + g->h[i];
-                if (f < best) {
-                    best = f;
-                    u = i;
-                }
-            }
-        if (u == SIZE_MAX)
-            break;
-        if (u == 1)
-            break;
-        g->state[u] = 2;
-        for (size_t v = 1; v < n; v++) {
-            if (g->state[v] == 2 || !g->nodes[v].usable || v == u)
-                continue;
-            double nd = g->g[u] + fast_dist(g->nodes[u].p, g->nodes[v].p);
-            if (nd >= g->g[v] || !tangent(g, u, v) || !visible(g, u, v))
-                continue;
-            g->g[v] = nd;
-            g->parent[v] = u;
-            g->state[v] = 1;
-            if (g->h[v] < 0)
-                g->h[v] = fast_dist(g->nodes[v].p, to);
-        }
-    }
-    if (!isfinite(g->g[1])) {
-        rules_vec2 two[2] = {from, to};
-        return set_route(out, two, 2, INFINITY) < 0 ? -1 : 1;
-    }
-    size_t count = 1;
-    for (size_t v = 1; v != 0; v = g->parent[v])
-        count++;
-    if (!grow_array((void **)&out->points, &out->cap_points, count, sizeof *out->points))
-        return -1;
-    size_t k = count;
-    for (size_t v = 1;; v = g->parent[v]) {
-        out->points[--k] = g->nodes[v].p;
-        if (v == 0)
-            break;
-    }
-    out->n_points = count;
-    out->length_mm = g->g[1];
-    return 0;
-}
-
-int rules_route_append(rules_route *out, const rules_route *other)
-{
-    if (other->n_points == 0)
-        return 0;
-    const bool was_empty = out->n_points == 0;
-    const size_t skip = was_empty ? 0 : 1;
-    if (!grow_array((void **)&out->points, &out->cap_points, out->n_points + other->n_points - skip,
-                    sizeof *out->points))
-        return -1;
-    memcpy(out->points + out->n_points, other->points + skip, (other->n_points - skip) * sizeof *other->points);
-    out->n_points += other->n_points - skip;
-    out->length_mm = (was_empty ? 0 : out->length_mm) + other->length_mm;
-    return 0;
-}
-
-void rules_route_clear(rules_route *r)
-{
-    free(r->points);
-    memset(r, 0, sizeof *r);
 }

@@ -14,7 +14,10 @@
  * The shortest route among convex obstacles bends only at their vertices,
  * touching each bend tangentially, so A* over start, end and the grown
  * vertices finds it exactly; edges are tested lazily, only from expanded
- * nodes and only towards tangent vertices.
+ * nodes and only where a shortest route can run: tangent at both ends and
+ * wrapping around the obstacle it bends at (a bend the other way could be
+ * cut short). The open set is a binary heap; closed nodes leave the list of
+ * candidates, so each expansion looks at fewer nodes.
  *
  * A start or end point inside a grown obstacle (a model that begins a move
  * closer than the clearance, e.g. a large base beside another unit) may
@@ -32,6 +35,7 @@
 #ifndef RULES_VISGRAPH_H
 #define RULES_VISGRAPH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "rules_geom.h"
@@ -54,6 +58,12 @@ void rules_visgraph_reset(rules_visgraph *g, double board_w, double board_d);
 /* Adds the hull of `poly` (n >= 1 points) grown by `clearance` mm (>= 0). -1 when out of memory. */
 int rules_visgraph_add_obstacle(rules_visgraph *g, const rules_vec2 *poly, size_t n, double clearance);
 size_t rules_visgraph_obstacle_count(const rules_visgraph *g);
+/*
+ * For tests: `on` makes the search try every visible edge (the plain
+ * visibility graph) instead of only the edges a shortest route can use
+ * (tangent at both ends, wrapping around the obstacle it bends at).
+ */
+void rules_visgraph_set_exhaustive(rules_visgraph *g, bool on);
 
 /*
  * Shortest route from `from` to `to`. Returns 0 with the route in `out`

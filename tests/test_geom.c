@@ -91,3 +91,22 @@ Test(geom, arcs_split_at_the_corner_diagonals)
     cr_assert_eq(rules_obb_arcs_of(&b, rules_v2(70, 40), 1e-9), RULES_ARC_FRONT | RULES_ARC_RIGHT);
     cr_assert_eq(rules_obb_arcs_of(&b, rules_v2(0, 0), 0), 0u, "inside the boundary: no arc");
 }
+
+/* The fast rectangle distance (only edges facing the other box, squared distances) against the polygon one. */
+Test(geom, rectangle_distance_matches_the_polygon_distance_on_random_pairs)
+{
+    unsigned long long s = 12345;
+    for (int k = 0; k < 20000; k++) {
+        double r[8];
+        for (int i = 0; i < 8; i++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            r[i] = (s >> 11) * (1.0 / 9007199254740992.0);
+        }
+        rules_obb a = {{0, 0}, r[0] * 7, 10 + 100 * r[1], 10 + 60 * r[2]};
+        rules_obb b = {{300 * (r[3] - 0.5), 300 * (r[4] - 0.5)}, r[5] * 7, 10 + 100 * r[6], 10 + 60 * r[7]};
+        rules_vec2 ka[4], kb[4];
+        rules_obb_corners(&a, ka);
+        rules_obb_corners(&b, kb);
+        cr_assert_float_eq(rules_obb_dist(&a, &b), rules_poly_dist(ka, 4, kb, 4), 1e-9, "pair %d", k);
+    }
+}

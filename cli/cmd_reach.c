@@ -1,0 +1,120 @@
+/* tableref reach: where a unit can legally end a March or an Advance, before it moves. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_args.h"
+#include "commands.h"
+#include "rules_json.h"
+#include "rules_reach.h"
+
+static void help(FILE *out)
+{
+    fprintf(out,
+            "usage: tableref reach SNAPSHOT.json --unit ID --move advance|march [--json] [--out FILE]\n"
+            "                      [--facing-step DEG] [--lateral-step MM]\n"
+            "\n"
+            "Where the unit can legally end the move on the table as it stands: for each end\n"
+            "facing, the outline of where its Front Facing can be (sampled), and the largest\n"
+            "legal wheel each way. Judged by the same rules as `tableref check`.\n"
+            "\n"
+            "  --unit ID           the unit about to move\n"
+            "  --move TYPE         advance or march\n"
+            "  --json              print the reach as JSON (docs/formats.md, \"Reach\")\n"
+            "  --out FILE          also write the JSON to FILE\n"
+            "  --facing-step DEG   between end facings (15)\n"
+            "  --lateral-step MM   between samples across a facing (5)\n"
+            "\n"
+            "Exit status: 0 done, 2 bad input or usage.\n");
+}
+
+int cmd_reach(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        help(stdout);
+        return 0;
+    }
+    const char *file = NULL, *unit = NULL, *move = NULL, *out_path = NULL;
+    bool json = false;
+    rules_reach_options o;
+    rules_reach_options_default(&o);
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int r;
+        double x;
+        if ((r = cli_value(argc, argv, &i, "--unit", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            unit = v;
+        } else if ((r = cli_value(argc, argv, &i, "--move", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            move = v;
+        } else if ((r = cli_value(argc, argv, &i, "--out", &v)) != 0) {
+            if (r < 0)
+                return EXIT_BAD_INPUT;
+            out_path = v;
+        } else if ((r = cli_value(argc, argv, &i, "--facing-step", &v)) != 0) {
+            if (r < 0 || cli_number("--facing-step", v, &x) < 0 || !(x >= 1 && x <= 90)) {
+                fprintf(stderr, "tableref reach: --facing-step: expected degrees from 1 to 90\n");
+                return EXIT_BAD_INPUT;
+            }
+            o.facing_step_rad = rules_deg_to_rad(x);
+        } else if ((r = cli_value(argc, argv, &i, "--lateral-step", &v)) != 0) {
+            if (r < 0 || cli_number("--lateral-step", v, &x) < 0 || !(x >= 1 && x <= 100)) {
+                fprintf(stderr, "tableref reach: --lateral-step: expected millimetres from 1 to 100\n");
+                return EXIT_BAD_INPUT;
+            }
+            o.lateral_step_mm = x;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+        } else if (cli_is_option(argv[i])) {
+            fprintf(stderr, "tableref reach: unknown option '%s'\n", argv[i]);
+            help(stderr);
+            return EXIT_BAD_INPUT;
+        } else if (!file) {
+            file = argv[i];
+        } else {
+            fprintf(stderr, "tableref reach: too many arguments ('%s')\n", argv[i]);
+            return EXIT_BAD_INPUT;
+        }
+    }
+    if (!file || !unit || !move) {
+        fprintf(stderr, "tableref reach: needs SNAPSHOT.json, --unit ID and --move advance|march\n");
+        help(stderr);
+        return EXIT_BAD_INPUT;
+    }
+    rules_move_type type;
+    if (rules_move_from_word(move, &type) < 0 || (type != RULES_MOVE_ADVANCE && type != RULES_MOVE_MARCH)) {
+        fprintf(stderr, "tableref reach: --move: expected advance or march, got '%s'\n", move);
+        return EXIT_BAD_INPUT;
+    }
+    rules_error err = {{0}};
+    rules_snapshot *s = rules_json_load_snapshot(file, &err);
+    if (!s) {
+        fprintf(stderr, "tableref reach: %s\n", err.msg);
+        return EXIT_BAD_INPUT;
+    }
+    rules_reach reach;
+    int status = EXIT_BAD_INPUT;
+    if (rules_reach_compute(s, unit, type, &o, &reach, &err) < 0) {
+        fprintf(stderr, "tableref reach: %s: %s\n", file, err.msg);
+        rules_snapshot_free(s);
+        return EXIT_BAD_INPUT;
+    }
+    cJSON *j = json || out_path ? rules_reach_to_json(&reach) : NULL;
+    if ((json || out_path) && !j)
+        fprintf(stderr, "tableref reach: out of memory\n");
+    else if (out_path && rules_json_write_file(j, out_path, &err) < 0)
+        fprintf(stderr, "tableref reach: %s\n", err.msg);
+    else {
+        if (json)
+            rules_json_write_file(j, "-", &err);
+        else
+            rules_reach_print(&reach, stdout);
+        status = 0;
+    }
+    cJSON_Delete(j);
+    rules_reach_clear(&reach);
+    rules_snapshot_free(s);
+    return status;
+}

@@ -1,0 +1,237 @@
+/* A Pursuit Charge: the Pursuing unit placed in base contact with its target (seed 003, 1 and 2.2). */
+#include "rules_pursuit_sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules_contact.h"
+
+static rules_unit shadow(const rules_unit *u, rules_model *models, const rules_vec2 *pos, double heading0, double turn)
+{
+    rules_unit s = *u;
+    s.models = models;
+    for (size_t j = 0; j < u->n_models; j++) {
+        models[j] = u->models[j];
+        models[j].pos = pos[j];
+        models[j].facing = rules_angle_wrap(heading0 + turn + (u->models[j].facing - heading0));
+    }
+    return s;
+}
+
+/* Models of both units in contact with each other. */
+static size_t engaged_between(const rules_unit *a, const rules_unit *b, double tol)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->n_models; i++)
+        n += rules_contact_model_unit(a, &a->models[i], b, tol);
+    for (size_t j = 0; j < b->n_models; j++)
+        n += rules_contact_model_unit(b, &b->models[j], a, tol);
+    return n;
+}
+
+/* ---- the Charge Move ---------------------------------------------------------- */
+
+/* How far the centre of the Front moves over a wheel of `w` (left > 0) begun at heading h, front W wide. */
+static rules_vec2 wheel_shift(double h, double w, double W)
+{
+    double side = w > 0 ? 1.0 : -1.0;
+    return rules_v2_scale(rules_v2_sub(rules_v2_dir(h + RULES_PI / 2), rules_v2_dir(h + w + RULES_PI / 2)), side * W / 2);
+}
+
+/* The distance of forward, at most one wheel, forward from s to q (each forward >= 0); INFINITY if none. */
+static double one_wheel(const rules_ruleset *rs, double W, rules_pose s, rules_pose q)
+{
+    double w = rules_angle_wrap(q.heading - s.heading);
+    if (fabs(w) > rs->charge_max_wheel_rad + 1e-9)
+        return INFINITY;
+    rules_vec2 v = rules_v2_sub(q.front_centre, s.front_centre);
+    if (fabs(w) > 1e-9)
+        v = rules_v2_sub(v, wheel_shift(s.heading, w, W));
+    rules_vec2 h1 = rules_v2_dir(s.heading), h2 = rules_v2_dir(q.heading);
+    double det = rules_v2_cross(h1, h2), a, b;
+    if (fabs(det) < 1e-9) { /* no turn: straight ahead, within half a millimetre across */
+        if (fabs(rules_v2_cross(h1, v)) > 0.5)
+            return INFINITY;
+        a = rules_v2_dot(v, h1);
+        b = 0;
+    } else {
+        a = rules_v2_cross(v, h2) / det;
+        b = rules_v2_cross(h1, v) / det;
+    }
+    if (a < -1e-6 || b < -1e-6)
+        return INFINITY;
+    return fmax(a, 0) + rules_path_wheel_cost(w, W, rs) + fmax(b, 0);
+}
+
+/*
+ * Move Chargers (seed 003, 2.2: "following all the normal Move Chargers
+ * rules"; glossary [A]): forward, one wheel of at most charge_max_wheel,
+ * forward, until the Front touches the Facing, then aligned by turning about
+ * the point of contact. So the aligned placement `p` is reached when some
+ * pose q = p turned about one of its front corners by beta (the other corner
+ * swung back from the Facing; beta = 0: arriving aligned) is one wheel's
+ * distance within `range` from `from`. beta is scanned every degree up to
+ * 90 and refined about the best by golden section.
+ */
+static bool charge_reaches(const rules_ruleset *rs, double W, rules_pose from, rules_pose p, double range)
+{
+    if (one_wheel(rs, W, from, p) <= range + 1e-6)
+        return true;
+    rules_vec2 left = rules_v2_dir(p.heading + RULES_PI / 2);
+    for (int corner = 0; corner < 2; corner++) {
+        /* about the left front corner the unit arrives turned right (beta < 0), about the right one left */
+        rules_vec2 k = rules_v2_add(p.front_centre, rules_v2_scale(left, corner ? -W / 2 : W / 2));
+        double sgn = corner ? 1.0 : -1.0, best = INFINITY, best_b = 0;
+        for (int d = 1; d <= 90; d++) {
+            double beta = sgn * rules_deg_to_rad(d);
+            rules_pose q = {rules_v2_add(k, rules_v2_rot(rules_v2_sub(p.front_centre, k), beta)), p.heading + beta};
+            double c = one_wheel(rs, W, from, q);
+            if (c < best)
+                best = c, best_b = d;
+        }
+        if (best <= range + 1e-6)
+            return true;
+        if (!isfinite(best))
+            continue;
+        double lo = fmax(best_b - 1, 0), hi = fmin(best_b + 1, 90);
+        const double g = 0.6180339887498949;
+        for (int it = 0; it < 40; it++) {
+            double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+            rules_pose q1 = {rules_v2_add(k, rules_v2_rot(rules_v2_sub(p.front_centre, k), sgn * rules_deg_to_rad(x1))),
+                             p.heading + sgn * rules_deg_to_rad(x1)};
+            rules_pose q2 = {rules_v2_add(k, rules_v2_rot(rules_v2_sub(p.front_centre, k), sgn * rules_deg_to_rad(x2))),
+                             p.heading + sgn * rules_deg_to_rad(x2)};
+            double c1 = one_wheel(rs, W, from, q1), c2 = one_wheel(rs, W, from, q2);
+            if (fmin(c1, c2) <= range + 1e-6)
+                return true;
+            if (c1 < c2)
+                hi = x2;
+            else
+                lo = x1;
+        }
+    }
+    return false;
+}
+
+/* The current target unit with its current model positions. */
+static rules_unit current_unit(const pu_unit *o, rules_model *buf)
+{
+    rules_unit t = *o->u;
+    t.models = buf;
+    for (size_t j = 0; j < o->u->n_models; j++) {
+        buf[j] = o->u->models[j];
+        buf[j].pos = o->pos[j];
+    }
+    return t;
+}
+
+/*
+ * Front Facing in base contact with `target`'s `facing`, aligned, touching
+ * as few other enemy units as possible, then maximising engaged models, then
+ * keeping the centre closest to `ref`; not overlapping any other unit or
+ * impassable terrain. When `from`/`range` are given, the position must be
+ * reachable as a Charge Move within `range` (charge_reaches).
+ */
+pu_placement pu_place_in_contact(const pu_sim *S, const pu_unit *me, const pu_unit *target, unsigned facing,
+                                  rules_vec2 ref, const rules_pose *from, double range)
+{
+    pu_placement best = {0};
+    rules_vec2 a, b;
+    rules_contact_facing_edge(&target->box, facing, &a, &b);
+    rules_vec2 e = rules_v2_sub(b, a);
+    double L = rules_v2_len(e);
+    if (L <= 0)
+        return best;
+    e = rules_v2_scale(e, 1.0 / L);
+    rules_vec2 inward = rules_v2_sub(target->box.centre, rules_v2_scale(rules_v2_add(a, b), 0.5));
+    inward = rules_v2_sub(inward, rules_v2_scale(e, rules_v2_dot(inward, e))); /* normal to the facing */
+    double heading = atan2(inward.y, inward.x);
+    const double W = me->f.boundary.width;
+    const size_t nm = me->u->n_models, nt = target->u->n_models;
+    rules_vec2 *pos = malloc((nm ? nm : 1) * sizeof *pos);
+    rules_model *mbuf = malloc((nm + nt + 1) * sizeof *mbuf);
+    /* candidate offsets: the pursuer's model edges meeting the target's base corners along the facing, and ref */
+    size_t cap = 4 * nt * (size_t)(me->f.files + 1) + 12, n_cand = 0;
+    double *cand = malloc(cap * sizeof *cand);
+    if (!pos || !mbuf || !cand)
+        goto done;
+    for (size_t j = 0; j < nt; j++) {
+        rules_obb base = rules_model_base(target->u, &target->u->models[j]);
+        base.centre = target->pos[j];
+        rules_vec2 k[4];
+        rules_obb_corners(&base, k);
+        for (int q = 0; q < 4; q++) {
+            double t = rules_v2_dot(rules_v2_sub(k[q], a), e);
+            for (int f = 0; f <= me->f.files && n_cand + 2 < cap; f++) {
+                double edge = -W / 2 + f * me->f.pitch_across;
+                cand[n_cand++] = t - edge;
+            }
+        }
+    }
+    cand[n_cand++] = rules_v2_dot(rules_v2_sub(ref, a), e);
+    cand[n_cand++] = L / 2;
+    if (from) {
+        /* arriving straight on, a front corner touches the Facing first and the unit aligns about it */
+        rules_vec2 fwd = rules_v2_dir(from->heading), lft = rules_v2_dir(from->heading + RULES_PI / 2);
+        for (int c = -1; c <= 1 && n_cand + 2 <= cap; c += 2) {
+            rules_vec2 corner = rules_v2_add(from->front_centre, rules_v2_scale(lft, c * W / 2));
+            double den = rules_v2_cross(fwd, e);
+            if (fabs(den) < 1e-12)
+                continue;
+            double along = rules_v2_cross(rules_v2_sub(a, corner), e) / den; /* corner + along fwd on the line */
+            if (along < 0)
+                continue;
+            double tk = rules_v2_dot(rules_v2_sub(rules_v2_add(corner, rules_v2_scale(fwd, along)), a), e);
+            cand[n_cand++] = tk - W / 2;
+            cand[n_cand++] = tk + W / 2;
+        }
+    }
+    rules_unit tu = current_unit(target, mbuf + nm);
+    for (size_t c = 0; c < n_cand; c++) {
+        double s = fmin(fmax(cand[c], -W / 2), L + W / 2); /* keep some overlap with the facing */
+        rules_pose p = {rules_v2_add(a, rules_v2_scale(e, s)), heading};
+        rules_obb box = pu_box_at(me, p);
+        double cd = rules_v2_dist(box.centre, ref);
+        pu_carry(me, p, pos);
+        rules_unit mu = shadow(me->u, mbuf, pos, me->f.heading, heading - me->f.heading);
+        size_t eng = engaged_between(&mu, &tu, S->tol);
+        if (eng == 0)
+            continue;
+        /* room: no overlap with other units (touching is fine when charging) or impassable terrain;
+         * and Maximising Contact's first priority: touch as few other enemy units as possible */
+        bool room = true;
+        size_t extra = 0;
+        for (size_t i = 0; i < S->n && room; i++) {
+            const pu_unit *o = &S->units[i];
+            if (o == me || o == target || o->gone)
+                continue;
+            rules_obb shrunk = o->box;
+            shrunk.width = fmax(0.0, shrunk.width - 2 * S->tol);
+            shrunk.depth = fmax(0.0, shrunk.depth - 2 * S->tol);
+            if (rules_obb_dist(&box, &shrunk) <= 0)
+                room = false;
+            else if (o->role == PU_ENEMY && rules_obb_dist(&box, &o->box) <= S->tol)
+                extra++;
+        }
+        if (room && best.ok &&
+            (extra > best.extra_enemies ||
+             (extra == best.extra_enemies &&
+              (eng < best.engaged || (eng == best.engaged && cd >= best.centre_dist)))))
+            continue;
+        for (size_t i = 0; i < S->s->n_terrain && room; i++) {
+            const rules_terrain *t = &S->s->terrain[i];
+            if (t->kind == RULES_TERRAIN_IMPASSABLE && pu_box_poly_gap(&box, t->points, t->n_points) <= 0)
+                room = false;
+        }
+        if (!room)
+            continue;
+        if (from && !charge_reaches(&S->s->ruleset, W, *from, p, range))
+            continue;
+        best = (pu_placement){true, p, eng, cd, extra};
+    }
+done:
+    free(pos);
+    free(mbuf);
+    free(cand);
+    return best;
+}
