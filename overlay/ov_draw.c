@@ -110,6 +110,17 @@ int ov_draw_polylines(ov_target *t, const ov_polyline *lines, size_t n, const ov
     return draw_one(t, NULL, false, add_lines, &a, style, label, err);
 }
 
+static int add_reach(ov_scene *sc, const void *a, const void *b, const void *c, rules_error *err)
+{
+    (void)c;
+    return ov_scene_add_reach(sc, a, b, err);
+}
+
+int ov_draw_reach(ov_target *t, const rules_reach *r, const char *side, rules_error *err)
+{
+    return draw_one(t, NULL, false, add_reach, r, side, NULL, err);
+}
+
 int ov_draw_disc(ov_target *t, rules_vec2 centre, double radius_mm, const double rgb[3], rules_error *err)
 {
     if (!t || !rgb || !(radius_mm > 0))

@@ -16,7 +16,9 @@
  * How to use (one picture):
  *   ov_options o; ov_options_default(&o);
  *   ov_draw_verdict(t, before, after, &report, &o, &err);     // report from rules_robust_check
- *   ov_draw_ghost(t, &nearest_legal_unit, NULL, "nearest legal position", &err);   // optional layers
+ *   ov_draw_reach(t, &reach, "red", &err);   // optional layers: a unit's reach before it moves (rules_reach.h)
+ * An ILLEGAL call whose report carries the nearest legal move (rules_suggest_moves) shows it as a ghost:
+ * the unit's bases where it would be legal, dashed, with the sentence ("move the spears back 0.38\"").
  * Several layers laid out together (labels of each avoid the others'): build an ov_scene.
  *
  * Each model's +/- comes from the snapshots (rules_model.sigma_mm, by
@@ -34,6 +36,7 @@
 
 #include "ov_target.h"
 #include "rules_error.h"
+#include "rules_reach.h"
 #include "rules_report.h"
 #include "rules_snapshot.h"
 
@@ -118,8 +121,7 @@ int ov_draw_snapshot(ov_target *t, const rules_snapshot *s, const ov_options *op
 int ov_draw_key(ov_target *t, const char *const *sides, size_t n_sides, const ov_options *opt, rules_error *err);
 
 /*
- * Extra layers (issue 14's nearest legal position and reach envelope),
- * laid out around whatever the target already shows:
+ * Extra layers, laid out around whatever the target already shows:
  *   a ghost: every model of `unit` (its poses and bases), outlined dashed
  *     and faintly filled, with an optional label (style NULL: OV_INK_GHOST);
  *   polylines in board mm (style NULL: OV_INK_LIMIT, dashed), with an
@@ -134,6 +136,8 @@ int ov_draw_ghost(ov_target *t, const rules_unit *unit, const ov_layer_style *st
                   rules_error *err);
 int ov_draw_polylines(ov_target *t, const ov_polyline *lines, size_t n, const ov_layer_style *style,
                       const char *label, rules_error *err);
+/* The reach of a unit before it moves (rules_reach.h; ov_scene_add_reach), its label turned to `side`. */
+int ov_draw_reach(ov_target *t, const rules_reach *r, const char *side, rules_error *err);
 
 /*
  * The board window a report shows (x0, y0, w, d in mm): the judged units

@@ -10,9 +10,11 @@
  * How to use:
  *   ov_scene *sc = ov_scene_new(&opt, &err);              // opt copied; its arrays borrowed until free
  *   ov_scene_add_verdict(sc, before, after, &report, &err);
- *   ov_scene_add_ghost(sc, &nearest_legal, NULL, "nearest legal position", &err);   // issue 14
- *   ov_polyline reach = {pts, n, true};
- *   ov_scene_add_polylines(sc, &reach, 1, NULL, "March reach", &err);
+ *   (an ILLEGAL call's nearest legal move, report.units[i].suggestion, is drawn by add_verdict as a ghost)
+ *   ov_scene_add_ghost(sc, &other_position, NULL, "its other position", &err);   // a caller's own ghost
+ *   ov_polyline lines = {pts, n, true};
+ *   ov_scene_add_polylines(sc, &lines, 1, NULL, "a caller's lines", &err);
+ *   ov_scene_add_reach(sc, &reach, "red", &err);           // rules_reach_compute's result (issue 14)
  *   ov_scene_draw(sc, camera_target, &err);
  *   ov_scene_draw(sc, report_target, &err);
  *   ov_scene_free(sc);
@@ -37,6 +39,9 @@ int ov_scene_add_ghost(ov_scene *sc, const rules_unit *unit, const ov_layer_styl
                        rules_error *err);
 int ov_scene_add_polylines(ov_scene *sc, const ov_polyline *lines, size_t n, const ov_layer_style *style,
                            const char *label, rules_error *err);
+/* The reach of a unit before it moves (rules_reach_compute): each end facing's outline of where the Front
+ * Facing may end, the straight-on one bold, the largest wheel each way; its label turned to `side`'s player. */
+int ov_scene_add_reach(ov_scene *sc, const rules_reach *r, const char *side, rules_error *err);
 
 /* Lays out and draws everything on `t`, over what it already shows. */
 int ov_scene_draw(ov_scene *sc, ov_target *t, rules_error *err);

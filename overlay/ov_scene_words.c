@@ -209,6 +209,13 @@ static void report_words(unit_ctx *u)
     }
     for (size_t i = 0; i < ur->n_notes; i++)
         ov_sc_block(sc, OV_BLOCK_NOTE, none, ur->notes[i], NULL);
+    const rules_suggestion *sg = &ur->suggestion;
+    if (ur->verdict == RULES_VERDICT_ILLEGAL && sg->text[0]) {
+        char line[RULES_TEXT_MAX + 64];
+        snprintf(line, sizeof line, "Nearest legal move: %s%s", sg->text,
+                 sg->found && !sg->remove ? " (drawn dashed)." : ".");
+        ov_sc_block(sc, OV_BLOCK_LINE, ov_paint_of(OV_INK_NEUTRAL, 1), line, NULL);
+    }
 }
 
 void ov_sc_add_unit(ov_scene *sc, const rules_snapshot *before, const rules_snapshot *after,
@@ -259,6 +266,8 @@ void ov_sc_add_unit(ov_scene *sc, const rules_snapshot *before, const rules_snap
         ovu_gap(&u);
     if (o->arrows && u.ua && judged)
         model_labels(&u);
+    if (o->bases && u.ua)
+        ov_sc_add_suggestion(sc, u.ua, ur, u.labels, u.fade);
     headline(&u);
     if (o->legend)
         sentence_box(&u);

@@ -70,4 +70,7 @@ void ovu_outline(unit_ctx *u);
 void ovu_arrows(unit_ctx *u);
 void ovu_gap(unit_ctx *u);
 
+/* ov_scene_extra.c: the nearest legal move of an ILLEGAL call as a ghost (labels: with its sentence). */
+void ov_sc_add_suggestion(ov_scene *sc, const rules_unit *ua, const rules_unit_report *ur, bool labels, double fade);
+
 #endif

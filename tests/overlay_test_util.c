@@ -11,6 +11,7 @@
 #include "rules_formation.h"
 #include "rules_json.h"
 #include "rules_robust.h"
+#include "rules_suggest.h"
 #include "vision_test_util.h"
 
 static void judge(ot_turn *t)
@@ -36,6 +37,10 @@ void ot_demo_turn(ot_turn *t)
     t->width = 1280, t->height = 960;
     judge(t);
     cr_assert_not(t->report.legal, "the demo turn has an illegal march");
+    /* With its nearest legal move, as the referee has it (drawn as a ghost). */
+    rules_check_options co;
+    rules_check_options_default(&co);
+    cr_assert_eq(rules_suggest_moves(t->before, t->after, &co, &t->report, &err), 0, "%s", err.msg);
 }
 
 void ot_crowded_turn(ot_turn *t)

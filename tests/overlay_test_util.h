@@ -21,7 +21,8 @@ typedef struct ot_turn {
     int width, height;  /* its frames */
 } ot_turn;
 
-/* datasets/demo: the true snapshots, judged robustly, and the demo camera. */
+/* datasets/demo: the true snapshots, judged robustly, with the nearest legal move of the ILLEGAL march, and the
+ * demo camera. */
 void ot_demo_turn(ot_turn *t);
 /* ds_gen_params_bench's board (25 units of 10 models, 1500 x 1100 mm): every unit moved forward 3-11"
  * (some wheeling), judged; the bench camera (4056 x 3040). */
