@@ -22,6 +22,8 @@
 #include "cvshim.h"
 #include "ov_draw.h"
 #include "ov_pm.h"
+#include "ov_scene.h"
+#include "rules_reach.h"
 #include "rules_formation.h"
 #include "rules_json.h"
 #include "rules_move.h"
@@ -38,7 +40,7 @@ static void help(FILE *out)
             "usage: tableref referee BEFORE.jpg AFTER.jpg --calib C.json --roster R.json --out DIR\n"
             "       tableref referee BEFORE.jpg AFTER.jpg --table T.json --out DIR\n"
             "                        [--unit ID] [--move TYPE] [--projector P.json] [--no-refine]\n"
-            "                        [--paper a4|letter] [--report-view judged|board]\n"
+            "                        [--paper a4|letter] [--report-view judged|board] [--reach ID]\n"
             "\n"
             "The referee's main job: finds the models in both camera images, judges the\n"
             "move between them and writes into DIR (created if needed):\n"
@@ -62,6 +64,10 @@ static void help(FILE *out)
             "  --paper P        report pages: a4 (default) or letter\n"
             "  --report-view V  judged: the judged units and what they touch (default);\n"
             "                   board: the whole board\n"
+            "  --reach ID       also draw where unit ID could legally end from the BEFORE\n"
+            "                   picture (tableref reach): for the move --move names (advance\n"
+            "                   or march; auto: the move judged, else march), on every\n"
+            "                   picture, and its JSON in report.json (referee.reach)\n"
             "\n"
             "A call is ILLEGAL only when a rule is broken under every placement of the\n"
             "models the pictures allow and beyond the measurement's uncertainty; otherwise\n"
@@ -171,12 +177,44 @@ static cJSON *frame_json(const frame *f)
     return o;
 }
 
-/* The report pictures: the same drawing into PNG, SVG and PDF. */
-static int write_reports(const char *dir, const rules_snapshot *b, const rules_snapshot *a, const rules_report *r,
-                         const ov_options *o, ov_paper paper, bool whole_board, rules_error *err)
+/* The reach of `id` from the BEFORE table for the move asked, else the one judged, else a March. */
+static int compute_reach(const rules_snapshot *before, const char *id, rules_move_type asked, const rules_report *r,
+                         rules_reach *out, rules_error *err)
 {
-    double view[4];
-    ov_report_view(b, a, r, o->unit_id, whole_board, view);
+    rules_move_type m = asked;
+    for (size_t i = 0; m == RULES_MOVE_AUTO && i < r->n_units; i++)
+        if (strcmp(r->units[i].unit_id, id) == 0 &&
+            (r->units[i].move == RULES_MOVE_ADVANCE || r->units[i].move == RULES_MOVE_MARCH))
+            m = r->units[i].move;
+    if (m == RULES_MOVE_AUTO)
+        m = RULES_MOVE_MARCH;
+    if (rules_reach_compute(before, id, m, NULL, out, err) < 0)
+        return rules_error_prefix(err, "--reach"), -1;
+    return 0;
+}
+
+/* The reach into the scene, its player's side from the table; a report of the judged area grows to hold it. */
+static int add_reach(ov_scene *sc, const rules_snapshot *before, const rules_reach *r, bool whole_board,
+                     double view[4], rules_error *err)
+{
+    const rules_unit *u = rules_snapshot_find_unit(before, r->unit_id);
+    if (ov_scene_add_reach(sc, r, u ? u->side : NULL, err) < 0)
+        return -1;
+    double x0 = view[0], y0 = view[1], x1 = view[0] + view[2], y1 = view[1] + view[3];
+    const double room = 25.4;
+    for (size_t i = 0; !whole_board && i < r->n_facings; i++)
+        for (size_t k = 0; k < r->facings[i].n_envelope; k++) {
+            rules_vec2 p = r->facings[i].envelope[k];
+            x0 = fmin(x0, fmax(0, p.x - room)), y0 = fmin(y0, fmax(0, p.y - room));
+            x1 = fmax(x1, fmin(before->board_width, p.x + room)), y1 = fmax(y1, fmin(before->board_depth, p.y + room));
+        }
+    view[0] = x0, view[1] = y0, view[2] = x1 - x0, view[3] = y1 - y0;
+    return 0;
+}
+
+/* The report pictures: the same drawing into PNG, SVG and PDF. */
+static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov_paper paper, rules_error *err)
+{
     static const struct {
         ov_format f;
         const char *name;
@@ -189,7 +227,7 @@ static int write_reports(const char *dir, const rules_snapshot *b, const rules_s
         ov_target *t = ov_target_new_report_view(view[0], view[1], view[2], view[3], paper, kinds[k].f, tmp, err);
         if (!t)
             return -1;
-        int rc = ov_draw_verdict(t, b, a, r, o, err);
+        int rc = ov_scene_draw(sc, t, err);
         if (rc == 0)
             rc = ov_target_finish(t, err);
         ov_target_free(t);
@@ -210,7 +248,8 @@ int cmd_referee(int argc, char **argv)
         return 0;
     }
     const char *images[2] = {NULL, NULL}, *calib_path = NULL, *roster_path = NULL, *dir = NULL, *unit = NULL,
-               *move = "auto", *proj_path = NULL, *table_path = NULL, *paper_word = "a4", *view_word = "judged";
+               *move = "auto", *proj_path = NULL, *table_path = NULL, *paper_word = "a4", *view_word = "judged",
+               *reach_unit = NULL;
     int n_images = 0, refine = 1;
     const cli_opt opts[] = {
         {"--calib", CLI_OPT_STRING, &calib_path, 0},  {"--roster", CLI_OPT_STRING, &roster_path, 0},
@@ -218,6 +257,7 @@ int cmd_referee(int argc, char **argv)
         {"--move", CLI_OPT_STRING, &move, 0},         {"--projector", CLI_OPT_STRING, &proj_path, 0},
         {"--no-refine", CLI_OPT_FLAG, &refine, 0},    {"--table", CLI_OPT_STRING, &table_path, 0},
         {"--paper", CLI_OPT_STRING, &paper_word, 0},  {"--report-view", CLI_OPT_STRING, &view_word, 0},
+        {"--reach", CLI_OPT_STRING, &reach_unit, 0},
     };
     n_images = cli_parse("referee", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), images, 2);
     if (n_images < 0)
@@ -252,6 +292,11 @@ int cmd_referee(int argc, char **argv)
         fprintf(stderr, "tableref referee: --move: expected advance, march, reform or auto, got '%s'\n", move);
         return EXIT_BAD_INPUT;
     }
+    if (reach_unit && opt.move != RULES_MOVE_AUTO && opt.move != RULES_MOVE_ADVANCE && opt.move != RULES_MOVE_MARCH) {
+        fprintf(stderr, "tableref referee: --reach: a reach is drawn for an advance or a march, not for --move %s\n",
+                move);
+        return EXIT_BAD_INPUT;
+    }
 
     rules_error err = {{0}};
     table_file table;
@@ -265,6 +310,9 @@ int cmd_referee(int argc, char **argv)
     ov_pm_params pm;
     ov_pm_params_default(&pm);
     ov_target *cam = NULL, *proj = NULL;
+    ov_scene *scene = NULL;
+    rules_reach reach;
+    memset(&reach, 0, sizeof reach);
     cJSON *root = NULL;
     int rc = EXIT_BAD_INPUT;
     double H[9];
@@ -316,16 +364,26 @@ int cmd_referee(int argc, char **argv)
         }
     }
 
-    /* 2. Draw in memory. */
+    if (reach_unit && compute_reach(fr[0].snap, reach_unit, opt.move, &report, &reach, &err) < 0) {
+        rules_error_prefix(&err, images[0]);
+        goto done;
+    }
+
+    /* 2. Draw in memory: one scene (the verdict, the reach) laid out on each picture. */
     ov_options o;
     ov_options_default(&o);
     o.unit_id = unit;
+    double view[4];
+    ov_report_view(fr[0].snap, fr[1].snap, &report, unit, strcmp(view_word, "board") == 0, view);
+    if (!(scene = ov_scene_new(&o, &err)) ||
+        ov_scene_add_verdict(scene, fr[0].snap, fr[1].snap, &report, &err) < 0 ||
+        (reach_unit && add_reach(scene, fr[0].snap, &reach, strcmp(view_word, "board") == 0, view, &err) < 0))
+        goto done;
     if (!(cam = ov_target_new_camera(&calib, fr[1].img->width, fr[1].img->height, fr[1].img->data, OV_PIX_GRAY8,
                                      fr[1].img->stride, &err)) ||
-        ov_draw_verdict(cam, fr[0].snap, fr[1].snap, &report, &o, &err) < 0)
+        ov_scene_draw(scene, cam, &err) < 0)
         goto done;
-    if (!(proj = ov_target_new_projector(H, pw, ph, &err)) ||
-        ov_draw_verdict(proj, fr[0].snap, fr[1].snap, &report, &o, &err) < 0)
+    if (!(proj = ov_target_new_projector(H, pw, ph, &err)) || ov_scene_draw(scene, proj, &err) < 0)
         goto done;
     root = rules_report_to_json(&report);
     if (!root) {
@@ -337,6 +395,8 @@ int cmd_referee(int argc, char **argv)
     cJSON_AddItemToObject(ref, "after", frame_json(&fr[1]));
     cJSON_AddItemToObject(ref, "uncertainty", ov_pm_to_json(&pm, fr[0].snap, fr[1].snap, &report));
     cJSON_AddBoolToObject(ref, "projector_calibrated", proj_calibrated);
+    if (reach_unit)
+        cJSON_AddItemToObject(ref, "reach", rules_reach_to_json(&reach));
 
     /* 3. Write. */
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
@@ -355,7 +415,7 @@ int cmd_referee(int argc, char **argv)
     cJSON_Delete(sj);
     if (wr < 0 || write_target_png(cam, dir, "camera.png", &err) < 0 ||
         write_target_png(proj, dir, "projector.png", &err) < 0 ||
-        write_reports(dir, fr[0].snap, fr[1].snap, &report, &o, paper, strcmp(view_word, "board") == 0, &err) < 0) {
+        write_reports(dir, scene, view, paper, &err) < 0) {
         rc = EXIT_BAD_INPUT;
         goto done;
     }
@@ -377,6 +437,8 @@ done:
     cJSON_Delete(root);
     ov_target_free(cam);
     ov_target_free(proj);
+    ov_scene_free(scene);
+    rules_reach_clear(&reach);
     rules_report_clear(&report);
     for (int k = 0; k < 2; k++) {
         vis_report_clear(&fr[k].rep);

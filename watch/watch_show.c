@@ -6,7 +6,7 @@
 
 #include "tableref_config.h"
 #if TABLEREF_HAVE_OVERLAY
-#include "ov_draw.h"
+#include "ov_scene.h"
 #include "watch_motion.h"
 #endif
 
@@ -44,6 +44,11 @@ struct watch_show {
     const char *sides[MAX_SIDES];
     size_t n_sides;
 #endif
+    /* A unit's reach shown until replaced (envelopes only), and whose player reads it. */
+    rules_reach reach;
+    bool has_reach;
+    char reach_side[RULES_ID_MAX];
+    unsigned long reach_generation;
 };
 
 watch_show *watch_show_new(const calib_file *calib, rules_error *err)
@@ -76,8 +81,49 @@ void watch_show_free(watch_show *sh)
     free(sh->faded);
     free(sh->faded_ids);
 #endif
+    rules_reach_clear(&sh->reach);
     cvs_image_free(sh->annotated);
     free(sh);
+}
+
+/* A copy of what the overlay draws of a reach: everything but the sampled poses. */
+static int copy_reach(rules_reach *dst, const rules_reach *src)
+{
+    *dst = *src;
+    dst->facings = src->n_facings ? calloc(src->n_facings, sizeof *dst->facings) : NULL;
+    if (src->n_facings && !dst->facings) {
+        memset(dst, 0, sizeof *dst);
+        return -1;
+    }
+    for (size_t i = 0; i < src->n_facings; i++) {
+        rules_reach_facing *f = &dst->facings[i];
+        *f = src->facings[i];
+        f->far = f->near = NULL;
+        f->n_columns = 0;
+        f->envelope = f->n_envelope ? malloc(f->n_envelope * sizeof *f->envelope) : NULL;
+        if (f->n_envelope && !f->envelope) {
+            dst->n_facings = i;
+            rules_reach_clear(dst);
+            return -1;
+        }
+        if (f->n_envelope)
+            memcpy(f->envelope, src->facings[i].envelope, f->n_envelope * sizeof *f->envelope);
+    }
+    return 0;
+}
+
+int watch_show_set_reach(watch_show *sh, const rules_reach *r, const char *side, rules_error *err)
+{
+    rules_reach copy;
+    memset(&copy, 0, sizeof copy);
+    if (r && copy_reach(&copy, r) < 0)
+        return rules_error_set(err, "out of memory");
+    rules_reach_clear(&sh->reach);
+    sh->reach = copy;
+    sh->has_reach = r != NULL;
+    snprintf(sh->reach_side, sizeof sh->reach_side, "%s", r && side ? side : "");
+    sh->reach_generation++;
+    return 0;
 }
 
 const char *watch_show_failure(const watch_show *sh) { return sh->failure[0] ? sh->failure : NULL; }
@@ -110,11 +156,23 @@ static int draw_content(watch_show *sh, ov_target *t, const watch_show_content *
     o.n_sides = sh->n_sides;
     o.faded = sh->faded_ids;
     o.n_faded = sh->n_faded;
+    ov_scene *sc = ov_scene_new(&o, err);
+    if (!sc)
+        return -1;
+    int rc;
     if (c->before && c->after && c->report)
-        return ov_draw_verdict(t, c->before, c->after, c->report, &o, err);
-    if (c->table)
-        return ov_draw_snapshot(t, c->table, &o, err);
-    return ov_draw_key(t, o.sides, o.n_sides, &o, err);
+        rc = ov_scene_add_verdict(sc, c->before, c->after, c->report, err);
+    else if (c->table)
+        rc = ov_scene_add_snapshot(sc, c->table, err);
+    else
+        rc = ov_scene_add_sides(sc, o.sides, o.n_sides, err);
+    /* The reach under the call's labels: laid out together, so neither covers the other. */
+    if (rc == 0 && sh->has_reach)
+        rc = ov_scene_add_reach(sc, &sh->reach, sh->reach_side[0] ? sh->reach_side : NULL, err);
+    if (rc == 0)
+        rc = ov_scene_draw(sc, t, err);
+    ov_scene_free(sc);
+    return rc;
 }
 
 /* ---- what moves ---- */
@@ -293,7 +351,7 @@ static void composite(const watch_show *sh, const cvs_image *f, cvs_image *out)
 /* What the layer shows: the content's generation and the units fading now. */
 static unsigned long content_key(const watch_show *sh, const watch_show_content *c)
 {
-    return (unsigned long)c->generation * 1000003ul + sh->faded_hash;
+    return (unsigned long)c->generation * 1000003ul + sh->faded_hash + sh->reach_generation * 7919ul;
 }
 #endif
 

@@ -36,6 +36,7 @@
 #include "calib_file.h"
 #include "cvshim.h"
 #include "rules_error.h"
+#include "rules_reach.h"
 #include "rules_report.h"
 #include "rules_snapshot.h"
 #include "vis_roster.h"
@@ -59,6 +60,21 @@ void watch_show_free(watch_show *sh);
 const cvs_image *watch_show_camera(watch_show *sh, const cvs_image *frame, const watch_show_content *c);
 /* The projector's picture: the content in projector pixels when the calibration maps the projector, else `camera`. */
 const cvs_image *watch_show_projector(watch_show *sh, const cvs_image *camera, const watch_show_content *c);
+/*
+ * The reach of a unit before it moves (issue 14), shown on the video and the
+ * projector over whatever else is shown until it is replaced or cleared:
+ * when a judge or player selects a unit,
+ *   rules_reach r;
+ *   if (rules_reach_compute(table, unit_id, RULES_MOVE_MARCH, NULL, &r, &err) == 0) {
+ *       watch_show_set_reach(sh, &r, unit->side, &err);   // copied: r may be cleared at once
+ *       rules_reach_clear(&r);
+ *   }
+ * and watch_show_set_reach(sh, NULL, NULL, &err) when the unit has moved or
+ * is deselected. `side` turns its label to that player on the projector
+ * (NULL: none). Returns 0, or -1 (out of memory; the old reach is kept).
+ */
+int watch_show_set_reach(watch_show *sh, const rules_reach *r, const char *side, rules_error *err);
+
 /* Drawing failed once (and was switched off); the message says why. NULL when fine. */
 const char *watch_show_failure(const watch_show *sh);
 
