@@ -6,7 +6,8 @@
  * straight move, or one turned by measurement noise). A unit being moved
  * is drawn faint and unlabelled. The rules' own words ("March Rate", never
  * "move rate"). The players' colours and the key from the first frame,
- * before any snapshot (watch_show). Exact texts; colours within 6 levels.
+ * before any snapshot (watch_show); a selected unit's reach shown until
+ * cleared (watch_show_set_reach). Exact texts; colours within 6 levels.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -182,5 +183,33 @@ Test(overlay_video, players_colours_and_the_key_from_the_first_frame)
     watch_show_free(sh);
     cvs_image_free(frame);
     vis_roster_free(roster);
+    ot_turn_clear(&t);
+}
+
+/* watch_show_set_reach: a selected unit's reach on the video until cleared (the lead calls it from watch). */
+Test(overlay_video, a_selected_units_reach_is_shown_until_cleared, .timeout = 60)
+{
+    ot_turn t;
+    ot_demo_turn(&t);
+    rules_error err;
+    watch_show *sh = watch_show_new(&t.calib, &err);
+    cr_assert_not_null(sh);
+    cvs_image *frame = cvs_image_new(t.width, t.height, 3, 0);
+    const int limit[3] = {0x42, 0xE4, 0xF0}; /* #F0E442, BGR */
+    watch_show_content c = {.table = t.before, .generation = 1};
+    size_t plain = count_colour(watch_show_camera(sh, frame, &c), 0, limit);
+    rules_reach r;
+    cr_assert_eq(rules_reach_compute(t.before, "spears", RULES_MOVE_MARCH, NULL, &r, &err), 0, "%s", err.msg);
+    cr_assert_eq(watch_show_set_reach(sh, &r, "red", &err), 0, "%s", err.msg);
+    rules_reach_clear(&r); /* copied */
+    size_t shown = count_colour(watch_show_camera(sh, frame, &c), 0, limit);
+    cr_assert_eq(watch_show_set_reach(sh, NULL, NULL, &err), 0);
+    size_t cleared = count_colour(watch_show_camera(sh, frame, &c), 0, limit);
+    printf("reach on the video: %zu px of its yellow before, %zu shown, %zu cleared\n", plain, shown, cleared);
+    cr_expect_gt(shown, plain + 500, "the reach is drawn (1769 px measured) (same generation: the reach alone redraws)");
+    cr_expect_eq(cleared, plain, "and gone once cleared");
+    cr_expect_null(watch_show_failure(sh));
+    watch_show_free(sh);
+    cvs_image_free(frame);
     ot_turn_clear(&t);
 }
