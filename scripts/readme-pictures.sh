@@ -23,6 +23,12 @@ cp "$tmp/ref/projector.png" "$out/demo-projector.png"
 pdftoppm -r 100 -png -f 1 -l 1 "$tmp/ref/report.pdf" "$tmp/page"
 cp "$tmp"/page-1.png "$out/demo-report.png"
 
+# The reach before a move: the spears' March from the BEFORE picture, on the projector.
+./build/cli/tableref referee datasets/demo/before.jpg datasets/demo/after.jpg \
+  --calib datasets/demo/calib.json --roster datasets/demo/roster.json --out "$tmp/reach" \
+  --reach spears --move march --unit spears >/dev/null || [ $? -eq 1 ]
+cp "$tmp/reach/projector.png" "$out/demo-reach.png"
+
 seq="$tmp/seq"
 ./build/cli/tableref render-sequence datasets/sequences/turn/sequence.json --out "$seq" >/dev/null
 ./build/cli/tableref watch --source "$seq/frames" --calib "$seq/calib.json" --roster "$seq/roster.json" \
@@ -31,4 +37,4 @@ seq="$tmp/seq"
 start=$(awk '/-->/ {split($1, t, ":"); s = t[1] * 3600 + t[2] * 60 + t[3] + 0.4} /ILLEGAL/ && s {print s; exit}' \
   "$seq/game.vtt")
 ffmpeg -loglevel error -y -ss "${start:-1}" -i "$seq/game.mp4" -frames:v 1 -q:v 3 "$out/demo-game.jpg"
-echo "wrote $out: demo-camera, demo-projector.png, demo-report.png, demo-game.jpg"
+echo "wrote $out: demo-camera, demo-projector.png, demo-report.png, demo-reach.png, demo-game.jpg"
