@@ -149,6 +149,9 @@ static void free_board(board_pair *b)
     b->before = b->after = NULL;
 }
 
+/* --packed: with --models, the packed line instead of the spread one. */
+static bool only_packed;
+
 /* How the full check grows with the number of models: 100, 300, 1000, 3000 (and 1000 packed on 72" x 48"). */
 static int bench_growth(double budget_s, double only_models)
 {
@@ -160,7 +163,7 @@ static int bench_growth(double budget_s, double only_models)
     printf("  %7s %6s %15s %12s %12s %14s\n", "models", "units", "board (in)", "march ms", "auto ms",
            "us per model");
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        if (only_models > 0 && (sizes[i].models != (size_t)only_models || sizes[i].cols))
+        if (only_models > 0 && (sizes[i].models != (size_t)only_models || (sizes[i].cols != 0) != only_packed))
             continue;
         rng_state = 0x9E3779B97F4A7C15ull;
         board_pair b = {0};
@@ -404,16 +407,23 @@ int bench_rules(int argc, char **argv)
         if (r < 0 || (r > 0 && cli_number("--models", v, &only_models) < 0))
             return EXIT_BAD_INPUT;
         if (r > 0)
-            return bench_growth(budget_s, only_models);
+            continue;
+        if (strcmp(argv[i], "--packed") == 0) {
+            only_packed = true;
+            continue;
+        }
         if (r == 0) {
             printf("usage: tableref bench rules [--iterations N] [--seconds S]\n"
                    "  --iterations N  repetitions of the path search and route figures (2000)\n"
                    "  --seconds S     time spent on each full-check figure (0.5)\n"
                    "  --models N      only the growth line for N models (100, 300, 1000 or 3000)\n"
+                   "  --packed        with --models 1000: the 1000 models packed on 72\" x 48\"\n"
                    "  --runs N        exactly N checks per figure instead of a time budget (callgrind)\n");
             return strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 ? 0 : EXIT_BAD_INPUT;
         }
     }
+    if (only_models > 0)
+        return bench_growth(budget_s, only_models);
     int rc = bench_growth(budget_s, 0);
     if (rc != 0)
         return rc;

@@ -66,5 +66,10 @@ int rules_json_save_snapshot(const rules_snapshot *s, const char *path, rules_er
 
 /* A ruleset from a name or an override object ({"name": "...", "unit_spacing_in": 0.5}). */
 int rules_json_to_ruleset(const cJSON *item, const char *where, rules_ruleset *out, rules_error *err);
+/* A ruleset as JSON: its name when it is a built-in one unchanged, else the override object. */
+cJSON *rules_json_from_ruleset(const rules_ruleset *rs);
+
+/* The member `key` of `obj`; NULL when obj is not an object or has no such key. */
+const cJSON *rules_json_field(const cJSON *obj, const char *key);
 
 #endif

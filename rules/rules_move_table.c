@@ -91,14 +91,17 @@ void rules_move_check_march_test(const rules_move_ctx *c, rules_unit_report *ur)
                                    rules_mm_to_in(nearest), rules_mm_to_in(radius));
 }
 
-static void add_models_near(const rules_move_ctx *c, rules_violation *v, const rules_vec2 *poly, size_t n,
+/* Models of the moving unit within `limit` of `poly`: a unit boundary (rect: 4 corners counter-clockwise,
+ * the rectangle distance) or a terrain polygon (any orientation, maybe concave: the polygon distance). */
+static void add_models_near(const rules_move_ctx *c, rules_violation *v, const rules_vec2 *poly, size_t n, bool rect,
                             double limit)
 {
     for (size_t j = 0; v && j < c->u1->n_models; j++) {
         rules_obb base = rules_model_base(c->u1, &c->u1->models[j]);
         rules_vec2 corners[4];
         rules_obb_corners(&base, corners);
-        if (rules_poly_dist(corners, 4, poly, n) < limit)
+        double d = rect ? rules_quad_dist(corners, poly) : rules_poly_dist(corners, 4, poly, n);
+        if (d < limit)
             rules_violation_add_model(v, c->u1->models[j].id);
     }
 }
@@ -129,7 +132,7 @@ static void check_spacing_units(const rules_move_ctx *c, rules_unit_report *ur)
                           "The unit ends touching or overlapping unit %s; units must end a move at least %.2f\" "
                           "apart.",
                           id, rules_mm_to_in(spacing));
-        add_models_near(c, v, t->corners[i], 4, spacing - tol);
+        add_models_near(c, v, t->corners[i], 4, true, spacing - tol);
     }
     if (near != buf)
         free(near);
@@ -154,7 +157,7 @@ void rules_move_check_spacing(const rules_move_ctx *c, rules_unit_report *ur)
             ur, "MU-SPACING-TERRAIN", RULES_QTY_LENGTH, gap, spacing,
             "The unit ends %.2f\" from impassable terrain%s%s; it must stay at least %.2f\" away.",
             rules_mm_to_in(gap), tr->id[0] ? " " : "", tr->id, rules_mm_to_in(spacing));
-        add_models_near(c, v, tr->points, tr->n_points, spacing - tol);
+        add_models_near(c, v, tr->points, tr->n_points, false, spacing - tol);
     }
 }
 

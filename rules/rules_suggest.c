@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -270,8 +271,15 @@ static void apply_one(rules_snapshot *s, const char *unit_id, const rules_sugges
         if (m) {
             m->pos = sg->models[k].pos;
             m->facing = sg->models[k].facing;
+            /* where to put it: a prescription, exact, not a camera's measurement */
+            m->evidence = RULES_EVIDENCE_SEEN;
+            m->inferred = false;
+            m->sigma_mm = NAN;
         }
     }
+    /* vision's other placements were of where the player put the unit, not of the suggestion */
+    rules_unit_clear_alternatives(u);
+    u->placement_label[0] = 0;
 }
 
 rules_snapshot *rules_suggest_apply(const rules_snapshot *after, const rules_report *r)

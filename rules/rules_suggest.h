@@ -62,8 +62,11 @@ int rules_suggest_reform_move(const rules_snapshot *before, const rules_snapshot
                               rules_error *err);
 
 /*
- * A copy of `after` with every found suggestion of `r` applied (models
- * moved, or the unit taken off the table). NULL when out of memory.
+ * A copy of `after` with every found suggestion of an ILLEGAL call of `r`
+ * applied (models moved, or the unit taken off the table). A suggested
+ * position is a prescription, not a measurement: its models are written as
+ * seen and exact (no sigma), and the unit's alternative placements (which
+ * were of where the player put it) are dropped. NULL when out of memory.
  */
 rules_snapshot *rules_suggest_apply(const rules_snapshot *after, const rules_report *r);
 

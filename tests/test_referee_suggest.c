@@ -95,9 +95,14 @@ Test(referee_suggest, the_demo_report_carries_the_spears_nearest_legal_move)
     cr_assert_float_eq(num(pa, "x_mm"), num(pb, "x_mm"), 1e-9);
     cr_assert_float_eq(num(pa, "y_mm"), num(pb, "y_mm"), 1e-9);
     cr_assert_float_eq(num(pa, "facing_deg"), num(pb, "facing_deg"), 1e-9);
-    snprintf(args, sizeof args, "check %s/before.json %s", dir, fixed);
+    snprintf(args, sizeof args, "check %s/before.json %s --json", dir, fixed);
     cr_assert_eq(cli_run(args, &r), 0);
     cr_assert_eq(r.status, 0, "the suggested snapshot checks legal:\n%s%s", r.out, r.err);
+    cJSON *again = cJSON_Parse(r.out);
+    cr_assert_not_null(again);
+    cr_assert_str_eq(cJSON_GetObjectItem(unit(again, "spears"), "verdict")->valuestring, "legal",
+                     "LEGAL, not merely not ILLEGAL");
+    cJSON_Delete(again);
     cJSON_Delete(chk);
     cJSON_Delete(got);
 }

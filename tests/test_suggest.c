@@ -390,3 +390,42 @@ Test(suggest, a_robust_illegal_call_gets_its_nearest_legal_move)
     cr_assert_float_eq(ur->suggestion.shift_mm, IN_MM(1), 0.02);
     assert_nearest_and_legal("spears");
 }
+
+Test(suggest, the_suggested_snapshot_is_exact_where_the_camera_was_not)
+{
+    /* 11" on a 10" March Rate; the after picture hid the rear rank: inferred, with a second placement */
+    moved("spears", "red", 0, IN_MM(11), 0, 5, 10);
+    rules_unit *u = &after->units[0];
+    measured(u, 0.5);
+    rules_placement *alt = rules_unit_add_alternative(u, "rear rank shifted");
+    for (size_t k = 5; k < u->n_models; k++) {
+        u->models[k].evidence = RULES_EVIDENCE_INFERRED;
+        u->models[k].inferred = true;
+        u->models[k].sigma_mm = 1.5;
+        cr_assert_eq(rules_placement_add_model(alt, u->models[k].id, rules_v2_add(u->models[k].pos, rules_v2(10, 0)),
+                                               u->models[k].facing, 1.5),
+                     0);
+    }
+    const rules_unit_report *ur = judge_robust(RULES_MOVE_MARCH, "spears");
+    cr_assert_eq(ur->verdict, RULES_VERDICT_ILLEGAL, "%s", ur->why);
+    cr_assert(ur->suggestion.found, "%s", ur->suggestion.text);
+    rules_snapshot *fixed = rules_suggest_apply(after, &report);
+    const rules_unit *fu = rules_snapshot_find_unit(fixed, "spears");
+    cr_assert_eq(fu->n_alternatives, 0, "the alternatives were of the player's position");
+    for (size_t k = 0; k < fu->n_models; k++) {
+        cr_assert_eq(fu->models[k].evidence, RULES_EVIDENCE_SEEN);
+        cr_assert(isnan(fu->models[k].sigma_mm), "a prescription is exact");
+    }
+    /* judged as check judges it (robustly), the suggestion is LEGAL, not merely not ILLEGAL */
+    rules_robust_options ro;
+    rules_robust_options_default(&ro);
+    ro.check = opt;
+    rules_report again;
+    rules_report_init(&again);
+    rules_error err = {{0}};
+    cr_assert_eq(rules_robust_check(before, fixed, &ro, &again, &err), 0, "%s", err.msg);
+    const rules_unit_report *now = rules_report_find_unit(&again, "spears");
+    cr_assert(!now || now->verdict == RULES_VERDICT_LEGAL, "%s", now ? now->why : "");
+    rules_report_clear(&again);
+    rules_snapshot_free(fixed);
+}
