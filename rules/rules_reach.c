@@ -33,6 +33,8 @@ typedef struct reacher {
     rules_move_type move;
     rules_pose start;
     double width, bound;     /* front width; no front centre ends farther than `bound` from the start's */
+    double rate2;            /* the move's rate, squared: no model may end farther from its start (MU-MODEL-DIST) */
+    const rules_unit *unit;  /* the unit before the move */
     rules_vec2 *pos;
     /* the facing being followed: its frame */
     double heading;
@@ -45,6 +47,12 @@ static bool legal(reacher *r, rules_pose q)
         return false; /* cheaper than a path search: farther than any path this long */
     double turn;
     rules_judge_place(r->j, q, r->pos, &turn);
+    /* A model past the rate is illegal (the check's MU-MODEL-DIST, limits exact): no path search needed. */
+    for (size_t k = 0; k < r->unit->n_models; k++) {
+        rules_vec2 d = rules_v2_sub(r->pos[k], r->unit->models[k].pos);
+        if (rules_v2_dot(d, d) > r->rate2)
+            return false;
+    }
     return rules_judge_legal(r->j, r->pos, turn, r->move);
 }
 
@@ -256,7 +264,7 @@ int rules_reach_compute(const rules_snapshot *table, const char *unit_id, rules_
                                move == RULES_MOVE_ADVANCE ? "advance_in" : "march_in");
     }
     reacher r = {.j = j, .move = move, .start = rules_judge_start(j), .width = form->boundary.width,
-                 .bound = rate + form->boundary.depth};
+                 .bound = rate + form->boundary.depth, .rate2 = rate * rate, .unit = u};
     r.pos = malloc(u->n_models * sizeof *r.pos);
     snprintf(out->unit_id, sizeof out->unit_id, "%s", u->id);
     out->move = move;

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "rules_formation.h"
+#include "vis_parallel.h"
 #include "vis_tagread.h"
+#include "vis_recover_int.h"
 #include "vis_units.h"
 
 static double pix(const vis_image *im, double x, double y)
@@ -37,7 +39,7 @@ static double median_of(double *v, size_t n)
 }
 
 /* Ink and paper grey levels from the cleanly decoded tags (their black ring and white border). */
-static bool paper_levels(const vis_image *im, const vis_tag_detection *tags, size_t n, double *black, double *white)
+bool vis_recover_paper_levels(const vis_image *im, const vis_tag_detection *tags, size_t n, double *black, double *white)
 {
     double kb[64], kw[64];
     size_t used = 0;
@@ -73,303 +75,6 @@ static bool paper_levels(const vis_image *im, const vis_tag_detection *tags, siz
     *black = median_of(kb, used);
     *white = median_of(kw, used);
     return *white - *black > 30;
-}
-
-typedef struct blob {
-    double px[2];
-} blob;
-
-/*
- * Dark blobs the size of a tag's black square (whole or bitten), on a
- * box-averaged copy of the image: candidates for tags apriltag could not
- * segment. Returns the count (at most cap), -1 when out of memory.
- */
-static long dark_blobs(const vis_image *im, double tag_px, double threshold, blob *out, size_t cap)
-{
-    const int f = tag_px >= 18 ? (int)floor(tag_px / 10) : 1;
-    const int sw = im->width / f, sh = im->height / f;
-    uint8_t *dark = malloc((size_t)sw * sh);
-    int32_t *stack = malloc((size_t)sw * sh * sizeof *stack);
-    if (!dark || !stack) {
-        free(dark);
-        free(stack);
-        return -1;
-    }
-    const int lim = (int)(threshold * f * f);
-    for (int y = 0; y < sh; y++)
-        for (int x = 0; x < sw; x++) {
-            int sum = 0;
-            for (int v = 0; v < f; v++) {
-                const uint8_t *p = im->gray + (size_t)(y * f + v) * im->stride + (size_t)x * f;
-                for (int u = 0; u < f; u++)
-                    sum += p[u];
-            }
-            dark[(size_t)y * sw + x] = sum < lim;
-        }
-    const double tp = tag_px / f;
-    size_t n = 0;
-    for (int y0 = 0; y0 < sh; y0++)
-        for (int x0 = 0; x0 < sw; x0++) {
-            if (!dark[(size_t)y0 * sw + x0])
-                continue;
-            size_t top = 0, area = 0;
-            double sx = 0, sy = 0;
-            int minx = x0, maxx = x0, miny = y0, maxy = y0;
-            stack[top++] = y0 * sw + x0;
-            dark[(size_t)y0 * sw + x0] = 0;
-            while (top) {
-                const int32_t k = stack[--top];
-                const int x = k % sw, y = k / sw;
-                area++, sx += x, sy += y;
-                minx = x < minx ? x : minx, maxx = x > maxx ? x : maxx;
-                miny = y < miny ? y : miny, maxy = y > maxy ? y : maxy;
-                const int nb[4][2] = {{x - 1, y}, {x + 1, y}, {x, y - 1}, {x, y + 1}};
-                for (int q = 0; q < 4; q++) {
-                    const int xx = nb[q][0], yy = nb[q][1];
-                    if (xx < 0 || yy < 0 || xx >= sw || yy >= sh || !dark[(size_t)yy * sw + xx])
-                        continue;
-                    dark[(size_t)yy * sw + xx] = 0;
-                    stack[top++] = yy * sw + xx;
-                }
-            }
-            const double ext = fmax(maxx - minx + 1, maxy - miny + 1), ext2 = fmin(maxx - minx + 1, maxy - miny + 1);
-            if (area < 0.15 * tp * tp || area > 1.2 * tp * tp || ext < 0.5 * tp || ext > 1.6 * tp || ext2 < 0.4 * tp)
-                continue;
-            if (n < cap) {
-                out[n].px[0] = (sx / area + 0.5) * f - 0.5;
-                out[n].px[1] = (sy / area + 0.5) * f - 0.5;
-                n++;
-            }
-        }
-    free(dark);
-    free(stack);
-    return (long)n;
-}
-
-/*
- * Could models at (ax, ay) facing fa and (bx, by) facing fb stand in one
- * block of this unit's bases? Facings within 6 degrees; b within 4 mm of a
- * grid place counted from a: whole base depths along the facing, whole or
- * half base widths across (an incomplete rank centred).
- */
-static bool on_one_grid(const vis_roster_unit *ru, double ax, double ay, double fa, double bx, double by, double fb)
-{
-    if (fabs(rules_angle_wrap(fb - fa)) > rules_deg_to_rad(6))
-        return false;
-    const double dx = bx - ax, dy = by - ay, c = cos(fa), s = sin(fa);
-    const double along = dx * c + dy * s, across = -dx * s + dy * c;
-    const double pa = ru->base_width, pd = ru->base_depth;
-    const double e_along = along - pd * round(along / pd), e_across = across - pa / 2 * round(2 * across / pa);
-    return hypot(e_along, e_across) <= 4.0;
-}
-
-/* The data cells of the detector's family (36 for tag36h11). */
-static int codes_cells(const vis_tagread_codes *c) { return (c->tw - 4) * (c->tw - 4); }
-
-/*
- * Reads a tag with this unit's mount near a dark blob: the blob's centroid
- * is biased by what hides the tag, and its orientation unknown, so the
- * outline is searched over +-4 mm and every heading.
- */
-static bool read_blob(const vis_camera *cam, const vis_image *im, const blob *bl, const vis_tag_mount *m,
-                      const vis_tagread_codes *codes, double contrast, vis_tagread *out)
-{
-    double P[3];
-    if (!vis_camera_pixel_to_plane(cam, bl->px, m->height, P))
-        return false;
-    vis_tagread_params p;
-    vis_tagread_params_default(&p);
-    p.search_mm = 4;
-    p.any_rotation = true;
-    p.expect_contrast = contrast;
-    return vis_tagread_at(cam, im, P, 0, m->size, &p, codes, out);
-}
-
-/*
- * For each roster unit of which nothing was seen, looks for its tags among
- * dark blobs nobody explains and marks the models of a consistent set
- * `rough` in seen[]. Returns 0, or -1 when out of memory.
- */
-int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const vis_image *im,
-                             const vis_tag_detection *tags, size_t n, const rules_snapshot *prior, vis_seen_model *seen,
-                             unsigned char *seeded, vis_report *rep)
-{
-    const vis_roster *r = d->roster;
-    bool *missing = calloc(r->n_units ? r->n_units : 1, sizeof *missing);
-    if (!missing)
-        return -1;
-    size_t n_missing = 0;
-    for (size_t ui = 0; ui < r->n_units; ui++) {
-        const vis_roster_unit *u = &r->units[ui];
-        bool any = false;
-        for (size_t k = 0; k < u->n_models && !any; k++) {
-            const vis_seen_model *s = &seen[u->first_model + k];
-            any = s->seen || s->rough;
-            /* A tag of it read but refused (duplicate, bad size...) is not "nothing seen". */
-            for (size_t i = 0; i < n && !any; i++)
-                any = tags[i].id == r->models[u->first_model + k].tag_id;
-        }
-        missing[ui] = !any && u->n_models > 0 && vis_detector_in_focus(d, ui);
-        n_missing += missing[ui];
-    }
-    double black, white;
-    if (n_missing == 0 || !paper_levels(im, tags, n, &black, &white)) {
-        free(missing);
-        return 0;
-    }
-    int rc = -1;
-    rules_snapshot *placed = NULL;
-    blob *blobs = NULL;
-    vis_tagread_codes codes = {0};
-    vis_tagread *reads = NULL;
-    /* Where every other unit is: their tags' dark squares are not candidates. */
-    {
-        vis_report tmp = {0};
-        rules_error e2;
-        vis_seen_model *others = malloc(r->n_models * sizeof *others);
-        if (!others)
-            goto out;
-        memcpy(others, seen, r->n_models * sizeof *others);
-        int brc = vis_units_build(r, others, prior, &placed, &tmp, &e2);
-        free(others);
-        vis_report_clear(&tmp);
-        if (brc < 0)
-            goto out;
-    }
-    const size_t cap = 4096;
-    blobs = malloc(cap * sizeof *blobs);
-    if (!blobs)
-        goto out;
-    long nb = dark_blobs(im, d->expected_tag_px, black + 0.45 * (white - black), blobs, cap);
-    if (nb < 0)
-        goto out;
-    /* Drop blobs explained by a decoded tag or a placed model of another unit. */
-    const double near_px = 0.8 * d->expected_tag_px;
-    size_t n_known = 0;
-    double(*known)[2] = malloc((n + r->n_models + 1) * sizeof *known);
-    if (!known)
-        goto out;
-    for (size_t i = 0; i < n; i++)
-        known[n_known][0] = tags[i].centre[0], known[n_known++][1] = tags[i].centre[1];
-    for (size_t ui = 0; ui < r->n_units; ui++) {
-        const vis_roster_unit *ru = &r->units[ui];
-        const rules_unit *pu = missing[ui] ? NULL : rules_snapshot_find_unit(placed, ru->id);
-        for (size_t m = 0; pu && m < pu->n_models; m++) {
-            rules_vec2 tc;
-            double th;
-            vis_tag_mount_place(&ru->mount, pu->models[m].pos, pu->models[m].facing, &tc, &th);
-            const double X[3] = {tc.x, tc.y, ru->mount.height};
-            if (vis_camera_project(cam, X, known[n_known]))
-                n_known++;
-        }
-    }
-    size_t kept = 0;
-    for (long b = 0; b < nb; b++) {
-        bool explained = false;
-        for (size_t i = 0; i < n_known && !explained; i++)
-            explained = hypot(known[i][0] - blobs[b].px[0], known[i][1] - blobs[b].px[1]) < near_px;
-        if (!explained)
-            blobs[kept++] = blobs[b];
-    }
-    free(known);
-    /* Any code of the family, in any rotation: a blob may be anything; only this unit's IDs are kept. */
-    if (vis_tagread_codes_family(d->tags, &codes) < 0) {
-        rc = 0; /* a family this reader does not handle: nothing recovered */
-        goto out;
-    }
-    reads = malloc((kept ? kept : 1) * sizeof *reads);
-    if (!reads)
-        goto out;
-    for (size_t ui = 0; ui < r->n_units; ui++) {
-        if (!missing[ui])
-            continue;
-        const vis_roster_unit *ru = &r->units[ui];
-        /* Read every unexplained blob with this unit's mount; keep reads of its own IDs. */
-        size_t nr = 0;
-        for (size_t b = 0; b < kept; b++) {
-            vis_tagread t;
-            if (!read_blob(cam, im, &blobs[b], &ru->mount, &codes, white - black, &t))
-                continue;
-            const vis_roster_model *rm = vis_roster_find_model_tag(r, t.id);
-            if (!rm || rm->unit != ui ||
-                !vis_tagread_decisive(&t, codes_cells(&codes) / 2, d->cfg.recover_max_bit_error, 2))
-                continue;
-            /* Two blobs read as one ID (the same tag found twice, or a misread): keep the better read. */
-            size_t j = 0;
-            while (j < nr && reads[j].id != t.id)
-                j++;
-            if (j < nr) {
-                if (hypot(reads[j].centre[0] - t.centre[0], reads[j].centre[1] - t.centre[1]) > 2 * ru->mount.size)
-                    reads[j].errors = 1 << 20; /* two places: neither is trusted */
-                else if (t.errors < reads[j].errors)
-                    reads[j] = t;
-                continue;
-            }
-            reads[nr++] = t;
-        }
-        size_t w = 0;
-        for (size_t j = 0; j < nr; j++)
-            if (reads[j].errors < (1 << 20))
-                reads[w++] = reads[j];
-        nr = w;
-        if (nr == 0)
-            continue;
-        /*
-         * The reads must agree on one formation: the same facing, and each
-         * where a grid of the unit's bases puts a model (whole pitches along
-         * the files, whole or half pitches across: any slot, whatever the
-         * roster's listing order says).
-         */
-        double *ox = malloc(3 * nr * sizeof *ox);
-        if (!ox)
-            goto out;
-        double *oy = ox + nr, *fa = ox + 2 * nr;
-        for (size_t j = 0; j < nr; j++) {
-            rules_vec2 pos;
-            vis_tag_mount_unplace(&ru->mount, rules_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &pos,
-                                  &fa[j]);
-            ox[j] = pos.x, oy[j] = pos.y;
-        }
-        size_t best_in = 0, best_ref = 0;
-        for (size_t a = 0; a < nr; a++) {
-            size_t in = 0;
-            for (size_t b = 0; b < nr; b++)
-                in += on_one_grid(ru, ox[a], oy[a], fa[a], ox[b], oy[b], fa[b]);
-            if (in > best_in)
-                best_in = in, best_ref = a;
-        }
-        /* Two reads that agree seed the unit; vis_recover_confirm decides once its free places are read. */
-        if (best_in < 2 || best_in < 2 * (nr - best_in)) {
-            vis_report_add(rep, VIS_ISSUE_MISSING, -1, NULL, NULL,
-                           "unit %s: %zu partly hidden tags read, only %zu agree on one formation: not placed", ru->id,
-                           nr, best_in);
-            free(ox);
-            continue;
-        }
-        seeded[ui] = 1;
-        for (size_t j = 0; j < nr; j++) {
-            if (!on_one_grid(ru, ox[best_ref], oy[best_ref], fa[best_ref], ox[j], oy[j], fa[j]))
-                continue;
-            const vis_roster_model *rm = vis_roster_find_model_tag(r, reads[j].id);
-            vis_seen_model *s = &seen[rm - r->models];
-            s->rough = true;
-            vis_tag_mount_unplace(&ru->mount, rules_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &s->pos,
-                                  &s->facing);
-            vis_report_add(rep, VIS_ISSUE_RECOVERED, reads[j].id, rm->id, reads[j].px,
-                           "tag %d (%s) partly hidden: read with %d of %d visible bits wrong (next code %d), in its "
-                           "unit's formation with %zu others",
-                           reads[j].id, rm->id, reads[j].errors, reads[j].visible, reads[j].runner_up, best_in - 1);
-        }
-        free(ox);
-    }
-    rc = 0;
-out:
-    rules_snapshot_free(placed);
-    free(blobs);
-    vis_tagread_codes_clear(&codes);
-    free(reads);
-    free(missing);
-    return rc;
 }
 
 
@@ -414,6 +119,64 @@ static bool near_seen(const vis_roster_unit *ru, const vis_seen_model *seen, rul
     return false;
 }
 
+typedef struct slot_job {
+    const vis_camera *cam;
+    const vis_image *im;
+    const vis_tagread_codes *codes;
+    const vis_tagread_params *p;
+    const vis_roster_unit *ru;
+    const vis_seen_model *seen;
+    const rules_vec2 *slots;
+    double heading;
+    vis_tagread *out;   /* id -1: a place not read (taken, or nothing there) */
+} slot_job;
+
+static void read_slot(void *ctx, size_t i)
+{
+    const slot_job *j = ctx;
+    j->out[i].id = -1;
+    if (near_seen(j->ru, j->seen, j->slots[i]))
+        return;
+    rules_vec2 tc;
+    double th;
+    vis_tag_mount_place(&j->ru->mount, j->slots[i], j->heading, &tc, &th);
+    const double P[3] = {tc.x, tc.y, j->ru->mount.height};
+    if (!vis_tagread_at(j->cam, j->im, P, th, j->ru->mount.size, j->p, j->codes, &j->out[i]))
+        j->out[i].id = -1;
+}
+
+typedef struct polish_job {
+    const vis_detector *d;
+    const vis_camera *cam;
+    const vis_image *im;
+    const vis_tagread_codes *codes;
+    const vis_tagread_params *p;
+    vis_seen_model *seen;
+    unsigned char *done;
+} polish_job;
+
+/* One decoded model's pose from its tag's edges; each call writes only its own model. */
+static void polish_one(void *ctx, size_t i)
+{
+    const polish_job *j = ctx;
+    const vis_roster *r = j->d->roster;
+    vis_seen_model *s = &j->seen[i];
+    if (!s->seen || !vis_detector_in_focus(j->d, r->models[i].unit))
+        return;
+    const vis_roster_model *rm = &r->models[i];
+    const vis_roster_unit *ru = &r->units[rm->unit];
+    rules_vec2 tc;
+    double th;
+    vis_tag_mount_place(&ru->mount, s->pos, s->facing, &tc, &th);
+    const double P[3] = {tc.x, tc.y, ru->mount.height};
+    vis_tagread rd;
+    if (!vis_tagread_at(j->cam, j->im, P, th, ru->mount.size, j->p, j->codes, &rd) || rd.id != rm->tag_id ||
+        rd.edges < 3)
+        return;
+    vis_tag_mount_unplace(&ru->mount, rules_v2(rd.centre[0], rd.centre[1]), rd.heading, &s->pos, &s->facing);
+    j->done[i] = 1;
+}
+
 /*
  * Reads every free place of one unit's formation; keeps reads that name an
  * unread model of the unit decisively. Two places read as one model: the
@@ -433,16 +196,15 @@ static size_t read_unit_slots(const vis_detector *d, const vis_camera *cam, cons
     vis_tagread_params p;
     vis_tagread_params_default(&p);
     p.expect_contrast = contrast;
+    vis_tagread *rds = malloc((ns ? ns : 1) * sizeof *rds);
+    if (!rds)
+        return 0;
+    slot_job job = {cam, im, codes, &p, ru, seen, slots, f.heading, rds};
+    vis_parallel_for(d->tags->cfg.threads, ns, read_slot, &job);
     size_t nr = 0;
     for (size_t i = 0; i < ns && nr < cap; i++) {
-        if (near_seen(ru, seen, slots[i]))
-            continue;
-        rules_vec2 tc;
-        double th;
-        vis_tag_mount_place(&ru->mount, slots[i], f.heading, &tc, &th);
-        const double P[3] = {tc.x, tc.y, ru->mount.height};
-        vis_tagread rd;
-        if (!vis_tagread_at(cam, im, P, th, ru->mount.size, &p, codes, &rd))
+        const vis_tagread rd = rds[i];
+        if (rd.id < 0)
             continue;
         const vis_roster_model *rm = vis_roster_find_model_tag(r, rd.id);
         if (!rm || rm->unit != ui || seen[rm - r->models].seen || seen[rm - r->models].rough ||
@@ -460,6 +222,7 @@ static size_t read_unit_slots(const vis_detector *d, const vis_camera *cam, cons
         }
         reads[nr++] = (slot_read){rd, (size_t)(rm - r->models), false};
     }
+    free(rds);
     return nr;
 }
 
@@ -469,7 +232,7 @@ int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const v
 {
     const vis_roster *r = d->roster;
     double black, white;
-    const double contrast = paper_levels(im, tags, n_tags, &black, &white) ? white - black : 0;
+    const double contrast = vis_recover_paper_levels(im, tags, n_tags, &black, &white) ? white - black : 0;
     vis_tagread_codes codes;
     if (vis_tagread_codes_roster(d->tags, r, &codes) < 0)
         return 0; /* a family the reader does not handle: nothing to add */
@@ -544,7 +307,7 @@ int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const
     vis_tagread_params_default(&p);
     p.search_mm = 2;
     p.search_rad = rules_deg_to_rad(4);
-    p.expect_contrast = paper_levels(im, tags, n_tags, &black, &white) ? white - black : 0;
+    p.expect_contrast = vis_recover_paper_levels(im, tags, n_tags, &black, &white) ? white - black : 0;
     int fixed = 0;
     for (size_t i = 0; i < r->n_models; i++) {
         vis_seen_model *s = &seen[i];
@@ -585,25 +348,17 @@ int vis_recover_polish_poses(const vis_detector *d, const vis_camera *cam, const
     vis_tagread_params_default(&p);
     p.search_mm = 0.5;
     p.search_rad = rules_deg_to_rad(2);
-    int n = 0;
-    for (size_t i = 0; i < r->n_models; i++) {
-        vis_seen_model *s = &seen[i];
-        if (!s->seen || !vis_detector_in_focus(d, r->models[i].unit))
-            continue;
-        const vis_roster_model *rm = &r->models[i];
-        const vis_roster_unit *ru = &r->units[rm->unit];
-        rules_vec2 tc;
-        double th;
-        vis_tag_mount_place(&ru->mount, s->pos, s->facing, &tc, &th);
-        const double P[3] = {tc.x, tc.y, ru->mount.height};
-        vis_tagread rd;
-        if (!vis_tagread_at(cam, im, P, th, ru->mount.size, &p, &codes, &rd) || rd.id != rm->tag_id)
-            continue;
-        if (rd.edges < 3)
-            continue;
-        vis_tag_mount_unplace(&ru->mount, rules_v2(rd.centre[0], rd.centre[1]), rd.heading, &s->pos, &s->facing);
-        n++;
+    unsigned char *done = calloc(r->n_models + 1, 1);
+    if (!done) {
+        vis_tagread_codes_clear(&codes);
+        return 0;
     }
+    polish_job job = {d, cam, im, &codes, &p, seen, done};
+    vis_parallel_for(d->tags->cfg.threads, r->n_models, polish_one, &job);
+    int n = 0;
+    for (size_t i = 0; i < r->n_models; i++)
+        n += done[i];
+    free(done);
     vis_tagread_codes_clear(&codes);
     return n;
 }

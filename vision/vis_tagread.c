@@ -483,8 +483,10 @@ static double edge_heading(const vis_image *im, const tag_frame *tf, const doubl
                 continue;
             const uint8_t *q = im->gray + (size_t)y * im->stride + x;
             const double gx = q[1] - q[-1], gy = (double)q[im->stride] - q[-(ptrdiff_t)im->stride];
-            const double m2 = gx * gx + gy * gy, phi = atan2(gy, gx);
-            c4 += m2 * cos(4 * phi), s4 += m2 * sin(4 * phi);
+            /* m2 (cos 4phi, sin 4phi) is (gx + i gy)^4 / m2: no trigonometry per pixel. */
+            const double xx = gx * gx, yy = gy * gy, m2 = xx + yy;
+            if (m2 > 0)
+                c4 += (xx * xx - 6 * xx * yy + yy * yy) / m2, s4 += 4 * gx * gy * (xx - yy) / m2;
         }
     const double th = atan2(s4, c4) / 4, dx = cos(th), dy = sin(th);
     const double det = tf->J[0][0] * tf->J[1][1] - tf->J[0][1] * tf->J[1][0];

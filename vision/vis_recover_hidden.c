@@ -1,0 +1,469 @@
+/*
+ * Units of which no tag decoded (vis_recover.h, vis_recover_hidden_units):
+ * candidates for their tags on a shrunk copy of the picture (dark squares,
+ * white rings), each read once per tag size on two threads, and a unit
+ * seeded where its reads stand on one grid of its bases.
+ */
+#include "vis_recover.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules_formation.h"
+#include "vis_parallel.h"
+#include "vis_tagread.h"
+#include "vis_recover_int.h"
+#include "vis_units.h"
+
+typedef struct blob {
+    double px[2];
+    double ext_px[2];   /* its box's longer and shorter side, pixels */
+    bool ring;          /* a white ring (the printed border), not a dark blob */
+} blob;
+
+/* The picture shrunk by f (block means): candidates are looked for on it. */
+typedef struct shrunk {
+    uint8_t *px;
+    int w, h, f;
+} shrunk;
+
+static bool shrink(const vis_image *im, int f, shrunk *out)
+{
+    out->f = f, out->w = im->width / f, out->h = im->height / f;
+    out->px = malloc((size_t)out->w * out->h + 1);
+    if (!out->px)
+        return false;
+    for (int y = 0; y < out->h; y++)
+        for (int x = 0; x < out->w; x++) {
+            int sum = 0;
+            for (int v = 0; v < f; v++) {
+                const uint8_t *p = im->gray + (size_t)(y * f + v) * im->stride + (size_t)x * f;
+                for (int u = 0; u < f; u++)
+                    sum += p[u];
+            }
+            out->px[(size_t)y * out->w + x] = (uint8_t)((sum + f * f / 2) / (f * f));
+        }
+    return true;
+}
+
+/*
+ * Candidates for tags apriltag could not segment, on a box-averaged copy of
+ * the picture, for black squares lo_px..hi_px wide:
+ *   dark (bright = false): blobs darker than `threshold` the size of a
+ *     black square, whole or bitten;
+ *   bright (bright = true): components brighter than `threshold` the size
+ *     of the printed tag with a hole in them: its white border. A spear
+ *     across a tag joins its black square to the next tag's through the
+ *     spear's shadow, but cuts the white ring once at most, so the ring is
+ *     still one component of the right size.
+ * Returns the count (at most cap), -1 when out of memory.
+ */
+static long tag_candidates(const shrunk *sm, double lo_px, double hi_px, double threshold, bool bright, blob *out,
+                           size_t cap)
+{
+    const int f = sm->f, sw = sm->w, sh = sm->h;
+    uint8_t *on = malloc((size_t)sw * sh + 1);
+    int32_t *stack = malloc(((size_t)sw * sh + 1) * sizeof *stack);
+    if (!on || !stack) {
+        free(on);
+        free(stack);
+        return -1;
+    }
+    const uint8_t lim = (uint8_t)fmin(255, fmax(0, threshold));
+    for (size_t i = 0; i < (size_t)sw * sh; i++)
+        on[i] = bright ? sm->px[i] > lim : sm->px[i] < lim;
+    /* The printed tag is 10 cells for the black square's 8; its bounding box grows by up to sqrt 2 with its turn. */
+    const double lo = (bright ? 1.25 : 0.5) * lo_px / f, hi = (bright ? 1.25 * 1.5 : 1.6) * hi_px / f;
+    size_t n = 0;
+    for (int y0 = 0; y0 < sh; y0++)
+        for (int x0 = 0; x0 < sw; x0++) {
+            if (!on[(size_t)y0 * sw + x0])
+                continue;
+            size_t top = 0, area = 0;
+            double sx = 0, sy = 0;
+            int minx = x0, maxx = x0, miny = y0, maxy = y0;
+            stack[top++] = y0 * sw + x0;
+            on[(size_t)y0 * sw + x0] = 0;
+            while (top) {
+                const int32_t k = stack[--top];
+                const int x = k % sw, y = k / sw;
+                area++, sx += x, sy += y;
+                minx = x < minx ? x : minx, maxx = x > maxx ? x : maxx;
+                miny = y < miny ? y : miny, maxy = y > maxy ? y : maxy;
+                const int nb[4][2] = {{x - 1, y}, {x + 1, y}, {x, y - 1}, {x, y + 1}};
+                for (int q = 0; q < 4; q++) {
+                    const int xx = nb[q][0], yy = nb[q][1];
+                    if (xx < 0 || yy < 0 || xx >= sw || yy >= sh || !on[(size_t)yy * sw + xx])
+                        continue;
+                    on[(size_t)yy * sw + xx] = 0;
+                    stack[top++] = yy * sw + xx;
+                }
+            }
+            const double ext = fmax(maxx - minx + 1, maxy - miny + 1), ext2 = fmin(maxx - minx + 1, maxy - miny + 1);
+            const double box = (double)(maxx - minx + 1) * (maxy - miny + 1);
+            if (ext < lo || ext > hi || ext2 < 0.7 * lo)
+                continue;
+            if (bright ? area > 0.75 * box || area < 0.12 * box
+                       : area < 0.15 * lo * lo / 0.25 || area > 1.2 * hi * hi / (1.6 * 1.6))
+                continue;
+            if (n < cap) {
+                /* A ring's centre is its box's middle; a blob's, its centroid. */
+                out[n].px[0] = ((bright ? (minx + maxx) / 2.0 : sx / area) + 0.5) * f - 0.5;
+                out[n].px[1] = ((bright ? (miny + maxy) / 2.0 : sy / area) + 0.5) * f - 0.5;
+                out[n].ext_px[0] = ext * f, out[n].ext_px[1] = ext2 * f, out[n].ring = bright;
+                n++;
+            }
+        }
+    free(on);
+    free(stack);
+    return (long)n;
+}
+
+typedef struct candidate_pass {
+    const shrunk *sm;
+    double lo_px, hi_px, threshold;
+    bool bright;
+    blob *out;
+    size_t cap;
+    long found;
+} candidate_pass;
+
+static void run_pass(void *ctx, size_t i)
+{
+    candidate_pass *c = (candidate_pass *)ctx + i;
+    c->found = tag_candidates(c->sm, c->lo_px, c->hi_px, c->threshold, c->bright, c->out, c->cap);
+}
+
+/*
+ * Could models at (ax, ay) facing fa and (bx, by) facing fb stand in one
+ * block of this unit's bases? Facings within 6 degrees; b within 4 mm of a
+ * grid place counted from a: whole base depths along the facing, whole or
+ * half base widths across (an incomplete rank centred).
+ */
+static bool on_one_grid(const vis_roster_unit *ru, double ax, double ay, double fa, double bx, double by, double fb)
+{
+    if (fabs(rules_angle_wrap(fb - fa)) > rules_deg_to_rad(6))
+        return false;
+    const double dx = bx - ax, dy = by - ay, c = cos(fa), s = sin(fa);
+    const double along = dx * c + dy * s, across = -dx * s + dy * c;
+    const double pa = ru->base_width, pd = ru->base_depth;
+    const double e_along = along - pd * round(along / pd), e_across = across - pa / 2 * round(2 * across / pa);
+    return hypot(e_along, e_across) <= 4.0;
+}
+
+/* The data cells of the detector's family (36 for tag36h11). */
+static int codes_cells(const vis_tagread_codes *c) { return (c->tw - 4) * (c->tw - 4); }
+
+/*
+ * Reads a tag with this unit's mount near a dark blob: the blob's centroid
+ * is biased by what hides the tag, and its orientation unknown, so the
+ * outline is searched over +-4 mm and every heading.
+ */
+static bool read_blob(const vis_camera *cam, const vis_image *im, const blob *bl, const vis_tag_mount *m,
+                      const vis_tagread_codes *codes, double contrast, vis_tagread *out)
+{
+    double P[3];
+    if (!vis_camera_pixel_to_plane(cam, bl->px, m->height, P))
+        return false;
+    vis_tagread_params p;
+    vis_tagread_params_default(&p);
+    p.search_mm = 4;
+    p.any_rotation = true;
+    p.expect_contrast = contrast;
+    return vis_tagread_at(cam, im, P, 0, m->size, &p, codes, out);
+}
+
+/*
+ * Tags read alike: the same printed size, at heights a few mm apart (at
+ * 1 m and more, a few mm of height change the tag's picture by well under
+ * 1%; where on the base does not change the read at all). The centre is
+ * then taken back to each unit's own height (reread_height).
+ */
+static bool same_mount(const vis_tag_mount *a, const vis_tag_mount *b)
+{
+    return fabs(a->size - b->size) < 1e-6 && fabs(a->height - b->height) <= 5;
+}
+
+/* A read made at another height: its centre where its pixel meets this height's plane. */
+static void reread_height(const vis_camera *cam, double height, vis_tagread *t)
+{
+    double P[3];
+    if (vis_camera_pixel_to_plane(cam, t->px, height, P))
+        t->centre[0] = P[0], t->centre[1] = P[1];
+}
+
+/*
+ * Could this candidate be a tag of this mount, by its size in the picture?
+ * The black square's box is its side s to s sqrt 2 with its turn, less when
+ * something bites it (down to about half); the white ring's box is 10/8 of
+ * that, and a spear or a figure cuts it without shrinking it much.
+ */
+static bool fits_mount(const vis_camera *cam, const blob *bl, const vis_tag_mount *m)
+{
+    double P[3], Q[3];
+    const double px2[2] = {bl->px[0] + 10, bl->px[1]}, px3[2] = {bl->px[0], bl->px[1] + 10};
+    if (!vis_camera_pixel_to_plane(cam, bl->px, m->height, P) || !vis_camera_pixel_to_plane(cam, px2, m->height, Q))
+        return true;
+    const double mm_x = hypot(Q[0] - P[0], Q[1] - P[1]) / 10;
+    if (!vis_camera_pixel_to_plane(cam, px3, m->height, Q))
+        return true;
+    const double mm_y = hypot(Q[0] - P[0], Q[1] - P[1]) / 10;
+    const double lo_px = m->size / fmax(mm_x, mm_y), hi_px = m->size / fmin(mm_x, mm_y);
+    if (bl->ring)
+        return bl->ext_px[0] >= 0.7 * 1.25 * lo_px && bl->ext_px[0] <= 1.55 * 1.25 * hi_px + 4 &&
+               bl->ext_px[1] >= 0.6 * 1.25 * lo_px;
+    return bl->ext_px[0] >= 0.4 * lo_px && bl->ext_px[0] <= 1.6 * hi_px + 4;
+}
+
+/*
+ * Reads every candidate as a tag of this mount. Entry b has id -1 unless
+ * candidate b decoded decisively as a roster code. Returns a malloc'ed
+ * array of n (at least 1) entries, NULL when out of memory.
+ */
+typedef struct candidate_job {
+    const vis_detector *d;
+    const vis_camera *cam;
+    const vis_image *im;
+    const blob *blobs;
+    const vis_tag_mount *m;
+    const vis_tagread_codes *codes;
+    double contrast;
+    vis_tagread *out;
+} candidate_job;
+
+static void read_candidate(void *ctx, size_t b)
+{
+    const candidate_job *j = ctx;
+    vis_tagread *t = &j->out[b];
+    t->id = -1;
+    if (!fits_mount(j->cam, &j->blobs[b], j->m) || !read_blob(j->cam, j->im, &j->blobs[b], j->m, j->codes, j->contrast, t) ||
+        !vis_roster_find_model_tag(j->d->roster, t->id) ||
+        !vis_tagread_decisive(t, codes_cells(j->codes) / 2, j->d->cfg.recover_max_bit_error, 2))
+        t->id = -1;
+}
+
+static vis_tagread *read_candidates(const vis_detector *d, const vis_camera *cam, const vis_image *im,
+                                    const blob *blobs, size_t n, const vis_tag_mount *m,
+                                    const vis_tagread_codes *codes, double contrast)
+{
+    vis_tagread *out = malloc((n ? n : 1) * sizeof *out);
+    if (!out)
+        return NULL;
+    candidate_job j = {d, cam, im, blobs, m, codes, contrast, out};
+    vis_parallel_for(d->tags->cfg.threads, n, read_candidate, &j);
+    return out;
+}
+
+/*
+ * For each roster unit of which nothing was seen, looks for its tags among
+ * dark blobs nobody explains and marks the models of a consistent set
+ * `rough` in seen[]. Returns 0, or -1 when out of memory.
+ */
+int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const vis_image *im,
+                             const vis_tag_detection *tags, size_t n, const rules_snapshot *prior, vis_seen_model *seen,
+                             unsigned char *seeded, vis_report *rep)
+{
+    const vis_roster *r = d->roster;
+    bool *missing = calloc(r->n_units ? r->n_units : 1, sizeof *missing);
+    if (!missing)
+        return -1;
+    size_t n_missing = 0;
+    for (size_t ui = 0; ui < r->n_units; ui++) {
+        const vis_roster_unit *u = &r->units[ui];
+        bool any = false;
+        for (size_t k = 0; k < u->n_models && !any; k++) {
+            const vis_seen_model *s = &seen[u->first_model + k];
+            any = s->seen || s->rough;
+            /* A tag of it read but refused (duplicate, bad size...) is not "nothing seen". */
+            for (size_t i = 0; i < n && !any; i++)
+                any = tags[i].id == r->models[u->first_model + k].tag_id;
+        }
+        missing[ui] = !any && u->n_models > 0 && vis_detector_in_focus(d, ui);
+        n_missing += missing[ui];
+    }
+    double black, white;
+    if (n_missing == 0 || !vis_recover_paper_levels(im, tags, n, &black, &white)) {
+        free(missing);
+        return 0;
+    }
+    int rc = -1;
+    rules_snapshot *placed = NULL;
+    blob *blobs = NULL;
+    vis_tagread_codes codes = {0};
+    vis_tagread *reads = NULL;
+    vis_tagread **group_reads = NULL;
+    /* Where every other unit is: their tags' dark squares are not candidates. */
+    {
+        vis_report tmp = {0};
+        rules_error e2;
+        vis_seen_model *others = malloc(r->n_models * sizeof *others);
+        if (!others)
+            goto out;
+        memcpy(others, seen, r->n_models * sizeof *others);
+        int brc = vis_units_build(r, others, prior, &placed, &tmp, &e2);
+        free(others);
+        vis_report_clear(&tmp);
+        if (brc < 0)
+            goto out;
+    }
+    const size_t cap = 4096;
+    blobs = malloc(cap * sizeof *blobs);
+    if (!blobs)
+        goto out;
+    const double lo_px = isfinite(d->plan.min_tag_px) ? d->plan.min_tag_px : d->expected_tag_px;
+    const double hi_px = d->plan.max_tag_px > lo_px ? d->plan.max_tag_px : lo_px;
+    shrunk sm;
+    if (!shrink(im, lo_px >= 18 ? (int)floor(lo_px / 10) : 1, &sm))
+        goto out;
+    /* Dark squares and white rings, side by side on two threads. */
+    candidate_pass passes[2] = {
+        {&sm, lo_px, hi_px, black + 0.45 * (white - black), false, blobs, cap / 2, 0},
+        {&sm, lo_px, hi_px, black + 0.7 * (white - black), true, blobs + cap / 2, cap / 2, 0},
+    };
+    vis_parallel_for(d->tags->cfg.threads, 2, run_pass, passes);
+    free(sm.px);
+    if (passes[0].found < 0 || passes[1].found < 0)
+        goto out;
+    long nb = passes[0].found;
+    memmove(blobs + nb, blobs + cap / 2, (size_t)passes[1].found * sizeof *blobs);
+    nb += passes[1].found;
+    /* Drop blobs explained by a decoded tag or a placed model of another unit. */
+    const double near_px = 0.8 * d->expected_tag_px;
+    size_t n_known = 0;
+    double(*known)[2] = malloc((n + r->n_models + 1) * sizeof *known);
+    if (!known)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        known[n_known][0] = tags[i].centre[0], known[n_known++][1] = tags[i].centre[1];
+    for (size_t ui = 0; ui < r->n_units; ui++) {
+        const vis_roster_unit *ru = &r->units[ui];
+        const rules_unit *pu = missing[ui] ? NULL : rules_snapshot_find_unit(placed, ru->id);
+        for (size_t m = 0; pu && m < pu->n_models; m++) {
+            rules_vec2 tc;
+            double th;
+            vis_tag_mount_place(&ru->mount, pu->models[m].pos, pu->models[m].facing, &tc, &th);
+            const double X[3] = {tc.x, tc.y, ru->mount.height};
+            if (vis_camera_project(cam, X, known[n_known]))
+                n_known++;
+        }
+    }
+    size_t kept = 0;
+    for (long b = 0; b < nb; b++) {
+        bool explained = false;
+        for (size_t i = 0; i < n_known && !explained; i++)
+            explained = hypot(known[i][0] - blobs[b].px[0], known[i][1] - blobs[b].px[1]) < near_px;
+        if (!explained)
+            blobs[kept++] = blobs[b];
+    }
+    free(known);
+    /* Any code of the family, in any rotation: a blob may be anything; only this unit's IDs are kept. */
+    if (vis_tagread_codes_family(d->tags, &codes) < 0) {
+        rc = 0; /* a family this reader does not handle: nothing recovered */
+        goto out;
+    }
+    reads = malloc((kept ? kept : 1) * sizeof *reads);
+    group_reads = calloc(r->n_units ? r->n_units : 1, sizeof *group_reads);
+    if (!reads || !group_reads)
+        goto out;
+    for (size_t ui = 0; ui < r->n_units; ui++) {
+        if (!missing[ui])
+            continue;
+        const vis_roster_unit *ru = &r->units[ui];
+        /* Every unexplained candidate read once per mount: units that share a mount share the reads. */
+        size_t g = 0;
+        while (g < ui && !(missing[g] && same_mount(&r->units[g].mount, &ru->mount)))
+            g++;
+        if (!group_reads[g] &&
+            !(group_reads[g] = read_candidates(d, cam, im, blobs, kept, &ru->mount, &codes, white - black)))
+            goto out;
+        const vis_tagread *all = group_reads[g];
+        /* Keep reads of this unit's own IDs. */
+        size_t nr = 0;
+        for (size_t b = 0; b < kept; b++) {
+            vis_tagread t = all[b];
+            const vis_roster_model *rm = t.id >= 0 ? vis_roster_find_model_tag(r, t.id) : NULL;
+            if (!rm || rm->unit != ui)
+                continue;
+            if (r->units[g].mount.height != ru->mount.height)
+                reread_height(cam, ru->mount.height, &t);
+            /* Two blobs read as one ID (the same tag found twice, or a misread): keep the better read. */
+            size_t j = 0;
+            while (j < nr && reads[j].id != t.id)
+                j++;
+            if (j < nr) {
+                if (hypot(reads[j].centre[0] - t.centre[0], reads[j].centre[1] - t.centre[1]) > 2 * ru->mount.size)
+                    reads[j].errors = 1 << 20; /* two places: neither is trusted */
+                else if (t.errors < reads[j].errors)
+                    reads[j] = t;
+                continue;
+            }
+            reads[nr++] = t;
+        }
+        size_t w = 0;
+        for (size_t j = 0; j < nr; j++)
+            if (reads[j].errors < (1 << 20))
+                reads[w++] = reads[j];
+        nr = w;
+        if (nr == 0)
+            continue;
+        /*
+         * The reads must agree on one formation: the same facing, and each
+         * where a grid of the unit's bases puts a model (whole pitches along
+         * the files, whole or half pitches across: any slot, whatever the
+         * roster's listing order says).
+         */
+        double *ox = malloc(3 * nr * sizeof *ox);
+        if (!ox)
+            goto out;
+        double *oy = ox + nr, *fa = ox + 2 * nr;
+        for (size_t j = 0; j < nr; j++) {
+            rules_vec2 pos;
+            vis_tag_mount_unplace(&ru->mount, rules_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &pos,
+                                  &fa[j]);
+            ox[j] = pos.x, oy[j] = pos.y;
+        }
+        size_t best_in = 0, best_ref = 0;
+        for (size_t a = 0; a < nr; a++) {
+            size_t in = 0;
+            for (size_t b = 0; b < nr; b++)
+                in += on_one_grid(ru, ox[a], oy[a], fa[a], ox[b], oy[b], fa[b]);
+            if (in > best_in)
+                best_in = in, best_ref = a;
+        }
+        /* Two reads that agree seed the unit; vis_recover_confirm decides once its free places are read. */
+        if (best_in < 2 || best_in < 2 * (nr - best_in)) {
+            vis_report_add(rep, VIS_ISSUE_MISSING, -1, NULL, NULL,
+                           "unit %s: %zu partly hidden tags read, only %zu agree on one formation: not placed", ru->id,
+                           nr, best_in);
+            free(ox);
+            continue;
+        }
+        seeded[ui] = 1;
+        for (size_t j = 0; j < nr; j++) {
+            if (!on_one_grid(ru, ox[best_ref], oy[best_ref], fa[best_ref], ox[j], oy[j], fa[j]))
+                continue;
+            const vis_roster_model *rm = vis_roster_find_model_tag(r, reads[j].id);
+            vis_seen_model *s = &seen[rm - r->models];
+            s->rough = true;
+            vis_tag_mount_unplace(&ru->mount, rules_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &s->pos,
+                                  &s->facing);
+            vis_report_add(rep, VIS_ISSUE_RECOVERED, reads[j].id, rm->id, reads[j].px,
+                           "tag %d (%s) partly hidden: read with %d of %d visible bits wrong (next code %d), in its "
+                           "unit's formation with %zu others",
+                           reads[j].id, rm->id, reads[j].errors, reads[j].visible, reads[j].runner_up, best_in - 1);
+        }
+        free(ox);
+    }
+    rc = 0;
+out:
+    rules_snapshot_free(placed);
+    free(blobs);
+    vis_tagread_codes_clear(&codes);
+    free(reads);
+    for (size_t g = 0; group_reads && g < r->n_units; g++)
+        free(group_reads[g]);
+    free(group_reads);
+    free(missing);
+    return rc;
+}

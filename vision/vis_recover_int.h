@@ -1,0 +1,23 @@
+/*
+ * vis_recover_int: what the two halves of vis_recover (reading free places,
+ * vis_recover.c; finding hidden units, vis_recover_hidden.c) share. Not part
+ * of the vision library's interface.
+ */
+#ifndef VIS_RECOVER_INT_H
+#define VIS_RECOVER_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "vis_tag.h"
+#include "vis_units.h"
+
+/*
+ * The paper's black and white in this picture, from the decoded tags (the
+ * median of their black squares and of their white borders). False when no
+ * tag gives them or their contrast is under 30 levels.
+ */
+bool vis_recover_paper_levels(const vis_image *im, const vis_tag_detection *tags, size_t n, double *black,
+                              double *white);
+
+#endif
