@@ -16,6 +16,9 @@ static const struct {
     {"formation", bench_formation, "units rebuilt from partial evidence and the calls on rendered before/after pairs"},
     {"formats", bench_formats, "the strict snapshot and roster readers on 100,000-model files"},
 #endif
+#if TABLEREF_HAVE_VENUE
+    {"venue", bench_venue, "one MQTT broker, many tables: lost alerts, latency, load"},
+#endif
 };
 
 int cmd_bench(int argc, char **argv)

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tableref_config.h"
+
 #include "calib_file.h"
 #include "cli_args.h"
 #include "commands.h"
@@ -43,8 +45,14 @@ static void watch_usage(FILE *out)
             "  --table T.json      the table file (docs/formats.md): calibration, rosters,\n"
             "                      ruleset with house rules, terrain, and the camera and its\n"
             "                      size; --source, --calib and --roster then come from it\n"
-            "  --record FILE.mp4   write the annotated video, with FILE.vtt subtitles (one\n"
-            "                      cue per move and call) and FILE.events.jsonl beside it\n"
+            "  --record FILE.mp4   write the annotated video (H.264, fragmented MP4: a kill or\n"
+            "                      a full disk loses at most the last second), with FILE.vtt\n"
+            "                      subtitles (one cue per move and call), FILE.events.jsonl and\n"
+            "                      FILE.clips/move-N.mp4 beside it: an evidence clip of each\n"
+            "                      ILLEGAL or CANNOT TELL call (from 5 s before the table last\n"
+            "                      moved to 1 s after it settled)\n"
+            "  --clip-url URL      where a judge's page finds FILE.clips/ (e.g. served over\n"
+            "                      HTTP): the call's events then carry URL/move-N.mp4 too\n"
             "  --log FILE.jsonl    the event log (appended to, never truncated; one JSON\n"
             "                      line per event, fsync'ed)\n"
             "  --vtt FILE.vtt      subtitles without a recording\n"
@@ -63,11 +71,23 @@ static void watch_usage(FILE *out)
             "  --realtime          replay a recording at its own frame rate (as if live)\n"
             "  --quiet             no per-frame progress on stderr\n"
             "\n"
+            "The venue feed (docs/venue.md; topics and payloads in docs/formats.md):\n"
+            "  --mqtt HOST[:PORT]  publish every event, the table's state and the overlay\n"
+            "                      picture to the venue's MQTT broker (default port 1883),\n"
+            "                      and take judges' commands from it; a broker that cannot\n"
+            "                      be reached is said once and retried, never waited for\n"
+            "  --event NAME        the tournament, as in the topics (letters, digits . _ -)\n"
+            "  --table N           this table's number (a whole number; --table T.json is\n"
+            "                      the table file: both may be given)\n"
+            "  --mqtt-user NAME    the broker user (the venue's ACL: \"tables\")\n"
+            "  --mqtt-password-file FILE  its password, the file's first line\n"
+            "\n"
             "Judge's commands are also read from stdin when it is a terminal or a pipe, one\n"
             "per line: `overrule [MOVE] [REASON]` (the move stands), `confirm [MOVE] [REASON]`,\n"
             "`undo [REASON]` (the last snapshot is undone), `status UNIT engaged|fleeing|shaken|\n"
             "charging[,...]|clear [REASON]` (the unit's status from now on), `stop`. Every command is logged with\n"
-            "who sent it and why. The event log and the subtitles are documented in\n"
+            "who sent it and why; with --mqtt, judges' overrule, confirm and undo come from\n"
+            "the venue's page too (logged as by \"mqtt:JUDGE\"). The event log and the subtitles are documented in\n"
             "docs/formats.md (\"Event log and subtitles\").\n"
             "\n"
             "Exit status: 0 every call legal (or overruled by the judge), 1 an illegal call\n"
@@ -113,6 +133,103 @@ static int open_command_sources(watch_session *s, const char *control, int *fifo
     return 0;
 }
 
+/* --table, given once or twice: a whole number is the venue table number, anything else the table file. */
+static int split_table_args(const cli_list *l, const char **table_path, int *number)
+{
+    for (int i = 0; i < l->n; i++) {
+        const char *v = l->items[i];
+        size_t digits = strspn(v, "0123456789");
+        if (digits > 0 && v[digits] == 0) {
+            if (*number || digits > 6 || atoi(v) < 1) {
+                fprintf(stderr, "tableref watch: --table N takes one table number from 1 to 999999 (got '%s')\n", v);
+                return -1;
+            }
+            *number = atoi(v);
+        } else if (*table_path) {
+            fprintf(stderr, "tableref watch: --table T.json given twice ('%s', '%s')\n", *table_path, v);
+            return -1;
+        } else {
+            *table_path = v;
+        }
+    }
+    return 0;
+}
+
+typedef struct feed_opts {
+    const char *mqtt, *event, *user, *password_file;
+    int table;
+} feed_opts;
+
+#if TABLEREF_HAVE_VENUE
+/* The password: the file's first line without its line end. */
+static int read_password(const char *path, char *out, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "tableref watch: --mqtt-password-file %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (!fgets(out, (int)cap, f))
+        out[0] = 0;
+    fclose(f);
+    out[strcspn(out, "\r\n")] = 0;
+    if (!out[0]) {
+        fprintf(stderr, "tableref watch: --mqtt-password-file %s: empty (the password is its first line)\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* The venue feed on the session: every event out, judges' commands in. */
+static int attach_feed(watch_session *s, const feed_opts *o)
+{
+    venue_config vc;
+    venue_config_default(&vc);
+    rules_error err;
+    char password[256] = "";
+    if (o->password_file && read_password(o->password_file, password, sizeof password) < 0)
+        return -1;
+    if (venue_parse_broker(o->mqtt, &vc, &err) < 0) {
+        fprintf(stderr, "tableref watch: --mqtt: %s\n", err.msg);
+        return -1;
+    }
+    vc.event = o->event, vc.table = o->table;
+    vc.username = o->user, vc.password = password[0] ? password : NULL;
+    int rc = watch_session_attach_feed(s, &vc, &err);
+    memset(password, 0, sizeof password);
+    if (rc < 0)
+        fprintf(stderr, "tableref watch: venue feed: %s\n", err.msg);
+    return rc;
+}
+#endif
+
+/* The feed's options together, or none of them; 0 when there is no feed to attach. */
+static int check_feed_opts(const feed_opts *o)
+{
+    if (!o->mqtt) {
+        if (o->event || o->user || o->password_file || o->table) {
+            fprintf(stderr, "tableref watch: --event, --table N (a number), --mqtt-user and --mqtt-password-file go "
+                            "with --mqtt HOST\n");
+            return -1;
+        }
+        return 0;
+    }
+#if TABLEREF_HAVE_VENUE
+    if (!o->event || !o->table) {
+        fprintf(stderr, "tableref watch: --mqtt needs --event NAME and --table N (this table's number)\n");
+        return -1;
+    }
+    if (o->password_file && !o->user) {
+        fprintf(stderr, "tableref watch: --mqtt-password-file goes with --mqtt-user NAME\n");
+        return -1;
+    }
+    return 1;
+#else
+    fprintf(stderr, "tableref watch: --mqtt: this tableref was built without the venue feed (libmosquitto)\n");
+    return -1;
+#endif
+}
+
 int cmd_watch(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
@@ -127,9 +244,14 @@ int cmd_watch(int argc, char **argv)
                *table_path = NULL;
     double settle = cfg.tracker.settle_ms, jitter = cfg.tracker.jitter_mm, fps = ccfg.fps, timeout = ccfg.timeout_ms;
     int projector = 0, realtime = 0, quiet = 0, replace = 0;
+    cli_list tables = {0};
+    feed_opts feed = {0};
     const cli_opt opts[] = {
         {"--source", CLI_OPT_STRING, &source, 0},     {"--calib", CLI_OPT_STRING, &calib_path, 0},
-        {"--table", CLI_OPT_STRING, &table_path, 0},
+        {"--table", CLI_OPT_LIST, &tables, 0},        {"--clip-url", CLI_OPT_STRING, &cfg.clip_url, 0},
+        {"--mqtt", CLI_OPT_STRING, &feed.mqtt, 0},    {"--event", CLI_OPT_STRING, &feed.event, 0},
+        {"--mqtt-user", CLI_OPT_STRING, &feed.user, 0},
+        {"--mqtt-password-file", CLI_OPT_STRING, &feed.password_file, 0},
         {"--roster", CLI_OPT_STRING, &roster_path, 0}, {"--record", CLI_OPT_STRING, &cfg.record_path, 0},
         {"--log", CLI_OPT_STRING, &cfg.log_path, 0},   {"--vtt", CLI_OPT_STRING, &cfg.vtt_path, 0},
         {"--control", CLI_OPT_STRING, &control, 0},   {"--size", CLI_OPT_STRING, &size, 0},
@@ -138,7 +260,11 @@ int cmd_watch(int argc, char **argv)
         {"--projector", CLI_OPT_FLAG, &projector, 1}, {"--realtime", CLI_OPT_FLAG, &realtime, 1},
         {"--quiet", CLI_OPT_FLAG, &quiet, 1},         {"--replace", CLI_OPT_FLAG, &replace, 1},
     };
-    if (cli_parse("watch", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), NULL, 0) < 0)
+    if (cli_parse("watch", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), NULL, 0) < 0 ||
+        split_table_args(&tables, &table_path, &feed.table) < 0)
+        return EXIT_BAD_INPUT;
+    const int with_feed = check_feed_opts(&feed);
+    if (with_feed < 0)
         return EXIT_BAD_INPUT;
     const char *missing = table_path ? NULL
                           : !source ? "--source SRC (or --table T.json)"
@@ -212,6 +338,10 @@ int cmd_watch(int argc, char **argv)
     }
     if (open_command_sources(s, control, &fifo_fd) < 0)
         goto done;
+#if TABLEREF_HAVE_VENUE
+    if (with_feed && attach_feed(s, &feed) < 0)
+        goto done;
+#endif
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;

@@ -52,6 +52,10 @@ int cmd_cameras(int argc, char **argv);
 int cmd_referee(int argc, char **argv);
 #endif
 
+#if TABLEREF_HAVE_VENUE
+/* The venue feed (issue 12): one broker, many tables. */
+int bench_venue(int argc, char **argv);
+#endif
 #if TABLEREF_HAVE_SHEET
 /* Tag sheets to print (issue 11): `tableref tags sheet`. */
 int cmd_tags_sheet(int argc, char **argv);

@@ -320,20 +320,6 @@ long cvs_video_frame_count(const cvs_video_reader *r);
 /* NULL is fine. */
 void cvs_video_close(cvs_video_reader *r);
 
-typedef struct cvs_video_writer cvs_video_writer;
-/*
- * An MP4 (or anything FFmpeg writes by extension) of width x height colour
- * frames at `fps`. Tries H.264 ('avc1', what Debian 12's FFmpeg encodes with
- * libx264), then MPEG-4 Part 2 ('mp4v'). `codec_out` (optional, 5 bytes)
- * receives the fourcc used. NULL on error.
- */
-cvs_video_writer *cvs_video_writer_open(const char *path, int width, int height, double fps, char *codec_out,
-                                        rules_error *err);
-/* Appends a frame (gray or BGR, the writer's size). Returns 0 or -1. */
-int cvs_video_write(cvs_video_writer *w, const cvs_image *img, rules_error *err);
-/* Finishes the file (the MP4 index is written here) and frees; NULL is fine. */
-void cvs_video_writer_close(cvs_video_writer *w);
-
 /* Gray copy of a BGR image (a plain copy of a gray one). NULL on error. */
 cvs_image *cvs_image_to_gray(const cvs_image *img, rules_error *err);
 /* BGR copy of a gray image (a plain copy of a BGR one). NULL on error. */

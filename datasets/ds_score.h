@@ -6,7 +6,11 @@
  *   - beside it: the same of the models whose tag no hand hides (a model
  *     under a hand cannot be seen in that frame);
  *   - wrong ids: models placed more than 5 mm off (a wrong call waiting to
- *     happen), and how many of them are under a hand;
+ *     happen), and how many of them are under a hand; an inferred model
+ *     placed off but whose true place is one of its unit's alternative
+ *     placements (within 5 mm) is not wrong but "among alternatives": the
+ *     snapshot says honestly that it cannot tell which, and the referee
+ *     judges every one (rules_robust);
  *   - p99 (and median, max) centre error over the models placed within
  *     5 mm, and over those placed from their own tag; facing p99;
  *   - tags at least 90% visible (black square, inside the frame) that were
@@ -44,7 +48,8 @@ typedef struct ds_score {
     size_t free_placed5;
     size_t hand_models;     /* in view, a hand over their tag */
     size_t hand_placed5;
-    size_t wrong;           /* placed more than 5 mm off */
+    size_t wrong;           /* placed more than 5 mm off, and no alternative of its unit holds it */
+    size_t among_alternatives; /* inferred, placed off, but an alternative places it within 5 mm */
     size_t hand_wrong;      /* ... of them under a hand */
     size_t unplaced;        /* in view, not in the snapshot */
     size_t seen5, inferred5;/* placed within 5 mm from their own tag / inferred */

@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/setup-debian.sh
+bash scripts/setup-web.sh    # the judge page's MQTT client and the page test's playwright-core (npm)
 if [ -f build/build.ninja ]; then meson setup --reconfigure build; else meson setup build; fi
 meson compile -C build
 

@@ -12,6 +12,9 @@ packages=(
   libcairo2-dev                     # overlay drawing (PNG, SVG, PDF)
   libcamera-dev                     # Raspberry Pi / libcamera capture (optional at build time)
   fonts-dejavu-core                 # legible overlay labels
+  libmosquitto-dev mosquitto mosquitto-clients  # venue feed: MQTT client library, the broker, mosquitto_sub/pub
+  libturbojpeg0-dev                 # venue feed: the overlay picture as JPEG
+  chromium                          # the judge's page tested headless (tests/web)
   libxml2-dev libzip-dev            # army lists: BattleScribe .ros XML and .rosz zips, BSData .gst/.cat
   libpango1.0-dev                   # tag sheets: text laid out with Pango over Cairo
   poppler-utils                     # tests: tag sheets rendered with pdftoppm, as a printer would

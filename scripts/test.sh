@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/setup-debian.sh
+bash scripts/setup-web.sh    # the judge page's MQTT client and the page test's playwright-core (npm)
 
 summary=$(mktemp)
 trap 'rm -f "$summary"' EXIT

@@ -51,14 +51,15 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: record_driver OUT.mp4 [--frames N] [--fps F] [--size WxH] [--gray] [--sleep-ms MS] "
-                        "[--keep-s S] [--close-timeout-ms MS] [--replace] [--clip AT FROM TO PATH]...\n");
+                        "[--queue N] [--wait] [--keep-s S] [--close-timeout-ms MS] [--replace] "
+                        "[--clip AT FROM TO PATH]...\n");
         return 2;
     }
     watch_record_config cfg;
     watch_record_config_default(&cfg);
     cfg.width = 320, cfg.height = 240;
     long frames = 50;
-    int ch = 3, sleep_ms = 0;
+    int ch = 3, sleep_ms = 0, queue = 0;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--frames") && i + 1 < argc)
             frames = atol(argv[++i]);
@@ -70,6 +71,10 @@ int main(int argc, char **argv)
             ch = 1;
         else if (!strcmp(argv[i], "--sleep-ms") && i + 1 < argc)
             sleep_ms = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--wait"))
+            cfg.wait_when_full = true;
+        else if (!strcmp(argv[i], "--queue") && i + 1 < argc)
+            queue = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--replace"))
             cfg.replace = true;
         else if (!strcmp(argv[i], "--keep-s") && i + 1 < argc)
@@ -84,7 +89,7 @@ int main(int argc, char **argv)
         }
     }
     /* The driver must not be slower than the encoder in these tests: a deep queue drops nothing. */
-    cfg.queue_frames = sleep_ms ? 4 : (int)frames + 1;
+    cfg.queue_frames = queue > 0 ? queue : sleep_ms ? 4 : (int)frames + 1;
     rules_error err;
     watch_record *r = watch_record_open(argv[1], &cfg, &err);
     if (!r) {

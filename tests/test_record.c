@@ -133,6 +133,26 @@ Test(record, a_finished_recording_plays_every_frame, .timeout = 60)
     remove_dir(dir);
 }
 
+Test(record, a_replay_waits_for_the_encoder_and_drops_nothing, .timeout = 60)
+{
+    char dir[64], path[128], args[512], out[8192], errors[2048];
+    make_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/replay.mp4", dir);
+    /* 60 frames of 1280x960 as fast as they come, two queue slots: faster than the encoder, so a live queue drops... */
+    snprintf(args, sizeof args, "'%s' --frames 60 --fps 10 --size 1280x960 --queue 2", path);
+    cr_assert_eq(run_driver(args, out, sizeof out), 0, "%s", out);
+    const char *summary = strstr(out, "encoded") ? strstr(out, "encoded") : out;
+    cr_expect(!strstr(out, "dropped 0 "), "a live queue drops frames: %s", summary);
+    /* ... and a replay waits for the encoder instead. */
+    snprintf(args, sizeof args, "'%s' --frames 60 --fps 10 --size 1280x960 --queue 2 --wait --replace", path);
+    cr_assert_eq(run_driver(args, out, sizeof out), 0, "%s", out);
+    summary = strstr(out, "encoded") ? strstr(out, "encoded") : out;
+    cr_expect(strstr(out, "encoded 60 dropped 0"), "every frame encoded: %s", summary);
+    cr_expect_eq(probe_frames(path, errors, sizeof errors), 60, "every frame plays: %s", errors);
+    cr_expect_str_empty(errors);
+    remove_dir(dir);
+}
+
 Test(record, an_existing_recording_is_never_overwritten, .timeout = 30)
 {
     char dir[64], path[128], args[512], out[8192];

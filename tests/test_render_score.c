@@ -89,6 +89,36 @@ Test(render_score, models_counted_against_the_truth)
     unmake(&f);
 }
 
+/*
+ * An inferred model placed off is not a wrong id when one of its unit's
+ * alternative placements holds its true place (within 5 mm): the snapshot
+ * said it could not tell. Placed off with no such alternative, it is wrong.
+ */
+Test(render_score, inferred_model_held_by_an_alternative_is_not_wrong)
+{
+    fixture f;
+    make(&f);
+    rules_unit *d = &f.detected->units[0];
+    rules_model *m2 = rules_snapshot_find_model(f.detected, "m2", NULL);
+    m2->inferred = true;                                   /* 7 mm off */
+    rules_placement *far = rules_unit_add_alternative(d, "rear rank left-aligned");
+    rules_placement *near = rules_unit_add_alternative(d, "rear rank with gaps");
+    cr_assert(far && near);
+    cr_assert_eq(rules_placement_add_model(far, "m2", rules_v2(160, 230), 0, 2), 0);   /* 30 mm off */
+    ds_score s;
+    ds_score_init(&s);
+    cr_assert_eq(ds_score_models(&s, f.truth_snap, &f.truth, f.detected), 0);
+    cr_expect_eq(s.wrong, 1, "no alternative holds m2 yet");
+    cr_expect_eq(s.among_alternatives, 0);
+    cr_assert_eq(rules_placement_add_model(near, "m2", rules_v2(160, 204.9), 0, 2), 0);  /* 4.9 mm off */
+    cr_assert_eq(ds_score_models(&s, f.truth_snap, &f.truth, f.detected), 0);
+    cr_expect_eq(s.wrong, 1, "the second frame's m2 is held by an alternative");
+    cr_expect_eq(s.among_alternatives, 1);
+    cr_expect_eq(s.placed5, 6, "3 + 3: an alternative is not a placement within 5 mm");
+    ds_score_clear(&s);
+    unmake(&f);
+}
+
 Test(render_score, models_out_of_view_and_nothing_detected)
 {
     fixture f;

@@ -136,3 +136,19 @@ void wt_free_jsonl(cJSON **l, size_t n)
 const char *wt_event_of(const cJSON *e) { return cJSON_GetObjectItem(e, "event")->valuestring; }
 double wt_num_of(const cJSON *e, const char *k) { return cJSON_GetObjectItem(e, k)->valuedouble; }
 
+
+void wt_make_long_turn(char *dir, size_t cap, int tail, const char *name)
+{
+    enum { TURN_FRAMES = 33 };
+    char seq[2300], cmd[8192];
+    wt_path_in(seq, sizeof seq, "seq/frames");
+    wt_path_in(dir, cap, name);
+    wt_cmdf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+    cr_assert_eq(wt_run(cmd), 0);
+    for (int i = 0; i < TURN_FRAMES + tail; i++) {
+        char from[2400], to[2400];
+        snprintf(from, sizeof from, "%s/%06d.jpg", seq, i < TURN_FRAMES ? i : TURN_FRAMES - 1);
+        snprintf(to, sizeof to, "%s/%06d.jpg", dir, i);
+        cr_assert_eq(symlink(from, to), 0, "%s", to);
+    }
+}

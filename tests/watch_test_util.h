@@ -27,6 +27,9 @@ void wt_write_test_sequence(const char *path);
 /* Renders the turn and runs one recorded watch over it, once per build directory (a lock serialises suites). */
 void wt_ensure_run(void);
 ds_sequence *wt_load_sequence(void);
+/* The turn's 33 frames, then its last frame `tail` more times (the table standing still), as links in
+   WORK/name (one per test: tests run side by side); its path into dir. */
+void wt_make_long_turn(char *dir, size_t cap, int tail, const char *name);
 /* Every line of a JSONL file, parsed; the test fails on an incomplete or invalid line. */
 cJSON **wt_read_jsonl(const char *path, size_t *n);
 void wt_free_jsonl(cJSON **l, size_t n);

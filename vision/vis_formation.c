@@ -99,10 +99,12 @@ static int add_gapped(hyps *H, hyp base, double *chosen, int m, double from, int
         return 0;
     }
     if (m == k) {
-        double *sorted = chosen;
-        double mean = 0;
+        double mean = 0, lo = chosen[0], hi = chosen[0];
         for (int i = 0; i < k; i++)
-            mean += sorted[i];
+            mean += chosen[i], lo = fmin(lo, chosen[i]), hi = fmax(hi, chosen[i]);
+        /* k places, each at least one pitch apart, spanning k - 1 pitches: a block the caller already has. */
+        if (hi - lo <= k - 1 + 1e-9)
+            return 0;
         base.centring = fabs(mean / k - (Fw - 1) / 2.0);
         base.o = NAN;
         base.gap = H->n_pool;
@@ -157,14 +159,18 @@ static int enumerate(const vis_fit *F, int Fw, hyps *H)
                 rc = add_hyp(H, base);
                 continue;
             }
-            size_t before = H->n;
             for (double o = 0; o <= Fw - k + 1e-9 && rc == 0; o += 0.5)
                 if (covers(o, k, ys, m)) {
                     base.o = o;
                     base.centring = fabs(o - (Fw - k) / 2.0);
                     rc = add_hyp(H, base);
                 }
-            if (H->n == before && rc == 0) {
+            /*
+             * Gaps are possible even where a block fits what was read: the
+             * placements are complete only with them (a rank with a gap
+             * ranks after every block, cmp_hyp).
+             */
+            if (rc == 0) {
                 int budget = 32;
                 for (int i = 0; i < m; i++)
                     chosen[i] = ys[i];
@@ -182,10 +188,10 @@ static int cmp_hyp(const void *a, const void *b)
     const hyp *x = a, *y = b;
     if (x->agree != y->agree)
         return y->agree - x->agree;
-    if (fabs(x->centring - y->centring) > 1e-9)
-        return x->centring < y->centring ? -1 : 1;
     if (isnan(x->o) != isnan(y->o))
         return isnan(x->o) ? 1 : -1;
+    if (fabs(x->centring - y->centring) > 1e-9)
+        return x->centring < y->centring ? -1 : 1;
     if (x->s != y->s)
         return x->s - y->s;
     return (x->t > y->t) - (x->t < y->t);

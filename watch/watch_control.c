@@ -196,6 +196,11 @@ static int enqueue(watch_control *ctl, const watch_command *c)
     return rc;
 }
 
+int watch_control_push(watch_control *ctl, const watch_command *c)
+{
+    return enqueue(ctl, c);
+}
+
 int watch_control_push_line(watch_control *ctl, const char *line, const char *by)
 {
     watch_command c;

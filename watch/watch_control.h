@@ -20,6 +20,7 @@
  *   watch_control *ctl = watch_control_new(&err);
  *   watch_control_add_fd(ctl, STDIN_FILENO, "stdin");      // non-blocking reads, whole lines
  *   watch_control_push_line(ctl, "overrule 3 measured again", "mqtt:judge-1");  // any thread
+ *   watch_control_push(ctl, &cmd);                          // a command parsed elsewhere, any thread
  *   per frame:  watch_command c; while (watch_control_poll(ctl, &c) == 1) apply(c);
  *   watch_control_free(ctl);
  * Pushing is thread-safe (the MQTT client calls it from its own thread);
@@ -52,6 +53,7 @@ typedef struct watch_command {
     char by[64];           /* where it came from: "stdin", "control", "keyboard", "mqtt:NAME" */
     char error[128];       /* WATCH_CMD_INVALID: what was wrong */
     char line[256];        /* the line as received (truncated) */
+    char id[64];           /* the sender's id for it ("" none): a venue page matches the answer by it */
 } watch_command;
 
 /* "overrule", "confirm", "undo", "stop", "status", "invalid". */
@@ -70,6 +72,8 @@ void watch_control_free(watch_control *ctl);
 int watch_control_add_fd(watch_control *ctl, int fd, const char *name, rules_error *err);
 /* Queues one command line from any thread; -1 when the queue (256 commands) is full. */
 int watch_control_push_line(watch_control *ctl, const char *line, const char *by);
+/* Queues a command already parsed elsewhere (the venue feed's, with its id), from any thread; -1 when full. */
+int watch_control_push(watch_control *ctl, const watch_command *c);
 /* The next command: 1 and *out filled, 0 when none is waiting. Reads the descriptors first. */
 int watch_control_poll(watch_control *ctl, watch_command *out);
 

@@ -324,6 +324,7 @@ static void *worker(void *arg)
         if (have) {
             r->q_head = (r->q_head + 1) % r->cfg.queue_frames;
             r->q_count--;
+            pthread_cond_broadcast(&r->done_cv); /* a slot is free (wait_when_full) */
         }
     }
     finish(r);
@@ -487,6 +488,20 @@ fail:
 
 /* ---- the caller's side ------------------------------------------------------------------- */
 
+/* A replay waits for the encoder to free a slot, at most close_timeout_ms (a stalled disk); under mu. */
+static void wait_for_slot(watch_record *r)
+{
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += r->cfg.close_timeout_ms / 1000;
+    deadline.tv_nsec += (long)(r->cfg.close_timeout_ms % 1000) * 1000000L;
+    if (deadline.tv_nsec >= 1000000000L)
+        deadline.tv_sec++, deadline.tv_nsec -= 1000000000L;
+    while (r->q_count == r->cfg.queue_frames && !r->failed && !r->finished)
+        if (pthread_cond_timedwait(&r->done_cv, &r->mu, &deadline) == ETIMEDOUT)
+            break;
+}
+
 int watch_record_frame(watch_record *r, const uint8_t *pixels, int width, int height, size_t stride, int channels,
                        double t_ms, rules_error *err)
 {
@@ -503,6 +518,8 @@ int watch_record_frame(watch_record *r, const uint8_t *pixels, int width, int he
         pthread_mutex_unlock(&r->mu);
         return -1;
     }
+    if (r->cfg.wait_when_full && r->q_count == r->cfg.queue_frames)
+        wait_for_slot(r);
     if ((r->any_queued && !(t_ms > r->last_queued_ms)) || r->q_count == r->cfg.queue_frames) {
         r->stats.frames_dropped++;
         pthread_mutex_unlock(&r->mu);

@@ -68,6 +68,8 @@ typedef struct watch_record_config {
     double clip_keep_s;     /* seconds of encoded video kept for clips (default 30) */
     int close_timeout_ms;   /* longest close() waits for a stalled disk (default 10000) */
     bool replace;           /* overwrite an existing file (default false: refuse it) */
+    bool wait_when_full;    /* a replay of a file, not a live camera: a full queue waits for the encoder (up to
+                               close_timeout_ms) instead of dropping the frame (default false) */
 } watch_record_config;
 
 void watch_record_config_default(watch_record_config *cfg);
@@ -79,7 +81,8 @@ watch_record *watch_record_open(const char *path, const watch_record_config *cfg
 
 /*
  * Queues one frame (copied; the caller keeps its pixels) at t_ms (ms, any
- * origin, increasing). Never waits on the disk or the encoder. 0 queued or
+ * origin, increasing). Never waits on the disk or the encoder (unless
+ * cfg.wait_when_full, for a replay). 0 queued or
  * dropped (queue full, time not increasing: counted in the stats); -1 when
  * the recording has failed (err says why and what is kept; every later call
  * says it again), or for a frame of another size than configured.

@@ -10,35 +10,7 @@
 #include <unistd.h>
 
 #include "rules_json.h"
-#include "watch_log.h"
-#include "watch_show.h"
-#include "watch_vtt.h"
-
-#define MAX_SINKS 8
-
-struct watch_session {
-    watch_session_config cfg;
-    const vis_roster *roster;
-    watch_tracker *tracker;
-    watch_log *log;
-    watch_vtt *vtt;
-    watch_control *control;
-    watch_show *show;
-    cvs_video_writer *writer;
-    bool record_failed, projector_failed, log_failing, told_show_failure;
-    watch_sink sinks[MAX_SINKS];
-    size_t n_sinks;
-    int calls;
-    long frames;
-    double last_t;
-    long last_frame;
-    /* What the recording and the projector show: the latest call until the table moves again. */
-    int show_move;
-    bool showing;
-    bool table_moving;       /* the tracker's state is not settled: what is drawn may be stale */
-    long generation;         /* bumped whenever what is shown may change */
-    bool stop_requested;     /* by a judge's "stop" */
-};
+#include "watch_session_int.h"
 
 void watch_session_config_default(watch_session_config *c)
 {
@@ -75,7 +47,8 @@ watch_session *watch_session_new(const vis_roster *roster, const calib_file *cal
     s->roster = roster;
     if (check_new_file(cfg->record_path, cfg->replace, err) < 0 ||
         !(s->tracker = watch_tracker_new(roster, calib, &cfg->tracker, err)) ||
-        !(s->log = watch_log_open(cfg->log_path, err)) || !(s->vtt = watch_vtt_open(cfg->vtt_path, cfg->replace, err)) ||
+        !(s->log = watch_log_open(cfg->log_path, err)) ||
+        !(s->vtt = watch_vtt_open(cfg->vtt_path, cfg->replace, err)) ||
         !(s->control = watch_control_new(err)) || !(s->show = watch_show_new(calib, err))) {
         watch_session_free(s);
         return NULL;
@@ -87,7 +60,8 @@ void watch_session_free(watch_session *s)
 {
     if (!s)
         return;
-    cvs_video_writer_close(s->writer);
+    watch_session_record_close(s);
+    watch_session_feed_close(s);
     if (s->cfg.projector && !s->projector_failed)
         cvs_window_close("tableref");
     watch_vtt_close(s->vtt, s->last_t, NULL);
@@ -103,14 +77,14 @@ watch_tracker *watch_session_tracker(watch_session *s) { return s->tracker; }
 
 int watch_session_add_sink(watch_session *s, const watch_sink *sink, rules_error *err)
 {
-    if (s->n_sinks == MAX_SINKS)
+    if (s->n_sinks == WATCH_SESSION_MAX_SINKS)
         return rules_error_set(err, "too many event sinks");
     s->sinks[s->n_sinks++] = *sink;
     return 0;
 }
 
-/* Logs the event, hands it to every sink, frees it. A log that cannot write says so and keeps going. */
-static void emit(watch_session *s, cJSON *ev)
+/* A log that cannot write says so and keeps going. */
+void watch_session_emit(watch_session *s, cJSON *ev)
 {
     if (!ev) {
         fprintf(stderr, "tableref watch: out of memory: an event was lost\n");
@@ -138,192 +112,30 @@ static void emit(watch_session *s, cJSON *ev)
     cJSON_Delete(ev);
 }
 
-static void cue(watch_session *s, double t, const char *text)
+void watch_session_emit_error(watch_session *s, const char *what, const char *message)
+{
+    fprintf(stderr, "tableref watch: %s: %s\n", what, message);
+    cJSON *e = watch_log_event_new("error", s->last_t, s->last_frame);
+    if (e) {
+        cJSON_AddStringToObject(e, "what", what);
+        cJSON_AddStringToObject(e, "message", message);
+    }
+    watch_session_emit(s, e);
+}
+
+void watch_session_cue(watch_session *s, double t, const char *text)
 {
     rules_error err;
     if (watch_vtt_cue(s->vtt, t, text, &err) < 0)
         fprintf(stderr, "tableref watch: subtitles: %s\n", err.msg);
 }
 
-static void say(double t, const char *fmt, const char *text)
+void watch_session_say(double t, const char *fmt, const char *text)
 {
     printf("[%8.1f s] ", t / 1000);
     printf(fmt, text);
     printf("\n");
     fflush(stdout);
-}
-
-/* The first settle: the table as it stands. */
-static void on_first(watch_session *s, const watch_tracker_result *r, double t)
-{
-    size_t models = 0;
-    for (size_t u = 0; u < r->after->n_units; u++)
-        models += r->after->units[u].n_models;
-    printf("[%8.1f s] table settled: %zu units, %zu models; watching\n", t / 1000, r->after->n_units, models);
-    fflush(stdout);
-    char text[128];
-    snprintf(text, sizeof text, "Table settled: %zu units. Watching.", r->after->n_units);
-    cue(s, t, text);
-}
-
-/* One alert per unit with an illegal call. */
-static void alert_unit(watch_session *s, const watch_tracker_result *r, const rules_unit_report *u,
-                       const char *sentence, long frame, double t)
-{
-    cJSON *al = watch_log_event_new("alert", t, frame);
-    if (al) {
-        cJSON_AddNumberToObject(al, "move", r->move);
-        cJSON_AddStringToObject(al, "unit", u->unit_id);
-        cJSON *codes = cJSON_AddArrayToObject(al, "codes");
-        for (size_t k = 0; codes && k < u->n_violations; k++)
-            cJSON_AddItemToArray(codes, cJSON_CreateString(u->violations[k].code));
-        cJSON_AddStringToObject(al, "sentence", sentence);
-    }
-    emit(s, al);
-    char line[640];
-    snprintf(line, sizeof line, "ALERT move %d: %s", r->move, sentence);
-    say(t, "%s", line);
-}
-
-/* A judged move: the call on stdout, in the log, as alerts and as a cue. */
-static void on_call(watch_session *s, const watch_tracker_result *r, long frame, double t)
-{
-    s->calls++;
-    cJSON *ev = watch_log_event_new("move_checked", t, frame);
-    if (ev) {
-        watch_log_add_call(ev, r->move, r->report);
-        rules_json_add_number(ev, "check_ms", r->check_ms, 2);
-        cJSON *after = rules_json_from_snapshot(r->after);
-        if (after)
-            cJSON_AddItemToObject(ev, "snapshot", after);
-    }
-    emit(s, ev);
-    char text[2048];
-    size_t off = 0;
-    for (size_t i = 0; i < r->report->n_units; i++) {
-        const rules_unit_report *u = &r->report->units[i];
-        char sentence[512], line[600];
-        watch_log_unit_sentence(u, sentence, sizeof sentence);
-        snprintf(line, sizeof line, "move %d: %s", r->move, sentence);
-        say(t, "%s", line);
-        if (off < sizeof text)
-            off += (size_t)snprintf(text + off, sizeof text - off, "%sMove %d: %s", off ? "\n" : "", r->move, sentence);
-        if (u->verdict == RULES_VERDICT_ILLEGAL)
-            alert_unit(s, r, u, sentence, frame, t);
-    }
-    cue(s, t, text);
-    s->show_move = r->move;
-    s->showing = true;
-}
-
-/* Announces a settle and, when a unit moved, the call. */
-static void on_settled(watch_session *s, const watch_tracker_result *r, long frame, double t)
-{
-    cJSON *ev = watch_log_event_new("settled", t, frame);
-    if (ev) {
-        cJSON_AddNumberToObject(ev, "tags_seen", (double)r->tags_seen);
-        cJSON_AddNumberToObject(ev, "tags_missing", (double)r->tags_missing);
-        cJSON_AddBoolToObject(ev, "full_frame", r->full_frame);
-        rules_json_add_number(ev, "detect_ms", r->detect_ms, 1);
-        cJSON_AddBoolToObject(ev, "first", r->first);
-        cJSON_AddBoolToObject(ev, "moved", r->moved);
-        if (r->note[0])
-            cJSON_AddStringToObject(ev, "note", r->note);
-        if (r->first && r->after) {
-            cJSON *snap = rules_json_from_snapshot(r->after);
-            if (snap)
-                cJSON_AddItemToObject(ev, "snapshot", snap);
-        }
-    }
-    emit(s, ev);
-    if (r->first)
-        on_first(s, r, t);
-    else if (r->moved)
-        on_call(s, r, frame, t);
-    else if (!s->cfg.quiet)
-        fprintf(stderr, "[%8.1f s] %s\n", t / 1000, r->note[0] ? r->note : "settled: no unit moved");
-    s->generation++;
-}
-
-/* Applies one judge's command and records it (applied or not, and why). */
-static void apply_command(watch_session *s, const watch_command *c, long frame, double t)
-{
-    int m = 0;
-    const char *why = NULL;
-    bool status_set = false;
-    char status_why[RULES_ERROR_MAX];
-    switch (c->action) {
-    case WATCH_CMD_STOP: s->stop_requested = true; break;
-    case WATCH_CMD_OVERRULE: m = watch_tracker_overrule(s->tracker, c->move, &why); break;
-    case WATCH_CMD_CONFIRM: m = watch_tracker_confirm(s->tracker, c->move, &why); break;
-    case WATCH_CMD_UNDO:
-        if (!(m = watch_tracker_undo(s->tracker)))
-            why = "nothing to undo";
-        s->showing = false;
-        break;
-    case WATCH_CMD_STATUS: {
-        rules_error err;
-        if (watch_tracker_set_status(s->tracker, c->unit, c->status, &err) == 0)
-            status_set = true;
-        else
-            snprintf(status_why, sizeof status_why, "%s", err.msg), why = status_why;
-        break;
-    }
-    case WATCH_CMD_INVALID: why = c->error; break;
-    }
-    const bool applied = m != 0 || c->action == WATCH_CMD_STOP || status_set;
-    s->generation++;
-    cJSON *ev = watch_log_event_new("correction", t, frame);
-    if (ev) {
-        cJSON_AddStringToObject(ev, "action", watch_cmd_word(c->action));
-        cJSON_AddNumberToObject(ev, "move", m);
-        cJSON_AddBoolToObject(ev, "applied", applied);
-        if (c->action == WATCH_CMD_STATUS) {
-            cJSON_AddStringToObject(ev, "unit", c->unit);
-            cJSON *words = cJSON_AddArrayToObject(ev, "status");
-            for (unsigned bit = 1; words && bit && bit <= c->status; bit <<= 1)
-                if ((c->status & bit) && rules_status_word(bit))
-                    cJSON_AddItemToArray(words, cJSON_CreateString(rules_status_word(bit)));
-        }
-        cJSON_AddStringToObject(ev, "by", c->by);
-        if (c->reason[0])
-            cJSON_AddStringToObject(ev, "reason", c->reason);
-        if (why)
-            cJSON_AddStringToObject(ev, "why_not", why);
-        if (c->action == WATCH_CMD_INVALID)
-            cJSON_AddStringToObject(ev, "line", c->line);
-    }
-    emit(s, ev);
-    if (c->action == WATCH_CMD_STOP)
-        return;
-    char text[512];
-    static const char *done[] = {"", "overruled: the move stands", "confirmed", "undone"};
-    if (status_set) {
-        char words[96] = "without status";
-        for (unsigned bit = 1, off = 0; bit && bit <= c->status; bit <<= 1)
-            if ((c->status & bit) && rules_status_word(bit) && off < sizeof words)
-                off += (unsigned)snprintf(words + off, sizeof words - off, "%s%s", off ? ", " : "",
-                                          rules_status_word(bit));
-        snprintf(text, sizeof text, "Judge (%s): %s is now %s%s%s.", c->by, c->unit, words, c->reason[0] ? ": " : "",
-                 c->reason);
-    }
-    else if (m)
-        snprintf(text, sizeof text, "Judge (%s): move %d %s%s%s.", c->by, m, done[c->action], c->reason[0] ? ": " : "",
-                 c->reason);
-    else
-        snprintf(text, sizeof text, "Judge (%s): '%s' not applied: %s.", c->by, c->line, why ? why : "?");
-    say(t, "%s", text);
-    if (applied)
-        cue(s, t, text);
-    if (c->action == WATCH_CMD_INVALID)
-        fprintf(stderr, "tableref watch: %s: %s\n", c->by, c->error);
-}
-
-static void poll_commands(watch_session *s, long frame, double t)
-{
-    watch_command c;
-    while (watch_control_poll(s->control, &c) == 1)
-        apply_command(s, &c, frame, t);
 }
 
 /* The content to draw now: the latest call while it is being shown, else the table. */
@@ -334,26 +146,6 @@ static watch_show_content show_content(const watch_session *s)
     if (s->showing && watch_tracker_last_call(s->tracker, &c.before, &c.after, &c.report) != s->show_move)
         c.before = c.after = NULL, c.report = NULL;
     return c;
-}
-
-/* Writes the annotated frame to the recording (opened at the first frame). */
-static void record(watch_session *s, const cvs_image *shown, double fps)
-{
-    rules_error err;
-    if (!s->writer && !s->record_failed) {
-        char codec[8] = "";
-        s->writer = cvs_video_writer_open(s->cfg.record_path, shown->width, shown->height, fps > 0 ? fps : 5, codec,
-                                          &err);
-        if (!s->writer) {
-            fprintf(stderr, "tableref watch: %s\n", err.msg);
-            s->record_failed = true;
-            return;
-        }
-        if (!s->cfg.quiet)
-            fprintf(stderr, "tableref watch: recording %s (%s)\n", s->cfg.record_path, codec);
-    }
-    if (s->writer && cvs_video_write(s->writer, shown, &err) < 0)
-        fprintf(stderr, "tableref watch: recording: %s\n", err.msg);
 }
 
 /* The projector window; its keys are commands too. */
@@ -374,7 +166,8 @@ static void project(watch_session *s, const cvs_image *shown, const watch_show_c
 
 static void show_and_record(watch_session *s, const vis_frame *f, double fps)
 {
-    if (!s->cfg.record_path && !(s->cfg.projector && !s->projector_failed))
+    const bool recording = s->cfg.record_path && !s->record_failed;
+    if (!recording && !(s->cfg.projector && !s->projector_failed) && !watch_session_feed_wants_picture(s))
         return;
     watch_show_content c = show_content(s);
     const cvs_image *shown = watch_show_camera(s->show, f->image, &c);
@@ -383,8 +176,10 @@ static void show_and_record(watch_session *s, const vis_frame *f, double fps)
         fprintf(stderr, "tableref watch: %s (recording without annotations)\n", failure);
         s->told_show_failure = true;
     }
-    if (s->cfg.record_path)
-        record(s, shown, fps);
+    if (recording)
+        watch_session_record_frame(s, shown, f->t_ms, fps);
+    if (watch_session_feed_wants_picture(s))
+        watch_session_feed_picture(s, shown);
     if (s->cfg.projector && !s->projector_failed)
         project(s, shown, &c);
 }
@@ -395,15 +190,15 @@ static void source_lost(watch_session *s, const char *msg)
     cJSON *e = watch_log_event_new("camera_lost", s->last_t, s->last_frame);
     if (e)
         cJSON_AddStringToObject(e, "reason", msg);
-    emit(s, e);
+    watch_session_emit(s, e);
     cJSON *al = watch_log_event_new("alert", s->last_t, s->last_frame);
     if (al)
         cJSON_AddStringToObject(al, "sentence", "The camera was lost: the game is no longer watched.");
-    emit(s, al);
+    watch_session_emit(s, al);
     char text[640];
     snprintf(text, sizeof text, "Camera lost: %s", msg);
-    cue(s, s->last_t, text);
-    say(s->last_t, "ALERT %s", text);
+    watch_session_cue(s, s->last_t, text);
+    watch_session_say(s->last_t, "ALERT %s", text);
 }
 
 static void wait_until_due(double start_ms, double t_ms)
@@ -434,7 +229,7 @@ static void emit_started(watch_session *s, vis_capture *cap)
         if (s->cfg.record_path)
             cJSON_AddStringToObject(ev, "record", s->cfg.record_path);
     }
-    emit(s, ev);
+    watch_session_emit(s, ev);
     if (!s->cfg.quiet)
         fprintf(stderr, "tableref watch: %s\n", vis_capture_describe(cap));
 }
@@ -452,7 +247,7 @@ static void emit_stopped(watch_session *s, const char *reason, int status)
         if (watch_log_lost(s->log))
             cJSON_AddNumberToObject(ev, "log_events_lost", (double)watch_log_lost(s->log));
     }
-    emit(s, ev);
+    watch_session_emit(s, ev);
     printf("watch: %ld frames, %d call%s, %d illegal standing (%s)\n", s->frames, s->calls, s->calls == 1 ? "" : "s",
            standing, reason);
     fflush(stdout);
@@ -461,6 +256,8 @@ static void emit_stopped(watch_session *s, const char *reason, int status)
 int watch_session_run(watch_session *s, vis_capture *cap, volatile sig_atomic_t *stop)
 {
     emit_started(s, cap);
+    const vis_capture_kind kind = vis_capture_kind_of(cap);
+    s->replay = !s->cfg.realtime && (kind == VIS_CAPTURE_FILE || kind == VIS_CAPTURE_IMAGES);
     const char *reason = "end of recording";
     int status = -1;
     char failure[640];
@@ -482,7 +279,7 @@ int watch_session_run(watch_session *s, vis_capture *cap, volatile sig_atomic_t 
             cJSON *e = watch_log_event_new("error", s->last_t, s->last_frame);
             if (e)
                 cJSON_AddStringToObject(e, "message", failure);
-            emit(s, e);
+            watch_session_emit(s, e);
             reason = failure;
             status = WATCH_EXIT_BAD_INPUT;
             break;
@@ -505,7 +302,7 @@ int watch_session_run(watch_session *s, vis_capture *cap, volatile sig_atomic_t 
             cJSON *e = watch_log_event_new("error", f.t_ms, f.index);
             if (e)
                 cJSON_AddStringToObject(e, "message", failure);
-            emit(s, e);
+            watch_session_emit(s, e);
             reason = failure;
             status = WATCH_EXIT_BAD_INPUT;
             break;
@@ -516,20 +313,22 @@ int watch_session_run(watch_session *s, vis_capture *cap, volatile sig_atomic_t 
             s->generation++;
         }
         if (res.settled)
-            on_settled(s, &res, f.index, f.t_ms);
+            watch_session_on_settled(s, &res, f.index, f.t_ms);
         else if (res.note[0] && !s->cfg.quiet)
             fprintf(stderr, "[%8.1f s] %s\n", f.t_ms / 1000, res.note);
-        poll_commands(s, f.index, f.t_ms);
+        watch_session_poll_commands(s, f.index, f.t_ms);
         show_and_record(s, &f, fps);
+        watch_session_record_poll(s);
+        watch_session_feed_poll(s);
     }
     /* Commands that came with the last frame still count. */
-    poll_commands(s, s->last_frame, s->last_t);
+    watch_session_poll_commands(s, s->last_frame, s->last_t);
     if (status < 0)
         status = watch_tracker_illegal_standing(s->tracker) > 0 ? WATCH_EXIT_ILLEGAL : WATCH_EXIT_LEGAL;
-    /* Finish the recording first: its index makes the MP4 playable. */
-    cvs_video_writer_close(s->writer);
-    s->writer = NULL;
+    /* Finish the recording first: its last fragment and index, and the clips still waiting for frames. */
+    watch_session_record_close(s);
     emit_stopped(s, reason, status);
+    watch_session_feed_close(s);
     rules_error err;
     /* The last cue lasts until the video ends: one frame after the last frame's time. */
     if (watch_vtt_close(s->vtt, s->last_t + (fps > 0 ? 1000.0 / fps : 0), &err) < 0)

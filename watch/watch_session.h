@@ -2,8 +2,18 @@
  * watch_session: one watched game, from the first frame to the last. Takes
  * frames from a capture, lets the tracker settle and judge them, and tells
  * everyone: the event log, the subtitles, stdout, the recording, the
- * projector, and any sink a caller adds (the venue feed). Applies the
- * judge's commands from every source between frames.
+ * projector, and any sink a caller adds; with the venue feed attached, the
+ * venue's MQTT broker too. Applies the judge's commands from every source
+ * between frames.
+ *
+ * The recording is H.264 in a fragmented MP4 (watch/watch_record.h): a kill
+ * or a full disk loses at most the last second; a write error becomes one
+ * "error" event and watching goes on. At each ILLEGAL or CANNOT TELL call
+ * an evidence clip is cut from it: the seconds from 5 s before the table
+ * last moved to 1 s after the settle, i.e. [t - settle_ms - 5000, t + 1000]
+ * around the settle frame's time t, written to FILE.clips/move-N.mp4 beside
+ * the recording; the call's events name it ("clip") and a "clip" event
+ * says when it is written.
  *
  * How to use:
  *   watch_session_config cfg; watch_session_config_default(&cfg);
@@ -11,6 +21,7 @@
  *   watch_session *s = watch_session_new(roster, &calib, &cfg, &err);   // roster, calib borrowed
  *   watch_control_add_fd(watch_session_control(s), STDIN_FILENO, "stdin", &err);   // optional
  *   watch_session_add_sink(s, &(watch_sink){my_event_fn, my_ctx}, &err);         // optional
+ *   watch_session_attach_feed(s, &venue_cfg, &err);   // optional (TABLEREF_HAVE_VENUE): the MQTT feed
  *   int status = watch_session_run(s, capture, &stop_flag);   // returns when the source ends, is lost, or stop is set
  *   watch_session_free(s);
  * Exit statuses (WATCH_EXIT_*): 0 every call legal or overruled, 1 an
@@ -25,6 +36,8 @@
 #include <stdbool.h>
 
 #include <cjson/cJSON.h>
+
+#include "tableref_config.h"
 
 #include "calib_file.h"
 #include "rules_error.h"
@@ -42,7 +55,8 @@ enum {
 
 typedef struct watch_session_config {
     watch_tracker_config tracker;
-    const char *record_path;   /* the annotated video (MP4); NULL: none */
+    const char *record_path;   /* the annotated video (fragmented MP4); NULL: none */
+    const char *clip_url;      /* the clips' folder as a judge's page reaches it (URL prefix); NULL: paths only */
     const char *log_path;      /* the event log, appended to; NULL: none */
     const char *vtt_path;      /* subtitles; NULL: none */
     bool replace;              /* an existing recording or subtitles may be overwritten */
@@ -75,6 +89,18 @@ watch_control *watch_session_control(watch_session *s);
 int watch_session_add_sink(watch_session *s, const watch_sink *sink, rules_error *err);
 /* The tracker (its detector can be tuned before the first frame). */
 watch_tracker *watch_session_tracker(watch_session *s);
+
+#if TABLEREF_HAVE_VENUE
+#include "venue_feed.h"
+/*
+ * Publishes every event to the venue's MQTT broker (venue/venue_feed.h),
+ * sends the overlay picture at each call, and takes the judges' commands
+ * from it (by "mqtt:JUDGE"). cfg->on_command is set here. Returns at once
+ * whether or not the broker is there (the feed says once that it cannot
+ * connect, and keeps trying); -1 only for a bad configuration. Once.
+ */
+int watch_session_attach_feed(watch_session *s, const venue_config *cfg, rules_error *err);
+#endif
 
 /* Watches `cap` until it ends, is lost, fails, or *stop becomes non-zero. Returns a WATCH_EXIT_* status. */
 int watch_session_run(watch_session *s, vis_capture *cap, volatile sig_atomic_t *stop);

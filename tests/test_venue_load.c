@@ -1,0 +1,35 @@
+/*
+ * A bounded load test: `tableref bench venue` with 100 tables settling every
+ * second (twice the fastest a real table settles: a hand must move, then the
+ * table stay still for a second) through one Mosquitto on loopback, two
+ * judge pages taking everything at QoS 1. No alert may be lost, nothing may
+ * be dropped, every message must be acknowledged. The figures (latency,
+ * load) are printed by the bench; they are not asserted here.
+ */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_run.h"
+
+static long field(const char *text, const char *key)
+{
+    const char *p = strstr(text, key);
+    cr_assert_not_null(p, "\"%s\" missing in:\n%s", key, text);
+    return strtol(p + strlen(key), NULL, 10);
+}
+
+Test(venue_load, hundred_tables_one_broker_no_alert_lost, .timeout = 120)
+{
+    static cli_result r;
+    cr_assert_eq(cli_run("bench venue --tables 100 --seconds 5 --settle-s 1 --subscribers 2", &r), 0);
+    fprintf(stderr, "%s", r.out);
+    cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
+    long alerts = field(r.out, "alerts_published=");
+    cr_assert_gt(alerts, 20, "about 100 alerts expected (500 settles, one call in five illegal)");
+    cr_assert_eq(field(r.out, "lost_alerts="), 0);
+    cr_assert_eq(field(r.out, "dropped_by_queue="), 0);
+    cr_assert_eq(field(r.out, "messages_published="), field(r.out, "acknowledged="), "every message acknowledged");
+}

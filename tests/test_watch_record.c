@@ -1,0 +1,247 @@
+/*
+ * tableref watch --record through watch_record (fragmented MP4): the
+ * recording of the test turn decodes frame for frame in ffprobe, the
+ * illegal call's evidence clip is written and named in its events, a
+ * kill -9 mid-recording leaves a playable file of whole fragments, and a
+ * full disk is one "error" event while the watch goes on to the end.
+ *
+ * The turn is 33 frames at 5 fps (watch_test_util); the recorder cuts a
+ * fragment at every keyframe, one a second of frame time: 5 frames, fewer
+ * when a live pace (--realtime) dropped some on a busy machine.
+ */
+#include <criterion/criterion.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/select.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "ds_sequence.h"
+#include "vision_test_util.h"
+#include "watch_test_util.h"
+
+#define FRAGMENT_FRAMES 5
+
+/* Frames ffprobe decodes in `path` (every frame); -1 when it fails. errors: its stderr. */
+static long probe_frames(const char *path, char *errors, size_t cap)
+{
+    char cmd[6000], errpath[2400];
+    snprintf(errpath, sizeof errpath, "%s.probe-err", path);
+    wt_cmdf(cmd, sizeof cmd,
+            "ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames "
+            "-of csv=p=0 '%s' 2>'%s'",
+            path, errpath);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p, "ffprobe: %s", strerror(errno));
+    long n = -1;
+    if (fscanf(p, "%ld", &n) != 1)
+        n = -1;
+    if (vt_exit_status(pclose(p)) != 0)
+        n = -1;
+    vt_file_head(errpath, errors, cap);
+    unlink(errpath);
+    return n;
+}
+
+/* The events of kind `kind` in a parsed log. */
+static size_t count_events(cJSON **ev, size_t n, const char *kind)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += strcmp(wt_event_of(ev[i]), kind) == 0;
+    return k;
+}
+
+static const char *str_of(const cJSON *e, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItem(e, k);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+Test(watch_record, the_recording_decodes_frame_for_frame_and_the_illegal_call_has_its_clip, .timeout = 120)
+{
+    wt_ensure_run();
+    ds_sequence *q = wt_load_sequence();
+    char path[2300], errors[2048];
+    wt_path_in(path, sizeof path, "game.mp4");
+    long frames = probe_frames(path, errors, sizeof errors);
+    cr_expect_eq(frames, ds_sequence_frame_count(q), "every watched frame recorded: %ld of %ld (%s)", frames,
+                 ds_sequence_frame_count(q), errors);
+    cr_expect_str_empty(errors);
+
+    size_t n;
+    wt_path_in(path, sizeof path, "game.events.jsonl");
+    cJSON **ev = wt_read_jsonl(path, &n);
+    cr_expect_eq(count_events(ev, n, "error"), 0, "a recording that works says nothing");
+    /* The cavalry's 11" march (move 3) is the only ILLEGAL call: its call, its alert and one clip event. */
+    char want[2400];
+    wt_path_in(want, sizeof want, "game.clips/move-3.mp4");
+    size_t named = 0, clips = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *k = wt_event_of(ev[i]);
+        if ((strcmp(k, "move_checked") == 0 && wt_num_of(ev[i], "move") == 3) || strcmp(k, "alert") == 0) {
+            cr_expect_str_eq(str_of(ev[i], "clip"), want, "%s names the clip", k);
+            named++;
+        } else if (strcmp(k, "move_checked") == 0) {
+            cr_expect_null(cJSON_GetObjectItem(ev[i], "clip"), "a legal call has no clip");
+        }
+        if (strcmp(k, "clip") == 0) {
+            clips++;
+            cr_expect_str_eq(str_of(ev[i], "path"), want);
+            cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(ev[i], "ok")), "the clip is written: %s",
+                      str_of(ev[i], "message"));
+            cr_expect_eq(wt_num_of(ev[i], "move"), 3);
+            /* Window: [t - settle - 5 s, t + 1 s] around the settle at 6.0 s, from the keyframe at or before 0.4 s
+               (0 s), to the last frame (6.4 s): exact frame times. */
+            cr_expect_float_eq(wt_num_of(ev[i], "from_ms"), 0.0, 1e-6);
+            cr_expect_float_eq(wt_num_of(ev[i], "to_ms"), 6400.0, 1e-6);
+        }
+    }
+    cr_expect_eq(named, 2, "the call and its alert name the clip");
+    cr_expect_eq(clips, 1, "one clip event");
+    long clip_frames = probe_frames(want, errors, sizeof errors);
+    cr_expect_eq(clip_frames, 33, "the clip plays from 0.0 to 6.4 s: %ld frames (%s)", clip_frames, errors);
+    cr_expect_str_empty(errors);
+    wt_free_jsonl(ev, n);
+    ds_sequence_free(q);
+}
+
+/* `tableref watch` on the turn at its own pace, recording to `record`, logging to `log`; its pid and stdout. */
+static pid_t spawn_recording_watch(const char *record, const char *log, int *out_fd)
+{
+    char frames[2300], calib[2300], roster[2300];
+    wt_path_in(frames, sizeof frames, "seq/frames");
+    wt_path_in(calib, sizeof calib, "seq/calib.json");
+    wt_path_in(roster, sizeof roster, "seq/roster.json");
+    int po[2];
+    cr_assert(pipe(po) == 0);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        dup2(po[1], 1);
+        close(po[0]), close(po[1]);
+        int null = open("/dev/null", 0);
+        dup2(null, 0);
+        char *argv[] = {(char *)vt_tableref_bin(), "watch", "--source", frames, "--calib", calib, "--roster", roster,
+                        "--settle-ms", "600", "--realtime", "--quiet", "--replace", "--record", (char *)record,
+                        "--log", (char *)log, NULL};
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(po[1]);
+    *out_fd = po[0];
+    return pid;
+}
+
+/* Reads fd until a line holds `want`; false at its end or after `seconds`. */
+static bool wait_for(int fd, const char *want, double seconds)
+{
+    char buf[16384];
+    size_t n = 0;
+    time_t end = time(NULL) + (time_t)seconds;
+    while (time(NULL) <= end) {
+        buf[n] = 0;
+        if (strstr(buf, want))
+            return true;
+        fd_set s;
+        FD_ZERO(&s);
+        FD_SET(fd, &s);
+        struct timeval tv = {1, 0};
+        if (select(fd + 1, &s, NULL, NULL, &tv) <= 0)
+            continue;
+        ssize_t k = read(fd, buf + n, sizeof buf - 1 - n);
+        if (k <= 0)
+            return false;
+        n += (size_t)k;
+    }
+    return false;
+}
+
+Test(watch_record, kill_9_mid_recording_leaves_a_playable_file_of_whole_fragments, .timeout = 120)
+{
+    wt_ensure_run();
+    char record[2300], log[2300], errors[2048];
+    wt_path_in(record, sizeof record, "killed-rec.mp4");
+    wt_path_in(log, sizeof log, "killed-rec.jsonl");
+    unlink(record), unlink(log);
+    int out;
+    pid_t pid = spawn_recording_watch(record, log, &out);
+    /* Move 2 settles at 4.0 s of the turn: some whole fragments are on disk, the game is not over. */
+    bool called = wait_for(out, "move 2:", 60);
+    kill(pid, SIGKILL);
+    int st;
+    waitpid(pid, &st, 0);
+    close(out);
+    cr_assert(called, "watch never made its second call");
+    cr_expect(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    long frames = probe_frames(record, errors, sizeof errors);
+    /* Whole fragments only: ffprobe decodes every frame without an error. (Not a multiple of 5 frames: a live
+       pace drops frames when the machine is busy, and a fragment is a second of frame time. The recorder's own
+       suite counts fragments exactly.) */
+    cr_expect_gt(frames, 0, "the killed recording plays: %s", errors);
+    cr_expect_lt(frames, 33, "a killed watch recorded less than the turn");
+    cr_expect_str_empty(errors, "ffprobe reads the file without an error");
+    size_t n;
+    cJSON **ev = wt_read_jsonl(log, &n); /* every line complete */
+    cr_expect_eq(count_events(ev, n, "stopped"), 0);
+    wt_free_jsonl(ev, n);
+}
+
+Test(watch_record, a_full_disk_is_one_error_event_and_the_watch_goes_on, .timeout = 120)
+{
+    wt_ensure_run();
+    if (geteuid() != 0)
+        cr_skip_test("a full disk needs root to mount a small tmpfs (watch_record's own suite has the rest)");
+    char dir[2300], record[2400], log[2300], errors[2048];
+    wt_path_in(dir, sizeof dir, "full-disk");
+    mkdir(dir, 0777);
+    umount2(dir, MNT_DETACH);
+    /* 512 kB: the first fragment fits (~375 kB of noisy 1280x960 frames), the second does not. */
+    if (mount("tmpfs", dir, "tmpfs", 0, "size=512k") != 0)
+        cr_skip_test("cannot mount a tmpfs here: %s", strerror(errno));
+    snprintf(record, sizeof record, "%s/game.mp4", dir);
+    wt_path_in(log, sizeof log, "full-disk.jsonl");
+    unlink(log);
+    int out;
+    pid_t pid = spawn_recording_watch(record, log, &out);
+    bool ended = wait_for(out, "watch: 33 frames", 90);
+    int st;
+    waitpid(pid, &st, 0);
+    close(out);
+    long frames = probe_frames(record, errors, sizeof errors);
+    umount2(dir, MNT_DETACH);
+    rmdir(dir);
+    cr_assert(ended, "the watch went on to the end of the turn");
+    cr_expect_eq(vt_exit_status(st), 1, "the cavalry's illegal march still ends the watch with 1");
+    size_t n;
+    cJSON **ev = wt_read_jsonl(log, &n);
+    size_t errs = 0, after = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(wt_event_of(ev[i]), "error") == 0) {
+            errs++;
+            cr_expect_str_eq(str_of(ev[i], "what"), "recording");
+            cr_expect(strstr(str_of(ev[i], "message"), record), "the message names the file: %s",
+                      str_of(ev[i], "message"));
+        } else if (errs) {
+            after++;
+        }
+    }
+    cr_expect_eq(errs, 1, "one error event for the full disk");
+    cr_expect_eq(count_events(ev, n, "move_checked"), 3, "every call made after the disk filled");
+    cr_expect_eq(count_events(ev, n, "stopped"), 1);
+    cr_expect_gt(after, 0, "events follow the error");
+    cr_expect_gt(frames, 0, "the recording up to the full disk plays: %s", errors);
+    cr_expect_leq(frames, 2 * FRAGMENT_FRAMES, "it ends where the disk filled (about 2 s in 512 kB): %ld frames",
+                 frames);
+    cr_expect_str_empty(errors);
+    wt_free_jsonl(ev, n);
+}

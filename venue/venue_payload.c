@@ -1,0 +1,323 @@
+#include "venue_payload.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include "rules_geom.h"
+#include "rules_json.h"
+
+int venue_topic(char *buf, size_t cap, const char *event, int table, const char *leaf)
+{
+    int n = leaf ? snprintf(buf, cap, VENUE_TOPIC_ROOT "/%s/table/%d/%s", event, table, leaf)
+                 : snprintf(buf, cap, VENUE_TOPIC_ROOT "/%s/table/%d", event, table);
+    return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+void venue_wall_now(char *buf, size_t cap)
+{
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    struct tm tm;
+    gmtime_r(&tv.tv_sec, &tm);
+    char wall[32];
+    strftime(wall, sizeof wall, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(buf, cap, "%s.%03dZ", wall, (int)(tv.tv_usec / 1000));
+}
+
+static void add_head(cJSON *o, const char *format, const char *event, int table)
+{
+    cJSON_AddStringToObject(o, "format", format);
+    cJSON_AddNumberToObject(o, "version", VENUE_FORMAT_VERSION);
+    cJSON_AddStringToObject(o, "event_name", event);
+    cJSON_AddNumberToObject(o, "table", table);
+}
+
+char *venue_status_payload(const char *event, int table, bool online, const char *cause, const char *reason,
+                           bool will)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    add_head(o, VENUE_STATUS_FORMAT, event, table);
+    cJSON_AddStringToObject(o, "state", online ? "online" : "offline");
+    cJSON_AddStringToObject(o, "cause", cause ? cause : "");
+    cJSON_AddStringToObject(o, "reason", reason ? reason : "");
+    if (will) {
+        cJSON_AddBoolToObject(o, "will", true);
+    } else {
+        char wall[40];
+        venue_wall_now(wall, sizeof wall);
+        cJSON_AddStringToObject(o, "wall", wall);
+    }
+    char *text = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    return text;
+}
+
+cJSON *venue_event_for_feed(const cJSON *ev, int table)
+{
+    cJSON *copy = cJSON_Duplicate(ev, 1);
+    if (!copy)
+        return NULL;
+    /* The table after the move is in the retained state (units); the events stay small. */
+    cJSON_DeleteItemFromObjectCaseSensitive(copy, "snapshot");
+    cJSON_DeleteItemFromObjectCaseSensitive(copy, "table");
+    cJSON_AddNumberToObject(copy, "table", table);
+    return copy;
+}
+
+static double number_or(const cJSON *o, const char *key, double fallback)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : fallback;
+}
+
+/* One unit of a snapshot in brief; NULL when it is not a unit object. */
+static cJSON *unit_brief(const cJSON *u)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(u, "id");
+    const cJSON *side = cJSON_GetObjectItemCaseSensitive(u, "side");
+    const cJSON *models = cJSON_GetObjectItemCaseSensitive(u, "models");
+    if (!cJSON_IsString(id) || !cJSON_IsArray(models))
+        return NULL;
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "unit", id->valuestring);
+    cJSON_AddStringToObject(o, "side", cJSON_IsString(side) ? side->valuestring : "");
+    int n = 0, inferred = 0;
+    double sx = 0, sy = 0, fx = 0, fy = 0;
+    const cJSON *m;
+    cJSON_ArrayForEach(m, models)
+    {
+        double x = number_or(m, "x_mm", NAN), y = number_or(m, "y_mm", NAN);
+        if (!isfinite(x) || !isfinite(y))
+            continue;
+        double f = rules_deg_to_rad(number_or(m, "facing_deg", 0));
+        n++;
+        sx += x;
+        sy += y;
+        fx += cos(f);
+        fy += sin(f);
+        inferred += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "inferred"));
+    }
+    cJSON_AddNumberToObject(o, "models", n);
+    cJSON_AddNumberToObject(o, "inferred", inferred);
+    if (n > 0) {
+        double c[2] = {round(sx / n * 10) / 10, round(sy / n * 10) / 10};
+        cJSON_AddItemToObject(o, "centre_mm", cJSON_CreateDoubleArray(c, 2));
+        /* Rounded first, so that a hair under 360 reads 0, not 360. */
+        double deg = round(fmod(rules_rad_to_deg(atan2(fy, fx)) + 360.0, 360.0) * 10) / 10;
+        cJSON_AddNumberToObject(o, "facing_deg", deg >= 360.0 ? 0.0 : deg);
+    }
+    return o;
+}
+
+cJSON *venue_units_from_snapshot(const cJSON *snapshot)
+{
+    cJSON *out = cJSON_CreateArray();
+    const cJSON *units = cJSON_GetObjectItemCaseSensitive(snapshot, "units");
+    const cJSON *u;
+    cJSON_ArrayForEach(u, units)
+    {
+        cJSON *b = unit_brief(u);
+        if (b)
+            cJSON_AddItemToArray(out, b);
+    }
+    return out;
+}
+
+static void add_inches(cJSON *o, const char *key, double mm)
+{
+    if (isfinite(mm))
+        rules_json_add_number(o, key, rules_mm_to_in(mm), 2);
+}
+
+static cJSON *distances(const rules_unit_report *u)
+{
+    cJSON *d = cJSON_CreateObject();
+    if (!d)
+        return NULL;
+    if (u->has_path)
+        add_inches(d, "path_in", u->path.length_mm);
+    if (u->rate_mm > 0)
+        add_inches(d, "rate_in", u->rate_mm);
+    const rules_model_move *far = NULL;
+    for (size_t i = 0; i < u->n_models; i++)
+        if (isfinite(u->models[i].distance_mm) && (!far || u->models[i].distance_mm > far->distance_mm))
+            far = &u->models[i];
+    if (far) {
+        add_inches(d, "farthest_in", far->distance_mm);
+        cJSON_AddStringToObject(d, "farthest_model", far->id);
+    }
+    add_inches(d, "centre_in", u->centre_displacement_mm);
+    return d;
+}
+
+int venue_call_add_distances(cJSON *ev, const rules_report *r)
+{
+    cJSON *units = cJSON_GetObjectItemCaseSensitive(ev, "units");
+    cJSON *o;
+    cJSON_ArrayForEach(o, units)
+    {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "unit");
+        if (!cJSON_IsString(name))
+            continue;
+        const rules_unit_report *u = rules_report_find_unit(r, name->valuestring);
+        if (!u)
+            continue;
+        cJSON *d = distances(u);
+        if (!d)
+            return -1;
+        cJSON_DeleteItemFromObjectCaseSensitive(o, "distance");
+        cJSON_AddItemToObject(o, "distance", d);
+        if (!cJSON_GetObjectItemCaseSensitive(o, "verdict"))
+            cJSON_AddStringToObject(o, "verdict", rules_verdict_word(u->verdict));
+        if (u->why[0] && !cJSON_GetObjectItemCaseSensitive(o, "why"))
+            cJSON_AddStringToObject(o, "why", u->why);
+    }
+    return 0;
+}
+
+void venue_state_init(venue_state *s, const char *event, int table)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->event, sizeof s->event, "%s", event);
+    s->table = table;
+}
+
+static void replace(cJSON **slot, cJSON *value)
+{
+    cJSON_Delete(*slot);
+    *slot = value;
+}
+
+void venue_state_clear(venue_state *s)
+{
+    cJSON **slots[] = {&s->session, &s->board, &s->units, &s->settled,
+                       &s->last_call, &s->last_alert, &s->last_correction, &s->picture};
+    for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
+        replace(slots[i], NULL);
+}
+
+/* Units and board from the event's snapshot, when it has one. */
+static int take_snapshot(venue_state *s, const cJSON *ev)
+{
+    const cJSON *snap = cJSON_GetObjectItemCaseSensitive(ev, "snapshot");
+    if (!cJSON_IsObject(snap))
+        return 0;
+    cJSON *units = venue_units_from_snapshot(snap);
+    if (!units)
+        return -1;
+    replace(&s->units, units);
+    const cJSON *board = cJSON_GetObjectItemCaseSensitive(snap, "board");
+    if (board) {
+        cJSON *b = cJSON_Duplicate(board, 1);
+        if (!b)
+            return -1;
+        replace(&s->board, b);
+    }
+    return 0;
+}
+
+static int keep(cJSON **slot, const cJSON *ev)
+{
+    cJSON *copy = venue_event_for_feed(ev, 0);
+    if (!copy)
+        return -1;
+    cJSON_DeleteItemFromObjectCaseSensitive(copy, "table");
+    replace(slot, copy);
+    return 0;
+}
+
+int venue_state_apply(venue_state *s, const cJSON *ev)
+{
+    const cJSON *kind = cJSON_GetObjectItemCaseSensitive(ev, "event");
+    if (!cJSON_IsString(kind))
+        return 0;
+    const char *k = kind->valuestring;
+    int rc = 0;
+    if (strcmp(k, "started") == 0) {
+        /* A new session on this table: what the last one called no longer stands. */
+        venue_state_clear(s);
+        s->calls = 0;
+        rc = keep(&s->session, ev);
+    } else if (strcmp(k, "settled") == 0) {
+        rc = keep(&s->settled, ev) < 0 || take_snapshot(s, ev) < 0 ? -1 : 0;
+    } else if (strcmp(k, "move_checked") == 0) {
+        s->calls++;
+        rc = keep(&s->last_call, ev) < 0 || take_snapshot(s, ev) < 0 ? -1 : 0;
+    } else if (strcmp(k, "alert") == 0) {
+        rc = keep(&s->last_alert, ev);
+    } else if (strcmp(k, "correction") == 0) {
+        rc = keep(&s->last_correction, ev);
+    } else {
+        return 0; /* camera_lost, stopped: the status says it; others are events only */
+    }
+    if (rc < 0)
+        return -1;
+    s->rev++;
+    return 1;
+}
+
+int venue_state_set_picture(venue_state *s, int move, int width, int height)
+{
+    cJSON *p = cJSON_CreateObject();
+    if (!p)
+        return -1;
+    cJSON_AddNumberToObject(p, "move", move);
+    cJSON_AddNumberToObject(p, "width", width);
+    cJSON_AddNumberToObject(p, "height", height);
+    cJSON_AddStringToObject(p, "type", "image/jpeg");
+    char wall[40];
+    venue_wall_now(wall, sizeof wall);
+    cJSON_AddStringToObject(p, "wall", wall);
+    replace(&s->picture, p);
+    s->rev++;
+    return 0;
+}
+
+static void add_copy_or_null(cJSON *o, const char *key, const cJSON *value)
+{
+    cJSON *copy = value ? cJSON_Duplicate(value, 1) : NULL;
+    if (copy)
+        cJSON_AddItemToObject(o, key, copy);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+char *venue_state_print(const venue_state *s, size_t queued, long dropped)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    add_head(o, VENUE_STATE_FORMAT, s->event, s->table);
+    cJSON_AddNumberToObject(o, "rev", (double)s->rev);
+    char wall[40];
+    venue_wall_now(wall, sizeof wall);
+    cJSON_AddStringToObject(o, "wall", wall);
+    cJSON_AddNumberToObject(o, "calls", (double)s->calls);
+    add_copy_or_null(o, "session", s->session);
+    add_copy_or_null(o, "board", s->board);
+    if (s->units)
+        add_copy_or_null(o, "units", s->units);
+    else
+        cJSON_AddItemToObject(o, "units", cJSON_CreateArray());
+    add_copy_or_null(o, "settled", s->settled);
+    add_copy_or_null(o, "last_call", s->last_call);
+    add_copy_or_null(o, "last_alert", s->last_alert);
+    add_copy_or_null(o, "last_correction", s->last_correction);
+    add_copy_or_null(o, "picture", s->picture);
+    cJSON *feed = cJSON_AddObjectToObject(o, "feed");
+    if (feed) {
+        cJSON_AddNumberToObject(feed, "queued", (double)queued);
+        cJSON_AddNumberToObject(feed, "dropped", (double)dropped);
+    }
+    char *text = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    return text;
+}

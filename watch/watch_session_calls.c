@@ -1,0 +1,218 @@
+/*
+ * watch_session's calls: what a settle, a call, an alert and a judge's
+ * command become (stdout, the log and the sinks, the subtitles, what is
+ * shown). Evidence clips and the overlay picture are asked for here, at the
+ * call (watch_session_int.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rules_json.h"
+#include "watch_session_int.h"
+
+/* The first settle: the table as it stands. */
+static void on_first(watch_session *s, const watch_tracker_result *r, double t)
+{
+    size_t models = 0;
+    for (size_t u = 0; u < r->after->n_units; u++)
+        models += r->after->units[u].n_models;
+    printf("[%8.1f s] table settled: %zu units, %zu models; watching\n", t / 1000, r->after->n_units, models);
+    fflush(stdout);
+    char text[128];
+    snprintf(text, sizeof text, "Table settled: %zu units. Watching.", r->after->n_units);
+    watch_session_cue(s, t, text);
+}
+
+/* "clip": where the evidence clip of this call is written (and "clip_url" with --clip-url); nothing when none. */
+static void add_clip(const watch_session *s, cJSON *ev, const char *clip)
+{
+    if (!clip[0])
+        return;
+    cJSON_AddStringToObject(ev, "clip", clip);
+    if (s->cfg.clip_url) {
+        const char *slash = strrchr(clip, '/'), *name = slash ? slash + 1 : clip;
+        char url[2048];
+        size_t n = strlen(s->cfg.clip_url);
+        snprintf(url, sizeof url, "%s%s%s", s->cfg.clip_url, n && s->cfg.clip_url[n - 1] == '/' ? "" : "/", name);
+        cJSON_AddStringToObject(ev, "clip_url", url);
+    }
+}
+
+/* One alert per unit with an illegal call. */
+static void alert_unit(watch_session *s, const watch_tracker_result *r, const rules_unit_report *u,
+                       const char *sentence, const char *clip, long frame, double t)
+{
+    cJSON *al = watch_log_event_new("alert", t, frame);
+    if (al) {
+        cJSON_AddNumberToObject(al, "move", r->move);
+        cJSON_AddStringToObject(al, "unit", u->unit_id);
+        cJSON *codes = cJSON_AddArrayToObject(al, "codes");
+        for (size_t k = 0; codes && k < u->n_violations; k++)
+            cJSON_AddItemToArray(codes, cJSON_CreateString(u->violations[k].code));
+        cJSON_AddStringToObject(al, "sentence", sentence);
+        add_clip(s, al, clip);
+    }
+    watch_session_emit(s, al);
+    char line[640];
+    snprintf(line, sizeof line, "ALERT move %d: %s", r->move, sentence);
+    watch_session_say(t, "%s", line);
+}
+
+/* An ILLEGAL or CANNOT TELL call is worth a clip a judge can replay. */
+static bool needs_evidence(const rules_report *rep)
+{
+    for (size_t i = 0; i < rep->n_units; i++)
+        if (rep->units[i].verdict == RULES_VERDICT_ILLEGAL || rep->units[i].verdict == RULES_VERDICT_CANNOT_TELL)
+            return true;
+    return false;
+}
+
+/* A judged move: the call on stdout, in the log, as alerts and as a cue. */
+static void on_call(watch_session *s, const watch_tracker_result *r, long frame, double t)
+{
+    s->calls++;
+    char clip[1100] = "";
+    if (needs_evidence(r->report) && watch_session_record_clip(s, r->move, t, clip, sizeof clip) < 0)
+        clip[0] = 0;
+    cJSON *ev = watch_log_event_new("move_checked", t, frame);
+    if (ev) {
+        watch_log_add_call(ev, r->move, r->report);
+        watch_session_feed_add_distances(ev, r->report);
+        add_clip(s, ev, clip);
+        rules_json_add_number(ev, "check_ms", r->check_ms, 2);
+        cJSON *after = rules_json_from_snapshot(r->after);
+        if (after)
+            cJSON_AddItemToObject(ev, "snapshot", after);
+    }
+    watch_session_emit(s, ev);
+    char text[2048];
+    size_t off = 0;
+    for (size_t i = 0; i < r->report->n_units; i++) {
+        const rules_unit_report *u = &r->report->units[i];
+        char sentence[512], line[600];
+        watch_log_unit_sentence(u, sentence, sizeof sentence);
+        snprintf(line, sizeof line, "move %d: %s", r->move, sentence);
+        watch_session_say(t, "%s", line);
+        if (off < sizeof text)
+            off += (size_t)snprintf(text + off, sizeof text - off, "%sMove %d: %s", off ? "\n" : "", r->move, sentence);
+        if (u->verdict == RULES_VERDICT_ILLEGAL)
+            alert_unit(s, r, u, sentence, clip, frame, t);
+    }
+    watch_session_cue(s, t, text);
+    s->show_move = r->move;
+    s->showing = true;
+    s->picture_move = r->move;
+}
+
+/* Announces a settle and, when a unit moved, the call. */
+void watch_session_on_settled(watch_session *s, const watch_tracker_result *r, long frame, double t)
+{
+    cJSON *ev = watch_log_event_new("settled", t, frame);
+    if (ev) {
+        cJSON_AddNumberToObject(ev, "tags_seen", (double)r->tags_seen);
+        cJSON_AddNumberToObject(ev, "tags_missing", (double)r->tags_missing);
+        cJSON_AddBoolToObject(ev, "full_frame", r->full_frame);
+        rules_json_add_number(ev, "detect_ms", r->detect_ms, 1);
+        cJSON_AddBoolToObject(ev, "first", r->first);
+        cJSON_AddBoolToObject(ev, "moved", r->moved);
+        if (r->note[0])
+            cJSON_AddStringToObject(ev, "note", r->note);
+        if (r->first && r->after) {
+            cJSON *snap = rules_json_from_snapshot(r->after);
+            if (snap)
+                cJSON_AddItemToObject(ev, "snapshot", snap);
+        }
+    }
+    watch_session_emit(s, ev);
+    if (r->first)
+        on_first(s, r, t);
+    else if (r->moved)
+        on_call(s, r, frame, t);
+    else if (!s->cfg.quiet)
+        fprintf(stderr, "[%8.1f s] %s\n", t / 1000, r->note[0] ? r->note : "settled: no unit moved");
+    s->generation++;
+}
+
+/* Applies one judge's command and records it (applied or not, and why). */
+static void apply_command(watch_session *s, const watch_command *c, long frame, double t)
+{
+    int m = 0;
+    const char *why = NULL;
+    bool status_set = false;
+    char status_why[RULES_ERROR_MAX];
+    switch (c->action) {
+    case WATCH_CMD_STOP: s->stop_requested = true; break;
+    case WATCH_CMD_OVERRULE: m = watch_tracker_overrule(s->tracker, c->move, &why); break;
+    case WATCH_CMD_CONFIRM: m = watch_tracker_confirm(s->tracker, c->move, &why); break;
+    case WATCH_CMD_UNDO:
+        if (!(m = watch_tracker_undo(s->tracker)))
+            why = "nothing to undo";
+        s->showing = false;
+        break;
+    case WATCH_CMD_STATUS: {
+        rules_error err;
+        if (watch_tracker_set_status(s->tracker, c->unit, c->status, &err) == 0)
+            status_set = true;
+        else
+            snprintf(status_why, sizeof status_why, "%s", err.msg), why = status_why;
+        break;
+    }
+    case WATCH_CMD_INVALID: why = c->error; break;
+    }
+    const bool applied = m != 0 || c->action == WATCH_CMD_STOP || status_set;
+    s->generation++;
+    cJSON *ev = watch_log_event_new("correction", t, frame);
+    if (ev) {
+        cJSON_AddStringToObject(ev, "action", watch_cmd_word(c->action));
+        cJSON_AddNumberToObject(ev, "move", m);
+        cJSON_AddBoolToObject(ev, "applied", applied);
+        if (c->action == WATCH_CMD_STATUS) {
+            cJSON_AddStringToObject(ev, "unit", c->unit);
+            cJSON *words = cJSON_AddArrayToObject(ev, "status");
+            for (unsigned bit = 1; words && bit && bit <= c->status; bit <<= 1)
+                if ((c->status & bit) && rules_status_word(bit))
+                    cJSON_AddItemToArray(words, cJSON_CreateString(rules_status_word(bit)));
+        }
+        cJSON_AddStringToObject(ev, "by", c->by);
+        if (c->reason[0])
+            cJSON_AddStringToObject(ev, "reason", c->reason);
+        if (c->id[0])
+            cJSON_AddStringToObject(ev, "id", c->id);
+        if (why)
+            cJSON_AddStringToObject(ev, "why_not", why);
+        if (c->action == WATCH_CMD_INVALID)
+            cJSON_AddStringToObject(ev, "line", c->line);
+    }
+    watch_session_emit(s, ev);
+    if (c->action == WATCH_CMD_STOP)
+        return;
+    char text[512];
+    static const char *done[] = {"", "overruled: the move stands", "confirmed", "undone"};
+    if (status_set) {
+        char words[96] = "without status";
+        for (unsigned bit = 1, off = 0; bit && bit <= c->status; bit <<= 1)
+            if ((c->status & bit) && rules_status_word(bit) && off < sizeof words)
+                off += (unsigned)snprintf(words + off, sizeof words - off, "%s%s", off ? ", " : "",
+                                          rules_status_word(bit));
+        snprintf(text, sizeof text, "Judge (%s): %s is now %s%s%s.", c->by, c->unit, words, c->reason[0] ? ": " : "",
+                 c->reason);
+    }
+    else if (m)
+        snprintf(text, sizeof text, "Judge (%s): move %d %s%s%s.", c->by, m, done[c->action], c->reason[0] ? ": " : "",
+                 c->reason);
+    else
+        snprintf(text, sizeof text, "Judge (%s): '%s' not applied: %s.", c->by, c->line, why ? why : "?");
+    watch_session_say(t, "%s", text);
+    if (applied)
+        watch_session_cue(s, t, text);
+    if (c->action == WATCH_CMD_INVALID)
+        fprintf(stderr, "tableref watch: %s: %s\n", c->by, c->error);
+}
+
+void watch_session_poll_commands(watch_session *s, long frame, double t)
+{
+    watch_command c;
+    while (watch_control_poll(s->control, &c) == 1)
+        apply_command(s, &c, frame, t);
+}
+

@@ -1,0 +1,94 @@
+/*
+ * watch_session's parts, shared between its files (not a public header):
+ *   watch_session.c         the loop, the log and the sinks, start and stop
+ *   watch_session_calls.c   settles, calls, alerts, the judge's commands
+ *   watch_session_record.c  the recording (watch_record) and evidence clips
+ *   watch_session_feed.c    the venue feed (venue_feed): sink, commands, picture
+ * All of them run on the camera loop's thread.
+ */
+#ifndef WATCH_SESSION_INT_H
+#define WATCH_SESSION_INT_H
+
+#include "watch_session.h"
+
+#include "cvshim.h"
+#include "watch_log.h"
+#include "watch_show.h"
+#include "watch_vtt.h"
+
+#define WATCH_SESSION_MAX_SINKS 8
+
+typedef struct watch_record watch_record;
+typedef struct venue_feed venue_feed;
+
+struct watch_session {
+    watch_session_config cfg;
+    const vis_roster *roster;
+    watch_tracker *tracker;
+    watch_log *log;
+    watch_vtt *vtt;
+    watch_control *control;
+    watch_show *show;
+    bool projector_failed, log_failing, told_show_failure;
+    watch_sink sinks[WATCH_SESSION_MAX_SINKS];
+    size_t n_sinks;
+    int calls;
+    long frames;
+    double last_t;
+    long last_frame;
+    /* What the recording and the projector show: the latest call until the table moves again. */
+    int show_move;
+    bool showing;
+    bool table_moving;       /* the tracker's state is not settled: what is drawn may be stale (watch_show fades) */
+    long generation;         /* bumped whenever what is shown may change */
+    bool stop_requested;     /* by a judge's "stop" */
+    /* The recording (watch_session_record.c). */
+    watch_record *rec;
+    bool record_failed;      /* could not open, or failed while writing: said once, watching goes on */
+    bool made_clip_dir;
+    bool replay;             /* a file replayed as fast as it goes: the recorder may wait, never drop */
+    /* The venue feed (watch_session_feed.c). */
+    venue_feed *feed;
+    int picture_move;        /* a call whose overlay picture is still to be sent; 0: none */
+    bool feed_connected, feed_told_down;
+    char feed_where[400];    /* "host:port, event E, table N" for messages */
+};
+
+/* Logs the event, hands it to every sink, frees it (NULL: out of memory, said). */
+void watch_session_emit(watch_session *s, cJSON *ev);
+/* An "error" event {"what", "message"} at the latest frame, on stderr too. */
+void watch_session_emit_error(watch_session *s, const char *what, const char *message);
+void watch_session_cue(watch_session *s, double t, const char *text);
+/* "[   12.3 s] " + fmt(text) on stdout. */
+void watch_session_say(double t, const char *fmt, const char *text);
+
+/* watch_session_calls.c */
+void watch_session_on_settled(watch_session *s, const watch_tracker_result *r, long frame, double t);
+void watch_session_poll_commands(watch_session *s, long frame, double t);
+
+/* watch_session_record.c: every frame shown, at its own time (opens the recording at the first). */
+void watch_session_record_frame(watch_session *s, const cvs_image *shown, double t_ms, double fps);
+/*
+ * Asks for the evidence clip of the call on `move` settled at t_ms
+ * (watch_session_record.c says the window). Its path into path_out; -1 when
+ * nothing is recorded (no --record, or the recording failed).
+ */
+int watch_session_record_clip(watch_session *s, int move, double t_ms, char *path_out, size_t cap);
+/* Logs a "clip" event for each clip written (or failed) since the last call. */
+void watch_session_record_poll(watch_session *s);
+/* Finishes the recording (its error, if any, logged) and logs the clips written at close. */
+void watch_session_record_close(watch_session *s);
+
+/* watch_session_feed.c (no-ops without the venue feed). */
+/* The call's distances for the log and the feed (venue_call_add_distances). */
+void watch_session_feed_add_distances(cJSON *ev, const rules_report *r);
+/* True while the feed waits for a call's picture. */
+bool watch_session_feed_wants_picture(const watch_session *s);
+/* The annotated frame showing call s->picture_move: shrunk and sent by the feed. */
+void watch_session_feed_picture(watch_session *s, const cvs_image *shown);
+/* Once per frame: says on stderr when the broker cannot be reached (once) and when it can again. */
+void watch_session_feed_poll(watch_session *s);
+/* After "stopped": flushes what is queued (bounded) and frees the feed. */
+void watch_session_feed_close(watch_session *s);
+
+#endif

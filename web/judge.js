@@ -1,0 +1,482 @@
+// tableref at the venue: the judge's page and the streamer's overlay.
+// Topics and payloads: docs/formats.md, "Venue feed (MQTT)". No build step:
+// this file is served as it is, next to mqtt.js's browser bundle.
+'use strict';
+
+(() => {
+  const params = new URLSearchParams(location.search);
+  const overlayView = params.get('view') === 'overlay';
+  const onlyTable = params.has('table') ? Number(params.get('table')) : null;
+  let eventName = params.get('event') || '';
+  const tables = new Map();
+  const metrics = { alerts: [], commands: [], messages: 0 };
+  let client = null;
+  // Read by the tests (tests/web/judge_page.mjs) and handy in the console.
+  window.tableref = { tables, metrics };
+
+  const VERDICT_WORD = { legal: 'LEGAL', illegal: 'ILLEGAL', cannot_tell: 'CANNOT TELL', not_seen: 'NOT SEEN' };
+  const ACTION_DONE = { overrule: 'Overruled', accept: 'Overruled', confirm: 'Confirmed', undo: 'Undone' };
+
+  const $ = (sel, root = document) => root.querySelector(sel);
+  const el = (tag, cls, text) => {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  const inches = (v) => (typeof v === 'number' && isFinite(v) ? v.toFixed(2) + '"' : null);
+  const clock = (wall) => {
+    const d = wall ? new Date(wall) : null;
+    return d && !isNaN(d) ? d.toLocaleTimeString() : '';
+  };
+
+  // ---- connection ----
+
+  function brokerUrl() {
+    if (params.get('broker')) return params.get('broker');
+    // Served by Mosquitto's http_dir: the WebSockets listener is this very server.
+    if (location.protocol === 'http:' || location.protocol === 'https:') {
+      return (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/';
+    }
+    return 'ws://127.0.0.1:9001/';
+  }
+
+  function setLink(text, cls) {
+    const link = $('#link');
+    link.textContent = text;
+    link.className = 'pill ' + (cls || '');
+  }
+
+  function topicBase(n) {
+    return `tableref/${eventName}/table/${n}`;
+  }
+
+  function connect(username, password) {
+    if (client) client.end(true);
+    const opts = {
+      clientId: (overlayView ? 'overlay-' : 'judge-') + Math.random().toString(16).slice(2, 10),
+      clean: true,
+      reconnectPeriod: 1000,
+      connectTimeout: 5000,
+      protocolVersion: 4,
+    };
+    if (username) {
+      opts.username = username;
+      opts.password = password || '';
+    }
+    client = mqtt.connect(brokerUrl(), opts);
+    client.on('connect', () => {
+      setLink('connected', 'ok');
+      // Only a login closes the form: the anonymous connection at start may come after the judge opened it.
+      if (username) $('#login').hidden = true;
+      if (!eventName) {
+        client.subscribe('tableref/+/table/+/status', { qos: 1 });
+      } else {
+        client.subscribe(onlyTable ? `${topicBase(onlyTable)}/#` : `tableref/${eventName}/table/+/#`, { qos: 1 });
+      }
+    });
+    client.on('reconnect', () => setLink('reconnecting…', 'warn'));
+    client.on('offline', () => setLink('broker unreachable', 'bad'));
+    client.on('error', (err) => {
+      setLink('broker: ' + err.message, 'bad');
+      if (/auth|credential|identifier/i.test(err.message) && !overlayView) {
+        client.end(true);
+        $('#login').hidden = false;
+      }
+    });
+    client.on('message', onMessage);
+  }
+
+  // ---- messages ----
+
+  function parse(payload) {
+    try {
+      return JSON.parse(new TextDecoder().decode(payload));
+    } catch (e) {
+      console.warn('tableref: not JSON', e);
+      return null;
+    }
+  }
+
+  function table(n) {
+    let t = tables.get(n);
+    if (!t) {
+      t = { n, status: null, call: null, alert: null, correction: null, units: [], picture: null,
+            pictureInfo: null, gapLost: 0, sent: null, seen: new Map() };
+      tables.set(n, t);
+    }
+    return t;
+  }
+
+  function onMessage(topic, payload) {
+    metrics.messages++;
+    const parts = topic.split('/');
+    if (parts.length < 5 || parts[0] !== 'tableref' || parts[2] !== 'table') return;
+    if (!eventName) return noteEvent(parts[1]);
+    const n = Number(parts[3]);
+    if (!Number.isInteger(n) || n < 1 || (onlyTable && n !== onlyTable)) return;
+    const t = table(n);
+    const leaf = parts[4];
+    if (leaf === 'picture') {
+      setPicture(t, payload);
+    } else if (leaf === 'status' || leaf === 'state' || leaf === 'event') {
+      const msg = payload.length ? parse(payload) : null;
+      if (!msg) return;
+      if (leaf === 'status') {
+        // A last will carries no time (the broker sends it later): the time it arrived is when the table fell silent.
+        if (!t.status || t.status.state !== msg.state) t.statusSince = msg.wall || new Date().toISOString();
+        t.status = msg;
+      }
+      else if (leaf === 'state') applyState(t, msg);
+      else if (!applyEvent(t, parts[5], msg)) return;
+    } else {
+      return;
+    }
+    render(t);
+    if (leaf === 'event' && parts[5] === 'alert') noteAlertShown(t, parse(payload));
+  }
+
+  // The feed sends the state after the events it folds in, so the state is never older than what came before it.
+  function applyState(t, s) {
+    t.stateRev = s.rev;
+    t.call = s.last_call || null;
+    t.alert = s.last_alert || null;
+    t.correction = s.last_correction || null;
+    t.units = s.units || [];
+    t.pictureInfo = s.picture || null;
+    t.feed = s.feed || null;
+  }
+
+  // Returns false for an event already applied (QoS 1 may deliver twice).
+  function applyEvent(t, kind, ev) {
+    if (kind === 'started') t.seen.clear();
+    if (typeof ev.seq === 'number') {
+      if ((t.seen.get(kind) || 0) >= ev.seq) return false;
+      t.seen.set(kind, ev.seq);
+    }
+    switch (kind) {
+      case 'started': t.call = t.alert = t.correction = null; t.gapLost = 0; break;
+      case 'move_checked': t.call = ev; break;
+      case 'alert': if (ev.move) t.alert = ev; break;
+      case 'correction':
+        t.correction = ev;
+        // The table's answer: the same id; or, where the table's log keeps no id, the same judge and action.
+        if (t.sent && !t.sent.answer &&
+            (ev.id ? ev.id === t.sent.id : ev.by === 'mqtt:' + t.sent.who && ev.action === t.sent.action)) {
+          t.sent.answer = ev;
+          metrics.commands.push({ table: t.n, id: ev.id, sent_ms: t.sent.at, answered_ms: Date.now() });
+        }
+        break;
+      case 'feed_gap': t.gapLost += ev.lost || 0; break;
+      default: break;
+    }
+    return true;
+  }
+
+  function noteAlertShown(t, ev) {
+    if (!ev || !ev.wall) return;
+    // Both clocks are the venue machines' (one machine in the tests); the test reads these.
+    metrics.alerts.push({ table: t.n, move: ev.move, seq: ev.seq, wall_ms: Date.parse(ev.wall), shown_ms: Date.now() });
+  }
+
+  function setPicture(t, payload) {
+    if (t.picture) URL.revokeObjectURL(t.picture);
+    t.picture = payload.length ? URL.createObjectURL(new Blob([payload], { type: 'image/jpeg' })) : null;
+    render(t);
+  }
+
+  // ---- what a table's call means ----
+
+  function verdictOf(u) {
+    return u.verdict || (u.legal === false ? 'illegal' : 'legal');
+  }
+
+  // The alert still waiting for a judge: not overruled, confirmed or undone since.
+  function pendingAlert(t) {
+    const a = t.alert;
+    if (!a || !a.move) return null;
+    const c = t.correction;
+    if (c && c.applied !== false && (c.seq === undefined || a.seq === undefined || c.seq > a.seq) &&
+        (c.move === a.move || c.action === 'undo')) return null;
+    return a;
+  }
+
+  function resolution(t) {
+    const c = t.correction;
+    if (!c || !t.alert) return null;
+    if (c.applied === false) return `Refused (${(c.by || 'judge').replace(/^mqtt:/, '')}): ${c.why_not || c.reason || ''}`;
+    return `${ACTION_DONE[c.action] || c.action} by ${(c.by || 'judge').replace(/^mqtt:/, '')}` +
+      (c.reason ? `: ${c.reason}` : '');
+  }
+
+  function overallVerdict(t) {
+    if (!t.call || !t.call.units) return null;
+    const vs = t.call.units.map(verdictOf);
+    const c = t.correction;
+    if (vs.includes('illegal') && c && c.applied !== false && c.move === t.call.move &&
+        (c.action === 'overrule' || c.action === 'accept')) return 'overruled';
+    for (const v of ['illegal', 'cannot_tell', 'not_seen']) if (vs.includes(v)) return v;
+    return 'legal';
+  }
+
+  function distanceText(u) {
+    const d = u.distance || {};
+    const bits = [];
+    if (inches(d.path_in)) bits.push('path ' + inches(d.path_in));
+    if (inches(d.farthest_in)) bits.push('farthest ' + inches(d.farthest_in) + (d.farthest_model ? ` (${d.farthest_model})` : ''));
+    if (inches(d.rate_in)) bits.push('limit ' + inches(d.rate_in));
+    return bits.join(' · ');
+  }
+
+  // overruled: the judge let the move stand; the rules' word stays readable in the row's data.
+  function unitRow(u, overruled) {
+    const v = verdictOf(u);
+    const judged = overruled && v === 'illegal';
+    const li = el('li', 'unit v-' + (judged ? 'overruled' : v));
+    li.dataset.verdict = v;
+    li.dataset.unit = u.unit;
+    if (judged) li.dataset.judge = 'overruled';
+    li.append(el('span', 'badge', judged ? 'OVERRULED' : VERDICT_WORD[v] || v.toUpperCase()), ' ', el('b', null, u.unit));
+    if (u.move) li.append(' ', el('span', 'move', u.move));
+    const dist = distanceText(u);
+    if (dist) li.append(el('div', 'dist', dist));
+    const words = (v === 'cannot_tell' || v === 'not_seen') && u.why ? u.why : u.sentence;
+    if (words) li.append(el('div', 'sentence', words));
+    return li;
+  }
+
+  // ---- judge's grid ----
+
+  function card(t) {
+    let c = document.getElementById('table-' + t.n);
+    if (c) return c;
+    c = $('#card-template').content.firstElementChild.cloneNode(true);
+    c.id = 'table-' + t.n;
+    c.dataset.table = t.n;
+    $('.num', c).textContent = t.n;
+    c.querySelectorAll('.actions button').forEach((b) => {
+      b.dataset.title = b.title;
+      b.addEventListener('click', () => openCommand(t, b.dataset.action));
+    });
+    $('form.command', c).addEventListener('submit', (e) => { e.preventDefault(); sendCommand(t); });
+    $('form.command .cancel', c).addEventListener('click', () => { $('form.command', c).hidden = true; });
+    const grid = $('#grid');
+    const after = [...grid.children].find((o) => Number(o.dataset.table) > t.n);
+    grid.insertBefore(c, after || null);
+    return c;
+  }
+
+  function renderStatus(t, c) {
+    const s = t.status;
+    const online = !s || s.state !== 'offline';
+    c.classList.toggle('offline', !online);
+    const pill = $('.status', c);
+    pill.textContent = online ? 'online' : 'OFFLINE';
+    pill.className = 'status pill ' + (online ? 'ok' : 'bad');
+    pill.title = s ? `${s.reason || ''} ${clock(s.wall)}`.trim() : '';
+    c.dataset.status = online ? 'online' : 'offline';
+    if (!online) pill.textContent = s.cause === 'camera' ? 'CAMERA LOST' : s.cause === 'stopped' ? 'STOPPED' : 'OFFLINE';
+    const note = $('.status-note', c);
+    note.hidden = online;
+    note.textContent = online ? '' : `since ${clock(t.statusSince)}: ${s.reason || 'no reason given'}`;
+    // A table that is not listening cannot take a command (it would be lost, not applied later).
+    c.querySelectorAll('.actions button').forEach((b) => {
+      b.disabled = !online;
+      b.title = online ? b.dataset.title || b.title : 'the table is offline';
+    });
+  }
+
+  function renderCall(t, c) {
+    const box = $('.call', c);
+    box.replaceChildren();
+    if (!t.call) {
+      box.append(el('p', 'quiet', t.units.length ? `${t.units.length} units on the table, no call yet` : 'no call yet'));
+      return;
+    }
+    box.append(el('h3', null, `Move ${t.call.move}` + (t.call.wall ? ` · ${clock(t.call.wall)}` : '')));
+    const ul = el('ul', 'units');
+    const overruled = overallVerdict(t) === 'overruled';
+    (t.call.units || []).forEach((u) => ul.append(unitRow(u, overruled)));
+    box.append(ul);
+    // The evidence clip of an ILLEGAL or CANNOT TELL call: a link where the table serves it, else its path there.
+    if (t.call.clip_url) {
+      const a = el('a', 'clip', `replay move ${t.call.move}`);
+      a.href = t.call.clip_url;
+      a.target = '_blank';
+      a.rel = 'noopener';
+      box.append(a);
+    } else if (t.call.clip) {
+      box.append(el('p', 'quiet clip-path', `clip on the table: ${t.call.clip}`));
+    }
+  }
+
+  function renderJudge(t) {
+    const c = card(t);
+    renderStatus(t, c);
+    const alert = pendingAlert(t);
+    c.classList.toggle('alert', !!alert);
+    c.dataset.alertMove = alert ? alert.move : '';
+    const banner = $('.alert-banner', c);
+    banner.hidden = !alert;
+    if (alert) banner.textContent = `ALERT · move ${alert.move}: ${alert.sentence || alert.unit || ''}`;
+    const img = $('figure img', c);
+    img.hidden = !t.picture;
+    if (t.picture && img.src !== t.picture) img.src = t.picture;
+    img.alt = t.pictureInfo ? `Table ${t.n} after move ${t.pictureInfo.move}` : `Table ${t.n}`;
+    $('figcaption', c).textContent = t.picture && t.pictureInfo ? `after move ${t.pictureInfo.move}` : '';
+    renderCall(t, c);
+    const res = resolution(t);
+    $('.resolution', c).hidden = !res;
+    $('.resolution', c).textContent = res || '';
+    const lost = t.gapLost || (t.feed && t.feed.dropped) || 0;
+    $('.gap', c).hidden = !lost;
+    $('.gap', c).textContent = lost ? `${lost} events did not reach the broker (queue full)` : '';
+    renderSent(t, c);
+    applyFilter(c);
+    summarize();
+  }
+
+  function applyFilter(c) {
+    c.hidden = $('#alerts-only').checked && !c.classList.contains('alert') && !c.classList.contains('offline');
+  }
+
+  function summarize() {
+    let alerts = 0, offline = 0;
+    for (const t of tables.values()) {
+      alerts += !!pendingAlert(t);
+      offline += !!(t.status && t.status.state === 'offline');
+    }
+    $('#summary').textContent = `${tables.size} tables · ${alerts} alerts · ${offline} offline`;
+  }
+
+  // ---- judge commands ----
+
+  function judgeName() {
+    return $('#judge').value.trim().replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40);
+  }
+
+  function openCommand(t, action) {
+    const c = card(t);
+    const form = $('form.command', c);
+    form.dataset.action = action;
+    const move = action === 'undo' ? null : (pendingAlert(t) || t.call || {}).move;
+    $('.what', form).textContent = action + (move ? ` move ${move}:` : ':');
+    form.hidden = false;
+    $('input[name=reason]', form).focus();
+  }
+
+  function sendCommand(t) {
+    const c = card(t);
+    const form = $('form.command', c);
+    const reason = $('input[name=reason]', form).value.trim();
+    const who = judgeName();
+    if (!who) {
+      $('#judge').focus();
+      $('#judge').reportValidity();
+      return;
+    }
+    if (!reason) return;
+    localStorage.setItem('tableref.judge', $('#judge').value.trim());
+    const action = form.dataset.action;
+    const move = action === 'undo' ? 0 : ((pendingAlert(t) || t.call || {}).move || 0);
+    const id = `${who}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+    const body = JSON.stringify({ action, move, reason, id });
+    t.sent = { id, who, action, move, at: Date.now(), answer: null, error: null };
+    client.publish(`${topicBase(t.n)}/command/${who}`, body, { qos: 1, retain: false }, (err) => {
+      if (err) t.sent.error = err.message;
+      render(t);
+    });
+    form.hidden = true;
+    $('input[name=reason]', form).value = '';
+    render(t);
+    setTimeout(() => render(t), 10000);
+  }
+
+  function renderSent(t, c) {
+    const p = $('.sent', c);
+    const s = t.sent;
+    p.hidden = !s;
+    if (!s) return;
+    const what = `${s.action}${s.move ? ' move ' + s.move : ''}`;
+    if (s.error) p.textContent = `${what}: not sent (${s.error})`;
+    else if (s.answer) p.textContent = s.answer.applied === false ? `${what}: refused by the table (${s.answer.why_not || s.answer.reason || ''})` : `${what}: applied by the table`;
+    else if (Date.now() - s.at > 9000) p.textContent = `${what}: no answer from the table yet (is it offline? are you logged in as a judge?)`;
+    else p.textContent = `${what}: sent, waiting for the table…`;
+    p.dataset.state = s.error ? 'error' : s.answer ? 'applied' : 'waiting';
+  }
+
+  // ---- streamer's overlay ----
+
+  function renderOverlay(t) {
+    const box = $('#overlay');
+    box.replaceChildren();
+    if (t.status && t.status.state === 'offline') box.append(el('div', 'ov-offline', `Table ${t.n} offline`));
+    const v = overallVerdict(t);
+    if (!v) return;
+    const words = { overruled: 'JUDGE: MOVE STANDS', ...VERDICT_WORD };
+    const banner = el('div', 'ov-banner v-' + v, words[v]);
+    banner.dataset.verdict = v;
+    box.append(banner);
+    const c = t.correction;
+    if (c && c.applied !== false && c.move === t.call.move && c.action === 'confirm') {
+      box.append(el('div', 'ov-judge', 'confirmed by the judge'));
+    }
+    box.append(el('div', 'ov-move', `Move ${t.call.move}`));
+    const ul = el('ul', 'ov-units');
+    (t.call.units || []).forEach((u) => ul.append(unitRow(u, v === 'overruled')));
+    box.append(ul);
+  }
+
+  function render(t) {
+    if (overlayView) {
+      if (t.n === onlyTable) renderOverlay(t);
+    } else {
+      renderJudge(t);
+    }
+  }
+
+  // ---- no event chosen: list the events seen ----
+
+  const eventsSeen = new Set();
+  function noteEvent(name) {
+    if (eventsSeen.has(name)) return;
+    eventsSeen.add(name);
+    const nav = $('#events');
+    nav.hidden = false;
+    if (!nav.firstChild) nav.append(el('p', null, 'Events on this broker:'));
+    const a = el('a', null, name);
+    a.href = `?event=${encodeURIComponent(name)}` + (params.get('broker') ? `&broker=${encodeURIComponent(params.get('broker'))}` : '');
+    nav.append(a);
+  }
+
+  // ---- start ----
+
+  function start() {
+    document.body.classList.toggle('overlay', overlayView);
+    $('#overlay').hidden = !overlayView;
+    $('#grid').hidden = overlayView;
+    document.querySelectorAll('.judge-only').forEach((e) => { if (overlayView) e.hidden = true; });
+    $('#event-name').textContent = eventName ? '· ' + eventName : '';
+    document.title = eventName ? `tableref · ${eventName}` : 'tableref · venue';
+    $('#judge').value = localStorage.getItem('tableref.judge') || params.get('judge') || '';
+    $('#alerts-only').addEventListener('change', () => document.querySelectorAll('.card').forEach(applyFilter));
+    $('#login-open').addEventListener('click', () => { $('#login').hidden = false; $('#login-user').focus(); });
+    $('#login').addEventListener('submit', (e) => {
+      e.preventDefault();
+      const user = $('#login-user').value.trim();
+      // With the venue's ACL a judge may only command under their user name: the two are one.
+      $('#judge').value = user;
+      $('#judge').readOnly = !!user;
+      $('#login-open').textContent = user ? 'Logged in as ' + user : 'Log in';
+      connect(user, $('#login-pass').value);
+    });
+    if (overlayView && !onlyTable) {
+      $('#overlay').hidden = false;
+      $('#overlay').textContent = 'view=overlay needs table=N';
+      return;
+    }
+    connect();
+  }
+
+  start();
+})();
