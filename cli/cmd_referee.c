@@ -2,8 +2,9 @@
  * tableref referee: two camera images in, the verdict out, drawn.
  *
  * Detects both images (the path `tableref detect` takes), checks the move
- * (`tableref check`'s rules), derives each call's uncertainty from the
- * detection, and writes report.json plus the annotated pictures. Every input
+ * (`tableref check`'s rules, robust to what the camera could not see),
+ * takes each call's +/- from the snapshots' per-model uncertainty, and
+ * writes report.json plus the annotated pictures. Every input
  * is read and judged before the first file is written, and every file is
  * written under a temporary name and renamed: bad input never destroys an
  * earlier run's outputs.
@@ -20,7 +21,9 @@
 #include "commands.h"
 #include "cvshim.h"
 #include "ov_draw.h"
-#include "ov_uncert.h"
+#include "ov_pm.h"
+#include "ov_scene.h"
+#include "rules_reach.h"
 #include "rules_formation.h"
 #include "rules_json.h"
 #include "rules_move.h"
@@ -37,6 +40,7 @@ static void help(FILE *out)
             "usage: tableref referee BEFORE.jpg AFTER.jpg --calib C.json --roster R.json --out DIR\n"
             "       tableref referee BEFORE.jpg AFTER.jpg --table T.json --out DIR\n"
             "                        [--unit ID] [--move TYPE] [--projector P.json] [--no-refine]\n"
+            "                        [--paper a4|letter] [--report-view judged|board] [--reach ID]\n"
             "\n"
             "The referee's main job: finds the models in both camera images, judges the\n"
             "move between them and writes into DIR (created if needed):\n"
@@ -46,7 +50,8 @@ static void help(FILE *out)
             "  before.json, after.json   the two snapshots detected\n"
             "  camera.png      the AFTER image with the verdict drawn on it\n"
             "  projector.png   the verdict in projector pixels (to project onto the table)\n"
-            "  report.png, report.svg, report.pdf   a top-down report with the sentences\n"
+            "  report.png, report.svg, report.pdf   a top-down report on A4 (or Letter)\n"
+            "                  pages: the board, a legend, each call's sentences\n"
             "\n"
             "  --table T        the table file: calibration, rosters, ruleset with house\n"
             "                   rules, terrain (docs/formats.md); replaces --calib and --roster\n"
@@ -56,6 +61,13 @@ static void help(FILE *out)
             "                   (default: the calibration file's \"projector\" section, else\n"
             "                   a 1280x800 frame fitted to the board, marked as uncalibrated)\n"
             "  --no-refine      keep the calibration's board pose\n"
+            "  --paper P        report pages: a4 (default) or letter\n"
+            "  --report-view V  judged: the judged units and what they touch (default);\n"
+            "                   board: the whole board\n"
+            "  --reach ID       also draw where unit ID could legally end from the BEFORE\n"
+            "                   picture (tableref reach): for the move --move names (advance\n"
+            "                   or march; auto: the move judged, else march), on every\n"
+            "                   picture, and its JSON in report.json (referee.reach)\n"
             "\n"
             "A call is ILLEGAL only when a rule is broken under every placement of the\n"
             "models the pictures allow and beyond the measurement's uncertainty; otherwise\n"
@@ -91,47 +103,6 @@ static void default_projector(double bw, double bd, int w, int h, double H[9])
     /* Board y runs away from the player; projector rows run down: flip. */
     double m[9] = {s, 0, ox, 0, -s, oy + s * bd, 0, 0, 1};
     memcpy(H, m, sizeof m);
-}
-
-/* The board window the report shows: every judged unit, before and after, plus 3" of room. */
-static void report_view(const rules_snapshot *b, const rules_snapshot *a, const rules_report *r, const char *unit,
-                        double view[4])
-{
-    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
-    const rules_snapshot *ss[2] = {b, a};
-    for (size_t k = 0; k < r->n_units; k++) {
-        const rules_unit_report *ur = &r->units[k];
-        if (unit && strcmp(unit, ur->unit_id) != 0)
-            continue;
-        for (int s = 0; s < 2; s++) {
-            const rules_unit *u = rules_snapshot_find_unit(ss[s], ur->unit_id);
-            for (size_t m = 0; u && m < u->n_models; m++) {
-                rules_obb ob = rules_model_base(u, &u->models[m]);
-                rules_vec2 c[4];
-                rules_obb_corners(&ob, c);
-                for (int i = 0; i < 4; i++)
-                    x0 = fmin(x0, c[i].x), y0 = fmin(y0, c[i].y), x1 = fmax(x1, c[i].x), y1 = fmax(y1, c[i].y);
-            }
-        }
-    }
-    double bw = a->board_width, bd = a->board_depth;
-    if (!isfinite(x0)) {
-        view[0] = 0, view[1] = 0, view[2] = bw, view[3] = bd;
-        return;
-    }
-    double pad = 3 * RULES_MM_PER_INCH;
-    x0 = fmax(0, x0 - pad), y0 = fmax(0, y0 - pad), x1 = fmin(bw, x1 + pad), y1 = fmin(bd, y1 + pad);
-    /* At least 12" each way, so a small move still shows its neighbourhood. */
-    double minw = fmin(bw, 12 * RULES_MM_PER_INCH), mind = fmin(bd, 12 * RULES_MM_PER_INCH);
-    if (x1 - x0 < minw) {
-        double c = fmin(fmax((x0 + x1) / 2, minw / 2), bw - minw / 2);
-        x0 = c - minw / 2, x1 = c + minw / 2;
-    }
-    if (y1 - y0 < mind) {
-        double c = fmin(fmax((y0 + y1) / 2, mind / 2), bd - mind / 2);
-        y0 = c - mind / 2, y1 = c + mind / 2;
-    }
-    view[0] = x0, view[1] = y0, view[2] = x1 - x0, view[3] = y1 - y0;
 }
 
 /* "DIR/name" into buf; -1 when it does not fit. */
@@ -206,16 +177,44 @@ static cJSON *frame_json(const frame *f)
     return o;
 }
 
-/* The report pictures: the same drawing into PNG, SVG and PDF. */
-static int write_reports(const char *dir, const rules_snapshot *b, const rules_snapshot *a, const rules_report *r,
-                         const ov_options *o, rules_error *err)
+/* The reach of `id` from the BEFORE table for the move asked, else the one judged, else a March. */
+static int compute_reach(const rules_snapshot *before, const char *id, rules_move_type asked, const rules_report *r,
+                         rules_reach *out, rules_error *err)
 {
-    double view[4];
-    report_view(b, a, r, o->unit_id, view);
-    /* About 1400 px across the board window, within 0.5..4 px per mm. */
-    double s = fmin(4.0, fmax(0.5, 1400.0 / view[2]));
-    if (view[3] * s > 4000)
-        s = 4000 / view[3];
+    rules_move_type m = asked;
+    for (size_t i = 0; m == RULES_MOVE_AUTO && i < r->n_units; i++)
+        if (strcmp(r->units[i].unit_id, id) == 0 &&
+            (r->units[i].move == RULES_MOVE_ADVANCE || r->units[i].move == RULES_MOVE_MARCH))
+            m = r->units[i].move;
+    if (m == RULES_MOVE_AUTO)
+        m = RULES_MOVE_MARCH;
+    if (rules_reach_compute(before, id, m, NULL, out, err) < 0)
+        return rules_error_prefix(err, "--reach"), -1;
+    return 0;
+}
+
+/* The reach into the scene, its player's side from the table; a report of the judged area grows to hold it. */
+static int add_reach(ov_scene *sc, const rules_snapshot *before, const rules_reach *r, bool whole_board,
+                     double view[4], rules_error *err)
+{
+    const rules_unit *u = rules_snapshot_find_unit(before, r->unit_id);
+    if (ov_scene_add_reach(sc, r, u ? u->side : NULL, err) < 0)
+        return -1;
+    double x0 = view[0], y0 = view[1], x1 = view[0] + view[2], y1 = view[1] + view[3];
+    const double room = 25.4;
+    for (size_t i = 0; !whole_board && i < r->n_facings; i++)
+        for (size_t k = 0; k < r->facings[i].n_envelope; k++) {
+            rules_vec2 p = r->facings[i].envelope[k];
+            x0 = fmin(x0, fmax(0, p.x - room)), y0 = fmin(y0, fmax(0, p.y - room));
+            x1 = fmax(x1, fmin(before->board_width, p.x + room)), y1 = fmax(y1, fmin(before->board_depth, p.y + room));
+        }
+    view[0] = x0, view[1] = y0, view[2] = x1 - x0, view[3] = y1 - y0;
+    return 0;
+}
+
+/* The report pictures: the same drawing into PNG, SVG and PDF. */
+static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov_paper paper, rules_error *err)
+{
     static const struct {
         ov_format f;
         const char *name;
@@ -225,10 +224,10 @@ static int write_reports(const char *dir, const rules_snapshot *b, const rules_s
         if (out_path(fin, sizeof fin, dir, kinds[k].name) < 0)
             return rules_error_set(err, "%s: path too long", dir);
         snprintf(tmp, sizeof tmp, "%s.tmp", fin);
-        ov_target *t = ov_target_new_report_view(view[0], view[1], view[2], view[3], s, kinds[k].f, tmp, err);
+        ov_target *t = ov_target_new_report_view(view[0], view[1], view[2], view[3], paper, kinds[k].f, tmp, err);
         if (!t)
             return -1;
-        int rc = ov_draw_verdict(t, b, a, r, o, err);
+        int rc = ov_scene_draw(sc, t, err);
         if (rc == 0)
             rc = ov_target_finish(t, err);
         ov_target_free(t);
@@ -249,13 +248,16 @@ int cmd_referee(int argc, char **argv)
         return 0;
     }
     const char *images[2] = {NULL, NULL}, *calib_path = NULL, *roster_path = NULL, *dir = NULL, *unit = NULL,
-               *move = "auto", *proj_path = NULL, *table_path = NULL;
+               *move = "auto", *proj_path = NULL, *table_path = NULL, *paper_word = "a4", *view_word = "judged",
+               *reach_unit = NULL;
     int n_images = 0, refine = 1;
     const cli_opt opts[] = {
         {"--calib", CLI_OPT_STRING, &calib_path, 0},  {"--roster", CLI_OPT_STRING, &roster_path, 0},
         {"--out", CLI_OPT_STRING, &dir, 0},           {"--unit", CLI_OPT_STRING, &unit, 0},
         {"--move", CLI_OPT_STRING, &move, 0},         {"--projector", CLI_OPT_STRING, &proj_path, 0},
         {"--no-refine", CLI_OPT_FLAG, &refine, 0},    {"--table", CLI_OPT_STRING, &table_path, 0},
+        {"--paper", CLI_OPT_STRING, &paper_word, 0},  {"--report-view", CLI_OPT_STRING, &view_word, 0},
+        {"--reach", CLI_OPT_STRING, &reach_unit, 0},
     };
     n_images = cli_parse("referee", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), images, 2);
     if (n_images < 0)
@@ -274,11 +276,25 @@ int cmd_referee(int argc, char **argv)
         return cli_missing("referee", "--roster R.json (or --table T.json)"), EXIT_BAD_INPUT;
     if (!dir)
         return cli_missing("referee", "--out DIR (where to write the report and pictures)"), EXIT_BAD_INPUT;
+    ov_paper paper;
+    if (ov_paper_from_word(paper_word, &paper) < 0) {
+        fprintf(stderr, "tableref referee: --paper: expected a4 or letter, got '%s'\n", paper_word);
+        return EXIT_BAD_INPUT;
+    }
+    if (strcmp(view_word, "judged") != 0 && strcmp(view_word, "board") != 0) {
+        fprintf(stderr, "tableref referee: --report-view: expected judged or board, got '%s'\n", view_word);
+        return EXIT_BAD_INPUT;
+    }
     rules_check_options opt;
     rules_check_options_default(&opt);
     opt.unit_id = unit;
     if (rules_move_from_word(move, &opt.move) < 0) {
         fprintf(stderr, "tableref referee: --move: expected advance, march, reform or auto, got '%s'\n", move);
+        return EXIT_BAD_INPUT;
+    }
+    if (reach_unit && opt.move != RULES_MOVE_AUTO && opt.move != RULES_MOVE_ADVANCE && opt.move != RULES_MOVE_MARCH) {
+        fprintf(stderr, "tableref referee: --reach: a reach is drawn for an advance or a march, not for --move %s\n",
+                move);
         return EXIT_BAD_INPUT;
     }
 
@@ -291,9 +307,12 @@ int cmd_referee(int argc, char **argv)
     frame fr[2] = {{images[0], NULL, NULL, {0}}, {images[1], NULL, NULL, {0}}};
     rules_report report;
     rules_report_init(&report);
-    ov_uncert unc;
-    ov_uncert_init(&unc);
+    ov_pm_params pm;
+    ov_pm_params_default(&pm);
     ov_target *cam = NULL, *proj = NULL;
+    ov_scene *scene = NULL;
+    rules_reach reach;
+    memset(&reach, 0, sizeof reach);
     cJSON *root = NULL;
     int rc = EXIT_BAD_INPUT;
     double H[9];
@@ -334,12 +353,6 @@ int cmd_referee(int argc, char **argv)
         rules_error_prefix(&err, images[1]);
         goto done;
     }
-    for (int k = 0; k < 2; k++) {
-        ov_uncert_source src;
-        ov_uncert_source_default(&src, &calib, fr[k].rep.pose_rms_px);
-        if (ov_uncert_add_snapshot(&unc, fr[k].snap, k, &src, &err) < 0)
-            goto done;
-    }
     if (!proj_path) {
         if (calib.projector.present) {
             memcpy(H, calib.projector.H, sizeof H);
@@ -351,17 +364,26 @@ int cmd_referee(int argc, char **argv)
         }
     }
 
-    /* 2. Draw in memory. */
+    if (reach_unit && compute_reach(fr[0].snap, reach_unit, opt.move, &report, &reach, &err) < 0) {
+        rules_error_prefix(&err, images[0]);
+        goto done;
+    }
+
+    /* 2. Draw in memory: one scene (the verdict, the reach) laid out on each picture. */
     ov_options o;
     ov_options_default(&o);
-    o.uncert = &unc;
     o.unit_id = unit;
+    double view[4];
+    ov_report_view(fr[0].snap, fr[1].snap, &report, unit, strcmp(view_word, "board") == 0, view);
+    if (!(scene = ov_scene_new(&o, &err)) ||
+        ov_scene_add_verdict(scene, fr[0].snap, fr[1].snap, &report, &err) < 0 ||
+        (reach_unit && add_reach(scene, fr[0].snap, &reach, strcmp(view_word, "board") == 0, view, &err) < 0))
+        goto done;
     if (!(cam = ov_target_new_camera(&calib, fr[1].img->width, fr[1].img->height, fr[1].img->data, OV_PIX_GRAY8,
                                      fr[1].img->stride, &err)) ||
-        ov_draw_verdict(cam, fr[0].snap, fr[1].snap, &report, &o, &err) < 0)
+        ov_scene_draw(scene, cam, &err) < 0)
         goto done;
-    if (!(proj = ov_target_new_projector(H, pw, ph, &err)) ||
-        ov_draw_verdict(proj, fr[0].snap, fr[1].snap, &report, &o, &err) < 0)
+    if (!(proj = ov_target_new_projector(H, pw, ph, &err)) || ov_scene_draw(scene, proj, &err) < 0)
         goto done;
     root = rules_report_to_json(&report);
     if (!root) {
@@ -371,8 +393,10 @@ int cmd_referee(int argc, char **argv)
     cJSON *ref = cJSON_AddObjectToObject(root, "referee");
     cJSON_AddItemToObject(ref, "before", frame_json(&fr[0]));
     cJSON_AddItemToObject(ref, "after", frame_json(&fr[1]));
-    cJSON_AddItemToObject(ref, "uncertainty", ov_uncert_to_json(&unc, &report));
+    cJSON_AddItemToObject(ref, "uncertainty", ov_pm_to_json(&pm, fr[0].snap, fr[1].snap, &report));
     cJSON_AddBoolToObject(ref, "projector_calibrated", proj_calibrated);
+    if (reach_unit)
+        cJSON_AddItemToObject(ref, "reach", rules_reach_to_json(&reach));
 
     /* 3. Write. */
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
@@ -391,7 +415,7 @@ int cmd_referee(int argc, char **argv)
     cJSON_Delete(sj);
     if (wr < 0 || write_target_png(cam, dir, "camera.png", &err) < 0 ||
         write_target_png(proj, dir, "projector.png", &err) < 0 ||
-        write_reports(dir, fr[0].snap, fr[1].snap, &report, &o, &err) < 0) {
+        write_reports(dir, scene, view, paper, &err) < 0) {
         rc = EXIT_BAD_INPUT;
         goto done;
     }
@@ -413,7 +437,8 @@ done:
     cJSON_Delete(root);
     ov_target_free(cam);
     ov_target_free(proj);
-    ov_uncert_clear(&unc);
+    ov_scene_free(scene);
+    rules_reach_clear(&reach);
     rules_report_clear(&report);
     for (int k = 0; k < 2; k++) {
         vis_report_clear(&fr[k].rep);

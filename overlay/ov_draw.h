@@ -1,148 +1,161 @@
 /*
- * ov_draw: the referee's verdict drawn from board coordinates onto a camera
- * frame, a projector frame, or a top-down report (PNG, SVG, PDF).
+ * ov_draw: the referee's verdict drawn from board coordinates onto a
+ * target (ov_target.h): a camera frame, a projector frame, or report pages.
  *
- * Everything is drawn in board millimetres and pushed through one mapping
- * (ov_map) point by point; lines and arcs are subdivided first, so a lens's
- * distortion bends them the way it bends the table. Text is sized in board
- * millimetres (options.text_mm, 9 mm by default: legible from a metre away
- * on a projected table) and never smaller than the target's minimum.
+ * The overlay is three steps, one file group each:
+ *   what to draw   ov_scene (ov_scene.h): marks in board mm and labels, from
+ *                  a verdict, a snapshot, or a caller's own layers (a ghost
+ *                  of a unit's other position, polylines such as a reach)
+ *   where it goes  ov_layout (ov_layout.h): labels kept off bases, base
+ *                  centres, numbers, each other and the picture's edges
+ *   how it looks   ov_render / ov_style: widths and text sizes per target
+ *                  (pixels on a camera frame, millimetres on the table for
+ *                  a projector, points on paper), Pango text, colours
+ * The functions here do all three for the common cases.
  *
  * How to use (one picture):
- *   ov_target *t = ov_target_new_camera(&calib, w, h, frame_bgr, OV_PIX_BGR24, w * 3, &err);
- *   ov_options o; ov_options_default(&o); o.uncert = &u;   // optional: +/- and "too close to call"
- *   ov_draw_verdict(t, before, after, &report, &o, &err);
- *   ov_target_write_png(t, "camera.png", &err);
- *   ov_target_free(t);
- * Report files: ov_target_new_report(..., OV_FORMAT_PDF, "report.pdf", ...),
- * draw, then ov_target_finish() (writes the file; free also finishes).
+ *   ov_options o; ov_options_default(&o);
+ *   ov_draw_verdict(t, before, after, &report, &o, &err);     // report from rules_robust_check
+ *   ov_draw_reach(t, &reach, "red", &err);   // optional layers: a unit's reach before it moves (rules_reach.h)
+ * An ILLEGAL call whose report carries the nearest legal move (rules_suggest_moves) shows it as a ghost:
+ * the unit's bases where it would be legal, dashed, with the sentence ("move the spears back 0.38\"").
+ * Several layers laid out together (labels of each avoid the others'): build an ov_scene.
  *
- * How to use (video, once per frame; create the target once):
- *   ov_target_set_background(t, frame, OV_PIX_BGR24, stride, &err);
- *   ov_draw_verdict(t, ...);                     // or ov_draw_snapshot for "no verdict yet"
- *   ov_target_copy_pixels(t, out, OV_PIX_BGR24, stride);   // burn into the frame
- *
- * Pixel convention of every pixel coordinate here: OpenCV's (the centre of
- * the top-left pixel is (0, 0)), the same as vision/ and calib/.
- * Every function returning int returns 0, or -1 with `err` set. Objects are
- * the caller's; *_free accepts NULL. The snapshots and report are borrowed
- * for the duration of the call only.
+ * Each model's +/- comes from the snapshots (rules_model.sigma_mm, by
+ * evidence when a model states none; ov_pm.h), and the verdict's colour and
+ * words from the report: LEGAL (bluish green, ✓), ILLEGAL (vermillion, ✗),
+ * CANNOT TELL (orange, "?", with the reason: never drawn as illegal), NOT
+ * SEEN (grey: "not seen, cannot judge"). Okabe-Ito colours, with a shape
+ * cue for each so colour is never the only sign.
  */
 #ifndef OV_DRAW_H
 #define OV_DRAW_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
-#include "calib_file.h"
-#include "ov_map.h"
-#include "ov_uncert.h"
+#include "ov_target.h"
 #include "rules_error.h"
+#include "rules_reach.h"
 #include "rules_report.h"
 #include "rules_snapshot.h"
 
-typedef enum ov_format {
-    OV_FORMAT_PNG = 0, /* raster, written by ov_target_write_png or ov_target_finish */
-    OV_FORMAT_SVG,
-    OV_FORMAT_PDF,
-} ov_format;
+/* What a colour means; each target turns it into its own shade (a projector's are brighter). */
+typedef enum ov_ink {
+    OV_INK_NEUTRAL = 0, /* before positions, plain marks */
+    OV_INK_LEGAL,       /* bluish green #009E73 */
+    OV_INK_ILLEGAL,     /* vermillion #D55E00 */
+    OV_INK_UNSURE,      /* orange #E69F00: cannot tell */
+    OV_INK_NOT_SEEN,    /* grey */
+    OV_INK_PATH,        /* blue #0072B2: the shortest legal path */
+    OV_INK_LIMIT,       /* yellow #F0E442: rate circles, reach */
+    OV_INK_GHOST,       /* a unit's other position (nearest legal: bluish green, pale) */
+    OV_INK_SIDE,        /* a player's colour: ov_paint.side is the side's index */
+    OV_INK_RGB,         /* ov_paint.rgb as given */
+} ov_ink;
 
-/* Layout of caller pixel buffers (8 bits per channel, rows `stride` bytes apart). */
-typedef enum ov_pixfmt {
-    OV_PIX_GRAY8 = 0,
-    OV_PIX_RGB24,
-    OV_PIX_BGR24,  /* OpenCV's order: what cv::VideoWriter takes */
-    OV_PIX_RGBA32, /* straight (not premultiplied) alpha */
-} ov_pixfmt;
+typedef struct ov_paint {
+    ov_ink ink;
+    int side;        /* OV_INK_SIDE */
+    double rgb[3];   /* OV_INK_RGB, 0..1 */
+    double alpha;    /* 0: not painted */
+} ov_paint;
 
-typedef struct ov_target ov_target;
+typedef enum ov_dash {
+    OV_DASH_SOLID = 0,
+    OV_DASH_DASHED,
+    OV_DASH_DOTTED,
+    OV_DASH_FINE,    /* short dashes: construction lines (Arcs) */
+} ov_dash;
 
-/*
- * Camera frame: board -> image through the calibration (pose, intrinsics,
- * lens distortion). `background` (may be NULL: black) is copied.
- */
-ov_target *ov_target_new_camera(const calib_file *calib, int width, int height, const uint8_t *background,
-                                ov_pixfmt fmt, size_t stride, rules_error *err);
-/*
- * Projector frame: board mm -> projector px by the homography H (row-major,
- * as calib_projector.H). Black background: a projector adds light, black is
- * "nothing".
- */
-ov_target *ov_target_new_projector(const double H[9], int width, int height, rules_error *err);
-/*
- * Top-down report of the board region [x0, x0 + w] x [y0, y0 + d] (mm) at
- * px_per_mm, board y up on the page, with a text panel below the board.
- * PNG keeps the picture in memory until written; SVG and PDF write to `path`
- * (needed for those, ignored for PNG) when finished.
- */
-ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, double px_per_mm,
-                                     ov_format format, const char *path, rules_error *err);
-/* The whole board. */
-ov_target *ov_target_new_report(double board_w, double board_d, double px_per_mm, ov_format format,
-                                const char *path, rules_error *err);
-/* Finishes an SVG/PDF file (or writes a PNG report to its path). Idempotent. */
-int ov_target_finish(ov_target *t, rules_error *err);
-/* Finishes (errors ignored: call ov_target_finish first to see them) and frees. */
-void ov_target_free(ov_target *t);
+/* How a caller's layer looks (ov_draw_ghost, ov_draw_polylines). */
+typedef struct ov_layer_style {
+    ov_paint line;
+    ov_paint fill;   /* closed shapes; alpha 0: not filled */
+    double width;    /* in main line widths (1: the target's main line) */
+    ov_dash dash;
+    const char *side;  /* whose it is: a projector turns the label to that player (NULL: none) */
+} ov_layer_style;
 
-/* The target's mapping (board mm -> target px), valid while the target lives. */
-const ov_map *ov_target_map(const ov_target *t);
-/* Pixel size of raster targets (report: the whole page, panel included). */
-void ov_target_size(const ov_target *t, int *width, int *height);
+typedef enum ov_detail {
+    OV_DETAIL_FULL = 0, /* every model's distance in its base where it reads, wheel and path lengths */
+    OV_DETAIL_BRIEF,    /* the video: labels only for the farthest model, models over their limit, and what broke a rule */
+} ov_detail;
 
-/* Replaces the picture under the drawing (camera and projector targets); size must match. */
-int ov_target_set_background(ov_target *t, const uint8_t *pixels, ov_pixfmt fmt, size_t stride,
-                             rules_error *err);
-/* Writes a raster target (camera, projector, PNG report) as PNG. */
-int ov_target_write_png(ov_target *t, const char *path, rules_error *err);
-/* Copies a raster target's pixels out (width x height) in `fmt`. */
-int ov_target_copy_pixels(ov_target *t, uint8_t *dst, ov_pixfmt fmt, size_t stride, rules_error *err);
+/* The long edge a player stands at: NEAR is the board's y = 0 edge. */
+typedef enum ov_edge {
+    OV_EDGE_AUTO = 0,  /* the edge nearer the side's models in the first snapshot drawn */
+    OV_EDGE_NEAR,
+    OV_EDGE_FAR,
+} ov_edge;
 
-/* What to draw; ov_options_default gives every layer on. */
+typedef struct ov_side_edge {
+    const char *side;
+    ov_edge edge;
+} ov_side_edge;
+
 typedef struct ov_options {
-    double text_mm;        /* label height on the table, mm (default 9) */
-    double line_mm;        /* main line width on the table, mm (default 1.2) */
-    double min_text_px;    /* never smaller than this on the target (0: the target's own minimum) */
-    const char *unit_id;   /* only this unit's verdict (NULL: every unit in the report) */
-    const ov_uncert *uncert;  /* per-model uncertainty (NULL: none shown, nothing flagged) */
-    const char *title;     /* report panel title (NULL: "tableref referee") */
-    bool bases;            /* bases before (dashed) and after (filled) */
-    bool arrows;           /* per-model arrow and distance */
-    bool outlines;         /* unit boundaries, facing, centre, front centre */
-    bool arcs;             /* the four Arcs (lines at 135 degrees from the boundary corners) */
-    bool path;             /* the shortest legal path, wheels as arcs */
-    bool limits;           /* rate circles around the start of the models that matter */
-    bool gaps;             /* smallest gap to another unit when under Unit Spacing */
-    bool legend;           /* sentences, convention, uncertainty model (panel or on-table box) */
-    bool others;           /* units not in the report, drawn faintly for context */
+    const char *unit_id;    /* only this unit's verdict (NULL: every unit in the report) */
+    const char *title;      /* report title (NULL: "tableref referee") */
+    ov_detail detail;
+    double coverage;        /* +/- shown as this many sigmas (default 2, as rules_robust) */
+    double sigma_rough_mm, sigma_inferred_mm;  /* for models stating no sigma (rules_robust's defaults) */
+    double size;            /* text and line size factor (default 1) */
+    bool bases, arrows, outlines, arcs, path, limits, gaps, legend, others;  /* layers, all on by default */
+    const char *const *sides;  /* player sides in colour order (NULL: order of first appearance) */
+    size_t n_sides;
+    const ov_side_edge *edges; /* which edge each side's player stands at (projector text faces them) */
+    size_t n_edges;
+    const char *const *faded;  /* units being moved: drawn faint and unlabelled (their marks are stale) */
+    size_t n_faded;
 } ov_options;
 
 void ov_options_default(ov_options *o);
 
-/*
- * Draws the verdict on `report` (from rules_move_check on before/after).
- * The snapshots give bases and other units; the report gives distances,
- * paths, violations. Draws over what the target already holds.
- */
+/* The verdict on `report`; the snapshots give bases and the other units. Draws over what the target holds. */
 int ov_draw_verdict(ov_target *t, const rules_snapshot *before, const rules_snapshot *after,
                     const rules_report *report, const ov_options *opt, rules_error *err);
-
-/* Just the bases of one snapshot with unit outlines (tracking frames with no verdict). */
+/* One snapshot: every unit in its player's colour with its name, and the key (tracking, no verdict). */
 int ov_draw_snapshot(ov_target *t, const rules_snapshot *s, const ov_options *opt, rules_error *err);
+/* Just the key (sides and conventions), e.g. before the first snapshot. `sides` may be NULL. */
+int ov_draw_key(ov_target *t, const char *const *sides, size_t n_sides, const ov_options *opt, rules_error *err);
 
 /*
- * A filled disc of `radius_mm` on the board at `centre`, mapped point by
- * point (so it lands where the table point is seen). For a caller's own
- * marks, and the overlay's landing-pixel tests. rgb 0..1.
+ * Extra layers, laid out around whatever the target already shows:
+ *   a ghost: every model of `unit` (its poses and bases), outlined dashed
+ *     and faintly filled, with an optional label (style NULL: OV_INK_GHOST);
+ *   polylines in board mm (style NULL: OV_INK_LIMIT, dashed), with an
+ *     optional label at the first line's middle.
  */
+typedef struct ov_polyline {
+    const rules_vec2 *points;
+    size_t n;
+    bool closed;
+} ov_polyline;
+int ov_draw_ghost(ov_target *t, const rules_unit *unit, const ov_layer_style *style, const char *label,
+                  rules_error *err);
+int ov_draw_polylines(ov_target *t, const ov_polyline *lines, size_t n, const ov_layer_style *style,
+                      const char *label, rules_error *err);
+/* The reach of a unit before it moves (rules_reach.h; ov_scene_add_reach), its label turned to `side`. */
+int ov_draw_reach(ov_target *t, const rules_reach *r, const char *side, rules_error *err);
+
+/*
+ * The board window a report shows (x0, y0, w, d in mm): the judged units
+ * (only `unit_id` when given), before and after, with 3" of room, at least
+ * 12" each way, grown until no unit it touches is cut; or, with
+ * `whole_board`, the board.
+ */
+void ov_report_view(const rules_snapshot *before, const rules_snapshot *after, const rules_report *report,
+                    const char *unit_id, bool whole_board, double view[4]);
+
+/* A filled disc of radius_mm at `centre`, mapped point by point (callers' marks, landing tests). rgb 0..1. */
 int ov_draw_disc(ov_target *t, rules_vec2 centre, double radius_mm, const double rgb[3], rules_error *err);
 
-/* The colours (Okabe-Ito, colour-blind safe), RGB 0..1, for callers drawing their own marks. */
+/* The colours (Okabe-Ito, colour-blind safe), RGB 0..1, as drawn on camera frames and reports. */
 extern const double ov_colour_illegal[3];  /* vermillion #D55E00 */
 extern const double ov_colour_legal[3];    /* bluish green #009E73 */
-extern const double ov_colour_unsure[3];   /* orange #E69F00: too close to call */
+extern const double ov_colour_unsure[3];   /* orange #E69F00: cannot tell */
 extern const double ov_colour_path[3];     /* blue #0072B2 */
-extern const double ov_colour_limit[3];    /* sky blue #56B4E9 */
+extern const double ov_colour_limit[3];    /* yellow #F0E442 */
 
 #endif

@@ -23,6 +23,18 @@ void ov_map_init_camera(ov_map *m, const calib_file *c)
         m->d = INFINITY;
 }
 
+void ov_map_init_camera_sized(ov_map *m, const calib_file *c, int width, int height)
+{
+    ov_map_init_camera(m, c);
+    if (c->width > 0 && c->height > 0 && (width != c->width || height != c->height)) {
+        double sx = (double)width / c->width, sy = (double)height / c->height;
+        m->fx *= sx;
+        m->cx = (m->cx + 0.5) * sx - 0.5;
+        m->fy *= sy;
+        m->cy = (m->cy + 0.5) * sy - 0.5;
+    }
+}
+
 int ov_map_init_homography(ov_map *m, const double H[9])
 {
     memset(m, 0, sizeof *m);

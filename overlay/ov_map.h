@@ -39,6 +39,9 @@ typedef struct ov_map {
 } ov_map;
 
 void ov_map_init_camera(ov_map *m, const calib_file *c);
+/* The same camera seen in a frame of width x height (another size than calibrated: the intrinsics
+ * scaled, same lens resampled). */
+void ov_map_init_camera_sized(ov_map *m, const calib_file *c, int width, int height);
 /* Returns -1 when H is singular (not a mapping). */
 int ov_map_init_homography(ov_map *m, const double H[9]);
 /* The board window [x0, x0 + w] x [y0, y0 + d] drawn at `px_per_mm`, offset by (ox, oy) px on the page. */

@@ -1,19 +1,27 @@
-/* ov_target: the surfaces the overlay draws on, and getting pixels/files out of them. */
+/* ov_target: camera and projector surfaces, getting pixels and files out of any target. */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include <cairo.h>
 
 #include "ov_internal.h"
+#include "ov_text.h"
 
-const double ov_colour_illegal[3] = {0xD5 / 255.0, 0x5E / 255.0, 0x00 / 255.0};
-const double ov_colour_legal[3] = {0x00 / 255.0, 0x9E / 255.0, 0x73 / 255.0};
-const double ov_colour_unsure[3] = {0xE6 / 255.0, 0x9F / 255.0, 0x00 / 255.0};
-const double ov_colour_path[3] = {0x00 / 255.0, 0x72 / 255.0, 0xB2 / 255.0};
-const double ov_colour_limit[3] = {0x56 / 255.0, 0xB4 / 255.0, 0xE9 / 255.0};
+int ov_paper_from_word(const char *word, ov_paper *out)
+{
+    char w[16] = "";
+    for (size_t i = 0; word && word[i] && i + 1 < sizeof w; i++)
+        w[i] = (char)tolower((unsigned char)word[i]);
+    if (strcmp(w, "a4") == 0)
+        *out = OV_PAPER_A4;
+    else if (strcmp(w, "letter") == 0)
+        *out = OV_PAPER_LETTER;
+    else
+        return -1;
+    return 0;
+}
 
 static int cairo_ok(cairo_status_t st, const char *what, rules_error *err)
 {
@@ -43,7 +51,13 @@ static int raster_init(ov_target *t, int width, int height, rules_error *err)
     if (cairo_ok(cairo_surface_status(t->surface), "overlay: image surface", err) < 0)
         return -1;
     t->cr = cairo_create(t->surface);
-    return cairo_ok(cairo_status(t->cr), "overlay: cairo context", err);
+    if (cairo_ok(cairo_status(t->cr), "overlay: cairo context", err) < 0)
+        return -1;
+    t->pango = ov_text_context_new(t->cr);
+    t->layout = ov_layout_new(t->clip, NULL);
+    if (!t->pango || !t->layout)
+        return rules_error_set(err, "out of memory");
+    return 0;
 }
 
 /* Caller pixels -> the ARGB32 surface (opaque). */
@@ -99,17 +113,9 @@ ov_target *ov_target_new_camera(const calib_file *calib, int width, int height, 
     ov_target *t = target_alloc(OV_TARGET_CAMERA, err);
     if (!t)
         return NULL;
-    ov_map_init_camera(&t->map, calib);
-    /* A frame of another size than the calibrated one: scale the intrinsics (same lens, resampled). */
-    if (calib->width > 0 && calib->height > 0 && (width != calib->width || height != calib->height)) {
-        double sx = (double)width / calib->width, sy = (double)height / calib->height;
-        t->map.fx *= sx;
-        t->map.cx = (t->map.cx + 0.5) * sx - 0.5;
-        t->map.fy *= sy;
-        t->map.cy = (t->map.cy + 0.5) * sy - 0.5;
-    }
-    t->min_text_px = 13;
-    t->min_line_px = 1.5;
+    ov_map_init_camera_sized(&t->map, calib, width, height);
+    /* Sizes scale with the frame: a 960-row frame is the reference. */
+    t->unit = height / 960.0;
     if (raster_init(t, width, height, err) < 0 ||
         (background && load_pixels(t, background, fmt, stride, err) < 0)) {
         ov_target_free(t);
@@ -132,9 +138,7 @@ ov_target *ov_target_new_projector(const double H[9], int width, int height, rul
         ov_target_free(t);
         return NULL;
     }
-    /* Projected text is seen on the table; below ~12 px it breaks into dots. */
-    t->min_text_px = 12;
-    t->min_line_px = 1.5;
+    t->unit = 1.0;
     if (raster_init(t, width, height, err) < 0) {
         ov_target_free(t);
         return NULL;
@@ -144,15 +148,15 @@ ov_target *ov_target_new_projector(const double H[9], int width, int height, rul
     return t;
 }
 
-ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, double px_per_mm,
-                                     ov_format format, const char *path, rules_error *err)
+ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, ov_paper paper, ov_format format,
+                                     const char *path, rules_error *err)
 {
-    if (!(w > 0) || !(d > 0) || !(px_per_mm > 0) || w * px_per_mm > 16000 || d * px_per_mm > 16000) {
-        rules_error_set(err, "overlay: report view %.1f x %.1f mm at %.3f px/mm is not usable", w, d, px_per_mm);
+    if (!(w > 0) || !(d > 0) || !isfinite(w) || !isfinite(d) || !isfinite(x0) || !isfinite(y0)) {
+        rules_error_set(err, "overlay: report view %.1f x %.1f mm is not usable", w, d);
         return NULL;
     }
-    if ((unsigned)format > OV_FORMAT_PDF) {
-        rules_error_set(err, "overlay: unknown report format %d", (int)format);
+    if ((unsigned)format > OV_FORMAT_PDF || (unsigned)paper > OV_PAPER_LETTER) {
+        rules_error_set(err, "overlay: unknown report format %d or paper %d", (int)format, (int)paper);
         return NULL;
     }
     if (format != OV_FORMAT_PNG && !path) {
@@ -163,60 +167,23 @@ ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, d
     if (!t)
         return NULL;
     t->format = format;
+    t->paper = paper;
     if (path && !(t->path = strdup(path))) {
         rules_error_set(err, "out of memory");
         ov_target_free(t);
         return NULL;
     }
-    t->margin = 24;
-    t->board_px_w = w * px_per_mm;
-    t->board_px_h = d * px_per_mm;
-    t->width = (int)ceil(fmax(t->board_px_w + 2 * t->margin, 960));
-    t->panel_top = t->board_px_h + 2 * t->margin;
-    t->height = (int)ceil(t->panel_top);
-    t->view_x0 = x0;
-    t->view_y0 = y0;
-    t->view_w = w;
-    t->view_d = d;
-    /* Centre the board horizontally when the panel makes the page wider. */
-    double ox = (t->width - t->board_px_w) / 2;
-    ov_map_init_page(&t->map, x0, y0, d, px_per_mm, ox, t->margin);
-    t->clip = (ov_box){ox, t->margin, ox + t->board_px_w, t->margin + t->board_px_h};
-    t->min_text_px = 12;
-    t->min_line_px = 1.0;
-    /* Drawn into a recording surface: the panel's height is known only after drawing. */
-    t->surface = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, NULL);
-    t->cr = cairo_create(t->surface);
-    if (cairo_ok(cairo_status(t->cr), "overlay: report surface", err) < 0) {
+    if (ov_page_init(t, x0, y0, w, d, err) < 0) {
         ov_target_free(t);
         return NULL;
     }
-    ov_draw_report_board(t);
     return t;
 }
 
-ov_target *ov_target_new_report(double board_w, double board_d, double px_per_mm, ov_format format,
-                                const char *path, rules_error *err)
+ov_target *ov_target_new_report(double board_w, double board_d, ov_paper paper, ov_format format, const char *path,
+                                rules_error *err)
 {
-    return ov_target_new_report_view(0, 0, board_w, board_d, px_per_mm, format, path, err);
-}
-
-/* The report page, replayed from the recording onto `dst` of the final size. */
-static int replay_report(ov_target *t, cairo_surface_t *dst, rules_error *err)
-{
-    cairo_t *cr = cairo_create(dst);
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_paint(cr);
-    cairo_set_source_surface(cr, t->surface, 0, 0);
-    cairo_paint(cr);
-    int rc = cairo_ok(cairo_status(cr), "overlay: report", err);
-    cairo_destroy(cr);
-    return rc;
-}
-
-static int report_height(const ov_target *t)
-{
-    return (int)ceil(fmax(t->panel_top, t->panel_bottom + t->margin));
+    return ov_target_new_report_view(0, 0, board_w, board_d, paper, format, path, err);
 }
 
 int ov_target_finish(ov_target *t, rules_error *err)
@@ -226,38 +193,7 @@ int ov_target_finish(ov_target *t, rules_error *err)
     if (t->finished || t->kind != OV_TARGET_REPORT)
         return 0;
     t->finished = true;
-    if (!t->path)
-        return 0;
-    int w = t->width, h = report_height(t), rc;
-    cairo_surface_t *dst;
-    switch (t->format) {
-    case OV_FORMAT_SVG:
-        dst = cairo_svg_surface_create(t->path, w, h);
-        break;
-    case OV_FORMAT_PDF:
-        dst = cairo_pdf_surface_create(t->path, w, h);
-        break;
-    default:
-        dst = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
-        break;
-    }
-    if (cairo_surface_status(dst) != CAIRO_STATUS_SUCCESS) {
-        rc = rules_error_set(err, "%s: cannot write: %s", t->path, cairo_status_to_string(cairo_surface_status(dst)));
-        cairo_surface_destroy(dst);
-        return rc;
-    }
-    rc = replay_report(t, dst, err);
-    if (rc == 0 && t->format == OV_FORMAT_PNG) {
-        cairo_status_t st = cairo_surface_write_to_png(dst, t->path);
-        if (st != CAIRO_STATUS_SUCCESS)
-            rc = rules_error_set(err, "%s: cannot write PNG: %s", t->path, cairo_status_to_string(st));
-    }
-    cairo_surface_finish(dst);
-    if (rc == 0 && cairo_surface_status(dst) != CAIRO_STATUS_SUCCESS)
-        rc = rules_error_set(err, "%s: cannot write: %s", t->path,
-                             cairo_status_to_string(cairo_surface_status(dst)));
-    cairo_surface_destroy(dst);
-    return rc;
+    return t->path ? ov_page_finish(t, err) : 0;
 }
 
 void ov_target_free(ov_target *t)
@@ -266,12 +202,16 @@ void ov_target_free(ov_target *t)
         return;
     if (t->kind == OV_TARGET_REPORT && !t->finished)
         ov_target_finish(t, NULL);
+    if (t->kind == OV_TARGET_REPORT)
+        ov_page_free(t);
+    if (t->pango)
+        g_object_unref(t->pango);
     if (t->cr)
         cairo_destroy(t->cr);
     if (t->surface)
         cairo_surface_destroy(t->surface);
+    ov_layout_free(t->layout);
     free(t->path);
-    free(t->labels);
     free(t);
 }
 
@@ -285,14 +225,20 @@ void ov_target_size(const ov_target *t, int *width, int *height)
     if (width)
         *width = t->width;
     if (height)
-        *height = t->kind == OV_TARGET_REPORT ? report_height(t) : t->height;
+        *height = t->height;
+    if (t->kind == OV_TARGET_REPORT)
+        ov_page_total_size(t, width, height);
 }
+
+int ov_target_pages(const ov_target *t) { return t->kind == OV_TARGET_REPORT ? (int)t->n_pages : 1; }
+
+const ov_layout *ov_target_layout(const ov_target *t) { return t->layout; }
 
 int ov_target_set_background(ov_target *t, const uint8_t *pixels, ov_pixfmt fmt, size_t stride, rules_error *err)
 {
     if (!t || t->kind == OV_TARGET_REPORT)
         return rules_error_set(err, "overlay: only camera and projector targets take a background");
-    t->n_labels = 0; /* a new frame: label places are free again */
+    ov_layout_reset(t->layout); /* a new frame: label places are free again */
     if (!pixels) {
         cairo_set_source_rgb(t->cr, 0, 0, 0);
         cairo_set_operator(t->cr, CAIRO_OPERATOR_SOURCE);
@@ -310,13 +256,7 @@ static cairo_surface_t *raster_of(ov_target *t, rules_error *err)
         cairo_surface_flush(t->surface);
         return cairo_surface_reference(t->surface);
     }
-    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, t->width, report_height(t));
-    if (cairo_ok(cairo_surface_status(img), "overlay: image surface", err) < 0 || replay_report(t, img, err) < 0) {
-        cairo_surface_destroy(img);
-        return NULL;
-    }
-    cairo_surface_flush(img);
-    return img;
+    return ov_page_raster(t, err);
 }
 
 int ov_target_write_png(ov_target *t, const char *path, rules_error *err)

@@ -1,7 +1,8 @@
 /*
  * overlay: marks land on the right pixels (camera with lens distortion,
  * projector homography, report page), pixels come out in the right order,
- * the report files are real PNG/SVG/PDF, and the uncertainty model behaves.
+ * the report files are real PNG/SVG/PDF, +/- comes from the snapshots'
+ * sigma_mm, and a CANNOT TELL call never looks illegal.
  *
  * Landing test: a small filled disc is drawn at a board point and the
  * intensity-weighted centroid of the output is compared with where an
@@ -19,9 +20,11 @@
 
 #include "ds_scene.h"
 #include "ov_draw.h"
+#include "ov_pm.h"
 #include "rules_json.h"
 #include "rules_formation.h"
 #include "rules_move.h"
+#include "rules_robust.h"
 #include "vis_camera.h"
 #include "vision_test_util.h"
 
@@ -144,12 +147,14 @@ Test(overlay, projector_disc_lands_on_the_homography_pixel)
 Test(overlay, report_page_puts_board_y_up)
 {
     rules_error err;
-    ov_target *t = ov_target_new_report_view(100, 50, 400, 300, 2.0, OV_FORMAT_PNG, NULL, &err);
+    ov_target *t = ov_target_new_report_view(100, 50, 400, 300, OV_PAPER_A4, OV_FORMAT_PNG, NULL, &err);
     cr_assert_not_null(t, "%s", err.msg);
-    double a[2], b[2];
+    double a[2], b[2], s = ov_map_scale(ov_target_map(t), rules_v2(300, 200));
     cr_assert(ov_map_point(ov_target_map(t), rules_v2(100, 50), a));
     cr_assert(ov_map_point(ov_target_map(t), rules_v2(100, 350), b));
-    cr_expect_float_eq(a[1] - b[1], 600.0, 1e-9, "board y runs up the page at 2 px/mm");
+    cr_expect_float_eq(a[1] - b[1], 300.0 * s, 1e-9, "board y runs up the page");
+    /* 400 mm across the A4 page's 503 pt between margins and inch numbers, at 150 dpi. */
+    cr_expect_float_eq(s, (595.2756 - 72 - 20) / 400 * 150 / 72, 1e-3, "px per mm on the page");
     cr_expect_float_eq(b[0], a[0], 1e-9);
     /* A disc on an empty page: the board's background is light, so look at darkness. */
     rules_vec2 p = {300, 200};
@@ -205,15 +210,15 @@ Test(overlay, bad_targets_are_refused_with_a_message)
     const double singular[9] = {1, 2, 3, 2, 4, 6, 0, 0, 0};
     cr_expect_null(ov_target_new_projector(singular, 100, 100, &err));
     cr_expect(strstr(err.msg, "singular") != NULL, "%s", err.msg);
-    cr_expect_null(ov_target_new_report(700, 500, 1, OV_FORMAT_PDF, NULL, &err));
+    cr_expect_null(ov_target_new_report(700, 500, OV_PAPER_A4, OV_FORMAT_PDF, NULL, &err));
     cr_expect(strstr(err.msg, "path") != NULL, "%s", err.msg);
     calib_file c = demo_camera();
     c.pose_missing = 1;
     cr_expect_null(ov_target_new_camera(&c, 1280, 960, NULL, OV_PIX_GRAY8, 0, &err));
     cr_expect(strstr(err.msg, "board_pose") != NULL, "%s", err.msg);
-    cr_expect_null(ov_target_new_report(0, 500, 1, OV_FORMAT_PNG, NULL, &err));
+    cr_expect_null(ov_target_new_report(0, 500, OV_PAPER_A4, OV_FORMAT_PNG, NULL, &err));
     ov_target_free(NULL);
-    ov_target *t = ov_target_new_report(100, 100, 1, OV_FORMAT_PNG, NULL, &err);
+    ov_target *t = ov_target_new_report(100, 100, OV_PAPER_LETTER, OV_FORMAT_PNG, NULL, &err);
     cr_assert_not_null(t);
     cr_expect_eq(ov_target_set_background(t, NULL, OV_PIX_GRAY8, 0, &err), -1, "a report has no camera frame");
     cr_expect_eq(ov_target_write_png(t, "/nonexistent-dir/x.png", &err), -1);
@@ -254,13 +259,16 @@ Test(overlay, report_files_are_real_png_svg_pdf)
         char path[512];
         snprintf(path, sizeof path, "%s/%s", dir, kinds[k].name);
         rules_error err;
-        ov_target *t = ov_target_new_report(a->board_width, a->board_depth, 0.8, kinds[k].f, path, &err);
+        ov_target *t = ov_target_new_report(a->board_width, a->board_depth, OV_PAPER_A4, kinds[k].f, path, &err);
         cr_assert_not_null(t, "%s", err.msg);
         cr_assert_eq(ov_draw_verdict(t, b, a, &r, NULL, &err), 0, "%s", err.msg);
         cr_assert_eq(ov_target_finish(t, &err), 0, "%s", err.msg);
         int w, h;
         ov_target_size(t, &w, &h);
-        cr_expect_gt(h, (int)(a->board_depth * 0.8), "the text panel adds height under the board");
+        /* A4: 595 x 842 pt; PNG at 150 dpi. */
+        double dpu = kinds[k].f == OV_FORMAT_PNG ? 150.0 / 72 : 1.0;
+        cr_expect_eq(w, (int)ceil(595.2756 * dpu), "%s: A4 wide (%d)", kinds[k].name, w);
+        cr_expect_geq(h, (int)(841.89 * dpu), "%s: at least one A4 page tall (%d)", kinds[k].name, h);
         ov_target_free(t);
         char head[16];
         long size = vt_file_head(path, head, sizeof head);
@@ -280,7 +288,7 @@ Test(overlay, illegal_models_are_drawn_in_vermillion)
     rules_report r;
     load_turn(&b, &a, &r);
     rules_error err;
-    ov_target *t = ov_target_new_report(a->board_width, a->board_depth, 1.0, OV_FORMAT_PNG, NULL, &err);
+    ov_target *t = ov_target_new_report(a->board_width, a->board_depth, OV_PAPER_A4, OV_FORMAT_PNG, NULL, &err);
     cr_assert_not_null(t);
     cr_assert_eq(ov_draw_verdict(t, b, a, &r, NULL, &err), 0, "%s", err.msg);
     int w, h;
@@ -302,37 +310,34 @@ Test(overlay, illegal_models_are_drawn_in_vermillion)
     rules_snapshot_free(b);
 }
 
-Test(overlay, uncertainty_grows_for_inferred_models_and_flags_close_calls)
+Test(overlay, plus_minus_comes_from_the_snapshots_sigma)
 {
     rules_snapshot *s0 = rules_snapshot_new(700, 500), *s1 = rules_snapshot_new(700, 500);
     rules_unit *u0 = rules_snapshot_add_unit(s0, "u", "red"), *u1 = rules_snapshot_add_unit(s1, "u", "red");
     u0->base_width = u1->base_width = 25;
     u0->base_depth = u1->base_depth = 25;
-    rules_unit_add_model(u0, "seen", rules_v2(300, 200), 0);
-    rules_unit_add_model(u0, "guessed", rules_v2(325, 200), 0);
-    rules_unit_add_model(u1, "seen", rules_v2(300, 300), 0);
-    rules_model *g = rules_unit_add_model(u1, "guessed", rules_v2(325, 300), 0);
-    g->inferred = true;
-    calib_file c = demo_camera();
-    ov_uncert un;
-    ov_uncert_init(&un);
-    ov_uncert_source src;
-    ov_uncert_source_default(&src, &c, 0.2);
-    rules_error err;
-    cr_assert_eq(ov_uncert_add_snapshot(&un, s0, OV_UNCERT_BEFORE, &src, &err), 0);
-    cr_assert_eq(ov_uncert_add_snapshot(&un, s1, OV_UNCERT_AFTER, &src, &err), 0);
-    double seen = ov_uncert_distance(&un, "seen"), guessed = ov_uncert_distance(&un, "guessed");
-    /* 1 m up at 1500 px focal: 0.67 mm per px; a seen model is good to a few tenths of a mm. */
-    cr_expect(seen > 0.2 && seen < 1.0, "seen: +/- %.3f mm", seen);
-    cr_expect(guessed > seen + 2.0, "inferred +/- %.3f mm should exceed seen %.3f by the formation slack", guessed,
-              seen);
-    cr_expect_float_eq(ov_uncert_distance(&un, "seen"),
-                       2 * hypot(ov_uncert_sigma(&un, "seen", 0), ov_uncert_sigma(&un, "seen", 1)), 1e-12);
-    cr_expect(isnan(ov_uncert_distance(&un, "nobody")));
-    cr_expect(ov_uncert_too_close(254.2, 254.0, seen), "0.2 mm over a 10\" rate is within +/- %.2f", seen);
-    cr_expect_not(ov_uncert_too_close(260.0, 254.0, seen));
-    cr_expect_not(ov_uncert_too_close(254.2, 254.0, NAN), "no uncertainty, no flag");
-    ov_uncert_clear(&un);
+    const char *ids[4] = {"seen", "stated", "rough", "guessed"};
+    for (int i = 0; i < 4; i++) {
+        rules_model *a = rules_unit_add_model(u0, ids[i], rules_v2(300 + 25 * i, 200), 0);
+        rules_model *b = rules_unit_add_model(u1, ids[i], rules_v2(300 + 25 * i, 300), 0);
+        if (i == 1)
+            a->sigma_mm = 0.3, b->sigma_mm = 0.4;
+        if (i == 2)
+            b->evidence = RULES_EVIDENCE_ROUGH;
+        if (i == 3)
+            b->evidence = RULES_EVIDENCE_INFERRED, b->inferred = true;
+    }
+    ov_pm_params p;
+    ov_pm_params_default(&p);
+    cr_expect_float_eq(p.coverage, 2.0, 1e-12, "2 sigma, as rules_robust judges");
+    cr_expect_float_eq(ov_pm_distance(&p, s0, s1, "seen"), 0.0, 1e-12, "a seen model stating no sigma is exact");
+    cr_expect_float_eq(ov_pm_distance(&p, s0, s1, "stated"), 2 * hypot(0.3, 0.4), 1e-12, "its own sigma_mm");
+    cr_expect_float_eq(ov_pm_distance(&p, s0, s1, "rough"), 2 * p.sigma_rough_mm, 1e-12, "rough: the default");
+    cr_expect_float_eq(ov_pm_distance(&p, s0, s1, "guessed"), 2 * p.sigma_inferred_mm, 1e-12, "inferred: the default");
+    cr_expect(isnan(ov_pm_distance(&p, s0, s1, "nobody")));
+    cr_expect(ov_pm_within(254.2, 254.0, 0.5), "0.2 mm over is within +/- 0.5 mm");
+    cr_expect_not(ov_pm_within(260.0, 254.0, 0.5));
+    cr_expect_not(ov_pm_within(254.2, 254.0, NAN), "no uncertainty, no flag");
     rules_snapshot_free(s0);
     rules_snapshot_free(s1);
 }
@@ -373,7 +378,7 @@ static bool gap_drawn(double gap_mm, bool gaps_layer, bool *legal)
     facing_units(gap_mm, &b, &a, &r);
     *legal = r.legal;
     rules_error err;
-    ov_target *t = ov_target_new_report_view(150, 100, 300, 300, 3.0, OV_FORMAT_PNG, NULL, &err);
+    ov_target *t = ov_target_new_report_view(150, 100, 300, 300, OV_PAPER_A4, OV_FORMAT_PNG, NULL, &err);
     cr_assert_not_null(t);
     ov_options o;
     ov_options_default(&o);
@@ -383,7 +388,7 @@ static bool gap_drawn(double gap_mm, bool gaps_layer, bool *legal)
     cr_assert_eq(ov_draw_verdict(t, b, a, &r, &o, &err), 0, "%s", err.msg);
     if (getenv("OV_TEST_KEEP")) {
         char p[64];
-        snprintf(p, sizeof p, "/tmp/ov-gap-%.0f.png", gap_mm);
+        snprintf(p, sizeof p, "/tmp/ov-gap-%.0f%s.png", gap_mm, gaps_layer ? "" : "-off");
         ov_target_write_png(t, p, NULL);
     }
     int w, h;
@@ -424,8 +429,9 @@ Test(overlay, gap_under_unit_spacing_is_drawn)
     cr_expect(legal);
 }
 
-/* Orange (#E69F00) pixels on a report of a unit that advances its rate plus 0.1 mm. */
-static size_t orange_pixels(bool with_uncertainty)
+/* Orange (#E69F00) and vermillion (#D55E00) pixels on a report of a unit that advances its rate plus 1.2 mm (over the rules' 0.5 mm tolerance),
+ * judged robustly, its models measured to sigma_mm each. */
+static void unsure_pixels(double sigma_mm, bool *cannot_tell, size_t *orange, size_t *vermillion)
 {
     rules_snapshot *s[2];
     for (int k = 0; k < 2; k++) {
@@ -434,50 +440,48 @@ static size_t orange_pixels(bool with_uncertainty)
         u->base_width = u->base_depth = 25;
         u->advance_rate = rules_in_to_mm(5);
         u->march_rate = rules_in_to_mm(10);
-        cr_assert_eq(rules_formation_place(u, rules_v2(300, k ? 150 + rules_in_to_mm(5) + 0.1 : 150), RULES_PI / 2, 3, 3), 0);
+        cr_assert_eq(rules_formation_place(u, rules_v2(300, k ? 150 + rules_in_to_mm(5) + 1.2 : 150), RULES_PI / 2, 3, 3), 0);
+        for (size_t m = 0; m < u->n_models; m++)
+            u->models[m].sigma_mm = sigma_mm;
     }
-    rules_check_options co;
-    rules_check_options_default(&co);
-    co.move = RULES_MOVE_ADVANCE;
+    rules_robust_options ro;
+    rules_robust_options_default(&ro);
+    ro.check.move = RULES_MOVE_ADVANCE;
     rules_report r;
     rules_report_init(&r);
     rules_error err;
-    cr_assert_eq(rules_move_check(s[0], s[1], &co, &r, &err), 0, "%s", err.msg);
-    calib_file c = demo_camera();
-    ov_uncert un;
-    ov_uncert_init(&un);
-    ov_uncert_source src;
-    ov_uncert_source_default(&src, &c, 0.2);
-    ov_uncert_add_snapshot(&un, s[0], OV_UNCERT_BEFORE, &src, &err);
-    ov_uncert_add_snapshot(&un, s[1], OV_UNCERT_AFTER, &src, &err);
-    cr_expect_eq(ov_uncert_unit_too_close(&un, &r.units[0]), true, "0.1 mm over the rate is too close to call");
-    ov_target *t = ov_target_new_report(700, 500, 1.5, OV_FORMAT_PNG, NULL, &err);
+    cr_assert_eq(rules_robust_check(s[0], s[1], &ro, &r, &err), 0, "%s", err.msg);
+    *cannot_tell = r.units[0].verdict == RULES_VERDICT_CANNOT_TELL;
+    ov_target *t = ov_target_new_report(700, 500, OV_PAPER_A4, OV_FORMAT_PNG, NULL, &err);
     cr_assert_not_null(t);
-    ov_options o;
-    ov_options_default(&o);
-    o.uncert = with_uncertainty ? &un : NULL;
-    cr_assert_eq(ov_draw_verdict(t, s[0], s[1], &r, &o, &err), 0, "%s", err.msg);
-    if (getenv("OV_TEST_KEEP") && with_uncertainty)
-        ov_target_write_png(t, "/tmp/ov-close-call.png", NULL);
+    cr_assert_eq(ov_draw_verdict(t, s[0], s[1], &r, NULL, &err), 0, "%s", err.msg);
+    if (getenv("OV_TEST_KEEP"))
+        ov_target_write_png(t, sigma_mm > 0 ? "/tmp/ov-cannot-tell.png" : "/tmp/ov-illegal.png", NULL);
     int w, h;
     ov_target_size(t, &w, &h);
     uint8_t *rgb = malloc((size_t)w * (size_t)h * 3);
     cr_assert_eq(ov_target_copy_pixels(t, rgb, OV_PIX_RGB24, (size_t)w * 3, &err), 0);
-    size_t n = 0;
-    for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
-        n += rgb[3 * i] == 0xE6 && rgb[3 * i + 1] == 0x9F && rgb[3 * i + 2] == 0x00;
+    *orange = *vermillion = 0;
+    for (size_t i = 0; i < (size_t)w * (size_t)h; i++) {
+        *orange += rgb[3 * i] == 0xE6 && rgb[3 * i + 1] == 0x9F && rgb[3 * i + 2] == 0x00;
+        *vermillion += rgb[3 * i] == 0xD5 && rgb[3 * i + 1] == 0x5E && rgb[3 * i + 2] == 0x00;
+    }
     free(rgb);
     ov_target_free(t);
-    ov_uncert_clear(&un);
     rules_report_clear(&r);
     rules_snapshot_free(s[0]);
     rules_snapshot_free(s[1]);
-    return n;
 }
 
-Test(overlay, a_call_within_its_uncertainty_is_drawn_too_close_to_call)
+Test(overlay, a_cannot_tell_call_never_looks_illegal)
 {
-    size_t with = orange_pixels(true), without = orange_pixels(false);
-    cr_expect_gt(with, 300, "orange marks the close call (%zu px)", with);
-    cr_expect_eq(without, 0, "no uncertainty given, nothing flagged (%zu px)", without);
+    bool cannot_tell;
+    size_t orange, vermillion;
+    unsure_pixels(0.5, &cannot_tell, &orange, &vermillion);
+    cr_assert(cannot_tell, "1.2 mm over the rate with 0.5 mm sigmas is CANNOT TELL");
+    cr_expect_gt(orange, 300, "orange marks the call (%zu px)", orange);
+    cr_expect_eq(vermillion, 0, "and nothing of it is vermillion (%zu px)", vermillion);
+    unsure_pixels(NAN, &cannot_tell, &orange, &vermillion);
+    cr_assert_not(cannot_tell, "(control) exact positions: ILLEGAL");
+    cr_expect_gt(vermillion, 300, "(control) an illegal call is vermillion (%zu px)", vermillion);
 }

@@ -228,3 +228,32 @@ Test(referee, usage_errors_exit_2)
     cr_expect_eq(run(cmd, err, sizeof err), 2);
     cr_expect(strstr(err, "--move") != NULL, "%s", err);
 }
+
+/* --reach: the unit's reach from the BEFORE picture drawn and written into report.json (referee.reach). */
+Test(referee, reach_is_drawn_and_reported)
+{
+    char out[512], err[4096], rp[600];
+    snprintf(out, sizeof out, "%s/out", dir);
+    int st = referee(demo("before.jpg"), demo("after.jpg"), demo("calib.json"), out, "--reach knights", err,
+                     sizeof err);
+    cr_assert_eq(st, 1, "the spears' march stays illegal (got %d): %s", st, err);
+    snprintf(rp, sizeof rp, "%s/report.json", out);
+    rules_error e;
+    cJSON *j = rules_json_parse_file(rp, &e);
+    cr_assert_not_null(j, "%s", e.msg);
+    const cJSON *reach = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "referee"), "reach");
+    cr_assert_not_null(reach, "referee.reach written");
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(reach, "unit")), "knights");
+    /* --move auto: the move judged (the knights advanced). */
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(reach, "move")), "advance");
+    cr_expect_gt(cJSON_GetArraySize(cJSON_GetObjectItem(reach, "facings")), 1);
+    cJSON_Delete(j);
+    /* A reform has no reach; an unknown unit is bad input naming it. */
+    st = referee(demo("before.jpg"), demo("after.jpg"), demo("calib.json"), out, "--reach knights --move reform", err,
+                 sizeof err);
+    cr_expect_eq(st, 2, "%s", err);
+    cr_expect(strstr(err, "--reach") != NULL, "%s", err);
+    st = referee(demo("before.jpg"), demo("after.jpg"), demo("calib.json"), out, "--reach dragons", err, sizeof err);
+    cr_expect_eq(st, 2, "%s", err);
+    cr_expect(strstr(err, "dragons") != NULL, "the message names the unit: %s", err);
+}

@@ -141,7 +141,8 @@ void watch_session_say(double t, const char *fmt, const char *text)
 /* The content to draw now: the latest call while it is being shown, else the table. */
 static watch_show_content show_content(const watch_session *s)
 {
-    watch_show_content c = {.table = watch_tracker_snapshot(s->tracker), .generation = s->generation * 2 + s->showing};
+    watch_show_content c = {.table = watch_tracker_snapshot(s->tracker), .roster = s->roster,
+                            .moving = s->table_moving, .generation = s->generation * 2 + s->showing};
     if (s->showing && watch_tracker_last_call(s->tracker, &c.before, &c.after, &c.report) != s->show_move)
         c.before = c.after = NULL, c.report = NULL;
     return c;
@@ -306,6 +307,7 @@ int watch_session_run(watch_session *s, vis_capture *cap, volatile sig_atomic_t 
             status = WATCH_EXIT_BAD_INPUT;
             break;
         }
+        s->table_moving = res.state != WATCH_TRACKER_SETTLED;
         if (res.state == WATCH_TRACKER_MOVING && s->showing) {
             s->showing = false;
             s->generation++;

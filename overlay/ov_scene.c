@@ -1,0 +1,503 @@
+/*
+ * ov_scene: the scene's storage, the players (sides, colours, edges), and
+ * the layers other than a verdict: a snapshot for tracking frames, a
+ * caller's ghost and polylines, the units a verdict does not judge.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ov_scene_int.h"
+#include "rules_formation.h"
+
+enum { L_TERRAIN = 5, L_OTHERS = 25, L_LAYER = 35, L_SNAPSHOT = 40 };
+enum { P_LAYER = 25, P_LAYER_LINE = 35, P_NAME = 60 };
+
+static bool grow(void **arr, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return true;
+    size_t c = *cap ? *cap : 16;
+    while (c < need)
+        c *= 2;
+    void *p = realloc(*arr, c * size);
+    if (!p)
+        return false;
+    *arr = p;
+    *cap = c;
+    return true;
+}
+
+ov_paint ov_paint_of(ov_ink ink, double alpha) { return (ov_paint){ink, 0, {0, 0, 0}, alpha}; }
+ov_paint ov_paint_side(const ov_scene *sc, int side, double alpha)
+{
+    int slot = side >= 0 && (size_t)side < sc->n_sides ? sc->side_slot[side] : 3;
+    return (ov_paint){OV_INK_SIDE, slot, {0, 0, 0}, alpha};
+}
+
+/* A side named after a colour gets the players' colour nearest to it, so "red" is never drawn blue;
+ * the others take the first colour free. Slots: 0 sky blue, 1 reddish purple, 2 light grey, 3 grey. */
+static int colour_slot(const ov_scene *sc, const char *name)
+{
+    static const struct {
+        const char *word;
+        int slot;
+    } words[] = {{"blue", 0}, {"cyan", 0}, {"teal", 0}, {"sky", 0}, {"green", 0}, {"red", 1}, {"purple", 1},
+                 {"pink", 1}, {"magenta", 1}, {"crimson", 1}, {"violet", 1}, {"white", 2}, {"yellow", 2},
+                 {"gold", 2}, {"orange", 1}, {"black", 3}, {"grey", 3}, {"gray", 3}};
+    char low[RULES_ID_MAX];
+    size_t n = 0;
+    for (; name[n] && n + 1 < sizeof low; n++)
+        low[n] = (char)tolower((unsigned char)name[n]);
+    low[n] = 0;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strstr(low, words[i].word))
+            return words[i].slot;
+    bool used[4] = {false};
+    for (size_t i = 0; i < sc->n_sides; i++)
+        used[sc->side_slot[i] & 3] = true;
+    for (int k = 0; k < 4; k++)
+        if (!used[k])
+            return k;
+    return 3;
+}
+
+size_t ov_sc_str(ov_scene *sc, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    if (!grow((void **)&sc->str, &sc->cap_str, sc->n_str + n, 1)) {
+        sc->oom = true;
+        return 0; /* offset 0 holds "" */
+    }
+    memcpy(sc->str + sc->n_str, s, n);
+    sc->n_str += n;
+    return sc->n_str - n;
+}
+
+size_t ov_sc_strf(ov_scene *sc, const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return ov_sc_str(sc, buf);
+}
+
+const char *ov_sc_text(const ov_scene *sc, size_t off) { return off < sc->n_str ? sc->str + off : ""; }
+
+ov_mark *ov_sc_mark(ov_scene *sc, ov_mark_kind kind, const rules_vec2 *p, size_t n, int layer)
+{
+    if (!grow((void **)&sc->pts, &sc->cap_pts, sc->n_pts + n, sizeof *sc->pts) ||
+        !grow((void **)&sc->marks, &sc->cap_marks, sc->n_marks + 1, sizeof *sc->marks)) {
+        sc->oom = true;
+        return NULL;
+    }
+    memcpy(sc->pts + sc->n_pts, p, n * sizeof *p);
+    ov_mark *m = &sc->marks[sc->n_marks++];
+    memset(m, 0, sizeof *m);
+    m->kind = kind;
+    m->p0 = sc->n_pts;
+    m->n = n;
+    m->line = ov_paint_of(OV_INK_NEUTRAL, 1);
+    m->width = 1;
+    m->layer = layer;
+    sc->n_pts += n;
+    return m;
+}
+
+ov_label *ov_sc_label(ov_scene *sc, ov_label_kind kind, const char *text, rules_vec2 anchor, int priority)
+{
+    size_t off = ov_sc_str(sc, text);
+    if (!grow((void **)&sc->labels, &sc->cap_labels, sc->n_labels + 1, sizeof *sc->labels)) {
+        sc->oom = true;
+        return NULL;
+    }
+    ov_label *l = &sc->labels[sc->n_labels++];
+    memset(l, 0, sizeof *l);
+    l->kind = kind;
+    l->text = off;
+    l->anchor = anchor;
+    l->size = OV_SIZE_LABEL;
+    l->bold = true;
+    l->bg = ov_paint_of(OV_INK_NEUTRAL, 1);
+    l->priority = priority;
+    l->side = -1;
+    l->leader_ok = true;
+    return l;
+}
+
+void ov_sc_legend(ov_scene *sc, ov_sample sample, ov_paint paint, ov_dash dash, const char *text)
+{
+    for (size_t i = 0; i < sc->n_legend; i++)
+        if (sc->legend[i].sample == sample && sc->legend[i].paint.ink == paint.ink &&
+            sc->legend[i].paint.side == paint.side && strcmp(ov_sc_text(sc, sc->legend[i].text), text) == 0)
+            return;
+    size_t off = ov_sc_str(sc, text);
+    if (!grow((void **)&sc->legend, &sc->cap_legend, sc->n_legend + 1, sizeof *sc->legend)) {
+        sc->oom = true;
+        return;
+    }
+    sc->legend[sc->n_legend++] = (ov_legend){sample, paint, dash, off};
+}
+
+void ov_sc_block(ov_scene *sc, ov_block_kind kind, ov_paint paint, const char *text, const char *text2)
+{
+    size_t a = ov_sc_str(sc, text), b = text2 ? ov_sc_str(sc, text2) : 0;
+    if (!grow((void **)&sc->blocks, &sc->cap_blocks, sc->n_blocks + 1, sizeof *sc->blocks)) {
+        sc->oom = true;
+        return;
+    }
+    sc->blocks[sc->n_blocks++] = (ov_block){kind, paint, a, b};
+}
+
+int ov_sc_side(ov_scene *sc, const char *side)
+{
+    if (!side || !side[0])
+        return -1;
+    for (size_t i = 0; i < sc->n_sides; i++)
+        if (strcmp(sc->sides[i], side) == 0)
+            return (int)i;
+    if (sc->n_sides == OV_MAX_SIDES)
+        return -1;
+    snprintf(sc->sides[sc->n_sides], RULES_ID_MAX, "%s", side);
+    sc->side_slot[sc->n_sides] = colour_slot(sc, side);
+    sc->side_edge[sc->n_sides] = OV_EDGE_AUTO;
+    for (size_t i = 0; i < sc->opt.n_edges; i++)
+        if (sc->opt.edges[i].side && strcmp(sc->opt.edges[i].side, side) == 0)
+            sc->side_edge[sc->n_sides] = sc->opt.edges[i].edge;
+    return (int)sc->n_sides++;
+}
+
+bool ov_sc_faded(const ov_scene *sc, const char *unit_id)
+{
+    for (size_t i = 0; i < sc->opt.n_faded; i++)
+        if (sc->opt.faded[i] && strcmp(sc->opt.faded[i], unit_id) == 0)
+            return true;
+    return false;
+}
+
+void ov_sc_guess_edges(ov_scene *sc, const rules_snapshot *s)
+{
+    if (!s)
+        return;
+    if (sc->board_w <= 0)
+        sc->board_w = s->board_width, sc->board_d = s->board_depth;
+    double sum[OV_MAX_SIDES] = {0};
+    size_t n[OV_MAX_SIDES] = {0};
+    for (size_t i = 0; i < s->n_units; i++) {
+        int k = ov_sc_side(sc, s->units[i].side);
+        for (size_t m = 0; k >= 0 && m < s->units[i].n_models; m++)
+            sum[k] += s->units[i].models[m].pos.y, n[k]++;
+    }
+    /* A side stands at the long edge nearer its models. */
+    for (size_t k = 0; k < sc->n_sides; k++)
+        if (sc->side_edge[k] == OV_EDGE_AUTO && n[k])
+            sc->side_edge[k] = sum[k] / n[k] <= s->board_depth / 2 ? OV_EDGE_NEAR : OV_EDGE_FAR;
+}
+
+ov_mark *ov_sc_base(ov_scene *sc, const rules_unit *u, const rules_model *m, int layer, ov_mark_role role)
+{
+    rules_obb b = rules_model_base(u, m);
+    rules_vec2 k[4];
+    rules_obb_corners(&b, k);
+    ov_mark *mk = ov_sc_mark(sc, OV_MARK_AREA, k, 4, layer);
+    if (mk) {
+        mk->closed = true;
+        mk->role = role;
+        mk->centre = m->pos;
+    }
+    return mk;
+}
+
+ov_scene *ov_scene_new(const ov_options *opt, rules_error *err)
+{
+    ov_scene *sc = calloc(1, sizeof *sc);
+    if (!sc) {
+        rules_error_set(err, "out of memory");
+        return NULL;
+    }
+    if (opt)
+        sc->opt = *opt;
+    else
+        ov_options_default(&sc->opt);
+    ov_sc_str(sc, ""); /* offset 0 is the empty string */
+    for (size_t i = 0; sc->opt.sides && i < sc->opt.n_sides; i++)
+        ov_sc_side(sc, sc->opt.sides[i]);
+    return sc;
+}
+
+void ov_scene_free(ov_scene *sc)
+{
+    if (!sc)
+        return;
+    free(sc->pts);
+    free(sc->marks);
+    free(sc->labels);
+    free(sc->str);
+    free(sc->legend);
+    free(sc->blocks);
+    free(sc);
+}
+
+size_t ov_scene_unplaced(const ov_scene *sc) { return sc->unplaced; }
+
+size_t ov_scene_label_count(const ov_scene *sc) { return sc->n_labels; }
+
+const char *ov_scene_label_text(const ov_scene *sc, size_t i, bool *number)
+{
+    if (i >= sc->n_labels)
+        return NULL;
+    if (number)
+        *number = sc->labels[i].kind == OV_LABEL_NUMBER;
+    return ov_sc_text(sc, sc->labels[i].text);
+}
+
+static int done(const ov_scene *sc, rules_error *err)
+{
+    return sc->oom ? rules_error_set(err, "overlay: out of memory building the picture") : 0;
+}
+
+static void set_rules(ov_scene *sc, const rules_ruleset *rs)
+{
+    snprintf(sc->ruleset, sizeof sc->ruleset, "%s", rs->name);
+    snprintf(sc->convention, sizeof sc->convention, "%s",
+             rs->wheel_measure == RULES_WHEEL_CHORD ? "wheels measured by chord (outer front corner, straight)"
+                                                    : "wheels measured by arc (outer front corner)");
+}
+
+static void terrain(ov_scene *sc, const rules_snapshot *s)
+{
+    for (size_t i = 0; i < s->n_terrain; i++) {
+        const rules_terrain *tr = &s->terrain[i];
+        ov_mark *m = ov_sc_mark(sc, OV_MARK_AREA, tr->points, tr->n_points, L_TERRAIN);
+        if (m) {
+            m->closed = true;
+            m->fill = ov_paint_of(OV_INK_NEUTRAL, tr->kind == RULES_TERRAIN_IMPASSABLE ? 0.3 : 0.12);
+            m->line = ov_paint_of(OV_INK_NEUTRAL, 0.7);
+            m->width = 0.5;
+        }
+    }
+}
+
+/* A unit in its player's colour: bases, outline, facing, name (unless it is being moved). */
+static void side_unit(ov_scene *sc, const rules_unit *un, int layer, double strength)
+{
+    int side = ov_sc_side(sc, un->side);
+    bool faded = ov_sc_faded(sc, un->id);
+    double a = faded ? 0.25 : strength;
+    for (size_t m = 0; sc->opt.bases && m < un->n_models; m++) {
+        ov_mark *mk = ov_sc_base(sc, un, &un->models[m], layer, faded ? OV_ROLE_NONE : OV_ROLE_BASE);
+        if (mk) {
+            mk->fill = ov_paint_side(sc, side, 0.3 * a);
+            mk->line = ov_paint_side(sc, side, a);
+            mk->width = 0.6;
+            mk->dash = un->models[m].evidence == RULES_EVIDENCE_INFERRED ? OV_DASH_DOTTED : OV_DASH_SOLID;
+        }
+    }
+    rules_formation f;
+    if (!un->n_models || rules_formation_fit(un, NULL, &f, NULL) < 0)
+        return;
+    if (sc->opt.outlines) {
+        rules_vec2 k[4];
+        rules_obb_corners(&f.boundary, k);
+        ov_mark *mk = ov_sc_mark(sc, OV_MARK_LINE, k, 4, layer + 1);
+        if (mk)
+            mk->closed = true, mk->line = ov_paint_side(sc, side, a), mk->width = 0.9;
+        rules_vec2 arrow[2] = {f.front_centre, rules_v2_add(f.front_centre, rules_v2_scale(rules_v2_dir(f.heading),
+                                                                                         0.25 * f.boundary.width))};
+        if ((mk = ov_sc_mark(sc, OV_MARK_ARROW, arrow, 2, layer + 1)))
+            mk->line = ov_paint_side(sc, side, a), mk->width = 0.9;
+    }
+    char words[RULES_ID_MAX + 16];
+    snprintf(words, sizeof words, "units of %s", un->side);
+    ov_sc_legend(sc, OV_SAMPLE_SIDE, ov_paint_side(sc, side, 1), OV_DASH_SOLID, words);
+    if (!faded) {
+        ov_label *l = ov_sc_label(sc, OV_LABEL_NAME, un->id, f.centre, P_NAME);
+        if (l)
+            l->size = OV_SIZE_SMALL, l->bg = ov_paint_side(sc, side, 1), l->side = side, l->leader_ok = true,
+            l->clear_mm = 0.5 * fmin(f.boundary.width, f.boundary.depth);
+    }
+}
+
+int ov_scene_add_snapshot(ov_scene *sc, const rules_snapshot *s, rules_error *err)
+{
+    if (!s)
+        return rules_error_set(err, "overlay: no snapshot to draw");
+    ov_sc_guess_edges(sc, s);
+    set_rules(sc, &s->ruleset);
+    terrain(sc, s);
+    for (size_t i = 0; i < s->n_units; i++) {
+        if (sc->opt.unit_id && strcmp(sc->opt.unit_id, s->units[i].id) != 0)
+            continue;
+        side_unit(sc, &s->units[i], L_SNAPSHOT, 1.0);
+    }
+    for (size_t i = 0; i < s->n_unseen; i++) {
+        size_t len = strlen(sc->not_seen);
+        snprintf(sc->not_seen + len, sizeof sc->not_seen - len, "%s%s", len ? ", " : "", s->unseen[i].id);
+    }
+    return done(sc, err);
+}
+
+int ov_scene_add_sides(ov_scene *sc, const char *const *sides, size_t n, rules_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        ov_sc_side(sc, sides[i]);
+    return done(sc, err);
+}
+
+static bool judged_here(const ov_scene *sc, const rules_report *r, const char *id)
+{
+    const rules_unit_report *ur = rules_report_find_unit(r, id);
+    return ur && (!sc->opt.unit_id || strcmp(sc->opt.unit_id, id) == 0);
+}
+
+static void note_not_seen(ov_scene *sc, const char *id)
+{
+    if (strstr(sc->not_seen, id))
+        return;
+    size_t len = strlen(sc->not_seen);
+    snprintf(sc->not_seen + len, sizeof sc->not_seen - len, "%s%s", len ? ", " : "", id);
+}
+
+static void overall(ov_scene *sc, const rules_report *r)
+{
+    char ill[200] = "", unsure[200] = "";
+    for (size_t i = 0; i < r->n_units; i++) {
+        const rules_unit_report *ur = &r->units[i];
+        if (sc->opt.unit_id && strcmp(sc->opt.unit_id, ur->unit_id) != 0)
+            continue;
+        char *dst = ur->verdict == RULES_VERDICT_ILLEGAL ? ill : ur->verdict == RULES_VERDICT_CANNOT_TELL ? unsure : NULL;
+        if (dst) {
+            size_t len = strlen(dst);
+            snprintf(dst + len, 200 - len, "%s%s", len ? ", " : "", ur->unit_id);
+        }
+        if (ur->verdict == RULES_VERDICT_NOT_SEEN)
+            note_not_seen(sc, ur->unit_id);
+    }
+    snprintf(sc->verdict_line, sizeof sc->verdict_line, "%s%s%s%s%s", ill[0] ? "ILLEGAL: " : "No illegal move",
+             ill, unsure[0] ? ".  Cannot tell: " : "", unsure, ".");
+}
+
+int ov_scene_add_verdict(ov_scene *sc, const rules_snapshot *before, const rules_snapshot *after,
+                         const rules_report *report, rules_error *err)
+{
+    if (!report)
+        return rules_error_set(err, "overlay: no report to draw");
+    if (sc->opt.unit_id && !rules_report_find_unit(report, sc->opt.unit_id))
+        return rules_error_set(err, "overlay: unit '%s' is not in the report", sc->opt.unit_id);
+    const rules_snapshot *ctx = after ? after : before;
+    ov_sc_guess_edges(sc, before ? before : after);
+    set_rules(sc, &report->ruleset);
+    sc->has_verdict = true;
+    if (ctx)
+        terrain(sc, ctx);
+    /* The units not judged, faintly: what gaps are measured to. */
+    for (size_t i = 0; ctx && sc->opt.others && i < ctx->n_units; i++)
+        if (!judged_here(sc, report, ctx->units[i].id))
+            side_unit(sc, &ctx->units[i], L_OTHERS, 0.55);
+    for (size_t i = 0; i < report->n_units; i++) {
+        const rules_unit_report *ur = &report->units[i];
+        if (!sc->opt.unit_id || strcmp(sc->opt.unit_id, ur->unit_id) == 0)
+            ov_sc_add_unit(sc, before, after, ur, &report->ruleset);
+    }
+    for (size_t k = 0; k < 2; k++) {
+        const rules_snapshot *s = k ? after : before;
+        for (size_t i = 0; s && i < s->n_unseen; i++)
+            note_not_seen(sc, s->unseen[i].id);
+    }
+    for (size_t i = 0; i < report->n_notes; i++)
+        ov_sc_block(sc, OV_BLOCK_NOTE, ov_paint_of(OV_INK_NEUTRAL, 1), report->notes[i], NULL);
+    overall(sc, report);
+    return done(sc, err);
+}
+
+static ov_layer_style default_style(ov_ink ink, ov_dash dash)
+{
+    ov_layer_style st;
+    memset(&st, 0, sizeof st);
+    st.line = ov_paint_of(ink, 1);
+    st.fill = ov_paint_of(ink, ink == OV_INK_GHOST ? 0.18 : 0);
+    st.width = 1;
+    st.dash = dash;
+    return st;
+}
+
+int ov_scene_add_ghost(ov_scene *sc, const rules_unit *unit, const ov_layer_style *style, const char *label,
+                       rules_error *err)
+{
+    if (!unit)
+        return rules_error_set(err, "overlay: no unit to draw as a ghost");
+    ov_layer_style st = style ? *style : default_style(OV_INK_GHOST, OV_DASH_DASHED);
+    for (size_t m = 0; m < unit->n_models; m++) {
+        ov_mark *mk = ov_sc_base(sc, unit, &unit->models[m], L_LAYER, OV_ROLE_OLD_BASE);
+        if (mk)
+            mk->fill = st.fill, mk->line = st.line, mk->width = 0.8 * st.width, mk->dash = st.dash;
+    }
+    rules_formation f;
+    bool fit = unit->n_models && rules_formation_fit(unit, NULL, &f, NULL) == 0;
+    if (fit) {
+        rules_vec2 arrow[2] = {f.front_centre, rules_v2_add(f.front_centre, rules_v2_scale(rules_v2_dir(f.heading),
+                                                                                         0.25 * f.boundary.width))};
+        ov_mark *mk = ov_sc_mark(sc, OV_MARK_ARROW, arrow, 2, L_LAYER);
+        if (mk)
+            mk->line = st.line, mk->width = st.width;
+    }
+    const char *words = label && label[0] ? label : "ghost";
+    ov_sc_legend(sc, OV_SAMPLE_LAYER, st.line, st.dash, words);
+    if (label && label[0] && unit->n_models) {
+        ov_label *l = ov_sc_label(sc, OV_LABEL_PILL, label, fit ? f.centre : unit->models[0].pos, P_LAYER);
+        if (l) {
+            l->bg = st.line;
+            l->bg.alpha = 1;
+            l->side = ov_sc_side(sc, st.side ? st.side : unit->side);
+            l->clear_mm = fit ? 0.5 * fmin(f.boundary.width, f.boundary.depth) : 0;
+        }
+    }
+    return done(sc, err);
+}
+
+int ov_scene_add_polylines(ov_scene *sc, const ov_polyline *lines, size_t n, const ov_layer_style *style,
+                           const char *label, rules_error *err)
+{
+    if (n && !lines)
+        return rules_error_set(err, "overlay: no polylines to draw");
+    ov_layer_style st = style ? *style : default_style(OV_INK_LIMIT, OV_DASH_DASHED);
+    for (size_t i = 0; i < n; i++) {
+        if (lines[i].n < 2 || !lines[i].points)
+            continue;
+        ov_mark *mk = ov_sc_mark(sc, lines[i].closed && st.fill.alpha > 0 ? OV_MARK_AREA : OV_MARK_LINE,
+                                 lines[i].points, lines[i].n, L_LAYER);
+        if (mk)
+            mk->closed = lines[i].closed, mk->line = st.line, mk->fill = st.fill, mk->width = st.width,
+            mk->dash = st.dash;
+    }
+    ov_sc_legend(sc, OV_SAMPLE_LAYER, st.line, st.dash, label && label[0] ? label : "lines");
+    if (label && label[0] && n && lines[0].n >= 2) {
+        /* At the first line's middle, by length. */
+        const rules_vec2 *p = lines[0].points;
+        double total = 0, run = 0;
+        for (size_t i = 1; i < lines[0].n; i++)
+            total += rules_v2_dist(p[i - 1], p[i]);
+        rules_vec2 at = p[0];
+        for (size_t i = 1; i < lines[0].n; i++) {
+            double d = rules_v2_dist(p[i - 1], p[i]);
+            if (run + d >= total / 2 && d > 0) {
+                at = rules_v2_add(p[i - 1], rules_v2_scale(rules_v2_sub(p[i], p[i - 1]), (total / 2 - run) / d));
+                break;
+            }
+            run += d;
+        }
+        ov_label *l = ov_sc_label(sc, OV_LABEL_PILL, label, at, P_LAYER_LINE);
+        if (l) {
+            l->bg = st.line;
+            l->bg.alpha = 1;
+            l->size = OV_SIZE_SMALL;
+            l->side = st.side ? ov_sc_side(sc, st.side) : -1;
+        }
+    }
+    return done(sc, err);
+}

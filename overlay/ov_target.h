@@ -1,0 +1,100 @@
+/*
+ * ov_target: what the overlay draws on. A camera frame (through the
+ * calibration, lens distortion included), a projector frame (a board ->
+ * projector homography: what the players see on the table), or a report
+ * (top-down pages of A4 or Letter, as PNG, SVG or PDF).
+ *
+ * How to use:
+ *   ov_target *t = ov_target_new_camera(&calib, w, h, frame_bgr, OV_PIX_BGR24, w * 3, &err);
+ *   ... ov_draw_verdict(t, ...) (ov_draw.h) ...
+ *   ov_target_write_png(t, "camera.png", &err);
+ *   ov_target_free(t);
+ * Reports: ov_target_new_report_view(x0, y0, w, d, OV_PAPER_A4, OV_FORMAT_PDF, "report.pdf", &err),
+ * draw, ov_target_finish() (writes the file; free also finishes).
+ * Video, once per frame on one target: ov_target_set_background(t, frame, ...), draw,
+ * ov_target_copy_pixels(t, out, ...). A new background also forgets where the last frame's
+ * labels were.
+ *
+ * Pixel convention: OpenCV's (the centre of the top-left pixel is (0, 0)),
+ * as in vision/ and calib/. Every function returning int returns 0, or -1
+ * with `err` set. *_free accepts NULL.
+ */
+#ifndef OV_TARGET_H
+#define OV_TARGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "calib_file.h"
+#include "ov_map.h"
+#include "rules_error.h"
+
+typedef enum ov_format {
+    OV_FORMAT_PNG = 0, /* raster, written by ov_target_write_png or ov_target_finish */
+    OV_FORMAT_SVG,
+    OV_FORMAT_PDF,
+} ov_format;
+
+/* Layout of caller pixel buffers (8 bits per channel, rows `stride` bytes apart). */
+typedef enum ov_pixfmt {
+    OV_PIX_GRAY8 = 0,
+    OV_PIX_RGB24,
+    OV_PIX_BGR24,  /* OpenCV's order: what cv::VideoWriter takes */
+    OV_PIX_RGBA32, /* straight (not premultiplied) alpha */
+} ov_pixfmt;
+
+typedef enum ov_paper {
+    OV_PAPER_A4 = 0, /* 210 x 297 mm */
+    OV_PAPER_LETTER, /* 8.5 x 11 in */
+} ov_paper;
+
+/* "a4" or "letter" (any case); -1 otherwise. */
+int ov_paper_from_word(const char *word, ov_paper *out);
+
+typedef struct ov_target ov_target;
+typedef struct ov_layout ov_layout;
+
+/* Camera frame; `background` (may be NULL: black) is copied. A frame of another size than the
+ * calibrated one scales the intrinsics (same lens, resampled). */
+ov_target *ov_target_new_camera(const calib_file *calib, int width, int height, const uint8_t *background,
+                                ov_pixfmt fmt, size_t stride, rules_error *err);
+/* Projector frame: board mm -> projector px by H (row-major, as calib_projector.H). Black is "no light". */
+ov_target *ov_target_new_projector(const double H[9], int width, int height, rules_error *err);
+/*
+ * A report of the board window [x0, x0 + w] x [y0, y0 + d] (mm) on pages of
+ * `paper`: a title, the window scaled to fit the page's width (board y up),
+ * then the legend and the text, on more pages when they need them (PDF;
+ * PNG and SVG stack the pages). PNG is 150 dpi; SVG and PDF are in points.
+ * SVG and PDF (and PNG, when given) are written to `path` when finished.
+ */
+ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, ov_paper paper, ov_format format,
+                                     const char *path, rules_error *err);
+/* The whole board. */
+ov_target *ov_target_new_report(double board_w, double board_d, ov_paper paper, ov_format format, const char *path,
+                                rules_error *err);
+/* Finishes an SVG/PDF file (or writes a PNG report to its path). Idempotent. */
+int ov_target_finish(ov_target *t, rules_error *err);
+/* Finishes (errors ignored: call ov_target_finish first to see them) and frees. */
+void ov_target_free(ov_target *t);
+
+/* The target's mapping (board mm -> device units), valid while the target lives. */
+const ov_map *ov_target_map(const ov_target *t);
+/* Size of the raster: camera and projector frames; reports: every page stacked, at 150 dpi for PNG,
+ * in points for SVG and PDF. */
+void ov_target_size(const ov_target *t, int *width, int *height);
+/* Pages of a report (1 for other targets). */
+int ov_target_pages(const ov_target *t);
+/* What is on the picture so far: bases, base centres, numbers and placed labels in device units
+ * (the layout's geometry, for tests). */
+const ov_layout *ov_target_layout(const ov_target *t);
+
+/* Replaces the picture under the drawing (camera and projector targets); size must match. */
+int ov_target_set_background(ov_target *t, const uint8_t *pixels, ov_pixfmt fmt, size_t stride,
+                             rules_error *err);
+/* Writes a raster target (camera, projector, any report) as PNG. */
+int ov_target_write_png(ov_target *t, const char *path, rules_error *err);
+/* Copies a raster target's pixels out (ov_target_size) in `fmt`. */
+int ov_target_copy_pixels(ov_target *t, uint8_t *dst, ov_pixfmt fmt, size_t stride, rules_error *err);
+
+#endif
