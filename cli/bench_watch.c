@@ -3,7 +3,9 @@
  * A rendered 4056x3040 table (250 tags of 36 px) is played as a 10 fps
  * stream held in memory (no decoding: a camera hands frames over raw):
  * still frames with sensor noise, then a hand moving one unit, then still
- * again, for several moves. Measured: the settle frame's processing up to
+ * again, for several moves. `--set hard:K` plays hard table K instead
+ * (datasets/ds_hard: mixed 16-32 mm tags, leaning figures, hands, tilt,
+ * lens, the camera chain), moving its units that have room ahead. Measured: the settle frame's processing up to
  * the alert written and fsync'ed (settle_to_alert_ms), and frames per
  * second over the whole stream. Prints figures; not a test.
  */
@@ -18,6 +20,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "cvshim.h"
+#include "ds_hard.h"
 #include "ds_render.h"
 #include "ds_scene.h"
 #include "ds_sequence.h"
@@ -66,13 +69,22 @@ static rules_vec2 advance_unit(rules_snapshot *s, size_t ui, double mm)
 
 int bench_watch(int argc, char **argv)
 {
-    int moves = 3;
+    int moves = 3, hard = 0;
     bool full = false;
     for (int i = 1; i < argc; i++) {
         const char *v;
         if (strcmp(argv[i], "--full-frame") == 0) {
             full = true;
             continue;
+        }
+        if (strncmp(argv[i], "--set=hard", 10) == 0 ||
+            (strcmp(argv[i], "--set") == 0 && i + 1 < argc && strncmp(argv[i + 1], "hard", 4) == 0)) {
+            const char *h = argv[i][5] == '=' ? argv[i] + 6 : argv[++i];
+            hard = h[4] == ':' ? atoi(h + 5) : 1;
+            if (hard >= 1 && hard <= 4 && (h[4] == 0 || h[4] == ':'))
+                continue;
+            fprintf(stderr, "tableref bench watch: --set: hard or hard:1 .. hard:4, not %s\n", h);
+            return EXIT_BAD_INPUT;
         }
         int r = cli_value(argc, argv, &i, "--moves", &v);
         double n;
@@ -82,19 +94,32 @@ int bench_watch(int argc, char **argv)
             moves = (int)n;
             continue;
         }
-        fprintf(stderr, "usage: tableref bench watch [--moves N] [--full-frame]\n"
-                        "--full-frame detects on the whole settle frame (no regions of interest), for comparison.\n");
+        fprintf(stderr, "usage: tableref bench watch [--moves N] [--full-frame] [--set hard[:K]]\n"
+                        "--full-frame detects on the whole settle frame (no regions of interest), for comparison.\n"
+                        "--set hard:K plays hard table K (1-4) of the hard set instead of the classic table.\n");
         return strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 ? 0 : EXIT_BAD_INPUT;
     }
     rules_error err;
-    ds_gen_params g;
-    ds_gen_params_bench(&g);
-    ds_scene *s = ds_scene_generate(&g, &err);
+    ds_hard_table *ht = NULL;
+    ds_scene *s = NULL;
+    size_t movable = 0;
+    if (hard) {
+        ds_hard_params hp;
+        ds_hard_preset(hard, &hp);
+        if ((ht = ds_hard_generate(&hp, &err)))
+            s = ht->scene, movable = ht->reserved > 0 ? (size_t)ht->reserved : 1;
+    } else {
+        ds_gen_params g;
+        ds_gen_params_bench(&g);
+        if ((s = ds_scene_generate(&g, &err))) {
+            s->render.supersample = 1;  /* the picture's fidelity is not what is measured here */
+            movable = s->snapshot->n_units;
+        }
+    }
     if (!s) {
         fprintf(stderr, "tableref bench watch: %s\n", err.msg);
         return EXIT_BAD_INPUT;
     }
-    s->render.supersample = 1;  /* the picture's fidelity is not what is measured here */
     const double fps = 10, settle_ms = 1000;
     const int hold = (int)(settle_ms / 1000 * fps) + 3, hand = 4;
     watch_tracker_config cfg;
@@ -111,12 +136,15 @@ int bench_watch(int argc, char **argv)
     if (!w || !log) {
         fprintf(stderr, "tableref bench watch: %s\n", lfd < 0 ? "cannot create a temporary log" : err.msg);
         watch_tracker_free(w);
-        ds_scene_free(s);
+        if (ht)
+            ds_hard_free(ht);
+        else
+            ds_scene_free(s);
         return EXIT_BAD_INPUT;
     }
-    printf("bench watch: %dx%d frames, %zu tags of %.0f px, %.0f fps stream, settle %.0f ms, %d moves\n",
-           s->calib.width, s->calib.height, s->roster->n_models + s->roster->n_board_tags, w ? 36.0 : 0, fps,
-           settle_ms, moves);
+    printf("bench watch: %s, %dx%d frames, %zu tags, %.0f fps stream, settle %.0f ms, %d moves\n",
+           hard ? "hard table" : "classic table (tags of 36 px)", s->calib.width, s->calib.height,
+           s->roster->n_models + s->roster->n_board_tags, fps, settle_ms, moves);
     fflush(stdout);
 
     double *latency = calloc((size_t)moves, sizeof *latency), *frame_ms = NULL;
@@ -130,13 +158,19 @@ int bench_watch(int argc, char **argv)
         /* The move into this still: a hand over the unit, the unit placed. */
         rules_vec2 at = rules_v2(0, 0);
         if (m > 0)
-            at = advance_unit(s->snapshot, (size_t)(m - 1) % s->snapshot->n_units, 40.0);
+            at = advance_unit(s->snapshot, (size_t)(m - 1) % movable, 40.0);
         double r0 = now_ms();
         cvs_image_free(img);
         img = NULL;
         ds_truth_clear(&truth);
         if (ds_render(s->snapshot, s->roster, &s->calib, &s->render, &img, &truth, &err) < 0)
             goto done;
+        if (img->channels != 1) {  /* the camera's Y plane, as watch takes it */
+            cvs_image *gray = cvs_image_to_gray(img, &err);
+            cvs_image_free(img);
+            if (!(img = gray))
+                goto done;
+        }
         cvs_image_free(still[0]), cvs_image_free(still[1]);
         still[0] = still[1] = NULL;
         if (noisy_pair(img, (uint32_t)m, still, &err) < 0)
@@ -230,6 +264,9 @@ done:
     watch_log_close(log);
     unlink(log_path);
     watch_tracker_free(w);
-    ds_scene_free(s);
+    if (ht)
+        ds_hard_free(ht);
+    else
+        ds_scene_free(s);
     return rc;
 }

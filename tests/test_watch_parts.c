@@ -80,6 +80,26 @@ Test(watch_parts, commands_parse_action_move_and_reason)
     cr_expect_eq(watch_command_parse("", "x", &c), -1);
 }
 
+Test(watch_parts, reach_commands_name_a_unit_and_a_move)
+{
+    watch_command c;
+    cr_assert_eq(watch_command_parse("reach spears", "mqtt:judge", &c), 0);
+    cr_expect_eq(c.action, WATCH_CMD_REACH);
+    cr_expect_str_eq(c.unit, "spears");
+    cr_expect(!c.advance, "a March's reach unless told");
+    cr_expect_str_eq(watch_cmd_word(c.action), "reach");
+    cr_assert_eq(watch_command_parse("reach knights advance", "x", &c), 0);
+    cr_expect_str_eq(c.unit, "knights");
+    cr_expect(c.advance);
+    cr_assert_eq(watch_command_parse("reach clear", "x", &c), 0);
+    cr_expect_eq(c.action, WATCH_CMD_REACH);
+    cr_expect_str_eq(c.unit, "", "clear: no unit");
+    cr_expect_eq(watch_command_parse("reach", "x", &c), -1);
+    cr_expect(strstr(c.error, "reach needs a unit") != NULL, "%s", c.error);
+    cr_expect_eq(watch_command_parse("reach spears charge", "x", &c), -1);
+    cr_expect(strstr(c.error, "charge") != NULL, "the error names the word: %s", c.error);
+}
+
 static void *push_many(void *arg)
 {
     watch_control *ctl = arg;

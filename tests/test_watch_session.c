@@ -275,3 +275,47 @@ Test(watch_session, a_judges_status_holds_for_the_next_moves_and_is_logged, .tim
     cr_expect(fleeing_after, "the snapshots after it carry the status");
     wt_free_jsonl(ev, n);
 }
+
+/*
+ * Issue 14: a judge asks for a unit's reach while the watch runs; it is
+ * computed on the settled table (applied), an unknown unit is refused with
+ * why, and "reach clear" is applied. Replayed in real time so that the
+ * commands come after the first settle (0.6 s).
+ */
+Test(watch_session, a_judge_asks_for_a_units_reach, .timeout = 120)
+{
+    wt_ensure_run();
+    char log[2400], err[2400], cmd[8192];
+    wt_path_in(log, sizeof log, "reach.events.jsonl");
+    wt_path_in(err, sizeof err, "reach.stderr.txt");
+    unlink(log);
+    wt_cmdf(cmd, sizeof cmd,
+            "(sleep 1.5; printf 'reach cavalry march\\nreach nobody\\nreach clear\\n') | '%s' watch --source "
+            "'%s/seq/frames' --calib '%s/seq/calib.json' --roster '%s/seq/roster.json' --settle-ms %d --realtime "
+            "--log '%s' --quiet >/dev/null 2>'%s'",
+            vt_tableref_bin(), wt_work_dir(), wt_work_dir(), wt_work_dir(), SETTLE_MS, log, err);
+    wt_run(cmd);
+    size_t n;
+    cJSON **ev = wt_read_jsonl(log, &n);
+    int applied = 0, refused = 0, cleared = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(wt_event_of(ev[i]), "correction") != 0 ||
+            strcmp(cJSON_GetObjectItem(ev[i], "action")->valuestring, "reach") != 0)
+            continue;
+        const char *unit = cJSON_GetObjectItem(ev[i], "unit")->valuestring;
+        const bool ok = cJSON_IsTrue(cJSON_GetObjectItem(ev[i], "applied"));
+        if (strcmp(unit, "cavalry") == 0 && ok) {
+            applied++;
+            cr_expect_str_eq(cJSON_GetObjectItem(ev[i], "reach_move")->valuestring, "march");
+        } else if (strcmp(unit, "nobody") == 0 && !ok) {
+            refused++;
+            cr_expect(strstr(cJSON_GetObjectItem(ev[i], "why_not")->valuestring, "no such unit") != NULL);
+        } else if (unit[0] == 0 && ok) {
+            cleared++;
+        }
+    }
+    cr_expect_eq(applied, 1, "the cavalry's reach is shown");
+    cr_expect_eq(refused, 1, "an unknown unit is refused and logged");
+    cr_expect_eq(cleared, 1, "reach clear is applied");
+    wt_free_jsonl(ev, n);
+}

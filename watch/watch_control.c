@@ -41,6 +41,7 @@ const char *watch_cmd_word(watch_cmd_action a)
     case WATCH_CMD_UNDO: return "undo";
     case WATCH_CMD_STOP: return "stop";
     case WATCH_CMD_STATUS: return "status";
+    case WATCH_CMD_REACH: return "reach";
     case WATCH_CMD_INVALID: break;
     }
     return "invalid";
@@ -99,6 +100,30 @@ static int parse_status(const char *p, watch_command *out)
     return 0;
 }
 
+/* "reach UNIT [march|advance]" or "reach clear" after the word "reach". */
+static int parse_reach(const char *p, watch_command *out)
+{
+    char move[16] = "";
+    out->action = WATCH_CMD_REACH;
+    if (!next_word(&p, out->unit, sizeof out->unit)) {
+        out->action = WATCH_CMD_INVALID;
+        snprintf(out->error, sizeof out->error, "reach needs a unit (reach UNIT [march|advance]) or clear");
+        return -1;
+    }
+    if (strcmp(out->unit, "clear") == 0) {
+        out->unit[0] = 0;
+        return 0;
+    }
+    next_word(&p, move, sizeof move);
+    if (move[0] && strcmp(move, "march") != 0 && strcmp(move, "advance") != 0) {
+        out->action = WATCH_CMD_INVALID;
+        snprintf(out->error, sizeof out->error, "reach: '%.40s' is not march or advance", move);
+        return -1;
+    }
+    out->advance = strcmp(move, "advance") == 0;
+    return 0;
+}
+
 int watch_command_parse(const char *line, const char *by, watch_command *out)
 {
     memset(out, 0, sizeof *out);
@@ -126,8 +151,11 @@ int watch_command_parse(const char *line, const char *by, watch_command *out)
         out->action = WATCH_CMD_STOP;
     else if (strcmp(word, "status") == 0)
         return parse_status(p, out);
+    else if (strcmp(word, "reach") == 0)
+        return parse_reach(p, out);
     else {
-        snprintf(out->error, sizeof out->error, "unknown command '%s' (overrule, confirm, undo, status, stop)", word);
+        snprintf(out->error, sizeof out->error, "unknown command '%s' (overrule, confirm, undo, status, reach, stop)",
+                 word);
         return -1;
     }
     while (*p == ' ' || *p == '\t')

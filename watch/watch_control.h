@@ -13,6 +13,9 @@
  *   status UNIT WORDS [reason]  the unit's status from now on: WORDS is
  *                           engaged, fleeing, shaken, charging, comma-separated,
  *                           or clear
+ *   reach UNIT [march|advance]  show where the unit can legally end a March
+ *                           (default) or an Advance, on the video and the
+ *                           projector, until it moves or "reach clear"
  *   stop                    end the watch
  * "accept" is read as "overrule" (its old name).
  *
@@ -31,6 +34,7 @@
 #ifndef WATCH_CONTROL_H
 #define WATCH_CONTROL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "rules_error.h"
@@ -42,12 +46,14 @@ typedef enum watch_cmd_action {
     WATCH_CMD_UNDO,
     WATCH_CMD_STOP,
     WATCH_CMD_STATUS,
+    WATCH_CMD_REACH,
 } watch_cmd_action;
 
 typedef struct watch_command {
     watch_cmd_action action;
     int move;              /* 0: the latest call */
-    char unit[64];         /* WATCH_CMD_STATUS: the unit */
+    char unit[64];         /* WATCH_CMD_STATUS, WATCH_CMD_REACH: the unit ("" for "reach clear") */
+    bool advance;          /* WATCH_CMD_REACH: an Advance's reach, not a March's */
     unsigned status;       /* WATCH_CMD_STATUS: RULES_STATUS_* bits (0: clear) */
     char reason[256];      /* "" when none was given */
     char by[64];           /* where it came from: "stdin", "control", "keyboard", "mqtt:NAME" */
@@ -56,7 +62,7 @@ typedef struct watch_command {
     char id[64];           /* the sender's id for it ("" none): a venue page matches the answer by it */
 } watch_command;
 
-/* "overrule", "confirm", "undo", "stop", "status", "invalid". */
+/* "overrule", "confirm", "undo", "stop", "status", "reach", "invalid". */
 const char *watch_cmd_word(watch_cmd_action a);
 
 /* Parses one line. Returns 0, or -1 (out->action INVALID, out->error set). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rules_json.h"
+#include "rules_reach.h"
 #include "watch_session_int.h"
 
 /* The first settle: the table as it stands. */
@@ -71,6 +72,8 @@ static bool needs_evidence(const rules_report *rep)
 static void on_call(watch_session *s, const watch_tracker_result *r, long frame, double t)
 {
     s->calls++;
+    rules_error ignored;
+    watch_show_set_reach(s->show, NULL, NULL, &ignored);  /* a reach is shown before a move, not after */
     char clip[1100] = "";
     if (needs_evidence(r->report) && watch_session_record_clip(s, r->move, t, clip, sizeof clip) < 0)
         clip[0] = 0;
@@ -133,6 +136,36 @@ void watch_session_on_settled(watch_session *s, const watch_tracker_result *r, l
     s->generation++;
 }
 
+/*
+ * "reach UNIT": where the unit can end its March (or Advance) on the table
+ * as last settled, drawn on the video and the projector until it moves or is
+ * cleared. Returns 0, or -1 with why.
+ */
+static int show_reach(watch_session *s, const watch_command *c, char *why, size_t cap)
+{
+    rules_error err;
+    if (!c->unit[0]) {
+        watch_show_set_reach(s->show, NULL, NULL, &err);  /* clearing cannot fail */
+        return 0;
+    }
+    const rules_snapshot *table = watch_tracker_snapshot(s->tracker);
+    const rules_unit *u = table ? rules_snapshot_find_unit(table, c->unit) : NULL;
+    if (!u) {
+        snprintf(why, cap, "%s", table ? "no such unit on the table" : "the table has not settled yet");
+        return -1;
+    }
+    rules_reach r;
+    if (rules_reach_compute(table, c->unit, c->advance ? RULES_MOVE_ADVANCE : RULES_MOVE_MARCH, NULL, &r, &err) < 0) {
+        snprintf(why, cap, "%s", err.msg);
+        return -1;
+    }
+    int rc = watch_show_set_reach(s->show, &r, u->side, &err);
+    rules_reach_clear(&r);
+    if (rc < 0)
+        snprintf(why, cap, "%s", err.msg);
+    return rc;
+}
+
 /* Applies one judge's command and records it (applied or not, and why). */
 static void apply_command(watch_session *s, const watch_command *c, long frame, double t)
 {
@@ -157,6 +190,12 @@ static void apply_command(watch_session *s, const watch_command *c, long frame, 
             snprintf(status_why, sizeof status_why, "%s", err.msg), why = status_why;
         break;
     }
+    case WATCH_CMD_REACH:
+        if (show_reach(s, c, status_why, sizeof status_why) == 0)
+            status_set = true;
+        else
+            why = status_why;
+        break;
     case WATCH_CMD_INVALID: why = c->error; break;
     }
     const bool applied = m != 0 || c->action == WATCH_CMD_STOP || status_set;
@@ -166,6 +205,11 @@ static void apply_command(watch_session *s, const watch_command *c, long frame, 
         cJSON_AddStringToObject(ev, "action", watch_cmd_word(c->action));
         cJSON_AddNumberToObject(ev, "move", m);
         cJSON_AddBoolToObject(ev, "applied", applied);
+        if (c->action == WATCH_CMD_REACH) {
+            cJSON_AddStringToObject(ev, "unit", c->unit);
+            if (c->unit[0])
+                cJSON_AddStringToObject(ev, "reach_move", c->advance ? "advance" : "march");
+        }
         if (c->action == WATCH_CMD_STATUS) {
             cJSON_AddStringToObject(ev, "unit", c->unit);
             cJSON *words = cJSON_AddArrayToObject(ev, "status");

@@ -8,6 +8,7 @@
 
 #include "cvshim.h"
 #include "rules_robust.h"
+#include "rules_suggest.h"
 #include "watch_motion.h"
 #include "vis_camera.h"
 
@@ -548,7 +549,9 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
     rules_robust_options_default(&ro);
     ro.check = w->cfg.check;
     ro.jitter_mm = w->cfg.jitter_mm;
-    if (rules_robust_check(ref->snap, e.snap, &ro, &e.report, err) < 0) {
+    /* Then the nearest legal move of each ILLEGAL unit: the ghost the video and the projector draw. */
+    if (rules_robust_check(ref->snap, e.snap, &ro, &e.report, err) < 0 ||
+        rules_suggest_moves(ref->snap, e.snap, &w->cfg.check, &e.report, err) < 0) {
         entry_clear(&e);
         return -1;
     }
