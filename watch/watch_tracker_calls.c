@@ -1,0 +1,123 @@
+/* The judge's part of the tracker (watch_tracker.h): rulings on calls, undo, the last call, statuses. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "watch_tracker_int.h"
+
+/* The call on `move` (0: the latest still in the history), or NULL with *why set. */
+static call_record *find_call(watch_tracker *w, int move, int *move_out, const char **why)
+{
+    const char *dummy;
+    why = why ? why : &dummy;
+    if (move == 0) {
+        move = w->n_hist >= 2 ? w->hist[w->n_hist - 1].move : 0;
+        if (move <= 0) {
+            *why = "no call has been made yet";
+            return NULL;
+        }
+    }
+    if (move < 0 || (size_t)move >= w->cap_calls || !w->calls[move].made) {
+        *why = "no such move";
+        return NULL;
+    }
+    if (w->calls[move].undone) {
+        *why = "that move was undone";
+        return NULL;
+    }
+    *move_out = move;
+    return &w->calls[move];
+}
+
+int watch_tracker_overrule(watch_tracker *w, int move, const char **why)
+{
+    int m = 0;
+    call_record *c = find_call(w, move, &m, why);
+    if (!c)
+        return 0;
+    c->ruling = WATCH_RULING_OVERRULED;
+    return m;
+}
+
+int watch_tracker_confirm(watch_tracker *w, int move, const char **why)
+{
+    int m = 0;
+    call_record *c = find_call(w, move, &m, why);
+    if (!c)
+        return 0;
+    c->ruling = WATCH_RULING_CONFIRMED;
+    return m;
+}
+
+watch_call_ruling watch_tracker_ruling(const watch_tracker *w, int move)
+{
+    return move > 0 && (size_t)move < w->cap_calls ? w->calls[move].ruling : WATCH_RULING_NONE;
+}
+
+int watch_tracker_illegal_standing(const watch_tracker *w)
+{
+    int n = 0;
+    for (size_t m = 1; m < w->cap_calls; m++) {
+        const call_record *c = &w->calls[m];
+        n += c->made && c->illegal && !c->undone && c->ruling != WATCH_RULING_OVERRULED;
+    }
+    return n;
+}
+
+int watch_tracker_undo(watch_tracker *w)
+{
+    if (w->n_hist < 2)
+        return 0;
+    entry *top = &w->hist[--w->n_hist];
+    int m = top->move;
+    if (m > 0 && (size_t)m < w->cap_calls)
+        w->calls[m].undone = true;
+    watch_tracker_entry_clear(top);
+    /* Judge the next settle against the restored snapshot; the table itself
+     * has not changed yet, so wait for motion first. */
+    w->state = WATCH_TRACKER_SETTLED;
+    return m;
+}
+
+int watch_tracker_last_call(const watch_tracker *w, const rules_snapshot **before, const rules_snapshot **after,
+                        const rules_report **report)
+{
+    if (w->n_hist < 2)
+        return 0;
+    const entry *top = &w->hist[w->n_hist - 1];
+    if (before)
+        *before = w->hist[w->n_hist - 2].snap;
+    if (after)
+        *after = top->snap;
+    if (report)
+        *report = &top->report;
+    return top->move;
+}
+
+int watch_tracker_set_status(watch_tracker *w, const char *unit_id, unsigned bits, rules_error *err)
+{
+    const rules_snapshot *now = watch_tracker_snapshot(w);
+    if (!now || !rules_snapshot_find_unit(now, unit_id)) {
+        bool known = false;
+        for (size_t i = 0; i < w->roster->n_units && !known; i++)
+            known = strcmp(w->roster->units[i].id, unit_id) == 0;
+        if (!known)
+            return rules_error_set(err, "no unit '%s' in the roster", unit_id);
+    }
+    size_t i = 0;
+    while (i < w->n_statuses && strcmp(w->statuses[i].unit, unit_id) != 0)
+        i++;
+    if (i == w->n_statuses) {
+        unit_status *a = realloc(w->statuses, (w->n_statuses + 1) * sizeof *a);
+        if (!a)
+            return rules_error_set(err, "out of memory");
+        w->statuses = a;
+        snprintf(a[w->n_statuses].unit, sizeof a[w->n_statuses].unit, "%s", unit_id);
+        w->n_statuses++;
+    }
+    w->statuses[i].bits = bits;
+    /* The table as it stands now carries it too: the next move is judged from it. */
+    if (w->n_hist)
+        watch_tracker_apply_statuses(w, w->hist[w->n_hist - 1].snap, err);
+    return 0;
+}
