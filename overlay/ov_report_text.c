@@ -244,19 +244,29 @@ static void row(const ov_scene *sc, ov_target *t, const ov_block *b, bool head)
 static void blocks(const ov_scene *sc, ov_target *t)
 {
     const double k = t->unit, x = t->margin + 16 * k, W = t->page_w - 2 * t->margin - 16 * k;
+    const ov_block *head = NULL; /* the current unit's column names */
     for (size_t i = 0; i < sc->n_blocks; i++) {
         const ov_block *b = &sc->blocks[i];
         double rgb[3];
         text_rgb(t, &b->paint, rgb);
         switch (b->kind) {
-        case OV_BLOCK_VERDICT:
-            verdict_block(sc, t, b);
-            break;
         case OV_BLOCK_HEADROW:
+            head = b;
+            t->flow_y += 2 * k;
+            ensure(t, 20 * k); /* the column names and a first row together */
+            row(sc, t, b, true);
+            break;
         case OV_BLOCK_ROW:
-            if (b->kind == OV_BLOCK_HEADROW)
-                t->flow_y += 2 * k;
-            row(sc, t, b, b->kind == OV_BLOCK_HEADROW);
+            /* A table flowing onto a new page names its columns again there. */
+            if (head && t->flow_y + 10 * k > t->page_h - t->margin && t->flow_y > t->margin + 1) {
+                ov_page_next(t);
+                row(sc, t, head, true);
+            }
+            row(sc, t, b, false);
+            break;
+        case OV_BLOCK_VERDICT:
+            head = NULL;
+            verdict_block(sc, t, b);
             break;
         case OV_BLOCK_WARN: {
             char line[RULES_TEXT_MAX + 300];

@@ -122,3 +122,49 @@ Test(overlay_report, pdf_pages_are_a4_or_letter_and_their_text_is_text, .timeout
     rmdir(dir);
     ot_turn_clear(&t);
 }
+
+/*
+ * A model table that flows onto a new page names its columns again at the
+ * top of it: on Letter, the crowded board's report (25 units of 10 models,
+ * every one judged) runs over several pages, and no page starts with a
+ * model's row without the column names above it.
+ */
+Test(overlay_report, a_table_flowing_onto_a_new_page_repeats_its_column_names, .timeout = 120)
+{
+    ot_turn t;
+    ot_crowded_turn(&t);
+    char dir[] = "/tmp/tableref-ovflow-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char pdf[512];
+    snprintf(pdf, sizeof pdf, "%s/letter.pdf", dir);
+    rules_error err;
+    double v[4];
+    ov_report_view(t.before, t.after, &t.report, NULL, true, v);
+    ov_target *r = ov_target_new_report_view(v[0], v[1], v[2], v[3], OV_PAPER_LETTER, OV_FORMAT_PDF, pdf, &err);
+    cr_assert_not_null(r, "%s", err.msg);
+    cr_assert_eq(ov_draw_verdict(r, t.before, t.after, &t.report, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(ov_target_finish(r, &err), 0, "%s", err.msg);
+    const int pages = ov_target_pages(r);
+    ov_target_free(r);
+    cr_assert_geq(pages, 3, "250 judged models fill several Letter pages (%d)", pages);
+    int continued = 0;
+    for (int p = 2; p <= pages; p++) {
+        char cmd[1200];
+        snprintf(cmd, sizeof cmd, "pdftotext -f %d -l %d '%s' -", p, p, pdf);
+        char *text = slurp(cmd, true), *first = text;
+        while (*first == '\n' || *first == ' ' || *first == '\f')
+            first++;
+        char word[RULES_ID_MAX] = "";
+        sscanf(first, "%63s", word);
+        bool is_model = false;
+        for (size_t u = 0; u < t.before->n_units && !is_model; u++)
+            is_model = rules_unit_find_model(&t.before->units[u], word) != NULL;
+        cr_expect(!is_model, "page %d starts with the row of %s, without the column names", p, word);
+        continued += strncmp(first, "model", 5) == 0;
+        free(text);
+    }
+    cr_expect_geq(continued, 1, "at least one table goes on over a page break, under its column names");
+    remove(pdf);
+    rmdir(dir);
+    ot_turn_clear(&t);
+}
