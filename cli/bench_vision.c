@@ -81,6 +81,21 @@ static void score_our_tags(ds_score *sc, const ds_truth *truth, const vis_tag_li
     free(c);
 }
 
+/* Each model not placed within 5 mm: its id, how far off (or not placed), how it was placed. */
+static void list_misses(const rules_snapshot *truth, const rules_snapshot *got)
+{
+    for (size_t u = 0; u < truth->n_units; u++)
+        for (size_t k = 0; k < truth->units[u].n_models; k++) {
+            const rules_model *want = &truth->units[u].models[k];
+            const rules_model *m = got ? rules_snapshot_find_model(got, want->id, NULL) : NULL;
+            if (!m)
+                printf("    %s: not placed\n", want->id);
+            else if (rules_v2_dist(m->pos, want->pos) > 5)
+                printf("    %s: %.1f mm off (%s)\n", want->id, rules_v2_dist(m->pos, want->pos),
+                       m->inferred ? "inferred" : "seen");
+        }
+}
+
 /*
  * A before/after pair: both frames through tableref, then the rules as
  * `tableref referee` judges them (rules_robust: ILLEGAL only under every
@@ -204,6 +219,8 @@ static int bench_frame(const ds_scene *s, const options *o, set_result *res, con
     ds_score_models(&one, s->snapshot, &truth, snap);
     score_our_tags(&one, &truth, &tags, &rep);
     ds_score_models(&res->ours, s->snapshot, &truth, snap);
+    if (getenv("TABLEREF_BENCH_LIST"))  /* which models, for whoever digs into a figure */
+        list_misses(s->snapshot, snap);
     score_our_tags(&res->ours, &truth, &tags, &rep);
     res->ours_ms += best_ours;
     for (int k = 0; k < BV_STOCK_CONFIGS; k++) {

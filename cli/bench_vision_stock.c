@@ -59,10 +59,17 @@ void bv_reads_clear(bv_reads *r)
 double bv_stock_run(bv_stock *s, const cvs_image *img, bv_reads *out)
 {
     bv_reads_clear(out);
-    image_u8_t im = {.width = img->width, .height = img->height, .stride = (int32_t)img->stride, .buf = img->data};
+    /* apriltag blurs its input in place at decimate 1 (sigma 0.8): each configuration gets its own copy of the
+     * frame, made before timing, so that none sees another's blur. */
+    uint8_t *copy = malloc((size_t)img->stride * img->height);
+    if (!copy)
+        return NAN;
+    memcpy(copy, img->data, (size_t)img->stride * img->height);
+    image_u8_t im = {.width = img->width, .height = img->height, .stride = (int32_t)img->stride, .buf = copy};
     const double t0 = now_ms();
     zarray_t *dets = apriltag_detector_detect(s->td, &im);
     const double ms = now_ms() - t0;
+    free(copy);
     if (!dets)
         return NAN;
     const size_t n = (size_t)zarray_size(dets);

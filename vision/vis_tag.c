@@ -13,6 +13,8 @@ typedef struct tag_priv {
     apriltag_family_t *tf;
     int is41;
     int applied_hamming;
+    uint8_t *copy;      /* a region apriltag would blur in place (see detect_into) */
+    size_t copy_cap;
 } tag_priv;
 
 static void config_defaults(vis_tag_config *c)
@@ -74,6 +76,7 @@ void vis_tag_detector_free(vis_tag_detector *d)
             apriltag_detector_destroy(p->td);
         if (p->tf)
             (p->is41 ? tagStandard41h12_destroy : tag36h11_destroy)(p->tf);
+        free(p->copy);
         free(p);
     }
     free(d);
@@ -166,8 +169,30 @@ static int detect_into(vis_tag_detector *d, const uint8_t *gray, size_t stride, 
     p->td->nthreads = d->cfg.threads > 0 ? d->cfg.threads : 1;
     p->td->refine_edges = d->cfg.refine_edges != 0;
     p->td->debug = 0;
-    image_u8_t im = {.width = r->x1 - r->x0, .height = r->y1 - r->y0, .stride = (int32_t)stride,
-                     .buf = (uint8_t *)gray + (size_t)r->y0 * stride + r->x0};
+    const int w = r->x1 - r->x0, h = r->y1 - r->y0;
+    uint8_t *buf = (uint8_t *)gray + (size_t)r->y0 * stride + r->x0;
+    size_t buf_stride = stride;
+    /*
+     * apriltag 3.3 blurs (or sharpens) the picture it is given in place when
+     * it does not decimate and the kernel (4 sigma, odd) is wider than one
+     * pixel: it would change the caller's frame under everything that reads
+     * it afterwards (the pattern reader, the recording). Such a region is
+     * copied first.
+     */
+    const int ksz = (int)(4 * fabsf((float)d->cfg.sigma)) | 1;
+    if (p->td->quad_decimate == 1 && d->cfg.sigma != 0 && ksz > 1) {
+        const size_t need = (size_t)w * h;
+        if (need > p->copy_cap) {
+            uint8_t *c = realloc(p->copy, need);
+            if (!c)
+                return rules_error_set(err, "tag detection: out of memory");
+            p->copy = c, p->copy_cap = need;
+        }
+        for (int y = 0; y < h; y++)
+            memcpy(p->copy + (size_t)y * w, buf + (size_t)y * stride, (size_t)w);
+        buf = p->copy, buf_stride = (size_t)w;
+    }
+    image_u8_t im = {.width = w, .height = h, .stride = (int32_t)buf_stride, .buf = buf};
     zarray_t *dets = apriltag_detector_detect(p->td, &im);
     if (!dets)
         return rules_error_set(err, "tag detection: out of memory");
