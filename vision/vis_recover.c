@@ -145,6 +145,20 @@ static void read_slot(void *ctx, size_t i)
         j->out[i].id = -1;
 }
 
+/* Reads model i's tag where `s` places the model; true when it reads as that model's own ID. */
+static bool read_own_tag(const vis_camera *cam, const vis_image *im, const vis_roster *r, size_t i,
+                         const vis_seen_model *s, const vis_tagread_params *p, const vis_tagread_codes *codes,
+                         vis_tagread *rd)
+{
+    const vis_roster_model *rm = &r->models[i];
+    const vis_roster_unit *ru = &r->units[rm->unit];
+    rules_vec2 tc;
+    double th;
+    vis_tag_mount_place(&ru->mount, s->pos, s->facing, &tc, &th);
+    const double P[3] = {tc.x, tc.y, ru->mount.height};
+    return vis_tagread_at(cam, im, P, th, ru->mount.size, p, codes, rd) && rd->id == rm->tag_id;
+}
+
 typedef struct polish_job {
     const vis_detector *d;
     const vis_camera *cam;
@@ -163,15 +177,9 @@ static void polish_one(void *ctx, size_t i)
     vis_seen_model *s = &j->seen[i];
     if (!s->seen || !vis_detector_in_focus(j->d, r->models[i].unit))
         return;
-    const vis_roster_model *rm = &r->models[i];
-    const vis_roster_unit *ru = &r->units[rm->unit];
-    rules_vec2 tc;
-    double th;
-    vis_tag_mount_place(&ru->mount, s->pos, s->facing, &tc, &th);
-    const double P[3] = {tc.x, tc.y, ru->mount.height};
+    const vis_roster_unit *ru = &r->units[r->models[i].unit];
     vis_tagread rd;
-    if (!vis_tagread_at(j->cam, j->im, P, th, ru->mount.size, j->p, j->codes, &rd) || rd.id != rm->tag_id ||
-        rd.edges < 3)
+    if (!read_own_tag(j->cam, j->im, r, i, s, j->p, j->codes, &rd) || rd.edges < 3)
         return;
     vis_tag_mount_unplace(&ru->mount, rules_v2(rd.centre[0], rd.centre[1]), rd.heading, &s->pos, &s->facing);
     j->done[i] = 1;
@@ -315,12 +323,8 @@ int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const
             continue;
         const vis_roster_model *rm = &r->models[i];
         const vis_roster_unit *ru = &r->units[rm->unit];
-        rules_vec2 tc;
-        double th;
-        vis_tag_mount_place(&ru->mount, s->pos, s->facing, &tc, &th);
-        const double P[3] = {tc.x, tc.y, ru->mount.height};
         vis_tagread rd;
-        if (!vis_tagread_at(cam, im, P, th, ru->mount.size, &p, &codes, &rd) || rd.id != rm->tag_id ||
+        if (!read_own_tag(cam, im, r, i, s, &p, &codes, &rd) ||
             !vis_tagread_decisive(&rd, d->cfg.read_min_cells, d->cfg.read_max_bit_error, d->cfg.read_margin))
             continue;
         s->seen = true;
