@@ -345,12 +345,44 @@ static const pair *decide(const work *w, size_t u0i, size_t u1i, const pair *pai
     return p;
 }
 
+static bool same_models(const rules_model *a, size_t na, const rules_model *b, size_t nb)
+{
+    if (na != nb)
+        return false;
+    for (size_t i = 0; i < na; i++)
+        if (strcmp(a[i].id, b[i].id) != 0 || a[i].pos.x != b[i].pos.x || a[i].pos.y != b[i].pos.y ||
+            a[i].facing != b[i].facing)
+            return false;
+    return true;
+}
+
+/* Exactly the same unit in both snapshots: its models where they were, and the same alternative placements. */
+static bool same_unit(const rules_unit *a, const rules_unit *b)
+{
+    if (!same_models(a->models, a->n_models, b->models, b->n_models) || a->n_alternatives != b->n_alternatives ||
+        a->placements_complete != b->placements_complete)
+        return false;
+    for (size_t k = 0; k < a->n_alternatives; k++) {
+        const rules_placement *p = &a->alternatives[k], *q = &b->alternatives[k];
+        if (p->n_models != q->n_models)
+            return false;
+        for (size_t i = 0; i < p->n_models; i++)
+            if (strcmp(p->models[i].id, q->models[i].id) != 0 || p->models[i].pos.x != q->models[i].pos.x ||
+                p->models[i].pos.y != q->models[i].pos.y || p->models[i].facing != q->models[i].facing)
+                return false;
+    }
+    return true;
+}
+
 static int judge_unit(work *w, size_t u0i, size_t u1i, bool selected, rules_report *out, rules_error *err)
 {
     const rules_unit *U0 = &w->before->units[u0i], *U1 = &w->after->units[u1i];
-    const size_t n1 = 1 + U1->n_alternatives, total = (1 + U0->n_alternatives) * n1;
+    /* A unit that is the same in both snapshots, models and alternatives alike (a watch keeps an untouched
+     * unit as it was), stood still under every placement: one pair says so. */
+    const bool same = same_unit(U0, U1);
+    const size_t n1 = same ? 1 : 1 + U1->n_alternatives, total = (same ? 1 : 1 + U0->n_alternatives) * n1;
     const size_t n = total < w->o->max_pairs ? total : (w->o->max_pairs ? w->o->max_pairs : 1);
-    const bool complete = U0->placements_complete && U1->placements_complete && n == total;
+    const bool complete = same || (U0->placements_complete && U1->placements_complete && n == total);
     pair *pairs = calloc(n, sizeof *pairs);
     if (!pairs)
         return rules_error_set(err, "out of memory");

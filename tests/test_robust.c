@@ -455,3 +455,38 @@ Test(robust, identities_that_decide_the_call_cannot_tell)
         rules_snapshot_free(a);
     }
 }
+
+/*
+ * A unit exactly the same in both snapshots, alternatives included (what a
+ * watch keeps for a unit no change touched), stood still under every
+ * placement: one placement pair is judged, not every before x after one.
+ * Selected, it is reported as not moved, with no "judged under N
+ * placements" note; the same unit with its placements incomplete too.
+ */
+Test(robust, identical_unit_is_one_still_pair)
+{
+    rules_snapshot *b = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D), *a = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
+    rules_unit *u = spears(b, START);
+    ambiguous_rear(u, 1);
+    u->placements_complete = false;
+    rules_unit *c = translated(a, u, rules_v2(0, 0));
+    ambiguous_rear(c, 1);
+    c->placements_complete = false;
+    cr_assert_gt(c->n_alternatives, 1);
+    rules_error err;
+    rules_robust_options o;
+    rules_robust_options_default(&o);
+    o.check.unit_id = "spears";
+    rules_report r;
+    rules_report_init(&r);
+    cr_assert_eq(rules_robust_check(b, a, &o, &r, &err), 0, "%s", err.msg);
+    cr_assert_eq(r.n_units, 1);
+    cr_expect_eq(r.units[0].verdict, RULES_VERDICT_LEGAL, "%s: %s", rules_verdict_word(r.units[0].verdict),
+                 r.units[0].why);
+    cr_expect_eq(r.units[0].move, RULES_MOVE_NONE);
+    for (size_t i = 0; i < r.units[0].n_notes; i++)
+        cr_expect(strstr(r.units[0].notes[i], "placements") == NULL, "one pair judged: %s", r.units[0].notes[i]);
+    rules_report_clear(&r);
+    rules_snapshot_free(b);
+    rules_snapshot_free(a);
+}
