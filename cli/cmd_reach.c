@@ -1,4 +1,5 @@
 /* tableref reach: where a unit can legally end a March or an Advance, before it moves. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,50 +34,35 @@ int cmd_reach(int argc, char **argv)
         help(stdout);
         return 0;
     }
-    const char *file = NULL, *unit = NULL, *move = NULL, *out_path = NULL;
-    bool json = false;
+    const char *unit = NULL, *move = NULL, *out_path = NULL, *pos[1] = {NULL};
+    int json = 0;
+    double facing_step_deg = NAN, lateral_step_mm = NAN;
+    const cli_opt opts[] = {
+        {"--unit", CLI_OPT_STRING, &unit, 0},
+        {"--move", CLI_OPT_STRING, &move, 0},
+        {"--out", CLI_OPT_STRING, &out_path, 0},
+        {"--json", CLI_OPT_FLAG, &json, 1},
+        {"--facing-step", CLI_OPT_NUMBER, &facing_step_deg, 0},
+        {"--lateral-step", CLI_OPT_NUMBER, &lateral_step_mm, 0},
+    };
+    if (cli_parse("reach", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), pos, 1) < 0)
+        return EXIT_BAD_INPUT;
+    const char *file = pos[0];
     rules_reach_options o;
     rules_reach_options_default(&o);
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        int r;
-        double x;
-        if ((r = cli_value(argc, argv, &i, "--unit", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            unit = v;
-        } else if ((r = cli_value(argc, argv, &i, "--move", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            move = v;
-        } else if ((r = cli_value(argc, argv, &i, "--out", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            out_path = v;
-        } else if ((r = cli_value(argc, argv, &i, "--facing-step", &v)) != 0) {
-            if (r < 0 || cli_number("--facing-step", v, &x) < 0 || !(x >= 1 && x <= 90)) {
-                fprintf(stderr, "tableref reach: --facing-step: expected degrees from 1 to 90\n");
-                return EXIT_BAD_INPUT;
-            }
-            o.facing_step_rad = rules_deg_to_rad(x);
-        } else if ((r = cli_value(argc, argv, &i, "--lateral-step", &v)) != 0) {
-            if (r < 0 || cli_number("--lateral-step", v, &x) < 0 || !(x >= 1 && x <= 100)) {
-                fprintf(stderr, "tableref reach: --lateral-step: expected millimetres from 1 to 100\n");
-                return EXIT_BAD_INPUT;
-            }
-            o.lateral_step_mm = x;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = true;
-        } else if (cli_is_option(argv[i])) {
-            fprintf(stderr, "tableref reach: unknown option '%s'\n", argv[i]);
-            help(stderr);
-            return EXIT_BAD_INPUT;
-        } else if (!file) {
-            file = argv[i];
-        } else {
-            fprintf(stderr, "tableref reach: too many arguments ('%s')\n", argv[i]);
+    if (!isnan(facing_step_deg)) {
+        if (!(facing_step_deg >= 1 && facing_step_deg <= 90)) {
+            fprintf(stderr, "tableref reach: --facing-step: expected degrees from 1 to 90\n");
             return EXIT_BAD_INPUT;
         }
+        o.facing_step_rad = rules_deg_to_rad(facing_step_deg);
+    }
+    if (!isnan(lateral_step_mm)) {
+        if (!(lateral_step_mm >= 1 && lateral_step_mm <= 100)) {
+            fprintf(stderr, "tableref reach: --lateral-step: expected millimetres from 1 to 100\n");
+            return EXIT_BAD_INPUT;
+        }
+        o.lateral_step_mm = lateral_step_mm;
     }
     if (!file || !unit || !move) {
         fprintf(stderr, "tableref reach: needs SNAPSHOT.json, --unit ID and --move advance|march\n");
