@@ -83,7 +83,7 @@ static int index_entries(army_catalogue *c, const army_node *n, size_t file)
     return 0;
 }
 
-static int load_file(army_catalogue *c, const char *path, rules_error *err)
+static int load_file(army_catalogue *c, const char *path, base_error *err)
 {
     char *data = NULL, *xml = NULL;
     size_t size = 0, xsize = 0;
@@ -108,7 +108,7 @@ static int load_file(army_catalogue *c, const char *path, rules_error *err)
     xmlNode *root = xmlDocGetRootElement(doc);
     int gst = root && xmlStrEqual(root->name, BAD_CAST "gameSystem");
     if (!root || (!gst && !xmlStrEqual(root->name, BAD_CAST "catalogue"))) {
-        rules_error_set(err, "%s: not a BattleScribe game system or catalogue (root <%s>)", path,
+        base_error_set(err, "%s: not a BattleScribe game system or catalogue (root <%s>)", path,
                         root ? (const char *)root->name : "none");
         xmlFreeDoc(doc);
         return -1;
@@ -120,7 +120,7 @@ static int load_file(army_catalogue *c, const char *path, rules_error *err)
         xmlFree(nm);
         xmlFreeDoc(doc);
         army_tree_free(tree);
-        return rules_error_set(err, "%s: out of memory", path);
+        return base_error_set(err, "%s: out of memory", path);
     }
     c->files = f;
     f = &c->files[c->n_files++];
@@ -136,16 +136,16 @@ static int load_file(army_catalogue *c, const char *path, rules_error *err)
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-static int load_path(army_catalogue *c, const char *path, rules_error *err)
+static int load_path(army_catalogue *c, const char *path, base_error *err)
 {
     struct stat st;
     if (stat(path, &st) < 0)
-        return rules_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return base_error_set(err, "%s: cannot open: %s", path, strerror(errno));
     if (!S_ISDIR(st.st_mode))
         return load_file(c, path, err);
     DIR *d = opendir(path);
     if (!d)
-        return rules_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return base_error_set(err, "%s: cannot open: %s", path, strerror(errno));
     char **names = NULL;
     size_t n = 0;
     struct dirent *e;
@@ -156,7 +156,7 @@ static int load_path(army_catalogue *c, const char *path, rules_error *err)
         char **nn = realloc(names, (n + 1) * sizeof *nn);
         if (!nn || !(nn[n] = strdup(e->d_name))) {
             names = nn ? nn : names;
-            rc = rules_error_set(err, "out of memory");
+            rc = base_error_set(err, "out of memory");
             break;
         }
         names = nn;
@@ -173,7 +173,7 @@ static int load_path(army_catalogue *c, const char *path, rules_error *err)
     }
     free(names);
     if (rc == 0 && n == 0)
-        rc = rules_error_set(err, "%s: no .gst or .cat files in this folder", path);
+        rc = base_error_set(err, "%s: no .gst or .cat files in this folder", path);
     return rc;
 }
 
@@ -202,11 +202,11 @@ static void name_categories(army_node *n, const army_catalogue *c)
         name_categories(&n->children[k], c);
 }
 
-army_catalogue *army_catalogue_load(const char *const *paths, size_t n, rules_error *err)
+army_catalogue *army_catalogue_load(const char *const *paths, size_t n, base_error *err)
 {
     army_catalogue *c = calloc(1, sizeof *c);
     if (!c) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         return NULL;
     }
     for (size_t i = 0; i < n; i++)
@@ -219,7 +219,7 @@ army_catalogue *army_catalogue_load(const char *const *paths, size_t n, rules_er
     for (size_t f = 0; f < c->n_files; f++)
         if (index_entries(c, c->files[f].tree, f) < 0) {
             army_catalogue_free(c);
-            rules_error_set(err, "out of memory");
+            base_error_set(err, "out of memory");
             return NULL;
         }
     return c;

@@ -28,7 +28,7 @@
 typedef struct army_catalogue army_catalogue;
 
 /* Each path a .gst/.cat/.gstz/.catz file or a folder of them. NULL with a message naming the file. */
-army_catalogue *army_catalogue_load(const char *const *paths, size_t n, rules_error *err);
+army_catalogue *army_catalogue_load(const char *const *paths, size_t n, base_error *err);
 void army_catalogue_free(army_catalogue *c);
 /* Files loaded and selection entries indexed. */
 size_t army_catalogue_files(const army_catalogue *c);

@@ -5,7 +5,7 @@
  * whether a unit is a character. Pure C11 over libxml2, libzip and cJSON.
  *
  * How to use:
- *   rules_error err;
+ *   base_error err;
  *   army_file *f = army_file_read("list.rosz", &err);     // .ros .rosz NR JSON, NR report, NR text
  *   if (!f) { fprintf(stderr, "%s\n", err.msg); return 2; }  // "list.rosz: not a zip archive ..."
  *   army_catalogue *cat = army_catalogue_load(paths, n, &err);  // optional: BSData .gst/.cat
@@ -28,7 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rules_error.h"
+#include "base_error.h"
 
 #define ARMY_NAME_MAX 96
 #define ARMY_TEXT_MAX 192
@@ -106,9 +106,9 @@ typedef struct army_file {
 } army_file;
 
 /* Reads any of the formats above, told apart by content. NULL with a message naming the file. */
-army_file *army_file_read(const char *path, rules_error *err);
+army_file *army_file_read(const char *path, base_error *err);
 /* The same from memory; `name` names it in errors. */
-army_file *army_file_parse(const void *data, size_t size, const char *name, rules_error *err);
+army_file *army_file_parse(const void *data, size_t size, const char *name, base_error *err);
 void army_file_free(army_file *f);
 
 /* "base size, Advance Rate" for the bits of u->missing; "" when complete. */

@@ -17,11 +17,11 @@
 /* A roster or data file larger than this is refused (a real T9A catalogue is ~0.5 MB). */
 #define ARMY_MAX_BYTES (64u << 20)
 
-int army_read_whole_file(const char *path, char **data, size_t *size, rules_error *err)
+int army_read_whole_file(const char *path, char **data, size_t *size, base_error *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return rules_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return base_error_set(err, "%s: cannot open: %s", path, strerror(errno));
     char *buf = NULL;
     size_t n = 0, cap = 0;
     for (;;) {
@@ -30,13 +30,13 @@ int army_read_whole_file(const char *path, char **data, size_t *size, rules_erro
             if (cap > ARMY_MAX_BYTES + 65536u) {
                 free(buf);
                 fclose(f);
-                return rules_error_set(err, "%s: larger than %u MB: not an army list", path, ARMY_MAX_BYTES >> 20);
+                return base_error_set(err, "%s: larger than %u MB: not an army list", path, ARMY_MAX_BYTES >> 20);
             }
             char *b = realloc(buf, cap);
             if (!b) {
                 free(buf);
                 fclose(f);
-                return rules_error_set(err, "%s: out of memory", path);
+                return base_error_set(err, "%s: out of memory", path);
             }
             buf = b;
         }
@@ -46,7 +46,7 @@ int army_read_whole_file(const char *path, char **data, size_t *size, rules_erro
             if (ferror(f)) {
                 free(buf);
                 fclose(f);
-                return rules_error_set(err, "%s: read error", path);
+                return base_error_set(err, "%s: read error", path);
             }
             break;
         }
@@ -67,14 +67,14 @@ static int ends_with(const char *s, const char *suffix)
 }
 
 int army_unzip_first(const void *data, size_t size, const char *name, const char *const *suffixes, char **out,
-                     size_t *out_size, char *entry_name, size_t entry_cap, rules_error *err)
+                     size_t *out_size, char *entry_name, size_t entry_cap, base_error *err)
 {
     zip_error_t ze;
     zip_error_init(&ze);
     zip_source_t *src = zip_source_buffer_create(data, size, 0, &ze);
     zip_t *z = src ? zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &ze) : NULL;
     if (!z) {
-        rules_error_set(err, "%s: not a readable zip archive (%s)", name, zip_error_strerror(&ze));
+        base_error_set(err, "%s: not a readable zip archive (%s)", name, zip_error_strerror(&ze));
         zip_error_fini(&ze);
         if (src)
             zip_source_free(src);
@@ -90,12 +90,12 @@ int army_unzip_first(const void *data, size_t size, const char *name, const char
     }
     if (pick < 0) {
         zip_close(z);
-        return rules_error_set(err, "%s: the archive holds no %s file", name, suffixes[0]);
+        return base_error_set(err, "%s: the archive holds no %s file", name, suffixes[0]);
     }
     zip_stat_t st;
     if (zip_stat_index(z, (zip_uint64_t)pick, 0, &st) < 0 || !(st.valid & ZIP_STAT_SIZE) || st.size > ARMY_MAX_BYTES) {
         zip_close(z);
-        return rules_error_set(err, "%s: the archive's %s entry is unreadable or larger than %u MB", name,
+        return base_error_set(err, "%s: the archive's %s entry is unreadable or larger than %u MB", name,
                                suffixes[0], ARMY_MAX_BYTES >> 20);
     }
     snprintf(entry_name, entry_cap, "%s", st.name ? st.name : "?");
@@ -115,7 +115,7 @@ int army_unzip_first(const void *data, size_t size, const char *name, const char
     zip_close(z);
     if (bad) {
         free(buf);
-        return rules_error_set(err, "%s: cannot unpack %s from the archive (%s): the file is damaged", name, entry_name,
+        return base_error_set(err, "%s: cannot unpack %s from the archive (%s): the file is damaged", name, entry_name,
                                why);
     }
     buf[st.size] = '\0';
@@ -132,7 +132,7 @@ static void quiet(void *ctx, const char *msg, ...)
     (void)msg;
 }
 
-void *army_xml_parse(const char *data, size_t size, const char *name, rules_error *err)
+void *army_xml_parse(const char *data, size_t size, const char *name, base_error *err)
 {
     xmlSetGenericErrorFunc(NULL, quiet);
     xmlResetLastError();
@@ -148,13 +148,13 @@ void *army_xml_parse(const char *data, size_t size, const char *name, rules_erro
             while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
                 msg[--n] = '\0';
         }
-        rules_error_set(err, "%s: line %d: %s (the file is cut short or is not a roster)", name, e ? e->line : 0, msg);
+        base_error_set(err, "%s: line %d: %s (the file is cut short or is not a roster)", name, e ? e->line : 0, msg);
         return NULL;
     }
     return doc;
 }
 
-static int read_ros(const char *data, size_t size, const char *name, army_file *f, rules_error *err)
+static int read_ros(const char *data, size_t size, const char *name, army_file *f, base_error *err)
 {
     xmlDoc *doc = army_xml_parse(data, size, name, err);
     if (!doc)
@@ -164,42 +164,42 @@ static int read_ros(const char *data, size_t size, const char *name, army_file *
     if (!root || !xmlStrEqual(root->name, BAD_CAST "roster")) {
         const char *what = root ? (const char *)root->name : "nothing";
         if (root && (xmlStrEqual(root->name, BAD_CAST "catalogue") || xmlStrEqual(root->name, BAD_CAST "gameSystem")))
-            rules_error_set(err, "%s: this is army data (<%s>), not a roster: give it with --catalogue", name, what);
+            base_error_set(err, "%s: this is army data (<%s>), not a roster: give it with --catalogue", name, what);
         else
-            rules_error_set(err, "%s: the root element is <%s>, expected <roster>", name, what);
+            base_error_set(err, "%s: the root element is <%s>, expected <roster>", name, what);
         xmlFreeDoc(doc);
         return -1;
     }
     army_node *tree = army_tree_from_xml(root);
     xmlFreeDoc(doc);
     if (!tree)
-        return rules_error_set(err, "%s: out of memory", name);
+        return base_error_set(err, "%s: out of memory", name);
     rc = army_read_tree(tree, name, f, err);
     army_tree_free(tree);
     return rc;
 }
 
-int army_read_tree(const army_node *top, const char *name, army_file *f, rules_error *err)
+int army_read_tree(const army_node *top, const char *name, army_file *f, base_error *err)
 {
     const army_node *roster = top->n_children ? &top->children[0] : NULL;
     if (!roster || roster->kind != ARMY_NODE_ROSTER)
-        return rules_error_set(err, "%s: no roster in this file", name);
+        return base_error_set(err, "%s: no roster in this file", name);
     army_list *a = army_file_add_army(f, "");
     if (!a)
-        return rules_error_set(err, "%s: out of memory", name);
+        return base_error_set(err, "%s: out of memory", name);
     snprintf(a->game_system, sizeof a->game_system, "%s", roster->extra ? roster->extra : "");
     if (army_tree_units(roster, a, err) < 0)
         return -1;
     if (!a->name[0])
         snprintf(a->name, sizeof a->name, "%s", roster->name);
     if (a->n_units == 0)
-        return rules_error_set(err, "%s: the roster \"%s\" holds no unit or model selections", name, roster->name);
+        return base_error_set(err, "%s: the roster \"%s\" holds no unit or model selections", name, roster->name);
     return 0;
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static int read_json(const char *data, const char *name, army_file *f, rules_error *err)
+static int read_json(const char *data, const char *name, army_file *f, base_error *err)
 {
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(data, &end, 0);
@@ -207,7 +207,7 @@ static int read_json(const char *data, const char *name, army_file *f, rules_err
         size_t line = 1;
         for (const char *p = data; end && p < end; p++)
             line += *p == '\n';
-        return rules_error_set(err, "%s: line %zu: not valid JSON (the file is cut short or damaged)", name, line);
+        return base_error_set(err, "%s: line %zu: not valid JSON (the file is cut short or damaged)", name, line);
     }
     int rc = -1;
     const cJSON *players = cJSON_GetObjectItemCaseSensitive(root, "players");
@@ -215,7 +215,7 @@ static int read_json(const char *data, const char *name, army_file *f, rules_err
         cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "forces"))) {
         f->format = ARMY_FORMAT_NR_JSON;
         army_node *tree = army_tree_from_json(root);
-        rc = tree ? army_read_tree(tree, name, f, err) : rules_error_set(err, "%s: out of memory", name);
+        rc = tree ? army_read_tree(tree, name, f, err) : base_error_set(err, "%s: out of memory", name);
         army_tree_free(tree);
     } else if (cJSON_IsArray(players)) {
         f->format = ARMY_FORMAT_NR_REPORT;
@@ -229,7 +229,7 @@ static int read_json(const char *data, const char *name, army_file *f, rules_err
             char where[64];
             snprintf(where, sizeof where, "%s: players[%zu].exported_list", name, i++);
             if (!cJSON_IsString(list)) {
-                rc = rules_error_set(err, "%s: missing (a tournament report without the list text)", where);
+                rc = base_error_set(err, "%s: missing (a tournament report without the list text)", where);
                 break;
             }
             if ((rc = army_read_text(list->valuestring, where, f, err)) < 0)
@@ -239,9 +239,9 @@ static int read_json(const char *data, const char *name, army_file *f, rules_err
                 snprintf(a->player, sizeof a->player, "%s", pn->valuestring);
         }
         if (rc == 0 && f->n_armies == 0)
-            rc = rules_error_set(err, "%s: players: no player in this report", name);
+            rc = base_error_set(err, "%s: players: no player in this report", name);
     } else {
-        rc = rules_error_set(err, "%s: JSON, but neither a New Recruit roster (\"roster\") nor a tournament report "
+        rc = base_error_set(err, "%s: JSON, but neither a New Recruit roster (\"roster\") nor a tournament report "
                                   "(\"players\")",
                              name);
     }
@@ -260,11 +260,11 @@ static const char *skip_bom_space(const char *p, const char *end)
     return p;
 }
 
-army_file *army_file_parse(const void *data, size_t size, const char *name, rules_error *err)
+army_file *army_file_parse(const void *data, size_t size, const char *name, base_error *err)
 {
     army_file *f = calloc(1, sizeof *f);
     if (!f) {
-        rules_error_set(err, "%s: out of memory", name);
+        base_error_set(err, "%s: out of memory", name);
         return NULL;
     }
     snprintf(f->path, sizeof f->path, "%s", name);
@@ -283,14 +283,14 @@ army_file *army_file_parse(const void *data, size_t size, const char *name, rule
         }
         free(xml);
     } else if (size >= 2 && (unsigned char)d[0] == 0x1f && (unsigned char)d[1] == 0x8b) {
-        rc = rules_error_set(err, "%s: a gzip file: unpack it first", name);
+        rc = base_error_set(err, "%s: a gzip file: unpack it first", name);
     } else if (p < d + size && *p == '<') {
         f->format = ARMY_FORMAT_ROS;
         rc = read_ros(p, (size_t)(d + size - p), name, f, err);
     } else if (p < d + size && *p == '{') {
         rc = read_json(p, name, f, err);
     } else if (memchr(d, '\0', size)) {
-        rc = rules_error_set(err, "%s: binary data, not an army list (.ros, .rosz, New Recruit JSON or text)", name);
+        rc = base_error_set(err, "%s: binary data, not an army list (.ros, .rosz, New Recruit JSON or text)", name);
     } else {
         f->format = ARMY_FORMAT_TEXT;
         rc = army_read_text(d, name, f, err);
@@ -302,7 +302,7 @@ army_file *army_file_parse(const void *data, size_t size, const char *name, rule
     return f;
 }
 
-army_file *army_file_read(const char *path, rules_error *err)
+army_file *army_file_read(const char *path, base_error *err)
 {
     char *data = NULL;
     size_t size = 0;
@@ -310,7 +310,7 @@ army_file *army_file_read(const char *path, rules_error *err)
         return NULL;
     if (size == 0) {
         free(data);
-        rules_error_set(err, "%s: empty file", path);
+        base_error_set(err, "%s: empty file", path);
         return NULL;
     }
     army_file *f = army_file_parse(data, size, path, err);

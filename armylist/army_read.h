@@ -11,15 +11,15 @@
 #include "army_tree.h"
 
 /* The whole file, NUL-terminated; refuses files over 64 MB. Caller frees *data. */
-int army_read_whole_file(const char *path, char **data, size_t *size, rules_error *err);
+int army_read_whole_file(const char *path, char **data, size_t *size, base_error *err);
 /* The first entry of a zip in memory whose name ends with one of `suffixes` (NULL-terminated). */
 int army_unzip_first(const void *data, size_t size, const char *name, const char *const *suffixes, char **out,
-                     size_t *out_size, char *entry_name, size_t entry_cap, rules_error *err);
+                     size_t *out_size, char *entry_name, size_t entry_cap, base_error *err);
 /* A libxml2 document (xmlDoc *) or NULL with "NAME: line L: what" in err. Caller frees with xmlFreeDoc. */
-void *army_xml_parse(const char *data, size_t size, const char *name, rules_error *err);
+void *army_xml_parse(const char *data, size_t size, const char *name, base_error *err);
 /* The units of a roster tree as one new army of f. */
-int army_read_tree(const army_node *top, const char *name, army_file *f, rules_error *err);
+int army_read_tree(const army_node *top, const char *name, army_file *f, base_error *err);
 /* New Recruit's text export: one new army of f per list in the text. */
-int army_read_text(const char *text, const char *name, army_file *f, rules_error *err);
+int army_read_text(const char *text, const char *name, army_file *f, base_error *err);
 
 #endif

@@ -134,7 +134,7 @@ static void add_missing(cJSON *unresolved, const char *id, const army_unit *u)
 }
 
 static cJSON *unit_json(const army_unit *u, const char *id, const char *side, const army_roster_options *o,
-                        int *next_tag, rules_error *err)
+                        int *next_tag, base_error *err)
 {
     cJSON *ju = cJSON_CreateObject();
     cJSON_AddStringToObject(ju, "id", id);
@@ -178,7 +178,7 @@ static cJSON *unit_json(const army_unit *u, const char *id, const char *side, co
         for (int k = 0; k < gr->count; k++) {
             int tag_id = army_tag_id(o->army_slot, (*next_tag)++, o->family);
             if (tag_id < 0) {
-                rules_error_set(err, "the army has more models than army slot %d holds in %s (%d): print "
+                base_error_set(err, "the army has more models than army slot %d holds in %s (%d): print "
                                      "tagStandard41h12 tags (--family tagStandard41h12)",
                                 o->army_slot, o->family, army_tag_capacity(o->army_slot, o->family));
                 cJSON_Delete(ju);
@@ -203,10 +203,10 @@ static cJSON *unit_json(const army_unit *u, const char *id, const char *side, co
     return ju;
 }
 
-cJSON *army_roster_json(const army_list *a, const army_file *f, const army_roster_options *o, rules_error *err)
+cJSON *army_roster_json(const army_list *a, const army_file *f, const army_roster_options *o, base_error *err)
 {
     if (o->army_slot != 1 && o->army_slot != 2) {
-        rules_error_set(err, "army slot %d: only 1 and 2 exist (two armies at a table)", o->army_slot);
+        base_error_set(err, "army slot %d: only 1 and 2 exist (two armies at a table)", o->army_slot);
         return NULL;
     }
     char side[64];

@@ -9,7 +9,7 @@
  *   o.army_slot = 2;                                   // the second army at the table
  *   cJSON *roster = army_roster_json(&f->armies[0], f, &o, &err);
  *   if (!roster) { fprintf(stderr, "%s\n", err.msg); return 2; }
- *   rules_json_write_file(roster, "army.json", &err);
+ *   base_json_write_file(roster, "army.json", &err);
  *   cJSON_Delete(roster);
  *
  * Tag IDs: the board's corner tags are 0-3. Army slot 1 takes the even IDs
@@ -39,7 +39,7 @@ typedef struct army_roster_options {
 void army_roster_options_default(army_roster_options *o);
 
 /* The roster of one army. NULL with a message when its models do not fit the slot's tag IDs. */
-cJSON *army_roster_json(const army_list *a, const army_file *f, const army_roster_options *o, rules_error *err);
+cJSON *army_roster_json(const army_list *a, const army_file *f, const army_roster_options *o, base_error *err);
 
 /* The k-th model tag ID (k from 0) of army slot 1 or 2; -1 past the family's last ID. */
 int army_tag_id(int slot, int k, const char *family);

@@ -127,7 +127,7 @@ static const char *leading_count(const char *s, int *count)
     return q;
 }
 
-static int build_unit(army_file *f, const text_unit *t, const char *name, rules_error *err)
+static int build_unit(army_file *f, const text_unit *t, const char *name, base_error *err)
 {
     army_list *a = &f->armies[t->army];
     const char *p = t->body;
@@ -153,11 +153,11 @@ static int build_unit(army_file *f, const text_unit *t, const char *name, rules_
     while (n && uname[n - 1] == ' ')
         uname[--n] = '\0';
     if (!uname[0])
-        return rules_error_set(err, "%s: line %d: a unit line without a unit name", name, t->line);
+        return base_error_set(err, "%s: line %d: a unit line without a unit name", name, t->line);
     for (int k = 0; k < units; k++) {
         army_unit *u = army_list_add_unit(a, uname);
         if (!u || !army_unit_add_group(u, uname, count > 0 ? count : 1))
-            return rules_error_set(err, "%s: out of memory", name);
+            return base_error_set(err, "%s: out of memory", name);
         snprintf(u->where, sizeof u->where, "line %d", t->line);
         snprintf(u->options, sizeof u->options, "%s", *e == ',' ? e + 1 : "");
         u->models = count > 0 ? count : 1;
@@ -166,7 +166,7 @@ static int build_unit(army_file *f, const text_unit *t, const char *name, rules_
     return 0;
 }
 
-int army_read_text(const char *text, const char *name, army_file *f, rules_error *err)
+int army_read_text(const char *text, const char *name, army_file *f, base_error *err)
 {
     text_unit *units = NULL;
     size_t n_units = 0, first_army = f->n_armies;
@@ -185,10 +185,10 @@ int army_read_text(const char *text, const char *name, army_file *f, rules_error
             continue;
         if (unit_line(line, &body)) {
             if (!cur && !(cur = army_file_add_army(f, "")))
-                rc = rules_error_set(err, "%s: out of memory", name);
+                rc = base_error_set(err, "%s: out of memory", name);
             text_unit *t = rc ? NULL : realloc(units, (n_units + 1) * sizeof *t);
             if (!t) {
-                rc = rules_error_set(err, "%s: out of memory", name);
+                rc = base_error_set(err, "%s: out of memory", name);
                 break;
             }
             units = t;
@@ -207,7 +207,7 @@ int army_read_text(const char *text, const char *name, army_file *f, rules_error
             snprintf(t->body + used, sizeof t->body - used, " %s", line);
         } else {
             if (!(cur = army_file_add_army(f, "")))
-                rc = rules_error_set(err, "%s: out of memory", name);
+                rc = base_error_set(err, "%s: out of memory", name);
             else
                 header(cur, line);
             finished = 0;
@@ -229,6 +229,6 @@ int army_read_text(const char *text, const char *name, army_file *f, rules_error
     }
     f->n_armies = w;
     if (f->n_armies == first_army)
-        return rules_error_set(err, "%s: no unit lines (\"COST - UNIT, OPTIONS\") found: not a New Recruit list", name);
+        return base_error_set(err, "%s: no unit lines (\"COST - UNIT, OPTIONS\") found: not a New Recruit list", name);
     return 0;
 }

@@ -484,7 +484,7 @@ static void add_groups(const army_node *n, army_unit *u, int bodies)
     }
 }
 
-static int force_units(const army_node *force, army_list *list, int force_no, rules_error *err)
+static int force_units(const army_node *force, army_list *list, int force_no, base_error *err)
 {
     int sel_no = 0;
     for (size_t c = 0; c < force->n_children; c++) {
@@ -502,7 +502,7 @@ static int force_units(const army_node *force, army_list *list, int force_no, ru
             continue;
         army_unit *u = army_list_add_unit(list, s->name);
         if (!u)
-            return rules_error_set(err, "out of memory");
+            return base_error_set(err, "out of memory");
         snprintf(u->where, sizeof u->where, "force %d, selection %d (\"%.100s\")", force_no, sel_no, s->name);
         u->character = army_node_is_character(s);
         if (strcmp(s->type, "model") == 0)
@@ -520,7 +520,7 @@ static int force_units(const army_node *force, army_list *list, int force_no, ru
     return 0;
 }
 
-int army_tree_units(const army_node *roster, army_list *list, rules_error *err)
+int army_tree_units(const army_node *roster, army_list *list, base_error *err)
 {
     int force_no = 0;
     for (size_t c = 0; c < roster->n_children; c++) {

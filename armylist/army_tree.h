@@ -62,7 +62,7 @@ army_node *army_tree_from_xml(const void *xml_root);
 army_node *army_tree_from_json(const void *cjson_root);
 
 /* The units of a roster tree, appended to `list` (forces in order, nested forces included). */
-int army_tree_units(const army_node *roster, army_list *list, rules_error *err);
+int army_tree_units(const army_node *roster, army_list *list, base_error *err);
 
 /* The value of characteristic `name` (case-insensitive) in the node's own profiles, or NULL. */
 const char *army_node_char(const army_node *n, const char *name);

@@ -32,16 +32,16 @@ static double moved(const calib_file *old, const double R[9], const double t[3],
     return sqrt((Y[0] - X[0]) * (Y[0] - X[0]) + (Y[1] - X[1]) * (Y[1] - X[1]) + (Y[2] - X[2]) * (Y[2] - X[2]));
 }
 
-int calib_board_measure(const calib_file *c, const vis_roster *r, const cvs_image *img, calib_board_result *out,
-                        rules_error *err)
+int calib_board_measure(const calib_file *c, const vis_roster *r, const base_image *img, calib_board_result *out,
+                        base_error *err)
 {
     memset(out, 0, sizeof *out);
     if (r->n_board_tags < 3)
-        return rules_error_set(err, "board: the roster lists %zu reference tags; the pose needs at least 3",
+        return base_error_set(err, "board: the roster lists %zu reference tags; the pose needs at least 3",
                                r->n_board_tags);
     vis_tag_detector *det = vis_tag_detector_new(r->family);
     if (!det)
-        return rules_error_set(err, "board: cannot make a %s detector", r->family);
+        return base_error_set(err, "board: cannot make a %s detector", r->family);
     /* One photo, once: full resolution unless the frame is large. */
     det->cfg.decimate = (double)img->width * img->height > 6e6 ? 2 : 1;
     vis_tag_list tags = {0};
@@ -73,7 +73,7 @@ int calib_board_measure(const calib_file *c, const vis_roster *r, const cvs_imag
     }
     if (n < 3) {
         vis_tag_list_clear(&tags);
-        return rules_error_set(err, "board: found %d of the roster's %zu reference tags; the pose needs at least 3", n,
+        return base_error_set(err, "board: found %d of the roster's %zu reference tags; the pose needs at least 3", n,
                                r->n_board_tags);
     }
     cvs_lens lens = {c->fx, c->fy, c->cx, c->cy, {0}};

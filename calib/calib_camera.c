@@ -42,14 +42,14 @@ typedef struct cam_priv {
     calib_camera_options opt;   /* options of the last solve */
 } cam_priv;
 
-calib_camera *calib_camera_new(const calib_target *t, rules_error *err)
+calib_camera *calib_camera_new(const calib_target *t, base_error *err)
 {
     calib_camera *cc = calloc(1, sizeof *cc);
     cam_priv *p = calloc(1, sizeof *p);
     if (!cc || !p) {
         free(cc);
         free(p);
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         return NULL;
     }
     cc->target = *t;
@@ -77,13 +77,13 @@ void calib_camera_free(calib_camera *cc)
     free(cc);
 }
 
-static calib_view *new_view(calib_camera *cc, const char *name, rules_error *err)
+static calib_view *new_view(calib_camera *cc, const char *name, base_error *err)
 {
     if (cc->n_views == cc->cap_views) {
         size_t cap = cc->cap_views ? 2 * cc->cap_views : 16;
         calib_view *v = realloc(cc->views, cap * sizeof *v);
         if (!v) {
-            rules_error_set(err, "out of memory");
+            base_error_set(err, "out of memory");
             return NULL;
         }
         cc->views = v;
@@ -108,11 +108,11 @@ static int reject(calib_view *v, calib_view_status s, const char *fmt, double a,
  * For a pinhole this is cos(tilt) near the optical axis, and needs no
  * intrinsics, so too-oblique views are caught before calibrating.
  */
-static int foreshortening(const calib_view *v, double *ratio, rules_error *err)
+static int foreshortening(const calib_view *v, double *ratio, base_error *err)
 {
     double *src = malloc(2 * sizeof(double) * (size_t)v->n);
     if (!src)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     double mx = 0, my = 0;
     for (int i = 0; i < v->n; i++) {
         src[2 * i] = v->obj[3 * i];
@@ -136,7 +136,7 @@ static int foreshortening(const calib_view *v, double *ratio, rules_error *err)
     return 0;
 }
 
-static int check_view(calib_camera *cc, calib_view *v, rules_error *err)
+static int check_view(calib_camera *cc, calib_view *v, base_error *err)
 {
     if (v->n < 4)
         return reject(v, CALIB_VIEW_TOO_FEW, "only %.0f points found (need at least %.0f)", v->n, 4);
@@ -149,7 +149,7 @@ static int check_view(calib_camera *cc, calib_view *v, rules_error *err)
 }
 
 int calib_camera_add_points(calib_camera *cc, const char *name, int width, int height, int n, const double *obj,
-                            const double *img, rules_error *err)
+                            const double *img, base_error *err)
 {
     calib_view *v = new_view(cc, name, err);
     if (!v)
@@ -166,7 +166,7 @@ int calib_camera_add_points(calib_camera *cc, const char *name, int width, int h
     v->obj = malloc(3 * sizeof(double) * (size_t)(n > 0 ? n : 1));
     v->img = malloc(2 * sizeof(double) * (size_t)(n > 0 ? n : 1));
     if (!v->obj || !v->img)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     if (n > 0) {
         memcpy(v->obj, obj, 3 * sizeof(double) * (size_t)n);
         memcpy(v->img, img, 2 * sizeof(double) * (size_t)n);
@@ -180,7 +180,7 @@ int calib_camera_add_points(calib_camera *cc, const char *name, int width, int h
     return check_view(cc, v, err);
 }
 
-int calib_camera_add_image(calib_camera *cc, const cvs_image *img, const char *name, rules_error *err)
+int calib_camera_add_image(calib_camera *cc, const base_image *img, const char *name, base_error *err)
 {
     cam_priv *p = cc->priv;
     calib_target_points pts = {0};
@@ -204,7 +204,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* One calibrateCamera over the views whose status is USED. */
-static int solve_once(calib_camera *cc, unsigned flags, rules_error *err)
+static int solve_once(calib_camera *cc, unsigned flags, base_error *err)
 {
     int nv = 0, np = 0;
     for (size_t i = 0; i < cc->n_views; i++)
@@ -216,7 +216,7 @@ static int solve_once(calib_camera *cc, unsigned flags, rules_error *err)
            *t = malloc(3 * sizeof(double) * (size_t)nv);
     int rc = -1;
     if (!counts || !obj || !img || !rms || !R || !t) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         goto done;
     }
     for (size_t i = 0, k = 0, j = 0; i < cc->n_views; i++) {
@@ -325,7 +325,7 @@ static void make_advice(calib_camera *cc, const calib_camera_options *o)
                cc->board_rms_mm, cc->table_distance_mm);
 }
 
-int calib_camera_solve(calib_camera *cc, const calib_camera_options *o, rules_error *err)
+int calib_camera_solve(calib_camera *cc, const calib_camera_options *o, base_error *err)
 {
     cam_priv *p = cc->priv;
     p->opt = *o;
@@ -347,14 +347,14 @@ int calib_camera_solve(calib_camera *cc, const calib_camera_options *o, rules_er
             usable++;
     }
     if (usable < o->min_views)
-        return rules_error_set(err, "calibration: %d usable view%s of %zu, need at least %d", usable,
+        return base_error_set(err, "calibration: %d usable view%s of %zu, need at least %d", usable,
                                usable == 1 ? "" : "s", cc->n_views, o->min_views);
     if (solve_once(cc, o->flags, err) < 0)
         return -1;
     /* Outliers: a view far worse than the others (blur, motion, misdetection) drags every parameter. */
     double *r = malloc(sizeof(double) * (size_t)cc->used);
     if (!r)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     int k = 0;
     for (size_t i = 0; i < cc->n_views; i++)
         if (cc->views[i].status == CALIB_VIEW_USED)
@@ -415,7 +415,7 @@ static void lens_to_file(const cvs_lens *l, int w, int h, calib_file *c)
 }
 
 int calib_camera_board_error(const cvs_lens *truth, const cvs_lens *est, int width, int height, double distance_mm,
-                             double *rms_mm, double *max_mm, rules_error *err)
+                             double *rms_mm, double *max_mm, base_error *err)
 {
     /* Straight down: camera x along board x, camera y along board -y. */
     static const double R0[9] = {1, 0, 0, 0, -1, 0, 0, 0, -1};
@@ -432,12 +432,12 @@ int calib_camera_board_error(const cvs_lens *truth, const cvs_lens *est, int wid
     for (int i = 0; i < 4; i++) {
         double px[2] = {at[i][0] * (width - 1), at[i][1] * (height - 1)}, X[3];
         if (!vis_camera_pixel_to_plane(&cam_t, px, 0, X))
-            return rules_error_set(err, "board error: reference ray misses the board");
+            return base_error_set(err, "board error: reference ray misses the board");
         for (int k = 0; k < 4; k++) {
             double *o = obj + 3 * (4 * i + k);
             o[0] = X[0] + cl[k][0], o[1] = X[1] + cl[k][1], o[2] = 0;
             if (!vis_camera_project(&cam_t, o, img + 2 * (4 * i + k)))
-                return rules_error_set(err, "board error: reference behind the camera");
+                return base_error_set(err, "board error: reference behind the camera");
         }
     }
     lens_to_file(est, width, height, &ce);
@@ -452,7 +452,7 @@ int calib_camera_board_error(const cvs_lens *truth, const cvs_lens *est, int wid
         for (int i = 0; i < 9; i++) {
             double px[2] = {(0.03 + 0.94 * i / 8) * (width - 1), (0.03 + 0.94 * j / 6) * (height - 1)}, A[3], B[3];
             if (!vis_camera_pixel_to_plane(&cam_t, px, 0, A) || !vis_camera_pixel_to_plane(&cam_e, px, 0, B))
-                return rules_error_set(err, "board error: a ray misses the board");
+                return base_error_set(err, "board error: a ray misses the board");
             double d = hypot(A[0] - B[0], A[1] - B[1]);
             ss += d * d, mx = fmax(mx, d), n++;
         }
@@ -478,7 +478,7 @@ static double gauss(uint64_t *s)
 }
 
 int calib_camera_board_error_mc(const cvs_calib_result *res, int width, int height, double distance_mm, int samples,
-                                uint32_t seed, double *rms_mm, double *p95_mm, rules_error *err)
+                                uint32_t seed, double *rms_mm, double *p95_mm, base_error *err)
 {
     enum { P = CVS_CALIB_NPARAM };
     /* Cholesky of the covariance; fixed parameters have zero rows and stay put. */
@@ -499,7 +499,7 @@ int calib_camera_board_error_mc(const cvs_calib_result *res, int width, int heig
     }
     double *per = malloc(sizeof(double) * (size_t)(samples > 0 ? samples : 1));
     if (!per)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     uint64_t state = 0x5DEECE66Dull * (seed + 1);
     double ss = 0;
     for (int s = 0; s < samples; s++) {

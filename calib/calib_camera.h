@@ -24,7 +24,7 @@
 #include "calib_file.h"
 #include "calib_target.h"
 #include "cvshim.h"
-#include "rules_error.h"
+#include "base_error.h"
 
 typedef enum {
     CALIB_VIEW_USED = 0,
@@ -79,21 +79,21 @@ typedef struct calib_camera {
     void *priv;
 } calib_camera;
 
-calib_camera *calib_camera_new(const calib_target *t, rules_error *err);
+calib_camera *calib_camera_new(const calib_target *t, base_error *err);
 void calib_camera_free(calib_camera *cc);
 
 /* Finds the target in a gray photo and records the view (used or rejected). 1 used, 0 rejected, -1 error. */
-int calib_camera_add_image(calib_camera *cc, const cvs_image *img, const char *name, rules_error *err);
+int calib_camera_add_image(calib_camera *cc, const base_image *img, const char *name, base_error *err);
 /* Records a view from known points (copied). Same checks and return as above. */
 int calib_camera_add_points(calib_camera *cc, const char *name, int width, int height, int n, const double *obj,
-                            const double *img, rules_error *err);
+                            const double *img, base_error *err);
 
 /*
  * Calibrates from the used views, rejects outlier views and re-solves,
  * then fills res, per-view results, the board error estimate and the
  * advice. Returns 0, or -1 (too few views: err says how many and why).
  */
-int calib_camera_solve(calib_camera *cc, const calib_camera_options *o, rules_error *err);
+int calib_camera_solve(calib_camera *cc, const calib_camera_options *o, base_error *err);
 
 /* Intrinsics and quality into a calibration file with no board pose yet. */
 void calib_camera_to_file(const calib_camera *cc, calib_file *out);
@@ -110,7 +110,7 @@ const char *calib_view_status_name(calib_view_status s);
  * the grid. Returns 0 or -1.
  */
 int calib_camera_board_error(const cvs_lens *truth, const cvs_lens *est, int width, int height, double distance_mm,
-                             double *rms_mm, double *max_mm, rules_error *err);
+                             double *rms_mm, double *max_mm, base_error *err);
 
 /*
  * The same averaged over intrinsics drawn from N(res->lens, res->cov):
@@ -118,6 +118,6 @@ int calib_camera_board_error(const cvs_lens *truth, const cvs_lens *est, int wid
  * every draw and point, *p95_mm the 95th percentile of the draws' RMS.
  */
 int calib_camera_board_error_mc(const cvs_calib_result *res, int width, int height, double distance_mm, int samples,
-                                uint32_t seed, double *rms_mm, double *p95_mm, rules_error *err);
+                                uint32_t seed, double *rms_mm, double *p95_mm, base_error *err);
 
 #endif

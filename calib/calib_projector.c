@@ -28,11 +28,11 @@ void calib_projector_pattern_default(calib_projector_pattern *p, int width, int 
     g->origin_mm[1] = floor(g->origin_mm[1]);
 }
 
-cvs_image *calib_projector_pattern_draw(const calib_projector_pattern *p, rules_error *err)
+base_image *calib_projector_pattern_draw(const calib_projector_pattern *p, base_error *err)
 {
     if (calib_target_validate(&p->grid, "projector pattern", err) < 0)
         return NULL;
-    cvs_image *img = calib_target_raster(&p->grid, 1.0, 1, err);
+    base_image *img = calib_target_raster(&p->grid, 1.0, 1, err);
     if (!img)
         return NULL;
     /* The page is white paper; a projector's "paper" is darkness. Only the tag bitmaps (their white border
@@ -85,15 +85,15 @@ static void inverse3(const double m[9], double o[9])
     o[8] = (m[0] * m[4] - m[1] * m[3]) / det;
 }
 
-int calib_projector_fit(const calib_file *c, const calib_projector_pattern *p, const cvs_image *photo,
-                        calib_projector_result *out, rules_error *err)
+int calib_projector_fit(const calib_file *c, const calib_projector_pattern *p, const base_image *photo,
+                        calib_projector_result *out, base_error *err)
 {
     memset(out, 0, sizeof *out);
     if (c->pose_missing)
-        return rules_error_set(err, "projector: the calibration has no board pose yet (run `tableref calibrate board`)");
+        return base_error_set(err, "projector: the calibration has no board pose yet (run `tableref calibrate board`)");
     vis_tag_detector *det = vis_tag_detector_new(p->grid.family);
     if (!det)
-        return rules_error_set(err, "projector: cannot make a %s detector", p->grid.family);
+        return base_error_set(err, "projector: cannot make a %s detector", p->grid.family);
     det->cfg.decimate = (double)photo->width * photo->height > 6e6 ? 2 : 1;
     vis_tag_list tags = {0};
     int rc = vis_tag_detect(det, photo->data, photo->width, photo->height, photo->stride, &tags, err);
@@ -109,7 +109,7 @@ int calib_projector_fit(const calib_file *c, const calib_projector_pattern *p, c
     int n = 0;
     rc = -1;
     if (!board || !proj || !in || !seen) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         goto done;
     }
     for (size_t i = 0; i < tags.n; i++) {
@@ -129,7 +129,7 @@ int calib_projector_fit(const calib_file *c, const calib_projector_pattern *p, c
         out->tags_found++;
     }
     if (out->tags_found < 4) {
-        rules_error_set(err, "projector: found %d of the pattern's %d tags in the photo; need at least 4 (is the "
+        base_error_set(err, "projector: found %d of the pattern's %d tags in the photo; need at least 4 (is the "
                              "projector on and the room dark enough?)",
                         out->tags_found, p->grid.cols * p->grid.rows);
         goto done;

@@ -9,12 +9,12 @@
  *
  * How to use:
  *   calib_projector_pattern pat; calib_projector_pattern_default(&pat, 1280, 800);
- *   cvs_image *p = calib_projector_pattern_draw(&pat, &err);   // show it full-screen (or save it)
+ *   base_image *p = calib_projector_pattern_draw(&pat, &err);   // show it full-screen (or save it)
  *   ... take a camera photo of the table ...
  *   calib_projector_result res;
  *   if (calib_projector_fit(&calib, &pat, photo, &res, &err) < 0) ...
  *   calib.projector = res.mapping;                               // then calib_file_save
- *   cvs_image_free(p);
+ *   base_image_free(p);
  */
 #ifndef CALIB_PROJECTOR_H
 #define CALIB_PROJECTOR_H
@@ -22,7 +22,7 @@
 #include "calib_file.h"
 #include "calib_target.h"
 #include "cvshim.h"
-#include "rules_error.h"
+#include "base_error.h"
 
 typedef struct calib_projector_pattern {
     int width, height;      /* projector frame, px */
@@ -35,7 +35,7 @@ typedef struct calib_projector_pattern {
 /* tag36h11 IDs from 400, tags of 1/7 of the frame's short side, spaced half a tag, centred. */
 void calib_projector_pattern_default(calib_projector_pattern *p, int width, int height);
 /* The pattern as the projector shows it: black (no light) with the tags' white borders lit. Caller frees. */
-cvs_image *calib_projector_pattern_draw(const calib_projector_pattern *p, rules_error *err);
+base_image *calib_projector_pattern_draw(const calib_projector_pattern *p, base_error *err);
 /* Projector pixel (OpenCV convention) of corner k of the pattern's tag `id`; -1 when not on the pattern. */
 int calib_projector_pattern_corners(const calib_projector_pattern *p, int id, double out[4][2]);
 
@@ -48,8 +48,8 @@ typedef struct calib_projector_result {
 } calib_projector_result;
 
 /* Needs a calibration with a board pose and at least 4 pattern tags in the photo. Returns 0 or -1. */
-int calib_projector_fit(const calib_file *c, const calib_projector_pattern *p, const cvs_image *photo,
-                        calib_projector_result *out, rules_error *err);
+int calib_projector_fit(const calib_file *c, const calib_projector_pattern *p, const base_image *photo,
+                        calib_projector_result *out, base_error *err);
 
 /* Board mm -> projector px through a mapping; false when the point maps to infinity. */
 int calib_projector_map(const double H[9], const double board[2], double px[2]);

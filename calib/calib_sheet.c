@@ -13,7 +13,7 @@
 #include <cairo.h>
 #include <pango/pangocairo.h>
 
-#include "rules_geom.h"
+#include "base_geom.h"
 #include "rules_json.h"
 
 /* Room a label keeps around its tag: the front mark and the name, as the importer sizes tags. */
@@ -157,10 +157,10 @@ static void layout_tag(sheet *s, int id, double cx, double cy, double size, doub
     cJSON *t = cJSON_CreateObject();
     cJSON_AddNumberToObject(t, "id", id);
     cJSON_AddNumberToObject(t, "page", s->page);
-    rules_json_add_number(t, "x_mm", cx, 4);
-    rules_json_add_number(t, "y_mm", cy, 4);
+    base_json_add_number(t, "x_mm", cx, 4);
+    base_json_add_number(t, "y_mm", cy, 4);
     cJSON_AddNumberToObject(t, "size_mm", size);
-    rules_json_add_number(t, "rotation_deg", rules_rad_to_deg(rot), 3);
+    base_json_add_number(t, "rotation_deg", base_rad_to_deg(rot), 3);
     cJSON_AddStringToObject(t, key, who);
     cJSON_AddItemToArray(s->tags, t);
 }
@@ -183,7 +183,7 @@ static void draw_label(sheet *s, const vis_roster_unit *u, const vis_roster_mode
     cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
     cairo_set_line_width(cr, 0.12);
     if (round)
-        cairo_arc(cr, x + w / 2, y + h / 2, w / 2, 0, 2 * RULES_PI);
+        cairo_arc(cr, x + w / 2, y + h / 2, w / 2, 0, 2 * BASE_PI);
     else
         cairo_rectangle(cr, x, y, w, h);
     cairo_stroke(cr);
@@ -209,7 +209,7 @@ static void draw_label(sheet *s, const vis_roster_unit *u, const vis_roster_mode
 
 /* A unit: its heading, then its labels row by row, continuing on new pages. */
 static int draw_unit(sheet *s, const vis_roster *r, const vis_roster_unit *u, int round, calib_sheet_stats *st,
-                     rules_error *err)
+                     base_error *err)
 {
     const calib_sheet_options *o = s->o;
     const double left = o->margin_mm, right = o->paper_w_mm - o->margin_mm;
@@ -218,7 +218,7 @@ static int draw_unit(sheet *s, const vis_roster *r, const vis_roster_unit *u, in
         double w, h;
         label_size(u, &r->models[u->first_model + k], &w, &h);
         if (w > right - left || HEAD_MM + h > page_bottom(s) - o->margin_mm - 7)
-            return rules_error_set(err, "unit %s: a %.0fx%.0f mm label does not fit the page", u->id, w, h);
+            return base_error_set(err, "unit %s: a %.0fx%.0f mm label does not fit the page", u->id, w, h);
         maxh = fmax(maxh, h);
     }
     char head[400];
@@ -321,7 +321,7 @@ static void draw_board_page(sheet *s, const vis_roster *r, calib_sheet_stats *st
         snprintf(line, sizeof line,
                  "Tag %d: its centre %.0f mm from the left edge and %.0f mm from your edge, %s; print side up, flat.",
                  t->id, t->x, t->y,
-                 fabs(rules_angle_wrap(t->rotation - RULES_PI / 2)) < 0.01 ? "its top row towards the far edge"
+                 fabs(base_angle_wrap(t->rotation - BASE_PI / 2)) < 0.01 ? "its top row towards the far edge"
                                                                        : "turned as the roster's rotation_deg says");
         text(s, left, s->y, width, 2.4, 0, 0, line);
         s->y += 4;
@@ -345,7 +345,7 @@ static int is_round_unit(const cJSON *roster_units, const vis_roster_unit *u)
 }
 
 int calib_sheet_write_pdf(const vis_roster *r, const cJSON *roster_json, const calib_sheet_options *o, const char *path,
-                          calib_sheet_stats *stats, cJSON **layout, rules_error *err)
+                          calib_sheet_stats *stats, cJSON **layout, base_error *err)
 {
     calib_sheet_stats st = {0, 0, 0};
     const double pt = 72.0 / 25.4;
@@ -354,7 +354,7 @@ int calib_sheet_write_pdf(const vis_roster *r, const cJSON *roster_json, const c
     s.surface = cairo_pdf_surface_create(path, o->paper_w_mm * pt, o->paper_h_mm * pt);
     if (cairo_surface_status(s.surface) != CAIRO_STATUS_SUCCESS) {
         cairo_surface_destroy(s.surface);
-        return rules_error_set(err, "%s: cannot write the PDF", path);
+        return base_error_set(err, "%s: cannot write the PDF", path);
     }
     s.cr = cairo_create(s.surface);
     cairo_scale(s.cr, pt, pt); /* draw in mm */
@@ -392,7 +392,7 @@ int calib_sheet_write_pdf(const vis_roster *r, const cJSON *roster_json, const c
     cairo_destroy(s.cr);
     cairo_surface_finish(s.surface);
     if (rc == 0 && cairo_surface_status(s.surface) != CAIRO_STATUS_SUCCESS)
-        rc = rules_error_set(err, "%s: cannot write the PDF", path);
+        rc = base_error_set(err, "%s: cannot write the PDF", path);
     cairo_surface_destroy(s.surface);
     st.pages = s.page;
     if (stats)

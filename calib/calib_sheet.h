@@ -25,7 +25,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "rules_error.h"
+#include "base_error.h"
 #include "vis_roster.h"
 
 typedef struct calib_sheet_options {
@@ -55,6 +55,6 @@ typedef struct calib_sheet_stats {
  * cannot be written.
  */
 int calib_sheet_write_pdf(const vis_roster *r, const cJSON *roster_json, const calib_sheet_options *o, const char *path,
-                          calib_sheet_stats *stats, cJSON **layout, rules_error *err);
+                          calib_sheet_stats *stats, cJSON **layout, base_error *err);
 
 #endif

@@ -38,7 +38,7 @@ static void family_cells(const char *family, int *width_at_border, int *total_wi
         *width_at_border = 8, *total_width = 10;
 }
 
-int calib_target_fit_page(calib_target *t, double paper_w_mm, double paper_h_mm, double margin_mm, rules_error *err)
+int calib_target_fit_page(calib_target *t, double paper_w_mm, double paper_h_mm, double margin_mm, base_error *err)
 {
     const double s = t->tag_size_mm, g = t->spacing_mm, p = s + g;
     /* The bitmap's white border sticks out (total - border) / 2 cells beyond the black square. */
@@ -47,10 +47,10 @@ int calib_target_fit_page(calib_target *t, double paper_w_mm, double paper_h_mm,
     const double rim = s * (tw - wb) / 2.0 / wb;
     const double w = paper_w_mm - 2 * margin_mm - 2 * rim, h = paper_h_mm - 2 * margin_mm - 2 * rim;
     if (!(s > 0) || !(g >= 0))
-        return rules_error_set(err, "target: tag size must be positive and spacing not negative");
+        return base_error_set(err, "target: tag size must be positive and spacing not negative");
     int cols = (int)floor((w + g) / p), rows = (int)floor((h + g) / p);
     if (cols < 2 || rows < 2)
-        return rules_error_set(err, "target: %.0f mm tags do not fit 2x2 on a %.0fx%.0f mm page with %.0f mm margins",
+        return base_error_set(err, "target: %.0f mm tags do not fit 2x2 on a %.0fx%.0f mm page with %.0f mm margins",
                                s, paper_w_mm, paper_h_mm, margin_mm);
     t->cols = cols, t->rows = rows;
     t->paper_mm[0] = paper_w_mm, t->paper_mm[1] = paper_h_mm;
@@ -62,7 +62,7 @@ int calib_target_fit_page(calib_target *t, double paper_w_mm, double paper_h_mm,
     return calib_target_validate(t, "target", err);
 }
 
-int calib_target_chessboard(calib_target *t, int cols, int rows, double square_mm, rules_error *err)
+int calib_target_chessboard(calib_target *t, int cols, int rows, double square_mm, base_error *err)
 {
     memset(t, 0, sizeof *t);
     t->kind = CALIB_TARGET_CHESSBOARD;
@@ -71,32 +71,32 @@ int calib_target_chessboard(calib_target *t, int cols, int rows, double square_m
     return calib_target_validate(t, "chessboard", err);
 }
 
-int calib_target_validate(const calib_target *t, const char *name, rules_error *err)
+int calib_target_validate(const calib_target *t, const char *name, base_error *err)
 {
     if (t->kind == CALIB_TARGET_CHESSBOARD) {
         if (t->cols < 2 || t->rows < 2 || t->cols > 100 || t->rows > 100)
-            return rules_error_set(err, "%s: inner_corners: expected 2..100 inner corners each way, have %dx%d", name,
+            return base_error_set(err, "%s: inner_corners: expected 2..100 inner corners each way, have %dx%d", name,
                                    t->cols, t->rows);
         if (!(t->square_mm > 0) || t->square_mm > 1000)
-            return rules_error_set(err, "%s: square_mm: must be positive (and under a metre)", name);
+            return base_error_set(err, "%s: square_mm: must be positive (and under a metre)", name);
         return 0;
     }
     if (strcmp(t->family, "tag36h11") != 0 && strcmp(t->family, "tagStandard41h12") != 0)
-        return rules_error_set(err, "%s: family: \"%s\" is not a family tableref reads (tag36h11, tagStandard41h12)",
+        return base_error_set(err, "%s: family: \"%s\" is not a family tableref reads (tag36h11, tagStandard41h12)",
                                name, t->family);
     if (t->cols < 1 || t->rows < 1 || t->cols * t->rows < 2)
-        return rules_error_set(err, "%s: grid: need at least 2 tags, have %dx%d", name, t->cols, t->rows);
+        return base_error_set(err, "%s: grid: need at least 2 tags, have %dx%d", name, t->cols, t->rows);
     if (!(t->tag_size_mm > 0) || t->tag_size_mm > 1000)
-        return rules_error_set(err, "%s: tag_size_mm: must be positive (and under a metre)", name);
+        return base_error_set(err, "%s: tag_size_mm: must be positive (and under a metre)", name);
     int wb, tw;
     family_cells(t->family, &wb, &tw);
     /* Neighbours' white borders must not overlap the other's black square. */
     if (!(t->spacing_mm >= t->tag_size_mm * (tw - wb) / (double)wb - 1e-9))
-        return rules_error_set(err, "%s: spacing_mm: %.2f mm leaves no white border between tags (need %.2f mm)", name,
+        return base_error_set(err, "%s: spacing_mm: %.2f mm leaves no white border between tags (need %.2f mm)", name,
                                t->spacing_mm, t->tag_size_mm * (tw - wb) / (double)wb);
     const int ncodes = strcmp(t->family, "tag36h11") == 0 ? 587 : 2115;
     if (t->first_id < 0 || t->first_id + t->cols * t->rows > ncodes)
-        return rules_error_set(err, "%s: first_id: IDs %d..%d are not all in %s (0..%d)", name, t->first_id,
+        return base_error_set(err, "%s: first_id: IDs %d..%d are not all in %s (0..%d)", name, t->first_id,
                                t->first_id + t->cols * t->rows - 1, t->family, ncodes - 1);
     return 0;
 }
@@ -148,7 +148,7 @@ cJSON *calib_target_to_json(const calib_target *t)
         cJSON *ic = cJSON_AddArrayToObject(root, "inner_corners");
         cJSON_AddItemToArray(ic, cJSON_CreateNumber(t->cols));
         cJSON_AddItemToArray(ic, cJSON_CreateNumber(t->rows));
-        rules_json_add_number(root, "square_mm", t->square_mm, 4);
+        base_json_add_number(root, "square_mm", t->square_mm, 4);
         return root;
     }
     cJSON_AddStringToObject(root, "kind", "apriltag-grid");
@@ -156,8 +156,8 @@ cJSON *calib_target_to_json(const calib_target *t)
     cJSON *g = cJSON_AddArrayToObject(root, "grid");
     cJSON_AddItemToArray(g, cJSON_CreateNumber(t->cols));
     cJSON_AddItemToArray(g, cJSON_CreateNumber(t->rows));
-    rules_json_add_number(root, "tag_size_mm", t->tag_size_mm, 4);
-    rules_json_add_number(root, "spacing_mm", t->spacing_mm, 4);
+    base_json_add_number(root, "tag_size_mm", t->tag_size_mm, 4);
+    base_json_add_number(root, "spacing_mm", t->spacing_mm, 4);
     cJSON_AddNumberToObject(root, "first_id", t->first_id);
     cJSON *pp = cJSON_AddArrayToObject(root, "paper_mm");
     cJSON_AddItemToArray(pp, cJSON_CreateNumber(round(t->paper_mm[0] * 1e3) / 1e3));
@@ -184,73 +184,73 @@ cJSON *calib_target_to_json(const calib_target *t)
     return root;
 }
 
-static int whole_pair(const cJSON *obj, const char *key, int *a, int *b, rules_error *err)
+static int whole_pair(const cJSON *obj, const char *key, int *a, int *b, base_error *err)
 {
     double v[2];
-    if (rules_json_numbers(obj, key, "", true, v, 2, err) < 0)
+    if (base_json_numbers(obj, key, "", true, v, 2, err) < 0)
         return -1;
     if (v[0] != floor(v[0]) || v[1] != floor(v[1]) || fabs(v[0]) > 1e4 || fabs(v[1]) > 1e4)
-        return rules_error_set(err, "%s: expected two whole numbers", key);
+        return base_error_set(err, "%s: expected two whole numbers", key);
     *a = (int)v[0], *b = (int)v[1];
     return 0;
 }
 
-int calib_target_from_json(const cJSON *root, const char *name, calib_target *out, rules_error *err)
+int calib_target_from_json(const cJSON *root, const char *name, calib_target *out, base_error *err)
 {
     memset(out, 0, sizeof *out);
     char fmt[64] = "", kind[32] = "";
     int version = 0;
     if (!cJSON_IsObject(root))
-        return rules_error_set(err, "%s: expected a JSON object", name);
-    if (rules_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0)
+        return base_error_set(err, "%s: expected a JSON object", name);
+    if (base_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0)
         goto fail;
     if (strcmp(fmt, CALIB_TARGET_FORMAT) != 0)
-        return rules_error_set(err, "%s: format: expected \"%s\", found \"%s\"", name, CALIB_TARGET_FORMAT, fmt);
-    if (rules_json_int(root, "version", "", true, &version, err) < 0)
+        return base_error_set(err, "%s: format: expected \"%s\", found \"%s\"", name, CALIB_TARGET_FORMAT, fmt);
+    if (base_json_int(root, "version", "", true, &version, err) < 0)
         goto fail;
     if (version != CALIB_TARGET_VERSION)
-        return rules_error_set(err, "%s: version: unknown version %d (this tableref reads version %d)", name, version,
+        return base_error_set(err, "%s: version: unknown version %d (this tableref reads version %d)", name, version,
                                CALIB_TARGET_VERSION);
-    if (rules_json_string(root, "kind", "", true, kind, sizeof kind, err) < 0)
+    if (base_json_string(root, "kind", "", true, kind, sizeof kind, err) < 0)
         goto fail;
     if (strcmp(kind, "chessboard") == 0) {
         out->kind = CALIB_TARGET_CHESSBOARD;
         if (whole_pair(root, "inner_corners", &out->cols, &out->rows, err) < 0 ||
-            rules_json_number(root, "square_mm", "", true, &out->square_mm, err) < 0)
+            base_json_number(root, "square_mm", "", true, &out->square_mm, err) < 0)
             goto fail;
     } else if (strcmp(kind, "apriltag-grid") == 0) {
         out->kind = CALIB_TARGET_TAGS;
-        if (rules_json_string(root, "family", "", true, out->family, sizeof out->family, err) < 0 ||
+        if (base_json_string(root, "family", "", true, out->family, sizeof out->family, err) < 0 ||
             whole_pair(root, "grid", &out->cols, &out->rows, err) < 0 ||
-            rules_json_number(root, "tag_size_mm", "", true, &out->tag_size_mm, err) < 0 ||
-            rules_json_number(root, "spacing_mm", "", true, &out->spacing_mm, err) < 0 ||
-            rules_json_int(root, "first_id", "", true, &out->first_id, err) < 0 ||
-            rules_json_numbers(root, "paper_mm", "", false, out->paper_mm, 2, err) < 0 ||
-            rules_json_numbers(root, "origin_on_paper_mm", "", false, out->origin_mm, 2, err) < 0)
+            base_json_number(root, "tag_size_mm", "", true, &out->tag_size_mm, err) < 0 ||
+            base_json_number(root, "spacing_mm", "", true, &out->spacing_mm, err) < 0 ||
+            base_json_int(root, "first_id", "", true, &out->first_id, err) < 0 ||
+            base_json_numbers(root, "paper_mm", "", false, out->paper_mm, 2, err) < 0 ||
+            base_json_numbers(root, "origin_on_paper_mm", "", false, out->origin_mm, 2, err) < 0)
             goto fail;
     } else {
-        return rules_error_set(err, "%s: kind: expected \"apriltag-grid\" or \"chessboard\", found \"%s\"", name,
+        return base_error_set(err, "%s: kind: expected \"apriltag-grid\" or \"chessboard\", found \"%s\"", name,
                                kind);
     }
     return calib_target_validate(out, name, err);
 fail:
-    rules_error_prefix(err, name);
+    base_error_prefix(err, name);
     return -1;
 }
 
-int calib_target_save(const calib_target *t, const char *path, rules_error *err)
+int calib_target_save(const calib_target *t, const char *path, base_error *err)
 {
     cJSON *root = calib_target_to_json(t);
     if (!root)
-        return rules_error_set(err, "%s: out of memory", path);
-    int rc = rules_json_write_file(root, path, err);
+        return base_error_set(err, "%s: out of memory", path);
+    int rc = base_json_write_file(root, path, err);
     cJSON_Delete(root);
     return rc;
 }
 
-int calib_target_load(const char *path, calib_target *out, rules_error *err)
+int calib_target_load(const char *path, calib_target *out, base_error *err)
 {
-    cJSON *root = rules_json_parse_file(path, err);
+    cJSON *root = base_json_parse_file(path, err);
     if (!root)
         return -1;
     int rc = calib_target_from_json(root, path, out, err);
@@ -260,23 +260,23 @@ int calib_target_load(const char *path, calib_target *out, rules_error *err)
 
 /* ---- picture ---------------------------------------------------------- */
 
-cvs_image *calib_target_raster(const calib_target *t, double px_per_mm, int supersample, rules_error *err)
+base_image *calib_target_raster(const calib_target *t, double px_per_mm, int supersample, base_error *err)
 {
     if (t->kind != CALIB_TARGET_TAGS) {
-        rules_error_set(err, "target: only the AprilTag grid is drawn (print a chessboard elsewhere)");
+        base_error_set(err, "target: only the AprilTag grid is drawn (print a chessboard elsewhere)");
         return NULL;
     }
     const int W = (int)ceil(t->paper_mm[0] * px_per_mm), H = (int)ceil(t->paper_mm[1] * px_per_mm);
     const int ss = supersample < 1 ? 1 : supersample;
     if (!(px_per_mm > 0) || W < 1 || H < 1 || (double)W * H > 4e8) {
-        rules_error_set(err, "target: a %dx%d px page is not drawable", W, H);
+        base_error_set(err, "target: a %dx%d px page is not drawable", W, H);
         return NULL;
     }
     bool is41 = strcmp(t->family, "tagStandard41h12") == 0;
     apriltag_family_t *fam = is41 ? tagStandard41h12_create() : tag36h11_create();
-    cvs_image *img = cvs_image_new(W, H, 1, 255);
+    base_image *img = base_image_new(W, H, 1, 255);
     if (!fam || !img) {
-        rules_error_set(err, "target: out of memory");
+        base_error_set(err, "target: out of memory");
         goto fail;
     }
     const int wb = fam->width_at_border, tw = fam->total_width;
@@ -285,7 +285,7 @@ cvs_image *calib_target_raster(const calib_target *t, double px_per_mm, int supe
     for (int k = 0; k < t->cols * t->rows; k++) {
         image_u8_t *bm = apriltag_to_image(fam, (uint32_t)(t->first_id + k));
         if (!bm) {
-            rules_error_set(err, "target: out of memory");
+            base_error_set(err, "target: out of memory");
             goto fail;
         }
         double c[4][2];
@@ -313,7 +313,7 @@ cvs_image *calib_target_raster(const calib_target *t, double px_per_mm, int supe
     (is41 ? tagStandard41h12_destroy : tag36h11_destroy)(fam);
     return img;
 fail:
-    cvs_image_free(img);
+    base_image_free(img);
     if (fam)
         (is41 ? tagStandard41h12_destroy : tag36h11_destroy)(fam);
     return NULL;
@@ -326,18 +326,18 @@ struct calib_target_finder {
     vis_tag_detector *det;
 };
 
-calib_target_finder *calib_target_finder_new(const calib_target *t, rules_error *err)
+calib_target_finder *calib_target_finder_new(const calib_target *t, base_error *err)
 {
     calib_target_finder *f = calloc(1, sizeof *f);
     if (!f) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         return NULL;
     }
     f->t = *t;
     if (t->kind == CALIB_TARGET_TAGS) {
         f->det = vis_tag_detector_new(t->family);
         if (!f->det) {
-            rules_error_set(err, "target: cannot make a %s detector", t->family);
+            base_error_set(err, "target: cannot make a %s detector", t->family);
             free(f);
             return NULL;
         }
@@ -365,7 +365,7 @@ void calib_target_points_clear(calib_target_points *p)
     memset(p, 0, sizeof *p);
 }
 
-int calib_target_find(calib_target_finder *f, const cvs_image *img, calib_target_points *out, rules_error *err)
+int calib_target_find(calib_target_finder *f, const base_image *img, calib_target_points *out, base_error *err)
 {
     memset(out, 0, sizeof *out);
     const calib_target *t = &f->t;
@@ -374,7 +374,7 @@ int calib_target_find(calib_target_finder *f, const cvs_image *img, calib_target
     out->img = calloc((size_t)cap * 2, sizeof(double));
     if (!out->obj || !out->img) {
         calib_target_points_clear(out);
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     }
     if (t->kind == CALIB_TARGET_CHESSBOARD) {
         int rc = cvs_find_chessboard(img, t->cols, t->rows, out->img, err);

@@ -9,7 +9,7 @@
  *   calib_target_tags_default(&t);                       // A4, 30 mm tags
  *   calib_target_fit_page(&t, 210, 297, 15, &err);       // as many tags as fit
  *   calib_target_save(&t, "target.json", &err);          // the sidecar layout
- *   cvs_image *page = calib_target_raster(&t, 300 / 25.4, 1, &err);   // or draw it yourself
+ *   base_image *page = calib_target_raster(&t, 300 / 25.4, 1, &err);   // or draw it yourself
  *   ...
  *   calib_target_finder *f = calib_target_finder_new(&t, &err);
  *   calib_target_points pts = {0};
@@ -32,7 +32,7 @@
 #include <cjson/cJSON.h>
 
 #include "cvshim.h"
-#include "rules_error.h"
+#include "base_error.h"
 
 #define CALIB_TARGET_FORMAT "tableref-target"
 #define CALIB_TARGET_VERSION 1
@@ -56,11 +56,11 @@ typedef struct calib_target {
 /* tag36h11, 30 mm tags 10 mm apart, IDs from 300 (clear of the usual board and model tags), A4 portrait. */
 void calib_target_tags_default(calib_target *t);
 /* Sets cols, rows and origin so the grid fills the page inside `margin_mm`, centred. -1 when nothing fits. */
-int calib_target_fit_page(calib_target *t, double paper_w_mm, double paper_h_mm, double margin_mm, rules_error *err);
+int calib_target_fit_page(calib_target *t, double paper_w_mm, double paper_h_mm, double margin_mm, base_error *err);
 /* A chessboard with cols x rows inner corners of `square_mm`. */
-int calib_target_chessboard(calib_target *t, int cols, int rows, double square_mm, rules_error *err);
+int calib_target_chessboard(calib_target *t, int cols, int rows, double square_mm, base_error *err);
 /* Checks sizes, counts and IDs; `name` prefixes the error. */
-int calib_target_validate(const calib_target *t, const char *name, rules_error *err);
+int calib_target_validate(const calib_target *t, const char *name, base_error *err);
 
 /* Points of the target: tags * 4 or the chessboard's inner corners. */
 int calib_target_n_points(const calib_target *t);
@@ -70,9 +70,9 @@ int calib_target_tag_corners(const calib_target *t, int id, double out[4][2]);
 void calib_target_extent(const calib_target *t, double out[2]);
 
 cJSON *calib_target_to_json(const calib_target *t);
-int calib_target_from_json(const cJSON *root, const char *name, calib_target *out, rules_error *err);
-int calib_target_save(const calib_target *t, const char *path, rules_error *err);
-int calib_target_load(const char *path, calib_target *out, rules_error *err);
+int calib_target_from_json(const cJSON *root, const char *name, calib_target *out, base_error *err);
+int calib_target_save(const calib_target *t, const char *path, base_error *err);
+int calib_target_load(const char *path, calib_target *out, base_error *err);
 
 /*
  * The printed picture (tags only): white page of paper_mm at `px_per_mm`,
@@ -81,7 +81,7 @@ int calib_target_load(const char *path, calib_target *out, rules_error *err);
  * pixel (u, v) covers page mm [u, u+1] / px_per_mm, i.e. its centre is at
  * ((u + 0.5) / px_per_mm). Caller frees. NULL on error.
  */
-cvs_image *calib_target_raster(const calib_target *t, double px_per_mm, int supersample, rules_error *err);
+base_image *calib_target_raster(const calib_target *t, double px_per_mm, int supersample, base_error *err);
 
 /* Matches found in one photo: n points, obj (3n, target mm) and img (2n, px, OpenCV convention). */
 typedef struct calib_target_points {
@@ -93,7 +93,7 @@ void calib_target_points_clear(calib_target_points *p);
 
 typedef struct calib_target_finder calib_target_finder;
 /* Keeps a copy of t. NULL on error. */
-calib_target_finder *calib_target_finder_new(const calib_target *t, rules_error *err);
+calib_target_finder *calib_target_finder_new(const calib_target *t, base_error *err);
 void calib_target_finder_free(calib_target_finder *f);
 /*
  * Finds the target in a gray photo. Tags: every tag of the grid found (IDs
@@ -101,6 +101,6 @@ void calib_target_finder_free(calib_target_finder *f);
  * or nothing. Returns 1 when found (out filled, caller clears), 0 when not,
  * -1 on error.
  */
-int calib_target_find(calib_target_finder *f, const cvs_image *img, calib_target_points *out, rules_error *err);
+int calib_target_find(calib_target_finder *f, const base_image *img, calib_target_points *out, base_error *err);
 
 #endif

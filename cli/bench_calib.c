@@ -48,7 +48,7 @@ int bench_calib(int argc, char **argv)
             return EXIT_BAD_INPUT;
         }
     }
-    rules_error err;
+    base_error err;
     calib_file cam;
     memset(&cam, 0, sizeof cam);
     cam.width = 1280, cam.height = 960;
@@ -65,7 +65,7 @@ int bench_calib(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     const double k = 6.0;
-    cvs_image *tex = calib_target_raster(&t, k, 3, &err);
+    base_image *tex = calib_target_raster(&t, k, 3, &err);
     if (!tex) {
         fprintf(stderr, "tableref bench calib: %s\n", err.msg);
         return EXIT_BAD_INPUT;
@@ -87,7 +87,7 @@ int bench_calib(int argc, char **argv)
         cvs_effects fx = {0};
         fx.light_gradient = 0.2, fx.vignetting = 0.2, fx.blur_sigma_px = 0.6, fx.noise_sigma = 1.5;
         fx.jpeg_quality = 95, fx.seed = 100 + (uint32_t)i;
-        cvs_image *img = NULL;
+        base_image *img = NULL;
         double tr = now_s();
         if (ds_calibview_plane(&cam, R, tv, tex, A, 70, &fx, 2, &img, &err) < 0) {
             fprintf(stderr, "tableref bench calib: %s\n", err.msg);
@@ -95,7 +95,7 @@ int bench_calib(int argc, char **argv)
         }
         t_render += now_s() - tr;
         int found = calib_target_find(f, img, &pts[i], &err);
-        cvs_image_free(img);
+        base_image_free(img);
         if (found < 0) {
             fprintf(stderr, "tableref bench calib: %s\n", err.msg);
             goto done;
@@ -150,6 +150,6 @@ done:
     for (int i = 0; i < MAX_VIEWS; i++)
         calib_target_points_clear(&pts[i]);
     calib_target_finder_free(f);
-    cvs_image_free(tex);
+    base_image_free(tex);
     return rc;
 }

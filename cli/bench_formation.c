@@ -60,20 +60,20 @@ static const block_kind kinds[] = {
  * Places `n` models `files` wide with the rear rank centred, front centre at
  * `front`, facing `th`; small gaps and hand jitter. Writes truth positions.
  */
-static void place_block(int n, int files, double w, double d, rules_vec2 front, double th, uint64_t *st,
-                        rules_vec2 *pos, double *facing)
+static void place_block(int n, int files, double w, double d, base_vec2 front, double th, uint64_t *st,
+                        base_vec2 *pos, double *facing)
 {
     const double pw = w + 0.5, pd = d + 0.5;
     const int ranks = (n + files - 1) / files;
-    const rules_frame f = {front, th};
+    const base_frame f = {front, th};
     for (int k = 0; k < n; k++) {
         int rank = k / files, file = k % files;
         int in_rank = rank == ranks - 1 ? n - rank * files : files;
         double shift = (files - in_rank) / 2.0;
-        rules_vec2 local = rules_v2((file + shift - (files - 1) / 2.0) * pw, -pd / 2 - rank * pd);
+        base_vec2 local = base_v2((file + shift - (files - 1) / 2.0) * pw, -pd / 2 - rank * pd);
         pos[k] =
-            rules_v2_add(rules_frame_to_board(f, local), rules_v2((frand(st) - 0.5) * 0.6, (frand(st) - 0.5) * 0.6));
-        facing[k] = rules_angle_wrap(th + (frand(st) - 0.5) * rules_deg_to_rad(1.0));
+            base_v2_add(base_frame_to_board(f, local), base_v2((frand(st) - 0.5) * 0.6, (frand(st) - 0.5) * 0.6));
+        facing[k] = base_angle_wrap(th + (frand(st) - 0.5) * base_deg_to_rad(1.0));
     }
 }
 
@@ -88,7 +88,7 @@ static void table_free(table *t)
     ds_scene_free(t->after);
 }
 
-static int make_table(int index, uint32_t seed, bool light, table *t, rules_error *err)
+static int make_table(int index, uint32_t seed, bool light, table *t, base_error *err)
 {
     memset(t, 0, sizeof *t);
     uint64_t st = (uint64_t)seed * 0x2545F4914F6CDD1Dull + 17u * (uint64_t)index;
@@ -97,7 +97,7 @@ static int make_table(int index, uint32_t seed, bool light, table *t, rules_erro
     if (!s || !r) {
         free(s);
         free(r);
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     }
     s->roster = r;
     t->before = s;
@@ -124,7 +124,7 @@ static int make_table(int index, uint32_t seed, bool light, table *t, rules_erro
     r->board_tags = calloc(4, sizeof *r->board_tags);
     s->snapshot = rules_snapshot_new(r->board_width, r->board_depth);
     if (!r->units || !r->models || !r->board_tags || !s->snapshot)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     const double bt = 40, corners[4][2] = {{bt, bt}, {1500 - bt, bt}, {1500 - bt, 1100 - bt}, {bt, 1100 - bt}};
     for (int i = 0; i < 4; i++)
         r->board_tags[r->n_board_tags++] = (vis_board_tag){i, corners[i][0], corners[i][1], 0, 0, bt};
@@ -145,22 +145,22 @@ static int make_table(int index, uint32_t seed, bool light, table *t, rules_erro
                  ui + 1);
         snprintf(u->side, sizeof u->side, "%s", ui % 2 ? "blue" : "red");
         u->base_width = k->base_w, u->base_depth = k->base_d;
-        u->advance_rate = rules_in_to_mm(5), u->march_rate = rules_in_to_mm(10), u->mobility = NAN;
+        u->advance_rate = base_in_to_mm(5), u->march_rate = base_in_to_mm(10), u->mobility = NAN;
         u->files = files;
-        u->mount = (vis_tag_mount){rules_v2(k->tag_forward, 0), 0, 3 + frand(&st) * 2, k->tag_size};
+        u->mount = (vis_tag_mount){base_v2(k->tag_forward, 0), 0, 3 + frand(&st) * 2, k->tag_size};
         u->first_model = r->n_models;
         rules_unit *su = rules_snapshot_add_unit(s->snapshot, u->id, u->side);
         if (!su)
-            return rules_error_set(err, "out of memory");
+            return base_error_set(err, "out of memory");
         su->base_width = u->base_width, su->base_depth = u->base_depth;
         su->advance_rate = u->advance_rate, su->march_rate = u->march_rate, su->mobility = NAN;
         /* The moving units face across the board towards their empty cell. */
         bool mover = ui <= 1;
-        double th = mover ? rules_deg_to_rad(90 + (frand(&st) - 0.5) * 16) : frand(&st) * 2 * RULES_PI;
-        rules_vec2 centre = rules_v2(margin + cw * (cells[ui][0] + 0.5), margin + cd * (cells[ui][1] + 0.5));
+        double th = mover ? base_deg_to_rad(90 + (frand(&st) - 0.5) * 16) : frand(&st) * 2 * BASE_PI;
+        base_vec2 centre = base_v2(margin + cw * (cells[ui][0] + 0.5), margin + cd * (cells[ui][1] + 0.5));
         int ranks = (n + files - 1) / files;
-        rules_vec2 front = rules_v2_add(centre, rules_v2_scale(rules_v2_dir(th), ranks * (k->base_d + 0.5) / 2));
-        rules_vec2 pos[30];
+        base_vec2 front = base_v2_add(centre, base_v2_scale(base_v2_dir(th), ranks * (k->base_d + 0.5) / 2));
+        base_vec2 pos[30];
         double facing[30];
         place_block(n, files, k->base_w, k->base_d, front, th, &st, pos, facing);
         /* Every other unit is listed in a shuffled order: the roster's slots say nothing then. */
@@ -180,19 +180,19 @@ static int make_table(int index, uint32_t seed, bool light, table *t, rules_erro
             rm->file = m % files, rm->rank = m / files;
             u->n_models++;
             if (!rules_unit_add_model(su, rm->id, pos[order[m]], facing[order[m]]))
-                return rules_error_set(err, "out of memory");
+                return base_error_set(err, "out of memory");
         }
     }
     /* The after picture: the same table, two units moved straight ahead, new hands. */
     ds_scene *a = calloc(1, sizeof *a);
     if (!a)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     t->after = a;
     *a = *s;
     a->snapshot = rules_snapshot_clone(s->snapshot);
     a->roster = NULL;
     if (!a->snapshot)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     a->render.seed = s->render.seed + 1000;
     a->render.effects.seed = s->render.effects.seed + 1000;
     static const double inches[2] = {4.5, 11};
@@ -201,9 +201,9 @@ static int make_table(int index, uint32_t seed, bool light, table *t, rules_erro
         double sc = 0, ss = 0;
         for (size_t m = 0; m < u->n_models; m++)
             sc += cos(u->models[m].facing), ss += sin(u->models[m].facing);
-        rules_vec2 step = rules_v2_scale(rules_v2_dir(atan2(ss, sc)), rules_in_to_mm(inches[k]));
+        base_vec2 step = base_v2_scale(base_v2_dir(atan2(ss, sc)), base_in_to_mm(inches[k]));
         for (size_t m = 0; m < u->n_models; m++)
-            u->models[m].pos = rules_v2_add(u->models[m].pos, step);
+            u->models[m].pos = base_v2_add(u->models[m].pos, step);
     }
     return 0;
 }
@@ -232,11 +232,11 @@ static void score_placement(const rules_snapshot *truth, const rules_snapshot *g
                 continue;
             }
             ev[gm->evidence]++;
-            double e = rules_v2_dist(gm->pos, tm->pos);
+            double e = base_v2_dist(gm->pos, tm->pos);
             t->err_max[gm->evidence] = fmax(t->err_max[gm->evidence], e);
             if (gm->sigma_mm > 0)
                 t->z_sum[gm->evidence] += pow(e / gm->sigma_mm, 2), t->z_n[gm->evidence]++;
-            if (rules_v2_dist(gm->pos, tm->pos) <= 5.0)
+            if (base_v2_dist(gm->pos, tm->pos) <= 5.0)
                 t->within5++, within++;
             else
                 t->wrong++, wrong++;
@@ -246,7 +246,7 @@ static void score_placement(const rules_snapshot *truth, const rules_snapshot *g
         for (size_t m = 0; gu && m < tu->n_models; m++) {
             bool filled = false;
             for (size_t g = 0; g < gu->n_models && !filled; g++)
-                filled = rules_v2_dist(gu->models[g].pos, tu->models[m].pos) <= 5.0;
+                filled = base_v2_dist(gu->models[g].pos, tu->models[m].pos) <= 5.0;
             slots += filled;
         }
         t->slots_within5 += slots;
@@ -277,7 +277,7 @@ static double now_ms(void)
 }
 
 static int judge(const table *t, const rules_snapshot *b, const rules_snapshot *a, verdict_tally *vt, bool verbose,
-                 bool plain, rules_error *err)
+                 bool plain, base_error *err)
 {
     rules_robust_options opt;
     rules_robust_options_default(&opt);
@@ -315,7 +315,7 @@ static int judge(const table *t, const rules_snapshot *b, const rules_snapshot *
     return 0;
 }
 
-static int write_scene(const ds_scene *s, const char *dir, const char *name, rules_error *err)
+static int write_scene(const ds_scene *s, const char *dir, const char *name, base_error *err)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "format", "tableref.scene");
@@ -332,16 +332,16 @@ static int write_scene(const ds_scene *s, const char *dir, const char *name, rul
     cJSON_AddItemToObject(jr, "figure_height_mm", cJSON_CreateDoubleArray(fh, 2));
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    int rc = rules_json_write_file(root, path, err);
+    int rc = base_json_write_file(root, path, err);
     cJSON_Delete(root);
     return rc;
 }
 
-static int write_table(const table *t, const char *dir, rules_error *err)
+static int write_table(const table *t, const char *dir, base_error *err)
 {
     char path[4200];
     if (mkdir(dir, 0777) != 0 && access(dir, W_OK) != 0)
-        return rules_error_set(err, "%s: cannot create the folder", dir);
+        return base_error_set(err, "%s: cannot create the folder", dir);
     snprintf(path, sizeof path, "%s/roster.json", dir);
     if (vis_roster_save(t->before->roster, path, err) < 0)
         return -1;
@@ -354,9 +354,9 @@ static int write_table(const table *t, const char *dir, rules_error *err)
                : 0;
 }
 
-static rules_snapshot *render_detect(const ds_scene *s, const vis_roster *roster, vis_report *rep, rules_error *err)
+static rules_snapshot *render_detect(const ds_scene *s, const vis_roster *roster, vis_report *rep, base_error *err)
 {
-    cvs_image *img = NULL;
+    base_image *img = NULL;
     ds_truth truth = {0};
     rules_snapshot *snap = NULL;
     if (ds_render(s->snapshot, roster, &s->calib, &s->render, &img, &truth, err) == 0) {
@@ -366,7 +366,7 @@ static rules_snapshot *render_detect(const ds_scene *s, const vis_roster *roster
         vis_detector_free(d);
     }
     ds_truth_clear(&truth);
-    cvs_image_free(img);
+    base_image_free(img);
     return snap;
 }
 
@@ -407,7 +407,7 @@ int bench_formation(int argc, char **argv)
         fprintf(stderr, "tableref bench formation: --tables: 1..20\n");
         return EXIT_BAD_INPUT;
     }
-    rules_error err = {{0}};
+    base_error err = {{0}};
     placed_tally all = {0};
     verdict_tally vt = {0};
     for (int ti = 0; ti < (int)tables; ti++) {

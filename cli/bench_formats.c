@@ -98,11 +98,11 @@ static char *roster_text(const char *family, int units, int per_unit)
 static void time_snapshot(const char *what, const char *text, int reps)
 {
     double best = 1e300;
-    rules_error err = {{0}};
+    base_error err = {{0}};
     int ok = 0;
     for (int i = 0; i < reps; i++) {
         const double t0 = now_ms();
-        cJSON *root = rules_json_parse_string(text, "bench.json", &err);
+        cJSON *root = base_json_parse_string(text, "bench.json", &err);
         rules_snapshot *s = root ? rules_json_to_snapshot(root, "bench.json", &err) : NULL;
         const double t = now_ms() - t0;
         best = t < best ? t : best;
@@ -116,11 +116,11 @@ static void time_snapshot(const char *what, const char *text, int reps)
 static void time_roster(const char *what, const char *text, int reps)
 {
     double best = 1e300;
-    rules_error err = {{0}};
+    base_error err = {{0}};
     int ok = 0;
     for (int i = 0; i < reps; i++) {
         const double t0 = now_ms();
-        cJSON *root = rules_json_parse_string(text, "roster.json", &err);
+        cJSON *root = base_json_parse_string(text, "roster.json", &err);
         vis_roster *r = root ? vis_roster_from_json(root, "roster.json", &err) : NULL;
         const double t = now_ms() - t0;
         best = t < best ? t : best;

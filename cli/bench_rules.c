@@ -81,16 +81,16 @@ static int build_board(board_pair *b, size_t n_models, int cols)
         snprintf(id, sizeof id, "u%03zu", k);
         int n = k % 2 ? 5 : 10;
         const char *side = k % 2 ? "blue" : "red";
-        rules_vec2 front = rules_v2(cw / 2 + (double)(k % (size_t)cols) * cw, 60 + (double)(k / (size_t)cols) * cd);
-        double heading = RULES_PI / 2;
+        base_vec2 front = base_v2(cw / 2 + (double)(k % (size_t)cols) * cw, 60 + (double)(k / (size_t)cols) * cd);
+        double heading = BASE_PI / 2;
         rules_unit *u0 = rules_snapshot_add_unit(b->before, id, side);
         rules_unit *u1 = rules_snapshot_add_unit(b->after, id, side);
         if (!u0 || !u1)
             return -1;
         u0->base_width = u1->base_width = 20;
         u0->base_depth = u1->base_depth = 20;
-        u0->advance_rate = u1->advance_rate = rules_in_to_mm(5);
-        u0->march_rate = u1->march_rate = rules_in_to_mm(10);
+        u0->advance_rate = u1->advance_rate = base_in_to_mm(5);
+        u0->march_rate = u1->march_rate = base_in_to_mm(10);
         /* a forward move with a wheel each way: the path search has real work */
         rules_pose p0 = {front, heading};
         rules_path moved = {.n_steps = 3};
@@ -125,7 +125,7 @@ static double time_check(const board_pair *b, rules_move_type move, double budge
     opt.move = move;
     rules_report r;
     rules_report_init(&r);
-    rules_error err = {{0}};
+    base_error err = {{0}};
     if (rules_move_check(b->before, b->after, &opt, &r, &err) < 0) { /* warm-up, and the verdict we measure */
         fprintf(stderr, "tableref bench rules: %s\n", err.msg);
         return NAN;
@@ -176,8 +176,8 @@ static int bench_growth(double budget_s, double only_models)
         double march = time_check(&b, RULES_MOVE_MARCH, budget_s, &judged);
         double aut = time_check(&b, RULES_MOVE_AUTO, budget_s, &judged);
         char board[32];
-        snprintf(board, sizeof board, "%.0fx%.0f%s", rules_mm_to_in(b.before->board_width),
-                 rules_mm_to_in(b.before->board_depth), sizes[i].cols ? " packed" : "");
+        snprintf(board, sizeof board, "%.0fx%.0f%s", base_mm_to_in(b.before->board_width),
+                 base_mm_to_in(b.before->board_depth), sizes[i].cols ? " packed" : "");
         printf("  %7zu %6zu %15s %12.3f %12.3f %14.3f\n", models, b.before->n_units, board, march, aut,
                march * 1e3 / (double)models);
         printf("growth: models=%zu units=%zu judged=%zu packed=%d check_ms=%.3f auto_ms=%.3f\n", models,
@@ -193,17 +193,17 @@ static int bench_growth(double budget_s, double only_models)
  * and the route again in a dense 24" x 24" field (the worst case: almost
  * every gap closed by the clearance, so the search visits most corners).
  */
-static void scatter(rules_snapshot *s, rules_vec2 keep_clear_a, rules_vec2 keep_clear_b, double clear_mm,
+static void scatter(rules_snapshot *s, base_vec2 keep_clear_a, base_vec2 keep_clear_b, double clear_mm,
                     bool dense)
 {
     int placed = (int)s->n_terrain;
     while (placed < 50) {
         double size = 30 + 30 * rnd();
-        rules_vec2 c = dense ? rules_v2(600 + 610 * rnd(), 300 + 610 * rnd())
-                             : rules_v2(50 + (s->board_width - 100) * rnd(), 50 + (s->board_depth - 100) * rnd());
-        if (rules_v2_dist(c, keep_clear_a) < clear_mm || rules_v2_dist(c, keep_clear_b) < clear_mm)
+        base_vec2 c = dense ? base_v2(600 + 610 * rnd(), 300 + 610 * rnd())
+                             : base_v2(50 + (s->board_width - 100) * rnd(), 50 + (s->board_depth - 100) * rnd());
+        if (base_v2_dist(c, keep_clear_a) < clear_mm || base_v2_dist(c, keep_clear_b) < clear_mm)
             continue;
-        rules_vec2 q[4] = {{c.x - size / 2, c.y - size / 2}, {c.x + size / 2, c.y - size / 2},
+        base_vec2 q[4] = {{c.x - size / 2, c.y - size / 2}, {c.x + size / 2, c.y - size / 2},
                            {c.x + size / 2, c.y + size / 2}, {c.x - size / 2, c.y + size / 2}};
         char id[16];
         snprintf(id, sizeof id, "rock%02d", placed++);
@@ -215,9 +215,9 @@ static int bench_rules6(int n)
 {
     rng_state = 0x853C49E6748FEA9Bull; /* the same fields whatever ran before */
     /* Reform Move: one model's route (16", twice a Mobility of 8"), obstacles loaded for its unit each time. */
-    rules_vec2 from = {700, 450}, to = {700 + 330, 450 + 260};
+    base_vec2 from = {700, 450}, to = {700 + 330, 450 + 260};
     double reform_us = 0, route_only_us = 0, dense_us = 0, len = 0, dense_len = 0, bends = 0, dense_bends = 0;
-    const double clearance = 0.5 * hypot(25, 25) + rules_in_to_mm(0.5);
+    const double clearance = 0.5 * hypot(25, 25) + base_in_to_mm(0.5);
     int reps = n * 5;
     for (int dense = 0; dense < 2; dense++) {
         rules_snapshot *s = rules_snapshot_new(1828.8, 1219.2);
@@ -227,10 +227,10 @@ static int bench_rules6(int n)
             rules_visgraph_free(g);
             return EXIT_BAD_INPUT;
         }
-        rules_vec2 a = dense ? rules_v2(620, 605) : from, z = dense ? rules_v2(1190, 605) : to;
+        base_vec2 a = dense ? base_v2(620, 605) : from, z = dense ? base_v2(1190, 605) : to;
         /* one rock right across the straight line, so the route must bend */
-        rules_vec2 m = rules_v2_scale(rules_v2_add(a, z), 0.5);
-        rules_vec2 across[4] = {{m.x - 40, m.y - 40}, {m.x + 40, m.y - 40}, {m.x + 40, m.y + 40}, {m.x - 40, m.y + 40}};
+        base_vec2 m = base_v2_scale(base_v2_add(a, z), 0.5);
+        base_vec2 across[4] = {{m.x - 40, m.y - 40}, {m.x + 40, m.y - 40}, {m.x + 40, m.y + 40}, {m.x - 40, m.y + 40}};
         rules_snapshot_add_terrain(s, "across", RULES_TERRAIN_IMPASSABLE, across, 4);
         scatter(s, a, z, 80, dense);
         rules_route route = {0};
@@ -253,7 +253,7 @@ static int bench_rules6(int n)
             /* with the graph loaded once, as rules_reform_check routes every model of a unit */
             t0 = now_s();
             for (int i = 0; i < reps; i++)
-                rules_visgraph_route(g, a, rules_v2(z.x, z.y + (i % 7)), &route);
+                rules_visgraph_route(g, a, base_v2(z.x, z.y + (i % 7)), &route);
             route_only_us = (now_s() - t0) * 1e6 / reps;
         }
         rules_route_clear(&route);
@@ -266,16 +266,16 @@ static int bench_rules6(int n)
     if (!s)
         return EXIT_BAD_INPUT;
     /* a rock 5" ahead of the pivoted Front (+x): the move ahead stops there and backtracks to 1" from it */
-    rules_vec2 ahead[4] = {{725 + 127, 520}, {725 + 200, 520}, {725 + 200, 720}, {725 + 127, 720}};
+    base_vec2 ahead[4] = {{725 + 127, 520}, {725 + 200, 520}, {725 + 200, 720}, {725 + 127, 720}};
     rules_snapshot_add_terrain(s, "ahead", RULES_TERRAIN_IMPASSABLE, ahead, 4);
-    scatter(s, rules_v2(700, 600), rules_v2(850, 600), 140, false);
+    scatter(s, base_v2(700, 600), base_v2(850, 600), 140, false);
     rules_unit *u = rules_snapshot_add_unit(s, "pursuer", "red");
     u->base_width = u->base_depth = 25;
-    rules_formation_place(u, rules_v2(700, 625), RULES_PI / 2, 5, 10);
-    rules_pursuer pu = {"pursuer", rules_in_to_mm(8), false};
+    rules_formation_place(u, base_v2(700, 625), BASE_PI / 2, 5, 10);
+    rules_pursuer pu = {"pursuer", base_in_to_mm(8), false};
     rules_pursuit_input in = {.pursuers = &pu, .n_pursuers = 1, .pursued_heading = 0, .tolerance_mm = 10};
     rules_pursuit_prediction pred;
-    rules_error err = {{0}};
+    base_error err = {{0}};
     const char *outcome = "?";
     double fwd = 0;
     double t0 = now_s();
@@ -293,11 +293,11 @@ static int bench_rules6(int n)
     rules_snapshot_free(s);
     printf("reform-move route, 50 obstacles on the board: %.1f us with the obstacles loaded (%.1f us routing "
            "alone); %.2f\" with %.0f bends\n",
-           reform_us, route_only_us, rules_mm_to_in(len), bends);
+           reform_us, route_only_us, base_mm_to_in(len), bends);
     printf("reform-move route, 50 obstacles in a dense 24\" field: %.1f us; %.2f\" with %.0f bends\n", dense_us,
-           rules_mm_to_in(dense_len), dense_bends);
+           base_mm_to_in(dense_len), dense_bends);
     printf("pursuit prediction, 50 obstacles: %.1f us (%s, %.2f\" ahead)\n", pursuit_us, outcome,
-           rules_mm_to_in(fwd));
+           base_mm_to_in(fwd));
     printf("rules6: reform_path_us=%.1f route_only_us=%.1f dense_path_us=%.1f pursuit_us=%.1f obstacles=50 "
            "target_us=1000\n",
            reform_us, route_only_us, dense_us, pursuit_us);
@@ -321,20 +321,20 @@ static int bench_beyond(int n)
     rules_formation f;
     rules_formation_fit(&b.before->units[0], NULL, &f, NULL);
     rules_path moved = {.n_steps = 2};
-    moved.steps[0] = (rules_step){RULES_STEP_FORWARD, rules_in_to_mm(9), 0};
+    moved.steps[0] = (rules_step){RULES_STEP_FORWARD, base_in_to_mm(9), 0};
     moved.steps[1] = (rules_step){RULES_STEP_WHEEL_RIGHT, 0, -0.4};
     rules_pose p0 = {f.front_centre, f.heading}, p1 = rules_path_apply(p0, &moved, f.boundary.width);
     for (size_t k = 0; k < u1->n_models; k++) {
-        rules_vec2 r = rules_v2_sub(b.before->units[0].models[k].pos, p0.front_centre);
-        u1->models[k].pos = rules_v2_add(p1.front_centre, rules_v2_rot(r, p1.heading - p0.heading));
-        u1->models[k].facing = rules_angle_wrap(b.before->units[0].models[k].facing + p1.heading - p0.heading);
+        base_vec2 r = base_v2_sub(b.before->units[0].models[k].pos, p0.front_centre);
+        u1->models[k].pos = base_v2_add(p1.front_centre, base_v2_rot(r, p1.heading - p0.heading));
+        u1->models[k].facing = base_angle_wrap(b.before->units[0].models[k].facing + p1.heading - p0.heading);
     }
     rules_check_options opt;
     rules_check_options_default(&opt);
     opt.move = RULES_MOVE_MARCH;
     rules_report r;
     rules_report_init(&r);
-    rules_error err = {{0}};
+    base_error err = {{0}};
     int reps = n / 100 > 3 ? n / 100 : 3;
     double suggest_ms = 0, shift = 0;
     const char *text = "";
@@ -369,11 +369,11 @@ static int bench_beyond(int n)
             samples += reach.facings[i].n_columns;
         printf("reach of a 5-wide unit's March on it (15 degree facings, 5 mm columns): %.1f ms, %zu facings, %zu "
                "columns, largest wheel %.1f / %.1f deg\n",
-               reach_ms, reach.n_facings, samples, rules_rad_to_deg(reach.wheel_left.angle_rad),
-               rules_rad_to_deg(reach.wheel_right.angle_rad));
+               reach_ms, reach.n_facings, samples, base_rad_to_deg(reach.wheel_left.angle_rad),
+               base_rad_to_deg(reach.wheel_right.angle_rad));
         rules_reach_clear(&reach);
     }
-    printf("beyond: suggest_ms=%.3f suggest_shift_in=%.3f reach_ms=%.1f\n", suggest_ms / reps, rules_mm_to_in(shift),
+    printf("beyond: suggest_ms=%.3f suggest_shift_in=%.3f reach_ms=%.1f\n", suggest_ms / reps, base_mm_to_in(shift),
            reach_ms);
     rules_report_clear(&r);
     free_board(&b);

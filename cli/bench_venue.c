@@ -292,7 +292,7 @@ static void publish_timed(venue_feed *f, cJSON *ev)
 {
     cJSON_AddNumberToObject(ev, "sent_us", now_us());
     double t0 = now_us();
-    rules_error err;
+    base_error err;
     if (venue_feed_publish(f, ev, &err) < 0)
         fprintf(stderr, "bench venue: %s\n", err.msg);
     add_sample(&g_publish_ms, (now_us() - t0) / 1000.0);
@@ -314,7 +314,7 @@ static void settle(table *t, int n, const venue_image *frame, const bench_cfg *c
         publish_timed(t->feed, a);
     }
     double t0 = now_us();
-    rules_error err;
+    base_error err;
     if (venue_feed_set_picture(t->feed, frame, t->move, &err) < 0)
         fprintf(stderr, "bench venue: %s\n", err.msg);
     add_sample(&g_picture_ms, (now_us() - t0) / 1000.0);
@@ -398,7 +398,7 @@ typedef struct run {
 
 static int start(run *r, const bench_cfg *c, const char *broker, venue_config *cfg)
 {
-    rules_error err;
+    base_error err;
     venue_config_default(cfg);
     cfg->event = EVENT;
     if (broker) {
@@ -530,7 +530,7 @@ int bench_venue(int argc, char **argv)
     int rc = start(&r, &c, broker, &cfg);
     for (int i = 0; rc == 0 && i < c.tables; i++) {
         cfg.table = i + 1;
-        rules_error err;
+        base_error err;
         if (!(r.tables[i].feed = venue_feed_new(&cfg, &err))) {
             fprintf(stderr, "bench venue: %s\n", err.msg);
             rc = -1;

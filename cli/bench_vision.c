@@ -90,8 +90,8 @@ static void list_misses(const rules_snapshot *truth, const rules_snapshot *got)
             const rules_model *m = got ? rules_snapshot_find_model(got, want->id, NULL) : NULL;
             if (!m)
                 printf("    %s: not placed\n", want->id);
-            else if (rules_v2_dist(m->pos, want->pos) > 5)
-                printf("    %s: %.1f mm off (%s)\n", want->id, rules_v2_dist(m->pos, want->pos),
+            else if (base_v2_dist(m->pos, want->pos) > 5)
+                printf("    %s: %.1f mm off (%s)\n", want->id, base_v2_dist(m->pos, want->pos),
                        m->inferred ? "inferred" : "seen");
         }
 }
@@ -107,9 +107,9 @@ static void bench_pair(const ds_hard_table *t, vis_detector *det, const rules_sn
                        int table)
 {
     const ds_scene *s = t->scene;
-    rules_error err;
+    base_error err;
     ds_hard_pair pr = {0};
-    cvs_image *img = NULL;
+    base_image *img = NULL;
     ds_truth truth = {0};
     rules_snapshot *after = NULL;
     vis_report rep = {0};
@@ -164,7 +164,7 @@ done:
     rules_snapshot_free(after);
     vis_report_clear(&rep);
     ds_truth_clear(&truth);
-    cvs_image_free(img);
+    base_image_free(img);
     ds_hard_pair_clear(&pr);
 }
 
@@ -172,8 +172,8 @@ done:
 static int bench_frame(const ds_scene *s, const options *o, set_result *res, const char *label,
                        const ds_hard_table *hard, int table)
 {
-    rules_error err;
-    cvs_image *img = NULL;
+    base_error err;
+    base_image *img = NULL;
     ds_truth truth = {0};
     double t0 = now_ms();
     if (ds_render(s->snapshot, s->roster, &s->calib, &s->render, &img, &truth, &err) < 0) {
@@ -186,7 +186,7 @@ static int bench_frame(const ds_scene *s, const options *o, set_result *res, con
     if (!det) {
         fprintf(stderr, "tableref bench vision: %s\n", err.msg);
         ds_truth_clear(&truth);
-        cvs_image_free(img);
+        base_image_free(img);
         return -1;
     }
     if (o->decimate >= 1)
@@ -256,7 +256,7 @@ static int bench_frame(const ds_scene *s, const options *o, set_result *res, con
     vis_tag_list_clear(&tags);
     vis_detector_free(det);
     ds_truth_clear(&truth);
-    cvs_image_free(img);
+    base_image_free(img);
     return 0;
 }
 
@@ -411,7 +411,7 @@ int bench_vision(int argc, char **argv)
     if (o.normal) {
         printf("\n-- normal set\n");
         for (int f = 0; f < o.frames && rc == 0; f++) {
-            rules_error err;
+            base_error err;
             ds_gen_params g;
             ds_gen_params_bench(&g);
             g.seed = o.seed + (unsigned)f;
@@ -428,14 +428,14 @@ int bench_vision(int argc, char **argv)
     if (o.hard) {
         printf("\n-- hard set\n");
         for (int k = 0; k < o.n_tables && rc == 0; k++) {
-            rules_error err;
+            base_error err;
             ds_hard_params hp;
             ds_hard_preset(o.tables[k], &hp);
             ds_hard_table *t = ds_hard_generate(&hp, &err);
             int w, h, x0, y0;
             if (t && o.crop &&
                 (sscanf(o.crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4 || ds_hard_crop(&t->scene->calib, x0, y0, w, h, &err) < 0))
-                ds_hard_free(t), t = NULL, rules_error_set(&err, "--crop: expected WxH+X+Y inside the frame");
+                ds_hard_free(t), t = NULL, base_error_set(&err, "--crop: expected WxH+X+Y inside the frame");
             char label[96];
             if (t)
                 snprintf(label, sizeof label, "table %d (%.0f deg tilt, %d hands, k1 %.2f, %.2f m)", o.tables[k],

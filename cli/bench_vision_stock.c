@@ -56,7 +56,7 @@ void bv_reads_clear(bv_reads *r)
     memset(r, 0, sizeof *r);
 }
 
-double bv_stock_run(bv_stock *s, const cvs_image *img, bv_reads *out)
+double bv_stock_run(bv_stock *s, const base_image *img, bv_reads *out)
 {
     bv_reads_clear(out);
     /* apriltag blurs its input in place at decimate 1 (sigma 0.8): each configuration gets its own copy of the

@@ -43,7 +43,7 @@ typedef struct bv_reads {
 int bv_stock_sweep_init(bv_stock s[BV_STOCK_CONFIGS]);
 void bv_stock_sweep_free(bv_stock s[BV_STOCK_CONFIGS]);
 /* Runs one configuration on a gray image; returns the detection time in ms (NAN on failure). */
-double bv_stock_run(bv_stock *s, const cvs_image *img, bv_reads *out);
+double bv_stock_run(bv_stock *s, const base_image *img, bv_reads *out);
 void bv_reads_clear(bv_reads *r);
 /* A copy of the reads as tableref detections (caller frees), for vis_detector_from_tags. */
 vis_tag_detection *bv_reads_as_detections(const bv_reads *r);

@@ -41,11 +41,11 @@ static int cmp_d(const void *a, const void *b)
 }
 
 /* Two noisy copies of a still picture: consecutive frames differ by sensor noise, as a camera's do. */
-static int noisy_pair(const cvs_image *img, uint32_t seed, cvs_image *out[2], rules_error *err)
+static int noisy_pair(const base_image *img, uint32_t seed, base_image *out[2], base_error *err)
 {
     for (int k = 0; k < 2; k++) {
-        if (!(out[k] = cvs_image_clone(img)))
-            return rules_error_set(err, "out of memory");
+        if (!(out[k] = base_image_clone(img)))
+            return base_error_set(err, "out of memory");
         cvs_effects fx = {0};
         fx.noise_sigma = 1.5;
         fx.seed = seed * 2 + (uint32_t)k;
@@ -56,15 +56,15 @@ static int noisy_pair(const cvs_image *img, uint32_t seed, cvs_image *out[2], ru
 }
 
 /* Moves unit `ui` of the snapshot forward by `mm` along its facing; returns its new centre. */
-static rules_vec2 advance_unit(rules_snapshot *s, size_t ui, double mm)
+static base_vec2 advance_unit(rules_snapshot *s, size_t ui, double mm)
 {
     rules_unit *u = &s->units[ui];
-    rules_vec2 c = rules_v2(0, 0), d = rules_v2_dir(u->models[0].facing);
+    base_vec2 c = base_v2(0, 0), d = base_v2_dir(u->models[0].facing);
     for (size_t k = 0; k < u->n_models; k++) {
-        u->models[k].pos = rules_v2_add(u->models[k].pos, rules_v2_scale(d, mm));
-        c = rules_v2_add(c, u->models[k].pos);
+        u->models[k].pos = base_v2_add(u->models[k].pos, base_v2_scale(d, mm));
+        c = base_v2_add(c, u->models[k].pos);
     }
-    return rules_v2_scale(c, 1.0 / (double)u->n_models);
+    return base_v2_scale(c, 1.0 / (double)u->n_models);
 }
 
 int bench_watch(int argc, char **argv)
@@ -99,7 +99,7 @@ int bench_watch(int argc, char **argv)
                         "--set hard:K plays hard table K (1-4) of the hard set instead of the classic table.\n");
         return strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 ? 0 : EXIT_BAD_INPUT;
     }
-    rules_error err;
+    base_error err;
     ds_hard_table *ht = NULL;
     ds_scene *s = NULL;
     size_t movable = 0;
@@ -152,36 +152,36 @@ int bench_watch(int argc, char **argv)
     double busy = 0, render_ms = 0, t = 0, motion_max = 0;
     long frame = 0;
     int rc = EXIT_BAD_INPUT, calls = 0;
-    cvs_image *still[2] = {0}, *img = NULL;
+    base_image *still[2] = {0}, *img = NULL;
     ds_truth truth = {0};
     for (int m = 0; m <= moves; m++) {
         /* The move into this still: a hand over the unit, the unit placed. */
-        rules_vec2 at = rules_v2(0, 0);
+        base_vec2 at = base_v2(0, 0);
         if (m > 0)
             at = advance_unit(s->snapshot, (size_t)(m - 1) % movable, 40.0);
         double r0 = now_ms();
-        cvs_image_free(img);
+        base_image_free(img);
         img = NULL;
         ds_truth_clear(&truth);
         if (ds_render(s->snapshot, s->roster, &s->calib, &s->render, &img, &truth, &err) < 0)
             goto done;
         if (img->channels != 1) {  /* the camera's Y plane, as watch takes it */
-            cvs_image *gray = cvs_image_to_gray(img, &err);
-            cvs_image_free(img);
+            base_image *gray = cvs_image_to_gray(img, &err);
+            base_image_free(img);
             if (!(img = gray))
                 goto done;
         }
-        cvs_image_free(still[0]), cvs_image_free(still[1]);
+        base_image_free(still[0]), base_image_free(still[1]);
         still[0] = still[1] = NULL;
         if (noisy_pair(img, (uint32_t)m, still, &err) < 0)
             goto done;
-        cvs_image *with_hand[2] = {0};
+        base_image *with_hand[2] = {0};
         if (m > 0) {
             for (int k = 0; k < 2; k++) {
-                rules_vec2 a = rules_v2_add(at, rules_v2(k ? 40 : -40, k ? -30 : 30));
-                if (!(with_hand[k] = cvs_image_clone(still[k])) ||
+                base_vec2 a = base_v2_add(at, base_v2(k ? 40 : -40, k ? -30 : 30));
+                if (!(with_hand[k] = base_image_clone(still[k])) ||
                     ds_sequence_draw_hand(with_hand[k], &s->calib, a, &err) < 0) {
-                    cvs_image_free(with_hand[0]), cvs_image_free(with_hand[1]);
+                    base_image_free(with_hand[0]), base_image_free(with_hand[1]);
                     goto done;
                 }
             }
@@ -189,7 +189,7 @@ int bench_watch(int argc, char **argv)
         render_ms += now_ms() - r0;
         const int n = (m > 0 ? hand : 0) + hold;
         for (int j = 0; j < n; j++) {
-            const cvs_image *f = m > 0 && j < hand ? with_hand[j % 2] : still[j % 2];
+            const base_image *f = m > 0 && j < hand ? with_hand[j % 2] : still[j % 2];
             watch_tracker_result res;
             double t0 = now_ms();
             int wr = watch_tracker_frame(w, f->data, f->width, f->height, f->stride, t, &res, &err);
@@ -208,7 +208,7 @@ int bench_watch(int argc, char **argv)
             }
             double dt = now_ms() - t0;
             if (wr < 0) {
-                cvs_image_free(with_hand[0]), cvs_image_free(with_hand[1]);
+                base_image_free(with_hand[0]), base_image_free(with_hand[1]);
                 goto done;
             }
             busy += dt;
@@ -236,7 +236,7 @@ int bench_watch(int argc, char **argv)
             t += 1000 / fps;
             frame++;
         }
-        cvs_image_free(with_hand[0]), cvs_image_free(with_hand[1]);
+        base_image_free(with_hand[0]), base_image_free(with_hand[1]);
     }
     if (n_lat == 0) {
         fprintf(stderr, "tableref bench watch: no move was called\n");
@@ -257,7 +257,7 @@ int bench_watch(int argc, char **argv)
 done:
     if (rc)
         fprintf(stderr, "tableref bench watch: %s\n", err.msg);
-    cvs_image_free(still[0]), cvs_image_free(still[1]), cvs_image_free(img);
+    base_image_free(still[0]), base_image_free(still[1]), base_image_free(img);
     ds_truth_clear(&truth);
     free(latency);
     free(frame_ms);

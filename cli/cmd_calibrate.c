@@ -12,7 +12,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "cvshim.h"
-#include "vis_image.h"
+#include "media_image_read.h"
 #include "vis_roster.h"
 
 static void calibrate_usage(FILE *out)
@@ -76,7 +76,7 @@ static int calibrate_camera(int argc, char **argv)
     const char **images = calloc((size_t)argc, sizeof *images);
     int n_images = 0, rc = EXIT_BAD_INPUT;
     calib_camera *cc = NULL;
-    rules_error err;
+    base_error err;
     if (!images)
         return EXIT_BAD_INPUT;
     int fix_aspect = 0, zero_tangent = 0, k3 = 0, keep_outliers = 0, no_distortion = 0;
@@ -152,13 +152,13 @@ static int calibrate_camera(int argc, char **argv)
         goto done;
     }
     for (int i = 0; i < n_images; i++) {
-        cvs_image *img = vis_image_load(images[i], VIS_IMAGE_GRAY, &err);
+        base_image *img = media_image_load(images[i], MEDIA_IMAGE_GRAY, &err);
         if (!img) {
             fprintf(stderr, "tableref calibrate camera: %s\n", err.msg);
             goto done;
         }
         int r = calib_camera_add_image(cc, img, base_name(images[i]), &err);
-        cvs_image_free(img);
+        base_image_free(img);
         if (r < 0) {
             fprintf(stderr, "tableref calibrate camera: %s: %s\n", images[i], err.msg);
             goto done;
@@ -242,13 +242,13 @@ static int calibrate_board(int argc, char **argv)
         return cli_missing("calibrate board", "--roster ROSTER.json (it holds the board's tags)"), EXIT_BAD_INPUT;
     if (!out)
         out = calib_path;
-    rules_error err;
+    base_error err;
     calib_file c;
     vis_roster *roster = NULL;
-    cvs_image *img = NULL;
+    base_image *img = NULL;
     int rc = EXIT_BAD_INPUT;
     if (calib_file_load_ex(calib_path, CALIB_FILE_POSE_OPTIONAL, &c, &err) < 0 ||
-        !(roster = vis_roster_load(roster_path, &err)) || !(img = vis_image_load(image, VIS_IMAGE_GRAY, &err))) {
+        !(roster = vis_roster_load(roster_path, &err)) || !(img = media_image_load(image, MEDIA_IMAGE_GRAY, &err))) {
         fprintf(stderr, "tableref calibrate board: %s\n", err.msg);
         goto done;
     }
@@ -292,7 +292,7 @@ static int calibrate_board(int argc, char **argv)
     printf("wrote %s\n", out);
     rc = 0;
 done:
-    cvs_image_free(img);
+    base_image_free(img);
     vis_roster_free(roster);
     return rc;
 }
@@ -320,11 +320,11 @@ static int calibrate_projector(int argc, char **argv)
     if (!pattern_out && !calib_path)
         return cli_missing("calibrate projector", "--calib CALIB.json (or --pattern-out alone, to write the pattern)"),
                EXIT_BAD_INPUT;
-    rules_error err;
+    base_error err;
     calib_projector_pattern pat;
     calib_projector_pattern_default(&pat, pw, ph);
-    cvs_image *pattern = calib_projector_pattern_draw(&pat, &err);
-    cvs_image *img = NULL;
+    base_image *pattern = calib_projector_pattern_draw(&pat, &err);
+    base_image *img = NULL;
     calib_file c;
     int rc = EXIT_BAD_INPUT;
     if (!pattern) {
@@ -332,7 +332,7 @@ static int calibrate_projector(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     if (pattern_out) {
-        if (cvs_image_save(pattern, pattern_out, 95, &err) < 0) {
+        if (media_image_save(pattern, pattern_out, 95, &err) < 0) {
             fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
             goto done;
         }
@@ -346,7 +346,7 @@ static int calibrate_projector(int argc, char **argv)
         fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
         goto done;
     }
-    if (show && cvs_projector_show(pattern, (int)sx, (int)sy, (int)wait_ms, &err) < 0) {
+    if (show && media_projector_show(pattern, (int)sx, (int)sy, (int)wait_ms, &err) < 0) {
         fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
         goto done;
     }
@@ -355,7 +355,7 @@ static int calibrate_projector(int argc, char **argv)
                         "(tableref has no live capture of its own here)\n");
         goto done;
     }
-    if (!(img = vis_image_load(image, VIS_IMAGE_GRAY, &err))) {
+    if (!(img = media_image_load(image, MEDIA_IMAGE_GRAY, &err))) {
         fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
         goto done;
     }
@@ -379,9 +379,9 @@ static int calibrate_projector(int argc, char **argv)
     rc = 0;
 done:
     if (show)
-        cvs_projector_close();
-    cvs_image_free(pattern);
-    cvs_image_free(img);
+        media_projector_close();
+    base_image_free(pattern);
+    base_image_free(img);
     return rc;
 }
 

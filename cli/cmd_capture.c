@@ -15,11 +15,11 @@
 
 #include "calib_coverage.h"
 #include "calib_target.h"
-#include "rules_geom.h"
+#include "base_geom.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "table_file.h"
-#include "vis_capture.h"
+#include "cap_source.h"
 #include "vis_roster.h"
 #include "vis_tag.h"
 
@@ -68,13 +68,13 @@ typedef struct capture_job {
     int kept;
 } capture_job;
 
-static int save_still(capture_job *j, const vis_frame *f, const char *name, char *path, size_t cap, rules_error *err)
+static int save_still(capture_job *j, const cap_frame *f, const char *name, char *path, size_t cap, base_error *err)
 {
     if (name)
         snprintf(path, cap, "%s/%s", j->out, name);
     else
         snprintf(path, cap, "%s/still-%04d.jpg", j->out, j->kept + 1);
-    if (cvs_image_save(f->image, path, 95, err) < 0)
+    if (media_image_save(f->image, path, 95, err) < 0)
         return -1;
     j->kept++;
     return 0;
@@ -88,10 +88,10 @@ static double now_s(void)
 }
 
 /* Checks the frame size once; -1 with a message naming both sizes. */
-static int check_size(capture_job *j, const vis_frame *f, const char *src, rules_error *err)
+static int check_size(capture_job *j, const cap_frame *f, const char *src, base_error *err)
 {
     if (j->frame_w && (f->image->width != j->frame_w || f->image->height != j->frame_h))
-        return rules_error_set(err, "%s delivers %dx%d frames, not the %dx%d asked: %s", src, f->image->width,
+        return base_error_set(err, "%s delivers %dx%d frames, not the %dx%d asked: %s", src, f->image->width,
                                f->image->height, j->frame_w, j->frame_h,
                                j->live ? "the camera cannot give that size (`tableref cameras` lists its sizes)"
                                        : "a recording is not resized: record or calibrate at one size");
@@ -123,13 +123,13 @@ static view view_of(const calib_target_points *p)
 static int same_view(const view *a, const view *b, double diag)
 {
     double turn = fabs(a->axis - b->axis);
-    turn = fmin(turn, RULES_PI - turn);
+    turn = fmin(turn, BASE_PI - turn);
     return a->n == b->n && hypot(a->cx - b->cx, a->cy - b->cy) < 0.02 * diag &&
            fabs(a->spread / b->spread - 1) < 0.03 && turn < 0.03;
 }
 
 /* Target views: kept when found and not a repeat of a kept view (the coverage map shows where they were). */
-static int capture_camera(vis_capture *cap, capture_job *j, const char *src, const calib_target *t, rules_error *err)
+static int capture_camera(cap_source *cap, capture_job *j, const char *src, const calib_target *t, base_error *err)
 {
     calib_target_finder *finder = calib_target_finder_new(t, err);
     if (!finder)
@@ -138,8 +138,8 @@ static int capture_camera(vis_capture *cap, capture_job *j, const char *src, con
     view views[64];
     int rc = 0, r, frames = 0;
     double last = -1e9;
-    vis_frame f;
-    while (j->kept < j->count && (r = vis_capture_read(cap, &f, err)) == 1) {
+    cap_frame f;
+    while (j->kept < j->count && (r = cap_source_read(cap, &f, err)) == 1) {
         if ((rc = check_size(j, &f, src, err)) < 0)
             break;
         if (frames++ == 0)
@@ -206,17 +206,17 @@ static int capture_camera(vis_capture *cap, capture_job *j, const char *src, con
 }
 
 /* The board: the first frame that shows every corner tag; else the best one, naming what is missing. */
-static int capture_board(vis_capture *cap, capture_job *j, const char *src, const vis_roster *roster, rules_error *err)
+static int capture_board(cap_source *cap, capture_job *j, const char *src, const vis_roster *roster, base_error *err)
 {
     if (roster->n_board_tags == 0)
-        return rules_error_set(err, "the roster has no board tags (board.tags): nothing to look for");
+        return base_error_set(err, "the roster has no board tags (board.tags): nothing to look for");
     vis_tag_detector *det = vis_tag_detector_new(roster->family);
     if (!det)
-        return rules_error_set(err, "cannot make a %s detector", roster->family);
+        return base_error_set(err, "cannot make a %s detector", roster->family);
     int best = -1, r, rc = 0, frames = 0;
     char best_seen[256] = "";
-    vis_frame f;
-    while (frames < (j->live ? 30 : 1000000) && (r = vis_capture_read(cap, &f, err)) == 1) {
+    cap_frame f;
+    while (frames < (j->live ? 30 : 1000000) && (r = cap_source_read(cap, &f, err)) == 1) {
         frames++;
         if ((rc = check_size(j, &f, src, err)) < 0)
             break;
@@ -266,12 +266,12 @@ static int capture_board(vis_capture *cap, capture_job *j, const char *src, cons
 }
 
 /* Plain stills: projector or timed. */
-static int capture_stills(vis_capture *cap, capture_job *j, const char *src, const char *name, rules_error *err)
+static int capture_stills(cap_source *cap, capture_job *j, const char *src, const char *name, base_error *err)
 {
     int r;
     double last = -1e9;
-    vis_frame f;
-    while (j->kept < j->count && (r = vis_capture_read(cap, &f, err)) == 1) {
+    cap_frame f;
+    while (j->kept < j->count && (r = cap_source_read(cap, &f, err)) == 1) {
         if (check_size(j, &f, src, err) < 0)
             return -1;
         if (j->live && now_s() - last < j->every_s)
@@ -332,7 +332,7 @@ int cmd_capture(int argc, char **argv)
         fprintf(stderr, "tableref capture: --every must be 0..600 seconds\n");
         return EXIT_BAD_INPUT;
     }
-    rules_error err = {{0}};
+    base_error err = {{0}};
     table_file table;
     memset(&table, 0, sizeof table);
     if (table_path && table_file_load(table_path, &table, &err) < 0) {
@@ -351,7 +351,7 @@ int cmd_capture(int argc, char **argv)
         j.frame_w = table.width, j.frame_h = table.height;
     int rc = EXIT_BAD_INPUT;
     vis_roster *roster = NULL;
-    vis_capture *cap = NULL;
+    cap_source *cap = NULL;
     calib_target target;
     if (!source) {
         cli_missing("capture", "--source SRC (a camera: see `tableref cameras`; or a file or folder)");
@@ -378,15 +378,15 @@ int cmd_capture(int argc, char **argv)
         fprintf(stderr, "tableref capture: %s: cannot create the folder: %s\n", out, strerror(errno));
         goto done;
     }
-    vis_capture_config cfg;
-    vis_capture_config_default(&cfg);
+    cap_source_config cfg;
+    cap_source_config_default(&cfg);
     cfg.width = j.frame_w, cfg.height = j.frame_h;
-    if (!(cap = vis_capture_open(source, &cfg, &err))) {
+    if (!(cap = cap_source_open(source, &cfg, &err))) {
         fprintf(stderr, "tableref capture: %s\n", err.msg);
         goto done;
     }
-    j.live = vis_capture_kind_of(cap) == VIS_CAPTURE_V4L2 || vis_capture_kind_of(cap) == VIS_CAPTURE_LIBCAMERA;
-    printf("capture: %s%s%s\n", vis_capture_describe(cap), j.frame_w ? ", frames must be " : "", j.frame_w ? size ? size : "the calibration's size" : "");
+    j.live = cap_source_kind_of(cap) == CAP_SOURCE_V4L2 || cap_source_kind_of(cap) == CAP_SOURCE_LIBCAMERA;
+    printf("capture: %s%s%s\n", cap_source_describe(cap), j.frame_w ? ", frames must be " : "", j.frame_w ? size ? size : "the calibration's size" : "");
     int r = is_camera ? capture_camera(cap, &j, source, &target, &err)
             : is_board ? capture_board(cap, &j, source, roster ? roster : table.roster, &err)
             : capture_stills(cap, &j, source, is_proj ? "projector.jpg" : NULL, &err);
@@ -395,7 +395,7 @@ int cmd_capture(int argc, char **argv)
     else
         rc = r;
 done:
-    vis_capture_close(cap);
+    cap_source_close(cap);
     vis_roster_free(roster);
     table_file_clear(&table);
     return rc;
@@ -418,9 +418,9 @@ int cmd_cameras(int argc, char **argv)
         fprintf(stderr, "tableref cameras: unexpected argument '%s' (try --help)\n", argv[1]);
         return EXIT_BAD_INPUT;
     }
-    vis_source_info list[32];
-    rules_error err;
-    int n = vis_capture_list(list, 32, &err);
+    cap_source_info list[32];
+    base_error err;
+    int n = cap_source_list(list, 32, &err);
     if (n < 0) {
         fprintf(stderr, "tableref cameras: %s\n", err.msg);
         return EXIT_BAD_INPUT;

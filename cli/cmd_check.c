@@ -105,17 +105,17 @@ static int parse_pursuer(const char *text, char *id_buf, rules_pursuer *list, si
     double inches;
     if (cli_number("--pursuer", num, &inches) < 0 || inches < 0)
         return -1;
-    list[(*n)++] = (rules_pursuer){id_buf, rules_in_to_mm(inches), reformed};
+    list[(*n)++] = (rules_pursuer){id_buf, base_in_to_mm(inches), reformed};
     return 0;
 }
 
 /* AFTER with every suggestion applied, for `tableref check BEFORE FILE` to confirm. */
 static int write_suggestion(const rules_snapshot *after, const rules_report *report, const char *path)
 {
-    rules_error err = {{0}};
+    base_error err = {{0}};
     rules_snapshot *fixed = rules_suggest_apply(after, report);
     cJSON *j = fixed ? rules_json_from_snapshot(fixed) : NULL;
-    int rc = j ? rules_json_write_file(j, path, &err) : rules_error_set(&err, "out of memory");
+    int rc = j ? base_json_write_file(j, path, &err) : base_error_set(&err, "out of memory");
     if (rc < 0)
         fprintf(stderr, "tableref check: --suggest: %s\n", err.msg);
     cJSON_Delete(j);
@@ -230,7 +230,7 @@ int cmd_check(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
 
-    rules_error err = {{0}};
+    base_error err = {{0}};
     rules_snapshot *before = rules_json_load_snapshot(files[0], &err);
     if (!before) {
         fprintf(stderr, "tableref check: %s\n", err.msg);
@@ -251,8 +251,8 @@ int cmd_check(int argc, char **argv)
         goto done;
     }
     if (opt.move == RULES_MOVE_PURSUIT) {
-        pin.tolerance_mm = rules_in_to_mm(tolerance_in);
-        pin.pursued_heading = rules_deg_to_rad(pursued_deg);
+        pin.tolerance_mm = base_in_to_mm(tolerance_in);
+        pin.pursued_heading = base_deg_to_rad(pursued_deg);
         if (pursued) {
             rules_formation pf;
             const rules_unit *pu = rules_snapshot_find_unit(before, pursued);
@@ -296,7 +296,7 @@ int cmd_check(int argc, char **argv)
         fprintf(stderr, "tableref check: out of memory\n");
         goto done;
     }
-    if (out_path && rules_json_write_file(j, out_path, &err) < 0) {
+    if (out_path && base_json_write_file(j, out_path, &err) < 0) {
         fprintf(stderr, "tableref check: %s\n", err.msg);
         cJSON_Delete(j);
         goto done;
@@ -306,7 +306,7 @@ int cmd_check(int argc, char **argv)
         goto done;
     }
     if (json)
-        rules_json_write_file(j, "-", &err);
+        base_json_write_file(j, "-", &err);
     else
         rules_report_print(&report, stdout);
     cJSON_Delete(j);

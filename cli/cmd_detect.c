@@ -11,7 +11,7 @@
 #include "rules_json.h"
 #include "table_file.h"
 #include "vis_detect.h"
-#include "vis_image.h"
+#include "media_image_read.h"
 #include "vis_roster.h"
 
 static void detect_usage(FILE *out)
@@ -44,14 +44,14 @@ static void detect_usage(FILE *out)
 
 /* Per-model errors against a truth file; NULL on error (err set). */
 static cJSON *truth_errors(const rules_snapshot *s, const char *truth_path, double *median_mm, double *max_mm,
-                           rules_error *err)
+                           base_error *err)
 {
-    cJSON *root = rules_json_parse_file(truth_path, err);
+    cJSON *root = base_json_parse_file(truth_path, err);
     if (!root)
         return NULL;
-    const cJSON *models = rules_json_array(root, "models", "", true, err);
+    const cJSON *models = base_json_array(root, "models", "", true, err);
     if (!models) {
-        rules_error_prefix(err, truth_path);
+        base_error_prefix(err, truth_path);
         cJSON_Delete(root);
         return NULL;
     }
@@ -64,11 +64,11 @@ static cJSON *truth_errors(const rules_snapshot *s, const char *truth_path, doub
         char id[RULES_ID_MAX], where[48];
         double x, y, fdeg;
         snprintf(where, sizeof where, "models[%zu]", i++);
-        if (rules_json_string(jm, "id", where, true, id, sizeof id, err) < 0 ||
-            rules_json_number(jm, "x_mm", where, true, &x, err) < 0 ||
-            rules_json_number(jm, "y_mm", where, true, &y, err) < 0 ||
-            rules_json_number(jm, "facing_deg", where, true, &fdeg, err) < 0) {
-            rules_error_prefix(err, truth_path);
+        if (base_json_string(jm, "id", where, true, id, sizeof id, err) < 0 ||
+            base_json_number(jm, "x_mm", where, true, &x, err) < 0 ||
+            base_json_number(jm, "y_mm", where, true, &y, err) < 0 ||
+            base_json_number(jm, "facing_deg", where, true, &fdeg, err) < 0) {
+            base_error_prefix(err, truth_path);
             cJSON_Delete(out);
             cJSON_Delete(root);
             free(errs);
@@ -81,11 +81,11 @@ static cJSON *truth_errors(const rules_snapshot *s, const char *truth_path, doub
             cJSON_AddBoolToObject(o, "found", false);
         } else {
             double e = hypot(m->pos.x - x, m->pos.y - y);
-            double fe = rules_rad_to_deg(rules_angle_wrap(m->facing - rules_deg_to_rad(fdeg)));
+            double fe = base_rad_to_deg(base_angle_wrap(m->facing - base_deg_to_rad(fdeg)));
             cJSON_AddBoolToObject(o, "found", true);
             cJSON_AddBoolToObject(o, "inferred", m->inferred);
-            rules_json_add_number(o, "error_mm", e, 4);
-            rules_json_add_number(o, "facing_error_deg", fe, 4);
+            base_json_add_number(o, "error_mm", e, 4);
+            base_json_add_number(o, "facing_error_deg", fe, 4);
             errs[ne++] = e;
         }
         cJSON_AddItemToArray(out, o);
@@ -149,11 +149,11 @@ int cmd_detect(int argc, char **argv)
                         "--calib and --roster\n");
         return EXIT_BAD_INPUT;
     }
-    rules_error err;
+    base_error err;
     calib_file calib;
     vis_roster *roster = NULL;
     rules_snapshot *prior = NULL, *snap = NULL;
-    cvs_image *img = NULL;
+    base_image *img = NULL;
     vis_detector *det = NULL;
     vis_report rep = {0};
     cJSON *errors = NULL;
@@ -170,12 +170,12 @@ int cmd_detect(int argc, char **argv)
     if ((!table_path && calib_file_load(calib_path, &calib, &err) < 0) ||
         (!table_path && !(roster = vis_roster_load(roster_path, &err))) ||
         (prior_path && !(prior = rules_json_load_snapshot(prior_path, &err))) ||
-        !(img = vis_image_load(image, VIS_IMAGE_GRAY, &err)) || !(det = vis_detector_new(roster, &calib, &err)))
+        !(img = media_image_load(image, MEDIA_IMAGE_GRAY, &err)) || !(det = vis_detector_new(roster, &calib, &err)))
         goto done;
     if (!refine)
         det->cfg.refine_pose_min_tags = 0;
     if (vis_detector_run(det, img->data, img->width, img->height, img->stride, prior, &snap, &rep, &err) < 0) {
-        rules_error_prefix(&err, image);
+        base_error_prefix(&err, image);
         goto done;
     }
     if (table_path && table_file_apply(&table, snap, &err) < 0)
@@ -197,10 +197,10 @@ int cmd_detect(int argc, char **argv)
         if (errors) {
             cJSON_AddItemToObject(root, "truth_errors", errors);
             errors = NULL;
-            rules_json_add_number(root, "truth_median_mm", med, 4);
-            rules_json_add_number(root, "truth_max_mm", worst, 4);
+            base_json_add_number(root, "truth_median_mm", med, 4);
+            base_json_add_number(root, "truth_max_mm", worst, 4);
         }
-        int wrc = rules_json_write_file(root, "-", &err);
+        int wrc = base_json_write_file(root, "-", &err);
         cJSON_Delete(root);
         if (wrc < 0)
             goto done;
@@ -235,7 +235,7 @@ done:
     rules_snapshot_free(snap);
     rules_snapshot_free(prior);
     vis_detector_free(det);
-    cvs_image_free(img);
+    base_image_free(img);
     vis_roster_free(roster);
     table_file_clear(&table);
     return rc;

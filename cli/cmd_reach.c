@@ -55,7 +55,7 @@ int cmd_reach(int argc, char **argv)
             fprintf(stderr, "tableref reach: --facing-step: expected degrees from 1 to 90\n");
             return EXIT_BAD_INPUT;
         }
-        o.facing_step_rad = rules_deg_to_rad(facing_step_deg);
+        o.facing_step_rad = base_deg_to_rad(facing_step_deg);
     }
     if (!isnan(lateral_step_mm)) {
         if (!(lateral_step_mm >= 1 && lateral_step_mm <= 100)) {
@@ -74,7 +74,7 @@ int cmd_reach(int argc, char **argv)
         fprintf(stderr, "tableref reach: --move: expected advance or march, got '%s'\n", move);
         return EXIT_BAD_INPUT;
     }
-    rules_error err = {{0}};
+    base_error err = {{0}};
     rules_snapshot *s = rules_json_load_snapshot(file, &err);
     if (!s) {
         fprintf(stderr, "tableref reach: %s\n", err.msg);
@@ -90,11 +90,11 @@ int cmd_reach(int argc, char **argv)
     cJSON *j = json || out_path ? rules_reach_to_json(&reach) : NULL;
     if ((json || out_path) && !j)
         fprintf(stderr, "tableref reach: out of memory\n");
-    else if (out_path && rules_json_write_file(j, out_path, &err) < 0)
+    else if (out_path && base_json_write_file(j, out_path, &err) < 0)
         fprintf(stderr, "tableref reach: %s\n", err.msg);
     else {
         if (json)
-            rules_json_write_file(j, "-", &err);
+            base_json_write_file(j, "-", &err);
         else
             rules_reach_print(&reach, stdout);
         status = 0;

@@ -31,7 +31,7 @@
 #include "rules_suggest.h"
 #include "table_file.h"
 #include "vis_detect.h"
-#include "vis_image.h"
+#include "media_image_read.h"
 #include "vis_roster.h"
 
 static void help(FILE *out)
@@ -79,17 +79,17 @@ static void help(FILE *out)
 }
 
 /* Projector mapping from a small JSON file: {"width": W, "height": H, "H": [9 numbers]}. */
-static int load_projector(const char *path, double H[9], int *w, int *h, rules_error *err)
+static int load_projector(const char *path, double H[9], int *w, int *h, base_error *err)
 {
-    cJSON *root = rules_json_parse_file(path, err);
+    cJSON *root = base_json_parse_file(path, err);
     if (!root)
         return -1;
     int rc = -1;
-    if (rules_json_int(root, "width", "", true, w, err) < 0 || rules_json_int(root, "height", "", true, h, err) < 0 ||
-        rules_json_numbers(root, "H", "", true, H, 9, err) < 0)
-        rules_error_prefix(err, path);
+    if (base_json_int(root, "width", "", true, w, err) < 0 || base_json_int(root, "height", "", true, h, err) < 0 ||
+        base_json_numbers(root, "H", "", true, H, 9, err) < 0)
+        base_error_prefix(err, path);
     else if (*w <= 0 || *h <= 0 || *w > 16384 || *h > 16384)
-        rules_error_set(err, "%s: width, height: must be 1..16384", path);
+        base_error_set(err, "%s: width, height: must be 1..16384", path);
     else
         rc = 0;
     cJSON_Delete(root);
@@ -112,34 +112,34 @@ static int out_path(char *buf, size_t cap, const char *dir, const char *name)
     return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
 
-static int publish(const char *tmp, const char *final, rules_error *err)
+static int publish(const char *tmp, const char *final, base_error *err)
 {
     if (rename(tmp, final) != 0) {
         int e = errno;
         remove(tmp);
-        return rules_error_set(err, "%s: cannot write: %s", final, strerror(e));
+        return base_error_set(err, "%s: cannot write: %s", final, strerror(e));
     }
     return 0;
 }
 
-static int write_json(const cJSON *j, const char *dir, const char *name, rules_error *err)
+static int write_json(const cJSON *j, const char *dir, const char *name, base_error *err)
 {
     char fin[4096], tmp[4200];
     if (out_path(fin, sizeof fin, dir, name) < 0)
-        return rules_error_set(err, "%s: path too long", dir);
+        return base_error_set(err, "%s: path too long", dir);
     snprintf(tmp, sizeof tmp, "%s.tmp", fin);
-    if (rules_json_write_file(j, tmp, err) < 0) {
+    if (base_json_write_file(j, tmp, err) < 0) {
         remove(tmp);
         return -1;
     }
     return publish(tmp, fin, err);
 }
 
-static int write_target_png(ov_target *t, const char *dir, const char *name, rules_error *err)
+static int write_target_png(ov_target *t, const char *dir, const char *name, base_error *err)
 {
     char fin[4096], tmp[4200];
     if (out_path(fin, sizeof fin, dir, name) < 0)
-        return rules_error_set(err, "%s: path too long", dir);
+        return base_error_set(err, "%s: path too long", dir);
     snprintf(tmp, sizeof tmp, "%s.tmp", fin);
     if (ov_target_write_png(t, tmp, err) < 0) {
         remove(tmp);
@@ -151,16 +151,16 @@ static int write_target_png(ov_target *t, const char *dir, const char *name, rul
 /* One detected frame. */
 typedef struct frame {
     const char *path;
-    cvs_image *img;
+    base_image *img;
     rules_snapshot *snap;
     vis_report rep;
 } frame;
 
-static int detect_frame(vis_detector *det, frame *f, rules_error *err)
+static int detect_frame(vis_detector *det, frame *f, base_error *err)
 {
     if (vis_detector_run(det, f->img->data, f->img->width, f->img->height, f->img->stride, NULL, &f->snap, &f->rep,
                          err) < 0) {
-        rules_error_prefix(err, f->path);
+        base_error_prefix(err, f->path);
         return -1;
     }
     for (size_t i = 0; i < f->rep.n; i++)
@@ -179,7 +179,7 @@ static cJSON *frame_json(const frame *f)
 
 /* The reach of `id` from the BEFORE table for the move asked, else the one judged, else a March. */
 static int compute_reach(const rules_snapshot *before, const char *id, rules_move_type asked, const rules_report *r,
-                         rules_reach *out, rules_error *err)
+                         rules_reach *out, base_error *err)
 {
     rules_move_type m = asked;
     for (size_t i = 0; m == RULES_MOVE_AUTO && i < r->n_units; i++)
@@ -189,13 +189,13 @@ static int compute_reach(const rules_snapshot *before, const char *id, rules_mov
     if (m == RULES_MOVE_AUTO)
         m = RULES_MOVE_MARCH;
     if (rules_reach_compute(before, id, m, NULL, out, err) < 0)
-        return rules_error_prefix(err, "--reach"), -1;
+        return base_error_prefix(err, "--reach"), -1;
     return 0;
 }
 
 /* The reach into the scene, its player's side from the table; a report of the judged area grows to hold it. */
 static int add_reach(ov_scene *sc, const rules_snapshot *before, const rules_reach *r, bool whole_board,
-                     double view[4], rules_error *err)
+                     double view[4], base_error *err)
 {
     const rules_unit *u = rules_snapshot_find_unit(before, r->unit_id);
     if (ov_scene_add_reach(sc, r, u ? u->side : NULL, err) < 0)
@@ -204,7 +204,7 @@ static int add_reach(ov_scene *sc, const rules_snapshot *before, const rules_rea
     const double room = 25.4;
     for (size_t i = 0; !whole_board && i < r->n_facings; i++)
         for (size_t k = 0; k < r->facings[i].n_envelope; k++) {
-            rules_vec2 p = r->facings[i].envelope[k];
+            base_vec2 p = r->facings[i].envelope[k];
             x0 = fmin(x0, fmax(0, p.x - room)), y0 = fmin(y0, fmax(0, p.y - room));
             x1 = fmax(x1, fmin(before->board_width, p.x + room)), y1 = fmax(y1, fmin(before->board_depth, p.y + room));
         }
@@ -213,7 +213,7 @@ static int add_reach(ov_scene *sc, const rules_snapshot *before, const rules_rea
 }
 
 /* The report pictures: the same drawing into PNG, SVG and PDF. */
-static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov_paper paper, rules_error *err)
+static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov_paper paper, base_error *err)
 {
     static const struct {
         ov_format f;
@@ -222,7 +222,7 @@ static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         char fin[4096], tmp[4200];
         if (out_path(fin, sizeof fin, dir, kinds[k].name) < 0)
-            return rules_error_set(err, "%s: path too long", dir);
+            return base_error_set(err, "%s: path too long", dir);
         snprintf(tmp, sizeof tmp, "%s.tmp", fin);
         ov_target *t = ov_target_new_report_view(view[0], view[1], view[2], view[3], paper, kinds[k].f, tmp, err);
         if (!t)
@@ -298,7 +298,7 @@ int cmd_referee(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
 
-    rules_error err = {{0}};
+    base_error err = {{0}};
     table_file table;
     memset(&table, 0, sizeof table);
     calib_file calib;
@@ -329,8 +329,8 @@ int cmd_referee(int argc, char **argv)
     if ((!table_path && calib_file_load(calib_path, &calib, &err) < 0) ||
         (!table_path && !(roster = vis_roster_load(roster_path, &err))) ||
         (proj_path && load_projector(proj_path, H, &pw, &ph, &err) < 0) ||
-        !(fr[0].img = vis_image_load(images[0], VIS_IMAGE_GRAY, &err)) ||
-        !(fr[1].img = vis_image_load(images[1], VIS_IMAGE_GRAY, &err)) ||
+        !(fr[0].img = media_image_load(images[0], MEDIA_IMAGE_GRAY, &err)) ||
+        !(fr[1].img = media_image_load(images[1], MEDIA_IMAGE_GRAY, &err)) ||
         !(det = vis_detector_new(roster, &calib, &err)))
         goto done;
     if (!refine)
@@ -345,12 +345,12 @@ int cmd_referee(int argc, char **argv)
     rules_robust_options_default(&ro);
     ro.check = opt;
     if (rules_robust_check(fr[0].snap, fr[1].snap, &ro, &report, &err) < 0) {
-        rules_error_prefix(&err, images[1]);
+        base_error_prefix(&err, images[1]);
         goto done;
     }
     /* The nearest legal move for each call that stands ILLEGAL (rules_suggest.h); none for CANNOT TELL. */
     if (rules_suggest_moves(fr[0].snap, fr[1].snap, &opt, &report, &err) < 0) {
-        rules_error_prefix(&err, images[1]);
+        base_error_prefix(&err, images[1]);
         goto done;
     }
     if (!proj_path) {
@@ -365,7 +365,7 @@ int cmd_referee(int argc, char **argv)
     }
 
     if (reach_unit && compute_reach(fr[0].snap, reach_unit, opt.move, &report, &reach, &err) < 0) {
-        rules_error_prefix(&err, images[0]);
+        base_error_prefix(&err, images[0]);
         goto done;
     }
 
@@ -387,7 +387,7 @@ int cmd_referee(int argc, char **argv)
         goto done;
     root = rules_report_to_json(&report);
     if (!root) {
-        rules_error_set(&err, "out of memory");
+        base_error_set(&err, "out of memory");
         goto done;
     }
     cJSON *ref = cJSON_AddObjectToObject(root, "referee");
@@ -400,18 +400,18 @@ int cmd_referee(int argc, char **argv)
 
     /* 3. Write. */
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        rules_error_set(&err, "%s: cannot create the output folder: %s", dir, strerror(errno));
+        base_error_set(&err, "%s: cannot create the output folder: %s", dir, strerror(errno));
         goto done;
     }
     if (write_json(root, dir, "report.json", &err) < 0)
         goto done;
     cJSON *sj = rules_json_from_snapshot(fr[0].snap);
-    int wr = sj ? write_json(sj, dir, "before.json", &err) : rules_error_set(&err, "out of memory");
+    int wr = sj ? write_json(sj, dir, "before.json", &err) : base_error_set(&err, "out of memory");
     cJSON_Delete(sj);
     if (wr < 0)
         goto done;
     sj = rules_json_from_snapshot(fr[1].snap);
-    wr = sj ? write_json(sj, dir, "after.json", &err) : rules_error_set(&err, "out of memory");
+    wr = sj ? write_json(sj, dir, "after.json", &err) : base_error_set(&err, "out of memory");
     cJSON_Delete(sj);
     if (wr < 0 || write_target_png(cam, dir, "camera.png", &err) < 0 ||
         write_target_png(proj, dir, "projector.png", &err) < 0 ||
@@ -443,7 +443,7 @@ done:
     for (int k = 0; k < 2; k++) {
         vis_report_clear(&fr[k].rep);
         rules_snapshot_free(fr[k].snap);
-        cvs_image_free(fr[k].img);
+        base_image_free(fr[k].img);
     }
     vis_detector_free(det);
     vis_roster_free(roster);

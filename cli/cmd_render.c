@@ -39,10 +39,10 @@ static void render_usage(FILE *out)
             "Exit status: 0 done, 2 bad input or usage.\n");
 }
 
-static int make_dir(const char *path, rules_error *err)
+static int make_dir(const char *path, base_error *err)
 {
     if (mkdir(path, 0777) < 0 && errno != EEXIST)
-        return rules_error_set(err, "%s: cannot create: %s", path, strerror(errno));
+        return base_error_set(err, "%s: cannot create: %s", path, strerror(errno));
     return 0;
 }
 
@@ -73,7 +73,7 @@ static void add_formation_truth(cJSON *tj, const ds_hard_table *t)
 
 /* Renders one frame of the scene into dir: picture, calibration, roster, snapshot, truth. */
 static int render_into(const ds_scene *s, const rules_snapshot *snap, uint32_t frame_seed, const ds_hard_table *hard,
-                       const char *dir, rules_error *err)
+                       const char *dir, base_error *err)
 {
     /* Compress once, when writing, rather than in the renderer and again here. */
     ds_render_params p = s->render;
@@ -81,7 +81,7 @@ static int render_into(const ds_scene *s, const rules_snapshot *snap, uint32_t f
     p.effects.jpeg_quality = 0;
     if (frame_seed)
         p.frame_seed = frame_seed;
-    cvs_image *gray = NULL, *colour = NULL;
+    base_image *gray = NULL, *colour = NULL;
     ds_truth truth = {0};
     int rc = -1;
     char path[4096];
@@ -89,7 +89,7 @@ static int render_into(const ds_scene *s, const rules_snapshot *snap, uint32_t f
     if (make_dir(dir, err) < 0 || ds_render_colour(snap, s->roster, &s->calib, &p, &gray, &colour, &truth, err) < 0)
         goto done;
     snprintf(path, sizeof path, "%s/%s", dir, image_name);
-    if (cvs_image_save(colour ? colour : gray, path, quality, err) < 0)
+    if (media_image_save(colour ? colour : gray, path, quality, err) < 0)
         goto done;
     snprintf(path, sizeof path, "%s/calib.json", dir);
     if (calib_file_save(&s->calib, path, err) < 0)
@@ -104,7 +104,7 @@ static int render_into(const ds_scene *s, const rules_snapshot *snap, uint32_t f
     cJSON *tj = ds_truth_to_json(&truth, snap, s->roster, &s->calib, image_name);
     if (tj && hard)
         add_formation_truth(tj, hard);
-    int wrc = tj ? rules_json_write_file(tj, path, err) : rules_error_set(err, "out of memory");
+    int wrc = tj ? base_json_write_file(tj, path, err) : base_error_set(err, "out of memory");
     cJSON_Delete(tj);
     if (wrc < 0)
         goto done;
@@ -117,18 +117,18 @@ static int render_into(const ds_scene *s, const rules_snapshot *snap, uint32_t f
            gray->height, truth.n_tags, vis, hand, dir);
     rc = 0;
 done:
-    cvs_image_free(gray);
-    cvs_image_free(colour);
+    base_image_free(gray);
+    base_image_free(colour);
     ds_truth_clear(&truth);
     return rc;
 }
 
-static int write_pair(const char *out, const ds_hard_pair *pr, rules_error *err)
+static int write_pair(const char *out, const ds_hard_pair *pr, base_error *err)
 {
     cJSON *root = cJSON_CreateObject(), *moves = root ? cJSON_AddArrayToObject(root, "moves") : NULL;
     if (!moves) {
         cJSON_Delete(root);
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     }
     cJSON_AddStringToObject(root, "format", "tableref.pair");
     cJSON_AddNumberToObject(root, "version", 1);
@@ -138,15 +138,15 @@ static int write_pair(const char *out, const ds_hard_pair *pr, rules_error *err)
     for (int k = 0; k < 2; k++) {
         cJSON *m = cJSON_CreateObject();
         cJSON_AddStringToObject(m, "unit", pr->moves[k].unit);
-        rules_json_add_number(m, "forward_in", rules_mm_to_in(pr->moves[k].forward_mm), 3);
+        base_json_add_number(m, "forward_in", base_mm_to_in(pr->moves[k].forward_mm), 3);
         cJSON_AddStringToObject(m, "rate", pr->moves[k].rate);
-        rules_json_add_number(m, "rate_in", rules_mm_to_in(pr->moves[k].rate_mm), 3);
+        base_json_add_number(m, "rate_in", base_mm_to_in(pr->moves[k].rate_mm), 3);
         cJSON_AddStringToObject(m, "expect", pr->moves[k].legal ? "legal" : "illegal");
         cJSON_AddItemToArray(moves, m);
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/pair.json", out);
-    int rc = rules_json_write_file(root, path, err);
+    int rc = base_json_write_file(root, path, err);
     cJSON_Delete(root);
     return rc;
 }
@@ -185,7 +185,7 @@ int cmd_render(int argc, char **argv)
     }
     if (!out)
         return cli_missing("render", "--out DIR (where to write the picture and its truth)"), EXIT_BAD_INPUT;
-    rules_error err;
+    base_error err;
     ds_scene *s = NULL;
     ds_hard_table *hard = NULL;
     if (gen) {
@@ -225,14 +225,14 @@ int cmd_render(int argc, char **argv)
     if (crop) {
         /* A file other commands read must pass their checks: the principal point stays in the crop. */
         if (sscanf(crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4) {
-            rules_error_set(&err, "--crop: expected WxH+X+Y, got '%s'", crop);
+            base_error_set(&err, "--crop: expected WxH+X+Y, got '%s'", crop);
             goto done;
         }
         if (ds_hard_crop(&s->calib, x0, y0, w, h, &err) < 0 || calib_file_validate(&s->calib, "--crop", &err) < 0)
             goto done;
     }
     if (pair && !hard) {
-        rules_error_set(&err, "--pair: only for --generate hard[:K]");
+        base_error_set(&err, "--pair: only for --generate hard[:K]");
         goto done;
     }
     if (render_into(s, s->snapshot, 0, hard, out, &err) < 0)
@@ -244,8 +244,8 @@ int cmd_render(int argc, char **argv)
             write_pair(out, &pr, &err) < 0)
             goto done;
         printf("pair: %s advanced %.1f\" (%s), %s marched %.1f\" (%s) -> %s/pair.json\n", pr.moves[0].unit,
-               rules_mm_to_in(pr.moves[0].forward_mm), pr.moves[0].legal ? "legal" : "illegal", pr.moves[1].unit,
-               rules_mm_to_in(pr.moves[1].forward_mm), pr.moves[1].legal ? "legal" : "illegal", out);
+               base_mm_to_in(pr.moves[0].forward_mm), pr.moves[0].legal ? "legal" : "illegal", pr.moves[1].unit,
+               base_mm_to_in(pr.moves[1].forward_mm), pr.moves[1].legal ? "legal" : "illegal", out);
     }
     rc = 0;
 done:

@@ -73,7 +73,7 @@ int cmd_render_sequence(int argc, char **argv)
         usage(stderr);
         return EXIT_BAD_INPUT;
     }
-    rules_error err;
+    base_error err;
     ds_sequence *q = NULL;
     if (gen) {
         if (strncmp(gen, "hard", 4) != 0 || (gen[4] != 0 && gen[4] != ':')) {

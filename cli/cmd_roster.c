@@ -226,7 +226,7 @@ static int write_army(const army_file *f, size_t a, int slot, const char *path, 
 {
     army_roster_options o = *base;
     o.army_slot = slot;
-    rules_error err;
+    base_error err;
     const army_list *al = &f->armies[a];
     cJSON *root = army_roster_json(al, f, &o, &err);
     if (!root) {
@@ -246,7 +246,7 @@ static int write_army(const army_file *f, size_t a, int slot, const char *path, 
         vis_roster_free(check);
     }
 #endif
-    if (rules_json_write_file(root, path, &err) < 0) {
+    if (base_json_write_file(root, path, &err) < 0) {
         fprintf(stderr, "tableref roster import: %s\n", err.msg);
         cJSON_Delete(root);
         return -1;
@@ -338,7 +338,7 @@ static int roster_import(int argc, char **argv)
             return EXIT_BAD_INPUT;
         }
 
-    rules_error err;
+    base_error err;
     army_file *f = army_file_read(pos[0], &err);
     if (!f) {
         fprintf(stderr, "tableref roster import: %s\n", err.msg);

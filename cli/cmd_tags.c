@@ -9,7 +9,7 @@
 #include "commands.h"
 #include "cvshim.h"
 #include "rules_json.h"
-#include "vis_image.h"
+#include "media_image_read.h"
 #include "vis_tag.h"
 
 static void tags_usage(FILE *out)
@@ -84,8 +84,8 @@ int cmd_tags(int argc, char **argv)
     det->cfg.min_margin = 0;
     det->cfg.max_hamming = 2;
 
-    rules_error err;
-    cvs_image *img = vis_image_load(image, VIS_IMAGE_GRAY, &err);
+    base_error err;
+    base_image *img = media_image_load(image, MEDIA_IMAGE_GRAY, &err);
     if (!img) {
         fprintf(stderr, "tableref tags: %s\n", err.msg);
         vis_tag_detector_free(det);
@@ -109,11 +109,11 @@ int cmd_tags(int argc, char **argv)
                 cJSON_AddItemToArray(pt, cJSON_CreateNumber(round((t->corners[k][1] + off) * 1e4) / 1e4));
                 cJSON_AddItemToArray(cs, pt);
             }
-            rules_json_add_number(o, "margin", t->margin, 3);
+            base_json_add_number(o, "margin", t->margin, 3);
             cJSON_AddNumberToObject(o, "hamming", t->hamming);
             cJSON_AddItemToArray(arr, o);
         }
-        rc = rules_json_write_file(arr, "-", &err);
+        rc = base_json_write_file(arr, "-", &err);
         cJSON_Delete(arr);
     } else {
         const double off = vis_tag_corner_offset();
@@ -126,7 +126,7 @@ int cmd_tags(int argc, char **argv)
         }
     }
     vis_tag_list_clear(&tags);
-    cvs_image_free(img);
+    base_image_free(img);
     vis_tag_detector_free(det);
     return rc < 0 ? EXIT_BAD_INPUT : 0;
 }

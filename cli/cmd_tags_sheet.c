@@ -66,8 +66,8 @@ int cmd_tags_sheet(int argc, char **argv)
         fprintf(stderr, "tableref tags sheet: --paper: expected a4 or letter, got '%s'\n", paper);
         return EXIT_BAD_INPUT;
     }
-    rules_error err;
-    cJSON *root = rules_json_parse_file(pos[0], &err);
+    base_error err;
+    cJSON *root = base_json_parse_file(pos[0], &err);
     if (!root) {
         fprintf(stderr, "tableref tags sheet: %s\n", err.msg);
         return EXIT_BAD_INPUT;
@@ -90,7 +90,7 @@ int cmd_tags_sheet(int argc, char **argv)
     if (!r) {
         fprintf(stderr, "tableref tags sheet: %s\n", err.msg);
     } else if (calib_sheet_write_pdf(r, root, &o, out, &st, layout_path ? &layout : NULL, &err) < 0 ||
-               (layout && rules_json_write_file(layout, layout_path, &err) < 0)) {
+               (layout && base_json_write_file(layout, layout_path, &err) < 0)) {
         fprintf(stderr, "tableref tags sheet: %s\n", err.msg);
     } else {
         printf("wrote %s: %d page%s, %d model tags%s%s, %s paper\n", out, st.pages, st.pages == 1 ? "" : "s",

@@ -59,13 +59,13 @@ static int paper_size(const char *name, double *w, double *h)
 }
 
 #if TABLEREF_HAVE_OVERLAY
-static int write_pdf(const calib_target *t, const char *path, rules_error *err)
+static int write_pdf(const calib_target *t, const char *path, base_error *err)
 {
     const double pt = 72.0 / 25.4;
     cairo_surface_t *s = cairo_pdf_surface_create(path, t->paper_mm[0] * pt, t->paper_mm[1] * pt);
     if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
         cairo_surface_destroy(s);
-        return rules_error_set(err, "%s: cannot write the PDF", path);
+        return base_error_set(err, "%s: cannot write the PDF", path);
     }
     cairo_t *cr = cairo_create(s);
     cairo_scale(cr, pt, pt); /* draw in mm */
@@ -108,7 +108,7 @@ static int write_pdf(const calib_target *t, const char *path, rules_error *err)
     cairo_surface_finish(s);
     int bad = cairo_surface_status(s) != CAIRO_STATUS_SUCCESS;
     cairo_surface_destroy(s);
-    return bad ? rules_error_set(err, "%s: cannot write the PDF", path) : 0;
+    return bad ? base_error_set(err, "%s: cannot write the PDF", path) : 0;
 }
 #endif
 
@@ -157,7 +157,7 @@ int cmd_target(int argc, char **argv)
         fprintf(stderr, "tableref target: --first-id must be a whole number, --dpi 50..2400, --margin-mm >= 0\n");
         return EXIT_BAD_INPUT;
     }
-    rules_error err;
+    base_error err;
     calib_target t;
     calib_target_tags_default(&t);
     snprintf(t.family, sizeof t.family, "%s", family);
@@ -175,9 +175,9 @@ int cmd_target(int argc, char **argv)
     }
     int rc = 0;
     if (is_png) {
-        cvs_image *img = calib_target_raster(&t, dpi / 25.4, 4, &err);
-        rc = img ? cvs_image_save(img, out, 95, &err) : -1;
-        cvs_image_free(img);
+        base_image *img = calib_target_raster(&t, dpi / 25.4, 4, &err);
+        rc = img ? media_image_save(img, out, 95, &err) : -1;
+        base_image_free(img);
     }
 #if TABLEREF_HAVE_OVERLAY
     else

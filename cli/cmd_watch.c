@@ -17,7 +17,7 @@
 #include "calib_file.h"
 #include "cli_args.h"
 #include "commands.h"
-#include "vis_capture.h"
+#include "cap_source.h"
 #include "table_file.h"
 #include "vis_roster.h"
 #include "watch_control.h"
@@ -119,7 +119,7 @@ static int parse_size(const char *text, int *w, int *h)
 /* Commands from stdin (when someone can type or pipe into it) and from the control pipe. */
 static int open_command_sources(watch_session *s, const char *control, int *fifo_fd)
 {
-    rules_error err;
+    base_error err;
     struct stat st;
     /* stdin only when someone can type or pipe into it: /dev/null or a file would read as the end at once. */
     if ((isatty(STDIN_FILENO) || (fstat(STDIN_FILENO, &st) == 0 && S_ISFIFO(st.st_mode))) &&
@@ -187,7 +187,7 @@ static int attach_feed(watch_session *s, const feed_opts *o)
 {
     venue_config vc;
     venue_config_default(&vc);
-    rules_error err;
+    base_error err;
     char password[256] = "";
     if (o->password_file && read_password(o->password_file, password, sizeof password) < 0)
         return -1;
@@ -240,8 +240,8 @@ int cmd_watch(int argc, char **argv)
     }
     watch_session_config cfg;
     watch_session_config_default(&cfg);
-    vis_capture_config ccfg;
-    vis_capture_config_default(&ccfg);
+    cap_source_config ccfg;
+    cap_source_config_default(&ccfg);
     const char *source = NULL, *calib_path = NULL, *roster_path = NULL, *control = NULL, *size = NULL,
                *table_path = NULL;
     double settle = cfg.tracker.settle_ms, jitter = cfg.tracker.jitter_mm, fps = ccfg.fps, timeout = ccfg.timeout_ms;
@@ -286,7 +286,7 @@ int cmd_watch(int argc, char **argv)
     cfg.projector = projector, cfg.realtime = realtime, cfg.quiet = quiet, cfg.replace = replace;
     cfg.source = source, cfg.calib_path = calib_path, cfg.roster_path = roster_path;
 
-    rules_error err;
+    base_error err;
     table_file table = {0};
     calib_file calib;
     vis_roster *roster = NULL;
@@ -332,9 +332,9 @@ int cmd_watch(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     int rc = EXIT_BAD_INPUT, fifo_fd = -1;
-    vis_capture *cap = NULL;
+    cap_source *cap = NULL;
     watch_session *s = watch_session_new(roster, &calib, &cfg, &err);
-    if (!s || !(cap = vis_capture_open(source, &ccfg, &err))) {
+    if (!s || !(cap = cap_source_open(source, &ccfg, &err))) {
         fprintf(stderr, "tableref watch: %s\n", err.msg);
         goto done;
     }
@@ -356,7 +356,7 @@ done:
     watch_session_free(s);
     if (fifo_fd >= 0)
         close(fifo_fd);
-    vis_capture_close(cap);
+    cap_source_close(cap);
     if (table_path)
         table_file_clear(&table);
     else

@@ -6,7 +6,7 @@
 
 #include "commands.h"
 #if TABLEREF_HAVE_VISION
-#include "vis_image.h"
+#include "media_image_read.h"
 #endif
 
 static const tableref_command commands[] = {
@@ -71,7 +71,7 @@ static void usage(FILE *out)
 #if TABLEREF_HAVE_VISION
     fprintf(out, "\nEvery command that reads pictures (JPEG, PNG) also takes --max-pixels N: pictures\n"
                  "over N pixels are refused before decoding (default %lld, 100 MP).\n",
-            (long long)VIS_IMAGE_DEFAULT_MAX_PIXELS);
+            (long long)MEDIA_IMAGE_DEFAULT_MAX_PIXELS);
 #endif
 }
 
@@ -104,7 +104,7 @@ static int take_max_pixels(int *argc, char **argv)
             fprintf(stderr, "tableref: --max-pixels: expected a whole number of pixels >= 1, got '%s'\n", v);
             return -1;
         }
-        vis_image_set_max_pixels((long long)n);
+        media_image_set_max_pixels((long long)n);
         memmove(&argv[i], &argv[i + used], (size_t)(*argc - i - used + 1) * sizeof *argv);
         *argc -= used;
         i--;

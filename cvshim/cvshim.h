@@ -7,16 +7,16 @@
  * watch/watch_record.c replaces it). Writing pictures, reading videos and
  * cameras and the window keep their cvs_* names here but run over media/
  * (libpng, TurboJPEG, FFmpeg, V4L2, X11; cvshim_media.c). Every C++
- * exception is caught inside the shim and turned into a rules_error
+ * exception is caught inside the shim and turned into a base_error
  * message; nothing here throws, prints or exits.
  *
  * How to use:
- *   rules_error err;
- *   cvs_image *img = cvs_image_new(640, 480, 1, 0);   // pictures from files: vis_image_load (vision/vis_image.h)
+ *   base_error err;
+ *   base_image *img = base_image_new(640, 480, 1, 0);   // pictures from files: media_image_load (vision/media_image_read.h)
  *   if (!img) { fprintf(stderr, "out of memory\n"); return 2; }
  *   ... read img->data (row r starts at img->data + r * img->stride) ...
- *   cvs_image_save(img, "out.png", 0, &err);
- *   cvs_image_free(img);
+ *   media_image_save(img, "out.png", 0, &err);
+ *   base_image_free(img);
  *
  * Pixel convention of every point in this header: OpenCV's, i.e. the centre
  * of the top-left pixel is (0, 0). apriltag's corners are +0.5 px from it.
@@ -31,41 +31,13 @@
 extern "C" {
 #endif
 
-/* rules_error.h has no C++ guards of its own. */
-#include "rules_error.h"
+/* base_error.h has no C++ guards of its own. */
+#include "base_error.h"
+#include "base_image.h"
 
 /* ======================================================================
  * Images (cvshim_image.cpp)
  * ====================================================================== */
-
-/* An 8-bit image owned by whoever created it; free with cvs_image_free. */
-typedef struct cvs_image {
-    int width, height;
-    int channels;        /* 1 (gray) or 3 (BGR) */
-    size_t stride;       /* bytes per row */
-    uint8_t *data;
-} cvs_image;
-
-/* A zeroed image (every byte = fill); NULL when out of memory or a size is not positive. */
-cvs_image *cvs_image_new(int width, int height, int channels, uint8_t fill);
-/* Frees the image and its pixels; NULL is fine. */
-void cvs_image_free(cvs_image *img);
-/* A deep copy; NULL when out of memory. */
-cvs_image *cvs_image_clone(const cvs_image *img);
-/*
- * Copies width x height pixels of `channels` (rows `stride` bytes apart) into
- * *dst, which is reused when its size and channels match and replaced (the
- * old one freed) otherwise: how a reader's frame becomes the caller's image.
- * Returns 0, or -1 when out of memory.
- */
-int cvs_image_assign(cvs_image **dst, int width, int height, int channels, const uint8_t *data, size_t stride,
-                     rules_error *err);
-
-/* Picture files are read by vis_image_load (vision/vis_image.h), the one checked loader. */
-/* Writes by extension (.png, .jpg/.jpeg; media_image_write); jpeg_quality 1..100, 0: 95 (ignored for PNG). */
-int cvs_image_save(const cvs_image *img, const char *path, int jpeg_quality, rules_error *err);
-/* Compresses to JPEG in memory and decodes back (the camera's compression artefacts; TurboJPEG, 4:2:0). */
-int cvs_image_jpeg_roundtrip(cvs_image *img, int quality, rules_error *err);
 
 /* ======================================================================
  * Rendering primitives for the synthetic-table renderer (cvshim_render.cpp)
@@ -80,20 +52,20 @@ int cvs_image_jpeg_roundtrip(cvs_image *img, int quality, rules_error *err);
  * is non-NULL (same size as dst) the footprint is also set to `mask_value`
  * there.
  */
-int cvs_render_warp(cvs_image *dst, const cvs_image *tex, const double H[9], cvs_image *mask,
-                    uint8_t mask_value, rules_error *err);
+int cvs_render_warp(base_image *dst, const base_image *tex, const double H[9], base_image *mask,
+                    uint8_t mask_value, base_error *err);
 /* Fills a polygon (anti-aliased edges) with `value`; mask as above. */
-int cvs_render_fill_poly(cvs_image *dst, const double *xy, int n, uint8_t value, cvs_image *mask,
-                         uint8_t mask_value, rules_error *err);
+int cvs_render_fill_poly(base_image *dst, const double *xy, int n, uint8_t value, base_image *mask,
+                         uint8_t mask_value, base_error *err);
 /* A thick anti-aliased line segment. */
-int cvs_render_line(cvs_image *dst, double x0, double y0, double x1, double y1, double thickness,
-                    uint8_t value, cvs_image *mask, uint8_t mask_value, rules_error *err);
+int cvs_render_line(base_image *dst, double x0, double y0, double x1, double y1, double thickness,
+                    uint8_t value, base_image *mask, uint8_t mask_value, base_error *err);
 /*
  * Procedural texture: smooth value noise at `scale` px plus fine grain,
  * mean `base`, amplitude `amp`; the same seed gives the same texture.
  */
-cvs_image *cvs_render_noise_texture(int width, int height, uint32_t seed, double base, double amp,
-                                    double scale, rules_error *err);
+base_image *cvs_render_noise_texture(int width, int height, uint32_t seed, double base, double amp,
+                                    double scale, base_error *err);
 
 /* The lens: pinhole K (fx, fy, cx, cy) plus OpenCV's k1 k2 p1 p2 k3. */
 typedef struct cvs_lens {
@@ -108,8 +80,8 @@ typedef struct cvs_lens {
  * size is the camera's) receives, for each of its pixels, the ideal picture
  * seen through `lens`, averaged over ss x ss sub-pixels.
  */
-int cvs_render_distort(const cvs_image *ideal, const double ideal_k[4], const cvs_lens *lens, int ss,
-                       cvs_image *out, rules_error *err);
+int cvs_render_distort(const base_image *ideal, const double ideal_k[4], const cvs_lens *lens, int ss,
+                       base_image *out, base_error *err);
 
 /* Camera effects, applied in this order; a zero field disables its effect. */
 typedef struct cvs_effects {
@@ -121,11 +93,11 @@ typedef struct cvs_effects {
     int jpeg_quality;        /* 1..100; 0 writes no JPEG artefacts */
     uint32_t seed;
 } cvs_effects;
-int cvs_render_effects(cvs_image *img, const cvs_effects *fx, rules_error *err);
+int cvs_render_effects(base_image *img, const cvs_effects *fx, base_error *err);
 /* Fraction (0..1) of the polygon's pixels that are non-zero in `mask`; 0 for an empty polygon. */
-double cvs_render_coverage(const cvs_image *mask, const double *xy, int n);
+double cvs_render_coverage(const base_image *mask, const double *xy, int n);
 /* The same for two masks at once: out[0] share hidden in a, out[1] in b, out[2] in either. */
-void cvs_render_coverage2(const cvs_image *a, const cvs_image *b, const double *xy, int n, double out[3]);
+void cvs_render_coverage2(const base_image *a, const base_image *b, const double *xy, int n, double out[3]);
 
 /*
  * Colour drawing (the hard-table renderer draws a colour scene). A colour is
@@ -136,19 +108,19 @@ void cvs_render_coverage2(const cvs_image *a, const cvs_image *b, const double *
 typedef struct cvs_colour {
     uint8_t r, g, b;
 } cvs_colour;
-int cvs_render_fill_poly_c(cvs_image *dst, const double *xy, int n, cvs_colour colour, cvs_image *mask,
-                           uint8_t mask_value, rules_error *err);
-int cvs_render_line_c(cvs_image *dst, double x0, double y0, double x1, double y1, double thickness,
-                      cvs_colour colour, cvs_image *mask, uint8_t mask_value, rules_error *err);
+int cvs_render_fill_poly_c(base_image *dst, const double *xy, int n, cvs_colour colour, base_image *mask,
+                           uint8_t mask_value, base_error *err);
+int cvs_render_line_c(base_image *dst, double x0, double y0, double x1, double y1, double thickness,
+                      cvs_colour colour, base_image *mask, uint8_t mask_value, base_error *err);
 /*
  * A soft shadow: multiplies dst by `factor` (0..1) inside the union of
  * `npolys` polygons (counts[i] points each, one after the other in xy), the
  * edge blurred with a Gaussian of `blur_px` (the penumbra). Never a mask.
  */
-int cvs_render_shade_polys(cvs_image *dst, const double *xy, const int *counts, int npolys, double factor,
-                           double blur_px, rules_error *err);
+int cvs_render_shade_polys(base_image *dst, const double *xy, const int *counts, int npolys, double factor,
+                           double blur_px, base_error *err);
 /* Gray -> 3-channel: each pixel's value v (0..255) picks lo + (hi - lo) v / 255. */
-cvs_image *cvs_render_colourise(const cvs_image *gray, cvs_colour lo, cvs_colour hi, rules_error *err);
+base_image *cvs_render_colourise(const base_image *gray, cvs_colour lo, cvs_colour hi, base_error *err);
 
 /* ======================================================================
  * The camera's sensor and image processor (cvshim_sensor.cpp): what turns
@@ -184,16 +156,16 @@ void cvs_sensor_default(cvs_sensor *s);
  * `optical` (3-channel BGR, sRGB-coded light at the sensor) -> `out` (3-channel
  * BGR, same size, allocated by the caller). The same seed gives the same noise.
  */
-int cvs_render_sensor(const cvs_image *optical, const cvs_sensor *s, cvs_image *out, rules_error *err);
+int cvs_render_sensor(const base_image *optical, const cvs_sensor *s, base_image *out, base_error *err);
 /*
  * The camera's JPEG: compresses `bgr` (3-channel) at `quality` with 4:2:0
  * chroma, writes the decoded picture back into `bgr` and its luma (what a
  * gray JPEG reader or a camera's Y plane gives) into `gray` (1-channel, same
  * size). quality 0: no compression, gray = luma of bgr.
  */
-int cvs_render_jpeg_gray(cvs_image *bgr, int quality, cvs_image *gray, rules_error *err);
+int cvs_render_jpeg_gray(base_image *bgr, int quality, base_image *gray, base_error *err);
 /* Downsamples by an integer factor with area averaging (sub-pixel-exact centres). */
-cvs_image *cvs_image_downsample(const cvs_image *img, int factor, rules_error *err);
+base_image *cvs_image_downsample(const base_image *img, int factor, base_error *err);
 
 /* ======================================================================
  * Geometry (cvshim_geom.cpp)
@@ -206,7 +178,7 @@ cvs_image *cvs_image_downsample(const cvs_image *img, int factor, rules_error *e
  * with a message.
  */
 int cvs_solve_pnp(const double *obj_xyz, const double *img_xy, int n, const cvs_lens *lens, int use_guess,
-                  double R[9], double t[3], rules_error *err);
+                  double R[9], double t[3], base_error *err);
 
 /* ======================================================================
  * Calibration (cvshim_calib.cpp): chessboard corners, calibrateCamera with
@@ -218,7 +190,7 @@ int cvs_solve_pnp(const double *obj_xyz, const double *img_xy, int n, const cvs_
  * cornerSubPix in an 11x11 window). xy receives 2*cols*rows numbers, row by
  * row as OpenCV orders them. Returns 1 found, 0 not found, -1 error.
  */
-int cvs_find_chessboard(const cvs_image *img, int cols, int rows, double *xy, rules_error *err);
+int cvs_find_chessboard(const base_image *img, int cols, int rows, double *xy, base_error *err);
 
 /* Which parameters calibrateCamera may change (OR of these). */
 enum {
@@ -257,7 +229,7 @@ typedef struct cvs_calib_result {
  */
 int cvs_calibrate_camera(int n_views, const int *counts, const double *obj_xyz, const double *img_xy, int width,
                          int height, unsigned flags, cvs_calib_result *res, double *view_rms, double *view_R,
-                         double *view_t, rules_error *err);
+                         double *view_t, base_error *err);
 
 /*
  * Homography src -> dst (row-major, H[8] = 1) from n >= 4 point pairs with
@@ -266,70 +238,14 @@ int cvs_calibrate_camera(int n_views, const int *counts, const double *obj_xyz, 
  * Returns the inlier count, or -1.
  */
 int cvs_find_homography(const double *src_xy, const double *dst_xy, int n, double ransac_thresh, double H[9],
-                        unsigned char *inliers, rules_error *err);
-
-/*
- * Shows `pattern` in a borderless fullscreen X11 window (media_window)
- * placed at screen position (x, y) -- the projector's place on the desktop --
- * and waits `wait_ms` for it to be drawn. Needs a display; returns -1 with
- * "projector: no display (DISPLAY is not set); use --pattern-out ..."
- * without one. cvs_projector_close removes the window (no-op when none).
- */
-int cvs_projector_show(const cvs_image *pattern, int screen_x, int screen_y, int wait_ms, rules_error *err);
-void cvs_projector_close(void);
+                        unsigned char *inliers, base_error *err);
 
 
-/* ======================================================================
- * Video: files through FFmpeg and V4L2 devices (their Y plane) over media/
- * (cvshim_media.c); an X11 window with the keyboard over media_window.
- * The game's video is written by watch/watch_record.c. vision/vis_capture uses media/ directly.
- * ====================================================================== */
-
-typedef struct cvs_video_reader cvs_video_reader;
-
-enum {
-    CVS_VIDEO_FILE = 0,   /* a video file through FFmpeg */
-    CVS_VIDEO_V4L2 = 1,   /* a V4L2 device path such as /dev/video0 */
-};
-
-/*
- * Opens a video file or a V4L2 device. For a device, width/height/fps are
- * requested (0: the driver's choice) and the first frame must arrive
- * within `timeout_ms`; a device that opens but never delivers is an error,
- * never a hang. NULL with a plain message on error.
- */
-cvs_video_reader *cvs_video_open(const char *path, int kind, int width, int height, double fps, int timeout_ms,
-                                 rules_error *err);
-/*
- * The next frame, 8-bit BGR (or gray when the source is gray) in *out
- * (reused when its size matches, else replaced; the caller frees it).
- * Returns 1 for a frame, 0 at the end of a file, -1 when the read fails
- * (device gone, corrupt stream) with a message.
- */
-int cvs_video_read(cvs_video_reader *r, cvs_image **out, rules_error *err);
-/* Frames per second the container or driver reports (0 when unknown). */
-double cvs_video_fps(const cvs_video_reader *r);
-/* Frames in a file (-1 when unknown, e.g. a device). */
-long cvs_video_frame_count(const cvs_video_reader *r);
-/* NULL is fine. */
-void cvs_video_close(cvs_video_reader *r);
 
 /* Gray copy of a BGR image (a plain copy of a gray one). NULL on error. */
-cvs_image *cvs_image_to_gray(const cvs_image *img, rules_error *err);
+base_image *cvs_image_to_gray(const base_image *img, base_error *err);
 /* BGR copy of a gray image (a plain copy of a BGR one). NULL on error. */
-cvs_image *cvs_image_to_bgr(const cvs_image *img, rules_error *err);
-
-/* True when DISPLAY names an X server (XWayland included). */
-int cvs_window_available(void);
-/*
- * Shows `img` in the window `name` (created on first use; fullscreen when
- * asked) and pumps the window's events. Returns 0, or -1 without a display.
- */
-int cvs_window_show(const char *name, const cvs_image *img, int fullscreen, rules_error *err);
-/* The key pressed within `wait_ms` (>= 1), or -1 for none. Needs a window. */
-int cvs_window_key(int wait_ms);
-/* Closes the window (no-op when it is not open). */
-void cvs_window_close(const char *name);
+base_image *cvs_image_to_bgr(const base_image *img, base_error *err);
 
 #ifdef __cplusplus
 }

@@ -11,12 +11,12 @@
 #include "cvshim.h"
 #include "cvshim_internal.hpp"
 
-extern "C" int cvs_find_chessboard(const cvs_image *img, int cols, int rows, double *xy, rules_error *err)
+extern "C" int cvs_find_chessboard(const base_image *img, int cols, int rows, double *xy, base_error *err)
 {
     if (cols < 2 || rows < 2)
-        return rules_error_set(err, "chessboard: need at least 2x2 inner corners, have %dx%d", cols, rows);
+        return base_error_set(err, "chessboard: need at least 2x2 inner corners, have %dx%d", cols, rows);
     if (img->channels != 1)
-        return rules_error_set(err, "chessboard: expected a gray image");
+        return base_error_set(err, "chessboard: expected a gray image");
     try {
         cv::Mat gray = cvs_view(img);
         std::vector<cv::Point2f> corners;
@@ -33,9 +33,9 @@ extern "C" int cvs_find_chessboard(const cvs_image *img, int cols, int rows, dou
         }
         return 1;
     } catch (const std::exception &e) {
-        return rules_error_set(err, "chessboard: %s", e.what());
+        return base_error_set(err, "chessboard: %s", e.what());
     } catch (...) {
-        return rules_error_set(err, "chessboard: unknown failure");
+        return base_error_set(err, "chessboard: unknown failure");
     }
 }
 
@@ -119,10 +119,10 @@ static void intrinsics_covariance(const std::vector<std::vector<cv::Point3d>> &o
 
 extern "C" int cvs_calibrate_camera(int n_views, const int *counts, const double *obj_xyz, const double *img_xy,
                                     int width, int height, unsigned flags, cvs_calib_result *res, double *view_rms,
-                                    double *view_R, double *view_t, rules_error *err)
+                                    double *view_R, double *view_t, base_error *err)
 {
     if (n_views < 1)
-        return rules_error_set(err, "calibration: no views");
+        return base_error_set(err, "calibration: no views");
     try {
         std::vector<std::vector<cv::Point3d>> obj(n_views);
         std::vector<std::vector<cv::Point2d>> img(n_views);
@@ -131,7 +131,7 @@ extern "C" int cvs_calibrate_camera(int n_views, const int *counts, const double
         size_t k = 0;
         for (int v = 0; v < n_views; v++) {
             if (counts[v] < 4)
-                return rules_error_set(err, "calibration: view %d has %d points (need 4)", v, counts[v]);
+                return base_error_set(err, "calibration: view %d has %d points (need 4)", v, counts[v]);
             for (int i = 0; i < counts[v]; i++, k++) {
                 obj[v].emplace_back(obj_xyz[3 * k], obj_xyz[3 * k + 1], obj_xyz[3 * k + 2]);
                 img[v].emplace_back(img_xy[2 * k], img_xy[2 * k + 1]);
@@ -169,7 +169,7 @@ extern "C" int cvs_calibrate_camera(int n_views, const int *counts, const double
                                          cv::TermCriteria(cv::TermCriteria::COUNT + cv::TermCriteria::EPS, 100,
                                                           DBL_EPSILON));
         if (!std::isfinite(rms))
-            return rules_error_set(err, "calibration: the solver diverged");
+            return base_error_set(err, "calibration: the solver diverged");
         L->fx = K.at<double>(0, 0);
         L->fy = K.at<double>(1, 1);
         L->cx = K.at<double>(0, 2);
@@ -201,17 +201,17 @@ extern "C" int cvs_calibrate_camera(int n_views, const int *counts, const double
         }
         return 0;
     } catch (const std::exception &e) {
-        return rules_error_set(err, "calibration: %s", e.what());
+        return base_error_set(err, "calibration: %s", e.what());
     } catch (...) {
-        return rules_error_set(err, "calibration: unknown failure");
+        return base_error_set(err, "calibration: unknown failure");
     }
 }
 
 extern "C" int cvs_find_homography(const double *src_xy, const double *dst_xy, int n, double ransac_thresh,
-                                   double H[9], unsigned char *inliers, rules_error *err)
+                                   double H[9], unsigned char *inliers, base_error *err)
 {
     if (n < 4)
-        return rules_error_set(err, "homography: need at least 4 point pairs, have %d", n);
+        return base_error_set(err, "homography: need at least 4 point pairs, have %d", n);
     try {
         std::vector<cv::Point2d> a(n), b(n);
         for (int i = 0; i < n; i++) {
@@ -221,7 +221,7 @@ extern "C" int cvs_find_homography(const double *src_xy, const double *dst_xy, i
         std::vector<unsigned char> mask;
         cv::Mat h = cv::findHomography(a, b, cv::RANSAC, ransac_thresh, mask, 2000, 0.999);
         if (h.empty())
-            return rules_error_set(err, "homography: no consistent mapping among %d point pairs", n);
+            return base_error_set(err, "homography: no consistent mapping among %d point pairs", n);
         int count = 0;
         for (int i = 0; i < n; i++) {
             count += mask[i] != 0;
@@ -232,8 +232,8 @@ extern "C" int cvs_find_homography(const double *src_xy, const double *dst_xy, i
             H[i] = h.at<double>(i / 3, i % 3);
         return count;
     } catch (const std::exception &e) {
-        return rules_error_set(err, "homography: %s", e.what());
+        return base_error_set(err, "homography: %s", e.what());
     } catch (...) {
-        return rules_error_set(err, "homography: unknown failure");
+        return base_error_set(err, "homography: unknown failure");
     }
 }

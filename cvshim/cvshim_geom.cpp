@@ -9,10 +9,10 @@
 #include "cvshim_internal.hpp"
 
 extern "C" int cvs_solve_pnp(const double *obj_xyz, const double *img_xy, int n, const cvs_lens *lens,
-                             int use_guess, double R[9], double t[3], rules_error *err)
+                             int use_guess, double R[9], double t[3], base_error *err)
 {
     if (n < 4)
-        return rules_error_set(err, "pose: need at least 4 points, have %d", n);
+        return base_error_set(err, "pose: need at least 4 points, have %d", n);
     try {
         std::vector<cv::Point3d> obj(n);
         std::vector<cv::Point2d> im(n);
@@ -30,7 +30,7 @@ extern "C" int cvs_solve_pnp(const double *obj_xyz, const double *img_xy, int n,
                 tvec.at<double>(i) = t[i];
         }
         if (!cv::solvePnP(obj, im, K, dist, rvec, tvec, use_guess != 0, cv::SOLVEPNP_ITERATIVE))
-            return rules_error_set(err, "pose: solvePnP found no solution");
+            return base_error_set(err, "pose: solvePnP found no solution");
         cv::Mat rm;
         cv::Rodrigues(rvec, rm);
         for (int i = 0; i < 9; i++)
@@ -39,11 +39,11 @@ extern "C" int cvs_solve_pnp(const double *obj_xyz, const double *img_xy, int n,
             t[i] = tvec.at<double>(i);
         for (int i = 0; i < 3; i++)
             if (!std::isfinite(t[i]))
-                return rules_error_set(err, "pose: solvePnP diverged");
+                return base_error_set(err, "pose: solvePnP diverged");
         return 0;
     } catch (const std::exception &e) {
-        return rules_error_set(err, "pose: %s", e.what());
+        return base_error_set(err, "pose: %s", e.what());
     } catch (...) {
-        return rules_error_set(err, "pose: unknown failure");
+        return base_error_set(err, "pose: unknown failure");
     }
 }

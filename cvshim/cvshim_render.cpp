@@ -12,20 +12,21 @@
 #include <opencv2/imgproc.hpp>
 
 #include "cvshim.h"
+#include "media.h"
 #include "cvshim_internal.hpp"
 
 #define CATCH_ALL(task)                                                                                      \
     catch (const std::exception &e)                                                                          \
     {                                                                                                        \
-        return rules_error_set(err, "%s: %s", task, e.what());                                              \
+        return base_error_set(err, "%s: %s", task, e.what());                                              \
     }                                                                                                        \
     catch (...)                                                                                              \
     {                                                                                                        \
-        return rules_error_set(err, "%s: unknown failure", task);                                           \
+        return base_error_set(err, "%s: unknown failure", task);                                           \
     }
 
-extern "C" int cvs_render_warp(cvs_image *dst, const cvs_image *tex, const double H[9], cvs_image *mask,
-                               uint8_t mask_value, rules_error *err)
+extern "C" int cvs_render_warp(base_image *dst, const base_image *tex, const double H[9], base_image *mask,
+                               uint8_t mask_value, base_error *err)
 {
     try {
         cv::Matx33d h(H);
@@ -68,8 +69,8 @@ static std::vector<cv::Point> to_fixed(const double *xy, int n)
     return pts;
 }
 
-extern "C" int cvs_render_fill_poly(cvs_image *dst, const double *xy, int n, uint8_t value, cvs_image *mask,
-                                    uint8_t mask_value, rules_error *err)
+extern "C" int cvs_render_fill_poly(base_image *dst, const double *xy, int n, uint8_t value, base_image *mask,
+                                    uint8_t mask_value, base_error *err)
 {
     try {
         std::vector<std::vector<cv::Point>> polys{to_fixed(xy, n)};
@@ -81,8 +82,8 @@ extern "C" int cvs_render_fill_poly(cvs_image *dst, const double *xy, int n, uin
     CATCH_ALL("filling a polygon")
 }
 
-extern "C" int cvs_render_line(cvs_image *dst, double x0, double y0, double x1, double y1, double thickness,
-                               uint8_t value, cvs_image *mask, uint8_t mask_value, rules_error *err)
+extern "C" int cvs_render_line(base_image *dst, double x0, double y0, double x1, double y1, double thickness,
+                               uint8_t value, base_image *mask, uint8_t mask_value, base_error *err)
 {
     try {
         cv::Point a((int)std::lround(x0 * 16), (int)std::lround(y0 * 16));
@@ -96,15 +97,15 @@ extern "C" int cvs_render_line(cvs_image *dst, double x0, double y0, double x1, 
     CATCH_ALL("drawing a line")
 }
 
-static cv::Scalar scalar_of(const cvs_image *dst, cvs_colour c)
+static cv::Scalar scalar_of(const base_image *dst, cvs_colour c)
 {
     if (dst->channels == 1)
         return cv::Scalar(std::lround(0.299 * c.r + 0.587 * c.g + 0.114 * c.b));
     return cv::Scalar(c.b, c.g, c.r);
 }
 
-extern "C" int cvs_render_fill_poly_c(cvs_image *dst, const double *xy, int n, cvs_colour colour, cvs_image *mask,
-                                      uint8_t mask_value, rules_error *err)
+extern "C" int cvs_render_fill_poly_c(base_image *dst, const double *xy, int n, cvs_colour colour, base_image *mask,
+                                      uint8_t mask_value, base_error *err)
 {
     try {
         std::vector<std::vector<cv::Point>> polys{to_fixed(xy, n)};
@@ -116,8 +117,8 @@ extern "C" int cvs_render_fill_poly_c(cvs_image *dst, const double *xy, int n, c
     CATCH_ALL("filling a polygon")
 }
 
-extern "C" int cvs_render_line_c(cvs_image *dst, double x0, double y0, double x1, double y1, double thickness,
-                                 cvs_colour colour, cvs_image *mask, uint8_t mask_value, rules_error *err)
+extern "C" int cvs_render_line_c(base_image *dst, double x0, double y0, double x1, double y1, double thickness,
+                                 cvs_colour colour, base_image *mask, uint8_t mask_value, base_error *err)
 {
     try {
         cv::Point a((int)std::lround(x0 * 16), (int)std::lround(y0 * 16));
@@ -131,8 +132,8 @@ extern "C" int cvs_render_line_c(cvs_image *dst, double x0, double y0, double x1
     CATCH_ALL("drawing a line")
 }
 
-extern "C" int cvs_render_shade_polys(cvs_image *dst, const double *xy, const int *counts, int npolys, double factor,
-                                      double blur_px, rules_error *err)
+extern "C" int cvs_render_shade_polys(base_image *dst, const double *xy, const int *counts, int npolys, double factor,
+                                      double blur_px, base_error *err)
 {
     try {
         int total = 0;
@@ -184,11 +185,11 @@ extern "C" int cvs_render_shade_polys(cvs_image *dst, const double *xy, const in
     CATCH_ALL("drawing a shadow")
 }
 
-extern "C" cvs_image *cvs_render_colourise(const cvs_image *gray, cvs_colour lo, cvs_colour hi, rules_error *err)
+extern "C" base_image *cvs_render_colourise(const base_image *gray, cvs_colour lo, cvs_colour hi, base_error *err)
 {
-    cvs_image *out = gray && gray->channels == 1 ? cvs_image_new(gray->width, gray->height, 3, 0) : NULL;
+    base_image *out = gray && gray->channels == 1 ? base_image_new(gray->width, gray->height, 3, 0) : NULL;
     if (!out) {
-        rules_error_set(err, gray ? "colourise: out of memory" : "colourise: needs a 1-channel image");
+        base_error_set(err, gray ? "colourise: out of memory" : "colourise: needs a 1-channel image");
         return NULL;
     }
     uint8_t lut[256][3];
@@ -206,8 +207,8 @@ extern "C" cvs_image *cvs_render_colourise(const cvs_image *gray, cvs_colour lo,
     return out;
 }
 
-extern "C" cvs_image *cvs_render_noise_texture(int width, int height, uint32_t seed, double base, double amp,
-                                               double scale, rules_error *err)
+extern "C" base_image *cvs_render_noise_texture(int width, int height, uint32_t seed, double base, double amp,
+                                               double scale, base_error *err)
 {
     try {
         cv::RNG rng(seed ? seed : 1);
@@ -222,14 +223,14 @@ extern "C" cvs_image *cvs_render_noise_texture(int width, int height, uint32_t s
         cv::Mat t = a * 0.6 + b * 0.3 + fine;
         cv::Mat out;
         t.convertTo(out, CV_8U, amp, base);
-        cvs_image *img = cvs_from_mat(out);
+        base_image *img = cvs_from_mat(out);
         if (!img)
-            rules_error_set(err, "out of memory");
+            base_error_set(err, "out of memory");
         return img;
     } catch (const std::exception &e) {
-        rules_error_set(err, "noise texture: %s", e.what());
+        base_error_set(err, "noise texture: %s", e.what());
     } catch (...) {
-        rules_error_set(err, "noise texture failed");
+        base_error_set(err, "noise texture failed");
     }
     return nullptr;
 }
@@ -262,12 +263,12 @@ static void undistort_newton(const double *k, double xd, double yd, double &x, d
     }
 }
 
-extern "C" int cvs_render_distort(const cvs_image *ideal, const double ideal_k[4], const cvs_lens *lens, int ss,
-                                  cvs_image *out, rules_error *err)
+extern "C" int cvs_render_distort(const base_image *ideal, const double ideal_k[4], const cvs_lens *lens, int ss,
+                                  base_image *out, base_error *err)
 {
     try {
         if (ss < 1 || ideal->channels != out->channels)
-            return rules_error_set(err, "distort: bad arguments");
+            return base_error_set(err, "distort: bad arguments");
         const int strip = 32; // output rows per strip: bounds the map memory
         const int W = out->width * ss;
         cv::Mat src = cvs_view(ideal);
@@ -302,7 +303,7 @@ extern "C" int cvs_render_distort(const cvs_image *ideal, const double ideal_k[4
     CATCH_ALL("lens distortion")
 }
 
-extern "C" int cvs_render_effects(cvs_image *img, const cvs_effects *fx, rules_error *err)
+extern "C" int cvs_render_effects(base_image *img, const cvs_effects *fx, base_error *err)
 {
     try {
         cv::Mat m = cvs_view(img);
@@ -336,13 +337,13 @@ extern "C" int cvs_render_effects(cvs_image *img, const cvs_effects *fx, rules_e
         }
         f.convertTo(m, CV_8U);
         if (fx->jpeg_quality > 0)
-            return cvs_image_jpeg_roundtrip(img, fx->jpeg_quality, err);
+            return media_image_jpeg_roundtrip(img, fx->jpeg_quality, err);
         return 0;
     }
     CATCH_ALL("camera effects")
 }
 
-extern "C" double cvs_render_coverage(const cvs_image *mask, const double *xy, int n)
+extern "C" double cvs_render_coverage(const base_image *mask, const double *xy, int n)
 {
     try {
         double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
@@ -374,7 +375,7 @@ extern "C" double cvs_render_coverage(const cvs_image *mask, const double *xy, i
     }
 }
 
-extern "C" void cvs_render_coverage2(const cvs_image *a, const cvs_image *b, const double *xy, int n, double out[3])
+extern "C" void cvs_render_coverage2(const base_image *a, const base_image *b, const double *xy, int n, double out[3])
 {
     out[0] = out[1] = out[2] = 0;
     try {

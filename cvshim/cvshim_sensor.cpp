@@ -48,7 +48,7 @@ static double linear_to_srgb(double v)
 }
 
 /* Linear light per channel (B, G, R order), with the light field and the illuminant applied. */
-static cv::Mat linear_light(const cvs_image *optical, const cvs_sensor *s)
+static cv::Mat linear_light(const base_image *optical, const cvs_sensor *s)
 {
     float lut[256];
     for (int v = 0; v < 256; v++)
@@ -139,12 +139,12 @@ static cv::Mat capture_raw(const cv::Mat &lin, const cvs_sensor *s, double *dn_w
     return raw;
 }
 
-extern "C" int cvs_render_sensor(const cvs_image *optical, const cvs_sensor *s, cvs_image *out, rules_error *err)
+extern "C" int cvs_render_sensor(const base_image *optical, const cvs_sensor *s, base_image *out, base_error *err)
 {
     try {
         if (!optical || !out || optical->channels != 3 || out->channels != 3 || optical->width != out->width ||
             optical->height != out->height || (optical->width & 1) || (optical->height & 1))
-            return rules_error_set(err, "sensor: needs two 3-channel images of the same even size");
+            return base_error_set(err, "sensor: needs two 3-channel images of the same even size");
         cv::Mat lin = linear_light(optical, s);
         lens_blur(lin, s);
         double dn_white = 1;
@@ -180,32 +180,32 @@ extern "C" int cvs_render_sensor(const cvs_image *optical, const cvs_sensor *s, 
         srgb.convertTo(cvs_view(out), CV_8U);  /* rounds and saturates */
         return 0;
     } catch (const std::exception &e) {
-        return rules_error_set(err, "sensor: %s", e.what());
+        return base_error_set(err, "sensor: %s", e.what());
     } catch (...) {
-        return rules_error_set(err, "sensor: unknown failure");
+        return base_error_set(err, "sensor: unknown failure");
     }
 }
 
-extern "C" int cvs_render_jpeg_gray(cvs_image *bgr, int quality, cvs_image *gray, rules_error *err)
+extern "C" int cvs_render_jpeg_gray(base_image *bgr, int quality, base_image *gray, base_error *err)
 {
     try {
         if (!bgr || !gray || bgr->channels != 3 || gray->channels != 1 || bgr->width != gray->width ||
             bgr->height != gray->height)
-            return rules_error_set(err, "camera JPEG: needs a 3-channel image and a 1-channel one of its size");
+            return base_error_set(err, "camera JPEG: needs a 3-channel image and a 1-channel one of its size");
         if (quality <= 0) {
             cv::cvtColor(cvs_view(bgr), cvs_view(gray), cv::COLOR_BGR2GRAY);
             return 0;
         }
         /* TurboJPEG with 4:2:0 chroma, as cameras write; gray is the stored Y plane. */
-        const media_view v = {bgr->width, bgr->height, 3, bgr->stride, bgr->data};
+        const base_view v = {bgr->width, bgr->height, 3, bgr->stride, bgr->data};
         if (media_jpeg_roundtrip(&v, std::min(100, quality), bgr->data, bgr->stride, gray->data, gray->stride, err) < 0) {
-            rules_error_prefix(err, "camera JPEG");
+            base_error_prefix(err, "camera JPEG");
             return -1;
         }
         return 0;
     } catch (const std::exception &e) {
-        return rules_error_set(err, "camera JPEG: %s", e.what());
+        return base_error_set(err, "camera JPEG: %s", e.what());
     } catch (...) {
-        return rules_error_set(err, "camera JPEG: unknown failure");
+        return base_error_set(err, "camera JPEG: unknown failure");
     }
 }

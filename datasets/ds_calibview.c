@@ -71,41 +71,41 @@ static void plane_to_canvas(const canvas *c, const double R[9], const double t[3
     mat3_mul(c->K, P, H);
 }
 
-static int finish(const calib_file *cam, const canvas *c, const cvs_image *ideal, const cvs_effects *fx, int ss,
-                  cvs_image **out, rules_error *err)
+static int finish(const calib_file *cam, const canvas *c, const base_image *ideal, const cvs_effects *fx, int ss,
+                  base_image **out, base_error *err)
 {
-    cvs_image *img = cvs_image_new(cam->width, cam->height, 1, 0);
+    base_image *img = base_image_new(cam->width, cam->height, 1, 0);
     if (!img)
-        return rules_error_set(err, "render: out of memory");
+        return base_error_set(err, "render: out of memory");
     double ik[4] = {c->K[0], c->K[4], c->K[2], c->K[5]};
     cvs_lens lens = {cam->fx, cam->fy, cam->cx, cam->cy, {0}};
     memcpy(lens.dist, cam->dist, sizeof lens.dist);
     if (cvs_render_distort(ideal, ik, &lens, ss, img, err) < 0 || (fx && cvs_render_effects(img, fx, err) < 0)) {
-        cvs_image_free(img);
+        base_image_free(img);
         return -1;
     }
     *out = img;
     return 0;
 }
 
-int ds_calibview_plane(const calib_file *cam, const double R[9], const double t[3], const cvs_image *tex,
-                       const double A[9], uint8_t background, const cvs_effects *fx, int ss, cvs_image **out,
-                       rules_error *err)
+int ds_calibview_plane(const calib_file *cam, const double R[9], const double t[3], const base_image *tex,
+                       const double A[9], uint8_t background, const cvs_effects *fx, int ss, base_image **out,
+                       base_error *err)
 {
     *out = NULL;
     ss = ss < 1 ? 1 : ss;
     canvas c;
     canvas_setup(cam, ss, &c);
-    cvs_image *ideal = cvs_image_new(c.w, c.h, 1, background);
+    base_image *ideal = base_image_new(c.w, c.h, 1, background);
     if (!ideal)
-        return rules_error_set(err, "render: out of memory for a %dx%d canvas", c.w, c.h);
+        return base_error_set(err, "render: out of memory for a %dx%d canvas", c.w, c.h);
     double H[9];
     plane_to_canvas(&c, R, t, H);
     mat3_mul(H, A, H);
     int rc = cvs_render_warp(ideal, tex, H, NULL, 0, err);
     if (rc == 0)
         rc = finish(cam, &c, ideal, fx, ss, out, err);
-    cvs_image_free(ideal);
+    base_image_free(ideal);
     return rc;
 }
 
@@ -190,21 +190,21 @@ void ds_projector_board_to_px(const ds_projector *p, double H[9])
     H[8] = 1;
 }
 
-int ds_projector_render(const ds_projector *p, const cvs_image *pattern, const calib_file *cam, double board_w,
-                        double board_d, const cvs_effects *fx, int ss, cvs_image **out, rules_error *err)
+int ds_projector_render(const ds_projector *p, const base_image *pattern, const calib_file *cam, double board_w,
+                        double board_d, const cvs_effects *fx, int ss, base_image **out, base_error *err)
 {
     *out = NULL;
     ss = ss < 1 ? 1 : ss;
     if (pattern->width != p->width || pattern->height != p->height)
-        return rules_error_set(err, "projector: the pattern is %dx%d, the projector %dx%d", pattern->width,
+        return base_error_set(err, "projector: the pattern is %dx%d, the projector %dx%d", pattern->width,
                                pattern->height, p->width, p->height);
     canvas c;
     canvas_setup(cam, ss, &c);
-    cvs_image *ideal = cvs_image_new(c.w, c.h, 1, 60), *light = cvs_image_new(c.w, c.h, 1, 0);
-    cvs_image *soft = cvs_image_clone(pattern);
+    base_image *ideal = base_image_new(c.w, c.h, 1, 60), *light = base_image_new(c.w, c.h, 1, 0);
+    base_image *soft = base_image_clone(pattern);
     int rc = -1;
     if (!ideal || !light || !soft) {
-        rules_error_set(err, "render: out of memory");
+        base_error_set(err, "render: out of memory");
         goto done;
     }
     /* The board's albedo. */
@@ -227,7 +227,7 @@ int ds_projector_render(const ds_projector *p, const cvs_image *pattern, const c
     double Hp[9], Hpi[9], Hpc[9];
     ds_projector_board_to_px(p, Hp);
     if (mat3_inv(Hp, Hpi) < 0) {
-        rules_error_set(err, "projector: singular mapping");
+        base_error_set(err, "projector: singular mapping");
         goto done;
     }
     mat3_mul(Hb, Hpi, Hpc);
@@ -241,8 +241,8 @@ int ds_projector_render(const ds_projector *p, const cvs_image *pattern, const c
         }
     rc = finish(cam, &c, ideal, fx, ss, out, err);
 done:
-    cvs_image_free(ideal);
-    cvs_image_free(light);
-    cvs_image_free(soft);
+    base_image_free(ideal);
+    base_image_free(light);
+    base_image_free(soft);
     return rc;
 }

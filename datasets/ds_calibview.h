@@ -9,14 +9,14 @@
  *   // A target view: the target's picture and where its pixels lie on the target (mm).
  *   double A[9];   // texture px -> target mm (affine)
  *   ds_calibview_pose(&cam, extent_mm, i, n, seed, R, t);         // a varied pose, or your own
- *   cvs_image *img;
+ *   base_image *img;
  *   ds_calibview_plane(&cam, R, t, tex, A, 60, &effects, 2, &img, &err);
  *
  *   // The projector: pattern px -> board, seen by the camera.
  *   ds_projector pj; ds_projector_default(&pj, 700, 500);
  *   ds_projector_render(&pj, pattern, &cam, 700, 500, &effects, 2, &img, &err);
  *   double H[9]; ds_projector_board_to_px(&pj, H);                 // the exact mapping
- *   cvs_image_free(img);
+ *   base_image_free(img);
  * `cam` is a calib_file: intrinsics, distortion, and (for the projector) the board pose.
  */
 #ifndef DS_CALIBVIEW_H
@@ -26,16 +26,16 @@
 
 #include "calib_file.h"
 #include "cvshim.h"
-#include "rules_error.h"
+#include "base_error.h"
 
 /*
  * Renders a flat texture on the plane z = 0 of a frame posed X_cam = R X + t
  * (target frame: OpenCV's, z into the page). Texture pixel (u, v) lies at
  * A * (u, v, 1). Everything else is `background`. Pose in `cam` is ignored.
  */
-int ds_calibview_plane(const calib_file *cam, const double R[9], const double t[3], const cvs_image *tex,
-                       const double A[9], uint8_t background, const cvs_effects *fx, int ss, cvs_image **out,
-                       rules_error *err);
+int ds_calibview_plane(const calib_file *cam, const double R[9], const double t[3], const base_image *tex,
+                       const double A[9], uint8_t background, const cvs_effects *fx, int ss, base_image **out,
+                       base_error *err);
 
 /*
  * View i of n of a target `extent_mm` wide and high, centred on
@@ -62,7 +62,7 @@ void ds_projector_default(ds_projector *p, double board_w, double board_d);
 void ds_projector_board_to_px(const ds_projector *p, double H[9]);
 /* The board (albedo 150, the table beyond it 60) lit by `pattern` (projector-sized), seen by `cam` (with its
  * pose). */
-int ds_projector_render(const ds_projector *p, const cvs_image *pattern, const calib_file *cam, double board_w,
-                        double board_d, const cvs_effects *fx, int ss, cvs_image **out, rules_error *err);
+int ds_projector_render(const ds_projector *p, const base_image *pattern, const calib_file *cam, double board_w,
+                        double board_d, const cvs_effects *fx, int ss, base_image **out, base_error *err);
 
 #endif

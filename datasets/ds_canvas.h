@@ -16,7 +16,7 @@
 
 #include "cvshim.h"
 #include "ds_render.h"
-#include "rules_error.h"
+#include "base_error.h"
 #include "rules_snapshot.h"
 #include "vis_camera.h"
 #include "vis_roster.h"
@@ -24,17 +24,17 @@
 typedef struct ds_canvas {
     vis_camera cam;
     double K[9];                /* ideal pinhole of the canvas (supersampled, padded) */
-    cvs_image *img;             /* 1 channel (classic style) or 3 (BGR, real style) */
-    cvs_image *mask_figure;     /* 255 where a figure hides what is below */
-    cvs_image *mask_hand;       /* 255 where a hand or an arm does */
-    rules_error *err;
+    base_image *img;             /* 1 channel (classic style) or 3 (BGR, real style) */
+    base_image *mask_figure;     /* 255 where a figure hides what is below */
+    base_image *mask_hand;       /* 255 where a hand or an arm does */
+    base_error *err;
 } ds_canvas;
 
 /* What an occluder is, for the masks. */
 typedef enum ds_occluder { DS_OCC_NONE = 0, DS_OCC_FIGURE = 1, DS_OCC_HAND = 2 } ds_occluder;
 
 /* The mask an occluder of this kind paints, or NULL. */
-static inline cvs_image *ds_canvas_mask(const ds_canvas *c, ds_occluder k)
+static inline base_image *ds_canvas_mask(const ds_canvas *c, ds_occluder k)
 {
     return k == DS_OCC_FIGURE ? c->mask_figure : k == DS_OCC_HAND ? c->mask_hand : NULL;
 }

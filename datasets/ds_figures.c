@@ -12,7 +12,7 @@
 /* ------------------------------------------------------------ classic style */
 
 /* A solid of revolution approximated by stacked circles: hull of their projections. */
-static int classic_solid(ds_canvas *c, rules_vec2 at, const double *z, const double *radius, int levels,
+static int classic_solid(ds_canvas *c, base_vec2 at, const double *z, const double *radius, int levels,
                          uint8_t value)
 {
     enum { SEG = 20 };
@@ -20,7 +20,7 @@ static int classic_solid(ds_canvas *c, rules_vec2 at, const double *z, const dou
     int n = 0;
     for (int l = 0; l < levels && l < 4; l++)
         for (int s = 0; s < SEG; s++) {
-            double a = 2 * RULES_PI * s / SEG;
+            double a = 2 * BASE_PI * s / SEG;
             double X[3] = {at.x + radius[l] * cos(a), at.y + radius[l] * sin(a), z[l]};
             if (!ds_canvas_point(c, X, pts + 2 * n))
                 return 0;
@@ -31,7 +31,7 @@ static int classic_solid(ds_canvas *c, rules_vec2 at, const double *z, const dou
 }
 
 static int classic_line(ds_canvas *c, const double A[3], const double B[3], double width_mm, uint8_t value,
-                        cvs_image *mask)
+                        base_image *mask)
 {
     double a[2], b[2];
     if (!ds_canvas_point(c, A, a) || !ds_canvas_point(c, B, b))
@@ -47,7 +47,7 @@ static int classic_figure(ds_canvas *c, const rules_model *m, int tag_id, double
     /* Per-model randomness from its id keeps figures stable when others move. */
     ds_rng fr = {.s = p->seed * 131ull + (uint64_t)tag_id * 977ull};
     double H = ds_rnd_in(&fr, p->figure_min_mm, p->figure_max_mm), rad = p->figure_radius_mm;
-    rules_vec2 at = rules_v2_add(m->pos, rules_v2_rot(rules_v2(-p->figure_back_mm, 0), m->facing));
+    base_vec2 at = base_v2_add(m->pos, base_v2_rot(base_v2(-p->figure_back_mm, 0), m->facing));
     uint8_t shade = (uint8_t)ds_rnd_in(&fr, 40, 190);
     double z[4] = {h, h + 0.55 * H, h + 0.85 * H, h + H};
     double rr[4] = {rad * 0.9, rad, rad * 0.8, rad * 0.45};
@@ -68,7 +68,7 @@ static int classic_figure(ds_canvas *c, const rules_model *m, int tag_id, double
         double A[3] = {at.x, at.y, h}, B[3] = {at.x, at.y, h + H + 25};
         if (classic_line(c, A, B, 1.5, 90, c->mask_figure) < 0)
             return -1;
-        rules_vec2 back = rules_v2_rot(rules_v2(-20, 0), m->facing + ds_rnd_in(&fr, -0.6, 0.6));
+        base_vec2 back = base_v2_rot(base_v2(-20, 0), m->facing + ds_rnd_in(&fr, -0.6, 0.6));
         double Q[4][3] = {{at.x, at.y, h + H + 25},
                           {at.x + back.x, at.y + back.y, h + H + 25},
                           {at.x + back.x, at.y + back.y, h + H + 8},
@@ -87,13 +87,13 @@ static int classic_hands(ds_canvas *c, const vis_roster *roster, const ds_render
 {
     /* A palm and five fingers reaching in, 12-20 cm above the table. */
     for (int hnd = 0; hnd < p->hands; hnd++) {
-        double hz = ds_rnd_in(r, 120, 200), ang = ds_rnd_in(r, 0, 2 * RULES_PI);
-        rules_vec2 at = rules_v2(ds_rnd_in(r, 0, roster->board_width), ds_rnd_in(r, 0, roster->board_depth));
+        double hz = ds_rnd_in(r, 120, 200), ang = ds_rnd_in(r, 0, 2 * BASE_PI);
+        base_vec2 at = base_v2(ds_rnd_in(r, 0, roster->board_width), ds_rnd_in(r, 0, roster->board_depth));
         double xy[48];
         int ok = 1;
         for (int k = 0; k < 24; k++) {
-            double a = 2 * RULES_PI * k / 24;
-            rules_vec2 q = rules_v2_add(at, rules_v2_rot(rules_v2(50 * cos(a), 42 * sin(a)), ang));
+            double a = 2 * BASE_PI * k / 24;
+            base_vec2 q = base_v2_add(at, base_v2_rot(base_v2(50 * cos(a), 42 * sin(a)), ang));
             double X[3] = {q.x, q.y, hz};
             ok &= ds_canvas_point(c, X, xy + 2 * k);
         }
@@ -101,15 +101,15 @@ static int classic_hands(ds_canvas *c, const vis_roster *roster, const ds_render
             return -1;
         for (int f = 0; f < 5; f++) {
             double fa = ang + (f - 2) * 0.28 + (f == 0 ? -0.5 : 0);
-            rules_vec2 base = rules_v2_add(at, rules_v2_rot(rules_v2(40, 0), fa));
-            rules_vec2 tip = rules_v2_add(at, rules_v2_rot(rules_v2(f == 0 ? 85 : 115 - 8 * abs(f - 2), 0), fa));
+            base_vec2 base = base_v2_add(at, base_v2_rot(base_v2(40, 0), fa));
+            base_vec2 tip = base_v2_add(at, base_v2_rot(base_v2(f == 0 ? 85 : 115 - 8 * abs(f - 2), 0), fa));
             double A[3] = {base.x, base.y, hz}, B[3] = {tip.x, tip.y, hz - 10};
             if (classic_line(c, A, B, 17, 180, c->mask_hand) < 0)
                 return -1;
         }
         /* The arm, back towards the table edge. */
-        rules_vec2 wrist = rules_v2_add(at, rules_v2_rot(rules_v2(-45, 0), ang));
-        rules_vec2 elbow = rules_v2_add(at, rules_v2_rot(rules_v2(-300, 0), ang));
+        base_vec2 wrist = base_v2_add(at, base_v2_rot(base_v2(-45, 0), ang));
+        base_vec2 elbow = base_v2_add(at, base_v2_rot(base_v2(-300, 0), ang));
         double A[3] = {wrist.x, wrist.y, hz}, B[3] = {elbow.x, elbow.y, hz + 150};
         if (classic_line(c, A, B, 60, 150, c->mask_hand) < 0)
             return -1;
@@ -179,14 +179,14 @@ static int real_figure(ds_canvas *c, const rules_model *m, const vis_roster_mode
     f.height = ds_rnd_in(&fr, p->figure_min_mm, p->figure_max_mm) * (f.kind == DS_FIG_MONSTER ? 1.25 : 1);
     if (f.kind == DS_FIG_CAVALRY)
         f.height *= 1.4;  /* a rider's head is higher than a man's */
-    const rules_vec2 at = rules_v2_add(m->pos, rules_v2_rot(rules_v2(figure_offset(u), 0), m->facing));
+    const base_vec2 at = base_v2_add(m->pos, base_v2_rot(base_v2(figure_offset(u), 0), m->facing));
     f.foot[0] = at.x, f.foot[1] = at.y, f.foot[2] = h;
     f.facing = m->facing + ds_rnd_in(&fr, -0.35, 0.35);
     /* Posed miniatures lean, most often forward. */
-    f.lean = rules_deg_to_rad(p->figure_lean_max_deg) * sqrt(ds_rnd(&fr));
-    f.lean_dir = m->facing + ds_rnd_in(&fr, -1.2, 1.2) + (ds_rnd(&fr) < 0.2 ? RULES_PI : 0);
+    f.lean = base_deg_to_rad(p->figure_lean_max_deg) * sqrt(ds_rnd(&fr));
+    f.lean_dir = m->facing + ds_rnd_in(&fr, -1.2, 1.2) + (ds_rnd(&fr) < 0.2 ? BASE_PI : 0);
     f.stride = ds_rnd_in(&fr, -1, 1);
-    f.weapon_elev = rules_deg_to_rad(rm->rank > 0 ? ds_rnd_in(&fr, 20, 60) : ds_rnd_in(&fr, 55, 88));
+    f.weapon_elev = base_deg_to_rad(rm->rank > 0 ? ds_rnd_in(&fr, 20, 60) : ds_rnd_in(&fr, 55, 88));
     if (rm->rank == 0 && rm->file == 1 && f.kind != DS_FIG_MONSTER)
         f.weapon = DS_WEAPON_BANNER;  /* the standard bearer */
     f.cloth = vary(f.cloth, &fr, 0.08), f.skin = vary(f.skin, &fr, 0.1);
@@ -284,7 +284,7 @@ int ds_draw_figures(ds_canvas *c, const rules_snapshot *snap, const vis_roster *
         n += snap->units[ui].n_models;
     fig_order *order = calloc(n + 1, sizeof *order);
     if (!order)
-        return rules_error_set(c->err, "render: out of memory");
+        return base_error_set(c->err, "render: out of memory");
     n = 0;
     for (size_t ui = 0; ui < snap->n_units; ui++)
         for (size_t mi = 0; mi < snap->units[ui].n_models; mi++) {

@@ -80,7 +80,7 @@ static int board_in_frame(const calib_file *c, double bw, double bd, double marg
 }
 
 /* The longest focal length (px) that keeps the board in the frame. */
-static int fit_camera(const ds_hard_params *p, calib_file *out, rules_error *err)
+static int fit_camera(const ds_hard_params *p, calib_file *out, base_error *err)
 {
     const double k1 = p->k1;
     ds_camera_params cp = {p->width, p->height, 0, p->camera_height_mm, p->tilt_deg, p->tilt_dir_deg,
@@ -99,10 +99,10 @@ static int fit_camera(const ds_hard_params *p, calib_file *out, rules_error *err
     return ds_camera_make(&cp, out, err);
 }
 
-int ds_hard_crop(calib_file *cam, int x0, int y0, int w, int h, rules_error *err)
+int ds_hard_crop(calib_file *cam, int x0, int y0, int w, int h, base_error *err)
 {
     if (w < 16 || h < 16 || (w & 1) || (h & 1) || x0 < 0 || y0 < 0 || x0 + w > cam->width || y0 + h > cam->height)
-        return rules_error_set(err, "crop %dx%d+%d+%d: must be even-sized and inside the %dx%d frame", w, h, x0, y0,
+        return base_error_set(err, "crop %dx%d+%d+%d: must be even-sized and inside the %dx%d frame", w, h, x0, y0,
                                cam->width, cam->height);
     /* The principal point may fall outside a crop: no calib_file_validate here. */
     cam->cx -= x0, cam->cy -= y0;
@@ -113,7 +113,7 @@ int ds_hard_crop(calib_file *cam, int x0, int y0, int w, int h, rules_error *err
 /* -------------------------------------------------------------- the armies */
 
 typedef struct placed_unit {
-    rules_obb box;   /* its footprint, or the ground kept free ahead of it */
+    base_obb box;   /* its footprint, or the ground kept free ahead of it */
     double margin;   /* later units keep at least this far (0: a random 12-40 mm, as players leave) */
 } placed_unit;
 
@@ -164,18 +164,18 @@ static ds_rank_align pick_align(int m, int F, ds_rng *r)
 }
 
 /* The footprint swept `ahead` mm forward. */
-static rules_obb swept(const rules_obb *b, double ahead)
+static base_obb swept(const base_obb *b, double ahead)
 {
-    rules_obb s = *b;
+    base_obb s = *b;
     s.depth += ahead;
-    s.centre = rules_v2_add(b->centre, rules_v2_scale(rules_v2_dir(b->heading), ahead / 2));
+    s.centre = base_v2_add(b->centre, base_v2_scale(base_v2_dir(b->heading), ahead / 2));
     return s;
 }
 
-static int inside_board(const ds_hard_params *p, const rules_obb *b, double inset)
+static int inside_board(const ds_hard_params *p, const base_obb *b, double inset)
 {
-    rules_vec2 c[4];
-    rules_obb_corners(b, c);
+    base_vec2 c[4];
+    base_obb_corners(b, c);
     for (int k = 0; k < 4; k++)
         if (c[k].x < inset || c[k].y < inset || c[k].x > p->board_width - inset || c[k].y > p->board_depth - inset)
             return 0;
@@ -188,17 +188,17 @@ static int inside_board(const ds_hard_params *p, const rules_obb *b, double inse
  * pairs' units need room to march), and is kept free of later units.
  */
 static int find_spot(const ds_hard_params *p, int army, double w, double d, const placed_unit *others, int n,
-                     double corridor, ds_rng *r, rules_obb *out, rules_obb *kept)
+                     double corridor, ds_rng *r, base_obb *out, base_obb *kept)
 {
     const double corner_keep = 120, inset = 25;
     for (int attempt = 0; attempt < 600; attempt++) {
-        rules_obb b;
+        base_obb b;
         b.width = w, b.depth = d;
         b.centre.x = ds_rnd_in(r, 0.05, 0.95) * p->board_width;
         b.centre.y = (army == 0 ? ds_rnd_in(r, 0.07, 0.62) : ds_rnd_in(r, 0.38, 0.93)) * p->board_depth;
-        b.heading = (army == 0 ? RULES_PI / 2 : -RULES_PI / 2) + ds_rnd_in(r, -0.6, 0.6);
-        rules_vec2 c[4];
-        rules_obb_corners(&b, c);
+        b.heading = (army == 0 ? BASE_PI / 2 : -BASE_PI / 2) + ds_rnd_in(r, -0.6, 0.6);
+        base_vec2 c[4];
+        base_obb_corners(&b, c);
         int ok = 1;
         for (int k = 0; k < 4 && ok; k++) {
             ok = c[k].x > inset && c[k].y > inset && c[k].x < p->board_width - inset && c[k].y < p->board_depth - inset;
@@ -208,12 +208,12 @@ static int find_spot(const ds_hard_params *p, int army, double w, double d, cons
             ok = ok && !(near_x && near_y);
         }
         for (int i = 0; i < n && ok; i++)
-            ok = rules_obb_dist(&b, &others[i].box) > (others[i].margin > 0 ? others[i].margin : ds_rnd_in(r, 12, 40));
-        const rules_obb ahead = swept(&b, corridor);
+            ok = base_obb_dist(&b, &others[i].box) > (others[i].margin > 0 ? others[i].margin : ds_rnd_in(r, 12, 40));
+        const base_obb ahead = swept(&b, corridor);
         if (ok && corridor > 0) {
             ok = inside_board(p, &ahead, 30);
             for (int i = 0; i < n && ok; i++)
-                ok = rules_obb_dist(&ahead, &others[i].box) > 45;
+                ok = base_obb_dist(&ahead, &others[i].box) > 45;
         }
         if (ok) {
             *out = b;
@@ -225,7 +225,7 @@ static int find_spot(const ds_hard_params *p, int army, double w, double d, cons
 }
 
 static int add_unit(ds_hard_table *t, const ds_hard_params *p, const unit_type *ty, int army, int index,
-                    placed_unit *placed, int *n_placed, ds_rng *r, int *tag, rules_error *err)
+                    placed_unit *placed, int *n_placed, ds_rng *r, int *tag, base_error *err)
 {
     vis_roster *ro = t->scene->roster;
     const int F = rnd_int(r, ty->files_lo, ty->files_hi);
@@ -234,7 +234,7 @@ static int add_unit(ds_hard_table *t, const ds_hard_params *p, const unit_type *
         n = F;
     const int R = (n + F - 1) / F, m = n - (R - 1) * F;
     const double gap = ds_rnd_in(r, 0.3, 1.0), pw = ty->base_w + gap, pd = ty->base_d + gap;
-    rules_obb spot, kept;
+    base_obb spot, kept;
     /* The red army's first two 5"/10" units get room to advance and to march (the pairs). */
     const double corridor = army == 0 && ty->advance_in == 5 && ty->march_in == 10 && t->reserved < 2 ? 300 : 0;
     if (!find_spot(p, army, F * pw, R * pd, placed, *n_placed, corridor, r, &spot, &kept))
@@ -247,21 +247,21 @@ static int add_unit(ds_hard_table *t, const ds_hard_params *p, const unit_type *
     snprintf(u->id, sizeof u->id, "%s-%d", army ? "blue" : "red", index);
     snprintf(u->side, sizeof u->side, "%s", army ? "blue" : "red");
     u->base_width = ty->base_w, u->base_depth = ty->base_d;
-    u->advance_rate = rules_in_to_mm(ty->advance_in), u->march_rate = rules_in_to_mm(ty->march_in);
+    u->advance_rate = base_in_to_mm(ty->advance_in), u->march_rate = base_in_to_mm(ty->march_in);
     u->mobility = NAN;
     u->files = F;
-    u->mount = (vis_tag_mount){rules_v2(ty->tag_fwd, 0), 0, ds_rnd_in(r, 3, 5), ty->tag};
+    u->mount = (vis_tag_mount){base_v2(ty->tag_fwd, 0), 0, ds_rnd_in(r, 3, 5), ty->tag};
     u->first_model = ro->n_models;
     t->kind[ro->n_units] = ty->kind;
     const ds_rank_align align = pick_align(m, F, r);
     t->align[ro->n_units] = align;
     rules_unit *su = rules_snapshot_add_unit(t->scene->snapshot, u->id, u->side);
     if (!su)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     su->base_width = u->base_width, su->base_depth = u->base_depth;
     su->advance_rate = u->advance_rate, su->march_rate = u->march_rate, su->mobility = u->mobility;
     const double th = spot.heading;
-    const rules_vec2 fwd = rules_v2_dir(th), right = rules_v2(sin(th), -cos(th));
+    const base_vec2 fwd = base_v2_dir(th), right = base_v2(sin(th), -cos(th));
     double rear[16];
     rear_files(align, m, F, r, rear);
     for (int i = 0; i < n; i++) {
@@ -273,12 +273,12 @@ static int add_unit(ds_hard_table *t, const ds_hard_params *p, const unit_type *
         rm->unit = ro->n_units;
         rm->file = i % F, rm->rank = k;   /* the roster's nominal slot: listing order */
         t->slots[ro->n_models] = (ds_hard_slot){file, k};
-        rules_vec2 pos = rules_v2_add(spot.centre, rules_v2_add(rules_v2_scale(right, (file - (F - 1) / 2.0) * pw),
-                                                                 rules_v2_scale(fwd, -(k - (R - 1) / 2.0) * pd)));
-        pos = rules_v2_add(pos, rules_v2(ds_rnd_in(r, -1, 1) * p->jitter_mm, ds_rnd_in(r, -1, 1) * p->jitter_mm));
-        const double facing = rules_angle_wrap(th + ds_rnd_in(r, -0.5, 0.5) * rules_deg_to_rad(1.0) * (p->jitter_mm > 0));
+        base_vec2 pos = base_v2_add(spot.centre, base_v2_add(base_v2_scale(right, (file - (F - 1) / 2.0) * pw),
+                                                                 base_v2_scale(fwd, -(k - (R - 1) / 2.0) * pd)));
+        pos = base_v2_add(pos, base_v2(ds_rnd_in(r, -1, 1) * p->jitter_mm, ds_rnd_in(r, -1, 1) * p->jitter_mm));
+        const double facing = base_angle_wrap(th + ds_rnd_in(r, -0.5, 0.5) * base_deg_to_rad(1.0) * (p->jitter_mm > 0));
         if (!rules_unit_add_model(su, rm->id, pos, facing))
-            return rules_error_set(err, "out of memory");
+            return base_error_set(err, "out of memory");
         ro->n_models++;
         u->n_models++;
     }
@@ -286,7 +286,7 @@ static int add_unit(ds_hard_table *t, const ds_hard_params *p, const unit_type *
     return 1;
 }
 
-ds_hard_table *ds_hard_generate(const ds_hard_params *p, rules_error *err)
+ds_hard_table *ds_hard_generate(const ds_hard_params *p, base_error *err)
 {
     ds_hard_table *t = calloc(1, sizeof *t);
     const size_t cap_models = (size_t)p->target_models + 64;
@@ -340,7 +340,7 @@ ds_hard_table *ds_hard_generate(const ds_hard_params *p, rules_error *err)
     s->render.lamp[2] = ds_rnd_in(&r, 2000, 2600);
     return t;
 oom:
-    rules_error_set(err, "out of memory");
+    base_error_set(err, "out of memory");
 fail:
     ds_hard_free(t);
     return NULL;
@@ -360,25 +360,25 @@ void ds_hard_free(ds_hard_table *t)
 /* ------------------------------------------------------------------- pairs */
 
 /* The unit's footprint: the box over its bases (facing from its first model). */
-static rules_obb unit_box(const rules_unit *u)
+static base_obb unit_box(const rules_unit *u)
 {
-    rules_vec2 mean = rules_v2(0, 0);
+    base_vec2 mean = base_v2(0, 0);
     for (size_t i = 0; i < u->n_models; i++)
-        mean = rules_v2_add(mean, rules_v2_dir(u->models[i].facing));
-    rules_obb b = {rules_v2(0, 0), atan2(mean.y, mean.x), 0, 0};
+        mean = base_v2_add(mean, base_v2_dir(u->models[i].facing));
+    base_obb b = {base_v2(0, 0), atan2(mean.y, mean.x), 0, 0};
     double x0 = 1e9, x1 = -1e9, y0 = 1e9, y1 = -1e9;
-    rules_frame f = {u->models[0].pos, b.heading};
+    base_frame f = {u->models[0].pos, b.heading};
     for (size_t i = 0; i < u->n_models; i++) {
-        rules_obb mb = rules_model_base(u, &u->models[i]);
-        rules_vec2 c[4];
-        rules_obb_corners(&mb, c);
+        base_obb mb = rules_model_base(u, &u->models[i]);
+        base_vec2 c[4];
+        base_obb_corners(&mb, c);
         for (int k = 0; k < 4; k++) {
-            rules_vec2 l = rules_frame_to_local(f, c[k]);
+            base_vec2 l = base_frame_to_local(f, c[k]);
             x0 = fmin(x0, l.x), x1 = fmax(x1, l.x), y0 = fmin(y0, l.y), y1 = fmax(y1, l.y);
         }
     }
-    /* rules_frame: local x to the right, y forward. */
-    b.centre = rules_frame_to_board(f, rules_v2((x0 + x1) / 2, (y0 + y1) / 2));
+    /* base_frame: local x to the right, y forward. */
+    b.centre = base_frame_to_board(f, base_v2((x0 + x1) / 2, (y0 + y1) / 2));
     b.width = x1 - x0, b.depth = y1 - y0;
     return b;
 }
@@ -386,12 +386,12 @@ static rules_obb unit_box(const rules_unit *u)
 /* Can unit ui go `d` mm straight ahead without touching another unit or leaving the board? */
 static int has_room(const rules_snapshot *s, size_t ui, double d, const double heading)
 {
-    rules_obb b = unit_box(&s->units[ui]);
-    rules_obb sweep = b;
+    base_obb b = unit_box(&s->units[ui]);
+    base_obb sweep = b;
     sweep.depth += d;
-    sweep.centre = rules_v2_add(b.centre, rules_v2_scale(rules_v2_dir(heading), d / 2));
-    rules_vec2 c[4];
-    rules_obb_corners(&sweep, c);
+    sweep.centre = base_v2_add(b.centre, base_v2_scale(base_v2_dir(heading), d / 2));
+    base_vec2 c[4];
+    base_obb_corners(&sweep, c);
     for (int k = 0; k < 4; k++)
         if (c[k].x < 15 || c[k].y < 15 || c[k].x > s->board_width - 15 || c[k].y > s->board_depth - 15)
             return 0;
@@ -399,8 +399,8 @@ static int has_room(const rules_snapshot *s, size_t ui, double d, const double h
     for (size_t i = 0; i < s->n_units; i++) {
         if (i == ui)
             continue;
-        rules_obb o = unit_box(&s->units[i]);
-        if (rules_obb_dist(&sweep, &o) < 40)
+        base_obb o = unit_box(&s->units[i]);
+        if (base_obb_dist(&sweep, &o) < 40)
             return 0;
     }
     return 1;
@@ -408,23 +408,23 @@ static int has_room(const rules_snapshot *s, size_t ui, double d, const double h
 
 static void move_unit(rules_unit *u, double heading, double d)
 {
-    const rules_vec2 step = rules_v2_scale(rules_v2_dir(heading), d);
+    const base_vec2 step = base_v2_scale(base_v2_dir(heading), d);
     for (size_t i = 0; i < u->n_models; i++)
-        u->models[i].pos = rules_v2_add(u->models[i].pos, step);
+        u->models[i].pos = base_v2_add(u->models[i].pos, step);
 }
 
-int ds_hard_pair_make(const ds_hard_table *t, ds_hard_pair *out, rules_error *err)
+int ds_hard_pair_make(const ds_hard_table *t, ds_hard_pair *out, base_error *err)
 {
     memset(out, 0, sizeof *out);
     const rules_snapshot *s = t->scene->snapshot;
     const vis_roster *ro = t->scene->roster;
-    const double adv = rules_in_to_mm(4.5), march = rules_in_to_mm(11);
+    const double adv = base_in_to_mm(4.5), march = base_in_to_mm(11);
     long marcher = -1, advancer = -1;
     /* The unit's own heading: the model facings scatter by a fraction of a degree around it. */
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < s->n_units; i++) {
             const vis_roster_unit *ru = &ro->units[i];
-            if (fabs(ru->advance_rate - rules_in_to_mm(5)) > 0.01 || fabs(ru->march_rate - rules_in_to_mm(10)) > 0.01 ||
+            if (fabs(ru->advance_rate - base_in_to_mm(5)) > 0.01 || fabs(ru->march_rate - base_in_to_mm(10)) > 0.01 ||
                 (long)i == marcher)
                 continue;
             const double h = unit_box(&s->units[i]).heading;
@@ -434,9 +434,9 @@ int ds_hard_pair_make(const ds_hard_table *t, ds_hard_pair *out, rules_error *er
                 advancer = (long)i;
         }
     if (marcher < 0 || advancer < 0)
-        return rules_error_set(err, "pair: no two 5\"/10\" units have room to advance 4.5\" and march 11\"");
+        return base_error_set(err, "pair: no two 5\"/10\" units have room to advance 4.5\" and march 11\"");
     if (!(out->after = rules_snapshot_clone(s)))
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     const long who[2] = {advancer, marcher};
     const double how[2] = {adv, march};
     for (int k = 0; k < 2; k++) {

@@ -32,7 +32,7 @@
 
 #include "calib_file.h"
 #include "ds_scene.h"
-#include "rules_error.h"
+#include "base_error.h"
 #include "rules_snapshot.h"
 
 typedef struct ds_hard_params {
@@ -69,7 +69,7 @@ typedef struct ds_hard_table {
     int reserved;                /* units placed with room ahead for the pairs */
 } ds_hard_table;
 
-ds_hard_table *ds_hard_generate(const ds_hard_params *p, rules_error *err);
+ds_hard_table *ds_hard_generate(const ds_hard_params *p, base_error *err);
 void ds_hard_free(ds_hard_table *t);
 
 /*
@@ -79,7 +79,7 @@ void ds_hard_free(ds_hard_table *t);
  * outside the frame, which calib_file_validate refuses: a crop is for use in
  * process (tests, the benchmark); `tableref render --crop` checks it.
  */
-int ds_hard_crop(calib_file *cam, int x0, int y0, int w, int h, rules_error *err);
+int ds_hard_crop(calib_file *cam, int x0, int y0, int w, int h, base_error *err);
 
 /*
  * A before/after pair of one table: the after snapshot has one infantry
@@ -99,7 +99,7 @@ typedef struct ds_hard_pair {
     ds_hard_move moves[2];
     uint32_t after_frame_seed;
 } ds_hard_pair;
-int ds_hard_pair_make(const ds_hard_table *t, ds_hard_pair *out, rules_error *err);
+int ds_hard_pair_make(const ds_hard_table *t, ds_hard_pair *out, base_error *err);
 void ds_hard_pair_clear(ds_hard_pair *p);
 
 #endif

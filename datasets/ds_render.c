@@ -75,7 +75,7 @@ static void plane_homography(const ds_canvas *c, double h, double H[9])
 }
 
 /* Draws a flat texture whose pixel (u, v) lies at board (A * (u, v, 1)) on plane z = h. */
-static int draw_plane_texture(ds_canvas *c, const cvs_image *tex, const double A[9], double h)
+static int draw_plane_texture(ds_canvas *c, const base_image *tex, const double A[9], double h)
 {
     double H[9];
     plane_homography(c, h, H);
@@ -83,7 +83,7 @@ static int draw_plane_texture(ds_canvas *c, const cvs_image *tex, const double A
     return cvs_render_warp(c->img, tex, H, NULL, 0, c->err);
 }
 
-static int fill_board_poly(ds_canvas *c, const rules_vec2 *pts, int n, double h, cvs_colour colour)
+static int fill_board_poly(ds_canvas *c, const base_vec2 *pts, int n, double h, cvs_colour colour)
 {
     double xy[64];
     if (n > 32)
@@ -136,7 +136,7 @@ int ds_canvas_hull(double *pts, int n, double *out)
 }
 
 /* The printed tag: white paper, black toner (a little warm and a little grey in the real style). */
-static cvs_image *tag_texture(apriltag_family_t *fam, int id, int channels)
+static base_image *tag_texture(apriltag_family_t *fam, int id, int channels)
 {
     if (id < 0 || (uint32_t)id >= fam->ncodes)
         return NULL;
@@ -145,7 +145,7 @@ static cvs_image *tag_texture(apriltag_family_t *fam, int id, int channels)
         return NULL;
     const int s = TEX_PX_PER_CELL;
     static const uint8_t paper[3] = {226, 234, 236}, ink[3] = {30, 28, 28}; /* BGR */
-    cvs_image *t = cvs_image_new(im->width * s, im->height * s, channels, 255);
+    base_image *t = base_image_new(im->width * s, im->height * s, channels, 255);
     if (t)
         for (int y = 0; y < t->height; y++)
             for (int x = 0; x < t->width; x++) {
@@ -160,12 +160,12 @@ static cvs_image *tag_texture(apriltag_family_t *fam, int id, int channels)
 }
 
 /* Texture -> board affine of a tag bitmap centred at c with heading th. */
-static void tag_affine(const apriltag_family_t *fam, const cvs_image *tex, rules_vec2 c, double th, double size,
+static void tag_affine(const apriltag_family_t *fam, const base_image *tex, base_vec2 c, double th, double size,
                        double A[9])
 {
     const double S = size * fam->total_width / fam->width_at_border; /* whole bitmap, mm */
     const double N = tex->width;
-    const rules_vec2 up = rules_v2(cos(th), sin(th)), right = rules_v2(sin(th), -cos(th));
+    const base_vec2 up = base_v2(cos(th), sin(th)), right = base_v2(sin(th), -cos(th));
     /* a = ((u + 0.5) / N - 0.5) S, b = (0.5 - (v + 0.5) / N) S */
     const double a0 = (0.5 / N - 0.5) * S, b0 = (0.5 - 0.5 / N) * S, k = S / N;
     A[0] = right.x * k, A[1] = -up.x * k, A[2] = c.x + right.x * a0 + up.x * b0;
@@ -173,9 +173,9 @@ static void tag_affine(const apriltag_family_t *fam, const cvs_image *tex, rules
     A[6] = 0, A[7] = 0, A[8] = 1;
 }
 
-static void tag_corners_board(rules_vec2 c, double th, double size, double out[4][2])
+static void tag_corners_board(base_vec2 c, double th, double size, double out[4][2])
 {
-    const rules_vec2 up = rules_v2(cos(th), sin(th)), right = rules_v2(sin(th), -cos(th));
+    const base_vec2 up = base_v2(cos(th), sin(th)), right = base_v2(sin(th), -cos(th));
     for (int k = 0; k < 4; k++) {
         double a = ds_tag_corner_local[k][0] * size / 2, b = ds_tag_corner_local[k][1] * size / 2;
         out[k][0] = c.x + a * right.x + b * up.x;
@@ -186,7 +186,7 @@ static void tag_corners_board(rules_vec2 c, double th, double size, double out[4
 typedef struct placed_tag {
     int id;
     long model;
-    rules_vec2 c;
+    base_vec2 c;
     double heading, size, z;
 } placed_tag;
 
@@ -232,7 +232,7 @@ static void fill_truth_tag(ds_canvas *c, const apriltag_family_t *fam, const pla
 }
 
 /* The ideal canvas: big enough for every ray the distorted frame sees. */
-static int canvas_new(ds_canvas *c, const calib_file *calib, int ss, int channels, rules_error *err)
+static int canvas_new(ds_canvas *c, const calib_file *calib, int ss, int channels, base_error *err)
 {
     const int W = calib->width, Hh = calib->height;
     double xmin = 1e9, xmax = -1e9, ymin = 1e9, ymax = -1e9;
@@ -251,29 +251,29 @@ static int canvas_new(ds_canvas *c, const calib_file *calib, int ss, int channel
     c->K[4] = fy, c->K[5] = -fy * ymin + 4;
     c->K[8] = 1;
     int cw = (int)ceil(fx * (xmax - xmin)) + 8, chh = (int)ceil(fy * (ymax - ymin)) + 8;
-    c->img = cvs_image_new(cw, chh, channels, 45);
-    c->mask_figure = cvs_image_new(cw, chh, 1, 0);
-    c->mask_hand = cvs_image_new(cw, chh, 1, 0);
+    c->img = base_image_new(cw, chh, channels, 45);
+    c->mask_figure = base_image_new(cw, chh, 1, 0);
+    c->mask_hand = base_image_new(cw, chh, 1, 0);
     if (!c->img || !c->mask_figure || !c->mask_hand)
-        return rules_error_set(err, "render: out of memory for a %dx%d canvas", cw, chh);
+        return base_error_set(err, "render: out of memory for a %dx%d canvas", cw, chh);
     return 0;
 }
 
 /* The board's mat: smooth noise between two colours of the palette. */
-static cvs_image *board_texture(const vis_roster *roster, const ds_render_params *p, rules_error *err)
+static base_image *board_texture(const vis_roster *roster, const ds_render_params *p, base_error *err)
 {
     int tw = (int)ceil(roster->board_width / 2), td = (int)ceil(roster->board_depth / 2);
     if (p->style != DS_STYLE_REAL)
         return p->textures ? cvs_render_noise_texture(tw, td, p->seed + 101, 120, 35, 40, err)
-                           : cvs_image_new(tw, td, 1, 120);
+                           : base_image_new(tw, td, 1, 120);
     /* A printed mat has grain down to a millimetre. */
     tw *= 2, td *= 2;
     static const cvs_colour lo[3] = {{38, 62, 30}, {120, 95, 60}, {62, 62, 66}};
     static const cvs_colour hi[3] = {{120, 140, 70}, {215, 185, 135}, {150, 148, 145}};
     const int k = p->palette >= 0 && p->palette < 3 ? p->palette : 0;
-    cvs_image *g = cvs_render_noise_texture(tw, td, p->seed + 101, 128, p->textures ? 90 : 0, 50, err);
-    cvs_image *t = g ? cvs_render_colourise(g, lo[k], hi[k], err) : NULL;
-    cvs_image_free(g);
+    base_image *g = cvs_render_noise_texture(tw, td, p->seed + 101, 128, p->textures ? 90 : 0, 50, err);
+    base_image *t = g ? cvs_render_colourise(g, lo[k], hi[k], err) : NULL;
+    base_image_free(g);
     return t;
 }
 
@@ -299,10 +299,10 @@ static int draw_terrain(ds_canvas *c, const rules_snapshot *snap, const ds_rende
         }
         int n = (int)((x1 - x0) * (y1 - y0) / 400);
         for (int k = 0; k < n && k < 4000; k++) {
-            rules_vec2 q = rules_v2(ds_rnd_in(r, x0, x1), ds_rnd_in(r, y0, y1));
-            if (!rules_poly_contains(t->points, t->n_points, q))
+            base_vec2 q = base_v2(ds_rnd_in(r, x0, x1), ds_rnd_in(r, y0, y1));
+            if (!base_poly_contains(t->points, t->n_points, q))
                 continue;
-            rules_vec2 tri[3] = {q, rules_v2(q.x + 3, q.y + 1), rules_v2(q.x + 1, q.y + 3)};
+            base_vec2 tri[3] = {q, base_v2(q.x + 3, q.y + 1), base_v2(q.x + 1, q.y + 3)};
             const double val = v - 30 + 60 * ds_rnd(r), s = val / v;
             cvs_colour tc = !real ? grey(val)
                                   : (cvs_colour){(uint8_t)fmin(255, col.r * s), (uint8_t)fmin(255, col.g * s),
@@ -336,12 +336,12 @@ static int draw_bases(ds_canvas *c, const rules_snapshot *snap, const vis_roster
             const rules_model *m = &u->models[mi];
             const vis_roster_model *rm = ds_roster_model(roster, m->id);
             if (!rm)
-                return rules_error_set(c->err, "render: model \"%s\" is not in the roster", m->id);
+                return base_error_set(c->err, "render: model \"%s\" is not in the roster", m->id);
             const vis_roster_unit *ru = &roster->units[rm->unit];
             const double h = ru->mount.height;
-            rules_obb box = rules_model_base(u, m);
-            rules_vec2 corners[4];
-            rules_obb_corners(&box, corners);
+            base_obb box = rules_model_base(u, m);
+            base_vec2 corners[4];
+            base_obb_corners(&box, corners);
             /* Sides: hull of the base's bottom and top outlines, darker. */
             double proj[16], hl[20];
             int ok = 1;
@@ -368,13 +368,13 @@ static int draw_bases(ds_canvas *c, const rules_snapshot *snap, const vis_roster
 static int draw_tags(ds_canvas *c, apriltag_family_t *fam, const char *family, const placed_tag *tags, size_t nt)
 {
     for (size_t i = 0; i < nt; i++) {
-        cvs_image *tex = tag_texture(fam, tags[i].id, c->img->channels);
+        base_image *tex = tag_texture(fam, tags[i].id, c->img->channels);
         if (!tex)
-            return rules_error_set(c->err, "render: tag id %d is not in family %s", tags[i].id, family);
+            return base_error_set(c->err, "render: tag id %d is not in family %s", tags[i].id, family);
         double A[9];
         tag_affine(fam, tex, tags[i].c, tags[i].heading, tags[i].size, A);
         int wrc = draw_plane_texture(c, tex, A, tags[i].z);
-        cvs_image_free(tex);
+        base_image_free(tex);
         if (wrc < 0)
             return -1;
     }
@@ -390,7 +390,7 @@ static int fill_truth(ds_canvas *c, const apriltag_family_t *fam, const rules_sn
     truth->tags = calloc(nt ? nt : 1, sizeof *truth->tags);
     truth->models = calloc(nm ? nm : 1, sizeof *truth->models);
     if (!truth->tags || !truth->models)
-        return rules_error_set(c->err, "render: out of memory");
+        return base_error_set(c->err, "render: out of memory");
     truth->width = W, truth->height = Hh;
     for (size_t i = 0; i < nt; i++)
         fill_truth_tag(c, fam, &tags[i], &truth->tags[truth->n_tags++], W, Hh);
@@ -407,7 +407,7 @@ static int fill_truth(ds_canvas *c, const apriltag_family_t *fam, const rules_sn
 }
 
 int ds_render_optics(const rules_snapshot *snap, const vis_roster *roster, const calib_file *calib,
-                     const ds_render_params *p, cvs_image **out, ds_truth *truth, rules_error *err)
+                     const ds_render_params *p, base_image **out, ds_truth *truth, base_error *err)
 {
     int rc = -1;
     ds_canvas c = {.err = err};
@@ -418,12 +418,12 @@ int ds_render_optics(const rules_snapshot *snap, const vis_roster *roster, const
     const int is41 = strcmp(roster->family, "tagStandard41h12") == 0;
     apriltag_family_t *fam = is41 ? tagStandard41h12_create() : tag36h11_create();
     placed_tag *tags = calloc(roster->n_models + roster->n_board_tags + 1, sizeof *tags);
-    cvs_image *boardtex = NULL, *img = NULL;
+    base_image *boardtex = NULL, *img = NULL;
     size_t nt = 0;
     *out = NULL;
     memset(truth, 0, sizeof *truth);
     if (!fam || !tags) {
-        rules_error_set(err, "render: out of memory");
+        base_error_set(err, "render: out of memory");
         goto done;
     }
     if (canvas_new(&c, calib, ss, channels, err) < 0)
@@ -441,7 +441,7 @@ int ds_render_optics(const rules_snapshot *snap, const vis_roster *roster, const
         goto done;
     for (size_t i = 0; i < roster->n_board_tags; i++) {
         const vis_board_tag *b = &roster->board_tags[i];
-        tags[nt++] = (placed_tag){b->id, -1, rules_v2(b->x, b->y), b->rotation, b->size, b->z};
+        tags[nt++] = (placed_tag){b->id, -1, base_v2(b->x, b->y), b->rotation, b->size, b->z};
     }
     if (draw_tags(&c, fam, roster->family, tags, nt) < 0 || ds_draw_figures(&c, snap, roster, p) < 0 ||
         ds_draw_hands(&c, snap, roster, p, &r) < 0)
@@ -450,8 +450,8 @@ int ds_render_optics(const rules_snapshot *snap, const vis_roster *roster, const
         goto done;
 
     /* Through the lens. */
-    if (!(img = cvs_image_new(W, Hh, channels, 0))) {
-        rules_error_set(err, "render: out of memory");
+    if (!(img = base_image_new(W, Hh, channels, 0))) {
+        base_error_set(err, "render: out of memory");
         goto done;
     }
     double ik[4] = {c.K[0], c.K[4], c.K[2], c.K[5]};
@@ -465,43 +465,43 @@ int ds_render_optics(const rules_snapshot *snap, const vis_roster *roster, const
 done:
     if (rc < 0)
         ds_truth_clear(truth);
-    cvs_image_free(img);
-    cvs_image_free(boardtex);
-    cvs_image_free(c.img);
-    cvs_image_free(c.mask_figure);
-    cvs_image_free(c.mask_hand);
+    base_image_free(img);
+    base_image_free(boardtex);
+    base_image_free(c.img);
+    base_image_free(c.mask_figure);
+    base_image_free(c.mask_hand);
     free(tags);
     if (fam)
         (is41 ? tagStandard41h12_destroy : tag36h11_destroy)(fam);
     return rc;
 }
 
-int ds_render_capture(const cvs_image *optics, const ds_render_params *p, uint32_t frame_seed, cvs_image **out_gray,
-                      cvs_image **out_colour, rules_error *err)
+int ds_render_capture(const base_image *optics, const ds_render_params *p, uint32_t frame_seed, base_image **out_gray,
+                      base_image **out_colour, base_error *err)
 {
     *out_gray = NULL;
     if (out_colour)
         *out_colour = NULL;
     if (p->style != DS_STYLE_REAL || optics->channels == 1) {
         /* The classic camera: light, blur, noise and JPEG on the gray picture. */
-        cvs_image *img = cvs_image_clone(optics);
+        base_image *img = base_image_clone(optics);
         if (!img)
-            return rules_error_set(err, "render: out of memory");
+            return base_error_set(err, "render: out of memory");
         cvs_effects fx = p->effects;
         fx.seed = frame_seed * 31 + 5;
         if (cvs_render_effects(img, &fx, err) < 0) {
-            cvs_image_free(img);
+            base_image_free(img);
             return -1;
         }
         *out_gray = img;
         return 0;
     }
-    cvs_image *bgr = cvs_image_new(optics->width, optics->height, 3, 0);
-    cvs_image *gray = cvs_image_new(optics->width, optics->height, 1, 0);
+    base_image *bgr = base_image_new(optics->width, optics->height, 3, 0);
+    base_image *gray = base_image_new(optics->width, optics->height, 1, 0);
     cvs_sensor s = p->sensor;
     s.seed = frame_seed * 2654435761u + 7;
     if (!bgr || !gray) {
-        rules_error_set(err, "render: out of memory");
+        base_error_set(err, "render: out of memory");
         goto fail;
     }
     if (cvs_render_sensor(optics, &s, bgr, err) < 0 || cvs_render_jpeg_gray(bgr, p->effects.jpeg_quality, gray, err) < 0)
@@ -510,33 +510,33 @@ int ds_render_capture(const cvs_image *optics, const ds_render_params *p, uint32
     if (out_colour)
         *out_colour = bgr;
     else
-        cvs_image_free(bgr);
+        base_image_free(bgr);
     return 0;
 fail:
-    cvs_image_free(bgr);
-    cvs_image_free(gray);
+    base_image_free(bgr);
+    base_image_free(gray);
     return -1;
 }
 
 int ds_render_colour(const rules_snapshot *snap, const vis_roster *roster, const calib_file *calib,
-                     const ds_render_params *p, cvs_image **out_gray, cvs_image **out_colour, ds_truth *truth,
-                     rules_error *err)
+                     const ds_render_params *p, base_image **out_gray, base_image **out_colour, ds_truth *truth,
+                     base_error *err)
 {
-    cvs_image *optics = NULL;
+    base_image *optics = NULL;
     *out_gray = NULL;
     if (out_colour)
         *out_colour = NULL;
     if (ds_render_optics(snap, roster, calib, p, &optics, truth, err) < 0)
         return -1;
     int rc = ds_render_capture(optics, p, p->frame_seed ? p->frame_seed : p->seed, out_gray, out_colour, err);
-    cvs_image_free(optics);
+    base_image_free(optics);
     if (rc < 0)
         ds_truth_clear(truth);
     return rc;
 }
 
 int ds_render(const rules_snapshot *snap, const vis_roster *roster, const calib_file *calib,
-              const ds_render_params *p, cvs_image **out_image, ds_truth *truth, rules_error *err)
+              const ds_render_params *p, base_image **out_image, ds_truth *truth, base_error *err)
 {
     return ds_render_colour(snap, roster, calib, p, out_image, NULL, truth, err);
 }

@@ -25,10 +25,10 @@
  *
  * How to use:
  *   ds_render_params p; ds_render_params_default(&p);
- *   cvs_image *img = NULL; ds_truth truth = {0};
+ *   base_image *img = NULL; ds_truth truth = {0};
  *   if (ds_render(snapshot, roster, &calib, &p, &img, &truth, &err) < 0) ...
  *   cJSON *j = ds_truth_to_json(&truth, snapshot, roster, &calib, "image.jpg");
- *   ds_truth_clear(&truth); cvs_image_free(img);
+ *   ds_truth_clear(&truth); base_image_free(img);
  * The same parameters and seed give the same picture. A sequence of frames
  * of one still table: ds_render_optics once, then ds_render_capture per
  * frame with a new frame seed (new sensor noise, same light).
@@ -43,7 +43,7 @@
 
 #include "calib_file.h"
 #include "cvshim.h"
-#include "rules_error.h"
+#include "base_error.h"
 #include "rules_snapshot.h"
 #include "vis_roster.h"
 
@@ -123,17 +123,17 @@ typedef struct ds_truth {
  * caller's. Returns 0 or -1.
  */
 int ds_render(const rules_snapshot *truth_snap, const vis_roster *roster, const calib_file *cam,
-              const ds_render_params *p, cvs_image **out_image, ds_truth *truth, rules_error *err);
+              const ds_render_params *p, base_image **out_image, ds_truth *truth, base_error *err);
 /* The same, and for the real style the colour picture too (*out_colour NULL for the classic style). */
 int ds_render_colour(const rules_snapshot *truth_snap, const vis_roster *roster, const calib_file *cam,
-                     const ds_render_params *p, cvs_image **out_gray, cvs_image **out_colour, ds_truth *truth,
-                     rules_error *err);
+                     const ds_render_params *p, base_image **out_gray, base_image **out_colour, ds_truth *truth,
+                     base_error *err);
 /* The light reaching the sensor (1 channel classic, 3 real) and the truth, which no camera step changes. */
 int ds_render_optics(const rules_snapshot *truth_snap, const vis_roster *roster, const calib_file *cam,
-                     const ds_render_params *p, cvs_image **out_optics, ds_truth *truth, rules_error *err);
+                     const ds_render_params *p, base_image **out_optics, ds_truth *truth, base_error *err);
 /* The camera's picture of `optics` for frame seed `frame_seed`; *out_colour may be NULL (not wanted). */
-int ds_render_capture(const cvs_image *optics, const ds_render_params *p, uint32_t frame_seed,
-                      cvs_image **out_gray, cvs_image **out_colour, rules_error *err);
+int ds_render_capture(const base_image *optics, const ds_render_params *p, uint32_t frame_seed,
+                      base_image **out_gray, base_image **out_colour, base_error *err);
 void ds_truth_clear(ds_truth *t);
 
 /* Ground truth JSON ("tableref.truth" v2, docs/formats.md). Caller frees. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules_fields.h"
+#include "base_fields.h"
 #include "rules_json.h"
 
 static double frand(uint64_t *s)
@@ -16,10 +16,10 @@ static double frand(uint64_t *s)
     return ((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-int ds_camera_make(const ds_camera_params *p, calib_file *out, rules_error *err)
+int ds_camera_make(const ds_camera_params *p, calib_file *out, base_error *err)
 {
     memset(out, 0, sizeof *out);
-    const double th = p->tilt_deg * RULES_PI / 180, ph = p->tilt_dir_deg * RULES_PI / 180;
+    const double th = p->tilt_deg * BASE_PI / 180, ph = p->tilt_dir_deg * BASE_PI / 180;
     /* Optical axis, board frame, pointing down at the target. */
     double z[3] = {sin(th) * cos(ph), sin(th) * sin(ph), -cos(th)};
     double D = p->height_mm / cos(th);
@@ -74,14 +74,14 @@ void ds_gen_params_bench(ds_gen_params *g)
     g->camera = (ds_camera_params){4056, 3040, 3150, 1400, 8, 60, {750, 550}, {-0.12, 0.05, 0.0005, -0.0003, 0}};
 }
 
-ds_scene *ds_scene_generate(const ds_gen_params *g, rules_error *err)
+ds_scene *ds_scene_generate(const ds_gen_params *g, base_error *err)
 {
     ds_scene *s = calloc(1, sizeof *s);
     vis_roster *r = calloc(1, sizeof *r);
     if (!s || !r) {
         free(s);
         free(r);
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         return NULL;
     }
     s->roster = r;
@@ -97,7 +97,7 @@ ds_scene *ds_scene_generate(const ds_gen_params *g, rules_error *err)
     r->board_tags = calloc(4, sizeof *r->board_tags);
     s->snapshot = rules_snapshot_new(g->board_width, g->board_depth);
     if (!r->units || !r->models || !r->board_tags || !s->snapshot) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         goto fail;
     }
     if (g->board_tag_size > 0) {
@@ -120,22 +120,22 @@ ds_scene *ds_scene_generate(const ds_gen_params *g, rules_error *err)
         snprintf(u->id, sizeof u->id, "unit-%d", ui + 1);
         snprintf(u->side, sizeof u->side, "%s", ui % 2 ? "blue" : "red");
         u->base_width = g->base_width, u->base_depth = g->base_depth;
-        u->advance_rate = rules_in_to_mm(5), u->march_rate = rules_in_to_mm(10), u->mobility = NAN;
+        u->advance_rate = base_in_to_mm(5), u->march_rate = base_in_to_mm(10), u->mobility = NAN;
         u->files = g->files;
-        u->mount = (vis_tag_mount){rules_v2(g->tag_forward, 0), 0, g->tag_height, g->tag_size};
+        u->mount = (vis_tag_mount){base_v2(g->tag_forward, 0), 0, g->tag_height, g->tag_size};
         u->first_model = r->n_models;
         rules_unit *su = rules_snapshot_add_unit(s->snapshot, u->id, u->side);
         if (!su) {
-            rules_error_set(err, "out of memory");
+            base_error_set(err, "out of memory");
             goto fail;
         }
         su->base_width = u->base_width, su->base_depth = u->base_depth;
         su->advance_rate = u->advance_rate, su->march_rate = u->march_rate, su->mobility = u->mobility;
         const double slack_x = fmax(0, (cw - diag) / 2 * 0.8), slack_y = fmax(0, (cd - diag) / 2 * 0.8);
-        const rules_vec2 centre = rules_v2(margin + cw * (ui % cols + 0.5) + (frand(&st) * 2 - 1) * slack_x,
+        const base_vec2 centre = base_v2(margin + cw * (ui % cols + 0.5) + (frand(&st) * 2 - 1) * slack_x,
                                            margin + cd * (ui / cols + 0.5) + (frand(&st) * 2 - 1) * slack_y);
-        const double th = frand(&st) * 2 * RULES_PI;
-        const rules_vec2 fwd = rules_v2_dir(th), right = rules_v2(sin(th), -cos(th));
+        const double th = frand(&st) * 2 * BASE_PI;
+        const base_vec2 fwd = base_v2_dir(th), right = base_v2(sin(th), -cos(th));
         for (int k = 0; k < g->ranks; k++)
             for (int f = 0; f < g->files; f++) {
                 vis_roster_model *m = &r->models[r->n_models++];
@@ -145,12 +145,12 @@ ds_scene *ds_scene_generate(const ds_gen_params *g, rules_error *err)
                 m->file = f, m->rank = k;
                 u->n_models++;
                 /* A hand-placed base is a little off its ideal slot. */
-                rules_vec2 pos = rules_v2_add(centre, rules_v2_add(rules_v2_scale(right, (f - (g->files - 1) / 2.0) * pw),
-                                                                    rules_v2_scale(fwd, -(k - (g->ranks - 1) / 2.0) * pd)));
-                pos = rules_v2_add(pos, rules_v2((frand(&st) - 0.5) * 0.6, (frand(&st) - 0.5) * 0.6));
-                double facing = rules_angle_wrap(th + (frand(&st) - 0.5) * rules_deg_to_rad(1.0));
+                base_vec2 pos = base_v2_add(centre, base_v2_add(base_v2_scale(right, (f - (g->files - 1) / 2.0) * pw),
+                                                                    base_v2_scale(fwd, -(k - (g->ranks - 1) / 2.0) * pd)));
+                pos = base_v2_add(pos, base_v2((frand(&st) - 0.5) * 0.6, (frand(&st) - 0.5) * 0.6));
+                double facing = base_angle_wrap(th + (frand(&st) - 0.5) * base_deg_to_rad(1.0));
                 if (!rules_unit_add_model(su, m->id, pos, facing)) {
-                    rules_error_set(err, "out of memory");
+                    base_error_set(err, "out of memory");
                     goto fail;
                 }
             }
@@ -170,7 +170,7 @@ void ds_scene_free(ds_scene *s)
     free(s);
 }
 
-/* The keys each object of a scene may hold (rules_fields_known). A new
+/* The keys each object of a scene may hold (base_fields_known). A new
  * field is one more key here and a line in docs/formats.md. */
 static const char *const scene_keys[] = {"format", "version", "snapshot", "roster", "calibration", "camera", "render",
                                          NULL};
@@ -183,7 +183,7 @@ static const char *const render_keys[] = {"seed",          "supersample",    "fi
 
 /* A member that is either an inline object or a file name relative to the scene's folder. */
 static cJSON *member(const cJSON *root, const char *key, const char *scene_path, unsigned flags, char *name,
-                     size_t cap, rules_error *err)
+                     size_t cap, base_error *err)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, key);
     if (!it)
@@ -193,11 +193,11 @@ static cJSON *member(const cJSON *root, const char *key, const char *scene_path,
         return cJSON_Duplicate(it, 1);
     }
     if (!cJSON_IsString(it)) {
-        rules_error_set(err, "%s: %s: expected an object or a file name", scene_path, key);
+        base_error_set(err, "%s: %s: expected an object or a file name", scene_path, key);
         return NULL;
     }
     if (flags & DS_SCENE_INLINE_ONLY) {
-        rules_error_set(err, "%s: %s: expected an object here (file names are not followed)", scene_path, key);
+        base_error_set(err, "%s: %s: expected an object here (file names are not followed)", scene_path, key);
         return NULL;
     }
     const char *slash = strrchr(scene_path, '/');
@@ -205,79 +205,79 @@ static cJSON *member(const cJSON *root, const char *key, const char *scene_path,
         snprintf(name, cap, "%s", it->valuestring);
     else
         snprintf(name, cap, "%.*s/%s", (int)(slash - scene_path), scene_path, it->valuestring);
-    return rules_json_parse_file(name, err);
+    return base_json_parse_file(name, err);
 }
 
-static int read_render(const cJSON *o, const char *name, ds_render_params *p, rules_error *err)
+static int read_render(const cJSON *o, const char *name, ds_render_params *p, base_error *err)
 {
     double seed = p->seed, ss = p->supersample, fig = p->figures, hands = p->hands, tex = p->textures,
            jq = p->effects.jpeg_quality;
     double fh[2] = {p->figure_min_mm, p->figure_max_mm};
     const char *w = "render";
-    if (rules_fields_known(o, w, render_keys, err) < 0 ||
-        rules_fields_number(o, "seed", w, false, 0, 4294967295.0, &seed, err) < 0 ||
-        rules_fields_number(o, "supersample", w, false, 1, 4, &ss, err) < 0 ||
-        rules_fields_number(o, "figures", w, false, 0, 1, &fig, err) < 0 ||
-        rules_json_numbers(o, "figure_height_mm", w, false, fh, 2, err) < 0 ||
-        rules_fields_number(o, "spear_fraction", w, false, 0, 1, &p->spear_fraction, err) < 0 ||
-        rules_fields_number(o, "banner_fraction", w, false, 0, 1, &p->banner_fraction, err) < 0 ||
-        rules_fields_number(o, "hands", w, false, 0, 10, &hands, err) < 0 ||
-        rules_fields_number(o, "textures", w, false, 0, 1, &tex, err) < 0 ||
-        rules_fields_number(o, "light_gradient", w, false, 0, 1, &p->effects.light_gradient, err) < 0 ||
-        rules_fields_number(o, "vignetting", w, false, 0, 1, &p->effects.vignetting, err) < 0 ||
-        rules_fields_number(o, "blur_sigma_px", w, false, 0, 50, &p->effects.blur_sigma_px, err) < 0 ||
-        rules_fields_number(o, "noise_sigma", w, false, 0, 100, &p->effects.noise_sigma, err) < 0 ||
-        rules_fields_number(o, "jpeg_quality", w, false, 0, 100, &jq, err) < 0) {
-        rules_error_prefix(err, name);
+    if (base_fields_known(o, w, render_keys, err) < 0 ||
+        base_fields_number(o, "seed", w, false, 0, 4294967295.0, &seed, err) < 0 ||
+        base_fields_number(o, "supersample", w, false, 1, 4, &ss, err) < 0 ||
+        base_fields_number(o, "figures", w, false, 0, 1, &fig, err) < 0 ||
+        base_json_numbers(o, "figure_height_mm", w, false, fh, 2, err) < 0 ||
+        base_fields_number(o, "spear_fraction", w, false, 0, 1, &p->spear_fraction, err) < 0 ||
+        base_fields_number(o, "banner_fraction", w, false, 0, 1, &p->banner_fraction, err) < 0 ||
+        base_fields_number(o, "hands", w, false, 0, 10, &hands, err) < 0 ||
+        base_fields_number(o, "textures", w, false, 0, 1, &tex, err) < 0 ||
+        base_fields_number(o, "light_gradient", w, false, 0, 1, &p->effects.light_gradient, err) < 0 ||
+        base_fields_number(o, "vignetting", w, false, 0, 1, &p->effects.vignetting, err) < 0 ||
+        base_fields_number(o, "blur_sigma_px", w, false, 0, 50, &p->effects.blur_sigma_px, err) < 0 ||
+        base_fields_number(o, "noise_sigma", w, false, 0, 100, &p->effects.noise_sigma, err) < 0 ||
+        base_fields_number(o, "jpeg_quality", w, false, 0, 100, &jq, err) < 0) {
+        base_error_prefix(err, name);
         return -1;
     }
     if (seed != floor(seed) || ss != floor(ss) || hands != floor(hands) || jq != floor(jq))
-        return rules_error_set(err, "%s: render: seed, supersample, hands and jpeg_quality are whole numbers", name);
+        return base_error_set(err, "%s: render: seed, supersample, hands and jpeg_quality are whole numbers", name);
     if (!(fh[0] >= 0 && fh[1] >= fh[0] && fh[1] <= 200))
-        return rules_error_set(err, "%s: render.figure_height_mm: [min, max] with 0 <= min <= max <= 200", name);
+        return base_error_set(err, "%s: render.figure_height_mm: [min, max] with 0 <= min <= max <= 200", name);
     p->seed = (uint32_t)seed, p->supersample = (int)ss, p->figures = fig != 0, p->hands = (int)hands;
     p->textures = tex != 0, p->effects.jpeg_quality = (int)jq;
     p->figure_min_mm = fh[0], p->figure_max_mm = fh[1];
     return 0;
 }
 
-static int read_camera(const cJSON *o, const char *name, calib_file *c, rules_error *err)
+static int read_camera(const cJSON *o, const char *name, calib_file *c, base_error *err)
 {
     ds_camera_params p = {0};
     double size[2], target[2];
     const char *w = "camera";
-    const double turn = RULES_FIELDS_MAX_ANGLE_DEG, place = RULES_FIELDS_MAX_PLACE_MM;
-    if (rules_fields_known(o, w, camera_keys, err) < 0 ||
-        rules_json_numbers(o, "image_size", w, true, size, 2, err) < 0 ||
-        rules_fields_number(o, "focal_px", w, true, 1, 1e6, &p.focal_px, err) < 0 ||
-        rules_fields_number(o, "height_mm", w, true, 1, place, &p.height_mm, err) < 0 ||
-        rules_fields_number(o, "tilt_deg", w, false, -45, 45, &p.tilt_deg, err) < 0 ||
-        rules_fields_number(o, "tilt_dir_deg", w, false, -turn, turn, &p.tilt_dir_deg, err) < 0 ||
-        rules_json_numbers(o, "target_mm", w, true, target, 2, err) < 0 ||
-        rules_json_numbers(o, "distortion", w, false, p.dist, 5, err) < 0) {
-        rules_error_prefix(err, name);
+    const double turn = BASE_FIELDS_MAX_ANGLE_DEG, place = BASE_FIELDS_MAX_PLACE_MM;
+    if (base_fields_known(o, w, camera_keys, err) < 0 ||
+        base_json_numbers(o, "image_size", w, true, size, 2, err) < 0 ||
+        base_fields_number(o, "focal_px", w, true, 1, 1e6, &p.focal_px, err) < 0 ||
+        base_fields_number(o, "height_mm", w, true, 1, place, &p.height_mm, err) < 0 ||
+        base_fields_number(o, "tilt_deg", w, false, -45, 45, &p.tilt_deg, err) < 0 ||
+        base_fields_number(o, "tilt_dir_deg", w, false, -turn, turn, &p.tilt_dir_deg, err) < 0 ||
+        base_json_numbers(o, "target_mm", w, true, target, 2, err) < 0 ||
+        base_json_numbers(o, "distortion", w, false, p.dist, 5, err) < 0) {
+        base_error_prefix(err, name);
         return -1;
     }
     if (!(size[0] >= 16 && size[1] >= 16 && size[0] <= 20000 && size[1] <= 20000) || size[0] != floor(size[0]) ||
         size[1] != floor(size[1]))
-        return rules_error_set(err, "%s: camera.image_size: whole numbers, 16..20000 px", name);
+        return base_error_set(err, "%s: camera.image_size: whole numbers, 16..20000 px", name);
     if (!(fabs(target[0]) <= place && fabs(target[1]) <= place))
-        return rules_error_set(err, "%s: camera.target_mm: each within %g mm", name, place);
+        return base_error_set(err, "%s: camera.target_mm: each within %g mm", name, place);
     for (int i = 0; i < 5; i++)
         if (!(fabs(p.dist[i]) <= 10))
-            return rules_error_set(err, "%s: camera.distortion[%d]: %g is out of range (-10 to 10)", name, i, p.dist[i]);
+            return base_error_set(err, "%s: camera.distortion[%d]: %g is out of range (-10 to 10)", name, i, p.dist[i]);
     p.width = (int)size[0], p.height = (int)size[1];
     p.target[0] = target[0], p.target[1] = target[1];
     if (ds_camera_make(&p, c, err) < 0) {
-        rules_error_prefix(err, name);
+        base_error_prefix(err, name);
         return -1;
     }
     return 0;
 }
 
-ds_scene *ds_scene_load(const char *path, rules_error *err)
+ds_scene *ds_scene_load(const char *path, base_error *err)
 {
-    cJSON *root = rules_json_parse_file(path, err);
+    cJSON *root = base_json_parse_file(path, err);
     if (!root)
         return NULL;
     ds_scene *s = ds_scene_from_json(root, path, 0, err);
@@ -285,41 +285,41 @@ ds_scene *ds_scene_load(const char *path, rules_error *err)
     return s;
 }
 
-ds_scene *ds_scene_from_json(const cJSON *root, const char *path, unsigned flags, rules_error *err)
+ds_scene *ds_scene_from_json(const cJSON *root, const char *path, unsigned flags, base_error *err)
 {
     cJSON *js = NULL, *jr = NULL, *jc = NULL;
     ds_scene *s = calloc(1, sizeof *s);
     char fmt[64] = "", name[1024];
     int version = 0;
     if (!s) {
-        rules_error_set(err, "%s: out of memory", path);
+        base_error_set(err, "%s: out of memory", path);
         return NULL;
     }
     ds_render_params_default(&s->render);
     if (!cJSON_IsObject(root)) {
-        rules_error_set(err, "%s: expected a JSON object", path);
+        base_error_set(err, "%s: expected a JSON object", path);
         goto fail;
     }
-    if (rules_fields_known(root, "", scene_keys, err) < 0 ||
-        rules_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0 ||
-        rules_json_int(root, "version", "", true, &version, err) < 0) {
-        rules_error_prefix(err, path);
+    if (base_fields_known(root, "", scene_keys, err) < 0 ||
+        base_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0 ||
+        base_json_int(root, "version", "", true, &version, err) < 0) {
+        base_error_prefix(err, path);
         goto fail;
     }
     if (strcmp(fmt, "tableref.scene") != 0 || version != 1) {
-        rules_error_set(err, "%s: format/version: expected \"tableref.scene\" version 1", path);
+        base_error_set(err, "%s: format/version: expected \"tableref.scene\" version 1", path);
         goto fail;
     }
     if (!(js = member(root, "snapshot", path, flags, name, sizeof name, err))) {
         if (!cJSON_GetObjectItemCaseSensitive(root, "snapshot"))
-            rules_error_set(err, "%s: snapshot: missing", path);
+            base_error_set(err, "%s: snapshot: missing", path);
         goto fail;
     }
     if (!(s->snapshot = rules_json_to_snapshot(js, name, err)))
         goto fail;
     if (!(jr = member(root, "roster", path, flags, name, sizeof name, err))) {
         if (!cJSON_GetObjectItemCaseSensitive(root, "roster"))
-            rules_error_set(err, "%s: roster: missing", path);
+            base_error_set(err, "%s: roster: missing", path);
         goto fail;
     }
     if (!(s->roster = vis_roster_from_json(jr, name, err)))
@@ -329,9 +329,9 @@ ds_scene *ds_scene_from_json(const cJSON *root, const char *path, unsigned flags
             calib_file_from_json(jc, name, &s->calib, err) < 0)
             goto fail;
     } else {
-        const cJSON *cam = rules_json_object(root, "camera", "", true, err);
+        const cJSON *cam = base_json_object(root, "camera", "", true, err);
         if (!cam) {
-            rules_error_set(err, "%s: camera: missing (or give \"calibration\")", path);
+            base_error_set(err, "%s: camera: missing (or give \"calibration\")", path);
             goto fail;
         }
         if (read_camera(cam, path, &s->calib, err) < 0)

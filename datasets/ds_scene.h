@@ -18,7 +18,7 @@
 
 #include "calib_file.h"
 #include "ds_render.h"
-#include "rules_error.h"
+#include "base_error.h"
 #include "rules_snapshot.h"
 #include "vis_roster.h"
 
@@ -39,7 +39,7 @@ typedef struct ds_camera_params {
     double target[2];        /* where the optical axis meets the board, mm */
     double dist[5];
 } ds_camera_params;
-int ds_camera_make(const ds_camera_params *p, calib_file *out, rules_error *err);
+int ds_camera_make(const ds_camera_params *p, calib_file *out, base_error *err);
 
 /* A generated table: blocks of models in a grid, facing at random. */
 typedef struct ds_gen_params {
@@ -57,14 +57,14 @@ typedef struct ds_gen_params {
 
 void ds_gen_params_small(ds_gen_params *g);   /* 1280x960, 4 units of 6: tests */
 void ds_gen_params_bench(ds_gen_params *g);   /* 4056x3040, 25 units of 10 (250 tags of 16 mm): bench */
-ds_scene *ds_scene_generate(const ds_gen_params *g, rules_error *err);
+ds_scene *ds_scene_generate(const ds_gen_params *g, base_error *err);
 
 /* Reads a "tableref.scene" file; every object's keys and every number's range are checked (docs/formats.md). */
-ds_scene *ds_scene_load(const char *path, rules_error *err);
+ds_scene *ds_scene_load(const char *path, base_error *err);
 /* Flags for ds_scene_from_json. */
 enum { DS_SCENE_INLINE_ONLY = 1 /* refuse members given as file names (fuzzing, untrusted input) */ };
 /* The same from parsed JSON; `path` names errors and anchors relative member file names. */
-ds_scene *ds_scene_from_json(const cJSON *root, const char *path, unsigned flags, rules_error *err);
+ds_scene *ds_scene_from_json(const cJSON *root, const char *path, unsigned flags, base_error *err);
 void ds_scene_free(ds_scene *s);
 
 #endif

@@ -45,7 +45,7 @@ static bool alternative_holds(const rules_snapshot *detected, const rules_model 
     for (size_t a = 0; a < u->n_alternatives; a++)
         for (size_t k = 0; k < u->alternatives[a].n_models; k++)
             if (strcmp(u->alternatives[a].models[k].id, want->id) == 0 &&
-                rules_v2_dist(u->alternatives[a].models[k].pos, want->pos) <= DS_SCORE_PLACED_MM)
+                base_v2_dist(u->alternatives[a].models[k].pos, want->pos) <= DS_SCORE_PLACED_MM)
                 return true;
     return false;
 }
@@ -72,7 +72,7 @@ int ds_score_models(ds_score *s, const rules_snapshot *truth_snap, const ds_trut
             s->unplaced++;
             continue;
         }
-        const double e = rules_v2_dist(got->pos, want->pos);
+        const double e = base_v2_dist(got->pos, want->pos);
         if (e > DS_SCORE_PLACED_MM && got->inferred && alternative_holds(detected, want)) {
             s->among_alternatives++;
             continue;
@@ -86,7 +86,7 @@ int ds_score_models(ds_score *s, const rules_snapshot *truth_snap, const ds_trut
         s->hand_placed5 += hand;
         s->free_placed5 += !hand;
         s->err_mm[s->n_err] = e;
-        s->err_deg[s->n_err++] = fabs(rules_rad_to_deg(rules_angle_wrap(got->facing - want->facing)));
+        s->err_deg[s->n_err++] = fabs(base_rad_to_deg(base_angle_wrap(got->facing - want->facing)));
         if (got->inferred) {
             s->inferred5++;
         } else {

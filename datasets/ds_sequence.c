@@ -20,33 +20,33 @@ void ds_sequence_free(ds_sequence *q)
     free(q);
 }
 
-ds_sequence *ds_sequence_load(const char *path, rules_error *err)
+ds_sequence *ds_sequence_load(const char *path, base_error *err)
 {
-    cJSON *root = rules_json_parse_file(path, err);
+    cJSON *root = base_json_parse_file(path, err);
     ds_sequence *q = calloc(1, sizeof *q);
     char fmt[64] = "", scene[1024] = "", scene_path[2048];
     int version = 0;
     if (!root || !q) {
         if (!q)
-            rules_error_set(err, "out of memory");
+            base_error_set(err, "out of memory");
         goto fail;
     }
     q->fps = 5, q->hold_s = 2, q->move_s = 1.2;
-    if (rules_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0 ||
-        rules_json_int(root, "version", "", true, &version, err) < 0 ||
-        rules_json_string(root, "scene", "", true, scene, sizeof scene, err) < 0 ||
-        rules_json_number(root, "fps", "", false, &q->fps, err) < 0 ||
-        rules_json_number(root, "hold_s", "", false, &q->hold_s, err) < 0 ||
-        rules_json_number(root, "move_s", "", false, &q->move_s, err) < 0) {
-        rules_error_prefix(err, path);
+    if (base_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0 ||
+        base_json_int(root, "version", "", true, &version, err) < 0 ||
+        base_json_string(root, "scene", "", true, scene, sizeof scene, err) < 0 ||
+        base_json_number(root, "fps", "", false, &q->fps, err) < 0 ||
+        base_json_number(root, "hold_s", "", false, &q->hold_s, err) < 0 ||
+        base_json_number(root, "move_s", "", false, &q->move_s, err) < 0) {
+        base_error_prefix(err, path);
         goto fail;
     }
     if (strcmp(fmt, "tableref.sequence") != 0 || version != 1) {
-        rules_error_set(err, "%s: format/version: expected \"tableref.sequence\" version 1", path);
+        base_error_set(err, "%s: format/version: expected \"tableref.sequence\" version 1", path);
         goto fail;
     }
     if (!(q->fps > 0 && q->fps <= 120) || !(q->hold_s > 0 && q->hold_s < 600) || !(q->move_s > 0 && q->move_s < 600)) {
-        rules_error_set(err, "%s: fps 0..120, hold_s and move_s 0..600 s", path);
+        base_error_set(err, "%s: fps 0..120, hold_s and move_s 0..600 s", path);
         goto fail;
     }
     const char *slash = strrchr(path, '/');
@@ -56,15 +56,15 @@ ds_sequence *ds_sequence_load(const char *path, rules_error *err)
         snprintf(scene_path, sizeof scene_path, "%.*s/%s", (int)(slash - path), path, scene);
     if (!(q->scene = ds_scene_load(scene_path, err)))
         goto fail;
-    const cJSON *moves = rules_json_array(root, "moves", "", true, err);
+    const cJSON *moves = base_json_array(root, "moves", "", true, err);
     if (!moves) {
-        rules_error_prefix(err, path);
+        base_error_prefix(err, path);
         goto fail;
     }
     int n = cJSON_GetArraySize(moves);
     q->moves = calloc((size_t)n + 1, sizeof *q->moves);
     if (!q->moves) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         goto fail;
     }
     for (int i = 0; i < n; i++) {
@@ -73,19 +73,19 @@ ds_sequence *ds_sequence_load(const char *path, rules_error *err)
         char where[32];
         double rot = 0;
         snprintf(where, sizeof where, "moves[%d]", i);
-        if (rules_json_string(m, "unit", where, true, mv->unit, sizeof mv->unit, err) < 0 ||
-            rules_json_number(m, "forward_mm", where, false, &mv->forward_mm, err) < 0 ||
-            rules_json_number(m, "left_mm", where, false, &mv->left_mm, err) < 0 ||
-            rules_json_number(m, "rotate_deg", where, false, &rot, err) < 0 ||
-            rules_json_string(m, "says", where, false, mv->says, sizeof mv->says, err) < 0) {
-            rules_error_prefix(err, path);
+        if (base_json_string(m, "unit", where, true, mv->unit, sizeof mv->unit, err) < 0 ||
+            base_json_number(m, "forward_mm", where, false, &mv->forward_mm, err) < 0 ||
+            base_json_number(m, "left_mm", where, false, &mv->left_mm, err) < 0 ||
+            base_json_number(m, "rotate_deg", where, false, &rot, err) < 0 ||
+            base_json_string(m, "says", where, false, mv->says, sizeof mv->says, err) < 0) {
+            base_error_prefix(err, path);
             goto fail;
         }
         if (!rules_snapshot_find_unit(q->scene->snapshot, mv->unit)) {
-            rules_error_set(err, "%s: %s.unit: no unit \"%s\" in the scene", path, where, mv->unit);
+            base_error_set(err, "%s: %s.unit: no unit \"%s\" in the scene", path, where, mv->unit);
             goto fail;
         }
-        mv->rotate_rad = rules_deg_to_rad(rot);
+        mv->rotate_rad = base_deg_to_rad(rot);
         q->n_moves++;
     }
     cJSON_Delete(root);
@@ -97,35 +97,35 @@ fail:
 }
 
 /* Moves unit `id` in s by `alpha` (0..1) of the move. */
-static void apply_move(rules_snapshot *s, const ds_sequence_move *mv, double alpha, rules_vec2 *centre_out)
+static void apply_move(rules_snapshot *s, const ds_sequence_move *mv, double alpha, base_vec2 *centre_out)
 {
     rules_unit *u = rules_snapshot_find_unit(s, mv->unit);
-    rules_vec2 c = rules_v2(0, 0);
+    base_vec2 c = base_v2(0, 0);
     double fs = 0, fc = 0;
     for (size_t k = 0; k < u->n_models; k++) {
-        c = rules_v2_add(c, u->models[k].pos);
+        c = base_v2_add(c, u->models[k].pos);
         fs += sin(u->models[k].facing), fc += cos(u->models[k].facing);
     }
-    c = rules_v2_scale(c, 1.0 / (double)u->n_models);
+    c = base_v2_scale(c, 1.0 / (double)u->n_models);
     const double facing = atan2(fs, fc);
-    const rules_vec2 fwd = rules_v2_dir(facing), left = rules_v2_dir(facing + RULES_PI / 2);
-    const rules_vec2 T = rules_v2_add(rules_v2_scale(fwd, alpha * mv->forward_mm), rules_v2_scale(left, alpha * mv->left_mm));
+    const base_vec2 fwd = base_v2_dir(facing), left = base_v2_dir(facing + BASE_PI / 2);
+    const base_vec2 T = base_v2_add(base_v2_scale(fwd, alpha * mv->forward_mm), base_v2_scale(left, alpha * mv->left_mm));
     const double rot = alpha * mv->rotate_rad;
-    const rules_vec2 c2 = rules_v2_add(c, T);
+    const base_vec2 c2 = base_v2_add(c, T);
     for (size_t k = 0; k < u->n_models; k++) {
         rules_model *m = &u->models[k];
-        m->pos = rules_v2_add(c2, rules_v2_rot(rules_v2_sub(m->pos, c), rot));
-        m->facing = rules_angle_wrap(m->facing + rot);
+        m->pos = base_v2_add(c2, base_v2_rot(base_v2_sub(m->pos, c), rot));
+        m->facing = base_angle_wrap(m->facing + rot);
     }
     if (centre_out)
         *centre_out = c2;
 }
 
-rules_snapshot *ds_sequence_keyframe(const ds_sequence *q, size_t k, rules_error *err)
+rules_snapshot *ds_sequence_keyframe(const ds_sequence *q, size_t k, base_error *err)
 {
     rules_snapshot *s = rules_snapshot_clone(q->scene->snapshot);
     if (!s) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         return NULL;
     }
     for (size_t i = 0; i < k && i < q->n_moves; i++)
@@ -151,13 +151,13 @@ long ds_sequence_hold_start(const ds_sequence *q, size_t k)
  * above the table, drawn over the finished frame: it hides whatever is
  * below it, tags included, the way a player's hand does.
  */
-static int draw_hand(cvs_image *img, const vis_camera *cam, rules_vec2 at, rules_error *err)
+static int draw_hand(base_image *img, const vis_camera *cam, base_vec2 at, base_error *err)
 {
     const double z = 150;
     double poly[2 * 40];
     int n = 0;
     for (int k = 0; k < 24; k++) {
-        double a = 2 * RULES_PI * k / 24;
+        double a = 2 * BASE_PI * k / 24;
         double X[3] = {at.x + 55 * cos(a), at.y + 45 * sin(a), z};
         if (vis_camera_project(cam, X, poly + 2 * n))
             n++;
@@ -176,22 +176,22 @@ static int draw_hand(cvs_image *img, const vis_camera *cam, rules_vec2 at, rules
     return 0;
 }
 
-int ds_sequence_draw_hand(cvs_image *img, const calib_file *cam, rules_vec2 at, rules_error *err)
+int ds_sequence_draw_hand(base_image *img, const calib_file *cam, base_vec2 at, base_error *err)
 {
     vis_camera c;
     vis_camera_init(&c, cam);
     return draw_hand(img, &c, at, err);
 }
 
-static int make_dir(const char *path, rules_error *err)
+static int make_dir(const char *path, base_error *err)
 {
     if (mkdir(path, 0777) < 0 && errno != EEXIST)
-        return rules_error_set(err, "%s: cannot create: %s", path, strerror(errno));
+        return base_error_set(err, "%s: cannot create: %s", path, strerror(errno));
     return 0;
 }
 
 /* Sensor noise differs from frame to frame even when nothing moves. */
-static int add_noise(cvs_image *img, long frame, rules_error *err)
+static int add_noise(base_image *img, long frame, base_error *err)
 {
     cvs_effects fx = {0};
     fx.noise_sigma = 1.2;
@@ -200,57 +200,57 @@ static int add_noise(cvs_image *img, long frame, rules_error *err)
 }
 
 /* Writes frame `frame` as DIR/frames/NNNNNN.jpg and appends its entry to `frames`; the entry, or NULL. */
-static cJSON *save_frame(const cvs_image *img, const char *dir, long frame, double fps, int quality,
-                         const char *phase, cJSON *frames, rules_error *err)
+static cJSON *save_frame(const base_image *img, const char *dir, long frame, double fps, int quality,
+                         const char *phase, cJSON *frames, base_error *err)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/frames/%06ld.jpg", dir, frame);
-    if (cvs_image_save(img, path, quality, err) < 0)
+    if (media_image_save(img, path, quality, err) < 0)
         return NULL;
     cJSON *f = cJSON_CreateObject();
     if (!f) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         return NULL;
     }
     cJSON_AddItemToArray(frames, f);
     cJSON_AddNumberToObject(f, "frame", (double)frame);
-    rules_json_add_number(f, "t_ms", frame * 1000.0 / fps, 3);
+    base_json_add_number(f, "t_ms", frame * 1000.0 / fps, 3);
     cJSON_AddStringToObject(f, "phase", phase);
     return f;
 }
 
 /* The real style's camera on one frame: new sensor noise each frame; written in colour. */
-static int capture_frame(const cvs_image *optics, const ds_render_params *p, long frame, const char *dir, double fps,
-                         int quality, const char *phase, cJSON *frames, cJSON **entry, rules_error *err)
+static int capture_frame(const base_image *optics, const ds_render_params *p, long frame, const char *dir, double fps,
+                         int quality, const char *phase, cJSON *frames, cJSON **entry, base_error *err)
 {
-    cvs_image *gray = NULL, *bgr = NULL;
+    base_image *gray = NULL, *bgr = NULL;
     if (ds_render_capture(optics, p, (uint32_t)(frame * 2654435761u + 101), &gray, &bgr, err) < 0)
         return -1;
     *entry = save_frame(bgr, dir, frame, fps, quality, phase, frames, err);
-    cvs_image_free(gray);
-    cvs_image_free(bgr);
+    base_image_free(gray);
+    base_image_free(bgr);
     return *entry ? 0 : -1;
 }
 
 /* The real style: a hand (with its arm) carrying the unit, low over it. */
-static int render_real_move(const ds_scene *sc, const rules_snapshot *tmp, const ds_render_params *p, rules_vec2 at,
+static int render_real_move(const ds_scene *sc, const rules_snapshot *tmp, const ds_render_params *p, base_vec2 at,
                             long frame, const char *dir, double fps, int quality, cJSON *frames, cJSON **entry,
-                            rules_error *err)
+                            base_error *err)
 {
     ds_render_params pm = *p;
     pm.n_hand_at = 1;
     pm.hand_at[0] = (ds_hand_place){at.x, at.y, 75, 0.8};
-    cvs_image *optics = NULL;
+    base_image *optics = NULL;
     ds_truth truth = {0};
     int rc = ds_render_optics(tmp, sc->roster, &sc->calib, &pm, &optics, &truth, err);
     if (rc == 0)
         rc = capture_frame(optics, &pm, frame, dir, fps, quality, "move", frames, entry, err);
-    cvs_image_free(optics);
+    base_image_free(optics);
     ds_truth_clear(&truth);
     return rc;
 }
 
-int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, rules_error *err)
+int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, base_error *err)
 {
     const ds_scene *sc = q->scene;
     ds_render_params p = sc->render;
@@ -280,7 +280,7 @@ int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, r
     cJSON *index = cJSON_CreateObject(), *frames = index ? cJSON_AddArrayToObject(index, "frames") : NULL;
     if (!frames) {
         cJSON_Delete(index);
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     }
     cJSON_AddStringToObject(index, "format", "tableref.sequence-frames");
     cJSON_AddNumberToObject(index, "version", 1);
@@ -289,7 +289,7 @@ int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, r
     long frame = 0;
     const long hold = ds_sequence_hold_frames(q), mv = ds_sequence_move_frames(q);
     rules_snapshot *key = NULL, *tmp = NULL;
-    cvs_image *still = NULL, *img = NULL;
+    base_image *still = NULL, *img = NULL;
     ds_truth truth = {0};
     for (size_t k = 0; k <= q->n_moves; k++) {
         /* The move into keyframe k: the hand carries the unit there. */
@@ -297,12 +297,12 @@ int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, r
             for (long j = 0; j < mv; j++) {
                 rules_snapshot_free(tmp);
                 if (!(tmp = rules_snapshot_clone(key))) {
-                    rules_error_set(err, "out of memory");
+                    base_error_set(err, "out of memory");
                     goto done;
                 }
-                rules_vec2 at;
+                base_vec2 at;
                 apply_move(tmp, &q->moves[k - 1], (double)(j + 1) / (double)mv, &at);
-                cvs_image_free(img);
+                base_image_free(img);
                 img = NULL;
                 ds_truth_clear(&truth);
                 cJSON *f = NULL;
@@ -326,7 +326,7 @@ int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, r
         snprintf(path, sizeof path, "%s/truth/keyframe-%zu.json", dir, k);
         if (rules_json_save_snapshot(key, path, err) < 0)
             goto done;
-        cvs_image_free(still);
+        base_image_free(still);
         still = NULL;
         ds_truth_clear(&truth);
         /* Real style: the light once, the camera (its noise) per frame. Classic: one picture, new noise. */
@@ -338,9 +338,9 @@ int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, r
                 if (capture_frame(still, &p, frame++, dir, q->fps, quality, "hold", frames, &f, err) < 0)
                     goto done;
             } else {
-                cvs_image_free(img);
-                if (!(img = cvs_image_clone(still))) {
-                    rules_error_set(err, "out of memory");
+                base_image_free(img);
+                if (!(img = base_image_clone(still))) {
+                    base_error_set(err, "out of memory");
                     goto done;
                 }
                 if (add_noise(img, frame, err) < 0 || !(f = save_frame(img, dir, frame++, q->fps, quality, "hold", frames, err)))
@@ -350,20 +350,20 @@ int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, r
         }
     }
     snprintf(path, sizeof path, "%s/frames.json", dir);
-    if (rules_json_write_file(index, path, err) < 0)
+    if (base_json_write_file(index, path, err) < 0)
         goto done;
     rc = 0;
 done:
     cJSON_Delete(index);
     rules_snapshot_free(key);
     rules_snapshot_free(tmp);
-    cvs_image_free(still);
-    cvs_image_free(img);
+    base_image_free(still);
+    base_image_free(img);
     ds_truth_clear(&truth);
     return rc;
 }
 
-ds_sequence *ds_sequence_hard(int table, const char *crop, rules_error *err)
+ds_sequence *ds_sequence_hard(int table, const char *crop, base_error *err)
 {
     ds_hard_params hp;
     ds_hard_preset(table, &hp);
@@ -373,13 +373,13 @@ ds_sequence *ds_sequence_hard(int table, const char *crop, rules_error *err)
     int w, h, x0, y0;
     if (!t || !q || !(q->moves = calloc(2, sizeof *q->moves)) || ds_hard_pair_make(t, &pr, err) < 0) {
         if (t && !q)
-            rules_error_set(err, "out of memory");
+            base_error_set(err, "out of memory");
         goto fail;
     }
     if (crop && (sscanf(crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4 || ds_hard_crop(&t->scene->calib, x0, y0, w, h, err) < 0 ||
                  calib_file_validate(&t->scene->calib, "crop", err) < 0)) {
         if (sscanf(crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4)
-            rules_error_set(err, "crop: expected WxH+X+Y, got '%s'", crop);
+            base_error_set(err, "crop: expected WxH+X+Y, got '%s'", crop);
         goto fail;
     }
     q->fps = 5, q->hold_s = 1.2, q->move_s = 1.0;
@@ -388,7 +388,7 @@ ds_sequence *ds_sequence_hard(int table, const char *crop, rules_error *err)
         snprintf(m->unit, sizeof m->unit, "%s", pr.moves[k].unit);
         m->forward_mm = pr.moves[k].forward_mm;
         snprintf(m->says, sizeof m->says, "%s %.1f\" forward at %s %.0f\": %s", k ? "march" : "advance",
-                 rules_mm_to_in(pr.moves[k].forward_mm), pr.moves[k].rate, rules_mm_to_in(pr.moves[k].rate_mm),
+                 base_mm_to_in(pr.moves[k].forward_mm), pr.moves[k].rate, base_mm_to_in(pr.moves[k].rate_mm),
                  pr.moves[k].legal ? "legal" : "illegal");
     }
     q->scene = t->scene;  /* the sequence owns the scene from here */

@@ -27,7 +27,7 @@
 #include <stddef.h>
 
 #include "ds_scene.h"
-#include "rules_error.h"
+#include "base_error.h"
 #include "rules_snapshot.h"
 
 typedef struct ds_sequence_move {
@@ -46,11 +46,11 @@ typedef struct ds_sequence {
     size_t n_moves;
 } ds_sequence;
 
-ds_sequence *ds_sequence_load(const char *path, rules_error *err);
+ds_sequence *ds_sequence_load(const char *path, base_error *err);
 void ds_sequence_free(ds_sequence *q);
 
 /* The table after the first k moves (k = 0 .. n_moves). Caller frees. */
-rules_snapshot *ds_sequence_keyframe(const ds_sequence *q, size_t k, rules_error *err);
+rules_snapshot *ds_sequence_keyframe(const ds_sequence *q, size_t k, base_error *err);
 
 /* Frame counts of the schedule: hold and move phases. */
 long ds_sequence_hold_frames(const ds_sequence *q);
@@ -70,7 +70,7 @@ long ds_sequence_hold_start(const ds_sequence *q, size_t k);
  * `supersample` > 0 overrides the scene's supersampling (1 is fastest). Prints
  * nothing. Returns 0 or -1.
  */
-int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, rules_error *err);
+int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, base_error *err);
 
 /*
  * A short turn on hard table `table` (ds_hard.h, real style): its pair's two
@@ -79,9 +79,9 @@ int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, r
  * carrying the unit. `crop` ("WxH+X+Y", or NULL for the whole 12 MP frame)
  * renders part of the frame; the principal point must stay inside it.
  */
-ds_sequence *ds_sequence_hard(int table, const char *crop, rules_error *err);
+ds_sequence *ds_sequence_hard(int table, const char *crop, base_error *err);
 
 /* Draws a hand and forearm reaching from the near edge to `at` (board mm), 150 mm above the table, over `img`. */
-int ds_sequence_draw_hand(cvs_image *img, const calib_file *cam, rules_vec2 at, rules_error *err);
+int ds_sequence_draw_hand(base_image *img, const calib_file *cam, base_vec2 at, base_error *err);
 
 #endif

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules_geom.h"
+#include "base_geom.h"
 
 enum { LAT = 6, LON = 12, DISC_SEG = 24, MAX_PTS = 2 * (LAT + 1) * LON };
 
@@ -38,7 +38,7 @@ static int solid_points(const ds_solid *s, double (*p)[3])
         double e2[3] = {w[1] * e1[2] - w[2] * e1[1], w[2] * e1[0] - w[0] * e1[2], w[0] * e1[1] - w[1] * e1[0]};
         for (int side = -1; side <= 1; side += 2)
             for (int k = 0; k < DISC_SEG; k++) {
-                double a = 2 * RULES_PI * k / DISC_SEG, ca = cos(a) * s->ra, sa = sin(a) * s->ra;
+                double a = 2 * BASE_PI * k / DISC_SEG, ca = cos(a) * s->ra, sa = sin(a) * s->ra;
                 for (int i = 0; i < 3; i++)
                     p[n][i] = s->a[i] + ca * e1[i] + sa * e2[i] + side * 0.5 * s->rb * w[i];
                 n++;
@@ -47,9 +47,9 @@ static int solid_points(const ds_solid *s, double (*p)[3])
     }
     for (int end = 0; end < (s->kind == DS_SOLID_CAPSULE ? 2 : 1); end++)
         for (int i = 0; i <= LAT; i++) {
-            double ph = RULES_PI * i / LAT - RULES_PI / 2, cp = cos(ph), sp = sin(ph);
+            double ph = BASE_PI * i / LAT - BASE_PI / 2, cp = cos(ph), sp = sin(ph);
             for (int j = 0; j < LON; j++) {
-                double th = 2 * RULES_PI * j / LON, x = cos(th) * cp, y = sin(th) * cp;
+                double th = 2 * BASE_PI * j / LON, x = cos(th) * cp, y = sin(th) * cp;
                 if (s->kind == DS_SOLID_CAPSULE) {
                     const double *c = end ? s->b : s->a, r = end ? s->rb : s->ra;
                     p[n][0] = c[0] + r * x, p[n][1] = c[1] + r * y, p[n][2] = c[2] + r * sp;
@@ -183,7 +183,7 @@ int ds_solids_shadow(ds_canvas *c, const ds_solid *s, int n, const double lamp[3
     int counts[CAP], np = 0, at = 0;
     double zsum = 0, zn = 0, ground[3] = {0, 0, 0};
     if (!xy)
-        return rules_error_set(c->err, "render: out of memory");
+        return base_error_set(c->err, "render: out of memory");
     for (int i = 0; i < n && np < CAP; i++) {
         double p[MAX_PTS][3], q[2 * MAX_PTS];
         int m = solid_points(&s[i], p), ok = 1;

@@ -47,9 +47,9 @@ cJSON *ds_truth_to_json(const ds_truth *t, const rules_snapshot *snap, const vis
             cJSON_AddStringToObject(o, "id", m->id);
             if (rm)
                 cJSON_AddNumberToObject(o, "tag_id", rm->tag_id);
-            rules_json_add_number(o, "x_mm", m->pos.x, 4);
-            rules_json_add_number(o, "y_mm", m->pos.y, 4);
-            rules_json_add_number(o, "facing_deg", rules_rad_to_deg(m->facing), 4);
+            base_json_add_number(o, "x_mm", m->pos.x, 4);
+            base_json_add_number(o, "y_mm", m->pos.y, 4);
+            base_json_add_number(o, "facing_deg", base_rad_to_deg(m->facing), 4);
             double h = rm ? roster->units[rm->unit].mount.height : 0, X[3] = {m->pos.x, m->pos.y, h}, px[2];
             if (vis_camera_project(&vc, X, px)) {
                 cJSON *a = cJSON_AddArrayToObject(o, "centre_px");
@@ -59,7 +59,7 @@ cJSON *ds_truth_to_json(const ds_truth *t, const rules_snapshot *snap, const vis
             for (size_t k = 0; rm && k < t->n_tags; k++)
                 if (t->tags[k].id == rm->tag_id) {
                     cJSON_AddBoolToObject(o, "tag_fully_visible", t->tags[k].fully_visible != 0);
-                    rules_json_add_number(o, "tag_visible_fraction", ds_truth_tag_visible(&t->tags[k]), 4);
+                    base_json_add_number(o, "tag_visible_fraction", ds_truth_tag_visible(&t->tags[k]), 4);
                     cJSON_AddBoolToObject(o, "hand_hides_tag", t->tags[k].occluded_hand > 0);
                 }
             cJSON_AddItemToArray(models, o);
@@ -80,11 +80,11 @@ cJSON *ds_truth_to_json(const ds_truth *t, const rules_snapshot *snap, const vis
             cJSON_AddItemToArray(pt, cJSON_CreateNumber(round(tt->corners[k][1] * 1e4) / 1e4));
             cJSON_AddItemToArray(cs, pt);
         }
-        rules_json_add_number(o, "edge_px", tt->edge_px, 3);
-        rules_json_add_number(o, "occluded_fraction", tt->occluded, 4);
-        rules_json_add_number(o, "occluded_by_figure", tt->occluded_figure, 4);
-        rules_json_add_number(o, "occluded_by_hand", tt->occluded_hand, 4);
-        rules_json_add_number(o, "printed_occluded_fraction", tt->border_occluded, 4);
+        base_json_add_number(o, "edge_px", tt->edge_px, 3);
+        base_json_add_number(o, "occluded_fraction", tt->occluded, 4);
+        base_json_add_number(o, "occluded_by_figure", tt->occluded_figure, 4);
+        base_json_add_number(o, "occluded_by_hand", tt->occluded_hand, 4);
+        base_json_add_number(o, "printed_occluded_fraction", tt->border_occluded, 4);
         cJSON_AddBoolToObject(o, "inside_frame", tt->inside != 0);
         cJSON_AddBoolToObject(o, "fully_visible", tt->fully_visible != 0);
         cJSON_AddItemToArray(tags, o);

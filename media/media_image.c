@@ -10,13 +10,13 @@
 #include <png.h>
 #include <turbojpeg.h>
 
-static int view_ok(const media_view *v)
+static int view_ok(const base_view *v)
 {
     return v && v->data && v->width > 0 && v->height > 0 && (v->channels == 1 || v->channels == 3) &&
            v->stride >= (size_t)v->width * (size_t)v->channels;
 }
 
-static int write_png(const media_view *v, const char *path, rules_error *err)
+static int write_png(const base_view *v, const char *path, base_error *err)
 {
     png_image im;
     memset(&im, 0, sizeof im);
@@ -29,7 +29,7 @@ static int write_png(const media_view *v, const char *path, rules_error *err)
     /* The simplified API counts the row stride in components: bytes, at 8 bits. */
     png_int_32 row = (png_int_32)v->stride;
     if (!png_image_write_to_file(&im, path, 0, v->data, row, NULL)) {
-        rules_error_set(err, "%s: cannot write PNG: %s", path, im.message[0] ? im.message : strerror(errno));
+        base_error_set(err, "%s: cannot write PNG: %s", path, im.message[0] ? im.message : strerror(errno));
         png_image_free(&im);
         return -1;
     }
@@ -37,20 +37,20 @@ static int write_png(const media_view *v, const char *path, rules_error *err)
 }
 
 /* Compresses into *jpeg (TurboJPEG's buffer, freed with tjFree). */
-static int jpeg_encode(const media_view *v, int quality, unsigned char **jpeg, unsigned long *len, rules_error *err)
+static int jpeg_encode(const base_view *v, int quality, unsigned char **jpeg, unsigned long *len, base_error *err)
 {
     /* The accurate DCT, as libjpeg's own default (and OpenCV's encoder):
      * TurboJPEG would take the fast one below quality 96. */
     tjhandle tj = tjInitCompress();
     if (!tj)
-        return rules_error_set(err, "JPEG: cannot start the compressor");
+        return base_error_set(err, "JPEG: cannot start the compressor");
     *jpeg = NULL;
     *len = 0;
     const int gray = v->channels == 1;
     int rc = tjCompress2(tj, v->data, v->width, (int)v->stride, v->height, gray ? TJPF_GRAY : TJPF_BGR, jpeg, len,
                          gray ? TJSAMP_GRAY : TJSAMP_420, quality, TJFLAG_ACCURATEDCT);
     if (rc < 0) {
-        rules_error_set(err, "JPEG compression failed: %s", tjGetErrorStr2(tj));
+        base_error_set(err, "JPEG compression failed: %s", tjGetErrorStr2(tj));
         tjFree(*jpeg);
         *jpeg = NULL;
     }
@@ -58,24 +58,24 @@ static int jpeg_encode(const media_view *v, int quality, unsigned char **jpeg, u
     return rc < 0 ? -1 : 0;
 }
 
-static int write_file(const char *path, const unsigned char *buf, size_t len, rules_error *err)
+static int write_file(const char *path, const unsigned char *buf, size_t len, base_error *err)
 {
     FILE *f = fopen(path, "wb");
     if (!f)
-        return rules_error_set(err, "%s: cannot write image: %s", path, strerror(errno));
+        return base_error_set(err, "%s: cannot write image: %s", path, strerror(errno));
     size_t put = fwrite(buf, 1, len, f);
     int e = errno;
     if (fclose(f) != 0 || put != len)
-        return rules_error_set(err, "%s: cannot write image: %s", path, strerror(put != len ? e : errno));
+        return base_error_set(err, "%s: cannot write image: %s", path, strerror(put != len ? e : errno));
     return 0;
 }
 
-static int write_jpeg(const media_view *v, const char *path, int quality, rules_error *err)
+static int write_jpeg(const base_view *v, const char *path, int quality, base_error *err)
 {
     unsigned char *jpeg;
     unsigned long len;
     if (jpeg_encode(v, quality > 0 ? (quality > 100 ? 100 : quality) : 95, &jpeg, &len, err) < 0) {
-        rules_error_prefix(err, path);
+        base_error_prefix(err, path);
         return -1;
     }
     int rc = write_file(path, jpeg, len, err);
@@ -83,37 +83,37 @@ static int write_jpeg(const media_view *v, const char *path, int quality, rules_
     return rc;
 }
 
-int media_image_write(const media_view *img, const char *path, int jpeg_quality, rules_error *err)
+int media_image_write(const base_view *img, const char *path, int jpeg_quality, base_error *err)
 {
     if (!view_ok(img))
-        return rules_error_set(err, "%s: cannot write image: not an 8-bit gray or BGR picture", path);
+        return base_error_set(err, "%s: cannot write image: not an 8-bit gray or BGR picture", path);
     const char *dot = strrchr(path, '.');
     if (dot && strcasecmp(dot, ".png") == 0)
         return write_png(img, path, err);
     if (dot && (strcasecmp(dot, ".jpg") == 0 || strcasecmp(dot, ".jpeg") == 0))
         return write_jpeg(img, path, jpeg_quality, err);
-    return rules_error_set(err, "%s: cannot write image: the name must end in .png, .jpg or .jpeg", path);
+    return base_error_set(err, "%s: cannot write image: the name must end in .png, .jpg or .jpeg", path);
 }
 
-static int jpeg_decode(tjhandle tj, const unsigned char *jpeg, unsigned long len, const media_view *img,
-                       uint8_t *out, size_t stride, int pf, rules_error *err)
+static int jpeg_decode(tjhandle tj, const unsigned char *jpeg, unsigned long len, const base_view *img,
+                       uint8_t *out, size_t stride, int pf, base_error *err)
 {
     if (tjDecompress2(tj, jpeg, len, out, img->width, (int)stride, img->height, pf, 0) < 0)
-        return rules_error_set(err, "JPEG round trip: %s", tjGetErrorStr2(tj));
+        return base_error_set(err, "JPEG round trip: %s", tjGetErrorStr2(tj));
     return 0;
 }
 
-int media_jpeg_roundtrip(const media_view *img, int quality, uint8_t *back, size_t back_stride, uint8_t *gray,
-                         size_t gray_stride, rules_error *err)
+int media_jpeg_roundtrip(const base_view *img, int quality, uint8_t *back, size_t back_stride, uint8_t *gray,
+                         size_t gray_stride, base_error *err)
 {
     if (!view_ok(img) || quality < 1)
-        return rules_error_set(err, "JPEG round trip: needs an 8-bit gray or BGR picture and a quality of 1..100");
+        return base_error_set(err, "JPEG round trip: needs an 8-bit gray or BGR picture and a quality of 1..100");
     unsigned char *jpeg;
     unsigned long len;
     if (jpeg_encode(img, quality > 100 ? 100 : quality, &jpeg, &len, err) < 0)
         return -1;
     tjhandle tj = tjInitDecompress();
-    int rc = tj ? 0 : rules_error_set(err, "JPEG round trip: cannot start the decompressor");
+    int rc = tj ? 0 : base_error_set(err, "JPEG round trip: cannot start the decompressor");
     /* Gray out of a colour JPEG is its Y component as stored: what a
      * camera's Y plane or a gray JPEG reader gives. */
     if (rc == 0 && gray)

@@ -48,27 +48,27 @@ static void ask_fullscreen(media_window *w)
     XChangeProperty(w->dpy, w->win, state, XA_ATOM, 32, PropModeReplace, (unsigned char *)&full, 1);
 }
 
-media_window *media_window_open(const char *title, int x, int y, int fullscreen, rules_error *err)
+media_window *media_window_open(const char *title, int x, int y, int fullscreen, base_error *err)
 {
     if (!media_window_available()) {
-        rules_error_set(err, "no display (DISPLAY is not set)");
+        base_error_set(err, "no display (DISPLAY is not set)");
         return NULL;
     }
     media_window *w = calloc(1, sizeof *w);
     if (!w) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         return NULL;
     }
     w->pending_key = -1;
     XSetErrorHandler(on_x_error);
     if (!(w->dpy = XOpenDisplay(NULL))) {
-        rules_error_set(err, "cannot open display %s", getenv("DISPLAY"));
+        base_error_set(err, "cannot open display %s", getenv("DISPLAY"));
         free(w);
         return NULL;
     }
     int scr = DefaultScreen(w->dpy);
     if (DefaultDepth(w->dpy, scr) < 24 || DefaultVisual(w->dpy, scr)->class != TrueColor) {
-        rules_error_set(err, "display %s: needs a 24-bit true-colour screen", getenv("DISPLAY"));
+        base_error_set(err, "display %s: needs a 24-bit true-colour screen", getenv("DISPLAY"));
         media_window_free(w);
         return NULL;
     }
@@ -91,7 +91,7 @@ media_window *media_window_open(const char *title, int x, int y, int fullscreen,
     return w;
 }
 
-static int ensure_image(media_window *w, rules_error *err)
+static int ensure_image(media_window *w, base_error *err)
 {
     if (w->img && w->img->width == w->width && w->img->height == w->height)
         return 0;
@@ -101,12 +101,12 @@ static int ensure_image(media_window *w, rules_error *err)
     int scr = DefaultScreen(w->dpy);
     char *px = malloc((size_t)w->width * (size_t)w->height * 4);
     if (!px)
-        return rules_error_set(err, "window: out of memory");
+        return base_error_set(err, "window: out of memory");
     w->img = XCreateImage(w->dpy, DefaultVisual(w->dpy, scr), (unsigned)DefaultDepth(w->dpy, scr), ZPixmap, 0, px,
                           (unsigned)w->width, (unsigned)w->height, 32, 0);
     if (!w->img) {
         free(px);
-        return rules_error_set(err, "window: cannot make an image of %dx%d", w->width, w->height);
+        return base_error_set(err, "window: cannot make an image of %dx%d", w->width, w->height);
     }
     return 0;
 }
@@ -134,7 +134,7 @@ static void handle_events(media_window *w)
 }
 
 /* Nearest-pixel scaling of gray or BGR into the window's 32-bit BGRX image. */
-static void scale_into(XImage *dst, const media_view *src)
+static void scale_into(XImage *dst, const base_view *src)
 {
     int *col = malloc(sizeof *col * (size_t)dst->width);
     if (!col)
@@ -155,10 +155,10 @@ static void scale_into(XImage *dst, const media_view *src)
     free(col);
 }
 
-int media_window_show(media_window *w, const media_view *img, rules_error *err)
+int media_window_show(media_window *w, const base_view *img, base_error *err)
 {
     if (!img || !img->data || img->width <= 0 || img->height <= 0 || (img->channels != 1 && img->channels != 3))
-        return rules_error_set(err, "window: not an 8-bit gray or BGR picture");
+        return base_error_set(err, "window: not an 8-bit gray or BGR picture");
     handle_events(w);
     if (ensure_image(w, err) < 0)
         return -1;
@@ -167,7 +167,7 @@ int media_window_show(media_window *w, const media_view *img, rules_error *err)
     XPutImage(w->dpy, w->win, w->gc, w->img, 0, 0, 0, 0, (unsigned)w->width, (unsigned)w->height);
     XSync(w->dpy, False);
     if (x_error_seen)
-        return rules_error_set(err, "window: the X server refused the picture");
+        return base_error_set(err, "window: the X server refused the picture");
     handle_events(w);
     return 0;
 }

@@ -12,20 +12,20 @@ void ov_options_default(ov_options *o)
     o->bases = o->arrows = o->outlines = o->arcs = o->path = o->limits = o->gaps = o->legend = o->others = true;
 }
 
-int ov_scene_draw(ov_scene *sc, ov_target *t, rules_error *err)
+int ov_scene_draw(ov_scene *sc, ov_target *t, base_error *err)
 {
     if (!sc || !t)
-        return rules_error_set(err, "overlay: drawing needs a scene and a target");
+        return base_error_set(err, "overlay: drawing needs a scene and a target");
     return ov_render(sc, t, err);
 }
 
-typedef int (*add_fn)(ov_scene *sc, const void *a, const void *b, const void *c, rules_error *err);
+typedef int (*add_fn)(ov_scene *sc, const void *a, const void *b, const void *c, base_error *err);
 
 static int draw_one(ov_target *t, const ov_options *opt, bool legend, add_fn add, const void *a, const void *b,
-                    const void *c, rules_error *err)
+                    const void *c, base_error *err)
 {
     if (!t)
-        return rules_error_set(err, "overlay: no target to draw on");
+        return base_error_set(err, "overlay: no target to draw on");
     ov_options o;
     if (opt)
         o = *opt;
@@ -43,51 +43,51 @@ static int draw_one(ov_target *t, const ov_options *opt, bool legend, add_fn add
     return rc;
 }
 
-static int add_verdict(ov_scene *sc, const void *a, const void *b, const void *c, rules_error *err)
+static int add_verdict(ov_scene *sc, const void *a, const void *b, const void *c, base_error *err)
 {
     return ov_scene_add_verdict(sc, a, b, c, err);
 }
 
 int ov_draw_verdict(ov_target *t, const rules_snapshot *before, const rules_snapshot *after,
-                    const rules_report *report, const ov_options *opt, rules_error *err)
+                    const rules_report *report, const ov_options *opt, base_error *err)
 {
     if (!report)
-        return rules_error_set(err, "overlay: draw_verdict needs a target and a report");
+        return base_error_set(err, "overlay: draw_verdict needs a target and a report");
     return draw_one(t, opt, true, add_verdict, before, after, report, err);
 }
 
-static int add_snapshot(ov_scene *sc, const void *a, const void *b, const void *c, rules_error *err)
+static int add_snapshot(ov_scene *sc, const void *a, const void *b, const void *c, base_error *err)
 {
     (void)b, (void)c;
     return ov_scene_add_snapshot(sc, a, err);
 }
 
-int ov_draw_snapshot(ov_target *t, const rules_snapshot *s, const ov_options *opt, rules_error *err)
+int ov_draw_snapshot(ov_target *t, const rules_snapshot *s, const ov_options *opt, base_error *err)
 {
     if (!s)
-        return rules_error_set(err, "overlay: draw_snapshot needs a target and a snapshot");
+        return base_error_set(err, "overlay: draw_snapshot needs a target and a snapshot");
     return draw_one(t, opt, true, add_snapshot, s, NULL, NULL, err);
 }
 
-static int add_sides(ov_scene *sc, const void *a, const void *b, const void *c, rules_error *err)
+static int add_sides(ov_scene *sc, const void *a, const void *b, const void *c, base_error *err)
 {
     (void)c;
     return ov_scene_add_sides(sc, a, *(const size_t *)b, err);
 }
 
-int ov_draw_key(ov_target *t, const char *const *sides, size_t n_sides, const ov_options *opt, rules_error *err)
+int ov_draw_key(ov_target *t, const char *const *sides, size_t n_sides, const ov_options *opt, base_error *err)
 {
     return draw_one(t, opt, true, add_sides, sides, &n_sides, NULL, err);
 }
 
-static int add_ghost(ov_scene *sc, const void *a, const void *b, const void *c, rules_error *err)
+static int add_ghost(ov_scene *sc, const void *a, const void *b, const void *c, base_error *err)
 {
     return ov_scene_add_ghost(sc, a, b, c, err);
 }
 
 /* A layer drawn on its own keeps to the picture: no second key, no second report text. */
 int ov_draw_ghost(ov_target *t, const rules_unit *unit, const ov_layer_style *style, const char *label,
-                  rules_error *err)
+                  base_error *err)
 {
     return draw_one(t, NULL, false, add_ghost, unit, style, label, err);
 }
@@ -97,47 +97,47 @@ typedef struct lines_arg {
     size_t n;
 } lines_arg;
 
-static int add_lines(ov_scene *sc, const void *a, const void *b, const void *c, rules_error *err)
+static int add_lines(ov_scene *sc, const void *a, const void *b, const void *c, base_error *err)
 {
     const lines_arg *l = a;
     return ov_scene_add_polylines(sc, l->lines, l->n, b, c, err);
 }
 
 int ov_draw_polylines(ov_target *t, const ov_polyline *lines, size_t n, const ov_layer_style *style,
-                      const char *label, rules_error *err)
+                      const char *label, base_error *err)
 {
     lines_arg a = {lines, n};
     return draw_one(t, NULL, false, add_lines, &a, style, label, err);
 }
 
-static int add_reach(ov_scene *sc, const void *a, const void *b, const void *c, rules_error *err)
+static int add_reach(ov_scene *sc, const void *a, const void *b, const void *c, base_error *err)
 {
     (void)c;
     return ov_scene_add_reach(sc, a, b, err);
 }
 
-int ov_draw_reach(ov_target *t, const rules_reach *r, const char *side, rules_error *err)
+int ov_draw_reach(ov_target *t, const rules_reach *r, const char *side, base_error *err)
 {
     return draw_one(t, NULL, false, add_reach, r, side, NULL, err);
 }
 
-int ov_draw_disc(ov_target *t, rules_vec2 centre, double radius_mm, const double rgb[3], rules_error *err)
+int ov_draw_disc(ov_target *t, base_vec2 centre, double radius_mm, const double rgb[3], base_error *err)
 {
     if (!t || !rgb || !(radius_mm > 0))
-        return rules_error_set(err, "overlay: draw_disc needs a target, a colour and a positive radius");
+        return base_error_set(err, "overlay: draw_disc needs a target, a colour and a positive radius");
     cairo_save(t->cr);
     cairo_new_path(t->cr);
     /* 360 sides: rounder than any pixel grid we draw on. */
-    rules_vec2 p[360];
+    base_vec2 p[360];
     for (int i = 0; i < 360; i++)
-        p[i] = rules_v2_add(centre, rules_v2_scale(rules_v2_dir(i * RULES_PI / 180.0), radius_mm));
+        p[i] = base_v2_add(centre, base_v2_scale(base_v2_dir(i * BASE_PI / 180.0), radius_mm));
     ov_path_poly(t, p, 360, true);
     cairo_set_source_rgb(t->cr, rgb[0], rgb[1], rgb[2]);
     cairo_fill(t->cr);
     cairo_restore(t->cr);
     cairo_status_t st = cairo_status(t->cr);
     if (st != CAIRO_STATUS_SUCCESS)
-        return rules_error_set(err, "overlay: drawing failed: %s", cairo_status_to_string(st));
+        return base_error_set(err, "overlay: drawing failed: %s", cairo_status_to_string(st));
     return 0;
 }
 
@@ -148,9 +148,9 @@ typedef struct bbox {
 static void grow_by_unit(bbox *b, const rules_unit *u)
 {
     for (size_t m = 0; u && m < u->n_models; m++) {
-        rules_obb ob = rules_model_base(u, &u->models[m]);
-        rules_vec2 c[4];
-        rules_obb_corners(&ob, c);
+        base_obb ob = rules_model_base(u, &u->models[m]);
+        base_vec2 c[4];
+        base_obb_corners(&ob, c);
         for (int i = 0; i < 4; i++)
             b->x0 = fmin(b->x0, c[i].x), b->y0 = fmin(b->y0, c[i].y), b->x1 = fmax(b->x1, c[i].x),
             b->y1 = fmax(b->y1, c[i].y);
@@ -194,7 +194,7 @@ void ov_report_view(const rules_snapshot *before, const rules_snapshot *after, c
         view[0] = 0, view[1] = 0, view[2] = bw, view[3] = bd;
         return;
     }
-    const double pad = 3 * RULES_MM_PER_INCH, minw = fmin(bw, 12 * RULES_MM_PER_INCH), mind = fmin(bd, 12 * RULES_MM_PER_INCH);
+    const double pad = 3 * BASE_MM_PER_INCH, minw = fmin(bw, 12 * BASE_MM_PER_INCH), mind = fmin(bd, 12 * BASE_MM_PER_INCH);
     v = (bbox){v.x0 - pad, v.y0 - pad, v.x1 + pad, v.y1 + pad};
     if (v.x1 - v.x0 < minw) {
         double c = (v.x0 + v.x1) / 2;

@@ -35,7 +35,7 @@
 #include <stddef.h>
 
 #include "ov_target.h"
-#include "rules_error.h"
+#include "base_error.h"
 #include "rules_reach.h"
 #include "rules_report.h"
 #include "rules_snapshot.h"
@@ -114,11 +114,11 @@ void ov_options_default(ov_options *o);
 
 /* The verdict on `report`; the snapshots give bases and the other units. Draws over what the target holds. */
 int ov_draw_verdict(ov_target *t, const rules_snapshot *before, const rules_snapshot *after,
-                    const rules_report *report, const ov_options *opt, rules_error *err);
+                    const rules_report *report, const ov_options *opt, base_error *err);
 /* One snapshot: every unit in its player's colour with its name, and the key (tracking, no verdict). */
-int ov_draw_snapshot(ov_target *t, const rules_snapshot *s, const ov_options *opt, rules_error *err);
+int ov_draw_snapshot(ov_target *t, const rules_snapshot *s, const ov_options *opt, base_error *err);
 /* Just the key (sides and conventions), e.g. before the first snapshot. `sides` may be NULL. */
-int ov_draw_key(ov_target *t, const char *const *sides, size_t n_sides, const ov_options *opt, rules_error *err);
+int ov_draw_key(ov_target *t, const char *const *sides, size_t n_sides, const ov_options *opt, base_error *err);
 
 /*
  * Extra layers, laid out around whatever the target already shows:
@@ -128,16 +128,16 @@ int ov_draw_key(ov_target *t, const char *const *sides, size_t n_sides, const ov
  *     optional label at the first line's middle.
  */
 typedef struct ov_polyline {
-    const rules_vec2 *points;
+    const base_vec2 *points;
     size_t n;
     bool closed;
 } ov_polyline;
 int ov_draw_ghost(ov_target *t, const rules_unit *unit, const ov_layer_style *style, const char *label,
-                  rules_error *err);
+                  base_error *err);
 int ov_draw_polylines(ov_target *t, const ov_polyline *lines, size_t n, const ov_layer_style *style,
-                      const char *label, rules_error *err);
+                      const char *label, base_error *err);
 /* The reach of a unit before it moves (rules_reach.h; ov_scene_add_reach), its label turned to `side`. */
-int ov_draw_reach(ov_target *t, const rules_reach *r, const char *side, rules_error *err);
+int ov_draw_reach(ov_target *t, const rules_reach *r, const char *side, base_error *err);
 
 /*
  * The board window a report shows (x0, y0, w, d in mm): the judged units
@@ -149,7 +149,7 @@ void ov_report_view(const rules_snapshot *before, const rules_snapshot *after, c
                     const char *unit_id, bool whole_board, double view[4]);
 
 /* A filled disc of radius_mm at `centre`, mapped point by point (callers' marks, landing tests). rgb 0..1. */
-int ov_draw_disc(ov_target *t, rules_vec2 centre, double radius_mm, const double rgb[3], rules_error *err);
+int ov_draw_disc(ov_target *t, base_vec2 centre, double radius_mm, const double rgb[3], base_error *err);
 
 /* The colours (Okabe-Ito, colour-blind safe), RGB 0..1, as drawn on camera frames and reports. */
 extern const double ov_colour_illegal[3];  /* vermillion #D55E00 */

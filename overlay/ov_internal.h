@@ -70,12 +70,12 @@ struct ov_target {
 
 /* ---- ov_page.c ---- */
 /* Report target set-up (pages, figure window) and files. */
-int ov_page_init(ov_target *t, double x0, double y0, double w, double d, rules_error *err);
+int ov_page_init(ov_target *t, double x0, double y0, double w, double d, base_error *err);
 /* Starts a new page; t->cr draws on it. -1 when out of memory. */
 int ov_page_next(ov_target *t);
-int ov_page_finish(ov_target *t, rules_error *err);
+int ov_page_finish(ov_target *t, base_error *err);
 /* All pages stacked into one image surface (caller destroys), for PNG and pixel copies. */
-cairo_surface_t *ov_page_raster(ov_target *t, rules_error *err);
+cairo_surface_t *ov_page_raster(ov_target *t, base_error *err);
 void ov_page_free(ov_target *t);
 /* Keeps a line of text for the SVG file. */
 void ov_target_svg_text(ov_target *t, const cairo_matrix_t *m, double x, double y, const char *s, size_t len,
@@ -106,10 +106,10 @@ void ov_style_ink_on(const double bg[3], double fg[3]);
 
 /* ---- ov_paint.c ---- */
 /* Board point -> device (cairo's pixel centres are at +0.5 on rasters). */
-bool ov_dev(const ov_target *t, rules_vec2 b, double *x, double *y);
-double ov_scale_at(const ov_target *t, rules_vec2 p);
+bool ov_dev(const ov_target *t, base_vec2 b, double *x, double *y);
+double ov_scale_at(const ov_target *t, base_vec2 p);
 /* Adds the board polyline to cairo's path, subdivided so a lens bends it right. */
-void ov_path_poly(ov_target *t, const rules_vec2 *p, size_t n, bool closed);
+void ov_path_poly(ov_target *t, const base_vec2 *p, size_t n, bool closed);
 /* Strokes the current path: a halo (when the target has one), then the colour. */
 void ov_stroke(ov_target *t, const double rgb[3], double alpha, double w, ov_dash dash);
 void ov_rounded_rect(cairo_t *cr, double x, double y, double w, double h, double r);

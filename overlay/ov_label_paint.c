@@ -30,7 +30,7 @@ static void leader(const ov_scene *sc, ov_target *t, const ov_placed *p, const d
     cairo_line_to(t->cr, p->at.lx, p->at.ly);
     ov_stroke(t, bg, 1, w, OV_DASH_SOLID);
     cairo_new_sub_path(t->cr);
-    cairo_arc(t->cr, ax, ay, 1.6 * w, 0, 2 * RULES_PI);
+    cairo_arc(t->cr, ax, ay, 1.6 * w, 0, 2 * BASE_PI);
     cairo_set_source_rgb(t->cr, bg[0], bg[1], bg[2]);
     cairo_fill(t->cr);
 }

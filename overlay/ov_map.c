@@ -59,7 +59,7 @@ void ov_map_init_page(ov_map *m, double x0, double y0, double d, double px_per_m
     m->oy = oy;
 }
 
-bool ov_map_point(const ov_map *m, rules_vec2 b, double px[2])
+bool ov_map_point(const ov_map *m, base_vec2 b, double px[2])
 {
     switch (m->kind) {
     case OV_MAP_CAMERA: {
@@ -97,15 +97,15 @@ bool ov_map_point(const ov_map *m, rules_vec2 b, double px[2])
     return false;
 }
 
-double ov_map_scale(const ov_map *m, rules_vec2 p)
+double ov_map_scale(const ov_map *m, base_vec2 p)
 {
     if (m->kind == OV_MAP_PAGE)
         return m->s;
     /* Central differences over 1 mm: the mapping is smooth at that scale. */
     const double h = 0.5;
     double a[2], b[2], c[2], d[2];
-    if (!ov_map_point(m, rules_v2(p.x - h, p.y), a) || !ov_map_point(m, rules_v2(p.x + h, p.y), b) ||
-        !ov_map_point(m, rules_v2(p.x, p.y - h), c) || !ov_map_point(m, rules_v2(p.x, p.y + h), d))
+    if (!ov_map_point(m, base_v2(p.x - h, p.y), a) || !ov_map_point(m, base_v2(p.x + h, p.y), b) ||
+        !ov_map_point(m, base_v2(p.x, p.y - h), c) || !ov_map_point(m, base_v2(p.x, p.y + h), d))
         return 0;
     double j00 = (b[0] - a[0]) / (2 * h), j10 = (b[1] - a[1]) / (2 * h);
     double j01 = (d[0] - c[0]) / (2 * h), j11 = (d[1] - c[1]) / (2 * h);

@@ -7,7 +7,7 @@
  * How to use:
  *   ov_map m; ov_map_init_camera(&m, &calib);      // or _homography / _page
  *   double px[2];
- *   if (ov_map_point(&m, rules_v2(x, y), px)) ... px in target pixels
+ *   if (ov_map_point(&m, base_v2(x, y), px)) ... px in target pixels
  *   double s = ov_map_scale(&m, p);                 // px per mm around p
  * Plain data, nothing to free. Pixels use OpenCV's convention (centre of the
  * top-left pixel = (0, 0)). Straight board lines are curves under a lens:
@@ -19,7 +19,7 @@
 #include <stdbool.h>
 
 #include "calib_file.h"
-#include "rules_geom.h"
+#include "base_geom.h"
 
 typedef enum ov_map_kind {
     OV_MAP_CAMERA = 0,
@@ -48,9 +48,9 @@ int ov_map_init_homography(ov_map *m, const double H[9]);
 void ov_map_init_page(ov_map *m, double x0, double y0, double d, double px_per_mm, double ox, double oy);
 
 /* Board point on the table plane (z = 0) -> target px. False when it cannot be seen (behind the camera). */
-bool ov_map_point(const ov_map *m, rules_vec2 board, double px[2]);
+bool ov_map_point(const ov_map *m, base_vec2 board, double px[2]);
 /* Local scale (px per board mm) about p: the mean of the Jacobian's singular values. 0 when unmappable. */
-double ov_map_scale(const ov_map *m, rules_vec2 p);
+double ov_map_scale(const ov_map *m, base_vec2 p);
 /* Subdivision step (mm) so a mapped chord strays under ~0.05 px from the true curve: 2 mm for
  * cameras (distortion bends slowly), unlimited for homographies and pages (lines stay lines). */
 double ov_map_step_mm(const ov_map *m);

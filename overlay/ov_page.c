@@ -62,14 +62,14 @@ int ov_page_next(ov_target *t) { return new_page(t); }
 static void draw_board(ov_target *t)
 {
     cairo_t *cr = t->cr;
-    rules_vec2 c[4] = {{t->view_x0, t->view_y0},
+    base_vec2 c[4] = {{t->view_x0, t->view_y0},
                        {t->view_x0 + t->view_w, t->view_y0},
                        {t->view_x0 + t->view_w, t->view_y0 + t->view_d},
                        {t->view_x0, t->view_y0 + t->view_d}};
     ov_path_poly(t, c, 4, true);
     cairo_set_source_rgb(cr, 0.965, 0.955, 0.925);
     cairo_fill(cr);
-    const double in = RULES_MM_PER_INCH, k = t->unit, dark[3] = {0.42, 0.40, 0.36};
+    const double in = BASE_MM_PER_INCH, k = t->unit, dark[3] = {0.42, 0.40, 0.36};
     const double label_px = 6.5 * k;
     /* Every inch when inches are at least 5 pt apart, else every 6". */
     double s = ov_scale_at(t, c[0]) / k;
@@ -80,9 +80,9 @@ static void draw_board(ov_target *t)
             if (i % every)
                 continue;
             double v = i * in;
-            rules_vec2 a = axis ? rules_v2(t->view_x0, v) : rules_v2(v, t->view_y0);
-            rules_vec2 b = axis ? rules_v2(t->view_x0 + t->view_w, v) : rules_v2(v, t->view_y0 + t->view_d);
-            rules_vec2 seg[2] = {a, b};
+            base_vec2 a = axis ? base_v2(t->view_x0, v) : base_v2(v, t->view_y0);
+            base_vec2 b = axis ? base_v2(t->view_x0 + t->view_w, v) : base_v2(v, t->view_y0 + t->view_d);
+            base_vec2 seg[2] = {a, b};
             ov_path_poly(t, seg, 2, false);
             bool major = i % 6 == 0;
             cairo_set_source_rgba(cr, 0.55, 0.52, 0.45, major ? 0.5 : 0.2);
@@ -109,7 +109,7 @@ static void draw_board(ov_target *t)
     cairo_stroke(cr);
 }
 
-int ov_page_init(ov_target *t, double x0, double y0, double w, double d, rules_error *err)
+int ov_page_init(ov_target *t, double x0, double y0, double w, double d, base_error *err)
 {
     double pw, ph;
     paper_pt(t->paper, &pw, &ph);
@@ -120,10 +120,10 @@ int ov_page_init(ov_target *t, double x0, double y0, double w, double d, rules_e
     t->margin = MARGIN_PT * k;
     t->view_x0 = x0, t->view_y0 = y0, t->view_w = w, t->view_d = d;
     if (new_page(t) < 0)
-        return rules_error_set(err, "overlay: cannot start a report page (out of memory?)");
+        return base_error_set(err, "overlay: cannot start a report page (out of memory?)");
     t->pango = ov_text_context_new(t->cr);
     if (!t->pango)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     /* The board window: the page's width between the margins (room for inch numbers on the left),
      * at most FIGURE_SHARE of its height; never cut. */
     double maxw = t->page_w - 2 * t->margin - AXIS_LEFT_PT * k, maxh = FIGURE_SHARE * t->page_h;
@@ -133,7 +133,7 @@ int ov_page_init(ov_target *t, double x0, double y0, double w, double d, rules_e
     t->clip = (ov_box){ox, oy, ox + w * s, oy + d * s};
     t->layout = ov_layout_new(t->clip, NULL);
     if (!t->layout)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     draw_board(t);
     t->flow_y = t->clip.y1 + (AXIS_BELOW_PT + 8) * k;
     return 0;
@@ -165,7 +165,7 @@ static void stack_pages(const ov_target *t, cairo_t *cr)
     }
 }
 
-cairo_surface_t *ov_page_raster(ov_target *t, rules_error *err)
+cairo_surface_t *ov_page_raster(ov_target *t, base_error *err)
 {
     int w, h;
     ov_page_total_size(t, &w, &h);
@@ -175,7 +175,7 @@ cairo_surface_t *ov_page_raster(ov_target *t, rules_error *err)
     cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
     if (st != CAIRO_STATUS_SUCCESS || cairo_surface_status(img) != CAIRO_STATUS_SUCCESS) {
-        rules_error_set(err, "overlay: report picture: %s", cairo_status_to_string(st));
+        base_error_set(err, "overlay: report picture: %s", cairo_status_to_string(st));
         cairo_surface_destroy(img);
         return NULL;
     }
@@ -269,7 +269,7 @@ static cairo_status_t mem_write(void *closure, const unsigned char *data, unsign
 }
 
 /* Cairo draws the pages; the text goes in as <text> elements before the closing tag. */
-static int write_svg(ov_target *t, rules_error *err)
+static int write_svg(ov_target *t, base_error *err)
 {
     int w, h;
     ov_page_total_size(t, &w, &h);
@@ -288,7 +288,7 @@ static int write_svg(ov_target *t, rules_error *err)
     int rc = 0;
     FILE *f = st == CAIRO_STATUS_SUCCESS && end ? fopen(t->path, "wb") : NULL;
     if (!f) {
-        rc = rules_error_set(err, "%s: cannot write: %s", t->path,
+        rc = base_error_set(err, "%s: cannot write: %s", t->path,
                              st != CAIRO_STATUS_SUCCESS ? cairo_status_to_string(st) : "cannot open the file");
     } else {
         fwrite(b.data, 1, (size_t)(end - (const char *)b.data), f);
@@ -297,13 +297,13 @@ static int write_svg(ov_target *t, rules_error *err)
             svg_run(f, t, &t->svg[i]);
         fputs("</g>\n</svg>\n", f);
         if (fclose(f) != 0)
-            rc = rules_error_set(err, "%s: cannot write", t->path);
+            rc = base_error_set(err, "%s: cannot write", t->path);
     }
     free(b.data);
     return rc;
 }
 
-static int write_pdf(ov_target *t, rules_error *err)
+static int write_pdf(ov_target *t, base_error *err)
 {
     cairo_surface_t *s = cairo_pdf_surface_create(t->path, t->page_w, t->page_h);
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, "tableref referee report");
@@ -319,11 +319,11 @@ static int write_pdf(ov_target *t, rules_error *err)
     cairo_status_t st = cairo_surface_status(s);
     cairo_surface_destroy(s);
     if (st != CAIRO_STATUS_SUCCESS)
-        return rules_error_set(err, "%s: cannot write: %s", t->path, cairo_status_to_string(st));
+        return base_error_set(err, "%s: cannot write: %s", t->path, cairo_status_to_string(st));
     return 0;
 }
 
-int ov_page_finish(ov_target *t, rules_error *err)
+int ov_page_finish(ov_target *t, base_error *err)
 {
     if (t->format == OV_FORMAT_PDF)
         return write_pdf(t, err);
@@ -335,7 +335,7 @@ int ov_page_finish(ov_target *t, rules_error *err)
     cairo_status_t st = cairo_surface_write_to_png(img, t->path);
     cairo_surface_destroy(img);
     if (st != CAIRO_STATUS_SUCCESS)
-        return rules_error_set(err, "%s: cannot write PNG: %s", t->path, cairo_status_to_string(st));
+        return base_error_set(err, "%s: cannot write PNG: %s", t->path, cairo_status_to_string(st));
     return 0;
 }
 

@@ -3,7 +3,7 @@
 
 #include "ov_internal.h"
 
-bool ov_dev(const ov_target *t, rules_vec2 b, double *x, double *y)
+bool ov_dev(const ov_target *t, base_vec2 b, double *x, double *y)
 {
     double px[2];
     if (!ov_map_point(&t->map, b, px))
@@ -15,13 +15,13 @@ bool ov_dev(const ov_target *t, rules_vec2 b, double *x, double *y)
     return true;
 }
 
-double ov_scale_at(const ov_target *t, rules_vec2 p)
+double ov_scale_at(const ov_target *t, base_vec2 p)
 {
     double s = ov_map_scale(&t->map, p);
     return s > 0 ? s : 1.0;
 }
 
-void ov_path_poly(ov_target *t, const rules_vec2 *p, size_t n, bool closed)
+void ov_path_poly(ov_target *t, const base_vec2 *p, size_t n, bool closed)
 {
     double step = ov_map_step_mm(&t->map);
     bool pen = false;
@@ -32,13 +32,13 @@ void ov_path_poly(ov_target *t, const rules_vec2 *p, size_t n, bool closed)
         pen = true;
     }
     for (size_t i = 0; i < segs; i++) {
-        rules_vec2 a = p[i], b = p[(i + 1) % n];
-        double len = rules_v2_dist(a, b);
+        base_vec2 a = p[i], b = p[(i + 1) % n];
+        double len = base_v2_dist(a, b);
         int k = isfinite(step) ? (int)ceil(len / step) : 1;
         if (k < 1)
             k = 1;
         for (int j = 1; j <= k; j++) {
-            rules_vec2 q = rules_v2_add(a, rules_v2_scale(rules_v2_sub(b, a), (double)j / k));
+            base_vec2 q = base_v2_add(a, base_v2_scale(base_v2_sub(b, a), (double)j / k));
             if (!ov_dev(t, q, &x, &y)) {
                 pen = false;
                 continue;
@@ -80,9 +80,9 @@ void ov_rounded_rect(cairo_t *cr, double x, double y, double w, double h, double
 {
     r = fmin(r, fmin(w, h) / 2);
     cairo_new_sub_path(cr);
-    cairo_arc(cr, x + w - r, y + r, r, -RULES_PI / 2, 0);
-    cairo_arc(cr, x + w - r, y + h - r, r, 0, RULES_PI / 2);
-    cairo_arc(cr, x + r, y + h - r, r, RULES_PI / 2, RULES_PI);
-    cairo_arc(cr, x + r, y + r, r, RULES_PI, 1.5 * RULES_PI);
+    cairo_arc(cr, x + w - r, y + r, r, -BASE_PI / 2, 0);
+    cairo_arc(cr, x + w - r, y + h - r, r, 0, BASE_PI / 2);
+    cairo_arc(cr, x + r, y + h - r, r, BASE_PI / 2, BASE_PI);
+    cairo_arc(cr, x + r, y + r, r, BASE_PI, 1.5 * BASE_PI);
     cairo_close_path(cr);
 }

@@ -104,14 +104,14 @@ static void key_camera(ov_target *t, ov_text *tx, double pad)
 static void key_projector(const ov_scene *sc, ov_target *t, ov_text *tx, double pad, bool far)
 {
     double W = sc->board_w, D = sc->board_d;
-    rules_vec2 corner[2] = {far ? rules_v2(W, D) : rules_v2(0, 0), far ? rules_v2(0, D) : rules_v2(W, 0)};
-    rules_vec2 along = far ? rules_v2(-10, 0) : rules_v2(10, 0);
+    base_vec2 corner[2] = {far ? base_v2(W, D) : base_v2(0, 0), far ? base_v2(0, D) : base_v2(W, 0)};
+    base_vec2 along = far ? base_v2(-10, 0) : base_v2(10, 0);
     const double w = tx->w + 2 * pad, h = tx->h + 2 * pad, m = 0.6 * pad;
     double best = INFINITY, best_a = 0;
     ov_quad q, bq = {{0}};
     for (int i = 0; i < 2; i++) {
         double x0, y0, x1, y1;
-        if (!ov_dev(t, corner[i], &x0, &y0) || !ov_dev(t, rules_v2_add(corner[i], along), &x1, &y1))
+        if (!ov_dev(t, corner[i], &x0, &y0) || !ov_dev(t, base_v2_add(corner[i], along), &x1, &y1))
             continue;
         double a = atan2(y1 - y0, x1 - x0), c = cos(a), s = sin(a);
         /* Reading frame: right along the edge, up into the board (device y down). */

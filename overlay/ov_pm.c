@@ -93,8 +93,8 @@ bool ov_pm_within(double measured, double limit, double pm)
 static void add_len(cJSON *o, const char *key_mm, const char *key_in, double mm)
 {
     if (isfinite(mm)) {
-        rules_json_add_number(o, key_mm, mm, 3);
-        rules_json_add_number(o, key_in, rules_mm_to_in(mm), 4);
+        base_json_add_number(o, key_mm, mm, 3);
+        base_json_add_number(o, key_in, base_mm_to_in(mm), 4);
     }
 }
 
@@ -116,7 +116,7 @@ cJSON *ov_pm_to_json(const ov_pm_params *p, const rules_snapshot *before, const 
     cJSON *root = cJSON_CreateObject();
     if (!root)
         return NULL;
-    rules_json_add_number(root, "coverage_sigmas", p->coverage, 2);
+    base_json_add_number(root, "coverage_sigmas", p->coverage, 2);
     cJSON_AddStringToObject(root, "source", "snapshot sigma_mm (by evidence when a model states none)");
     cJSON *units = cJSON_AddArrayToObject(root, "units");
     for (size_t ui = 0; r && ui < r->n_units; ui++) {
@@ -148,7 +148,7 @@ cJSON *ov_pm_to_json(const ov_pm_params *p, const rules_snapshot *before, const 
             cJSON_AddStringToObject(o, "code", v->code);
             if (isfinite(pm)) {
                 if (v->quantity == RULES_QTY_ANGLE)
-                    rules_json_add_number(o, "measured_plusminus_deg", rules_rad_to_deg(pm), 3);
+                    base_json_add_number(o, "measured_plusminus_deg", base_rad_to_deg(pm), 3);
                 else if (v->quantity == RULES_QTY_LENGTH)
                     add_len(o, "measured_plusminus_mm", "measured_plusminus_in", pm);
             }

@@ -19,7 +19,7 @@ static bool board_quad(const ov_scene *sc, const ov_target *t, ov_quad *q)
 {
     if (sc->board_w <= 0 || sc->board_d <= 0)
         return false;
-    rules_vec2 c[4] = {{0, 0}, {sc->board_w, 0}, {sc->board_w, sc->board_d}, {0, sc->board_d}};
+    base_vec2 c[4] = {{0, 0}, {sc->board_w, 0}, {sc->board_w, sc->board_d}, {0, sc->board_d}};
     for (int i = 0; i < 4; i++)
         if (!ov_dev(t, c[i], &q->x[i], &q->y[i]))
             return false;
@@ -30,27 +30,27 @@ static bool board_quad(const ov_scene *sc, const ov_target *t, ov_quad *q)
 static void projector_scale(const ov_scene *sc, ov_target *t)
 {
     double s = INFINITY;
-    rules_vec2 c[5] = {{0, 0}, {sc->board_w, 0}, {sc->board_w, sc->board_d}, {0, sc->board_d},
+    base_vec2 c[5] = {{0, 0}, {sc->board_w, 0}, {sc->board_w, sc->board_d}, {0, sc->board_d},
                        {sc->board_w / 2, sc->board_d / 2}};
     for (int i = 0; i < (sc->board_w > 0 ? 5 : 0); i++) {
         double v = ov_map_scale(&t->map, c[i]);
         if (v > 0)
             s = fmin(s, v);
     }
-    t->table_px_per_mm = isfinite(s) ? s : ov_map_scale(&t->map, rules_v2(0, 0));
+    t->table_px_per_mm = isfinite(s) ? s : ov_map_scale(&t->map, base_v2(0, 0));
 }
 
 /* Reading direction for a label of `side` at `at`: along board +x for the near edge's player, -x for the far one's. */
-static double reading_angle(const ov_scene *sc, const ov_target *t, int side, rules_vec2 at)
+static double reading_angle(const ov_scene *sc, const ov_target *t, int side, base_vec2 at)
 {
     if (t->kind != OV_TARGET_PROJECTOR)
         return 0;
     double x0, y0, x1, y1;
-    if (!ov_dev(t, at, &x0, &y0) || !ov_dev(t, rules_v2_add(at, rules_v2(10, 0)), &x1, &y1))
+    if (!ov_dev(t, at, &x0, &y0) || !ov_dev(t, base_v2_add(at, base_v2(10, 0)), &x1, &y1))
         return 0;
     double a = atan2(y1 - y0, x1 - x0);
     bool far = side >= 0 && (size_t)side < sc->n_sides && sc->side_edge[side] == OV_EDGE_FAR;
-    return far ? a + RULES_PI : a;
+    return far ? a + BASE_PI : a;
 }
 
 /* A line's segments, each as a thin quad. */
@@ -133,11 +133,11 @@ static bool place_number(const ov_scene *sc, ov_target *t, const ov_label *l, ov
     if (!ov_dev(t, l->anchor, &cx, &cy))
         return false;
     /* Within its base, a little over its edges at most (the halo keeps it readable there). */
-    rules_vec2 k[4];
-    rules_obb_corners(&l->base, k);
+    base_vec2 k[4];
+    base_obb_corners(&l->base, k);
     ov_quad bq;
     for (int i = 0; i < 4; i++)
-        if (!ov_dev(t, rules_v2_add(l->base.centre, rules_v2_scale(rules_v2_sub(k[i], l->base.centre), 1.12)),
+        if (!ov_dev(t, base_v2_add(l->base.centre, base_v2_scale(base_v2_sub(k[i], l->base.centre), 1.12)),
                     &bq.x[i], &bq.y[i]))
             return false;
     ov_quad q = ov_quad_rect(cx, cy, p->bw, p->bh, 0);
@@ -187,9 +187,9 @@ static double main_line(const ov_scene *sc, const ov_target *t) { return ov_styl
 
 static void paint_arrow(const ov_scene *sc, ov_target *t, const ov_mark *m, const double rgb[3], double w)
 {
-    rules_vec2 a = sc->pts[m->p0], b = sc->pts[m->p0 + 1];
-    double len = rules_v2_dist(a, b), xb, yb, xq, yq;
-    rules_vec2 q = rules_v2_add(b, rules_v2_scale(rules_v2_sub(a, b), fmin(1.0, 1.0 / fmax(len, 1e-9))));
+    base_vec2 a = sc->pts[m->p0], b = sc->pts[m->p0 + 1];
+    double len = base_v2_dist(a, b), xb, yb, xq, yq;
+    base_vec2 q = base_v2_add(b, base_v2_scale(base_v2_sub(a, b), fmin(1.0, 1.0 / fmax(len, 1e-9))));
     if (len < 1e-6 || !ov_dev(t, b, &xb, &yb) || !ov_dev(t, q, &xq, &yq))
         return;
     double ux = xb - xq, uy = yb - yq, ul = hypot(ux, uy);
@@ -198,7 +198,7 @@ static void paint_arrow(const ov_scene *sc, ov_target *t, const ov_mark *m, cons
     ux /= ul, uy /= ul;
     double head = fmax(3.2 * w, 3.0 * main_line(sc, t));
     double shaft_mm = fmax(0, len - 0.8 * head / ov_scale_at(t, b));
-    rules_vec2 seg[2] = {a, rules_v2_add(a, rules_v2_scale(rules_v2_sub(b, a), shaft_mm / len))};
+    base_vec2 seg[2] = {a, base_v2_add(a, base_v2_scale(base_v2_sub(b, a), shaft_mm / len))};
     cairo_new_path(t->cr);
     ov_path_poly(t, seg, 2, false);
     ov_stroke(t, rgb, m->line.alpha, w, OV_DASH_SOLID);
@@ -228,13 +228,13 @@ static void paint_point_mark(const ov_scene *sc, ov_target *t, const ov_mark *m,
     cairo_new_path(cr);
     if (m->kind == OV_MARK_CENTRE) {
         cairo_new_sub_path(cr);
-        cairo_arc(cr, x, y, r, 0, 2 * RULES_PI);
+        cairo_arc(cr, x, y, r, 0, 2 * BASE_PI);
         cairo_move_to(cr, x - 1.6 * r, y), cairo_line_to(cr, x + 1.6 * r, y);
         cairo_move_to(cr, x, y - 1.6 * r), cairo_line_to(cr, x, y + 1.6 * r);
         ov_stroke(t, rgb, m->line.alpha, w, OV_DASH_SOLID);
     } else if (m->kind == OV_MARK_RING) {
         cairo_new_sub_path(cr);
-        cairo_arc(cr, x, y, 0.8 * r, 0, 2 * RULES_PI);
+        cairo_arc(cr, x, y, 0.8 * r, 0, 2 * BASE_PI);
         ov_stroke(t, rgb, m->line.alpha, w, OV_DASH_SOLID);
     } else {
         cairo_move_to(cr, x, y - r), cairo_line_to(cr, x + r, y), cairo_line_to(cr, x, y + r);
@@ -246,7 +246,7 @@ static void paint_point_mark(const ov_scene *sc, ov_target *t, const ov_mark *m,
 
 static void clip_to_board(const ov_scene *sc, ov_target *t)
 {
-    rules_vec2 c[4] = {{0, 0}, {sc->board_w, 0}, {sc->board_w, sc->board_d}, {0, sc->board_d}};
+    base_vec2 c[4] = {{0, 0}, {sc->board_w, 0}, {sc->board_w, sc->board_d}, {0, sc->board_d}};
     cairo_new_path(t->cr);
     ov_path_poly(t, c, 4, true);
     cairo_clip(t->cr);
@@ -313,7 +313,7 @@ static void players(ov_scene *sc, ov_target *t)
     }
 }
 
-int ov_render(ov_scene *sc, ov_target *t, rules_error *err)
+int ov_render(ov_scene *sc, ov_target *t, base_error *err)
 {
     players(sc, t);
     if (t->kind == OV_TARGET_PROJECTOR)
@@ -335,7 +335,7 @@ int ov_render(ov_scene *sc, ov_target *t, rules_error *err)
     ov_placed *pl = calloc(sc->n_labels + 1, sizeof *pl);
     if (!order || !marks || !pl) {
         free(order), free(marks), free(pl);
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     }
     if (sc->opt.legend && t->kind != OV_TARGET_REPORT)
         ov_panel_key(sc, t);
@@ -376,6 +376,6 @@ int ov_render(ov_scene *sc, ov_target *t, rules_error *err)
         ov_panel_report(sc, t);
     cairo_status_t st = cairo_status(t->cr);
     if (st != CAIRO_STATUS_SUCCESS)
-        return rules_error_set(err, "overlay: drawing failed: %s", cairo_status_to_string(st));
+        return base_error_set(err, "overlay: drawing failed: %s", cairo_status_to_string(st));
     return 0;
 }

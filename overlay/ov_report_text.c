@@ -130,12 +130,12 @@ static void sample(ov_target *t, const ov_legend *e, double x, double y)
         cairo_stroke(cr);
         if (e->sample == OV_SAMPLE_WHEEL) {
             cairo_set_dash(cr, NULL, 0, 0);
-            cairo_arc(cr, x + 0.15 * w, y + 0.9 * h, 0.1 * h + lw, 0, 2 * RULES_PI);
+            cairo_arc(cr, x + 0.15 * w, y + 0.9 * h, 0.1 * h + lw, 0, 2 * BASE_PI);
             cairo_stroke(cr);
         }
         break;
     case OV_SAMPLE_CENTRE:
-        cairo_arc(cr, x + w / 2, y + h / 2, 0.25 * h, 0, 2 * RULES_PI);
+        cairo_arc(cr, x + w / 2, y + h / 2, 0.25 * h, 0, 2 * BASE_PI);
         cairo_move_to(cr, x + w / 2 - 0.45 * h, y + h / 2), cairo_line_to(cr, x + w / 2 + 0.45 * h, y + h / 2);
         cairo_move_to(cr, x + w / 2, y + 0.05 * h), cairo_line_to(cr, x + w / 2, y + 0.95 * h);
         cairo_stroke(cr);

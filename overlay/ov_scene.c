@@ -89,7 +89,7 @@ size_t ov_sc_strf(ov_scene *sc, const char *fmt, ...)
 
 const char *ov_sc_text(const ov_scene *sc, size_t off) { return off < sc->n_str ? sc->str + off : ""; }
 
-ov_mark *ov_sc_mark(ov_scene *sc, ov_mark_kind kind, const rules_vec2 *p, size_t n, int layer)
+ov_mark *ov_sc_mark(ov_scene *sc, ov_mark_kind kind, const base_vec2 *p, size_t n, int layer)
 {
     if (!grow((void **)&sc->pts, &sc->cap_pts, sc->n_pts + n, sizeof *sc->pts) ||
         !grow((void **)&sc->marks, &sc->cap_marks, sc->n_marks + 1, sizeof *sc->marks)) {
@@ -109,7 +109,7 @@ ov_mark *ov_sc_mark(ov_scene *sc, ov_mark_kind kind, const rules_vec2 *p, size_t
     return m;
 }
 
-ov_label *ov_sc_label(ov_scene *sc, ov_label_kind kind, const char *text, rules_vec2 anchor, int priority)
+ov_label *ov_sc_label(ov_scene *sc, ov_label_kind kind, const char *text, base_vec2 anchor, int priority)
 {
     size_t off = ov_sc_str(sc, text);
     if (!grow((void **)&sc->labels, &sc->cap_labels, sc->n_labels + 1, sizeof *sc->labels)) {
@@ -201,9 +201,9 @@ void ov_sc_guess_edges(ov_scene *sc, const rules_snapshot *s)
 
 ov_mark *ov_sc_base(ov_scene *sc, const rules_unit *u, const rules_model *m, int layer, ov_mark_role role)
 {
-    rules_obb b = rules_model_base(u, m);
-    rules_vec2 k[4];
-    rules_obb_corners(&b, k);
+    base_obb b = rules_model_base(u, m);
+    base_vec2 k[4];
+    base_obb_corners(&b, k);
     ov_mark *mk = ov_sc_mark(sc, OV_MARK_AREA, k, 4, layer);
     if (mk) {
         mk->closed = true;
@@ -213,11 +213,11 @@ ov_mark *ov_sc_base(ov_scene *sc, const rules_unit *u, const rules_model *m, int
     return mk;
 }
 
-ov_scene *ov_scene_new(const ov_options *opt, rules_error *err)
+ov_scene *ov_scene_new(const ov_options *opt, base_error *err)
 {
     ov_scene *sc = calloc(1, sizeof *sc);
     if (!sc) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         return NULL;
     }
     if (opt)
@@ -256,9 +256,9 @@ const char *ov_scene_label_text(const ov_scene *sc, size_t i, bool *number)
     return ov_sc_text(sc, sc->labels[i].text);
 }
 
-static int done(const ov_scene *sc, rules_error *err)
+static int done(const ov_scene *sc, base_error *err)
 {
-    return sc->oom ? rules_error_set(err, "overlay: out of memory building the picture") : 0;
+    return sc->oom ? base_error_set(err, "overlay: out of memory building the picture") : 0;
 }
 
 static void set_rules(ov_scene *sc, const rules_ruleset *rs)
@@ -302,12 +302,12 @@ static void side_unit(ov_scene *sc, const rules_unit *un, int layer, double stre
     if (!un->n_models || rules_formation_fit(un, NULL, &f, NULL) < 0)
         return;
     if (sc->opt.outlines) {
-        rules_vec2 k[4];
-        rules_obb_corners(&f.boundary, k);
+        base_vec2 k[4];
+        base_obb_corners(&f.boundary, k);
         ov_mark *mk = ov_sc_mark(sc, OV_MARK_LINE, k, 4, layer + 1);
         if (mk)
             mk->closed = true, mk->line = ov_paint_side(sc, side, a), mk->width = 0.9;
-        rules_vec2 arrow[2] = {f.front_centre, rules_v2_add(f.front_centre, rules_v2_scale(rules_v2_dir(f.heading),
+        base_vec2 arrow[2] = {f.front_centre, base_v2_add(f.front_centre, base_v2_scale(base_v2_dir(f.heading),
                                                                                          0.25 * f.boundary.width))};
         if ((mk = ov_sc_mark(sc, OV_MARK_ARROW, arrow, 2, layer + 1)))
             mk->line = ov_paint_side(sc, side, a), mk->width = 0.9;
@@ -323,10 +323,10 @@ static void side_unit(ov_scene *sc, const rules_unit *un, int layer, double stre
     }
 }
 
-int ov_scene_add_snapshot(ov_scene *sc, const rules_snapshot *s, rules_error *err)
+int ov_scene_add_snapshot(ov_scene *sc, const rules_snapshot *s, base_error *err)
 {
     if (!s)
-        return rules_error_set(err, "overlay: no snapshot to draw");
+        return base_error_set(err, "overlay: no snapshot to draw");
     ov_sc_guess_edges(sc, s);
     set_rules(sc, &s->ruleset);
     terrain(sc, s);
@@ -342,7 +342,7 @@ int ov_scene_add_snapshot(ov_scene *sc, const rules_snapshot *s, rules_error *er
     return done(sc, err);
 }
 
-int ov_scene_add_sides(ov_scene *sc, const char *const *sides, size_t n, rules_error *err)
+int ov_scene_add_sides(ov_scene *sc, const char *const *sides, size_t n, base_error *err)
 {
     for (size_t i = 0; i < n; i++)
         ov_sc_side(sc, sides[i]);
@@ -383,12 +383,12 @@ static void overall(ov_scene *sc, const rules_report *r)
 }
 
 int ov_scene_add_verdict(ov_scene *sc, const rules_snapshot *before, const rules_snapshot *after,
-                         const rules_report *report, rules_error *err)
+                         const rules_report *report, base_error *err)
 {
     if (!report)
-        return rules_error_set(err, "overlay: no report to draw");
+        return base_error_set(err, "overlay: no report to draw");
     if (sc->opt.unit_id && !rules_report_find_unit(report, sc->opt.unit_id))
-        return rules_error_set(err, "overlay: unit '%s' is not in the report", sc->opt.unit_id);
+        return base_error_set(err, "overlay: unit '%s' is not in the report", sc->opt.unit_id);
     const rules_snapshot *ctx = after ? after : before;
     ov_sc_guess_edges(sc, before ? before : after);
     set_rules(sc, &report->ruleset);
@@ -427,10 +427,10 @@ static ov_layer_style default_style(ov_ink ink, ov_dash dash)
 }
 
 int ov_scene_add_ghost(ov_scene *sc, const rules_unit *unit, const ov_layer_style *style, const char *label,
-                       rules_error *err)
+                       base_error *err)
 {
     if (!unit)
-        return rules_error_set(err, "overlay: no unit to draw as a ghost");
+        return base_error_set(err, "overlay: no unit to draw as a ghost");
     ov_layer_style st = style ? *style : default_style(OV_INK_GHOST, OV_DASH_DASHED);
     for (size_t m = 0; m < unit->n_models; m++) {
         ov_mark *mk = ov_sc_base(sc, unit, &unit->models[m], L_LAYER, OV_ROLE_OLD_BASE);
@@ -440,7 +440,7 @@ int ov_scene_add_ghost(ov_scene *sc, const rules_unit *unit, const ov_layer_styl
     rules_formation f;
     bool fit = unit->n_models && rules_formation_fit(unit, NULL, &f, NULL) == 0;
     if (fit) {
-        rules_vec2 arrow[2] = {f.front_centre, rules_v2_add(f.front_centre, rules_v2_scale(rules_v2_dir(f.heading),
+        base_vec2 arrow[2] = {f.front_centre, base_v2_add(f.front_centre, base_v2_scale(base_v2_dir(f.heading),
                                                                                          0.25 * f.boundary.width))};
         ov_mark *mk = ov_sc_mark(sc, OV_MARK_ARROW, arrow, 2, L_LAYER);
         if (mk)
@@ -461,10 +461,10 @@ int ov_scene_add_ghost(ov_scene *sc, const rules_unit *unit, const ov_layer_styl
 }
 
 int ov_scene_add_polylines(ov_scene *sc, const ov_polyline *lines, size_t n, const ov_layer_style *style,
-                           const char *label, rules_error *err)
+                           const char *label, base_error *err)
 {
     if (n && !lines)
-        return rules_error_set(err, "overlay: no polylines to draw");
+        return base_error_set(err, "overlay: no polylines to draw");
     ov_layer_style st = style ? *style : default_style(OV_INK_LIMIT, OV_DASH_DASHED);
     for (size_t i = 0; i < n; i++) {
         if (lines[i].n < 2 || !lines[i].points)
@@ -478,15 +478,15 @@ int ov_scene_add_polylines(ov_scene *sc, const ov_polyline *lines, size_t n, con
     ov_sc_legend(sc, OV_SAMPLE_LAYER, st.line, st.dash, label && label[0] ? label : "lines");
     if (label && label[0] && n && lines[0].n >= 2) {
         /* At the first line's middle, by length. */
-        const rules_vec2 *p = lines[0].points;
+        const base_vec2 *p = lines[0].points;
         double total = 0, run = 0;
         for (size_t i = 1; i < lines[0].n; i++)
-            total += rules_v2_dist(p[i - 1], p[i]);
-        rules_vec2 at = p[0];
+            total += base_v2_dist(p[i - 1], p[i]);
+        base_vec2 at = p[0];
         for (size_t i = 1; i < lines[0].n; i++) {
-            double d = rules_v2_dist(p[i - 1], p[i]);
+            double d = base_v2_dist(p[i - 1], p[i]);
             if (run + d >= total / 2 && d > 0) {
-                at = rules_v2_add(p[i - 1], rules_v2_scale(rules_v2_sub(p[i], p[i - 1]), (total / 2 - run) / d));
+                at = base_v2_add(p[i - 1], base_v2_scale(base_v2_sub(p[i], p[i - 1]), (total / 2 - run) / d));
                 break;
             }
             run += d;

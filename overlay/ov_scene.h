@@ -27,24 +27,24 @@
 
 typedef struct ov_scene ov_scene;
 
-ov_scene *ov_scene_new(const ov_options *opt, rules_error *err);
+ov_scene *ov_scene_new(const ov_options *opt, base_error *err);
 void ov_scene_free(ov_scene *sc);
 
 int ov_scene_add_verdict(ov_scene *sc, const rules_snapshot *before, const rules_snapshot *after,
-                         const rules_report *report, rules_error *err);
-int ov_scene_add_snapshot(ov_scene *sc, const rules_snapshot *s, rules_error *err);
+                         const rules_report *report, base_error *err);
+int ov_scene_add_snapshot(ov_scene *sc, const rules_snapshot *s, base_error *err);
 /* The key's sides before any snapshot is known (a roster's). */
-int ov_scene_add_sides(ov_scene *sc, const char *const *sides, size_t n, rules_error *err);
+int ov_scene_add_sides(ov_scene *sc, const char *const *sides, size_t n, base_error *err);
 int ov_scene_add_ghost(ov_scene *sc, const rules_unit *unit, const ov_layer_style *style, const char *label,
-                       rules_error *err);
+                       base_error *err);
 int ov_scene_add_polylines(ov_scene *sc, const ov_polyline *lines, size_t n, const ov_layer_style *style,
-                           const char *label, rules_error *err);
+                           const char *label, base_error *err);
 /* The reach of a unit before it moves (rules_reach_compute): each end facing's outline of where the Front
  * Facing may end, the straight-on one bold, the largest wheel each way; its label turned to `side`'s player. */
-int ov_scene_add_reach(ov_scene *sc, const rules_reach *r, const char *side, rules_error *err);
+int ov_scene_add_reach(ov_scene *sc, const rules_reach *r, const char *side, base_error *err);
 
 /* Lays out and draws everything on `t`, over what it already shows. */
-int ov_scene_draw(ov_scene *sc, ov_target *t, rules_error *err);
+int ov_scene_draw(ov_scene *sc, ov_target *t, base_error *err);
 
 /* Labels the last ov_scene_draw could not place anywhere (drawn nowhere; the report's text has them). */
 size_t ov_scene_unplaced(const ov_scene *sc);

@@ -83,9 +83,9 @@ void ov_sc_add_suggestion(ov_scene *sc, const rules_unit *ua, const rules_unit_r
         if (mk)
             ghost_paint(mk, 1.1, fade);
     }
-    rules_vec2 fc = sg->pose.front_centre;
+    base_vec2 fc = sg->pose.front_centre;
     double len = ur->front_width_mm > 0 ? 0.25 * ur->front_width_mm : 15;
-    rules_vec2 arrow[2] = {fc, rules_v2_add(fc, rules_v2_scale(rules_v2_dir(sg->pose.heading), len))};
+    base_vec2 arrow[2] = {fc, base_v2_add(fc, base_v2_scale(base_v2_dir(sg->pose.heading), len))};
     ov_mark *mk = ov_sc_mark(sc, OV_MARK_ARROW, arrow, 2, L_GHOST);
     if (mk)
         mk->line = ov_paint_of(OV_INK_GHOST, fade), mk->width = 1.3;
@@ -121,18 +121,18 @@ static void wheel_arc(ov_scene *sc, const rules_reach *r, int side, const rules_
     if (!(w->angle_rad > 1e-3) || !(r->front_width_mm > 0))
         return;
     const double W = r->front_width_mm, a = side > 0 ? w->angle_rad : -w->angle_rad;
-    rules_vec2 left = rules_v2_dir(r->start.heading + RULES_PI / 2);
-    rules_vec2 pivot = rules_v2_add(r->start.front_centre, rules_v2_scale(left, side * W / 2));
-    rules_vec2 outer = rules_v2_sub(r->start.front_centre, rules_v2_scale(left, side * W / 2));
-    rules_vec2 arc[182];
-    int k = (int)fmin(180, fmax(8, ceil(fabs(a) / (RULES_PI / 180))));
+    base_vec2 left = base_v2_dir(r->start.heading + BASE_PI / 2);
+    base_vec2 pivot = base_v2_add(r->start.front_centre, base_v2_scale(left, side * W / 2));
+    base_vec2 outer = base_v2_sub(r->start.front_centre, base_v2_scale(left, side * W / 2));
+    base_vec2 arc[182];
+    int k = (int)fmin(180, fmax(8, ceil(fabs(a) / (BASE_PI / 180))));
     for (int j = 0; j <= k; j++)
-        arc[j] = rules_v2_add(pivot, rules_v2_rot(rules_v2_sub(outer, pivot), a * j / k));
+        arc[j] = base_v2_add(pivot, base_v2_rot(base_v2_sub(outer, pivot), a * j / k));
     ov_mark *m = ov_sc_mark(sc, OV_MARK_LINE, arc, (size_t)k + 1, L_REACH);
     if (m)
         m->line = ov_paint_of(OV_INK_PATH, 1), m->width = 1.0, m->role = OV_ROLE_LINE;
     /* The Front Facing at the end of that wheel. */
-    rules_vec2 edge[2] = {pivot, arc[k]};
+    base_vec2 edge[2] = {pivot, arc[k]};
     if ((m = ov_sc_mark(sc, OV_MARK_LINE, edge, 2, L_REACH)))
         m->line = ov_paint_of(OV_INK_PATH, 1), m->width = 1.2;
     char d[24];
@@ -140,17 +140,17 @@ static void wheel_arc(ov_scene *sc, const rules_reach *r, int side, const rules_
     ov_label *l = ov_sc_label(sc, OV_LABEL_PILL, "", arc[k], P_REACH_WHEEL);
     if (l) {
         l->text = ov_sc_strf(sc, "wheel %s up to %.0f\xC2\xB0 (%s)", side > 0 ? "left" : "right",
-                             w->angle_rad * 180 / RULES_PI, d);
+                             w->angle_rad * 180 / BASE_PI, d);
         l->bg = ov_paint_of(OV_INK_PATH, 1);
         l->size = OV_SIZE_SMALL;
         l->side = -1;
     }
 }
 
-int ov_scene_add_reach(ov_scene *sc, const rules_reach *r, const char *side, rules_error *err)
+int ov_scene_add_reach(ov_scene *sc, const rules_reach *r, const char *side, base_error *err)
 {
     if (!sc || !r)
-        return rules_error_set(err, "overlay: no reach to draw");
+        return base_error_set(err, "overlay: no reach to draw");
     const long s0 = straight_on(r);
     const int who = ov_sc_side(sc, side);
     for (size_t i = 0; i < r->n_facings; i++) {
@@ -170,8 +170,8 @@ int ov_scene_add_reach(ov_scene *sc, const rules_reach *r, const char *side, rul
         m->role = main ? OV_ROLE_LINE : OV_ROLE_NONE;
     }
     /* The Front Facing where it starts. */
-    rules_vec2 l2 = rules_v2_scale(rules_v2_dir(r->start.heading + RULES_PI / 2), r->front_width_mm / 2);
-    rules_vec2 edge[2] = {rules_v2_add(r->start.front_centre, l2), rules_v2_sub(r->start.front_centre, l2)};
+    base_vec2 l2 = base_v2_scale(base_v2_dir(r->start.heading + BASE_PI / 2), r->front_width_mm / 2);
+    base_vec2 edge[2] = {base_v2_add(r->start.front_centre, l2), base_v2_sub(r->start.front_centre, l2)};
     ov_mark *m = ov_sc_mark(sc, OV_MARK_LINE, edge, 2, L_REACH);
     if (m)
         m->line = ov_paint_of(OV_INK_LIMIT, 1), m->width = 1.4;
@@ -182,10 +182,10 @@ int ov_scene_add_reach(ov_scene *sc, const rules_reach *r, const char *side, rul
     if (s0 >= 0) {
         /* At the far edge of the straight-on outline, where the player looks. */
         const rules_reach_facing *f = &r->facings[s0];
-        rules_vec2 far = f->envelope[0];
-        rules_vec2 dir = rules_v2_dir(r->start.heading);
+        base_vec2 far = f->envelope[0];
+        base_vec2 dir = base_v2_dir(r->start.heading);
         for (size_t i = 1; i < f->n_envelope; i++)
-            if (rules_v2_dot(rules_v2_sub(f->envelope[i], far), dir) > 0)
+            if (base_v2_dot(base_v2_sub(f->envelope[i], far), dir) > 0)
                 far = f->envelope[i];
         char rate[24];
         ov_fmt_in(rate, sizeof rate, r->rate_mm);
@@ -198,6 +198,6 @@ int ov_scene_add_reach(ov_scene *sc, const rules_reach *r, const char *side, rul
         }
     }
     if (sc->oom)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     return 0;
 }

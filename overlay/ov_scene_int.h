@@ -36,7 +36,7 @@ typedef struct ov_mark {
     ov_dash dash;
     int layer;           /* painted in increasing layer order */
     ov_mark_role role;
-    rules_vec2 centre;   /* bases: the base centre */
+    base_vec2 centre;   /* bases: the base centre */
     bool clip_board;     /* painted only on the board (rate circles run off it) */
 } ov_mark;
 
@@ -50,12 +50,12 @@ typedef enum ov_label_kind {
 typedef struct ov_label {
     ov_label_kind kind;
     size_t text;         /* offset in sc->str */
-    rules_vec2 anchor;
+    base_vec2 anchor;
     ov_size size;
     bool bold;
     ov_paint bg;
     double clear_mm;     /* keep this far from the anchor */
-    rules_obb base;      /* NUMBER: the base it must fit in */
+    base_obb base;      /* NUMBER: the base it must fit in */
     int priority;        /* placed in increasing order */
     int side;            /* whose it is (projector: turned to that player); -1: none */
     bool leader_ok;
@@ -102,7 +102,7 @@ struct ov_scene {
     int side_slot[OV_MAX_SIDES];  /* its colour (ov_style's players' colours) */
     size_t n_sides;
     /* what to draw */
-    rules_vec2 *pts;
+    base_vec2 *pts;
     size_t n_pts, cap_pts;
     ov_mark *marks;
     size_t n_marks, cap_marks;
@@ -132,8 +132,8 @@ size_t ov_sc_strf(ov_scene *sc, const char *fmt, ...)
 #endif
     ;
 const char *ov_sc_text(const ov_scene *sc, size_t off);
-ov_mark *ov_sc_mark(ov_scene *sc, ov_mark_kind kind, const rules_vec2 *p, size_t n, int layer);
-ov_label *ov_sc_label(ov_scene *sc, ov_label_kind kind, const char *text, rules_vec2 anchor, int priority);
+ov_mark *ov_sc_mark(ov_scene *sc, ov_mark_kind kind, const base_vec2 *p, size_t n, int layer);
+ov_label *ov_sc_label(ov_scene *sc, ov_label_kind kind, const char *text, base_vec2 anchor, int priority);
 void ov_sc_legend(ov_scene *sc, ov_sample sample, ov_paint paint, ov_dash dash, const char *text);
 void ov_sc_block(ov_scene *sc, ov_block_kind kind, ov_paint paint, const char *text, const char *text2);
 /* The side's index (added when new; -1 when there are too many sides). */
@@ -154,7 +154,7 @@ void ov_sc_add_unit(ov_scene *sc, const rules_snapshot *before, const rules_snap
 void ov_fmt_in(char *buf, size_t cap, double mm);
 
 /* ---- ov_render.c ---- */
-int ov_render(ov_scene *sc, ov_target *t, rules_error *err);
+int ov_render(ov_scene *sc, ov_target *t, base_error *err);
 
 /* A label measured and placed on a target. */
 typedef struct ov_placed {

@@ -16,12 +16,12 @@
 
 #include "ov_unit_int.h"
 
-void ov_fmt_in(char *buf, size_t cap, double mm) { snprintf(buf, cap, "%.2f\"", rules_mm_to_in(mm)); }
+void ov_fmt_in(char *buf, size_t cap, double mm) { snprintf(buf, cap, "%.2f\"", base_mm_to_in(mm)); }
 
 void ovu_fmt_pm(char *buf, size_t cap, double mm, double pm)
 {
-    if (isfinite(pm) && pm >= 0.005 * RULES_MM_PER_INCH)
-        snprintf(buf, cap, "%.2f\" " PM " %.2f\"", rules_mm_to_in(mm), rules_mm_to_in(pm));
+    if (isfinite(pm) && pm >= 0.005 * BASE_MM_PER_INCH)
+        snprintf(buf, cap, "%.2f\" " PM " %.2f\"", base_mm_to_in(mm), base_mm_to_in(pm));
     else
         ov_fmt_in(buf, cap, mm);
 }
@@ -135,7 +135,7 @@ ov_ink ovu_state_ink(const unit_ctx *u, model_state s)
 
 ov_paint ovu_paint(const unit_ctx *u, ov_ink ink, double alpha) { return ov_paint_of(ink, alpha * u->fade); }
 
-ov_label *ovu_label(unit_ctx *u, ov_label_kind kind, const char *text, rules_vec2 at, int prio, ov_ink bg)
+ov_label *ovu_label(unit_ctx *u, ov_label_kind kind, const char *text, base_vec2 at, int prio, ov_ink bg)
 {
     if (!u->labels)
         return NULL;
@@ -151,15 +151,15 @@ ov_label *ovu_label(unit_ctx *u, ov_label_kind kind, const char *text, rules_vec
 
 void ovu_arcs(unit_ctx *u)
 {
-    const rules_obb *b = &u->fa.boundary;
+    const base_obb *b = &u->fa.boundary;
     double len = fmax(60, 0.6 * fmax(b->width, b->depth));
-    rules_vec2 k[4];
-    rules_obb_corners(b, k);
-    rules_vec2 f = rules_v2_dir(b->heading), l = rules_v2_dir(b->heading + RULES_PI / 2);
+    base_vec2 k[4];
+    base_obb_corners(b, k);
+    base_vec2 f = base_v2_dir(b->heading), l = base_v2_dir(b->heading + BASE_PI / 2);
     const double sf[4] = {1, -1, -1, 1}, sl[4] = {1, 1, -1, -1};
     for (int i = 0; i < 4; i++) {
-        rules_vec2 d = rules_v2_scale(rules_v2_add(rules_v2_scale(f, sf[i]), rules_v2_scale(l, sl[i])), 0.70710678118654752);
-        rules_vec2 seg[2] = {k[i], rules_v2_add(k[i], rules_v2_scale(d, len))};
+        base_vec2 d = base_v2_scale(base_v2_add(base_v2_scale(f, sf[i]), base_v2_scale(l, sl[i])), 0.70710678118654752);
+        base_vec2 seg[2] = {k[i], base_v2_add(k[i], base_v2_scale(d, len))};
         ov_mark *m = ov_sc_mark(u->sc, OV_MARK_LINE, seg, 2, L_ARCS);
         if (m) {
             m->line = ovu_paint(u, OV_INK_NEUTRAL, 0.7);
@@ -183,9 +183,9 @@ void ovu_limit_circle(unit_ctx *u)
     const rules_model *m0 = rules_unit_find_model(u->ub, far->id), *m1 = u->ua ? rules_unit_find_model(u->ua, far->id) : NULL;
     if (!m0)
         return;
-    rules_vec2 pts[181];
+    base_vec2 pts[181];
     for (int i = 0; i <= 180; i++)
-        pts[i] = rules_v2_add(m0->pos, rules_v2_scale(rules_v2_dir(i * RULES_PI / 90), u->limit_mm));
+        pts[i] = base_v2_add(m0->pos, base_v2_scale(base_v2_dir(i * BASE_PI / 90), u->limit_mm));
     ov_mark *m = ov_sc_mark(u->sc, OV_MARK_LINE, pts, 181, L_LIMIT);
     if (!m)
         return;
@@ -197,10 +197,10 @@ void ovu_limit_circle(unit_ctx *u)
                  "the limit (its rate) around the start of the farthest model");
     /* Its name on the circle, on the board, as near as can be to where the model went. */
     double dir = m1 ? atan2(m1->pos.y - m0->pos.y, m1->pos.x - m0->pos.x) : 0;
-    rules_vec2 on = rules_v2_add(m0->pos, rules_v2_scale(rules_v2_dir(dir + 0.3), u->limit_mm));
+    base_vec2 on = base_v2_add(m0->pos, base_v2_scale(base_v2_dir(dir + 0.3), u->limit_mm));
     for (int k = 0; k < 24; k++) {
         double a = dir + 0.3 + (k % 2 ? -1 : 1) * 0.26 * ((k + 1) / 2);
-        rules_vec2 q = rules_v2_add(m0->pos, rules_v2_scale(rules_v2_dir(a), u->limit_mm));
+        base_vec2 q = base_v2_add(m0->pos, base_v2_scale(base_v2_dir(a), u->limit_mm));
         if (u->sc->board_w <= 0 || (q.x > 20 && q.y > 20 && q.x < u->sc->board_w - 20 && q.y < u->sc->board_d - 20)) {
             on = q;
             break;
@@ -227,8 +227,8 @@ void ovu_before_bases(unit_ctx *u)
         }
     }
     if (u->have_fb && u->sc->opt.outlines) {
-        rules_vec2 k[4];
-        rules_obb_corners(&u->fb.boundary, k);
+        base_vec2 k[4];
+        base_obb_corners(&u->fb.boundary, k);
         ov_mark *m = ov_sc_mark(u->sc, OV_MARK_LINE, k, 4, L_BEFORE);
         if (m) {
             m->closed = true;
@@ -255,14 +255,14 @@ static bool step_drawn(const rules_step *st)
 static void wheel_marks(unit_ctx *u, rules_pose p, const rules_step *st, double W)
 {
     double side = st->kind == RULES_STEP_WHEEL_LEFT ? 1.0 : -1.0;
-    rules_vec2 left = rules_v2_dir(p.heading + RULES_PI / 2);
-    rules_vec2 pivot = rules_v2_add(p.front_centre, rules_v2_scale(left, side * W / 2));
-    rules_vec2 outer = rules_v2_sub(p.front_centre, rules_v2_scale(left, side * W / 2));
-    int k = (int)fmax(8, ceil(fabs(st->angle_rad) / (RULES_PI / 90)));
-    rules_vec2 arc[400];
+    base_vec2 left = base_v2_dir(p.heading + BASE_PI / 2);
+    base_vec2 pivot = base_v2_add(p.front_centre, base_v2_scale(left, side * W / 2));
+    base_vec2 outer = base_v2_sub(p.front_centre, base_v2_scale(left, side * W / 2));
+    int k = (int)fmax(8, ceil(fabs(st->angle_rad) / (BASE_PI / 90)));
+    base_vec2 arc[400];
     k = k > 399 ? 399 : k;
     for (int j = 0; j <= k; j++)
-        arc[j] = rules_v2_add(pivot, rules_v2_rot(rules_v2_sub(outer, pivot), st->angle_rad * j / k));
+        arc[j] = base_v2_add(pivot, base_v2_rot(base_v2_sub(outer, pivot), st->angle_rad * j / k));
     ov_mark *m = ov_sc_mark(u->sc, OV_MARK_LINE, arc, (size_t)k + 1, L_PATH);
     if (m) {
         m->line = ovu_paint(u, OV_INK_PATH, 0.95);
@@ -270,7 +270,7 @@ static void wheel_marks(unit_ctx *u, rules_pose p, const rules_step *st, double 
         m->dash = OV_DASH_DASHED;
     }
     if (u->rs->wheel_measure == RULES_WHEEL_CHORD) {
-        rules_vec2 ch[2] = {outer, arc[k]};
+        base_vec2 ch[2] = {outer, arc[k]};
         if ((m = ov_sc_mark(u->sc, OV_MARK_LINE, ch, 2, L_PATH)))
             m->line = ovu_paint(u, OV_INK_PATH, 0.95), m->width = 0.6;
     }
@@ -295,7 +295,7 @@ void ovu_path_marks(unit_ctx *u)
         return;
     const double W = ur->front_width_mm;
     rules_pose p = ur->pose_before;
-    rules_vec2 pts[2048];
+    base_vec2 pts[2048];
     size_t n = 0;
     pts[n++] = p.front_centre;
     for (size_t s = 0; s < ur->path.n_steps; s++) {
@@ -305,7 +305,7 @@ void ovu_path_marks(unit_ctx *u)
             continue;
         }
         bool wheel = st->kind == RULES_STEP_WHEEL_LEFT || st->kind == RULES_STEP_WHEEL_RIGHT;
-        int k = wheel ? (int)fmax(4, ceil(fabs(st->angle_rad) / (RULES_PI / 180))) : 1;
+        int k = wheel ? (int)fmax(4, ceil(fabs(st->angle_rad) / (BASE_PI / 180))) : 1;
         for (int j = 1; j <= k && n < sizeof pts / sizeof pts[0]; j++) {
             rules_step part = *st;
             part.angle_rad = st->angle_rad * j / k;
@@ -315,8 +315,8 @@ void ovu_path_marks(unit_ctx *u)
         if (wheel)
             wheel_marks(u, p, st, W);
         p = rules_path_apply_step(p, st, W);
-        rules_vec2 l2 = rules_v2_scale(rules_v2_dir(p.heading + RULES_PI / 2), W / 2);
-        rules_vec2 edge[2] = {rules_v2_add(p.front_centre, l2), rules_v2_sub(p.front_centre, l2)};
+        base_vec2 l2 = base_v2_scale(base_v2_dir(p.heading + BASE_PI / 2), W / 2);
+        base_vec2 edge[2] = {base_v2_add(p.front_centre, l2), base_v2_sub(p.front_centre, l2)};
         ov_mark *m = ov_sc_mark(u->sc, OV_MARK_LINE, edge, 2, L_PATH);
         if (m)
             m->line = ovu_paint(u, OV_INK_PATH, 0.6), m->width = 0.5;
@@ -332,10 +332,10 @@ void ovu_path_marks(unit_ctx *u)
         return;
     double total = 0, run = 0;
     for (size_t i = 1; i < n; i++)
-        total += rules_v2_dist(pts[i - 1], pts[i]);
+        total += base_v2_dist(pts[i - 1], pts[i]);
     size_t mid = 0;
     for (size_t i = 1; i < n && run < total / 2; i++)
-        run += rules_v2_dist(pts[i - 1], pts[i]), mid = i;
+        run += base_v2_dist(pts[i - 1], pts[i]), mid = i;
     char len[24], lim[24];
     ov_fmt_in(len, sizeof len, ur->path.length_mm);
     ov_fmt_in(lim, sizeof lim, ur->rate_mm);
@@ -349,13 +349,13 @@ void ovu_path_marks(unit_ctx *u)
 }
 
 /* An X through a base: "this model broke a rule" without colour. */
-static void cross(unit_ctx *u, const rules_obb *b)
+static void cross(unit_ctx *u, const base_obb *b)
 {
-    rules_vec2 k[4];
-    rules_obb_corners(b, k);
+    base_vec2 k[4];
+    base_obb_corners(b, k);
     for (int i = 0; i < 2; i++) {
-        rules_vec2 seg[2] = {rules_v2_add(b->centre, rules_v2_scale(rules_v2_sub(k[i], b->centre), 0.6)),
-                             rules_v2_add(b->centre, rules_v2_scale(rules_v2_sub(k[i + 2], b->centre), 0.6))};
+        base_vec2 seg[2] = {base_v2_add(b->centre, base_v2_scale(base_v2_sub(k[i], b->centre), 0.6)),
+                             base_v2_add(b->centre, base_v2_scale(base_v2_sub(k[i + 2], b->centre), 0.6))};
         ov_mark *m = ov_sc_mark(u->sc, OV_MARK_LINE, seg, 2, L_CROSS);
         if (m)
             m->line = ovu_paint(u, OV_INK_ILLEGAL, 1), m->width = 1.1;
@@ -376,7 +376,7 @@ void ovu_after_bases(unit_ctx *u)
         m->width = s == M_FINE ? 0.7 : 1.3;
         m->dash = md->evidence == RULES_EVIDENCE_INFERRED ? OV_DASH_DOTTED : OV_DASH_SOLID;
         if (s == M_BAD) {
-            rules_obb b = rules_model_base(u->ua, md);
+            base_obb b = rules_model_base(u->ua, md);
             cross(u, &b);
             ov_sc_legend(u->sc, OV_SAMPLE_CROSS, ov_paint_of(OV_INK_ILLEGAL, 1), OV_DASH_SOLID, CROSS " a model that broke a rule");
         }
@@ -395,13 +395,13 @@ void ovu_after_bases(unit_ctx *u)
 
 void ovu_outline(unit_ctx *u)
 {
-    rules_vec2 k[4];
-    rules_obb_corners(&u->fa.boundary, k);
+    base_vec2 k[4];
+    base_obb_corners(&u->fa.boundary, k);
     ov_mark *m = ov_sc_mark(u->sc, OV_MARK_LINE, k, 4, L_OUTLINE);
     if (m)
         m->closed = true, m->line = ovu_paint(u, u->ink, 1), m->width = 1.3;
-    rules_vec2 fc = u->fa.front_centre;
-    rules_vec2 arrow[2] = {fc, rules_v2_add(fc, rules_v2_scale(rules_v2_dir(u->fa.heading), 0.25 * u->fa.boundary.width))};
+    base_vec2 fc = u->fa.front_centre;
+    base_vec2 arrow[2] = {fc, base_v2_add(fc, base_v2_scale(base_v2_dir(u->fa.heading), 0.25 * u->fa.boundary.width))};
     if ((m = ov_sc_mark(u->sc, OV_MARK_ARROW, arrow, 2, L_OUTLINE)))
         m->line = ovu_paint(u, u->ink, 1), m->width = 1.3;
     if ((m = ov_sc_mark(u->sc, OV_MARK_CENTRE, &u->fa.centre, 1, L_OUTLINE)))
@@ -418,11 +418,11 @@ void ovu_arrows(unit_ctx *u)
 {
     for (size_t i = 0; i < u->ua->n_models; i++) {
         const rules_model *m1 = &u->ua->models[i], *m0 = rules_unit_find_model(u->ub, m1->id);
-        if (!m0 || rules_v2_dist(m0->pos, m1->pos) < 1.0)
+        if (!m0 || base_v2_dist(m0->pos, m1->pos) < 1.0)
             continue;
         model_state s = ovu_state_of(u, m1->id);
         bool key = s != M_FINE || (u->far >= 0 && strcmp(u->ur->models[u->far].id, m1->id) == 0);
-        rules_vec2 seg[2] = {m0->pos, m1->pos};
+        base_vec2 seg[2] = {m0->pos, m1->pos};
         ov_mark *m = ov_sc_mark(u->sc, OV_MARK_ARROW, seg, 2, L_ARROWS);
         if (m) {
             m->line = ovu_paint(u, ovu_state_ink(u, s), key ? 1.0 : u->brief ? 0.45 : 0.75);
@@ -433,31 +433,31 @@ void ovu_arrows(unit_ctx *u)
 }
 
 /* Closest points of two convex polygons that do not overlap; along parallel edges, the middle of the stretch. */
-static double poly_closest(const rules_vec2 *a, const rules_vec2 *b, rules_vec2 *pa, rules_vec2 *pb)
+static double poly_closest(const base_vec2 *a, const base_vec2 *b, base_vec2 *pa, base_vec2 *pb)
 {
     double best = INFINITY;
-    rules_vec2 sa = {0, 0}, sb = {0, 0};
+    base_vec2 sa = {0, 0}, sb = {0, 0};
     int n_best = 0;
     for (int round = 0; round < 2; round++)
         for (int pass = 0; pass < 2; pass++) {
-            const rules_vec2 *P = pass ? b : a, *Q = pass ? a : b;
+            const base_vec2 *P = pass ? b : a, *Q = pass ? a : b;
             for (int i = 0; i < 4; i++)
                 for (int j = 0; j < 4; j++) {
-                    rules_vec2 q0 = Q[j], d = rules_v2_sub(Q[(j + 1) % 4], q0);
-                    double L = rules_v2_dot(d, d), s = L > 0 ? rules_v2_dot(rules_v2_sub(P[i], q0), d) / L : 0;
-                    rules_vec2 q = rules_v2_add(q0, rules_v2_scale(d, fmin(1, fmax(0, s))));
-                    double dist = rules_v2_dist(P[i], q);
+                    base_vec2 q0 = Q[j], d = base_v2_sub(Q[(j + 1) % 4], q0);
+                    double L = base_v2_dot(d, d), s = L > 0 ? base_v2_dot(base_v2_sub(P[i], q0), d) / L : 0;
+                    base_vec2 q = base_v2_add(q0, base_v2_scale(d, fmin(1, fmax(0, s))));
+                    double dist = base_v2_dist(P[i], q);
                     if (round == 0) {
                         best = fmin(best, dist);
                     } else if (dist <= best + 0.05) {
-                        sa = rules_v2_add(sa, pass ? q : P[i]);
-                        sb = rules_v2_add(sb, pass ? P[i] : q);
+                        sa = base_v2_add(sa, pass ? q : P[i]);
+                        sb = base_v2_add(sb, pass ? P[i] : q);
                         n_best++;
                     }
                 }
         }
     if (n_best)
-        *pa = rules_v2_scale(sa, 1.0 / n_best), *pb = rules_v2_scale(sb, 1.0 / n_best);
+        *pa = base_v2_scale(sa, 1.0 / n_best), *pb = base_v2_scale(sb, 1.0 / n_best);
     return best;
 }
 
@@ -465,17 +465,17 @@ static double poly_closest(const rules_vec2 *a, const rules_vec2 *b, rules_vec2 
 void ovu_gap(unit_ctx *u)
 {
     const rules_snapshot *after = u->after;
-    rules_vec2 mine[4], best_a = {0, 0}, best_b = {0, 0};
-    rules_obb_corners(&u->fa.boundary, mine);
+    base_vec2 mine[4], best_a = {0, 0}, best_b = {0, 0};
+    base_obb_corners(&u->fa.boundary, mine);
     double best = INFINITY;
     for (size_t i = 0; i < after->n_units; i++) {
         const rules_unit *o = &after->units[i];
         rules_formation f;
         if (o == u->ua || o->n_models == 0 || rules_formation_fit(o, NULL, &f, NULL) < 0)
             continue;
-        rules_vec2 theirs[4], pa, pb;
-        rules_obb_corners(&f.boundary, theirs);
-        if (rules_poly_overlap(mine, 4, theirs, 4))
+        base_vec2 theirs[4], pa, pb;
+        base_obb_corners(&f.boundary, theirs);
+        if (base_poly_overlap(mine, 4, theirs, 4))
             continue; /* an overlap is its own violation */
         double d = poly_closest(mine, theirs, &pa, &pb);
         if (d < best)
@@ -485,12 +485,12 @@ void ovu_gap(unit_ctx *u)
     if (!(best < spacing))
         return;
     ov_ink ink = u->ur->verdict == RULES_VERDICT_ILLEGAL ? OV_INK_ILLEGAL : OV_INK_UNSURE;
-    rules_vec2 seg[2] = {best_a, best_b}, d = rules_v2_sub(best_b, best_a);
-    double L = rules_v2_len(d);
-    rules_vec2 nrm = L > 1e-9 ? rules_v2_scale(rules_v2(-d.y, d.x), 6.0 / L) : rules_v2(0, 6);
-    rules_vec2 t0[2] = {rules_v2_add(best_a, nrm), rules_v2_sub(best_a, nrm)};
-    rules_vec2 t1[2] = {rules_v2_add(best_b, nrm), rules_v2_sub(best_b, nrm)};
-    const rules_vec2 *segs[3] = {seg, t0, t1};
+    base_vec2 seg[2] = {best_a, best_b}, d = base_v2_sub(best_b, best_a);
+    double L = base_v2_len(d);
+    base_vec2 nrm = L > 1e-9 ? base_v2_scale(base_v2(-d.y, d.x), 6.0 / L) : base_v2(0, 6);
+    base_vec2 t0[2] = {base_v2_add(best_a, nrm), base_v2_sub(best_a, nrm)};
+    base_vec2 t1[2] = {base_v2_add(best_b, nrm), base_v2_sub(best_b, nrm)};
+    const base_vec2 *segs[3] = {seg, t0, t1};
     for (int i = 0; i < 3; i++) {
         ov_mark *m = ov_sc_mark(u->sc, OV_MARK_LINE, segs[i], 2, L_GAP);
         if (m)
@@ -500,7 +500,7 @@ void ovu_gap(unit_ctx *u)
     char g[24], s[24];
     ov_fmt_in(g, sizeof g, best);
     ov_fmt_in(s, sizeof s, spacing);
-    ov_label *l = ovu_label(u, OV_LABEL_PILL, "", rules_v2_scale(rules_v2_add(best_a, best_b), 0.5), P_GAP, ink);
+    ov_label *l = ovu_label(u, OV_LABEL_PILL, "", base_v2_scale(base_v2_add(best_a, best_b), 0.5), P_GAP, ink);
     if (l)
         l->text = ov_sc_strf(u->sc, "gap %s < %s", g, s);
 }

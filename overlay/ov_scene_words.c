@@ -48,7 +48,7 @@ static void model_labels(unit_ctx *u)
         bool crowd = s != M_FINE && n_state[s] > MAX_MODEL_PILLS;
         if (crowd && i != worst[s])
             key = false;
-        rules_obb b = rules_model_base(u->ua, m);
+        base_obb b = rules_model_base(u->ua, m);
         if (key) {
             char d[64];
             ovu_fmt_pm(d, sizeof d, mm->distance_mm, ovu_model_pm(u, m->id));
@@ -66,7 +66,7 @@ static void model_labels(unit_ctx *u)
             l->clear_mm = 0.5 * fmin(b.width, b.depth);
         } else if (!u->brief) {
             char d[24];
-            snprintf(d, sizeof d, "%.2f", rules_mm_to_in(mm->distance_mm));
+            snprintf(d, sizeof d, "%.2f", base_mm_to_in(mm->distance_mm));
             ov_label *l = ovu_label(u, OV_LABEL_NUMBER, d, m->pos, 0, OV_INK_NEUTRAL);
             if (l)
                 l->size = OV_SIZE_SMALL, l->base = b;
@@ -199,8 +199,8 @@ static void report_words(unit_ctx *u)
             ov_fmt_in(b, sizeof b, v->limit);
             snprintf(meas, sizeof meas, " [%s vs %s]", a, b);
         } else if (v->quantity == RULES_QTY_ANGLE) {
-            snprintf(meas, sizeof meas, " [%.1f\xC2\xB0 vs %.1f\xC2\xB0]", rules_rad_to_deg(v->measured),
-                     rules_rad_to_deg(v->limit));
+            snprintf(meas, sizeof meas, " [%.1f\xC2\xB0 vs %.1f\xC2\xB0]", base_rad_to_deg(v->measured),
+                     base_rad_to_deg(v->limit));
         }
         bool sure = ur->verdict == RULES_VERDICT_ILLEGAL;
         snprintf(line, sizeof line, "%s %s: %s%s%s", sure ? "\xE2\x9C\x97" : "?", v->code, v->message, meas,

@@ -72,7 +72,7 @@ void ov_style_halo(const ov_target *t, double rgba[4])
 /* Table millimetres -> projector pixels where the board is smallest. */
 static double proj_px_per_mm(const ov_target *t)
 {
-    return t->table_px_per_mm > 0 ? t->table_px_per_mm : ov_map_scale(&t->map, rules_v2(0, 0));
+    return t->table_px_per_mm > 0 ? t->table_px_per_mm : ov_map_scale(&t->map, base_v2(0, 0));
 }
 
 double ov_style_min_text(const ov_target *t)

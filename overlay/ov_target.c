@@ -23,27 +23,27 @@ int ov_paper_from_word(const char *word, ov_paper *out)
     return 0;
 }
 
-static int cairo_ok(cairo_status_t st, const char *what, rules_error *err)
+static int cairo_ok(cairo_status_t st, const char *what, base_error *err)
 {
     if (st == CAIRO_STATUS_SUCCESS)
         return 0;
-    return rules_error_set(err, "%s: %s", what, cairo_status_to_string(st));
+    return base_error_set(err, "%s: %s", what, cairo_status_to_string(st));
 }
 
-static ov_target *target_alloc(ov_target_kind kind, rules_error *err)
+static ov_target *target_alloc(ov_target_kind kind, base_error *err)
 {
     ov_target *t = calloc(1, sizeof *t);
     if (!t)
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
     else
         t->kind = kind;
     return t;
 }
 
-static int raster_init(ov_target *t, int width, int height, rules_error *err)
+static int raster_init(ov_target *t, int width, int height, base_error *err)
 {
     if (width <= 0 || height <= 0 || width > 16384 || height > 16384)
-        return rules_error_set(err, "overlay: image size %dx%d is not usable", width, height);
+        return base_error_set(err, "overlay: image size %dx%d is not usable", width, height);
     t->width = width;
     t->height = height;
     t->clip = (ov_box){0, 0, width, height};
@@ -56,18 +56,18 @@ static int raster_init(ov_target *t, int width, int height, rules_error *err)
     t->pango = ov_text_context_new(t->cr);
     t->layout = ov_layout_new(t->clip, NULL);
     if (!t->pango || !t->layout)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     return 0;
 }
 
 /* Caller pixels -> the ARGB32 surface (opaque). */
-static int load_pixels(ov_target *t, const uint8_t *px, ov_pixfmt fmt, size_t stride, rules_error *err)
+static int load_pixels(ov_target *t, const uint8_t *px, ov_pixfmt fmt, size_t stride, base_error *err)
 {
     static const int bpp[] = {1, 3, 3, 4};
     if ((unsigned)fmt > OV_PIX_RGBA32)
-        return rules_error_set(err, "overlay: unknown pixel format %d", (int)fmt);
+        return base_error_set(err, "overlay: unknown pixel format %d", (int)fmt);
     if (stride < (size_t)t->width * (size_t)bpp[fmt])
-        return rules_error_set(err, "overlay: stride %zu too small for %d pixels", stride, t->width);
+        return base_error_set(err, "overlay: stride %zu too small for %d pixels", stride, t->width);
     cairo_surface_flush(t->surface);
     uint8_t *dst = cairo_image_surface_get_data(t->surface);
     int ds = cairo_image_surface_get_stride(t->surface);
@@ -100,14 +100,14 @@ static int load_pixels(ov_target *t, const uint8_t *px, ov_pixfmt fmt, size_t st
 }
 
 ov_target *ov_target_new_camera(const calib_file *calib, int width, int height, const uint8_t *background,
-                                ov_pixfmt fmt, size_t stride, rules_error *err)
+                                ov_pixfmt fmt, size_t stride, base_error *err)
 {
     if (!calib) {
-        rules_error_set(err, "overlay: camera target needs a calibration");
+        base_error_set(err, "overlay: camera target needs a calibration");
         return NULL;
     }
     if (calib->pose_missing) {
-        rules_error_set(err, "overlay: calibration has no board_pose: cannot map the board into the camera");
+        base_error_set(err, "overlay: calibration has no board_pose: cannot map the board into the camera");
         return NULL;
     }
     ov_target *t = target_alloc(OV_TARGET_CAMERA, err);
@@ -128,13 +128,13 @@ ov_target *ov_target_new_camera(const calib_file *calib, int width, int height, 
     return t;
 }
 
-ov_target *ov_target_new_projector(const double H[9], int width, int height, rules_error *err)
+ov_target *ov_target_new_projector(const double H[9], int width, int height, base_error *err)
 {
     ov_target *t = target_alloc(OV_TARGET_PROJECTOR, err);
     if (!t)
         return NULL;
     if (!H || ov_map_init_homography(&t->map, H) < 0) {
-        rules_error_set(err, "overlay: the projector homography is singular");
+        base_error_set(err, "overlay: the projector homography is singular");
         ov_target_free(t);
         return NULL;
     }
@@ -149,18 +149,18 @@ ov_target *ov_target_new_projector(const double H[9], int width, int height, rul
 }
 
 ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, ov_paper paper, ov_format format,
-                                     const char *path, rules_error *err)
+                                     const char *path, base_error *err)
 {
     if (!(w > 0) || !(d > 0) || !isfinite(w) || !isfinite(d) || !isfinite(x0) || !isfinite(y0)) {
-        rules_error_set(err, "overlay: report view %.1f x %.1f mm is not usable", w, d);
+        base_error_set(err, "overlay: report view %.1f x %.1f mm is not usable", w, d);
         return NULL;
     }
     if ((unsigned)format > OV_FORMAT_PDF || (unsigned)paper > OV_PAPER_LETTER) {
-        rules_error_set(err, "overlay: unknown report format %d or paper %d", (int)format, (int)paper);
+        base_error_set(err, "overlay: unknown report format %d or paper %d", (int)format, (int)paper);
         return NULL;
     }
     if (format != OV_FORMAT_PNG && !path) {
-        rules_error_set(err, "overlay: an SVG or PDF report needs a file path");
+        base_error_set(err, "overlay: an SVG or PDF report needs a file path");
         return NULL;
     }
     ov_target *t = target_alloc(OV_TARGET_REPORT, err);
@@ -169,7 +169,7 @@ ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, o
     t->format = format;
     t->paper = paper;
     if (path && !(t->path = strdup(path))) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         ov_target_free(t);
         return NULL;
     }
@@ -181,15 +181,15 @@ ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, o
 }
 
 ov_target *ov_target_new_report(double board_w, double board_d, ov_paper paper, ov_format format, const char *path,
-                                rules_error *err)
+                                base_error *err)
 {
     return ov_target_new_report_view(0, 0, board_w, board_d, paper, format, path, err);
 }
 
-int ov_target_finish(ov_target *t, rules_error *err)
+int ov_target_finish(ov_target *t, base_error *err)
 {
     if (!t)
-        return rules_error_set(err, "overlay: no target");
+        return base_error_set(err, "overlay: no target");
     if (t->finished || t->kind != OV_TARGET_REPORT)
         return 0;
     t->finished = true;
@@ -234,10 +234,10 @@ int ov_target_pages(const ov_target *t) { return t->kind == OV_TARGET_REPORT ? (
 
 const ov_layout *ov_target_layout(const ov_target *t) { return t->layout; }
 
-int ov_target_set_background(ov_target *t, const uint8_t *pixels, ov_pixfmt fmt, size_t stride, rules_error *err)
+int ov_target_set_background(ov_target *t, const uint8_t *pixels, ov_pixfmt fmt, size_t stride, base_error *err)
 {
     if (!t || t->kind == OV_TARGET_REPORT)
-        return rules_error_set(err, "overlay: only camera and projector targets take a background");
+        return base_error_set(err, "overlay: only camera and projector targets take a background");
     ov_layout_reset(t->layout); /* a new frame: label places are free again */
     if (!pixels) {
         cairo_set_source_rgb(t->cr, 0, 0, 0);
@@ -250,7 +250,7 @@ int ov_target_set_background(ov_target *t, const uint8_t *pixels, ov_pixfmt fmt,
 }
 
 /* An image surface holding the target's picture (a new reference; caller destroys). */
-static cairo_surface_t *raster_of(ov_target *t, rules_error *err)
+static cairo_surface_t *raster_of(ov_target *t, base_error *err)
 {
     if (t->kind != OV_TARGET_REPORT) {
         cairo_surface_flush(t->surface);
@@ -259,32 +259,32 @@ static cairo_surface_t *raster_of(ov_target *t, rules_error *err)
     return ov_page_raster(t, err);
 }
 
-int ov_target_write_png(ov_target *t, const char *path, rules_error *err)
+int ov_target_write_png(ov_target *t, const char *path, base_error *err)
 {
     if (!t || !path)
-        return rules_error_set(err, "overlay: write_png needs a target and a path");
+        return base_error_set(err, "overlay: write_png needs a target and a path");
     cairo_surface_t *img = raster_of(t, err);
     if (!img)
         return -1;
     cairo_status_t st = cairo_surface_write_to_png(img, path);
     cairo_surface_destroy(img);
     if (st != CAIRO_STATUS_SUCCESS)
-        return rules_error_set(err, "%s: cannot write PNG: %s", path, cairo_status_to_string(st));
+        return base_error_set(err, "%s: cannot write PNG: %s", path, cairo_status_to_string(st));
     return 0;
 }
 
-int ov_target_copy_pixels(ov_target *t, uint8_t *dst, ov_pixfmt fmt, size_t stride, rules_error *err)
+int ov_target_copy_pixels(ov_target *t, uint8_t *dst, ov_pixfmt fmt, size_t stride, base_error *err)
 {
     static const int bpp[] = {1, 3, 3, 4};
     if (!t || !dst || (unsigned)fmt > OV_PIX_RGBA32)
-        return rules_error_set(err, "overlay: copy_pixels needs a target, a buffer and a known format");
+        return base_error_set(err, "overlay: copy_pixels needs a target, a buffer and a known format");
     cairo_surface_t *img = raster_of(t, err);
     if (!img)
         return -1;
     int w = cairo_image_surface_get_width(img), h = cairo_image_surface_get_height(img);
     if (stride < (size_t)w * (size_t)bpp[fmt]) {
         cairo_surface_destroy(img);
-        return rules_error_set(err, "overlay: stride %zu too small for %d pixels", stride, w);
+        return base_error_set(err, "overlay: stride %zu too small for %d pixels", stride, w);
     }
     const uint8_t *src = cairo_image_surface_get_data(img);
     int ss = cairo_image_surface_get_stride(img);

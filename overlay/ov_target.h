@@ -28,7 +28,7 @@
 
 #include "calib_file.h"
 #include "ov_map.h"
-#include "rules_error.h"
+#include "base_error.h"
 
 typedef enum ov_format {
     OV_FORMAT_PNG = 0, /* raster, written by ov_target_write_png or ov_target_finish */
@@ -58,9 +58,9 @@ typedef struct ov_layout ov_layout;
 /* Camera frame; `background` (may be NULL: black) is copied. A frame of another size than the
  * calibrated one scales the intrinsics (same lens, resampled). */
 ov_target *ov_target_new_camera(const calib_file *calib, int width, int height, const uint8_t *background,
-                                ov_pixfmt fmt, size_t stride, rules_error *err);
+                                ov_pixfmt fmt, size_t stride, base_error *err);
 /* Projector frame: board mm -> projector px by H (row-major, as calib_projector.H). Black is "no light". */
-ov_target *ov_target_new_projector(const double H[9], int width, int height, rules_error *err);
+ov_target *ov_target_new_projector(const double H[9], int width, int height, base_error *err);
 /*
  * A report of the board window [x0, x0 + w] x [y0, y0 + d] (mm) on pages of
  * `paper`: a title, the window scaled to fit the page's width (board y up),
@@ -69,12 +69,12 @@ ov_target *ov_target_new_projector(const double H[9], int width, int height, rul
  * SVG and PDF (and PNG, when given) are written to `path` when finished.
  */
 ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, ov_paper paper, ov_format format,
-                                     const char *path, rules_error *err);
+                                     const char *path, base_error *err);
 /* The whole board. */
 ov_target *ov_target_new_report(double board_w, double board_d, ov_paper paper, ov_format format, const char *path,
-                                rules_error *err);
+                                base_error *err);
 /* Finishes an SVG/PDF file (or writes a PNG report to its path). Idempotent. */
-int ov_target_finish(ov_target *t, rules_error *err);
+int ov_target_finish(ov_target *t, base_error *err);
 /* Finishes (errors ignored: call ov_target_finish first to see them) and frees. */
 void ov_target_free(ov_target *t);
 
@@ -91,10 +91,10 @@ const ov_layout *ov_target_layout(const ov_target *t);
 
 /* Replaces the picture under the drawing (camera and projector targets); size must match. */
 int ov_target_set_background(ov_target *t, const uint8_t *pixels, ov_pixfmt fmt, size_t stride,
-                             rules_error *err);
+                             base_error *err);
 /* Writes a raster target (camera, projector, any report) as PNG. */
-int ov_target_write_png(ov_target *t, const char *path, rules_error *err);
+int ov_target_write_png(ov_target *t, const char *path, base_error *err);
 /* Copies a raster target's pixels out (ov_target_size) in `fmt`. */
-int ov_target_copy_pixels(ov_target *t, uint8_t *dst, ov_pixfmt fmt, size_t stride, rules_error *err);
+int ov_target_copy_pixels(ov_target *t, uint8_t *dst, ov_pixfmt fmt, size_t stride, base_error *err);
 
 #endif

@@ -59,7 +59,7 @@ model_state ovu_state_of(const unit_ctx *u, const char *id);
 ov_ink ovu_state_ink(const unit_ctx *u, model_state s);
 ov_paint ovu_paint(const unit_ctx *u, ov_ink ink, double alpha);
 /* A label of the unit (NULL while it is being moved); text set by the caller. */
-ov_label *ovu_label(unit_ctx *u, ov_label_kind kind, const char *text, rules_vec2 at, int prio, ov_ink bg);
+ov_label *ovu_label(unit_ctx *u, ov_label_kind kind, const char *text, base_vec2 at, int prio, ov_ink bg);
 
 void ovu_arcs(unit_ctx *u);
 void ovu_limit_circle(unit_ctx *u);

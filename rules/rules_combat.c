@@ -5,6 +5,7 @@
 
 #include "rules_contact.h"
 #include "rules_formation.h"
+#include "rules_arcs.h"
 
 static const unsigned FACINGS[4] = {RULES_ARC_FRONT, RULES_ARC_LEFT, RULES_ARC_RIGHT, RULES_ARC_REAR};
 
@@ -21,10 +22,10 @@ static bool enemies(const rules_unit *a, const rules_unit *b)
     return strcmp(a->side, b->side) != 0;
 }
 
-static int fit(const rules_unit *u, const rules_check_options *opt, rules_formation *f, rules_error *err)
+static int fit(const rules_unit *u, const rules_check_options *opt, rules_formation *f, base_error *err)
 {
     if (rules_formation_fit(u, &opt->formation, f, NULL) < 0)
-        return rules_error_set(err, "unit %s has no models", u->id);
+        return base_error_set(err, "unit %s has no models", u->id);
     return 0;
 }
 
@@ -74,16 +75,16 @@ static const char *facing_name(unsigned f)
 }
 
 /* Angle between two facing edges as lines (0..pi/2). */
-static double line_angle(rules_vec2 a0, rules_vec2 a1, rules_vec2 b0, rules_vec2 b1)
+static double line_angle(base_vec2 a0, base_vec2 a1, base_vec2 b0, base_vec2 b1)
 {
-    rules_vec2 da = rules_v2_sub(a1, a0), db = rules_v2_sub(b1, b0);
-    double ang = fabs(atan2(rules_v2_cross(da, db), rules_v2_dot(da, db)));
-    return ang > RULES_PI / 2 ? RULES_PI - ang : ang;
+    base_vec2 da = base_v2_sub(a1, a0), db = base_v2_sub(b1, b0);
+    double ang = fabs(atan2(base_v2_cross(da, db), base_v2_dot(da, db)));
+    return ang > BASE_PI / 2 ? BASE_PI - ang : ang;
 }
 
 static int judge(const rules_snapshot *before, const rules_snapshot *after, const rules_check_options *opt,
                  const rules_combat_options *co, const rules_unit *u0, const rules_unit *u1, rules_report *out,
-                 rules_error *err)
+                 base_error *err)
 {
     const rules_ruleset *rs = &out->ruleset;
     const double tol = rs->contact_tolerance_mm;
@@ -94,8 +95,8 @@ static int judge(const rules_snapshot *before, const rules_snapshot *after, cons
     rules_unit_report_init(&ur, u0->id, u0->side, RULES_MOVE_COMBAT_REFORM, true);
     ur.centre_before = f0.centre;
     ur.centre_after = f1.centre;
-    ur.centre_displacement_mm = rules_v2_dist(f0.centre, f1.centre);
-    ur.rotation_rad = rules_angle_wrap(f1.heading - f0.heading);
+    ur.centre_displacement_mm = base_v2_dist(f0.centre, f1.centre);
+    ur.rotation_rad = base_angle_wrap(f1.heading - f0.heading);
     ur.files_before = f0.files;
     ur.ranks_before = f0.ranks;
     ur.files_after = f1.files;
@@ -233,7 +234,7 @@ static int judge(const rules_snapshot *before, const rules_snapshot *after, cons
             goto fail;
         unsigned mine = rules_contact_facing(&f1.boundary, &fo.boundary, tol);
         unsigned theirs = rules_contact_facing(&fo.boundary, &f1.boundary, tol);
-        rules_vec2 a0, a1, b0, b1;
+        base_vec2 a0, a1, b0, b1;
         rules_contact_facing_edge(&f1.boundary, mine, &a0, &a1);
         rules_contact_facing_edge(&fo.boundary, theirs, &b0, &b1);
         double angle = line_angle(a0, a1, b0, b1);
@@ -246,11 +247,11 @@ static int judge(const rules_snapshot *before, const rules_snapshot *after, cons
             rules_unit_report_add_violation(&ur, "CR-ALIGNED", RULES_QTY_ANGLE, angle, rs->alignment_tolerance_rad,
                                             "A Combat Reform must end perfectly aligned with the enemy: the unit's "
                                             "%s is %.1f degrees off the %s of unit %s%s.",
-                                            facing_name(mine), rules_rad_to_deg(angle), facing_name(theirs), o->id,
+                                            facing_name(mine), base_rad_to_deg(angle), facing_name(theirs), o->id,
                                             flush <= 2 * tol ? " and touches it only at a corner" : "");
     }
     if (rules_report_take_unit(out, &ur) < 0) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         goto fail;
     }
     return 0;
@@ -265,8 +266,8 @@ static bool moved(const rules_unit *u0, const rules_unit *u1, const rules_check_
         return true;
     for (size_t j = 0; j < u0->n_models; j++) {
         const rules_model *m1 = rules_unit_find_model(u1, u0->models[j].id);
-        if (!m1 || rules_v2_dist(m1->pos, u0->models[j].pos) > opt->still_mm ||
-            fabs(rules_angle_wrap(m1->facing - u0->models[j].facing)) > opt->still_rad)
+        if (!m1 || base_v2_dist(m1->pos, u0->models[j].pos) > opt->still_mm ||
+            fabs(base_angle_wrap(m1->facing - u0->models[j].facing)) > opt->still_rad)
             return true;
     }
     return false;
@@ -274,7 +275,7 @@ static bool moved(const rules_unit *u0, const rules_unit *u1, const rules_check_
 
 int rules_combat_reform_check(const rules_snapshot *before, const rules_snapshot *after,
                               const rules_check_options *opt_in, const rules_combat_options *co, rules_report *out,
-                              rules_error *err)
+                              base_error *err)
 {
     rules_check_options defaults;
     if (!opt_in) {
@@ -288,7 +289,7 @@ int rules_combat_reform_check(const rules_snapshot *before, const rules_snapshot
             const rules_unit *u0 = rules_snapshot_find_unit(before, co->reforming[i]);
             const rules_unit *u1 = rules_snapshot_find_unit(after, co->reforming[i]);
             if (!u0 || !u1)
-                return rules_error_set(err, "unit %s is not in both snapshots", co->reforming[i]);
+                return base_error_set(err, "unit %s is not in both snapshots", co->reforming[i]);
             if (judge(before, after, opt_in, co, u0, u1, out, err) < 0) {
                 rules_report_clear(out);
                 return -1;
@@ -325,7 +326,7 @@ int rules_combat_reform_check(const rules_snapshot *before, const rules_snapshot
             rules_formation fe;
             if (rules_formation_fit(e, &opt_in->formation, &fe, NULL) < 0)
                 continue;
-            rules_vec2 a0, a1, b0, b1;
+            base_vec2 a0, a1, b0, b1;
             unsigned mine = rules_contact_facing(&f0.boundary, &fe.boundary, tol);
             unsigned theirs = rules_contact_facing(&fe.boundary, &f0.boundary, tol);
             rules_contact_facing_edge(&f0.boundary, mine, &a0, &a1);

@@ -29,7 +29,7 @@
 
 #include <stddef.h>
 
-#include "rules_error.h"
+#include "base_error.h"
 #include "rules_move.h"
 #include "rules_report.h"
 #include "rules_snapshot.h"
@@ -43,6 +43,6 @@ typedef struct rules_combat_options {
 /* Returns 0 with the verdict in `out`, -1 for input that cannot be judged (unknown unit). */
 int rules_combat_reform_check(const rules_snapshot *before, const rules_snapshot *after,
                               const rules_check_options *opt, const rules_combat_options *co, rules_report *out,
-                              rules_error *err);
+                              base_error *err);
 
 #endif

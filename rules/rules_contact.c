@@ -1,11 +1,12 @@
 #include "rules_contact.h"
+#include "rules_arcs.h"
 
 #include <string.h>
 
-void rules_contact_facing_edge(const rules_obb *box, unsigned facing, rules_vec2 *a, rules_vec2 *b)
+void rules_contact_facing_edge(const base_obb *box, unsigned facing, base_vec2 *a, base_vec2 *b)
 {
-    rules_vec2 k[4]; /* front-left, rear-left, rear-right, front-right */
-    rules_obb_corners(box, k);
+    base_vec2 k[4]; /* front-left, rear-left, rear-right, front-right */
+    base_obb_corners(box, k);
     switch (facing) {
     case RULES_ARC_LEFT: *a = k[0], *b = k[1]; break;
     case RULES_ARC_REAR: *a = k[1], *b = k[2]; break;
@@ -14,10 +15,10 @@ void rules_contact_facing_edge(const rules_obb *box, unsigned facing, rules_vec2
     }
 }
 
-static double point_box_dist(const rules_vec2 *k, rules_vec2 p)
+static double point_box_dist(const base_vec2 *k, base_vec2 p)
 {
-    rules_vec2 pt[1] = {p};
-    return rules_poly_dist(pt, 1, k, 4);
+    base_vec2 pt[1] = {p};
+    return base_poly_dist(pt, 1, k, 4);
 }
 
 /*
@@ -25,14 +26,14 @@ static double point_box_dist(const rules_vec2 *k, rules_vec2 p)
  * convex function of the position, so the stretch within `tol` is one
  * interval: find its lowest point, then each end by bisection.
  */
-double rules_contact_facing_length(const rules_obb *box, unsigned facing, const rules_obb *other, double tol)
+double rules_contact_facing_length(const base_obb *box, unsigned facing, const base_obb *other, double tol)
 {
-    rules_vec2 a, b, k[4];
+    base_vec2 a, b, k[4];
     rules_contact_facing_edge(box, facing, &a, &b);
-    rules_obb_corners(other, k);
-    rules_vec2 d = rules_v2_sub(b, a);
-    double len = rules_v2_len(d);
-#define AT(t) point_box_dist(k, rules_v2_add(a, rules_v2_scale(d, (t))))
+    base_obb_corners(other, k);
+    base_vec2 d = base_v2_sub(b, a);
+    double len = base_v2_len(d);
+#define AT(t) point_box_dist(k, base_v2_add(a, base_v2_scale(d, (t))))
     double lo = 0, hi = 1;
     for (int i = 0; i < 60; i++) {
         double m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
@@ -72,9 +73,9 @@ double rules_contact_facing_length(const rules_obb *box, unsigned facing, const 
     return fmax(0.0, (r0 - l1) * len);
 }
 
-unsigned rules_contact_facing(const rules_obb *box, const rules_obb *other, double tol)
+unsigned rules_contact_facing(const base_obb *box, const base_obb *other, double tol)
 {
-    if (rules_obb_dist(box, other) > tol)
+    if (base_obb_dist(box, other) > tol)
         return 0;
     static const unsigned facings[4] = {RULES_ARC_FRONT, RULES_ARC_LEFT, RULES_ARC_RIGHT, RULES_ARC_REAR};
     unsigned best = 0;
@@ -99,12 +100,12 @@ unsigned rules_contact_facing(const rules_obb *box, const rules_obb *other, doub
 bool rules_contact_models(const rules_unit *ua, const rules_model *a, const rules_unit *ub, const rules_model *b,
                           double tol)
 {
-    rules_obb ba = rules_model_base(ua, a), bb = rules_model_base(ub, b);
+    base_obb ba = rules_model_base(ua, a), bb = rules_model_base(ub, b);
     /* cheap reject: centres farther apart than the two half-diagonals plus the tolerance */
     double reach = 0.5 * hypot(ua->base_width, ua->base_depth) + 0.5 * hypot(ub->base_width, ub->base_depth) + tol;
-    if (rules_v2_dist(a->pos, b->pos) > reach)
+    if (base_v2_dist(a->pos, b->pos) > reach)
         return false;
-    return rules_obb_dist(&ba, &bb) <= tol;
+    return base_obb_dist(&ba, &bb) <= tol;
 }
 
 bool rules_contact_model_unit(const rules_unit *ua, const rules_model *m, const rules_unit *ub, double tol)
@@ -144,15 +145,15 @@ bool rules_contact_overlap_models(const rules_unit *ua, const rules_model *a, co
                                   const rules_model *b, double tol)
 {
     /* Shrink both bases by half the tolerance on every side: only a deeper overlap remains. */
-    rules_obb ba = rules_model_base(ua, a), bb = rules_model_base(ub, b);
+    base_obb ba = rules_model_base(ua, a), bb = rules_model_base(ub, b);
     ba.width = fmax(0.0, ba.width - tol);
     ba.depth = fmax(0.0, ba.depth - tol);
     bb.width = fmax(0.0, bb.width - tol);
     bb.depth = fmax(0.0, bb.depth - tol);
-    if (rules_v2_dist(a->pos, b->pos) > 0.5 * (hypot(ba.width, ba.depth) + hypot(bb.width, bb.depth)))
+    if (base_v2_dist(a->pos, b->pos) > 0.5 * (hypot(ba.width, ba.depth) + hypot(bb.width, bb.depth)))
         return false;
-    rules_vec2 ka[4], kb[4];
-    rules_obb_corners(&ba, ka);
-    rules_obb_corners(&bb, kb);
-    return rules_poly_overlap(ka, 4, kb, 4);
+    base_vec2 ka[4], kb[4];
+    base_obb_corners(&ba, ka);
+    base_obb_corners(&bb, kb);
+    return base_poly_overlap(ka, 4, kb, 4);
 }

@@ -24,17 +24,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rules_geom.h"
+#include "base_geom.h"
+#include "rules_arcs.h"
 #include "rules_snapshot.h"
 
 /* The segment of `box`'s facing (one RULES_ARC_* bit), from one corner to the other. */
-void rules_contact_facing_edge(const rules_obb *box, unsigned facing, rules_vec2 *a, rules_vec2 *b);
+void rules_contact_facing_edge(const base_obb *box, unsigned facing, base_vec2 *a, base_vec2 *b);
 
 /* Length of the facing of `box` lying within `tol` of `other` (0 when it does not come that close). */
-double rules_contact_facing_length(const rules_obb *box, unsigned facing, const rules_obb *other, double tol);
+double rules_contact_facing_length(const base_obb *box, unsigned facing, const base_obb *other, double tol);
 
 /* The facing of `box` in contact with `other` (see above), or 0 when they are farther apart than `tol`. */
-unsigned rules_contact_facing(const rules_obb *box, const rules_obb *other, double tol);
+unsigned rules_contact_facing(const base_obb *box, const base_obb *other, double tol);
 
 /* Two models' bases within `tol` (touching, corners included). */
 bool rules_contact_models(const rules_unit *ua, const rules_model *a, const rules_unit *ub, const rules_model *b,

@@ -5,33 +5,33 @@
 
 #include "rules_contact.h"
 
-int rules_dynform_centre(const rules_snapshot *s, const rules_dynform_decl *f, rules_vec2 *out)
+int rules_dynform_centre(const rules_snapshot *s, const rules_dynform_decl *f, base_vec2 *out)
 {
-    rules_vec2 sum = {0, 0};
+    base_vec2 sum = {0, 0};
     size_t n = 0;
     for (size_t k = 0; k < f->n_models; k++) {
         const rules_model *m = rules_snapshot_find_model(s, f->models[k], NULL);
         if (m) {
-            sum = rules_v2_add(sum, m->pos);
+            sum = base_v2_add(sum, m->pos);
             n++;
         }
     }
     if (!n)
         return -1;
-    *out = rules_v2_scale(sum, 1.0 / n);
+    *out = base_v2_scale(sum, 1.0 / n);
     return 0;
 }
 
-double rules_dynform_range(const rules_snapshot *s, const rules_dynform_decl *f, rules_vec2 target)
+double rules_dynform_range(const rules_snapshot *s, const rules_dynform_decl *f, base_vec2 target)
 {
-    rules_vec2 c;
-    return rules_dynform_centre(s, f, &c) < 0 ? NAN : rules_v2_dist(c, target);
+    base_vec2 c;
+    return rules_dynform_centre(s, f, &c) < 0 ? NAN : base_v2_dist(c, target);
 }
 
 bool rules_dynform_areas_touch(const rules_unit *ua, const rules_model *a, const rules_unit *ub,
                                const rules_model *b, double tol)
 {
-    return rules_v2_dist(a->pos, b->pos) <= ua->control_area_mm + ub->control_area_mm + tol;
+    return base_v2_dist(a->pos, b->pos) <= ua->control_area_mm + ub->control_area_mm + tol;
 }
 
 bool rules_dynform_will_test(const rules_ruleset *rs, int will, size_t n)
@@ -64,8 +64,8 @@ static size_t members(const rules_snapshot *s, const rules_dynform_decl *f, memb
 
 static double base_gap(const member *a, const member *b)
 {
-    rules_obb ba = rules_model_base(a->u, a->m), bb = rules_model_base(b->u, b->m);
-    return rules_obb_dist(&ba, &bb);
+    base_obb ba = rules_model_base(a->u, a->m), bb = rules_model_base(b->u, b->m);
+    return base_obb_dist(&ba, &bb);
 }
 
 /* Nearest neighbour gaps (edge to edge); mean returned, min/max through pointers. */
@@ -93,7 +93,7 @@ static double neighbour_gaps(const member *mb, size_t n, const bool *keep, doubl
 }
 
 static int judge(const rules_snapshot *before, const rules_snapshot *after, const rules_dynform_decl *f,
-                 bool declared_after, const rules_check_options *opt, rules_report *out, rules_error *err)
+                 bool declared_after, const rules_check_options *opt, rules_report *out, base_error *err)
 {
     const rules_ruleset *rs = &out->ruleset;
     const double tol = opt->formation.position_tolerance_mm;
@@ -104,7 +104,7 @@ static int judge(const rules_snapshot *before, const rules_snapshot *after, cons
         free(mb);
         free(mb0);
         free(touching);
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     }
     size_t n = members(after, f, mb);
     rules_unit_report ur;
@@ -112,7 +112,7 @@ static int judge(const rules_snapshot *before, const rules_snapshot *after, cons
     int rc = 0;
     for (size_t i = 0; i < n; i++)
         if (isnan(mb[i].u->control_area_mm)) {
-            rc = rules_error_set(err, "formation %s: card %s has no control_area_in", f->id, mb[i].u->id);
+            rc = base_error_set(err, "formation %s: card %s has no control_area_in", f->id, mb[i].u->id);
             goto done;
         }
 
@@ -190,14 +190,14 @@ static int judge(const rules_snapshot *before, const rules_snapshot *after, cons
             rules_unit_report_add_violation(&ur, "DF-WIDEN", RULES_QTY_LENGTH, gmax, rs->formation_widen_max_mm,
                                             "Members stand %.2f\" from their nearest neighbour; a Formation may "
                                             "Widen to at most %.2f\".",
-                                            rules_mm_to_in(gmax), rules_mm_to_in(rs->formation_widen_max_mm));
+                                            base_mm_to_in(gmax), base_mm_to_in(rs->formation_widen_max_mm));
         if (gmax - gmin > tol)
             rules_unit_report_add_violation(&ur, "DF-EVEN-SPACING", RULES_QTY_LENGTH, gmax - gmin, tol,
                                             "Members must stand at the same distance from one another: the gaps "
                                             "run from %.2f\" to %.2f\".",
-                                            rules_mm_to_in(gmin), rules_mm_to_in(gmax));
+                                            base_mm_to_in(gmin), base_mm_to_in(gmax));
     }
-    rules_vec2 c;
+    base_vec2 c;
     if (rules_dynform_centre(after, f, &c) == 0) {
         rules_unit_report_add_measure(&ur, "centre_x", RULES_QTY_LENGTH, c.x);
         rules_unit_report_add_measure(&ur, "centre_y", RULES_QTY_LENGTH, c.y);
@@ -210,7 +210,7 @@ static int judge(const rules_snapshot *before, const rules_snapshot *after, cons
         double slowest = INFINITY, moved = 0, left = INFINITY;
         bool have_rate = true;
         for (size_t i = 0; i < n; i++) {
-            double d = rules_v2_dist(mb0[i].m->pos, mb[i].m->pos);
+            double d = base_v2_dist(mb0[i].m->pos, mb[i].m->pos);
             moved = fmax(moved, d);
             have_rate &= !isnan(mb[i].u->mobility);
             slowest = fmin(slowest, mb[i].u->mobility);
@@ -225,7 +225,7 @@ static int judge(const rules_snapshot *before, const rules_snapshot *after, cons
             /* Moving into Formation is free; what is left is counted by the model with least Movement left. */
             rules_unit_report_add_measure(&ur, "movement_left", RULES_QTY_LENGTH, fmax(0.0, left));
             rules_unit_report_add_note(&ur, "Formation declared: it has %.2f\" of Movement left.",
-                                       rules_mm_to_in(fmax(0.0, left)));
+                                       base_mm_to_in(fmax(0.0, left)));
         } else {
             double g0min, g0max, g0 = neighbour_gaps(mb0, n, NULL, &g0min, &g0max);
             bool adjusted = fabs(g0 - gmean) > tol;
@@ -233,15 +233,15 @@ static int judge(const rules_snapshot *before, const rules_snapshot *after, cons
             rules_unit_report_add_measure(&ur, "movement_used", RULES_QTY_LENGTH, cost);
             if (adjusted)
                 rules_unit_report_add_note(&ur, "The Formation %s (spacing %.2f\" -> %.2f\"): %.2f\" of its Movement.",
-                                           gmean < g0 ? "Tightened" : "Widened", rules_mm_to_in(g0),
-                                           rules_mm_to_in(gmean), rules_mm_to_in(rs->formation_adjust_cost_mm));
+                                           gmean < g0 ? "Tightened" : "Widened", base_mm_to_in(g0),
+                                           base_mm_to_in(gmean), base_mm_to_in(rs->formation_adjust_cost_mm));
             ur.rate_mm = slowest;
             if (cost > slowest + opt->limit_tolerance_mm)
                 rules_unit_report_add_violation(&ur, "DF-MOVE", RULES_QTY_LENGTH, cost, slowest,
                                                 "The Formation moved %.2f\"%s, more than the %.2f\" Movement of its "
                                                 "slowest member.",
-                                                rules_mm_to_in(cost), adjusted ? " (with its Tighten/Widen)" : "",
-                                                rules_mm_to_in(slowest));
+                                                base_mm_to_in(cost), adjusted ? " (with its Tighten/Widen)" : "",
+                                                base_mm_to_in(slowest));
         }
     }
 
@@ -267,7 +267,7 @@ static int judge(const rules_snapshot *before, const rules_snapshot *after, cons
                                        e->heroic ? " (a Heroic model failing it gets 1 Torment)" : "");
     }
     if (rules_report_take_unit(out, &ur) < 0)
-        rc = rules_error_set(err, "out of memory");
+        rc = base_error_set(err, "out of memory");
 done:
     if (rc < 0)
         rules_unit_report_clear(&ur);
@@ -278,7 +278,7 @@ done:
 }
 
 int rules_dynform_check(const rules_snapshot *before, const rules_snapshot *after, const rules_check_options *opt_in,
-                        rules_report *out, rules_error *err)
+                        rules_report *out, base_error *err)
 {
     rules_check_options defaults;
     if (!opt_in) {

@@ -26,7 +26,7 @@
  *
  * How to use:
  *   rules_dynform_check(before, after, &opt, &report, &err);   // before may equal after
- *   rules_vec2 c; rules_dynform_centre(snapshot, &snapshot->dynforms[0], &c);
+ *   base_vec2 c; rules_dynform_centre(snapshot, &snapshot->dynforms[0], &c);
  */
 #ifndef RULES_DYNFORM_H
 #define RULES_DYNFORM_H
@@ -34,16 +34,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rules_error.h"
+#include "base_error.h"
 #include "rules_move.h"
 #include "rules_report.h"
 #include "rules_snapshot.h"
 
 /* Centre of the members present in `s` (mean of base centres); -1 when none is. */
-int rules_dynform_centre(const rules_snapshot *s, const rules_dynform_decl *f, rules_vec2 *out);
+int rules_dynform_centre(const rules_snapshot *s, const rules_dynform_decl *f, base_vec2 *out);
 
 /* Range for shooting: from the formation's centre to `target` (a point, e.g. another formation's centre). */
-double rules_dynform_range(const rules_snapshot *s, const rules_dynform_decl *f, rules_vec2 target);
+double rules_dynform_range(const rules_snapshot *s, const rules_dynform_decl *f, base_vec2 target);
 
 /* Two models' Control Areas touch or overlap (within tol mm). */
 bool rules_dynform_areas_touch(const rules_unit *ua, const rules_model *a, const rules_unit *ub,
@@ -58,6 +58,6 @@ bool rules_dynform_will_test(const rules_ruleset *rs, int will, size_t n);
  * cannot be judged (a member without Control Area).
  */
 int rules_dynform_check(const rules_snapshot *before, const rules_snapshot *after, const rules_check_options *opt,
-                        rules_report *out, rules_error *err);
+                        rules_report *out, base_error *err);
 
 #endif

@@ -1,4 +1,5 @@
 #include "rules_formation.h"
+#include "rules_arcs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,7 +82,7 @@ int rules_formation_fit(const rules_unit *u, const rules_formation_params *param
         }
         heading = atan2(ss, sc);
         for (size_t i = 0; i < n; i++)
-            if (fabs(rules_angle_wrap(u->models[i].facing - heading)) > ftol)
+            if (fabs(base_angle_wrap(u->models[i].facing - heading)) > ftol)
                 out->issues |= RULES_FORMATION_MIXED_FACING;
     }
 
@@ -106,10 +107,10 @@ int rules_formation_fit(const rules_unit *u, const rules_formation_params *param
     double *lu = buf, *lv = buf + n, *idx = buf + 2 * n, *tmp = buf + 3 * n;
 
     /* Provisional local frame at the first model. */
-    const rules_frame f0 = {u->models[0].pos, heading};
-    const double hc = cos(heading), hs = sin(heading); /* rules_frame_to_local, one sincos for all models */
+    const base_frame f0 = {u->models[0].pos, heading};
+    const double hc = cos(heading), hs = sin(heading); /* base_frame_to_local, one sincos for all models */
     for (size_t i = 0; i < n; i++) {
-        rules_vec2 r = rules_v2_sub(u->models[i].pos, f0.origin);
+        base_vec2 r = base_v2_sub(u->models[i].pos, f0.origin);
         lu[i] = r.x * hs - r.y * hc;
         lv[i] = r.x * hc + r.y * hs;
     }
@@ -234,43 +235,43 @@ int rules_formation_fit(const rules_unit *u, const rules_formation_params *param
     out->rear_rank_models = ranks == 1 ? (int)n : rear;
     out->pitch_across = p_u;
     out->pitch_along = p_v;
-    out->frame = (rules_frame){rules_frame_to_board(f0, rules_v2(a_u, a_v)), heading};
+    out->frame = (base_frame){base_frame_to_board(f0, base_v2(a_u, a_v)), heading};
 
     double left = -w / 2, right = (files - 1) * p_u + w / 2;
     double front = d / 2, back = -(ranks - 1) * p_v - d / 2;
-    out->boundary = (rules_obb){
-        .centre = rules_frame_to_board(out->frame, rules_v2((left + right) / 2, (front + back) / 2)),
+    out->boundary = (base_obb){
+        .centre = base_frame_to_board(out->frame, base_v2((left + right) / 2, (front + back) / 2)),
         .heading = heading,
         .width = right - left,
         .depth = front - back,
     };
     out->centre = out->boundary.centre;
-    out->front_centre = rules_obb_front_centre(&out->boundary);
+    out->front_centre = base_obb_front_centre(&out->boundary);
 
     free(heap);
     return 0;
 }
 
-rules_vec2 rules_formation_slot_position(const rules_formation *f, int file, int rank, double offset)
+base_vec2 rules_formation_slot_position(const rules_formation *f, int file, int rank, double offset)
 {
-    return rules_frame_to_board(f->frame, rules_v2((file + offset) * f->pitch_across, -rank * f->pitch_along));
+    return base_frame_to_board(f->frame, base_v2((file + offset) * f->pitch_across, -rank * f->pitch_along));
 }
 
-int rules_formation_place(rules_unit *u, rules_vec2 front_centre, double heading, int files, int n_models)
+int rules_formation_place(rules_unit *u, base_vec2 front_centre, double heading, int files, int n_models)
 {
     if (files < 1)
         return -1;
     const double w = u->base_width, d = u->base_depth;
     const int ranks = (n_models + files - 1) / files;
-    const rules_frame f = {front_centre, heading};
+    const base_frame f = {front_centre, heading};
     for (int k = 0; k < n_models; k++) {
         int rank = k / files, file = k % files;
         int in_rank = rank == ranks - 1 ? n_models - rank * files : files;
         double shift = (files - in_rank) / 2.0; /* centres an incomplete last rank */
-        rules_vec2 local = rules_v2((file + shift - (files - 1) / 2.0) * w, -d / 2 - rank * d);
+        base_vec2 local = base_v2((file + shift - (files - 1) / 2.0) * w, -d / 2 - rank * d);
         char id[RULES_ID_MAX + 16];
         snprintf(id, sizeof id, "%s-%d", u->id, k + 1);
-        if (!rules_unit_add_model(u, id, rules_frame_to_board(f, local), heading))
+        if (!rules_unit_add_model(u, id, base_frame_to_board(f, local), heading))
             return -1;
     }
     return 0;
@@ -295,7 +296,7 @@ const char *rules_formation_height_class(const rules_ruleset *rs, const rules_un
                                                     : "standard";
 }
 
-unsigned rules_formation_arcs_of(const rules_formation *f, rules_vec2 p, double tol_mm)
+unsigned rules_formation_arcs_of(const rules_formation *f, base_vec2 p, double tol_mm)
 {
     return rules_obb_arcs_of(&f->boundary, p, tol_mm);
 }

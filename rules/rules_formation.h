@@ -25,7 +25,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rules_geom.h"
+#include "base_geom.h"
+#include "rules_arcs.h"
 #include "rules_snapshot.h"
 
 typedef struct rules_formation_params {
@@ -34,7 +35,7 @@ typedef struct rules_formation_params {
 } rules_formation_params;
 
 #define RULES_FORMATION_POSITION_TOLERANCE_MM 4.0
-#define RULES_FORMATION_FACING_TOLERANCE_RAD (5.0 * RULES_PI / 180.0)
+#define RULES_FORMATION_FACING_TOLERANCE_RAD (5.0 * BASE_PI / 180.0)
 
 /* Problems found while fitting; 0 means a regular, legal block. */
 enum {
@@ -61,12 +62,12 @@ typedef struct rules_formation {
     int rear_rank_models;    /* models in the last rank (== files when it is complete) */
     double pitch_across;     /* measured centre-to-centre spacing along a rank, mm */
     double pitch_along;      /* measured spacing between ranks, mm */
-    rules_obb boundary;      /* the unit boundary */
-    rules_vec2 centre;       /* the boundary's centre */
-    rules_vec2 front_centre; /* centre of the Front Facing */
+    base_obb boundary;      /* the unit boundary */
+    base_vec2 centre;       /* the boundary's centre */
+    base_vec2 front_centre; /* centre of the Front Facing */
     double max_residual_mm;  /* worst model's distance from its slot */
     size_t worst_model;      /* its index in the unit */
-    rules_frame frame;       /* local frame: origin at the front-left slot, heading = facing */
+    base_frame frame;       /* local frame: origin at the front-left slot, heading = facing */
 } rules_formation;
 
 /*
@@ -78,10 +79,10 @@ int rules_formation_fit(const rules_unit *u, const rules_formation_params *param
                         rules_slot *slots);
 
 /* Board position of a slot's model centre in a fitted formation. */
-rules_vec2 rules_formation_slot_position(const rules_formation *f, int file, int rank, double offset);
+base_vec2 rules_formation_slot_position(const rules_formation *f, int file, int rank, double offset);
 
 /* The formation's arcs containing point p (see rules_obb_arcs_of). */
-unsigned rules_formation_arcs_of(const rules_formation *f, rules_vec2 p, double tol_mm);
+unsigned rules_formation_arcs_of(const rules_formation *f, base_vec2 p, double tol_mm);
 
 /*
  * The inverse of a fit: appends `n_models` models to `u` in a regular block
@@ -90,7 +91,7 @@ unsigned rules_formation_arcs_of(const rules_formation *f, rules_vec2 p, double 
  * front rank first, left to right; an incomplete last rank is centred
  * (on half-base steps). Returns 0, or -1 when out of memory.
  */
-int rules_formation_place(rules_unit *u, rules_vec2 front_centre, double heading, int files, int n_models);
+int rules_formation_place(rules_unit *u, base_vec2 front_centre, double heading, int files, int n_models);
 
 /*
  * The Proper (Full) Rank width of unit `u` under ruleset `rs`: by its Height

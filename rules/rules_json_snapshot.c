@@ -5,14 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules_fields.h"
+#include "base_fields.h"
 
 #define SNAPSHOT_FORMAT "tableref.snapshot"
 #define SNAPSHOT_VERSION 1
 
 /* ---- snapshot --------------------------------------------------------- */
 
-/* The keys each object of a snapshot may hold (rules_fields_known). A new
+/* The keys each object of a snapshot may hold (base_fields_known). A new
  * field is one more key here and a line in docs/formats.md. */
 static const char *const snapshot_keys[] = {"format", "version", "board", "ruleset", "units", "terrain",
                                             "formations", "unseen_units", NULL};
@@ -28,18 +28,18 @@ static const char *const unseen_keys[] = {"id", "side", "models", NULL};
 static const char *const terrain_keys[] = {"id", "kind", "points_mm", NULL};
 static const char *const dynform_keys[] = {"id", "models", NULL};
 
-static int read_status(const cJSON *obj, const char *where, unsigned *out, rules_error *err)
+static int read_status(const cJSON *obj, const char *where, unsigned *out, base_error *err)
 {
-    const cJSON *arr = rules_json_array(obj, "status", where, false, err);
+    const cJSON *arr = base_json_array(obj, "status", where, false, err);
     if (!arr)
-        return rules_json_field(obj, "status") ? -1 : 0;
+        return base_json_field(obj, "status") ? -1 : 0;
     size_t i = 0;
     const cJSON *el;
     cJSON_ArrayForEach(el, arr)
     {
         unsigned bit = cJSON_IsString(el) ? rules_status_from_word(el->valuestring) : 0;
         if (!bit)
-            return rules_error_set(err, "%s.status[%zu]: expected one of \"charging\", \"engaged\", "
+            return base_error_set(err, "%s.status[%zu]: expected one of \"charging\", \"engaged\", "
                                         "\"fleeing\", \"shaken\"",
                                    where, i);
         *out |= bit;
@@ -48,99 +48,99 @@ static int read_status(const cJSON *obj, const char *where, unsigned *out, rules
     return 0;
 }
 
-static int read_rate(const cJSON *u, const char *key, const char *where, double *out_mm, rules_error *err)
+static int read_rate(const cJSON *u, const char *key, const char *where, double *out_mm, base_error *err)
 {
     double in = NAN;
-    if (rules_fields_number(u, key, where, false, 0, RULES_FIELDS_MAX_RATE_IN, &in, err) < 0)
+    if (base_fields_number(u, key, where, false, 0, BASE_FIELDS_MAX_RATE_IN, &in, err) < 0)
         return -1;
-    *out_mm = isnan(in) ? NAN : rules_in_to_mm(in);
+    *out_mm = isnan(in) ? NAN : base_in_to_mm(in);
     return 0;
 }
 
 /* "evidence" and "sigma_mm" of a model (vision); "inferred": true alone means evidence "inferred". */
-static int read_evidence(const cJSON *jm, const char *where, rules_model *m, rules_error *err)
+static int read_evidence(const cJSON *jm, const char *where, rules_model *m, base_error *err)
 {
     char word[16] = "";
-    if (rules_json_string(jm, "evidence", where, false, word, sizeof word, err) < 0 ||
-        rules_fields_number(jm, "sigma_mm", where, false, 0, RULES_FIELDS_MAX_BASE_MM, &m->sigma_mm, err) < 0)
+    if (base_json_string(jm, "evidence", where, false, word, sizeof word, err) < 0 ||
+        base_fields_number(jm, "sigma_mm", where, false, 0, BASE_FIELDS_MAX_BASE_MM, &m->sigma_mm, err) < 0)
         return -1;
     if (!word[0]) {
         m->evidence = m->inferred ? RULES_EVIDENCE_INFERRED : RULES_EVIDENCE_SEEN;
         return 0;
     }
     if (rules_evidence_from_word(word, &m->evidence) < 0)
-        return rules_error_set(err, "%s.evidence: expected \"seen\", \"rough\" or \"inferred\"", where);
-    if (rules_json_field(jm, "inferred") && m->inferred != (m->evidence == RULES_EVIDENCE_INFERRED))
-        return rules_error_set(err, "%s.inferred: disagrees with evidence \"%s\"", where, word);
+        return base_error_set(err, "%s.evidence: expected \"seen\", \"rough\" or \"inferred\"", where);
+    if (base_json_field(jm, "inferred") && m->inferred != (m->evidence == RULES_EVIDENCE_INFERRED))
+        return base_error_set(err, "%s.inferred: disagrees with evidence \"%s\"", where, word);
     m->inferred = m->evidence == RULES_EVIDENCE_INFERRED;
     return 0;
 }
 
-static int read_model(const cJSON *jm, const char *where, rules_unit *u, rules_error *err)
+static int read_model(const cJSON *jm, const char *where, rules_unit *u, base_error *err)
 {
     if (!cJSON_IsObject(jm))
-        return rules_error_set(err, "%s: expected an object", where);
+        return base_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX];
     double x, y, facing_deg;
-    const double place = RULES_FIELDS_MAX_PLACE_MM, turn = RULES_FIELDS_MAX_ANGLE_DEG;
-    if (rules_fields_known(jm, where, model_keys, err) < 0 ||
-        rules_json_string(jm, "id", where, true, id, sizeof id, err) < 0 ||
-        rules_fields_number(jm, "x_mm", where, true, -place, place, &x, err) < 0 ||
-        rules_fields_number(jm, "y_mm", where, true, -place, place, &y, err) < 0 ||
-        rules_fields_number(jm, "facing_deg", where, true, -turn, turn, &facing_deg, err) < 0)
+    const double place = BASE_FIELDS_MAX_PLACE_MM, turn = BASE_FIELDS_MAX_ANGLE_DEG;
+    if (base_fields_known(jm, where, model_keys, err) < 0 ||
+        base_json_string(jm, "id", where, true, id, sizeof id, err) < 0 ||
+        base_fields_number(jm, "x_mm", where, true, -place, place, &x, err) < 0 ||
+        base_fields_number(jm, "y_mm", where, true, -place, place, &y, err) < 0 ||
+        base_fields_number(jm, "facing_deg", where, true, -turn, turn, &facing_deg, err) < 0)
         return -1;
     if (!id[0])
-        return rules_error_set(err, "%s.id: must not be empty", where);
-    rules_model *m = rules_unit_add_model(u, id, rules_v2(x, y), rules_angle_wrap(rules_deg_to_rad(facing_deg)));
+        return base_error_set(err, "%s.id: must not be empty", where);
+    rules_model *m = rules_unit_add_model(u, id, base_v2(x, y), base_angle_wrap(base_deg_to_rad(facing_deg)));
     if (!m)
-        return rules_error_set(err, "%s: out of memory", where);
+        return base_error_set(err, "%s: out of memory", where);
     if (read_status(jm, where, &m->status, err) < 0 ||
-        rules_json_bool(jm, "inferred", where, false, &m->inferred, err) < 0 ||
-        rules_json_bool(jm, "attachable", where, false, &m->attachable, err) < 0 ||
+        base_json_bool(jm, "inferred", where, false, &m->inferred, err) < 0 ||
+        base_json_bool(jm, "attachable", where, false, &m->attachable, err) < 0 ||
         read_evidence(jm, where, m, err) < 0)
         return -1;
     /* A model on a base of its own (a character on a larger base than its unit's). */
     double base[2] = {0, 0};
-    if (rules_json_numbers(jm, "base_mm", where, false, base, 2, err) < 0)
+    if (base_json_numbers(jm, "base_mm", where, false, base, 2, err) < 0)
         return -1;
     if (cJSON_GetObjectItemCaseSensitive(jm, "base_mm") &&
-        !(base[0] > 0 && base[0] <= RULES_FIELDS_MAX_BASE_MM && base[1] > 0 && base[1] <= RULES_FIELDS_MAX_BASE_MM))
-        return rules_error_set(err, "%s.base_mm: base sizes must be > 0 and at most %g mm", where,
-                               RULES_FIELDS_MAX_BASE_MM);
+        !(base[0] > 0 && base[0] <= BASE_FIELDS_MAX_BASE_MM && base[1] > 0 && base[1] <= BASE_FIELDS_MAX_BASE_MM))
+        return base_error_set(err, "%s.base_mm: base sizes must be > 0 and at most %g mm", where,
+                               BASE_FIELDS_MAX_BASE_MM);
     m->base_width = base[0];
     m->base_depth = base[1];
     return 0;
 }
 
 /* Issue 14: "combat", "height" (0..5 or standard/large/gigantic) and "type"; each optional. */
-static int read_unit_clauses(const cJSON *ju, const char *where, rules_unit *u, rules_error *err)
+static int read_unit_clauses(const cJSON *ju, const char *where, rules_unit *u, base_error *err)
 {
     static const char *const heights[] = {"standard", "large", "gigantic"};
     static const int height_of[] = {1, 3, 5};
     static const char *const types[] = {"infantry", "beast", "cavalry", "construct"};
-    if (rules_json_string(ju, "combat", where, false, u->combat, sizeof u->combat, err) < 0)
+    if (base_json_string(ju, "combat", where, false, u->combat, sizeof u->combat, err) < 0)
         return -1;
-    const cJSON *h = rules_json_field(ju, "height");
+    const cJSON *h = base_json_field(ju, "height");
     if (cJSON_IsString(h)) {
         for (size_t k = 0; k < 3 && u->height < 0; k++)
             if (strcmp(h->valuestring, heights[k]) == 0)
                 u->height = height_of[k], u->height_word = true;
         if (u->height < 0)
-            return rules_error_set(err, "%s.height: expected 0 to 5, or \"standard\", \"large\" or \"gigantic\"",
+            return base_error_set(err, "%s.height: expected 0 to 5, or \"standard\", \"large\" or \"gigantic\"",
                                    where);
     } else if (h && !cJSON_IsNull(h)) {
-        if (rules_json_int(ju, "height", where, true, &u->height, err) < 0)
+        if (base_json_int(ju, "height", where, true, &u->height, err) < 0)
             return -1;
         if (u->height < 0 || u->height > 5)
-            return rules_error_set(err, "%s.height: expected a Height from 0 to 5", where);
+            return base_error_set(err, "%s.height: expected a Height from 0 to 5", where);
     }
-    if (rules_json_string(ju, "type", where, false, u->type, sizeof u->type, err) < 0)
+    if (base_json_string(ju, "type", where, false, u->type, sizeof u->type, err) < 0)
         return -1;
     bool known = !u->type[0];
     for (size_t k = 0; k < 4 && !known; k++)
         known = strcmp(u->type, types[k]) == 0;
     if (!known)
-        return rules_error_set(err, "%s.type: expected \"infantry\", \"beast\", \"cavalry\" or \"construct\"", where);
+        return base_error_set(err, "%s.type: expected \"infantry\", \"beast\", \"cavalry\" or \"construct\"", where);
     return 0;
 }
 
@@ -158,15 +158,15 @@ static void add_unit_clauses(cJSON *ju, const rules_unit *u)
 }
 
 /* A unit's alternative placements: [{"label": ..., "models": [{"id", "x_mm", "y_mm", "facing_deg", "sigma_mm"}]}]. */
-static int read_alternatives(const cJSON *ju, const char *where, rules_unit *u, rules_error *err)
+static int read_alternatives(const cJSON *ju, const char *where, rules_unit *u, base_error *err)
 {
-    if (rules_json_bool(ju, "alternatives_complete", where, false, &u->placements_complete, err) < 0 ||
-        rules_json_string(ju, "placement", where, false, u->placement_label, sizeof u->placement_label, err) < 0)
+    if (base_json_bool(ju, "alternatives_complete", where, false, &u->placements_complete, err) < 0 ||
+        base_json_string(ju, "placement", where, false, u->placement_label, sizeof u->placement_label, err) < 0)
         return -1;
-    const cJSON *it = rules_json_field(ju, "alternatives");
+    const cJSON *it = base_json_field(ju, "alternatives");
     if (!it || cJSON_IsNull(it))
         return 0;
-    const cJSON *alts = rules_json_array(ju, "alternatives", where, false, err);
+    const cJSON *alts = base_json_array(ju, "alternatives", where, false, err);
     if (!alts)
         return -1;
     size_t k = 0;
@@ -176,17 +176,17 @@ static int read_alternatives(const cJSON *ju, const char *where, rules_unit *u, 
         char awhere[160];
         snprintf(awhere, sizeof awhere, "%s.alternatives[%zu]", where, k++);
         if (!cJSON_IsObject(ja))
-            return rules_error_set(err, "%s: expected an object", awhere);
+            return base_error_set(err, "%s: expected an object", awhere);
         char label[RULES_LABEL_MAX] = "";
-        if (rules_fields_known(ja, awhere, alternative_keys, err) < 0 ||
-            rules_json_string(ja, "label", awhere, false, label, sizeof label, err) < 0)
+        if (base_fields_known(ja, awhere, alternative_keys, err) < 0 ||
+            base_json_string(ja, "label", awhere, false, label, sizeof label, err) < 0)
             return -1;
-        const cJSON *models = rules_json_array(ja, "models", awhere, true, err);
+        const cJSON *models = base_json_array(ja, "models", awhere, true, err);
         if (!models)
             return -1;
         rules_placement *p = rules_unit_add_alternative(u, label);
         if (!p)
-            return rules_error_set(err, "%s: out of memory", awhere);
+            return base_error_set(err, "%s: out of memory", awhere);
         size_t j = 0;
         const cJSON *jm;
         cJSON_ArrayForEach(jm, models)
@@ -196,61 +196,61 @@ static int read_alternatives(const cJSON *ju, const char *where, rules_unit *u, 
             char id[RULES_ID_MAX];
             double x, y, facing_deg, sigma = NAN;
             if (!cJSON_IsObject(jm))
-                return rules_error_set(err, "%s: expected an object", mwhere);
-            const double place = RULES_FIELDS_MAX_PLACE_MM, turn = RULES_FIELDS_MAX_ANGLE_DEG;
-            if (rules_fields_known(jm, mwhere, placed_keys, err) < 0 ||
-                rules_json_string(jm, "id", mwhere, true, id, sizeof id, err) < 0 ||
-                rules_fields_number(jm, "x_mm", mwhere, true, -place, place, &x, err) < 0 ||
-                rules_fields_number(jm, "y_mm", mwhere, true, -place, place, &y, err) < 0 ||
-                rules_fields_number(jm, "facing_deg", mwhere, true, -turn, turn, &facing_deg, err) < 0 ||
-                rules_fields_number(jm, "sigma_mm", mwhere, false, 0, RULES_FIELDS_MAX_BASE_MM, &sigma, err) < 0)
+                return base_error_set(err, "%s: expected an object", mwhere);
+            const double place = BASE_FIELDS_MAX_PLACE_MM, turn = BASE_FIELDS_MAX_ANGLE_DEG;
+            if (base_fields_known(jm, mwhere, placed_keys, err) < 0 ||
+                base_json_string(jm, "id", mwhere, true, id, sizeof id, err) < 0 ||
+                base_fields_number(jm, "x_mm", mwhere, true, -place, place, &x, err) < 0 ||
+                base_fields_number(jm, "y_mm", mwhere, true, -place, place, &y, err) < 0 ||
+                base_fields_number(jm, "facing_deg", mwhere, true, -turn, turn, &facing_deg, err) < 0 ||
+                base_fields_number(jm, "sigma_mm", mwhere, false, 0, BASE_FIELDS_MAX_BASE_MM, &sigma, err) < 0)
                 return -1;
             /* That it is a model of this unit, once, is checked with the other ids (rules_snapshot_check_ids). */
-            if (rules_placement_add_model(p, id, rules_v2(x, y), rules_angle_wrap(rules_deg_to_rad(facing_deg)),
+            if (rules_placement_add_model(p, id, base_v2(x, y), base_angle_wrap(base_deg_to_rad(facing_deg)),
                                           sigma) < 0)
-                return rules_error_set(err, "%s: out of memory", mwhere);
+                return base_error_set(err, "%s: out of memory", mwhere);
         }
     }
     return 0;
 }
 
 /* A unit the camera saw nothing of: {"id": ..., "side": ..., "models": n}. */
-static int read_unseen(const cJSON *jn, const char *where, rules_snapshot *s, rules_error *err)
+static int read_unseen(const cJSON *jn, const char *where, rules_snapshot *s, base_error *err)
 {
     if (!cJSON_IsObject(jn))
-        return rules_error_set(err, "%s: expected an object", where);
+        return base_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX], side[RULES_ID_MAX] = "";
     int n = 0;
-    if (rules_fields_known(jn, where, unseen_keys, err) < 0 ||
-        rules_json_string(jn, "id", where, true, id, sizeof id, err) < 0 ||
-        rules_json_string(jn, "side", where, false, side, sizeof side, err) < 0 ||
-        rules_fields_int(jn, "models", where, false, 0, RULES_FIELDS_MAX_MODELS, &n, err) < 0)
+    if (base_fields_known(jn, where, unseen_keys, err) < 0 ||
+        base_json_string(jn, "id", where, true, id, sizeof id, err) < 0 ||
+        base_json_string(jn, "side", where, false, side, sizeof side, err) < 0 ||
+        base_fields_int(jn, "models", where, false, 0, BASE_FIELDS_MAX_MODELS, &n, err) < 0)
         return -1;
     if (!id[0])
-        return rules_error_set(err, "%s.id: must not be empty", where);
+        return base_error_set(err, "%s.id: must not be empty", where);
     /* That its id is no other unit's is checked with the other ids (rules_snapshot_check_ids). */
-    return rules_snapshot_add_unseen(s, id, side, (size_t)n) ? 0 : rules_error_set(err, "%s: out of memory", where);
+    return rules_snapshot_add_unseen(s, id, side, (size_t)n) ? 0 : base_error_set(err, "%s: out of memory", where);
 }
 
-static int read_unit(const cJSON *ju, const char *where, rules_snapshot *s, rules_error *err)
+static int read_unit(const cJSON *ju, const char *where, rules_snapshot *s, base_error *err)
 {
     if (!cJSON_IsObject(ju))
-        return rules_error_set(err, "%s: expected an object", where);
+        return base_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX], side[RULES_ID_MAX];
     double base[2];
-    if (rules_fields_known(ju, where, unit_keys, err) < 0 ||
-        rules_json_string(ju, "id", where, true, id, sizeof id, err) < 0 ||
-        rules_json_string(ju, "side", where, true, side, sizeof side, err) < 0 ||
-        rules_json_numbers(ju, "base_mm", where, true, base, 2, err) < 0)
+    if (base_fields_known(ju, where, unit_keys, err) < 0 ||
+        base_json_string(ju, "id", where, true, id, sizeof id, err) < 0 ||
+        base_json_string(ju, "side", where, true, side, sizeof side, err) < 0 ||
+        base_json_numbers(ju, "base_mm", where, true, base, 2, err) < 0)
         return -1;
     if (!id[0])
-        return rules_error_set(err, "%s.id: must not be empty", where);
-    if (!(base[0] > 0 && base[0] <= RULES_FIELDS_MAX_BASE_MM) || !(base[1] > 0 && base[1] <= RULES_FIELDS_MAX_BASE_MM))
-        return rules_error_set(err, "%s.base_mm: base sizes must be > 0 and at most %g mm", where,
-                               RULES_FIELDS_MAX_BASE_MM);
+        return base_error_set(err, "%s.id: must not be empty", where);
+    if (!(base[0] > 0 && base[0] <= BASE_FIELDS_MAX_BASE_MM) || !(base[1] > 0 && base[1] <= BASE_FIELDS_MAX_BASE_MM))
+        return base_error_set(err, "%s.base_mm: base sizes must be > 0 and at most %g mm", where,
+                               BASE_FIELDS_MAX_BASE_MM);
     rules_unit *u = rules_snapshot_add_unit(s, id, side);
     if (!u)
-        return rules_error_set(err, "%s: out of memory", where);
+        return base_error_set(err, "%s: out of memory", where);
     u->base_width = base[0];
     u->base_depth = base[1];
     if (read_rate(ju, "advance_in", where, &u->advance_rate, err) < 0 ||
@@ -259,14 +259,14 @@ static int read_unit(const cJSON *ju, const char *where, rules_snapshot *s, rule
         read_status(ju, where, &u->status, err) < 0)
         return -1;
     /* Dynamic Formations (seed 002): optional, absent in older files. */
-    if (rules_json_string(ju, "profile", where, false, u->profile, sizeof u->profile, err) < 0 ||
+    if (base_json_string(ju, "profile", where, false, u->profile, sizeof u->profile, err) < 0 ||
         read_rate(ju, "control_area_in", where, &u->control_area_mm, err) < 0 ||
-        rules_json_bool(ju, "heroic", where, false, &u->heroic, err) < 0 ||
-        rules_fields_int(ju, "will", where, false, 0, RULES_FIELDS_MAX_WILL, &u->will, err) < 0)
+        base_json_bool(ju, "heroic", where, false, &u->heroic, err) < 0 ||
+        base_fields_int(ju, "will", where, false, 0, BASE_FIELDS_MAX_WILL, &u->will, err) < 0)
         return -1;
     if (read_unit_clauses(ju, where, u, err) < 0)
         return -1;
-    const cJSON *models = rules_json_array(ju, "models", where, true, err);
+    const cJSON *models = base_json_array(ju, "models", where, true, err);
     if (!models)
         return -1;
     size_t j = 0;
@@ -279,18 +279,18 @@ static int read_unit(const cJSON *ju, const char *where, rules_snapshot *s, rule
             return -1;
     }
     if (u->n_models == 0)
-        return rules_error_set(err, "%s.models: a unit needs at least one model", where);
+        return base_error_set(err, "%s.models: a unit needs at least one model", where);
     return read_alternatives(ju, where, u, err);
 }
 
-static int read_terrain(const cJSON *jt, const char *where, rules_snapshot *s, rules_error *err)
+static int read_terrain(const cJSON *jt, const char *where, rules_snapshot *s, base_error *err)
 {
     if (!cJSON_IsObject(jt))
-        return rules_error_set(err, "%s: expected an object", where);
+        return base_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX] = "", kind[32];
-    if (rules_fields_known(jt, where, terrain_keys, err) < 0 ||
-        rules_json_string(jt, "id", where, false, id, sizeof id, err) < 0 ||
-        rules_json_string(jt, "kind", where, true, kind, sizeof kind, err) < 0)
+    if (base_fields_known(jt, where, terrain_keys, err) < 0 ||
+        base_json_string(jt, "id", where, false, id, sizeof id, err) < 0 ||
+        base_json_string(jt, "kind", where, true, kind, sizeof kind, err) < 0)
         return -1;
     rules_terrain_kind k;
     if (strcmp(kind, "impassable") == 0)
@@ -300,16 +300,16 @@ static int read_terrain(const cJSON *jt, const char *where, rules_snapshot *s, r
     else if (strcmp(kind, "open") == 0)
         k = RULES_TERRAIN_OPEN;
     else
-        return rules_error_set(err, "%s.kind: expected \"impassable\", \"obstruction\" or \"open\"", where);
-    const cJSON *pts = rules_json_array(jt, "points_mm", where, true, err);
+        return base_error_set(err, "%s.kind: expected \"impassable\", \"obstruction\" or \"open\"", where);
+    const cJSON *pts = base_json_array(jt, "points_mm", where, true, err);
     if (!pts)
         return -1;
     size_t n = (size_t)cJSON_GetArraySize(pts);
-    if (n < 3 || n > RULES_FIELDS_MAX_POLYGON)
-        return rules_error_set(err, "%s.points_mm: a polygon needs 3 to %d points", where, RULES_FIELDS_MAX_POLYGON);
-    rules_vec2 *p = malloc(n * sizeof *p);
+    if (n < 3 || n > BASE_FIELDS_MAX_POLYGON)
+        return base_error_set(err, "%s.points_mm: a polygon needs 3 to %d points", where, BASE_FIELDS_MAX_POLYGON);
+    base_vec2 *p = malloc(n * sizeof *p);
     if (!p)
-        return rules_error_set(err, "%s: out of memory", where);
+        return base_error_set(err, "%s: out of memory", where);
     size_t i = 0;
     const cJSON *el;
     cJSON_ArrayForEach(el, pts)
@@ -318,45 +318,45 @@ static int read_terrain(const cJSON *jt, const char *where, rules_snapshot *s, r
         char pwhere[128];
         snprintf(pwhere, sizeof pwhere, "%s.points_mm[%zu]", where, i);
         if (cJSON_GetArraySize(el) != 2 || !cJSON_IsArray(el) || !cJSON_IsNumber(el->child) ||
-            !cJSON_IsNumber(el->child->next) || !(fabs(el->child->valuedouble) <= RULES_FIELDS_MAX_PLACE_MM) ||
-            !(fabs(el->child->next->valuedouble) <= RULES_FIELDS_MAX_PLACE_MM)) {
+            !cJSON_IsNumber(el->child->next) || !(fabs(el->child->valuedouble) <= BASE_FIELDS_MAX_PLACE_MM) ||
+            !(fabs(el->child->next->valuedouble) <= BASE_FIELDS_MAX_PLACE_MM)) {
             free(p);
-            return rules_error_set(err, "%s: expected [x, y] in millimetres, each within %g", pwhere,
-                                   RULES_FIELDS_MAX_PLACE_MM);
+            return base_error_set(err, "%s: expected [x, y] in millimetres, each within %g", pwhere,
+                                   BASE_FIELDS_MAX_PLACE_MM);
         }
         xy[0] = el->child->valuedouble;
         xy[1] = el->child->next->valuedouble;
-        p[i++] = rules_v2(xy[0], xy[1]);
+        p[i++] = base_v2(xy[0], xy[1]);
     }
     rules_terrain *t = rules_snapshot_add_terrain(s, id, k, p, n);
     free(p);
-    return t ? 0 : rules_error_set(err, "%s: out of memory", where);
+    return t ? 0 : base_error_set(err, "%s: out of memory", where);
 }
 
 /* A declared Dynamic Formation: {"id": "f1", "models": ["orc-1", ...]}; every model must exist. */
-static int read_dynform(const cJSON *jf, const char *where, rules_snapshot *s, rules_error *err)
+static int read_dynform(const cJSON *jf, const char *where, rules_snapshot *s, base_error *err)
 {
     if (!cJSON_IsObject(jf))
-        return rules_error_set(err, "%s: expected an object", where);
+        return base_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX];
-    if (rules_fields_known(jf, where, dynform_keys, err) < 0 ||
-        rules_json_string(jf, "id", where, true, id, sizeof id, err) < 0)
+    if (base_fields_known(jf, where, dynform_keys, err) < 0 ||
+        base_json_string(jf, "id", where, true, id, sizeof id, err) < 0)
         return -1;
-    const cJSON *models = rules_json_array(jf, "models", where, true, err);
+    const cJSON *models = base_json_array(jf, "models", where, true, err);
     if (!models)
         return -1;
     rules_dynform_decl *f = rules_snapshot_add_dynform(s, id);
     if (!f)
-        return rules_error_set(err, "%s: out of memory", where);
+        return base_error_set(err, "%s: out of memory", where);
     size_t k = 0;
     const cJSON *el;
     cJSON_ArrayForEach(el, models)
     {
         if (!cJSON_IsString(el) || strlen(el->valuestring) >= RULES_ID_MAX)
-            return rules_error_set(err, "%s.models[%zu]: expected a model id", where, k);
+            return base_error_set(err, "%s.models[%zu]: expected a model id", where, k);
         /* That it names a model on the table is checked with the other ids (rules_snapshot_check_ids). */
         if (rules_dynform_decl_add_model(f, el->valuestring) < 0)
-            return rules_error_set(err, "%s: out of memory", where);
+            return base_error_set(err, "%s: out of memory", where);
         k++;
     }
     return 0;
@@ -364,13 +364,13 @@ static int read_dynform(const cJSON *jf, const char *where, rules_snapshot *s, r
 
 /* Reads every element of the array `key` (absent or null is fine unless required) with `reader`. */
 static int read_list(const cJSON *root, const char *key, bool required,
-                     int (*reader)(const cJSON *, const char *, rules_snapshot *, rules_error *), rules_snapshot *s,
-                     rules_error *err)
+                     int (*reader)(const cJSON *, const char *, rules_snapshot *, base_error *), rules_snapshot *s,
+                     base_error *err)
 {
-    const cJSON *it = rules_json_field(root, key);
+    const cJSON *it = base_json_field(root, key);
     if (!required && (!it || cJSON_IsNull(it)))
         return 0;
-    const cJSON *arr = rules_json_array(root, key, "", required, err);
+    const cJSON *arr = base_json_array(root, key, "", required, err);
     if (!arr)
         return -1;
     size_t i = 0;
@@ -385,44 +385,44 @@ static int read_list(const cJSON *root, const char *key, bool required,
     return 0;
 }
 
-rules_snapshot *rules_json_to_snapshot(const cJSON *root, const char *name, rules_error *err)
+rules_snapshot *rules_json_to_snapshot(const cJSON *root, const char *name, base_error *err)
 {
     if (err)
         err->msg[0] = '\0';
     if (!cJSON_IsObject(root)) {
-        rules_error_set(err, "%s: expected a JSON object at the top level", name);
+        base_error_set(err, "%s: expected a JSON object at the top level", name);
         return NULL;
     }
     int version = SNAPSHOT_VERSION;
     double w, d;
     char fmt[32] = SNAPSHOT_FORMAT;
-    const cJSON *board = rules_json_object(root, "board", "", true, err);
-    if (rules_fields_known(root, "", snapshot_keys, err) < 0 || !board ||
-        rules_fields_known(board, "board", board_keys, err) < 0 ||
-        rules_json_string(root, "format", "", false, fmt, sizeof fmt, err) < 0 ||
-        rules_json_int(root, "version", "", false, &version, err) < 0 ||
-        rules_fields_number(board, "width_mm", "board", true, 1, RULES_FIELDS_MAX_BOARD_MM, &w, err) < 0 ||
-        rules_fields_number(board, "depth_mm", "board", true, 1, RULES_FIELDS_MAX_BOARD_MM, &d, err) < 0)
+    const cJSON *board = base_json_object(root, "board", "", true, err);
+    if (base_fields_known(root, "", snapshot_keys, err) < 0 || !board ||
+        base_fields_known(board, "board", board_keys, err) < 0 ||
+        base_json_string(root, "format", "", false, fmt, sizeof fmt, err) < 0 ||
+        base_json_int(root, "version", "", false, &version, err) < 0 ||
+        base_fields_number(board, "width_mm", "board", true, 1, BASE_FIELDS_MAX_BOARD_MM, &w, err) < 0 ||
+        base_fields_number(board, "depth_mm", "board", true, 1, BASE_FIELDS_MAX_BOARD_MM, &d, err) < 0)
         goto fail_noalloc;
     if (strcmp(fmt, SNAPSHOT_FORMAT) != 0) {
-        rules_error_set(err, "format: expected \"%s\", found \"%s\"", SNAPSHOT_FORMAT, fmt);
+        base_error_set(err, "format: expected \"%s\", found \"%s\"", SNAPSHOT_FORMAT, fmt);
         goto fail_noalloc;
     }
     if (version != SNAPSHOT_VERSION) {
-        rules_error_set(err, "version: this tableref reads snapshot version %d, not %d", SNAPSHOT_VERSION,
+        base_error_set(err, "version: this tableref reads snapshot version %d, not %d", SNAPSHOT_VERSION,
                         version);
         goto fail_noalloc;
     }
     if (w <= 0 || d <= 0) {
-        rules_error_set(err, "board: width_mm and depth_mm must be > 0");
+        base_error_set(err, "board: width_mm and depth_mm must be > 0");
         goto fail_noalloc;
     }
     rules_snapshot *s = rules_snapshot_new(w, d);
     if (!s) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         goto fail_noalloc;
     }
-    const cJSON *rs = rules_json_field(root, "ruleset");
+    const cJSON *rs = base_json_field(root, "ruleset");
     if (rs && !cJSON_IsNull(rs)) {
         if (rules_json_to_ruleset(rs, "ruleset", &s->ruleset, err) < 0)
             goto fail;
@@ -437,13 +437,13 @@ rules_snapshot *rules_json_to_snapshot(const cJSON *root, const char *name, rule
 fail:
     rules_snapshot_free(s);
 fail_noalloc:
-    rules_error_prefix(err, name);
+    base_error_prefix(err, name);
     return NULL;
 }
 
-rules_snapshot *rules_json_load_snapshot(const char *path, rules_error *err)
+rules_snapshot *rules_json_load_snapshot(const char *path, base_error *err)
 {
-    cJSON *root = rules_json_parse_file(path, err);
+    cJSON *root = base_json_parse_file(path, err);
     if (!root)
         return NULL;
     rules_snapshot *s = rules_json_to_snapshot(root, path, err);
@@ -463,7 +463,7 @@ static cJSON *status_to_json(unsigned status)
 static void add_rate(cJSON *o, const char *key, double mm)
 {
     if (!isnan(mm))
-        rules_json_add_number(o, key, rules_mm_to_in(mm), 4);
+        base_json_add_number(o, key, base_mm_to_in(mm), 4);
 }
 
 static void add_evidence(cJSON *jm, rules_evidence e, double sigma_mm)
@@ -471,7 +471,7 @@ static void add_evidence(cJSON *jm, rules_evidence e, double sigma_mm)
     if (e != RULES_EVIDENCE_SEEN)
         cJSON_AddStringToObject(jm, "evidence", rules_evidence_word(e));
     if (!isnan(sigma_mm))
-        rules_json_add_number(jm, "sigma_mm", sigma_mm, 3);
+        base_json_add_number(jm, "sigma_mm", sigma_mm, 3);
 }
 
 static void add_alternatives(cJSON *ju, const rules_unit *u)
@@ -491,11 +491,11 @@ static void add_alternatives(cJSON *ju, const rules_unit *u)
         for (size_t j = 0; j < p->n_models; j++) {
             cJSON *jm = cJSON_CreateObject();
             cJSON_AddStringToObject(jm, "id", p->models[j].id);
-            rules_json_add_number(jm, "x_mm", p->models[j].pos.x, 3);
-            rules_json_add_number(jm, "y_mm", p->models[j].pos.y, 3);
-            rules_json_add_number(jm, "facing_deg", rules_rad_to_deg(p->models[j].facing), 3);
+            base_json_add_number(jm, "x_mm", p->models[j].pos.x, 3);
+            base_json_add_number(jm, "y_mm", p->models[j].pos.y, 3);
+            base_json_add_number(jm, "facing_deg", base_rad_to_deg(p->models[j].facing), 3);
             if (!isnan(p->models[j].sigma_mm))
-                rules_json_add_number(jm, "sigma_mm", p->models[j].sigma_mm, 3);
+                base_json_add_number(jm, "sigma_mm", p->models[j].sigma_mm, 3);
             cJSON_AddItemToArray(models, jm);
         }
         cJSON_AddItemToArray(alts, ja);
@@ -508,8 +508,8 @@ cJSON *rules_json_from_snapshot(const rules_snapshot *s)
     cJSON_AddStringToObject(root, "format", SNAPSHOT_FORMAT);
     cJSON_AddNumberToObject(root, "version", SNAPSHOT_VERSION);
     cJSON *board = cJSON_AddObjectToObject(root, "board");
-    rules_json_add_number(board, "width_mm", s->board_width, 3);
-    rules_json_add_number(board, "depth_mm", s->board_depth, 3);
+    base_json_add_number(board, "width_mm", s->board_width, 3);
+    base_json_add_number(board, "depth_mm", s->board_depth, 3);
     cJSON_AddItemToObject(root, "ruleset", rules_json_from_ruleset(&s->ruleset));
     cJSON *units = cJSON_AddArrayToObject(root, "units");
     for (size_t i = 0; i < s->n_units; i++) {
@@ -536,9 +536,9 @@ cJSON *rules_json_from_snapshot(const rules_snapshot *s)
             const rules_model *m = &u->models[j];
             cJSON *jm = cJSON_CreateObject();
             cJSON_AddStringToObject(jm, "id", m->id);
-            rules_json_add_number(jm, "x_mm", m->pos.x, 3);
-            rules_json_add_number(jm, "y_mm", m->pos.y, 3);
-            rules_json_add_number(jm, "facing_deg", rules_rad_to_deg(m->facing), 3);
+            base_json_add_number(jm, "x_mm", m->pos.x, 3);
+            base_json_add_number(jm, "y_mm", m->pos.y, 3);
+            base_json_add_number(jm, "facing_deg", base_rad_to_deg(m->facing), 3);
             if (m->status)
                 cJSON_AddItemToObject(jm, "status", status_to_json(m->status));
             if (m->inferred)
@@ -593,12 +593,12 @@ cJSON *rules_json_from_snapshot(const rules_snapshot *s)
     return root;
 }
 
-int rules_json_save_snapshot(const rules_snapshot *s, const char *path, rules_error *err)
+int rules_json_save_snapshot(const rules_snapshot *s, const char *path, base_error *err)
 {
     cJSON *root = rules_json_from_snapshot(s);
     if (!root)
-        return rules_error_set(err, "%s: out of memory", path);
-    int rc = rules_json_write_file(root, path, err);
+        return base_error_set(err, "%s: out of memory", path);
+    int rc = base_json_write_file(root, path, err);
     cJSON_Delete(root);
     return rc;
 }

@@ -28,11 +28,11 @@ void rules_judge_free(rules_judge *j)
 }
 
 rules_judge *rules_judge_new(const rules_snapshot *before, const rules_snapshot *after, const char *unit_id,
-                             const rules_check_options *opt, rules_error *err)
+                             const rules_check_options *opt, base_error *err)
 {
     rules_judge *j = calloc(1, sizeof *j);
     if (!j) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         return NULL;
     }
     if (opt)
@@ -55,7 +55,7 @@ rules_judge *rules_judge_new(const rules_snapshot *before, const rules_snapshot 
     }
     j->i0 = rules_table_find(&j->t0, unit_id);
     if (j->i0 == RULES_TABLE_NONE) {
-        rules_error_set(err, "unit %s is not in the before snapshot", unit_id);
+        base_error_set(err, "unit %s is not in the before snapshot", unit_id);
         rules_judge_free(j);
         return NULL;
     }
@@ -66,7 +66,7 @@ rules_judge *rules_judge_new(const rules_snapshot *before, const rules_snapshot 
     j->pairs = malloc(2 * u->n_models * sizeof *j->pairs);
     if (!j->moved.models || !j->pairs) {
         j->moved.models = NULL;
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         rules_judge_free(j);
         return NULL;
     }
@@ -96,25 +96,25 @@ rules_pose rules_judge_start(const rules_judge *j)
     return (rules_pose){f->front_centre, f->heading};
 }
 
-void rules_judge_place(const rules_judge *j, rules_pose p, rules_vec2 *pos, double *turn)
+void rules_judge_place(const rules_judge *j, rules_pose p, base_vec2 *pos, double *turn)
 {
     const rules_unit *u = rules_judge_unit(j);
     rules_pose p0 = rules_judge_start(j);
     double t = p.heading - p0.heading, c = cos(t), s = sin(t);
     for (size_t k = 0; k < u->n_models; k++) {
-        rules_vec2 r = rules_v2_sub(u->models[k].pos, p0.front_centre);
-        pos[k] = rules_v2(p.front_centre.x + c * r.x - s * r.y, p.front_centre.y + s * r.x + c * r.y);
+        base_vec2 r = base_v2_sub(u->models[k].pos, p0.front_centre);
+        pos[k] = base_v2(p.front_centre.x + c * r.x - s * r.y, p.front_centre.y + s * r.x + c * r.y);
     }
-    *turn = rules_angle_wrap(t);
+    *turn = base_angle_wrap(t);
 }
 
-int rules_judge_report(rules_judge *j, const rules_vec2 *pos, double turn, rules_move_type type,
-                       rules_unit_report *ur, rules_error *err)
+int rules_judge_report(rules_judge *j, const base_vec2 *pos, double turn, rules_move_type type,
+                       rules_unit_report *ur, base_error *err)
 {
     const rules_unit *u0 = rules_judge_unit(j);
     for (size_t k = 0; k < u0->n_models; k++) {
         j->moved.models[k].pos = pos[k];
-        j->moved.models[k].facing = rules_angle_wrap(u0->models[k].facing + turn);
+        j->moved.models[k].facing = base_angle_wrap(u0->models[k].facing + turn);
     }
     j->moved.n_models = u0->n_models;
     const rules_table *t1 = j->has_after ? &j->t1 : &j->t0;
@@ -122,12 +122,12 @@ int rules_judge_report(rules_judge *j, const rules_vec2 *pos, double turn, rules
                         .f0 = j->t0.fits[j->i0], .rs = &j->rs, .opt = &j->opt};
     rules_unit_report_init(ur, u0->id, u0->side, RULES_MOVE_NONE, false);
     if (rules_formation_fit(&j->moved, &j->opt.formation, &c.f1, NULL) < 0)
-        return rules_error_set(err, "unit %s has no models", u0->id);
+        return base_error_set(err, "unit %s has no models", u0->id);
     rules_move_ctx_prepare(&c, j->pairs);
     return rules_move_ctx_judge(&c, type, type != RULES_MOVE_AUTO, ur, err);
 }
 
-bool rules_judge_legal(rules_judge *j, const rules_vec2 *pos, double turn, rules_move_type type)
+bool rules_judge_legal(rules_judge *j, const base_vec2 *pos, double turn, rules_move_type type)
 {
     rules_unit_report ur;
     bool legal = rules_judge_report(j, pos, turn, type, &ur, NULL) == 0 && ur.verdict == RULES_VERDICT_LEGAL;

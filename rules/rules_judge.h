@@ -12,7 +12,7 @@
  * How to use:
  *   rules_judge *j = rules_judge_new(before, after, "spears", &opt, &err);  // after NULL: the table as it
  *                                                                          // stands (a move not made yet)
- *   rules_vec2 pos[n]; double turn;
+ *   base_vec2 pos[n]; double turn;
  *   rules_judge_place(j, pose, pos, &turn);       // the unit carried rigidly so its Front is at `pose`
  *   bool ok = rules_judge_legal(j, pos, turn, RULES_MOVE_MARCH);
  *   rules_unit_report ur; rules_judge_report(j, pos, turn, RULES_MOVE_MARCH, &ur, &err); ... clear
@@ -35,7 +35,7 @@ typedef struct rules_judge rules_judge;
  * unit is unknown, has no models, or out of memory.
  */
 rules_judge *rules_judge_new(const rules_snapshot *before, const rules_snapshot *after, const char *unit_id,
-                             const rules_check_options *opt, rules_error *err);
+                             const rules_check_options *opt, base_error *err);
 void rules_judge_free(rules_judge *j);
 
 /* The unit before the move, its fitted formation, and the ruleset the judge applies. */
@@ -50,7 +50,7 @@ rules_pose rules_judge_start(const rules_judge *j);
  * the centre of the Front Facing is at `p` (facing p.heading): pos[k] for
  * model k of rules_judge_unit, and the turn of every facing.
  */
-void rules_judge_place(const rules_judge *j, rules_pose p, rules_vec2 *pos, double *turn);
+void rules_judge_place(const rules_judge *j, rules_pose p, base_vec2 *pos, double *turn);
 
 /*
  * Judges the move ending with model k at pos[k], every facing turned by
@@ -58,9 +58,9 @@ void rules_judge_place(const rules_judge *j, rules_pose p, rules_vec2 *pos, doub
  * Fills `ur` (initialised here; the caller clears it). -1 when the unit's
  * profile lacks the rate the type needs, or out of memory.
  */
-int rules_judge_report(rules_judge *j, const rules_vec2 *pos, double turn, rules_move_type type,
-                       rules_unit_report *ur, rules_error *err);
+int rules_judge_report(rules_judge *j, const base_vec2 *pos, double turn, rules_move_type type,
+                       rules_unit_report *ur, base_error *err);
 /* The same, only whether the call is LEGAL (false also when it cannot be judged). */
-bool rules_judge_legal(rules_judge *j, const rules_vec2 *pos, double turn, rules_move_type type);
+bool rules_judge_legal(rules_judge *j, const base_vec2 *pos, double turn, rules_move_type type);
 
 #endif

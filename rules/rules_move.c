@@ -11,16 +11,16 @@ void rules_check_options_default(rules_check_options *opt)
     opt->formation.facing_tolerance_rad = RULES_FORMATION_FACING_TOLERANCE_RAD;
     opt->limit_tolerance_mm = 0.5;
     opt->still_mm = 1.0;
-    opt->still_rad = rules_deg_to_rad(0.5);
+    opt->still_rad = base_deg_to_rad(0.5);
     opt->rigid_tolerance_mm = 4.0;
     opt->straight_tolerance_mm = 4.0;
-    opt->straight_tolerance_rad = rules_deg_to_rad(2.0);
+    opt->straight_tolerance_rad = base_deg_to_rad(2.0);
     opt->reform_centre_tolerance_mm = 5.0;
 }
 
-static rules_vec2 apply_rigid(const rules_move_ctx *c, rules_vec2 p)
+static base_vec2 apply_rigid(const rules_move_ctx *c, base_vec2 p)
 {
-    return rules_v2_add(rules_v2_rot(p, c->rot), c->trans);
+    return base_v2_add(base_v2_rot(p, c->rot), c->trans);
 }
 
 /* 2-D Kabsch: the rotation and translation that best carry the before models onto the after ones. */
@@ -29,29 +29,29 @@ static void fit_rigid(rules_move_ctx *c)
     const rules_model *m0 = c->u0->models, *m1 = c->u1->models;
     if (c->n_pairs == 1) {
         const rules_model *a = &m0[c->pair0[0]], *b = &m1[c->pair1[0]];
-        c->rot = rules_angle_wrap(b->facing - a->facing);
-        c->trans = rules_v2_sub(b->pos, rules_v2_rot(a->pos, c->rot));
+        c->rot = base_angle_wrap(b->facing - a->facing);
+        c->trans = base_v2_sub(b->pos, base_v2_rot(a->pos, c->rot));
     } else {
-        rules_vec2 c0 = {0, 0}, c1 = {0, 0};
+        base_vec2 c0 = {0, 0}, c1 = {0, 0};
         for (size_t i = 0; i < c->n_pairs; i++) {
-            c0 = rules_v2_add(c0, m0[c->pair0[i]].pos);
-            c1 = rules_v2_add(c1, m1[c->pair1[i]].pos);
+            c0 = base_v2_add(c0, m0[c->pair0[i]].pos);
+            c1 = base_v2_add(c1, m1[c->pair1[i]].pos);
         }
-        c0 = rules_v2_scale(c0, 1.0 / c->n_pairs);
-        c1 = rules_v2_scale(c1, 1.0 / c->n_pairs);
+        c0 = base_v2_scale(c0, 1.0 / c->n_pairs);
+        c1 = base_v2_scale(c1, 1.0 / c->n_pairs);
         double sc = 0, sd = 0;
         for (size_t i = 0; i < c->n_pairs; i++) {
-            rules_vec2 a = rules_v2_sub(m0[c->pair0[i]].pos, c0), b = rules_v2_sub(m1[c->pair1[i]].pos, c1);
-            sc += rules_v2_cross(a, b);
-            sd += rules_v2_dot(a, b);
+            base_vec2 a = base_v2_sub(m0[c->pair0[i]].pos, c0), b = base_v2_sub(m1[c->pair1[i]].pos, c1);
+            sc += base_v2_cross(a, b);
+            sd += base_v2_dot(a, b);
         }
         c->rot = atan2(sc, sd);
-        c->trans = rules_v2_sub(c1, rules_v2_rot(c0, c->rot));
+        c->trans = base_v2_sub(c1, base_v2_rot(c0, c->rot));
     }
     c->rigid_residual_mm = 0;
     c->rigid_worst = 0;
     for (size_t i = 0; i < c->n_pairs; i++) {
-        double r = rules_v2_dist(apply_rigid(c, m0[c->pair0[i]].pos), m1[c->pair1[i]].pos);
+        double r = base_v2_dist(apply_rigid(c, m0[c->pair0[i]].pos), m1[c->pair1[i]].pos);
         if (r > c->rigid_residual_mm) {
             c->rigid_residual_mm = r;
             c->rigid_worst = i;
@@ -66,7 +66,7 @@ static bool is_rigid(const rules_move_ctx *c)
 
 static double pair_distance(const rules_move_ctx *c, size_t i)
 {
-    return rules_v2_dist(c->u0->models[c->pair0[i]].pos, c->u1->models[c->pair1[i]].pos);
+    return base_v2_dist(c->u0->models[c->pair0[i]].pos, c->u1->models[c->pair1[i]].pos);
 }
 
 static bool over(const rules_move_ctx *c, double measured, double limit)
@@ -97,13 +97,13 @@ static void check_model_distances(const rules_move_ctx *c, rules_unit_report *ur
         v = rules_unit_report_add_violation(ur, "MU-MODEL-DIST", RULES_QTY_LENGTH, worst_d, limit,
                                             "Model %s ends %.2f\" from where it started, farther than its %s of "
                                             "%.2f\".",
-                                            worst_id, rules_mm_to_in(worst_d), rate_name, rules_mm_to_in(limit));
+                                            worst_id, base_mm_to_in(worst_d), rate_name, base_mm_to_in(limit));
     else
         v = rules_unit_report_add_violation(ur, "MU-MODEL-DIST", RULES_QTY_LENGTH, worst_d, limit,
                                             "%zu models end farther than their %s of %.2f\" from where they "
                                             "started (worst: %s, %.2f\").",
-                                            n_over, rate_name, rules_mm_to_in(limit), worst_id,
-                                            rules_mm_to_in(worst_d));
+                                            n_over, rate_name, base_mm_to_in(limit), worst_id,
+                                            base_mm_to_in(worst_d));
     for (size_t i = 0; v && i < c->n_pairs; i++)
         if (over(c, pair_distance(c, i), limit))
             rules_violation_add_model(v, c->u0->models[c->pair0[i]].id);
@@ -117,7 +117,7 @@ static void check_rigid(const rules_move_ctx *c, rules_unit_report *ur, const ch
     rules_violation *v = rules_unit_report_add_violation(
         ur, "MU-FORMATION-KEPT", RULES_QTY_LENGTH, c->rigid_residual_mm, c->opt->rigid_tolerance_mm,
         "An %s moves the unit as a block, but model %s ends %.2f\" away from its place in the formation.",
-        move_name, c->u0->models[c->pair0[c->rigid_worst]].id, rules_mm_to_in(c->rigid_residual_mm));
+        move_name, c->u0->models[c->pair0[c->rigid_worst]].id, base_mm_to_in(c->rigid_residual_mm));
     if (v)
         rules_violation_add_model(v, c->u0->models[c->pair0[c->rigid_worst]].id);
 }
@@ -130,7 +130,7 @@ static void check_path_length(const rules_move_ctx *c, rules_unit_report *ur, co
                                     "The shortest way to reach this position moving %s is %.2f\", more than the "
                                     "unit's %s of %.2f\".",
                                     ur->direction ? ur->direction : "forwards with wheels",
-                                    rules_mm_to_in(ur->path.length_mm), rate_name, rules_mm_to_in(ur->rate_mm));
+                                    base_mm_to_in(ur->path.length_mm), rate_name, base_mm_to_in(ur->rate_mm));
 }
 
 static void set_forward_path(const rules_move_ctx *c, rules_unit_report *ur)
@@ -169,7 +169,7 @@ static void set_straight_path(const rules_move_ctx *c, rules_unit_report *ur, ru
  * is MU-ONE-DIRECTION itself, not the length of a forward path that turns
  * the unit round. The path shown is what the player did: two straight steps.
  */
-static void combined_directions(const rules_move_ctx *c, rules_unit_report *ur, rules_vec2 local)
+static void combined_directions(const rules_move_ctx *c, rules_unit_report *ur, base_vec2 local)
 {
     const double fwd_len = ur->path.length_mm, rate = c->u0->advance_rate;
     ur->direction = "combined";
@@ -183,8 +183,8 @@ static void combined_directions(const rules_move_ctx *c, rules_unit_report *ur, 
                                     "An Advance goes forwards, backwards or sideways, not in two of these "
                                     "directions: the unit moved %s %.2f\" and sideways %.2f\" (as a forward move "
                                     "with wheels it would take %.2f\", more than its Advance Rate of %.2f\").",
-                                    local.y < 0 ? "back" : "forward", rules_mm_to_in(fabs(local.y)),
-                                    rules_mm_to_in(fabs(local.x)), rules_mm_to_in(fwd_len), rules_mm_to_in(rate));
+                                    local.y < 0 ? "back" : "forward", base_mm_to_in(fabs(local.y)),
+                                    base_mm_to_in(fabs(local.x)), base_mm_to_in(fwd_len), base_mm_to_in(rate));
 }
 
 static void evaluate_advance(const rules_move_ctx *c, rules_unit_report *ur)
@@ -203,10 +203,10 @@ static void evaluate_advance(const rules_move_ctx *c, rules_unit_report *ur)
     /* Backwards or sideways, straight, up to a fraction of it (not for free-pivoting single models). */
     bool straight = fabs(c->rot) <= c->opt->straight_tolerance_rad && c->n_pairs > 0 &&
                     !(c->u0->n_models == 1 && c->rs->single_model_free_pivot);
-    rules_vec2 local = rules_frame_to_local((rules_frame){c->pose0.front_centre, c->pose0.heading},
+    base_vec2 local = base_frame_to_local((base_frame){c->pose0.front_centre, c->pose0.heading},
                                             c->pose1.front_centre);
     const double stol = c->opt->straight_tolerance_mm;
-    double len = rules_v2_len(local);
+    double len = base_v2_len(local);
     if (straight && local.y < -stol && fabs(local.x) <= stol) {
         double limit = rate * c->rs->backward_fraction;
         if (len / limit < best_ratio) {
@@ -274,12 +274,12 @@ static void evaluate_reform(const rules_move_ctx *c, rules_unit_report *ur)
     ur->move = RULES_MOVE_REFORM;
     ur->rate_mm = c->u0->march_rate;
     ur->has_path = false; /* the unit is lifted and placed back: no path */
-    double shift = rules_v2_dist(c->f0.centre, c->f1.centre);
+    double shift = base_v2_dist(c->f0.centre, c->f1.centre);
     if (shift > c->opt->reform_centre_tolerance_mm)
         rules_unit_report_add_violation(ur, "MU-REFORM-CENTRE", RULES_QTY_LENGTH, shift,
                                         c->opt->reform_centre_tolerance_mm,
                                         "A Reform keeps the unit's Centre in place, but it moved %.2f\".",
-                                        rules_mm_to_in(shift));
+                                        base_mm_to_in(shift));
     check_formation_legal(c, ur);
     check_model_distances(c, ur, ur->rate_mm, "March Rate");
     rules_unit_report_add_note(ur, "A unit that Reformed cannot shoot in the Shooting Phase this Player Turn.");
@@ -345,13 +345,13 @@ size_t rules_move_ctx_prepare(rules_move_ctx *c, size_t *pairs)
     fit_rigid(c);
     double max_move2 = 0;
     for (size_t i = 0; i < c->n_pairs; i++) {
-        rules_vec2 d = rules_v2_sub(c->u0->models[c->pair0[i]].pos, c->u1->models[c->pair1[i]].pos);
-        max_move2 = fmax(max_move2, rules_v2_dot(d, d));
+        base_vec2 d = base_v2_sub(c->u0->models[c->pair0[i]].pos, c->u1->models[c->pair1[i]].pos);
+        max_move2 = fmax(max_move2, base_v2_dot(d, d));
     }
     c->moved = max_move2 > c->opt->still_mm * c->opt->still_mm || fabs(c->rot) > c->opt->still_rad;
     c->pose0 = (rules_pose){c->f0.front_centre, c->f0.heading};
     if (is_rigid(c))
-        c->pose1 = (rules_pose){apply_rigid(c, c->f0.front_centre), rules_angle_wrap(c->f0.heading + c->rot)};
+        c->pose1 = (rules_pose){apply_rigid(c, c->f0.front_centre), base_angle_wrap(c->f0.heading + c->rot)};
     else
         c->pose1 = (rules_pose){c->f1.front_centre, c->f1.heading};
     if (c->moved)
@@ -360,7 +360,7 @@ size_t rules_move_ctx_prepare(rules_move_ctx *c, size_t *pairs)
 }
 
 /* Infers the move type: the first legal one of Advance, March, Reform, else the closest to legal. */
-static int judge_auto(const rules_move_ctx *c, rules_unit_report *chosen, rules_error *err)
+static int judge_auto(const rules_move_ctx *c, rules_unit_report *chosen, base_error *err)
 {
     static const rules_move_type order[] = {RULES_MOVE_ADVANCE, RULES_MOVE_MARCH, RULES_MOVE_REFORM};
     const rules_unit_report base = *chosen; /* filled but owning no arrays yet */
@@ -385,19 +385,19 @@ static int judge_auto(const rules_move_ctx *c, rules_unit_report *chosen, rules_
             break;
     }
     if (!have)
-        return rules_error_set(err, "unit %s: its profile has neither advance_in nor march_in; its move cannot be "
+        return base_error_set(err, "unit %s: its profile has neither advance_in nor march_in; its move cannot be "
                                     "judged",
                                c->u0->id);
     return 0;
 }
 
 int rules_move_ctx_judge(const rules_move_ctx *c, rules_move_type type, bool declared, rules_unit_report *ur,
-                         rules_error *err)
+                         base_error *err)
 {
     ur->centre_before = c->f0.centre;
     ur->centre_after = c->f1.centre;
-    ur->centre_displacement_mm = rules_v2_dist(c->f0.centre, c->f1.centre);
-    ur->rotation_rad = rules_angle_wrap(c->f1.heading - c->f0.heading);
+    ur->centre_displacement_mm = base_v2_dist(c->f0.centre, c->f1.centre);
+    ur->rotation_rad = base_angle_wrap(c->f1.heading - c->f0.heading);
     ur->files_before = c->f0.files;
     ur->ranks_before = c->f0.ranks;
     ur->files_after = c->f1.files;
@@ -406,7 +406,7 @@ int rules_move_ctx_judge(const rules_move_ctx *c, rules_move_type type, bool dec
         ur->move = RULES_MOVE_NONE;
     } else if (type != RULES_MOVE_AUTO) {
         if (!can_evaluate(c, type))
-            return rules_error_set(err, "unit %s: its profile has no %s, needed to judge a %s", c->u0->id,
+            return base_error_set(err, "unit %s: its profile has no %s, needed to judge a %s", c->u0->id,
                                    type == RULES_MOVE_ADVANCE ? "advance_in" : "march_in", rules_move_word(type));
         ur->declared = declared;
         evaluate(c, type, ur);
@@ -450,14 +450,14 @@ static int add_models(const rules_move_ctx *c, rules_unit_report *ur)
 }
 
 static int check_unit(const rules_table *t0, const rules_table *t1, size_t i0, size_t i1, const rules_ruleset *rs,
-                      const rules_check_options *opt, rules_report *out, rules_error *err)
+                      const rules_check_options *opt, rules_report *out, base_error *err)
 {
     rules_move_ctx c = {.t0 = t0, .t1 = t1, .i0 = i0, .i1 = i1, .u0 = &t0->s->units[i0], .u1 = &t1->s->units[i1],
                   .f0 = t0->fits[i0], .f1 = t1->fits[i1], .rs = rs, .opt = opt};
     size_t n = c.u0->n_models, stack[64];
     size_t *pairs = 2 * n <= 64 ? stack : malloc(2 * n * sizeof *pairs);
     if (!pairs)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     int rc = 0;
     bool selected = opt->unit_id && strcmp(opt->unit_id, c.u0->id) == 0;
     if (rules_move_ctx_prepare(&c, pairs) == 0) {
@@ -473,7 +473,7 @@ static int check_unit(const rules_table *t0, const rules_table *t1, size_t i0, s
         rc = -1;
         rules_unit_report_clear(&ur);
     } else if (add_models(&c, &ur) < 0 || rules_report_take_unit(out, &ur) < 0) {
-        rc = rules_error_set(err, "out of memory");
+        rc = base_error_set(err, "out of memory");
         rules_unit_report_clear(&ur);
     }
 done:
@@ -485,7 +485,7 @@ done:
 /* ---- the table -------------------------------------------------------- */
 
 /* A model in both snapshots must belong to the same unit in both. */
-static int check_consistent(const rules_table *t0, const rules_table *t1, rules_error *err)
+static int check_consistent(const rules_table *t0, const rules_table *t1, base_error *err)
 {
     const rules_snapshot *before = t0->s, *after = t1->s;
     for (size_t i = 0; i < before->n_units; i++) {
@@ -498,7 +498,7 @@ static int check_consistent(const rules_table *t0, const rules_table *t1, rules_
                          rules_unit_find_model(same, u->models[j].id)))
                 continue; /* the usual case, found without searching the whole table */
             if (rules_snapshot_find_model(after, u->models[j].id, &other) && strcmp(other->id, u->id) != 0)
-                return rules_error_set(err,
+                return base_error_set(err,
                                        "model %s belongs to unit %s before but to unit %s after; a model cannot "
                                        "change units",
                                        u->models[j].id, u->id, other->id);
@@ -508,7 +508,7 @@ static int check_consistent(const rules_table *t0, const rules_table *t1, rules_
 }
 
 int rules_move_check(const rules_snapshot *before, const rules_snapshot *after, const rules_check_options *opt_in,
-                     rules_report *out, rules_error *err)
+                     rules_report *out, base_error *err)
 {
     rules_check_options defaults;
     if (!opt_in) {
@@ -527,9 +527,9 @@ int rules_move_check(const rules_snapshot *before, const rules_snapshot *after, 
     }
     int rc = check_consistent(&t0, &t1, err);
     if (rc == 0 && rules_report_reserve(out, opt->unit_id ? 1 : before->n_units) < 0)
-        rc = rules_error_set(err, "out of memory");
+        rc = base_error_set(err, "out of memory");
     if (rc == 0 && opt->unit_id && rules_table_find(&t0, opt->unit_id) == RULES_TABLE_NONE)
-        rc = rules_error_set(err, "unit %s is not in the before snapshot", opt->unit_id);
+        rc = base_error_set(err, "unit %s is not in the before snapshot", opt->unit_id);
     for (size_t i = 0; rc == 0 && i < before->n_units; i++) {
         const rules_unit *u0 = &before->units[i];
         if (opt->unit_id && strcmp(opt->unit_id, u0->id) != 0)

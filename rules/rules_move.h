@@ -18,7 +18,7 @@
 #ifndef RULES_MOVE_H
 #define RULES_MOVE_H
 
-#include "rules_error.h"
+#include "base_error.h"
 #include "rules_formation.h"
 #include "rules_report.h"
 #include "rules_snapshot.h"
@@ -51,7 +51,7 @@ void rules_check_options_default(rules_check_options *opt);
  * `err` naming the unit, model and field.
  */
 int rules_move_check(const rules_snapshot *before, const rules_snapshot *after, const rules_check_options *opt,
-                     rules_report *out, rules_error *err);
+                     rules_report *out, base_error *err);
 
 /*
  * Every model of `u` on the board of `board` (within tol_mm); otherwise adds

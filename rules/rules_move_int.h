@@ -22,7 +22,7 @@ typedef struct rules_move_ctx {
     size_t *pair0, *pair1;       /* indices of models present in both snapshots */
     size_t n_pairs;
     double rot;                  /* rigid fit: rotation and translation taking before to after */
-    rules_vec2 trans;
+    base_vec2 trans;
     double rigid_residual_mm;    /* worst model's distance from where the rigid motion puts it */
     size_t rigid_worst;          /* index into pair arrays */
     bool moved;
@@ -47,7 +47,7 @@ size_t rules_move_ctx_prepare(rules_move_ctx *c, size_t *pairs);
  * unit's profile lacks the rate the type needs (err says which).
  */
 int rules_move_ctx_judge(const rules_move_ctx *c, rules_move_type type, bool declared, rules_unit_report *ur,
-                         rules_error *err);
+                         base_error *err);
 
 /* ---- rules_move_table.c ---- */
 void rules_move_check_eligible(const rules_move_ctx *c, rules_unit_report *ur);

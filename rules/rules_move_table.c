@@ -34,7 +34,7 @@ static int cmp_size(const void *a, const void *b)
  * block the caller frees (when more than `cap` are near); NULL when out of
  * memory.
  */
-static size_t near_units(const rules_table *t, const rules_obb *box, double reach, size_t *buf, size_t cap,
+static size_t near_units(const rules_table *t, const base_obb *box, double reach, size_t *buf, size_t cap,
                          size_t **out, bool sorted)
 {
     rules_aabb q = rules_aabb_of_obb(box);
@@ -58,7 +58,7 @@ void rules_move_check_march_test(const rules_move_ctx *c, rules_unit_report *ur)
     size_t buf[64], *near;
     size_t n = near_units(t, &c->f0.boundary, radius, buf, 64, &near, false);
     const rules_aabb mine = t->box[c->i0];
-    const rules_vec2 *my_corners = t->corners[c->i0];
+    const base_vec2 *my_corners = t->corners[c->i0];
     double nearest = INFINITY;
     size_t who_i = RULES_TABLE_NONE;
     for (size_t k = 0; k < n; k++) {
@@ -69,7 +69,7 @@ void rules_move_check_march_test(const rules_move_ctx *c, rules_unit_report *ur)
         double limit = fmin(nearest, radius);
         if (rules_aabb_dist2(&mine, &t->box[i]) > limit * limit)
             continue;
-        double d = rules_quad_dist(my_corners, t->corners[i]);
+        double d = base_quad_dist(my_corners, t->corners[i]);
         if (d < nearest || (d == nearest && i < who_i)) { /* ties: the first in the table, whatever the grid */
             nearest = d;
             who_i = i;
@@ -85,22 +85,22 @@ void rules_move_check_march_test(const rules_move_ctx *c, rules_unit_report *ur)
         rules_unit_report_add_note(ur,
                                    "March Test required: enemy unit %s was %.2f\" away (within %.0f\"). The March "
                                    "is legal only if the test was passed.",
-                                   who, rules_mm_to_in(nearest), rules_mm_to_in(radius));
+                                   who, base_mm_to_in(nearest), base_mm_to_in(radius));
     else
         rules_unit_report_add_note(ur, "March Test required: enemy unit %s was %.2f\" away (within %.0f\").", who,
-                                   rules_mm_to_in(nearest), rules_mm_to_in(radius));
+                                   base_mm_to_in(nearest), base_mm_to_in(radius));
 }
 
 /* Models of the moving unit within `limit` of `poly`: a unit boundary (rect: 4 corners counter-clockwise,
  * the rectangle distance) or a terrain polygon (any orientation, maybe concave: the polygon distance). */
-static void add_models_near(const rules_move_ctx *c, rules_violation *v, const rules_vec2 *poly, size_t n, bool rect,
+static void add_models_near(const rules_move_ctx *c, rules_violation *v, const base_vec2 *poly, size_t n, bool rect,
                             double limit)
 {
     for (size_t j = 0; v && j < c->u1->n_models; j++) {
-        rules_obb base = rules_model_base(c->u1, &c->u1->models[j]);
-        rules_vec2 corners[4];
-        rules_obb_corners(&base, corners);
-        double d = rect ? rules_quad_dist(corners, poly) : rules_poly_dist(corners, 4, poly, n);
+        base_obb base = rules_model_base(c->u1, &c->u1->models[j]);
+        base_vec2 corners[4];
+        base_obb_corners(&base, corners);
+        double d = rect ? base_quad_dist(corners, poly) : base_poly_dist(corners, 4, poly, n);
         if (d < limit)
             rules_violation_add_model(v, c->u1->models[j].id);
     }
@@ -112,13 +112,13 @@ static void check_spacing_units(const rules_move_ctx *c, rules_unit_report *ur)
     const double spacing = c->rs->unit_spacing_mm, tol = c->opt->limit_tolerance_mm;
     size_t buf[64], *near;
     size_t n = near_units(t, &c->f1.boundary, spacing, buf, 64, &near, true);
-    rules_vec2 mine[4];
-    rules_obb_corners(&c->f1.boundary, mine);
+    base_vec2 mine[4];
+    base_obb_corners(&c->f1.boundary, mine);
     for (size_t k = 0; k < n; k++) {
         size_t i = near[k];
         if (i == c->i1)
             continue;
-        double gap = rules_quad_dist(mine, t->corners[i]);
+        double gap = base_quad_dist(mine, t->corners[i]);
         if (gap >= spacing - tol)
             continue;
         const char *id = t->s->units[i].id;
@@ -126,12 +126,12 @@ static void check_spacing_units(const rules_move_ctx *c, rules_unit_report *ur)
             gap > 0 ? rules_unit_report_add_violation(
                           ur, "MU-SPACING-UNIT", RULES_QTY_LENGTH, gap, spacing,
                           "The unit ends %.2f\" from unit %s; units must end a move at least %.2f\" apart.",
-                          rules_mm_to_in(gap), id, rules_mm_to_in(spacing))
+                          base_mm_to_in(gap), id, base_mm_to_in(spacing))
                     : rules_unit_report_add_violation(
                           ur, "MU-SPACING-UNIT", RULES_QTY_LENGTH, gap, spacing,
                           "The unit ends touching or overlapping unit %s; units must end a move at least %.2f\" "
                           "apart.",
-                          id, rules_mm_to_in(spacing));
+                          id, base_mm_to_in(spacing));
         add_models_near(c, v, t->corners[i], 4, true, spacing - tol);
     }
     if (near != buf)
@@ -143,20 +143,20 @@ void rules_move_check_spacing(const rules_move_ctx *c, rules_unit_report *ur)
     check_spacing_units(c, ur);
     const rules_table *t = c->t1;
     const double spacing = c->rs->unit_spacing_mm, tol = c->opt->limit_tolerance_mm;
-    rules_vec2 mine[4];
-    rules_obb_corners(&c->f1.boundary, mine);
+    base_vec2 mine[4];
+    base_obb_corners(&c->f1.boundary, mine);
     const rules_aabb mbox = rules_aabb_of_obb(&c->f1.boundary);
     for (size_t i = 0; i < t->s->n_terrain; i++) {
         const rules_terrain *tr = &t->s->terrain[i];
         if (tr->kind != RULES_TERRAIN_IMPASSABLE || rules_aabb_dist2(&mbox, &t->terrain_box[i]) >= spacing * spacing)
             continue;
-        double gap = rules_poly_dist(mine, 4, tr->points, tr->n_points);
+        double gap = base_poly_dist(mine, 4, tr->points, tr->n_points);
         if (gap >= spacing - tol)
             continue;
         rules_violation *v = rules_unit_report_add_violation(
             ur, "MU-SPACING-TERRAIN", RULES_QTY_LENGTH, gap, spacing,
             "The unit ends %.2f\" from impassable terrain%s%s; it must stay at least %.2f\" away.",
-            rules_mm_to_in(gap), tr->id[0] ? " " : "", tr->id, rules_mm_to_in(spacing));
+            base_mm_to_in(gap), tr->id[0] ? " " : "", tr->id, base_mm_to_in(spacing));
         add_models_near(c, v, tr->points, tr->n_points, false, spacing - tol);
     }
 }
@@ -179,9 +179,9 @@ void rules_check_board_edge(const rules_unit *u, const rules_snapshot *board, do
     double worst = 0;
     rules_violation *v = NULL;
     for (size_t j = 0; j < u->n_models; j++) {
-        rules_obb base = rules_model_base(u, &u->models[j]);
-        rules_vec2 k[4];
-        rules_obb_corners(&base, k);
+        base_obb base = rules_model_base(u, &u->models[j]);
+        base_vec2 k[4];
+        base_obb_corners(&base, k);
         double out = 0;
         for (int q = 0; q < 4; q++) {
             out = fmax(out, fmax(-k[q].x, k[q].x - board->board_width));
@@ -199,6 +199,6 @@ void rules_check_board_edge(const rules_unit *u, const rules_snapshot *board, do
     if (v) {
         v->measured = worst;
         snprintf(v->message, sizeof v->message,
-                 "The unit ends %.2f\" past the board edge; every model must stay on the board.", rules_mm_to_in(worst));
+                 "The unit ends %.2f\" past the board edge; every model must stay on the board.", base_mm_to_in(worst));
     }
 }

@@ -21,27 +21,27 @@ double rules_pairing_sigma(const rules_pairing_params *o, const rules_model *m)
 
 bool rules_pairing_measured(const rules_model *m) { return m->evidence != RULES_EVIDENCE_INFERRED; }
 
-rules_vec2 rules_motion_carry(const rules_motion *mo, rules_vec2 p)
+base_vec2 rules_motion_carry(const rules_motion *mo, base_vec2 p)
 {
-    return rules_v2_add(rules_v2_rot(p, mo->rot), mo->trans);
+    return base_v2_add(base_v2_rot(p, mo->rot), mo->trans);
 }
 
-rules_vec2 rules_motion_uncarry(const rules_motion *mo, rules_vec2 p)
+base_vec2 rules_motion_uncarry(const rules_motion *mo, base_vec2 p)
 {
-    return rules_v2_rot(rules_v2_sub(p, mo->trans), -mo->rot);
+    return base_v2_rot(base_v2_sub(p, mo->trans), -mo->rot);
 }
 
 /* The unit's motion from the models measured in both frames (2-D Kabsch); without any, from its two formations. */
 void rules_motion_fit(const rules_pairing_params *p, const rules_unit *u0, const rules_unit *u1, rules_motion *mo)
 {
     memset(mo, 0, sizeof *mo);
-    rules_vec2 c0 = {0, 0}, c1 = {0, 0};
+    base_vec2 c0 = {0, 0}, c1 = {0, 0};
     double fc = 0, fs = 0;
     for (size_t j = 0; j < u0->n_models; j++) {
         const rules_model *a = &u0->models[j], *b = rules_unit_find_model(u1, a->id);
         if (!b || !rules_pairing_measured(a) || !rules_pairing_measured(b))
             continue;
-        c0 = rules_v2_add(c0, a->pos), c1 = rules_v2_add(c1, b->pos);
+        c0 = base_v2_add(c0, a->pos), c1 = base_v2_add(c1, b->pos);
         fc += cos(b->facing - a->facing), fs += sin(b->facing - a->facing);
         mo->n_measured++;
     }
@@ -49,22 +49,22 @@ void rules_motion_fit(const rules_pairing_params *p, const rules_unit *u0, const
         rules_formation f0, f1;
         if (rules_formation_fit(u0, NULL, &f0, NULL) < 0 || rules_formation_fit(u1, NULL, &f1, NULL) < 0)
             return;
-        mo->rot = rules_angle_wrap(f1.heading - f0.heading);
-        mo->trans = rules_v2_sub(f1.centre, rules_v2_rot(f0.centre, mo->rot));
+        mo->rot = base_angle_wrap(f1.heading - f0.heading);
+        mo->trans = base_v2_sub(f1.centre, base_v2_rot(f0.centre, mo->rot));
         mo->rigid = f0.files == f1.files && f0.ranks == f1.ranks;
         return;
     }
-    c0 = rules_v2_scale(c0, 1.0 / mo->n_measured), c1 = rules_v2_scale(c1, 1.0 / mo->n_measured);
+    c0 = base_v2_scale(c0, 1.0 / mo->n_measured), c1 = base_v2_scale(c1, 1.0 / mo->n_measured);
     double sc = 0, sd = 0;
     for (size_t j = 0; j < u0->n_models; j++) {
         const rules_model *a = &u0->models[j], *b = rules_unit_find_model(u1, a->id);
         if (!b || !rules_pairing_measured(a) || !rules_pairing_measured(b))
             continue;
-        rules_vec2 da = rules_v2_sub(a->pos, c0), db = rules_v2_sub(b->pos, c1);
-        sc += rules_v2_cross(da, db), sd += rules_v2_dot(da, db);
+        base_vec2 da = base_v2_sub(a->pos, c0), db = base_v2_sub(b->pos, c1);
+        sc += base_v2_cross(da, db), sd += base_v2_dot(da, db);
     }
     mo->rot = mo->n_measured == 1 ? atan2(fs, fc) : atan2(sc, sd);
-    mo->trans = rules_v2_sub(c1, rules_v2_rot(c0, mo->rot));
+    mo->trans = base_v2_sub(c1, base_v2_rot(c0, mo->rot));
     mo->rigid = true;
     for (size_t j = 0; j < u0->n_models && mo->rigid; j++) {
         const rules_model *a = &u0->models[j], *b = rules_unit_find_model(u1, a->id);
@@ -72,7 +72,7 @@ void rules_motion_fit(const rules_pairing_params *p, const rules_unit *u0, const
             continue;
         double reach = p->rigid_mm +
                        p->coverage * hypot(rules_pairing_sigma(p, a), rules_pairing_sigma(p, b));
-        mo->rigid = rules_v2_dist(rules_motion_carry(mo, a->pos), b->pos) <= reach;
+        mo->rigid = base_v2_dist(rules_motion_carry(mo, a->pos), b->pos) <= reach;
     }
 }
 
@@ -103,13 +103,13 @@ static int repair_side(rules_unit *u, const rules_unit *other, bool other_is_aft
     for (size_t i = 0; i < n; i++) {
         const rules_model *om = rules_unit_find_model(other, u->models[idx[i]].id);
         bool target = om && !(measured_targets_only && !rules_pairing_measured(om));
-        rules_vec2 t = {0, 0};
+        base_vec2 t = {0, 0};
         if (target)
             t = !through_motion  ? om->pos
                 : other_is_after ? rules_motion_uncarry(mo, om->pos)
                                  : rules_motion_carry(mo, om->pos);
         for (size_t j = 0; j < n; j++) {
-            double d = target ? rules_v2_dist(place[j].pos, t) : 0;
+            double d = target ? base_v2_dist(place[j].pos, t) : 0;
             cost[i * n + j] = d * d;
         }
     }
@@ -138,7 +138,7 @@ bool rules_pairing_slots_kept(const rules_pairing_params *p, const rules_unit *w
             continue;
         double reach = p->rigid_mm +
                        p->coverage * hypot(rules_pairing_sigma(p, a), rules_pairing_sigma(p, b));
-        if (rules_v2_dist(rules_motion_carry(mo, a->pos), b->pos) > reach)
+        if (base_v2_dist(rules_motion_carry(mo, a->pos), b->pos) > reach)
             return false;
     }
     return true;
@@ -156,7 +156,7 @@ bool rules_pairing_still(const rules_pairing_params *p, const rules_unit *w0, co
         if (!b)
             continue;
         double reach = fmax(p->jitter_mm, p->coverage * hypot(rules_pairing_sigma(p, a), rules_pairing_sigma(p, b)));
-        if (rules_v2_dist(a->pos, b->pos) > reach)
+        if (base_v2_dist(a->pos, b->pos) > reach)
             return false;
         n++;
     }

@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rules_geom.h"
+#include "base_geom.h"
 #include "rules_snapshot.h"
 
 typedef struct rules_pairing_params {
@@ -40,13 +40,13 @@ bool rules_pairing_measured(const rules_model *m);
 
 typedef struct rules_motion {
     double rot;
-    rules_vec2 trans;
+    base_vec2 trans;
     bool rigid;         /* the unit moved as a block, as far as its measured models show */
     size_t n_measured;  /* models measured in both frames */
 } rules_motion;
 
-rules_vec2 rules_motion_carry(const rules_motion *mo, rules_vec2 p);
-rules_vec2 rules_motion_uncarry(const rules_motion *mo, rules_vec2 p);
+base_vec2 rules_motion_carry(const rules_motion *mo, base_vec2 p);
+base_vec2 rules_motion_uncarry(const rules_motion *mo, base_vec2 p);
 void rules_motion_fit(const rules_pairing_params *p, const rules_unit *u0, const rules_unit *u1, rules_motion *mo);
 
 /*

@@ -6,41 +6,41 @@
 /* Angle in [0, 2pi), with round-off just below 2pi read as 0: a turn of -1e-12 is no turn, not a full circle. */
 static double mod2pi(double a)
 {
-    a = rules_angle_wrap_2pi(a);
-    return 2 * RULES_PI - a < 1e-9 ? 0.0 : a;
+    a = base_angle_wrap_2pi(a);
+    return 2 * BASE_PI - a < 1e-9 ? 0.0 : a;
 }
 
-static rules_vec2 left_of(double heading)
+static base_vec2 left_of(double heading)
 {
-    return rules_v2_dir(heading + RULES_PI / 2);
+    return base_v2_dir(heading + BASE_PI / 2);
 }
 
 rules_pose rules_path_apply_step(rules_pose p, const rules_step *s, double w)
 {
-    rules_vec2 h = rules_v2_dir(p.heading);
+    base_vec2 h = base_v2_dir(p.heading);
     switch (s->kind) {
     case RULES_STEP_FORWARD:
     case RULES_STEP_BACKWARD:
     case RULES_STEP_SIDEWAYS_LEFT:
     case RULES_STEP_SIDEWAYS_RIGHT: {
         /* Moved distance: straight steps count exactly what they move. */
-        rules_vec2 dir = s->kind == RULES_STEP_FORWARD    ? h
-                         : s->kind == RULES_STEP_BACKWARD ? rules_v2_scale(h, -1)
+        base_vec2 dir = s->kind == RULES_STEP_FORWARD    ? h
+                         : s->kind == RULES_STEP_BACKWARD ? base_v2_scale(h, -1)
                          : s->kind == RULES_STEP_SIDEWAYS_LEFT ? left_of(p.heading)
-                                                               : rules_v2_scale(left_of(p.heading), -1);
-        p.front_centre = rules_v2_add(p.front_centre, rules_v2_scale(dir, s->length_mm));
+                                                               : base_v2_scale(left_of(p.heading), -1);
+        p.front_centre = base_v2_add(p.front_centre, base_v2_scale(dir, s->length_mm));
         break;
     }
     case RULES_STEP_WHEEL_LEFT:
     case RULES_STEP_WHEEL_RIGHT: {
         double side = s->kind == RULES_STEP_WHEEL_LEFT ? 1.0 : -1.0;
-        rules_vec2 pivot = rules_v2_add(p.front_centre, rules_v2_scale(left_of(p.heading), side * w / 2));
-        p.front_centre = rules_v2_add(pivot, rules_v2_rot(rules_v2_sub(p.front_centre, pivot), s->angle_rad));
-        p.heading = rules_angle_wrap(p.heading + s->angle_rad);
+        base_vec2 pivot = base_v2_add(p.front_centre, base_v2_scale(left_of(p.heading), side * w / 2));
+        p.front_centre = base_v2_add(pivot, base_v2_rot(base_v2_sub(p.front_centre, pivot), s->angle_rad));
+        p.heading = base_angle_wrap(p.heading + s->angle_rad);
         break;
     }
     case RULES_STEP_PIVOT:
-        p.heading = rules_angle_wrap(p.heading + s->angle_rad);
+        p.heading = base_angle_wrap(p.heading + s->angle_rad);
         break;
     }
     return p;
@@ -130,7 +130,7 @@ static int word_params(int w, const dubins_in *in, double out[2][3])
         double phi = atan2(ca - cb, d - sa + sb);
         int n = 0;
         for (int k = 0; k < 2; k++) {
-            p = k == 0 ? mod2pi(2 * RULES_PI - acos(tmp0)) : acos(tmp0);
+            p = k == 0 ? mod2pi(2 * BASE_PI - acos(tmp0)) : acos(tmp0);
             out[n][0] = mod2pi(a - phi + mod2pi(p / 2));
             out[n][1] = p;
             out[n][2] = mod2pi(a - b - out[n][0] + mod2pi(p));
@@ -145,7 +145,7 @@ static int word_params(int w, const dubins_in *in, double out[2][3])
         double phi = atan2(ca - cb, d + sa - sb);
         int n = 0;
         for (int k = 0; k < 2; k++) {
-            p = k == 0 ? mod2pi(2 * RULES_PI - acos(tmp0)) : acos(tmp0);
+            p = k == 0 ? mod2pi(2 * BASE_PI - acos(tmp0)) : acos(tmp0);
             out[n][0] = mod2pi(-a - phi + p / 2);
             out[n][1] = p;
             out[n][2] = mod2pi(mod2pi(b) - a - out[n][0] + mod2pi(p));
@@ -188,9 +188,9 @@ static void build_path(int w, const double prm[3], double rho, double width, con
  * the heading only, not on where the wheel happens: that is what lets us
  * solve the straights of a word as a small linear system.
  */
-static rules_vec2 arc_disp(double rho, double th, double a, int d)
+static base_vec2 arc_disp(double rho, double th, double a, int d)
 {
-    return rules_v2_scale(rules_v2(sin(th + d * a) - sin(th), cos(th) - cos(th + d * a)), rho * d);
+    return base_v2_scale(base_v2(sin(th + d * a) - sin(th), cos(th) - cos(th + d * a)), rho * d);
 }
 
 typedef struct {
@@ -220,8 +220,8 @@ static void consider(const word_search *ws, const seg_type *kinds, const double 
     if (*ws->found && cand.length_mm >= ws->best->length_mm)
         return;
     rules_pose end = rules_path_apply(ws->from, &cand, ws->width);
-    if (rules_v2_dist(end.front_centre, ws->to.front_centre) > ws->pos_tol ||
-        fabs(rules_angle_wrap(end.heading - ws->to.heading)) > ws->ang_tol)
+    if (base_v2_dist(end.front_centre, ws->to.front_centre) > ws->pos_tol ||
+        fabs(base_angle_wrap(end.heading - ws->to.heading)) > ws->ang_tol)
         return;
     *ws->best = cand;
     *ws->found = true;
@@ -237,14 +237,14 @@ static double second_arc(const word_search *ws, double a1, int d)
  * Straight-arc-straight and the two-straight words with an S-bend
  * (arc, straight, opposite arc, straight and its mirror): v = s1*h1 + s2*h2.
  */
-static double two_straights(const word_search *ws, rules_vec2 v, double th1, double th2, double *s1, double *s2)
+static double two_straights(const word_search *ws, base_vec2 v, double th1, double th2, double *s1, double *s2)
 {
-    rules_vec2 h1 = rules_v2_dir(th1), h2 = rules_v2_dir(th2);
-    double det = rules_v2_cross(h1, h2);
+    base_vec2 h1 = base_v2_dir(th1), h2 = base_v2_dir(th2);
+    double det = base_v2_cross(h1, h2);
     if (fabs(det) < 1e-12)
         return INFINITY;
-    *s1 = rules_v2_cross(v, h2) / det;
-    *s2 = rules_v2_cross(h1, v) / det;
+    *s1 = base_v2_cross(v, h2) / det;
+    *s2 = base_v2_cross(h1, v) / det;
     (void)ws;
     return *s1 >= -1e-9 && *s2 >= -1e-9 ? fmax(*s1, 0) + fmax(*s2, 0) : INFINITY;
 }
@@ -253,8 +253,8 @@ static double two_straights(const word_search *ws, rules_vec2 v, double th1, dou
 static double sbend_cost(const word_search *ws, double a1, int d, bool first_straight, double *s1, double *s2)
 {
     double a2 = second_arc(ws, a1, d), th0 = ws->from.heading, thm = th0 + d * a1;
-    rules_vec2 disp = rules_v2_add(arc_disp(ws->rho, th0, a1, d), arc_disp(ws->rho, thm, a2, -d));
-    rules_vec2 v = rules_v2_sub(rules_v2_sub(ws->to.front_centre, ws->from.front_centre), disp);
+    base_vec2 disp = base_v2_add(arc_disp(ws->rho, th0, a1, d), arc_disp(ws->rho, thm, a2, -d));
+    base_vec2 v = base_v2_sub(base_v2_sub(ws->to.front_centre, ws->from.front_centre), disp);
     double straight = first_straight ? two_straights(ws, v, th0, thm, s1, s2) : two_straights(ws, v, thm, ws->to.heading, s1, s2);
     return straight + rules_path_wheel_cost(a1, ws->width, ws->rs) + rules_path_wheel_cost(a2, ws->width, ws->rs);
 }
@@ -263,11 +263,11 @@ static double sbend_cost(const word_search *ws, double a1, int d, bool first_str
 static double ccs_residual(const word_search *ws, double a1, int d, bool first_straight, double *s)
 {
     double a2 = second_arc(ws, a1, d), th0 = ws->from.heading;
-    rules_vec2 disp = rules_v2_add(arc_disp(ws->rho, th0, a1, d), arc_disp(ws->rho, th0 + d * a1, a2, -d));
-    rules_vec2 v = rules_v2_sub(rules_v2_sub(ws->to.front_centre, ws->from.front_centre), disp);
-    rules_vec2 h = rules_v2_dir(first_straight ? th0 : ws->to.heading);
-    *s = rules_v2_dot(v, h);
-    return rules_v2_cross(h, v);
+    base_vec2 disp = base_v2_add(arc_disp(ws->rho, th0, a1, d), arc_disp(ws->rho, th0 + d * a1, a2, -d));
+    base_vec2 v = base_v2_sub(base_v2_sub(ws->to.front_centre, ws->from.front_centre), disp);
+    base_vec2 h = base_v2_dir(first_straight ? th0 : ws->to.heading);
+    *s = base_v2_dot(v, h);
+    return base_v2_cross(h, v);
 }
 
 #define WORD_SCAN 48
@@ -299,14 +299,14 @@ static bool hopeless(const word_search *ws, double lo, double hi, int d)
 static void search_extra_words(rules_pose from, rules_pose to, double width, const rules_ruleset *rs,
                                double pos_tol, double ang_tol, rules_path *best, bool *found)
 {
-    word_search ws = {from, to, width, width / 2, rules_angle_wrap(to.heading - from.heading), rs,
+    word_search ws = {from, to, width, width / 2, base_angle_wrap(to.heading - from.heading), rs,
                       pos_tol, ang_tol, best, found};
-    const double step = 2 * RULES_PI / WORD_SCAN;
+    const double step = 2 * BASE_PI / WORD_SCAN;
 
     /* S C S: one wheel through the whole turn, straights at the start and end headings. */
     for (int d = -1; d <= 1; d += 2) {
         double turn = mod2pi(d * ws.delta), s1, s2;
-        rules_vec2 v = rules_v2_sub(rules_v2_sub(to.front_centre, from.front_centre),
+        base_vec2 v = base_v2_sub(base_v2_sub(to.front_centre, from.front_centre),
                                     arc_disp(ws.rho, from.heading, turn, d));
         if (turn > 1e-9 && isfinite(two_straights(&ws, v, from.heading, to.heading, &s1, &s2))) {
             seg_type k[3] = {SEG_S, d > 0 ? SEG_L : SEG_R, SEG_S};
@@ -387,8 +387,8 @@ void rules_path_forward_wheels(rules_pose from, rules_pose to, double width, con
                                rules_path *out)
 {
     const double rho = width / 2;
-    rules_vec2 delta = rules_v2_sub(to.front_centre, from.front_centre);
-    double dist = rules_v2_len(delta);
+    base_vec2 delta = base_v2_sub(to.front_centre, from.front_centre);
+    double dist = base_v2_len(delta);
     double theta = dist > 0 ? mod2pi(atan2(delta.y, delta.x)) : 0.0;
     dubins_in in;
     in.d = dist / rho;
@@ -422,8 +422,8 @@ void rules_path_forward_wheels(rules_pose from, rules_pose to, double width, con
     bool found = false;
     for (int i = 0; i < n_cands && !found; i++) {
         rules_pose end = rules_path_apply(from, &cands[order[i]], width);
-        if (rules_v2_dist(end.front_centre, to.front_centre) > pos_tol ||
-            fabs(rules_angle_wrap(end.heading - to.heading)) > ang_tol)
+        if (base_v2_dist(end.front_centre, to.front_centre) > pos_tol ||
+            fabs(base_angle_wrap(end.heading - to.heading)) > ang_tol)
             continue; /* a word whose closed form does not close: not a path */
         *out = cands[order[i]];
         found = true;
@@ -438,7 +438,7 @@ void rules_path_forward_wheels(rules_pose from, rules_pose to, double width, con
     double turning = 0;
     for (size_t i = 0; found && i < out->n_steps; i++)
         turning += fabs(out->steps[i].angle_rad);
-    if (!found || turning > rules_deg_to_rad(150))
+    if (!found || turning > base_deg_to_rad(150))
         search_extra_words(from, to, width, rs, pos_tol, ang_tol, out, &found);
     if (!found) {
         /* Cannot happen for width > 0 (LSL or RSR always closes); keep a truthful fallback. */
@@ -466,21 +466,21 @@ void rules_path_forward_wheels(rules_pose from, rules_pose to, double width, con
         return; /* nothing to drop: no second drive needed */
     clean.n_steps = kept;
     rules_pose end = rules_path_apply(from, &clean, width);
-    if (rules_v2_dist(end.front_centre, to.front_centre) < 0.05 &&
-        fabs(rules_angle_wrap(end.heading - to.heading)) < 1e-4)
+    if (base_v2_dist(end.front_centre, to.front_centre) < 0.05 &&
+        fabs(base_angle_wrap(end.heading - to.heading)) < 1e-4)
         *out = clean;
 }
 
-void rules_path_single_model(rules_vec2 from, double from_facing, rules_vec2 to, double to_facing,
+void rules_path_single_model(base_vec2 from, double from_facing, base_vec2 to, double to_facing,
                              rules_path *out)
 {
     memset(out, 0, sizeof *out);
-    rules_vec2 d = rules_v2_sub(to, from);
-    double len = rules_v2_len(d);
+    base_vec2 d = base_v2_sub(to, from);
+    double len = base_v2_len(d);
     double dir = len > 1e-9 ? atan2(d.y, d.x) : from_facing;
-    push_step(out, RULES_STEP_PIVOT, 0, rules_angle_wrap(dir - from_facing), 0);
+    push_step(out, RULES_STEP_PIVOT, 0, base_angle_wrap(dir - from_facing), 0);
     push_step(out, RULES_STEP_FORWARD, len, 0, len);
-    push_step(out, RULES_STEP_PIVOT, 0, rules_angle_wrap(to_facing - dir), 0);
+    push_step(out, RULES_STEP_PIVOT, 0, base_angle_wrap(to_facing - dir), 0);
 }
 
 const char *rules_step_word(rules_step_kind kind)
@@ -499,8 +499,8 @@ const char *rules_step_word(rules_step_kind kind)
 
 void rules_step_describe(const rules_step *s, char *buf, size_t cap)
 {
-    double in = rules_mm_to_in(s->length_mm);
-    double deg = rules_rad_to_deg(fabs(s->angle_rad));
+    double in = base_mm_to_in(s->length_mm);
+    double deg = base_rad_to_deg(fabs(s->angle_rad));
     switch (s->kind) {
     case RULES_STEP_FORWARD: snprintf(buf, cap, "forward %.2f\"", in); break;
     case RULES_STEP_BACKWARD: snprintf(buf, cap, "backward %.2f\"", in); break;

@@ -26,7 +26,7 @@
 
 #include <stddef.h>
 
-#include "rules_geom.h"
+#include "base_geom.h"
 #include "rules_ruleset.h"
 
 typedef enum rules_step_kind {
@@ -55,7 +55,7 @@ typedef struct rules_path {
 
 /* A unit pose: the centre of its Front Facing and its facing. */
 typedef struct rules_pose {
-    rules_vec2 front_centre;
+    base_vec2 front_centre;
     double heading;
 } rules_pose;
 
@@ -67,7 +67,7 @@ void rules_path_forward_wheels(rules_pose from, rules_pose to, double front_widt
                                rules_path *out);
 
 /* A single model: pivot, straight line, pivot. The length is the straight line. */
-void rules_path_single_model(rules_vec2 from, double from_facing, rules_vec2 to, double to_facing,
+void rules_path_single_model(base_vec2 from, double from_facing, base_vec2 to, double to_facing,
                              rules_path *out);
 
 /* The distance a wheel of `angle` (either sign) counts for, front `width` wide, by the ruleset's measure. */

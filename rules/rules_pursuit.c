@@ -33,7 +33,7 @@ static void apply(pu_unit *me, const rules_pursuit_prediction *pr)
     memcpy(me->pos, pr->models, me->u->n_models * sizeof *me->pos);
 }
 
-static void restore(pu_sim *S, const rules_vec2 *saved_pos, const rules_obb *saved_box, const bool *saved_gone)
+static void restore(pu_sim *S, const base_vec2 *saved_pos, const base_obb *saved_box, const bool *saved_gone)
 {
     size_t off = 0;
     for (size_t i = 0; i < S->n; i++) {
@@ -68,7 +68,7 @@ static bool next_perm(size_t *a, size_t n)
 }
 
 int rules_pursuit_predict(const rules_snapshot *before, const rules_pursuit_input *in,
-                          rules_pursuit_prediction *out, rules_error *err)
+                          rules_pursuit_prediction *out, base_error *err)
 {
     const size_t np = in->n_pursuers;
     pu_sim S = {.s = before, .in = in, .n = before->n_units, .spacing = before->ruleset.unit_spacing_mm,
@@ -79,9 +79,9 @@ int rules_pursuit_predict(const rules_snapshot *before, const rules_pursuit_inpu
     for (size_t i = 0; i < before->n_units; i++)
         total_models += before->units[i].n_models;
     S.units = calloc(S.n ? S.n : 1, sizeof *S.units);
-    rules_vec2 *pos = malloc((total_models ? total_models : 1) * sizeof *pos);
-    rules_vec2 *saved_pos = malloc((total_models ? total_models : 1) * sizeof *pos);
-    rules_obb *saved_box = calloc(S.n ? S.n : 1, sizeof *saved_box);
+    base_vec2 *pos = malloc((total_models ? total_models : 1) * sizeof *pos);
+    base_vec2 *saved_pos = malloc((total_models ? total_models : 1) * sizeof *pos);
+    base_obb *saved_box = calloc(S.n ? S.n : 1, sizeof *saved_box);
     bool *saved_gone = calloc(S.n ? S.n : 1, sizeof *saved_gone);
     unsigned *facing_of = malloc((S.n ? S.n : 1) * np * sizeof *facing_of + 1);
     size_t *idx = malloc((np ? np : 1) * sizeof *idx), *chargers = malloc((np ? np : 1) * sizeof *chargers);
@@ -90,7 +90,7 @@ int rules_pursuit_predict(const rules_snapshot *before, const rules_pursuit_inpu
     int rc = 0;
     if (!S.units || !pos || !saved_pos || !saved_box || !saved_gone || !facing_of || !idx || !chargers ||
         !best_order || !trial) {
-        rc = rules_error_set(err, "out of memory");
+        rc = base_error_set(err, "out of memory");
         goto done;
     }
     size_t off = 0;
@@ -98,7 +98,7 @@ int rules_pursuit_predict(const rules_snapshot *before, const rules_pursuit_inpu
         pu_unit *su = &S.units[i];
         su->u = &before->units[i];
         if (rules_formation_fit(su->u, NULL, &su->f, NULL) < 0) {
-            rc = rules_error_set(err, "unit %s has no models", su->u->id);
+            rc = base_error_set(err, "unit %s has no models", su->u->id);
             goto done;
         }
         su->box = su->f.boundary;
@@ -111,14 +111,14 @@ int rules_pursuit_predict(const rules_snapshot *before, const rules_pursuit_inpu
     for (size_t k = 0; k < np; k++) {
         const rules_unit *u = rules_snapshot_find_unit(before, in->pursuers[k].unit_id);
         if (!u) {
-            rc = rules_error_set(err, "pursuing unit %s is not in the before snapshot", in->pursuers[k].unit_id);
+            rc = base_error_set(err, "pursuing unit %s is not in the before snapshot", in->pursuers[k].unit_id);
             goto done;
         }
         idx[k] = (size_t)(u - before->units);
         out[k].models = calloc(u->n_models ? u->n_models : 1, sizeof *out[k].models);
         trial[k].models = calloc(u->n_models ? u->n_models : 1, sizeof *trial[k].models);
         if (!out[k].models || !trial[k].models) {
-            rc = rules_error_set(err, "out of memory");
+            rc = base_error_set(err, "out of memory");
             goto done;
         }
         out[k].n_models = trial[k].n_models = u->n_models;
@@ -137,7 +137,7 @@ int rules_pursuit_predict(const rules_snapshot *before, const rules_pursuit_inpu
     /* Which pursuers would Charge, each judged on the untouched table. */
     size_t nc = 0;
     for (size_t k = 0; k < np && np > 1; k++) {
-        rules_vec2 *keep = trial[k].models;
+        base_vec2 *keep = trial[k].models;
         pu_predict_one(&S, &S.units[idx[k]], &in->pursuers[k], facing_of + k * S.n, &trial[k]);
         trial[k].models = keep;
         if (trial[k].outcome == RULES_PURSUIT_CHARGE)

@@ -34,7 +34,7 @@
  * not have).
  *
  * How to use:
- *   rules_pursuer p[] = {{"knights", rules_in_to_mm(7), false}};
+ *   rules_pursuer p[] = {{"knights", base_in_to_mm(7), false}};
  *   rules_pursuit_input in = {.pursuers = p, .n_pursuers = 1, .pursued_heading = h,
  *                             .tolerance_mm = 10};
  *   rules_pursuit_prediction pred[1];
@@ -48,11 +48,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rules_error.h"
+#include "base_error.h"
 #include "rules_move.h"
 #include "rules_path.h"
 #include "rules_report.h"
 #include "rules_snapshot.h"
+#include "rules_arcs.h"
 
 typedef struct rules_pursuer {
     const char *unit_id;
@@ -115,7 +116,7 @@ typedef struct rules_pursuit_prediction {
     unsigned target_facing;       /* its Facing charged (RULES_ARC_*) */
     size_t engaged_models;        /* models of both units in contact after the charge */
     int order;                    /* position in the order units were moved (0 first) */
-    rules_vec2 *models;           /* predicted centre of each model, in the unit's model order */
+    base_vec2 *models;           /* predicted centre of each model, in the unit's model order */
     size_t n_models;
 } rules_pursuit_prediction;
 
@@ -128,10 +129,10 @@ void rules_pursuit_prediction_clear(rules_pursuit_prediction *p);
  * that cannot be judged (unknown unit, a pursuer without models).
  */
 int rules_pursuit_predict(const rules_snapshot *before, const rules_pursuit_input *in,
-                          rules_pursuit_prediction *out, rules_error *err);
+                          rules_pursuit_prediction *out, base_error *err);
 
 /* The prediction compared with `after`, one unit report per pursuer. */
 int rules_pursuit_check(const rules_snapshot *before, const rules_snapshot *after, const rules_pursuit_input *in,
-                        const rules_check_options *opt, rules_report *out, rules_error *err);
+                        const rules_check_options *opt, rules_report *out, base_error *err);
 
 #endif

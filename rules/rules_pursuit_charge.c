@@ -6,14 +6,14 @@
 
 #include "rules_contact.h"
 
-static rules_unit shadow(const rules_unit *u, rules_model *models, const rules_vec2 *pos, double heading0, double turn)
+static rules_unit shadow(const rules_unit *u, rules_model *models, const base_vec2 *pos, double heading0, double turn)
 {
     rules_unit s = *u;
     s.models = models;
     for (size_t j = 0; j < u->n_models; j++) {
         models[j] = u->models[j];
         models[j].pos = pos[j];
-        models[j].facing = rules_angle_wrap(heading0 + turn + (u->models[j].facing - heading0));
+        models[j].facing = base_angle_wrap(heading0 + turn + (u->models[j].facing - heading0));
     }
     return s;
 }
@@ -32,31 +32,31 @@ static size_t engaged_between(const rules_unit *a, const rules_unit *b, double t
 /* ---- the Charge Move ---------------------------------------------------------- */
 
 /* How far the centre of the Front moves over a wheel of `w` (left > 0) begun at heading h, front W wide. */
-static rules_vec2 wheel_shift(double h, double w, double W)
+static base_vec2 wheel_shift(double h, double w, double W)
 {
     double side = w > 0 ? 1.0 : -1.0;
-    return rules_v2_scale(rules_v2_sub(rules_v2_dir(h + RULES_PI / 2), rules_v2_dir(h + w + RULES_PI / 2)), side * W / 2);
+    return base_v2_scale(base_v2_sub(base_v2_dir(h + BASE_PI / 2), base_v2_dir(h + w + BASE_PI / 2)), side * W / 2);
 }
 
 /* The distance of forward, at most one wheel, forward from s to q (each forward >= 0); INFINITY if none. */
 static double one_wheel(const rules_ruleset *rs, double W, rules_pose s, rules_pose q)
 {
-    double w = rules_angle_wrap(q.heading - s.heading);
+    double w = base_angle_wrap(q.heading - s.heading);
     if (fabs(w) > rs->charge_max_wheel_rad + 1e-9)
         return INFINITY;
-    rules_vec2 v = rules_v2_sub(q.front_centre, s.front_centre);
+    base_vec2 v = base_v2_sub(q.front_centre, s.front_centre);
     if (fabs(w) > 1e-9)
-        v = rules_v2_sub(v, wheel_shift(s.heading, w, W));
-    rules_vec2 h1 = rules_v2_dir(s.heading), h2 = rules_v2_dir(q.heading);
-    double det = rules_v2_cross(h1, h2), a, b;
+        v = base_v2_sub(v, wheel_shift(s.heading, w, W));
+    base_vec2 h1 = base_v2_dir(s.heading), h2 = base_v2_dir(q.heading);
+    double det = base_v2_cross(h1, h2), a, b;
     if (fabs(det) < 1e-9) { /* no turn: straight ahead, within half a millimetre across */
-        if (fabs(rules_v2_cross(h1, v)) > 0.5)
+        if (fabs(base_v2_cross(h1, v)) > 0.5)
             return INFINITY;
-        a = rules_v2_dot(v, h1);
+        a = base_v2_dot(v, h1);
         b = 0;
     } else {
-        a = rules_v2_cross(v, h2) / det;
-        b = rules_v2_cross(h1, v) / det;
+        a = base_v2_cross(v, h2) / det;
+        b = base_v2_cross(h1, v) / det;
     }
     if (a < -1e-6 || b < -1e-6)
         return INFINITY;
@@ -77,14 +77,14 @@ static bool charge_reaches(const rules_ruleset *rs, double W, rules_pose from, r
 {
     if (one_wheel(rs, W, from, p) <= range + 1e-6)
         return true;
-    rules_vec2 left = rules_v2_dir(p.heading + RULES_PI / 2);
+    base_vec2 left = base_v2_dir(p.heading + BASE_PI / 2);
     for (int corner = 0; corner < 2; corner++) {
         /* about the left front corner the unit arrives turned right (beta < 0), about the right one left */
-        rules_vec2 k = rules_v2_add(p.front_centre, rules_v2_scale(left, corner ? -W / 2 : W / 2));
+        base_vec2 k = base_v2_add(p.front_centre, base_v2_scale(left, corner ? -W / 2 : W / 2));
         double sgn = corner ? 1.0 : -1.0, best = INFINITY, best_b = 0;
         for (int d = 1; d <= 90; d++) {
-            double beta = sgn * rules_deg_to_rad(d);
-            rules_pose q = {rules_v2_add(k, rules_v2_rot(rules_v2_sub(p.front_centre, k), beta)), p.heading + beta};
+            double beta = sgn * base_deg_to_rad(d);
+            rules_pose q = {base_v2_add(k, base_v2_rot(base_v2_sub(p.front_centre, k), beta)), p.heading + beta};
             double c = one_wheel(rs, W, from, q);
             if (c < best)
                 best = c, best_b = d;
@@ -97,10 +97,10 @@ static bool charge_reaches(const rules_ruleset *rs, double W, rules_pose from, r
         const double g = 0.6180339887498949;
         for (int it = 0; it < 40; it++) {
             double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
-            rules_pose q1 = {rules_v2_add(k, rules_v2_rot(rules_v2_sub(p.front_centre, k), sgn * rules_deg_to_rad(x1))),
-                             p.heading + sgn * rules_deg_to_rad(x1)};
-            rules_pose q2 = {rules_v2_add(k, rules_v2_rot(rules_v2_sub(p.front_centre, k), sgn * rules_deg_to_rad(x2))),
-                             p.heading + sgn * rules_deg_to_rad(x2)};
+            rules_pose q1 = {base_v2_add(k, base_v2_rot(base_v2_sub(p.front_centre, k), sgn * base_deg_to_rad(x1))),
+                             p.heading + sgn * base_deg_to_rad(x1)};
+            rules_pose q2 = {base_v2_add(k, base_v2_rot(base_v2_sub(p.front_centre, k), sgn * base_deg_to_rad(x2))),
+                             p.heading + sgn * base_deg_to_rad(x2)};
             double c1 = one_wheel(rs, W, from, q1), c2 = one_wheel(rs, W, from, q2);
             if (fmin(c1, c2) <= range + 1e-6)
                 return true;
@@ -133,22 +133,22 @@ static rules_unit current_unit(const pu_unit *o, rules_model *buf)
  * reachable as a Charge Move within `range` (charge_reaches).
  */
 pu_placement pu_place_in_contact(const pu_sim *S, const pu_unit *me, const pu_unit *target, unsigned facing,
-                                  rules_vec2 ref, const rules_pose *from, double range)
+                                  base_vec2 ref, const rules_pose *from, double range)
 {
     pu_placement best = {0};
-    rules_vec2 a, b;
+    base_vec2 a, b;
     rules_contact_facing_edge(&target->box, facing, &a, &b);
-    rules_vec2 e = rules_v2_sub(b, a);
-    double L = rules_v2_len(e);
+    base_vec2 e = base_v2_sub(b, a);
+    double L = base_v2_len(e);
     if (L <= 0)
         return best;
-    e = rules_v2_scale(e, 1.0 / L);
-    rules_vec2 inward = rules_v2_sub(target->box.centre, rules_v2_scale(rules_v2_add(a, b), 0.5));
-    inward = rules_v2_sub(inward, rules_v2_scale(e, rules_v2_dot(inward, e))); /* normal to the facing */
+    e = base_v2_scale(e, 1.0 / L);
+    base_vec2 inward = base_v2_sub(target->box.centre, base_v2_scale(base_v2_add(a, b), 0.5));
+    inward = base_v2_sub(inward, base_v2_scale(e, base_v2_dot(inward, e))); /* normal to the facing */
     double heading = atan2(inward.y, inward.x);
     const double W = me->f.boundary.width;
     const size_t nm = me->u->n_models, nt = target->u->n_models;
-    rules_vec2 *pos = malloc((nm ? nm : 1) * sizeof *pos);
+    base_vec2 *pos = malloc((nm ? nm : 1) * sizeof *pos);
     rules_model *mbuf = malloc((nm + nt + 1) * sizeof *mbuf);
     /* candidate offsets: the pursuer's model edges meeting the target's base corners along the facing, and ref */
     size_t cap = 4 * nt * (size_t)(me->f.files + 1) + 12, n_cand = 0;
@@ -156,32 +156,32 @@ pu_placement pu_place_in_contact(const pu_sim *S, const pu_unit *me, const pu_un
     if (!pos || !mbuf || !cand)
         goto done;
     for (size_t j = 0; j < nt; j++) {
-        rules_obb base = rules_model_base(target->u, &target->u->models[j]);
+        base_obb base = rules_model_base(target->u, &target->u->models[j]);
         base.centre = target->pos[j];
-        rules_vec2 k[4];
-        rules_obb_corners(&base, k);
+        base_vec2 k[4];
+        base_obb_corners(&base, k);
         for (int q = 0; q < 4; q++) {
-            double t = rules_v2_dot(rules_v2_sub(k[q], a), e);
+            double t = base_v2_dot(base_v2_sub(k[q], a), e);
             for (int f = 0; f <= me->f.files && n_cand + 2 < cap; f++) {
                 double edge = -W / 2 + f * me->f.pitch_across;
                 cand[n_cand++] = t - edge;
             }
         }
     }
-    cand[n_cand++] = rules_v2_dot(rules_v2_sub(ref, a), e);
+    cand[n_cand++] = base_v2_dot(base_v2_sub(ref, a), e);
     cand[n_cand++] = L / 2;
     if (from) {
         /* arriving straight on, a front corner touches the Facing first and the unit aligns about it */
-        rules_vec2 fwd = rules_v2_dir(from->heading), lft = rules_v2_dir(from->heading + RULES_PI / 2);
+        base_vec2 fwd = base_v2_dir(from->heading), lft = base_v2_dir(from->heading + BASE_PI / 2);
         for (int c = -1; c <= 1 && n_cand + 2 <= cap; c += 2) {
-            rules_vec2 corner = rules_v2_add(from->front_centre, rules_v2_scale(lft, c * W / 2));
-            double den = rules_v2_cross(fwd, e);
+            base_vec2 corner = base_v2_add(from->front_centre, base_v2_scale(lft, c * W / 2));
+            double den = base_v2_cross(fwd, e);
             if (fabs(den) < 1e-12)
                 continue;
-            double along = rules_v2_cross(rules_v2_sub(a, corner), e) / den; /* corner + along fwd on the line */
+            double along = base_v2_cross(base_v2_sub(a, corner), e) / den; /* corner + along fwd on the line */
             if (along < 0)
                 continue;
-            double tk = rules_v2_dot(rules_v2_sub(rules_v2_add(corner, rules_v2_scale(fwd, along)), a), e);
+            double tk = base_v2_dot(base_v2_sub(base_v2_add(corner, base_v2_scale(fwd, along)), a), e);
             cand[n_cand++] = tk - W / 2;
             cand[n_cand++] = tk + W / 2;
         }
@@ -189,9 +189,9 @@ pu_placement pu_place_in_contact(const pu_sim *S, const pu_unit *me, const pu_un
     rules_unit tu = current_unit(target, mbuf + nm);
     for (size_t c = 0; c < n_cand; c++) {
         double s = fmin(fmax(cand[c], -W / 2), L + W / 2); /* keep some overlap with the facing */
-        rules_pose p = {rules_v2_add(a, rules_v2_scale(e, s)), heading};
-        rules_obb box = pu_box_at(me, p);
-        double cd = rules_v2_dist(box.centre, ref);
+        rules_pose p = {base_v2_add(a, base_v2_scale(e, s)), heading};
+        base_obb box = pu_box_at(me, p);
+        double cd = base_v2_dist(box.centre, ref);
         pu_carry(me, p, pos);
         rules_unit mu = shadow(me->u, mbuf, pos, me->f.heading, heading - me->f.heading);
         size_t eng = engaged_between(&mu, &tu, S->tol);
@@ -205,12 +205,12 @@ pu_placement pu_place_in_contact(const pu_sim *S, const pu_unit *me, const pu_un
             const pu_unit *o = &S->units[i];
             if (o == me || o == target || o->gone)
                 continue;
-            rules_obb shrunk = o->box;
+            base_obb shrunk = o->box;
             shrunk.width = fmax(0.0, shrunk.width - 2 * S->tol);
             shrunk.depth = fmax(0.0, shrunk.depth - 2 * S->tol);
-            if (rules_obb_dist(&box, &shrunk) <= 0)
+            if (base_obb_dist(&box, &shrunk) <= 0)
                 room = false;
-            else if (o->role == PU_ENEMY && rules_obb_dist(&box, &o->box) <= S->tol)
+            else if (o->role == PU_ENEMY && base_obb_dist(&box, &o->box) <= S->tol)
                 extra++;
         }
         if (room && best.ok &&

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rules_formation.h"
+#include "rules_arcs.h"
 
 /*
  * The nearest legal move of a Pursuit is the Pursuit itself: the predicted
@@ -29,22 +30,22 @@ static int suggest_prediction(rules_unit_report *ur, const rules_pursuit_predict
     for (size_t j = 0; j < u0->n_models; j++) {
         snprintf(m[j].id, sizeof m[j].id, "%s", u0->models[j].id);
         m[j].pos = p->models[j];
-        m[j].facing = rules_angle_wrap(u0->models[j].facing + turn);
+        m[j].facing = base_angle_wrap(u0->models[j].facing + turn);
         const rules_model *now = u1 ? rules_unit_find_model(u1, u0->models[j].id) : NULL;
-        shift = fmax(shift, now ? rules_v2_dist(now->pos, m[j].pos) : rules_v2_dist(u0->models[j].pos, m[j].pos));
+        shift = fmax(shift, now ? base_v2_dist(now->pos, m[j].pos) : base_v2_dist(u0->models[j].pos, m[j].pos));
     }
     int rc = rules_suggestion_set_models(sg, m, u0->n_models);
     free(m);
     sg->shift_mm = shift;
     snprintf(sg->text, sizeof sg->text, "put the %s where their Pursuit ends (%s; no model moves more than %.2f\")",
-             ur->unit_id, rules_pursuit_outcome_word(p->outcome), rules_mm_to_in(shift));
+             ur->unit_id, rules_pursuit_outcome_word(p->outcome), base_mm_to_in(shift));
     return rc;
 }
 
 static bool on_board(const rules_snapshot *s, const rules_unit *u)
 {
     for (size_t j = 0; j < u->n_models; j++) {
-        rules_vec2 p = u->models[j].pos;
+        base_vec2 p = u->models[j].pos;
         if (p.x >= 0 && p.y >= 0 && p.x <= s->board_width && p.y <= s->board_depth)
             return true;
     }
@@ -93,17 +94,17 @@ static void judge_pursuer(const rules_snapshot *before, const rules_snapshot *af
     case RULES_PURSUIT_PIVOT_BLOCKED:
         rules_unit_report_add_note(&ur, "Step 1: an obstruction stops the Pivot after %.1f of %.1f degrees; the "
                                         "unit moves no farther.",
-                                   fabs(rules_rad_to_deg(p->pivot_rad)),
-                                   fabs(rules_rad_to_deg(rules_angle_wrap(in->pursued_heading - p->start.heading))));
+                                   fabs(base_rad_to_deg(p->pivot_rad)),
+                                   fabs(base_rad_to_deg(base_angle_wrap(in->pursued_heading - p->start.heading))));
         break;
     case RULES_PURSUIT_FORWARD:
         rules_unit_report_add_note(&ur, "Step 2: the unit Pivots %.1f degrees and moves %.2f\" straight ahead.",
-                                   rules_rad_to_deg(p->pivot_rad), rules_mm_to_in(p->forward_mm));
+                                   base_rad_to_deg(p->pivot_rad), base_mm_to_in(p->forward_mm));
         break;
     case RULES_PURSUIT_BACKTRACKED:
         rules_unit_report_add_note(&ur, "Step 3: the end position breaks Unit Spacing; the move is backtracked "
                                         "to the last legal position (%.2f\" ahead after the Pivot).",
-                                   rules_mm_to_in(p->forward_mm));
+                                   base_mm_to_in(p->forward_mm));
         break;
     }
     rules_formation f0;
@@ -123,8 +124,8 @@ static void judge_pursuer(const rules_snapshot *before, const rules_snapshot *af
         rules_formation f1;
         rules_formation_fit(u1, &opt_in->formation, &f1, NULL);
         ur.centre_after = f1.centre;
-        ur.centre_displacement_mm = rules_v2_dist(f0.centre, f1.centre);
-        ur.rotation_rad = rules_angle_wrap(f1.heading - f0.heading);
+        ur.centre_displacement_mm = base_v2_dist(f0.centre, f1.centre);
+        ur.rotation_rad = base_angle_wrap(f1.heading - f0.heading);
         ur.files_after = f1.files;
         ur.ranks_after = f1.ranks;
         ur.models = calloc(u0->n_models ? u0->n_models : 1, sizeof *ur.models);
@@ -133,15 +134,15 @@ static void judge_pursuer(const rules_snapshot *before, const rules_snapshot *af
         rules_violation *v = NULL;
         for (size_t j = 0; ur.models && j < u0->n_models; j++) {
             const rules_model *m1 = rules_unit_find_model(u1, u0->models[j].id);
-            rules_vec2 path[3] = {u0->models[j].pos, p->models[j], p->models[j]};
+            base_vec2 path[3] = {u0->models[j].pos, p->models[j], p->models[j]};
             rules_unit_report_add_model_path(&ur, u0->models[j].id, path, 2,
-                                             rules_v2_dist(path[0], path[1]));
+                                             base_v2_dist(path[0], path[1]));
             if (!m1)
                 continue;
             rules_model_move *mm = &ur.models[ur.n_models++];
             snprintf(mm->id, sizeof mm->id, "%s", m1->id);
-            double dev = rules_v2_dist(m1->pos, p->models[j]);
-            mm->distance_mm = rules_v2_dist(u0->models[j].pos, m1->pos);
+            double dev = base_v2_dist(m1->pos, p->models[j]);
+            mm->distance_mm = base_v2_dist(u0->models[j].pos, m1->pos);
             if (dev > worst) {
                 worst = dev;
                 worst_id = m1->id;
@@ -152,11 +153,11 @@ static void judge_pursuer(const rules_snapshot *before, const rules_snapshot *af
             v = rules_unit_report_add_violation(&ur, "PU-POSITION", RULES_QTY_LENGTH, worst, in->tolerance_mm,
                                                 "The unit is not where its Pursuit Move ends: model %s is %.2f\" "
                                                 "from its predicted position (%s).",
-                                                worst_id, rules_mm_to_in(worst),
+                                                worst_id, base_mm_to_in(worst),
                                                 rules_pursuit_outcome_word(p->outcome));
             for (size_t j = 0; v && j < u0->n_models; j++) {
                 const rules_model *m1 = rules_unit_find_model(u1, u0->models[j].id);
-                if (m1 && rules_v2_dist(m1->pos, p->models[j]) > in->tolerance_mm)
+                if (m1 && base_v2_dist(m1->pos, p->models[j]) > in->tolerance_mm)
                     rules_violation_add_model(v, m1->id);
             }
         }
@@ -170,13 +171,13 @@ static bool same_prediction(const rules_pursuit_prediction *a, const rules_pursu
     if (a->outcome != b->outcome || a->n_models != b->n_models || strcmp(a->target, b->target) != 0)
         return false;
     for (size_t j = 0; j < a->n_models; j++)
-        if (rules_v2_dist(a->models[j], b->models[j]) > 0.1)
+        if (base_v2_dist(a->models[j], b->models[j]) > 0.1)
             return false;
     return true;
 }
 
 int rules_pursuit_check(const rules_snapshot *before, const rules_snapshot *after, const rules_pursuit_input *in,
-                        const rules_check_options *opt_in, rules_report *out, rules_error *err)
+                        const rules_check_options *opt_in, rules_report *out, base_error *err)
 {
     rules_check_options defaults;
     if (!opt_in) {
@@ -186,7 +187,7 @@ int rules_pursuit_check(const rules_snapshot *before, const rules_snapshot *afte
     rules_report_begin(out, before, after);
     rules_pursuit_prediction *pred = calloc(in->n_pursuers ? in->n_pursuers : 1, sizeof *pred);
     if (!pred)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     int rc = rules_pursuit_predict(before, in, pred, err);
     /* A Fleeing enemy of unknown combat: predicted as an obstruction above, as a Charge target here. */
     char unknown[RULES_TEXT_MAX / 2];
@@ -196,7 +197,7 @@ int rules_pursuit_check(const rules_snapshot *before, const rules_snapshot *afte
                                                                                       : RULES_PURSUIT_UNKNOWN_OBSTRUCTION;
     rules_pursuit_prediction *alt = n_unknown ? calloc(in->n_pursuers ? in->n_pursuers : 1, sizeof *alt) : NULL;
     if (n_unknown && (!alt || rules_pursuit_predict(before, &in_alt, alt, err) < 0)) {
-        rc = alt ? -1 : rules_error_set(err, "out of memory");
+        rc = alt ? -1 : base_error_set(err, "out of memory");
         free(alt);
         alt = NULL;
     }
@@ -218,10 +219,10 @@ int rules_pursuit_check(const rules_snapshot *before, const rules_snapshot *afte
         const rules_unit *u0 = rules_snapshot_find_unit(before, pred[k].unit_id);
         const rules_unit *u1 = rules_snapshot_find_unit(after, pred[k].unit_id);
         if (ur.verdict == RULES_VERDICT_ILLEGAL && suggest_prediction(&ur, &pred[k], u0, u1) < 0)
-            rc = rules_error_set(err, "out of memory");
+            rc = base_error_set(err, "out of memory");
         if (rc == 0 && rules_report_take_unit(out, &ur) < 0) {
             rules_unit_report_clear(&ur);
-            rc = rules_error_set(err, "out of memory");
+            rc = base_error_set(err, "out of memory");
         }
     }
     for (size_t k = 0; k < in->n_pursuers; k++) {

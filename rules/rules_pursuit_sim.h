@@ -28,11 +28,11 @@ typedef enum { PU_ENEMY, PU_OBSTRUCTION, PU_OPEN } pu_role;
 typedef struct pu_unit {
     const rules_unit *u;
     rules_formation f;
-    rules_obb box;      /* current boundary (moved pursuers: their end position) */
+    base_obb box;      /* current boundary (moved pursuers: their end position) */
     pu_role role;       /* for the pursuer being moved: set per pursuer */
     bool gone;          /* pursued off the board */
     bool pursuer;
-    rules_vec2 *pos;    /* current model centres */
+    base_vec2 *pos;    /* current model centres */
 } pu_unit;
 
 typedef struct pu_sim {
@@ -64,33 +64,33 @@ const rules_pursuer *pu_pursuer_of(const rules_pursuit_input *in, const char *id
 /* Roles for the pursuer `me`: enemies, obstructions, open terrain (seed 003, first paragraph). */
 void pu_assign_roles(pu_sim *S, const pu_unit *me);
 /* The boundary of `me` with its Front Facing's centre and facing at `p`. */
-rules_obb pu_box_at(const pu_unit *me, rules_pose p);
-void pu_front_edge(const pu_unit *me, rules_pose p, rules_vec2 *a, rules_vec2 *b);
-rules_pose pu_pose_of(const rules_obb *box);
+base_obb pu_box_at(const pu_unit *me, rules_pose p);
+void pu_front_edge(const pu_unit *me, rules_pose p, base_vec2 *a, base_vec2 *b);
+rules_pose pu_pose_of(const base_obb *box);
 /* The segment ab reaches into `box` deeper than `tol` (touching does not count). */
-bool pu_seg_hits_box(rules_vec2 a, rules_vec2 b, const rules_obb *box, double tol);
-bool pu_seg_hits_poly(rules_vec2 a, rules_vec2 b, const rules_vec2 *poly, size_t n);
-bool pu_front_off_board(const pu_sim *S, rules_vec2 a, rules_vec2 b);
-double pu_box_gap(const rules_obb *a, const rules_obb *b);
-double pu_box_poly_gap(const rules_obb *a, const rules_vec2 *poly, size_t n);
-double pu_radius_of(const rules_obb *b);
+bool pu_seg_hits_box(base_vec2 a, base_vec2 b, const base_obb *box, double tol);
+bool pu_seg_hits_poly(base_vec2 a, base_vec2 b, const base_vec2 *poly, size_t n);
+bool pu_front_off_board(const pu_sim *S, base_vec2 a, base_vec2 b);
+double pu_box_gap(const base_obb *a, const base_obb *b);
+double pu_box_poly_gap(const base_obb *a, const base_vec2 *poly, size_t n);
+double pu_radius_of(const base_obb *b);
 /*
  * Smallest gap from `box` to other units (all of them, or only the
  * obstructions and `extra`) and impassable terrain, skipping `skip`; gaps of
  * `need` or more are not computed exactly (the result is then >= need).
  */
-double pu_gap_below(const pu_sim *S, const pu_unit *me, const rules_obb *box, const pu_unit *skip,
+double pu_gap_below(const pu_sim *S, const pu_unit *me, const base_obb *box, const pu_unit *skip,
                     bool obstructions_only, const pu_unit *extra, double need);
 /* Step 3: no contact with units other than the target, Unit Spacing to every unit and impassable terrain. */
-bool pu_legal_position(const pu_sim *S, const pu_unit *me, const rules_obb *box, const pu_unit *target);
+bool pu_legal_position(const pu_sim *S, const pu_unit *me, const base_obb *box, const pu_unit *target);
 /* Model centres of `me` carried rigidly from its start pose to pose `p`. */
-void pu_carry(const pu_unit *me, rules_pose p, rules_vec2 *out);
+void pu_carry(const pu_unit *me, rules_pose p, base_vec2 *out);
 /* The Facing of `target` the pursuer is located in (centre of its Front Facing), decided before moving. */
 unsigned pu_located_facing(const pu_unit *me, const pu_unit *target);
 /* Distance the Front Facing (a..b) can move along `dir` before touching the polygon/box/board edge. */
-double pu_sweep_to_poly(rules_vec2 a, rules_vec2 b, rules_vec2 dir, const rules_vec2 *poly, size_t n);
-double pu_sweep_to_box(rules_vec2 a, rules_vec2 b, rules_vec2 dir, const rules_obb *box);
-double pu_sweep_to_edge(const pu_sim *S, rules_vec2 a, rules_vec2 b, rules_vec2 dir);
+double pu_sweep_to_poly(base_vec2 a, base_vec2 b, base_vec2 dir, const base_vec2 *poly, size_t n);
+double pu_sweep_to_box(base_vec2 a, base_vec2 b, base_vec2 dir, const base_obb *box);
+double pu_sweep_to_edge(const pu_sim *S, base_vec2 a, base_vec2 b, base_vec2 dir);
 
 /* ---- rules_pursuit_charge.c ---- */
 /*
@@ -101,7 +101,7 @@ double pu_sweep_to_edge(const pu_sim *S, rules_vec2 a, rules_vec2 b, rules_vec2 
  * as a Charge Move within `range`.
  */
 pu_placement pu_place_in_contact(const pu_sim *S, const pu_unit *me, const pu_unit *target, unsigned facing,
-                                 rules_vec2 ref, const rules_pose *from, double range);
+                                 base_vec2 ref, const rules_pose *from, double range);
 
 /* ---- rules_pursuit_step.c ---- */
 /* One pursuer's Pursuit Move on the table as it stands. */

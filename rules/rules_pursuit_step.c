@@ -5,16 +5,16 @@
 
 static rules_pose forward_pose(rules_pose p, double d)
 {
-    return (rules_pose){rules_v2_add(p.front_centre, rules_v2_scale(rules_v2_dir(p.heading), d)), p.heading};
+    return (rules_pose){base_v2_add(p.front_centre, base_v2_scale(base_v2_dir(p.heading), d)), p.heading};
 }
 
 /* Pose at progress lambda: [0,1] the pivot about the centre, [1,2] the move ahead. */
 static rules_pose along(const pu_unit *me, rules_pose start, double turn, double forward, double lambda)
 {
-    rules_vec2 c = me->f.boundary.centre;
+    base_vec2 c = me->f.boundary.centre;
     double frac = fmin(lambda, 1.0);
     double h = start.heading + turn * frac;
-    rules_vec2 fc = rules_v2_add(c, rules_v2_scale(rules_v2_dir(h), me->f.boundary.depth / 2));
+    base_vec2 fc = base_v2_add(c, base_v2_scale(base_v2_dir(h), me->f.boundary.depth / 2));
     rules_pose p = {fc, h};
     if (lambda > 1)
         p = forward_pose(p, forward * (lambda - 1));
@@ -23,7 +23,7 @@ static rules_pose along(const pu_unit *me, rules_pose start, double turn, double
 
 static void finish(const pu_unit *me, rules_pursuit_prediction *pr)
 {
-    pr->forward_mm = rules_v2_dist(pr->pivoted.front_centre, pr->end.front_centre);
+    pr->forward_mm = base_v2_dist(pr->pivoted.front_centre, pr->end.front_centre);
     pu_carry(me, pr->end, pr->models);
 }
 
@@ -32,7 +32,7 @@ int pu_predict_one(pu_sim *S, pu_unit *me, const rules_pursuer *pu, const unsign
 {
     pu_assign_roles(S, me);
     rules_pose start = pu_pose_of(&me->box);
-    double turn = rules_angle_wrap(S->in->pursued_heading - start.heading);
+    double turn = base_angle_wrap(S->in->pursued_heading - start.heading);
     pr->start = start;
     pr->pivot_rad = turn;
     rules_pose piv = along(me, start, turn, 0, 1);
@@ -40,7 +40,7 @@ int pu_predict_one(pu_sim *S, pu_unit *me, const rules_pursuer *pu, const unsign
     pr->end = piv;
     pr->target[0] = '\0';
     const pu_unit *as_obstruction = NULL; /* an enemy that could not be charged */
-    rules_vec2 fa, fb;
+    base_vec2 fa, fb;
     pu_front_edge(me, piv, &fa, &fb);
 
     /* ---- step 1 ---- */
@@ -98,7 +98,7 @@ int pu_predict_one(pu_sim *S, pu_unit *me, const rules_pursuer *pu, const unsign
         double limit = fmin(S->spacing, pu_gap_below(S, me, &me->box, NULL, true, as_obstruction, S->spacing)) - 1e-9;
         double good = 0, bad = 1, l = 0;
         for (;;) {
-            rules_obb b = pu_box_at(me, along(me, start, turn, 0, l));
+            base_obb b = pu_box_at(me, along(me, start, turn, 0, l));
             double gap = pu_gap_below(S, me, &b, NULL, true, as_obstruction, limit + speed);
             if (gap < limit) {
                 bad = l;
@@ -111,7 +111,7 @@ int pu_predict_one(pu_sim *S, pu_unit *me, const rules_pursuer *pu, const unsign
         }
         for (int k = 0; k < 40 && good < 1 && bad - good > 1e-9; k++) {
             double m = (good + bad) / 2;
-            rules_obb b = pu_box_at(me, along(me, start, turn, 0, m));
+            base_obb b = pu_box_at(me, along(me, start, turn, 0, m));
             if (pu_gap_below(S, me, &b, NULL, true, as_obstruction, limit) < limit)
                 bad = m;
             else
@@ -127,7 +127,7 @@ int pu_predict_one(pu_sim *S, pu_unit *me, const rules_pursuer *pu, const unsign
     /* ---- step 2 ---- */
     pr->step = 2;
     const double D = pu->distance_mm;
-    rules_vec2 dir = rules_v2_dir(piv.heading);
+    base_vec2 dir = base_v2_dir(piv.heading);
     double d_edge = pu_sweep_to_edge(S, fa, fb, dir);
     double d_enemy = INFINITY, d_obst = INFINITY;
     const pu_unit *enemy = NULL;
@@ -190,7 +190,7 @@ int pu_predict_one(pu_sim *S, pu_unit *me, const rules_pursuer *pu, const unsign
     pr->end = forward_pose(piv, move);
 
     /* ---- step 3 ---- */
-    rules_obb endbox = pu_box_at(me, pr->end);
+    base_obb endbox = pu_box_at(me, pr->end);
     if (!pu_legal_position(S, me, &endbox, NULL)) {
         pr->step = 3;
         pr->outcome = RULES_PURSUIT_BACKTRACKED;
@@ -199,7 +199,7 @@ int pu_predict_one(pu_sim *S, pu_unit *me, const rules_pursuer *pu, const unsign
         const double R = pu_radius_of(&me->box);
         double lam_end = 1 + (move > 0 ? 1 : 0), good = -1, bad = lam_end, l = lam_end;
         for (;;) {
-            rules_obb b = pu_box_at(me, along(me, start, turn, move, l));
+            base_obb b = pu_box_at(me, along(me, start, turn, move, l));
             double gap = pu_gap_below(S, me, &b, NULL, false, NULL, S->spacing);
             if (gap >= S->spacing - 1e-6) {
                 good = l;
@@ -220,7 +220,7 @@ int pu_predict_one(pu_sim *S, pu_unit *me, const rules_pursuer *pu, const unsign
         } else {
             for (int k = 0; k < 50 && bad - good > 1e-12; k++) {
                 double m = (good + bad) / 2;
-                rules_obb b = pu_box_at(me, along(me, start, turn, move, m));
+                base_obb b = pu_box_at(me, along(me, start, turn, move, m));
                 if (pu_legal_position(S, me, &b, NULL))
                     good = m;
                 else

@@ -12,7 +12,7 @@
 void rules_reach_options_default(rules_reach_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->facing_step_rad = rules_deg_to_rad(15);
+    o->facing_step_rad = base_deg_to_rad(15);
     o->lateral_step_mm = 5;
     rules_check_options_default(&o->check);
 }
@@ -35,22 +35,22 @@ typedef struct reacher {
     double width, bound;     /* front width; no front centre ends farther than `bound` from the start's */
     double rate2;            /* the move's rate, squared: no model may end farther from its start (MU-MODEL-DIST) */
     const rules_unit *unit;  /* the unit before the move */
-    rules_vec2 *pos;
+    base_vec2 *pos;
     /* the facing being followed: its frame */
     double heading;
-    rules_vec2 right, fwd;
+    base_vec2 right, fwd;
 } reacher;
 
 static bool legal(reacher *r, rules_pose q)
 {
-    if (rules_v2_dist(q.front_centre, r->start.front_centre) > r->bound)
+    if (base_v2_dist(q.front_centre, r->start.front_centre) > r->bound)
         return false; /* cheaper than a path search: farther than any path this long */
     double turn;
     rules_judge_place(r->j, q, r->pos, &turn);
     /* A model past the rate is illegal (the check's MU-MODEL-DIST, limits exact): no path search needed. */
     for (size_t k = 0; k < r->unit->n_models; k++) {
-        rules_vec2 d = rules_v2_sub(r->pos[k], r->unit->models[k].pos);
-        if (rules_v2_dot(d, d) > r->rate2)
+        base_vec2 d = base_v2_sub(r->pos[k], r->unit->models[k].pos);
+        if (base_v2_dot(d, d) > r->rate2)
             return false;
     }
     return rules_judge_legal(r->j, r->pos, turn, r->move);
@@ -59,7 +59,7 @@ static bool legal(reacher *r, rules_pose q)
 /* The pose of the facing being followed with its Front centred at (u across, v along) from the start's. */
 static rules_pose at(const reacher *r, double u, double v)
 {
-    rules_vec2 c = rules_v2_add(r->start.front_centre, rules_v2_add(rules_v2_scale(r->right, u), rules_v2_scale(r->fwd, v)));
+    base_vec2 c = base_v2_add(r->start.front_centre, base_v2_add(base_v2_scale(r->right, u), base_v2_scale(r->fwd, v)));
     return (rules_pose){c, r->heading};
 }
 
@@ -73,9 +73,9 @@ static rules_pose wheel(const reacher *r, rules_pose from, double angle)
 
 static double largest_wheel(reacher *r, int side)
 {
-    const double step = rules_deg_to_rad(1);
+    const double step = base_deg_to_rad(1);
     double lo = 0, hi = -1;
-    for (double a = step; a <= RULES_PI + 1e-9; a += step) {
+    for (double a = step; a <= BASE_PI + 1e-9; a += step) {
         if (!legal(r, wheel(r, r->start, side * a))) {
             hi = a;
             break;
@@ -151,7 +151,7 @@ static bool seed(reacher *r, double turn, rules_pose *out)
     }
     for (double s = 0; s <= r->bound; s += SCAN_MM) {
         rules_pose p = r->start;
-        p.front_centre = rules_v2_add(p.front_centre, rules_v2_scale(rules_v2_dir(p.heading), s));
+        p.front_centre = base_v2_add(p.front_centre, base_v2_scale(base_v2_dir(p.heading), s));
         rules_pose q = wheel(r, p, turn);
         if (legal(r, q)) {
             *out = q;
@@ -195,11 +195,11 @@ static int envelope(const reacher *r, const column *cols, size_t n, rules_reach_
 /* Columns left and right of the seed's, each boundary started from its neighbour's. */
 static int follow(reacher *r, double turn, rules_pose s, double du, rules_reach_facing *f)
 {
-    r->heading = rules_angle_wrap(r->start.heading + turn);
-    r->fwd = rules_v2_dir(r->heading);
-    r->right = rules_v2(r->fwd.y, -r->fwd.x);
-    rules_vec2 d = rules_v2_sub(s.front_centre, r->start.front_centre);
-    double us = rules_v2_dot(d, r->right), vs = rules_v2_dot(d, r->fwd);
+    r->heading = base_angle_wrap(r->start.heading + turn);
+    r->fwd = base_v2_dir(r->heading);
+    r->right = base_v2(r->fwd.y, -r->fwd.x);
+    base_vec2 d = base_v2_sub(s.front_centre, r->start.front_centre);
+    double us = base_v2_dot(d, r->right), vs = base_v2_dot(d, r->fwd);
     size_t cap = (size_t)(2 * r->bound / du) + 4, n = 0;
     column *cols = malloc(cap * sizeof *cols);
     if (!cols)
@@ -238,7 +238,7 @@ static int follow(reacher *r, double turn, rules_pose s, double du, rules_reach_
 }
 
 int rules_reach_compute(const rules_snapshot *table, const char *unit_id, rules_move_type move,
-                        const rules_reach_options *o, rules_reach *out, rules_error *err)
+                        const rules_reach_options *o, rules_reach *out, base_error *err)
 {
     rules_reach_options defaults;
     if (!o) {
@@ -247,9 +247,9 @@ int rules_reach_compute(const rules_snapshot *table, const char *unit_id, rules_
     }
     memset(out, 0, sizeof *out);
     if (move != RULES_MOVE_ADVANCE && move != RULES_MOVE_MARCH)
-        return rules_error_set(err, "a reach is computed for an Advance or a March, not a %s", rules_move_word(move));
+        return base_error_set(err, "a reach is computed for an Advance or a March, not a %s", rules_move_word(move));
     if (!(o->facing_step_rad > 0) || !(o->lateral_step_mm > 0))
-        return rules_error_set(err, "the facing and lateral steps must be > 0");
+        return base_error_set(err, "the facing and lateral steps must be > 0");
     rules_check_options strict = o->check;
     strict.limit_tolerance_mm = 0; /* the exact limits: the check's allowance is a margin beyond the outline */
     rules_judge *j = rules_judge_new(table, NULL, unit_id, &strict, err);
@@ -260,7 +260,7 @@ int rules_reach_compute(const rules_snapshot *table, const char *unit_id, rules_
     double rate = move == RULES_MOVE_ADVANCE ? u->advance_rate : u->march_rate;
     if (isnan(rate)) {
         rules_judge_free(j);
-        return rules_error_set(err, "unit %s: its profile has no %s", unit_id,
+        return base_error_set(err, "unit %s: its profile has no %s", unit_id,
                                move == RULES_MOVE_ADVANCE ? "advance_in" : "march_in");
     }
     reacher r = {.j = j, .move = move, .start = rules_judge_start(j), .width = form->boundary.width,
@@ -274,9 +274,9 @@ int rules_reach_compute(const rules_snapshot *table, const char *unit_id, rules_
     out->depth_mm = form->boundary.depth;
     out->facing_step_rad = o->facing_step_rad;
     out->lateral_step_mm = o->lateral_step_mm;
-    size_t cap = (size_t)(2 * RULES_PI / o->facing_step_rad) + 3;
+    size_t cap = (size_t)(2 * BASE_PI / o->facing_step_rad) + 3;
     out->facings = calloc(cap, sizeof *out->facings);
-    int rc = r.pos && out->facings ? 0 : rules_error_set(err, "out of memory");
+    int rc = r.pos && out->facings ? 0 : base_error_set(err, "out of memory");
     if (rc == 0) {
         out->wheel_left.angle_rad = largest_wheel(&r, +1);
         out->wheel_right.angle_rad = largest_wheel(&r, -1);
@@ -285,14 +285,14 @@ int rules_reach_compute(const rules_snapshot *table, const char *unit_id, rules_
     }
     /* facings: straight on, then right (negative turns) and left, as far as a legal end exists */
     for (int side = -1; rc == 0 && side <= 1; side += 2)
-        for (int k = side < 0 ? 0 : 1; rc == 0 && k * o->facing_step_rad <= RULES_PI + 1e-9 && out->n_facings < cap; k++) {
+        for (int k = side < 0 ? 0 : 1; rc == 0 && k * o->facing_step_rad <= BASE_PI + 1e-9 && out->n_facings < cap; k++) {
             double turn = side * k * o->facing_step_rad;
             rules_pose s;
             if (!seed(&r, turn, &s))
                 break;
             rules_reach_facing *f = &out->facings[out->n_facings];
             if (follow(&r, turn, s, o->lateral_step_mm, f) < 0)
-                rc = rules_error_set(err, "out of memory");
+                rc = base_error_set(err, "out of memory");
             else if (f->n_columns)
                 out->n_facings++;
         }
@@ -316,22 +316,22 @@ int rules_reach_compute(const rules_snapshot *table, const char *unit_id, rules_
 static cJSON *pose_json(rules_pose p)
 {
     cJSON *o = cJSON_CreateObject();
-    rules_json_add_number(o, "x_mm", p.front_centre.x, 2);
-    rules_json_add_number(o, "y_mm", p.front_centre.y, 2);
-    rules_json_add_number(o, "facing_deg", rules_rad_to_deg(p.heading), 2);
+    base_json_add_number(o, "x_mm", p.front_centre.x, 2);
+    base_json_add_number(o, "y_mm", p.front_centre.y, 2);
+    base_json_add_number(o, "facing_deg", base_rad_to_deg(p.heading), 2);
     return o;
 }
 
 static cJSON *wheel_json(const rules_reach_wheel *w)
 {
     cJSON *o = cJSON_CreateObject();
-    rules_json_add_number(o, "angle_deg", rules_rad_to_deg(w->angle_rad), 2);
-    rules_json_add_number(o, "distance_mm", w->distance_mm, 2);
-    rules_json_add_number(o, "distance_in", rules_mm_to_in(w->distance_mm), 3);
+    base_json_add_number(o, "angle_deg", base_rad_to_deg(w->angle_rad), 2);
+    base_json_add_number(o, "distance_mm", w->distance_mm, 2);
+    base_json_add_number(o, "distance_in", base_mm_to_in(w->distance_mm), 3);
     return o;
 }
 
-static cJSON *points_json(const rules_vec2 *p, size_t n)
+static cJSON *points_json(const base_vec2 *p, size_t n)
 {
     cJSON *a = cJSON_CreateArray();
     for (size_t i = 0; i < n; i++) {
@@ -341,13 +341,13 @@ static cJSON *points_json(const rules_vec2 *p, size_t n)
     return a;
 }
 
-rules_obb rules_reach_boundary(const rules_reach *r, rules_pose front)
+base_obb rules_reach_boundary(const rules_reach *r, rules_pose front)
 {
-    rules_obb b;
+    base_obb b;
     b.heading = front.heading;
     b.width = r->front_width_mm;
     b.depth = r->depth_mm;
-    b.centre = rules_v2_sub(front.front_centre, rules_v2_scale(rules_v2_dir(front.heading), r->depth_mm / 2));
+    b.centre = base_v2_sub(front.front_centre, base_v2_scale(base_v2_dir(front.heading), r->depth_mm / 2));
     return b;
 }
 
@@ -358,22 +358,22 @@ cJSON *rules_reach_to_json(const rules_reach *r)
     cJSON_AddNumberToObject(root, "version", 1);
     cJSON_AddStringToObject(root, "unit", r->unit_id);
     cJSON_AddStringToObject(root, "move", rules_move_word(r->move));
-    rules_json_add_number(root, "rate_mm", r->rate_mm, 2);
-    rules_json_add_number(root, "rate_in", rules_mm_to_in(r->rate_mm), 3);
+    base_json_add_number(root, "rate_mm", r->rate_mm, 2);
+    base_json_add_number(root, "rate_in", base_mm_to_in(r->rate_mm), 3);
     cJSON_AddItemToObject(root, "start", pose_json(r->start));
-    rules_json_add_number(root, "front_width_mm", r->front_width_mm, 2);
-    rules_json_add_number(root, "depth_mm", r->depth_mm, 2);
+    base_json_add_number(root, "front_width_mm", r->front_width_mm, 2);
+    base_json_add_number(root, "depth_mm", r->depth_mm, 2);
     cJSON *wheel = cJSON_AddObjectToObject(root, "largest_wheel");
     cJSON_AddItemToObject(wheel, "left", wheel_json(&r->wheel_left));
     cJSON_AddItemToObject(wheel, "right", wheel_json(&r->wheel_right));
-    rules_json_add_number(root, "facing_step_deg", rules_rad_to_deg(r->facing_step_rad), 3);
-    rules_json_add_number(root, "lateral_step_mm", r->lateral_step_mm, 3);
+    base_json_add_number(root, "facing_step_deg", base_rad_to_deg(r->facing_step_rad), 3);
+    base_json_add_number(root, "lateral_step_mm", r->lateral_step_mm, 3);
     cJSON *facings = cJSON_AddArrayToObject(root, "facings");
     for (size_t i = 0; i < r->n_facings; i++) {
         const rules_reach_facing *f = &r->facings[i];
         cJSON *jf = cJSON_CreateObject();
-        rules_json_add_number(jf, "facing_deg", rules_rad_to_deg(f->heading), 2);
-        rules_json_add_number(jf, "turn_deg", rules_rad_to_deg(f->turn), 2);
+        base_json_add_number(jf, "facing_deg", base_rad_to_deg(f->heading), 2);
+        base_json_add_number(jf, "turn_deg", base_rad_to_deg(f->turn), 2);
         cJSON_AddItemToObject(jf, "envelope_mm", points_json(f->envelope, f->n_envelope));
         cJSON *far = cJSON_AddArrayToObject(jf, "far"), *near = cJSON_AddArrayToObject(jf, "near");
         for (size_t k = 0; k < f->n_columns; k++) {
@@ -389,23 +389,23 @@ cJSON *rules_reach_to_json(const rules_reach *r)
 
 void rules_reach_print(const rules_reach *r, FILE *out)
 {
-    fprintf(out, "unit %s: %s up to %.2f\"\n", r->unit_id, rules_move_word(r->move), rules_mm_to_in(r->rate_mm));
+    fprintf(out, "unit %s: %s up to %.2f\"\n", r->unit_id, rules_move_word(r->move), base_mm_to_in(r->rate_mm));
     fprintf(out, "largest wheel: left %.1f deg (%.2f\" at the outer corner), right %.1f deg (%.2f\")\n",
-            rules_rad_to_deg(r->wheel_left.angle_rad), rules_mm_to_in(r->wheel_left.distance_mm),
-            rules_rad_to_deg(r->wheel_right.angle_rad), rules_mm_to_in(r->wheel_right.distance_mm));
+            base_rad_to_deg(r->wheel_left.angle_rad), base_mm_to_in(r->wheel_left.distance_mm),
+            base_rad_to_deg(r->wheel_right.angle_rad), base_mm_to_in(r->wheel_right.distance_mm));
     fprintf(out, "%10s %12s %12s %16s\n", "end facing", "turn", "farthest", "across");
     for (size_t i = 0; i < r->n_facings; i++) {
         const rules_reach_facing *f = &r->facings[i];
         double far = -INFINITY, lo = INFINITY, hi = -INFINITY;
-        rules_vec2 fwd = rules_v2_dir(f->heading), right = rules_v2(fwd.y, -fwd.x);
+        base_vec2 fwd = base_v2_dir(f->heading), right = base_v2(fwd.y, -fwd.x);
         for (size_t k = 0; k < f->n_columns; k++) {
-            rules_vec2 d = rules_v2_sub(f->far[k].front_centre, r->start.front_centre);
-            far = fmax(far, rules_v2_dot(d, fwd));
-            lo = fmin(lo, rules_v2_dot(d, right));
-            hi = fmax(hi, rules_v2_dot(d, right));
+            base_vec2 d = base_v2_sub(f->far[k].front_centre, r->start.front_centre);
+            far = fmax(far, base_v2_dot(d, fwd));
+            lo = fmin(lo, base_v2_dot(d, right));
+            hi = fmax(hi, base_v2_dot(d, right));
         }
-        fprintf(out, "%8.1f deg %8.1f deg %10.2f\" %7.2f\" .. %.2f\"\n", rules_rad_to_deg(f->heading),
-                rules_rad_to_deg(f->turn), rules_mm_to_in(far), rules_mm_to_in(lo), rules_mm_to_in(hi));
+        fprintf(out, "%8.1f deg %8.1f deg %10.2f\" %7.2f\" .. %.2f\"\n", base_rad_to_deg(f->heading),
+                base_rad_to_deg(f->turn), base_mm_to_in(far), base_mm_to_in(lo), base_mm_to_in(hi));
     }
     fprintf(out, "(farthest: how far the centre of the Front can go along the end facing; across: where it can be "
                  "to the right (+) of the start along it)\n");

@@ -29,8 +29,8 @@
  *       // the envelope: a closed polyline, board mm (docs/formats.md, "Reach")
  *       draw_polygon(f->envelope, f->n_envelope);
  *       // a whole unit at one sampled end (e.g. the farthest straight on):
- *       rules_obb b = rules_reach_boundary(&r, f->far[k]);   // k < f->n_columns
- *       rules_vec2 c[4]; rules_obb_corners(&b, c);
+ *       base_obb b = rules_reach_boundary(&r, f->far[k]);   // k < f->n_columns
+ *       base_vec2 c[4]; base_obb_corners(&b, c);
  *   }
  *   r.wheel_left.angle_rad / r.wheel_right.angle_rad: the largest single wheel each way
  *   (about the left / right front corner of r.start), r.wheel_*.distance_mm what it counts for
@@ -63,7 +63,7 @@ typedef struct rules_reach_facing {
     double turn;              /* heading minus the start facing, counter-clockwise positive */
     rules_pose *far, *near;   /* per column: the farthest and nearest legal pose (centre of the Front Facing) */
     size_t n_columns;
-    rules_vec2 *envelope;     /* closed outline of the front edges the samples allow, board mm */
+    base_vec2 *envelope;     /* closed outline of the front edges the samples allow, board mm */
     size_t n_envelope;
 } rules_reach_facing;
 
@@ -92,11 +92,11 @@ typedef struct rules_reach {
  * without the rate, a move type without a reach, out of memory).
  */
 int rules_reach_compute(const rules_snapshot *table, const char *unit_id, rules_move_type move,
-                        const rules_reach_options *o, rules_reach *out, rules_error *err);
+                        const rules_reach_options *o, rules_reach *out, base_error *err);
 void rules_reach_clear(rules_reach *r);
 
 /* The unit boundary (front_width_mm x depth_mm) whose Front Facing is centred at `front`. */
-rules_obb rules_reach_boundary(const rules_reach *r, rules_pose front);
+base_obb rules_reach_boundary(const rules_reach *r, rules_pose front);
 
 /* The reach as JSON (docs/formats.md, "Reach"); caller frees with cJSON_Delete. */
 cJSON *rules_reach_to_json(const rules_reach *r);

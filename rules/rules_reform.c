@@ -17,8 +17,8 @@ int rules_reform_load_obstacles(rules_visgraph *g, const rules_snapshot *s, cons
     for (size_t i = 0; i < s->n_units; i++) {
         if (self && strcmp(s->units[i].id, self->id) == 0)
             continue; /* the unit's own models are ignored */
-        rules_vec2 k[4];
-        rules_obb_corners(&fits[i].boundary, k);
+        base_vec2 k[4];
+        base_obb_corners(&fits[i].boundary, k);
         if (rules_visgraph_add_obstacle(g, k, 4, clearance) < 0)
             return -1;
     }
@@ -30,14 +30,14 @@ int rules_reform_load_obstacles(rules_visgraph *g, const rules_snapshot *s, cons
     return 0;
 }
 
-static int fit_all(const rules_snapshot *s, const rules_check_options *opt, rules_formation **out, rules_error *err)
+static int fit_all(const rules_snapshot *s, const rules_check_options *opt, rules_formation **out, base_error *err)
 {
     *out = calloc(s->n_units ? s->n_units : 1, sizeof **out);
     if (!*out)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     for (size_t i = 0; i < s->n_units; i++)
         if (rules_formation_fit(&s->units[i], &opt->formation, &(*out)[i], NULL) < 0)
-            return rules_error_set(err, "unit %s has no models", s->units[i].id);
+            return base_error_set(err, "unit %s has no models", s->units[i].id);
     return 0;
 }
 
@@ -48,18 +48,18 @@ static bool over(const rules_check_options *opt, double measured, double limit)
 
 /* Smallest gap from unit boundary `box` to any other unit's boundary or impassable terrain in `s`. */
 static double nearest_gap(const rules_snapshot *s, const rules_formation *fits, const rules_unit *self,
-                          const rules_obb *box, const char **who)
+                          const base_obb *box, const char **who)
 {
-    rules_vec2 mine[4];
-    rules_obb_corners(box, mine);
+    base_vec2 mine[4];
+    base_obb_corners(box, mine);
     double best = INFINITY;
     *who = NULL;
     for (size_t i = 0; i < s->n_units; i++) {
         if (strcmp(s->units[i].id, self->id) == 0)
             continue;
-        rules_vec2 k[4];
-        rules_obb_corners(&fits[i].boundary, k);
-        double d = rules_poly_dist(mine, 4, k, 4);
+        base_vec2 k[4];
+        base_obb_corners(&fits[i].boundary, k);
+        double d = base_poly_dist(mine, 4, k, 4);
         if (d < best) {
             best = d;
             *who = s->units[i].id;
@@ -69,7 +69,7 @@ static double nearest_gap(const rules_snapshot *s, const rules_formation *fits, 
         const rules_terrain *t = &s->terrain[i];
         if (t->kind != RULES_TERRAIN_IMPASSABLE)
             continue;
-        double d = rules_poly_dist(mine, 4, t->points, t->n_points);
+        double d = base_poly_dist(mine, 4, t->points, t->n_points);
         if (d < best) {
             best = d;
             *who = t->id[0] ? t->id : "impassable terrain";
@@ -105,12 +105,12 @@ typedef struct reform_ctx {
 } reform_ctx;
 
 /* Each model's route start -> (mid ->) end around the obstacles of the before snapshot. */
-static int check_model_routes(const reform_ctx *c, rules_unit_report *ur, rules_error *err)
+static int check_model_routes(const reform_ctx *c, rules_unit_report *ur, base_error *err)
 {
     const double limit = 2 * c->u0->mobility;
     const double clearance = rules_reform_model_radius(c->u0) + c->rs->unit_spacing_during_mm;
     if (rules_reform_load_obstacles(c->graph, c->before, c->fits0, c->u0, clearance) < 0)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     rules_route leg = {0}, total = {0};
     double longest = 0;
     size_t n_over = 0, n_blocked = 0;
@@ -125,19 +125,19 @@ static int check_model_routes(const reform_ctx *c, rules_unit_report *ur, rules_
         const rules_model *mm = c->um ? rules_unit_find_model(c->um, m0->id) : NULL;
         total.n_points = 0;
         total.length_mm = 0;
-        rules_vec2 stops[3] = {m0->pos, mm ? mm->pos : m1->pos, m1->pos};
+        base_vec2 stops[3] = {m0->pos, mm ? mm->pos : m1->pos, m1->pos};
         size_t n_stops = mm ? 3 : 2;
         bool blocked = false;
         for (size_t s = 0; s + 1 < n_stops; s++) {
             int r = rules_visgraph_route(c->graph, stops[s], stops[s + 1], &leg);
             if (r < 0 || rules_route_append(&total, &leg) < 0) {
-                rc = rules_error_set(err, "out of memory");
+                rc = base_error_set(err, "out of memory");
                 goto done;
             }
             blocked |= r == 1;
         }
         if (rules_unit_report_add_model_path(ur, m0->id, total.points, total.n_points, total.length_mm) < 0) {
-            rc = rules_error_set(err, "out of memory");
+            rc = base_error_set(err, "out of memory");
             goto done;
         }
         if (blocked) {
@@ -147,7 +147,7 @@ static int check_model_routes(const reform_ctx *c, rules_unit_report *ur, rules_
                     ur, "RM-NO-ROUTE", RULES_QTY_COUNT, 1, 0,
                     "Model %s cannot reach its end position: other units or impassable terrain block every route "
                     "at %.2f\" spacing.",
-                    m0->id, rules_mm_to_in(c->rs->unit_spacing_during_mm));
+                    m0->id, base_mm_to_in(c->rs->unit_spacing_during_mm));
             if (v_blocked)
                 rules_violation_add_model(v_blocked, m0->id);
             continue;
@@ -166,8 +166,8 @@ static int check_model_routes(const reform_ctx *c, rules_unit_report *ur, rules_
             ur, "RM-MODEL-PATH", RULES_QTY_LENGTH, longest, limit,
             "%zu model%s move%s farther than twice the unit's Mobility (%.2f\") going around obstructions; model %s "
             "needs %.2f\".",
-            n_over, n_over == 1 ? "" : "s", n_over == 1 ? "s" : "", rules_mm_to_in(limit), worst,
-            rules_mm_to_in(longest));
+            n_over, n_over == 1 ? "" : "s", n_over == 1 ? "s" : "", base_mm_to_in(limit), worst,
+            base_mm_to_in(longest));
         for (size_t i = 0; v_over && i < ur->n_model_paths; i++)
             if (isfinite(ur->model_paths[i].length_mm) && over(c->opt, ur->model_paths[i].length_mm, limit))
                 rules_violation_add_model(v_over, ur->model_paths[i].id);
@@ -178,22 +178,22 @@ static int check_model_routes(const reform_ctx *c, rules_unit_report *ur, rules_
         snprintf(v_blocked->message, sizeof v_blocked->message,
                  "%zu models cannot reach their end positions: other units or impassable terrain block every route "
                  "at %.2f\" spacing.",
-                 n_blocked, rules_mm_to_in(c->rs->unit_spacing_during_mm));
+                 n_blocked, base_mm_to_in(c->rs->unit_spacing_during_mm));
 done:
     rules_route_clear(&leg);
     rules_route_clear(&total);
     return rc;
 }
 
-static int judge_unit(reform_ctx *c, rules_report *out, rules_error *err)
+static int judge_unit(reform_ctx *c, rules_report *out, base_error *err)
 {
     rules_unit_report ur;
     rules_unit_report_init(&ur, c->u0->id, c->u0->side, RULES_MOVE_REFORM_MOVE, true);
     ur.rate_mm = 2 * c->u0->mobility;
     ur.centre_before = c->f0.centre;
     ur.centre_after = c->f1.centre;
-    ur.centre_displacement_mm = rules_v2_dist(c->f0.centre, c->f1.centre);
-    ur.rotation_rad = rules_angle_wrap(c->f1.heading - c->f0.heading);
+    ur.centre_displacement_mm = base_v2_dist(c->f0.centre, c->f1.centre);
+    ur.rotation_rad = base_angle_wrap(c->f1.heading - c->f0.heading);
     ur.files_before = c->f0.files;
     ur.ranks_before = c->f0.ranks;
     ur.files_after = c->f1.files;
@@ -207,7 +207,7 @@ static int judge_unit(reform_ctx *c, rules_report *out, rules_error *err)
                                         c->u0->id);
 
     /* The centre: start -> (mid ->) end. */
-    double centre = c->um ? rules_v2_dist(c->f0.centre, c->fm.centre) + rules_v2_dist(c->fm.centre, c->f1.centre)
+    double centre = c->um ? base_v2_dist(c->f0.centre, c->fm.centre) + base_v2_dist(c->fm.centre, c->f1.centre)
                           : ur.centre_displacement_mm;
     const double half = 0.5 * c->u0->mobility;
     rules_unit_report_add_measure(&ur, "centre_travel", RULES_QTY_LENGTH, centre);
@@ -215,7 +215,7 @@ static int judge_unit(reform_ctx *c, rules_report *out, rules_error *err)
     if (over(c->opt, centre, half))
         rules_unit_report_add_violation(&ur, "RM-CENTRE", RULES_QTY_LENGTH, centre, half,
                                         "The unit's centre travelled %.2f\", more than half its Mobility (%.2f\").",
-                                        rules_mm_to_in(centre), rules_mm_to_in(half));
+                                        base_mm_to_in(centre), base_mm_to_in(half));
 
     /* Files may change by at most max_file_change. */
     int dfiles = abs(c->f1.files - c->f0.files);
@@ -244,7 +244,7 @@ static int judge_unit(reform_ctx *c, rules_report *out, rules_error *err)
                                             c->rs->unit_spacing_during_mm,
                                             "Placed mid-move, the unit is %.2f\" from %s; it must keep %.2f\" (Unit "
                                             "Spacing), or the move cannot be performed.",
-                                            rules_mm_to_in(gap), who, rules_mm_to_in(c->rs->unit_spacing_during_mm));
+                                            base_mm_to_in(gap), who, base_mm_to_in(c->rs->unit_spacing_during_mm));
         rules_unit_report_add_note(&ur, "Model routes are measured start -> mid-move placement -> end.");
     }
 
@@ -259,14 +259,14 @@ static int judge_unit(reform_ctx *c, rules_report *out, rules_error *err)
     if (who && gap < c->rs->unit_spacing_mm - c->opt->limit_tolerance_mm)
         rules_unit_report_add_violation(&ur, "RM-SPACING", RULES_QTY_LENGTH, gap, c->rs->unit_spacing_mm,
                                         "The unit ends %.2f\" from %s; it must end at least %.2f\" away.",
-                                        rules_mm_to_in(gap), who, rules_mm_to_in(c->rs->unit_spacing_mm));
+                                        base_mm_to_in(gap), who, base_mm_to_in(c->rs->unit_spacing_mm));
     rules_check_board_edge(c->u1, c->after, c->opt->limit_tolerance_mm, "RM-BOARD-EDGE", &ur);
 
     /* Straight distances for the model table. */
     ur.models = calloc(c->u0->n_models ? c->u0->n_models : 1, sizeof *ur.models);
     if (!ur.models) {
         rules_unit_report_clear(&ur);
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     }
     for (size_t j = 0; j < c->u0->n_models; j++) {
         const rules_model *m1 = rules_unit_find_model(c->u1, c->u0->models[j].id);
@@ -277,12 +277,12 @@ static int judge_unit(reform_ctx *c, rules_report *out, rules_error *err)
         }
         rules_model_move *mm = &ur.models[ur.n_models++];
         snprintf(mm->id, sizeof mm->id, "%s", c->u0->models[j].id);
-        mm->distance_mm = rules_v2_dist(c->u0->models[j].pos, m1->pos);
+        mm->distance_mm = base_v2_dist(c->u0->models[j].pos, m1->pos);
         mm->inferred = c->u0->models[j].inferred || m1->inferred;
     }
     if (rules_report_take_unit(out, &ur) < 0) {
         rules_unit_report_clear(&ur);
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     }
     return 0;
 }
@@ -291,15 +291,15 @@ static bool unit_moved(const rules_unit *u0, const rules_unit *u1, const rules_c
 {
     for (size_t j = 0; j < u0->n_models; j++) {
         const rules_model *m1 = rules_unit_find_model(u1, u0->models[j].id);
-        if (m1 && (rules_v2_dist(u0->models[j].pos, m1->pos) > opt->still_mm ||
-                   fabs(rules_angle_wrap(m1->facing - u0->models[j].facing)) > opt->still_rad))
+        if (m1 && (base_v2_dist(u0->models[j].pos, m1->pos) > opt->still_mm ||
+                   fabs(base_angle_wrap(m1->facing - u0->models[j].facing)) > opt->still_rad))
             return true;
     }
     return u0->n_models != u1->n_models;
 }
 
 int rules_reform_check(const rules_snapshot *before, const rules_snapshot *mid, const rules_snapshot *after,
-                       const rules_check_options *opt_in, rules_report *out, rules_error *err)
+                       const rules_check_options *opt_in, rules_report *out, base_error *err)
 {
     rules_check_options defaults;
     if (!opt_in) {
@@ -308,7 +308,7 @@ int rules_reform_check(const rules_snapshot *before, const rules_snapshot *mid, 
     }
     rules_report_begin(out, before, after);
     if (opt_in->unit_id && !rules_snapshot_find_unit(before, opt_in->unit_id))
-        return rules_error_set(err, "unit %s is not in the before snapshot", opt_in->unit_id);
+        return base_error_set(err, "unit %s is not in the before snapshot", opt_in->unit_id);
 
     reform_ctx c = {.before = before, .mid = mid, .after = after, .rs = &out->ruleset, .opt = opt_in};
     rules_formation *fits0 = NULL, *fitsm = NULL, *fits1 = NULL;
@@ -319,7 +319,7 @@ int rules_reform_check(const rules_snapshot *before, const rules_snapshot *mid, 
         rc = fit_all(mid, opt_in, &fitsm, err);
     c.graph = rc == 0 ? rules_visgraph_new() : NULL;
     if (rc == 0 && !c.graph)
-        rc = rules_error_set(err, "out of memory");
+        rc = base_error_set(err, "out of memory");
     c.fits0 = fits0;
     c.fitsm = fitsm;
     c.fits1 = fits1;
@@ -336,7 +336,7 @@ int rules_reform_check(const rules_snapshot *before, const rules_snapshot *mid, 
         if (!opt_in->unit_id && !unit_moved(c.u0, c.u1, opt_in) && !(um && unit_moved(c.u0, um, opt_in)))
             continue;
         if (isnan(c.u0->mobility)) {
-            rc = rules_error_set(err, "unit %s: its profile has no mobility_in, needed to judge a Reform Move",
+            rc = base_error_set(err, "unit %s: its profile has no mobility_in, needed to judge a Reform Move",
                                  c.u0->id);
             break;
         }

@@ -34,7 +34,7 @@
 #ifndef RULES_REFORM_H
 #define RULES_REFORM_H
 
-#include "rules_error.h"
+#include "base_error.h"
 #include "rules_move.h"
 #include "rules_report.h"
 #include "rules_snapshot.h"
@@ -47,7 +47,7 @@
  * -1 for input that cannot be judged (no Mobility, unknown unit).
  */
 int rules_reform_check(const rules_snapshot *before, const rules_snapshot *mid, const rules_snapshot *after,
-                       const rules_check_options *opt, rules_report *out, rules_error *err);
+                       const rules_check_options *opt, rules_report *out, base_error *err);
 
 /*
  * Loads `g` with the obstacles a model of unit `self` walks around in `s`:

@@ -281,12 +281,12 @@ int rules_unit_report_add_measure(rules_unit_report *ur, const char *name, rules
     return 0;
 }
 
-int rules_unit_report_add_model_path(rules_unit_report *ur, const char *model_id, const rules_vec2 *points,
+int rules_unit_report_add_model_path(rules_unit_report *ur, const char *model_id, const base_vec2 *points,
                                      size_t n, double length_mm)
 {
     if (!grow((void **)&ur->model_paths, &ur->cap_model_paths, ur->n_model_paths, sizeof *ur->model_paths))
         return -1;
-    rules_vec2 *copy = malloc((n ? n : 1) * sizeof *copy);
+    base_vec2 *copy = malloc((n ? n : 1) * sizeof *copy);
     if (!copy)
         return -1;
     if (n)

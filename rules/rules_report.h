@@ -85,7 +85,7 @@ typedef struct rules_model_move {
 /* One model's own route (Reform Move): a polyline in board mm, for the overlay to draw. */
 typedef struct rules_model_path {
     char id[RULES_ID_MAX];
-    rules_vec2 *points;  /* start, bends around obstacles, (mid-move placement,) end */
+    base_vec2 *points;  /* start, bends around obstacles, (mid-move placement,) end */
     size_t n_points;
     double length_mm;    /* along the polyline; INFINITY when no route exists */
 } rules_model_path;
@@ -100,7 +100,7 @@ typedef struct rules_measure {
 /* One model of a suggested end position: where to put it. */
 typedef struct rules_suggested_model {
     char id[RULES_ID_MAX];
-    rules_vec2 pos;      /* base centre, mm */
+    base_vec2 pos;      /* base centre, mm */
     double facing;       /* rad */
 } rules_suggested_model;
 
@@ -155,7 +155,7 @@ typedef struct rules_unit_report {
     rules_model_move *models;
     size_t n_models;
 
-    rules_vec2 centre_before, centre_after;
+    base_vec2 centre_before, centre_after;
     double centre_displacement_mm;
     double rotation_rad;        /* change of facing, counter-clockwise positive */
     int files_before, ranks_before, files_after, ranks_after;
@@ -240,7 +240,7 @@ int rules_unit_report_add_note(rules_unit_report *ur, const char *fmt, ...)
     ;
 int rules_unit_report_add_measure(rules_unit_report *ur, const char *name, rules_quantity q, double value);
 /* Appends a model's route, copying `n` points; -1 when out of memory. */
-int rules_unit_report_add_model_path(rules_unit_report *ur, const char *model_id, const rules_vec2 *points,
+int rules_unit_report_add_model_path(rules_unit_report *ur, const char *model_id, const base_vec2 *points,
                                      size_t n, double length_mm);
 int rules_report_add_note(rules_report *r, const char *fmt, ...)
 #if defined(__GNUC__)

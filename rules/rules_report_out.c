@@ -12,9 +12,9 @@ static void add_length(cJSON *o, const char *key, double mm)
 {
     char k[64];
     snprintf(k, sizeof k, "%s_mm", key);
-    rules_json_add_number(o, k, mm, 2);
+    base_json_add_number(o, k, mm, 2);
     snprintf(k, sizeof k, "%s_in", key);
-    rules_json_add_number(o, k, rules_mm_to_in(mm), 3);
+    base_json_add_number(o, k, base_mm_to_in(mm), 3);
 }
 
 static void add_quantity(cJSON *o, const char *key, rules_quantity q, double v)
@@ -24,9 +24,9 @@ static void add_quantity(cJSON *o, const char *key, rules_quantity q, double v)
     case RULES_QTY_LENGTH: add_length(o, key, v); break;
     case RULES_QTY_ANGLE:
         snprintf(k, sizeof k, "%s_deg", key);
-        rules_json_add_number(o, k, rules_rad_to_deg(v), 2);
+        base_json_add_number(o, k, base_rad_to_deg(v), 2);
         break;
-    case RULES_QTY_COUNT: rules_json_add_number(o, key, v, 3); break;
+    case RULES_QTY_COUNT: base_json_add_number(o, key, v, 3); break;
     }
 }
 
@@ -46,17 +46,17 @@ static cJSON *path_to_json(const rules_unit_report *ur)
         cJSON_AddStringToObject(js, "kind", rules_step_word(s->kind));
         add_length(js, "length", s->length_mm);
         if (s->kind == RULES_STEP_WHEEL_LEFT || s->kind == RULES_STEP_WHEEL_RIGHT || s->kind == RULES_STEP_PIVOT)
-            rules_json_add_number(js, "angle_deg", rules_rad_to_deg(s->angle_rad), 2);
+            base_json_add_number(js, "angle_deg", base_rad_to_deg(s->angle_rad), 2);
         char text[128];
         rules_step_describe(s, text, sizeof text);
         cJSON_AddStringToObject(js, "text", text);
         cJSON_AddItemToArray(steps, js);
     }
     cJSON *start = cJSON_AddObjectToObject(p, "start");
-    rules_json_add_number(start, "x_mm", ur->pose_before.front_centre.x, 2);
-    rules_json_add_number(start, "y_mm", ur->pose_before.front_centre.y, 2);
-    rules_json_add_number(start, "facing_deg", rules_rad_to_deg(ur->pose_before.heading), 2);
-    rules_json_add_number(p, "front_width_mm", ur->front_width_mm, 2);
+    base_json_add_number(start, "x_mm", ur->pose_before.front_centre.x, 2);
+    base_json_add_number(start, "y_mm", ur->pose_before.front_centre.y, 2);
+    base_json_add_number(start, "facing_deg", base_rad_to_deg(ur->pose_before.heading), 2);
+    base_json_add_number(p, "front_width_mm", ur->front_width_mm, 2);
     return p;
 }
 
@@ -75,16 +75,16 @@ static cJSON *suggestion_to_json(const rules_suggestion *s)
     if (s->remove)
         return o;
     cJSON *pose = cJSON_AddObjectToObject(o, "pose");
-    rules_json_add_number(pose, "x_mm", s->pose.front_centre.x, 2);
-    rules_json_add_number(pose, "y_mm", s->pose.front_centre.y, 2);
-    rules_json_add_number(pose, "facing_deg", rules_rad_to_deg(s->pose.heading), 2);
+    base_json_add_number(pose, "x_mm", s->pose.front_centre.x, 2);
+    base_json_add_number(pose, "y_mm", s->pose.front_centre.y, 2);
+    base_json_add_number(pose, "facing_deg", base_rad_to_deg(s->pose.heading), 2);
     cJSON *models = cJSON_AddArrayToObject(o, "models");
     for (size_t i = 0; i < s->n_models; i++) {
         cJSON *m = cJSON_CreateObject();
         cJSON_AddStringToObject(m, "id", s->models[i].id);
-        rules_json_add_number(m, "x_mm", s->models[i].pos.x, 3);
-        rules_json_add_number(m, "y_mm", s->models[i].pos.y, 3);
-        rules_json_add_number(m, "facing_deg", rules_rad_to_deg(s->models[i].facing), 3);
+        base_json_add_number(m, "x_mm", s->models[i].pos.x, 3);
+        base_json_add_number(m, "y_mm", s->models[i].pos.y, 3);
+        base_json_add_number(m, "facing_deg", base_rad_to_deg(s->models[i].facing), 3);
         cJSON_AddItemToArray(models, m);
     }
     return o;
@@ -121,7 +121,7 @@ static cJSON *unit_to_json(const rules_unit_report *ur)
     cJSON_AddItemToObject(centre, "before_mm", cJSON_CreateDoubleArray(before, 2));
     cJSON_AddItemToObject(centre, "after_mm", cJSON_CreateDoubleArray(after, 2));
     add_length(centre, "displacement", ur->centre_displacement_mm);
-    rules_json_add_number(u, "rotation_deg", rules_rad_to_deg(ur->rotation_rad), 2);
+    base_json_add_number(u, "rotation_deg", base_rad_to_deg(ur->rotation_rad), 2);
     cJSON *form = cJSON_AddObjectToObject(u, "formation");
     cJSON *fb = cJSON_AddObjectToObject(form, "before");
     cJSON_AddNumberToObject(fb, "files", ur->files_before);
@@ -204,8 +204,8 @@ cJSON *rules_report_to_json(const rules_report *r)
 static void format_quantity(char *buf, size_t cap, rules_quantity q, double v)
 {
     switch (q) {
-    case RULES_QTY_LENGTH: snprintf(buf, cap, "%.2f\"", rules_mm_to_in(v)); break;
-    case RULES_QTY_ANGLE: snprintf(buf, cap, "%.1f deg", rules_rad_to_deg(v)); break;
+    case RULES_QTY_LENGTH: snprintf(buf, cap, "%.2f\"", base_mm_to_in(v)); break;
+    case RULES_QTY_ANGLE: snprintf(buf, cap, "%.1f deg", base_rad_to_deg(v)); break;
     case RULES_QTY_COUNT: snprintf(buf, cap, "%g", v); break;
     }
 }
@@ -231,7 +231,7 @@ static void print_unit(const rules_unit_report *ur, FILE *out)
     if (ur->files_before > 0) /* rules without ranks and files (Dynamic Formations) leave them at 0 */
         fprintf(out, "  formation %dx%d -> %dx%d (files x ranks); centre moved %.2f\", rotated %.1f deg\n",
                 ur->files_before, ur->ranks_before, ur->files_after, ur->ranks_after,
-                rules_mm_to_in(ur->centre_displacement_mm), rules_rad_to_deg(ur->rotation_rad));
+                base_mm_to_in(ur->centre_displacement_mm), base_rad_to_deg(ur->rotation_rad));
     if (ur->has_path) {
         fprintf(out, "  shortest path: ");
         size_t shown = 0;
@@ -245,9 +245,9 @@ static void print_unit(const rules_unit_report *ur, FILE *out)
         }
         if (shown == 0)
             fprintf(out, "none needed");
-        fprintf(out, " = %.2f\"", rules_mm_to_in(ur->path.length_mm));
+        fprintf(out, " = %.2f\"", base_mm_to_in(ur->path.length_mm));
         if (ur->rate_mm > 0)
-            fprintf(out, " (limit %.2f\")", rules_mm_to_in(ur->rate_mm));
+            fprintf(out, " (limit %.2f\")", base_mm_to_in(ur->rate_mm));
         fprintf(out, "\n");
     }
     for (size_t i = 0; i < ur->n_measures; i++) {
@@ -262,8 +262,8 @@ static void print_unit(const rules_unit_report *ur, FILE *out)
             bool over = ur->rate_mm > 0 && ur->move != RULES_MOVE_NONE && m->distance_mm > ur->rate_mm;
             char lim[16] = "-";
             if (ur->rate_mm > 0)
-                snprintf(lim, sizeof lim, "%.2f\"", rules_mm_to_in(ur->rate_mm));
-            fprintf(out, "  %-20s %8.2f\" %9s%s%s\n", m->id, rules_mm_to_in(m->distance_mm), lim,
+                snprintf(lim, sizeof lim, "%.2f\"", base_mm_to_in(ur->rate_mm));
+            fprintf(out, "  %-20s %8.2f\" %9s%s%s\n", m->id, base_mm_to_in(m->distance_mm), lim,
                     over ? "  << too far" : "", m->inferred ? "  (inferred)" : "");
         }
     }

@@ -14,7 +14,7 @@ void rules_robust_options_default(rules_robust_options *o)
     rules_check_options_default(&o->check);
     o->coverage = 2.0;
     o->jitter_mm = 2.0;
-    o->jitter_rad = rules_deg_to_rad(1.0);
+    o->jitter_rad = base_deg_to_rad(1.0);
     o->sigma_rough_mm = 1.0;
     o->sigma_inferred_mm = 1.5;
     o->max_pairs = 64;
@@ -164,11 +164,11 @@ static pair_outcome classify(const work *w, const rules_unit *w0, const rules_un
             list_models(v, ids, sizeof ids);
             bool len = v->quantity == RULES_QTY_LENGTH;
             text(meas, sizeof meas, len ? "%.2f\"" : "%.1f deg",
-                 len ? rules_mm_to_in(v->measured) : rules_rad_to_deg(v->measured));
+                 len ? base_mm_to_in(v->measured) : base_rad_to_deg(v->measured));
             text(lim, sizeof lim, len ? "%.2f\"" : "%.1f deg",
-                 len ? rules_mm_to_in(v->limit) : rules_rad_to_deg(v->limit));
+                 len ? base_mm_to_in(v->limit) : base_rad_to_deg(v->limit));
             text(pm, sizeof pm, len ? "%.2f\"" : "%.1f deg",
-                 len ? rules_mm_to_in(reach + tol) : rules_rad_to_deg(reach));
+                 len ? base_mm_to_in(reach + tol) : base_rad_to_deg(reach));
             text(p->close, sizeof p->close, "%s measured %s against a limit of %s, within the +/-%s the pictures "
                      "allow%s%s%s", v->code, meas, lim, pm, ids[0] ? " (models " : "", ids, ids[0] ? ")" : "");
         }
@@ -179,7 +179,7 @@ static pair_outcome classify(const work *w, const rules_unit *w0, const rules_un
 }
 
 /* Judges the unit (index u0i before, u1i after) under placements (p->h0, p->h1). */
-static int judge_pair(work *w, size_t u0i, size_t u1i, pair *p, rules_error *err)
+static int judge_pair(work *w, size_t u0i, size_t u1i, pair *p, base_error *err)
 {
     const rules_unit *U0 = &w->before->units[u0i], *U1 = &w->after->units[u1i];
     rules_unit *w0 = &w->b->units[u0i], *w1 = &w->a->units[u1i];
@@ -193,7 +193,7 @@ static int judge_pair(work *w, size_t u0i, size_t u1i, pair *p, rules_error *err
         /* Pass 0: slots kept through the motion; pass 1: each unseen model by its own nearest place. */
         const bool through_motion = pass == 0 && mo.rigid;
         if (rules_pairing_pair(w0, w1, &mo, through_motion) < 0)
-            return rules_error_set(err, "out of memory");
+            return base_error_set(err, "out of memory");
         if (pass == 0) {
             p->slots_kept = mo.rigid && rules_pairing_slots_kept(&w->pp, w0, w1, &mo);
             if (rules_pairing_still(&w->pp, w0, w1, &mo)) {
@@ -374,7 +374,7 @@ static bool same_unit(const rules_unit *a, const rules_unit *b)
     return true;
 }
 
-static int judge_unit(work *w, size_t u0i, size_t u1i, bool selected, rules_report *out, rules_error *err)
+static int judge_unit(work *w, size_t u0i, size_t u1i, bool selected, rules_report *out, base_error *err)
 {
     const rules_unit *U0 = &w->before->units[u0i], *U1 = &w->after->units[u1i];
     /* A unit that is the same in both snapshots, models and alternatives alike (a watch keeps an untouched
@@ -385,7 +385,7 @@ static int judge_unit(work *w, size_t u0i, size_t u1i, bool selected, rules_repo
     const bool complete = same || (U0->placements_complete && U1->placements_complete && n == total);
     pair *pairs = calloc(n, sizeof *pairs);
     if (!pairs)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     int rc = 0;
     /* The likeliest pairs first (placements are listed likeliest first): by h0 + h1, then h0. */
     for (size_t k = 0, sum = 0; k < n; sum++)
@@ -414,7 +414,7 @@ static int judge_unit(work *w, size_t u0i, size_t u1i, bool selected, rules_repo
         rules_unit_report_init(&ur, U0->id, U0->side, RULES_MOVE_NONE, false);
         rules_unit_report_add_note(&ur, "Every model moved less than %.2f\" (or its measurement uncertainty) and "
                                         "the unit turned less than %.1f deg: it did not move.",
-                                   rules_mm_to_in(w->o->jitter_mm), rules_rad_to_deg(w->o->jitter_rad));
+                                   base_mm_to_in(w->o->jitter_mm), base_rad_to_deg(w->o->jitter_rad));
         have = true;
     }
     if (have) {
@@ -425,7 +425,7 @@ static int judge_unit(work *w, size_t u0i, size_t u1i, bool selected, rules_repo
                                        t.judged);
         if (rules_report_take_unit(out, &ur) < 0) {
             rules_unit_report_clear(&ur);
-            rc = rules_error_set(err, "out of memory");
+            rc = base_error_set(err, "out of memory");
         }
     }
     for (size_t k = 0; k < n; k++)
@@ -457,7 +457,7 @@ static int report_unseen(const rules_snapshot *before, const rules_snapshot *aft
     return 0;
 }
 
-static int judge_all(work *w, const char *sel, rules_report *out, rules_error *err)
+static int judge_all(work *w, const char *sel, rules_report *out, base_error *err)
 {
     const rules_snapshot *before = w->before, *after = w->after;
     for (size_t i = 0; i < before->n_units; i++) {
@@ -473,7 +473,7 @@ static int judge_all(work *w, const char *sel, rules_report *out, rules_error *e
         else
             rc = rules_report_add_note(out, "Unit %s is not in the after snapshot (removed or not seen).", u0->id);
         if (rc < 0)
-            return err->msg[0] ? -1 : rules_error_set(err, "out of memory");
+            return err->msg[0] ? -1 : base_error_set(err, "out of memory");
     }
     for (size_t i = 0; i < after->n_units; i++) {
         const rules_unit *u1 = &after->units[i];
@@ -485,15 +485,15 @@ static int judge_all(work *w, const char *sel, rules_report *out, rules_error *e
                        : rules_report_add_note(out, "Unit %s appears only in the after snapshot; it is not judged.",
                                                u1->id);
         if (rc < 0)
-            return rules_error_set(err, "out of memory");
+            return base_error_set(err, "out of memory");
     }
     if (report_unseen(before, after, sel, out) < 0)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     return 0;
 }
 
 int rules_robust_check(const rules_snapshot *before, const rules_snapshot *after, const rules_robust_options *o_in,
-                       rules_report *out, rules_error *err)
+                       rules_report *out, base_error *err)
 {
     rules_robust_options defaults;
     if (!o_in) {
@@ -514,7 +514,7 @@ int rules_robust_check(const rules_snapshot *before, const rules_snapshot *after
               {o_in->check.rigid_tolerance_mm, o_in->coverage, o_in->jitter_mm, o_in->jitter_rad, o_in->sigma_rough_mm,
                o_in->sigma_inferred_mm},
               before, after, rules_snapshot_clone(before), rules_snapshot_clone(after)};
-    int rc = w.b && w.a ? judge_all(&w, sel, out, err) : rules_error_set(err, "out of memory");
+    int rc = w.b && w.a ? judge_all(&w, sel, out, err) : base_error_set(err, "out of memory");
     rules_snapshot_free(w.b);
     rules_snapshot_free(w.a);
     if (rc < 0) {

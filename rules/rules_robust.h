@@ -57,7 +57,7 @@
 
 #include <stddef.h>
 
-#include "rules_error.h"
+#include "base_error.h"
 #include "rules_move.h"
 #include "rules_report.h"
 #include "rules_snapshot.h"
@@ -80,6 +80,6 @@ void rules_robust_options_default(rules_robust_options *o);
  * rules_move_check), with `err` naming the unit, model and field.
  */
 int rules_robust_check(const rules_snapshot *before, const rules_snapshot *after, const rules_robust_options *o,
-                       rules_report *out, rules_error *err);
+                       rules_report *out, base_error *err);
 
 #endif

@@ -2,10 +2,10 @@
 
 #include <string.h>
 
-#include "rules_geom.h"
+#include "base_geom.h"
 
-#define IN(x) ((x) * RULES_MM_PER_INCH)
-#define DEG(x) ((x) * (RULES_PI / 180.0))
+#define IN(x) ((x) * BASE_MM_PER_INCH)
+#define DEG(x) ((x) * (BASE_PI / 180.0))
 
 /*
  * [A] The Ninth Age 2nd edition (Advance/March Rate): seeds 004.

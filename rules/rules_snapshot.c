@@ -199,7 +199,7 @@ rules_unit *rules_snapshot_add_unit(rules_snapshot *s, const char *id, const cha
     return u;
 }
 
-rules_model *rules_unit_add_model(rules_unit *u, const char *id, rules_vec2 pos, double facing)
+rules_model *rules_unit_add_model(rules_unit *u, const char *id, base_vec2 pos, double facing)
 {
     if (!grow((void **)&u->models, &u->cap_models, u->n_models, sizeof *u->models))
         return NULL;
@@ -222,7 +222,7 @@ rules_placement *rules_unit_add_alternative(rules_unit *u, const char *label)
     return p;
 }
 
-int rules_placement_add_model(rules_placement *p, const char *id, rules_vec2 pos, double facing, double sigma_mm)
+int rules_placement_add_model(rules_placement *p, const char *id, base_vec2 pos, double facing, double sigma_mm)
 {
     if (!grow((void **)&p->models, &p->cap_models, p->n_models, sizeof *p->models))
         return -1;
@@ -256,9 +256,9 @@ const rules_unseen_unit *rules_snapshot_find_unseen(const rules_snapshot *s, con
 }
 
 rules_terrain *rules_snapshot_add_terrain(rules_snapshot *s, const char *id, rules_terrain_kind kind,
-                                          const rules_vec2 *points, size_t n)
+                                          const base_vec2 *points, size_t n)
 {
-    rules_vec2 *copy = malloc((n ? n : 1) * sizeof *copy);
+    base_vec2 *copy = malloc((n ? n : 1) * sizeof *copy);
     if (!copy)
         return NULL;
     if (!grow((void **)&s->terrain, &s->cap_terrain, s->n_terrain, sizeof *s->terrain)) {
@@ -325,11 +325,11 @@ rules_model *rules_snapshot_find_model(const rules_snapshot *s, const char *id, 
     return NULL;
 }
 
-rules_obb rules_model_base(const rules_unit *u, const rules_model *m)
+base_obb rules_model_base(const rules_unit *u, const rules_model *m)
 {
     if (m->base_width > 0 && m->base_depth > 0)
-        return (rules_obb){m->pos, m->facing, m->base_width, m->base_depth};
-    return (rules_obb){m->pos, m->facing, u->base_width, u->base_depth};
+        return (base_obb){m->pos, m->facing, m->base_width, m->base_depth};
+    return (base_obb){m->pos, m->facing, u->base_width, u->base_depth};
 }
 
 unsigned rules_unit_status(const rules_unit *u)

@@ -7,7 +7,7 @@
  * How to use:
  *   rules_snapshot *s = rules_snapshot_new(1828.8, 1219.2);
  *   rules_unit *u = rules_snapshot_add_unit(s, "spears", "red");
- *   rules_unit_add_model(u, "spears-1", rules_v2(100, 200), 0.0);
+ *   rules_unit_add_model(u, "spears-1", base_v2(100, 200), 0.0);
  *   ...
  *   rules_snapshot_free(s);
  * Pointers returned by the add functions stay valid until the next add to
@@ -20,8 +20,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rules_error.h"
-#include "rules_geom.h"
+#include "base_error.h"
+#include "base_geom.h"
 #include "rules_ruleset.h"
 
 #define RULES_ID_MAX 64
@@ -53,7 +53,7 @@ int rules_evidence_from_word(const char *word, rules_evidence *out);
 
 typedef struct rules_model {
     char id[RULES_ID_MAX];
-    rules_vec2 pos;   /* base centre, mm */
+    base_vec2 pos;   /* base centre, mm */
     double facing;    /* rad, counter-clockwise from +x */
     unsigned status;  /* RULES_STATUS_* of this model only */
     bool inferred;    /* not seen: placed from its unit's fitted formation (vision); == (evidence == INFERRED) */
@@ -71,7 +71,7 @@ typedef struct rules_model {
  */
 typedef struct rules_placed_model {
     char id[RULES_ID_MAX];
-    rules_vec2 pos;
+    base_vec2 pos;
     double facing;
     double sigma_mm;  /* NAN when not stated */
 } rules_placed_model;
@@ -130,7 +130,7 @@ const char *rules_terrain_kind_word(rules_terrain_kind kind);
 typedef struct rules_terrain {
     char id[RULES_ID_MAX];
     rules_terrain_kind kind;
-    rules_vec2 *points;  /* simple polygon, board mm */
+    base_vec2 *points;  /* simple polygon, board mm */
     size_t n_points;
 } rules_terrain;
 
@@ -166,11 +166,11 @@ rules_snapshot *rules_snapshot_clone(const rules_snapshot *s);
 /* Appends a unit with no models, rates NAN, status 0; NULL when out of memory. */
 rules_unit *rules_snapshot_add_unit(rules_snapshot *s, const char *id, const char *side);
 /* Appends a model (seen, sigma NAN); NULL when out of memory. */
-rules_model *rules_unit_add_model(rules_unit *u, const char *id, rules_vec2 pos, double facing);
+rules_model *rules_unit_add_model(rules_unit *u, const char *id, base_vec2 pos, double facing);
 /* Appends an empty alternative placement; NULL when out of memory. Valid until the next add. */
 rules_placement *rules_unit_add_alternative(rules_unit *u, const char *label);
 /* Appends one model's place to an alternative; -1 when out of memory. */
-int rules_placement_add_model(rules_placement *p, const char *id, rules_vec2 pos, double facing, double sigma_mm);
+int rules_placement_add_model(rules_placement *p, const char *id, base_vec2 pos, double facing, double sigma_mm);
 /* Frees a unit's alternatives (placements_complete set back to true). */
 void rules_unit_clear_alternatives(rules_unit *u);
 /* Lists a unit as unseen; NULL when out of memory. */
@@ -178,7 +178,7 @@ rules_unseen_unit *rules_snapshot_add_unseen(rules_snapshot *s, const char *id, 
 const rules_unseen_unit *rules_snapshot_find_unseen(const rules_snapshot *s, const char *id);
 /* Appends a terrain piece, copying `n` points; NULL when out of memory. */
 rules_terrain *rules_snapshot_add_terrain(rules_snapshot *s, const char *id, rules_terrain_kind kind,
-                                          const rules_vec2 *points, size_t n);
+                                          const base_vec2 *points, size_t n);
 
 /* Appends an empty declared formation; NULL when out of memory. Valid until the next add. */
 rules_dynform_decl *rules_snapshot_add_dynform(rules_snapshot *s, const char *id);
@@ -198,10 +198,10 @@ rules_model *rules_unit_find_model(const rules_unit *u, const char *id);
  * names both places ("units[3].models[1].id: duplicate model id \"x\" (also
  * units[0].models[4].id)"). Returns 0 or -1.
  */
-int rules_snapshot_check_ids(const rules_snapshot *s, rules_error *err);
+int rules_snapshot_check_ids(const rules_snapshot *s, base_error *err);
 
 /* The base of a model as an oriented rectangle: its own base when it has one, else its unit's. */
-rules_obb rules_model_base(const rules_unit *u, const rules_model *m);
+base_obb rules_model_base(const rules_unit *u, const rules_model *m);
 /* Union of model statuses and the unit's own. */
 unsigned rules_unit_status(const rules_unit *u);
 

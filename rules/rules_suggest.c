@@ -41,7 +41,7 @@ static int prepare(unit_search *us, const rules_unit *u0, const rules_unit *u1, 
         snprintf(out->text, sizeof out->text, "%s is not on the table after the move", u0->id);
         return 1;
     }
-    us->block = malloc(n * (3 * sizeof(rules_vec2) + sizeof(size_t) + sizeof(rules_slot) + sizeof(rules_suggested_model)));
+    us->block = malloc(n * (3 * sizeof(base_vec2) + sizeof(size_t) + sizeof(rules_slot) + sizeof(rules_suggested_model)));
     if (!us->block)
         return -1;
     sg_finder *f = &us->f;
@@ -88,7 +88,7 @@ static int prepare(unit_search *us, const rules_unit *u0, const rules_unit *u1, 
     }
     f->radius = 1;
     for (size_t k = 0; k < n; k++)
-        f->radius = fmax(f->radius, rules_v2_dist(f->tmpl[k], f->tmpl_ref.front_centre));
+        f->radius = fmax(f->radius, base_v2_dist(f->tmpl[k], f->tmpl_ref.front_centre));
     return 0;
 }
 
@@ -115,9 +115,9 @@ static int search_and_fill(unit_search *us, bool may_not_move, rules_suggestion 
     for (size_t k = 0; k < f->n; k++) {
         snprintf(us->models[k].id, sizeof us->models[k].id, "%s", u0->models[k].id);
         us->models[k].pos = f->pos[k];
-        us->models[k].facing = rules_angle_wrap(u0->models[k].facing + turn);
-        rules_vec2 d = rules_v2_sub(f->pos[k], f->target[k]);
-        worst2 = fmax(worst2, rules_v2_dot(d, d));
+        us->models[k].facing = base_angle_wrap(u0->models[k].facing + turn);
+        base_vec2 d = base_v2_sub(f->pos[k], f->target[k]);
+        worst2 = fmax(worst2, base_v2_dot(d, d));
     }
     if (rules_suggestion_set_models(out, us->models, f->n) < 0)
         return -1;
@@ -131,7 +131,7 @@ static int search_and_fill(unit_search *us, bool may_not_move, rules_suggestion 
         snprintf(out->text, sizeof out->text, "the %s %s: put them back where they started (no model moves more "
                                               "than %.2f\")",
                  u0->id, may_not_move ? "may not move this phase" : "have no legal position near where they stand",
-                 rules_mm_to_in(out->shift_mm));
+                 base_mm_to_in(out->shift_mm));
     return 0;
 }
 
@@ -159,7 +159,7 @@ typedef struct {
     rules_move_type type;
 } judge_ctx;
 
-static bool judged_legal(void *ctx, const rules_vec2 *pos, double turn)
+static bool judged_legal(void *ctx, const base_vec2 *pos, double turn)
 {
     judge_ctx *c = ctx;
     return rules_judge_legal(c->j, pos, turn, c->type);
@@ -167,7 +167,7 @@ static bool judged_legal(void *ctx, const rules_vec2 *pos, double turn)
 
 int rules_suggest_unit(const rules_snapshot *before, const rules_snapshot *after, const char *unit_id,
                        rules_move_type type, const rules_check_options *opt, rules_suggestion *out,
-                       rules_error *err)
+                       base_error *err)
 {
     rules_check_options strict = exact_limits(opt);
     rules_suggestion_clear(out);
@@ -186,7 +186,7 @@ int rules_suggest_unit(const rules_snapshot *before, const rules_snapshot *after
     }
     unit_search_free(&us);
     rules_judge_free(c.j);
-    return rc < 0 ? rules_error_set(err, "out of memory") : 0;
+    return rc < 0 ? base_error_set(err, "out of memory") : 0;
 }
 
 /* ---- Reform Move ------------------------------------------------------------------- */
@@ -200,13 +200,13 @@ typedef struct {
     rules_check_options opt;   /* exact limits, this unit only */
 } reform_ctx;
 
-static bool reform_legal(void *ctx, const rules_vec2 *pos, double turn)
+static bool reform_legal(void *ctx, const base_vec2 *pos, double turn)
 {
     reform_ctx *c = ctx;
     for (size_t k = 0; k < c->u0->n_models; k++) {
         rules_model *m = &c->unit->models[c->index[k]];
         m->pos = pos[k];
-        m->facing = rules_angle_wrap(c->u0->models[k].facing + turn);
+        m->facing = base_angle_wrap(c->u0->models[k].facing + turn);
     }
     rules_report r;
     rules_report_init(&r);
@@ -218,17 +218,17 @@ static bool reform_legal(void *ctx, const rules_vec2 *pos, double turn)
 
 int rules_suggest_reform_move(const rules_snapshot *before, const rules_snapshot *mid, const rules_snapshot *after,
                               const char *unit_id, const rules_check_options *opt, rules_suggestion *out,
-                              rules_error *err)
+                              base_error *err)
 {
     rules_suggestion_clear(out);
     out->move = RULES_MOVE_REFORM_MOVE;
     const rules_unit *u0 = rules_snapshot_find_unit(before, unit_id);
     if (!u0)
-        return rules_error_set(err, "unit %s is not in the before snapshot", unit_id);
+        return base_error_set(err, "unit %s is not in the before snapshot", unit_id);
     reform_ctx c = {.before = before, .mid = mid, .scratch = rules_snapshot_clone(after), .u0 = u0,
                     .opt = exact_limits(opt)};
     if (!c.scratch)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     c.opt.unit_id = u0->id;
     c.opt.move = RULES_MOVE_REFORM_MOVE;
     c.unit = rules_snapshot_find_unit(c.scratch, unit_id);
@@ -243,7 +243,7 @@ int rules_suggest_reform_move(const rules_snapshot *before, const rules_snapshot
     }
     unit_search_free(&us);
     rules_snapshot_free(c.scratch);
-    return rc < 0 ? rules_error_set(err, "out of memory") : 0;
+    return rc < 0 ? base_error_set(err, "out of memory") : 0;
 }
 
 /* ---- the table ---------------------------------------------------------------- */
@@ -302,7 +302,7 @@ static bool suggestable(const rules_unit_report *ur, bool reform_move)
 
 /* Moving Units (mid NULL, reform_move false) or Reform Move: each suggestion in turn, then all judged again. */
 static int suggest_all(const rules_snapshot *before, const rules_snapshot *mid, const rules_snapshot *after,
-                       bool reform_move, const rules_check_options *opt, rules_report *r, rules_error *err)
+                       bool reform_move, const rules_check_options *opt, rules_report *r, base_error *err)
 {
     rules_check_options defaults;
     if (!opt) {
@@ -311,7 +311,7 @@ static int suggest_all(const rules_snapshot *before, const rules_snapshot *mid, 
     }
     rules_snapshot *work = rules_snapshot_clone(after);
     if (!work)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < r->n_units; i++) {
         rules_unit_report *ur = &r->units[i];
@@ -343,13 +343,13 @@ static int suggest_all(const rules_snapshot *before, const rules_snapshot *mid, 
 }
 
 int rules_suggest_moves(const rules_snapshot *before, const rules_snapshot *after, const rules_check_options *opt,
-                        rules_report *r, rules_error *err)
+                        rules_report *r, base_error *err)
 {
     return suggest_all(before, NULL, after, false, opt, r, err);
 }
 
 int rules_suggest_reform_moves(const rules_snapshot *before, const rules_snapshot *mid, const rules_snapshot *after,
-                               const rules_check_options *opt, rules_report *r, rules_error *err)
+                               const rules_check_options *opt, rules_report *r, base_error *err)
 {
     return suggest_all(before, mid, after, true, opt, r, err);
 }

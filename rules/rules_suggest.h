@@ -42,12 +42,12 @@
  * dropped (its text says so). 0, or -1 with err (out of memory).
  */
 int rules_suggest_moves(const rules_snapshot *before, const rules_snapshot *after, const rules_check_options *opt,
-                        rules_report *r, rules_error *err);
+                        rules_report *r, base_error *err);
 
 /* The search for one unit, as `type` (ADVANCE, MARCH or REFORM), against the table as it stands in `after`. */
 int rules_suggest_unit(const rules_snapshot *before, const rules_snapshot *after, const char *unit_id,
                        rules_move_type type, const rules_check_options *opt, rules_suggestion *out,
-                       rules_error *err);
+                       base_error *err);
 
 /*
  * The same for the ILLEGAL calls of a Reform Move check (seed 000; `r` made
@@ -55,11 +55,11 @@ int rules_suggest_unit(const rules_snapshot *before, const rules_snapshot *after
  * formation, moved and turned as a block, judged by rules_reform_check.
  */
 int rules_suggest_reform_moves(const rules_snapshot *before, const rules_snapshot *mid, const rules_snapshot *after,
-                               const rules_check_options *opt, rules_report *r, rules_error *err);
+                               const rules_check_options *opt, rules_report *r, base_error *err);
 /* The search for one unit's Reform Move against the table as it stands in `after`. */
 int rules_suggest_reform_move(const rules_snapshot *before, const rules_snapshot *mid, const rules_snapshot *after,
                               const char *unit_id, const rules_check_options *opt, rules_suggestion *out,
-                              rules_error *err);
+                              base_error *err);
 
 /*
  * A copy of `after` with every found suggestion of an ILLEGAL call of `r`

@@ -7,14 +7,14 @@
 /* A step of this much (of the farthest model's displacement) is how finely the boundary is found. */
 #define FINE_MM 0.01
 
-void sg_place(const sg_finder *f, rules_pose q, rules_vec2 *pos, double *turn)
+void sg_place(const sg_finder *f, rules_pose q, base_vec2 *pos, double *turn)
 {
     double t = q.heading - f->tmpl_ref.heading, c = cos(t), s = sin(t);
     for (size_t k = 0; k < f->n; k++) {
-        rules_vec2 r = rules_v2_sub(f->tmpl[k], f->tmpl_ref.front_centre);
-        pos[k] = rules_v2(q.front_centre.x + c * r.x - s * r.y, q.front_centre.y + s * r.x + c * r.y);
+        base_vec2 r = base_v2_sub(f->tmpl[k], f->tmpl_ref.front_centre);
+        pos[k] = base_v2(q.front_centre.x + c * r.x - s * r.y, q.front_centre.y + s * r.x + c * r.y);
     }
-    *turn = rules_angle_wrap(q.heading - f->start.heading);
+    *turn = base_angle_wrap(q.heading - f->start.heading);
 }
 
 /* The farthest any model is from where the player put it. */
@@ -23,8 +23,8 @@ static double dist(sg_finder *f, rules_pose q)
     double turn, worst2 = 0;
     sg_place(f, q, f->pos, &turn);
     for (size_t k = 0; k < f->n; k++) {
-        rules_vec2 d = rules_v2_sub(f->pos[k], f->target[k]);
-        worst2 = fmax(worst2, rules_v2_dot(d, d));
+        base_vec2 d = base_v2_sub(f->pos[k], f->target[k]);
+        worst2 = fmax(worst2, base_v2_dot(d, d));
     }
     return sqrt(worst2);
 }
@@ -38,14 +38,14 @@ static bool legal(sg_finder *f, rules_pose q)
 
 static rules_pose lerp(rules_pose a, rules_pose b, double t)
 {
-    return (rules_pose){rules_v2_add(a.front_centre, rules_v2_scale(rules_v2_sub(b.front_centre, a.front_centre), t)),
-                        a.heading + t * rules_angle_wrap(b.heading - a.heading)};
+    return (rules_pose){base_v2_add(a.front_centre, base_v2_scale(base_v2_sub(b.front_centre, a.front_centre), t)),
+                        a.heading + t * base_angle_wrap(b.heading - a.heading)};
 }
 
 /* How far the farthest model travels from pose a to pose b (an upper bound, no trigonometry per model). */
 static double span(const sg_finder *f, rules_pose a, rules_pose b)
 {
-    return rules_v2_dist(a.front_centre, b.front_centre) + f->radius * fabs(rules_angle_wrap(b.heading - a.heading));
+    return base_v2_dist(a.front_centre, b.front_centre) + f->radius * fabs(base_angle_wrap(b.heading - a.heading));
 }
 
 /*
@@ -133,7 +133,7 @@ static void improve(sg_finder *f, rules_pose *best, double *best_d, bool *moved)
         }
         for (size_t k = 0; !better && k < sizeof dirs / sizeof dirs[0]; k++) {
             double s = step * (dirs[k][0] && dirs[k][1] ? h : dirs[k][2] && (dirs[k][0] || dirs[k][1]) ? h : 1);
-            q = (rules_pose){rules_v2(best->front_centre.x + s * dirs[k][0], best->front_centre.y + s * dirs[k][1]),
+            q = (rules_pose){base_v2(best->front_centre.x + s * dirs[k][0], best->front_centre.y + s * dirs[k][1]),
                              best->heading + s * dirs[k][2] / f->radius};
             d = dist(f, q);
             if (d < *best_d - 1e-9 && legal(f, q))
@@ -173,7 +173,7 @@ bool sg_search(sg_finder *f, rules_pose *out, double *path_cut)
         /* the player's own path, cut short */
         rules_path_forward_wheels(f->start, f->player, ap.width, f->rs, &ap.path);
         if (isfinite(ap.path.length_mm) && ap.path.length_mm > 0) {
-            double t = boundary(f, on_path, &ap, 0, ap.path.length_mm + f->radius * RULES_PI);
+            double t = boundary(f, on_path, &ap, 0, ap.path.length_mm + f->radius * BASE_PI);
             consider(f, on_path(f, &ap, t), &best, &best_d, &on_path_best, true);
             if (on_path_best)
                 *path_cut = (1 - t) * ap.path.length_mm;
@@ -187,12 +187,12 @@ bool sg_search(sg_finder *f, rules_pose *out, double *path_cut)
     } else {
         /* a Reform keeps its Centre (a Reform Move keeps it near): the player's formation about the start
          * Centre, facing the player's way first, then turned 5, -5, 10, ... degrees */
-        const rules_vec2 c0 = f->start_centre, cp = f->tmpl_centre; /* the template's centre at the player's pose */
-        const rules_vec2 arm = rules_v2_sub(f->tmpl_centre, f->tmpl_ref.front_centre);
+        const base_vec2 c0 = f->start_centre, cp = f->tmpl_centre; /* the template's centre at the player's pose */
+        const base_vec2 arm = base_v2_sub(f->tmpl_centre, f->tmpl_ref.front_centre);
         for (int k = 0; k < 72; k++) {
-            double h = f->player.heading + rules_deg_to_rad(5.0 * (k % 2 ? (k + 1) / 2 : -(k / 2)));
-            rules_vec2 r = rules_v2_rot(arm, h - f->tmpl_ref.heading);
-            rules_pose q = {rules_v2_sub(c0, r), h};
+            double h = f->player.heading + base_deg_to_rad(5.0 * (k % 2 ? (k + 1) / 2 : -(k / 2)));
+            base_vec2 r = base_v2_rot(arm, h - f->tmpl_ref.heading);
+            rules_pose q = {base_v2_sub(c0, r), h};
             if (dist(f, q) < best_d && legal(f, q))
                 consider(f, q, &best, &best_d, &on_path_best, false);
             if (k == 0 && legal(f, q)) { /* and from there straight towards where the player put it */
@@ -200,7 +200,7 @@ bool sg_search(sg_finder *f, rules_pose *out, double *path_cut)
                 double t = boundary(f, on_segment, &s, 0, span(f, q, f->player));
                 consider(f, lerp(q, f->player, t), &best, &best_d, &on_path_best, false);
             }
-            rules_pose in_place = {rules_v2_sub(cp, r), h}; /* turned about its own centre where it stands */
+            rules_pose in_place = {base_v2_sub(cp, r), h}; /* turned about its own centre where it stands */
             if (k > 0 && dist(f, in_place) < best_d && legal(f, in_place))
                 consider(f, in_place, &best, &best_d, &on_path_best, false);
         }
@@ -224,35 +224,35 @@ bool sg_search(sg_finder *f, rules_pose *out, double *path_cut)
 /* ---- for the callers --------------------------------------------------------------- */
 
 /* The rigid motion that best carries `a` onto `b` (2-D Kabsch), applied to pose p. */
-rules_pose sg_carried(const rules_vec2 *a, const rules_vec2 *b, size_t n, rules_pose p)
+rules_pose sg_carried(const base_vec2 *a, const base_vec2 *b, size_t n, rules_pose p)
 {
-    rules_vec2 ca = {0, 0}, cb = {0, 0};
+    base_vec2 ca = {0, 0}, cb = {0, 0};
     for (size_t k = 0; k < n; k++) {
-        ca = rules_v2_add(ca, a[k]);
-        cb = rules_v2_add(cb, b[k]);
+        ca = base_v2_add(ca, a[k]);
+        cb = base_v2_add(cb, b[k]);
     }
-    ca = rules_v2_scale(ca, 1.0 / (double)n);
-    cb = rules_v2_scale(cb, 1.0 / (double)n);
+    ca = base_v2_scale(ca, 1.0 / (double)n);
+    cb = base_v2_scale(cb, 1.0 / (double)n);
     double sc = 0, sd = 0;
     for (size_t k = 0; k < n; k++) {
-        rules_vec2 u = rules_v2_sub(a[k], ca), v = rules_v2_sub(b[k], cb);
-        sc += rules_v2_cross(u, v);
-        sd += rules_v2_dot(u, v);
+        base_vec2 u = base_v2_sub(a[k], ca), v = base_v2_sub(b[k], cb);
+        sc += base_v2_cross(u, v);
+        sd += base_v2_dot(u, v);
     }
     double rot = n > 1 ? atan2(sc, sd) : 0;
-    return (rules_pose){rules_v2_add(cb, rules_v2_rot(rules_v2_sub(p.front_centre, ca), rot)), p.heading + rot};
+    return (rules_pose){base_v2_add(cb, base_v2_rot(base_v2_sub(p.front_centre, ca), rot)), p.heading + rot};
 }
 
 /* " back 0.50\" and 0.20\" to the left" for a shift `d` in the frame of heading h; "" when it rounds to 0.00". */
-static void shift_words(char *buf, size_t cap, rules_vec2 d, double h)
+static void shift_words(char *buf, size_t cap, base_vec2 d, double h)
 {
     const double tiny = 0.127; /* what rounds to 0.00" */
-    rules_vec2 l = rules_frame_to_local((rules_frame){{0, 0}, h}, d);
+    base_vec2 l = base_frame_to_local((base_frame){{0, 0}, h}, d);
     char along[48] = "", across[48] = "";
     if (fabs(l.y) >= tiny)
-        snprintf(along, sizeof along, " %s %.2f\"", l.y < 0 ? "back" : "forward", rules_mm_to_in(fabs(l.y)));
+        snprintf(along, sizeof along, " %s %.2f\"", l.y < 0 ? "back" : "forward", base_mm_to_in(fabs(l.y)));
     if (fabs(l.x) >= tiny)
-        snprintf(across, sizeof across, "%s %.2f\" to the %s", along[0] ? " and" : "", rules_mm_to_in(fabs(l.x)),
+        snprintf(across, sizeof across, "%s %.2f\" to the %s", along[0] ? " and" : "", base_mm_to_in(fabs(l.x)),
                  l.x < 0 ? "left" : "right");
     snprintf(buf, cap, "%s%s", along, across);
 }
@@ -267,11 +267,11 @@ static void shift_words(char *buf, size_t cap, rules_vec2 d, double h)
 void sg_describe(rules_suggestion *s, const sg_finder *f, const char *unit, rules_pose player, double cut)
 {
     char what[256], shift[112];
-    double turn = rules_angle_wrap(s->pose.heading - player.heading);
+    double turn = base_angle_wrap(s->pose.heading - player.heading);
     if (cut > 0) {
-        snprintf(what, sizeof what, "move the %s back %.2f\" along their path", unit, rules_mm_to_in(cut));
-    } else if (fabs(rules_rad_to_deg(turn)) < 0.05) {
-        shift_words(shift, sizeof shift, rules_v2_sub(s->pose.front_centre, player.front_centre), player.heading);
+        snprintf(what, sizeof what, "move the %s back %.2f\" along their path", unit, base_mm_to_in(cut));
+    } else if (fabs(base_rad_to_deg(turn)) < 0.05) {
+        shift_words(shift, sizeof shift, base_v2_sub(s->pose.front_centre, player.front_centre), player.heading);
         if (shift[0])
             snprintf(what, sizeof what, "move the %s%s", unit, shift);
         else
@@ -279,25 +279,25 @@ void sg_describe(rules_suggestion *s, const sg_finder *f, const char *unit, rule
     } else {
         /* the correction x -> S.fc + R (x - P.fc) turns about its fixed point; name the nearest natural pivot */
         const rules_formation *form = &f->form;
-        rules_vec2 fwd = rules_v2_dir(player.heading), left = rules_v2_dir(player.heading + RULES_PI / 2);
-        const rules_vec2 pivots[3] = {
-            rules_v2_sub(player.front_centre, rules_v2_scale(fwd, form->boundary.depth / 2)),
-            rules_v2_add(player.front_centre, rules_v2_scale(left, form->boundary.width / 2)),
-            rules_v2_sub(player.front_centre, rules_v2_scale(left, form->boundary.width / 2))};
+        base_vec2 fwd = base_v2_dir(player.heading), left = base_v2_dir(player.heading + BASE_PI / 2);
+        const base_vec2 pivots[3] = {
+            base_v2_sub(player.front_centre, base_v2_scale(fwd, form->boundary.depth / 2)),
+            base_v2_add(player.front_centre, base_v2_scale(left, form->boundary.width / 2)),
+            base_v2_sub(player.front_centre, base_v2_scale(left, form->boundary.width / 2))};
         static const char *const names[3] = {"centre", "left front corner", "right front corner"};
         double c = cos(turn), sn = sin(turn);
-        rules_vec2 b = rules_v2_sub(s->pose.front_centre, rules_v2_rot(player.front_centre, turn));
+        base_vec2 b = base_v2_sub(s->pose.front_centre, base_v2_rot(player.front_centre, turn));
         double det = (1 - c) * (1 - c) + sn * sn; /* (I - R) is invertible for any real turn */
-        rules_vec2 fixed = rules_v2(((1 - c) * b.x - sn * b.y) / det, (sn * b.x + (1 - c) * b.y) / det);
+        base_vec2 fixed = base_v2(((1 - c) * b.x - sn * b.y) / det, (sn * b.x + (1 - c) * b.y) / det);
         int k = 0;
         for (int i = 1; i < 3; i++)
-            if (rules_v2_dist(fixed, pivots[i]) < rules_v2_dist(fixed, pivots[k]))
+            if (base_v2_dist(fixed, pivots[i]) < base_v2_dist(fixed, pivots[k]))
                 k = i;
-        rules_vec2 moved = rules_v2_add(s->pose.front_centre, rules_v2_rot(rules_v2_sub(pivots[k], player.front_centre), turn));
-        shift_words(shift, sizeof shift, rules_v2_sub(moved, pivots[k]), s->pose.heading);
+        base_vec2 moved = base_v2_add(s->pose.front_centre, base_v2_rot(base_v2_sub(pivots[k], player.front_centre), turn));
+        shift_words(shift, sizeof shift, base_v2_sub(moved, pivots[k]), s->pose.heading);
         snprintf(what, sizeof what, "turn the %s %.1f degrees %s about their %s%s%s", unit,
-                 fabs(rules_rad_to_deg(turn)), turn > 0 ? "left" : "right", names[k], shift[0] ? ", then move them" : "",
+                 fabs(base_rad_to_deg(turn)), turn > 0 ? "left" : "right", names[k], shift[0] ? ", then move them" : "",
                  shift);
     }
-    snprintf(s->text, sizeof s->text, "%s (no model moves more than %.2f\")", what, rules_mm_to_in(s->shift_mm));
+    snprintf(s->text, sizeof s->text, "%s (no model moves more than %.2f\")", what, base_mm_to_in(s->shift_mm));
 }

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-rules_aabb rules_aabb_of_poly(const rules_vec2 *p, size_t n)
+rules_aabb rules_aabb_of_poly(const base_vec2 *p, size_t n)
 {
     rules_aabb b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
     for (size_t i = 0; i < n; i++) {
@@ -15,7 +15,7 @@ rules_aabb rules_aabb_of_poly(const rules_vec2 *p, size_t n)
     return b;
 }
 
-rules_aabb rules_aabb_of_obb(const rules_obb *b)
+rules_aabb rules_aabb_of_obb(const base_obb *b)
 {
     /* half extents of a rotated rectangle, without building its corners */
     double c = fabs(cos(b->heading)), s = fabs(sin(b->heading));
@@ -209,7 +209,7 @@ void rules_table_clear(rules_table *t)
 }
 
 int rules_table_build(rules_table *t, const rules_snapshot *s, const rules_formation_params *fp,
-                      const rules_table *same_as, rules_error *err)
+                      const rules_table *same_as, base_error *err)
 {
     memset(t, 0, sizeof *t);
     t->s = s;
@@ -227,12 +227,12 @@ int rules_table_build(rules_table *t, const rules_snapshot *s, const rules_forma
         if (k != RULES_TABLE_NONE && unchanged(&s->units[i], &same_as->s->units[k]))
             t->fits[i] = same_as->fits[k];
         else if (rules_formation_fit(&s->units[i], fp, &t->fits[i], NULL) < 0) {
-            rules_error_set(err, "unit %s has no models", s->units[i].id);
+            base_error_set(err, "unit %s has no models", s->units[i].id);
             rules_table_clear(t);
             return -1;
         }
         t->status[i] = rules_unit_status(&s->units[i]);
-        rules_obb_corners(&t->fits[i].boundary, t->corners[i]);
+        base_obb_corners(&t->fits[i].boundary, t->corners[i]);
         t->box[i] = rules_aabb_of_poly(t->corners[i], 4);
     }
     for (size_t i = 0; i < s->n_terrain; i++)
@@ -243,5 +243,5 @@ int rules_table_build(rules_table *t, const rules_snapshot *s, const rules_forma
     return 0;
 oom:
     rules_table_clear(t);
-    return rules_error_set(err, "out of memory");
+    return base_error_set(err, "out of memory");
 }

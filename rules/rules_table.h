@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rules_error.h"
+#include "base_error.h"
 #include "rules_formation.h"
 #include "rules_snapshot.h"
 
@@ -40,8 +40,8 @@ typedef struct rules_aabb {
 } rules_aabb;
 
 /* The axis-aligned bounds of an oriented box / a polygon. */
-rules_aabb rules_aabb_of_obb(const rules_obb *b);
-rules_aabb rules_aabb_of_poly(const rules_vec2 *p, size_t n);
+rules_aabb rules_aabb_of_obb(const base_obb *b);
+rules_aabb rules_aabb_of_poly(const base_vec2 *p, size_t n);
 /* The squared distance between two boxes (0 when they overlap). */
 double rules_aabb_dist2(const rules_aabb *a, const rules_aabb *b);
 
@@ -51,7 +51,7 @@ typedef struct rules_table {
     unsigned *status;        /* rules_unit_status per unit */
     int *side;               /* interned side: units with equal sides have equal numbers */
     rules_aabb *box;         /* per unit: its boundary's bounds */
-    rules_vec2 (*corners)[4];/* per unit: its boundary's corners (rules_obb_corners order) */
+    base_vec2 (*corners)[4];/* per unit: its boundary's corners (base_obb_corners order) */
     rules_aabb *terrain_box; /* per terrain piece */
     /* id map: open addressing, slots hold unit index + 1 (0 = empty) */
     size_t *slots;
@@ -70,7 +70,7 @@ typedef struct rules_table {
  * move). -1 (err names the unit) when a unit has no models or out of memory.
  */
 int rules_table_build(rules_table *t, const rules_snapshot *s, const rules_formation_params *fp,
-                      const rules_table *same_as, rules_error *err);
+                      const rules_table *same_as, base_error *err);
 void rules_table_clear(rules_table *t);
 
 /* Index of the unit with this id, or RULES_TABLE_NONE. */

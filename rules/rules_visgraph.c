@@ -79,20 +79,20 @@ size_t rules_visgraph_obstacle_count(const rules_visgraph *g)
 
 static int cmp_xy(const void *a, const void *b)
 {
-    const rules_vec2 *p = a, *q = b;
+    const base_vec2 *p = a, *q = b;
     if (p->x != q->x)
         return p->x < q->x ? -1 : 1;
     return (p->y > q->y) - (p->y < q->y);
 }
 
 /* Andrew's monotone chain; `pts` is sorted in place, the hull (counter-clockwise) goes to `out`. */
-static size_t convex_hull(rules_vec2 *pts, size_t n, rules_vec2 *out)
+static size_t convex_hull(base_vec2 *pts, size_t n, base_vec2 *out)
 {
     if (n > 16) {
         qsort(pts, n, sizeof *pts, cmp_xy);
     } else { /* a terrain piece or a unit boundary: a few points, no qsort machinery */
         for (size_t i = 1; i < n; i++) {
-            rules_vec2 x = pts[i];
+            base_vec2 x = pts[i];
             size_t j = i;
             for (; j > 0 && cmp_xy(&pts[j - 1], &x) > 0; j--)
                 pts[j] = pts[j - 1];
@@ -105,12 +105,12 @@ static size_t convex_hull(rules_vec2 *pts, size_t n, rules_vec2 *out)
     }
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        while (k >= 2 && rules_v2_cross(rules_v2_sub(out[k - 1], out[k - 2]), rules_v2_sub(pts[i], out[k - 2])) <= 0)
+        while (k >= 2 && base_v2_cross(base_v2_sub(out[k - 1], out[k - 2]), base_v2_sub(pts[i], out[k - 2])) <= 0)
             k--;
         out[k++] = pts[i];
     }
     for (size_t i = n - 1, t = k + 1; i-- > 0;) {
-        while (k >= t && rules_v2_cross(rules_v2_sub(out[k - 1], out[k - 2]), rules_v2_sub(pts[i], out[k - 2])) <= 0)
+        while (k >= t && base_v2_cross(base_v2_sub(out[k - 1], out[k - 2]), base_v2_sub(pts[i], out[k - 2])) <= 0)
             k--;
         out[k++] = pts[i];
     }
@@ -118,18 +118,18 @@ static size_t convex_hull(rules_vec2 *pts, size_t n, rules_vec2 *out)
 }
 
 /* Half-planes of the counter-clockwise polygon poly[0..n): interior is on the left of each edge. */
-static void half_planes(const rules_vec2 *poly, size_t n, rules_vec2 *nrm, double *c)
+static void half_planes(const base_vec2 *poly, size_t n, base_vec2 *nrm, double *c)
 {
     for (size_t i = 0; i < n; i++) {
-        rules_vec2 e = rules_v2_sub(poly[(i + 1) % n], poly[i]);
-        double len = rules_v2_len(e);
-        nrm[i] = len > 0 ? rules_v2(-e.y / len, e.x / len) : rules_v2(0, 0);
-        c[i] = len > 0 ? rules_v2_dot(nrm[i], poly[i]) : -INFINITY; /* a zero edge never excludes */
+        base_vec2 e = base_v2_sub(poly[(i + 1) % n], poly[i]);
+        double len = base_v2_len(e);
+        nrm[i] = len > 0 ? base_v2(-e.y / len, e.x / len) : base_v2(0, 0);
+        c[i] = len > 0 ? base_v2_dot(nrm[i], poly[i]) : -INFINITY; /* a zero edge never excludes */
     }
 }
 
 /* Index of the lowest point (then the leftmost): where a counter-clockwise edge walk by angle starts. */
-static size_t lowest(const rules_vec2 *p, size_t n)
+static size_t lowest(const base_vec2 *p, size_t n)
 {
     size_t k = 0;
     for (size_t i = 1; i < n; i++)
@@ -143,14 +143,14 @@ static size_t lowest(const rules_vec2 *p, size_t n)
  * their edges in order of angle (linear time, no sort). `out` has room for
  * na + nb points; returns the count.
  */
-static size_t minkowski(const rules_vec2 *a, size_t na, const rules_vec2 *b, size_t nb, rules_vec2 *out)
+static size_t minkowski(const base_vec2 *a, size_t na, const base_vec2 *b, size_t nb, base_vec2 *out)
 {
     size_t ia = lowest(a, na), ib = lowest(b, nb), ea = 0, eb = 0, n = 0;
     while (ea < na || eb < nb) {
-        out[n++] = rules_v2_add(a[(ia + ea) % na], b[(ib + eb) % nb]);
-        rules_vec2 da = rules_v2_sub(a[(ia + ea + 1) % na], a[(ia + ea) % na]);
-        rules_vec2 db = rules_v2_sub(b[(ib + eb + 1) % nb], b[(ib + eb) % nb]);
-        double c = rules_v2_cross(da, db);
+        out[n++] = base_v2_add(a[(ia + ea) % na], b[(ib + eb) % nb]);
+        base_vec2 da = base_v2_sub(a[(ia + ea + 1) % na], a[(ia + ea) % na]);
+        base_vec2 db = base_v2_sub(b[(ib + eb + 1) % nb], b[(ib + eb) % nb]);
+        double c = base_v2_cross(da, db);
         if (eb >= nb || (ea < na && c > 0))
             ea++;
         else if (ea >= na || c < 0)
@@ -161,16 +161,16 @@ static size_t minkowski(const rules_vec2 *a, size_t na, const rules_vec2 *b, siz
     return n;
 }
 
-int rules_visgraph_add_obstacle(rules_visgraph *g, const rules_vec2 *poly, size_t n, double clearance)
+int rules_visgraph_add_obstacle(rules_visgraph *g, const base_vec2 *poly, size_t n, double clearance)
 {
     if (n == 0)
         return 0;
     const size_t sides = clearance > 0 ? GROW_SIDES : 1;
     size_t m = n * sides;
-    rules_vec2 *pts = malloc(2 * (m + 1) * sizeof *pts);
+    base_vec2 *pts = malloc(2 * (m + 1) * sizeof *pts);
     if (!pts)
         return -1;
-    rules_vec2 *hull = pts + m;
+    base_vec2 *hull = pts + m;
     /* The hull of the polygon grown by the 12-gon circumscribing the clearance disc (corners at
      * r / cos(pi / 12)): the Minkowski sum of the polygon's hull and the 12-gon. */
     memcpy(pts, poly, n * sizeof *pts);
@@ -181,10 +181,10 @@ int rules_visgraph_add_obstacle(rules_visgraph *g, const rules_vec2 *poly, size_
             {1, 0}, {0.86602540378443865, 0.5}, {0.5, 0.86602540378443865}, {0, 1},
             {-0.5, 0.86602540378443865}, {-0.86602540378443865, 0.5}, {-1, 0}, {-0.86602540378443865, -0.5},
             {-0.5, -0.86602540378443865}, {0, -1}, {0.5, -0.86602540378443865}, {0.86602540378443865, -0.5}};
-        const double R = clearance / cos(RULES_PI / GROW_SIDES);
-        rules_vec2 gon[GROW_SIDES];
+        const double R = clearance / cos(BASE_PI / GROW_SIDES);
+        base_vec2 gon[GROW_SIDES];
         for (size_t j = 0; j < GROW_SIDES; j++)
-            gon[j] = rules_v2(unit[j][0] * R, unit[j][1] * R);
+            gon[j] = base_v2(unit[j][0] * R, unit[j][1] * R);
         memcpy(pts, hull, nr * sizeof *hull); /* the raw hull; `hull` (room for 12 n + 1) takes the sum */
         h = minkowski(pts, nr, gon, GROW_SIDES, hull);
     }
@@ -224,7 +224,7 @@ int rules_visgraph_add_obstacle(rules_visgraph *g, const rules_vec2 *poly, size_
         o->y0 = fmin(o->y0, hull[i].y);
         o->y1 = fmax(o->y1, hull[i].y);
     }
-    o->c = rules_v2((o->x0 + o->x1) / 2, (o->y0 + o->y1) / 2);
+    o->c = base_v2((o->x0 + o->x1) / 2, (o->y0 + o->y1) / 2);
     o->r = 0;
     for (size_t i = 0; i < h; i++)
         o->r = fmax(o->r, fast_dist(o->c, hull[i]));
@@ -236,12 +236,12 @@ int rules_visgraph_add_obstacle(rules_visgraph *g, const rules_vec2 *poly, size_
 }
 
 /* Strictly inside (by more than GRAZE_MM) the convex obstacle. */
-bool vg_strictly_inside(const rules_visgraph *g, const obstacle *o, rules_vec2 p)
+bool vg_strictly_inside(const rules_visgraph *g, const obstacle *o, base_vec2 p)
 {
     if (o->n < 3 || p.x <= o->x0 || p.x >= o->x1 || p.y <= o->y0 || p.y >= o->y1)
         return false;
     for (size_t i = 0; i < o->n; i++)
-        if (rules_v2_dot(g->grown_n[o->first + i], p) - g->grown_c[o->first + i] <= GRAZE_MM)
+        if (base_v2_dot(g->grown_n[o->first + i], p) - g->grown_c[o->first + i] <= GRAZE_MM)
             return false;
     return true;
 }
@@ -251,16 +251,16 @@ bool vg_strictly_inside(const rules_visgraph *g, const obstacle *o, rules_vec2 p
  * GRAZE_MM so that running along an edge or touching a vertex is free).
  * Cyrus-Beck clipping against the half-planes of a convex polygon.
  */
-static bool blocks_poly(const rules_vec2 *nrm, const double *cc, size_t n, rules_vec2 a, rules_vec2 b)
+static bool blocks_poly(const base_vec2 *nrm, const double *cc, size_t n, base_vec2 a, base_vec2 b)
 {
     if (n < 3)
         return false;
     double t0 = 0, t1 = 1;
-    rules_vec2 d = rules_v2_sub(b, a);
+    base_vec2 d = base_v2_sub(b, a);
     for (size_t i = 0; i < n; i++) {
         /* inside: dot(n, x) - c > GRAZE_MM; along the segment x = a + t d */
-        double c0 = rules_v2_dot(nrm[i], a) - cc[i] - GRAZE_MM;
-        double c1 = rules_v2_dot(nrm[i], d);
+        double c0 = base_v2_dot(nrm[i], a) - cc[i] - GRAZE_MM;
+        double c1 = base_v2_dot(nrm[i], d);
         if (fabs(c1) < 1e-15) {
             if (c0 <= 0)
                 return false;
@@ -278,16 +278,16 @@ static bool blocks_poly(const rules_vec2 *nrm, const double *cc, size_t n, rules
 }
 
 /* The segment ab comes within r of c (squared distances, no root). */
-static bool seg_near(rules_vec2 a, rules_vec2 b, rules_vec2 c, double r)
+static bool seg_near(base_vec2 a, base_vec2 b, base_vec2 c, double r)
 {
-    rules_vec2 ab = rules_v2_sub(b, a), ac = rules_v2_sub(c, a);
-    double len2 = rules_v2_dot(ab, ab), t = len2 > 0 ? rules_v2_dot(ac, ab) / len2 : 0.0;
+    base_vec2 ab = base_v2_sub(b, a), ac = base_v2_sub(c, a);
+    double len2 = base_v2_dot(ab, ab), t = len2 > 0 ? base_v2_dot(ac, ab) / len2 : 0.0;
     t = t < 0 ? 0 : t > 1 ? 1 : t;
-    rules_vec2 d = rules_v2_sub(ac, rules_v2_scale(ab, t));
-    return rules_v2_dot(d, d) < r * r;
+    base_vec2 d = base_v2_sub(ac, base_v2_scale(ab, t));
+    return base_v2_dot(d, d) < r * r;
 }
 
-static bool blocks(const rules_visgraph *g, const obstacle *o, rules_vec2 a, rules_vec2 b)
+static bool blocks(const rules_visgraph *g, const obstacle *o, base_vec2 a, base_vec2 b)
 {
     /* cheap rejections first: bounding boxes apart, then the segment passing the bounding circle */
     if ((a.x > b.x ? a.x : b.x) <= o->x0 || (a.x < b.x ? a.x : b.x) >= o->x1 || (a.y > b.y ? a.y : b.y) <= o->y0 ||
@@ -298,7 +298,7 @@ static bool blocks(const rules_visgraph *g, const obstacle *o, rules_vec2 a, rul
 
 bool vg_visible(const rules_visgraph *g, size_t ia, size_t ib)
 {
-    rules_vec2 a = g->nodes[ia].p, b = g->nodes[ib].p;
+    base_vec2 a = g->nodes[ia].p, b = g->nodes[ib].p;
     for (size_t k = 0; k < g->n_obst; k++) {
         const obstacle *o = &g->obst[k];
         /* A start or end inside an obstacle's growth may leave or enter it, but never cross the obstacle itself. */
@@ -323,9 +323,9 @@ bool vg_tangent(const rules_visgraph *g, size_t iu, size_t iv)
         return true; /* from inside the growth, any vertex may be the way out */
     const obstacle *o = &g->obst[v->obst];
     size_t k = iv - o->first;
-    rules_vec2 prev = g->nodes[o->first + (k + o->n - 1) % o->n].p, next = g->nodes[o->first + (k + 1) % o->n].p;
-    rules_vec2 dir = rules_v2_sub(v->p, g->nodes[iu].p);
-    double s1 = rules_v2_cross(dir, rules_v2_sub(prev, v->p)), s2 = rules_v2_cross(dir, rules_v2_sub(next, v->p));
+    base_vec2 prev = g->nodes[o->first + (k + o->n - 1) % o->n].p, next = g->nodes[o->first + (k + 1) % o->n].p;
+    base_vec2 dir = base_v2_sub(v->p, g->nodes[iu].p);
+    double s1 = base_v2_cross(dir, base_v2_sub(prev, v->p)), s2 = base_v2_cross(dir, base_v2_sub(next, v->p));
     const double eps = 1e-9 * (1 + fabs(dir.x) + fabs(dir.y));
     return s1 * s2 >= 0 || fabs(s1) < eps || fabs(s2) < eps;
 }

@@ -38,13 +38,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rules_geom.h"
+#include "base_geom.h"
 
 typedef struct rules_visgraph rules_visgraph;
 
 /* A route as a polyline; the caller owns the struct, the struct owns `points`. */
 typedef struct rules_route {
-    rules_vec2 *points; /* from, bends..., to */
+    base_vec2 *points; /* from, bends..., to */
     size_t n_points, cap_points;
     double length_mm;   /* INFINITY when there is no route */
 } rules_route;
@@ -56,7 +56,7 @@ void rules_visgraph_free(rules_visgraph *g);
 /* Removes every obstacle. Bends must lie on the board [0, w] x [0, d]; w or d <= 0: no board limit. */
 void rules_visgraph_reset(rules_visgraph *g, double board_w, double board_d);
 /* Adds the hull of `poly` (n >= 1 points) grown by `clearance` mm (>= 0). -1 when out of memory. */
-int rules_visgraph_add_obstacle(rules_visgraph *g, const rules_vec2 *poly, size_t n, double clearance);
+int rules_visgraph_add_obstacle(rules_visgraph *g, const base_vec2 *poly, size_t n, double clearance);
 size_t rules_visgraph_obstacle_count(const rules_visgraph *g);
 /*
  * For tests: `on` makes the search try every visible edge (the plain
@@ -70,7 +70,7 @@ void rules_visgraph_set_exhaustive(rules_visgraph *g, bool on);
  * (replacing its contents), 1 when none exists (out holds the straight
  * segment and length INFINITY), -1 when out of memory.
  */
-int rules_visgraph_route(rules_visgraph *g, rules_vec2 from, rules_vec2 to, rules_route *out);
+int rules_visgraph_route(rules_visgraph *g, base_vec2 from, base_vec2 to, rules_route *out);
 
 /* Appends `other` (whose first point equals out's last) to `out`, summing lengths. -1 when out of memory. */
 int rules_route_append(rules_route *out, const rules_route *other);

@@ -20,13 +20,13 @@
 typedef struct obstacle {
     size_t first, n;         /* its grown vertices: nodes[first .. first+n), counter-clockwise */
     double x0, y0, x1, y1;   /* bounding box of the grown hull */
-    rules_vec2 c;            /* centre of the bounding box, and the radius of a circle about it holding the hull */
+    base_vec2 c;            /* centre of the bounding box, and the radius of a circle about it holding the hull */
     double r;
     size_t raw_first, raw_n; /* the hull before growth: raw[raw_first ..], for start/end inside the growth */
 } obstacle;
 
 typedef struct node {
-    rules_vec2 p;
+    base_vec2 p;
     size_t obst;             /* owning obstacle, or SIZE_MAX for start/end */
     bool usable;             /* on the board and not inside another obstacle */
 } node;
@@ -37,12 +37,12 @@ struct rules_visgraph {
     size_t n_obst, cap_obst;
     node *nodes;             /* nodes[0] = start, nodes[1] = end, then obstacle vertices */
     size_t n_nodes, cap_nodes;
-    rules_vec2 *raw;         /* ungrown hulls */
+    base_vec2 *raw;         /* ungrown hulls */
     size_t n_raw, cap_raw;
-    rules_vec2 *grown;       /* grown[i] == nodes[i].p, contiguous for the clipping loops */
+    base_vec2 *grown;       /* grown[i] == nodes[i].p, contiguous for the clipping loops */
     size_t cap_grown;
     /* Edge i -> i+1 of each polygon as a half-plane: inside when dot(n, x) > c (n of unit length). */
-    rules_vec2 *grown_n, *raw_n;
+    base_vec2 *grown_n, *raw_n;
     double *grown_c, *raw_c;
     size_t cap_grown_hp, cap_raw_hp;
     double *h;               /* per-route heuristic cache */
@@ -70,7 +70,7 @@ struct heap_item {
 };
 
 /* sqrt rather than hypot: the inner loops run it per node pair; coordinates are millimetres, no overflow. */
-static inline double fast_dist(rules_vec2 a, rules_vec2 b)
+static inline double fast_dist(base_vec2 a, base_vec2 b)
 {
     double dx = a.x - b.x, dy = a.y - b.y;
     return sqrt(dx * dx + dy * dy);
@@ -79,7 +79,7 @@ static inline double fast_dist(rules_vec2 a, rules_vec2 b)
 /* Grows *arr to hold `need` elements of `size`; false when out of memory. */
 bool vg_grow_array(void **arr, size_t *cap, size_t need, size_t size);
 /* Strictly inside (by more than GRAZE_MM) the convex obstacle. */
-bool vg_strictly_inside(const rules_visgraph *g, const obstacle *o, rules_vec2 p);
+bool vg_strictly_inside(const rules_visgraph *g, const obstacle *o, base_vec2 p);
 /* No obstacle stands between nodes ia and ib (starts and ends inside a growth may cross it). */
 bool vg_visible(const rules_visgraph *g, size_t ia, size_t ib);
 /* The edge u -> v is tangent at v to v's obstacle (or may be the way out of / into a growth). */

@@ -52,16 +52,16 @@ static bool taut(const rules_visgraph *g, size_t ip, size_t iu, size_t iv)
         return true; /* the start, or a bend next to a way out of (into) a growth: no bend to judge */
     const obstacle *o = &g->obst[u->obst];
     size_t k = iu - o->first;
-    rules_vec2 prev = rules_v2_sub(g->nodes[o->first + (k + o->n - 1) % o->n].p, u->p);
-    rules_vec2 next = rules_v2_sub(g->nodes[o->first + (k + 1) % o->n].p, u->p);
-    rules_vec2 din = rules_v2_sub(u->p, g->nodes[ip].p), dout = rules_v2_sub(g->nodes[iv].p, u->p);
-    double side = rules_v2_cross(din, prev) + rules_v2_cross(din, next); /* the obstacle's side of the way in */
+    base_vec2 prev = base_v2_sub(g->nodes[o->first + (k + o->n - 1) % o->n].p, u->p);
+    base_vec2 next = base_v2_sub(g->nodes[o->first + (k + 1) % o->n].p, u->p);
+    base_vec2 din = base_v2_sub(u->p, g->nodes[ip].p), dout = base_v2_sub(g->nodes[iv].p, u->p);
+    double side = base_v2_cross(din, prev) + base_v2_cross(din, next); /* the obstacle's side of the way in */
     const double eps = 1e-9 * (1 + fabs(din.x) + fabs(din.y)) * (1 + fabs(dout.x) + fabs(dout.y));
     if (fabs(side) <= eps)
         return true;
     double s = side > 0 ? 1.0 : -1.0;
-    return s * rules_v2_cross(din, dout) >= -eps && s * rules_v2_cross(dout, prev) >= -eps &&
-           s * rules_v2_cross(dout, next) >= -eps;
+    return s * base_v2_cross(din, dout) >= -eps && s * base_v2_cross(dout, prev) >= -eps &&
+           s * base_v2_cross(dout, next) >= -eps;
 }
 
 /*
@@ -126,7 +126,7 @@ static void update_usable(rules_visgraph *g)
     g->dirty = false;
 }
 
-static int set_route(rules_route *out, const rules_vec2 *pts, size_t n, double length)
+static int set_route(rules_route *out, const base_vec2 *pts, size_t n, double length)
 {
     if (!vg_grow_array((void **)&out->points, &out->cap_points, n, sizeof *out->points))
         return -1;
@@ -136,7 +136,7 @@ static int set_route(rules_route *out, const rules_vec2 *pts, size_t n, double l
     return 0;
 }
 
-int rules_visgraph_route(rules_visgraph *g, rules_vec2 from, rules_vec2 to, rules_route *out)
+int rules_visgraph_route(rules_visgraph *g, base_vec2 from, base_vec2 to, rules_route *out)
 {
     if (ensure_scratch(g) < 0)
         return -1;
@@ -152,8 +152,8 @@ int rules_visgraph_route(rules_visgraph *g, rules_vec2 from, rules_vec2 to, rule
         g->end_inside |= g->in_end[k];
     }
     if (vg_visible(g, 0, 1)) {
-        rules_vec2 two[2] = {from, to};
-        return set_route(out, two, 2, rules_v2_dist(from, to));
+        base_vec2 two[2] = {from, to};
+        return set_route(out, two, 2, base_v2_dist(from, to));
     }
 
     /* A* with the straight-line heuristic (admissible and consistent: a node is final when popped). */
@@ -181,7 +181,7 @@ int rules_visgraph_route(rules_visgraph *g, rules_vec2 from, rules_vec2 to, rule
             g->cand[g->n_cand++] = v;
         }
     }
-    g->h[0] = rules_v2_dist(from, to);
+    g->h[0] = base_v2_dist(from, to);
     g->g[0] = 0;
     g->state[0] = 1;
     g->n_heap = 0;
@@ -201,7 +201,7 @@ int rules_visgraph_route(rules_visgraph *g, rules_vec2 from, rules_vec2 to, rule
             g->cand_at[last] = at;
             g->cand_at[u] = SIZE_MAX;
         }
-        const rules_vec2 pu = g->nodes[u].p;
+        const base_vec2 pu = g->nodes[u].p;
         for (size_t k = 0; k < g->n_cand; k++) {
             size_t v = g->cand[k];
             if (!worth_trying(g, u, v))
@@ -219,7 +219,7 @@ int rules_visgraph_route(rules_visgraph *g, rules_vec2 from, rules_vec2 to, rule
         }
     }
     if (!isfinite(g->g[1])) {
-        rules_vec2 two[2] = {from, to};
+        base_vec2 two[2] = {from, to};
         return set_route(out, two, 2, INFINITY) < 0 ? -1 : 1;
     }
     size_t count = 1;

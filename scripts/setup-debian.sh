@@ -18,7 +18,7 @@ packages=(
   libxml2-dev libzip-dev            # army lists: BattleScribe .ros XML and .rosz zips, BSData .gst/.cat
   libpango1.0-dev                   # tag sheets: text laid out with Pango over Cairo
   poppler-utils                     # tests: tag sheets rendered with pdftoppm, as a printer would
-  libturbojpeg0-dev libpng-dev      # the checked picture loader (vision/vis_image.c)
+  libturbojpeg0-dev libpng-dev      # the checked picture loader (vision/media_image_read.c)
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev  # the recorder (watch/watch_record.c)
   ffmpeg                            # ffprobe: the recording tests decode every frame
   util-linux e2fsprogs              # mount, fsfreeze, mkfs.ext4: the full and stalled disk tests

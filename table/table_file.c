@@ -24,23 +24,23 @@ static void resolve(const char *dir, const char *rel, char *out, size_t cap)
 
 /* A section given as a file name (read relative to dir) or inline; *owned is set when the caller must free it. */
 static const cJSON *section(const cJSON *item, const char *dir, const char *where, char *label, size_t cap,
-                            cJSON **owned, rules_error *err)
+                            cJSON **owned, base_error *err)
 {
     *owned = NULL;
     if (cJSON_IsString(item)) {
         char path[1024];
         resolve(dir, item->valuestring, path, sizeof path);
         snprintf(label, cap, "%s", path);
-        *owned = rules_json_parse_file(path, err);
+        *owned = base_json_parse_file(path, err);
         if (!*owned)
-            rules_error_prefix(err, where);
+            base_error_prefix(err, where);
         return *owned;
     }
     if (cJSON_IsObject(item)) {
         snprintf(label, cap, "%s", where);
         return item;
     }
-    rules_error_set(err, "%s: expected a file name or an object", where);
+    base_error_set(err, "%s: expected a file name or an object", where);
     return NULL;
 }
 
@@ -50,11 +50,11 @@ static int army_slot(const cJSON *roster)
     return cJSON_IsNumber(slot) ? slot->valueint : 0;
 }
 
-static int read_calibration(const cJSON *root, const char *name, const char *dir, table_file *t, rules_error *err)
+static int read_calibration(const cJSON *root, const char *name, const char *dir, table_file *t, base_error *err)
 {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, "calibration");
     if (!item)
-        return rules_error_set(err, "%s: calibration: missing (a calibration file from `tableref calibrate`)", name);
+        return base_error_set(err, "%s: calibration: missing (a calibration file from `tableref calibrate`)", name);
     char where[300], label[1024];
     snprintf(where, sizeof where, "%s: calibration", name);
     cJSON *owned;
@@ -65,15 +65,15 @@ static int read_calibration(const cJSON *root, const char *name, const char *dir
 }
 
 /* Merges the rosters' units into the first one (a deep copy), the table's board over theirs. */
-static int read_rosters(const cJSON *root, const char *name, const char *dir, table_file *t, rules_error *err)
+static int read_rosters(const cJSON *root, const char *name, const char *dir, table_file *t, base_error *err)
 {
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "rosters");
     if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0)
-        return rules_error_set(err, "%s: rosters: missing (a list of roster files, one per army, from `tableref "
+        return base_error_set(err, "%s: rosters: missing (a list of roster files, one per army, from `tableref "
                                     "roster import`)",
                                name);
     if (cJSON_GetArraySize(list) > TABLE_MAX_ROSTERS)
-        return rules_error_set(err, "%s: rosters: at most %d", name, TABLE_MAX_ROSTERS);
+        return base_error_set(err, "%s: rosters: at most %d", name, TABLE_MAX_ROSTERS);
     cJSON *merged = NULL;
     int slots[TABLE_MAX_ROSTERS] = {0}, rc = 0;
     const cJSON *item;
@@ -91,7 +91,7 @@ static int read_rosters(const cJSON *root, const char *name, const char *dir, ta
         slots[i] = army_slot(r);
         for (size_t k = 0; k < i && rc == 0; k++)
             if (slots[i] && slots[i] == slots[k])
-                rc = rules_error_set(err, "%s: %s and %s were both imported as army %d, so their tags collide: "
+                rc = base_error_set(err, "%s: %s and %s were both imported as army %d, so their tags collide: "
                                           "import one again with `tableref roster import ... --army %d`",
                                      name, t->roster_names[k], t->roster_names[i], slots[i], slots[i] == 1 ? 2 : 1);
         if (rc == 0 && !merged) {
@@ -102,7 +102,7 @@ static int read_rosters(const cJSON *root, const char *name, const char *dir, ta
             const char *a = cJSON_IsString(fam_a) ? fam_a->valuestring : "tag36h11";
             const char *b = cJSON_IsString(fam_b) ? fam_b->valuestring : "tag36h11";
             if (strcmp(a, b) != 0)
-                rc = rules_error_set(err, "%s: %s prints %s tags but %s prints %s: one camera reads one family", name,
+                rc = base_error_set(err, "%s: %s prints %s tags but %s prints %s: one camera reads one family", name,
                                      t->roster_names[0], a, t->roster_names[i], b);
             cJSON *units = cJSON_GetObjectItemCaseSensitive(merged, "units");
             const cJSON *u;
@@ -115,7 +115,7 @@ static int read_rosters(const cJSON *root, const char *name, const char *dir, ta
                 {
                     const cJSON *vid = cJSON_GetObjectItemCaseSensitive(v, "id");
                     if (cJSON_IsString(id) && cJSON_IsString(vid) && strcmp(id->valuestring, vid->valuestring) == 0) {
-                        rc = rules_error_set(err, "%s: unit \"%s\" is in %s and in %s: import one army again with "
+                        rc = base_error_set(err, "%s: unit \"%s\" is in %s and in %s: import one army again with "
                                                   "--prefix (e.g. --prefix b-)",
                                              name, id->valuestring, t->roster_names[0], t->roster_names[i]);
                         break;
@@ -135,7 +135,7 @@ static int read_rosters(const cJSON *root, const char *name, const char *dir, ta
         cJSON_ReplaceItemInObjectCaseSensitive(merged, "board", cJSON_Duplicate(board, 1));
     const cJSON *unresolved = merged ? cJSON_GetObjectItemCaseSensitive(merged, "unresolved") : NULL;
     if (rc == 0 && cJSON_GetArraySize(unresolved) > 0)
-        rc = rules_error_set(err, "%s: %s: the roster still has unknown values (\"unresolved\"): complete it first",
+        rc = base_error_set(err, "%s: %s: the roster still has unknown values (\"unresolved\"): complete it first",
                              name, t->roster_names[0]);
     if (rc == 0) {
         char label[1100];
@@ -150,7 +150,7 @@ static int read_rosters(const cJSON *root, const char *name, const char *dir, ta
 }
 
 /* Ruleset and terrain, read by the snapshot reader (the same names and checks as in a snapshot). */
-static int read_setting(const cJSON *root, const char *name, table_file *t, rules_error *err)
+static int read_setting(const cJSON *root, const char *name, table_file *t, base_error *err)
 {
     cJSON *snap = cJSON_CreateObject();
     cJSON *board = cJSON_AddObjectToObject(snap, "board");
@@ -168,7 +168,7 @@ static int read_setting(const cJSON *root, const char *name, table_file *t, rule
     return t->setting ? 0 : -1;
 }
 
-static int read_capture(const cJSON *root, const char *name, const char *dir, table_file *t, rules_error *err)
+static int read_capture(const cJSON *root, const char *name, const char *dir, table_file *t, base_error *err)
 {
     t->width = t->calib.width;
     t->height = t->calib.height;
@@ -178,10 +178,10 @@ static int read_capture(const cJSON *root, const char *name, const char *dir, ta
     char where[300];
     snprintf(where, sizeof where, "%s: capture", name);
     if (!cJSON_IsObject(cap))
-        return rules_error_set(err, "%s: expected an object", where);
+        return base_error_set(err, "%s: expected an object", where);
     char src[512] = "";
-    if (rules_json_string(cap, "source", "capture", false, src, sizeof src, err) < 0) {
-        rules_error_prefix(err, name);
+    if (base_json_string(cap, "source", "capture", false, src, sizeof src, err) < 0) {
+        base_error_prefix(err, name);
         return -1;
     }
     /* A camera by name, or a recording read like every other file here: from the table's folder. */
@@ -190,36 +190,36 @@ static int read_capture(const cJSON *root, const char *name, const char *dir, ta
     else if (src[0])
         resolve(dir, src, t->source, sizeof t->source);
     double size[2] = {0, 0};
-    if (rules_json_numbers(cap, "size", "capture", false, size, 2, err) < 0) {
-        rules_error_prefix(err, name);
+    if (base_json_numbers(cap, "size", "capture", false, size, 2, err) < 0) {
+        base_error_prefix(err, name);
         return -1;
     }
     if (cJSON_GetObjectItemCaseSensitive(cap, "size") &&
         ((int)size[0] != t->calib.width || (int)size[1] != t->calib.height))
-        return rules_error_set(err, "%s.size: %gx%g, but the calibration was made at %dx%d: capture at the "
+        return base_error_set(err, "%s.size: %gx%g, but the calibration was made at %dx%d: capture at the "
                                     "calibration's size, or calibrate again at this one",
                                where, size[0], size[1], t->calib.width, t->calib.height);
     return 0;
 }
 
-int table_file_from_json(const cJSON *root, const char *name, const char *dir, table_file *out, rules_error *err)
+int table_file_from_json(const cJSON *root, const char *name, const char *dir, table_file *out, base_error *err)
 {
     memset(out, 0, sizeof *out);
     snprintf(out->path, sizeof out->path, "%s", name);
     char fmt[64] = "";
     int version = 0;
     if (!cJSON_IsObject(root))
-        return rules_error_set(err, "%s: expected a JSON object", name);
-    if (rules_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0 ||
-        rules_json_int(root, "version", "", true, &version, err) < 0 ||
-        rules_json_string(root, "name", "", false, out->name, sizeof out->name, err) < 0) {
-        rules_error_prefix(err, name);
+        return base_error_set(err, "%s: expected a JSON object", name);
+    if (base_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0 ||
+        base_json_int(root, "version", "", true, &version, err) < 0 ||
+        base_json_string(root, "name", "", false, out->name, sizeof out->name, err) < 0) {
+        base_error_prefix(err, name);
         return -1;
     }
     if (strcmp(fmt, TABLE_FILE_FORMAT) != 0)
-        return rules_error_set(err, "%s: format: expected \"%s\", found \"%s\"", name, TABLE_FILE_FORMAT, fmt);
+        return base_error_set(err, "%s: format: expected \"%s\", found \"%s\"", name, TABLE_FILE_FORMAT, fmt);
     if (version != TABLE_FILE_VERSION)
-        return rules_error_set(err, "%s: version: unknown version %d (this tableref reads %d)", name, version,
+        return base_error_set(err, "%s: version: unknown version %d (this tableref reads %d)", name, version,
                                TABLE_FILE_VERSION);
     if (read_calibration(root, name, dir, out, err) < 0 || read_rosters(root, name, dir, out, err) < 0 ||
         read_setting(root, name, out, err) < 0 || read_capture(root, name, dir, out, err) < 0) {
@@ -229,10 +229,10 @@ int table_file_from_json(const cJSON *root, const char *name, const char *dir, t
     return 0;
 }
 
-int table_file_load(const char *path, table_file *out, rules_error *err)
+int table_file_load(const char *path, table_file *out, base_error *err)
 {
     memset(out, 0, sizeof *out);
-    cJSON *root = rules_json_parse_file(path, err);
+    cJSON *root = base_json_parse_file(path, err);
     if (!root)
         return -1;
     char dir[1024];
@@ -243,14 +243,14 @@ int table_file_load(const char *path, table_file *out, rules_error *err)
     return rc;
 }
 
-int table_file_apply(const table_file *t, rules_snapshot *s, rules_error *err)
+int table_file_apply(const table_file *t, rules_snapshot *s, base_error *err)
 {
     s->ruleset = t->setting->ruleset;
     s->ruleset_given = t->setting->ruleset_given;
     for (size_t i = 0; i < t->setting->n_terrain; i++) {
         const rules_terrain *tr = &t->setting->terrain[i];
         if (!rules_snapshot_add_terrain(s, tr->id, tr->kind, tr->points, tr->n_points))
-            return rules_error_set(err, "out of memory");
+            return base_error_set(err, "out of memory");
     }
     return 0;
 }

@@ -7,7 +7,7 @@
  *
  * How to use:
  *   table_file t;
- *   rules_error err;
+ *   base_error err;
  *   if (table_file_load("table7.json", &t, &err) < 0) { fprintf(stderr, "%s\n", err.msg); return 2; }
  *   vis_detector *d = vis_detector_new(t.roster, &t.calib, &err);   // both stay owned by t
  *   ... vis_detector_run(d, ..., &snap, ...);
@@ -27,7 +27,7 @@
 #include <stddef.h>
 
 #include "calib_file.h"
-#include "rules_error.h"
+#include "base_error.h"
 #include "rules_snapshot.h"
 #include "vis_roster.h"
 
@@ -49,13 +49,13 @@ typedef struct table_file {
 } table_file;
 
 /* Reads and checks the whole table. -1 with a message naming the file and field; *out is then empty. */
-int table_file_load(const char *path, table_file *out, rules_error *err);
+int table_file_load(const char *path, table_file *out, base_error *err);
 /* The same from parsed JSON; `name` names it in errors, `dir` is where relative paths start. */
-int table_file_from_json(const cJSON *root, const char *name, const char *dir, table_file *out, rules_error *err);
+int table_file_from_json(const cJSON *root, const char *name, const char *dir, table_file *out, base_error *err);
 /* Frees what the table owns; safe on a zeroed or cleared table. */
 void table_file_clear(table_file *t);
 
 /* Copies the table's ruleset and terrain into a snapshot (one detected from a picture). */
-int table_file_apply(const table_file *t, rules_snapshot *s, rules_error *err);
+int table_file_apply(const table_file *t, rules_snapshot *s, base_error *err);
 
 #endif

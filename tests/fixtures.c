@@ -7,17 +7,17 @@ rules_unit *fx_block(rules_snapshot *s, const char *id, const char *side, double
 {
     rules_unit *u = rules_snapshot_add_unit(s, id, side);
     u->base_width = u->base_depth = base_mm;
-    u->advance_rate = advance_in > 0 ? rules_in_to_mm(advance_in) : NAN;
-    u->march_rate = march_in > 0 ? rules_in_to_mm(march_in) : NAN;
+    u->advance_rate = advance_in > 0 ? base_in_to_mm(advance_in) : NAN;
+    u->march_rate = march_in > 0 ? base_in_to_mm(march_in) : NAN;
     rules_formation_place(u, pose.front_centre, pose.heading, files, n_models);
     return u;
 }
 
 /* Rigid motion taking pose a to pose b, applied to p. */
-static rules_vec2 carry(rules_pose a, rules_pose b, rules_vec2 p)
+static base_vec2 carry(rules_pose a, rules_pose b, base_vec2 p)
 {
-    rules_vec2 rel = rules_v2_rot(rules_v2_sub(p, a.front_centre), b.heading - a.heading);
-    return rules_v2_add(b.front_centre, rel);
+    base_vec2 rel = base_v2_rot(base_v2_sub(p, a.front_centre), b.heading - a.heading);
+    return base_v2_add(b.front_centre, rel);
 }
 
 static rules_unit *copy_with_pose(rules_snapshot *after, const rules_unit *u, rules_pose a, rules_pose b)
@@ -29,7 +29,7 @@ static rules_unit *copy_with_pose(rules_snapshot *after, const rules_unit *u, ru
     c->n_models = c->cap_models = 0;
     for (size_t j = 0; j < u->n_models; j++) {
         rules_model *m = rules_unit_add_model(c, u->models[j].id, carry(a, b, u->models[j].pos),
-                                              rules_angle_wrap(u->models[j].facing + b.heading - a.heading));
+                                              base_angle_wrap(u->models[j].facing + b.heading - a.heading));
         m->status = u->models[j].status;
     }
     return c;
@@ -44,9 +44,9 @@ rules_unit *fx_moved_copy(rules_snapshot *after, const rules_unit *u, rules_pose
     return copy_with_pose(after, u, start, rules_path_apply(start, path, width));
 }
 
-rules_unit *fx_shifted_copy(rules_snapshot *after, const rules_unit *u, rules_pose start, rules_vec2 d, double angle)
+rules_unit *fx_shifted_copy(rules_snapshot *after, const rules_unit *u, rules_pose start, base_vec2 d, double angle)
 {
-    rules_pose b = {rules_v2_add(start.front_centre, d), start.heading + angle};
+    rules_pose b = {base_v2_add(start.front_centre, d), start.heading + angle};
     return copy_with_pose(after, u, start, b);
 }
 
@@ -63,20 +63,20 @@ rules_path fx_path(size_t n, const rules_step *steps)
 
 rules_step fx_wheel(rules_step_kind kind, double inches, double front_mm)
 {
-    double angle = rules_in_to_mm(inches) / front_mm;
-    return (rules_step){kind, rules_in_to_mm(inches), kind == RULES_STEP_WHEEL_LEFT ? angle : -angle};
+    double angle = base_in_to_mm(inches) / front_mm;
+    return (rules_step){kind, base_in_to_mm(inches), kind == RULES_STEP_WHEEL_LEFT ? angle : -angle};
 }
 
 rules_step fx_forward(double inches)
 {
-    return (rules_step){RULES_STEP_FORWARD, rules_in_to_mm(inches), 0};
+    return (rules_step){RULES_STEP_FORWARD, base_in_to_mm(inches), 0};
 }
 
 void fx_seed_wheel_example(char figure, rules_snapshot **before, rules_snapshot **after)
 {
     *before = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
     *after = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
-    rules_pose start = {rules_v2(900, 300), RULES_PI / 2};
+    rules_pose start = {base_v2(900, 300), BASE_PI / 2};
     rules_unit *u;
     rules_path p;
     switch (figure) {

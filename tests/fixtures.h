@@ -20,7 +20,7 @@ rules_unit *fx_block(rules_snapshot *s, const char *id, const char *side, double
 rules_unit *fx_moved_copy(rules_snapshot *after, const rules_unit *u, rules_pose start, const rules_path *path);
 
 /* The same unit translated by `d` and turned by `angle` about its front centre. */
-rules_unit *fx_shifted_copy(rules_snapshot *after, const rules_unit *u, rules_pose start, rules_vec2 d, double angle);
+rules_unit *fx_shifted_copy(rules_snapshot *after, const rules_unit *u, rules_pose start, base_vec2 d, double angle);
 
 /* A path from a list of (kind, inches moved, degrees turned). */
 rules_path fx_path(size_t n, const rules_step *steps);

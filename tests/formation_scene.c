@@ -31,12 +31,12 @@ void fs_table_clear(fs_table *t)
     memset(t, 0, sizeof *t);
 }
 
-rules_vec2 fs_slot(int n, int files, rules_pose pose, double file_pos, int rank)
+base_vec2 fs_slot(int n, int files, rules_pose pose, double file_pos, int rank)
 {
     (void)n;
     const double pw = FS_BASE_W + FS_PITCH_GAP, pd = FS_BASE_D + FS_PITCH_GAP;
-    const rules_frame f = {pose.front_centre, pose.heading};
-    return rules_frame_to_board(f, rules_v2((file_pos - (files - 1) / 2.0) * pw, -pd / 2 - rank * pd));
+    const base_frame f = {pose.front_centre, pose.heading};
+    return base_frame_to_board(f, base_v2((file_pos - (files - 1) / 2.0) * pw, -pd / 2 - rank * pd));
 }
 
 size_t fs_add_block(fs_table *t, const char *id, const char *side, int n, int files, rules_pose pose)
@@ -47,9 +47,9 @@ size_t fs_add_block(fs_table *t, const char *id, const char *side, int n, int fi
     snprintf(u->id, sizeof u->id, "%s", id);
     snprintf(u->side, sizeof u->side, "%s", side);
     u->base_width = FS_BASE_W, u->base_depth = FS_BASE_D;
-    u->advance_rate = rules_in_to_mm(5), u->march_rate = rules_in_to_mm(10), u->mobility = NAN;
+    u->advance_rate = base_in_to_mm(5), u->march_rate = base_in_to_mm(10), u->mobility = NAN;
     u->files = files;
-    u->mount = (vis_tag_mount){rules_v2(9, 0), 0, 4, 16};
+    u->mount = (vis_tag_mount){base_v2(9, 0), 0, 4, 16};
     u->first_model = r->n_models;
     rules_unit *su = rules_snapshot_add_unit(t->truth, id, side);
     su->base_width = FS_BASE_W, su->base_depth = FS_BASE_D;

@@ -6,7 +6,7 @@
  * in contact plus a 0.5 mm gap, no jitter.
  *
  *   fs_table t; fs_table_init(&t, 700, 500);
- *   fs_add_block(&t, "spears", "red", 10, 4, (rules_pose){{350, 300}, RULES_PI / 2});
+ *   fs_add_block(&t, "spears", "red", 10, 4, (rules_pose){{350, 300}, BASE_PI / 2});
  *   ... t.roster, t.truth ...; fs_table_clear(&t);
  */
 #ifndef TABLEREF_TEST_FORMATION_SCENE_H
@@ -36,6 +36,6 @@ void fs_table_clear(fs_table *t);
  */
 size_t fs_add_block(fs_table *t, const char *id, const char *side, int n, int files, rules_pose pose);
 /* The true place of a block's model by (file position, rank) of a block placed with fs_add_block. */
-rules_vec2 fs_slot(int n, int files, rules_pose pose, double file_pos, int rank);
+base_vec2 fs_slot(int n, int files, rules_pose pose, double file_pos, int rank);
 
 #endif

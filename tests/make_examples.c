@@ -13,7 +13,7 @@
 static int save_pair(const char *dir, const char *name, rules_snapshot *before, rules_snapshot *after)
 {
     char path[1024];
-    rules_error err = {{0}};
+    base_error err = {{0}};
     snprintf(path, sizeof path, "%s/%s", dir, name);
     mkdir(path, 0755);
     snprintf(path, sizeof path, "%s/%s/before.json", dir, name);
@@ -36,22 +36,22 @@ fail:
 static void demo_turn(rules_snapshot **before, rules_snapshot **after)
 {
     rules_snapshot *b = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D), *a = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
-    rules_vec2 hill[5] = {{700, 700}, {820, 680}, {880, 760}, {800, 840}, {690, 800}};
-    rules_vec2 rocks[4] = {{1300, 250}, {1420, 250}, {1420, 330}, {1300, 330}};
+    base_vec2 hill[5] = {{700, 700}, {820, 680}, {880, 760}, {800, 840}, {690, 800}};
+    base_vec2 rocks[4] = {{1300, 250}, {1420, 250}, {1420, 330}, {1300, 330}};
     rules_snapshot_add_terrain(b, "hill", RULES_TERRAIN_OPEN, hill, 5);
     rules_snapshot_add_terrain(a, "hill", RULES_TERRAIN_OPEN, hill, 5);
     rules_snapshot_add_terrain(b, "rocks", RULES_TERRAIN_IMPASSABLE, rocks, 4);
     rules_snapshot_add_terrain(a, "rocks", RULES_TERRAIN_IMPASSABLE, rocks, 4);
 
     /* Spearmen advance 2" and wheel 1.5" to the left: 3.5" of an Advance Rate of 4". */
-    rules_pose sp = {{400, 250}, RULES_PI / 2};
+    rules_pose sp = {{400, 250}, BASE_PI / 2};
     rules_unit *spear = fx_block(b, "spearmen", "red", 25, 5, 15, sp, 4, 8);
     rules_step s1[] = {fx_forward(2), fx_wheel(RULES_STEP_WHEEL_LEFT, 1.5, 125)};
     rules_path p1 = fx_path(2, s1);
     fx_moved_copy(a, spear, sp, &p1);
 
     /* Archers reform from 5x2 facing north to 2x5 facing east, about the same centre. */
-    rules_pose ap = {{950, 200}, RULES_PI / 2};
+    rules_pose ap = {{950, 200}, BASE_PI / 2};
     rules_unit *arch = fx_block(b, "archers", "red", 20, 5, 10, ap, 5, 10);
     rules_formation f;
     rules_formation_fit(arch, NULL, &f, NULL);
@@ -59,24 +59,24 @@ static void demo_turn(rules_snapshot **before, rules_snapshot **after)
     arch2->base_width = arch2->base_depth = 20;
     arch2->advance_rate = arch->advance_rate;
     arch2->march_rate = arch->march_rate;
-    rules_formation_place(arch2, rules_v2_add(f.centre, rules_v2(50, 0)), 0.0, 2, 10);
+    rules_formation_place(arch2, base_v2_add(f.centre, base_v2(50, 0)), 0.0, 2, 10);
     for (size_t j = 0; j < arch2->n_models; j++) /* same models, new places */
         snprintf(arch2->models[j].id, sizeof arch2->models[j].id, "%s", arch->models[j].id);
 
     /* Knights march 17" straight ahead with a March Rate of 16". */
-    rules_pose kp = {{1600, 420}, RULES_PI / 2};
+    rules_pose kp = {{1600, 420}, BASE_PI / 2};
     rules_unit *kn = rules_snapshot_add_unit(b, "knights", "red");
     kn->base_width = 30;
     kn->base_depth = 60;
-    kn->advance_rate = rules_in_to_mm(8);
-    kn->march_rate = rules_in_to_mm(16);
+    kn->advance_rate = base_in_to_mm(8);
+    kn->march_rate = base_in_to_mm(16);
     rules_formation_place(kn, kp.front_centre, kp.heading, 5, 5);
-    fx_shifted_copy(a, kn, kp, rules_v2(0, rules_in_to_mm(17)), 0);
+    fx_shifted_copy(a, kn, kp, base_v2(0, base_in_to_mm(17)), 0);
 
     /* The enemy, standing still across the table. */
-    rules_pose op = {{900, 1150}, -RULES_PI / 2};
+    rules_pose op = {{900, 1150}, -BASE_PI / 2};
     rules_unit *orcs = fx_block(b, "orcs", "blue", 25, 6, 18, op, 4, 8);
-    fx_shifted_copy(a, orcs, op, rules_v2(0, 0), 0);
+    fx_shifted_copy(a, orcs, op, base_v2(0, 0), 0);
     *before = b;
     *after = a;
 }

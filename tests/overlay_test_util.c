@@ -19,7 +19,7 @@ static void judge(ot_turn *t)
     rules_robust_options o;
     rules_robust_options_default(&o);
     rules_report_init(&t->report);
-    rules_error err;
+    base_error err;
     cr_assert_eq(rules_robust_check(t->before, t->after, &o, &t->report, &err), 0, "%s", err.msg);
 }
 
@@ -27,7 +27,7 @@ void ot_demo_turn(ot_turn *t)
 {
     memset(t, 0, sizeof *t);
     char p[1024];
-    rules_error err;
+    base_error err;
     snprintf(p, sizeof p, "%s/datasets/demo/before.json", vt_source_root());
     cr_assert_not_null(t->before = rules_json_load_snapshot(p, &err), "%s", err.msg);
     snprintf(p, sizeof p, "%s/datasets/demo/after.json", vt_source_root());
@@ -48,7 +48,7 @@ void ot_crowded_turn(ot_turn *t)
     memset(t, 0, sizeof *t);
     ds_gen_params g;
     ds_gen_params_bench(&g);
-    rules_error err;
+    base_error err;
     ds_scene *sc = ds_scene_generate(&g, &err);
     cr_assert_not_null(sc, "%s", err.msg);
     t->before = rules_snapshot_clone(sc->snapshot);
@@ -58,17 +58,17 @@ void ot_crowded_turn(ot_turn *t)
     ds_scene_free(sc);
     for (size_t i = 0; i < t->before->n_units; i++) {
         rules_unit *u0 = &t->before->units[i], *u1 = &t->after->units[i];
-        u0->advance_rate = u1->advance_rate = rules_in_to_mm(5);
-        u0->march_rate = u1->march_rate = rules_in_to_mm(10);
+        u0->advance_rate = u1->advance_rate = base_in_to_mm(5);
+        u0->march_rate = u1->march_rate = base_in_to_mm(10);
         /* Forward 3, 7 or 11 inches, every third unit wheeling 20 degrees about its front's left end. */
         rules_formation f;
         cr_assert_eq(rules_formation_fit(u0, NULL, &f, NULL), 0);
-        double d = rules_in_to_mm(i % 3 == 0 ? 3 : i % 3 == 1 ? 7 : 11), turn = i % 3 == 2 ? 0.35 : 0;
-        rules_vec2 fwd = rules_v2_dir(f.heading);
+        double d = base_in_to_mm(i % 3 == 0 ? 3 : i % 3 == 1 ? 7 : 11), turn = i % 3 == 2 ? 0.35 : 0;
+        base_vec2 fwd = base_v2_dir(f.heading);
         for (size_t m = 0; m < u1->n_models; m++) {
-            rules_vec2 p = rules_v2_add(u0->models[m].pos, rules_v2_scale(fwd, d));
-            rules_vec2 pivot = rules_v2_add(f.front_centre, rules_v2_scale(fwd, d));
-            u1->models[m].pos = rules_v2_add(pivot, rules_v2_rot(rules_v2_sub(p, pivot), turn));
+            base_vec2 p = base_v2_add(u0->models[m].pos, base_v2_scale(fwd, d));
+            base_vec2 pivot = base_v2_add(f.front_centre, base_v2_scale(fwd, d));
+            u1->models[m].pos = base_v2_add(pivot, base_v2_rot(base_v2_sub(p, pivot), turn));
             u1->models[m].facing = u0->models[m].facing + turn;
         }
     }

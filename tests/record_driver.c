@@ -90,7 +90,7 @@ int main(int argc, char **argv)
     }
     /* The driver must not be slower than the encoder in these tests: a deep queue drops nothing. */
     cfg.queue_frames = queue > 0 ? queue : sleep_ms ? 4 : (int)frames + 1;
-    rules_error err;
+    base_error err;
     watch_record *r = watch_record_open(argv[1], &cfg, &err);
     if (!r) {
         printf("open failed %s\n", err.msg);

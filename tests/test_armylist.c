@@ -32,7 +32,7 @@ static const char *data(const char *name)
 
 static army_file *read_ok(const char *name)
 {
-    rules_error err = {{0}};
+    base_error err = {{0}};
     army_file *f = army_file_read(data(name), &err);
     cr_assert_not_null(f, "%s: %s", name, err.msg);
     return f;
@@ -228,7 +228,7 @@ Test(armylist_nr, text_quirks_broken_lines_counts_and_quotes)
                        "600 - 3 x 10 Goblin Rabble, Spear and Shield\n"
                        "250 - 27 x Goblin Rabble\n"
                        "1413\n";
-    rules_error err;
+    base_error err;
     army_file *f = army_file_parse(text, strlen(text), "pasted", &err);
     cr_assert_not_null(f, "%s", err.msg);
     const army_list *a = &f->armies[0];
@@ -283,7 +283,7 @@ Test(armylist_nr, json_roster_reads_like_its_xml)
     xmlFreeDoc(doc);
     char *text = cJSON_PrintUnformatted(root);
     cJSON_Delete(root);
-    rules_error err;
+    base_error err;
     army_file *j = army_file_parse(text, strlen(text), "CaptainPistol.json", &err);
     free(text);
     cr_assert_not_null(j, "%s", err.msg);
@@ -318,7 +318,7 @@ static char *slurp(const char *path, size_t *n)
 
 static void refused(const void *bytes, size_t n, const char *name, const char *must_say)
 {
-    rules_error err = {{0}};
+    base_error err = {{0}};
     army_file *f = army_file_parse(bytes, n, name, &err);
     cr_assert_null(f, "%s was accepted", name);
     cr_assert(strstr(err.msg, name) == err.msg, "the message names the file: %s", err.msg);
@@ -369,7 +369,7 @@ Test(armylist_roster, two_armies_never_share_a_tag)
     army_file *f = read_ok("nr-report-ong-vs-ud.json");
     army_roster_options o;
     army_roster_options_default(&o);
-    rules_error err;
+    base_error err;
     int ids[600], n = 0;
     for (int slot = 1; slot <= 2; slot++) {
         o.army_slot = slot;
@@ -403,7 +403,7 @@ Test(armylist_roster, unknown_values_are_listed_not_guessed)
     army_file *f = read_ok("MagicItems60.rosz");
     army_roster_options o;
     army_roster_options_default(&o);
-    rules_error err;
+    base_error err;
     cJSON *r = army_roster_json(&f->armies[0], f, &o, &err);
     const cJSON *u = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "units"), 0);
     cr_assert_null(cJSON_GetObjectItemCaseSensitive(u, "base_mm"));
@@ -465,7 +465,7 @@ static army_catalogue *fixture_catalogue(void)
     const char *root = getenv("TABLEREF_SOURCE_ROOT");
     snprintf(dir, sizeof dir, "%s/tests/data/armylist", root ? root : ".");
     const char *paths[] = {dir};
-    rules_error err;
+    base_error err;
     army_catalogue *c = army_catalogue_load(paths, 1, &err);
     cr_assert_not_null(c, "%s", err.msg);
     return c;
@@ -480,7 +480,7 @@ Test(armylist_catalogue, fixture_fills_a_text_list)
                        "100 - Fixture Wretch\n"
                        "50 - Fixture Twin\n"
                        "40 - Fixture Ghost\n";
-    rules_error err;
+    base_error err;
     army_file *f = army_file_parse(text, strlen(text), "pasted", &err);
     cr_assert_not_null(f, "%s", err.msg);
     army_catalogue *c = fixture_catalogue();
@@ -521,7 +521,7 @@ Test(armylist_catalogue, fixture_fills_a_text_list)
 
 Test(armylist_catalogue, bad_catalogue_files_are_named)
 {
-    rules_error err;
+    base_error err;
     const char *paths[] = {data("CaptainPistol.ros")};
     cr_assert_null(army_catalogue_load(paths, 1, &err));
     cr_assert(strstr(err.msg, "not a BattleScribe game system or catalogue") != NULL, "%s", err.msg);
@@ -544,7 +544,7 @@ Test(armylist_catalogue, bsdata_t9a_completes_a_real_list)
     snprintf(gst, sizeof gst, "%s/2nd-theNinthAge-FantasyBattles.gst", dir);
     snprintf(cat, sizeof cat, "%s/2nd-undyingDynasties.cat", dir);
     const char *paths[] = {gst, cat};
-    rules_error err;
+    base_error err;
     army_catalogue *c = army_catalogue_load(paths, 2, &err);
     cr_assert_not_null(c, "%s", err.msg);
     army_file *f = read_ok("nr-text-undying-dynasties-2.txt");

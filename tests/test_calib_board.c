@@ -36,9 +36,9 @@ static double pose_distance(const calib_file *a, const double R[9], const double
     return worst;
 }
 
-static ds_scene *small_scene(cvs_image **img)
+static ds_scene *small_scene(base_image **img)
 {
-    rules_error err;
+    base_error err;
     ds_gen_params g;
     ds_gen_params_small(&g);
     ds_scene *s = ds_scene_generate(&g, &err);
@@ -51,9 +51,9 @@ static ds_scene *small_scene(cvs_image **img)
 
 Test(calib, board_pose_recovered_and_move_reported, .timeout = 60)
 {
-    cvs_image *img = NULL;
+    base_image *img = NULL;
     ds_scene *s = small_scene(&img);
-    rules_error err;
+    base_error err;
     /* The stored pose is from before the board was pushed 6 mm along x. */
     calib_file old = s->calib;
     for (int i = 0; i < 3; i++)
@@ -78,28 +78,28 @@ Test(calib, board_pose_recovered_and_move_reported, .timeout = 60)
     cr_assert_eq(calib_board_measure(&fresh, s->roster, img, &br, &err), 0, "%s", err.msg);
     cr_expect(pose_distance(&s->calib, br.R, br.t, W, D) < 1.0);
     cr_expect_eq(br.moved_mm, 0);
-    cvs_image_free(img);
+    base_image_free(img);
     ds_scene_free(s);
 }
 
 Test(calib, board_too_few_reference_tags_is_an_error, .timeout = 60)
 {
-    cvs_image *img = NULL;
+    base_image *img = NULL;
     ds_scene *s = small_scene(&img);
-    rules_error err;
+    base_error err;
     /* A roster whose reference tags are not on this board (IDs 500-503). */
     for (size_t i = 0; i < s->roster->n_board_tags; i++)
         s->roster->board_tags[i].id = 500 + (int)i;
     calib_board_result br;
     cr_expect_eq(calib_board_measure(&s->calib, s->roster, img, &br, &err), -1);
     cr_expect(strstr(err.msg, "found 0 of the roster's 4 reference tags"), "%s", err.msg);
-    cvs_image_free(img);
+    base_image_free(img);
     ds_scene_free(s);
 }
 
 Test(calib, simulated_projector_mapping_within_1mm, .timeout = 60)
 {
-    rules_error err;
+    base_error err;
     ds_gen_params g;
     ds_gen_params_small(&g);
     calib_file cam;
@@ -108,11 +108,11 @@ Test(calib, simulated_projector_mapping_within_1mm, .timeout = 60)
     ds_projector_default(&pj, g.board_width, g.board_depth);
     calib_projector_pattern pat;
     calib_projector_pattern_default(&pat, pj.width, pj.height);
-    cvs_image *pattern = calib_projector_pattern_draw(&pat, &err);
+    base_image *pattern = calib_projector_pattern_draw(&pat, &err);
     cr_assert_not_null(pattern, "%s", err.msg);
     cvs_effects fx = {0};
     fx.blur_sigma_px = 0.7, fx.noise_sigma = 2.0, fx.jpeg_quality = 92, fx.vignetting = 0.2, fx.seed = 3;
-    cvs_image *photo = NULL;
+    base_image *photo = NULL;
     cr_assert_eq(ds_projector_render(&pj, pattern, &cam, g.board_width, g.board_depth, &fx, 2, &photo, &err), 0, "%s",
                  err.msg);
     calib_projector_result pr;
@@ -145,8 +145,8 @@ Test(calib, simulated_projector_mapping_within_1mm, .timeout = 60)
     cr_expect(worst < 1.0, "mapping error %.3f mm on the table", worst);
     cr_expect(pr.rms_mm < 1.0, "residual %.3f mm", pr.rms_mm);
     cr_expect_eq(pr.tags_found, pat.grid.cols * pat.grid.rows);
-    cvs_image_free(photo);
-    cvs_image_free(pattern);
+    base_image_free(photo);
+    base_image_free(pattern);
 }
 
 /* The CLI end to end: render a table, measure the board from a pose-less calibration, then check the written file. */
@@ -160,7 +160,7 @@ Test(calib, cli_calibrate_board_writes_pose, .timeout = 60)
     snprintf(path, sizeof path, "%s/calib.json", dir);
     snprintf(out, sizeof out, "%s/new.json", dir);
     calib_file truth, c;
-    rules_error err;
+    base_error err;
     cr_assert_eq(calib_file_load(path, &truth, &err), 0, "%s", err.msg);
     c = truth;
     c.pose_missing = 1;

@@ -44,9 +44,9 @@ static void variant(const char *from, const char *to, char *out, size_t cap)
     snprintf(out, cap, "%.*s%s%s", (int)(p - GOOD_V1), GOOD_V1, to, p + strlen(from));
 }
 
-static int parse(const char *text, calib_file *c, rules_error *err)
+static int parse(const char *text, calib_file *c, base_error *err)
 {
-    cJSON *j = rules_json_parse_string(text, "c.json", err);
+    cJSON *j = base_json_parse_string(text, "c.json", err);
     cr_assert_not_null(j, "%s", err->msg);
     int rc = calib_file_from_json(j, "c.json", c, err);
     cJSON_Delete(j);
@@ -56,7 +56,7 @@ static int parse(const char *text, calib_file *c, rules_error *err)
 static void expect_error(const char *text, const char *field)
 {
     calib_file c;
-    rules_error err = {{0}};
+    base_error err = {{0}};
     cr_expect_eq(parse(text, &c, &err), -1, "accepted a file with a bad %s", field);
     cr_expect(strstr(err.msg, "c.json") != NULL, "no file name in: %s", err.msg);
     cr_expect(strstr(err.msg, field) != NULL, "no '%s' in: %s", field, err.msg);
@@ -65,7 +65,7 @@ static void expect_error(const char *text, const char *field)
 Test(calib, file_v1_still_reads)
 {
     calib_file c;
-    rules_error err;
+    base_error err;
     cr_assert_eq(parse(GOOD_V1, &c, &err), 0, "%s", err.msg);
     cr_expect_eq(c.pose_missing, 0);
     cr_expect_eq(c.quality.present, 0);
@@ -105,7 +105,7 @@ Test(calib, file_v2_sections_round_trip_and_validate)
 {
     mkdir_tmp();
     calib_file c;
-    rules_error err;
+    base_error err;
     cr_assert_eq(parse(GOOD_V1, &c, &err), 0, "%s", err.msg);
     c.quality.present = 1;
     c.quality.views = 14;
@@ -211,7 +211,7 @@ Test(calib, target_layout_round_trip)
 {
     mkdir_tmp();
     calib_target t, u;
-    rules_error err;
+    base_error err;
     calib_target_tags_default(&t);
     cr_assert_eq(calib_target_fit_page(&t, 210, 297, 15, &err), 0, "%s", err.msg);
     cr_expect_eq(t.cols, 4);

@@ -12,7 +12,7 @@
 #include "calib_camera.h"
 #include "calib_target.h"
 #include "cvshim.h"
-#include "vis_image.h"
+#include "media_image_read.h"
 #include "vision_test_util.h"
 
 static const char *const views[] = {"left01", "left02", "left03", "left04", "left05", "left06", "left07",
@@ -21,7 +21,7 @@ static const char *const views[] = {"left01", "left02", "left03", "left04", "lef
 
 static calib_camera *load_views(void)
 {
-    rules_error err;
+    base_error err;
     calib_target t;
     cr_assert_eq(calib_target_chessboard(&t, 9, 6, 25.0, &err), 0, "%s", err.msg);
     calib_camera *cc = calib_camera_new(&t, &err);
@@ -29,11 +29,11 @@ static calib_camera *load_views(void)
     for (int i = 0; i < N_VIEWS; i++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/tests/data/opencv-chessboard/%s.jpg", vt_source_root(), views[i]);
-        cvs_image *img = vis_image_load(path, VIS_IMAGE_GRAY, &err);
+        base_image *img = media_image_load(path, MEDIA_IMAGE_GRAY, &err);
         cr_assert_not_null(img, "%s", err.msg);
         cr_assert_eq(calib_camera_add_image(cc, img, views[i], &err), 1, "%s: %s", views[i],
                      cc->views[cc->n_views - 1].why);
-        cvs_image_free(img);
+        base_image_free(img);
     }
     return cc;
 }
@@ -47,7 +47,7 @@ Test(calib, opencv_samples_match_published_calibration, .timeout = 60)
     o.flags = CVS_CALIB_FIX_ASPECT;
     o.outlier_factor = 0;
     o.samples = 50;
-    rules_error err;
+    base_error err;
     cr_assert_eq(calib_camera_solve(cc, &o, &err), 0, "%s", err.msg);
     cr_expect_eq(cc->used, 13);
     const cvs_lens *L = &cc->res.lens;
@@ -68,7 +68,7 @@ Test(calib, covariance_diagonal_matches_opencv_std, .timeout = 60)
     calib_camera_options o;
     calib_camera_options_default(&o);
     o.samples = 10;
-    rules_error err;
+    base_error err;
     cr_assert_eq(calib_camera_solve(cc, &o, &err), 0, "%s", err.msg);
     for (int i = 0; i < 8; i++) {
         double s = sqrt(cc->res.cov[i * CVS_CALIB_NPARAM + i]);
@@ -87,7 +87,7 @@ Test(calib, opencv_samples_outlier_view_named, .timeout = 60)
     calib_camera_options o;
     calib_camera_options_default(&o);
     o.samples = 50;
-    rules_error err;
+    base_error err;
     cr_assert_eq(calib_camera_solve(cc, &o, &err), 0, "%s", err.msg);
     cr_expect_eq(cc->used, 12);
     cr_expect_eq(cc->views[1].status, CALIB_VIEW_OUTLIER, "left02: %s", cc->views[1].why);
@@ -107,11 +107,11 @@ Test(calib, opencv_samples_outlier_view_named, .timeout = 60)
 /* A photo without the chessboard is rejected by name, not fatal. */
 Test(calib, view_without_target_rejected, .timeout = 30)
 {
-    rules_error err;
+    base_error err;
     calib_target t;
     calib_target_chessboard(&t, 9, 6, 25.0, &err);
     calib_camera *cc = calib_camera_new(&t, &err);
-    cvs_image *blank = cvs_image_new(640, 480, 1, 128);
+    base_image *blank = base_image_new(640, 480, 1, 128);
     cr_expect_eq(calib_camera_add_image(cc, blank, "blank.png", &err), 0);
     cr_expect_eq(cc->views[0].status, CALIB_VIEW_NOT_FOUND);
     cr_expect(strstr(cc->views[0].why, "9x6") != NULL, "%s", cc->views[0].why);
@@ -120,6 +120,6 @@ Test(calib, view_without_target_rejected, .timeout = 30)
     calib_camera_options_default(&o);
     cr_expect_eq(calib_camera_solve(cc, &o, &err), -1);
     cr_expect(strstr(err.msg, "0 usable views") != NULL, "%s", err.msg);
-    cvs_image_free(blank);
+    base_image_free(blank);
     calib_camera_free(cc);
 }

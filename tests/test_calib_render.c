@@ -28,10 +28,10 @@ static void true_camera(calib_file *c)
 
 static const double PX_PER_MM = 6.0;
 
-static cvs_image *target_texture(const calib_target *t, double A[9])
+static base_image *target_texture(const calib_target *t, double A[9])
 {
-    rules_error err;
-    cvs_image *tex = calib_target_raster(t, PX_PER_MM, 3, &err);
+    base_error err;
+    base_image *tex = calib_target_raster(t, PX_PER_MM, 3, &err);
     cr_assert_not_null(tex, "%s", err.msg);
     /* Texture px (u, v) has its centre at page mm (u + 0.5) / k; the target frame starts at origin_mm. */
     const double k = PX_PER_MM;
@@ -54,14 +54,14 @@ static cvs_effects camera_effects(uint32_t seed)
 
 Test(calib, rendered_target_views_recover_true_intrinsics, .timeout = 120)
 {
-    rules_error err;
+    base_error err;
     calib_file cam;
     true_camera(&cam);
     calib_target t;
     calib_target_tags_default(&t);
     cr_assert_eq(calib_target_fit_page(&t, 210, 297, 15, &err), 0, "%s", err.msg);
     double A[9], ext[2];
-    cvs_image *tex = target_texture(&t, A);
+    base_image *tex = target_texture(&t, A);
     calib_target_extent(&t, ext);
     calib_camera *cc = calib_camera_new(&t, &err);
     cr_assert_not_null(cc, "%s", err.msg);
@@ -70,12 +70,12 @@ Test(calib, rendered_target_views_recover_true_intrinsics, .timeout = 120)
         double R[9], tv[3];
         ds_calibview_pose(&cam, ext, i, n, 7, R, tv);
         cvs_effects fx = camera_effects(100 + i);
-        cvs_image *img = NULL;
+        base_image *img = NULL;
         cr_assert_eq(ds_calibview_plane(&cam, R, tv, tex, A, 70, &fx, 2, &img, &err), 0, "%s", err.msg);
         char name[32];
         snprintf(name, sizeof name, "view%02d", i);
         cr_assert_geq(calib_camera_add_image(cc, img, name, &err), 0, "%s", err.msg);
-        cvs_image_free(img);
+        base_image_free(img);
     }
     calib_camera_options o;
     calib_camera_options_default(&o);
@@ -104,7 +104,7 @@ Test(calib, rendered_target_views_recover_true_intrinsics, .timeout = 120)
     cr_expect(rms_mm < 0.5, "board error %.3f mm", rms_mm);
     cr_expect(cc->board_rms_mm > 0 && cc->board_rms_mm < 1.0, "predicted %.3f mm", cc->board_rms_mm);
     calib_camera_free(cc);
-    cvs_image_free(tex);
+    base_image_free(tex);
 }
 
 /* Exact corner pixels of the target seen from a pose (no picture needed). */
@@ -135,14 +135,14 @@ static int project_target(const calib_file *cam, const calib_target *t, const do
 
 Test(calib, too_oblique_view_rejected_by_name, .timeout = 60)
 {
-    rules_error err;
+    base_error err;
     calib_file cam;
     true_camera(&cam);
     calib_target t;
     calib_target_tags_default(&t);
     calib_target_fit_page(&t, 210, 297, 15, &err);
     double A[9], ext[2];
-    cvs_image *tex = target_texture(&t, A);
+    base_image *tex = target_texture(&t, A);
     calib_target_extent(&t, ext);
     calib_camera *cc = calib_camera_new(&t, &err);
     /* The target seen 78 degrees off its normal, about its x axis, in the frame's centre. */
@@ -154,10 +154,10 @@ Test(calib, too_oblique_view_rejected_by_name, .timeout = 60)
         tv[k] = (k == 2 ? d : 0) - (R[3 * k] * m[0] + R[3 * k + 1] * m[1]);
     cvs_effects fx = camera_effects(5);
     fx.jpeg_quality = 0;
-    cvs_image *img = NULL;
+    base_image *img = NULL;
     cr_assert_eq(ds_calibview_plane(&cam, R, tv, tex, A, 70, &fx, 2, &img, &err), 0, "%s", err.msg);
     cr_assert_geq(calib_camera_add_image(cc, img, "oblique.png", &err), 0, "%s", err.msg);
-    cvs_image_free(img);
+    base_image_free(img);
     /* Enough good views (exact points) for the solve to run. */
     double obj[3 * 96], px[2 * 96];
     for (int i = 0; i < 6; i++) {
@@ -176,12 +176,12 @@ Test(calib, too_oblique_view_rejected_by_name, .timeout = 60)
     cr_expect(strstr(v->why, "deg off") != NULL, "%s", v->why);
     cr_expect_eq(cc->used, 6);
     calib_camera_free(cc);
-    cvs_image_free(tex);
+    base_image_free(tex);
 }
 
 Test(calib, frontal_and_few_views_give_advice, .timeout = 60)
 {
-    rules_error err;
+    base_error err;
     calib_file cam;
     true_camera(&cam);
     calib_target t;

@@ -47,7 +47,7 @@ static void camera(calib_file *c)
 /* n views of the default A4 target into DIR/views/view-II.jpg, view k repeated (a target held still). */
 static void render_views(int n, int repeat)
 {
-    rules_error err;
+    base_error err;
     calib_file cam;
     camera(&cam);
     calib_target t;
@@ -57,7 +57,7 @@ static void render_views(int n, int repeat)
     snprintf(path, sizeof path, "%s/target.json", dir);
     cr_assert_eq(calib_target_save(&t, path, &err), 0, "%s", err.msg);
     const double k = 6.0;
-    cvs_image *tex = calib_target_raster(&t, k, 3, &err);
+    base_image *tex = calib_target_raster(&t, k, 3, &err);
     cr_assert_not_null(tex, "%s", err.msg);
     const double A[9] = {1 / k, 0, 0.5 / k - t.origin_mm[0], 0, 1 / k, 0.5 / k - t.origin_mm[1], 0, 0, 1};
     double ext[2];
@@ -70,20 +70,20 @@ static void render_views(int n, int repeat)
         ds_calibview_pose(&cam, ext, i, n, 7, R, tv);
         cvs_effects fx = {0};
         fx.blur_sigma_px = 0.6, fx.noise_sigma = 1.5, fx.jpeg_quality = 95, fx.seed = 100 + (uint32_t)i;
-        cvs_image *img = NULL;
+        base_image *img = NULL;
         cr_assert_eq(ds_calibview_plane(&cam, R, tv, tex, A, 70, &fx, 2, &img, &err), 0, "%s", err.msg);
         for (int r = 0; r < (i == repeat ? 3 : 1); r++) {
             snprintf(path, sizeof path, "%s/views/view-%02d.jpg", dir, out++);
-            cr_assert_eq(cvs_image_save(img, path, 95, &err), 0, "%s", err.msg);
+            cr_assert_eq(media_image_save(img, path, 95, &err), 0, "%s", err.msg);
         }
-        cvs_image_free(img);
+        base_image_free(img);
     }
     /* A frame with nothing in it: the target put down. */
-    cvs_image *empty = cvs_image_new(1280, 960, 1, 90);
+    base_image *empty = base_image_new(1280, 960, 1, 90);
     snprintf(path, sizeof path, "%s/views/view-%02d.jpg", dir, out++);
-    cr_assert_eq(cvs_image_save(empty, path, 95, &err), 0, "%s", err.msg);
-    cvs_image_free(empty);
-    cvs_image_free(tex);
+    cr_assert_eq(media_image_save(empty, path, 95, &err), 0, "%s", err.msg);
+    base_image_free(empty);
+    base_image_free(tex);
 }
 
 static int count_files(const char *pattern)

@@ -36,15 +36,15 @@ static void teardown(void)
 }
 TestSuite(clauses, .init = setup, .fini = teardown);
 
-#define IN(x) rules_in_to_mm(x)
-static const rules_pose START = {{900, 300}, RULES_PI / 2};
+#define IN(x) base_in_to_mm(x)
+static const rules_pose START = {{900, 300}, BASE_PI / 2};
 
 static const rules_unit_report *check(rules_move_type move, const char *unit)
 {
     rules_check_options opt;
     rules_check_options_default(&opt);
     opt.move = move;
-    rules_error err = {{0}};
+    base_error err = {{0}};
     cr_assert_eq(rules_move_check(before, after, &opt, &report, &err), 0, "%s", err.msg);
     const rules_unit_report *ur = rules_report_find_unit(&report, unit);
     cr_assert_not_null(ur);
@@ -55,7 +55,7 @@ static const rules_unit_report *check(rules_move_type move, const char *unit)
 static void advanced(double right_mm, double forward_mm)
 {
     rules_unit *u = fx_block(before, "u", "red", 25, 5, 10, START, 5, 10);
-    rules_vec2 d = rules_frame_to_board((rules_frame){{0, 0}, START.heading}, rules_v2(right_mm, forward_mm));
+    base_vec2 d = base_frame_to_board((base_frame){{0, 0}, START.heading}, base_v2(right_mm, forward_mm));
     fx_shifted_copy(after, u, START, d, 0);
 }
 
@@ -98,7 +98,7 @@ Test(clauses, a_small_sideways_drift_done_by_wheels_within_the_rate_is_a_forward
 /* A unit of `n` models `files` wide before and after, reformed from 4 files, Height `height` (-1: not given). */
 static void reformed(const char *id, double x, int files, int n, int height)
 {
-    rules_pose at = {{x, 300}, RULES_PI / 2};
+    rules_pose at = {{x, 300}, BASE_PI / 2};
     rules_unit *u0 = fx_block(before, id, "red", 40, 4, n, at, 5, 10);
     rules_formation f;
     rules_formation_fit(u0, NULL, &f, NULL);
@@ -107,7 +107,7 @@ static void reformed(const char *id, double x, int files, int n, int height)
     rules_formation g;
     rules_formation_fit(u1, NULL, &g, NULL);
     for (size_t k = 0; k < u1->n_models; k++)
-        u1->models[k].pos = rules_v2_add(u1->models[k].pos, rules_v2_sub(f.centre, g.centre));
+        u1->models[k].pos = base_v2_add(u1->models[k].pos, base_v2_sub(f.centre, g.centre));
     u0->height = u1->height = height;
 }
 
@@ -148,7 +148,7 @@ Test(clauses, height_and_type_are_read_and_written_and_a_typo_is_an_error)
                        "\"y_mm\": 100, \"facing_deg\": 90}]},"
                        "{\"id\": \"b\", \"side\": \"red\", \"base_mm\": [40, 40], \"height\": 4, "
                        "\"models\": [{\"id\": \"b-1\", \"x_mm\": 300, \"y_mm\": 100, \"facing_deg\": 90}]}]}";
-    rules_error err = {{0}};
+    base_error err = {{0}};
     cJSON *j = cJSON_Parse(text);
     rules_snapshot *s = rules_json_to_snapshot(j, "t.json", &err);
     cJSON_Delete(j);
@@ -194,7 +194,7 @@ static void pursuit_with_fleeing_enemy_ahead(const char *e_combat, const char *g
     before->ruleset_given = true;
     rules_unit *e = fx_block(before, "E", "red", 25, 5, 10, START, 0, 0);
     snprintf(e->combat, sizeof e->combat, "%s", e_combat);
-    rules_pose g = {rules_v2(START.front_centre.x, START.front_centre.y + IN(4)), -RULES_PI / 2};
+    rules_pose g = {base_v2(START.front_centre.x, START.front_centre.y + IN(4)), -BASE_PI / 2};
     rules_unit *gu = fx_block(before, "G", "blue", 25, 5, 10, g, 0, 0);
     gu->status = RULES_STATUS_FLEEING;
     snprintf(gu->combat, sizeof gu->combat, "%s", g_combat);
@@ -202,14 +202,14 @@ static void pursuit_with_fleeing_enemy_ahead(const char *e_combat, const char *g
     pursuers[0] = (rules_pursuer){"E", IN(7), false};
     pin.pursuers = pursuers;
     pin.n_pursuers = 1;
-    pin.pursued_heading = RULES_PI / 2;
+    pin.pursued_heading = BASE_PI / 2;
     pin.tolerance_mm = 10;
     memset(&pred, 0, sizeof pred);
 }
 
 static void predict(void)
 {
-    rules_error err = {{0}};
+    base_error err = {{0}};
     rules_pursuit_prediction_clear(&pred);
     cr_assert_eq(rules_pursuit_predict(before, &pin, &pred, &err), 0, "%s", err.msg);
 }
@@ -235,7 +235,7 @@ Test(clauses, a_unit_fled_from_another_combat_is_charged_and_may_not_react)
     rules_unit *u = rules_snapshot_find_unit(after, "E");
     for (size_t j = 0; j < u->n_models; j++)
         u->models[j].pos = pred.models[j];
-    rules_error err = {{0}};
+    base_error err = {{0}};
     cr_assert_eq(rules_pursuit_check(before, after, &pin, NULL, &report, &err), 0, "%s", err.msg);
     const rules_unit_report *ur = &report.units[0];
     cr_assert(ur->legal);
@@ -270,7 +270,7 @@ Test(clauses, when_the_table_does_not_say_the_call_is_cannot_tell)
     rules_unit *u = rules_snapshot_find_unit(after, "E");
     for (size_t j = 0; j < u->n_models; j++)
         u->models[j].pos = pred.models[j];
-    rules_error err = {{0}};
+    base_error err = {{0}};
     cr_assert_eq(rules_pursuit_check(before, after, &pin, NULL, &report, &err), 0, "%s", err.msg);
     const rules_unit_report *ur = &report.units[0];
     cr_assert_eq(ur->verdict, RULES_VERDICT_CANNOT_TELL, "legal if G fled from this combat, not if from another");
@@ -284,7 +284,7 @@ Test(clauses, friends_of_the_same_combat_by_id_are_open_terrain)
 {
     pursuit_with_fleeing_enemy_ahead("c1", "c1");
     /* a friend 2" ahead, of the same combat: open terrain in steps 1 and 2, so E goes on to G */
-    rules_pose f = {rules_v2(START.front_centre.x + 200, START.front_centre.y + IN(2)), RULES_PI / 2};
+    rules_pose f = {base_v2(START.front_centre.x + 200, START.front_centre.y + IN(2)), BASE_PI / 2};
     snprintf(fx_block(before, "F", "red", 25, 2, 2, f, 0, 0)->combat, RULES_ID_MAX, "c1");
     predict();
     cr_assert_float_eq(pred.forward_mm, IN(3), 0.01);
@@ -313,16 +313,16 @@ Test(clauses, a_charge_touches_with_a_corner_and_is_aligned_about_it)
     before = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
     fx_block(before, "E", "red", 25, 5, 10, START, 0, 0);
     double d = IN(4), contact = d - 62.5;
-    rules_vec2 t = rules_v2(START.front_centre.x, START.front_centre.y + d);
+    base_vec2 t = base_v2(START.front_centre.x, START.front_centre.y + d);
     /* H faces down-left (225 deg): its Front centre a little down the 45 degree line from t */
-    rules_vec2 along = rules_v2_dir(rules_deg_to_rad(-45));
-    rules_pose h = {rules_v2_add(t, rules_v2_scale(along, 40)), rules_deg_to_rad(225)};
+    base_vec2 along = base_v2_dir(base_deg_to_rad(-45));
+    rules_pose h = {base_v2_add(t, base_v2_scale(along, 40)), base_deg_to_rad(225)};
     fx_block(before, "H", "blue", 25, 6, 6, h, 0, 0);
     pursuers[0].distance_mm = contact + 0.5;
     predict();
     cr_assert_eq(pred.outcome, RULES_PURSUIT_CHARGE, "outcome %s", rules_pursuit_outcome_word(pred.outcome));
     cr_assert_str_eq(pred.target, "H");
-    cr_assert_float_eq(rules_angle_wrap(pred.end.heading - rules_deg_to_rad(45)), 0, 1e-6, "aligned with H's Front");
+    cr_assert_float_eq(base_angle_wrap(pred.end.heading - base_deg_to_rad(45)), 0, 1e-6, "aligned with H's Front");
     pursuers[0].distance_mm = contact - 1; /* short of the corner: no Charge */
     predict();
     cr_assert_neq(pred.outcome, RULES_PURSUIT_CHARGE);

@@ -11,6 +11,7 @@
 #include "fixtures.h"
 #include "rules_combat.h"
 #include "rules_contact.h"
+#include "rules_arcs.h"
 
 static rules_snapshot *before, *after;
 static rules_report report;
@@ -36,8 +37,8 @@ static void teardown(void)
 TestSuite(combat_reform, .init = setup, .fini = teardown);
 
 #define B 25.0
-#define UP (RULES_PI / 2)
-#define DOWN (-RULES_PI / 2)
+#define UP (BASE_PI / 2)
+#define DOWN (-BASE_PI / 2)
 static const char *const ONLY_A[] = {"A"};
 
 static rules_unit *block(rules_snapshot *s, const char *id, const char *side, int files, int n, double fx, double fy,
@@ -80,7 +81,7 @@ static rules_unit *figure_b(rules_snapshot *s)
 
 static const rules_unit_report *check(void)
 {
-    rules_error err = {{0}};
+    base_error err = {{0}};
     cr_assert_eq(rules_combat_reform_check(before, after, &opt, &co, &report, &err), 0, "%s", err.msg);
     cr_assert_geq(report.n_units, 1);
     return rules_report_find_unit(&report, "A") ? rules_report_find_unit(&report, "A") : &report.units[0];
@@ -108,14 +109,14 @@ static const char *first(const rules_unit_report *ur)
 
 Test(combat_reform, facings_come_from_geometry)
 {
-    rules_obb a = {{0, 0}, UP, 100, 50};          /* front edge at y = 25 */
-    rules_obb front = {{0, 50.5}, DOWN, 100, 50}; /* 0.5 mm gap: in contact */
-    rules_obb flank = {{75.5, 0}, RULES_PI, 50, 50};
+    base_obb a = {{0, 0}, UP, 100, 50};          /* front edge at y = 25 */
+    base_obb front = {{0, 50.5}, DOWN, 100, 50}; /* 0.5 mm gap: in contact */
+    base_obb flank = {{75.5, 0}, BASE_PI, 50, 50};
     cr_assert_eq(rules_contact_facing(&a, &front, 1.0), RULES_ARC_FRONT);
     cr_assert_eq(rules_contact_facing(&front, &a, 1.0), RULES_ARC_FRONT);
     cr_assert_eq(rules_contact_facing(&a, &flank, 1.0), RULES_ARC_RIGHT);
     cr_assert_eq(rules_contact_facing(&flank, &a, 1.0), RULES_ARC_FRONT);
-    rules_obb far = {{0, 52}, DOWN, 100, 50}; /* 2 mm gap */
+    base_obb far = {{0, 52}, DOWN, 100, 50}; /* 2 mm gap */
     cr_assert_eq(rules_contact_facing(&a, &far, 1.0), 0);
     cr_assert_float_eq(rules_contact_facing_length(&a, RULES_ARC_FRONT, &front, 1.0), 100, 1e-6);
 }
@@ -278,7 +279,7 @@ Test(combat_reform, contact_with_the_same_facing_of_the_enemy)
     block(before, "A", "red", 4, 8, 900, 300, UP);
     block(before, "E", "blue", 4, 8, 900, 300, DOWN); /* E: x 850..950, y 300..350 */
     /* E faces -y, so its left Flank is on +x (x = 950). A faces -x, front at x = 950, centred on E's depth. */
-    block(after, "A", "red", 4, 8, 950, 325, RULES_PI);
+    block(after, "A", "red", 4, 8, 950, 325, BASE_PI);
     block(after, "E", "blue", 4, 8, 900, 300, DOWN);
     const rules_unit_report *ur = check();
     const rules_violation *v = rules_unit_report_find(ur, "CR-FACING");
@@ -291,10 +292,10 @@ static void turned_about_front_left(double degrees)
     block(before, "A", "red", 4, 8, 900, 300, UP);
     block(before, "E", "blue", 6, 12, 900, 300, DOWN);
     rules_unit *a = block(after, "A", "red", 4, 8, 900, 300, UP);
-    rules_vec2 pivot = {850, 300};
-    double t = rules_deg_to_rad(-degrees); /* clockwise: the front-right corner drops away from E */
+    base_vec2 pivot = {850, 300};
+    double t = base_deg_to_rad(-degrees); /* clockwise: the front-right corner drops away from E */
     for (size_t j = 0; j < a->n_models; j++) {
-        a->models[j].pos = rules_v2_add(pivot, rules_v2_rot(rules_v2_sub(a->models[j].pos, pivot), t));
+        a->models[j].pos = base_v2_add(pivot, base_v2_rot(base_v2_sub(a->models[j].pos, pivot), t));
         a->models[j].facing += t;
     }
     block(after, "E", "blue", 6, 12, 900, 300, DOWN);
@@ -307,7 +308,7 @@ Test(combat_reform, must_end_perfectly_aligned)
     turned_about_front_left(5);
     const rules_violation *v = rules_unit_report_find(check(), "CR-ALIGNED");
     cr_assert_not_null(v);
-    cr_assert_float_eq(rules_rad_to_deg(v->measured), 5, 0.05);
+    cr_assert_float_eq(base_rad_to_deg(v->measured), 5, 0.05);
 }
 
 Test(combat_reform, alignment_within_the_tolerance_counts_as_perfect)
@@ -327,10 +328,10 @@ Test(combat_reform, engaged_in_two_facings_can_never_reform)
     block(before, "A", "red", 4, 8, 900, 300, UP);
     block(before, "E", "blue", 4, 8, 900, 300, DOWN);
     /* a second enemy against A's right Flank (A spans x 850..950, y 250..300) */
-    block(before, "G", "blue", 2, 2, 950, 275, RULES_PI);
+    block(before, "G", "blue", 2, 2, 950, 275, BASE_PI);
     block(after, "A", "red", 4, 8, 900, 300, UP);
     block(after, "E", "blue", 4, 8, 900, 300, DOWN);
-    block(after, "G", "blue", 2, 2, 950, 275, RULES_PI);
+    block(after, "G", "blue", 2, 2, 950, 275, BASE_PI);
     co.reforming = ONLY_A;
     co.n_reforming = 1;
     const rules_unit_report *ur = check();
@@ -362,7 +363,7 @@ Test(combat_reform, a_unit_not_in_contact_cannot_combat_reform)
     block(after, "A", "red", 4, 8, 900, 320, UP);
     cr_assert_eq(rules_combat_reform_check(before, after, &opt, &(rules_combat_options){.reforming = ONLY_A,
                                                                                          .n_reforming = 1},
-                                           &report, &(rules_error){{0}}),
+                                           &report, &(base_error){{0}}),
                  0);
     cr_assert(has(&report.units[0], "CR-NOT-ENGAGED"));
 }
@@ -399,7 +400,7 @@ Test(combat_reform, a_misaligned_unit_that_did_not_reform_is_noted)
     rules_snapshot_free(t);
     co.reforming = NULL;
     co.n_reforming = 0;
-    rules_error err = {{0}};
+    base_error err = {{0}};
     cr_assert_eq(rules_combat_reform_check(before, after, &opt, &co, &report, &err), 0);
     cr_assert_eq(report.n_units, 0);
     bool noted = false;

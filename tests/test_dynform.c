@@ -30,7 +30,7 @@ static void teardown(void)
 }
 TestSuite(dynform, .init = setup, .fini = teardown);
 
-#define IN(x) rules_in_to_mm(x)
+#define IN(x) base_in_to_mm(x)
 #define PITCH (25.0 + IN(1)) /* centre to centre, 1" between bases */
 
 static rules_unit *card(rules_snapshot *s, const char *id, const char *side, const char *profile, double move_in)
@@ -45,7 +45,7 @@ static rules_unit *card(rules_snapshot *s, const char *id, const char *side, con
 
 static void model(rules_unit *u, const char *id, double x, double y)
 {
-    rules_unit_add_model(u, id, rules_v2(x, y), RULES_PI / 2);
+    rules_unit_add_model(u, id, base_v2(x, y), BASE_PI / 2);
 }
 
 static void declare(rules_snapshot *s, const char *id, const char *const *ids, size_t n)
@@ -67,7 +67,7 @@ static rules_unit *row(rules_snapshot *s, const char *cid, const char *profile, 
 
 static const rules_unit_report *check(void)
 {
-    rules_error err = {{0}};
+    base_error err = {{0}};
     cr_assert_eq(rules_dynform_check(before, after, &opt, &report, &err), 0, "%s", err.msg);
     cr_assert_geq(report.n_units, 1);
     return &report.units[0];
@@ -304,7 +304,7 @@ Test(dynform, widening_costs_one_inch_of_movement)
     double used = measure(ur, "movement_used");
     double expect = hypot(IN(4), IN(1)) + IN(1);
     cr_assert_float_eq(used, expect, 1e-6);
-    cr_assert(has(ur, "DF-MOVE"), "%.2f\" used of 5\"", rules_mm_to_in(used));
+    cr_assert(has(ur, "DF-MOVE"), "%.2f\" used of 5\"", base_mm_to_in(used));
     cr_assert(has_note(ur, "Widened"));
     teardown();
     setup();
@@ -316,11 +316,11 @@ Test(dynform, ranges_are_measured_from_the_formation_centre)
 {
     row(after, "c", "Orc", 500, 1, K);
     declare(after, "f", K, 3);
-    rules_vec2 c;
+    base_vec2 c;
     cr_assert_eq(rules_dynform_centre(after, &after->dynforms[0], &c), 0);
     cr_assert_float_eq(c.x, 500 + PITCH, 1e-9);
     cr_assert_float_eq(c.y, 500, 1e-9);
-    cr_assert_float_eq(rules_dynform_range(after, &after->dynforms[0], rules_v2(500 + PITCH, 800)), 300, 1e-9);
+    cr_assert_float_eq(rules_dynform_range(after, &after->dynforms[0], base_v2(500 + PITCH, 800)), 300, 1e-9);
     const rules_unit_report *ur = check();
     cr_assert_float_eq(measure(ur, "centre_x"), 500 + PITCH, 1e-9);
 }
@@ -329,7 +329,7 @@ Test(dynform, a_card_without_control_area_cannot_be_judged)
 {
     row(after, "c", "Orc", 500, 1, K)->control_area_mm = NAN;
     declare(after, "f", K, 3);
-    rules_error err = {{0}};
+    base_error err = {{0}};
     cr_assert_eq(rules_dynform_check(before, after, &opt, &report, &err), -1);
     cr_assert(strstr(err.msg, "control_area_in"));
 }

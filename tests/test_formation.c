@@ -14,7 +14,7 @@ TestSuite(formation, .init = setup, .fini = teardown);
 
 static rules_pose pose(double x, double y, double deg)
 {
-    return (rules_pose){rules_v2(x, y), rules_deg_to_rad(deg)};
+    return (rules_pose){base_v2(x, y), base_deg_to_rad(deg)};
 }
 
 Test(formation, block_gives_files_ranks_boundary_and_centre)
@@ -31,7 +31,7 @@ Test(formation, block_gives_files_ranks_boundary_and_centre)
     cr_assert_float_eq(f.front_centre.x, 500, 1e-9);
     cr_assert_float_eq(f.front_centre.y, 400, 1e-9);
     cr_assert_float_eq(f.centre.y, 350, 1e-9);
-    cr_assert_float_eq(f.heading, RULES_PI / 2, 1e-9);
+    cr_assert_float_eq(f.heading, BASE_PI / 2, 1e-9);
 }
 
 Test(formation, incomplete_rear_rank_centred)
@@ -71,14 +71,14 @@ Test(formation, tolerates_camera_jitter)
         /* +-1.5 mm and +-1 degree: what a camera and a careless hand leave */
         u->models[j].pos.x += (rand() / (double)RAND_MAX - 0.5) * 3.0;
         u->models[j].pos.y += (rand() / (double)RAND_MAX - 0.5) * 3.0;
-        u->models[j].facing += rules_deg_to_rad((rand() / (double)RAND_MAX - 0.5) * 2.0);
+        u->models[j].facing += base_deg_to_rad((rand() / (double)RAND_MAX - 0.5) * 2.0);
     }
     rules_formation f;
     rules_formation_fit(u, NULL, &f, NULL);
     cr_assert_eq(f.issues, 0u, "jitter within the stated tolerance is not an issue");
     cr_assert_eq(f.files, 6);
     cr_assert_eq(f.ranks, 4);
-    cr_assert_float_eq(rules_rad_to_deg(f.heading), 123, 0.5);
+    cr_assert_float_eq(base_rad_to_deg(f.heading), 123, 0.5);
     cr_assert_float_eq(f.boundary.width, 150, 3.0);
 }
 
@@ -88,8 +88,8 @@ Test(formation, gaps_between_bases_do_not_accumulate)
     rules_unit *u = rules_snapshot_add_unit(snap, "u", "red");
     u->base_width = u->base_depth = 20;
     for (int k = 0; k < 20; k++)
-        rules_unit_add_model(u, k < 10 ? "a" : "b", rules_v2(100 + (k % 10) * 21.5, 300 - (k / 10) * 20.5),
-                             RULES_PI / 2);
+        rules_unit_add_model(u, k < 10 ? "a" : "b", base_v2(100 + (k % 10) * 21.5, 300 - (k / 10) * 20.5),
+                             BASE_PI / 2);
     rules_formation f;
     rules_formation_fit(u, NULL, &f, NULL);
     cr_assert_eq(f.issues, 0u);
@@ -112,7 +112,7 @@ Test(formation, model_out_of_line_is_found)
 Test(formation, mixed_facing_and_gap_and_stacking)
 {
     rules_unit *u = fx_block(snap, "u", "red", 25, 5, 10, pose(500, 400, 90), 5, 10);
-    u->models[2].facing += rules_deg_to_rad(30);
+    u->models[2].facing += base_deg_to_rad(30);
     rules_formation f;
     rules_formation_fit(u, NULL, &f, NULL);
     cr_assert(f.issues & RULES_FORMATION_MIXED_FACING);
@@ -142,8 +142,8 @@ Test(formation, slot_positions_reproduce_models)
     rules_slot s[11];
     rules_formation_fit(u, NULL, &f, s);
     for (size_t j = 0; j < u->n_models; j++) {
-        rules_vec2 p = rules_formation_slot_position(&f, s[j].file, s[j].rank, s[j].offset);
-        cr_assert_float_eq(rules_v2_dist(p, u->models[j].pos), 0, 1e-6, "model %zu", j);
+        base_vec2 p = rules_formation_slot_position(&f, s[j].file, s[j].rank, s[j].offset);
+        cr_assert_float_eq(base_v2_dist(p, u->models[j].pos), 0, 1e-6, "model %zu", j);
     }
 }
 

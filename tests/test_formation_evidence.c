@@ -18,7 +18,7 @@
 #include "vis_formation.h"
 #include "vis_units.h"
 
-static const rules_pose FRONT = {{350, 320}, RULES_PI / 2};
+static const rules_pose FRONT = {{350, 320}, BASE_PI / 2};
 
 /* seen[] from the truth: every model of the table seen except those named in `hidden` (NULL-terminated). */
 static vis_seen_model *seen_except(const fs_table *t, const char *const *hidden)
@@ -41,7 +41,7 @@ typedef struct built {
 
 static void build(const fs_table *t, const vis_seen_model *seen, built *b)
 {
-    rules_error err;
+    base_error err;
     memset(b, 0, sizeof *b);
     cr_assert_eq(vis_units_build(t->roster, seen, NULL, &b->s, &b->rep, &err), 0, "%s", err.msg);
 }
@@ -62,7 +62,7 @@ static size_t wrong_ids(const fs_table *t, const rules_snapshot *s, double *wors
             const rules_model *tm = &t->truth->units[i].models[k];
             const rules_model *m = rules_snapshot_find_model(s, tm->id, NULL);
             cr_assert_not_null(m, "%s not placed", tm->id);
-            double d = rules_v2_dist(m->pos, tm->pos);
+            double d = base_v2_dist(m->pos, tm->pos);
             if (d > 5)
                 wrong++;
             else
@@ -110,8 +110,8 @@ Test(formation_evidence, incomplete_rear_rank_centred_inferred_centred)
     cr_expect_str_eq(u->alternatives[0].label, "rear rank right-aligned");
     cr_assert_eq(u->alternatives[0].n_models, 1);
     cr_expect_str_eq(u->alternatives[0].models[0].id, "spears-9");
-    rules_vec2 right = fs_slot(10, 4, FRONT, 3, 2);
-    cr_expect_lt(rules_v2_dist(u->alternatives[0].models[0].pos, right), 1.0);
+    base_vec2 right = fs_slot(10, 4, FRONT, 3, 2);
+    cr_expect_lt(base_v2_dist(u->alternatives[0].models[0].pos, right), 1.0);
     cr_expect(u->placements_complete);
     built_clear(&b);
     free(seen);
@@ -201,7 +201,7 @@ Test(formation_evidence, seen_models_take_slots_where_they_stand)
     fs_add_block(&t, "riders", "red", 8, 4, FRONT);
     /* Swap the true places of riders-1 and riders-8 (the roster still lists 1 first). */
     rules_unit *u = &t.truth->units[0];
-    rules_vec2 p = u->models[0].pos;
+    base_vec2 p = u->models[0].pos;
     u->models[0].pos = u->models[7].pos, u->models[7].pos = p;
     static const char *const hidden[] = {"riders-3", NULL};
     vis_seen_model *seen = seen_except(&t, hidden);
@@ -286,7 +286,7 @@ Test(formation_evidence, sigma_by_evidence)
 {
     vis_uncert_source src;
     vis_uncert_source_default(&src, NULL, NAN);
-    const rules_vec2 p = {100, 100};
+    const base_vec2 p = {100, 100};
     cr_expect_float_eq(vis_uncert_seen(&src, p, 4), sqrt(0.025 * 0.025 + 0.15 * 0.15 + 0.04), 1e-12);
     cr_expect_float_eq(vis_uncert_rough(&src, p, 4, 0), hypot(vis_uncert_seen(&src, p, 4), 1.0), 1e-12);
     cr_expect_float_eq(vis_uncert_inferred(&src, p, 4, 0.4),
@@ -319,14 +319,14 @@ Test(formation_evidence, rendered_rear_rank_hidden_comes_back_centred)
     fs_table t;
     fs_table_init(&t, 700, 500);
     fs_add_block(&t, "spears", "red", 10, 4, FRONT);
-    fs_add_block(&t, "riders", "blue", 7, 3, (rules_pose){{170, 220}, RULES_PI / 2});
+    fs_add_block(&t, "riders", "blue", 7, 3, (rules_pose){{170, 220}, BASE_PI / 2});
     ds_camera_params cam = {1280, 960, 1500, 1000, 10, 30, {350, 250}, {-0.10, 0.04, 0.0004, -0.0003, 0}};
     calib_file calib;
-    rules_error err;
+    base_error err;
     cr_assert_eq(ds_camera_make(&cam, &calib, &err), 0, "%s", err.msg);
     ds_render_params rp;
     ds_render_params_default(&rp);
-    cvs_image *img = NULL;
+    base_image *img = NULL;
     ds_truth truth = {0};
     cr_assert_eq(ds_render(t.truth, t.roster, &calib, &rp, &img, &truth, &err), 0, "%s", err.msg);
     vis_detector *d = vis_detector_new(t.roster, &calib, &err);
@@ -354,14 +354,14 @@ Test(formation_evidence, rendered_rear_rank_hidden_comes_back_centred)
         const rules_model *m = rules_snapshot_find_model(s, rear[k], NULL);
         const rules_model *tm = rules_snapshot_find_model(t.truth, rear[k], NULL);
         cr_expect(m->inferred, "%s", rear[k]);
-        cr_expect_lt(rules_v2_dist(m->pos, tm->pos), 3.0, "%s placed %.2f mm away", rear[k],
-                     rules_v2_dist(m->pos, tm->pos));
+        cr_expect_lt(base_v2_dist(m->pos, tm->pos), 3.0, "%s placed %.2f mm away", rear[k],
+                     base_v2_dist(m->pos, tm->pos));
     }
     rules_snapshot_free(s);
     vis_report_clear(&rep);
     vis_tag_list_clear(&tags);
     vis_detector_free(d);
     ds_truth_clear(&truth);
-    cvs_image_free(img);
+    base_image_free(img);
     fs_table_clear(&t);
 }

@@ -6,9 +6,9 @@
 #include "rules_json.h"
 #include "rules_report.h"
 
-static rules_snapshot *parse(const char *text, rules_error *err)
+static rules_snapshot *parse(const char *text, base_error *err)
 {
-    cJSON *root = rules_json_parse_string(text, "t.json", err);
+    cJSON *root = base_json_parse_string(text, "t.json", err);
     if (!root)
         return NULL;
     rules_snapshot *s = rules_json_to_snapshot(root, "t.json", err);
@@ -22,7 +22,7 @@ static rules_snapshot *parse(const char *text, rules_error *err)
 
 static void expect_error(const char *text, const char *needle)
 {
-    rules_error err = {{0}};
+    base_error err = {{0}};
     rules_snapshot *s = parse(text, &err);
     cr_assert_null(s, "accepted bad input: %s", text);
     cr_assert(strstr(err.msg, needle) != NULL, "message '%s' should mention '%s'", err.msg, needle);
@@ -31,12 +31,12 @@ static void expect_error(const char *text, const char *needle)
 
 Test(json, minimal_snapshot_reads_in_board_units)
 {
-    rules_error err = {{0}};
+    base_error err = {{0}};
     rules_snapshot *s = parse(WRAP(UNIT_OK MODEL_OK "]}"), &err);
     cr_assert_not_null(s, "%s", err.msg);
     cr_assert_eq(s->n_units, 1);
     cr_assert_float_eq(s->units[0].advance_rate, 5 * 25.4, 1e-9);
-    cr_assert_float_eq(s->units[0].models[0].facing, RULES_PI / 2, 1e-12);
+    cr_assert_float_eq(s->units[0].models[0].facing, BASE_PI / 2, 1e-12);
     cr_assert(isnan(s->units[0].mobility));
     cr_assert_str_eq(s->ruleset.name, "t9a-2ed");
     rules_snapshot_free(s);
@@ -47,20 +47,20 @@ Test(json, round_trip_keeps_everything)
     rules_snapshot *a = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
     rules_unit *u = fx_block(a, "spears", "red", 25, 5, 13, (rules_pose){{500, 400}, 0.7}, 5, 10);
     u->status = RULES_STATUS_SHAKEN;
-    u->mobility = rules_in_to_mm(8);
+    u->mobility = base_in_to_mm(8);
     u->models[3].inferred = true;
     u->models[4].status = RULES_STATUS_SHAKEN;
-    rules_vec2 rock[3] = {{10, 10}, {50, 10}, {30, 40}};
+    base_vec2 rock[3] = {{10, 10}, {50, 10}, {30, 40}};
     rules_snapshot_add_terrain(a, "rock", RULES_TERRAIN_IMPASSABLE, rock, 3);
-    a->ruleset.unit_spacing_mm = rules_in_to_mm(0.5);
+    a->ruleset.unit_spacing_mm = base_in_to_mm(0.5);
     cJSON *j = rules_json_from_snapshot(a);
-    rules_error err = {{0}};
+    base_error err = {{0}};
     rules_snapshot *b = rules_json_to_snapshot(j, "mem", &err);
     cr_assert_not_null(b, "%s", err.msg);
     cr_assert_eq(b->n_units, 1);
     cr_assert_eq(b->units[0].n_models, 13);
     cr_assert_eq(b->units[0].status, RULES_STATUS_SHAKEN);
-    cr_assert_float_eq(b->units[0].mobility, rules_in_to_mm(8), 1e-3);
+    cr_assert_float_eq(b->units[0].mobility, base_in_to_mm(8), 1e-3);
     cr_assert(b->units[0].models[3].inferred);
     cr_assert_eq(b->units[0].models[4].status, RULES_STATUS_SHAKEN);
     for (size_t k = 0; k < 13; k++) {
@@ -69,7 +69,7 @@ Test(json, round_trip_keeps_everything)
     }
     cr_assert_eq(b->n_terrain, 1);
     cr_assert_eq(b->terrain[0].kind, RULES_TERRAIN_IMPASSABLE);
-    cr_assert_float_eq(b->ruleset.unit_spacing_mm, rules_in_to_mm(0.5), 1e-6);
+    cr_assert_float_eq(b->ruleset.unit_spacing_mm, base_in_to_mm(0.5), 1e-6);
     cJSON_Delete(j);
     rules_snapshot_free(a);
     rules_snapshot_free(b);
@@ -77,7 +77,7 @@ Test(json, round_trip_keeps_everything)
 
 Test(json, ruleset_by_name_and_with_overrides)
 {
-    rules_error err = {{0}};
+    base_error err = {{0}};
     rules_snapshot *s = parse("{\"board\":{\"width_mm\":100,\"depth_mm\":100},\"ruleset\":{\"name\":\"t9a-mobility\","
                               "\"unit_spacing_in\":0.5,\"wheel_measure\":\"chord\"},\"units\":[]}",
                               &err);
@@ -120,7 +120,7 @@ Test(json, unknown_version) { expect_error("{\"version\":7,\"board\":{\"width_mm
 
 Test(json, missing_file_names_the_path)
 {
-    rules_error err = {{0}};
+    base_error err = {{0}};
     cr_assert_null(rules_json_load_snapshot("/nonexistent/before.json", &err));
     cr_assert(strstr(err.msg, "/nonexistent/before.json") && strstr(err.msg, "cannot open"), "%s", err.msg);
 }

@@ -25,8 +25,10 @@
 #include "cli_run.h"
 #include "cvshim.h"
 #include "media.h"
-#include "vis_capture.h"
-#include "vis_image.h"
+#include "cap_source.h"
+#include "cap_v4l2.h"
+#include "cap_video.h"
+#include "media_image_read.h"
 
 static char g_dir[64];
 
@@ -55,9 +57,9 @@ static const char *in_dir(const char *name)
 }
 
 /* A picture with a padded stride; smooth ones for JPEG, busy ones for PNG. */
-static cvs_image *pattern(int w, int h, int channels, int smooth)
+static base_image *pattern(int w, int h, int channels, int smooth)
 {
-    cvs_image *img = cvs_image_new(w, h, channels, 0);
+    base_image *img = base_image_new(w, h, channels, 0);
     cr_assert(img);
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
@@ -69,7 +71,7 @@ static cvs_image *pattern(int w, int h, int channels, int smooth)
     return img;
 }
 
-static int max_diff(const cvs_image *a, const cvs_image *b, double *mean)
+static int max_diff(const base_image *a, const base_image *b, double *mean)
 {
     cr_assert_eq(a->width, b->width);
     cr_assert_eq(a->height, b->height);
@@ -89,27 +91,27 @@ static int max_diff(const cvs_image *a, const cvs_image *b, double *mean)
 
 static void png_round_trip(int channels)
 {
-    rules_error err;
-    cvs_image *img = pattern(37, 23, channels, 0);
+    base_error err;
+    base_image *img = pattern(37, 23, channels, 0);
     const char *path = in_dir(channels == 1 ? "gray.png" : "bgr.png");
-    cr_assert_eq(cvs_image_save(img, path, 0, &err), 0, "%s", err.msg);
-    cvs_image *back = vis_image_load(path, VIS_IMAGE_AS_STORED, &err);
+    cr_assert_eq(media_image_save(img, path, 0, &err), 0, "%s", err.msg);
+    base_image *back = media_image_load(path, MEDIA_IMAGE_AS_STORED, &err);
     cr_assert(back, "%s", err.msg);
     cr_expect_eq(max_diff(img, back, NULL), 0, "PNG is lossless");
-    cvs_image_free(back);
-    cvs_image_free(img);
+    base_image_free(back);
+    base_image_free(img);
 }
 
 Test(media, png_writes_gray_and_bgr_exactly) { png_round_trip(1); png_round_trip(3); }
 
 Test(media, jpeg_round_trip_is_within_the_stated_tolerance)
 {
-    rules_error err;
+    base_error err;
     for (int channels = 1; channels <= 3; channels += 2) {
-        cvs_image *img = pattern(64, 48, channels, 1);
+        base_image *img = pattern(64, 48, channels, 1);
         const char *path = in_dir("smooth.jpg");
-        cr_assert_eq(cvs_image_save(img, path, 95, &err), 0, "%s", err.msg);
-        cvs_image *back = vis_image_load(path, VIS_IMAGE_AS_STORED, &err);
+        cr_assert_eq(media_image_save(img, path, 95, &err), 0, "%s", err.msg);
+        base_image *back = media_image_load(path, MEDIA_IMAGE_AS_STORED, &err);
         cr_assert(back, "%s", err.msg);
         double mean;
         int worst = max_diff(img, back, &mean);
@@ -118,26 +120,26 @@ Test(media, jpeg_round_trip_is_within_the_stated_tolerance)
         cr_expect_leq(worst, channels == 1 ? 3 : 12, "worst %d levels (%d channels)", worst, channels);
         cr_expect_lt(mean, channels == 1 ? 0.8 : 2.0, "mean %.3f levels", mean);
         /* The in-memory round trip is the same codec both ways: the same pixels. */
-        cvs_image *mem = cvs_image_clone(img);
-        cr_assert_eq(cvs_image_jpeg_roundtrip(mem, 95, &err), 0, "%s", err.msg);
+        base_image *mem = base_image_clone(img);
+        cr_assert_eq(media_image_jpeg_roundtrip(mem, 95, &err), 0, "%s", err.msg);
         cr_expect_eq(max_diff(mem, back, NULL), 0);
-        cvs_image_free(mem);
-        cvs_image_free(back);
-        cvs_image_free(img);
+        base_image_free(mem);
+        base_image_free(back);
+        base_image_free(img);
     }
 }
 
 Test(media, image_write_errors_name_the_file)
 {
-    rules_error err;
-    cvs_image *img = pattern(16, 16, 1, 0);
-    cr_expect_eq(cvs_image_save(img, "/nonexistent-dir/x.png", 0, &err), -1);
+    base_error err;
+    base_image *img = pattern(16, 16, 1, 0);
+    cr_expect_eq(media_image_save(img, "/nonexistent-dir/x.png", 0, &err), -1);
     cr_expect(strstr(err.msg, "/nonexistent-dir/x.png"), "%s", err.msg);
-    cr_expect_eq(cvs_image_save(img, "/nonexistent-dir/x.jpg", 90, &err), -1);
+    cr_expect_eq(media_image_save(img, "/nonexistent-dir/x.jpg", 90, &err), -1);
     cr_expect(strstr(err.msg, "/nonexistent-dir/x.jpg: cannot write image"), "%s", err.msg);
-    cr_expect_eq(cvs_image_save(img, in_dir("x.bmp"), 0, &err), -1);
+    cr_expect_eq(media_image_save(img, in_dir("x.bmp"), 0, &err), -1);
     cr_expect(strstr(err.msg, "must end in .png, .jpg or .jpeg"), "%s", err.msg);
-    cvs_image_free(img);
+    base_image_free(img);
 }
 
 /* ---- video files ---------------------------------------------------------- */
@@ -155,19 +157,19 @@ static const char *make_video(const char *name, const char *codec)
     return path;
 }
 
-static const uint8_t *px(const cvs_image *img, int x, int y) { return img->data + y * img->stride + x * img->channels; }
+static const uint8_t *px(const base_image *img, int x, int y) { return img->data + y * img->stride + x * img->channels; }
 
 static void read_video(const char *path, int gray_tol, int bgr_tol)
 {
-    rules_error err;
-    vis_capture *cap = vis_capture_open(path, NULL, &err);
+    base_error err;
+    cap_source *cap = cap_source_open(path, NULL, &err);
     cr_assert(cap, "%s", err.msg);
-    cr_expect_eq(vis_capture_kind_of(cap), VIS_CAPTURE_FILE);
-    cr_expect_eq(vis_capture_frame_count(cap), 10);
-    cr_expect_float_eq(vis_capture_fps(cap), 10.0, 1e-9);
-    vis_frame f;
+    cr_expect_eq(cap_source_kind_of(cap), CAP_SOURCE_FILE);
+    cr_expect_eq(cap_source_frame_count(cap), 10);
+    cr_expect_float_eq(cap_source_fps(cap), 10.0, 1e-9);
+    cap_frame f;
     int n = 0, r;
-    while ((r = vis_capture_read(cap, &f, &err)) == 1) {
+    while ((r = cap_source_read(cap, &f, &err)) == 1) {
         cr_assert_eq(f.image->width, 64);
         cr_assert_eq(f.image->height, 48);
         cr_assert_eq(f.image->channels, 3);
@@ -185,7 +187,7 @@ static void read_video(const char *path, int gray_tol, int bgr_tol)
     }
     cr_expect_eq(r, 0, "reads to the end: %s", r < 0 ? err.msg : "");
     cr_expect_eq(n, 10);
-    vis_capture_close(cap);
+    cap_source_close(cap);
 }
 
 /* FFV1 is lossless: the luma is exact; the colour only loses to YUV rounding. */
@@ -201,25 +203,25 @@ Test(media, video_file_h264_mp4_reads_every_frame)
 
 Test(media, video_reader_gives_gray_straight_and_refuses_non_videos)
 {
-    rules_error err;
+    base_error err;
     const char *path = make_video("gray.mkv", "-c:v ffv1");
-    media_video *v = media_video_open(path, MEDIA_GRAY, &err);
+    cap_video *v = cap_video_open(path, CAP_VIDEO_GRAY, &err);
     cr_assert(v, "%s", err.msg);
-    media_view gray, bgr = {0};
-    cr_assert_eq(media_video_read(v, &gray, &bgr, &err), 1, "%s", err.msg);
+    base_view gray, bgr = {0};
+    cr_assert_eq(cap_video_read(v, &gray, &bgr, &err), 1, "%s", err.msg);
     cr_expect_eq(gray.channels, 1);
     cr_expect_eq(gray.data[20 * gray.stride + 10], 76);
     cr_expect_null(bgr.data, "no colour asked, none made");
-    media_video_free(v);
+    cap_video_free(v);
 
     FILE *f = fopen(in_dir("noise.mp4"), "wb");
     cr_assert(f);
     for (int i = 0; i < 4096; i++)
         fputc((i * 7919) & 255, f);
     fclose(f);
-    cr_expect_null(media_video_open(in_dir("noise.mp4"), MEDIA_GRAY, &err));
+    cr_expect_null(cap_video_open(in_dir("noise.mp4"), CAP_VIDEO_GRAY, &err));
     cr_expect(strstr(err.msg, "noise.mp4: not a video FFmpeg can read"), "%s", err.msg);
-    cr_expect_null(media_video_open(in_dir("missing.mp4"), MEDIA_GRAY, &err));
+    cr_expect_null(cap_video_open(in_dir("missing.mp4"), CAP_VIDEO_GRAY, &err));
     cr_expect(strstr(err.msg, "missing.mp4: No such file or directory"), "%s", err.msg);
 }
 
@@ -227,12 +229,12 @@ Test(media, video_reader_gives_gray_straight_and_refuses_non_videos)
 
 Test(media, v4l2_without_a_device_is_a_clear_error)
 {
-    rules_error err;
-    cr_expect_null(vis_capture_open("v4l2:/dev/video97", NULL, &err));
+    base_error err;
+    cr_expect_null(cap_source_open("v4l2:/dev/video97", NULL, &err));
     cr_expect_str_eq(err.msg, "cannot open /dev/video97: no such device (list the cameras with `tableref cameras`)");
-    cr_expect_null(vis_capture_open("v4l2:/dev/null", NULL, &err));
+    cr_expect_null(cap_source_open("v4l2:/dev/null", NULL, &err));
     cr_expect_str_eq(err.msg, "cannot open /dev/null: not a V4L2 device (list the cameras with `tableref cameras`)");
-    cr_expect_null(media_camera_open("/etc/hostname", 0, 0, 0, 100, &err));
+    cr_expect_null(cap_v4l2_open("/etc/hostname", 0, 0, 0, 100, &err));
     cr_expect_str_eq(err.msg, "cannot open /etc/hostname: not a video device");
 
     cli_result r;
@@ -243,31 +245,31 @@ Test(media, v4l2_without_a_device_is_a_clear_error)
 
 Test(media, camera_luma_is_the_y_plane_of_each_format)
 {
-    rules_error err;
+    base_error err;
     uint8_t out[2][4];
     /* 4x2 frames with 2 bytes of row padding. */
     const uint8_t yuyv[] = {10, 128, 11, 129, 12, 130, 13, 131, 0, 0, 20, 128, 21, 129, 22, 130, 23, 131, 0, 0};
     const uint8_t uyvy[] = {128, 10, 129, 11, 130, 12, 131, 13, 0, 0, 128, 20, 129, 21, 130, 22, 131, 23, 0, 0};
     const uint8_t nv12[] = {10, 11, 12, 13, 0, 0, 20, 21, 22, 23, 0, 0, 128, 128, 128, 128};
     const uint8_t want[2][4] = {{10, 11, 12, 13}, {20, 21, 22, 23}};
-    cr_assert_eq(media_camera_luma(V4L2_PIX_FMT_YUYV, yuyv, sizeof yuyv, 4, 2, 10, &out[0][0], 4, &err), 0, "%s", err.msg);
+    cr_assert_eq(cap_v4l2_luma(V4L2_PIX_FMT_YUYV, yuyv, sizeof yuyv, 4, 2, 10, &out[0][0], 4, &err), 0, "%s", err.msg);
     cr_expect_arr_eq(out, want, sizeof want);
-    cr_assert_eq(media_camera_luma(V4L2_PIX_FMT_UYVY, uyvy, sizeof uyvy, 4, 2, 10, &out[0][0], 4, &err), 0, "%s", err.msg);
+    cr_assert_eq(cap_v4l2_luma(V4L2_PIX_FMT_UYVY, uyvy, sizeof uyvy, 4, 2, 10, &out[0][0], 4, &err), 0, "%s", err.msg);
     cr_expect_arr_eq(out, want, sizeof want);
-    cr_assert_eq(media_camera_luma(V4L2_PIX_FMT_NV12, nv12, sizeof nv12, 4, 2, 6, &out[0][0], 4, &err), 0, "%s", err.msg);
+    cr_assert_eq(cap_v4l2_luma(V4L2_PIX_FMT_NV12, nv12, sizeof nv12, 4, 2, 6, &out[0][0], 4, &err), 0, "%s", err.msg);
     cr_expect_arr_eq(out, want, sizeof want);
-    cr_assert_eq(media_camera_luma(V4L2_PIX_FMT_GREY, nv12, 10, 4, 2, 6, &out[0][0], 4, &err), 0, "%s", err.msg);
+    cr_assert_eq(cap_v4l2_luma(V4L2_PIX_FMT_GREY, nv12, 10, 4, 2, 6, &out[0][0], 4, &err), 0, "%s", err.msg);
     cr_expect_arr_eq(out, want, sizeof want);
 
-    cr_expect_eq(media_camera_luma(V4L2_PIX_FMT_YUYV, yuyv, 12, 4, 2, 10, &out[0][0], 4, &err), -1);
+    cr_expect_eq(cap_v4l2_luma(V4L2_PIX_FMT_YUYV, yuyv, 12, 4, 2, 10, &out[0][0], 4, &err), -1);
     cr_expect_str_eq(err.msg, "camera frame of 12 bytes is short for 4x2 YUYV");
-    cr_expect_eq(media_camera_luma(V4L2_PIX_FMT_RGB24, yuyv, sizeof yuyv, 4, 2, 12, &out[0][0], 4, &err), -1);
+    cr_expect_eq(cap_v4l2_luma(V4L2_PIX_FMT_RGB24, yuyv, sizeof yuyv, 4, 2, 12, &out[0][0], 4, &err), -1);
     cr_expect_str_eq(err.msg, "camera format RGB3 is not one tableref reads");
 }
 
 Test(media, camera_mjpeg_is_decoded_to_gray)
 {
-    rules_error err;
+    base_error err;
     uint8_t flat[8 * 16], out[8 * 16];
     memset(flat, 200, sizeof flat);
     tjhandle tj = tjInitCompress();
@@ -275,14 +277,14 @@ Test(media, camera_mjpeg_is_decoded_to_gray)
     unsigned long len = 0;
     cr_assert_eq(tjCompress2(tj, flat, 16, 16, 8, TJPF_GRAY, &jpeg, &len, TJSAMP_GRAY, 100, 0), 0);
     tjDestroy(tj);
-    cr_assert_eq(media_camera_luma(V4L2_PIX_FMT_MJPEG, jpeg, len, 16, 8, 0, out, 16, &err), 0, "%s", err.msg);
+    cr_assert_eq(cap_v4l2_luma(V4L2_PIX_FMT_MJPEG, jpeg, len, 16, 8, 0, out, 16, &err), 0, "%s", err.msg);
     cr_expect_arr_eq(out, flat, sizeof flat, "a flat picture survives JPEG exactly");
-    cr_expect_eq(media_camera_luma(V4L2_PIX_FMT_MJPEG, jpeg, len, 32, 8, 0, out, 16, &err), -1);
+    cr_expect_eq(cap_v4l2_luma(V4L2_PIX_FMT_MJPEG, jpeg, len, 32, 8, 0, out, 16, &err), -1);
     cr_expect_str_eq(err.msg, "MJPEG frame is 16x8, the camera said 32x8");
-    cr_expect_eq(media_camera_luma(V4L2_PIX_FMT_MJPEG, jpeg, 20, 16, 8, 0, out, 16, &err), -1);
+    cr_expect_eq(cap_v4l2_luma(V4L2_PIX_FMT_MJPEG, jpeg, 20, 16, 8, 0, out, 16, &err), -1);
     cr_expect_str_eq(err.msg, "MJPEG frame: no picture in its 20 bytes");
     /* Cut short after the header: a damaged frame, not a half-grey picture. */
-    cr_expect_eq(media_camera_luma(V4L2_PIX_FMT_MJPEG, jpeg, len - 40, 16, 8, 0, out, 16, &err), -1);
+    cr_expect_eq(cap_v4l2_luma(V4L2_PIX_FMT_MJPEG, jpeg, len - 40, 16, 8, 0, out, 16, &err), -1);
     cr_expect(strncmp(err.msg, "MJPEG frame: ", 13) == 0, "%s", err.msg);
     tjFree(jpeg);
 }
@@ -291,15 +293,15 @@ Test(media, camera_mjpeg_is_decoded_to_gray)
 
 Test(media, window_without_a_display_is_a_clear_error)
 {
-    rules_error err;
+    base_error err;
     unsetenv("DISPLAY");
     cr_expect_not(media_window_available());
     cr_expect_null(media_window_open("t", 0, 0, 1, &err));
     cr_expect_str_eq(err.msg, "no display (DISPLAY is not set)");
-    cvs_image *img = pattern(8, 8, 1, 0);
-    cr_expect_eq(cvs_window_show("tableref", img, 1, &err), -1);
+    base_image *img = pattern(8, 8, 1, 0);
+    cr_expect_eq(media_screen_show("tableref", img, 1, &err), -1);
     cr_expect_str_eq(err.msg, "no display (DISPLAY is not set)");
-    cvs_image_free(img);
+    base_image_free(img);
     cli_result r;
     cr_assert_eq(cli_run("calibrate projector --show --calib datasets/demo/calib.json", &r), 0);
     cr_expect_eq(r.status, 2);
@@ -361,7 +363,7 @@ Test(media, window_on_xvfb_shows_the_picture_scaled_and_reads_keys)
     char name[32];
     snprintf(name, sizeof name, ":%d", display);
     setenv("DISPLAY", name, 1);
-    rules_error err;
+    base_error err;
     media_window *w = media_window_open("tableref test", 0, 0, 1, &err);
     cr_assert(w, "%s", err.msg);
     int ww, wh;
@@ -371,7 +373,7 @@ Test(media, window_on_xvfb_shows_the_picture_scaled_and_reads_keys)
     /* 4x2 BGR quadrants, shown 80x120 px each. */
     uint8_t px8[2][4][3] = {{{0, 0, 255}, {0, 255, 0}, {255, 0, 0}, {40, 80, 120}},
                             {{255, 255, 255}, {0, 0, 0}, {10, 20, 30}, {200, 100, 50}}};
-    media_view v = {4, 2, 3, 12, &px8[0][0][0]};
+    base_view v = {4, 2, 3, 12, &px8[0][0][0]};
     cr_assert_eq(media_window_show(w, &v, &err), 0, "%s", err.msg);
     Display *d = XOpenDisplay(name);
     cr_assert(d);
@@ -396,17 +398,17 @@ Test(media, window_on_xvfb_shows_the_picture_scaled_and_reads_keys)
     media_window_free(w);
 
     /* The projector (calibrate projector --show) and watch's window go through the same window. */
-    cvs_image *gray = cvs_image_new(2, 1, 1, 0);
+    base_image *gray = base_image_new(2, 1, 1, 0);
     gray->data[1] = 255;
-    cr_assert_eq(cvs_projector_show(gray, 0, 0, 1, &err), 0, "%s", err.msg);
+    cr_assert_eq(media_projector_show(gray, 0, 0, 1, &err), 0, "%s", err.msg);
     cr_expect_eq(root_pixel(d, 100, 100), 0x000000ul, "left half black");
     cr_expect_eq(root_pixel(d, 200, 100), 0xfffffful, "right half white");
-    cvs_projector_close();
-    cr_assert_eq(cvs_window_show("tableref", gray, 1, &err), 0, "%s", err.msg);
+    media_projector_close();
+    cr_assert_eq(media_screen_show("tableref", gray, 1, &err), 0, "%s", err.msg);
     cr_expect_eq(root_pixel(d, 200, 100), 0xfffffful);
-    cr_expect_eq(cvs_window_key(1), -1);
-    cvs_window_close("tableref");
-    cvs_image_free(gray);
+    cr_expect_eq(media_screen_key(1), -1);
+    media_screen_close("tableref");
+    base_image_free(gray);
     XCloseDisplay(d);
     kill(pid, SIGTERM);
     waitpid(pid, NULL, 0);

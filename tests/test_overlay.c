@@ -52,7 +52,7 @@ static uint8_t *gray_of(ov_target *t, int *w, int *h)
     ov_target_size(t, w, h);
     uint8_t *buf = malloc((size_t)*w * (size_t)*h);
     cr_assert_not_null(buf);
-    rules_error err;
+    base_error err;
     cr_assert_eq(ov_target_copy_pixels(t, buf, OV_PIX_GRAY8, (size_t)*w, &err), 0, "%s", err.msg);
     return buf;
 }
@@ -62,7 +62,7 @@ static calib_file demo_camera(void)
     /* The test scenes' camera: 1 m up, tilted 10 degrees, barrel distortion. */
     ds_camera_params p = {1280, 960, 1500, 1000, 10, 30, {350, 250}, {-0.10, 0.04, 0.0004, -0.0003, 0}};
     calib_file c;
-    rules_error err;
+    base_error err;
     cr_assert_eq(ds_camera_make(&p, &c, &err), 0, "%s", err.msg);
     return c;
 }
@@ -73,9 +73,9 @@ Test(overlay, camera_disc_lands_on_the_distorted_pixel)
     vis_camera cam;
     vis_camera_init(&cam, &c);
     /* Centre, and near the corners where the lens bends most. */
-    const rules_vec2 pts[] = {{350, 250}, {40, 40}, {660, 40}, {660, 460}, {40, 460}, {200, 380}};
+    const base_vec2 pts[] = {{350, 250}, {40, 40}, {660, 40}, {660, 460}, {40, 460}, {200, 380}};
     for (size_t k = 0; k < sizeof pts / sizeof pts[0]; k++) {
-        rules_error err;
+        base_error err;
         ov_target *t = ov_target_new_camera(&c, c.width, c.height, NULL, OV_PIX_GRAY8, 0, &err);
         cr_assert_not_null(t, "%s", err.msg);
         cr_assert_eq(ov_draw_disc(t, pts[k], 2.0, WHITE, &err), 0, "%s", err.msg);
@@ -104,11 +104,11 @@ Test(overlay, camera_frame_of_another_size_scales_the_intrinsics)
     calib_file c = demo_camera();
     vis_camera cam;
     vis_camera_init(&cam, &c);
-    rules_error err;
+    base_error err;
     /* A half-size video frame of the same camera. */
     ov_target *t = ov_target_new_camera(&c, 640, 480, NULL, OV_PIX_GRAY8, 0, &err);
     cr_assert_not_null(t, "%s", err.msg);
-    rules_vec2 p = {120, 90};
+    base_vec2 p = {120, 90};
     cr_assert_eq(ov_draw_disc(t, p, 3.0, WHITE, &err), 0);
     int w, h;
     uint8_t *img = gray_of(t, &w, &h);
@@ -126,9 +126,9 @@ Test(overlay, projector_disc_lands_on_the_homography_pixel)
 {
     /* A projector seen slightly in perspective: scale, rotation, keystone. */
     const double H[9] = {1.05, 0.12, 40, -0.08, -1.0, 700, 0.00012, -0.00008, 1};
-    const rules_vec2 pts[] = {{100, 100}, {600, 150}, {350, 400}, {50, 450}};
+    const base_vec2 pts[] = {{100, 100}, {600, 150}, {350, 400}, {50, 450}};
     for (size_t k = 0; k < sizeof pts / sizeof pts[0]; k++) {
-        rules_error err;
+        base_error err;
         ov_target *t = ov_target_new_projector(H, 1024, 768, &err);
         cr_assert_not_null(t, "%s", err.msg);
         cr_assert_eq(ov_draw_disc(t, pts[k], 2.5, WHITE, &err), 0);
@@ -146,18 +146,18 @@ Test(overlay, projector_disc_lands_on_the_homography_pixel)
 
 Test(overlay, report_page_puts_board_y_up)
 {
-    rules_error err;
+    base_error err;
     ov_target *t = ov_target_new_report_view(100, 50, 400, 300, OV_PAPER_A4, OV_FORMAT_PNG, NULL, &err);
     cr_assert_not_null(t, "%s", err.msg);
-    double a[2], b[2], s = ov_map_scale(ov_target_map(t), rules_v2(300, 200));
-    cr_assert(ov_map_point(ov_target_map(t), rules_v2(100, 50), a));
-    cr_assert(ov_map_point(ov_target_map(t), rules_v2(100, 350), b));
+    double a[2], b[2], s = ov_map_scale(ov_target_map(t), base_v2(300, 200));
+    cr_assert(ov_map_point(ov_target_map(t), base_v2(100, 50), a));
+    cr_assert(ov_map_point(ov_target_map(t), base_v2(100, 350), b));
     cr_expect_float_eq(a[1] - b[1], 300.0 * s, 1e-9, "board y runs up the page");
     /* 400 mm across the A4 page's 503 pt between margins and inch numbers, at 150 dpi. */
     cr_expect_float_eq(s, (595.2756 - 72 - 20) / 400 * 150 / 72, 1e-3, "px per mm on the page");
     cr_expect_float_eq(b[0], a[0], 1e-9);
     /* A disc on an empty page: the board's background is light, so look at darkness. */
-    rules_vec2 p = {300, 200};
+    base_vec2 p = {300, 200};
     cr_assert_eq(ov_draw_disc(t, p, 3, (const double[3]){0, 0, 0}, &err), 0);
     int w, h;
     uint8_t *img = gray_of(t, &w, &h);
@@ -177,11 +177,11 @@ Test(overlay, report_page_puts_board_y_up)
 
 Test(overlay, pixels_come_out_in_the_order_asked)
 {
-    rules_error err;
+    base_error err;
     const double H[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
     ov_target *t = ov_target_new_projector(H, 64, 48, &err);
     cr_assert_not_null(t);
-    cr_assert_eq(ov_draw_disc(t, rules_v2(32, 24), 10, ov_colour_illegal, &err), 0);
+    cr_assert_eq(ov_draw_disc(t, base_v2(32, 24), 10, ov_colour_illegal, &err), 0);
     uint8_t rgb[64 * 48 * 3], bgr[64 * 48 * 3], rgba[64 * 48 * 4];
     cr_assert_eq(ov_target_copy_pixels(t, rgb, OV_PIX_RGB24, 64 * 3, &err), 0);
     cr_assert_eq(ov_target_copy_pixels(t, bgr, OV_PIX_BGR24, 64 * 3, &err), 0);
@@ -206,7 +206,7 @@ Test(overlay, pixels_come_out_in_the_order_asked)
 
 Test(overlay, bad_targets_are_refused_with_a_message)
 {
-    rules_error err = {{0}};
+    base_error err = {{0}};
     const double singular[9] = {1, 2, 3, 2, 4, 6, 0, 0, 0};
     cr_expect_null(ov_target_new_projector(singular, 100, 100, &err));
     cr_expect(strstr(err.msg, "singular") != NULL, "%s", err.msg);
@@ -232,7 +232,7 @@ static void load_turn(rules_snapshot **b, rules_snapshot **a, rules_report *r)
     char pb[1024], pa[1024];
     snprintf(pb, sizeof pb, "%s/datasets/examples/turn/before.json", vt_source_root());
     snprintf(pa, sizeof pa, "%s/datasets/examples/turn/after.json", vt_source_root());
-    rules_error err;
+    base_error err;
     *b = rules_json_load_snapshot(pb, &err);
     cr_assert_not_null(*b, "%s", err.msg);
     *a = rules_json_load_snapshot(pa, &err);
@@ -258,7 +258,7 @@ Test(overlay, report_files_are_real_png_svg_pdf)
     for (size_t k = 0; k < 3; k++) {
         char path[512];
         snprintf(path, sizeof path, "%s/%s", dir, kinds[k].name);
-        rules_error err;
+        base_error err;
         ov_target *t = ov_target_new_report(a->board_width, a->board_depth, OV_PAPER_A4, kinds[k].f, path, &err);
         cr_assert_not_null(t, "%s", err.msg);
         cr_assert_eq(ov_draw_verdict(t, b, a, &r, NULL, &err), 0, "%s", err.msg);
@@ -287,7 +287,7 @@ Test(overlay, illegal_models_are_drawn_in_vermillion)
     rules_snapshot *b, *a;
     rules_report r;
     load_turn(&b, &a, &r);
-    rules_error err;
+    base_error err;
     ov_target *t = ov_target_new_report(a->board_width, a->board_depth, OV_PAPER_A4, OV_FORMAT_PNG, NULL, &err);
     cr_assert_not_null(t);
     cr_assert_eq(ov_draw_verdict(t, b, a, &r, NULL, &err), 0, "%s", err.msg);
@@ -318,8 +318,8 @@ Test(overlay, plus_minus_comes_from_the_snapshots_sigma)
     u0->base_depth = u1->base_depth = 25;
     const char *ids[4] = {"seen", "stated", "rough", "guessed"};
     for (int i = 0; i < 4; i++) {
-        rules_model *a = rules_unit_add_model(u0, ids[i], rules_v2(300 + 25 * i, 200), 0);
-        rules_model *b = rules_unit_add_model(u1, ids[i], rules_v2(300 + 25 * i, 300), 0);
+        rules_model *a = rules_unit_add_model(u0, ids[i], base_v2(300 + 25 * i, 200), 0);
+        rules_model *b = rules_unit_add_model(u1, ids[i], base_v2(300 + 25 * i, 300), 0);
         if (i == 1)
             a->sigma_mm = 0.3, b->sigma_mm = 0.4;
         if (i == 2)
@@ -350,15 +350,15 @@ static void facing_units(double gap_mm, rules_snapshot **before, rules_snapshot 
         s[k] = rules_snapshot_new(700, 500);
         rules_unit *b = rules_snapshot_add_unit(s[k], "b", "blue");
         b->base_width = b->base_depth = 25;
-        b->advance_rate = rules_in_to_mm(5);
-        b->march_rate = rules_in_to_mm(10);
-        cr_assert_eq(rules_formation_place(b, rules_v2(300, 300), -RULES_PI / 2, 3, 6), 0);
+        b->advance_rate = base_in_to_mm(5);
+        b->march_rate = base_in_to_mm(10);
+        cr_assert_eq(rules_formation_place(b, base_v2(300, 300), -BASE_PI / 2, 3, 6), 0);
         rules_unit *a = rules_snapshot_add_unit(s[k], "a", "red");
         a->base_width = a->base_depth = 25;
-        a->advance_rate = rules_in_to_mm(5);
-        a->march_rate = rules_in_to_mm(10);
+        a->advance_rate = base_in_to_mm(5);
+        a->march_rate = base_in_to_mm(10);
         double front = k == 0 ? 180 : 300 - gap_mm;
-        cr_assert_eq(rules_formation_place(a, rules_v2(300, front), RULES_PI / 2, 3, 6), 0);
+        cr_assert_eq(rules_formation_place(a, base_v2(300, front), BASE_PI / 2, 3, 6), 0);
     }
     *before = s[0];
     *after = s[1];
@@ -366,7 +366,7 @@ static void facing_units(double gap_mm, rules_snapshot **before, rules_snapshot 
     rules_check_options_default(&o);
     o.unit_id = "a";
     rules_report_init(r);
-    rules_error err;
+    base_error err;
     cr_assert_eq(rules_move_check(s[0], s[1], &o, r, &err), 0, "%s", err.msg);
 }
 
@@ -377,7 +377,7 @@ static bool gap_drawn(double gap_mm, bool gaps_layer, bool *legal)
     rules_report r;
     facing_units(gap_mm, &b, &a, &r);
     *legal = r.legal;
-    rules_error err;
+    base_error err;
     ov_target *t = ov_target_new_report_view(150, 100, 300, 300, OV_PAPER_A4, OV_FORMAT_PNG, NULL, &err);
     cr_assert_not_null(t);
     ov_options o;
@@ -398,7 +398,7 @@ static bool gap_drawn(double gap_mm, bool gaps_layer, bool *legal)
     /* The gap line runs across the gap between the fronts; look a quarter of the way across (its
      * label's leader leaves from the middle). */
     double px[2];
-    ov_map_point(ov_target_map(t), rules_v2(300, 300 - gap_mm / 4), px);
+    ov_map_point(ov_target_map(t), base_v2(300, 300 - gap_mm / 4), px);
     bool found = false;
     for (int dx = -260; dx <= 260 && !found; dx++) {
         int x = (int)px[0] + dx, y = (int)px[1];
@@ -438,9 +438,9 @@ static void unsure_pixels(double sigma_mm, bool *cannot_tell, size_t *orange, si
         s[k] = rules_snapshot_new(700, 500);
         rules_unit *u = rules_snapshot_add_unit(s[k], "u", "red");
         u->base_width = u->base_depth = 25;
-        u->advance_rate = rules_in_to_mm(5);
-        u->march_rate = rules_in_to_mm(10);
-        cr_assert_eq(rules_formation_place(u, rules_v2(300, k ? 150 + rules_in_to_mm(5) + 1.2 : 150), RULES_PI / 2, 3, 3), 0);
+        u->advance_rate = base_in_to_mm(5);
+        u->march_rate = base_in_to_mm(10);
+        cr_assert_eq(rules_formation_place(u, base_v2(300, k ? 150 + base_in_to_mm(5) + 1.2 : 150), BASE_PI / 2, 3, 3), 0);
         for (size_t m = 0; m < u->n_models; m++)
             u->models[m].sigma_mm = sigma_mm;
     }
@@ -449,7 +449,7 @@ static void unsure_pixels(double sigma_mm, bool *cannot_tell, size_t *orange, si
     ro.check.move = RULES_MOVE_ADVANCE;
     rules_report r;
     rules_report_init(&r);
-    rules_error err;
+    base_error err;
     cr_assert_eq(rules_robust_check(s[0], s[1], &ro, &r, &err), 0, "%s", err.msg);
     *cannot_tell = r.units[0].verdict == RULES_VERDICT_CANNOT_TELL;
     ov_target *t = ov_target_new_report(700, 500, OV_PAPER_A4, OV_FORMAT_PNG, NULL, &err);

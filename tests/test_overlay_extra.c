@@ -33,7 +33,7 @@ static ov_scene *scene_of(const ot_turn *t)
 {
     ov_options o;
     ov_options_default(&o);
-    rules_error err;
+    base_error err;
     ov_scene *sc = ov_scene_new(&o, &err);
     cr_assert_not_null(sc);
     cr_assert_eq(ov_scene_add_verdict(sc, t->before, t->after, &t->report, &err), 0, "%s", err.msg);
@@ -66,7 +66,7 @@ Test(overlay_extra, the_nearest_legal_move_is_a_ghost, .timeout = 60)
 {
     ot_turn t;
     ot_demo_turn(&t);
-    rules_error err;
+    base_error err;
     const rules_unit_report *ur = unit_report(&t.report, "spears");
     cr_assert(ur && ur->suggestion.found, "the demo's march has a nearest legal move");
     ov_scene *sc = scene_of(&t);
@@ -95,9 +95,9 @@ Test(overlay_extra, the_nearest_legal_move_is_a_ghost, .timeout = 60)
     for (size_t m = 0; m < ur->suggestion.n_models; m++) {
         rules_model md = *rules_unit_find_model(ua, ur->suggestion.models[m].id);
         md.pos = ur->suggestion.models[m].pos, md.facing = ur->suggestion.models[m].facing;
-        rules_obb b = rules_model_base(ua, &md);
-        rules_vec2 k[4];
-        rules_obb_corners(&b, k);
+        base_obb b = rules_model_base(ua, &md);
+        base_vec2 k[4];
+        base_obb_corners(&b, k);
         double d[2];
         cr_assert(ov_map_point(ov_target_map(proj), k[0], d));
         hit += inked_near(px, 1280, 800, d[0] + 0.5, d[1] + 0.5, 1.5, ghost, 40) > 0;
@@ -123,7 +123,7 @@ Test(overlay_extra, the_reach_before_a_move, .timeout = 120)
     ot_turn t;
     ot_demo_turn(&t);
     rules_reach r;
-    rules_error err;
+    base_error err;
     cr_assert_eq(rules_reach_compute(t.before, "spears", RULES_MOVE_MARCH, NULL, &r, &err), 0, "%s", err.msg);
     ov_options o;
     ov_options_default(&o);
@@ -132,9 +132,9 @@ Test(overlay_extra, the_reach_before_a_move, .timeout = 120)
     cr_assert_eq(ov_scene_add_reach(sc, &r, "red", &err), 0, "%s", err.msg);
     char want[128];
     cr_expect_eq(labels_with(sc, "spears \xC2\xB7 March reach \xC2\xB7 March Rate 10.00\""), 1);
-    snprintf(want, sizeof want, "wheel left up to %.0f\xC2\xB0", r.wheel_left.angle_rad * 180 / RULES_PI);
+    snprintf(want, sizeof want, "wheel left up to %.0f\xC2\xB0", r.wheel_left.angle_rad * 180 / BASE_PI);
     cr_expect_eq(labels_with(sc, want), r.wheel_left.angle_rad > 1e-3 ? 1u : 0u, "%s", want);
-    snprintf(want, sizeof want, "wheel right up to %.0f\xC2\xB0", r.wheel_right.angle_rad * 180 / RULES_PI);
+    snprintf(want, sizeof want, "wheel right up to %.0f\xC2\xB0", r.wheel_right.angle_rad * 180 / BASE_PI);
     cr_expect_eq(labels_with(sc, want), r.wheel_right.angle_rad > 1e-3 ? 1u : 0u, "%s", want);
 
     ov_target *rep = ov_target_new_report(t.before->board_width, t.before->board_depth, OV_PAPER_A4, OV_FORMAT_PNG,
@@ -166,7 +166,7 @@ Test(overlay_extra, the_reach_before_a_move, .timeout = 120)
     size_t hit = 0, seen = 0;
     for (size_t k = 0; k < f->n_envelope; k++) {
         double d[2];
-        rules_vec2 v = f->envelope[k];
+        base_vec2 v = f->envelope[k];
         /* The report draws the board only: an outline running off it is cut at its edge. */
         if (v.x < 1 || v.y < 1 || v.x > t.before->board_width - 1 || v.y > t.before->board_depth - 1 ||
             !ov_map_point(ov_target_map(rep), v, d))
@@ -180,7 +180,7 @@ Test(overlay_extra, the_reach_before_a_move, .timeout = 120)
         }
     }
     printf("reach: %zu facings, straight-on outline %zu vertices, %zu inked; wheels %.1f / %.1f deg\n",
-           r.n_facings, seen, hit, r.wheel_left.angle_rad * 180 / RULES_PI, r.wheel_right.angle_rad * 180 / RULES_PI);
+           r.n_facings, seen, hit, r.wheel_left.angle_rad * 180 / BASE_PI, r.wheel_right.angle_rad * 180 / BASE_PI);
     cr_expect_geq(hit, (size_t)(0.9 * seen), "the outline is drawn where the reach says (%zu of %zu)", hit, seen);
     free(px);
     ov_target_free(rep);

@@ -27,7 +27,7 @@ static void compare(ov_target *t, const char *name)
 {
     char p[1024];
     golden_path(name, p, sizeof p);
-    rules_error err;
+    base_error err;
     const char *up = getenv("OV_GOLDEN_UPDATE");
     if (up && up[0] == '1') {
         cr_assert_eq(ov_target_write_png(t, p, &err), 0, "%s", err.msg);
@@ -72,7 +72,7 @@ static ov_scene *scene(const ot_turn *turn)
 {
     ov_options o;
     ov_options_default(&o);
-    rules_error err;
+    base_error err;
     ov_scene *sc = ov_scene_new(&o, &err);
     cr_assert_not_null(sc);
     cr_assert_eq(ov_scene_add_verdict(sc, turn->before, turn->after, &turn->report, &err), 0, "%s", err.msg);
@@ -84,7 +84,7 @@ Test(overlay_golden, demo_camera_projector_report, .timeout = 60)
     ot_turn turn;
     ot_demo_turn(&turn);
     ov_scene *sc = scene(&turn);
-    rules_error err;
+    base_error err;
     ov_target *cam = ov_target_new_camera(&turn.calib, turn.width, turn.height, NULL, OV_PIX_GRAY8, 0, &err);
     cr_assert_not_null(cam, "%s", err.msg);
     cr_assert_eq(ov_scene_draw(sc, cam, &err), 0, "%s", err.msg);

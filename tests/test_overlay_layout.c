@@ -24,7 +24,7 @@ Test(overlay_layout, a_label_keeps_off_hard_obstacles_and_leaves_a_leader_when_p
     cr_assert_not_null(L);
     /* A ring of base centres and a number around the anchor (200, 150): the nearest free place is beyond. */
     for (int k = 0; k < 16; k++)
-        ov_layout_add_point(L, 200 + 40 * cos(k * RULES_PI / 8), 150 + 40 * sin(k * RULES_PI / 8), 6, OV_OBST_CENTRE);
+        ov_layout_add_point(L, 200 + 40 * cos(k * BASE_PI / 8), 150 + 40 * sin(k * BASE_PI / 8), 6, OV_OBST_CENTRE);
     ov_quad number = ov_quad_rect(200, 150, 30, 12, 0);
     ov_layout_add(L, &number, OV_OBST_NUMBER);
     ov_label_req q = {200, 150, 80, 20, 0, 0, true, 7};
@@ -61,7 +61,7 @@ Test(overlay_layout, a_label_that_fits_nowhere_is_not_placed)
 Test(overlay_layout, turned_labels_are_boxes_turned_too)
 {
     ov_layout *L = ov_layout_new((ov_box){0, 0, 400, 300}, NULL);
-    ov_label_req q = {200, 150, 100, 20, RULES_PI, 10, true, 1};
+    ov_label_req q = {200, 150, 100, 20, BASE_PI, 10, true, 1};
     ov_label_place p;
     cr_assert_eq(ov_layout_place(L, &q, &p), 0);
     cr_assert(p.placed);
@@ -89,7 +89,7 @@ static void check(const char *what, ov_target *t, const ot_turn *turn, size_t ma
 /* The verdict drawn on the turn's camera (at w x h), a 1280x800 projector fitted over its board, a report. */
 static void draw_all(const char *name, const ot_turn *turn, int w, int h, size_t max_unplaced[3])
 {
-    rules_error err;
+    base_error err;
     ov_options o;
     ov_options_default(&o);
     ov_scene *sc = ov_scene_new(&o, &err);

@@ -35,7 +35,7 @@ static ov_target *projector(void)
 {
     double H[9];
     table_H(H);
-    rules_error err;
+    base_error err;
     ov_target *t = ov_target_new_projector(H, 1280, 800, &err);
     cr_assert_not_null(t, "%s", err.msg);
     return t;
@@ -44,10 +44,10 @@ static ov_target *projector(void)
 Test(overlay_projector, lines_are_2mm_wide_on_the_table)
 {
     ov_target *t = projector();
-    rules_vec2 line[2] = {{300, 600}, {1500, 600}};
+    base_vec2 line[2] = {{300, 600}, {1500, 600}};
     ov_polyline pl = {line, 2, false};
     ov_layer_style st = {.line = {OV_INK_NEUTRAL, 0, {0, 0, 0}, 1}, .width = 1, .dash = OV_DASH_SOLID};
-    rules_error err;
+    base_error err;
     cr_assert_eq(ov_draw_polylines(t, &pl, 1, &st, NULL, &err), 0, "%s", err.msg);
     uint8_t *g = malloc(1280 * 800);
     cr_assert_eq(ov_target_copy_pixels(t, g, OV_PIX_GRAY8, 1280, &err), 0, "%s", err.msg);
@@ -71,7 +71,7 @@ static ov_scene *demo_scene(const ot_turn *turn)
     ov_options o;
     ov_options_default(&o);
     o.sides = sides, o.n_sides = 2;
-    rules_error err;
+    base_error err;
     ov_scene *sc = ov_scene_new(&o, &err);
     cr_assert_not_null(sc);
     cr_assert_eq(ov_scene_add_verdict(sc, turn->before, turn->after, &turn->report, &err), 0, "%s", err.msg);
@@ -96,14 +96,14 @@ Test(overlay_projector, labels_face_their_player_and_none_is_clipped, .timeout =
     for (size_t m = 0; m < arch->n_models; m++) {
         arch->models[m].pos.y += TABLE_D - 700;
         arch->models[m].pos.x += 600;
-        arch->models[m].facing += RULES_PI;
+        arch->models[m].facing += BASE_PI;
         rules_model *b = rules_unit_find_model(rules_snapshot_find_unit(turn.before, "archers"), arch->models[m].id);
         if (b)
             *b = arch->models[m];
     }
     ov_scene *sc = demo_scene(&turn);
     ov_target *t = projector();
-    rules_error err;
+    base_error err;
     cr_assert_eq(ov_scene_draw(sc, t, &err), 0, "%s", err.msg);
     ot_keep(t, "projector-6x4");
     cr_expect_eq(ov_scene_unplaced(sc), 0, "every label found room");

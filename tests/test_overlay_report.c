@@ -43,9 +43,9 @@ Test(overlay_report, the_judged_area_cuts_no_unit)
         for (size_t u = 0; u < snaps[s]->n_units; u++) {
             const rules_unit *un = &snaps[s]->units[u];
             for (size_t m = 0; m < un->n_models; m++) {
-                rules_vec2 k[4];
-                rules_obb b = rules_model_base(un, &un->models[m]);
-                rules_obb_corners(&b, k);
+                base_vec2 k[4];
+                base_obb b = rules_model_base(un, &un->models[m]);
+                base_obb_corners(&b, k);
                 for (int c = 0; c < 4; c++)
                     cr_expect(k[c].x >= v[0] - 0.01 && k[c].x <= v[0] + v[2] + 0.01 && k[c].y >= v[1] - 0.01 &&
                                   k[c].y <= v[1] + v[3] + 0.01,
@@ -59,7 +59,7 @@ Test(overlay_report, the_judged_area_cuts_no_unit)
 /* The demo's report written as `fmt` on `paper` into dir/name; its page size in points. */
 static void write_report(const ot_turn *t, ov_paper paper, ov_format fmt, const char *path, double *w, double *h)
 {
-    rules_error err;
+    base_error err;
     double v[4];
     ov_report_view(t->before, t->after, &t->report, NULL, false, v);
     ov_target *r = ov_target_new_report_view(v[0], v[1], v[2], v[3], paper, fmt, path, &err);
@@ -137,7 +137,7 @@ Test(overlay_report, a_table_flowing_onto_a_new_page_repeats_its_column_names, .
     cr_assert_not_null(mkdtemp(dir));
     char pdf[512];
     snprintf(pdf, sizeof pdf, "%s/letter.pdf", dir);
-    rules_error err;
+    base_error err;
     double v[4];
     ov_report_view(t.before, t.after, &t.report, NULL, true, v);
     ov_target *r = ov_target_new_report_view(v[0], v[1], v[2], v[3], OV_PAPER_LETTER, OV_FORMAT_PDF, pdf, &err);

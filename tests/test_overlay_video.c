@@ -29,7 +29,7 @@ static ov_scene *scene_of(const ot_turn *t, ov_detail detail, const char *const 
     ov_options_default(&o);
     o.detail = detail;
     o.faded = faded, o.n_faded = n_faded;
-    rules_error err;
+    base_error err;
     ov_scene *sc = ov_scene_new(&o, &err);
     cr_assert_not_null(sc);
     cr_assert_eq(ov_scene_add_verdict(sc, t->before, t->after, &t->report, &err), 0, "%s", err.msg);
@@ -86,20 +86,20 @@ static void knights_forward(ot_turn *t, double turn)
     cr_assert(k0 && k1);
     rules_formation f;
     cr_assert_eq(rules_formation_fit(k0, NULL, &f, NULL), 0);
-    rules_vec2 ahead = rules_v2_scale(rules_v2_dir(f.heading), rules_in_to_mm(3));
-    rules_vec2 c = rules_v2_add(f.centre, ahead);
+    base_vec2 ahead = base_v2_scale(base_v2_dir(f.heading), base_in_to_mm(3));
+    base_vec2 c = base_v2_add(f.centre, ahead);
     for (size_t m = 0; m < k1->n_models; m++) {
         const rules_model *b = rules_unit_find_model(k0, k1->models[m].id);
         cr_assert_not_null(b);
-        rules_vec2 p = rules_v2_add(b->pos, ahead);
-        k1->models[m].pos = rules_v2_add(c, rules_v2_rot(rules_v2_sub(p, c), turn));
+        base_vec2 p = base_v2_add(b->pos, ahead);
+        k1->models[m].pos = base_v2_add(c, base_v2_rot(base_v2_sub(p, c), turn));
         k1->models[m].facing = b->facing + turn;
     }
     rules_report_clear(&t->report);
     rules_robust_options o;
     rules_robust_options_default(&o);
     rules_report_init(&t->report);
-    rules_error err;
+    base_error err;
     cr_assert_eq(rules_robust_check(t->before, t->after, &o, &t->report, &err), 0, "%s", err.msg);
 }
 
@@ -143,7 +143,7 @@ Test(overlay_video, a_unit_being_moved_is_unlabelled)
 }
 
 /* Pixels within 6 levels of bgr in rows [y0, h). */
-static size_t count_colour(const cvs_image *im, int y0, const int bgr[3])
+static size_t count_colour(const base_image *im, int y0, const int bgr[3])
 {
     size_t n = 0;
     for (int y = y0; y < im->height; y++)
@@ -160,15 +160,15 @@ Test(overlay_video, players_colours_and_the_key_from_the_first_frame)
     ot_demo_turn(&t);
     char p[1024];
     snprintf(p, sizeof p, "%s/datasets/demo/roster.json", vt_source_root());
-    rules_error err;
+    base_error err;
     vis_roster *roster = vis_roster_load(p, &err);
     cr_assert_not_null(roster, "%s", err.msg);
     watch_show *sh = watch_show_new(&t.calib, &err);
     cr_assert_not_null(sh);
-    cvs_image *frame = cvs_image_new(t.width, t.height, 3, 0);
+    base_image *frame = base_image_new(t.width, t.height, 3, 0);
     /* Before the first settle: no snapshot, only the roster. */
     watch_show_content c = {.roster = roster, .generation = 1};
-    const cvs_image *out = watch_show_camera(sh, frame, &c);
+    const base_image *out = watch_show_camera(sh, frame, &c);
     cr_assert_null(watch_show_failure(sh), "%s", watch_show_failure(sh));
     const int sky[3] = {0xE9, 0xB4, 0x56}, purple[3] = {0xA7, 0x79, 0xCC};  /* Okabe-Ito, BGR */
     size_t a = count_colour(out, t.height - 80, sky), b = count_colour(out, t.height - 80, purple);
@@ -181,7 +181,7 @@ Test(overlay_video, players_colours_and_the_key_from_the_first_frame)
     cr_expect_gt(count_colour(out, 0, sky), a + 100, "the archers (blue) drawn in sky blue");
     cr_expect_gt(count_colour(out, 0, purple), b + 100, "the spears and knights (red) in reddish purple");
     watch_show_free(sh);
-    cvs_image_free(frame);
+    base_image_free(frame);
     vis_roster_free(roster);
     ot_turn_clear(&t);
 }
@@ -191,10 +191,10 @@ Test(overlay_video, a_selected_units_reach_is_shown_until_cleared, .timeout = 60
 {
     ot_turn t;
     ot_demo_turn(&t);
-    rules_error err;
+    base_error err;
     watch_show *sh = watch_show_new(&t.calib, &err);
     cr_assert_not_null(sh);
-    cvs_image *frame = cvs_image_new(t.width, t.height, 3, 0);
+    base_image *frame = base_image_new(t.width, t.height, 3, 0);
     const int limit[3] = {0x42, 0xE4, 0xF0}; /* #F0E442, BGR */
     watch_show_content c = {.table = t.before, .generation = 1};
     size_t plain = count_colour(watch_show_camera(sh, frame, &c), 0, limit);
@@ -210,6 +210,6 @@ Test(overlay_video, a_selected_units_reach_is_shown_until_cleared, .timeout = 60
     cr_expect_eq(cleared, plain, "and gone once cleared");
     cr_expect_null(watch_show_failure(sh));
     watch_show_free(sh);
-    cvs_image_free(frame);
+    base_image_free(frame);
     ot_turn_clear(&t);
 }

@@ -10,13 +10,13 @@ static void assert_reaches(rules_pose from, rules_pose to, const rules_path *p, 
 {
     rules_pose end = rules_path_apply(from, p, w);
     /* the path is only worth reporting if it really lands on the observed pose: within 0.05 mm */
-    cr_assert_lt(rules_v2_dist(end.front_centre, to.front_centre), 0.05, "miss by %g mm", rules_v2_dist(end.front_centre, to.front_centre));
-    cr_assert_lt(fabs(rules_angle_wrap(end.heading - to.heading)), 1e-4);
+    cr_assert_lt(base_v2_dist(end.front_centre, to.front_centre), 0.05, "miss by %g mm", base_v2_dist(end.front_centre, to.front_centre));
+    cr_assert_lt(fabs(base_angle_wrap(end.heading - to.heading)), 1e-4);
 }
 
 Test(path, straight_ahead_is_one_forward_step)
 {
-    rules_pose a = {{0, 0}, RULES_PI / 2}, b = {{0, 127}, RULES_PI / 2};
+    rules_pose a = {{0, 0}, BASE_PI / 2}, b = {{0, 127}, BASE_PI / 2};
     rules_path p;
     rules_path_forward_wheels(a, b, 100, arc(), &p);
     cr_assert_eq(p.n_steps, 1);
@@ -33,7 +33,7 @@ Test(path, pure_wheel_costs_outer_corner_arc)
     rules_pose b = rules_path_apply(a, &q, w);
     rules_path p;
     rules_path_forward_wheels(a, b, w, arc(), &p);
-    cr_assert_float_eq(p.length_mm, rules_in_to_mm(4), 1e-6);
+    cr_assert_float_eq(p.length_mm, base_in_to_mm(4), 1e-6);
     cr_assert_eq(p.steps[0].kind, RULES_STEP_WHEEL_LEFT);
     assert_reaches(a, b, &p, w);
 }
@@ -44,7 +44,7 @@ Test(path, chord_measure_counts_the_straight_line)
     rs.wheel_measure = RULES_WHEEL_CHORD;
     double w = 100;
     rules_pose a = {{0, 0}, 0}, b;
-    rules_step s = {RULES_STEP_WHEEL_RIGHT, 0, -RULES_PI / 3}; /* 60 degrees: chord = w */
+    rules_step s = {RULES_STEP_WHEEL_RIGHT, 0, -BASE_PI / 3}; /* 60 degrees: chord = w */
     rules_path q = fx_path(1, &s);
     b = rules_path_apply(a, &q, w);
     rules_path p;
@@ -58,15 +58,15 @@ Test(path, seed_figure_a_is_no_longer_than_the_players_path)
     double w = 125;
     rules_step s[] = {fx_forward(3), fx_wheel(RULES_STEP_WHEEL_RIGHT, 6, w), fx_forward(2)};
     rules_path player = fx_path(3, s);
-    rules_pose a = {{0, 0}, RULES_PI / 2};
+    rules_pose a = {{0, 0}, BASE_PI / 2};
     rules_pose b = rules_path_apply(a, &player, w);
     rules_path p;
     rules_path_forward_wheels(a, b, w, arc(), &p);
     assert_reaches(a, b, &p, w);
-    cr_assert_float_eq(player.length_mm, rules_in_to_mm(11), 1e-9);
+    cr_assert_float_eq(player.length_mm, base_in_to_mm(11), 1e-9);
     cr_assert_leq(p.length_mm, player.length_mm + 1e-6);
     /* the wheel cost is unavoidable: at least the 6" of turning */
-    cr_assert_geq(p.length_mm, rules_in_to_mm(6) - 1e-6);
+    cr_assert_geq(p.length_mm, base_in_to_mm(6) - 1e-6);
 }
 
 Test(path, never_longer_than_any_sampled_path)
@@ -97,7 +97,7 @@ Test(path, never_longer_than_any_sampled_path)
         double turning = 0;
         for (size_t i = 0; i < n; i++)
             turning += fabs(s[i].angle_rad);
-        if (turning > 1.5 * RULES_PI)
+        if (turning > 1.5 * BASE_PI)
             continue;
         judged++;
         rules_pose a = {{0, 0}, 0};
@@ -120,12 +120,12 @@ Test(path, lower_bound_is_the_straight_line_and_the_turn)
     for (int trial = 0; trial < 500; trial++) {
         rules_pose a = {{0, 0}, 0};
         rules_pose b = {{400.0 * rand() / RAND_MAX - 200, 400.0 * rand() / RAND_MAX - 200},
-                        rules_angle_wrap(7.0 * rand() / RAND_MAX)};
+                        base_angle_wrap(7.0 * rand() / RAND_MAX)};
         rules_path p;
         rules_path_forward_wheels(a, b, w, arc(), &p);
         assert_reaches(a, b, &p, w);
         /* the front centre moves at most 1 mm per mm of cost; the turn costs W per radian */
-        cr_assert_geq(p.length_mm + 1e-6, rules_v2_len(b.front_centre) * 0.5);
+        cr_assert_geq(p.length_mm + 1e-6, base_v2_len(b.front_centre) * 0.5);
         cr_assert_geq(p.length_mm + 1e-6, w * fabs(b.heading));
     }
 }
@@ -133,7 +133,7 @@ Test(path, lower_bound_is_the_straight_line_and_the_turn)
 Test(path, single_model_pivots_for_free)
 {
     rules_path p;
-    rules_path_single_model(rules_v2(0, 0), 0, rules_v2(30, 40), RULES_PI, &p);
+    rules_path_single_model(base_v2(0, 0), 0, base_v2(30, 40), BASE_PI, &p);
     cr_assert_float_eq(p.length_mm, 50, 1e-9);
     cr_assert_eq(p.n_steps, 3);
     cr_assert_eq(p.steps[0].kind, RULES_STEP_PIVOT);

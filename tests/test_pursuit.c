@@ -10,6 +10,7 @@
 #include "fixtures.h"
 #include "rules_contact.h"
 #include "rules_pursuit.h"
+#include "rules_arcs.h"
 
 static rules_snapshot *before, *after;
 static rules_report report;
@@ -40,9 +41,9 @@ static void teardown(void)
 TestSuite(pursuit, .init = setup, .fini = teardown);
 
 #define B 25.0
-#define UP (RULES_PI / 2)
-#define DOWN (-RULES_PI / 2)
-#define IN(x) rules_in_to_mm(x)
+#define UP (BASE_PI / 2)
+#define DOWN (-BASE_PI / 2)
+#define IN(x) base_in_to_mm(x)
 
 static rules_unit *block(const char *id, const char *side, int files, int n, double fx, double fy, double heading)
 {
@@ -58,7 +59,7 @@ static void pursue(size_t k, const char *id, double inches)
 
 static void predict(void)
 {
-    rules_error err = {{0}};
+    base_error err = {{0}};
     cr_assert_eq(rules_pursuit_predict(before, &in, pred, &err), 0, "%s", err.msg);
 }
 
@@ -66,7 +67,7 @@ static void assert_pose(rules_pose p, double x, double y, double heading)
 {
     cr_assert_float_eq(p.front_centre.x, x, 0.01, "x %f, want %f", p.front_centre.x, x);
     cr_assert_float_eq(p.front_centre.y, y, 0.01, "y %f, want %f", p.front_centre.y, y);
-    cr_assert_float_eq(rules_angle_wrap(p.heading - heading), 0, 1e-6, "heading %f, want %f", p.heading, heading);
+    cr_assert_float_eq(base_angle_wrap(p.heading - heading), 0, 1e-6, "heading %f, want %f", p.heading, heading);
 }
 
 /* `after` = before with unit `id` carried to the prediction k, then moved by (dx, dy). */
@@ -75,14 +76,14 @@ static void after_as_predicted(size_t k, double dx, double dy)
     after = rules_snapshot_clone(before);
     rules_unit *u = rules_snapshot_find_unit(after, pred[k].unit_id);
     for (size_t j = 0; j < u->n_models; j++) {
-        u->models[j].pos = rules_v2_add(pred[k].models[j], rules_v2(dx, dy));
-        u->models[j].facing = rules_angle_wrap(u->models[j].facing + pred[k].end.heading - pred[k].start.heading);
+        u->models[j].pos = base_v2_add(pred[k].models[j], base_v2(dx, dy));
+        u->models[j].facing = base_angle_wrap(u->models[j].facing + pred[k].end.heading - pred[k].start.heading);
     }
 }
 
 static const rules_unit_report *check(void)
 {
-    rules_error err = {{0}};
+    base_error err = {{0}};
     cr_assert_eq(rules_pursuit_check(before, after, &in, NULL, &report, &err), 0, "%s", err.msg);
     return &report.units[0];
 }
@@ -194,7 +195,7 @@ Test(pursuit, case_a_a_friendly_unit_stops_the_pivot_one_inch_away)
     cr_assert_eq(pred[0].outcome, RULES_PURSUIT_PIVOT_BLOCKED);
     cr_assert_eq(pred[0].step, 1);
     cr_assert_lt(pred[0].pivot_rad, -0.01, "turned some way clockwise");
-    cr_assert_gt(pred[0].pivot_rad, -RULES_PI / 2 + 0.01, "but not all the way");
+    cr_assert_gt(pred[0].pivot_rad, -BASE_PI / 2 + 0.01, "but not all the way");
     cr_assert_float_eq(pred[0].forward_mm, 0, 1e-6, "moves no farther");
     /* the pivot is about the centre and stops at Unit Spacing (1") from B */
     rules_formation f;
@@ -211,7 +212,7 @@ Test(pursuit, case_a_a_friendly_unit_stops_the_pivot_one_inch_away)
     cr_assert_float_eq(f.centre.y, 275, 0.01);
     rules_formation fb;
     rules_formation_fit(rules_snapshot_find_unit(before, "B"), NULL, &fb, NULL);
-    cr_assert_float_eq(rules_obb_dist(&f.boundary, &fb.boundary), IN(1), 0.01);
+    cr_assert_float_eq(base_obb_dist(&f.boundary, &fb.boundary), IN(1), 0.01);
 }
 
 Test(pursuit, case_a_listed_as_in_the_combat_the_friend_is_open_terrain)
@@ -223,7 +224,7 @@ Test(pursuit, case_a_listed_as_in_the_combat_the_friend_is_open_terrain)
     in.n_combat = 1;
     predict();
     cr_assert_neq(pred[0].outcome, RULES_PURSUIT_PIVOT_BLOCKED);
-    cr_assert_float_eq(pred[0].pivot_rad, -RULES_PI / 2, 1e-9);
+    cr_assert_float_eq(pred[0].pivot_rad, -BASE_PI / 2, 1e-9);
 }
 
 Test(pursuit, case_b_the_pivot_meets_an_enemy_and_charges_its_front)
@@ -269,7 +270,7 @@ Test(pursuit, case_c_the_first_obstacle_ahead_is_an_enemy_unit_charge_it)
     cr_assert_str_eq(pred[0].target, "F");
     cr_assert_eq(pred[0].engaged_models, 10, "maximising contact: every front model of both units");
     cr_assert_float_eq(pred[0].end.front_centre.y, 300 + IN(4), 0.01);
-    cr_assert_float_eq(rules_angle_wrap(pred[0].end.heading - UP), 0, 1e-9);
+    cr_assert_float_eq(base_angle_wrap(pred[0].end.heading - UP), 0, 1e-9);
 }
 
 Test(pursuit, case_c_an_enemy_beyond_the_roll_is_not_charged)
@@ -291,7 +292,7 @@ Test(pursuit, case_c_exactly_at_the_roll_is_charged)
 Test(pursuit, case_d_impassable_terrain_ahead_backtracks_to_unit_spacing)
 {
     ahead_pursuit(6);
-    rules_vec2 rock[4] = {{800, 300 + IN(4)}, {1000, 300 + IN(4)}, {1000, 600}, {800, 600}};
+    base_vec2 rock[4] = {{800, 300 + IN(4)}, {1000, 300 + IN(4)}, {1000, 600}, {800, 600}};
     rules_snapshot_add_terrain(before, "rock", RULES_TERRAIN_IMPASSABLE, rock, 4);
     predict();
     cr_assert_eq(pred[0].outcome, RULES_PURSUIT_BACKTRACKED);
@@ -355,7 +356,7 @@ Test(pursuit, a_unit_removed_though_its_pursuit_ends_on_the_board)
 Test(pursuit, an_unknown_pursuer_is_bad_input)
 {
     pursue(0, "nobody", 5);
-    rules_error err = {{0}};
+    base_error err = {{0}};
     cr_assert_eq(rules_pursuit_predict(before, &in, pred, &err), -1);
     cr_assert(strstr(err.msg, "nobody"));
 }

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rules_error.h"
+#include "base_error.h"
 #include "rules_json.h"
 #include "vision_test_util.h"
 
@@ -113,8 +113,8 @@ Test(referee, demo_agrees_with_check_on_the_ground_truth)
 
     char rp[600];
     snprintf(rp, sizeof rp, "%s/report.json", out);
-    rules_error e;
-    cJSON *got = rules_json_parse_file(rp, &e), *want = rules_json_parse_file(truth, &e);
+    base_error e;
+    cJSON *got = base_json_parse_file(rp, &e), *want = base_json_parse_file(truth, &e);
     cr_assert_not_null(got, "%s", e.msg);
     cr_assert_not_null(want, "%s", e.msg);
     cr_expect_eq(cJSON_IsTrue(cJSON_GetObjectItem(got, "legal")), cJSON_IsTrue(cJSON_GetObjectItem(want, "legal")));
@@ -209,11 +209,11 @@ Test(referee, calibration_without_a_field_is_bad_input)
 {
     char calib[400];
     snprintf(calib, sizeof calib, "%s/calib.json", dir);
-    rules_error e;
-    cJSON *c = rules_json_parse_file(demo("calib.json"), &e);
+    base_error e;
+    cJSON *c = base_json_parse_file(demo("calib.json"), &e);
     cr_assert_not_null(c, "%s", e.msg);
     cJSON_DeleteItemFromObject(cJSON_GetObjectItem(c, "camera"), "fx");
-    cr_assert_eq(rules_json_write_file(c, calib, &e), 0);
+    cr_assert_eq(base_json_write_file(c, calib, &e), 0);
     cJSON_Delete(c);
     expect_bad(demo("before.jpg"), demo("after.jpg"), calib, "fx");
 }
@@ -238,8 +238,8 @@ Test(referee, reach_is_drawn_and_reported)
                      sizeof err);
     cr_assert_eq(st, 1, "the spears' march stays illegal (got %d): %s", st, err);
     snprintf(rp, sizeof rp, "%s/report.json", out);
-    rules_error e;
-    cJSON *j = rules_json_parse_file(rp, &e);
+    base_error e;
+    cJSON *j = base_json_parse_file(rp, &e);
     cr_assert_not_null(j, "%s", e.msg);
     const cJSON *reach = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "referee"), "reach");
     cr_assert_not_null(reach, "referee.reach written");

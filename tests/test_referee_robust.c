@@ -34,8 +34,8 @@ static void teardown(void)
     (void)!system(cmd);
 }
 
-static const rules_pose SPEARS = {{200, 110}, RULES_PI / 2}, RIDERS = {{480, 90}, RULES_PI / 2},
-                        WOLVES = {{560, 430}, -RULES_PI / 2};
+static const rules_pose SPEARS = {{200, 110}, BASE_PI / 2}, RIDERS = {{480, 90}, BASE_PI / 2},
+                        WOLVES = {{560, 430}, -BASE_PI / 2};
 
 /* The after table: spears 4.5" ahead, riders `riders_in` ahead, wolves absent from the picture. */
 static rules_snapshot *after_table(const fs_table *t, double riders_in)
@@ -45,8 +45,8 @@ static rules_snapshot *after_table(const fs_table *t, double riders_in)
         rules_unit *u = &a->units[i];
         double in = strcmp(u->id, "spears") == 0 ? 4.5 : strcmp(u->id, "riders") == 0 ? riders_in : 0;
         for (size_t k = 0; k < u->n_models; k++)
-            u->models[k].pos = rules_v2_add(u->models[k].pos, rules_v2_scale(rules_v2_dir(u->models[k].facing),
-                                                                             rules_in_to_mm(in)));
+            u->models[k].pos = base_v2_add(u->models[k].pos, base_v2_scale(base_v2_dir(u->models[k].facing),
+                                                                             base_in_to_mm(in)));
     }
     a->n_units--; /* wolves: last added, not drawn */
     free(a->units[a->n_units].models);
@@ -66,8 +66,8 @@ static void write_scene(const rules_snapshot *s, const char *name, int seed)
     cJSON_AddNumberToObject(r, "seed", seed);
     char path[512];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    rules_error err;
-    cr_assert_eq(rules_json_write_file(root, path, &err), 0, "%s", err.msg);
+    base_error err;
+    cr_assert_eq(base_json_write_file(root, path, &err), 0, "%s", err.msg);
     cJSON_Delete(root);
 }
 
@@ -91,7 +91,7 @@ static void referee(double riders_in, cli_result *r, cJSON **report)
     fs_add_block(&t, "wolves", "blue", 5, 3, WOLVES);
     ds_camera_params cam = {1280, 960, 1500, 1000, 10, 30, {350, 250}, {-0.10, 0.04, 0.0004, -0.0003, 0}};
     calib_file calib;
-    rules_error err;
+    base_error err;
     cr_assert_eq(ds_camera_make(&cam, &calib, &err), 0, "%s", err.msg);
     char path[512];
     snprintf(path, sizeof path, "%s/calib.json", dir);
@@ -112,7 +112,7 @@ static void referee(double riders_in, cli_result *r, cJSON **report)
              dir, dir, dir, dir, dir);
     cr_assert_eq(cli_run(args, r), 0);
     snprintf(path, sizeof path, "%s/out/report.json", dir);
-    *report = rules_json_parse_file(path, &err);
+    *report = base_json_parse_file(path, &err);
 }
 
 static const char *verdict_of(const cJSON *report, const char *unit)

@@ -29,10 +29,10 @@ static void make(fixture *f)
     for (int i = 0; i < 5; i++) {
         char id[8];
         snprintf(id, sizeof id, "m%d", i);
-        rules_vec2 p = rules_v2(100 + 30 * i, 200);
+        base_vec2 p = base_v2(100 + 30 * i, 200);
         cr_assert(rules_unit_add_model(u, id, p, 0));
         if (!isnan(off[i])) {
-            rules_model *m = rules_unit_add_model(d, id, rules_v2(p.x, p.y + off[i]), rules_deg_to_rad(turn[i]));
+            rules_model *m = rules_unit_add_model(d, id, base_v2(p.x, p.y + off[i]), base_deg_to_rad(turn[i]));
             cr_assert(m);
             m->inferred = i == 1;
         }
@@ -104,13 +104,13 @@ Test(render_score, inferred_model_held_by_an_alternative_is_not_wrong)
     rules_placement *far = rules_unit_add_alternative(d, "rear rank left-aligned");
     rules_placement *near = rules_unit_add_alternative(d, "rear rank with gaps");
     cr_assert(far && near);
-    cr_assert_eq(rules_placement_add_model(far, "m2", rules_v2(160, 230), 0, 2), 0);   /* 30 mm off */
+    cr_assert_eq(rules_placement_add_model(far, "m2", base_v2(160, 230), 0, 2), 0);   /* 30 mm off */
     ds_score s;
     ds_score_init(&s);
     cr_assert_eq(ds_score_models(&s, f.truth_snap, &f.truth, f.detected), 0);
     cr_expect_eq(s.wrong, 1, "no alternative holds m2 yet");
     cr_expect_eq(s.among_alternatives, 0);
-    cr_assert_eq(rules_placement_add_model(near, "m2", rules_v2(160, 204.9), 0, 2), 0);  /* 4.9 mm off */
+    cr_assert_eq(rules_placement_add_model(near, "m2", base_v2(160, 204.9), 0, 2), 0);  /* 4.9 mm off */
     cr_assert_eq(ds_score_models(&s, f.truth_snap, &f.truth, f.detected), 0);
     cr_expect_eq(s.wrong, 1, "the second frame's m2 is held by an alternative");
     cr_expect_eq(s.among_alternatives, 1);

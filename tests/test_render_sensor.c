@@ -31,9 +31,9 @@ static cvs_sensor clean_sensor(void)
     return s;
 }
 
-static cvs_image *flat(int w, int h, int r, int g, int b)
+static base_image *flat(int w, int h, int r, int g, int b)
 {
-    cvs_image *img = cvs_image_new(w, h, 3, 0);
+    base_image *img = base_image_new(w, h, 3, 0);
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
             uint8_t *p = img->data + y * img->stride + 3 * x;
@@ -42,10 +42,10 @@ static cvs_image *flat(int w, int h, int r, int g, int b)
     return img;
 }
 
-static cvs_image *capture(const cvs_image *optical, const cvs_sensor *s)
+static base_image *capture(const base_image *optical, const cvs_sensor *s)
 {
-    rules_error err;
-    cvs_image *out = cvs_image_new(optical->width, optical->height, 3, 0);
+    base_error err;
+    base_image *out = base_image_new(optical->width, optical->height, 3, 0);
     cr_assert_eq(cvs_render_sensor(optical, s, out, &err), 0, "%s", err.msg);
     return out;
 }
@@ -63,7 +63,7 @@ Test(render_sensor, flat_grey_follows_the_srgb_curve)
         for (int i = 0; i < 5; i++) {
             cvs_sensor s = clean_sensor();
             s.exposure = exposures[e];
-            cvs_image *in = flat(64, 64, levels[i], levels[i], levels[i]), *out = capture(in, &s);
+            base_image *in = flat(64, 64, levels[i], levels[i], levels[i]), *out = capture(in, &s);
             const double want = 255 * linear_to_srgb(exposures[e] * srgb_to_linear(levels[i] / 255.0));
             for (int y = 4; y < 60; y++)
                 for (int x = 4; x < 60; x++)
@@ -72,8 +72,8 @@ Test(render_sensor, flat_grey_follows_the_srgb_curve)
                         cr_assert(fabs(got - want) <= 1.0, "level %d exposure %.2f: got %d, want %.2f", levels[i],
                                   exposures[e], got, want);
                     }
-            cvs_image_free(in);
-            cvs_image_free(out);
+            base_image_free(in);
+            base_image_free(out);
         }
 }
 
@@ -82,12 +82,12 @@ Test(render_sensor, white_balance_gives_colours_back)
 {
     cvs_sensor s = clean_sensor();
     s.illuminant[0] = 0.85, s.illuminant[1] = 1, s.illuminant[2] = 0.6;
-    cvs_image *in = flat(64, 64, 200, 40, 60), *out = capture(in, &s);
+    base_image *in = flat(64, 64, 200, 40, 60), *out = capture(in, &s);
     const uint8_t *p = out->data + 32 * out->stride + 3 * 32;
     cr_expect(abs(p[2] - 200) <= 1 && abs(p[1] - 40) <= 1 && abs(p[0] - 60) <= 1, "got r %d g %d b %d", p[2], p[1],
               p[0]);
-    cvs_image_free(in);
-    cvs_image_free(out);
+    base_image_free(in);
+    base_image_free(out);
 }
 
 /*
@@ -107,7 +107,7 @@ Test(render_sensor, noise_is_shot_plus_read_noise_in_electrons)
         /* The optical level whose linear value is closest to lin[k]; its own linear value is the truth. */
         const int v = (int)lround(255 * linear_to_srgb(lin[k]));
         const double mean_e = srgb_to_linear(v / 255.0) * s.white_electrons;
-        cvs_image *in = flat(208, 208, v, v, v), *out = capture(in, &s);
+        base_image *in = flat(208, 208, v, v, v), *out = capture(in, &s);
         double sum = 0, sum2 = 0;
         int n = 0;
         for (int y = 4; y < 204; y += 2)
@@ -118,8 +118,8 @@ Test(render_sensor, noise_is_shot_plus_read_noise_in_electrons)
         const double m = sum / n, var = sum2 / n - m * m, want = mean_e + 9;
         cr_expect(fabs(m - mean_e) / mean_e < 0.02, "mean %.2f e-, want %.2f", m, mean_e);
         cr_expect(fabs(var - want) / want < tol[k], "variance %.2f e-^2, want %.2f (n %d)", var, want, n);
-        cvs_image_free(in);
-        cvs_image_free(out);
+        base_image_free(in);
+        base_image_free(out);
     }
 }
 
@@ -131,13 +131,13 @@ Test(render_sensor, noise_is_shot_plus_read_noise_in_electrons)
 Test(render_sensor, mosaic_fringes_edges_and_nothing_else)
 {
     cvs_sensor s = clean_sensor();
-    cvs_image *in = flat(64, 64, 30, 30, 30);
+    base_image *in = flat(64, 64, 30, 30, 30);
     for (int y = 0; y < 64; y++)
         for (int x = 0; x < 64; x++)
             if (x > y / 3 + 20)  /* a slanted edge crosses every phase of the mosaic */
                 for (int c = 0; c < 3; c++)
                     in->data[y * in->stride + 3 * x + c] = 230;
-    cvs_image *out = capture(in, &s);
+    base_image *out = capture(in, &s);
     int fringe = 0, flat_worst = 0;
     for (int y = 4; y < 60; y++)
         for (int x = 4; x < 60; x++) {
@@ -152,8 +152,8 @@ Test(render_sensor, mosaic_fringes_edges_and_nothing_else)
         }
     cr_expect_geq(fringe, 8, "colour fringe at the edge: %d levels", fringe);
     cr_expect_leq(flat_worst, 1, "flat grey stays grey: %d levels", flat_worst);
-    cvs_image_free(in);
-    cvs_image_free(out);
+    base_image_free(in);
+    base_image_free(out);
 }
 
 /*
@@ -164,8 +164,8 @@ Test(render_sensor, mosaic_fringes_edges_and_nothing_else)
  */
 Test(render_sensor, gray_is_the_jpeg_luma)
 {
-    rules_error err;
-    cvs_image *bgr = cvs_image_new(96, 96, 3, 0), *gray = cvs_image_new(96, 96, 1, 0);
+    base_error err;
+    base_image *bgr = base_image_new(96, 96, 3, 0), *gray = base_image_new(96, 96, 1, 0);
     for (int y = 0; y < 96; y++)
         for (int x = 0; x < 96; x++) {
             uint8_t *p = bgr->data + y * bgr->stride + 3 * x;
@@ -186,6 +186,6 @@ Test(render_sensor, gray_is_the_jpeg_luma)
             sum += fabs(gray->data[y * gray->stride + x] - (0.299 * p[2] + 0.587 * p[1] + 0.114 * p[0]));
         }
     cr_expect_leq(sum / (96 * 96), 1.5, "mean luma difference %.3f", sum / (96 * 96));
-    cvs_image_free(bgr);
-    cvs_image_free(gray);
+    base_image_free(bgr);
+    base_image_free(gray);
 }

@@ -22,7 +22,7 @@
 /* One unit of one file and two ranks: model 0 in front, model 1 right behind it. */
 static ds_scene *two_in_a_file(void)
 {
-    rules_error err;
+    base_error err;
     ds_gen_params g;
     ds_gen_params_small(&g);
     g.units = 1, g.files = 1, g.ranks = 2;
@@ -44,11 +44,11 @@ static ds_scene *two_in_a_file(void)
  * standing on the side `from` points to; a long lens, so a 16 mm tag is
  * ~40 px and its edge pixels weigh little.
  */
-static void aim(ds_scene *s, rules_vec2 target, rules_vec2 from, double view_deg)
+static void aim(ds_scene *s, base_vec2 target, base_vec2 from, double view_deg)
 {
-    rules_error err;
+    base_error err;
     ds_camera_params cp = {640, 480, 2400, 800, view_deg, 0, {target.x, target.y}, {-0.2, 0.07, 0, 0, 0}};
-    cp.tilt_dir_deg = rules_rad_to_deg(atan2(-from.y, -from.x));
+    cp.tilt_dir_deg = base_rad_to_deg(atan2(-from.y, -from.x));
     cr_assert_eq(ds_camera_make(&cp, &s->calib, &err), 0, "%s", err.msg);
 }
 
@@ -58,9 +58,9 @@ static void aim(ds_scene *s, rules_vec2 target, rules_vec2 from, double view_deg
  * tag paper and ink in some channel: a pixel about half covered), 25 for
  * hands (human skin, shaded, is >= 30 from both).
  */
-static double changed_share(const cvs_image *a, const cvs_image *b, const double corners[4][2], int threshold)
+static double changed_share(const base_image *a, const base_image *b, const double corners[4][2], int threshold)
 {
-    cvs_image *m = cvs_image_new(a->width, a->height, 1, 0);
+    base_image *m = base_image_new(a->width, a->height, 1, 0);
     for (int y = 0; y < a->height; y++)
         for (int x = 0; x < a->width; x++) {
             int d = 0;
@@ -74,15 +74,15 @@ static double changed_share(const cvs_image *a, const cvs_image *b, const double
     for (int k = 0; k < 4; k++)
         xy[2 * k] = corners[k][0], xy[2 * k + 1] = corners[k][1];
     double share = cvs_render_coverage(m, xy, 4);
-    cvs_image_free(m);
+    base_image_free(m);
     return share;
 }
 
 /* The optics with and without figures (or hands); the truth of the first. */
-static void render_twice(ds_scene *s, ds_render_params with, ds_render_params without, cvs_image **a, cvs_image **b,
+static void render_twice(ds_scene *s, ds_render_params with, ds_render_params without, base_image **a, base_image **b,
                          ds_truth *truth)
 {
-    rules_error err;
+    base_error err;
     ds_truth t2 = {0};
     cr_assert_eq(ds_render_optics(s->snapshot, s->roster, &s->calib, &with, a, truth, &err), 0, "%s", err.msg);
     cr_assert_eq(ds_render_optics(s->snapshot, s->roster, &s->calib, &without, b, &t2, &err), 0, "%s", err.msg);
@@ -101,11 +101,11 @@ Test(render_truth, figure_seen_off_axis_hides_the_tag_behind_as_the_truth_says)
 {
     ds_scene *s = two_in_a_file();
     const rules_model *front = &s->snapshot->units[0].models[0], *rear = &s->snapshot->units[0].models[1];
-    const rules_vec2 fwd = rules_v2_dir(front->facing);
-    aim(s, rules_v2_scale(rules_v2_add(front->pos, rear->pos), 0.5), fwd, 38);
+    const base_vec2 fwd = base_v2_dir(front->facing);
+    aim(s, base_v2_scale(base_v2_add(front->pos, rear->pos), 0.5), fwd, 38);
     ds_render_params without = s->render;
     without.figures = 0;
-    cvs_image *a = NULL, *b = NULL;
+    base_image *a = NULL, *b = NULL;
     ds_truth truth = {0};
     render_twice(s, s->render, without, &a, &b, &truth);
     cr_assert_eq(truth.n_models, 2);
@@ -119,8 +119,8 @@ Test(render_truth, figure_seen_off_axis_hides_the_tag_behind_as_the_truth_says)
               t->occluded_figure);
     /* The front model's own tag lies ahead of its figure: nothing falls on it from this side. */
     cr_expect_eq(truth.tags[truth.models[0].tag].occluded, 0.0);
-    cvs_image_free(a);
-    cvs_image_free(b);
+    base_image_free(a);
+    base_image_free(b);
     ds_truth_clear(&truth);
     ds_scene_free(s);
 }
@@ -130,10 +130,10 @@ Test(render_truth, figure_seen_from_above_hides_nothing_behind_it)
 {
     ds_scene *s = two_in_a_file();
     const rules_model *front = &s->snapshot->units[0].models[0], *rear = &s->snapshot->units[0].models[1];
-    aim(s, rules_v2_scale(rules_v2_add(front->pos, rear->pos), 0.5), rules_v2_dir(front->facing), 0);
+    aim(s, base_v2_scale(base_v2_add(front->pos, rear->pos), 0.5), base_v2_dir(front->facing), 0);
     ds_render_params without = s->render;
     without.figures = 0;
-    cvs_image *a = NULL, *b = NULL;
+    base_image *a = NULL, *b = NULL;
     ds_truth truth = {0};
     render_twice(s, s->render, without, &a, &b, &truth);
     const ds_truth_tag *t = &truth.tags[truth.models[1].tag];
@@ -141,8 +141,8 @@ Test(render_truth, figure_seen_from_above_hides_nothing_behind_it)
     cr_expect_eq(t->border_occluded, 0.0);
     cr_expect(t->fully_visible);
     cr_expect_leq(changed_share(a, b, t->corners, 60), 0.01);
-    cvs_image_free(a);
-    cvs_image_free(b);
+    base_image_free(a);
+    base_image_free(b);
     ds_truth_clear(&truth);
     ds_scene_free(s);
 }
@@ -154,7 +154,7 @@ Test(render_truth, figure_seen_from_above_hides_nothing_behind_it)
  */
 Test(render_truth, hand_over_a_tag_is_recorded_for_its_model)
 {
-    rules_error err;
+    base_error err;
     ds_gen_params g;
     ds_gen_params_small(&g);
     ds_scene *s = ds_scene_generate(&g, &err);
@@ -171,7 +171,7 @@ Test(render_truth, hand_over_a_tag_is_recorded_for_its_model)
         for (size_t mi = 0; mi < s->snapshot->units[ui].n_models; mi++, k++)
             if (s->snapshot->units[ui].models[mi].pos.y < best)
                 best = s->snapshot->units[ui].models[mi].pos.y, under = k, u = &s->snapshot->units[ui];
-    rules_vec2 tc;
+    base_vec2 tc;
     double th;
     const vis_roster_model *rm = &s->roster->models[under];
     const rules_model *m = rules_snapshot_find_model(s->snapshot, rm->id, NULL);
@@ -183,14 +183,14 @@ Test(render_truth, hand_over_a_tag_is_recorded_for_its_model)
     k = 0;
     for (size_t ui = 0; ui < s->snapshot->n_units; ui++)
         for (size_t mi = 0; mi < s->snapshot->units[ui].n_models; mi++, k++) {
-            const rules_vec2 q = s->snapshot->units[ui].models[mi].pos;
-            if (q.y > s->roster->board_depth / 2 && rules_v2_dist(q, tc) > far_d)
-                far_d = rules_v2_dist(q, tc), far = k;
+            const base_vec2 q = s->snapshot->units[ui].models[mi].pos;
+            if (q.y > s->roster->board_depth / 2 && base_v2_dist(q, tc) > far_d)
+                far_d = base_v2_dist(q, tc), far = k;
         }
     cr_assert_gt(far_d, 200, "a model far from the hand and its arm (%.0f mm)", far_d);
     ds_render_params without = with;
     without.n_hand_at = 0;
-    cvs_image *a = NULL, *b = NULL;
+    base_image *a = NULL, *b = NULL;
     ds_truth truth = {0};
     render_twice(s, with, without, &a, &b, &truth);
     const ds_truth_tag *t = &truth.tags[truth.models[under].tag];
@@ -201,8 +201,8 @@ Test(render_truth, hand_over_a_tag_is_recorded_for_its_model)
     cr_expect(fabs(changed - t->occluded_hand) <= 0.05, "pixels changed on %.3f, truth %.3f", changed, t->occluded_hand);
     cr_expect_eq(truth.tags[truth.models[far].tag].occluded_hand, 0.0);
     cr_expect_not(truth.models[far].hand_hidden);
-    cvs_image_free(a);
-    cvs_image_free(b);
+    base_image_free(a);
+    base_image_free(b);
     ds_truth_clear(&truth);
     ds_scene_free(s);
 }
@@ -211,9 +211,9 @@ Test(render_truth, hand_over_a_tag_is_recorded_for_its_model)
 static void lateral(const rules_unit *u, const vis_roster *ro, size_t first, double *off, int *rank)
 {
     const double th = u->models[0].facing;
-    const rules_vec2 right = rules_v2(sin(th), -cos(th)), left0 = u->models[0].pos;
+    const base_vec2 right = base_v2(sin(th), -cos(th)), left0 = u->models[0].pos;
     for (size_t i = 0; i < u->n_models; i++) {
-        off[i] = rules_v2_dot(rules_v2_sub(u->models[i].pos, left0), right);
+        off[i] = base_v2_dot(base_v2_sub(u->models[i].pos, left0), right);
         rank[i] = ro->models[first + i].rank;
     }
 }
@@ -230,7 +230,7 @@ Test(render_truth, incomplete_rear_ranks_stand_as_players_place_them)
 {
     int seen[5] = {0};
     for (int table = 1; table <= ds_hard_preset_count(); table++) {
-        rules_error err;
+        base_error err;
         ds_hard_params hp;
         ds_hard_preset(table, &hp);
         hp.jitter_mm = 0;
@@ -292,7 +292,7 @@ Test(render_truth, incomplete_rear_ranks_stand_as_players_place_them)
 Test(render_truth, hard_pairs_move_exactly_two_units)
 {
     for (int table = 1; table <= ds_hard_preset_count(); table++) {
-        rules_error err;
+        base_error err;
         ds_hard_params hp;
         ds_hard_preset(table, &hp);
         ds_hard_table *t = ds_hard_generate(&hp, &err);
@@ -304,8 +304,8 @@ Test(render_truth, hard_pairs_move_exactly_two_units)
             const int k = strcmp(a->units[ui].id, pr.moves[0].unit) == 0 ? 0
                           : strcmp(a->units[ui].id, pr.moves[1].unit) == 0 ? 1 : -1;
             for (size_t mi = 0; mi < a->units[ui].n_models; mi++) {
-                const double d = rules_v2_dist(a->units[ui].models[mi].pos, b->units[ui].models[mi].pos);
-                const double want = k < 0 ? 0 : rules_in_to_mm(k == 0 ? 4.5 : 11);
+                const double d = base_v2_dist(a->units[ui].models[mi].pos, b->units[ui].models[mi].pos);
+                const double want = k < 0 ? 0 : base_in_to_mm(k == 0 ? 4.5 : 11);
                 cr_expect(fabs(d - want) < 1e-9, "table %d %s: moved %.9f mm, want %.3f", table,
                           a->units[ui].models[mi].id, d, want);
             }
@@ -337,7 +337,7 @@ Test(render_truth, hard_pairs_move_exactly_two_units)
  */
 Test(render_truth, far_side_small_tags_lie_where_the_truth_says)
 {
-    rules_error err;
+    base_error err;
     ds_hard_params hp;
     ds_hard_preset(3, &hp);
     ds_hard_table *t = ds_hard_generate(&hp, &err);
@@ -351,7 +351,7 @@ Test(render_truth, far_side_small_tags_lie_where_the_truth_says)
         const vis_roster_model *rm = &s->roster->models[i];
         const vis_tag_mount *mt = &s->roster->units[rm->unit].mount;
         const rules_model *m = rules_snapshot_find_model(s->snapshot, rm->id, NULL);
-        rules_vec2 c;
+        base_vec2 c;
         double th, p0[2], p1[2];
         vis_tag_mount_place(mt, m->pos, m->facing, &c, &th);
         double A[3] = {c.x - mt->size / 2, c.y, mt->height}, B[3] = {c.x + mt->size / 2, c.y, mt->height};
@@ -363,7 +363,7 @@ Test(render_truth, far_side_small_tags_lie_where_the_truth_says)
     int x0 = (int)fmin(fmax(at[0] - 320, 0), s->calib.width - 640) & ~1;
     int y0 = (int)fmin(fmax(at[1] - 240, 0), s->calib.height - 480) & ~1;
     cr_assert_eq(ds_hard_crop(&s->calib, x0, y0, 640, 480, &err), 0, "%s", err.msg);
-    cvs_image *img = NULL;
+    base_image *img = NULL;
     ds_truth truth = {0};
     cr_assert_eq(ds_render(s->snapshot, s->roster, &s->calib, &s->render, &img, &truth, &err), 0, "%s", err.msg);
     apriltag_detector_t *td = apriltag_detector_create();
@@ -395,7 +395,7 @@ Test(render_truth, far_side_small_tags_lie_where_the_truth_says)
     apriltag_detections_destroy(dets);
     apriltag_detector_destroy(td);
     tag36h11_destroy(tf);
-    cvs_image_free(img);
+    base_image_free(img);
     ds_truth_clear(&truth);
     ds_hard_free(t);
 }

@@ -36,7 +36,7 @@ static void infer(rules_unit *u, const char *id)
 }
 
 /* The rear two models (spears-9, spears-10) at rear-rank files f9 and f10 of the unit's own grid. */
-static void rear_at(const rules_unit *u, double f9, double f10, rules_vec2 *p9, rules_vec2 *p10)
+static void rear_at(const rules_unit *u, double f9, double f10, base_vec2 *p9, base_vec2 *p10)
 {
     rules_formation f;
     cr_assert_eq(rules_formation_fit(u, NULL, &f, NULL), 0);
@@ -52,7 +52,7 @@ static void ambiguous_rear(rules_unit *u, double primary)
         double first;
         const char *label;
     } places[] = {{0, "rear rank left-aligned"}, {1, "rear rank centred"}, {2, "rear rank right-aligned"}};
-    rules_vec2 p9, p10;
+    base_vec2 p9, p10;
     infer(u, "spears-9");
     infer(u, "spears-10");
     double heading = u->models[0].facing;
@@ -72,22 +72,22 @@ static void ambiguous_rear(rules_unit *u, double primary)
 }
 
 /* A copy of `u` in `after`, every model translated by d (alternatives carried too). */
-static rules_unit *translated(rules_snapshot *after, const rules_unit *u, rules_vec2 d)
+static rules_unit *translated(rules_snapshot *after, const rules_unit *u, base_vec2 d)
 {
     rules_unit *c = rules_snapshot_add_unit(after, u->id, u->side);
     c->base_width = u->base_width, c->base_depth = u->base_depth;
     c->advance_rate = u->advance_rate, c->march_rate = u->march_rate;
     for (size_t j = 0; j < u->n_models; j++) {
         rules_model *m =
-            rules_unit_add_model(c, u->models[j].id, rules_v2_add(u->models[j].pos, d), u->models[j].facing);
+            rules_unit_add_model(c, u->models[j].id, base_v2_add(u->models[j].pos, d), u->models[j].facing);
         m->evidence = u->models[j].evidence, m->inferred = u->models[j].inferred, m->sigma_mm = u->models[j].sigma_mm;
     }
     return c;
 }
 
-static rules_vec2 ahead(double heading, double inches)
+static base_vec2 ahead(double heading, double inches)
 {
-    return rules_v2_scale(rules_v2_dir(heading), rules_in_to_mm(inches));
+    return base_v2_scale(base_v2_dir(heading), base_in_to_mm(inches));
 }
 
 typedef struct judged {
@@ -96,7 +96,7 @@ typedef struct judged {
 
 static void judge(const rules_snapshot *b, const rules_snapshot *a, rules_move_type move, judged *j)
 {
-    rules_error err;
+    base_error err;
     rules_robust_options o;
     rules_robust_options_default(&o);
     o.check.move = move;
@@ -112,7 +112,7 @@ static void judged_clear(judged *j)
     rules_report_clear(&j->plain);
 }
 
-static const rules_pose START = {{600, 400}, RULES_PI / 2};
+static const rules_pose START = {{600, 400}, BASE_PI / 2};
 
 /*
  * The case that must stay ILLEGAL: an 11" March at March 10" with every
@@ -132,7 +132,7 @@ Test(robust, march_11in_every_model_seen_stays_illegal)
     cr_expect_not(j.robust.legal);
     const rules_violation *v = rules_unit_report_find(ur, "MU-MODEL-DIST");
     cr_assert_not_null(v);
-    cr_expect_float_eq(v->measured, rules_in_to_mm(11), 1e-6, "measured %.3f mm", v->measured);
+    cr_expect_float_eq(v->measured, base_in_to_mm(11), 1e-6, "measured %.3f mm", v->measured);
     cr_expect_eq(v->n_models, 10);
     judged_clear(&j);
     rules_snapshot_free(b);
@@ -187,7 +187,7 @@ Test(robust, legal_advance_with_ambiguous_rear_models_is_not_illegal)
     cr_expect_eq(ur->move, RULES_MOVE_ADVANCE);
     cr_expect(j.robust.legal);
     for (size_t i = 0; i < ur->n_models; i++)
-        cr_expect_float_eq(ur->models[i].distance_mm, rules_in_to_mm(4.5), 1e-6, "%s moved %.3f mm",
+        cr_expect_float_eq(ur->models[i].distance_mm, base_in_to_mm(4.5), 1e-6, "%s moved %.3f mm",
                            ur->models[i].id, ur->models[i].distance_mm);
     judged_clear(&j);
     rules_snapshot_free(b);
@@ -204,7 +204,7 @@ Test(robust, unmoved_unit_is_not_a_reform)
     rules_snapshot *b = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D), *a = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
     rules_unit *u = spears(b, START);
     ambiguous_rear(u, 1);
-    rules_unit *c = translated(a, u, rules_v2(0.3, -0.2));
+    rules_unit *c = translated(a, u, base_v2(0.3, -0.2));
     rules_unit_clear_alternatives(c);
     ambiguous_rear(c, 0);
     judged j;
@@ -228,7 +228,7 @@ Test(robust, unseen_models_keep_their_slots)
     infer(u, "spears-10");
     rules_unit *c = translated(a, u, ahead(START.heading, 4.5));
     rules_model *m9 = rules_unit_find_model(c, "spears-9"), *m10 = rules_unit_find_model(c, "spears-10");
-    rules_vec2 t = m9->pos;
+    base_vec2 t = m9->pos;
     m9->pos = m10->pos, m10->pos = t;
     judged j;
     judge(b, a, RULES_MOVE_AUTO, &j);
@@ -250,7 +250,7 @@ Test(robust, over_the_limit_within_uncertainty_cannot_tell)
             u->models[k].evidence = rough ? RULES_EVIDENCE_ROUGH : RULES_EVIDENCE_SEEN;
             u->models[k].sigma_mm = rough ? 1.0 : 0.2;
         }
-        translated(a, u, rules_v2_add(ahead(START.heading, 10), ahead(START.heading, 2.0 / 25.4)));
+        translated(a, u, base_v2_add(ahead(START.heading, 10), ahead(START.heading, 2.0 / 25.4)));
         judged j;
         judge(b, a, RULES_MOVE_MARCH, &j);
         cr_assert_eq(j.robust.n_units, 1);
@@ -274,7 +274,7 @@ Test(robust, unit_not_seen_cannot_judge)
 {
     rules_snapshot *b = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D), *a = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
     const rules_unit *u = spears(b, START);
-    translated(a, u, rules_v2(0, 0));
+    translated(a, u, base_v2(0, 0));
     rules_unit *w = fx_block(b, "wolves", "blue", 25, 3, 6, (rules_pose){{1200, 700}, 0}, 8, 16);
     cr_assert_not_null(rules_snapshot_add_unseen(a, w->id, w->side, w->n_models));
     cr_assert_not_null(rules_snapshot_add_unseen(b, "ghosts", "blue", 5));
@@ -302,7 +302,7 @@ Test(robust, unit_not_seen_cannot_judge)
     o.check.unit_id = "ghosts";
     rules_report r;
     rules_report_init(&r);
-    rules_error err;
+    base_error err;
     cr_assert_eq(rules_robust_check(b, a, &o, &r, &err), 0, "%s", err.msg);
     cr_assert_eq(r.n_units, 1);
     cr_expect_eq(r.units[0].verdict, RULES_VERDICT_NOT_SEEN);
@@ -365,7 +365,7 @@ Test(robust, snapshot_evidence_round_trip)
     u->placements_complete = false;
     rules_snapshot_add_unseen(b, "ghosts", "blue", 5);
     cJSON *j = rules_json_from_snapshot(b);
-    rules_error err;
+    base_error err;
     rules_snapshot *c = rules_json_to_snapshot(j, "mem", &err);
     cJSON_Delete(j);
     cr_assert_not_null(c, "%s", err.msg);
@@ -428,10 +428,10 @@ Test(robust, identities_that_decide_the_call_cannot_tell)
         rules_unit *u = fx_block(b, "line", "red", 25, 12, 12, START, 5, 10);
         rules_formation f;
         cr_assert_eq(rules_formation_fit(u, NULL, &f, NULL), 0);
-        rules_unit *c = translated(a, u, rules_v2(0, 0));
+        rules_unit *c = translated(a, u, base_v2(0, 0));
         for (size_t k = 0; k < 12; k++) {
-            c->models[k].pos = rules_v2_add(f.centre, rules_v2_rot(rules_v2_sub(u->models[k].pos, f.centre), RULES_PI));
-            c->models[k].facing = rules_angle_wrap(u->models[k].facing + RULES_PI);
+            c->models[k].pos = base_v2_add(f.centre, base_v2_rot(base_v2_sub(u->models[k].pos, f.centre), BASE_PI));
+            c->models[k].facing = base_angle_wrap(u->models[k].facing + BASE_PI);
             bool end = k < 4 || k >= 8;
             u->models[k].sigma_mm = c->models[k].sigma_mm = 0.25;
             if (end && !all_seen) {
@@ -469,11 +469,11 @@ Test(robust, identical_unit_is_one_still_pair)
     rules_unit *u = spears(b, START);
     ambiguous_rear(u, 1);
     u->placements_complete = false;
-    rules_unit *c = translated(a, u, rules_v2(0, 0));
+    rules_unit *c = translated(a, u, base_v2(0, 0));
     ambiguous_rear(c, 1);
     c->placements_complete = false;
     cr_assert_gt(c->n_alternatives, 1);
-    rules_error err;
+    base_error err;
     rules_robust_options o;
     rules_robust_options_default(&o);
     o.check.unit_id = "spears";

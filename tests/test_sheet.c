@@ -20,7 +20,7 @@
 
 #include "cvshim.h"
 #include "rules_json.h"
-#include "vis_image.h"
+#include "media_image_read.h"
 #include "vision_test_util.h"
 
 #define DPI 300.0
@@ -89,8 +89,8 @@ static int decode_pages(int pages, found *out, int cap, double paper_w, double p
         snprintf(path, sizeof path, "%s/page-%d.png", dir, p);
         if (access(path, F_OK) != 0)
             snprintf(path, sizeof path, "%s/page-%02d.png", dir, p);
-        rules_error err;
-        cvs_image *img = vis_image_load(path, VIS_IMAGE_GRAY, &err);
+        base_error err;
+        base_image *img = media_image_load(path, MEDIA_IMAGE_GRAY, &err);
         cr_assert_not_null(img, "%s", err.msg);
         cr_assert_float_eq(img->width * mm, paper_w, 0.2, "page %d is %d px wide", p, img->width);
         cr_assert_float_eq(img->height * mm, paper_h, 0.2);
@@ -108,7 +108,7 @@ static int decode_pages(int pages, found *out, int cap, double paper_w, double p
             out[n++] = (found){d->id, p, d->c[0] * mm, d->c[1] * mm, edge * mm, 1};
         }
         apriltag_detections_destroy(dets);
-        cvs_image_free(img);
+        base_image_free(img);
     }
     apriltag_detector_destroy(td);
     tag36h11_destroy(tf);
@@ -122,8 +122,8 @@ static double bar_length(int page, double x_mm, double y_mm)
     snprintf(path, sizeof path, "%s/page-%d.png", dir, page);
     if (access(path, F_OK) != 0)
         snprintf(path, sizeof path, "%s/page-%02d.png", dir, page);
-    rules_error err;
-    cvs_image *img = vis_image_load(path, VIS_IMAGE_GRAY, &err);
+    base_error err;
+    base_image *img = media_image_load(path, MEDIA_IMAGE_GRAY, &err);
     cr_assert_not_null(img, "%s", err.msg);
     const int v = (int)(y_mm / 25.4 * DPI);
     const uint8_t *row = img->data + (size_t)v * img->stride;
@@ -136,7 +136,7 @@ static double bar_length(int page, double x_mm, double y_mm)
     while (w < img->width && row[w] <= 128)
         w++;
     double right = w + (255 - row[w]) / 255.0;
-    cvs_image_free(img);
+    base_image_free(img);
     return (right - left) * 25.4 / DPI;
 }
 
@@ -145,8 +145,8 @@ static void check_sheet(const char *paper, double pw, double ph)
     make_roster(paper);
     char path[512];
     snprintf(path, sizeof path, "%s/layout.json", dir);
-    rules_error err;
-    cJSON *layout = rules_json_parse_file(path, &err);
+    base_error err;
+    cJSON *layout = base_json_parse_file(path, &err);
     cr_assert_not_null(layout, "%s", err.msg);
     const cJSON *tags = cJSON_GetObjectItemCaseSensitive(layout, "tags"), *t;
     int pages = 0, n_layout = 0;

@@ -28,13 +28,13 @@ static void teardown(void)
 }
 TestSuite(suggest, .init = setup, .fini = teardown);
 
-static const rules_pose START = {{900, 300}, RULES_PI / 2};
-#define IN_MM(x) rules_in_to_mm(x)
+static const rules_pose START = {{900, 300}, BASE_PI / 2};
+#define IN_MM(x) base_in_to_mm(x)
 
 /* The check with suggestions, as `tableref check` makes it; the unit's report. */
 static const rules_unit_report *judge(rules_move_type move, const char *unit)
 {
-    rules_error err = {{0}};
+    base_error err = {{0}};
     opt.move = move;
     cr_assert_eq(rules_move_check(before, after, &opt, &report, &err), 0, "%s", err.msg);
     cr_assert_eq(rules_suggest_moves(before, after, &opt, &report, &err), 0, "%s", err.msg);
@@ -51,13 +51,13 @@ static rules_snapshot *towards_player(const rules_snapshot *s, const char *id, c
     rules_formation fp;
     rules_formation_fit(rules_snapshot_find_unit(after, id), NULL, &fp, NULL); /* the player's position */
     /* the rigid motion from the suggested pose to the player's, a fraction t of it */
-    double dh = rules_angle_wrap(fp.heading - sg->pose.heading) * t;
-    rules_vec2 fc = rules_v2_add(sg->pose.front_centre, rules_v2_scale(rules_v2_sub(fp.front_centre, sg->pose.front_centre), t));
+    double dh = base_angle_wrap(fp.heading - sg->pose.heading) * t;
+    base_vec2 fc = base_v2_add(sg->pose.front_centre, base_v2_scale(base_v2_sub(fp.front_centre, sg->pose.front_centre), t));
     for (size_t k = 0; k < sg->n_models; k++) {
         rules_model *m = rules_unit_find_model(u, sg->models[k].id);
-        rules_vec2 r = rules_v2_rot(rules_v2_sub(sg->models[k].pos, sg->pose.front_centre), dh);
-        m->pos = rules_v2_add(fc, r);
-        m->facing = rules_angle_wrap(sg->models[k].facing + dh);
+        base_vec2 r = base_v2_rot(base_v2_sub(sg->models[k].pos, sg->pose.front_centre), dh);
+        m->pos = base_v2_add(fc, r);
+        m->facing = base_angle_wrap(sg->models[k].facing + dh);
     }
     return c;
 }
@@ -67,7 +67,7 @@ static double farthest_shift(const rules_snapshot *a, const rules_snapshot *b, c
     const rules_unit *ua = rules_snapshot_find_unit(a, id), *ub = rules_snapshot_find_unit(b, id);
     double worst = 0;
     for (size_t k = 0; k < ua->n_models; k++)
-        worst = fmax(worst, rules_v2_dist(ua->models[k].pos, rules_unit_find_model(ub, ua->models[k].id)->pos));
+        worst = fmax(worst, base_v2_dist(ua->models[k].pos, rules_unit_find_model(ub, ua->models[k].id)->pos));
     return worst;
 }
 
@@ -84,7 +84,7 @@ static void assert_nearest_and_legal(const char *id)
     rules_snapshot *fixed = rules_suggest_apply(after, &report);
     rules_report again;
     rules_report_init(&again);
-    rules_error err = {{0}};
+    base_error err = {{0}};
     cr_assert_eq(rules_move_check(before, fixed, &opt, &again, &err), 0, "%s", err.msg);
     const rules_unit_report *now = rules_report_find_unit(&again, id);
     cr_assert(!now || now->verdict == RULES_VERDICT_LEGAL, "%s: the suggestion is legal (%s)", id,
@@ -111,7 +111,7 @@ static double shift_lower_bound(const char *id, double rate)
     const rules_unit *u0 = rules_snapshot_find_unit(before, id), *u1 = rules_snapshot_find_unit(after, id);
     double lb = 0;
     for (size_t k = 0; k < u0->n_models; k++)
-        lb = fmax(lb, rules_v2_dist(u0->models[k].pos, rules_unit_find_model(u1, u0->models[k].id)->pos) - rate);
+        lb = fmax(lb, base_v2_dist(u0->models[k].pos, rules_unit_find_model(u1, u0->models[k].id)->pos) - rate);
     return lb;
 }
 
@@ -123,8 +123,8 @@ Test(suggest, seed_figure_b_is_brought_back_within_the_march_rate)
     const rules_unit_report *ur = judge(RULES_MOVE_MARCH, "regiment");
     cr_assert_eq(ur->verdict, RULES_VERDICT_ILLEGAL);
     assert_nearest_and_legal("regiment");
-    double lb = shift_lower_bound("regiment", rules_in_to_mm(10));
-    cr_assert_float_eq(lb, rules_in_to_mm(11.81 - 10), 0.2, "regiment-16 ends 11.81\" away");
+    double lb = shift_lower_bound("regiment", base_in_to_mm(10));
+    cr_assert_float_eq(lb, base_in_to_mm(11.81 - 10), 0.2, "regiment-16 ends 11.81\" away");
     cr_assert_geq(ur->suggestion.shift_mm, lb - 0.01);
     cr_assert(strstr(ur->suggestion.text, "no model moves more than"), "%s", ur->suggestion.text);
 }
@@ -132,18 +132,18 @@ Test(suggest, seed_figure_b_is_brought_back_within_the_march_rate)
 Test(suggest, seed_figure_a_with_a_ten_inch_march_rate)
 {
     fx_seed_wheel_example('a', &before, &after);
-    before->units[0].march_rate = after->units[0].march_rate = rules_in_to_mm(10); /* its path is 10.14" */
+    before->units[0].march_rate = after->units[0].march_rate = base_in_to_mm(10); /* its path is 10.14" */
     const rules_unit_report *ur = judge(RULES_MOVE_MARCH, "regiment");
     cr_assert(rules_unit_report_find(ur, "MU-PATH-LENGTH"));
     assert_nearest_and_legal("regiment");
     /* cutting the path 0.14" short moves no model more than the wheel swings it: at most about 0.3" */
-    cr_assert_leq(ur->suggestion.shift_mm, rules_in_to_mm(0.3));
+    cr_assert_leq(ur->suggestion.shift_mm, base_in_to_mm(0.3));
 }
 
 Test(suggest, seed_figure_c_with_an_eleven_and_a_half_inch_march_rate)
 {
     fx_seed_wheel_example('c', &before, &after);
-    before->units[0].march_rate = after->units[0].march_rate = rules_in_to_mm(11.5); /* its path is 11.84" */
+    before->units[0].march_rate = after->units[0].march_rate = base_in_to_mm(11.5); /* its path is 11.84" */
     const rules_unit_report *ur = judge(RULES_MOVE_MARCH, "regiment");
     cr_assert_eq(ur->verdict, RULES_VERDICT_ILLEGAL);
     assert_nearest_and_legal("regiment");
@@ -170,16 +170,16 @@ static void moved(const char *id, const char *side, double right_mm, double forw
     rules_pose at = START;
     at.front_centre.x += 400 * (double)before->n_units;
     rules_unit *u = fx_block(before, id, side, 25, 5, 10, at, advance_in, march_in);
-    rules_vec2 d = rules_frame_to_board((rules_frame){{0, 0}, at.heading}, rules_v2(right_mm, forward_mm));
-    fx_shifted_copy(after, u, at, d, rules_deg_to_rad(turn_deg));
+    base_vec2 d = base_frame_to_board((base_frame){{0, 0}, at.heading}, base_v2(right_mm, forward_mm));
+    fx_shifted_copy(after, u, at, d, base_deg_to_rad(turn_deg));
 }
 
 Test(suggest, a_march_one_inch_too_long_goes_back_one_inch_along_its_path)
 {
-    moved("spears", "red", 0, rules_in_to_mm(11), 0, 5, 10);
+    moved("spears", "red", 0, base_in_to_mm(11), 0, 5, 10);
     const rules_unit_report *ur = judge(RULES_MOVE_MARCH, "spears");
-    cr_assert_float_eq(ur->suggestion.shift_mm, rules_in_to_mm(1), 0.02);
-    cr_assert_float_eq(ur->suggestion.back_along_path_mm, rules_in_to_mm(1), 0.02);
+    cr_assert_float_eq(ur->suggestion.shift_mm, base_in_to_mm(1), 0.02);
+    cr_assert_float_eq(ur->suggestion.back_along_path_mm, base_in_to_mm(1), 0.02);
     cr_assert(strstr(ur->suggestion.text, "move the spears back 1.00\" along their path"), "%s",
               ur->suggestion.text);
     assert_nearest_and_legal("spears");
@@ -187,23 +187,23 @@ Test(suggest, a_march_one_inch_too_long_goes_back_one_inch_along_its_path)
 
 Test(suggest, a_backward_advance_half_an_inch_too_long_comes_half_an_inch_forward)
 {
-    moved("spears", "red", 0, -rules_in_to_mm(3), 0, 5, 10); /* backwards: half of 5" */
+    moved("spears", "red", 0, -base_in_to_mm(3), 0, 5, 10); /* backwards: half of 5" */
     const rules_unit_report *ur = judge(RULES_MOVE_ADVANCE, "spears");
     cr_assert_str_eq(ur->direction, "backward");
-    cr_assert_float_eq(ur->suggestion.shift_mm, rules_in_to_mm(0.5), 0.02);
+    cr_assert_float_eq(ur->suggestion.shift_mm, base_in_to_mm(0.5), 0.02);
     assert_nearest_and_legal("spears");
 }
 
 Test(suggest, a_unit_half_an_inch_inside_unit_spacing_moves_half_an_inch_away)
 {
     /* marches 6" straight at an enemy whose boundary starts 6.5" ahead: it ends 0.5" from it */
-    moved("spears", "red", 0, rules_in_to_mm(6), 0, 5, 10);
-    rules_pose front = {rules_v2(START.front_centre.x, START.front_centre.y + rules_in_to_mm(6.5)), -RULES_PI / 2};
+    moved("spears", "red", 0, base_in_to_mm(6), 0, 5, 10);
+    rules_pose front = {base_v2(START.front_centre.x, START.front_centre.y + base_in_to_mm(6.5)), -BASE_PI / 2};
     rules_unit *e = fx_block(before, "orcs", "blue", 25, 5, 5, front, 5, 10);
-    fx_shifted_copy(after, e, front, rules_v2(0, 0), 0);
+    fx_shifted_copy(after, e, front, base_v2(0, 0), 0);
     const rules_unit_report *ur = judge(RULES_MOVE_MARCH, "spears");
     cr_assert(rules_unit_report_find(ur, "MU-SPACING-UNIT"));
-    cr_assert_float_eq(ur->suggestion.shift_mm, rules_in_to_mm(0.5), 0.02);
+    cr_assert_float_eq(ur->suggestion.shift_mm, base_in_to_mm(0.5), 0.02);
     assert_nearest_and_legal("spears");
 }
 
@@ -215,9 +215,9 @@ Test(suggest, a_reform_that_moved_its_centre_is_put_back_within_the_tolerance)
     rules_formation f;
     rules_formation_fit(&before->units[0], NULL, &f, NULL);
     for (size_t k = 0; k < u->n_models; k++) {
-        rules_vec2 r = rules_v2_sub(u->models[k].pos, f.centre);
-        u->models[k].pos = rules_v2_add(f.centre, rules_v2_add(rules_v2_scale(r, -1), rules_v2(10, 0)));
-        u->models[k].facing = rules_angle_wrap(u->models[k].facing + RULES_PI);
+        base_vec2 r = base_v2_sub(u->models[k].pos, f.centre);
+        u->models[k].pos = base_v2_add(f.centre, base_v2_add(base_v2_scale(r, -1), base_v2(10, 0)));
+        u->models[k].facing = base_angle_wrap(u->models[k].facing + BASE_PI);
     }
     const rules_unit_report *ur = judge(RULES_MOVE_REFORM, "spears");
     cr_assert(rules_unit_report_find(ur, "MU-REFORM-CENTRE"));
@@ -227,14 +227,14 @@ Test(suggest, a_reform_that_moved_its_centre_is_put_back_within_the_tolerance)
 
 Test(suggest, a_unit_that_may_not_move_is_sent_back_where_it_started)
 {
-    moved("spears", "red", 0, rules_in_to_mm(3), 0, 5, 10);
+    moved("spears", "red", 0, base_in_to_mm(3), 0, 5, 10);
     before->units[0].status = RULES_STATUS_FLEEING;
     const rules_unit_report *ur = judge(RULES_MOVE_ADVANCE, "spears");
     cr_assert(rules_unit_report_find(ur, "MU-ELIGIBLE"));
     cr_assert(strstr(ur->suggestion.text, "may not move"), "%s", ur->suggestion.text);
-    cr_assert_float_eq(ur->suggestion.shift_mm, rules_in_to_mm(3), 1e-6);
+    cr_assert_float_eq(ur->suggestion.shift_mm, base_in_to_mm(3), 1e-6);
     for (size_t k = 0; k < ur->suggestion.n_models; k++)
-        cr_assert_float_eq(rules_v2_dist(ur->suggestion.models[k].pos, before->units[0].models[k].pos), 0, 1e-9);
+        cr_assert_float_eq(base_v2_dist(ur->suggestion.models[k].pos, before->units[0].models[k].pos), 0, 1e-9);
 }
 
 /* ---- random illegal moves (deterministic) ------------------------------------------ */
@@ -263,8 +263,8 @@ Test(suggest, random_illegal_moves_get_legal_suggestions_no_farther_than_needed,
         rules_move_type type = RULES_MOVE_MARCH;
         if (k % 4 == 3) { /* a straight step back or sideways, too long or combined, as an Advance */
             type = RULES_MOVE_ADVANCE;
-            rules_vec2 d = rules_frame_to_board((rules_frame){{0, 0}, START.heading},
-                                                rules_v2((rnd() - 0.5) * 150, -(20 + 80 * rnd())));
+            base_vec2 d = base_frame_to_board((base_frame){{0, 0}, START.heading},
+                                                base_v2((rnd() - 0.5) * 150, -(20 + 80 * rnd())));
             fx_shifted_copy(after, u, START, d, 0);
         } else { /* forward, a wheel, forward: often past 10" or with the rear too far */
             double w = u->base_width * files;
@@ -277,12 +277,12 @@ Test(suggest, random_illegal_moves_get_legal_suggestions_no_farther_than_needed,
         if (k % 3 == 0) { /* an enemy unit near where it ends */
             rules_formation f;
             rules_formation_fit(&after->units[0], NULL, &f, NULL);
-            rules_pose e = {rules_v2_add(f.front_centre, rules_v2_scale(rules_v2_dir(f.heading), 20 + 40 * rnd())),
-                            f.heading + RULES_PI};
+            rules_pose e = {base_v2_add(f.front_centre, base_v2_scale(base_v2_dir(f.heading), 20 + 40 * rnd())),
+                            f.heading + BASE_PI};
             rules_unit *en = fx_block(before, "e", "blue", 25, 4, 8, e, 5, 10);
-            fx_shifted_copy(after, en, e, rules_v2(0, 0), 0);
+            fx_shifted_copy(after, en, e, base_v2(0, 0), 0);
         }
-        rules_error err = {{0}};
+        base_error err = {{0}};
         opt.move = type;
         cr_assert_eq(rules_move_check(before, after, &opt, &report, &err), 0, "%s", err.msg);
         cr_assert_eq(rules_suggest_moves(before, after, &opt, &report, &err), 0, "%s", err.msg);
@@ -291,7 +291,7 @@ Test(suggest, random_illegal_moves_get_legal_suggestions_no_farther_than_needed,
             continue;
         illegal++;
         assert_nearest_and_legal("u");
-        double rate = type == RULES_MOVE_MARCH ? rules_in_to_mm(10) : rules_in_to_mm(5);
+        double rate = type == RULES_MOVE_MARCH ? base_in_to_mm(10) : base_in_to_mm(5);
         cr_assert_geq(ur->suggestion.shift_mm, shift_lower_bound("u", rate) - 0.01, "case %d", k);
     }
     cr_assert_geq(illegal, 25, "most random cases are illegal (%d)", illegal);
@@ -306,7 +306,7 @@ Test(suggest, a_reform_move_half_an_inch_too_far_comes_back_half_an_inch)
     /* Mobility 2": the centre may travel 1"; the player carried the unit 1.5" sideways */
     moved("spears", "red", IN_MM(1.5), 0, 0, 5, 10);
     before->units[0].mobility = after->units[0].mobility = IN_MM(2);
-    rules_error err = {{0}};
+    base_error err = {{0}};
     opt.move = RULES_MOVE_REFORM_MOVE;
     cr_assert_eq(rules_reform_check(before, NULL, after, &opt, &report, &err), 0, "%s", err.msg);
     cr_assert_eq(rules_suggest_reform_moves(before, NULL, after, &opt, &report, &err), 0, "%s", err.msg);
@@ -350,7 +350,7 @@ static void measured(rules_unit *u, double sigma_mm)
 
 static const rules_unit_report *judge_robust(rules_move_type move, const char *unit)
 {
-    rules_error err = {{0}};
+    base_error err = {{0}};
     rules_robust_options ro;
     rules_robust_options_default(&ro);
     opt.move = move;
@@ -402,7 +402,7 @@ Test(suggest, the_suggested_snapshot_is_exact_where_the_camera_was_not)
         u->models[k].evidence = RULES_EVIDENCE_INFERRED;
         u->models[k].inferred = true;
         u->models[k].sigma_mm = 1.5;
-        cr_assert_eq(rules_placement_add_model(alt, u->models[k].id, rules_v2_add(u->models[k].pos, rules_v2(10, 0)),
+        cr_assert_eq(rules_placement_add_model(alt, u->models[k].id, base_v2_add(u->models[k].pos, base_v2(10, 0)),
                                                u->models[k].facing, 1.5),
                      0);
     }
@@ -422,7 +422,7 @@ Test(suggest, the_suggested_snapshot_is_exact_where_the_camera_was_not)
     ro.check = opt;
     rules_report again;
     rules_report_init(&again);
-    rules_error err = {{0}};
+    base_error err = {{0}};
     cr_assert_eq(rules_robust_check(before, fixed, &ro, &again, &err), 0, "%s", err.msg);
     const rules_unit_report *now = rules_report_find_unit(&again, "spears");
     cr_assert(!now || now->verdict == RULES_VERDICT_LEGAL, "%s", now ? now->why : "");

@@ -65,7 +65,7 @@ static int load_err(const char *name, char *msg, size_t cap)
     char path[512];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     table_file t;
-    rules_error err = {{0}};
+    base_error err = {{0}};
     int rc = table_file_load(path, &t, &err);
     snprintf(msg, cap, "%s", err.msg);
     if (rc == 0)
@@ -78,7 +78,7 @@ Test(table, bundled_demo_table_loads_everything)
     char path[512];
     snprintf(path, sizeof path, "%s/datasets/demo/table.json", src());
     table_file t;
-    rules_error err;
+    base_error err;
     cr_assert_eq(table_file_load(path, &t, &err), 0, "%s", err.msg);
     cr_assert_str_eq(t.name, "Demo table");
     cr_assert_eq(t.calib.width, 1280);
@@ -125,7 +125,7 @@ Test(table, referee_needs_nothing_else_and_judges_by_the_table, .init = setup, .
     cr_assert_eq(r.status, 0, "%s", r.err);
     char path[512];
     snprintf(path, sizeof path, "%s/after.json", dir);
-    rules_error err;
+    base_error err;
     rules_snapshot *s = rules_json_load_snapshot(path, &err);
     cr_assert_not_null(s, "%s", err.msg);
     cr_assert_eq(s->n_terrain, 1);
@@ -209,7 +209,7 @@ Test(table, two_armies_merge_and_collisions_are_named, .init = setup, .fini = te
     char path[512];
     snprintf(path, sizeof path, "%s/ok.json", dir);
     table_file t;
-    rules_error err;
+    base_error err;
     cr_assert_eq(table_file_load(path, &t, &err), 0, "%s", err.msg);
     cr_assert_eq(t.n_rosters, 2);
     cr_assert_eq(t.roster->n_units, 2);
@@ -228,20 +228,20 @@ Test(table, base_sizes_per_model)
                          "  \"tag\": {\"height_mm\": 3, \"size_mm\": 12},"
                          "  \"models\": [{\"id\": \"guard-1\", \"tag_id\": 11},"
                          "              {\"id\": \"guard-2\", \"tag_id\": 13, \"base_mm\": [25, 25], \"attachable\": true}]}]}";
-    rules_error err;
-    cJSON *j = rules_json_parse_string(roster, "r.json", &err);
+    base_error err;
+    cJSON *j = base_json_parse_string(roster, "r.json", &err);
     vis_roster *r = vis_roster_from_json(j, "r.json", &err);
     cr_assert_not_null(r, "%s", err.msg);
     cr_assert_float_eq(r->models[1].base_width, 25, 1e-12);
     cr_assert_float_eq(r->models[0].base_width, 0, 1e-12, "0: the unit's base");
     rules_snapshot *s = vis_roster_new_snapshot(r);
-    rules_model *m0 = rules_unit_add_model(&s->units[0], "guard-1", rules_v2(100, 100), 0);
+    rules_model *m0 = rules_unit_add_model(&s->units[0], "guard-1", base_v2(100, 100), 0);
     vis_roster_model_apply(&r->models[0], m0);
-    rules_model *m1 = rules_unit_add_model(&s->units[0], "guard-2", rules_v2(125, 100), 0);
+    rules_model *m1 = rules_unit_add_model(&s->units[0], "guard-2", base_v2(125, 100), 0);
     vis_roster_model_apply(&r->models[1], m1);
     cr_assert(s->units[0].models[1].attachable);
-    rules_obb b0 = rules_model_base(&s->units[0], &s->units[0].models[0]);
-    rules_obb b1 = rules_model_base(&s->units[0], &s->units[0].models[1]);
+    base_obb b0 = rules_model_base(&s->units[0], &s->units[0].models[0]);
+    base_obb b1 = rules_model_base(&s->units[0], &s->units[0].models[1]);
     cr_assert_float_eq(b0.width, 20, 1e-12);
     cr_assert_float_eq(b1.width, 25, 1e-12);
     cr_assert_float_eq(b1.depth, 25, 1e-12);

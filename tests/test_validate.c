@@ -14,7 +14,7 @@
 
 #include "calib_file.h"
 #include "ds_scene.h"
-#include "rules_fields.h"
+#include "base_fields.h"
 #include "rules_json.h"
 #include "vis_roster.h"
 #include "vision_test_util.h"
@@ -34,8 +34,8 @@ static const char *ROSTER =
 
 static cJSON *roster_json(void)
 {
-    rules_error err;
-    cJSON *j = rules_json_parse_string(ROSTER, "roster.json", &err);
+    base_error err;
+    cJSON *j = base_json_parse_string(ROSTER, "roster.json", &err);
     cr_assert(j, "%s", err.msg);
     return j;
 }
@@ -59,7 +59,7 @@ static void rename_key(cJSON *obj, const char *from, const char *to)
 /* The roster must be refused with exactly `want` (after the file name); frees root. */
 static void roster_refused(cJSON *root, const char *want)
 {
-    rules_error err = {{0}};
+    base_error err = {{0}};
     vis_roster *r = vis_roster_from_json(root, "roster.json", &err);
     cJSON_Delete(root);
     cr_assert_null(r, "accepted; wanted: %s", want);
@@ -68,9 +68,9 @@ static void roster_refused(cJSON *root, const char *want)
     cr_expect_str_eq(err.msg, full);
 }
 
-static rules_snapshot *snapshot_of(const char *text, rules_error *err)
+static rules_snapshot *snapshot_of(const char *text, base_error *err)
 {
-    cJSON *root = rules_json_parse_string(text, "s.json", err);
+    cJSON *root = base_json_parse_string(text, "s.json", err);
     if (!root)
         return NULL;
     rules_snapshot *s = rules_json_to_snapshot(root, "s.json", err);
@@ -80,7 +80,7 @@ static rules_snapshot *snapshot_of(const char *text, rules_error *err)
 
 static void snapshot_refused(const char *text, const char *want)
 {
-    rules_error err = {{0}};
+    base_error err = {{0}};
     rules_snapshot *s = snapshot_of(text, &err);
     rules_snapshot_free(s);
     cr_assert_null(s, "accepted: %s", text);
@@ -105,27 +105,27 @@ Test(validate, did_you_mean_finds_the_key_a_typo_was_meant_to_be)
     } cases[] = {{"march", "march_in"}, {"advance", "advance_in"}, {"advnce_in", "advance_in"}, {"March_In", "march_in"},
                  {"marhc_in", "march_in"}, {"file", "files"},      {"sied", "side"},            {"tags", "tag"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        int k = rules_fields_closest(cases[i].typo, keys);
+        int k = base_fields_closest(cases[i].typo, keys);
         cr_expect(k >= 0 && strcmp(keys[k], cases[i].meant) == 0, "%s -> %s, wanted %s", cases[i].typo,
                   k >= 0 ? keys[k] : "nothing", cases[i].meant);
     }
-    cr_expect_eq(rules_fields_closest("colour", keys), -1, "nothing close: no guess");
-    cr_expect_eq(rules_fields_closest("x", keys), -1);
+    cr_expect_eq(base_fields_closest("colour", keys), -1, "nothing close: no guess");
+    cr_expect_eq(base_fields_closest("x", keys), -1);
 }
 
 Test(validate, duplicates_are_found_in_file_order_among_many)
 {
     enum { N = 200000 };
-    rules_fields_id *ids = malloc(N * sizeof *ids);
+    base_fields_id *ids = malloc(N * sizeof *ids);
     for (size_t i = 0; i < N; i++)
-        ids[i] = (rules_fields_id){NULL, (long long)(i * 7919 % N), i};
+        ids[i] = (base_fields_id){NULL, (long long)(i * 7919 % N), i};
     size_t a = 0, b = 0;
-    cr_expect(!rules_fields_duplicate(ids, N, false, &a, &b), "all distinct");
+    cr_expect(!base_fields_duplicate(ids, N, false, &a, &b), "all distinct");
     for (size_t i = 0; i < N; i++)
-        ids[i] = (rules_fields_id){NULL, (long long)i, i};
+        ids[i] = (base_fields_id){NULL, (long long)i, i};
     ids[N - 1].number = 5;       /* the last repeats the 6th */
     ids[150000].number = 149999; /* an earlier pair, met first reading top to bottom */
-    cr_expect(rules_fields_duplicate(ids, N, false, &a, &b));
+    cr_expect(base_fields_duplicate(ids, N, false, &a, &b));
     cr_expect_eq(a, 149999);
     cr_expect_eq(b, 150000);
     free(ids);
@@ -135,7 +135,7 @@ Test(validate, duplicates_are_found_in_file_order_among_many)
 
 Test(validate, the_roster_template_reads)
 {
-    rules_error err;
+    base_error err;
     cJSON *j = roster_json();
     vis_roster *r = vis_roster_from_json(j, "roster.json", &err);
     cJSON_Delete(j);
@@ -190,7 +190,7 @@ Test(validate, roster_keys_ranges_and_ids_everywhere)
     /* A comment key is no field. */
     j = roster_json();
     cJSON_AddStringToObject(unit_of(j, 0), "_note", "the general's own unit");
-    rules_error err;
+    base_error err;
     vis_roster *r = vis_roster_from_json(j, "roster.json", &err);
     cJSON_Delete(j);
     cr_expect(r, "keys beginning with _ are comments: %s", err.msg);
@@ -273,7 +273,7 @@ Test(validate, a_100000_model_snapshot_is_checked_whole, .timeout = 120)
         }
         cJSON_AddItemToArray(units, ju);
     }
-    rules_error err;
+    base_error err;
     rules_snapshot *s = rules_json_to_snapshot(root, "big.json", &err);
     cr_expect_null(s);
     cr_expect_str_eq(err.msg, "big.json: units[9999].models[9].id: duplicate model id \"u0-m0\" (also units[0].models[0].id)");
@@ -316,7 +316,7 @@ Test(validate, a_full_family_roster_is_checked_whole, .timeout = 120)
         }
         cJSON_AddItemToArray(units, ju);
     }
-    rules_error err;
+    base_error err;
     vis_roster *r = vis_roster_from_json(j, "roster.json", &err);
     cr_expect(r, "%s", err.msg);
     cr_expect_eq(r ? r->n_models : 0, 2110);
@@ -337,8 +337,8 @@ static void calib_check(int version, const char *fx, const char *extra, const ch
 {
     char text[2048];
     snprintf(text, sizeof text, CALIB, version, fx, extra);
-    rules_error err = {{0}};
-    cJSON *j = rules_json_parse_string(text, "c.json", &err);
+    base_error err = {{0}};
+    cJSON *j = base_json_parse_string(text, "c.json", &err);
     cr_assert(j, "%s", err.msg);
     calib_file c;
     int rc = calib_file_from_json(j, "c.json", &c, &err);
@@ -370,8 +370,8 @@ Test(validate, scene_keys_and_ranges)
 {
     char path[256], text[4096];
     snprintf(path, sizeof path, "%s/datasets/scenes/demo/scene.json", vt_source_root());
-    rules_error err;
-    cJSON *j = rules_json_parse_file(path, &err);
+    base_error err;
+    cJSON *j = base_json_parse_file(path, &err);
     cr_assert(j, "%s", err.msg);
     /* Its members are file names: refused when file names are not to be followed. */
     ds_scene *s = ds_scene_from_json(j, path, DS_SCENE_INLINE_ONLY, &err);
@@ -399,9 +399,9 @@ Test(validate, scene_keys_and_ranges)
 
 /* ---- every file the repository ships reads with the strict readers ---------------------- */
 
-static int read_any(const char *path, rules_error *err)
+static int read_any(const char *path, base_error *err)
 {
-    cJSON *j = rules_json_parse_file(path, err);
+    cJSON *j = base_json_parse_file(path, err);
     if (!j)
         return -1;
     const cJSON *f = cJSON_GetObjectItem(j, "format");
@@ -442,7 +442,7 @@ static int walk(const char *dir, int *files)
         snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
         const char *dot = strrchr(e->d_name, '.');
         if (dot && strcmp(dot, ".json") == 0) {
-            rules_error err = {{0}};
+            base_error err = {{0}};
             int rc = read_any(p, &err);
             cr_expect_geq(rc, 0, "%s", err.msg);
             *files += rc == 0;

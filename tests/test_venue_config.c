@@ -105,7 +105,7 @@ static void start_shipped_broker(void)
     cr_assert_not_null(f);
     fputs(conf, f);
     fclose(f);
-    rules_error err;
+    base_error err;
     cr_assert_eq(venue_broker_start_conf(path, g_dir, port, ws, &g_broker, &err), 0, "%s", err.msg);
 }
 
@@ -136,7 +136,7 @@ static venue_feed *table_feed(int table)
     cfg.table = table;
     cfg.username = "tables";
     cfg.password = "t-pass";
-    rules_error err;
+    base_error err;
     venue_feed *f = venue_feed_new(&cfg, &err);
     cr_assert_not_null(f, "%s", err.msg);
     return f;
@@ -145,7 +145,7 @@ static venue_feed *table_feed(int table)
 static void publish(venue_feed *f, const char *json)
 {
     cJSON *ev = cJSON_Parse(json);
-    rules_error err;
+    base_error err;
     cr_assert_eq(venue_feed_publish(f, ev, &err), 0, "%s", err.msg);
     cJSON_Delete(ev);
 }
@@ -202,7 +202,7 @@ Test(venue_config, the_shipped_broker_config_serves_the_page_and_enforces_who_ma
     venue_feed_free(f);
     venue_sub_free(alice);
     venue_sub_free(public);
-    rules_error err;
+    base_error err;
     cr_assert_eq(venue_broker_restart(&g_broker, &err), 0, "%s", err.msg);
     venue_sub *later = venue_sub_new(g_broker.port, "tableref/gt/#", 1);
     cr_assert_not_null(later);

@@ -28,7 +28,7 @@ static void setup(void)
 {
     venue_broker_options o;
     venue_broker_options_default(&o);
-    rules_error err;
+    base_error err;
     cr_assert_eq(venue_broker_start(&o, &g_broker, &err), 0, "%s", err.msg);
 }
 

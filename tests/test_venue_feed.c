@@ -33,7 +33,7 @@ static void start_broker(bool persistence)
     venue_broker_options o;
     venue_broker_options_default(&o);
     o.persistence = persistence;
-    rules_error err;
+    base_error err;
     cr_assert_eq(venue_broker_start(&o, &g_broker, &err), 0, "%s", err.msg);
 }
 
@@ -51,7 +51,7 @@ static venue_feed *feed_on(int port, int table, size_t queue_max)
     cfg.table = table;
     cfg.queue_max = queue_max;
     cfg.reconnect_max_ms = 500; /* tests wait for reconnections: keep them quick */
-    rules_error err;
+    base_error err;
     venue_feed *f = venue_feed_new(&cfg, &err);
     cr_assert_not_null(f, "%s", err.msg);
     return f;
@@ -61,7 +61,7 @@ static void publish_json(venue_feed *f, const char *text)
 {
     cJSON *ev = cJSON_Parse(text);
     cr_assert_not_null(ev, "bad test JSON: %s", text);
-    rules_error err;
+    base_error err;
     cr_assert_eq(venue_feed_publish(f, ev, &err), 0, "%s", err.msg);
     cJSON_Delete(ev);
 }
@@ -101,7 +101,7 @@ Test(venue_feed, late_subscriber_sees_retained_status_state_and_picture, .fini =
         for (int x = 0; x < 320; x++)
             gray[y][x] = (uint8_t)((x ^ y) & 0xff);
     venue_image img = {&gray[0][0], 320, 240, 320, VENUE_PIX_GRAY8};
-    rules_error err;
+    base_error err;
     cr_assert_eq(venue_feed_set_picture(f, &img, 1, &err), 0, "%s", err.msg);
     cr_assert(wait_connected(f, 15000));
     cr_assert_eq(venue_feed_flush(f, 5000), 0, "everything acknowledged");
@@ -274,7 +274,7 @@ Test(venue_feed, events_published_while_the_broker_is_down_arrive_when_it_comes_
     venue_feed_stats(f, &st);
     cr_assert_not(st.connected);
     cr_assert_eq(st.queued, 2, "queued, and counted");
-    rules_error err;
+    base_error err;
     cr_assert_eq(venue_broker_restart(&g_broker, &err), 0, "%s", err.msg);
     cr_assert(wait_connected(f, 10000), "reconnected on its own");
     cr_assert_eq(venue_feed_flush(f, 5000), 0);
@@ -305,7 +305,7 @@ Test(venue_feed, a_full_queue_drops_calls_before_alerts_and_says_how_many, .fini
     cr_assert_eq(st.queued, 4);
     cr_assert_eq(st.dropped, 4, "calls 1-4 made room");
     cr_assert_eq(st.dropped_alerts, 0);
-    rules_error err;
+    base_error err;
     cr_assert_eq(venue_broker_restart(&g_broker, &err), 0, "%s", err.msg);
     cr_assert(wait_connected(f, 10000));
     cr_assert_eq(venue_feed_flush(f, 5000), 0);
@@ -330,7 +330,7 @@ Test(venue_feed, retained_state_is_asserted_again_after_a_broker_restart, .fini 
     publish_json(f, CALL);
     cr_assert(wait_connected(f, 15000));
     cr_assert_eq(venue_feed_flush(f, 5000), 0);
-    rules_error err;
+    base_error err;
     cr_assert_eq(venue_broker_restart(&g_broker, &err), 0, "%s", err.msg);
     venue_stats st;
     for (int t = 0; t < 10000; t += 20) { /* the drop is seen, then the reconnection */
@@ -381,7 +381,7 @@ Test(venue_feed, a_paused_broker_never_blocks_the_caller, .fini = stop_broker)
         if (i % 100 == 0) {
             frame[i % 960][0][0] = (uint8_t)i;
             venue_image img = {&frame[0][0][0], 1280, 960, 1280 * 3, VENUE_PIX_BGR24};
-            rules_error err;
+            base_error err;
             cr_assert_eq(venue_feed_set_picture(f, &img, i + 1, &err), 0, "%s", err.msg);
         }
         double dt = now_ms() - t0;
@@ -468,7 +468,7 @@ Test(venue_feed, commands_can_be_handed_over_as_they_arrive, .fini = stop_broker
     cfg.table = 11;
     cfg.on_command = take;
     cfg.on_command_ctx = &r;
-    rules_error err;
+    base_error err;
     venue_feed *f = venue_feed_new(&cfg, &err);
     cr_assert_not_null(f, "%s", err.msg);
     cr_assert(wait_connected(f, 15000));

@@ -269,7 +269,7 @@ static char *source_path(const char *rel)
 Test(venue_payload, call_distances_from_the_demo_turn)
 {
     char *b = source_path("datasets/demo/before.json"), *a = source_path("datasets/demo/after.json");
-    rules_error err;
+    base_error err;
     rules_snapshot *before = rules_json_load_snapshot(b, &err), *after = rules_json_load_snapshot(a, &err);
     cr_assert(before && after, "%s", err.msg);
     rules_check_options opt;
@@ -314,7 +314,7 @@ Test(venue_picture, shrink_by_whole_factor_is_the_block_mean)
                 px[y][x][c] = (uint8_t)(10 * x + 40 * y + c);
     venue_image img = {&px[0][0][0], 6, 4, sizeof px[0], VENUE_PIX_RGB24};
     venue_picture pic;
-    rules_error err;
+    base_error err;
     cr_assert_eq(venue_picture_shrink(&img, 3, &pic, &err), 0, "%s", err.msg);
     cr_assert_eq(pic.width, 3);
     cr_assert_eq(pic.height, 2);
@@ -343,7 +343,7 @@ Test(venue_picture, shrink_by_whole_factor_is_the_block_mean)
 Test(venue_picture, refuses_empty_or_inconsistent_pictures)
 {
     uint8_t px[16] = {0};
-    rules_error err;
+    base_error err;
     venue_picture pic;
     venue_image empty = {px, 0, 4, 4, VENUE_PIX_GRAY8};
     cr_assert_eq(venue_picture_shrink(&empty, 640, &pic, &err), -1);
@@ -356,7 +356,7 @@ Test(venue_config, broker_argument_and_event_name)
 {
     venue_config cfg;
     venue_config_default(&cfg);
-    rules_error err;
+    base_error err;
     cr_assert_eq(venue_parse_broker("broker.local", &cfg, &err), 0);
     cr_assert_str_eq(cfg.host, "broker.local");
     cr_assert_eq(cfg.port, 1883);

@@ -84,7 +84,7 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
     o.http_dir = web;
     o.password_file = passwd;
     o.acl_file = acl;
-    rules_error err;
+    base_error err;
     cr_assert_eq(venue_broker_start(&o, &g_broker, &err), 0, "%s", err.msg);
 
     venue_sub *watch = venue_sub_new(g_broker.port, "tableref/web/#", 1);

@@ -19,14 +19,14 @@ static double rnd(void)
 }
 
 /* A random convex quad (a rotated rectangle) of 20-70 mm inside [x0, x0 + size]^2. */
-static void random_rock(double x0, double size, rules_vec2 out[4])
+static void random_rock(double x0, double size, base_vec2 out[4])
 {
-    rules_vec2 c = {x0 + size * rnd(), x0 + size * rnd()};
-    double w = 20 + 50 * rnd(), d = 20 + 50 * rnd(), a = RULES_PI * rnd();
-    rules_vec2 u = rules_v2_dir(a), v = rules_v2_dir(a + RULES_PI / 2);
+    base_vec2 c = {x0 + size * rnd(), x0 + size * rnd()};
+    double w = 20 + 50 * rnd(), d = 20 + 50 * rnd(), a = BASE_PI * rnd();
+    base_vec2 u = base_v2_dir(a), v = base_v2_dir(a + BASE_PI / 2);
     for (int k = 0; k < 4; k++) {
         double su = (k == 0 || k == 3) ? -0.5 : 0.5, sv = k < 2 ? -0.5 : 0.5;
-        out[k] = rules_v2_add(c, rules_v2_add(rules_v2_scale(u, su * w), rules_v2_scale(v, sv * d)));
+        out[k] = base_v2_add(c, base_v2_add(base_v2_scale(u, su * w), base_v2_scale(v, sv * d)));
     }
 }
 
@@ -42,13 +42,13 @@ Test(visgraph, pruned_search_finds_the_same_length_as_every_visible_edge)
         rules_visgraph_reset(full, 1000, 1000);
         rules_visgraph_set_exhaustive(full, true);
         for (int k = 0; k < n; k++) {
-            rules_vec2 q[4];
+            base_vec2 q[4];
             random_rock(scene % 3 ? 200 : -30, scene % 3 ? 600 : 1060, q); /* one scene in three over the edges */
             rules_visgraph_add_obstacle(pruned, q, 4, clearance);
             rules_visgraph_add_obstacle(full, q, 4, clearance);
         }
         for (int trip = 0; trip < 4; trip++) {
-            rules_vec2 from = {150 + 700 * rnd(), 150 + 700 * rnd()}, to = {150 + 700 * rnd(), 150 + 700 * rnd()};
+            base_vec2 from = {150 + 700 * rnd(), 150 + 700 * rnd()}, to = {150 + 700 * rnd(), 150 + 700 * rnd()};
             int ra = rules_visgraph_route(pruned, from, to, &a), rb = rules_visgraph_route(full, from, to, &b);
             cr_assert_eq(ra, rb, "scene %d trip %d: a route exists in one search only", scene, trip);
             if (ra == 0) {

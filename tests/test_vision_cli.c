@@ -75,7 +75,7 @@ Test(vision_cli, detect_writes_a_snapshot_with_truth_errors)
     cr_assert_eq(run(cmd, err, sizeof err), 0, "%s", err);
     char path[512];
     snprintf(path, sizeof path, "%s/out.json", dir);
-    rules_error e;
+    base_error e;
     rules_snapshot *s = rules_json_load_snapshot(path, &e);
     cr_assert_not_null(s, "%s", e.msg);
     cr_expect_eq(s->n_units, 4);
@@ -176,8 +176,8 @@ Test(vision_cli, calib_singular_pose_rejected)
                        " \"camera\": {\"fx\": 500, \"fy\": 500, \"cx\": 320, \"cy\": 240},"
                        " \"distortion\": [0, 0, 0, 0, 0],"
                        " \"board_pose\": {\"rotation\": [1, 0, 0, 0, 1, 0, 0, 0, 0], \"translation_mm\": [0, 0, 1000]}}";
-    rules_error err;
-    cJSON *j = rules_json_parse_string(text, "s.json", &err);
+    base_error err;
+    cJSON *j = base_json_parse_string(text, "s.json", &err);
     cr_assert_not_null(j);
     calib_file c;
     cr_expect_eq(calib_file_from_json(j, "s.json", &c, &err), -1);

@@ -11,19 +11,19 @@
 #include "ds_scene.h"
 #include "rules_json.h"
 #include "vis_detect.h"
-#include "vis_image.h"
+#include "media_image_read.h"
 #include "vis_tag.h"
 #include "vision_test_util.h"
 
 typedef struct rendered {
     ds_scene *scene;
-    cvs_image *img;
+    base_image *img;
     ds_truth truth;
 } rendered;
 
 static void render_small(rendered *r, double tag_height, int figures)
 {
-    rules_error err;
+    base_error err;
     ds_gen_params g;
     ds_gen_params_small(&g);
     g.tag_height = tag_height;
@@ -38,7 +38,7 @@ static void render_small(rendered *r, double tag_height, int figures)
 
 static void rendered_free(rendered *r)
 {
-    cvs_image_free(r->img);
+    base_image_free(r->img);
     ds_truth_clear(&r->truth);
     ds_scene_free(r->scene);
 }
@@ -46,7 +46,7 @@ static void rendered_free(rendered *r)
 static rules_snapshot *detect(const rendered *r, const vis_roster *roster, const rules_snapshot *prior,
                               vis_report *rep)
 {
-    rules_error err;
+    base_error err;
     vis_detector *d = vis_detector_new(roster, &r->scene->calib, &err);
     cr_assert_not_null(d, "%s", err.msg);
     rules_snapshot *s = NULL;
@@ -79,8 +79,8 @@ Test(vision_detect, round_trip_places_every_model)
             const rules_model *dm = rules_snapshot_find_model(s, tm->id, NULL);
             total++;
             cr_assert_not_null(dm, "model %s not placed", tm->id);
-            double e = rules_v2_dist(dm->pos, tm->pos);
-            double fe = fabs(rules_rad_to_deg(rules_angle_wrap(dm->facing - tm->facing)));
+            double e = base_v2_dist(dm->pos, tm->pos);
+            double fe = fabs(base_rad_to_deg(base_angle_wrap(dm->facing - tm->facing)));
             if (dm->inferred) {
                 cr_expect_lt(e, 3.0, "inferred %s off by %.3f mm", tm->id, e);
             } else {
@@ -93,7 +93,7 @@ Test(vision_detect, round_trip_places_every_model)
     cr_expect_eq(rep.models_missing, 0);
     /* The snapshot survives its own JSON round trip (what `tableref check` reads). */
     cJSON *j = rules_json_from_snapshot(s);
-    rules_error err;
+    base_error err;
     rules_snapshot *back = rules_json_to_snapshot(j, "detected", &err);
     cr_expect_not_null(back, "%s", err.msg);
     rules_snapshot_free(back);
@@ -135,8 +135,8 @@ Test(vision_detect, parallax_corrected_by_tag_height)
             if (!mb || !mc || ma->inferred || mb->inferred || mc->inferred)
                 continue;
             compared++;
-            worst_ab = fmax(worst_ab, rules_v2_dist(ma->pos, mb->pos));
-            worst_bc = fmax(worst_bc, rules_v2_dist(mb->pos, mc->pos));
+            worst_ab = fmax(worst_ab, base_v2_dist(ma->pos, mb->pos));
+            worst_bc = fmax(worst_bc, base_v2_dist(mb->pos, mc->pos));
         }
     cr_assert_geq(compared, 12, "only %zu models seen in all three", compared);
     cr_expect_lt(worst_ab, 0.3, "0 mm vs 5 mm tags differ by %.3f mm", worst_ab);
@@ -154,7 +154,7 @@ Test(vision_detect, parallax_corrected_by_tag_height)
 /* Tags of the rendered picture, detected once, for the list-editing tests. */
 static size_t detect_tags(const rendered *r, vis_tag_detection **out)
 {
-    rules_error err;
+    base_error err;
     vis_detector *d = vis_detector_new(r->scene->roster, &r->scene->calib, &err);
     vis_tag_list l = {0};
     cr_assert_eq(vis_tag_detect(d->tags, r->img->data, r->img->width, r->img->height, r->img->stride, &l, &err), 0);
@@ -182,7 +182,7 @@ Test(vision_detect, occluded_model_inferred_from_formation)
     const vis_roster_model *victim = &r.scene->roster->models[4]; /* rear rank of unit 1 */
     size_t n2 = drop_tag(tags, n, victim->tag_id);
     cr_assert_eq(n2, n - 1, "tag %d was not detected in the first place", victim->tag_id);
-    rules_error err;
+    base_error err;
     vis_detector *d = vis_detector_new(r.scene->roster, &r.scene->calib, &err);
     rules_snapshot *s = NULL;
     vis_report rep = {0};
@@ -191,7 +191,7 @@ Test(vision_detect, occluded_model_inferred_from_formation)
     const rules_model *t = rules_snapshot_find_model(r.scene->snapshot, victim->id, NULL);
     cr_assert_not_null(m);
     cr_expect(m->inferred);
-    cr_expect_lt(rules_v2_dist(m->pos, t->pos), 1.5, "inferred %.3f mm away", rules_v2_dist(m->pos, t->pos));
+    cr_expect_lt(base_v2_dist(m->pos, t->pos), 1.5, "inferred %.3f mm away", base_v2_dist(m->pos, t->pos));
     cr_expect(has_issue(&rep, VIS_ISSUE_INFERRED, victim->tag_id));
     rules_snapshot_free(s);
     vis_report_clear(&rep);
@@ -215,13 +215,13 @@ Test(vision_detect, occluded_model_follows_prior)
     n = drop_tag(tags, n, victim->tag_id);
     rules_snapshot *prior = rules_snapshot_clone(r.scene->snapshot);
     rules_unit *pu = &prior->units[victim->unit];
-    const double rot = rules_deg_to_rad(-10);
-    const rules_vec2 shift = rules_v2(-40, 25);
+    const double rot = base_deg_to_rad(-10);
+    const base_vec2 shift = base_v2(-40, 25);
     for (size_t k = 0; k < pu->n_models; k++) {
-        pu->models[k].pos = rules_v2_add(rules_v2_rot(pu->models[k].pos, rot), shift);
-        pu->models[k].facing = rules_angle_wrap(pu->models[k].facing + rot);
+        pu->models[k].pos = base_v2_add(base_v2_rot(pu->models[k].pos, rot), shift);
+        pu->models[k].facing = base_angle_wrap(pu->models[k].facing + rot);
     }
-    rules_error err;
+    base_error err;
     vis_detector *d = vis_detector_new(r.scene->roster, &r.scene->calib, &err);
     rules_snapshot *s = NULL;
     vis_report rep = {0};
@@ -230,7 +230,7 @@ Test(vision_detect, occluded_model_follows_prior)
     const rules_model *t = rules_snapshot_find_model(r.scene->snapshot, victim->id, NULL);
     cr_assert_not_null(m);
     cr_expect(m->inferred);
-    cr_expect_lt(rules_v2_dist(m->pos, t->pos), 1.0, "%.3f mm away", rules_v2_dist(m->pos, t->pos));
+    cr_expect_lt(base_v2_dist(m->pos, t->pos), 1.0, "%.3f mm away", base_v2_dist(m->pos, t->pos));
     rules_snapshot_free(prior);
     rules_snapshot_free(s);
     vis_report_clear(&rep);
@@ -256,7 +256,7 @@ Test(vision_detect, unknown_and_duplicate_ids_reported)
     tags[n].centre[0] += 60;
     tags[n + 1] = tags[n - 2];
     tags[n + 1].id = 499; /* not in the roster */
-    rules_error err;
+    base_error err;
     vis_detector *d = vis_detector_new(r.scene->roster, &r.scene->calib, &err);
     rules_snapshot *s = NULL;
     vis_report rep = {0};
@@ -364,7 +364,7 @@ Test(vision_detect, unit_with_all_tags_partly_hidden_recovered)
     render_small(&r, 4, 0);
     const size_t ui = 1;
     cover_unit_tags(&r, ui, -0.25, 0.25, -0.25, 1.25, 200);
-    rules_error err;
+    base_error err;
     vis_detector *d = vis_detector_new(r.scene->roster, &r.scene->calib, &err);
     cr_assert_not_null(d, "%s", err.msg);
     /* Without recovery: the unit is lost (the case this is for). */
@@ -388,7 +388,7 @@ Test(vision_detect, unit_with_all_tags_partly_hidden_recovered)
         /* Read from a partly hidden tag: placed where it was read, but never as cleanly seen. */
         cr_expect(m->inferred || m->evidence == RULES_EVIDENCE_ROUGH, "%s: a recovered model counts as seen", id);
         cr_expect_gt(m->sigma_mm, 1.0, "%s: a recovered model's sigma %.2f mm", id, m->sigma_mm);
-        cr_expect_lt(rules_v2_dist(m->pos, t->pos), 2.0, "%s recovered %.2f mm away", id, rules_v2_dist(m->pos, t->pos));
+        cr_expect_lt(base_v2_dist(m->pos, t->pos), 2.0, "%s recovered %.2f mm away", id, base_v2_dist(m->pos, t->pos));
     }
     size_t recovered = 0;
     for (size_t i = 0; i < rep.n; i++) {
@@ -411,7 +411,7 @@ Test(vision_detect, unit_with_all_tags_partly_hidden_recovered)
             const rules_model *a = &off->units[ku].models[k];
             const rules_model *b = rules_snapshot_find_model(s, a->id, NULL);
             cr_assert_not_null(b);
-            cr_expect_lt(rules_v2_dist(a->pos, b->pos), 1e-9, "%s moved", a->id);
+            cr_expect_lt(base_v2_dist(a->pos, b->pos), 1e-9, "%s moved", a->id);
         }
     (void)any_seen;
     rules_snapshot_free(off);
@@ -437,7 +437,7 @@ Test(vision_detect, unidentified_grid_or_too_few_tags_refused)
     render_small(&r, 4, 0);
     const size_t ui = 2;
     cover_unit_tags(&r, ui, 0.15, 0.85, 0.15, 0.85, 128);
-    rules_error err;
+    base_error err;
     vis_detector *d = vis_detector_new(r.scene->roster, &r.scene->calib, &err);
     cr_assert_not_null(d, "%s", err.msg);
     rules_snapshot *s = NULL;
@@ -493,8 +493,8 @@ Test(vision_detect, tag_detection_leaves_the_callers_picture_untouched)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/tests/data/apriltag-test/34139872896_defdb2f8d9_c.jpg", vt_source_root());
-    rules_error err;
-    cvs_image *img = vis_image_load(path, VIS_IMAGE_GRAY, &err);
+    base_error err;
+    base_image *img = media_image_load(path, MEDIA_IMAGE_GRAY, &err);
     cr_assert_not_null(img, "%s", err.msg);
     const size_t bytes = img->stride * (size_t)img->height;
     uint8_t *before = malloc(bytes);
@@ -511,5 +511,5 @@ Test(vision_detect, tag_detection_leaves_the_callers_picture_untouched)
     vis_tag_list_clear(&tags);
     vis_tag_detector_free(d);
     free(before);
-    cvs_image_free(img);
+    base_image_free(img);
 }

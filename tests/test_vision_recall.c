@@ -15,13 +15,13 @@
 
 typedef struct rendered {
     ds_scene *scene;
-    cvs_image *img;
+    base_image *img;
     ds_truth truth;
 } rendered;
 
 static void render(rendered *r, const ds_gen_params *g)
 {
-    rules_error err;
+    base_error err;
     r->scene = ds_scene_generate(g, &err);
     cr_assert_not_null(r->scene, "%s", err.msg);
     r->scene->render.figures = 0;
@@ -34,7 +34,7 @@ static void render(rendered *r, const ds_gen_params *g)
 
 static void rendered_free(rendered *r)
 {
-    cvs_image_free(r->img);
+    base_image_free(r->img);
     ds_truth_clear(&r->truth);
     ds_scene_free(r->scene);
 }
@@ -77,7 +77,7 @@ Test(vision_recall, small_tags_on_the_far_side_of_a_15_degree_tilt_are_all_decod
     g.camera.tilt_dir_deg = 90;
     rendered r;
     render(&r, &g);
-    rules_error err;
+    base_error err;
     vis_detector *d = vis_detector_new(r.scene->roster, &r.scene->calib, &err);
     cr_assert_not_null(d, "%s", err.msg);
     vis_tag_list l = {0};
@@ -97,8 +97,8 @@ Test(vision_recall, small_tags_on_the_far_side_of_a_15_degree_tilt_are_all_decod
             const rules_model *tm = &r.scene->snapshot->units[u].models[m];
             const rules_model *dm = rules_snapshot_find_model(s, tm->id, NULL);
             cr_assert_not_null(dm, "%s placed", tm->id);
-            cr_expect_lt(rules_v2_dist(dm->pos, tm->pos), 0.3, "%s within 0.3 mm (%.3f)", tm->id,
-                         rules_v2_dist(dm->pos, tm->pos));
+            cr_expect_lt(base_v2_dist(dm->pos, tm->pos), 0.3, "%s within 0.3 mm (%.3f)", tm->id,
+                         base_v2_dist(dm->pos, tm->pos));
         }
     /* The control: one decimation for the whole frame that suits the near tags (2) loses far ones. */
     vis_tag_list one = {0};
@@ -116,7 +116,7 @@ Test(vision_recall, small_tags_on_the_far_side_of_a_15_degree_tilt_are_all_decod
 }
 
 /* Paints a disc of the board's grey over corner `k` of tag `id`, reaching `reach` of the way to its centre. */
-static void cover_corner(cvs_image *img, const ds_truth_tag *t, int k, double reach)
+static void cover_corner(base_image *img, const ds_truth_tag *t, int k, double reach)
 {
     const double cx = t->corners[k][0] + (t->centre[0] - t->corners[k][0]) * 0.1;
     const double cy = t->corners[k][1] + (t->centre[1] - t->corners[k][1]) * 0.1;
@@ -139,7 +139,7 @@ Test(vision_recall, a_tag_with_one_corner_covered_is_placed_from_what_remains, .
         for (size_t k = 0; k < r.truth.n_tags; k++)
             if (r.truth.tags[k].id == ids[i])
                 cover_corner(r.img, &r.truth.tags[k], i, 0.45);
-    rules_error err;
+    base_error err;
     vis_detector *d = vis_detector_new(r.scene->roster, &r.scene->calib, &err);
     cr_assert_not_null(d, "%s", err.msg);
     rules_snapshot *s = NULL;
@@ -154,8 +154,8 @@ Test(vision_recall, a_tag_with_one_corner_covered_is_placed_from_what_remains, .
         cr_assert_not_null(dm, "%s placed", rm->id);
         /* apriltag finds no quad for them: they are read by their pattern where the formation has a place. */
         cr_expect_not(dm->inferred, "%s placed from its own tag, not inferred", rm->id);
-        const double e = rules_v2_dist(dm->pos, tm->pos);
-        const double fe = fabs(rules_rad_to_deg(rules_angle_wrap(dm->facing - tm->facing)));
+        const double e = base_v2_dist(dm->pos, tm->pos);
+        const double fe = fabs(base_rad_to_deg(base_angle_wrap(dm->facing - tm->facing)));
         cr_expect_lt(e, 0.3, "%s within 0.3 mm (%.3f)", rm->id, e);
         cr_expect_lt(fe, 0.5, "%s facing within 0.5 degree (%.3f)", rm->id, fe);
     }

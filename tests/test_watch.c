@@ -26,15 +26,16 @@
 
 #include <cjson/cJSON.h>
 
+#include "cap_video.h"
 #include "cvshim.h"
 #include "ds_sequence.h"
 #include "rules_json.h"
 #include "rules_move.h"
 #include "tableref_config.h"
-#include "vis_capture.h"
+#include "cap_source.h"
 #include "vision_test_util.h"
 #if TABLEREF_HAVE_LIBCAMERA
-#include "libcamera_shim.h"
+#include "cap_libcamera.h"
 #endif
 
 #include "watch_test_util.h"
@@ -75,7 +76,7 @@ Test(watch, finds_exactly_the_settled_moments_and_the_right_calls, .timeout = 12
         if (strcmp(k, "move_checked") == 0) {
             checks++;
             /* The truth: the same check on the exact snapshots before and after the move. */
-            rules_error err;
+            base_error err;
             rules_snapshot *a = ds_sequence_keyframe(q, checks - 1, &err), *b = ds_sequence_keyframe(q, checks, &err);
             cr_assert(a && b);
             rules_check_options opt;
@@ -115,23 +116,22 @@ Test(watch, recording_opens_with_every_frame_and_subtitles_mark_each_call, .time
     ds_sequence *q = wt_load_sequence();
     char path[2300];
     wt_path_in(path, sizeof path, "game.mp4");
-    rules_error err;
-    cvs_video_reader *r = cvs_video_open(path, CVS_VIDEO_FILE, 0, 0, 0, 1000, &err);
+    base_error err;
+    cap_video *r = cap_video_open(path, CAP_VIDEO_BGR, &err);
     cr_assert(r, "the recording does not open: %s", err.msg);
-    cvs_image *img = NULL;
+    base_view img;
     long frames = 0;
     int rc;
-    while ((rc = cvs_video_read(r, &img, &err)) == 1) {
-        cr_expect_eq(img->width, 1280);
-        cr_expect_eq(img->height, 960);
+    while ((rc = cap_video_read(r, NULL, &img, &err)) == 1) {
+        cr_expect_eq(img.width, 1280);
+        cr_expect_eq(img.height, 960);
         frames++;
     }
     cr_expect_eq(rc, 0, "the recording reads to its end: %s", rc < 0 ? err.msg : "");
     cr_expect_eq(frames, ds_sequence_frame_count(q), "%ld frames recorded, %ld watched", frames,
                  ds_sequence_frame_count(q));
-    cr_expect_eq(cvs_video_frame_count(r), ds_sequence_frame_count(q));
-    cvs_image_free(img);
-    cvs_video_close(r);
+    cr_expect_eq(cap_video_frame_count(r), ds_sequence_frame_count(q));
+    cap_video_free(r);
 
     /* WebVTT: the header, then one cue for the first settle and one per call, in time order. */
     wt_path_in(path, sizeof path, "game.vtt");
@@ -324,62 +324,61 @@ Test(watch, lost_camera_is_an_alert_and_keeps_the_recording, .timeout = 120)
     cr_expect_str_eq(wt_event_of(ev[n - 1]), "stopped", "the log is complete");
     wt_free_jsonl(ev, n);
     snprintf(path, sizeof path, "%s/lost.mp4", dir);
-    rules_error err;
-    cvs_video_reader *r = cvs_video_open(path, CVS_VIDEO_FILE, 0, 0, 0, 1000, &err);
+    base_error err;
+    cap_video *r = cap_video_open(path, CAP_VIDEO_BGR, &err);
     cr_assert(r, "the recording of a lost camera stays playable: %s", err.msg);
-    cvs_image *img = NULL;
+    base_view img;
     long frames = 0;
-    while (cvs_video_read(r, &img, &err) == 1)
+    while (cap_video_read(r, NULL, &img, &err) == 1)
         frames++;
     cr_expect_eq(frames, 20, "every frame before the loss is in the video");
-    cvs_image_free(img);
-    cvs_video_close(r);
+    cap_video_free(r);
 }
 
 Test(watch, image_pattern_gives_frame_times_and_a_truncated_frame_is_a_loss)
 {
     char dir[] = "/tmp/tableref-watch-XXXXXX";
     cr_assert(mkdtemp(dir));
-    rules_error err;
+    base_error err;
     char path[256];
     for (int i = 1; i <= 3; i++) {
-        cvs_image *img = cvs_image_new(64, 48, 1, (uint8_t)(40 * i));
+        base_image *img = base_image_new(64, 48, 1, (uint8_t)(40 * i));
         snprintf(path, sizeof path, "%s/f%03d.png", dir, i);
-        cr_assert_eq(cvs_image_save(img, path, 0, &err), 0, "%s", err.msg);
-        cvs_image_free(img);
+        cr_assert_eq(media_image_save(img, path, 0, &err), 0, "%s", err.msg);
+        base_image_free(img);
     }
     /* A JPEG cut short: a frame that cannot be trusted. */
-    cvs_image *img = cvs_image_new(64, 48, 1, 200);
+    base_image *img = base_image_new(64, 48, 1, 200);
     snprintf(path, sizeof path, "%s/f004.jpg", dir);
-    cr_assert_eq(cvs_image_save(img, path, 90, &err), 0);
-    cvs_image_free(img);
+    cr_assert_eq(media_image_save(img, path, 90, &err), 0);
+    base_image_free(img);
     cr_assert_eq(truncate(path, 100), 0);
-    vis_capture_config cfg;
-    vis_capture_config_default(&cfg);
+    cap_source_config cfg;
+    cap_source_config_default(&cfg);
     cfg.fps = 4;
     char pattern[256];
     snprintf(pattern, sizeof pattern, "%s/f%%03d.png", dir);
-    vis_capture *c = vis_capture_open(pattern, &cfg, &err);
+    cap_source *c = cap_source_open(pattern, &cfg, &err);
     cr_assert(c, "%s", err.msg);
-    cr_expect_eq(vis_capture_kind_of(c), VIS_CAPTURE_IMAGES);
-    cr_expect_eq(vis_capture_frame_count(c), 3, "the pattern starts at 1 when 0 is missing");
-    vis_frame f;
+    cr_expect_eq(cap_source_kind_of(c), CAP_SOURCE_IMAGES);
+    cr_expect_eq(cap_source_frame_count(c), 3, "the pattern starts at 1 when 0 is missing");
+    cap_frame f;
     for (int i = 0; i < 3; i++) {
-        cr_assert_eq(vis_capture_read(c, &f, &err), 1, "%s", err.msg);
+        cr_assert_eq(cap_source_read(c, &f, &err), 1, "%s", err.msg);
         cr_expect_eq(f.index, i);
         cr_expect_float_eq(f.t_ms, i * 250.0, 1e-9);
         cr_expect_eq(f.gray->data[0], 40 * (i + 1));
     }
-    cr_expect_eq(vis_capture_read(c, &f, &err), 0, "the end of a recording is not a loss");
-    vis_capture_close(c);
+    cr_expect_eq(cap_source_read(c, &f, &err), 0, "the end of a recording is not a loss");
+    cap_source_close(c);
     /* The directory source sees all four frames and fails on the damaged one. */
-    c = vis_capture_open(dir, &cfg, &err);
+    c = cap_source_open(dir, &cfg, &err);
     cr_assert(c, "%s", err.msg);
     for (int i = 0; i < 3; i++)
-        cr_assert_eq(vis_capture_read(c, &f, &err), 1);
-    cr_expect_eq(vis_capture_read(c, &f, &err), -1);
+        cr_assert_eq(cap_source_read(c, &f, &err), 1);
+    cr_expect_eq(cap_source_read(c, &f, &err), -1);
     cr_expect(strstr(err.msg, "truncated"), "says why: %s", err.msg);
-    vis_capture_close(c);
+    cap_source_close(c);
     snprintf(path, sizeof path, "rm -rf '%s'", dir);
     wt_run(path);
 }
@@ -420,9 +419,9 @@ Test(watch, v4l2_without_the_device_says_so_and_exits_2, .timeout = 60)
 Test(watch, libcamera_without_a_camera_says_so_and_exits_2, .timeout = 60)
 {
 #if TABLEREF_HAVE_LIBCAMERA
-    rules_error err;
+    base_error err;
     setenv("LIBCAMERA_LOG_LEVELS", "*:ERROR", 1);
-    if (lcs_camera_count(&err) > 0)
+    if (cap_libcamera_count(&err) > 0)
         cr_skip_test("a libcamera camera is attached");
 #endif
     wt_ensure_run();

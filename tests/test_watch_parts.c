@@ -110,7 +110,7 @@ static void *push_many(void *arg)
 
 Test(watch_parts, commands_from_another_thread_and_a_pipe_arrive_whole_and_in_order)
 {
-    rules_error err;
+    base_error err;
     watch_control *ctl = watch_control_new(&err);
     cr_assert(ctl);
     pthread_t th;
@@ -147,7 +147,7 @@ Test(watch_parts, subtitle_cues_end_where_the_next_starts_and_at_the_video_end)
 {
     char path[256];
     temp_path(path, sizeof path, "game.vtt");
-    rules_error err;
+    base_error err;
     watch_vtt *v = watch_vtt_open(path, false, &err);
     cr_assert(v, "%s", err.msg);
     cr_assert_eq(watch_vtt_cue(v, 1000, "Table settled.", &err), 0);
@@ -173,7 +173,7 @@ Test(watch_parts, subtitle_cues_end_where_the_next_starts_and_at_the_video_end)
 
 static void log_one(watch_log *log, const char *kind, int expect_rc)
 {
-    rules_error err;
+    base_error err;
     cJSON *ev = watch_log_event_new(kind, 100, 5);
     cr_assert(ev);
     cr_expect_eq(watch_log_write(log, ev, &err), expect_rc, "%s: %s", kind, expect_rc ? "should fail" : err.msg);
@@ -184,7 +184,7 @@ Test(watch_parts, event_log_appends_and_ends_a_line_a_crash_left_open)
 {
     char path[256];
     temp_path(path, sizeof path, "events.jsonl");
-    rules_error err;
+    base_error err;
     watch_log *log = watch_log_open(path, &err);
     cr_assert(log, "%s", err.msg);
     log_one(log, "started", 0);
@@ -209,7 +209,7 @@ Test(watch_parts, full_disk_keeps_whole_lines_and_reports_the_gap)
 {
     char path[256];
     temp_path(path, sizeof path, "events.jsonl");
-    rules_error err;
+    base_error err;
     watch_log *log = watch_log_open(path, &err);
     cr_assert(log, "%s", err.msg);
     log_one(log, "started", 0);

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cvshim.h"
-#include "vis_image.h"
+#include "media_image_read.h"
 #include "vision_test_util.h"
 #include "watch_test_util.h"
 
@@ -98,22 +98,22 @@ Test(watch_session, an_existing_recording_is_never_overwritten_unless_replaced, 
 /* Writes frames shrunk by 2 in each direction (box average): what a camera left at a lower mode delivers. */
 static void half_size_frames(const char *dir, int n)
 {
-    rules_error err;
+    base_error err;
     for (int i = 0; i < n; i++) {
         char in[2400], out[2400];
         snprintf(in, sizeof in, "%s/seq/frames/%06d.jpg", wt_work_dir(), i);
         snprintf(out, sizeof out, "%s/%06d.png", dir, i);
-        cvs_image *a = vis_image_load(in, VIS_IMAGE_GRAY, &err);
+        base_image *a = media_image_load(in, MEDIA_IMAGE_GRAY, &err);
         cr_assert(a, "%s", err.msg);
-        cvs_image *b = cvs_image_new(a->width / 2, a->height / 2, 1, 0);
+        base_image *b = base_image_new(a->width / 2, a->height / 2, 1, 0);
         for (int y = 0; y < b->height; y++)
             for (int x = 0; x < b->width; x++) {
                 const uint8_t *p = a->data + (size_t)(2 * y) * a->stride + 2 * x;
                 b->data[(size_t)y * b->stride + x] = (uint8_t)((p[0] + p[1] + p[a->stride] + p[a->stride + 1] + 2) / 4);
             }
-        cr_assert_eq(cvs_image_save(b, out, 0, &err), 0, "%s", err.msg);
-        cvs_image_free(a);
-        cvs_image_free(b);
+        cr_assert_eq(media_image_save(b, out, 0, &err), 0, "%s", err.msg);
+        base_image_free(a);
+        base_image_free(b);
     }
 }
 
@@ -149,13 +149,13 @@ Test(watch_session, one_pixel_frames_exit_2, .timeout = 60)
     char dir[] = "/tmp/tableref-tiny-XXXXXX";
     cr_assert(mkdtemp(dir));
     wt_ensure_run();
-    rules_error err;
+    base_error err;
     for (int i = 0; i < 3; i++) {
         char path[256];
         snprintf(path, sizeof path, "%s/f%03d.png", dir, i);
-        cvs_image *img = cvs_image_new(1, 1, 1, 128);
-        cr_assert_eq(cvs_image_save(img, path, 0, &err), 0, "%s", err.msg);
-        cvs_image_free(img);
+        base_image *img = base_image_new(1, 1, 1, 128);
+        cr_assert_eq(media_image_save(img, path, 0, &err), 0, "%s", err.msg);
+        base_image_free(img);
     }
     char errp[300];
     snprintf(errp, sizeof errp, "%s/stderr.txt", dir);

@@ -18,13 +18,13 @@
 
 typedef struct table {
     ds_scene *scene;
-    cvs_image *img;
+    base_image *img;
     ds_truth truth;
 } table;
 
 static void render(table *t, const rules_snapshot *snap)
 {
-    rules_error err;
+    base_error err;
     memset(&t->truth, 0, sizeof t->truth);
     cr_assert_eq(ds_render(snap, t->scene->roster, &t->scene->calib, &t->scene->render, &t->img, &t->truth, &err), 0,
                  "%s", err.msg);
@@ -32,7 +32,7 @@ static void render(table *t, const rules_snapshot *snap)
 
 static ds_scene *small_scene(void)
 {
-    rules_error err;
+    base_error err;
     ds_gen_params g;
     ds_gen_params_small(&g);
     ds_scene *s = ds_scene_generate(&g, &err);
@@ -42,7 +42,7 @@ static ds_scene *small_scene(void)
 }
 
 /* A dark disc over tag `id`, white border included (and nothing of its neighbours), as a figure's body leaves. */
-static void cover_tag(cvs_image *img, const ds_truth *t, int id)
+static void cover_tag(base_image *img, const ds_truth *t, int id)
 {
     for (size_t i = 0; i < t->n_tags; i++) {
         if (t->tags[i].id != id)
@@ -62,11 +62,11 @@ static void cover_tag(cvs_image *img, const ds_truth *t, int id)
 }
 
 /* Feeds `n` copies of img from *t; returns the frame time of the first settle in the run, or -1. */
-static double feed(watch_tracker *w, const cvs_image *img, int n, double *t, watch_tracker_result *settle,
+static double feed(watch_tracker *w, const base_image *img, int n, double *t, watch_tracker_result *settle,
                    char *notes, size_t notes_cap)
 {
     double at = -1;
-    rules_error err;
+    base_error err;
     for (int i = 0; i < n; i++, *t += FRAME_MS) {
         watch_tracker_result res;
         cr_assert_eq(watch_tracker_frame(w, img->data, img->width, img->height, img->stride, *t, &res, &err), 0, "%s",
@@ -86,7 +86,7 @@ static double feed(watch_tracker *w, const cvs_image *img, int n, double *t, wat
 
 static watch_tracker *tracker_for(const ds_scene *s)
 {
-    rules_error err;
+    base_error err;
     watch_tracker_config cfg;
     watch_tracker_config_default(&cfg);
     cfg.settle_ms = 1000;
@@ -103,9 +103,9 @@ Test(watch_settle, a_moved_units_own_figures_hiding_its_tags_do_not_delay_the_se
      * old rule waited on for 4 s, asking for "a hand over the table?"). */
     rules_snapshot *moved = rules_snapshot_clone(a.scene->snapshot);
     rules_unit *u = &moved->units[0];
-    const rules_vec2 step = rules_v2_scale(rules_v2_dir(u->models[0].facing), 60);
+    const base_vec2 step = base_v2_scale(base_v2_dir(u->models[0].facing), 60);
     for (size_t k = 0; k < u->n_models; k++)
-        u->models[k].pos = rules_v2_add(u->models[k].pos, step);
+        u->models[k].pos = base_v2_add(u->models[k].pos, step);
     render(&b, moved);
     const vis_roster_unit *ru = &a.scene->roster->units[0];
     for (size_t k = 0; k < 5; k++)
@@ -126,12 +126,12 @@ Test(watch_settle, a_moved_units_own_figures_hiding_its_tags_do_not_delay_the_se
     cr_assert_not_null(after);
     for (size_t k = 0; k < after->n_models; k++) {
         const rules_model *m = &after->models[k], *truth = rules_unit_find_model(u, m->id);
-        cr_expect_lt(rules_v2_dist(m->pos, truth->pos), 2.0, "%s placed within 2 mm (%.2f)", m->id,
-                     rules_v2_dist(m->pos, truth->pos));
+        cr_expect_lt(base_v2_dist(m->pos, truth->pos), 2.0, "%s placed within 2 mm (%.2f)", m->id,
+                     base_v2_dist(m->pos, truth->pos));
     }
     watch_tracker_free(w);
     rules_snapshot_free(moved);
-    cvs_image_free(a.img), cvs_image_free(b.img);
+    base_image_free(a.img), base_image_free(b.img);
     ds_truth_clear(&a.truth), ds_truth_clear(&b.truth);
     ds_scene_free(a.scene);
 }
@@ -140,7 +140,7 @@ Test(watch_settle, a_still_hand_over_a_unit_that_stayed_waits_until_the_forced_s
 {
     table a = {small_scene(), NULL, {0}};
     render(&a, a.scene->snapshot);
-    cvs_image *hand = cvs_image_clone(a.img);
+    base_image *hand = base_image_clone(a.img);
     const vis_roster_unit *ru = &a.scene->roster->units[2];
     cover_tag(hand, &a.truth, a.scene->roster->models[ru->first_model + 2].tag_id);
 
@@ -155,8 +155,8 @@ Test(watch_settle, a_still_hand_over_a_unit_that_stayed_waits_until_the_forced_s
     cr_expect_float_eq(at, down + 4000.0, 1e-9, "settled only when forced (4 x settle_ms), at %.0f", at);
     cr_expect(strstr(res.note, "although") != NULL, "the forced settle says so: %s", res.note);
     watch_tracker_free(w);
-    cvs_image_free(hand);
-    cvs_image_free(a.img);
+    base_image_free(hand);
+    base_image_free(a.img);
     ds_truth_clear(&a.truth);
     ds_scene_free(a.scene);
 }

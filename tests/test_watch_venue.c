@@ -43,7 +43,7 @@ static void setup(void)
 {
     venue_broker_options o;
     venue_broker_options_default(&o);
-    rules_error err;
+    base_error err;
     cr_assert_eq(venue_broker_start(&o, &g_broker, &err), 0, "%s", err.msg);
 }
 
@@ -275,7 +275,7 @@ static void setup_acl(void)
     venue_broker_options_default(&o);
     o.password_file = passwd;
     o.acl_file = acl;
-    rules_error err;
+    base_error err;
     cr_assert_eq(venue_broker_start(&o, &g_broker, &err), 0, "%s", err.msg);
 }
 

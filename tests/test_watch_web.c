@@ -71,7 +71,7 @@ static void start_broker(char *dir, size_t cap)
     o.http_dir = web;
     o.password_file = passwd;
     o.acl_file = acl;
-    rules_error err;
+    base_error err;
     cr_assert_eq(venue_broker_start(&o, &g_broker, &err), 0, "%s", err.msg);
 }
 

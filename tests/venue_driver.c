@@ -64,7 +64,7 @@ static cJSON *event_new(driver *d, const char *kind)
 
 static void publish(driver *d, cJSON *ev)
 {
-    rules_error err;
+    base_error err;
     if (venue_feed_publish(d->feed, ev, &err) < 0)
         fprintf(stderr, "venue_driver: %s\n", err.msg);
     cJSON_Delete(ev);
@@ -171,7 +171,7 @@ static void publish_picture(driver *d)
 {
     size_t n = 0;
     uint8_t *jpeg = read_file(path_in_root(d, "datasets/demo/after.jpg"), &n);
-    rules_error err = {{0}};
+    base_error err = {{0}};
     if (!jpeg) {
         fprintf(stderr, "venue_driver: cannot read datasets/demo/after.jpg\n");
         return;
@@ -281,7 +281,7 @@ static bool run_line(driver *d, char *line)
 
 static int load_turn(driver *d)
 {
-    rules_error err;
+    base_error err;
     d->before = rules_json_load_snapshot(path_in_root(d, "datasets/demo/before.json"), &err);
     d->after = d->before ? rules_json_load_snapshot(path_in_root(d, "datasets/demo/after.json"), &err) : NULL;
     rules_check_options opt;
@@ -314,7 +314,7 @@ int main(int argc, char **argv)
         else { fprintf(stderr, "venue_driver: unknown option %s\n", a); return 2; }
         i++;
     }
-    rules_error err;
+    base_error err;
     if (load_turn(&d) < 0)
         return 2;
     d.feed = venue_feed_new(&cfg, &err);

@@ -98,7 +98,7 @@ ds_sequence *wt_load_sequence(void)
 {
     char seq[2300];
     wt_path_in(seq, sizeof seq, "sequence.json");
-    rules_error err;
+    base_error err;
     ds_sequence *q = ds_sequence_load(seq, &err);
     cr_assert(q, "%s", err.msg);
     return q;

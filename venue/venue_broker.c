@@ -67,11 +67,11 @@ static const char *program(void)
     return "mosquitto"; /* from PATH */
 }
 
-static int write_conf(const venue_broker *b, rules_error *err)
+static int write_conf(const venue_broker *b, base_error *err)
 {
     FILE *f = fopen(b->conf_path, "w");
     if (!f)
-        return rules_error_set(err, "%s: cannot create: %s", b->conf_path, strerror(errno));
+        return base_error_set(err, "%s: cannot create: %s", b->conf_path, strerror(errno));
     const venue_broker_options *o = &b->opt;
     fprintf(f, "# written by tableref (venue_broker_start); see docs/venue.md\n");
     if (geteuid() == 0)
@@ -94,20 +94,20 @@ static int write_conf(const venue_broker *b, rules_error *err)
             fprintf(f, "http_dir %s\n", o->http_dir);
     }
     if (fclose(f) != 0)
-        return rules_error_set(err, "%s: cannot write: %s", b->conf_path, strerror(errno));
+        return base_error_set(err, "%s: cannot write: %s", b->conf_path, strerror(errno));
     return 0;
 }
 
-static int spawn(venue_broker *b, rules_error *err)
+static int spawn(venue_broker *b, base_error *err)
 {
     int log = open(b->log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (log < 0)
-        return rules_error_set(err, "%s: cannot create: %s", b->log_path, strerror(errno));
+        return base_error_set(err, "%s: cannot create: %s", b->log_path, strerror(errno));
     const char *prog = program();
     pid_t pid = fork();
     if (pid < 0) {
         close(log);
-        return rules_error_set(err, "cannot start %s: %s", prog, strerror(errno));
+        return base_error_set(err, "cannot start %s: %s", prog, strerror(errno));
     }
     if (pid == 0) {
 #ifdef __linux__
@@ -129,7 +129,7 @@ static int spawn(venue_broker *b, rules_error *err)
             b->pid = 0;
             char tail[300];
             venue_broker_log_tail(b, tail, sizeof tail);
-            return rules_error_set(err, "%s exited at start (status %d): %s", prog,
+            return base_error_set(err, "%s exited at start (status %d): %s", prog,
                                    WIFEXITED(st) ? WEXITSTATUS(st) : -1, tail);
         }
         if (port_accepts(b->port) && (!b->opt.websockets || port_accepts(b->ws_port)))
@@ -137,10 +137,10 @@ static int spawn(venue_broker *b, rules_error *err)
         sleep_ms(20);
     }
     venue_broker_stop(b);
-    return rules_error_set(err, "%s did not accept connections on 127.0.0.1:%d within 5 s", prog, b->port);
+    return base_error_set(err, "%s did not accept connections on 127.0.0.1:%d within 5 s", prog, b->port);
 }
 
-int venue_broker_start(const venue_broker_options *o, venue_broker *b, rules_error *err)
+int venue_broker_start(const venue_broker_options *o, venue_broker *b, base_error *err)
 {
     memset(b, 0, sizeof *b);
     b->opt = *o;
@@ -150,7 +150,7 @@ int venue_broker_start(const venue_broker_options *o, venue_broker *b, rules_err
         const char *tmp = getenv("TMPDIR");
         snprintf(b->dir, sizeof b->dir, "%s/tableref-broker-XXXXXX", tmp && *tmp ? tmp : "/tmp");
         if (!mkdtemp(b->dir))
-            return rules_error_set(err, "%s: cannot create a directory: %s", b->dir, strerror(errno));
+            return base_error_set(err, "%s: cannot create a directory: %s", b->dir, strerror(errno));
         b->own_dir = true;
     }
     snprintf(b->conf_path, sizeof b->conf_path, "%s/mosquitto.conf", b->dir);
@@ -174,7 +174,7 @@ int venue_broker_start(const venue_broker_options *o, venue_broker *b, rules_err
 }
 
 int venue_broker_start_conf(const char *conf_path, const char *dir, int port, int ws_port, venue_broker *b,
-                            rules_error *err)
+                            base_error *err)
 {
     memset(b, 0, sizeof *b);
     snprintf(b->dir, sizeof b->dir, "%s", dir);
@@ -234,7 +234,7 @@ int venue_broker_stop(venue_broker *b)
     return rc;
 }
 
-int venue_broker_restart(venue_broker *b, rules_error *err)
+int venue_broker_restart(venue_broker *b, base_error *err)
 {
     stop_process(b);
     for (int waited = 0; waited < 3000 && port_accepts(b->port); waited += 20)

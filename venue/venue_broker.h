@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "rules_error.h"
+#include "base_error.h"
 
 typedef struct venue_broker_options {
     bool websockets;            /* a second listener speaking MQTT over WebSockets */
@@ -43,20 +43,20 @@ typedef struct venue_broker {
 
 void venue_broker_options_default(venue_broker_options *o);
 /* Starts the broker and waits (at most 5 s) until it accepts connections. */
-int venue_broker_start(const venue_broker_options *o, venue_broker *b, rules_error *err);
+int venue_broker_start(const venue_broker_options *o, venue_broker *b, base_error *err);
 /*
  * Starts mosquitto with a configuration file of the caller's (listening on
  * 127.0.0.1:port, and ws_port when not 0) and waits until it accepts. The
  * directory `dir` is the caller's: stop leaves it.
  */
 int venue_broker_start_conf(const char *conf_path, const char *dir, int port, int ws_port, venue_broker *b,
-                            rules_error *err);
+                            base_error *err);
 /* A loopback port nobody listens on now (the kernel's choice); 0 on failure. */
 int venue_broker_free_port(void);
 /* Stops it by pid (SIGTERM, then SIGKILL after 3 s) and removes its own directory. 0 or -1. */
 int venue_broker_stop(venue_broker *b);
 /* Stops the process only (directory and ports kept) and starts it again on the same ports. */
-int venue_broker_restart(venue_broker *b, rules_error *err);
+int venue_broker_restart(venue_broker *b, base_error *err);
 /* The last `cap`-1 bytes of its log, for a test's failure message. */
 void venue_broker_log_tail(const venue_broker *b, char *buf, size_t cap);
 

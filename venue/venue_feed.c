@@ -26,18 +26,18 @@ void venue_config_default(venue_config *cfg)
     cfg->picture_quality = 70;
 }
 
-int venue_check_event_name(const char *event, rules_error *err)
+int venue_check_event_name(const char *event, base_error *err)
 {
     if (!event || !*event)
-        return rules_error_set(err, "event name: missing (--event NAME)");
+        return base_error_set(err, "event name: missing (--event NAME)");
     if (strlen(event) > 48)
-        return rules_error_set(err, "event name \"%.48s...\": longer than 48 characters", event);
+        return base_error_set(err, "event name \"%.48s...\": longer than 48 characters", event);
     for (const char *p = event; *p; p++) {
         char c = *p;
         bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
                   c == '_' || c == '-';
         if (!ok)
-            return rules_error_set(err,
+            return base_error_set(err,
                                    "event name \"%s\": '%c' is not allowed (letters, digits, '.', '_' and '-' "
                                    "only: it becomes part of MQTT topics)",
                                    event, c);
@@ -45,36 +45,36 @@ int venue_check_event_name(const char *event, rules_error *err)
     return 0;
 }
 
-int venue_parse_broker(const char *spec, venue_config *cfg, rules_error *err)
+int venue_parse_broker(const char *spec, venue_config *cfg, base_error *err)
 {
     if (!spec || !*spec)
-        return rules_error_set(err, "broker: missing (--mqtt HOST[:PORT])");
+        return base_error_set(err, "broker: missing (--mqtt HOST[:PORT])");
     const char *host = spec, *colon;
     size_t hn;
     if (spec[0] == '[') { /* [IPv6]:PORT */
         const char *close = strchr(spec, ']');
         if (!close)
-            return rules_error_set(err, "broker \"%s\": missing ']'", spec);
+            return base_error_set(err, "broker \"%s\": missing ']'", spec);
         host = spec + 1;
         hn = (size_t)(close - host);
         colon = close[1] == ':' ? close + 1 : NULL;
         if (close[1] && !colon)
-            return rules_error_set(err, "broker \"%s\": expected ':' after ']'", spec);
+            return base_error_set(err, "broker \"%s\": expected ':' after ']'", spec);
     } else {
         colon = strrchr(spec, ':');
         if (colon && strchr(spec, ':') != colon)
-            return rules_error_set(err, "broker \"%s\": write an IPv6 address as [ADDRESS]:PORT", spec);
+            return base_error_set(err, "broker \"%s\": write an IPv6 address as [ADDRESS]:PORT", spec);
         hn = colon ? (size_t)(colon - spec) : strlen(spec);
     }
     if (hn == 0 || hn >= sizeof cfg->host)
-        return rules_error_set(err, "broker \"%s\": missing or over-long host name", spec);
+        return base_error_set(err, "broker \"%s\": missing or over-long host name", spec);
     int port = 1883;
     if (colon) {
         char *end;
         errno = 0;
         long p = strtol(colon + 1, &end, 10);
         if (end == colon + 1 || *end || errno || p < 1 || p > 65535)
-            return rules_error_set(err, "broker \"%s\": the port must be a number from 1 to 65535", spec);
+            return base_error_set(err, "broker \"%s\": the port must be a number from 1 to 65535", spec);
         port = (int)p;
     }
     memcpy(cfg->host, host, hn);
@@ -83,26 +83,26 @@ int venue_parse_broker(const char *spec, venue_config *cfg, rules_error *err)
     return 0;
 }
 
-static int check_config(const venue_config *c, rules_error *err)
+static int check_config(const venue_config *c, base_error *err)
 {
     if (venue_check_event_name(c->event, err) < 0)
         return -1;
     if (c->table < 1 || c->table > 100000)
-        return rules_error_set(err, "table number %d: expected 1 or more (--table N)", c->table);
+        return base_error_set(err, "table number %d: expected 1 or more (--table N)", c->table);
     if (!c->host[0] || !memchr(c->host, 0, sizeof c->host))
-        return rules_error_set(err, "broker: missing host name");
+        return base_error_set(err, "broker: missing host name");
     if (c->port < 1 || c->port > 65535)
-        return rules_error_set(err, "broker port %d: expected 1..65535", c->port);
+        return base_error_set(err, "broker port %d: expected 1..65535", c->port);
     if (c->keepalive_s < 5 || c->keepalive_s > 3600)
-        return rules_error_set(err, "keepalive %d s: expected 5..3600", c->keepalive_s);
+        return base_error_set(err, "keepalive %d s: expected 5..3600", c->keepalive_s);
     if (c->queue_max < 1 || c->inflight_max < 1 || c->inflight_max > 65535 ||
         c->reconnect_max_ms < VENUE_BACKOFF_MIN_MS)
-        return rules_error_set(err, "queue_max >= 1, inflight_max 1..65535 and reconnect_max_ms >= %d expected",
+        return base_error_set(err, "queue_max >= 1, inflight_max 1..65535 and reconnect_max_ms >= %d expected",
                                VENUE_BACKOFF_MIN_MS);
     if (c->picture_width < 16 || c->picture_quality < 1 || c->picture_quality > 100)
-        return rules_error_set(err, "picture: width >= 16 and quality 1..100 expected");
+        return base_error_set(err, "picture: width >= 16 and quality 1..100 expected");
     if (c->password && !c->username)
-        return rules_error_set(err, "broker: a password needs a user name");
+        return base_error_set(err, "broker: a password needs a user name");
     return 0;
 }
 
@@ -127,45 +127,45 @@ static int topics(venue_feed *f)
     return 0;
 }
 
-static int setup_client(venue_feed *f, rules_error *err)
+static int setup_client(venue_feed *f, base_error *err)
 {
     pthread_once(&lib_once, lib_init);
     f->mosq = mosquitto_new(f->client_id, true, f);
     if (!f->mosq)
-        return rules_error_set(err, "venue feed: cannot create the MQTT client: %s", strerror(errno));
+        return base_error_set(err, "venue feed: cannot create the MQTT client: %s", strerror(errno));
     mosquitto_threaded_set(f->mosq, true);
     /* Small messages must not wait for Nagle's algorithm: an alert is a few hundred bytes. */
     mosquitto_int_option(f->mosq, MOSQ_OPT_TCP_NODELAY, 1);
     mosquitto_max_inflight_messages_set(f->mosq, (unsigned)f->inflight_max);
     if (f->username && mosquitto_username_pw_set(f->mosq, f->username, f->password) != MOSQ_ERR_SUCCESS)
-        return rules_error_set(err, "venue feed: cannot set the user name");
+        return base_error_set(err, "venue feed: cannot set the user name");
     char *will = venue_status_payload(f->event, f->table, false, "connection",
                                       "the table's watch stopped answering (process or network gone)", true);
     int rc = will ? mosquitto_will_set(f->mosq, f->t_status, (int)strlen(will), will, 1, true) : MOSQ_ERR_NOMEM;
     free(will);
     if (rc != MOSQ_ERR_SUCCESS)
-        return rules_error_set(err, "venue feed: cannot set the last will: %s", mosquitto_strerror(rc));
+        return base_error_set(err, "venue feed: cannot set the last will: %s", mosquitto_strerror(rc));
     venue_feed_install_callbacks(f);
     return 0;
 }
 
-static int start_threads(venue_feed *f, rules_error *err)
+static int start_threads(venue_feed *f, base_error *err)
 {
     int rc = pthread_create(&f->net_thread, NULL, venue_feed_net_main, f);
     if (rc == 0)
         f->net_running = true;
     if (rc == 0 && (rc = pthread_create(&f->send_thread, NULL, venue_feed_send_main, f)) == 0)
         f->send_running = true;
-    return rc == 0 ? 0 : rules_error_set(err, "venue feed: cannot start a thread: %s", strerror(rc));
+    return rc == 0 ? 0 : base_error_set(err, "venue feed: cannot start a thread: %s", strerror(rc));
 }
 
-venue_feed *venue_feed_new(const venue_config *cfg, rules_error *err)
+venue_feed *venue_feed_new(const venue_config *cfg, base_error *err)
 {
     if (check_config(cfg, err) < 0)
         return NULL;
     venue_feed *f = calloc(1, sizeof *f);
     if (!f) {
-        rules_error_set(err, "venue feed: out of memory");
+        base_error_set(err, "venue feed: out of memory");
         return NULL;
     }
     pthread_mutex_init(&f->mu, NULL);
@@ -198,14 +198,14 @@ venue_feed *venue_feed_new(const venue_config *cfg, rules_error *err)
     if ((cfg->username && !f->username) || (cfg->password && !f->password) || !status ||
         venue_queue_init(&f->queue, cfg->queue_max) < 0) {
         free(status);
-        rules_error_set(err, "venue feed: out of memory");
+        base_error_set(err, "venue feed: out of memory");
         venue_feed_free(f);
         return NULL;
     }
     venue_slot_set(f, &f->status, status, strlen(status));
     if (topics(f) < 0 || setup_client(f, err) < 0 || start_threads(f, err) < 0) {
         if (!err || !err->msg[0])
-            rules_error_set(err, "venue feed: cannot start");
+            base_error_set(err, "venue feed: cannot start");
         venue_feed_free(f);
         return NULL;
     }
@@ -311,11 +311,11 @@ static void publish_state(venue_feed *f)
     pthread_mutex_unlock(&f->mu);
 }
 
-int venue_feed_set_status(venue_feed *f, bool online, const char *cause, const char *reason, rules_error *err)
+int venue_feed_set_status(venue_feed *f, bool online, const char *cause, const char *reason, base_error *err)
 {
     char *text = venue_status_payload(f->event, f->table, online, cause, reason, false);
     if (!text)
-        return rules_error_set(err, "venue feed: out of memory");
+        return base_error_set(err, "venue feed: out of memory");
     pthread_mutex_lock(&f->mu);
     f->online = online;
     venue_slot_set(f, &f->status, text, strlen(text));
@@ -354,11 +354,11 @@ static void follow_status(venue_feed *f, const char *kind, const cJSON *ev)
     }
 }
 
-int venue_feed_publish(venue_feed *f, const cJSON *ev, rules_error *err)
+int venue_feed_publish(venue_feed *f, const cJSON *ev, base_error *err)
 {
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(ev, "event");
     if (!cJSON_IsString(kind) || !kind_is_word(kind->valuestring))
-        return rules_error_set(err, "venue feed: an event needs an \"event\" member of lower-case letters and '_'");
+        return base_error_set(err, "venue feed: an event needs an \"event\" member of lower-case letters and '_'");
     cJSON *copy = venue_event_for_feed(ev, f->table);
     char *text = copy ? cJSON_PrintUnformatted(copy) : NULL;
     cJSON_Delete(copy);
@@ -368,7 +368,7 @@ int venue_feed_publish(venue_feed *f, const cJSON *ev, rules_error *err)
     if (!text || !m.topic) {
         free(text);
         free(m.topic);
-        return rules_error_set(err, "venue feed: out of memory");
+        return base_error_set(err, "venue feed: out of memory");
     }
     snprintf(m.topic, tn, "%s%s", f->t_event, kind->valuestring);
     m.payload = text;
@@ -384,7 +384,7 @@ int venue_feed_publish(venue_feed *f, const cJSON *ev, rules_error *err)
     follow_status(f, kind->valuestring, ev);
     int changed = venue_state_apply(&f->table_state, ev);
     if (changed < 0)
-        return rules_error_set(err, "venue feed: out of memory");
+        return base_error_set(err, "venue feed: out of memory");
     if (changed)
         publish_state(f);
     return 0;
@@ -400,15 +400,15 @@ void venue_feed_sink_event(void *feed, const cJSON *ev)
     }
 }
 
-static int picture_described(venue_feed *f, int move, int w, int h, rules_error *err)
+static int picture_described(venue_feed *f, int move, int w, int h, base_error *err)
 {
     if (venue_state_set_picture(&f->table_state, move, w, h) < 0)
-        return rules_error_set(err, "venue feed: out of memory");
+        return base_error_set(err, "venue feed: out of memory");
     publish_state(f);
     return 0;
 }
 
-int venue_feed_set_picture(venue_feed *f, const venue_image *img, int move, rules_error *err)
+int venue_feed_set_picture(venue_feed *f, const venue_image *img, int move, base_error *err)
 {
     venue_picture pic;
     if (venue_picture_shrink(img, f->picture_width, &pic, err) < 0)
@@ -423,14 +423,14 @@ int venue_feed_set_picture(venue_feed *f, const venue_image *img, int move, rule
     return picture_described(f, move, w, h, err);
 }
 
-int venue_feed_set_picture_jpeg(venue_feed *f, const uint8_t *jpeg, size_t n, int move, rules_error *err)
+int venue_feed_set_picture_jpeg(venue_feed *f, const uint8_t *jpeg, size_t n, int move, base_error *err)
 {
     int w, h;
     if (venue_jpeg_size(jpeg, n, &w, &h, err) < 0)
         return -1;
     char *copy = venue_dup_bytes(jpeg, n);
     if (!copy)
-        return rules_error_set(err, "venue feed: out of memory");
+        return base_error_set(err, "venue feed: out of memory");
     pthread_mutex_lock(&f->mu);
     venue_picture_clear(&f->picture_raw);
     f->picture_raw_pending = false;

@@ -43,7 +43,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "rules_error.h"
+#include "base_error.h"
 #include "venue_command.h"
 #include "venue_picture.h"
 
@@ -75,14 +75,14 @@ typedef struct venue_config {
 /* Fills the defaults above; event and table are left unset. The strings are borrowed until venue_feed_new returns. */
 void venue_config_default(venue_config *cfg);
 /* "HOST" or "HOST:PORT" (or "[v6addr]:PORT") into cfg->host / cfg->port (default 1883). */
-int venue_parse_broker(const char *spec, venue_config *cfg, rules_error *err);
+int venue_parse_broker(const char *spec, venue_config *cfg, base_error *err);
 /* 0 when `event` may name a tournament in topics, else -1 with the reason. */
-int venue_check_event_name(const char *event, rules_error *err);
+int venue_check_event_name(const char *event, base_error *err);
 
 typedef struct venue_feed venue_feed;
 
 /* Checks cfg and starts connecting in the background. NULL (err set) only for a bad config or no memory. */
-venue_feed *venue_feed_new(const venue_config *cfg, rules_error *err);
+venue_feed *venue_feed_new(const venue_config *cfg, base_error *err);
 /*
  * Says "offline" (cause "stopped") unless already offline, waits up to
  * 1000 ms for what is queued while connected, disconnects and frees. NULL is fine.
@@ -98,7 +98,7 @@ void venue_feed_free(venue_feed *feed);
  * `ev` is borrowed. Returns 0, or -1 with err set (no "event" member, no
  * memory). A full queue is not an error: it is counted in venue_feed_stats.
  */
-int venue_feed_publish(venue_feed *feed, const cJSON *ev, rules_error *err);
+int venue_feed_publish(venue_feed *feed, const cJSON *ev, base_error *err);
 
 /*
  * venue_feed_publish for an event sink of the watch session
@@ -112,16 +112,16 @@ void venue_feed_sink_event(void *feed, const cJSON *ev);
  * ms at 12 MP) into the feed's own buffer; JPEG-encoded and published
  * retained by the feed's thread. A picture not yet sent is replaced.
  */
-int venue_feed_set_picture(venue_feed *feed, const venue_image *img, int move, rules_error *err);
+int venue_feed_set_picture(venue_feed *feed, const venue_image *img, int move, base_error *err);
 /* The same from a JPEG the caller already has (copied as is). */
-int venue_feed_set_picture_jpeg(venue_feed *feed, const uint8_t *jpeg, size_t n, int move, rules_error *err);
+int venue_feed_set_picture_jpeg(venue_feed *feed, const uint8_t *jpeg, size_t n, int move, base_error *err);
 
 /*
  * Says online or offline on the retained status topic, with a cause word
  * ("watching", "camera", "stopped", ...) and a sentence for people.
  * venue_feed_publish already does this for started, camera_lost and stopped.
  */
-int venue_feed_set_status(venue_feed *feed, bool online, const char *cause, const char *reason, rules_error *err);
+int venue_feed_set_status(venue_feed *feed, bool online, const char *cause, const char *reason, base_error *err);
 
 /*
  * The next judge command received on command/{judge}: 1 and *out filled, 0

@@ -7,7 +7,7 @@
 #include <sys/time.h>
 #include <time.h>
 
-#include "rules_geom.h"
+#include "base_geom.h"
 #include "rules_json.h"
 
 int venue_topic(char *buf, size_t cap, const char *event, int table, const char *leaf)
@@ -97,7 +97,7 @@ static cJSON *unit_brief(const cJSON *u)
         double x = number_or(m, "x_mm", NAN), y = number_or(m, "y_mm", NAN);
         if (!isfinite(x) || !isfinite(y))
             continue;
-        double f = rules_deg_to_rad(number_or(m, "facing_deg", 0));
+        double f = base_deg_to_rad(number_or(m, "facing_deg", 0));
         n++;
         sx += x;
         sy += y;
@@ -111,7 +111,7 @@ static cJSON *unit_brief(const cJSON *u)
         double c[2] = {round(sx / n * 10) / 10, round(sy / n * 10) / 10};
         cJSON_AddItemToObject(o, "centre_mm", cJSON_CreateDoubleArray(c, 2));
         /* Rounded first, so that a hair under 360 reads 0, not 360. */
-        double deg = round(fmod(rules_rad_to_deg(atan2(fy, fx)) + 360.0, 360.0) * 10) / 10;
+        double deg = round(fmod(base_rad_to_deg(atan2(fy, fx)) + 360.0, 360.0) * 10) / 10;
         cJSON_AddNumberToObject(o, "facing_deg", deg >= 360.0 ? 0.0 : deg);
     }
     return o;
@@ -134,7 +134,7 @@ cJSON *venue_units_from_snapshot(const cJSON *snapshot)
 static void add_inches(cJSON *o, const char *key, double mm)
 {
     if (isfinite(mm))
-        rules_json_add_number(o, key, rules_mm_to_in(mm), 2);
+        base_json_add_number(o, key, base_mm_to_in(mm), 2);
 }
 
 static cJSON *distances(const rules_unit_report *u)

@@ -49,18 +49,18 @@ static void add_row_rgb(const uint8_t *src, int w, int k, unsigned *acc)
     }
 }
 
-int venue_picture_shrink(const venue_image *img, int max_width, venue_picture *out, rules_error *err)
+int venue_picture_shrink(const venue_image *img, int max_width, venue_picture *out, base_error *err)
 {
     memset(out, 0, sizeof *out);
     if (!img || !img->pixels || img->width <= 0 || img->height <= 0 || max_width <= 0)
-        return rules_error_set(err, "picture: empty");
+        return base_error_set(err, "picture: empty");
     int ch = venue_pixfmt_channels(img->format);
     if (img->stride < (size_t)img->width * (size_t)ch)
-        return rules_error_set(err, "picture: stride %zu shorter than a row of %d pixels", img->stride, img->width);
+        return base_error_set(err, "picture: stride %zu shorter than a row of %d pixels", img->stride, img->width);
     int k = (img->width + max_width - 1) / max_width;
     int w = img->width / k, h = img->height / k;
     if (w <= 0 || h <= 0)
-        return rules_error_set(err, "picture: %dx%d is too small to shrink to %d px wide", img->width, img->height,
+        return base_error_set(err, "picture: %dx%d is too small to shrink to %d px wide", img->width, img->height,
                                max_width);
     size_t row = (size_t)w * (size_t)ch;
     out->pixels = malloc(row * (size_t)h);
@@ -68,7 +68,7 @@ int venue_picture_shrink(const venue_image *img, int max_width, venue_picture *o
     if (!out->pixels || !acc) {
         free(acc);
         venue_picture_clear(out);
-        return rules_error_set(err, "picture: out of memory");
+        return base_error_set(err, "picture: out of memory");
     }
     out->width = w;
     out->height = h;
@@ -102,24 +102,24 @@ static int tj_format(venue_pixfmt f)
     return TJPF_RGB;
 }
 
-int venue_picture_encode(const venue_picture *pic, int quality, uint8_t **jpeg, size_t *n, rules_error *err)
+int venue_picture_encode(const venue_picture *pic, int quality, uint8_t **jpeg, size_t *n, base_error *err)
 {
     *jpeg = NULL;
     *n = 0;
     if (!pic || !pic->pixels || pic->width <= 0 || pic->height <= 0)
-        return rules_error_set(err, "picture: empty");
+        return base_error_set(err, "picture: empty");
     if (quality < 1 || quality > 100)
-        return rules_error_set(err, "picture: JPEG quality %d is not within 1..100", quality);
+        return base_error_set(err, "picture: JPEG quality %d is not within 1..100", quality);
     tjhandle tj = tjInitCompress();
     if (!tj)
-        return rules_error_set(err, "picture: cannot start the JPEG encoder: %s", tjGetErrorStr2(NULL));
+        return base_error_set(err, "picture: cannot start the JPEG encoder: %s", tjGetErrorStr2(NULL));
     unsigned char *buf = NULL;
     unsigned long size = 0;
     int ch = venue_pixfmt_channels(pic->format);
     int rc = tjCompress2(tj, pic->pixels, pic->width, pic->width * ch, pic->height, tj_format(pic->format), &buf,
                          &size, pic->format == VENUE_PIX_GRAY8 ? TJSAMP_GRAY : TJSAMP_420, quality, TJFLAG_FASTDCT);
     if (rc != 0) {
-        rules_error_set(err, "picture: JPEG encoding failed: %s", tjGetErrorStr2(tj));
+        base_error_set(err, "picture: JPEG encoding failed: %s", tjGetErrorStr2(tj));
         tjFree(buf);
         tjDestroy(tj);
         return -1;
@@ -129,7 +129,7 @@ int venue_picture_encode(const venue_picture *pic, int quality, uint8_t **jpeg, 
     *jpeg = malloc(size);
     if (!*jpeg) {
         tjFree(buf);
-        return rules_error_set(err, "picture: out of memory");
+        return base_error_set(err, "picture: out of memory");
     }
     memcpy(*jpeg, buf, size);
     *n = size;
@@ -137,19 +137,19 @@ int venue_picture_encode(const venue_picture *pic, int quality, uint8_t **jpeg, 
     return 0;
 }
 
-int venue_jpeg_size(const uint8_t *jpeg, size_t n, int *width, int *height, rules_error *err)
+int venue_jpeg_size(const uint8_t *jpeg, size_t n, int *width, int *height, base_error *err)
 {
     if (!jpeg || n < 4 || jpeg[0] != 0xFF || jpeg[1] != 0xD8)
-        return rules_error_set(err, "picture: not a JPEG (no FF D8 start)");
+        return base_error_set(err, "picture: not a JPEG (no FF D8 start)");
     if (n > ULONG_MAX)
-        return rules_error_set(err, "picture: too large");
+        return base_error_set(err, "picture: too large");
     tjhandle tj = tjInitDecompress();
     if (!tj)
-        return rules_error_set(err, "picture: cannot start the JPEG decoder: %s", tjGetErrorStr2(NULL));
+        return base_error_set(err, "picture: cannot start the JPEG decoder: %s", tjGetErrorStr2(NULL));
     int subsamp = 0, colorspace = 0;
     int rc = tjDecompressHeader3(tj, jpeg, (unsigned long)n, width, height, &subsamp, &colorspace);
     if (rc != 0)
-        rules_error_set(err, "picture: unreadable JPEG header: %s", tjGetErrorStr2(tj));
+        base_error_set(err, "picture: unreadable JPEG header: %s", tjGetErrorStr2(tj));
     tjDestroy(tj);
     return rc == 0 ? 0 : -1;
 }

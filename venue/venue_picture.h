@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rules_error.h"
+#include "base_error.h"
 
 typedef enum venue_pixfmt {
     VENUE_PIX_GRAY8 = 0,
@@ -47,11 +47,11 @@ int venue_pixfmt_channels(venue_pixfmt f);
  * max_width wide (each output pixel the mean of a k x k block). -1 with err
  * for an empty or impossible picture or no memory.
  */
-int venue_picture_shrink(const venue_image *img, int max_width, venue_picture *out, rules_error *err);
+int venue_picture_shrink(const venue_image *img, int max_width, venue_picture *out, base_error *err);
 /* JPEG of `pic` at quality 1..100 into a malloc'ed buffer. */
-int venue_picture_encode(const venue_picture *pic, int quality, uint8_t **jpeg, size_t *n, rules_error *err);
+int venue_picture_encode(const venue_picture *pic, int quality, uint8_t **jpeg, size_t *n, base_error *err);
 /* The size of a JPEG from its header; -1 when it is not a JPEG. */
-int venue_jpeg_size(const uint8_t *jpeg, size_t n, int *width, int *height, rules_error *err);
+int venue_jpeg_size(const uint8_t *jpeg, size_t n, int *width, int *height, base_error *err);
 void venue_picture_clear(venue_picture *pic);
 
 #endif

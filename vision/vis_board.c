@@ -16,22 +16,22 @@ bool vis_board_locate_tag(const vis_camera *cam, const vis_tag_detection *t, dou
         if (!vis_camera_pixel_to_plane(cam, t->corners[k], height_mm, q[k]))
             return false;
     /* On the plane the corners form the printed square, so their mean is its centre. */
-    out->centre = rules_v2((q[0][0] + q[1][0] + q[2][0] + q[3][0]) / 4, (q[0][1] + q[1][1] + q[2][1] + q[3][1]) / 4);
-    rules_vec2 up = rules_v2((q[2][0] + q[3][0] - q[0][0] - q[1][0]) / 2, (q[2][1] + q[3][1] - q[0][1] - q[1][1]) / 2);
-    rules_vec2 right =
-        rules_v2((q[1][0] + q[2][0] - q[0][0] - q[3][0]) / 2, (q[1][1] + q[2][1] - q[0][1] - q[3][1]) / 2);
+    out->centre = base_v2((q[0][0] + q[1][0] + q[2][0] + q[3][0]) / 4, (q[0][1] + q[1][1] + q[2][1] + q[3][1]) / 4);
+    base_vec2 up = base_v2((q[2][0] + q[3][0] - q[0][0] - q[1][0]) / 2, (q[2][1] + q[3][1] - q[0][1] - q[1][1]) / 2);
+    base_vec2 right =
+        base_v2((q[1][0] + q[2][0] - q[0][0] - q[3][0]) / 2, (q[1][1] + q[2][1] - q[0][1] - q[3][1]) / 2);
     /* Both edge directions vote: "up" is "right" turned a quarter left. */
-    rules_vec2 v = rules_v2_add(up, rules_v2(-right.y, right.x));
+    base_vec2 v = base_v2_add(up, base_v2(-right.y, right.x));
     out->heading = atan2(v.y, v.x);
-    out->size_mm = (rules_v2_len(up) + rules_v2_len(right)) / 2;
+    out->size_mm = (base_v2_len(up) + base_v2_len(right)) / 2;
     /* A figure hiding a corner bends the quad apriltag fits; the printed
      * square does not bend, so the corners' misfit exposes it. */
-    const rules_vec2 u = rules_v2_dir(out->heading), rt = rules_v2(u.y, -u.x);
+    const base_vec2 u = base_v2_dir(out->heading), rt = base_v2(u.y, -u.x);
     double worst = 0;
     for (int k = 0; k < 4; k++) {
-        rules_vec2 ideal = rules_v2_add(out->centre, rules_v2_add(rules_v2_scale(rt, corner_local[k][0] * out->size_mm / 2),
-                                                                  rules_v2_scale(u, corner_local[k][1] * out->size_mm / 2)));
-        worst = fmax(worst, rules_v2_dist(ideal, rules_v2(q[k][0], q[k][1])));
+        base_vec2 ideal = base_v2_add(out->centre, base_v2_add(base_v2_scale(rt, corner_local[k][0] * out->size_mm / 2),
+                                                                  base_v2_scale(u, corner_local[k][1] * out->size_mm / 2)));
+        worst = fmax(worst, base_v2_dist(ideal, base_v2(q[k][0], q[k][1])));
     }
     out->square_residual_mm = worst;
     return true;
@@ -39,7 +39,7 @@ bool vis_board_locate_tag(const vis_camera *cam, const vis_tag_detection *t, dou
 
 int vis_board_refine_pose(vis_camera *cam, const vis_roster *r, const vis_tag_detection *tags, size_t n,
                           int min_tags, double keep_below_px, double *rms_px, int *used,
-                          rules_error *err)
+                          base_error *err)
 {
     *used = 0;
     *rms_px = NAN;
@@ -50,7 +50,7 @@ int vis_board_refine_pose(vis_camera *cam, const vis_roster *r, const vis_tag_de
     if (!obj || !img) {
         free(obj);
         free(img);
-        return rules_error_set(err, "pose: out of memory");
+        return base_error_set(err, "pose: out of memory");
     }
     int np = 0;
     for (size_t i = 0; i < n; i++) {
@@ -63,7 +63,7 @@ int vis_board_refine_pose(vis_camera *cam, const vis_roster *r, const vis_tag_de
             twice += tags[j].id == tags[i].id;
         if (twice > 1)
             continue;
-        const rules_vec2 up = rules_v2_dir(b->rotation), right = rules_v2(sin(b->rotation), -cos(b->rotation));
+        const base_vec2 up = base_v2_dir(b->rotation), right = base_v2(sin(b->rotation), -cos(b->rotation));
         for (int k = 0; k < 4; k++) {
             double a = corner_local[k][0] * b->size / 2, c = corner_local[k][1] * b->size / 2;
             obj[3 * np] = b->x + a * right.x + c * up.x;

@@ -15,14 +15,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rules_error.h"
-#include "rules_geom.h"
+#include "base_error.h"
+#include "base_geom.h"
 #include "vis_camera.h"
 #include "vis_roster.h"
 #include "vis_tag.h"
 
 typedef struct vis_board_tag_pose {
-    rules_vec2 centre;    /* mm on the plane z = height */
+    base_vec2 centre;    /* mm on the plane z = height */
     double heading;       /* rad: the tag's "up" on the board */
     double size_mm;       /* mean edge length as measured (a check against the roster) */
     double square_residual_mm;  /* worst corner's distance from the best-fitting square of that size */
@@ -42,6 +42,6 @@ bool vis_board_locate_tag(const vis_camera *cam, const vis_tag_detection *t, dou
  * Returns 1 when refined, 0 when kept or too few tags, -1 on a solver error.
  */
 int vis_board_refine_pose(vis_camera *cam, const vis_roster *r, const vis_tag_detection *tags, size_t n,
-                          int min_tags, double keep_below_px, double *rms_px, int *used, rules_error *err);
+                          int min_tags, double keep_below_px, double *rms_px, int *used, base_error *err);
 
 #endif

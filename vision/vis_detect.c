@@ -10,16 +10,16 @@
 #include "vis_units.h"
 #include "rules_formation.h"
 
-vis_detector *vis_detector_new(const vis_roster *r, const calib_file *c, rules_error *err)
+vis_detector *vis_detector_new(const vis_roster *r, const calib_file *c, base_error *err)
 {
     vis_detector *d = calloc(1, sizeof *d);
     if (!d) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         return NULL;
     }
     d->tags = vis_tag_detector_new(r->family);
     if (!d->tags) {
-        rules_error_set(err, "tag family %s unavailable", r->family);
+        base_error_set(err, "tag family %s unavailable", r->family);
         free(d);
         return NULL;
     }
@@ -73,16 +73,16 @@ void vis_detector_free(vis_detector *d)
     free(d);
 }
 
-static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n, const vis_image *im,
-                        const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, rules_error *err);
+static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n, const base_view *im,
+                        const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, base_error *err);
 
 int vis_detector_run_tags(vis_detector *d, const uint8_t *gray, int width, int height, size_t stride,
                           const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, vis_tag_list *tags,
-                          rules_error *err)
+                          base_error *err)
 {
     *out = NULL;
     if (width != d->calib.width || height != d->calib.height)
-        return rules_error_set(err, "image is %dx%d but the calibration is for %dx%d", width, height,
+        return base_error_set(err, "image is %dx%d but the calibration is for %dx%d", width, height,
                                d->calib.width, d->calib.height);
     if (d->cfg.use_plan && d->plan.min_px != d->cfg.plan_min_tag_px) {
         vis_plan_clear(&d->plan);
@@ -93,12 +93,12 @@ int vis_detector_run_tags(vis_detector *d, const uint8_t *gray, int width, int h
                                                   tags, err)
                          : vis_tag_detect(d->tags, gray, width, height, stride, tags, err)) < 0)
         return -1;
-    const vis_image im = {gray, width, height, stride};
+    const base_view im = {width, height, 1, stride, gray};
     return detect_build(d, tags->items, tags->n, &im, prior, out, rep, err);
 }
 
 int vis_detector_run(vis_detector *d, const uint8_t *gray, int width, int height, size_t stride,
-                     const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, rules_error *err)
+                     const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, base_error *err)
 {
     vis_tag_list tags = {0};
     int rc = vis_detector_run_tags(d, gray, width, height, stride, prior, out, rep, &tags, err);
@@ -107,24 +107,24 @@ int vis_detector_run(vis_detector *d, const uint8_t *gray, int width, int height
 }
 
 int vis_detector_from_tags(vis_detector *d, const vis_tag_detection *tags, size_t n, const rules_snapshot *prior,
-                           rules_snapshot **out, vis_report *rep, rules_error *err)
+                           rules_snapshot **out, vis_report *rep, base_error *err)
 {
     return detect_build(d, tags, n, NULL, prior, out, rep, err);
 }
 
-int vis_detector_run_on_tags(vis_detector *d, const vis_image *im, const vis_tag_detection *tags, size_t n,
-                             const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, rules_error *err)
+int vis_detector_run_on_tags(vis_detector *d, const base_view *im, const vis_tag_detection *tags, size_t n,
+                             const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, base_error *err)
 {
     return vis_detector_run_focused(d, im, tags, n, prior, NULL, out, rep, err);
 }
 
-int vis_detector_run_focused(vis_detector *d, const vis_image *im, const vis_tag_detection *tags, size_t n,
+int vis_detector_run_focused(vis_detector *d, const base_view *im, const vis_tag_detection *tags, size_t n,
                              const rules_snapshot *prior, const unsigned char *focus, rules_snapshot **out,
-                             vis_report *rep, rules_error *err)
+                             vis_report *rep, base_error *err)
 {
     *out = NULL;
     if (im && (im->width != d->calib.width || im->height != d->calib.height))
-        return rules_error_set(err, "image is %dx%d but the calibration is for %dx%d", im->width, im->height,
+        return base_error_set(err, "image is %dx%d but the calibration is for %dx%d", im->width, im->height,
                                d->calib.width, d->calib.height);
     d->focus = focus;
     int rc = detect_build(d, tags, n, im, prior, out, rep, err);
@@ -136,9 +136,9 @@ int vis_detector_run_focused(vis_detector *d, const vis_image *im, const vis_tag
  * Tags the quad finder missed, read where the units rebuilt so far leave a
  * free place; twice, since every model read sharpens its unit's formation.
  */
-static int read_missed_tags(vis_detector *d, const vis_camera *cam, const vis_image *im,
+static int read_missed_tags(vis_detector *d, const vis_camera *cam, const base_view *im,
                             const vis_tag_detection *tags, size_t n, const rules_snapshot *prior,
-                            const unsigned char *only, vis_seen_model *seen, vis_report *rep, rules_error *err)
+                            const unsigned char *only, vis_seen_model *seen, vis_report *rep, base_error *err)
 {
     for (int pass = 0; pass < 2; pass++) {
         rules_snapshot *estimate = NULL;
@@ -150,7 +150,7 @@ static int read_missed_tags(vis_detector *d, const vis_camera *cam, const vis_im
         int added = vis_recover_read_slots(d, cam, im, tags, n, estimate, only, seen, rep);
         rules_snapshot_free(estimate);
         if (added < 0)
-            return rules_error_set(err, "out of memory");
+            return base_error_set(err, "out of memory");
         if (added == 0)
             break;
     }
@@ -163,9 +163,9 @@ static int read_missed_tags(vis_detector *d, const vis_camera *cam, const vis_im
  * hidden tags (seeded by two agreeing reads, kept when enough of their
  * places read).
  */
-static int recover_from_picture(vis_detector *d, const vis_camera *cam, const vis_image *im,
+static int recover_from_picture(vis_detector *d, const vis_camera *cam, const base_view *im,
                                 const vis_tag_detection *tags, size_t n, const rules_snapshot *prior,
-                                vis_seen_model *seen, vis_report *rep, rules_error *err)
+                                vis_seen_model *seen, vis_report *rep, base_error *err)
 {
     const vis_roster *r = d->roster;
     /* A tag's pose from its edges fitted as lines beats the one from its four corners (vis_recover.h). */
@@ -179,7 +179,7 @@ static int recover_from_picture(vis_detector *d, const vis_camera *cam, const vi
     unsigned char *seeded = calloc(r->n_units + 1, 1);
     if (!seeded || vis_recover_hidden_units(d, cam, im, tags, n, prior, seen, seeded, rep) < 0) {
         free(seeded);
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     }
     int rc = d->cfg.read_slots ? read_missed_tags(d, cam, im, tags, n, prior, seeded, seen, rep, err) : 0;
     vis_recover_confirm(d, seeded, seen, rep);
@@ -187,8 +187,8 @@ static int recover_from_picture(vis_detector *d, const vis_camera *cam, const vi
     return rc;
 }
 
-static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n, const vis_image *im,
-                        const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, rules_error *err)
+static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n, const base_view *im,
+                        const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, base_error *err)
 {
     const vis_roster *r = d->roster;
     vis_camera cam;
@@ -199,7 +199,7 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
     if (d->cfg.refine_pose_min_tags > 0) {
         int used = 0;
         double rms = NAN;
-        rules_error perr;
+        base_error perr;
         int prc = vis_board_refine_pose(&cam, r, tags, n, d->cfg.refine_pose_min_tags,
                                         d->cfg.refine_pose_above_px, &rms, &used, &perr);
         rep->board_tags_used = (size_t)used;
@@ -213,7 +213,7 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
 
     vis_seen_model *seen = calloc(r->n_models ? r->n_models : 1, sizeof *seen);
     if (!seen)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     for (size_t i = 0; i < n; i++) {
         const vis_tag_detection *t = &tags[i];
         int copies = 0;

@@ -26,7 +26,8 @@
 #include <stdint.h>
 
 #include "calib_file.h"
-#include "rules_error.h"
+#include "base_error.h"
+#include "base_image.h"
 #include "rules_snapshot.h"
 #include "vis_report.h"
 #include "vis_roster.h"
@@ -88,13 +89,6 @@ typedef struct vis_detect_config {
     double recover_max_bit_error; /* share of the visible data bits, default 0.25 */
 } vis_detect_config;
 
-/* A borrowed 8-bit gray picture. */
-typedef struct vis_image {
-    const uint8_t *gray;
-    int width, height;
-    size_t stride;
-} vis_image;
-
 typedef struct vis_detector {
     vis_detect_config cfg;
     vis_tag_detector *tags;    /* its cfg may be tuned after vis_detector_new */
@@ -112,35 +106,35 @@ static inline int vis_detector_in_focus(const vis_detector *d, size_t unit) { re
 
 /* Tag detection tuned from the roster's smallest tag and the camera: decimation
  * keeps >= 16 px per tag, 2 threads, a light blur against sensor noise. */
-vis_detector *vis_detector_new(const vis_roster *r, const calib_file *c, rules_error *err);
+vis_detector *vis_detector_new(const vis_roster *r, const calib_file *c, base_error *err);
 void vis_detector_free(vis_detector *d);
 
 /* Detects, locates and rebuilds. *out is the caller's. Returns 0 or -1. */
 int vis_detector_run(vis_detector *d, const uint8_t *gray, int width, int height, size_t stride,
-                     const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, rules_error *err);
+                     const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, base_error *err);
 
 /* The same, and the tag detections it used (cleared first; the caller's). */
 int vis_detector_run_tags(vis_detector *d, const uint8_t *gray, int width, int height, size_t stride,
                           const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, vis_tag_list *tags,
-                          rules_error *err);
+                          base_error *err);
 
 /* The same from detections already made (tests, or another detector): no reading from the picture. */
 int vis_detector_from_tags(vis_detector *d, const vis_tag_detection *tags, size_t n, const rules_snapshot *prior,
-                           rules_snapshot **out, vis_report *rep, rules_error *err);
+                           rules_snapshot **out, vis_report *rep, base_error *err);
 /*
  * From detections already made (e.g. only in the parts of the picture that
  * changed), with the picture at hand for what the detections missed (tags
  * read at their formation's free places, hidden units). `im` may be NULL.
  */
-int vis_detector_run_on_tags(vis_detector *d, const vis_image *im, const vis_tag_detection *tags, size_t n,
-                             const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, rules_error *err);
+int vis_detector_run_on_tags(vis_detector *d, const base_view *im, const vis_tag_detection *tags, size_t n,
+                             const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, base_error *err);
 /*
  * The same, reading from the picture only for the units flagged in `focus`
  * (one flag per roster unit; NULL: all): a tracker that knows which part
  * of the table changed pays only for that part.
  */
-int vis_detector_run_focused(vis_detector *d, const vis_image *im, const vis_tag_detection *tags, size_t n,
+int vis_detector_run_focused(vis_detector *d, const base_view *im, const vis_tag_detection *tags, size_t n,
                              const rules_snapshot *prior, const unsigned char *focus, rules_snapshot **out,
-                             vis_report *rep, rules_error *err);
+                             vis_report *rep, base_error *err);
 
 #endif

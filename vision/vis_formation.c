@@ -229,9 +229,9 @@ static void describe(const vis_fit *F, const hyps *H, const hyp *h, bool vary_s,
 }
 
 /* Board position of a slot (rank, file position in pitches) in a placement's frame. */
-static rules_vec2 slot_board(const vis_fit *F, rules_frame frame, int rank, double pos)
+static base_vec2 slot_board(const vis_fit *F, base_frame frame, int rank, double pos)
 {
-    return rules_frame_to_board(frame, rules_v2(pos * F->pa, -rank * F->pd));
+    return base_frame_to_board(frame, base_v2(pos * F->pa, -rank * F->pd));
 }
 
 /* How well the fit pins a slot (1 sigma, mm): origin, then pitches carried out from the models seen. */
@@ -325,8 +325,8 @@ static int build(const vis_fit *F, const hyps *H, const hyp *h, double match_tol
     int rc = -1;
     if (out->models && sl && idx) {
         make_slots(H, h, sl);
-        const rules_vec2 o = rules_frame_to_board(F->f0, rules_v2(F->au - h->t * F->pa, F->av + h->s * F->pd));
-        out->frame = (rules_frame){o, F->f0.heading};
+        const base_vec2 o = base_frame_to_board(F->f0, base_v2(F->au - h->t * F->pa, F->av + h->s * F->pd));
+        out->frame = (base_frame){o, F->f0.heading};
         for (size_t i = 0; i < F->n; i++)
             place_observed(F, &F->o[i], h, sl, n_slots, match_tol, &out->models[F->o[i].model]);
         place_unseen(F, h, sl, n_slots, idx, out);

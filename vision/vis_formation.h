@@ -41,7 +41,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rules_geom.h"
+#include "base_geom.h"
 #include "rules_snapshot.h"
 
 typedef enum vis_formation_evidence {
@@ -53,7 +53,7 @@ typedef enum vis_formation_evidence {
 
 typedef struct vis_formation_model {
     vis_formation_evidence evidence;
-    rules_vec2 pos;                 /* base centre, mm (evidence != NONE) */
+    base_vec2 pos;                 /* base centre, mm (evidence != NONE) */
     double facing;                  /* rad */
     int roster_file, roster_rank;   /* the roster's listing slot */
 } vis_formation_model;
@@ -78,7 +78,7 @@ typedef struct vis_formation_grid {
 
 /* Where one model stands in one placement. */
 typedef struct vis_formation_place {
-    rules_vec2 pos;
+    base_vec2 pos;
     double facing;
     bool placed;       /* false: no free slot was left for it (the evidence disagrees with the roster) */
     bool inferred;     /* placed in a slot, not measured */
@@ -90,7 +90,7 @@ typedef struct vis_formation_place {
 typedef struct vis_formation_placement {
     char label[RULES_LABEL_MAX];       /* e.g. "rear rank centred" */
     vis_formation_place *models;       /* n_models, in input order */
-    rules_frame frame;                 /* origin at the front-left slot, heading = facing */
+    base_frame frame;                 /* origin at the front-left slot, heading = facing */
 } vis_formation_placement;
 
 typedef struct vis_formation_result {

@@ -35,7 +35,7 @@ static double fit_heading(const vis_formation_input *in)
             const vis_formation_model *m = &in->models[i];
             if (!vis_formation_is_measured(m->evidence))
                 continue;
-            if (pass && fabs(rules_angle_wrap(m->facing - h)) > rules_deg_to_rad(15))
+            if (pass && fabs(base_angle_wrap(m->facing - h)) > base_deg_to_rad(15))
                 continue;
             double w = evidence_weight(m->evidence);
             sc += w * cos(m->facing), ss += w * sin(m->facing);
@@ -173,12 +173,12 @@ int vis_formation_fit_grid(const vis_formation_input *in, vis_fit *F)
     size_t first = 0;
     while (!vis_formation_is_measured(in->models[first].evidence))
         first++;
-    F->f0 = (rules_frame){in->models[first].pos, heading};
+    F->f0 = (base_frame){in->models[first].pos, heading};
     for (size_t i = 0; i < in->n_models; i++) {
         const vis_formation_model *m = &in->models[i];
         if (!vis_formation_is_measured(m->evidence))
             continue;
-        rules_vec2 q = rules_frame_to_local(F->f0, m->pos);
+        base_vec2 q = base_frame_to_local(F->f0, m->pos);
         F->o[F->n++] = (vis_fit_obs){i, q.x, q.y, evidence_weight(m->evidence), 0, 0, true};
     }
     F->pd = index_ranks(F, in->base_depth);

@@ -34,7 +34,7 @@ typedef struct vis_fit_obs {
 
 typedef struct vis_fit {
     const vis_formation_input *in;
-    rules_frame f0;   /* provisional frame at the first observed model, heading = unit facing */
+    base_frame f0;   /* provisional frame at the first observed model, heading = unit facing */
     vis_fit_obs *o;   /* the observed models (caller allocates one per measured model) */
     size_t n;
     double pa, pd;    /* pitches */

@@ -152,7 +152,7 @@ oom:
     return -1;
 }
 
-int vis_plan_make(const calib_file *calib, const vis_roster *r, double min_px, vis_plan *out, rules_error *err)
+int vis_plan_make(const calib_file *calib, const vis_roster *r, double min_px, vis_plan *out, base_error *err)
 {
     memset(out, 0, sizeof *out);
     const int w = calib->width, h = calib->height;
@@ -195,7 +195,7 @@ oom:
     free(g.max_px);
     free(dec);
     vis_plan_clear(out);
-    return rules_error_set(err, "out of memory");
+    return base_error_set(err, "out of memory");
 }
 
 void vis_plan_clear(vis_plan *p)

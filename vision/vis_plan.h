@@ -22,7 +22,7 @@
 #include <stddef.h>
 
 #include "calib_file.h"
-#include "rules_error.h"
+#include "base_error.h"
 #include "vis_roster.h"
 #include "vis_tag.h"
 
@@ -39,7 +39,7 @@ typedef struct vis_plan {
  * (black square, px) to keep after decimation (apriltag finds 11-12 px tags
  * reliably). Returns 0 or -1 (out of memory).
  */
-int vis_plan_make(const calib_file *calib, const vis_roster *r, double min_px, vis_plan *out, rules_error *err);
+int vis_plan_make(const calib_file *calib, const vis_roster *r, double min_px, vis_plan *out, base_error *err);
 void vis_plan_clear(vis_plan *p);
 
 #endif

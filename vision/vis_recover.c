@@ -10,7 +10,7 @@
 #include "vis_recover_int.h"
 #include "vis_units.h"
 
-static double pix(const vis_image *im, double x, double y)
+static double pix(const base_view *im, double x, double y)
 {
     if (x < 0)
         x = 0;
@@ -22,7 +22,7 @@ static double pix(const vis_image *im, double x, double y)
         y = im->height - 1.001;
     const int x0 = (int)x, y0 = (int)y;
     const double fx = x - x0, fy = y - y0;
-    const uint8_t *p = im->gray + (size_t)y0 * im->stride + x0;
+    const uint8_t *p = im->data + (size_t)y0 * im->stride + x0;
     return (p[0] * (1 - fx) + p[1] * fx) * (1 - fy) + (p[im->stride] * (1 - fx) + p[im->stride + 1] * fx) * fy;
 }
 
@@ -39,7 +39,7 @@ static double median_of(double *v, size_t n)
 }
 
 /* Ink and paper grey levels from the cleanly decoded tags (their black ring and white border). */
-bool vis_recover_paper_levels(const vis_image *im, const vis_tag_detection *tags, size_t n, double *black, double *white)
+bool vis_recover_paper_levels(const base_view *im, const vis_tag_detection *tags, size_t n, double *black, double *white)
 {
     double kb[64], kw[64];
     size_t used = 0;
@@ -91,7 +91,7 @@ typedef struct slot_read {
  * behind, and half steps in the last two ranks (an incomplete rear rank
  * centred on an odd number of models).
  */
-static size_t unit_slots(const rules_formation *f, int n_models, rules_vec2 *out, size_t cap)
+static size_t unit_slots(const rules_formation *f, int n_models, base_vec2 *out, size_t cap)
 {
     size_t n = 0;
     const int files = f->files > 0 ? f->files : 1;
@@ -108,12 +108,12 @@ static size_t unit_slots(const rules_formation *f, int n_models, rules_vec2 *out
 }
 
 /* A place taken by a model already seen (or read roughly). */
-static bool near_seen(const vis_roster_unit *ru, const vis_seen_model *seen, rules_vec2 p)
+static bool near_seen(const vis_roster_unit *ru, const vis_seen_model *seen, base_vec2 p)
 {
     const double clear = 0.5 * fmin(ru->base_width, ru->base_depth);
     for (size_t k = 0; k < ru->n_models; k++) {
         const vis_seen_model *s = &seen[ru->first_model + k];
-        if ((s->seen || s->rough) && rules_v2_dist(s->pos, p) < clear)
+        if ((s->seen || s->rough) && base_v2_dist(s->pos, p) < clear)
             return true;
     }
     return false;
@@ -121,12 +121,12 @@ static bool near_seen(const vis_roster_unit *ru, const vis_seen_model *seen, rul
 
 typedef struct slot_job {
     const vis_camera *cam;
-    const vis_image *im;
+    const base_view *im;
     const vis_tagread_codes *codes;
     const vis_tagread_params *p;
     const vis_roster_unit *ru;
     const vis_seen_model *seen;
-    const rules_vec2 *slots;
+    const base_vec2 *slots;
     double heading;
     vis_tagread *out;   /* id -1: a place not read (taken, or nothing there) */
 } slot_job;
@@ -137,7 +137,7 @@ static void read_slot(void *ctx, size_t i)
     j->out[i].id = -1;
     if (near_seen(j->ru, j->seen, j->slots[i]))
         return;
-    rules_vec2 tc;
+    base_vec2 tc;
     double th;
     vis_tag_mount_place(&j->ru->mount, j->slots[i], j->heading, &tc, &th);
     const double P[3] = {tc.x, tc.y, j->ru->mount.height};
@@ -146,13 +146,13 @@ static void read_slot(void *ctx, size_t i)
 }
 
 /* Reads model i's tag where `s` places the model; true when it reads as that model's own ID. */
-static bool read_own_tag(const vis_camera *cam, const vis_image *im, const vis_roster *r, size_t i,
+static bool read_own_tag(const vis_camera *cam, const base_view *im, const vis_roster *r, size_t i,
                          const vis_seen_model *s, const vis_tagread_params *p, const vis_tagread_codes *codes,
                          vis_tagread *rd)
 {
     const vis_roster_model *rm = &r->models[i];
     const vis_roster_unit *ru = &r->units[rm->unit];
-    rules_vec2 tc;
+    base_vec2 tc;
     double th;
     vis_tag_mount_place(&ru->mount, s->pos, s->facing, &tc, &th);
     const double P[3] = {tc.x, tc.y, ru->mount.height};
@@ -162,7 +162,7 @@ static bool read_own_tag(const vis_camera *cam, const vis_image *im, const vis_r
 typedef struct polish_job {
     const vis_detector *d;
     const vis_camera *cam;
-    const vis_image *im;
+    const base_view *im;
     const vis_tagread_codes *codes;
     const vis_tagread_params *p;
     vis_seen_model *seen;
@@ -181,7 +181,7 @@ static void polish_one(void *ctx, size_t i)
     vis_tagread rd;
     if (!read_own_tag(j->cam, j->im, r, i, s, j->p, j->codes, &rd) || rd.edges < 3)
         return;
-    vis_tag_mount_unplace(&ru->mount, rules_v2(rd.centre[0], rd.centre[1]), rd.heading, &s->pos, &s->facing);
+    vis_tag_mount_unplace(&ru->mount, base_v2(rd.centre[0], rd.centre[1]), rd.heading, &s->pos, &s->facing);
     j->done[i] = 1;
 }
 
@@ -190,7 +190,7 @@ static void polish_one(void *ctx, size_t i)
  * unread model of the unit decisively. Two places read as one model: the
  * better read, or neither when they are apart. Returns the reads kept.
  */
-static size_t read_unit_slots(const vis_detector *d, const vis_camera *cam, const vis_image *im,
+static size_t read_unit_slots(const vis_detector *d, const vis_camera *cam, const base_view *im,
                               const vis_tagread_codes *codes, double contrast, size_t ui, const rules_unit *est,
                               const vis_seen_model *seen, slot_read *reads, size_t cap)
 {
@@ -199,7 +199,7 @@ static size_t read_unit_slots(const vis_detector *d, const vis_camera *cam, cons
     rules_formation f;
     if (rules_formation_fit(est, NULL, &f, NULL) < 0)
         return 0;
-    rules_vec2 slots[512];
+    base_vec2 slots[512];
     const size_t ns = unit_slots(&f, (int)ru->n_models, slots, 512);
     vis_tagread_params p;
     vis_tagread_params_default(&p);
@@ -234,7 +234,7 @@ static size_t read_unit_slots(const vis_detector *d, const vis_camera *cam, cons
     return nr;
 }
 
-int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const vis_image *im,
+int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const base_view *im,
                            const vis_tag_detection *tags, size_t n_tags, const rules_snapshot *estimate,
                            const unsigned char *only, vis_seen_model *seen, vis_report *rep)
 {
@@ -268,7 +268,7 @@ int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const v
             vis_seen_model *s = &seen[reads[j].model];
             s->seen = true;
             s->rough = false;
-            vis_tag_mount_unplace(&ru->mount, rules_v2(rd->centre[0], rd->centre[1]), rd->heading, &s->pos, &s->facing);
+            vis_tag_mount_unplace(&ru->mount, base_v2(rd->centre[0], rd->centre[1]), rd->heading, &s->pos, &s->facing);
             rep->tags_read++;
             vis_report_add(rep, VIS_ISSUE_READ, rm->tag_id, rm->id, rd->px,
                            "tag %d (%s) read by its pattern where its unit's formation has a place: %d of %d "
@@ -303,7 +303,7 @@ void vis_recover_confirm(const vis_detector *d, const unsigned char *seeded, vis
     }
 }
 
-int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const vis_image *im,
+int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const base_view *im,
                              const vis_tag_detection *tags, size_t n_tags, vis_seen_model *seen, vis_report *rep)
 {
     const vis_roster *r = d->roster;
@@ -314,7 +314,7 @@ int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const
     vis_tagread_params p;
     vis_tagread_params_default(&p);
     p.search_mm = 2;
-    p.search_rad = rules_deg_to_rad(4);
+    p.search_rad = base_deg_to_rad(4);
     p.expect_contrast = vis_recover_paper_levels(im, tags, n_tags, &black, &white) ? white - black : 0;
     int fixed = 0;
     for (size_t i = 0; i < r->n_models; i++) {
@@ -329,7 +329,7 @@ int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const
             continue;
         s->seen = true;
         s->rough = false;
-        vis_tag_mount_unplace(&ru->mount, rules_v2(rd.centre[0], rd.centre[1]), rd.heading, &s->pos, &s->facing);
+        vis_tag_mount_unplace(&ru->mount, base_v2(rd.centre[0], rd.centre[1]), rd.heading, &s->pos, &s->facing);
         rep->tags_read++;
         vis_report_add(rep, VIS_ISSUE_READ, rm->tag_id, rm->id, rd.px,
                        "tag %d (%s) partly hidden: its outline refitted and its pattern read (%d of %d visible cells "
@@ -341,7 +341,7 @@ int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const
     return fixed;
 }
 
-int vis_recover_polish_poses(const vis_detector *d, const vis_camera *cam, const vis_image *im,
+int vis_recover_polish_poses(const vis_detector *d, const vis_camera *cam, const base_view *im,
                                 vis_seen_model *seen)
 {
     const vis_roster *r = d->roster;
@@ -351,7 +351,7 @@ int vis_recover_polish_poses(const vis_detector *d, const vis_camera *cam, const
     vis_tagread_params p;
     vis_tagread_params_default(&p);
     p.search_mm = 0.5;
-    p.search_rad = rules_deg_to_rad(2);
+    p.search_rad = base_deg_to_rad(2);
     unsigned char *done = calloc(r->n_models + 1, 1);
     if (!done) {
         vis_tagread_codes_clear(&codes);

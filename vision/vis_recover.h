@@ -41,7 +41,7 @@
  * read_*) marks it seen at the read pose (VIS_ISSUE_READ). Returns the
  * number of models added, or -1 when out of memory.
  */
-int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const vis_image *im,
+int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const base_view *im,
                            const vis_tag_detection *tags, size_t n_tags, const rules_snapshot *estimate,
                            const unsigned char *only, vis_seen_model *seen, vis_report *rep);
 
@@ -52,7 +52,7 @@ int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const v
  * known) and their pattern read again; a decisive read makes the model seen
  * at the refitted pose (VIS_ISSUE_READ). Returns the number refitted.
  */
-int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const vis_image *im,
+int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const base_view *im,
                              const vis_tag_detection *tags, size_t n_tags, vis_seen_model *seen, vis_report *rep);
 
 /*
@@ -62,7 +62,7 @@ int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const
  * 0.04 mm and the heading's from 0.4-0.6 to 0.1 degree. Returns the number
  * polished.
  */
-int vis_recover_polish_poses(const vis_detector *d, const vis_camera *cam, const vis_image *im,
+int vis_recover_polish_poses(const vis_detector *d, const vis_camera *cam, const base_view *im,
                                 vis_seen_model *seen);
 
 /*
@@ -71,7 +71,7 @@ int vis_recover_polish_poses(const vis_detector *d, const vis_camera *cam, const
  * `rough` in seen[] and seeded[unit] is set (seeded has one entry per
  * roster unit). Returns 0, or -1 when out of memory.
  */
-int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const vis_image *im,
+int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const base_view *im,
                              const vis_tag_detection *tags, size_t n, const rules_snapshot *prior, vis_seen_model *seen,
                              unsigned char *seeded, vis_report *rep);
 /*

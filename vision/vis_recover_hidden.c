@@ -28,7 +28,7 @@ typedef struct shrunk {
     int w, h, f;
 } shrunk;
 
-static bool shrink(const vis_image *im, int f, shrunk *out)
+static bool shrink(const base_view *im, int f, shrunk *out)
 {
     out->f = f, out->w = im->width / f, out->h = im->height / f;
     out->px = malloc((size_t)out->w * out->h + 1);
@@ -38,7 +38,7 @@ static bool shrink(const vis_image *im, int f, shrunk *out)
         for (int x = 0; x < out->w; x++) {
             int sum = 0;
             for (int v = 0; v < f; v++) {
-                const uint8_t *p = im->gray + (size_t)(y * f + v) * im->stride + (size_t)x * f;
+                const uint8_t *p = im->data + (size_t)(y * f + v) * im->stride + (size_t)x * f;
                 for (int u = 0; u < f; u++)
                     sum += p[u];
             }
@@ -143,7 +143,7 @@ static void run_pass(void *ctx, size_t i)
  */
 static bool on_one_grid(const vis_roster_unit *ru, double ax, double ay, double fa, double bx, double by, double fb)
 {
-    if (fabs(rules_angle_wrap(fb - fa)) > rules_deg_to_rad(6))
+    if (fabs(base_angle_wrap(fb - fa)) > base_deg_to_rad(6))
         return false;
     const double dx = bx - ax, dy = by - ay, c = cos(fa), s = sin(fa);
     const double along = dx * c + dy * s, across = -dx * s + dy * c;
@@ -160,7 +160,7 @@ static int codes_cells(const vis_tagread_codes *c) { return (c->tw - 4) * (c->tw
  * is biased by what hides the tag, and its orientation unknown, so the
  * outline is searched over +-4 mm and every heading.
  */
-static bool read_blob(const vis_camera *cam, const vis_image *im, const blob *bl, const vis_tag_mount *m,
+static bool read_blob(const vis_camera *cam, const base_view *im, const blob *bl, const vis_tag_mount *m,
                       const vis_tagread_codes *codes, double contrast, vis_tagread *out)
 {
     double P[3];
@@ -224,7 +224,7 @@ static bool fits_mount(const vis_camera *cam, const blob *bl, const vis_tag_moun
 typedef struct candidate_job {
     const vis_detector *d;
     const vis_camera *cam;
-    const vis_image *im;
+    const base_view *im;
     const blob *blobs;
     const vis_tag_mount *m;
     const vis_tagread_codes *codes;
@@ -243,7 +243,7 @@ static void read_candidate(void *ctx, size_t b)
         t->id = -1;
 }
 
-static vis_tagread *read_candidates(const vis_detector *d, const vis_camera *cam, const vis_image *im,
+static vis_tagread *read_candidates(const vis_detector *d, const vis_camera *cam, const base_view *im,
                                     const blob *blobs, size_t n, const vis_tag_mount *m,
                                     const vis_tagread_codes *codes, double contrast)
 {
@@ -260,7 +260,7 @@ static vis_tagread *read_candidates(const vis_detector *d, const vis_camera *cam
  * dark blobs nobody explains and marks the models of a consistent set
  * `rough` in seen[]. Returns 0, or -1 when out of memory.
  */
-int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const vis_image *im,
+int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const base_view *im,
                              const vis_tag_detection *tags, size_t n, const rules_snapshot *prior, vis_seen_model *seen,
                              unsigned char *seeded, vis_report *rep)
 {
@@ -296,7 +296,7 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
     /* Where every other unit is: their tags' dark squares are not candidates. */
     {
         vis_report tmp = {0};
-        rules_error e2;
+        base_error e2;
         vis_seen_model *others = malloc(r->n_models * sizeof *others);
         if (!others)
             goto out;
@@ -340,7 +340,7 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
         const vis_roster_unit *ru = &r->units[ui];
         const rules_unit *pu = missing[ui] ? NULL : rules_snapshot_find_unit(placed, ru->id);
         for (size_t m = 0; pu && m < pu->n_models; m++) {
-            rules_vec2 tc;
+            base_vec2 tc;
             double th;
             vis_tag_mount_place(&ru->mount, pu->models[m].pos, pu->models[m].facing, &tc, &th);
             const double X[3] = {tc.x, tc.y, ru->mount.height};
@@ -418,8 +418,8 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
             goto out;
         double *oy = ox + nr, *fa = ox + 2 * nr;
         for (size_t j = 0; j < nr; j++) {
-            rules_vec2 pos;
-            vis_tag_mount_unplace(&ru->mount, rules_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &pos,
+            base_vec2 pos;
+            vis_tag_mount_unplace(&ru->mount, base_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &pos,
                                   &fa[j]);
             ox[j] = pos.x, oy[j] = pos.y;
         }
@@ -446,7 +446,7 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
             const vis_roster_model *rm = vis_roster_find_model_tag(r, reads[j].id);
             vis_seen_model *s = &seen[rm - r->models];
             s->rough = true;
-            vis_tag_mount_unplace(&ru->mount, rules_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &s->pos,
+            vis_tag_mount_unplace(&ru->mount, base_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &s->pos,
                                   &s->facing);
             vis_report_add(rep, VIS_ISSUE_RECOVERED, reads[j].id, rm->id, reads[j].px,
                            "tag %d (%s) partly hidden: read with %d of %d visible bits wrong (next code %d), in its "

@@ -17,7 +17,7 @@
  * median of their black squares and of their white borders). False when no
  * tag gives them or their contrast is under 30 levels.
  */
-bool vis_recover_paper_levels(const vis_image *im, const vis_tag_detection *tags, size_t n, double *black,
+bool vis_recover_paper_levels(const base_view *im, const vis_tag_detection *tags, size_t n, double *black,
                               double *white);
 
 #endif

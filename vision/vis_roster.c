@@ -8,21 +8,21 @@
 #include <apriltag/tag36h11.h>
 #include <apriltag/tagStandard41h12.h>
 
-#include "rules_fields.h"
+#include "base_fields.h"
 #include "rules_json.h"
 
-void vis_tag_mount_place(const vis_tag_mount *m, rules_vec2 pos, double facing, rules_vec2 *tag_centre,
+void vis_tag_mount_place(const vis_tag_mount *m, base_vec2 pos, double facing, base_vec2 *tag_centre,
                          double *tag_heading)
 {
-    *tag_centre = rules_v2_add(pos, rules_v2_rot(m->offset, facing));
-    *tag_heading = rules_angle_wrap(facing + m->rotation);
+    *tag_centre = base_v2_add(pos, base_v2_rot(m->offset, facing));
+    *tag_heading = base_angle_wrap(facing + m->rotation);
 }
 
-void vis_tag_mount_unplace(const vis_tag_mount *m, rules_vec2 tag_centre, double tag_heading, rules_vec2 *pos,
+void vis_tag_mount_unplace(const vis_tag_mount *m, base_vec2 tag_centre, double tag_heading, base_vec2 *pos,
                            double *facing)
 {
-    *facing = rules_angle_wrap(tag_heading - m->rotation);
-    *pos = rules_v2_sub(tag_centre, rules_v2_rot(m->offset, *facing));
+    *facing = base_angle_wrap(tag_heading - m->rotation);
+    *pos = base_v2_sub(tag_centre, base_v2_rot(m->offset, *facing));
 }
 
 void vis_roster_model_apply(const vis_roster_model *rm, rules_model *m)
@@ -60,7 +60,7 @@ const vis_board_tag *vis_roster_find_board_tag(const vis_roster *r, int id)
 
 /* ---- reading ------------------------------------------------------------------------------- */
 
-/* The keys each roster object may hold (rules_fields_known). A new field is
+/* The keys each roster object may hold (base_fields_known). A new field is
  * one more key here and a line in docs/formats.md. */
 static const char *const roster_keys[] = {"format", "version", "family", "army", "board", "units", "unresolved", NULL};
 /* Written by `roster import` for people and for the table file (docs/formats.md). */
@@ -99,113 +99,113 @@ typedef struct reader {
     int codes;
 } reader;
 
-static int read_rate(const cJSON *o, const char *key, const char *where, double *out, rules_error *err)
+static int read_rate(const cJSON *o, const char *key, const char *where, double *out, base_error *err)
 {
     double in = NAN;
-    if (rules_fields_number(o, key, where, false, 0, RULES_FIELDS_MAX_RATE_IN, &in, err) < 0)
+    if (base_fields_number(o, key, where, false, 0, BASE_FIELDS_MAX_RATE_IN, &in, err) < 0)
         return -1;
-    *out = isnan(in) ? NAN : rules_in_to_mm(in);
+    *out = isnan(in) ? NAN : base_in_to_mm(in);
     return 0;
 }
 
 static int read_tag_id(const reader *rd, const cJSON *o, const char *key, const char *where, int *out,
-                       rules_error *err)
+                       base_error *err)
 {
-    if (rules_json_int(o, key, where, true, out, err) < 0)
+    if (base_json_int(o, key, where, true, out, err) < 0)
         return -1;
     if (*out < 0 || *out >= rd->codes)
-        return rules_error_set(err, "%s.%s: %d is not a %s code (0 to %d)", where, key, *out, rd->r->family,
+        return base_error_set(err, "%s.%s: %d is not a %s code (0 to %d)", where, key, *out, rd->r->family,
                                rd->codes - 1);
     return 0;
 }
 
 /* A tag's size and height: the same ranges on a base and on the board. */
 static int read_tag_size(const cJSON *o, const char *where, bool height_required, double *height, double *size,
-                         rules_error *err)
+                         base_error *err)
 {
-    return rules_fields_number(o, "height_mm", where, height_required, 0, TAG_MAX_HEIGHT_MM, height, err) < 0 ||
-                   rules_fields_number(o, "size_mm", where, true, 1, RULES_FIELDS_MAX_BASE_MM, size, err) < 0
+    return base_fields_number(o, "height_mm", where, height_required, 0, TAG_MAX_HEIGHT_MM, height, err) < 0 ||
+                   base_fields_number(o, "size_mm", where, true, 1, BASE_FIELDS_MAX_BASE_MM, size, err) < 0
                ? -1
                : 0;
 }
 
-static int read_mount(const cJSON *o, const char *where, vis_tag_mount *m, rules_error *err)
+static int read_mount(const cJSON *o, const char *where, vis_tag_mount *m, base_error *err)
 {
-    double off[2] = {0, 0}, rot = 0, turn = RULES_FIELDS_MAX_ANGLE_DEG;
-    if (rules_fields_known(o, where, mount_keys, err) < 0 ||
-        rules_json_numbers(o, "offset_mm", where, false, off, 2, err) < 0 ||
-        rules_fields_number(o, "rotation_deg", where, false, -turn, turn, &rot, err) < 0 ||
+    double off[2] = {0, 0}, rot = 0, turn = BASE_FIELDS_MAX_ANGLE_DEG;
+    if (base_fields_known(o, where, mount_keys, err) < 0 ||
+        base_json_numbers(o, "offset_mm", where, false, off, 2, err) < 0 ||
+        base_fields_number(o, "rotation_deg", where, false, -turn, turn, &rot, err) < 0 ||
         read_tag_size(o, where, true, &m->height, &m->size, err) < 0)
         return -1;
-    if (!(fabs(off[0]) <= RULES_FIELDS_MAX_BASE_MM) || !(fabs(off[1]) <= RULES_FIELDS_MAX_BASE_MM))
-        return rules_error_set(err, "%s.offset_mm: each within %g mm of the base centre", where,
-                               RULES_FIELDS_MAX_BASE_MM);
-    m->offset = rules_v2(off[0], off[1]);
-    m->rotation = rules_deg_to_rad(rot);
+    if (!(fabs(off[0]) <= BASE_FIELDS_MAX_BASE_MM) || !(fabs(off[1]) <= BASE_FIELDS_MAX_BASE_MM))
+        return base_error_set(err, "%s.offset_mm: each within %g mm of the base centre", where,
+                               BASE_FIELDS_MAX_BASE_MM);
+    m->offset = base_v2(off[0], off[1]);
+    m->rotation = base_deg_to_rad(rot);
     return 0;
 }
 
-static int read_header(const cJSON *root, reader *rd, rules_error *err)
+static int read_header(const cJSON *root, reader *rd, base_error *err)
 {
     char fmt[64] = "";
     int version = 0;
     if (!cJSON_IsObject(root))
-        return rules_error_set(err, "expected a JSON object");
+        return base_error_set(err, "expected a JSON object");
     const cJSON *army = cJSON_GetObjectItemCaseSensitive(root, "army");
-    if (rules_fields_known(root, "", roster_keys, err) < 0 ||
-        (army && !rules_json_object(root, "army", "", true, err)) || rules_fields_known(army, "army", army_keys, err) < 0 ||
-        rules_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0)
+    if (base_fields_known(root, "", roster_keys, err) < 0 ||
+        (army && !base_json_object(root, "army", "", true, err)) || base_fields_known(army, "army", army_keys, err) < 0 ||
+        base_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0)
         return -1;
     if (strcmp(fmt, VIS_ROSTER_FORMAT) != 0)
-        return rules_error_set(err, "format: expected \"%s\", found \"%s\"", VIS_ROSTER_FORMAT, fmt);
-    if (rules_json_int(root, "version", "", true, &version, err) < 0)
+        return base_error_set(err, "format: expected \"%s\", found \"%s\"", VIS_ROSTER_FORMAT, fmt);
+    if (base_json_int(root, "version", "", true, &version, err) < 0)
         return -1;
     if (version != VIS_ROSTER_VERSION)
-        return rules_error_set(err, "version: unknown version %d (this tableref reads %d)", version,
+        return base_error_set(err, "version: unknown version %d (this tableref reads %d)", version,
                                VIS_ROSTER_VERSION);
     strcpy(rd->r->family, "tag36h11");
-    if (rules_json_string(root, "family", "", false, rd->r->family, sizeof rd->r->family, err) < 0)
+    if (base_json_string(root, "family", "", false, rd->r->family, sizeof rd->r->family, err) < 0)
         return -1;
     /* A tag id outside the family can never be seen: the model would be inferred every time. */
     if (!(rd->codes = family_codes(rd->r->family)))
-        return rules_error_set(err, "family: \"%s\" is not tag36h11 or tagStandard41h12", rd->r->family);
+        return base_error_set(err, "family: \"%s\" is not tag36h11 or tagStandard41h12", rd->r->family);
     return 0;
 }
 
-static int read_board_tag(const reader *rd, const cJSON *jt, const char *where, vis_board_tag *t, rules_error *err)
+static int read_board_tag(const reader *rd, const cJSON *jt, const char *where, vis_board_tag *t, base_error *err)
 {
     const vis_roster *r = rd->r;
-    const double m = BOARD_TAG_MARGIN_MM, turn = RULES_FIELDS_MAX_ANGLE_DEG;
+    const double m = BOARD_TAG_MARGIN_MM, turn = BASE_FIELDS_MAX_ANGLE_DEG;
     double rot = 0;
     t->z = 0;
     if (!cJSON_IsObject(jt))
-        return rules_error_set(err, "%s: expected an object", where);
-    if (rules_fields_known(jt, where, board_tag_keys, err) < 0 || read_tag_id(rd, jt, "id", where, &t->id, err) < 0 ||
-        rules_fields_number(jt, "x_mm", where, true, -m, r->board_width + m, &t->x, err) < 0 ||
-        rules_fields_number(jt, "y_mm", where, true, -m, r->board_depth + m, &t->y, err) < 0 ||
-        rules_fields_number(jt, "rotation_deg", where, false, -turn, turn, &rot, err) < 0 ||
+        return base_error_set(err, "%s: expected an object", where);
+    if (base_fields_known(jt, where, board_tag_keys, err) < 0 || read_tag_id(rd, jt, "id", where, &t->id, err) < 0 ||
+        base_fields_number(jt, "x_mm", where, true, -m, r->board_width + m, &t->x, err) < 0 ||
+        base_fields_number(jt, "y_mm", where, true, -m, r->board_depth + m, &t->y, err) < 0 ||
+        base_fields_number(jt, "rotation_deg", where, false, -turn, turn, &rot, err) < 0 ||
         read_tag_size(jt, where, false, &t->z, &t->size, err) < 0)
         return -1;
-    t->rotation = rules_deg_to_rad(rot);
+    t->rotation = base_deg_to_rad(rot);
     return 0;
 }
 
-static int read_board(const cJSON *root, reader *rd, rules_error *err)
+static int read_board(const cJSON *root, reader *rd, base_error *err)
 {
     vis_roster *r = rd->r;
-    const cJSON *board = rules_json_object(root, "board", "", true, err);
-    if (!board || rules_fields_known(board, "board", board_keys, err) < 0 ||
-        rules_fields_number(board, "width_mm", "board", true, 1, RULES_FIELDS_MAX_BOARD_MM, &r->board_width, err) < 0 ||
-        rules_fields_number(board, "depth_mm", "board", true, 1, RULES_FIELDS_MAX_BOARD_MM, &r->board_depth, err) < 0)
+    const cJSON *board = base_json_object(root, "board", "", true, err);
+    if (!board || base_fields_known(board, "board", board_keys, err) < 0 ||
+        base_fields_number(board, "width_mm", "board", true, 1, BASE_FIELDS_MAX_BOARD_MM, &r->board_width, err) < 0 ||
+        base_fields_number(board, "depth_mm", "board", true, 1, BASE_FIELDS_MAX_BOARD_MM, &r->board_depth, err) < 0)
         return -1;
     if (!(r->board_width > 0) || !(r->board_depth > 0))
-        return rules_error_set(err, "board: width_mm and depth_mm must be positive");
-    const cJSON *tags = rules_json_array(board, "tags", "board", false, err);
+        return base_error_set(err, "board: width_mm and depth_mm must be positive");
+    const cJSON *tags = base_json_array(board, "tags", "board", false, err);
     if (!tags && cJSON_GetObjectItemCaseSensitive(board, "tags"))
         return -1;
     size_t nt = tags ? (size_t)cJSON_GetArraySize(tags) : 0;
     if (!(r->board_tags = calloc(nt ? nt : 1, sizeof *r->board_tags)))
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     const cJSON *jt;
     cJSON_ArrayForEach(jt, tags)
     {
@@ -218,9 +218,9 @@ static int read_board(const cJSON *root, reader *rd, rules_error *err)
     return 0;
 }
 
-static int read_status(const cJSON *ju, const char *where, unsigned *status, rules_error *err)
+static int read_status(const cJSON *ju, const char *where, unsigned *status, base_error *err)
 {
-    const cJSON *st = rules_json_array(ju, "status", where, false, err);
+    const cJSON *st = base_json_array(ju, "status", where, false, err);
     if (!st && cJSON_GetObjectItemCaseSensitive(ju, "status"))
         return -1;
     size_t i = 0;
@@ -229,7 +229,7 @@ static int read_status(const cJSON *ju, const char *where, unsigned *status, rul
     {
         unsigned bit = cJSON_IsString(w) ? rules_status_from_word(w->valuestring) : 0;
         if (!bit)
-            return rules_error_set(err, "%s.status[%zu]: expected one of \"charging\", \"engaged\", \"fleeing\", "
+            return base_error_set(err, "%s.status[%zu]: expected one of \"charging\", \"engaged\", \"fleeing\", "
                                         "\"shaken\"", where, i);
         *status |= bit;
         i++;
@@ -237,62 +237,62 @@ static int read_status(const cJSON *ju, const char *where, unsigned *status, rul
     return 0;
 }
 
-static int read_model(const reader *rd, const cJSON *jm, const char *where, vis_roster_model *m, rules_error *err)
+static int read_model(const reader *rd, const cJSON *jm, const char *where, vis_roster_model *m, base_error *err)
 {
     if (!cJSON_IsObject(jm))
-        return rules_error_set(err, "%s: expected an object", where);
+        return base_error_set(err, "%s: expected an object", where);
     double mb[2] = {0, 0};
-    if (rules_fields_known(jm, where, model_keys, err) < 0 ||
-        rules_json_string(jm, "id", where, true, m->id, sizeof m->id, err) < 0 ||
+    if (base_fields_known(jm, where, model_keys, err) < 0 ||
+        base_json_string(jm, "id", where, true, m->id, sizeof m->id, err) < 0 ||
         read_tag_id(rd, jm, "tag_id", where, &m->tag_id, err) < 0 ||
-        rules_json_string(jm, "name", where, false, m->name, sizeof m->name, err) < 0 ||
-        rules_json_bool(jm, "attachable", where, false, &m->attachable, err) < 0 ||
-        rules_json_numbers(jm, "base_mm", where, false, mb, 2, err) < 0)
+        base_json_string(jm, "name", where, false, m->name, sizeof m->name, err) < 0 ||
+        base_json_bool(jm, "attachable", where, false, &m->attachable, err) < 0 ||
+        base_json_numbers(jm, "base_mm", where, false, mb, 2, err) < 0)
         return -1;
     if (!m->id[0])
-        return rules_error_set(err, "%s.id: must not be empty", where);
+        return base_error_set(err, "%s.id: must not be empty", where);
     /* A model on a base of its own (a character on a larger base than its unit's). */
     if (cJSON_GetObjectItemCaseSensitive(jm, "base_mm") &&
-        !(mb[0] > 0 && mb[0] <= RULES_FIELDS_MAX_BASE_MM && mb[1] > 0 && mb[1] <= RULES_FIELDS_MAX_BASE_MM))
-        return rules_error_set(err, "%s.base_mm: base sizes must be > 0 and at most %g mm", where,
-                               RULES_FIELDS_MAX_BASE_MM);
+        !(mb[0] > 0 && mb[0] <= BASE_FIELDS_MAX_BASE_MM && mb[1] > 0 && mb[1] <= BASE_FIELDS_MAX_BASE_MM))
+        return base_error_set(err, "%s.base_mm: base sizes must be > 0 and at most %g mm", where,
+                               BASE_FIELDS_MAX_BASE_MM);
     m->base_width = mb[0];
     m->base_depth = mb[1];
     return 0;
 }
 
-static int read_unit(reader *rd, const cJSON *ju, const char *where, rules_error *err)
+static int read_unit(reader *rd, const cJSON *ju, const char *where, base_error *err)
 {
     vis_roster *r = rd->r;
     vis_roster_unit *u = &r->units[r->n_units];
     double base[2];
     if (!cJSON_IsObject(ju))
-        return rules_error_set(err, "%s: expected an object", where);
-    const cJSON *ms = rules_json_array(ju, "models", where, true, err);
-    if (rules_fields_known(ju, where, unit_keys, err) < 0 || !ms ||
-        rules_json_string(ju, "id", where, true, u->id, sizeof u->id, err) < 0 ||
-        rules_json_string(ju, "name", where, false, u->name, sizeof u->name, err) < 0 ||
-        rules_json_bool(ju, "character", where, false, &u->character, err) < 0 ||
-        rules_json_string(ju, "side", where, true, u->side, sizeof u->side, err) < 0 ||
-        rules_json_numbers(ju, "base_mm", where, true, base, 2, err) < 0 ||
+        return base_error_set(err, "%s: expected an object", where);
+    const cJSON *ms = base_json_array(ju, "models", where, true, err);
+    if (base_fields_known(ju, where, unit_keys, err) < 0 || !ms ||
+        base_json_string(ju, "id", where, true, u->id, sizeof u->id, err) < 0 ||
+        base_json_string(ju, "name", where, false, u->name, sizeof u->name, err) < 0 ||
+        base_json_bool(ju, "character", where, false, &u->character, err) < 0 ||
+        base_json_string(ju, "side", where, true, u->side, sizeof u->side, err) < 0 ||
+        base_json_numbers(ju, "base_mm", where, true, base, 2, err) < 0 ||
         read_rate(ju, "advance_in", where, &u->advance_rate, err) < 0 ||
         read_rate(ju, "march_in", where, &u->march_rate, err) < 0 ||
         read_rate(ju, "mobility_in", where, &u->mobility, err) < 0 || read_status(ju, where, &u->status, err) < 0)
         return -1;
     if (!u->id[0] || !u->side[0])
-        return rules_error_set(err, "%s.%s: must not be empty", where, u->id[0] ? "side" : "id");
-    if (!(base[0] > 0 && base[0] <= RULES_FIELDS_MAX_BASE_MM) || !(base[1] > 0 && base[1] <= RULES_FIELDS_MAX_BASE_MM))
-        return rules_error_set(err, "%s.base_mm: base sizes must be > 0 and at most %g mm", where,
-                               RULES_FIELDS_MAX_BASE_MM);
+        return base_error_set(err, "%s.%s: must not be empty", where, u->id[0] ? "side" : "id");
+    if (!(base[0] > 0 && base[0] <= BASE_FIELDS_MAX_BASE_MM) || !(base[1] > 0 && base[1] <= BASE_FIELDS_MAX_BASE_MM))
+        return base_error_set(err, "%s.base_mm: base sizes must be > 0 and at most %g mm", where,
+                               BASE_FIELDS_MAX_BASE_MM);
     const int n = cJSON_GetArraySize(ms);
     if (n == 0)
-        return rules_error_set(err, "%s.models: a unit needs at least one model", where);
+        return base_error_set(err, "%s.models: a unit needs at least one model", where);
     u->files = n;
-    if (rules_fields_int(ju, "files", where, false, 1, n, &u->files, err) < 0)
+    if (base_fields_int(ju, "files", where, false, 1, n, &u->files, err) < 0)
         return -1;
     u->base_width = base[0];
     u->base_depth = base[1];
-    const cJSON *mount = rules_json_object(ju, "tag", where, true, err);
+    const cJSON *mount = base_json_object(ju, "tag", where, true, err);
     char mwhere[112];
     snprintf(mwhere, sizeof mwhere, "%s.tag", where);
     if (!mount || read_mount(mount, mwhere, &u->mount, err) < 0)
@@ -340,48 +340,48 @@ static int tag_at(const vis_roster *r, size_t order)
 }
 
 /* Unit ids, model ids and tag ids unique across the whole roster, in O(n log n), naming both places. */
-static int check_ids(const vis_roster *r, rules_error *err)
+static int check_ids(const vis_roster *r, base_error *err)
 {
     size_t n = r->n_units + r->n_models + r->n_board_tags, a, b;
-    rules_fields_id *ids = malloc((n ? n : 1) * sizeof *ids);
+    base_fields_id *ids = malloc((n ? n : 1) * sizeof *ids);
     char pa[96], pb[96];
     int rc = 0;
     if (!ids)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     for (size_t i = 0; i < r->n_units; i++)
-        ids[i] = (rules_fields_id){r->units[i].id, 0, i};
-    if (rules_fields_duplicate(ids, r->n_units, true, &a, &b)) {
-        rc = rules_error_set(err, "units[%zu].id: \"%s\" is also units[%zu].id", b, r->units[b].id, a);
+        ids[i] = (base_fields_id){r->units[i].id, 0, i};
+    if (base_fields_duplicate(ids, r->n_units, true, &a, &b)) {
+        rc = base_error_set(err, "units[%zu].id: \"%s\" is also units[%zu].id", b, r->units[b].id, a);
         goto done;
     }
     for (size_t i = 0; i < r->n_models; i++)
-        ids[i] = (rules_fields_id){r->models[i].id, 0, i};
-    if (rules_fields_duplicate(ids, r->n_models, true, &a, &b)) {
+        ids[i] = (base_fields_id){r->models[i].id, 0, i};
+    if (base_fields_duplicate(ids, r->n_models, true, &a, &b)) {
         model_place(r, a, pa, sizeof pa);
         model_place(r, b, pb, sizeof pb);
-        rc = rules_error_set(err, "%s.id: \"%s\" is also %s.id (a model id names one model)", pb, r->models[b].id, pa);
+        rc = base_error_set(err, "%s.id: \"%s\" is also %s.id (a model id names one model)", pb, r->models[b].id, pa);
         goto done;
     }
     for (size_t i = 0; i < r->n_board_tags; i++)
-        ids[i] = (rules_fields_id){NULL, r->board_tags[i].id, i};
+        ids[i] = (base_fields_id){NULL, r->board_tags[i].id, i};
     for (size_t i = 0; i < r->n_models; i++)
-        ids[r->n_board_tags + i] = (rules_fields_id){NULL, r->models[i].tag_id, r->n_board_tags + i};
-    if (rules_fields_duplicate(ids, r->n_board_tags + r->n_models, false, &a, &b)) {
+        ids[r->n_board_tags + i] = (base_fields_id){NULL, r->models[i].tag_id, r->n_board_tags + i};
+    if (base_fields_duplicate(ids, r->n_board_tags + r->n_models, false, &a, &b)) {
         tag_place(r, a, pa, sizeof pa);
         tag_place(r, b, pb, sizeof pb);
-        rc = rules_error_set(err, "%s: tag %d is also %s (a tag is on one base or the board)", pb, tag_at(r, b), pa);
+        rc = base_error_set(err, "%s: tag %d is also %s (a tag is on one base or the board)", pb, tag_at(r, b), pa);
     }
 done:
     free(ids);
     return rc;
 }
 
-static int parse(const cJSON *root, vis_roster *r, rules_error *err)
+static int parse(const cJSON *root, vis_roster *r, base_error *err)
 {
     reader rd = {r, 0};
     if (read_header(root, &rd, err) < 0 || read_board(root, &rd, err) < 0)
         return -1;
-    const cJSON *units = rules_json_array(root, "units", "", true, err);
+    const cJSON *units = base_json_array(root, "units", "", true, err);
     if (!units)
         return -1;
     size_t nu = (size_t)cJSON_GetArraySize(units), nm = 0;
@@ -394,7 +394,7 @@ static int parse(const cJSON *root, vis_roster *r, rules_error *err)
     r->units = calloc(nu ? nu : 1, sizeof *r->units);
     r->models = calloc(nm ? nm : 1, sizeof *r->models);
     if (!r->units || !r->models)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     cJSON_ArrayForEach(ju, units)
     {
         char where[48];
@@ -405,26 +405,26 @@ static int parse(const cJSON *root, vis_roster *r, rules_error *err)
     return check_ids(r, err);
 }
 
-vis_roster *vis_roster_from_json(const cJSON *root, const char *name, rules_error *err)
+vis_roster *vis_roster_from_json(const cJSON *root, const char *name, base_error *err)
 {
     vis_roster *r = calloc(1, sizeof *r);
     if (!r) {
-        rules_error_set(err, "%s: out of memory", name);
+        base_error_set(err, "%s: out of memory", name);
         return NULL;
     }
     if (err)
         err->msg[0] = '\0';
     if (parse(root, r, err) < 0) {
-        rules_error_prefix(err, name);
+        base_error_prefix(err, name);
         vis_roster_free(r);
         return NULL;
     }
     return r;
 }
 
-vis_roster *vis_roster_load(const char *path, rules_error *err)
+vis_roster *vis_roster_load(const char *path, base_error *err)
 {
-    cJSON *root = rules_json_parse_file(path, err);
+    cJSON *root = base_json_parse_file(path, err);
     if (!root)
         return NULL;
     vis_roster *r = vis_roster_from_json(root, path, err);
@@ -435,7 +435,7 @@ vis_roster *vis_roster_load(const char *path, rules_error *err)
 static void add_rate(cJSON *o, const char *key, double mm)
 {
     if (!isnan(mm))
-        rules_json_add_number(o, key, rules_mm_to_in(mm), 4);
+        base_json_add_number(o, key, base_mm_to_in(mm), 4);
 }
 
 cJSON *vis_roster_to_json(const vis_roster *r)
@@ -447,18 +447,18 @@ cJSON *vis_roster_to_json(const vis_roster *r)
     cJSON_AddNumberToObject(root, "version", VIS_ROSTER_VERSION);
     cJSON_AddStringToObject(root, "family", r->family);
     cJSON *board = cJSON_AddObjectToObject(root, "board");
-    rules_json_add_number(board, "width_mm", r->board_width, 3);
-    rules_json_add_number(board, "depth_mm", r->board_depth, 3);
+    base_json_add_number(board, "width_mm", r->board_width, 3);
+    base_json_add_number(board, "depth_mm", r->board_depth, 3);
     cJSON *tags = cJSON_AddArrayToObject(board, "tags");
     for (size_t i = 0; i < r->n_board_tags; i++) {
         const vis_board_tag *t = &r->board_tags[i];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "id", t->id);
-        rules_json_add_number(o, "x_mm", t->x, 3);
-        rules_json_add_number(o, "y_mm", t->y, 3);
-        rules_json_add_number(o, "height_mm", t->z, 3);
-        rules_json_add_number(o, "rotation_deg", rules_rad_to_deg(t->rotation), 3);
-        rules_json_add_number(o, "size_mm", t->size, 3);
+        base_json_add_number(o, "x_mm", t->x, 3);
+        base_json_add_number(o, "y_mm", t->y, 3);
+        base_json_add_number(o, "height_mm", t->z, 3);
+        base_json_add_number(o, "rotation_deg", base_rad_to_deg(t->rotation), 3);
+        base_json_add_number(o, "size_mm", t->size, 3);
         cJSON_AddItemToArray(tags, o);
     }
     cJSON *units = cJSON_AddArrayToObject(root, "units");
@@ -484,9 +484,9 @@ cJSON *vis_roster_to_json(const vis_roster *r)
         cJSON *m = cJSON_AddObjectToObject(o, "tag");
         double off[2] = {u->mount.offset.x, u->mount.offset.y};
         cJSON_AddItemToObject(m, "offset_mm", cJSON_CreateDoubleArray(off, 2));
-        rules_json_add_number(m, "rotation_deg", rules_rad_to_deg(u->mount.rotation), 3);
-        rules_json_add_number(m, "height_mm", u->mount.height, 3);
-        rules_json_add_number(m, "size_mm", u->mount.size, 3);
+        base_json_add_number(m, "rotation_deg", base_rad_to_deg(u->mount.rotation), 3);
+        base_json_add_number(m, "height_mm", u->mount.height, 3);
+        base_json_add_number(m, "size_mm", u->mount.size, 3);
         cJSON *ms = cJSON_AddArrayToObject(o, "models");
         for (size_t k = 0; k < u->n_models; k++) {
             const vis_roster_model *vm = &r->models[u->first_model + k];
@@ -508,12 +508,12 @@ cJSON *vis_roster_to_json(const vis_roster *r)
     return root;
 }
 
-int vis_roster_save(const vis_roster *r, const char *path, rules_error *err)
+int vis_roster_save(const vis_roster *r, const char *path, base_error *err)
 {
     cJSON *root = vis_roster_to_json(r);
     if (!root)
-        return rules_error_set(err, "%s: out of memory", path);
-    int rc = rules_json_write_file(root, path, err);
+        return base_error_set(err, "%s: out of memory", path);
+    int rc = base_json_write_file(root, path, err);
     cJSON_Delete(root);
     return rc;
 }

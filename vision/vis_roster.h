@@ -4,7 +4,7 @@
  * "tableref.roster" version 1, documented in docs/formats.md.
  *
  * How to use:
- *   rules_error err;
+ *   base_error err;
  *   vis_roster *r = vis_roster_load("roster.json", &err);
  *   if (!r) { fprintf(stderr, "%s\n", err.msg); return 2; }
  *   const vis_roster_model *m = vis_roster_find_model_tag(r, 17);
@@ -26,8 +26,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "rules_error.h"
-#include "rules_geom.h"
+#include "base_error.h"
+#include "base_geom.h"
 #include "rules_snapshot.h"
 
 #define VIS_ROSTER_FORMAT "tableref.roster"
@@ -35,7 +35,7 @@
 
 /* How a tag is mounted on its base. */
 typedef struct vis_tag_mount {
-    rules_vec2 offset;  /* mm, base frame: x forward, y left */
+    base_vec2 offset;  /* mm, base frame: x forward, y left */
     double rotation;    /* rad, tag heading minus model facing */
     double height;      /* mm above the board (base thickness + print) */
     double size;        /* mm, black square edge */
@@ -82,12 +82,12 @@ typedef struct vis_roster {
     size_t n_board_tags;
 } vis_roster;
 
-vis_roster *vis_roster_load(const char *path, rules_error *err);
+vis_roster *vis_roster_load(const char *path, base_error *err);
 /* From parsed JSON; `name` prefixes errors. Checks IDs are unique. */
-vis_roster *vis_roster_from_json(const cJSON *root, const char *name, rules_error *err);
+vis_roster *vis_roster_from_json(const cJSON *root, const char *name, base_error *err);
 void vis_roster_free(vis_roster *r);
 cJSON *vis_roster_to_json(const vis_roster *r);
-int vis_roster_save(const vis_roster *r, const char *path, rules_error *err);
+int vis_roster_save(const vis_roster *r, const char *path, base_error *err);
 
 /* The model carrying tag `id`, or NULL. */
 const vis_roster_model *vis_roster_find_model_tag(const vis_roster *r, int id);
@@ -101,10 +101,10 @@ rules_snapshot *vis_roster_new_snapshot(const vis_roster *r);
 void vis_roster_model_apply(const vis_roster_model *rm, rules_model *m);
 
 /* Board position and heading of a tag mounted on a model at (pos, facing). */
-void vis_tag_mount_place(const vis_tag_mount *m, rules_vec2 pos, double facing, rules_vec2 *tag_centre,
+void vis_tag_mount_place(const vis_tag_mount *m, base_vec2 pos, double facing, base_vec2 *tag_centre,
                          double *tag_heading);
 /* Inverse: the model's base centre and facing from a tag's centre and heading. */
-void vis_tag_mount_unplace(const vis_tag_mount *m, rules_vec2 tag_centre, double tag_heading, rules_vec2 *pos,
+void vis_tag_mount_unplace(const vis_tag_mount *m, base_vec2 tag_centre, double tag_heading, base_vec2 *pos,
                            double *facing);
 
 #endif

@@ -154,7 +154,7 @@ void vis_tag_detector_prepare(vis_tag_detector *d) { apply_hamming(d->priv, d->c
 
 /* Appends the detections of apriltag's run on the region (offset back to full-frame pixels). */
 static int detect_into(vis_tag_detector *d, const uint8_t *gray, size_t stride, const vis_tag_region *r,
-                       vis_tag_list *out, rules_error *err)
+                       vis_tag_list *out, base_error *err)
 {
     tag_priv *p = d->priv;
     apply_hamming(p, d->cfg.max_hamming);
@@ -185,7 +185,7 @@ static int detect_into(vis_tag_detector *d, const uint8_t *gray, size_t stride, 
         if (need > p->copy_cap) {
             uint8_t *c = realloc(p->copy, need);
             if (!c)
-                return rules_error_set(err, "tag detection: out of memory");
+                return base_error_set(err, "tag detection: out of memory");
             p->copy = c, p->copy_cap = need;
         }
         for (int y = 0; y < h; y++)
@@ -195,7 +195,7 @@ static int detect_into(vis_tag_detector *d, const uint8_t *gray, size_t stride, 
     image_u8_t im = {.width = w, .height = h, .stride = (int32_t)buf_stride, .buf = buf};
     zarray_t *dets = apriltag_detector_detect(p->td, &im);
     if (!dets)
-        return rules_error_set(err, "tag detection: out of memory");
+        return base_error_set(err, "tag detection: out of memory");
     const int n = zarray_size(dets);
     int rc = 0;
     if (out->n + (size_t)n > out->cap) {
@@ -203,7 +203,7 @@ static int detect_into(vis_tag_detector *d, const uint8_t *gray, size_t stride, 
         vis_tag_detection *items = realloc(out->items, nc * sizeof *items);
         if (!items) {
             apriltag_detections_destroy(dets);
-            return rules_error_set(err, "tag detection: out of memory");
+            return base_error_set(err, "tag detection: out of memory");
         }
         out->items = items;
         out->cap = nc;
@@ -233,11 +233,11 @@ static int detect_into(vis_tag_detector *d, const uint8_t *gray, size_t stride, 
 }
 
 int vis_tag_detect_regions(vis_tag_detector *d, const uint8_t *gray, int width, int height, size_t stride,
-                           const vis_tag_region *regions, size_t n_regions, vis_tag_list *out, rules_error *err)
+                           const vis_tag_region *regions, size_t n_regions, vis_tag_list *out, base_error *err)
 {
     out->n = 0;
     if (width < VIS_TAG_MIN_SIDE || height < VIS_TAG_MIN_SIDE || !gray)
-        return rules_error_set(err, "tag detection: image %dx%d is too small (at least %dx%d px)", width, height,
+        return base_error_set(err, "tag detection: image %dx%d is too small (at least %dx%d px)", width, height,
                                VIS_TAG_MIN_SIDE, VIS_TAG_MIN_SIDE);
     for (size_t i = 0; i < n_regions; i++) {
         vis_tag_region r = regions[i];
@@ -254,7 +254,7 @@ int vis_tag_detect_regions(vis_tag_detector *d, const uint8_t *gray, int width, 
 }
 
 int vis_tag_detect(vis_tag_detector *d, const uint8_t *gray, int width, int height, size_t stride,
-                   vis_tag_list *out, rules_error *err)
+                   vis_tag_list *out, base_error *err)
 {
     const vis_tag_region whole = {0, 0, width, height, d->cfg.decimate, 0, 0, 0, 0};
     return vis_tag_detect_regions(d, gray, width, height, stride, &whole, 1, out, err);

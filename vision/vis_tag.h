@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rules_error.h"
+#include "base_error.h"
 
 typedef struct vis_tag_config {
     /* Downsampling before quad search (1 = none). Faster roughly as 1/d^2,
@@ -86,7 +86,7 @@ void vis_tag_detector_free(vis_tag_detector *d);
  * is an error.
  */
 int vis_tag_detect(vis_tag_detector *d, const uint8_t *gray, int width, int height, size_t stride,
-                   vis_tag_list *out, rules_error *err);
+                   vis_tag_list *out, base_error *err);
 
 /*
  * A part of the frame searched at its own level of detail: a far, small tag
@@ -102,7 +102,7 @@ typedef struct vis_tag_region {
 
 /* Detects in each region (clipped to the image; regions under VIS_TAG_MIN_SIDE skipped), as vis_tag_detect. */
 int vis_tag_detect_regions(vis_tag_detector *d, const uint8_t *gray, int width, int height, size_t stride,
-                           const vis_tag_region *regions, size_t n_regions, vis_tag_list *out, rules_error *err);
+                           const vis_tag_region *regions, size_t n_regions, vis_tag_list *out, base_error *err);
 
 /* Builds the family's decode table now (it is built at the first detection otherwise): keeps it out of a timed call. */
 void vis_tag_detector_prepare(vis_tag_detector *d);

@@ -5,14 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules_geom.h"
+#include "base_geom.h"
 
 #define MAX_OUTLINE 256
 
 void vis_tagread_params_default(vis_tagread_params *p)
 {
     p->search_mm = 3.0;
-    p->search_rad = rules_deg_to_rad(6.0);
+    p->search_rad = base_deg_to_rad(6.0);
     p->any_rotation = false;
     p->min_contrast = 30;
     p->expect_contrast = 0;
@@ -92,7 +92,7 @@ void vis_tagread_codes_clear(vis_tagread_codes *c)
 /* ---- the picture ------------------------------------------------------ */
 
 /* Bilinear grey at (x, y), clamped to the picture. */
-static double pix(const vis_image *im, double x, double y)
+static double pix(const base_view *im, double x, double y)
 {
     if (x < 0)
         x = 0;
@@ -104,17 +104,17 @@ static double pix(const vis_image *im, double x, double y)
         y = im->height - 1.001;
     const int x0 = (int)x, y0 = (int)y;
     const double fx = x - x0, fy = y - y0;
-    const uint8_t *p = im->gray + (size_t)y0 * im->stride + x0;
+    const uint8_t *p = im->data + (size_t)y0 * im->stride + x0;
     return (p[0] * (1 - fx) + p[1] * fx) * (1 - fy) + (p[im->stride] * (1 - fx) + p[im->stride + 1] * fx) * fy;
 }
 
 /* Nearest grey: the coarse search steps a millimetre at a time, where interpolating buys nothing. */
-static inline double pix_nn(const vis_image *im, double x, double y)
+static inline double pix_nn(const base_view *im, double x, double y)
 {
     int xi = (int)(x + 0.5), yi = (int)(y + 0.5);
     xi = xi < 0 ? 0 : xi >= im->width ? im->width - 1 : xi;
     yi = yi < 0 ? 0 : yi >= im->height ? im->height - 1 : yi;
-    return im->gray[(size_t)yi * im->stride + xi];
+    return im->data[(size_t)yi * im->stride + xi];
 }
 
 /*
@@ -199,7 +199,7 @@ static void outline_points(const tag_frame *tf, double h, int sub, outline_pts *
 }
 
 /* Mean white border minus mean black ring with the centre at (cx, cy) mm; `fine`: interpolated samples. */
-static double outline_score(const vis_image *im, const tag_frame *tf, const outline_pts *o, double cx, double cy,
+static double outline_score(const base_view *im, const tag_frame *tf, const outline_pts *o, double cx, double cy,
                             bool fine)
 {
     double c[2];
@@ -228,7 +228,7 @@ typedef struct search_stage {
     int sub;
 } search_stage;
 
-static double search_outline(const vis_image *im, const tag_frame *tf, const search_stage *st, double *bx, double *by,
+static double search_outline(const base_view *im, const tag_frame *tf, const search_stage *st, double *bx, double *by,
                              double *bh)
 {
     outline_pts op;
@@ -261,9 +261,9 @@ static double parabola_peak(double a, double b, double c, double d)
 }
 
 /* Sub-step peak of the outline score along x, y and the heading, each by a parabola through three samples. */
-static void refine_peak(const vis_image *im, const tag_frame *tf, double *bx, double *by, double *bh)
+static void refine_peak(const base_view *im, const tag_frame *tf, double *bx, double *by, double *bh)
 {
-    const double d = 0.1, dh = rules_deg_to_rad(0.2);
+    const double d = 0.1, dh = base_deg_to_rad(0.2);
     outline_pts op;
     outline_points(tf, *bh, 2, &op);
     const double s0 = outline_score(im, tf, &op, *bx, *by, true);
@@ -332,7 +332,7 @@ static bool robust_line(double (*pts)[2], int np, double *d, double *mt)
  * where its four corners give 0.2-0.3. Returns the edges used; 0 (nothing
  * changed) when fewer than two fit.
  */
-static int fit_edges(const vis_image *im, const tag_frame *tf, double size, double thr, double contrast, double *bx,
+static int fit_edges(const base_view *im, const tag_frame *tf, double size, double thr, double contrast, double *bx,
                      double *by, double *bh)
 {
     const int per_edge = 12, steps = 15;
@@ -386,7 +386,7 @@ static int fit_edges(const vis_image *im, const tag_frame *tf, double size, doub
     for (int i = 0; i < ne; i++) {
         int agree = 0;
         for (int j = 0; j < ne; j++)
-            agree += fabs(ed[j] - ed[i]) < rules_deg_to_rad(0.4);
+            agree += fabs(ed[j] - ed[i]) < base_deg_to_rad(0.4);
         if (2 * agree <= ne && ne > 2)
             continue;
         hsum_c += cos(ed[i]) * ew[i], hsum_s += sin(ed[i]) * ew[i], hn += ew[i];
@@ -410,7 +410,7 @@ static int cmp_dbl(const void *a, const void *b)
 }
 
 /* Black and white of this tag from its own outline cells (medians resist a covered part). */
-static bool outline_levels(const vis_image *im, const tag_frame *tf, double cx, double cy, double h, double *black,
+static bool outline_levels(const base_view *im, const tag_frame *tf, double cx, double cy, double h, double *black,
                            double *white, double *fraction)
 {
     outline_pts op;
@@ -441,7 +441,7 @@ static bool outline_levels(const vis_image *im, const tag_frame *tf, double cx, 
 }
 
 /* The data cells read at heading h: bits (1 = white) and which cells are trusted. */
-static void read_cells(const vis_image *im, const tag_frame *tf, double cx, double cy, double h, double thr,
+static void read_cells(const base_view *im, const tag_frame *tf, double cx, double cy, double h, double thr,
                        double sure, uint64_t *bits, uint64_t *trusted)
 {
     const double ch = cos(h), sh = sin(h), k = tf->S / tf->tw;
@@ -474,14 +474,14 @@ static void read_cells(const vis_image *im, const tag_frame *tf, double cx, doub
  * the image gradients weighted by strength, turned into a heading on the
  * board. A tag's edges dominate its neighbourhood.
  */
-static double edge_heading(const vis_image *im, const tag_frame *tf, const double c[2], double radius_px)
+static double edge_heading(const base_view *im, const tag_frame *tf, const double c[2], double radius_px)
 {
     double c4 = 0, s4 = 0;
     for (int y = (int)(c[1] - radius_px); y <= (int)(c[1] + radius_px); y++)
         for (int x = (int)(c[0] - radius_px); x <= (int)(c[0] + radius_px); x++) {
             if (x < 1 || y < 1 || x >= im->width - 1 || y >= im->height - 1)
                 continue;
-            const uint8_t *q = im->gray + (size_t)y * im->stride + x;
+            const uint8_t *q = im->data + (size_t)y * im->stride + x;
             const double gx = q[1] - q[-1], gy = (double)q[im->stride] - q[-(ptrdiff_t)im->stride];
             /* m2 (cos 4phi, sin 4phi) is (gx + i gy)^4 / m2: no trigonometry per pixel. */
             const double xx = gx * gx, yy = gy * gy, m2 = xx + yy;
@@ -502,7 +502,7 @@ static double edge_heading(const vis_image *im, const tag_frame *tf, const doubl
  * search reach) something must span most of paper-to-ink contrast. An empty
  * patch of board, or a base without a tag, does not.
  */
-static bool worth_reading(const vis_image *im, const tag_frame *tf, double cx, double cy, double reach_mm,
+static bool worth_reading(const base_view *im, const tag_frame *tf, double cx, double cy, double reach_mm,
                           double expect)
 {
     if (!(expect > 0))
@@ -519,7 +519,7 @@ static bool worth_reading(const vis_image *im, const tag_frame *tf, double cx, d
     return hi - lo >= 0.5 * expect;
 }
 
-bool vis_tagread_at(const vis_camera *cam, const vis_image *im, const double P[3], double heading, double size_mm,
+bool vis_tagread_at(const vis_camera *cam, const base_view *im, const double P[3], double heading, double size_mm,
                     const vis_tagread_params *p, const vis_tagread_codes *codes, vis_tagread *out)
 {
     memset(out, 0, sizeof *out);
@@ -540,10 +540,10 @@ bool vis_tagread_at(const vis_camera *cam, const vis_image *im, const double P[3
      * outline a few degrees off still scores near its peak.
      */
     const search_stage stages[3] = {
-        {1.0, (int)ceil(p->search_mm), rules_deg_to_rad(3.0), reach > rules_deg_to_rad(4) ? 1 : 0, 1},
-        {0.3, p->search_mm > 1 ? 2 : (int)ceil(p->search_mm / 0.3), rules_deg_to_rad(1.0),
-         (int)fmin(3, ceil(reach / rules_deg_to_rad(1.0))), 1},
-        {0.1, 1, rules_deg_to_rad(0.25), 2, 2},
+        {1.0, (int)ceil(p->search_mm), base_deg_to_rad(3.0), reach > base_deg_to_rad(4) ? 1 : 0, 1},
+        {0.3, p->search_mm > 1 ? 2 : (int)ceil(p->search_mm / 0.3), base_deg_to_rad(1.0),
+         (int)fmin(3, ceil(reach / base_deg_to_rad(1.0))), 1},
+        {0.1, 1, base_deg_to_rad(0.25), 2, 2},
     };
     double bx = P[0], by = P[1], bh = heading, best = 0;
     for (int s = p->search_mm > 1 ? 0 : 1; s < 3; s++) {
@@ -570,7 +570,7 @@ bool vis_tagread_at(const vis_camera *cam, const vis_image *im, const double P[3
     int best_e = 1 << 20, second = 1 << 20, best_i = -1, best_rot = 0, best_vis = 0;
     for (int rot = 0; rot < (p->any_rotation ? 4 : 1); rot++) {
         uint64_t bits, trusted;
-        read_cells(im, &tf, bx, by, bh + rot * RULES_PI / 2, thr, sure, &bits, &trusted);
+        read_cells(im, &tf, bx, by, bh + rot * BASE_PI / 2, thr, sure, &bits, &trusted);
         for (int i = 0; i < codes->n; i++) {
             const int e = __builtin_popcountll((bits ^ codes->codes[i]) & trusted);
             if (e < best_e) {
@@ -584,7 +584,7 @@ bool vis_tagread_at(const vis_camera *cam, const vis_image *im, const double P[3
     if (best_i < 0)
         return false;
     out->id = codes->ids[best_i];
-    out->heading = rules_angle_wrap(bh + best_rot * RULES_PI / 2);
+    out->heading = base_angle_wrap(bh + best_rot * BASE_PI / 2);
     out->errors = best_e;
     out->visible = best_vis;
     out->runner_up = second;

@@ -79,7 +79,7 @@ typedef struct vis_tagread {
  * heading `heading` (rad) and black-square edge `size_mm`. False when no
  * outline of that size stands out there (out->id = -1).
  */
-bool vis_tagread_at(const vis_camera *cam, const vis_image *im, const double P[3], double heading, double size_mm,
+bool vis_tagread_at(const vis_camera *cam, const base_view *im, const double P[3], double heading, double size_mm,
                     const vis_tagread_params *p, const vis_tagread_codes *codes, vis_tagread *out);
 
 /*

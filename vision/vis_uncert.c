@@ -21,7 +21,7 @@ void vis_uncert_source_default(vis_uncert_source *s, const calib_file *calib, do
     s->mm_per_px = 0.5;
 }
 
-double vis_uncert_mm_per_px(const vis_uncert_source *s, rules_vec2 pos, double height_mm)
+double vis_uncert_mm_per_px(const vis_uncert_source *s, base_vec2 pos, double height_mm)
 {
     if (!s->have_camera)
         return s->mm_per_px;
@@ -36,7 +36,7 @@ double vis_uncert_mm_per_px(const vis_uncert_source *s, rules_vec2 pos, double h
     return px_per_mm > 1e-9 ? 1.0 / px_per_mm : s->mm_per_px;
 }
 
-double vis_uncert_seen(const vis_uncert_source *s, rules_vec2 pos, double height_mm)
+double vis_uncert_seen(const vis_uncert_source *s, base_vec2 pos, double height_mm)
 {
     const double mm = vis_uncert_mm_per_px(s, pos, height_mm);
     const double pose = isfinite(s->pose_rms_px) ? s->pose_rms_px : 0.3;
@@ -44,14 +44,14 @@ double vis_uncert_seen(const vis_uncert_source *s, rules_vec2 pos, double height
     return sqrt(a * a + b * b + s->calib_mm * s->calib_mm + s->mount_mm * s->mount_mm);
 }
 
-double vis_uncert_rough(const vis_uncert_source *s, rules_vec2 pos, double height_mm, double residual_mm)
+double vis_uncert_rough(const vis_uncert_source *s, base_vec2 pos, double height_mm, double residual_mm)
 {
     const double seen = vis_uncert_seen(s, pos, height_mm);
     const double extra = fmax(s->rough_mm, isfinite(residual_mm) ? 2 * residual_mm : 0);
     return hypot(seen, extra);
 }
 
-double vis_uncert_inferred(const vis_uncert_source *s, rules_vec2 pos, double height_mm, double fit_mm)
+double vis_uncert_inferred(const vis_uncert_source *s, base_vec2 pos, double height_mm, double fit_mm)
 {
     const double seen = vis_uncert_seen(s, pos, height_mm);
     const double fit = isfinite(fit_mm) ? fit_mm : 0;

@@ -30,7 +30,7 @@
 #include <stdbool.h>
 
 #include "calib_file.h"
-#include "rules_geom.h"
+#include "base_geom.h"
 #include "vis_camera.h"
 
 typedef struct vis_uncert_source {
@@ -49,12 +49,12 @@ typedef struct vis_uncert_source {
 void vis_uncert_source_default(vis_uncert_source *s, const calib_file *calib, double pose_rms_px);
 
 /* The camera's mm per pixel at board point `pos`, `height_mm` above the board. */
-double vis_uncert_mm_per_px(const vis_uncert_source *s, rules_vec2 pos, double height_mm);
+double vis_uncert_mm_per_px(const vis_uncert_source *s, base_vec2 pos, double height_mm);
 /* 1 sigma of a model whose tag was read cleanly. */
-double vis_uncert_seen(const vis_uncert_source *s, rules_vec2 pos, double height_mm);
+double vis_uncert_seen(const vis_uncert_source *s, base_vec2 pos, double height_mm);
 /* 1 sigma of a model whose tag was read partly hidden; residual_mm its corners' miss of a square (0: unknown). */
-double vis_uncert_rough(const vis_uncert_source *s, rules_vec2 pos, double height_mm, double residual_mm);
+double vis_uncert_rough(const vis_uncert_source *s, base_vec2 pos, double height_mm, double residual_mm);
 /* 1 sigma of a model placed in its unit's fitted formation; fit_mm from the fit. */
-double vis_uncert_inferred(const vis_uncert_source *s, rules_vec2 pos, double height_mm, double fit_mm);
+double vis_uncert_inferred(const vis_uncert_source *s, base_vec2 pos, double height_mm, double fit_mm);
 
 #endif

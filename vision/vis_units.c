@@ -20,10 +20,10 @@ static bool measured_now(const vis_seen_model *s) { return s->seen || s->rough; 
  * as a block (a reformed unit's slots say nothing about its hidden models).
  */
 static bool motion_from_prior(const vis_roster *r, const vis_roster_unit *u, const vis_seen_model *seen,
-                              const rules_unit *pu, double *rot, rules_vec2 *shift)
+                              const rules_unit *pu, double *rot, base_vec2 *shift)
 {
     double sc = 0, ss = 0;
-    rules_vec2 ma = {0, 0}, mb = {0, 0};
+    base_vec2 ma = {0, 0}, mb = {0, 0};
     size_t n = 0;
     for (int pass = 0; pass < 3; pass++) {
         for (size_t k = 0; k < u->n_models; k++) {
@@ -33,11 +33,11 @@ static bool motion_from_prior(const vis_roster *r, const vis_roster_unit *u, con
                 continue;
             if (pass == 0) {
                 sc += cos(s->facing - pm->facing), ss += sin(s->facing - pm->facing);
-                ma = rules_v2_add(ma, pm->pos), mb = rules_v2_add(mb, s->pos);
+                ma = base_v2_add(ma, pm->pos), mb = base_v2_add(mb, s->pos);
                 n++;
             } else if (pass == 2) {
-                rules_vec2 carried = rules_v2_add(rules_v2_rot(pm->pos, *rot), *shift);
-                if (rules_v2_dist(carried, s->pos) > RIGID_MM)
+                base_vec2 carried = base_v2_add(base_v2_rot(pm->pos, *rot), *shift);
+                if (base_v2_dist(carried, s->pos) > RIGID_MM)
                     return false;
             }
         }
@@ -45,8 +45,8 @@ static bool motion_from_prior(const vis_roster *r, const vis_roster_unit *u, con
             if (n == 0)
                 return false;
             *rot = atan2(ss, sc);
-            ma = rules_v2_scale(ma, 1.0 / n), mb = rules_v2_scale(mb, 1.0 / n);
-            *shift = rules_v2_sub(mb, rules_v2_rot(ma, *rot));
+            ma = base_v2_scale(ma, 1.0 / n), mb = base_v2_scale(mb, 1.0 / n);
+            *shift = base_v2_sub(mb, base_v2_rot(ma, *rot));
         }
     }
     return true;
@@ -54,7 +54,7 @@ static bool motion_from_prior(const vis_roster *r, const vis_roster_unit *u, con
 
 /* The formation problem of one unit: its models' evidence, the roster's slots, the widths to try. */
 static void gather(const vis_roster *r, const vis_roster_unit *ru, const vis_seen_model *seen, const rules_unit *pu,
-                   bool have_motion, double rot, rules_vec2 shift, vis_formation_model *fm, double *prior_sigma)
+                   bool have_motion, double rot, base_vec2 shift, vis_formation_model *fm, double *prior_sigma)
 {
     for (size_t k = 0; k < ru->n_models; k++) {
         const vis_roster_model *rm = &r->models[ru->first_model + k];
@@ -69,8 +69,8 @@ static void gather(const vis_roster *r, const vis_roster_unit *ru, const vis_see
             m->evidence = VIS_FORMATION_ROUGH;
         } else if (pm && have_motion && pm->evidence != RULES_EVIDENCE_INFERRED) {
             m->evidence = VIS_FORMATION_PRIOR;
-            m->pos = rules_v2_add(rules_v2_rot(pm->pos, rot), shift);
-            m->facing = rules_angle_wrap(pm->facing + rot);
+            m->pos = base_v2_add(base_v2_rot(pm->pos, rot), shift);
+            m->facing = base_angle_wrap(pm->facing + rot);
             prior_sigma[k] = pm->sigma_mm;
         }
     }
@@ -138,7 +138,7 @@ static bool add_alternatives(const vis_roster *r, const vis_roster_unit *ru, con
             return false;
         for (size_t k = 0; k < ru->n_models; k++) {
             const vis_formation_place *q = &pa->models[k];
-            if (!q->placed || !q->inferred || !p0->models[k].placed || rules_v2_dist(q->pos, p0->models[k].pos) < 0.5)
+            if (!q->placed || !q->inferred || !p0->models[k].placed || base_v2_dist(q->pos, p0->models[k].pos) < 0.5)
                 continue;
             double sd = vis_uncert_inferred(unc, q->pos, ru->mount.height, q->fit_mm);
             if (rules_placement_add_model(alt, r->models[ru->first_model + k].id, q->pos, q->facing, sd) < 0)
@@ -209,7 +209,7 @@ static int place_unit(const vis_roster *r, size_t ui, const vis_seen_model *seen
         return place_unseen(r, ru, pu, s, u, rep);
 
     double rot = 0;
-    rules_vec2 shift = {0, 0};
+    base_vec2 shift = {0, 0};
     bool have_motion = pu && motion_from_prior(r, ru, seen, pu, &rot, &shift);
     vis_formation_model *fm = malloc(ru->n_models * (sizeof *fm + sizeof(double)));
     if (!fm)
@@ -245,7 +245,7 @@ static int place_unit(const vis_roster *r, size_t ui, const vis_seen_model *seen
 }
 
 int vis_units_build_ex(const vis_roster *r, const vis_seen_model *seen, const rules_snapshot *prior,
-                       const vis_units_options *opt_in, rules_snapshot **out, vis_report *rep, rules_error *err)
+                       const vis_units_options *opt_in, rules_snapshot **out, vis_report *rep, base_error *err)
 {
     static const vis_units_options defaults = {0};
     const vis_units_options *opt = opt_in ? opt_in : &defaults;
@@ -258,11 +258,11 @@ int vis_units_build_ex(const vis_roster *r, const vis_seen_model *seen, const ru
     *out = NULL;
     rules_snapshot *s = vis_roster_new_snapshot(r);
     if (!s)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     for (size_t ui = 0; ui < r->n_units; ui++)
         if (place_unit(r, ui, seen, prior, opt, unc, s, rep) < 0) {
             rules_snapshot_free(s);
-            return rules_error_set(err, "out of memory");
+            return base_error_set(err, "out of memory");
         }
     /* A unit with no model placed is listed in s->unseen (above), not among the units. */
     size_t w = 0;
@@ -280,7 +280,7 @@ int vis_units_build_ex(const vis_roster *r, const vis_seen_model *seen, const ru
 }
 
 int vis_units_build(const vis_roster *r, const vis_seen_model *seen, const rules_snapshot *prior,
-                    rules_snapshot **out, vis_report *rep, rules_error *err)
+                    rules_snapshot **out, vis_report *rep, base_error *err)
 {
     return vis_units_build_ex(r, seen, prior, NULL, out, rep, err);
 }

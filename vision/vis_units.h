@@ -36,7 +36,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rules_error.h"
+#include "base_error.h"
 #include "rules_snapshot.h"
 #include "vis_report.h"
 #include "vis_roster.h"
@@ -48,7 +48,7 @@ typedef struct vis_seen_model {
      * position is only good to a millimetre or so. Used when `seen` is
      * false, as evidence of the model's place and of its unit's grid. */
     bool rough;
-    rules_vec2 pos;      /* base centre, mm */
+    base_vec2 pos;      /* base centre, mm */
     double facing;       /* rad */
     double residual_mm;  /* rough: the corners' miss of a square on the board (0: not measured) */
 } vis_seen_model;
@@ -60,8 +60,8 @@ typedef struct vis_units_options {
 
 /* Builds *out (caller frees) from one entry per roster model. Returns 0 or -1. */
 int vis_units_build(const vis_roster *r, const vis_seen_model *seen, const rules_snapshot *prior,
-                    rules_snapshot **out, vis_report *rep, rules_error *err);
+                    rules_snapshot **out, vis_report *rep, base_error *err);
 int vis_units_build_ex(const vis_roster *r, const vis_seen_model *seen, const rules_snapshot *prior,
-                       const vis_units_options *opt, rules_snapshot **out, vis_report *rep, rules_error *err);
+                       const vis_units_options *opt, rules_snapshot **out, vis_report *rep, base_error *err);
 
 #endif

@@ -178,12 +178,12 @@ int watch_command_parse(const char *line, const char *by, watch_command *out)
     return 0;
 }
 
-watch_control *watch_control_new(rules_error *err)
+watch_control *watch_control_new(base_error *err)
 {
     watch_control *c = calloc(1, sizeof *c);
     if (!c || pthread_mutex_init(&c->lock, NULL) != 0) {
         free(c);
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         return NULL;
     }
     return c;
@@ -197,13 +197,13 @@ void watch_control_free(watch_control *ctl)
     free(ctl);
 }
 
-int watch_control_add_fd(watch_control *ctl, int fd, const char *name, rules_error *err)
+int watch_control_add_fd(watch_control *ctl, int fd, const char *name, base_error *err)
 {
     if (ctl->n_src == MAX_FDS)
-        return rules_error_set(err, "too many command sources");
+        return base_error_set(err, "too many command sources");
     int fl = fcntl(fd, F_GETFL);
     if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
-        return rules_error_set(err, "%s: cannot read commands: %s", name, strerror(errno));
+        return base_error_set(err, "%s: cannot read commands: %s", name, strerror(errno));
     line_source *s = &ctl->src[ctl->n_src++];
     memset(s, 0, sizeof *s);
     s->fd = fd;
@@ -287,18 +287,18 @@ int watch_control_poll(watch_control *ctl, watch_command *out)
     return got;
 }
 
-int watch_control_open_fifo(const char *path, rules_error *err)
+int watch_control_open_fifo(const char *path, base_error *err)
 {
     struct stat st;
     if (stat(path, &st) < 0) {
         if (mkfifo(path, 0600) < 0)
-            return rules_error_set(err, "%s: cannot create the control pipe: %s", path, strerror(errno));
+            return base_error_set(err, "%s: cannot create the control pipe: %s", path, strerror(errno));
     } else if (!S_ISFIFO(st.st_mode)) {
-        return rules_error_set(err, "%s: exists and is not a named pipe", path);
+        return base_error_set(err, "%s: exists and is not a named pipe", path);
     }
     /* O_RDWR keeps a writer open ourselves, so the pipe never reports EOF between watch-ctl calls. */
     int fd = open(path, O_RDWR | O_NONBLOCK);
     if (fd < 0)
-        return rules_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return base_error_set(err, "%s: cannot open: %s", path, strerror(errno));
     return fd;
 }

@@ -37,7 +37,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rules_error.h"
+#include "base_error.h"
 
 typedef enum watch_cmd_action {
     WATCH_CMD_INVALID = 0,
@@ -70,12 +70,12 @@ int watch_command_parse(const char *line, const char *by, watch_command *out);
 
 typedef struct watch_control watch_control;
 
-watch_control *watch_control_new(rules_error *err);
+watch_control *watch_control_new(base_error *err);
 /* NULL is fine. Does not close the descriptors it was given. */
 void watch_control_free(watch_control *ctl);
 
 /* Reads lines from `fd` (set non-blocking here) at each poll; `name` becomes the commands' `by`. */
-int watch_control_add_fd(watch_control *ctl, int fd, const char *name, rules_error *err);
+int watch_control_add_fd(watch_control *ctl, int fd, const char *name, base_error *err);
 /* Queues one command line from any thread; -1 when the queue (256 commands) is full. */
 int watch_control_push_line(watch_control *ctl, const char *line, const char *by);
 /* Queues a command already parsed elsewhere (the venue feed's, with its id), from any thread; -1 when full. */
@@ -89,6 +89,6 @@ int watch_control_poll(watch_control *ctl, watch_command *out);
  * as ended between two `watch-ctl` calls). -1 with a message when `path`
  * exists and is not a pipe, or cannot be created.
  */
-int watch_control_open_fifo(const char *path, rules_error *err);
+int watch_control_open_fifo(const char *path, base_error *err);
 
 #endif

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rules_geom.h"
+#include "base_geom.h"
 #include "rules_json.h"
 #include "rules_path.h"
 
@@ -23,11 +23,11 @@ struct watch_log {
     long first_lost_seq;
 };
 
-watch_log *watch_log_open(const char *jsonl_path, rules_error *err)
+watch_log *watch_log_open(const char *jsonl_path, base_error *err)
 {
     watch_log *log = calloc(1, sizeof *log);
     if (!log) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         return NULL;
     }
     log->fd = -1;
@@ -37,7 +37,7 @@ watch_log *watch_log_open(const char *jsonl_path, rules_error *err)
     /* O_APPEND: never truncate an earlier game's events. */
     log->fd = open(jsonl_path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (log->fd < 0) {
-        rules_error_set(err, "%s: cannot open the event log: %s", jsonl_path, strerror(errno));
+        base_error_set(err, "%s: cannot open the event log: %s", jsonl_path, strerror(errno));
         free(log);
         return NULL;
     }
@@ -46,7 +46,7 @@ watch_log *watch_log_open(const char *jsonl_path, rules_error *err)
     if (fstat(log->fd, &st) == 0 && st.st_size > 0) {
         char last = '\n';
         if (pread(log->fd, &last, 1, st.st_size - 1) == 1 && last != '\n' && write(log->fd, "\n", 1) != 1) {
-            rules_error_set(err, "%s: cannot write: %s", jsonl_path, strerror(errno));
+            base_error_set(err, "%s: cannot write: %s", jsonl_path, strerror(errno));
             watch_log_close(log);
             return NULL;
         }
@@ -71,7 +71,7 @@ cJSON *watch_log_event_new(const char *kind, double t_ms, long frame)
     if (!ev)
         return NULL;
     cJSON_AddStringToObject(ev, "event", kind);
-    rules_json_add_number(ev, "t_ms", t_ms, 1);
+    base_json_add_number(ev, "t_ms", t_ms, 1);
     cJSON_AddNumberToObject(ev, "frame", (double)frame);
     struct timeval tv;
     gettimeofday(&tv, NULL);
@@ -89,7 +89,7 @@ cJSON *watch_log_event_new(const char *kind, double t_ms, long frame)
  * failed write the file is cut back to where it was, so it holds whole
  * lines only.
  */
-static int write_line(watch_log *log, const char *line, size_t n, rules_error *err)
+static int write_line(watch_log *log, const char *line, size_t n, base_error *err)
 {
     struct stat st;
     off_t before = fstat(log->fd, &st) == 0 ? st.st_size : -1;
@@ -98,13 +98,13 @@ static int write_line(watch_log *log, const char *line, size_t n, rules_error *e
         return 0;
     int e = w < 0 || w == (ssize_t)n ? errno : ENOSPC;
     if (w > 0 && before >= 0 && ftruncate(log->fd, before) != 0)
-        return rules_error_set(err, "%s: cannot write (%s), and a part-written line could not be cut off: %s",
+        return base_error_set(err, "%s: cannot write (%s), and a part-written line could not be cut off: %s",
                                log->path, strerror(e), strerror(errno));
-    return rules_error_set(err, "%s: cannot write: %s", log->path, strerror(e));
+    return base_error_set(err, "%s: cannot write: %s", log->path, strerror(e));
 }
 
 /* The "log_gap" line that tells a reader how many events are missing before it. */
-static int write_gap(watch_log *log, rules_error *err)
+static int write_gap(watch_log *log, base_error *err)
 {
     char line[256];
     int n = snprintf(line, sizeof line,
@@ -119,10 +119,10 @@ static int write_gap(watch_log *log, rules_error *err)
     return 0;
 }
 
-int watch_log_write(watch_log *log, cJSON *ev, rules_error *err)
+int watch_log_write(watch_log *log, cJSON *ev, base_error *err)
 {
     if (!ev)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     if (!log || log->fd < 0)
         return 0;
     if (log->lost && write_gap(log, err) < 0) {
@@ -135,18 +135,18 @@ int watch_log_write(watch_log *log, cJSON *ev, rules_error *err)
     cJSON *seq = cJSON_CreateNumber((double)(log->seq + 1));
     if (!seq || !cJSON_InsertItemInArray(ev, 0, seq)) {
         cJSON_Delete(seq);
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     }
     if (!(seq->string = strdup("seq")))
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     char *line = cJSON_PrintUnformatted(ev);
     if (!line)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     size_t n = strlen(line);
     char *full = realloc(line, n + 2);
     if (!full) {
         free(line);
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     }
     full[n] = '\n';
     full[n + 1] = 0;
@@ -168,7 +168,7 @@ static void path_words(const rules_unit_report *u, char *how, size_t cap)
     for (size_t i = 0; i < u->path.n_steps && off + 2 < cap; i++) {
         const rules_step *st = &u->path.steps[i];
         /* The search may add vanishing wheels to match the end pose exactly; people need not read them. */
-        if (st->length_mm < 1.0 && fabs(st->angle_rad) < rules_deg_to_rad(0.5))
+        if (st->length_mm < 1.0 && fabs(st->angle_rad) < base_deg_to_rad(0.5))
             continue;
         char step[96];
         rules_step_describe(st, step, sizeof step);

@@ -29,7 +29,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "rules_error.h"
+#include "base_error.h"
 #include "rules_report.h"
 
 #define WATCH_LOG_FORMAT "tableref.events"
@@ -38,7 +38,7 @@
 typedef struct watch_log watch_log;
 
 /* Opens `jsonl_path` for appending (created when missing); NULL path: a log that writes nothing. */
-watch_log *watch_log_open(const char *jsonl_path, rules_error *err);
+watch_log *watch_log_open(const char *jsonl_path, base_error *err);
 /* Closes; NULL is fine. */
 void watch_log_close(watch_log *log);
 
@@ -49,7 +49,7 @@ cJSON *watch_log_event_new(const char *kind, double t_ms, long frame);
  * The caller keeps `ev`. Returns 0, or -1 with err naming the file (the
  * event is then counted as lost).
  */
-int watch_log_write(watch_log *log, cJSON *ev, rules_error *err);
+int watch_log_write(watch_log *log, cJSON *ev, base_error *err);
 /* Events that could not be written and are not yet reported by a "log_gap" line. */
 size_t watch_log_lost(const watch_log *log);
 

@@ -12,16 +12,16 @@ int watch_motion_factor(int width, int motion_width)
     return f < 1 ? 1 : f;
 }
 
-cvs_image *watch_motion_shrink(const uint8_t *gray, int width, int height, size_t stride, int factor,
-                               rules_error *err)
+base_image *watch_motion_shrink(const uint8_t *gray, int width, int height, size_t stride, int factor,
+                               base_error *err)
 {
     const int f = factor, ow = width / f, oh = height / f;
-    cvs_image *out = cvs_image_new(ow > 0 ? ow : 1, oh > 0 ? oh : 1, 1, 0);
+    base_image *out = base_image_new(ow > 0 ? ow : 1, oh > 0 ? oh : 1, 1, 0);
     uint32_t *acc = calloc((size_t)(ow > 0 ? ow : 1), sizeof *acc);
     if (!out || !acc) {
-        cvs_image_free(out);
+        base_image_free(out);
         free(acc);
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         return NULL;
     }
     const uint32_t area = (uint32_t)f * (uint32_t)f;
@@ -45,7 +45,7 @@ cvs_image *watch_motion_shrink(const uint8_t *gray, int width, int height, size_
     return out;
 }
 
-size_t watch_motion_moving_blocks(const cvs_image *a, const cvs_image *b, double level, uint8_t *mask)
+size_t watch_motion_moving_blocks(const base_image *a, const base_image *b, double level, uint8_t *mask)
 {
     const int bw = a->width / BLOCK, bh = a->height / BLOCK;
     const int lim = (int)(level * BLOCK * BLOCK);

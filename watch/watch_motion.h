@@ -5,10 +5,10 @@
  *
  * How to use:
  *   int f = watch_motion_factor(width, 320);
- *   cvs_image *small = watch_motion_shrink(gray, width, height, stride, f, &err);
+ *   base_image *small = watch_motion_shrink(gray, width, height, stride, f, &err);
  *   size_t n = watch_motion_moving_blocks(small, prev_small, 6.0, mask_or_NULL);
  *   watch_motion_box *boxes; size_t nb = watch_motion_changed_boxes(mask, bw, bh, f, margin_px, width, height, &boxes);
- *   ... free(boxes); cvs_image_free(small);
+ *   ... free(boxes); base_image_free(small);
  * Why pictures and not tag positions: a hand moves long before any tag
  * does, and detecting every 12 MP frame costs far more than a camera's
  * frame time.
@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "cvshim.h"
-#include "rules_error.h"
+#include "base_error.h"
 
 #define WATCH_MOTION_BLOCK 8 /* block side, px of the motion picture */
 
@@ -39,15 +39,15 @@ int watch_motion_factor(int width, int motion_width);
  * pass with row sums: OpenCV's INTER_AREA takes ~70 ms on 12 MP at factor
  * 13, this a few). Caller frees. NULL when out of memory.
  */
-cvs_image *watch_motion_shrink(const uint8_t *gray, int width, int height, size_t stride, int factor,
-                               rules_error *err);
+base_image *watch_motion_shrink(const uint8_t *gray, int width, int height, size_t stride, int factor,
+                               base_error *err);
 
 /*
  * Blocks whose mean absolute difference between the motion pictures a and b
  * (same size) exceeds `level` grey levels. mask (optional, one byte per
  * block, row-major, width / 8 per row) gets 1 for each. Returns the count.
  */
-size_t watch_motion_moving_blocks(const cvs_image *a, const cvs_image *b, double level, uint8_t *mask);
+size_t watch_motion_moving_blocks(const base_image *a, const base_image *b, double level, uint8_t *mask);
 
 /*
  * Boxes (full-frame px, clipped to width x height) around the changed

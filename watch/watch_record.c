@@ -75,7 +75,7 @@ struct watch_record {
     size_t n_done, cap_done;
     bool closing, finished, failed, any_queued;
     double last_queued_ms;
-    char failure[RULES_ERROR_MAX];
+    char failure[BASE_ERROR_MAX];
     watch_record_stats stats;
 };
 
@@ -366,15 +366,15 @@ static void free_record(watch_record *r)
     free(r);
 }
 
-static int open_encoder(watch_record *r, rules_error *err)
+static int open_encoder(watch_record *r, base_error *err)
 {
     const AVCodec *codec = avcodec_find_encoder_by_name("libx264");
     if (!codec)
         codec = avcodec_find_encoder(AV_CODEC_ID_H264);
     if (!codec)
-        return rules_error_set(err, "%s: this FFmpeg has no H.264 encoder (Debian's libavcodec has libx264)", r->path);
+        return base_error_set(err, "%s: this FFmpeg has no H.264 encoder (Debian's libavcodec has libx264)", r->path);
     if (!(r->enc = avcodec_alloc_context3(codec)))
-        return rules_error_set(err, "%s: out of memory", r->path);
+        return base_error_set(err, "%s: out of memory", r->path);
     r->enc->width = r->width;
     r->enc->height = r->height;
     r->enc->pix_fmt = AV_PIX_FMT_YUV420P;
@@ -394,30 +394,30 @@ static int open_encoder(watch_record *r, rules_error *err)
     av_opt_set(r->enc->priv_data, "forced-idr", "1", 0);
     int ret = avcodec_open2(r->enc, codec, NULL);
     if (ret < 0)
-        return rules_error_set(err, "%s: cannot open the %s encoder: %s", r->path, codec->name, av_err2str(ret));
+        return base_error_set(err, "%s: cannot open the %s encoder: %s", r->path, codec->name, av_err2str(ret));
     if (!(r->par = avcodec_parameters_alloc()) || avcodec_parameters_from_context(r->par, r->enc) < 0 ||
         !(r->yuv = av_frame_alloc()) || !(r->pkt = av_packet_alloc()))
-        return rules_error_set(err, "%s: out of memory", r->path);
+        return base_error_set(err, "%s: out of memory", r->path);
     r->yuv->format = AV_PIX_FMT_YUV420P;
     r->yuv->width = r->width;
     r->yuv->height = r->height;
     if (av_frame_get_buffer(r->yuv, 0) < 0)
-        return rules_error_set(err, "%s: out of memory", r->path);
+        return base_error_set(err, "%s: out of memory", r->path);
     return 0;
 }
 
-static int open_muxer(watch_record *r, rules_error *err)
+static int open_muxer(watch_record *r, base_error *err)
 {
     enum { IO_BUF = 1 << 16 };
     int ret = avformat_alloc_output_context2(&r->fmt, NULL, "mp4", NULL);
     if (ret < 0 || !(r->io_buf = av_malloc(IO_BUF)) ||
         !(r->pb = avio_alloc_context(r->io_buf, IO_BUF, 1, r, NULL, write_cb, NULL)))
-        return rules_error_set(err, "%s: out of memory", r->path);
+        return base_error_set(err, "%s: out of memory", r->path);
     r->pb->seekable = 0; /* append only: nothing already written is ever rewritten */
     r->fmt->pb = r->pb;
     r->fmt->flags |= AVFMT_FLAG_CUSTOM_IO;
     if (!(r->st = avformat_new_stream(r->fmt, NULL)) || avcodec_parameters_copy(r->st->codecpar, r->par) < 0)
-        return rules_error_set(err, "%s: out of memory", r->path);
+        return base_error_set(err, "%s: out of memory", r->path);
     r->st->time_base = r->enc->time_base;
     AVDictionary *opts = NULL;
     av_dict_set(&opts, "movflags", "empty_moov+frag_keyframe+default_base_moof", 0);
@@ -426,19 +426,19 @@ static int open_muxer(watch_record *r, rules_error *err)
     if (ret >= 0)
         ret = commit_fragments(r, 0);
     if (ret < 0)
-        return rules_error_set(err, "%s: cannot write the video header: %s", r->path,
+        return base_error_set(err, "%s: cannot write the video header: %s", r->path,
                                r->write_errno ? strerror(r->write_errno) : av_err2str(ret));
     return 0;
 }
 
-watch_record *watch_record_open(const char *path, const watch_record_config *cfg, rules_error *err)
+watch_record *watch_record_open(const char *path, const watch_record_config *cfg, base_error *err)
 {
     /* FFmpeg's chatter (x264's statistics) would bury tableref's own messages; errors come back as err. */
     if (av_log_get_level() > AV_LOG_ERROR)
         av_log_set_level(AV_LOG_ERROR);
     watch_record *r = calloc(1, sizeof *r);
     if (!r) {
-        rules_error_set(err, "%s: out of memory", path);
+        base_error_set(err, "%s: out of memory", path);
         return NULL;
     }
     r->fd = -1;
@@ -452,32 +452,32 @@ watch_record *watch_record_open(const char *path, const watch_record_config *cfg
     pthread_cond_init(&r->work, NULL);
     pthread_cond_init(&r->done_cv, NULL);
     if (snprintf(r->path, sizeof r->path, "%s", path) >= (int)sizeof r->path) {
-        rules_error_set(err, "%s: path too long", path);
+        base_error_set(err, "%s: path too long", path);
         goto fail;
     }
     if (r->width < 2 || r->height < 2 || !(cfg->fps > 0 && cfg->fps <= 1000) ||
         !(cfg->fragment_s > 0 && cfg->fragment_s <= 2) || cfg->crf < 0 || cfg->crf > 51 || cfg->threads < 1 ||
         cfg->queue_frames < 1 || !(cfg->clip_keep_s >= 0) || cfg->close_timeout_ms < 1) {
-        rules_error_set(err, "%s: recording settings out of range (size %dx%d, fps %g, fragment %g s)", path,
+        base_error_set(err, "%s: recording settings out of range (size %dx%d, fps %g, fragment %g s)", path,
                         cfg->width, cfg->height, cfg->fps, cfg->fragment_s);
         goto fail;
     }
     if (!(r->slots = calloc((size_t)cfg->queue_frames, sizeof *r->slots))) {
-        rules_error_set(err, "%s: out of memory", path);
+        base_error_set(err, "%s: out of memory", path);
         goto fail;
     }
     r->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (cfg->replace ? O_TRUNC : O_EXCL), 0644);
     if (r->fd < 0) {
         if (errno == EEXIST)
-            rules_error_set(err, "%s: already exists (a recording is never overwritten)", path);
+            base_error_set(err, "%s: already exists (a recording is never overwritten)", path);
         else
-            rules_error_set(err, "%s: cannot create: %s", path, strerror(errno));
+            base_error_set(err, "%s: cannot create: %s", path, strerror(errno));
         goto fail;
     }
     if (open_encoder(r, err) < 0 || open_muxer(r, err) < 0)
         goto fail;
     if (pthread_create(&r->thread, NULL, worker, r) != 0) {
-        rules_error_set(err, "%s: cannot start the recording thread", path);
+        base_error_set(err, "%s: cannot start the recording thread", path);
         goto fail;
     }
     return r;
@@ -503,18 +503,18 @@ static void wait_for_slot(watch_record *r)
 }
 
 int watch_record_frame(watch_record *r, const uint8_t *pixels, int width, int height, size_t stride, int channels,
-                       double t_ms, rules_error *err)
+                       double t_ms, base_error *err)
 {
     if (channels != 1 && channels != 3)
-        return rules_error_set(err, "%s: frames are gray or BGR, not %d channels", r->path, channels);
+        return base_error_set(err, "%s: frames are gray or BGR, not %d channels", r->path, channels);
     if (width != r->cfg.width || height != r->cfg.height || stride < (size_t)width * channels)
-        return rules_error_set(err, "%s: a %dx%d frame in a %dx%d recording", r->path, width, height, r->cfg.width,
+        return base_error_set(err, "%s: a %dx%d frame in a %dx%d recording", r->path, width, height, r->cfg.width,
                                r->cfg.height);
     pthread_mutex_lock(&r->mu);
     r->stats.frames_in++;
     if (r->failed) {
         r->stats.frames_dropped++;
-        rules_error_set(err, "%s", r->failure);
+        base_error_set(err, "%s", r->failure);
         pthread_mutex_unlock(&r->mu);
         return -1;
     }
@@ -532,7 +532,7 @@ int watch_record_frame(watch_record *r, const uint8_t *pixels, int width, int he
     if (s->cap < need) {
         uint8_t *d = realloc(s->data, need);
         if (!d)
-            return rules_error_set(err, "%s: out of memory", r->path);
+            return base_error_set(err, "%s: out of memory", r->path);
         s->data = d, s->cap = need;
     }
     for (int y = 0; y < r->cfg.height; y++)
@@ -548,17 +548,17 @@ int watch_record_frame(watch_record *r, const uint8_t *pixels, int width, int he
     return 0;
 }
 
-int watch_record_clip(watch_record *r, double from_ms, double to_ms, const char *path, rules_error *err)
+int watch_record_clip(watch_record *r, double from_ms, double to_ms, const char *path, base_error *err)
 {
     if (!(to_ms > from_ms) || !isfinite(from_ms) || !isfinite(to_ms))
-        return rules_error_set(err, "%s: a clip needs from < to", path);
+        return base_error_set(err, "%s: a clip needs from < to", path);
     if (strlen(path) >= sizeof r->requests->path - 8)
-        return rules_error_set(err, "%s: path too long", path);
+        return base_error_set(err, "%s: path too long", path);
     pthread_mutex_lock(&r->mu);
     int rc = 0;
     if (r->closing) {
         pthread_mutex_unlock(&r->mu);
-        return rules_error_set(err, "%s: the recording is closed", path);
+        return base_error_set(err, "%s: the recording is closed", path);
     }
     if (r->n_requests == r->cap_requests) {
         size_t cap = r->cap_requests ? r->cap_requests * 2 : 8;
@@ -572,7 +572,7 @@ int watch_record_clip(watch_record *r, double from_ms, double to_ms, const char 
         q->from_ms = from_ms, q->to_ms = to_ms;
         pthread_cond_signal(&r->work);
     } else {
-        rc = rules_error_set(err, "%s: out of memory", path);
+        rc = base_error_set(err, "%s: out of memory", path);
     }
     pthread_mutex_unlock(&r->mu);
     return rc;
@@ -600,7 +600,7 @@ void watch_record_get_stats(watch_record *r, watch_record_stats *out)
 
 bool watch_record_failed(watch_record *r) { return has_failed(r); }
 
-int watch_record_close(watch_record *r, rules_error *err)
+int watch_record_close(watch_record *r, base_error *err)
 {
     if (!r)
         return 0;
@@ -617,10 +617,10 @@ int watch_record_close(watch_record *r, rules_error *err)
         ;
     int rc = 0;
     if (!r->finished) {
-        rc = rules_error_set(err, "%s: the disk did not take the video within %d ms; the first %.1f s stay playable",
+        rc = base_error_set(err, "%s: the disk did not take the video within %d ms; the first %.1f s stay playable",
                              r->path, r->cfg.close_timeout_ms, r->stats.playable_ms / 1000);
     } else if (r->failed) {
-        rc = rules_error_set(err, "%s", r->failure);
+        rc = base_error_set(err, "%s", r->failure);
     }
     pthread_mutex_unlock(&r->mu);
     return rc;
@@ -633,7 +633,7 @@ void watch_record_free(watch_record *r)
     pthread_mutex_lock(&r->mu);
     const bool closed = r->closing;
     pthread_mutex_unlock(&r->mu);
-    rules_error ignored;
+    base_error ignored;
     if (!closed)
         watch_record_close(r, &ignored);
     pthread_mutex_lock(&r->mu);

@@ -55,7 +55,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rules_error.h"
+#include "base_error.h"
 
 typedef struct watch_record_config {
     int width, height;      /* frame size, px; odd sizes are recorded one pixel narrower/shorter (4:2:0) */
@@ -77,7 +77,7 @@ void watch_record_config_default(watch_record_config *cfg);
 typedef struct watch_record watch_record;
 
 /* Creates the file and writes its header. NULL with err naming the file (exists, cannot create, no encoder). */
-watch_record *watch_record_open(const char *path, const watch_record_config *cfg, rules_error *err);
+watch_record *watch_record_open(const char *path, const watch_record_config *cfg, base_error *err);
 
 /*
  * Queues one frame (copied; the caller keeps its pixels) at t_ms (ms, any
@@ -88,7 +88,7 @@ watch_record *watch_record_open(const char *path, const watch_record_config *cfg
  * says it again), or for a frame of another size than configured.
  */
 int watch_record_frame(watch_record *r, const uint8_t *pixels, int width, int height, size_t stride, int channels,
-                       double t_ms, rules_error *err);
+                       double t_ms, base_error *err);
 
 /*
  * Asks for a clip of [from_ms, to_ms] (the frames' own times) written to
@@ -96,7 +96,7 @@ int watch_record_frame(watch_record *r, const uint8_t *pixels, int width, int he
  * with err (bad range, recorder closed). The clip starts at the keyframe at
  * or before from_ms that is still kept; see watch_record_clips_done.
  */
-int watch_record_clip(watch_record *r, double from_ms, double to_ms, const char *path, rules_error *err);
+int watch_record_clip(watch_record *r, double from_ms, double to_ms, const char *path, base_error *err);
 
 typedef struct watch_record_clip_result {
     char path[1024];
@@ -129,7 +129,7 @@ bool watch_record_failed(watch_record *r);
  * close_timeout_ms (the video up to the failure is kept). Afterwards only
  * the stats, clips_done and free may be called. NULL is fine.
  */
-int watch_record_close(watch_record *r, rules_error *err);
+int watch_record_close(watch_record *r, base_error *err);
 /* Closes when not yet closed, then frees. NULL is fine. A recorder whose disk stalled is left to its thread. */
 void watch_record_free(watch_record *r);
 

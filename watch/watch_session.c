@@ -26,21 +26,21 @@ static double mono_ms(void)
 }
 
 /* An existing recording is an earlier game: never overwrite it without being told to. */
-static int check_new_file(const char *path, bool replace, rules_error *err)
+static int check_new_file(const char *path, bool replace, base_error *err)
 {
     struct stat st;
     if (path && !replace && stat(path, &st) == 0)
-        return rules_error_set(err, "%s: exists (an earlier recording?): choose another name, or --replace to "
+        return base_error_set(err, "%s: exists (an earlier recording?): choose another name, or --replace to "
                                     "overwrite it", path);
     return 0;
 }
 
 watch_session *watch_session_new(const vis_roster *roster, const calib_file *calib, const watch_session_config *cfg,
-                                 rules_error *err)
+                                 base_error *err)
 {
     watch_session *s = calloc(1, sizeof *s);
     if (!s) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         return NULL;
     }
     s->cfg = *cfg;
@@ -63,7 +63,7 @@ void watch_session_free(watch_session *s)
     watch_session_record_close(s);
     watch_session_feed_close(s);
     if (s->cfg.projector && !s->projector_failed)
-        cvs_window_close("tableref");
+        media_screen_close("tableref");
     watch_vtt_close(s->vtt, s->last_t, NULL);
     watch_show_free(s->show);
     watch_control_free(s->control);
@@ -75,10 +75,10 @@ void watch_session_free(watch_session *s)
 watch_control *watch_session_control(watch_session *s) { return s->control; }
 watch_tracker *watch_session_tracker(watch_session *s) { return s->tracker; }
 
-int watch_session_add_sink(watch_session *s, const watch_sink *sink, rules_error *err)
+int watch_session_add_sink(watch_session *s, const watch_sink *sink, base_error *err)
 {
     if (s->n_sinks == WATCH_SESSION_MAX_SINKS)
-        return rules_error_set(err, "too many event sinks");
+        return base_error_set(err, "too many event sinks");
     s->sinks[s->n_sinks++] = *sink;
     return 0;
 }
@@ -90,7 +90,7 @@ void watch_session_emit(watch_session *s, cJSON *ev)
         fprintf(stderr, "tableref watch: out of memory: an event was lost\n");
         return;
     }
-    rules_error err;
+    base_error err;
     if (watch_log_write(s->log, ev, &err) < 0) {
         if (!s->log_failing)
             fprintf(stderr, "tableref watch: event log: %s (events are counted and the log goes on)\n", err.msg);
@@ -125,7 +125,7 @@ void watch_session_emit_error(watch_session *s, const char *what, const char *me
 
 void watch_session_cue(watch_session *s, double t, const char *text)
 {
-    rules_error err;
+    base_error err;
     if (watch_vtt_cue(s->vtt, t, text, &err) < 0)
         fprintf(stderr, "tableref watch: subtitles: %s\n", err.msg);
 }
@@ -149,28 +149,28 @@ static watch_show_content show_content(const watch_session *s)
 }
 
 /* The projector window; its keys are commands too. */
-static void project(watch_session *s, const cvs_image *shown, const watch_show_content *c)
+static void project(watch_session *s, const base_image *shown, const watch_show_content *c)
 {
-    rules_error err;
-    if (cvs_window_show("tableref", watch_show_projector(s->show, shown, c), 1, &err) < 0) {
+    base_error err;
+    if (media_screen_show("tableref", watch_show_projector(s->show, shown, c), 1, &err) < 0) {
         fprintf(stderr, "tableref watch: projector: %s; continuing without it\n", err.msg);
         s->projector_failed = true;
         return;
     }
-    int key = cvs_window_key(1);
+    int key = media_screen_key(1);
     const char *line = key == 'o' || key == 'a' ? "overrule" : key == 'c' ? "confirm" : key == 'u' ? "undo"
                        : key == 'q' || key == 27 ? "stop" : NULL;
     if (line)
         watch_control_push_line(s->control, line, "keyboard");
 }
 
-static void show_and_record(watch_session *s, const vis_frame *f, double fps)
+static void show_and_record(watch_session *s, const cap_frame *f, double fps)
 {
     const bool recording = s->cfg.record_path && !s->record_failed;
     if (!recording && !(s->cfg.projector && !s->projector_failed) && !watch_session_feed_wants_picture(s))
         return;
     watch_show_content c = show_content(s);
-    const cvs_image *shown = watch_show_camera(s->show, f->image, &c);
+    const base_image *shown = watch_show_camera(s->show, f->image, &c);
     const char *failure = watch_show_failure(s->show);
     if (failure && !s->told_show_failure) {
         fprintf(stderr, "tableref watch: %s (recording without annotations)\n", failure);
@@ -210,7 +210,7 @@ static void wait_until_due(double start_ms, double t_ms)
     }
 }
 
-static void emit_started(watch_session *s, vis_capture *cap)
+static void emit_started(watch_session *s, cap_source *cap)
 {
     cJSON *ev = watch_log_event_new("started", 0, 0);
     if (ev) {
@@ -218,8 +218,8 @@ static void emit_started(watch_session *s, vis_capture *cap)
         cJSON_AddNumberToObject(ev, "version", WATCH_LOG_VERSION);
         if (s->cfg.source)
             cJSON_AddStringToObject(ev, "source", s->cfg.source);
-        cJSON_AddStringToObject(ev, "source_kind", vis_capture_describe(cap));
-        rules_json_add_number(ev, "fps", vis_capture_fps(cap), 3);
+        cJSON_AddStringToObject(ev, "source_kind", cap_source_describe(cap));
+        base_json_add_number(ev, "fps", cap_source_fps(cap), 3);
         cJSON_AddNumberToObject(ev, "settle_ms", s->cfg.tracker.settle_ms);
         cJSON_AddNumberToObject(ev, "jitter_mm", s->cfg.tracker.jitter_mm);
         if (s->cfg.calib_path)
@@ -231,7 +231,7 @@ static void emit_started(watch_session *s, vis_capture *cap)
     }
     watch_session_emit(s, ev);
     if (!s->cfg.quiet)
-        fprintf(stderr, "tableref watch: %s\n", vis_capture_describe(cap));
+        fprintf(stderr, "tableref watch: %s\n", cap_source_describe(cap));
 }
 
 static void emit_stopped(watch_session *s, const char *reason, int status)
@@ -253,27 +253,27 @@ static void emit_stopped(watch_session *s, const char *reason, int status)
     fflush(stdout);
 }
 
-int watch_session_run(watch_session *s, vis_capture *cap, volatile sig_atomic_t *stop)
+int watch_session_run(watch_session *s, cap_source *cap, volatile sig_atomic_t *stop)
 {
     emit_started(s, cap);
-    const vis_capture_kind kind = vis_capture_kind_of(cap);
-    s->replay = !s->cfg.realtime && (kind == VIS_CAPTURE_FILE || kind == VIS_CAPTURE_IMAGES);
+    const cap_source_kind kind = cap_source_kind_of(cap);
+    s->replay = !s->cfg.realtime && (kind == CAP_SOURCE_FILE || kind == CAP_SOURCE_IMAGES);
     const char *reason = "end of recording";
     int status = -1;
     char failure[640];
-    const double start_ms = mono_ms(), fps = vis_capture_fps(cap);
+    const double start_ms = mono_ms(), fps = cap_source_fps(cap);
     for (;;) {
         if ((stop && *stop) || s->stop_requested) {
             reason = s->stop_requested ? "stopped by a judge's command"
                      : *stop == SIGINT ? "interrupted (SIGINT)" : "stopped (SIGTERM)";
             break;
         }
-        rules_error err;
-        vis_frame f;
-        int r = vis_capture_read(cap, &f, &err);
+        base_error err;
+        cap_frame f;
+        int r = cap_source_read(cap, &f, &err);
         if (r == 0)
             break;
-        if (r == -2) { /* a frame of a size no camera gives (vis_image): bad input, not a lost camera */
+        if (r == -2) { /* a frame of a size no camera gives (base_view): bad input, not a lost camera */
             snprintf(failure, sizeof failure, "%s", err.msg);
             fprintf(stderr, "tableref watch: %s\n", failure);
             cJSON *e = watch_log_event_new("error", s->last_t, s->last_frame);
@@ -329,7 +329,7 @@ int watch_session_run(watch_session *s, vis_capture *cap, volatile sig_atomic_t 
     watch_session_record_close(s);
     emit_stopped(s, reason, status);
     watch_session_feed_close(s);
-    rules_error err;
+    base_error err;
     /* The last cue lasts until the video ends: one frame after the last frame's time. */
     if (watch_vtt_close(s->vtt, s->last_t + (fps > 0 ? 1000.0 / fps : 0), &err) < 0)
         fprintf(stderr, "tableref watch: subtitles: %s\n", err.msg);

@@ -40,8 +40,8 @@
 #include "tableref_config.h"
 
 #include "calib_file.h"
-#include "rules_error.h"
-#include "vis_capture.h"
+#include "base_error.h"
+#include "cap_source.h"
 #include "vis_roster.h"
 #include "watch_control.h"
 #include "watch_tracker.h"
@@ -79,14 +79,14 @@ typedef struct watch_session watch_session;
 
 /* Opens the log and subtitles (the recording opens at the first frame). NULL with err on failure. */
 watch_session *watch_session_new(const vis_roster *roster, const calib_file *calib, const watch_session_config *cfg,
-                                 rules_error *err);
+                                 base_error *err);
 /* Finishes what is open; NULL is fine. */
 void watch_session_free(watch_session *s);
 
 /* The judge's command queue: add descriptors to it, or push lines from any thread. */
 watch_control *watch_session_control(watch_session *s);
 /* Up to 8 sinks; -1 when full. */
-int watch_session_add_sink(watch_session *s, const watch_sink *sink, rules_error *err);
+int watch_session_add_sink(watch_session *s, const watch_sink *sink, base_error *err);
 /* The tracker (its detector can be tuned before the first frame). */
 watch_tracker *watch_session_tracker(watch_session *s);
 
@@ -99,10 +99,10 @@ watch_tracker *watch_session_tracker(watch_session *s);
  * whether or not the broker is there (the feed says once that it cannot
  * connect, and keeps trying); -1 only for a bad configuration. Once.
  */
-int watch_session_attach_feed(watch_session *s, const venue_config *cfg, rules_error *err);
+int watch_session_attach_feed(watch_session *s, const venue_config *cfg, base_error *err);
 #endif
 
 /* Watches `cap` until it ends, is lost, fails, or *stop becomes non-zero. Returns a WATCH_EXIT_* status. */
-int watch_session_run(watch_session *s, vis_capture *cap, volatile sig_atomic_t *stop);
+int watch_session_run(watch_session *s, cap_source *cap, volatile sig_atomic_t *stop);
 
 #endif

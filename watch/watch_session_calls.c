@@ -72,7 +72,7 @@ static bool needs_evidence(const rules_report *rep)
 static void on_call(watch_session *s, const watch_tracker_result *r, long frame, double t)
 {
     s->calls++;
-    rules_error ignored;
+    base_error ignored;
     watch_show_set_reach(s->show, NULL, NULL, &ignored);  /* a reach is shown before a move, not after */
     char clip[1100] = "";
     if (needs_evidence(r->report) && watch_session_record_clip(s, r->move, t, clip, sizeof clip) < 0)
@@ -82,7 +82,7 @@ static void on_call(watch_session *s, const watch_tracker_result *r, long frame,
         watch_log_add_call(ev, r->move, r->report);
         watch_session_feed_add_distances(ev, r->report);
         add_clip(s, ev, clip);
-        rules_json_add_number(ev, "check_ms", r->check_ms, 2);
+        base_json_add_number(ev, "check_ms", r->check_ms, 2);
         cJSON *after = rules_json_from_snapshot(r->after);
         if (after)
             cJSON_AddItemToObject(ev, "snapshot", after);
@@ -115,7 +115,7 @@ void watch_session_on_settled(watch_session *s, const watch_tracker_result *r, l
         cJSON_AddNumberToObject(ev, "tags_seen", (double)r->tags_seen);
         cJSON_AddNumberToObject(ev, "tags_missing", (double)r->tags_missing);
         cJSON_AddBoolToObject(ev, "full_frame", r->full_frame);
-        rules_json_add_number(ev, "detect_ms", r->detect_ms, 1);
+        base_json_add_number(ev, "detect_ms", r->detect_ms, 1);
         cJSON_AddBoolToObject(ev, "first", r->first);
         cJSON_AddBoolToObject(ev, "moved", r->moved);
         if (r->note[0])
@@ -143,7 +143,7 @@ void watch_session_on_settled(watch_session *s, const watch_tracker_result *r, l
  */
 static int show_reach(watch_session *s, const watch_command *c, char *why, size_t cap)
 {
-    rules_error err;
+    base_error err;
     if (!c->unit[0]) {
         watch_show_set_reach(s->show, NULL, NULL, &err);  /* clearing cannot fail */
         return 0;
@@ -172,7 +172,7 @@ static void apply_command(watch_session *s, const watch_command *c, long frame, 
     int m = 0;
     const char *why = NULL;
     bool status_set = false;
-    char status_why[RULES_ERROR_MAX];
+    char status_why[BASE_ERROR_MAX];
     switch (c->action) {
     case WATCH_CMD_STOP: s->stop_requested = true; break;
     case WATCH_CMD_OVERRULE: m = watch_tracker_overrule(s->tracker, c->move, &why); break;
@@ -183,7 +183,7 @@ static void apply_command(watch_session *s, const watch_command *c, long frame, 
         s->showing = false;
         break;
     case WATCH_CMD_STATUS: {
-        rules_error err;
+        base_error err;
         if (watch_tracker_set_status(s->tracker, c->unit, c->status, &err) == 0)
             status_set = true;
         else

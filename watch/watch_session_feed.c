@@ -34,10 +34,10 @@ static void command_to_control(void *ctx, const venue_command *vc)
     watch_control_push(ctl, &c);
 }
 
-int watch_session_attach_feed(watch_session *s, const venue_config *cfg, rules_error *err)
+int watch_session_attach_feed(watch_session *s, const venue_config *cfg, base_error *err)
 {
     if (s->feed)
-        return rules_error_set(err, "the venue feed is already attached");
+        return base_error_set(err, "the venue feed is already attached");
     venue_config c = *cfg;
     c.on_command = command_to_control;
     c.on_command_ctx = s->control;
@@ -61,11 +61,11 @@ void watch_session_feed_add_distances(cJSON *ev, const rules_report *r)
 
 bool watch_session_feed_wants_picture(const watch_session *s) { return s->feed && s->picture_move > 0; }
 
-void watch_session_feed_picture(watch_session *s, const cvs_image *shown)
+void watch_session_feed_picture(watch_session *s, const base_image *shown)
 {
     venue_image img = {shown->data, shown->width, shown->height, shown->stride,
                        shown->channels == 1 ? VENUE_PIX_GRAY8 : VENUE_PIX_BGR24};
-    rules_error err;
+    base_error err;
     if (venue_feed_set_picture(s->feed, &img, s->picture_move, &err) < 0 && !s->cfg.quiet)
         fprintf(stderr, "tableref watch: venue feed: picture of move %d: %s\n", s->picture_move, err.msg);
     s->picture_move = 0;
@@ -103,7 +103,7 @@ void watch_session_feed_close(watch_session *s)
 
 void watch_session_feed_add_distances(cJSON *ev, const rules_report *r) { (void)ev, (void)r; }
 bool watch_session_feed_wants_picture(const watch_session *s) { (void)s; return false; }
-void watch_session_feed_picture(watch_session *s, const cvs_image *shown) { (void)s, (void)shown; }
+void watch_session_feed_picture(watch_session *s, const base_image *shown) { (void)s, (void)shown; }
 void watch_session_feed_poll(watch_session *s) { (void)s; }
 void watch_session_feed_close(watch_session *s) { (void)s; }
 

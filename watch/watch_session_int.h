@@ -67,7 +67,7 @@ void watch_session_on_settled(watch_session *s, const watch_tracker_result *r, l
 void watch_session_poll_commands(watch_session *s, long frame, double t);
 
 /* watch_session_record.c: every frame shown, at its own time (opens the recording at the first). */
-void watch_session_record_frame(watch_session *s, const cvs_image *shown, double t_ms, double fps);
+void watch_session_record_frame(watch_session *s, const base_image *shown, double t_ms, double fps);
 /*
  * Asks for the evidence clip of the call on `move` settled at t_ms
  * (watch_session_record.c says the window). Its path into path_out; -1 when
@@ -85,7 +85,7 @@ void watch_session_feed_add_distances(cJSON *ev, const rules_report *r);
 /* True while the feed waits for a call's picture. */
 bool watch_session_feed_wants_picture(const watch_session *s);
 /* The annotated frame showing call s->picture_move: shrunk and sent by the feed. */
-void watch_session_feed_picture(watch_session *s, const cvs_image *shown);
+void watch_session_feed_picture(watch_session *s, const base_image *shown);
 /* Once per frame: says on stderr when the broker cannot be reached (once) and when it can again. */
 void watch_session_feed_poll(watch_session *s);
 /* After "stopped": flushes what is queued (bounded) and frees the feed. */

@@ -25,7 +25,7 @@ static void record_failed(watch_session *s, const char *message)
     watch_session_emit_error(s, "recording", message);
 }
 
-static void record_open(watch_session *s, const cvs_image *shown, double fps)
+static void record_open(watch_session *s, const base_image *shown, double fps)
 {
     watch_record_config rc;
     watch_record_config_default(&rc);
@@ -33,7 +33,7 @@ static void record_open(watch_session *s, const cvs_image *shown, double fps)
     rc.fps = fps > 0 ? fps : 5;
     rc.replace = s->cfg.replace;
     rc.wait_when_full = s->replay;
-    rules_error err;
+    base_error err;
     if (!(s->rec = watch_record_open(s->cfg.record_path, &rc, &err))) {
         record_failed(s, err.msg);
         return;
@@ -42,13 +42,13 @@ static void record_open(watch_session *s, const cvs_image *shown, double fps)
         fprintf(stderr, "tableref watch: recording %s (H.264, fragmented MP4)\n", s->cfg.record_path);
 }
 
-void watch_session_record_frame(watch_session *s, const cvs_image *shown, double t_ms, double fps)
+void watch_session_record_frame(watch_session *s, const base_image *shown, double t_ms, double fps)
 {
     if (s->record_failed)
         return;
     if (!s->rec)
         record_open(s, shown, fps);
-    rules_error err;
+    base_error err;
     if (s->rec && watch_record_frame(s->rec, shown->data, shown->width, shown->height, shown->stride,
                                      shown->channels, t_ms, &err) < 0)
         record_failed(s, err.msg);
@@ -79,7 +79,7 @@ int watch_session_record_clip(watch_session *s, int move, double t_ms, char *pat
     }
     snprintf(path_out, cap, "%s/move-%d.mp4", dir, move);
     const double from = t_ms - s->cfg.tracker.settle_ms - CLIP_BEFORE_STILL_MS, to = t_ms + CLIP_AFTER_SETTLE_MS;
-    rules_error err;
+    base_error err;
     if (watch_record_clip(s->rec, from > 0 ? from : 0, to, path_out, &err) < 0) {
         watch_session_emit_error(s, "clip", err.msg);
         return -1;
@@ -126,7 +126,7 @@ void watch_session_record_close(watch_session *s)
 {
     if (!s->rec)
         return;
-    rules_error err;
+    base_error err;
     /* A failure while recording was said when it happened (the same message): only a new one is. */
     if (watch_record_close(s->rec, &err) < 0 && !s->record_failed)
         record_failed(s, err.msg);
@@ -142,7 +142,7 @@ void watch_session_record_close(watch_session *s)
 
 #else /* built without FFmpeg */
 
-void watch_session_record_frame(watch_session *s, const cvs_image *shown, double t_ms, double fps)
+void watch_session_record_frame(watch_session *s, const base_image *shown, double t_ms, double fps)
 {
     (void)shown, (void)t_ms, (void)fps;
     if (!s->record_failed) {

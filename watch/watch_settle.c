@@ -25,9 +25,9 @@ static int tag_list_push(vis_tag_detection **arr, size_t *n, size_t *cap, const 
  * all detected (*full) when there is no reference or the change is global.
  * *out is malloc'ed.
  */
-int watch_settle_detect_tags(watch_tracker *w, const uint8_t *gray, size_t stride, const cvs_image *small,
+int watch_settle_detect_tags(watch_tracker *w, const uint8_t *gray, size_t stride, const base_image *small,
                              vis_tag_detection **out, size_t *n_out, watch_motion_box **boxes_out, size_t *nb_out,
-                             bool *full, rules_error *err)
+                             bool *full, base_error *err)
 {
     vis_tag_detection *arr = NULL;
     size_t n = 0, cap = 0;
@@ -40,13 +40,13 @@ int watch_settle_detect_tags(watch_tracker *w, const uint8_t *gray, size_t strid
         const int bw = small->width / BLOCK, bh = small->height / BLOCK;
         uint8_t *mask = calloc((size_t)bw * bh + 1, 1);
         if (!mask)
-            return rules_error_set(err, "out of memory");
+            return base_error_set(err, "out of memory");
         size_t changed = watch_motion_moving_blocks(small, ref->small, w->cfg.motion_level, mask);
         double margin = fmax(3 * w->det->expected_tag_px, 24);
         nb = changed ? watch_motion_changed_boxes(mask, bw, bh, w->factor, margin, w->width, w->height, &boxes) : 0;
         free(mask);
         if (changed && !boxes)
-            return rules_error_set(err, "out of memory");
+            return base_error_set(err, "out of memory");
         double area = 0;
         for (size_t i = 0; i < nb; i++)
             area += (double)(boxes[i].x1 - boxes[i].x0) * (boxes[i].y1 - boxes[i].y0);
@@ -81,7 +81,7 @@ int watch_settle_detect_tags(watch_tracker *w, const uint8_t *gray, size_t strid
     *out = arr, *n_out = n;
     return 0;
 oom:
-    rules_error_set(err, "out of memory");
+    base_error_set(err, "out of memory");
 fail:
     free(regions);
     free(boxes);
@@ -156,18 +156,18 @@ static bool unit_stayed(const watch_tracker *w, const rules_unit *then, const ru
         if (!a || a->inferred || b->inferred)
             continue;
         *shared = true;
-        if (rules_v2_dist(a->pos, b->pos) >= w->cfg.jitter_mm)
+        if (base_v2_dist(a->pos, b->pos) >= w->cfg.jitter_mm)
             return false;
     }
     return *shared;
 }
 
 /* Is `p` within a figure's reach of a model of a unit that moved? */
-static bool near_moved_unit(const watch_tracker *w, const rules_snapshot *now, const bool *moved, rules_vec2 p)
+static bool near_moved_unit(const watch_tracker *w, const rules_snapshot *now, const bool *moved, base_vec2 p)
 {
     for (size_t u = 0; u < now->n_units; u++)
         for (size_t k = 0; moved[u] && k < now->units[u].n_models; k++)
-            if (rules_v2_dist(now->units[u].models[k].pos, p) <= w->cfg.lean_reach_mm)
+            if (base_v2_dist(now->units[u].models[k].pos, p) <= w->cfg.lean_reach_mm)
                 return true;
     return false;
 }
@@ -240,8 +240,8 @@ void watch_settle_freeze_jitter(const watch_tracker *w, const rules_snapshot *re
         bool still = true;
         for (size_t k = 0; k < un->n_models && still; k++) {
             const rules_model *mr = rules_unit_find_model(ur, un->models[k].id);
-            still = mr && rules_v2_dist(mr->pos, un->models[k].pos) < w->cfg.jitter_mm &&
-                    fabs(rules_angle_wrap(mr->facing - un->models[k].facing)) < rules_deg_to_rad(1.0);
+            still = mr && base_v2_dist(mr->pos, un->models[k].pos) < w->cfg.jitter_mm &&
+                    fabs(base_angle_wrap(mr->facing - un->models[k].facing)) < base_deg_to_rad(1.0);
         }
         if (!still)
             continue;

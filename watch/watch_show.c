@@ -16,7 +16,7 @@
 
 struct watch_show {
     calib_file calib;
-    cvs_image *annotated;
+    base_image *annotated;
     char failure[640];       /* the first drawing failure */
     bool camera_failed, projector_failed;
 #if TABLEREF_HAVE_OVERLAY
@@ -29,11 +29,11 @@ struct watch_show {
     bool layer_drawn;
     /* The projector's own picture (calibration's "projector" section). */
     ov_target *proj_ov;
-    cvs_image *proj_image;
+    base_image *proj_image;
     unsigned long proj_key;
     bool proj_drawn;
     /* What moves: the frame shrunk when the table last stood still, and the units under the change. */
-    cvs_image *still;
+    base_image *still;
     uint8_t *gray;
     size_t gray_cap;
     char (*faded)[RULES_ID_MAX];
@@ -51,11 +51,11 @@ struct watch_show {
     unsigned long reach_generation;
 };
 
-watch_show *watch_show_new(const calib_file *calib, rules_error *err)
+watch_show *watch_show_new(const calib_file *calib, base_error *err)
 {
     watch_show *sh = calloc(1, sizeof *sh);
     if (!sh) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         return NULL;
     }
     sh->calib = *calib;
@@ -73,8 +73,8 @@ void watch_show_free(watch_show *sh)
 #if TABLEREF_HAVE_OVERLAY
     ov_target_free(sh->ov);
     ov_target_free(sh->proj_ov);
-    cvs_image_free(sh->proj_image);
-    cvs_image_free(sh->still);
+    base_image_free(sh->proj_image);
+    base_image_free(sh->still);
     free(sh->layer);
     free(sh->layer_keep);
     free(sh->gray);
@@ -82,7 +82,7 @@ void watch_show_free(watch_show *sh)
     free(sh->faded_ids);
 #endif
     rules_reach_clear(&sh->reach);
-    cvs_image_free(sh->annotated);
+    base_image_free(sh->annotated);
     free(sh);
 }
 
@@ -112,12 +112,12 @@ static int copy_reach(rules_reach *dst, const rules_reach *src)
     return 0;
 }
 
-int watch_show_set_reach(watch_show *sh, const rules_reach *r, const char *side, rules_error *err)
+int watch_show_set_reach(watch_show *sh, const rules_reach *r, const char *side, base_error *err)
 {
     rules_reach copy;
     memset(&copy, 0, sizeof copy);
     if (r && copy_reach(&copy, r) < 0)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     rules_reach_clear(&sh->reach);
     sh->reach = copy;
     sh->has_reach = r != NULL;
@@ -149,7 +149,7 @@ static void collect_sides(watch_show *sh, const vis_roster *r)
 }
 
 /* Draws the content on target t (its background already set). */
-static int draw_content(watch_show *sh, ov_target *t, const watch_show_content *c, rules_error *err)
+static int draw_content(watch_show *sh, ov_target *t, const watch_show_content *c, base_error *err)
 {
     ov_options o = sh->ovo;
     o.sides = sh->n_sides ? sh->sides : NULL;
@@ -177,7 +177,7 @@ static int draw_content(watch_show *sh, ov_target *t, const watch_show_content *
 
 /* ---- what moves ---- */
 
-static const uint8_t *gray_of(watch_show *sh, const cvs_image *f, size_t *stride)
+static const uint8_t *gray_of(watch_show *sh, const base_image *f, size_t *stride)
 {
     if (f->channels == 1) {
         *stride = f->stride;
@@ -235,23 +235,23 @@ static bool changed_near(const uint8_t *mask, int bw, int bh, int bx, int by)
  * While the table is still the reference picture follows it; while it moves, the units with a model
  * where the picture changed since then are the ones being moved (or under a hand): they fade.
  */
-static void update_faded(watch_show *sh, const cvs_image *frame, const watch_show_content *c)
+static void update_faded(watch_show *sh, const base_image *frame, const watch_show_content *c)
 {
-    rules_error err;
+    base_error err;
     size_t stride;
     const uint8_t *gray = gray_of(sh, frame, &stride);
     int factor = watch_motion_factor(frame->width, MOTION_WIDTH);
-    cvs_image *small = gray ? watch_motion_shrink(gray, frame->width, frame->height, stride, factor, &err) : NULL;
+    base_image *small = gray ? watch_motion_shrink(gray, frame->width, frame->height, stride, factor, &err) : NULL;
     sh->n_faded = 0;
     if (!small)
         return;
     if (!c->moving || !sh->still) {
         if (!c->moving) {
-            cvs_image_free(sh->still);
+            base_image_free(sh->still);
             sh->still = small;
             return;
         }
-        cvs_image_free(small);
+        base_image_free(small);
         return;
     }
     const rules_snapshot *s = c->table ? c->table : c->after;
@@ -274,7 +274,7 @@ static void update_faded(watch_show *sh, const cvs_image *frame, const watch_sho
         }
     }
     free(mask);
-    cvs_image_free(small);
+    base_image_free(small);
 }
 
 static unsigned long faded_hash(const watch_show *sh)
@@ -289,7 +289,7 @@ static unsigned long faded_hash(const watch_show *sh)
 /* ---- the camera's layer ---- */
 
 /* The annotation layer at w x h over black and over white (see the header). */
-static int draw_layer(watch_show *sh, int w, int h, const watch_show_content *c, rules_error *err)
+static int draw_layer(watch_show *sh, int w, int h, const watch_show_content *c, base_error *err)
 {
     const size_t n = (size_t)w * h * 3;
     uint8_t *black = calloc(n, 1), *white = malloc(n);
@@ -299,7 +299,7 @@ static int draw_layer(watch_show *sh, int w, int h, const watch_show_content *c,
     if (!black || !white || !keep) {
         free(black);
         free(white);
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     }
     memset(white, 255, n);
     uint8_t *bufs[2] = {black, white};
@@ -332,7 +332,7 @@ static int draw_layer(watch_show *sh, int w, int h, const watch_show_content *c,
 }
 
 /* out = layer + frame * keep, per pixel (frame gray or BGR). */
-static void composite(const watch_show *sh, const cvs_image *f, cvs_image *out)
+static void composite(const watch_show *sh, const base_image *f, base_image *out)
 {
     const int w = f->width, h = f->height;
     for (int r = 0; r < h; r++) {
@@ -355,13 +355,13 @@ static unsigned long content_key(const watch_show *sh, const watch_show_content 
 }
 #endif
 
-const cvs_image *watch_show_camera(watch_show *sh, const cvs_image *frame, const watch_show_content *c)
+const base_image *watch_show_camera(watch_show *sh, const base_image *frame, const watch_show_content *c)
 {
 #if TABLEREF_HAVE_OVERLAY
     const int w = frame->width, h = frame->height;
     if (!sh->annotated || sh->annotated->width != w || sh->annotated->height != h) {
-        cvs_image_free(sh->annotated);
-        if (!(sh->annotated = cvs_image_new(w, h, 3, 0)))
+        base_image_free(sh->annotated);
+        if (!(sh->annotated = base_image_new(w, h, 3, 0)))
             return frame;
     }
     collect_sides(sh, c->roster);
@@ -369,7 +369,7 @@ const cvs_image *watch_show_camera(watch_show *sh, const cvs_image *frame, const
     sh->faded_hash = faded_hash(sh);
     unsigned long key = content_key(sh, c);
     if (!sh->camera_failed && (!sh->layer_drawn || key != sh->layer_key || sh->layer_w != w || sh->layer_h != h)) {
-        rules_error err;
+        base_error err;
         if (draw_layer(sh, w, h, c, &err) < 0) {
             /* Never show a stale call: record the frames plain from now on. */
             fail(sh, &sh->camera_failed, "overlay", err.msg);
@@ -388,16 +388,16 @@ const cvs_image *watch_show_camera(watch_show *sh, const cvs_image *frame, const
 #endif
 }
 
-const cvs_image *watch_show_projector(watch_show *sh, const cvs_image *camera, const watch_show_content *c)
+const base_image *watch_show_projector(watch_show *sh, const base_image *camera, const watch_show_content *c)
 {
 #if TABLEREF_HAVE_OVERLAY
     const calib_projector *p = &sh->calib.projector;
     if (!p->present || sh->projector_failed)
         return camera;
-    rules_error err;
+    base_error err;
     if (!sh->proj_ov) {
         sh->proj_ov = ov_target_new_projector(p->H, p->width, p->height, &err);
-        sh->proj_image = sh->proj_ov ? cvs_image_new(p->width, p->height, 3, 0) : NULL;
+        sh->proj_image = sh->proj_ov ? base_image_new(p->width, p->height, 3, 0) : NULL;
         if (!sh->proj_ov || !sh->proj_image) {
             fail(sh, &sh->projector_failed, "projector picture", sh->proj_ov ? "out of memory" : err.msg);
             return camera;

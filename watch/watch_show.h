@@ -21,8 +21,8 @@
  *   per frame:
  *     watch_show_content c = {.table = snap, .before = b, .after = a, .report = rep, .roster = roster,
  *                             .moving = state != WATCH_TRACKER_SETTLED, .generation = g};
- *     const cvs_image *annotated = watch_show_camera(sh, frame, &c);     // frame as is when drawing fails
- *     const cvs_image *proj = watch_show_projector(sh, annotated, &c);   // projector pixels, or `annotated`
+ *     const base_image *annotated = watch_show_camera(sh, frame, &c);     // frame as is when drawing fails
+ *     const base_image *proj = watch_show_projector(sh, annotated, &c);   // projector pixels, or `annotated`
  *   watch_show_free(sh);
  * The content's pointers are borrowed for the call only. Returned images
  * belong to sh and stay valid until the next call. Without Cairo
@@ -35,7 +35,7 @@
 
 #include "calib_file.h"
 #include "cvshim.h"
-#include "rules_error.h"
+#include "base_error.h"
 #include "rules_reach.h"
 #include "rules_report.h"
 #include "rules_snapshot.h"
@@ -53,13 +53,13 @@ typedef struct watch_show_content {
 typedef struct watch_show watch_show;
 
 /* calib is copied. NULL when out of memory. */
-watch_show *watch_show_new(const calib_file *calib, rules_error *err);
+watch_show *watch_show_new(const calib_file *calib, base_error *err);
 void watch_show_free(watch_show *sh);
 
 /* The frame with the content drawn over it (the frame itself when drawing is off or failed). */
-const cvs_image *watch_show_camera(watch_show *sh, const cvs_image *frame, const watch_show_content *c);
+const base_image *watch_show_camera(watch_show *sh, const base_image *frame, const watch_show_content *c);
 /* The projector's picture: the content in projector pixels when the calibration maps the projector, else `camera`. */
-const cvs_image *watch_show_projector(watch_show *sh, const cvs_image *camera, const watch_show_content *c);
+const base_image *watch_show_projector(watch_show *sh, const base_image *camera, const watch_show_content *c);
 /*
  * The reach of a unit before it moves (issue 14), shown on the video and the
  * projector over whatever else is shown until it is replaced or cleared:
@@ -73,7 +73,7 @@ const cvs_image *watch_show_projector(watch_show *sh, const cvs_image *camera, c
  * is deselected. `side` turns its label to that player on the projector
  * (NULL: none). Returns 0, or -1 (out of memory; the old reach is kept).
  */
-int watch_show_set_reach(watch_show *sh, const rules_reach *r, const char *side, rules_error *err);
+int watch_show_set_reach(watch_show *sh, const rules_reach *r, const char *side, base_error *err);
 
 /* Drawing failed once (and was switched off); the message says why. NULL when fine. */
 const char *watch_show_failure(const watch_show *sh);

@@ -47,17 +47,17 @@ void watch_tracker_entry_clear(entry *e)
 {
     rules_snapshot_free(e->snap);
     free(e->tags);
-    cvs_image_free(e->small);
+    base_image_free(e->small);
     rules_report_clear(&e->report);
     memset(e, 0, sizeof *e);
 }
 
 watch_tracker *watch_tracker_new(const vis_roster *roster, const calib_file *calib, const watch_tracker_config *cfg,
-                         rules_error *err)
+                         base_error *err)
 {
     watch_tracker *w = calloc(1, sizeof *w);
     if (!w) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         return NULL;
     }
     if (cfg)
@@ -66,7 +66,7 @@ watch_tracker *watch_tracker_new(const vis_roster *roster, const calib_file *cal
         watch_tracker_config_default(&w->cfg);
     if (!(w->cfg.settle_ms >= 0) || !(w->cfg.motion_level > 0) || w->cfg.motion_width < 16 ||
         !(w->cfg.lean_reach_mm >= 0)) {
-        rules_error_set(err, "watch: settle_ms >= 0, motion_level > 0, motion_width >= 16, "
+        base_error_set(err, "watch: settle_ms >= 0, motion_level > 0, motion_width >= 16, "
                              "lean_reach_mm >= 0");
         free(w);
         return NULL;
@@ -89,8 +89,8 @@ void watch_tracker_free(watch_tracker *w)
     for (size_t i = 0; i < w->n_hist; i++)
         watch_tracker_entry_clear(&w->hist[i]);
     free(w->hist);
-    cvs_image_free(w->prev_small);
-    cvs_image_free(w->run_small);
+    base_image_free(w->prev_small);
+    base_image_free(w->run_small);
     vis_detector_free(w->det);
     free(w->calls);
     free(w->statuses);
@@ -106,13 +106,13 @@ const rules_snapshot *watch_tracker_snapshot(const watch_tracker *w)
 }
 
 
-static int push_entry(watch_tracker *w, entry *e, rules_error *err)
+static int push_entry(watch_tracker *w, entry *e, base_error *err)
 {
     if (w->n_hist == w->cap_hist) {
         size_t nc = w->cap_hist ? 2 * w->cap_hist : 8;
         entry *h = realloc(w->hist, nc * sizeof *h);
         if (!h)
-            return rules_error_set(err, "out of memory");
+            return base_error_set(err, "out of memory");
         w->hist = h, w->cap_hist = nc;
     }
     w->hist[w->n_hist++] = *e;
@@ -141,7 +141,7 @@ static size_t judged_units(const rules_report *r, char *note, size_t cap)
 }
 
 /* The judge's statuses (engaged, fleeing, shaken...) on the units they name, in `s`. */
-int watch_tracker_apply_statuses(const watch_tracker *w, rules_snapshot *s, rules_error *err)
+int watch_tracker_apply_statuses(const watch_tracker *w, rules_snapshot *s, base_error *err)
 {
     (void)err;
     for (size_t i = 0; i < w->n_statuses; i++) {
@@ -153,13 +153,13 @@ int watch_tracker_apply_statuses(const watch_tracker *w, rules_snapshot *s, rule
 }
 
 /* Records the call on `move` (growing the table). */
-static int record_call(watch_tracker *w, int move, bool illegal, rules_error *err)
+static int record_call(watch_tracker *w, int move, bool illegal, base_error *err)
 {
     if ((size_t)move >= w->cap_calls) {
         size_t nc = (size_t)move * 2 + 8;
         call_record *a = realloc(w->calls, nc * sizeof *a);
         if (!a)
-            return rules_error_set(err, "out of memory");
+            return base_error_set(err, "out of memory");
         memset(a + w->cap_calls, 0, (nc - w->cap_calls) * sizeof *a);
         w->calls = a, w->cap_calls = nc;
     }
@@ -168,8 +168,8 @@ static int record_call(watch_tracker *w, int move, bool illegal, rules_error *er
 }
 
 /* The settle pipeline at a still frame. Returns 1 settled, 0 not (tags hidden), -1 error. */
-static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, const cvs_image *small, double t_ms,
-                      watch_tracker_result *res, rules_error *err)
+static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, const base_image *small, double t_ms,
+                      watch_tracker_result *res, base_error *err)
 {
     double t0 = now_ms();
     entry e = {0};
@@ -194,9 +194,9 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
     }
     /* The snapshot first (tags the quad finder missed read from the picture): the settle rule looks at units. */
     vis_report rep = {0};
-    const vis_image im = {gray, w->width, w->height, stride};
+    const base_view im = {w->width, w->height, 1, stride, gray};
     unsigned char *touched = full || !ref ? NULL : watch_settle_touched_units(w, ref, boxes, nb, e.tags, e.n_tags);
-    int rc = (!full && ref && !touched) ? rules_error_set(err, "out of memory")
+    int rc = (!full && ref && !touched) ? base_error_set(err, "out of memory")
                                         : vis_detector_run_focused(w->det, &im, e.tags, e.n_tags, ref ? ref->snap : NULL,
                                                                    touched, &e.snap, &rep, err);
     vis_report_clear(&rep);
@@ -219,9 +219,9 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
         }
         snprintf(res->note, sizeof res->note, "settled after %.1f s still although %s", still_for / 1000, why);
     }
-    if (!(e.small = cvs_image_clone(small))) {
+    if (!(e.small = base_image_clone(small))) {
         watch_tracker_entry_clear(&e);
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     }
     if (w->cfg.table && table_file_apply(w->cfg.table, e.snap, err) < 0) {
         watch_tracker_entry_clear(&e);
@@ -260,7 +260,7 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
     if (judged_units(&e.report, res->note, sizeof res->note) == 0) {
         /* Nothing moved (a hand passed over): keep the snapshot, refresh the
          * picture and tags so later changes are measured from now. */
-        cvs_image_free(ref->small);
+        base_image_free(ref->small);
         free(ref->tags);
         ref->small = e.small, ref->tags = e.tags, ref->n_tags = e.n_tags;
         e.small = NULL, e.tags = NULL;
@@ -285,28 +285,28 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
 }
 
 int watch_tracker_frame(watch_tracker *w, const uint8_t *gray, int width, int height, size_t stride, double t_ms,
-                    watch_tracker_result *res, rules_error *err)
+                    watch_tracker_result *res, base_error *err)
 {
     memset(res, 0, sizeof *res);
     if (w->width == 0) {
         /* Intrinsics hold for one image size only: half-size frames would put every model in the wrong place. */
         if (w->calib_width > 0 && (width != w->calib_width || height != w->calib_height))
-            return rules_error_set(err, "frame size %dx%d does not match the calibration's %dx%d (ask the camera for "
+            return base_error_set(err, "frame size %dx%d does not match the calibration's %dx%d (ask the camera for "
                                         "that size with --size %dx%d, or calibrate at %dx%d)",
                                    width, height, w->calib_width, w->calib_height, w->calib_width, w->calib_height,
                                    width, height);
         w->width = width, w->height = height;
         w->factor = watch_motion_factor(width, w->cfg.motion_width);
     } else if (width != w->width || height != w->height) {
-        return rules_error_set(err, "watch: frame size changed from %dx%d to %dx%d", w->width, w->height, width,
+        return base_error_set(err, "watch: frame size changed from %dx%d to %dx%d", w->width, w->height, width,
                                height);
     }
-    cvs_image *small = watch_motion_shrink(gray, width, height, stride, w->factor, err);
+    base_image *small = watch_motion_shrink(gray, width, height, stride, w->factor, err);
     if (!small)
         return -1;
     if (small->width < BLOCK || small->height < BLOCK) {
-        cvs_image_free(small);
-        return rules_error_set(err, "watch: frame too small (%dx%d)", width, height);
+        base_image_free(small);
+        return base_error_set(err, "watch: frame too small (%dx%d)", width, height);
     }
     bool still = false;
     if (w->prev_small) {
@@ -316,15 +316,15 @@ int watch_tracker_frame(watch_tracker *w, const uint8_t *gray, int width, int he
     }
     if (!still) {
         /* This frame starts a new candidate still run. */
-        cvs_image_free(w->run_small);
-        w->run_small = cvs_image_clone(small);
+        base_image_free(w->run_small);
+        w->run_small = base_image_clone(small);
         w->run_t0 = t_ms;
         w->in_run = w->run_small != NULL;
         w->next_try_t = t_ms + w->cfg.settle_ms;
         if (w->prev_small)
             w->state = WATCH_TRACKER_MOVING;
     }
-    cvs_image_free(w->prev_small);
+    base_image_free(w->prev_small);
     w->prev_small = small;
 
     int rc = 0;

@@ -49,7 +49,7 @@
 #include <stdint.h>
 
 #include "calib_file.h"
-#include "rules_error.h"
+#include "base_error.h"
 #include "rules_move.h"
 #include "rules_report.h"
 #include "rules_snapshot.h"
@@ -114,12 +114,12 @@ typedef struct watch_tracker watch_tracker;
 
 /* The detector is built from roster and calib (vis_detector_new). NULL on error. */
 watch_tracker *watch_tracker_new(const vis_roster *roster, const calib_file *calib, const watch_tracker_config *cfg,
-                         rules_error *err);
+                         base_error *err);
 void watch_tracker_free(watch_tracker *w);
 
 /* One frame (8-bit gray, borrowed) at frame time t_ms (increasing). Returns 0 or -1. */
 int watch_tracker_frame(watch_tracker *w, const uint8_t *gray, int width, int height, size_t stride, double t_ms,
-                    watch_tracker_result *res, rules_error *err);
+                    watch_tracker_result *res, base_error *err);
 
 /* What the judge made of a call. */
 typedef enum watch_call_ruling {
@@ -152,7 +152,7 @@ int watch_tracker_undo(watch_tracker *w);
  * every one after, so the next move is judged with it. -1 when the roster
  * has no such unit.
  */
-int watch_tracker_set_status(watch_tracker *w, const char *unit_id, unsigned bits, rules_error *err);
+int watch_tracker_set_status(watch_tracker *w, const char *unit_id, unsigned bits, base_error *err);
 
 /*
  * The latest call still standing (not undone): its move number (0 when

@@ -94,7 +94,7 @@ int watch_tracker_last_call(const watch_tracker *w, const rules_snapshot **befor
     return top->move;
 }
 
-int watch_tracker_set_status(watch_tracker *w, const char *unit_id, unsigned bits, rules_error *err)
+int watch_tracker_set_status(watch_tracker *w, const char *unit_id, unsigned bits, base_error *err)
 {
     const rules_snapshot *now = watch_tracker_snapshot(w);
     if (!now || !rules_snapshot_find_unit(now, unit_id)) {
@@ -102,7 +102,7 @@ int watch_tracker_set_status(watch_tracker *w, const char *unit_id, unsigned bit
         for (size_t i = 0; i < w->roster->n_units && !known; i++)
             known = strcmp(w->roster->units[i].id, unit_id) == 0;
         if (!known)
-            return rules_error_set(err, "no unit '%s' in the roster", unit_id);
+            return base_error_set(err, "no unit '%s' in the roster", unit_id);
     }
     size_t i = 0;
     while (i < w->n_statuses && strcmp(w->statuses[i].unit, unit_id) != 0)
@@ -110,7 +110,7 @@ int watch_tracker_set_status(watch_tracker *w, const char *unit_id, unsigned bit
     if (i == w->n_statuses) {
         unit_status *a = realloc(w->statuses, (w->n_statuses + 1) * sizeof *a);
         if (!a)
-            return rules_error_set(err, "out of memory");
+            return base_error_set(err, "out of memory");
         w->statuses = a;
         snprintf(a[w->n_statuses].unit, sizeof a[w->n_statuses].unit, "%s", unit_id);
         w->n_statuses++;

@@ -19,7 +19,7 @@ typedef struct entry {
     rules_snapshot *snap;
     vis_tag_detection *tags;  /* full-frame px */
     size_t n_tags;
-    cvs_image *small;         /* the motion picture at that moment */
+    base_image *small;         /* the motion picture at that moment */
     rules_report report;      /* the call that led here (empty for the first) */
     int move;                 /* 0 for the first snapshot */
 } entry;
@@ -44,8 +44,8 @@ struct watch_tracker {
     vis_detector *det;
     entry *hist;
     size_t n_hist, cap_hist;
-    cvs_image *prev_small;    /* the previous frame's motion picture */
-    cvs_image *run_small;     /* the first frame of the current still run */
+    base_image *prev_small;    /* the previous frame's motion picture */
+    base_image *run_small;     /* the first frame of the current still run */
     double run_t0;
     bool in_run;
     double next_try_t;        /* frame time of the next settle attempt */
@@ -62,14 +62,14 @@ struct watch_tracker {
 
 void watch_tracker_entry_clear(entry *e);
 /* The judge's statuses (engaged, fleeing, shaken...) on the units they name, in `s`. */
-int watch_tracker_apply_statuses(const watch_tracker *w, rules_snapshot *s, rules_error *err);
+int watch_tracker_apply_statuses(const watch_tracker *w, rules_snapshot *s, base_error *err);
 
 /* ---- watch_settle.c (each function's comment there says more) ---- */
 
 /* The frame's tags: detected in the changed regions, carried over from the reference elsewhere (or all: *full). */
-int watch_settle_detect_tags(watch_tracker *w, const uint8_t *gray, size_t stride, const cvs_image *small,
+int watch_settle_detect_tags(watch_tracker *w, const uint8_t *gray, size_t stride, const base_image *small,
                              vis_tag_detection **out, size_t *n_out, watch_motion_box **boxes_out, size_t *nb_out,
-                             bool *full, rules_error *err);
+                             bool *full, base_error *err);
 
 /* One flag per roster unit: touched by a changed region. NULL when the whole frame was detected. */
 unsigned char *watch_settle_touched_units(const watch_tracker *w, const entry *ref, const watch_motion_box *boxes,

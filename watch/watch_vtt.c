@@ -17,18 +17,18 @@ struct watch_vtt {
     char *open_text;
 };
 
-static int sync_file(watch_vtt *v, rules_error *err)
+static int sync_file(watch_vtt *v, base_error *err)
 {
     if (fflush(v->f) != 0 || fsync(fileno(v->f)) != 0)
-        return rules_error_set(err, "%s: cannot write: %s", v->path, strerror(errno));
+        return base_error_set(err, "%s: cannot write: %s", v->path, strerror(errno));
     return 0;
 }
 
-watch_vtt *watch_vtt_open(const char *path, bool replace, rules_error *err)
+watch_vtt *watch_vtt_open(const char *path, bool replace, base_error *err)
 {
     watch_vtt *v = calloc(1, sizeof *v);
     if (!v) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         return NULL;
     }
     if (!path)
@@ -37,10 +37,10 @@ watch_vtt *watch_vtt_open(const char *path, bool replace, rules_error *err)
     int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (replace ? O_TRUNC : O_EXCL), 0644);
     if (fd < 0 || !(v->f = fdopen(fd, "w"))) {
         if (errno == EEXIST)
-            rules_error_set(err, "%s: exists (the subtitles of an earlier recording?): choose another name, "
+            base_error_set(err, "%s: exists (the subtitles of an earlier recording?): choose another name, "
                                  "or --replace to overwrite it", path);
         else
-            rules_error_set(err, "%s: cannot create: %s", path, strerror(errno));
+            base_error_set(err, "%s: cannot create: %s", path, strerror(errno));
         if (fd >= 0)
             close(fd);
         free(v);
@@ -64,7 +64,7 @@ static void vtt_time(double ms, char *buf, size_t cap)
 }
 
 /* Writes the open cue from its start to end_ms. */
-static int flush_cue(watch_vtt *v, double end_ms, rules_error *err)
+static int flush_cue(watch_vtt *v, double end_ms, base_error *err)
 {
     if (!v->open_cue)
         return 0;
@@ -94,19 +94,19 @@ static int flush_cue(watch_vtt *v, double end_ms, rules_error *err)
     return sync_file(v, err);
 }
 
-int watch_vtt_cue(watch_vtt *v, double t_ms, const char *text, rules_error *err)
+int watch_vtt_cue(watch_vtt *v, double t_ms, const char *text, base_error *err)
 {
     if (!v || !v->f)
         return 0;
     int rc = flush_cue(v, t_ms, err);
     if (!(v->open_text = strdup(text ? text : "")))
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     v->open_cue = true;
     v->open_t = t_ms;
     return rc;
 }
 
-int watch_vtt_close(watch_vtt *v, double end_ms, rules_error *err)
+int watch_vtt_close(watch_vtt *v, double end_ms, base_error *err)
 {
     if (!v)
         return 0;
@@ -114,7 +114,7 @@ int watch_vtt_close(watch_vtt *v, double end_ms, rules_error *err)
     if (v->f) {
         rc = flush_cue(v, end_ms, err);
         if (fclose(v->f) != 0 && rc == 0)
-            rc = rules_error_set(err, "%s: cannot write: %s", v->path, strerror(errno));
+            rc = base_error_set(err, "%s: cannot write: %s", v->path, strerror(errno));
     }
     free(v->open_text);
     free(v);

@@ -20,7 +20,7 @@
 
 #include <stdbool.h>
 
-#include "rules_error.h"
+#include "base_error.h"
 
 typedef struct watch_vtt watch_vtt;
 
@@ -29,10 +29,10 @@ typedef struct watch_vtt watch_vtt;
  * belong to one recording, and an old game's must not be lost. NULL path:
  * a watch_vtt that writes nothing.
  */
-watch_vtt *watch_vtt_open(const char *path, bool replace, rules_error *err);
+watch_vtt *watch_vtt_open(const char *path, bool replace, base_error *err);
 /* Starts a cue at t_ms (video time), ending the previous one there. Text may hold newlines. */
-int watch_vtt_cue(watch_vtt *v, double t_ms, const char *text, rules_error *err);
+int watch_vtt_cue(watch_vtt *v, double t_ms, const char *text, base_error *err);
 /* Ends the open cue at end_ms, closes and frees; NULL is fine. Returns 0 or -1. */
-int watch_vtt_close(watch_vtt *v, double end_ms, rules_error *err);
+int watch_vtt_close(watch_vtt *v, double end_ms, base_error *err);
 
 #endif

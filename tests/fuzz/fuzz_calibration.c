@@ -2,13 +2,13 @@
  * accepts, written back, reads back. */
 #include "calib_file.h"
 #include "fuzz.h"
-#include "rules_json.h"
+#include "base_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = fuzz_text(data, size);
-    rules_error err;
-    cJSON *root = text ? rules_json_parse_string(text, "fuzz.json", &err) : NULL;
+    base_error err;
+    cJSON *root = text ? base_json_parse_string(text, "fuzz.json", &err) : NULL;
     calib_file c;
     if (root && calib_file_from_json_ex(root, "fuzz.json", CALIB_FILE_POSE_OPTIONAL, &c, &err) == 0) {
         double centre[3];

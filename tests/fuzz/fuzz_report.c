@@ -14,8 +14,8 @@
 static rules_snapshot *read_snapshot(const uint8_t *data, size_t size, const char *name)
 {
     char *text = fuzz_text(data, size);
-    rules_error err;
-    cJSON *root = text ? rules_json_parse_string(text, name, &err) : NULL;
+    base_error err;
+    cJSON *root = text ? base_json_parse_string(text, name, &err) : NULL;
     rules_snapshot *s = root ? rules_json_to_snapshot(root, name, &err) : NULL;
     cJSON_Delete(root);
     free(text);
@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rules_check_options_default(&opt);
         rules_report r;
         rules_report_init(&r);
-        rules_error err;
+        base_error err;
         if (rules_move_check(before, after, &opt, &r, &err) == 0) {
             cJSON *j = rules_report_to_json(&r);
             char *printed = j ? cJSON_PrintUnformatted(j) : NULL;

@@ -6,8 +6,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = fuzz_text(data, size);
-    rules_error err;
-    cJSON *root = text ? rules_json_parse_string(text, "fuzz.json", &err) : NULL;
+    base_error err;
+    cJSON *root = text ? base_json_parse_string(text, "fuzz.json", &err) : NULL;
     vis_roster *r = root ? vis_roster_from_json(root, "fuzz.json", &err) : NULL;
     if (r) {
         for (size_t i = 0; i < r->n_models; i++)

@@ -6,8 +6,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = fuzz_text(data, size);
-    rules_error err;
-    cJSON *root = text ? rules_json_parse_string(text, "fuzz.json", &err) : NULL;
+    base_error err;
+    cJSON *root = text ? base_json_parse_string(text, "fuzz.json", &err) : NULL;
     ds_scene *s = root ? ds_scene_from_json(root, "fuzz/scene.json", DS_SCENE_INLINE_ONLY, &err) : NULL;
     ds_scene_free(s);
     cJSON_Delete(root);

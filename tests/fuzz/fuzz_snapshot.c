@@ -5,8 +5,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = fuzz_text(data, size);
-    rules_error err;
-    cJSON *root = text ? rules_json_parse_string(text, "fuzz.json", &err) : NULL;
+    base_error err;
+    cJSON *root = text ? base_json_parse_string(text, "fuzz.json", &err) : NULL;
     rules_snapshot *s = root ? rules_json_to_snapshot(root, "fuzz.json", &err) : NULL;
     if (s) {
         cJSON *back = rules_json_from_snapshot(s);

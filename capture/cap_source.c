@@ -1,4 +1,4 @@
-#include "vis_capture.h"
+#include "cap_source.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,36 +15,38 @@
 
 #include <linux/videodev2.h>
 
+#include "cap_v4l2.h"
+#include "cap_video.h"
 #include "media.h"
 #include "tableref_config.h"
-#include "vis_image.h"
+#include "media_image_read.h"
 #if TABLEREF_HAVE_LIBCAMERA
-#include "libcamera_shim.h"
+#include "cap_libcamera.h"
 #endif
 
-struct vis_capture {
-    vis_capture_kind kind;
-    vis_capture_config cfg;
+struct cap_source {
+    cap_source_kind kind;
+    cap_source_config cfg;
     char desc[512];
     /* images */
     char **files;
     size_t n_files;
     /* video file (FFmpeg), V4L2 camera (its Y plane) */
-    media_video *video;
-    media_camera *camera;
+    cap_video *video;
+    cap_v4l2 *camera;
     long frame_count;
     /* libcamera */
 #if TABLEREF_HAVE_LIBCAMERA
-    lcs_camera *lcam;
+    cap_libcamera *lcam;
 #endif
     double fps;
     long next;
     double t0_ms;       /* clock at the first live frame */
-    cvs_image *image;   /* the current frame as delivered */
-    cvs_image *gray;    /* its gray copy when it is colour */
+    base_image *image;   /* the current frame as delivered */
+    base_image *gray;    /* its gray copy when it is colour */
 };
 
-void vis_capture_config_default(vis_capture_config *c)
+void cap_source_config_default(cap_source_config *c)
 {
     memset(c, 0, sizeof *c);
     c->fps = 5;
@@ -66,7 +68,7 @@ static int has_image_ext(const char *name)
     return strcasecmp(dot, ".jpg") == 0 || strcasecmp(dot, ".jpeg") == 0 || strcasecmp(dot, ".png") == 0;
 }
 
-static int add_file(vis_capture *c, const char *path)
+static int add_file(cap_source *c, const char *path)
 {
     char **f = realloc(c->files, (c->n_files + 1) * sizeof *f);
     if (!f)
@@ -80,11 +82,11 @@ static int add_file(vis_capture *c, const char *path)
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-static int open_dir(vis_capture *c, const char *dir, rules_error *err)
+static int open_dir(cap_source *c, const char *dir, base_error *err)
 {
     DIR *d = opendir(dir);
     if (!d)
-        return rules_error_set(err, "cannot open %s: %s", dir, strerror(errno));
+        return base_error_set(err, "cannot open %s: %s", dir, strerror(errno));
     struct dirent *e;
     char path[4096];
     while ((e = readdir(d))) {
@@ -93,12 +95,12 @@ static int open_dir(vis_capture *c, const char *dir, rules_error *err)
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         if (add_file(c, path) < 0) {
             closedir(d);
-            return rules_error_set(err, "out of memory");
+            return base_error_set(err, "out of memory");
         }
     }
     closedir(d);
     if (c->n_files == 0)
-        return rules_error_set(err, "%s: no .jpg, .jpeg or .png images in this directory", dir);
+        return base_error_set(err, "%s: no .jpg, .jpeg or .png images in this directory", dir);
     /* Zero-padded names sort in frame order. */
     qsort(c->files, c->n_files, sizeof *c->files, cmp_str);
     return 0;
@@ -116,10 +118,10 @@ static int pattern_ok(const char *p)
     return *q == 'd';
 }
 
-static int open_pattern(vis_capture *c, const char *pat, rules_error *err)
+static int open_pattern(cap_source *c, const char *pat, base_error *err)
 {
     if (!pattern_ok(pat))
-        return rules_error_set(err, "%s: an image pattern needs exactly one %%d conversion (e.g. frames/%%04d.jpg)",
+        return base_error_set(err, "%s: an image pattern needs exactly one %%d conversion (e.g. frames/%%04d.jpg)",
                                pat);
     char path[4096];
     struct stat st;
@@ -132,53 +134,53 @@ static int open_pattern(vis_capture *c, const char *pat, rules_error *err)
         if (stat(path, &st) < 0)
             break;
         if (add_file(c, path) < 0)
-            return rules_error_set(err, "out of memory");
+            return base_error_set(err, "out of memory");
     }
     if (c->n_files == 0)
-        return rules_error_set(err, "cannot open %s: no file matches (tried index 0 and 1)", pat);
+        return base_error_set(err, "cannot open %s: no file matches (tried index 0 and 1)", pat);
     return 0;
 }
 
-static int open_libcamera(vis_capture *c, const char *spec, rules_error *err)
+static int open_libcamera(cap_source *c, const char *spec, base_error *err)
 {
     int index = 0;
     if (spec[9] == ':') {
         char *end;
         long v = strtol(spec + 10, &end, 10);
         if (*end || end == spec + 10 || v < 0 || v > 63)
-            return rules_error_set(err, "%s: expected libcamera or libcamera:N", spec);
+            return base_error_set(err, "%s: expected libcamera or libcamera:N", spec);
         index = (int)v;
     } else if (spec[9]) {
-        return rules_error_set(err, "%s: expected libcamera or libcamera:N", spec);
+        return base_error_set(err, "%s: expected libcamera or libcamera:N", spec);
     }
 #if TABLEREF_HAVE_LIBCAMERA
-    c->lcam = lcs_camera_open(index, c->cfg.width, c->cfg.height, err);
+    c->lcam = cap_libcamera_open(index, c->cfg.width, c->cfg.height, err);
     if (!c->lcam)
         return -1;
     snprintf(c->desc, sizeof c->desc, "libcamera camera %d", index);
     return 0;
 #else
     (void)c;
-    return rules_error_set(err, "no libcamera camera found (this tableref was built without libcamera)");
+    return base_error_set(err, "no libcamera camera found (this tableref was built without libcamera)");
 #endif
 }
 
-vis_capture *vis_capture_open(const char *source, const vis_capture_config *cfg, rules_error *err)
+cap_source *cap_source_open(const char *source, const cap_source_config *cfg, base_error *err)
 {
-    vis_capture *c = calloc(1, sizeof *c);
+    cap_source *c = calloc(1, sizeof *c);
     if (!c) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         return NULL;
     }
     if (cfg)
         c->cfg = *cfg;
     else
-        vis_capture_config_default(&c->cfg);
+        cap_source_config_default(&c->cfg);
     c->frame_count = -1;
     struct stat st;
     int rc;
     if (strncmp(source, "libcamera", 9) == 0 && (source[9] == 0 || source[9] == ':')) {
-        c->kind = VIS_CAPTURE_LIBCAMERA;
+        c->kind = CAP_SOURCE_LIBCAMERA;
         c->fps = c->cfg.fps;
         rc = open_libcamera(c, source, err);
     } else if (strncmp(source, "v4l2:", 5) == 0) {
@@ -188,98 +190,99 @@ vis_capture *vis_capture_open(const char *source, const vis_capture_config *cfg,
             snprintf(dev, sizeof dev, "/dev/video%s", p);
         else
             snprintf(dev, sizeof dev, "%s", p);
-        c->kind = VIS_CAPTURE_V4L2;
-        c->camera = media_camera_open(dev, c->cfg.width, c->cfg.height, c->cfg.fps, c->cfg.timeout_ms, err);
+        c->kind = CAP_SOURCE_V4L2;
+        c->camera = cap_v4l2_open(dev, c->cfg.width, c->cfg.height, c->cfg.fps, c->cfg.timeout_ms, err);
         rc = c->camera ? 0 : -1;
         if (c->camera) {
-            c->fps = media_camera_fps(c->camera);
+            c->fps = cap_v4l2_fps(c->camera);
             snprintf(c->desc, sizeof c->desc, "V4L2 camera %s", dev);
         }
     } else if (strchr(source, '%')) {
-        c->kind = VIS_CAPTURE_IMAGES;
+        c->kind = CAP_SOURCE_IMAGES;
         rc = open_pattern(c, source, err);
     } else if (stat(source, &st) < 0) {
-        rc = rules_error_set(err, "cannot open %s: %s", source, strerror(errno));
+        rc = base_error_set(err, "cannot open %s: %s", source, strerror(errno));
     } else if (S_ISDIR(st.st_mode)) {
-        c->kind = VIS_CAPTURE_IMAGES;
+        c->kind = CAP_SOURCE_IMAGES;
         rc = open_dir(c, source, err);
     } else if (has_image_ext(source)) {
-        c->kind = VIS_CAPTURE_IMAGES;
-        rc = add_file(c, source) < 0 ? rules_error_set(err, "out of memory") : 0;
+        c->kind = CAP_SOURCE_IMAGES;
+        rc = add_file(c, source) < 0 ? base_error_set(err, "out of memory") : 0;
     } else {
-        c->kind = VIS_CAPTURE_FILE;
-        c->video = media_video_open(source, MEDIA_GRAY | MEDIA_BGR, err);
+        c->kind = CAP_SOURCE_FILE;
+        c->video = cap_video_open(source, CAP_VIDEO_GRAY | CAP_VIDEO_BGR, err);
         rc = c->video ? 0 : -1;
         if (c->video) {
-            c->fps = media_video_fps(c->video);
+            c->fps = cap_video_fps(c->video);
             if (c->fps <= 0)
                 c->fps = c->cfg.fps > 0 ? c->cfg.fps : 25;
-            c->frame_count = media_video_frame_count(c->video);
+            c->frame_count = cap_video_frame_count(c->video);
             snprintf(c->desc, sizeof c->desc, "video file %s (%ld frames at %.3g fps)", source, c->frame_count,
                      c->fps);
         }
     }
-    if (rc == 0 && c->kind == VIS_CAPTURE_IMAGES) {
+    if (rc == 0 && c->kind == CAP_SOURCE_IMAGES) {
         c->fps = c->cfg.fps > 0 ? c->cfg.fps : 5;
         c->frame_count = (long)c->n_files;
         snprintf(c->desc, sizeof c->desc, "image sequence %s (%zu frames at %.3g fps)", source, c->n_files, c->fps);
     }
     if (rc < 0) {
-        /* A camera that cannot be opened: say how to find the right one. */
-        if ((c->kind == VIS_CAPTURE_V4L2 || c->kind == VIS_CAPTURE_LIBCAMERA) && err && !strstr(err->msg, "tableref cameras")) {
+        /* A camera that cannot be opened: say how to find the right one (no opener says it itself). */
+        if ((c->kind == CAP_SOURCE_V4L2 || c->kind == CAP_SOURCE_LIBCAMERA) && err) {
+            err->code = BASE_E_DEVICE;
             size_t n = strlen(err->msg);
-            snprintf(err->msg + n, sizeof err->msg - n, " (%s)", VIS_CAPTURE_LIST_HINT);
+            snprintf(err->msg + n, sizeof err->msg - n, " (%s)", CAP_SOURCE_LIST_HINT);
         }
-        vis_capture_close(c);
+        cap_source_close(c);
         return NULL;
     }
     return c;
 }
 
 /* Copies a view the reader owns (valid until its next read) into *dst. */
-static int copy_view(const media_view *v, cvs_image **dst, rules_error *err)
+static int copy_view(const base_view *v, base_image **dst, base_error *err)
 {
-    return cvs_image_assign(dst, v->width, v->height, v->channels, v->data, v->stride, err);
+    return base_image_assign(dst, v->width, v->height, v->channels, v->data, v->stride, err);
 }
 
 /* A video frame: the colour picture for showing, the decoder's luma for detection. */
-static int read_video(vis_capture *c, rules_error *err)
+static int read_video(cap_source *c, base_error *err)
 {
-    media_view gray, bgr;
-    int r = media_video_read(c->video, &gray, &bgr, err);
+    base_view gray, bgr;
+    int r = cap_video_read(c->video, &gray, &bgr, err);
     if (r <= 0)
         return r;
     return copy_view(&bgr, &c->image, err) < 0 || copy_view(&gray, &c->gray, err) < 0 ? -1 : 1;
 }
 
 /* Keeps c->gray pointing at a gray version of c->image (video frames bring their own). */
-static int make_gray(vis_capture *c, rules_error *err)
+static int make_gray(cap_source *c, base_error *err)
 {
-    if (c->image->channels == 1 || c->kind == VIS_CAPTURE_FILE)
+    if (c->image->channels == 1 || c->kind == CAP_SOURCE_FILE)
         return 0;
-    cvs_image_free(c->gray);
+    base_image_free(c->gray);
     c->gray = cvs_image_to_gray(c->image, err);
     return c->gray ? 0 : -1;
 }
 
-int vis_capture_read(vis_capture *c, vis_frame *out, rules_error *err)
+int cap_source_read(cap_source *c, cap_frame *out, base_error *err)
 {
     double t = NAN;
     switch (c->kind) {
-    case VIS_CAPTURE_IMAGES: {
+    case CAP_SOURCE_IMAGES: {
         if ((size_t)c->next >= c->n_files)
             return 0;
-        vis_image_fault fault;
-        cvs_image *img = vis_image_read(c->files[c->next], VIS_IMAGE_AS_STORED, &fault, err);
+        media_image_fault fault;
+        base_image *img = media_image_read(c->files[c->next], MEDIA_IMAGE_AS_STORED, &fault, err);
         /* A frame cut short or gone is a camera dying mid-write (lost); one of a
          * size no camera gives is bad input. */
         if (!img)
-            return fault == VIS_IMAGE_FAULT_SIZE ? -2 : -1;
-        cvs_image_free(c->image);
+            return fault == MEDIA_IMAGE_FAULT_SIZE ? -2 : -1;
+        base_image_free(c->image);
         c->image = img;
         break;
     }
-    case VIS_CAPTURE_FILE: {
+    case CAP_SOURCE_FILE: {
         int r = read_video(c, err);
         if (r < 0)
             return -1;
@@ -287,38 +290,38 @@ int vis_capture_read(vis_capture *c, vis_frame *out, rules_error *err)
             /* The container promised more: the file was cut short. FFmpeg's
              * count is an estimate for some formats, so allow one frame. */
             if (c->frame_count > 0 && c->next < c->frame_count - 1)
-                return rules_error_set(err, "the video ends at frame %ld of %ld (file truncated?)", c->next,
+                return base_error_set(err, "the video ends at frame %ld of %ld (file truncated?)", c->next,
                                        c->frame_count);
             return 0;
         }
         break;
     }
-    case VIS_CAPTURE_V4L2: {
+    case CAP_SOURCE_V4L2: {
         /* The camera's Y plane as it comes: no JPEG, no colour conversion. */
-        media_view y;
-        if (media_camera_read(c->camera, &y, err) < 0 || copy_view(&y, &c->image, err) < 0)
+        base_view y;
+        if (cap_v4l2_read(c->camera, &y, err) < 0 || copy_view(&y, &c->image, err) < 0)
             return -1;
         t = mono_ms();
         break;
     }
-    case VIS_CAPTURE_LIBCAMERA: {
+    case CAP_SOURCE_LIBCAMERA: {
 #if TABLEREF_HAVE_LIBCAMERA
         const uint8_t *g;
         int w, h;
         size_t stride;
-        if (lcs_camera_read(c->lcam, c->cfg.timeout_ms, &g, &w, &h, &stride, &t, err) < 0)
+        if (cap_libcamera_read(c->lcam, c->cfg.timeout_ms, &g, &w, &h, &stride, &t, err) < 0)
             return -1;
-        if (cvs_image_assign(&c->image, w, h, 1, g, stride, err) < 0)
+        if (base_image_assign(&c->image, w, h, 1, g, stride, err) < 0)
             return -1;
 #else
-        return rules_error_set(err, "libcamera support not built");
+        return base_error_set(err, "libcamera support not built");
 #endif
         break;
     }
     }
     if (make_gray(c, err) < 0)
         return -1;
-    if (c->kind == VIS_CAPTURE_IMAGES || c->kind == VIS_CAPTURE_FILE) {
+    if (c->kind == CAP_SOURCE_IMAGES || c->kind == CAP_SOURCE_FILE) {
         t = c->next * 1000.0 / c->fps;
     } else {
         if (c->next == 0)
@@ -332,25 +335,25 @@ int vis_capture_read(vis_capture *c, vis_frame *out, rules_error *err)
     return 1;
 }
 
-vis_capture_kind vis_capture_kind_of(const vis_capture *c) { return c->kind; }
-double vis_capture_fps(const vis_capture *c) { return c->fps; }
-long vis_capture_frame_count(const vis_capture *c) { return c->frame_count; }
-const char *vis_capture_describe(const vis_capture *c) { return c->desc; }
+cap_source_kind cap_source_kind_of(const cap_source *c) { return c->kind; }
+double cap_source_fps(const cap_source *c) { return c->fps; }
+long cap_source_frame_count(const cap_source *c) { return c->frame_count; }
+const char *cap_source_describe(const cap_source *c) { return c->desc; }
 
-void vis_capture_close(vis_capture *c)
+void cap_source_close(cap_source *c)
 {
     if (!c)
         return;
     for (size_t i = 0; i < c->n_files; i++)
         free(c->files[i]);
     free(c->files);
-    media_video_free(c->video);
-    media_camera_free(c->camera);
+    cap_video_free(c->video);
+    cap_v4l2_free(c->camera);
 #if TABLEREF_HAVE_LIBCAMERA
-    lcs_camera_close(c->lcam);
+    cap_libcamera_close(c->lcam);
 #endif
-    cvs_image_free(c->image);
-    cvs_image_free(c->gray);
+    base_image_free(c->image);
+    base_image_free(c->gray);
     free(c);
 }
 
@@ -407,7 +410,7 @@ static void v4l2_sizes(int fd, char *out, size_t cap)
         used += (size_t)snprintf(out + used, cap - used, "%s%dx%d", i ? " " : "", sizes[i][0], sizes[i][1]);
 }
 
-static int list_v4l2(vis_source_info *out, int cap)
+static int list_v4l2(cap_source_info *out, int cap)
 {
     DIR *d = opendir("/dev");
     if (!d)
@@ -433,7 +436,7 @@ static int list_v4l2(vis_source_info *out, int cap)
             unsigned caps = (vc.capabilities & V4L2_CAP_DEVICE_CAPS) ? vc.device_caps : vc.capabilities;
             /* Metadata and output nodes are listed by the kernel too: only capture devices are cameras. */
             if (caps & V4L2_CAP_VIDEO_CAPTURE) {
-                vis_source_info *s = &out[n++];
+                cap_source_info *s = &out[n++];
                 snprintf(s->source, sizeof s->source, "v4l2:%.40s", dev);
                 snprintf(s->name, sizeof s->name, "%.100s (%.40s)", (const char *)vc.card, (const char *)vc.driver);
                 v4l2_sizes(fd, s->sizes, sizeof s->sizes);
@@ -444,18 +447,18 @@ static int list_v4l2(vis_source_info *out, int cap)
     return n;
 }
 
-int vis_capture_list(vis_source_info *out, int cap, rules_error *err)
+int cap_source_list(cap_source_info *out, int cap, base_error *err)
 {
     int n = 0;
 #if TABLEREF_HAVE_LIBCAMERA
-    int nl = lcs_camera_count(err);
+    int nl = cap_libcamera_count(err);
     if (nl < 0)
         return -1;
     for (int i = 0; i < nl && n < cap; i++) {
-        vis_source_info *s = &out[n];
+        cap_source_info *s = &out[n];
         memset(s, 0, sizeof *s);
         snprintf(s->source, sizeof s->source, "libcamera:%d", i);
-        if (lcs_camera_name(i, s->name, sizeof s->name, err) < 0)
+        if (cap_libcamera_name(i, s->name, sizeof s->name, err) < 0)
             snprintf(s->name, sizeof s->name, "?");
         n++;
     }

@@ -1,5 +1,5 @@
 /*
- * rules_fields: the checks every tableref JSON reader shares beyond a
+ * base_fields: the checks every tableref JSON reader shares beyond a
  * field's type: which keys an object may hold, the range of each number, and
  * ids that must be unique across a whole file. Readers of the snapshot,
  * roster, calibration and scene formats call them, so each refuses a typo,
@@ -8,39 +8,39 @@
  *
  * How to use (inside a reader):
  *   static const char *const unit_keys[] = {"id", "side", "advance_in", "march_in", NULL};
- *   if (rules_fields_known(ju, "units[3]", unit_keys, err) < 0) return -1;
+ *   if (base_fields_known(ju, "units[3]", unit_keys, err) < 0) return -1;
  *       // "units[3].march: unknown field; did you mean \"march_in\"?"
- *   if (rules_fields_number(ju, "advance_in", "units[3]", false, 0, 100, &in, err) < 0) return -1;
+ *   if (base_fields_number(ju, "advance_in", "units[3]", false, 0, 100, &in, err) < 0) return -1;
  *       // "units[3].advance_in: -5 is out of range (0 to 100)"
- *   rules_fields_id ids[n] = {{"spears", 0, 0}, ...};   // text (or number) and file order
+ *   base_fields_id ids[n] = {{"spears", 0, 0}, ...};   // text (or number) and file order
  *   size_t a, b;
- *   if (rules_fields_duplicate(ids, n, true, &a, &b)) ... name both places a and b
+ *   if (base_fields_duplicate(ids, n, true, &a, &b)) ... name both places a and b
  *
  * A new field in a format is one more key in its reader's table (and a line
  * in docs/formats.md); nothing else changes.
  */
-#ifndef RULES_FIELDS_H
-#define RULES_FIELDS_H
+#ifndef BASE_FIELDS_H
+#define BASE_FIELDS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
 
-#include "rules_error.h"
+#include "base_error.h"
 
 /* Ranges the formats share (docs/formats.md, "Limits"). */
-#define RULES_FIELDS_MAX_BOARD_MM 20000.0   /* a board side: 20 m holds any table */
-#define RULES_FIELDS_MAX_PLACE_MM 100000.0  /* |x|, |y| of anything placed: 100 m */
-#define RULES_FIELDS_MAX_BASE_MM 1000.0     /* a base side, a tag, a tolerance */
-#define RULES_FIELDS_MAX_RATE_IN 100.0      /* a rate or distance characteristic, inches */
-#define RULES_FIELDS_MAX_ANGLE_DEG 360.0    /* |an angle| */
-#define RULES_FIELDS_MAX_WILL 20            /* a WILL (or Discipline) characteristic */
-#define RULES_FIELDS_MAX_POLYGON 10000      /* points of one terrain polygon */
-#define RULES_FIELDS_MAX_MODELS 1000000     /* models counted in one unit */
+#define BASE_FIELDS_MAX_BOARD_MM 20000.0   /* a board side: 20 m holds any table */
+#define BASE_FIELDS_MAX_PLACE_MM 100000.0  /* |x|, |y| of anything placed: 100 m */
+#define BASE_FIELDS_MAX_BASE_MM 1000.0     /* a base side, a tag, a tolerance */
+#define BASE_FIELDS_MAX_RATE_IN 100.0      /* a rate or distance characteristic, inches */
+#define BASE_FIELDS_MAX_ANGLE_DEG 360.0    /* |an angle| */
+#define BASE_FIELDS_MAX_WILL 20            /* a WILL (or Discipline) characteristic */
+#define BASE_FIELDS_MAX_POLYGON 10000      /* points of one terrain polygon */
+#define BASE_FIELDS_MAX_MODELS 1000000     /* models counted in one unit */
 
 /* The longest key table a reader may pass (keys per object). */
-#define RULES_FIELDS_MAX_KEYS 128
+#define BASE_FIELDS_MAX_KEYS 128
 
 /*
  * Every key of `obj` must be in `known` (NULL-terminated). An unknown key is
@@ -50,28 +50,28 @@
  * wins. Keys beginning with '_' are comments and are skipped. Not an object:
  * no check (the type readers report that). Linear in keys x table length.
  */
-int rules_fields_known(const cJSON *obj, const char *where, const char *const *known, rules_error *err);
+int base_fields_known(const cJSON *obj, const char *where, const char *const *known, base_error *err);
 
 /* The index in `known` of the key `word` was most likely meant to be, or -1 when none is close. */
-int rules_fields_closest(const char *word, const char *const *known);
+int base_fields_closest(const char *word, const char *const *known);
 
 /*
  * A finite number in [min, max]; with required == false a missing field
  * leaves *out untouched. Errors: "where.key: missing required field",
  * "where.key: expected a finite number", "where.key: -5 is out of range (0 to 100)".
  */
-int rules_fields_number(const cJSON *obj, const char *key, const char *where, bool required, double min, double max,
-                        double *out, rules_error *err);
+int base_fields_number(const cJSON *obj, const char *key, const char *where, bool required, double min, double max,
+                        double *out, base_error *err);
 /* The same for a whole number. */
-int rules_fields_int(const cJSON *obj, const char *key, const char *where, bool required, int min, int max, int *out,
-                     rules_error *err);
+int base_fields_int(const cJSON *obj, const char *key, const char *where, bool required, int min, int max, int *out,
+                     base_error *err);
 
-/* One id for rules_fields_duplicate: its text (or number) and its place in the file (any order key). */
-typedef struct rules_fields_id {
+/* One id for base_fields_duplicate: its text (or number) and its place in the file (any order key). */
+typedef struct base_fields_id {
     const char *text;
     long long number;
     size_t order;
-} rules_fields_id;
+} base_fields_id;
 
 /*
  * Finds a repeated id in O(n log n) (ids is sorted in place). Compares text
@@ -79,6 +79,6 @@ typedef struct rules_fields_id {
  * of the two places: among all repeats, the pair whose second place comes
  * first in the file (what reading the file top to bottom meets first).
  */
-bool rules_fields_duplicate(rules_fields_id *ids, size_t n, bool by_text, size_t *first, size_t *second);
+bool base_fields_duplicate(base_fields_id *ids, size_t n, bool by_text, size_t *first, size_t *second);
 
 #endif

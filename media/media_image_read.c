@@ -1,8 +1,8 @@
 /*
- * vis_image: checked JPEG (TurboJPEG) and PNG (libpng) reading. See the
+ * base_view: checked JPEG (TurboJPEG) and PNG (libpng) reading. See the
  * header for what is refused and why.
  */
-#include "vis_image.h"
+#include "media_image_read.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,40 +20,40 @@
 
 #include "calib_file.h"
 
-_Static_assert(VIS_IMAGE_MIN_SIDE == CALIB_FILE_MIN_IMAGE_SIDE,
+_Static_assert(MEDIA_IMAGE_MIN_SIDE == CALIB_FILE_MIN_IMAGE_SIDE,
                "a calibration may not describe a camera whose pictures the loader refuses");
 
-static long long process_max_pixels = VIS_IMAGE_DEFAULT_MAX_PIXELS;
+static long long process_max_pixels = MEDIA_IMAGE_DEFAULT_MAX_PIXELS;
 
-void vis_image_set_max_pixels(long long max_pixels)
+void media_image_set_max_pixels(long long max_pixels)
 {
-    process_max_pixels = max_pixels >= 1 ? max_pixels : VIS_IMAGE_DEFAULT_MAX_PIXELS;
+    process_max_pixels = max_pixels >= 1 ? max_pixels : MEDIA_IMAGE_DEFAULT_MAX_PIXELS;
 }
 
-long long vis_image_max_pixels(void) { return process_max_pixels; }
+long long media_image_max_pixels(void) { return process_max_pixels; }
 
 /* ---- size checks, the same for both formats ----------------------------- */
 
-/* Refuses a size before decoding; *fault (may be NULL) becomes VIS_IMAGE_FAULT_SIZE then. */
-static int check_size(const char *name, const vis_image_info *in, long long max_pixels, vis_image_fault *fault,
-                      rules_error *err)
+/* Refuses a size before decoding; *fault (may be NULL) becomes MEDIA_IMAGE_FAULT_SIZE then. */
+static int check_size(const char *name, const media_image_info *in, long long max_pixels, media_image_fault *fault,
+                      base_error *err)
 {
     if (fault)
-        *fault = VIS_IMAGE_FAULT_SIZE;
-    if (in->width < VIS_IMAGE_MIN_SIDE || in->height < VIS_IMAGE_MIN_SIDE)
-        return rules_error_set(err, "%s: %d x %d px is too small: a picture must be at least %d x %d px", name,
-                               in->width, in->height, VIS_IMAGE_MIN_SIDE, VIS_IMAGE_MIN_SIDE);
-    if (in->width > VIS_IMAGE_MAX_SIDE || in->height > VIS_IMAGE_MAX_SIDE)
-        return rules_error_set(err, "%s: %d x %d px: a side over %d px is refused", name, in->width, in->height,
-                               VIS_IMAGE_MAX_SIDE);
+        *fault = MEDIA_IMAGE_FAULT_SIZE;
+    if (in->width < MEDIA_IMAGE_MIN_SIDE || in->height < MEDIA_IMAGE_MIN_SIDE)
+        return base_error_set(err, "%s: %d x %d px is too small: a picture must be at least %d x %d px", name,
+                               in->width, in->height, MEDIA_IMAGE_MIN_SIDE, MEDIA_IMAGE_MIN_SIDE);
+    if (in->width > MEDIA_IMAGE_MAX_SIDE || in->height > MEDIA_IMAGE_MAX_SIDE)
+        return base_error_set(err, "%s: %d x %d px: a side over %d px is refused", name, in->width, in->height,
+                               MEDIA_IMAGE_MAX_SIDE);
     long long px = (long long)in->width * in->height;
     if (px > max_pixels)
-        return rules_error_set(err,
+        return base_error_set(err,
                                "%s: %d x %d px = %lld px is over the cap of %lld px, refused before decoding; "
                                "if the picture is real, raise the cap with --max-pixels %lld",
                                name, in->width, in->height, px, max_pixels, px);
     if (fault)
-        *fault = VIS_IMAGE_FAULT_NONE;
+        *fault = MEDIA_IMAGE_FAULT_NONE;
     return 0;
 }
 
@@ -65,16 +65,16 @@ static inline uint8_t luma(unsigned r, unsigned g, unsigned b)
 
 /* ---- JPEG through TurboJPEG ---------------------------------------------- */
 
-static int jpeg_header(tjhandle tj, const uint8_t *buf, size_t len, const char *name, vis_image_info *in,
-                       rules_error *err)
+static int jpeg_header(tjhandle tj, const uint8_t *buf, size_t len, const char *name, media_image_info *in,
+                       base_error *err)
 {
     int w = 0, h = 0, subsamp = 0, cs = 0;
     if (len > ULONG_MAX || tjDecompressHeader3(tj, buf, (unsigned long)len, &w, &h, &subsamp, &cs) < 0)
-        return rules_error_set(err, "%s: corrupt or truncated JPEG: %s", name, tjGetErrorStr2(tj));
+        return base_error_set(err, "%s: corrupt or truncated JPEG: %s", name, tjGetErrorStr2(tj));
     if (w <= 0 || h <= 0) /* libjpeg meets the end of a header cut short with a warning only */
-        return rules_error_set(err, "%s: corrupt or truncated JPEG: no frame header", name);
+        return base_error_set(err, "%s: corrupt or truncated JPEG: no frame header", name);
     if (cs == TJCS_CMYK || cs == TJCS_YCCK)
-        return rules_error_set(err, "%s: a CMYK JPEG is not a camera picture (save it as RGB or gray)", name);
+        return base_error_set(err, "%s: a CMYK JPEG is not a camera picture (save it as RGB or gray)", name);
     in->width = w;
     in->height = h;
     in->channels = cs == TJCS_GRAY ? 1 : 3;
@@ -82,21 +82,21 @@ static int jpeg_header(tjhandle tj, const uint8_t *buf, size_t len, const char *
     return 0;
 }
 
-static cvs_image *jpeg_decode(const uint8_t *buf, size_t len, const char *name, vis_image_color color,
-                              long long max_pixels, vis_image_fault *fault, rules_error *err)
+static base_image *jpeg_decode(const uint8_t *buf, size_t len, const char *name, media_image_color color,
+                              long long max_pixels, media_image_fault *fault, base_error *err)
 {
     tjhandle tj = tjInitDecompress();
     if (!tj) {
-        rules_error_set(err, "%s: out of memory", name);
+        base_error_set(err, "%s: out of memory", name);
         return NULL;
     }
-    vis_image_info in;
-    cvs_image *img = NULL;
+    media_image_info in;
+    base_image *img = NULL;
     if (jpeg_header(tj, buf, len, name, &in, err) < 0 || check_size(name, &in, max_pixels, fault, err) < 0)
         goto done;
-    const int channels = color == VIS_IMAGE_AS_STORED ? in.channels : (int)color;
-    if (!(img = cvs_image_new(in.width, in.height, channels, 0))) {
-        rules_error_set(err, "%s: out of memory for %d x %d px", name, in.width, in.height);
+    const int channels = color == MEDIA_IMAGE_AS_STORED ? in.channels : (int)color;
+    if (!(img = base_image_new(in.width, in.height, channels, 0))) {
+        base_error_set(err, "%s: out of memory for %d x %d px", name, in.width, in.height);
         goto done;
     }
     /* Stop on warning: libjpeg only warns on "premature end of data segment"
@@ -105,8 +105,8 @@ static cvs_image *jpeg_decode(const uint8_t *buf, size_t len, const char *name, 
     const int flags = TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS;
     if (tjDecompress2(tj, buf, (unsigned long)len, img->data, in.width, (int)img->stride, in.height,
                       channels == 1 ? TJPF_GRAY : TJPF_BGR, flags) < 0) {
-        rules_error_set(err, "%s: corrupt or truncated JPEG: %s", name, tjGetErrorStr2(tj));
-        cvs_image_free(img);
+        base_error_set(err, "%s: corrupt or truncated JPEG: %s", name, tjGetErrorStr2(tj));
+        base_image_free(img);
         img = NULL;
     }
 done:
@@ -123,13 +123,13 @@ typedef struct png_job {
     png_infop info;
     const char *name;
     long long max_pixels;
-    vis_image_color color;
+    media_image_color color;
     bool header_only;
-    vis_image_fault fault;  /* SIZE when a size check failed: err already says why */
+    media_image_fault fault;  /* SIZE when a size check failed: err already says why */
     char why[200];          /* libpng's message */
-    rules_error *err;
-    vis_image_info in;
-    cvs_image *out;
+    base_error *err;
+    media_image_info in;
+    base_image *out;
     uint8_t *scratch;       /* RGB rows when a colour PNG is read gray */
 } png_job;
 
@@ -164,7 +164,7 @@ static int png_transforms(png_job *j, int *out_channels)
     png_set_expand(j->png);
     png_set_strip_16(j->png);
     png_set_strip_alpha(j->png);
-    *out_channels = j->color == VIS_IMAGE_AS_STORED ? (stored_colour ? 3 : 1) : (int)j->color;
+    *out_channels = j->color == MEDIA_IMAGE_AS_STORED ? (stored_colour ? 3 : 1) : (int)j->color;
     if (*out_channels == 3) {
         png_set_gray_to_rgb(j->png);
         png_set_bgr(j->png);
@@ -203,7 +203,7 @@ static int png_run(png_job *j)
     const int w = j->in.width, h = j->in.height;
     if (png_get_rowbytes(j->png, j->info) != (size_t)w * png_ch)
         png_error(j->png, "unexpected row layout after conversion");
-    if (!(j->out = cvs_image_new(w, h, out_ch, 0)))
+    if (!(j->out = base_image_new(w, h, out_ch, 0)))
         png_error(j->png, "out of memory");
     if (png_ch == out_ch) {
         for (int p = 0; p < passes; p++)
@@ -226,9 +226,9 @@ static int png_run(png_job *j)
     return 0;
 }
 
-static cvs_image *png_decode(const uint8_t *buf, size_t len, const char *name, vis_image_color color,
-                             long long max_pixels, bool header_only, vis_image_info *info, vis_image_fault *fault,
-                             rules_error *err)
+static base_image *png_decode(const uint8_t *buf, size_t len, const char *name, media_image_color color,
+                             long long max_pixels, bool header_only, media_image_info *info, media_image_fault *fault,
+                             base_error *err)
 {
     png_job j = {.buf = buf, .len = len, .name = name, .max_pixels = max_pixels, .color = color,
                  .header_only = header_only, .err = err};
@@ -236,24 +236,24 @@ static cvs_image *png_decode(const uint8_t *buf, size_t len, const char *name, v
     j.info = j.png ? png_create_info_struct(j.png) : NULL;
     if (!j.png || !j.info) {
         png_destroy_read_struct(j.png ? &j.png : NULL, NULL, NULL);
-        rules_error_set(err, "%s: out of memory", name);
+        base_error_set(err, "%s: out of memory", name);
         return NULL;
     }
     const int rc = png_run(&j);
     png_destroy_read_struct(&j.png, &j.info, NULL);
     free(j.scratch);
     if (rc < 0) {
-        if (j.fault != VIS_IMAGE_FAULT_SIZE)
-            rules_error_set(err, "%s: corrupt or truncated PNG: %s", name, j.why);
+        if (j.fault != MEDIA_IMAGE_FAULT_SIZE)
+            base_error_set(err, "%s: corrupt or truncated PNG: %s", name, j.why);
         else if (fault)
-            *fault = VIS_IMAGE_FAULT_SIZE;
-        cvs_image_free(j.out);
+            *fault = MEDIA_IMAGE_FAULT_SIZE;
+        base_image_free(j.out);
         return NULL;
     }
     if (info)
         *info = j.in;
     if (header_only) {
-        cvs_image_free(j.out);
+        base_image_free(j.out);
         return NULL;
     }
     return j.out;
@@ -273,17 +273,17 @@ static image_format sniff(const uint8_t *b, size_t n)
     return FMT_NONE;
 }
 
-static int check_format(const uint8_t *buf, size_t len, const char *name, image_format *fmt, rules_error *err)
+static int check_format(const uint8_t *buf, size_t len, const char *name, image_format *fmt, base_error *err)
 {
     if (len == 0)
-        return rules_error_set(err, "%s: empty file, not a JPEG or PNG picture", name);
+        return base_error_set(err, "%s: empty file, not a JPEG or PNG picture", name);
     if ((*fmt = sniff(buf, len)) == FMT_NONE)
-        return rules_error_set(err, "%s: not a JPEG or PNG picture", name);
+        return base_error_set(err, "%s: not a JPEG or PNG picture", name);
     return 0;
 }
 
-int vis_image_probe(const uint8_t *buf, size_t len, const char *name, long long max_pixels, vis_image_info *info,
-                    rules_error *err)
+int media_image_probe(const uint8_t *buf, size_t len, const char *name, long long max_pixels, media_image_info *info,
+                    base_error *err)
 {
     image_format fmt;
     if (max_pixels < 1)
@@ -292,26 +292,26 @@ int vis_image_probe(const uint8_t *buf, size_t len, const char *name, long long 
         return -1;
     if (fmt == FMT_PNG) {
         info->width = 0;
-        png_decode(buf, len, name, VIS_IMAGE_AS_STORED, max_pixels, true, info, NULL, err);
+        png_decode(buf, len, name, MEDIA_IMAGE_AS_STORED, max_pixels, true, info, NULL, err);
         return info->width > 0 ? 0 : -1;
     }
     tjhandle tj = tjInitDecompress();
     if (!tj)
-        return rules_error_set(err, "%s: out of memory", name);
+        return base_error_set(err, "%s: out of memory", name);
     int rc = jpeg_header(tj, buf, len, name, info, err);
     tjDestroy(tj);
     return rc < 0 ? -1 : check_size(name, info, max_pixels, NULL, err);
 }
 
-/* vis_image_decode telling whether a size was refused (*fault = SIZE) or the data (left NONE). */
-static cvs_image *decode(const uint8_t *buf, size_t len, const char *name, vis_image_color color, long long max_pixels,
-                         vis_image_fault *fault, rules_error *err)
+/* media_image_decode telling whether a size was refused (*fault = SIZE) or the data (left NONE). */
+static base_image *decode(const uint8_t *buf, size_t len, const char *name, media_image_color color, long long max_pixels,
+                         media_image_fault *fault, base_error *err)
 {
     image_format fmt;
     if (max_pixels < 1)
         max_pixels = process_max_pixels;
-    if (color != VIS_IMAGE_AS_STORED && color != VIS_IMAGE_GRAY && color != VIS_IMAGE_BGR) {
-        rules_error_set(err, "%s: unknown colour request", name);
+    if (color != MEDIA_IMAGE_AS_STORED && color != MEDIA_IMAGE_GRAY && color != MEDIA_IMAGE_BGR) {
+        base_error_set(err, "%s: unknown colour request", name);
         return NULL;
     }
     if (check_format(buf, len, name, &fmt, err) < 0)
@@ -321,10 +321,10 @@ static cvs_image *decode(const uint8_t *buf, size_t len, const char *name, vis_i
     return png_decode(buf, len, name, color, max_pixels, false, NULL, fault, err);
 }
 
-cvs_image *vis_image_decode(const uint8_t *buf, size_t len, const char *name, vis_image_color color,
-                            long long max_pixels, rules_error *err)
+base_image *media_image_decode(const uint8_t *buf, size_t len, const char *name, media_image_color color,
+                            long long max_pixels, base_error *err)
 {
-    vis_image_fault fault = VIS_IMAGE_FAULT_NONE;
+    media_image_fault fault = MEDIA_IMAGE_FAULT_NONE;
     return decode(buf, len, name, color, max_pixels, &fault, err);
 }
 
@@ -333,30 +333,30 @@ cvs_image *vis_image_decode(const uint8_t *buf, size_t len, const char *name, vi
  * for ever) and what is larger than any picture under the cap could be
  * (8 bytes a pixel is a 16-bit RGBA PNG stored without compression).
  */
-static uint8_t *read_file(const char *path, long long max_pixels, size_t *len, vis_image_fault *fault,
-                          rules_error *err)
+static uint8_t *read_file(const char *path, long long max_pixels, size_t *len, media_image_fault *fault,
+                          base_error *err)
 {
-    *fault = VIS_IMAGE_FAULT_UNREADABLE;
+    *fault = MEDIA_IMAGE_FAULT_UNREADABLE;
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
-        rules_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        base_error_set(err, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     struct stat st;
     uint8_t *buf = NULL;
     const long long max_bytes = 8 * max_pixels + (1 << 20);
     if (fstat(fd, &st) < 0) {
-        rules_error_set(err, "%s: cannot read: %s", path, strerror(errno));
+        base_error_set(err, "%s: cannot read: %s", path, strerror(errno));
     } else if (S_ISDIR(st.st_mode)) {
-        rules_error_set(err, "%s: a directory, not a JPEG or PNG picture", path);
+        base_error_set(err, "%s: a directory, not a JPEG or PNG picture", path);
     } else if (!S_ISREG(st.st_mode)) {
-        rules_error_set(err, "%s: not a regular file, not a JPEG or PNG picture", path);
+        base_error_set(err, "%s: not a regular file, not a JPEG or PNG picture", path);
     } else if ((long long)st.st_size > max_bytes) {
-        *fault = VIS_IMAGE_FAULT_SIZE;
-        rules_error_set(err, "%s: %lld bytes is larger than any picture under the cap of %lld px could be", path,
+        *fault = MEDIA_IMAGE_FAULT_SIZE;
+        base_error_set(err, "%s: %lld bytes is larger than any picture under the cap of %lld px could be", path,
                         (long long)st.st_size, max_pixels);
     } else if (!(buf = malloc(st.st_size > 0 ? (size_t)st.st_size : 1))) {
-        rules_error_set(err, "%s: out of memory", path);
+        base_error_set(err, "%s: out of memory", path);
     } else {
         size_t got = 0;
         while (got < (size_t)st.st_size) {
@@ -364,7 +364,7 @@ static uint8_t *read_file(const char *path, long long max_pixels, size_t *len, v
             if (k < 0 && errno == EINTR)
                 continue;
             if (k < 0) {
-                rules_error_set(err, "%s: read error: %s", path, strerror(errno));
+                base_error_set(err, "%s: read error: %s", path, strerror(errno));
                 free(buf);
                 buf = NULL;
                 break;
@@ -375,27 +375,27 @@ static uint8_t *read_file(const char *path, long long max_pixels, size_t *len, v
         }
         *len = got;
         if (buf)
-            *fault = VIS_IMAGE_FAULT_NONE;
+            *fault = MEDIA_IMAGE_FAULT_NONE;
     }
     close(fd);
     return buf;
 }
 
-cvs_image *vis_image_read(const char *path, vis_image_color color, vis_image_fault *fault, rules_error *err)
+base_image *media_image_read(const char *path, media_image_color color, media_image_fault *fault, base_error *err)
 {
     size_t len = 0;
     uint8_t *buf = read_file(path, process_max_pixels, &len, fault, err);
     if (!buf)
         return NULL;
-    cvs_image *img = decode(buf, len, path, color, process_max_pixels, fault, err);
+    base_image *img = decode(buf, len, path, color, process_max_pixels, fault, err);
     free(buf);
-    if (!img && *fault == VIS_IMAGE_FAULT_NONE)
-        *fault = VIS_IMAGE_FAULT_CORRUPT;
+    if (!img && *fault == MEDIA_IMAGE_FAULT_NONE)
+        *fault = MEDIA_IMAGE_FAULT_CORRUPT;
     return img;
 }
 
-cvs_image *vis_image_load(const char *path, vis_image_color color, rules_error *err)
+base_image *media_image_load(const char *path, media_image_color color, base_error *err)
 {
-    vis_image_fault fault;
-    return vis_image_read(path, color, &fault, err);
+    media_image_fault fault;
+    return media_image_read(path, color, &fault, err);
 }

@@ -1,5 +1,5 @@
 // libcamera behind a C header: open, read gray frames with a timeout, close. Every exception is caught.
-#include "libcamera_shim.h"
+#include "cap_libcamera.h"
 
 #include <sys/mman.h>
 
@@ -23,7 +23,7 @@ std::mutex g_mgr_lock;
 std::unique_ptr<CameraManager> g_mgr;
 int g_mgr_users = 0;
 
-int mgr_acquire(rules_error *err)
+int mgr_acquire(base_error *err)
 {
     std::lock_guard<std::mutex> l(g_mgr_lock);
     if (!g_mgr) {
@@ -33,7 +33,7 @@ int mgr_acquire(rules_error *err)
         int rc = g_mgr->start();
         if (rc < 0) {
             g_mgr.reset();
-            return rules_error_set(err, "libcamera: cannot start the camera manager (error %d)", rc);
+            return base_error_set(err, "libcamera: cannot start the camera manager (error %d)", rc);
         }
     }
     g_mgr_users++;
@@ -57,7 +57,7 @@ struct mapping {
 
 } // namespace
 
-struct lcs_camera {
+struct cap_libcamera {
     std::shared_ptr<Camera> cam;
     std::unique_ptr<CameraConfiguration> config;
     std::unique_ptr<FrameBufferAllocator> alloc;
@@ -97,7 +97,7 @@ struct lcs_camera {
     }
 };
 
-static void teardown(lcs_camera *c)
+static void teardown(cap_libcamera *c)
 {
     try {
         if (c->started)
@@ -119,7 +119,7 @@ static void teardown(lcs_camera *c)
     }
 }
 
-extern "C" int lcs_camera_count(rules_error *err)
+extern "C" int cap_libcamera_count(base_error *err)
 {
     try {
         if (mgr_acquire(err) < 0)
@@ -128,13 +128,13 @@ extern "C" int lcs_camera_count(rules_error *err)
         mgr_release();
         return n;
     } catch (const std::exception &e) {
-        return rules_error_set(err, "libcamera: %s", e.what());
+        return base_error_set(err, "libcamera: %s", e.what());
     } catch (...) {
-        return rules_error_set(err, "libcamera: cannot list cameras");
+        return base_error_set(err, "libcamera: cannot list cameras");
     }
 }
 
-extern "C" int lcs_camera_name(int index, char *buf, size_t cap, rules_error *err)
+extern "C" int cap_libcamera_name(int index, char *buf, size_t cap, base_error *err)
 {
     try {
         if (mgr_acquire(err) < 0)
@@ -142,33 +142,33 @@ extern "C" int lcs_camera_name(int index, char *buf, size_t cap, rules_error *er
         auto cams = g_mgr->cameras();
         int rc = 0;
         if (index < 0 || (size_t)index >= cams.size())
-            rc = rules_error_set(err, "libcamera camera %d not found", index);
+            rc = base_error_set(err, "libcamera camera %d not found", index);
         else
             snprintf(buf, cap, "%s", cams[index]->id().c_str());
         mgr_release();
         return rc;
     } catch (const std::exception &e) {
-        return rules_error_set(err, "libcamera: %s", e.what());
+        return base_error_set(err, "libcamera: %s", e.what());
     } catch (...) {
-        return rules_error_set(err, "libcamera: cannot list cameras");
+        return base_error_set(err, "libcamera: cannot list cameras");
     }
 }
 
-static int start_camera(lcs_camera *c, int index, int width, int height, rules_error *err)
+static int start_camera(cap_libcamera *c, int index, int width, int height, base_error *err)
 {
     auto cams = g_mgr->cameras();
     if (cams.empty())
-        return rules_error_set(err, "no libcamera camera found");
+        return base_error_set(err, "no libcamera camera found");
     if (index < 0 || (size_t)index >= cams.size())
-        return rules_error_set(err, "libcamera camera %d not found (%zu camera%s attached)", index, cams.size(),
+        return base_error_set(err, "libcamera camera %d not found (%zu camera%s attached)", index, cams.size(),
                                cams.size() == 1 ? "" : "s");
     c->cam = cams[index];
     if (c->cam->acquire() < 0)
-        return rules_error_set(err, "libcamera camera %d is in use by another program", index);
+        return base_error_set(err, "libcamera camera %d is in use by another program", index);
     c->acquired = true;
     c->config = c->cam->generateConfiguration({StreamRole::Viewfinder});
     if (!c->config || c->config->empty())
-        return rules_error_set(err, "libcamera camera %d: no usable stream configuration", index);
+        return base_error_set(err, "libcamera camera %d: no usable stream configuration", index);
     StreamConfiguration &sc = c->config->at(0);
     /* Planar YUV: its first plane is the gray picture detection needs, with no conversion. */
     sc.pixelFormat = formats::YUV420;
@@ -176,17 +176,17 @@ static int start_camera(lcs_camera *c, int index, int width, int height, rules_e
         sc.size = Size((unsigned)width, (unsigned)height);
     sc.bufferCount = 4;
     if (c->config->validate() == CameraConfiguration::Invalid)
-        return rules_error_set(err, "libcamera camera %d: cannot stream YUV420", index);
+        return base_error_set(err, "libcamera camera %d: cannot stream YUV420", index);
     if (sc.pixelFormat != formats::YUV420 && sc.pixelFormat != formats::NV12)
-        return rules_error_set(err, "libcamera camera %d: no planar YUV format (got %s)", index,
+        return base_error_set(err, "libcamera camera %d: no planar YUV format (got %s)", index,
                                sc.pixelFormat.toString().c_str());
     if (c->cam->configure(c->config.get()) < 0)
-        return rules_error_set(err, "libcamera camera %d: configuration refused", index);
+        return base_error_set(err, "libcamera camera %d: configuration refused", index);
     c->stream = sc.stream();
     c->width = (int)sc.size.width, c->height = (int)sc.size.height, c->stride = sc.stride;
     c->alloc = std::make_unique<FrameBufferAllocator>(c->cam);
     if (c->alloc->allocate(c->stream) < 0)
-        return rules_error_set(err, "libcamera camera %d: cannot allocate frame buffers", index);
+        return base_error_set(err, "libcamera camera %d: cannot allocate frame buffers", index);
     unsigned cookie = 0;
     for (const std::unique_ptr<FrameBuffer> &fb : c->alloc->buffers(c->stream)) {
         const FrameBuffer::Plane &p = fb->planes()[0];
@@ -195,39 +195,39 @@ static int start_camera(lcs_camera *c, int index, int width, int height, rules_e
         m.y_offset = p.offset;
         m.addr = mmap(nullptr, m.len, PROT_READ, MAP_SHARED, p.fd.get(), 0);
         if (m.addr == MAP_FAILED)
-            return rules_error_set(err, "libcamera camera %d: cannot map a frame buffer", index);
+            return base_error_set(err, "libcamera camera %d: cannot map a frame buffer", index);
         c->maps.push_back(m);
         fb->setCookie(cookie++);
         std::unique_ptr<Request> req = c->cam->createRequest();
         if (!req || req->addBuffer(c->stream, fb.get()) < 0)
-            return rules_error_set(err, "libcamera camera %d: cannot create a capture request", index);
+            return base_error_set(err, "libcamera camera %d: cannot create a capture request", index);
         c->requests.push_back(std::move(req));
     }
-    c->cam->requestCompleted.connect(c, &lcs_camera::completed);
+    c->cam->requestCompleted.connect(c, &cap_libcamera::completed);
     if (c->cam->start() < 0)
-        return rules_error_set(err, "libcamera camera %d: cannot start streaming", index);
+        return base_error_set(err, "libcamera camera %d: cannot start streaming", index);
     c->started = true;
     for (std::unique_ptr<Request> &r : c->requests)
         if (c->cam->queueRequest(r.get()) < 0)
-            return rules_error_set(err, "libcamera camera %d: cannot queue a capture request", index);
+            return base_error_set(err, "libcamera camera %d: cannot queue a capture request", index);
     return 0;
 }
 
-extern "C" lcs_camera *lcs_camera_open(int index, int width, int height, rules_error *err)
+extern "C" cap_libcamera *cap_libcamera_open(int index, int width, int height, base_error *err)
 {
-    lcs_camera *c = nullptr;
+    cap_libcamera *c = nullptr;
     bool mgr = false;
     try {
         if (mgr_acquire(err) < 0)
             return nullptr;
         mgr = true;
-        c = new lcs_camera();
+        c = new cap_libcamera();
         if (start_camera(c, index, width, height, err) == 0)
             return c;
     } catch (const std::exception &e) {
-        rules_error_set(err, "libcamera: %s", e.what());
+        base_error_set(err, "libcamera: %s", e.what());
     } catch (...) {
-        rules_error_set(err, "libcamera: cannot open camera %d", index);
+        base_error_set(err, "libcamera: cannot open camera %d", index);
     }
     if (c) {
         teardown(c);
@@ -238,16 +238,16 @@ extern "C" lcs_camera *lcs_camera_open(int index, int width, int height, rules_e
     return nullptr;
 }
 
-extern "C" int lcs_camera_read(lcs_camera *c, int timeout_ms, const uint8_t **gray, int *width, int *height,
-                               size_t *stride, double *t_ms, rules_error *err)
+extern "C" int cap_libcamera_read(cap_libcamera *c, int timeout_ms, const uint8_t **gray, int *width, int *height,
+                               size_t *stride, double *t_ms, base_error *err)
 {
     try {
         std::unique_lock<std::mutex> l(c->lock);
         if (!c->cond.wait_for(l, std::chrono::milliseconds(timeout_ms > 0 ? timeout_ms : 1),
                               [c] { return c->fresh || c->failed; }))
-            return rules_error_set(err, "libcamera: no frame within %d ms (camera gone?)", timeout_ms);
+            return base_error_set(err, "libcamera: no frame within %d ms (camera gone?)", timeout_ms);
         if (c->failed && !c->fresh)
-            return rules_error_set(err, "libcamera: a capture request failed (camera gone?)");
+            return base_error_set(err, "libcamera: a capture request failed (camera gone?)");
         c->lent.swap(c->latest);
         c->fresh = false;
         *gray = c->lent.data();
@@ -255,13 +255,13 @@ extern "C" int lcs_camera_read(lcs_camera *c, int timeout_ms, const uint8_t **gr
         *t_ms = c->t_ms;
         return 1;
     } catch (const std::exception &e) {
-        return rules_error_set(err, "libcamera: %s", e.what());
+        return base_error_set(err, "libcamera: %s", e.what());
     } catch (...) {
-        return rules_error_set(err, "libcamera: read failed");
+        return base_error_set(err, "libcamera: read failed");
     }
 }
 
-extern "C" void lcs_camera_close(lcs_camera *c)
+extern "C" void cap_libcamera_close(cap_libcamera *c)
 {
     if (!c)
         return;

@@ -11,7 +11,7 @@
  *
  * How to use:
  *   calib_file c;
- *   rules_error err;
+ *   base_error err;
  *   if (calib_file_load("calib.json", &c, &err) < 0) { fprintf(stderr, "%s\n", err.msg); return 2; }
  *   ... c.fx, c.dist, c.R, c.t ...
  *   calib_file_save(&c, "copy.json", &err);
@@ -23,12 +23,12 @@
 
 #include <cjson/cJSON.h>
 
-#include "rules_error.h"
+#include "base_error.h"
 
 #define CALIB_FILE_FORMAT "tableref-calibration"
 #define CALIB_FILE_VERSION 2  /* the newest version read and written; 1 is still read */
 /* Smallest image side a calibration may describe: the picture loader's own
- * minimum (VIS_IMAGE_MIN_SIDE in vision/vis_image.h, asserted equal there). */
+ * minimum (MEDIA_IMAGE_MIN_SIDE in vision/media_image_read.h, asserted equal there). */
 #define CALIB_FILE_MIN_IMAGE_SIDE 10
 
 /* Optional: how good the intrinsics are. */
@@ -65,21 +65,21 @@ typedef struct calib_file {
 enum { CALIB_FILE_POSE_OPTIONAL = 1 };
 
 /* Reads and validates a file that must hold a board pose. Returns 0 or -1 (err names file and field). */
-int calib_file_load(const char *path, calib_file *out, rules_error *err);
+int calib_file_load(const char *path, calib_file *out, base_error *err);
 /* Same from parsed JSON; `name` prefixes errors. */
-int calib_file_from_json(const cJSON *root, const char *name, calib_file *out, rules_error *err);
+int calib_file_from_json(const cJSON *root, const char *name, calib_file *out, base_error *err);
 /* With CALIB_FILE_POSE_OPTIONAL a file without board_pose is accepted (out->pose_missing = 1). */
-int calib_file_load_ex(const char *path, unsigned flags, calib_file *out, rules_error *err);
-int calib_file_from_json_ex(const cJSON *root, const char *name, unsigned flags, calib_file *out, rules_error *err);
+int calib_file_load_ex(const char *path, unsigned flags, calib_file *out, base_error *err);
+int calib_file_from_json_ex(const cJSON *root, const char *name, unsigned flags, calib_file *out, base_error *err);
 /* Checks values a camera cannot have (non-positive focal length, principal
  * point off the image, a pose that is not a rotation, a board behind the
  * camera; a singular projector mapping, negative standard deviations).
  * The pose is not checked when pose_missing. Returns 0 or -1. */
-int calib_file_validate(const calib_file *c, const char *name, rules_error *err);
+int calib_file_validate(const calib_file *c, const char *name, base_error *err);
 
 /* JSON form; caller frees with cJSON_Delete. NULL when out of memory. */
 cJSON *calib_file_to_json(const calib_file *c);
-int calib_file_save(const calib_file *c, const char *path, rules_error *err);
+int calib_file_save(const calib_file *c, const char *path, base_error *err);
 
 /* Camera centre in board coordinates (mm). */
 void calib_file_camera_centre(const calib_file *c, double out[3]);

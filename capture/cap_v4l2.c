@@ -3,7 +3,7 @@
  * luma needs no conversion, and the Y plane copied out as it comes. No JPEG
  * round trip and no colour conversion: detection only needs the luma.
  */
-#include "media.h"
+#include "cap_v4l2.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +21,7 @@
 
 #define N_BUFFERS 4
 
-struct media_camera {
+struct cap_v4l2 {
     int fd;
     char dev[256];
     uint32_t fourcc;
@@ -49,20 +49,20 @@ static int xioctl(int fd, unsigned long req, void *arg)
 }
 
 static int mjpeg_luma(const uint8_t *buf, size_t len, int width, int height, uint8_t *dst, size_t dst_stride,
-                      rules_error *err)
+                      base_error *err)
 {
     tjhandle tj = tjInitDecompress();
     if (!tj)
-        return rules_error_set(err, "MJPEG frame: cannot start the decoder");
+        return base_error_set(err, "MJPEG frame: cannot start the decoder");
     int w = 0, h = 0, sub = 0, cs = 0;
     int rc = tjDecompressHeader3(tj, buf, (unsigned long)len, &w, &h, &sub, &cs);
     if (rc == 0 && (w <= 0 || h <= 0)) {
         tjDestroy(tj);
-        return rules_error_set(err, "MJPEG frame: no picture in its %zu bytes", len);
+        return base_error_set(err, "MJPEG frame: no picture in its %zu bytes", len);
     }
     if (rc == 0 && (w != width || h != height)) {
         tjDestroy(tj);
-        return rules_error_set(err, "MJPEG frame is %dx%d, the camera said %dx%d", w, h, width, height);
+        return base_error_set(err, "MJPEG frame is %dx%d, the camera said %dx%d", w, h, width, height);
     }
     if (rc == 0)
         rc = tjDecompress2(tj, buf, (unsigned long)len, dst, width, (int)dst_stride, height, TJPF_GRAY, 0);
@@ -71,23 +71,23 @@ static int mjpeg_luma(const uint8_t *buf, size_t len, int width, int height, uin
     if (rc < 0 && tjGetErrorCode(tj) == TJERR_WARNING && strstr(tjGetErrorStr2(tj), "extraneous bytes"))
         rc = 0;
     if (rc < 0)
-        rules_error_set(err, "MJPEG frame: %s", tjGetErrorStr2(tj));
+        base_error_set(err, "MJPEG frame: %s", tjGetErrorStr2(tj));
     tjDestroy(tj);
     return rc < 0 ? -1 : 0;
 }
 
-int media_camera_luma(uint32_t fourcc, const uint8_t *buf, size_t len, int width, int height,
-                      size_t bytes_per_line, uint8_t *dst, size_t dst_stride, rules_error *err)
+int cap_v4l2_luma(uint32_t fourcc, const uint8_t *buf, size_t len, int width, int height,
+                      size_t bytes_per_line, uint8_t *dst, size_t dst_stride, base_error *err)
 {
     if (fourcc == V4L2_PIX_FMT_MJPEG)
         return mjpeg_luma(buf, len, width, height, dst, dst_stride, err);
     const int packed = fourcc == V4L2_PIX_FMT_YUYV || fourcc == V4L2_PIX_FMT_UYVY;
     const int planar = fourcc == V4L2_PIX_FMT_GREY || fourcc == V4L2_PIX_FMT_NV12 || fourcc == V4L2_PIX_FMT_YUV420;
     if (!packed && !planar)
-        return rules_error_set(err, "camera format %.4s is not one tableref reads", (const char *)&fourcc);
+        return base_error_set(err, "camera format %.4s is not one tableref reads", (const char *)&fourcc);
     const size_t row = (size_t)width * (packed ? 2 : 1);
     if (bytes_per_line < row || len < bytes_per_line * (size_t)(height - 1) + row)
-        return rules_error_set(err, "camera frame of %zu bytes is short for %dx%d %.4s", len, width, height,
+        return base_error_set(err, "camera frame of %zu bytes is short for %dx%d %.4s", len, width, height,
                                (const char *)&fourcc);
     const int first = fourcc == V4L2_PIX_FMT_UYVY; /* UYVY: Y is every odd byte */
     for (int r = 0; r < height; r++) {
@@ -103,7 +103,7 @@ int media_camera_luma(uint32_t fourcc, const uint8_t *buf, size_t len, int width
 }
 
 /* Asks (req: VIDIOC_TRY_FMT or VIDIOC_S_FMT) for fourcc at the size; 0 when the driver keeps the format. */
-static int ask_format(media_camera *c, unsigned long req, uint32_t fourcc, int width, int height, struct v4l2_format *f)
+static int ask_format(cap_v4l2 *c, unsigned long req, uint32_t fourcc, int width, int height, struct v4l2_format *f)
 {
     memset(f, 0, sizeof *f);
     f->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
@@ -120,7 +120,7 @@ static int ask_format(media_camera *c, unsigned long req, uint32_t fourcc, int w
  * The first preferred format the device gives at the asked size; when none
  * gives that size (the driver would shrink it), the first it gives at all.
  */
-static int set_format(media_camera *c, int width, int height, rules_error *err)
+static int set_format(cap_v4l2 *c, int width, int height, base_error *err)
 {
     const size_t n = sizeof FORMATS / sizeof *FORMATS;
     struct v4l2_format f;
@@ -137,7 +137,7 @@ static int set_format(media_camera *c, int width, int height, rules_error *err)
         if (ask_format(c, VIDIOC_S_FMT, FORMATS[i], width, height, &f) == 0)
             pick = i;
     if (pick == n || ask_format(c, VIDIOC_S_FMT, FORMATS[pick], width, height, &f) < 0)
-        return rules_error_set(err, "cannot open %s: it offers none of GREY, NV12, YU12, YUYV, UYVY, MJPEG", c->dev);
+        return base_error_set(err, "cannot open %s: it offers none of GREY, NV12, YU12, YUYV, UYVY, MJPEG", c->dev);
     c->fourcc = f.fmt.pix.pixelformat;
     c->width = (int)f.fmt.pix.width;
     c->height = (int)f.fmt.pix.height;
@@ -146,7 +146,7 @@ static int set_format(media_camera *c, int width, int height, rules_error *err)
     return 0;
 }
 
-static void set_rate(media_camera *c, double fps)
+static void set_rate(cap_v4l2 *c, double fps)
 {
     struct v4l2_streamparm p;
     memset(&p, 0, sizeof p);
@@ -160,7 +160,7 @@ static void set_rate(media_camera *c, double fps)
         c->fps = (double)p.parm.capture.timeperframe.denominator / p.parm.capture.timeperframe.numerator;
 }
 
-static int start_streaming(media_camera *c, rules_error *err)
+static int start_streaming(cap_v4l2 *c, base_error *err)
 {
     struct v4l2_requestbuffers req;
     memset(&req, 0, sizeof req);
@@ -168,7 +168,7 @@ static int start_streaming(media_camera *c, rules_error *err)
     req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
     req.memory = V4L2_MEMORY_MMAP;
     if (xioctl(c->fd, VIDIOC_REQBUFS, &req) < 0 || req.count < 1)
-        return rules_error_set(err, "cannot open %s: no capture buffers (%s)", c->dev, strerror(errno));
+        return base_error_set(err, "cannot open %s: no capture buffers (%s)", c->dev, strerror(errno));
     for (c->n_buf = 0; c->n_buf < req.count && c->n_buf < N_BUFFERS; c->n_buf++) {
         struct v4l2_buffer b;
         memset(&b, 0, sizeof b);
@@ -176,47 +176,47 @@ static int start_streaming(media_camera *c, rules_error *err)
         b.memory = V4L2_MEMORY_MMAP;
         b.index = c->n_buf;
         if (xioctl(c->fd, VIDIOC_QUERYBUF, &b) < 0)
-            return rules_error_set(err, "cannot open %s: %s", c->dev, strerror(errno));
+            return base_error_set(err, "cannot open %s: %s", c->dev, strerror(errno));
         c->buf[c->n_buf] = mmap(NULL, b.length, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, b.m.offset);
         if (c->buf[c->n_buf] == MAP_FAILED)
-            return c->buf[c->n_buf] = NULL, rules_error_set(err, "cannot open %s: mmap: %s", c->dev, strerror(errno));
+            return c->buf[c->n_buf] = NULL, base_error_set(err, "cannot open %s: mmap: %s", c->dev, strerror(errno));
         c->len[c->n_buf] = b.length;
         if (xioctl(c->fd, VIDIOC_QBUF, &b) < 0)
-            return rules_error_set(err, "cannot open %s: %s", c->dev, strerror(errno));
+            return base_error_set(err, "cannot open %s: %s", c->dev, strerror(errno));
     }
     enum v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
     if (xioctl(c->fd, VIDIOC_STREAMON, &type) < 0)
-        return rules_error_set(err, "cannot open %s: the device refused to start capturing (%s)", c->dev,
+        return base_error_set(err, "cannot open %s: the device refused to start capturing (%s)", c->dev,
                                strerror(errno));
     c->streaming = 1;
     return 0;
 }
 
-static int open_device(media_camera *c, const char *dev, rules_error *err)
+static int open_device(cap_v4l2 *c, const char *dev, base_error *err)
 {
     struct stat st;
     if (stat(dev, &st) < 0)
-        return rules_error_set(err, "cannot open %s: %s", dev, errno == ENOENT ? "no such device" : strerror(errno));
+        return base_error_set(err, "cannot open %s: %s", dev, errno == ENOENT ? "no such device" : strerror(errno));
     if (!S_ISCHR(st.st_mode))
-        return rules_error_set(err, "cannot open %s: not a video device", dev);
+        return base_error_set(err, "cannot open %s: not a video device", dev);
     if ((c->fd = open(dev, O_RDWR | O_NONBLOCK | O_CLOEXEC)) < 0)
-        return rules_error_set(err, "cannot open %s: %s", dev, strerror(errno));
+        return base_error_set(err, "cannot open %s: %s", dev, strerror(errno));
     struct v4l2_capability cap;
     memset(&cap, 0, sizeof cap);
     if (xioctl(c->fd, VIDIOC_QUERYCAP, &cap) < 0)
-        return rules_error_set(err, "cannot open %s: not a V4L2 device", dev);
+        return base_error_set(err, "cannot open %s: not a V4L2 device", dev);
     unsigned caps = (cap.capabilities & V4L2_CAP_DEVICE_CAPS) ? cap.device_caps : cap.capabilities;
     if (!(caps & V4L2_CAP_VIDEO_CAPTURE) || !(caps & V4L2_CAP_STREAMING))
-        return rules_error_set(err, "cannot open %s: %s cannot stream video", dev, (const char *)cap.card);
+        return base_error_set(err, "cannot open %s: %s cannot stream video", dev, (const char *)cap.card);
     return 0;
 }
 
-media_camera *media_camera_open(const char *dev, int width, int height, double fps, int timeout_ms,
-                                rules_error *err)
+cap_v4l2 *cap_v4l2_open(const char *dev, int width, int height, double fps, int timeout_ms,
+                                base_error *err)
 {
-    media_camera *c = calloc(1, sizeof *c);
+    cap_v4l2 *c = calloc(1, sizeof *c);
     if (!c) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         return NULL;
     }
     c->fd = -1;
@@ -228,16 +228,16 @@ media_camera *media_camera_open(const char *dev, int width, int height, double f
     if (rc == 0) {
         set_rate(c, fps);
         c->luma = malloc((size_t)c->width * (size_t)c->height);
-        rc = c->luma ? start_streaming(c, err) : rules_error_set(err, "out of memory");
+        rc = c->luma ? start_streaming(c, err) : base_error_set(err, "out of memory");
     }
     if (rc < 0) {
-        media_camera_free(c);
+        cap_v4l2_free(c);
         return NULL;
     }
     return c;
 }
 
-int media_camera_read(media_camera *c, media_view *gray, rules_error *err)
+int cap_v4l2_read(cap_v4l2 *c, base_view *gray, base_error *err)
 {
     struct pollfd p = {c->fd, POLLIN, 0};
     int n;
@@ -245,30 +245,30 @@ int media_camera_read(media_camera *c, media_view *gray, rules_error *err)
         n = poll(&p, 1, c->timeout_ms);
     while (n < 0 && errno == EINTR);
     if (n == 0)
-        return rules_error_set(err, "cannot read from %s: no frame within %d ms", c->dev, c->timeout_ms);
+        return base_error_set(err, "cannot read from %s: no frame within %d ms", c->dev, c->timeout_ms);
     struct v4l2_buffer b;
     memset(&b, 0, sizeof b);
     b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
     b.memory = V4L2_MEMORY_MMAP;
     if (n < 0 || (p.revents & (POLLERR | POLLHUP)) || xioctl(c->fd, VIDIOC_DQBUF, &b) < 0)
-        return rules_error_set(err, "the camera %s stopped delivering frames (unplugged?)", c->dev);
+        return base_error_set(err, "the camera %s stopped delivering frames (unplugged?)", c->dev);
     int rc = 0;
     if (b.index >= c->n_buf || (b.flags & V4L2_BUF_FLAG_ERROR))
-        rc = rules_error_set(err, "the camera %s delivered a damaged frame", c->dev);
+        rc = base_error_set(err, "the camera %s delivered a damaged frame", c->dev);
     else
-        rc = media_camera_luma(c->fourcc, c->buf[b.index], b.bytesused ? b.bytesused : c->len[b.index], c->width,
+        rc = cap_v4l2_luma(c->fourcc, c->buf[b.index], b.bytesused ? b.bytesused : c->len[b.index], c->width,
                                c->height, c->bytes_per_line, c->luma, (size_t)c->width, err);
     if (xioctl(c->fd, VIDIOC_QBUF, &b) < 0 && rc == 0)
-        rc = rules_error_set(err, "the camera %s stopped taking buffers (%s)", c->dev, strerror(errno));
+        rc = base_error_set(err, "the camera %s stopped taking buffers (%s)", c->dev, strerror(errno));
     if (rc < 0)
         return -1;
-    *gray = (media_view){c->width, c->height, 1, (size_t)c->width, c->luma};
+    *gray = (base_view){c->width, c->height, 1, (size_t)c->width, c->luma};
     return 1;
 }
 
-double media_camera_fps(const media_camera *c) { return c->fps; }
+double cap_v4l2_fps(const cap_v4l2 *c) { return c->fps; }
 
-void media_camera_free(media_camera *c)
+void cap_v4l2_free(cap_v4l2 *c)
 {
     if (!c)
         return;

@@ -1,4 +1,4 @@
-#include "rules_fields.h"
+#include "base_fields.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "rules_json.h"
+#include "base_json.h"
 
 /* ---- known keys ------------------------------------------------------------ */
 
@@ -50,7 +50,7 @@ static bool affix_of(const char *word, const char *key)
     return strncasecmp(s, l, ls) == 0 || strcasecmp(s, l + ll - ls) == 0;
 }
 
-int rules_fields_closest(const char *word, const char *const *known)
+int base_fields_closest(const char *word, const char *const *known)
 {
     int best = -1, best_score = 1 << 20;
     for (int i = 0; known[i]; i++) {
@@ -67,12 +67,12 @@ int rules_fields_closest(const char *word, const char *const *known)
     return best;
 }
 
-static int unknown_key(const char *where, const char *key, const char *const *known, rules_error *err)
+static int unknown_key(const char *where, const char *key, const char *const *known, base_error *err)
 {
     const char *dot = *where ? "." : "";
-    int near = rules_fields_closest(key, known);
+    int near = base_fields_closest(key, known);
     if (near >= 0)
-        return rules_error_set(err, "%s%s%s: unknown field; did you mean \"%s\"?", where, dot, key, known[near]);
+        return base_error_set(err, "%s%s%s: unknown field; did you mean \"%s\"?", where, dot, key, known[near]);
     char list[300] = "";
     size_t used = 0;
     for (int i = 0; known[i] && used < sizeof list - 8; i++) {
@@ -81,19 +81,19 @@ static int unknown_key(const char *where, const char *key, const char *const *kn
     }
     if (used >= sizeof list - 8)
         snprintf(list + sizeof list - 8, 8, ", ...");
-    return rules_error_set(err, "%s%s%s: unknown field (this object takes: %s)", where, dot, key, list);
+    return base_error_set(err, "%s%s%s: unknown field (this object takes: %s)", where, dot, key, list);
 }
 
-int rules_fields_known(const cJSON *obj, const char *where, const char *const *known, rules_error *err)
+int base_fields_known(const cJSON *obj, const char *where, const char *const *known, base_error *err)
 {
     if (!cJSON_IsObject(obj))
         return 0;
     size_t n_known = 0;
     while (known[n_known])
         n_known++;
-    if (n_known > RULES_FIELDS_MAX_KEYS)
-        return rules_error_set(err, "%s: internal error: key table longer than %d", where, RULES_FIELDS_MAX_KEYS);
-    unsigned char seen[RULES_FIELDS_MAX_KEYS] = {0};
+    if (n_known > BASE_FIELDS_MAX_KEYS)
+        return base_error_set(err, "%s: internal error: key table longer than %d", where, BASE_FIELDS_MAX_KEYS);
+    unsigned char seen[BASE_FIELDS_MAX_KEYS] = {0};
     const cJSON *it;
     cJSON_ArrayForEach(it, obj)
     {
@@ -106,23 +106,23 @@ int rules_fields_known(const cJSON *obj, const char *where, const char *const *k
         if (k == n_known)
             return unknown_key(where, key, known, err);
         if (seen[k]++)
-            return rules_error_set(err, "%s%s%s: given twice", where, *where ? "." : "", key);
+            return base_error_set(err, "%s%s%s: given twice", where, *where ? "." : "", key);
     }
     return 0;
 }
 
 /* ---- ranges ---------------------------------------------------------------- */
 
-static int out_of_range(const char *where, const char *key, double v, double min, double max, rules_error *err)
+static int out_of_range(const char *where, const char *key, double v, double min, double max, base_error *err)
 {
-    return rules_error_set(err, "%s%s%s: %g is out of range (%g to %g)", where, *where ? "." : "", key, v, min, max);
+    return base_error_set(err, "%s%s%s: %g is out of range (%g to %g)", where, *where ? "." : "", key, v, min, max);
 }
 
-int rules_fields_number(const cJSON *obj, const char *key, const char *where, bool required, double min, double max,
-                        double *out, rules_error *err)
+int base_fields_number(const cJSON *obj, const char *key, const char *where, bool required, double min, double max,
+                        double *out, base_error *err)
 {
     double v = NAN;
-    if (rules_json_number(obj, key, where, required, &v, err) < 0)
+    if (base_json_number(obj, key, where, required, &v, err) < 0)
         return -1;
     if (isnan(v))
         return 0; /* absent and optional */
@@ -132,14 +132,14 @@ int rules_fields_number(const cJSON *obj, const char *key, const char *where, bo
     return 0;
 }
 
-int rules_fields_int(const cJSON *obj, const char *key, const char *where, bool required, int min, int max, int *out,
-                     rules_error *err)
+int base_fields_int(const cJSON *obj, const char *key, const char *where, bool required, int min, int max, int *out,
+                     base_error *err)
 {
     const cJSON *it = cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
     if (!it && !required)
         return 0;
     int v = 0;
-    if (rules_json_int(obj, key, where, required, &v, err) < 0)
+    if (base_json_int(obj, key, where, required, &v, err) < 0)
         return -1;
     if (v < min || v > max)
         return out_of_range(where, key, v, min, max, err);
@@ -151,7 +151,7 @@ int rules_fields_int(const cJSON *obj, const char *key, const char *where, bool 
 
 static int by_text_then_order(const void *pa, const void *pb)
 {
-    const rules_fields_id *a = pa, *b = pb;
+    const base_fields_id *a = pa, *b = pb;
     int c = strcmp(a->text, b->text);
     if (c)
         return c;
@@ -160,13 +160,13 @@ static int by_text_then_order(const void *pa, const void *pb)
 
 static int by_number_then_order(const void *pa, const void *pb)
 {
-    const rules_fields_id *a = pa, *b = pb;
+    const base_fields_id *a = pa, *b = pb;
     if (a->number != b->number)
         return a->number < b->number ? -1 : 1;
     return (a->order > b->order) - (a->order < b->order);
 }
 
-bool rules_fields_duplicate(rules_fields_id *ids, size_t n, bool by_text, size_t *first, size_t *second)
+bool base_fields_duplicate(base_fields_id *ids, size_t n, bool by_text, size_t *first, size_t *second)
 {
     if (n < 2)
         return false;

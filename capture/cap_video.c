@@ -1,5 +1,5 @@
 /* Video files through FFmpeg: libavformat demuxes, libavcodec decodes, libswscale makes BGR (media.h). */
-#include "media.h"
+#include "cap_video.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,7 +13,7 @@
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
-struct media_video {
+struct cap_video {
     AVFormatContext *fmt;
     AVCodecContext *dec;
     AVPacket *pkt;
@@ -39,7 +39,7 @@ static void quiet_ffmpeg(void)
         av_log_set_level(AV_LOG_QUIET);
 }
 
-static int open_decoder(media_video *v, const char *path, rules_error *err)
+static int open_decoder(cap_video *v, const char *path, base_error *err)
 {
     char msg[128];
     int rc = avformat_find_stream_info(v->fmt, NULL);
@@ -47,38 +47,38 @@ static int open_decoder(media_video *v, const char *path, rules_error *err)
         rc = v->stream = av_find_best_stream(v->fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
     if (rc < 0) {
         av_message(rc, msg, sizeof msg);
-        return rules_error_set(err, "cannot open %s: no video stream FFmpeg can read (%s)", path, msg);
+        return base_error_set(err, "cannot open %s: no video stream FFmpeg can read (%s)", path, msg);
     }
     const AVCodecParameters *par = v->fmt->streams[v->stream]->codecpar;
     const AVCodec *codec = avcodec_find_decoder(par->codec_id);
     if (!codec)
-        return rules_error_set(err, "cannot open %s: no decoder for its %s video", path, avcodec_get_name(par->codec_id));
+        return base_error_set(err, "cannot open %s: no decoder for its %s video", path, avcodec_get_name(par->codec_id));
     if (!(v->dec = avcodec_alloc_context3(codec)) || !(v->pkt = av_packet_alloc()) || !(v->frame = av_frame_alloc()))
-        return rules_error_set(err, "cannot open %s: out of memory", path);
+        return base_error_set(err, "cannot open %s: out of memory", path);
     if ((rc = avcodec_parameters_to_context(v->dec, par)) >= 0) {
         v->dec->thread_count = 0; /* FFmpeg's choice: one per core */
         rc = avcodec_open2(v->dec, codec, NULL);
     }
     if (rc < 0) {
         av_message(rc, msg, sizeof msg);
-        return rules_error_set(err, "cannot open %s: the %s decoder refused it (%s)", path, codec->name, msg);
+        return base_error_set(err, "cannot open %s: the %s decoder refused it (%s)", path, codec->name, msg);
     }
     return 0;
 }
 
-media_video *media_video_open(const char *path, int want, rules_error *err)
+cap_video *cap_video_open(const char *path, int want, base_error *err)
 {
     struct stat st;
     if (stat(path, &st) < 0) {
-        rules_error_set(err, "cannot open %s: %s", path, strerror(errno));
+        base_error_set(err, "cannot open %s: %s", path, strerror(errno));
         return NULL;
     }
-    media_video *v = calloc(1, sizeof *v);
+    cap_video *v = calloc(1, sizeof *v);
     if (!v) {
-        rules_error_set(err, "out of memory");
+        base_error_set(err, "out of memory");
         return NULL;
     }
-    v->want = want & (MEDIA_GRAY | MEDIA_BGR) ? want : MEDIA_GRAY;
+    v->want = want & (CAP_VIDEO_GRAY | CAP_VIDEO_BGR) ? want : CAP_VIDEO_GRAY;
     for (int i = 0; i < 256; i++) {
         long y = lround((i - 16) * 255.0 / 219.0);
         v->range_lut[i] = (uint8_t)(y < 0 ? 0 : y > 255 ? 255 : y);
@@ -88,12 +88,12 @@ media_video *media_video_open(const char *path, int want, rules_error *err)
     if (rc < 0) {
         char msg[128];
         av_message(rc, msg, sizeof msg);
-        rules_error_set(err, "cannot open %s: not a video FFmpeg can read (%s)", path, msg);
-        media_video_free(v);
+        base_error_set(err, "cannot open %s: not a video FFmpeg can read (%s)", path, msg);
+        cap_video_free(v);
         return NULL;
     }
     if (open_decoder(v, path, err) < 0) {
-        media_video_free(v);
+        cap_video_free(v);
         return NULL;
     }
     return v;
@@ -128,30 +128,30 @@ static int has_luma_plane(int fmt)
            d->comp[0].plane == 0 && d->comp[0].depth == 8 && d->comp[0].step == 1;
 }
 
-static int make_bgr(media_video *v, const AVFrame *f, media_view *out, rules_error *err)
+static int make_bgr(cap_video *v, const AVFrame *f, base_view *out, base_error *err)
 {
     const int w = f->width, h = f->height;
     const size_t stride = ((size_t)w * 3 + 31) & ~(size_t)31;
     if (grow(&v->bgr, &v->bgr_cap, stride * (size_t)h) < 0)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     v->sws = sws_getCachedContext(v->sws, w, h, f->format, w, h, AV_PIX_FMT_BGR24, SWS_BICUBIC, NULL, NULL, NULL);
     if (!v->sws)
-        return rules_error_set(err, "video: no conversion from %s to BGR", av_get_pix_fmt_name(f->format));
+        return base_error_set(err, "video: no conversion from %s to BGR", av_get_pix_fmt_name(f->format));
     const int *coef = sws_getCoefficients(f->colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_DEFAULT);
     sws_setColorspaceDetails(v->sws, coef, !is_limited_range(f), coef, 1, 0, 1 << 16, 1 << 16);
     uint8_t *dst[4] = {v->bgr, NULL, NULL, NULL};
     int dst_stride[4] = {(int)stride, 0, 0, 0};
     sws_scale(v->sws, (const uint8_t *const *)f->data, f->linesize, 0, h, dst, dst_stride);
-    *out = (media_view){w, h, 3, stride, v->bgr};
+    *out = (base_view){w, h, 3, stride, v->bgr};
     return 0;
 }
 
 /* Gray as tableref's readers give it: BT.601 luma, full range. */
-static int make_gray(media_video *v, const AVFrame *f, const media_view *bgr, media_view *out, rules_error *err)
+static int make_gray(cap_video *v, const AVFrame *f, const base_view *bgr, base_view *out, base_error *err)
 {
     const int w = f->width, h = f->height;
     if (grow(&v->gray, &v->gray_cap, (size_t)w * (size_t)h) < 0)
-        return rules_error_set(err, "out of memory");
+        return base_error_set(err, "out of memory");
     if (has_luma_plane(f->format)) {
         /* The decoder's own Y plane; limited range stretched by a table. */
         const int lut = is_limited_range(f);
@@ -172,26 +172,26 @@ static int make_gray(media_video *v, const AVFrame *f, const media_view *bgr, me
                 dst[c] = (uint8_t)((p[0] * 1868u + p[1] * 9617u + p[2] * 4899u + 8192u) >> 14);
         }
     }
-    *out = (media_view){w, h, 1, (size_t)w, v->gray};
+    *out = (base_view){w, h, 1, (size_t)w, v->gray};
     return 0;
 }
 
-static int deliver(media_video *v, media_view *gray, media_view *bgr, rules_error *err)
+static int deliver(cap_video *v, base_view *gray, base_view *bgr, base_error *err)
 {
     const AVFrame *f = v->frame;
-    media_view colour = {0};
-    const int need_bgr = (v->want & MEDIA_BGR) || !has_luma_plane(f->format);
+    base_view colour = {0};
+    const int need_bgr = (v->want & CAP_VIDEO_BGR) || !has_luma_plane(f->format);
     if (need_bgr && make_bgr(v, f, &colour, err) < 0)
         return -1;
     if (bgr)
         *bgr = colour;
-    if ((v->want & MEDIA_GRAY) && make_gray(v, f, &colour, gray ? gray : &(media_view){0}, err) < 0)
+    if ((v->want & CAP_VIDEO_GRAY) && make_gray(v, f, &colour, gray ? gray : &(base_view){0}, err) < 0)
         return -1;
     v->decoded++;
     return 1;
 }
 
-int media_video_read(media_video *v, media_view *gray, media_view *bgr, rules_error *err)
+int cap_video_read(cap_video *v, base_view *gray, base_view *bgr, base_error *err)
 {
     char msg[128];
     for (;;) {
@@ -202,7 +202,7 @@ int media_video_read(media_video *v, media_view *gray, media_view *bgr, rules_er
             return 0;
         if (rc != AVERROR(EAGAIN) || v->flushed) {
             av_message(rc, msg, sizeof msg);
-            return rules_error_set(err, "video frame %ld: cannot decode (%s)", v->decoded, msg);
+            return base_error_set(err, "video frame %ld: cannot decode (%s)", v->decoded, msg);
         }
         rc = av_read_frame(v->fmt, v->pkt);
         if (rc == AVERROR_EOF) {
@@ -212,38 +212,38 @@ int media_video_read(media_video *v, media_view *gray, media_view *bgr, rules_er
         }
         if (rc < 0) {
             av_message(rc, msg, sizeof msg);
-            return rules_error_set(err, "video frame %ld: read failed (%s)", v->decoded, msg);
+            return base_error_set(err, "video frame %ld: read failed (%s)", v->decoded, msg);
         }
         if (v->pkt->stream_index == v->stream)
             rc = avcodec_send_packet(v->dec, v->pkt);
         av_packet_unref(v->pkt);
         if (rc < 0 && rc != AVERROR(EAGAIN)) {
             av_message(rc, msg, sizeof msg);
-            return rules_error_set(err, "video frame %ld: corrupt data (%s)", v->decoded, msg);
+            return base_error_set(err, "video frame %ld: corrupt data (%s)", v->decoded, msg);
         }
     }
 }
 
-double media_video_fps(const media_video *v)
+double cap_video_fps(const cap_video *v)
 {
     AVRational r = av_guess_frame_rate(v->fmt, v->fmt->streams[v->stream], NULL);
     double f = r.den > 0 ? av_q2d(r) : 0;
     return isfinite(f) && f > 0 && f < 1000 ? f : 0;
 }
 
-long media_video_frame_count(const media_video *v)
+long cap_video_frame_count(const cap_video *v)
 {
     const AVStream *s = v->fmt->streams[v->stream];
     if (s->nb_frames > 0)
         return (long)s->nb_frames;
     /* No count in the container: the duration times the rate, as OpenCV estimated it. */
-    double fps = media_video_fps(v);
+    double fps = cap_video_fps(v);
     if (v->fmt->duration > 0 && fps > 0)
         return lround((double)v->fmt->duration / AV_TIME_BASE * fps);
     return -1;
 }
 
-void media_video_free(media_video *v)
+void cap_video_free(cap_video *v)
 {
     if (!v)
         return;

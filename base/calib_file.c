@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules_fields.h"
-#include "rules_json.h"
+#include "base_fields.h"
+#include "base_json.h"
 
-/* The keys each object of a calibration file may hold (rules_fields_known).
+/* The keys each object of a calibration file may hold (base_fields_known).
  * A new field is one more key here and a line in docs/formats.md. */
 static const char *const v1_keys[] = {"format", "version", "image_size", "camera", "distortion", "board_pose", NULL};
 static const char *const v2_keys[] = {"format",     "version",        "image_size", "camera",
@@ -32,29 +32,29 @@ void calib_file_camera_centre(const calib_file *c, double out[3])
         out[i] = -(c->R[0 * 3 + i] * c->t[0] + c->R[1 * 3 + i] * c->t[1] + c->R[2 * 3 + i] * c->t[2]);
 }
 
-int calib_file_validate(const calib_file *c, const char *name, rules_error *err)
+int calib_file_validate(const calib_file *c, const char *name, base_error *err)
 {
     if (c->width <= 0 || c->height <= 0)
-        return rules_error_set(err, "%s: image_size: must be positive", name);
+        return base_error_set(err, "%s: image_size: must be positive", name);
     if (!(c->fx > 0) || !(c->fy > 0))
-        return rules_error_set(err, "%s: camera.%s: focal length must be positive", name, c->fx > 0 ? "fy" : "fx");
+        return base_error_set(err, "%s: camera.%s: focal length must be positive", name, c->fx > 0 ? "fy" : "fx");
     if (c->cx < 0 || c->cx > c->width || c->cy < 0 || c->cy > c->height)
-        return rules_error_set(err, "%s: camera.%s: principal point outside the image", name,
+        return base_error_set(err, "%s: camera.%s: principal point outside the image", name,
                                (c->cx < 0 || c->cx > c->width) ? "cx" : "cy");
     if (c->quality.present) {
         static const char *names[9] = {"fx", "fy", "cx", "cy", "k1", "k2", "p1", "p2", "k3"};
         for (int i = 0; i < 9; i++)
             if (!(c->quality.std[i] >= 0))
-                return rules_error_set(err, "%s: camera_quality.std.%s: must be zero or positive", name, names[i]);
+                return base_error_set(err, "%s: camera_quality.std.%s: must be zero or positive", name, names[i]);
         if (!(c->quality.rms_px >= 0))
-            return rules_error_set(err, "%s: camera_quality.rms_px: must be zero or positive", name);
+            return base_error_set(err, "%s: camera_quality.rms_px: must be zero or positive", name);
         if (c->quality.views < 1)
-            return rules_error_set(err, "%s: camera_quality.views: must be at least 1", name);
+            return base_error_set(err, "%s: camera_quality.views: must be at least 1", name);
     }
     if (c->projector.present) {
         const calib_projector *p = &c->projector;
         if (p->width <= 0 || p->height <= 0)
-            return rules_error_set(err, "%s: projector.size: must be positive", name);
+            return base_error_set(err, "%s: projector.size: must be positive", name);
         const double *h = p->H;
         double det = h[0] * (h[4] * h[8] - h[5] * h[7]) - h[1] * (h[3] * h[8] - h[5] * h[6]) +
                      h[2] * (h[3] * h[7] - h[4] * h[6]);
@@ -63,7 +63,7 @@ int calib_file_validate(const calib_file *c, const char *name, rules_error *err)
             scale = fmax(scale, fabs(h[i]));
         /* Relative to the matrix's own scale: a mapping that squashes the board onto a line is useless. */
         if (!(scale > 0) || !(fabs(det) > 1e-12 * scale * scale * scale))
-            return rules_error_set(err, "%s: projector.board_to_projector: singular mapping", name);
+            return base_error_set(err, "%s: projector.board_to_projector: singular mapping", name);
     }
     if (c->pose_missing)
         return 0;
@@ -81,103 +81,103 @@ int calib_file_validate(const calib_file *c, const char *name, rules_error *err)
     double det = r[0] * (r[4] * r[8] - r[5] * r[7]) - r[1] * (r[3] * r[8] - r[5] * r[6]) +
                  r[2] * (r[3] * r[7] - r[4] * r[6]);
     if (!(worst < 1e-3) || !(det > 0))
-        return rules_error_set(err, "%s: board_pose.rotation: not a rotation matrix (singular or scaled pose)", name);
+        return base_error_set(err, "%s: board_pose.rotation: not a rotation matrix (singular or scaled pose)", name);
     double cc[3];
     calib_file_camera_centre(c, cc);
     if (!(cc[2] > 0))
-        return rules_error_set(err, "%s: board_pose.translation_mm: the camera is not above the board", name);
+        return base_error_set(err, "%s: board_pose.translation_mm: the camera is not above the board", name);
     return 0;
 }
 
-static int read_quality(const cJSON *q, calib_quality *out, rules_error *err)
+static int read_quality(const cJSON *q, calib_quality *out, base_error *err)
 {
     static const char *names[9] = {"fx", "fy", "cx", "cy", "k1", "k2", "p1", "p2", "k3"};
     out->present = 1;
     const char *w = "camera_quality";
-    if (rules_fields_known(q, w, quality_keys, err) < 0 ||
-        rules_fields_int(q, "views", w, true, 1, 100000, &out->views, err) < 0 ||
-        rules_fields_number(q, "rms_px", w, true, 0, MAX_ERROR, &out->rms_px, err) < 0 ||
-        rules_fields_number(q, "table_distance_mm", w, false, 0, MAX_ERROR, &out->table_distance_mm, err) < 0 ||
-        rules_fields_number(q, "board_error_mm", w, false, 0, MAX_ERROR, &out->board_error_mm, err) < 0)
+    if (base_fields_known(q, w, quality_keys, err) < 0 ||
+        base_fields_int(q, "views", w, true, 1, 100000, &out->views, err) < 0 ||
+        base_fields_number(q, "rms_px", w, true, 0, MAX_ERROR, &out->rms_px, err) < 0 ||
+        base_fields_number(q, "table_distance_mm", w, false, 0, MAX_ERROR, &out->table_distance_mm, err) < 0 ||
+        base_fields_number(q, "board_error_mm", w, false, 0, MAX_ERROR, &out->board_error_mm, err) < 0)
         return -1;
-    const cJSON *sd = rules_json_object(q, "std", w, true, err);
-    if (!sd || rules_fields_known(sd, "camera_quality.std", std_keys, err) < 0)
+    const cJSON *sd = base_json_object(q, "std", w, true, err);
+    if (!sd || base_fields_known(sd, "camera_quality.std", std_keys, err) < 0)
         return -1;
     for (int i = 0; i < 9; i++)
-        if (rules_fields_number(sd, names[i], "camera_quality.std", true, 0, MAX_ERROR, &out->std[i], err) < 0)
+        if (base_fields_number(sd, names[i], "camera_quality.std", true, 0, MAX_ERROR, &out->std[i], err) < 0)
             return -1;
     return 0;
 }
 
-static int read_projector(const cJSON *p, calib_projector *out, rules_error *err)
+static int read_projector(const cJSON *p, calib_projector *out, base_error *err)
 {
     double size[2];
     out->present = 1;
-    if (rules_fields_known(p, "projector", projector_keys, err) < 0 ||
-        rules_json_numbers(p, "size", "projector", true, size, 2, err) < 0)
+    if (base_fields_known(p, "projector", projector_keys, err) < 0 ||
+        base_json_numbers(p, "size", "projector", true, size, 2, err) < 0)
         return -1;
     if (size[0] != floor(size[0]) || size[1] != floor(size[1]) || size[0] <= 0 || size[1] <= 0 || size[0] > 1e5 ||
         size[1] > 1e5)
-        return rules_error_set(err, "projector.size: expected two positive whole numbers");
+        return base_error_set(err, "projector.size: expected two positive whole numbers");
     out->width = (int)size[0];
     out->height = (int)size[1];
-    if (rules_json_numbers(p, "board_to_projector", "projector", true, out->H, 9, err) < 0 ||
-        rules_fields_number(p, "rms_mm", "projector", false, 0, MAX_ERROR, &out->rms_mm, err) < 0 ||
-        rules_fields_number(p, "max_mm", "projector", false, 0, MAX_ERROR, &out->max_mm, err) < 0 ||
-        rules_fields_int(p, "points", "projector", false, 0, 10000000, &out->points, err) < 0)
+    if (base_json_numbers(p, "board_to_projector", "projector", true, out->H, 9, err) < 0 ||
+        base_fields_number(p, "rms_mm", "projector", false, 0, MAX_ERROR, &out->rms_mm, err) < 0 ||
+        base_fields_number(p, "max_mm", "projector", false, 0, MAX_ERROR, &out->max_mm, err) < 0 ||
+        base_fields_int(p, "points", "projector", false, 0, 10000000, &out->points, err) < 0)
         return -1;
     return 0;
 }
 
-int calib_file_from_json(const cJSON *root, const char *name, calib_file *out, rules_error *err)
+int calib_file_from_json(const cJSON *root, const char *name, calib_file *out, base_error *err)
 {
     return calib_file_from_json_ex(root, name, 0, out, err);
 }
 
-int calib_file_from_json_ex(const cJSON *root, const char *name, unsigned flags, calib_file *out, rules_error *err)
+int calib_file_from_json_ex(const cJSON *root, const char *name, unsigned flags, calib_file *out, base_error *err)
 {
     memset(out, 0, sizeof *out);
     char fmt[64] = "";
     int version = 0;
     if (!cJSON_IsObject(root))
-        return rules_error_set(err, "%s: expected a JSON object", name);
-    if (rules_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0)
+        return base_error_set(err, "%s: expected a JSON object", name);
+    if (base_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0)
         goto fail;
     if (strcmp(fmt, CALIB_FILE_FORMAT) != 0)
-        return rules_error_set(err, "%s: format: expected \"%s\", found \"%s\"", name, CALIB_FILE_FORMAT, fmt);
-    if (rules_json_int(root, "version", "", true, &version, err) < 0)
+        return base_error_set(err, "%s: format: expected \"%s\", found \"%s\"", name, CALIB_FILE_FORMAT, fmt);
+    if (base_json_int(root, "version", "", true, &version, err) < 0)
         goto fail;
     if (version < 1 || version > CALIB_FILE_VERSION)
-        return rules_error_set(err, "%s: version: unknown version %d (this tableref reads versions 1 to %d)", name,
+        return base_error_set(err, "%s: version: unknown version %d (this tableref reads versions 1 to %d)", name,
                                version, CALIB_FILE_VERSION);
-    if (rules_fields_known(root, "", version >= 2 ? v2_keys : v1_keys, err) < 0) {
+    if (base_fields_known(root, "", version >= 2 ? v2_keys : v1_keys, err) < 0) {
         if (version < 2 && (cJSON_GetObjectItemCaseSensitive(root, "camera_quality") ||
                             cJSON_GetObjectItemCaseSensitive(root, "projector")))
-            rules_error_set(err, "version: camera_quality and projector need version 2");
+            base_error_set(err, "version: camera_quality and projector need version 2");
         goto fail;
     }
     double size[2];
-    if (rules_json_numbers(root, "image_size", "", true, size, 2, err) < 0)
+    if (base_json_numbers(root, "image_size", "", true, size, 2, err) < 0)
         goto fail;
     if (size[0] != floor(size[0]) || size[1] != floor(size[1]) || size[0] < CALIB_FILE_MIN_IMAGE_SIDE ||
         size[1] < CALIB_FILE_MIN_IMAGE_SIDE || size[0] > 1e5 || size[1] > 1e5)
-        return rules_error_set(err, "%s: image_size: expected two whole numbers of pixels, %d to 100000", name,
+        return base_error_set(err, "%s: image_size: expected two whole numbers of pixels, %d to 100000", name,
                                CALIB_FILE_MIN_IMAGE_SIDE);
     out->width = (int)size[0];
     out->height = (int)size[1];
-    const cJSON *cam = rules_json_object(root, "camera", "", true, err);
-    if (!cam || rules_fields_known(cam, "camera", camera_keys, err) < 0)
+    const cJSON *cam = base_json_object(root, "camera", "", true, err);
+    if (!cam || base_fields_known(cam, "camera", camera_keys, err) < 0)
         goto fail;
-    if (rules_fields_number(cam, "fx", "camera", true, 1, MAX_FOCAL_PX, &out->fx, err) < 0 ||
-        rules_fields_number(cam, "fy", "camera", true, 1, MAX_FOCAL_PX, &out->fy, err) < 0 ||
-        rules_json_number(cam, "cx", "camera", true, &out->cx, err) < 0 ||
-        rules_json_number(cam, "cy", "camera", true, &out->cy, err) < 0)
+    if (base_fields_number(cam, "fx", "camera", true, 1, MAX_FOCAL_PX, &out->fx, err) < 0 ||
+        base_fields_number(cam, "fy", "camera", true, 1, MAX_FOCAL_PX, &out->fy, err) < 0 ||
+        base_json_number(cam, "cx", "camera", true, &out->cx, err) < 0 ||
+        base_json_number(cam, "cy", "camera", true, &out->cy, err) < 0)
         goto fail;
-    if (rules_json_numbers(root, "distortion", "", true, out->dist, 5, err) < 0)
+    if (base_json_numbers(root, "distortion", "", true, out->dist, 5, err) < 0)
         goto fail;
     for (int i = 0; i < 5; i++)
         if (!(fabs(out->dist[i]) <= MAX_DISTORTION)) {
-            rules_error_set(err, "distortion[%d]: %g is out of range (-%g to %g)", i, out->dist[i], MAX_DISTORTION,
+            base_error_set(err, "distortion[%d]: %g is out of range (-%g to %g)", i, out->dist[i], MAX_DISTORTION,
                             MAX_DISTORTION);
             goto fail;
         }
@@ -186,23 +186,23 @@ int calib_file_from_json_ex(const cJSON *root, const char *name, unsigned flags,
     const bool pose_required = !(flags & CALIB_FILE_POSE_OPTIONAL);
     const bool pose_given = cJSON_GetObjectItemCaseSensitive(root, "board_pose") != NULL;
     if (!pose_given && pose_required) {
-        rules_error_set(err, "board_pose: missing (run `tableref calibrate board` to measure it)");
+        base_error_set(err, "board_pose: missing (run `tableref calibrate board` to measure it)");
         goto fail;
     }
-    const cJSON *pose = pose_given ? rules_json_object(root, "board_pose", "", true, err) : NULL;
+    const cJSON *pose = pose_given ? base_json_object(root, "board_pose", "", true, err) : NULL;
     if (pose_given && !pose)
         goto fail; /* present but not an object */
     if (pose) {
         /* Row-major, 9 numbers: one flat array keeps the reader and the message simple. */
-        if (rules_fields_known(pose, "board_pose", pose_keys, err) < 0 ||
-            rules_json_numbers(pose, "rotation", "board_pose", true, out->R, 9, err) < 0)
+        if (base_fields_known(pose, "board_pose", pose_keys, err) < 0 ||
+            base_json_numbers(pose, "rotation", "board_pose", true, out->R, 9, err) < 0)
             goto fail;
-        if (rules_json_numbers(pose, "translation_mm", "board_pose", true, out->t, 3, err) < 0)
+        if (base_json_numbers(pose, "translation_mm", "board_pose", true, out->t, 3, err) < 0)
             goto fail;
         for (int i = 0; i < 3; i++)
-            if (!(fabs(out->t[i]) <= RULES_FIELDS_MAX_PLACE_MM)) {
-                rules_error_set(err, "board_pose.translation_mm[%d]: %g is out of range (-%g to %g)", i, out->t[i],
-                                RULES_FIELDS_MAX_PLACE_MM, RULES_FIELDS_MAX_PLACE_MM);
+            if (!(fabs(out->t[i]) <= BASE_FIELDS_MAX_PLACE_MM)) {
+                base_error_set(err, "board_pose.translation_mm[%d]: %g is out of range (-%g to %g)", i, out->t[i],
+                                BASE_FIELDS_MAX_PLACE_MM, BASE_FIELDS_MAX_PLACE_MM);
                 goto fail;
             }
     } else {
@@ -211,29 +211,29 @@ int calib_file_from_json_ex(const cJSON *root, const char *name, unsigned flags,
     if (version >= 2) {
         const cJSON *q = cJSON_GetObjectItemCaseSensitive(root, "camera_quality");
         const cJSON *pj = cJSON_GetObjectItemCaseSensitive(root, "projector");
-        if (q && !rules_json_object(root, "camera_quality", "", true, err))
+        if (q && !base_json_object(root, "camera_quality", "", true, err))
             goto fail;
         if (q && read_quality(q, &out->quality, err) < 0)
             goto fail;
-        if (pj && !rules_json_object(root, "projector", "", true, err))
+        if (pj && !base_json_object(root, "projector", "", true, err))
             goto fail;
         if (pj && read_projector(pj, &out->projector, err) < 0)
             goto fail;
     }
     return calib_file_validate(out, name, err);
 fail:
-    rules_error_prefix(err, name);
+    base_error_prefix(err, name);
     return -1;
 }
 
-int calib_file_load(const char *path, calib_file *out, rules_error *err)
+int calib_file_load(const char *path, calib_file *out, base_error *err)
 {
     return calib_file_load_ex(path, 0, out, err);
 }
 
-int calib_file_load_ex(const char *path, unsigned flags, calib_file *out, rules_error *err)
+int calib_file_load_ex(const char *path, unsigned flags, calib_file *out, base_error *err)
 {
-    cJSON *root = rules_json_parse_file(path, err);
+    cJSON *root = base_json_parse_file(path, err);
     if (!root)
         return -1;
     int rc = calib_file_from_json_ex(root, path, flags, out, err);
@@ -262,10 +262,10 @@ cJSON *calib_file_to_json(const calib_file *c)
     double size[2] = {c->width, c->height};
     cJSON_AddItemToObject(root, "image_size", numbers(size, 2, 0));
     cJSON *cam = cJSON_AddObjectToObject(root, "camera");
-    rules_json_add_number(cam, "fx", c->fx, 6);
-    rules_json_add_number(cam, "fy", c->fy, 6);
-    rules_json_add_number(cam, "cx", c->cx, 6);
-    rules_json_add_number(cam, "cy", c->cy, 6);
+    base_json_add_number(cam, "fx", c->fx, 6);
+    base_json_add_number(cam, "fy", c->fy, 6);
+    base_json_add_number(cam, "cx", c->cx, 6);
+    base_json_add_number(cam, "cy", c->cy, 6);
     cJSON_AddItemToObject(root, "distortion", numbers(c->dist, 5, 9));
     if (!c->pose_missing) {
         cJSON *pose = cJSON_AddObjectToObject(root, "board_pose");
@@ -276,13 +276,13 @@ cJSON *calib_file_to_json(const calib_file *c)
         static const char *names[9] = {"fx", "fy", "cx", "cy", "k1", "k2", "p1", "p2", "k3"};
         cJSON *q = cJSON_AddObjectToObject(root, "camera_quality");
         cJSON_AddNumberToObject(q, "views", c->quality.views);
-        rules_json_add_number(q, "rms_px", c->quality.rms_px, 4);
+        base_json_add_number(q, "rms_px", c->quality.rms_px, 4);
         cJSON *sd = cJSON_AddObjectToObject(q, "std");
         for (int i = 0; i < 9; i++)
-            rules_json_add_number(sd, names[i], c->quality.std[i], i < 4 ? 4 : 7);
+            base_json_add_number(sd, names[i], c->quality.std[i], i < 4 ? 4 : 7);
         if (c->quality.table_distance_mm > 0) {
-            rules_json_add_number(q, "table_distance_mm", c->quality.table_distance_mm, 1);
-            rules_json_add_number(q, "board_error_mm", c->quality.board_error_mm, 3);
+            base_json_add_number(q, "table_distance_mm", c->quality.table_distance_mm, 1);
+            base_json_add_number(q, "board_error_mm", c->quality.board_error_mm, 3);
         }
     }
     if (c->projector.present) {
@@ -296,19 +296,19 @@ cJSON *calib_file_to_json(const calib_file *c)
             snprintf(buf, sizeof buf, "%.12g", c->projector.H[i]);
             cJSON_AddItemToArray(h, cJSON_CreateNumber(strtod(buf, NULL)));
         }
-        rules_json_add_number(p, "rms_mm", c->projector.rms_mm, 3);
-        rules_json_add_number(p, "max_mm", c->projector.max_mm, 3);
+        base_json_add_number(p, "rms_mm", c->projector.rms_mm, 3);
+        base_json_add_number(p, "max_mm", c->projector.max_mm, 3);
         cJSON_AddNumberToObject(p, "points", c->projector.points);
     }
     return root;
 }
 
-int calib_file_save(const calib_file *c, const char *path, rules_error *err)
+int calib_file_save(const calib_file *c, const char *path, base_error *err)
 {
     cJSON *root = calib_file_to_json(c);
     if (!root)
-        return rules_error_set(err, "%s: out of memory", path);
-    int rc = rules_json_write_file(root, path, err);
+        return base_error_set(err, "%s: out of memory", path);
+    int rc = base_json_write_file(root, path, err);
     cJSON_Delete(root);
     return rc;
 }

@@ -1,0 +1,254 @@
+#include "base_json.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+#define MAX_FILE_BYTES (64u << 20) /* a snapshot is kilobytes; refuse to slurp a disk image */
+
+static char *read_whole_file(const char *path, base_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        base_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (len + 1 >= cap) {
+            if (cap >= MAX_FILE_BYTES) {
+                base_error_set(err, "%s: larger than %u MiB, not a tableref JSON file", path,
+                                MAX_FILE_BYTES >> 20);
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                base_error_set(err, "%s: read error", path);
+                free(buf);
+                buf = NULL;
+            }
+            break;
+        }
+    }
+    if (!buf && err && !err->msg[0])
+        base_error_set(err, "%s: out of memory", path);
+    fclose(f);
+    if (buf)
+        buf[len] = '\0';
+    return buf;
+}
+
+cJSON *base_json_parse_string(const char *text, const char *name, base_error *err)
+{
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, true);
+    if (!root) {
+        const char *at = end ? end : cJSON_GetErrorPtr();
+        int line = 1, col = 1;
+        for (const char *p = text; at && p < at && *p; p++) {
+            if (*p == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
+        }
+        if (!*text)
+            base_error_set(err, "%s: empty file, expected a JSON object", name);
+        else
+            base_error_set(err, "%s: malformed JSON at line %d, column %d", name, line, col);
+    }
+    return root;
+}
+
+cJSON *base_json_parse_file(const char *path, base_error *err)
+{
+    if (err)
+        err->msg[0] = '\0';
+    char *text = read_whole_file(path, err);
+    if (!text)
+        return NULL;
+    if (strlen(text) == 0) {
+        free(text);
+        base_error_set(err, "%s: empty file, expected a JSON object", path);
+        return NULL;
+    }
+    cJSON *root = base_json_parse_string(text, path, err);
+    free(text);
+    return root;
+}
+
+int base_json_write_file(const cJSON *root, const char *path, base_error *err)
+{
+    char *text = cJSON_Print(root);
+    if (!text)
+        return base_error_set(err, "%s: out of memory while formatting JSON", path);
+    bool to_stdout = strcmp(path, "-") == 0;
+    FILE *f = to_stdout ? stdout : fopen(path, "wb");
+    if (!f) {
+        free(text);
+        return base_error_set(err, "%s: cannot write: %s", path, strerror(errno));
+    }
+    bool ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+    ok = (to_stdout ? fflush(f) : fclose(f)) == 0 && ok;
+    free(text);
+    if (!ok)
+        return base_error_set(err, "%s: write failed: %s", path, strerror(errno));
+    return 0;
+}
+
+const cJSON *base_json_field(const cJSON *obj, const char *key)
+{
+    return cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+}
+
+static const cJSON *field(const cJSON *obj, const char *key)
+{
+    return base_json_field(obj, key);
+}
+
+static int missing(const char *where, const char *key, base_error *err)
+{
+    return base_error_set(err, "%s%s%s: missing required field", where, *where ? "." : "", key);
+}
+
+static int wrong(const char *where, const char *key, const char *expected, base_error *err)
+{
+    return base_error_set(err, "%s%s%s: expected %s", where, *where ? "." : "", key, expected);
+}
+
+int base_json_number(const cJSON *obj, const char *key, const char *where, bool required,
+                      double *out, base_error *err)
+{
+    const cJSON *it = field(obj, key);
+    if (!it)
+        return required ? missing(where, key, err) : 0;
+    if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble))
+        return wrong(where, key, "a finite number", err);
+    *out = it->valuedouble;
+    return 0;
+}
+
+int base_json_int(const cJSON *obj, const char *key, const char *where, bool required, int *out,
+                   base_error *err)
+{
+    double v = 0;
+    const cJSON *it = field(obj, key);
+    if (!it)
+        return required ? missing(where, key, err) : 0;
+    if (base_json_number(obj, key, where, required, &v, err) < 0)
+        return -1;
+    if (v != floor(v) || fabs(v) > 1e9)
+        return wrong(where, key, "a whole number", err);
+    *out = (int)v;
+    return 0;
+}
+
+int base_json_bool(const cJSON *obj, const char *key, const char *where, bool required, bool *out,
+                    base_error *err)
+{
+    const cJSON *it = field(obj, key);
+    if (!it)
+        return required ? missing(where, key, err) : 0;
+    if (!cJSON_IsBool(it))
+        return wrong(where, key, "true or false", err);
+    *out = cJSON_IsTrue(it);
+    return 0;
+}
+
+int base_json_string(const cJSON *obj, const char *key, const char *where, bool required, char *out,
+                      size_t cap, base_error *err)
+{
+    const cJSON *it = field(obj, key);
+    if (!it)
+        return required ? missing(where, key, err) : 0;
+    if (!cJSON_IsString(it) || !it->valuestring)
+        return wrong(where, key, "a string", err);
+    size_t n = strlen(it->valuestring);
+    if (n >= cap)
+        return base_error_set(err, "%s%s%s: longer than %zu characters", where, *where ? "." : "", key,
+                               cap - 1);
+    memcpy(out, it->valuestring, n + 1);
+    return 0;
+}
+
+int base_json_numbers(const cJSON *obj, const char *key, const char *where, bool required, double *out,
+                       size_t n, base_error *err)
+{
+    const cJSON *it = field(obj, key);
+    if (!it)
+        return required ? missing(where, key, err) : 0;
+    if (!cJSON_IsArray(it) || (size_t)cJSON_GetArraySize(it) != n) {
+        char what[64];
+        snprintf(what, sizeof what, "an array of %zu numbers", n);
+        return wrong(where, key, what, err);
+    }
+    size_t i = 0;
+    const cJSON *el;
+    cJSON_ArrayForEach(el, it)
+    {
+        if (!cJSON_IsNumber(el) || !isfinite(el->valuedouble))
+            return base_error_set(err, "%s%s%s[%zu]: expected a finite number", where, *where ? "." : "",
+                                   key, i);
+        out[i++] = el->valuedouble;
+    }
+    return 0;
+}
+
+const cJSON *base_json_array(const cJSON *obj, const char *key, const char *where, bool required,
+                              base_error *err)
+{
+    const cJSON *it = field(obj, key);
+    if (!it) {
+        if (required)
+            missing(where, key, err);
+        return NULL;
+    }
+    if (!cJSON_IsArray(it)) {
+        wrong(where, key, "an array", err);
+        return NULL;
+    }
+    return it;
+}
+
+const cJSON *base_json_object(const cJSON *obj, const char *key, const char *where, bool required,
+                               base_error *err)
+{
+    const cJSON *it = field(obj, key);
+    if (!it) {
+        if (required)
+            missing(where, key, err);
+        return NULL;
+    }
+    if (!cJSON_IsObject(it)) {
+        wrong(where, key, "an object", err);
+        return NULL;
+    }
+    return it;
+}
+
+cJSON *base_json_add_number(cJSON *obj, const char *key, double value, int decimals)
+{
+    double scale = pow(10.0, decimals);
+    double r = round(value * scale) / scale;
+    if (r == 0)
+        r = 0; /* no "-0" in output */
+    return cJSON_AddNumberToObject(obj, key, r);
+}
