@@ -1,6 +1,12 @@
 /*
  * army_read: the readers behind army_file_read, shared inside armylist/
  * (the catalogue reader uses the zip and XML helpers too). Internal.
+ *
+ * How to use (inside armylist/):
+ *   char *data; size_t size;
+ *   if (army_read_whole_file(path, &data, &size, err) < 0) return -1;
+ *   void *doc = army_xml_parse(data, size, path, err);      // a .ros; NULL: err says the line
+ *   ... army_read_tree(top, path, file, err) ... xmlFreeDoc(doc); free(data);
  */
 #ifndef ARMY_READ_H
 #define ARMY_READ_H

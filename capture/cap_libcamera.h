@@ -1,5 +1,5 @@
 /*
- * libcamera_shim: the one door to libcamera (Raspberry Pi cameras and other
+ * cap_libcamera: the one door to libcamera (Raspberry Pi cameras and other
  * libcamera devices). libcamera is C++17 with an unstable ABI, so this shim
  * is kept tiny: open a camera, take gray frames with a timeout, close. Every
  * exception is caught inside; nothing here prints or exits. Built only when

@@ -3,16 +3,14 @@
  * tableref needs from it sits behind these C functions, implemented in C++
  * files split by concern (cvshim_image.cpp, cvshim_render.cpp,
  * cvshim_sensor.cpp, cvshim_geom.cpp, cvshim_calib.cpp). Only OpenCV's core,
- * imgproc and calib3d are linked (and videoio for the video writer, until
- * watch/watch_record.c replaces it). Writing pictures, reading videos and
- * cameras and the window keep their cvs_* names here but run over media/
- * (libpng, TurboJPEG, FFmpeg, V4L2, X11; cvshim_media.c). Every C++
+ * imgproc and calib3d are linked. Pictures are base_image (base/); they are
+ * read and written by media/, frames come from capture/. Every C++
  * exception is caught inside the shim and turned into a base_error
  * message; nothing here throws, prints or exits.
  *
  * How to use:
  *   base_error err;
- *   base_image *img = base_image_new(640, 480, 1, 0);   // pictures from files: media_image_load (vision/media_image_read.h)
+ *   base_image *img = base_image_new(640, 480, 1, 0);   // pictures from files: media_image_load (media/media_image_read.h)
  *   if (!img) { fprintf(stderr, "out of memory\n"); return 2; }
  *   ... read img->data (row r starts at img->data + r * img->stride) ...
  *   media_image_save(img, "out.png", 0, &err);

@@ -1,4 +1,4 @@
-// Camera calibration from OpenCV's calib3d (the projector window is in cvshim_media.c, over media/).
+// Camera calibration from OpenCV's calib3d (the projector window is media/media_screen.c).
 #include <cfloat>
 #include <cmath>
 #include <cstdlib>

@@ -1,5 +1,5 @@
 // base_image itself, colour conversion and downsampling; every exception becomes a base_error.
-// Files are written by media/ (cvshim_media.c), read by vision/media_image_read.c.
+// Files are written and read by media/ (media_image.c, media_image_read.c).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>

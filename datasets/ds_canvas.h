@@ -8,6 +8,11 @@
  * size record what hides what lies below: figures (and their weapons,
  * banners) and hands (with their arms). The truth's occlusion figures are
  * measured on them.
+ *
+ * How to use (inside datasets/): ds_render.c makes one canvas per picture
+ * (camera, ideal K, the picture and both masks), ds_solid.c and
+ * ds_figures.c draw into it through its camera, and ds_render.c distorts it
+ * into the camera's frame and frees it.
  */
 #ifndef DS_CANVAS_H
 #define DS_CANVAS_H

@@ -13,6 +13,11 @@
  * A pu_sim holds every unit of the before snapshot with its fitted
  * formation and current position (pursuers already moved have their end
  * position). Roles are set per pursuer by pu_assign_roles before it moves.
+ *
+ * How to use (inside the Pursuit's files): build the pu_sim from the before
+ * snapshot, set a pursuer's roles with pu_assign_roles, move it one step at
+ * a time (rules_pursuit_step.c), record its end position in the sim, then
+ * compare the prediction with the after snapshot (rules_pursuit_check.c).
  */
 #ifndef RULES_PURSUIT_SIM_H
 #define RULES_PURSUIT_SIM_H
