@@ -4,15 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calib_file.h"
 #include "cli_args.h"
 #include "commands.h"
-#include "cvshim.h"
+#include "ref_setup.h"
+#include "ref_snapshot.h"
 #include "rules_json.h"
-#include "table_file.h"
-#include "vis_detect.h"
-#include "media_image_read.h"
-#include "vis_roster.h"
 
 static void detect_usage(FILE *out)
 {
@@ -140,49 +136,28 @@ int cmd_detect(int argc, char **argv)
     }
     if (!image)
         return cli_missing("detect", "the camera IMAGE"), EXIT_BAD_INPUT;
-    if (!table_path && !calib_path)
-        return cli_missing("detect", "--calib C.json (or --table T.json)"), EXIT_BAD_INPUT;
-    if (!table_path && !roster_path)
-        return cli_missing("detect", "--roster R.json (or --table T.json)"), EXIT_BAD_INPUT;
-    if (table_path && (calib_path || roster_path)) {
-        fprintf(stderr, "tableref detect: --table holds the calibration and the rosters: give either --table or "
-                        "--calib and --roster\n");
-        return EXIT_BAD_INPUT;
-    }
+    const char *missing = NULL;
     base_error err;
-    calib_file calib;
-    vis_roster *roster = NULL;
-    rules_snapshot *prior = NULL, *snap = NULL;
-    base_image *img = NULL;
-    vis_detector *det = NULL;
-    vis_report rep = {0};
+    if (ref_setup_check(table_path, calib_path, roster_path, &missing, &err) < 0)
+        return missing ? cli_missing("detect", missing) : fprintf(stderr, "tableref detect: %s\n", err.msg),
+               EXIT_BAD_INPUT;
+    ref_setup *setup = NULL;
+    ref_snapshot *shot = NULL;
+    rules_snapshot *prior = NULL;
     cJSON *errors = NULL;
     int rc = EXIT_BAD_INPUT;
-    table_file table;
-    memset(&table, 0, sizeof table);
-    if (table_path) {
-        if (table_file_load(table_path, &table, &err) < 0)
-            goto done;
-        calib = table.calib;
-        roster = table.roster; /* freed below */
-        table.roster = NULL;
-    }
-    if ((!table_path && calib_file_load(calib_path, &calib, &err) < 0) ||
-        (!table_path && !(roster = vis_roster_load(roster_path, &err))) ||
-        (prior_path && !(prior = rules_json_load_snapshot(prior_path, &err))) ||
-        !(img = media_image_load(image, MEDIA_IMAGE_GRAY, &err)) || !(det = vis_detector_new(roster, &calib, &err)))
+    if (!(setup = ref_setup_new(table_path, calib_path, roster_path, &err)) ||
+        (prior_path && !(prior = rules_json_load_snapshot(prior_path, &err))))
         goto done;
     if (!refine)
-        det->cfg.refine_pose_min_tags = 0;
-    if (vis_detector_run(det, img->data, img->width, img->height, img->stride, prior, &snap, &rep, &err) < 0) {
-        base_error_prefix(&err, image);
+        ref_setup_detector(setup)->cfg.refine_pose_min_tags = 0;
+    if (!(shot = ref_snapshot_new(setup, image, prior, &err)))
         goto done;
-    }
-    if (table_path && table_file_apply(&table, snap, &err) < 0)
-        goto done;
-    for (size_t i = 0; i < rep.n; i++)
-        if (vis_issue_is_warning(rep.items[i].kind))
-            fprintf(stderr, "tableref detect: warning: %s\n", rep.items[i].msg);
+    const rules_snapshot *snap = shot->snap;
+    const vis_report *rep = &shot->report;
+    for (size_t i = 0; i < rep->n; i++)
+        if (vis_issue_is_warning(rep->items[i].kind))
+            fprintf(stderr, "tableref detect: warning: %s\n", rep->items[i].msg);
     double med = NAN, worst = NAN;
     if (truth && !(errors = truth_errors(snap, truth, &med, &worst, &err)))
         goto done;
@@ -191,7 +166,7 @@ int cmd_detect(int argc, char **argv)
     FILE *info = out_path || json ? stdout : stderr;
     if (json) {
         cJSON *root = cJSON_CreateObject();
-        cJSON_AddItemToObject(root, "report", vis_report_to_json(&rep));
+        cJSON_AddItemToObject(root, "report", vis_report_to_json(rep));
         if (!out_path)
             cJSON_AddItemToObject(root, "snapshot", rules_json_from_snapshot(snap));
         if (errors) {
@@ -207,9 +182,9 @@ int cmd_detect(int argc, char **argv)
     } else {
         if (!out_path && rules_json_save_snapshot(snap, "-", &err) < 0)
             goto done;
-        fprintf(info, "detect: %zu tags, %zu models seen, %zu inferred, %zu missing%s\n", rep.tags_detected,
-                rep.models_seen, rep.models_inferred, rep.models_missing,
-                rep.pose_refined ? ", board pose refined" : "");
+        fprintf(info, "detect: %zu tags, %zu models seen, %zu inferred, %zu missing%s\n", rep->tags_detected,
+                rep->models_seen, rep->models_inferred, rep->models_missing,
+                rep->pose_refined ? ", board pose refined" : "");
         const cJSON *e;
         cJSON_ArrayForEach(e, errors)
         {
@@ -231,12 +206,8 @@ done:
     if (rc)
         fprintf(stderr, "tableref detect: %s\n", err.msg);
     cJSON_Delete(errors);
-    vis_report_clear(&rep);
-    rules_snapshot_free(snap);
+    ref_snapshot_free(shot);
     rules_snapshot_free(prior);
-    vis_detector_free(det);
-    base_image_free(img);
-    vis_roster_free(roster);
-    table_file_clear(&table);
+    ref_setup_free(setup);
     return rc;
 }
