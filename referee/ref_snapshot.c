@@ -6,20 +6,6 @@
 
 #include "media_image_read.h"
 
-int ref_detect_tags(vis_detector *d, const uint8_t *gray, int width, int height, size_t stride, vis_tag_list *out,
-                    base_error *err)
-{
-    /* As vis_detector_run_tags finds them: the plan, remade when its tag size was tuned since. */
-    if (d->cfg.use_plan && d->plan.min_px != d->cfg.plan_min_tag_px) {
-        vis_plan_clear(&d->plan);
-        if (vis_plan_make(&d->calib, d->roster, d->cfg.plan_min_tag_px, &d->plan, err) < 0)
-            return -1;
-    }
-    if (d->cfg.use_plan)
-        return vis_tag_detect_regions(d->tags, gray, width, height, stride, d->plan.regions, d->plan.n, out, err);
-    return vis_tag_detect(d->tags, gray, width, height, stride, out, err);
-}
-
 ref_snapshot *ref_snapshot_new(ref_setup *s, const char *picture_path, const rules_snapshot *prior, base_error *err)
 {
     ref_snapshot *r = calloc(1, sizeof *r);

@@ -19,11 +19,7 @@
 #include "base_image.h"
 #include "ref_setup.h"
 #include "rules_snapshot.h"
-#include <stddef.h>
-#include <stdint.h>
-
 #include "vis_detect.h"
-#include "vis_tag.h"
 
 typedef struct ref_snapshot {
     char path[1024];        /* the picture's file ("" from memory) */
@@ -31,17 +27,6 @@ typedef struct ref_snapshot {
     rules_snapshot *snap;   /* owned */
     vis_report report;      /* the detection's notes; owned */
 } ref_snapshot;
-
-/*
- * The tags of a whole picture, found as every snapshot of the set-up finds
- * them (vis_detector_run): over the detector's plan of where tags can be
- * and how small, else the whole frame. For a tracker that places the
- * models itself (vis_detector_run_focused): its full-frame snapshots then
- * measure the same picture to the same figures as `tableref referee`.
- * `out` is cleared first. 0 or -1.
- */
-int ref_detect_tags(vis_detector *d, const uint8_t *gray, int width, int height, size_t stride, vis_tag_list *out,
-                    base_error *err);
 
 /* Reads `picture_path` and detects it. NULL with err naming the picture and the field. */
 ref_snapshot *ref_snapshot_new(ref_setup *s, const char *picture_path, const rules_snapshot *prior, base_error *err);

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "vis_camera.h"
-#include "ref_snapshot.h"
 #include "watch_tracker_int.h"
 
 static int tag_list_push(vis_tag_detection **arr, size_t *n, size_t *cap, const vis_tag_detection *t)
@@ -56,8 +55,7 @@ int watch_settle_detect_tags(watch_tracker *w, const uint8_t *gray, size_t strid
     if (*full) {
         free(boxes);
         boxes = NULL, nb = 0;
-        /* The whole frame as the referee finds its tags (ref_snapshot.h): the same picture, the same figures. */
-        if (ref_detect_tags(w->det, gray, w->width, w->height, stride, &w->scratch, err) < 0)
+        if (vis_tag_detect(w->det->tags, gray, w->width, w->height, stride, &w->scratch, err) < 0)
             goto fail;
     } else {
         for (size_t i = 0; i < ref->n_tags; i++) {
