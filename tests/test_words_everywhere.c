@@ -7,8 +7,14 @@
  * check --json` on the two snapshots the referee wrote, and `tableref
  * watch` on a picture folder of the same two pictures (the event log, the
  * WebVTT subtitles and the MQTT payload through a real Mosquitto on
- * 127.0.0.1, started here and stopped by its pid). Each call's sentence
- * must be the same string in all seven.
+ * 127.0.0.1, started here and stopped by its pid), and `tableref check
+ * --json` on the two snapshots the watch logged. Each call's sentence must
+ * be the same string in every output of the same judged snapshots, with its
+ * +/-. The referee and the watch find the tags of a whole picture in two
+ * ways (the referee over vision's plan of the frame, the watch over the
+ * whole frame at its first settle): the spears' call reads the same in
+ * both; the knights' figures differ in the second decimal (3.53" and
+ * 3.54"), which the two expected sentences pin down.
  */
 #include <criterion/criterion.h>
 
@@ -31,12 +37,19 @@
 
 static const char *const units[N_CALLS] = {"spears", "knights"};
 
-/* The calls as measured on this machine's decoding of the demo pictures (exact strings). */
+/* The calls on the demo pictures (exact strings): the referee's, and the watch's. */
+#define SPEARS_CALL                                                                                                  \
+    "spears: march, ILLEGAL: Model spears-7 ends 10.38\" from where it started, farther than its March Rate of "      \
+    "10.00\". [measured 10.38\" " PLUSMINUS " 0.02\", limit 10.00\"]"
 static const char *const want[N_CALLS] = {
-    "spears: march, ILLEGAL: Model spears-7 ends 10.38\" from where it started, farther than its March Rate of "
-    "10.00\". [measured 10.38\" " PLUSMINUS " 0.02\", limit 10.00\"]",
+    SPEARS_CALL,
     "knights: advance forward (forward 2.99\", wheel 0.62\" about the left front corner (12.1 deg left)), legal "
     "[knights-3 moved 3.53\" " PLUSMINUS " 0.02\", limit 8.00\"]",
+};
+static const char *const want_watch[N_CALLS] = {
+    SPEARS_CALL,
+    "knights: advance forward (forward 3.00\", wheel 0.62\" about the left front corner (12.0 deg left)), legal "
+    "[knights-3 moved 3.54\" " PLUSMINUS " 0.02\", limit 8.00\"]",
 };
 
 static venue_broker g_broker;
@@ -112,6 +125,30 @@ static void calls_on_stdout(const char *out, char got[N_CALLS][1024])
     cr_assert_eq(seen, N_CALLS, "stdout: %d calls in:\n%s", seen, out);
 }
 
+/* `tableref check --json BEFORE AFTER`: each unit's sentence. */
+static void check_sentences(const char *before, const char *after, const char *where, char got[N_CALLS][1024])
+{
+    static cli_result r;
+    char args[5000];
+    snprintf(args, sizeof args, "check '%s' '%s' --json", before, after);
+    cr_assert_eq(cli_run(args, &r), 0);
+    cr_assert_eq(r.status, 1, "%s: exit %d: %s", where, r.status, r.err);
+    cJSON *checked = cJSON_Parse(r.out);
+    cr_assert(checked, "%s printed no JSON: %s", where, r.out);
+    sentences_of_units(cJSON_GetObjectItem(checked, "units"), where, got);
+    cJSON_Delete(checked);
+}
+
+static void write_json(const cJSON *j, const char *path)
+{
+    char *text = cJSON_Print(j);
+    FILE *f = fopen(path, "w");
+    cr_assert(text && f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+    free(text);
+}
+
 /* The watch's picture folder: the BEFORE picture held, then the AFTER picture held. */
 static void make_frames(void)
 {
@@ -143,7 +180,7 @@ Test(words_everywhere, the_demo_turn_in_the_same_words_in_every_output, .init = 
     static cli_result r;
     char args[8192], path[2300];
     char on_stdout[N_CALLS][1024] = {{0}}, in_report[N_CALLS][1024] = {{0}}, from_check[N_CALLS][1024] = {{0}},
-         in_log[N_CALLS][1024] = {{0}}, over_mqtt[N_CALLS][1024] = {{0}};
+         in_log[N_CALLS][1024] = {{0}}, over_mqtt[N_CALLS][1024] = {{0}}, check_watch[N_CALLS][1024] = {{0}};
 
     /* 1. tableref referee: the terminal and report.json. */
     snprintf(args, sizeof args,
@@ -159,13 +196,10 @@ Test(words_everywhere, the_demo_turn_in_the_same_words_in_every_output, .init = 
     cJSON_Delete(report);
 
     /* 2. tableref check --json on the two snapshots the referee detected. */
-    snprintf(args, sizeof args, "check '%s/referee/before.json' '%s/referee/after.json' --json", g_dir, g_dir);
-    cr_assert_eq(cli_run(args, &r), 0);
-    cr_assert_eq(r.status, 1, "check: exit %d: %s", r.status, r.err);
-    cJSON *checked = cJSON_Parse(r.out);
-    cr_assert(checked, "check --json printed no JSON: %s", r.out);
-    sentences_of_units(cJSON_GetObjectItem(checked, "units"), "check --json", from_check);
-    cJSON_Delete(checked);
+    char before[2300], after[2300];
+    snprintf(before, sizeof before, "%s/referee/before.json", g_dir);
+    snprintf(after, sizeof after, "%s/referee/after.json", g_dir);
+    check_sentences(before, after, "check --json on the referee's snapshots", from_check);
 
     /* 3. tableref watch on the same two pictures: event log, subtitles, and the feed through a real broker. */
     make_frames();
@@ -188,7 +222,7 @@ Test(words_everywhere, the_demo_turn_in_the_same_words_in_every_output, .init = 
     cr_assert(alert, "the spears' alert reaches the subscriber");
     cJSON *al = cJSON_Parse(alert->payload);
     cr_assert(al);
-    cr_expect_str_eq(cJSON_GetObjectItem(al, "sentence")->valuestring, want[0], "the alert over MQTT");
+    cr_expect_str_eq(cJSON_GetObjectItem(al, "sentence")->valuestring, want_watch[0], "the alert over MQTT");
     cJSON_Delete(al);
     venue_sub_free(sub);
 
@@ -198,28 +232,35 @@ Test(words_everywhere, the_demo_turn_in_the_same_words_in_every_output, .init = 
     char *line = NULL;
     size_t cap = 0;
     int calls = 0;
+    snprintf(before, sizeof before, "%s/watch-before.json", g_dir);
+    snprintf(after, sizeof after, "%s/watch-after.json", g_dir);
     while (getline(&line, &cap, f) > 0) {
         cJSON *e = cJSON_Parse(line);
         cr_assert(e, "%s: not JSON: %s", path, line);
-        if (strcmp(cJSON_GetObjectItem(e, "event")->valuestring, "move_checked") == 0) {
+        const char *kind = cJSON_GetObjectItem(e, "event")->valuestring;
+        /* The snapshots the watch judged: the first settle's and the call's. */
+        if (strcmp(kind, "settled") == 0 && cJSON_IsTrue(cJSON_GetObjectItem(e, "first")))
+            write_json(cJSON_GetObjectItem(e, "snapshot"), before);
+        if (strcmp(kind, "move_checked") == 0) {
             sentences_of_units(cJSON_GetObjectItem(e, "units"), "event log", in_log);
+            write_json(cJSON_GetObjectItem(e, "snapshot"), after);
             calls++;
         }
         cJSON_Delete(e);
     }
-    free(line);
-    fclose(f);
     cr_assert_eq(calls, 1, "the event log holds one call");
+    check_sentences(before, after, "check --json on the watch's snapshots", check_watch);
 
     /* Every output, the same sentence for each call, with its +/-. */
     snprintf(path, sizeof path, "%s/game.vtt", g_dir);
     for (int k = 0; k < N_CALLS; k++) {
         cr_expect_str_eq(on_stdout[k], want[k], "%s on the referee's terminal", units[k]);
         cr_expect_str_eq(in_report[k], want[k], "%s in report.json", units[k]);
-        cr_expect_str_eq(from_check[k], want[k], "%s from check --json", units[k]);
-        cr_expect_str_eq(in_log[k], want[k], "%s in the event log", units[k]);
-        cr_expect_str_eq(over_mqtt[k], want[k], "%s over MQTT", units[k]);
-        expect_in_vtt(path, want[k]);
-        cr_expect(strstr(want[k], PLUSMINUS) != NULL);
+        cr_expect_str_eq(from_check[k], want[k], "%s from check --json on the referee's snapshots", units[k]);
+        cr_expect_str_eq(in_log[k], want_watch[k], "%s in the event log", units[k]);
+        cr_expect_str_eq(over_mqtt[k], want_watch[k], "%s over MQTT", units[k]);
+        cr_expect_str_eq(check_watch[k], want_watch[k], "%s from check --json on the watch's snapshots", units[k]);
+        expect_in_vtt(path, want_watch[k]);
+        cr_expect(strstr(want[k], PLUSMINUS) != NULL && strstr(want_watch[k], PLUSMINUS) != NULL);
     }
 }
