@@ -248,6 +248,8 @@ Test(words_everywhere, the_demo_turn_in_the_same_words_in_every_output, .init = 
         }
         cJSON_Delete(e);
     }
+    free(line);
+    fclose(f);
     cr_assert_eq(calls, 1, "the event log holds one call");
     check_sentences(before, after, "check --json on the watch's snapshots", check_watch);
 
