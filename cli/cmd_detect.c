@@ -101,55 +101,26 @@ static cJSON *truth_errors(const rules_snapshot *s, const char *truth_path, doub
     return out;
 }
 
-int cmd_detect(int argc, char **argv)
+/* What the options asked for: the work after them. */
+typedef struct detect_job {
+    const char *image, *calib_path, *roster_path, *out_path, *truth, *prior_path, *table_path;
+    int json, refine;
+} detect_job;
+
+static int run_detect(const detect_job *job)
 {
-    if (cli_wants_help(argc, argv)) {
-        detect_usage(stdout);
-        return 0;
-    }
-    const char *image = NULL, *calib_path = NULL, *roster_path = NULL, *out_path = NULL, *truth = NULL,
-               *prior_path = NULL, *table_path = NULL;
-    int json = 0, refine = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--calib") == 0 && i + 1 < argc)
-            calib_path = argv[++i];
-        else if (strcmp(a, "--roster") == 0 && i + 1 < argc)
-            roster_path = argv[++i];
-        else if (strcmp(a, "--out") == 0 && i + 1 < argc)
-            out_path = argv[++i];
-        else if (strcmp(a, "--truth") == 0 && i + 1 < argc)
-            truth = argv[++i];
-        else if (strcmp(a, "--prior") == 0 && i + 1 < argc)
-            prior_path = argv[++i];
-        else if (strcmp(a, "--table") == 0 && i + 1 < argc)
-            table_path = argv[++i];
-        else if (strcmp(a, "--json") == 0)
-            json = 1;
-        else if (strcmp(a, "--no-refine") == 0)
-            refine = 0;
-        else if (a[0] == '-' || image) {
-            fprintf(stderr, "tableref detect: unexpected argument '%s' (try --help)\n", a);
-            return EXIT_BAD_INPUT;
-        } else
-            image = a;
-    }
-    if (!image)
-        return cli_missing("detect", "the camera IMAGE"), EXIT_BAD_INPUT;
-    const char *missing = NULL;
-    base_error err;
-    if (ref_setup_check(table_path, calib_path, roster_path, &missing, &err) < 0)
-        return missing ? cli_missing("detect", missing) : fprintf(stderr, "tableref detect: %s\n", err.msg),
-               EXIT_BAD_INPUT;
+    const char *image = job->image, *out_path = job->out_path, *truth = job->truth;
+    const int json = job->json;
+    base_error err = {0};
     ref_setup *setup = NULL;
     ref_snapshot *shot = NULL;
     rules_snapshot *prior = NULL;
     cJSON *errors = NULL;
     int rc = EXIT_BAD_INPUT;
-    if (!(setup = ref_setup_new(table_path, calib_path, roster_path, &err)) ||
-        (prior_path && !(prior = rules_json_load_snapshot(prior_path, &err))))
+    if (!(setup = ref_setup_new(job->table_path, job->calib_path, job->roster_path, &err)) ||
+        (job->prior_path && !(prior = rules_json_load_snapshot(job->prior_path, &err))))
         goto done;
-    if (!refine)
+    if (!job->refine)
         ref_setup_detector(setup)->cfg.refine_pose_min_tags = 0;
     if (!(shot = ref_snapshot_new(setup, image, prior, &err)))
         goto done;
@@ -210,4 +181,50 @@ done:
     rules_snapshot_free(prior);
     ref_setup_free(setup);
     return rc;
+}
+
+int cmd_detect(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        detect_usage(stdout);
+        return 0;
+    }
+    const char *image = NULL, *calib_path = NULL, *roster_path = NULL, *out_path = NULL, *truth = NULL,
+               *prior_path = NULL, *table_path = NULL;
+    int json = 0, refine = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--calib") == 0 && i + 1 < argc)
+            calib_path = argv[++i];
+        else if (strcmp(a, "--roster") == 0 && i + 1 < argc)
+            roster_path = argv[++i];
+        else if (strcmp(a, "--out") == 0 && i + 1 < argc)
+            out_path = argv[++i];
+        else if (strcmp(a, "--truth") == 0 && i + 1 < argc)
+            truth = argv[++i];
+        else if (strcmp(a, "--prior") == 0 && i + 1 < argc)
+            prior_path = argv[++i];
+        else if (strcmp(a, "--table") == 0 && i + 1 < argc)
+            table_path = argv[++i];
+        else if (strcmp(a, "--json") == 0)
+            json = 1;
+        else if (strcmp(a, "--no-refine") == 0)
+            refine = 0;
+        else if (a[0] == '-' || image) {
+            fprintf(stderr, "tableref detect: unexpected argument '%s' (try --help)\n", a);
+            return EXIT_BAD_INPUT;
+        } else
+            image = a;
+    }
+    if (!image)
+        return cli_missing("detect", "the camera IMAGE"), EXIT_BAD_INPUT;
+    const char *missing = NULL;
+    base_error err;
+    if (ref_setup_check(table_path, calib_path, roster_path, &missing, &err) < 0)
+        return missing ? cli_missing("detect", missing) : fprintf(stderr, "tableref detect: %s\n", err.msg),
+               EXIT_BAD_INPUT;
+    detect_job job = {.image = image, .calib_path = calib_path, .roster_path = roster_path, .out_path = out_path,
+                      .truth = truth, .prior_path = prior_path, .table_path = table_path, .json = json,
+                      .refine = refine};
+    return run_detect(&job);
 }
