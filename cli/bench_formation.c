@@ -31,7 +31,7 @@
 #include "ds_scene.h"
 #include "rules_json.h"
 #include "rules_move.h"
-#include "rules_robust.h"
+#include "ref_judge.h"
 #include "vis_detect.h"
 
 enum { TABLE_UNITS = 7, ADVANCING = 0, MARCHING = 1 };
@@ -266,35 +266,32 @@ static void score_placement(const rules_snapshot *truth, const rules_snapshot *g
 
 typedef struct verdict_tally {
     size_t pairs, false_illegal, advance_legal, advance_unsure, march_illegal, still_reported;
-    double judge_ms, plain_ms;  /* rules_robust_check and rules_move_check on the same pairs */
+    double judge_ms, plain_ms;  /* ref_judge robust and plain (rules_move_check alone) on the same pairs */
 } verdict_tally;
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static int judge(const table *t, const rules_snapshot *b, const rules_snapshot *a, verdict_tally *vt, bool verbose,
                  bool plain, base_error *err)
 {
-    rules_robust_options opt;
-    rules_robust_options_default(&opt);
-    rules_report r;
-    rules_report_init(&r);
-    double t0 = now_ms();
-    if (rules_move_check(b, a, &opt.check, &r, err) < 0)
+    /* The snapshots as they are (rules_move_check alone), then as the referee judges them (ref_judge.h). */
+    ref_judge_options opt;
+    ref_judge_options_default(&opt);
+    opt.robust = false;
+    opt.suggest = false;
+    ref_judgement j;
+    ref_judgement_init(&j);
+    if (ref_judge(b, a, &opt, &j, err) < 0)
         return -1;
-    double t1 = now_ms();
-    if (!plain && rules_robust_check(b, a, &opt, &r, err) < 0)
+    vt->plain_ms += j.check_ms;
+    opt.robust = true;
+    if (!plain && ref_judge(b, a, &opt, &j, err) < 0)
         return -1;
-    vt->plain_ms += t1 - t0, vt->judge_ms += plain ? 0 : now_ms() - t1;
+    vt->judge_ms += plain ? 0 : j.check_ms;
+    const rules_report *r = &j.report;
     vt->pairs++;
     const char *adv = t->before->snapshot->units[t->moved_unit[ADVANCING]].id;
     const char *mar = t->before->snapshot->units[t->moved_unit[MARCHING]].id;
-    for (size_t i = 0; i < r.n_units; i++) {
-        const rules_unit_report *ur = &r.units[i];
+    for (size_t i = 0; i < r->n_units; i++) {
+        const rules_unit_report *ur = &r->units[i];
         bool is_adv = strcmp(ur->unit_id, adv) == 0, is_mar = strcmp(ur->unit_id, mar) == 0;
         if (verbose)
             printf("    %-10s %-8s %s%s%s%s%s\n", ur->unit_id, rules_move_word(ur->move),
@@ -311,7 +308,7 @@ static int judge(const table *t, const rules_snapshot *b, const rules_snapshot *
             vt->false_illegal += ur->verdict == RULES_VERDICT_ILLEGAL;
         }
     }
-    rules_report_clear(&r);
+    ref_judgement_clear(&j);
     return 0;
 }
 

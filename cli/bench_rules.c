@@ -18,6 +18,7 @@
 #include "rules_pursuit.h"
 #include "rules_reach.h"
 #include "rules_reform.h"
+#include "ref_judge.h"
 #include "rules_suggest.h"
 #include "rules_visgraph.h"
 
@@ -329,26 +330,27 @@ static int bench_beyond(int n)
         u1->models[k].pos = base_v2_add(p1.front_centre, base_v2_rot(r, p1.heading - p0.heading));
         u1->models[k].facing = base_angle_wrap(b.before->units[0].models[k].facing + p1.heading - p0.heading);
     }
-    rules_check_options opt;
-    rules_check_options_default(&opt);
-    opt.move = RULES_MOVE_MARCH;
-    rules_report r;
-    rules_report_init(&r);
-    base_error err = {{0}};
+    /* The check on the snapshots as they are, then the nearest legal move: ref_judge's suggest_ms. */
+    ref_judge_options opt;
+    ref_judge_options_default(&opt);
+    opt.check.move = RULES_MOVE_MARCH;
+    opt.robust = false;
+    ref_judgement j;
+    ref_judgement_init(&j);
+    base_error err = {0};
     int reps = n / 100 > 3 ? n / 100 : 3;
     double suggest_ms = 0, shift = 0;
     const char *text = "";
     for (int i = 0; i < reps; i++) {
-        if (rules_move_check(b.before, b.after, &opt, &r, &err) < 0) {
+        if (ref_judge(b.before, b.after, &opt, &j, &err) < 0) {
             fprintf(stderr, "tableref bench rules: %s\n", err.msg);
             free_board(&b);
             return EXIT_BAD_INPUT;
         }
-        double t0 = now_s();
-        rules_suggest_moves(b.before, b.after, &opt, &r, &err);
-        suggest_ms += (now_s() - t0) * 1e3;
+        suggest_ms += j.suggest_ms;
     }
-    const rules_unit_report *ur = rules_report_find_unit(&r, b.before->units[0].id);
+    const rules_report *r = &j.report;
+    const rules_unit_report *ur = rules_report_find_unit(r, b.before->units[0].id);
     if (ur && ur->suggestion.found) {
         shift = ur->suggestion.shift_mm;
         text = ur->suggestion.text;
@@ -375,7 +377,7 @@ static int bench_beyond(int n)
     }
     printf("beyond: suggest_ms=%.3f suggest_shift_in=%.3f reach_ms=%.1f\n", suggest_ms / reps, base_mm_to_in(shift),
            reach_ms);
-    rules_report_clear(&r);
+    ref_judgement_clear(&j);
     free_board(&b);
     return 0;
 }

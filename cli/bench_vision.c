@@ -26,7 +26,7 @@
 #include "ds_scene.h"
 #include "ds_score.h"
 #include "rules_move.h"
-#include "rules_robust.h"
+#include "ref_judge.h"
 #include "vis_detect.h"
 #include "vis_tag.h"
 
@@ -98,7 +98,7 @@ static void list_misses(const rules_snapshot *truth, const rules_snapshot *got)
 
 /*
  * A before/after pair: both frames through tableref, then the rules as
- * `tableref referee` judges them (rules_robust: ILLEGAL only under every
+ * `tableref referee` judges them (ref_judge: ILLEGAL only under every
  * placement the evidence allows). The legal advance must never be called
  * ILLEGAL, nor any unit that did not move. The truth itself is judged with
  * rules_move_check (exact positions).
@@ -113,13 +113,15 @@ static void bench_pair(const ds_hard_table *t, vis_detector *det, const rules_sn
     ds_truth truth = {0};
     rules_snapshot *after = NULL;
     vis_report rep = {0};
-    rules_report got, want;
-    rules_report_init(&got);
+    ref_judgement got;  /* the detected frames, judged as `tableref referee` judges them (ref_judge.h) */
+    ref_judgement_init(&got);
+    rules_report want;
     rules_report_init(&want);
     rules_check_options opt;
     rules_check_options_default(&opt);
-    rules_robust_options ro;  /* the detected frames are judged as `tableref referee` judges them */
-    rules_robust_options_default(&ro);
+    ref_judge_options ro;
+    ref_judge_options_default(&ro);
+    ro.suggest = false; /* the verdicts are the bench's figures; the nearest legal moves are not */
     ds_render_params p = s->render;
     if (ds_hard_pair_make(t, &pr, &err) < 0) {
         printf("  pair of table %d: %s\n", table, err.msg);
@@ -137,15 +139,15 @@ static void bench_pair(const ds_hard_table *t, vis_detector *det, const rules_sn
     const rules_unit_report *wm = rules_report_find_unit(&want, pr.moves[1].unit);
     res->truth_agrees += want.n_units == 2 && wa && wa->verdict == RULES_VERDICT_LEGAL && wm &&
                          wm->verdict == RULES_VERDICT_ILLEGAL;
-    if (!before || !after || rules_robust_check(before, after, &ro, &got, &err) < 0) {
+    if (!before || !after || ref_judge(before, after, &ro, &got, &err) < 0) {
         printf("  pair of table %d: cannot judge the detected snapshots: %s\n", table,
                before && after ? err.msg : "a frame gave no snapshot");
         goto done;
     }
     printf("  pair of table %d (%s +4.5\" at Advance 5\", %s +11\" at March 10\"):", table, pr.moves[0].unit,
            pr.moves[1].unit);
-    for (size_t i = 0; i < got.n_units; i++) {
-        const rules_unit_report *u = &got.units[i];
+    for (size_t i = 0; i < got.report.n_units; i++) {
+        const rules_unit_report *u = &got.report.units[i];
         const int is_adv = strcmp(u->unit_id, pr.moves[0].unit) == 0, is_march = strcmp(u->unit_id, pr.moves[1].unit) == 0;
         printf(" %s=%s", u->unit_id, rules_verdict_word(u->verdict));
         if (is_march) {
@@ -157,9 +159,9 @@ static void bench_pair(const ds_hard_table *t, vis_detector *det, const rules_sn
         res->not_seen += u->verdict == RULES_VERDICT_NOT_SEEN;
         res->false_illegal += u->verdict == RULES_VERDICT_ILLEGAL;
     }
-    printf("%s\n", got.n_units ? "" : " (no unit moved)");
+    printf("%s\n", got.report.n_units ? "" : " (no unit moved)");
 done:
-    rules_report_clear(&got);
+    ref_judgement_clear(&got);
     rules_report_clear(&want);
     rules_snapshot_free(after);
     vis_report_clear(&rep);

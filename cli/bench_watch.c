@@ -197,7 +197,7 @@ int bench_watch(int argc, char **argv)
                 /* What watch does at a call: log the call and the alert, each fsync'ed. */
                 cJSON *ev = watch_log_event_new("move_checked", t, frame);
                 if (ev)
-                    watch_log_add_call(ev, res.move, res.report);
+                    watch_log_add_call(ev, res.move, res.report, res.before, res.after);
                 if (watch_log_write(log, ev, &err) < 0)
                     wr = -1;
                 cJSON_Delete(ev);

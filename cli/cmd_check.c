@@ -1,16 +1,17 @@
 /* tableref check: the referee's verdict on a move, from two snapshots. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli_args.h"
 #include "commands.h"
+#include "ref_judge.h"
+#include "ref_words.h"
 #include "rules_combat.h"
-#include "rules_dynform.h"
+#include "rules_formation.h"
 #include "rules_json.h"
 #include "rules_move.h"
 #include "rules_pursuit.h"
-#include "rules_reform.h"
-#include "rules_robust.h"
 #include "rules_suggest.h"
 
 #define MAX_LIST 16
@@ -123,6 +124,121 @@ static int write_suggestion(const rules_snapshot *after, const rules_report *rep
     return rc;
 }
 
+/* What the options asked for, read: the work after them. */
+typedef struct check_job {
+    const char *files[2], *unit, *move, *out_path, *suggest_path, *mid_path, *pursued;
+    double pursued_deg, tolerance_in;
+    int json;
+    rules_combat_options *combat;
+    rules_pursuit_input *pursuit;
+    const char **fled;  /* room for one more: the Pursued unit */
+} check_job;
+
+/* The move type and what it needs; -1 (said on stderr) when the options do not fit together. */
+static int job_options(const check_job *job, ref_judge_options *o)
+{
+    ref_judge_options_default(o);
+    o->check.unit_id = job->unit;
+    if (rules_move_from_word(job->move, &o->check.move) < 0) {
+        fprintf(stderr, "tableref check: --move: expected advance, march, reform, auto, reform-move, "
+                        "combat-reform, pursuit or formation, got '%s'\n",
+                job->move);
+        return -1;
+    }
+    if (o->check.move == RULES_MOVE_PURSUIT &&
+        (job->pursuit->n_pursuers == 0 || (!job->pursued && isnan(job->pursued_deg)))) {
+        fprintf(stderr, "tableref check: --move pursuit needs --pursuer ID=INCHES and --pursued ID or "
+                        "--pursued-facing DEG\n");
+        return -1;
+    }
+    if (job->mid_path && o->check.move != RULES_MOVE_REFORM_MOVE) {
+        fprintf(stderr, "tableref check: --mid applies to --move reform-move only\n");
+        return -1;
+    }
+    o->combat = job->combat;
+    o->pursuit = job->pursuit;
+    return 0;
+}
+
+/* A Pursuit's direction: the Pursued unit's facing in BEFORE (it fled from this combat too), else the one given. */
+static int pursuit_direction(const check_job *job, const rules_snapshot *before, const rules_check_options *opt)
+{
+    rules_pursuit_input *pin = job->pursuit;
+    pin->tolerance_mm = base_in_to_mm(job->tolerance_in);
+    pin->pursued_heading = base_deg_to_rad(job->pursued_deg);
+    if (!job->pursued)
+        return 0;
+    rules_formation pf;
+    const rules_unit *pu = rules_snapshot_find_unit(before, job->pursued);
+    if (!pu || rules_formation_fit(pu, &opt->formation, &pf, NULL) < 0) {
+        fprintf(stderr, "tableref check: --pursued: no unit %s in %s\n", job->pursued, job->files[0]);
+        return -1;
+    }
+    pin->pursued_heading = pf.heading;
+    job->fled[pin->n_fled++] = job->pursued; /* the Pursued unit fled from this combat */
+    pin->fled = job->fled;
+    return 0;
+}
+
+/* The judgement out: --out, --suggest, then the JSON or the table on stdout. 0 or -1 (said on stderr). */
+static int write_outputs(const check_job *job, const ref_judgement *j)
+{
+    base_error err = {0};
+    cJSON *out = (job->json || job->out_path) ? ref_words_json(j) : NULL;
+    if ((job->json || job->out_path) && !out) {
+        fprintf(stderr, "tableref check: out of memory\n");
+        return -1;
+    }
+    int rc = 0;
+    if (job->out_path && base_json_write_file(out, job->out_path, &err) < 0) {
+        fprintf(stderr, "tableref check: %s\n", err.msg);
+        rc = -1;
+    } else if (job->suggest_path && write_suggestion(j->after, &j->report, job->suggest_path) < 0) {
+        rc = -1;
+    } else if (job->json) {
+        base_json_write_file(out, "-", &err);
+    } else {
+        ref_words_print(j, stdout);
+    }
+    cJSON_Delete(out);
+    return rc;
+}
+
+static int run_check(check_job *job)
+{
+    ref_judge_options o;
+    if (job_options(job, &o) < 0)
+        return EXIT_BAD_INPUT;
+    base_error err = {0};
+    rules_snapshot *before = NULL, *after = NULL, *mid = NULL;
+    ref_judgement j;
+    ref_judgement_init(&j);
+    int status = EXIT_BAD_INPUT;
+    if (!(before = rules_json_load_snapshot(job->files[0], &err)) ||
+        !(after = rules_json_load_snapshot(job->files[1], &err)) ||
+        (job->mid_path && !(mid = rules_json_load_snapshot(job->mid_path, &err)))) {
+        fprintf(stderr, "tableref check: %s\n", err.msg);
+        goto done;
+    }
+    o.mid = mid;
+    if (o.check.move == RULES_MOVE_PURSUIT && pursuit_direction(job, before, &o.check) < 0)
+        goto done;
+    /* Every placement a camera's snapshot leaves open, within each model's uncertainty, and the nearest legal
+     * move for the calls that stand ILLEGAL under all of them (ref_judge.h); the special moves by their rules. */
+    if (ref_judge(before, after, &o, &j, &err) < 0) {
+        fprintf(stderr, "tableref check: %s vs %s: %s\n", job->files[0], job->files[1], err.msg);
+        goto done;
+    }
+    if (write_outputs(job, &j) == 0)
+        status = j.report.legal ? EXIT_LEGAL : EXIT_ILLEGAL;
+done:
+    ref_judgement_clear(&j);
+    rules_snapshot_free(mid);
+    rules_snapshot_free(before);
+    rules_snapshot_free(after);
+    return status;
+}
+
 int cmd_check(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
@@ -211,110 +327,9 @@ int cmd_check(int argc, char **argv)
     if (n_files != 2)
         return cli_missing("check", n_files == 0 ? "the BEFORE and AFTER snapshots" : "the AFTER snapshot"),
                EXIT_BAD_INPUT;
-    rules_check_options opt;
-    rules_check_options_default(&opt);
-    opt.unit_id = unit;
-    if (rules_move_from_word(move, &opt.move) < 0) {
-        fprintf(stderr, "tableref check: --move: expected advance, march, reform, auto, reform-move, "
-                        "combat-reform, pursuit or formation, got '%s'\n",
-                move);
-        return EXIT_BAD_INPUT;
-    }
-    if (opt.move == RULES_MOVE_PURSUIT && (pin.n_pursuers == 0 || (!pursued && isnan(pursued_deg)))) {
-        fprintf(stderr, "tableref check: --move pursuit needs --pursuer ID=INCHES and --pursued ID or "
-                        "--pursued-facing DEG\n");
-        return EXIT_BAD_INPUT;
-    }
-    if (mid_path && opt.move != RULES_MOVE_REFORM_MOVE) {
-        fprintf(stderr, "tableref check: --mid applies to --move reform-move only\n");
-        return EXIT_BAD_INPUT;
-    }
-
-    base_error err = {{0}};
-    rules_snapshot *before = rules_json_load_snapshot(files[0], &err);
-    if (!before) {
-        fprintf(stderr, "tableref check: %s\n", err.msg);
-        return EXIT_BAD_INPUT;
-    }
-    rules_snapshot *after = rules_json_load_snapshot(files[1], &err);
-    if (!after) {
-        fprintf(stderr, "tableref check: %s\n", err.msg);
-        rules_snapshot_free(before);
-        return EXIT_BAD_INPUT;
-    }
-    rules_report report;
-    rules_report_init(&report);
-    int status = EXIT_BAD_INPUT;
-    rules_snapshot *mid = NULL;
-    if (mid_path && !(mid = rules_json_load_snapshot(mid_path, &err))) {
-        fprintf(stderr, "tableref check: %s\n", err.msg);
-        goto done;
-    }
-    if (opt.move == RULES_MOVE_PURSUIT) {
-        pin.tolerance_mm = base_in_to_mm(tolerance_in);
-        pin.pursued_heading = base_deg_to_rad(pursued_deg);
-        if (pursued) {
-            rules_formation pf;
-            const rules_unit *pu = rules_snapshot_find_unit(before, pursued);
-            if (!pu || rules_formation_fit(pu, &opt.formation, &pf, NULL) < 0) {
-                fprintf(stderr, "tableref check: --pursued: no unit %s in %s\n", pursued, files[0]);
-                goto done;
-            }
-            pin.pursued_heading = pf.heading;
-            fled[pin.n_fled++] = pursued; /* the Pursued unit fled from this combat */
-            pin.fled = fled;
-        }
-    }
-    int rc;
-    switch (opt.move) {
-    case RULES_MOVE_REFORM_MOVE:
-        rc = rules_reform_check(before, mid, after, &opt, &report, &err);
-        if (rc == 0)
-            rc = rules_suggest_reform_moves(before, mid, after, &opt, &report, &err);
-        break;
-    case RULES_MOVE_COMBAT_REFORM: rc = rules_combat_reform_check(before, after, &opt, &co, &report, &err); break;
-    case RULES_MOVE_PURSUIT: rc = rules_pursuit_check(before, after, &pin, &opt, &report, &err); break;
-    case RULES_MOVE_FORMATION: rc = rules_dynform_check(before, after, &opt, &report, &err); break;
-    default: {
-        /* Every placement a camera's snapshot leaves open, within each model's uncertainty (rules_robust.h);
-         * the nearest legal move for the calls that stand ILLEGAL under all of them. */
-        rules_robust_options ro;
-        rules_robust_options_default(&ro);
-        ro.check = opt;
-        rc = rules_robust_check(before, after, &ro, &report, &err);
-        if (rc == 0)
-            rc = rules_suggest_moves(before, after, &opt, &report, &err);
-        break;
-    }
-    }
-    if (rc < 0) {
-        fprintf(stderr, "tableref check: %s vs %s: %s\n", files[0], files[1], err.msg);
-        goto done;
-    }
-    cJSON *j = (json || out_path) ? rules_report_to_json(&report) : NULL;
-    if ((json || out_path) && !j) {
-        fprintf(stderr, "tableref check: out of memory\n");
-        goto done;
-    }
-    if (out_path && base_json_write_file(j, out_path, &err) < 0) {
-        fprintf(stderr, "tableref check: %s\n", err.msg);
-        cJSON_Delete(j);
-        goto done;
-    }
-    if (suggest_path && write_suggestion(after, &report, suggest_path) < 0) {
-        cJSON_Delete(j);
-        goto done;
-    }
-    if (json)
-        base_json_write_file(j, "-", &err);
-    else
-        rules_report_print(&report, stdout);
-    cJSON_Delete(j);
-    status = report.legal ? EXIT_LEGAL : EXIT_ILLEGAL;
-done:
-    rules_report_clear(&report);
-    rules_snapshot_free(mid);
-    rules_snapshot_free(before);
-    rules_snapshot_free(after);
-    return status;
+    check_job job = {.files = {files[0], files[1]}, .unit = unit, .move = move, .out_path = out_path,
+                     .suggest_path = suggest_path, .mid_path = mid_path, .pursued = pursued,
+                     .pursued_deg = pursued_deg, .tolerance_in = tolerance_in, .json = json, .combat = &co,
+                     .pursuit = &pin, .fled = fled};
+    return run_check(&job);
 }

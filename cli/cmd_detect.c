@@ -4,15 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calib_file.h"
 #include "cli_args.h"
 #include "commands.h"
-#include "cvshim.h"
+#include "ref_setup.h"
+#include "ref_snapshot.h"
 #include "rules_json.h"
-#include "table_file.h"
-#include "vis_detect.h"
-#include "media_image_read.h"
-#include "vis_roster.h"
 
 static void detect_usage(FILE *out)
 {
@@ -105,6 +101,88 @@ static cJSON *truth_errors(const rules_snapshot *s, const char *truth_path, doub
     return out;
 }
 
+/* What the options asked for: the work after them. */
+typedef struct detect_job {
+    const char *image, *calib_path, *roster_path, *out_path, *truth, *prior_path, *table_path;
+    int json, refine;
+} detect_job;
+
+static int run_detect(const detect_job *job)
+{
+    const char *image = job->image, *out_path = job->out_path, *truth = job->truth;
+    const int json = job->json;
+    base_error err = {0};
+    ref_setup *setup = NULL;
+    ref_snapshot *shot = NULL;
+    rules_snapshot *prior = NULL;
+    cJSON *errors = NULL;
+    int rc = EXIT_BAD_INPUT;
+    if (!(setup = ref_setup_new(job->table_path, job->calib_path, job->roster_path, &err)) ||
+        (job->prior_path && !(prior = rules_json_load_snapshot(job->prior_path, &err))))
+        goto done;
+    if (!job->refine)
+        ref_setup_detector(setup)->cfg.refine_pose_min_tags = 0;
+    if (!(shot = ref_snapshot_new(setup, image, prior, &err)))
+        goto done;
+    const rules_snapshot *snap = shot->snap;
+    const vis_report *rep = &shot->report;
+    for (size_t i = 0; i < rep->n; i++)
+        if (vis_issue_is_warning(rep->items[i].kind))
+            fprintf(stderr, "tableref detect: warning: %s\n", rep->items[i].msg);
+    double med = NAN, worst = NAN;
+    if (truth && !(errors = truth_errors(snap, truth, &med, &worst, &err)))
+        goto done;
+    if (out_path && rules_json_save_snapshot(snap, out_path, &err) < 0)
+        goto done;
+    FILE *info = out_path || json ? stdout : stderr;
+    if (json) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON_AddItemToObject(root, "report", vis_report_to_json(rep));
+        if (!out_path)
+            cJSON_AddItemToObject(root, "snapshot", rules_json_from_snapshot(snap));
+        if (errors) {
+            cJSON_AddItemToObject(root, "truth_errors", errors);
+            errors = NULL;
+            base_json_add_number(root, "truth_median_mm", med, 4);
+            base_json_add_number(root, "truth_max_mm", worst, 4);
+        }
+        int wrc = base_json_write_file(root, "-", &err);
+        cJSON_Delete(root);
+        if (wrc < 0)
+            goto done;
+    } else {
+        if (!out_path && rules_json_save_snapshot(snap, "-", &err) < 0)
+            goto done;
+        fprintf(info, "detect: %zu tags, %zu models seen, %zu inferred, %zu missing%s\n", rep->tags_detected,
+                rep->models_seen, rep->models_inferred, rep->models_missing,
+                rep->pose_refined ? ", board pose refined" : "");
+        const cJSON *e;
+        cJSON_ArrayForEach(e, errors)
+        {
+            const cJSON *f = cJSON_GetObjectItem(e, "found");
+            if (!cJSON_IsTrue(f)) {
+                fprintf(info, "  %-16s not placed\n", cJSON_GetObjectItem(e, "id")->valuestring);
+                continue;
+            }
+            fprintf(info, "  %-16s %8.3f mm %8.3f deg%s\n", cJSON_GetObjectItem(e, "id")->valuestring,
+                    cJSON_GetObjectItem(e, "error_mm")->valuedouble,
+                    cJSON_GetObjectItem(e, "facing_error_deg")->valuedouble,
+                    cJSON_IsTrue(cJSON_GetObjectItem(e, "inferred")) ? "  (inferred)" : "");
+        }
+        if (errors)
+            fprintf(info, "truth: median %.3f mm, max %.3f mm\n", med, worst);
+    }
+    rc = 0;
+done:
+    if (rc)
+        fprintf(stderr, "tableref detect: %s\n", err.msg);
+    cJSON_Delete(errors);
+    ref_snapshot_free(shot);
+    rules_snapshot_free(prior);
+    ref_setup_free(setup);
+    return rc;
+}
+
 int cmd_detect(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
@@ -140,103 +218,13 @@ int cmd_detect(int argc, char **argv)
     }
     if (!image)
         return cli_missing("detect", "the camera IMAGE"), EXIT_BAD_INPUT;
-    if (!table_path && !calib_path)
-        return cli_missing("detect", "--calib C.json (or --table T.json)"), EXIT_BAD_INPUT;
-    if (!table_path && !roster_path)
-        return cli_missing("detect", "--roster R.json (or --table T.json)"), EXIT_BAD_INPUT;
-    if (table_path && (calib_path || roster_path)) {
-        fprintf(stderr, "tableref detect: --table holds the calibration and the rosters: give either --table or "
-                        "--calib and --roster\n");
-        return EXIT_BAD_INPUT;
-    }
+    const char *missing = NULL;
     base_error err;
-    calib_file calib;
-    vis_roster *roster = NULL;
-    rules_snapshot *prior = NULL, *snap = NULL;
-    base_image *img = NULL;
-    vis_detector *det = NULL;
-    vis_report rep = {0};
-    cJSON *errors = NULL;
-    int rc = EXIT_BAD_INPUT;
-    table_file table;
-    memset(&table, 0, sizeof table);
-    if (table_path) {
-        if (table_file_load(table_path, &table, &err) < 0)
-            goto done;
-        calib = table.calib;
-        roster = table.roster; /* freed below */
-        table.roster = NULL;
-    }
-    if ((!table_path && calib_file_load(calib_path, &calib, &err) < 0) ||
-        (!table_path && !(roster = vis_roster_load(roster_path, &err))) ||
-        (prior_path && !(prior = rules_json_load_snapshot(prior_path, &err))) ||
-        !(img = media_image_load(image, MEDIA_IMAGE_GRAY, &err)) || !(det = vis_detector_new(roster, &calib, &err)))
-        goto done;
-    if (!refine)
-        det->cfg.refine_pose_min_tags = 0;
-    if (vis_detector_run(det, img->data, img->width, img->height, img->stride, prior, &snap, &rep, &err) < 0) {
-        base_error_prefix(&err, image);
-        goto done;
-    }
-    if (table_path && table_file_apply(&table, snap, &err) < 0)
-        goto done;
-    for (size_t i = 0; i < rep.n; i++)
-        if (vis_issue_is_warning(rep.items[i].kind))
-            fprintf(stderr, "tableref detect: warning: %s\n", rep.items[i].msg);
-    double med = NAN, worst = NAN;
-    if (truth && !(errors = truth_errors(snap, truth, &med, &worst, &err)))
-        goto done;
-    if (out_path && rules_json_save_snapshot(snap, out_path, &err) < 0)
-        goto done;
-    FILE *info = out_path || json ? stdout : stderr;
-    if (json) {
-        cJSON *root = cJSON_CreateObject();
-        cJSON_AddItemToObject(root, "report", vis_report_to_json(&rep));
-        if (!out_path)
-            cJSON_AddItemToObject(root, "snapshot", rules_json_from_snapshot(snap));
-        if (errors) {
-            cJSON_AddItemToObject(root, "truth_errors", errors);
-            errors = NULL;
-            base_json_add_number(root, "truth_median_mm", med, 4);
-            base_json_add_number(root, "truth_max_mm", worst, 4);
-        }
-        int wrc = base_json_write_file(root, "-", &err);
-        cJSON_Delete(root);
-        if (wrc < 0)
-            goto done;
-    } else {
-        if (!out_path && rules_json_save_snapshot(snap, "-", &err) < 0)
-            goto done;
-        fprintf(info, "detect: %zu tags, %zu models seen, %zu inferred, %zu missing%s\n", rep.tags_detected,
-                rep.models_seen, rep.models_inferred, rep.models_missing,
-                rep.pose_refined ? ", board pose refined" : "");
-        const cJSON *e;
-        cJSON_ArrayForEach(e, errors)
-        {
-            const cJSON *f = cJSON_GetObjectItem(e, "found");
-            if (!cJSON_IsTrue(f)) {
-                fprintf(info, "  %-16s not placed\n", cJSON_GetObjectItem(e, "id")->valuestring);
-                continue;
-            }
-            fprintf(info, "  %-16s %8.3f mm %8.3f deg%s\n", cJSON_GetObjectItem(e, "id")->valuestring,
-                    cJSON_GetObjectItem(e, "error_mm")->valuedouble,
-                    cJSON_GetObjectItem(e, "facing_error_deg")->valuedouble,
-                    cJSON_IsTrue(cJSON_GetObjectItem(e, "inferred")) ? "  (inferred)" : "");
-        }
-        if (errors)
-            fprintf(info, "truth: median %.3f mm, max %.3f mm\n", med, worst);
-    }
-    rc = 0;
-done:
-    if (rc)
-        fprintf(stderr, "tableref detect: %s\n", err.msg);
-    cJSON_Delete(errors);
-    vis_report_clear(&rep);
-    rules_snapshot_free(snap);
-    rules_snapshot_free(prior);
-    vis_detector_free(det);
-    base_image_free(img);
-    vis_roster_free(roster);
-    table_file_clear(&table);
-    return rc;
+    if (ref_setup_check(table_path, calib_path, roster_path, &missing, &err) < 0)
+        return missing ? cli_missing("detect", missing) : fprintf(stderr, "tableref detect: %s\n", err.msg),
+               EXIT_BAD_INPUT;
+    detect_job job = {.image = image, .calib_path = calib_path, .roster_path = roster_path, .out_path = out_path,
+                      .truth = truth, .prior_path = prior_path, .table_path = table_path, .json = json,
+                      .refine = refine};
+    return run_detect(&job);
 }

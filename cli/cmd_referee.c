@@ -16,23 +16,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "calib_file.h"
 #include "cli_args.h"
 #include "commands.h"
-#include "cvshim.h"
 #include "ov_draw.h"
 #include "ov_pm.h"
 #include "ov_scene.h"
-#include "rules_reach.h"
-#include "rules_formation.h"
+#include "ref_judge.h"
+#include "ref_setup.h"
+#include "ref_snapshot.h"
+#include "ref_words.h"
 #include "rules_json.h"
-#include "rules_move.h"
-#include "rules_robust.h"
-#include "rules_suggest.h"
-#include "table_file.h"
-#include "vis_detect.h"
-#include "media_image_read.h"
-#include "vis_roster.h"
+#include "rules_reach.h"
 
 static void help(FILE *out)
 {
@@ -148,32 +142,12 @@ static int write_target_png(ov_target *t, const char *dir, const char *name, bas
     return publish(tmp, fin, err);
 }
 
-/* One detected frame. */
-typedef struct frame {
-    const char *path;
-    base_image *img;
-    rules_snapshot *snap;
-    vis_report rep;
-} frame;
-
-static int detect_frame(vis_detector *det, frame *f, base_error *err)
-{
-    if (vis_detector_run(det, f->img->data, f->img->width, f->img->height, f->img->stride, NULL, &f->snap, &f->rep,
-                         err) < 0) {
-        base_error_prefix(err, f->path);
-        return -1;
-    }
-    for (size_t i = 0; i < f->rep.n; i++)
-        if (vis_issue_is_warning(f->rep.items[i].kind))
-            fprintf(stderr, "tableref referee: %s: warning: %s\n", f->path, f->rep.items[i].msg);
-    return 0;
-}
-
-static cJSON *frame_json(const frame *f)
+/* A picture's part of report.json: the file and what detection noticed. */
+static cJSON *frame_json(const ref_snapshot *f)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "image", f->path);
-    cJSON_AddItemToObject(o, "detection", vis_report_to_json(&f->rep));
+    cJSON_AddItemToObject(o, "detection", vis_report_to_json(&f->report));
     return o;
 }
 
@@ -241,6 +215,195 @@ static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov
     return 0;
 }
 
+/* What the options asked for, read and checked: the work after them. */
+typedef struct referee_job {
+    const char *images[2], *dir, *unit, *proj_path, *table_path, *calib_path, *roster_path, *reach_unit;
+    bool refine, whole_board;
+    ov_paper paper;
+    rules_move_type move;
+} referee_job;
+
+/* What the work makes, freed together. */
+typedef struct referee_work {
+    ref_setup *setup;
+    ref_snapshot *fr[2];
+    ref_judgement judged;
+    rules_reach reach;
+    ov_scene *scene;
+    ov_target *cam, *proj;
+    cJSON *root;
+    double H[9], view[4];
+    int pw, ph, proj_calibrated;
+} referee_work;
+
+/* 1. Read and judge everything; nothing is written yet. */
+static int judge_pictures(const referee_job *job, referee_work *w, base_error *err)
+{
+    if (!(w->setup = ref_setup_new(job->table_path, job->calib_path, job->roster_path, err)) ||
+        (job->proj_path && load_projector(job->proj_path, w->H, &w->pw, &w->ph, err) < 0))
+        return -1;
+    if (!job->refine)
+        ref_setup_detector(w->setup)->cfg.refine_pose_min_tags = 0;
+    for (int k = 0; k < 2; k++) {
+        if (!(w->fr[k] = ref_snapshot_new(w->setup, job->images[k], NULL, err)))
+            return -1;
+        for (size_t i = 0; i < w->fr[k]->report.n; i++)
+            if (vis_issue_is_warning(w->fr[k]->report.items[i].kind))
+                fprintf(stderr, "tableref referee: %s: warning: %s\n", job->images[k], w->fr[k]->report.items[i].msg);
+    }
+    /* Under every placement the two pictures leave open, with the nearest legal move of each ILLEGAL call. */
+    ref_judge_options o;
+    ref_judge_options_default(&o);
+    o.check.unit_id = job->unit;
+    o.check.move = job->move;
+    if (ref_judge(w->fr[0]->snap, w->fr[1]->snap, &o, &w->judged, err) < 0)
+        return base_error_prefix(err, job->images[1]), -1;
+    const calib_file *calib = &w->setup->calib;
+    if (!job->proj_path) {
+        if (calib->projector.present) {
+            memcpy(w->H, calib->projector.H, sizeof w->H);
+            w->pw = calib->projector.width;
+            w->ph = calib->projector.height;
+        } else {
+            w->proj_calibrated = 0;
+            default_projector(w->fr[1]->snap->board_width, w->fr[1]->snap->board_depth, w->pw, w->ph, w->H);
+        }
+    }
+    if (job->reach_unit &&
+        compute_reach(w->fr[0]->snap, job->reach_unit, job->move, &w->judged.report, &w->reach, err) < 0)
+        return base_error_prefix(err, job->images[0]), -1;
+    return 0;
+}
+
+/* 2. Draw in memory: one scene (the verdict, the reach) laid out on each picture; the report's JSON. */
+static int draw(const referee_job *job, referee_work *w, base_error *err)
+{
+    const rules_snapshot *before = w->fr[0]->snap, *after = w->fr[1]->snap;
+    const rules_report *report = &w->judged.report;
+    const base_image *img = w->fr[1]->image;
+    ov_options o;
+    ov_options_default(&o);
+    o.unit_id = job->unit;
+    ov_report_view(before, after, report, job->unit, job->whole_board, w->view);
+    if (!(w->scene = ov_scene_new(&o, err)) || ov_scene_add_verdict(w->scene, before, after, report, err) < 0 ||
+        (job->reach_unit && add_reach(w->scene, before, &w->reach, job->whole_board, w->view, err) < 0))
+        return -1;
+    if (!(w->cam = ov_target_new_camera(&w->setup->calib, img->width, img->height, img->data, OV_PIX_GRAY8,
+                                        img->stride, err)) ||
+        ov_scene_draw(w->scene, w->cam, err) < 0)
+        return -1;
+    if (!(w->proj = ov_target_new_projector(w->H, w->pw, w->ph, err)) || ov_scene_draw(w->scene, w->proj, err) < 0)
+        return -1;
+    if (!(w->root = ref_words_json(&w->judged)))
+        return base_error_setc(err, BASE_E_NOMEM, "out of memory");
+    ov_pm_params pm;
+    ov_pm_params_default(&pm);
+    cJSON *ref = cJSON_AddObjectToObject(w->root, "referee");
+    cJSON_AddItemToObject(ref, "before", frame_json(w->fr[0]));
+    cJSON_AddItemToObject(ref, "after", frame_json(w->fr[1]));
+    cJSON_AddItemToObject(ref, "uncertainty", ov_pm_to_json(&pm, before, after, report));
+    cJSON_AddBoolToObject(ref, "projector_calibrated", w->proj_calibrated);
+    if (job->reach_unit)
+        cJSON_AddItemToObject(ref, "reach", rules_reach_to_json(&w->reach));
+    return 0;
+}
+
+static int write_snapshot(const rules_snapshot *s, const char *dir, const char *name, base_error *err)
+{
+    cJSON *sj = rules_json_from_snapshot(s);
+    int rc = sj ? write_json(sj, dir, name, err) : base_error_setc(err, BASE_E_NOMEM, "out of memory");
+    cJSON_Delete(sj);
+    return rc;
+}
+
+/* 3. Write, each file under a temporary name first. */
+static int write_all(const referee_job *job, referee_work *w, base_error *err)
+{
+    if (mkdir(job->dir, 0777) != 0 && errno != EEXIST)
+        return base_error_set(err, "%s: cannot create the output folder: %s", job->dir, strerror(errno));
+    if (write_json(w->root, job->dir, "report.json", err) < 0 ||
+        write_snapshot(w->fr[0]->snap, job->dir, "before.json", err) < 0 ||
+        write_snapshot(w->fr[1]->snap, job->dir, "after.json", err) < 0 ||
+        write_target_png(w->cam, job->dir, "camera.png", err) < 0 ||
+        write_target_png(w->proj, job->dir, "projector.png", err) < 0 ||
+        write_reports(job->dir, w->scene, w->view, job->paper, err) < 0)
+        return -1;
+    return 0;
+}
+
+static void print_summary(const referee_job *job, const referee_work *w)
+{
+    ref_words_print(&w->judged, stdout);
+    const vis_report *b = &w->fr[0]->report, *a = &w->fr[1]->report;
+    printf("referee: %zu/%zu models seen before, %zu/%zu after%s\n", b->models_seen,
+           b->models_seen + b->models_inferred + b->models_missing, a->models_seen,
+           a->models_seen + a->models_inferred + a->models_missing,
+           w->proj_calibrated ? "" : "; projector not calibrated (projector.png fits the board to 1280x800)");
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < w->fr[k]->snap->n_unseen; i++)
+            printf("referee: unit %s not seen in the %s picture\n", w->fr[k]->snap->unseen[i].id,
+                   k ? "after" : "before");
+    printf("referee: wrote %s/{report.json,before.json,after.json,camera.png,projector.png,report.png,report.svg,"
+           "report.pdf}\n",
+           job->dir);
+}
+
+static int run_referee(const referee_job *job)
+{
+    base_error err = {0};
+    referee_work w = {.pw = 1280, .ph = 800, .proj_calibrated = 1};
+    ref_judgement_init(&w.judged);
+    int rc = EXIT_BAD_INPUT;
+    if (judge_pictures(job, &w, &err) == 0 && draw(job, &w, &err) == 0 && write_all(job, &w, &err) == 0) {
+        print_summary(job, &w);
+        rc = w.judged.report.legal ? EXIT_LEGAL : EXIT_ILLEGAL;
+    } else {
+        fprintf(stderr, "tableref referee: %s\n", err.msg);
+    }
+    cJSON_Delete(w.root);
+    ov_target_free(w.cam);
+    ov_target_free(w.proj);
+    ov_scene_free(w.scene);
+    rules_reach_clear(&w.reach);
+    ref_judgement_clear(&w.judged);
+    ref_snapshot_free(w.fr[0]);
+    ref_snapshot_free(w.fr[1]);
+    ref_setup_free(w.setup);
+    return rc;
+}
+
+/* The options' words into a job; 0, or EXIT_BAD_INPUT said on stderr. */
+static int job_from_words(referee_job *job, const char *paper_word, const char *view_word, const char *move)
+{
+    const char *missing = NULL;
+    base_error err;
+    if (ref_setup_check(job->table_path, job->calib_path, job->roster_path, &missing, &err) < 0)
+        return missing ? cli_missing("referee", missing) : fprintf(stderr, "tableref referee: %s\n", err.msg),
+               EXIT_BAD_INPUT;
+    if (!job->dir)
+        return cli_missing("referee", "--out DIR (where to write the report and pictures)"), EXIT_BAD_INPUT;
+    if (ov_paper_from_word(paper_word, &job->paper) < 0) {
+        fprintf(stderr, "tableref referee: --paper: expected a4 or letter, got '%s'\n", paper_word);
+        return EXIT_BAD_INPUT;
+    }
+    if (strcmp(view_word, "judged") != 0 && strcmp(view_word, "board") != 0) {
+        fprintf(stderr, "tableref referee: --report-view: expected judged or board, got '%s'\n", view_word);
+        return EXIT_BAD_INPUT;
+    }
+    job->whole_board = strcmp(view_word, "board") == 0;
+    if (rules_move_from_word(move, &job->move) < 0) {
+        fprintf(stderr, "tableref referee: --move: expected advance, march, reform or auto, got '%s'\n", move);
+        return EXIT_BAD_INPUT;
+    }
+    if (job->reach_unit && job->move != RULES_MOVE_AUTO && job->move != RULES_MOVE_ADVANCE &&
+        job->move != RULES_MOVE_MARCH) {
+        fprintf(stderr, "tableref referee: --reach: a reach is drawn for an advance or a march, not for --move %s\n",
+                move);
+        return EXIT_BAD_INPUT;
+    }
+    return 0;
+}
+
 int cmd_referee(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
@@ -265,188 +428,10 @@ int cmd_referee(int argc, char **argv)
     if (n_images < 2)
         return cli_missing("referee", n_images == 0 ? "the BEFORE and AFTER images" : "the AFTER image"),
                EXIT_BAD_INPUT;
-    if (table_path && (calib_path || roster_path)) {
-        fprintf(stderr, "tableref referee: --table holds the calibration and the rosters: give either --table or "
-                        "--calib and --roster\n");
+    referee_job job = {.images = {images[0], images[1]}, .dir = dir, .unit = unit, .proj_path = proj_path,
+                       .table_path = table_path, .calib_path = calib_path, .roster_path = roster_path,
+                       .reach_unit = reach_unit, .refine = refine != 0};
+    if (job_from_words(&job, paper_word, view_word, move) != 0)
         return EXIT_BAD_INPUT;
-    }
-    if (!table_path && !calib_path)
-        return cli_missing("referee", "--calib C.json (or --table T.json)"), EXIT_BAD_INPUT;
-    if (!table_path && !roster_path)
-        return cli_missing("referee", "--roster R.json (or --table T.json)"), EXIT_BAD_INPUT;
-    if (!dir)
-        return cli_missing("referee", "--out DIR (where to write the report and pictures)"), EXIT_BAD_INPUT;
-    ov_paper paper;
-    if (ov_paper_from_word(paper_word, &paper) < 0) {
-        fprintf(stderr, "tableref referee: --paper: expected a4 or letter, got '%s'\n", paper_word);
-        return EXIT_BAD_INPUT;
-    }
-    if (strcmp(view_word, "judged") != 0 && strcmp(view_word, "board") != 0) {
-        fprintf(stderr, "tableref referee: --report-view: expected judged or board, got '%s'\n", view_word);
-        return EXIT_BAD_INPUT;
-    }
-    rules_check_options opt;
-    rules_check_options_default(&opt);
-    opt.unit_id = unit;
-    if (rules_move_from_word(move, &opt.move) < 0) {
-        fprintf(stderr, "tableref referee: --move: expected advance, march, reform or auto, got '%s'\n", move);
-        return EXIT_BAD_INPUT;
-    }
-    if (reach_unit && opt.move != RULES_MOVE_AUTO && opt.move != RULES_MOVE_ADVANCE && opt.move != RULES_MOVE_MARCH) {
-        fprintf(stderr, "tableref referee: --reach: a reach is drawn for an advance or a march, not for --move %s\n",
-                move);
-        return EXIT_BAD_INPUT;
-    }
-
-    base_error err = {{0}};
-    table_file table;
-    memset(&table, 0, sizeof table);
-    calib_file calib;
-    vis_roster *roster = NULL;
-    vis_detector *det = NULL;
-    frame fr[2] = {{images[0], NULL, NULL, {0}}, {images[1], NULL, NULL, {0}}};
-    rules_report report;
-    rules_report_init(&report);
-    ov_pm_params pm;
-    ov_pm_params_default(&pm);
-    ov_target *cam = NULL, *proj = NULL;
-    ov_scene *scene = NULL;
-    rules_reach reach;
-    memset(&reach, 0, sizeof reach);
-    cJSON *root = NULL;
-    int rc = EXIT_BAD_INPUT;
-    double H[9];
-    int pw = 1280, ph = 800, proj_calibrated = 1;
-
-    /* 1. Read and judge everything; nothing is written yet. */
-    if (table_path) {
-        if (table_file_load(table_path, &table, &err) < 0)
-            goto done;
-        calib = table.calib;
-        roster = table.roster; /* freed below with the other roster */
-        table.roster = NULL;
-    }
-    if ((!table_path && calib_file_load(calib_path, &calib, &err) < 0) ||
-        (!table_path && !(roster = vis_roster_load(roster_path, &err))) ||
-        (proj_path && load_projector(proj_path, H, &pw, &ph, &err) < 0) ||
-        !(fr[0].img = media_image_load(images[0], MEDIA_IMAGE_GRAY, &err)) ||
-        !(fr[1].img = media_image_load(images[1], MEDIA_IMAGE_GRAY, &err)) ||
-        !(det = vis_detector_new(roster, &calib, &err)))
-        goto done;
-    if (!refine)
-        det->cfg.refine_pose_min_tags = 0;
-    if (detect_frame(det, &fr[0], &err) < 0 || detect_frame(det, &fr[1], &err) < 0)
-        goto done;
-    /* The table's ruleset (house rules) and terrain judge the move. */
-    if (table_path && (table_file_apply(&table, fr[0].snap, &err) < 0 || table_file_apply(&table, fr[1].snap, &err) < 0))
-        goto done;
-    /* Judged under every placement the two pictures leave open (rules_robust.h). */
-    rules_robust_options ro;
-    rules_robust_options_default(&ro);
-    ro.check = opt;
-    if (rules_robust_check(fr[0].snap, fr[1].snap, &ro, &report, &err) < 0) {
-        base_error_prefix(&err, images[1]);
-        goto done;
-    }
-    /* The nearest legal move for each call that stands ILLEGAL (rules_suggest.h); none for CANNOT TELL. */
-    if (rules_suggest_moves(fr[0].snap, fr[1].snap, &opt, &report, &err) < 0) {
-        base_error_prefix(&err, images[1]);
-        goto done;
-    }
-    if (!proj_path) {
-        if (calib.projector.present) {
-            memcpy(H, calib.projector.H, sizeof H);
-            pw = calib.projector.width;
-            ph = calib.projector.height;
-        } else {
-            proj_calibrated = 0;
-            default_projector(fr[1].snap->board_width, fr[1].snap->board_depth, pw, ph, H);
-        }
-    }
-
-    if (reach_unit && compute_reach(fr[0].snap, reach_unit, opt.move, &report, &reach, &err) < 0) {
-        base_error_prefix(&err, images[0]);
-        goto done;
-    }
-
-    /* 2. Draw in memory: one scene (the verdict, the reach) laid out on each picture. */
-    ov_options o;
-    ov_options_default(&o);
-    o.unit_id = unit;
-    double view[4];
-    ov_report_view(fr[0].snap, fr[1].snap, &report, unit, strcmp(view_word, "board") == 0, view);
-    if (!(scene = ov_scene_new(&o, &err)) ||
-        ov_scene_add_verdict(scene, fr[0].snap, fr[1].snap, &report, &err) < 0 ||
-        (reach_unit && add_reach(scene, fr[0].snap, &reach, strcmp(view_word, "board") == 0, view, &err) < 0))
-        goto done;
-    if (!(cam = ov_target_new_camera(&calib, fr[1].img->width, fr[1].img->height, fr[1].img->data, OV_PIX_GRAY8,
-                                     fr[1].img->stride, &err)) ||
-        ov_scene_draw(scene, cam, &err) < 0)
-        goto done;
-    if (!(proj = ov_target_new_projector(H, pw, ph, &err)) || ov_scene_draw(scene, proj, &err) < 0)
-        goto done;
-    root = rules_report_to_json(&report);
-    if (!root) {
-        base_error_set(&err, "out of memory");
-        goto done;
-    }
-    cJSON *ref = cJSON_AddObjectToObject(root, "referee");
-    cJSON_AddItemToObject(ref, "before", frame_json(&fr[0]));
-    cJSON_AddItemToObject(ref, "after", frame_json(&fr[1]));
-    cJSON_AddItemToObject(ref, "uncertainty", ov_pm_to_json(&pm, fr[0].snap, fr[1].snap, &report));
-    cJSON_AddBoolToObject(ref, "projector_calibrated", proj_calibrated);
-    if (reach_unit)
-        cJSON_AddItemToObject(ref, "reach", rules_reach_to_json(&reach));
-
-    /* 3. Write. */
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        base_error_set(&err, "%s: cannot create the output folder: %s", dir, strerror(errno));
-        goto done;
-    }
-    if (write_json(root, dir, "report.json", &err) < 0)
-        goto done;
-    cJSON *sj = rules_json_from_snapshot(fr[0].snap);
-    int wr = sj ? write_json(sj, dir, "before.json", &err) : base_error_set(&err, "out of memory");
-    cJSON_Delete(sj);
-    if (wr < 0)
-        goto done;
-    sj = rules_json_from_snapshot(fr[1].snap);
-    wr = sj ? write_json(sj, dir, "after.json", &err) : base_error_set(&err, "out of memory");
-    cJSON_Delete(sj);
-    if (wr < 0 || write_target_png(cam, dir, "camera.png", &err) < 0 ||
-        write_target_png(proj, dir, "projector.png", &err) < 0 ||
-        write_reports(dir, scene, view, paper, &err) < 0) {
-        rc = EXIT_BAD_INPUT;
-        goto done;
-    }
-    rules_report_print(&report, stdout);
-    printf("referee: %zu/%zu models seen before, %zu/%zu after%s\n", fr[0].rep.models_seen,
-           fr[0].rep.models_seen + fr[0].rep.models_inferred + fr[0].rep.models_missing, fr[1].rep.models_seen,
-           fr[1].rep.models_seen + fr[1].rep.models_inferred + fr[1].rep.models_missing,
-           proj_calibrated ? "" : "; projector not calibrated (projector.png fits the board to 1280x800)");
-    for (int k = 0; k < 2; k++)
-        for (size_t i = 0; i < fr[k].snap->n_unseen; i++)
-            printf("referee: unit %s not seen in the %s picture\n", fr[k].snap->unseen[i].id, k ? "after" : "before");
-    printf("referee: wrote %s/{report.json,before.json,after.json,camera.png,projector.png,report.png,report.svg,"
-           "report.pdf}\n",
-           dir);
-    rc = report.legal ? EXIT_LEGAL : EXIT_ILLEGAL;
-done:
-    if (rc == EXIT_BAD_INPUT)
-        fprintf(stderr, "tableref referee: %s\n", err.msg);
-    cJSON_Delete(root);
-    ov_target_free(cam);
-    ov_target_free(proj);
-    ov_scene_free(scene);
-    rules_reach_clear(&reach);
-    rules_report_clear(&report);
-    for (int k = 0; k < 2; k++) {
-        vis_report_clear(&fr[k].rep);
-        rules_snapshot_free(fr[k].snap);
-        base_image_free(fr[k].img);
-    }
-    vis_detector_free(det);
-    vis_roster_free(roster);
-    table_file_clear(&table);
-    return rc;
+    return run_referee(&job);
 }

@@ -5,24 +5,27 @@
 #include <string.h>
 
 #include "rules_json.h"
-#include "rules_pairing.h"
-#include "rules_robust.h"
+#include "rules_plusminus.h"
+
+/* The +/- itself is rules/rules_plusminus.c's: the words of a call (rules_words.h) print the same figures. */
+static rules_pm_params to_rules(const ov_pm_params *p)
+{
+    return (rules_pm_params){p->coverage, p->sigma_rough_mm, p->sigma_inferred_mm};
+}
 
 void ov_pm_params_default(ov_pm_params *p)
 {
-    rules_robust_options o;
-    rules_robust_options_default(&o);
-    p->coverage = o.coverage;
-    p->sigma_rough_mm = o.sigma_rough_mm;
-    p->sigma_inferred_mm = o.sigma_inferred_mm;
+    rules_pm_params r;
+    rules_pm_params_default(&r);
+    p->coverage = r.coverage;
+    p->sigma_rough_mm = r.sigma_rough_mm;
+    p->sigma_inferred_mm = r.sigma_inferred_mm;
 }
 
 double ov_pm_sigma(const ov_pm_params *p, const rules_model *m)
 {
-    rules_pairing_params pp = {0};
-    pp.sigma_rough_mm = p->sigma_rough_mm;
-    pp.sigma_inferred_mm = p->sigma_inferred_mm;
-    return rules_pairing_sigma(&pp, m);
+    rules_pm_params r = to_rules(p);
+    return rules_pm_sigma(&r, m);
 }
 
 static const rules_model *find(const rules_snapshot *s, const char *id)
@@ -33,62 +36,18 @@ static const rules_model *find(const rules_snapshot *s, const char *id)
 double ov_pm_distance(const ov_pm_params *p, const rules_snapshot *before, const rules_snapshot *after,
                       const char *model_id)
 {
-    const rules_model *a = find(before, model_id), *b = find(after, model_id);
-    if (!a || !b)
-        return NAN;
-    return p->coverage * hypot(ov_pm_sigma(p, a), ov_pm_sigma(p, b));
-}
-
-static bool after_frame_only(const char *code)
-{
-    return strncmp(code, "MU-SPACING", 10) == 0 || strcmp(code, "MU-BOARD-EDGE") == 0 ||
-           strcmp(code, "MU-FORMATION") == 0;
-}
-
-/* One model's reach for a violation: both frames, or twice the after frame's (measured against a neighbour). */
-static double reach(const ov_pm_params *p, const rules_snapshot *before, const rules_snapshot *after, const char *id,
-                    bool after_only)
-{
-    const rules_model *b = find(after, id);
-    if (after_only)
-        return b ? p->coverage * sqrt(2.0) * ov_pm_sigma(p, b) : NAN;
-    return ov_pm_distance(p, before, after, id);
+    rules_pm_params r = to_rules(p);
+    return rules_pm_distance(&r, before, after, model_id);
 }
 
 double ov_pm_violation(const ov_pm_params *p, const rules_snapshot *before, const rules_snapshot *after,
                        const rules_unit_report *ur, const rules_violation *v)
 {
-    if (v->quantity == RULES_QTY_COUNT)
-        return 0;
-    const bool ao = after_frame_only(v->code);
-    double s = NAN;
-    if (v->n_models) {
-        for (size_t i = 0; i < v->n_models; i++) {
-            double r = reach(p, before, after, v->models[i], ao);
-            if (isfinite(r) && !(r <= s))
-                s = r;
-        }
-    } else {
-        /* A unit-wide figure (path, centre) comes from the fitted formation: the models' RMS. */
-        double s2 = 0;
-        size_t n = 0;
-        for (size_t i = 0; i < ur->n_models; i++) {
-            double r = reach(p, before, after, ur->models[i].id, ao);
-            if (isfinite(r))
-                s2 += r * r, n++;
-        }
-        if (n)
-            s = sqrt(s2 / n);
-    }
-    if (v->quantity == RULES_QTY_ANGLE)
-        return ur->front_width_mm > 0 && isfinite(s) ? s / ur->front_width_mm : NAN;
-    return s;
+    rules_pm_params r = to_rules(p);
+    return rules_pm_violation(&r, before, after, ur, v);
 }
 
-bool ov_pm_within(double measured, double limit, double pm)
-{
-    return isfinite(pm) && isfinite(measured) && isfinite(limit) && fabs(measured - limit) <= pm;
-}
+bool ov_pm_within(double measured, double limit, double pm) { return rules_pm_within(measured, limit, pm); }
 
 static void add_len(cJSON *o, const char *key_mm, const char *key_in, double mm)
 {

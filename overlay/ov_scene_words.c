@@ -2,13 +2,16 @@
  * ov_scene_words: one unit's labels (its verdict, the models that matter,
  * each model's distance in its base, its sentences) and its part of the
  * report's text; and ov_sc_add_unit, which puts a unit's marks and words
- * into the scene.
+ * into the scene. The path's words and every +/- are rules_words' (the
+ * terminal, the report's JSON, the event log and the venue feed print the
+ * same figures, and leave out the same tiny steps).
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ov_unit_int.h"
+#include "rules_words.h"
 
 /* More models than this in one state (broke a rule, or cannot tell) and only the farthest of them gets a
  * pill, naming how many others share it: the others keep their X and their number in the base. */
@@ -51,7 +54,7 @@ static void model_labels(unit_ctx *u)
         base_obb b = rules_model_base(u->ua, m);
         if (key) {
             char d[64];
-            ovu_fmt_pm(d, sizeof d, mm->distance_mm, ovu_model_pm(u, m->id));
+            rules_words_length(mm->distance_mm, ovu_model_pm(u, m->id), d, sizeof d);
             ov_label *l = ovu_label(u, OV_LABEL_PILL, "", m->pos, s == M_FINE ? P_FAR : P_BAD, ovu_state_ink(u, s));
             if (!l)
                 continue;
@@ -125,22 +128,6 @@ static void sentence_box(unit_ctx *u)
 
 /* ---- the report's words ---- */
 
-static void path_words(const unit_ctx *u, char *buf, size_t cap)
-{
-    const rules_unit_report *ur = u->ur;
-    size_t off = 0;
-    buf[0] = 0;
-    for (size_t s = 0; ur->has_path && s < ur->path.n_steps && off < cap; s++) {
-        const rules_step *st = &ur->path.steps[s];
-        bool wheel = st->kind == RULES_STEP_WHEEL_LEFT || st->kind == RULES_STEP_WHEEL_RIGHT;
-        if (wheel ? st->length_mm < MIN_WHEEL_MM : st->length_mm < 0.05 && fabs(st->angle_rad) < 0.002)
-            continue;
-        char d[96];
-        rules_step_describe(st, d, sizeof d);
-        off += (size_t)snprintf(buf + off, cap - off, "%s%s", off ? ", " : "", d);
-    }
-}
-
 static void report_words(unit_ctx *u)
 {
     const rules_unit_report *ur = u->ur;
@@ -152,7 +139,7 @@ static void report_words(unit_ctx *u)
              : ur->verdict == RULES_VERDICT_ILLEGAL ? "\xE2\x9C\x97"
              : ur->verdict == RULES_VERDICT_CANNOT_TELL ? "?" : "\xE2\x80\x94",
              ovu_verdict_words(ur->verdict));
-    path_words(u, path, sizeof path);
+    rules_words_path(ur, path, sizeof path); /* the steps worth reading: one rule everywhere */
     ov_fmt_in(lim, sizeof lim, u->limit_mm);
     int n = snprintf(head, sizeof head, "%s (%s): %s%s", ur->unit_id, ur->side, ovu_move_name(ur->move),
                      ur->declared ? " (declared)" : " (inferred from the positions)");
@@ -195,7 +182,7 @@ static void report_words(unit_ctx *u)
         char meas[96] = "", line[RULES_TEXT_MAX + 200];
         if (v->quantity == RULES_QTY_LENGTH) {
             char a[48], b[24];
-            ovu_fmt_pm(a, sizeof a, v->measured, pm);
+            rules_words_length(v->measured, pm, a, sizeof a);
             ov_fmt_in(b, sizeof b, v->limit);
             snprintf(meas, sizeof meas, " [%s vs %s]", a, b);
         } else if (v->quantity == RULES_QTY_ANGLE) {

@@ -251,9 +251,13 @@ int rules_report_add_note(rules_report *r, const char *fmt, ...)
 const rules_violation *rules_unit_report_find(const rules_unit_report *ur, const char *code);
 rules_unit_report *rules_report_find_unit(const rules_report *r, const char *unit_id);
 
-/* The report as JSON (docs/formats.md). Caller frees with cJSON_Delete. */
+/* The report as JSON (docs/formats.md). Caller frees with cJSON_Delete. Each unit's "sentence" is
+ * rules_words_call's; with the two snapshots judged (the _judged forms) it carries their +/-. */
 cJSON *rules_report_to_json(const rules_report *r);
-/* A readable table in inches with two decimals. */
+cJSON *rules_report_to_json_judged(const rules_report *r, const rules_snapshot *before, const rules_snapshot *after);
+/* A readable table in inches with two decimals; each unit's "call:" line is rules_words_call's sentence. */
 void rules_report_print(const rules_report *r, FILE *out);
+void rules_report_print_judged(const rules_report *r, const rules_snapshot *before, const rules_snapshot *after,
+                               FILE *out);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rules_json.h"
+#include "rules_words.h"
 
 /* ---- JSON ------------------------------------------------------------- */
 
@@ -90,7 +91,8 @@ static cJSON *suggestion_to_json(const rules_suggestion *s)
     return o;
 }
 
-static cJSON *unit_to_json(const rules_unit_report *ur)
+static cJSON *unit_to_json(const rules_unit_report *ur, const rules_snapshot *snap_before,
+                           const rules_snapshot *snap_after)
 {
     cJSON *u = cJSON_CreateObject();
     cJSON_AddStringToObject(u, "unit", ur->unit_id);
@@ -178,10 +180,15 @@ static cJSON *unit_to_json(const rules_unit_report *ur)
         cJSON_AddItemToArray(notes, cJSON_CreateString(ur->notes[i]));
     if (ur->verdict == RULES_VERDICT_ILLEGAL && (ur->suggestion.found || ur->suggestion.text[0]))
         cJSON_AddItemToObject(u, "suggestion", suggestion_to_json(&ur->suggestion));
+    char sentence[RULES_WORDS_MAX];
+    rules_words_call(ur, snap_before, snap_after, sentence, sizeof sentence);
+    cJSON_AddStringToObject(u, "sentence", sentence);
     return u;
 }
 
-cJSON *rules_report_to_json(const rules_report *r)
+cJSON *rules_report_to_json(const rules_report *r) { return rules_report_to_json_judged(r, NULL, NULL); }
+
+cJSON *rules_report_to_json_judged(const rules_report *r, const rules_snapshot *before, const rules_snapshot *after)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "format", "tableref.report");
@@ -192,7 +199,7 @@ cJSON *rules_report_to_json(const rules_report *r)
     cJSON_AddStringToObject(rs, "wheel_measure", r->ruleset.wheel_measure == RULES_WHEEL_CHORD ? "chord" : "arc");
     cJSON *units = cJSON_AddArrayToObject(root, "units");
     for (size_t i = 0; i < r->n_units; i++)
-        cJSON_AddItemToArray(units, unit_to_json(&r->units[i]));
+        cJSON_AddItemToArray(units, unit_to_json(&r->units[i], before, after));
     cJSON *notes = cJSON_AddArrayToObject(root, "notes");
     for (size_t i = 0; i < r->n_notes; i++)
         cJSON_AddItemToArray(notes, cJSON_CreateString(r->notes[i]));
@@ -221,11 +228,15 @@ static const char *verdict_caps(rules_verdict v)
     return "LEGAL";
 }
 
-static void print_unit(const rules_unit_report *ur, FILE *out)
+static void print_unit(const rules_unit_report *ur, const rules_snapshot *before, const rules_snapshot *after,
+                       FILE *out)
 {
     fprintf(out, "unit %s (%s): %s%s%s%s: %s\n", ur->unit_id, ur->side, rules_move_word(ur->move),
             ur->direction ? " " : "", ur->direction ? ur->direction : "", ur->declared ? "" : " (inferred)",
             verdict_caps(ur->verdict));
+    char sentence[RULES_WORDS_MAX];
+    rules_words_call(ur, before, after, sentence, sizeof sentence);
+    fprintf(out, "  call: %s\n", sentence);
     if (ur->why[0])
         fprintf(out, "  %s: %s\n", ur->verdict == RULES_VERDICT_NOT_SEEN ? "not seen" : "cannot tell", ur->why);
     if (ur->files_before > 0) /* rules without ranks and files (Dynamic Formations) leave them at 0 */
@@ -233,19 +244,10 @@ static void print_unit(const rules_unit_report *ur, FILE *out)
                 ur->files_before, ur->ranks_before, ur->files_after, ur->ranks_after,
                 base_mm_to_in(ur->centre_displacement_mm), base_rad_to_deg(ur->rotation_rad));
     if (ur->has_path) {
-        fprintf(out, "  shortest path: ");
-        size_t shown = 0;
-        for (size_t i = 0; i < ur->path.n_steps; i++) {
-            /* A step that rounds to 0.00" (camera jitter's tiny wheels) says nothing to a player; the JSON keeps it. */
-            if (ur->path.steps[i].length_mm < 0.127)
-                continue;
-            char step[128];
-            rules_step_describe(&ur->path.steps[i], step, sizeof step);
-            fprintf(out, "%s%s", shown++ ? ", " : "", step);
-        }
-        if (shown == 0)
-            fprintf(out, "none needed");
-        fprintf(out, " = %.2f\"", base_mm_to_in(ur->path.length_mm));
+        /* The steps worth reading (rules_words: one rule for tiny steps everywhere); the JSON keeps them all. */
+        char how[RULES_WORDS_MAX];
+        rules_words_path(ur, how, sizeof how);
+        fprintf(out, "  shortest path: %s = %.2f\"", how[0] ? how : "none needed", base_mm_to_in(ur->path.length_mm));
         if (ur->rate_mm > 0)
             fprintf(out, " (limit %.2f\")", base_mm_to_in(ur->rate_mm));
         fprintf(out, "\n");
@@ -287,7 +289,10 @@ static void print_unit(const rules_unit_report *ur, FILE *out)
                 ur->suggestion.text);
 }
 
-void rules_report_print(const rules_report *r, FILE *out)
+void rules_report_print(const rules_report *r, FILE *out) { rules_report_print_judged(r, NULL, NULL, out); }
+
+void rules_report_print_judged(const rules_report *r, const rules_snapshot *before, const rules_snapshot *after,
+                               FILE *out)
 {
     fprintf(out, "ruleset %s (wheels measured by %s)\n\n", r->ruleset.name,
             r->ruleset.wheel_measure == RULES_WHEEL_CHORD ? "chord" : "arc");
@@ -295,7 +300,7 @@ void rules_report_print(const rules_report *r, FILE *out)
         fprintf(out, "no unit moved\n");
     size_t broken = 0;
     for (size_t i = 0; i < r->n_units; i++) {
-        print_unit(&r->units[i], out);
+        print_unit(&r->units[i], before, after, out);
         fprintf(out, "\n");
         broken += r->units[i].n_violations;
     }

@@ -70,28 +70,12 @@ static void publish(driver *d, cJSON *ev)
     cJSON_Delete(ev);
 }
 
-static void sentence(const rules_unit_report *u, char *buf, size_t cap)
-{
-    switch (u->verdict) {
-    case RULES_VERDICT_ILLEGAL:
-        snprintf(buf, cap, "%s: %s, ILLEGAL: %s", u->unit_id, rules_move_word(u->move),
-                 u->n_violations ? u->violations[0].message : "");
-        break;
-    case RULES_VERDICT_CANNOT_TELL: snprintf(buf, cap, "%s: %s, cannot tell: %s", u->unit_id, rules_move_word(u->move), u->why); break;
-    case RULES_VERDICT_NOT_SEEN: snprintf(buf, cap, "%s: not seen, cannot judge: %s", u->unit_id, u->why); break;
-    case RULES_VERDICT_LEGAL: snprintf(buf, cap, "%s: %s, legal.", u->unit_id, rules_move_word(u->move)); break;
-    }
-}
-
-/* The unit's rule codes and its sentence, as the watch log writes them. */
-static void add_codes_and_sentence(cJSON *o, const rules_unit_report *u)
+/* The unit's rule codes, as the watch log writes them (its sentence: venue_call_add_words). */
+static void add_codes(cJSON *o, const rules_unit_report *u)
 {
     cJSON *codes = cJSON_AddArrayToObject(o, "codes");
     for (size_t k = 0; k < u->n_violations; k++)
         cJSON_AddItemToArray(codes, cJSON_CreateString(u->violations[k].code));
-    char text[512];
-    sentence(u, text, sizeof text);
-    cJSON_AddStringToObject(o, "sentence", text);
 }
 
 /* The move_checked event as the watch log writes it (docs/formats.md), with each unit's distances. */
@@ -111,10 +95,11 @@ static void publish_call(driver *d)
         cJSON_AddStringToObject(o, "verdict", rules_verdict_word(u->verdict));
         if (u->why[0])
             cJSON_AddStringToObject(o, "why", u->why);
-        add_codes_and_sentence(o, u);
+        add_codes(o, u);
         cJSON_AddItemToArray(units, o);
     }
     venue_call_add_distances(ev, &d->report);
+    venue_call_add_words(ev, &d->report, d->before, d->after);
     cJSON_AddItemToObject(ev, "snapshot", rules_json_from_snapshot(d->after));
     publish(d, ev);
 }
@@ -128,7 +113,8 @@ static void publish_alert(driver *d)
         cJSON *ev = event_new(d, "alert");
         cJSON_AddNumberToObject(ev, "move", d->move);
         cJSON_AddStringToObject(ev, "unit", u->unit_id);
-        add_codes_and_sentence(ev, u);
+        add_codes(ev, u);
+        venue_call_add_words(ev, &d->report, d->before, d->after);
         publish(d, ev);
     }
 }

@@ -9,6 +9,7 @@
 
 #include "base_geom.h"
 #include "rules_json.h"
+#include "rules_words.h"
 
 int venue_topic(char *buf, size_t cap, const char *event, int table, const char *leaf)
 {
@@ -179,6 +180,33 @@ int venue_call_add_distances(cJSON *ev, const rules_report *r)
             cJSON_AddStringToObject(o, "verdict", rules_verdict_word(u->verdict));
         if (u->why[0] && !cJSON_GetObjectItemCaseSensitive(o, "why"))
             cJSON_AddStringToObject(o, "why", u->why);
+    }
+    return 0;
+}
+
+/* One unit object's "sentence", from the report's call on the unit it names (nothing when not in the report). */
+static int set_words(cJSON *o, const rules_report *r, const rules_snapshot *before, const rules_snapshot *after)
+{
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "unit");
+    const rules_unit_report *u = cJSON_IsString(name) ? rules_report_find_unit(r, name->valuestring) : NULL;
+    if (!u)
+        return 0;
+    char sentence[RULES_WORDS_MAX];
+    rules_words_call(u, before, after, sentence, sizeof sentence);
+    cJSON_DeleteItemFromObjectCaseSensitive(o, "sentence");
+    return cJSON_AddStringToObject(o, "sentence", sentence) ? 0 : -1;
+}
+
+int venue_call_add_words(cJSON *ev, const rules_report *r, const rules_snapshot *before, const rules_snapshot *after)
+{
+    cJSON *units = cJSON_GetObjectItemCaseSensitive(ev, "units");
+    if (!units)
+        return set_words(ev, r, before, after);
+    cJSON *o;
+    cJSON_ArrayForEach(o, units)
+    {
+        if (set_words(o, r, before, after) < 0)
+            return -1;
     }
     return 0;
 }

@@ -12,6 +12,7 @@
  *   venue_state_clear(&st);
  * And for the watch loop, before the call goes to the log and the feed:
  *   venue_call_add_distances(move_checked_ev, &report);   // each unit's distances in inches
+ *   venue_call_add_words(move_checked_ev, &report, before, after);   // each unit's sentence (rules_words.h)
  */
 #ifndef VENUE_PAYLOAD_H
 #define VENUE_PAYLOAD_H
@@ -22,6 +23,7 @@
 #include <cjson/cJSON.h>
 
 #include "rules_report.h"
+#include "rules_snapshot.h"
 
 #define VENUE_TOPIC_ROOT "tableref"
 #define VENUE_STATE_FORMAT "tableref.venue.state"
@@ -56,6 +58,14 @@ cJSON *venue_units_from_snapshot(const cJSON *snapshot);
  * -1 when out of memory.
  */
 int venue_call_add_distances(cJSON *ev, const rules_report *r);
+/*
+ * Sets each unit's "sentence" of a move_checked or alert event ("units":
+ * [{"unit": ...}], or the event itself when it names one "unit") to the
+ * call in words: rules_words_call with the +/- of the two snapshots judged,
+ * the words the terminal, the report's JSON, the event log and the
+ * subtitles carry. -1 when out of memory.
+ */
+int venue_call_add_words(cJSON *ev, const rules_report *r, const rules_snapshot *before, const rules_snapshot *after);
 
 typedef struct venue_state {
     char event[64];

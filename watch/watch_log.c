@@ -13,7 +13,7 @@
 
 #include "base_geom.h"
 #include "rules_json.h"
-#include "rules_path.h"
+#include "rules_words.h"
 
 struct watch_log {
     int fd;                 /* -1: writes nothing */
@@ -158,53 +158,14 @@ int watch_log_write(watch_log *log, cJSON *ev, base_error *err)
     return rc;
 }
 
-/* The steps of the path worth reading, ", "-joined ("forward 3.00\", wheel ..."). */
-static void path_words(const rules_unit_report *u, char *how, size_t cap)
+void watch_log_unit_sentence(const rules_unit_report *u, const rules_snapshot *before, const rules_snapshot *after,
+                             char *buf, size_t cap)
 {
-    how[0] = 0;
-    if (!u->has_path)
-        return;
-    size_t off = 0;
-    for (size_t i = 0; i < u->path.n_steps && off + 2 < cap; i++) {
-        const rules_step *st = &u->path.steps[i];
-        /* The search may add vanishing wheels to match the end pose exactly; people need not read them. */
-        if (st->length_mm < 1.0 && fabs(st->angle_rad) < base_deg_to_rad(0.5))
-            continue;
-        char step[96];
-        rules_step_describe(st, step, sizeof step);
-        off += (size_t)snprintf(how + off, cap - off, "%s%s", off ? ", " : "", step);
-    }
+    rules_words_call(u, before, after, buf, cap);
 }
 
-void watch_log_unit_sentence(const rules_unit_report *u, char *buf, size_t cap)
-{
-    const char *dir = u->direction ? u->direction : "";
-    switch (u->verdict) {
-    case RULES_VERDICT_NOT_SEEN:
-        snprintf(buf, cap, "%s: not seen, cannot judge%s%s", u->unit_id, u->why[0] ? ": " : ".", u->why);
-        return;
-    case RULES_VERDICT_CANNOT_TELL:
-        snprintf(buf, cap, "%s: %s%s%s, cannot tell: %s", u->unit_id, rules_move_word(u->move), dir[0] ? " " : "",
-                 dir, u->why[0] ? u->why : "the evidence allows both a legal and an illegal placement");
-        return;
-    case RULES_VERDICT_ILLEGAL:
-        if (u->n_violations) {
-            snprintf(buf, cap, "%s: %s, ILLEGAL: %s", u->unit_id, rules_move_word(u->move), u->violations[0].message);
-            return;
-        }
-        break;
-    case RULES_VERDICT_LEGAL: break;
-    }
-    char how[160];
-    path_words(u, how, sizeof how);
-    if (how[0])
-        snprintf(buf, cap, "%s: %s%s%s (%s), legal.", u->unit_id, rules_move_word(u->move), dir[0] ? " " : "", dir,
-                 how);
-    else
-        snprintf(buf, cap, "%s: %s%s%s, legal.", u->unit_id, rules_move_word(u->move), dir[0] ? " " : "", dir);
-}
-
-int watch_log_add_call(cJSON *ev, int move, const rules_report *r)
+int watch_log_add_call(cJSON *ev, int move, const rules_report *r, const rules_snapshot *before,
+                       const rules_snapshot *after)
 {
     cJSON_AddNumberToObject(ev, "move", move);
     cJSON_AddBoolToObject(ev, "legal", r->legal);
@@ -227,8 +188,8 @@ int watch_log_add_call(cJSON *ev, int move, const rules_report *r)
         cJSON *codes = cJSON_AddArrayToObject(o, "codes");
         for (size_t k = 0; codes && k < u->n_violations; k++)
             cJSON_AddItemToArray(codes, cJSON_CreateString(u->violations[k].code));
-        char sentence[512];
-        watch_log_unit_sentence(u, sentence, sizeof sentence);
+        char sentence[RULES_WORDS_MAX];
+        rules_words_call(u, before, after, sentence, sizeof sentence);
         cJSON_AddStringToObject(o, "sentence", sentence);
     }
     return 0;

@@ -31,6 +31,8 @@
 
 #include "base_error.h"
 #include "rules_report.h"
+#include "rules_snapshot.h"
+#include "rules_words.h"
 
 #define WATCH_LOG_FORMAT "tableref.events"
 #define WATCH_LOG_VERSION 1
@@ -56,16 +58,15 @@ size_t watch_log_lost(const watch_log *log);
 /*
  * The call on one move for the log: {"move": n, "legal": ..., "verdict": ...,
  * "units": [{"unit", "move", "legal", "verdict", "why", "codes": [...],
- * "sentence"}]}; members added to `ev`. -1 when out of memory.
+ * "sentence"}]}; members added to `ev`. The sentence is rules_words_call's
+ * with the +/- of the two snapshots judged (the same words the terminal,
+ * the report's JSON, the subtitles and the venue feed carry). -1 when out
+ * of memory.
  */
-int watch_log_add_call(cJSON *ev, int move, const rules_report *r);
-/*
- * One sentence per unit for people, written into buf:
- *   "spearmen: advance forward (forward 3.00\"), legal."
- *   "cavalry: march, ILLEGAL: The shortest way ..."
- *   "spears: advance, cannot tell: spears-9, spears-10 ..."
- *   "archers: not seen, cannot judge: ..."
- */
-void watch_log_unit_sentence(const rules_unit_report *u, char *buf, size_t cap);
+int watch_log_add_call(cJSON *ev, int move, const rules_report *r, const rules_snapshot *before,
+                       const rules_snapshot *after);
+/* One unit's sentence for people (rules_words_call, rules_words.h), written into buf (RULES_WORDS_MAX). */
+void watch_log_unit_sentence(const rules_unit_report *u, const rules_snapshot *before, const rules_snapshot *after,
+                             char *buf, size_t cap);
 
 #endif

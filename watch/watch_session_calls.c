@@ -54,7 +54,7 @@ static void alert_unit(watch_session *s, const watch_tracker_result *r, const ru
         add_clip(s, al, clip);
     }
     watch_session_emit(s, al);
-    char line[640];
+    char line[RULES_WORDS_MAX + 32];
     snprintf(line, sizeof line, "ALERT move %d: %s", r->move, sentence);
     watch_session_say(t, "%s", line);
 }
@@ -79,7 +79,7 @@ static void on_call(watch_session *s, const watch_tracker_result *r, long frame,
         clip[0] = 0;
     cJSON *ev = watch_log_event_new("move_checked", t, frame);
     if (ev) {
-        watch_log_add_call(ev, r->move, r->report);
+        watch_log_add_call(ev, r->move, r->report, r->before, r->after);
         watch_session_feed_add_distances(ev, r->report);
         add_clip(s, ev, clip);
         base_json_add_number(ev, "check_ms", r->check_ms, 2);
@@ -88,12 +88,12 @@ static void on_call(watch_session *s, const watch_tracker_result *r, long frame,
             cJSON_AddItemToObject(ev, "snapshot", after);
     }
     watch_session_emit(s, ev);
-    char text[2048];
+    char text[4096];
     size_t off = 0;
     for (size_t i = 0; i < r->report->n_units; i++) {
         const rules_unit_report *u = &r->report->units[i];
-        char sentence[512], line[600];
-        watch_log_unit_sentence(u, sentence, sizeof sentence);
+        char sentence[RULES_WORDS_MAX], line[RULES_WORDS_MAX + 32];
+        watch_log_unit_sentence(u, r->before, r->after, sentence, sizeof sentence);
         snprintf(line, sizeof line, "move %d: %s", r->move, sentence);
         watch_session_say(t, "%s", line);
         if (off < sizeof text)

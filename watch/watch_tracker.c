@@ -7,8 +7,7 @@
 #include <time.h>
 
 #include "cvshim.h"
-#include "rules_robust.h"
-#include "rules_suggest.h"
+#include "ref_judge.h"
 #include "watch_motion.h"
 #include "watch_tracker_int.h"
 
@@ -243,20 +242,21 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
         watch_tracker_entry_clear(&e);
         return -1;
     }
-    double t1 = now_ms();
-    rules_report_init(&e.report);
-    /* Judged under every placement the evidence allows: ILLEGAL only when it holds under all (rules_robust.h). */
-    rules_robust_options ro;
-    rules_robust_options_default(&ro);
-    ro.check = w->cfg.check;
-    ro.jitter_mm = w->cfg.jitter_mm;
-    /* Then the nearest legal move of each ILLEGAL unit: the ghost the video and the projector draw. */
-    if (rules_robust_check(ref->snap, e.snap, &ro, &e.report, err) < 0 ||
-        rules_suggest_moves(ref->snap, e.snap, &w->cfg.check, &e.report, err) < 0) {
+    /* Judged as the referee judges (ref_judge.h): under every placement the evidence allows, ILLEGAL only when
+     * it holds under all; then the nearest legal move of each ILLEGAL unit, the ghost the video and the
+     * projector draw. */
+    ref_judge_options jo;
+    ref_judge_options_default(&jo);
+    jo.check = w->cfg.check;
+    jo.jitter_mm = w->cfg.jitter_mm;
+    ref_judgement judged;
+    ref_judgement_init(&judged);
+    if (ref_judge(ref->snap, e.snap, &jo, &judged, err) < 0) {
         watch_tracker_entry_clear(&e);
         return -1;
     }
-    res->check_ms = now_ms() - t1;
+    e.report = judged.report; /* the entry keeps the report; its snapshots are the entries' own */
+    res->check_ms = judged.check_ms + judged.suggest_ms;
     if (judged_units(&e.report, res->note, sizeof res->note) == 0) {
         /* Nothing moved (a hand passed over): keep the snapshot, refresh the
          * picture and tags so later changes are measured from now. */

@@ -1,0 +1,63 @@
+/*
+ * ref_setup: a table set up for refereeing: its calibration, the rosters of
+ * its armies and, from a table file, its ruleset (house rules) and terrain,
+ * with the tag detector built over them. Opened from `--table T` or from
+ * `--calib C --roster R`: the rule "give either" is checked here, once, for
+ * every program (referee, detect, watch's tracker through its table).
+ *
+ * The referee library (referee/) sits between vision/, rules/, table/ and
+ * the programs (cli/, watch/), as curl's lib/ sits under its src/: it opens
+ * a set-up (ref_setup.h), takes a snapshot from a picture (ref_snapshot.h),
+ * judges two snapshots (ref_judge.h) and puts a judged move into words
+ * (ref_words.h). It includes nothing above it: no overlay, venue or watch.
+ * The words themselves live in rules/rules_words.c, below the overlay and
+ * the venue feed that print them too, so that no two folders include each
+ * other; ref_words.h hands them on.
+ *
+ * How to use:
+ *   const char *missing = NULL;
+ *   if (ref_setup_check(table, calib, roster, &missing, &err) < 0)
+ *       missing ? "missing <missing>" : err.msg;          // usage: say it, exit 2
+ *   ref_setup *s = ref_setup_new(table, calib, roster, &err);   // NULL: err names the file and field
+ *   ref_setup_detector(s)->cfg.refine_pose_min_tags = 0;         // tune detection (optional)
+ *   ... ref_snapshot_new(s, "after.jpg", NULL, &err) ...         // ref_snapshot.h
+ *   ref_setup_free(s);
+ */
+#ifndef REF_SETUP_H
+#define REF_SETUP_H
+
+#include <stdbool.h>
+
+#include "base_error.h"
+#include "calib_file.h"
+#include "rules_snapshot.h"
+#include "table_file.h"
+#include "vis_detect.h"
+#include "vis_roster.h"
+
+typedef struct ref_setup {
+    bool from_table;      /* opened from a table file: its ruleset and terrain go into every snapshot */
+    table_file table;     /* from_table: the table (its roster moved to `roster`) */
+    calib_file calib;
+    vis_roster *roster;   /* owned */
+    vis_detector *det;    /* over roster and calib; owned */
+} ref_setup;
+
+/*
+ * Do these arguments make a set-up? 0 when they do. -1 with err (code
+ * BASE_E_INVALID) when --table comes with --calib or --roster ("give
+ * either"), or when a part is missing: then *missing (optional) names it
+ * as a usage line does ("--calib C.json (or --table T.json)") and err says
+ * "missing ..." too.
+ */
+int ref_setup_check(const char *table_path, const char *calib_path, const char *roster_path, const char **missing,
+                    base_error *err);
+/* Reads everything (after ref_setup_check's rule) and builds the detector. NULL with err naming the file. */
+ref_setup *ref_setup_new(const char *table_path, const char *calib_path, const char *roster_path, base_error *err);
+void ref_setup_free(ref_setup *s);
+/* The detector, to tune before the first snapshot (cfg.refine_pose_min_tags = 0: keep the calibration's pose). */
+vis_detector *ref_setup_detector(ref_setup *s);
+/* The table's ruleset and terrain into a detected snapshot; nothing without a table file. 0 or -1. */
+int ref_setup_apply(const ref_setup *s, rules_snapshot *snap, base_error *err);
+
+#endif

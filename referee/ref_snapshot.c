@@ -1,0 +1,43 @@
+/* ref_snapshot: a picture of the table into a snapshot (see the header). */
+#include "ref_snapshot.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "media_image_read.h"
+
+ref_snapshot *ref_snapshot_new(ref_setup *s, const char *picture_path, const rules_snapshot *prior, base_error *err)
+{
+    ref_snapshot *r = calloc(1, sizeof *r);
+    if (!r) {
+        base_error_setc(err, BASE_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    snprintf(r->path, sizeof r->path, "%s", picture_path);
+    if (!(r->image = media_image_load(picture_path, MEDIA_IMAGE_GRAY, err))) {
+        ref_snapshot_free(r);
+        return NULL;
+    }
+    const base_image *im = r->image;
+    if (vis_detector_run(s->det, im->data, im->width, im->height, im->stride, prior, &r->snap, &r->report, err) <
+        0) {
+        base_error_prefix(err, picture_path);
+        ref_snapshot_free(r);
+        return NULL;
+    }
+    if (ref_setup_apply(s, r->snap, err) < 0) {
+        ref_snapshot_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void ref_snapshot_free(ref_snapshot *r)
+{
+    if (!r)
+        return;
+    vis_report_clear(&r->report);
+    rules_snapshot_free(r->snap);
+    base_image_free(r->image);
+    free(r);
+}

@@ -1,0 +1,134 @@
+/* rules_words: a judged unit's call in one sentence (see the header). */
+#include "rules_words.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base_geom.h"
+#include "rules_plusminus.h"
+
+/* What rounds to 0.00" or to 0.0 deg in print. */
+#define ZERO_PRINTED_MM (0.005 * BASE_MM_PER_INCH)
+#define ZERO_PRINTED_DEG 0.05
+
+bool rules_words_step_shown(const rules_step *s)
+{
+    if (s->kind == RULES_STEP_PIVOT)
+        return base_rad_to_deg(fabs(s->angle_rad)) >= ZERO_PRINTED_DEG;
+    return s->length_mm >= ZERO_PRINTED_MM;
+}
+
+void rules_words_path(const rules_unit_report *u, char *buf, size_t cap)
+{
+    size_t off = 0;
+    if (cap)
+        buf[0] = 0;
+    for (size_t i = 0; u->has_path && i < u->path.n_steps && off + 1 < cap; i++) {
+        const rules_step *st = &u->path.steps[i];
+        if (!rules_words_step_shown(st))
+            continue;
+        char step[128];
+        rules_step_describe(st, step, sizeof step);
+        int n = snprintf(buf + off, cap - off, "%s%s", off ? ", " : "", step);
+        off = n < 0 ? cap : off + (size_t)n;
+    }
+}
+
+void rules_words_length(double mm, double pm_mm, char *buf, size_t cap)
+{
+    if (isfinite(pm_mm) && pm_mm >= ZERO_PRINTED_MM)
+        snprintf(buf, cap, "%.2f\" \xC2\xB1 %.2f\"", base_mm_to_in(mm), base_mm_to_in(pm_mm));
+    else
+        snprintf(buf, cap, "%.2f\"", base_mm_to_in(mm));
+}
+
+/* Appends printf-style to buf at *off, never past cap. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static void add(char *buf, size_t cap, size_t *off, const char *fmt, ...)
+{
+    if (*off + 1 >= cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *off, cap - *off, fmt, ap);
+    va_end(ap);
+    *off = n < 0 || *off + (size_t)n >= cap ? cap - 1 : *off + (size_t)n;
+}
+
+/* " [spears-7 moved 3.53\" ± 0.02\", limit 8.00\"]": the model that went farthest, with its +/-. */
+static void add_farthest(const rules_unit_report *u, const rules_snapshot *before, const rules_snapshot *after,
+                         char *buf, size_t cap, size_t *off)
+{
+    const rules_model_move *far = NULL;
+    for (size_t i = 0; i < u->n_models; i++)
+        if (isfinite(u->models[i].distance_mm) && (!far || u->models[i].distance_mm > far->distance_mm))
+            far = &u->models[i];
+    if (!far)
+        return;
+    rules_pm_params p;
+    rules_pm_params_default(&p);
+    char d[64];
+    rules_words_length(far->distance_mm, rules_pm_distance(&p, before, after, far->id), d, sizeof d);
+    add(buf, cap, off, " [%s moved %s", far->id, d);
+    if (u->rate_mm > 0)
+        add(buf, cap, off, ", limit %.2f\"", base_mm_to_in(u->rate_mm));
+    add(buf, cap, off, "]");
+}
+
+/* " [measured 10.38\" ± 0.02\", limit 10.00\"]" for the first rule broken. */
+static void add_measured(const rules_unit_report *u, const rules_violation *v, const rules_snapshot *before,
+                         const rules_snapshot *after, char *buf, size_t cap, size_t *off)
+{
+    rules_pm_params p;
+    rules_pm_params_default(&p);
+    double pm = rules_pm_violation(&p, before, after, u, v);
+    if (v->quantity == RULES_QTY_LENGTH) {
+        char m[64];
+        rules_words_length(v->measured, pm, m, sizeof m);
+        add(buf, cap, off, " [measured %s, limit %.2f\"]", m, base_mm_to_in(v->limit));
+    } else if (v->quantity == RULES_QTY_ANGLE) {
+        add(buf, cap, off, " [measured %.1f deg", base_rad_to_deg(v->measured));
+        if (isfinite(pm) && base_rad_to_deg(pm) >= ZERO_PRINTED_DEG)
+            add(buf, cap, off, " \xC2\xB1 %.1f deg", base_rad_to_deg(pm));
+        add(buf, cap, off, ", limit %.1f deg]", base_rad_to_deg(v->limit));
+    }
+}
+
+void rules_words_call(const rules_unit_report *u, const rules_snapshot *before, const rules_snapshot *after,
+                      char *buf, size_t cap)
+{
+    if (cap == 0)
+        return;
+    buf[0] = 0;
+    size_t off = 0;
+    if (u->verdict == RULES_VERDICT_NOT_SEEN) {
+        add(buf, cap, &off, "%s: not seen, cannot judge%s%s", u->unit_id, u->why[0] ? ": " : ".", u->why);
+        return;
+    }
+    const char *dir = u->direction ? u->direction : "";
+    add(buf, cap, &off, "%s: %s%s%s", u->unit_id, rules_move_word(u->move), dir[0] ? " " : "", dir);
+    if (u->verdict == RULES_VERDICT_CANNOT_TELL) {
+        add(buf, cap, &off, ", cannot tell: %s",
+            u->why[0] ? u->why : "the evidence allows both a legal and an illegal placement");
+        add_farthest(u, before, after, buf, cap, &off);
+        return;
+    }
+    if (u->verdict == RULES_VERDICT_ILLEGAL && u->n_violations) {
+        add(buf, cap, &off, ", ILLEGAL: %s", u->violations[0].message);
+        add_measured(u, &u->violations[0], before, after, buf, cap, &off);
+        if (u->n_violations > 1)
+            add(buf, cap, &off, " (and %zu more rule%s broken)", u->n_violations - 1,
+                u->n_violations == 2 ? "" : "s");
+        return;
+    }
+    char how[RULES_WORDS_MAX / 2];
+    rules_words_path(u, how, sizeof how);
+    if (how[0])
+        add(buf, cap, &off, " (%s)", how);
+    add(buf, cap, &off, ", %s", u->verdict == RULES_VERDICT_ILLEGAL ? "ILLEGAL" : "legal");
+    add_farthest(u, before, after, buf, cap, &off);
+}

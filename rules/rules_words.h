@@ -1,0 +1,54 @@
+/*
+ * rules_words: a judged unit's call in one sentence, for people, with the
+ * +/- of what it measured: the one function every place that describes a
+ * move takes its words from (the terminal's report of `referee` and
+ * `check`, the report's JSON, the watch's event log, subtitles and venue
+ * feed, the overlay's path words). Pure C, in rules/ so that every folder
+ * above (overlay, venue, watch, referee) can include it without a cycle;
+ * referee/ref_words.h hands it on to the programs.
+ *
+ *   "knights: advance forward (forward 2.99\", wheel 0.62\" about the left front corner (12.1 deg left)),
+ *    legal [knights-3 moved 3.53\" ± 0.02\", limit 8.00\"]"
+ *   "spears: march, ILLEGAL: Model spears-7 ends 10.38\" from where it started, farther than its March
+ *    Rate of 10.00\". [measured 10.38\" ± 0.02\", limit 10.00\"]"
+ *   "spears: advance, cannot tell: spears-9, spears-10 ... [spears-9 moved 4.98\" ± 0.05\", limit 5.00\"]"
+ *   "archers: not seen, cannot judge: unit archers: not seen in the after picture, cannot judge"
+ *
+ * One rule hides the path's tiny steps (the search's vanishing wheels that
+ * match an end pose exactly): a step is left out when what it would print
+ * is zero, a length under 0.005" (it reads 0.00"), a pivot under 0.05 deg.
+ * The JSON's "path" keeps every step.
+ *
+ * The +/- is rules_plusminus.h's (as the pictures print it), shown when it
+ * is at least 0.005"; without the two snapshots (NULL) there is none.
+ *
+ * How to use:
+ *   char s[RULES_WORDS_MAX];
+ *   rules_words_call(&report.units[i], before, after, s, sizeof s);
+ *   char how[RULES_WORDS_MAX];
+ *   rules_words_path(&report.units[i], how, sizeof how);   // "forward 5.00\", wheel 2.24\" ..." or ""
+ */
+#ifndef RULES_WORDS_H
+#define RULES_WORDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rules_path.h"
+#include "rules_report.h"
+#include "rules_snapshot.h"
+
+/* Room for any sentence rules_words_call writes (longer ones are cut, never overrun). */
+#define RULES_WORDS_MAX 1024
+
+/* The one rule for tiny steps: true when the step is worth reading. */
+bool rules_words_step_shown(const rules_step *s);
+/* The path's steps worth reading, ", "-joined; "" when the unit has no path or none is worth reading. */
+void rules_words_path(const rules_unit_report *u, char *buf, size_t cap);
+/* A length with its +/-: "3.53\" ± 0.02\"", or "3.53\"" when pm is NAN or under 0.005". */
+void rules_words_length(double mm, double pm_mm, char *buf, size_t cap);
+/* The call on one unit in one sentence (see above); before/after may be NULL (then no +/-). */
+void rules_words_call(const rules_unit_report *u, const rules_snapshot *before, const rules_snapshot *after,
+                      char *buf, size_t cap);
+
+#endif
