@@ -192,12 +192,48 @@ static int check_feed_opts(const feed_opts *o)
 #endif
 }
 
-int cmd_watch(int argc, char **argv)
+/* The event log and the subtitles beside the recording (FILE.events.jsonl, FILE.vtt) unless given; bufs of `cap`. */
+static void beside_recording(watch_session_config *cfg, char *jsonl_buf, char *vtt_buf, size_t cap)
 {
+    if (cfg->record_path && !cfg->log_path) {
+        sibling(cfg->record_path, ".events.jsonl", jsonl_buf, cap);
+        cfg->log_path = jsonl_buf;
+    }
+    if (cfg->record_path && !cfg->vtt_path) {
+        sibling(cfg->record_path, ".vtt", vtt_buf, cap);
+        cfg->vtt_path = vtt_buf;
+    }
+}
+
+/* Ctrl-C and kill end the watch cleanly (the recording is closed); a judge's page going away does not. */
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+/* What the command line says: the session's and the camera's configurations, the files, the feed. */
+typedef struct watch_args {
     watch_session_config cfg;
-    watch_session_config_default(&cfg);
     cap_source_config ccfg;
-    cap_source_config_default(&ccfg);
+    const char *source, *calib_path, *roster_path, *control, *size, *table_path;
+    feed_opts feed;
+    int with_feed; /* 1: attach the venue feed */
+} watch_args;
+
+/* argv into *a: 0, or CLI_DONE (the help was printed) or CLI_ERROR (a message was). */
+static int watch_args_parse(int argc, char **argv, watch_args *a)
+{
+    memset(a, 0, sizeof *a);
+    watch_session_config_default(&a->cfg);
+    cap_source_config_default(&a->ccfg);
+    watch_session_config cfg = a->cfg;
+    cap_source_config ccfg = a->ccfg;
     const char *source = NULL, *calib_path = NULL, *roster_path = NULL, *control = NULL, *size = NULL,
                *table_path = NULL;
     double settle = cfg.tracker.settle_ms, jitter = cfg.tracker.jitter_mm, fps = ccfg.fps, timeout = ccfg.timeout_ms;
@@ -258,24 +294,42 @@ int cmd_watch(int argc, char **argv)
     };
     int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
     if (n_pos < 0)
-        return cli_status(n_pos);
+        return n_pos;
     if (split_table_args(&tables, &table_path, &feed.table) < 0)
-        return EXIT_BAD_INPUT;
+        return CLI_ERROR;
     const int with_feed = check_feed_opts(&feed);
     if (with_feed < 0)
-        return EXIT_BAD_INPUT;
+        return CLI_ERROR;
     const char *missing = table_path ? NULL
                           : !source ? "--source SRC (or --table T.json)"
                           : !calib_path ? "--calib C.json (or --table T.json)"
                           : !roster_path ? "--roster R.json (or --table T.json)" : NULL;
     if (missing) {
         fprintf(stderr, "tableref watch: missing %s (try --help)\n", missing);
-        return EXIT_BAD_INPUT;
+        return CLI_ERROR;
     }
     cfg.tracker.settle_ms = settle, cfg.tracker.jitter_mm = jitter;
     ccfg.fps = fps, ccfg.timeout_ms = (int)timeout;
     cfg.projector = projector, cfg.realtime = realtime, cfg.quiet = quiet, cfg.replace = replace;
     cfg.source = source, cfg.calib_path = calib_path, cfg.roster_path = roster_path;
+    *a = (watch_args){cfg, ccfg, source, calib_path, roster_path, control, size, table_path, feed, with_feed};
+    return 0;
+}
+
+int cmd_watch(int argc, char **argv)
+{
+    watch_args a;
+    int r = watch_args_parse(argc, argv, &a);
+    if (r < 0)
+        return cli_status(r);
+    watch_session_config cfg = a.cfg;
+    cap_source_config ccfg = a.ccfg;
+    const char *source = a.source, *calib_path = a.calib_path, *roster_path = a.roster_path, *control = a.control,
+               *size = a.size, *table_path = a.table_path;
+#if TABLEREF_HAVE_VENUE
+    const feed_opts feed = a.feed;
+    const int with_feed = a.with_feed;
+#endif
 
     base_error err;
     table_file table = {0};
@@ -307,14 +361,7 @@ int cmd_watch(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     char jsonl_buf[4096], vtt_buf[4096];
-    if (cfg.record_path && !cfg.log_path) {
-        sibling(cfg.record_path, ".events.jsonl", jsonl_buf, sizeof jsonl_buf);
-        cfg.log_path = jsonl_buf;
-    }
-    if (cfg.record_path && !cfg.vtt_path) {
-        sibling(cfg.record_path, ".vtt", vtt_buf, sizeof vtt_buf);
-        cfg.vtt_path = vtt_buf;
-    }
+    beside_recording(&cfg, jsonl_buf, vtt_buf, sizeof jsonl_buf);
 
     if (table_path) {
         roster = table.roster;
@@ -335,13 +382,7 @@ int cmd_watch(int argc, char **argv)
     if (with_feed && attach_feed(s, &feed) < 0)
         goto done;
 #endif
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    catch_signals();
     rc = watch_session_run(s, cap, &g_stop);
 done:
     watch_session_free(s);
