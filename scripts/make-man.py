@@ -127,7 +127,9 @@ def write_man(exe, path, version):
     lines += [
         ".SH EXIT STATUS",
         "0 legal or done, 1 a rule was broken (or, for the set-up commands, done but",
-        "incomplete: what is missing is said), 2 bad input or usage.",
+        "incomplete: what is missing is said), 2 bad input or usage, 3 (watch) the",
+        "camera or recording was lost mid-game. A number outside its option's range",
+        "(shown beside the option) is bad input.",
         ".SH FILES",
         "The JSON formats (snapshot, report, roster, calibration, table file) are",
         "described in",
