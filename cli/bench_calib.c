@@ -26,28 +26,23 @@ static double now_s(void)
 int bench_calib(int argc, char **argv)
 {
     double dist_mm = 1400, seed = 7;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        int r;
-        if ((r = cli_value(argc, argv, &i, "--table-distance-mm", &v)) != 0) {
-            if (r < 0 || cli_number("--table-distance-mm", v, &dist_mm) < 0)
-                return EXIT_BAD_INPUT;
-        } else if ((r = cli_value(argc, argv, &i, "--seed", &v)) != 0) {
-            if (r < 0 || cli_number("--seed", v, &seed) < 0)
-                return EXIT_BAD_INPUT;
-        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            printf("usage: tableref bench calib [--table-distance-mm 1400] [--seed 7]\n\n"
-                   "Renders 20 photos of the A4 AprilTag target taken by a known 1280x960 camera\n"
-                   "(fx 1100, fy 1104, k1 -0.14, k2 0.09), calibrates from the first 3, 5, 10\n"
-                   "and 20 of them with and without a distortion model, and prints each result's\n"
-                   "error against the truth, in pixels and in mm on a board seen from the given\n"
-                   "distance (board pose fitted from 4 reference tags, as `calibrate board` does).\n");
-            return 0;
-        } else {
-            fprintf(stderr, "tableref bench calib: unexpected argument '%s'\n", argv[i]);
-            return EXIT_BAD_INPUT;
-        }
-    }
+    static const cli_doc doc = {
+        "bench calib",
+        "usage: tableref bench calib [--table-distance-mm 1400] [--seed 7]\n\n"
+        "Renders 20 photos of the A4 AprilTag target taken by a known 1280x960 camera\n"
+        "(fx 1100, fy 1104, k1 -0.14, k2 0.09), calibrates from the first 3, 5, 10\n"
+        "and 20 of them with and without a distortion model, and prints each result's\n"
+        "error against the truth, in pixels and in mm on a board seen from the given\n"
+        "distance (board pose fitted from 4 reference tags, as `calibrate board` does).\n\n",
+        NULL,
+    };
+    const cli_opt opts[] = {
+        CLI_NUMBER("--table-distance-mm", &dist_mm, "D", 100, 20000, "camera to board (1400)"),
+        CLI_WHOLE("--seed", &seed, "N", 0, 4294967295.0, "the views' random seed (7)"),
+    };
+    int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
+    if (n_pos < 0)
+        return cli_status(n_pos);
     base_error err;
     calib_file cam;
     memset(&cam, 0, sizeof cam);

@@ -367,43 +367,37 @@ static rules_snapshot *render_detect(const ds_scene *s, const vis_roster *roster
     return snap;
 }
 
-static void help(FILE *out)
-{
-    fprintf(out, "usage: tableref bench formation [--tables N] [--seed S] [--light] [--verbose] [--plain]\n"
-                 "                                [--write DIR]\n"
-                 "\n"
-                 "Renders N (default 3) crowded before/after tables at 4056x3040 and prints\n"
-                 "how many models are placed within 5 mm, wrong ids, unseen units, and the\n"
-                 "calls on the moves (one legal 4.5\" Advance, one illegal 11\" March per\n"
-                 "table). --plain judges with rules_move_check alone (no hypotheses, no\n"
-                 "uncertainty), as before rules_robust. --light: smaller figures, few spears,\n"
-                 "one hand (most tags readable). --write DIR writes table k's scenes\n"
-                 "to DIR/table-k instead.\n");
-}
+static const cli_doc doc = {
+    "bench formation",
+    "usage: tableref bench formation [--tables N] [--seed S] [--light] [--verbose] [--plain]\n"
+    "                                [--write DIR]\n"
+    "\n"
+    "Renders N (default 3) crowded before/after tables at 4056x3040 and prints\n"
+    "how many models are placed within 5 mm, wrong ids, unseen units, and the\n"
+    "calls on the moves (one legal 4.5\" Advance, one illegal 11\" March per\n"
+    "table).\n"
+    "\n",
+    NULL,
+};
 
 int bench_formation(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        help(stdout);
-        return 0;
-    }
     double tables = 3, seed = 1;
     int verbose = 0, plain = 0, light = 0;
     const char *write_dir = NULL;
     const cli_opt opts[] = {
-        {"--tables", CLI_OPT_NUMBER, &tables, 0},
-        {"--seed", CLI_OPT_NUMBER, &seed, 0},
-        {"--verbose", CLI_OPT_FLAG, &verbose, 1},
-        {"--plain", CLI_OPT_FLAG, &plain, 1},
-        {"--light", CLI_OPT_FLAG, &light, 1},
-        {"--write", CLI_OPT_STRING, &write_dir, 0},
+        CLI_WHOLE("--tables", &tables, "N", 1, 20, "tables rendered (3)"),
+        CLI_WHOLE("--seed", &seed, "S", 0, 4294967295.0, "the first table's seed (1)"),
+        CLI_FLAG("--verbose", &verbose, 1, "every model's figures"),
+        CLI_FLAG("--plain", &plain, 1,
+                 "judge with rules_move_check alone (no hypotheses, no\n"
+                 "uncertainty), as before rules_robust"),
+        CLI_FLAG("--light", &light, 1, "smaller figures, few spears, one hand (most tags readable)"),
+        CLI_STRING("--write", &write_dir, "DIR", "write table k's scenes to DIR/table-k instead"),
     };
-    if (cli_parse("bench formation", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), NULL, 0) < 0)
-        return EXIT_BAD_INPUT;
-    if (tables < 1 || tables > 20) {
-        fprintf(stderr, "tableref bench formation: --tables: 1..20\n");
-        return EXIT_BAD_INPUT;
-    }
+    int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
+    if (n_pos < 0)
+        return cli_status(n_pos);
     base_error err = {{0}};
     placed_tally all = {0};
     verdict_tally vt = {0};

@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cli_args.h"
 #include "commands.h"
 #include "rules_json.h"
 #include "vis_roster.h"
@@ -133,11 +134,13 @@ static void time_roster(const char *what, const char *text, int reps)
 
 int bench_formats(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        printf("usage: tableref bench formats\n\nTimes the strict snapshot and roster readers on the largest "
-               "files (best of 3,\nJSON parsing included).\n");
-        return 0;
-    }
+    static const cli_doc doc = {"bench formats",
+                                "usage: tableref bench formats\n\nTimes the strict snapshot and roster readers on "
+                                "the largest files (best of 3,\nJSON parsing included).\n",
+                                NULL};
+    int n_pos = cli_parse(&doc, argc, argv, NULL, 0, NULL, 0);
+    if (n_pos < 0)
+        return cli_status(n_pos);
     char *a = snapshot_text(10000, 10, 0), *b = snapshot_text(10000, 10, 1);
     char *c = roster_text("tagStandard41h12", 211, 10), *d = roster_text("tag36h11", 10000, 10);
     if (!a || !b || !c || !d) {

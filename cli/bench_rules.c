@@ -382,48 +382,25 @@ static int bench_beyond(int n)
     return 0;
 }
 
+static const cli_doc doc = {"bench rules", "usage: tableref bench rules [--iterations N] [--seconds S]\n", NULL};
+
 int bench_rules(int argc, char **argv)
 {
-    double iterations = 2000, budget_s = 0.5, only_models = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        int r = cli_value(argc, argv, &i, "--iterations", &v);
-        if (r < 0 || (r > 0 && cli_number("--iterations", v, &iterations) < 0))
-            return EXIT_BAD_INPUT;
-        if (r > 0)
-            continue;
-        r = cli_value(argc, argv, &i, "--seconds", &v);
-        if (r < 0 || (r > 0 && (cli_number("--seconds", v, &budget_s) < 0 || budget_s <= 0)))
-            return EXIT_BAD_INPUT;
-        if (r > 0)
-            continue;
-        r = cli_value(argc, argv, &i, "--runs", &v);
-        double runs = 0;
-        if (r < 0 || (r > 0 && (cli_number("--runs", v, &runs) < 0 || runs < 1)))
-            return EXIT_BAD_INPUT;
-        if (r > 0) {
-            fixed_runs = (int)runs;
-            continue;
-        }
-        r = cli_value(argc, argv, &i, "--models", &v);
-        if (r < 0 || (r > 0 && cli_number("--models", v, &only_models) < 0))
-            return EXIT_BAD_INPUT;
-        if (r > 0)
-            continue;
-        if (strcmp(argv[i], "--packed") == 0) {
-            only_packed = true;
-            continue;
-        }
-        if (r == 0) {
-            printf("usage: tableref bench rules [--iterations N] [--seconds S]\n"
-                   "  --iterations N  repetitions of the path search and route figures (2000)\n"
-                   "  --seconds S     time spent on each full-check figure (0.5)\n"
-                   "  --models N      only the growth line for N models (100, 300, 1000 or 3000)\n"
-                   "  --packed        with --models 1000: the 1000 models packed on 72\" x 48\"\n"
-                   "  --runs N        exactly N checks per figure instead of a time budget (callgrind)\n");
-            return strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 ? 0 : EXIT_BAD_INPUT;
-        }
-    }
+    double iterations = 2000, budget_s = 0.5, only_models = 0, runs = 0;
+    int packed = 0;
+    const cli_opt opts[] = {
+        CLI_WHOLE("--iterations", &iterations, "N", 1, 1e7, "repetitions of the path search and route figures (2000)"),
+        CLI_NUMBER("--seconds", &budget_s, "S", 0.001, 3600, "time spent on each full-check figure (0.5)"),
+        CLI_WHOLE("--models", &only_models, "N", 1, 100000, "only the growth line for N models (100, 300, 1000 or 3000)"),
+        CLI_FLAG("--packed", &packed, 1, "with --models 1000: the 1000 models packed on 72\" x 48\""),
+        CLI_WHOLE("--runs", &runs, "N", 1, 1e6, "exactly N checks per figure instead of a time budget (callgrind)"),
+    };
+    int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
+    if (n_pos < 0)
+        return cli_status(n_pos);
+    only_packed = packed;
+    if (runs > 0)
+        fixed_runs = (int)runs;
     if (only_models > 0)
         return bench_growth(budget_s, only_models);
     int rc = bench_growth(budget_s, 0);

@@ -337,31 +337,31 @@ static double proc_cpu_s(pid_t pid)
     return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
 }
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: tableref bench venue [--tables N] [--seconds S] [--settle-s S] [--subscribers K]\n"
-                 "                            [--illegal-share F] [--broker HOST[:PORT]]\n\n"
-                 "N tables (100) each settle every S seconds (5, +-50 %%) for S seconds (30) through one\n"
-                 "Mosquitto broker (started on loopback unless --broker), K judge pages (2) taking\n"
-                 "everything at QoS 1; a share F (0.2) of the calls are illegal and raise an alert.\n");
-}
+static const cli_doc doc = {
+    "bench venue",
+    "usage: tableref bench venue [--tables N] [--seconds S] [--settle-s S] [--subscribers K]\n"
+    "                            [--illegal-share F] [--broker HOST[:PORT]]\n\n"
+    "N tables (100) each settle every S seconds (5, +-50 %) for S seconds (30) through one\n"
+    "Mosquitto broker (started on loopback unless --broker), K judge pages (2) taking\n"
+    "everything at QoS 1; a share F (0.2) of the calls are illegal and raise an alert.\n\n",
+    NULL,
+};
 
+/* The options into *c and *broker: cli_parse's answer. */
 static int parse(int argc, char **argv, bench_cfg *c, const char **broker)
 {
     double tables = c->tables, seconds = c->seconds, subs = c->subscribers;
-    cli_opt opts[] = {
-        {"--tables", CLI_OPT_NUMBER, &tables, 0},       {"--seconds", CLI_OPT_NUMBER, &seconds, 0},
-        {"--settle-s", CLI_OPT_NUMBER, &c->settle_s, 0}, {"--subscribers", CLI_OPT_NUMBER, &subs, 0},
-        {"--illegal-share", CLI_OPT_NUMBER, &c->illegal_share, 0}, {"--broker", CLI_OPT_STRING, broker, 0},
+    const cli_opt opts[] = {
+        CLI_WHOLE("--tables", &tables, "N", 1, 1000, "tables (100)"),
+        CLI_NUMBER("--seconds", &seconds, "S", 1, 3600, "how long the run lasts (30)"),
+        CLI_NUMBER("--settle-s", &c->settle_s, "S", 0.2, 3600, "each table settles every S seconds (5, +-50 %)"),
+        CLI_WHOLE("--subscribers", &subs, "K", 1, 50, "judge pages taking everything at QoS 1 (2)"),
+        CLI_NUMBER("--illegal-share", &c->illegal_share, "F", 0, 1, "the share of illegal calls (0.2)"),
+        CLI_STRING("--broker", broker, "HOST[:PORT]", "a running broker (default: one started on loopback)"),
     };
-    if (cli_parse("bench venue", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), NULL, 0) < 0)
-        return -1;
-    if (tables < 1 || tables > 1000 || seconds < 1 || seconds > 3600 || subs < 1 || subs > 50 ||
-        !(c->settle_s >= 0.2) || !(c->illegal_share >= 0 && c->illegal_share <= 1)) {
-        fprintf(stderr, "bench venue: --tables 1..1000, --seconds 1..3600, --subscribers 1..50, "
-                        "--settle-s >= 0.2 and --illegal-share 0..1 expected\n");
-        return -1;
-    }
+    int r = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
+    if (r < 0)
+        return r;
     c->tables = (int)tables;
     c->seconds = (int)seconds;
     c->subscribers = (int)subs;
@@ -517,14 +517,11 @@ static void report(run *r, const bench_cfg *c, double cpu_s, double wall_s)
 
 int bench_venue(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        usage(stdout);
-        return 0;
-    }
     bench_cfg c = {100, 2, 30, 5.0, 0.2};
     const char *broker = NULL;
-    if (parse(argc, argv, &c, &broker) < 0)
-        return EXIT_BAD_INPUT;
+    int r_parse = parse(argc, argv, &c, &broker);
+    if (r_parse < 0)
+        return cli_status(r_parse);
     run r = {0};
     venue_config cfg;
     int rc = start(&r, &c, broker, &cfg);

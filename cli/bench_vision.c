@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "bench_vision_stock.h"
+#include "cli_args.h"
 #include "commands.h"
 #include "cvshim.h"
 #include "ds_hard.h"
@@ -312,91 +313,91 @@ static void print_set(const set_result *r)
                r->unmoved_called, r->not_seen, r->march_caught);
 }
 
+static const char *const help_text =
+    "usage: tableref bench vision [--set normal|hard|all] [--frames N] [--tables K,..] [--reps N]\n"
+    "                             [--seed S] [--crop WxH+X+Y] [--no-pairs]\n"
+    "                             [--decimate D] [--sigma S] [--max-hamming H]\n\n"
+    "Renders the normal set (N frames, default 3, of 4056x3040 tables with 250 tags of\n"
+    "16 mm, classic renderer) and the hard set (tables 1-%d of datasets/hard: ~250\n"
+    "mixed models, 16-32 mm tags, leaning figures, hands, 7-15 deg tilt, k1 -0.1..-0.3,\n"
+    "Bayer sensor, colour JPEG 92), and reports for each set separately:\n"
+    "  - tags at least 90%% visible read, and wrong reads, by tableref (the whole\n"
+    "    pipeline, vis_detector_run_tags) and by stock apriltag 3.3 in a sweep of\n"
+    "    decimate 1, 1.5, 2 x quad_sigma 0, 0.4, 0.8; times side by side, 2 threads\n"
+    "    each, detectors and decode tables built before timing, best of --reps runs;\n"
+    "  - the speed ratio against the fastest stock configuration that reads at least\n"
+    "    as many of those tags as tableref (or none);\n"
+    "  - models placed within 5 mm of all models, and of those no hand hides; wrong\n"
+    "    ids; p99 centre error; facing p99 (datasets/ds_score.h);\n"
+    "  - hard set: each table's before/after pair (a 4.5\" advance at Advance 5\", an\n"
+    "    11\" march at March 10\", nothing else moved) judged as `tableref referee` does.\n"
+    "--crop renders only that part of each hard table (quick runs). --decimate,\n"
+    "--sigma and --max-hamming override tableref's tuned tag detector.\n"
+    "Prints figures; it is not a test.\n\n";
+
+/* "1,3" into o->tables; -1 with a message when it is not such a list. */
+static int parse_tables(const char *text, options *o)
+{
+    o->n_tables = 0;
+    for (const char *p = text; *p && o->n_tables < 8;) {
+        o->tables[o->n_tables++] = (int)strtol(p, (char **)&p, 10);
+        if (*p == ',')
+            p++;
+        else if (*p)
+            return fprintf(stderr, "tableref bench vision: --tables takes a list like 1,3\n"), -1;
+    }
+    return 0;
+}
+
+/* The options into *o: a count of positionals (0), or CLI_DONE / CLI_ERROR as cli_parse answers. */
 static int parse(int argc, char **argv, options *o)
 {
     *o = (options){.normal = 1, .hard = 1, .frames = 3, .reps = 2, .pairs = 1, .seed = 1, .decimate = 0,
                    .sigma = -1, .hamming = -1};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--set") == 0 && v) {
-            o->normal = strcmp(v, "normal") == 0 || strcmp(v, "all") == 0;
-            o->hard = strcmp(v, "hard") == 0 || strcmp(v, "all") == 0;
-            if (!o->normal && !o->hard)
-                return fprintf(stderr, "tableref bench vision: --set takes normal, hard or all\n"), -1;
-            i++;
-        } else if (strcmp(a, "--frames") == 0 && v)
-            o->frames = atoi(argv[++i]);
-        else if (strcmp(a, "--reps") == 0 && v)
-            o->reps = atoi(argv[++i]);
-        else if (strcmp(a, "--seed") == 0 && v)
-            o->seed = (unsigned)atoi(argv[++i]);
-        else if (strcmp(a, "--tables") == 0 && v) {
-            o->n_tables = 0;
-            for (const char *p = argv[++i]; *p && o->n_tables < 8;) {
-                o->tables[o->n_tables++] = (int)strtol(p, (char **)&p, 10);
-                if (*p == ',')
-                    p++;
-                else if (*p)
-                    return fprintf(stderr, "tableref bench vision: --tables takes a list like 1,3\n"), -1;
-            }
-        } else if (strcmp(a, "--crop") == 0 && v)
-            o->crop = argv[++i];
-        else if (strcmp(a, "--no-pairs") == 0)
-            o->pairs = 0;
-        else if (strcmp(a, "--decimate") == 0 && v)
-            o->decimate = atof(argv[++i]);
-        else if (strcmp(a, "--sigma") == 0 && v)
-            o->sigma = atof(argv[++i]);
-        else if (strcmp(a, "--max-hamming") == 0 && v)
-            o->hamming = atoi(argv[++i]);
-        else
-            return fprintf(stderr, "tableref bench vision: unexpected argument '%s' (try --help)\n", a), -1;
+    char head[2048];
+    snprintf(head, sizeof head, help_text, ds_hard_preset_count());
+    const cli_doc doc = {"bench vision", head, NULL};
+    const char *set = NULL, *tables = NULL;
+    double frames = o->frames, reps = o->reps, seed = o->seed, hamming = o->hamming;
+    const cli_opt opts[] = {
+        CLI_CHOICE("--set", &set, "SET", "normal hard all", "normal, hard or all (default all)"),
+        CLI_WHOLE("--frames", &frames, "N", 1, 100, "frames of the normal set (3)"),
+        CLI_STRING("--tables", &tables, "K,..", "the hard set's tables (default: all)"),
+        CLI_WHOLE("--reps", &reps, "N", 1, 20, "runs per frame, the best kept (2)"),
+        CLI_WHOLE("--seed", &seed, "S", 0, 4294967295.0, "the normal set's first seed (1)"),
+        CLI_STRING("--crop", &o->crop, "WxH+X+Y", "render only that part of each hard table"),
+        CLI_FLAG("--no-pairs", &o->pairs, 0, "skip the hard set's before/after pairs"),
+        CLI_NUMBER("--decimate", &o->decimate, "D", 1, 8, "tableref's tag detector: quad decimation"),
+        CLI_NUMBER("--sigma", &o->sigma, "S", 0, 10, "tableref's tag detector: blur before the search"),
+        CLI_WHOLE("--max-hamming", &hamming, "H", 0, 3, "tableref's tag detector: bits corrected"),
+    };
+    int r = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
+    if (r < 0)
+        return r;
+    o->frames = (int)frames, o->reps = (int)reps, o->seed = (unsigned)seed, o->hamming = (int)hamming;
+    if (set) {
+        o->normal = strcmp(set, "normal") == 0 || strcmp(set, "all") == 0;
+        o->hard = strcmp(set, "hard") == 0 || strcmp(set, "all") == 0;
+        if (!o->normal && !o->hard)
+            return fprintf(stderr, "tableref bench vision: --set takes normal, hard or all\n"), CLI_ERROR;
     }
+    if (tables && parse_tables(tables, o) < 0)
+        return CLI_ERROR;
     if (o->n_tables == 0)
         for (int k = 1; k <= ds_hard_preset_count(); k++)
             o->tables[o->n_tables++] = k;
     for (int k = 0; k < o->n_tables; k++)
         if (o->tables[k] < 1 || o->tables[k] > ds_hard_preset_count())
-            return fprintf(stderr, "tableref bench vision: hard tables are 1..%d\n", ds_hard_preset_count()), -1;
-    if (o->frames < 1 || o->frames > 100 || o->reps < 1 || o->reps > 20)
-        return fprintf(stderr, "tableref bench vision: --frames 1..100, --reps 1..20\n"), -1;
+            return fprintf(stderr, "tableref bench vision: hard tables are 1..%d\n", ds_hard_preset_count()), CLI_ERROR;
     return 0;
-}
-
-static void usage(void)
-{
-    printf("usage: tableref bench vision [--set normal|hard|all] [--frames N] [--tables K,..] [--reps N]\n"
-           "                             [--seed S] [--crop WxH+X+Y] [--no-pairs]\n"
-           "                             [--decimate D] [--sigma S] [--max-hamming H]\n\n"
-           "Renders the normal set (N frames, default 3, of 4056x3040 tables with 250 tags of\n"
-           "16 mm, classic renderer) and the hard set (tables 1-%d of datasets/hard: ~250\n"
-           "mixed models, 16-32 mm tags, leaning figures, hands, 7-15 deg tilt, k1 -0.1..-0.3,\n"
-           "Bayer sensor, colour JPEG 92), and reports for each set separately:\n"
-           "  - tags at least 90%% visible read, and wrong reads, by tableref (the whole\n"
-           "    pipeline, vis_detector_run_tags) and by stock apriltag 3.3 in a sweep of\n"
-           "    decimate 1, 1.5, 2 x quad_sigma 0, 0.4, 0.8; times side by side, 2 threads\n"
-           "    each, detectors and decode tables built before timing, best of --reps runs;\n"
-           "  - the speed ratio against the fastest stock configuration that reads at least\n"
-           "    as many of those tags as tableref (or none);\n"
-           "  - models placed within 5 mm of all models, and of those no hand hides; wrong\n"
-           "    ids; p99 centre error; facing p99 (datasets/ds_score.h);\n"
-           "  - hard set: each table's before/after pair (a 4.5\" advance at Advance 5\", an\n"
-           "    11\" march at March 10\", nothing else moved) judged as `tableref referee` does.\n"
-           "--crop renders only that part of each hard table (quick runs). --decimate,\n"
-           "--sigma and --max-hamming override tableref's tuned tag detector.\n"
-           "Prints figures; it is not a test.\n",
-           ds_hard_preset_count());
 }
 
 int bench_vision(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        usage();
-        return 0;
-    }
     options o;
-    if (parse(argc, argv, &o) < 0)
-        return EXIT_BAD_INPUT;
+    int r = parse(argc, argv, &o);
+    if (r < 0)
+        return cli_status(r);
     printf("tableref bench vision: 2 threads on both sides, stock detectors and decode tables built before "
            "timing, best of %d runs per frame\n",
            o.reps);

@@ -69,35 +69,30 @@ static base_vec2 advance_unit(rules_snapshot *s, size_t ui, double mm)
 
 int bench_watch(int argc, char **argv)
 {
+    static const cli_doc doc = {"bench watch", "usage: tableref bench watch [--moves N] [--full-frame] [--set hard[:K]]\n",
+                                NULL};
     int moves = 3, hard = 0;
     bool full = false;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        if (strcmp(argv[i], "--full-frame") == 0) {
-            full = true;
-            continue;
-        }
-        if (strncmp(argv[i], "--set=hard", 10) == 0 ||
-            (strcmp(argv[i], "--set") == 0 && i + 1 < argc && strncmp(argv[i + 1], "hard", 4) == 0)) {
-            const char *h = argv[i][5] == '=' ? argv[i] + 6 : argv[++i];
-            hard = h[4] == ':' ? atoi(h + 5) : 1;
-            if (hard >= 1 && hard <= 4 && (h[4] == 0 || h[4] == ':'))
-                continue;
-            fprintf(stderr, "tableref bench watch: --set: hard or hard:1 .. hard:4, not %s\n", h);
+    double n_moves = 3;
+    int full_frame = 0;
+    const char *set = NULL;
+    const cli_opt opts[] = {
+        CLI_WHOLE("--moves", &n_moves, "N", 1, 20, "moves played (3)"),
+        CLI_FLAG("--full-frame", &full_frame, 1,
+                 "detect on the whole settle frame (no regions of interest), for comparison"),
+        CLI_CHOICE("--set", &set, "hard[:K]", "hard",
+                   "play hard table K (1-4) of the hard set instead of the classic table"),
+    };
+    int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
+    if (n_pos < 0)
+        return cli_status(n_pos);
+    moves = (int)n_moves, full = full_frame;
+    if (set) {
+        hard = set[4] == ':' ? atoi(set + 5) : 1;
+        if (strncmp(set, "hard", 4) != 0 || (set[4] != 0 && set[4] != ':') || hard < 1 || hard > 4) {
+            fprintf(stderr, "tableref bench watch: --set: hard or hard:1 .. hard:4, not %s\n", set);
             return EXIT_BAD_INPUT;
         }
-        int r = cli_value(argc, argv, &i, "--moves", &v);
-        double n;
-        if (r < 0)
-            return EXIT_BAD_INPUT;
-        if (r > 0 && cli_number("--moves", v, &n) == 0 && n >= 1 && n <= 20) {
-            moves = (int)n;
-            continue;
-        }
-        fprintf(stderr, "usage: tableref bench watch [--moves N] [--full-frame] [--set hard[:K]]\n"
-                        "--full-frame detects on the whole settle frame (no regions of interest), for comparison.\n"
-                        "--set hard:K plays hard table K (1-4) of the hard set instead of the classic table.\n");
-        return strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 ? 0 : EXIT_BAD_INPUT;
     }
     base_error err;
     ds_hard_table *ht = NULL;

@@ -1,13 +1,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_args.h"
 #include "commands.h"
 
-static const struct {
-    const char *area;
-    int (*run)(int, char **);
-    const char *what;
-} benches[] = {
+static const cli_step benches[] = {
     {"rules", bench_rules, "full-board move checks and the wheel-path search"},
 #if TABLEREF_HAVE_VISION
     {"vision", bench_vision, "tags and models read against the truth, speed against a stock apriltag sweep (normal and hard sets)"},
@@ -21,18 +18,13 @@ static const struct {
 #endif
 };
 
+static const cli_doc doc = {
+    "bench",
+    "usage: tableref bench AREA [OPTIONS]\n\nPrints measured figures; it is not a test.\n\n",
+    NULL,
+};
+
 int cmd_bench(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-        FILE *out = argc < 2 ? stderr : stdout;
-        fprintf(out, "usage: tableref bench AREA [OPTIONS]\n\nPrints measured figures; it is not a test.\n\n");
-        for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
-            fprintf(out, "  %-8s %s\n", benches[i].area, benches[i].what);
-        return argc < 2 ? EXIT_BAD_INPUT : 0;
-    }
-    for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
-        if (strcmp(argv[1], benches[i].area) == 0)
-            return benches[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "tableref bench: unknown area '%s' (try --help)\n", argv[1]);
-    return EXIT_BAD_INPUT;
+    return cli_dispatch(&doc, benches, CLI_N(benches), argc, argv);
 }

@@ -15,43 +15,61 @@
 #include "media_image_read.h"
 #include "vis_roster.h"
 
-static void calibrate_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: tableref calibrate camera IMAGES... (--target TARGET.json | --chessboard COLSxROWS\n"
-            "                          --square-mm S) --out CALIB.json [options]\n"
-            "       tableref calibrate board IMAGE --calib CALIB.json --roster ROSTER.json [--out CALIB.json]\n"
-            "       tableref calibrate projector (--image CAMERA.jpg | --show) --calib CALIB.json\n"
-            "                          [--size WxH] [--pattern-out PATTERN.png] [--out CALIB.json]\n"
-            "\n"
-            "camera: intrinsics and lens distortion from 10-20 photos of the target\n"
-            "  (`tableref target`) or of a chessboard (COLSxROWS counts INNER corners).\n"
-            "  A view is rejected when the target is not found, has fewer than 12\n"
-            "  points, is seen more than --max-tilt-deg (70) off its normal, or\n"
-            "  reprojects 3x worse than the median view. Prints the RMS reprojection\n"
-            "  error, each parameter's standard deviation, the position error this\n"
-            "  uncertainty causes on the board at --table-distance-mm (1400), and\n"
-            "  which photos to take next.\n"
-            "  --fix-aspect      fy/fx fixed at 1 (square pixels)\n"
-            "  --zero-tangent    p1 = p2 = 0\n"
-            "  --k3              also fit k3 (wide-angle lenses)\n"
-            "  --no-distortion   a pure pinhole (for comparison)\n"
-            "  --keep-outliers   never reject a view for its reprojection error\n"
-            "\n"
-            "board: the board's pose from its reference tags (in the roster) in one\n"
-            "  overhead photo; prints each reference tag's residual in mm, warns when\n"
-            "  the board moved more than --moved-mm (2) since the pose in CALIB.json,\n"
-            "  and writes the new pose to --out (default: CALIB.json itself).\n"
-            "\n"
-            "projector: fits where projector pixels land on the board (a homography,\n"
-            "  RANSAC then least squares). The pattern (a grid of tags) is shown\n"
-            "  full-screen with --show (needs a display: --screen-x/--screen-y place\n"
-            "  the window on the projector, --wait-ms 1500 before the camera photo\n"
-            "  --image is read) or written with --pattern-out to show by other means.\n"
-            "  Reports the residual in mm on the table and stores the mapping in --out.\n"
-            "\n"
-            "Exit status: 0 done, 2 bad input, usage or a failed calibration.\n");
-}
+static const cli_doc doc = {
+    "calibrate",
+    "usage: tableref calibrate camera IMAGES... (--target TARGET.json | --chessboard COLSxROWS\n"
+    "                          --square-mm S) --out CALIB.json [options]\n"
+    "       tableref calibrate board IMAGE --calib CALIB.json --roster ROSTER.json [--out CALIB.json]\n"
+    "       tableref calibrate projector (--image CAMERA.jpg | --show) --calib CALIB.json\n"
+    "                          [--size WxH] [--pattern-out PATTERN.png] [--out CALIB.json]\n"
+    "\n"
+    "steps ('tableref calibrate STEP --help' describes one):\n",
+    "\nExit status: 0 done, 2 bad input, usage or a failed calibration.\n",
+};
+
+static const cli_doc camera_doc = {
+    "calibrate camera",
+    "usage: tableref calibrate camera IMAGES... (--target TARGET.json | --chessboard COLSxROWS\n"
+    "                          --square-mm S) --out CALIB.json [options]\n"
+    "\n"
+    "camera: intrinsics and lens distortion from 10-20 photos of the target\n"
+    "  (`tableref target`) or of a chessboard (COLSxROWS counts INNER corners).\n"
+    "  A view is rejected when the target is not found, has fewer than 12\n"
+    "  points, is seen more than --max-tilt-deg (70) off its normal, or\n"
+    "  reprojects 3x worse than the median view. Prints the RMS reprojection\n"
+    "  error, each parameter's standard deviation, the position error this\n"
+    "  uncertainty causes on the board at --table-distance-mm (1400), and\n"
+    "  which photos to take next.\n"
+    "\n",
+    "\nExit status: 0 done, 2 bad input, usage or a failed calibration.\n",
+};
+
+static const cli_doc board_doc = {
+    "calibrate board",
+    "usage: tableref calibrate board IMAGE --calib CALIB.json --roster ROSTER.json [--out CALIB.json]\n"
+    "\n"
+    "board: the board's pose from its reference tags (in the roster) in one\n"
+    "  overhead photo; prints each reference tag's residual in mm, warns when\n"
+    "  the board moved more than --moved-mm (2) since the pose in CALIB.json,\n"
+    "  and writes the new pose to --out (default: CALIB.json itself).\n"
+    "\n",
+    "\nExit status: 0 done, 2 bad input, usage or a failed calibration.\n",
+};
+
+static const cli_doc projector_doc = {
+    "calibrate projector",
+    "usage: tableref calibrate projector (--image CAMERA.jpg | --show) --calib CALIB.json\n"
+    "                          [--size WxH] [--pattern-out PATTERN.png] [--out CALIB.json]\n"
+    "\n"
+    "projector: fits where projector pixels land on the board (a homography,\n"
+    "  RANSAC then least squares). The pattern (a grid of tags) is shown\n"
+    "  full-screen with --show (needs a display: --screen-x/--screen-y place\n"
+    "  the window on the projector, --wait-ms 1500 before the camera photo\n"
+    "  --image is read) or written with --pattern-out to show by other means.\n"
+    "  Reports the residual in mm on the table and stores the mapping in --out.\n"
+    "\n",
+    "\nExit status: 0 done, 2 bad input, usage or a failed calibration.\n",
+};
 
 static int parse_size(const char *s, int *a, int *b)
 {
@@ -81,21 +99,24 @@ static int calibrate_camera(int argc, char **argv)
         return EXIT_BAD_INPUT;
     int fix_aspect = 0, zero_tangent = 0, k3 = 0, keep_outliers = 0, no_distortion = 0;
     const cli_opt opts[] = {
-        {"--target", CLI_OPT_STRING, &target_path, 0},
-        {"--chessboard", CLI_OPT_STRING, &chess, 0},
-        {"--square-mm", CLI_OPT_NUMBER, &square, 0},
-        {"--table-distance-mm", CLI_OPT_NUMBER, &dist_mm, 0},
-        {"--max-tilt-deg", CLI_OPT_NUMBER, &max_tilt, 0},
-        {"--out", CLI_OPT_STRING, &out, 0},
-        {"--fix-aspect", CLI_OPT_FLAG, &fix_aspect, 1},
-        {"--zero-tangent", CLI_OPT_FLAG, &zero_tangent, 1},
-        {"--k3", CLI_OPT_FLAG, &k3, 1},
-        {"--keep-outliers", CLI_OPT_FLAG, &keep_outliers, 1},
-        {"--no-distortion", CLI_OPT_FLAG, &no_distortion, 1},
+        CLI_STRING("--target", &target_path, "TARGET.json", "the target's layout (`tableref target`)"),
+        CLI_STRING("--chessboard", &chess, "COLSxROWS", "a chessboard instead, by its INNER corners"),
+        CLI_NUMBER("--square-mm", &square, "S", 1, 500, "the chessboard's square edge"),
+        CLI_STRING("--out", &out, "CALIB.json", "where to write the calibration"),
+        CLI_NUMBER("--table-distance-mm", &dist_mm, "D", 100, 20000,
+                   "camera to table, for the position error on the board (1400)"),
+        CLI_NUMBER("--max-tilt-deg", &max_tilt, "A", 1, 89, "views seen further off their normal are rejected (70)"),
+        CLI_FLAG("--fix-aspect", &fix_aspect, 1, "fy/fx fixed at 1 (square pixels)"),
+        CLI_FLAG("--zero-tangent", &zero_tangent, 1, "p1 = p2 = 0"),
+        CLI_FLAG("--k3", &k3, 1, "also fit k3 (wide-angle lenses)"),
+        CLI_FLAG("--no-distortion", &no_distortion, 1, "a pure pinhole (for comparison)"),
+        CLI_FLAG("--keep-outliers", &keep_outliers, 1, "never reject a view for its reprojection error"),
     };
-    n_images = cli_parse("calibrate camera", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), images, argc);
-    if (n_images < 0)
+    n_images = cli_parse(&camera_doc, argc, argv, opts, CLI_N(opts), images, argc);
+    if (n_images < 0) {
+        rc = cli_status(n_images);
         goto done;
+    }
     if (fix_aspect)
         o.flags |= CVS_CALIB_FIX_ASPECT;
     if (zero_tangent)
@@ -122,11 +143,6 @@ static int calibrate_camera(int argc, char **argv)
     }
     if (!out) {
         cli_missing("calibrate camera", "--out CALIB.json (where to write the calibration)");
-        goto done;
-    }
-    if (!(dist_mm > 0) || !(max_tilt > 0 && max_tilt < 90)) {
-        fprintf(stderr, "tableref calibrate camera: --table-distance-mm must be positive and --max-tilt-deg "
-                        "between 0 and 90\n");
         goto done;
     }
     o.table_distance_mm = dist_mm;
@@ -226,13 +242,14 @@ static int calibrate_board(int argc, char **argv)
     const char *image = NULL, *calib_path = NULL, *roster_path = NULL, *out = NULL;
     double moved_mm = 2.0;
     const cli_opt opts[] = {
-        {"--calib", CLI_OPT_STRING, &calib_path, 0},
-        {"--roster", CLI_OPT_STRING, &roster_path, 0},
-        {"--out", CLI_OPT_STRING, &out, 0},
-        {"--moved-mm", CLI_OPT_NUMBER, &moved_mm, 0},
+        CLI_STRING("--calib", &calib_path, "CALIB.json", "the camera's calibration (`tableref calibrate camera`)"),
+        CLI_STRING("--roster", &roster_path, "ROSTER.json", "the roster with the board's reference tags"),
+        CLI_STRING("--out", &out, "CALIB.json", "where to write the new pose (default: --calib itself)"),
+        CLI_NUMBER("--moved-mm", &moved_mm, "MM", 0, 1000, "warn when the board moved more than this (2)"),
     };
-    if (cli_parse("calibrate board", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), &image, 1) < 0)
-        return EXIT_BAD_INPUT;
+    int n_pos = cli_parse(&board_doc, argc, argv, opts, CLI_N(opts), &image, 1);
+    if (n_pos < 0)
+        return cli_status(n_pos);
     if (!image)
         return cli_missing("calibrate board", "the IMAGE (an overhead photo of the board and its corner tags)"),
                EXIT_BAD_INPUT;
@@ -305,14 +322,19 @@ static int calibrate_projector(int argc, char **argv)
     int show = 0, pw = 1280, ph = 800;
     double sx = 0, sy = 0, wait_ms = 1500;
     const cli_opt opts[] = {
-        {"--calib", CLI_OPT_STRING, &calib_path, 0},   {"--image", CLI_OPT_STRING, &image, 0},
-        {"--out", CLI_OPT_STRING, &out, 0},            {"--pattern-out", CLI_OPT_STRING, &pattern_out, 0},
-        {"--size", CLI_OPT_STRING, &size, 0},          {"--screen-x", CLI_OPT_NUMBER, &sx, 0},
-        {"--screen-y", CLI_OPT_NUMBER, &sy, 0},        {"--wait-ms", CLI_OPT_NUMBER, &wait_ms, 0},
-        {"--show", CLI_OPT_FLAG, &show, 1},
+        CLI_STRING("--image", &image, "CAMERA.jpg", "the camera's photo of the pattern on the table"),
+        CLI_FLAG("--show", &show, 1, "show the pattern full-screen, then take the photo from the camera"),
+        CLI_STRING("--calib", &calib_path, "CALIB.json", "the camera's calibration with the board's pose"),
+        CLI_STRING("--size", &size, "WxH", "the projector's size in pixels (default 1280x800)"),
+        CLI_STRING("--pattern-out", &pattern_out, "PATTERN.png", "write the pattern, to show by other means"),
+        CLI_STRING("--out", &out, "CALIB.json", "where to store the mapping (default: --calib itself)"),
+        CLI_WHOLE("--screen-x", &sx, "X", -32768, 32767, "where the --show window goes on the desktop (0)"),
+        CLI_WHOLE("--screen-y", &sy, "Y", -32768, 32767, "where the --show window goes on the desktop (0)"),
+        CLI_WHOLE("--wait-ms", &wait_ms, "MS", 0, 600000, "wait before the camera photo is read (1500)"),
     };
-    if (cli_parse("calibrate projector", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), NULL, 0) < 0)
-        return EXIT_BAD_INPUT;
+    int n_pos = cli_parse(&projector_doc, argc, argv, opts, CLI_N(opts), NULL, 0);
+    if (n_pos < 0)
+        return cli_status(n_pos);
     if (size && parse_size(size, &pw, &ph) < 0) {
         fprintf(stderr, "tableref calibrate projector: --size: expected WxH, got '%s'\n", size);
         return EXIT_BAD_INPUT;
@@ -387,20 +409,10 @@ done:
 
 int cmd_calibrate(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-        calibrate_usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? EXIT_BAD_INPUT : 0;
-    }
-    if (cli_wants_help(argc, argv)) {
-        calibrate_usage(stdout);
-        return 0;
-    }
-    if (strcmp(argv[1], "camera") == 0)
-        return calibrate_camera(argc - 1, argv + 1);
-    if (strcmp(argv[1], "board") == 0)
-        return calibrate_board(argc - 1, argv + 1);
-    if (strcmp(argv[1], "projector") == 0)
-        return calibrate_projector(argc - 1, argv + 1);
-    fprintf(stderr, "tableref calibrate: unknown step '%s' (camera, board or projector)\n", argv[1]);
-    return EXIT_BAD_INPUT;
+    static const cli_step steps[] = {
+        {"camera", calibrate_camera, "intrinsics and lens distortion from photos of the target"},
+        {"board", calibrate_board, "the board's pose from its reference tags in one photo"},
+        {"projector", calibrate_projector, "where projector pixels land on the board"},
+    };
+    return cli_dispatch(&doc, steps, CLI_N(steps), argc, argv);
 }

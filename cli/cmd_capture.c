@@ -23,41 +23,20 @@
 #include "vis_roster.h"
 #include "vis_tag.h"
 
-static void capture_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: tableref capture --source SRC --out DIR [--for camera|board|projector|stills]\n"
-            "                        [--size WxH] [--count N] [--every S] [--target TARGET.json]\n"
-            "                        [--roster R.json | --table T.json]\n"
-            "\n"
-            "Takes calibration stills from the source `tableref watch` uses, at the size\n"
-            "it will use (calibrate at the size you watch at: a calibration holds for one\n"
-            "image size only), and says how they are going:\n"
-            "  --for camera     stills of the calibration target (`tableref target`, give\n"
-            "                   its layout with --target) held all over the frame; a still\n"
-            "                   is kept when the target is found and it covers new parts of\n"
-            "                   the frame or a new place; a map shows where the target has\n"
-            "                   been seen so far (default 15 stills)\n"
-            "  --for board      one still of the board with its corner tags (from --roster or\n"
-            "                   --table): says which are in view, keeps the first frame that\n"
-            "                   shows them all\n"
-            "  --for projector  one still while `tableref calibrate projector --show` lights\n"
-            "                   the table\n"
-            "  --for stills     N stills, one every S seconds (the default)\n"
-            "\n"
-            "  --source SRC     libcamera[:N], v4l2:/dev/videoN, a video file, a folder of\n"
-            "                   pictures or a pattern (frames/%%04d.jpg); `tableref cameras`\n"
-            "                   lists the cameras (default: the table file's source)\n"
-            "  --size WxH       frame size asked of the camera; a file must already be that\n"
-            "                   size (default: the table file's calibration size)\n"
-            "  --out DIR        where the stills go (created if needed)\n"
-            "  --count N        stills to keep\n"
-            "  --every S        seconds between stills from a camera (default 2: time to move\n"
-            "                   the target); every frame of a recording is considered\n"
-            "\n"
-            "Exit status: 0 done, 1 done but short (the target or a board tag never seen;\n"
-            "what is missing is said), 2 bad input, or a camera that cannot be opened.\n");
-}
+static const cli_doc doc = {
+    "capture",
+    "usage: tableref capture --source SRC --out DIR [--for camera|board|projector|stills]\n"
+    "                        [--size WxH] [--count N] [--every S] [--target TARGET.json]\n"
+    "                        [--roster R.json | --table T.json]\n"
+    "\n"
+    "Takes calibration stills from the source `tableref watch` uses, at the size\n"
+    "it will use (calibrate at the size you watch at: a calibration holds for one\n"
+    "image size only), and says how they are going.\n"
+    "\n",
+    "\n"
+    "Exit status: 0 done, 1 done but short (the target or a board tag never seen;\n"
+    "what is missing is said), 2 bad input, or a camera that cannot be opened.\n",
+};
 
 typedef struct capture_job {
     const char *out;
@@ -302,34 +281,46 @@ static int parse_size(const char *s, int *w, int *h)
 
 int cmd_capture(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        capture_usage(stdout);
-        return 0;
-    }
     const char *source = NULL, *out = NULL, *mode = "stills", *size = NULL, *target_path = NULL, *roster_path = NULL,
                *table_path = NULL;
     double count = -1, every = 2;
     const cli_opt opts[] = {
-        {"--source", CLI_OPT_STRING, &source, 0},      {"--out", CLI_OPT_STRING, &out, 0},
-        {"--for", CLI_OPT_STRING, &mode, 0},           {"--size", CLI_OPT_STRING, &size, 0},
-        {"--target", CLI_OPT_STRING, &target_path, 0}, {"--roster", CLI_OPT_STRING, &roster_path, 0},
-        {"--table", CLI_OPT_STRING, &table_path, 0},   {"--count", CLI_OPT_NUMBER, &count, 0},
-        {"--every", CLI_OPT_NUMBER, &every, 0},
+        CLI_CHOICE("--for", &mode, "MODE", "camera board projector stills",
+                   "what the stills are for:\n"
+                   "camera     stills of the calibration target (`tableref target`, give\n"
+                   "           its layout with --target) held all over the frame; a still\n"
+                   "           is kept when the target is found and it covers new parts of\n"
+                   "           the frame or a new place; a map shows where the target has\n"
+                   "           been seen so far (default 15 stills)\n"
+                   "board      one still of the board with its corner tags (from --roster or\n"
+                   "           --table): says which are in view, keeps the first frame that\n"
+                   "           shows them all\n"
+                   "projector  one still while `tableref calibrate projector --show` lights\n"
+                   "           the table\n"
+                   "stills     N stills, one every S seconds (the default)"),
+        CLI_STRING("--source", &source, "SRC",
+                   "libcamera[:N], v4l2:/dev/videoN, a video file, a folder of\n"
+                   "pictures or a pattern (frames/%04d.jpg); `tableref cameras`\n"
+                   "lists the cameras (default: the table file's source)"),
+        CLI_STRING("--size", &size, "WxH",
+                   "frame size asked of the camera; a file must already be that\n"
+                   "size (default: the table file's calibration size)"),
+        CLI_STRING("--out", &out, "DIR", "where the stills go (created if needed)"),
+        CLI_WHOLE("--count", &count, "N", 1, 500, "stills to keep"),
+        CLI_NUMBER("--every", &every, "S", 0, 600,
+                   "seconds between stills from a camera (default 2: time to move\n"
+                   "the target); every frame of a recording is considered"),
+        CLI_STRING("--target", &target_path, "TARGET.json", "the target's layout (--for camera)"),
+        CLI_STRING("--roster", &roster_path, "R.json", "the roster with the board's corner tags (--for board)"),
+        CLI_STRING("--table", &table_path, "T.json", "the table file: source, size, board tags"),
     };
-    if (cli_parse("capture", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), NULL, 0) < 0)
-        return EXIT_BAD_INPUT;
+    int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
+    if (n_pos < 0)
+        return cli_status(n_pos);
     const int is_camera = strcmp(mode, "camera") == 0, is_board = strcmp(mode, "board") == 0,
               is_proj = strcmp(mode, "projector") == 0, is_stills = strcmp(mode, "stills") == 0;
     if (!is_camera && !is_board && !is_proj && !is_stills) {
         fprintf(stderr, "tableref capture: --for: expected camera, board, projector or stills, got '%s'\n", mode);
-        return EXIT_BAD_INPUT;
-    }
-    if (count != -1 && (count < 1 || count > 500 || count != floor(count))) {
-        fprintf(stderr, "tableref capture: --count must be a whole number 1..500\n");
-        return EXIT_BAD_INPUT;
-    }
-    if (!(every >= 0 && every <= 600)) {
-        fprintf(stderr, "tableref capture: --every must be 0..600 seconds\n");
         return EXIT_BAD_INPUT;
     }
     base_error err = {{0}};
@@ -401,23 +392,22 @@ done:
     return rc;
 }
 
+static const cli_doc cameras_doc = {
+    "cameras",
+    "usage: tableref cameras\n"
+    "\n"
+    "Lists the cameras this machine has, as `--source` takes them: libcamera\n"
+    "cameras (Raspberry Pi) as libcamera:N, V4L2 devices (USB webcams) as\n"
+    "v4l2:/dev/videoN, with the frame sizes they offer. A video file or a folder\n"
+    "of pictures works as a source too.\n",
+    "\nExit status: 0 (even with no camera), 2 when libcamera cannot start.\n",
+};
+
 int cmd_cameras(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        printf("usage: tableref cameras\n"
-               "\n"
-               "Lists the cameras this machine has, as `--source` takes them: libcamera\n"
-               "cameras (Raspberry Pi) as libcamera:N, V4L2 devices (USB webcams) as\n"
-               "v4l2:/dev/videoN, with the frame sizes they offer. A video file or a folder\n"
-               "of pictures works as a source too.\n"
-               "\n"
-               "Exit status: 0 (even with no camera), 2 when libcamera cannot start.\n");
-        return 0;
-    }
-    if (argc > 1) {
-        fprintf(stderr, "tableref cameras: unexpected argument '%s' (try --help)\n", argv[1]);
-        return EXIT_BAD_INPUT;
-    }
+    int n_pos = cli_parse(&cameras_doc, argc, argv, NULL, 0, NULL, 0);
+    if (n_pos < 0)
+        return cli_status(n_pos);
     cap_source_info list[32];
     base_error err;
     int n = cap_source_list(list, 32, &err);

@@ -16,47 +16,25 @@
 
 #define MAX_LIST 16
 
-static void help(FILE *out)
-{
-    fprintf(out,
-            "usage: tableref check BEFORE.json AFTER.json [--unit ID] [--move TYPE] [--json] [--out FILE]\n"
-            "                      [--suggest FILE]\n"
-            "\n"
-            "Compares two snapshots of the table and judges every unit that moved.\n"
-            "\n"
-            "  --unit ID     judge only this unit (reported even if it did not move)\n"
-            "  --move TYPE   advance, march, reform or auto (default: auto infers the legal\n"
-            "                type, or the closest one if none is legal); reform-move,\n"
-            "                combat-reform, pursuit or formation for those rules\n"
-            "  --json        print the report as JSON (docs/formats.md) instead of a table\n"
-            "  --out FILE    also write the JSON report to FILE\n"
-            "  --suggest FILE  write AFTER with every illegal unit at its nearest legal\n"
-            "                position (the report names it either way), to check again\n"
-            "\n"
-            "reform-move:    --mid FILE             the table mid-move (Sweeping Attack, ...)\n"
-            "combat-reform:  --losing-side SIDE     the side that lost the combat\n"
-            "                --reforming ID[,ID]    the units that reform (default: every\n"
-            "                                       engaged unit that moved)\n"
-            "pursuit:        --pursuer ID=INCHES[:reformed]  a pursuing unit and its roll\n"
-            "                                       (repeat; :reformed after a Post-Combat Reform)\n"
-            "                --pursued ID | --pursued-facing DEG  the direction to pursue\n"
-            "                --combat ID[,ID]       friendly units of the same combat\n"
-            "                --combat-id C          the combat they come from (default: the\n"
-            "                                       first pursuer's \"combat\" in BEFORE)\n"
-            "                --fled ID[,ID]         enemy units that fled from it (with the\n"
-            "                                       Pursued unit and the Fleeing units whose\n"
-            "                                       \"combat\" is it: obstructions; any other\n"
-            "                                       enemy is Charged)\n"
-            "                --tolerance-in X       accepted distance from the prediction (0.4)\n"
-            "formation:      the formations declared in the snapshots (docs/formats.md)\n"
-            "\n"
-            "Advance, March and Reform (and auto) are judged under every placement of the\n"
-            "models a camera's snapshot leaves open (alternatives, sigma_mm, unseen_units):\n"
-            "a call that changes between them is CANNOT TELL, a unit not seen NOT SEEN.\n"
-            "\n"
-            "Exit status: 0 no illegal call stands, 1 an ILLEGAL call stands, 2 bad input\n"
-            "or usage.\n");
-}
+static const cli_doc doc = {
+    "check",
+    "usage: tableref check BEFORE.json AFTER.json [--unit ID] [--move TYPE] [--json] [--out FILE]\n"
+    "                      [--suggest FILE]\n"
+    "\n"
+    "Compares two snapshots of the table and judges every unit that moved.\n"
+    "\n",
+    "formation:      the formations declared in the snapshots (docs/formats.md)\n"
+    "\n"
+    "Advance, March and Reform (and auto) are judged under every placement of the\n"
+    "models a camera's snapshot leaves open (alternatives, sigma_mm, unseen_units):\n"
+    "a call that changes between them is CANNOT TELL, a unit not seen NOT SEEN.\n"
+    "\n"
+    "Exit status: 0 no ILLEGAL call stands, 1 an ILLEGAL call stands, 2 bad input\n"
+    "or usage.\n",
+};
+
+/* A pursuer's roll in "ID=INCHES": read as this option's number. */
+static const cli_opt pursuer_roll = CLI_NUMBER("--pursuer", NULL, "INCHES", 0, 100, "a pursuer's roll");
 
 /* "a,b,c" into `out` (pointers into `buf`, a copy of the text). */
 static int split_list(const char *option, const char *text, char *buf, size_t cap, const char **out, size_t *n)
@@ -104,7 +82,7 @@ static int parse_pursuer(const char *text, char *id_buf, rules_pursuer *list, si
         reformed = true;
     }
     double inches;
-    if (cli_number("--pursuer", num, &inches) < 0 || inches < 0)
+    if (cli_number_in("check", &pursuer_roll, num, &inches) < 0)
         return -1;
     list[(*n)++] = (rules_pursuer){id_buf, base_in_to_mm(inches), reformed};
     return 0;
@@ -241,10 +219,6 @@ done:
 
 int cmd_check(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        help(stdout);
-        return 0;
-    }
     const char *files[2] = {NULL, NULL}, *unit = NULL, *move = "auto", *out_path = NULL, *suggest_path = NULL;
     const char *mid_path = NULL, *pursued = NULL;
     double pursued_deg = NAN, tolerance_in = 0.4;
@@ -254,76 +228,66 @@ int cmd_check(int argc, char **argv)
     rules_pursuer pursuers[MAX_LIST];
     char pursuer_ids[MAX_LIST][RULES_ID_MAX];
     rules_pursuit_input pin = {.pursuers = pursuers};
-    int n_files = 0;
+    const char *reforming_txt = NULL, *combat_txt = NULL, *fled_txt = NULL;
+    cli_list pursuer_txt = {{0}, 0};
     int json = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        int r;
-        if ((r = cli_value(argc, argv, &i, "--unit", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            unit = v;
-        } else if ((r = cli_value(argc, argv, &i, "--move", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            move = v;
-        } else if ((r = cli_value(argc, argv, &i, "--out", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            out_path = v;
-        } else if ((r = cli_value(argc, argv, &i, "--suggest", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            suggest_path = v;
-        } else if ((r = cli_value(argc, argv, &i, "--mid", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            mid_path = v;
-        } else if ((r = cli_value(argc, argv, &i, "--losing-side", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            co.losing_side = v;
-        } else if ((r = cli_value(argc, argv, &i, "--reforming", &v)) != 0) {
-            if (r < 0 || split_list("--reforming", v, reforming_buf, sizeof reforming_buf, reforming, &co.n_reforming) < 0)
-                return EXIT_BAD_INPUT;
-            co.reforming = reforming;
-        } else if ((r = cli_value(argc, argv, &i, "--combat", &v)) != 0) {
-            if (r < 0 || split_list("--combat", v, combat_buf, sizeof combat_buf, combat, &pin.n_combat) < 0)
-                return EXIT_BAD_INPUT;
-            pin.combat = combat;
-        } else if ((r = cli_value(argc, argv, &i, "--combat-id", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            pin.combat_id = v;
-        } else if ((r = cli_value(argc, argv, &i, "--fled", &v)) != 0) {
-            if (r < 0 || split_list("--fled", v, fled_buf, sizeof fled_buf, fled, &pin.n_fled) < 0)
-                return EXIT_BAD_INPUT;
-            pin.fled = fled;
-        } else if ((r = cli_value(argc, argv, &i, "--pursuer", &v)) != 0) {
-            if (r < 0 || parse_pursuer(v, pursuer_ids[pin.n_pursuers], pursuers, &pin.n_pursuers) < 0)
-                return EXIT_BAD_INPUT;
-        } else if ((r = cli_value(argc, argv, &i, "--pursued", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            pursued = v;
-        } else if ((r = cli_value(argc, argv, &i, "--pursued-facing", &v)) != 0) {
-            if (r < 0 || cli_number("--pursued-facing", v, &pursued_deg) < 0)
-                return EXIT_BAD_INPUT;
-        } else if ((r = cli_value(argc, argv, &i, "--tolerance-in", &v)) != 0) {
-            if (r < 0 || cli_number("--tolerance-in", v, &tolerance_in) < 0 || tolerance_in < 0)
-                return EXIT_BAD_INPUT;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
-        } else if (cli_is_option(argv[i])) {
-            fprintf(stderr, "tableref check: unknown option '%s' (try --help)\n", argv[i]);
+    const cli_opt opts[] = {
+        CLI_STRING("--unit", &unit, "ID", "judge only this unit (reported even if it did not move)"),
+        CLI_CHOICE("--move", &move, "TYPE", "auto advance march reform reform-move combat-reform pursuit formation",
+                   "advance, march, reform or auto (default: auto infers the legal\n"
+                   "type, or the closest one if none is legal); reform-move,\n"
+                   "combat-reform, pursuit or formation for those rules"),
+        CLI_FLAG("--json", &json, 1, "print the report as JSON (docs/formats.md) instead of a table"),
+        CLI_STRING("--out", &out_path, "FILE", "also write the JSON report to FILE"),
+        CLI_STRING("--suggest", &suggest_path, "FILE",
+                   "write AFTER with every illegal unit at its nearest legal\n"
+                   "position (the report names it either way), to check again"),
+        CLI_TEXT("\nreform-move:"),
+        CLI_STRING("--mid", &mid_path, "FILE", "the table mid-move (Sweeping Attack, ...)"),
+        CLI_TEXT("combat-reform:"),
+        CLI_STRING("--losing-side", &co.losing_side, "SIDE", "the side that lost the combat"),
+        CLI_STRING("--reforming", &reforming_txt, "ID[,ID]",
+                   "the units that reform (default: every\n"
+                   "engaged unit that moved)"),
+        CLI_TEXT("pursuit:"),
+        CLI_LIST("--pursuer", &pursuer_txt, "ID=INCHES[:reformed]",
+                 "a pursuing unit and its roll (INCHES from 0 to 100;\n"
+                 "repeat; :reformed after a Post-Combat Reform)"),
+        CLI_STRING("--pursued", &pursued, "ID", "the unit pursued: the direction to pursue"),
+        CLI_NUMBER("--pursued-facing", &pursued_deg, "DEG", -360, 360, "or the direction to pursue"),
+        CLI_STRING("--combat", &combat_txt, "ID[,ID]", "friendly units of the same combat"),
+        CLI_STRING("--combat-id", &pin.combat_id, "C",
+                   "the combat they come from (default: the\n"
+                   "first pursuer's \"combat\" in BEFORE)"),
+        CLI_STRING("--fled", &fled_txt, "ID[,ID]",
+                   "enemy units that fled from it (with the\n"
+                   "Pursued unit and the Fleeing units whose\n"
+                   "\"combat\" is it: obstructions; any other\n"
+                   "enemy is Charged)"),
+        CLI_NUMBER("--tolerance-in", &tolerance_in, "X", 0, 10, "accepted distance from the prediction (0.4)"),
+        CLI_TEXT(""),
+    };
+    int n_files = cli_parse(&doc, argc, argv, opts, CLI_N(opts), files, 2);
+    if (n_files < 0)
+        return cli_status(n_files);
+    if (reforming_txt) {
+        if (split_list("--reforming", reforming_txt, reforming_buf, sizeof reforming_buf, reforming, &co.n_reforming) < 0)
             return EXIT_BAD_INPUT;
-        } else if (n_files < 2) {
-            files[n_files++] = argv[i];
-        } else {
-            fprintf(stderr, "tableref check: too many arguments ('%s')\n", argv[i]);
-            return EXIT_BAD_INPUT;
-        }
+        co.reforming = reforming;
     }
+    if (combat_txt) {
+        if (split_list("--combat", combat_txt, combat_buf, sizeof combat_buf, combat, &pin.n_combat) < 0)
+            return EXIT_BAD_INPUT;
+        pin.combat = combat;
+    }
+    if (fled_txt) {
+        if (split_list("--fled", fled_txt, fled_buf, sizeof fled_buf, fled, &pin.n_fled) < 0)
+            return EXIT_BAD_INPUT;
+        pin.fled = fled;
+    }
+    for (int i = 0; i < pursuer_txt.n; i++)
+        if (parse_pursuer(pursuer_txt.items[i], pursuer_ids[pin.n_pursuers], pursuers, &pin.n_pursuers) < 0)
+            return EXIT_BAD_INPUT;
     if (n_files != 2)
         return cli_missing("check", n_files == 0 ? "the BEFORE and AFTER snapshots" : "the AFTER snapshot"),
                EXIT_BAD_INPUT;

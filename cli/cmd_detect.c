@@ -10,33 +10,23 @@
 #include "ref_snapshot.h"
 #include "rules_json.h"
 
-static void detect_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: tableref detect IMAGE --calib C.json --roster R.json [--out SNAPSHOT.json]\n"
-            "       tableref detect IMAGE --table T.json [--out SNAPSHOT.json]\n"
-            "                       [--json] [--truth TRUTH.json] [--prior PREV.json] [--no-refine]\n"
-            "\n"
-            "Finds the tags in IMAGE (JPEG or PNG, from the camera or `tableref render`),\n"
-            "places every model of the roster on the board and writes a snapshot that\n"
-            "`tableref check` reads. Models whose tag is hidden are inferred from their\n"
-            "unit's formation (or from --prior, the previous frame's snapshot) and marked\n"
-            "\"inferred\": true. Unknown or duplicate tag IDs and tags off the board are\n"
-            "warned about on stderr and never used.\n"
-            "\n"
-            "  --table T    the table file (calibration, rosters, ruleset, terrain) instead\n"
-            "               of --calib and --roster; the snapshot carries its ruleset and terrain\n"
-            "  --out F      write the snapshot to F (default: stdout)\n"
-            "  --json       print a JSON report (snapshot, issues, truth errors) on stdout\n"
-            "  --truth T    compare with a ground-truth file from `tableref render`:\n"
-            "               per-model position (mm) and facing (deg) errors\n"
-            "  --prior P    previous snapshot: unseen models follow their unit's motion\n"
-            "  --no-refine  keep the calibration's board pose (no refinement from the\n"
-            "               board's reference tags)\n"
-            "\n"
-            "Exit status: 0 done, 2 bad input or usage (unreadable image, calibration\n"
-            "or roster; the message names the file and field).\n");
-}
+static const cli_doc doc = {
+    "detect",
+    "usage: tableref detect IMAGE --calib C.json --roster R.json [--out SNAPSHOT.json]\n"
+    "       tableref detect IMAGE --table T.json [--out SNAPSHOT.json]\n"
+    "                       [--json] [--truth TRUTH.json] [--prior PREV.json] [--no-refine]\n"
+    "\n"
+    "Finds the tags in IMAGE (JPEG or PNG, from the camera or `tableref render`),\n"
+    "places every model of the roster on the board and writes a snapshot that\n"
+    "`tableref check` reads. Models whose tag is hidden are inferred from their\n"
+    "unit's formation (or from --prior, the previous frame's snapshot) and marked\n"
+    "\"inferred\": true. Unknown or duplicate tag IDs and tags off the board are\n"
+    "warned about on stderr and never used.\n"
+    "\n",
+    "\n"
+    "Exit status: 0 done, 2 bad input or usage (unreadable image, calibration\n"
+    "or roster; the message names the file and field).\n",
+};
 
 /* Per-model errors against a truth file; NULL on error (err set). */
 static cJSON *truth_errors(const rules_snapshot *s, const char *truth_path, double *median_mm, double *max_mm,
@@ -185,37 +175,28 @@ done:
 
 int cmd_detect(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        detect_usage(stdout);
-        return 0;
-    }
     const char *image = NULL, *calib_path = NULL, *roster_path = NULL, *out_path = NULL, *truth = NULL,
                *prior_path = NULL, *table_path = NULL;
     int json = 0, refine = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--calib") == 0 && i + 1 < argc)
-            calib_path = argv[++i];
-        else if (strcmp(a, "--roster") == 0 && i + 1 < argc)
-            roster_path = argv[++i];
-        else if (strcmp(a, "--out") == 0 && i + 1 < argc)
-            out_path = argv[++i];
-        else if (strcmp(a, "--truth") == 0 && i + 1 < argc)
-            truth = argv[++i];
-        else if (strcmp(a, "--prior") == 0 && i + 1 < argc)
-            prior_path = argv[++i];
-        else if (strcmp(a, "--table") == 0 && i + 1 < argc)
-            table_path = argv[++i];
-        else if (strcmp(a, "--json") == 0)
-            json = 1;
-        else if (strcmp(a, "--no-refine") == 0)
-            refine = 0;
-        else if (a[0] == '-' || image) {
-            fprintf(stderr, "tableref detect: unexpected argument '%s' (try --help)\n", a);
-            return EXIT_BAD_INPUT;
-        } else
-            image = a;
-    }
+    const cli_opt opts[] = {
+        CLI_STRING("--calib", &calib_path, "C.json", "the camera's calibration"),
+        CLI_STRING("--roster", &roster_path, "R.json", "the roster (`tableref roster import`)"),
+        CLI_STRING("--table", &table_path, "T",
+                   "the table file (calibration, rosters, ruleset, terrain) instead\n"
+                   "of --calib and --roster; the snapshot carries its ruleset and terrain"),
+        CLI_STRING("--out", &out_path, "F", "write the snapshot to F (default: stdout)"),
+        CLI_FLAG("--json", &json, 1, "print a JSON report (snapshot, issues, truth errors) on stdout"),
+        CLI_STRING("--truth", &truth, "T",
+                   "compare with a ground-truth file from `tableref render`:\n"
+                   "per-model position (mm) and facing (deg) errors"),
+        CLI_STRING("--prior", &prior_path, "P", "previous snapshot: unseen models follow their unit's motion"),
+        CLI_FLAG("--no-refine", &refine, 0,
+                 "keep the calibration's board pose (no refinement from the\n"
+                 "board's reference tags)"),
+    };
+    int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), &image, 1);
+    if (n_pos < 0)
+        return cli_status(n_pos);
     if (!image)
         return cli_missing("detect", "the camera IMAGE"), EXIT_BAD_INPUT;
     const char *missing = NULL;

@@ -8,65 +8,44 @@
 #include "rules_json.h"
 #include "rules_reach.h"
 
-static void help(FILE *out)
-{
-    fprintf(out,
-            "usage: tableref reach SNAPSHOT.json --unit ID --move advance|march [--json] [--out FILE]\n"
-            "                      [--facing-step DEG] [--lateral-step MM]\n"
-            "\n"
-            "Where the unit can legally end the move on the table as it stands: for each end\n"
-            "facing, the outline of where its Front Facing can be (sampled), and the largest\n"
-            "legal wheel each way. Judged by the same rules as `tableref check`.\n"
-            "\n"
-            "  --unit ID           the unit about to move\n"
-            "  --move TYPE         advance or march\n"
-            "  --json              print the reach as JSON (docs/formats.md, \"Reach\")\n"
-            "  --out FILE          also write the JSON to FILE\n"
-            "  --facing-step DEG   between end facings (15)\n"
-            "  --lateral-step MM   between samples across a facing (5)\n"
-            "\n"
-            "Exit status: 0 done, 2 bad input or usage.\n");
-}
+static const cli_doc doc = {
+    "reach",
+    "usage: tableref reach SNAPSHOT.json --unit ID --move advance|march [--json] [--out FILE]\n"
+    "                      [--facing-step DEG] [--lateral-step MM]\n"
+    "\n"
+    "Where the unit can legally end the move on the table as it stands: for each end\n"
+    "facing, the outline of where its Front Facing can be (sampled), and the largest\n"
+    "legal wheel each way. Judged by the same rules as `tableref check`.\n"
+    "\n",
+    "\nExit status: 0 done, 2 bad input or usage.\n",
+};
 
 int cmd_reach(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        help(stdout);
-        return 0;
-    }
     const char *unit = NULL, *move = NULL, *out_path = NULL, *pos[1] = {NULL};
     int json = 0;
     double facing_step_deg = NAN, lateral_step_mm = NAN;
     const cli_opt opts[] = {
-        {"--unit", CLI_OPT_STRING, &unit, 0},
-        {"--move", CLI_OPT_STRING, &move, 0},
-        {"--out", CLI_OPT_STRING, &out_path, 0},
-        {"--json", CLI_OPT_FLAG, &json, 1},
-        {"--facing-step", CLI_OPT_NUMBER, &facing_step_deg, 0},
-        {"--lateral-step", CLI_OPT_NUMBER, &lateral_step_mm, 0},
+        CLI_STRING("--unit", &unit, "ID", "the unit about to move"),
+        CLI_CHOICE("--move", &move, "TYPE", "advance march", "advance or march"),
+        CLI_FLAG("--json", &json, 1, "print the reach as JSON (docs/formats.md, \"Reach\")"),
+        CLI_STRING("--out", &out_path, "FILE", "also write the JSON to FILE"),
+        CLI_NUMBER("--facing-step", &facing_step_deg, "DEG", 1, 90, "between end facings (15)"),
+        CLI_NUMBER("--lateral-step", &lateral_step_mm, "MM", 1, 100, "between samples across a facing (5)"),
     };
-    if (cli_parse("reach", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), pos, 1) < 0)
-        return EXIT_BAD_INPUT;
+    int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), pos, 1);
+    if (n_pos < 0)
+        return cli_status(n_pos);
     const char *file = pos[0];
     rules_reach_options o;
     rules_reach_options_default(&o);
-    if (!isnan(facing_step_deg)) {
-        if (!(facing_step_deg >= 1 && facing_step_deg <= 90)) {
-            fprintf(stderr, "tableref reach: --facing-step: expected degrees from 1 to 90\n");
-            return EXIT_BAD_INPUT;
-        }
+    if (!isnan(facing_step_deg))
         o.facing_step_rad = base_deg_to_rad(facing_step_deg);
-    }
-    if (!isnan(lateral_step_mm)) {
-        if (!(lateral_step_mm >= 1 && lateral_step_mm <= 100)) {
-            fprintf(stderr, "tableref reach: --lateral-step: expected millimetres from 1 to 100\n");
-            return EXIT_BAD_INPUT;
-        }
+    if (!isnan(lateral_step_mm))
         o.lateral_step_mm = lateral_step_mm;
-    }
     if (!file || !unit || !move) {
         fprintf(stderr, "tableref reach: needs SNAPSHOT.json, --unit ID and --move advance|march\n");
-        help(stderr);
+        cli_help(stderr, &doc, opts, CLI_N(opts));
         return EXIT_BAD_INPUT;
     }
     rules_move_type type;

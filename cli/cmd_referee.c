@@ -28,49 +28,33 @@
 #include "rules_json.h"
 #include "rules_reach.h"
 
-static void help(FILE *out)
-{
-    fprintf(out,
-            "usage: tableref referee BEFORE.jpg AFTER.jpg --calib C.json --roster R.json --out DIR\n"
-            "       tableref referee BEFORE.jpg AFTER.jpg --table T.json --out DIR\n"
-            "                        [--unit ID] [--move TYPE] [--projector P.json] [--no-refine]\n"
-            "                        [--paper a4|letter] [--report-view judged|board] [--reach ID]\n"
-            "\n"
-            "The referee's main job: finds the models in both camera images, judges the\n"
-            "move between them and writes into DIR (created if needed):\n"
-            "  report.json     the rules report (as `tableref check --json`, with the\n"
-            "                  nearest legal move of each ILLEGAL call) plus each\n"
-            "                  call's measurement uncertainty and the detection notes\n"
-            "  before.json, after.json   the two snapshots detected\n"
-            "  camera.png      the AFTER image with the verdict drawn on it\n"
-            "  projector.png   the verdict in projector pixels (to project onto the table)\n"
-            "  report.png, report.svg, report.pdf   a top-down report on A4 (or Letter)\n"
-            "                  pages: the board, a legend, each call's sentences\n"
-            "\n"
-            "  --table T        the table file: calibration, rosters, ruleset with house\n"
-            "                   rules, terrain (docs/formats.md); replaces --calib and --roster\n"
-            "  --unit ID        judge only this unit\n"
-            "  --move TYPE      advance, march, reform or auto (default: auto)\n"
-            "  --projector P    board->projector homography {\"width\", \"height\", \"H\": [9]}\n"
-            "                   (default: the calibration file's \"projector\" section, else\n"
-            "                   a 1280x800 frame fitted to the board, marked as uncalibrated)\n"
-            "  --no-refine      keep the calibration's board pose\n"
-            "  --paper P        report pages: a4 (default) or letter\n"
-            "  --report-view V  judged: the judged units and what they touch (default);\n"
-            "                   board: the whole board\n"
-            "  --reach ID       also draw where unit ID could legally end from the BEFORE\n"
-            "                   picture (tableref reach): for the move --move names (advance\n"
-            "                   or march; auto: the move judged, else march), on every\n"
-            "                   picture, and its JSON in report.json (referee.reach)\n"
-            "\n"
-            "A call is ILLEGAL only when a rule is broken under every placement of the\n"
-            "models the pictures allow and beyond the measurement's uncertainty; otherwise\n"
-            "CANNOT TELL, with the models and the reason. A unit not seen in a picture is\n"
-            "NOT SEEN (\"unit X: not seen, cannot judge\").\n"
-            "\n"
-            "Exit status: 0 no ILLEGAL call stands, 1 an ILLEGAL call stands, 2 bad input or\n"
-            "usage (the message names the file and field; nothing in DIR is touched then).\n");
-}
+static const cli_doc doc = {
+    "referee",
+    "usage: tableref referee BEFORE.jpg AFTER.jpg --calib C.json --roster R.json --out DIR\n"
+    "       tableref referee BEFORE.jpg AFTER.jpg --table T.json --out DIR\n"
+    "                        [--unit ID] [--move TYPE] [--projector P.json] [--no-refine]\n"
+    "                        [--paper a4|letter] [--report-view judged|board] [--reach ID]\n"
+    "\n"
+    "The referee's main job: finds the models in both camera images, judges the\n"
+    "move between them and writes into DIR (created if needed):\n"
+    "  report.json     the rules report (as `tableref check --json`, with the\n"
+    "                  nearest legal move of each ILLEGAL call) plus each\n"
+    "                  call's measurement uncertainty and the detection notes\n"
+    "  before.json, after.json   the two snapshots detected\n"
+    "  camera.png      the AFTER image with the verdict drawn on it\n"
+    "  projector.png   the verdict in projector pixels (to project onto the table)\n"
+    "  report.png, report.svg, report.pdf   a top-down report on A4 (or Letter)\n"
+    "                  pages: the board, a legend, each call's sentences\n"
+    "\n",
+    "\n"
+    "A call is ILLEGAL only when a rule is broken under every placement of the\n"
+    "models the pictures allow and beyond the measurement's uncertainty; otherwise\n"
+    "CANNOT TELL, with the models and the reason. A unit not seen in a picture is\n"
+    "NOT SEEN (\"unit X: not seen, cannot judge\").\n"
+    "\n"
+    "Exit status: 0 no ILLEGAL call stands, 1 an ILLEGAL call stands, 2 bad input or\n"
+    "usage (the message names the file and field; nothing in DIR is touched then).\n",
+};
 
 /* Projector mapping from a small JSON file: {"width": W, "height": H, "H": [9 numbers]}. */
 static int load_projector(const char *path, double H[9], int *w, int *h, base_error *err)
@@ -406,25 +390,37 @@ static int job_from_words(referee_job *job, const char *paper_word, const char *
 
 int cmd_referee(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        help(stdout);
-        return 0;
-    }
     const char *images[2] = {NULL, NULL}, *calib_path = NULL, *roster_path = NULL, *dir = NULL, *unit = NULL,
                *move = "auto", *proj_path = NULL, *table_path = NULL, *paper_word = "a4", *view_word = "judged",
                *reach_unit = NULL;
     int n_images = 0, refine = 1;
     const cli_opt opts[] = {
-        {"--calib", CLI_OPT_STRING, &calib_path, 0},  {"--roster", CLI_OPT_STRING, &roster_path, 0},
-        {"--out", CLI_OPT_STRING, &dir, 0},           {"--unit", CLI_OPT_STRING, &unit, 0},
-        {"--move", CLI_OPT_STRING, &move, 0},         {"--projector", CLI_OPT_STRING, &proj_path, 0},
-        {"--no-refine", CLI_OPT_FLAG, &refine, 0},    {"--table", CLI_OPT_STRING, &table_path, 0},
-        {"--paper", CLI_OPT_STRING, &paper_word, 0},  {"--report-view", CLI_OPT_STRING, &view_word, 0},
-        {"--reach", CLI_OPT_STRING, &reach_unit, 0},
+        CLI_STRING("--calib", &calib_path, "C.json", "the camera's calibration"),
+        CLI_STRING("--roster", &roster_path, "R.json", "the roster (`tableref roster import`)"),
+        CLI_STRING("--out", &dir, "DIR", "where to write the report and pictures"),
+        CLI_STRING("--table", &table_path, "T",
+                   "the table file: calibration, rosters, ruleset with house\n"
+                   "rules, terrain (docs/formats.md); replaces --calib and --roster"),
+        CLI_STRING("--unit", &unit, "ID", "judge only this unit"),
+        CLI_CHOICE("--move", &move, "TYPE", "auto advance march reform", "advance, march, reform or auto (default: auto)"),
+        CLI_STRING("--projector", &proj_path, "P",
+                   "board->projector homography {\"width\", \"height\", \"H\": [9]}\n"
+                   "(default: the calibration file's \"projector\" section, else\n"
+                   "a 1280x800 frame fitted to the board, marked as uncalibrated)"),
+        CLI_FLAG("--no-refine", &refine, 0, "keep the calibration's board pose"),
+        CLI_CHOICE("--paper", &paper_word, "P", "a4 letter", "report pages: a4 (default) or letter"),
+        CLI_CHOICE("--report-view", &view_word, "V", "judged board",
+                   "judged: the judged units and what they touch (default);\n"
+                   "board: the whole board"),
+        CLI_STRING("--reach", &reach_unit, "ID",
+                   "also draw where unit ID could legally end from the BEFORE\n"
+                   "picture (tableref reach): for the move --move names (advance\n"
+                   "or march; auto: the move judged, else march), on every\n"
+                   "picture, and its JSON in report.json (referee.reach)"),
     };
-    n_images = cli_parse("referee", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), images, 2);
+    n_images = cli_parse(&doc, argc, argv, opts, CLI_N(opts), images, 2);
     if (n_images < 0)
-        return EXIT_BAD_INPUT;
+        return cli_status(n_images);
     if (n_images < 2)
         return cli_missing("referee", n_images == 0 ? "the BEFORE and AFTER images" : "the AFTER image"),
                EXIT_BAD_INPUT;

@@ -12,32 +12,33 @@
 #include "ds_scene.h"
 #include "rules_json.h"
 
-static void render_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: tableref render SCENE.json --out DIR [--seed N]\n"
-            "       tableref render --generate small|bench|hard[:K] --out DIR [--seed N]\n"
-            "                       [--crop WxH+X+Y] [--pair]\n"
-            "\n"
-            "Renders the scene (a snapshot, a roster and a camera; docs/formats.md) as\n"
-            "the overhead camera would see it and writes into DIR:\n"
-            "  image.jpg (image.png when jpeg_quality is 0)  the picture\n"
-            "  calib.json     the exact calibration of that picture\n"
-            "  roster.json    the roster\n"
-            "  snapshot.json  the true model positions (a snapshot `tableref check` reads)\n"
-            "  truth.json     every model's centre and facing, every tag's corners in\n"
-            "                 pixels, how much of it is hidden and by what (figure, hand)\n"
-            "--generate makes a scene instead of reading one: small (1280x960, 4 units),\n"
-            "bench (4056x3040, 250 tags of 16 mm) or hard:K, table K of the hard set\n"
-            "(datasets/hard/README.md: ~250 models of mixed units and tag sizes, leaning\n"
-            "figures, hands, tilted camera, strong lens distortion, Bayer sensor, colour\n"
-            "JPEG). --crop renders only that part of the frame (same camera, fewer pixels).\n"
-            "--pair (hard tables) also renders DIR/after/ with one unit advanced 4.5\"\n"
-            "(Advance 5\": legal) and another marched 11\" (March 10\": illegal), and\n"
-            "writes DIR/pair.json. The same seed gives the same picture.\n"
-            "\n"
-            "Exit status: 0 done, 2 bad input or usage.\n");
-}
+static const cli_doc doc = {
+    "render",
+    "usage: tableref render SCENE.json --out DIR [--seed N]\n"
+    "       tableref render --generate small|bench|hard[:K] --out DIR [--seed N]\n"
+    "                       [--crop WxH+X+Y] [--pair]\n"
+    "\n"
+    "Renders the scene (a snapshot, a roster and a camera; docs/formats.md) as\n"
+    "the overhead camera would see it and writes into DIR:\n"
+    "  image.jpg (image.png when jpeg_quality is 0)  the picture\n"
+    "  calib.json     the exact calibration of that picture\n"
+    "  roster.json    the roster\n"
+    "  snapshot.json  the true model positions (a snapshot `tableref check` reads)\n"
+    "  truth.json     every model's centre and facing, every tag's corners in\n"
+    "                 pixels, how much of it is hidden and by what (figure, hand)\n"
+    "\n",
+    "\n"
+    "--generate makes a scene instead of reading one: small (1280x960, 4 units),\n"
+    "bench (4056x3040, 250 tags of 16 mm) or hard:K, table K of the hard set\n"
+    "(datasets/hard/README.md: ~250 models of mixed units and tag sizes, leaning\n"
+    "figures, hands, tilted camera, strong lens distortion, Bayer sensor, colour\n"
+    "JPEG). --crop renders only that part of the frame (same camera, fewer pixels).\n"
+    "--pair (hard tables) also renders DIR/after/ with one unit advanced 4.5\"\n"
+    "(Advance 5\": legal) and another marched 11\" (March 10\": illegal), and\n"
+    "writes DIR/pair.json. The same seed gives the same picture.\n"
+    "\n"
+    "Exit status: 0 done, 2 bad input or usage.\n",
+};
 
 static int make_dir(const char *path, base_error *err)
 {
@@ -153,30 +154,20 @@ static int write_pair(const char *out, const ds_hard_pair *pr, base_error *err)
 
 int cmd_render(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        render_usage(stdout);
-        return 0;
-    }
     const char *scene_path = NULL, *out = NULL, *gen = NULL, *crop = NULL;
-    long seed = -1;
+    double seed = -1;
     int pair = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
-            out = argv[++i];
-        else if (strcmp(argv[i], "--generate") == 0 && i + 1 < argc)
-            gen = argv[++i];
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
-            seed = strtol(argv[++i], NULL, 10);
-        else if (strcmp(argv[i], "--crop") == 0 && i + 1 < argc)
-            crop = argv[++i];
-        else if (strcmp(argv[i], "--pair") == 0)
-            pair = 1;
-        else if (argv[i][0] == '-' || scene_path) {
-            fprintf(stderr, "tableref render: unexpected argument '%s' (try --help)\n", argv[i]);
-            return EXIT_BAD_INPUT;
-        } else
-            scene_path = argv[i];
-    }
+    const cli_opt opts[] = {
+        CLI_STRING("--out", &out, "DIR", "where to write the picture and its truth"),
+        CLI_CHOICE("--generate", &gen, "NAME", "small bench hard",
+                   "small, bench or hard[:K]: make a scene instead of reading one"),
+        CLI_WHOLE("--seed", &seed, "N", 0, 4294967295.0, "the random seed (default: the scene's)"),
+        CLI_STRING("--crop", &crop, "WxH+X+Y", "render only that part of the frame"),
+        CLI_FLAG("--pair", &pair, 1, "(hard tables) also render DIR/after/ and DIR/pair.json"),
+    };
+    int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), &scene_path, 1);
+    if (n_pos < 0)
+        return cli_status(n_pos);
     if (!scene_path && !gen)
         return cli_missing("render", "the SCENE.json (or --generate NAME)"), EXIT_BAD_INPUT;
     if (scene_path && gen) {

@@ -8,69 +8,47 @@
 #include "ds_hard.h"
 #include "ds_sequence.h"
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: tableref render-sequence SEQUENCE.json --out DIR [--supersample N]\n"
-            "       tableref render-sequence --generate hard[:K] --out DIR [--crop WxH+X+Y] [--supersample N]\n"
-            "\n"
-            "Renders a game turn (a sequence file: a scene and the moves, docs/formats.md)\n"
-            "as a camera would film it: the table still, a hand moving one unit, the table\n"
-            "still again, ... Writes into DIR:\n"
-            "  frames/NNNNNN.jpg   the frames (watch them with --source DIR/frames)\n"
-            "  calib.json, roster.json   for tableref watch\n"
-            "  truth/keyframe-K.json     the exact table after K moves\n"
-            "  frames.json               each frame's time and phase (hold or move)\n"
-            "--supersample 1 renders about 4x faster with rougher edges.\n"
-            "--generate hard:K films hard table K (datasets/hard/README.md, 12 MP, colour):\n"
-            "a 4.5\" advance at Advance 5\" (legal), then an 11\" march at March 10\"\n"
-            "(illegal), 5 fps; --crop films part of the frame (it must hold the principal point).\n"
-            "\n"
-            "Exit status: 0 done, 2 bad input or usage.\n");
-}
+static const cli_doc doc = {
+    "render-sequence",
+    "usage: tableref render-sequence SEQUENCE.json --out DIR [--supersample N]\n"
+    "       tableref render-sequence --generate hard[:K] --out DIR [--crop WxH+X+Y] [--supersample N]\n"
+    "\n"
+    "Renders a game turn (a sequence file: a scene and the moves, docs/formats.md)\n"
+    "as a camera would film it: the table still, a hand moving one unit, the table\n"
+    "still again, ... Writes into DIR:\n"
+    "  frames/NNNNNN.jpg   the frames (watch them with --source DIR/frames)\n"
+    "  calib.json, roster.json   for tableref watch\n"
+    "  truth/keyframe-K.json     the exact table after K moves\n"
+    "  frames.json               each frame's time and phase (hold or move)\n"
+    "\n",
+    "\n"
+    "--supersample 1 renders about 4x faster with rougher edges.\n"
+    "--generate hard:K films hard table K (datasets/hard/README.md, 12 MP, colour):\n"
+    "a 4.5\" advance at Advance 5\" (legal), then an 11\" march at March 10\"\n"
+    "(illegal), 5 fps; --crop films part of the frame (it must hold the principal point).\n"
+    "\n"
+    "Exit status: 0 done, 2 bad input or usage.\n",
+};
 
 int cmd_render_sequence(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        usage(stdout);
-        return 0;
-    }
-    const char *seq = NULL, *out = NULL, *gen = NULL, *crop = NULL, *v;
-    int ss = 0;
-    for (int i = 1; i < argc; i++) {
-        int r;
-        if ((r = cli_value(argc, argv, &i, "--out", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            out = v;
-        } else if ((r = cli_value(argc, argv, &i, "--generate", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            gen = v;
-        } else if ((r = cli_value(argc, argv, &i, "--crop", &v)) != 0) {
-            if (r < 0)
-                return EXIT_BAD_INPUT;
-            crop = v;
-        } else if ((r = cli_value(argc, argv, &i, "--supersample", &v)) != 0) {
-            double n;
-            if (r < 0 || cli_number("--supersample", v, &n) < 0 || n < 1 || n > 4) {
-                fprintf(stderr, "tableref render-sequence: --supersample takes 1..4\n");
-                return EXIT_BAD_INPUT;
-            }
-            ss = (int)n;
-        } else if (cli_is_option(argv[i]) || seq) {
-            fprintf(stderr, "tableref render-sequence: unexpected argument '%s' (try --help)\n", argv[i]);
-            return EXIT_BAD_INPUT;
-        } else {
-            seq = argv[i];
-        }
-    }
+    const char *seq = NULL, *out = NULL, *gen = NULL, *crop = NULL;
+    double ss = 0;
+    const cli_opt opts[] = {
+        CLI_STRING("--out", &out, "DIR", "where to write the frames"),
+        CLI_CHOICE("--generate", &gen, "hard[:K]", "hard", "film hard table K instead of reading a sequence"),
+        CLI_STRING("--crop", &crop, "WxH+X+Y", "(with --generate) film only that part of the frame"),
+        CLI_WHOLE("--supersample", &ss, "N", 1, 4, "samples per pixel side (default: the sequence's)"),
+    };
+    int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), &seq, 1);
+    if (n_pos < 0)
+        return cli_status(n_pos);
     if (!seq && !gen)
         return cli_missing("render-sequence", "the SEQUENCE.json (or --generate hard[:K])"), EXIT_BAD_INPUT;
     if (!out)
         return cli_missing("render-sequence", "--out DIR (where to write the frames)"), EXIT_BAD_INPUT;
     if ((seq && gen) || (crop && !gen)) {
-        usage(stderr);
+        cli_help(stderr, &doc, opts, CLI_N(opts));
         return EXIT_BAD_INPUT;
     }
     base_error err;
@@ -89,7 +67,7 @@ int cmd_render_sequence(int argc, char **argv)
     } else {
         q = ds_sequence_load(seq, &err);
     }
-    if (!q || ds_sequence_render(q, out, ss, &err) < 0) {
+    if (!q || ds_sequence_render(q, out, (int)ss, &err) < 0) {
         fprintf(stderr, "tableref render-sequence: %s\n", err.msg);
         ds_sequence_free(q);
         return EXIT_BAD_INPUT;

@@ -23,54 +23,28 @@
 #include "vis_roster.h"
 #endif
 
-static void import_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: tableref roster import LIST --out ROSTER.json [options]\n"
-            "\n"
-            "Reads an army list as New Recruit or BattleScribe export it -- a .ros (XML),\n"
-            ".rosz (zipped), New Recruit's JSON roster, a New Recruit tournament report\n"
-            "(both players' lists), or New Recruit's text (\"560 - Goblin Witch, General,\n"
-            "...\") -- and writes the roster `tableref detect`, `referee` and `tags sheet`\n"
-            "read: every unit with its models, base size, Advance and March Rates, and\n"
-            "an AprilTag ID for every model, sized to fit its base.\n"
-            "\n"
-            "  --out ROSTER.json   where to write (a file holding two lists writes\n"
-            "                      ROSTER.1.json and ROSTER.2.json)\n"
-            "  --catalogue PATH    BSData army data: a .gst/.cat file or a folder of them;\n"
-            "                      fills base sizes and rates a list lacks (text lists\n"
-            "                      never carry them). Repeatable.\n"
-            "  --army 1|2          the army's slot at the table (default 1; a file with two\n"
-            "                      lists: 1 and 2). Slot 1 takes even tag IDs, slot 2 odd\n"
-            "                      ones, so two armies never share a tag.\n"
-            "  --list N            import only the N-th list of a file holding several\n"
-            "  --set 'NAME:KEY=V'  give a value the list lacks, for every unit called NAME:\n"
-            "                      base=20x20 (front x side, mm; 60o round), adv=4, mar=8\n"
-            "                      (inches), models=20. Repeatable.\n"
-            "  --no-ask            never ask at the terminal (the default when stdin is\n"
-            "                      not a terminal)\n"
-            "  --side NAME         the side's name in snapshots (default: from the army)\n"
-            "  --prefix P          prepended to every unit id (two armies with the same\n"
-            "                      unit names at one table)\n"
-            "  --family F          tag36h11 (default) or tagStandard41h12 (for armies over\n"
-            "                      238 models)\n"
-            "  --tag-height-mm H   height of the printed tag above the table: base\n"
-            "                      thickness + paper (default 3.5)\n"
-            "  --board WxD         board size in inches (default 72x48)\n"
-            "\n"
-            "Exit status: 0 written and complete, 1 written but some values are still\n"
-            "unknown (listed on stderr and under \"unresolved\" in the roster: give them\n"
-            "with --set or --catalogue), 2 bad input or usage (the message names the file).\n");
-}
+static const cli_doc import_doc = {
+    "roster import",
+    "usage: tableref roster import LIST --out ROSTER.json [options]\n"
+    "\n"
+    "Reads an army list as New Recruit or BattleScribe export it -- a .ros (XML),\n"
+    ".rosz (zipped), New Recruit's JSON roster, a New Recruit tournament report\n"
+    "(both players' lists), or New Recruit's text (\"560 - Goblin Witch, General,\n"
+    "...\") -- and writes the roster `tableref detect`, `referee` and `tags sheet`\n"
+    "read: every unit with its models, base size, Advance and March Rates, and\n"
+    "an AprilTag ID for every model, sized to fit its base.\n"
+    "\n",
+    "\n"
+    "Exit status: 0 written and complete, 1 written but some values are still\n"
+    "unknown (listed on stderr and under \"unresolved\" in the roster: give them\n"
+    "with --set or --catalogue), 2 bad input or usage (the message names the file).\n",
+};
 
-static void roster_usage(FILE *out)
-{
-    fprintf(out, "usage: tableref roster import LIST --out ROSTER.json [options]\n"
-                 "\n"
-                 "  import   read an army list (.ros, .rosz, New Recruit JSON or text) into a roster\n"
-                 "\n"
-                 "'tableref roster import --help' describes it.\n");
-}
+static const cli_doc roster_doc = {
+    "roster",
+    "usage: tableref roster import LIST --out ROSTER.json [options]\n\n",
+    "\n'tableref roster import --help' describes it.\n",
+};
 
 typedef struct set_value {
     char name[ARMY_NAME_MAX];
@@ -284,26 +258,46 @@ static int parse_board(const char *text, army_roster_options *o)
 
 static int roster_import(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        import_usage(stdout);
-        return 0;
-    }
     const char *out = NULL, *side = NULL, *prefix = NULL, *family = "tag36h11", *board = NULL;
     cli_list cats = {{0}, 0}, sets_txt = {{0}, 0};
     int no_ask = 0;
     double slot = 0, list_no = 0, tag_h = 3.5;
     const char *pos[1];
     const cli_opt opts[] = {
-        {"--out", CLI_OPT_STRING, &out, 0},       {"--side", CLI_OPT_STRING, &side, 0},
-        {"--prefix", CLI_OPT_STRING, &prefix, 0}, {"--family", CLI_OPT_STRING, &family, 0},
-        {"--board", CLI_OPT_STRING, &board, 0},   {"--army", CLI_OPT_NUMBER, &slot, 0},
-        {"--list", CLI_OPT_NUMBER, &list_no, 0},  {"--tag-height-mm", CLI_OPT_NUMBER, &tag_h, 0},
-        {"--no-ask", CLI_OPT_FLAG, &no_ask, 1},   {"--catalogue", CLI_OPT_LIST, &cats, 0},
-        {"--set", CLI_OPT_LIST, &sets_txt, 0},
+        CLI_STRING("--out", &out, "ROSTER.json",
+                   "where to write (a file holding two lists writes\n"
+                   "ROSTER.1.json and ROSTER.2.json)"),
+        CLI_LIST("--catalogue", &cats, "PATH",
+                 "BSData army data: a .gst/.cat file or a folder of them;\n"
+                 "fills base sizes and rates a list lacks (text lists\n"
+                 "never carry them). Repeatable."),
+        {.name = "--army", .kind = CLI_OPT_WHOLE, .dest = &slot, .arg = "1|2", .min = 1, .max = 2, .values = "1 2",
+         .help = "the army's slot at the table (default 1; a file with two\n"
+                 "lists: 1 and 2). Slot 1 takes even tag IDs, slot 2 odd\n"
+                 "ones, so two armies never share a tag."},
+        CLI_WHOLE("--list", &list_no, "N", 0, 1000, "import only the N-th list of a file holding several (0: all)"),
+        CLI_LIST("--set", &sets_txt, "'NAME:KEY=V'",
+                 "give a value the list lacks, for every unit called NAME:\n"
+                 "base=20x20 (front x side, mm; 60o round), adv=4, mar=8\n"
+                 "(inches), models=20. Repeatable."),
+        CLI_FLAG("--no-ask", &no_ask, 1,
+                 "never ask at the terminal (the default when stdin is\n"
+                 "not a terminal)"),
+        CLI_STRING("--side", &side, "NAME", "the side's name in snapshots (default: from the army)"),
+        CLI_STRING("--prefix", &prefix, "P",
+                   "prepended to every unit id (two armies with the same\n"
+                   "unit names at one table)"),
+        CLI_CHOICE("--family", &family, "F", "tag36h11 tagStandard41h12",
+                   "tag36h11 (default) or tagStandard41h12 (for armies over\n"
+                   "238 models)"),
+        CLI_NUMBER("--tag-height-mm", &tag_h, "H", 0, 50,
+                   "height of the printed tag above the table: base\n"
+                   "thickness + paper (default 3.5)"),
+        CLI_STRING("--board", &board, "WxD", "board size in inches (default 72x48)"),
     };
-    int n_pos = cli_parse("roster import", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), pos, 1);
+    int n_pos = cli_parse(&import_doc, argc, argv, opts, CLI_N(opts), pos, 1);
     if (n_pos < 0)
-        return EXIT_BAD_INPUT;
+        return cli_status(n_pos);
     if (n_pos == 0) {
         fprintf(stderr, "tableref roster import: missing the army list file (LIST); try --help\n");
         return EXIT_BAD_INPUT;
@@ -324,10 +318,6 @@ static int roster_import(int argc, char **argv)
     }
     if (board && parse_board(board, &o) < 0) {
         fprintf(stderr, "tableref roster import: --board: expected WxD in inches (72x48, 44x30), got '%s'\n", board);
-        return EXIT_BAD_INPUT;
-    }
-    if ((slot != 0 && slot != 1 && slot != 2) || list_no < 0 || list_no != floor(list_no) || !(tag_h >= 0 && tag_h <= 50)) {
-        fprintf(stderr, "tableref roster import: --army must be 1 or 2, --list a whole number, --tag-height-mm 0..50\n");
         return EXIT_BAD_INPUT;
     }
     set_value sets[CLI_LIST_MAX];
@@ -402,12 +392,8 @@ done:
 
 int cmd_roster(int argc, char **argv)
 {
-    if (argc < 2 || (cli_wants_help(argc, argv) && strcmp(argv[1], "import") != 0)) {
-        roster_usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? EXIT_BAD_INPUT : 0;
-    }
-    if (strcmp(argv[1], "import") == 0)
-        return roster_import(argc - 1, argv + 1);
-    fprintf(stderr, "tableref roster: unknown action '%s' (import)\n", argv[1]);
-    return EXIT_BAD_INPUT;
+    static const cli_step steps[] = {
+        {"import", roster_import, "read an army list (.ros, .rosz, New Recruit JSON or text) into a roster"},
+    };
+    return cli_dispatch(&roster_doc, steps, CLI_N(steps), argc, argv);
 }

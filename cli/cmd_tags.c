@@ -12,27 +12,22 @@
 #include "media_image_read.h"
 #include "vis_tag.h"
 
-static void tags_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: tableref tags IMAGE [--family F] [--json] [--decimate D] [--sigma S] [--refine]\n"
-            "       tableref tags sheet ROSTER.json --out TAGS.pdf   (the tags to print; see tags sheet --help)\n"
-            "\n"
-            "Lists every AprilTag found in IMAGE (JPEG or PNG): ID, the four corners in\n"
-            "pixels and the decision margin. Corners use apriltag's convention, (0,0) =\n"
-            "top-left corner of the first pixel, in apriltag's counter-clockwise order;\n"
-            "lines are sorted by ID then position.\n"
-            "\n"
-            "  --family F    tag36h11 (default) or tagStandard41h12\n"
-            "  --json        a JSON array instead of text lines\n"
-            "  --decimate D  quad search downsampling (default 1: full resolution,\n"
-            "                right for photos with small tags; 2-3 for 12 MP frames)\n"
-            "  --sigma S     Gaussian blur in px before the search (default 0)\n"
-            "  --refine      refine edges on the full image (default off, as in the\n"
-            "                apriltag project's reference detections)\n"
-            "\n"
-            "Exit status: 0 done (even with no tags), 2 bad input or usage.\n");
-}
+static const cli_doc doc = {
+    "tags",
+    "usage: tableref tags IMAGE [--family F] [--json] [--decimate D] [--sigma S] [--refine]\n"
+    "       tableref tags sheet ROSTER.json --out TAGS.pdf   (the tags to print; see tags sheet --help)\n"
+    "\n"
+    "Lists every AprilTag found in IMAGE (JPEG or PNG): ID, the four corners in\n"
+    "pixels and the decision margin. Corners use apriltag's convention, (0,0) =\n"
+    "top-left corner of the first pixel, in apriltag's counter-clockwise order;\n"
+    "lines are sorted by ID then position.\n"
+    "\n",
+    "\nExit status: 0 done (even with no tags), 2 bad input or usage.\n",
+};
+
+#if TABLEREF_HAVE_SHEET
+static const cli_step steps[] = {{"sheet", cmd_tags_sheet, "a roster's tags, printed at their true size"}};
+#endif
 
 int cmd_tags(int argc, char **argv)
 {
@@ -40,37 +35,29 @@ int cmd_tags(int argc, char **argv)
     if (argc >= 2 && strcmp(argv[1], "sheet") == 0)
         return cmd_tags_sheet(argc - 1, argv + 1);
 #endif
-    if (cli_wants_help(argc, argv)) {
-        tags_usage(stdout);
-        return 0;
-    }
     const char *image = NULL, *family = "tag36h11";
     int json = 0, refine = 0;
     double decimate = 1.0, sigma = 0.0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--family") == 0 && i + 1 < argc) {
-            family = argv[++i];
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
-        } else if (strcmp(argv[i], "--refine") == 0) {
-            refine = 1;
-        } else if (strcmp(argv[i], "--decimate") == 0 && i + 1 < argc) {
-            decimate = atof(argv[++i]);
-        } else if (strcmp(argv[i], "--sigma") == 0 && i + 1 < argc) {
-            sigma = atof(argv[++i]);
-        } else if (argv[i][0] == '-' || image) {
-            fprintf(stderr, "tableref tags: unexpected argument '%s' (try --help)\n", argv[i]);
-            return EXIT_BAD_INPUT;
-        } else {
-            image = argv[i];
-        }
-    }
+    const cli_opt opts[] = {
+        CLI_CHOICE("--family", &family, "F", "tag36h11 tagStandard41h12", "tag36h11 (default) or tagStandard41h12"),
+        CLI_FLAG("--json", &json, 1, "a JSON array instead of text lines"),
+        CLI_NUMBER("--decimate", &decimate, "D", 1, 8,
+                   "quad search downsampling (default 1: full resolution,\n"
+                   "right for photos with small tags; 2-3 for 12 MP frames)"),
+        CLI_NUMBER("--sigma", &sigma, "S", 0, 10, "Gaussian blur in px before the search (default 0)"),
+        CLI_FLAG("--refine", &refine, 1,
+                 "refine edges on the full image (default off, as in the\n"
+                 "apriltag project's reference detections)"),
+    };
+    int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), &image, 1);
+#if TABLEREF_HAVE_SHEET
+    if (n_pos == CLI_DONE && cli_dumping(argc, argv))
+        return cli_dump_steps(doc.command, steps, CLI_N(steps));
+#endif
+    if (n_pos < 0)
+        return cli_status(n_pos);
     if (!image)
         return cli_missing("tags", "the IMAGE (a JPEG or PNG photo)"), EXIT_BAD_INPUT;
-    if (decimate < 1 || decimate > 8 || sigma < 0 || sigma > 10) {
-        fprintf(stderr, "tableref tags: --decimate must be 1..8 and --sigma 0..10\n");
-        return EXIT_BAD_INPUT;
-    }
     vis_tag_detector *det = vis_tag_detector_new(family);
     if (!det) {
         fprintf(stderr, "tableref tags: unknown tag family '%s' (tag36h11, tagStandard41h12)\n", family);

@@ -9,47 +9,38 @@
 #include "rules_json.h"
 #include "vis_roster.h"
 
-static void sheet_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: tableref tags sheet ROSTER.json --out TAGS.pdf [--paper a4|letter]\n"
-            "                           [--no-board] [--layout LAYOUT.json]\n"
-            "\n"
-            "Prints every model's tag on a label the size of its base (front x side),\n"
-            "with a mark at the front edge (stick it with the mark at the model's front),\n"
-            "the model's id and tag ID, a grey cut line round it, and the unit's name,\n"
-            "base and tag size above each unit; a 100 mm check bar on every page; and the\n"
-            "board's corner tags with a guide to where they go. Print at 100%% (\"actual\n"
-            "size\"), measure the bar, cut on the grey lines.\n"
-            "\n"
-            "  --out TAGS.pdf     the sheet (PDF)\n"
-            "  --paper a4|letter  page size (default a4)\n"
-            "  --no-board         leave out the corner tags page (print it once per table)\n"
-            "  --layout F         also write where every tag landed (JSON, page mm)\n"
-            "\n"
-            "Two armies never share a tag: `tableref roster import --army 1|2` gives the\n"
-            "first army even IDs and the second odd ones.\n"
-            "\n"
-            "Exit status: 0 done, 2 bad input or usage.\n");
-}
+static const cli_doc doc = {
+    "tags sheet",
+    "usage: tableref tags sheet ROSTER.json --out TAGS.pdf [--paper a4|letter]\n"
+    "                           [--no-board] [--layout LAYOUT.json]\n"
+    "\n"
+    "Prints every model's tag on a label the size of its base (front x side),\n"
+    "with a mark at the front edge (stick it with the mark at the model's front),\n"
+    "the model's id and tag ID, a grey cut line round it, and the unit's name,\n"
+    "base and tag size above each unit; a 100 mm check bar on every page; and the\n"
+    "board's corner tags with a guide to where they go. Print at 100% (\"actual\n"
+    "size\"), measure the bar, cut on the grey lines.\n"
+    "\n",
+    "\n"
+    "Two armies never share a tag: `tableref roster import --army 1|2` gives the\n"
+    "first army even IDs and the second odd ones.\n"
+    "\n"
+    "Exit status: 0 done, 2 bad input or usage.\n",
+};
 
 int cmd_tags_sheet(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        sheet_usage(stdout);
-        return 0;
-    }
     const char *out = NULL, *paper = "a4", *layout_path = NULL, *pos[1];
     int no_board = 0;
     const cli_opt opts[] = {
-        {"--out", CLI_OPT_STRING, &out, 0},
-        {"--paper", CLI_OPT_STRING, &paper, 0},
-        {"--layout", CLI_OPT_STRING, &layout_path, 0},
-        {"--no-board", CLI_OPT_FLAG, &no_board, 1},
+        CLI_STRING("--out", &out, "TAGS.pdf", "the sheet (PDF)"),
+        CLI_CHOICE("--paper", &paper, "a4|letter", "a4 letter", "page size (default a4)"),
+        CLI_FLAG("--no-board", &no_board, 1, "leave out the corner tags page (print it once per table)"),
+        CLI_STRING("--layout", &layout_path, "F", "also write where every tag landed (JSON, page mm)"),
     };
-    int n = cli_parse("tags sheet", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), pos, 1);
+    int n = cli_parse(&doc, argc, argv, opts, CLI_N(opts), pos, 1);
     if (n < 0)
-        return EXIT_BAD_INPUT;
+        return cli_status(n);
     if (n == 0) {
         fprintf(stderr, "tableref tags sheet: missing the roster (ROSTER.json, from `tableref roster import`); "
                         "try --help\n");

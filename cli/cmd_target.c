@@ -19,29 +19,19 @@
 #include <cairo.h>
 #endif
 
-static void target_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: tableref target --out TARGET.pdf|TARGET.png [options]\n"
-            "\n"
-            "Draws a calibration target: a grid of AprilTags filling the page, and\n"
-            "writes its layout (every tag's corners in mm) beside it as TARGET.json,\n"
-            "which `tableref calibrate camera --target TARGET.json` reads. Print it at\n"
-            "100%% scale (no \"fit to page\"), check the 100 mm bar with a ruler, and\n"
-            "glue it to something flat.\n"
-            "  --paper A4|A3|A5|letter|WxH   page size (WxH in mm; default A4)\n"
-            "  --landscape                   turn the page\n"
-            "  --tag-mm S                    black square edge (default 30)\n"
-            "  --spacing-mm G                gap between black squares (default S/3)\n"
-            "  --margin-mm M                 unprinted margin (default 15)\n"
-            "  --first-id N                  first tag ID (default 300)\n"
-            "  --family tag36h11|tagStandard41h12\n"
-            "  --dpi D                       PNG resolution (default 300)\n"
-            "  --layout PATH                 layout file (default: --out with .json)\n"
-            "PDF needs tableref built with Cairo; PNG never does.\n"
-            "\n"
-            "Exit status: 0 done, 2 bad input or usage.\n");
-}
+static const cli_doc doc = {
+    "target",
+    "usage: tableref target --out TARGET.pdf|TARGET.png [options]\n"
+    "\n"
+    "Draws a calibration target: a grid of AprilTags filling the page, and\n"
+    "writes its layout (every tag's corners in mm) beside it as TARGET.json,\n"
+    "which `tableref calibrate camera --target TARGET.json` reads. Print it at\n"
+    "100% scale (no \"fit to page\"), check the 100 mm bar with a ruler, and\n"
+    "glue it to something flat.\n",
+    "PDF needs tableref built with Cairo; PNG never does.\n"
+    "\n"
+    "Exit status: 0 done, 2 bad input or usage.\n",
+};
 
 static int paper_size(const char *name, double *w, double *h)
 {
@@ -114,22 +104,24 @@ static int write_pdf(const calib_target *t, const char *path, base_error *err)
 
 int cmd_target(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        target_usage(stdout);
-        return 0;
-    }
     const char *out = NULL, *paper = "A4", *layout = NULL, *family = "tag36h11";
     double tag = 30, spacing = -1, margin = 15, first = 300, dpi = 300;
     int landscape = 0;
     const cli_opt opts[] = {
-        {"--out", CLI_OPT_STRING, &out, 0},          {"--paper", CLI_OPT_STRING, &paper, 0},
-        {"--layout", CLI_OPT_STRING, &layout, 0},    {"--family", CLI_OPT_STRING, &family, 0},
-        {"--tag-mm", CLI_OPT_NUMBER, &tag, 0},       {"--spacing-mm", CLI_OPT_NUMBER, &spacing, 0},
-        {"--margin-mm", CLI_OPT_NUMBER, &margin, 0}, {"--first-id", CLI_OPT_NUMBER, &first, 0},
-        {"--dpi", CLI_OPT_NUMBER, &dpi, 0},          {"--landscape", CLI_OPT_FLAG, &landscape, 1},
+        CLI_STRING("--out", &out, "TARGET.pdf|TARGET.png", "the target to draw"),
+        CLI_CHOICE("--paper", &paper, "A4|A3|A5|letter|WxH", "A4 A3 A5 letter", "page size (WxH in mm; default A4)"),
+        CLI_FLAG("--landscape", &landscape, 1, "turn the page"),
+        CLI_NUMBER("--tag-mm", &tag, "S", 1, 1000, "black square edge (default 30)"),
+        CLI_NUMBER("--spacing-mm", &spacing, "G", 0, 1000, "gap between black squares (default S/3)"),
+        CLI_NUMBER("--margin-mm", &margin, "M", 0, 1000, "unprinted margin (default 15)"),
+        CLI_WHOLE("--first-id", &first, "N", 0, 100000, "first tag ID (default 300)"),
+        CLI_CHOICE("--family", &family, "F", "tag36h11 tagStandard41h12", "tag36h11 (default) or tagStandard41h12"),
+        CLI_NUMBER("--dpi", &dpi, "D", 50, 2400, "PNG resolution (default 300)"),
+        CLI_STRING("--layout", &layout, "PATH", "layout file (default: --out with .json)"),
     };
-    if (cli_parse("target", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), NULL, 0) < 0)
-        return EXIT_BAD_INPUT;
+    int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
+    if (n_pos < 0)
+        return cli_status(n_pos);
     if (!out)
         return cli_missing("target", "--out TARGET.pdf or TARGET.png (where to draw the target)"), EXIT_BAD_INPUT;
     const char *dot = strrchr(out, '.');
@@ -152,10 +144,6 @@ int cmd_target(int argc, char **argv)
     if (landscape) {
         double t = pw;
         pw = ph, ph = t;
-    }
-    if (first != floor(first) || !(dpi >= 50 && dpi <= 2400) || !(margin >= 0)) {
-        fprintf(stderr, "tableref target: --first-id must be a whole number, --dpi 50..2400, --margin-mm >= 0\n");
-        return EXIT_BAD_INPUT;
     }
     base_error err;
     calib_target t;

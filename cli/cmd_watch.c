@@ -26,76 +26,36 @@
 static volatile sig_atomic_t g_stop;
 static void on_signal(int sig) { g_stop = sig; }
 
-static void watch_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: tableref watch --source SRC --calib C.json --roster R.json [OPTIONS]\n"
-            "       tableref watch --table T.json [OPTIONS]\n"
-            "\n"
-            "Watches the table and referees every move: when the table settles (nothing\n"
-            "moves for --settle-ms and no hand hides tags), it takes a snapshot, checks the\n"
-            "move against the previous one (move type inferred) and calls it.\n"
-            "\n"
-            "SRC: libcamera[:N]  a libcamera camera (Raspberry Pi)\n"
-            "     v4l2:/dev/videoN  a USB webcam\n"
-            "     DIR | frames/%%04d.jpg  an image sequence (timestamps from --fps)\n"
-            "     FILE  a video file (timestamps from its frame rate)\n"
-            "\n"
-            "options:\n"
-            "  --table T.json      the table file (docs/formats.md): calibration, rosters,\n"
-            "                      ruleset with house rules, terrain, and the camera and its\n"
-            "                      size; --source, --calib and --roster then come from it\n"
-            "  --record FILE.mp4   write the annotated video (H.264, fragmented MP4: a kill or\n"
-            "                      a full disk loses at most the last second), with FILE.vtt\n"
-            "                      subtitles (one cue per move and call), FILE.events.jsonl and\n"
-            "                      FILE.clips/move-N.mp4 beside it: an evidence clip of each\n"
-            "                      ILLEGAL or CANNOT TELL call (from 5 s before the table last\n"
-            "                      moved to 1 s after it settled)\n"
-            "  --clip-url URL      where a judge's page finds FILE.clips/ (e.g. served over\n"
-            "                      HTTP): the call's events then carry URL/move-N.mp4 too\n"
-            "  --log FILE.jsonl    the event log (appended to, never truncated; one JSON\n"
-            "                      line per event, fsync'ed)\n"
-            "  --vtt FILE.vtt      subtitles without a recording\n"
-            "  --replace           overwrite an existing recording and subtitles (by\n"
-            "                      default an existing file is an error: it is an earlier game)\n"
-            "  --projector         show the annotated table fullscreen (needs a display);\n"
-            "                      keys: o overrule the last call, c confirm it, u undo it, q quit\n"
-            "  --size WxH          ask the camera for this frame size (default: the size the\n"
-            "                      calibration was made at); every frame must match the calibration\n"
-            "  --settle-ms N       still time before a snapshot (default 1000)\n"
-            "  --jitter-mm X       a unit moved less than this did not move (default 2)\n"
-            "  --control FIFO      read judge's commands from a named pipe (created if missing);\n"
-            "                      send them with `tableref watch-ctl FIFO overrule|confirm|undo|stop`\n"
-            "  --fps N             frame rate of an image sequence (default 5)\n"
-            "  --timeout-ms N      a camera silent this long is lost (default 3000)\n"
-            "  --realtime          replay a recording at its own frame rate (as if live)\n"
-            "  --quiet             no per-frame progress on stderr\n"
-            "\n"
-            "The venue feed (docs/venue.md; topics and payloads in docs/formats.md):\n"
-            "  --mqtt HOST[:PORT]  publish every event, the table's state and the overlay\n"
-            "                      picture to the venue's MQTT broker (default port 1883),\n"
-            "                      and take judges' commands from it; a broker that cannot\n"
-            "                      be reached is said once and retried, never waited for\n"
-            "  --event NAME        the tournament, as in the topics (letters, digits . _ -)\n"
-            "  --table N           this table's number (a whole number; --table T.json is\n"
-            "                      the table file: both may be given)\n"
-            "  --mqtt-user NAME    the broker user (the venue's ACL: \"tables\")\n"
-            "  --mqtt-password-file FILE  its password, the file's first line\n"
-            "\n"
-            "Judge's commands are also read from stdin when it is a terminal or a pipe, one\n"
-            "per line: `overrule [MOVE] [REASON]` (the move stands), `confirm [MOVE] [REASON]`,\n"
-            "`undo [REASON]` (the last snapshot is undone), `status UNIT engaged|fleeing|shaken|\n"
-            "charging[,...]|clear [REASON]` (the unit's status from now on), `reach UNIT [march|advance]`\n"
-            "(where the unit can legally end, drawn on the video and projector until it moves; `reach clear`),\n"
-            "`stop`. Every command is logged with\n"
-            "who sent it and why; with --mqtt, judges' overrule, confirm and undo come from\n"
-            "the venue's page too (logged as by \"mqtt:JUDGE\"). The event log and the subtitles are documented in\n"
-            "docs/formats.md (\"Event log and subtitles\").\n"
-            "\n"
-            "Exit status: 0 every call legal (or overruled by the judge), 1 an illegal call\n"
-            "stands, 2 bad input, no camera, or frames the calibration does not fit, 3 the\n"
-            "camera was lost mid-game (what was recorded is kept).\n");
-}
+static const cli_doc doc = {
+    "watch",
+    "usage: tableref watch --source SRC --calib C.json --roster R.json [OPTIONS]\n"
+    "       tableref watch --table T.json [OPTIONS]\n"
+    "\n"
+    "Watches the table and referees every move: when the table settles (nothing\n"
+    "moves for --settle-ms and no hand hides tags), it takes a snapshot, checks the\n"
+    "move against the previous one (move type inferred) and calls it.\n"
+    "\n"
+    "SRC: libcamera[:N]  a libcamera camera (Raspberry Pi)\n"
+    "     v4l2:/dev/videoN  a USB webcam\n"
+    "     DIR | frames/%04d.jpg  an image sequence (timestamps from --fps)\n"
+    "     FILE  a video file (timestamps from its frame rate)\n"
+    "\n"
+    "options:\n",
+    "\n"
+    "Judge's commands are also read from stdin when it is a terminal or a pipe, one\n"
+    "per line: `overrule [MOVE] [REASON]` (the move stands), `confirm [MOVE] [REASON]`,\n"
+    "`undo [REASON]` (the last snapshot is undone), `status UNIT engaged|fleeing|shaken|\n"
+    "charging[,...]|clear [REASON]` (the unit's status from now on), `reach UNIT [march|advance]`\n"
+    "(where the unit can legally end, drawn on the video and projector until it moves; `reach clear`),\n"
+    "`stop`. Every command is logged with\n"
+    "who sent it and why; with --mqtt, judges' overrule, confirm and undo come from\n"
+    "the venue's page too (logged as by \"mqtt:JUDGE\"). The event log and the subtitles are documented in\n"
+    "docs/formats.md (\"Event log and subtitles\").\n"
+    "\n"
+    "Exit status: 0 every call legal (or overruled by the judge), 1 an illegal call\n"
+    "stands, 2 bad input, no camera, or frames the calibration does not fit, 3 the\n"
+    "camera was lost mid-game (what was recorded is kept).\n",
+};
 
 /* Beside FILE.mp4: FILE.ext. */
 static void sibling(const char *path, const char *ext, char *out, size_t cap)
@@ -232,16 +192,48 @@ static int check_feed_opts(const feed_opts *o)
 #endif
 }
 
-int cmd_watch(int argc, char **argv)
+/* The event log and the subtitles beside the recording (FILE.events.jsonl, FILE.vtt) unless given; bufs of `cap`. */
+static void beside_recording(watch_session_config *cfg, char *jsonl_buf, char *vtt_buf, size_t cap)
 {
-    if (cli_wants_help(argc, argv)) {
-        watch_usage(stdout);
-        return 0;
+    if (cfg->record_path && !cfg->log_path) {
+        sibling(cfg->record_path, ".events.jsonl", jsonl_buf, cap);
+        cfg->log_path = jsonl_buf;
     }
+    if (cfg->record_path && !cfg->vtt_path) {
+        sibling(cfg->record_path, ".vtt", vtt_buf, cap);
+        cfg->vtt_path = vtt_buf;
+    }
+}
+
+/* Ctrl-C and kill end the watch cleanly (the recording is closed); a judge's page going away does not. */
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+/* What the command line says: the session's and the camera's configurations, the files, the feed. */
+typedef struct watch_args {
     watch_session_config cfg;
-    watch_session_config_default(&cfg);
     cap_source_config ccfg;
-    cap_source_config_default(&ccfg);
+    const char *source, *calib_path, *roster_path, *control, *size, *table_path;
+    feed_opts feed;
+    int with_feed; /* 1: attach the venue feed */
+} watch_args;
+
+/* argv into *a: 0, or CLI_DONE (the help was printed) or CLI_ERROR (a message was). */
+static int watch_args_parse(int argc, char **argv, watch_args *a)
+{
+    memset(a, 0, sizeof *a);
+    watch_session_config_default(&a->cfg);
+    cap_source_config_default(&a->ccfg);
+    watch_session_config cfg = a->cfg;
+    cap_source_config ccfg = a->ccfg;
     const char *source = NULL, *calib_path = NULL, *roster_path = NULL, *control = NULL, *size = NULL,
                *table_path = NULL;
     double settle = cfg.tracker.settle_ms, jitter = cfg.tracker.jitter_mm, fps = ccfg.fps, timeout = ccfg.timeout_ms;
@@ -249,42 +241,95 @@ int cmd_watch(int argc, char **argv)
     cli_list tables = {0};
     feed_opts feed = {0};
     const cli_opt opts[] = {
-        {"--source", CLI_OPT_STRING, &source, 0},     {"--calib", CLI_OPT_STRING, &calib_path, 0},
-        {"--table", CLI_OPT_LIST, &tables, 0},        {"--clip-url", CLI_OPT_STRING, &cfg.clip_url, 0},
-        {"--mqtt", CLI_OPT_STRING, &feed.mqtt, 0},    {"--event", CLI_OPT_STRING, &feed.event, 0},
-        {"--mqtt-user", CLI_OPT_STRING, &feed.user, 0},
-        {"--mqtt-password-file", CLI_OPT_STRING, &feed.password_file, 0},
-        {"--roster", CLI_OPT_STRING, &roster_path, 0}, {"--record", CLI_OPT_STRING, &cfg.record_path, 0},
-        {"--log", CLI_OPT_STRING, &cfg.log_path, 0},   {"--vtt", CLI_OPT_STRING, &cfg.vtt_path, 0},
-        {"--control", CLI_OPT_STRING, &control, 0},   {"--size", CLI_OPT_STRING, &size, 0},
-        {"--settle-ms", CLI_OPT_NUMBER, &settle, 0},  {"--jitter-mm", CLI_OPT_NUMBER, &jitter, 0},
-        {"--fps", CLI_OPT_NUMBER, &fps, 0},           {"--timeout-ms", CLI_OPT_NUMBER, &timeout, 0},
-        {"--projector", CLI_OPT_FLAG, &projector, 1}, {"--realtime", CLI_OPT_FLAG, &realtime, 1},
-        {"--quiet", CLI_OPT_FLAG, &quiet, 1},         {"--replace", CLI_OPT_FLAG, &replace, 1},
+        CLI_STRING("--source", &source, "SRC", "the camera, video or pictures (above)"),
+        CLI_STRING("--calib", &calib_path, "C.json", "the camera's calibration"),
+        CLI_STRING("--roster", &roster_path, "R.json", "the roster (`tableref roster import`)"),
+        CLI_LIST("--table", &tables, "T.json|N",
+                 "the table file (docs/formats.md): calibration, rosters,\n"
+                 "ruleset with house rules, terrain, and the camera and its\n"
+                 "size; --source, --calib and --roster then come from it.\n"
+                 "A whole number N (1 to 999999) is this table's number for\n"
+                 "the venue feed (below): both may be given"),
+        CLI_STRING("--record", &cfg.record_path, "FILE.mp4",
+                   "write the annotated video (H.264, fragmented MP4: a kill or\n"
+                   "a full disk loses at most the last second), with FILE.vtt\n"
+                   "subtitles (one cue per move and call), FILE.events.jsonl and\n"
+                   "FILE.clips/move-N.mp4 beside it: an evidence clip of each\n"
+                   "ILLEGAL or CANNOT TELL call (from 5 s before the table last\n"
+                   "moved to 1 s after it settled)"),
+        CLI_STRING("--clip-url", &cfg.clip_url, "URL",
+                   "where a judge's page finds FILE.clips/ (e.g. served over\n"
+                   "HTTP): the call's events then carry URL/move-N.mp4 too"),
+        CLI_STRING("--log", &cfg.log_path, "FILE.jsonl",
+                   "the event log (appended to, never truncated; one JSON\n"
+                   "line per event, fsync'ed)"),
+        CLI_STRING("--vtt", &cfg.vtt_path, "FILE.vtt", "subtitles without a recording"),
+        CLI_FLAG("--replace", &replace, 1,
+                 "overwrite an existing recording and subtitles (by\n"
+                 "default an existing file is an error: it is an earlier game)"),
+        CLI_FLAG("--projector", &projector, 1,
+                 "show the annotated table fullscreen (needs a display);\n"
+                 "keys: o overrule the last call, c confirm it, u undo it, q quit"),
+        CLI_STRING("--size", &size, "WxH",
+                   "ask the camera for this frame size (default: the size the\n"
+                   "calibration was made at); every frame must match the calibration"),
+        CLI_NUMBER("--settle-ms", &settle, "N", 0, 600000, "still time before a snapshot (default 1000)"),
+        CLI_NUMBER("--jitter-mm", &jitter, "X", 0, 1000, "a unit moved less than this did not move (default 2)"),
+        CLI_STRING("--control", &control, "FIFO",
+                   "read judge's commands from a named pipe (created if missing);\n"
+                   "send them with `tableref watch-ctl FIFO overrule|confirm|undo|stop`"),
+        CLI_NUMBER("--fps", &fps, "N", 0.01, 1000, "frame rate of an image sequence (default 5)"),
+        CLI_WHOLE("--timeout-ms", &timeout, "N", 1, 600000, "a camera silent this long is lost (default 3000)"),
+        CLI_FLAG("--realtime", &realtime, 1, "replay a recording at its own frame rate (as if live)"),
+        CLI_FLAG("--quiet", &quiet, 1, "no per-frame progress on stderr"),
+        CLI_TEXT("\nThe venue feed (docs/venue.md; topics and payloads in docs/formats.md):"),
+        CLI_STRING("--mqtt", &feed.mqtt, "HOST[:PORT]",
+                   "publish every event, the table's state and the overlay\n"
+                   "picture to the venue's MQTT broker (default port 1883),\n"
+                   "and take judges' commands from it; a broker that cannot\n"
+                   "be reached is said once and retried, never waited for"),
+        CLI_STRING("--event", &feed.event, "NAME", "the tournament, as in the topics (letters, digits . _ -)"),
+        CLI_STRING("--mqtt-user", &feed.user, "NAME", "the broker user (the venue's ACL: \"tables\")"),
+        CLI_STRING("--mqtt-password-file", &feed.password_file, "FILE", "its password, the file's first line"),
     };
-    if (cli_parse("watch", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), NULL, 0) < 0 ||
-        split_table_args(&tables, &table_path, &feed.table) < 0)
-        return EXIT_BAD_INPUT;
+    int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
+    if (n_pos < 0)
+        return n_pos;
+    if (split_table_args(&tables, &table_path, &feed.table) < 0)
+        return CLI_ERROR;
     const int with_feed = check_feed_opts(&feed);
     if (with_feed < 0)
-        return EXIT_BAD_INPUT;
+        return CLI_ERROR;
     const char *missing = table_path ? NULL
                           : !source ? "--source SRC (or --table T.json)"
                           : !calib_path ? "--calib C.json (or --table T.json)"
                           : !roster_path ? "--roster R.json (or --table T.json)" : NULL;
     if (missing) {
         fprintf(stderr, "tableref watch: missing %s (try --help)\n", missing);
-        return EXIT_BAD_INPUT;
-    }
-    if (!(settle >= 0) || !(jitter >= 0) || !(fps > 0 && fps <= 1000) || !(timeout >= 1 && timeout <= 600000)) {
-        fprintf(stderr, "tableref watch: --settle-ms and --jitter-mm take values >= 0, --fps 0..1000, "
-                        "--timeout-ms 1..600000\n");
-        return EXIT_BAD_INPUT;
+        return CLI_ERROR;
     }
     cfg.tracker.settle_ms = settle, cfg.tracker.jitter_mm = jitter;
     ccfg.fps = fps, ccfg.timeout_ms = (int)timeout;
     cfg.projector = projector, cfg.realtime = realtime, cfg.quiet = quiet, cfg.replace = replace;
     cfg.source = source, cfg.calib_path = calib_path, cfg.roster_path = roster_path;
+    *a = (watch_args){cfg, ccfg, source, calib_path, roster_path, control, size, table_path, feed, with_feed};
+    return 0;
+}
+
+int cmd_watch(int argc, char **argv)
+{
+    watch_args a;
+    int r = watch_args_parse(argc, argv, &a);
+    if (r < 0)
+        return cli_status(r);
+    watch_session_config cfg = a.cfg;
+    cap_source_config ccfg = a.ccfg;
+    const char *source = a.source, *calib_path = a.calib_path, *roster_path = a.roster_path, *control = a.control,
+               *size = a.size, *table_path = a.table_path;
+#if TABLEREF_HAVE_VENUE
+    const feed_opts feed = a.feed;
+    const int with_feed = a.with_feed;
+#endif
 
     base_error err;
     table_file table = {0};
@@ -316,14 +361,7 @@ int cmd_watch(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     char jsonl_buf[4096], vtt_buf[4096];
-    if (cfg.record_path && !cfg.log_path) {
-        sibling(cfg.record_path, ".events.jsonl", jsonl_buf, sizeof jsonl_buf);
-        cfg.log_path = jsonl_buf;
-    }
-    if (cfg.record_path && !cfg.vtt_path) {
-        sibling(cfg.record_path, ".vtt", vtt_buf, sizeof vtt_buf);
-        cfg.vtt_path = vtt_buf;
-    }
+    beside_recording(&cfg, jsonl_buf, vtt_buf, sizeof jsonl_buf);
 
     if (table_path) {
         roster = table.roster;
@@ -344,13 +382,7 @@ int cmd_watch(int argc, char **argv)
     if (with_feed && attach_feed(s, &feed) < 0)
         goto done;
 #endif
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    catch_signals();
     rc = watch_session_run(s, cap, &g_stop);
 done:
     watch_session_free(s);
@@ -364,16 +396,23 @@ done:
     return rc;
 }
 
+static const cli_doc ctl_doc = {
+    "watch-ctl",
+    "usage: tableref watch-ctl FIFO overrule|confirm [MOVE] [REASON...] | undo [REASON...] | stop\n\n"
+    "Sends a judge's command to the `tableref watch --control FIFO` running on\n"
+    "this machine: overrule the call on a move (default the latest: the move\n"
+    "stands), confirm it, undo the last snapshot, or stop. The reason is logged.\n",
+    "Exit status: 0 sent, 2 no watch is listening or bad usage.\n",
+};
+
 int cmd_watch_ctl(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv) || argc < 3) {
-        FILE *out = argc >= 3 ? stdout : stderr;
-        fprintf(out, "usage: tableref watch-ctl FIFO overrule|confirm [MOVE] [REASON...] | undo [REASON...] | stop\n\n"
-                     "Sends a judge's command to the `tableref watch --control FIFO` running on\n"
-                     "this machine: overrule the call on a move (default the latest: the move\n"
-                     "stands), confirm it, undo the last snapshot, or stop. The reason is logged.\n"
-                     "Exit status: 0 sent, 2 no watch is listening or bad usage.\n");
-        return cli_wants_help(argc, argv) ? 0 : EXIT_BAD_INPUT;
+    /* The words after FIFO are the command as typed (a reason may hold anything): no options but the help. */
+    if (cli_wants_help(argc, argv) || cli_dumping(argc, argv))
+        return cli_status(cli_parse(&ctl_doc, argc, argv, NULL, 0, NULL, 0));
+    if (argc < 3) {
+        cli_help(stderr, &ctl_doc, NULL, 0);
+        return EXIT_BAD_INPUT;
     }
     char line[512];
     size_t off = 0;

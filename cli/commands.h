@@ -11,7 +11,12 @@
 
 #include "tableref_config.h"
 
-enum { EXIT_LEGAL = 0, EXIT_ILLEGAL = 1, EXIT_BAD_INPUT = 2 };
+#include "base_error.h"
+
+/* The exit statuses are base_error.h's (BASE_EXIT_*), defined there once; these are their names here. */
+#define EXIT_LEGAL BASE_EXIT_OK
+#define EXIT_ILLEGAL BASE_EXIT_ILLEGAL
+#define EXIT_BAD_INPUT BASE_EXIT_BAD_INPUT
 
 typedef struct tableref_command {
     const char *name;
@@ -64,8 +69,5 @@ int cmd_tags_sheet(int argc, char **argv);
 /* Army lists in (issue 11). */
 int cmd_roster(int argc, char **argv);
 #endif
-
-/* True when argv holds -h or --help. */
-int cli_wants_help(int argc, char **argv);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_args.h"
 #include "commands.h"
 #if TABLEREF_HAVE_VISION
 #include "media_image_read.h"
@@ -34,14 +35,6 @@ static const tableref_command commands[] = {
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
-int cli_wants_help(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
-            return 1;
-    return 0;
-}
-
 /* Levenshtein distance of two short words (commands are under 32 letters). */
 static int edit_distance(const char *a, const char *b)
 {
@@ -61,6 +54,20 @@ static int edit_distance(const char *a, const char *b)
     return d[la][lb];
 }
 
+#if TABLEREF_HAVE_VISION
+/* The options every command takes, read before the command runs (the picture loader's cap for this run). */
+static double max_pixels = (double)MEDIA_IMAGE_DEFAULT_MAX_PIXELS;
+static const cli_opt global_opts[] = {
+    {.name = "--max-pixels", .kind = CLI_OPT_WHOLE, .dest = &max_pixels, .arg = "N", .min = 1, .max = 1e12,
+     .what = "a whole number of pixels >= 1",
+     .help = "pictures (JPEG, PNG) over N pixels are refused before decoding\n(default 100000000, 100 MP)"},
+};
+#define N_GLOBAL_OPTS CLI_N(global_opts)
+#else
+static const cli_opt *const global_opts = NULL;
+#define N_GLOBAL_OPTS 0
+#endif
+
 static void usage(FILE *out)
 {
     fprintf(out, "usage: tableref COMMAND [ARGS...]\n\ncommands:\n");
@@ -68,50 +75,30 @@ static void usage(FILE *out)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\n'tableref COMMAND --help' describes a command. Exit status: 0 legal or done,\n"
                  "1 a rule was broken, 2 bad input or usage.\n");
-#if TABLEREF_HAVE_VISION
-    fprintf(out, "\nEvery command that reads pictures (JPEG, PNG) also takes --max-pixels N: pictures\n"
-                 "over N pixels are refused before decoding (default %lld, 100 MP).\n",
-            (long long)MEDIA_IMAGE_DEFAULT_MAX_PIXELS);
-#endif
+    if (N_GLOBAL_OPTS > 0) {
+        static const cli_doc doc = {"", "\nEvery command takes these options, anywhere after the command:\n", NULL};
+        cli_help(out, &doc, global_opts, N_GLOBAL_OPTS);
+    }
 }
 
-#if TABLEREF_HAVE_VISION
-/*
- * `--max-pixels N` (or `=N`), anywhere after the command: the picture
- * loader's cap for this run, read here once so every command that reads
- * pictures takes it the same way. Removed from argv. -1 on a bad value.
- */
-static int take_max_pixels(int *argc, char **argv)
+/* `tableref --options-dump`: every command's option table, for the man page and the completion (make-man.py). */
+static int dump_options(void)
 {
-    for (int i = 2; i < *argc; i++) {
-        const char *v = NULL;
-        int used = 1;
-        if (strcmp(argv[i], "--max-pixels") == 0) {
-            if (i + 1 >= *argc) {
-                fprintf(stderr, "tableref: --max-pixels needs a number of pixels\n");
-                return -1;
-            }
-            v = argv[i + 1];
-            used = 2;
-        } else if (strncmp(argv[i], "--max-pixels=", 13) == 0) {
-            v = argv[i] + 13;
-        } else {
-            continue;
+    cli_dump_options(stdout, "*", global_opts, N_GLOBAL_OPTS);
+    fflush(stdout);
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        char name[64], dump[] = "--options-dump";
+        snprintf(name, sizeof name, "%s", commands[i].name);
+        char *args[] = {name, dump, NULL};
+        int rc = commands[i].run(2, args);
+        fflush(stdout);
+        if (rc != 0) {
+            fprintf(stderr, "tableref --options-dump: %s exited %d\n", commands[i].name, rc);
+            return rc;
         }
-        char *end;
-        double n = strtod(v, &end);
-        if (end == v || *end || !(n >= 1) || n > 1e12 || n != floor(n)) {
-            fprintf(stderr, "tableref: --max-pixels: expected a whole number of pixels >= 1, got '%s'\n", v);
-            return -1;
-        }
-        media_image_set_max_pixels((long long)n);
-        memmove(&argv[i], &argv[i + used], (size_t)(*argc - i - used + 1) * sizeof *argv);
-        *argc -= used;
-        i--;
     }
     return 0;
 }
-#endif
 
 int main(int argc, char **argv)
 {
@@ -127,9 +114,12 @@ int main(int argc, char **argv)
         printf("tableref %s\n", TABLEREF_VERSION);
         return 0;
     }
-#if TABLEREF_HAVE_VISION
-    if (take_max_pixels(&argc, argv) < 0)
+    if (strcmp(argv[1], "--options-dump") == 0)
+        return dump_options();
+    if (cli_take("", &argc, argv, 2, global_opts, N_GLOBAL_OPTS) < 0)
         return EXIT_BAD_INPUT;
+#if TABLEREF_HAVE_VISION
+    media_image_set_max_pixels((long long)max_pixels);
 #endif
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (strcmp(argv[1], commands[i].name) == 0)

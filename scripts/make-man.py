@@ -1,41 +1,56 @@
 #!/usr/bin/env python3
-"""Writes tableref's man page (roff) or its bash completion from the help
-texts the program itself prints, so neither can drift from the program.
+"""Writes tableref's man page (roff) or its bash completion from the
+program's own option tables, so neither can drift from the program.
 
     make-man.py man TABLEREF OUT.1
     make-man.py completion TABLEREF OUT
 
-Runs `TABLEREF --help` for the command list, then `TABLEREF CMD --help` (and
-the help of each sub-step: roster import, tags sheet, calibrate camera ...)
-for every command. Run at build time by meson (docs/meson.build)."""
+Runs `TABLEREF --options-dump` for every command, step and option (the
+tables the program parses its arguments with), `TABLEREF --help` for the
+command list, and `TABLEREF CMD [STEP] --help` (itself printed from the same
+tables) for each command's section of the man page. Run at build time by
+meson (docs/meson.build)."""
 import os
 import re
 import subprocess
 import sys
 
-# Commands with steps of their own, and the steps' names.
-STEPS = {
-    "roster": ["import"],
-    "tags": ["sheet"],
-    "calibrate": ["camera", "board", "projector"],
-    "bench": ["rules", "vision", "calib", "watch"],
-}
 
-# Option values worth completing (the rest complete file names).
-VALUES = {
-    "--paper": "a4 letter",
-    "--for": "camera board projector stills",
-    "--move": "auto advance march reform reform-move combat-reform pursuit formation",
-    "--family": "tag36h11 tagStandard41h12",
-    "--army": "1 2",
-}
-
-
-def run_help(exe, args):
+def program_env():
     env = dict(os.environ, LIBCAMERA_LOG_LEVELS="*:ERROR")
     # Leak checking of a sanitizer build is for the tests, not for reading help texts.
     env["ASAN_OPTIONS"] = "detect_leaks=0"
-    r = subprocess.run([exe] + args + ["--help"], capture_output=True, text=True, env=env, timeout=60)
+    return env
+
+
+class Table:
+    """What `tableref --options-dump` says: the commands and steps in order, each one's options, the steps of
+    each command that has them, and the options every command takes."""
+
+    def __init__(self, exe):
+        r = subprocess.run([exe, "--options-dump"], capture_output=True, text=True, env=program_env(), timeout=60)
+        if r.returncode != 0:
+            sys.exit("make-man.py: `%s --options-dump` exited %d: %s" % (exe, r.returncode, r.stderr))
+        self.commands = []  # "calibrate camera", in order
+        self.options = {}  # command -> [option dict]
+        self.steps = {}  # command -> [step]
+        self.common = []  # the options every command takes
+        for line in r.stdout.splitlines():
+            f = line.split("\t")
+            if f[0] == "command":
+                self.commands.append(f[1])
+                self.options.setdefault(f[1], [])
+            elif f[0] == "steps":
+                self.steps[f[1]] = f[2].split()
+            elif f[0] == "option":
+                o = dict(zip(["command", "name", "kind", "arg", "min", "max", "values", "help"], f[1:]))
+                (self.common if o["command"] == "*" else self.options[o["command"]]).append(o)
+        if not self.commands:
+            sys.exit("make-man.py: `%s --options-dump` lists no command" % exe)
+
+
+def run_help(exe, args):
+    r = subprocess.run([exe] + args + ["--help"], capture_output=True, text=True, env=program_env(), timeout=60)
     if r.returncode != 0:
         sys.exit("make-man.py: `%s %s --help` exited %d: %s" % (exe, " ".join(args), r.returncode, r.stderr))
     return r.stdout
@@ -59,16 +74,9 @@ def commands(exe):
     return out, cmds
 
 
-def helps(exe, cmds):
-    """(title, text) for every command and step, in order."""
-    out = []
-    for name, _ in cmds:
-        out.append((name, run_help(exe, [name])))
-        for step in STEPS.get(name, []):
-            text = run_help(exe, [name, step])
-            if text.strip() and text != out[-1][1]:
-                out.append((name + " " + step, text))
-    return out
+def helps(exe, table):
+    """(title, text) for every command and step, in the order of the dump."""
+    return [(name, run_help(exe, name.split())) for name in table.commands]
 
 
 def roff_escape(line):
@@ -80,7 +88,8 @@ def roff_escape(line):
 
 def write_man(exe, path, version):
     top, cmds = commands(exe)
-    texts = helps(exe, cmds)
+    table = Table(exe)
+    texts = helps(exe, table)
     lines = [
         '.TH TABLEREF 1 "" "tableref %s" "User Commands"' % version,
         ".SH NAME",
@@ -105,6 +114,12 @@ def write_man(exe, path, version):
     ]
     for name, summary in cmds:
         lines += [".TP", ".B %s" % name, roff_escape(summary)]
+    if table.common:
+        lines += [".SH OPTIONS", "Every command takes these, anywhere after the command:"]
+        for o in table.common:
+            lines += [".TP", ".B %s%s" % (o["name"], " " + o["arg"] if o["arg"] else "")]
+            rng = " [%s..%s]" % (o["min"], o["max"]) if o["kind"] in ("number", "whole") else ""
+            lines += [roff_escape(o["help"] + rng)]
     for title, text in texts:
         lines += [".SH \"%s\"" % ("TABLEREF " + title.upper()), ".nf"]
         lines += [roff_escape(l) for l in text.rstrip("\n").splitlines()]
@@ -112,7 +127,9 @@ def write_man(exe, path, version):
     lines += [
         ".SH EXIT STATUS",
         "0 legal or done, 1 a rule was broken (or, for the set-up commands, done but",
-        "incomplete: what is missing is said), 2 bad input or usage.",
+        "incomplete: what is missing is said), 2 bad input or usage, 3 (watch) the",
+        "camera or recording was lost mid-game. A number outside its option's range",
+        "(shown beside the option) is bad input.",
         ".SH FILES",
         "The JSON formats (snapshot, report, roster, calibration, table file) are",
         "described in",
@@ -128,27 +145,34 @@ def write_man(exe, path, version):
         f.write("\n".join(lines) + "\n")
 
 
-def options(text):
-    return sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", text)))
+def shell_quote(words):
+    return words.replace("\\", "").replace('"', "").replace("$", "").replace("`", "")
 
 
 def write_completion(exe, path):
     _, cmds = commands(exe)
-    texts = dict(helps(exe, cmds))
+    table = Table(exe)
     names = " ".join(n for n, _ in cmds)
+    common = " ".join(o["name"] for o in table.common)
     cases = []
-    for name, _ in cmds:
-        steps = STEPS.get(name, [])
-        if steps:
-            cases.append('        %s) steps="%s" ;;' % (name, " ".join(steps)))
+    for name, steps in table.steps.items():
+        # A command that has options of its own besides its steps (tags IMAGE, tags sheet) also completes files.
+        files = "1" if table.options.get(name) else ""
+        cases.append('        "%s") steps="%s"; files="%s" ;;' % (name, " ".join(steps), files))
+    value_cases = []
     opt_cases = []
-    for title, text in texts.items():
-        opt_cases.append('        "%s") opts="%s --help" ;;' % (title, " ".join(options(text))))
-    value_cases = ['        %s) COMPREPLY=($(compgen -W "%s" -- "$cur")); return ;;' % (k, v) for k, v in VALUES.items()]
-    script = """# bash completion for tableref, generated from its help texts by scripts/make-man.py.
+    for name in table.commands:
+        opts = table.options[name]
+        opt_cases.append('        "%s") opts="%s" ;;' % (name, " ".join(o["name"] for o in opts)))
+        for o in opts:
+            if o["values"]:
+                value_cases.append('        "%s %s") COMPREPLY=($(compgen -W "%s" -- "$cur")); return ;;'
+                                   % (name, o["name"], shell_quote(o["values"])))
+    script = """# bash completion for tableref, generated from its option tables (tableref --options-dump)
+# by scripts/make-man.py.
 _tableref()
 {
-    local cur prev cmd key steps opts
+    local cur prev cmd key steps files opts
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD-1]}
     if [ "$COMP_CWORD" -eq 1 ]; then
@@ -156,20 +180,24 @@ _tableref()
         return
     fi
     cmd=${COMP_WORDS[1]}
+    steps=""
+    files=""
     case "$cmd" in
 %(cases)s
-        *) steps="" ;;
     esac
     if [ "$COMP_CWORD" -eq 2 ] && [ -n "$steps" ] && [[ "$cur" != -* ]]; then
         COMPREPLY=($(compgen -W "$steps" -- "$cur"))
+        [ -n "$files" ] && COMPREPLY+=($(compgen -f -- "$cur"))
         return
     fi
     key=$cmd
-    if [ -n "$steps" ] && [ "$COMP_CWORD" -gt 2 ]; then
+    if [ -n "$steps" ] && [ "$COMP_CWORD" -gt 2 ] && [[ " $steps " == *" ${COMP_WORDS[2]} "* ]]; then
         key="$cmd ${COMP_WORDS[2]}"
     fi
-    case "$prev" in
+    case "$key $prev" in
 %(values)s
+    esac
+    case "$prev" in
         --source)
             # The cameras this machine has, and files.
             COMPREPLY=($(compgen -W "$(tableref cameras 2>/dev/null | awk '$1 ~ /^(libcamera|v4l2):/ {print $1}')" -- "$cur") $(compgen -f -- "$cur"))
@@ -177,8 +205,9 @@ _tableref()
     esac
     case "$key" in
 %(opts)s
-        *) opts="--help" ;;
+        *) opts="" ;;
     esac
+    opts="$opts %(common)s --help"
     if [[ "$cur" == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
     else
@@ -186,7 +215,8 @@ _tableref()
     fi
 }
 complete -o filenames -F _tableref tableref
-""" % {"names": names, "cases": "\n".join(cases), "values": "\n".join(value_cases), "opts": "\n".join(opt_cases)}
+""" % {"names": names, "cases": "\n".join(cases), "values": "\n".join(value_cases), "opts": "\n".join(opt_cases),
+       "common": common}
     with open(path, "w") as f:
         f.write(script)
 

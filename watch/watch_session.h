@@ -46,11 +46,12 @@
 #include "watch_control.h"
 #include "watch_tracker.h"
 
+/* The exit statuses are base_error.h's (BASE_EXIT_*), defined there once. */
 enum {
-    WATCH_EXIT_LEGAL = 0,
-    WATCH_EXIT_ILLEGAL = 1,
-    WATCH_EXIT_BAD_INPUT = 2,
-    WATCH_EXIT_SOURCE_LOST = 3,
+    WATCH_EXIT_LEGAL = BASE_EXIT_OK,
+    WATCH_EXIT_ILLEGAL = BASE_EXIT_ILLEGAL,
+    WATCH_EXIT_BAD_INPUT = BASE_EXIT_BAD_INPUT,
+    WATCH_EXIT_SOURCE_LOST = BASE_EXIT_SOURCE_LOST,
 };
 
 typedef struct watch_session_config {
