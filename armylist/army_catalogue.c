@@ -12,11 +12,13 @@
 #include <libxml/tree.h>
 
 #include "army_read.h"
+#include "base_file.h"
+#include "base_text.h"
 #include "army_tree.h"
 
 typedef struct cat_file {
     char name[160];   /* the data's own name ("Orcs and Goblins 2024") */
-    char path[512];
+    char *path;       /* on the heap: a path is never cut */
     int game_system;  /* a .gst: shared by every army */
     army_node *tree;
 } cat_file;
@@ -38,8 +40,10 @@ void army_catalogue_free(army_catalogue *c)
 {
     if (!c)
         return;
-    for (size_t i = 0; i < c->n_files; i++)
+    for (size_t i = 0; i < c->n_files; i++) {
         army_tree_free(c->files[i].tree);
+        free(c->files[i].path);
+    }
     free(c->files);
     free(c->entries);
     free(c);
@@ -51,8 +55,10 @@ size_t army_catalogue_entries(const army_catalogue *c) { return c->n_entries; }
 const char *army_catalogue_file_name(const army_catalogue *c, size_t i)
 {
     const char *base = strrchr(c->files[i].path, '/');
-    snprintf(((army_catalogue *)c)->label, sizeof c->label, "%.150s (%.100s)", c->files[i].name,
-             base ? base + 1 : c->files[i].path);
+    const char *file = base ? base + 1 : c->files[i].path;
+    /* Both cut on character boundaries: a label is shown and written as UTF-8. */
+    snprintf(((army_catalogue *)c)->label, sizeof c->label, "%.*s (%.*s)", (int)base_text_cut(c->files[i].name, 150),
+             c->files[i].name, (int)base_text_cut(file, 100), file);
     return c->label;
 }
 
@@ -115,8 +121,10 @@ static int load_file(army_catalogue *c, const char *path, base_error *err)
     }
     xmlChar *nm = xmlGetProp(root, BAD_CAST "name");
     army_node *tree = army_tree_from_xml(root);
-    cat_file *f = tree ? realloc(c->files, (c->n_files + 1) * sizeof *f) : NULL;
+    char *own_path = strdup(path);
+    cat_file *f = tree && own_path ? realloc(c->files, (c->n_files + 1) * sizeof *f) : NULL;
     if (!f) {
+        free(own_path);
         xmlFree(nm);
         xmlFreeDoc(doc);
         army_tree_free(tree);
@@ -125,8 +133,8 @@ static int load_file(army_catalogue *c, const char *path, base_error *err)
     c->files = f;
     f = &c->files[c->n_files++];
     memset(f, 0, sizeof *f);
-    snprintf(f->name, sizeof f->name, "%s", nm ? (const char *)nm : "");
-    snprintf(f->path, sizeof f->path, "%s", path);
+    base_text_copy(f->name, sizeof f->name, nm ? (const char *)nm : "");
+    f->path = own_path;
     f->game_system = gst;
     f->tree = tree;
     xmlFree(nm);
@@ -165,10 +173,12 @@ static int load_path(army_catalogue *c, const char *path, base_error *err)
     closedir(d);
     qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n; i++) {
-        char full[1024];
-        snprintf(full, sizeof full, "%s/%s", path, names[i]);
+        char *full = rc == 0 ? base_file_join(path, names[i]) : NULL;
+        if (rc == 0 && !full)
+            rc = base_error_setc(err, BASE_E_NOMEM, "%s: out of memory", path);
         if (rc == 0)
             rc = load_file(c, full, err);
+        free(full);
         free(names[i]);
     }
     free(names);

@@ -11,6 +11,8 @@
 #include <zip.h>
 
 #include "army_list.h"
+#include "base_file.h"
+#include "base_text.h"
 #include "army_read.h"
 #include "army_tree.h"
 
@@ -19,43 +21,8 @@
 
 int army_read_whole_file(const char *path, char **data, size_t *size, base_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return base_error_set(err, "%s: cannot open: %s", path, strerror(errno));
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 65536 + 1 > cap) {
-            cap = cap ? cap * 2 : 131072;
-            if (cap > ARMY_MAX_BYTES + 65536u) {
-                free(buf);
-                fclose(f);
-                return base_error_set(err, "%s: larger than %u MB: not an army list", path, ARMY_MAX_BYTES >> 20);
-            }
-            char *b = realloc(buf, cap);
-            if (!b) {
-                free(buf);
-                fclose(f);
-                return base_error_set(err, "%s: out of memory", path);
-            }
-            buf = b;
-        }
-        size_t r = fread(buf + n, 1, 65536, f);
-        n += r;
-        if (r < 65536) {
-            if (ferror(f)) {
-                free(buf);
-                fclose(f);
-                return base_error_set(err, "%s: read error", path);
-            }
-            break;
-        }
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *data = buf;
-    *size = n;
-    return 0;
+    /* A regular file only (a FIFO in a catalogue folder would wait for ever), under the cap. */
+    return base_file_read_all(path, ARMY_MAX_BYTES, "an army list or catalogue", data, size, err);
 }
 
 /* ---- zip ---------------------------------------------------------------- */

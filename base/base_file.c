@@ -21,6 +21,7 @@ typedef struct input_id {
 
 static pthread_mutex_t inputs_lock = PTHREAD_MUTEX_INITIALIZER;
 static input_id *inputs;
+static bool refuse_inputs;
 static size_t inputs_n, inputs_cap;
 
 static void note_id(dev_t dev, ino_t ino)
@@ -52,6 +53,14 @@ static bool is_noted(dev_t dev, ino_t ino)
     return known;
 }
 
+static bool refused_input(dev_t dev, ino_t ino)
+{
+    pthread_mutex_lock(&inputs_lock);
+    bool on = refuse_inputs;
+    pthread_mutex_unlock(&inputs_lock);
+    return on && is_noted(dev, ino);
+}
+
 int base_file_note_input(const char *path)
 {
     struct stat st;
@@ -65,6 +74,13 @@ bool base_file_is_input(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && is_noted(st.st_dev, st.st_ino);
+}
+
+void base_file_refuse_inputs(bool on)
+{
+    pthread_mutex_lock(&inputs_lock);
+    refuse_inputs = on;
+    pthread_mutex_unlock(&inputs_lock);
 }
 
 void base_file_forget_inputs(void)
@@ -199,7 +215,7 @@ static int check_target(const char *path, const char *what, bool *device, base_e
     if (!S_ISREG(st.st_mode))
         return write_error(path, what, BASE_E_NOT_REGULAR,
                            S_ISDIR(st.st_mode) ? "a directory" : "not a regular file (a FIFO, socket or disk)", err);
-    if (is_noted(st.st_dev, st.st_ino))
+    if (refused_input(st.st_dev, st.st_ino))
         return write_error(path, what, BASE_E_REFUSED, "it is an input of this command: write elsewhere", err);
     return 0;
 }

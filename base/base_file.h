@@ -9,8 +9,8 @@
  * Writing goes to a new temporary file beside the target (O_EXCL|O_NOFOLLOW),
  * is flushed to disk and renamed over the target, so a reader never sees half
  * a file and a failed write leaves the old file as it was. The writer refuses
- * (BASE_E_REFUSED) a target that is a symbolic link or one of the command's
- * inputs, refuses a FIFO, folder or block device (BASE_E_NOT_REGULAR), writes
+ * (BASE_E_REFUSED) a target that is a symbolic link or (once the command's
+ * main has called base_file_refuse_inputs) one of the command's inputs, refuses a FIFO, folder or block device (BASE_E_NOT_REGULAR), writes
  * a character device (/dev/null, /dev/full) in place, and never removes
  * anything but its own temporary file.
  *
@@ -58,6 +58,9 @@ int base_file_read_all(const char *path, size_t max_bytes, const char *what, cha
 int base_file_note_input(const char *path);
 /* True when path is (the same device and inode as) a noted input. */
 bool base_file_is_input(const char *path);
+/* Turns on (a command's main, once) or off the refusal of writes onto noted inputs. Off by
+ * default: a library user or a test may load a file and save it again on purpose. */
+void base_file_refuse_inputs(bool on);
 /* Forgets every noted input (a long-running command between jobs; tests). */
 void base_file_forget_inputs(void);
 

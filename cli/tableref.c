@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base_file.h"
 #include "commands.h"
 #if TABLEREF_HAVE_VISION
 #include "media_image_read.h"
@@ -131,6 +132,8 @@ int main(int argc, char **argv)
     if (take_max_pixels(&argc, argv) < 0)
         return EXIT_BAD_INPUT;
 #endif
+    /* One run is one command: nothing it writes may land on a file it read. */
+    base_file_refuse_inputs(true);
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);
