@@ -278,7 +278,7 @@ static size_t find_entries(const army_catalogue *c, const char *army, const char
     size_t n = 0;
     for (int pass = 0; pass < 2 && n == 0; pass++) {
         if (pass == 0)
-            snprintf(want, sizeof want, "%s", name);
+            army_name_copy(want, sizeof want, name);
         else
             strip_brackets(name, want, sizeof want);
         for (size_t i = 0; i < c->n_entries && n < cap; i++) {
@@ -337,7 +337,7 @@ static void fill_mount(const army_catalogue *c, const char *army, army_unit *u)
         const char *e = p;
         for (; *e && !(*e == ',' && depth == 0); e++)
             depth += *e == '(' ? 1 : *e == ')' ? -1 : 0;
-        snprintf(opt, sizeof opt, "%.*s", (int)(e - p), p);
+        army_span_copy(opt, sizeof opt, p, (size_t)(e - p));
         p = e;
         size_t n = strlen(opt);
         while (n && opt[n - 1] == ' ')
@@ -352,7 +352,7 @@ static void fill_mount(const army_catalogue *c, const char *army, army_unit *u)
             if (entry_is_unit(hits[i]) || !b || !army_parse_base(b, &base))
                 continue;
             /* The mount carries the rider: its base, and its rates when it has fixed ones. */
-            snprintf(u->mount, sizeof u->mount, "%s", hits[i]->name);
+            army_name_copy(u->mount, sizeof u->mount, hits[i]->name);
             for (size_t g = 0; g < u->n_groups; g++)
                 if (!(u->groups[g].base.front_mm > 0))
                     u->groups[g].base = base, u->groups[g].base_from = ARMY_FROM_CATALOGUE;
@@ -365,9 +365,9 @@ static void fill_mount(const army_catalogue *c, const char *army, army_unit *u)
                 u->mar_in = v, u->rates_from = ARMY_FROM_CATALOGUE;
             const char *h = army_node_char(hits[i], "Height"), *ty = army_node_char(hits[i], "Type");
             if (h)
-                snprintf(u->height, sizeof u->height, "%s", h);
+                army_name_copy(u->height, sizeof u->height, h);
             if (ty)
-                snprintf(u->type, sizeof u->type, "%s", ty);
+                army_name_copy(u->type, sizeof u->type, ty);
             return;
         }
     }
@@ -411,7 +411,8 @@ static void fill_unit(const army_catalogue *c, const char *army, army_unit *u, a
     if (u->missing != before)
         rep->units_filled++;
     else if (u->missing && !u->note[0])
-        snprintf(u->note, sizeof u->note, "the catalogue's \"%.60s\" gives no Adv, Mar or Base", hits[0]->name);
+        snprintf(u->note, sizeof u->note, "the catalogue's \"%.*s\" gives no Adv, Mar or Base",
+                 (int)base_text_cut(hits[0]->name, 60), hits[0]->name);
 }
 
 void army_file_fill(army_file *f, const army_catalogue *c, army_fill_report *rep)

@@ -74,7 +74,7 @@ int army_unzip_first(const void *data, size_t size, const char *name, const char
     int bad = !zf || got != (zip_int64_t)st.size || zip_fread(zf, &extra, 1) != 0;
     char why[160] = "";
     if (bad)
-        snprintf(why, sizeof why, "%s", zf ? zip_error_strerror(zip_file_get_error(zf)) : zip_error_strerror(zip_get_error(z)));
+        army_name_copy(why, sizeof why, zf ? zip_error_strerror(zip_file_get_error(zf)) : zip_error_strerror(zip_get_error(z)));
     if (zf && zip_fclose(zf) != 0 && !bad) {
         bad = 1;
         snprintf(why, sizeof why, "checksum mismatch");
@@ -110,7 +110,7 @@ void *army_xml_parse(const char *data, size_t size, const char *name, base_error
         const xmlError *e = xmlGetLastError();
         char msg[200] = "not well-formed XML";
         if (e && e->message) {
-            snprintf(msg, sizeof msg, "%s", e->message);
+            army_name_copy(msg, sizeof msg, e->message);
             size_t n = strlen(msg);
             while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
                 msg[--n] = '\0';
@@ -154,11 +154,11 @@ int army_read_tree(const army_node *top, const char *name, army_file *f, base_er
     army_list *a = army_file_add_army(f, "");
     if (!a)
         return base_error_set(err, "%s: out of memory", name);
-    snprintf(a->game_system, sizeof a->game_system, "%s", roster->extra ? roster->extra : "");
+    army_name_copy(a->game_system, sizeof a->game_system, roster->extra ? roster->extra : "");
     if (army_tree_units(roster, a, err) < 0)
         return -1;
     if (!a->name[0])
-        snprintf(a->name, sizeof a->name, "%s", roster->name);
+        army_name_copy(a->name, sizeof a->name, roster->name);
     if (a->n_units == 0)
         return base_error_set(err, "%s: the roster \"%s\" holds no unit or model selections", name, roster->name);
     return 0;
@@ -203,7 +203,7 @@ static int read_json(const char *data, const char *name, army_file *f, base_erro
                 break;
             army_list *a = &f->armies[f->n_armies - 1];
             if (!a->player[0] && cJSON_IsString(pn))
-                snprintf(a->player, sizeof a->player, "%s", pn->valuestring);
+                army_name_copy(a->player, sizeof a->player, pn->valuestring);
         }
         if (rc == 0 && f->n_armies == 0)
             rc = base_error_set(err, "%s: players: no player in this report", name);
@@ -234,7 +234,7 @@ army_file *army_file_parse(const void *data, size_t size, const char *name, base
         base_error_set(err, "%s: out of memory", name);
         return NULL;
     }
-    snprintf(f->path, sizeof f->path, "%s", name);
+    army_name_copy(f->path, sizeof f->path, name);
     const char *d = data, *p = skip_bom_space(d, d + size);
     int rc;
     if (size >= 4 && memcmp(d, "PK\x03\x04", 4) == 0) {
