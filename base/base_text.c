@@ -1,6 +1,7 @@
 #include "base_text.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +80,32 @@ bool base_text_copy(char *out, size_t cap, const char *src)
     memmove(out, src, n);
     out[n] = '\0';
     return src[n] == '\0';
+}
+
+bool base_text_format(char *out, size_t cap, const char *fmt, ...)
+{
+    if (cap == 0)
+        return false;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(out, cap, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        out[0] = '\0';
+        return false;
+    }
+    if ((size_t)n < cap)
+        return true;
+    /* Cut: drop a character split at the end (at most 3 bytes of a lead and continuations). */
+    size_t len = strlen(out), start = len;
+    while (start > 0 && len - start < 4 && ((unsigned char)out[start - 1] & 0xC0) == 0x80)
+        start--;
+    if (start > 0 && ((unsigned char)out[start - 1] & 0xC0) == 0xC0) {
+        start--;
+        if (char_len((const unsigned char *)out + start, len - start) == 0)
+            out[start] = '\0';
+    }
+    return false;
 }
 
 /* A growing string; `bad` is set when memory ran out. */

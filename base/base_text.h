@@ -22,6 +22,7 @@
 #define BASE_TEXT_H
 
 #include <stdbool.h>
+#include <stdarg.h>
 #include <stddef.h>
 
 /* True when the len bytes at s are well-formed UTF-8 (no overlong forms, no surrogates, at most
@@ -37,6 +38,14 @@ size_t base_text_cut(const char *s, size_t budget);
 /* Copies src into out (cap bytes with the NUL) cut on a character boundary; returns true when all
  * of src fitted. cap 0 writes nothing. */
 bool base_text_copy(char *out, size_t cap, const char *src);
+
+/* snprintf that cuts on a character boundary: when the text does not fit, a character split by the
+ * cut is dropped whole. Returns true when all of it fitted. */
+bool base_text_format(char *out, size_t cap, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 /* src with every byte that is not part of a valid UTF-8 character written as "\xNN". */
 char *base_text_escape_invalid(const char *src);

@@ -275,3 +275,14 @@ Test(base_json, refuses_invalid_utf8)
     cr_expect_null(base_json_parse_string("{\"name\": \"ab\n\xff\"}", "r.json", &err));
     cr_expect_str_eq(err.msg, "r.json: not valid UTF-8 at line 2, column 1 (byte 0xff)");
 }
+
+Test(base_text, format_drops_a_split_character)
+{
+    char out[6];
+    cr_expect_not(base_text_format(out, sizeof out, "ab%s", "\xe2\x82\xac\xe2\x82\xac"));
+    cr_expect_str_eq(out, "ab\xe2\x82\xac");
+    cr_expect_not(base_text_format(out, sizeof out, "a%sb", "\xe2\x82\xac\xe2\x82\xac"));
+    cr_expect_str_eq(out, "a\xe2\x82\xac");
+    cr_expect(base_text_format(out, sizeof out, "%d", 42));
+    cr_expect_str_eq(out, "42");
+}
