@@ -82,6 +82,19 @@ bool base_text_copy(char *out, size_t cap, const char *src)
     return src[n] == '\0';
 }
 
+void base_text_trim_cut(char *s)
+{
+    /* Back over at most three continuation bytes to a lead byte; drop it if its character is cut. */
+    size_t len = strlen(s), start = len;
+    while (start > 0 && len - start < 3 && ((unsigned char)s[start - 1] & 0xC0) == 0x80)
+        start--;
+    if (start > 0 && ((unsigned char)s[start - 1] & 0xC0) == 0xC0) {
+        start--;
+        if (char_len((const unsigned char *)s + start, len - start) == 0)
+            s[start] = '\0';
+    }
+}
+
 bool base_text_format(char *out, size_t cap, const char *fmt, ...)
 {
     if (cap == 0)
@@ -96,15 +109,7 @@ bool base_text_format(char *out, size_t cap, const char *fmt, ...)
     }
     if ((size_t)n < cap)
         return true;
-    /* Cut: drop a character split at the end (at most 3 bytes of a lead and continuations). */
-    size_t len = strlen(out), start = len;
-    while (start > 0 && len - start < 4 && ((unsigned char)out[start - 1] & 0xC0) == 0x80)
-        start--;
-    if (start > 0 && ((unsigned char)out[start - 1] & 0xC0) == 0xC0) {
-        start--;
-        if (char_len((const unsigned char *)out + start, len - start) == 0)
-            out[start] = '\0';
-    }
+    base_text_trim_cut(out);
     return false;
 }
 

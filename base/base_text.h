@@ -47,6 +47,10 @@ bool base_text_format(char *out, size_t cap, const char *fmt, ...)
 #endif
     ;
 
+/* Drops an incomplete character left at the end of s by a byte-count cut (snprintf into a fixed
+ * buffer); a whole string is left as it is. */
+void base_text_trim_cut(char *s);
+
 /* src with every byte that is not part of a valid UTF-8 character written as "\xNN". */
 char *base_text_escape_invalid(const char *src);
 

@@ -96,7 +96,8 @@ static int parse_set(const char *arg, set_value *s)
     const char *colon = strrchr(arg, ':'), *eq = colon ? strchr(colon, '=') : NULL;
     if (!colon || !eq || colon == arg || eq == colon + 1 || !eq[1])
         return -1;
-    snprintf(s->name, sizeof s->name, "%.*s", (int)(colon - arg), arg);
+    /* Stored as the list's names are (army_span_copy: cut on a character boundary) so they compare equal. */
+    army_span_copy(s->name, sizeof s->name, arg, (size_t)(colon - arg));
     snprintf(s->key, sizeof s->key, "%.*s", (int)(eq - colon - 1), colon + 1);
     snprintf(s->value, sizeof s->value, "%s", eq + 1);
     return 0;

@@ -286,3 +286,16 @@ Test(base_text, format_drops_a_split_character)
     cr_expect(base_text_format(out, sizeof out, "%d", 42));
     cr_expect_str_eq(out, "42");
 }
+
+Test(base_text, trim_cut_drops_only_a_split_character)
+{
+    char a[] = "ab\xe2\x82";
+    base_text_trim_cut(a);
+    cr_expect_str_eq(a, "ab");
+    char b[] = "ab\xf0\x9f\x8e\xb2";
+    base_text_trim_cut(b);
+    cr_expect_str_eq(b, "ab\xf0\x9f\x8e\xb2");
+    char c[] = "ab\xc3";
+    base_text_trim_cut(c);
+    cr_expect_str_eq(c, "ab");
+}

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base_geom.h"
+#include "base_text.h"
 #include "rules_json.h"
 #include "rules_path.h"
 
@@ -176,7 +177,7 @@ static void path_words(const rules_unit_report *u, char *how, size_t cap)
     }
 }
 
-void watch_log_unit_sentence(const rules_unit_report *u, char *buf, size_t cap)
+static void unit_sentence(const rules_unit_report *u, char *buf, size_t cap)
 {
     const char *dir = u->direction ? u->direction : "";
     switch (u->verdict) {
@@ -202,6 +203,12 @@ void watch_log_unit_sentence(const rules_unit_report *u, char *buf, size_t cap)
                  how);
     else
         snprintf(buf, cap, "%s: %s%s%s, legal.", u->unit_id, rules_move_word(u->move), dir[0] ? " " : "", dir);
+}
+
+void watch_log_unit_sentence(const rules_unit_report *u, char *buf, size_t cap)
+{
+    unit_sentence(u, buf, cap);
+    base_text_trim_cut(buf); /* a cut sentence stays valid UTF-8 in the log */
 }
 
 int watch_log_add_call(cJSON *ev, int move, const rules_report *r)
