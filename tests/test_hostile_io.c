@@ -305,3 +305,38 @@ Test(hostile_io, a_hand_written_roster_with_a_5000_character_name_is_refused_by_
     cr_expect_eq(rc, 2, "%s", err);
     cr_expect(strstr(err, "bad.json: not valid UTF-8 at line 2, column 12 (byte 0xff)"), "%s", err);
 }
+
+/* A roster path of 1031 bytes whose first 1023 bytes name another roster that exists: the table file
+ * reader once cut it there (a 1024-byte buffer) and read the other file. */
+Test(hostile_io, a_long_path_is_never_cut_to_another_file)
+{
+    char path[1100];
+    int n = snprintf(path, sizeof path, "%s", dir);
+    while (n < 1023 - 210) /* folders of 200 characters up to near the cut */
+        n += snprintf(path + n, sizeof path - (size_t)n, "/%0200d", 0);
+    cr_assert_lt(n, 1023 - 8);
+    char cmd[1400];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", path);
+    cr_assert_eq(system(cmd), 0);
+    /* The name that fills the path to exactly 1023 bytes, then 8 more. */
+    path[n++] = '/';
+    while (n < 1023)
+        path[n++] = 'r';
+    path[n] = '\0';
+    snprintf(cmd, sizeof cmd, "cp '%s/" DEMO "/roster.json' '%s'", getenv("TABLEREF_SOURCE_ROOT"), path);
+    cr_assert_eq(system(cmd), 0, "the decoy roster at the cut");
+    strcat(path, "-missing");
+    cr_assert_eq(strlen(path), 1031);
+    char table[2000];
+    int t = snprintf(table, sizeof table,
+                     "{\"format\":\"tableref.table\",\"version\":1,\"calibration\":\"%s/" DEMO "/calib.json\","
+                     "\"rosters\":[\"%s\"]}",
+                     getenv("TABLEREF_SOURCE_ROOT"), path);
+    put_file("table.json", table, (size_t)t);
+    int rc = tableref(NULL, "detect " DEMO "/before.jpg --table '%s/table.json'", dir);
+    const char *err = slurp("err.txt");
+    cr_expect_eq(rc, 2, "the missing roster is an error, not the decoy read: %s", err);
+    /* The message is cut at the error's 512 bytes, before the reason: it names the roster that failed. */
+    cr_expect(strstr(err, "table.json: rosters[0]: /tmp/"), "%s", err);
+    cr_expect(base_text_valid(err, strlen(err)), "valid UTF-8");
+}
