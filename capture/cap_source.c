@@ -92,7 +92,12 @@ static int open_dir(cap_source *c, const char *dir, base_error *err)
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.' || !has_image_ext(e->d_name))
             continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        int n = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (n < 0 || (size_t)n >= sizeof path) { /* a cut path could name another picture */
+            closedir(d);
+            return base_error_setc(err, BASE_E_TOO_LARGE, "%s/%s: the path is over %zu bytes", dir, e->d_name,
+                                   sizeof path - 1);
+        }
         if (add_file(c, path) < 0) {
             closedir(d);
             return base_error_set(err, "out of memory");
