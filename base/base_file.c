@@ -187,6 +187,7 @@ struct base_file_writer {
     const char *what;
     FILE *f;
     int failed_errno; /* the first write error seen by base_file_writer_write */
+    mode_t keep_mode; /* the replaced file's permissions (0: a new file, the umask's) */
 };
 
 static int write_error(const char *path, const char *what, base_error_code code, const char *why, base_error *err)
@@ -196,10 +197,11 @@ static int write_error(const char *path, const char *what, base_error_code code,
 
 /* Checks the target before anything is created: refuse what must not be replaced. Sets *device
  * for a character device that is written in place. */
-static int check_target(const char *path, const char *what, bool *device, base_error *err)
+static int check_target(const char *path, const char *what, bool *device, mode_t *mode, base_error *err)
 {
     struct stat st;
     *device = false;
+    *mode = 0;
     if (lstat(path, &st) < 0) {
         if (errno == ENOENT)
             return 0;
@@ -217,6 +219,7 @@ static int check_target(const char *path, const char *what, bool *device, base_e
                            S_ISDIR(st.st_mode) ? "a directory" : "not a regular file (a FIFO, socket or disk)", err);
     if (refused_input(st.st_dev, st.st_ino))
         return write_error(path, what, BASE_E_REFUSED, "it is an input of this command: write elsewhere", err);
+    *mode = st.st_mode & 07777;
     return 0;
 }
 
@@ -240,6 +243,8 @@ static int create_tmp(base_file_writer *w, base_error *err)
             w->tmp = NULL;
             return write_error(w->path, w->what, BASE_E_IO, strerror(e), err);
         }
+        if (w->keep_mode)
+            fchmod(fd, w->keep_mode); /* a private file stays private */
         if (!(w->f = fdopen(fd, "wb"))) {
             close(fd);
             unlink(w->tmp);
@@ -278,11 +283,12 @@ static void writer_free(base_file_writer *w)
 base_file_writer *base_file_writer_open(const char *path, const char *what, base_error *err)
 {
     bool device;
+    mode_t mode;
     if (!path || !*path) {
         base_error_setc(err, BASE_E_INVALID, "an empty output path");
         return NULL;
     }
-    if (check_target(path, what, &device, err) < 0)
+    if (check_target(path, what, &device, &mode, err) < 0)
         return NULL;
     base_file_writer *w = calloc(1, sizeof *w);
     if (!w || !(w->path = strdup(path))) {
@@ -291,6 +297,7 @@ base_file_writer *base_file_writer_open(const char *path, const char *what, base
         return NULL;
     }
     w->what = what;
+    w->keep_mode = mode;
     if ((device ? open_device(w, err) : create_tmp(w, err)) < 0) {
         writer_free(w);
         return NULL;
@@ -327,8 +334,9 @@ int base_file_writer_commit(base_file_writer *w, base_error *err)
     w->f = NULL;
     /* The target is checked again: it may have become a link or a folder while we wrote. */
     bool device;
+    mode_t mode;
     base_error scratch = {0};
-    if (!e && w->tmp && check_target(w->path, w->what, &device, err ? err : &scratch) < 0) {
+    if (!e && w->tmp && check_target(w->path, w->what, &device, &mode, err ? err : &scratch) < 0) {
         unlink(w->tmp);
         writer_free(w);
         return -1;

@@ -299,3 +299,15 @@ Test(base_text, trim_cut_drops_only_a_split_character)
     base_text_trim_cut(c);
     cr_expect_str_eq(c, "ab");
 }
+
+Test(base_file, a_replaced_file_keeps_its_permissions)
+{
+    const char *out = in_dir("private.json");
+    put_file(out, "old");
+    cr_assert_eq(chmod(out, 0600), 0);
+    base_error err = {0};
+    cr_assert_eq(base_file_write_all(out, "new", 3, NULL, &err), 0, "%s", err.msg);
+    struct stat st;
+    cr_assert_eq(stat(out, &st), 0);
+    cr_expect_eq(st.st_mode & 0777, 0600);
+}
