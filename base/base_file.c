@@ -70,6 +70,20 @@ int base_file_note_input(const char *path)
     return 0;
 }
 
+void base_file_forget_input(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) < 0)
+        return;
+    pthread_mutex_lock(&inputs_lock);
+    for (size_t i = 0; i < inputs_n; i++)
+        if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino) {
+            inputs[i] = inputs[--inputs_n]; /* noted once: note_id never adds a twin */
+            break;
+        }
+    pthread_mutex_unlock(&inputs_lock);
+}
+
 bool base_file_is_input(const char *path)
 {
     struct stat st;
@@ -184,7 +198,7 @@ int base_file_read_all(const char *path, size_t max_bytes, const char *what, cha
 struct base_file_writer {
     char *path;
     char *tmp;   /* our temporary file; NULL when writing a character device in place */
-    const char *what;
+    char *what;  /* a copy; NULL when not named */
     FILE *f;
     int failed_errno; /* the first write error seen by base_file_writer_write */
     mode_t keep_mode; /* the replaced file's permissions (0: a new file, the umask's) */
@@ -277,6 +291,7 @@ static void writer_free(base_file_writer *w)
 {
     free(w->path);
     free(w->tmp);
+    free(w->what);
     free(w);
 }
 
@@ -291,12 +306,13 @@ base_file_writer *base_file_writer_open(const char *path, const char *what, base
     if (check_target(path, what, &device, &mode, err) < 0)
         return NULL;
     base_file_writer *w = calloc(1, sizeof *w);
-    if (!w || !(w->path = strdup(path))) {
+    if (!w || !(w->path = strdup(path)) || (what && !(w->what = strdup(what)))) {
+        if (w)
+            free(w->path);
         free(w);
         write_error(path, what, BASE_E_NOMEM, "out of memory", err);
         return NULL;
     }
-    w->what = what;
     w->keep_mode = mode;
     if ((device ? open_device(w, err) : create_tmp(w, err)) < 0) {
         writer_free(w);

@@ -56,6 +56,9 @@ int base_file_read_all(const char *path, size_t max_bytes, const char *what, cha
 /* Notes a file as an input of this command (done by every read above; for files read by other
  * means). Returns 0, or -1 when it cannot be examined (nothing noted). */
 int base_file_note_input(const char *path);
+/* Forgets one noted input: a command that updates a file in place by design (calibrate board
+ * writes the new pose into the calibration it read) says so before writing. */
+void base_file_forget_input(const char *path);
 /* True when path is (the same device and inode as) a noted input. */
 bool base_file_is_input(const char *path);
 /* Turns on (a command's main, once) or off the refusal of writes onto noted inputs. Off by

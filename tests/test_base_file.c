@@ -195,6 +195,12 @@ Test(base_file, refuses_to_write_onto_an_input)
     cr_assert_eq(base_file_read_all(in, 100, NULL, &data, NULL, &err), 0);
     cr_expect_str_eq(data, "{\"a\": 1}\n");
     free(data);
+    /* A command that updates a file in place by design forgets it as an input first. */
+    base_file_forget_input(in);
+    cr_expect_not(base_file_is_input(in));
+    cr_expect_eq(base_json_write_file(j, in, &err), 0, "%s", err.msg);
+    base_file_note_input(in);
+    cr_expect_eq(base_json_write_file(j, in, &err), -1);
     /* A library user (the refusal off) may save what it loaded. */
     base_file_refuse_inputs(false);
     cr_expect_eq(base_json_write_file(j, in, &err), 0, "%s", err.msg);

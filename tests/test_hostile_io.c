@@ -340,3 +340,21 @@ Test(hostile_io, a_long_path_is_never_cut_to_another_file)
     cr_expect(strstr(err, "table.json: rosters[0]: /tmp/"), "%s", err);
     cr_expect(base_text_valid(err, strlen(err)), "valid UTF-8");
 }
+
+/* What a command updates in place by design still works: calibrate board writes the new pose into the
+ * calibration it read when --out is not given. */
+Test(hostile_io, calibrate_board_still_updates_its_calibration_in_place)
+{
+    int rc = tableref(NULL, "render --generate small --out '%s/scene'", dir);
+    cr_assert_eq(rc, 0, "%s", slurp("err.txt"));
+    rc = tableref(NULL, "calibrate board '%1$s/scene/image.jpg' --calib '%1$s/scene/calib.json' "
+                        "--roster '%1$s/scene/roster.json'", dir);
+    cr_expect_eq(rc, 0, "%s", slurp("err.txt"));
+    cr_expect(strstr(slurp("out.txt"), "calib.json"), "%s", slurp("out.txt"));
+    /* The roster it also read is still no output. */
+    rc = tableref(NULL, "calibrate board '%1$s/scene/image.jpg' --calib '%1$s/scene/calib.json' "
+                        "--roster '%1$s/scene/roster.json' --out '%1$s/scene/roster.json'", dir);
+    cr_expect_eq(rc, 2, "%s", slurp("err.txt"));
+    cr_expect(strstr(slurp("err.txt"), "roster.json: cannot write: it is an input of this command"), "%s",
+              slurp("err.txt"));
+}
