@@ -237,6 +237,13 @@ static int check_target(const char *path, const char *what, bool *device, mode_t
     return 0;
 }
 
+int base_file_check_output(const char *path, const char *what, base_error *err)
+{
+    bool device;
+    mode_t mode;
+    return check_target(path, what, &device, &mode, err);
+}
+
 /* A new file beside path, created with O_EXCL|O_NOFOLLOW so nothing there is reused or followed. */
 static int create_tmp(base_file_writer *w, base_error *err)
 {

@@ -82,6 +82,11 @@ int base_file_writer_commit(base_file_writer *w, base_error *err);
 /* Gives up: removes the temporary file and frees w. NULL is ignored. */
 void base_file_writer_abort(base_file_writer *w);
 
+/* The writer's checks alone, for an output that cannot be written whole at the end (a recording
+ * streamed for an hour): 0 when path may be written (absent, a regular file that is no input of
+ * the command, or a character device), else -1 with the writer's message. Open it with O_NOFOLLOW. */
+int base_file_check_output(const char *path, const char *what, base_error *err);
+
 /* The whole of data written to path through a writer. */
 int base_file_write_all(const char *path, const void *data, size_t len, const char *what, base_error *err);
 

@@ -15,6 +15,7 @@
 
 #include <linux/videodev2.h>
 
+#include "base_file.h"
 #include "cap_v4l2.h"
 #include "cap_video.h"
 #include "media.h"
@@ -217,6 +218,8 @@ cap_source *cap_source_open(const char *source, const cap_source_config *cfg, ba
         c->kind = CAP_SOURCE_FILE;
         c->video = cap_video_open(source, CAP_VIDEO_GRAY | CAP_VIDEO_BGR, err);
         rc = c->video ? 0 : -1;
+        if (c->video)
+            base_file_note_input(source); /* an input: a recording never lands on it */
         if (c->video) {
             c->fps = cap_video_fps(c->video);
             if (c->fps <= 0)

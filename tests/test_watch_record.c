@@ -299,3 +299,40 @@ Test(watch_record, an_earlier_games_clip_is_kept_and_the_new_one_named_around_it
     cr_expect_eq(clip_frames, 33, "the new clip plays: %ld frames (%s)", clip_frames, errors);
     wt_free_jsonl(ev, n);
 }
+
+/* A recording never replaces the video it watches, nor writes through a symbolic link: it is refused
+ * (said once, the watch goes on) and the file is left as it was. */
+Test(watch_record, a_recording_never_replaces_its_source_nor_follows_a_link, .timeout = 120)
+{
+    wt_ensure_run();
+    char dir[2300], video[2400], link_path[2400], game[2300], cmd[12000];
+    wt_path_in(dir, sizeof dir, "own-input");
+    wt_path_in(game, sizeof game, "game.mp4");
+    snprintf(video, sizeof video, "%s/v.mp4", dir);
+    snprintf(link_path, sizeof link_path, "%s/link.mp4", dir);
+    wt_cmdf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && cp '%s' '%s' && ln -s '%s' '%s'", dir, dir, game, video,
+            video, link_path);
+    cr_assert_eq(wt_run(cmd), 0);
+    struct stat before;
+    cr_assert_eq(stat(video, &before), 0);
+    const char *records[2] = {video, link_path};
+    for (int k = 0; k < 2; k++) {
+        wt_cmdf(cmd, sizeof cmd,
+                "'%s' watch --source '%s' --calib '%s/seq/calib.json' --roster '%s/seq/roster.json' --settle-ms %d "
+                "--replace --record '%s' --quiet </dev/null >/dev/null 2>'%s/stderr.txt'",
+                vt_tableref_bin(), k == 0 ? video : game, wt_work_dir(), wt_work_dir(), SETTLE_MS, records[k], dir);
+        int rc = wt_run(cmd);
+        cr_expect(rc == 0 || rc == 1, "the watch goes on without its recording: exit %d", rc);
+        char said[4096], errpath[2400];
+        snprintf(errpath, sizeof errpath, "%s/stderr.txt", dir);
+        vt_file_head(errpath, said, sizeof said);
+        cr_expect(strstr(said, k == 0 ? "cannot write the recording: it is an input of this command"
+                                      : "cannot write the recording: a symbolic link"),
+                  "%s", said);
+        struct stat after;
+        cr_assert_eq(stat(video, &after), 0);
+        cr_expect_eq(after.st_size, before.st_size, "the video is untouched");
+        cr_expect_eq(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
+        cr_expect_eq(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
+    }
+}
