@@ -226,14 +226,13 @@ static void print_unit(const army_unit *u, const cJSON *ju)
                 u->note[0] ? ": " : "", shown(u->note, 0, 1));
 }
 
-/* OUT.json -> OUT.N.json for a file holding several lists. */
-static void numbered(const char *out, int n, char *buf, size_t cap)
+/* OUT.json -> OUT.N.json for a file holding several lists; -1 when it does not fit (never cut). */
+static int numbered(const char *out, int n, char *buf, size_t cap)
 {
     const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
-    if (!dot || (slash && dot < slash))
-        snprintf(buf, cap, "%s.%d", out, n);
-    else
-        snprintf(buf, cap, "%.*s.%d%s", (int)(dot - out), out, n, dot);
+    int w = !dot || (slash && dot < slash) ? snprintf(buf, cap, "%s.%d", out, n)
+                                           : snprintf(buf, cap, "%.*s.%d%s", (int)(dot - out), out, n, dot);
+    return w < 0 || (size_t)w >= cap ? -1 : 0;
 }
 
 static int write_army(const army_file *f, size_t a, int slot, const char *path, const army_roster_options *base,
@@ -397,10 +396,11 @@ static int roster_import(int argc, char **argv)
         if (list_no > 0 && a + 1 != (size_t)list_no)
             continue;
         char path[4096];
-        if (several)
-            numbered(out, (int)a + 1, path, sizeof path);
-        else
-            snprintf(path, sizeof path, "%s", out);
+        if (several ? numbered(out, (int)a + 1, path, sizeof path) < 0 : !base_text_copy(path, sizeof path, out)) {
+            fprintf(stderr, "tableref roster import: --out: the path is over %zu bytes\n", sizeof path - 1);
+            rc = EXIT_BAD_INPUT;
+            break;
+        }
         int s = several ? (int)a + 1 : slot > 0 ? (int)slot : 1;
         if (write_army(f, a, s, path, &o, &incomplete) < 0)
             rc = EXIT_BAD_INPUT;
