@@ -415,14 +415,20 @@ int calib_sheet_write_pdf(const vis_roster *r, const cJSON *roster_json, const c
     cairo_show_page(s.cr);
     cairo_destroy(s.cr);
     cairo_surface_finish(s.surface);
-    if (rc == 0 && cairo_surface_status(s.surface) != CAIRO_STATUS_SUCCESS)
-        rc = base_error_set(err, "%s: cannot write the PDF", path);
+    cairo_status_t cs = cairo_surface_status(s.surface);
     cairo_surface_destroy(s.surface);
+    if (rc == 0 && cs == CAIRO_STATUS_WRITE_ERROR) {
+        base_file_writer_commit(w, err); /* fails: says why the device or disk refused ("No space left") */
+        w = NULL;
+        rc = -1;
+    } else if (rc == 0 && cs != CAIRO_STATUS_SUCCESS) {
+        rc = base_error_set(err, "%s: cannot write the PDF: %s", path, cairo_status_to_string(cs));
+    }
     st.pages = s.page;
     if (stats)
         *stats = st;
     if (rc < 0)
-        base_file_writer_abort(w);
+        base_file_writer_abort(w); /* NULL: already closed */
     else if (base_file_writer_commit(w, err) < 0)
         rc = -1;
     if (rc < 0) {
