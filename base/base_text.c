@@ -160,7 +160,7 @@ static char *finish(text_buf *b)
 }
 
 /* What to do with each character: the modes of the escapers below. */
-enum escape_mode { ESCAPE_INVALID, ESCAPE_TERMINAL, ESCAPE_MARKUP };
+enum escape_mode { ESCAPE_INVALID, ESCAPE_VISIBLE, ESCAPE_TERMINAL, ESCAPE_MARKUP };
 
 static bool is_control(const unsigned char *p, size_t n)
 {
@@ -181,7 +181,7 @@ static char *escape(const char *src, enum escape_mode mode)
             i++;
             continue;
         }
-        if (mode != ESCAPE_INVALID && is_control(p + i, n)) {
+        if (mode != ESCAPE_INVALID && is_control(p + i, n) && !(mode == ESCAPE_VISIBLE && p[i] == '\n')) {
             for (size_t k = 0; k < n; k++)
                 put_hex(&b, p[i + k]);
         } else if (mode == ESCAPE_TERMINAL && p[i] == '\\') {
@@ -201,6 +201,11 @@ static char *escape(const char *src, enum escape_mode mode)
 char *base_text_escape_invalid(const char *src)
 {
     return escape(src, ESCAPE_INVALID);
+}
+
+char *base_text_escape_visible(const char *src)
+{
+    return escape(src, ESCAPE_VISIBLE);
 }
 
 char *base_text_escape_terminal(const char *src)

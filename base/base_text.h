@@ -54,6 +54,10 @@ void base_text_trim_cut(char *s);
 /* src with every byte that is not part of a valid UTF-8 character written as "\xNN". */
 char *base_text_escape_invalid(const char *src);
 
+/* For text drawn on a page or picture: invalid bytes and control characters other than the newline
+ * written as "\xNN" (a font shows a control as a box), everything else as it is. */
+char *base_text_escape_visible(const char *src);
+
 /* For a terminal or a log line: invalid bytes, C0 controls (including newline and tab), DEL and
  * the C1 controls U+0080..U+009F written as "\xNN" (a C1 control as its two bytes); a backslash
  * is written "\\" so the escapes cannot be forged. */

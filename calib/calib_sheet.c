@@ -61,8 +61,9 @@ typedef struct sheet {
 /* Text of height `size_mm` at (x, y) (top-left), at most `width` wide (ellipsized), aligned left/centre. */
 static void text(sheet *s, double x, double y, double width, double size_mm, int bold, int centre, const char *t)
 {
-    /* Pango warns on invalid UTF-8 and shows nothing: what comes from a roster is made valid here. */
-    char *valid = base_text_escape_invalid(t);
+    /* Pango warns on invalid UTF-8 and shows nothing, and draws a control as a box: what comes from a
+     * roster is made valid and visible here ("\x1b"). */
+    char *valid = base_text_escape_visible(t);
     if (valid)
         t = valid;
     PangoLayout *l = pango_cairo_create_layout(s->cr);

@@ -270,6 +270,9 @@ Test(base_text, escapes_for_terminal_and_markup)
     cr_assert_not_null(m);
     cr_expect_str_eq(m, "Orcs &amp; &lt;Goblins&gt; &quot;&apos;\\x01\\xfe");
     free(m);
+    char *vis = base_text_escape_visible("a\\b\n\x1b\t\xff\xc3\xa9");
+    cr_expect_str_eq(vis, "a\\b\n\\x1b\\x09\\xff\xc3\xa9");
+    free(vis);
     char *v = base_text_escape_invalid("a\xff\x1b\xc3\xa9");
     cr_expect_str_eq(v, "a\\xff\x1b\xc3\xa9");
     free(v);
