@@ -12,11 +12,13 @@
 #include <libxml/tree.h>
 
 #include "army_read.h"
+#include "base_file.h"
+#include "base_text.h"
 #include "army_tree.h"
 
 typedef struct cat_file {
     char name[160];   /* the data's own name ("Orcs and Goblins 2024") */
-    char path[512];
+    char *path;       /* on the heap: a path is never cut */
     int game_system;  /* a .gst: shared by every army */
     army_node *tree;
 } cat_file;
@@ -38,8 +40,10 @@ void army_catalogue_free(army_catalogue *c)
 {
     if (!c)
         return;
-    for (size_t i = 0; i < c->n_files; i++)
+    for (size_t i = 0; i < c->n_files; i++) {
         army_tree_free(c->files[i].tree);
+        free(c->files[i].path);
+    }
     free(c->files);
     free(c->entries);
     free(c);
@@ -51,8 +55,10 @@ size_t army_catalogue_entries(const army_catalogue *c) { return c->n_entries; }
 const char *army_catalogue_file_name(const army_catalogue *c, size_t i)
 {
     const char *base = strrchr(c->files[i].path, '/');
-    snprintf(((army_catalogue *)c)->label, sizeof c->label, "%.150s (%.100s)", c->files[i].name,
-             base ? base + 1 : c->files[i].path);
+    const char *file = base ? base + 1 : c->files[i].path;
+    /* Both cut on character boundaries: a label is shown and written as UTF-8. */
+    snprintf(((army_catalogue *)c)->label, sizeof c->label, "%.*s (%.*s)", (int)base_text_cut(c->files[i].name, 150),
+             c->files[i].name, (int)base_text_cut(file, 100), file);
     return c->label;
 }
 
@@ -115,8 +121,10 @@ static int load_file(army_catalogue *c, const char *path, base_error *err)
     }
     xmlChar *nm = xmlGetProp(root, BAD_CAST "name");
     army_node *tree = army_tree_from_xml(root);
-    cat_file *f = tree ? realloc(c->files, (c->n_files + 1) * sizeof *f) : NULL;
+    char *own_path = strdup(path);
+    cat_file *f = tree && own_path ? realloc(c->files, (c->n_files + 1) * sizeof *f) : NULL;
     if (!f) {
+        free(own_path);
         xmlFree(nm);
         xmlFreeDoc(doc);
         army_tree_free(tree);
@@ -125,8 +133,8 @@ static int load_file(army_catalogue *c, const char *path, base_error *err)
     c->files = f;
     f = &c->files[c->n_files++];
     memset(f, 0, sizeof *f);
-    snprintf(f->name, sizeof f->name, "%s", nm ? (const char *)nm : "");
-    snprintf(f->path, sizeof f->path, "%s", path);
+    base_text_copy(f->name, sizeof f->name, nm ? (const char *)nm : "");
+    f->path = own_path;
     f->game_system = gst;
     f->tree = tree;
     xmlFree(nm);
@@ -165,10 +173,12 @@ static int load_path(army_catalogue *c, const char *path, base_error *err)
     closedir(d);
     qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n; i++) {
-        char full[1024];
-        snprintf(full, sizeof full, "%s/%s", path, names[i]);
+        char *full = rc == 0 ? base_file_join(path, names[i]) : NULL;
+        if (rc == 0 && !full)
+            rc = base_error_setc(err, BASE_E_NOMEM, "%s: out of memory", path);
         if (rc == 0)
             rc = load_file(c, full, err);
+        free(full);
         free(names[i]);
     }
     free(names);
@@ -268,7 +278,7 @@ static size_t find_entries(const army_catalogue *c, const char *army, const char
     size_t n = 0;
     for (int pass = 0; pass < 2 && n == 0; pass++) {
         if (pass == 0)
-            snprintf(want, sizeof want, "%s", name);
+            army_name_copy(want, sizeof want, name);
         else
             strip_brackets(name, want, sizeof want);
         for (size_t i = 0; i < c->n_entries && n < cap; i++) {
@@ -327,7 +337,7 @@ static void fill_mount(const army_catalogue *c, const char *army, army_unit *u)
         const char *e = p;
         for (; *e && !(*e == ',' && depth == 0); e++)
             depth += *e == '(' ? 1 : *e == ')' ? -1 : 0;
-        snprintf(opt, sizeof opt, "%.*s", (int)(e - p), p);
+        army_span_copy(opt, sizeof opt, p, (size_t)(e - p));
         p = e;
         size_t n = strlen(opt);
         while (n && opt[n - 1] == ' ')
@@ -342,7 +352,7 @@ static void fill_mount(const army_catalogue *c, const char *army, army_unit *u)
             if (entry_is_unit(hits[i]) || !b || !army_parse_base(b, &base))
                 continue;
             /* The mount carries the rider: its base, and its rates when it has fixed ones. */
-            snprintf(u->mount, sizeof u->mount, "%s", hits[i]->name);
+            army_name_copy(u->mount, sizeof u->mount, hits[i]->name);
             for (size_t g = 0; g < u->n_groups; g++)
                 if (!(u->groups[g].base.front_mm > 0))
                     u->groups[g].base = base, u->groups[g].base_from = ARMY_FROM_CATALOGUE;
@@ -355,9 +365,9 @@ static void fill_mount(const army_catalogue *c, const char *army, army_unit *u)
                 u->mar_in = v, u->rates_from = ARMY_FROM_CATALOGUE;
             const char *h = army_node_char(hits[i], "Height"), *ty = army_node_char(hits[i], "Type");
             if (h)
-                snprintf(u->height, sizeof u->height, "%s", h);
+                army_name_copy(u->height, sizeof u->height, h);
             if (ty)
-                snprintf(u->type, sizeof u->type, "%s", ty);
+                army_name_copy(u->type, sizeof u->type, ty);
             return;
         }
     }
@@ -401,7 +411,8 @@ static void fill_unit(const army_catalogue *c, const char *army, army_unit *u, a
     if (u->missing != before)
         rep->units_filled++;
     else if (u->missing && !u->note[0])
-        snprintf(u->note, sizeof u->note, "the catalogue's \"%.60s\" gives no Adv, Mar or Base", hits[0]->name);
+        snprintf(u->note, sizeof u->note, "the catalogue's \"%.*s\" gives no Adv, Mar or Base",
+                 (int)base_text_cut(hits[0]->name, 60), hits[0]->name);
 }
 
 void army_file_fill(army_file *f, const army_catalogue *c, army_fill_report *rep)

@@ -1,4 +1,5 @@
 #include "army_list.h"
+#include "base_text.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -40,6 +41,21 @@ void army_file_free(army_file *f)
     free(f);
 }
 
+void army_name_copy(char *dst, size_t cap, const char *src)
+{
+    /* Escaped, then cut on a character boundary: a roster written from it is always valid JSON. */
+    char *esc = base_text_escape_invalid(src);
+    base_text_copy(dst, cap, esc ? esc : "");
+    free(esc);
+}
+
+void army_span_copy(char *dst, size_t cap, const char *src, size_t n)
+{
+    char *span = strndup(src, n);
+    army_name_copy(dst, cap, span ? span : "");
+    free(span);
+}
+
 army_list *army_file_add_army(army_file *f, const char *name)
 {
     army_list *a = realloc(f->armies, (f->n_armies + 1) * sizeof *a);
@@ -48,7 +64,7 @@ army_list *army_file_add_army(army_file *f, const char *name)
     f->armies = a;
     a = &f->armies[f->n_armies++];
     memset(a, 0, sizeof *a);
-    snprintf(a->name, sizeof a->name, "%s", name ? name : "");
+    army_name_copy(a->name, sizeof a->name, name ? name : "");
     return a;
 }
 
@@ -60,7 +76,7 @@ army_unit *army_list_add_unit(army_list *a, const char *name)
     a->units = u;
     u = &a->units[a->n_units++];
     memset(u, 0, sizeof *u);
-    snprintf(u->name, sizeof u->name, "%s", name);
+    army_name_copy(u->name, sizeof u->name, name);
     u->adv_in = u->mar_in = NAN;
     return u;
 }
@@ -73,7 +89,7 @@ army_group *army_unit_add_group(army_unit *u, const char *name, int count)
     u->groups = g;
     g = &u->groups[u->n_groups++];
     memset(g, 0, sizeof *g);
-    snprintf(g->name, sizeof g->name, "%s", name);
+    army_name_copy(g->name, sizeof g->name, name);
     g->count = count;
     return g;
 }

@@ -130,6 +130,11 @@ int army_parse_base(const char *text, army_base *out);
 void army_slug(const char *name, char *out, size_t cap);
 
 /* ---- building (used by the readers) ------------------------------------ */
+/* Copies a name or text from a list into a field: invalid UTF-8 bytes written as "\xNN", cut on a
+ * character boundary, so what is stored is always valid UTF-8. */
+void army_name_copy(char *dst, size_t cap, const char *src);
+/* The same for the first n bytes of src (a span of a line). */
+void army_span_copy(char *dst, size_t cap, const char *src, size_t n);
 army_list *army_file_add_army(army_file *f, const char *name);
 army_unit *army_list_add_unit(army_list *a, const char *name);
 army_group *army_unit_add_group(army_unit *u, const char *name, int count);

@@ -11,6 +11,8 @@
 #include <zip.h>
 
 #include "army_list.h"
+#include "base_file.h"
+#include "base_text.h"
 #include "army_read.h"
 #include "army_tree.h"
 
@@ -19,43 +21,8 @@
 
 int army_read_whole_file(const char *path, char **data, size_t *size, base_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return base_error_set(err, "%s: cannot open: %s", path, strerror(errno));
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 65536 + 1 > cap) {
-            cap = cap ? cap * 2 : 131072;
-            if (cap > ARMY_MAX_BYTES + 65536u) {
-                free(buf);
-                fclose(f);
-                return base_error_set(err, "%s: larger than %u MB: not an army list", path, ARMY_MAX_BYTES >> 20);
-            }
-            char *b = realloc(buf, cap);
-            if (!b) {
-                free(buf);
-                fclose(f);
-                return base_error_set(err, "%s: out of memory", path);
-            }
-            buf = b;
-        }
-        size_t r = fread(buf + n, 1, 65536, f);
-        n += r;
-        if (r < 65536) {
-            if (ferror(f)) {
-                free(buf);
-                fclose(f);
-                return base_error_set(err, "%s: read error", path);
-            }
-            break;
-        }
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *data = buf;
-    *size = n;
-    return 0;
+    /* A regular file only (a FIFO in a catalogue folder would wait for ever), under the cap. */
+    return base_file_read_all(path, ARMY_MAX_BYTES, "an army list or catalogue", data, size, err);
 }
 
 /* ---- zip ---------------------------------------------------------------- */
@@ -107,7 +74,7 @@ int army_unzip_first(const void *data, size_t size, const char *name, const char
     int bad = !zf || got != (zip_int64_t)st.size || zip_fread(zf, &extra, 1) != 0;
     char why[160] = "";
     if (bad)
-        snprintf(why, sizeof why, "%s", zf ? zip_error_strerror(zip_file_get_error(zf)) : zip_error_strerror(zip_get_error(z)));
+        army_name_copy(why, sizeof why, zf ? zip_error_strerror(zip_file_get_error(zf)) : zip_error_strerror(zip_get_error(z)));
     if (zf && zip_fclose(zf) != 0 && !bad) {
         bad = 1;
         snprintf(why, sizeof why, "checksum mismatch");
@@ -143,7 +110,7 @@ void *army_xml_parse(const char *data, size_t size, const char *name, base_error
         const xmlError *e = xmlGetLastError();
         char msg[200] = "not well-formed XML";
         if (e && e->message) {
-            snprintf(msg, sizeof msg, "%s", e->message);
+            army_name_copy(msg, sizeof msg, e->message);
             size_t n = strlen(msg);
             while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
                 msg[--n] = '\0';
@@ -187,11 +154,11 @@ int army_read_tree(const army_node *top, const char *name, army_file *f, base_er
     army_list *a = army_file_add_army(f, "");
     if (!a)
         return base_error_set(err, "%s: out of memory", name);
-    snprintf(a->game_system, sizeof a->game_system, "%s", roster->extra ? roster->extra : "");
+    army_name_copy(a->game_system, sizeof a->game_system, roster->extra ? roster->extra : "");
     if (army_tree_units(roster, a, err) < 0)
         return -1;
     if (!a->name[0])
-        snprintf(a->name, sizeof a->name, "%s", roster->name);
+        army_name_copy(a->name, sizeof a->name, roster->name);
     if (a->n_units == 0)
         return base_error_set(err, "%s: the roster \"%s\" holds no unit or model selections", name, roster->name);
     return 0;
@@ -236,7 +203,7 @@ static int read_json(const char *data, const char *name, army_file *f, base_erro
                 break;
             army_list *a = &f->armies[f->n_armies - 1];
             if (!a->player[0] && cJSON_IsString(pn))
-                snprintf(a->player, sizeof a->player, "%s", pn->valuestring);
+                army_name_copy(a->player, sizeof a->player, pn->valuestring);
         }
         if (rc == 0 && f->n_armies == 0)
             rc = base_error_set(err, "%s: players: no player in this report", name);
@@ -267,7 +234,7 @@ army_file *army_file_parse(const void *data, size_t size, const char *name, base
         base_error_set(err, "%s: out of memory", name);
         return NULL;
     }
-    snprintf(f->path, sizeof f->path, "%s", name);
+    army_name_copy(f->path, sizeof f->path, name);
     const char *d = data, *p = skip_bom_space(d, d + size);
     int rc;
     if (size >= 4 && memcmp(d, "PK\x03\x04", 4) == 0) {

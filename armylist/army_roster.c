@@ -211,7 +211,7 @@ cJSON *army_roster_json(const army_list *a, const army_file *f, const army_roste
     }
     char side[64];
     if (o->side)
-        snprintf(side, sizeof side, "%s", o->side);
+        army_name_copy(side, sizeof side, o->side);
     else
         army_slug(a->name[0] ? a->name : "army", side, sizeof side);
     cJSON *root = cJSON_CreateObject();

@@ -95,10 +95,10 @@ static void header(army_list *a, const char *s)
     for (const char *p = strstr(s, " - "); p; p = strstr(p + 1, " - "))
         dash = p;
     if (dash) {
-        snprintf(a->name, sizeof a->name, "%.95s", dash + 3);
-        snprintf(a->player, sizeof a->player, "%.*s", (int)(dash - s) < 95 ? (int)(dash - s) : 95, s);
+        army_span_copy(a->name, sizeof a->name < 96 ? sizeof a->name : 96, dash + 3, strlen(dash + 3));
+        army_span_copy(a->player, sizeof a->player < 96 ? sizeof a->player : 96, s, (size_t)(dash - s));
     } else {
-        snprintf(a->name, sizeof a->name, "%.95s", s);
+        army_span_copy(a->name, sizeof a->name < 96 ? sizeof a->name : 96, s, strlen(s));
     }
 }
 
@@ -148,7 +148,7 @@ static int build_unit(army_file *f, const text_unit *t, const char *name, base_e
     for (; *e && !(*e == ',' && depth == 0); e++)
         depth += *e == '(' ? 1 : *e == ')' ? -1 : 0;
     char uname[ARMY_NAME_MAX];
-    snprintf(uname, sizeof uname, "%.*s", (int)(e - p), p);
+    army_span_copy(uname, sizeof uname, p, (size_t)(e - p));
     size_t n = strlen(uname);
     while (n && uname[n - 1] == ' ')
         uname[--n] = '\0';
@@ -159,7 +159,7 @@ static int build_unit(army_file *f, const text_unit *t, const char *name, base_e
         if (!u || !army_unit_add_group(u, uname, count > 0 ? count : 1))
             return base_error_set(err, "%s: out of memory", name);
         snprintf(u->where, sizeof u->where, "line %d", t->line);
-        snprintf(u->options, sizeof u->options, "%s", *e == ',' ? e + 1 : "");
+        army_name_copy(u->options, sizeof u->options, *e == ',' ? e + 1 : "");
         u->models = count > 0 ? count : 1;
         army_unit_update_missing(u);
     }
@@ -195,7 +195,7 @@ int army_read_text(const char *text, const char *name, army_file *f, base_error 
             t = &units[n_units++];
             t->army = f->n_armies - 1;
             t->line = line_no;
-            snprintf(t->body, sizeof t->body, "%s", body);
+            army_name_copy(t->body, sizeof t->body, body);
             finished = 0;
         } else if (cur && !finished && total_line(line, &points)) {
             cur->points = points;

@@ -1,4 +1,5 @@
 #include "army_tree.h"
+#include "base_text.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -410,7 +411,7 @@ void army_tree_profile_fill(const army_node *n, army_unit *u, army_origin origin
 {
     const army_node *mount = find_mount(n);
     if (mount && u->character && !u->mount[0])
-        snprintf(u->mount, sizeof u->mount, "%s", mount->name);
+        army_name_copy(u->mount, sizeof u->mount, mount->name);
     const double adv = u->adv_in, mar = u->mar_in;
     fill_rate(u, &u->adv_in, "Adv", mount, n);
     fill_rate(u, &u->mar_in, "Mar", mount, n);
@@ -423,10 +424,10 @@ void army_tree_profile_fill(const army_node *n, army_unit *u, army_origin origin
     }
     const char *h = mount ? army_node_char(mount, "Height") : NULL;
     if (!u->height[0] && (h || (h = find_char(n, "Height"))))
-        snprintf(u->height, sizeof u->height, "%s", h);
+        army_name_copy(u->height, sizeof u->height, h);
     const char *t = mount ? army_node_char(mount, "Type") : NULL;
     if (!u->type[0] && (t || (t = find_char(n, "Type"))))
-        snprintf(u->type, sizeof u->type, "%s", t);
+        army_name_copy(u->type, sizeof u->type, t);
     /* Bases: a group's own model profile, else the mount's, else the unit's. */
     for (size_t g = 0; g < u->n_groups; g++) {
         army_group *gr = &u->groups[g];
@@ -503,7 +504,8 @@ static int force_units(const army_node *force, army_list *list, int force_no, ba
         army_unit *u = army_list_add_unit(list, s->name);
         if (!u)
             return base_error_set(err, "out of memory");
-        snprintf(u->where, sizeof u->where, "force %d, selection %d (\"%.100s\")", force_no, sel_no, s->name);
+        snprintf(u->where, sizeof u->where, "force %d, selection %d (\"%.*s\")", force_no, sel_no,
+                 (int)base_text_cut(s->name, 100), s->name);
         u->character = army_node_is_character(s);
         if (strcmp(s->type, "model") == 0)
             army_unit_add_group(u, s->name, s->number); /* and any models that come with it, below */
@@ -529,7 +531,7 @@ int army_tree_units(const army_node *roster, army_list *list, base_error *err)
             continue;
         force_no++;
         if (!list->name[0] && f->extra && f->extra[0])
-            snprintf(list->name, sizeof list->name, "%s", f->extra);
+            army_name_copy(list->name, sizeof list->name, f->extra);
         if (force_units(f, list, force_no, err) < 0)
             return -1;
     }

@@ -1,4 +1,5 @@
 #include "base_error.h"
+#include "base_text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@ static void set_va(base_error *err, base_error_code code, const char *fmt, va_li
 {
     err->code = code;
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    base_text_trim_cut(err->msg); /* a message cut at its size stays valid UTF-8 */
 }
 
 int base_error_set(base_error *err, const char *fmt, ...)
@@ -55,6 +57,7 @@ void base_error_prefix(base_error *err, const char *prefix)
     memcpy(err->msg, prefix, plen - 2);
     err->msg[plen - 2] = ':';
     err->msg[plen - 1] = ' ';
+    base_text_trim_cut(err->msg);
 }
 
 const char *base_error_code_name(base_error_code code)

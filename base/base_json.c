@@ -1,5 +1,8 @@
 #include "base_json.h"
 
+#include "base_file.h"
+#include "base_text.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <math.h>
@@ -7,69 +10,36 @@
 #include <string.h>
 
 
-#define MAX_FILE_BYTES (64u << 20) /* a snapshot is kilobytes; refuse to slurp a disk image */
-
-static char *read_whole_file(const char *path, base_error *err)
+/* Line and column (from 1) of the byte at `at` in text. */
+static void line_col(const char *text, const char *at, int *line, int *col)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        base_error_set(err, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (len + 1 >= cap) {
-            if (cap >= MAX_FILE_BYTES) {
-                base_error_set(err, "%s: larger than %u MiB, not a tableref JSON file", path,
-                                MAX_FILE_BYTES >> 20);
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                base_error_set(err, "%s: read error", path);
-                free(buf);
-                buf = NULL;
-            }
-            break;
+    *line = 1, *col = 1;
+    for (const char *p = text; at && p < at && *p; p++) {
+        if (*p == '\n') {
+            ++*line;
+            *col = 1;
+        } else {
+            ++*col;
         }
     }
-    if (!buf && err && !err->msg[0])
-        base_error_set(err, "%s: out of memory", path);
-    fclose(f);
-    if (buf)
-        buf[len] = '\0';
-    return buf;
 }
 
 cJSON *base_json_parse_string(const char *text, const char *name, base_error *err)
 {
+    int line, col;
+    /* JSON is UTF-8 (RFC 8259) and cJSON does not check it: a name with an invalid byte would be
+     * written back as a file that is not JSON, and Pango warns on it. */
+    size_t len = strlen(text), good = base_text_valid_prefix(text, len);
+    if (good < len) {
+        line_col(text, text + good, &line, &col);
+        base_error_set(err, "%s: not valid UTF-8 at line %d, column %d (byte 0x%02x)", name, line, col,
+                       (unsigned char)text[good]);
+        return NULL;
+    }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &end, true);
     if (!root) {
-        const char *at = end ? end : cJSON_GetErrorPtr();
-        int line = 1, col = 1;
-        for (const char *p = text; at && p < at && *p; p++) {
-            if (*p == '\n') {
-                line++;
-                col = 1;
-            } else {
-                col++;
-            }
-        }
+        line_col(text, end ? end : cJSON_GetErrorPtr(), &line, &col);
         if (!*text)
             base_error_set(err, "%s: empty file, expected a JSON object", name);
         else
@@ -82,8 +52,9 @@ cJSON *base_json_parse_file(const char *path, base_error *err)
 {
     if (err)
         err->msg[0] = '\0';
-    char *text = read_whole_file(path, err);
-    if (!text)
+    char *text;
+    /* A snapshot is kilobytes; the cap refuses a disk image, the check a FIFO. */
+    if (base_file_read_all(path, BASE_FILE_MAX_BYTES, "a JSON file", &text, NULL, err) < 0)
         return NULL;
     if (strlen(text) == 0) {
         free(text);
@@ -99,19 +70,25 @@ int base_json_write_file(const cJSON *root, const char *path, base_error *err)
 {
     char *text = cJSON_Print(root);
     if (!text)
-        return base_error_set(err, "%s: out of memory while formatting JSON", path);
-    bool to_stdout = strcmp(path, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(path, "wb");
-    if (!f) {
-        free(text);
-        return base_error_set(err, "%s: cannot write: %s", path, strerror(errno));
+        return base_error_setc(err, BASE_E_NOMEM, "%s: out of memory while formatting JSON", path);
+    int rc = 0;
+    if (strcmp(path, "-") == 0) {
+        bool ok = fputs(text, stdout) >= 0 && fputc('\n', stdout) != EOF;
+        if (fflush(stdout) != 0 || !ok)
+            rc = base_error_setc(err, BASE_E_IO, "%s: write failed: %s", path, strerror(errno));
+    } else {
+        /* A temporary file renamed over the target: never half a file, never through a link,
+         * never onto a file this command read. */
+        base_file_writer *w = base_file_writer_open(path, NULL, err);
+        if (!w)
+            rc = -1;
+        else if (base_file_writer_write(w, text, strlen(text)) < 0 || base_file_writer_write(w, "\n", 1) < 0)
+            rc = base_file_writer_commit(w, err); /* reports the write error, removes the tmp */
+        else
+            rc = base_file_writer_commit(w, err);
     }
-    bool ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-    ok = (to_stdout ? fflush(f) : fclose(f)) == 0 && ok;
     free(text);
-    if (!ok)
-        return base_error_set(err, "%s: write failed: %s", path, strerror(errno));
-    return 0;
+    return rc;
 }
 
 const cJSON *base_json_field(const cJSON *obj, const char *key)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base_text.h"
 #include "vis_camera.h"
 
 #define RAD2DEG (180.0 / 3.14159265358979323846)
@@ -91,7 +92,7 @@ static calib_view *new_view(calib_camera *cc, const char *name, base_error *err)
     }
     calib_view *v = &cc->views[cc->n_views++];
     memset(v, 0, sizeof *v);
-    snprintf(v->name, sizeof v->name, "%s", name ? name : "?");
+    base_text_copy(v->name, sizeof v->name, name ? name : "?"); /* cut on a character boundary */
     return v;
 }
 

@@ -1,3 +1,5 @@
+#include "base_file.h"
+#include "base_text.h"
 #include "calib_sheet.h"
 
 #include <math.h>
@@ -59,6 +61,11 @@ typedef struct sheet {
 /* Text of height `size_mm` at (x, y) (top-left), at most `width` wide (ellipsized), aligned left/centre. */
 static void text(sheet *s, double x, double y, double width, double size_mm, int bold, int centre, const char *t)
 {
+    /* Pango warns on invalid UTF-8 and shows nothing, and draws a control as a box: what comes from a
+     * roster is made valid and visible here ("\x1b"). */
+    char *valid = base_text_escape_visible(t);
+    if (valid)
+        t = valid;
     PangoLayout *l = pango_cairo_create_layout(s->cr);
     /* Metrics hinted at screen sizes space the letters oddly at these small millimetre sizes: no hinting. */
     cairo_font_options_t *fo = cairo_font_options_create();
@@ -79,6 +86,7 @@ static void text(sheet *s, double x, double y, double width, double size_mm, int
     pango_cairo_show_layout(s->cr, l);
     pango_font_description_free(fd);
     g_object_unref(l);
+    free(valid);
 }
 
 /* ---- pages ---------------------------------------------------------------- */
@@ -116,7 +124,7 @@ static void new_page(sheet *s)
     s->page++;
     const calib_sheet_options *o = s->o;
     char head[320];
-    snprintf(head, sizeof head, "%s \xE2\x80\x94 page %d", s->title, s->page);
+    base_text_format(head, sizeof head, "%s \xE2\x80\x94 page %d", s->title, s->page);
     cairo_set_source_rgb(s->cr, 0, 0, 0);
     text(s, o->margin_mm, o->margin_mm, o->paper_w_mm - 2 * o->margin_mm, 3.2, 1, 0, head);
     check_bar(s);
@@ -202,7 +210,8 @@ static void draw_label(sheet *s, const vis_roster_unit *u, const vis_roster_mode
     /* The model's id and tag ID along the rear edge. */
     char name[160];
     const char *dash = strrchr(m->id, '-');
-    snprintf(name, sizeof name, "%s \xC2\xB7 #%d", dash && dash[1] && round ? dash + 1 : m->id, m->tag_id);
+    const char *shown = dash && dash[1] && round ? dash + 1 : m->id;
+    base_text_format(name, sizeof name, "%.*s \xC2\xB7 #%d", (int)base_text_cut(shown, 120), shown, m->tag_id);
     const double inset = round ? w * 0.22 : 0.4;
     text(s, x + inset, y + h - NAME_MM - 0.7, w - 2 * inset, NAME_MM, 0, 1, name);
 }
@@ -223,8 +232,11 @@ static int draw_unit(sheet *s, const vis_roster *r, const vis_roster_unit *u, in
     }
     char head[400];
     const vis_roster_model *first = &r->models[u->first_model], *last = &r->models[u->first_model + u->n_models - 1];
-    snprintf(head, sizeof head, "%s (%s)%s \xE2\x80\x94 %zu model%s, %.0f\xC3\x97%.0f mm base%s, %.1f mm tags, IDs %d\xE2\x80\x93%d",
-             u->name[0] ? u->name : u->id, u->id, u->character ? ", character" : "", u->n_models,
+    /* The names cut first (on character boundaries) so the counts and IDs always show. */
+    const char *uname = u->name[0] ? u->name : u->id;
+    base_text_format(head, sizeof head,
+             "%.*s (%.*s)%s \xE2\x80\x94 %zu model%s, %.0f\xC3\x97%.0f mm base%s, %.1f mm tags, IDs %d\xE2\x80\x93%d",
+             (int)base_text_cut(uname, 150), uname, (int)base_text_cut(u->id, 80), u->id, u->character ? ", character" : "", u->n_models,
              u->n_models == 1 ? "" : "s", u->base_width, u->base_depth, round ? " (round)" : "", u->mount.size,
              first->tag_id, last->tag_id);
     if (s->y + HEAD_MM + maxh > page_bottom(s))
@@ -244,7 +256,7 @@ static int draw_unit(sheet *s, const vis_roster *r, const vis_roster_unit *u, in
         if (s->y + h > page_bottom(s)) {
             new_page(s);
             char cont[440];
-            snprintf(cont, sizeof cont, "%s (continued)", head);
+            base_text_format(cont, sizeof cont, "%s (continued)", head);
             text(s, left, s->y + 1.5, right - left, 2.6, 1, 0, cont);
             s->y += HEAD_MM - 2;
             x = left, row_h = 0;
@@ -344,6 +356,11 @@ static int is_round_unit(const cJSON *roster_units, const vis_roster_unit *u)
     return 0;
 }
 
+static cairo_status_t write_to(void *closure, const unsigned char *data, unsigned int len)
+{
+    return base_file_writer_write(closure, data, len) == 0 ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
 int calib_sheet_write_pdf(const vis_roster *r, const cJSON *roster_json, const calib_sheet_options *o, const char *path,
                           calib_sheet_stats *stats, cJSON **layout, base_error *err)
 {
@@ -351,9 +368,15 @@ int calib_sheet_write_pdf(const vis_roster *r, const cJSON *roster_json, const c
     const double pt = 72.0 / 25.4;
     sheet s = {0};
     s.o = o;
-    s.surface = cairo_pdf_surface_create(path, o->paper_w_mm * pt, o->paper_h_mm * pt);
+    /* Through a temporary renamed over the target: a failed write (a full disk, /dev/full) leaves
+     * what was there, and nothing but our own temporary file is ever removed. */
+    base_file_writer *w = base_file_writer_open(path, "the PDF", err);
+    if (!w)
+        return -1;
+    s.surface = cairo_pdf_surface_create_for_stream(write_to, w, o->paper_w_mm * pt, o->paper_h_mm * pt);
     if (cairo_surface_status(s.surface) != CAIRO_STATUS_SUCCESS) {
         cairo_surface_destroy(s.surface);
+        base_file_writer_abort(w);
         return base_error_set(err, "%s: cannot write the PDF", path);
     }
     s.cr = cairo_create(s.surface);
@@ -372,13 +395,15 @@ int calib_sheet_write_pdf(const vis_roster *r, const cJSON *roster_json, const c
     const cJSON *name = army ? cJSON_GetObjectItemCaseSensitive(army, "name") : NULL;
     const cJSON *player = army ? cJSON_GetObjectItemCaseSensitive(army, "player") : NULL;
     const cJSON *slot = army ? cJSON_GetObjectItemCaseSensitive(army, "slot") : NULL;
-    snprintf(s.title, sizeof s.title, "%s%s%s%s \xE2\x80\x94 %s tags",
-             o->title ? o->title : cJSON_IsString(name) ? name->valuestring : "tableref tags",
-             cJSON_IsString(player) ? " (" : "", cJSON_IsString(player) ? player->valuestring : "",
-             cJSON_IsString(player) ? ")" : "", r->family);
+    const char *army_name = o->title ? o->title : cJSON_IsString(name) ? name->valuestring : "tableref tags";
+    const char *player_name = cJSON_IsString(player) ? player->valuestring : "";
+    base_text_format(s.title, sizeof s.title, "%.*s%s%.*s%s \xE2\x80\x94 %s tags", (int)base_text_cut(army_name, 120),
+                     army_name, cJSON_IsString(player) ? " (" : "", (int)base_text_cut(player_name, 60), player_name,
+                     cJSON_IsString(player) ? ")" : "", r->family);
     if (cJSON_IsNumber(slot)) {
         size_t n = strlen(s.title);
-        snprintf(s.title + n, sizeof s.title - n, ", army %d (%s IDs)", slot->valueint, slot->valueint == 2 ? "odd" : "even");
+        base_text_format(s.title + n, sizeof s.title - n, ", army %d (%s IDs)", slot->valueint,
+                         slot->valueint == 2 ? "odd" : "even");
     }
     int rc = 0;
     new_page(&s);
@@ -391,14 +416,23 @@ int calib_sheet_write_pdf(const vis_roster *r, const cJSON *roster_json, const c
     cairo_show_page(s.cr);
     cairo_destroy(s.cr);
     cairo_surface_finish(s.surface);
-    if (rc == 0 && cairo_surface_status(s.surface) != CAIRO_STATUS_SUCCESS)
-        rc = base_error_set(err, "%s: cannot write the PDF", path);
+    cairo_status_t cs = cairo_surface_status(s.surface);
     cairo_surface_destroy(s.surface);
+    if (rc == 0 && cs == CAIRO_STATUS_WRITE_ERROR) {
+        base_file_writer_commit(w, err); /* fails: says why the device or disk refused ("No space left") */
+        w = NULL;
+        rc = -1;
+    } else if (rc == 0 && cs != CAIRO_STATUS_SUCCESS) {
+        rc = base_error_set(err, "%s: cannot write the PDF: %s", path, cairo_status_to_string(cs));
+    }
     st.pages = s.page;
     if (stats)
         *stats = st;
+    if (rc < 0)
+        base_file_writer_abort(w); /* NULL: already closed */
+    else if (base_file_writer_commit(w, err) < 0)
+        rc = -1;
     if (rc < 0) {
-        remove(path);
         cJSON_Delete(lay);
         return -1;
     }

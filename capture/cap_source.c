@@ -15,6 +15,7 @@
 
 #include <linux/videodev2.h>
 
+#include "base_file.h"
 #include "cap_v4l2.h"
 #include "cap_video.h"
 #include "media.h"
@@ -92,7 +93,12 @@ static int open_dir(cap_source *c, const char *dir, base_error *err)
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.' || !has_image_ext(e->d_name))
             continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        int n = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (n < 0 || (size_t)n >= sizeof path) { /* a cut path could name another picture */
+            closedir(d);
+            return base_error_setc(err, BASE_E_TOO_LARGE, "%s/%s: the path is over %zu bytes", dir, e->d_name,
+                                   sizeof path - 1);
+        }
         if (add_file(c, path) < 0) {
             closedir(d);
             return base_error_set(err, "out of memory");
@@ -212,6 +218,8 @@ cap_source *cap_source_open(const char *source, const cap_source_config *cfg, ba
         c->kind = CAP_SOURCE_FILE;
         c->video = cap_video_open(source, CAP_VIDEO_GRAY | CAP_VIDEO_BGR, err);
         rc = c->video ? 0 : -1;
+        if (c->video)
+            base_file_note_input(source); /* an input: a recording never lands on it */
         if (c->video) {
             c->fps = cap_video_fps(c->video);
             if (c->fps <= 0)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base_file.h"
 #include "calib_board.h"
 #include "calib_camera.h"
 #include "calib_file.h"
@@ -302,6 +303,7 @@ static int calibrate_board(int argc, char **argv)
     memcpy(c.R, br.R, sizeof c.R);
     memcpy(c.t, br.t, sizeof c.t);
     c.pose_missing = 0;
+    base_file_forget_input(calib_path); /* the calibration is updated in place, by design */
     if (calib_file_validate(&c, out, &err) < 0 || calib_file_save(&c, out, &err) < 0) {
         fprintf(stderr, "tableref calibrate board: %s\n", err.msg);
         goto done;
@@ -393,6 +395,7 @@ static int calibrate_projector(int argc, char **argv)
     c.projector = pr.mapping;
     if (!out)
         out = calib_path;
+    base_file_forget_input(calib_path); /* the calibration is updated in place, by design */
     if (calib_file_validate(&c, out, &err) < 0 || calib_file_save(&c, out, &err) < 0) {
         fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
         goto done;

@@ -89,6 +89,10 @@ static int render_into(const ds_scene *s, const rules_snapshot *snap, uint32_t f
     const char *image_name = quality > 0 ? "image.jpg" : "image.png";
     if (make_dir(dir, err) < 0 || ds_render_colour(snap, s->roster, &s->calib, &p, &gray, &colour, &truth, err) < 0)
         goto done;
+    if (strlen(dir) + 16 >= sizeof path) { /* DIR/snapshot.json and the rest: never cut */
+        base_error_setc(err, BASE_E_TOO_LARGE, "%s: the folder's path is over %zu bytes", dir, sizeof path - 17);
+        goto done;
+    }
     snprintf(path, sizeof path, "%s/%s", dir, image_name);
     if (media_image_save(colour ? colour : gray, path, quality, err) < 0)
         goto done;

@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "base_text.h"
 #include "army_catalogue.h"
 #include "army_list.h"
 #include "army_roster.h"
@@ -22,6 +23,18 @@
 #if TABLEREF_HAVE_VISION
 #include "vis_roster.h"
 #endif
+
+/* A name from a list as the terminal shows it: controls and escapes as text ("\x1b"), cut to `width`
+ * bytes on a character boundary (0: whole). Returns a static buffer: one name per printf. */
+static const char *shown(const char *name, size_t width, int slot)
+{
+    static char buf[3][512];
+    char *esc = base_text_escape_terminal(name);
+    const char *s = esc ? esc : "?";
+    base_text_copy(buf[slot], width && width < sizeof buf[slot] ? width + 1 : sizeof buf[slot], s);
+    free(esc);
+    return buf[slot];
+}
 
 static const cli_doc import_doc = {
     "roster import",
@@ -57,7 +70,8 @@ static int parse_set(const char *arg, set_value *s)
     const char *colon = strrchr(arg, ':'), *eq = colon ? strchr(colon, '=') : NULL;
     if (!colon || !eq || colon == arg || eq == colon + 1 || !eq[1])
         return -1;
-    snprintf(s->name, sizeof s->name, "%.*s", (int)(colon - arg), arg);
+    /* Stored as the list's names are (army_span_copy: cut on a character boundary) so they compare equal. */
+    army_span_copy(s->name, sizeof s->name, arg, (size_t)(colon - arg));
     snprintf(s->key, sizeof s->key, "%.*s", (int)(eq - colon - 1), colon + 1);
     snprintf(s->value, sizeof s->value, "%s", eq + 1);
     return 0;
@@ -142,7 +156,8 @@ static void ask(army_file *f)
         for (size_t k = 0; k < f->armies[a].n_units; k++) {
             army_unit *u = &f->armies[a].units[k];
             if (u->missing)
-                fprintf(stderr, "%s (%s)%s%s\n", u->name, u->where, u->note[0] ? ": " : "", u->note);
+                fprintf(stderr, "%s (%s)%s%s\n", shown(u->name, 0, 0), shown(u->where, 0, 2), u->note[0] ? ": " : "",
+                        shown(u->note, 0, 1));
             for (size_t q = 0; q < sizeof asks / sizeof asks[0]; q++) {
                 while (u->missing & asks[q].bit) {
                     fprintf(stderr, "  %s? [empty: leave it unknown] ", asks[q].prompt);
@@ -163,7 +178,7 @@ static void print_unit(const army_unit *u, const cJSON *ju)
     const cJSON *models = cJSON_GetObjectItemCaseSensitive(ju, "models");
     const cJSON *m0 = cJSON_GetArrayItem(models, 0), *mn = cJSON_GetArrayItem(models, cJSON_GetArraySize(models) - 1);
     const cJSON *tag = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(ju, "tag"), "size_mm");
-    printf("  %-26s %-26.26s %3d %-9s", cJSON_GetObjectItemCaseSensitive(ju, "id")->valuestring, u->name, u->models,
+    printf("  %-26s %-26s %3d %-9s", cJSON_GetObjectItemCaseSensitive(ju, "id")->valuestring, shown(u->name, 26, 0), u->models,
            u->character ? "character" : "");
     const army_base *b = u->n_groups ? &u->groups[0].base : NULL;
     if (b && b->front_mm > 0)
@@ -181,18 +196,17 @@ static void print_unit(const army_unit *u, const cJSON *ju)
         printf("  [catalogue]");
     printf("\n");
     if (u->missing)
-        fprintf(stderr, "    %s: unknown %s%s%s\n", u->name, army_unit_missing(u, miss, sizeof miss),
-                u->note[0] ? ": " : "", u->note);
+        fprintf(stderr, "    %s: unknown %s%s%s\n", shown(u->name, 0, 0), army_unit_missing(u, miss, sizeof miss),
+                u->note[0] ? ": " : "", shown(u->note, 0, 1));
 }
 
-/* OUT.json -> OUT.N.json for a file holding several lists. */
-static void numbered(const char *out, int n, char *buf, size_t cap)
+/* OUT.json -> OUT.N.json for a file holding several lists; -1 when it does not fit (never cut). */
+static int numbered(const char *out, int n, char *buf, size_t cap)
 {
     const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
-    if (!dot || (slash && dot < slash))
-        snprintf(buf, cap, "%s.%d", out, n);
-    else
-        snprintf(buf, cap, "%.*s.%d%s", (int)(dot - out), out, n, dot);
+    int w = !dot || (slash && dot < slash) ? snprintf(buf, cap, "%s.%d", out, n)
+                                           : snprintf(buf, cap, "%.*s.%d%s", (int)(dot - out), out, n, dot);
+    return w < 0 || (size_t)w >= cap ? -1 : 0;
 }
 
 static int write_army(const army_file *f, size_t a, int slot, const char *path, const army_roster_options *base,
@@ -225,7 +239,8 @@ static int write_army(const army_file *f, size_t a, int slot, const char *path, 
         cJSON_Delete(root);
         return -1;
     }
-    printf("%s%s%s (%s), army slot %d, %s tag IDs:\n", al->name, al->player[0] ? " -- " : "", al->player,
+    printf("%s%s%s (%s), army slot %d, %s tag IDs:\n", shown(al->name, 0, 0), al->player[0] ? " -- " : "",
+           shown(al->player, 0, 1),
            army_format_word(f->format), slot, slot == 1 ? "even" : "odd");
     printf("  %-26s %-26s %3s %-9s %-9s %3s %4s\n", "unit id", "name", "n", "", "base mm", "Adv", "Mar");
     const cJSON *units = cJSON_GetObjectItemCaseSensitive(root, "units");
@@ -371,10 +386,11 @@ static int roster_import(int argc, char **argv)
         if (list_no > 0 && a + 1 != (size_t)list_no)
             continue;
         char path[4096];
-        if (several)
-            numbered(out, (int)a + 1, path, sizeof path);
-        else
-            snprintf(path, sizeof path, "%s", out);
+        if (several ? numbered(out, (int)a + 1, path, sizeof path) < 0 : !base_text_copy(path, sizeof path, out)) {
+            fprintf(stderr, "tableref roster import: --out: the path is over %zu bytes\n", sizeof path - 1);
+            rc = EXIT_BAD_INPUT;
+            break;
+        }
         int s = several ? (int)a + 1 : slot > 0 ? (int)slot : 1;
         if (write_army(f, a, s, path, &o, &incomplete) < 0)
             rc = EXIT_BAD_INPUT;

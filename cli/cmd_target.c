@@ -9,6 +9,7 @@
 #include <apriltag/tag36h11.h>
 #include <apriltag/tagStandard41h12.h>
 
+#include "base_file.h"
 #include "calib_target.h"
 #include "cli_args.h"
 #include "commands.h"
@@ -49,12 +50,22 @@ static int paper_size(const char *name, double *w, double *h)
 }
 
 #if TABLEREF_HAVE_OVERLAY
+static cairo_status_t write_to(void *writer, const unsigned char *data, unsigned int len)
+{
+    return base_file_writer_write(writer, data, len) == 0 ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
 static int write_pdf(const calib_target *t, const char *path, base_error *err)
 {
     const double pt = 72.0 / 25.4;
-    cairo_surface_t *s = cairo_pdf_surface_create(path, t->paper_mm[0] * pt, t->paper_mm[1] * pt);
+    /* Through a temporary renamed over the target: never through a link, never half a page. */
+    base_file_writer *w = base_file_writer_open(path, "the PDF", err);
+    if (!w)
+        return -1;
+    cairo_surface_t *s = cairo_pdf_surface_create_for_stream(write_to, w, t->paper_mm[0] * pt, t->paper_mm[1] * pt);
     if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
         cairo_surface_destroy(s);
+        base_file_writer_abort(w);
         return base_error_set(err, "%s: cannot write the PDF", path);
     }
     cairo_t *cr = cairo_create(s);
@@ -98,7 +109,11 @@ static int write_pdf(const calib_target *t, const char *path, base_error *err)
     cairo_surface_finish(s);
     int bad = cairo_surface_status(s) != CAIRO_STATUS_SUCCESS;
     cairo_surface_destroy(s);
-    return bad ? base_error_set(err, "%s: cannot write the PDF", path) : 0;
+    if (bad) {
+        base_file_writer_abort(w);
+        return base_error_set(err, "%s: cannot write the PDF", path);
+    }
+    return base_file_writer_commit(w, err);
 }
 #endif
 

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base_file.h"
 #include "tableref_config.h"
 
 #include "calib_file.h"
@@ -57,12 +58,17 @@ static const cli_doc doc = {
     "camera was lost mid-game (what was recorded is kept).\n",
 };
 
-/* Beside FILE.mp4: FILE.ext. */
-static void sibling(const char *path, const char *ext, char *out, size_t cap)
+/* Beside FILE.mp4: FILE.ext; -1 (said on stderr) when it does not fit: a path is never cut. */
+static int sibling(const char *path, const char *ext, char *out, size_t cap)
 {
     const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
     size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
-    snprintf(out, cap, "%.*s%s", (int)stem, path, ext);
+    int n = snprintf(out, cap, "%.*s%s", (int)stem, path, ext);
+    if (n < 0 || (size_t)n >= cap) {
+        fprintf(stderr, "tableref watch: --record: the path is too long (over %zu bytes with %s)\n", cap - 1, ext);
+        return -1;
+    }
+    return 0;
 }
 
 static int parse_size(const char *text, int *w, int *h)
@@ -126,15 +132,24 @@ typedef struct feed_opts {
 /* The password: the file's first line without its line end. */
 static int read_password(const char *path, char *out, size_t cap)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "tableref watch: --mqtt-password-file %s: %s\n", path, strerror(errno));
+    /* A regular file only: a FIFO would wait for ever. */
+    char *text = NULL;
+    size_t len = 0;
+    base_error err;
+    if (base_file_read_all(path, 64 << 10, "a password file", &text, &len, &err) < 0) {
+        fprintf(stderr, "tableref watch: --mqtt-password-file %s\n", err.msg);
         return -1;
     }
-    if (!fgets(out, (int)cap, f))
-        out[0] = 0;
-    fclose(f);
-    out[strcspn(out, "\r\n")] = 0;
+    size_t line = strcspn(text, "\r\n");
+    if (line < cap)
+        memcpy(out, text, line);
+    out[line < cap ? line : 0] = 0;
+    memset(text, 0, len);
+    free(text);
+    if (line >= cap) {
+        fprintf(stderr, "tableref watch: --mqtt-password-file %s: the first line is over %zu bytes\n", path, cap - 1);
+        return -1;
+    }
     if (!out[0]) {
         fprintf(stderr, "tableref watch: --mqtt-password-file %s: empty (the password is its first line)\n", path);
         return -1;
@@ -193,16 +208,20 @@ static int check_feed_opts(const feed_opts *o)
 }
 
 /* The event log and the subtitles beside the recording (FILE.events.jsonl, FILE.vtt) unless given; bufs of `cap`. */
-static void beside_recording(watch_session_config *cfg, char *jsonl_buf, char *vtt_buf, size_t cap)
+/* The event log and subtitles beside the recording unless named; -1 (said) when a path would not fit. */
+static int beside_recording(watch_session_config *cfg, char *jsonl_buf, char *vtt_buf, size_t cap)
 {
     if (cfg->record_path && !cfg->log_path) {
-        sibling(cfg->record_path, ".events.jsonl", jsonl_buf, cap);
+        if (sibling(cfg->record_path, ".events.jsonl", jsonl_buf, cap) < 0)
+            return -1;
         cfg->log_path = jsonl_buf;
     }
     if (cfg->record_path && !cfg->vtt_path) {
-        sibling(cfg->record_path, ".vtt", vtt_buf, cap);
+        if (sibling(cfg->record_path, ".vtt", vtt_buf, cap) < 0)
+            return -1;
         cfg->vtt_path = vtt_buf;
     }
+    return 0;
 }
 
 /* Ctrl-C and kill end the watch cleanly (the recording is closed); a judge's page going away does not. */
@@ -361,7 +380,10 @@ int cmd_watch(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     char jsonl_buf[4096], vtt_buf[4096];
-    beside_recording(&cfg, jsonl_buf, vtt_buf, sizeof jsonl_buf);
+    if (beside_recording(&cfg, jsonl_buf, vtt_buf, sizeof jsonl_buf) < 0) {
+        table_file_clear(&table);
+        return EXIT_BAD_INPUT;
+    }
 
     if (table_path) {
         roster = table.roster;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base_file.h"
 #include "cli_args.h"
 #include "commands.h"
 #if TABLEREF_HAVE_VISION
@@ -121,6 +122,8 @@ int main(int argc, char **argv)
 #if TABLEREF_HAVE_VISION
     media_image_set_max_pixels((long long)max_pixels);
 #endif
+    /* One run is one command: nothing it writes may land on a file it read. */
+    base_file_refuse_inputs(true);
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);

@@ -201,10 +201,13 @@ static cJSON *member(const cJSON *root, const char *key, const char *scene_path,
         return NULL;
     }
     const char *slash = strrchr(scene_path, '/');
-    if (it->valuestring[0] == '/' || !slash)
-        snprintf(name, cap, "%s", it->valuestring);
-    else
-        snprintf(name, cap, "%.*s/%s", (int)(slash - scene_path), scene_path, it->valuestring);
+    int n = it->valuestring[0] == '/' || !slash
+                ? snprintf(name, cap, "%s", it->valuestring)
+                : snprintf(name, cap, "%.*s/%s", (int)(slash - scene_path), scene_path, it->valuestring);
+    if (n < 0 || (size_t)n >= cap) { /* never cut: a cut path can name another file that exists */
+        base_error_setc(err, BASE_E_TOO_LARGE, "%s: %s: the path is over %zu bytes", scene_path, key, cap - 1);
+        return NULL;
+    }
     return base_json_parse_file(name, err);
 }
 

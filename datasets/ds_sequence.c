@@ -50,10 +50,12 @@ ds_sequence *ds_sequence_load(const char *path, base_error *err)
         goto fail;
     }
     const char *slash = strrchr(path, '/');
-    if (scene[0] == '/' || !slash)
-        snprintf(scene_path, sizeof scene_path, "%s", scene);
-    else
-        snprintf(scene_path, sizeof scene_path, "%.*s/%s", (int)(slash - path), path, scene);
+    int sn = scene[0] == '/' || !slash ? snprintf(scene_path, sizeof scene_path, "%s", scene)
+                                      : snprintf(scene_path, sizeof scene_path, "%.*s/%s", (int)(slash - path), path, scene);
+    if (sn < 0 || (size_t)sn >= sizeof scene_path) { /* never cut: a cut path can name another file */
+        base_error_setc(err, BASE_E_TOO_LARGE, "%s: scene: the path is over %zu bytes", path, sizeof scene_path - 1);
+        goto fail;
+    }
     if (!(q->scene = ds_scene_load(scene_path, err)))
         goto fail;
     const cJSON *moves = base_json_array(root, "moves", "", true, err);

@@ -1,6 +1,8 @@
 /* PNG writing with libpng's simplified API, JPEG with TurboJPEG (media.h). */
 #include "media.h"
 
+#include "base_file.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,12 +30,17 @@ static int write_png(const base_view *v, const char *path, base_error *err)
     im.flags = PNG_IMAGE_FLAG_FAST;
     /* The simplified API counts the row stride in components: bytes, at 8 bits. */
     png_int_32 row = (png_int_32)v->stride;
-    if (!png_image_write_to_file(&im, path, 0, v->data, row, NULL)) {
+    /* Through a temporary renamed over the target: never half a picture, never through a link. */
+    base_file_writer *w = base_file_writer_open(path, "PNG", err);
+    if (!w)
+        return -1;
+    if (!png_image_write_to_stdio(&im, base_file_writer_stream(w), 0, v->data, row, NULL)) {
         base_error_set(err, "%s: cannot write PNG: %s", path, im.message[0] ? im.message : strerror(errno));
         png_image_free(&im);
+        base_file_writer_abort(w);
         return -1;
     }
-    return 0;
+    return base_file_writer_commit(w, err);
 }
 
 /* Compresses into *jpeg (TurboJPEG's buffer, freed with tjFree). */
@@ -60,14 +67,7 @@ static int jpeg_encode(const base_view *v, int quality, unsigned char **jpeg, un
 
 static int write_file(const char *path, const unsigned char *buf, size_t len, base_error *err)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return base_error_set(err, "%s: cannot write image: %s", path, strerror(errno));
-    size_t put = fwrite(buf, 1, len, f);
-    int e = errno;
-    if (fclose(f) != 0 || put != len)
-        return base_error_set(err, "%s: cannot write image: %s", path, strerror(put != len ? e : errno));
-    return 0;
+    return base_file_write_all(path, buf, len, "image", err);
 }
 
 static int write_jpeg(const base_view *v, const char *path, int quality, base_error *err)

@@ -18,6 +18,7 @@
 #include <png.h>
 #include <turbojpeg.h>
 
+#include "base_file.h"
 #include "calib_file.h"
 
 _Static_assert(MEDIA_IMAGE_MIN_SIDE == CALIB_FILE_MIN_IMAGE_SIDE,
@@ -337,30 +338,22 @@ static uint8_t *read_file(const char *path, long long max_pixels, size_t *len, m
                           base_error *err)
 {
     *fault = MEDIA_IMAGE_FAULT_UNREADABLE;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        base_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    size_t size = 0;
+    int fd = base_file_open_read(path, 0, "a JPEG or PNG picture", &size, err);
+    if (fd < 0)
         return NULL;
-    }
-    struct stat st;
     uint8_t *buf = NULL;
     const long long max_bytes = 8 * max_pixels + (1 << 20);
-    if (fstat(fd, &st) < 0) {
-        base_error_set(err, "%s: cannot read: %s", path, strerror(errno));
-    } else if (S_ISDIR(st.st_mode)) {
-        base_error_set(err, "%s: a directory, not a JPEG or PNG picture", path);
-    } else if (!S_ISREG(st.st_mode)) {
-        base_error_set(err, "%s: not a regular file, not a JPEG or PNG picture", path);
-    } else if ((long long)st.st_size > max_bytes) {
+    if ((long long)size > max_bytes) {
         *fault = MEDIA_IMAGE_FAULT_SIZE;
-        base_error_set(err, "%s: %lld bytes is larger than any picture under the cap of %lld px could be", path,
-                        (long long)st.st_size, max_pixels);
-    } else if (!(buf = malloc(st.st_size > 0 ? (size_t)st.st_size : 1))) {
+        base_error_setc(err, BASE_E_TOO_LARGE, "%s: %lld bytes is larger than any picture under the cap of %lld px could be",
+                        path, (long long)size, max_pixels);
+    } else if (!(buf = malloc(size > 0 ? size : 1))) {
         base_error_set(err, "%s: out of memory", path);
     } else {
         size_t got = 0;
-        while (got < (size_t)st.st_size) {
-            ssize_t k = read(fd, buf + got, (size_t)st.st_size - got);
+        while (got < size) {
+            ssize_t k = read(fd, buf + got, size - got);
             if (k < 0 && errno == EINTR)
                 continue;
             if (k < 0) {

@@ -114,4 +114,9 @@ void ov_path_poly(ov_target *t, const base_vec2 *p, size_t n, bool closed);
 void ov_stroke(ov_target *t, const double rgb[3], double alpha, double w, ov_dash dash);
 void ov_rounded_rect(cairo_t *cr, double x, double y, double w, double h, double r);
 
+/* ov_output: writing through base_file (ov_output.c). The cairo write function takes a
+ * base_file_writer *; ov_output_png writes a raster surface to path. */
+cairo_status_t ov_output_write(void *writer, const unsigned char *data, unsigned int len);
+int ov_output_png(cairo_surface_t *img, const char *path, base_error *err);
+
 #endif

@@ -13,6 +13,8 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 
+#include "base_file.h"
+#include "base_text.h"
 #include "ov_internal.h"
 #include "ov_text.h"
 
@@ -213,17 +215,12 @@ void ov_target_svg_text(ov_target *t, const cairo_matrix_t *m, double x, double 
     }
 }
 
+/* XML text: & < > " ' as entities, and controls and invalid UTF-8 (which XML refuses) as "\xNN". */
 static void svg_escaped(FILE *f, const char *s)
 {
-    for (; *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f); break;
-        }
-    }
+    char *e = base_text_escape_markup(s);
+    fputs(e ? e : "", f);
+    free(e);
 }
 
 static int rgb255(double c) { return (int)lround(fmin(1, fmax(0, c)) * 255); }
@@ -286,18 +283,20 @@ static int write_svg(ov_target *t, base_error *err)
         if (memcmp(b.data + i, "</svg>", 6) == 0)
             end = (const char *)b.data + i;
     int rc = 0;
-    FILE *f = st == CAIRO_STATUS_SUCCESS && end ? fopen(t->path, "wb") : NULL;
-    if (!f) {
+    base_file_writer *out = NULL;
+    if (st != CAIRO_STATUS_SUCCESS || !end) {
         rc = base_error_set(err, "%s: cannot write: %s", t->path,
                              st != CAIRO_STATUS_SUCCESS ? cairo_status_to_string(st) : "cannot open the file");
+    } else if (!(out = base_file_writer_open(t->path, NULL, err))) {
+        rc = -1;
     } else {
+        FILE *f = base_file_writer_stream(out);
         fwrite(b.data, 1, (size_t)(end - (const char *)b.data), f);
         fputs("<g id=\"text\">\n", f);
         for (size_t i = 0; i < t->n_svg; i++)
             svg_run(f, t, &t->svg[i]);
         fputs("</g>\n</svg>\n", f);
-        if (fclose(f) != 0)
-            rc = base_error_set(err, "%s: cannot write", t->path);
+        rc = base_file_writer_commit(out, err);
     }
     free(b.data);
     return rc;
@@ -305,7 +304,10 @@ static int write_svg(ov_target *t, base_error *err)
 
 static int write_pdf(ov_target *t, base_error *err)
 {
-    cairo_surface_t *s = cairo_pdf_surface_create(t->path, t->page_w, t->page_h);
+    base_file_writer *w = base_file_writer_open(t->path, "PDF", err);
+    if (!w)
+        return -1;
+    cairo_surface_t *s = cairo_pdf_surface_create_for_stream(ov_output_write, w, t->page_w, t->page_h);
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, "tableref referee report");
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "tableref");
     cairo_t *cr = cairo_create(s);
@@ -318,9 +320,11 @@ static int write_pdf(ov_target *t, base_error *err)
     cairo_surface_finish(s);
     cairo_status_t st = cairo_surface_status(s);
     cairo_surface_destroy(s);
-    if (st != CAIRO_STATUS_SUCCESS)
+    if (st != CAIRO_STATUS_SUCCESS) {
+        base_file_writer_abort(w);
         return base_error_set(err, "%s: cannot write: %s", t->path, cairo_status_to_string(st));
-    return 0;
+    }
+    return base_file_writer_commit(w, err);
 }
 
 int ov_page_finish(ov_target *t, base_error *err)
@@ -332,11 +336,9 @@ int ov_page_finish(ov_target *t, base_error *err)
     cairo_surface_t *img = ov_page_raster(t, err);
     if (!img)
         return -1;
-    cairo_status_t st = cairo_surface_write_to_png(img, t->path);
+    int rc = ov_output_png(img, t->path, err);
     cairo_surface_destroy(img);
-    if (st != CAIRO_STATUS_SUCCESS)
-        return base_error_set(err, "%s: cannot write PNG: %s", t->path, cairo_status_to_string(st));
-    return 0;
+    return rc;
 }
 
 void ov_page_free(ov_target *t)

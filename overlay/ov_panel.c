@@ -7,8 +7,10 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base_text.h"
 #include "ov_scene_int.h"
 
 static void hex(const double c[3], char out[8])
@@ -18,42 +20,55 @@ static void hex(const double c[3], char out[8])
 
 /* ---- the key on camera and projector ---- */
 
-static void key_markup(const ov_scene *sc, const ov_target *t, char *buf, size_t cap)
+/* Text from a roster or the command line as markup: escaped (& < > and controls; invalid UTF-8
+ * shown as "\xNN"), cut to `budget` bytes on a character boundary first. */
+static void append_escaped(GString *m, const char *s, size_t budget)
 {
-    size_t off = sc->ruleset[0] ? (size_t)snprintf(buf, cap, "<b>tableref</b> \xC2\xB7 %s \xC2\xB7 %s", sc->ruleset,
-                                                   sc->convention)
-                                : (size_t)snprintf(buf, cap, "<b>tableref</b> \xC2\xB7 watching the table");
+    char *cut = g_strndup(s, base_text_cut(s, budget));
+    char *e = cut ? base_text_escape_markup(cut) : NULL;
+    g_string_append(m, e ? e : "?");
+    free(e);
+    g_free(cut);
+}
+
+/* The key's markup on the heap (g_free): never cut inside a tag, however long the names. */
+static char *key_markup(const ov_scene *sc, const ov_target *t)
+{
+    GString *m = g_string_new("<b>tableref</b> \xC2\xB7 ");
+    if (sc->ruleset[0]) {
+        append_escaped(m, sc->ruleset, 80);
+        g_string_append(m, " \xC2\xB7 ");
+        append_escaped(m, sc->convention, 80);
+    } else {
+        g_string_append(m, "watching the table");
+    }
     char c[8];
-    for (size_t i = 0; i < sc->n_sides && off < cap; i++) {
+    for (size_t i = 0; i < sc->n_sides; i++) {
         double rgb[3];
         ov_paint p = ov_paint_side(sc, (int)i, 1);
         ov_style_rgb(t, &p, rgb);
         hex(rgb, c);
-        char *name = g_markup_escape_text(sc->sides[i], -1);
-        off += (size_t)snprintf(buf + off, cap - off, "%s<span foreground=\"%s\">\xE2\x96\xA0</span> %s",
-                                i == 0 ? "\n" : "   ", c, name);
-        g_free(name);
+        g_string_append_printf(m, "%s<span foreground=\"%s\">\xE2\x96\xA0</span> ", i == 0 ? "\n" : "   ", c);
+        append_escaped(m, sc->sides[i], 80);
     }
-    if (sc->has_verdict && off < cap) {
+    if (sc->has_verdict) {
         static const ov_ink inks[3] = {OV_INK_LEGAL, OV_INK_ILLEGAL, OV_INK_UNSURE};
         static const char *words[3] = {"\xE2\x9C\x93 legal", "\xE2\x9C\x97 illegal", "? cannot tell"};
-        for (int i = 0; i < 3 && off < cap; i++) {
+        for (int i = 0; i < 3; i++) {
             double rgb[3];
             ov_paint p = ov_paint_of(inks[i], 1);
             ov_style_rgb(t, &p, rgb);
             hex(rgb, c);
-            off += (size_t)snprintf(buf + off, cap - off, "%s<span foreground=\"%s\"><b>%s</b></span>",
-                                    i == 0 ? (sc->n_sides ? "   " : "\n") : "  ", c, words[i]);
+            g_string_append_printf(m, "%s<span foreground=\"%s\"><b>%s</b></span>",
+                                   i == 0 ? (sc->n_sides ? "   " : "\n") : "  ", c, words[i]);
         }
-        if (off < cap)
-            off += (size_t)snprintf(buf + off, cap - off, "   \xC2\xB1 = %.0f\xCF\x83",
-                                    sc->opt.coverage > 0 ? sc->opt.coverage : 2.0);
+        g_string_append_printf(m, "   \xC2\xB1 = %.0f\xCF\x83", sc->opt.coverage > 0 ? sc->opt.coverage : 2.0);
     }
-    if (sc->not_seen[0] && off < cap) {
-        char *ns = g_markup_escape_text(sc->not_seen, -1);
-        snprintf(buf + off, cap - off, "\nnot seen, cannot judge: %s", ns);
-        g_free(ns);
+    if (sc->not_seen[0]) {
+        g_string_append(m, "\nnot seen, cannot judge: ");
+        append_escaped(m, sc->not_seen, 400);
     }
+    return g_string_free(m, FALSE);
 }
 
 /* The box centred at (cx, cy) turned by a: its cost now. */
@@ -128,13 +143,14 @@ static void key_projector(const ov_scene *sc, ov_target *t, ov_text *tx, double 
 
 void ov_panel_key(const ov_scene *sc, ov_target *t)
 {
-    char markup[2048];
-    key_markup(sc, t, markup, sizeof markup);
+    char *markup = key_markup(sc, t);
     double px = ov_style_text(t, t->kind == OV_TARGET_CAMERA ? OV_SIZE_BODY : OV_SIZE_SMALL, sc->opt.size);
     double pad = 0.45 * px;
     double wrap = t->kind == OV_TARGET_PROJECTOR ? fmin(0.45 * t->width, 40 * px) : 0.6 * t->width;
     ov_text tx;
-    if (ov_text_init_markup(&tx, t, markup, px, wrap) < 0)
+    int ok = ov_text_init_markup(&tx, t, markup, px, wrap);
+    g_free(markup);
+    if (ok < 0)
         return;
     if (t->kind == OV_TARGET_CAMERA || sc->board_w <= 0) {
         key_camera(t, &tx, pad);

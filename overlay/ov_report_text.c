@@ -7,9 +7,11 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ov_scene_int.h"
+#include "base_text.h"
 
 #define SAMPLE_W 26.0 /* a legend sample, points */
 #define SAMPLE_H 11.0
@@ -59,7 +61,7 @@ static void header(const ov_scene *sc, ov_target *t)
         para(t, sc->verdict_line, x, w, 9.5 * k, true, p.ink == OV_INK_NEUTRAL ? black : rgb);
     }
     char line[300];
-    snprintf(line, sizeof line, "Ruleset %s \xC2\xB7 %s \xC2\xB7 distances in inches, base centre to base centre",
+    base_text_format(line, sizeof line, "Ruleset %s \xC2\xB7 %s \xC2\xB7 distances in inches, base centre to base centre",
              sc->ruleset, sc->convention);
     para(t, line, x, w, 8 * k, false, grey);
     t->flow_y = y;
@@ -223,7 +225,9 @@ static void row(const ov_scene *sc, ov_target *t, const ov_block *b, bool head)
     const char *s = ov_sc_text(sc, b->text);
     for (int c = 0; c < 4 && *s; c++) {
         size_t n = strcspn(s, "\t");
-        snprintf(cells[c], sizeof cells[c], "%.*s", (int)(n < 95 ? n : 95), s);
+        char *cell = strndup(s, n);
+        base_text_copy(cells[c], sizeof cells[c], cell ? cell : ""); /* cut on a character boundary */
+        free(cell);
         s += n + (s[n] == '\t');
     }
     double rgb[3];
@@ -270,7 +274,7 @@ static void blocks(const ov_scene *sc, ov_target *t)
             break;
         case OV_BLOCK_WARN: {
             char line[RULES_TEXT_MAX + 300];
-            snprintf(line, sizeof line, "%s%s", b->text2 ? ov_sc_text(sc, b->text2) : "", ov_sc_text(sc, b->text));
+            base_text_format(line, sizeof line, "%s%s", b->text2 ? ov_sc_text(sc, b->text2) : "", ov_sc_text(sc, b->text));
             t->flow_y += 2 * k;
             para(t, line, x, W, 8.5 * k, false, rgb);
             break;
@@ -292,13 +296,13 @@ void ov_panel_report(const ov_scene *sc, ov_target *t)
     t->flow_y += 8 * k;
     if (sc->not_seen[0]) {
         char line[RULES_TEXT_MAX + 64];
-        snprintf(line, sizeof line, "Not seen, cannot judge: %s.", sc->not_seen);
+        base_text_format(line, sizeof line, "Not seen, cannot judge: %s.", sc->not_seen);
         para(t, line, x, W, 8 * k, false, black);
         t->flow_y += 3 * k;
     }
     if (sc->has_verdict) {
         char line[600];
-        snprintf(line, sizeof line,
+        base_text_format(line, sizeof line,
                  "\xC2\xB1 is %.0f standard deviations of each model's measured position, from how the camera knew "
                  "it (a tag read cleanly, read partly hidden, or not seen and placed from its formation). A call "
                  "that holds only within that reach, or only under some of the placements the pictures allow, is "

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ov_scene_int.h"
+#include "base_text.h"
 #include "rules_formation.h"
 
 enum { L_TERRAIN = 5, L_OTHERS = 25, L_LAYER = 35, L_SNAPSHOT = 40 };
@@ -163,7 +164,7 @@ int ov_sc_side(ov_scene *sc, const char *side)
             return (int)i;
     if (sc->n_sides == OV_MAX_SIDES)
         return -1;
-    snprintf(sc->sides[sc->n_sides], RULES_ID_MAX, "%s", side);
+    base_text_copy(sc->sides[sc->n_sides], RULES_ID_MAX, side);
     sc->side_slot[sc->n_sides] = colour_slot(sc, side);
     sc->side_edge[sc->n_sides] = OV_EDGE_AUTO;
     for (size_t i = 0; i < sc->opt.n_edges; i++)
@@ -263,7 +264,7 @@ static int done(const ov_scene *sc, base_error *err)
 
 static void set_rules(ov_scene *sc, const rules_ruleset *rs)
 {
-    snprintf(sc->ruleset, sizeof sc->ruleset, "%s", rs->name);
+    base_text_copy(sc->ruleset, sizeof sc->ruleset, rs->name);
     snprintf(sc->convention, sizeof sc->convention, "%s",
              rs->wheel_measure == RULES_WHEEL_CHORD ? "wheels measured by chord (outer front corner, straight)"
                                                     : "wheels measured by arc (outer front corner)");
@@ -337,7 +338,7 @@ int ov_scene_add_snapshot(ov_scene *sc, const rules_snapshot *s, base_error *err
     }
     for (size_t i = 0; i < s->n_unseen; i++) {
         size_t len = strlen(sc->not_seen);
-        snprintf(sc->not_seen + len, sizeof sc->not_seen - len, "%s%s", len ? ", " : "", s->unseen[i].id);
+        base_text_format(sc->not_seen + len, sizeof sc->not_seen - len, "%s%s", len ? ", " : "", s->unseen[i].id);
     }
     return done(sc, err);
 }
@@ -360,7 +361,7 @@ static void note_not_seen(ov_scene *sc, const char *id)
     if (strstr(sc->not_seen, id))
         return;
     size_t len = strlen(sc->not_seen);
-    snprintf(sc->not_seen + len, sizeof sc->not_seen - len, "%s%s", len ? ", " : "", id);
+    base_text_format(sc->not_seen + len, sizeof sc->not_seen - len, "%s%s", len ? ", " : "", id);
 }
 
 static void overall(ov_scene *sc, const rules_report *r)
@@ -378,7 +379,7 @@ static void overall(ov_scene *sc, const rules_report *r)
         if (ur->verdict == RULES_VERDICT_NOT_SEEN)
             note_not_seen(sc, ur->unit_id);
     }
-    snprintf(sc->verdict_line, sizeof sc->verdict_line, "%s%s%s%s%s", ill[0] ? "ILLEGAL: " : "No illegal move",
+    base_text_format(sc->verdict_line, sizeof sc->verdict_line, "%s%s%s%s%s", ill[0] ? "ILLEGAL: " : "No illegal move",
              ill, unsure[0] ? ".  Cannot tell: " : "", unsure, ".");
 }
 

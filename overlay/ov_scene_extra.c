@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ov_unit_int.h"
+#include "base_text.h"
 #include "rules_reach.h"
 
 enum { L_GHOST = 47, L_REACH = 36 };
@@ -44,7 +45,7 @@ static void cut_out(char *s, const char *cut)
 static void ghost_words(const char *text, const char *unit, char *out, size_t cap)
 {
     char s[RULES_TEXT_MAX], name[RULES_ID_MAX + 16];
-    snprintf(s, sizeof s, "%s", text);
+    base_text_copy(s, sizeof s, text);
     char *tail = strstr(s, " (no model");
     if (tail)
         *tail = 0;
@@ -62,9 +63,9 @@ static void ghost_words(const char *text, const char *unit, char *out, size_t ca
         brk = strstr(s, " about ");
     if (brk) {
         size_t at = (size_t)(brk - s) + (brk[0] == ',' ? 1 : 0);
-        snprintf(out, cap, "nearest legal: %.*s\n%s", (int)at, s, s + at + 1);
+        base_text_format(out, cap, "nearest legal: %.*s\n%s", (int)at, s, s + at + 1);
     } else {
-        snprintf(out, cap, "nearest legal: %s", s);
+        base_text_format(out, cap, "nearest legal: %s", s);
     }
 }
 

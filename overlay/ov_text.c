@@ -2,8 +2,10 @@
 #include "ov_text.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base_text.h"
 #include "ov_internal.h"
 
 PangoContext *ov_text_context_new(cairo_t *cr)
@@ -39,10 +41,15 @@ static int text_init(ov_text *tx, ov_target *t, const char *s, double px, bool b
         pango_layout_set_width(tx->layout, (int)(wrap_w * PANGO_SCALE));
         pango_layout_set_wrap(tx->layout, PANGO_WRAP_WORD_CHAR);
     }
+    /* Pango warns on invalid UTF-8 and drops the text: such bytes are shown as "\xNN", and so are
+     * controls in plain text (drawn as boxes otherwise); markup was escaped when it was made. */
+    char *valid = markup ? (base_text_valid(s, strlen(s)) ? NULL : base_text_escape_invalid(s))
+                         : base_text_escape_visible(s);
     if (markup)
-        pango_layout_set_markup(tx->layout, s, -1);
+        pango_layout_set_markup(tx->layout, valid ? valid : s, -1);
     else
-        pango_layout_set_text(tx->layout, s, -1);
+        pango_layout_set_text(tx->layout, valid ? valid : s, -1);
+    free(valid);
     PangoRectangle logical;
     pango_layout_get_extents(tx->layout, NULL, &logical);
     tx->w = (double)logical.width / PANGO_SCALE;

@@ -6,6 +6,7 @@
 #include "rules_contact.h"
 #include "rules_formation.h"
 #include "rules_arcs.h"
+#include "base_text.h"
 
 static const unsigned FACINGS[4] = {RULES_ARC_FRONT, RULES_ARC_LEFT, RULES_ARC_RIGHT, RULES_ARC_REAR};
 
@@ -240,7 +241,7 @@ static int judge(const rules_snapshot *before, const rules_snapshot *after, cons
         double angle = line_angle(a0, a1, b0, b1);
         double flush = rules_contact_facing_length(&f1.boundary, mine, &fo.boundary, tol);
         char name[RULES_CODE_MAX];
-        snprintf(name, sizeof name, "misalignment_%.16s", o->id);
+        snprintf(name, sizeof name, "misalignment_%.*s", (int)base_text_cut(o->id, 16), o->id); /* whole characters */
         rules_unit_report_add_measure(&ur, name, RULES_QTY_ANGLE, angle);
         /* flush: more than a corner touches (the stretch within the tolerance is longer than the band) */
         if (angle > rs->alignment_tolerance_rad || flush <= 2 * tol)

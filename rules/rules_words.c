@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base_geom.h"
+#include "base_text.h"
 #include "rules_plusminus.h"
 
 /* What rounds to 0.00" or to 0.0 deg in print. */
@@ -98,8 +99,8 @@ static void add_measured(const rules_unit_report *u, const rules_violation *v, c
     }
 }
 
-void rules_words_call(const rules_unit_report *u, const rules_snapshot *before, const rules_snapshot *after,
-                      char *buf, size_t cap)
+static void words_call(const rules_unit_report *u, const rules_snapshot *before, const rules_snapshot *after,
+                       char *buf, size_t cap)
 {
     if (cap == 0)
         return;
@@ -131,4 +132,12 @@ void rules_words_call(const rules_unit_report *u, const rules_snapshot *before, 
         add(buf, cap, &off, " (%s)", how);
     add(buf, cap, &off, ", %s", u->verdict == RULES_VERDICT_ILLEGAL ? "ILLEGAL" : "legal");
     add_farthest(u, before, after, buf, cap, &off);
+}
+
+void rules_words_call(const rules_unit_report *u, const rules_snapshot *before, const rules_snapshot *after,
+                      char *buf, size_t cap)
+{
+    words_call(u, before, after, buf, cap);
+    if (cap)
+        base_text_trim_cut(buf); /* a sentence cut to its buffer never ends inside a character */
 }

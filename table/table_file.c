@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base_file.h"
+#include "base_text.h"
 #include "rules_json.h"
 
 void table_file_clear(table_file *t)
@@ -13,31 +15,34 @@ void table_file_clear(table_file *t)
     memset(t, 0, sizeof *t);
 }
 
-/* dir/rel unless rel is absolute. */
-static void resolve(const char *dir, const char *rel, char *out, size_t cap)
+/* dir/rel unless rel is absolute, on the heap: a path is never cut (a cut path can name another
+ * file that exists). NULL only when out of memory. */
+static char *resolve(const char *dir, const char *rel)
 {
-    if (rel[0] == '/' || !dir[0])
-        snprintf(out, cap, "%s", rel);
-    else
-        snprintf(out, cap, "%s/%s", dir, rel);
+    return rel[0] == '/' || !dir[0] ? strdup(rel) : base_file_join(dir, rel);
 }
 
-/* A section given as a file name (read relative to dir) or inline; *owned is set when the caller must free it. */
+/* A section given as a file name (read relative to dir) or inline; *owned is set when the caller must free it.
+ * label (for messages) gets the file's path, cut on a character boundary when it must be. */
 static const cJSON *section(const cJSON *item, const char *dir, const char *where, char *label, size_t cap,
                             cJSON **owned, base_error *err)
 {
     *owned = NULL;
     if (cJSON_IsString(item)) {
-        char path[1024];
-        resolve(dir, item->valuestring, path, sizeof path);
-        snprintf(label, cap, "%s", path);
+        char *path = resolve(dir, item->valuestring);
+        if (!path) {
+            base_error_setc(err, BASE_E_NOMEM, "%s: out of memory", where);
+            return NULL;
+        }
+        base_text_copy(label, cap, path);
         *owned = base_json_parse_file(path, err);
+        free(path);
         if (!*owned)
             base_error_prefix(err, where);
         return *owned;
     }
     if (cJSON_IsObject(item)) {
-        snprintf(label, cap, "%s", where);
+        base_text_copy(label, cap, where);
         return item;
     }
     base_error_set(err, "%s: expected a file name or an object", where);
@@ -187,8 +192,18 @@ static int read_capture(const cJSON *root, const char *name, const char *dir, ta
     /* A camera by name, or a recording read like every other file here: from the table's folder. */
     if (strncmp(src, "libcamera", 9) == 0 || strncmp(src, "v4l2:", 5) == 0)
         snprintf(t->source, sizeof t->source, "%s", src);
-    else if (src[0])
-        resolve(dir, src, t->source, sizeof t->source);
+    else if (src[0]) {
+        char *full = resolve(dir, src);
+        size_t n = full ? strlen(full) : 0;
+        if (full && n < sizeof t->source)
+            memcpy(t->source, full, n + 1);
+        free(full);
+        if (!full)
+            return base_error_setc(err, BASE_E_NOMEM, "%s: out of memory", where);
+        if (n >= sizeof t->source)
+            return base_error_setc(err, BASE_E_TOO_LARGE, "%s.source: the path is %zu bytes, over the %zu this reads",
+                                   where, n, sizeof t->source - 1);
+    }
     double size[2] = {0, 0};
     if (base_json_numbers(cap, "size", "capture", false, size, 2, err) < 0) {
         base_error_prefix(err, name);
@@ -205,7 +220,9 @@ static int read_capture(const cJSON *root, const char *name, const char *dir, ta
 int table_file_from_json(const cJSON *root, const char *name, const char *dir, table_file *out, base_error *err)
 {
     memset(out, 0, sizeof *out);
-    snprintf(out->path, sizeof out->path, "%s", name);
+    if (!base_text_copy(out->path, sizeof out->path, name))
+        return base_error_setc(err, BASE_E_TOO_LARGE, "%.*s...: the path is %zu bytes, over the %zu this reads",
+                               (int)base_text_cut(name, 200), name, strlen(name), sizeof out->path - 1);
     char fmt[64] = "";
     int version = 0;
     if (!cJSON_IsObject(root))
@@ -235,10 +252,11 @@ int table_file_load(const char *path, table_file *out, base_error *err)
     cJSON *root = base_json_parse_file(path, err);
     if (!root)
         return -1;
-    char dir[1024];
     const char *slash = strrchr(path, '/');
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 0, path);
-    int rc = table_file_from_json(root, path, dir, out, err);
+    char *dir = strndup(path, slash ? (size_t)(slash - path) : 0);
+    int rc = dir ? table_file_from_json(root, path, dir, out, err)
+                 : base_error_setc(err, BASE_E_NOMEM, "%s: out of memory", path);
+    free(dir);
     cJSON_Delete(root);
     return rc;
 }

@@ -485,3 +485,57 @@ Test(overlay, a_cannot_tell_call_never_looks_illegal)
     cr_assert_not(cannot_tell, "(control) exact positions: ILLEGAL");
     cr_expect_gt(vermillion, 300, "(control) an illegal call is vermillion (%zu px)", vermillion);
 }
+
+/* Pixels of the key drawn on a blank camera frame for `sides`, with what GLib and Pango said on
+ * stderr in `said`. */
+static size_t key_pixels(const char *const *sides, size_t n, char *said, size_t cap)
+{
+    calib_file c = demo_camera();
+    base_error err;
+    ov_target *t = ov_target_new_camera(&c, c.width, c.height, NULL, OV_PIX_GRAY8, 0, &err);
+    cr_assert_not_null(t, "%s", err.msg);
+    ov_options o;
+    ov_options_default(&o);
+    char errfile[] = "/tmp/tableref-key-XXXXXX";
+    int fd = mkstemp(errfile);
+    cr_assert(fd >= 0);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fd, 2);
+    int rc = ov_draw_key(t, sides, n, &o, &err);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    ssize_t got = pread(fd, said, cap - 1, 0);
+    said[got > 0 ? got : 0] = '\0';
+    close(fd);
+    unlink(errfile);
+    cr_assert_eq(rc, 0, "%s", err.msg);
+    int w, h;
+    uint8_t *img = gray_of(t, &w, &h);
+    size_t lit = 0;
+    for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
+        lit += img[i] != 0;
+    free(img);
+    ov_target_free(t);
+    return lit;
+}
+
+/* Names with & < controls, invalid UTF-8 and 5000 non-ASCII characters: the key is drawn whole (its
+ * markup escaped, names cut on character boundaries) and Pango says nothing. */
+Test(overlay, the_key_survives_hostile_side_names)
+{
+    char said[4096];
+    const char *plain[] = {"Orcs and Goblins", "Undying Dynasties", "Sylvan Elves"};
+    size_t want = key_pixels(plain, 3, said, sizeof said);
+    cr_expect_str_empty(said);
+    char *long_name = malloc(10001);
+    for (int i = 0; i < 5000; i++)
+        memcpy(long_name + 2 * i, "\xc3\xa9", 2);
+    long_name[10000] = '\0';
+    const char *hostile[] = {long_name, "Orcs & <Goblins> \x1b[31m\x07", "bad \xff\xfe bytes"};
+    size_t got = key_pixels(hostile, 3, said, sizeof said);
+    free(long_name);
+    cr_expect_str_empty(said, "no GLib or Pango warning");
+    cr_expect_gt(got, want / 2, "the key is drawn: %zu lit pixels against %zu with plain names", got, want);
+}

@@ -18,6 +18,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base_text.h"
 #include "watch_control.h"
 #include "watch_log.h"
 #include "watch_motion.h"
@@ -262,4 +263,22 @@ Test(watch_parts, changed_blocks_become_merged_regions_with_a_margin)
     cr_expect(watch_motion_in_core(&b[0], (double[2]){100, 60}));
     cr_expect_not(watch_motion_in_core(&b[0], (double[2]){300, 180}));
     free(b);
+}
+
+/* A unit sentence cut to its buffer never splits a character: the log stays valid UTF-8. */
+Test(watch_parts, a_cut_unit_sentence_stays_valid_utf8)
+{
+    rules_unit_report u;
+    memset(&u, 0, sizeof u);
+    for (int i = 0; i < 31; i++)
+        memcpy(u.unit_id + 2 * i, "\xc3\xa9", 2); /* 31 "é": 62 bytes */
+    u.verdict = RULES_VERDICT_NOT_SEEN;
+    snprintf(u.why, sizeof u.why, "hidden");
+    for (size_t cap = 2; cap < 70; cap++) {
+        char buf[80];
+        watch_log_unit_sentence(&u, NULL, NULL, buf, cap);
+        cr_expect(base_text_valid(buf, strlen(buf)), "cut at %zu bytes: valid UTF-8", cap);
+        if (strlen(buf) <= 62) /* within the name: whole two-byte characters */
+            cr_expect_eq(strlen(buf) % 2, 0, "whole characters only at %zu bytes", cap);
+    }
 }

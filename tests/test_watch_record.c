@@ -12,6 +12,7 @@
 #include <criterion/criterion.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,4 +245,94 @@ Test(watch_record, a_full_disk_is_one_error_event_and_the_watch_goes_on, .timeou
                  frames);
     cr_expect_str_empty(errors);
     wt_free_jsonl(ev, n);
+}
+
+/* A second game recorded beside the first (same FILE.mp4, --replace): the first game's clip of move 3
+ * is evidence and is kept; the new clip takes the next free name and its events say so. */
+Test(watch_record, an_earlier_games_clip_is_kept_and_the_new_one_named_around_it, .timeout = 120)
+{
+    wt_ensure_run();
+    char dir[2300], clips[2400], old_clip[2500], new_clip[2500], record[2400], log[2400], cmd[12000];
+    wt_path_in(dir, sizeof dir, "earlier-game");
+    wt_cmdf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s/game.clips'", dir, dir);
+    cr_assert_eq(wt_run(cmd), 0);
+    snprintf(clips, sizeof clips, "%s/game.clips", dir);
+    snprintf(old_clip, sizeof old_clip, "%s/move-3.mp4", clips);
+    snprintf(new_clip, sizeof new_clip, "%s/move-3-2.mp4", clips);
+    snprintf(record, sizeof record, "%s/game.mp4", dir);
+    snprintf(log, sizeof log, "%s/game.jsonl", dir);
+    FILE *f = fopen(old_clip, "wb");
+    cr_assert_not_null(f);
+    fputs("the earlier game's evidence", f);
+    fclose(f);
+    /* Written an hour ago: before this game. */
+    struct timespec then[2];
+    clock_gettime(CLOCK_REALTIME, &then[0]);
+    then[0].tv_sec -= 3600;
+    then[1] = then[0];
+    cr_assert_eq(utimensat(AT_FDCWD, old_clip, then, 0), 0);
+    wt_cmdf(cmd, sizeof cmd,
+            "'%s' watch --source '%s/seq/frames' --calib '%s/seq/calib.json' --roster '%s/seq/roster.json' "
+            "--settle-ms %d --replace --record '%s' --log '%s' --quiet </dev/null >/dev/null 2>'%s/stderr.txt'",
+            vt_tableref_bin(), wt_work_dir(), wt_work_dir(), wt_work_dir(), SETTLE_MS, record, log, dir);
+    cr_expect_eq(wt_run(cmd), 1, "the cavalry's illegal march ends the watch with 1");
+    char kept[64] = "";
+    f = fopen(old_clip, "rb");
+    cr_assert_not_null(f, "the earlier clip is still there");
+    size_t got = fread(kept, 1, sizeof kept - 1, f);
+    kept[got] = '\0';
+    fclose(f);
+    cr_expect_str_eq(kept, "the earlier game's evidence");
+    size_t n;
+    cJSON **ev = wt_read_jsonl(log, &n);
+    size_t clip_events = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(wt_event_of(ev[i]), "clip") == 0) {
+            clip_events++;
+            cr_expect_str_eq(str_of(ev[i], "path"), new_clip);
+            cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(ev[i], "ok")), "%s", str_of(ev[i], "message"));
+            cr_expect_eq(wt_num_of(ev[i], "move"), 3);
+        }
+    cr_expect_eq(clip_events, 1);
+    char errors[2048];
+    long clip_frames = probe_frames(new_clip, errors, sizeof errors);
+    cr_expect_eq(clip_frames, 33, "the new clip plays: %ld frames (%s)", clip_frames, errors);
+    wt_free_jsonl(ev, n);
+}
+
+/* A recording never replaces the video it watches, nor writes through a symbolic link: it is refused
+ * (said once, the watch goes on) and the file is left as it was. */
+Test(watch_record, a_recording_never_replaces_its_source_nor_follows_a_link, .timeout = 120)
+{
+    wt_ensure_run();
+    char dir[2300], video[2400], link_path[2400], game[2300], cmd[12000];
+    wt_path_in(dir, sizeof dir, "own-input");
+    wt_path_in(game, sizeof game, "game.mp4");
+    snprintf(video, sizeof video, "%s/v.mp4", dir);
+    snprintf(link_path, sizeof link_path, "%s/link.mp4", dir);
+    wt_cmdf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && cp '%s' '%s' && ln -s '%s' '%s'", dir, dir, game, video,
+            video, link_path);
+    cr_assert_eq(wt_run(cmd), 0);
+    struct stat before;
+    cr_assert_eq(stat(video, &before), 0);
+    const char *records[2] = {video, link_path};
+    for (int k = 0; k < 2; k++) {
+        wt_cmdf(cmd, sizeof cmd,
+                "'%s' watch --source '%s' --calib '%s/seq/calib.json' --roster '%s/seq/roster.json' --settle-ms %d "
+                "--replace --record '%s' --quiet </dev/null >/dev/null 2>'%s/stderr.txt'",
+                vt_tableref_bin(), k == 0 ? video : game, wt_work_dir(), wt_work_dir(), SETTLE_MS, records[k], dir);
+        int rc = wt_run(cmd);
+        cr_expect(rc == 0 || rc == 1, "the watch goes on without its recording: exit %d", rc);
+        char said[4096], errpath[2400];
+        snprintf(errpath, sizeof errpath, "%s/stderr.txt", dir);
+        vt_file_head(errpath, said, sizeof said);
+        cr_expect(strstr(said, k == 0 ? "cannot write the recording: it is an input of this command"
+                                      : "cannot write the recording: a symbolic link"),
+                  "%s", said);
+        struct stat after;
+        cr_assert_eq(stat(video, &after), 0);
+        cr_expect_eq(after.st_size, before.st_size, "the video is untouched");
+        cr_expect_eq(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
+        cr_expect_eq(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
+    }
 }

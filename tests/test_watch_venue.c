@@ -72,6 +72,12 @@ static void start_watch_as(const char *frames, int port, int table, const char *
     snprintf(stem, sizeof stem, "%s.jsonl", name);
     wt_path_in(log, sizeof log, stem);
     unlink(log);
+    /* A fresh game: a watch keeps an earlier game's clips and names its own around them. */
+    char clips[2400], rm[2500];
+    snprintf(stem, sizeof stem, "%s.clips", name);
+    wt_path_in(clips, sizeof clips, stem);
+    wt_cmdf(rm, sizeof rm, "rm -rf '%s'", clips);
+    wt_run(rm);
     snprintf(broker, sizeof broker, "127.0.0.1:%d", port);
     snprintf(num, sizeof num, "%d", table);
     char *argv[] = {(char *)vt_tableref_bin(), "watch", "--source", (char *)frames, "--calib", calib, "--roster",

@@ -83,6 +83,11 @@ static void start_watch(const char *frames, const char *dir)
     wt_path_in(record, sizeof record, "web-game.mp4");
     wt_path_in(log, sizeof log, "web-game.jsonl");
     unlink(log);
+    /* A fresh game: a watch keeps an earlier game's clips and names its own around them. */
+    char clips[2400], rm[2500];
+    wt_path_in(clips, sizeof clips, "web-game.clips");
+    wt_cmdf(rm, sizeof rm, "rm -rf '%s'", clips);
+    wt_run(rm);
     snprintf(broker, sizeof broker, "127.0.0.1:%d", g_broker.port);
     snprintf(pw, sizeof pw, "%s/table-password", dir);
     char *argv[] = {(char *)vt_tableref_bin(), "watch", "--source", (char *)frames, "--calib", calib, "--roster",

@@ -78,9 +78,9 @@ void wt_ensure_run(void)
         wt_cmdf(cmd, sizeof cmd, "'%s' render-sequence '%s' --out '%s/seq' --supersample 1 >/dev/null",
                  vt_tableref_bin(), seq, wt_work_dir());
         cr_assert_eq(wt_run(cmd), 0, "render-sequence failed: %s", cmd);
-        /* A fresh game each time: the event log appends. */
+        /* A fresh game each time: the event log appends, and an earlier game's clips are kept (renamed around). */
         wt_cmdf(cmd, sizeof cmd,
-                "rm -f '%s'/game.*; '%s' watch --source '%s/seq/frames' --calib '%s/seq/calib.json' "
+                "rm -rf '%s'/game.*; '%s' watch --source '%s/seq/frames' --calib '%s/seq/calib.json' "
                 "--roster '%s/seq/roster.json' --settle-ms %d --record '%s/game.mp4' --quiet </dev/null "
                 ">'%s/stdout.txt' 2>'%s/stderr.txt'; echo $? >'%s/status.txt'",
                 wt_work_dir(), vt_tableref_bin(), wt_work_dir(), wt_work_dir(), wt_work_dir(), SETTLE_MS, wt_work_dir(),

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base_geom.h"
+#include "base_text.h"
 #include "rules_json.h"
 #include "rules_words.h"
 
@@ -161,7 +162,7 @@ int watch_log_write(watch_log *log, cJSON *ev, base_error *err)
 void watch_log_unit_sentence(const rules_unit_report *u, const rules_snapshot *before, const rules_snapshot *after,
                              char *buf, size_t cap)
 {
-    rules_words_call(u, before, after, buf, cap);
+    rules_words_call(u, before, after, buf, cap); /* cut on a character boundary: the log stays valid UTF-8 */
 }
 
 int watch_log_add_call(cJSON *ev, int move, const rules_report *r, const rules_snapshot *before,

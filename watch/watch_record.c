@@ -20,6 +20,7 @@
 #include <libavutil/opt.h>
 #include <libswscale/swscale.h>
 
+#include "base_file.h"
 #include "watch_record_int.h"
 
 #if LIBAVFORMAT_VERSION_MAJOR >= 61
@@ -466,7 +467,10 @@ watch_record *watch_record_open(const char *path, const watch_record_config *cfg
         base_error_set(err, "%s: out of memory", path);
         goto fail;
     }
-    r->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (cfg->replace ? O_TRUNC : O_EXCL), 0644);
+    /* Never through a link, never onto a file this command read (the video watched). */
+    if (cfg->replace && base_file_check_output(path, "the recording", err) < 0)
+        goto fail;
+    r->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (cfg->replace ? O_TRUNC : O_EXCL), 0644);
     if (r->fd < 0) {
         if (errno == EEXIST)
             base_error_set(err, "%s: already exists (a recording is never overwritten)", path);

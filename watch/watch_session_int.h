@@ -11,6 +11,8 @@
 
 #include "watch_session.h"
 
+#include <time.h>
+
 #include "cvshim.h"
 #include "watch_log.h"
 #include "watch_show.h"
@@ -46,6 +48,7 @@ struct watch_session {
     watch_record *rec;
     bool record_failed;      /* could not open, or failed while writing: said once, watching goes on */
     bool made_clip_dir;
+    struct timespec clips_since; /* when this session first wrote a clip: older clips are an earlier game's */
     bool replay;             /* a file replayed as fast as it goes: the recorder may wait, never drop */
     /* The venue feed (watch_session_feed.c). */
     venue_feed *feed;

@@ -7,10 +7,14 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 
 #include "watch_session_int.h"
+
+#include "base_text.h"
 
 #if TABLEREF_HAVE_RECORD
 #include "watch_record.h"
@@ -54,30 +58,72 @@ void watch_session_record_frame(watch_session *s, const base_image *shown, doubl
         record_failed(s, err.msg);
 }
 
-/* FILE.mp4 -> FILE.clips/ */
-static void clip_dir(const watch_session *s, char *out, size_t cap)
+/* FILE.mp4 -> FILE.clips/ on the heap (NULL: out of memory). */
+static char *clip_dir(const watch_session *s)
 {
     const char *path = s->cfg.record_path, *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
     size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
-    snprintf(out, cap, "%.*s.clips", (int)stem, path);
+    char *out = malloc(stem + sizeof ".clips");
+    if (out)
+        snprintf(out, stem + sizeof ".clips", "%.*s.clips", (int)stem, path);
+    return out;
+}
+
+/* True when path is a file this session did not write: it was there before its first clip. */
+static bool earlier_evidence(const watch_session *s, const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) < 0)
+        return false;
+    if (!S_ISREG(st.st_mode))
+        return true; /* a link or anything else: never ours to replace */
+    return st.st_mtim.tv_sec < s->clips_since.tv_sec ||
+           (st.st_mtim.tv_sec == s->clips_since.tv_sec && st.st_mtim.tv_nsec < s->clips_since.tv_nsec);
+}
+
+/* DIR/move-N.mp4, or DIR/move-N-K.mp4 (K = 2, 3, ...) when an earlier game's clip has that name: its
+ * evidence is kept. A clip this session wrote is replaced as before (the move judged again). */
+static int clip_name(const watch_session *s, const char *dir, int move, char *out, size_t cap)
+{
+    for (int k = 1; k < 1000; k++) {
+        int n = k == 1 ? snprintf(out, cap, "%s/move-%d.mp4", dir, move)
+                       : snprintf(out, cap, "%s/move-%d-%d.mp4", dir, move, k);
+        if (n < 0 || (size_t)n >= cap)
+            return -1;
+        if (!earlier_evidence(s, out))
+            return 0;
+    }
+    return -1;
 }
 
 int watch_session_record_clip(watch_session *s, int move, double t_ms, char *path_out, size_t cap)
 {
     if (!s->rec || s->record_failed)
         return -1;
-    char dir[1024];
-    clip_dir(s, dir, sizeof dir);
+    char *dir = clip_dir(s);
+    if (!dir) {
+        watch_session_emit_error(s, "clip", "out of memory");
+        return -1;
+    }
     if (!s->made_clip_dir) {
         if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-            char msg[1200];
-            snprintf(msg, sizeof msg, "%s: cannot make the clips' folder: %s", dir, strerror(errno));
+            char msg[600];
+            snprintf(msg, sizeof msg, "%.*s: cannot make the clips' folder: %s", (int)base_text_cut(dir, 400), dir,
+                     strerror(errno));
             watch_session_emit_error(s, "clip", msg);
+            free(dir);
             return -1;
         }
+        clock_gettime(CLOCK_REALTIME, &s->clips_since);
         s->made_clip_dir = true;
     }
-    snprintf(path_out, cap, "%s/move-%d.mp4", dir, move);
+    int named = clip_name(s, dir, move, path_out, cap);
+    free(dir);
+    if (named < 0) {
+        watch_session_emit_error(s, "clip", "no free name for the clip beside the recording (the path is too long "
+                                            "or a thousand earlier clips of this move)");
+        return -1;
+    }
     const double from = t_ms - s->cfg.tracker.settle_ms - CLIP_BEFORE_STILL_MS, to = t_ms + CLIP_AFTER_SETTLE_MS;
     base_error err;
     if (watch_record_clip(s->rec, from > 0 ? from : 0, to, path_out, &err) < 0) {

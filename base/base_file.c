@@ -1,0 +1,412 @@
+#define _GNU_SOURCE /* O_NOFOLLOW, O_CLOEXEC, fsync */
+#include "base_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- the command's inputs ------------------------------------------------ */
+
+/* Device and inode of every file the command read: a write onto one of them is refused. The watch
+ * loop reads from threads, hence the lock. */
+typedef struct input_id {
+    dev_t dev;
+    ino_t ino;
+} input_id;
+
+static pthread_mutex_t inputs_lock = PTHREAD_MUTEX_INITIALIZER;
+static input_id *inputs;
+static bool refuse_inputs;
+static size_t inputs_n, inputs_cap;
+
+static void note_id(dev_t dev, ino_t ino)
+{
+    pthread_mutex_lock(&inputs_lock);
+    bool known = false;
+    for (size_t i = 0; i < inputs_n && !known; i++)
+        known = inputs[i].dev == dev && inputs[i].ino == ino;
+    if (!known && inputs_n == inputs_cap) {
+        size_t cap = inputs_cap ? inputs_cap * 2 : 16;
+        input_id *n = realloc(inputs, cap * sizeof *n);
+        if (n) {
+            inputs = n;
+            inputs_cap = cap;
+        }
+    }
+    if (!known && inputs_n < inputs_cap)
+        inputs[inputs_n++] = (input_id){dev, ino};
+    pthread_mutex_unlock(&inputs_lock);
+}
+
+static bool is_noted(dev_t dev, ino_t ino)
+{
+    pthread_mutex_lock(&inputs_lock);
+    bool known = false;
+    for (size_t i = 0; i < inputs_n && !known; i++)
+        known = inputs[i].dev == dev && inputs[i].ino == ino;
+    pthread_mutex_unlock(&inputs_lock);
+    return known;
+}
+
+static bool refused_input(dev_t dev, ino_t ino)
+{
+    pthread_mutex_lock(&inputs_lock);
+    bool on = refuse_inputs;
+    pthread_mutex_unlock(&inputs_lock);
+    return on && is_noted(dev, ino);
+}
+
+int base_file_note_input(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) < 0)
+        return -1;
+    note_id(st.st_dev, st.st_ino);
+    return 0;
+}
+
+void base_file_forget_input(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) < 0)
+        return;
+    pthread_mutex_lock(&inputs_lock);
+    for (size_t i = 0; i < inputs_n; i++)
+        if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino) {
+            inputs[i] = inputs[--inputs_n]; /* noted once: note_id never adds a twin */
+            break;
+        }
+    pthread_mutex_unlock(&inputs_lock);
+}
+
+bool base_file_is_input(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && is_noted(st.st_dev, st.st_ino);
+}
+
+void base_file_refuse_inputs(bool on)
+{
+    pthread_mutex_lock(&inputs_lock);
+    refuse_inputs = on;
+    pthread_mutex_unlock(&inputs_lock);
+}
+
+void base_file_forget_inputs(void)
+{
+    pthread_mutex_lock(&inputs_lock);
+    free(inputs);
+    inputs = NULL;
+    inputs_n = inputs_cap = 0;
+    pthread_mutex_unlock(&inputs_lock);
+}
+
+/* ---- reading ---------------------------------------------------------------- */
+
+static int open_error(const char *path, int e, base_error *err)
+{
+    return base_error_setc(err, e == ENOENT || e == ENOTDIR ? BASE_E_NOT_FOUND : BASE_E_IO, "%s: cannot open: %s",
+                           path, strerror(e));
+}
+
+int base_file_open_read(const char *path, size_t max_bytes, const char *what, size_t *size, base_error *err)
+{
+    /* O_NONBLOCK: opening a FIFO with no writer would itself wait for ever. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return open_error(path, errno, err);
+    struct stat st;
+    int rc = -1;
+    if (fstat(fd, &st) < 0)
+        base_error_setc(err, BASE_E_IO, "%s: cannot read: %s", path, strerror(errno));
+    else if (S_ISDIR(st.st_mode))
+        base_error_setc(err, BASE_E_NOT_REGULAR, "%s: a directory, not %s", path, what ? what : "a file");
+    else if (!S_ISREG(st.st_mode))
+        base_error_setc(err, BASE_E_NOT_REGULAR, "%s: not a regular file, not %s", path, what ? what : "a file");
+    else if (max_bytes && (uintmax_t)st.st_size > (uintmax_t)max_bytes)
+        base_error_setc(err, BASE_E_TOO_LARGE, "%s: %jd bytes, over the cap of %zu bytes for %s", path,
+                        (intmax_t)st.st_size, max_bytes, what ? what : "this file");
+    else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0)
+        base_error_setc(err, BASE_E_IO, "%s: cannot read: %s", path, strerror(errno));
+    else
+        rc = 0;
+    if (rc < 0) {
+        close(fd);
+        return -1;
+    }
+    note_id(st.st_dev, st.st_ino);
+    if (size)
+        *size = (size_t)st.st_size;
+    return fd;
+}
+
+int base_file_read_all(const char *path, size_t max_bytes, const char *what, char **data, size_t *len,
+                       base_error *err)
+{
+    size_t size;
+    int fd = base_file_open_read(path, max_bytes, what, &size, err);
+    if (fd < 0)
+        return -1;
+    /* The size is a hint: a file that grows while read is read up to the cap. */
+    size_t cap = size + 1 > 4096 ? size + 1 : 4096, n = 0;
+    char *buf = malloc(cap);
+    int rc = buf ? 0 : base_error_setc(err, BASE_E_NOMEM, "%s: out of memory", path);
+    while (rc == 0) {
+        if (n + 1 >= cap) {
+            if (max_bytes && n >= max_bytes) {
+                rc = base_error_setc(err, BASE_E_TOO_LARGE, "%s: grew past the cap of %zu bytes for %s", path,
+                                     max_bytes, what ? what : "this file");
+                break;
+            }
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                rc = base_error_setc(err, BASE_E_NOMEM, "%s: out of memory", path);
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        ssize_t k = read(fd, buf + n, cap - n - 1);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            rc = base_error_setc(err, BASE_E_IO, "%s: read error: %s", path, strerror(errno));
+        else if (k == 0)
+            break;
+        else
+            n += (size_t)k;
+    }
+    close(fd);
+    if (rc < 0) {
+        free(buf);
+        return -1;
+    }
+    buf[n] = '\0';
+    *data = buf;
+    if (len)
+        *len = n;
+    return 0;
+}
+
+/* ---- writing ---------------------------------------------------------------- */
+
+struct base_file_writer {
+    char *path;
+    char *tmp;   /* our temporary file; NULL when writing a character device in place */
+    char *what;  /* a copy; NULL when not named */
+    FILE *f;
+    int failed_errno; /* the first write error seen by base_file_writer_write */
+    mode_t keep_mode; /* the replaced file's permissions (0: a new file, the umask's) */
+};
+
+static int write_error(const char *path, const char *what, base_error_code code, const char *why, base_error *err)
+{
+    return base_error_setc(err, code, "%s: cannot write%s%s: %s", path, what ? " " : "", what ? what : "", why);
+}
+
+/* Checks the target before anything is created: refuse what must not be replaced. Sets *device
+ * for a character device that is written in place. */
+static int check_target(const char *path, const char *what, bool *device, mode_t *mode, base_error *err)
+{
+    struct stat st;
+    *device = false;
+    *mode = 0;
+    if (lstat(path, &st) < 0) {
+        if (errno == ENOENT)
+            return 0;
+        return write_error(path, what, BASE_E_IO, strerror(errno), err);
+    }
+    if (S_ISLNK(st.st_mode))
+        return write_error(path, what, BASE_E_REFUSED,
+                           "a symbolic link (its target is not replaced: give the real path)", err);
+    if (S_ISCHR(st.st_mode)) {
+        *device = true;
+        return 0;
+    }
+    if (!S_ISREG(st.st_mode))
+        return write_error(path, what, BASE_E_NOT_REGULAR,
+                           S_ISDIR(st.st_mode) ? "a directory" : "not a regular file (a FIFO, socket or disk)", err);
+    if (refused_input(st.st_dev, st.st_ino))
+        return write_error(path, what, BASE_E_REFUSED, "it is an input of this command: write elsewhere", err);
+    *mode = st.st_mode & 07777;
+    return 0;
+}
+
+int base_file_check_output(const char *path, const char *what, base_error *err)
+{
+    bool device;
+    mode_t mode;
+    return check_target(path, what, &device, &mode, err);
+}
+
+/* A new file beside path, created with O_EXCL|O_NOFOLLOW so nothing there is reused or followed. */
+static int create_tmp(base_file_writer *w, base_error *err)
+{
+    static unsigned counter;
+    size_t cap = strlen(w->path) + 48;
+    w->tmp = malloc(cap);
+    if (!w->tmp)
+        return write_error(w->path, w->what, BASE_E_NOMEM, "out of memory", err);
+    for (int attempt = 0; attempt < 100; attempt++) {
+        unsigned k = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
+        snprintf(w->tmp, cap, "%s.tmp-%ld-%u", w->path, (long)getpid(), k);
+        int fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 && errno == EEXIST)
+            continue;
+        if (fd < 0) {
+            int e = errno;
+            free(w->tmp);
+            w->tmp = NULL;
+            return write_error(w->path, w->what, BASE_E_IO, strerror(e), err);
+        }
+        if (w->keep_mode)
+            fchmod(fd, w->keep_mode); /* a private file stays private */
+        if (!(w->f = fdopen(fd, "wb"))) {
+            close(fd);
+            unlink(w->tmp);
+            return write_error(w->path, w->what, BASE_E_NOMEM, "out of memory", err);
+        }
+        return 0;
+    }
+    return write_error(w->path, w->what, BASE_E_IO, "no free temporary name beside it", err);
+}
+
+static int open_device(base_file_writer *w, base_error *err)
+{
+    int fd = open(w->path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return write_error(w->path, w->what, BASE_E_IO, strerror(errno), err);
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode)) {
+        close(fd);
+        return write_error(w->path, w->what, BASE_E_NOT_REGULAR, "changed while opened", err);
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    if (!(w->f = fdopen(fd, "wb"))) {
+        close(fd);
+        return write_error(w->path, w->what, BASE_E_NOMEM, "out of memory", err);
+    }
+    return 0;
+}
+
+static void writer_free(base_file_writer *w)
+{
+    free(w->path);
+    free(w->tmp);
+    free(w->what);
+    free(w);
+}
+
+base_file_writer *base_file_writer_open(const char *path, const char *what, base_error *err)
+{
+    bool device;
+    mode_t mode;
+    if (!path || !*path) {
+        base_error_setc(err, BASE_E_INVALID, "an empty output path");
+        return NULL;
+    }
+    if (check_target(path, what, &device, &mode, err) < 0)
+        return NULL;
+    base_file_writer *w = calloc(1, sizeof *w);
+    if (!w || !(w->path = strdup(path)) || (what && !(w->what = strdup(what)))) {
+        if (w)
+            free(w->path);
+        free(w);
+        write_error(path, what, BASE_E_NOMEM, "out of memory", err);
+        return NULL;
+    }
+    w->keep_mode = mode;
+    if ((device ? open_device(w, err) : create_tmp(w, err)) < 0) {
+        writer_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+FILE *base_file_writer_stream(base_file_writer *w)
+{
+    return w->f;
+}
+
+int base_file_writer_write(base_file_writer *w, const void *data, size_t len)
+{
+    if (len && fwrite(data, 1, len, w->f) != len) {
+        if (!w->failed_errno)
+            w->failed_errno = errno ? errno : EIO;
+        return -1;
+    }
+    return 0;
+}
+
+int base_file_writer_commit(base_file_writer *w, base_error *err)
+{
+    int e = w->failed_errno;
+    if (fflush(w->f) != 0 && !e)
+        e = errno;
+    if (ferror(w->f) && !e)
+        e = EIO;
+    if (!e && w->tmp && fsync(fileno(w->f)) != 0)
+        e = errno;
+    if (fclose(w->f) != 0 && !e)
+        e = errno;
+    w->f = NULL;
+    /* The target is checked again: it may have become a link or a folder while we wrote. */
+    bool device;
+    mode_t mode;
+    base_error scratch = {0};
+    if (!e && w->tmp && check_target(w->path, w->what, &device, &mode, err ? err : &scratch) < 0) {
+        unlink(w->tmp);
+        writer_free(w);
+        return -1;
+    }
+    if (!e && w->tmp && rename(w->tmp, w->path) != 0)
+        e = errno;
+    if (e) {
+        if (w->tmp)
+            unlink(w->tmp);
+        write_error(w->path, w->what, BASE_E_IO, strerror(e), err);
+        writer_free(w);
+        return -1;
+    }
+    writer_free(w);
+    return 0;
+}
+
+void base_file_writer_abort(base_file_writer *w)
+{
+    if (!w)
+        return;
+    if (w->f)
+        fclose(w->f);
+    if (w->tmp)
+        unlink(w->tmp);
+    writer_free(w);
+}
+
+int base_file_write_all(const char *path, const void *data, size_t len, const char *what, base_error *err)
+{
+    base_file_writer *w = base_file_writer_open(path, what, err);
+    if (!w)
+        return -1;
+    base_file_writer_write(w, data, len);
+    return base_file_writer_commit(w, err);
+}
+
+char *base_file_join(const char *dir, const char *name)
+{
+    size_t a = strlen(dir), b = strlen(name);
+    bool slash = a > 0 && dir[a - 1] != '/';
+    char *out = malloc(a + slash + b + 1);
+    if (!out)
+        return NULL;
+    memcpy(out, dir, a);
+    if (slash)
+        out[a] = '/';
+    memcpy(out + a + slash, name, b + 1);
+    return out;
+}
