@@ -61,3 +61,23 @@ base_view base_image_view(const base_image *img)
         v = (base_view){img->width, img->height, img->channels, img->stride, img->data};
     return v;
 }
+
+base_image *base_image_to_gray(const base_image *img)
+{
+    if (!img)
+        return NULL;
+    if (img->channels == 1)
+        return base_image_clone(img);
+    base_image *g = base_image_new(img->width, img->height, 1, 0);
+    if (!g)
+        return NULL;
+    /* OpenCV's 8-bit weights: 0.114, 0.587, 0.299 scaled by 2^14, rounded half up. */
+    enum { B2Y = 1868, G2Y = 9617, R2Y = 4899, SHIFT = 14 };
+    for (int r = 0; r < img->height; r++) {
+        const uint8_t *src = img->data + (size_t)r * img->stride;
+        uint8_t *dst = g->data + (size_t)r * g->stride;
+        for (int c = 0; c < img->width; c++, src += 3)
+            dst[c] = (uint8_t)((src[0] * B2Y + src[1] * G2Y + src[2] * R2Y + (1 << (SHIFT - 1))) >> SHIFT);
+    }
+    return g;
+}

@@ -10,6 +10,7 @@
  *   img->data[r * img->stride + c] = 255;
  *   base_view v = base_image_view(img);                // borrowed: valid while img lives
  *   base_image *copy = base_image_clone(img);
+ *   base_image *gray = base_image_to_gray(bgr);          // BT.601 luma, as OpenCV
  *   base_image_free(copy); base_image_free(img);         // NULL is fine
  *   // a reader's frame (valid until its next read) kept as the caller's image:
  *   base_image_assign(&mine, v.width, v.height, v.channels, v.data, v.stride, &err);
@@ -56,6 +57,10 @@ typedef struct base_view {
     size_t stride;
     const uint8_t *data;
 } base_view;
+
+/* A gray copy (a plain copy of a gray picture): luma with BT.601 weights in OpenCV's fixed point
+ * (cvtColor BGR2GRAY, bit for bit). NULL when out of memory. */
+base_image *base_image_to_gray(const base_image *img);
 
 /* A view of img's pixels, valid while img lives (all zero for NULL). */
 base_view base_image_view(const base_image *img);

@@ -269,8 +269,8 @@ static int make_gray(cap_source *c, base_error *err)
     if (c->image->channels == 1 || c->kind == CAP_SOURCE_FILE)
         return 0;
     base_image_free(c->gray);
-    c->gray = cvs_image_to_gray(c->image, err);
-    return c->gray ? 0 : -1;
+    c->gray = base_image_to_gray(c->image);
+    return c->gray ? 0 : base_error_setc(err, BASE_E_NOMEM, "out of memory");
 }
 
 int cap_source_read(cap_source *c, cap_frame *out, base_error *err)

@@ -398,7 +398,7 @@ int bench_formation(int argc, char **argv)
     int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
     if (n_pos < 0)
         return cli_status(n_pos);
-    base_error err = {{0}};
+    base_error err = {0};
     placed_tally all = {0};
     verdict_tally vt = {0};
     for (int ti = 0; ti < (int)tables; ti++) {

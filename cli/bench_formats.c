@@ -99,7 +99,7 @@ static char *roster_text(const char *family, int units, int per_unit)
 static void time_snapshot(const char *what, const char *text, int reps)
 {
     double best = 1e300;
-    base_error err = {{0}};
+    base_error err = {0};
     int ok = 0;
     for (int i = 0; i < reps; i++) {
         const double t0 = now_ms();
@@ -117,7 +117,7 @@ static void time_snapshot(const char *what, const char *text, int reps)
 static void time_roster(const char *what, const char *text, int reps)
 {
     double best = 1e300;
-    base_error err = {{0}};
+    base_error err = {0};
     int ok = 0;
     for (int i = 0; i < reps; i++) {
         const double t0 = now_ms();

@@ -126,7 +126,7 @@ static double time_check(const board_pair *b, rules_move_type move, double budge
     opt.move = move;
     rules_report r;
     rules_report_init(&r);
-    base_error err = {{0}};
+    base_error err = {0};
     if (rules_move_check(b->before, b->after, &opt, &r, &err) < 0) { /* warm-up, and the verdict we measure */
         fprintf(stderr, "tableref bench rules: %s\n", err.msg);
         return NAN;
@@ -276,7 +276,7 @@ static int bench_rules6(int n)
     rules_pursuer pu = {"pursuer", base_in_to_mm(8), false};
     rules_pursuit_input in = {.pursuers = &pu, .n_pursuers = 1, .pursued_heading = 0, .tolerance_mm = 10};
     rules_pursuit_prediction pred;
-    base_error err = {{0}};
+    base_error err = {0};
     const char *outcome = "?";
     double fwd = 0;
     double t0 = now_s();

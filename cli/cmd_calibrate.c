@@ -15,6 +15,7 @@
 #include "cvshim.h"
 #include "media_image_read.h"
 #include "vis_roster.h"
+#include "media.h"
 
 static const cli_doc doc = {
     "calibrate",

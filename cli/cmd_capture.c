@@ -22,6 +22,7 @@
 #include "cap_source.h"
 #include "vis_roster.h"
 #include "vis_tag.h"
+#include "media.h"
 
 static const cli_doc doc = {
     "capture",
@@ -323,7 +324,7 @@ int cmd_capture(int argc, char **argv)
         fprintf(stderr, "tableref capture: --for: expected camera, board, projector or stills, got '%s'\n", mode);
         return EXIT_BAD_INPUT;
     }
-    base_error err = {{0}};
+    base_error err = {0};
     table_file table;
     memset(&table, 0, sizeof table);
     if (table_path && table_file_load(table_path, &table, &err) < 0) {

@@ -91,7 +91,7 @@ static int parse_pursuer(const char *text, char *id_buf, rules_pursuer *list, si
 /* AFTER with every suggestion applied, for `tableref check BEFORE FILE` to confirm. */
 static int write_suggestion(const rules_snapshot *after, const rules_report *report, const char *path)
 {
-    base_error err = {{0}};
+    base_error err = {0};
     rules_snapshot *fixed = rules_suggest_apply(after, report);
     cJSON *j = fixed ? rules_json_from_snapshot(fixed) : NULL;
     int rc = j ? base_json_write_file(j, path, &err) : base_error_set(&err, "out of memory");

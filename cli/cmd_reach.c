@@ -53,7 +53,7 @@ int cmd_reach(int argc, char **argv)
         fprintf(stderr, "tableref reach: --move: expected advance or march, got '%s'\n", move);
         return EXIT_BAD_INPUT;
     }
-    base_error err = {{0}};
+    base_error err = {0};
     rules_snapshot *s = rules_json_load_snapshot(file, &err);
     if (!s) {
         fprintf(stderr, "tableref reach: %s\n", err.msg);

@@ -11,6 +11,7 @@
 #include "ds_render.h"
 #include "ds_scene.h"
 #include "rules_json.h"
+#include "media.h"
 
 static const cli_doc doc = {
     "render",

@@ -14,6 +14,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "cvshim.h"
+#include "media.h"
 
 #if TABLEREF_HAVE_OVERLAY
 #include <cairo-pdf.h>

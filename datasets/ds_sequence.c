@@ -10,6 +10,7 @@
 #include "ds_hard.h"
 #include "rules_json.h"
 #include "vis_camera.h"
+#include "media.h"
 
 void ds_sequence_free(ds_sequence *q)
 {

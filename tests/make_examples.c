@@ -13,7 +13,7 @@
 static int save_pair(const char *dir, const char *name, rules_snapshot *before, rules_snapshot *after)
 {
     char path[1024];
-    base_error err = {{0}};
+    base_error err = {0};
     snprintf(path, sizeof path, "%s/%s", dir, name);
     mkdir(path, 0755);
     snprintf(path, sizeof path, "%s/%s/before.json", dir, name);

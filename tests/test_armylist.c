@@ -32,7 +32,7 @@ static const char *data(const char *name)
 
 static army_file *read_ok(const char *name)
 {
-    base_error err = {{0}};
+    base_error err = {0};
     army_file *f = army_file_read(data(name), &err);
     cr_assert_not_null(f, "%s: %s", name, err.msg);
     return f;
@@ -318,7 +318,7 @@ static char *slurp(const char *path, size_t *n)
 
 static void refused(const void *bytes, size_t n, const char *name, const char *must_say)
 {
-    base_error err = {{0}};
+    base_error err = {0};
     army_file *f = army_file_parse(bytes, n, name, &err);
     cr_assert_null(f, "%s was accepted", name);
     cr_assert(strstr(err.msg, name) == err.msg, "the message names the file: %s", err.msg);

@@ -56,7 +56,7 @@ static int parse(const char *text, calib_file *c, base_error *err)
 static void expect_error(const char *text, const char *field)
 {
     calib_file c;
-    base_error err = {{0}};
+    base_error err = {0};
     cr_expect_eq(parse(text, &c, &err), -1, "accepted a file with a bad %s", field);
     cr_expect(strstr(err.msg, "c.json") != NULL, "no file name in: %s", err.msg);
     cr_expect(strstr(err.msg, field) != NULL, "no '%s' in: %s", field, err.msg);

@@ -17,6 +17,7 @@
 #include "cli_run.h"
 #include "cvshim.h"
 #include "ds_calibview.h"
+#include "media.h"
 
 static char dir[256];
 

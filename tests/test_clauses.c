@@ -44,7 +44,7 @@ static const rules_unit_report *check(rules_move_type move, const char *unit)
     rules_check_options opt;
     rules_check_options_default(&opt);
     opt.move = move;
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_move_check(before, after, &opt, &report, &err), 0, "%s", err.msg);
     const rules_unit_report *ur = rules_report_find_unit(&report, unit);
     cr_assert_not_null(ur);
@@ -148,7 +148,7 @@ Test(clauses, height_and_type_are_read_and_written_and_a_typo_is_an_error)
                        "\"y_mm\": 100, \"facing_deg\": 90}]},"
                        "{\"id\": \"b\", \"side\": \"red\", \"base_mm\": [40, 40], \"height\": 4, "
                        "\"models\": [{\"id\": \"b-1\", \"x_mm\": 300, \"y_mm\": 100, \"facing_deg\": 90}]}]}";
-    base_error err = {{0}};
+    base_error err = {0};
     cJSON *j = cJSON_Parse(text);
     rules_snapshot *s = rules_json_to_snapshot(j, "t.json", &err);
     cJSON_Delete(j);
@@ -209,7 +209,7 @@ static void pursuit_with_fleeing_enemy_ahead(const char *e_combat, const char *g
 
 static void predict(void)
 {
-    base_error err = {{0}};
+    base_error err = {0};
     rules_pursuit_prediction_clear(&pred);
     cr_assert_eq(rules_pursuit_predict(before, &pin, &pred, &err), 0, "%s", err.msg);
 }
@@ -235,7 +235,7 @@ Test(clauses, a_unit_fled_from_another_combat_is_charged_and_may_not_react)
     rules_unit *u = rules_snapshot_find_unit(after, "E");
     for (size_t j = 0; j < u->n_models; j++)
         u->models[j].pos = pred.models[j];
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_pursuit_check(before, after, &pin, NULL, &report, &err), 0, "%s", err.msg);
     const rules_unit_report *ur = &report.units[0];
     cr_assert(ur->legal);
@@ -270,7 +270,7 @@ Test(clauses, when_the_table_does_not_say_the_call_is_cannot_tell)
     rules_unit *u = rules_snapshot_find_unit(after, "E");
     for (size_t j = 0; j < u->n_models; j++)
         u->models[j].pos = pred.models[j];
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_pursuit_check(before, after, &pin, NULL, &report, &err), 0, "%s", err.msg);
     const rules_unit_report *ur = &report.units[0];
     cr_assert_eq(ur->verdict, RULES_VERDICT_CANNOT_TELL, "legal if G fled from this combat, not if from another");

@@ -81,7 +81,7 @@ static rules_unit *figure_b(rules_snapshot *s)
 
 static const rules_unit_report *check(void)
 {
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_combat_reform_check(before, after, &opt, &co, &report, &err), 0, "%s", err.msg);
     cr_assert_geq(report.n_units, 1);
     return rules_report_find_unit(&report, "A") ? rules_report_find_unit(&report, "A") : &report.units[0];
@@ -363,7 +363,7 @@ Test(combat_reform, a_unit_not_in_contact_cannot_combat_reform)
     block(after, "A", "red", 4, 8, 900, 320, UP);
     cr_assert_eq(rules_combat_reform_check(before, after, &opt, &(rules_combat_options){.reforming = ONLY_A,
                                                                                          .n_reforming = 1},
-                                           &report, &(base_error){{0}}),
+                                           &report, &(base_error){0}),
                  0);
     cr_assert(has(&report.units[0], "CR-NOT-ENGAGED"));
 }
@@ -400,7 +400,7 @@ Test(combat_reform, a_misaligned_unit_that_did_not_reform_is_noted)
     rules_snapshot_free(t);
     co.reforming = NULL;
     co.n_reforming = 0;
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_combat_reform_check(before, after, &opt, &co, &report, &err), 0);
     cr_assert_eq(report.n_units, 0);
     bool noted = false;

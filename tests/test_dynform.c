@@ -67,7 +67,7 @@ static rules_unit *row(rules_snapshot *s, const char *cid, const char *profile, 
 
 static const rules_unit_report *check(void)
 {
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_dynform_check(before, after, &opt, &report, &err), 0, "%s", err.msg);
     cr_assert_geq(report.n_units, 1);
     return &report.units[0];
@@ -329,7 +329,7 @@ Test(dynform, a_card_without_control_area_cannot_be_judged)
 {
     row(after, "c", "Orc", 500, 1, K)->control_area_mm = NAN;
     declare(after, "f", K, 3);
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_dynform_check(before, after, &opt, &report, &err), -1);
     cr_assert(strstr(err.msg, "control_area_in"));
 }

@@ -46,7 +46,7 @@ static const char *in_dir(const char *name)
 /* Loads `path` expecting a refusal of kind `fault` whose message is exactly `want` after "path: ". */
 static void expect_refused(const char *path, media_image_fault fault, const char *want)
 {
-    base_error err = {{0}};
+    base_error err = {0};
     media_image_fault got;
     base_image *img = media_image_read(path, MEDIA_IMAGE_GRAY, &got, &err);
     cr_assert_null(img, "%s was accepted", path);

@@ -22,7 +22,7 @@ static rules_snapshot *parse(const char *text, base_error *err)
 
 static void expect_error(const char *text, const char *needle)
 {
-    base_error err = {{0}};
+    base_error err = {0};
     rules_snapshot *s = parse(text, &err);
     cr_assert_null(s, "accepted bad input: %s", text);
     cr_assert(strstr(err.msg, needle) != NULL, "message '%s' should mention '%s'", err.msg, needle);
@@ -31,7 +31,7 @@ static void expect_error(const char *text, const char *needle)
 
 Test(json, minimal_snapshot_reads_in_board_units)
 {
-    base_error err = {{0}};
+    base_error err = {0};
     rules_snapshot *s = parse(WRAP(UNIT_OK MODEL_OK "]}"), &err);
     cr_assert_not_null(s, "%s", err.msg);
     cr_assert_eq(s->n_units, 1);
@@ -54,7 +54,7 @@ Test(json, round_trip_keeps_everything)
     rules_snapshot_add_terrain(a, "rock", RULES_TERRAIN_IMPASSABLE, rock, 3);
     a->ruleset.unit_spacing_mm = base_in_to_mm(0.5);
     cJSON *j = rules_json_from_snapshot(a);
-    base_error err = {{0}};
+    base_error err = {0};
     rules_snapshot *b = rules_json_to_snapshot(j, "mem", &err);
     cr_assert_not_null(b, "%s", err.msg);
     cr_assert_eq(b->n_units, 1);
@@ -77,7 +77,7 @@ Test(json, round_trip_keeps_everything)
 
 Test(json, ruleset_by_name_and_with_overrides)
 {
-    base_error err = {{0}};
+    base_error err = {0};
     rules_snapshot *s = parse("{\"board\":{\"width_mm\":100,\"depth_mm\":100},\"ruleset\":{\"name\":\"t9a-mobility\","
                               "\"unit_spacing_in\":0.5,\"wheel_measure\":\"chord\"},\"units\":[]}",
                               &err);
@@ -120,7 +120,7 @@ Test(json, unknown_version) { expect_error("{\"version\":7,\"board\":{\"width_mm
 
 Test(json, missing_file_names_the_path)
 {
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_null(rules_json_load_snapshot("/nonexistent/before.json", &err));
     cr_assert(strstr(err.msg, "/nonexistent/before.json") && strstr(err.msg, "cannot open"), "%s", err.msg);
 }

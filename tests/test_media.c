@@ -413,3 +413,26 @@ Test(media, window_on_xvfb_shows_the_picture_scaled_and_reads_keys)
     kill(pid, SIGTERM);
     waitpid(pid, NULL, 0);
 }
+
+/* base_image_to_gray (capture's colour picture folders, no OpenCV) is OpenCV's cvtColor, bit for bit. */
+Test(media, gray_of_a_colour_picture_is_opencvs_to_the_bit)
+{
+    base_image *bgr = base_image_new(97, 31, 3, 0);
+    cr_assert(bgr);
+    unsigned seed = 12345;
+    for (int r = 0; r < bgr->height; r++)
+        for (size_t c = 0; c < (size_t)bgr->width * 3; c++) {
+            seed = seed * 1103515245u + 12345u;
+            bgr->data[(size_t)r * bgr->stride + c] = (uint8_t)(seed >> 16);
+        }
+    base_error err;
+    base_image *ours = base_image_to_gray(bgr), *cv = cvs_image_to_gray(bgr, &err);
+    cr_assert(ours && cv);
+    int differ = 0;
+    for (int r = 0; r < bgr->height; r++)
+        differ += memcmp(ours->data + (size_t)r * ours->stride, cv->data + (size_t)r * cv->stride, (size_t)bgr->width) != 0;
+    cr_expect_eq(differ, 0, "%d rows differ from OpenCV's", differ);
+    base_image_free(ours);
+    base_image_free(cv);
+    base_image_free(bgr);
+}

@@ -28,7 +28,7 @@ static const rules_pose START = {{900, 300}, BASE_PI / 2}; /* facing +y, well in
 
 static const rules_unit_report *check(rules_move_type move)
 {
-    base_error err = {{0}};
+    base_error err = {0};
     opt.move = move;
     cr_assert_eq(rules_move_check(before, after, &opt, &report, &err), 0, "%s", err.msg);
     cr_assert_geq(report.n_units, 1, "a unit should have been judged");
@@ -435,7 +435,7 @@ Test(move, units_that_did_not_move_are_not_reported)
 {
     rules_unit *u = fx_block(before, "still", "red", 25, 5, 10, START, 5, 10);
     fx_shifted_copy(after, u, START, base_v2(0.3, 0.2), 0); /* camera jitter only */
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_move_check(before, after, &opt, &report, &err), 0);
     cr_assert_eq(report.n_units, 0);
     cr_assert(report.legal);
@@ -449,7 +449,7 @@ Test(move, model_changing_units_is_an_input_error)
     w->base_width = w->base_depth = 25;
     rules_unit_add_model(w, "u-3", base_v2(100, 100), 0);
     after->units[0].models[2].id[0] = 'x'; /* u-3 now lives only in w */
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_move_check(before, after, &opt, &report, &err), -1);
     cr_assert(strstr(err.msg, "u-3") && strstr(err.msg, "cannot change units"), "%s", err.msg);
 }
@@ -458,7 +458,7 @@ Test(move, missing_rate_for_a_declared_move_is_an_input_error)
 {
     rules_unit *u = fx_block(before, "u", "red", 25, 5, 10, START, 5, 0);
     fx_shifted_copy(after, u, START, base_v2(0, 10), 0);
-    base_error err = {{0}};
+    base_error err = {0};
     opt.move = RULES_MOVE_MARCH;
     cr_assert_eq(rules_move_check(before, after, &opt, &report, &err), -1);
     cr_assert(strstr(err.msg, "march_in"), "%s", err.msg);

@@ -206,7 +206,7 @@ Test(overlay, pixels_come_out_in_the_order_asked)
 
 Test(overlay, bad_targets_are_refused_with_a_message)
 {
-    base_error err = {{0}};
+    base_error err = {0};
     const double singular[9] = {1, 2, 3, 2, 4, 6, 0, 0, 0};
     cr_expect_null(ov_target_new_projector(singular, 100, 100, &err));
     cr_expect(strstr(err.msg, "singular") != NULL, "%s", err.msg);

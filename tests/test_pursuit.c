@@ -59,7 +59,7 @@ static void pursue(size_t k, const char *id, double inches)
 
 static void predict(void)
 {
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_pursuit_predict(before, &in, pred, &err), 0, "%s", err.msg);
 }
 
@@ -83,7 +83,7 @@ static void after_as_predicted(size_t k, double dx, double dy)
 
 static const rules_unit_report *check(void)
 {
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_pursuit_check(before, after, &in, NULL, &report, &err), 0, "%s", err.msg);
     return &report.units[0];
 }
@@ -356,7 +356,7 @@ Test(pursuit, a_unit_removed_though_its_pursuit_ends_on_the_board)
 Test(pursuit, an_unknown_pursuer_is_bad_input)
 {
     pursue(0, "nobody", 5);
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_pursuit_predict(before, &in, pred, &err), -1);
     cr_assert(strstr(err.msg, "nobody"));
 }

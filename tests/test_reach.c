@@ -53,7 +53,7 @@ static bool legal_at(const char *id, rules_pose p, rules_move_type move, bool st
         opt.limit_tolerance_mm = 0;
     rules_report r;
     rules_report_init(&r);
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_move_check(table, after, &opt, &r, &err), 0, "%s", err.msg);
     const rules_unit_report *ur = rules_report_find_unit(&r, id);
     bool legal = !ur || ur->verdict == RULES_VERDICT_LEGAL; /* absent: it did not move */
@@ -96,7 +96,7 @@ Test(reach, a_march_of_the_seed_regiment_every_sample_legal_and_just_outside_not
 {
     /* the regiment of seed figure b: 3 x 6 on 25 mm bases, March Rate 10" */
     fx_block(table, "regiment", "red", 25, 3, 18, START, 5, 10);
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_reach_compute(table, "regiment", RULES_MOVE_MARCH, NULL, &reach, &err), 0, "%s", err.msg);
     cr_assert_gt(reach.n_facings, 10);
     assert_samples_hold("regiment", RULES_MOVE_MARCH, 3, 100);
@@ -113,7 +113,7 @@ Test(reach, a_march_of_the_seed_regiment_every_sample_legal_and_just_outside_not
 Test(reach, the_largest_wheel_is_where_the_rear_corner_model_reaches_the_march_rate)
 {
     fx_block(table, "regiment", "red", 25, 3, 18, START, 5, 10);
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_reach_compute(table, "regiment", RULES_MOVE_MARCH, NULL, &reach, &err), 0, "%s", err.msg);
     /* wheeling left about the left front corner, the rear-right model (62.5 mm across, 137.5 mm back from the
      * pivot) moves a chord 2 r sin(a / 2): it reaches 10" at a = 2 asin(127 / r) */
@@ -133,7 +133,7 @@ Test(reach, an_enemy_ahead_stops_the_reach_at_unit_spacing)
     /* an enemy whose boundary begins 6" ahead of the spears' Front */
     rules_pose e = {base_v2(START.front_centre.x, START.front_centre.y + base_in_to_mm(6)), -BASE_PI / 2};
     fx_block(table, "orcs", "blue", 25, 8, 16, e, 5, 10);
-    base_error err = {{0}};
+    base_error err = {0};
     rules_reach_options o;
     rules_reach_options_default(&o);
     o.facing_step_rad = base_deg_to_rad(30);
@@ -154,7 +154,7 @@ Test(reach, an_enemy_ahead_stops_the_reach_at_unit_spacing)
 Test(reach, only_advance_and_march_have_a_reach)
 {
     fx_block(table, "spears", "red", 25, 5, 10, START, 5, 10);
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_reach_compute(table, "spears", RULES_MOVE_REFORM, NULL, &reach, &err), -1);
     cr_assert_eq(rules_reach_compute(table, "nobody", RULES_MOVE_MARCH, NULL, &reach, &err), -1);
     cr_assert(strstr(err.msg, "nobody"), "%s", err.msg);
@@ -166,7 +166,7 @@ Test(reach, only_advance_and_march_have_a_reach)
 Test(reach, the_boundary_at_a_sample_is_the_units_own_outline)
 {
     fx_block(table, "regiment", "red", 25, 3, 18, START, 5, 10);
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_reach_compute(table, "regiment", RULES_MOVE_MARCH, NULL, &reach, &err), 0, "%s", err.msg);
     /* at the start, the boundary is the one the formation fit finds: 75 x 150 mm behind the Front */
     base_obb b = rules_reach_boundary(&reach, START);

@@ -65,7 +65,7 @@ static rules_unit *rigid_copy(rules_snapshot *s, const rules_unit *u, base_vec2 
 
 static const rules_unit_report *check(void)
 {
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_reform_check(before, mid, after, &opt, &report, &err), 0, "%s", err.msg);
     cr_assert_eq(report.n_units, 1, "one unit should have been judged, got %zu", report.n_units);
     return &report.units[0];
@@ -540,7 +540,7 @@ Test(reform_move, a_unit_without_mobility_cannot_be_judged)
     rules_unit *u = block_at(before, "u", 5, 10, C, BASE_PI / 2, 8);
     u->mobility = NAN;
     rigid_copy(after, u, C, 0, base_v2(10, 0));
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_reform_check(before, NULL, after, &opt, &report, &err), -1);
     cr_assert(strstr(err.msg, "mobility_in"), "%s", err.msg);
 }

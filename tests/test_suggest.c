@@ -34,7 +34,7 @@ static const rules_pose START = {{900, 300}, BASE_PI / 2};
 /* The check with suggestions, as `tableref check` makes it; the unit's report. */
 static const rules_unit_report *judge(rules_move_type move, const char *unit)
 {
-    base_error err = {{0}};
+    base_error err = {0};
     opt.move = move;
     cr_assert_eq(rules_move_check(before, after, &opt, &report, &err), 0, "%s", err.msg);
     cr_assert_eq(rules_suggest_moves(before, after, &opt, &report, &err), 0, "%s", err.msg);
@@ -84,7 +84,7 @@ static void assert_nearest_and_legal(const char *id)
     rules_snapshot *fixed = rules_suggest_apply(after, &report);
     rules_report again;
     rules_report_init(&again);
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_move_check(before, fixed, &opt, &again, &err), 0, "%s", err.msg);
     const rules_unit_report *now = rules_report_find_unit(&again, id);
     cr_assert(!now || now->verdict == RULES_VERDICT_LEGAL, "%s: the suggestion is legal (%s)", id,
@@ -282,7 +282,7 @@ Test(suggest, random_illegal_moves_get_legal_suggestions_no_farther_than_needed,
             rules_unit *en = fx_block(before, "e", "blue", 25, 4, 8, e, 5, 10);
             fx_shifted_copy(after, en, e, base_v2(0, 0), 0);
         }
-        base_error err = {{0}};
+        base_error err = {0};
         opt.move = type;
         cr_assert_eq(rules_move_check(before, after, &opt, &report, &err), 0, "%s", err.msg);
         cr_assert_eq(rules_suggest_moves(before, after, &opt, &report, &err), 0, "%s", err.msg);
@@ -306,7 +306,7 @@ Test(suggest, a_reform_move_half_an_inch_too_far_comes_back_half_an_inch)
     /* Mobility 2": the centre may travel 1"; the player carried the unit 1.5" sideways */
     moved("spears", "red", IN_MM(1.5), 0, 0, 5, 10);
     before->units[0].mobility = after->units[0].mobility = IN_MM(2);
-    base_error err = {{0}};
+    base_error err = {0};
     opt.move = RULES_MOVE_REFORM_MOVE;
     cr_assert_eq(rules_reform_check(before, NULL, after, &opt, &report, &err), 0, "%s", err.msg);
     cr_assert_eq(rules_suggest_reform_moves(before, NULL, after, &opt, &report, &err), 0, "%s", err.msg);
@@ -350,7 +350,7 @@ static void measured(rules_unit *u, double sigma_mm)
 
 static const rules_unit_report *judge_robust(rules_move_type move, const char *unit)
 {
-    base_error err = {{0}};
+    base_error err = {0};
     rules_robust_options ro;
     rules_robust_options_default(&ro);
     opt.move = move;
@@ -422,7 +422,7 @@ Test(suggest, the_suggested_snapshot_is_exact_where_the_camera_was_not)
     ro.check = opt;
     rules_report again;
     rules_report_init(&again);
-    base_error err = {{0}};
+    base_error err = {0};
     cr_assert_eq(rules_robust_check(before, fixed, &ro, &again, &err), 0, "%s", err.msg);
     const rules_unit_report *now = rules_report_find_unit(&again, "spears");
     cr_assert(!now || now->verdict == RULES_VERDICT_LEGAL, "%s", now ? now->why : "");

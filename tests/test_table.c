@@ -65,7 +65,7 @@ static int load_err(const char *name, char *msg, size_t cap)
     char path[512];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     table_file t;
-    base_error err = {{0}};
+    base_error err = {0};
     int rc = table_file_load(path, &t, &err);
     snprintf(msg, cap, "%s", err.msg);
     if (rc == 0)

@@ -59,7 +59,7 @@ static void rename_key(cJSON *obj, const char *from, const char *to)
 /* The roster must be refused with exactly `want` (after the file name); frees root. */
 static void roster_refused(cJSON *root, const char *want)
 {
-    base_error err = {{0}};
+    base_error err = {0};
     vis_roster *r = vis_roster_from_json(root, "roster.json", &err);
     cJSON_Delete(root);
     cr_assert_null(r, "accepted; wanted: %s", want);
@@ -80,7 +80,7 @@ static rules_snapshot *snapshot_of(const char *text, base_error *err)
 
 static void snapshot_refused(const char *text, const char *want)
 {
-    base_error err = {{0}};
+    base_error err = {0};
     rules_snapshot *s = snapshot_of(text, &err);
     rules_snapshot_free(s);
     cr_assert_null(s, "accepted: %s", text);
@@ -337,7 +337,7 @@ static void calib_check(int version, const char *fx, const char *extra, const ch
 {
     char text[2048];
     snprintf(text, sizeof text, CALIB, version, fx, extra);
-    base_error err = {{0}};
+    base_error err = {0};
     cJSON *j = base_json_parse_string(text, "c.json", &err);
     cr_assert(j, "%s", err.msg);
     calib_file c;
@@ -442,7 +442,7 @@ static int walk(const char *dir, int *files)
         snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
         const char *dot = strrchr(e->d_name, '.');
         if (dot && strcmp(dot, ".json") == 0) {
-            base_error err = {{0}};
+            base_error err = {0};
             int rc = read_any(p, &err);
             cr_expect_geq(rc, 0, "%s", err.msg);
             *files += rc == 0;

@@ -39,6 +39,7 @@
 #endif
 
 #include "watch_test_util.h"
+#include "media.h"
 
 Test(watch, finds_exactly_the_settled_moments_and_the_right_calls, .timeout = 120)
 {

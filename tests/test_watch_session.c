@@ -17,6 +17,7 @@
 #include "media_image_read.h"
 #include "vision_test_util.h"
 #include "watch_test_util.h"
+#include "media.h"
 
 /* A fresh directory under the shared work dir with the first `n` frames of the rendered turn. */
 static void frames_dir(char *dir, size_t cap, const char *name, int n)

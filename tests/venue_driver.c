@@ -157,7 +157,7 @@ static void publish_picture(driver *d)
 {
     size_t n = 0;
     uint8_t *jpeg = read_file(path_in_root(d, "datasets/demo/after.jpg"), &n);
-    base_error err = {{0}};
+    base_error err = {0};
     if (!jpeg) {
         fprintf(stderr, "venue_driver: cannot read datasets/demo/after.jpg\n");
         return;

@@ -11,6 +11,7 @@
 
 #include "rules_json.h"
 #include "watch_session_int.h"
+#include "media.h"
 
 void watch_session_config_default(watch_session_config *c)
 {
