@@ -71,8 +71,8 @@ base_image *base_image_to_gray(const base_image *img)
     base_image *g = base_image_new(img->width, img->height, 1, 0);
     if (!g)
         return NULL;
-    /* OpenCV's 8-bit weights: 0.114, 0.587, 0.299 scaled by 2^14, rounded half up. */
-    enum { B2Y = 1868, G2Y = 9617, R2Y = 4899, SHIFT = 14 };
+    /* OpenCV 4's 8-bit weights: 0.114, 0.587, 0.299 scaled by 2^15, rounded half up. */
+    enum { B2Y = 3735, G2Y = 19235, R2Y = 9798, SHIFT = 15 };
     for (int r = 0; r < img->height; r++) {
         const uint8_t *src = img->data + (size_t)r * img->stride;
         uint8_t *dst = g->data + (size_t)r * g->stride;
