@@ -14,6 +14,7 @@
 #include <cairo-svg.h>
 
 #include "ov_internal.h"
+#include "ov_png.h"
 #include "ov_text.h"
 
 #define PT_PER_MM (72.0 / 25.4)
@@ -332,11 +333,9 @@ int ov_page_finish(ov_target *t, base_error *err)
     cairo_surface_t *img = ov_page_raster(t, err);
     if (!img)
         return -1;
-    cairo_status_t st = cairo_surface_write_to_png(img, t->path);
+    int rc = ov_png_write(img, t->path, err);
     cairo_surface_destroy(img);
-    if (st != CAIRO_STATUS_SUCCESS)
-        return base_error_set(err, "%s: cannot write PNG: %s", t->path, cairo_status_to_string(st));
-    return 0;
+    return rc;
 }
 
 void ov_page_free(ov_target *t)

@@ -7,6 +7,7 @@
 #include <cairo.h>
 
 #include "ov_internal.h"
+#include "ov_png.h"
 #include "ov_text.h"
 
 int ov_paper_from_word(const char *word, ov_paper *out)
@@ -266,11 +267,9 @@ int ov_target_write_png(ov_target *t, const char *path, base_error *err)
     cairo_surface_t *img = raster_of(t, err);
     if (!img)
         return -1;
-    cairo_status_t st = cairo_surface_write_to_png(img, path);
+    int rc = ov_png_write(img, path, err);
     cairo_surface_destroy(img);
-    if (st != CAIRO_STATUS_SUCCESS)
-        return base_error_set(err, "%s: cannot write PNG: %s", path, cairo_status_to_string(st));
-    return 0;
+    return rc;
 }
 
 int ov_target_copy_pixels(ov_target *t, uint8_t *dst, ov_pixfmt fmt, size_t stride, base_error *err)
