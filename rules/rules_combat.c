@@ -155,7 +155,7 @@ static void check_formation_after(cr_judge *J)
                                         J->opt->formation.position_tolerance_mm,
                                         "The unit must end in a viable formation: %s.", why);
     }
-    if (rs->ranks_at_most_files && f1->ranks > f1->files && f1->files < rules_formation_proper_rank(rs, J->u0))
+    if (rules_formation_too_deep(rs, J->u0, f1, NULL))
         rules_unit_report_add_violation(&J->ur, "CR-RANKS-FILES", RULES_QTY_COUNT, f1->ranks, f1->files,
                                         "The unit ends with %d ranks but only %d files.", f1->ranks, f1->files);
 }
@@ -328,10 +328,7 @@ int rules_combat_reform_check(const rules_snapshot *before, const rules_snapshot
                               base_error *err)
 {
     rules_check_options defaults;
-    if (!opt_in) {
-        rules_check_options_default(&defaults);
-        opt_in = &defaults;
-    }
+    opt_in = rules_check_options_or_default(opt_in, &defaults);
     rules_report_begin(out, before, after);
     const double tol = out->ruleset.contact_tolerance_mm;
     if (co && co->reforming) {

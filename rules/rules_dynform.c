@@ -337,10 +337,7 @@ int rules_dynform_check(const rules_snapshot *before, const rules_snapshot *afte
                         rules_report *out, base_error *err)
 {
     rules_check_options defaults;
-    if (!opt_in) {
-        rules_check_options_default(&defaults);
-        opt_in = &defaults;
-    }
+    opt_in = rules_check_options_or_default(opt_in, &defaults);
     rules_report_begin(out, before, after);
     bool declared_after = after->n_dynforms > 0;
     const rules_snapshot *decl = declared_after ? after : before;

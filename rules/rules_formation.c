@@ -320,6 +320,14 @@ int rules_formation_proper_rank(const rules_ruleset *rs, const rules_unit *u)
     return rs->proper_rank_width;
 }
 
+bool rules_formation_too_deep(const rules_ruleset *rs, const rules_unit *u, const rules_formation *f, int *proper)
+{
+    const int width = rules_formation_proper_rank(rs, u);
+    if (proper)
+        *proper = width;
+    return rs->ranks_at_most_files && f->ranks > f->files && f->files < width;
+}
+
 const char *rules_formation_height_class(const rules_ruleset *rs, const rules_unit *u)
 {
     return u->height < 0                            ? ""

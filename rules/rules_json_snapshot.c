@@ -75,8 +75,30 @@ static int read_evidence(const cJSON *jm, const char *where, rules_model *m, bas
     return 0;
 }
 
-static int read_model(const cJSON *jm, const char *where, rules_unit *u, base_error *err)
+/* Reads one element of a list (where: its place, e.g. "units[3].models[1]") into ctx. */
+typedef int (*item_reader)(const cJSON *el, const char *where, void *ctx, base_error *err);
+
+/* Every element of arr with `reader`, each named where + name + "[i]" in errors. */
+static int read_items(const cJSON *arr, const char *where, const char *name, item_reader reader, void *ctx,
+                      base_error *err)
 {
+    size_t i = 0;
+    const cJSON *el;
+    cJSON_ArrayForEach(el, arr)
+    {
+        char item_where[192];
+        /* A place too long for the buffer is cut short: it only names the place in a message. */
+        if (snprintf(item_where, sizeof item_where, "%s%s[%zu]", where, name, i++) < 0)
+            item_where[0] = '\0';
+        if (reader(el, item_where, ctx, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int read_model(const cJSON *jm, const char *where, void *unit, base_error *err)
+{
+    rules_unit *u = unit;
     if (!cJSON_IsObject(jm))
         return base_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX];
@@ -143,6 +165,57 @@ static int read_unit_clauses(const cJSON *ju, const char *where, rules_unit *u, 
     return 0;
 }
 
+/* An object of known keys with a name (`name_key`, a string, required or
+ * not) and a required "models" array: an alternative placement or a
+ * declared Dynamic Formation. The array, or NULL with err set. */
+static const cJSON *named_model_list(const cJSON *j, const char *where, const char *const *keys, const char *name_key,
+                                     bool name_required, char *name, size_t cap, base_error *err)
+{
+    if (!cJSON_IsObject(j)) {
+        base_error_set(err, "%s: expected an object", where);
+        return NULL;
+    }
+    if (base_fields_known(j, where, keys, err) < 0 ||
+        base_json_string(j, name_key, where, name_required, name, cap, err) < 0)
+        return NULL;
+    return base_json_array(j, "models", where, true, err);
+}
+
+/* One model of an alternative placement: {"id", "x_mm", "y_mm", "facing_deg", "sigma_mm"}. */
+static int read_placed_model(const cJSON *jm, const char *where, void *placement, base_error *err)
+{
+    rules_placement *p = placement;
+    char id[RULES_ID_MAX];
+    double x, y, facing_deg, sigma = NAN;
+    if (!cJSON_IsObject(jm))
+        return base_error_set(err, "%s: expected an object", where);
+    const double place = BASE_FIELDS_MAX_PLACE_MM, turn = BASE_FIELDS_MAX_ANGLE_DEG;
+    if (base_fields_known(jm, where, placed_keys, err) < 0 ||
+        base_json_string(jm, "id", where, true, id, sizeof id, err) < 0 ||
+        base_fields_number(jm, "x_mm", where, true, -place, place, &x, err) < 0 ||
+        base_fields_number(jm, "y_mm", where, true, -place, place, &y, err) < 0 ||
+        base_fields_number(jm, "facing_deg", where, true, -turn, turn, &facing_deg, err) < 0 ||
+        base_fields_number(jm, "sigma_mm", where, false, 0, BASE_FIELDS_MAX_BASE_MM, &sigma, err) < 0)
+        return -1;
+    /* That it is a model of this unit, once, is checked with the other ids (rules_snapshot_check_ids). */
+    if (rules_placement_add_model(p, id, base_v2(x, y), base_angle_wrap(base_deg_to_rad(facing_deg)), sigma) < 0)
+        return base_error_set(err, "%s: out of memory", where);
+    return 0;
+}
+
+/* One alternative placement: {"label": ..., "models": [...]}. */
+static int read_alternative(const cJSON *ja, const char *where, void *unit, base_error *err)
+{
+    char label[RULES_LABEL_MAX] = "";
+    const cJSON *models = named_model_list(ja, where, alternative_keys, "label", false, label, sizeof label, err);
+    if (!models)
+        return -1;
+    rules_placement *p = rules_unit_add_alternative(unit, label);
+    if (!p)
+        return base_error_set(err, "%s: out of memory", where);
+    return read_items(models, where, ".models", read_placed_model, p, err);
+}
+
 /* A unit's alternative placements: [{"label": ..., "models": [{"id", "x_mm", "y_mm", "facing_deg", "sigma_mm"}]}]. */
 static int read_alternatives(const cJSON *ju, const char *where, rules_unit *u, base_error *err)
 {
@@ -155,54 +228,13 @@ static int read_alternatives(const cJSON *ju, const char *where, rules_unit *u, 
     const cJSON *alts = base_json_array(ju, "alternatives", where, false, err);
     if (!alts)
         return -1;
-    size_t k = 0;
-    const cJSON *ja;
-    cJSON_ArrayForEach(ja, alts)
-    {
-        char awhere[160];
-        snprintf(awhere, sizeof awhere, "%s.alternatives[%zu]", where, k++);
-        if (!cJSON_IsObject(ja))
-            return base_error_set(err, "%s: expected an object", awhere);
-        char label[RULES_LABEL_MAX] = "";
-        if (base_fields_known(ja, awhere, alternative_keys, err) < 0 ||
-            base_json_string(ja, "label", awhere, false, label, sizeof label, err) < 0)
-            return -1;
-        const cJSON *models = base_json_array(ja, "models", awhere, true, err);
-        if (!models)
-            return -1;
-        rules_placement *p = rules_unit_add_alternative(u, label);
-        if (!p)
-            return base_error_set(err, "%s: out of memory", awhere);
-        size_t j = 0;
-        const cJSON *jm;
-        cJSON_ArrayForEach(jm, models)
-        {
-            char mwhere[192];
-            snprintf(mwhere, sizeof mwhere, "%s.models[%zu]", awhere, j++);
-            char id[RULES_ID_MAX];
-            double x, y, facing_deg, sigma = NAN;
-            if (!cJSON_IsObject(jm))
-                return base_error_set(err, "%s: expected an object", mwhere);
-            const double place = BASE_FIELDS_MAX_PLACE_MM, turn = BASE_FIELDS_MAX_ANGLE_DEG;
-            if (base_fields_known(jm, mwhere, placed_keys, err) < 0 ||
-                base_json_string(jm, "id", mwhere, true, id, sizeof id, err) < 0 ||
-                base_fields_number(jm, "x_mm", mwhere, true, -place, place, &x, err) < 0 ||
-                base_fields_number(jm, "y_mm", mwhere, true, -place, place, &y, err) < 0 ||
-                base_fields_number(jm, "facing_deg", mwhere, true, -turn, turn, &facing_deg, err) < 0 ||
-                base_fields_number(jm, "sigma_mm", mwhere, false, 0, BASE_FIELDS_MAX_BASE_MM, &sigma, err) < 0)
-                return -1;
-            /* That it is a model of this unit, once, is checked with the other ids (rules_snapshot_check_ids). */
-            if (rules_placement_add_model(p, id, base_v2(x, y), base_angle_wrap(base_deg_to_rad(facing_deg)),
-                                          sigma) < 0)
-                return base_error_set(err, "%s: out of memory", mwhere);
-        }
-    }
-    return 0;
+    return read_items(alts, where, ".alternatives", read_alternative, u, err);
 }
 
 /* A unit the camera saw nothing of: {"id": ..., "side": ..., "models": n}. */
-static int read_unseen(const cJSON *jn, const char *where, rules_snapshot *s, base_error *err)
+static int read_unseen(const cJSON *jn, const char *where, void *snapshot, base_error *err)
 {
+    rules_snapshot *s = snapshot;
     if (!cJSON_IsObject(jn))
         return base_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX], side[RULES_ID_MAX] = "";
@@ -218,8 +250,9 @@ static int read_unseen(const cJSON *jn, const char *where, rules_snapshot *s, ba
     return rules_snapshot_add_unseen(s, id, side, (size_t)n) ? 0 : base_error_set(err, "%s: out of memory", where);
 }
 
-static int read_unit(const cJSON *ju, const char *where, rules_snapshot *s, base_error *err)
+static int read_unit(const cJSON *ju, const char *where, void *snapshot, base_error *err)
 {
+    rules_snapshot *s = snapshot;
     if (!cJSON_IsObject(ju))
         return base_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX], side[RULES_ID_MAX];
@@ -255,22 +288,16 @@ static int read_unit(const cJSON *ju, const char *where, rules_snapshot *s, base
     const cJSON *models = base_json_array(ju, "models", where, true, err);
     if (!models)
         return -1;
-    size_t j = 0;
-    const cJSON *jm;
-    cJSON_ArrayForEach(jm, models)
-    {
-        char mwhere[128];
-        snprintf(mwhere, sizeof mwhere, "%s.models[%zu]", where, j++);
-        if (read_model(jm, mwhere, u, err) < 0)
-            return -1;
-    }
+    if (read_items(models, where, ".models", read_model, u, err) < 0)
+        return -1;
     if (u->n_models == 0)
         return base_error_set(err, "%s.models: a unit needs at least one model", where);
     return read_alternatives(ju, where, u, err);
 }
 
-static int read_terrain(const cJSON *jt, const char *where, rules_snapshot *s, base_error *err)
+static int read_terrain(const cJSON *jt, const char *where, void *snapshot, base_error *err)
 {
+    rules_snapshot *s = snapshot;
     if (!cJSON_IsObject(jt))
         return base_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX] = "", kind[32];
@@ -320,15 +347,11 @@ static int read_terrain(const cJSON *jt, const char *where, rules_snapshot *s, b
 }
 
 /* A declared Dynamic Formation: {"id": "f1", "models": ["orc-1", ...]}; every model must exist. */
-static int read_dynform(const cJSON *jf, const char *where, rules_snapshot *s, base_error *err)
+static int read_dynform(const cJSON *jf, const char *where, void *snapshot, base_error *err)
 {
-    if (!cJSON_IsObject(jf))
-        return base_error_set(err, "%s: expected an object", where);
+    rules_snapshot *s = snapshot;
     char id[RULES_ID_MAX];
-    if (base_fields_known(jf, where, dynform_keys, err) < 0 ||
-        base_json_string(jf, "id", where, true, id, sizeof id, err) < 0)
-        return -1;
-    const cJSON *models = base_json_array(jf, "models", where, true, err);
+    const cJSON *models = named_model_list(jf, where, dynform_keys, "id", true, id, sizeof id, err);
     if (!models)
         return -1;
     rules_dynform_decl *f = rules_snapshot_add_dynform(s, id);
@@ -349,8 +372,7 @@ static int read_dynform(const cJSON *jf, const char *where, rules_snapshot *s, b
 }
 
 /* Reads every element of the array `key` (absent or null is fine unless required) with `reader`. */
-static int read_list(const cJSON *root, const char *key, bool required,
-                     int (*reader)(const cJSON *, const char *, rules_snapshot *, base_error *), rules_snapshot *s,
+static int read_list(const cJSON *root, const char *key, bool required, item_reader reader, rules_snapshot *s,
                      base_error *err)
 {
     const cJSON *it = base_json_field(root, key);
@@ -359,16 +381,7 @@ static int read_list(const cJSON *root, const char *key, bool required,
     const cJSON *arr = base_json_array(root, key, "", required, err);
     if (!arr)
         return -1;
-    size_t i = 0;
-    const cJSON *el;
-    cJSON_ArrayForEach(el, arr)
-    {
-        char where[64];
-        snprintf(where, sizeof where, "%s[%zu]", key, i++);
-        if (reader(el, where, s, err) < 0)
-            return -1;
-    }
-    return 0;
+    return read_items(arr, "", key, reader, s, err);
 }
 
 rules_snapshot *rules_json_to_snapshot(const cJSON *root, const char *name, base_error *err)

@@ -52,6 +52,22 @@ static void add_evidence(cJSON *jm, rules_evidence e, double sigma_mm)
         base_json_add_number(jm, "sigma_mm", sigma_mm, 3);
 }
 
+/* One alternative placement: {"label", "models": [{"id", "x_mm", "y_mm", "facing_deg", "sigma_mm"}]}. */
+static cJSON *placement_to_json(const rules_placement *p)
+{
+    cJSON *ja = cJSON_CreateObject();
+    cJSON_AddStringToObject(ja, "label", p->label);
+    cJSON *models = cJSON_AddArrayToObject(ja, "models");
+    for (size_t j = 0; j < p->n_models; j++) {
+        const rules_placed_model *m = &p->models[j];
+        cJSON *jm = pose_to_json(m->id, m->pos, m->facing);
+        if (!isnan(m->sigma_mm))
+            base_json_add_number(jm, "sigma_mm", m->sigma_mm, 3);
+        cJSON_AddItemToArray(models, jm);
+    }
+    return ja;
+}
+
 static void add_alternatives(cJSON *ju, const rules_unit *u)
 {
     if (!u->placements_complete)
@@ -61,19 +77,8 @@ static void add_alternatives(cJSON *ju, const rules_unit *u)
     if (!u->n_alternatives)
         return;
     cJSON *alts = cJSON_AddArrayToObject(ju, "alternatives");
-    for (size_t k = 0; k < u->n_alternatives; k++) {
-        const rules_placement *p = &u->alternatives[k];
-        cJSON *ja = cJSON_CreateObject();
-        cJSON_AddStringToObject(ja, "label", p->label);
-        cJSON *models = cJSON_AddArrayToObject(ja, "models");
-        for (size_t j = 0; j < p->n_models; j++) {
-            cJSON *jm = pose_to_json(p->models[j].id, p->models[j].pos, p->models[j].facing);
-            if (!isnan(p->models[j].sigma_mm))
-                base_json_add_number(jm, "sigma_mm", p->models[j].sigma_mm, 3);
-            cJSON_AddItemToArray(models, jm);
-        }
-        cJSON_AddItemToArray(alts, ja);
-    }
+    for (size_t k = 0; k < u->n_alternatives; k++)
+        cJSON_AddItemToArray(alts, placement_to_json(&u->alternatives[k]));
 }
 
 static cJSON *model_to_json(const rules_model *m)
@@ -164,9 +169,7 @@ static void add_unseen_and_formations(cJSON *root, const rules_snapshot *s)
 
 cJSON *rules_json_from_snapshot(const rules_snapshot *s)
 {
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "format", RULES_SNAPSHOT_FORMAT);
-    cJSON_AddNumberToObject(root, "version", RULES_SNAPSHOT_VERSION);
+    cJSON *root = rules_json_document(RULES_SNAPSHOT_FORMAT, RULES_SNAPSHOT_VERSION);
     cJSON *board = cJSON_AddObjectToObject(root, "board");
     base_json_add_number(board, "width_mm", s->board_width, 3);
     base_json_add_number(board, "depth_mm", s->board_depth, 3);

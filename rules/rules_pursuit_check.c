@@ -192,10 +192,7 @@ int rules_pursuit_check(const rules_snapshot *before, const rules_snapshot *afte
                         const rules_check_options *opt_in, rules_report *out, base_error *err)
 {
     rules_check_options defaults;
-    if (!opt_in) {
-        rules_check_options_default(&defaults);
-        opt_in = &defaults;
-    }
+    opt_in = rules_check_options_or_default(opt_in, &defaults);
     rules_report_begin(out, before, after);
     rules_pursuit_prediction *pred = calloc(in->n_pursuers ? in->n_pursuers : 1, sizeof *pred);
     if (!pred)

@@ -207,8 +207,8 @@ static void check_centre_and_formation(reform_ctx *c, rules_unit_report *ur)
                                         "The unit went from %d to %d files; a Reform Move may change the number "
                                         "of files by at most %d.",
                                         c->f0.files, c->f1.files, c->rs->max_file_change);
-    int proper = rules_formation_proper_rank(c->rs, c->u0);
-    if (c->rs->ranks_at_most_files && c->f1.ranks > c->f1.files && c->f1.files < proper)
+    int proper;
+    if (rules_formation_too_deep(c->rs, c->u0, &c->f1, &proper))
         rules_unit_report_add_violation(ur, "RM-RANKS-FILES", RULES_QTY_COUNT, c->f1.ranks, c->f1.files,
                                         "The unit ends with %d ranks but only %d files; it may not have more ranks "
                                         "than files unless it is %d models wide (a Proper Rank%s%s%s).",
@@ -314,10 +314,7 @@ int rules_reform_check(const rules_snapshot *before, const rules_snapshot *mid, 
                        const rules_check_options *opt_in, rules_report *out, base_error *err)
 {
     rules_check_options defaults;
-    if (!opt_in) {
-        rules_check_options_default(&defaults);
-        opt_in = &defaults;
-    }
+    opt_in = rules_check_options_or_default(opt_in, &defaults);
     rules_report_begin(out, before, after);
     if (opt_in->unit_id && !rules_snapshot_find_unit(before, opt_in->unit_id))
         return base_error_set(err, "unit %s is not in the before snapshot", opt_in->unit_id);
