@@ -252,7 +252,7 @@ static void encode_picture(venue_feed *f)
     pthread_mutex_unlock(&f->mu);
     uint8_t *jpeg = NULL;
     size_t n = 0;
-    base_error err = {{0}};
+    base_error err = {0};
     int rc = venue_picture_encode(&raw, f->picture_quality, &jpeg, &n, &err);
     venue_picture_clear(&raw);
     pthread_mutex_lock(&f->mu);
