@@ -13,16 +13,9 @@
 
 void calib_camera_options_default(calib_camera_options *o)
 {
-    memset(o, 0, sizeof *o);
-    o->flags = CVS_CALIB_FIX_K3;
-    o->max_tilt_deg = 70;
-    o->min_points = 12;
-    o->outlier_factor = 3;
-    o->min_views = 3;
-    o->recommended_views = 10;
-    o->table_distance_mm = 1400;
-    o->samples = 400;
-    o->seed = 1;
+    *o = (calib_camera_options){.flags = CVS_CALIB_FIX_K3, .max_tilt_deg = 70, .min_points = 12, .outlier_factor = 3,
+                                .min_views = 3, .recommended_views = 10, .table_distance_mm = 1400, .samples = 400,
+                                .seed = 1};
 }
 
 const char *calib_view_status_name(calib_view_status s)

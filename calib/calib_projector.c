@@ -85,41 +85,21 @@ static void inverse3(const double m[9], double o[9])
     o[8] = (m[0] * m[4] - m[1] * m[3]) / det;
 }
 
-int calib_projector_fit(const calib_file *c, const calib_projector_pattern *p, const base_image *photo,
-                        calib_projector_result *out, base_error *err)
+/* Each pattern tag found once in the photo: its corners on the board
+ * (through the camera, at height 0) and in projector pixels, 4 points a tag.
+ * Returns the number of points; out->tags_found counts the tags. */
+static int collect_pattern_points(const vis_camera *cam, const calib_projector_pattern *p, const vis_tag_list *tags,
+                                  char *seen, double *board, double *proj, calib_projector_result *out)
 {
-    memset(out, 0, sizeof *out);
-    if (c->pose_missing)
-        return base_error_set(err, "projector: the calibration has no board pose yet (run `tableref calibrate board`)");
-    vis_tag_detector *det = vis_tag_detector_new(p->grid.family);
-    if (!det)
-        return base_error_set(err, "projector: cannot make a %s detector", p->grid.family);
-    det->cfg.decimate = (double)photo->width * photo->height > 6e6 ? 2 : 1;
-    vis_tag_list tags = {0};
-    int rc = vis_tag_detect(det, photo->data, photo->width, photo->height, photo->stride, &tags, err);
-    vis_tag_detector_free(det);
-    if (rc < 0)
-        return -1;
-    vis_camera cam;
-    vis_camera_init(&cam, c);
-    const int cap = 4 * (int)tags.n + 4;
-    double *board = malloc(sizeof(double) * 2 * (size_t)cap), *proj = malloc(sizeof(double) * 2 * (size_t)cap);
-    unsigned char *in = malloc((size_t)cap);
-    char *seen = calloc((size_t)(p->grid.cols * p->grid.rows), 1);
     int n = 0;
-    rc = -1;
-    if (!board || !proj || !in || !seen) {
-        base_error_set(err, "out of memory");
-        goto done;
-    }
-    for (size_t i = 0; i < tags.n; i++) {
+    for (size_t i = 0; i < tags->n; i++) {
         double pc[4][2];
-        if (calib_projector_pattern_corners(p, tags.items[i].id, pc) < 0 || seen[tags.items[i].id - p->grid.first_id]++)
+        if (calib_projector_pattern_corners(p, tags->items[i].id, pc) < 0 || seen[tags->items[i].id - p->grid.first_id]++)
             continue;
         int ok = 1;
         double bp[4][3];
         for (int k = 0; k < 4; k++)
-            ok &= vis_camera_pixel_to_plane(&cam, tags.items[i].corners[k], 0, bp[k]);
+            ok &= vis_camera_pixel_to_plane(cam, tags->items[i].corners[k], 0, bp[k]);
         if (!ok)
             continue;
         for (int k = 0; k < 4; k++, n++) {
@@ -128,17 +108,14 @@ int calib_projector_fit(const calib_file *c, const calib_projector_pattern *p, c
         }
         out->tags_found++;
     }
-    if (out->tags_found < 4) {
-        base_error_set(err, "projector: found %d of the pattern's %d tags in the photo; need at least 4 (is the "
-                             "projector on and the room dark enough?)",
-                        out->tags_found, p->grid.cols * p->grid.rows);
-        goto done;
-    }
-    /* 3 projector px: generous for a soft projection, tight against a misread tag. */
-    double H[9];
-    int inl = cvs_find_homography(board, proj, n, 3.0, H, in, err);
-    if (inl < 0)
-        goto done;
+    return n;
+}
+
+/* The fitted board->projector map H (normalised, H[8] = 1) and how well it
+ * fits: the inliers' errors back on the board and one projector pixel's footprint. */
+static void record_mapping(const calib_projector_pattern *p, double H[9], const double *board, const double *proj,
+                           const unsigned char *in, int n, int inl, calib_projector_result *out)
+{
     for (int i = 0; i < 8; i++)
         H[i] /= H[8];
     H[8] = 1;
@@ -164,10 +141,51 @@ int calib_projector_fit(const calib_file *c, const calib_projector_pattern *p, c
         out->px_mm = sqrt(fabs((b1[0] - b0[0]) * (b2[1] - b0[1]) - (b1[1] - b0[1]) * (b2[0] - b0[0])));
     out->mapping.present = 1;
     out->mapping.width = p->width, out->mapping.height = p->height;
-    memcpy(out->mapping.H, H, sizeof H);
+    memcpy(out->mapping.H, H, sizeof out->mapping.H);
     out->mapping.rms_mm = out->rms_mm;
     out->mapping.max_mm = out->max_mm;
     out->mapping.points = inl;
+}
+
+int calib_projector_fit(const calib_file *c, const calib_projector_pattern *p, const base_image *photo,
+                        calib_projector_result *out, base_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (c->pose_missing)
+        return base_error_set(err, "projector: the calibration has no board pose yet (run `tableref calibrate board`)");
+    vis_tag_detector *det = vis_tag_detector_new(p->grid.family);
+    if (!det)
+        return base_error_set(err, "projector: cannot make a %s detector", p->grid.family);
+    det->cfg.decimate = (double)photo->width * photo->height > 6e6 ? 2 : 1;
+    vis_tag_list tags = {0};
+    int rc = vis_tag_detect(det, photo->data, photo->width, photo->height, photo->stride, &tags, err);
+    vis_tag_detector_free(det);
+    if (rc < 0)
+        return -1;
+    vis_camera cam;
+    vis_camera_init(&cam, c);
+    const int cap = 4 * (int)tags.n + 4;
+    double *board = malloc(sizeof(double) * 2 * (size_t)cap), *proj = malloc(sizeof(double) * 2 * (size_t)cap);
+    unsigned char *in = malloc((size_t)cap);
+    char *seen = calloc((size_t)(p->grid.cols * p->grid.rows), 1);
+    rc = -1;
+    if (!board || !proj || !in || !seen) {
+        base_error_set(err, "out of memory");
+        goto done;
+    }
+    int n = collect_pattern_points(&cam, p, &tags, seen, board, proj, out);
+    if (out->tags_found < 4) {
+        base_error_set(err, "projector: found %d of the pattern's %d tags in the photo; need at least 4 (is the "
+                             "projector on and the room dark enough?)",
+                        out->tags_found, p->grid.cols * p->grid.rows);
+        goto done;
+    }
+    /* 3 projector px: generous for a soft projection, tight against a misread tag. */
+    double H[9];
+    int inl = cvs_find_homography(board, proj, n, 3.0, H, in, err);
+    if (inl < 0)
+        goto done;
+    record_mapping(p, H, board, proj, in, n, inl, out);
     rc = 0;
 done:
     free(board);

@@ -26,12 +26,7 @@
 
 void calib_sheet_options_default(calib_sheet_options *o)
 {
-    memset(o, 0, sizeof *o);
-    o->paper_w_mm = 210;
-    o->paper_h_mm = 297;
-    o->margin_mm = 12;
-    o->gap_mm = 3;
-    o->board_page = 1;
+    *o = (calib_sheet_options){.paper_w_mm = 210, .paper_h_mm = 297, .margin_mm = 12, .gap_mm = 3, .board_page = 1};
 }
 
 int calib_sheet_paper(const char *name, double *w_mm, double *h_mm)

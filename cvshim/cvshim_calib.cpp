@@ -117,6 +117,58 @@ static void intrinsics_covariance(const std::vector<std::vector<cv::Point3d>> &o
         cov[i] = C.at<double>(i / CVS_CALIB_NPARAM, i % CVS_CALIB_NPARAM);
 }
 
+// OpenCV's calibrateCamera flags for ours.
+static int opencv_calib_flags(unsigned flags)
+{
+    int cvflags = 0;
+    if (flags & CVS_CALIB_FIX_ASPECT)
+        cvflags |= cv::CALIB_FIX_ASPECT_RATIO;
+    if (flags & CVS_CALIB_ZERO_TANGENT)
+        cvflags |= cv::CALIB_ZERO_TANGENT_DIST;
+    if (flags & CVS_CALIB_FIX_K3)
+        cvflags |= cv::CALIB_FIX_K3;
+    if (flags & CVS_CALIB_NO_DISTORTION)
+        cvflags |= cv::CALIB_ZERO_TANGENT_DIST | cv::CALIB_FIX_K1 | cv::CALIB_FIX_K2 | cv::CALIB_FIX_K3;
+    if (flags & CVS_CALIB_USE_GUESS)
+        cvflags |= cv::CALIB_USE_INTRINSIC_GUESS;
+    return cvflags;
+}
+
+// The solver's starting camera matrix and distortion from the caller's lens.
+static void starting_lens(const cvs_lens *L, unsigned flags, cv::Mat &K, cv::Mat &dist)
+{
+    K = (cv::Mat_<double>(3, 3) << L->fx, 0, L->cx, 0, L->fy, L->cy, 0, 0, 1);
+    if (!(flags & CVS_CALIB_USE_GUESS)) {
+        // Without a guess OpenCV starts from the image centre; with
+        // FIX_ASPECT it only reads fy/fx, so give it 1 unless told.
+        if (!(L->fx > 0 && L->fy > 0))
+            K = (cv::Mat_<double>(3, 3) << 1, 0, 0, 0, 1, 0, 0, 0, 1);
+    }
+    dist = cv::Mat::zeros(1, 5, CV_64F);
+    if (flags & (CVS_CALIB_USE_GUESS | CVS_CALIB_FIX_K3))
+        for (int i = 0; i < 5; i++)
+            dist.at<double>(i) = (flags & CVS_CALIB_NO_DISTORTION) ? 0 : L->dist[i];
+}
+
+// Each view's RMS, rotation matrix and translation, for the outputs the caller asked for (non-NULL).
+static void copy_view_poses(int n_views, const cv::Mat &per_view, const std::vector<cv::Mat> &rvecs,
+                            const std::vector<cv::Mat> &tvecs, double *view_rms, double *view_R, double *view_t)
+{
+    for (int v = 0; v < n_views; v++) {
+        if (view_rms)
+            view_rms[v] = per_view.at<double>(v);
+        if (view_R) {
+            cv::Mat rm;
+            cv::Rodrigues(rvecs[v], rm);
+            for (int i = 0; i < 9; i++)
+                view_R[9 * v + i] = rm.at<double>(i / 3, i % 3);
+        }
+        if (view_t)
+            for (int i = 0; i < 3; i++)
+                view_t[3 * v + i] = tvecs[v].at<double>(i);
+    }
+}
+
 extern "C" int cvs_calibrate_camera(int n_views, const int *counts, const double *obj_xyz, const double *img_xy,
                                     int width, int height, unsigned flags, cvs_calib_result *res, double *view_rms,
                                     double *view_R, double *view_t, base_error *err)
@@ -139,33 +191,13 @@ extern "C" int cvs_calibrate_camera(int n_views, const int *counts, const double
                 imgf[v].emplace_back((float)img_xy[2 * k], (float)img_xy[2 * k + 1]);
             }
         }
-        int cvflags = 0;
-        if (flags & CVS_CALIB_FIX_ASPECT)
-            cvflags |= cv::CALIB_FIX_ASPECT_RATIO;
-        if (flags & CVS_CALIB_ZERO_TANGENT)
-            cvflags |= cv::CALIB_ZERO_TANGENT_DIST;
-        if (flags & CVS_CALIB_FIX_K3)
-            cvflags |= cv::CALIB_FIX_K3;
-        if (flags & CVS_CALIB_NO_DISTORTION)
-            cvflags |= cv::CALIB_ZERO_TANGENT_DIST | cv::CALIB_FIX_K1 | cv::CALIB_FIX_K2 | cv::CALIB_FIX_K3;
-        if (flags & CVS_CALIB_USE_GUESS)
-            cvflags |= cv::CALIB_USE_INTRINSIC_GUESS;
         cvs_lens *L = &res->lens;
-        cv::Mat K = (cv::Mat_<double>(3, 3) << L->fx, 0, L->cx, 0, L->fy, L->cy, 0, 0, 1);
-        if (!(flags & CVS_CALIB_USE_GUESS)) {
-            // Without a guess OpenCV starts from the image centre; with
-            // FIX_ASPECT it only reads fy/fx, so give it 1 unless told.
-            if (!(L->fx > 0 && L->fy > 0))
-                K = (cv::Mat_<double>(3, 3) << 1, 0, 0, 0, 1, 0, 0, 0, 1);
-        }
-        cv::Mat dist = cv::Mat::zeros(1, 5, CV_64F);
-        if (flags & (CVS_CALIB_USE_GUESS | CVS_CALIB_FIX_K3))
-            for (int i = 0; i < 5; i++)
-                dist.at<double>(i) = (flags & CVS_CALIB_NO_DISTORTION) ? 0 : L->dist[i];
+        cv::Mat K, dist;
+        starting_lens(L, flags, K, dist);
         std::vector<cv::Mat> rvecs, tvecs;
         cv::Mat std_intr, std_extr, per_view;
         double rms = cv::calibrateCamera(objf, imgf, cv::Size(width, height), K, dist, rvecs, tvecs, std_intr,
-                                         std_extr, per_view, cvflags,
+                                         std_extr, per_view, opencv_calib_flags(flags),
                                          cv::TermCriteria(cv::TermCriteria::COUNT + cv::TermCriteria::EPS, 100,
                                                           DBL_EPSILON));
         if (!std::isfinite(rms))
@@ -186,19 +218,7 @@ extern "C" int cvs_calibrate_camera(int n_views, const int *counts, const double
         for (int i = 0; i < CVS_CALIB_NPARAM; i++)
             if (res->std[i] == 0 && res->cov[i * CVS_CALIB_NPARAM + i] > 0)
                 res->std[i] = std::sqrt(res->cov[i * CVS_CALIB_NPARAM + i]);
-        for (int v = 0; v < n_views; v++) {
-            if (view_rms)
-                view_rms[v] = per_view.at<double>(v);
-            if (view_R) {
-                cv::Mat rm;
-                cv::Rodrigues(rvecs[v], rm);
-                for (int i = 0; i < 9; i++)
-                    view_R[9 * v + i] = rm.at<double>(i / 3, i % 3);
-            }
-            if (view_t)
-                for (int i = 0; i < 3; i++)
-                    view_t[3 * v + i] = tvecs[v].at<double>(i);
-        }
+        copy_view_poses(n_views, per_view, rvecs, tvecs, view_rms, view_R, view_t);
         return 0;
     } catch (const std::exception &e) {
         return base_error_set(err, "calibration: %s", e.what());

@@ -69,12 +69,14 @@ static std::vector<cv::Point> to_fixed(const double *xy, int n)
     return pts;
 }
 
-extern "C" int cvs_render_fill_poly(base_image *dst, const double *xy, int n, uint8_t value, base_image *mask,
-                                    uint8_t mask_value, base_error *err)
+// A polygon (xy: n points, pixels) filled with `value` on dst, anti-aliased,
+// and with mask_value on the mask (when given), hard-edged.
+static int fill_poly(base_image *dst, const double *xy, int n, const cv::Scalar &value, base_image *mask,
+                     uint8_t mask_value, base_error *err)
 {
     try {
         std::vector<std::vector<cv::Point>> polys{to_fixed(xy, n)};
-        cv::fillPoly(cvs_view(dst), polys, cv::Scalar(value), cv::LINE_AA, 4);
+        cv::fillPoly(cvs_view(dst), polys, value, cv::LINE_AA, 4);
         if (mask)
             cv::fillPoly(cvs_view(mask), polys, cv::Scalar(mask_value), cv::LINE_8, 4);
         return 0;
@@ -82,14 +84,15 @@ extern "C" int cvs_render_fill_poly(base_image *dst, const double *xy, int n, ui
     CATCH_ALL("filling a polygon")
 }
 
-extern "C" int cvs_render_line(base_image *dst, double x0, double y0, double x1, double y1, double thickness,
-                               uint8_t value, base_image *mask, uint8_t mask_value, base_error *err)
+// A line drawn like fill_poly's polygon: anti-aliased on dst, hard-edged on the mask.
+static int draw_line(base_image *dst, double x0, double y0, double x1, double y1, double thickness,
+                     const cv::Scalar &value, base_image *mask, uint8_t mask_value, base_error *err)
 {
     try {
         cv::Point a((int)std::lround(x0 * 16), (int)std::lround(y0 * 16));
         cv::Point b((int)std::lround(x1 * 16), (int)std::lround(y1 * 16));
         int th = std::max(1, (int)std::lround(thickness));
-        cv::line(cvs_view(dst), a, b, cv::Scalar(value), th, cv::LINE_AA, 4);
+        cv::line(cvs_view(dst), a, b, value, th, cv::LINE_AA, 4);
         if (mask)
             cv::line(cvs_view(mask), a, b, cv::Scalar(mask_value), th, cv::LINE_8, 4);
         return 0;
@@ -97,6 +100,19 @@ extern "C" int cvs_render_line(base_image *dst, double x0, double y0, double x1,
     CATCH_ALL("drawing a line")
 }
 
+extern "C" int cvs_render_fill_poly(base_image *dst, const double *xy, int n, uint8_t value, base_image *mask,
+                                    uint8_t mask_value, base_error *err)
+{
+    return fill_poly(dst, xy, n, cv::Scalar(value), mask, mask_value, err);
+}
+
+extern "C" int cvs_render_line(base_image *dst, double x0, double y0, double x1, double y1, double thickness,
+                               uint8_t value, base_image *mask, uint8_t mask_value, base_error *err)
+{
+    return draw_line(dst, x0, y0, x1, y1, thickness, cv::Scalar(value), mask, mask_value, err);
+}
+
+// A colour as dst takes it: its luma on a grey picture, BGR on a colour one.
 static cv::Scalar scalar_of(const base_image *dst, cvs_colour c)
 {
     if (dst->channels == 1)
@@ -107,29 +123,13 @@ static cv::Scalar scalar_of(const base_image *dst, cvs_colour c)
 extern "C" int cvs_render_fill_poly_c(base_image *dst, const double *xy, int n, cvs_colour colour, base_image *mask,
                                       uint8_t mask_value, base_error *err)
 {
-    try {
-        std::vector<std::vector<cv::Point>> polys{to_fixed(xy, n)};
-        cv::fillPoly(cvs_view(dst), polys, scalar_of(dst, colour), cv::LINE_AA, 4);
-        if (mask)
-            cv::fillPoly(cvs_view(mask), polys, cv::Scalar(mask_value), cv::LINE_8, 4);
-        return 0;
-    }
-    CATCH_ALL("filling a polygon")
+    return fill_poly(dst, xy, n, scalar_of(dst, colour), mask, mask_value, err);
 }
 
 extern "C" int cvs_render_line_c(base_image *dst, double x0, double y0, double x1, double y1, double thickness,
                                  cvs_colour colour, base_image *mask, uint8_t mask_value, base_error *err)
 {
-    try {
-        cv::Point a((int)std::lround(x0 * 16), (int)std::lround(y0 * 16));
-        cv::Point b((int)std::lround(x1 * 16), (int)std::lround(y1 * 16));
-        int th = std::max(1, (int)std::lround(thickness));
-        cv::line(cvs_view(dst), a, b, scalar_of(dst, colour), th, cv::LINE_AA, 4);
-        if (mask)
-            cv::line(cvs_view(mask), a, b, cv::Scalar(mask_value), th, cv::LINE_8, 4);
-        return 0;
-    }
-    CATCH_ALL("drawing a line")
+    return draw_line(dst, x0, y0, x1, y1, thickness, scalar_of(dst, colour), mask, mask_value, err);
 }
 
 extern "C" int cvs_render_shade_polys(base_image *dst, const double *xy, const int *counts, int npolys, double factor,
@@ -343,28 +343,36 @@ extern "C" int cvs_render_effects(base_image *img, const cvs_effects *fx, base_e
     CATCH_ALL("camera effects")
 }
 
+// The polygon (xy: n points, pixels) filled (255) in its bounding box
+// clipped to a width x height picture: *roi that box, the return the
+// polygon's pixel count (0 when nothing of it is inside the picture).
+static double polygon_in_box(int width, int height, const double *xy, int n, cv::Rect *roi, cv::Mat *poly)
+{
+    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+    for (int i = 0; i < n; i++) {
+        x0 = std::min(x0, xy[2 * i]), x1 = std::max(x1, xy[2 * i]);
+        y0 = std::min(y0, xy[2 * i + 1]), y1 = std::max(y1, xy[2 * i + 1]);
+    }
+    int ix0 = std::max(0, (int)std::floor(x0)), iy0 = std::max(0, (int)std::floor(y0));
+    int ix1 = std::min(width, (int)std::ceil(x1) + 1), iy1 = std::min(height, (int)std::ceil(y1) + 1);
+    if (ix0 >= ix1 || iy0 >= iy1)
+        return 0;
+    *roi = cv::Rect(ix0, iy0, ix1 - ix0, iy1 - iy0);
+    *poly = cv::Mat::zeros(roi->size(), CV_8UC1);
+    std::vector<cv::Point> pts(n);
+    for (int i = 0; i < n; i++)
+        pts[i] = cv::Point((int)std::lround((xy[2 * i] - ix0) * 16), (int)std::lround((xy[2 * i + 1] - iy0) * 16));
+    std::vector<std::vector<cv::Point>> polys{pts};
+    cv::fillPoly(*poly, polys, cv::Scalar(255), cv::LINE_8, 4);
+    return cv::countNonZero(*poly);
+}
+
 extern "C" double cvs_render_coverage(const base_image *mask, const double *xy, int n)
 {
     try {
-        double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-        for (int i = 0; i < n; i++) {
-            x0 = std::min(x0, xy[2 * i]);
-            x1 = std::max(x1, xy[2 * i]);
-            y0 = std::min(y0, xy[2 * i + 1]);
-            y1 = std::max(y1, xy[2 * i + 1]);
-        }
-        int ix0 = std::max(0, (int)std::floor(x0)), iy0 = std::max(0, (int)std::floor(y0));
-        int ix1 = std::min(mask->width, (int)std::ceil(x1) + 1), iy1 = std::min(mask->height, (int)std::ceil(y1) + 1);
-        if (ix0 >= ix1 || iy0 >= iy1)
-            return 0;
-        cv::Rect roi(ix0, iy0, ix1 - ix0, iy1 - iy0);
-        cv::Mat poly = cv::Mat::zeros(roi.size(), CV_8UC1);
-        std::vector<cv::Point> pts(n);
-        for (int i = 0; i < n; i++)
-            pts[i] = cv::Point((int)std::lround((xy[2 * i] - ix0) * 16), (int)std::lround((xy[2 * i + 1] - iy0) * 16));
-        std::vector<std::vector<cv::Point>> polys{pts};
-        cv::fillPoly(poly, polys, cv::Scalar(255), cv::LINE_8, 4);
-        double inside = cv::countNonZero(poly);
+        cv::Rect roi;
+        cv::Mat poly;
+        double inside = polygon_in_box(mask->width, mask->height, xy, n, &roi, &poly);
         if (inside == 0)
             return 0;
         cv::Mat hit;
@@ -379,23 +387,9 @@ extern "C" void cvs_render_coverage2(const base_image *a, const base_image *b, c
 {
     out[0] = out[1] = out[2] = 0;
     try {
-        double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-        for (int i = 0; i < n; i++) {
-            x0 = std::min(x0, xy[2 * i]), x1 = std::max(x1, xy[2 * i]);
-            y0 = std::min(y0, xy[2 * i + 1]), y1 = std::max(y1, xy[2 * i + 1]);
-        }
-        int ix0 = std::max(0, (int)std::floor(x0)), iy0 = std::max(0, (int)std::floor(y0));
-        int ix1 = std::min(a->width, (int)std::ceil(x1) + 1), iy1 = std::min(a->height, (int)std::ceil(y1) + 1);
-        if (ix0 >= ix1 || iy0 >= iy1)
-            return;
-        cv::Rect roi(ix0, iy0, ix1 - ix0, iy1 - iy0);
-        cv::Mat poly = cv::Mat::zeros(roi.size(), CV_8UC1);
-        std::vector<cv::Point> pts(n);
-        for (int i = 0; i < n; i++)
-            pts[i] = cv::Point((int)std::lround((xy[2 * i] - ix0) * 16), (int)std::lround((xy[2 * i + 1] - iy0) * 16));
-        std::vector<std::vector<cv::Point>> polys{pts};
-        cv::fillPoly(poly, polys, cv::Scalar(255), cv::LINE_8, 4);
-        double inside = cv::countNonZero(poly);
+        cv::Rect roi;
+        cv::Mat poly;
+        double inside = polygon_in_box(a->width, a->height, xy, n, &roi, &poly);
         if (inside == 0)
             return;
         cv::Mat ha, hb, hu;

@@ -4,16 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ds_mat3.h"
 #include "vis_camera.h"
-
-static void mat3_mul(const double a[9], const double b[9], double out[9])
-{
-    double t[9];
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            t[3 * i + j] = a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j];
-    memcpy(out, t, sizeof t);
-}
 
 static int mat3_inv(const double m[9], double o[9])
 {
@@ -68,7 +60,7 @@ static void plane_to_canvas(const canvas *c, const double R[9], const double t[3
         P[3 * i + 1] = R[3 * i + 1];
         P[3 * i + 2] = t[i];
     }
-    mat3_mul(c->K, P, H);
+    ds_mat3_mul(c->K, P, H);
 }
 
 static int finish(const calib_file *cam, const canvas *c, const base_image *ideal, const cvs_effects *fx, int ss,
@@ -101,7 +93,7 @@ int ds_calibview_plane(const calib_file *cam, const double R[9], const double t[
         return base_error_set(err, "render: out of memory for a %dx%d canvas", c.w, c.h);
     double H[9];
     plane_to_canvas(&c, R, t, H);
-    mat3_mul(H, A, H);
+    ds_mat3_mul(H, A, H);
     int rc = cvs_render_warp(ideal, tex, H, NULL, 0, err);
     if (rc == 0)
         rc = finish(cam, &c, ideal, fx, ss, out, err);
@@ -143,7 +135,7 @@ void ds_calibview_pose(const calib_file *cam, const double extent_mm[2], int i, 
     double Rt[9], Rz[9];
     axis_angle(cos(dir), sin(dir), 0, tilt, Rt);
     axis_angle(0, 0, 1, turn, Rz);
-    mat3_mul(Rt, Rz, R);
+    ds_mat3_mul(Rt, Rz, R);
     const double C[3] = {d * (u - cam->cx) / cam->fx, d * (v - cam->cy) / cam->fy, d};
     const double m[2] = {extent_mm[0] / 2, extent_mm[1] / 2};
     for (int k = 0; k < 3; k++)
@@ -184,7 +176,7 @@ void ds_projector_board_to_px(const ds_projector *p, double H[9])
     double P[9];
     for (int i = 0; i < 3; i++)
         P[3 * i] = p->R[3 * i], P[3 * i + 1] = p->R[3 * i + 1], P[3 * i + 2] = p->t[i];
-    mat3_mul(K, P, H);
+    ds_mat3_mul(K, P, H);
     for (int i = 0; i < 9; i++)
         H[i] /= H[8] != 0 ? H[8] : 1;
     H[8] = 1;
@@ -230,7 +222,7 @@ int ds_projector_render(const ds_projector *p, const base_image *pattern, const 
         base_error_set(err, "projector: singular mapping");
         goto done;
     }
-    mat3_mul(Hb, Hpi, Hpc);
+    ds_mat3_mul(Hb, Hpi, Hpc);
     if (cvs_render_warp(light, soft, Hpc, NULL, 0, err) < 0)
         goto done;
     for (int y = 0; y < c.h; y++)

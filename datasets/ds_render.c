@@ -9,6 +9,7 @@
 #include <apriltag/tagStandard41h12.h>
 
 #include "ds_canvas.h"
+#include "ds_mat3.h"
 #include "vis_camera.h"
 
 /* apriltag's corner order (p[0..3]) in the tag frame: a right, b up. */
@@ -18,29 +19,13 @@ const double ds_tag_corner_local[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
 
 void ds_render_params_default(ds_render_params *p)
 {
-    memset(p, 0, sizeof *p);
-    p->seed = 1;
-    p->style = DS_STYLE_CLASSIC;
-    p->supersample = 2;
-    p->textures = 1;
-    p->figures = 1;
-    p->figure_min_mm = 25;
-    p->figure_max_mm = 35;
-    p->figure_radius_mm = 6;
-    p->figure_back_mm = 11;
-    p->spear_fraction = 0.3;
-    p->banner_fraction = 0.08;
-    p->figure_lean_max_deg = 12;
-    p->weapons = 1;
-    p->hands = 0;
-    p->shadows = 1;
-    p->lamp[0] = 600, p->lamp[1] = 300, p->lamp[2] = 2400;
-    p->effects.light_gradient = 0.3;
-    p->effects.light_angle = 0.7;
-    p->effects.vignetting = 0.25;
-    p->effects.blur_sigma_px = 0.7;
-    p->effects.noise_sigma = 2.5;
-    p->effects.jpeg_quality = 92;
+    /* The classic style's look; the real style's sensor below. */
+    *p = (ds_render_params){.seed = 1, .style = DS_STYLE_CLASSIC, .supersample = 2, .textures = 1, .figures = 1,
+                            .figure_min_mm = 25, .figure_max_mm = 35, .figure_radius_mm = 6, .figure_back_mm = 11,
+                            .spear_fraction = 0.3, .banner_fraction = 0.08, .figure_lean_max_deg = 12, .weapons = 1,
+                            .hands = 0, .shadows = 1, .lamp = {600, 300, 2400}};
+    p->effects = (cvs_effects){.light_gradient = 0.3, .light_angle = 0.7, .vignetting = 0.25, .blur_sigma_px = 0.7,
+                               .noise_sigma = 2.5, .jpeg_quality = 92};
     cvs_sensor_default(&p->sensor);
 }
 
@@ -50,15 +35,6 @@ const vis_roster_model *ds_roster_model(const vis_roster *roster, const char *id
         if (strcmp(roster->models[k].id, id) == 0)
             return &roster->models[k];
     return NULL;
-}
-
-static void mat3_mul(const double a[9], const double b[9], double out[9])
-{
-    double t[9];
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            t[3 * i + j] = a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j];
-    memcpy(out, t, sizeof t);
 }
 
 /* Homography from the plane z = h (board x, y in mm) to the ideal canvas. */
@@ -71,7 +47,7 @@ static void plane_homography(const ds_canvas *c, double h, double H[9])
         P[3 * i + 1] = R[3 * i + 1];
         P[3 * i + 2] = h * R[3 * i + 2] + t[i];
     }
-    mat3_mul(c->K, P, H);
+    ds_mat3_mul(c->K, P, H);
 }
 
 /* Draws a flat texture whose pixel (u, v) lies at board (A * (u, v, 1)) on plane z = h. */
@@ -79,7 +55,7 @@ static int draw_plane_texture(ds_canvas *c, const base_image *tex, const double 
 {
     double H[9];
     plane_homography(c, h, H);
-    mat3_mul(H, A, H);
+    ds_mat3_mul(H, A, H);
     return cvs_render_warp(c->img, tex, H, NULL, 0, c->err);
 }
 

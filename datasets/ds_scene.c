@@ -47,31 +47,88 @@ int ds_camera_make(const ds_camera_params *p, calib_file *out, base_error *err)
     return calib_file_validate(out, "camera", err);
 }
 
-void ds_gen_params_small(ds_gen_params *g)
+/* What the small and the bench scenes share: 25x40 mm bases in two ranks, 16 mm tags 9 mm ahead of the centre. */
+static void gen_params_common(ds_gen_params *g)
 {
     memset(g, 0, sizeof *g);
     g->seed = 1;
-    g->board_width = 700, g->board_depth = 500;
-    g->units = 4, g->files = 3, g->ranks = 2;
+    g->ranks = 2;
     g->base_width = 25, g->base_depth = 40;
     g->tag_size = 16, g->tag_height = 4, g->tag_forward = 9, g->gap_mm = 0.5;
     g->first_tag_id = 10;
+}
+
+void ds_gen_params_small(ds_gen_params *g)
+{
+    gen_params_common(g);
+    g->board_width = 700, g->board_depth = 500;
+    g->units = 4, g->files = 3;
     g->board_tag_size = 30;
     g->camera = (ds_camera_params){1280, 960, 1500, 1000, 10, 30, {350, 250}, {-0.10, 0.04, 0.0004, -0.0003, 0}};
 }
 
 void ds_gen_params_bench(ds_gen_params *g)
 {
-    memset(g, 0, sizeof *g);
-    g->seed = 1;
+    gen_params_common(g);
     g->board_width = 1500, g->board_depth = 1100;
-    g->units = 25, g->files = 5, g->ranks = 2;
-    g->base_width = 25, g->base_depth = 40;
-    g->tag_size = 16, g->tag_height = 4, g->tag_forward = 9, g->gap_mm = 0.5;
-    g->first_tag_id = 10;
+    g->units = 25, g->files = 5;
     g->board_tag_size = 40;
     /* 16 mm at 1.4 m with f = 3150 px is 36 px. */
     g->camera = (ds_camera_params){4056, 3040, 3150, 1400, 8, 60, {750, 550}, {-0.12, 0.05, 0.0005, -0.0003, 0}};
+}
+
+/* The generator's layout: one cell of a grid over the board per unit, and the random state. */
+typedef struct gen_layout {
+    const ds_gen_params *g;
+    uint64_t st;
+    double pw, pd;     /* base pitch across and along */
+    double diag;       /* a unit's diagonal */
+    int cols;
+    double margin, cw, cd;
+    int tag;           /* the next tag id */
+} gen_layout;
+
+/* Unit ui, in the roster and in the snapshot: placed at random in its cell,
+ * at a random heading, each base a little off its ideal slot. -1 when out of memory. */
+static int add_generated_unit(ds_scene *s, gen_layout *L, int ui, base_error *err)
+{
+    const ds_gen_params *g = L->g;
+    vis_roster *r = s->roster;
+    vis_roster_unit *u = &r->units[r->n_units++];
+    snprintf(u->id, sizeof u->id, "unit-%d", ui + 1);
+    snprintf(u->side, sizeof u->side, "%s", ui % 2 ? "blue" : "red");
+    u->base_width = g->base_width, u->base_depth = g->base_depth;
+    u->advance_rate = base_in_to_mm(5), u->march_rate = base_in_to_mm(10), u->mobility = NAN;
+    u->files = g->files;
+    u->mount = (vis_tag_mount){base_v2(g->tag_forward, 0), 0, g->tag_height, g->tag_size};
+    u->first_model = r->n_models;
+    rules_unit *su = rules_snapshot_add_unit(s->snapshot, u->id, u->side);
+    if (!su)
+        return base_error_set(err, "out of memory");
+    su->base_width = u->base_width, su->base_depth = u->base_depth;
+    su->advance_rate = u->advance_rate, su->march_rate = u->march_rate, su->mobility = u->mobility;
+    const double slack_x = fmax(0, (L->cw - L->diag) / 2 * 0.8), slack_y = fmax(0, (L->cd - L->diag) / 2 * 0.8);
+    const base_vec2 centre = base_v2(L->margin + L->cw * (ui % L->cols + 0.5) + (frand(&L->st) * 2 - 1) * slack_x,
+                                     L->margin + L->cd * (ui / L->cols + 0.5) + (frand(&L->st) * 2 - 1) * slack_y);
+    const double th = frand(&L->st) * 2 * BASE_PI;
+    const base_vec2 fwd = base_v2_dir(th), right = base_v2(sin(th), -cos(th));
+    for (int k = 0; k < g->ranks; k++)
+        for (int f = 0; f < g->files; f++) {
+            vis_roster_model *m = &r->models[r->n_models++];
+            snprintf(m->id, sizeof m->id, "%.40s-%d", u->id, (int)(u->n_models + 1) % 100000);
+            m->tag_id = L->tag++;
+            m->unit = (size_t)ui;
+            m->file = f, m->rank = k;
+            u->n_models++;
+            /* A hand-placed base is a little off its ideal slot. */
+            base_vec2 pos = base_v2_add(centre, base_v2_add(base_v2_scale(right, (f - (g->files - 1) / 2.0) * L->pw),
+                                                            base_v2_scale(fwd, -(k - (g->ranks - 1) / 2.0) * L->pd)));
+            pos = base_v2_add(pos, base_v2((frand(&L->st) - 0.5) * 0.6, (frand(&L->st) - 0.5) * 0.6));
+            double facing = base_angle_wrap(th + (frand(&L->st) - 0.5) * base_deg_to_rad(1.0));
+            if (!rules_unit_add_model(su, m->id, pos, facing))
+                return base_error_set(err, "out of memory");
+        }
+    return 0;
 }
 
 ds_scene *ds_scene_generate(const ds_gen_params *g, base_error *err)
@@ -107,54 +164,16 @@ ds_scene *ds_scene_generate(const ds_gen_params *g, base_error *err)
         for (int i = 0; i < 4; i++)
             r->board_tags[r->n_board_tags++] = (vis_board_tag){i, xy[i][0], xy[i][1], 0, 0, g->board_tag_size};
     }
-    uint64_t st = g->seed * 0x2545F4914F6CDD1Dull + 3;
-    const double pw = g->base_width + g->gap_mm, pd = g->base_depth + g->gap_mm;
-    const double diag = hypot(g->files * pw, g->ranks * pd);
-    int cols = (int)ceil(sqrt(g->units * g->board_width / g->board_depth));
-    int rows = (g->units + cols - 1) / cols;
-    const double margin = g->board_tag_size > 0 ? 2.2 * g->board_tag_size : 0;
-    const double cw = (g->board_width - 2 * margin) / cols, cd = (g->board_depth - 2 * margin) / rows;
-    int tag = g->first_tag_id;
-    for (int ui = 0; ui < g->units; ui++) {
-        vis_roster_unit *u = &r->units[r->n_units++];
-        snprintf(u->id, sizeof u->id, "unit-%d", ui + 1);
-        snprintf(u->side, sizeof u->side, "%s", ui % 2 ? "blue" : "red");
-        u->base_width = g->base_width, u->base_depth = g->base_depth;
-        u->advance_rate = base_in_to_mm(5), u->march_rate = base_in_to_mm(10), u->mobility = NAN;
-        u->files = g->files;
-        u->mount = (vis_tag_mount){base_v2(g->tag_forward, 0), 0, g->tag_height, g->tag_size};
-        u->first_model = r->n_models;
-        rules_unit *su = rules_snapshot_add_unit(s->snapshot, u->id, u->side);
-        if (!su) {
-            base_error_set(err, "out of memory");
+    gen_layout L = {.g = g, .st = g->seed * 0x2545F4914F6CDD1Dull + 3, .tag = g->first_tag_id};
+    L.pw = g->base_width + g->gap_mm, L.pd = g->base_depth + g->gap_mm;
+    L.diag = hypot(g->files * L.pw, g->ranks * L.pd);
+    L.cols = (int)ceil(sqrt(g->units * g->board_width / g->board_depth));
+    int rows = (g->units + L.cols - 1) / L.cols;
+    L.margin = g->board_tag_size > 0 ? 2.2 * g->board_tag_size : 0;
+    L.cw = (g->board_width - 2 * L.margin) / L.cols, L.cd = (g->board_depth - 2 * L.margin) / rows;
+    for (int ui = 0; ui < g->units; ui++)
+        if (add_generated_unit(s, &L, ui, err) < 0)
             goto fail;
-        }
-        su->base_width = u->base_width, su->base_depth = u->base_depth;
-        su->advance_rate = u->advance_rate, su->march_rate = u->march_rate, su->mobility = u->mobility;
-        const double slack_x = fmax(0, (cw - diag) / 2 * 0.8), slack_y = fmax(0, (cd - diag) / 2 * 0.8);
-        const base_vec2 centre = base_v2(margin + cw * (ui % cols + 0.5) + (frand(&st) * 2 - 1) * slack_x,
-                                           margin + cd * (ui / cols + 0.5) + (frand(&st) * 2 - 1) * slack_y);
-        const double th = frand(&st) * 2 * BASE_PI;
-        const base_vec2 fwd = base_v2_dir(th), right = base_v2(sin(th), -cos(th));
-        for (int k = 0; k < g->ranks; k++)
-            for (int f = 0; f < g->files; f++) {
-                vis_roster_model *m = &r->models[r->n_models++];
-                snprintf(m->id, sizeof m->id, "%.40s-%d", u->id, (int)(u->n_models + 1) % 100000);
-                m->tag_id = tag++;
-                m->unit = (size_t)ui;
-                m->file = f, m->rank = k;
-                u->n_models++;
-                /* A hand-placed base is a little off its ideal slot. */
-                base_vec2 pos = base_v2_add(centre, base_v2_add(base_v2_scale(right, (f - (g->files - 1) / 2.0) * pw),
-                                                                    base_v2_scale(fwd, -(k - (g->ranks - 1) / 2.0) * pd)));
-                pos = base_v2_add(pos, base_v2((frand(&st) - 0.5) * 0.6, (frand(&st) - 0.5) * 0.6));
-                double facing = base_angle_wrap(th + (frand(&st) - 0.5) * base_deg_to_rad(1.0));
-                if (!rules_unit_add_model(su, m->id, pos, facing)) {
-                    base_error_set(err, "out of memory");
-                    goto fail;
-                }
-            }
-    }
     return s;
 fail:
     ds_scene_free(s);

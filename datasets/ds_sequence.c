@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "ds_hard.h"
+#include "media.h"
 #include "rules_json.h"
 #include "vis_camera.h"
 #include "media.h"
@@ -253,17 +254,9 @@ static int render_real_move(const ds_scene *sc, const rules_snapshot *tmp, const
     return rc;
 }
 
-int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, base_error *err)
+/* The folders, the calibration and the roster a rendered sequence starts with. */
+static int write_sequence_setup(const ds_scene *sc, const char *dir, base_error *err)
 {
-    const ds_scene *sc = q->scene;
-    ds_render_params p = sc->render;
-    if (supersample > 0)
-        p.supersample = supersample;
-    p.hands = 0;  /* hands are drawn where the moves happen */
-    p.n_hand_at = 0;
-    const int real = p.style == DS_STYLE_REAL;
-    const int quality = p.effects.jpeg_quality > 0 ? p.effects.jpeg_quality : 90;
-    p.effects.jpeg_quality = 0;  /* compressed once, when written */
     char path[4096];
     snprintf(path, sizeof path, "%s/frames", dir);
     if (make_dir(dir, err) < 0 || make_dir(path, err) < 0)
@@ -275,94 +268,135 @@ int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, b
     if (calib_file_save(&sc->calib, path, err) < 0)
         return -1;
     snprintf(path, sizeof path, "%s/roster.json", dir);
-    if (vis_roster_save(sc->roster, path, err) < 0)
-        return -1;
-    vis_camera cam;
-    vis_camera_init(&cam, &sc->calib);
+    return vis_roster_save(sc->roster, path, err);
+}
 
-    cJSON *index = cJSON_CreateObject(), *frames = index ? cJSON_AddArrayToObject(index, "frames") : NULL;
-    if (!frames) {
+/* A sequence being rendered: its settings, the frame count so far and the pictures and snapshots in hand. */
+typedef struct seq_render {
+    const ds_sequence *q;
+    const ds_scene *sc;
+    ds_render_params p;
+    vis_camera cam;
+    const char *dir;
+    int real;                 /* DS_STYLE_REAL: the light once, the camera (its noise) per frame */
+    int quality;
+    cJSON *frames;            /* the index's frame entries */
+    long frame;
+    rules_snapshot *key, *tmp;
+    base_image *still, *img;
+    ds_truth truth;
+} seq_render;
+
+/* The frames of the move into keyframe k (k > 0): the hand carries the unit there. */
+static int render_move_frames(seq_render *R, size_t k, base_error *err)
+{
+    const ds_sequence *q = R->q;
+    const long mv = ds_sequence_move_frames(q);
+    for (long j = 0; j < mv; j++) {
+        rules_snapshot_free(R->tmp);
+        if (!(R->tmp = rules_snapshot_clone(R->key)))
+            return base_error_set(err, "out of memory");
+        base_vec2 at;
+        apply_move(R->tmp, &q->moves[k - 1], (double)(j + 1) / (double)mv, &at);
+        base_image_free(R->img);
+        R->img = NULL;
+        ds_truth_clear(&R->truth);
+        cJSON *f = NULL;
+        if (R->real) {
+            if (render_real_move(R->sc, R->tmp, &R->p, at, R->frame++, R->dir, q->fps, R->quality, R->frames, &f,
+                                 err) < 0)
+                return -1;
+        } else {
+            if (ds_render(R->tmp, R->sc->roster, &R->sc->calib, &R->p, &R->img, &R->truth, err) < 0 ||
+                draw_hand(R->img, &R->cam, at, err) < 0 || add_noise(R->img, R->frame, err) < 0)
+                return -1;
+            if (!(f = save_frame(R->img, R->dir, R->frame++, q->fps, R->quality, "move", R->frames, err)))
+                return -1;
+        }
+        cJSON_AddNumberToObject(f, "move", (double)k);
+        cJSON_AddStringToObject(f, "unit", q->moves[k - 1].unit);
+    }
+    return 0;
+}
+
+/* Keyframe k: its true snapshot, then the frames that hold still on it
+ * (real style: the light once, the camera's noise per frame; classic: one
+ * picture, new noise per frame). */
+static int render_hold_frames(seq_render *R, size_t k, base_error *err)
+{
+    const ds_sequence *q = R->q;
+    char path[4096];
+    rules_snapshot_free(R->key);
+    if (!(R->key = ds_sequence_keyframe(q, k, err)))
+        return -1;
+    snprintf(path, sizeof path, "%s/truth/keyframe-%zu.json", R->dir, k);
+    if (rules_json_save_snapshot(R->key, path, err) < 0)
+        return -1;
+    base_image_free(R->still);
+    R->still = NULL;
+    ds_truth_clear(&R->truth);
+    if ((R->real ? ds_render_optics : ds_render)(R->key, R->sc->roster, &R->sc->calib, &R->p, &R->still, &R->truth,
+                                                  err) < 0)
+        return -1;
+    const long hold = ds_sequence_hold_frames(q);
+    for (long j = 0; j < hold; j++) {
+        cJSON *f = NULL;
+        if (R->real) {
+            if (capture_frame(R->still, &R->p, R->frame++, R->dir, q->fps, R->quality, "hold", R->frames, &f, err) < 0)
+                return -1;
+        } else {
+            base_image_free(R->img);
+            if (!(R->img = base_image_clone(R->still)))
+                return base_error_set(err, "out of memory");
+            if (add_noise(R->img, R->frame, err) < 0 ||
+                !(f = save_frame(R->img, R->dir, R->frame++, q->fps, R->quality, "hold", R->frames, err)))
+                return -1;
+        }
+        cJSON_AddNumberToObject(f, "keyframe", (double)k);
+    }
+    return 0;
+}
+
+int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, base_error *err)
+{
+    seq_render R = {.q = q, .sc = q->scene, .p = q->scene->render, .dir = dir};
+    if (supersample > 0)
+        R.p.supersample = supersample;
+    R.p.hands = 0;  /* hands are drawn where the moves happen */
+    R.p.n_hand_at = 0;
+    R.real = R.p.style == DS_STYLE_REAL;
+    R.quality = R.p.effects.jpeg_quality > 0 ? R.p.effects.jpeg_quality : 90;
+    R.p.effects.jpeg_quality = 0;  /* compressed once, when written */
+    if (write_sequence_setup(R.sc, dir, err) < 0)
+        return -1;
+    vis_camera_init(&R.cam, &R.sc->calib);
+
+    cJSON *index = cJSON_CreateObject();
+    R.frames = index ? cJSON_AddArrayToObject(index, "frames") : NULL;
+    if (!R.frames) {
         cJSON_Delete(index);
         return base_error_set(err, "out of memory");
     }
     cJSON_AddStringToObject(index, "format", "tableref.sequence-frames");
     cJSON_AddNumberToObject(index, "version", 1);
     cJSON_AddNumberToObject(index, "fps", q->fps);
-    int rc = -1;
-    long frame = 0;
-    const long hold = ds_sequence_hold_frames(q), mv = ds_sequence_move_frames(q);
-    rules_snapshot *key = NULL, *tmp = NULL;
-    base_image *still = NULL, *img = NULL;
-    ds_truth truth = {0};
-    for (size_t k = 0; k <= q->n_moves; k++) {
-        /* The move into keyframe k: the hand carries the unit there. */
-        if (k > 0) {
-            for (long j = 0; j < mv; j++) {
-                rules_snapshot_free(tmp);
-                if (!(tmp = rules_snapshot_clone(key))) {
-                    base_error_set(err, "out of memory");
-                    goto done;
-                }
-                base_vec2 at;
-                apply_move(tmp, &q->moves[k - 1], (double)(j + 1) / (double)mv, &at);
-                base_image_free(img);
-                img = NULL;
-                ds_truth_clear(&truth);
-                cJSON *f = NULL;
-                if (real) {
-                    if (render_real_move(sc, tmp, &p, at, frame++, dir, q->fps, quality, frames, &f, err) < 0)
-                        goto done;
-                } else {
-                    if (ds_render(tmp, sc->roster, &sc->calib, &p, &img, &truth, err) < 0 ||
-                        draw_hand(img, &cam, at, err) < 0 || add_noise(img, frame, err) < 0)
-                        goto done;
-                    if (!(f = save_frame(img, dir, frame++, q->fps, quality, "move", frames, err)))
-                        goto done;
-                }
-                cJSON_AddNumberToObject(f, "move", (double)k);
-                cJSON_AddStringToObject(f, "unit", q->moves[k - 1].unit);
-            }
-        }
-        rules_snapshot_free(key);
-        if (!(key = ds_sequence_keyframe(q, k, err)))
-            goto done;
-        snprintf(path, sizeof path, "%s/truth/keyframe-%zu.json", dir, k);
-        if (rules_json_save_snapshot(key, path, err) < 0)
-            goto done;
-        base_image_free(still);
-        still = NULL;
-        ds_truth_clear(&truth);
-        /* Real style: the light once, the camera (its noise) per frame. Classic: one picture, new noise. */
-        if ((real ? ds_render_optics : ds_render)(key, sc->roster, &sc->calib, &p, &still, &truth, err) < 0)
-            goto done;
-        for (long j = 0; j < hold; j++) {
-            cJSON *f = NULL;
-            if (real) {
-                if (capture_frame(still, &p, frame++, dir, q->fps, quality, "hold", frames, &f, err) < 0)
-                    goto done;
-            } else {
-                base_image_free(img);
-                if (!(img = base_image_clone(still))) {
-                    base_error_set(err, "out of memory");
-                    goto done;
-                }
-                if (add_noise(img, frame, err) < 0 || !(f = save_frame(img, dir, frame++, q->fps, quality, "hold", frames, err)))
-                    goto done;
-            }
-            cJSON_AddNumberToObject(f, "keyframe", (double)k);
-        }
+    int rc = 0;
+    for (size_t k = 0; k <= q->n_moves && rc == 0; k++) {
+        if (k > 0)
+            rc = render_move_frames(&R, k, err);
+        if (rc == 0)
+            rc = render_hold_frames(&R, k, err);
     }
+    char path[4096];
     snprintf(path, sizeof path, "%s/frames.json", dir);
-    if (base_json_write_file(index, path, err) < 0)
-        goto done;
-    rc = 0;
-done:
+    if (rc == 0)
+        rc = base_json_write_file(index, path, err) < 0 ? -1 : 0;
     cJSON_Delete(index);
-    rules_snapshot_free(key);
-    rules_snapshot_free(tmp);
-    base_image_free(still);
-    base_image_free(img);
-    ds_truth_clear(&truth);
+    rules_snapshot_free(R.key);
+    rules_snapshot_free(R.tmp);
+    base_image_free(R.still);
+    base_image_free(R.img);
+    ds_truth_clear(&R.truth);
     return rc;
 }
 

@@ -49,14 +49,7 @@ int ov_map_init_homography(ov_map *m, const double H[9])
 
 void ov_map_init_page(ov_map *m, double x0, double y0, double d, double px_per_mm, double ox, double oy)
 {
-    memset(m, 0, sizeof *m);
-    m->kind = OV_MAP_PAGE;
-    m->x0 = x0;
-    m->y0 = y0;
-    m->d = d;
-    m->s = px_per_mm;
-    m->ox = ox;
-    m->oy = oy;
+    *m = (ov_map){.kind = OV_MAP_PAGE, .x0 = x0, .y0 = y0, .d = d, .s = px_per_mm, .ox = ox, .oy = oy};
 }
 
 bool ov_map_point(const ov_map *m, base_vec2 b, double px[2])

@@ -16,6 +16,7 @@
 #include "base_file.h"
 #include "base_text.h"
 #include "ov_internal.h"
+#include "ov_png.h"
 #include "ov_text.h"
 
 #define PT_PER_MM (72.0 / 25.4)
@@ -336,7 +337,7 @@ int ov_page_finish(ov_target *t, base_error *err)
     cairo_surface_t *img = ov_page_raster(t, err);
     if (!img)
         return -1;
-    int rc = ov_output_png(img, t->path, err);
+    int rc = ov_png_write(img, t->path, err);
     cairo_surface_destroy(img);
     return rc;
 }

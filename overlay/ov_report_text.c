@@ -71,10 +71,108 @@ static void header(const ov_scene *sc, ov_target *t)
 
 static void sample_rect(cairo_t *cr, double x, double y, double w, double h) { cairo_rectangle(cr, x + 0.2 * w, y + 0.1 * h, 0.6 * w, 0.8 * h); }
 
+/* The sample's box: x, y its top left, w, h its size; points given as fractions of it. */
+typedef struct sample_box {
+    cairo_t *cr;
+    double x, y, w, h;
+} sample_box;
+
+static void seg(const sample_box *b, double u0, double v0, double u1, double v1)
+{
+    cairo_move_to(b->cr, b->x + u0 * b->w, b->y + v0 * b->h);
+    cairo_line_to(b->cr, b->x + u1 * b->w, b->y + v1 * b->h);
+}
+
+/* A filled base (after, cross, unsure, not seen, side), crossed out for OV_SAMPLE_CROSS. */
+static void sample_filled_base(const sample_box *b, const double rgb[3], bool crossed)
+{
+    cairo_t *cr = b->cr;
+    sample_rect(cr, b->x, b->y, b->w, b->h);
+    cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], 0.33);
+    cairo_fill_preserve(cr);
+    cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+    cairo_stroke(cr);
+    if (crossed) {
+        seg(b, 0.3, 0.2, 0.7, 0.8);
+        seg(b, 0.7, 0.2, 0.3, 0.8);
+        cairo_stroke(cr);
+    }
+}
+
+static void sample_arrow(const sample_box *b)
+{
+    cairo_t *cr = b->cr;
+    seg(b, 0.1, 0.5, 0.75, 0.5);
+    cairo_stroke(cr);
+    cairo_move_to(cr, b->x + 0.9 * b->w, b->y + b->h / 2), cairo_line_to(cr, b->x + 0.7 * b->w, b->y + 0.2 * b->h);
+    cairo_line_to(cr, b->x + 0.7 * b->w, b->y + 0.8 * b->h), cairo_close_path(cr);
+    cairo_fill(cr);
+}
+
+/* A path line, or a gap's measure with end ticks. */
+static void sample_line(const sample_box *b, double lw, bool gap)
+{
+    cairo_set_line_width(b->cr, gap ? 1.1 * lw : 1.4 * lw);
+    seg(b, 0.1, 0.5, 0.9, 0.5);
+    if (gap) {
+        seg(b, 0.1, 0.2, 0.1, 0.8);
+        seg(b, 0.9, 0.2, 0.9, 0.8);
+    }
+    cairo_stroke(b->cr);
+}
+
+/* A dashed wheel arc (a limit), with its pivot for a wheel. */
+static void sample_wheel(ov_target *t, const sample_box *b, double lw, bool pivot)
+{
+    cairo_t *cr = b->cr;
+    double pat[2];
+    int n;
+    ov_style_dash(t, OV_DASH_DASHED, lw, pat, &n);
+    cairo_set_dash(cr, pat, n, 0);
+    cairo_arc(cr, b->x + 0.15 * b->w, b->y + b->h, 0.75 * b->w, -0.55, 0);
+    cairo_stroke(cr);
+    if (pivot) {
+        cairo_set_dash(cr, NULL, 0, 0);
+        cairo_arc(cr, b->x + 0.15 * b->w, b->y + 0.9 * b->h, 0.1 * b->h + lw, 0, 2 * BASE_PI);
+        cairo_stroke(cr);
+    }
+}
+
+/* A centre mark (circle and cross) or a front marker (diamond). */
+static void sample_mark(const sample_box *b, bool front)
+{
+    cairo_t *cr = b->cr;
+    const double cx = b->x + b->w / 2, cy = b->y + b->h / 2, h = b->h;
+    if (front) {
+        cairo_move_to(cr, cx, b->y + 0.1 * h), cairo_line_to(cr, cx + 0.4 * h, cy);
+        cairo_line_to(cr, cx, b->y + 0.9 * h), cairo_line_to(cr, cx - 0.4 * h, cy);
+        cairo_close_path(cr);
+        cairo_fill(cr);
+        return;
+    }
+    cairo_arc(cr, cx, cy, 0.25 * h, 0, 2 * BASE_PI);
+    cairo_move_to(cr, cx - 0.45 * h, cy), cairo_line_to(cr, cx + 0.45 * h, cy);
+    cairo_move_to(cr, cx, b->y + 0.05 * h), cairo_line_to(cr, cx, b->y + 0.95 * h);
+    cairo_stroke(cr);
+}
+
+static void sample_arcs(ov_target *t, const sample_box *b, double lw)
+{
+    double pat[2];
+    int n;
+    ov_style_dash(t, OV_DASH_FINE, 0.5 * lw, pat, &n);
+    cairo_set_dash(b->cr, pat, n, 0);
+    cairo_set_line_width(b->cr, 0.5 * lw);
+    seg(b, 0.3, 0.9, 0.1, 0.1);
+    seg(b, 0.7, 0.9, 0.9, 0.1);
+    cairo_stroke(b->cr);
+}
+
 static void sample(ov_target *t, const ov_legend *e, double x, double y)
 {
     cairo_t *cr = t->cr;
-    const double k = t->unit, w = SAMPLE_W * k, h = SAMPLE_H * k, lw = ov_style_line(t, 1);
+    const double k = t->unit, lw = ov_style_line(t, 1);
+    const sample_box b = {cr, x, y, SAMPLE_W * k, SAMPLE_H * k};
     double rgb[3], pat[2];
     int n;
     ov_style_rgb(t, &e->paint, rgb);
@@ -86,7 +184,7 @@ static void sample(ov_target *t, const ov_legend *e, double x, double y)
     case OV_SAMPLE_BEFORE:
     case OV_SAMPLE_INFERRED:
     case OV_SAMPLE_LAYER:
-        sample_rect(cr, x, y, w, h);
+        sample_rect(cr, x, y, b.w, b.h);
         ov_style_dash(t, e->dash, lw, pat, &n);
         cairo_set_dash(cr, pat, n, 0);
         cairo_stroke(cr);
@@ -95,67 +193,15 @@ static void sample(ov_target *t, const ov_legend *e, double x, double y)
     case OV_SAMPLE_CROSS:
     case OV_SAMPLE_UNSURE:
     case OV_SAMPLE_NOT_SEEN:
-    case OV_SAMPLE_SIDE:
-        sample_rect(cr, x, y, w, h);
-        cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], 0.33);
-        cairo_fill_preserve(cr);
-        cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
-        cairo_stroke(cr);
-        if (e->sample == OV_SAMPLE_CROSS) {
-            cairo_move_to(cr, x + 0.3 * w, y + 0.2 * h), cairo_line_to(cr, x + 0.7 * w, y + 0.8 * h);
-            cairo_move_to(cr, x + 0.7 * w, y + 0.2 * h), cairo_line_to(cr, x + 0.3 * w, y + 0.8 * h);
-            cairo_stroke(cr);
-        }
-        break;
-    case OV_SAMPLE_ARROW:
-        cairo_move_to(cr, x + 0.1 * w, y + h / 2), cairo_line_to(cr, x + 0.75 * w, y + h / 2);
-        cairo_stroke(cr);
-        cairo_move_to(cr, x + 0.9 * w, y + h / 2), cairo_line_to(cr, x + 0.7 * w, y + 0.2 * h);
-        cairo_line_to(cr, x + 0.7 * w, y + 0.8 * h), cairo_close_path(cr);
-        cairo_fill(cr);
-        break;
+    case OV_SAMPLE_SIDE: sample_filled_base(&b, rgb, e->sample == OV_SAMPLE_CROSS); break;
+    case OV_SAMPLE_ARROW: sample_arrow(&b); break;
     case OV_SAMPLE_PATH:
-    case OV_SAMPLE_GAP:
-        cairo_set_line_width(cr, e->sample == OV_SAMPLE_PATH ? 1.4 * lw : 1.1 * lw);
-        cairo_move_to(cr, x + 0.1 * w, y + h / 2), cairo_line_to(cr, x + 0.9 * w, y + h / 2);
-        if (e->sample == OV_SAMPLE_GAP) {
-            cairo_move_to(cr, x + 0.1 * w, y + 0.2 * h), cairo_line_to(cr, x + 0.1 * w, y + 0.8 * h);
-            cairo_move_to(cr, x + 0.9 * w, y + 0.2 * h), cairo_line_to(cr, x + 0.9 * w, y + 0.8 * h);
-        }
-        cairo_stroke(cr);
-        break;
+    case OV_SAMPLE_GAP: sample_line(&b, lw, e->sample == OV_SAMPLE_GAP); break;
     case OV_SAMPLE_WHEEL:
-    case OV_SAMPLE_LIMIT:
-        ov_style_dash(t, OV_DASH_DASHED, lw, pat, &n);
-        cairo_set_dash(cr, pat, n, 0);
-        cairo_arc(cr, x + 0.15 * w, y + h, 0.75 * w, -0.55, 0);
-        cairo_stroke(cr);
-        if (e->sample == OV_SAMPLE_WHEEL) {
-            cairo_set_dash(cr, NULL, 0, 0);
-            cairo_arc(cr, x + 0.15 * w, y + 0.9 * h, 0.1 * h + lw, 0, 2 * BASE_PI);
-            cairo_stroke(cr);
-        }
-        break;
-    case OV_SAMPLE_CENTRE:
-        cairo_arc(cr, x + w / 2, y + h / 2, 0.25 * h, 0, 2 * BASE_PI);
-        cairo_move_to(cr, x + w / 2 - 0.45 * h, y + h / 2), cairo_line_to(cr, x + w / 2 + 0.45 * h, y + h / 2);
-        cairo_move_to(cr, x + w / 2, y + 0.05 * h), cairo_line_to(cr, x + w / 2, y + 0.95 * h);
-        cairo_stroke(cr);
-        break;
-    case OV_SAMPLE_FRONT:
-        cairo_move_to(cr, x + w / 2, y + 0.1 * h), cairo_line_to(cr, x + w / 2 + 0.4 * h, y + h / 2);
-        cairo_line_to(cr, x + w / 2, y + 0.9 * h), cairo_line_to(cr, x + w / 2 - 0.4 * h, y + h / 2);
-        cairo_close_path(cr);
-        cairo_fill(cr);
-        break;
-    default: /* OV_SAMPLE_ARCS */
-        ov_style_dash(t, OV_DASH_FINE, 0.5 * lw, pat, &n);
-        cairo_set_dash(cr, pat, n, 0);
-        cairo_set_line_width(cr, 0.5 * lw);
-        cairo_move_to(cr, x + 0.3 * w, y + 0.9 * h), cairo_line_to(cr, x + 0.1 * w, y + 0.1 * h);
-        cairo_move_to(cr, x + 0.7 * w, y + 0.9 * h), cairo_line_to(cr, x + 0.9 * w, y + 0.1 * h);
-        cairo_stroke(cr);
-        break;
+    case OV_SAMPLE_LIMIT: sample_wheel(t, &b, lw, e->sample == OV_SAMPLE_WHEEL); break;
+    case OV_SAMPLE_CENTRE: sample_mark(&b, false); break;
+    case OV_SAMPLE_FRONT: sample_mark(&b, true); break;
+    default: sample_arcs(t, &b, lw); break; /* OV_SAMPLE_ARCS */
     }
     cairo_restore(cr);
 }

@@ -7,6 +7,7 @@
 #include <cairo.h>
 
 #include "ov_internal.h"
+#include "ov_png.h"
 #include "ov_text.h"
 
 int ov_paper_from_word(const char *word, ov_paper *out)
@@ -266,7 +267,7 @@ int ov_target_write_png(ov_target *t, const char *path, base_error *err)
     cairo_surface_t *img = raster_of(t, err);
     if (!img)
         return -1;
-    int rc = ov_output_png(img, path, err);
+    int rc = ov_png_write(img, path, err);
     cairo_surface_destroy(img);
     return rc;
 }

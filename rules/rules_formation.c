@@ -58,66 +58,35 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int rules_formation_fit(const rules_unit *u, const rules_formation_params *params, rules_formation *out,
-                        rules_slot *slots_out)
+/* The unit's facing: the circular mean of the models' facings (no
+ * trigonometry when they all agree); MIXED_FACING when one is off it by more than ftol. */
+static double mean_heading(const rules_unit *u, double ftol, unsigned *issues)
 {
     const size_t n = u->n_models;
-    memset(out, 0, sizeof *out);
-    if (n == 0)
-        return -1;
-    const double tol = params ? params->position_tolerance_mm : RULES_FORMATION_POSITION_TOLERANCE_MM;
-    const double ftol = params ? params->facing_tolerance_rad : RULES_FORMATION_FACING_TOLERANCE_RAD;
-    const double w = u->base_width, d = u->base_depth;
-
-    /* Facing: the circular mean of the models' facings (no trigonometry when they all agree). */
     bool same = true;
     for (size_t i = 1; i < n && same; i++)
         same = u->models[i].facing == u->models[0].facing;
     double heading = u->models[0].facing;
-    if (!same) {
-        double sc = 0, ss = 0;
-        for (size_t i = 0; i < n; i++) {
-            sc += cos(u->models[i].facing);
-            ss += sin(u->models[i].facing);
-        }
-        heading = atan2(ss, sc);
-        for (size_t i = 0; i < n; i++)
-            if (fabs(base_angle_wrap(u->models[i].facing - heading)) > ftol)
-                out->issues |= RULES_FORMATION_MIXED_FACING;
-    }
-
-    /* Scratch space: on the stack for any real unit, one heap block beyond that. */
-    enum { SMALL = 64 };
-    rules_slot stack_slots[SMALL];
-    double stack_buf[4 * SMALL];
-    keyed stack_ord[SMALL];
-    void *heap = NULL;
-    rules_slot *slots = slots_out ? slots_out : stack_slots;
-    double *buf = stack_buf;
-    keyed *ord = stack_ord;
-    if (n > SMALL) {
-        heap = malloc(n * (4 * sizeof *buf + sizeof *ord + sizeof *slots));
-        if (!heap)
-            return -1;
-        buf = heap;
-        ord = (keyed *)(buf + 4 * n);
-        if (!slots_out)
-            slots = (rules_slot *)(ord + n);
-    }
-    double *lu = buf, *lv = buf + n, *idx = buf + 2 * n, *tmp = buf + 3 * n;
-
-    /* Provisional local frame at the first model. */
-    const base_frame f0 = {u->models[0].pos, heading};
-    const double hc = cos(heading), hs = sin(heading); /* base_frame_to_local, one sincos for all models */
+    if (same)
+        return heading;
+    double sc = 0, ss = 0;
     for (size_t i = 0; i < n; i++) {
-        base_vec2 r = base_v2_sub(u->models[i].pos, f0.origin);
-        lu[i] = r.x * hs - r.y * hc;
-        lv[i] = r.x * hc + r.y * hs;
+        sc += cos(u->models[i].facing);
+        ss += sin(u->models[i].facing);
     }
+    heading = atan2(ss, sc);
+    for (size_t i = 0; i < n; i++)
+        if (fabs(base_angle_wrap(u->models[i].facing - heading)) > ftol)
+            *issues |= RULES_FORMATION_MIXED_FACING;
+    return heading;
+}
 
-    /* Ranks, then files, by walking neighbours in order: each step counts as
-     * round(step / base) places, so small gaps between bases never add up
-     * across a wide or deep unit the way dividing absolute offsets would. */
+/* Ranks by walking neighbours front to back: each step counts as
+ * round(step / base) places, so small gaps between bases never add up
+ * across a deep unit the way dividing absolute offsets would. Returns the
+ * number of ranks. */
+static int assign_ranks(const double *lv, size_t n, double d, keyed *ord, rules_slot *slots)
+{
     for (size_t i = 0; i < n; i++)
         ord[i] = (keyed){-lv[i], i};
     sort_keyed(ord, n);
@@ -129,8 +98,14 @@ int rules_formation_fit(const rules_unit *u, const rules_formation_params *param
             ranks += (int)fmax(1.0, round(step / d));
         slots[ord[k].i].rank = ranks - 1;
     }
-    const int last = ranks - 1;
+    return ranks;
+}
 
+/* Files, left to right within each rank, the same way as the ranks; the
+ * rear rank (of several) may sit on half steps of the measured pitch. */
+static void assign_files(const double *lu, size_t n, double w, int ranks, keyed *ord, rules_slot *slots)
+{
+    const int last = ranks - 1;
     /* The full ranks are all but the last, unless there is only one. */
     double umin = INFINITY;
     for (size_t i = 0; i < n; i++)
@@ -167,30 +142,120 @@ int rules_formation_fit(const rules_unit *u, const rules_formation_params *param
             slots[b].file = slots[a].file + (step < 0.5 * w ? 0 : (int)fmax(1.0, round(step / pu_est)));
         }
     }
+}
+
+/* The grid's origin and pitch along one axis: a least-squares line of the
+ * positions pos[] against the slot indices idx[]; a pitch far from the base
+ * size means the indices were wrong, so then the nominal pitch and the
+ * median origin (tmp: n doubles of scratch). */
+static void fit_axis(const double *idx, const double *pos, size_t n, double nominal, double *tmp, double *origin,
+                     double *pitch)
+{
+    fit_line(idx, pos, n, nominal, origin, pitch);
+    if (!(*pitch < 0.5 * nominal || *pitch > 1.5 * nominal))
+        return;
+    *pitch = nominal;
+    for (size_t i = 0; i < n; i++)
+        tmp[i] = pos[i] - nominal * idx[i];
+    qsort(tmp, n, sizeof *tmp, cmp_double);
+    *origin = tmp[n / 2];
+}
+
+/* Occupancy: full ranks must be complete, no two models in one place, no
+ * model outside the files. Returns the number of files; *rear the models of the last rank. */
+static int check_occupancy(const rules_slot *slots, size_t n, int ranks, int *rear, unsigned *issues)
+{
+    const int last = ranks - 1;
+    int files = 0;
+    for (size_t i = 0; i < n; i++)
+        if (ranks == 1 || slots[i].rank < last)
+            files = slots[i].file + 1 > files ? slots[i].file + 1 : files;
+    *rear = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (slots[i].rank == last)
+            (*rear)++;
+        if (slots[i].file < 0 || slots[i].file + slots[i].offset > files - 1 + 1e-9)
+            *issues |= RULES_FORMATION_OFF_GRID;
+        for (size_t j = 0; j < i; j++)
+            if (slots[j].rank == slots[i].rank && slots[j].file == slots[i].file &&
+                slots[j].offset == slots[i].offset)
+                *issues |= RULES_FORMATION_STACKED;
+    }
+    size_t full_models = n - (ranks > 1 ? (size_t)*rear : 0);
+    if (ranks > 1 && full_models < (size_t)files * (size_t)(ranks - 1))
+        *issues |= RULES_FORMATION_GAP;
+    if (ranks == 1 && (size_t)files > n)
+        *issues |= RULES_FORMATION_GAP;
+    return files;
+}
+
+/* The formation's frame and boundary from the fitted grid (origin (a_u, a_v) in the frame f0). */
+static void set_boundary(rules_formation *out, base_frame f0, double a_u, double a_v, double w, double d)
+{
+    out->frame = (base_frame){base_frame_to_board(f0, base_v2(a_u, a_v)), out->heading};
+    double left = -w / 2, right = (out->files - 1) * out->pitch_across + w / 2;
+    double front = d / 2, back = -(out->ranks - 1) * out->pitch_along - d / 2;
+    out->boundary = (base_obb){
+        .centre = base_frame_to_board(out->frame, base_v2((left + right) / 2, (front + back) / 2)),
+        .heading = out->heading,
+        .width = right - left,
+        .depth = front - back,
+    };
+    out->centre = out->boundary.centre;
+    out->front_centre = base_obb_front_centre(&out->boundary);
+}
+
+int rules_formation_fit(const rules_unit *u, const rules_formation_params *params, rules_formation *out,
+                        rules_slot *slots_out)
+{
+    const size_t n = u->n_models;
+    memset(out, 0, sizeof *out);
+    if (n == 0)
+        return -1;
+    const double tol = params ? params->position_tolerance_mm : RULES_FORMATION_POSITION_TOLERANCE_MM;
+    const double ftol = params ? params->facing_tolerance_rad : RULES_FORMATION_FACING_TOLERANCE_RAD;
+    const double w = u->base_width, d = u->base_depth;
+    const double heading = mean_heading(u, ftol, &out->issues);
+
+    /* Scratch space: on the stack for any real unit, one heap block beyond that. */
+    enum { SMALL = 64 };
+    rules_slot stack_slots[SMALL];
+    double stack_buf[4 * SMALL];
+    keyed stack_ord[SMALL];
+    void *heap = NULL;
+    rules_slot *slots = slots_out ? slots_out : stack_slots;
+    double *buf = stack_buf;
+    keyed *ord = stack_ord;
+    if (n > SMALL) {
+        heap = malloc(n * (4 * sizeof *buf + sizeof *ord + sizeof *slots));
+        if (!heap)
+            return -1;
+        buf = heap;
+        ord = (keyed *)(buf + 4 * n);
+        if (!slots_out)
+            slots = (rules_slot *)(ord + n);
+    }
+    double *lu = buf, *lv = buf + n, *idx = buf + 2 * n, *tmp = buf + 3 * n;
+
+    /* Provisional local frame at the first model. */
+    const base_frame f0 = {u->models[0].pos, heading};
+    const double hc = cos(heading), hs = sin(heading); /* base_frame_to_local, one sincos for all models */
+    for (size_t i = 0; i < n; i++) {
+        base_vec2 r = base_v2_sub(u->models[i].pos, f0.origin);
+        lu[i] = r.x * hs - r.y * hc;
+        lv[i] = r.x * hc + r.y * hs;
+    }
+    const int ranks = assign_ranks(lv, n, d, ord, slots);
+    assign_files(lu, n, w, ranks, ord, slots);
 
     /* Measured pitch and origin, each axis on its own. */
     double a_u, p_u, a_v, p_v;
     for (size_t i = 0; i < n; i++)
         idx[i] = slots[i].file + slots[i].offset;
-    fit_line(idx, lu, n, w, &a_u, &p_u);
+    fit_axis(idx, lu, n, w, tmp, &a_u, &p_u);
     for (size_t i = 0; i < n; i++)
         idx[i] = -slots[i].rank;
-    fit_line(idx, lv, n, d, &a_v, &p_v);
-    /* A pitch far from the base size means the indices were wrong; keep the nominal one. */
-    if (p_u < 0.5 * w || p_u > 1.5 * w) {
-        p_u = w;
-        for (size_t i = 0; i < n; i++)
-            tmp[i] = lu[i] - w * (slots[i].file + slots[i].offset);
-        qsort(tmp, n, sizeof *tmp, cmp_double);
-        a_u = tmp[n / 2];
-    }
-    if (p_v < 0.5 * d || p_v > 1.5 * d) {
-        p_v = d;
-        for (size_t i = 0; i < n; i++)
-            tmp[i] = lv[i] + d * slots[i].rank;
-        qsort(tmp, n, sizeof *tmp, cmp_double);
-        a_v = tmp[n / 2];
-    }
+    fit_axis(idx, lv, n, d, tmp, &a_v, &p_v);
     if (p_u < w - tol || p_v < d - tol)
         out->issues |= RULES_FORMATION_OVERLAP;
 
@@ -207,47 +272,14 @@ int rules_formation_fit(const rules_unit *u, const rules_formation_params *param
     if (out->max_residual_mm > tol)
         out->issues |= RULES_FORMATION_OFF_GRID;
 
-    /* Occupancy: full ranks must be complete, no two models in one place. */
-    int files = 0;
-    for (size_t i = 0; i < n; i++)
-        if (ranks == 1 || slots[i].rank < last)
-            files = slots[i].file + 1 > files ? slots[i].file + 1 : files;
-    int rear = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (slots[i].rank == last)
-            rear++;
-        if (slots[i].file < 0 || slots[i].file + slots[i].offset > files - 1 + 1e-9)
-            out->issues |= RULES_FORMATION_OFF_GRID;
-        for (size_t j = 0; j < i; j++)
-            if (slots[j].rank == slots[i].rank && slots[j].file == slots[i].file &&
-                slots[j].offset == slots[i].offset)
-                out->issues |= RULES_FORMATION_STACKED;
-    }
-    size_t full_models = n - (ranks > 1 ? (size_t)rear : 0);
-    if (ranks > 1 && full_models < (size_t)files * (size_t)last)
-        out->issues |= RULES_FORMATION_GAP;
-    if (ranks == 1 && (size_t)files > n)
-        out->issues |= RULES_FORMATION_GAP;
-
+    int rear;
+    out->files = check_occupancy(slots, n, ranks, &rear, &out->issues);
     out->heading = heading;
-    out->files = files;
     out->ranks = ranks;
     out->rear_rank_models = ranks == 1 ? (int)n : rear;
     out->pitch_across = p_u;
     out->pitch_along = p_v;
-    out->frame = (base_frame){base_frame_to_board(f0, base_v2(a_u, a_v)), heading};
-
-    double left = -w / 2, right = (files - 1) * p_u + w / 2;
-    double front = d / 2, back = -(ranks - 1) * p_v - d / 2;
-    out->boundary = (base_obb){
-        .centre = base_frame_to_board(out->frame, base_v2((left + right) / 2, (front + back) / 2)),
-        .heading = heading,
-        .width = right - left,
-        .depth = front - back,
-    };
-    out->centre = out->boundary.centre;
-    out->front_centre = base_obb_front_centre(&out->boundary);
-
+    set_boundary(out, f0, a_u, a_v, w, d);
     free(heap);
     return 0;
 }
@@ -286,6 +318,14 @@ int rules_formation_proper_rank(const rules_ruleset *rs, const rules_unit *u)
     if (u->height >= rs->height_large_from)
         return rs->proper_rank_width_large;
     return rs->proper_rank_width;
+}
+
+bool rules_formation_too_deep(const rules_ruleset *rs, const rules_unit *u, const rules_formation *f, int *proper)
+{
+    const int width = rules_formation_proper_rank(rs, u);
+    if (proper)
+        *proper = width;
+    return rs->ranks_at_most_files && f->ranks > f->files && f->files < width;
 }
 
 const char *rules_formation_height_class(const rules_ruleset *rs, const rules_unit *u)

@@ -99,6 +99,9 @@ int rules_formation_place(rules_unit *u, base_vec2 front_centre, double heading,
  * ruleset's standard width when the snapshot gives no Height.
  */
 int rules_formation_proper_rank(const rules_ruleset *rs, const rules_unit *u);
+/* Whether formation f of unit u breaks the ruleset's "no more ranks than files" rule (ranks_at_most_files):
+ * more ranks than files and narrower than a Proper Rank (*proper: that width, when not NULL). */
+bool rules_formation_too_deep(const rules_ruleset *rs, const rules_unit *u, const rules_formation *f, int *proper);
 /* "standard", "large" or "gigantic" for the unit's Height class; "" when unknown. */
 const char *rules_formation_height_class(const rules_ruleset *rs, const rules_unit *u);
 

@@ -135,6 +135,14 @@ int rules_json_to_ruleset(const cJSON *item, const char *where, rules_ruleset *o
     return 0;
 }
 
+cJSON *rules_json_document(const char *format, int version)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "format", format);
+    cJSON_AddNumberToObject(root, "version", version);
+    return root;
+}
+
 cJSON *rules_json_from_ruleset(const rules_ruleset *rs)
 {
     const rules_ruleset *base = rules_ruleset_find(rs->name);

@@ -33,6 +33,9 @@ rules_snapshot *rules_json_load_snapshot(const char *path, base_error *err);
 cJSON *rules_json_from_snapshot(const rules_snapshot *s);
 int rules_json_save_snapshot(const rules_snapshot *s, const char *path, base_error *err);
 
+/* A new JSON document (caller frees) that opens as every tableref file does: {"format": format, "version": version}. */
+cJSON *rules_json_document(const char *format, int version);
+
 /* A ruleset from a name or an override object ({"name": "...", "unit_spacing_in": 0.5}). */
 int rules_json_to_ruleset(const cJSON *item, const char *where, rules_ruleset *out, base_error *err);
 /* A ruleset as JSON: its name when it is a built-in one unchanged, else the override object. */

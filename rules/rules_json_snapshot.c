@@ -1,4 +1,4 @@
-/* rules_json, the snapshot: reading (strict: every key known, every number in range) and writing. */
+/* rules_json, the snapshot: reading (strict: every key known, every number in range); writing is rules_json_snapshot_out.c. */
 #include "rules_json.h"
 
 #include <math.h>
@@ -7,8 +7,7 @@
 
 #include "base_fields.h"
 
-#define SNAPSHOT_FORMAT "tableref.snapshot"
-#define SNAPSHOT_VERSION 1
+#include "rules_json_int.h"
 
 /* ---- snapshot --------------------------------------------------------- */
 
@@ -76,8 +75,30 @@ static int read_evidence(const cJSON *jm, const char *where, rules_model *m, bas
     return 0;
 }
 
-static int read_model(const cJSON *jm, const char *where, rules_unit *u, base_error *err)
+/* Reads one element of a list (where: its place, e.g. "units[3].models[1]") into ctx. */
+typedef int (*item_reader)(const cJSON *el, const char *where, void *ctx, base_error *err);
+
+/* Every element of arr with `reader`, each named where + name + "[i]" in errors. */
+static int read_items(const cJSON *arr, const char *where, const char *name, item_reader reader, void *ctx,
+                      base_error *err)
 {
+    size_t i = 0;
+    const cJSON *el;
+    cJSON_ArrayForEach(el, arr)
+    {
+        char item_where[192];
+        /* A place too long for the buffer is cut short: it only names the place in a message. */
+        if (snprintf(item_where, sizeof item_where, "%s%s[%zu]", where, name, i++) < 0)
+            item_where[0] = '\0';
+        if (reader(el, item_where, ctx, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int read_model(const cJSON *jm, const char *where, void *unit, base_error *err)
+{
+    rules_unit *u = unit;
     if (!cJSON_IsObject(jm))
         return base_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX];
@@ -144,17 +165,55 @@ static int read_unit_clauses(const cJSON *ju, const char *where, rules_unit *u, 
     return 0;
 }
 
-static void add_unit_clauses(cJSON *ju, const rules_unit *u)
+/* An object of known keys with a name (`name_key`, a string, required or
+ * not) and a required "models" array: an alternative placement or a
+ * declared Dynamic Formation. The array, or NULL with err set. */
+static const cJSON *named_model_list(const cJSON *j, const char *where, const char *const *keys, const char *name_key,
+                                     bool name_required, char *name, size_t cap, base_error *err)
 {
-    static const char *const words[] = {"standard", "standard", "standard", "large", "large", "gigantic"};
-    if (u->combat[0])
-        cJSON_AddStringToObject(ju, "combat", u->combat);
-    if (u->height >= 0 && u->height_word)
-        cJSON_AddStringToObject(ju, "height", words[u->height]);
-    else if (u->height >= 0)
-        cJSON_AddNumberToObject(ju, "height", u->height);
-    if (u->type[0])
-        cJSON_AddStringToObject(ju, "type", u->type);
+    if (!cJSON_IsObject(j)) {
+        base_error_set(err, "%s: expected an object", where);
+        return NULL;
+    }
+    if (base_fields_known(j, where, keys, err) < 0 ||
+        base_json_string(j, name_key, where, name_required, name, cap, err) < 0)
+        return NULL;
+    return base_json_array(j, "models", where, true, err);
+}
+
+/* One model of an alternative placement: {"id", "x_mm", "y_mm", "facing_deg", "sigma_mm"}. */
+static int read_placed_model(const cJSON *jm, const char *where, void *placement, base_error *err)
+{
+    rules_placement *p = placement;
+    char id[RULES_ID_MAX];
+    double x, y, facing_deg, sigma = NAN;
+    if (!cJSON_IsObject(jm))
+        return base_error_set(err, "%s: expected an object", where);
+    const double place = BASE_FIELDS_MAX_PLACE_MM, turn = BASE_FIELDS_MAX_ANGLE_DEG;
+    if (base_fields_known(jm, where, placed_keys, err) < 0 ||
+        base_json_string(jm, "id", where, true, id, sizeof id, err) < 0 ||
+        base_fields_number(jm, "x_mm", where, true, -place, place, &x, err) < 0 ||
+        base_fields_number(jm, "y_mm", where, true, -place, place, &y, err) < 0 ||
+        base_fields_number(jm, "facing_deg", where, true, -turn, turn, &facing_deg, err) < 0 ||
+        base_fields_number(jm, "sigma_mm", where, false, 0, BASE_FIELDS_MAX_BASE_MM, &sigma, err) < 0)
+        return -1;
+    /* That it is a model of this unit, once, is checked with the other ids (rules_snapshot_check_ids). */
+    if (rules_placement_add_model(p, id, base_v2(x, y), base_angle_wrap(base_deg_to_rad(facing_deg)), sigma) < 0)
+        return base_error_set(err, "%s: out of memory", where);
+    return 0;
+}
+
+/* One alternative placement: {"label": ..., "models": [...]}. */
+static int read_alternative(const cJSON *ja, const char *where, void *unit, base_error *err)
+{
+    char label[RULES_LABEL_MAX] = "";
+    const cJSON *models = named_model_list(ja, where, alternative_keys, "label", false, label, sizeof label, err);
+    if (!models)
+        return -1;
+    rules_placement *p = rules_unit_add_alternative(unit, label);
+    if (!p)
+        return base_error_set(err, "%s: out of memory", where);
+    return read_items(models, where, ".models", read_placed_model, p, err);
 }
 
 /* A unit's alternative placements: [{"label": ..., "models": [{"id", "x_mm", "y_mm", "facing_deg", "sigma_mm"}]}]. */
@@ -169,54 +228,13 @@ static int read_alternatives(const cJSON *ju, const char *where, rules_unit *u, 
     const cJSON *alts = base_json_array(ju, "alternatives", where, false, err);
     if (!alts)
         return -1;
-    size_t k = 0;
-    const cJSON *ja;
-    cJSON_ArrayForEach(ja, alts)
-    {
-        char awhere[160];
-        snprintf(awhere, sizeof awhere, "%s.alternatives[%zu]", where, k++);
-        if (!cJSON_IsObject(ja))
-            return base_error_set(err, "%s: expected an object", awhere);
-        char label[RULES_LABEL_MAX] = "";
-        if (base_fields_known(ja, awhere, alternative_keys, err) < 0 ||
-            base_json_string(ja, "label", awhere, false, label, sizeof label, err) < 0)
-            return -1;
-        const cJSON *models = base_json_array(ja, "models", awhere, true, err);
-        if (!models)
-            return -1;
-        rules_placement *p = rules_unit_add_alternative(u, label);
-        if (!p)
-            return base_error_set(err, "%s: out of memory", awhere);
-        size_t j = 0;
-        const cJSON *jm;
-        cJSON_ArrayForEach(jm, models)
-        {
-            char mwhere[192];
-            snprintf(mwhere, sizeof mwhere, "%s.models[%zu]", awhere, j++);
-            char id[RULES_ID_MAX];
-            double x, y, facing_deg, sigma = NAN;
-            if (!cJSON_IsObject(jm))
-                return base_error_set(err, "%s: expected an object", mwhere);
-            const double place = BASE_FIELDS_MAX_PLACE_MM, turn = BASE_FIELDS_MAX_ANGLE_DEG;
-            if (base_fields_known(jm, mwhere, placed_keys, err) < 0 ||
-                base_json_string(jm, "id", mwhere, true, id, sizeof id, err) < 0 ||
-                base_fields_number(jm, "x_mm", mwhere, true, -place, place, &x, err) < 0 ||
-                base_fields_number(jm, "y_mm", mwhere, true, -place, place, &y, err) < 0 ||
-                base_fields_number(jm, "facing_deg", mwhere, true, -turn, turn, &facing_deg, err) < 0 ||
-                base_fields_number(jm, "sigma_mm", mwhere, false, 0, BASE_FIELDS_MAX_BASE_MM, &sigma, err) < 0)
-                return -1;
-            /* That it is a model of this unit, once, is checked with the other ids (rules_snapshot_check_ids). */
-            if (rules_placement_add_model(p, id, base_v2(x, y), base_angle_wrap(base_deg_to_rad(facing_deg)),
-                                          sigma) < 0)
-                return base_error_set(err, "%s: out of memory", mwhere);
-        }
-    }
-    return 0;
+    return read_items(alts, where, ".alternatives", read_alternative, u, err);
 }
 
 /* A unit the camera saw nothing of: {"id": ..., "side": ..., "models": n}. */
-static int read_unseen(const cJSON *jn, const char *where, rules_snapshot *s, base_error *err)
+static int read_unseen(const cJSON *jn, const char *where, void *snapshot, base_error *err)
 {
+    rules_snapshot *s = snapshot;
     if (!cJSON_IsObject(jn))
         return base_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX], side[RULES_ID_MAX] = "";
@@ -232,8 +250,9 @@ static int read_unseen(const cJSON *jn, const char *where, rules_snapshot *s, ba
     return rules_snapshot_add_unseen(s, id, side, (size_t)n) ? 0 : base_error_set(err, "%s: out of memory", where);
 }
 
-static int read_unit(const cJSON *ju, const char *where, rules_snapshot *s, base_error *err)
+static int read_unit(const cJSON *ju, const char *where, void *snapshot, base_error *err)
 {
+    rules_snapshot *s = snapshot;
     if (!cJSON_IsObject(ju))
         return base_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX], side[RULES_ID_MAX];
@@ -269,22 +288,16 @@ static int read_unit(const cJSON *ju, const char *where, rules_snapshot *s, base
     const cJSON *models = base_json_array(ju, "models", where, true, err);
     if (!models)
         return -1;
-    size_t j = 0;
-    const cJSON *jm;
-    cJSON_ArrayForEach(jm, models)
-    {
-        char mwhere[128];
-        snprintf(mwhere, sizeof mwhere, "%s.models[%zu]", where, j++);
-        if (read_model(jm, mwhere, u, err) < 0)
-            return -1;
-    }
+    if (read_items(models, where, ".models", read_model, u, err) < 0)
+        return -1;
     if (u->n_models == 0)
         return base_error_set(err, "%s.models: a unit needs at least one model", where);
     return read_alternatives(ju, where, u, err);
 }
 
-static int read_terrain(const cJSON *jt, const char *where, rules_snapshot *s, base_error *err)
+static int read_terrain(const cJSON *jt, const char *where, void *snapshot, base_error *err)
 {
+    rules_snapshot *s = snapshot;
     if (!cJSON_IsObject(jt))
         return base_error_set(err, "%s: expected an object", where);
     char id[RULES_ID_MAX] = "", kind[32];
@@ -334,15 +347,11 @@ static int read_terrain(const cJSON *jt, const char *where, rules_snapshot *s, b
 }
 
 /* A declared Dynamic Formation: {"id": "f1", "models": ["orc-1", ...]}; every model must exist. */
-static int read_dynform(const cJSON *jf, const char *where, rules_snapshot *s, base_error *err)
+static int read_dynform(const cJSON *jf, const char *where, void *snapshot, base_error *err)
 {
-    if (!cJSON_IsObject(jf))
-        return base_error_set(err, "%s: expected an object", where);
+    rules_snapshot *s = snapshot;
     char id[RULES_ID_MAX];
-    if (base_fields_known(jf, where, dynform_keys, err) < 0 ||
-        base_json_string(jf, "id", where, true, id, sizeof id, err) < 0)
-        return -1;
-    const cJSON *models = base_json_array(jf, "models", where, true, err);
+    const cJSON *models = named_model_list(jf, where, dynform_keys, "id", true, id, sizeof id, err);
     if (!models)
         return -1;
     rules_dynform_decl *f = rules_snapshot_add_dynform(s, id);
@@ -363,8 +372,7 @@ static int read_dynform(const cJSON *jf, const char *where, rules_snapshot *s, b
 }
 
 /* Reads every element of the array `key` (absent or null is fine unless required) with `reader`. */
-static int read_list(const cJSON *root, const char *key, bool required,
-                     int (*reader)(const cJSON *, const char *, rules_snapshot *, base_error *), rules_snapshot *s,
+static int read_list(const cJSON *root, const char *key, bool required, item_reader reader, rules_snapshot *s,
                      base_error *err)
 {
     const cJSON *it = base_json_field(root, key);
@@ -373,16 +381,7 @@ static int read_list(const cJSON *root, const char *key, bool required,
     const cJSON *arr = base_json_array(root, key, "", required, err);
     if (!arr)
         return -1;
-    size_t i = 0;
-    const cJSON *el;
-    cJSON_ArrayForEach(el, arr)
-    {
-        char where[64];
-        snprintf(where, sizeof where, "%s[%zu]", key, i++);
-        if (reader(el, where, s, err) < 0)
-            return -1;
-    }
-    return 0;
+    return read_items(arr, "", key, reader, s, err);
 }
 
 rules_snapshot *rules_json_to_snapshot(const cJSON *root, const char *name, base_error *err)
@@ -393,9 +392,9 @@ rules_snapshot *rules_json_to_snapshot(const cJSON *root, const char *name, base
         base_error_set(err, "%s: expected a JSON object at the top level", name);
         return NULL;
     }
-    int version = SNAPSHOT_VERSION;
+    int version = RULES_SNAPSHOT_VERSION;
     double w, d;
-    char fmt[32] = SNAPSHOT_FORMAT;
+    char fmt[32] = RULES_SNAPSHOT_FORMAT;
     const cJSON *board = base_json_object(root, "board", "", true, err);
     if (base_fields_known(root, "", snapshot_keys, err) < 0 || !board ||
         base_fields_known(board, "board", board_keys, err) < 0 ||
@@ -404,12 +403,12 @@ rules_snapshot *rules_json_to_snapshot(const cJSON *root, const char *name, base
         base_fields_number(board, "width_mm", "board", true, 1, BASE_FIELDS_MAX_BOARD_MM, &w, err) < 0 ||
         base_fields_number(board, "depth_mm", "board", true, 1, BASE_FIELDS_MAX_BOARD_MM, &d, err) < 0)
         goto fail_noalloc;
-    if (strcmp(fmt, SNAPSHOT_FORMAT) != 0) {
-        base_error_set(err, "format: expected \"%s\", found \"%s\"", SNAPSHOT_FORMAT, fmt);
+    if (strcmp(fmt, RULES_SNAPSHOT_FORMAT) != 0) {
+        base_error_set(err, "format: expected \"%s\", found \"%s\"", RULES_SNAPSHOT_FORMAT, fmt);
         goto fail_noalloc;
     }
-    if (version != SNAPSHOT_VERSION) {
-        base_error_set(err, "version: this tableref reads snapshot version %d, not %d", SNAPSHOT_VERSION,
+    if (version != RULES_SNAPSHOT_VERSION) {
+        base_error_set(err, "version: this tableref reads snapshot version %d, not %d", RULES_SNAPSHOT_VERSION,
                         version);
         goto fail_noalloc;
     }
@@ -449,156 +448,4 @@ rules_snapshot *rules_json_load_snapshot(const char *path, base_error *err)
     rules_snapshot *s = rules_json_to_snapshot(root, path, err);
     cJSON_Delete(root);
     return s;
-}
-
-static cJSON *status_to_json(unsigned status)
-{
-    cJSON *arr = cJSON_CreateArray();
-    for (unsigned bit = 1; bit && bit <= RULES_STATUS_SHAKEN; bit <<= 1)
-        if (status & bit)
-            cJSON_AddItemToArray(arr, cJSON_CreateString(rules_status_word(bit)));
-    return arr;
-}
-
-static void add_rate(cJSON *o, const char *key, double mm)
-{
-    if (!isnan(mm))
-        base_json_add_number(o, key, base_mm_to_in(mm), 4);
-}
-
-static void add_evidence(cJSON *jm, rules_evidence e, double sigma_mm)
-{
-    if (e != RULES_EVIDENCE_SEEN)
-        cJSON_AddStringToObject(jm, "evidence", rules_evidence_word(e));
-    if (!isnan(sigma_mm))
-        base_json_add_number(jm, "sigma_mm", sigma_mm, 3);
-}
-
-static void add_alternatives(cJSON *ju, const rules_unit *u)
-{
-    if (!u->placements_complete)
-        cJSON_AddBoolToObject(ju, "alternatives_complete", false);
-    if (u->placement_label[0])
-        cJSON_AddStringToObject(ju, "placement", u->placement_label);
-    if (!u->n_alternatives)
-        return;
-    cJSON *alts = cJSON_AddArrayToObject(ju, "alternatives");
-    for (size_t k = 0; k < u->n_alternatives; k++) {
-        const rules_placement *p = &u->alternatives[k];
-        cJSON *ja = cJSON_CreateObject();
-        cJSON_AddStringToObject(ja, "label", p->label);
-        cJSON *models = cJSON_AddArrayToObject(ja, "models");
-        for (size_t j = 0; j < p->n_models; j++) {
-            cJSON *jm = cJSON_CreateObject();
-            cJSON_AddStringToObject(jm, "id", p->models[j].id);
-            base_json_add_number(jm, "x_mm", p->models[j].pos.x, 3);
-            base_json_add_number(jm, "y_mm", p->models[j].pos.y, 3);
-            base_json_add_number(jm, "facing_deg", base_rad_to_deg(p->models[j].facing), 3);
-            if (!isnan(p->models[j].sigma_mm))
-                base_json_add_number(jm, "sigma_mm", p->models[j].sigma_mm, 3);
-            cJSON_AddItemToArray(models, jm);
-        }
-        cJSON_AddItemToArray(alts, ja);
-    }
-}
-
-cJSON *rules_json_from_snapshot(const rules_snapshot *s)
-{
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "format", SNAPSHOT_FORMAT);
-    cJSON_AddNumberToObject(root, "version", SNAPSHOT_VERSION);
-    cJSON *board = cJSON_AddObjectToObject(root, "board");
-    base_json_add_number(board, "width_mm", s->board_width, 3);
-    base_json_add_number(board, "depth_mm", s->board_depth, 3);
-    cJSON_AddItemToObject(root, "ruleset", rules_json_from_ruleset(&s->ruleset));
-    cJSON *units = cJSON_AddArrayToObject(root, "units");
-    for (size_t i = 0; i < s->n_units; i++) {
-        const rules_unit *u = &s->units[i];
-        cJSON *ju = cJSON_CreateObject();
-        cJSON_AddStringToObject(ju, "id", u->id);
-        cJSON_AddStringToObject(ju, "side", u->side);
-        double base[2] = {u->base_width, u->base_depth};
-        cJSON_AddItemToObject(ju, "base_mm", cJSON_CreateDoubleArray(base, 2));
-        add_rate(ju, "advance_in", u->advance_rate);
-        add_rate(ju, "march_in", u->march_rate);
-        add_rate(ju, "mobility_in", u->mobility);
-        cJSON_AddItemToObject(ju, "status", status_to_json(u->status));
-        if (u->profile[0])
-            cJSON_AddStringToObject(ju, "profile", u->profile);
-        add_rate(ju, "control_area_in", u->control_area_mm);
-        if (u->heroic)
-            cJSON_AddBoolToObject(ju, "heroic", true);
-        if (u->will >= 0)
-            cJSON_AddNumberToObject(ju, "will", u->will);
-        add_unit_clauses(ju, u);
-        cJSON *models = cJSON_AddArrayToObject(ju, "models");
-        for (size_t j = 0; j < u->n_models; j++) {
-            const rules_model *m = &u->models[j];
-            cJSON *jm = cJSON_CreateObject();
-            cJSON_AddStringToObject(jm, "id", m->id);
-            base_json_add_number(jm, "x_mm", m->pos.x, 3);
-            base_json_add_number(jm, "y_mm", m->pos.y, 3);
-            base_json_add_number(jm, "facing_deg", base_rad_to_deg(m->facing), 3);
-            if (m->status)
-                cJSON_AddItemToObject(jm, "status", status_to_json(m->status));
-            if (m->inferred)
-                cJSON_AddBoolToObject(jm, "inferred", true);
-            if (m->attachable)
-                cJSON_AddBoolToObject(jm, "attachable", true);
-            add_evidence(jm, m->evidence, m->sigma_mm);
-            if (m->base_width > 0 && m->base_depth > 0) {
-                double b[2] = {m->base_width, m->base_depth};
-                cJSON_AddItemToObject(jm, "base_mm", cJSON_CreateDoubleArray(b, 2));
-            }
-            cJSON_AddItemToArray(models, jm);
-        }
-        add_alternatives(ju, u);
-        cJSON_AddItemToArray(units, ju);
-    }
-    if (s->n_unseen) {
-        cJSON *unseen = cJSON_AddArrayToObject(root, "unseen_units");
-        for (size_t i = 0; i < s->n_unseen; i++) {
-            cJSON *jn = cJSON_CreateObject();
-            cJSON_AddStringToObject(jn, "id", s->unseen[i].id);
-            cJSON_AddStringToObject(jn, "side", s->unseen[i].side);
-            cJSON_AddNumberToObject(jn, "models", (double)s->unseen[i].n_models);
-            cJSON_AddItemToArray(unseen, jn);
-        }
-    }
-    cJSON *terrain = cJSON_AddArrayToObject(root, "terrain");
-    for (size_t i = 0; i < s->n_terrain; i++) {
-        const rules_terrain *t = &s->terrain[i];
-        cJSON *jt = cJSON_CreateObject();
-        if (t->id[0])
-            cJSON_AddStringToObject(jt, "id", t->id);
-        cJSON_AddStringToObject(jt, "kind", rules_terrain_kind_word(t->kind));
-        cJSON *pts = cJSON_AddArrayToObject(jt, "points_mm");
-        for (size_t k = 0; k < t->n_points; k++) {
-            double xy[2] = {round(t->points[k].x * 1000) / 1000, round(t->points[k].y * 1000) / 1000};
-            cJSON_AddItemToArray(pts, cJSON_CreateDoubleArray(xy, 2));
-        }
-        cJSON_AddItemToArray(terrain, jt);
-    }
-    if (s->n_dynforms) {
-        cJSON *forms = cJSON_AddArrayToObject(root, "formations");
-        for (size_t i = 0; i < s->n_dynforms; i++) {
-            cJSON *jf = cJSON_CreateObject();
-            cJSON_AddStringToObject(jf, "id", s->dynforms[i].id);
-            cJSON *ids = cJSON_AddArrayToObject(jf, "models");
-            for (size_t k = 0; k < s->dynforms[i].n_models; k++)
-                cJSON_AddItemToArray(ids, cJSON_CreateString(s->dynforms[i].models[k]));
-            cJSON_AddItemToArray(forms, jf);
-        }
-    }
-    return root;
-}
-
-int rules_json_save_snapshot(const rules_snapshot *s, const char *path, base_error *err)
-{
-    cJSON *root = rules_json_from_snapshot(s);
-    if (!root)
-        return base_error_set(err, "%s: out of memory", path);
-    int rc = base_json_write_file(root, path, err);
-    cJSON_Delete(root);
-    return rc;
 }

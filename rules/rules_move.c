@@ -18,6 +18,15 @@ void rules_check_options_default(rules_check_options *opt)
     opt->reform_centre_tolerance_mm = 5.0;
 }
 
+const rules_check_options *rules_check_options_or_default(const rules_check_options *opt,
+                                                          rules_check_options *defaults)
+{
+    if (opt)
+        return opt;
+    rules_check_options_default(defaults);
+    return defaults;
+}
+
 static base_vec2 apply_rigid(const rules_move_ctx *c, base_vec2 p)
 {
     return base_v2_add(base_v2_rot(p, c->rot), c->trans);
@@ -259,8 +268,8 @@ static void check_formation_legal(const rules_move_ctx *c, rules_unit_report *ur
         if (v && (c->f1.issues & RULES_FORMATION_OFF_GRID))
             rules_violation_add_model(v, c->u1->models[c->f1.worst_model].id);
     }
-    int proper = rules_formation_proper_rank(c->rs, c->u0);
-    if (c->rs->ranks_at_most_files && c->f1.ranks > c->f1.files && c->f1.files < proper)
+    int proper;
+    if (rules_formation_too_deep(c->rs, c->u0, &c->f1, &proper))
         rules_unit_report_add_violation(ur, "MU-RANKS-FILES", RULES_QTY_COUNT, c->f1.ranks, c->f1.files,
                                         "The unit ends with %d ranks but only %d files; it may not have more "
                                         "ranks than files unless it is %d models wide%s%s%s.",
@@ -511,10 +520,7 @@ int rules_move_check(const rules_snapshot *before, const rules_snapshot *after, 
                      rules_report *out, base_error *err)
 {
     rules_check_options defaults;
-    if (!opt_in) {
-        rules_check_options_default(&defaults);
-        opt_in = &defaults;
-    }
+    opt_in = rules_check_options_or_default(opt_in, &defaults);
     const rules_check_options *opt = opt_in;
     rules_report_begin(out, before, after);
 

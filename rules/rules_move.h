@@ -42,6 +42,9 @@ typedef struct rules_check_options {
 } rules_check_options;
 
 void rules_check_options_default(rules_check_options *opt);
+/* opt itself, or (opt NULL) the defaults, written into *defaults: for the checks that take NULL for "the defaults". */
+const rules_check_options *rules_check_options_or_default(const rules_check_options *opt,
+                                                          rules_check_options *defaults);
 
 /*
  * Checks every moved unit (or opt->unit_id). The ruleset is the before

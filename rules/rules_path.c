@@ -296,95 +296,112 @@ static bool hopeless(const word_search *ws, double lo, double hi, int d)
     return *ws->found && turning_bound(ws, lo, hi, d) >= ws->best->length_mm;
 }
 
+/* S C S: one wheel through the whole turn, straights at the start and end headings. */
+static void consider_scs(word_search *ws)
+{
+    for (int d = -1; d <= 1; d += 2) {
+        double turn = mod2pi(d * ws->delta), s1, s2;
+        base_vec2 v = base_v2_sub(base_v2_sub(ws->to.front_centre, ws->from.front_centre),
+                                  arc_disp(ws->rho, ws->from.heading, turn, d));
+        if (turn > 1e-9 && isfinite(two_straights(ws, v, ws->from.heading, ws->to.heading, &s1, &s2))) {
+            seg_type k[3] = {SEG_S, d > 0 ? SEG_L : SEG_R, SEG_S};
+            consider(ws, k, (double[]){fmax(s1, 0), turn, fmax(s2, 0)}, 3);
+        }
+    }
+}
+
+/* C C S and S C C (turning d first): every root of the residual in the
+ * first arc's angle, bracketed by a scan and bisected. */
+static void consider_ccs(word_search *ws, int d, int first_straight)
+{
+    const double step = 2 * BASE_PI / WORD_SCAN;
+    seg_type c1 = d > 0 ? SEG_L : SEG_R, c2 = d > 0 ? SEG_R : SEG_L;
+    double s_prev, r_prev = ccs_residual(ws, 0, d, first_straight, &s_prev);
+    for (int i = 1; i <= WORD_SCAN; i++) {
+        double a = i * step;
+        if (hopeless(ws, a - step, a, d)) {
+            r_prev = NAN; /* no root is looked for across a skipped interval */
+            continue;
+        }
+        double s_cur, r_cur = ccs_residual(ws, a, d, first_straight, &s_cur);
+        if (!isnan(r_prev) && (r_prev <= 0) != (r_cur <= 0)) {
+            double lo = a - step, hi = a, rlo = r_prev;
+            for (int it = 0; it < 60; it++) {
+                double mid = (lo + hi) / 2, s_mid, rm = ccs_residual(ws, mid, d, first_straight, &s_mid);
+                if ((rm <= 0) == (rlo <= 0)) {
+                    lo = mid;
+                    rlo = rm;
+                } else {
+                    hi = mid;
+                }
+            }
+            double a1 = (lo + hi) / 2, s;
+            ccs_residual(ws, a1, d, first_straight, &s);
+            double a2 = second_arc(ws, a1, d);
+            if (first_straight)
+                consider(ws, (seg_type[]){SEG_S, c1, c2}, (double[]){s, a1, a2}, 3);
+            else
+                consider(ws, (seg_type[]){c1, c2, SEG_S}, (double[]){a1, a2, s}, 3);
+        }
+        r_prev = r_cur;
+    }
+}
+
+/* C S C S and S C S C (turning d first): the cheapest first arc, by scan then golden section. */
+static void consider_sbend(word_search *ws, int d, int first_straight)
+{
+    const double step = 2 * BASE_PI / WORD_SCAN;
+    seg_type c1 = d > 0 ? SEG_L : SEG_R, c2 = d > 0 ? SEG_R : SEG_L;
+    double best_a = -1, best_c = INFINITY, s1, s2;
+    for (int i = 0; i < WORD_SCAN; i++) {
+        if (hopeless(ws, fmax(i * step - step, 0), i * step + step, d))
+            continue;
+        double c = sbend_cost(ws, i * step, d, first_straight, &s1, &s2);
+        if (c < best_c) {
+            best_c = c;
+            best_a = i * step;
+        }
+    }
+    if (best_a < 0 || (*ws->found && best_c > ws->best->length_mm + ws->width * step))
+        return;
+    double lo = best_a - step, hi = best_a + step;
+    const double g = 0.6180339887498949;
+    for (int it = 0; it < 50; it++) {
+        double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+        if (sbend_cost(ws, fmax(x1, 0), d, first_straight, &s1, &s2) <
+            sbend_cost(ws, fmax(x2, 0), d, first_straight, &s1, &s2))
+            hi = x2;
+        else
+            lo = x1;
+    }
+    double a1 = fmax((lo + hi) / 2, 0);
+    if (!isfinite(sbend_cost(ws, a1, d, first_straight, &s1, &s2)))
+        return;
+    double a2 = second_arc(ws, a1, d);
+    if (first_straight)
+        consider(ws, (seg_type[]){SEG_S, c1, SEG_S, c2}, (double[]){fmax(s1, 0), a1, fmax(s2, 0), a2}, 4);
+    else
+        consider(ws, (seg_type[]){c1, SEG_S, c2, SEG_S}, (double[]){a1, fmax(s1, 0), a2, fmax(s2, 0)}, 4);
+}
+
 static void search_extra_words(rules_pose from, rules_pose to, double width, const rules_ruleset *rs,
                                double pos_tol, double ang_tol, rules_path *best, bool *found)
 {
     word_search ws = {from, to, width, width / 2, base_angle_wrap(to.heading - from.heading), rs,
                       pos_tol, ang_tol, best, found};
-    const double step = 2 * BASE_PI / WORD_SCAN;
-
-    /* S C S: one wheel through the whole turn, straights at the start and end headings. */
-    for (int d = -1; d <= 1; d += 2) {
-        double turn = mod2pi(d * ws.delta), s1, s2;
-        base_vec2 v = base_v2_sub(base_v2_sub(to.front_centre, from.front_centre),
-                                    arc_disp(ws.rho, from.heading, turn, d));
-        if (turn > 1e-9 && isfinite(two_straights(&ws, v, from.heading, to.heading, &s1, &s2))) {
-            seg_type k[3] = {SEG_S, d > 0 ? SEG_L : SEG_R, SEG_S};
-            consider(&ws, k, (double[]){fmax(s1, 0), turn, fmax(s2, 0)}, 3);
-        }
-    }
-
-    for (int d = -1; d <= 1; d += 2) {
-        seg_type c1 = d > 0 ? SEG_L : SEG_R, c2 = d > 0 ? SEG_R : SEG_L;
+    consider_scs(&ws);
+    for (int d = -1; d <= 1; d += 2)
         for (int first_straight = 0; first_straight <= 1; first_straight++) {
-            /* C C S and S C C: a root of the residual in the first arc's angle. */
-            double s_prev, r_prev = ccs_residual(&ws, 0, d, first_straight, &s_prev);
-            for (int i = 1; i <= WORD_SCAN; i++) {
-                double a = i * step;
-                if (hopeless(&ws, a - step, a, d)) {
-                    r_prev = NAN; /* no root is looked for across a skipped interval */
-                    continue;
-                }
-                double s_cur, r_cur = ccs_residual(&ws, a, d, first_straight, &s_cur);
-                if (!isnan(r_prev) && (r_prev <= 0) != (r_cur <= 0)) {
-                    double lo = a - step, hi = a, rlo = r_prev;
-                    for (int it = 0; it < 60; it++) {
-                        double mid = (lo + hi) / 2, s_mid, rm = ccs_residual(&ws, mid, d, first_straight, &s_mid);
-                        if ((rm <= 0) == (rlo <= 0)) {
-                            lo = mid;
-                            rlo = rm;
-                        } else {
-                            hi = mid;
-                        }
-                    }
-                    double a1 = (lo + hi) / 2, s;
-                    ccs_residual(&ws, a1, d, first_straight, &s);
-                    double a2 = second_arc(&ws, a1, d);
-                    if (first_straight)
-                        consider(&ws, (seg_type[]){SEG_S, c1, c2}, (double[]){s, a1, a2}, 3);
-                    else
-                        consider(&ws, (seg_type[]){c1, c2, SEG_S}, (double[]){a1, a2, s}, 3);
-                }
-                r_prev = r_cur;
-            }
-
-            /* C S C S and S C S C: the cheapest first arc, by scan then golden section. */
-            double best_a = -1, best_c = INFINITY, s1, s2;
-            for (int i = 0; i < WORD_SCAN; i++) {
-                if (hopeless(&ws, fmax(i * step - step, 0), i * step + step, d))
-                    continue;
-                double c = sbend_cost(&ws, i * step, d, first_straight, &s1, &s2);
-                if (c < best_c) {
-                    best_c = c;
-                    best_a = i * step;
-                }
-            }
-            if (best_a < 0 || (*found && best_c > best->length_mm + width * step))
-                continue;
-            double lo = best_a - step, hi = best_a + step;
-            const double g = 0.6180339887498949;
-            for (int it = 0; it < 50; it++) {
-                double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
-                if (sbend_cost(&ws, fmax(x1, 0), d, first_straight, &s1, &s2) <
-                    sbend_cost(&ws, fmax(x2, 0), d, first_straight, &s1, &s2))
-                    hi = x2;
-                else
-                    lo = x1;
-            }
-            double a1 = fmax((lo + hi) / 2, 0);
-            if (!isfinite(sbend_cost(&ws, a1, d, first_straight, &s1, &s2)))
-                continue;
-            double a2 = second_arc(&ws, a1, d);
-            if (first_straight)
-                consider(&ws, (seg_type[]){SEG_S, c1, SEG_S, c2}, (double[]){fmax(s1, 0), a1, fmax(s2, 0), a2}, 4);
-            else
-                consider(&ws, (seg_type[]){c1, SEG_S, c2, SEG_S}, (double[]){a1, fmax(s1, 0), a2, fmax(s2, 0)}, 4);
+            consider_ccs(&ws, d, first_straight);
+            consider_sbend(&ws, d, first_straight);
         }
-    }
 }
 
-void rules_path_forward_wheels(rules_pose from, rules_pose to, double width, const rules_ruleset *rs,
-                               rules_path *out)
+/* The Dubins words' closed forms (every word that has one), cheapest first:
+ * the first that verifiably closes on `to` goes into *out. Simulating each
+ * would cost more than solving. Returns whether one closed. */
+static bool best_dubins_word(rules_pose from, rules_pose to, double width, const rules_ruleset *rs, double pos_tol,
+                             double ang_tol, rules_path *out)
 {
     const double rho = width / 2;
     base_vec2 delta = base_v2_sub(to.front_centre, from.front_centre);
@@ -400,10 +417,6 @@ void rules_path_forward_wheels(rules_pose from, rules_pose to, double width, con
     in.ca = cos(in.a);
     in.cb = cos(in.b);
     in.c_ab = cos(in.a - in.b);
-
-    /* Verification tolerance: far below the 1 mm the referee decides on. */
-    const double pos_tol = 1e-6 * fmax(1.0, dist + width), ang_tol = 1e-7;
-    /* Every word's closed form, cheapest first; simulating each would cost more than solving. */
     rules_path cands[12];
     int order[12], n_cands = 0;
     for (int w = 0; w < 6; w++) {
@@ -419,15 +432,51 @@ void rules_path_forward_wheels(rules_pose from, rules_pose to, double width, con
             order[j] = n_cands - 1;
         }
     }
-    bool found = false;
-    for (int i = 0; i < n_cands && !found; i++) {
+    for (int i = 0; i < n_cands; i++) {
         rules_pose end = rules_path_apply(from, &cands[order[i]], width);
         if (base_v2_dist(end.front_centre, to.front_centre) > pos_tol ||
             fabs(base_angle_wrap(end.heading - to.heading)) > ang_tol)
             continue; /* a word whose closed form does not close: not a path */
         *out = cands[order[i]];
-        found = true;
+        return true;
     }
+    return false;
+}
+
+/*
+ * The closed forms, and camera jitter, leave wheels of a tenth of a
+ * millimetre where a player made none. Drop steps shorter than 0.005"
+ * (what rounds to 0.00") when the path still lands within 0.05 mm
+ * without them: the referee decides to 1 mm, and a player should not
+ * read "wheel 0.00"".
+ */
+static void drop_crumbs(rules_pose from, rules_pose to, double width, rules_path *out)
+{
+    rules_path clean = *out;
+    size_t kept = 0;
+    for (size_t i = 0; i < out->n_steps; i++) {
+        if (out->steps[i].length_mm < 0.127) {
+            clean.length_mm -= out->steps[i].length_mm;
+            continue;
+        }
+        clean.steps[kept++] = out->steps[i];
+    }
+    if (kept == out->n_steps)
+        return; /* nothing to drop: no second drive needed */
+    clean.n_steps = kept;
+    rules_pose end = rules_path_apply(from, &clean, width);
+    if (base_v2_dist(end.front_centre, to.front_centre) < 0.05 &&
+        fabs(base_angle_wrap(end.heading - to.heading)) < 1e-4)
+        *out = clean;
+}
+
+void rules_path_forward_wheels(rules_pose from, rules_pose to, double width, const rules_ruleset *rs,
+                               rules_path *out)
+{
+    /* Verification tolerance: far below the 1 mm the referee decides on. */
+    const double dist = base_v2_len(base_v2_sub(to.front_centre, from.front_centre));
+    const double pos_tol = 1e-6 * fmax(1.0, dist + width), ang_tol = 1e-7;
+    bool found = best_dubins_word(from, to, width, rs, pos_tol, ang_tol, out);
     /*
      * Families the Dubins words miss once turning costs more than it moves
      * (see search_extra_words). Measured over 300,000 random multi-wheel
@@ -446,29 +495,7 @@ void rules_path_forward_wheels(rules_pose from, rules_pose to, double width, con
         out->length_mm = INFINITY;
         return;
     }
-    /*
-     * The closed forms, and camera jitter, leave wheels of a tenth of a
-     * millimetre where a player made none. Drop steps shorter than 0.005"
-     * (what rounds to 0.00") when the path still lands within 0.05 mm
-     * without them: the referee decides to 1 mm, and a player should not
-     * read "wheel 0.00"".
-     */
-    rules_path clean = *out;
-    size_t kept = 0;
-    for (size_t i = 0; i < out->n_steps; i++) {
-        if (out->steps[i].length_mm < 0.127) {
-            clean.length_mm -= out->steps[i].length_mm;
-            continue;
-        }
-        clean.steps[kept++] = out->steps[i];
-    }
-    if (kept == out->n_steps)
-        return; /* nothing to drop: no second drive needed */
-    clean.n_steps = kept;
-    rules_pose end = rules_path_apply(from, &clean, width);
-    if (base_v2_dist(end.front_centre, to.front_centre) < 0.05 &&
-        fabs(base_angle_wrap(end.heading - to.heading)) < 1e-4)
-        *out = clean;
+    drop_crumbs(from, to, width, out);
 }
 
 void rules_path_single_model(base_vec2 from, double from_facing, base_vec2 to, double to_facing,

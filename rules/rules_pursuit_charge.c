@@ -125,6 +125,102 @@ static rules_unit current_unit(const pu_unit *o, rules_model *buf)
     return t;
 }
 
+/* The Facing a unit charges: its edge from a along the unit vector e, L long. */
+typedef struct facing_line {
+    base_vec2 a, e;
+    double L;
+} facing_line;
+
+/* Arriving straight on from `from`, a front corner touches the Facing first
+ * and the unit aligns about it: the offsets along the Facing that put either
+ * front corner there (at most 4, into cand; returns how many). */
+static size_t arrival_offsets(const facing_line *fl, const rules_pose *from, double W, double *cand, size_t room)
+{
+    size_t n = 0;
+    base_vec2 fwd = base_v2_dir(from->heading), lft = base_v2_dir(from->heading + BASE_PI / 2);
+    for (int c = -1; c <= 1 && n + 2 <= room; c += 2) {
+        base_vec2 corner = base_v2_add(from->front_centre, base_v2_scale(lft, c * W / 2));
+        double den = base_v2_cross(fwd, fl->e);
+        if (fabs(den) < 1e-12)
+            continue;
+        double along = base_v2_cross(base_v2_sub(fl->a, corner), fl->e) / den; /* corner + along fwd on the line */
+        if (along < 0)
+            continue;
+        double tk = base_v2_dot(base_v2_sub(base_v2_add(corner, base_v2_scale(fwd, along)), fl->a), fl->e);
+        cand[n++] = tk - W / 2;
+        cand[n++] = tk + W / 2;
+    }
+    return n;
+}
+
+/* Candidate offsets along the Facing: the pursuer's model edges meeting the
+ * target's base corners, ref, the middle, and (from given) the arrival
+ * offsets. Returns their count (at most cap). */
+static size_t contact_offsets(const pu_unit *me, const pu_unit *target, const facing_line *fl, base_vec2 ref,
+                              const rules_pose *from, double *cand, size_t cap)
+{
+    const double W = me->f.boundary.width;
+    size_t n_cand = 0;
+    for (size_t j = 0; j < target->u->n_models; j++) {
+        base_obb base = rules_model_base(target->u, &target->u->models[j]);
+        base.centre = target->pos[j];
+        base_vec2 k[4];
+        base_obb_corners(&base, k);
+        for (int q = 0; q < 4; q++) {
+            double t = base_v2_dot(base_v2_sub(k[q], fl->a), fl->e);
+            for (int f = 0; f <= me->f.files && n_cand + 2 < cap; f++) {
+                double edge = -W / 2 + f * me->f.pitch_across;
+                cand[n_cand++] = t - edge;
+            }
+        }
+    }
+    cand[n_cand++] = base_v2_dot(base_v2_sub(ref, fl->a), fl->e);
+    cand[n_cand++] = fl->L / 2;
+    if (from)
+        n_cand += arrival_offsets(fl, from, W, cand + n_cand, cap - n_cand);
+    return n_cand;
+}
+
+/* Room at `box`: no overlap with another unit (touching is fine when
+ * charging); *extra counts the other enemy units it would touch (Maximising
+ * Contact's first priority is to touch as few as possible). */
+static bool room_among_units(const pu_sim *S, const pu_unit *me, const pu_unit *target, const base_obb *box,
+                             size_t *extra)
+{
+    *extra = 0;
+    for (size_t i = 0; i < S->n; i++) {
+        const pu_unit *o = &S->units[i];
+        if (o == me || o == target || o->gone)
+            continue;
+        base_obb shrunk = o->box;
+        shrunk.width = fmax(0.0, shrunk.width - 2 * S->tol);
+        shrunk.depth = fmax(0.0, shrunk.depth - 2 * S->tol);
+        if (base_obb_dist(box, &shrunk) <= 0)
+            return false;
+        if (o->role == PU_ENEMY && base_obb_dist(box, &o->box) <= S->tol)
+            (*extra)++;
+    }
+    return true;
+}
+
+static bool clear_of_impassable(const pu_sim *S, const base_obb *box)
+{
+    for (size_t i = 0; i < S->s->n_terrain; i++) {
+        const rules_terrain *t = &S->s->terrain[i];
+        if (t->kind == RULES_TERRAIN_IMPASSABLE && pu_box_poly_gap(box, t->points, t->n_points) <= 0)
+            return false;
+    }
+    return true;
+}
+
+/* Whether a placement (extra other enemies touched, eng models engaged, cd from ref) is no better than best. */
+static bool no_better(const pu_placement *best, size_t extra, size_t eng, double cd)
+{
+    return best->ok && (extra > best->extra_enemies ||
+                        (extra == best->extra_enemies &&
+                         (eng < best->engaged || (eng == best->engaged && cd >= best->centre_dist))));
+}
+
 /*
  * Front Facing in base contact with `target`'s `facing`, aligned, touching
  * as few other enemy units as possible, then maximising engaged models, then
@@ -136,94 +232,37 @@ pu_placement pu_place_in_contact(const pu_sim *S, const pu_unit *me, const pu_un
                                   base_vec2 ref, const rules_pose *from, double range)
 {
     pu_placement best = {0};
-    base_vec2 a, b;
-    rules_contact_facing_edge(&target->box, facing, &a, &b);
-    base_vec2 e = base_v2_sub(b, a);
-    double L = base_v2_len(e);
-    if (L <= 0)
+    facing_line fl;
+    base_vec2 b;
+    rules_contact_facing_edge(&target->box, facing, &fl.a, &b);
+    fl.e = base_v2_sub(b, fl.a);
+    fl.L = base_v2_len(fl.e);
+    if (fl.L <= 0)
         return best;
-    e = base_v2_scale(e, 1.0 / L);
-    base_vec2 inward = base_v2_sub(target->box.centre, base_v2_scale(base_v2_add(a, b), 0.5));
-    inward = base_v2_sub(inward, base_v2_scale(e, base_v2_dot(inward, e))); /* normal to the facing */
+    fl.e = base_v2_scale(fl.e, 1.0 / fl.L);
+    base_vec2 inward = base_v2_sub(target->box.centre, base_v2_scale(base_v2_add(fl.a, b), 0.5));
+    inward = base_v2_sub(inward, base_v2_scale(fl.e, base_v2_dot(inward, fl.e))); /* normal to the facing */
     double heading = atan2(inward.y, inward.x);
     const double W = me->f.boundary.width;
     const size_t nm = me->u->n_models, nt = target->u->n_models;
     base_vec2 *pos = malloc((nm ? nm : 1) * sizeof *pos);
     rules_model *mbuf = malloc((nm + nt + 1) * sizeof *mbuf);
-    /* candidate offsets: the pursuer's model edges meeting the target's base corners along the facing, and ref */
-    size_t cap = 4 * nt * (size_t)(me->f.files + 1) + 12, n_cand = 0;
+    size_t cap = 4 * nt * (size_t)(me->f.files + 1) + 12;
     double *cand = malloc(cap * sizeof *cand);
     if (!pos || !mbuf || !cand)
         goto done;
-    for (size_t j = 0; j < nt; j++) {
-        base_obb base = rules_model_base(target->u, &target->u->models[j]);
-        base.centre = target->pos[j];
-        base_vec2 k[4];
-        base_obb_corners(&base, k);
-        for (int q = 0; q < 4; q++) {
-            double t = base_v2_dot(base_v2_sub(k[q], a), e);
-            for (int f = 0; f <= me->f.files && n_cand + 2 < cap; f++) {
-                double edge = -W / 2 + f * me->f.pitch_across;
-                cand[n_cand++] = t - edge;
-            }
-        }
-    }
-    cand[n_cand++] = base_v2_dot(base_v2_sub(ref, a), e);
-    cand[n_cand++] = L / 2;
-    if (from) {
-        /* arriving straight on, a front corner touches the Facing first and the unit aligns about it */
-        base_vec2 fwd = base_v2_dir(from->heading), lft = base_v2_dir(from->heading + BASE_PI / 2);
-        for (int c = -1; c <= 1 && n_cand + 2 <= cap; c += 2) {
-            base_vec2 corner = base_v2_add(from->front_centre, base_v2_scale(lft, c * W / 2));
-            double den = base_v2_cross(fwd, e);
-            if (fabs(den) < 1e-12)
-                continue;
-            double along = base_v2_cross(base_v2_sub(a, corner), e) / den; /* corner + along fwd on the line */
-            if (along < 0)
-                continue;
-            double tk = base_v2_dot(base_v2_sub(base_v2_add(corner, base_v2_scale(fwd, along)), a), e);
-            cand[n_cand++] = tk - W / 2;
-            cand[n_cand++] = tk + W / 2;
-        }
-    }
+    size_t n_cand = contact_offsets(me, target, &fl, ref, from, cand, cap);
     rules_unit tu = current_unit(target, mbuf + nm);
     for (size_t c = 0; c < n_cand; c++) {
-        double s = fmin(fmax(cand[c], -W / 2), L + W / 2); /* keep some overlap with the facing */
-        rules_pose p = {base_v2_add(a, base_v2_scale(e, s)), heading};
+        double s = fmin(fmax(cand[c], -W / 2), fl.L + W / 2); /* keep some overlap with the facing */
+        rules_pose p = {base_v2_add(fl.a, base_v2_scale(fl.e, s)), heading};
         base_obb box = pu_box_at(me, p);
         double cd = base_v2_dist(box.centre, ref);
         pu_carry(me, p, pos);
         rules_unit mu = shadow(me->u, mbuf, pos, me->f.heading, heading - me->f.heading);
-        size_t eng = engaged_between(&mu, &tu, S->tol);
-        if (eng == 0)
-            continue;
-        /* room: no overlap with other units (touching is fine when charging) or impassable terrain;
-         * and Maximising Contact's first priority: touch as few other enemy units as possible */
-        bool room = true;
-        size_t extra = 0;
-        for (size_t i = 0; i < S->n && room; i++) {
-            const pu_unit *o = &S->units[i];
-            if (o == me || o == target || o->gone)
-                continue;
-            base_obb shrunk = o->box;
-            shrunk.width = fmax(0.0, shrunk.width - 2 * S->tol);
-            shrunk.depth = fmax(0.0, shrunk.depth - 2 * S->tol);
-            if (base_obb_dist(&box, &shrunk) <= 0)
-                room = false;
-            else if (o->role == PU_ENEMY && base_obb_dist(&box, &o->box) <= S->tol)
-                extra++;
-        }
-        if (room && best.ok &&
-            (extra > best.extra_enemies ||
-             (extra == best.extra_enemies &&
-              (eng < best.engaged || (eng == best.engaged && cd >= best.centre_dist)))))
-            continue;
-        for (size_t i = 0; i < S->s->n_terrain && room; i++) {
-            const rules_terrain *t = &S->s->terrain[i];
-            if (t->kind == RULES_TERRAIN_IMPASSABLE && pu_box_poly_gap(&box, t->points, t->n_points) <= 0)
-                room = false;
-        }
-        if (!room)
+        size_t eng = engaged_between(&mu, &tu, S->tol), extra;
+        if (eng == 0 || !room_among_units(S, me, target, &box, &extra) || no_better(&best, extra, eng, cd) ||
+            !clear_of_impassable(S, &box))
             continue;
         if (from && !charge_reaches(&S->s->ruleset, W, *from, p, range))
             continue;

@@ -58,6 +58,91 @@ static const char *facing_word(unsigned f)
                                                                                                : "right Flank";
 }
 
+/* The predicted Pursuit in one sentence: which step ended it and how. */
+static void note_outcome(rules_unit_report *ur, const rules_snapshot *before, const rules_pursuit_input *in,
+                         const rules_pursuit_prediction *p)
+{
+    switch (p->outcome) {
+    case RULES_PURSUIT_OFF_BOARD:
+        rules_unit_report_add_note(ur, "Step %d: the Front Facing reaches the Board Edge; the unit Pursues off "
+                                       "the Board.",
+                                   p->step);
+        break;
+    case RULES_PURSUIT_CHARGE:
+    {
+        const rules_unit *target = rules_snapshot_find_unit(before, p->target);
+        bool fleeing = target && (rules_unit_status(target) & RULES_STATUS_FLEEING);
+        rules_unit_report_add_note(ur, "Step %d: the unit declares a Charge against %s (its %s) and is placed "
+                                       "in base contact, %zu models engaged. The Charged unit may not perform "
+                                       "Charge Reactions%s.",
+                                   p->step, p->target, facing_word(p->target_facing), p->engaged_models,
+                                   fleeing ? " (not even though it is already Fleeing: it fled from another combat)"
+                                           : "");
+    }
+        break;
+    case RULES_PURSUIT_PIVOT_BLOCKED:
+        rules_unit_report_add_note(ur, "Step 1: an obstruction stops the Pivot after %.1f of %.1f degrees; the "
+                                       "unit moves no farther.",
+                                   fabs(base_rad_to_deg(p->pivot_rad)),
+                                   fabs(base_rad_to_deg(base_angle_wrap(in->pursued_heading - p->start.heading))));
+        break;
+    case RULES_PURSUIT_FORWARD:
+        rules_unit_report_add_note(ur, "Step 2: the unit Pivots %.1f degrees and moves %.2f\" straight ahead.",
+                                   base_rad_to_deg(p->pivot_rad), base_mm_to_in(p->forward_mm));
+        break;
+    case RULES_PURSUIT_BACKTRACKED:
+        rules_unit_report_add_note(ur, "Step 3: the end position breaks Unit Spacing; the move is backtracked "
+                                       "to the last legal position (%.2f\" ahead after the Pivot).",
+                                   base_mm_to_in(p->forward_mm));
+        break;
+    }
+}
+
+/* A unit still on the board: each model against where the prediction puts
+ * it (its predicted path drawn), PU-POSITION naming every model off by more than the tolerance. */
+static void judge_positions(rules_unit_report *ur, const rules_unit *u0, const rules_unit *u1,
+                            const rules_formation *f0, const rules_pursuit_input *in,
+                            const rules_check_options *opt_in, const rules_pursuit_prediction *p)
+{
+    rules_formation f1;
+    rules_formation_fit(u1, &opt_in->formation, &f1, NULL);
+    ur->centre_after = f1.centre;
+    ur->centre_displacement_mm = base_v2_dist(f0->centre, f1.centre);
+    ur->rotation_rad = base_angle_wrap(f1.heading - f0->heading);
+    ur->files_after = f1.files;
+    ur->ranks_after = f1.ranks;
+    ur->models = calloc(u0->n_models ? u0->n_models : 1, sizeof *ur->models);
+    double worst = 0;
+    const char *worst_id = NULL;
+    for (size_t j = 0; ur->models && j < u0->n_models; j++) {
+        const rules_model *m1 = rules_unit_find_model(u1, u0->models[j].id);
+        base_vec2 path[3] = {u0->models[j].pos, p->models[j], p->models[j]};
+        rules_unit_report_add_model_path(ur, u0->models[j].id, path, 2, base_v2_dist(path[0], path[1]));
+        if (!m1)
+            continue;
+        rules_model_move *mm = &ur->models[ur->n_models++];
+        snprintf(mm->id, sizeof mm->id, "%s", m1->id);
+        double dev = base_v2_dist(m1->pos, p->models[j]);
+        mm->distance_mm = base_v2_dist(u0->models[j].pos, m1->pos);
+        if (dev > worst) {
+            worst = dev;
+            worst_id = m1->id;
+        }
+    }
+    rules_unit_report_add_measure(ur, "max_deviation", RULES_QTY_LENGTH, worst);
+    if (worst <= in->tolerance_mm)
+        return;
+    rules_violation *v = rules_unit_report_add_violation(
+        ur, "PU-POSITION", RULES_QTY_LENGTH, worst, in->tolerance_mm,
+        "The unit is not where its Pursuit Move ends: model %s is %.2f\" from its predicted position (%s).", worst_id,
+        base_mm_to_in(worst), rules_pursuit_outcome_word(p->outcome));
+    for (size_t j = 0; v && j < u0->n_models; j++) {
+        const rules_model *m1 = rules_unit_find_model(u1, u0->models[j].id);
+        if (m1 && base_v2_dist(m1->pos, p->models[j]) > in->tolerance_mm)
+            rules_violation_add_model(v, m1->id);
+    }
+}
+
 /* One pursuer's call: its predicted Pursuit (`p`, the k-th pursuer) against where it stands in `after`. */
 static void judge_pursuer(const rules_snapshot *before, const rules_snapshot *after, const rules_pursuit_input *in,
                           const rules_check_options *opt_in, const rules_pursuit_prediction *p, size_t k,
@@ -73,40 +158,7 @@ static void judge_pursuer(const rules_snapshot *before, const rules_snapshot *af
     rules_unit_report_add_measure(&ur, "predicted_pivot", RULES_QTY_ANGLE, p->pivot_rad);
     rules_unit_report_add_measure(&ur, "predicted_forward", RULES_QTY_LENGTH, p->forward_mm);
     rules_unit_report_add_measure(&ur, "order", RULES_QTY_COUNT, p->order);
-    switch (p->outcome) {
-    case RULES_PURSUIT_OFF_BOARD:
-        rules_unit_report_add_note(&ur, "Step %d: the Front Facing reaches the Board Edge; the unit Pursues off "
-                                        "the Board.",
-                                   p->step);
-        break;
-    case RULES_PURSUIT_CHARGE:
-    {
-        const rules_unit *target = rules_snapshot_find_unit(before, p->target);
-        bool fleeing = target && (rules_unit_status(target) & RULES_STATUS_FLEEING);
-        rules_unit_report_add_note(&ur, "Step %d: the unit declares a Charge against %s (its %s) and is placed "
-                                        "in base contact, %zu models engaged. The Charged unit may not perform "
-                                        "Charge Reactions%s.",
-                                   p->step, p->target, facing_word(p->target_facing), p->engaged_models,
-                                   fleeing ? " (not even though it is already Fleeing: it fled from another combat)"
-                                           : "");
-    }
-        break;
-    case RULES_PURSUIT_PIVOT_BLOCKED:
-        rules_unit_report_add_note(&ur, "Step 1: an obstruction stops the Pivot after %.1f of %.1f degrees; the "
-                                        "unit moves no farther.",
-                                   fabs(base_rad_to_deg(p->pivot_rad)),
-                                   fabs(base_rad_to_deg(base_angle_wrap(in->pursued_heading - p->start.heading))));
-        break;
-    case RULES_PURSUIT_FORWARD:
-        rules_unit_report_add_note(&ur, "Step 2: the unit Pivots %.1f degrees and moves %.2f\" straight ahead.",
-                                   base_rad_to_deg(p->pivot_rad), base_mm_to_in(p->forward_mm));
-        break;
-    case RULES_PURSUIT_BACKTRACKED:
-        rules_unit_report_add_note(&ur, "Step 3: the end position breaks Unit Spacing; the move is backtracked "
-                                        "to the last legal position (%.2f\" ahead after the Pivot).",
-                                   base_mm_to_in(p->forward_mm));
-        break;
-    }
+    note_outcome(&ur, before, in, p);
     rules_formation f0;
     rules_formation_fit(u0, &opt_in->formation, &f0, NULL);
     ur.centre_before = f0.centre;
@@ -120,48 +172,8 @@ static void judge_pursuer(const rules_snapshot *before, const rules_snapshot *af
     else if (!should_leave && left)
         rules_unit_report_add_violation(&ur, "PU-MISSING", RULES_QTY_COUNT, 0, 1,
                                         "The unit left the table, but its Pursuit Move ends on the board.");
-    if (!should_leave && !left) {
-        rules_formation f1;
-        rules_formation_fit(u1, &opt_in->formation, &f1, NULL);
-        ur.centre_after = f1.centre;
-        ur.centre_displacement_mm = base_v2_dist(f0.centre, f1.centre);
-        ur.rotation_rad = base_angle_wrap(f1.heading - f0.heading);
-        ur.files_after = f1.files;
-        ur.ranks_after = f1.ranks;
-        ur.models = calloc(u0->n_models ? u0->n_models : 1, sizeof *ur.models);
-        double worst = 0;
-        const char *worst_id = NULL;
-        rules_violation *v = NULL;
-        for (size_t j = 0; ur.models && j < u0->n_models; j++) {
-            const rules_model *m1 = rules_unit_find_model(u1, u0->models[j].id);
-            base_vec2 path[3] = {u0->models[j].pos, p->models[j], p->models[j]};
-            rules_unit_report_add_model_path(&ur, u0->models[j].id, path, 2,
-                                             base_v2_dist(path[0], path[1]));
-            if (!m1)
-                continue;
-            rules_model_move *mm = &ur.models[ur.n_models++];
-            snprintf(mm->id, sizeof mm->id, "%s", m1->id);
-            double dev = base_v2_dist(m1->pos, p->models[j]);
-            mm->distance_mm = base_v2_dist(u0->models[j].pos, m1->pos);
-            if (dev > worst) {
-                worst = dev;
-                worst_id = m1->id;
-            }
-        }
-        rules_unit_report_add_measure(&ur, "max_deviation", RULES_QTY_LENGTH, worst);
-        if (worst > in->tolerance_mm) {
-            v = rules_unit_report_add_violation(&ur, "PU-POSITION", RULES_QTY_LENGTH, worst, in->tolerance_mm,
-                                                "The unit is not where its Pursuit Move ends: model %s is %.2f\" "
-                                                "from its predicted position (%s).",
-                                                worst_id, base_mm_to_in(worst),
-                                                rules_pursuit_outcome_word(p->outcome));
-            for (size_t j = 0; v && j < u0->n_models; j++) {
-                const rules_model *m1 = rules_unit_find_model(u1, u0->models[j].id);
-                if (m1 && base_v2_dist(m1->pos, p->models[j]) > in->tolerance_mm)
-                    rules_violation_add_model(v, m1->id);
-            }
-        }
-    }
+    if (!should_leave && !left)
+        judge_positions(&ur, u0, u1, &f0, in, opt_in, p);
     *ur_out = ur;
 }
 
@@ -180,10 +192,7 @@ int rules_pursuit_check(const rules_snapshot *before, const rules_snapshot *afte
                         const rules_check_options *opt_in, rules_report *out, base_error *err)
 {
     rules_check_options defaults;
-    if (!opt_in) {
-        rules_check_options_default(&defaults);
-        opt_in = &defaults;
-    }
+    opt_in = rules_check_options_or_default(opt_in, &defaults);
     rules_report_begin(out, before, after);
     rules_pursuit_prediction *pred = calloc(in->n_pursuers ? in->n_pursuers : 1, sizeof *pred);
     if (!pred)

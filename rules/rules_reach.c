@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules_bisect.h"
 #include "rules_judge.h"
 #include "rules_json.h"
 
@@ -71,6 +72,19 @@ static rules_pose wheel(const reacher *r, rules_pose from, double angle)
 
 /* ---- the largest wheel ------------------------------------------------------- */
 
+/* A line of candidate positions for rules_bisect: a wheel from the start
+ * (along: the side, +1 or -1) or a column of the reach (along: its u). */
+typedef struct reach_line {
+    reacher *r;
+    double along;
+} reach_line;
+
+static bool wheel_is_legal(void *ctx, double angle)
+{
+    const reach_line *w = ctx;
+    return legal(w->r, wheel(w->r, w->r->start, w->along * angle));
+}
+
 static double largest_wheel(reacher *r, int side)
 {
     const double step = base_deg_to_rad(1);
@@ -84,29 +98,23 @@ static double largest_wheel(reacher *r, int side)
     }
     if (hi < 0)
         return lo;
-    while ((hi - lo) * r->width > FINE_MM) {
-        double m = (lo + hi) / 2;
-        if (legal(r, wheel(r, r->start, side * m)))
-            lo = m;
-        else
-            hi = m;
-    }
-    return lo;
+    reach_line line = {r, side};
+    return rules_bisect(lo, hi, r->width, FINE_MM, wheel_is_legal, &line);
 }
 
 /* ---- one facing ------------------------------------------------------------ */
 
+static bool column_is_legal(void *ctx, double v)
+{
+    const reach_line *c = ctx;
+    return legal(c->r, at(c->r, c->along, v));
+}
+
 /* Bisects between a legal v and an illegal v on column u; returns the legal end. */
 static double bisect(reacher *r, double u, double good, double bad)
 {
-    while (fabs(bad - good) > FINE_MM) {
-        double m = (good + bad) / 2;
-        if (legal(r, at(r, u, m)))
-            good = m;
-        else
-            bad = m;
-    }
-    return good;
+    reach_line line = {r, u};
+    return rules_bisect(good, bad, 1.0, FINE_MM, column_is_legal, &line);
 }
 
 /*
@@ -353,9 +361,7 @@ base_obb rules_reach_boundary(const rules_reach *r, rules_pose front)
 
 cJSON *rules_reach_to_json(const rules_reach *r)
 {
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "format", "tableref.reach");
-    cJSON_AddNumberToObject(root, "version", 1);
+    cJSON *root = rules_json_document("tableref.reach", 1);
     cJSON_AddStringToObject(root, "unit", r->unit_id);
     cJSON_AddStringToObject(root, "move", rules_move_word(r->move));
     base_json_add_number(root, "rate_mm", r->rate_mm, 2);

@@ -185,6 +185,74 @@ done:
     return rc;
 }
 
+/* The centre travels at most half the Mobility (start -> (mid ->) end); the
+ * files change by at most max_file_change; no more ranks than files unless a
+ * Proper Rank wide; a viable formation at the end. */
+static void check_centre_and_formation(reform_ctx *c, rules_unit_report *ur)
+{
+    double centre = c->um ? base_v2_dist(c->f0.centre, c->fm.centre) + base_v2_dist(c->fm.centre, c->f1.centre)
+                          : ur->centre_displacement_mm;
+    const double half = 0.5 * c->u0->mobility;
+    rules_unit_report_add_measure(ur, "centre_travel", RULES_QTY_LENGTH, centre);
+    rules_unit_report_add_measure(ur, "centre_limit", RULES_QTY_LENGTH, half);
+    if (over(c->opt, centre, half))
+        rules_unit_report_add_violation(ur, "RM-CENTRE", RULES_QTY_LENGTH, centre, half,
+                                        "The unit's centre travelled %.2f\", more than half its Mobility (%.2f\").",
+                                        base_mm_to_in(centre), base_mm_to_in(half));
+
+    int dfiles = abs(c->f1.files - c->f0.files);
+    rules_unit_report_add_measure(ur, "file_change", RULES_QTY_COUNT, dfiles);
+    if (dfiles > c->rs->max_file_change)
+        rules_unit_report_add_violation(ur, "RM-FILES", RULES_QTY_COUNT, dfiles, c->rs->max_file_change,
+                                        "The unit went from %d to %d files; a Reform Move may change the number "
+                                        "of files by at most %d.",
+                                        c->f0.files, c->f1.files, c->rs->max_file_change);
+    int proper;
+    if (rules_formation_too_deep(c->rs, c->u0, &c->f1, &proper))
+        rules_unit_report_add_violation(ur, "RM-RANKS-FILES", RULES_QTY_COUNT, c->f1.ranks, c->f1.files,
+                                        "The unit ends with %d ranks but only %d files; it may not have more ranks "
+                                        "than files unless it is %d models wide (a Proper Rank%s%s%s).",
+                                        c->f1.ranks, c->f1.files, proper, c->u0->height >= 0 ? " of " : "",
+                                        rules_formation_height_class(c->rs, c->u0), c->u0->height >= 0 ? " height" : "");
+    check_formation(c->opt, c->rs, &c->f1, c->u1, ur, "RM-FORMATION", "placed back");
+}
+
+/* Mid-move placement: viable formation at Unit Spacing (during a move). */
+static void check_mid_placement(reform_ctx *c, rules_unit_report *ur)
+{
+    check_formation(c->opt, c->rs, &c->fm, c->um, ur, "RM-MID-FORMATION", "placed mid-move");
+    const char *who;
+    double gap = nearest_gap(c->mid, c->fitsm, c->um, &c->fm.boundary, &who);
+    if (who && gap < c->rs->unit_spacing_during_mm - c->opt->limit_tolerance_mm)
+        rules_unit_report_add_violation(ur, "RM-MID-SPACING", RULES_QTY_LENGTH, gap, c->rs->unit_spacing_during_mm,
+                                        "Placed mid-move, the unit is %.2f\" from %s; it must keep %.2f\" (Unit "
+                                        "Spacing), or the move cannot be performed.",
+                                        base_mm_to_in(gap), who, base_mm_to_in(c->rs->unit_spacing_during_mm));
+    rules_unit_report_add_note(ur, "Model routes are measured start -> mid-move placement -> end.");
+}
+
+/* Straight distances for the model table; a note for each model not in the
+ * after snapshot. -1 when out of memory. */
+static int add_model_table(reform_ctx *c, rules_unit_report *ur, base_error *err)
+{
+    ur->models = calloc(c->u0->n_models ? c->u0->n_models : 1, sizeof *ur->models);
+    if (!ur->models)
+        return base_error_set(err, "out of memory");
+    for (size_t j = 0; j < c->u0->n_models; j++) {
+        const rules_model *m1 = rules_unit_find_model(c->u1, c->u0->models[j].id);
+        if (!m1) {
+            rules_unit_report_add_note(ur, "Model %s is not in the after snapshot (removed or not seen).",
+                                       c->u0->models[j].id);
+            continue;
+        }
+        rules_model_move *mm = &ur->models[ur->n_models++];
+        snprintf(mm->id, sizeof mm->id, "%s", c->u0->models[j].id);
+        mm->distance_mm = base_v2_dist(c->u0->models[j].pos, m1->pos);
+        mm->inferred = c->u0->models[j].inferred || m1->inferred;
+    }
+    return 0;
+}
+
 static int judge_unit(reform_ctx *c, rules_report *out, base_error *err)
 {
     rules_unit_report ur;
@@ -205,54 +273,13 @@ static int judge_unit(reform_ctx *c, rules_report *out, base_error *err)
         rules_unit_report_add_violation(&ur, "RM-ELIGIBLE", RULES_QTY_COUNT, 1, 0,
                                         "Unit %s is Charging, Engaged, Fleeing or Shaken, so it cannot move.",
                                         c->u0->id);
-
-    /* The centre: start -> (mid ->) end. */
-    double centre = c->um ? base_v2_dist(c->f0.centre, c->fm.centre) + base_v2_dist(c->fm.centre, c->f1.centre)
-                          : ur.centre_displacement_mm;
-    const double half = 0.5 * c->u0->mobility;
-    rules_unit_report_add_measure(&ur, "centre_travel", RULES_QTY_LENGTH, centre);
-    rules_unit_report_add_measure(&ur, "centre_limit", RULES_QTY_LENGTH, half);
-    if (over(c->opt, centre, half))
-        rules_unit_report_add_violation(&ur, "RM-CENTRE", RULES_QTY_LENGTH, centre, half,
-                                        "The unit's centre travelled %.2f\", more than half its Mobility (%.2f\").",
-                                        base_mm_to_in(centre), base_mm_to_in(half));
-
-    /* Files may change by at most max_file_change. */
-    int dfiles = abs(c->f1.files - c->f0.files);
-    rules_unit_report_add_measure(&ur, "file_change", RULES_QTY_COUNT, dfiles);
-    if (dfiles > c->rs->max_file_change)
-        rules_unit_report_add_violation(&ur, "RM-FILES", RULES_QTY_COUNT, dfiles, c->rs->max_file_change,
-                                        "The unit went from %d to %d files; a Reform Move may change the number "
-                                        "of files by at most %d.",
-                                        c->f0.files, c->f1.files, c->rs->max_file_change);
-    int proper = rules_formation_proper_rank(c->rs, c->u0);
-    if (c->rs->ranks_at_most_files && c->f1.ranks > c->f1.files && c->f1.files < proper)
-        rules_unit_report_add_violation(&ur, "RM-RANKS-FILES", RULES_QTY_COUNT, c->f1.ranks, c->f1.files,
-                                        "The unit ends with %d ranks but only %d files; it may not have more ranks "
-                                        "than files unless it is %d models wide (a Proper Rank%s%s%s).",
-                                        c->f1.ranks, c->f1.files, proper, c->u0->height >= 0 ? " of " : "",
-                                        rules_formation_height_class(c->rs, c->u0), c->u0->height >= 0 ? " height" : "");
-    check_formation(c->opt, c->rs, &c->f1, c->u1, &ur, "RM-FORMATION", "placed back");
-
-    /* Mid-move placement: viable formation at Unit Spacing (during a move). */
-    if (c->um) {
-        check_formation(c->opt, c->rs, &c->fm, c->um, &ur, "RM-MID-FORMATION", "placed mid-move");
-        const char *who;
-        double gap = nearest_gap(c->mid, c->fitsm, c->um, &c->fm.boundary, &who);
-        if (who && gap < c->rs->unit_spacing_during_mm - c->opt->limit_tolerance_mm)
-            rules_unit_report_add_violation(&ur, "RM-MID-SPACING", RULES_QTY_LENGTH, gap,
-                                            c->rs->unit_spacing_during_mm,
-                                            "Placed mid-move, the unit is %.2f\" from %s; it must keep %.2f\" (Unit "
-                                            "Spacing), or the move cannot be performed.",
-                                            base_mm_to_in(gap), who, base_mm_to_in(c->rs->unit_spacing_during_mm));
-        rules_unit_report_add_note(&ur, "Model routes are measured start -> mid-move placement -> end.");
-    }
-
+    check_centre_and_formation(c, &ur);
+    if (c->um)
+        check_mid_placement(c, &ur);
     if (check_model_routes(c, &ur, err) < 0) {
         rules_unit_report_clear(&ur);
         return -1;
     }
-
     /* End of the move: Unit Spacing from other units (after) and impassable terrain. */
     const char *who;
     double gap = nearest_gap(c->after, c->fits1, c->u1, &c->f1.boundary, &who);
@@ -261,24 +288,9 @@ static int judge_unit(reform_ctx *c, rules_report *out, base_error *err)
                                         "The unit ends %.2f\" from %s; it must end at least %.2f\" away.",
                                         base_mm_to_in(gap), who, base_mm_to_in(c->rs->unit_spacing_mm));
     rules_check_board_edge(c->u1, c->after, c->opt->limit_tolerance_mm, "RM-BOARD-EDGE", &ur);
-
-    /* Straight distances for the model table. */
-    ur.models = calloc(c->u0->n_models ? c->u0->n_models : 1, sizeof *ur.models);
-    if (!ur.models) {
+    if (add_model_table(c, &ur, err) < 0) {
         rules_unit_report_clear(&ur);
-        return base_error_set(err, "out of memory");
-    }
-    for (size_t j = 0; j < c->u0->n_models; j++) {
-        const rules_model *m1 = rules_unit_find_model(c->u1, c->u0->models[j].id);
-        if (!m1) {
-            rules_unit_report_add_note(&ur, "Model %s is not in the after snapshot (removed or not seen).",
-                                       c->u0->models[j].id);
-            continue;
-        }
-        rules_model_move *mm = &ur.models[ur.n_models++];
-        snprintf(mm->id, sizeof mm->id, "%s", c->u0->models[j].id);
-        mm->distance_mm = base_v2_dist(c->u0->models[j].pos, m1->pos);
-        mm->inferred = c->u0->models[j].inferred || m1->inferred;
+        return -1;
     }
     if (rules_report_take_unit(out, &ur) < 0) {
         rules_unit_report_clear(&ur);
@@ -302,10 +314,7 @@ int rules_reform_check(const rules_snapshot *before, const rules_snapshot *mid, 
                        const rules_check_options *opt_in, rules_report *out, base_error *err)
 {
     rules_check_options defaults;
-    if (!opt_in) {
-        rules_check_options_default(&defaults);
-        opt_in = &defaults;
-    }
+    opt_in = rules_check_options_or_default(opt_in, &defaults);
     rules_report_begin(out, before, after);
     if (opt_in->unit_id && !rules_snapshot_find_unit(before, opt_in->unit_id))
         return base_error_set(err, "unit %s is not in the before snapshot", opt_in->unit_id);

@@ -141,6 +141,21 @@ static bool may_not_move(const rules_unit *u0)
     return (rules_unit_status(u0) & stay) != 0;
 }
 
+/* After prepare (its return `prepared`): the search with `legal` (given ctx)
+ * judging each candidate, when prepare went well; then the search freed. */
+static int search_prepared(unit_search *us, int prepared, sg_oracle legal, void *ctx, const rules_unit *u0,
+                           rules_suggestion *out)
+{
+    int rc = prepared;
+    if (rc == 0) {
+        us->f.legal = legal;
+        us->f.ctx = ctx;
+        rc = search_and_fill(us, may_not_move(u0), out);
+    }
+    unit_search_free(us);
+    return rc;
+}
+
 static rules_check_options exact_limits(const rules_check_options *opt)
 {
     rules_check_options strict;
@@ -179,12 +194,7 @@ int rules_suggest_unit(const rules_snapshot *before, const rules_snapshot *after
     const rules_unit *u0 = rules_judge_unit(c.j);
     int rc = prepare(&us, u0, rules_snapshot_find_unit(after, unit_id), type == RULES_MOVE_REFORM, &strict,
                      rules_judge_ruleset(c.j), out);
-    if (rc == 0) {
-        us.f.legal = judged_legal;
-        us.f.ctx = &c;
-        rc = search_and_fill(&us, may_not_move(u0), out);
-    }
-    unit_search_free(&us);
+    rc = search_prepared(&us, rc, judged_legal, &c, u0, out);
     rules_judge_free(c.j);
     return rc < 0 ? base_error_set(err, "out of memory") : 0;
 }
@@ -235,13 +245,8 @@ int rules_suggest_reform_move(const rules_snapshot *before, const rules_snapshot
     unit_search us;
     const rules_snapshot *rules_of = before->ruleset_given || !after->ruleset_given ? before : after;
     int rc = prepare(&us, u0, c.unit, true, &c.opt, &rules_of->ruleset, out);
-    if (rc == 0) {
-        c.index = us.index;
-        us.f.legal = reform_legal;
-        us.f.ctx = &c;
-        rc = search_and_fill(&us, may_not_move(u0), out);
-    }
-    unit_search_free(&us);
+    c.index = us.index;
+    rc = search_prepared(&us, rc, reform_legal, &c, u0, out);
     rules_snapshot_free(c.scratch);
     return rc < 0 ? base_error_set(err, "out of memory") : 0;
 }
@@ -305,10 +310,7 @@ static int suggest_all(const rules_snapshot *before, const rules_snapshot *mid, 
                        bool reform_move, const rules_check_options *opt, rules_report *r, base_error *err)
 {
     rules_check_options defaults;
-    if (!opt) {
-        rules_check_options_default(&defaults);
-        opt = &defaults;
-    }
+    opt = rules_check_options_or_default(opt, &defaults);
     rules_snapshot *work = rules_snapshot_clone(after);
     if (!work)
         return base_error_set(err, "out of memory");

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules_bisect.h"
+
 /* A step of this much (of the farthest model's displacement) is how finely the boundary is found. */
 #define FINE_MM 0.01
 
@@ -55,6 +57,19 @@ static double span(const sg_finder *f, rules_pose a, rules_pose b)
  */
 typedef rules_pose (*family)(const sg_finder *f, const void *ctx, double t);
 
+/* The family's pose at t, for rules_bisect. */
+typedef struct family_line {
+    sg_finder *f;
+    family fam;
+    const void *ctx;
+} family_line;
+
+static bool family_is_legal(void *ctx, double t)
+{
+    family_line *l = ctx;
+    return legal(l->f, l->fam(l->f, l->ctx, t));
+}
+
 static double boundary(sg_finder *f, family fam, const void *ctx, double lo, double span_mm)
 {
     double steps = fmax(1.0, ceil(span_mm / 1.0)), dt = 1.0 / steps, hi = -1;
@@ -67,14 +82,8 @@ static double boundary(sg_finder *f, family fam, const void *ctx, double lo, dou
     }
     if (hi < 0)
         return lo;
-    while ((hi - lo) * span_mm > FINE_MM) {
-        double m = (lo + hi) / 2;
-        if (legal(f, fam(f, ctx, m)))
-            lo = m;
-        else
-            hi = m;
-    }
-    return lo;
+    family_line line = {f, fam, ctx};
+    return rules_bisect(lo, hi, span_mm, FINE_MM, family_is_legal, &line);
 }
 
 /* ---- families of candidate poses ------------------------------------------ */

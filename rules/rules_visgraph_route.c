@@ -136,14 +136,9 @@ static int set_route(rules_route *out, const base_vec2 *pts, size_t n, double le
     return 0;
 }
 
-int rules_visgraph_route(rules_visgraph *g, base_vec2 from, base_vec2 to, rules_route *out)
+/* Which obstacles strictly hold the route's ends (their edges are then passable from inside). */
+static void mark_ends_inside(rules_visgraph *g, base_vec2 from, base_vec2 to)
 {
-    if (ensure_scratch(g) < 0)
-        return -1;
-    if (g->dirty)
-        update_usable(g);
-    g->nodes[0].p = from;
-    g->nodes[1].p = to;
     g->start_inside = g->end_inside = false;
     for (size_t k = 0; k < g->n_obst; k++) {
         g->in_start[k] = vg_strictly_inside(g, &g->obst[k], from);
@@ -151,12 +146,14 @@ int rules_visgraph_route(rules_visgraph *g, base_vec2 from, base_vec2 to, rules_
         g->start_inside |= g->in_start[k];
         g->end_inside |= g->in_end[k];
     }
-    if (vg_visible(g, 0, 1)) {
-        base_vec2 two[2] = {from, to};
-        return set_route(out, two, 2, base_v2_dist(from, to));
-    }
+}
 
-    /* A* with the straight-line heuristic (admissible and consistent: a node is final when popped). */
+/* A*'s state before the first expansion: every node unreached, the start
+ * open, and the candidates an expansion looks at (usable and not closed:
+ * closing a node takes it out, so the work per expansion shrinks as the
+ * search goes on). -1 when out of memory. */
+static int start_search(rules_visgraph *g, base_vec2 from, base_vec2 to)
+{
     const size_t n = g->n_nodes;
     for (size_t i = 0; i < n; i++) {
         g->g[i] = INFINITY;
@@ -164,8 +161,6 @@ int rules_visgraph_route(rules_visgraph *g, base_vec2 from, base_vec2 to, rules_
         g->state[i] = 0;
         g->h[i] = -1; /* computed when first opened */
     }
-    /* The nodes an expansion looks at: usable and not closed. Closing a node takes it out, so the
-     * work per expansion shrinks as the search goes on. */
     if (!vg_grow_array((void **)&g->cand, &g->cap_cand, n, sizeof *g->cand) ||
         !vg_grow_array((void **)&g->cand_at, &g->cap_cand_at, n, sizeof *g->cand_at))
         return -1;
@@ -185,43 +180,41 @@ int rules_visgraph_route(rules_visgraph *g, base_vec2 from, base_vec2 to, rules_
     g->g[0] = 0;
     g->state[0] = 1;
     g->n_heap = 0;
-    if (heap_push(g, g->h[0], 0) < 0)
-        return -1;
-    while (g->n_heap) {
-        struct heap_item it = heap_pop(g);
-        size_t u = it.node;
-        if (g->state[u] == 2 || it.f > g->g[u] + g->h[u])
-            continue; /* a stale entry: the node was reached more cheaply since */
-        if (u == 1)
-            break;
-        g->state[u] = 2;
-        if (g->cand_at[u] != SIZE_MAX) { /* out of the candidates: swap with the last */
-            size_t last = g->cand[--g->n_cand], at = g->cand_at[u];
-            g->cand[at] = last;
-            g->cand_at[last] = at;
-            g->cand_at[u] = SIZE_MAX;
-        }
-        const base_vec2 pu = g->nodes[u].p;
-        for (size_t k = 0; k < g->n_cand; k++) {
-            size_t v = g->cand[k];
-            if (!worth_trying(g, u, v))
-                continue;
-            double nd = g->g[u] + fast_dist(pu, g->nodes[v].p);
-            if (nd >= g->g[v] || !vg_visible(g, u, v))
-                continue;
-            g->g[v] = nd;
-            g->parent[v] = u;
-            g->state[v] = 1;
-            if (g->h[v] < 0)
-                g->h[v] = fast_dist(g->nodes[v].p, to);
-            if (heap_push(g, nd + g->h[v], v) < 0)
-                return -1;
-        }
+    return heap_push(g, g->h[0], 0) < 0 ? -1 : 0;
+}
+
+/* Closes node u and opens every candidate it sees more cheaply than before. -1 when out of memory. */
+static int expand(rules_visgraph *g, size_t u, base_vec2 to)
+{
+    g->state[u] = 2;
+    if (g->cand_at[u] != SIZE_MAX) { /* out of the candidates: swap with the last */
+        size_t last = g->cand[--g->n_cand], at = g->cand_at[u];
+        g->cand[at] = last;
+        g->cand_at[last] = at;
+        g->cand_at[u] = SIZE_MAX;
     }
-    if (!isfinite(g->g[1])) {
-        base_vec2 two[2] = {from, to};
-        return set_route(out, two, 2, INFINITY) < 0 ? -1 : 1;
+    const base_vec2 pu = g->nodes[u].p;
+    for (size_t k = 0; k < g->n_cand; k++) {
+        size_t v = g->cand[k];
+        if (!worth_trying(g, u, v))
+            continue;
+        double nd = g->g[u] + fast_dist(pu, g->nodes[v].p);
+        if (nd >= g->g[v] || !vg_visible(g, u, v))
+            continue;
+        g->g[v] = nd;
+        g->parent[v] = u;
+        g->state[v] = 1;
+        if (g->h[v] < 0)
+            g->h[v] = fast_dist(g->nodes[v].p, to);
+        if (heap_push(g, nd + g->h[v], v) < 0)
+            return -1;
     }
+    return 0;
+}
+
+/* The route found, from the start (node 0) to the end (node 1) through the parents. */
+static int trace_route(const rules_visgraph *g, rules_route *out)
+{
     size_t count = 1;
     for (size_t v = 1; v != 0; v = g->parent[v])
         count++;
@@ -236,6 +229,39 @@ int rules_visgraph_route(rules_visgraph *g, base_vec2 from, base_vec2 to, rules_
     out->n_points = count;
     out->length_mm = g->g[1];
     return 0;
+}
+
+int rules_visgraph_route(rules_visgraph *g, base_vec2 from, base_vec2 to, rules_route *out)
+{
+    if (ensure_scratch(g) < 0)
+        return -1;
+    if (g->dirty)
+        update_usable(g);
+    g->nodes[0].p = from;
+    g->nodes[1].p = to;
+    mark_ends_inside(g, from, to);
+    if (vg_visible(g, 0, 1)) {
+        base_vec2 two[2] = {from, to};
+        return set_route(out, two, 2, base_v2_dist(from, to));
+    }
+    /* A* with the straight-line heuristic (admissible and consistent: a node is final when popped). */
+    if (start_search(g, from, to) < 0)
+        return -1;
+    while (g->n_heap) {
+        struct heap_item it = heap_pop(g);
+        size_t u = it.node;
+        if (g->state[u] == 2 || it.f > g->g[u] + g->h[u])
+            continue; /* a stale entry: the node was reached more cheaply since */
+        if (u == 1)
+            break;
+        if (expand(g, u, to) < 0)
+            return -1;
+    }
+    if (!isfinite(g->g[1])) {
+        base_vec2 two[2] = {from, to};
+        return set_route(out, two, 2, INFINITY) < 0 ? -1 : 1;
+    }
+    return trace_route(g, out);
 }
 
 int rules_route_append(rules_route *out, const rules_route *other)

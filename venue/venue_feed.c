@@ -15,15 +15,8 @@
 
 void venue_config_default(venue_config *cfg)
 {
-    memset(cfg, 0, sizeof *cfg);
-    snprintf(cfg->host, sizeof cfg->host, "127.0.0.1");
-    cfg->port = 1883;
-    cfg->keepalive_s = 10;
-    cfg->queue_max = 1000;
-    cfg->inflight_max = 32;
-    cfg->reconnect_max_ms = 5000;
-    cfg->picture_width = 640;
-    cfg->picture_quality = 70;
+    *cfg = (venue_config){.host = "127.0.0.1", .port = 1883, .keepalive_s = 10, .queue_max = 1000,
+                          .inflight_max = 32, .reconnect_max_ms = 5000, .picture_width = 640, .picture_quality = 70};
 }
 
 int venue_check_event_name(const char *event, base_error *err)

@@ -187,6 +187,88 @@ static int recover_from_picture(vis_detector *d, const vis_camera *cam, const ba
     return rc;
 }
 
+/* The board's pose refined on the board tags in view, when asked for; why not, in the report. */
+static void refine_board_pose(vis_detector *d, vis_camera *cam, const vis_tag_detection *tags, size_t n,
+                              vis_report *rep)
+{
+    int used = 0;
+    double rms = NAN;
+    base_error perr;
+    int prc = vis_board_refine_pose(cam, d->roster, tags, n, d->cfg.refine_pose_min_tags, d->cfg.refine_pose_above_px,
+                                    &rms, &used, &perr);
+    rep->board_tags_used = (size_t)used;
+    rep->pose_rms_px = rms;
+    if (prc > 0)
+        rep->pose_refined = 1;
+    else if (prc < 0)
+        vis_report_add(rep, VIS_ISSUE_POSE, -1, NULL, NULL, "board pose not refined: %s", perr.msg);
+}
+
+/* Whether a decoded tag is one roster model's, once, on the board: when not,
+ * the reason goes into the report and the tag is ignored. */
+static const vis_roster_model *usable_model_tag(const vis_detector *d, const vis_tag_detection *tags, size_t n,
+                                                const vis_tag_detection *t, vis_report *rep)
+{
+    const vis_roster *r = d->roster;
+    int copies = 0;
+    for (size_t j = 0; j < n; j++)
+        copies += tags[j].id == t->id;
+    const vis_roster_model *rm = vis_roster_find_model_tag(r, t->id);
+    if (copies > 1) {
+        vis_report_add(rep, VIS_ISSUE_DUPLICATE_ID, t->id, rm ? rm->id : NULL, t->centre,
+                       "tag %d seen %d times (this one at %.0f,%.0f px): all copies ignored", t->id, copies,
+                       t->centre[0], t->centre[1]);
+        return NULL;
+    }
+    if (vis_roster_find_board_tag(r, t->id))
+        return NULL;
+    if (!rm)
+        vis_report_add(rep, VIS_ISSUE_UNKNOWN_ID, t->id, NULL, t->centre,
+                       "tag %d at %.0f,%.0f px is not in the roster: ignored", t->id, t->centre[0], t->centre[1]);
+    return rm;
+}
+
+/* Places a model by its decoded tag: seen, or rough when the corners are off
+ * a square (partly hidden); ignored, with the reason in the report, when its
+ * rays miss the board, it stands off the board or it has the wrong size. */
+static void place_model_by_tag(const vis_detector *d, const vis_camera *cam, const vis_tag_detection *t,
+                               const vis_roster_model *rm, vis_seen_model *seen, vis_report *rep)
+{
+    const vis_roster *r = d->roster;
+    const vis_roster_unit *ru = &r->units[rm->unit];
+    vis_board_tag_pose tp;
+    if (!vis_board_locate_tag(cam, t, ru->mount.height, &tp)) {
+        vis_report_add(rep, VIS_ISSUE_OFF_BOARD, t->id, rm->id, t->centre,
+                       "tag %d (%s): its rays miss the board plane: ignored", t->id, rm->id);
+        return;
+    }
+    const double tol = d->cfg.off_board_mm;
+    if (tp.centre.x < -tol || tp.centre.y < -tol || tp.centre.x > r->board_width + tol ||
+        tp.centre.y > r->board_depth + tol) {
+        vis_report_add(rep, VIS_ISSUE_OFF_BOARD, t->id, rm->id, t->centre,
+                       "tag %d (%s) at %.0f,%.0f mm is off the board: ignored", t->id, rm->id, tp.centre.x,
+                       tp.centre.y);
+        return;
+    }
+    if (fabs(tp.size_mm / ru->mount.size - 1) > d->cfg.size_tolerance) {
+        vis_report_add(rep, VIS_ISSUE_BAD_SIZE, t->id, rm->id, t->centre,
+                       "tag %d (%s) measures %.1f mm, roster says %.1f mm: ignored", t->id, rm->id, tp.size_mm,
+                       ru->mount.size);
+        return;
+    }
+    vis_seen_model *s = &seen[rm - r->models];
+    if (tp.square_residual_mm > d->cfg.max_square_residual_mm) {
+        vis_report_add(rep, VIS_ISSUE_DISTORTED, t->id, rm->id, t->centre,
+                       "tag %d (%s): corners %.2f mm off a square (partly hidden?): not used", t->id, rm->id,
+                       tp.square_residual_mm);
+        s->rough = true;
+        s->residual_mm = tp.square_residual_mm;
+    } else {
+        s->seen = true;
+    }
+    vis_tag_mount_unplace(&ru->mount, tp.centre, tp.heading, &s->pos, &s->facing);
+}
+
 static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n, const base_view *im,
                         const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, base_error *err)
 {
@@ -195,78 +277,16 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
     vis_camera_init(&cam, &d->calib);
     rep->tags_detected = n;
     *out = NULL;
-
-    if (d->cfg.refine_pose_min_tags > 0) {
-        int used = 0;
-        double rms = NAN;
-        base_error perr;
-        int prc = vis_board_refine_pose(&cam, r, tags, n, d->cfg.refine_pose_min_tags,
-                                        d->cfg.refine_pose_above_px, &rms, &used, &perr);
-        rep->board_tags_used = (size_t)used;
-        rep->pose_rms_px = rms;
-        if (prc > 0) {
-            rep->pose_refined = 1;
-        } else if (prc < 0) {
-            vis_report_add(rep, VIS_ISSUE_POSE, -1, NULL, NULL, "board pose not refined: %s", perr.msg);
-        }
-    }
+    if (d->cfg.refine_pose_min_tags > 0)
+        refine_board_pose(d, &cam, tags, n, rep);
 
     vis_seen_model *seen = calloc(r->n_models ? r->n_models : 1, sizeof *seen);
     if (!seen)
         return base_error_set(err, "out of memory");
     for (size_t i = 0; i < n; i++) {
-        const vis_tag_detection *t = &tags[i];
-        int copies = 0;
-        for (size_t j = 0; j < n; j++)
-            copies += tags[j].id == t->id;
-        const vis_roster_model *rm = vis_roster_find_model_tag(r, t->id);
-        if (copies > 1) {
-            vis_report_add(rep, VIS_ISSUE_DUPLICATE_ID, t->id, rm ? rm->id : NULL, t->centre,
-                           "tag %d seen %d times (this one at %.0f,%.0f px): all copies ignored", t->id, copies,
-                           t->centre[0], t->centre[1]);
-            continue;
-        }
-        if (vis_roster_find_board_tag(r, t->id))
-            continue;
-        if (!rm) {
-            vis_report_add(rep, VIS_ISSUE_UNKNOWN_ID, t->id, NULL, t->centre,
-                           "tag %d at %.0f,%.0f px is not in the roster: ignored", t->id, t->centre[0], t->centre[1]);
-            continue;
-        }
-        const vis_roster_unit *ru = &r->units[rm->unit];
-        vis_board_tag_pose tp;
-        if (!vis_board_locate_tag(&cam, t, ru->mount.height, &tp)) {
-            vis_report_add(rep, VIS_ISSUE_OFF_BOARD, t->id, rm->id, t->centre,
-                           "tag %d (%s): its rays miss the board plane: ignored", t->id, rm->id);
-            continue;
-        }
-        const double tol = d->cfg.off_board_mm;
-        if (tp.centre.x < -tol || tp.centre.y < -tol || tp.centre.x > r->board_width + tol ||
-            tp.centre.y > r->board_depth + tol) {
-            vis_report_add(rep, VIS_ISSUE_OFF_BOARD, t->id, rm->id, t->centre,
-                           "tag %d (%s) at %.0f,%.0f mm is off the board: ignored", t->id, rm->id, tp.centre.x,
-                           tp.centre.y);
-            continue;
-        }
-        if (fabs(tp.size_mm / ru->mount.size - 1) > d->cfg.size_tolerance) {
-            vis_report_add(rep, VIS_ISSUE_BAD_SIZE, t->id, rm->id, t->centre,
-                           "tag %d (%s) measures %.1f mm, roster says %.1f mm: ignored", t->id, rm->id, tp.size_mm,
-                           ru->mount.size);
-            continue;
-        }
-        if (tp.square_residual_mm > d->cfg.max_square_residual_mm) {
-            vis_report_add(rep, VIS_ISSUE_DISTORTED, t->id, rm->id, t->centre,
-                           "tag %d (%s): corners %.2f mm off a square (partly hidden?): not used", t->id, rm->id,
-                           tp.square_residual_mm);
-            vis_seen_model *s = &seen[rm - r->models];
-            s->rough = true;
-            s->residual_mm = tp.square_residual_mm;
-            vis_tag_mount_unplace(&ru->mount, tp.centre, tp.heading, &s->pos, &s->facing);
-            continue;
-        }
-        vis_seen_model *s = &seen[rm - r->models];
-        s->seen = true;
-        vis_tag_mount_unplace(&ru->mount, tp.centre, tp.heading, &s->pos, &s->facing);
+        const vis_roster_model *rm = usable_model_tag(d, tags, n, &tags[i], rep);
+        if (rm)
+            place_model_by_tag(d, &cam, &tags[i], rm, seen, rep);
     }
     if (im && recover_from_picture(d, &cam, im, tags, n, prior, seen, rep, err) < 0) {
         free(seen);

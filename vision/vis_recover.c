@@ -9,22 +9,8 @@
 #include "vis_tagread.h"
 #include "vis_recover_int.h"
 #include "vis_units.h"
+#include "vis_sample.h"
 
-static double pix(const base_view *im, double x, double y)
-{
-    if (x < 0)
-        x = 0;
-    if (y < 0)
-        y = 0;
-    if (x > im->width - 1.001)
-        x = im->width - 1.001;
-    if (y > im->height - 1.001)
-        y = im->height - 1.001;
-    const int x0 = (int)x, y0 = (int)y;
-    const double fx = x - x0, fy = y - y0;
-    const uint8_t *p = im->data + (size_t)y0 * im->stride + x0;
-    return (p[0] * (1 - fx) + p[1] * fx) * (1 - fy) + (p[im->stride] * (1 - fx) + p[im->stride + 1] * fx) * fy;
-}
 
 static int cmp_dbl(const void *a, const void *b)
 {
@@ -62,9 +48,9 @@ bool vis_recover_paper_levels(const base_view *im, const vis_tag_detection *tags
                     const double y = (1 - s) * (1 - u) * t->corners[0][1] + s * (1 - u) * t->corners[1][1] +
                                      s * u * t->corners[2][1] + (1 - s) * u * t->corners[3][1];
                     if (ring)
-                        b[nb++] = pix(im, x, y);
+                        b[nb++] = vis_sample_bilinear(im, x, y);
                     else
-                        w[nw++] = pix(im, x, y);
+                        w[nw++] = vis_sample_bilinear(im, x, y);
                 }
         kb[used] = median_of(b, nb);
         kw[used] = median_of(w, nw);

@@ -255,19 +255,11 @@ static vis_tagread *read_candidates(const vis_detector *d, const vis_camera *cam
     return out;
 }
 
-/*
- * For each roster unit of which nothing was seen, looks for its tags among
- * dark blobs nobody explains and marks the models of a consistent set
- * `rough` in seen[]. Returns 0, or -1 when out of memory.
- */
-int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const base_view *im,
-                             const vis_tag_detection *tags, size_t n, const rules_snapshot *prior, vis_seen_model *seen,
-                             unsigned char *seeded, vis_report *rep)
+/* Units of which nothing was seen, no tag read (even refused) and in focus: missing[] and their count. */
+static size_t mark_missing_units(const vis_detector *d, const vis_tag_detection *tags, size_t n,
+                                 const vis_seen_model *seen, bool *missing)
 {
     const vis_roster *r = d->roster;
-    bool *missing = calloc(r->n_units ? r->n_units : 1, sizeof *missing);
-    if (!missing)
-        return -1;
     size_t n_missing = 0;
     for (size_t ui = 0; ui < r->n_units; ui++) {
         const vis_roster_unit *u = &r->units[ui];
@@ -282,41 +274,35 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
         missing[ui] = !any && u->n_models > 0 && vis_detector_in_focus(d, ui);
         n_missing += missing[ui];
     }
-    double black, white;
-    if (n_missing == 0 || !vis_recover_paper_levels(im, tags, n, &black, &white)) {
-        free(missing);
-        return 0;
-    }
-    int rc = -1;
-    rules_snapshot *placed = NULL;
-    blob *blobs = NULL;
-    vis_tagread_codes codes = {0};
-    vis_tagread *reads = NULL;
-    vis_tagread **group_reads = NULL;
-    /* Where every other unit is: their tags' dark squares are not candidates. */
-    {
-        vis_report tmp = {0};
-        base_error e2;
-        vis_seen_model *others = malloc(r->n_models * sizeof *others);
-        if (!others)
-            goto out;
-        memcpy(others, seen, r->n_models * sizeof *others);
-        int brc = vis_units_build(r, others, prior, &placed, &tmp, &e2);
-        free(others);
-        vis_report_clear(&tmp);
-        if (brc < 0)
-            goto out;
-    }
-    const size_t cap = 4096;
-    blobs = malloc(cap * sizeof *blobs);
-    if (!blobs)
-        goto out;
+    return n_missing;
+}
+
+/* Where every other unit is (built from a copy of seen[]): their tags' dark squares are not candidates. */
+static int place_seen_units(const vis_roster *r, const vis_seen_model *seen, const rules_snapshot *prior,
+                            rules_snapshot **placed)
+{
+    vis_report tmp = {0};
+    base_error e2;
+    vis_seen_model *others = malloc(r->n_models * sizeof *others);
+    if (!others)
+        return -1;
+    memcpy(others, seen, r->n_models * sizeof *others);
+    int brc = vis_units_build(r, others, prior, placed, &tmp, &e2);
+    free(others);
+    vis_report_clear(&tmp);
+    return brc < 0 ? -1 : 0;
+}
+
+/* Dark squares and white rings on a shrunk copy of the picture, side by side
+ * on two threads, into blobs[cap]. Returns their count, -1 when out of memory. */
+static long find_candidates(const vis_detector *d, const base_view *im, double black, double white, blob *blobs,
+                            size_t cap)
+{
     const double lo_px = isfinite(d->plan.min_tag_px) ? d->plan.min_tag_px : d->expected_tag_px;
     const double hi_px = d->plan.max_tag_px > lo_px ? d->plan.max_tag_px : lo_px;
     shrunk sm;
     if (!shrink(im, lo_px >= 18 ? (int)floor(lo_px / 10) : 1, &sm))
-        goto out;
-    /* Dark squares and white rings, side by side on two threads. */
+        return -1;
     candidate_pass passes[2] = {
         {&sm, lo_px, hi_px, black + 0.45 * (white - black), false, blobs, cap / 2, 0},
         {&sm, lo_px, hi_px, black + 0.7 * (white - black), true, blobs + cap / 2, cap / 2, 0},
@@ -324,16 +310,23 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
     vis_parallel_for(d->tags->cfg.threads, 2, run_pass, passes);
     free(sm.px);
     if (passes[0].found < 0 || passes[1].found < 0)
-        goto out;
+        return -1;
     long nb = passes[0].found;
     memmove(blobs + nb, blobs + cap / 2, (size_t)passes[1].found * sizeof *blobs);
-    nb += passes[1].found;
-    /* Drop blobs explained by a decoded tag or a placed model of another unit. */
+    return nb + passes[1].found;
+}
+
+/* Drops the blobs a decoded tag or a placed model of another unit explains.
+ * Returns how many are kept (at the front of blobs[]), -1 when out of memory. */
+static long drop_explained_blobs(const vis_detector *d, const vis_camera *cam, const vis_tag_detection *tags,
+                                 size_t n, const bool *missing, const rules_snapshot *placed, blob *blobs, long nb)
+{
+    const vis_roster *r = d->roster;
     const double near_px = 0.8 * d->expected_tag_px;
     size_t n_known = 0;
     double(*known)[2] = malloc((n + r->n_models + 1) * sizeof *known);
     if (!known)
-        goto out;
+        return -1;
     for (size_t i = 0; i < n; i++)
         known[n_known][0] = tags[i].centre[0], known[n_known++][1] = tags[i].centre[1];
     for (size_t ui = 0; ui < r->n_units; ui++) {
@@ -348,7 +341,7 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
                 n_known++;
         }
     }
-    size_t kept = 0;
+    long kept = 0;
     for (long b = 0; b < nb; b++) {
         bool explained = false;
         for (size_t i = 0; i < n_known && !explained; i++)
@@ -357,12 +350,136 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
             blobs[kept++] = blobs[b];
     }
     free(known);
+    return kept;
+}
+
+/* The reads (of the candidates read for group g's mount) of unit ui's own
+ * IDs, one per ID, into reads[]; returns their count. */
+static size_t own_reads(const vis_roster *r, const vis_camera *cam, size_t ui, size_t g, const vis_tagread *all,
+                        size_t kept, vis_tagread *reads)
+{
+    const vis_roster_unit *ru = &r->units[ui];
+    size_t nr = 0;
+    for (size_t b = 0; b < kept; b++) {
+        vis_tagread t = all[b];
+        const vis_roster_model *rm = t.id >= 0 ? vis_roster_find_model_tag(r, t.id) : NULL;
+        if (!rm || rm->unit != ui)
+            continue;
+        if (r->units[g].mount.height != ru->mount.height)
+            reread_height(cam, ru->mount.height, &t);
+        /* Two blobs read as one ID (the same tag found twice, or a misread): keep the better read. */
+        size_t j = 0;
+        while (j < nr && reads[j].id != t.id)
+            j++;
+        if (j < nr) {
+            if (hypot(reads[j].centre[0] - t.centre[0], reads[j].centre[1] - t.centre[1]) > 2 * ru->mount.size)
+                reads[j].errors = 1 << 20; /* two places: neither is trusted */
+            else if (t.errors < reads[j].errors)
+                reads[j] = t;
+            continue;
+        }
+        reads[nr++] = t;
+    }
+    size_t w = 0;
+    for (size_t j = 0; j < nr; j++)
+        if (reads[j].errors < (1 << 20))
+            reads[w++] = reads[j];
+    return w;
+}
+
+/*
+ * The reads must agree on one formation: the same facing, and each where a
+ * grid of the unit's bases puts a model (whole pitches along the files, whole
+ * or half pitches across: any slot, whatever the roster's listing order
+ * says). Two reads that agree seed the unit (rough models in seen[]);
+ * vis_recover_confirm decides once its free places are read. Returns 0, or
+ * -1 when out of memory.
+ */
+static int seed_unit(const vis_roster *r, size_t ui, const vis_tagread *reads, size_t nr, vis_seen_model *seen,
+                     unsigned char *seeded, vis_report *rep)
+{
+    const vis_roster_unit *ru = &r->units[ui];
+    double *ox = malloc(3 * nr * sizeof *ox);
+    if (!ox)
+        return -1;
+    double *oy = ox + nr, *fa = ox + 2 * nr;
+    for (size_t j = 0; j < nr; j++) {
+        base_vec2 pos;
+        vis_tag_mount_unplace(&ru->mount, base_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &pos,
+                              &fa[j]);
+        ox[j] = pos.x, oy[j] = pos.y;
+    }
+    size_t best_in = 0, best_ref = 0;
+    for (size_t a = 0; a < nr; a++) {
+        size_t in = 0;
+        for (size_t b = 0; b < nr; b++)
+            in += on_one_grid(ru, ox[a], oy[a], fa[a], ox[b], oy[b], fa[b]);
+        if (in > best_in)
+            best_in = in, best_ref = a;
+    }
+    if (best_in < 2 || best_in < 2 * (nr - best_in)) {
+        vis_report_add(rep, VIS_ISSUE_MISSING, -1, NULL, NULL,
+                       "unit %s: %zu partly hidden tags read, only %zu agree on one formation: not placed", ru->id,
+                       nr, best_in);
+        free(ox);
+        return 0;
+    }
+    seeded[ui] = 1;
+    for (size_t j = 0; j < nr; j++) {
+        if (!on_one_grid(ru, ox[best_ref], oy[best_ref], fa[best_ref], ox[j], oy[j], fa[j]))
+            continue;
+        const vis_roster_model *rm = vis_roster_find_model_tag(r, reads[j].id);
+        vis_seen_model *s = &seen[rm - r->models];
+        s->rough = true;
+        vis_tag_mount_unplace(&ru->mount, base_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &s->pos,
+                              &s->facing);
+        vis_report_add(rep, VIS_ISSUE_RECOVERED, reads[j].id, rm->id, reads[j].px,
+                       "tag %d (%s) partly hidden: read with %d of %d visible bits wrong (next code %d), in its "
+                       "unit's formation with %zu others",
+                       reads[j].id, rm->id, reads[j].errors, reads[j].visible, reads[j].runner_up, best_in - 1);
+    }
+    free(ox);
+    return 0;
+}
+
+/*
+ * For each roster unit of which nothing was seen, looks for its tags among
+ * dark blobs nobody explains and marks the models of a consistent set
+ * `rough` in seen[]. Returns 0, or -1 when out of memory.
+ */
+int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const base_view *im,
+                             const vis_tag_detection *tags, size_t n, const rules_snapshot *prior, vis_seen_model *seen,
+                             unsigned char *seeded, vis_report *rep)
+{
+    const vis_roster *r = d->roster;
+    bool *missing = calloc(r->n_units ? r->n_units : 1, sizeof *missing);
+    if (!missing)
+        return -1;
+    double black, white;
+    if (mark_missing_units(d, tags, n, seen, missing) == 0 || !vis_recover_paper_levels(im, tags, n, &black, &white)) {
+        free(missing);
+        return 0;
+    }
+    int rc = -1;
+    rules_snapshot *placed = NULL;
+    blob *blobs = NULL;
+    vis_tagread_codes codes = {0};
+    vis_tagread *reads = NULL;
+    vis_tagread **group_reads = NULL;
+    if (place_seen_units(r, seen, prior, &placed) < 0)
+        goto out;
+    const size_t cap = 4096;
+    blobs = malloc(cap * sizeof *blobs);
+    long nb = blobs ? find_candidates(d, im, black, white, blobs, cap) : -1;
+    long kept = nb < 0 ? -1 : drop_explained_blobs(d, cam, tags, n, missing, placed, blobs, nb);
+    if (kept < 0)
+        goto out;
     /* Any code of the family, in any rotation: a blob may be anything; only this unit's IDs are kept. */
     if (vis_tagread_codes_family(d->tags, &codes) < 0) {
         rc = 0; /* a family this reader does not handle: nothing recovered */
         goto out;
     }
-    reads = malloc((kept ? kept : 1) * sizeof *reads);
+    reads = malloc((kept ? (size_t)kept : 1) * sizeof *reads);
     group_reads = calloc(r->n_units ? r->n_units : 1, sizeof *group_reads);
     if (!reads || !group_reads)
         goto out;
@@ -375,85 +492,11 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
         while (g < ui && !(missing[g] && same_mount(&r->units[g].mount, &ru->mount)))
             g++;
         if (!group_reads[g] &&
-            !(group_reads[g] = read_candidates(d, cam, im, blobs, kept, &ru->mount, &codes, white - black)))
+            !(group_reads[g] = read_candidates(d, cam, im, blobs, (size_t)kept, &ru->mount, &codes, white - black)))
             goto out;
-        const vis_tagread *all = group_reads[g];
-        /* Keep reads of this unit's own IDs. */
-        size_t nr = 0;
-        for (size_t b = 0; b < kept; b++) {
-            vis_tagread t = all[b];
-            const vis_roster_model *rm = t.id >= 0 ? vis_roster_find_model_tag(r, t.id) : NULL;
-            if (!rm || rm->unit != ui)
-                continue;
-            if (r->units[g].mount.height != ru->mount.height)
-                reread_height(cam, ru->mount.height, &t);
-            /* Two blobs read as one ID (the same tag found twice, or a misread): keep the better read. */
-            size_t j = 0;
-            while (j < nr && reads[j].id != t.id)
-                j++;
-            if (j < nr) {
-                if (hypot(reads[j].centre[0] - t.centre[0], reads[j].centre[1] - t.centre[1]) > 2 * ru->mount.size)
-                    reads[j].errors = 1 << 20; /* two places: neither is trusted */
-                else if (t.errors < reads[j].errors)
-                    reads[j] = t;
-                continue;
-            }
-            reads[nr++] = t;
-        }
-        size_t w = 0;
-        for (size_t j = 0; j < nr; j++)
-            if (reads[j].errors < (1 << 20))
-                reads[w++] = reads[j];
-        nr = w;
-        if (nr == 0)
-            continue;
-        /*
-         * The reads must agree on one formation: the same facing, and each
-         * where a grid of the unit's bases puts a model (whole pitches along
-         * the files, whole or half pitches across: any slot, whatever the
-         * roster's listing order says).
-         */
-        double *ox = malloc(3 * nr * sizeof *ox);
-        if (!ox)
+        size_t nr = own_reads(r, cam, ui, g, group_reads[g], (size_t)kept, reads);
+        if (nr > 0 && seed_unit(r, ui, reads, nr, seen, seeded, rep) < 0)
             goto out;
-        double *oy = ox + nr, *fa = ox + 2 * nr;
-        for (size_t j = 0; j < nr; j++) {
-            base_vec2 pos;
-            vis_tag_mount_unplace(&ru->mount, base_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &pos,
-                                  &fa[j]);
-            ox[j] = pos.x, oy[j] = pos.y;
-        }
-        size_t best_in = 0, best_ref = 0;
-        for (size_t a = 0; a < nr; a++) {
-            size_t in = 0;
-            for (size_t b = 0; b < nr; b++)
-                in += on_one_grid(ru, ox[a], oy[a], fa[a], ox[b], oy[b], fa[b]);
-            if (in > best_in)
-                best_in = in, best_ref = a;
-        }
-        /* Two reads that agree seed the unit; vis_recover_confirm decides once its free places are read. */
-        if (best_in < 2 || best_in < 2 * (nr - best_in)) {
-            vis_report_add(rep, VIS_ISSUE_MISSING, -1, NULL, NULL,
-                           "unit %s: %zu partly hidden tags read, only %zu agree on one formation: not placed", ru->id,
-                           nr, best_in);
-            free(ox);
-            continue;
-        }
-        seeded[ui] = 1;
-        for (size_t j = 0; j < nr; j++) {
-            if (!on_one_grid(ru, ox[best_ref], oy[best_ref], fa[best_ref], ox[j], oy[j], fa[j]))
-                continue;
-            const vis_roster_model *rm = vis_roster_find_model_tag(r, reads[j].id);
-            vis_seen_model *s = &seen[rm - r->models];
-            s->rough = true;
-            vis_tag_mount_unplace(&ru->mount, base_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &s->pos,
-                                  &s->facing);
-            vis_report_add(rep, VIS_ISSUE_RECOVERED, reads[j].id, rm->id, reads[j].px,
-                           "tag %d (%s) partly hidden: read with %d of %d visible bits wrong (next code %d), in its "
-                           "unit's formation with %zu others",
-                           reads[j].id, rm->id, reads[j].errors, reads[j].visible, reads[j].runner_up, best_in - 1);
-        }
-        free(ox);
     }
     rc = 0;
 out:

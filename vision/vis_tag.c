@@ -19,12 +19,8 @@ typedef struct tag_priv {
 
 static void config_defaults(vis_tag_config *c)
 {
-    c->decimate = 2.0;
-    c->sigma = 0.0;
-    c->threads = 2;
-    c->refine_edges = 1;
-    c->max_hamming = 1;
-    c->min_margin = 20.0;
+    *c = (vis_tag_config){.decimate = 2.0, .sigma = 0.0, .threads = 2, .refine_edges = 1, .max_hamming = 1,
+                          .min_margin = 20.0};
 }
 
 void vis_tag_config_stock(vis_tag_config *cfg, int threads)

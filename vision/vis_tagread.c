@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base_geom.h"
+#include "vis_sample.h"
 
 #define MAX_OUTLINE 256
 
@@ -91,22 +92,6 @@ void vis_tagread_codes_clear(vis_tagread_codes *c)
 
 /* ---- the picture ------------------------------------------------------ */
 
-/* Bilinear grey at (x, y), clamped to the picture. */
-static double pix(const base_view *im, double x, double y)
-{
-    if (x < 0)
-        x = 0;
-    if (y < 0)
-        y = 0;
-    if (x > im->width - 1.001)
-        x = im->width - 1.001;
-    if (y > im->height - 1.001)
-        y = im->height - 1.001;
-    const int x0 = (int)x, y0 = (int)y;
-    const double fx = x - x0, fy = y - y0;
-    const uint8_t *p = im->data + (size_t)y0 * im->stride + x0;
-    return (p[0] * (1 - fx) + p[1] * fx) * (1 - fy) + (p[im->stride] * (1 - fx) + p[im->stride + 1] * fx) * fy;
-}
 
 /* Nearest grey: the coarse search steps a millimetre at a time, where interpolating buys nothing. */
 static inline double pix_nn(const base_view *im, double x, double y)
@@ -207,9 +192,9 @@ static double outline_score(const base_view *im, const tag_frame *tf, const outl
     double w = 0, b = 0;
     if (fine) {
         for (int i = 0; i < o->n_white; i++)
-            w += pix(im, c[0] + o->off[i][0], c[1] + o->off[i][1]);
+            w += vis_sample_bilinear(im, c[0] + o->off[i][0], c[1] + o->off[i][1]);
         for (int i = o->n_white; i < o->n; i++)
-            b += pix(im, c[0] + o->off[i][0], c[1] + o->off[i][1]);
+            b += vis_sample_bilinear(im, c[0] + o->off[i][0], c[1] + o->off[i][1]);
     } else {
         for (int i = 0; i < o->n_white; i++)
             w += pix_nn(im, c[0] + o->off[i][0], c[1] + o->off[i][1]);
@@ -355,7 +340,7 @@ static int fit_edges(const base_view *im, const tag_frame *tf, double size, doub
                 double o[2], c[2];
                 local_offset(tf, ch, sh, a, b, o);
                 centre_px(tf, *bx, *by, c);
-                prof[j] = pix(im, c[0] + o[0], c[1] + o[1]);
+                prof[j] = vis_sample_bilinear(im, c[0] + o[0], c[1] + o[1]);
             }
             /* Ink inside (first samples), paper outside (last samples), one crossing between. */
             if (!(prof[0] < thr - 0.25 * contrast && prof[1] < thr - 0.2 * contrast &&
@@ -419,7 +404,7 @@ static bool outline_levels(const base_view *im, const tag_frame *tf, double cx, 
     centre_px(tf, cx, cy, c);
     int nw = 0, nb = 0;
     for (int i = 0; i < op.n; i++) {
-        const double g = pix(im, c[0] + op.off[i][0], c[1] + op.off[i][1]);
+        const double g = vis_sample_bilinear(im, c[0] + op.off[i][0], c[1] + op.off[i][1]);
         if (i < op.n_white)
             w[nw++] = g;
         else
@@ -458,7 +443,7 @@ static void read_cells(const base_view *im, const tag_frame *tf, double cx, doub
                     double o[2];
                     local_offset(tf, ch, sh, (u + 2 + 0.25 + 0.5 * i) * k - tf->S / 2,
                                  tf->S / 2 - (v + 2 + 0.25 + 0.5 * j) * k, o);
-                    const double g = pix(im, c[0] + o[0], c[1] + o[1]);
+                    const double g = vis_sample_bilinear(im, c[0] + o[0], c[1] + o[1]);
                     sum += g;
                     above += g > thr;
                 }

@@ -2,6 +2,8 @@
  * watch_record: fragmented MP4 recording behind a worker thread
  * (watch_record.h). The caller's thread only copies frames into a short
  * queue; the worker converts, encodes, muxes, writes, syncs and cuts clips.
+ * Here: the file, the worker and opening; the caller's side (queueing
+ * frames and clips, closing) is watch_record_queue.c.
  */
 #include "watch_record.h"
 
@@ -28,57 +30,6 @@
 #else
 #define WRITE_BUF uint8_t
 #endif
-
-/* A queued frame: its own copy of the pixels. */
-typedef struct rec_slot {
-    uint8_t *data;
-    size_t cap;
-    int channels;
-    double t_ms;
-} rec_slot;
-
-typedef struct rec_request {
-    char path[1024];
-    double from_ms, to_ms;
-} rec_request;
-
-struct watch_record {
-    watch_record_config cfg;
-    char path[1024];
-    int width, height; /* recorded (even) */
-    /* worker only, after open */
-    int fd;
-    uint8_t *io_buf;
-    AVIOContext *pb;
-    AVFormatContext *fmt;
-    AVStream *st;
-    AVCodecContext *enc;
-    AVCodecParameters *par;
-    struct SwsContext *sws[4]; /* by channels: 1 gray, 3 BGR */
-    AVFrame *yuv;
-    AVPacket *pkt;
-    int64_t written, good_size, last_pts;
-    int write_errno;
-    double t0_ms, last_key_ms, newest_ms;
-    long keyframes;
-    rec_ring ring;
-    rec_request *pending;
-    size_t n_pending, cap_pending;
-    /* shared, under mu */
-    pthread_t thread;
-    pthread_mutex_t mu;
-    pthread_cond_t work, done_cv;
-    rec_slot *slots;
-    int q_head, q_count;
-    rec_request *requests;
-    size_t n_requests, cap_requests;
-    watch_record_clip_result *done;
-    size_t n_done, cap_done;
-    bool closing, finished, failed, any_queued;
-    double last_queued_ms;
-    char failure[BASE_ERROR_MAX];
-    watch_record_stats stats;
-};
 
 void watch_record_config_default(watch_record_config *cfg)
 {
@@ -150,7 +101,7 @@ static void fail_write(watch_record *r, int averr)
     pthread_mutex_unlock(&r->mu);
 }
 
-static bool has_failed(watch_record *r)
+bool rec_has_failed(watch_record *r)
 {
     pthread_mutex_lock(&r->mu);
     bool f = r->failed;
@@ -178,7 +129,7 @@ static void write_packet(watch_record *r, AVPacket *pkt)
     r->newest_ms = t;
     if (rec_ring_push(&r->ring, pkt, t) == 0)
         rec_ring_trim(&r->ring, keep_from(r));
-    if (has_failed(r))
+    if (rec_has_failed(r))
         return;
     /* A keyframe closes the fragment before it (frag_keyframe): those bytes are now final. */
     if (key)
@@ -280,11 +231,11 @@ static void take_requests(watch_record *r)
 
 static void finish(watch_record *r)
 {
-    if (!has_failed(r)) {
+    if (!rec_has_failed(r)) {
         avcodec_send_frame(r->enc, NULL);
         receive_packets(r);
     }
-    if (!has_failed(r)) {
+    if (!rec_has_failed(r)) {
         int ret = av_write_trailer(r->fmt);
         if (ret >= 0 && r->pb->error < 0)
             ret = r->pb->error;
@@ -313,7 +264,7 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&r->mu);
         if (last)
             break;
-        if (s && !has_failed(r)) {
+        if (s && !rec_has_failed(r)) {
             encode_slot(r, s);
         } else if (s) {
             pthread_mutex_lock(&r->mu);
@@ -338,7 +289,7 @@ static void *worker(void *arg)
 
 /* ---- opening ---------------------------------------------------------------------------- */
 
-static void free_record(watch_record *r)
+void rec_free_record(watch_record *r)
 {
     if (!r)
         return;
@@ -486,168 +437,6 @@ watch_record *watch_record_open(const char *path, const watch_record_config *cfg
     }
     return r;
 fail:
-    free_record(r);
+    rec_free_record(r);
     return NULL;
-}
-
-/* ---- the caller's side ------------------------------------------------------------------- */
-
-/* A replay waits for the encoder to free a slot, at most close_timeout_ms (a stalled disk); under mu. */
-static void wait_for_slot(watch_record *r)
-{
-    struct timespec deadline;
-    clock_gettime(CLOCK_REALTIME, &deadline);
-    deadline.tv_sec += r->cfg.close_timeout_ms / 1000;
-    deadline.tv_nsec += (long)(r->cfg.close_timeout_ms % 1000) * 1000000L;
-    if (deadline.tv_nsec >= 1000000000L)
-        deadline.tv_sec++, deadline.tv_nsec -= 1000000000L;
-    while (r->q_count == r->cfg.queue_frames && !r->failed && !r->finished)
-        if (pthread_cond_timedwait(&r->done_cv, &r->mu, &deadline) == ETIMEDOUT)
-            break;
-}
-
-int watch_record_frame(watch_record *r, const uint8_t *pixels, int width, int height, size_t stride, int channels,
-                       double t_ms, base_error *err)
-{
-    if (channels != 1 && channels != 3)
-        return base_error_set(err, "%s: frames are gray or BGR, not %d channels", r->path, channels);
-    if (width != r->cfg.width || height != r->cfg.height || stride < (size_t)width * channels)
-        return base_error_set(err, "%s: a %dx%d frame in a %dx%d recording", r->path, width, height, r->cfg.width,
-                               r->cfg.height);
-    pthread_mutex_lock(&r->mu);
-    r->stats.frames_in++;
-    if (r->failed) {
-        r->stats.frames_dropped++;
-        base_error_set(err, "%s", r->failure);
-        pthread_mutex_unlock(&r->mu);
-        return -1;
-    }
-    if (r->cfg.wait_when_full && r->q_count == r->cfg.queue_frames)
-        wait_for_slot(r);
-    if ((r->any_queued && !(t_ms > r->last_queued_ms)) || r->q_count == r->cfg.queue_frames) {
-        r->stats.frames_dropped++;
-        pthread_mutex_unlock(&r->mu);
-        return 0;
-    }
-    /* The slot after the queue's end: only this thread touches it until it is counted in. */
-    rec_slot *s = &r->slots[(r->q_head + r->q_count) % r->cfg.queue_frames];
-    pthread_mutex_unlock(&r->mu);
-    const size_t row = (size_t)r->cfg.width * channels, need = row * (size_t)r->cfg.height;
-    if (s->cap < need) {
-        uint8_t *d = realloc(s->data, need);
-        if (!d)
-            return base_error_set(err, "%s: out of memory", r->path);
-        s->data = d, s->cap = need;
-    }
-    for (int y = 0; y < r->cfg.height; y++)
-        memcpy(s->data + (size_t)y * row, pixels + (size_t)y * stride, row);
-    s->channels = channels;
-    s->t_ms = t_ms;
-    pthread_mutex_lock(&r->mu);
-    r->q_count++;
-    r->any_queued = true;
-    r->last_queued_ms = t_ms;
-    pthread_cond_signal(&r->work);
-    pthread_mutex_unlock(&r->mu);
-    return 0;
-}
-
-int watch_record_clip(watch_record *r, double from_ms, double to_ms, const char *path, base_error *err)
-{
-    if (!(to_ms > from_ms) || !isfinite(from_ms) || !isfinite(to_ms))
-        return base_error_set(err, "%s: a clip needs from < to", path);
-    if (strlen(path) >= sizeof r->requests->path - 8)
-        return base_error_set(err, "%s: path too long", path);
-    pthread_mutex_lock(&r->mu);
-    int rc = 0;
-    if (r->closing) {
-        pthread_mutex_unlock(&r->mu);
-        return base_error_set(err, "%s: the recording is closed", path);
-    }
-    if (r->n_requests == r->cap_requests) {
-        size_t cap = r->cap_requests ? r->cap_requests * 2 : 8;
-        rec_request *q = realloc(r->requests, cap * sizeof *q);
-        if (q)
-            r->requests = q, r->cap_requests = cap;
-    }
-    if (r->n_requests < r->cap_requests) {
-        rec_request *q = &r->requests[r->n_requests++];
-        snprintf(q->path, sizeof q->path, "%s", path);
-        q->from_ms = from_ms, q->to_ms = to_ms;
-        pthread_cond_signal(&r->work);
-    } else {
-        rc = base_error_set(err, "%s: out of memory", path);
-    }
-    pthread_mutex_unlock(&r->mu);
-    return rc;
-}
-
-size_t watch_record_clips_done(watch_record *r, watch_record_clip_result *out, size_t cap)
-{
-    pthread_mutex_lock(&r->mu);
-    size_t n = r->n_done < cap ? r->n_done : cap;
-    if (n) {
-        memcpy(out, r->done, n * sizeof *out);
-        memmove(r->done, r->done + n, (r->n_done - n) * sizeof *r->done);
-        r->n_done -= n;
-    }
-    pthread_mutex_unlock(&r->mu);
-    return n;
-}
-
-void watch_record_get_stats(watch_record *r, watch_record_stats *out)
-{
-    pthread_mutex_lock(&r->mu);
-    *out = r->stats;
-    pthread_mutex_unlock(&r->mu);
-}
-
-bool watch_record_failed(watch_record *r) { return has_failed(r); }
-
-int watch_record_close(watch_record *r, base_error *err)
-{
-    if (!r)
-        return 0;
-    struct timespec deadline;
-    clock_gettime(CLOCK_REALTIME, &deadline);
-    deadline.tv_sec += r->cfg.close_timeout_ms / 1000;
-    deadline.tv_nsec += (long)(r->cfg.close_timeout_ms % 1000) * 1000000L;
-    if (deadline.tv_nsec >= 1000000000L)
-        deadline.tv_sec++, deadline.tv_nsec -= 1000000000L;
-    pthread_mutex_lock(&r->mu);
-    r->closing = true;
-    pthread_cond_signal(&r->work);
-    while (!r->finished && pthread_cond_timedwait(&r->done_cv, &r->mu, &deadline) != ETIMEDOUT)
-        ;
-    int rc = 0;
-    if (!r->finished) {
-        rc = base_error_set(err, "%s: the disk did not take the video within %d ms; the first %.1f s stay playable",
-                             r->path, r->cfg.close_timeout_ms, r->stats.playable_ms / 1000);
-    } else if (r->failed) {
-        rc = base_error_set(err, "%s", r->failure);
-    }
-    pthread_mutex_unlock(&r->mu);
-    return rc;
-}
-
-void watch_record_free(watch_record *r)
-{
-    if (!r)
-        return;
-    pthread_mutex_lock(&r->mu);
-    const bool closed = r->closing;
-    pthread_mutex_unlock(&r->mu);
-    base_error ignored;
-    if (!closed)
-        watch_record_close(r, &ignored);
-    pthread_mutex_lock(&r->mu);
-    const bool stalled = !r->finished; /* a close that gave up is not waited for twice */
-    pthread_mutex_unlock(&r->mu);
-    if (stalled) {
-        /* The worker is stuck in a write to a stalled disk: leave it, and what it owns, behind. */
-        pthread_detach(r->thread);
-        return;
-    }
-    pthread_join(r->thread, NULL);
-    free_record(r);
 }

@@ -1,17 +1,24 @@
 /*
- * watch_record's parts shared between watch_record.c (queue, encoder, the
- * fragmented file) and watch_record_clip.c (the ring of recent encoded
- * packets and the clips cut from it). Not a public header.
+ * watch_record's parts shared between watch_record.c (encoder, worker, the
+ * fragmented file), watch_record_queue.c (the caller's side: the queue,
+ * clip requests, closing) and watch_record_clip.c (the ring of recent
+ * encoded packets and the clips cut from it). Not a public header.
  */
 #ifndef WATCH_RECORD_INT_H
 #define WATCH_RECORD_INT_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
 
+#include "base_error.h"
 #include "watch_record.h"
+
+struct SwsContext;
 
 /* One encoded packet kept for clips; times in the caller's ms. */
 typedef struct rec_packet {
@@ -39,5 +46,62 @@ void rec_ring_free(rec_ring *g);
  */
 int rec_clip_write(const rec_ring *g, const AVCodecParameters *par, AVRational tb, double from_ms, double to_ms,
                    const char *path, watch_record_clip_result *res);
+
+/* A queued frame: its own copy of the pixels. */
+typedef struct rec_slot {
+    uint8_t *data;
+    size_t cap;
+    int channels;
+    double t_ms;
+} rec_slot;
+
+typedef struct rec_request {
+    char path[1024];
+    double from_ms, to_ms;
+} rec_request;
+
+/* The recording; the worker owns the encoder and the file after open, the rest is shared under mu. */
+struct watch_record {
+    watch_record_config cfg;
+    char path[1024];
+    int width, height; /* recorded (even) */
+    /* worker only, after open */
+    int fd;
+    uint8_t *io_buf;
+    AVIOContext *pb;
+    AVFormatContext *fmt;
+    AVStream *st;
+    AVCodecContext *enc;
+    AVCodecParameters *par;
+    struct SwsContext *sws[4]; /* by channels: 1 gray, 3 BGR */
+    AVFrame *yuv;
+    AVPacket *pkt;
+    int64_t written, good_size, last_pts;
+    int write_errno;
+    double t0_ms, last_key_ms, newest_ms;
+    long keyframes;
+    rec_ring ring;
+    rec_request *pending;
+    size_t n_pending, cap_pending;
+    /* shared, under mu */
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t work, done_cv;
+    rec_slot *slots;
+    int q_head, q_count;
+    rec_request *requests;
+    size_t n_requests, cap_requests;
+    watch_record_clip_result *done;
+    size_t n_done, cap_done;
+    bool closing, finished, failed, any_queued;
+    double last_queued_ms;
+    char failure[BASE_ERROR_MAX];
+    watch_record_stats stats;
+};
+
+/* Whether the worker has given up (under mu). */
+bool rec_has_failed(watch_record *r);
+/* Frees everything the recording holds (the worker has ended or never started). */
+void rec_free_record(watch_record *r);
 
 #endif

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "media.h"
 #include "rules_json.h"
 #include "watch_session_int.h"
 #include "media.h"
@@ -254,6 +255,58 @@ static void emit_stopped(watch_session *s, const char *reason, int status)
     fflush(stdout);
 }
 
+/* An error that ends the watch (bad input): on stderr and in the log. */
+static void report_failure(watch_session *s, const char *failure, double t, long frame)
+{
+    fprintf(stderr, "tableref watch: %s\n", failure);
+    cJSON *e = watch_log_event_new("error", t, frame);
+    if (e)
+        cJSON_AddStringToObject(e, "message", failure);
+    watch_session_emit(s, e);
+}
+
+/* One frame through the tracker, the judge's commands, the screen, the
+ * recording and the feed. -1 (with `failure` said) when the tracker cannot take it. */
+static int watch_frame(watch_session *s, const cap_frame *f, double fps, char *failure, size_t cap)
+{
+    base_error err;
+    watch_tracker_result res;
+    if (watch_tracker_frame(s->tracker, f->gray->data, f->gray->width, f->gray->height, f->gray->stride, f->t_ms, &res,
+                            &err) < 0) {
+        snprintf(failure, cap, "frame %ld: %s", f->index, err.msg);
+        report_failure(s, failure, f->t_ms, f->index);
+        return -1;
+    }
+    s->table_moving = res.state != WATCH_TRACKER_SETTLED;
+    if (res.state == WATCH_TRACKER_MOVING && s->showing) {
+        s->showing = false;
+        s->generation++;
+    }
+    if (res.settled)
+        watch_session_on_settled(s, &res, f->index, f->t_ms);
+    else if (res.note[0] && !s->cfg.quiet)
+        fprintf(stderr, "[%8.1f s] %s\n", f->t_ms / 1000, res.note);
+    watch_session_poll_commands(s, f->index, f->t_ms);
+    show_and_record(s, f, fps);
+    watch_session_record_poll(s);
+    watch_session_feed_poll(s);
+    return 0;
+}
+
+/* After the last frame: the recording, the log's last event, the feed and the subtitles closed. */
+static void finish_watch(watch_session *s, const char *reason, int status, double fps)
+{
+    /* Finish the recording first: its last fragment and index, and the clips still waiting for frames. */
+    watch_session_record_close(s);
+    emit_stopped(s, reason, status);
+    watch_session_feed_close(s);
+    base_error err;
+    /* The last cue lasts until the video ends: one frame after the last frame's time. */
+    if (watch_vtt_close(s->vtt, s->last_t + (fps > 0 ? 1000.0 / fps : 0), &err) < 0)
+        fprintf(stderr, "tableref watch: subtitles: %s\n", err.msg);
+    s->vtt = NULL;
+}
+
 int watch_session_run(watch_session *s, cap_source *cap, volatile sig_atomic_t *stop)
 {
     emit_started(s, cap);
@@ -276,11 +329,7 @@ int watch_session_run(watch_session *s, cap_source *cap, volatile sig_atomic_t *
             break;
         if (r == -2) { /* a frame of a size no camera gives (base_view): bad input, not a lost camera */
             snprintf(failure, sizeof failure, "%s", err.msg);
-            fprintf(stderr, "tableref watch: %s\n", failure);
-            cJSON *e = watch_log_event_new("error", s->last_t, s->last_frame);
-            if (e)
-                cJSON_AddStringToObject(e, "message", failure);
-            watch_session_emit(s, e);
+            report_failure(s, failure, s->last_t, s->last_frame);
             reason = failure;
             status = WATCH_EXIT_BAD_INPUT;
             break;
@@ -295,45 +344,16 @@ int watch_session_run(watch_session *s, cap_source *cap, volatile sig_atomic_t *
         s->last_t = f.t_ms, s->last_frame = f.index;
         if (s->cfg.realtime)
             wait_until_due(start_ms, f.t_ms);
-        watch_tracker_result res;
-        if (watch_tracker_frame(s->tracker, f.gray->data, f.gray->width, f.gray->height, f.gray->stride, f.t_ms, &res,
-                                &err) < 0) {
-            snprintf(failure, sizeof failure, "frame %ld: %s", f.index, err.msg);
-            fprintf(stderr, "tableref watch: %s\n", failure);
-            cJSON *e = watch_log_event_new("error", f.t_ms, f.index);
-            if (e)
-                cJSON_AddStringToObject(e, "message", failure);
-            watch_session_emit(s, e);
+        if (watch_frame(s, &f, fps, failure, sizeof failure) < 0) {
             reason = failure;
             status = WATCH_EXIT_BAD_INPUT;
             break;
         }
-        s->table_moving = res.state != WATCH_TRACKER_SETTLED;
-        if (res.state == WATCH_TRACKER_MOVING && s->showing) {
-            s->showing = false;
-            s->generation++;
-        }
-        if (res.settled)
-            watch_session_on_settled(s, &res, f.index, f.t_ms);
-        else if (res.note[0] && !s->cfg.quiet)
-            fprintf(stderr, "[%8.1f s] %s\n", f.t_ms / 1000, res.note);
-        watch_session_poll_commands(s, f.index, f.t_ms);
-        show_and_record(s, &f, fps);
-        watch_session_record_poll(s);
-        watch_session_feed_poll(s);
     }
     /* Commands that came with the last frame still count. */
     watch_session_poll_commands(s, s->last_frame, s->last_t);
     if (status < 0)
         status = watch_tracker_illegal_standing(s->tracker) > 0 ? WATCH_EXIT_ILLEGAL : WATCH_EXIT_LEGAL;
-    /* Finish the recording first: its last fragment and index, and the clips still waiting for frames. */
-    watch_session_record_close(s);
-    emit_stopped(s, reason, status);
-    watch_session_feed_close(s);
-    base_error err;
-    /* The last cue lasts until the video ends: one frame after the last frame's time. */
-    if (watch_vtt_close(s->vtt, s->last_t + (fps > 0 ? 1000.0 / fps : 0), &err) < 0)
-        fprintf(stderr, "tableref watch: subtitles: %s\n", err.msg);
-    s->vtt = NULL;
+    finish_watch(s, reason, status, fps);
     return status;
 }

@@ -166,6 +166,65 @@ static int show_reach(watch_session *s, const watch_command *c, char *why, size_
     return rc;
 }
 
+/* The command in the session's log: what was asked, by whom, whether it was applied and, if not, why. */
+static void log_correction(watch_session *s, const watch_command *c, int m, bool applied, const char *why, long frame,
+                           double t)
+{
+    cJSON *ev = watch_log_event_new("correction", t, frame);
+    if (ev) {
+        cJSON_AddStringToObject(ev, "action", watch_cmd_word(c->action));
+        cJSON_AddNumberToObject(ev, "move", m);
+        cJSON_AddBoolToObject(ev, "applied", applied);
+        if (c->action == WATCH_CMD_REACH) {
+            cJSON_AddStringToObject(ev, "unit", c->unit);
+            if (c->unit[0])
+                cJSON_AddStringToObject(ev, "reach_move", c->advance ? "advance" : "march");
+        }
+        if (c->action == WATCH_CMD_STATUS) {
+            cJSON_AddStringToObject(ev, "unit", c->unit);
+            cJSON *words = cJSON_AddArrayToObject(ev, "status");
+            for (unsigned bit = 1; words && bit && bit <= c->status; bit <<= 1)
+                if ((c->status & bit) && rules_status_word(bit))
+                    cJSON_AddItemToArray(words, cJSON_CreateString(rules_status_word(bit)));
+        }
+        cJSON_AddStringToObject(ev, "by", c->by);
+        if (c->reason[0])
+            cJSON_AddStringToObject(ev, "reason", c->reason);
+        if (c->id[0])
+            cJSON_AddStringToObject(ev, "id", c->id);
+        if (why)
+            cJSON_AddStringToObject(ev, "why_not", why);
+        if (c->action == WATCH_CMD_INVALID)
+            cJSON_AddStringToObject(ev, "line", c->line);
+    }
+    watch_session_emit(s, ev);
+}
+
+/* The command said back to the table (and cued on the screen when applied). */
+static void say_correction(watch_session *s, const watch_command *c, int m, bool status_set, bool applied,
+                           const char *why, double t)
+{
+    char text[512];
+    static const char *done[] = {"", "overruled: the move stands", "confirmed", "undone"};
+    if (status_set) {
+        char words[96] = "without status";
+        for (unsigned bit = 1, off = 0; bit && bit <= c->status; bit <<= 1)
+            if ((c->status & bit) && rules_status_word(bit) && off < sizeof words)
+                off += (unsigned)snprintf(words + off, sizeof words - off, "%s%s", off ? ", " : "",
+                                          rules_status_word(bit));
+        snprintf(text, sizeof text, "Judge (%s): %s is now %s%s%s.", c->by, c->unit, words, c->reason[0] ? ": " : "",
+                 c->reason);
+    }
+    else if (m)
+        snprintf(text, sizeof text, "Judge (%s): move %d %s%s%s.", c->by, m, done[c->action], c->reason[0] ? ": " : "",
+                 c->reason);
+    else
+        snprintf(text, sizeof text, "Judge (%s): '%s' not applied: %s.", c->by, c->line, why ? why : "?");
+    watch_session_say(t, "%s", text);
+    if (applied)
+        watch_session_cue(s, t, text);
+}
+
 /* Applies one judge's command and records it (applied or not, and why). */
 static void apply_command(watch_session *s, const watch_command *c, long frame, double t)
 {
@@ -200,55 +259,10 @@ static void apply_command(watch_session *s, const watch_command *c, long frame, 
     }
     const bool applied = m != 0 || c->action == WATCH_CMD_STOP || status_set;
     s->generation++;
-    cJSON *ev = watch_log_event_new("correction", t, frame);
-    if (ev) {
-        cJSON_AddStringToObject(ev, "action", watch_cmd_word(c->action));
-        cJSON_AddNumberToObject(ev, "move", m);
-        cJSON_AddBoolToObject(ev, "applied", applied);
-        if (c->action == WATCH_CMD_REACH) {
-            cJSON_AddStringToObject(ev, "unit", c->unit);
-            if (c->unit[0])
-                cJSON_AddStringToObject(ev, "reach_move", c->advance ? "advance" : "march");
-        }
-        if (c->action == WATCH_CMD_STATUS) {
-            cJSON_AddStringToObject(ev, "unit", c->unit);
-            cJSON *words = cJSON_AddArrayToObject(ev, "status");
-            for (unsigned bit = 1; words && bit && bit <= c->status; bit <<= 1)
-                if ((c->status & bit) && rules_status_word(bit))
-                    cJSON_AddItemToArray(words, cJSON_CreateString(rules_status_word(bit)));
-        }
-        cJSON_AddStringToObject(ev, "by", c->by);
-        if (c->reason[0])
-            cJSON_AddStringToObject(ev, "reason", c->reason);
-        if (c->id[0])
-            cJSON_AddStringToObject(ev, "id", c->id);
-        if (why)
-            cJSON_AddStringToObject(ev, "why_not", why);
-        if (c->action == WATCH_CMD_INVALID)
-            cJSON_AddStringToObject(ev, "line", c->line);
-    }
-    watch_session_emit(s, ev);
+    log_correction(s, c, m, applied, why, frame, t);
     if (c->action == WATCH_CMD_STOP)
         return;
-    char text[512];
-    static const char *done[] = {"", "overruled: the move stands", "confirmed", "undone"};
-    if (status_set) {
-        char words[96] = "without status";
-        for (unsigned bit = 1, off = 0; bit && bit <= c->status; bit <<= 1)
-            if ((c->status & bit) && rules_status_word(bit) && off < sizeof words)
-                off += (unsigned)snprintf(words + off, sizeof words - off, "%s%s", off ? ", " : "",
-                                          rules_status_word(bit));
-        snprintf(text, sizeof text, "Judge (%s): %s is now %s%s%s.", c->by, c->unit, words, c->reason[0] ? ": " : "",
-                 c->reason);
-    }
-    else if (m)
-        snprintf(text, sizeof text, "Judge (%s): move %d %s%s%s.", c->by, m, done[c->action], c->reason[0] ? ": " : "",
-                 c->reason);
-    else
-        snprintf(text, sizeof text, "Judge (%s): '%s' not applied: %s.", c->by, c->line, why ? why : "?");
-    watch_session_say(t, "%s", text);
-    if (applied)
-        watch_session_cue(s, t, text);
+    say_correction(s, c, m, status_set, applied, why, t);
     if (c->action == WATCH_CMD_INVALID)
         fprintf(stderr, "tableref watch: %s: %s\n", c->by, c->error);
 }
