@@ -9,9 +9,17 @@
  *           reason, the command must
  *           reach the table's frame loop, which answers;
  *   table 2 calls "cannot tell" and "not seen": shown as such, no alert;
- *   table 3 is killed -9: flagged offline from its last will.
- * Screenshots go to build/tests/venue-web/ (judge.png, judge-after.png,
- * overlay-illegal.png, overlay-cannot-tell.png, overlay-overruled.png).
+ *   table 3 is killed -9: flagged offline from its last will;
+ *   table 4 has a retained offline status with the table's "since" (as
+ *           a will carries it): the page shows that time, not its own;
+ * then bob sends table 1 a command it refuses: the page and the overlay
+ * must still show alice's overrule (issue 20's "done when"). The page has
+ * no buttons before the judge logs in; OFFLINE and ALERT differ in colour
+ * and words; a streamer account (user "stream", read only) sees the
+ * overlay, picture and card; ?delay=3 holds every message 3 s.
+ * Screenshots go to build/tests/venue-web/ (judge-anonymous.png, judge.png,
+ * judge-zoom.png, judge-after.png, judge-refused.png, overlay-illegal.png,
+ * overlay-cannot-tell.png, overlay-overruled.png, overlay-refused.png).
  */
 #include <criterion/criterion.h>
 
@@ -27,6 +35,8 @@
 #include "venue_broker.h"
 #include "venue_proc.h"
 #include "venue_sub.h"
+
+#define SINCE_T4 "2026-11-26T09:15:00.000Z"
 
 static venue_broker g_broker;
 static venue_proc g_tables[3] = {{.pid = -1}, {.pid = -1}, {.pid = -1}};
@@ -72,11 +82,17 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
 
     snprintf(g_dir, sizeof g_dir, "%s/tableref-venue-web-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     cr_assert_not_null(mkdtemp(g_dir));
-    char passwd[400], acl[1100], setup[1000];
+    char passwd[400], acl[400], setup[4096];
     snprintf(passwd, sizeof passwd, "%s/passwd", g_dir);
-    snprintf(acl, sizeof acl, "%s/venue/mosquitto/tableref.acl", env("TABLEREF_SOURCE_ROOT"));
-    snprintf(setup, sizeof setup, "mosquitto_passwd -b -c '%s' tables t-pass && mosquitto_passwd -b '%s' alice a-pass",
-             passwd, passwd);
+    snprintf(acl, sizeof acl, "%s/tableref.acl", g_dir);
+    /* The venue's ACL and a streamer who reads only the public topics (venue setup writes the same). */
+    snprintf(setup, sizeof setup,
+             "mosquitto_passwd -b -c '%s' tables t-pass && mosquitto_passwd -b '%s' alice a-pass && "
+             "mosquitto_passwd -b '%s' bob b-pass && mosquitto_passwd -b '%s' stream s-pass && "
+             "cp '%s/venue/mosquitto/tableref.acl' '%s' && "
+             "printf 'user stream\\ntopic read tableref/+/table/+/status\\ntopic read tableref/+/table/+/state\\n"
+             "topic read tableref/+/table/+/picture\\ntopic read tableref/+/table/+/event/#\\n' >> '%s'",
+             passwd, passwd, passwd, passwd, env("TABLEREF_SOURCE_ROOT"), acl, acl);
     cr_assert_eq(system(setup), 0, "%s", setup);
     venue_broker_options o;
     venue_broker_options_default(&o);
@@ -100,10 +116,19 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
     cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/3/picture", NULL, 15000));
     venue_proc_kill(&g_tables[2], SIGKILL);
     cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/3/status", "\"will\":true", 15000));
+    /* Table 4 went offline at 09:15:00 UTC by its own clock (the page must not show when it heard of it). */
+    snprintf(setup, sizeof setup,
+             "mosquitto_pub -h 127.0.0.1 -p %d -u tables -P t-pass -q 1 -r -t tableref/web/table/4/status -m "
+             "'{\"format\":\"tableref.venue.status\",\"version\":1,\"event_name\":\"web\",\"table\":4,"
+             "\"state\":\"offline\",\"cause\":\"connection\",\"reason\":\"the table stopped answering\","
+             "\"will\":true,\"since\":\"" SINCE_T4 "\"}'",
+             g_broker.port);
+    cr_assert_eq(system(setup), 0, "%s", setup);
+    cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/4/status", SINCE_T4, 15000));
 
     char base[64];
     snprintf(base, sizeof base, "http://127.0.0.1:%d", g_broker.ws_port);
-    char *argv[] = {"node", script, base, "web", out, NULL};
+    char *argv[] = {"node", script, base, "web", out, SINCE_T4, NULL};
     setenv("JUDGE_LOGIN", "alice:a-pass", 1);
     cr_assert_eq(venue_proc_spawn(&g_node, argv, NULL, 0), 0, "cannot start node");
     char first[1024] = "";
@@ -137,8 +162,9 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
     cJSON_Delete(cmd);
 
     cr_assert_eq(venue_proc_finish(&g_node), 0, "the page test did not exit cleanly");
-    const char *shots[] = {"judge.png", "judge-after.png", "overlay-illegal.png", "overlay-cannot-tell.png",
-                           "overlay-overruled.png"};
+    const char *shots[] = {"judge-anonymous.png", "judge.png", "judge-zoom.png", "judge-after.png",
+                           "judge-refused.png", "overlay-illegal.png", "overlay-cannot-tell.png",
+                           "overlay-overruled.png", "overlay-refused.png"};
     for (size_t i = 0; i < sizeof shots / sizeof shots[0]; i++) {
         char path[1200];
         snprintf(path, sizeof path, "%s/%s", out, shots[i]);
