@@ -12,6 +12,9 @@
  *   table 3 is killed -9: flagged offline from its last will;
  *   table 4 has a retained offline status with the table's "since" (as
  *           a will carries it): the page shows that time, not its own;
+ *   tables 5 and 6 have a retained state (STATE_HEAD) whose last correction
+ *           was refused, after an overrule: with `last_ruling` the page
+ *           shows the overrule; with `illegal_standing: 0` alone, no alert;
  * then bob sends table 1 a command it refuses: the page and the overlay
  * must still show alice's overrule (issue 20's "done when"). The page has
  * no buttons before the judge logs in; OFFLINE and ALERT differ in colour
@@ -55,6 +58,28 @@ static void teardown(void)
     for (int i = 0; i < 3; i++)
         venue_proc_kill(&g_tables[i], SIGKILL);
     venue_broker_stop(&g_broker);
+}
+
+/* Tables 5 and 6 as the table's state would say, when it carries its ruling (`last_ruling`) and how
+ * many illegal moves stand (`illegal_standing`): alice overruled move 1, then bob's command was
+ * refused (the last correction). A page opened after that must show the overrule, not the alert. */
+#define STATE_HEAD "{\"format\":\"tableref.venue.state\",\"version\":1,\"event_name\":\"web\",\"rev\":9,"     \
+    "\"session\":{\"seq\":1,\"event\":\"started\",\"wall\":\"2026-11-26T10:00:00.000Z\"},\"units\":[],"             \
+    "\"last_call\":{\"seq\":2,\"event\":\"move_checked\",\"move\":1,\"legal\":false,\"units\":["                    \
+    "{\"unit\":\"spears\",\"move\":\"march\",\"legal\":false,\"verdict\":\"illegal\","                          \
+    "\"sentence\":\"spears: march, ILLEGAL: 10.38 inches, limit 10.00\"}]},"                                         \
+    "\"last_alert\":{\"seq\":3,\"event\":\"alert\",\"move\":1,\"unit\":\"spears\",\"sentence\":\"spears ILLEGAL\"}," \
+    "\"last_correction\":{\"seq\":5,\"event\":\"correction\",\"action\":\"invalid\",\"move\":1,"                     \
+    "\"applied\":false,\"by\":\"mqtt:bob\",\"reason\":\"unknown action\"},"
+#define RULING "{\"seq\":4,\"event\":\"correction\",\"action\":\"overrule\",\"move\":1,\"applied\":true,"         \
+    "\"by\":\"mqtt:alice\",\"reason\":\"measured again with a tape\"}"
+
+static void publish_retained(int port, const char *topic, const char *payload)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "mosquitto_pub -h 127.0.0.1 -p %d -u tables -P t-pass -q 1 -r -t '%s' -m '%s'", port,
+             topic, payload);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
 }
 
 static const char *env(const char *name)
@@ -125,6 +150,10 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
              g_broker.port);
     cr_assert_eq(system(setup), 0, "%s", setup);
     cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/4/status", SINCE_T4, 15000));
+    publish_retained(g_broker.port, "tableref/web/table/5/state",
+                     STATE_HEAD "\"table\":5,\"last_ruling\":" RULING ",\"illegal_standing\":0}");
+    publish_retained(g_broker.port, "tableref/web/table/6/state", STATE_HEAD "\"table\":6,\"illegal_standing\":0}");
+    cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/6/state", "illegal_standing", 15000));
 
     char base[64];
     snprintf(base, sizeof base, "http://127.0.0.1:%d", g_broker.ws_port);

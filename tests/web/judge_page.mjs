@@ -141,6 +141,17 @@ try {
     want: new Date(since).toLocaleTimeString(),
   }), sinceT4);
   if (since4.data !== sinceT4 || !since4.text.includes('since ' + since4.want)) fail('table 4 since: ' + JSON.stringify(since4));
+  // Tables 5 and 6: the table's state says what stands, whatever its last (refused) correction was.
+  await judge.waitForSelector('.card[data-table="6"]', WAIT).catch(() => fail('table 6 never shown'));
+  const fromState = await judge.evaluate(() => [5, 6].map((n) => {
+    const c = document.querySelector(`.card[data-table="${n}"]`);
+    return { alert: c.classList.contains('alert'), resolution: c.querySelector('.resolution').textContent,
+             badge: c.querySelector('li.unit[data-unit="spears"] .badge').textContent,
+             refused: c.querySelector('.refused').textContent };
+  }));
+  if (fromState[0].alert || fromState[0].resolution !== 'Overruled by alice: measured again with a tape' ||
+      fromState[0].badge !== 'OVERRULED' || !/bob/.test(fromState[0].refused) || fromState[1].alert ||
+      fromState[1].badge !== 'ILLEGAL') fail('tables 5 and 6 from their state: ' + JSON.stringify(fromState));
   const note3 = await judge.evaluate(() => ({
     text: document.querySelector('.card[data-table="3"] .status-note').textContent,
     since: window.tableref.tables.get(3).status.since || null,
