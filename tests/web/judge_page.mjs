@@ -55,7 +55,6 @@ try {
   // Anonymous: the cards, no command buttons.
   await judge.waitForSelector('.card[data-table="1"]', WAIT).catch(() => fail('table 1 never shown (anonymous)'));
   if (await judge.$('.card .actions button:visible')) fail('an anonymous visitor sees command buttons');
-  await judge.screenshot({ path: `${outDir}/judge-anonymous.png`, fullPage: true });
   if (loginUser) {
     await judge.click('#login-open');
     await judge.fill('#login-user', loginUser);
@@ -91,6 +90,14 @@ try {
     const img = document.querySelector('.card[data-table="1"] figure img');
     return img && img.complete && img.naturalWidth > 0;
   }, null, WAIT).catch(() => fail('the picture did not decode'));
+  // A visitor who did not log in sees the alert, and no buttons.
+  const visitor = await ctx.newPage();
+  await visitor.goto(`${base}/index.html?event=${event}`);
+  await visitor.waitForSelector('.card[data-table="1"].alert', WAIT).catch(() => fail('the visitor sees no alert'));
+  if (await visitor.$('.card .actions button:visible')) fail('an anonymous visitor sees command buttons');
+  await visitor.screenshot({ path: `${outDir}/judge-anonymous.png`, fullPage: true });
+  await visitor.close();
+
   // The picture opens full size on a click.
   await judge.click('.card[data-table="1"] figure img');
   await judge.waitForSelector('#zoom[open] img', WAIT).catch(() => fail('the picture did not open'));
