@@ -95,16 +95,10 @@ static long file_size(const char *path)
     return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
-Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .timeout = 300)
+/* Mosquitto with the venue's ACL plus a read-only streamer (venue setup writes the same lines),
+ * serving web/ on its WebSockets listener; users tables, alice, bob (judges), stream. */
+static void start_broker(const char *web)
 {
-    char web[1024], script[1024], out[1024], mqtt_js[1100];
-    snprintf(web, sizeof web, "%s/web", env("TABLEREF_SOURCE_ROOT"));
-    snprintf(script, sizeof script, "%s/tests/web/judge_page.mjs", env("TABLEREF_SOURCE_ROOT"));
-    snprintf(out, sizeof out, "%s/tests/venue-web", env("TABLEREF_BUILD_ROOT"));
-    snprintf(mqtt_js, sizeof mqtt_js, "%s/node_modules/mqtt/dist/mqtt.min.js", web);
-    cr_assert_gt(file_size(mqtt_js), 0, "%s missing: run bash scripts/setup-web.sh (npm ci)", mqtt_js);
-    mkdir(out, 0755);
-
     snprintf(g_dir, sizeof g_dir, "%s/tableref-venue-web-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     cr_assert_not_null(mkdtemp(g_dir));
     char passwd[400], acl[400], setup[4096];
@@ -125,8 +119,39 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
     o.http_dir = web;
     o.password_file = passwd;
     o.acl_file = acl;
-    base_error err;
+    base_error err = {0};
     cr_assert_eq(venue_broker_start(&o, &g_broker, &err), 0, "%s", err.msg);
+
+}
+
+/* Tables 4 to 6: what only the table's own words can say (its offline time, its ruling). */
+static void publish_table_words(venue_sub *watch)
+{
+    char status[1024];
+    /* Table 4 went offline at 09:15:00 UTC by its own clock (the page must not show when it heard of it). */
+    snprintf(status, sizeof status,
+             "{\"format\":\"tableref.venue.status\",\"version\":1,\"event_name\":\"web\",\"table\":4,"
+             "\"state\":\"offline\",\"cause\":\"connection\",\"reason\":\"the table stopped answering\","
+             "\"will\":true,\"since\":\"" SINCE_T4 "\"}");
+    publish_retained(g_broker.port, "tableref/web/table/4/status", status);
+    cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/4/status", SINCE_T4, 15000));
+    publish_retained(g_broker.port, "tableref/web/table/5/state",
+                     STATE_HEAD "\"table\":5,\"last_ruling\":" RULING ",\"illegal_standing\":0}");
+    publish_retained(g_broker.port, "tableref/web/table/6/state", STATE_HEAD "\"table\":6,\"illegal_standing\":0}");
+    cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/6/state", "illegal_standing", 15000));
+}
+
+Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .timeout = 300)
+{
+    char web[1024], script[1024], out[1024], mqtt_js[1100];
+    snprintf(web, sizeof web, "%s/web", env("TABLEREF_SOURCE_ROOT"));
+    snprintf(script, sizeof script, "%s/tests/web/judge_page.mjs", env("TABLEREF_SOURCE_ROOT"));
+    snprintf(out, sizeof out, "%s/tests/venue-web", env("TABLEREF_BUILD_ROOT"));
+    snprintf(mqtt_js, sizeof mqtt_js, "%s/node_modules/mqtt/dist/mqtt.min.js", web);
+    cr_assert_gt(file_size(mqtt_js), 0, "%s missing: run bash scripts/setup-web.sh (npm ci)", mqtt_js);
+    mkdir(out, 0755);
+
+    start_broker(web);
 
     venue_sub *watch = venue_sub_new(g_broker.port, "tableref/web/#", 1);
     cr_assert_not_null(watch);
@@ -141,19 +166,7 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
     cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/3/picture", NULL, 15000));
     venue_proc_kill(&g_tables[2], SIGKILL);
     cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/3/status", "\"will\":true", 15000));
-    /* Table 4 went offline at 09:15:00 UTC by its own clock (the page must not show when it heard of it). */
-    snprintf(setup, sizeof setup,
-             "mosquitto_pub -h 127.0.0.1 -p %d -u tables -P t-pass -q 1 -r -t tableref/web/table/4/status -m "
-             "'{\"format\":\"tableref.venue.status\",\"version\":1,\"event_name\":\"web\",\"table\":4,"
-             "\"state\":\"offline\",\"cause\":\"connection\",\"reason\":\"the table stopped answering\","
-             "\"will\":true,\"since\":\"" SINCE_T4 "\"}'",
-             g_broker.port);
-    cr_assert_eq(system(setup), 0, "%s", setup);
-    cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/4/status", SINCE_T4, 15000));
-    publish_retained(g_broker.port, "tableref/web/table/5/state",
-                     STATE_HEAD "\"table\":5,\"last_ruling\":" RULING ",\"illegal_standing\":0}");
-    publish_retained(g_broker.port, "tableref/web/table/6/state", STATE_HEAD "\"table\":6,\"illegal_standing\":0}");
-    cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/6/state", "illegal_standing", 15000));
+    publish_table_words(watch);
 
     char base[64];
     snprintf(base, sizeof base, "http://127.0.0.1:%d", g_broker.ws_port);
