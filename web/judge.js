@@ -86,7 +86,7 @@
     client.on('offline', () => setLink('broker unreachable', 'bad'));
     client.on('error', (err) => {
       setLink('broker: ' + err.message, 'bad');
-      if (/auth|credential|identifier/i.test(err.message)) {
+      if (/auth|credential|identifier|password/i.test(err.message)) {
         client.end(true);
         judgeUser = '';
         document.body.classList.remove('judge');

@@ -17,7 +17,8 @@
 //   - tables 5 and 6 (a state whose last correction was refused): the
 //     table's last_ruling and illegal_standing say what stands;
 //   - the overlay view (transparent) shows the table's picture large, ILLEGAL
-//     and the distances; a streamer account sees the same; ?delay=3 shows
+//     and the distances; a streamer account sees the same (a wrong password
+//     brings up the overlay's login form); ?delay=3 shows
 //     nothing sooner than 3 s after it arrived;
 //   - overrule with a reason: the table answers "applied", the overlay turns
 //     to "JUDGE: MOVE STANDS", which replaces the ILLEGAL sentence;
@@ -236,6 +237,12 @@ try {
     .catch(() => fail('streamer account: no ILLEGAL banner'));
   await overlayPicture(streamer, 'streamer');
   if (!/connected as stream/.test(await streamer.textContent('#link'))) fail('streamer not logged in');
+  // A wrong password: the broker refuses, the overlay asks (a small form), it does not spin.
+  const refusedStreamer = await ctx.newPage();
+  await refusedStreamer.goto(`${base}/index.html?event=${event}&table=1&view=overlay&user=stream&pass=wrong`);
+  await refusedStreamer.waitForSelector('#ov-login', WAIT).catch(async () => fail('no login form after a wrong password: ' +
+    await refusedStreamer.textContent('#link')));
+  await refusedStreamer.close();
   await overlay2.waitForSelector('.ov-banner[data-verdict="cannot_tell"]', WAIT)
     .catch(() => fail('overlay table 2: no CANNOT TELL banner'));
   await overlay2.screenshot({ path: `${outDir}/overlay-cannot-tell.png`, omitBackground: true });
