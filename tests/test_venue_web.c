@@ -9,9 +9,20 @@
  *           reason, the command must
  *           reach the table's frame loop, which answers;
  *   table 2 calls "cannot tell" and "not seen": shown as such, no alert;
- *   table 3 is killed -9: flagged offline from its last will.
- * Screenshots go to build/tests/venue-web/ (judge.png, judge-after.png,
- * overlay-illegal.png, overlay-cannot-tell.png, overlay-overruled.png).
+ *   table 3 is killed -9: flagged offline from its last will;
+ *   table 4 has a retained offline status with the table's "since" (as
+ *           a will carries it): the page shows that time, not its own;
+ *   tables 5 and 6 have a retained state (STATE_HEAD) whose last correction
+ *           was refused, after an overrule: with `last_ruling` the page
+ *           shows the overrule; with `illegal_standing: 0` alone, no alert;
+ * then bob sends table 1 a command it refuses: the page and the overlay
+ * must still show alice's overrule (issue 20's "done when"). The page has
+ * no buttons before the judge logs in; OFFLINE and ALERT differ in colour
+ * and words; a streamer account (user "stream", read only) sees the
+ * overlay, picture and card; ?delay=3 holds every message 3 s.
+ * Screenshots go to build/tests/venue-web/ (judge-anonymous.png, judge.png,
+ * judge-zoom.png, judge-after.png, judge-refused.png, overlay-illegal.png,
+ * overlay-cannot-tell.png, overlay-overruled.png, overlay-refused.png).
  */
 #include <criterion/criterion.h>
 
@@ -27,6 +38,8 @@
 #include "venue_broker.h"
 #include "venue_proc.h"
 #include "venue_sub.h"
+
+#define SINCE_T4 "2026-11-26T09:15:00.000Z"
 
 static venue_broker g_broker;
 static venue_proc g_tables[3] = {{.pid = -1}, {.pid = -1}, {.pid = -1}};
@@ -47,6 +60,28 @@ static void teardown(void)
     venue_broker_stop(&g_broker);
 }
 
+/* Tables 5 and 6 as the table's state would say, when it carries its ruling (`last_ruling`) and how
+ * many illegal moves stand (`illegal_standing`): alice overruled move 1, then bob's command was
+ * refused (the last correction). A page opened after that must show the overrule, not the alert. */
+#define STATE_HEAD "{\"format\":\"tableref.venue.state\",\"version\":1,\"event_name\":\"web\",\"rev\":9,"     \
+    "\"session\":{\"seq\":1,\"event\":\"started\",\"wall\":\"2026-11-26T10:00:00.000Z\"},\"units\":[],"             \
+    "\"last_call\":{\"seq\":2,\"event\":\"move_checked\",\"move\":1,\"legal\":false,\"units\":["                    \
+    "{\"unit\":\"spears\",\"move\":\"march\",\"legal\":false,\"verdict\":\"illegal\","                          \
+    "\"sentence\":\"spears: march, ILLEGAL: 10.38 inches, limit 10.00\"}]},"                                         \
+    "\"last_alert\":{\"seq\":3,\"event\":\"alert\",\"move\":1,\"unit\":\"spears\",\"sentence\":\"spears ILLEGAL\"}," \
+    "\"last_correction\":{\"seq\":5,\"event\":\"correction\",\"action\":\"invalid\",\"move\":1,"                     \
+    "\"applied\":false,\"by\":\"mqtt:bob\",\"reason\":\"unknown action\"},"
+#define RULING "{\"seq\":4,\"event\":\"correction\",\"action\":\"overrule\",\"move\":1,\"applied\":true,"         \
+    "\"by\":\"mqtt:alice\",\"reason\":\"measured again with a tape\"}"
+
+static void publish_retained(int port, const char *topic, const char *payload)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "mosquitto_pub -h 127.0.0.1 -p %d -u tables -P t-pass -q 1 -r -t '%s' -m '%s'", port,
+             topic, payload);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
 static const char *env(const char *name)
 {
     const char *v = getenv(name);
@@ -60,6 +95,52 @@ static long file_size(const char *path)
     return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
+/* Mosquitto with the venue's ACL plus a read-only streamer (venue setup writes the same lines),
+ * serving web/ on its WebSockets listener; users tables, alice, bob (judges), stream. */
+static void start_broker(const char *web)
+{
+    snprintf(g_dir, sizeof g_dir, "%s/tableref-venue-web-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    cr_assert_not_null(mkdtemp(g_dir));
+    char passwd[400], acl[400], setup[4096];
+    snprintf(passwd, sizeof passwd, "%s/passwd", g_dir);
+    snprintf(acl, sizeof acl, "%s/tableref.acl", g_dir);
+    /* The venue's ACL and a streamer who reads only the public topics (venue setup writes the same). */
+    snprintf(setup, sizeof setup,
+             "mosquitto_passwd -b -c '%s' tables t-pass && mosquitto_passwd -b '%s' alice a-pass && "
+             "mosquitto_passwd -b '%s' bob b-pass && mosquitto_passwd -b '%s' stream s-pass && "
+             "cp '%s/venue/mosquitto/tableref.acl' '%s' && "
+             "printf 'user stream\\ntopic read tableref/+/table/+/status\\ntopic read tableref/+/table/+/state\\n"
+             "topic read tableref/+/table/+/picture\\ntopic read tableref/+/table/+/event/#\\n' >> '%s'",
+             passwd, passwd, passwd, passwd, env("TABLEREF_SOURCE_ROOT"), acl, acl);
+    cr_assert_eq(system(setup), 0, "%s", setup);
+    venue_broker_options o;
+    venue_broker_options_default(&o);
+    o.websockets = true;
+    o.http_dir = web;
+    o.password_file = passwd;
+    o.acl_file = acl;
+    base_error err = {0};
+    cr_assert_eq(venue_broker_start(&o, &g_broker, &err), 0, "%s", err.msg);
+
+}
+
+/* Tables 4 to 6: what only the table's own words can say (its offline time, its ruling). */
+static void publish_table_words(venue_sub *watch)
+{
+    char status[1024];
+    /* Table 4 went offline at 09:15:00 UTC by its own clock (the page must not show when it heard of it). */
+    snprintf(status, sizeof status,
+             "{\"format\":\"tableref.venue.status\",\"version\":1,\"event_name\":\"web\",\"table\":4,"
+             "\"state\":\"offline\",\"cause\":\"connection\",\"reason\":\"the table stopped answering\","
+             "\"will\":true,\"since\":\"" SINCE_T4 "\"}");
+    publish_retained(g_broker.port, "tableref/web/table/4/status", status);
+    cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/4/status", SINCE_T4, 15000));
+    publish_retained(g_broker.port, "tableref/web/table/5/state",
+                     STATE_HEAD "\"table\":5,\"last_ruling\":" RULING ",\"illegal_standing\":0}");
+    publish_retained(g_broker.port, "tableref/web/table/6/state", STATE_HEAD "\"table\":6,\"illegal_standing\":0}");
+    cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/6/state", "illegal_standing", 15000));
+}
+
 Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .timeout = 300)
 {
     char web[1024], script[1024], out[1024], mqtt_js[1100];
@@ -70,22 +151,7 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
     cr_assert_gt(file_size(mqtt_js), 0, "%s missing: run bash scripts/setup-web.sh (npm ci)", mqtt_js);
     mkdir(out, 0755);
 
-    snprintf(g_dir, sizeof g_dir, "%s/tableref-venue-web-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    cr_assert_not_null(mkdtemp(g_dir));
-    char passwd[400], acl[1100], setup[1000];
-    snprintf(passwd, sizeof passwd, "%s/passwd", g_dir);
-    snprintf(acl, sizeof acl, "%s/venue/mosquitto/tableref.acl", env("TABLEREF_SOURCE_ROOT"));
-    snprintf(setup, sizeof setup, "mosquitto_passwd -b -c '%s' tables t-pass && mosquitto_passwd -b '%s' alice a-pass",
-             passwd, passwd);
-    cr_assert_eq(system(setup), 0, "%s", setup);
-    venue_broker_options o;
-    venue_broker_options_default(&o);
-    o.websockets = true;
-    o.http_dir = web;
-    o.password_file = passwd;
-    o.acl_file = acl;
-    base_error err;
-    cr_assert_eq(venue_broker_start(&o, &g_broker, &err), 0, "%s", err.msg);
+    start_broker(web);
 
     venue_sub *watch = venue_sub_new(g_broker.port, "tableref/web/#", 1);
     cr_assert_not_null(watch);
@@ -100,10 +166,11 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
     cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/3/picture", NULL, 15000));
     venue_proc_kill(&g_tables[2], SIGKILL);
     cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/3/status", "\"will\":true", 15000));
+    publish_table_words(watch);
 
     char base[64];
     snprintf(base, sizeof base, "http://127.0.0.1:%d", g_broker.ws_port);
-    char *argv[] = {"node", script, base, "web", out, NULL};
+    char *argv[] = {"node", script, base, "web", out, SINCE_T4, NULL};
     setenv("JUDGE_LOGIN", "alice:a-pass", 1);
     cr_assert_eq(venue_proc_spawn(&g_node, argv, NULL, 0), 0, "cannot start node");
     char first[1024] = "";
@@ -137,8 +204,9 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
     cJSON_Delete(cmd);
 
     cr_assert_eq(venue_proc_finish(&g_node), 0, "the page test did not exit cleanly");
-    const char *shots[] = {"judge.png", "judge-after.png", "overlay-illegal.png", "overlay-cannot-tell.png",
-                           "overlay-overruled.png"};
+    const char *shots[] = {"judge-anonymous.png", "judge.png", "judge-zoom.png", "judge-after.png",
+                           "judge-refused.png", "overlay-illegal.png", "overlay-cannot-tell.png",
+                           "overlay-overruled.png", "overlay-refused.png"};
     for (size_t i = 0; i < sizeof shots / sizeof shots[0]; i++) {
         char path[1200];
         snprintf(path, sizeof path, "%s/%s", out, shots[i]);

@@ -8,11 +8,14 @@
   const overlayView = params.get('view') === 'overlay';
   const onlyTable = params.has('table') ? Number(params.get('table')) : null;
   let eventName = params.get('event') || '';
+  // The public feed may be held back (?delay=30: seconds), as chess broadcasts delay moves against cheating.
+  const delayMs = Math.min(Math.max(Number(params.get('delay')) || 0, 0), 3600) * 1000;
   const tables = new Map();
-  const metrics = { alerts: [], commands: [], messages: 0 };
+  const metrics = { alerts: [], commands: [], messages: 0, held: [] };
   let client = null;
+  let judgeUser = '';   // the logged-in judge: the only one who sees the command buttons
   // Read by the tests (tests/web/judge_page.mjs) and handy in the console.
-  window.tableref = { tables, metrics };
+  window.tableref = { tables, metrics, delayMs };
 
   const VERDICT_WORD = { legal: 'LEGAL', illegal: 'ILLEGAL', cannot_tell: 'CANNOT TELL', not_seen: 'NOT SEEN' };
   const ACTION_DONE = { overrule: 'Overruled', accept: 'Overruled', confirm: 'Confirmed', undo: 'Undone' };
@@ -66,9 +69,13 @@
     }
     client = mqtt.connect(brokerUrl(), opts);
     client.on('connect', () => {
-      setLink('connected', 'ok');
+      setLink(username ? 'connected as ' + username : 'connected (read only)', 'ok');
       // Only a login closes the form: the anonymous connection at start may come after the judge opened it.
       if (username) $('#login').hidden = true;
+      // A streamer's account reads only: never a judge, whatever it is called.
+      judgeUser = username && !overlayView ? username : '';
+      document.body.classList.toggle('judge', !!judgeUser);
+      tables.forEach(render);
       if (!eventName) {
         client.subscribe('tableref/+/table/+/status', { qos: 1 });
       } else {
@@ -79,12 +86,23 @@
     client.on('offline', () => setLink('broker unreachable', 'bad'));
     client.on('error', (err) => {
       setLink('broker: ' + err.message, 'bad');
-      if (/auth|credential|identifier/i.test(err.message) && !overlayView) {
+      if (/auth|credential|identifier|password/i.test(err.message)) {
         client.end(true);
-        $('#login').hidden = false;
+        judgeUser = '';
+        document.body.classList.remove('judge');
+        $(overlayView ? '#ov-login' : '#login').hidden = false;
       }
     });
-    client.on('message', onMessage);
+    client.on('message', delayMs ? holdBack : onMessage);
+  }
+
+  // Every message waits delayMs before it is shown; the order is kept.
+  function holdBack(topic, payload) {
+    const received = Date.now();
+    setTimeout(() => {
+      metrics.held.push({ topic, received_ms: received, shown_ms: Date.now() });
+      onMessage(topic, payload);
+    }, delayMs);
   }
 
   // ---- messages ----
@@ -101,8 +119,9 @@
   function table(n) {
     let t = tables.get(n);
     if (!t) {
-      t = { n, status: null, call: null, alert: null, correction: null, units: [], picture: null,
-            pictureInfo: null, gapLost: 0, sent: null, seen: new Map() };
+      // ruling: the last command the table applied; refused: the last it refused (shown, never a ruling).
+      t = { n, status: null, call: null, alert: null, ruling: null, refused: null, standing: null, units: [],
+            picture: null, pictureInfo: null, gapLost: 0, sent: null, seen: new Map(), lastHeard: null };
       tables.set(n, t);
     }
     return t;
@@ -123,12 +142,15 @@
       const msg = payload.length ? parse(payload) : null;
       if (!msg) return;
       if (leaf === 'status') {
-        // A last will carries no time (the broker sends it later): the time it arrived is when the table fell silent.
-        if (!t.status || t.status.state !== msg.state) t.statusSince = msg.wall || new Date().toISOString();
+        // The time is the table's own: its "since" (or the status's wall); never this page's clock, which
+        // says when the page heard of it (a reload, a late join), not when the table fell silent.
+        t.statusSince = msg.since || msg.wall || null;
         t.status = msg;
+      } else {
+        if (msg.wall) t.lastHeard = msg.wall;
+        if (leaf === 'state') applyState(t, msg);
+        else if (!applyEvent(t, parts[5], msg)) return;
       }
-      else if (leaf === 'state') applyState(t, msg);
-      else if (!applyEvent(t, parts[5], msg)) return;
     } else {
       return;
     }
@@ -137,11 +159,18 @@
   }
 
   // The feed sends the state after the events it folds in, so the state is never older than what came before it.
+  // What the table says stands is its state: its ruling (the last command it applied) and its count of
+  // illegal moves standing; a command it refused is noted but never taken for a ruling.
   function applyState(t, s) {
     t.stateRev = s.rev;
+    const session = s.session && s.session.wall;
+    if (session !== t.session) { t.ruling = t.refused = null; t.session = session; }
     t.call = s.last_call || null;
     t.alert = s.last_alert || null;
-    t.correction = s.last_correction || null;
+    t.standing = typeof s.illegal_standing === 'number' ? s.illegal_standing : null;
+    if (s.last_ruling !== undefined) t.ruling = s.last_ruling;
+    t.stateCorrection = s.last_correction || null;   // as the table published it (read by the tests)
+    takeCorrection(t, s.last_correction);
     t.units = s.units || [];
     t.pictureInfo = s.picture || null;
     t.feed = s.feed || null;
@@ -155,11 +184,11 @@
       t.seen.set(kind, ev.seq);
     }
     switch (kind) {
-      case 'started': t.call = t.alert = t.correction = null; t.gapLost = 0; break;
+      case 'started': t.call = t.alert = t.ruling = t.refused = t.standing = null; t.gapLost = 0; break;
       case 'move_checked': t.call = ev; break;
       case 'alert': if (ev.move) t.alert = ev; break;
       case 'correction':
-        t.correction = ev;
+        takeCorrection(t, ev);
         // The table's answer: the same id; or, where the table's log keeps no id, the same judge and action.
         if (t.sent && !t.sent.answer &&
             (ev.id ? ev.id === t.sent.id : ev.by === 'mqtt:' + t.sent.who && ev.action === t.sent.action)) {
@@ -171,6 +200,16 @@
       default: break;
     }
     return true;
+  }
+
+  // A refused command is the table's answer to one judge, not a ruling: it never replaces the ruling.
+  function takeCorrection(t, c) {
+    if (!c || !c.action) return;
+    if (c.applied === false) {
+      if (!t.refused || !(c.seq <= t.refused.seq)) t.refused = c;
+    } else if (c.action === 'overrule' || c.action === 'accept' || c.action === 'confirm' || c.action === 'undo') {
+      if (!t.ruling || !(c.seq <= t.ruling.seq)) t.ruling = c;
+    }
   }
 
   function noteAlertShown(t, ev) {
@@ -191,29 +230,37 @@
     return u.verdict || (u.legal === false ? 'illegal' : 'legal');
   }
 
-  // The alert still waiting for a judge: not overruled, confirmed or undone since.
+  // The alert still waiting for a judge: not overruled, confirmed or undone since, and (when the table
+  // says so) an illegal move still standing.
   function pendingAlert(t) {
     const a = t.alert;
-    if (!a || !a.move) return null;
-    const c = t.correction;
-    if (c && c.applied !== false && (c.seq === undefined || a.seq === undefined || c.seq > a.seq) &&
+    if (!a || !a.move || t.standing === 0) return null;
+    const c = t.ruling;
+    if (c && (c.seq === undefined || a.seq === undefined || c.seq > a.seq) &&
         (c.move === a.move || c.action === 'undo')) return null;
     return a;
   }
 
+  const judgeOf = (c) => (c.by || 'judge').replace(/^mqtt:/, '');
+
   function resolution(t) {
-    const c = t.correction;
+    const c = t.ruling;
     if (!c || !t.alert) return null;
-    if (c.applied === false) return `Refused (${(c.by || 'judge').replace(/^mqtt:/, '')}): ${c.why_not || c.reason || ''}`;
-    return `${ACTION_DONE[c.action] || c.action} by ${(c.by || 'judge').replace(/^mqtt:/, '')}` +
-      (c.reason ? `: ${c.reason}` : '');
+    return `${ACTION_DONE[c.action] || c.action} by ${judgeOf(c)}` + (c.reason ? `: ${c.reason}` : '');
+  }
+
+  function refusedNote(t) {
+    const c = t.refused;
+    if (!c) return null;
+    return `Command refused by the table (${judgeOf(c)}, ${c.action}): ${c.why_not || c.reason || 'no reason given'}` +
+      ' · nothing changed';
   }
 
   function overallVerdict(t) {
     if (!t.call || !t.call.units) return null;
     const vs = t.call.units.map(verdictOf);
-    const c = t.correction;
-    if (vs.includes('illegal') && c && c.applied !== false && c.move === t.call.move &&
+    const c = t.ruling;
+    if (vs.includes('illegal') && c && c.move === t.call.move &&
         (c.action === 'overrule' || c.action === 'accept')) return 'overruled';
     for (const v of ['illegal', 'cannot_tell', 'not_seen']) if (vs.includes(v)) return v;
     return 'legal';
@@ -228,8 +275,10 @@
     return bits.join(' · ');
   }
 
-  // overruled: the judge let the move stand; the rules' word stays readable in the row's data.
-  function unitRow(u, overruled) {
+  // ruling: the judge's overrule, when the judge let the move stand: its words replace the rules'
+  // ILLEGAL sentence (kept in the row's title and data).
+  function unitRow(u, ruling) {
+    const overruled = !!ruling;
     const v = verdictOf(u);
     const judged = overruled && v === 'illegal';
     const li = el('li', 'unit v-' + (judged ? 'overruled' : v));
@@ -241,7 +290,12 @@
     const dist = distanceText(u);
     if (dist) li.append(el('div', 'dist', dist));
     const words = (v === 'cannot_tell' || v === 'not_seen') && u.why ? u.why : u.sentence;
-    if (words) li.append(el('div', 'sentence', words));
+    if (judged) {
+      li.append(el('div', 'sentence stands', `MOVE STANDS · overruled by ${judgeOf(ruling)}`));
+      if (words) li.title = 'the rules said: ' + words;
+    } else if (words) {
+      li.append(el('div', 'sentence', words));
+    }
     return li;
   }
 
@@ -258,6 +312,8 @@
       b.dataset.title = b.title;
       b.addEventListener('click', () => openCommand(t, b.dataset.action));
     });
+    // The picture opens full size (its labels are drawn for a 1280-pixel frame).
+    $('figure img', c).addEventListener('click', () => openZoom(t));
     $('form.command', c).addEventListener('submit', (e) => { e.preventDefault(); sendCommand(t); });
     $('form.command .cancel', c).addEventListener('click', () => { $('form.command', c).hidden = true; });
     const grid = $('#grid');
@@ -266,19 +322,34 @@
     return c;
   }
 
+  function openZoom(t) {
+    if (!t.picture) return;
+    const zoom = $('#zoom');
+    $('img', zoom).src = t.picture;
+    $('img', zoom).alt = $('figure img', card(t)).alt;
+    $('p', zoom).textContent = `Table ${t.n}` + (t.pictureInfo ? ` after move ${t.pictureInfo.move}` : '') +
+      ' · click or Esc to close';
+    zoom.showModal();
+  }
+
   function renderStatus(t, c) {
     const s = t.status;
     const online = !s || s.state !== 'offline';
     c.classList.toggle('offline', !online);
     const pill = $('.status', c);
-    pill.textContent = online ? 'online' : 'OFFLINE';
-    pill.className = 'status pill ' + (online ? 'ok' : 'bad');
-    pill.title = s ? `${s.reason || ''} ${clock(s.wall)}`.trim() : '';
+    // Offline is grey and says so with a symbol; an alert is vermillion with another: never colour alone.
+    pill.textContent = online ? 'online' : '\u25CB ' + (s.cause === 'camera' ? 'CAMERA LOST' : s.cause === 'stopped' ? 'STOPPED' : 'OFFLINE');
+    pill.className = 'status pill ' + (online ? 'ok' : 'off');
+    pill.title = s ? `${s.reason || ''} ${clock(t.statusSince)}`.trim() : '';
     c.dataset.status = online ? 'online' : 'offline';
-    if (!online) pill.textContent = s.cause === 'camera' ? 'CAMERA LOST' : s.cause === 'stopped' ? 'STOPPED' : 'OFFLINE';
     const note = $('.status-note', c);
     note.hidden = online;
-    note.textContent = online ? '' : `since ${clock(t.statusSince)}: ${s.reason || 'no reason given'}`;
+    if (!online) {
+      const when = t.statusSince ? `since ${clock(t.statusSince)}` :
+        t.lastHeard ? `last heard ${clock(t.lastHeard)} (the table's will gives no time)` : 'since: the table gives no time';
+      note.textContent = `${when}: ${s.reason || 'no reason given'}`;
+      note.dataset.since = t.statusSince || '';
+    }
     // A table that is not listening cannot take a command (it would be lost, not applied later).
     c.querySelectorAll('.actions button').forEach((b) => {
       b.disabled = !online;
@@ -295,8 +366,8 @@
     }
     box.append(el('h3', null, `Move ${t.call.move}` + (t.call.wall ? ` · ${clock(t.call.wall)}` : '')));
     const ul = el('ul', 'units');
-    const overruled = overallVerdict(t) === 'overruled';
-    (t.call.units || []).forEach((u) => ul.append(unitRow(u, overruled)));
+    const ruling = overallVerdict(t) === 'overruled' ? t.ruling : null;
+    (t.call.units || []).forEach((u) => ul.append(unitRow(u, ruling)));
     box.append(ul);
     // The evidence clip of an ILLEGAL or CANNOT TELL call: a link where the table serves it, else its path there.
     if (t.call.clip_url) {
@@ -318,16 +389,23 @@
     c.dataset.alertMove = alert ? alert.move : '';
     const banner = $('.alert-banner', c);
     banner.hidden = !alert;
-    if (alert) banner.textContent = `ALERT · move ${alert.move}: ${alert.sentence || alert.unit || ''}`;
+    if (alert) banner.textContent = `\u26A0 ALERT · move ${alert.move}: ${alert.sentence || alert.unit || ''}`;
     const img = $('figure img', c);
     img.hidden = !t.picture;
     if (t.picture && img.src !== t.picture) img.src = t.picture;
     img.alt = t.pictureInfo ? `Table ${t.n} after move ${t.pictureInfo.move}` : `Table ${t.n}`;
+    // The hint to enlarge is the picture's title and its zoom-in cursor; the caption says which move.
     $('figcaption', c).textContent = t.picture && t.pictureInfo ? `after move ${t.pictureInfo.move}` : '';
     renderCall(t, c);
     const res = resolution(t);
     $('.resolution', c).hidden = !res;
     $('.resolution', c).textContent = res || '';
+    const refused = refusedNote(t);
+    $('.refused', c).hidden = !refused;
+    $('.refused', c).textContent = refused || '';
+    // Only a logged-in judge commands (the broker would refuse anyone else's command anyway).
+    $('.actions', c).hidden = !judgeUser;
+    if (!judgeUser) $('form.command', c).hidden = true;
     const lost = t.gapLost || (t.feed && t.feed.dropped) || 0;
     $('.gap', c).hidden = !lost;
     $('.gap', c).textContent = lost ? `${lost} events did not reach the broker (queue full)` : '';
@@ -352,7 +430,7 @@
   // ---- judge commands ----
 
   function judgeName() {
-    return $('#judge').value.trim().replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40);
+    return judgeUser.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40);
   }
 
   function openCommand(t, action) {
@@ -370,13 +448,7 @@
     const form = $('form.command', c);
     const reason = $('input[name=reason]', form).value.trim();
     const who = judgeName();
-    if (!who) {
-      $('#judge').focus();
-      $('#judge').reportValidity();
-      return;
-    }
-    if (!reason) return;
-    localStorage.setItem('tableref.judge', $('#judge').value.trim());
+    if (!who || !reason) return;
     const action = form.dataset.action;
     const move = action === 'undo' ? 0 : ((pendingAlert(t) || t.call || {}).move || 0);
     const id = `${who}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
@@ -402,34 +474,16 @@
     else if (s.answer) p.textContent = s.answer.applied === false ? `${what}: refused by the table (${s.answer.why_not || s.answer.reason || ''})` : `${what}: applied by the table`;
     else if (Date.now() - s.at > 9000) p.textContent = `${what}: no answer from the table yet (is it offline? are you logged in as a judge?)`;
     else p.textContent = `${what}: sent, waiting for the table…`;
-    p.dataset.state = s.error ? 'error' : s.answer ? 'applied' : 'waiting';
+    p.dataset.state = s.error ? 'error' : !s.answer ? 'waiting' : s.answer.applied === false ? 'refused' : 'applied';
   }
 
-  // ---- streamer's overlay ----
-
-  function renderOverlay(t) {
-    const box = $('#overlay');
-    box.replaceChildren();
-    if (t.status && t.status.state === 'offline') box.append(el('div', 'ov-offline', `Table ${t.n} offline`));
-    const v = overallVerdict(t);
-    if (!v) return;
-    const words = { overruled: 'JUDGE: MOVE STANDS', ...VERDICT_WORD };
-    const banner = el('div', 'ov-banner v-' + v, words[v]);
-    banner.dataset.verdict = v;
-    box.append(banner);
-    const c = t.correction;
-    if (c && c.applied !== false && c.move === t.call.move && c.action === 'confirm') {
-      box.append(el('div', 'ov-judge', 'confirmed by the judge'));
-    }
-    box.append(el('div', 'ov-move', `Move ${t.call.move}`));
-    const ul = el('ul', 'ov-units');
-    (t.call.units || []).forEach((u) => ul.append(unitRow(u, v === 'overruled')));
-    box.append(ul);
-  }
+  // The streamer's overlay (overlay.js) draws with the page's own words for a call.
+  const overlay = overlayView ? window.tablerefOverlay({ $, el, params, tables, metrics, overallVerdict, unitRow,
+                                                       VERDICT_WORD, judgeOf, clock }) : null;
 
   function render(t) {
     if (overlayView) {
-      if (t.n === onlyTable) renderOverlay(t);
+      if (t.n === onlyTable) overlay.render(t);
     } else {
       renderJudge(t);
     }
@@ -458,24 +512,26 @@
     document.querySelectorAll('.judge-only').forEach((e) => { if (overlayView) e.hidden = true; });
     $('#event-name').textContent = eventName ? '· ' + eventName : '';
     document.title = eventName ? `tableref · ${eventName}` : 'tableref · venue';
-    $('#judge').value = localStorage.getItem('tableref.judge') || params.get('judge') || '';
     $('#alerts-only').addEventListener('change', () => document.querySelectorAll('.card').forEach(applyFilter));
     $('#login-open').addEventListener('click', () => { $('#login').hidden = false; $('#login-user').focus(); });
     $('#login').addEventListener('submit', (e) => {
       e.preventDefault();
       const user = $('#login-user').value.trim();
       // With the venue's ACL a judge may only command under their user name: the two are one.
-      $('#judge').value = user;
-      $('#judge').readOnly = !!user;
       $('#login-open').textContent = user ? 'Logged in as ' + user : 'Log in';
       connect(user, $('#login-pass').value);
     });
+    $('#zoom').addEventListener('click', () => $('#zoom').close());
     if (overlayView && !onlyTable) {
       $('#overlay').hidden = false;
       $('#overlay').textContent = 'view=overlay needs table=N';
       return;
     }
-    connect();
+    if (overlayView) {
+      overlay.start(connect);
+    } else {
+      connect();
+    }
   }
 
   start();

@@ -2,21 +2,32 @@
 // driven by playwright-core, for tests/test_venue_web.c (which starts the
 // broker and the scripted tables, and reads this script's stdout).
 //
-//   node judge_page.mjs BASE_URL EVENT OUT_DIR
+//   node judge_page.mjs BASE_URL EVENT OUT_DIR SINCE_T4
 //
-// Prints "ready" once the judge's page shows table 1 (the C test then makes
-// table 1 call an illegal move), then checks, in order, printing "FAIL: ..."
-// and exiting 1 at the first that does not hold:
+// Checks that the anonymous page shows no command buttons, logs in as
+// JUDGE_LOGIN and checks that it does; prints "ready" once the judge's page
+// shows table 1 (the C test then makes table 1 call an illegal move), then
+// checks, in order, printing "FAIL: ..." and exiting 1 at the first that does
+// not hold:
 //   - the alert appears on table 1's card, with its unit; its latency;
+//   - the picture opens full size (1280 pixels wide) on a click;
 //   - table 2's "cannot tell" and "not seen" are shown as such, not as an alert;
-//   - table 3 (killed) is flagged offline;
-//   - the overlay view (transparent) shows ILLEGAL and the distances;
+//   - table 3 (killed) is flagged offline, in grey and with other words than
+//     an alert; table 4's offline time is its status's "since" (SINCE_T4);
+//   - tables 5 and 6 (a state whose last correction was refused): the
+//     table's last_ruling and illegal_standing say what stands;
+//   - the overlay view (transparent) shows the table's picture large, ILLEGAL
+//     and the distances; a streamer account sees the same (a wrong password
+//     brings up the overlay's login form); ?delay=3 shows
+//     nothing sooner than 3 s after it arrived;
 //   - overrule with a reason: the table answers "applied", the overlay turns
-//     to "JUDGE: MOVE STANDS";
+//     to "JUDGE: MOVE STANDS", which replaces the ILLEGAL sentence;
+//   - bob sends a command the table refuses: the page still shows the
+//     overrule, no alert; the overlay still "JUDGE: MOVE STANDS";
 // with screenshots in OUT_DIR, then prints "result {json}" and exits 0.
 import { chromium } from 'playwright-core';
 
-const [base, event, outDir] = process.argv.slice(2);
+const [base, event, outDir, sinceT4] = process.argv.slice(2);
 // JUDGE_LOGIN=user:password: the judge logs in (a broker with the venue's ACL); else an anonymous broker.
 const [loginUser, loginPass] = (process.env.JUDGE_LOGIN || '').split(':');
 const JUDGE = loginUser || 'judge-test';
@@ -27,6 +38,116 @@ const WAIT = { timeout: 30000 };
 function fail(msg) {
   console.log('FAIL: ' + msg);
   process.exit(1);
+}
+
+// The picture opens as large as the window on a click, never smaller than sent.
+async function checkZoom(judge) {
+  await judge.click('.card[data-table="1"] figure img');
+  await judge.waitForSelector('#zoom[open] img', WAIT).catch(() => fail('the picture did not open'));
+  const zoomed = await judge.evaluate(() => {
+    const img = document.querySelector('#zoom img');
+    const r = img.getBoundingClientRect();
+    return { natural: img.naturalWidth, sent: window.tableref.tables.get(1).pictureInfo.width,
+             scale: Math.min(r.width / img.naturalWidth, r.height / img.naturalHeight), boxWidth: r.width };
+  });
+  // The picture the table sent (its state says how wide), as large as the window allows: never smaller.
+  if (zoomed.natural !== zoomed.sent || zoomed.scale < 1 || zoomed.boxWidth < 0.9 * 1400) fail('zoomed picture: ' + JSON.stringify(zoomed));
+  await judge.screenshot({ path: `${outDir}/judge-zoom.png` });
+  await judge.keyboard.press('Escape');
+  await judge.waitForSelector('#zoom:not([open])', { ...WAIT, state: 'attached' }).catch(() => fail('the zoom did not close'));
+}
+
+// OFFLINE vs ALERT, and what only the table's own words can say (tables 3 to 6).
+async function checkOfflineAndTableWords(judge) {
+  // OFFLINE and ALERT: other colours, other words (a colour-blind judge reads the words).
+  const looks = await judge.evaluate(() => {
+    const style = (sel) => getComputedStyle(document.querySelector(sel));
+    return {
+      alertBorder: style('.card[data-table="1"]').borderTopColor,
+      offlineBorder: style('.card[data-table="3"]').borderTopColor,
+      offlineStyle: style('.card[data-table="3"]').borderTopStyle,
+      alertBanner: style('.card[data-table="1"] .alert-banner').backgroundColor,
+      offlinePill: style('.card[data-table="3"] .status').backgroundColor,
+      alertText: document.querySelector('.card[data-table="1"] .alert-banner').textContent,
+      offlineText: document.querySelector('.card[data-table="3"] .status').textContent,
+    };
+  });
+  if (looks.alertBorder === looks.offlineBorder || looks.alertBanner === looks.offlinePill ||
+      looks.offlineStyle !== 'dashed' || !/ALERT/.test(looks.alertText) || !/OFFLINE/.test(looks.offlineText) ||
+      /ALERT/.test(looks.offlineText)) fail('offline and alert look alike: ' + JSON.stringify(looks));
+  // When a table went offline is the table's word: table 4's status says since when; table 3's will says nothing.
+  await judge.waitForSelector('.card[data-table="4"][data-status="offline"]', WAIT)
+    .catch(() => fail('table 4 not flagged offline'));
+  const since4 = await judge.evaluate((since) => ({
+    data: document.querySelector('.card[data-table="4"] .status-note').dataset.since,
+    text: document.querySelector('.card[data-table="4"] .status-note').textContent,
+    want: new Date(since).toLocaleTimeString(),
+  }), sinceT4);
+  if (since4.data !== sinceT4 || !since4.text.includes('since ' + since4.want)) fail('table 4 since: ' + JSON.stringify(since4));
+  // Tables 5 and 6: the table's state says what stands, whatever its last (refused) correction was.
+  await judge.waitForSelector('.card[data-table="6"]', WAIT).catch(() => fail('table 6 never shown'));
+  const fromState = await judge.evaluate(() => [5, 6].map((n) => {
+    const c = document.querySelector(`.card[data-table="${n}"]`);
+    return { alert: c.classList.contains('alert'), resolution: c.querySelector('.resolution').textContent,
+             badge: c.querySelector('li.unit[data-unit="spears"] .badge').textContent,
+             refused: c.querySelector('.refused').textContent };
+  }));
+  if (fromState[0].alert || fromState[0].resolution !== 'Overruled by alice: measured again with a tape' ||
+      fromState[0].badge !== 'OVERRULED' || !/bob/.test(fromState[0].refused) || fromState[1].alert ||
+      fromState[1].badge !== 'ILLEGAL') fail('tables 5 and 6 from their state: ' + JSON.stringify(fromState));
+  const note3 = await judge.evaluate(() => ({
+    text: document.querySelector('.card[data-table="3"] .status-note').textContent,
+    since: window.tableref.tables.get(3).status.since || null,
+  }));
+  if (note3.since ? !note3.text.includes('since ') : !note3.text.includes('last heard')) fail('table 3 note: ' + note3.text);
+}
+
+// The overlay's picture: the table's, filling the frame's height.
+async function overlayPicture(page, who) {
+  await page.waitForFunction(() => {
+    const img = document.querySelector('#ov-picture');
+    return img && !img.hidden && img.complete && img.naturalWidth > 0;
+  }, null, WAIT).catch(() => fail(who + ': no picture'));
+  const box = await page.evaluate(() => {
+    const r = document.querySelector('#ov-picture').getBoundingClientRect();
+    return { w: r.width, h: r.height, natural: document.querySelector('#ov-picture').naturalWidth,
+             sent: window.tableref.tables.get(1).pictureInfo.width,
+             move: document.querySelector('#ov-picture').dataset.move };
+  });
+  // The picture fills the frame's height (1400 x 900 here) beside the card, not a thumbnail in a corner.
+  if (box.w < 0.65 * 1400 || box.h !== 900 || box.natural !== box.sent || box.move !== '1') fail(who + ' picture: ' + JSON.stringify(box));
+}
+
+// Alice overruled; bob's command is refused: the page and the overlay still show the overrule.
+async function checkRefusedCommand(ctx, judge, overlay) {
+  // Bob sends table 1 a command it refuses: what the table says stands does not change.
+  const bob = await ctx.newPage();
+  await bob.goto(`${base}/index.html`);
+  const bobSent = await bob.evaluate(({ url, topic }) => new Promise((resolve) => {
+    const c = mqtt.connect(url, { username: 'bob', password: 'b-pass', clientId: 'bob-test', reconnectPeriod: 0 });
+    c.on('connect', () => c.publish(topic, '{"action":"explode","move":1,"reason":"bob says so"}', { qos: 1 }, (e) => { c.end(); resolve(e ? e.message : 'ok'); }));
+    c.on('error', (e) => resolve(e.message));
+  }), { url: base.replace(/^http/, 'ws') + '/', topic: `tableref/${event}/table/1/command/bob` });
+  if (bobSent !== 'ok') fail('bob could not send: ' + bobSent);
+  await judge.waitForFunction(() => {
+    const t = window.tableref.tables.get(1);
+    return t.refused && t.stateCorrection && t.stateCorrection.applied === false;
+  }, null, WAIT).catch(async () => fail('the table never published the refused command: ' +
+    JSON.stringify(await judge.evaluate(() => { const t = window.tableref.tables.get(1); return [t.refused, t.stateCorrection, t.ruling]; }))));
+  await overlay.waitForFunction(() => {
+    const t = window.tableref.tables.get(1);
+    return t.stateCorrection && t.stateCorrection.applied === false;
+  }, null, WAIT).catch(() => fail('the overlay never saw the refused command'));
+  if (await judge.$('.card[data-table="1"].alert')) fail('the refused command brought the alert back');
+  const res2 = await judge.textContent('.card[data-table="1"] .resolution');
+  if (!res2.includes('Overruled by ' + JUDGE)) fail('resolution after the refused command: ' + res2);
+  const refusedNote = await judge.textContent('.card[data-table="1"] .refused');
+  if (!/refused/.test(refusedNote) || !/bob/.test(refusedNote)) fail('refused note: ' + refusedNote);
+  const badge = await judge.textContent('.card[data-table="1"] li.unit[data-unit="spears"] .badge');
+  if (badge !== 'OVERRULED') fail('spears after the refused command: ' + badge);
+  if (!await overlay.$('.ov-banner[data-verdict="overruled"]')) fail('the overlay lost the overrule');
+  await judge.screenshot({ path: `${outDir}/judge-refused.png`, fullPage: true });
+  await overlay.screenshot({ path: `${outDir}/overlay-refused.png`, omitBackground: true });
 }
 
 const browser = await chromium.launch({
@@ -44,12 +165,17 @@ try {
   judge.on('pageerror', (e) => errors.push(e.message));
   await judge.addInitScript((name) => localStorage.setItem('tableref.judge', name), JUDGE);
   await judge.goto(`${base}/index.html?event=${event}`);
+  // Anonymous: the cards, no command buttons.
+  await judge.waitForSelector('.card[data-table="1"]', WAIT).catch(() => fail('table 1 never shown (anonymous)'));
+  if (await judge.$('.card .actions button:visible')) fail('an anonymous visitor sees command buttons');
   if (loginUser) {
     await judge.click('#login-open');
     await judge.fill('#login-user', loginUser);
     await judge.fill('#login-pass', loginPass || '');
     await judge.click('#login button[type="submit"]');
     await judge.waitForSelector('#link.ok', WAIT).catch(() => fail('login as ' + loginUser + ' failed'));
+    await judge.waitForSelector('.card[data-table="1"] .actions button[data-action="overrule"]:visible', WAIT)
+      .catch(() => fail('the logged-in judge sees no command buttons'));
   }
   await judge.waitForSelector('.card[data-table="1"]', WAIT).catch(() => fail('table 1 never shown'));
 
@@ -57,6 +183,11 @@ try {
   await overlay.goto(`${base}/index.html?event=${event}&table=1&view=overlay`);
   const overlay2 = await ctx.newPage();
   await overlay2.goto(`${base}/index.html?event=${event}&table=2&view=overlay`);
+  // The streamer's read-only account, and the public feed held back 3 s.
+  const streamer = await ctx.newPage();
+  await streamer.goto(`${base}/index.html?event=${event}&table=1&view=overlay&user=stream&pass=s-pass`);
+  const delayed = await ctx.newPage();
+  await delayed.goto(`${base}/index.html?event=${event}&table=1&view=overlay&delay=3`);
   console.log('ready');
 
   // The alert table 1 publishes now.
@@ -72,6 +203,15 @@ try {
     const img = document.querySelector('.card[data-table="1"] figure img');
     return img && img.complete && img.naturalWidth > 0;
   }, null, WAIT).catch(() => fail('the picture did not decode'));
+  // A visitor who did not log in sees the alert, and no buttons.
+  const visitor = await ctx.newPage();
+  await visitor.goto(`${base}/index.html?event=${event}`);
+  await visitor.waitForSelector('.card[data-table="1"].alert', WAIT).catch(() => fail('the visitor sees no alert'));
+  if (await visitor.$('.card .actions button:visible')) fail('an anonymous visitor sees command buttons');
+  await visitor.screenshot({ path: `${outDir}/judge-anonymous.png`, fullPage: true });
+  await visitor.close();
+
+  await checkZoom(judge);
   const latency = await judge.evaluate(() => window.tableref.metrics.alerts.map((a) => a.shown_ms - a.wall_ms));
   if (!latency.length) fail('no alert latency recorded');
 
@@ -83,7 +223,7 @@ try {
   // Table 3 was killed -9: its last will.
   await judge.waitForSelector('.card[data-table="3"][data-status="offline"]', WAIT)
     .catch(() => fail('table 3 not flagged offline'));
-
+  await checkOfflineAndTableWords(judge);
   // The overlay, before the judge: ILLEGAL and the distances, on a transparent page.
   await overlay.waitForSelector('.ov-banner[data-verdict="illegal"]', WAIT)
     .catch(() => fail('overlay: no ILLEGAL banner'));
@@ -91,7 +231,18 @@ try {
   if (!/10\.38"/.test(ovText) || !/limit 10\.00"/.test(ovText)) fail('overlay distances missing: ' + ovText);
   const bg = await overlay.evaluate(() => getComputedStyle(document.body).backgroundColor);
   if (bg !== 'rgba(0, 0, 0, 0)') fail('overlay background is not transparent: ' + bg);
+  await overlayPicture(overlay, 'overlay');
   await overlay.screenshot({ path: `${outDir}/overlay-illegal.png`, omitBackground: true });
+  await streamer.waitForSelector('.ov-banner[data-verdict="illegal"]', WAIT)
+    .catch(() => fail('streamer account: no ILLEGAL banner'));
+  await overlayPicture(streamer, 'streamer');
+  if (!/connected as stream/.test(await streamer.textContent('#link'))) fail('streamer not logged in');
+  // A wrong password: the broker refuses, the overlay asks (a small form), it does not spin.
+  const refusedStreamer = await ctx.newPage();
+  await refusedStreamer.goto(`${base}/index.html?event=${event}&table=1&view=overlay&user=stream&pass=wrong`);
+  await refusedStreamer.waitForSelector('#ov-login', WAIT).catch(async () => fail('no login form after a wrong password: ' +
+    await refusedStreamer.textContent('#link')));
+  await refusedStreamer.close();
   await overlay2.waitForSelector('.ov-banner[data-verdict="cannot_tell"]', WAIT)
     .catch(() => fail('overlay table 2: no CANNOT TELL banner'));
   await overlay2.screenshot({ path: `${outDir}/overlay-cannot-tell.png`, omitBackground: true });
@@ -111,7 +262,17 @@ try {
   await overlay.waitForSelector('.ov-banner[data-verdict="overruled"]', WAIT)
     .catch(() => fail('overlay did not follow the overrule'));
   await overlay.screenshot({ path: `${outDir}/overlay-overruled.png`, omitBackground: true });
+  const ovAfter = await overlay.textContent('#ov-card');
+  if (/ILLEGAL/.test(ovAfter) || !/MOVE STANDS · overruled by/.test(ovAfter)) fail('overlay after the overrule: ' + ovAfter);
   await judge.screenshot({ path: `${outDir}/judge-after.png`, fullPage: true });
+
+  // The delayed feed caught up with the overrule, each message at least 3 s after it came.
+  await delayed.waitForSelector('.ov-banner[data-verdict="overruled"]', WAIT)
+    .catch(() => fail('delayed overlay never showed the overrule'));
+  const held = await delayed.evaluate(() => window.tableref.metrics.held.map((h) => h.shown_ms - h.received_ms));
+  if (!held.length || Math.min(...held) < 2990) fail('delayed overlay held messages: ' + held.join());
+
+  await checkRefusedCommand(ctx, judge, overlay);
   if (errors.length) fail('page errors: ' + errors.join('; '));
   const commands = await judge.evaluate(() => window.tableref.metrics.commands.map((c) => c.answered_ms - c.sent_ms));
   console.log('result ' + JSON.stringify({ alert_latency_ms: latency, overrule_round_trip_ms: roundTrip,
