@@ -418,6 +418,36 @@ static int parse_position(const char *s, calib_projector *p)
     return 0;
 }
 
+/* The fit, the loop (--camera) and the lens position (--position) into the calibration, saved to `out`
+ * (default: the calibration itself). 0, or -1 said on stderr. */
+static int store_projector(calib_file *c, const calib_projector_pattern *pat, const calib_projector_result *pr,
+                           const calib_projector *at, const char *camera, int sx, int sy, const char *calib_path,
+                           const char *out)
+{
+    base_error err = {0};
+    printf("%d of %d pattern tags found, %d of %d corners kept by RANSAC\n", pr->tags_found,
+           pat->grid.cols * pat->grid.rows, pr->inliers, pr->points);
+    printf("residual on the table: %.3f mm RMS, %.3f mm worst\n", pr->rms_mm, pr->max_mm);
+    printf("projector pixel size on the table: %.2f mm (at the board centre)\n", pr->px_mm);
+    c->projector = pr->mapping;
+    calib_file_projector_stamp(c);
+    if (at) {
+        c->projector.position_present = 1;
+        memcpy(c->projector.position_mm, at->position_mm, sizeof at->position_mm);
+    }
+    if (camera && measure_live_loop(c, camera, sx, sy) < 0)
+        return -1;
+    if (!out)
+        out = calib_path;
+    base_file_forget_input(calib_path); /* the calibration is updated in place, by design */
+    if (calib_file_validate(c, out, &err) < 0 || calib_file_save(c, out, &err) < 0) {
+        fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
+        return -1;
+    }
+    printf("wrote %s\n", out);
+    return 0;
+}
+
 static int calibrate_projector(int argc, char **argv)
 {
     const char *image = NULL, *calib_path = NULL, *out = NULL, *pattern_out = NULL, *size = NULL, *camera = NULL,
@@ -499,26 +529,8 @@ static int calibrate_projector(int argc, char **argv)
         fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
         goto done;
     }
-    printf("%d of %d pattern tags found, %d of %d corners kept by RANSAC\n", pr.tags_found, pat.grid.cols * pat.grid.rows,
-           pr.inliers, pr.points);
-    printf("residual on the table: %.3f mm RMS, %.3f mm worst\n", pr.rms_mm, pr.max_mm);
-    printf("projector pixel size on the table: %.2f mm (at the board centre)\n", pr.px_mm);
-    c.projector = pr.mapping;
-    calib_file_projector_stamp(&c);
-    if (position) {
-        c.projector.position_present = 1;
-        memcpy(c.projector.position_mm, at.position_mm, sizeof at.position_mm);
-    }
-    if (camera && measure_live_loop(&c, camera, (int)sx, (int)sy) < 0)
+    if (store_projector(&c, &pat, &pr, position ? &at : NULL, camera, (int)sx, (int)sy, calib_path, out) < 0)
         goto done;
-    if (!out)
-        out = calib_path;
-    base_file_forget_input(calib_path); /* the calibration is updated in place, by design */
-    if (calib_file_validate(&c, out, &err) < 0 || calib_file_save(&c, out, &err) < 0) {
-        fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
-        goto done;
-    }
-    printf("wrote %s\n", out);
     rc = 0;
 done:
     if (show)

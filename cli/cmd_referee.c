@@ -290,6 +290,13 @@ static int judge_pictures(const referee_job *job, referee_work *w, base_error *e
         return -1;
     if (!job->proj_path) {
         if (calib->projector.present) {
+            char why[256];
+            int st = calib_file_projector_stale(calib, w->fr[1]->image->width, w->fr[1]->image->height,
+                                                w->fr[1]->snap->board_width, w->fr[1]->snap->board_depth, why,
+                                                sizeof why);
+            if (st != CALIB_PROJ_OK && st != CALIB_PROJ_UNSTAMPED)
+                fprintf(stderr, "tableref referee: %s: warning: %s (pass it as --projector to refuse it)\n",
+                        job->calib_path ? job->calib_path : job->table_path, why);
             w->proj_section = calib->projector;
             memcpy(w->H, calib->projector.H, sizeof w->H);
             w->pw = calib->projector.width;
