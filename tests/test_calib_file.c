@@ -365,3 +365,34 @@ Test(calib, referee_projector_missing_or_stale_refused, .timeout = 120)
 #undef REFEREE
     rm_tmp();
 }
+
+/* `watch --projector` does not start without a fresh projector section. */
+Test(calib, watch_projector_missing_or_stale_refused, .timeout = 60)
+{
+    mkdir_tmp();
+    char calib[512], args[4096], err[4096];
+    const char *root = getenv("TABLEREF_SOURCE_ROOT");
+    snprintf(calib, sizeof calib, "%s/c.json", dir);
+    calib_file c;
+    base_error e = {0};
+    char demo[512];
+    snprintf(demo, sizeof demo, "%s/datasets/demo/calib.json", root);
+    cr_assert_eq(calib_file_load(demo, &c, &e), 0, "%s", e.msg);
+    cr_assert_eq(calib_file_save(&c, calib, &e), 0, "%s", e.msg);
+    snprintf(args, sizeof args,
+             "watch --source '%s/datasets/demo' --calib '%s' --roster '%s/datasets/demo/roster.json' --projector "
+             "--quiet </dev/null",
+             root, calib, root);
+    cr_expect_eq(run_cli(args, err, sizeof err), 2, "%s", err);
+    cr_expect(strstr(err, calib) && strstr(err, "no projector section"), "%s", err);
+    c.projector.present = 1;
+    c.projector.width = 1280, c.projector.height = 800;
+    const double H[9] = {1.7, 0, 40, 0, -1.7, 830, 0, 0, 1};
+    memcpy(c.projector.H, H, sizeof H);
+    calib_file_projector_stamp(&c);
+    c.projector.made_width = 640; /* calibrated through another camera size */
+    cr_assert_eq(calib_file_save(&c, calib, &e), 0, "%s", e.msg);
+    cr_expect_eq(run_cli(args, err, sizeof err), 2, "%s", err);
+    cr_expect(strstr(err, calib) && strstr(err, "stale"), "%s", err);
+    rm_tmp();
+}
