@@ -18,7 +18,11 @@ static const char *const camera_keys[] = {"fx", "fy", "cx", "cy", NULL};
 static const char *const pose_keys[] = {"rotation", "translation_mm", NULL};
 static const char *const quality_keys[] = {"views", "rms_px", "std", "table_distance_mm", "board_error_mm", NULL};
 static const char *const std_keys[] = {"fx", "fy", "cx", "cy", "k1", "k2", "p1", "p2", "k3", NULL};
-static const char *const projector_keys[] = {"size", "board_to_projector", "rms_mm", "max_mm", "points", NULL};
+static const char *const projector_keys[] = {"size",           "board_to_projector", "rms_mm",
+                                             "max_mm",         "points",             "position_mm",
+                                             "latency_frames", "latency_ms",         "brightness_ratio",
+                                             "made_with",      NULL};
+static const char *const made_with_keys[] = {"image_size", "board_pose", NULL};
 
 /* Ranges (docs/formats.md, "Limits"). */
 #define MAX_FOCAL_PX 1e6          /* a 100 mm lens on 1 um pixels is 1e5 px */
@@ -109,6 +113,54 @@ static int read_quality(const cJSON *q, calib_quality *out, base_error *err)
     return 0;
 }
 
+/* projector.made_with: the camera calibration the projector was calibrated through. */
+static int read_made_with(const cJSON *m, calib_projector *out, base_error *err)
+{
+    const char *w = "projector.made_with";
+    double size[2];
+    if (base_fields_known(m, w, made_with_keys, err) < 0 || base_json_numbers(m, "image_size", w, true, size, 2, err) < 0)
+        return -1;
+    if (size[0] != floor(size[0]) || size[1] != floor(size[1]) || size[0] <= 0 || size[1] <= 0 || size[0] > 1e5 ||
+        size[1] > 1e5)
+        return base_error_set(err, "projector.made_with.image_size: expected two positive whole numbers");
+    const cJSON *pose = base_json_object(m, "board_pose", w, true, err);
+    if (!pose || base_fields_known(pose, "projector.made_with.board_pose", pose_keys, err) < 0 ||
+        base_json_numbers(pose, "rotation", "projector.made_with.board_pose", true, out->made_R, 9, err) < 0 ||
+        base_json_numbers(pose, "translation_mm", "projector.made_with.board_pose", true, out->made_t, 3, err) < 0)
+        return -1;
+    out->made_width = (int)size[0];
+    out->made_height = (int)size[1];
+    out->made_with_present = 1;
+    return 0;
+}
+
+/* The optional fields of the projector section (none of them in files written before them). */
+static int read_projector_extras(const cJSON *p, calib_projector *out, base_error *err)
+{
+    const char *w = "projector";
+    if (base_json_field(p, "position_mm")) {
+        if (base_json_numbers(p, "position_mm", w, true, out->position_mm, 3, err) < 0)
+            return -1;
+        if (!(out->position_mm[2] > 0) || fabs(out->position_mm[0]) > MAX_ERROR || fabs(out->position_mm[1]) > MAX_ERROR ||
+            out->position_mm[2] > MAX_ERROR)
+            return base_error_set(err, "projector.position_mm: the projector must be above the board (z > 0, mm)");
+        out->position_present = 1;
+    }
+    bool lf = base_json_field(p, "latency_frames") != NULL, lm = base_json_field(p, "latency_ms") != NULL;
+    if (lf != lm)
+        return base_error_set(err, "projector.%s: latency_frames and latency_ms come together", lf ? "latency_ms" : "latency_frames");
+    if (lf && (base_fields_number(p, "latency_frames", w, true, 0, 1000, &out->latency_frames, err) < 0 ||
+               base_fields_number(p, "latency_ms", w, true, 0, 60000, &out->latency_ms, err) < 0))
+        return -1;
+    out->latency_present = lf;
+    if (base_fields_number(p, "brightness_ratio", w, false, 0, 1000, &out->brightness_ratio, err) < 0)
+        return -1;
+    const cJSON *m = base_json_field(p, "made_with");
+    if (m && (!base_json_object(p, "made_with", w, true, err) || read_made_with(m, out, err) < 0))
+        return -1;
+    return 0;
+}
+
 static int read_projector(const cJSON *p, calib_projector *out, base_error *err)
 {
     double size[2];
@@ -126,7 +178,7 @@ static int read_projector(const cJSON *p, calib_projector *out, base_error *err)
         base_fields_number(p, "max_mm", "projector", false, 0, MAX_ERROR, &out->max_mm, err) < 0 ||
         base_fields_int(p, "points", "projector", false, 0, 10000000, &out->points, err) < 0)
         return -1;
-    return 0;
+    return read_projector_extras(p, out, err);
 }
 
 int calib_file_from_json(const cJSON *root, const char *name, calib_file *out, base_error *err)
@@ -250,6 +302,85 @@ static cJSON *numbers(const double *v, int n, int decimals)
     return a;
 }
 
+static void write_projector_extras(cJSON *p, const calib_projector *pr)
+{
+    if (pr->position_present)
+        cJSON_AddItemToObject(p, "position_mm", numbers(pr->position_mm, 3, 2));
+    if (pr->latency_present) {
+        base_json_add_number(p, "latency_frames", pr->latency_frames, 2);
+        base_json_add_number(p, "latency_ms", pr->latency_ms, 1);
+    }
+    if (pr->brightness_ratio > 0)
+        base_json_add_number(p, "brightness_ratio", pr->brightness_ratio, 3);
+    if (pr->made_with_present) {
+        cJSON *m = cJSON_AddObjectToObject(p, "made_with");
+        double size[2] = {pr->made_width, pr->made_height};
+        cJSON_AddItemToObject(m, "image_size", numbers(size, 2, 0));
+        cJSON *pose = cJSON_AddObjectToObject(m, "board_pose");
+        cJSON_AddItemToObject(pose, "rotation", numbers(pr->made_R, 9, 12));
+        cJSON_AddItemToObject(pose, "translation_mm", numbers(pr->made_t, 3, 6));
+    }
+}
+
+void calib_file_projector_stamp(calib_file *c)
+{
+    calib_projector *p = &c->projector;
+    p->made_with_present = 1;
+    p->made_width = c->width;
+    p->made_height = c->height;
+    memcpy(p->made_R, c->R, sizeof p->made_R);
+    memcpy(p->made_t, c->t, sizeof p->made_t);
+}
+
+/* Largest distance (mm, in the camera's frame) a board corner moves between two poses. */
+static double pose_shift_mm(const double R1[9], const double t1[3], const double R2[9], const double t2[3], double bw,
+                            double bd)
+{
+    double worst = 0;
+    for (int k = 0; k < 4; k++) {
+        double X[3] = {(k & 1) ? bw : 0, (k & 2) ? bd : 0, 0}, d2 = 0;
+        for (int i = 0; i < 3; i++) {
+            double a = R1[3 * i] * X[0] + R1[3 * i + 1] * X[1] + t1[i];
+            double b = R2[3 * i] * X[0] + R2[3 * i + 1] * X[1] + t2[i];
+            d2 += (a - b) * (a - b);
+        }
+        worst = fmax(worst, sqrt(d2));
+    }
+    return worst;
+}
+
+int calib_file_projector_stale(const calib_file *c, int width, int height, double board_w, double board_d,
+                               char *why, size_t why_cap)
+{
+    char dummy[8];
+    if (!why || !why_cap)
+        why = dummy, why_cap = sizeof dummy;
+    why[0] = 0;
+    const calib_projector *p = &c->projector;
+    if (!p->present) {
+        snprintf(why, why_cap, "no projector section (run `tableref calibrate projector`)");
+        return CALIB_PROJ_MISSING;
+    }
+    if (!p->made_with_present) {
+        snprintf(why, why_cap, "projector section without made_with (written before it): cannot tell if stale");
+        return CALIB_PROJ_UNSTAMPED;
+    }
+    if (width <= 0 || height <= 0)
+        width = c->width, height = c->height;
+    if (p->made_width != width || p->made_height != height) {
+        snprintf(why, why_cap, "projector calibrated through a %dx%d camera image, the camera gives %dx%d: stale "
+                 "(run `tableref calibrate projector` again)", p->made_width, p->made_height, width, height);
+        return CALIB_PROJ_STALE_SIZE;
+    }
+    double shift = pose_shift_mm(p->made_R, p->made_t, c->R, c->t, board_w > 0 ? board_w : 1, board_d > 0 ? board_d : 1);
+    if (c->pose_missing || !(shift <= CALIB_PROJ_STALE_MM)) {
+        snprintf(why, why_cap, "board_pose changed by %.1f mm since the projector was calibrated (camera or board "
+                 "recalibrated after it): stale (run `tableref calibrate projector` again)", shift);
+        return CALIB_PROJ_STALE_POSE;
+    }
+    return CALIB_PROJ_OK;
+}
+
 cJSON *calib_file_to_json(const calib_file *c)
 {
     cJSON *root = cJSON_CreateObject();
@@ -299,6 +430,7 @@ cJSON *calib_file_to_json(const calib_file *c)
         base_json_add_number(p, "rms_mm", c->projector.rms_mm, 3);
         base_json_add_number(p, "max_mm", c->projector.max_mm, 3);
         cJSON_AddNumberToObject(p, "points", c->projector.points);
+        write_projector_extras(p, &c->projector);
     }
     return root;
 }

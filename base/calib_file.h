@@ -21,6 +21,8 @@
 #ifndef CALIB_FILE_H
 #define CALIB_FILE_H
 
+#include <stddef.h>
+
 #include <cjson/cJSON.h>
 
 #include "base_error.h"
@@ -48,6 +50,18 @@ typedef struct calib_projector {
     double H[9];              /* row-major, board mm (z = 0) -> projector px, H[8] = 1 */
     double rms_mm, max_mm;    /* residual of the fit on the table */
     int points;               /* correspondences used */
+    /* Optional (0 / absent in older files): */
+    int position_present;
+    double position_mm[3];    /* the projector's optical centre, board mm, z above the board (parallax) */
+    int latency_present;
+    double latency_frames;    /* camera frames from showing a new picture to the camera seeing it */
+    double latency_ms;        /* the same in milliseconds */
+    double brightness_ratio;  /* projected white over the room's light at the board (white minus black
+                               * over black, as the camera measures it); 0: not measured */
+    /* The camera calibration the projector was calibrated through (the staleness rule, calib_file_projector_stale). */
+    int made_with_present;
+    int made_width, made_height;
+    double made_R[9], made_t[3];
 } calib_projector;
 
 typedef struct calib_file {
@@ -80,6 +94,23 @@ int calib_file_validate(const calib_file *c, const char *name, base_error *err);
 /* JSON form; caller frees with cJSON_Delete. NULL when out of memory. */
 cJSON *calib_file_to_json(const calib_file *c);
 int calib_file_save(const calib_file *c, const char *path, base_error *err);
+
+/* Stamps the projector section with the camera calibration in `c` (size and board pose): call when the
+ * projector is calibrated through it. */
+void calib_file_projector_stamp(calib_file *c);
+/*
+ * Whether the projector section no longer fits the camera (the rule docs/formats.md states): missing
+ * section (CALIB_PROJ_MISSING); its stamp's image size is not `width` x `height` (the frames the camera
+ * gives; 0 x 0: the calibration's own) (CALIB_PROJ_STALE_SIZE); or its stamp's board pose is not the
+ * calibration's current one (moved by more than CALIB_PROJ_STALE_MM at the board's corners within
+ * `board_w` x `board_d`, or 1 mm when the board is not given): the camera (or the board) was
+ * recalibrated after the projector (CALIB_PROJ_STALE_POSE). A section without a stamp (written before
+ * stamps) is CALIB_PROJ_UNSTAMPED: usable, callers warn. `why` (may be NULL) gets one sentence.
+ */
+enum { CALIB_PROJ_OK = 0, CALIB_PROJ_UNSTAMPED, CALIB_PROJ_MISSING, CALIB_PROJ_STALE_SIZE, CALIB_PROJ_STALE_POSE };
+#define CALIB_PROJ_STALE_MM 1.0
+int calib_file_projector_stale(const calib_file *c, int width, int height, double board_w, double board_d,
+                               char *why, size_t why_cap);
 
 /* Camera centre in board coordinates (mm). */
 void calib_file_camera_centre(const calib_file *c, double out[3]);

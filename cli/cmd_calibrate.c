@@ -3,12 +3,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base_file.h"
 #include "calib_board.h"
 #include "calib_camera.h"
 #include "calib_file.h"
 #include "calib_projector.h"
+#include "calib_projector_loop.h"
+#include "cap_source.h"
 #include "calib_target.h"
 #include "cli_args.h"
 #include "commands.h"
@@ -69,6 +72,14 @@ static const cli_doc projector_doc = {
     "  the window on the projector, --wait-ms 1500 before the camera photo\n"
     "  --image is read) or written with --pattern-out to show by other means.\n"
     "  Reports the residual in mm on the table and stores the mapping in --out.\n"
+    "  With --show and --camera SRC (a live camera, as `watch --source`), also\n"
+    "  measures the loop: the latency from a new projector picture to the camera\n"
+    "  seeing it (black to white, frames read until the board's level crosses half\n"
+    "  way), and projected white against the room's light at the board; both are\n"
+    "  stored (latency_frames, latency_ms, brightness_ratio). --position X,Y,Z\n"
+    "  stores where the projector's lens is (board mm, Z above the board), for\n"
+    "  the keep-out's parallax. The section is stamped with the camera\n"
+    "  calibration it was made through (made_with: docs/formats.md).\n"
     "\n",
     "\nExit status: 0 done, 2 bad input, usage or a failed calibration.\n",
 };
@@ -319,9 +330,128 @@ done:
 
 /* ---- projector ---------------------------------------------------------- */
 
+/* The live loop: the --show window on the projector, the camera's frames; times on the frames' clock. */
+typedef struct live_loop {
+    cap_source *cap;
+    int sx, sy;
+    double last_t_ms, last_mono_ms;
+} live_loop;
+
+static double mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int live_show(void *ctx, const base_image *pic, base_error *err)
+{
+    live_loop *l = ctx;
+    return media_projector_show(pic, l->sx, l->sy, 0, err);
+}
+
+static const base_image *live_grab(void *ctx, double *t_ms, base_error *err)
+{
+    live_loop *l = ctx;
+    cap_frame f;
+    int r = cap_source_read(l->cap, &f, err);
+    if (r != 1) {
+        if (r == 0)
+            base_error_set(err, "camera: the source ended");
+        return NULL;
+    }
+    l->last_t_ms = *t_ms = f.t_ms;
+    l->last_mono_ms = mono_ms();
+    return f.gray;
+}
+
+static double live_now(void *ctx)
+{
+    live_loop *l = ctx;
+    return l->last_t_ms + (mono_ms() - l->last_mono_ms);
+}
+
+/* --camera: latency and brightness into c->projector. 0 or -1 (said on stderr). */
+static int measure_live_loop(calib_file *c, const char *source, int sx, int sy)
+{
+    base_error err = {0};
+    cap_source_config cfg;
+    cap_source_config_default(&cfg);
+    cfg.fps = 0;
+    live_loop l = {cap_source_open(source, &cfg, &err), sx, sy, 0, mono_ms()};
+    if (!l.cap) {
+        fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
+        return -1;
+    }
+    calib_loop loop = {&l, live_show, live_grab, live_now};
+    calib_loop_result r;
+    int rc = calib_projector_measure_loop(c, &loop, 300, &r, &err);
+    cap_source_close(l.cap);
+    if (rc < 0) {
+        fprintf(stderr, "tableref calibrate projector: %s: %s\n", source, err.msg);
+        return -1;
+    }
+    c->projector.latency_present = 1;
+    c->projector.latency_frames = r.latency_frames;
+    c->projector.latency_ms = r.latency_ms;
+    c->projector.brightness_ratio = r.brightness_ratio;
+    printf("loop: the camera sees a new projector picture %d frame(s), %.0f ms after it is shown\n", r.latency_frames,
+           r.latency_ms);
+    printf("loop: projected white is %.2fx the room's light at the board (levels %.1f black, %.1f white)\n",
+           r.brightness_ratio, r.black_level, r.white_level);
+    return 0;
+}
+
+/* --position X,Y,Z (mm) into the section. */
+static int parse_position(const char *s, calib_projector *p)
+{
+    double v[3];
+    char tail;
+    if (sscanf(s, "%lf,%lf,%lf%c", &v[0], &v[1], &v[2], &tail) != 3 || !isfinite(v[0]) || !isfinite(v[1]) ||
+        !(v[2] > 0) || fabs(v[0]) > 1e5 || fabs(v[1]) > 1e5 || v[2] > 1e5) {
+        fprintf(stderr, "tableref calibrate projector: --position: expected X,Y,Z in board mm with Z > 0 (above the "
+                        "board), got '%s'\n", s);
+        return -1;
+    }
+    p->position_present = 1;
+    memcpy(p->position_mm, v, sizeof v);
+    return 0;
+}
+
+/* The fit, the loop (--camera) and the lens position (--position) into the calibration, saved to `out`
+ * (default: the calibration itself). 0, or -1 said on stderr. */
+static int store_projector(calib_file *c, const calib_projector_pattern *pat, const calib_projector_result *pr,
+                           const calib_projector *at, const char *camera, int sx, int sy, const char *calib_path,
+                           const char *out)
+{
+    base_error err = {0};
+    printf("%d of %d pattern tags found, %d of %d corners kept by RANSAC\n", pr->tags_found,
+           pat->grid.cols * pat->grid.rows, pr->inliers, pr->points);
+    printf("residual on the table: %.3f mm RMS, %.3f mm worst\n", pr->rms_mm, pr->max_mm);
+    printf("projector pixel size on the table: %.2f mm (at the board centre)\n", pr->px_mm);
+    c->projector = pr->mapping;
+    calib_file_projector_stamp(c);
+    if (at) {
+        c->projector.position_present = 1;
+        memcpy(c->projector.position_mm, at->position_mm, sizeof at->position_mm);
+    }
+    if (camera && measure_live_loop(c, camera, sx, sy) < 0)
+        return -1;
+    if (!out)
+        out = calib_path;
+    base_file_forget_input(calib_path); /* the calibration is updated in place, by design */
+    if (calib_file_validate(c, out, &err) < 0 || calib_file_save(c, out, &err) < 0) {
+        fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
+        return -1;
+    }
+    printf("wrote %s\n", out);
+    return 0;
+}
+
 static int calibrate_projector(int argc, char **argv)
 {
-    const char *image = NULL, *calib_path = NULL, *out = NULL, *pattern_out = NULL, *size = NULL;
+    const char *image = NULL, *calib_path = NULL, *out = NULL, *pattern_out = NULL, *size = NULL, *camera = NULL,
+               *position = NULL;
     int show = 0, pw = 1280, ph = 800;
     double sx = 0, sy = 0, wait_ms = 1500;
     const cli_opt opts[] = {
@@ -334,12 +464,22 @@ static int calibrate_projector(int argc, char **argv)
         CLI_WHOLE("--screen-x", &sx, "X", -32768, 32767, "where the --show window goes on the desktop (0)"),
         CLI_WHOLE("--screen-y", &sy, "Y", -32768, 32767, "where the --show window goes on the desktop (0)"),
         CLI_WHOLE("--wait-ms", &wait_ms, "MS", 0, 600000, "wait before the camera photo is read (1500)"),
+        CLI_STRING("--camera", &camera, "SRC", "with --show: measure the loop's latency and brightness on this\n"
+                                               "live camera (a source as `watch --source`)"),
+        CLI_STRING("--position", &position, "X,Y,Z", "where the projector's lens is, board mm (Z above the board)"),
     };
     int n_pos = cli_parse(&projector_doc, argc, argv, opts, CLI_N(opts), NULL, 0);
     if (n_pos < 0)
         return cli_status(n_pos);
     if (size && parse_size(size, &pw, &ph) < 0) {
         fprintf(stderr, "tableref calibrate projector: --size: expected WxH, got '%s'\n", size);
+        return EXIT_BAD_INPUT;
+    }
+    calib_projector at = {0};
+    if (position && parse_position(position, &at) < 0)
+        return EXIT_BAD_INPUT;
+    if (camera && !show) {
+        fprintf(stderr, "tableref calibrate projector: --camera needs --show (the loop shows its own pictures)\n");
         return EXIT_BAD_INPUT;
     }
     if (!pattern_out && !calib_path)
@@ -389,19 +529,8 @@ static int calibrate_projector(int argc, char **argv)
         fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
         goto done;
     }
-    printf("%d of %d pattern tags found, %d of %d corners kept by RANSAC\n", pr.tags_found, pat.grid.cols * pat.grid.rows,
-           pr.inliers, pr.points);
-    printf("residual on the table: %.3f mm RMS, %.3f mm worst\n", pr.rms_mm, pr.max_mm);
-    printf("projector pixel size on the table: %.2f mm (at the board centre)\n", pr.px_mm);
-    c.projector = pr.mapping;
-    if (!out)
-        out = calib_path;
-    base_file_forget_input(calib_path); /* the calibration is updated in place, by design */
-    if (calib_file_validate(&c, out, &err) < 0 || calib_file_save(&c, out, &err) < 0) {
-        fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
+    if (store_projector(&c, &pat, &pr, position ? &at : NULL, camera, (int)sx, (int)sy, calib_path, out) < 0)
         goto done;
-    }
-    printf("wrote %s\n", out);
     rc = 0;
 done:
     if (show)

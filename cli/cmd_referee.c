@@ -19,9 +19,11 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "ov_draw.h"
+#include "ov_keepout.h"
 #include "ov_pm.h"
 #include "ov_scene.h"
 #include "ref_judge.h"
+#include "ref_labels.h"
 #include "ref_setup.h"
 #include "ref_snapshot.h"
 #include "ref_words.h"
@@ -56,15 +58,34 @@ static const cli_doc doc = {
     "usage (the message names the file and field; nothing in DIR is touched then).\n",
 };
 
-/* Projector mapping from a small JSON file: {"width": W, "height": H, "H": [9 numbers]}. */
-static int load_projector(const char *path, double H[9], int *w, int *h, base_error *err)
+/*
+ * --projector P: a calibration file (its "projector" section; a file without one is refused), or a small
+ * mapping file {"width": W, "height": H, "H": [9 numbers]} (no residual, no stamp: the keep-out takes
+ * the documented default margins). The section goes to *section (present = 0 for a mapping file).
+ */
+static int load_projector(const char *path, double H[9], int *w, int *h, calib_projector *section, base_error *err)
 {
     cJSON *root = base_json_parse_file(path, err);
     if (!root)
         return -1;
     int rc = -1;
-    if (base_json_int(root, "width", "", true, w, err) < 0 || base_json_int(root, "height", "", true, h, err) < 0 ||
-        base_json_numbers(root, "H", "", true, H, 9, err) < 0)
+    memset(section, 0, sizeof *section);
+    const cJSON *fmt = base_json_field(root, "format");
+    if (cJSON_IsString(fmt) && strcmp(fmt->valuestring, CALIB_FILE_FORMAT) == 0) {
+        calib_file c;
+        if (calib_file_from_json_ex(root, path, CALIB_FILE_POSE_OPTIONAL, &c, err) < 0)
+            ;
+        else if (!c.projector.present)
+            base_error_set(err, "%s: projector: missing: this calibration has no projector section (run `tableref "
+                           "calibrate projector`)", path);
+        else {
+            *section = c.projector;
+            memcpy(H, c.projector.H, 9 * sizeof *H);
+            *w = c.projector.width, *h = c.projector.height;
+            rc = 0;
+        }
+    } else if (base_json_int(root, "width", "", true, w, err) < 0 || base_json_int(root, "height", "", true, h, err) < 0 ||
+               base_json_numbers(root, "H", "", true, H, 9, err) < 0)
         base_error_prefix(err, path);
     else if (*w <= 0 || *h <= 0 || *w > 16384 || *h > 16384)
         base_error_set(err, "%s: width, height: must be 1..16384", path);
@@ -72,6 +93,26 @@ static int load_projector(const char *path, double H[9], int *w, int *h, base_er
         rc = 0;
     cJSON_Delete(root);
     return rc;
+}
+
+/* A projector section made through another camera calibration than the one in use, or for frames of
+ * another size, is refused (calib_file_projector_stale's rule); one without a stamp is used with a warning. */
+static int check_projector_fresh(const char *path, const calib_projector *section, const calib_file *camera,
+                                 const rules_snapshot *snap, int frame_w, int frame_h, base_error *err)
+{
+    if (!section->present)
+        return 0;
+    calib_file c = *camera;
+    c.projector = *section;
+    char why[256];
+    int s = calib_file_projector_stale(&c, frame_w, frame_h, snap->board_width, snap->board_depth, why, sizeof why);
+    if (s == CALIB_PROJ_UNSTAMPED) {
+        fprintf(stderr, "tableref referee: %s: warning: %s\n", path, why);
+        return 0;
+    }
+    if (s != CALIB_PROJ_OK)
+        return base_error_set(err, "%s: projector: %s", path, why);
+    return 0;
 }
 
 /* A projector frame of w x h fitted over the board (aspect kept): the default when none is calibrated. */
@@ -218,13 +259,14 @@ typedef struct referee_work {
     cJSON *root;
     double H[9], view[4];
     int pw, ph, proj_calibrated;
+    calib_projector proj_section;  /* the projector's calibration (present = 0: a plain mapping or none) */
 } referee_work;
 
 /* 1. Read and judge everything; nothing is written yet. */
 static int judge_pictures(const referee_job *job, referee_work *w, base_error *err)
 {
     if (!(w->setup = ref_setup_new(job->table_path, job->calib_path, job->roster_path, err)) ||
-        (job->proj_path && load_projector(job->proj_path, w->H, &w->pw, &w->ph, err) < 0))
+        (job->proj_path && load_projector(job->proj_path, w->H, &w->pw, &w->ph, &w->proj_section, err) < 0))
         return -1;
     if (!job->refine)
         ref_setup_detector(w->setup)->cfg.refine_pose_min_tags = 0;
@@ -243,8 +285,19 @@ static int judge_pictures(const referee_job *job, referee_work *w, base_error *e
     if (ref_judge(w->fr[0]->snap, w->fr[1]->snap, &o, &w->judged, err) < 0)
         return base_error_prefix(err, job->images[1]), -1;
     const calib_file *calib = &w->setup->calib;
+    if (job->proj_path && check_projector_fresh(job->proj_path, &w->proj_section, calib, w->fr[1]->snap,
+                                                w->fr[1]->image->width, w->fr[1]->image->height, err) < 0)
+        return -1;
     if (!job->proj_path) {
         if (calib->projector.present) {
+            char why[256];
+            int st = calib_file_projector_stale(calib, w->fr[1]->image->width, w->fr[1]->image->height,
+                                                w->fr[1]->snap->board_width, w->fr[1]->snap->board_depth, why,
+                                                sizeof why);
+            if (st != CALIB_PROJ_OK && st != CALIB_PROJ_UNSTAMPED)
+                fprintf(stderr, "tableref referee: %s: warning: %s (pass it as --projector to refuse it)\n",
+                        job->calib_path ? job->calib_path : job->table_path, why);
+            w->proj_section = calib->projector;
             memcpy(w->H, calib->projector.H, sizeof w->H);
             w->pw = calib->projector.width;
             w->ph = calib->projector.height;
@@ -257,6 +310,27 @@ static int judge_pictures(const referee_job *job, referee_work *w, base_error *e
         compute_reach(w->fr[0]->snap, job->reach_unit, job->move, &w->judged.report, &w->reach, err) < 0)
         return base_error_prefix(err, job->images[0]), -1;
     return 0;
+}
+
+/* The projector never lights a label: every label of the after picture's snapshot and every board tag. */
+static int set_keepout(referee_work *w, base_error *err)
+{
+    ov_keepout_params kp;
+    ov_keepout_params_from_calib(&kp, &w->proj_section);
+    ref_label *labels = NULL;
+    size_t n = 0;
+    ov_keepout *k = ov_keepout_new(&kp);
+    int rc = k ? ref_labels_of(w->setup->roster, w->fr[1]->snap, &labels, &n, err)
+               : base_error_setc(err, BASE_E_NOMEM, "out of memory");
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (ov_keepout_add_label(k, labels[i].centre, labels[i].heading, labels[i].side_mm, labels[i].height_mm,
+                                 labels[i].sigma_mm) < 0)
+            rc = base_error_setc(err, BASE_E_NOMEM, "out of memory");
+    if (rc == 0)
+        rc = ov_target_set_keepout(w->proj, k, err);
+    free(labels);
+    ov_keepout_free(k);
+    return rc;
 }
 
 /* 2. Draw in memory: one scene (the verdict, the reach) laid out on each picture; the report's JSON. */
@@ -276,7 +350,8 @@ static int draw(const referee_job *job, referee_work *w, base_error *err)
                                         img->stride, err)) ||
         ov_scene_draw(w->scene, w->cam, err) < 0)
         return -1;
-    if (!(w->proj = ov_target_new_projector(w->H, w->pw, w->ph, err)) || ov_scene_draw(w->scene, w->proj, err) < 0)
+    if (!(w->proj = ov_target_new_projector(w->H, w->pw, w->ph, err)) || set_keepout(w, err) < 0 ||
+        ov_scene_draw(w->scene, w->proj, err) < 0)
         return -1;
     if (!(w->root = ref_words_json(&w->judged)))
         return base_error_setc(err, BASE_E_NOMEM, "out of memory");
@@ -404,6 +479,9 @@ int cmd_referee(int argc, char **argv)
         CLI_STRING("--unit", &unit, "ID", "judge only this unit"),
         CLI_CHOICE("--move", &move, "TYPE", "auto advance march reform", "advance, march, reform or auto (default: auto)"),
         CLI_STRING("--projector", &proj_path, "P",
+                   "a calibration file with a \"projector\" section (refused when\n"
+                   "it has none, or when it is stale: made through another\n"
+                   "board pose or image size than the camera's), or a plain\n"
                    "board->projector homography {\"width\", \"height\", \"H\": [9]}\n"
                    "(default: the calibration file's \"projector\" section, else\n"
                    "a 1280x800 frame fitted to the board, marked as uncalibrated)"),

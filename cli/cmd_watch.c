@@ -287,7 +287,9 @@ static int watch_args_parse(int argc, char **argv, watch_args *a)
                  "overwrite an existing recording and subtitles (by\n"
                  "default an existing file is an error: it is an earlier game)"),
         CLI_FLAG("--projector", &projector, 1,
-                 "show the annotated table fullscreen (needs a display);\n"
+                 "show the annotated table fullscreen (needs a display and\n"
+                 "the calibration's projector section, not stale: refused\n"
+                 "otherwise, docs/formats.md);\n"
                  "keys: o overrule the last call, c confirm it, u undo it, q quit"),
         CLI_STRING("--size", &size, "WxH",
                    "ask the camera for this frame size (default: the size the\n"
@@ -333,6 +335,19 @@ static int watch_args_parse(int argc, char **argv, watch_args *a)
     cfg.source = source, cfg.calib_path = calib_path, cfg.roster_path = roster_path;
     *a = (watch_args){cfg, ccfg, source, calib_path, roster_path, control, size, table_path, feed, with_feed};
     return 0;
+}
+
+/* --projector needs the calibration's projector section, made through this camera (calib_file_projector_stale's
+ * rule): else the watch does not start. A section without a stamp is used with a warning. */
+static bool projector_refused(const calib_file *calib, const char *calib_path, const vis_roster *roster, int w, int h)
+{
+    char why[256];
+    int st = calib_file_projector_stale(calib, w, h, roster->board_width, roster->board_depth, why, sizeof why);
+    if (st == CALIB_PROJ_OK)
+        return false;
+    fprintf(stderr, "tableref watch: %s: %sprojector: %s\n", calib_path, st == CALIB_PROJ_UNSTAMPED ? "warning: " : "",
+            why);
+    return st != CALIB_PROJ_UNSTAMPED;
 }
 
 int cmd_watch(int argc, char **argv)
@@ -393,7 +408,10 @@ int cmd_watch(int argc, char **argv)
     }
     int rc = EXIT_BAD_INPUT, fifo_fd = -1;
     cap_source *cap = NULL;
-    watch_session *s = watch_session_new(roster, &calib, &cfg, &err);
+    watch_session *s = NULL;
+    if (cfg.projector && projector_refused(&calib, calib_path, roster, ccfg.width, ccfg.height))
+        goto done;
+    s = watch_session_new(roster, &calib, &cfg, &err);
     if (!s || !(cap = cap_source_open(source, &ccfg, &err))) {
         fprintf(stderr, "tableref watch: %s\n", err.msg);
         goto done;

@@ -51,6 +51,7 @@ struct ov_target {
     char *path;
     bool finished;
     ov_layout *layout;         /* what is on the picture so far: labels keep off it */
+    struct ov_keepout *keepout; /* projector: labels left dark, applied whenever pixels leave (owned) */
     /* The players as the last scene drawn here knew them, for layers drawn on their own after it. */
     double board_w, board_d;
     char sides[8][RULES_ID_MAX];

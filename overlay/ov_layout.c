@@ -21,6 +21,8 @@ struct ov_layout {
 #define MARK_COST 0.3
 #define MARK_COST_MAX 1.0
 #define OUTSIDE_BOARD_WEIGHT 0.6
+/* Any other place first: a label on a keep-out loses its letters there (ov_keepout.h). */
+#define KEEPOUT_WEIGHT 50.0
 #define DISTANCE_WEIGHT 0.03   /* per label height of distance beyond the clearance */
 #define LEADER_CROSS_COST 0.6  /* a leader running under another label */
 
@@ -209,6 +211,8 @@ double ov_layout_cost(const ov_layout *L, const ov_quad *c)
                 return INFINITY;
         } else if (o->kind == OV_OBST_BASE) {
             cost += BASE_WEIGHT * ov_quad_overlap_area(c, &o->q) / area;
+        } else if (o->kind == OV_OBST_KEEPOUT) {
+            cost += KEEPOUT_WEIGHT * ov_quad_overlap_area(c, &o->q) / area;
         } else if (ov_quad_overlap(c, &o->q, 0.0)) {
             marks += MARK_COST;
         }

@@ -46,6 +46,7 @@ typedef enum ov_obstacle_kind {
     OV_OBST_CENTRE,    /* hard: a base centre (a small square around it) */
     OV_OBST_BASE,      /* soft: a base */
     OV_OBST_MARK,      /* soft, light: a line or mark worth keeping readable */
+    OV_OBST_KEEPOUT,   /* soft, heavy: a label the projector leaves dark (text there would be cut) */
 } ov_obstacle_kind;
 
 typedef struct ov_obstacle {

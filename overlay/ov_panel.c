@@ -129,11 +129,14 @@ static void key_projector(const ov_scene *sc, ov_target *t, ov_text *tx, double 
         if (!ov_dev(t, corner[i], &x0, &y0) || !ov_dev(t, base_v2_add(corner[i], along), &x1, &y1))
             continue;
         double a = atan2(y1 - y0, x1 - x0), c = cos(a), s = sin(a);
-        /* Reading frame: right along the edge, up into the board (device y down). */
-        double lx = i == 0 ? w / 2 + m : -(w / 2 + m), ly = -(h / 2 + m);
-        double cost = key_cost(t, x0 + c * lx - s * ly, y0 + s * lx + c * ly, w, h, a, &q);
-        if (cost < best - 1e-9)
-            best = cost, bq = q, best_a = a;
+        /* Reading frame: right along the edge, up into the board (device y down). Slid along the edge
+         * (a little cost per step) off a board tag the projector leaves dark (ov_keepout.h). */
+        for (int k = 0; k < 9; k++) {
+            double slide = k * 0.5 * h, lx = i == 0 ? w / 2 + m + slide : -(w / 2 + m + slide), ly = -(h / 2 + m);
+            double cost = key_cost(t, x0 + c * lx - s * ly, y0 + s * lx + c * ly, w, h, a, &q) + 0.01 * k;
+            if (cost < best - 1e-9)
+                best = cost, bq = q, best_a = a;
+        }
     }
     if (!isfinite(best))
         return;

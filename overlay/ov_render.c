@@ -254,6 +254,8 @@ static void clip_to_board(const ov_scene *sc, ov_target *t)
 
 static void paint_mark(const ov_scene *sc, ov_target *t, const ov_mark *m)
 {
+    if (ov_kp_skip_mark(sc, t, m))
+        return;
     double rgb[3], w = m->width * main_line(sc, t);
     ov_style_rgb(t, &m->line, rgb);
     cairo_save(t->cr);
@@ -269,8 +271,12 @@ static void paint_mark(const ov_scene *sc, ov_target *t, const ov_mark *m)
     case OV_MARK_RING:
         paint_point_mark(sc, t, m, rgb, w);
         break;
-    default:
-        ov_path_poly(t, sc->pts + m->p0, m->n, m->closed);
+    default: {
+        base_vec2 around[4];
+        if (ov_kp_around(sc, t, m, w, around))
+            ov_path_poly(t, around, 4, m->closed);
+        else
+            ov_path_poly(t, sc->pts + m->p0, m->n, m->closed);
         if (m->kind == OV_MARK_AREA && m->fill.alpha > 0) {
             double f[3];
             ov_style_rgb(t, &m->fill, f);
@@ -283,6 +289,7 @@ static void paint_mark(const ov_scene *sc, ov_target *t, const ov_mark *m)
         if (m->line.alpha > 0)
             ov_stroke(t, rgb, m->line.alpha, w, m->dash);
         break;
+    }
     }
     cairo_restore(t->cr);
 }
@@ -329,6 +336,7 @@ int ov_render(ov_scene *sc, ov_target *t, base_error *err)
         }
     }
     base_obstacles(sc, t);
+    ov_kp_obstacles(t);
 
     const ov_label **order = malloc((sc->n_labels + 1) * sizeof *order);
     const ov_mark **marks = malloc((sc->n_marks + 1) * sizeof *marks);
@@ -349,7 +357,8 @@ int ov_render(ov_scene *sc, ov_target *t, base_error *err)
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < n; i++) {
             bool number = order[i]->kind == OV_LABEL_NUMBER;
-            if (number != (pass == 0))
+            /* A number is written in its base: on a projector that is a label, left dark. */
+            if (number != (pass == 0) || (number && t->keepout))
                 continue;
             bool ok = number ? place_number(sc, t, order[i], &pl[i]) : place_label(sc, t, order[i], &pl[i]);
             if (!ok && !number)

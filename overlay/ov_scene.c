@@ -210,6 +210,7 @@ ov_mark *ov_sc_base(ov_scene *sc, const rules_unit *u, const rules_model *m, int
         mk->closed = true;
         mk->role = role;
         mk->centre = m->pos;
+        mk->is_base = true;
     }
     return mk;
 }
@@ -307,7 +308,7 @@ static void side_unit(ov_scene *sc, const rules_unit *un, int layer, double stre
         base_obb_corners(&f.boundary, k);
         ov_mark *mk = ov_sc_mark(sc, OV_MARK_LINE, k, 4, layer + 1);
         if (mk)
-            mk->closed = true, mk->line = ov_paint_side(sc, side, a), mk->width = 0.9;
+            mk->closed = true, mk->line = ov_paint_side(sc, side, a), mk->width = 0.9, mk->around = true;
         base_vec2 arrow[2] = {f.front_centre, base_v2_add(f.front_centre, base_v2_scale(base_v2_dir(f.heading),
                                                                                          0.25 * f.boundary.width))};
         if ((mk = ov_sc_mark(sc, OV_MARK_ARROW, arrow, 2, layer + 1)))

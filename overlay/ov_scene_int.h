@@ -38,6 +38,8 @@ typedef struct ov_mark {
     ov_mark_role role;
     base_vec2 centre;   /* bases: the base centre */
     bool clip_board;     /* painted only on the board (rate circles run off it) */
+    bool is_base;        /* a model's base (ov_sc_base): a projector leaves out one carrying a label */
+    bool around;         /* a unit's outline: a projector draws it around the unit's labels (ov_keepout.h) */
 } ov_mark;
 
 typedef enum ov_label_kind {
@@ -174,5 +176,13 @@ void ov_paint_label(const ov_scene *sc, ov_target *t, const ov_placed *p, bool l
 void ov_panel_report(const ov_scene *sc, ov_target *t);
 /* Camera and projector: the key (one per player's edge on a projector), placed first so labels avoid it. */
 void ov_panel_key(const ov_scene *sc, ov_target *t);
+
+/* ---- ov_render_keepout.c: a projector with a keep-out (ov_keepout.h) ---- */
+/* A base carrying a label: not drawn on the projector. */
+bool ov_kp_skip_mark(const ov_scene *sc, const ov_target *t, const ov_mark *m);
+/* A unit's outline moved out around its labels' keep-outs (line_px: the line's width); false: draw as is. */
+bool ov_kp_around(const ov_scene *sc, const ov_target *t, const ov_mark *m, double line_px, base_vec2 out[4]);
+/* The keep-outs as layout obstacles: labels go elsewhere when they can. */
+void ov_kp_obstacles(ov_target *t);
 
 #endif

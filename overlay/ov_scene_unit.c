@@ -399,7 +399,7 @@ void ovu_outline(unit_ctx *u)
     base_obb_corners(&u->fa.boundary, k);
     ov_mark *m = ov_sc_mark(u->sc, OV_MARK_LINE, k, 4, L_OUTLINE);
     if (m)
-        m->closed = true, m->line = ovu_paint(u, u->ink, 1), m->width = 1.3;
+        m->closed = true, m->line = ovu_paint(u, u->ink, 1), m->width = 1.3, m->around = true;
     base_vec2 fc = u->fa.front_centre;
     base_vec2 arrow[2] = {fc, base_v2_add(fc, base_v2_scale(base_v2_dir(u->fa.heading), 0.25 * u->fa.boundary.width))};
     if ((m = ov_sc_mark(u->sc, OV_MARK_ARROW, arrow, 2, L_OUTLINE)))

@@ -7,6 +7,7 @@
 #include <cairo.h>
 
 #include "ov_internal.h"
+#include "ov_keepout.h"
 #include "ov_png.h"
 #include "ov_text.h"
 
@@ -212,6 +213,7 @@ void ov_target_free(ov_target *t)
     if (t->surface)
         cairo_surface_destroy(t->surface);
     ov_layout_free(t->layout);
+    ov_keepout_free(t->keepout);
     free(t->path);
     free(t);
 }
@@ -255,9 +257,27 @@ static cairo_surface_t *raster_of(ov_target *t, base_error *err)
 {
     if (t->kind != OV_TARGET_REPORT) {
         cairo_surface_flush(t->surface);
+        if (t->keepout) {
+            /* Last, whatever was drawn: no light on a label. */
+            ov_keepout_apply_argb(t->keepout, t->map.H, (uint32_t *)(void *)cairo_image_surface_get_data(t->surface),
+                                  t->width, t->height, (size_t)cairo_image_surface_get_stride(t->surface));
+            cairo_surface_mark_dirty(t->surface);
+        }
         return cairo_surface_reference(t->surface);
     }
     return ov_page_raster(t, err);
+}
+
+int ov_target_set_keepout(ov_target *t, const ov_keepout *k, base_error *err)
+{
+    if (!t || t->kind != OV_TARGET_PROJECTOR)
+        return base_error_set(err, "overlay: only a projector target takes a keep-out");
+    ov_keepout *copy = NULL;
+    if (k && !(copy = ov_keepout_copy(k)))
+        return base_error_setc(err, BASE_E_NOMEM, "out of memory");
+    ov_keepout_free(t->keepout);
+    t->keepout = copy;
+    return 0;
 }
 
 int ov_target_write_png(ov_target *t, const char *path, base_error *err)

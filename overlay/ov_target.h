@@ -92,6 +92,10 @@ const ov_layout *ov_target_layout(const ov_target *t);
 /* Replaces the picture under the drawing (camera and projector targets); size must match. */
 int ov_target_set_background(ov_target *t, const uint8_t *pixels, ov_pixfmt fmt, size_t stride,
                              base_error *err);
+/* A projector's keep-out (ov_keepout.h), copied: applied last every time pixels leave the target (PNG,
+ * copy), whatever was drawn. NULL removes it. Projector targets only. */
+struct ov_keepout;
+int ov_target_set_keepout(ov_target *t, const struct ov_keepout *k, base_error *err);
 /* Writes a raster target (camera, projector, any report) as PNG. */
 int ov_target_write_png(ov_target *t, const char *path, base_error *err);
 /* Copies a raster target's pixels out (ov_target_size) in `fmt`. */

@@ -229,3 +229,170 @@ Test(calib, target_layout_round_trip)
     cr_expect(strstr(err.msg, "spacing_mm"), "%s", err.msg);
     rm_tmp();
 }
+
+/* Issue 18: the projector section's optional fields (position, loop latency, brightness, made_with). */
+Test(calib, file_projector_extras_round_trip_old_sections_still_read)
+{
+    mkdir_tmp();
+    calib_file c, d;
+    base_error err = {0};
+    cr_assert_eq(parse(GOOD_V1, &c, &err), 0, "%s", err.msg);
+    c.projector.present = 1;
+    c.projector.width = 1920, c.projector.height = 1080;
+    const double H[9] = {1.61, 0.012, 95.3, -0.008, 1.58, 40.2, 1.3e-5, -2.1e-5, 1};
+    memcpy(c.projector.H, H, sizeof H);
+    char path[512];
+    snprintf(path, sizeof path, "%s/p.json", dir);
+    /* An older section: none of the new fields; they read as absent. */
+    cr_assert_eq(calib_file_save(&c, path, &err), 0, "%s", err.msg);
+    cr_assert_eq(calib_file_load(path, &d, &err), 0, "%s", err.msg);
+    cr_expect(!d.projector.position_present && !d.projector.latency_present && !d.projector.made_with_present);
+    cr_expect_eq(d.projector.brightness_ratio, 0);
+    c.projector.position_present = 1;
+    c.projector.position_mm[0] = 915.5, c.projector.position_mm[1] = -300, c.projector.position_mm[2] = 2100;
+    c.projector.latency_present = 1, c.projector.latency_frames = 3, c.projector.latency_ms = 100;
+    c.projector.brightness_ratio = 2.5;
+    calib_file_projector_stamp(&c);
+    cr_assert_eq(calib_file_save(&c, path, &err), 0, "%s", err.msg);
+    cr_assert_eq(calib_file_load(path, &d, &err), 0, "%s", err.msg);
+    cr_expect_eq(d.projector.position_present, 1);
+    cr_expect_float_eq(d.projector.position_mm[2], 2100, 1e-9);
+    cr_expect_float_eq(d.projector.latency_frames, 3, 1e-9);
+    cr_expect_float_eq(d.projector.latency_ms, 100, 1e-9);
+    cr_expect_float_eq(d.projector.brightness_ratio, 2.5, 1e-9);
+    cr_expect_eq(d.projector.made_with_present, 1);
+    cr_expect_eq(d.projector.made_width, 1280);
+    cr_expect_float_eq(d.projector.made_t[2], 1400, 1e-9);
+    cr_expect_eq(calib_file_projector_stale(&d, 0, 0, 700, 500, NULL, 0), CALIB_PROJ_OK);
+    /* Impossible values name the field. */
+    char bad[2048];
+    cJSON *j = calib_file_to_json(&c);
+    cJSON *p = cJSON_GetObjectItem(j, "projector");
+    cJSON_ReplaceItemInObject(p, "position_mm", cJSON_CreateDoubleArray((double[]){0, 0, -5}, 3));
+    char *txt = cJSON_PrintUnformatted(j);
+    snprintf(bad, sizeof bad, "%s", txt);
+    free(txt);
+    cr_expect_eq(parse(bad, &d, &err), -1);
+    cr_expect(strstr(err.msg, "c.json") && strstr(err.msg, "projector.position_mm"), "%s", err.msg);
+    cJSON_ReplaceItemInObject(p, "position_mm", cJSON_CreateDoubleArray((double[]){0, 0, 2000}, 3));
+    cJSON_DeleteItemFromObject(p, "latency_ms");
+    txt = cJSON_PrintUnformatted(j);
+    snprintf(bad, sizeof bad, "%s", txt);
+    free(txt);
+    cr_expect_eq(parse(bad, &d, &err), -1);
+    cr_expect(strstr(err.msg, "projector.latency_ms"), "%s", err.msg);
+    cJSON_Delete(j);
+    rm_tmp();
+}
+
+/* The staleness rule (calib_file.h, docs/formats.md). */
+Test(calib, projector_stale_rule)
+{
+    calib_file c;
+    base_error err = {0};
+    char why[256];
+    cr_assert_eq(parse(GOOD_V1, &c, &err), 0, "%s", err.msg);
+    cr_expect_eq(calib_file_projector_stale(&c, 0, 0, 700, 500, why, sizeof why), CALIB_PROJ_MISSING);
+    cr_expect(strstr(why, "calibrate projector"), "%s", why);
+    c.projector.present = 1;
+    c.projector.width = 1280, c.projector.height = 800;
+    c.projector.H[0] = c.projector.H[4] = c.projector.H[8] = 1;
+    cr_expect_eq(calib_file_projector_stale(&c, 0, 0, 700, 500, why, sizeof why), CALIB_PROJ_UNSTAMPED);
+    calib_file_projector_stamp(&c);
+    cr_expect_eq(calib_file_projector_stale(&c, 1280, 960, 700, 500, why, sizeof why), CALIB_PROJ_OK, "%s", why);
+    /* Frames of another size than the projector was calibrated through. */
+    cr_expect_eq(calib_file_projector_stale(&c, 1920, 1080, 700, 500, why, sizeof why), CALIB_PROJ_STALE_SIZE);
+    cr_expect(strstr(why, "1280x960") && strstr(why, "1920x1080"), "%s", why);
+    /* The camera's board pose re-measured after the projector: 0.5 mm is the same pose, 1.5 mm is not. */
+    c.t[0] += 0.5;
+    cr_expect_eq(calib_file_projector_stale(&c, 0, 0, 700, 500, why, sizeof why), CALIB_PROJ_OK, "%s", why);
+    c.t[0] += 1.0;
+    cr_expect_eq(calib_file_projector_stale(&c, 0, 0, 700, 500, why, sizeof why), CALIB_PROJ_STALE_POSE);
+    cr_expect(strstr(why, "1.5 mm") && strstr(why, "board_pose"), "%s", why);
+    /* A turn of 0.2 degrees moves the board's far corner by ~3 mm. */
+    c.t[0] -= 1.5;
+    double a = 0.2 * 3.14159265358979323846 / 180, R0[9];
+    memcpy(R0, c.R, sizeof R0);
+    for (int i = 0; i < 3; i++) {
+        c.R[3 * i] = cos(a) * R0[3 * i] - sin(a) * R0[3 * i + 1];
+        c.R[3 * i + 1] = sin(a) * R0[3 * i] + cos(a) * R0[3 * i + 1];
+    }
+    cr_expect_eq(calib_file_projector_stale(&c, 0, 0, 700, 500, why, sizeof why), CALIB_PROJ_STALE_POSE, "%s", why);
+}
+
+/* `referee --projector P`: a calibration without a projector section, or a stale one, exits 2 naming P. */
+Test(calib, referee_projector_missing_or_stale_refused, .timeout = 120)
+{
+    mkdir_tmp();
+    char calib[512], proj[512], args[4096], err[4096];
+    const char *root = getenv("TABLEREF_SOURCE_ROOT");
+    snprintf(calib, sizeof calib, "%s/datasets/demo/calib.json", root);
+    calib_file c;
+    base_error e = {0};
+    cr_assert_eq(calib_file_load(calib, &c, &e), 0, "%s", e.msg);
+    snprintf(proj, sizeof proj, "%s/proj.json", dir);
+#define REFEREE(out)                                                                                                   \
+    snprintf(args, sizeof args,                                                                                        \
+             "referee '%s/datasets/demo/before.jpg' '%s/datasets/demo/after.jpg' --calib '%s' --roster "               \
+             "'%s/datasets/demo/roster.json' --projector '%s' --out '%s/%s'",                                          \
+             root, root, calib, root, proj, dir, out)
+    /* No projector section. */
+    cr_assert_eq(calib_file_save(&c, proj, &e), 0, "%s", e.msg);
+    REFEREE("a");
+    cr_expect_eq(run_cli(args, err, sizeof err), 2, "%s", err);
+    cr_expect(strstr(err, proj) && strstr(err, "projector: missing"), "%s", err);
+    /* Made through another board pose (the board re-measured 3 mm away since). */
+    c.projector.present = 1;
+    c.projector.width = 1280, c.projector.height = 800;
+    const double H[9] = {1.7, 0, 40, 0, -1.7, 830, 0, 0, 1};
+    memcpy(c.projector.H, H, sizeof H);
+    calib_file_projector_stamp(&c);
+    c.projector.made_t[1] += 3;
+    cr_assert_eq(calib_file_save(&c, proj, &e), 0, "%s", e.msg);
+    REFEREE("b");
+    cr_expect_eq(run_cli(args, err, sizeof err), 2, "%s", err);
+    cr_expect(strstr(err, proj) && strstr(err, "stale"), "%s", err);
+    char out[600];
+    snprintf(out, sizeof out, "%s/b", dir);
+    cr_expect_neq(access(out, F_OK), 0, "nothing is written on refusal");
+    /* Fresh: the demo's illegal call (exit 1), the projector picture written. */
+    calib_file_projector_stamp(&c);
+    cr_assert_eq(calib_file_save(&c, proj, &e), 0, "%s", e.msg);
+    REFEREE("c");
+    cr_expect_eq(run_cli(args, err, sizeof err), 1, "%s", err);
+    snprintf(out, sizeof out, "%s/c/projector.png", dir);
+    cr_expect_eq(access(out, F_OK), 0);
+#undef REFEREE
+    rm_tmp();
+}
+
+/* `watch --projector` does not start without a fresh projector section. */
+Test(calib, watch_projector_missing_or_stale_refused, .timeout = 60)
+{
+    mkdir_tmp();
+    char calib[512], args[4096], err[4096];
+    const char *root = getenv("TABLEREF_SOURCE_ROOT");
+    snprintf(calib, sizeof calib, "%s/c.json", dir);
+    calib_file c;
+    base_error e = {0};
+    char demo[512];
+    snprintf(demo, sizeof demo, "%s/datasets/demo/calib.json", root);
+    cr_assert_eq(calib_file_load(demo, &c, &e), 0, "%s", e.msg);
+    cr_assert_eq(calib_file_save(&c, calib, &e), 0, "%s", e.msg);
+    snprintf(args, sizeof args,
+             "watch --source '%s/datasets/demo' --calib '%s' --roster '%s/datasets/demo/roster.json' --projector "
+             "--quiet </dev/null",
+             root, calib, root);
+    cr_expect_eq(run_cli(args, err, sizeof err), 2, "%s", err);
+    cr_expect(strstr(err, calib) && strstr(err, "no projector section"), "%s", err);
+    c.projector.present = 1;
+    c.projector.width = 1280, c.projector.height = 800;
+    const double H[9] = {1.7, 0, 40, 0, -1.7, 830, 0, 0, 1};
+    memcpy(c.projector.H, H, sizeof H);
+    calib_file_projector_stamp(&c);
+    c.projector.made_width = 640; /* calibrated through another camera size */
+    cr_assert_eq(calib_file_save(&c, calib, &e), 0, "%s", e.msg);
+    cr_expect_eq(run_cli(args, err, sizeof err), 2, "%s", err);
+    cr_expect(strstr(err, calib) && strstr(err, "stale"), "%s", err);
+    rm_tmp();
+}

@@ -1,0 +1,58 @@
+/* ref_labels: the printed labels of a snapshot on the board (see the header). */
+#include "ref_labels.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+double ref_label_side(const char *family, double tag_size)
+{
+    /* apriltag's width_at_border (the black square, in cells); the white border adds a cell each side. */
+    static const struct {
+        const char *name;
+        int cells;
+    } fams[] = {{"tag36h11", 8}, {"tagStandard41h12", 5}, {"tag25h9", 7}, {"tag16h5", 6}};
+    for (size_t i = 0; family && i < sizeof fams / sizeof fams[0]; i++)
+        if (strcmp(family, fams[i].name) == 0)
+            return tag_size * (fams[i].cells + 2) / fams[i].cells;
+    return tag_size * 8 / 6;
+}
+
+int ref_labels_of(const vis_roster *roster, const rules_snapshot *snap, ref_label **out, size_t *n, base_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    size_t cap = roster->n_models + roster->n_board_tags;
+    ref_label *l = calloc(cap ? cap : 1, sizeof *l);
+    if (!l)
+        return base_error_setc(err, BASE_E_NOMEM, "out of memory");
+    size_t k = 0;
+    for (size_t i = 0; i < roster->n_models; i++) {
+        const vis_roster_model *rm = &roster->models[i];
+        const rules_model *m = snap ? rules_snapshot_find_model(snap, rm->id, NULL) : NULL;
+        if (!m || rm->unit >= roster->n_units)
+            continue;
+        const vis_tag_mount *mount = &roster->units[rm->unit].mount;
+        ref_label *o = &l[k++];
+        snprintf(o->model_id, sizeof o->model_id, "%s", rm->id);
+        o->tag_id = rm->tag_id;
+        vis_tag_mount_place(mount, m->pos, m->facing, &o->centre, &o->heading);
+        o->side_mm = ref_label_side(roster->family, mount->size);
+        o->height_mm = mount->height;
+        o->sigma_mm = m->sigma_mm;
+    }
+    for (size_t i = 0; i < roster->n_board_tags; i++) {
+        const vis_board_tag *b = &roster->board_tags[i];
+        ref_label *o = &l[k++];
+        o->tag_id = b->id;
+        o->centre = base_v2(b->x, b->y);
+        o->heading = b->rotation;
+        o->side_mm = ref_label_side(roster->family, b->size);
+        o->height_mm = b->z;
+        o->sigma_mm = 0;
+    }
+    *out = l;
+    *n = k;
+    return 0;
+}
