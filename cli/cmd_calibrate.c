@@ -85,6 +85,19 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
+/* Checks the calibration and writes it to `out`, then says so (with `note`) or, for `step`, why not.
+ * Returns the exit status. */
+static int save_calib(const calib_file *c, const char *out, const char *step, const char *note)
+{
+    base_error err;
+    if (calib_file_validate(c, out, &err) < 0 || calib_file_save(c, out, &err) < 0) {
+        fprintf(stderr, "tableref calibrate %s: %s\n", step, err.msg);
+        return EXIT_BAD_INPUT;
+    }
+    printf("wrote %s%s\n", out, note);
+    return 0;
+}
+
 /* ---- camera ------------------------------------------------------------ */
 
 /* The arguments calibrate camera cannot go without; says what is missing and returns -1. */
@@ -223,12 +236,7 @@ static int camera_run(const calib_camera_options *o, const char *chess, double s
     camera_print_result(cc);
     calib_file cf;
     calib_camera_to_file(cc, &cf);
-    if (calib_file_validate(&cf, out, &err) < 0 || calib_file_save(&cf, out, &err) < 0) {
-        fprintf(stderr, "tableref calibrate camera: %s\n", err.msg);
-        goto done;
-    }
-    printf("wrote %s (no board pose yet: run `tableref calibrate board`)\n", out);
-    rc = 0;
+    rc = save_calib(&cf, out, "camera", " (no board pose yet: run `tableref calibrate board`)");
 done:
     calib_camera_free(cc);
     return rc;
@@ -349,12 +357,7 @@ static int calibrate_board(int argc, char **argv)
     memcpy(c.t, br.t, sizeof c.t);
     c.pose_missing = 0;
     base_file_forget_input(calib_path); /* the calibration is updated in place, by design */
-    if (calib_file_validate(&c, out, &err) < 0 || calib_file_save(&c, out, &err) < 0) {
-        fprintf(stderr, "tableref calibrate board: %s\n", err.msg);
-        goto done;
-    }
-    printf("wrote %s\n", out);
-    rc = 0;
+    rc = save_calib(&c, out, "board", "");
 done:
     base_image_free(img);
     vis_roster_free(roster);
@@ -389,12 +392,7 @@ static int projector_fit_and_save(const char *image, const char *calib_path, cal
     if (!out)
         out = calib_path;
     base_file_forget_input(calib_path); /* the calibration is updated in place, by design */
-    if (calib_file_validate(c, out, &err) < 0 || calib_file_save(c, out, &err) < 0) {
-        fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
-        return EXIT_BAD_INPUT;
-    }
-    printf("wrote %s\n", out);
-    return 0;
+    return save_calib(c, out, "projector", "");
 }
 
 static int calibrate_projector(int argc, char **argv)
