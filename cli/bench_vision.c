@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "bench_vision_referee.h"
 #include "bench_vision_stock.h"
 #include "cli_args.h"
 #include "commands.h"
@@ -331,6 +332,8 @@ static const char *const help_text =
     "    ids; p99 centre error; facing p99 (datasets/ds_score.h);\n"
     "  - hard set: each table's before/after pair (a 4.5\" advance at Advance 5\", an\n"
     "    11\" march at March 10\", nothing else moved) judged as `tableref referee` does.\n"
+    "  - the whole `tableref referee` on the first hard table's 12 MP pair: its wall\n"
+    "    time, and detection's share of it.\n"
     "--crop renders only that part of each hard table (quick runs). --decimate,\n"
     "--sigma and --max-hamming override tableref's tuned tag detector.\n"
     "Prints figures; it is not a test.\n\n";
@@ -390,6 +393,21 @@ static int parse(int argc, char **argv, options *o)
         if (o->tables[k] < 1 || o->tables[k] > ds_hard_preset_count())
             return fprintf(stderr, "tableref bench vision: hard tables are 1..%d\n", ds_hard_preset_count()), CLI_ERROR;
     return 0;
+}
+
+/* The whole `tableref referee` on hard table `table`'s 12 MP pair: its wall time beside detection's share. */
+static void print_referee_time(int table)
+{
+    bv_referee_time ref;
+    base_error err = {0};
+    if (bv_referee_measure(table, &ref, &err) < 0) {
+        printf("referee: not timed: %s\n", err.msg);
+        return;
+    }
+    printf("referee: %.1f s on a %.0f MP pair (hard table %d, exit %d, %.1f s of CPU), detection %.0f%% "
+           "(%.1f s: its detector on both pictures, timed again)\n",
+           ref.wall_s, ref.width * (double)ref.height / 1e6, table, ref.exit_status, ref.cpu_s,
+           100 * ref.detect_s / ref.wall_s, ref.detect_s);
 }
 
 int bench_vision(int argc, char **argv)
@@ -455,6 +473,8 @@ int bench_vision(int argc, char **argv)
             print_set(&sets[0]);
         if (o.hard)
             print_set(&sets[1]);
+        if (o.hard && o.pairs && !o.crop)
+            print_referee_time(o.tables[0]);
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
         printf("\npeak memory: %.1f MB (ru_maxrss; includes rendering)\n", ru.ru_maxrss / 1024.0);
