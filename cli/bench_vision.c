@@ -172,6 +172,36 @@ done:
     ds_hard_pair_clear(&pr);
 }
 
+/* tableref's detector for the scene, with the tag detector's settings the options override. */
+static vis_detector *new_detector(const ds_scene *s, const options *o, base_error *err)
+{
+    vis_detector *det = vis_detector_new(s->roster, &s->calib, err);
+    if (!det)
+        return NULL;
+    if (o->decimate >= 1)
+        det->tags->cfg.decimate = o->decimate;
+    if (o->sigma >= 0)
+        det->tags->cfg.sigma = o->sigma;
+    if (o->hamming >= 0)
+        det->tags->cfg.max_hamming = o->hamming;
+    return det;
+}
+
+/* The stock detector's tags at decimate 1 through tableref's board, units and inference. */
+static void score_via_stock(vis_detector *det, const bv_reads *reads, const ds_scene *s, const ds_truth *truth,
+                            set_result *res)
+{
+    base_error err;
+    rules_snapshot *via = NULL;
+    vis_report vr = {0};
+    vis_tag_detection *d = bv_reads_as_detections(reads);
+    if (d && vis_detector_from_tags(det, d, reads->n, NULL, &via, &vr, &err) == 0)
+        ds_score_models(&res->via_stock, s->snapshot, truth, via);
+    free(d);
+    rules_snapshot_free(via);
+    vis_report_clear(&vr);
+}
+
 /* One frame: tableref and every stock configuration, best of `reps` timed runs each. */
 static int bench_frame(const ds_scene *s, const options *o, set_result *res, const char *label,
                        const ds_hard_table *hard, int table)
@@ -186,19 +216,13 @@ static int bench_frame(const ds_scene *s, const options *o, set_result *res, con
     }
     res->render_ms += now_ms() - t0;
     res->frames++;
-    vis_detector *det = vis_detector_new(s->roster, &s->calib, &err);
+    vis_detector *det = new_detector(s, o, &err);
     if (!det) {
         fprintf(stderr, "tableref bench vision: %s\n", err.msg);
         ds_truth_clear(&truth);
         base_image_free(img);
         return -1;
     }
-    if (o->decimate >= 1)
-        det->tags->cfg.decimate = o->decimate;
-    if (o->sigma >= 0)
-        det->tags->cfg.sigma = o->sigma;
-    if (o->hamming >= 0)
-        det->tags->cfg.max_hamming = o->hamming;
     double best_ours = INFINITY, best_stock[BV_STOCK_CONFIGS];
     for (int k = 0; k < BV_STOCK_CONFIGS; k++)
         best_stock[k] = INFINITY;
@@ -231,17 +255,7 @@ static int bench_frame(const ds_scene *s, const options *o, set_result *res, con
         res->stock[k].ms += best_stock[k];
         ds_score_tags(&res->stock[k].score, &truth, reads[k].ids, (const double(*)[2])reads[k].centres, reads[k].n);
     }
-    /* The stock detector's tags at decimate 1 through tableref's board, units and inference. */
-    {
-        rules_snapshot *via = NULL;
-        vis_report vr = {0};
-        vis_tag_detection *d = bv_reads_as_detections(&reads[0]);
-        if (d && vis_detector_from_tags(det, d, reads[0].n, NULL, &via, &vr, &err) == 0)
-            ds_score_models(&res->via_stock, s->snapshot, &truth, via);
-        free(d);
-        rules_snapshot_free(via);
-        vis_report_clear(&vr);
-    }
+    score_via_stock(det, &reads[0], s, &truth, res);
     char line[64];
     snprintf(line, sizeof line, "  %s", label);
     ds_score_print(stdout, line, &one);
