@@ -134,6 +134,8 @@ typedef struct cli_step {
 int cli_dispatch(const cli_doc *doc, const cli_step *steps, int n_steps, int argc, char **argv);
 /* Dumps `steps` (the "steps" line and each step's own dump), for a command that is also a command itself. */
 int cli_dump_steps(const char *command, const cli_step *steps, int n_steps);
+/* Runs one command's (or step's) own `NAME --options-dump`; its exit status. */
+int cli_run_options_dump(const char *name, int (*run)(int argc, char **argv));
 /* argv[1..] holds --options-dump. */
 bool cli_dumping(int argc, char **argv);
 /* argv[1..] holds -h or --help. */
