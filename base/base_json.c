@@ -189,8 +189,10 @@ int base_json_numbers(const cJSON *obj, const char *key, const char *where, bool
     return 0;
 }
 
-const cJSON *base_json_array(const cJSON *obj, const char *key, const char *where, bool required,
-                              base_error *err)
+/* The member `key` when it is of the kind `is_kind` tests (named `kind` in the message); NULL when it is
+ * absent (an error only when required) or of another kind. */
+static const cJSON *typed_member(const cJSON *obj, const char *key, const char *where, bool required,
+                                 cJSON_bool (*is_kind)(const cJSON *const), const char *kind, base_error *err)
 {
     const cJSON *it = field(obj, key);
     if (!it) {
@@ -198,27 +200,23 @@ const cJSON *base_json_array(const cJSON *obj, const char *key, const char *wher
             missing(where, key, err);
         return NULL;
     }
-    if (!cJSON_IsArray(it)) {
-        wrong(where, key, "an array", err);
+    if (!is_kind(it)) {
+        wrong(where, key, kind, err);
         return NULL;
     }
     return it;
 }
 
+const cJSON *base_json_array(const cJSON *obj, const char *key, const char *where, bool required,
+                              base_error *err)
+{
+    return typed_member(obj, key, where, required, cJSON_IsArray, "an array", err);
+}
+
 const cJSON *base_json_object(const cJSON *obj, const char *key, const char *where, bool required,
                                base_error *err)
 {
-    const cJSON *it = field(obj, key);
-    if (!it) {
-        if (required)
-            missing(where, key, err);
-        return NULL;
-    }
-    if (!cJSON_IsObject(it)) {
-        wrong(where, key, "an object", err);
-        return NULL;
-    }
-    return it;
+    return typed_member(obj, key, where, required, cJSON_IsObject, "an object", err);
 }
 
 cJSON *base_json_add_number(cJSON *obj, const char *key, double value, int decimals)

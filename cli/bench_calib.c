@@ -23,6 +23,75 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+enum { MAX_VIEWS = 20 };
+
+/* Renders the target's MAX_VIEWS views as the known camera takes them and finds the target's points in each;
+ * adds the rendering time to *t_render. */
+static int render_views(const calib_file *cam, const calib_target *t, const base_image *tex, const double A[9],
+                        const double ext[2], uint32_t seed, calib_target_points pts[MAX_VIEWS], double *t_render,
+                        base_error *err)
+{
+    calib_target_finder *f = calib_target_finder_new(t, err);
+    if (!f)
+        return -1;
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < MAX_VIEWS; i++) {
+        double R[9], tv[3];
+        ds_calibview_pose(cam, ext, i, MAX_VIEWS, seed, R, tv);
+        cvs_effects fx = {0};
+        fx.light_gradient = 0.2, fx.vignetting = 0.2, fx.blur_sigma_px = 0.6, fx.noise_sigma = 1.5;
+        fx.jpeg_quality = 95, fx.seed = 100 + (uint32_t)i;
+        base_image *img = NULL;
+        double tr = now_s();
+        if (ds_calibview_plane(cam, R, tv, tex, A, 70, &fx, 2, &img, err) < 0) {
+            rc = -1;
+            break;
+        }
+        *t_render += now_s() - tr;
+        if (calib_target_find(f, img, &pts[i], err) < 0)
+            rc = -1;
+        base_image_free(img);
+    }
+    calib_target_finder_free(f);
+    return rc;
+}
+
+/* Calibrates from the first n views, with the distortion model or without (model 1), and prints one row
+ * of errors against the truth. A failed solve is a row too; -1 only when the calibration cannot start. */
+static int print_calibration_row(const calib_target *t, const calib_target_points *pts, int n, int model,
+                                 const calib_file *cam, const cvs_lens *truth, double dist_mm, base_error *err)
+{
+    calib_camera *cc = calib_camera_new(t, err);
+    if (!cc)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (calib_camera_add_points(cc, "view", cam->width, cam->height, pts[i].n, pts[i].obj, pts[i].img, err) < 0) {
+            calib_camera_free(cc);
+            return -1;
+        }
+    calib_camera_options o;
+    calib_camera_options_default(&o);
+    o.table_distance_mm = dist_mm;
+    o.samples = 200;
+    if (model == 1)
+        o.flags = CVS_CALIB_NO_DISTORTION;
+    const char *name = model == 0 ? "k1 k2 p1 p2" : "no distortion";
+    if (calib_camera_solve(cc, &o, err) < 0) {
+        printf("%5d %-13s  failed: %s\n", n, name, err->msg);
+        calib_camera_free(cc);
+        return 0;
+    }
+    const cvs_lens *L = &cc->res.lens;
+    double rms_mm = NAN, max_mm = NAN;
+    if (calib_camera_board_error(truth, L, cam->width, cam->height, dist_mm, &rms_mm, &max_mm, err) < 0)
+        rms_mm = max_mm = NAN;
+    printf("%5d %-13s %4d %7.3f %8.3f %8.2f %8.4f %10.3f %10.3f %10.3f\n", n, name, cc->used, cc->res.rms_px,
+           100 * fabs(L->fx / truth->fx - 1), hypot(L->cx - truth->cx, L->cy - truth->cy), L->dist[0], rms_mm, max_mm,
+           cc->board_rms_mm);
+    calib_camera_free(cc);
+    return 0;
+}
+
 int bench_calib(int argc, char **argv)
 {
     double dist_mm = 1400, seed = 7;
@@ -70,33 +139,11 @@ int bench_calib(int argc, char **argv)
     calib_target_extent(&t, ext);
 
     /* Render and detect 20 views once; each run uses the first N. */
-    enum { MAX_VIEWS = 20 };
     calib_target_points pts[MAX_VIEWS];
     memset(pts, 0, sizeof pts);
-    calib_target_finder *f = calib_target_finder_new(&t, &err);
     int rc = EXIT_BAD_INPUT;
     double t0 = now_s(), t_render = 0;
-    for (int i = 0; f && i < MAX_VIEWS; i++) {
-        double R[9], tv[3];
-        ds_calibview_pose(&cam, ext, i, MAX_VIEWS, (uint32_t)seed, R, tv);
-        cvs_effects fx = {0};
-        fx.light_gradient = 0.2, fx.vignetting = 0.2, fx.blur_sigma_px = 0.6, fx.noise_sigma = 1.5;
-        fx.jpeg_quality = 95, fx.seed = 100 + (uint32_t)i;
-        base_image *img = NULL;
-        double tr = now_s();
-        if (ds_calibview_plane(&cam, R, tv, tex, A, 70, &fx, 2, &img, &err) < 0) {
-            fprintf(stderr, "tableref bench calib: %s\n", err.msg);
-            goto done;
-        }
-        t_render += now_s() - tr;
-        int found = calib_target_find(f, img, &pts[i], &err);
-        base_image_free(img);
-        if (found < 0) {
-            fprintf(stderr, "tableref bench calib: %s\n", err.msg);
-            goto done;
-        }
-    }
-    if (!f) {
+    if (render_views(&cam, &t, tex, A, ext, (uint32_t)seed, pts, &t_render, &err) < 0) {
         fprintf(stderr, "tableref bench calib: %s\n", err.msg);
         goto done;
     }
@@ -107,44 +154,15 @@ int bench_calib(int argc, char **argv)
            "c_err_px", "k1", "board_mm", "worst_mm", "predicted");
     const int counts[] = {3, 5, 10, 20};
     for (int ci = 0; ci < 4; ci++)
-        for (int model = 0; model < 2; model++) {
-            calib_camera *cc = calib_camera_new(&t, &err);
-            if (!cc)
+        for (int model = 0; model < 2; model++)
+            if (print_calibration_row(&t, pts, counts[ci], model, &cam, &truth, dist_mm, &err) < 0)
                 goto done;
-            for (int i = 0; i < counts[ci]; i++)
-                if (calib_camera_add_points(cc, "view", cam.width, cam.height, pts[i].n, pts[i].obj, pts[i].img,
-                                            &err) < 0) {
-                    calib_camera_free(cc);
-                    goto done;
-                }
-            calib_camera_options o;
-            calib_camera_options_default(&o);
-            o.table_distance_mm = dist_mm;
-            o.samples = 200;
-            if (model == 1)
-                o.flags = CVS_CALIB_NO_DISTORTION;
-            const char *name = model == 0 ? "k1 k2 p1 p2" : "no distortion";
-            if (calib_camera_solve(cc, &o, &err) < 0) {
-                printf("%5d %-13s  failed: %s\n", counts[ci], name, err.msg);
-                calib_camera_free(cc);
-                continue;
-            }
-            const cvs_lens *L = &cc->res.lens;
-            double rms_mm = NAN, max_mm = NAN;
-            if (calib_camera_board_error(&truth, L, cam.width, cam.height, dist_mm, &rms_mm, &max_mm, &err) < 0)
-                rms_mm = max_mm = NAN;
-            printf("%5d %-13s %4d %7.3f %8.3f %8.2f %8.4f %10.3f %10.3f %10.3f\n", counts[ci], name, cc->used,
-                   cc->res.rms_px, 100 * fabs(L->fx / truth.fx - 1), hypot(L->cx - truth.cx, L->cy - truth.cy),
-                   L->dist[0], rms_mm, max_mm, cc->board_rms_mm);
-            calib_camera_free(cc);
-        }
     printf("\nboard_mm / worst_mm: RMS and largest position error over a 9x7 grid across the frame, against the\n"
            "truth. predicted: what calibrate camera reports from its own covariance (Monte Carlo, 200 draws).\n");
     rc = 0;
 done:
     for (int i = 0; i < MAX_VIEWS; i++)
         calib_target_points_clear(&pts[i]);
-    calib_target_finder_free(f);
     base_image_free(tex);
     return rc;
 }

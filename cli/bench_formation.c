@@ -88,35 +88,26 @@ static void table_free(table *t)
     ds_scene_free(t->after);
 }
 
-static int make_table(int index, uint32_t seed, bool light, table *t, base_error *err)
+/* The renderer's settings for table `index`: crowded (spears, banners, hands) or light. */
+static void table_render_params(ds_render_params *rp, int index, uint32_t seed, bool light)
 {
-    memset(t, 0, sizeof *t);
-    uint64_t st = (uint64_t)seed * 0x2545F4914F6CDD1Dull + 17u * (uint64_t)index;
-    ds_scene *s = calloc(1, sizeof *s);
-    vis_roster *r = calloc(1, sizeof *r);
-    if (!s || !r) {
-        free(s);
-        free(r);
-        return base_error_set(err, "out of memory");
-    }
-    s->roster = r;
-    t->before = s;
-    ds_render_params_default(&s->render);
-    s->render.seed = seed * 7 + (uint32_t)index;
-    s->render.spear_fraction = 0.5;
-    s->render.banner_fraction = 0.12;
-    s->render.hands = 2 + index % 3;
+    ds_render_params_default(rp);
+    rp->seed = seed * 7 + (uint32_t)index;
+    rp->spear_fraction = 0.5;
+    rp->banner_fraction = 0.12;
+    rp->hands = 2 + index % 3;
     if (light) {
         /* Smaller figures standing further back, few spears: most tags readable, a few rear ones not. */
-        s->render.figure_min_mm = 18, s->render.figure_max_mm = 24;
-        s->render.spear_fraction = 0.15, s->render.banner_fraction = 0.05;
-        s->render.hands = 1;
+        rp->figure_min_mm = 18, rp->figure_max_mm = 24;
+        rp->spear_fraction = 0.15, rp->banner_fraction = 0.05;
+        rp->hands = 1;
     }
-    static const double tilt[] = {14, 7, 11}, height[] = {1400, 1550, 1250}, k1[] = {-0.2, -0.1, -0.28};
-    ds_camera_params cam = {4056, 3040, 3150, height[index % 3], tilt[index % 3], 60.0 + 90 * index, {750, 550},
-                            {k1[index % 3], 0.05, 0.0005, -0.0003, 0}};
-    if (ds_camera_make(&cam, &s->calib, err) < 0)
-        return -1;
+}
+
+/* The roster's and snapshot's storage, and the four board tags in the corners. */
+static int table_alloc(ds_scene *s, base_error *err)
+{
+    vis_roster *r = s->roster;
     strcpy(r->family, "tag36h11");
     r->board_width = 1500, r->board_depth = 1100;
     r->units = calloc(TABLE_UNITS, sizeof *r->units);
@@ -128,62 +119,72 @@ static int make_table(int index, uint32_t seed, bool light, table *t, base_error
     const double bt = 40, corners[4][2] = {{bt, bt}, {1500 - bt, bt}, {1500 - bt, 1100 - bt}, {bt, 1100 - bt}};
     for (int i = 0; i < 4; i++)
         r->board_tags[r->n_board_tags++] = (vis_board_tag){i, corners[i][0], corners[i][1], 0, 0, bt};
+    return 0;
+}
+
+/* Unit `ui` of table `index`: its roster entry, its models placed in a block facing `th` with the front
+ * centre at `front`, listed in a shuffled order for every other unit. Draws from *st; *tag is the next tag. */
+static int table_add_unit(ds_scene *s, int ui, int index, uint64_t *st, int *tag, base_error *err)
+{
     /* Cells of a 3x3 grid; the two cells ahead of the moving units stay empty. */
     static const int cells[TABLE_UNITS][2] = {{0, 0}, {2, 0}, {1, 0}, {1, 1}, {0, 2}, {1, 2}, {2, 2}};
     const double margin = 90, cw = (1500 - 2 * margin) / 3, cd = (1100 - 2 * margin) / 3;
-    int tag = 10;
-    t->moved_unit[ADVANCING] = 0, t->moved_unit[MARCHING] = 1;
-    for (int ui = 0; ui < TABLE_UNITS; ui++) {
-        const block_kind *k = &kinds[ui == 1 ? 1 : (ui + index) % 3];
-        int pick = (int)(frand(&st) * 4) % 4;
-        int n = k->n_models[pick], files = k->files[pick];
-        vis_roster_unit *u = &r->units[r->n_units++];
-        snprintf(u->id, sizeof u->id, "%s-%d",
-                 k == &kinds[0]   ? "spears"
-                 : k == &kinds[1] ? "riders"
-                                  : "brutes",
-                 ui + 1);
-        snprintf(u->side, sizeof u->side, "%s", ui % 2 ? "blue" : "red");
-        u->base_width = k->base_w, u->base_depth = k->base_d;
-        u->advance_rate = base_in_to_mm(5), u->march_rate = base_in_to_mm(10), u->mobility = NAN;
-        u->files = files;
-        u->mount = (vis_tag_mount){base_v2(k->tag_forward, 0), 0, 3 + frand(&st) * 2, k->tag_size};
-        u->first_model = r->n_models;
-        rules_unit *su = rules_snapshot_add_unit(s->snapshot, u->id, u->side);
-        if (!su)
-            return base_error_set(err, "out of memory");
-        su->base_width = u->base_width, su->base_depth = u->base_depth;
-        su->advance_rate = u->advance_rate, su->march_rate = u->march_rate, su->mobility = NAN;
-        /* The moving units face across the board towards their empty cell. */
-        bool mover = ui <= 1;
-        double th = mover ? base_deg_to_rad(90 + (frand(&st) - 0.5) * 16) : frand(&st) * 2 * BASE_PI;
-        base_vec2 centre = base_v2(margin + cw * (cells[ui][0] + 0.5), margin + cd * (cells[ui][1] + 0.5));
-        int ranks = (n + files - 1) / files;
-        base_vec2 front = base_v2_add(centre, base_v2_scale(base_v2_dir(th), ranks * (k->base_d + 0.5) / 2));
-        base_vec2 pos[30];
-        double facing[30];
-        place_block(n, files, k->base_w, k->base_d, front, th, &st, pos, facing);
-        /* Every other unit is listed in a shuffled order: the roster's slots say nothing then. */
-        int order[30];
-        for (int m = 0; m < n; m++)
-            order[m] = m;
-        if (ui % 2 == 0)
-            for (int m = n - 1; m > 0; m--) {
-                int j = (int)(frand(&st) * (m + 1)) % (m + 1), x = order[m];
-                order[m] = order[j], order[j] = x;
-            }
-        for (int m = 0; m < n; m++) {
-            vis_roster_model *rm = &r->models[r->n_models++];
-            snprintf(rm->id, sizeof rm->id, "%.40s-%d", u->id, m + 1);
-            rm->tag_id = tag++;
-            rm->unit = (size_t)ui;
-            rm->file = m % files, rm->rank = m / files;
-            u->n_models++;
-            if (!rules_unit_add_model(su, rm->id, pos[order[m]], facing[order[m]]))
-                return base_error_set(err, "out of memory");
+    vis_roster *r = s->roster;
+    const block_kind *k = &kinds[ui == 1 ? 1 : (ui + index) % 3];
+    int pick = (int)(frand(st) * 4) % 4;
+    int n = k->n_models[pick], files = k->files[pick];
+    vis_roster_unit *u = &r->units[r->n_units++];
+    snprintf(u->id, sizeof u->id, "%s-%d",
+             k == &kinds[0]   ? "spears"
+             : k == &kinds[1] ? "riders"
+                              : "brutes",
+             ui + 1);
+    snprintf(u->side, sizeof u->side, "%s", ui % 2 ? "blue" : "red");
+    u->base_width = k->base_w, u->base_depth = k->base_d;
+    u->advance_rate = base_in_to_mm(5), u->march_rate = base_in_to_mm(10), u->mobility = NAN;
+    u->files = files;
+    u->mount = (vis_tag_mount){base_v2(k->tag_forward, 0), 0, 3 + frand(st) * 2, k->tag_size};
+    u->first_model = r->n_models;
+    rules_unit *su = rules_snapshot_add_unit(s->snapshot, u->id, u->side);
+    if (!su)
+        return base_error_set(err, "out of memory");
+    su->base_width = u->base_width, su->base_depth = u->base_depth;
+    su->advance_rate = u->advance_rate, su->march_rate = u->march_rate, su->mobility = NAN;
+    /* The moving units face across the board towards their empty cell. */
+    bool mover = ui <= 1;
+    double th = mover ? base_deg_to_rad(90 + (frand(st) - 0.5) * 16) : frand(st) * 2 * BASE_PI;
+    base_vec2 centre = base_v2(margin + cw * (cells[ui][0] + 0.5), margin + cd * (cells[ui][1] + 0.5));
+    int ranks = (n + files - 1) / files;
+    base_vec2 front = base_v2_add(centre, base_v2_scale(base_v2_dir(th), ranks * (k->base_d + 0.5) / 2));
+    base_vec2 pos[30];
+    double facing[30];
+    place_block(n, files, k->base_w, k->base_d, front, th, st, pos, facing);
+    /* Every other unit is listed in a shuffled order: the roster's slots say nothing then. */
+    int order[30];
+    for (int m = 0; m < n; m++)
+        order[m] = m;
+    if (ui % 2 == 0)
+        for (int m = n - 1; m > 0; m--) {
+            int j = (int)(frand(st) * (m + 1)) % (m + 1), x = order[m];
+            order[m] = order[j], order[j] = x;
         }
+    for (int m = 0; m < n; m++) {
+        vis_roster_model *rm = &r->models[r->n_models++];
+        snprintf(rm->id, sizeof rm->id, "%.40s-%d", u->id, m + 1);
+        rm->tag_id = (*tag)++;
+        rm->unit = (size_t)ui;
+        rm->file = m % files, rm->rank = m / files;
+        u->n_models++;
+        if (!rules_unit_add_model(su, rm->id, pos[order[m]], facing[order[m]]))
+            return base_error_set(err, "out of memory");
     }
-    /* The after picture: the same table, two units moved straight ahead, new hands. */
+    return 0;
+}
+
+/* The after picture: the same table, two units moved straight ahead, new hands. */
+static int table_make_after(table *t, base_error *err)
+{
+    const ds_scene *s = t->before;
     ds_scene *a = calloc(1, sizeof *a);
     if (!a)
         return base_error_set(err, "out of memory");
@@ -206,6 +207,33 @@ static int make_table(int index, uint32_t seed, bool light, table *t, base_error
             u->models[m].pos = base_v2_add(u->models[m].pos, step);
     }
     return 0;
+}
+
+static int make_table(int index, uint32_t seed, bool light, table *t, base_error *err)
+{
+    memset(t, 0, sizeof *t);
+    uint64_t st = (uint64_t)seed * 0x2545F4914F6CDD1Dull + 17u * (uint64_t)index;
+    ds_scene *s = calloc(1, sizeof *s);
+    vis_roster *r = calloc(1, sizeof *r);
+    if (!s || !r) {
+        free(s);
+        free(r);
+        return base_error_set(err, "out of memory");
+    }
+    s->roster = r;
+    t->before = s;
+    table_render_params(&s->render, index, seed, light);
+    static const double tilt[] = {14, 7, 11}, height[] = {1400, 1550, 1250}, k1[] = {-0.2, -0.1, -0.28};
+    ds_camera_params cam = {4056, 3040, 3150, height[index % 3], tilt[index % 3], 60.0 + 90 * index, {750, 550},
+                            {k1[index % 3], 0.05, 0.0005, -0.0003, 0}};
+    if (ds_camera_make(&cam, &s->calib, err) < 0 || table_alloc(s, err) < 0)
+        return -1;
+    int tag = 10;
+    t->moved_unit[ADVANCING] = 0, t->moved_unit[MARCHING] = 1;
+    for (int ui = 0; ui < TABLE_UNITS; ui++)
+        if (table_add_unit(s, ui, index, &st, &tag, err) < 0)
+            return -1;
+    return table_make_after(t, err);
 }
 
 typedef struct placed_tally {
@@ -367,6 +395,69 @@ static rules_snapshot *render_detect(const ds_scene *s, const vis_roster *roster
     return snap;
 }
 
+/* Writes table ti's scenes to write_dir/table-(ti+1). */
+static int write_table_dir(const table *t, const char *write_dir, int ti, base_error *err)
+{
+    char dir[4096];
+    if (mkdir(write_dir, 0777) != 0 && access(write_dir, W_OK) != 0)
+        return base_error_set(err, "%s: cannot create the folder", write_dir);
+    snprintf(dir, sizeof dir, "%s/table-%d", write_dir, ti + 1);
+    if (write_table(t, dir, err) < 0)
+        return -1;
+    printf("formation: wrote %s/{scene-before,scene-after,roster,calib}.json\n", dir);
+    return 0;
+}
+
+static void tally_add(placed_tally *all, const placed_tally *pt)
+{
+    all->models += pt->models, all->within5 += pt->within5, all->wrong += pt->wrong, all->missing += pt->missing;
+    all->units_unseen += pt->units_unseen, all->slots_within5 += pt->slots_within5;
+    all->wrong_pinned += pt->wrong_pinned, all->wrong_listed += pt->wrong_listed;
+    for (int e = 0; e < 3; e++) {
+        all->err_max[e] = fmax(all->err_max[e], pt->err_max[e]);
+        all->z_sum[e] += pt->z_sum[e], all->z_n[e] += pt->z_n[e];
+    }
+}
+
+/* Renders and detects table ti's two pictures, prints how each frame's models were placed and adds them to
+ * *all; got[k] is what was detected (NULL on failure). */
+static void detect_and_score(const table *t, int ti, int verbose, rules_snapshot *got[2], placed_tally *all,
+                             base_error *err)
+{
+    const ds_scene *sc[2] = {t->before, t->after};
+    for (int k = 0; k < 2; k++) {
+        vis_report rep = {0};
+        got[k] = render_detect(sc[k], t->before->roster, &rep, err);
+        vis_report_clear(&rep);
+        if (!got[k])
+            break;
+        placed_tally pt = {0};
+        score_placement(sc[k]->snapshot, got[k], &pt, verbose);
+        printf("formation: table %d %-6s models=%zu placed_within_5mm=%zu (%.1f%%) places_filled_within_5mm=%zu "
+               "wrong_ids=%zu (listed in order: %zu, one placement: %zu) not_placed=%zu units_unseen=%zu\n",
+               ti + 1, k ? "after" : "before", pt.models, pt.within5, 100.0 * pt.within5 / pt.models,
+               pt.slots_within5, pt.wrong, pt.wrong_listed, pt.wrong_pinned, pt.missing, pt.units_unseen);
+        tally_add(all, &pt);
+    }
+}
+
+static void print_summary(const placed_tally *all, const verdict_tally *vt, int plain)
+{
+    printf("formation: all models=%zu placed_within_5mm=%.1f%% places_filled_within_5mm=%.1f%% wrong_ids=%zu "
+           "(listed in order: %zu, one placement: %zu) not_placed=%zu units_unseen=%zu\n",
+           all->models, 100.0 * all->within5 / all->models, 100.0 * all->slots_within5 / all->models, all->wrong,
+           all->wrong_listed, all->wrong_pinned, all->missing, all->units_unseen);
+    for (int e = 0; e < 3; e++)
+        printf("formation: %-8s models=%zu worst_error_mm=%.2f rms_error_over_sigma=%.2f\n",
+               rules_evidence_word((rules_evidence)e), all->z_n[e], all->err_max[e],
+               all->z_n[e] ? sqrt(all->z_sum[e] / all->z_n[e]) : NAN);
+    printf("calls: pairs=%zu false_illegal=%zu advance_4.5in_legal=%zu advance_cannot_tell=%zu march_11in_illegal=%zu "
+           "unmoved_units_reported_moved=%zu\n",
+           vt->pairs, vt->false_illegal, vt->advance_legal, vt->advance_unsure, vt->march_illegal, vt->still_reported);
+    printf("calls: judging time per pair: rules_robust_check %.1f ms, rules_move_check alone %.1f ms\n",
+           plain ? NAN : vt->judge_ms / vt->pairs, vt->plain_ms / vt->pairs);
+}
+
 static const cli_doc doc = {
     "bench formation",
     "usage: tableref bench formation [--tables N] [--seed S] [--light] [--verbose] [--plain]\n"
@@ -409,44 +500,16 @@ int bench_formation(int argc, char **argv)
             return EXIT_BAD_INPUT;
         }
         if (write_dir) {
-            char dir[4096];
-            if (mkdir(write_dir, 0777) != 0 && access(write_dir, W_OK) != 0) {
-                fprintf(stderr, "tableref bench formation: %s: cannot create the folder\n", write_dir);
-                table_free(&t);
-                return EXIT_BAD_INPUT;
-            }
-            snprintf(dir, sizeof dir, "%s/table-%d", write_dir, ti + 1);
-            int rc = write_table(&t, dir, &err);
+            int rc = write_table_dir(&t, write_dir, ti, &err);
             table_free(&t);
             if (rc < 0) {
                 fprintf(stderr, "tableref bench formation: %s\n", err.msg);
                 return EXIT_BAD_INPUT;
             }
-            printf("formation: wrote %s/{scene-before,scene-after,roster,calib}.json\n", dir);
             continue;
         }
         rules_snapshot *got[2] = {NULL, NULL};
-        const ds_scene *sc[2] = {t.before, t.after};
-        for (int k = 0; k < 2; k++) {
-            vis_report rep = {0};
-            got[k] = render_detect(sc[k], t.before->roster, &rep, &err);
-            vis_report_clear(&rep);
-            if (!got[k])
-                break;
-            placed_tally pt = {0};
-            score_placement(sc[k]->snapshot, got[k], &pt, verbose);
-            printf("formation: table %d %-6s models=%zu placed_within_5mm=%zu (%.1f%%) places_filled_within_5mm=%zu "
-                   "wrong_ids=%zu (listed in order: %zu, one placement: %zu) not_placed=%zu units_unseen=%zu\n",
-                   ti + 1, k ? "after" : "before", pt.models, pt.within5, 100.0 * pt.within5 / pt.models,
-                   pt.slots_within5, pt.wrong, pt.wrong_listed, pt.wrong_pinned, pt.missing, pt.units_unseen);
-            all.models += pt.models, all.within5 += pt.within5, all.wrong += pt.wrong, all.missing += pt.missing;
-            all.units_unseen += pt.units_unseen, all.slots_within5 += pt.slots_within5;
-            all.wrong_pinned += pt.wrong_pinned, all.wrong_listed += pt.wrong_listed;
-            for (int e = 0; e < 3; e++) {
-                all.err_max[e] = fmax(all.err_max[e], pt.err_max[e]);
-                all.z_sum[e] += pt.z_sum[e], all.z_n[e] += pt.z_n[e];
-            }
-        }
+        detect_and_score(&t, ti, verbose, got, &all, &err);
         int rc = got[0] && got[1] ? judge(&t, got[0], got[1], &vt, verbose, plain, &err) : -1;
         rules_snapshot_free(got[0]);
         rules_snapshot_free(got[1]);
@@ -456,20 +519,7 @@ int bench_formation(int argc, char **argv)
             return EXIT_BAD_INPUT;
         }
     }
-    if (write_dir)
-        return 0;
-    printf("formation: all models=%zu placed_within_5mm=%.1f%% places_filled_within_5mm=%.1f%% wrong_ids=%zu "
-           "(listed in order: %zu, one placement: %zu) not_placed=%zu units_unseen=%zu\n",
-           all.models, 100.0 * all.within5 / all.models, 100.0 * all.slots_within5 / all.models, all.wrong,
-           all.wrong_listed, all.wrong_pinned, all.missing, all.units_unseen);
-    for (int e = 0; e < 3; e++)
-        printf("formation: %-8s models=%zu worst_error_mm=%.2f rms_error_over_sigma=%.2f\n",
-               rules_evidence_word((rules_evidence)e), all.z_n[e], all.err_max[e],
-               all.z_n[e] ? sqrt(all.z_sum[e] / all.z_n[e]) : NAN);
-    printf("calls: pairs=%zu false_illegal=%zu advance_4.5in_legal=%zu advance_cannot_tell=%zu march_11in_illegal=%zu "
-           "unmoved_units_reported_moved=%zu\n",
-           vt.pairs, vt.false_illegal, vt.advance_legal, vt.advance_unsure, vt.march_illegal, vt.still_reported);
-    printf("calls: judging time per pair: rules_robust_check %.1f ms, rules_move_check alone %.1f ms\n",
-           plain ? NAN : vt.judge_ms / vt.pairs, vt.plain_ms / vt.pairs);
+    if (!write_dir)
+        print_summary(&all, &vt, plain);
     return 0;
 }

@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "bench_vision_referee.h"
 #include "bench_vision_stock.h"
 #include "cli_args.h"
 #include "commands.h"
@@ -171,6 +172,36 @@ done:
     ds_hard_pair_clear(&pr);
 }
 
+/* tableref's detector for the scene, with the tag detector's settings the options override. */
+static vis_detector *new_detector(const ds_scene *s, const options *o, base_error *err)
+{
+    vis_detector *det = vis_detector_new(s->roster, &s->calib, err);
+    if (!det)
+        return NULL;
+    if (o->decimate >= 1)
+        det->tags->cfg.decimate = o->decimate;
+    if (o->sigma >= 0)
+        det->tags->cfg.sigma = o->sigma;
+    if (o->hamming >= 0)
+        det->tags->cfg.max_hamming = o->hamming;
+    return det;
+}
+
+/* The stock detector's tags at decimate 1 through tableref's board, units and inference. */
+static void score_via_stock(vis_detector *det, const bv_reads *reads, const ds_scene *s, const ds_truth *truth,
+                            set_result *res)
+{
+    base_error err;
+    rules_snapshot *via = NULL;
+    vis_report vr = {0};
+    vis_tag_detection *d = bv_reads_as_detections(reads);
+    if (d && vis_detector_from_tags(det, d, reads->n, NULL, &via, &vr, &err) == 0)
+        ds_score_models(&res->via_stock, s->snapshot, truth, via);
+    free(d);
+    rules_snapshot_free(via);
+    vis_report_clear(&vr);
+}
+
 /* One frame: tableref and every stock configuration, best of `reps` timed runs each. */
 static int bench_frame(const ds_scene *s, const options *o, set_result *res, const char *label,
                        const ds_hard_table *hard, int table)
@@ -185,19 +216,13 @@ static int bench_frame(const ds_scene *s, const options *o, set_result *res, con
     }
     res->render_ms += now_ms() - t0;
     res->frames++;
-    vis_detector *det = vis_detector_new(s->roster, &s->calib, &err);
+    vis_detector *det = new_detector(s, o, &err);
     if (!det) {
         fprintf(stderr, "tableref bench vision: %s\n", err.msg);
         ds_truth_clear(&truth);
         base_image_free(img);
         return -1;
     }
-    if (o->decimate >= 1)
-        det->tags->cfg.decimate = o->decimate;
-    if (o->sigma >= 0)
-        det->tags->cfg.sigma = o->sigma;
-    if (o->hamming >= 0)
-        det->tags->cfg.max_hamming = o->hamming;
     double best_ours = INFINITY, best_stock[BV_STOCK_CONFIGS];
     for (int k = 0; k < BV_STOCK_CONFIGS; k++)
         best_stock[k] = INFINITY;
@@ -230,17 +255,7 @@ static int bench_frame(const ds_scene *s, const options *o, set_result *res, con
         res->stock[k].ms += best_stock[k];
         ds_score_tags(&res->stock[k].score, &truth, reads[k].ids, (const double(*)[2])reads[k].centres, reads[k].n);
     }
-    /* The stock detector's tags at decimate 1 through tableref's board, units and inference. */
-    {
-        rules_snapshot *via = NULL;
-        vis_report vr = {0};
-        vis_tag_detection *d = bv_reads_as_detections(&reads[0]);
-        if (d && vis_detector_from_tags(det, d, reads[0].n, NULL, &via, &vr, &err) == 0)
-            ds_score_models(&res->via_stock, s->snapshot, &truth, via);
-        free(d);
-        rules_snapshot_free(via);
-        vis_report_clear(&vr);
-    }
+    score_via_stock(det, &reads[0], s, &truth, res);
     char line[64];
     snprintf(line, sizeof line, "  %s", label);
     ds_score_print(stdout, line, &one);
@@ -331,6 +346,8 @@ static const char *const help_text =
     "    ids; p99 centre error; facing p99 (datasets/ds_score.h);\n"
     "  - hard set: each table's before/after pair (a 4.5\" advance at Advance 5\", an\n"
     "    11\" march at March 10\", nothing else moved) judged as `tableref referee` does.\n"
+    "  - the whole `tableref referee` on the first hard table's 12 MP pair: its wall\n"
+    "    time, and detection's share of it.\n"
     "--crop renders only that part of each hard table (quick runs). --decimate,\n"
     "--sigma and --max-hamming override tableref's tuned tag detector.\n"
     "Prints figures; it is not a test.\n\n";
@@ -390,6 +407,21 @@ static int parse(int argc, char **argv, options *o)
         if (o->tables[k] < 1 || o->tables[k] > ds_hard_preset_count())
             return fprintf(stderr, "tableref bench vision: hard tables are 1..%d\n", ds_hard_preset_count()), CLI_ERROR;
     return 0;
+}
+
+/* The whole `tableref referee` on hard table `table`'s 12 MP pair: its wall time beside detection's share. */
+static void print_referee_time(int table)
+{
+    bv_referee_time ref;
+    base_error err = {0};
+    if (bv_referee_measure(table, &ref, &err) < 0) {
+        printf("referee: not timed: %s\n", err.msg);
+        return;
+    }
+    printf("referee: %.1f s on a %.0f MP pair (hard table %d, exit %d, %.1f s of CPU), detection %.0f%% "
+           "(%.1f s: its detector on both pictures, timed again)\n",
+           ref.wall_s, ref.width * (double)ref.height / 1e6, table, ref.exit_status, ref.cpu_s,
+           100 * ref.detect_s / ref.wall_s, ref.detect_s);
 }
 
 int bench_vision(int argc, char **argv)
@@ -455,6 +487,8 @@ int bench_vision(int argc, char **argv)
             print_set(&sets[0]);
         if (o.hard)
             print_set(&sets[1]);
+        if (o.hard && o.pairs && !o.crop)
+            print_referee_time(o.tables[0]);
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
         printf("\npeak memory: %.1f MB (ru_maxrss; includes rendering)\n", ru.ru_maxrss / 1024.0);

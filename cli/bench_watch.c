@@ -67,12 +67,46 @@ static base_vec2 advance_unit(rules_snapshot *s, size_t ui, double mm)
     return base_v2_scale(c, 1.0 / (double)u->n_models);
 }
 
-int bench_watch(int argc, char **argv)
+/* The table played: the classic bench table or a hard one, and how many of its units may move. */
+typedef struct {
+    ds_hard_table *hard_table; /* owns scene when the hard set is played */
+    ds_scene *scene;
+    size_t movable;
+} bw_table;
+
+static int bw_table_load(int hard, bw_table *tab, base_error *err)
+{
+    memset(tab, 0, sizeof *tab);
+    if (hard) {
+        ds_hard_params hp;
+        ds_hard_preset(hard, &hp);
+        if ((tab->hard_table = ds_hard_generate(&hp, err)))
+            tab->scene = tab->hard_table->scene,
+            tab->movable = tab->hard_table->reserved > 0 ? (size_t)tab->hard_table->reserved : 1;
+    } else {
+        ds_gen_params g;
+        ds_gen_params_bench(&g);
+        if ((tab->scene = ds_scene_generate(&g, err))) {
+            tab->scene->render.supersample = 1; /* the picture's fidelity is not what is measured here */
+            tab->movable = tab->scene->snapshot->n_units;
+        }
+    }
+    return tab->scene ? 0 : -1;
+}
+
+static void bw_table_free(bw_table *tab)
+{
+    if (tab->hard_table)
+        ds_hard_free(tab->hard_table);
+    else
+        ds_scene_free(tab->scene);
+}
+
+/* Parses the options; returns -1 to go on, else the exit status. */
+static int bw_parse_args(int argc, char **argv, int *moves, bool *full, int *hard)
 {
     static const cli_doc doc = {"bench watch", "usage: tableref bench watch [--moves N] [--full-frame] [--set hard[:K]]\n",
                                 NULL};
-    int moves = 3, hard = 0;
-    bool full = false;
     double n_moves = 3;
     int full_frame = 0;
     const char *set = NULL;
@@ -86,35 +120,170 @@ int bench_watch(int argc, char **argv)
     int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
     if (n_pos < 0)
         return cli_status(n_pos);
-    moves = (int)n_moves, full = full_frame;
+    *moves = (int)n_moves, *full = full_frame, *hard = 0;
     if (set) {
-        hard = set[4] == ':' ? atoi(set + 5) : 1;
-        if (strncmp(set, "hard", 4) != 0 || (set[4] != 0 && set[4] != ':') || hard < 1 || hard > 4) {
+        *hard = set[4] == ':' ? atoi(set + 5) : 1;
+        if (strncmp(set, "hard", 4) != 0 || (set[4] != 0 && set[4] != ':') || *hard < 1 || *hard > 4) {
             fprintf(stderr, "tableref bench watch: --set: hard or hard:1 .. hard:4, not %s\n", set);
             return EXIT_BAD_INPUT;
         }
     }
-    base_error err;
-    ds_hard_table *ht = NULL;
-    ds_scene *s = NULL;
-    size_t movable = 0;
-    if (hard) {
-        ds_hard_params hp;
-        ds_hard_preset(hard, &hp);
-        if ((ht = ds_hard_generate(&hp, &err)))
-            s = ht->scene, movable = ht->reserved > 0 ? (size_t)ht->reserved : 1;
-    } else {
-        ds_gen_params g;
-        ds_gen_params_bench(&g);
-        if ((s = ds_scene_generate(&g, &err))) {
-            s->render.supersample = 1;  /* the picture's fidelity is not what is measured here */
-            movable = s->snapshot->n_units;
-        }
+    return -1;
+}
+
+/* The still frames after move m (m = 0: the table as set up) and, for a move, two frames with the
+ * hand over the unit just moved. The caller frees all four pictures. */
+static int bw_render_move(bw_table *tab, int m, base_image *still[2], base_image *with_hand[2], base_error *err)
+{
+    ds_scene *s = tab->scene;
+    base_vec2 at = base_v2(0, 0);
+    if (m > 0)
+        at = advance_unit(s->snapshot, (size_t)(m - 1) % tab->movable, 40.0);
+    base_image *img = NULL;
+    ds_truth truth = {0};
+    int rc = ds_render(s->snapshot, s->roster, &s->calib, &s->render, &img, &truth, err);
+    ds_truth_clear(&truth);
+    if (rc == 0 && img->channels != 1) { /* the camera's Y plane, as watch takes it */
+        base_image *gray = cvs_image_to_gray(img, err);
+        base_image_free(img);
+        if (!(img = gray))
+            rc = -1;
     }
-    if (!s) {
+    if (rc == 0)
+        rc = noisy_pair(img, (uint32_t)m, still, err);
+    base_image_free(img);
+    for (int k = 0; rc == 0 && m > 0 && k < 2; k++) {
+        base_vec2 a = base_v2_add(at, base_v2(k ? 40 : -40, k ? -30 : 30));
+        if (!(with_hand[k] = base_image_clone(still[k])) || ds_sequence_draw_hand(with_hand[k], &s->calib, a, err) < 0)
+            rc = -1;
+    }
+    return rc;
+}
+
+/* What watch does at a call: log the call and the alert, each fsync'ed. */
+static int bw_log_call(watch_log *log, const watch_tracker_result *res, double t, long frame, base_error *err)
+{
+    cJSON *ev = watch_log_event_new("move_checked", t, frame);
+    if (ev)
+        watch_log_add_call(ev, res->move, res->report, res->before, res->after);
+    int wr = watch_log_write(log, ev, err) < 0 ? -1 : 0;
+    cJSON_Delete(ev);
+    ev = watch_log_event_new("alert", t, frame);
+    if (wr == 0 && watch_log_write(log, ev, err) < 0)
+        wr = -1;
+    cJSON_Delete(ev);
+    return wr;
+}
+
+/* The stream as played so far and what was measured on it. */
+typedef struct {
+    watch_tracker *tracker;
+    watch_log *log;
+    double *latency; /* settle frame to alert, one per call */
+    size_t n_lat;
+    double *frame_ms; /* per-frame tracking time of frames that did not settle */
+    size_t n_frames, cap_frames;
+    double busy, t, motion_max;
+    long frame;
+    int calls;
+} bw_stream;
+
+static int bw_record_frame_ms(bw_stream *st, double dt, base_error *err)
+{
+    if (st->n_frames == st->cap_frames) {
+        size_t cap = st->cap_frames ? 2 * st->cap_frames : 64;
+        double *grown = realloc(st->frame_ms, cap * sizeof *grown);
+        if (!grown)
+            return base_error_set(err, "out of memory");
+        st->frame_ms = grown, st->cap_frames = cap;
+    }
+    st->frame_ms[st->n_frames++] = dt;
+    st->motion_max = fmax(st->motion_max, dt);
+    return 0;
+}
+
+/* Hands one frame to the tracker as watch does, times it and says what happened. */
+static int bw_play_frame(bw_stream *st, const base_image *f, double fps, base_error *err)
+{
+    watch_tracker_result res;
+    double t0 = now_ms();
+    int wr = watch_tracker_frame(st->tracker, f->data, f->width, f->height, f->stride, st->t, &res, err);
+    if (wr == 0 && res.settled && res.moved)
+        wr = bw_log_call(st->log, &res, st->t, st->frame, err);
+    double dt = now_ms() - t0;
+    if (wr < 0)
+        return -1;
+    st->busy += dt;
+    if (!res.settled && bw_record_frame_ms(st, dt, err) < 0)
+        return -1;
+    if (res.settled && res.moved) {
+        st->latency[st->n_lat++] = dt;
+        st->calls++;
+        printf("  move %d: %s, settle frame to alert %.1f ms (detect %.1f ms on %s, check %.2f ms, "
+               "%zu tags)\n",
+               res.move, res.report->n_units ? res.report->units[0].unit_id : "?", dt, res.detect_ms,
+               res.full_frame ? "the whole frame" : "changed regions", res.check_ms, res.tags_seen);
+        fflush(stdout);
+    } else if (res.settled && res.first) {
+        printf("  first settle: %.1f ms (full-frame detection of %zu tags)\n", dt, res.tags_seen);
+    } else if (res.note[0]) {
+        printf("  frame %ld: %s\n", st->frame, res.note);
+    }
+    st->t += 1000 / fps;
+    st->frame++;
+    return 0;
+}
+
+static void bw_print_summary(bw_stream *st, double render_ms)
+{
+    qsort(st->latency, st->n_lat, sizeof *st->latency, cmp_d);
+    qsort(st->frame_ms, st->n_frames, sizeof *st->frame_ms, cmp_d);
+    const double med = st->latency[st->n_lat / 2], worst = st->latency[st->n_lat - 1];
+    const double fps_all = st->frame * 1000.0 / st->busy;
+    printf("per-frame tracking (shrink + motion, no settle): median %.1f ms, max %.1f ms\n",
+           st->frame_ms[st->n_frames / 2], st->motion_max);
+    printf("settle frame to alert: median %.1f ms, worst %.1f ms (target < 200 ms) over %d calls\n", med, worst,
+           st->calls);
+    printf("throughput: %.1f frames/s over %ld frames (rendering %.1f s excluded)\n", fps_all, st->frame,
+           render_ms / 1000);
+    printf("watch: settle_to_alert_ms=%.1f fps=%.1f frames=%ld\n", med, fps_all, st->frame);
+}
+
+/* Plays the set-up and `moves` moves: each a hand over the unit for a few frames, then still frames
+ * long enough to settle. Returns the time spent rendering, or -1. */
+static double bw_play(bw_table *tab, bw_stream *st, int moves, double fps, int hold, int hand, base_error *err)
+{
+    double render_ms = 0;
+    for (int m = 0; m <= moves; m++) {
+        base_image *still[2] = {0}, *with_hand[2] = {0};
+        double r0 = now_ms();
+        int rc = bw_render_move(tab, m, still, with_hand, err);
+        render_ms += now_ms() - r0;
+        const int n = (m > 0 ? hand : 0) + hold;
+        for (int j = 0; rc == 0 && j < n; j++)
+            rc = bw_play_frame(st, m > 0 && j < hand ? with_hand[j % 2] : still[j % 2], fps, err);
+        base_image_free(still[0]), base_image_free(still[1]);
+        base_image_free(with_hand[0]), base_image_free(with_hand[1]);
+        if (rc < 0)
+            return -1;
+    }
+    return render_ms;
+}
+
+int bench_watch(int argc, char **argv)
+{
+    int moves = 3, hard = 0;
+    bool full = false;
+    int status = bw_parse_args(argc, argv, &moves, &full, &hard);
+    if (status >= 0)
+        return status;
+    base_error err;
+    bw_table tab;
+    if (bw_table_load(hard, &tab, &err) < 0) {
         fprintf(stderr, "tableref bench watch: %s\n", err.msg);
         return EXIT_BAD_INPUT;
     }
+    ds_scene *s = tab.scene;
     const double fps = 10, settle_ms = 1000;
     const int hold = (int)(settle_ms / 1000 * fps) + 3, hand = 4;
     watch_tracker_config cfg;
@@ -122,146 +291,40 @@ int bench_watch(int argc, char **argv)
     cfg.settle_ms = settle_ms;
     if (full)
         cfg.roi_max_fraction = 0;
-    watch_tracker *w = watch_tracker_new(s->roster, &s->calib, &cfg, &err);
+    bw_stream st = {0};
+    st.tracker = watch_tracker_new(s->roster, &s->calib, &cfg, &err);
     char log_path[] = "/tmp/tableref-bench-watch-XXXXXX";
     int lfd = mkstemp(log_path);
     if (lfd >= 0)
         close(lfd);
-    watch_log *log = lfd >= 0 ? watch_log_open(log_path, &err) : NULL;
-    if (!w || !log) {
+    st.log = lfd >= 0 ? watch_log_open(log_path, &err) : NULL;
+    if (!st.tracker || !st.log) {
         fprintf(stderr, "tableref bench watch: %s\n", lfd < 0 ? "cannot create a temporary log" : err.msg);
-        watch_tracker_free(w);
-        if (ht)
-            ds_hard_free(ht);
-        else
-            ds_scene_free(s);
+        watch_tracker_free(st.tracker);
+        bw_table_free(&tab);
         return EXIT_BAD_INPUT;
     }
     printf("bench watch: %s, %dx%d frames, %zu tags, %.0f fps stream, settle %.0f ms, %d moves\n",
            hard ? "hard table" : "classic table (tags of 36 px)", s->calib.width, s->calib.height,
            s->roster->n_models + s->roster->n_board_tags, fps, settle_ms, moves);
     fflush(stdout);
-
-    double *latency = calloc((size_t)moves, sizeof *latency), *frame_ms = NULL;
-    size_t n_lat = 0, n_frames = 0, cap_frames = 0;
-    double busy = 0, render_ms = 0, t = 0, motion_max = 0;
-    long frame = 0;
-    int rc = EXIT_BAD_INPUT, calls = 0;
-    base_image *still[2] = {0}, *img = NULL;
-    ds_truth truth = {0};
-    for (int m = 0; m <= moves; m++) {
-        /* The move into this still: a hand over the unit, the unit placed. */
-        base_vec2 at = base_v2(0, 0);
-        if (m > 0)
-            at = advance_unit(s->snapshot, (size_t)(m - 1) % movable, 40.0);
-        double r0 = now_ms();
-        base_image_free(img);
-        img = NULL;
-        ds_truth_clear(&truth);
-        if (ds_render(s->snapshot, s->roster, &s->calib, &s->render, &img, &truth, &err) < 0)
-            goto done;
-        if (img->channels != 1) {  /* the camera's Y plane, as watch takes it */
-            base_image *gray = cvs_image_to_gray(img, &err);
-            base_image_free(img);
-            if (!(img = gray))
-                goto done;
-        }
-        base_image_free(still[0]), base_image_free(still[1]);
-        still[0] = still[1] = NULL;
-        if (noisy_pair(img, (uint32_t)m, still, &err) < 0)
-            goto done;
-        base_image *with_hand[2] = {0};
-        if (m > 0) {
-            for (int k = 0; k < 2; k++) {
-                base_vec2 a = base_v2_add(at, base_v2(k ? 40 : -40, k ? -30 : 30));
-                if (!(with_hand[k] = base_image_clone(still[k])) ||
-                    ds_sequence_draw_hand(with_hand[k], &s->calib, a, &err) < 0) {
-                    base_image_free(with_hand[0]), base_image_free(with_hand[1]);
-                    goto done;
-                }
-            }
-        }
-        render_ms += now_ms() - r0;
-        const int n = (m > 0 ? hand : 0) + hold;
-        for (int j = 0; j < n; j++) {
-            const base_image *f = m > 0 && j < hand ? with_hand[j % 2] : still[j % 2];
-            watch_tracker_result res;
-            double t0 = now_ms();
-            int wr = watch_tracker_frame(w, f->data, f->width, f->height, f->stride, t, &res, &err);
-            if (wr == 0 && res.settled && res.moved) {
-                /* What watch does at a call: log the call and the alert, each fsync'ed. */
-                cJSON *ev = watch_log_event_new("move_checked", t, frame);
-                if (ev)
-                    watch_log_add_call(ev, res.move, res.report, res.before, res.after);
-                if (watch_log_write(log, ev, &err) < 0)
-                    wr = -1;
-                cJSON_Delete(ev);
-                ev = watch_log_event_new("alert", t, frame);
-                if (wr == 0 && watch_log_write(log, ev, &err) < 0)
-                    wr = -1;
-                cJSON_Delete(ev);
-            }
-            double dt = now_ms() - t0;
-            if (wr < 0) {
-                base_image_free(with_hand[0]), base_image_free(with_hand[1]);
-                goto done;
-            }
-            busy += dt;
-            if (n_frames == cap_frames) {
-                cap_frames = cap_frames ? 2 * cap_frames : 64;
-                frame_ms = realloc(frame_ms, cap_frames * sizeof *frame_ms);
-            }
-            if (!res.settled) {
-                frame_ms[n_frames++] = dt;
-                motion_max = fmax(motion_max, dt);
-            }
-            if (res.settled && res.moved) {
-                latency[n_lat++] = dt;
-                calls++;
-                printf("  move %d: %s, settle frame to alert %.1f ms (detect %.1f ms on %s, check %.2f ms, "
-                       "%zu tags)\n",
-                       res.move, res.report->n_units ? res.report->units[0].unit_id : "?", dt, res.detect_ms,
-                       res.full_frame ? "the whole frame" : "changed regions", res.check_ms, res.tags_seen);
-                fflush(stdout);
-            } else if (res.settled && res.first) {
-                printf("  first settle: %.1f ms (full-frame detection of %zu tags)\n", dt, res.tags_seen);
-            } else if (res.note[0]) {
-                printf("  frame %ld: %s\n", frame, res.note);
-            }
-            t += 1000 / fps;
-            frame++;
-        }
-        base_image_free(with_hand[0]), base_image_free(with_hand[1]);
-    }
-    if (n_lat == 0) {
+    st.latency = calloc((size_t)moves, sizeof *st.latency);
+    int rc = EXIT_BAD_INPUT;
+    double render_ms = st.latency ? bw_play(&tab, &st, moves, fps, hold, hand, &err)
+                                  : base_error_set(&err, "out of memory");
+    if (render_ms >= 0 && st.n_lat == 0) {
         fprintf(stderr, "tableref bench watch: no move was called\n");
-        goto done;
-    }
-    qsort(latency, n_lat, sizeof *latency, cmp_d);
-    qsort(frame_ms, n_frames, sizeof *frame_ms, cmp_d);
-    const double med = latency[n_lat / 2], worst = latency[n_lat - 1];
-    const double fps_all = frame * 1000.0 / busy;
-    printf("per-frame tracking (shrink + motion, no settle): median %.1f ms, max %.1f ms\n",
-           frame_ms[n_frames / 2], motion_max);
-    printf("settle frame to alert: median %.1f ms, worst %.1f ms (target < 200 ms) over %d calls\n", med, worst,
-           calls);
-    printf("throughput: %.1f frames/s over %ld frames (rendering %.1f s excluded)\n", fps_all, frame,
-           render_ms / 1000);
-    printf("watch: settle_to_alert_ms=%.1f fps=%.1f frames=%ld\n", med, fps_all, frame);
-    rc = 0;
-done:
-    if (rc)
+    } else if (render_ms >= 0) {
+        bw_print_summary(&st, render_ms);
+        rc = 0;
+    } else {
         fprintf(stderr, "tableref bench watch: %s\n", err.msg);
-    base_image_free(still[0]), base_image_free(still[1]), base_image_free(img);
-    ds_truth_clear(&truth);
-    free(latency);
-    free(frame_ms);
-    watch_log_close(log);
+    }
+    free(st.latency);
+    free(st.frame_ms);
+    watch_log_close(st.log);
     unlink(log_path);
-    watch_tracker_free(w);
-    if (ht)
-        ds_hard_free(ht);
-    else
-        ds_scene_free(s);
+    watch_tracker_free(st.tracker);
+    bw_table_free(&tab);
     return rc;
 }

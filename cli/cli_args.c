@@ -271,15 +271,21 @@ int cli_dump_steps(const char *command, const cli_step *steps, int n_steps)
     printf("\n");
     fflush(stdout);
     for (int i = 0; i < n_steps; i++) {
-        char name[64], dump[] = "--options-dump";
-        snprintf(name, sizeof name, "%s", steps[i].name);
-        char *args[] = {name, dump, NULL};
-        int rc = steps[i].run(2, args);
-        fflush(stdout);
+        int rc = cli_run_options_dump(steps[i].name, steps[i].run);
         if (rc != 0)
             return rc;
     }
     return 0;
+}
+
+int cli_run_options_dump(const char *name, int (*run)(int argc, char **argv))
+{
+    char arg0[64], dump[] = "--options-dump";
+    snprintf(arg0, sizeof arg0, "%s", name);
+    char *args[] = {arg0, dump, NULL};
+    int rc = run(2, args);
+    fflush(stdout);
+    return rc;
 }
 
 int cli_dispatch(const cli_doc *doc, const cli_step *steps, int n_steps, int argc, char **argv)

@@ -69,6 +69,9 @@ typedef struct cli_opt {
 #define CLI_FLAG(n, d, v, h) {.name = (n), .kind = CLI_OPT_FLAG, .dest = (d), .value = (v), .help = (h)}
 #define CLI_LIST(n, d, a, h) {.name = (n), .kind = CLI_OPT_LIST, .dest = (d), .arg = (a), .help = (h)}
 #define CLI_TEXT(t) {.kind = CLI_OPT_TEXT, .help = (t)}
+/* The options every command that reads a camera picture takes, worded the same everywhere. */
+#define CLI_CALIB_OPT(d) CLI_STRING("--calib", (d), "C.json", "the camera's calibration")
+#define CLI_ROSTER_OPT(d) CLI_STRING("--roster", (d), "R.json", "the roster (`tableref roster import`)")
 #define CLI_N(opts) ((int)(sizeof(opts) / sizeof(opts)[0]))
 
 /* A command's help around its option table. */
@@ -131,6 +134,8 @@ typedef struct cli_step {
 int cli_dispatch(const cli_doc *doc, const cli_step *steps, int n_steps, int argc, char **argv);
 /* Dumps `steps` (the "steps" line and each step's own dump), for a command that is also a command itself. */
 int cli_dump_steps(const char *command, const cli_step *steps, int n_steps);
+/* Runs one command's (or step's) own `NAME --options-dump`; its exit status. */
+int cli_run_options_dump(const char *name, int (*run)(int argc, char **argv));
 /* argv[1..] holds --options-dump. */
 bool cli_dumping(int argc, char **argv);
 /* argv[1..] holds -h or --help. */

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base_file.h"
 #include "calib_board.h"
@@ -11,7 +10,7 @@
 #include "calib_file.h"
 #include "calib_projector.h"
 #include "calib_projector_loop.h"
-#include "cap_source.h"
+#include "calibrate_loop.h"
 #include "calib_target.h"
 #include "cli_args.h"
 #include "commands.h"
@@ -96,104 +95,89 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
+/* Checks the calibration and writes it to `out`, then says so (with `note`) or, for `step`, why not.
+ * Returns the exit status. */
+static int save_calib(const calib_file *c, const char *out, const char *step, const char *note)
+{
+    base_error err;
+    if (calib_file_validate(c, out, &err) < 0 || calib_file_save(c, out, &err) < 0) {
+        fprintf(stderr, "tableref calibrate %s: %s\n", step, err.msg);
+        return EXIT_BAD_INPUT;
+    }
+    printf("wrote %s%s\n", out, note);
+    return 0;
+}
+
 /* ---- camera ------------------------------------------------------------ */
 
-static int calibrate_camera(int argc, char **argv)
+/* The arguments calibrate camera cannot go without; says what is missing and returns -1. */
+static int camera_check_args(int n_images, const char *target_path, const char *chess, const char *out)
 {
-    const char *target_path = NULL, *chess = NULL, *out = NULL;
-    double square = 0, dist_mm = 1400, max_tilt = 70;
-    calib_camera_options o;
-    calib_camera_options_default(&o);
-    const char **images = calloc((size_t)argc, sizeof *images);
-    int n_images = 0, rc = EXIT_BAD_INPUT;
-    calib_camera *cc = NULL;
-    base_error err;
-    if (!images)
-        return EXIT_BAD_INPUT;
-    int fix_aspect = 0, zero_tangent = 0, k3 = 0, keep_outliers = 0, no_distortion = 0;
-    const cli_opt opts[] = {
-        CLI_STRING("--target", &target_path, "TARGET.json", "the target's layout (`tableref target`)"),
-        CLI_STRING("--chessboard", &chess, "COLSxROWS", "a chessboard instead, by its INNER corners"),
-        CLI_NUMBER("--square-mm", &square, "S", 1, 500, "the chessboard's square edge"),
-        CLI_STRING("--out", &out, "CALIB.json", "where to write the calibration"),
-        CLI_NUMBER("--table-distance-mm", &dist_mm, "D", 100, 20000,
-                   "camera to table, for the position error on the board (1400)"),
-        CLI_NUMBER("--max-tilt-deg", &max_tilt, "A", 1, 89, "views seen further off their normal are rejected (70)"),
-        CLI_FLAG("--fix-aspect", &fix_aspect, 1, "fy/fx fixed at 1 (square pixels)"),
-        CLI_FLAG("--zero-tangent", &zero_tangent, 1, "p1 = p2 = 0"),
-        CLI_FLAG("--k3", &k3, 1, "also fit k3 (wide-angle lenses)"),
-        CLI_FLAG("--no-distortion", &no_distortion, 1, "a pure pinhole (for comparison)"),
-        CLI_FLAG("--keep-outliers", &keep_outliers, 1, "never reject a view for its reprojection error"),
-    };
-    n_images = cli_parse(&camera_doc, argc, argv, opts, CLI_N(opts), images, argc);
-    if (n_images < 0) {
-        rc = cli_status(n_images);
-        goto done;
-    }
-    if (fix_aspect)
-        o.flags |= CVS_CALIB_FIX_ASPECT;
-    if (zero_tangent)
-        o.flags |= CVS_CALIB_ZERO_TANGENT;
-    if (k3)
-        o.flags &= ~(unsigned)CVS_CALIB_FIX_K3;
-    if (keep_outliers)
-        o.outlier_factor = 0;
-    if (no_distortion)
-        o.flags |= CVS_CALIB_NO_DISTORTION;
     if (n_images == 0) {
         cli_missing("calibrate camera", "the IMAGES (10-20 photos of the target; `tableref capture --for camera` "
                                         "takes them)");
-        goto done;
+        return -1;
     }
     if (!target_path && !chess) {
         cli_missing("calibrate camera", "--target TARGET.json (the layout `tableref target` wrote) or --chessboard "
                                         "COLSxROWS");
-        goto done;
+        return -1;
     }
     if (target_path && chess) {
         fprintf(stderr, "tableref calibrate camera: give --target or --chessboard, not both\n");
-        goto done;
+        return -1;
     }
     if (!out) {
         cli_missing("calibrate camera", "--out CALIB.json (where to write the calibration)");
-        goto done;
+        return -1;
     }
-    o.table_distance_mm = dist_mm;
-    o.max_tilt_deg = max_tilt;
-    calib_target t;
+    return 0;
+}
+
+/* The target photographed: a chessboard COLSxROWS of `square` mm, or the layout in target_path. */
+static int camera_load_target(const char *chess, double square, const char *target_path, calib_target *t)
+{
+    base_error err;
     if (chess) {
         int c, r;
         if (parse_size(chess, &c, &r) < 0) {
             fprintf(stderr, "tableref calibrate camera: --chessboard: expected COLSxROWS (inner corners), got '%s'\n",
                     chess);
-            goto done;
+            return -1;
         }
-        if (calib_target_chessboard(&t, c, r, square, &err) < 0) {
+        if (calib_target_chessboard(t, c, r, square, &err) < 0) {
             fprintf(stderr, "tableref calibrate camera: %s (give --square-mm)\n", err.msg);
-            goto done;
+            return -1;
         }
-    } else if (calib_target_load(target_path, &t, &err) < 0) {
+    } else if (calib_target_load(target_path, t, &err) < 0) {
         fprintf(stderr, "tableref calibrate camera: %s\n", err.msg);
-        goto done;
+        return -1;
     }
-    if (!(cc = calib_camera_new(&t, &err))) {
-        fprintf(stderr, "tableref calibrate camera: %s\n", err.msg);
-        goto done;
-    }
+    return 0;
+}
+
+static int camera_add_images(calib_camera *cc, const char **images, int n_images)
+{
+    base_error err;
     for (int i = 0; i < n_images; i++) {
         base_image *img = media_image_load(images[i], MEDIA_IMAGE_GRAY, &err);
         if (!img) {
             fprintf(stderr, "tableref calibrate camera: %s\n", err.msg);
-            goto done;
+            return -1;
         }
         int r = calib_camera_add_image(cc, img, base_name(images[i]), &err);
         base_image_free(img);
         if (r < 0) {
             fprintf(stderr, "tableref calibrate camera: %s: %s\n", images[i], err.msg);
-            goto done;
+            return -1;
         }
     }
-    int solved = calib_camera_solve(cc, &o, &err);
+    return 0;
+}
+
+/* One line per view: used (with its error once solved), or rejected and why. */
+static void camera_print_views(const calib_camera *cc, int solved)
+{
     printf("%-24s %6s  %s\n", "view", "points", "result");
     for (size_t i = 0; i < cc->n_views; i++) {
         const calib_view *w = &cc->views[i];
@@ -204,10 +188,11 @@ static int calibrate_camera(int argc, char **argv)
         else
             printf("%-24s %6d  rejected (%s): %s\n", w->name, w->n, calib_view_status_name(w->status), w->why);
     }
-    if (solved < 0) {
-        fprintf(stderr, "tableref calibrate camera: %s\n", err.msg);
-        goto done;
-    }
+}
+
+/* The solved lens, each parameter's uncertainty, the error it causes on the board, and advice. */
+static void camera_print_result(const calib_camera *cc)
+{
     const cvs_calib_result *res = &cc->res;
     int points = 0;
     for (size_t i = 0; i < cc->n_views; i++)
@@ -234,16 +219,82 @@ static int calibrate_camera(int argc, char **argv)
         printf("advice: none; the views cover the frame, are tilted and agree\n");
     for (int i = 0; i < cc->n_advice; i++)
         printf("advice: %s\n", cc->advice[i]);
-    calib_file cf;
-    calib_camera_to_file(cc, &cf);
-    if (calib_file_validate(&cf, out, &err) < 0 || calib_file_save(&cf, out, &err) < 0) {
+}
+
+/* Loads the target and the photos, solves, prints the result and writes `out`. */
+static int camera_run(const calib_camera_options *o, const char *chess, double square, const char *target_path,
+                      const char **images, int n_images, const char *out)
+{
+    calib_target t;
+    base_error err;
+    if (camera_load_target(chess, square, target_path, &t) < 0)
+        return EXIT_BAD_INPUT;
+    calib_camera *cc = calib_camera_new(&t, &err);
+    if (!cc) {
+        fprintf(stderr, "tableref calibrate camera: %s\n", err.msg);
+        return EXIT_BAD_INPUT;
+    }
+    int rc = EXIT_BAD_INPUT;
+    if (camera_add_images(cc, images, n_images) < 0)
+        goto done;
+    int solved = calib_camera_solve(cc, o, &err);
+    camera_print_views(cc, solved);
+    if (solved < 0) {
         fprintf(stderr, "tableref calibrate camera: %s\n", err.msg);
         goto done;
     }
-    printf("wrote %s (no board pose yet: run `tableref calibrate board`)\n", out);
-    rc = 0;
+    camera_print_result(cc);
+    calib_file cf;
+    calib_camera_to_file(cc, &cf);
+    rc = save_calib(&cf, out, "camera", " (no board pose yet: run `tableref calibrate board`)");
 done:
     calib_camera_free(cc);
+    return rc;
+}
+
+static int calibrate_camera(int argc, char **argv)
+{
+    const char *target_path = NULL, *chess = NULL, *out = NULL;
+    double square = 0, dist_mm = 1400, max_tilt = 70;
+    calib_camera_options o;
+    calib_camera_options_default(&o);
+    const char **images = calloc((size_t)argc, sizeof *images);
+    if (!images)
+        return EXIT_BAD_INPUT;
+    int fix_aspect = 0, zero_tangent = 0, k3 = 0, keep_outliers = 0, no_distortion = 0;
+    const cli_opt opts[] = {
+        CLI_STRING("--target", &target_path, "TARGET.json", "the target's layout (`tableref target`)"),
+        CLI_STRING("--chessboard", &chess, "COLSxROWS", "a chessboard instead, by its INNER corners"),
+        CLI_NUMBER("--square-mm", &square, "S", 1, 500, "the chessboard's square edge"),
+        CLI_STRING("--out", &out, "CALIB.json", "where to write the calibration"),
+        CLI_NUMBER("--table-distance-mm", &dist_mm, "D", 100, 20000,
+                   "camera to table, for the position error on the board (1400)"),
+        CLI_NUMBER("--max-tilt-deg", &max_tilt, "A", 1, 89, "views seen further off their normal are rejected (70)"),
+        CLI_FLAG("--fix-aspect", &fix_aspect, 1, "fy/fx fixed at 1 (square pixels)"),
+        CLI_FLAG("--zero-tangent", &zero_tangent, 1, "p1 = p2 = 0"),
+        CLI_FLAG("--k3", &k3, 1, "also fit k3 (wide-angle lenses)"),
+        CLI_FLAG("--no-distortion", &no_distortion, 1, "a pure pinhole (for comparison)"),
+        CLI_FLAG("--keep-outliers", &keep_outliers, 1, "never reject a view for its reprojection error"),
+    };
+    int n_images = cli_parse(&camera_doc, argc, argv, opts, CLI_N(opts), images, argc);
+    int rc = EXIT_BAD_INPUT;
+    if (n_images < 0) {
+        rc = cli_status(n_images);
+    } else if (camera_check_args(n_images, target_path, chess, out) == 0) {
+        if (fix_aspect)
+            o.flags |= CVS_CALIB_FIX_ASPECT;
+        if (zero_tangent)
+            o.flags |= CVS_CALIB_ZERO_TANGENT;
+        if (k3)
+            o.flags &= ~(unsigned)CVS_CALIB_FIX_K3;
+        if (keep_outliers)
+            o.outlier_factor = 0;
+        if (no_distortion)
+            o.flags |= CVS_CALIB_NO_DISTORTION;
+        o.table_distance_mm = dist_mm;
+        o.max_tilt_deg = max_tilt;
+        rc = camera_run(&o, chess, square, target_path, images, n_images, out);
+    }
     free(images);
     return rc;
 }
@@ -316,12 +367,7 @@ static int calibrate_board(int argc, char **argv)
     memcpy(c.t, br.t, sizeof c.t);
     c.pose_missing = 0;
     base_file_forget_input(calib_path); /* the calibration is updated in place, by design */
-    if (calib_file_validate(&c, out, &err) < 0 || calib_file_save(&c, out, &err) < 0) {
-        fprintf(stderr, "tableref calibrate board: %s\n", err.msg);
-        goto done;
-    }
-    printf("wrote %s\n", out);
-    rc = 0;
+    rc = save_calib(&c, out, "board", "");
 done:
     base_image_free(img);
     vis_roster_free(roster);
@@ -329,78 +375,6 @@ done:
 }
 
 /* ---- projector ---------------------------------------------------------- */
-
-/* The live loop: the --show window on the projector, the camera's frames; times on the frames' clock. */
-typedef struct live_loop {
-    cap_source *cap;
-    int sx, sy;
-    double last_t_ms, last_mono_ms;
-} live_loop;
-
-static double mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int live_show(void *ctx, const base_image *pic, base_error *err)
-{
-    live_loop *l = ctx;
-    return media_projector_show(pic, l->sx, l->sy, 0, err);
-}
-
-static const base_image *live_grab(void *ctx, double *t_ms, base_error *err)
-{
-    live_loop *l = ctx;
-    cap_frame f;
-    int r = cap_source_read(l->cap, &f, err);
-    if (r != 1) {
-        if (r == 0)
-            base_error_set(err, "camera: the source ended");
-        return NULL;
-    }
-    l->last_t_ms = *t_ms = f.t_ms;
-    l->last_mono_ms = mono_ms();
-    return f.gray;
-}
-
-static double live_now(void *ctx)
-{
-    live_loop *l = ctx;
-    return l->last_t_ms + (mono_ms() - l->last_mono_ms);
-}
-
-/* --camera: latency and brightness into c->projector. 0 or -1 (said on stderr). */
-static int measure_live_loop(calib_file *c, const char *source, int sx, int sy)
-{
-    base_error err = {0};
-    cap_source_config cfg;
-    cap_source_config_default(&cfg);
-    cfg.fps = 0;
-    live_loop l = {cap_source_open(source, &cfg, &err), sx, sy, 0, mono_ms()};
-    if (!l.cap) {
-        fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
-        return -1;
-    }
-    calib_loop loop = {&l, live_show, live_grab, live_now};
-    calib_loop_result r;
-    int rc = calib_projector_measure_loop(c, &loop, 300, &r, &err);
-    cap_source_close(l.cap);
-    if (rc < 0) {
-        fprintf(stderr, "tableref calibrate projector: %s: %s\n", source, err.msg);
-        return -1;
-    }
-    c->projector.latency_present = 1;
-    c->projector.latency_frames = r.latency_frames;
-    c->projector.latency_ms = r.latency_ms;
-    c->projector.brightness_ratio = r.brightness_ratio;
-    printf("loop: the camera sees a new projector picture %d frame(s), %.0f ms after it is shown\n", r.latency_frames,
-           r.latency_ms);
-    printf("loop: projected white is %.2fx the room's light at the board (levels %.1f black, %.1f white)\n",
-           r.brightness_ratio, r.black_level, r.white_level);
-    return 0;
-}
 
 /* --position X,Y,Z (mm) into the section. */
 static int parse_position(const char *s, calib_projector *p)
@@ -424,7 +398,6 @@ static int store_projector(calib_file *c, const calib_projector_pattern *pat, co
                            const calib_projector *at, const char *camera, int sx, int sy, const char *calib_path,
                            const char *out)
 {
-    base_error err = {0};
     printf("%d of %d pattern tags found, %d of %d corners kept by RANSAC\n", pr->tags_found,
            pat->grid.cols * pat->grid.rows, pr->inliers, pr->points);
     printf("residual on the table: %.3f mm RMS, %.3f mm worst\n", pr->rms_mm, pr->max_mm);
@@ -435,17 +408,34 @@ static int store_projector(calib_file *c, const calib_projector_pattern *pat, co
         c->projector.position_present = 1;
         memcpy(c->projector.position_mm, at->position_mm, sizeof at->position_mm);
     }
-    if (camera && measure_live_loop(c, camera, sx, sy) < 0)
+    if (camera && calibrate_measure_live_loop(c, camera, sx, sy) < 0)
         return -1;
     if (!out)
         out = calib_path;
     base_file_forget_input(calib_path); /* the calibration is updated in place, by design */
-    if (calib_file_validate(c, out, &err) < 0 || calib_file_save(c, out, &err) < 0) {
+    return save_calib(c, out, "projector", "") == 0 ? 0 : -1;
+}
+
+/* Fits the mapping from the camera's photo of the projected pattern and stores it with the loop and the
+ * lens position (store_projector). 0, or EXIT_BAD_INPUT said on stderr. */
+static int projector_fit_and_save(const char *image, const char *calib_path, calib_file *c,
+                                  const calib_projector_pattern *pat, const calib_projector *at, const char *camera,
+                                  int sx, int sy, const char *out)
+{
+    base_error err;
+    base_image *img = media_image_load(image, MEDIA_IMAGE_GRAY, &err);
+    if (!img) {
         fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
-        return -1;
+        return EXIT_BAD_INPUT;
     }
-    printf("wrote %s\n", out);
-    return 0;
+    calib_projector_result pr;
+    int fitted = calib_projector_fit(c, pat, img, &pr, &err);
+    base_image_free(img);
+    if (fitted < 0) {
+        fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
+        return EXIT_BAD_INPUT;
+    }
+    return store_projector(c, pat, &pr, at, camera, sx, sy, calib_path, out) < 0 ? EXIT_BAD_INPUT : 0;
 }
 
 static int calibrate_projector(int argc, char **argv)
@@ -489,7 +479,6 @@ static int calibrate_projector(int argc, char **argv)
     calib_projector_pattern pat;
     calib_projector_pattern_default(&pat, pw, ph);
     base_image *pattern = calib_projector_pattern_draw(&pat, &err);
-    base_image *img = NULL;
     calib_file c;
     int rc = EXIT_BAD_INPUT;
     if (!pattern) {
@@ -520,23 +509,11 @@ static int calibrate_projector(int argc, char **argv)
                         "(tableref has no live capture of its own here)\n");
         goto done;
     }
-    if (!(img = media_image_load(image, MEDIA_IMAGE_GRAY, &err))) {
-        fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
-        goto done;
-    }
-    calib_projector_result pr;
-    if (calib_projector_fit(&c, &pat, img, &pr, &err) < 0) {
-        fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
-        goto done;
-    }
-    if (store_projector(&c, &pat, &pr, position ? &at : NULL, camera, (int)sx, (int)sy, calib_path, out) < 0)
-        goto done;
-    rc = 0;
+    rc = projector_fit_and_save(image, calib_path, &c, &pat, position ? &at : NULL, camera, (int)sx, (int)sy, out);
 done:
     if (show)
         media_projector_close();
     base_image_free(pattern);
-    base_image_free(img);
     return rc;
 }
 

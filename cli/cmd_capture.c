@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,6 +281,62 @@ static int parse_size(const char *s, int *w, int *h)
                : -1;
 }
 
+/* The arguments capture cannot go without; says what is missing and returns -1. */
+static int capture_check_args(const char *source, const char *out, bool needs_target, bool needs_roster)
+{
+    if (!source) {
+        cli_missing("capture", "--source SRC (a camera: see `tableref cameras`; or a file or folder)");
+        return -1;
+    }
+    if (!out) {
+        cli_missing("capture", "--out DIR (where the stills go)");
+        return -1;
+    }
+    if (needs_target) {
+        cli_missing("capture", "--target TARGET.json (the layout `tableref target` wrote beside the target)");
+        return -1;
+    }
+    if (needs_roster) {
+        cli_missing("capture", "--roster R.json or --table T.json (which board tags to look for)");
+        return -1;
+    }
+    return 0;
+}
+
+/* Creates the folder, opens the source and keeps stills: of the target (target given), of the board
+ * (is_board: board_roster's corner tags), else plain stills (named projector.jpg for the projector).
+ * Returns the exit status. */
+static int capture_open_and_run(const char *source, const char *out, const char *size, capture_job *j,
+                                const calib_target *target, bool is_board, const vis_roster *board_roster,
+                                bool is_proj)
+{
+    base_error err = {0};
+    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "tableref capture: %s: cannot create the folder: %s\n", out, strerror(errno));
+        return EXIT_BAD_INPUT;
+    }
+    cap_source_config cfg;
+    cap_source_config_default(&cfg);
+    cfg.width = j->frame_w, cfg.height = j->frame_h;
+    cap_source *cap = cap_source_open(source, &cfg, &err);
+    if (!cap) {
+        fprintf(stderr, "tableref capture: %s\n", err.msg);
+        return EXIT_BAD_INPUT;
+    }
+    j->live = cap_source_kind_of(cap) == CAP_SOURCE_V4L2 || cap_source_kind_of(cap) == CAP_SOURCE_LIBCAMERA;
+    printf("capture: %s%s%s\n", cap_source_describe(cap), j->frame_w ? ", frames must be " : "",
+           j->frame_w ? size ? size : "the calibration's size" : "");
+    int r = target         ? capture_camera(cap, j, source, target, &err)
+            : is_board     ? capture_board(cap, j, source, board_roster, &err)
+                           : capture_stills(cap, j, source, is_proj ? "projector.jpg" : NULL, &err);
+    cap_source_close(cap);
+    if (r < 0) {
+        fprintf(stderr, "tableref capture: %s\n", err.msg);
+        return EXIT_BAD_INPUT;
+    }
+    return r;
+}
+
 int cmd_capture(int argc, char **argv)
 {
     const char *source = NULL, *out = NULL, *mode = "stills", *size = NULL, *target_path = NULL, *roster_path = NULL,
@@ -343,51 +400,17 @@ int cmd_capture(int argc, char **argv)
         j.frame_w = table.width, j.frame_h = table.height;
     int rc = EXIT_BAD_INPUT;
     vis_roster *roster = NULL;
-    cap_source *cap = NULL;
     calib_target target;
-    if (!source) {
-        cli_missing("capture", "--source SRC (a camera: see `tableref cameras`; or a file or folder)");
+    if (capture_check_args(source, out, is_camera && !target_path, is_board && !roster_path && !table_path) < 0)
         goto done;
-    }
-    if (!out) {
-        cli_missing("capture", "--out DIR (where the stills go)");
-        goto done;
-    }
-    if (is_camera && !target_path) {
-        cli_missing("capture", "--target TARGET.json (the layout `tableref target` wrote beside the target)");
-        goto done;
-    }
-    if (is_board && !roster_path && !table_path) {
-        cli_missing("capture", "--roster R.json or --table T.json (which board tags to look for)");
-        goto done;
-    }
     if ((is_camera && calib_target_load(target_path, &target, &err) < 0) ||
         (is_board && roster_path && !(roster = vis_roster_load(roster_path, &err)))) {
         fprintf(stderr, "tableref capture: %s\n", err.msg);
         goto done;
     }
-    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "tableref capture: %s: cannot create the folder: %s\n", out, strerror(errno));
-        goto done;
-    }
-    cap_source_config cfg;
-    cap_source_config_default(&cfg);
-    cfg.width = j.frame_w, cfg.height = j.frame_h;
-    if (!(cap = cap_source_open(source, &cfg, &err))) {
-        fprintf(stderr, "tableref capture: %s\n", err.msg);
-        goto done;
-    }
-    j.live = cap_source_kind_of(cap) == CAP_SOURCE_V4L2 || cap_source_kind_of(cap) == CAP_SOURCE_LIBCAMERA;
-    printf("capture: %s%s%s\n", cap_source_describe(cap), j.frame_w ? ", frames must be " : "", j.frame_w ? size ? size : "the calibration's size" : "");
-    int r = is_camera ? capture_camera(cap, &j, source, &target, &err)
-            : is_board ? capture_board(cap, &j, source, roster ? roster : table.roster, &err)
-            : capture_stills(cap, &j, source, is_proj ? "projector.jpg" : NULL, &err);
-    if (r < 0)
-        fprintf(stderr, "tableref capture: %s\n", err.msg);
-    else
-        rc = r;
+    rc = capture_open_and_run(source, out, size, &j, is_camera ? &target : NULL, is_board,
+                              roster ? roster : table.roster, is_proj);
 done:
-    cap_source_close(cap);
     vis_roster_free(roster);
     table_file_clear(&table);
     return rc;

@@ -179,8 +179,8 @@ int cmd_detect(int argc, char **argv)
                *prior_path = NULL, *table_path = NULL;
     int json = 0, refine = 1;
     const cli_opt opts[] = {
-        CLI_STRING("--calib", &calib_path, "C.json", "the camera's calibration"),
-        CLI_STRING("--roster", &roster_path, "R.json", "the roster (`tableref roster import`)"),
+        CLI_CALIB_OPT(&calib_path),
+        CLI_ROSTER_OPT(&roster_path),
         CLI_STRING("--table", &table_path, "T",
                    "the table file (calibration, rosters, ruleset, terrain) instead\n"
                    "of --calib and --roster; the snapshot carries its ruleset and terrain"),

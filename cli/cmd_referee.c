@@ -470,8 +470,8 @@ int cmd_referee(int argc, char **argv)
                *reach_unit = NULL;
     int n_images = 0, refine = 1;
     const cli_opt opts[] = {
-        CLI_STRING("--calib", &calib_path, "C.json", "the camera's calibration"),
-        CLI_STRING("--roster", &roster_path, "R.json", "the roster (`tableref roster import`)"),
+        CLI_CALIB_OPT(&calib_path),
+        CLI_ROSTER_OPT(&roster_path),
         CLI_STRING("--out", &dir, "DIR", "where to write the report and pictures"),
         CLI_STRING("--table", &table_path, "T",
                    "the table file: calibration, rosters, ruleset with house\n"

@@ -157,6 +157,37 @@ static int write_pair(const char *out, const ds_hard_pair *pr, base_error *err)
     return rc;
 }
 
+/* The scene rendered: generated (small, bench or hard[:K], with `seed` when >= 0) or read from scene_path.
+ * A hard table also comes back in *hard, which owns the scene then. */
+static ds_scene *make_scene(const char *gen, const char *scene_path, double seed, ds_hard_table **hard,
+                            base_error *err)
+{
+    if (!gen)
+        return ds_scene_load(scene_path, err);
+    if (strncmp(gen, "hard", 4) == 0 && (gen[4] == 0 || gen[4] == ':')) {
+        ds_hard_params hp;
+        int k = gen[4] == ':' ? atoi(gen + 5) : 1;
+        if (k < 1 || k > ds_hard_preset_count()) {
+            base_error_set(err, "hard tables are 1..%d", ds_hard_preset_count());
+            return NULL;
+        }
+        ds_hard_preset(k, &hp);
+        if (seed >= 0)
+            hp.seed = (uint32_t)seed;
+        *hard = ds_hard_generate(&hp, err);
+        return *hard ? (*hard)->scene : NULL;
+    }
+    if (strcmp(gen, "small") == 0 || strcmp(gen, "bench") == 0) {
+        ds_gen_params g;
+        (gen[0] == 's' ? ds_gen_params_small : ds_gen_params_bench)(&g);
+        if (seed >= 0)
+            g.seed = (uint32_t)seed;
+        return ds_scene_generate(&g, err);
+    }
+    base_error_set(err, "--generate takes small, bench or hard[:K]");
+    return NULL;
+}
+
 int cmd_render(int argc, char **argv)
 {
     const char *scene_path = NULL, *out = NULL, *gen = NULL, *crop = NULL;
@@ -182,34 +213,8 @@ int cmd_render(int argc, char **argv)
     if (!out)
         return cli_missing("render", "--out DIR (where to write the picture and its truth)"), EXIT_BAD_INPUT;
     base_error err;
-    ds_scene *s = NULL;
     ds_hard_table *hard = NULL;
-    if (gen) {
-        ds_gen_params g;
-        if (strncmp(gen, "hard", 4) == 0 && (gen[4] == 0 || gen[4] == ':')) {
-            ds_hard_params hp;
-            int k = gen[4] == ':' ? atoi(gen + 5) : 1;
-            if (k < 1 || k > ds_hard_preset_count()) {
-                fprintf(stderr, "tableref render: hard tables are 1..%d\n", ds_hard_preset_count());
-                return EXIT_BAD_INPUT;
-            }
-            ds_hard_preset(k, &hp);
-            if (seed >= 0)
-                hp.seed = (uint32_t)seed;
-            if ((hard = ds_hard_generate(&hp, &err)))
-                s = hard->scene;
-        } else if (strcmp(gen, "small") == 0 || strcmp(gen, "bench") == 0) {
-            (gen[0] == 's' ? ds_gen_params_small : ds_gen_params_bench)(&g);
-            if (seed >= 0)
-                g.seed = (uint32_t)seed;
-            s = ds_scene_generate(&g, &err);
-        } else {
-            fprintf(stderr, "tableref render: --generate takes small, bench or hard[:K]\n");
-            return EXIT_BAD_INPUT;
-        }
-    } else {
-        s = ds_scene_load(scene_path, &err);
-    }
+    ds_scene *s = make_scene(gen, scene_path, seed, &hard, &err);
     if (!s) {
         fprintf(stderr, "tableref render: %s\n", err.msg);
         return EXIT_BAD_INPUT;

@@ -271,6 +271,91 @@ static int parse_board(const char *text, army_roster_options *o)
     return 0;
 }
 
+/* The roster options from the command line: family, side, prefix, tag height, board and the --set values. */
+static int import_options(const char *family, const char *side, const char *prefix, double tag_h, const char *board,
+                          const cli_list *sets_txt, army_roster_options *o, set_value *sets)
+{
+    army_roster_options_default(o);
+    snprintf(o->family, sizeof o->family, "%s", family);
+    o->side = side;
+    o->prefix = prefix;
+    o->tag_height_mm = tag_h;
+    if (strcmp(family, "tag36h11") != 0 && strcmp(family, "tagStandard41h12") != 0) {
+        fprintf(stderr, "tableref roster import: --family: expected tag36h11 or tagStandard41h12, got '%s'\n", family);
+        return -1;
+    }
+    if (board && parse_board(board, o) < 0) {
+        fprintf(stderr, "tableref roster import: --board: expected WxD in inches (72x48, 44x30), got '%s'\n", board);
+        return -1;
+    }
+    for (int i = 0; i < sets_txt->n; i++)
+        if (parse_set(sets_txt->items[i], &sets[i]) < 0) {
+            fprintf(stderr, "tableref roster import: --set: expected 'UNIT NAME:KEY=VALUE', got '%s'\n",
+                    sets_txt->items[i]);
+            return -1;
+        }
+    return 0;
+}
+
+/* Fills what the lists lack: from the catalogues, the --set values, then (at a terminal) by asking. */
+static int import_complete(army_file *f, const cli_list *cats, const set_value *sets, int n_sets, int no_ask,
+                           army_catalogue **cat)
+{
+    base_error err;
+    if (cats->n) {
+        if (!(*cat = army_catalogue_load(cats->items, (size_t)cats->n, &err))) {
+            fprintf(stderr, "tableref roster import: %s\n", err.msg);
+            return -1;
+        }
+        army_fill_report rep;
+        army_file_fill(f, *cat, &rep);
+        printf("catalogue: %zu files, %zu entries; %d units completed, %d not found, %d ambiguous\n",
+               army_catalogue_files(*cat), army_catalogue_entries(*cat), rep.units_filled, rep.units_not_found,
+               rep.units_ambiguous);
+    }
+    if (apply_sets(f, sets, n_sets) < 0)
+        return -1;
+    if (!no_ask && isatty(STDIN_FILENO))
+        ask(f);
+    return 0;
+}
+
+/* Writes the chosen list (or both lists of a two-list file, numbered) as rosters; returns the exit status. */
+static int import_write(const army_file *f, const char *list_path, const char *out, double list_no, double slot,
+                        const army_roster_options *o)
+{
+    int incomplete = 0, several = f->n_armies > 1 && list_no == 0;
+    if (several && slot != 0) {
+        fprintf(stderr, "tableref roster import: %s holds %zu lists: pick one with --list N to give it --army %.0f\n",
+                list_path, f->n_armies, slot);
+        return EXIT_BAD_INPUT;
+    }
+    if (several && f->n_armies > 2) {
+        fprintf(stderr, "tableref roster import: %s holds %zu lists: pick one with --list N\n", list_path, f->n_armies);
+        return EXIT_BAD_INPUT;
+    }
+    int rc = 0;
+    for (size_t a = 0; a < f->n_armies && rc == 0; a++) {
+        if (list_no > 0 && a + 1 != (size_t)list_no)
+            continue;
+        char path[4096];
+        if (several ? numbered(out, (int)a + 1, path, sizeof path) < 0 : !base_text_copy(path, sizeof path, out)) {
+            fprintf(stderr, "tableref roster import: --out: the path is over %zu bytes\n", sizeof path - 1);
+            rc = EXIT_BAD_INPUT;
+            break;
+        }
+        int s = several ? (int)a + 1 : slot > 0 ? (int)slot : 1;
+        if (write_army(f, a, s, path, o, &incomplete) < 0)
+            rc = EXIT_BAD_INPUT;
+    }
+    if (rc == 0 && incomplete) {
+        fprintf(stderr, "tableref roster import: some values are unknown: give them with --set 'NAME:KEY=VALUE' or "
+                        "--catalogue (BSData .gst/.cat), or edit the roster\n");
+        rc = 1;
+    }
+    return rc;
+}
+
 static int roster_import(int argc, char **argv)
 {
     const char *out = NULL, *side = NULL, *prefix = NULL, *family = "tag36h11", *board = NULL;
@@ -322,26 +407,9 @@ static int roster_import(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     army_roster_options o;
-    army_roster_options_default(&o);
-    snprintf(o.family, sizeof o.family, "%s", family);
-    o.side = side;
-    o.prefix = prefix;
-    o.tag_height_mm = tag_h;
-    if (strcmp(family, "tag36h11") != 0 && strcmp(family, "tagStandard41h12") != 0) {
-        fprintf(stderr, "tableref roster import: --family: expected tag36h11 or tagStandard41h12, got '%s'\n", family);
-        return EXIT_BAD_INPUT;
-    }
-    if (board && parse_board(board, &o) < 0) {
-        fprintf(stderr, "tableref roster import: --board: expected WxD in inches (72x48, 44x30), got '%s'\n", board);
-        return EXIT_BAD_INPUT;
-    }
     set_value sets[CLI_LIST_MAX];
-    for (int i = 0; i < sets_txt.n; i++)
-        if (parse_set(sets_txt.items[i], &sets[i]) < 0) {
-            fprintf(stderr, "tableref roster import: --set: expected 'UNIT NAME:KEY=VALUE', got '%s'\n",
-                    sets_txt.items[i]);
-            return EXIT_BAD_INPUT;
-        }
+    if (import_options(family, side, prefix, tag_h, board, &sets_txt, &o, sets) < 0)
+        return EXIT_BAD_INPUT;
 
     base_error err;
     army_file *f = army_file_read(pos[0], &err);
@@ -356,50 +424,9 @@ static int roster_import(int argc, char **argv)
                 f->n_armies == 1 ? "" : "s");
         goto done;
     }
-    if (cats.n) {
-        if (!(cat = army_catalogue_load(cats.items, (size_t)cats.n, &err))) {
-            fprintf(stderr, "tableref roster import: %s\n", err.msg);
-            goto done;
-        }
-        army_fill_report rep;
-        army_file_fill(f, cat, &rep);
-        printf("catalogue: %zu files, %zu entries; %d units completed, %d not found, %d ambiguous\n",
-               army_catalogue_files(cat), army_catalogue_entries(cat), rep.units_filled, rep.units_not_found,
-               rep.units_ambiguous);
-    }
-    if (apply_sets(f, sets, sets_txt.n) < 0)
+    if (import_complete(f, &cats, sets, sets_txt.n, no_ask, &cat) < 0)
         goto done;
-    if (!no_ask && isatty(STDIN_FILENO))
-        ask(f);
-    int incomplete = 0, several = f->n_armies > 1 && list_no == 0;
-    if (several && slot != 0) {
-        fprintf(stderr, "tableref roster import: %s holds %zu lists: pick one with --list N to give it --army %.0f\n",
-                pos[0], f->n_armies, slot);
-        goto done;
-    }
-    if (several && f->n_armies > 2) {
-        fprintf(stderr, "tableref roster import: %s holds %zu lists: pick one with --list N\n", pos[0], f->n_armies);
-        goto done;
-    }
-    rc = 0;
-    for (size_t a = 0; a < f->n_armies && rc == 0; a++) {
-        if (list_no > 0 && a + 1 != (size_t)list_no)
-            continue;
-        char path[4096];
-        if (several ? numbered(out, (int)a + 1, path, sizeof path) < 0 : !base_text_copy(path, sizeof path, out)) {
-            fprintf(stderr, "tableref roster import: --out: the path is over %zu bytes\n", sizeof path - 1);
-            rc = EXIT_BAD_INPUT;
-            break;
-        }
-        int s = several ? (int)a + 1 : slot > 0 ? (int)slot : 1;
-        if (write_army(f, a, s, path, &o, &incomplete) < 0)
-            rc = EXIT_BAD_INPUT;
-    }
-    if (rc == 0 && incomplete) {
-        fprintf(stderr, "tableref roster import: some values are unknown: give them with --set 'NAME:KEY=VALUE' or "
-                        "--catalogue (BSData .gst/.cat), or edit the roster\n");
-        rc = 1;
-    }
+    rc = import_write(f, pos[0], out, list_no, slot, &o);
 done:
     army_catalogue_free(cat);
     army_file_free(f);

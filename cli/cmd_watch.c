@@ -261,8 +261,8 @@ static int watch_args_parse(int argc, char **argv, watch_args *a)
     feed_opts feed = {0};
     const cli_opt opts[] = {
         CLI_STRING("--source", &source, "SRC", "the camera, video or pictures (above)"),
-        CLI_STRING("--calib", &calib_path, "C.json", "the camera's calibration"),
-        CLI_STRING("--roster", &roster_path, "R.json", "the roster (`tableref roster import`)"),
+        CLI_CALIB_OPT(&calib_path),
+        CLI_ROSTER_OPT(&roster_path),
         CLI_LIST("--table", &tables, "T.json|N",
                  "the table file (docs/formats.md): calibration, rosters,\n"
                  "ruleset with house rules, terrain, and the camera and its\n"

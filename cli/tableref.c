@@ -88,11 +88,7 @@ static int dump_options(void)
     cli_dump_options(stdout, "*", global_opts, N_GLOBAL_OPTS);
     fflush(stdout);
     for (size_t i = 0; i < N_COMMANDS; i++) {
-        char name[64], dump[] = "--options-dump";
-        snprintf(name, sizeof name, "%s", commands[i].name);
-        char *args[] = {name, dump, NULL};
-        int rc = commands[i].run(2, args);
-        fflush(stdout);
+        int rc = cli_run_options_dump(commands[i].name, commands[i].run);
         if (rc != 0) {
             fprintf(stderr, "tableref --options-dump: %s exited %d\n", commands[i].name, rc);
             return rc;

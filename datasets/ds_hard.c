@@ -228,10 +228,14 @@ static int add_unit(ds_hard_table *t, const ds_hard_params *p, const unit_type *
                     placed_unit *placed, int *n_placed, ds_rng *r, int *tag, base_error *err)
 {
     vis_roster *ro = t->scene->roster;
-    const int F = rnd_int(r, ty->files_lo, ty->files_hi);
+    int F = rnd_int(r, ty->files_lo, ty->files_hi);
     int n = rnd_int(r, ty->models_lo, ty->models_hi);
+    /* Never more files than models (the roster reader refuses it): a type that is never narrower than
+     * files_lo fills its front rank; one that may stand a single file wide (a lone monster) narrows. */
     if (n < F && ty->files_lo > 1)
         n = F;
+    else if (n < F)
+        F = n;
     const int R = (n + F - 1) / F, m = n - (R - 1) * F;
     const double gap = ds_rnd_in(r, 0.3, 1.0), pw = ty->base_w + gap, pd = ty->base_d + gap;
     base_obb spot, kept;

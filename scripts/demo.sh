@@ -38,7 +38,8 @@ echo
 echo "== tableref render-sequence datasets/sequences/turn/sequence.json --out $seq && tableref watch --source $seq/frames ..."
 ./build/cli/tableref render-sequence datasets/sequences/turn/sequence.json --out "$seq"
 rc=0
-rm -f "$seq"/game.*   # a fresh game: watch never overwrites a recording, and its event log appends
+rm -rf "$seq"/game.*   # a fresh game (the recording, its subtitles, event log and clips folder): watch never
+                      # overwrites a recording, its event log appends, it keeps an earlier game's clips
 ./build/cli/tableref watch --source "$seq/frames" --calib "$seq/calib.json" --roster "$seq/roster.json" \
   --record "$seq/game.mp4" --quiet </dev/null || rc=$?
 case $rc in

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <apriltag/apriltag.h>
 #include <apriltag/tag36h11.h>
@@ -18,6 +19,7 @@
 #include "ds_scene.h"
 #include "rules_move.h"
 #include "vis_camera.h"
+#include "vis_roster.h"
 
 /* One unit of one file and two ranks: model 0 in front, model 1 right behind it. */
 static ds_scene *two_in_a_file(void)
@@ -323,6 +325,43 @@ Test(render_truth, hard_pairs_move_exactly_two_units)
         cr_expect_eq(mar->verdict, RULES_VERDICT_ILLEGAL, "table %d: the 11\" march", table);
         rules_report_clear(&r);
         ds_hard_pair_clear(&pr);
+        ds_hard_free(t);
+    }
+}
+
+/*
+ * Every hard table's roster, written as `tableref render --generate hard:K`
+ * writes it, is read back by the roster reader `tableref referee` uses: no
+ * unit has more files than models, and each unit comes back with its files
+ * and models as generated.
+ */
+Test(render_truth, hard_rosters_are_read_by_the_roster_reader)
+{
+    for (int table = 1; table <= ds_hard_preset_count(); table++) {
+        base_error err;
+        ds_hard_params hp;
+        ds_hard_preset(table, &hp);
+        ds_hard_table *t = ds_hard_generate(&hp, &err);
+        cr_assert_not_null(t, "%s", err.msg);
+        const vis_roster *made = t->scene->roster;
+        char path[] = "/tmp/tableref-hard-roster-XXXXXX";
+        int fd = mkstemp(path);
+        cr_assert(fd >= 0);
+        close(fd);
+        cr_assert_eq(vis_roster_save(made, path, &err), 0, "table %d: %s", table, err.msg);
+        vis_roster *read = vis_roster_load(path, &err);
+        unlink(path);
+        cr_assert_not_null(read, "table %d: the roster reader refuses it: %s", table, err.msg);
+        cr_assert_eq(read->n_units, made->n_units, "table %d", table);
+        cr_assert_eq(read->n_models, made->n_models, "table %d", table);
+        for (size_t ui = 0; ui < made->n_units; ui++) {
+            cr_expect_leq(made->units[ui].files, (int)made->units[ui].n_models, "table %d %s: files", table,
+                          made->units[ui].id);
+            cr_expect_eq(read->units[ui].files, made->units[ui].files, "table %d %s", table, made->units[ui].id);
+            cr_expect_eq(read->units[ui].n_models, made->units[ui].n_models, "table %d %s", table,
+                         made->units[ui].id);
+        }
+        vis_roster_free(read);
         ds_hard_free(t);
     }
 }

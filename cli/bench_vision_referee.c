@@ -1,0 +1,118 @@
+#define _XOPEN_SOURCE 700 /* nftw, mkdtemp */
+#include "bench_vision_referee.h"
+
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "media_image_read.h"
+#include "ref_setup.h"
+#include "vis_detect.h"
+
+static double wall_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+}
+
+/* Runs a tableref command in this process with its stdout and stderr thrown away (the bench prints figures,
+ * not the referee's words); returns its exit status. */
+static int run_quietly(int (*cmd)(int, char **), int argc, char **argv)
+{
+    fflush(stdout), fflush(stderr);
+    int saved_out = dup(STDOUT_FILENO), saved_err = dup(STDERR_FILENO), devnull = open("/dev/null", O_WRONLY);
+    if (devnull >= 0)
+        dup2(devnull, STDOUT_FILENO), dup2(devnull, STDERR_FILENO), close(devnull);
+    int status = cmd(argc, argv);
+    fflush(stdout), fflush(stderr);
+    if (saved_out >= 0)
+        dup2(saved_out, STDOUT_FILENO), close(saved_out);
+    if (saved_err >= 0)
+        dup2(saved_err, STDERR_FILENO), close(saved_err);
+    return status;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+/* The referee's detector, as its set-up builds it, on the two pictures: the seconds vis_detector_run took. */
+static int time_detection(const char *dir, bv_referee_time *t, base_error *err)
+{
+    char calib[4200], roster[4200], pic[2][4200];
+    snprintf(calib, sizeof calib, "%s/calib.json", dir);
+    snprintf(roster, sizeof roster, "%s/roster.json", dir);
+    snprintf(pic[0], sizeof pic[0], "%s/image.jpg", dir);
+    snprintf(pic[1], sizeof pic[1], "%s/after/image.jpg", dir);
+    ref_setup *s = ref_setup_new(NULL, calib, roster, err);
+    if (!s)
+        return -1;
+    int rc = 0;
+    t->detect_s = 0;
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        base_image *im = media_image_load(pic[k], MEDIA_IMAGE_GRAY, err);
+        if (!im) {
+            rc = -1;
+            break;
+        }
+        rules_snapshot *snap = NULL;
+        vis_report rep = {0};
+        double t0 = wall_s();
+        rc = vis_detector_run(ref_setup_detector(s), im->data, im->width, im->height, im->stride, NULL, &snap, &rep,
+                              err);
+        t->detect_s += wall_s() - t0;
+        t->width = im->width, t->height = im->height;
+        rules_snapshot_free(snap);
+        vis_report_clear(&rep);
+        base_image_free(im);
+    }
+    ref_setup_free(s);
+    return rc;
+}
+
+int bv_referee_measure(int table, bv_referee_time *t, base_error *err)
+{
+    memset(t, 0, sizeof *t);
+    char dir[] = "/tmp/tableref-bench-referee-XXXXXX";
+    if (!mkdtemp(dir))
+        return base_error_setc(err, BASE_E_IO, "cannot create a temporary folder");
+    char gen[32], before[4200], after[4200], calib[4200], roster[4200], out[4200];
+    snprintf(gen, sizeof gen, "hard:%d", table);
+    snprintf(before, sizeof before, "%s/image.jpg", dir);
+    snprintf(after, sizeof after, "%s/after/image.jpg", dir);
+    snprintf(calib, sizeof calib, "%s/calib.json", dir);
+    snprintf(roster, sizeof roster, "%s/roster.json", dir);
+    snprintf(out, sizeof out, "%s/referee", dir);
+    char *render_argv[] = {"render", "--generate", gen, "--pair", "--out", dir, NULL};
+    char *referee_argv[] = {"referee", before, after, "--calib", calib, "--roster", roster, "--out", out, NULL};
+    int rc = 0;
+    if (run_quietly(cmd_render, 6, render_argv) != 0) {
+        rc = base_error_set(err, "tableref render --generate %s --pair failed", gen);
+    } else {
+        double w0 = wall_s(), c0 = cpu_s();
+        t->exit_status = run_quietly(cmd_referee, 9, referee_argv);
+        t->wall_s = wall_s() - w0, t->cpu_s = cpu_s() - c0;
+        if (t->exit_status != EXIT_LEGAL && t->exit_status != EXIT_ILLEGAL)
+            rc = base_error_set(err, "tableref referee on hard table %d's pair exited %d", table, t->exit_status);
+        else
+            rc = time_detection(dir, t, err);
+    }
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return rc;
+}

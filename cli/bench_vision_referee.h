@@ -1,0 +1,33 @@
+/*
+ * bench_vision_referee: what `tableref referee` costs on one hard table's
+ * 12 MP before/after pair, and detection's share of it. The pair is written
+ * as `tableref render --generate hard:K --pair` writes it (colour JPEG 92,
+ * calibration, roster) into a temporary folder, then `tableref referee` runs
+ * on it in this process, whole: pictures read, detection, judgement, the
+ * drawings and the report written. Detection is timed in a second pass: the
+ * referee's own set-up and detector (ref_setup) on the same two pictures,
+ * vis_detector_run only (tags, poses, formations: picture to snapshot).
+ * The folder is removed afterwards.
+ *
+ * How to use:
+ *   bv_referee_time t;
+ *   if (bv_referee_measure(1, &t, &err) == 0)
+ *       printf("referee: %.1f s, detection %.0f%%\n", t.wall_s, 100 * t.detect_s / t.wall_s);
+ */
+#ifndef BENCH_VISION_REFEREE_H
+#define BENCH_VISION_REFEREE_H
+
+#include "base_error.h"
+
+typedef struct bv_referee_time {
+    int width, height;   /* the pictures' size in pixels */
+    int exit_status;     /* the referee's: 0 every move legal, 1 an ILLEGAL call */
+    double wall_s;       /* the whole referee run, wall clock */
+    double cpu_s;        /* its user + system time, all threads */
+    double detect_s;     /* the referee's detector on both pictures, wall clock */
+} bv_referee_time;
+
+/* Renders hard table `table`'s pair, referees it and times it. -1 with err when a step fails. */
+int bv_referee_measure(int table, bv_referee_time *t, base_error *err);
+
+#endif

@@ -1,0 +1,81 @@
+/* calibrate_loop: `calibrate projector --camera SRC`'s live loop (calibrate_loop.h). */
+#include "calibrate_loop.h"
+
+#include <stdio.h>
+#include <time.h>
+
+#include "cap_source.h"
+#include "calib_projector_loop.h"
+#include "media.h"
+
+/* The live loop: the --show window on the projector, the camera's frames; times on the frames' clock. */
+typedef struct live_loop {
+    cap_source *cap;
+    int sx, sy;
+    double last_t_ms, last_mono_ms;
+} live_loop;
+
+static double mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int live_show(void *ctx, const base_image *pic, base_error *err)
+{
+    live_loop *l = ctx;
+    return media_projector_show(pic, l->sx, l->sy, 0, err);
+}
+
+static const base_image *live_grab(void *ctx, double *t_ms, base_error *err)
+{
+    live_loop *l = ctx;
+    cap_frame f;
+    int r = cap_source_read(l->cap, &f, err);
+    if (r != 1) {
+        if (r == 0)
+            base_error_set(err, "camera: the source ended");
+        return NULL;
+    }
+    l->last_t_ms = *t_ms = f.t_ms;
+    l->last_mono_ms = mono_ms();
+    return f.gray;
+}
+
+static double live_now(void *ctx)
+{
+    live_loop *l = ctx;
+    return l->last_t_ms + (mono_ms() - l->last_mono_ms);
+}
+
+/* --camera: latency and brightness into c->projector. 0 or -1 (said on stderr). */
+int calibrate_measure_live_loop(calib_file *c, const char *source, int sx, int sy)
+{
+    base_error err = {0};
+    cap_source_config cfg;
+    cap_source_config_default(&cfg);
+    cfg.fps = 0;
+    live_loop l = {cap_source_open(source, &cfg, &err), sx, sy, 0, mono_ms()};
+    if (!l.cap) {
+        fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
+        return -1;
+    }
+    calib_loop loop = {&l, live_show, live_grab, live_now};
+    calib_loop_result r;
+    int rc = calib_projector_measure_loop(c, &loop, 300, &r, &err);
+    cap_source_close(l.cap);
+    if (rc < 0) {
+        fprintf(stderr, "tableref calibrate projector: %s: %s\n", source, err.msg);
+        return -1;
+    }
+    c->projector.latency_present = 1;
+    c->projector.latency_frames = r.latency_frames;
+    c->projector.latency_ms = r.latency_ms;
+    c->projector.brightness_ratio = r.brightness_ratio;
+    printf("loop: the camera sees a new projector picture %d frame(s), %.0f ms after it is shown\n", r.latency_frames,
+           r.latency_ms);
+    printf("loop: projected white is %.2fx the room's light at the board (levels %.1f black, %.1f white)\n",
+           r.brightness_ratio, r.black_level, r.white_level);
+    return 0;
+}
