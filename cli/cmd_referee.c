@@ -20,7 +20,7 @@
 #include "commands.h"
 #include "ov_draw.h"
 #include "ov_keepout.h"
-#include "ov_pm.h"
+#include "rules_plusminus.h"
 #include "ov_scene.h"
 #include "ref_judge.h"
 #include "ref_labels.h"
@@ -355,12 +355,12 @@ static int draw(const referee_job *job, referee_work *w, base_error *err)
         return -1;
     if (!(w->root = ref_words_json(&w->judged)))
         return base_error_setc(err, BASE_E_NOMEM, "out of memory");
-    ov_pm_params pm;
-    ov_pm_params_default(&pm);
+    rules_pm_params pm;
+    rules_pm_params_default(&pm);
     cJSON *ref = cJSON_AddObjectToObject(w->root, "referee");
     cJSON_AddItemToObject(ref, "before", frame_json(w->fr[0]));
     cJSON_AddItemToObject(ref, "after", frame_json(w->fr[1]));
-    cJSON_AddItemToObject(ref, "uncertainty", ov_pm_to_json(&pm, before, after, report));
+    cJSON_AddItemToObject(ref, "uncertainty", rules_pm_to_json(&pm, before, after, report));
     cJSON_AddBoolToObject(ref, "projector_calibrated", w->proj_calibrated);
     if (job->reach_unit)
         cJSON_AddItemToObject(ref, "reach", rules_reach_to_json(&w->reach));

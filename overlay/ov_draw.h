@@ -22,7 +22,7 @@
  * Several layers laid out together (labels of each avoid the others'): build an ov_scene.
  *
  * Each model's +/- comes from the snapshots (rules_model.sigma_mm, by
- * evidence when a model states none; ov_pm.h), and the verdict's colour and
+ * evidence when a model states none; rules_plusminus.h), and the verdict's colour and
  * words from the report: LEGAL (bluish green, ✓), ILLEGAL (vermillion, ✗),
  * CANNOT TELL (orange, "?", with the reason: never drawn as illegal), NOT
  * SEEN (grey: "not seen, cannot judge"). Okabe-Ito colours, with a shape

@@ -104,7 +104,7 @@ const rules_model_move *ovu_model_move(const rules_unit_report *ur, const char *
     return NULL;
 }
 
-double ovu_model_pm(const unit_ctx *u, const char *id) { return ov_pm_distance(&u->pm, u->before, u->after, id); }
+double ovu_model_pm(const unit_ctx *u, const char *id) { return rules_pm_distance(&u->pm, u->before, u->after, id); }
 
 bool ovu_over_limit(const unit_ctx *u, const rules_model_move *mm)
 {
@@ -120,7 +120,7 @@ model_state ovu_state_of(const unit_ctx *u, const char *id)
         return is_named ? M_BAD : M_FINE;
     if (ur->verdict == RULES_VERDICT_CANNOT_TELL) {
         const rules_model_move *mm = ovu_model_move(ur, id);
-        bool close = mm && isfinite(u->limit_mm) && ov_pm_within(mm->distance_mm, u->limit_mm, ovu_model_pm(u, id));
+        bool close = mm && isfinite(u->limit_mm) && rules_pm_within(mm->distance_mm, u->limit_mm, ovu_model_pm(u, id));
         return is_named || close || (mm && ovu_over_limit(u, mm)) ? M_UNSURE : M_FINE;
     }
     return M_FINE;

@@ -178,7 +178,7 @@ static void report_words(unit_ctx *u)
     }
     for (size_t i = 0; i < ur->n_violations; i++) {
         const rules_violation *v = &ur->violations[i];
-        double pm = ov_pm_violation(&u->pm, u->before, u->after, ur, v);
+        double pm = rules_pm_violation(&u->pm, u->before, u->after, ur, v);
         char meas[96] = "", line[RULES_TEXT_MAX + 200];
         if (v->quantity == RULES_QTY_LENGTH) {
             char a[48], b[24];
@@ -220,7 +220,7 @@ void ov_sc_add_unit(ov_scene *sc, const rules_snapshot *before, const rules_snap
     u.labels = !ov_sc_faded(sc, ur->unit_id);
     u.fade = u.labels ? 1.0 : 0.3;
     u.brief = o->detail == OV_DETAIL_BRIEF;
-    ov_pm_params_default(&u.pm);
+    rules_pm_params_default(&u.pm);
     if (o->coverage > 0)
         u.pm.coverage = o->coverage;
     if (o->sigma_rough_mm > 0)

@@ -5,7 +5,7 @@
 #ifndef OV_UNIT_INT_H
 #define OV_UNIT_INT_H
 
-#include "ov_pm.h"
+#include "rules_plusminus.h"
 #include "ov_scene_int.h"
 #include "rules_formation.h"
 
@@ -36,7 +36,7 @@ typedef struct unit_ctx {
     int side;
     double fade;        /* 1, or faint for a unit being moved */
     bool labels;        /* false while the unit is being moved */
-    ov_pm_params pm;
+    rules_pm_params pm;
     long far;           /* the farthest model in ur->models, -1 when none */
     double limit_mm;    /* each model's distance limit (NAN: none) */
     const char *limit_name;

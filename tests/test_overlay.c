@@ -20,7 +20,7 @@
 
 #include "ds_scene.h"
 #include "ov_draw.h"
-#include "ov_pm.h"
+#include "rules_plusminus.h"
 #include "rules_json.h"
 #include "rules_formation.h"
 #include "rules_move.h"
@@ -327,17 +327,17 @@ Test(overlay, plus_minus_comes_from_the_snapshots_sigma)
         if (i == 3)
             b->evidence = RULES_EVIDENCE_INFERRED, b->inferred = true;
     }
-    ov_pm_params p;
-    ov_pm_params_default(&p);
+    rules_pm_params p;
+    rules_pm_params_default(&p);
     cr_expect_float_eq(p.coverage, 2.0, 1e-12, "2 sigma, as rules_robust judges");
-    cr_expect_float_eq(ov_pm_distance(&p, s0, s1, "seen"), 0.0, 1e-12, "a seen model stating no sigma is exact");
-    cr_expect_float_eq(ov_pm_distance(&p, s0, s1, "stated"), 2 * hypot(0.3, 0.4), 1e-12, "its own sigma_mm");
-    cr_expect_float_eq(ov_pm_distance(&p, s0, s1, "rough"), 2 * p.sigma_rough_mm, 1e-12, "rough: the default");
-    cr_expect_float_eq(ov_pm_distance(&p, s0, s1, "guessed"), 2 * p.sigma_inferred_mm, 1e-12, "inferred: the default");
-    cr_expect(isnan(ov_pm_distance(&p, s0, s1, "nobody")));
-    cr_expect(ov_pm_within(254.2, 254.0, 0.5), "0.2 mm over is within +/- 0.5 mm");
-    cr_expect_not(ov_pm_within(260.0, 254.0, 0.5));
-    cr_expect_not(ov_pm_within(254.2, 254.0, NAN), "no uncertainty, no flag");
+    cr_expect_float_eq(rules_pm_distance(&p, s0, s1, "seen"), 0.0, 1e-12, "a seen model stating no sigma is exact");
+    cr_expect_float_eq(rules_pm_distance(&p, s0, s1, "stated"), 2 * hypot(0.3, 0.4), 1e-12, "its own sigma_mm");
+    cr_expect_float_eq(rules_pm_distance(&p, s0, s1, "rough"), 2 * p.sigma_rough_mm, 1e-12, "rough: the default");
+    cr_expect_float_eq(rules_pm_distance(&p, s0, s1, "guessed"), 2 * p.sigma_inferred_mm, 1e-12, "inferred: the default");
+    cr_expect(isnan(rules_pm_distance(&p, s0, s1, "nobody")));
+    cr_expect(rules_pm_within(254.2, 254.0, 0.5), "0.2 mm over is within +/- 0.5 mm");
+    cr_expect_not(rules_pm_within(260.0, 254.0, 0.5));
+    cr_expect_not(rules_pm_within(254.2, 254.0, NAN), "no uncertainty, no flag");
     rules_snapshot_free(s0);
     rules_snapshot_free(s1);
 }
