@@ -1,5 +1,6 @@
 /* ov_keepout: labels and board tags the projector must leave dark (see the header). */
 #include "ov_keepout.h"
+#include "base_array.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -87,14 +88,8 @@ int ov_keepout_add_label(ov_keepout *k, base_vec2 centre, double heading, double
     if (!k || !isfinite(centre.x) || !isfinite(centre.y) || !isfinite(heading) || !(side_mm > 0) ||
         !isfinite(side_mm) || !isfinite(height_mm))
         return -1;
-    if (k->n == k->cap) {
-        size_t cap = k->cap ? 2 * k->cap : 64;
-        ov_keepout_quad *q = realloc(k->quads, cap * sizeof *q);
-        if (!q)
-            return -1;
-        k->quads = q;
-        k->cap = cap;
-    }
+    if (base_array_reserve((void **)&k->quads, &k->cap, k->n + 1, sizeof *k->quads, 64) < 0)
+        return -1;
     const ov_keepout_params *p = &k->params;
     const double half = side_mm / 2 + ov_keepout_margin_mm(p, side_mm, height_mm, sigma_mm);
     const base_vec2 u = base_v2(cos(heading), sin(heading)), v = base_v2(-u.y, u.x);

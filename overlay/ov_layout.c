@@ -1,5 +1,6 @@
 /* ov_layout: the label placer (see the header for the rules it keeps). */
 #include "ov_layout.h"
+#include "base_array.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -225,14 +226,8 @@ double ov_layout_cost(const ov_layout *L, const ov_quad *c)
 
 int ov_layout_add(ov_layout *L, const ov_quad *q, ov_obstacle_kind kind)
 {
-    if (L->n == L->cap) {
-        size_t cap = L->cap ? 2 * L->cap : 64;
-        ov_obstacle *o = realloc(L->obs, cap * sizeof *o);
-        if (!o)
-            return -1;
-        L->obs = o;
-        L->cap = cap;
-    }
+    if (base_array_reserve((void **)&L->obs, &L->cap, L->n + 1, sizeof *L->obs, 64) < 0)
+        return -1;
     L->obs[L->n++] = (ov_obstacle){*q, ov_quad_bbox(q), kind, -1};
     return 0;
 }

@@ -1,4 +1,5 @@
 #include "vis_report.h"
+#include "base_array.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -9,14 +10,8 @@
 int vis_report_add(vis_report *r, vis_issue_kind kind, int tag_id, const char *model, const double px[2],
                    const char *fmt, ...)
 {
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 16;
-        vis_issue *items = realloc(r->items, cap * sizeof *items);
-        if (!items)
-            return -1;
-        r->items = items;
-        r->cap = cap;
-    }
+    if (base_array_reserve((void **)&r->items, &r->cap, r->n + 1, sizeof *r->items, 16) < 0)
+        return -1;
     vis_issue *it = &r->items[r->n++];
     memset(it, 0, sizeof *it);
     it->kind = kind;
