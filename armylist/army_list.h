@@ -32,6 +32,11 @@
 
 #define ARMY_NAME_MAX 96
 #define ARMY_TEXT_MAX 192
+/* Limits checked before any arithmetic on what a list says (a hostile list must not overflow a count):
+ * models in one selection or one unit (the largest T9A unit is a few dozen), units in one file
+ * (a 30-list tournament pack holds ~600). */
+#define ARMY_MAX_MODELS 1000
+#define ARMY_MAX_UNITS 10000
 
 /* A base as printed in army books: front x side in mm, or a round base's diameter. */
 typedef struct army_base {
@@ -138,5 +143,8 @@ void army_span_copy(char *dst, size_t cap, const char *src, size_t n);
 army_list *army_file_add_army(army_file *f, const char *name);
 army_unit *army_list_add_unit(army_list *a, const char *name);
 army_group *army_unit_add_group(army_unit *u, const char *name, int count);
+/* Room for one more element in an array of n grown by doubling (linear time over many appends):
+ * the array, moved when it had to grow; NULL when out of memory (the old array is kept). */
+void *army_grow(void *array, size_t n, size_t elem_size);
 
 #endif

@@ -15,11 +15,13 @@
  * read as ASCII.
  */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "army_list.h"
+#include "base_text.h"
 #include "army_read.h"
 
 typedef struct text_unit {
@@ -43,6 +45,9 @@ static void clean_line(const char *in, size_t len, char *out, size_t cap)
             out[n++] = (char)p[0];
         }
     }
+    out[n] = '\0';
+    base_text_trim_cut(out); /* a line longer than the buffer is cut between characters, never inside one */
+    n = strlen(out);
     while (n && out[n - 1] == ' ')
         n--;
     out[n] = '\0';
@@ -108,7 +113,11 @@ static const char *leading_count(const char *s, int *count)
     const char *p = s;
     if (!isdigit((unsigned char)*p))
         return s;
-    long v = strtol(p, (char **)&p, 10);
+    long v = 0;
+    while (isdigit((unsigned char)*p)) { /* saturating: "99999999999999999999 Goblins" is out of range, not wrapped */
+        v = v > ARMY_MAX_MODELS ? v : v * 10 + (*p - '0');
+        p++;
+    }
     const char *q = p;
     while (*q == ' ')
         q++;
@@ -121,9 +130,9 @@ static const char *leading_count(const char *s, int *count)
     } else if (q == p) {
         return s; /* "2nd Legion": a name that starts with digits */
     }
-    if (v < 1 || v > 1000 || !*q)
+    if (!*q)
         return s;
-    *count = (int)v;
+    *count = v < 1 || v > ARMY_MAX_MODELS ? -1 : (int)v; /* -1: a count out of range, refused by the caller */
     return q;
 }
 
@@ -136,12 +145,16 @@ static int build_unit(army_file *f, const text_unit *t, const char *name, base_e
     if (count > 0 && isdigit((unsigned char)*p)) {
         int per = 0;
         const char *q = leading_count(p, &per);
-        if (per > 0 && q != p) {
+        if (per != 0 && q != p) {
             units = count; /* "3 x 10 Corsairs" */
             count = per;
             p = q;
         }
     }
+    if (count < 0)
+        return base_error_set(err, "%s: line %d: a model count out of range (1..%d)", name, t->line, ARMY_MAX_MODELS);
+    if (a->n_units + (size_t)units > ARMY_MAX_UNITS)
+        return base_error_set(err, "%s: line %d: more than %d units: not an army list", name, t->line, ARMY_MAX_UNITS);
     /* The name runs to the first comma outside brackets. */
     int depth = 0;
     const char *e = p;
@@ -166,59 +179,71 @@ static int build_unit(army_file *f, const text_unit *t, const char *name, base_e
     return 0;
 }
 
-int army_read_text(const char *text, const char *name, army_file *f, base_error *err)
+/* Where reading a text has got to. */
+typedef struct text_reader {
+    army_file *f;
+    const char *name;
+    base_error *err;
+    text_unit *units;
+    size_t n_units;
+    army_list *cur;  /* the list being read */
+    int finished;    /* its total line was read */
+    int line_no;
+} text_reader;
+
+static int add_unit_line(text_reader *r, const char *body)
 {
-    text_unit *units = NULL;
-    size_t n_units = 0, first_army = f->n_armies;
-    army_list *cur = NULL;
-    int finished = 1, line_no = 0, rc = 0;
-    char line[1024];
-    for (const char *s = text; *s && rc == 0;) {
-        const char *nl = strchr(s, '\n');
-        size_t len = nl ? (size_t)(nl - s) : strlen(s);
-        clean_line(s, len, line, sizeof line);
-        s += len + (nl ? 1 : 0);
-        line_no++;
-        const char *body;
-        int points;
-        if (!line[0])
-            continue;
-        if (unit_line(line, &body)) {
-            if (!cur && !(cur = army_file_add_army(f, "")))
-                rc = base_error_set(err, "%s: out of memory", name);
-            text_unit *t = rc ? NULL : realloc(units, (n_units + 1) * sizeof *t);
-            if (!t) {
-                rc = base_error_set(err, "%s: out of memory", name);
-                break;
-            }
-            units = t;
-            t = &units[n_units++];
-            t->army = f->n_armies - 1;
-            t->line = line_no;
-            army_name_copy(t->body, sizeof t->body, body);
-            finished = 0;
-        } else if (cur && !finished && total_line(line, &points)) {
-            cur->points = points;
-            finished = 1;
-        } else if (cur && !finished && n_units > 0 && units[n_units - 1].army == f->n_armies - 1) {
-            /* A unit line broken in two: join it back. */
-            text_unit *t = &units[n_units - 1];
-            size_t used = strlen(t->body);
-            snprintf(t->body + used, sizeof t->body - used, " %s", line);
-        } else {
-            if (!(cur = army_file_add_army(f, "")))
-                rc = base_error_set(err, "%s: out of memory", name);
-            else
-                header(cur, line);
-            finished = 0;
-        }
+    if (!r->cur && !(r->cur = army_file_add_army(r->f, "")))
+        return base_error_set(r->err, "%s: out of memory", r->name);
+    if (r->n_units >= ARMY_MAX_UNITS)
+        return base_error_set(r->err, "%s: line %d: more than %d units: not an army list", r->name, r->line_no,
+                              ARMY_MAX_UNITS);
+    text_unit *t = army_grow(r->units, r->n_units, sizeof *t);
+    if (!t)
+        return base_error_set(r->err, "%s: out of memory", r->name);
+    r->units = t;
+    t = &r->units[r->n_units++];
+    t->army = r->f->n_armies - 1;
+    t->line = r->line_no;
+    army_name_copy(t->body, sizeof t->body, body);
+    r->finished = 0;
+    return 0;
+}
+
+static int read_line(text_reader *r, const char *line)
+{
+    const char *body;
+    int points;
+    bool cur_has_units = r->n_units > 0 && r->units[r->n_units - 1].army == r->f->n_armies - 1;
+    if (!line[0])
+        return 0;
+    if (unit_line(line, &body))
+        return add_unit_line(r, body);
+    if (r->cur && !r->finished && total_line(line, &points)) {
+        r->cur->points = points;
+        r->finished = 1;
+    } else if (r->cur && !r->finished && cur_has_units) {
+        /* A unit line broken in two: join it back. */
+        text_unit *t = &r->units[r->n_units - 1];
+        size_t used = strlen(t->body);
+        snprintf(t->body + used, sizeof t->body - used, " %s", line);
+        base_text_trim_cut(t->body);
+    } else {
+        /* A header. One after another header with no units between them replaces it (a title, a
+         * comment; the last line before the units names the list): memory stays bounded by the units. */
+        if ((!r->cur || cur_has_units) && !(r->cur = army_file_add_army(r->f, "")))
+            return base_error_set(r->err, "%s: out of memory", r->name);
+        memset(r->cur->name, 0, sizeof r->cur->name);
+        memset(r->cur->player, 0, sizeof r->cur->player);
+        header(r->cur, line);
+        r->finished = 0;
     }
-    for (size_t i = 0; i < n_units && rc == 0; i++)
-        rc = build_unit(f, &units[i], name, err);
-    free(units);
-    if (rc < 0)
-        return -1;
-    /* Headers with no units after them (a title, a comment) are dropped. */
+    return 0;
+}
+
+/* Headers with no units after them (a title, a comment) are dropped. */
+static void drop_empty_armies(army_file *f, size_t first_army)
+{
     size_t w = first_army;
     for (size_t a = first_army; a < f->n_armies; a++) {
         if (f->armies[a].n_units == 0) {
@@ -228,6 +253,37 @@ int army_read_text(const char *text, const char *name, army_file *f, base_error 
         f->armies[w++] = f->armies[a];
     }
     f->n_armies = w;
+}
+
+int army_read_text(const char *text, const char *name, army_file *f, base_error *err)
+{
+    text_reader r = {.f = f, .name = name, .err = err, .finished = 1};
+    size_t first_army = f->n_armies, line_cap = 0;
+    char *line = NULL; /* as long as the longest line: a header is never cut before its " - Army" */
+    int rc = 0;
+    for (const char *s = text; *s && rc == 0;) {
+        const char *nl = strchr(s, '\n');
+        size_t len = nl ? (size_t)(nl - s) : strlen(s);
+        if (len + 1 > line_cap) {
+            char *grown = realloc(line, len + 1);
+            if (!grown) {
+                rc = base_error_set(err, "%s: out of memory", name);
+                break;
+            }
+            line = grown, line_cap = len + 1;
+        }
+        clean_line(s, len, line, line_cap);
+        s += len + (nl ? 1 : 0);
+        r.line_no++;
+        rc = read_line(&r, line);
+    }
+    free(line);
+    for (size_t i = 0; i < r.n_units && rc == 0; i++)
+        rc = build_unit(f, &r.units[i], name, err);
+    free(r.units);
+    if (rc < 0)
+        return -1;
+    drop_empty_armies(f, first_army);
     if (f->n_armies == first_army)
         return base_error_set(err, "%s: no unit lines (\"COST - UNIT, OPTIONS\") found: not a New Recruit list", name);
     return 0;
