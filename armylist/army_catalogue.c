@@ -426,8 +426,12 @@ void army_file_fill(army_file *f, const army_catalogue *c, army_fill_report *rep
             army_unit *u = &f->armies[a].units[i];
             army_unit_update_missing(u);
             /* A roster's own character flag and values stand; only the gaps are filled. */
-            if (u->missing == 0 && f->format != ARMY_FORMAT_TEXT && f->format != ARMY_FORMAT_NR_REPORT)
-                continue;
-            fill_unit(c, f->armies[a].name, u, rep);
+            if (u->missing != 0 || f->format == ARMY_FORMAT_TEXT || f->format == ARMY_FORMAT_NR_REPORT)
+                fill_unit(c, f->armies[a].name, u, rep);
+            rep->units++;
+            if (u->missing)
+                rep->units_incomplete++;
+            else
+                rep->units_complete++;
         }
 }

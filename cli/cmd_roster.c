@@ -363,9 +363,11 @@ static int roster_import(int argc, char **argv)
         }
         army_fill_report rep;
         army_file_fill(f, cat, &rep);
-        printf("catalogue: %zu files, %zu entries; %d units completed, %d not found, %d ambiguous\n",
-               army_catalogue_files(cat), army_catalogue_entries(cat), rep.units_filled, rep.units_not_found,
-               rep.units_ambiguous);
+        /* Counted honestly: a unit the catalogue gave something to may still miss a value. */
+        printf("catalogue: %zu files, %zu entries; of %d units: %d complete, %d still missing values (%d of them "
+               "not found, %d ambiguous); %d gained values from it\n",
+               army_catalogue_files(cat), army_catalogue_entries(cat), rep.units, rep.units_complete,
+               rep.units_incomplete, rep.units_not_found, rep.units_ambiguous, rep.units_filled);
     }
     if (apply_sets(f, sets, sets_txt.n) < 0)
         goto done;
