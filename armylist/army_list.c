@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +40,42 @@ void army_file_free(army_file *f)
         free(f->armies[a].units);
     }
     free(f->armies);
+    free(f->said);
     free(f);
+}
+
+void army_file_say(army_file *f, const char *fmt, ...)
+{
+    if (f->n_said > ARMY_MAX_SAID)
+        return;
+    void *grown = army_grow(f->said, f->n_said, sizeof *f->said);
+    if (!grown)
+        return;
+    f->said = grown;
+    char *msg = f->said[f->n_said++];
+    if (f->n_said > ARMY_MAX_SAID) {
+        snprintf(msg, sizeof *f->said, "... and more lines not read (only the first %d are listed)", ARMY_MAX_SAID);
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof *f->said, fmt, ap);
+    va_end(ap);
+    base_text_trim_cut(msg);
+}
+
+void army_unit_say(army_unit *u, const char *fmt, ...)
+{
+    size_t n = strlen(u->said);
+    if (n + 8 >= sizeof u->said)
+        return;
+    if (n)
+        n += (size_t)snprintf(u->said + n, sizeof u->said - n, "; ");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(u->said + n, sizeof u->said - n, fmt, ap);
+    va_end(ap);
+    base_text_trim_cut(u->said);
 }
 
 void army_name_copy(char *dst, size_t cap, const char *src)
