@@ -340,6 +340,33 @@ static int pack_path(const char *dir, const army_list *a, size_t index, char *bu
     return w < 0 || (size_t)w >= cap ? -1 : 0;
 }
 
+/* Which lists to write: *pick the one of --list, -1 for all (--all, or a file of one or two lists).
+ * -1 with a message when a pack is given without --list or --all, or --list matches none or several. */
+static int choose_lists(const army_file *f, const char *list_arg, int all, const char *out, const char *path,
+                        long *pick)
+{
+    *pick = -1;
+    if (list_arg && all) {
+        fprintf(stderr, "tableref roster import: give --list or --all, not both\n");
+        return -1;
+    }
+    if (list_arg && (*pick = pick_list(f, list_arg, path)) < 0)
+        return -1;
+    /* A pack (many players' lists in one text) becomes one roster per player, never one army. */
+    if (!list_arg && !all && (f->n_armies > 2 || (f->format == ARMY_FORMAT_TEXT && f->n_armies > 1))) {
+        fprintf(stderr, "tableref roster import: %s holds %zu lists (a tournament pack): pick one with --list N or "
+                        "--list NAME, or write one roster each with --all --out DIR:\n",
+                path, f->n_armies);
+        print_lists(f, stderr);
+        return -1;
+    }
+    if (all && mkdir(out, 0777) < 0 && errno != EEXIST) {
+        fprintf(stderr, "tableref roster import: --out %s: cannot make the folder: %s\n", out, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 static int roster_import(int argc, char **argv)
 {
     const char *out = NULL, *side = NULL, *prefix = NULL, *family = "tag36h11", *board = NULL;
@@ -431,24 +458,8 @@ static int roster_import(int argc, char **argv)
     for (size_t k = 0; k < f->n_said; k++) /* lines not read, lists that could not be: said first */
         fprintf(stderr, "tableref roster import: %s\n", shown(f->said[k], 0, 0));
     long pick = -1;
-    if (list_arg && all) {
-        fprintf(stderr, "tableref roster import: give --list or --all, not both\n");
+    if (choose_lists(f, list_arg, all, out, pos[0], &pick) < 0)
         goto done;
-    }
-    if (list_arg && (pick = pick_list(f, list_arg, pos[0])) < 0)
-        goto done;
-    /* A pack (many players' lists in one text) becomes one roster per player, never one army. */
-    if (!list_arg && !all && (f->n_armies > 2 || (f->format == ARMY_FORMAT_TEXT && f->n_armies > 1))) {
-        fprintf(stderr, "tableref roster import: %s holds %zu lists (a tournament pack): pick one with --list N or "
-                        "--list NAME, or write one roster each with --all --out DIR:\n",
-                pos[0], f->n_armies);
-        print_lists(f, stderr);
-        goto done;
-    }
-    if (all && mkdir(out, 0777) < 0 && errno != EEXIST) {
-        fprintf(stderr, "tableref roster import: --out %s: cannot make the folder: %s\n", out, strerror(errno));
-        goto done;
-    }
     if (cats.n) {
         if (!(cat = army_catalogue_load(cats.items, (size_t)cats.n, &err))) {
             fprintf(stderr, "tableref roster import: %s\n", err.msg);

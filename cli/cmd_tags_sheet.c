@@ -1,4 +1,5 @@
 /* tableref tags sheet: a roster's tags, printed at their true size to stick on the bases. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,30 @@ static const cli_doc doc = {
     "\n"
     "Exit status: 0 done, 2 bad input or usage.\n",
 };
+
+/* A label needs the base and the model count; the rates can come later (they are asked for before
+ * judging). Counts the roster's "unresolved" units that lack one or the other; the first name of the former. */
+static const char *count_unresolved(const cJSON *root, int *for_labels, int *without_rates)
+{
+    const char *first = NULL;
+    const cJSON *un;
+    cJSON_ArrayForEach(un, cJSON_GetObjectItemCaseSensitive(root, "unresolved"))
+    {
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(un, "name"), *m;
+        int label = 0, rate = 0;
+        cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(un, "missing"))
+        {
+            bool needed = cJSON_IsString(m) &&
+                          (strcmp(m->valuestring, "base_mm") == 0 || strcmp(m->valuestring, "models") == 0);
+            label += needed;
+            rate += cJSON_IsString(m) && !needed;
+        }
+        if (label && (*for_labels)++ == 0)
+            first = cJSON_IsString(nm) ? nm->valuestring : "?";
+        *without_rates += rate > 0;
+    }
+    return first;
+}
 
 int cmd_tags_sheet(int argc, char **argv)
 {
@@ -65,23 +90,8 @@ int cmd_tags_sheet(int argc, char **argv)
         fprintf(stderr, "tableref tags sheet: %s\n", err.msg);
         return EXIT_BAD_INPUT;
     }
-    /* A label needs the base and the model count; the rates can come later (they are asked for before judging). */
     int for_labels = 0, without_rates = 0;
-    const char *first = NULL;
-    const cJSON *un;
-    cJSON_ArrayForEach(un, cJSON_GetObjectItemCaseSensitive(root, "unresolved"))
-    {
-        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(un, "name"), *m;
-        int label = 0, rate = 0;
-        cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(un, "missing"))
-        {
-            label += cJSON_IsString(m) && (strcmp(m->valuestring, "base_mm") == 0 || strcmp(m->valuestring, "models") == 0);
-            rate += cJSON_IsString(m) && strcmp(m->valuestring, "base_mm") != 0 && strcmp(m->valuestring, "models") != 0;
-        }
-        if (label && for_labels++ == 0)
-            first = cJSON_IsString(nm) ? nm->valuestring : "?";
-        without_rates += rate > 0;
-    }
+    const char *first = count_unresolved(root, &for_labels, &without_rates);
     if (for_labels > 0) {
         fprintf(stderr,
                 "tableref tags sheet: %s: %d unit%s still unknown values (first: %s); a label needs the base size: "
