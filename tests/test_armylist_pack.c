@@ -201,3 +201,55 @@ Test(armylist_pack, all_writes_one_roster_per_player, .timeout = 60)
     rmdir(cmd);
     rmdir(dir);
 }
+
+/* ---- names as players write them (issue 21, part 2), against the hand-written fixture catalogue ---- */
+
+#include "army_catalogue.h"
+#include "army_names.h"
+
+Test(armylist_names, old_names_spellings_and_closest_names_are_said)
+{
+    cr_assert_str_eq(army_names_alias("Winged Chimera"), "Chimera");
+    cr_assert_null(army_names_alias("Chimera"));
+    char key[64];
+    army_names_key("King's Guards", key, sizeof key);
+    cr_assert_str_eq(key, "kingsguard");
+    cr_assert_eq(army_names_distance("clanwarriers", "clanwarriors", 2), 1);
+    cr_assert_eq(army_names_distance("goblins", "clanwarriors", 2), 3, "over the limit: limit + 1");
+
+    static char dir[1024];
+    const char *root = getenv("TABLEREF_SOURCE_ROOT");
+    snprintf(dir, sizeof dir, "%s/tests/data/armylist", root ? root : ".");
+    const char *paths[] = {dir};
+    base_error err = {0};
+    army_catalogue *c = army_catalogue_load(paths, 1, &err);
+    cr_assert_not_null(c, "%s", err.msg);
+    const char *text = "Fixture Army\n"
+                       "300 - Fixture Lord, General, Fixture Steeds\n" /* the mount pluralised */
+                       "150 - 3 Fixture Beests\n"                      /* a typo */
+                       "100 - Fixture Spearmin\n"                      /* as close to Spearmen as to Spearman */
+                       "40 - Fixture Ghost\n";                         /* nothing like it */
+    army_file *f = army_file_parse(text, strlen(text), "names.txt", &err);
+    cr_assert_not_null(f, "%s", err.msg);
+    army_fill_report rep;
+    army_file_fill(f, c, &rep);
+    const army_list *a = &f->armies[0];
+    const army_unit *lord = &a->units[0];
+    cr_assert_str_eq(lord->mount, "Fixture Steed");
+    cr_assert(lord->groups[0].base.front_mm == 25 && lord->groups[0].base.side_mm == 50, "the steed's base");
+    cr_assert(lord->adv_in == 8 && lord->mar_in == 16, "the steed's rates");
+    cr_assert(strstr(lord->said, "mount \"Fixture Steeds\" -> \"Fixture Steed\" (spelling)") != NULL, "%s", lord->said);
+    const army_unit *be = &a->units[1];
+    cr_assert(be->groups[0].base.front_mm == 50 && be->groups[0].base.side_mm == 75);
+    cr_assert(strstr(be->said, "\"Fixture Beests\" -> \"Fixture Beast") != NULL && strstr(be->said, "(closest name)"),
+              "%s", be->said);
+    const army_unit *sp = &a->units[2];
+    cr_assert(sp->missing & ARMY_MISSING_BASE, "never guessed");
+    cr_assert(strstr(sp->note, "is as close to") != NULL, "%s", sp->note);
+    cr_assert(strstr(a->units[3].note, "no entry named \"Fixture Ghost\"") != NULL, "%s", a->units[3].note);
+    cr_assert_eq(rep.units_ambiguous, 1);
+    cr_assert_eq(rep.units_not_found, 1);
+    cr_assert_eq(rep.units_complete, 2);
+    army_file_free(f);
+    army_catalogue_free(c);
+}
