@@ -186,6 +186,22 @@ static int read_ros(const char *data, size_t size, const char *name, army_file *
     return rc;
 }
 
+/* -1 with a message naming the selection and its `number` when a selection's count is not a whole
+ * number 0..ARMY_MAX_MODELS (checked before any count is added up). */
+static int army_tree_check_numbers(const army_node *n, const char *name, base_error *err)
+{
+    if (n->number_why) {
+        char shown[64];
+        base_text_copy(shown, sizeof shown, n->name ? n->name : "");
+        return base_error_set(err, "%s: selection \"%s\": number: %s: expected a whole number 0..%d", name, shown,
+                              n->number_why, ARMY_MAX_MODELS);
+    }
+    for (size_t c = 0; c < n->n_children; c++)
+        if (army_tree_check_numbers(&n->children[c], name, err) < 0)
+            return -1;
+    return 0;
+}
+
 int army_read_tree(const army_node *top, const char *name, army_file *f, base_error *err)
 {
     const army_node *roster = top->n_children ? &top->children[0] : NULL;

@@ -122,20 +122,6 @@ static void set_number_text(army_node *n, const char *text)
     set_number(n, v, end == text || *end ? "not a number" : NULL);
 }
 
-int army_tree_check_numbers(const army_node *n, const char *name, base_error *err)
-{
-    if (n->number_why) {
-        char shown[64];
-        base_text_copy(shown, sizeof shown, n->name ? n->name : "");
-        return base_error_set(err, "%s: selection \"%s\": number: %s: expected a whole number 0..%d", name, shown,
-                              n->number_why, ARMY_MAX_MODELS);
-    }
-    for (size_t c = 0; c < n->n_children; c++)
-        if (army_tree_check_numbers(&n->children[c], name, err) < 0)
-            return -1;
-    return 0;
-}
-
 /* ---- from XML (libxml2) ----------------------------------------------- */
 
 static int is(const xmlNode *x, const char *name) { return x->type == XML_ELEMENT_NODE && xmlStrEqual(x->name, BAD_CAST name); }
@@ -450,6 +436,19 @@ static void fill_rate(army_unit *u, double *rate, const char *word, const army_n
         note(u, "%s is %s: %s", word, own ? own : text, why ? why : "not a rate");
 }
 
+/* A Base in the node's own profiles that differs from `first` ("50x50" and "50x75"), or NULL. */
+static const char *other_base(const army_node *n, const char *first)
+{
+    for (size_t p = 0; p < n->n_profiles; p++)
+        for (size_t c = 0; c < n->profiles[p].n_chars; c++) {
+            const army_char *ch = &n->profiles[p].chars[c];
+            if ((strcasecmp(ch->name, "Base") == 0 || strcasecmp(ch->name, "Base Size") == 0) &&
+                strcmp(ch->value, first) != 0)
+                return ch->value;
+        }
+    return NULL;
+}
+
 void army_tree_profile_fill(const army_node *n, army_unit *u, army_origin origin)
 {
     const army_node *mount = find_mount(n);
@@ -477,13 +476,19 @@ void army_tree_profile_fill(const army_node *n, army_unit *u, army_origin origin
         if (gr->base.front_mm > 0)
             continue;
         const army_node *model = find_model(n, gr->name);
-        const char *b = model ? base_char(model) : NULL;
-        if (!b && mount)
-            b = base_char(mount);
+        const char *b = model ? base_char(model) : NULL, *alt = b ? other_base(model, b) : NULL;
+        if (!b && mount && (b = base_char(mount)))
+            alt = other_base(mount, b);
+        if (!b && (b = army_node_char(n, "Base") ? army_node_char(n, "Base") : army_node_char(n, "Base Size")))
+            alt = other_base(n, b);
         if (!b)
             b = find_char(n, "Base");
         if (!b)
             b = find_char(n, "Base Size");
+        if (alt) { /* two profiles that disagree: said, and left for the user, never the first taken */
+            note(u, "two base profiles, %s and %s: give the one its models stand on", b, alt);
+            continue;
+        }
         if (b && army_parse_base(b, &gr->base))
             gr->base_from = origin;
         else if (b)

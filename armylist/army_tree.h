@@ -62,10 +62,6 @@ army_node *army_tree_from_xml(const void *xml_root);
 /* From New Recruit's JSON roster ({"roster": {...}} or the roster object). NULL when out of memory. */
 army_node *army_tree_from_json(const void *cjson_root);
 
-/* -1 with a message naming the selection and its `number` when a selection's count is not a whole
- * number 0..ARMY_MAX_MODELS (checked before any count is added up). */
-int army_tree_check_numbers(const army_node *n, const char *name, base_error *err);
-
 /* The units of a roster tree, appended to `list` (forces in order, nested forces included). */
 int army_tree_units(const army_node *roster, army_list *list, base_error *err);
 

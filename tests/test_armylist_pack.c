@@ -253,3 +253,47 @@ Test(armylist_names, old_names_spellings_and_closest_names_are_said)
     army_file_free(f);
     army_catalogue_free(c);
 }
+
+/* Issue 21, part 3: a model carrying two base profiles that disagree is said and left to the user. */
+Test(armylist_names, two_base_profiles_are_said_not_chosen)
+{
+    const char *ros =
+        "<?xml version=\"1.0\"?>\n<roster name=\"R\" gameSystemName=\"The 9th Age\"><forces>"
+        "<force name=\"F\" catalogueName=\"Sylvan Elves\"><selections>"
+        "<selection name=\"Treemen\" type=\"model\" number=\"2\"><profiles>"
+        "<profile name=\"Treeman\" typeName=\"Model\"><characteristics><characteristic name=\"Adv\">5\"</characteristic>"
+        "<characteristic name=\"Mar\">10\"</characteristic><characteristic name=\"Base\">50x50</characteristic>"
+        "</characteristics></profile>"
+        "<profile name=\"Treeman (old base)\" typeName=\"Model\"><characteristics>"
+        "<characteristic name=\"Base\">50x75</characteristic></characteristics></profile>"
+        "</profiles></selection></selections></force></forces></roster>\n";
+    base_error err = {0};
+    army_file *f = army_file_parse(ros, strlen(ros), "treemen.ros", &err);
+    cr_assert_not_null(f, "%s", err.msg);
+    const army_unit *u = &f->armies[0].units[0];
+    cr_assert_eq(u->models, 2);
+    cr_assert(u->missing & ARMY_MISSING_BASE, "neither base taken");
+    cr_assert(u->adv_in == 5 && u->mar_in == 10, "the rates are not in conflict");
+    cr_assert(strstr(u->note, "two base profiles, 50x50 and 50x75: give the one its models stand on") != NULL, "%s",
+              u->note);
+    army_file_free(f);
+}
+
+/* A line above the units that is neither a header nor a unit ("Exalted Herald General") is said, not a unit. */
+Test(armylist_names, a_header_line_is_not_a_unit)
+{
+    const char *text = "Player: Bob\nArmy: Daemon Legions\nExalted Herald General\n"
+                       "450 - Exalted Herald, General\n"
+                       "4500\n";
+    base_error err = {0};
+    army_file *f = army_file_parse(text, strlen(text), "herald.txt", &err);
+    cr_assert_not_null(f, "%s", err.msg);
+    cr_assert_eq(f->armies[0].n_units, 1);
+    cr_assert_str_eq(f->armies[0].units[0].name, "Exalted Herald");
+    cr_assert_str_eq(f->armies[0].name, "Daemon Legions");
+    cr_assert_str_eq(f->armies[0].player, "Bob");
+    cr_assert_eq(f->n_said, 2, "the title and the total that does not add up");
+    cr_assert(strstr(f->said[0], "line 3: \"Exalted Herald General\" not read") != NULL, "%s", f->said[0]);
+    cr_assert(strstr(f->said[1], "gives its total as 4500 points, its lines add up to 450") != NULL, "%s", f->said[1]);
+    army_file_free(f);
+}
