@@ -145,7 +145,8 @@ static int apply_sets(army_file *f, const set_value *sets, int n)
 }
 
 /* Asks at the terminal for each value still unknown; an empty answer leaves it flagged. */
-static void ask(army_file *f)
+/* Asks, at the terminal, for what the units of list `only` (-1: every list) still miss. */
+static void ask(army_file *f, long only)
 {
     static const struct {
         unsigned bit;
@@ -156,7 +157,7 @@ static void ask(army_file *f)
                 {ARMY_MISSING_MAR, "mar", "March Rate in inches"}};
     char line[128];
     for (size_t a = 0; a < f->n_armies; a++)
-        for (size_t k = 0; k < f->armies[a].n_units; k++) {
+        for (size_t k = 0; k < f->armies[a].n_units && (only < 0 || a == (size_t)only); k++) {
             army_unit *u = &f->armies[a].units[k];
             if (u->missing)
                 fprintf(stderr, "%s (%s)%s%s\n", shown(u->name, 0, 0), shown(u->where, 0, 2), u->note[0] ? ": " : "",
@@ -476,7 +477,7 @@ static int roster_import(int argc, char **argv)
     if (apply_sets(f, sets, sets_txt.n) < 0)
         goto done;
     if (!no_ask && isatty(STDIN_FILENO))
-        ask(f);
+        ask(f, pick); /* a pack's other players' lists are not asked about */
     int incomplete = 0, several = f->n_armies > 1 && !list_arg && !all;
     if (several && slot != 0) {
         fprintf(stderr, "tableref roster import: %s holds %zu lists: pick one with --list N to give it --army %.0f\n",
