@@ -1,4 +1,5 @@
 #include "army_catalogue.h"
+#include "army_names.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -267,33 +268,114 @@ static int entry_is_unit(const army_node *n)
     return strcmp(n->type, "unit") == 0 || strcmp(n->type, "model") == 0;
 }
 
-/* Entries named `name` that the army may use; units and models before upgrades when `units_only`. */
-static size_t find_entries(const army_catalogue *c, const char *army, const char *name, int units_only,
-                           const army_node **out, size_t cap)
+/* How a list's name met the data's: said to the user unless exact. */
+typedef struct name_match {
+    char name[ARMY_NAME_MAX]; /* the data's name */
+    const char *how;          /* NULL exact; "alias", "spelling", "closest name" */
+    int ambiguous;            /* the closest names are two or more different ones */
+    char other[ARMY_NAME_MAX];
+} name_match;
+
+static int entry_allowed(const army_catalogue *c, size_t i, const char *army, int any_army_file, int units_only)
 {
+    const cat_file *f = &c->files[c->entries[i].file];
+    if (any_army_file && !f->game_system && !army_file_matches(f, army))
+        return 0;
+    return !units_only || entry_is_unit(c->entries[i].node);
+}
+
+/* Pass 0 exact, 1 without "(Core)", 2 an alias, 3 the same key (case, spaces, plural): the entries. */
+static size_t exact_pass(const army_catalogue *c, const char *army, int any_army_file, int units_only, int pass,
+                         const char *want, const army_node **out, size_t cap)
+{
+    char have[ARMY_NAME_MAX], key[ARMY_NAME_MAX];
+    size_t n = 0;
+    for (size_t i = 0; i < c->n_entries && n < cap; i++) {
+        if (!entry_allowed(c, i, army, any_army_file, units_only))
+            continue;
+        const army_node *e = c->entries[i].node;
+        if (pass == 3) {
+            strip_brackets(e->name, have, sizeof have);
+            army_names_key(have, key, sizeof key);
+            if (strcmp(key, want) != 0)
+                continue;
+        } else if (pass == 1) {
+            strip_brackets(e->name, have, sizeof have);
+            if (strcasecmp(have, want) != 0)
+                continue;
+        } else if (strcasecmp(e->name, want) != 0) {
+            continue;
+        }
+        out[n++] = e;
+    }
+    return n;
+}
+
+/* The closest names within two edits (keys of six letters or more): the entries of the one closest, or none
+ * and m->ambiguous when two different names are as close. */
+static size_t closest_pass(const army_catalogue *c, const char *army, int any_army_file, const char *want_key,
+                           const army_node **out, size_t cap, name_match *m)
+{
+    char have[ARMY_NAME_MAX], key[ARMY_NAME_MAX];
+    int best = 3;
+    size_t n = 0;
+    if (strlen(want_key) < 6)
+        return 0;
+    for (size_t i = 0; i < c->n_entries; i++) {
+        if (!entry_allowed(c, i, army, any_army_file, 1))
+            continue;
+        const army_node *e = c->entries[i].node;
+        strip_brackets(e->name, have, sizeof have);
+        army_names_key(have, key, sizeof key);
+        int d = army_names_distance(want_key, key, 2);
+        if (d > 2 || d > best)
+            continue;
+        if (d < best)
+            best = d, n = 0, m->ambiguous = 0;
+        if (n > 0 && strcasecmp(out[0]->name, e->name) != 0 && !m->ambiguous) {
+            m->ambiguous = 1;
+            army_name_copy(m->other, sizeof m->other, e->name);
+        }
+        if (n < cap)
+            out[n++] = e;
+    }
+    return m->ambiguous ? 0 : n;
+}
+
+/* Entries named `name` that the army may use; units and models before upgrades when `units_only`, which
+ * also allows the closest-name search. m says how the name was met. */
+static size_t find_entries(const army_catalogue *c, const char *army, const char *name, int units_only,
+                           const army_node **out, size_t cap, name_match *m)
+{
+    static const char *how[] = {NULL, NULL, "alias", "spelling"};
     int any_army_file = 0;
     for (size_t f = 0; f < c->n_files; f++)
         any_army_file |= !c->files[f].game_system && army_file_matches(&c->files[f], army);
-    char want[ARMY_NAME_MAX], have[ARMY_NAME_MAX];
+    memset(m, 0, sizeof *m);
+    char want[ARMY_NAME_MAX];
     size_t n = 0;
-    for (int pass = 0; pass < 2 && n == 0; pass++) {
+    for (int pass = 0; pass < 4 && n == 0; pass++) {
+        const char *alias = pass == 2 ? army_names_alias(name) : NULL;
         if (pass == 0)
             army_name_copy(want, sizeof want, name);
-        else
+        else if (pass == 1)
             strip_brackets(name, want, sizeof want);
-        for (size_t i = 0; i < c->n_entries && n < cap; i++) {
-            const cat_file *f = &c->files[c->entries[i].file];
-            if (any_army_file && !f->game_system && !army_file_matches(f, army))
-                continue;
-            const army_node *e = c->entries[i].node;
-            if (units_only && !entry_is_unit(e))
-                continue;
-            if (pass == 0 ? strcasecmp(e->name, want) != 0
-                          : (strip_brackets(e->name, have, sizeof have), strcasecmp(have, want) != 0))
-                continue;
-            out[n++] = e;
-        }
+        else if (pass == 2 && !alias)
+            continue;
+        else if (pass == 2)
+            army_name_copy(want, sizeof want, alias);
+        else
+            army_names_key(name, want, sizeof want);
+        n = exact_pass(c, army, any_army_file, units_only, pass, want, out, cap);
+        m->how = how[pass];
     }
+    if (n == 0 && units_only) {
+        army_names_key(name, want, sizeof want);
+        n = closest_pass(c, army, any_army_file, want, out, cap, m);
+        m->how = "closest name";
+    }
+    if (n > 0)
+        army_name_copy(m->name, sizeof m->name, out[0]->name);
     return n;
 }
 
@@ -345,7 +427,8 @@ static void fill_mount(const army_catalogue *c, const char *army, army_unit *u)
         if (!opt[0])
             continue;
         const army_node *hits[4];
-        size_t k = find_entries(c, army, opt, 0, hits, 4);
+        name_match m;
+        size_t k = find_entries(c, army, opt, 0, hits, 4, &m);
         for (size_t i = 0; i < k; i++) {
             const char *b = army_node_char(hits[i], "Base");
             army_base base;
@@ -353,6 +436,8 @@ static void fill_mount(const army_catalogue *c, const char *army, army_unit *u)
                 continue;
             /* The mount carries the rider: its base, and its rates when it has fixed ones. */
             army_name_copy(u->mount, sizeof u->mount, hits[i]->name);
+            if (m.how)
+                army_unit_say(u, "mount \"%s\" -> \"%s\" (%s)", opt, hits[i]->name, m.how);
             for (size_t g = 0; g < u->n_groups; g++)
                 if (!(u->groups[g].base.front_mm > 0))
                     u->groups[g].base = base, u->groups[g].base_from = ARMY_FROM_CATALOGUE;
@@ -377,7 +462,16 @@ static void fill_unit(const army_catalogue *c, const char *army, army_unit *u, a
 {
     const unsigned before = u->missing;
     const army_node *hits[16];
-    size_t n = find_entries(c, army, u->name, 1, hits, 16);
+    name_match m;
+    size_t n = find_entries(c, army, u->name, 1, hits, 16, &m);
+    if (n == 0 && m.ambiguous) { /* never guessed: listed, for the user to give */
+        rep->units_ambiguous++;
+        snprintf(u->note, sizeof u->note, "\"%.*s\" is as close to \"%.*s\" as to \"%.*s\": give its values",
+                 (int)base_text_cut(u->name, 50), u->name, (int)base_text_cut(hits[0] ? hits[0]->name : "?", 50),
+                 hits[0] ? hits[0]->name : "?", (int)base_text_cut(m.other, 50), m.other);
+        army_unit_update_missing(u);
+        return;
+    }
     if (n == 0) {
         rep->units_not_found++;
         if (!u->note[0])
@@ -385,6 +479,8 @@ static void fill_unit(const army_catalogue *c, const char *army, army_unit *u, a
         army_unit_update_missing(u);
         return;
     }
+    if (m.how)
+        army_unit_say(u, "\"%s\" -> \"%s\" (%s)", u->name, m.name, m.how);
     /* A character's mount, named among its options, wins over the rider's own base and rates. */
     if (army_node_is_character(hits[0]))
         u->character = true;
@@ -426,8 +522,12 @@ void army_file_fill(army_file *f, const army_catalogue *c, army_fill_report *rep
             army_unit *u = &f->armies[a].units[i];
             army_unit_update_missing(u);
             /* A roster's own character flag and values stand; only the gaps are filled. */
-            if (u->missing == 0 && f->format != ARMY_FORMAT_TEXT && f->format != ARMY_FORMAT_NR_REPORT)
-                continue;
-            fill_unit(c, f->armies[a].name, u, rep);
+            if (u->missing != 0 || f->format == ARMY_FORMAT_TEXT || f->format == ARMY_FORMAT_NR_REPORT)
+                fill_unit(c, f->armies[a].name, u, rep);
+            rep->units++;
+            if (u->missing)
+                rep->units_incomplete++;
+            else
+                rep->units_complete++;
         }
 }

@@ -40,6 +40,9 @@ typedef struct army_fill_report {
     int units_filled;       /* units that gained at least one value */
     int units_not_found;    /* units no entry is named after */
     int units_ambiguous;    /* units whose entries disagree */
+    int units;              /* every unit looked at */
+    int units_complete;     /* units with nothing missing afterwards */
+    int units_incomplete;   /* units still missing a value afterwards (found or not): these are asked for */
 } army_fill_report;
 
 /* Fills what every unit of every army still misses; `rep` may be NULL. */

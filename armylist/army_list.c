@@ -3,6 +3,8 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +40,42 @@ void army_file_free(army_file *f)
         free(f->armies[a].units);
     }
     free(f->armies);
+    free(f->said);
     free(f);
+}
+
+void army_file_say(army_file *f, const char *fmt, ...)
+{
+    if (f->n_said > ARMY_MAX_SAID)
+        return;
+    void *grown = army_grow(f->said, f->n_said, sizeof *f->said);
+    if (!grown)
+        return;
+    f->said = grown;
+    char *msg = f->said[f->n_said++];
+    if (f->n_said > ARMY_MAX_SAID) {
+        snprintf(msg, sizeof *f->said, "... and more lines not read (only the first %d are listed)", ARMY_MAX_SAID);
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof *f->said, fmt, ap);
+    va_end(ap);
+    base_text_trim_cut(msg);
+}
+
+void army_unit_say(army_unit *u, const char *fmt, ...)
+{
+    size_t n = strlen(u->said);
+    if (n + 8 >= sizeof u->said)
+        return;
+    if (n)
+        n += (size_t)snprintf(u->said + n, sizeof u->said - n, "; ");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(u->said + n, sizeof u->said - n, fmt, ap);
+    va_end(ap);
+    base_text_trim_cut(u->said);
 }
 
 void army_name_copy(char *dst, size_t cap, const char *src)
@@ -56,9 +93,20 @@ void army_span_copy(char *dst, size_t cap, const char *src, size_t n)
     free(span);
 }
 
+void *army_grow(void *array, size_t n, size_t elem_size)
+{
+    /* Grows only when n is 0 or a power of two, to twice n: the capacity is implied by n. */
+    if (n != 0 && (n & (n - 1)) != 0)
+        return array;
+    size_t cap = n ? 2 * n : 1;
+    if (cap > SIZE_MAX / elem_size)
+        return NULL;
+    return realloc(array, cap * elem_size);
+}
+
 army_list *army_file_add_army(army_file *f, const char *name)
 {
-    army_list *a = realloc(f->armies, (f->n_armies + 1) * sizeof *a);
+    army_list *a = army_grow(f->armies, f->n_armies, sizeof *a);
     if (!a)
         return NULL;
     f->armies = a;
@@ -70,7 +118,7 @@ army_list *army_file_add_army(army_file *f, const char *name)
 
 army_unit *army_list_add_unit(army_list *a, const char *name)
 {
-    army_unit *u = realloc(a->units, (a->n_units + 1) * sizeof *u);
+    army_unit *u = army_grow(a->units, a->n_units, sizeof *u);
     if (!u)
         return NULL;
     a->units = u;
@@ -83,7 +131,7 @@ army_unit *army_list_add_unit(army_list *a, const char *name)
 
 army_group *army_unit_add_group(army_unit *u, const char *name, int count)
 {
-    army_group *g = realloc(u->groups, (u->n_groups + 1) * sizeof *g);
+    army_group *g = army_grow(u->groups, u->n_groups, sizeof *g);
     if (!g)
         return NULL;
     u->groups = g;
@@ -97,17 +145,19 @@ army_group *army_unit_add_group(army_unit *u, const char *name, int count)
 void army_unit_update_missing(army_unit *u)
 {
     u->missing = 0;
-    int sum = 0;
+    long long sum = 0; /* the readers keep each count within ARMY_MAX_MODELS: no overflow here */
     bool counted = u->n_groups > 0;
     for (size_t g = 0; g < u->n_groups; g++) {
-        if (u->groups[g].count <= 0)
+        if (u->groups[g].count <= 0 || u->groups[g].count > ARMY_MAX_MODELS)
             counted = false;
         sum += u->groups[g].count;
         if (!(u->groups[g].base.front_mm > 0))
             u->missing |= ARMY_MISSING_BASE;
     }
-    if (counted)
-        u->models = sum;
+    if (counted && sum <= ARMY_MAX_MODELS)
+        u->models = (int)sum;
+    else if (counted)
+        u->models = 0; /* more than a unit can hold: unknown, asked for */
     if (u->models <= 0)
         u->missing |= ARMY_MISSING_COUNT;
     if (u->n_groups == 0)

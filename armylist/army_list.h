@@ -32,6 +32,12 @@
 
 #define ARMY_NAME_MAX 96
 #define ARMY_TEXT_MAX 192
+/* Limits checked before any arithmetic on what a list says (a hostile list must not overflow a count):
+ * models in one selection or one unit (the largest T9A unit is a few dozen), units in one file
+ * (a 30-list tournament pack holds ~600). */
+#define ARMY_MAX_MODELS 1000
+#define ARMY_MAX_UNITS 10000
+#define ARMY_MAX_SAID 100
 
 /* A base as printed in army books: front x side in mm, or a round base's diameter. */
 typedef struct army_base {
@@ -78,6 +84,8 @@ typedef struct army_unit {
     char note[ARMY_TEXT_MAX];      /* why a value is unknown: "Adv is 3D6\" (random movement)" */
     char where[ARMY_TEXT_MAX];     /* where in the file: "line 7", "force 1, selection 3" */
     char options[ARMY_TEXT_MAX];   /* the options as listed (text lists), for the mount search */
+    int points;                    /* its cost as listed (text lists), 0 when not given */
+    char said[ARMY_TEXT_MAX];      /* what had to be assumed or chosen, said to the user: "count 15 read from ..." */
 } army_unit;
 
 typedef struct army_list {
@@ -85,6 +93,7 @@ typedef struct army_list {
     char player[ARMY_NAME_MAX];    /* "" when the file does not say */
     char game_system[ARMY_NAME_MAX];
     int points;                    /* total as listed, 0 unknown */
+    int line;                      /* text lists: the line of its header (or first unit), 0 otherwise */
     army_unit *units;
     size_t n_units;
 } army_list;
@@ -103,6 +112,8 @@ typedef struct army_file {
     army_format format;
     army_list *armies;
     size_t n_armies;
+    char (*said)[2 * ARMY_TEXT_MAX]; /* lines not read and lists that could not be: never dropped silently */
+    size_t n_said;
 } army_file;
 
 /* Reads any of the formats above, told apart by content. NULL with a message naming the file. */
@@ -137,6 +148,21 @@ void army_name_copy(char *dst, size_t cap, const char *src);
 void army_span_copy(char *dst, size_t cap, const char *src, size_t n);
 army_list *army_file_add_army(army_file *f, const char *name);
 army_unit *army_list_add_unit(army_list *a, const char *name);
+/* Adds a message to f->said (at most ARMY_MAX_SAID; then one "and more" line). */
+void army_file_say(army_file *f, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Appends to u->said ("; " between), cut between characters when it is full. */
+void army_unit_say(army_unit *u, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 army_group *army_unit_add_group(army_unit *u, const char *name, int count);
+/* Room for one more element in an array of n grown by doubling (linear time over many appends):
+ * the array, moved when it had to grow; NULL when out of memory (the old array is kept). */
+void *army_grow(void *array, size_t n, size_t elem_size);
 
 #endif

@@ -1,5 +1,6 @@
 /* army_read: tells the list formats apart by content and reads each. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,11 +100,50 @@ static void quiet(void *ctx, const char *msg, ...)
     (void)msg;
 }
 
+/* The line of a <!DOCTYPE in the prolog (before the first element), 0 when there is none. One pass. */
+static int prolog_doctype_line(const char *data, size_t size)
+{
+    const char *p = data, *end = data + size;
+    int line = 1;
+    while (p < end) {
+        if (*p == '\n')
+            line++;
+        if (*p != '<') {
+            p++;
+            continue;
+        }
+        const char *close = NULL;
+        if (end - p >= 9 && memcmp(p, "<!DOCTYPE", 9) == 0)
+            return line;
+        if (end - p >= 2 && p[1] == '?')
+            close = "?>";
+        else if (end - p >= 4 && memcmp(p, "<!--", 4) == 0)
+            close = "-->";
+        else
+            return 0; /* the root element: the prolog is over */
+        const char *q = p + 2;
+        size_t cl = strlen(close);
+        while (q + cl <= end && memcmp(q, close, cl) != 0)
+            line += *q++ == '\n';
+        p = q + cl;
+    }
+    return 0;
+}
+
 void *army_xml_parse(const char *data, size_t size, const char *name, base_error *err)
 {
+    /* Rosters and data files never declare a DTD: one declaring entities could expand itself a
+     * million-fold (20,000 references to a nested entity). Refused before libxml2 reads it. */
+    int doctype = prolog_doctype_line(data, size);
+    if (doctype)
+        return base_error_set(err, "%s: line %d: a <!DOCTYPE> (entity declarations are refused: a roster "
+                                   "or army data file has none)", name, doctype), NULL;
+    if (size > INT_MAX)
+        return base_error_set(err, "%s: larger than libxml2 reads", name), NULL;
     xmlSetGenericErrorFunc(NULL, quiet);
     xmlResetLastError();
-    /* No network, no entity substitution: a list file cannot reach out or expand itself. */
+    /* No network, no entity substitution, libxml2's size limits kept (no XML_PARSE_HUGE): a list file
+     * cannot reach out or expand itself. */
     xmlDoc *doc = xmlReadMemory(data, (int)size, name, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
                                                               XML_PARSE_NOBLANKS);
     if (!doc) {
@@ -146,6 +186,22 @@ static int read_ros(const char *data, size_t size, const char *name, army_file *
     return rc;
 }
 
+/* -1 with a message naming the selection and its `number` when a selection's count is not a whole
+ * number 0..ARMY_MAX_MODELS (checked before any count is added up). */
+static int army_tree_check_numbers(const army_node *n, const char *name, base_error *err)
+{
+    if (n->number_why) {
+        char shown[64];
+        base_text_copy(shown, sizeof shown, n->name ? n->name : "");
+        return base_error_set(err, "%s: selection \"%s\": number: %s: expected a whole number 0..%d", name, shown,
+                              n->number_why, ARMY_MAX_MODELS);
+    }
+    for (size_t c = 0; c < n->n_children; c++)
+        if (army_tree_check_numbers(&n->children[c], name, err) < 0)
+            return -1;
+    return 0;
+}
+
 int army_read_tree(const army_node *top, const char *name, army_file *f, base_error *err)
 {
     const army_node *roster = top->n_children ? &top->children[0] : NULL;
@@ -155,8 +211,13 @@ int army_read_tree(const army_node *top, const char *name, army_file *f, base_er
     if (!a)
         return base_error_set(err, "%s: out of memory", name);
     army_name_copy(a->game_system, sizeof a->game_system, roster->extra ? roster->extra : "");
-    if (army_tree_units(roster, a, err) < 0)
+    if (army_tree_check_numbers(roster, name, err) < 0)
         return -1;
+    if (army_tree_units(roster, a, err) < 0) { /* its messages name the selection: add the file */
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        return base_error_set(err, "%s: %s", name, msg);
+    }
     if (!a->name[0])
         army_name_copy(a->name, sizeof a->name, roster->name);
     if (a->n_units == 0)

@@ -1,6 +1,8 @@
 #include "army_roster.h"
+#include "base_text.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,22 +97,94 @@ static cJSON *board_json(const army_roster_options *o)
     return board;
 }
 
-/* Unit ids: the name's slug, numbered when the army has that name more than once. */
-static void unit_id(const army_list *a, size_t i, const char *prefix, char *out, size_t cap)
+/* ---- unit ids: unique in the army, from any names -------------------------- */
+
+/* An id: a prefix (cut to 32 bytes), a slug of up to 51, "-" and a number. */
+#define ARMY_ID_MAX 96
+
+/* An open-addressing set of strings, for linear time over many units. */
+typedef struct id_set {
+    const char **keys;
+    int *shared; /* slugs: how many units have it */
+    int *next;   /* slugs: the last number given to it */
+    size_t cap;
+} id_set;
+
+static uint64_t hash_text(const char *s)
 {
-    char slug[64];
-    army_slug(a->units[i].name, slug, sizeof slug);
-    int same = 0, nth = 0;
-    for (size_t k = 0; k < a->n_units; k++)
-        if (strcmp(a->units[k].name, a->units[i].name) == 0) {
-            same++;
-            if (k <= i)
-                nth++;
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* The slot holding `key`, or the empty slot where it goes (the set is never more than half full). */
+static size_t id_slot(const id_set *set, const char *key)
+{
+    size_t i = (size_t)hash_text(key) & (set->cap - 1);
+    while (set->keys[i] && strcmp(set->keys[i], key) != 0)
+        i = (i + 1) & (set->cap - 1);
+    return i;
+}
+
+static int id_set_init(id_set *set, size_t n)
+{
+    set->cap = 16;
+    while (set->cap < 2 * n + 2)
+        set->cap *= 2;
+    set->keys = calloc(set->cap, sizeof *set->keys);
+    set->shared = calloc(set->cap, sizeof *set->shared);
+    set->next = calloc(set->cap, sizeof *set->next);
+    return set->keys && set->shared && set->next ? 0 : -1;
+}
+
+static void id_set_free(id_set *set)
+{
+    free(set->keys);
+    free(set->shared);
+    free(set->next);
+}
+
+/*
+ * ids[i] (ARMY_ID_MAX bytes each) for every unit: the name's slug, numbered "-1", "-2", ... when
+ * several units share a slug ("Goblins!" and "Goblins?", names of emoji only), a number skipped when
+ * another unit's own slug holds it ("Goblins 2" is "goblins-2"). The names themselves are kept.
+ */
+static int unit_ids(const army_list *a, const char *prefix, char (*ids)[ARMY_ID_MAX])
+{
+    id_set slugs = {0}, taken = {0};
+    char pre[33];
+    base_text_copy(pre, sizeof pre, prefix ? prefix : "");
+    char (*slug)[52] = malloc((a->n_units ? a->n_units : 1) * sizeof *slug);
+    int rc = slug && id_set_init(&slugs, a->n_units) == 0 && id_set_init(&taken, a->n_units) == 0 ? 0 : -1;
+    for (size_t i = 0; i < a->n_units && rc == 0; i++) {
+        army_slug(a->units[i].name, slug[i], sizeof slug[i]);
+        size_t k = id_slot(&slugs, slug[i]);
+        slugs.keys[k] = slug[i];
+        slugs.shared[k]++;
+    }
+    for (size_t i = 0; i < a->n_units && rc == 0; i++) { /* a slug of its own keeps it */
+        snprintf(ids[i], ARMY_ID_MAX, "%s%s", pre, slug[i]);
+        if (slugs.shared[id_slot(&slugs, slug[i])] == 1)
+            taken.keys[id_slot(&taken, ids[i])] = ids[i];
+    }
+    for (size_t i = 0; i < a->n_units && rc == 0; i++) {
+        size_t k = id_slot(&slugs, slug[i]);
+        if (slugs.shared[k] == 1)
+            continue;
+        for (;;) {
+            snprintf(ids[i], ARMY_ID_MAX, "%s%s-%d", pre, slug[i], ++slugs.next[k]);
+            size_t t = id_slot(&taken, ids[i]);
+            if (!taken.keys[t]) {
+                taken.keys[t] = ids[i];
+                break;
+            }
         }
-    if (same > 1)
-        snprintf(out, cap, "%s%.40s-%d", prefix ? prefix : "", slug, nth);
-    else
-        snprintf(out, cap, "%s%.50s", prefix ? prefix : "", slug);
+    }
+    free(slug);
+    id_set_free(&slugs);
+    id_set_free(&taken);
+    return rc;
 }
 
 static void add_missing(cJSON *unresolved, const char *id, const army_unit *u)
@@ -227,10 +301,10 @@ cJSON *army_roster_json(const army_list *a, const army_file *f, const army_roste
     if (a->points > 0)
         cJSON_AddNumberToObject(army, "points", a->points);
     cJSON_AddNumberToObject(army, "slot", o->army_slot);
-    char ids[96];
-    snprintf(ids, sizeof ids, "%s IDs from %d, skipping 300-399", o->army_slot == 1 ? "even" : "odd",
+    char tag_ids[96];
+    snprintf(tag_ids, sizeof tag_ids, "%s IDs from %d, skipping 300-399", o->army_slot == 1 ? "even" : "odd",
              army_tag_id(o->army_slot, 0, o->family));
-    cJSON_AddStringToObject(army, "tag_ids", ids);
+    cJSON_AddStringToObject(army, "tag_ids", tag_ids);
     if (f) {
         cJSON_AddStringToObject(army, "source", f->path);
         cJSON_AddStringToObject(army, "source_format", army_format_word(f->format));
@@ -239,20 +313,28 @@ cJSON *army_roster_json(const army_list *a, const army_file *f, const army_roste
     cJSON *units = cJSON_AddArrayToObject(root, "units");
     cJSON *unresolved = cJSON_CreateArray();
     int next_tag = 0;
+    char (*ids)[ARMY_ID_MAX] = malloc((a->n_units ? a->n_units : 1) * sizeof *ids);
+    if (!ids || unit_ids(a, o->prefix, ids) < 0) {
+        free(ids);
+        cJSON_Delete(unresolved);
+        cJSON_Delete(root);
+        base_error_set(err, "out of memory");
+        return NULL;
+    }
     for (size_t i = 0; i < a->n_units; i++) {
         const army_unit *u = &a->units[i];
-        char id[64];
-        unit_id(a, i, o->prefix, id, sizeof id);
-        cJSON *ju = unit_json(u, id, side, o, &next_tag, err);
+        cJSON *ju = unit_json(u, ids[i], side, o, &next_tag, err);
         if (!ju) {
+            free(ids);
             cJSON_Delete(unresolved);
             cJSON_Delete(root);
             return NULL;
         }
         cJSON_AddItemToArray(units, ju);
         if (u->missing)
-            add_missing(unresolved, id, u);
+            add_missing(unresolved, ids[i], u);
     }
+    free(ids);
     if (cJSON_GetArraySize(unresolved) > 0)
         cJSON_AddItemToObject(root, "unresolved", unresolved);
     else

@@ -10,25 +10,33 @@
  * count is written only when the unit has more than one model ("15 Goblin
  * Reavers", "27x Goblin Rabble"); "3 x 10 Corsairs" is three units of ten.
  * A line that starts with neither a cost nor a total continues the unit
- * above (lists copied out of PDFs break lines anywhere). Several lists in one
- * text are told apart by their headers. Typographic quotes and dashes are
+ * above (lists copied out of PDFs break lines anywhere) unless it names a
+ * list. Several lists in one text (an organiser's pack) are told apart by
+ * their headers ("Player - Army", an army's name, "Army: X"), and the other
+ * layouts players write are read too (army_lines.h). A line that is not read
+ * is said (army_file.said), never dropped. Typographic quotes and dashes are
  * read as ASCII.
  */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "army_list.h"
+#include "base_text.h"
 #include "army_read.h"
+#include "army_lines.h"
 
 typedef struct text_unit {
     size_t army;
-    int line;
+    int line, cost;
+    const char *guess; /* a static phrase from army_lines, or NULL */
     char body[1024];
 } text_unit;
 
-/* ASCII dashes for en/em dashes and minus signs, trimmed. */
+/* ASCII dashes for en/em dashes, ASCII apostrophes, "King 's" as "King's", trimmed. */
 static void clean_line(const char *in, size_t len, char *out, size_t cap)
 {
     size_t n = 0;
@@ -37,12 +45,21 @@ static void clean_line(const char *in, size_t len, char *out, size_t cap)
         if (p[0] == 0xE2 && i + 2 < len && p[1] == 0x80 && (p[2] == 0x93 || p[2] == 0x94)) {
             out[n++] = '-';
             i += 2;
+        } else if (p[0] == 0xE2 && i + 2 < len && p[1] == 0x80 && (p[2] == 0x98 || p[2] == 0x99)) {
+            if (n && out[n - 1] == ' ' && i + 3 < len && (p[3] == 's' || p[3] == 'S') &&
+                (i + 4 >= len || !isalpha(p[4])))
+                n--; /* "King ’s Guard": the space a PDF put before the apostrophe */
+            out[n++] = '\'';
+            i += 2;
         } else if (p[0] == '\r' || p[0] == '\t') {
             out[n++] = ' ';
         } else {
             out[n++] = (char)p[0];
         }
     }
+    out[n] = '\0';
+    base_text_trim_cut(out); /* a line longer than the buffer is cut between characters, never inside one */
+    n = strlen(out);
     while (n && out[n - 1] == ' ')
         n--;
     out[n] = '\0';
@@ -52,63 +69,43 @@ static void clean_line(const char *in, size_t len, char *out, size_t cap)
     memmove(out, out + s, n - s + 1);
 }
 
-/* "560 - body": 1 with *body set. */
-static int unit_line(const char *s, const char **body)
-{
-    const char *p = s;
-    if (!isdigit((unsigned char)*p))
-        return 0;
-    while (isdigit((unsigned char)*p))
-        p++;
-    while (*p == ' ')
-        p++;
-    if (*p != '-')
-        return 0;
-    p++;
-    while (*p == ' ')
-        p++;
-    if (!*p)
-        return 0;
-    *body = p;
-    return 1;
-}
-
-/* "3998" or "3998 pts": 1 with *points set. */
-static int total_line(const char *s, int *points)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || v < 0 || v > 100000)
-        return 0;
-    while (*end == ' ')
-        end++;
-    if (*end && strcmp(end, "pts") != 0 && strcmp(end, "points") != 0 && strcmp(end, "pts.") != 0)
-        return 0;
-    *points = (int)v;
-    return 1;
-}
-
-/* "Simon (Sparta) - Undying Dynasties": the army after the last " - ", the player before it. */
+/* The side of "A - B" that names an army, the other the player ("Dwarven Holds - Dik-Jan" reads too). */
 static void header(army_list *a, const char *s)
 {
     const char *dash = NULL;
     for (const char *p = strstr(s, " - "); p; p = strstr(p + 1, " - "))
         dash = p;
-    if (dash) {
-        army_span_copy(a->name, sizeof a->name < 96 ? sizeof a->name : 96, dash + 3, strlen(dash + 3));
-        army_span_copy(a->player, sizeof a->player < 96 ? sizeof a->player : 96, s, (size_t)(dash - s));
-    } else {
-        army_span_copy(a->name, sizeof a->name < 96 ? sizeof a->name : 96, s, strlen(s));
+    const char *colon = strchr(s, ':');
+    if (colon && !dash) { /* "Army: Dwarven Holds" */
+        const char *v = colon + 1;
+        while (*v == ' ')
+            v++;
+        army_name_copy(a->name, sizeof a->name, v);
+        return;
     }
+    if (!dash) {
+        army_name_copy(a->name, sizeof a->name, s);
+        return;
+    }
+    char left[ARMY_NAME_MAX];
+    army_span_copy(left, sizeof left, s, (size_t)(dash - s));
+    const char *right = dash + 3;
+    bool swap = army_line_army(left) && !army_line_army(right);
+    army_name_copy(a->name, sizeof a->name, swap ? left : right);
+    army_name_copy(a->player, sizeof a->player, swap ? right : left);
 }
 
 /* Reads a leading count: "15 ", "27x ", "27 x ". Returns the text after it, or `s` when there is none. */
-static const char *leading_count(const char *s, int *count)
+static const char *leading_count(const char *s, int *count, bool *glued)
 {
     const char *p = s;
     if (!isdigit((unsigned char)*p))
         return s;
-    long v = strtol(p, (char **)&p, 10);
+    long v = 0;
+    while (isdigit((unsigned char)*p)) { /* saturating: "99999999999999999999 Goblins" is out of range, not wrapped */
+        v = v > ARMY_MAX_MODELS ? v : v * 10 + (*p - '0');
+        p++;
+    }
     const char *q = p;
     while (*q == ' ')
         q++;
@@ -119,11 +116,16 @@ static const char *leading_count(const char *s, int *count)
         while (*q == ' ')
             q++;
     } else if (q == p) {
-        return s; /* "2nd Legion": a name that starts with digits */
+        /* "2nd Legion": a name that starts with digits; "15Warriors": a count glued to its name, read and said */
+        bool ordinal = (strncasecmp(p, "st", 2) == 0 || strncasecmp(p, "nd", 2) == 0 || strncasecmp(p, "rd", 2) == 0 ||
+                        strncasecmp(p, "th", 2) == 0) && !isalpha((unsigned char)p[2]);
+        if (ordinal || !isalpha((unsigned char)*p) || !glued)
+            return s;
+        *glued = true;
     }
-    if (v < 1 || v > 1000 || !*q)
+    if (!*q)
         return s;
-    *count = (int)v;
+    *count = v < 1 || v > ARMY_MAX_MODELS ? -1 : (int)v; /* -1: a count out of range, refused by the caller */
     return q;
 }
 
@@ -132,20 +134,25 @@ static int build_unit(army_file *f, const text_unit *t, const char *name, base_e
     army_list *a = &f->armies[t->army];
     const char *p = t->body;
     int count = 0, units = 1;
-    p = leading_count(p, &count);
+    bool glued = false;
+    p = leading_count(p, &count, &glued);
     if (count > 0 && isdigit((unsigned char)*p)) {
         int per = 0;
-        const char *q = leading_count(p, &per);
-        if (per > 0 && q != p) {
+        const char *q = leading_count(p, &per, NULL);
+        if (per != 0 && q != p) {
             units = count; /* "3 x 10 Corsairs" */
             count = per;
             p = q;
         }
     }
-    /* The name runs to the first comma outside brackets. */
+    if (count < 0)
+        return base_error_set(err, "%s: line %d: a model count out of range (1..%d)", name, t->line, ARMY_MAX_MODELS);
+    if (a->n_units + (size_t)units > ARMY_MAX_UNITS)
+        return base_error_set(err, "%s: line %d: more than %d units: not an army list", name, t->line, ARMY_MAX_UNITS);
+    /* The name runs to the first separator outside brackets: "," or, as players also write, ";" and ":". */
     int depth = 0;
     const char *e = p;
-    for (; *e && !(*e == ',' && depth == 0); e++)
+    for (; *e && !((*e == ',' || *e == ';' || *e == ':') && depth == 0); e++)
         depth += *e == '(' ? 1 : *e == ')' ? -1 : 0;
     char uname[ARMY_NAME_MAX];
     army_span_copy(uname, sizeof uname, p, (size_t)(e - p));
@@ -159,75 +166,276 @@ static int build_unit(army_file *f, const text_unit *t, const char *name, base_e
         if (!u || !army_unit_add_group(u, uname, count > 0 ? count : 1))
             return base_error_set(err, "%s: out of memory", name);
         snprintf(u->where, sizeof u->where, "line %d", t->line);
-        army_name_copy(u->options, sizeof u->options, *e == ',' ? e + 1 : "");
+        army_name_copy(u->options, sizeof u->options, *e ? e + 1 : "");
         u->models = count > 0 ? count : 1;
+        u->points = k == 0 ? t->cost : 0; /* "3 x 10 Corsairs" costs once for the three */
+        if (glued)
+            army_unit_say(u, "line %d: %d models read from \"%.*s\" (a count glued to the name)", t->line, count,
+                          (int)base_text_cut(t->body, 40), t->body);
+        if (t->guess)
+            army_unit_say(u, "line %d: %s", t->line, t->guess);
         army_unit_update_missing(u);
     }
     return 0;
 }
 
+/* A line waiting to be read as a header or as the end of a broken unit line. */
+typedef struct pending_line {
+    int line;
+    char *text;
+} pending_line;
+
+/* Where reading a text has got to. */
+typedef struct text_reader {
+    army_file *f;
+    const char *name;
+    base_error *err;
+    text_unit *units;
+    size_t n_units;
+    army_list *cur;        /* the list being read */
+    int finished;          /* its total line was read */
+    int line_no;
+    int gap;               /* a blank line since its last unit */
+    pending_line pend[32]; /* lines since the last unit or total, not yet placed */
+    size_t n_pend;
+    int pend_gap;          /* a blank line came before the first of them */
+    int costed;            /* the list writes costs: "Name: options" is then a broken line, not a unit */
+} text_reader;
+
+static bool cur_has_units(const text_reader *r)
+{
+    return r->cur && r->n_units > 0 && r->units[r->n_units - 1].army == r->f->n_armies - 1;
+}
+
+static void join_to_last_unit(text_reader *r, const char *line)
+{
+    text_unit *t = &r->units[r->n_units - 1];
+    size_t used = strlen(t->body);
+    snprintf(t->body + used, sizeof t->body - used, " %s", line);
+    base_text_trim_cut(t->body);
+}
+
+static void clear_pending(text_reader *r)
+{
+    for (size_t i = 0; i < r->n_pend; i++)
+        free(r->pend[i].text);
+    r->n_pend = 0;
+}
+
+/* "Player: Bob" -> "Bob" when the line starts with `key` and a colon; NULL otherwise. */
+static const char *key_value(const char *line, const char *key)
+{
+    size_t n = strlen(key);
+    if (strncasecmp(line, key, n) != 0)
+        return NULL;
+    const char *p = line + n;
+    while (*p == ' ')
+        p++;
+    if (*p != ':')
+        return NULL;
+    for (p++; *p == ' ';)
+        p++;
+    return p;
+}
+
+/* The lines of a header block before a list's first unit: the army, the player, the rest said. */
+static int start_list(text_reader *r, int first_unit_line)
+{
+    size_t h = r->n_pend - 1; /* the header: the last line that names a list, else the last line */
+    while (h > 0 && !army_line_headerish(r->pend[h].text))
+        h--;
+    if (!army_line_headerish(r->pend[h].text))
+        h = r->n_pend - 1;
+    if (!(r->cur = army_file_add_army(r->f, "")))
+        return base_error_set(r->err, "%s: out of memory", r->name);
+    r->cur->line = r->pend[h].line;
+    r->finished = 0;
+    r->costed = 0;
+    bool used[32] = {false};
+    for (size_t i = 0; i < r->n_pend; i++) { /* "Player: Bob", "Army: Dwarven Holds", "Team: X" */
+        const char *t = r->pend[i].text, *v;
+        if ((v = key_value(t, "player")) || (v = key_value(t, "name")) || (v = key_value(t, "nickname")))
+            army_name_copy(r->cur->player, sizeof r->cur->player, v), used[i] = true;
+        else if ((v = key_value(t, "army")) || (v = key_value(t, "faction")))
+            army_name_copy(r->cur->name, sizeof r->cur->name, v), used[i] = true, h = i;
+    }
+    if (!r->cur->name[0]) {
+        char player[ARMY_NAME_MAX];
+        snprintf(player, sizeof player, "%s", r->cur->player);
+        header(r->cur, r->pend[h].text);
+        if (player[0] && !r->cur->player[0])
+            snprintf(r->cur->player, sizeof r->cur->player, "%s", player);
+        used[h] = true;
+        /* "Ville Oinio" above "Dwarven Holds": the player on the line before the army's name. */
+        if (!r->cur->player[0] && h > 0 && !used[h - 1] && !army_line_headerish(r->pend[h - 1].text))
+            army_name_copy(r->cur->player, sizeof r->cur->player, r->pend[h - 1].text), used[h - 1] = true;
+    }
+    for (size_t i = 0; i < r->n_pend; i++) {
+        if (used[i])
+            continue;
+        const char *t = r->pend[i].text;
+        if (army_line_headerish(t)) {
+            int stop = i + 1 < r->n_pend ? r->pend[i + 1].line : first_unit_line;
+            army_file_say(r->f, "%s: line %d: the list \"%.*s\" could not be read: no unit line after it (reading "
+                                "stopped at line %d)", r->name, r->pend[i].line, (int)base_text_cut(t, 80), t, stop);
+        } else {
+            army_file_say(r->f, "%s: line %d: \"%.*s\" not read (a title or a note above the list \"%.*s\")", r->name,
+                          r->pend[i].line, (int)base_text_cut(t, 80), t, (int)base_text_cut(r->cur->name, 60),
+                          r->cur->name);
+        }
+    }
+    return 0;
+}
+
+/* Places the pending lines: the end of the last unit's broken line, or the header of a new list. */
+static int place_pending(text_reader *r, bool at_end, int next_line)
+{
+    if (r->n_pend == 0)
+        return 0;
+    bool headerish = false;
+    for (size_t i = 0; i < r->n_pend; i++)
+        headerish |= army_line_headerish(r->pend[i].text);
+    int rc = 0;
+    if (cur_has_units(r) && !r->finished && !r->pend_gap && !headerish) {
+        for (size_t i = 0; i < r->n_pend; i++)
+            join_to_last_unit(r, r->pend[i].text);
+    } else if (at_end) {
+        for (size_t i = 0; i < r->n_pend; i++)
+            army_file_say(r->f, "%s: line %d: \"%.*s\" not read: %s", r->name, r->pend[i].line,
+                          (int)base_text_cut(r->pend[i].text, 80), r->pend[i].text,
+                          army_line_headerish(r->pend[i].text) ? "a list with no unit line after it"
+                                                               : "after the last list");
+    } else {
+        rc = start_list(r, next_line);
+    }
+    clear_pending(r);
+    return rc;
+}
+
+static int add_unit_line(text_reader *r, const army_line *l)
+{
+    if (place_pending(r, false, r->line_no) < 0)
+        return -1;
+    if (!r->cur) { /* units before any header: a list named by the file */
+        if (!(r->cur = army_file_add_army(r->f, "")))
+            return base_error_set(r->err, "%s: out of memory", r->name);
+        r->cur->line = r->line_no;
+    }
+    if (r->finished) /* units after a list's total, with no header between: a list of their own, said */
+        army_file_say(r->f, "%s: line %d: a unit after the total of the list above, with no header", r->name,
+                      r->line_no);
+    if (r->n_units >= ARMY_MAX_UNITS)
+        return base_error_set(r->err, "%s: line %d: more than %d units: not an army list", r->name, r->line_no,
+                              ARMY_MAX_UNITS);
+    text_unit *t = army_grow(r->units, r->n_units, sizeof *t);
+    if (!t)
+        return base_error_set(r->err, "%s: out of memory", r->name);
+    r->units = t;
+    t = &r->units[r->n_units++];
+    t->army = r->f->n_armies - 1;
+    t->line = r->line_no;
+    t->cost = l->cost;
+    t->guess = l->guess;
+    r->costed |= l->cost > 0;
+    army_span_copy(t->body, sizeof t->body, l->body, l->body_len);
+    r->gap = 0;
+    return 0;
+}
+
+static int read_line(text_reader *r, const char *line)
+{
+    if (!line[0]) {
+        r->gap = cur_has_units(r);
+        return 0;
+    }
+    army_line l;
+    army_line_read(line, !r->costed, &l);
+    if (l.kind == ARMY_LINE_SECTION)
+        return 0;
+    if (l.kind == ARMY_LINE_UNIT)
+        return add_unit_line(r, &l);
+    if (l.kind == ARMY_LINE_TOTAL && (r->cur || r->n_pend) && !r->finished) {
+        if (place_pending(r, false, r->line_no) < 0)
+            return -1;
+        if (!r->cur) /* a header block then its total: a list whose units never come */
+            return 0;
+        r->cur->points = l.total;
+        r->finished = 1;
+        return 0;
+    }
+    /* A header, a title or a piece of a broken line: decided when the next unit or total comes. */
+    if (r->n_pend == sizeof r->pend / sizeof r->pend[0]) {
+        army_file_say(r->f, "%s: line %d: \"%.*s\" not read (more than %zu lines that are neither units nor headers)",
+                      r->name, r->pend[0].line, (int)base_text_cut(r->pend[0].text, 80), r->pend[0].text,
+                      sizeof r->pend / sizeof r->pend[0]);
+        free(r->pend[0].text);
+        memmove(r->pend, r->pend + 1, (r->n_pend - 1) * sizeof r->pend[0]);
+        r->n_pend--;
+    }
+    if (r->n_pend == 0)
+        r->pend_gap = r->gap || r->finished;
+    char *copy = strdup(line);
+    if (!copy)
+        return base_error_set(r->err, "%s: out of memory", r->name);
+    r->pend[r->n_pend++] = (pending_line){r->line_no, copy};
+    return 0;
+}
+
+/* Lists with no units (a header whose units never came) are said and dropped; a total is checked. */
+static void finish_lists(army_file *f, size_t first_army, const char *name)
+{
+    size_t w = first_army;
+    for (size_t a = first_army; a < f->n_armies; a++) {
+        army_list *al = &f->armies[a];
+        if (al->n_units == 0) {
+            army_file_say(f, "%s: line %d: the list \"%s\" could not be read: no unit line after its header", name,
+                          al->line, al->name);
+            free(al->units);
+            continue;
+        }
+        long sum = 0;
+        for (size_t u = 0; u < al->n_units; u++)
+            sum += al->units[u].points;
+        if (al->points > 0 && sum > 0 && sum != al->points)
+            army_file_say(f, "%s: line %d: the list \"%s\" gives its total as %d points, its lines add up to %ld", name,
+                          al->line, al->name, al->points, sum);
+        f->armies[w++] = *al;
+    }
+    f->n_armies = w;
+}
+
 int army_read_text(const char *text, const char *name, army_file *f, base_error *err)
 {
-    text_unit *units = NULL;
-    size_t n_units = 0, first_army = f->n_armies;
-    army_list *cur = NULL;
-    int finished = 1, line_no = 0, rc = 0;
-    char line[1024];
+    text_reader r = {.f = f, .name = name, .err = err};
+    size_t first_army = f->n_armies, line_cap = 0;
+    char *line = NULL; /* as long as the longest line: a header is never cut before its " - Army" */
+    int rc = 0;
     for (const char *s = text; *s && rc == 0;) {
         const char *nl = strchr(s, '\n');
         size_t len = nl ? (size_t)(nl - s) : strlen(s);
-        clean_line(s, len, line, sizeof line);
-        s += len + (nl ? 1 : 0);
-        line_no++;
-        const char *body;
-        int points;
-        if (!line[0])
-            continue;
-        if (unit_line(line, &body)) {
-            if (!cur && !(cur = army_file_add_army(f, "")))
-                rc = base_error_set(err, "%s: out of memory", name);
-            text_unit *t = rc ? NULL : realloc(units, (n_units + 1) * sizeof *t);
-            if (!t) {
+        if (len + 1 > line_cap) {
+            char *grown = realloc(line, len + 1);
+            if (!grown) {
                 rc = base_error_set(err, "%s: out of memory", name);
                 break;
             }
-            units = t;
-            t = &units[n_units++];
-            t->army = f->n_armies - 1;
-            t->line = line_no;
-            army_name_copy(t->body, sizeof t->body, body);
-            finished = 0;
-        } else if (cur && !finished && total_line(line, &points)) {
-            cur->points = points;
-            finished = 1;
-        } else if (cur && !finished && n_units > 0 && units[n_units - 1].army == f->n_armies - 1) {
-            /* A unit line broken in two: join it back. */
-            text_unit *t = &units[n_units - 1];
-            size_t used = strlen(t->body);
-            snprintf(t->body + used, sizeof t->body - used, " %s", line);
-        } else {
-            if (!(cur = army_file_add_army(f, "")))
-                rc = base_error_set(err, "%s: out of memory", name);
-            else
-                header(cur, line);
-            finished = 0;
+            line = grown, line_cap = len + 1;
         }
+        clean_line(s, len, line, line_cap);
+        s += len + (nl ? 1 : 0);
+        r.line_no++;
+        rc = read_line(&r, line);
     }
-    for (size_t i = 0; i < n_units && rc == 0; i++)
-        rc = build_unit(f, &units[i], name, err);
-    free(units);
+    if (rc == 0)
+        rc = place_pending(&r, true, r.line_no + 1);
+    clear_pending(&r);
+    free(line);
+    for (size_t i = 0; i < r.n_units && rc == 0; i++)
+        rc = build_unit(f, &r.units[i], name, err);
+    free(r.units);
     if (rc < 0)
         return -1;
-    /* Headers with no units after them (a title, a comment) are dropped. */
-    size_t w = first_army;
-    for (size_t a = first_army; a < f->n_armies; a++) {
-        if (f->armies[a].n_units == 0) {
-            free(f->armies[a].units);
-            continue;
-        }
-        f->armies[w++] = f->armies[a];
-    }
-    f->n_armies = w;
+    finish_lists(f, first_army, name);
     if (f->n_armies == first_army)
         return base_error_set(err, "%s: no unit lines (\"COST - UNIT, OPTIONS\") found: not a New Recruit list", name);
     return 0;

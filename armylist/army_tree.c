@@ -11,6 +11,9 @@
 #include <cjson/cJSON.h>
 #include <libxml/tree.h>
 
+#define ARMY_STR2(x) #x
+#define ARMY_STR(x) ARMY_STR2(x)
+
 /* ---- the tree -------------------------------------------------------- */
 
 static void node_clear(army_node *n)
@@ -49,7 +52,7 @@ static char *dup_or_empty(const char *s) { return strdup(s ? s : ""); }
 
 static army_node *add_child(army_node *parent, army_node_kind kind)
 {
-    army_node *c = realloc(parent->children, (parent->n_children + 1) * sizeof *c);
+    army_node *c = army_grow(parent->children, parent->n_children, sizeof *c);
     if (!c)
         return NULL;
     parent->children = c;
@@ -62,7 +65,7 @@ static army_node *add_child(army_node *parent, army_node_kind kind)
 
 static army_profile *add_profile(army_node *n, const char *name, const char *type_name)
 {
-    army_profile *p = realloc(n->profiles, (n->n_profiles + 1) * sizeof *p);
+    army_profile *p = army_grow(n->profiles, n->n_profiles, sizeof *p);
     if (!p)
         return NULL;
     n->profiles = p;
@@ -75,7 +78,7 @@ static army_profile *add_profile(army_node *n, const char *name, const char *typ
 
 static int add_char(army_profile *p, const char *name, const char *value)
 {
-    army_char *c = realloc(p->chars, (p->n_chars + 1) * sizeof *c);
+    army_char *c = army_grow(p->chars, p->n_chars, sizeof *c);
     if (!c)
         return -1;
     p->chars = c;
@@ -87,12 +90,36 @@ static int add_char(army_profile *p, const char *name, const char *value)
 
 static int add_category(army_node *n, const char *name)
 {
-    char **c = realloc(n->categories, (n->n_categories + 1) * sizeof *c);
+    char **c = army_grow(n->categories, n->n_categories, sizeof *c);
     if (!c)
         return -1;
     n->categories = c;
     c[n->n_categories++] = dup_or_empty(name);
     return 0;
+}
+
+/* ---- counts ------------------------------------------------------------ */
+
+static void set_number(army_node *n, double v, const char *why_not_whole)
+{
+    /* Checked in range before it becomes an int: 2,000,000,000 models must not overflow a sum. */
+    if (why_not_whole)
+        n->number = -1, n->number_why = why_not_whole;
+    else if (!(v >= 0 && v <= ARMY_MAX_MODELS))
+        n->number = -1, n->number_why = "out of range (0.." ARMY_STR(ARMY_MAX_MODELS) ")";
+    else if (v != floor(v))
+        n->number = -1, n->number_why = "not a whole number";
+    else
+        n->number = (int)v;
+}
+
+static void set_number_text(army_node *n, const char *text)
+{
+    char *end;
+    double v = strtod(text, &end);
+    while (*end == ' ')
+        end++;
+    set_number(n, v, end == text || *end ? "not a number" : NULL);
 }
 
 /* ---- from XML (libxml2) ----------------------------------------------- */
@@ -180,7 +207,7 @@ static void xml_element(const xmlNode *x, army_node *into)
         c->type = xattr(x, "type");
         char *num = xattr(x, "number");
         if (num[0])
-            c->number = atoi(num);
+            set_number_text(c, num);
         free(num);
         if (nodes[i].kind == ARMY_NODE_FORCE)
             c->extra = xattr(x, "catalogueName");
@@ -264,7 +291,9 @@ static void json_selection(const cJSON *o, army_node *into, army_node_kind kind)
     c->type = strdup(jstr(o, "type"));
     const cJSON *num = cJSON_GetObjectItemCaseSensitive(o, "number");
     if (cJSON_IsNumber(num))
-        c->number = (int)num->valuedouble;
+        set_number(c, num->valuedouble, NULL);
+    else if (num) /* "ten", [10], true, null: a count is a JSON number */
+        set_number(c, 0, cJSON_IsString(num) ? "a string, not a number" : "not a number");
     c->extra = strdup(jstr(o, kind == ARMY_NODE_FORCE ? "catalogueName" : kind == ARMY_NODE_ROSTER ? "gameSystemName" : "id"));
     json_children(o, c);
 }
@@ -407,6 +436,19 @@ static void fill_rate(army_unit *u, double *rate, const char *word, const army_n
         note(u, "%s is %s: %s", word, own ? own : text, why ? why : "not a rate");
 }
 
+/* A Base in the node's own profiles that differs from `first` ("50x50" and "50x75"), or NULL. */
+static const char *other_base(const army_node *n, const char *first)
+{
+    for (size_t p = 0; p < n->n_profiles; p++)
+        for (size_t c = 0; c < n->profiles[p].n_chars; c++) {
+            const army_char *ch = &n->profiles[p].chars[c];
+            if ((strcasecmp(ch->name, "Base") == 0 || strcasecmp(ch->name, "Base Size") == 0) &&
+                strcmp(ch->value, first) != 0)
+                return ch->value;
+        }
+    return NULL;
+}
+
 void army_tree_profile_fill(const army_node *n, army_unit *u, army_origin origin)
 {
     const army_node *mount = find_mount(n);
@@ -434,13 +476,19 @@ void army_tree_profile_fill(const army_node *n, army_unit *u, army_origin origin
         if (gr->base.front_mm > 0)
             continue;
         const army_node *model = find_model(n, gr->name);
-        const char *b = model ? base_char(model) : NULL;
-        if (!b && mount)
-            b = base_char(mount);
+        const char *b = model ? base_char(model) : NULL, *alt = b ? other_base(model, b) : NULL;
+        if (!b && mount && (b = base_char(mount)))
+            alt = other_base(mount, b);
+        if (!b && (b = army_node_char(n, "Base") ? army_node_char(n, "Base") : army_node_char(n, "Base Size")))
+            alt = other_base(n, b);
         if (!b)
             b = find_char(n, "Base");
         if (!b)
             b = find_char(n, "Base Size");
+        if (alt) { /* two profiles that disagree: said, and left for the user, never the first taken */
+            note(u, "two base profiles, %s and %s: give the one its models stand on", b, alt);
+            continue;
+        }
         if (b && army_parse_base(b, &gr->base))
             gr->base_from = origin;
         else if (b)
@@ -460,7 +508,9 @@ static void add_group(army_unit *u, const army_node *k)
 {
     for (size_t i = 0; i < u->n_groups; i++)
         if (strcmp(u->groups[i].name, k->name) == 0) {
-            u->groups[i].count += k->number;
+            /* Each number is within 0..ARMY_MAX_MODELS (checked); the sum is held just above the limit. */
+            long long sum = (long long)u->groups[i].count + k->number;
+            u->groups[i].count = sum > ARMY_MAX_MODELS ? ARMY_MAX_MODELS + 1 : (int)sum;
             return;
         }
     army_unit_add_group(u, k->name, k->number);
@@ -501,6 +551,9 @@ static int force_units(const army_node *force, army_list *list, int force_no, ba
         /* Army-wide options (battle traits, the general's choices) are upgrades, not units. */
         if (strcmp(s->type, "unit") != 0 && strcmp(s->type, "model") != 0)
             continue;
+        if (list->n_units >= ARMY_MAX_UNITS)
+            return base_error_set(err, "force %d, selection %d: more than %d units: not an army list", force_no, sel_no,
+                                  ARMY_MAX_UNITS);
         army_unit *u = army_list_add_unit(list, s->name);
         if (!u)
             return base_error_set(err, "out of memory");
@@ -516,6 +569,10 @@ static int force_units(const army_node *force, army_list *list, int force_no, ba
         /* A unit entry with no model selections is one model (a character, a monster). */
         if (u->n_groups == 0)
             army_unit_add_group(u, s->name, s->number > 0 ? s->number : 1);
+        for (size_t g = 0; g < u->n_groups; g++)
+            if (u->groups[g].count > ARMY_MAX_MODELS)
+                return base_error_set(err, "%s: more than %d models of \"%s\"", u->where, ARMY_MAX_MODELS,
+                                      u->groups[g].name);
         army_tree_profile_fill(s, u, ARMY_FROM_LIST);
         army_unit_update_missing(u);
     }

@@ -44,7 +44,8 @@ typedef struct army_node {
     army_node_kind kind;
     char *name;
     char *type;           /* "unit", "model", "upgrade", "crew"; "" when absent */
-    int number;           /* roster selections: how many; 1 when absent */
+    int number;           /* roster selections: how many; 1 when absent; -1 when not a count (number_why says why) */
+    const char *number_why; /* a static phrase ("not a whole number"), NULL when number is good */
     char *extra;          /* force: catalogueName; roster: gameSystemName; data file: its name */
     army_profile *profiles;
     size_t n_profiles;

@@ -177,6 +177,20 @@ static void label_size(const vis_roster_unit *u, const vis_roster_model *m, doub
     *h = m->base_width > 0 ? m->base_depth : u->base_depth;
 }
 
+/* "5\"/10\"" (Advance/March in inches), "5\"/-" with one of them; "" when the roster gives neither. */
+static void unit_rates(const vis_roster_unit *u, char *out, size_t cap)
+{
+    char adv[16] = "-", mar[16] = "-";
+    if (!isnan(u->advance_rate))
+        snprintf(adv, sizeof adv, "%g\"", round(base_mm_to_in(u->advance_rate) * 10) / 10);
+    if (!isnan(u->march_rate))
+        snprintf(mar, sizeof mar, "%g\"", round(base_mm_to_in(u->march_rate) * 10) / 10);
+    if (isnan(u->advance_rate) && isnan(u->march_rate))
+        out[0] = '\0';
+    else
+        snprintf(out, cap, "%s/%s", adv, mar);
+}
+
 static void draw_label(sheet *s, const vis_roster_unit *u, const vis_roster_model *m, int round, double x, double y)
 {
     double w, h;
@@ -185,6 +199,7 @@ static void draw_label(sheet *s, const vis_roster_unit *u, const vis_roster_mode
     /* Cut line: on the label's edge, thin and grey so a slightly wide cut leaves no black. */
     cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
     cairo_set_line_width(cr, 0.12);
+    cairo_new_path(cr); /* a text's current point left on the path would draw a line to the arc */
     if (round)
         cairo_arc(cr, x + w / 2, y + h / 2, w / 2, 0, 2 * BASE_PI);
     else
@@ -202,13 +217,18 @@ static void draw_label(sheet *s, const vis_roster_unit *u, const vis_roster_mode
     cairo_line_to(cr, x + w / 2 + tri * 0.7, top + tri);
     cairo_close_path(cr);
     cairo_fill(cr);
-    /* The model's id and tag ID along the rear edge. */
-    char name[160];
+    /* The model's id and tag ID along the rear edge; on a round label, the rates after them. */
+    char name[160], rates[40];
+    unit_rates(u, rates, sizeof rates);
     const char *dash = strrchr(m->id, '-');
     const char *shown = dash && dash[1] && round ? dash + 1 : m->id;
-    base_text_format(name, sizeof name, "%.*s \xC2\xB7 #%d", (int)base_text_cut(shown, 120), shown, m->tag_id);
+    base_text_format(name, sizeof name, "%.*s \xC2\xB7 #%d%s%s", (int)base_text_cut(shown, 120), shown, m->tag_id,
+                     round && rates[0] ? " \xC2\xB7 " : "", round ? rates : "");
     const double inset = round ? w * 0.22 : 0.4;
     text(s, x + inset, y + h - NAME_MM - 0.7, w - 2 * inset, NAME_MM, 0, 1, name);
+    /* A square label's rates in its front left corner, beside the front mark, clear of the tag. */
+    if (!round && rates[0])
+        text(s, x + 0.4, y + 0.45, w / 2 - tri - 0.6, NAME_MM, 0, 0, rates);
 }
 
 /* A unit: its heading, then its labels row by row, continuing on new pages. */
@@ -229,11 +249,14 @@ static int draw_unit(sheet *s, const vis_roster *r, const vis_roster_unit *u, in
     const vis_roster_model *first = &r->models[u->first_model], *last = &r->models[u->first_model + u->n_models - 1];
     /* The names cut first (on character boundaries) so the counts and IDs always show. */
     const char *uname = u->name[0] ? u->name : u->id;
+    char rates[40];
+    unit_rates(u, rates, sizeof rates);
     base_text_format(head, sizeof head,
-             "%.*s (%.*s)%s \xE2\x80\x94 %zu model%s, %.0f\xC3\x97%.0f mm base%s, %.1f mm tags, IDs %d\xE2\x80\x93%d",
+             "%.*s (%.*s)%s \xE2\x80\x94 %zu model%s, %.0f\xC3\x97%.0f mm base%s, %.1f mm tags, IDs %d\xE2\x80\x93%d, "
+             "Adv/Mar %s",
              (int)base_text_cut(uname, 150), uname, (int)base_text_cut(u->id, 80), u->id, u->character ? ", character" : "", u->n_models,
              u->n_models == 1 ? "" : "s", u->base_width, u->base_depth, round ? " (round)" : "", u->mount.size,
-             first->tag_id, last->tag_id);
+             first->tag_id, last->tag_id, rates[0] ? rates : "?");
     if (s->y + HEAD_MM + maxh > page_bottom(s))
         new_page(s);
     cairo_set_source_rgb(s->cr, 0, 0, 0);

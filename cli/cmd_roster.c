@@ -6,6 +6,9 @@
  * the terminal; anything still unknown is listed, never guessed.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,7 +145,8 @@ static int apply_sets(army_file *f, const set_value *sets, int n)
 }
 
 /* Asks at the terminal for each value still unknown; an empty answer leaves it flagged. */
-static void ask(army_file *f)
+/* Asks, at the terminal, for what the units of list `only` (-1: every list) still miss. */
+static void ask(army_file *f, long only)
 {
     static const struct {
         unsigned bit;
@@ -153,7 +157,7 @@ static void ask(army_file *f)
                 {ARMY_MISSING_MAR, "mar", "March Rate in inches"}};
     char line[128];
     for (size_t a = 0; a < f->n_armies; a++)
-        for (size_t k = 0; k < f->armies[a].n_units; k++) {
+        for (size_t k = 0; k < f->armies[a].n_units && (only < 0 || a == (size_t)only); k++) {
             army_unit *u = &f->armies[a].units[k];
             if (u->missing)
                 fprintf(stderr, "%s (%s)%s%s\n", shown(u->name, 0, 0), shown(u->where, 0, 2), u->note[0] ? ": " : "",
@@ -195,6 +199,8 @@ static void print_unit(const army_unit *u, const cJSON *ju)
     if (u->rates_from == ARMY_FROM_CATALOGUE || (u->n_groups && u->groups[0].base_from == ARMY_FROM_CATALOGUE))
         printf("  [catalogue]");
     printf("\n");
+    if (u->said[0]) /* what had to be assumed: said, so that it can be checked */
+        fprintf(stderr, "    %s: %s\n", shown(u->name, 0, 0), shown(u->said, 0, 1));
     if (u->missing)
         fprintf(stderr, "    %s: unknown %s%s%s\n", shown(u->name, 0, 0), army_unit_missing(u, miss, sizeof miss),
                 u->note[0] ? ": " : "", shown(u->note, 0, 1));
@@ -271,6 +277,97 @@ static int parse_board(const char *text, army_roster_options *o)
     return 0;
 }
 
+/* ---- tournament packs: many players' lists in one text ---------------------------- */
+
+static int list_models(const army_list *a)
+{
+    long n = 0; /* each unit within ARMY_MAX_MODELS, at most ARMY_MAX_UNITS of them */
+    for (size_t u = 0; u < a->n_units; u++)
+        n += a->units[u].models;
+    return (int)n;
+}
+
+static void print_lists(const army_file *f, FILE *to)
+{
+    fprintf(to, "  %3s  %-30s %-26s %5s %6s %6s  %s\n", "#", "player", "army", "units", "models", "points", "line");
+    for (size_t a = 0; a < f->n_armies; a++) {
+        const army_list *al = &f->armies[a];
+        fprintf(to, "  %3zu  %-30s %-26s %5zu %6d %6d  %d\n", a + 1, shown(al->player[0] ? al->player : "-", 30, 0),
+                shown(al->name, 26, 1), al->n_units, list_models(al), al->points, al->line);
+    }
+}
+
+static bool contains_nocase(const char *s, const char *part)
+{
+    size_t n = strlen(part);
+    for (; n && *s; s++)
+        if (strncasecmp(s, part, n) == 0)
+            return true;
+    return false;
+}
+
+/* --list N or --list NAME (a player's name or part of it, any case; else the army's): the index, or -1. */
+static long pick_list(const army_file *f, const char *arg, const char *path)
+{
+    char *end;
+    long n = strtol(arg, &end, 10);
+    if (end != arg && *end == '\0') {
+        if (n >= 1 && (size_t)n <= f->n_armies)
+            return n - 1;
+        fprintf(stderr, "tableref roster import: --list %s: %s holds %zu list%s\n", arg, path, f->n_armies,
+                f->n_armies == 1 ? "" : "s");
+        return -1;
+    }
+    long hit = -1;
+    int hits = 0;
+    for (int pass = 0; pass < 2 && hits == 0; pass++) /* players first, then armies */
+        for (size_t a = 0; a < f->n_armies; a++)
+            if (contains_nocase(pass == 0 ? f->armies[a].player : f->armies[a].name, arg))
+                hit = (long)a, hits++;
+    if (hits == 1)
+        return hit;
+    fprintf(stderr, "tableref roster import: --list %s: %s in %s; the lists:\n", shown(arg, 60, 2),
+            hits ? "more than one list matches" : "no player or army matches", path);
+    print_lists(f, stderr);
+    return -1;
+}
+
+/* DIR/NN-player.json for --all: the list's number and its player's (else its army's) name. */
+static int pack_path(const char *dir, const army_list *a, size_t index, char *buf, size_t cap)
+{
+    char slug[48];
+    army_slug(a->player[0] ? a->player : a->name[0] ? a->name : "list", slug, sizeof slug);
+    int w = snprintf(buf, cap, "%s/%02zu-%s.json", dir, index + 1, slug);
+    return w < 0 || (size_t)w >= cap ? -1 : 0;
+}
+
+/* Which lists to write: *pick the one of --list, -1 for all (--all, or a file of one or two lists).
+ * -1 with a message when a pack is given without --list or --all, or --list matches none or several. */
+static int choose_lists(const army_file *f, const char *list_arg, int all, const char *out, const char *path,
+                        long *pick)
+{
+    *pick = -1;
+    if (list_arg && all) {
+        fprintf(stderr, "tableref roster import: give --list or --all, not both\n");
+        return -1;
+    }
+    if (list_arg && (*pick = pick_list(f, list_arg, path)) < 0)
+        return -1;
+    /* A pack (many players' lists in one text) becomes one roster per player, never one army. */
+    if (!list_arg && !all && (f->n_armies > 2 || (f->format == ARMY_FORMAT_TEXT && f->n_armies > 1))) {
+        fprintf(stderr, "tableref roster import: %s holds %zu lists (a tournament pack): pick one with --list N or "
+                        "--list NAME, or write one roster each with --all --out DIR:\n",
+                path, f->n_armies);
+        print_lists(f, stderr);
+        return -1;
+    }
+    if (all && mkdir(out, 0777) < 0 && errno != EEXIST) {
+        fprintf(stderr, "tableref roster import: --out %s: cannot make the folder: %s\n", out, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 /* The roster options from the command line: family, side, prefix, tag height, board and the --set values. */
 static int import_options(const char *family, const char *side, const char *prefix, double tag_h, const char *board,
                           const cli_list *sets_txt, army_roster_options *o, set_value *sets)
@@ -299,7 +396,7 @@ static int import_options(const char *family, const char *side, const char *pref
 
 /* Fills what the lists lack: from the catalogues, the --set values, then (at a terminal) by asking. */
 static int import_complete(army_file *f, const cli_list *cats, const set_value *sets, int n_sets, int no_ask,
-                           army_catalogue **cat)
+                           long pick, army_catalogue **cat)
 {
     base_error err;
     if (cats->n) {
@@ -309,22 +406,25 @@ static int import_complete(army_file *f, const cli_list *cats, const set_value *
         }
         army_fill_report rep;
         army_file_fill(f, *cat, &rep);
-        printf("catalogue: %zu files, %zu entries; %d units completed, %d not found, %d ambiguous\n",
-               army_catalogue_files(*cat), army_catalogue_entries(*cat), rep.units_filled, rep.units_not_found,
-               rep.units_ambiguous);
+        /* Counted honestly: a unit the catalogue gave something to may still miss a value. */
+        printf("catalogue: %zu files, %zu entries; of %d units: %d complete, %d still missing values (%d of them "
+               "not found, %d ambiguous); %d gained values from it\n",
+               army_catalogue_files(*cat), army_catalogue_entries(*cat), rep.units, rep.units_complete,
+               rep.units_incomplete, rep.units_not_found, rep.units_ambiguous, rep.units_filled);
     }
     if (apply_sets(f, sets, n_sets) < 0)
         return -1;
     if (!no_ask && isatty(STDIN_FILENO))
-        ask(f);
+        ask(f, pick); /* a pack's other players' lists are not asked about */
     return 0;
 }
 
-/* Writes the chosen list (or both lists of a two-list file, numbered) as rosters; returns the exit status. */
-static int import_write(const army_file *f, const char *list_path, const char *out, double list_no, double slot,
+/* Writes the chosen list (`pick`), every list of a pack (--all: DIR/NN-player.json) or both lists of a
+ * two-list file (numbered) as rosters; returns the exit status. */
+static int import_write(const army_file *f, const char *list_path, const char *out, long pick, int all, double slot,
                         const army_roster_options *o)
 {
-    int incomplete = 0, several = f->n_armies > 1 && list_no == 0;
+    int incomplete = 0, several = f->n_armies > 1 && pick < 0 && !all;
     if (several && slot != 0) {
         fprintf(stderr, "tableref roster import: %s holds %zu lists: pick one with --list N to give it --army %.0f\n",
                 list_path, f->n_armies, slot);
@@ -336,10 +436,11 @@ static int import_write(const army_file *f, const char *list_path, const char *o
     }
     int rc = 0;
     for (size_t a = 0; a < f->n_armies && rc == 0; a++) {
-        if (list_no > 0 && a + 1 != (size_t)list_no)
+        if (pick >= 0 && a != (size_t)pick)
             continue;
         char path[4096];
-        if (several ? numbered(out, (int)a + 1, path, sizeof path) < 0 : !base_text_copy(path, sizeof path, out)) {
+        if (all ? pack_path(out, &f->armies[a], a, path, sizeof path) < 0
+                : several ? numbered(out, (int)a + 1, path, sizeof path) < 0 : !base_text_copy(path, sizeof path, out)) {
             fprintf(stderr, "tableref roster import: --out: the path is over %zu bytes\n", sizeof path - 1);
             rc = EXIT_BAD_INPUT;
             break;
@@ -361,7 +462,9 @@ static int roster_import(int argc, char **argv)
     const char *out = NULL, *side = NULL, *prefix = NULL, *family = "tag36h11", *board = NULL;
     cli_list cats = {{0}, 0}, sets_txt = {{0}, 0};
     int no_ask = 0;
-    double slot = 0, list_no = 0, tag_h = 3.5;
+    double slot = 0, tag_h = 3.5;
+    const char *list_arg = NULL;
+    int all = 0;
     const char *pos[1];
     const cli_opt opts[] = {
         CLI_STRING("--out", &out, "ROSTER.json",
@@ -375,7 +478,13 @@ static int roster_import(int argc, char **argv)
          .help = "the army's slot at the table (default 1; a file with two\n"
                  "lists: 1 and 2). Slot 1 takes even tag IDs, slot 2 odd\n"
                  "ones, so two armies never share a tag."},
-        CLI_WHOLE("--list", &list_no, "N", 0, 1000, "import only the N-th list of a file holding several (0: all)"),
+        CLI_STRING("--list", &list_arg, "N|NAME",
+                   "import one list of a file holding several (a tournament\n"
+                   "pack): the N-th, or the one whose player (else army)\n"
+                   "name contains NAME"),
+        CLI_FLAG("--all", &all, 1,
+                 "write every list of a pack, one roster each, into the\n"
+                 "folder --out DIR (DIR/NN-player.json)"),
         CLI_LIST("--set", &sets_txt, "'NAME:KEY=V'",
                  "give a value the list lacks, for every unit called NAME:\n"
                  "base=20x20 (front x side, mm; 60o round), adv=4, mar=8\n"
@@ -419,14 +528,14 @@ static int roster_import(int argc, char **argv)
     }
     int rc = EXIT_BAD_INPUT;
     army_catalogue *cat = NULL;
-    if (list_no > f->n_armies) {
-        fprintf(stderr, "tableref roster import: --list %.0f: %s holds %zu list%s\n", list_no, pos[0], f->n_armies,
-                f->n_armies == 1 ? "" : "s");
+    for (size_t k = 0; k < f->n_said; k++) /* lines not read, lists that could not be: said first */
+        fprintf(stderr, "tableref roster import: %s\n", shown(f->said[k], 0, 0));
+    long pick = -1;
+    if (choose_lists(f, list_arg, all, out, pos[0], &pick) < 0)
         goto done;
-    }
-    if (import_complete(f, &cats, sets, sets_txt.n, no_ask, &cat) < 0)
+    if (import_complete(f, &cats, sets, sets_txt.n, no_ask, pick, &cat) < 0)
         goto done;
-    rc = import_write(f, pos[0], out, list_no, slot, &o);
+    rc = import_write(f, pos[0], out, pick, all, slot, &o);
 done:
     army_catalogue_free(cat);
     army_file_free(f);

@@ -1,4 +1,5 @@
 /* tableref tags sheet: a roster's tags, printed at their true size to stick on the bases. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +17,12 @@ static const cli_doc doc = {
     "\n"
     "Prints every model's tag on a label the size of its base (front x side),\n"
     "with a mark at the front edge (stick it with the mark at the model's front),\n"
-    "the model's id and tag ID, a grey cut line round it, and the unit's name,\n"
-    "base and tag size above each unit; a 100 mm check bar on every page; and the\n"
-    "board's corner tags with a guide to where they go. Print at 100% (\"actual\n"
-    "size\"), measure the bar, cut on the grey lines.\n"
+    "the model's id and tag ID, its Advance/March Rates when the roster gives them\n"
+    "(a sheet prints as soon as the bases are known: rates are needed only to\n"
+    "judge), a grey cut line round it, and the unit's name, base and tag size\n"
+    "above each unit; a 100 mm check bar on every page; and the board's corner\n"
+    "tags with a guide to where they go. Print at 100% (\"actual size\"), measure\n"
+    "the bar, cut on the grey lines.\n"
     "\n",
     "\n"
     "Two armies never share a tag: `tableref roster import --army 1|2` gives the\n"
@@ -27,6 +30,30 @@ static const cli_doc doc = {
     "\n"
     "Exit status: 0 done, 2 bad input or usage.\n",
 };
+
+/* A label needs the base and the model count; the rates can come later (they are asked for before
+ * judging). Counts the roster's "unresolved" units that lack one or the other; the first name of the former. */
+static const char *count_unresolved(const cJSON *root, int *for_labels, int *without_rates)
+{
+    const char *first = NULL;
+    const cJSON *un;
+    cJSON_ArrayForEach(un, cJSON_GetObjectItemCaseSensitive(root, "unresolved"))
+    {
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(un, "name"), *m;
+        int label = 0, rate = 0;
+        cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(un, "missing"))
+        {
+            bool needed = cJSON_IsString(m) &&
+                          (strcmp(m->valuestring, "base_mm") == 0 || strcmp(m->valuestring, "models") == 0);
+            label += needed;
+            rate += cJSON_IsString(m) && !needed;
+        }
+        if (label && (*for_labels)++ == 0)
+            first = cJSON_IsString(nm) ? nm->valuestring : "?";
+        *without_rates += rate > 0;
+    }
+    return first;
+}
 
 int cmd_tags_sheet(int argc, char **argv)
 {
@@ -63,14 +90,13 @@ int cmd_tags_sheet(int argc, char **argv)
         fprintf(stderr, "tableref tags sheet: %s\n", err.msg);
         return EXIT_BAD_INPUT;
     }
-    const cJSON *unresolved = cJSON_GetObjectItemCaseSensitive(root, "unresolved");
-    if (cJSON_GetArraySize(unresolved) > 0) {
-        const cJSON *u0 = cJSON_GetArrayItem(unresolved, 0), *nm = cJSON_GetObjectItemCaseSensitive(u0, "name");
+    int for_labels = 0, without_rates = 0;
+    const char *first = count_unresolved(root, &for_labels, &without_rates);
+    if (for_labels > 0) {
         fprintf(stderr,
                 "tableref tags sheet: %s: %d unit%s still unknown values (first: %s); a label needs the base size: "
                 "complete the roster first (tableref roster import ... --set or --catalogue)\n",
-                pos[0], cJSON_GetArraySize(unresolved), cJSON_GetArraySize(unresolved) == 1 ? " has" : "s have",
-                cJSON_IsString(nm) ? nm->valuestring : "?");
+                pos[0], for_labels, for_labels == 1 ? " has" : "s have", first);
         cJSON_Delete(root);
         return EXIT_BAD_INPUT;
     }
@@ -88,6 +114,10 @@ int cmd_tags_sheet(int argc, char **argv)
                st.labels, st.board_tags ? " and the board's corner tags" : "", "", paper);
         if (layout_path)
             printf("wrote %s (where every tag landed)\n", layout_path);
+        if (without_rates)
+            printf("%d unit%s no Advance/March Rate yet (left off their labels): give them before judging "
+                   "(tableref roster import ... --set 'UNIT:adv=N' --set 'UNIT:mar=N', or edit the roster).\n",
+                   without_rates, without_rates == 1 ? " has" : "s have");
         printf("Print at 100%% (actual size) and check the 100 mm bar with a ruler before cutting.\n");
         rc = 0;
     }

@@ -1,6 +1,9 @@
 /* ref_setup: a table set up for refereeing (see the header). */
 #include "ref_setup.h"
+#include "base_text.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +27,37 @@ int ref_setup_check(const char *table_path, const char *calib_path, const char *
     return base_error_set(err, "missing %s", what);
 }
 
+int ref_setup_check_rates(const vis_roster *r, const char *name, base_error *err)
+{
+    char units[320] = "";
+    size_t n = 0, without = 0;
+    const char *first = NULL;
+    for (size_t i = 0; i < r->n_units; i++) {
+        const vis_roster_unit *u = &r->units[i];
+        if (!isnan(u->advance_rate) || !isnan(u->march_rate))
+            continue;
+        if (without++ == 0)
+            first = u->name[0] ? u->name : u->id;
+        if (n + 8 < sizeof units) { /* every unit while they fit, then "..." */
+            int w = snprintf(units + n, sizeof units - n, "%s%s%s%s%s", n ? ", " : "", u->id, u->name[0] ? " (" : "",
+                             u->name, u->name[0] ? ")" : "");
+            n = w < 0 || (size_t)w >= sizeof units - n ? sizeof units : n + (size_t)w;
+        }
+    }
+    if (without == 0)
+        return 0;
+    if (n >= sizeof units) { /* cut between characters, then "..." */
+        units[sizeof units - 4] = '\0';
+        base_text_trim_cut(units);
+        strcat(units, "...");
+    }
+    return base_error_set(err,
+                          "%s: %zu unit%s no Advance or March Rate, needed to judge a move: %s. Give them with "
+                          "`tableref roster import LIST --set '%s:adv=N' --set '%s:mar=N'` (for each unit) or write "
+                          "advance_in and march_in into the roster's units",
+                          name ? name : "the roster", without, without == 1 ? " has" : "s have", units, first, first);
+}
+
 ref_setup *ref_setup_new(const char *table_path, const char *calib_path, const char *roster_path, base_error *err)
 {
     if (ref_setup_check(table_path, calib_path, roster_path, NULL, err) < 0)
@@ -43,6 +77,10 @@ ref_setup *ref_setup_new(const char *table_path, const char *calib_path, const c
         s->roster = s->table.roster; /* ours now: freed with the set-up, not with the table */
         s->table.roster = NULL;
     } else if (calib_file_load(calib_path, &s->calib, err) < 0 || !(s->roster = vis_roster_load(roster_path, err))) {
+        ref_setup_free(s);
+        return NULL;
+    }
+    if (ref_setup_check_rates(s->roster, table_path ? table_path : roster_path, err) < 0) {
         ref_setup_free(s);
         return NULL;
     }

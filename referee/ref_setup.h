@@ -54,6 +54,13 @@ int ref_setup_check(const char *table_path, const char *calib_path, const char *
                     base_error *err);
 /* Reads everything (after ref_setup_check's rule) and builds the detector. NULL with err naming the file. */
 ref_setup *ref_setup_new(const char *table_path, const char *calib_path, const char *roster_path, base_error *err);
+
+/*
+ * Rates are needed to judge, not to print tags: -1 (BASE_E_INVALID) with a message naming every unit
+ * (its id and name) that has neither an Advance nor a March Rate, and how to give them, when the
+ * roster has such a unit. ref_setup_new checks it. `name` names the roster in the message.
+ */
+int ref_setup_check_rates(const vis_roster *r, const char *name, base_error *err);
 void ref_setup_free(ref_setup *s);
 /* The detector, to tune before the first snapshot (cfg.refine_pose_min_tags = 0: keep the calibration's pose). */
 vis_detector *ref_setup_detector(ref_setup *s);

@@ -515,6 +515,10 @@ Test(armylist_catalogue, fixture_fills_a_text_list)
     cr_assert_eq(rep.units_ambiguous, 1);
     cr_assert_eq(rep.units_not_found, 1);
     cr_assert_eq(rep.units_filled, 4);
+    /* Issue 21: counted honestly: the wretch gained its base but not its rates, so it is not "completed". */
+    cr_assert_eq(rep.units, 6);
+    cr_assert_eq(rep.units_complete, 3, "lord, spearmen, beasts");
+    cr_assert_eq(rep.units_incomplete, 3, "the wretch (random rates), the twin (ambiguous), the ghost (not found)");
     army_catalogue_free(c);
     army_file_free(f);
 }

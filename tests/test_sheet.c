@@ -231,3 +231,69 @@ Test(sheet, incomplete_roster_is_refused_by_name, .init = setup, .fini = teardow
     snprintf(cmd, sizeof cmd, "%s/tk.pdf", dir);
     cr_assert_neq(access(cmd, F_OK), 0, "no PDF written");
 }
+
+static void read_log(char *log, size_t cap)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/log.txt", dir);
+    FILE *fl = fopen(path, "r");
+    cr_assert_not_null(fl);
+    size_t got = fread(log, 1, cap - 1, fl);
+    log[got] = '\0';
+    fclose(fl);
+}
+
+/* Issue 21: tags print as soon as the bases are known; the rates are asked for before judging. */
+Test(sheet, tags_print_before_the_rates_are_known, .init = setup, .fini = teardown, .timeout = 120)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "'%s' roster import datasets/armylists/nr-text-undying-dynasties-2.txt --army 2 --out '%s/ud.json' "
+             "--set 'Death Cult Hierarch:base=20x20' --set 'Death Cult Hierarch:adv=4' --set 'Death Cult Hierarch:mar=8' "
+             "--set 'Nomarch:base=20x20' --set 'Skeleton Chariots:base=50x100' --set 'Skeleton Cavalry:base=25x50' "
+             "--set 'Skeleton Cavalry:adv=8' --set 'Tomb Cataphracts:base=50x100' --set 'Necropolis Guard:base=20x20' "
+             "--set 'Dread Sphinx:base=60o' --set 'Dread Sphinx:adv=6' --set 'Dread Sphinx:mar=12' "
+             "--set 'Scarab Swarms:base=40x40' </dev/null",
+             vt_tableref_bin(), dir);
+    cr_assert_eq(sh(cmd), 1, "written, with rates still unknown");
+    snprintf(cmd, sizeof cmd, "'%s' tags sheet '%s/ud.json' --out '%s/ud.pdf'", vt_tableref_bin(), dir, dir);
+    cr_assert_eq(sh(cmd), 0, "the sheet prints with the bases known and rates not");
+    char log[16384];
+    read_log(log, sizeof log);
+    cr_assert(strstr(log, "wrote ") && strstr(log, "69 model tags"), "%s", log);
+    cr_assert(strstr(log, "9 units have no Advance/March Rate yet (left off their labels)") != NULL, "%s", log);
+    /* The rates, where known, on the labels and in the headings (pdftotext reads what Pango wrote). */
+    snprintf(cmd, sizeof cmd, "pdftotext -layout '%s/ud.pdf' '%s/ud.txt'", dir, dir);
+    cr_assert_eq(sh(cmd), 0, "pdftotext failed: is poppler-utils installed?");
+    char path[512], text[65536];
+    snprintf(path, sizeof path, "%s/ud.txt", dir);
+    FILE *ft = fopen(path, "r");
+    cr_assert_not_null(ft);
+    size_t got = fread(text, 1, sizeof text - 1, ft);
+    text[got] = '\0';
+    fclose(ft);
+    cr_assert(strstr(text, "IDs 11\xE2\x80\x93" "11, Adv/Mar 4\"/8\"") != NULL, "the hierarch's heading has its rates");
+    cr_assert(strstr(text, "IDs 13\xE2\x80\x93" "13, Adv/Mar ?") != NULL, "a nomarch's are not known yet");
+    cr_assert(strstr(text, "Adv/Mar 8\"/-") != NULL, "the cavalry's Advance without its March");
+    cr_assert(strstr(text, "1 \xC2\xB7 #133 \xC2\xB7 6\"/12\"") != NULL, "a round label has its rates after its ID");
+    int on_labels = 0;
+    for (const char *p = text; (p = strstr(p, "\n4\"/8\"")); p++)
+        on_labels++;
+    cr_assert_eq(on_labels, 1, "the hierarch's label carries 4\"/8\" once, got %d", on_labels);
+    int cavalry = 0;
+    for (const char *p = text; (p = strstr(p, "8\"/-")); p++)
+        cavalry++;
+    cr_assert_eq(cavalry, 14 + 1, "14 cavalry labels and their heading, got %d", cavalry);
+    /* Judging needs them: detect refuses the roster, naming every unit without rates and how to give them. */
+    snprintf(cmd, sizeof cmd,
+             "'%s' detect datasets/demo/after.jpg --calib datasets/demo/calib.json --roster '%s/ud.json' --out '%s/s.json'",
+             vt_tableref_bin(), dir, dir);
+    cr_assert_eq(sh(cmd), 2);
+    read_log(log, sizeof log);
+    cr_assert(strstr(log, "ud.json: 8 units have no Advance or March Rate, needed to judge a move: nomarch-1 (Nomarch), "
+                          "nomarch-2 (Nomarch), skeleton-chariots-1 (Skeleton Chariots)") != NULL,
+              "%s", log);
+    cr_assert(strstr(log, "--set 'Nomarch:adv=N' --set 'Nomarch:mar=N'") != NULL, "%s", log);
+    snprintf(path, sizeof path, "%s/s.json", dir);
+    cr_assert_neq(access(path, F_OK), 0, "no snapshot written");
+}

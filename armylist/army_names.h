@@ -1,0 +1,24 @@
+/*
+ * army_names: names as players write them against the names the army's data
+ * uses (internal to armylist/). Editions rename units, mounts and options;
+ * players abbreviate, pluralise and mistype. Every match that is not exact is
+ * reported by the caller ("Winged Chimera -> Chimera"), never applied silently.
+ *
+ * How to use:
+ *   const char *to = army_names_alias("Winged Chimera");          // "Chimera", or NULL
+ *   army_names_key("King's Guards", key, sizeof key);             // "kingsguard": case, spaces, plural gone
+ *   int d = army_names_distance("Clan Warriers", "Clan Warriors", 3);  // 1 (edits; 4 when over the limit)
+ */
+#ifndef ARMY_NAMES_H
+#define ARMY_NAMES_H
+
+#include <stddef.h>
+
+/* The data's name for an old or variant name (the table in army_names.c), or NULL. */
+const char *army_names_alias(const char *name);
+/* Lower case, letters and digits only, a final plural "s" dropped: equal keys are the same name. */
+void army_names_key(const char *name, char *out, size_t cap);
+/* Edit distance between two keys, or limit + 1 when it is over `limit` (bounded work: names are short). */
+int army_names_distance(const char *a, const char *b, int limit);
+
+#endif
