@@ -6,6 +6,7 @@
 
 #include "cli_args.h"
 #include "commands.h"
+#include "ref_check.h"
 #include "ref_setup.h"
 #include "ref_snapshot.h"
 #include "rules_json.h"
@@ -114,6 +115,13 @@ static int run_detect(const detect_job *job)
         ref_setup_detector(setup)->cfg.refine_pose_min_tags = 0;
     if (!(shot = ref_snapshot_new(setup, image, prior, &err)))
         goto done;
+    /* No snapshot from a set-up the picture contradicts (docs/setup-checks.md). */
+    ref_checks checks;
+    ref_check_frame(setup, shot, &checks);
+    if (!checks.ok) {
+        base_error_setc(&err, BASE_E_INVALID, "set-up check failed: %s", ref_checks_first_failure(&checks)->msg);
+        goto done;
+    }
     const rules_snapshot *snap = shot->snap;
     const vis_report *rep = &shot->report;
     for (size_t i = 0; i < rep->n; i++)

@@ -21,6 +21,7 @@
 #include "ov_draw.h"
 #include "ov_pm.h"
 #include "ov_scene.h"
+#include "ref_check.h"
 #include "ref_judge.h"
 #include "ref_setup.h"
 #include "ref_snapshot.h"
@@ -231,6 +232,12 @@ static int judge_pictures(const referee_job *job, referee_work *w, base_error *e
     for (int k = 0; k < 2; k++) {
         if (!(w->fr[k] = ref_snapshot_new(w->setup, job->images[k], NULL, err)))
             return -1;
+        /* Never a call from a set-up the picture contradicts (docs/setup-checks.md). */
+        ref_checks checks;
+        ref_check_frame(w->setup, w->fr[k], &checks);
+        if (!checks.ok)
+            return base_error_setc(err, BASE_E_INVALID, "set-up check failed: %s",
+                                   ref_checks_first_failure(&checks)->msg);
         for (size_t i = 0; i < w->fr[k]->report.n; i++)
             if (vis_issue_is_warning(w->fr[k]->report.items[i].kind))
                 fprintf(stderr, "tableref referee: %s: warning: %s\n", job->images[k], w->fr[k]->report.items[i].msg);
