@@ -45,7 +45,7 @@ static double percentile(const size_t hist[256], size_t n, double share)
 }
 
 /* Looks at the tag's square (its corners' box): levels, clipping, the steepest edges. False when off the picture. */
-static bool look_at_tag(const base_image *im, const vis_tag_detection *t, int cells, tag_look *out)
+static bool look_at_tag(const base_view *im, const vis_tag_detection *t, int cells, tag_look *out)
 {
     double x0 = 1e18, y0 = 1e18, x1 = -1e18, y1 = -1e18, edge = 0;
     for (int k = 0; k < 4; k++) {
@@ -89,21 +89,21 @@ static void set_result(ref_check_result *r, ref_check_id id, double value, bool 
 }
 
 /* The figures from the tags' pixels: focus (worst tag), exposure (all tags), resolution (smallest cell). */
-static void check_pixels(const ref_setup *s, const char *picture, const base_image *im, const vis_tag_list *tags,
-                         ref_checks *c)
+static void check_pixels(const vis_detector *det, const char *picture, const base_view *im,
+                         const vis_tag_detection *tags, size_t n_tags, ref_checks *c)
 {
     int width = 10;
     uint8_t cells_map[256];
-    if (tags->n && !vis_tag_bitmap(s->det->tags, tags->items[0].id, cells_map, &width))
+    if (n_tags && !vis_tag_bitmap(det->tags, tags[0].id, cells_map, &width))
         width = 10;
     int cells = width - 2; /* the black square: the ring and the data cells */
-    double worst_focus = -1, *whites = malloc((tags->n ? tags->n : 1) * sizeof *whites);
+    double worst_focus = -1, *whites = malloc((n_tags ? n_tags : 1) * sizeof *whites);
     size_t clipped = 0, pixels = 0, n = 0;
     c->min_cell_px = NAN;
     ref_check_result *fr = &c->items[REF_CHECK_FOCUS];
-    for (size_t i = 0; whites && i < tags->n; i++) {
-        const vis_tag_detection *t = &tags->items[i];
-        if (!vis_roster_find_model_tag(s->roster, t->id) && !vis_roster_find_board_tag(s->roster, t->id))
+    for (size_t i = 0; whites && i < n_tags; i++) {
+        const vis_tag_detection *t = &tags[i];
+        if (!vis_roster_find_model_tag(det->roster, t->id) && !vis_roster_find_board_tag(det->roster, t->id))
             continue;
         tag_look l;
         if (!look_at_tag(im, t, cells, &l))
@@ -143,16 +143,18 @@ static void check_pixels(const ref_setup *s, const char *picture, const base_ima
 }
 
 /* The figures from what detection measured: the board tags, the model tags, the roster seen. */
-static void check_detection(const ref_setup *s, const char *picture, const vis_report *rep, ref_checks *c)
+static void check_detection(const vis_detector *det, const ref_check_names *names, const vis_report *rep,
+                            ref_checks *c)
 {
+    const char *picture = names->picture;
     ref_check_result *r = &c->items[REF_CHECK_BOARD_OFFSET];
     set_result(r, REF_CHECK_BOARD_OFFSET, rep->board_tag_offset_px, rep->board_tags_checked > 0);
     if (!r->ok)
         snprintf(r->msg, sizeof r->msg,
                  "%s: the board tags are %.0f px from where the roster's board puts them (limit %.0f px): is %s the "
                  "roster of this table, and %s the calibration of this camera?",
-                 picture, rep->board_tag_offset_px, ref_check_rules[REF_CHECK_BOARD_OFFSET].limit, s->roster_path,
-                 s->calib_path);
+                 picture, rep->board_tag_offset_px, ref_check_rules[REF_CHECK_BOARD_OFFSET].limit, names->roster,
+                 names->calib);
     r = &c->items[REF_CHECK_BOARD_SIZE];
     set_result(r, REF_CHECK_BOARD_SIZE, rep->board_tag_size_error, rep->board_tags_checked > 0);
     if (!r->ok)
@@ -160,7 +162,7 @@ static void check_detection(const ref_setup *s, const char *picture, const vis_r
                  "%s: a board tag measures %.1f mm where the roster says %.1f mm (limit %.0f%%): is %s the roster of "
                  "this table?",
                  picture, rep->board_tag_size_mm, rep->board_tag_roster_mm,
-                 100 * ref_check_rules[REF_CHECK_BOARD_SIZE].limit, s->roster_path);
+                 100 * ref_check_rules[REF_CHECK_BOARD_SIZE].limit, names->roster);
     size_t bad = 0;
     for (size_t i = 0; i < rep->n; i++)
         bad += rep->items[i].kind == VIS_ISSUE_BAD_SIZE;
@@ -171,8 +173,8 @@ static void check_detection(const ref_setup *s, const char *picture, const vis_r
         snprintf(r->msg, sizeof r->msg,
                  "%s: %zu of the %zu model tags read disagree with the roster's sizes (limit %.0f%%): is %s the "
                  "roster of this table?",
-                 picture, bad, decoded, 100 * ref_check_rules[REF_CHECK_MODEL_SIZE].limit, s->roster_path);
-    size_t total = s->roster->n_models;
+                 picture, bad, decoded, 100 * ref_check_rules[REF_CHECK_MODEL_SIZE].limit, names->roster);
+    size_t total = det->roster->n_models;
     r = &c->items[REF_CHECK_ROSTER_SEEN];
     set_result(r, REF_CHECK_ROSTER_SEEN, total ? (double)rep->models_seen / (double)total : 1, total > 0);
     if (!r->ok)
@@ -180,15 +182,16 @@ static void check_detection(const ref_setup *s, const char *picture, const vis_r
                  "%s: only %zu of the roster's %zu models are seen (limit %.0f%%), %zu tags decoded: is %s the "
                  "calibration of this camera, and %s the roster of this table?",
                  picture, rep->models_seen, total, 100 * ref_check_rules[REF_CHECK_ROSTER_SEEN].limit,
-                 rep->tags_detected, s->calib_path, s->roster_path);
+                 rep->tags_detected, names->calib, names->roster);
 }
 
-void ref_check_parts(const ref_setup *s, const char *picture, const base_image *image, const vis_tag_list *tags,
-                     const vis_report *rep, ref_checks *out)
+void ref_check_parts(const vis_detector *det, const ref_check_names *names, const base_view *image,
+                     const vis_tag_detection *tags, size_t n_tags, const vis_report *rep, ref_checks *out)
 {
+    const char *picture = names->picture;
     memset(out, 0, sizeof *out);
-    check_detection(s, picture, rep, out);
-    check_pixels(s, picture, image, tags, out);
+    check_detection(det, names, rep, out);
+    check_pixels(det, picture, image, tags, n_tags, out);
     out->ok = true;
     for (int i = 0; i < REF_CHECK_N; i++) {
         ref_check_result *r = &out->items[i];
@@ -204,7 +207,9 @@ void ref_check_parts(const ref_setup *s, const char *picture, const base_image *
 
 void ref_check_frame(const ref_setup *s, const ref_snapshot *f, ref_checks *out)
 {
-    ref_check_parts(s, f->path, f->image, &f->tags, &f->report, out);
+    const ref_check_names names = {f->path, s->calib_path, s->roster_path};
+    const base_view im = {f->image->width, f->image->height, 1, f->image->stride, f->image->data};
+    ref_check_parts(s->det, &names, &im, f->tags.items, f->tags.n, &f->report, out);
 }
 
 const ref_check_result *ref_checks_first_failure(const ref_checks *c)

@@ -78,9 +78,14 @@ typedef struct ref_checks {
 
 /* The figures of one picture read through the set-up. */
 void ref_check_frame(const ref_setup *s, const ref_snapshot *f, ref_checks *out);
-/* The same from its parts (the watch's tracker has no ref_snapshot). `picture` names the picture in messages. */
-void ref_check_parts(const ref_setup *s, const char *picture, const base_image *image, const vis_tag_list *tags,
-                     const vis_report *rep, ref_checks *out);
+/* Which files a failed check names: the picture and the set-up's parts (a table file names itself twice). */
+typedef struct ref_check_names {
+    const char *picture, *calib, *roster;
+} ref_check_names;
+/* The same from its parts (the watch's tracker has no ref_snapshot): the detector the picture was read with,
+ * the picture (grey), the tags decoded in it and the detection's report. */
+void ref_check_parts(const vis_detector *det, const ref_check_names *names, const base_view *image,
+                     const vis_tag_detection *tags, size_t n_tags, const vis_report *rep, ref_checks *out);
 /* The first check that failed, NULL when all hold. */
 const ref_check_result *ref_checks_first_failure(const ref_checks *c);
 /* {"ok": bool, "checks": [{"name", "value", "unit", "limit", "measured", "ok", "where", "message"}]}. */

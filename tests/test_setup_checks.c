@@ -17,6 +17,7 @@
 #include "media.h"
 #include "media_image_read.h"
 #include "vision_test_util.h"
+#include "watch_tracker.h"
 
 static char dir[256];
 
@@ -237,4 +238,52 @@ Test(setup_checks, table_check_no_go_wrong_calibration)
 Test(setup_checks, table_check_bad_input_exits_2)
 {
     cr_assert_eq(table_check(tmp("missing.jpg"), demo("calib.json")), 2, "%s", res.err);
+}
+
+/* The watch's tracker on a dark still table: "cannot judge: set-up", nothing settled; light back: it settles. */
+Test(setup_checks, watch_holds_on_a_dark_table_until_the_light_is_back)
+{
+    base_error err = {0};
+    calib_file calib;
+    cr_assert_eq(calib_file_load(demo("calib.json"), &calib, &err), 0, "%s", err.msg);
+    vis_roster *roster = vis_roster_load(demo("roster.json"), &err);
+    cr_assert_not_null(roster, "%s", err.msg);
+    base_image *lit = media_image_load(demo("after.jpg"), MEDIA_IMAGE_GRAY, &err), *dark = base_image_clone(lit);
+    cr_assert_not_null(dark);
+    for (int y = 0; y < dark->height; y++)
+        for (int x = 0; x < dark->width; x++)
+            dark->data[(size_t)y * dark->stride + x] = (uint8_t)(dark->data[(size_t)y * dark->stride + x] * 0.2 + 0.5);
+    watch_tracker_config cfg;
+    watch_tracker_config_default(&cfg);
+    cfg.calib_name = "C.json";
+    watch_tracker *w = watch_tracker_new(roster, &calib, &cfg, &err);
+    cr_assert_not_null(w, "%s", err.msg);
+    watch_tracker_result r;
+    int settled = 0;
+    double t = 0;
+    for (int i = 0; i < 25; i++, t += 100) {
+        cr_assert_eq(watch_tracker_frame(w, dark->data, dark->width, dark->height, dark->stride, t, &r, &err), 0,
+                     "%s", err.msg);
+        settled += r.settled;
+    }
+    cr_assert_eq(settled, 0);
+    cr_assert_eq(r.state, WATCH_TRACKER_SETUP, "%s", watch_tracker_state_word(r.state));
+    cr_assert_str_eq(watch_tracker_state_word(r.state), "cannot-judge-setup");
+    cr_assert_not_null(strstr(r.setup_check, "the frame at "), "%s", r.setup_check);
+    cr_assert_not_null(strstr(r.setup_check, "s: the picture is too dark: the tags' white is at 40 "
+                                                "of 255 (limit 60)"),
+                       "%s", r.setup_check);
+    for (int i = 0; i < 25; i++, t += 100) {
+        cr_assert_eq(watch_tracker_frame(w, lit->data, lit->width, lit->height, lit->stride, t, &r, &err), 0, "%s",
+                     err.msg);
+        settled += r.settled;
+        if (r.settled)
+            cr_assert(r.first);
+    }
+    cr_assert_eq(settled, 1);
+    cr_assert_eq(r.state, WATCH_TRACKER_SETTLED);
+    watch_tracker_free(w);
+    base_image_free(lit);
+    base_image_free(dark);
+    vis_roster_free(roster);
 }
