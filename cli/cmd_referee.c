@@ -23,6 +23,7 @@
 #include "ov_scene.h"
 #include "ref_check.h"
 #include "ref_judge.h"
+#include "ref_plausible.h"
 #include "ref_setup.h"
 #include "ref_snapshot.h"
 #include "ref_words.h"
@@ -247,6 +248,12 @@ static int judge_pictures(const referee_job *job, referee_work *w, base_error *e
     ref_judge_options_default(&o);
     o.check.unit_id = job->unit;
     o.check.move = job->move;
+    size_t moved = 0;
+    if (ref_plausible_all_backwards(w->fr[0]->snap, w->fr[1]->snap, &moved))
+        return base_error_setc(err, BASE_E_INVALID,
+                               "%s, %s: every unit that moved (%zu) went backwards: were BEFORE and AFTER given the "
+                               "other way round? (no call made)",
+                               job->images[0], job->images[1], moved);
     if (ref_judge(w->fr[0]->snap, w->fr[1]->snap, &o, &w->judged, err) < 0)
         return base_error_prefix(err, job->images[1]), -1;
     const calib_file *calib = &w->setup->calib;

@@ -190,6 +190,20 @@ Test(setup_checks, dark_picture_gives_no_call)
     assert_no_call("dark.png: the picture is too dark: the tags' white is at 40 of 255 (limit 60)", "dark.png");
 }
 
+Test(setup_checks, swapped_pair_gives_no_call_and_says_so)
+{
+    char args[4096];
+    snprintf(args, sizeof args, "referee '%s' '%s' --calib '%s' --roster '%s' --out '%s'", demo("after.jpg"),
+             demo("before.jpg"), demo("calib.json"), demo("roster.json"), tmp("out"));
+    cr_assert_eq(cli_run(args, &res), 0);
+    cr_assert_eq(res.status, 2, "status %d: %s", res.status, res.err);
+    cr_assert_null(strstr(res.out, "verdict"), "%s", res.out);
+    cr_assert_eq(access(tmp("out/report.json"), F_OK), -1, "a report was written");
+    cr_assert_not_null(strstr(res.err, "before.jpg: every unit that moved (2) went backwards: were BEFORE and AFTER "
+                                       "given the other way round? (no call made)"),
+                       "%s", res.err);
+}
+
 Test(setup_checks, detect_exits_2_on_a_wrong_setup)
 {
     make_calib(tmp("calib073.json"), 0.73);
