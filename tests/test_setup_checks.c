@@ -301,3 +301,82 @@ Test(setup_checks, watch_holds_on_a_dark_table_until_the_light_is_back)
     base_image_free(dark);
     vis_roster_free(roster);
 }
+
+/* The demo's table file with `from` replaced by `to` (once), beside copies of its calibration and roster. */
+static const char *table_with(const char *name, const char *from, const char *to)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s' '%s' '%s/'", demo("calib.json"), demo("roster.json"), demo("after.jpg"),
+             dir);
+    cr_assert_eq(system(cmd), 0);
+    size_t len = 0;
+    FILE *f = fopen(demo("table.json"), "rb");
+    cr_assert_not_null(f);
+    static char text[8192], out[9000];
+    len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = 0;
+    char *at = strstr(text, from);
+    cr_assert_not_null(at, "%s not in the demo's table", from);
+    snprintf(out, sizeof out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    const char *path = tmp(name);
+    f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    fputs(out, f);
+    fclose(f);
+    return path;
+}
+
+/* `detect` through the table file: exit 2 and exactly this message. */
+static void assert_table_refused(const char *table, const char *message)
+{
+    char args[2048], want[1024];
+    snprintf(args, sizeof args, "detect '%s' --table '%s' --out '%s'", tmp("after.jpg"), table, tmp("snap.json"));
+    cr_assert_eq(cli_run(args, &res), 0);
+    cr_assert_eq(res.status, 2, "status %d: %s", res.status, res.err);
+    snprintf(want, sizeof want, "tableref detect: %s: %s\n", table, message);
+    cr_assert_str_eq(res.err, want);
+}
+
+Test(setup_checks, table_file_typo_in_terrain_is_refused)
+{
+    assert_table_refused(table_with("t.json", "\"terrain\"", "\"terain\""),
+                         "terain: unknown field; did you mean \"terrain\"?");
+}
+
+Test(setup_checks, table_file_typo_in_capture_is_refused)
+{
+    assert_table_refused(table_with("t.json", "\"source\"", "\"sorce\""),
+                         "capture.sorce: unknown field; did you mean \"source\"?");
+}
+
+Test(setup_checks, table_file_board_override_names_the_table)
+{
+    assert_table_refused(table_with("t.json", "\"ruleset\"", "\"board\": {\"width_mm\": -5, \"depth_mm\": 500}, \"ruleset\""),
+                         "board.width_mm: -5 is out of range (1 to 20000)");
+}
+
+Test(setup_checks, table_file_self_crossing_terrain_is_refused)
+{
+    assert_table_refused(table_with("t.json", "[[280, 380], [360, 380], [360, 440], [280, 440]]",
+                                    "[[280, 380], [360, 440], [360, 380], [280, 440]]"),
+                         "terrain[0] (\"rocks\").points_mm: its edges 0 and 2 cross: give the corners in order around "
+                         "the piece");
+}
+
+Test(setup_checks, table_file_terrain_without_area_is_refused)
+{
+    assert_table_refused(table_with("t.json", "[[280, 380], [360, 380], [360, 440], [280, 440]]",
+                                    "[[280, 380], [320, 410], [360, 440]]"),
+                         "terrain[0] (\"rocks\").points_mm: the polygon has no area (0.00 mm^2): give its corners in "
+                         "order");
+}
+
+Test(setup_checks, demo_table_file_still_reads)
+{
+    char args[2048];
+    const char *t = table_with("t.json", "\"Demo table\"", "\"Demo table\"");
+    snprintf(args, sizeof args, "detect '%s' --table '%s' --out '%s'", tmp("after.jpg"), t, tmp("snap.json"));
+    cr_assert_eq(cli_run(args, &res), 0);
+    cr_assert_eq(res.status, 0, "%s", res.err);
+}
