@@ -380,3 +380,33 @@ Test(setup_checks, demo_table_file_still_reads)
     cr_assert_eq(cli_run(args, &res), 0);
     cr_assert_eq(res.status, 0, "%s", res.err);
 }
+
+/* `detect` through the demo's roster with units[0].`key` set to `value` (JSON): exit 2 and exactly this message. */
+static void assert_roster_refused(const char *key, const char *value, const char *message)
+{
+    base_error err = {0};
+    cJSON *r = base_json_parse_file(demo("roster.json"), &err);
+    cr_assert_not_null(r, "%s", err.msg);
+    cJSON *u = cJSON_GetArrayItem(cJSON_GetObjectItem(r, "units"), 0);
+    cr_assert(cJSON_ReplaceItemInObject(u, key, cJSON_Parse(value)));
+    cr_assert_eq(base_json_write_file(r, tmp("r.json"), &err), 0, "%s", err.msg);
+    cJSON_Delete(r);
+    char args[2048], want[1024];
+    snprintf(args, sizeof args, "detect '%s' --calib '%s' --roster '%s'", demo("after.jpg"), demo("calib.json"),
+             tmp("r.json"));
+    cr_assert_eq(cli_run(args, &res), 0);
+    cr_assert_eq(res.status, 2, "status %d: %s", res.status, res.err);
+    snprintf(want, sizeof want, "tableref detect: %s: %s\n", tmp("r.json"), message);
+    cr_assert_str_eq(res.err, want);
+}
+
+Test(setup_checks, implausible_base_is_refused)
+{
+    assert_roster_refused("base_mm", "[250, 400]", "units[0].base_mm: 250 x 400 mm: base sizes must be > 0 and at most "
+                                                   "200 mm");
+}
+
+Test(setup_checks, implausible_advance_is_refused)
+{
+    assert_roster_refused("advance_in", "40", "units[0].advance_in: 40 is out of range (0 to 30)");
+}
