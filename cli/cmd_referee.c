@@ -256,6 +256,10 @@ static int judge_pictures(const referee_job *job, referee_work *w, base_error *e
                                job->images[0], job->images[1], moved);
     if (ref_judge(w->fr[0]->snap, w->fr[1]->snap, &o, &w->judged, err) < 0)
         return base_error_prefix(err, job->images[1]), -1;
+    /* A tag seen twice: its unit is not judged from these pictures (docs/setup-checks.md). */
+    for (int k = 0; k < 2; k++)
+        ref_check_mark_duplicates(w->setup->roster, job->images[k], &w->fr[k]->report, &w->judged.report, stderr,
+                                  "tableref referee");
     const calib_file *calib = &w->setup->calib;
     if (!job->proj_path) {
         if (calib->projector.present) {

@@ -212,6 +212,39 @@ void ref_check_frame(const ref_setup *s, const ref_snapshot *f, ref_checks *out)
     ref_check_parts(s->det, &names, &im, f->tags.items, f->tags.n, &f->report, out);
 }
 
+size_t ref_check_mark_duplicates(const vis_roster *roster, const char *picture, const vis_report *rep,
+                                 rules_report *r, FILE *warn, const char *prog)
+{
+    size_t marked = 0;
+    for (size_t i = 0; i < rep->n; i++) {
+        const vis_issue *is = &rep->items[i];
+        const vis_roster_model *m = is->kind == VIS_ISSUE_DUPLICATE_ID ? vis_roster_find_model_tag(roster, is->tag_id)
+                                                                        : NULL;
+        if (!m)
+            continue;
+        const char *unit = roster->units[m->unit].id;
+        for (size_t k = 0; k < r->n_units; k++) {
+            rules_unit_report *ur = &r->units[k];
+            if (strcmp(ur->unit_id, unit) != 0 || ur->verdict == RULES_VERDICT_NOT_SEEN)
+                continue;
+            if (ur->verdict != RULES_VERDICT_CANNOT_TELL || !strstr(ur->why, "seen twice")) {
+                rules_unit_report_set_verdict(ur, RULES_VERDICT_CANNOT_TELL,
+                                              "tag %d (%s) is seen twice on the table in %s: both placements "
+                                              "dropped, the unit cannot be judged",
+                                              is->tag_id, m->id, picture);
+                marked++;
+                if (warn)
+                    fprintf(warn, "%s: %s: warning: tag %d (%s) seen twice on the table: both placements dropped; "
+                                  "unit %s: cannot tell\n",
+                            prog, picture, is->tag_id, m->id, unit);
+            }
+        }
+    }
+    if (marked)
+        rules_report_refresh(r);
+    return marked;
+}
+
 const ref_check_result *ref_checks_first_failure(const ref_checks *c)
 {
     for (int i = 0; i < REF_CHECK_N; i++)

@@ -24,12 +24,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <cjson/cJSON.h>
 
 #include "base_image.h"
 #include "ref_setup.h"
 #include "ref_snapshot.h"
+#include "rules_report.h"
 #include "vis_report.h"
 #include "vis_tag.h"
 
@@ -86,6 +88,16 @@ typedef struct ref_check_names {
  * the picture (grey), the tags decoded in it and the detection's report. */
 void ref_check_parts(const vis_detector *det, const ref_check_names *names, const base_view *image,
                      const vis_tag_detection *tags, size_t n_tags, const vis_report *rep, ref_checks *out);
+/*
+ * A tag ID seen twice on the table (VIS_ISSUE_DUPLICATE_ID in `rep`: every
+ * copy already dropped by detection): the unit of its model cannot be judged
+ * from a picture that shows it in two places. Each such unit in `r` is made
+ * CANNOT TELL (unless not seen) with the reason, and a warning naming the
+ * picture, the tag and the unit goes to `warn` (may be NULL). Returns the
+ * number of units so marked; rules_report_refresh is done.
+ */
+size_t ref_check_mark_duplicates(const vis_roster *roster, const char *picture, const vis_report *rep,
+                                 rules_report *r, FILE *warn, const char *prog);
 /* The first check that failed, NULL when all hold. */
 const ref_check_result *ref_checks_first_failure(const ref_checks *c);
 /* {"ok": bool, "checks": [{"name", "value", "unit", "limit", "measured", "ok", "where", "message"}]}. */

@@ -410,3 +410,24 @@ Test(setup_checks, implausible_advance_is_refused)
 {
     assert_roster_refused("advance_in", "40", "units[0].advance_in: 40 is out of range (0 to 30)");
 }
+
+/* A tag printed twice: the demo's AFTER with tag 11 (a spearman's, x 330..378, y 330..378 px with its white
+ * border) copied onto empty board at 500, 580. Both placements are dropped and the spears are not judged. */
+Test(setup_checks, tag_printed_twice_gives_no_call_on_its_unit)
+{
+    base_error err = {0};
+    base_image *im = media_image_load(demo("after.jpg"), MEDIA_IMAGE_GRAY, &err);
+    cr_assert_not_null(im, "%s", err.msg);
+    for (int y = 0; y < 48; y++)
+        memcpy(im->data + (size_t)(580 + y) * im->stride + 500, im->data + (size_t)(330 + y) * im->stride + 330, 48);
+    cr_assert_eq(media_image_save(im, tmp("twice.png"), 0, &err), 0, "%s", err.msg);
+    base_image_free(im);
+    referee(tmp("twice.png"), demo("calib.json"), demo("roster.json"));
+    cr_assert_eq(res.status, 0, "status %d: %s", res.status, res.err);
+    cr_assert_not_null(strstr(res.err, "twice.png: warning: tag 11 (spears-2) seen twice on the table: both placements "
+                                       "dropped; unit spears: cannot tell"),
+                       "%s", res.err);
+    cr_assert_not_null(strstr(res.out, "unit spears (red): march (inferred): CANNOT TELL"), "%s", res.out);
+    cr_assert_null(strstr(res.out, "spears: march, ILLEGAL"), "%s", res.out);
+    cr_assert_null(strstr(res.out, "spears: march, LEGAL"), "%s", res.out);
+}
