@@ -100,8 +100,6 @@ static int read_rosters(const cJSON *root, const char *name, const char *dir, ta
                                name);
     if (cJSON_GetArraySize(list) > TABLE_MAX_ROSTERS)
         return base_error_set(err, "%s: rosters: at most %d", name, TABLE_MAX_ROSTERS);
-    if (check_board(root, name, err) < 0)
-        return -1;
     cJSON *merged = NULL;
     int slots[TABLE_MAX_ROSTERS] = {0}, rc = 0;
     const cJSON *item;
@@ -302,7 +300,8 @@ int table_file_from_json(const cJSON *root, const char *name, const char *dir, t
     if (version != TABLE_FILE_VERSION)
         return base_error_set(err, "%s: version: unknown version %d (this tableref reads %d)", name, version,
                                TABLE_FILE_VERSION);
-    if (read_calibration(root, name, dir, out, err) < 0 || read_rosters(root, name, dir, out, err) < 0 ||
+    if (read_calibration(root, name, dir, out, err) < 0 || check_board(root, name, err) < 0 ||
+        read_rosters(root, name, dir, out, err) < 0 ||
         read_setting(root, name, out, err) < 0 || read_capture(root, name, dir, out, err) < 0) {
         table_file_clear(out);
         return -1;

@@ -225,14 +225,10 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
     if (rc == 0 && touched)
         watch_settle_keep_untouched(w, ref->snap, touched, e.snap);
     free(touched);
-    if (rc < 0) {
-        free(e.tags);
-        return -1;
-    }
-    if (!setup_ok) {
+    if (rc < 0 || !setup_ok) {
         res->detect_ms = now_ms() - t0;
         watch_tracker_entry_clear(&e);
-        return 2;
+        return rc < 0 ? -1 : 2;
     }
     char why[200];
     if (ref && watch_settle_must_wait(w, ref, e.tags, e.n_tags, e.snap, &res->tags_missing, why, sizeof why)) {
