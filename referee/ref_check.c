@@ -18,7 +18,7 @@ const ref_check_rule ref_check_rules[REF_CHECK_N] = {
      "the worst board tag's measured edge against the roster's: |measured / roster - 1|"},
     {REF_CHECK_MODEL_SIZE, "model_tag_size", "", 0.25, true,
      "the share of the model tags decoded whose measured edge is more than 15% off the roster's"},
-    {REF_CHECK_ROSTER_SEEN, "roster_seen", "", 0.25, false,
+    {REF_CHECK_ROSTER_SEEN, "roster_seen", "", 0.10, false,
      "the share of the roster's models placed from their own tag"},
 };
 

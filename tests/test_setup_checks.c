@@ -431,3 +431,28 @@ Test(setup_checks, tag_printed_twice_gives_no_call_on_its_unit)
     cr_assert_null(strstr(res.out, "spears: march, ILLEGAL"), "%s", res.out);
     cr_assert_null(strstr(res.out, "spears: march, LEGAL"), "%s", res.out);
 }
+
+Test(setup_checks, table_check_json_gives_every_figure)
+{
+    char args[4096];
+    snprintf(args, sizeof args, "table-check '%s' --calib '%s' --roster '%s' --json", demo("before.jpg"),
+             demo("calib.json"), demo("roster.json"));
+    cr_assert_eq(cli_run(args, &res), 0);
+    cr_assert_eq(res.status, 0, "%s", res.err);
+    cJSON *j = cJSON_Parse(res.out);
+    cr_assert_not_null(j, "%s", res.out);
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "go")));
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "checks")), 6);
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(j, "checks"))
+    {
+        cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(c, "measured")), "%s", cJSON_GetObjectItem(c, "name")->valuestring);
+        cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(c, "ok")), "%s", cJSON_GetObjectItem(c, "name")->valuestring);
+    }
+    /* The demo's board tags: within 0.5 px of where the roster puts them (0.09 px measured). */
+    const cJSON *off = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "checks"), 2), "value");
+    cr_assert_lt(off->valuedouble, 0.5);
+    cr_assert_str_eq(cJSON_GetObjectItem(j, "projector")->valuestring, "not mapped");
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "units")), 3);
+    cJSON_Delete(j);
+}
