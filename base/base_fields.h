@@ -39,6 +39,15 @@
 #define BASE_FIELDS_MAX_POLYGON 10000      /* points of one terrain polygon */
 #define BASE_FIELDS_MAX_MODELS 1000000     /* models counted in one unit */
 
+/*
+ * What a roster may say of a model on a table (docs/formats.md, "Limits"): the
+ * largest base a model stands on (a 170 x 105 mm monster; 250 x 400 mm is a
+ * typo or another unit) and the largest rate (Advance, March, Mobility: 20"
+ * is the fastest March of the seed rules; an Advance of 40" is a typo).
+ */
+#define BASE_FIELDS_PLAUSIBLE_BASE_MM 200.0
+#define BASE_FIELDS_PLAUSIBLE_RATE_IN 30.0
+
 /* The longest key table a reader may pass (keys per object). */
 #define BASE_FIELDS_MAX_KEYS 128
 

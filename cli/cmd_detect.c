@@ -6,6 +6,7 @@
 
 #include "cli_args.h"
 #include "commands.h"
+#include "ref_check.h"
 #include "ref_setup.h"
 #include "ref_snapshot.h"
 #include "rules_json.h"
@@ -97,6 +98,16 @@ typedef struct detect_job {
     int json, refine;
 } detect_job;
 
+/* No snapshot from a set-up the picture contradicts (docs/setup-checks.md): 0, or -1 with err. */
+static int setup_holds(const ref_setup *setup, const ref_snapshot *shot, base_error *err)
+{
+    ref_checks checks;
+    ref_check_frame(setup, shot, &checks);
+    if (checks.ok)
+        return 0;
+    return base_error_setc(err, BASE_E_INVALID, "set-up check failed: %s", ref_checks_first_failure(&checks)->msg);
+}
+
 static int run_detect(const detect_job *job)
 {
     const char *image = job->image, *out_path = job->out_path, *truth = job->truth;
@@ -113,6 +124,8 @@ static int run_detect(const detect_job *job)
     if (!job->refine)
         ref_setup_detector(setup)->cfg.refine_pose_min_tags = 0;
     if (!(shot = ref_snapshot_new(setup, image, prior, &err)))
+        goto done;
+    if (setup_holds(setup, shot, &err) < 0)
         goto done;
     const rules_snapshot *snap = shot->snap;
     const vis_report *rep = &shot->report;

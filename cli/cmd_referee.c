@@ -22,8 +22,10 @@
 #include "ov_keepout.h"
 #include "rules_plusminus.h"
 #include "ov_scene.h"
+#include "ref_check.h"
 #include "ref_judge.h"
 #include "ref_labels.h"
+#include "ref_plausible.h"
 #include "ref_setup.h"
 #include "ref_snapshot.h"
 #include "ref_words.h"
@@ -273,6 +275,12 @@ static int judge_pictures(const referee_job *job, referee_work *w, base_error *e
     for (int k = 0; k < 2; k++) {
         if (!(w->fr[k] = ref_snapshot_new(w->setup, job->images[k], NULL, err)))
             return -1;
+        /* Never a call from a set-up the picture contradicts (docs/setup-checks.md). */
+        ref_checks checks;
+        ref_check_frame(w->setup, w->fr[k], &checks);
+        if (!checks.ok)
+            return base_error_setc(err, BASE_E_INVALID, "set-up check failed: %s",
+                                   ref_checks_first_failure(&checks)->msg);
         for (size_t i = 0; i < w->fr[k]->report.n; i++)
             if (vis_issue_is_warning(w->fr[k]->report.items[i].kind))
                 fprintf(stderr, "tableref referee: %s: warning: %s\n", job->images[k], w->fr[k]->report.items[i].msg);
@@ -282,8 +290,18 @@ static int judge_pictures(const referee_job *job, referee_work *w, base_error *e
     ref_judge_options_default(&o);
     o.check.unit_id = job->unit;
     o.check.move = job->move;
+    size_t moved = 0;
+    if (ref_plausible_all_backwards(w->fr[0]->snap, w->fr[1]->snap, &moved))
+        return base_error_setc(err, BASE_E_INVALID,
+                               "%s, %s: every unit that moved (%zu) went backwards: were BEFORE and AFTER given the "
+                               "other way round? (no call made)",
+                               job->images[0], job->images[1], moved);
     if (ref_judge(w->fr[0]->snap, w->fr[1]->snap, &o, &w->judged, err) < 0)
         return base_error_prefix(err, job->images[1]), -1;
+    /* A tag seen twice: its unit is not judged from these pictures (docs/setup-checks.md). */
+    for (int k = 0; k < 2; k++)
+        ref_check_mark_duplicates(w->setup->roster, job->images[k], &w->fr[k]->report, &w->judged.report, stderr,
+                                  "tableref referee");
     const calib_file *calib = &w->setup->calib;
     if (job->proj_path && check_projector_fresh(job->proj_path, &w->proj_section, calib, w->fr[1]->snap,
                                                 w->fr[1]->image->width, w->fr[1]->image->height, err) < 0)

@@ -34,6 +34,8 @@ int bench_rules(int argc, char **argv);
 int bench_vision(int argc, char **argv);
 int cmd_tags(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
+/* The pre-round check of a table (issue 19). */
+int cmd_table_check(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 /* Calibration (issue 4). */
 int cmd_target(int argc, char **argv);

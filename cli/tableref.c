@@ -17,6 +17,8 @@ static const tableref_command commands[] = {
 #if TABLEREF_HAVE_VISION
     {"tags", "list the AprilTags found in an image", cmd_tags},
     {"detect", "turn a camera image into a snapshot", cmd_detect},
+    {"table-check", "check a table before a round: focus, exposure, resolution, board, calibration, units",
+     cmd_table_check},
     {"render", "render a synthetic table with exact ground truth", cmd_render},
     {"target", "draw a printable calibration target (AprilTag grid) and its layout", cmd_target},
     {"calibrate", "calibrate the camera, the board pose or the projector", cmd_calibrate},

@@ -67,6 +67,8 @@ ref_setup *ref_setup_new(const char *table_path, const char *calib_path, const c
         base_error_setc(err, BASE_E_NOMEM, "out of memory");
         return NULL;
     }
+    snprintf(s->calib_path, sizeof s->calib_path, "%s", table_path ? table_path : calib_path);
+    snprintf(s->roster_path, sizeof s->roster_path, "%s", table_path ? table_path : roster_path);
     if (table_path) {
         if (table_file_load(table_path, &s->table, err) < 0) {
             free(s);

@@ -41,6 +41,9 @@ typedef struct ref_setup {
     calib_file calib;
     vis_roster *roster;   /* owned */
     vis_detector *det;    /* over roster and calib; owned */
+    /* Where each part came from, for the self-checks' messages (ref_check.h): the table file for all
+     * three when from_table. */
+    char calib_path[1024], roster_path[1024];
 } ref_setup;
 
 /*

@@ -19,8 +19,8 @@ ref_snapshot *ref_snapshot_new(ref_setup *s, const char *picture_path, const rul
         return NULL;
     }
     const base_image *im = r->image;
-    if (vis_detector_run(s->det, im->data, im->width, im->height, im->stride, prior, &r->snap, &r->report, err) <
-        0) {
+    if (vis_detector_run_tags(s->det, im->data, im->width, im->height, im->stride, prior, &r->snap, &r->report,
+                              &r->tags, err) < 0) {
         base_error_prefix(err, picture_path);
         ref_snapshot_free(r);
         return NULL;
@@ -37,6 +37,7 @@ void ref_snapshot_free(ref_snapshot *r)
     if (!r)
         return;
     vis_report_clear(&r->report);
+    vis_tag_list_clear(&r->tags);
     rules_snapshot_free(r->snap);
     base_image_free(r->image);
     free(r);

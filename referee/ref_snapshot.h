@@ -26,6 +26,7 @@ typedef struct ref_snapshot {
     base_image *image;      /* the picture, 8-bit grey; owned */
     rules_snapshot *snap;   /* owned */
     vis_report report;      /* the detection's notes; owned */
+    vis_tag_list tags;      /* the tags decoded in the picture (the self-checks look at them); owned */
 } ref_snapshot;
 
 /* Reads `picture_path` and detects it. NULL with err naming the picture and the field. */

@@ -1,10 +1,13 @@
 #include "table_file.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base_fields.h"
 #include "base_file.h"
+#include "base_geom.h"
 #include "base_text.h"
 #include "rules_json.h"
 
@@ -67,6 +70,24 @@ static int read_calibration(const cJSON *root, const char *name, const char *dir
     int rc = c ? calib_file_from_json(c, label, &t->calib, err) : -1;
     cJSON_Delete(owned);
     return rc;
+}
+
+/* The table's own board override, checked here so that its errors name the table file (the roster reader
+ * would name the roster it replaces). */
+static int check_board(const cJSON *root, const char *name, base_error *err)
+{
+    static const char *const board_keys[] = {"width_mm", "depth_mm", "tags", NULL};
+    const cJSON *board = cJSON_GetObjectItemCaseSensitive(root, "board");
+    double w = 0, d = 0;
+    if (!board)
+        return 0;
+    if (!cJSON_IsObject(board))
+        return base_error_set(err, "%s: board: expected an object", name);
+    if (base_fields_known(board, "board", board_keys, err) < 0 ||
+        base_fields_number(board, "width_mm", "board", true, 1, BASE_FIELDS_MAX_BOARD_MM, &w, err) < 0 ||
+        base_fields_number(board, "depth_mm", "board", true, 1, BASE_FIELDS_MAX_BOARD_MM, &d, err) < 0)
+        return base_error_prefix(err, name), -1;
+    return 0;
 }
 
 /* Merges the rosters' units into the first one (a deep copy), the table's board over theirs. */
@@ -154,6 +175,39 @@ static int read_rosters(const cJSON *root, const char *name, const char *dir, ta
     return rc;
 }
 
+/* Twice the signed area of a polygon (positive counter-clockwise). */
+static double twice_area(const base_vec2 *p, size_t n)
+{
+    double a = 0;
+    for (size_t i = 0; i < n; i++)
+        a += p[i].x * p[(i + 1) % n].y - p[(i + 1) % n].x * p[i].y;
+    return a;
+}
+
+/* Each terrain piece a simple polygon (no two edges that are not neighbours cross) of positive area. */
+static int check_terrain(const rules_snapshot *s, const char *name, base_error *err)
+{
+    for (size_t t = 0; t < s->n_terrain; t++) {
+        const rules_terrain *tr = &s->terrain[t];
+        const base_vec2 *p = tr->points;
+        size_t n = tr->n_points;
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = i + 2; j < n; j++) {
+                if (i == 0 && j == n - 1)
+                    continue; /* neighbours through the closing edge */
+                if (base_seg_intersect(p[i], p[(i + 1) % n], p[j], p[(j + 1) % n]))
+                    return base_error_set(err, "%s: terrain[%zu] (\"%s\").points_mm: its edges %zu and %zu cross: "
+                                               "give the corners in order around the piece",
+                                          name, t, tr->id, i, j);
+            }
+        if (fabs(twice_area(p, n)) / 2 < 1.0)
+            return base_error_set(err, "%s: terrain[%zu] (\"%s\").points_mm: the polygon has no area (%.2f mm^2): "
+                                       "give its corners in order",
+                                  name, t, tr->id, fabs(twice_area(p, n)) / 2);
+    }
+    return 0;
+}
+
 /* Ruleset and terrain, read by the snapshot reader (the same names and checks as in a snapshot). */
 static int read_setting(const cJSON *root, const char *name, table_file *t, base_error *err)
 {
@@ -170,7 +224,7 @@ static int read_setting(const cJSON *root, const char *name, table_file *t, base
     cJSON_AddItemToObject(snap, "units", cJSON_CreateArray());
     t->setting = rules_json_to_snapshot(snap, name, err);
     cJSON_Delete(snap);
-    return t->setting ? 0 : -1;
+    return t->setting ? check_terrain(t->setting, name, err) : -1;
 }
 
 static int read_capture(const cJSON *root, const char *name, const char *dir, table_file *t, base_error *err)
@@ -184,6 +238,9 @@ static int read_capture(const cJSON *root, const char *name, const char *dir, ta
     snprintf(where, sizeof where, "%s: capture", name);
     if (!cJSON_IsObject(cap))
         return base_error_set(err, "%s: expected an object", where);
+    static const char *const capture_keys[] = {"source", "size", NULL};
+    if (base_fields_known(cap, "capture", capture_keys, err) < 0)
+        return base_error_prefix(err, name), -1;
     char src[512] = "";
     if (base_json_string(cap, "source", "capture", false, src, sizeof src, err) < 0) {
         base_error_prefix(err, name);
@@ -227,6 +284,11 @@ int table_file_from_json(const cJSON *root, const char *name, const char *dir, t
     int version = 0;
     if (!cJSON_IsObject(root))
         return base_error_set(err, "%s: expected a JSON object", name);
+    /* As strict as the roster: a typo ("terain") is refused, never a section silently dropped. */
+    static const char *const table_keys[] = {"format",  "version", "name",    "calibration", "rosters",
+                                             "board",   "ruleset", "terrain", "capture",     NULL};
+    if (base_fields_known(root, "", table_keys, err) < 0)
+        return base_error_prefix(err, name), -1;
     if (base_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0 ||
         base_json_int(root, "version", "", true, &version, err) < 0 ||
         base_json_string(root, "name", "", false, out->name, sizeof out->name, err) < 0) {
@@ -238,7 +300,8 @@ int table_file_from_json(const cJSON *root, const char *name, const char *dir, t
     if (version != TABLE_FILE_VERSION)
         return base_error_set(err, "%s: version: unknown version %d (this tableref reads %d)", name, version,
                                TABLE_FILE_VERSION);
-    if (read_calibration(root, name, dir, out, err) < 0 || read_rosters(root, name, dir, out, err) < 0 ||
+    if (read_calibration(root, name, dir, out, err) < 0 || check_board(root, name, err) < 0 ||
+        read_rosters(root, name, dir, out, err) < 0 ||
         read_setting(root, name, out, err) < 0 || read_capture(root, name, dir, out, err) < 0) {
         table_file_clear(out);
         return -1;

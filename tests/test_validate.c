@@ -149,7 +149,7 @@ Test(validate, roster_findings_of_the_issue_are_refused)
 {
     cJSON *j = roster_json();
     set_number(unit_of(j, 0), "advance_in", -5);
-    roster_refused(j, "units[0].advance_in: -5 is out of range (0 to 100)");
+    roster_refused(j, "units[0].advance_in: -5 is out of range (0 to 30)");
     j = roster_json();
     set_number(unit_of(j, 0), "files", -1);
     roster_refused(j, "units[0].files: -1 is out of range (1 to 3)");

@@ -204,6 +204,29 @@ static void refine_board_pose(vis_detector *d, vis_camera *cam, const vis_tag_de
         vis_report_add(rep, VIS_ISSUE_POSE, -1, NULL, NULL, "board pose not refined: %s", perr.msg);
 }
 
+/* The board tags seen, with the pose used: their offset from where the roster puts them and their size. */
+static void check_board_tags(const vis_detector *d, const vis_camera *cam, const vis_tag_detection *tags, size_t n,
+                             vis_report *rep)
+{
+    for (size_t i = 0; i < n; i++) {
+        const vis_board_tag *b = vis_roster_find_board_tag(d->roster, tags[i].id);
+        vis_board_tag_pose tp;
+        double X[3] = {b ? b->x : 0, b ? b->y : 0, b ? b->z : 0}, px[2];
+        if (!b || !vis_board_locate_tag(cam, &tags[i], b->z, &tp) || !vis_camera_project(cam, X, px))
+            continue;
+        double off = hypot(px[0] - tags[i].centre[0], px[1] - tags[i].centre[1]);
+        double size_err = fabs(tp.size_mm / b->size - 1);
+        if (!rep->board_tags_checked || off > rep->board_tag_offset_px)
+            rep->board_tag_offset_px = off;
+        if (!rep->board_tags_checked || size_err > rep->board_tag_size_error) {
+            rep->board_tag_size_error = size_err;
+            rep->board_tag_size_mm = tp.size_mm;
+            rep->board_tag_roster_mm = b->size;
+        }
+        rep->board_tags_checked++;
+    }
+}
+
 /* Whether a decoded tag is one roster model's, once, on the board: when not,
  * the reason goes into the report and the tag is ignored. */
 static const vis_roster_model *usable_model_tag(const vis_detector *d, const vis_tag_detection *tags, size_t n,
@@ -279,6 +302,7 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
     *out = NULL;
     if (d->cfg.refine_pose_min_tags > 0)
         refine_board_pose(d, &cam, tags, n, rep);
+    check_board_tags(d, &cam, tags, n, rep);
 
     vis_seen_model *seen = calloc(r->n_models ? r->n_models : 1, sizeof *seen);
     if (!seen)

@@ -47,6 +47,12 @@ typedef struct vis_report {
     size_t board_tags_used;   /* for the pose */
     int pose_refined;
     double pose_rms_px;       /* board tags' reprojection RMS with the pose used (NAN: none seen) */
+    /* The set-up's self-check figures (referee/ref_check.h), from the board tags seen with the pose used:
+     * how far (px) their centres are from where the roster's board puts them (worst), and their measured
+     * edge against the roster's (worst |measured / roster - 1|). Measured only when board_tags_checked > 0. */
+    size_t board_tags_checked;
+    double board_tag_offset_px, board_tag_size_error;
+    double board_tag_size_mm, board_tag_roster_mm;  /* the worst-sized board tag: measured and the roster's edge */
     size_t models_seen, models_inferred, models_missing;
     size_t tags_read;         /* tags read by their pattern at a predicted place (VIS_ISSUE_READ) */
     size_t units_unseen;      /* units with no evidence at all (VIS_ISSUE_UNIT_UNSEEN) */

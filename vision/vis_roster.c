@@ -102,7 +102,7 @@ typedef struct reader {
 static int read_rate(const cJSON *o, const char *key, const char *where, double *out, base_error *err)
 {
     double in = NAN;
-    if (base_fields_number(o, key, where, false, 0, BASE_FIELDS_MAX_RATE_IN, &in, err) < 0)
+    if (base_fields_number(o, key, where, false, 0, BASE_FIELDS_PLAUSIBLE_RATE_IN, &in, err) < 0)
         return -1;
     *out = isnan(in) ? NAN : base_in_to_mm(in);
     return 0;
@@ -253,9 +253,9 @@ static int read_model(const reader *rd, const cJSON *jm, const char *where, vis_
         return base_error_set(err, "%s.id: must not be empty", where);
     /* A model on a base of its own (a character on a larger base than its unit's). */
     if (cJSON_GetObjectItemCaseSensitive(jm, "base_mm") &&
-        !(mb[0] > 0 && mb[0] <= BASE_FIELDS_MAX_BASE_MM && mb[1] > 0 && mb[1] <= BASE_FIELDS_MAX_BASE_MM))
-        return base_error_set(err, "%s.base_mm: base sizes must be > 0 and at most %g mm", where,
-                               BASE_FIELDS_MAX_BASE_MM);
+        !(mb[0] > 0 && mb[0] <= BASE_FIELDS_PLAUSIBLE_BASE_MM && mb[1] > 0 && mb[1] <= BASE_FIELDS_PLAUSIBLE_BASE_MM))
+        return base_error_set(err, "%s.base_mm: %g x %g mm: base sizes must be > 0 and at most %g mm", where, mb[0],
+                               mb[1], BASE_FIELDS_PLAUSIBLE_BASE_MM);
     m->base_width = mb[0];
     m->base_depth = mb[1];
     return 0;
@@ -281,9 +281,10 @@ static int read_unit(reader *rd, const cJSON *ju, const char *where, base_error 
         return -1;
     if (!u->id[0] || !u->side[0])
         return base_error_set(err, "%s.%s: must not be empty", where, u->id[0] ? "side" : "id");
-    if (!(base[0] > 0 && base[0] <= BASE_FIELDS_MAX_BASE_MM) || !(base[1] > 0 && base[1] <= BASE_FIELDS_MAX_BASE_MM))
-        return base_error_set(err, "%s.base_mm: base sizes must be > 0 and at most %g mm", where,
-                               BASE_FIELDS_MAX_BASE_MM);
+    if (!(base[0] > 0 && base[0] <= BASE_FIELDS_PLAUSIBLE_BASE_MM) ||
+        !(base[1] > 0 && base[1] <= BASE_FIELDS_PLAUSIBLE_BASE_MM))
+        return base_error_set(err, "%s.base_mm: %g x %g mm: base sizes must be > 0 and at most %g mm", where, base[0],
+                               base[1], BASE_FIELDS_PLAUSIBLE_BASE_MM);
     const int n = cJSON_GetArraySize(ms);
     if (n == 0)
         return base_error_set(err, "%s.models: a unit needs at least one model", where);

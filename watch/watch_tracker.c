@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cvshim.h"
+#include "ref_check.h"
 #include "ref_judge.h"
 #include "watch_motion.h"
 #include "watch_tracker_int.h"
@@ -22,6 +23,7 @@ void watch_tracker_config_default(watch_tracker_config *c)
     c->roi_max_fraction = 0.5;
     c->lean_reach_mm = 60;
     rules_check_options_default(&c->check);
+    c->setup_checks = 1;
 }
 
 const char *watch_tracker_state_word(watch_tracker_state s)
@@ -31,6 +33,7 @@ const char *watch_tracker_state_word(watch_tracker_state s)
     case WATCH_TRACKER_STILLING: return "stilling";
     case WATCH_TRACKER_WAITING_TAGS: return "waiting-for-tags";
     case WATCH_TRACKER_SETTLED: return "settled";
+    case WATCH_TRACKER_SETUP: return "cannot-judge-setup";
     }
     return "?";
 }
@@ -166,7 +169,25 @@ static int record_call(watch_tracker *w, int move, bool illegal, base_error *err
     return 0;
 }
 
-/* The settle pipeline at a still frame. Returns 1 settled, 0 not (tags hidden), -1 error. */
+/* The set-up's self-checks on a whole frame just detected: false (with the failure in res) when one fails. */
+static bool setup_holds(const watch_tracker *w, const base_view *im, const entry *e, const vis_report *rep,
+                        double t_ms, watch_tracker_result *res)
+{
+    char picture[64];
+    snprintf(picture, sizeof picture, "the frame at %.1f s", t_ms / 1000);
+    const ref_check_names names = {picture, w->cfg.calib_name ? w->cfg.calib_name : "the calibration",
+                                   w->cfg.roster_name ? w->cfg.roster_name : "the roster"};
+    ref_checks c;
+    ref_check_parts(w->det, &names, im, e->tags, e->n_tags, rep, &c);
+    if (c.ok)
+        return true;
+    snprintf(res->setup_check, sizeof res->setup_check, "%.500s", ref_checks_first_failure(&c)->msg);
+    snprintf(res->note, sizeof res->note, "cannot judge: set-up: %.200s", res->setup_check);
+    return false;
+}
+
+/* The settle pipeline at a still frame. Returns 1 settled, 0 not (tags hidden), 2 not (the set-up check fails),
+ * -1 error. */
 static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, const base_image *small, double t_ms,
                       watch_tracker_result *res, base_error *err)
 {
@@ -198,14 +219,16 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
     int rc = (!full && ref && !touched) ? base_error_set(err, "out of memory")
                                         : vis_detector_run_focused(w->det, &im, e.tags, e.n_tags, ref ? ref->snap : NULL,
                                                                    touched, &e.snap, &rep, err);
+    bool setup_ok = rc < 0 || !full || !w->cfg.setup_checks || setup_holds(w, &im, &e, &rep, t_ms, res);
     vis_report_clear(&rep);
     free(boxes);
     if (rc == 0 && touched)
         watch_settle_keep_untouched(w, ref->snap, touched, e.snap);
     free(touched);
-    if (rc < 0) {
-        free(e.tags);
-        return -1;
+    if (rc < 0 || !setup_ok) {
+        res->detect_ms = now_ms() - t0;
+        watch_tracker_entry_clear(&e);
+        return rc < 0 ? -1 : 2;
     }
     char why[200];
     if (ref && watch_settle_must_wait(w, ref, e.tags, e.n_tags, e.snap, &res->tags_missing, why, sizeof why)) {
@@ -333,6 +356,10 @@ int watch_tracker_frame(watch_tracker *w, const uint8_t *gray, int width, int he
             rc = try_settle(w, gray, stride, small, t_ms, res, err);
             if (rc == 1) {
                 w->state = WATCH_TRACKER_SETTLED;
+            } else if (rc == 2) {
+                /* Nothing is judged from this set-up; look again a settle time later (focus, light, roster). */
+                w->state = WATCH_TRACKER_SETUP;
+                w->next_try_t = t_ms + w->cfg.settle_ms;
             } else if (rc == 0) {
                 /* The same still picture gives the same tags: try again
                  * only when the force time allows settling anyway. */
@@ -344,6 +371,10 @@ int watch_tracker_frame(watch_tracker *w, const uint8_t *gray, int width, int he
         }
     }
     res->state = w->state;
+    if (w->state == WATCH_TRACKER_SETUP && !res->setup_check[0])
+        snprintf(res->setup_check, sizeof res->setup_check, "%s", w->setup_check);
+    else if (rc == 2)
+        snprintf(w->setup_check, sizeof w->setup_check, "%s", res->setup_check);
     return rc < 0 ? -1 : 0;
 }
 

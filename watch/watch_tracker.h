@@ -81,6 +81,12 @@ typedef struct watch_tracker_config {
     /* The table's ruleset (house rules) and terrain, put into every snapshot before it is judged
      * (table_file_apply); NULL: the snapshot's defaults. Borrowed: must outlive the tracker. */
     const table_file *table;
+    /* The set-up's self-checks (referee/ref_check.h, docs/setup-checks.md) at every settle detected on the
+     * whole frame (the first, a bumped camera, a change of light): when one fails the tracker holds in
+     * WATCH_TRACKER_SETUP and judges nothing until they hold again. Default 1. The files a failure names
+     * (NULL: "the calibration", "the roster"); borrowed. */
+    int setup_checks;
+    const char *calib_name, *roster_name;
 } watch_tracker_config;
 
 void watch_tracker_config_default(watch_tracker_config *c);
@@ -90,6 +96,7 @@ typedef enum watch_tracker_state {
     WATCH_TRACKER_STILLING,       /* still, but not for settle_ms yet */
     WATCH_TRACKER_WAITING_TAGS,   /* still, but tags are hidden (a hand resting on the table?) */
     WATCH_TRACKER_SETTLED,        /* settled and judged; waiting for the next motion */
+    WATCH_TRACKER_SETUP,          /* cannot judge: the picture contradicts the set-up (result's setup_check says how) */
 } watch_tracker_state;
 
 const char *watch_tracker_state_word(watch_tracker_state s);
@@ -108,6 +115,7 @@ typedef struct watch_tracker_result {
     const rules_snapshot *before, *after;  /* the move's two snapshots (after = the new one) */
     const rules_report *report;
     char note[256];           /* why the frame did not settle, or what the settle noticed */
+    char setup_check[512];    /* WATCH_TRACKER_SETUP: the check that failed, its figure and the file it doubts */
 } watch_tracker_result;
 
 typedef struct watch_tracker watch_tracker;

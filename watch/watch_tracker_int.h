@@ -58,6 +58,7 @@ struct watch_tracker {
     size_t n_statuses;
     size_t cap_calls;
     vis_tag_list scratch;
+    char setup_check[512];    /* while in WATCH_TRACKER_SETUP: the check that failed */
 };
 
 void watch_tracker_entry_clear(entry *e);

@@ -1,0 +1,458 @@
+/*
+ * The set-up's self-checks (referee/ref_check.h, docs/setup-checks.md) from
+ * the outside: wrong set-ups made from the bundled demo at test time (another
+ * table's roster, another camera's calibration, a defocused and a dark
+ * picture) give no call at all: `referee` and `detect` exit 2 naming the file
+ * and the figure; `table-check` says go on the demo and no-go with the right
+ * reason on each wrong one. The demo itself still referees as before.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base_json.h"
+#include "cli_run.h"
+#include "media.h"
+#include "media_image_read.h"
+#include "vision_test_util.h"
+#include "watch_tracker.h"
+
+static char dir[256];
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/tableref-checks-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    (void)!system(cmd);
+}
+
+TestSuite(setup_checks, .init = setup, .fini = teardown, .timeout = 120);
+
+static const char *demo(const char *name)
+{
+    static char buf[8][1024];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/datasets/demo/%s", vt_source_root(), name);
+    return buf[k];
+}
+
+static const char *tmp(const char *name)
+{
+    static char buf[8][512];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+    return buf[k];
+}
+
+/* The demo's AFTER picture blurred (a 3-pass box filter of radius r, ~Gaussian) or its levels scaled by `gain`. */
+static void make_picture(const char *out, int radius, double gain)
+{
+    base_error err = {0};
+    base_image *im = media_image_load(demo("after.jpg"), MEDIA_IMAGE_GRAY, &err);
+    cr_assert_not_null(im, "%s", err.msg);
+    size_t w = (size_t)im->width, h = (size_t)im->height;
+    uint8_t *line = malloc(w > h ? w : h);
+    for (int pass = 0; radius > 0 && pass < 3; pass++)
+        for (int axis = 0; axis < 2; axis++) {
+            size_t n = axis ? h : w, lines = axis ? w : h;
+            for (size_t l = 0; l < lines; l++) {
+                uint8_t *p0 = axis ? im->data + l : im->data + l * im->stride;
+                size_t step = axis ? im->stride : 1;
+                for (size_t i = 0; i < n; i++)
+                    line[i] = p0[i * step];
+                for (size_t i = 0; i < n; i++) {
+                    int sum = 0, cnt = 0;
+                    for (int d = -radius; d <= radius; d++) {
+                        long j = (long)i + d;
+                        if (j >= 0 && j < (long)n)
+                            sum += line[j], cnt++;
+                    }
+                    p0[i * step] = (uint8_t)((sum + cnt / 2) / cnt);
+                }
+            }
+        }
+    for (size_t y = 0; y < h; y++)
+        for (size_t x = 0; x < w; x++)
+            im->data[y * im->stride + x] = (uint8_t)(im->data[y * im->stride + x] * gain + 0.5);
+    free(line);
+    cr_assert_eq(media_image_save(im, out, 0, &err), 0, "%s", err.msg);
+    base_image_free(im);
+}
+
+/* The demo's calibration with its focal length scaled (another camera's). */
+static void make_calib(const char *out, double scale)
+{
+    base_error err = {0};
+    cJSON *c = base_json_parse_file(demo("calib.json"), &err);
+    cr_assert_not_null(c, "%s", err.msg);
+    cJSON *cam = cJSON_GetObjectItem(c, "camera");
+    cJSON_SetNumberValue(cJSON_GetObjectItem(cam, "fx"), 1500 * scale);
+    cJSON_SetNumberValue(cJSON_GetObjectItem(cam, "fy"), 1500 * scale);
+    cr_assert_eq(base_json_write_file(c, out, &err), 0, "%s", err.msg);
+    cJSON_Delete(c);
+}
+
+/* The demo's roster with another table's board: 72" x 48", its tags 30 mm in from the corners. */
+static void make_roster_72x48(const char *out)
+{
+    base_error err = {0};
+    cJSON *r = base_json_parse_file(demo("roster.json"), &err);
+    cr_assert_not_null(r, "%s", err.msg);
+    cJSON *b = cJSON_GetObjectItem(r, "board"), *t;
+    const double w = 72 * 25.4, d = 48 * 25.4;
+    cJSON_SetNumberValue(cJSON_GetObjectItem(b, "width_mm"), w);
+    cJSON_SetNumberValue(cJSON_GetObjectItem(b, "depth_mm"), d);
+    cJSON_ArrayForEach(t, cJSON_GetObjectItem(b, "tags"))
+    {
+        cJSON *x = cJSON_GetObjectItem(t, "x_mm"), *y = cJSON_GetObjectItem(t, "y_mm");
+        cJSON_SetNumberValue(x, x->valuedouble < 100 ? 30 : w - 30);
+        cJSON_SetNumberValue(y, y->valuedouble < 100 ? 30 : d - 30);
+    }
+    cr_assert_eq(base_json_write_file(r, out, &err), 0, "%s", err.msg);
+    cJSON_Delete(r);
+}
+
+static cli_result res;
+
+/* `referee` on BEFORE (the demo's) and `after` through calib and roster: the exit status. */
+static int referee(const char *after, const char *calib, const char *roster)
+{
+    char args[4096];
+    snprintf(args, sizeof args, "referee '%s' '%s' --calib '%s' --roster '%s' --out '%s'", demo("before.jpg"), after,
+             calib, roster, tmp("out"));
+    cr_assert_eq(cli_run(args, &res), 0);
+    return res.status;
+}
+
+static int table_check(const char *image, const char *calib)
+{
+    char args[4096];
+    snprintf(args, sizeof args, "table-check '%s' --calib '%s' --roster '%s'", image, calib, demo("roster.json"));
+    cr_assert_eq(cli_run(args, &res), 0);
+    return res.status;
+}
+
+/* No call from it: exit 2, no report written, the message naming what it must. */
+static void assert_no_call(const char *needle1, const char *needle2)
+{
+    cr_assert_eq(res.status, 2, "status %d: %s", res.status, res.err);
+    cr_assert_null(strstr(res.out, "verdict"), "%s", res.out);
+    cr_assert_eq(access(tmp("out/report.json"), F_OK), -1, "a report was written");
+    cr_assert_not_null(strstr(res.err, "set-up check failed"), "%s", res.err);
+    cr_assert_not_null(strstr(res.err, needle1), "%s", res.err);
+    cr_assert_not_null(strstr(res.err, needle2), "%s", res.err);
+}
+
+Test(setup_checks, demo_still_referees_as_before)
+{
+    cr_assert_eq(referee(demo("after.jpg"), demo("calib.json"), demo("roster.json")), 1, "%s", res.err);
+    cr_assert_not_null(strstr(res.out, "21/21 models seen before, 21/21 after"), "%s", res.out);
+    cr_assert_null(strstr(res.err, "set-up"), "%s", res.err);
+}
+
+Test(setup_checks, another_tables_roster_gives_no_call)
+{
+    make_roster_72x48(tmp("roster72.json"));
+    referee(demo("after.jpg"), demo("calib.json"), tmp("roster72.json"));
+    assert_no_call("the board tags are 16 px from where the roster's board puts them (limit 10 px): is ",
+                   "roster72.json the roster of this table");
+}
+
+Test(setup_checks, another_cameras_calibration_gives_no_call)
+{
+    make_calib(tmp("calib073.json"), 0.73);
+    referee(demo("after.jpg"), tmp("calib073.json"), demo("roster.json"));
+    assert_no_call("the board tags are 161 px from where", "calib073.json the calibration of this camera?");
+}
+
+Test(setup_checks, defocused_picture_gives_no_call)
+{
+    make_picture(tmp("blurred.png"), 1, 1.0);
+    referee(tmp("blurred.png"), demo("calib.json"), demo("roster.json"));
+    assert_no_call("blurred.png: the picture is out of focus: the tags' edges are ", "cells wide at tag");
+    cr_assert_not_null(strstr(res.err, "(limit 1.20): focus the camera"), "%s", res.err);
+}
+
+Test(setup_checks, dark_picture_gives_no_call)
+{
+    make_picture(tmp("dark.png"), 0, 0.2);
+    referee(tmp("dark.png"), demo("calib.json"), demo("roster.json"));
+    assert_no_call("dark.png: the picture is too dark: the tags' white is at 40 of 255 (limit 60)", "dark.png");
+}
+
+Test(setup_checks, swapped_pair_gives_no_call_and_says_so)
+{
+    char args[4096];
+    snprintf(args, sizeof args, "referee '%s' '%s' --calib '%s' --roster '%s' --out '%s'", demo("after.jpg"),
+             demo("before.jpg"), demo("calib.json"), demo("roster.json"), tmp("out"));
+    cr_assert_eq(cli_run(args, &res), 0);
+    cr_assert_eq(res.status, 2, "status %d: %s", res.status, res.err);
+    cr_assert_null(strstr(res.out, "verdict"), "%s", res.out);
+    cr_assert_eq(access(tmp("out/report.json"), F_OK), -1, "a report was written");
+    cr_assert_not_null(strstr(res.err, "before.jpg: every unit that moved (2) went backwards: were BEFORE and AFTER "
+                                       "given the other way round? (no call made)"),
+                       "%s", res.err);
+}
+
+Test(setup_checks, detect_exits_2_on_a_wrong_setup)
+{
+    make_calib(tmp("calib073.json"), 0.73);
+    char args[4096];
+    snprintf(args, sizeof args, "detect '%s' --calib '%s' --roster '%s' --out '%s'", demo("after.jpg"),
+             tmp("calib073.json"), demo("roster.json"), tmp("snap.json"));
+    cr_assert_eq(cli_run(args, &res), 0);
+    cr_assert_eq(res.status, 2, "%s", res.err);
+    cr_assert_not_null(strstr(res.err, "set-up check failed"), "%s", res.err);
+    cr_assert_eq(access(tmp("snap.json"), F_OK), -1, "a snapshot was written");
+}
+
+Test(setup_checks, table_check_go_on_the_demo)
+{
+    cr_assert_eq(table_check(demo("before.jpg"), demo("calib.json")), 0, "%s%s", res.out, res.err);
+    cr_assert_not_null(strstr(res.out, "table-check: GO"), "%s", res.out);
+    cr_assert_not_null(strstr(res.out, "projector       not mapped"), "%s", res.out);
+    cr_assert_not_null(strstr(res.out, "unit knights    3/3 tags seen"), "%s", res.out);
+}
+
+Test(setup_checks, table_check_no_go_blurred)
+{
+    make_picture(tmp("blurred.png"), 1, 1.0);
+    cr_assert_eq(table_check(tmp("blurred.png"), demo("calib.json")), 1, "%s%s", res.out, res.err);
+    cr_assert_not_null(strstr(res.out, "NO-GO  focus "), "%s", res.out);
+    cr_assert_not_null(strstr(res.out, "table-check: NO-GO"), "%s", res.out);
+    cr_assert_null(strstr(res.out, "NO-GO  exposure "), "%s", res.out);
+}
+
+Test(setup_checks, table_check_no_go_darkened)
+{
+    make_picture(tmp("dark.png"), 0, 0.2);
+    cr_assert_eq(table_check(tmp("dark.png"), demo("calib.json")), 1, "%s%s", res.out, res.err);
+    cr_assert_not_null(strstr(res.out, "NO-GO  exposure "), "%s", res.out);
+    cr_assert_not_null(strstr(res.err, "too dark"), "%s", res.err);
+}
+
+Test(setup_checks, table_check_no_go_wrong_calibration)
+{
+    make_calib(tmp("calib073.json"), 0.73);
+    cr_assert_eq(table_check(demo("before.jpg"), tmp("calib073.json")), 1, "%s%s", res.out, res.err);
+    cr_assert_not_null(strstr(res.out, "NO-GO  board_offset "), "%s", res.out);
+    cr_assert_not_null(strstr(res.err, "calib073.json the calibration of this camera?"), "%s", res.err);
+}
+
+Test(setup_checks, table_check_bad_input_exits_2)
+{
+    cr_assert_eq(table_check(tmp("missing.jpg"), demo("calib.json")), 2, "%s", res.err);
+}
+
+/* The watch's tracker on a dark still table: "cannot judge: set-up", nothing settled; light back: it settles. */
+Test(setup_checks, watch_holds_on_a_dark_table_until_the_light_is_back)
+{
+    base_error err = {0};
+    calib_file calib;
+    cr_assert_eq(calib_file_load(demo("calib.json"), &calib, &err), 0, "%s", err.msg);
+    vis_roster *roster = vis_roster_load(demo("roster.json"), &err);
+    cr_assert_not_null(roster, "%s", err.msg);
+    base_image *lit = media_image_load(demo("after.jpg"), MEDIA_IMAGE_GRAY, &err), *dark = base_image_clone(lit);
+    cr_assert_not_null(dark);
+    for (int y = 0; y < dark->height; y++)
+        for (int x = 0; x < dark->width; x++)
+            dark->data[(size_t)y * dark->stride + x] = (uint8_t)(dark->data[(size_t)y * dark->stride + x] * 0.2 + 0.5);
+    watch_tracker_config cfg;
+    watch_tracker_config_default(&cfg);
+    cfg.calib_name = "C.json";
+    watch_tracker *w = watch_tracker_new(roster, &calib, &cfg, &err);
+    cr_assert_not_null(w, "%s", err.msg);
+    watch_tracker_result r;
+    int settled = 0;
+    double t = 0;
+    for (int i = 0; i < 25; i++, t += 100) {
+        cr_assert_eq(watch_tracker_frame(w, dark->data, dark->width, dark->height, dark->stride, t, &r, &err), 0,
+                     "%s", err.msg);
+        settled += r.settled;
+    }
+    cr_assert_eq(settled, 0);
+    cr_assert_eq(r.state, WATCH_TRACKER_SETUP, "%s", watch_tracker_state_word(r.state));
+    cr_assert_str_eq(watch_tracker_state_word(r.state), "cannot-judge-setup");
+    cr_assert_not_null(strstr(r.setup_check, "the frame at "), "%s", r.setup_check);
+    cr_assert_not_null(strstr(r.setup_check, "s: the picture is too dark: the tags' white is at 40 "
+                                                "of 255 (limit 60)"),
+                       "%s", r.setup_check);
+    for (int i = 0; i < 25; i++, t += 100) {
+        cr_assert_eq(watch_tracker_frame(w, lit->data, lit->width, lit->height, lit->stride, t, &r, &err), 0, "%s",
+                     err.msg);
+        settled += r.settled;
+        if (r.settled)
+            cr_assert(r.first);
+    }
+    cr_assert_eq(settled, 1);
+    cr_assert_eq(r.state, WATCH_TRACKER_SETTLED);
+    watch_tracker_free(w);
+    base_image_free(lit);
+    base_image_free(dark);
+    vis_roster_free(roster);
+}
+
+/* The demo's table file with `from` replaced by `to` (once), beside copies of its calibration and roster. */
+static const char *table_with(const char *name, const char *from, const char *to)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s' '%s' '%s/'", demo("calib.json"), demo("roster.json"), demo("after.jpg"),
+             dir);
+    cr_assert_eq(system(cmd), 0);
+    size_t len = 0;
+    FILE *f = fopen(demo("table.json"), "rb");
+    cr_assert_not_null(f);
+    static char text[8192], out[9000];
+    len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = 0;
+    char *at = strstr(text, from);
+    cr_assert_not_null(at, "%s not in the demo's table", from);
+    snprintf(out, sizeof out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    const char *path = tmp(name);
+    f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    fputs(out, f);
+    fclose(f);
+    return path;
+}
+
+/* `detect` through the table file: exit 2 and exactly this message. */
+static void assert_table_refused(const char *table, const char *message)
+{
+    char args[2048], want[1024];
+    snprintf(args, sizeof args, "detect '%s' --table '%s' --out '%s'", tmp("after.jpg"), table, tmp("snap.json"));
+    cr_assert_eq(cli_run(args, &res), 0);
+    cr_assert_eq(res.status, 2, "status %d: %s", res.status, res.err);
+    snprintf(want, sizeof want, "tableref detect: %s: %s\n", table, message);
+    cr_assert_str_eq(res.err, want);
+}
+
+Test(setup_checks, table_file_typo_in_terrain_is_refused)
+{
+    assert_table_refused(table_with("t.json", "\"terrain\"", "\"terain\""),
+                         "terain: unknown field; did you mean \"terrain\"?");
+}
+
+Test(setup_checks, table_file_typo_in_capture_is_refused)
+{
+    assert_table_refused(table_with("t.json", "\"source\"", "\"sorce\""),
+                         "capture.sorce: unknown field; did you mean \"source\"?");
+}
+
+Test(setup_checks, table_file_board_override_names_the_table)
+{
+    assert_table_refused(table_with("t.json", "\"ruleset\"", "\"board\": {\"width_mm\": -5, \"depth_mm\": 500}, \"ruleset\""),
+                         "board.width_mm: -5 is out of range (1 to 20000)");
+}
+
+Test(setup_checks, table_file_self_crossing_terrain_is_refused)
+{
+    assert_table_refused(table_with("t.json", "[[280, 380], [360, 380], [360, 440], [280, 440]]",
+                                    "[[280, 380], [360, 440], [360, 380], [280, 440]]"),
+                         "terrain[0] (\"rocks\").points_mm: its edges 0 and 2 cross: give the corners in order around "
+                         "the piece");
+}
+
+Test(setup_checks, table_file_terrain_without_area_is_refused)
+{
+    assert_table_refused(table_with("t.json", "[[280, 380], [360, 380], [360, 440], [280, 440]]",
+                                    "[[280, 380], [320, 410], [360, 440]]"),
+                         "terrain[0] (\"rocks\").points_mm: the polygon has no area (0.00 mm^2): give its corners in "
+                         "order");
+}
+
+Test(setup_checks, demo_table_file_still_reads)
+{
+    char args[2048];
+    const char *t = table_with("t.json", "\"Demo table\"", "\"Demo table\"");
+    snprintf(args, sizeof args, "detect '%s' --table '%s' --out '%s'", tmp("after.jpg"), t, tmp("snap.json"));
+    cr_assert_eq(cli_run(args, &res), 0);
+    cr_assert_eq(res.status, 0, "%s", res.err);
+}
+
+/* `detect` through the demo's roster with units[0].`key` set to `value` (JSON): exit 2 and exactly this message. */
+static void assert_roster_refused(const char *key, const char *value, const char *message)
+{
+    base_error err = {0};
+    cJSON *r = base_json_parse_file(demo("roster.json"), &err);
+    cr_assert_not_null(r, "%s", err.msg);
+    cJSON *u = cJSON_GetArrayItem(cJSON_GetObjectItem(r, "units"), 0);
+    cr_assert(cJSON_ReplaceItemInObject(u, key, cJSON_Parse(value)));
+    cr_assert_eq(base_json_write_file(r, tmp("r.json"), &err), 0, "%s", err.msg);
+    cJSON_Delete(r);
+    char args[2048], want[1024];
+    snprintf(args, sizeof args, "detect '%s' --calib '%s' --roster '%s'", demo("after.jpg"), demo("calib.json"),
+             tmp("r.json"));
+    cr_assert_eq(cli_run(args, &res), 0);
+    cr_assert_eq(res.status, 2, "status %d: %s", res.status, res.err);
+    snprintf(want, sizeof want, "tableref detect: %s: %s\n", tmp("r.json"), message);
+    cr_assert_str_eq(res.err, want);
+}
+
+Test(setup_checks, implausible_base_is_refused)
+{
+    assert_roster_refused("base_mm", "[250, 400]", "units[0].base_mm: 250 x 400 mm: base sizes must be > 0 and at most "
+                                                   "200 mm");
+}
+
+Test(setup_checks, implausible_advance_is_refused)
+{
+    assert_roster_refused("advance_in", "40", "units[0].advance_in: 40 is out of range (0 to 30)");
+}
+
+/* A tag printed twice: the demo's AFTER with tag 11 (a spearman's, x 330..378, y 330..378 px with its white
+ * border) copied onto empty board at 500, 580. Both placements are dropped and the spears are not judged. */
+Test(setup_checks, tag_printed_twice_gives_no_call_on_its_unit)
+{
+    base_error err = {0};
+    base_image *im = media_image_load(demo("after.jpg"), MEDIA_IMAGE_GRAY, &err);
+    cr_assert_not_null(im, "%s", err.msg);
+    for (int y = 0; y < 48; y++)
+        memcpy(im->data + (size_t)(580 + y) * im->stride + 500, im->data + (size_t)(330 + y) * im->stride + 330, 48);
+    cr_assert_eq(media_image_save(im, tmp("twice.png"), 0, &err), 0, "%s", err.msg);
+    base_image_free(im);
+    referee(tmp("twice.png"), demo("calib.json"), demo("roster.json"));
+    cr_assert_eq(res.status, 0, "status %d: %s", res.status, res.err);
+    cr_assert_not_null(strstr(res.err, "twice.png: warning: tag 11 (spears-2) seen twice on the table: both placements "
+                                       "dropped; unit spears: cannot tell"),
+                       "%s", res.err);
+    cr_assert_not_null(strstr(res.out, "unit spears (red): march (inferred): CANNOT TELL"), "%s", res.out);
+    cr_assert_null(strstr(res.out, "spears: march, ILLEGAL"), "%s", res.out);
+    cr_assert_null(strstr(res.out, "spears: march, LEGAL"), "%s", res.out);
+}
+
+Test(setup_checks, table_check_json_gives_every_figure)
+{
+    char args[4096];
+    snprintf(args, sizeof args, "table-check '%s' --calib '%s' --roster '%s' --json", demo("before.jpg"),
+             demo("calib.json"), demo("roster.json"));
+    cr_assert_eq(cli_run(args, &res), 0);
+    cr_assert_eq(res.status, 0, "%s", res.err);
+    cJSON *j = cJSON_Parse(res.out);
+    cr_assert_not_null(j, "%s", res.out);
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "go")));
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "checks")), 6);
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(j, "checks"))
+    {
+        cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(c, "measured")), "%s", cJSON_GetObjectItem(c, "name")->valuestring);
+        cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(c, "ok")), "%s", cJSON_GetObjectItem(c, "name")->valuestring);
+    }
+    /* The demo's board tags: within 0.5 px of where the roster puts them (0.09 px measured). */
+    const cJSON *off = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "checks"), 2), "value");
+    cr_assert_lt(off->valuedouble, 0.5);
+    cr_assert_str_eq(cJSON_GetObjectItem(j, "projector")->valuestring, "not mapped");
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "units")), 3);
+    cJSON_Delete(j);
+}
