@@ -163,7 +163,9 @@ static int attach_feed(watch_session *s, const feed_opts *o)
     venue_config vc;
     venue_config_default(&vc);
     base_error err;
-    char password[256] = "";
+    /* MQTT allows 65535 bytes; 4 KB is far above any generated or typed password, and one over it is an error. */
+    static char password[4096];
+    password[0] = 0;
     if (o->password_file && read_password(o->password_file, password, sizeof password) < 0)
         return -1;
     if (venue_parse_broker(o->mqtt, &vc, &err) < 0) {
