@@ -78,7 +78,8 @@ static int cmd_venue_setup(int argc, char **argv)
         CLI_WHOLE("--mqtt-port", &mqtt_port, "P", 1, 65535, "the tables' MQTT port (default 1883)"),
         CLI_WHOLE("--ws-port", &ws_port, "Q", 1, 65535, "the pages' MQTT over WebSockets port (default 9001)"),
         CLI_STRING("--bind", &o.bind, "ADDR", "the address both listeners bind (default 0.0.0.0: every IPv4 interface)"),
-        CLI_STRING("--tls", &o.tls_cert, "CERT KEY", "TLS on both listeners with this certificate and key (PEM)"),
+        CLI_STRING("--tls", &o.tls_cert, "CERT KEY", "TLS on the pages' WebSockets listener (wss://) with this certificate and\n"
+                   "key (PEM); the tables' MQTT listener stays plain (keep it on the wired network)"),
         CLI_STRING("--http-dir", &o.http_dir, "WEB", "serve the judge's page from this folder on the WebSockets port"),
         CLI_STRING("--run-as", &o.run_as, "USER", "the account Mosquitto runs as (default: the one running this)"),
         CLI_FLAG("--add", &add, 1, "add tables, judges and streamers to the set-up in DIR"),

@@ -264,7 +264,21 @@ Test(venue_setup, ten_megabytes_refused_and_not_persisted, .fini = teardown, .ti
 Test(venue_setup, add_keeps_the_passwords_handed_out, .fini = teardown, .timeout = 90)
 {
     start_generated_broker();
-    run_setup("--add --tables 3 --judges carol", g_broker.port, g_broker.ws_port);
+    static cli_result r;
+    char args[600];
+    /* Without the ports: --add keeps the set-up's listeners. */
+    snprintf(args, sizeof args, "venue setup --out %s --event gt --add --tables 3 --judges carol", g_dir);
+    cr_assert_eq(cli_run(args, &r), 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char path[400], listener[64];
+    snprintf(path, sizeof path, "%s/mosquitto.conf", g_dir);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    static char conf[16384];
+    conf[fread(conf, 1, sizeof conf - 1, f)] = 0;
+    fclose(f);
+    snprintf(listener, sizeof listener, "listener %d 127.0.0.1\n", g_broker.port);
+    cr_assert(strstr(conf, listener), "--add moved the listener: %s", conf);
     char again[64], t3[64], carol[64];
     read_password("table-1", again, sizeof again);
     cr_assert_str_eq(again, g_pass[0], "--add changed table 1's password");
@@ -280,4 +294,48 @@ Test(venue_setup, add_keeps_the_passwords_handed_out, .fini = teardown, .timeout
     venue_sub_free(c);
     venue_feed_free(f1);
     venue_feed_free(f3);
+}
+
+/* --tls CERT KEY: the pages' WebSockets listener speaks TLS (wss://); the tables' MQTT listener stays plain. */
+Test(venue_setup, tls_on_the_pages_listener, .fini = teardown, .timeout = 90)
+{
+    snprintf(g_dir, sizeof g_dir, "%s/tableref-venue-tls-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    cr_assert_not_null(mkdtemp(g_dir));
+    char cmd[1600];
+    snprintf(cmd, sizeof cmd,
+             "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 -keyout '%s/key.pem' "
+             "-out '%s/cert.pem' 2>/dev/null",
+             g_dir, g_dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    int port = venue_broker_free_port(), ws = venue_broker_free_port();
+    char extra[800];
+    snprintf(extra, sizeof extra, "--tables 1 --judges alice --tls %s/cert.pem %s/key.pem", g_dir, g_dir);
+    static char sub[240];
+    cr_assert_lt(strlen(g_dir) + 7, sizeof sub);
+    snprintf(sub, sizeof sub, "%.*s/venue", (int)(sizeof sub - 7), g_dir);
+    char saved[256];
+    snprintf(saved, sizeof saved, "%s", g_dir);
+    snprintf(g_dir, sizeof g_dir, "%s", sub); /* the set-up in a folder of its own, the certificate beside it */
+    run_setup(extra, port, ws);
+    snprintf(g_dir, sizeof g_dir, "%s", saved);
+    char conf[400];
+    snprintf(conf, sizeof conf, "%s/mosquitto.conf", sub);
+    base_error err;
+    cr_assert_eq(venue_broker_start_conf(conf, sub, port, ws, &g_broker, &err), 0, "%s", err.msg);
+    /* A TLS handshake on the WebSockets port; the tables' port answers plain MQTT (a table logs in). */
+    snprintf(cmd, sizeof cmd, "openssl s_client -connect 127.0.0.1:%d </dev/null 2>/dev/null | grep -q 'BEGIN CERTIFICATE'",
+             ws);
+    cr_assert_eq(system(cmd), 0, "no TLS on the WebSockets listener");
+    snprintf(cmd, sizeof cmd, "openssl s_client -connect 127.0.0.1:%d </dev/null 2>/dev/null | grep -q 'BEGIN CERTIFICATE'",
+             port);
+    cr_assert_neq(system(cmd), 0, "the tables' listener speaks TLS: tableref watch cannot connect");
+    char password[64], path[400];
+    snprintf(path, sizeof path, "%s/passwords/table-1", sub);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    cr_assert_not_null(fgets(password, sizeof password, f));
+    fclose(f);
+    password[strcspn(password, "\n")] = 0;
+    venue_feed *t1 = table_feed(1, password);
+    venue_feed_free(t1);
 }

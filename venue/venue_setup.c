@@ -23,6 +23,7 @@
 typedef struct setup_accounts {
     cJSON *creds; /* credentials.json as it will be written */
     char dir[PATH_MAX];
+    char tls_cert[PATH_MAX], tls_key[PATH_MAX]; /* --tls, made absolute (Mosquitto reads them from its own folder) */
     char new_lines[VENUE_SETUP_MAX_TABLES + 2 * VENUE_SETUP_MAX_NAMES][160]; /* "user:password" to hash */
     int n_new;
 } setup_accounts;
@@ -200,7 +201,9 @@ static void conf_listener(FILE *f, const venue_setup_options *o, int port, bool 
             fprintf(f, "http_dir %s\n", o->http_dir);
     }
     fprintf(f, "use_username_as_clientid true\n");
-    if (o->tls_cert)
+    /* The pages' listener only: the judges' passwords cross the hall's Wi-Fi there. The tables' feed has no
+     * TLS yet (docs/venue.md: keep the tables on the wired network). */
+    if (o->tls_cert && websockets)
         fprintf(f, "certfile %s\nkeyfile %s\n", o->tls_cert, o->tls_key);
     fprintf(f, "\n");
 }
@@ -338,12 +341,50 @@ static int write_text_file(const char *dir, const char *name, char *text, base_e
     return rc;
 }
 
-static int write_setup(const venue_setup_options *o, setup_accounts *a, base_error *err)
+/* The listeners of the set-up: kept in credentials.json, so that --add never moves them. */
+static int broker_settings(venue_setup_options *eff, setup_accounts *a, const char *path, base_error *err)
+{
+    cJSON *creds = a->creds;
+    cJSON *b = cJSON_GetObjectItemCaseSensitive(creds, "broker");
+    if (!eff->add || !b) {
+        if (eff->tls_cert && !realpath(eff->tls_cert, a->tls_cert))
+            return base_error_setc(err, BASE_E_NOT_FOUND, "--tls: %s: %s", eff->tls_cert, strerror(errno));
+        if (eff->tls_key && !realpath(eff->tls_key, a->tls_key))
+            return base_error_setc(err, BASE_E_NOT_FOUND, "--tls: %s: %s", eff->tls_key, strerror(errno));
+        if (eff->tls_cert)
+            eff->tls_cert = a->tls_cert, eff->tls_key = a->tls_key;
+        cJSON_DeleteItemFromObjectCaseSensitive(creds, "broker");
+        b = cJSON_AddObjectToObject(creds, "broker");
+        cJSON_AddNumberToObject(b, "mqtt_port", eff->mqtt_port);
+        cJSON_AddNumberToObject(b, "ws_port", eff->ws_port);
+        cJSON_AddStringToObject(b, "bind", eff->bind);
+        if (eff->tls_cert)
+            cJSON_AddStringToObject(b, "tls_cert", eff->tls_cert), cJSON_AddStringToObject(b, "tls_key", eff->tls_key);
+        if (eff->http_dir)
+            cJSON_AddStringToObject(b, "http_dir", eff->http_dir);
+        return 0;
+    }
+    const cJSON *mp = cJSON_GetObjectItemCaseSensitive(b, "mqtt_port"), *wp = cJSON_GetObjectItemCaseSensitive(b, "ws_port"),
+                *bind = cJSON_GetObjectItemCaseSensitive(b, "bind");
+    if (!cJSON_IsNumber(mp) || !cJSON_IsNumber(wp) || !cJSON_IsString(bind))
+        return base_error_set(err, "%s: broker: expected mqtt_port, ws_port and bind", path);
+    eff->mqtt_port = mp->valueint, eff->ws_port = wp->valueint, eff->bind = bind->valuestring;
+    const cJSON *cert = cJSON_GetObjectItemCaseSensitive(b, "tls_cert"), *key = cJSON_GetObjectItemCaseSensitive(b, "tls_key"),
+                *http = cJSON_GetObjectItemCaseSensitive(b, "http_dir");
+    eff->tls_cert = cJSON_IsString(cert) ? cert->valuestring : NULL;
+    eff->tls_key = cJSON_IsString(key) ? key->valuestring : NULL;
+    eff->http_dir = cJSON_IsString(http) ? http->valuestring : NULL;
+    return 0;
+}
+
+static int write_setup(const venue_setup_options *given, setup_accounts *a, base_error *err)
 {
     char creds_path[PATH_MAX + 32];
     snprintf(creds_path, sizeof creds_path, "%s/credentials.json", a->dir);
-    if (load_credentials(o, a, creds_path, err) < 0 || add_all_accounts(o, a, err) < 0 ||
-        hash_new_accounts(a, err) < 0)
+    venue_setup_options eff = *given;
+    const venue_setup_options *o = &eff;
+    if (load_credentials(o, a, creds_path, err) < 0 || broker_settings(&eff, a, creds_path, err) < 0 ||
+        add_all_accounts(o, a, err) < 0 || hash_new_accounts(a, err) < 0)
         return -1;
     const char *run_as = o->run_as;
     const struct passwd *pw = run_as ? NULL : getpwuid(geteuid());

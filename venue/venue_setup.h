@@ -18,8 +18,9 @@
  * public topics only). There is no anonymous access: Mosquitto's
  * use_username_as_clientid refuses a client without a user name, and binds
  * every client id to its account so that nobody can take a table's place.
- * With `add`, accounts already in credentials.json keep their passwords;
- * the configuration and the ACL are written again from the whole list.
+ * With `add`, accounts already in credentials.json keep their passwords and
+ * the listeners (ports, address, TLS, http_dir, kept in its "broker") stay
+ * as they were; the configuration and the ACL are written again.
  */
 #ifndef VENUE_SETUP_H
 #define VENUE_SETUP_H
@@ -43,7 +44,7 @@ typedef struct venue_setup_options {
     int n_streamers;
     int mqtt_port, ws_port; /* default 1883, 9001 */
     const char *bind;       /* listeners' address; default 0.0.0.0 (every IPv4 interface) */
-    const char *tls_cert, *tls_key; /* both or neither: TLS on both listeners */
+    const char *tls_cert, *tls_key; /* both or neither: TLS on the WebSockets listener (wss://) */
     const char *http_dir;   /* the page, served on the WebSockets port (NULL: none) */
     const char *run_as;     /* Mosquitto's `user` (NULL: the account that runs the set-up) */
     bool add;               /* add to the set-up already in dir */
