@@ -1,7 +1,8 @@
 /*
  * The attacks of issue 20 on a real `tableref watch --mqtt`, logged in as
  * table-5 of a broker started from `tableref venue setup`'s own output
- * (127.0.0.1, free ports, stopped by pid), on the rendered test turn:
+ * (127.0.0.1, free ports, stopped by pid; table-5's password 1500 bytes
+ * long, read whole by --mqtt-password-file), on the rendered test turn:
  *   - a retained command waiting before the table connects: refused, logged
  *     with the reason, never applied, and cleared from the broker;
  *   - an overrule, then a refused command: the retained state's ruling
@@ -62,6 +63,15 @@ static void start_generated_broker(void)
             "'%s' venue setup --out '%s' --event test --tables 5 --judges alice,bob --streamers obs "
             "--mqtt-port %d --ws-port %d --bind 127.0.0.1 >/dev/null",
             vt_tableref_bin(), g_dir, port, ws);
+    cr_assert_eq(wt_run(cmd), 0, "%s", cmd);
+    /* Table 5's password made 1500 bytes long (the broker takes up to 65535): --mqtt-password-file reads it whole. */
+    char pwfile[2400];
+    snprintf(pwfile, sizeof pwfile, "%s/passwords/table-5", g_dir);
+    static char long_password[1501];
+    for (int i = 0; i < 1500; i++)
+        long_password[i] = (char)('a' + i % 26);
+    wt_cmdf(cmd, sizeof cmd, "mosquitto_passwd -b '%s/passwd' table-5 %s && printf '%%s\\n' %s >'%s'", g_dir,
+            long_password, long_password, pwfile);
     cr_assert_eq(wt_run(cmd), 0, "%s", cmd);
     char conf[2400];
     snprintf(conf, sizeof conf, "%s/mosquitto.conf", g_dir);

@@ -339,3 +339,27 @@ Test(venue_setup, tls_on_the_pages_listener, .fini = teardown, .timeout = 90)
     venue_feed *t1 = table_feed(1, password);
     venue_feed_free(t1);
 }
+
+/* A password file whose first line is over what the watch reads: an error naming the file, never a cut password. */
+Test(venue_setup, a_password_over_the_limit_is_an_error_naming_the_file, .fini = teardown, .timeout = 60)
+{
+    snprintf(g_dir, sizeof g_dir, "%s/tableref-venue-pw-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    cr_assert_not_null(mkdtemp(g_dir));
+    char path[400];
+    snprintf(path, sizeof path, "%s/long-password", g_dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    for (int i = 0; i < 5000; i++)
+        fputc('a' + i % 26, f);
+    fputc('\n', f);
+    fclose(f);
+    static cli_result r;
+    char args[900];
+    snprintf(args, sizeof args,
+             "watch --table datasets/demo/table.json --mqtt 127.0.0.1:1 --event e --table 1 --mqtt-user u "
+             "--mqtt-password-file '%s' --quiet",
+             path);
+    cr_assert_eq(cli_run(args, &r), 0);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.err, path) && strstr(r.err, "over 4095 bytes"), "%s", r.err);
+}
