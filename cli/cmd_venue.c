@@ -20,10 +20,11 @@ static const cli_doc setup_doc = {
     "  mosquitto -c DIR/mosquitto.conf\n"
     "and give each table machine its user and password file:\n"
     "  tableref watch --mqtt HOST --event NAME --table N --mqtt-user table-N \\\n"
-    "    --mqtt-password-file table-N\n"
+    "    --mqtt-password-file DIR/passwords/table-N   (a copy of it on the table)\n"
     "\n",
     "\nWith --add, accounts already in DIR keep their passwords; new tables (up to N),\n"
-    "judges and streamers get theirs, and the configuration and ACL are written again\n"
+    "judges and streamers get theirs, the listeners stay as they were, and the\n"
+    "configuration and ACL are written again\n"
     "(kill -HUP the running broker to read them). Without --add an existing set-up is\n"
     "never overwritten.\n"
     "\nExit status: 0 done, 2 bad input or usage, or a file that could not be written.\n",
@@ -77,8 +78,10 @@ static int cmd_venue_setup(int argc, char **argv)
         CLI_STRING("--streamers", &streamers, "S,...", "read-only accounts for streamers' overlays and spectators"),
         CLI_WHOLE("--mqtt-port", &mqtt_port, "P", 1, 65535, "the tables' MQTT port (default 1883)"),
         CLI_WHOLE("--ws-port", &ws_port, "Q", 1, 65535, "the pages' MQTT over WebSockets port (default 9001)"),
-        CLI_STRING("--bind", &o.bind, "ADDR", "the address both listeners bind (default 0.0.0.0: every IPv4 interface)"),
-        CLI_STRING("--tls", &o.tls_cert, "CERT KEY", "TLS on the pages' WebSockets listener (wss://) with this certificate and\n"
+        CLI_STRING("--bind", &o.bind, "ADDR",
+                   "the address both listeners bind (default 0.0.0.0: every IPv4 interface)"),
+        CLI_STRING("--tls", &o.tls_cert, "CERT KEY",
+                   "TLS on the pages' WebSockets listener (wss://) with this certificate and\n"
                    "key (PEM); the tables' MQTT listener stays plain (keep it on the wired network)"),
         CLI_STRING("--http-dir", &o.http_dir, "WEB", "serve the judge's page from this folder on the WebSockets port"),
         CLI_STRING("--run-as", &o.run_as, "USER", "the account Mosquitto runs as (default: the one running this)"),

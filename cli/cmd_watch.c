@@ -310,7 +310,8 @@ static int watch_args_parse(int argc, char **argv, watch_args *a)
                    "and take judges' commands from it; a broker that cannot\n"
                    "be reached is said once and retried, never waited for"),
         CLI_STRING("--event", &feed.event, "NAME", "the tournament, as in the topics (letters, digits . _ -)"),
-        CLI_STRING("--mqtt-user", &feed.user, "NAME", "the broker user (the venue's ACL: \"tables\")"),
+        CLI_STRING("--mqtt-user", &feed.user, "NAME",
+                   "the broker user: this table's own account, table-N (tableref venue setup)"),
         CLI_STRING("--mqtt-password-file", &feed.password_file, "FILE", "its password, the file's first line"),
     };
     int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);

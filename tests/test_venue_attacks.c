@@ -159,8 +159,8 @@ static size_t check_log_text(const char *path)
 
 static void send_hostile_payloads(venue_sub *bob)
 {
-    cr_assert_eq(venue_sub_publish(bob, "tableref/test/table/5/command/bob", "overrule 3 \xff\xfe not text \xc3", false),
-                 0);
+    static const char *not_text = "overrule 3 \xff\xfe not text \xc3";
+    cr_assert_eq(venue_sub_publish(bob, "tableref/test/table/5/command/bob", not_text, false), 0);
     static char garbage[3001], accents[1201];
     for (int i = 0; i < 3000; i++)
         garbage[i] = (char)(0x80 + (i * 37) % 127 + 1); /* high bytes, no NUL */
@@ -230,9 +230,9 @@ Test(venue_attacks, retained_refused_ruling_kept_text_escaped_and_a_burst_accoun
     venue_sub_free(later);
 
     /* The ruling, then a refused command: the state's ruling stays the overrule. */
-    cr_assert_eq(venue_sub_publish(alice, "tableref/test/table/5/command/alice",
-                                   "{\"action\":\"overrule\",\"move\":3,\"reason\":\"measured again\",\"id\":\"ruling-1\"}",
-                                   false), 0);
+    static const char *ruling =
+        "{\"action\":\"overrule\",\"move\":3,\"reason\":\"measured again\",\"id\":\"ruling-1\"}";
+    cr_assert_eq(venue_sub_publish(alice, "tableref/test/table/5/command/alice", ruling, false), 0);
     cr_assert(venue_sub_wait(alice, "tableref/test/table/5/event/correction", "ruling-1", 10000));
     size_t before = venue_sub_count(alice);
     cr_assert_eq(venue_sub_publish(bob, "tableref/test/table/5/command/bob", "overrule 3", false), 0); /* no reason */

@@ -215,8 +215,10 @@ static char *conf_text(const venue_setup_options *o, const char *dir, const char
     FILE *f = open_memstream(&buf, &len);
     if (!f)
         return NULL;
-    fprintf(f, "# Written by `tableref venue setup` for event %s (docs/venue.md). Start: mosquitto -c %s/mosquitto.conf\n"
-               "# After `tableref venue setup --add`: kill -HUP the broker (it reads the password and ACL files again).\n\n",
+    fprintf(f, "# Written by `tableref venue setup` for event %s (docs/venue.md).\n"
+               "# Start: mosquitto -c %s/mosquitto.conf\n"
+               "# After `tableref venue setup --add`: kill -HUP the broker (it reads the password and ACL files\n"
+               "# again).\n\n",
             o->event, dir);
     fprintf(f, "per_listener_settings false\nallow_anonymous false\npassword_file %s/passwd\nacl_file %s/acl\n\n",
             dir, dir);
@@ -364,13 +366,15 @@ static int broker_settings(venue_setup_options *eff, setup_accounts *a, const ch
             cJSON_AddStringToObject(b, "http_dir", eff->http_dir);
         return 0;
     }
-    const cJSON *mp = cJSON_GetObjectItemCaseSensitive(b, "mqtt_port"), *wp = cJSON_GetObjectItemCaseSensitive(b, "ws_port"),
-                *bind = cJSON_GetObjectItemCaseSensitive(b, "bind");
+    const cJSON *mp = cJSON_GetObjectItemCaseSensitive(b, "mqtt_port");
+    const cJSON *wp = cJSON_GetObjectItemCaseSensitive(b, "ws_port");
+    const cJSON *bind = cJSON_GetObjectItemCaseSensitive(b, "bind");
     if (!cJSON_IsNumber(mp) || !cJSON_IsNumber(wp) || !cJSON_IsString(bind))
         return base_error_set(err, "%s: broker: expected mqtt_port, ws_port and bind", path);
     eff->mqtt_port = mp->valueint, eff->ws_port = wp->valueint, eff->bind = bind->valuestring;
-    const cJSON *cert = cJSON_GetObjectItemCaseSensitive(b, "tls_cert"), *key = cJSON_GetObjectItemCaseSensitive(b, "tls_key"),
-                *http = cJSON_GetObjectItemCaseSensitive(b, "http_dir");
+    const cJSON *cert = cJSON_GetObjectItemCaseSensitive(b, "tls_cert");
+    const cJSON *key = cJSON_GetObjectItemCaseSensitive(b, "tls_key");
+    const cJSON *http = cJSON_GetObjectItemCaseSensitive(b, "http_dir");
     eff->tls_cert = cJSON_IsString(cert) ? cert->valuestring : NULL;
     eff->tls_key = cJSON_IsString(key) ? key->valuestring : NULL;
     eff->http_dir = cJSON_IsString(http) ? http->valuestring : NULL;
