@@ -169,7 +169,7 @@ static int parse_line(const char *text, venue_command *out)
 int venue_command_parse(const char *payload, size_t len, const char *by, bool retained, venue_command *out)
 {
     memset(out, 0, sizeof *out);
-    snprintf(out->by, sizeof out->by, "%s", by && *by ? by : "unknown");
+    base_text_copy(out->by, sizeof out->by, by && *by ? by : "unknown"); /* cut on a character boundary */
     if (len == 0)
         return invalid(out, "empty command");
     if (len > VENUE_COMMAND_MAX_PAYLOAD)

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "venue_feed_internal.h"
+#include "base_text.h"
 
 #include <mqtt_protocol.h>
 
@@ -105,7 +106,7 @@ static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto
     if (m->retain && m->payloadlen > 0)
         mosquitto_publish(mosq, NULL, m->topic, 0, NULL, 1, true);
     venue_raw_command rc = {0};
-    snprintf(rc.by, sizeof rc.by, "%s", who ? who + 1 : "");
+    base_text_copy(rc.by, sizeof rc.by, who ? who + 1 : ""); /* a long name is cut on a character boundary */
     rc.retained = m->retain;
     size_t len = m->payloadlen > 0 ? (size_t)m->payloadlen : 0;
     /* An over-long payload is kept only as far as needed to refuse it. */
