@@ -30,6 +30,7 @@
 
 #include "cli_args.h"
 #include "commands.h"
+#include "bench_venue_setup.h"
 #include "venue_broker.h"
 #include "venue_feed.h"
 
@@ -155,7 +156,8 @@ static void on_judge_connect(struct mosquitto *m, void *obj, int rc)
         mosquitto_subscribe(m, NULL, "tableref/" EVENT "/#", 1);
 }
 
-static int judge_start(judge *j, const char *host, int port, int tables, int max_alerts)
+static int judge_start(judge *j, const char *host, int port, int tables, int max_alerts, const char *user,
+                       const char *password)
 {
     memset(j, 0, sizeof *j);
     pthread_mutex_init(&j->mu, NULL);
@@ -169,6 +171,8 @@ static int judge_start(judge *j, const char *host, int port, int tables, int max
     mosquitto_subscribe_callback_set(j->mosq, on_judge_subscribe);
     mosquitto_message_callback_set(j->mosq, on_judge_message);
     mosquitto_int_option(j->mosq, MOSQ_OPT_TCP_NODELAY, 1);
+    if (user && mosquitto_username_pw_set(j->mosq, user, password) != MOSQ_ERR_SUCCESS)
+        return -1;
     if (mosquitto_connect(j->mosq, host, port, 30) != MOSQ_ERR_SUCCESS || mosquitto_loop_start(j->mosq) != 0)
         return -1;
     for (int i = 0; i < 300; i++) {
@@ -218,6 +222,7 @@ typedef struct table {
 
 typedef struct bench_cfg {
     int tables, subscribers, seconds;
+    int accounts; /* the broker from `tableref venue setup`: one account per table, judges judge-1..K */
     double settle_s, illegal_share;
 } bench_cfg;
 
@@ -340,7 +345,7 @@ static double proc_cpu_s(pid_t pid)
 static const cli_doc doc = {
     "bench venue",
     "usage: tableref bench venue [--tables N] [--seconds S] [--settle-s S] [--subscribers K]\n"
-    "                            [--illegal-share F] [--broker HOST[:PORT]]\n\n"
+    "                            [--illegal-share F] [--broker HOST[:PORT]] [--accounts]\n\n"
     "N tables (100) each settle every S seconds (5, +-50 %) for S seconds (30) through one\n"
     "Mosquitto broker (started on loopback unless --broker), K judge pages (2) taking\n"
     "everything at QoS 1; a share F (0.2) of the calls are illegal and raise an alert.\n\n",
@@ -358,6 +363,9 @@ static int parse(int argc, char **argv, bench_cfg *c, const char **broker)
         CLI_WHOLE("--subscribers", &subs, "K", 1, 50, "judge pages taking everything at QoS 1 (2)"),
         CLI_NUMBER("--illegal-share", &c->illegal_share, "F", 0, 1, "the share of illegal calls (0.2)"),
         CLI_STRING("--broker", broker, "HOST[:PORT]", "a running broker (default: one started on loopback)"),
+        CLI_FLAG("--accounts", &c->accounts, 1,
+                 "the broker from `tableref venue setup` (one account per table, the\n"
+                 "judges' accounts for the subscribers, client ids bound to accounts)"),
     };
     int r = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
     if (r < 0)
@@ -393,6 +401,7 @@ typedef struct run {
     int *alerts;
     venue_broker broker;
     bool own_broker;
+    char setup_dir[512]; /* --accounts: the set-up's folder */
     uint8_t *frame;
 } run;
 
@@ -406,6 +415,11 @@ static int start(run *r, const bench_cfg *c, const char *broker, venue_config *c
             fprintf(stderr, "bench venue: %s\n", err.msg);
             return -1;
         }
+    } else if (c->accounts) {
+        r->own_broker = true;
+        if (bench_setup_start(c->tables, c->subscribers, &r->broker, r->setup_dir, sizeof r->setup_dir) < 0)
+            return -1;
+        cfg->port = r->broker.port;
     } else {
         venue_broker_options o;
         venue_broker_options_default(&o);
@@ -424,11 +438,17 @@ static int start(run *r, const bench_cfg *c, const char *broker, venue_config *c
     if (!r->judges || !r->tables || !r->alerts || !r->frame)
         return -1;
     mosquitto_lib_init();
-    for (int k = 0; k < c->subscribers; k++)
-        if (judge_start(&r->judges[k], cfg->host, cfg->port, c->tables, max_alerts) < 0) {
+    for (int k = 0; k < c->subscribers; k++) {
+        char user[32], password[64] = "";
+        snprintf(user, sizeof user, "judge-%d", k + 1);
+        if (c->accounts && bench_setup_password(r->setup_dir, user, password, sizeof password) < 0)
+            return -1;
+        if (judge_start(&r->judges[k], cfg->host, cfg->port, c->tables, max_alerts, c->accounts ? user : NULL,
+                        password) < 0) {
             fprintf(stderr, "bench venue: a subscriber could not connect to %s:%d\n", cfg->host, cfg->port);
             return -1;
         }
+    }
     return 0;
 }
 
@@ -440,6 +460,8 @@ static void stop(run *r, const bench_cfg *c)
         judge_stop(&r->judges[k]);
     if (r->own_broker)
         venue_broker_stop(&r->broker);
+    if (r->setup_dir[0])
+        bench_setup_remove(r->setup_dir);
     free(r->tables);
     free(r->judges);
     free(r->alerts);
@@ -496,8 +518,9 @@ static void report(run *r, const bench_cfg *c, double cpu_s, double wall_s)
             add_sample(&all_calls, j->call_ms.v[i]);
         pthread_mutex_unlock(&j->mu);
     }
-    printf("venue: tables=%d seconds=%d settle_every_s=%.1f subscribers=%d illegal_share=%.2f\n", c->tables,
-           c->seconds, c->settle_s, c->subscribers, c->illegal_share);
+    printf("venue: tables=%d seconds=%d settle_every_s=%.1f subscribers=%d illegal_share=%.2f accounts=%s\n", c->tables,
+           c->seconds, c->settle_s, c->subscribers, c->illegal_share,
+           c->accounts ? "per table (venue setup)" : "none");
     printf("settles: %ld (%.1f per second over all tables)\n", settles, (double)settles / c->seconds);
     printf("delivery: alerts_published=%ld lost_alerts=%ld duplicate_alerts=%ld messages_published=%ld "
            "acknowledged=%ld dropped_by_queue=%ld\n",
@@ -517,7 +540,7 @@ static void report(run *r, const bench_cfg *c, double cpu_s, double wall_s)
 
 int bench_venue(int argc, char **argv)
 {
-    bench_cfg c = {100, 2, 30, 5.0, 0.2};
+    bench_cfg c = {.tables = 100, .subscribers = 2, .seconds = 30, .settle_s = 5.0, .illegal_share = 0.2};
     const char *broker = NULL;
     int r_parse = parse(argc, argv, &c, &broker);
     if (r_parse < 0)
@@ -527,6 +550,15 @@ int bench_venue(int argc, char **argv)
     int rc = start(&r, &c, broker, &cfg);
     for (int i = 0; rc == 0 && i < c.tables; i++) {
         cfg.table = i + 1;
+        char user[32], password[64];
+        snprintf(user, sizeof user, "table-%d", i + 1);
+        if (c.accounts) {
+            if (bench_setup_password(r.setup_dir, user, password, sizeof password) < 0) {
+                rc = -1;
+                break;
+            }
+            cfg.username = user, cfg.password = password;
+        }
         base_error err;
         if (!(r.tables[i].feed = venue_feed_new(&cfg, &err))) {
             fprintf(stderr, "bench venue: %s\n", err.msg);

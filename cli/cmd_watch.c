@@ -163,7 +163,9 @@ static int attach_feed(watch_session *s, const feed_opts *o)
     venue_config vc;
     venue_config_default(&vc);
     base_error err;
-    char password[256] = "";
+    /* MQTT allows 65535 bytes; 4 KB is far above any generated or typed password, and one over it is an error. */
+    static char password[4096];
+    password[0] = 0;
     if (o->password_file && read_password(o->password_file, password, sizeof password) < 0)
         return -1;
     if (venue_parse_broker(o->mqtt, &vc, &err) < 0) {
@@ -310,7 +312,8 @@ static int watch_args_parse(int argc, char **argv, watch_args *a)
                    "and take judges' commands from it; a broker that cannot\n"
                    "be reached is said once and retried, never waited for"),
         CLI_STRING("--event", &feed.event, "NAME", "the tournament, as in the topics (letters, digits . _ -)"),
-        CLI_STRING("--mqtt-user", &feed.user, "NAME", "the broker user (the venue's ACL: \"tables\")"),
+        CLI_STRING("--mqtt-user", &feed.user, "NAME",
+                   "the broker user: this table's own account, table-N (tableref venue setup)"),
         CLI_STRING("--mqtt-password-file", &feed.password_file, "FILE", "its password, the file's first line"),
     };
     int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);

@@ -62,6 +62,8 @@ int cmd_referee(int argc, char **argv);
 #if TABLEREF_HAVE_VENUE
 /* The venue feed (issue 12): one broker, many tables. */
 int bench_venue(int argc, char **argv);
+/* A whole broker set-up, one account per table (issue 20): `tableref venue setup`. */
+int cmd_venue(int argc, char **argv);
 #endif
 #if TABLEREF_HAVE_SHEET
 /* Tag sheets to print (issue 11): `tableref tags sheet`. */

@@ -34,6 +34,9 @@ static const tableref_command commands[] = {
 #if TABLEREF_HAVE_ARMYLIST
     {"roster", "import an army list (.ros, .rosz, New Recruit JSON or text) into a roster with tag IDs", cmd_roster},
 #endif
+#if TABLEREF_HAVE_VENUE
+    {"venue", "the venue's broker: a whole Mosquitto set-up with one account per table", cmd_venue},
+#endif
     {"bench", "run a benchmark and print its figures (rules, vision)", cmd_bench},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

@@ -34,3 +34,18 @@ Test(venue_load, hundred_tables_one_broker_no_alert_lost, .timeout = 120)
     /* The status published at connection may be acknowledged inside the window without being counted in it. */
     cr_assert_geq(field(r.out, "acknowledged="), field(r.out, "messages_published="), "every message acknowledged");
 }
+
+/* The same with the broker from `tableref venue setup` (issue 20): every table logs in with its own account, the
+ * pages as judges, client ids bound to accounts; still no alert lost. */
+Test(venue_load, hundred_tables_with_their_own_accounts_no_alert_lost, .timeout = 120)
+{
+    static cli_result r;
+    cr_assert_eq(cli_run("bench venue --tables 100 --seconds 5 --settle-s 1 --subscribers 2 --accounts", &r), 0);
+    fprintf(stderr, "%s", r.out);
+    cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
+    cr_assert(strstr(r.out, "accounts=per table"), "%s", r.out);
+    cr_assert_gt(field(r.out, "alerts_published="), 20);
+    cr_assert_eq(field(r.out, "lost_alerts="), 0);
+    cr_assert_eq(field(r.out, "dropped_by_queue="), 0);
+    cr_assert_geq(field(r.out, "acknowledged="), field(r.out, "messages_published="), "every message acknowledged");
+}

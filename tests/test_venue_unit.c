@@ -389,3 +389,21 @@ Test(venue_command, an_invalid_command_keeps_what_was_received_for_the_log)
     cr_assert_eq(parse("flip\t3 now", "j", false, &c), -1);
     cr_assert_str_eq(c.line, "flip 3 now", "tab blanked");
 }
+
+/* Issue 20: a judge's name of 30 "EURO SIGN" (90 bytes) in the topic is cut on a character boundary, and a reason
+ * that is not UTF-8 is refused: nothing that reaches the log is invalid text. */
+Test(venue_unit, command_names_and_reasons_stay_valid_utf8)
+{
+    char name[128] = "";
+    for (int i = 0; i < 30; i++)
+        strcat(name, "\xe2\x82\xac");
+    venue_command c;
+    cr_assert_eq(venue_command_parse("overrule 1 measured", 19, name, false, &c), 0);
+    cr_assert_eq(strlen(c.by), 63, "21 whole characters: %zu bytes", strlen(c.by));
+    cr_assert_eq(memcmp(c.by, name, 63), 0);
+    cr_assert_eq(venue_command_parse("overrule 1 \xff\xfe", 13, "alice", false, &c), -1);
+    cr_assert_str_eq(c.error, "reason: not valid UTF-8 text");
+    cr_assert_eq(venue_command_parse("overrule 1 old", 14, "alice", true, &c), -1);
+    cr_assert(strstr(c.error, "retained"), "%s", c.error);
+    cr_assert_str_eq(c.line, "overrule 1 old", "the log shows what the retained command was");
+}

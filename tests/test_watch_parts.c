@@ -144,6 +144,36 @@ Test(watch_parts, commands_from_another_thread_and_a_pipe_arrive_whole_and_in_or
     watch_control_free(ctl);
 }
 
+Test(watch_parts, a_burst_over_the_queue_is_refused_by_count_never_dropped_unseen)
+{
+    base_error err;
+    watch_control *ctl = watch_control_new(&err);
+    cr_assert(ctl);
+    for (int i = 0; i < 1000; i++) {
+        char line[64], by[32];
+        snprintf(line, sizeof line, "confirm %d burst", i + 1);
+        snprintf(by, sizeof by, "mqtt:judge-%d", i);
+        watch_control_push_line(ctl, line, by);
+    }
+    watch_command c;
+    int queued = 0;
+    while (watch_control_poll(ctl, &c) == 1 && c.action == WATCH_CMD_CONFIRM) {
+        cr_expect_eq(c.move, queued + 1, "in the order received");
+        queued++;
+    }
+    cr_assert_eq(queued, WATCH_CONTROL_QUEUE_MAX);
+    cr_assert_eq(c.action, WATCH_CMD_INVALID, "the refused ones come next, as one record");
+    cr_expect_eq(c.refused_count, 1000 - WATCH_CONTROL_QUEUE_MAX);
+    cr_expect_str_eq(c.by, "mqtt:judge-256", "the first refused one");
+    cr_expect(strstr(c.error, "744 commands refused") != NULL, "%s", c.error);
+    cr_expect_eq(watch_control_poll(ctl, &c), 0);
+    /* The queue takes commands again once it was said. */
+    cr_assert_eq(watch_control_push_line(ctl, "undo", "stdin"), 0);
+    cr_assert_eq(watch_control_poll(ctl, &c), 1);
+    cr_expect_eq(c.action, WATCH_CMD_UNDO);
+    watch_control_free(ctl);
+}
+
 Test(watch_parts, subtitle_cues_end_where_the_next_starts_and_at_the_video_end)
 {
     char path[256];

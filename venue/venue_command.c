@@ -8,6 +8,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "base_text.h"
+
 const char *venue_cmd_word(venue_cmd_action a)
 {
     switch (a) {
@@ -62,6 +64,8 @@ static int finish(venue_command *out)
         return invalid(out, "%s: a reason is required", venue_cmd_word(out->action));
     if (!text_is_clean(out->reason))
         return invalid(out, "reason: control characters are not allowed");
+    if (!base_text_valid(out->reason, strlen(out->reason)))
+        return invalid(out, "reason: not valid UTF-8 text");
     if (out->action == VENUE_CMD_UNDO)
         out->move = 0;
     if (out->move > 0)
@@ -165,9 +169,7 @@ static int parse_line(const char *text, venue_command *out)
 int venue_command_parse(const char *payload, size_t len, const char *by, bool retained, venue_command *out)
 {
     memset(out, 0, sizeof *out);
-    snprintf(out->by, sizeof out->by, "%s", by && *by ? by : "unknown");
-    if (retained)
-        return invalid(out, "a retained command is refused (it would be applied again at every restart)");
+    base_text_copy(out->by, sizeof out->by, by && *by ? by : "unknown"); /* cut on a character boundary */
     if (len == 0)
         return invalid(out, "empty command");
     if (len > VENUE_COMMAND_MAX_PAYLOAD)
@@ -183,6 +185,8 @@ int venue_command_parse(const char *payload, size_t len, const char *by, bool re
     while (isspace((unsigned char)*p))
         p++;
     int rc = *p == '{' || *p == '[' ? parse_json(p, out) : parse_line(p, out);
+    if (retained) /* read first so that the log can show what it was */
+        rc = invalid(out, "a retained command is refused (it would be applied again at every restart)");
     if (rc < 0) {
         /* What was received, printable, so that the log can show it. */
         snprintf(out->line, sizeof out->line, "%s", p);

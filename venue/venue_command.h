@@ -10,7 +10,7 @@
  *           undo      the latest settled snapshot is undone (the unit goes back)
  *           "accept" is read as "overrule" (its old name in watch).
  *   move    optional, >= 1; 0 or absent: the latest call. Ignored by undo.
- *   reason  required, non-empty: a judge says why.
+ *   reason  required, non-empty, valid UTF-8 without control characters: a judge says why.
  *   id      optional, at most 63 bytes: the same id twice is one command
  *           (MQTT QoS 1 may deliver a message twice).
  * Who sent it is the topic's last level, never the payload: with the ACLs

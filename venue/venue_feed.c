@@ -11,6 +11,8 @@
 
 #include "venue_feed_internal.h"
 
+#include <mqtt_protocol.h>
+
 /* ---- configuration ---- */
 
 void venue_config_default(venue_config *cfg)
@@ -127,6 +129,9 @@ static int setup_client(venue_feed *f, base_error *err)
     if (!f->mosq)
         return base_error_set(err, "venue feed: cannot create the MQTT client: %s", strerror(errno));
     mosquitto_threaded_set(f->mosq, true);
+    /* MQTT 5: its "retain as published" lets the table see that a command was published retained even when it
+     * arrives live (3.1.1 clears the flag then), so that no retained command is ever applied. */
+    mosquitto_int_option(f->mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5);
     /* Small messages must not wait for Nagle's algorithm: an alert is a few hundred bytes. */
     mosquitto_int_option(f->mosq, MOSQ_OPT_TCP_NODELAY, 1);
     mosquitto_max_inflight_messages_set(f->mosq, (unsigned)f->inflight_max);

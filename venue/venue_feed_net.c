@@ -11,6 +11,9 @@
 #include <time.h>
 
 #include "venue_feed_internal.h"
+#include "base_text.h"
+
+#include <mqtt_protocol.h>
 
 /* ---- small helpers ---- */
 
@@ -53,7 +56,7 @@ static void on_connect(struct mosquitto *mosq, void *obj, int rc)
         set_error(f, "%.100s:%d refused the connection: %.40s", f->host, f->port, mosquitto_connack_string(rc));
         return;
     }
-    mosquitto_subscribe(mosq, NULL, f->t_command_sub, 1);
+    mosquitto_subscribe_v5(mosq, NULL, f->t_command_sub, 1, MQTT_SUB_OPT_RETAIN_AS_PUBLISHED, NULL);
     pthread_mutex_lock(&f->mu);
     f->connected = true;
     f->stats.connects++;
@@ -96,11 +99,14 @@ static void on_publish(struct mosquitto *mosq, void *obj, int mid)
 /* Judge commands: copied as received; parsed by the caller's thread at poll time. */
 static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto_message *m)
 {
-    (void)mosq;
     venue_feed *f = obj;
     const char *who = strrchr(m->topic, '/');
+    /* A retained command is refused below (it would be applied again at every reconnect) and cleared here: an
+     * empty retained message on its topic, which the table's account may write (docs/venue.md). */
+    if (m->retain && m->payloadlen > 0)
+        mosquitto_publish(mosq, NULL, m->topic, 0, NULL, 1, true);
     venue_raw_command rc = {0};
-    snprintf(rc.by, sizeof rc.by, "%s", who ? who + 1 : "");
+    base_text_copy(rc.by, sizeof rc.by, who ? who + 1 : ""); /* a long name is cut on a character boundary */
     rc.retained = m->retain;
     size_t len = m->payloadlen > 0 ? (size_t)m->payloadlen : 0;
     /* An over-long payload is kept only as far as needed to refuse it. */

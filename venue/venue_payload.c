@@ -227,7 +227,7 @@ static void replace(cJSON **slot, cJSON *value)
 void venue_state_clear(venue_state *s)
 {
     cJSON **slots[] = {&s->session, &s->board, &s->units, &s->settled,
-                       &s->last_call, &s->last_alert, &s->last_correction, &s->picture};
+                       &s->last_call, &s->last_alert, &s->last_correction, &s->last_refused, &s->picture};
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
         replace(slots[i], NULL);
 }
@@ -282,7 +282,10 @@ int venue_state_apply(venue_state *s, const cJSON *ev)
     } else if (strcmp(k, "alert") == 0) {
         rc = keep(&s->last_alert, ev);
     } else if (strcmp(k, "correction") == 0) {
-        rc = keep(&s->last_correction, ev);
+        /* Only what the table applied is its ruling: a refused command (a judge's typo, a forgery, a
+         * retained or overflowing one) is kept apart, so that no page shows it as the call. */
+        rc = keep(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ev, "applied")) ? &s->last_correction : &s->last_refused,
+                  ev);
     } else {
         return 0; /* camera_lost, stopped: the status says it; others are events only */
     }
@@ -339,6 +342,7 @@ char *venue_state_print(const venue_state *s, size_t queued, long dropped)
     add_copy_or_null(o, "last_call", s->last_call);
     add_copy_or_null(o, "last_alert", s->last_alert);
     add_copy_or_null(o, "last_correction", s->last_correction);
+    add_copy_or_null(o, "last_refused", s->last_refused);
     add_copy_or_null(o, "picture", s->picture);
     cJSON *feed = cJSON_AddObjectToObject(o, "feed");
     if (feed) {

@@ -75,7 +75,9 @@ typedef struct venue_state {
     cJSON *session;     /* from "started": source, source_kind, fps, wall */
     cJSON *board;       /* from the latest snapshot */
     cJSON *units;       /* venue_units_from_snapshot of the latest snapshot */
-    cJSON *settled, *last_call, *last_alert, *last_correction;
+    cJSON *settled, *last_call, *last_alert;
+    cJSON *last_correction; /* the latest APPLIED correction: the table's ruling (a refused one never changes it) */
+    cJSON *last_refused;    /* the latest refused command, for information only */
     cJSON *picture;     /* {"move", "width", "height", "wall"} */
 } venue_state;
 

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define QUEUE_MAX 256
+#define QUEUE_MAX WATCH_CONTROL_QUEUE_MAX
 #define MAX_FDS 4
 #define LINE_MAX_BYTES 512
 
@@ -29,6 +29,8 @@ struct watch_control {
     pthread_mutex_t lock;
     watch_command queue[QUEUE_MAX];
     size_t head, count;
+    long overflow;                 /* commands refused since the queue was last full */
+    watch_command overflow_first;  /* the first of them */
     line_source src[MAX_FDS];
     size_t n_src;
 };
@@ -215,10 +217,12 @@ static int enqueue(watch_control *ctl, const watch_command *c)
 {
     pthread_mutex_lock(&ctl->lock);
     int rc = -1;
-    if (ctl->count < QUEUE_MAX) {
+    if (ctl->count < QUEUE_MAX && ctl->overflow == 0) {
         ctl->queue[(ctl->head + ctl->count) % QUEUE_MAX] = *c;
         ctl->count++;
         rc = 0;
+    } else if (ctl->overflow++ == 0) {
+        ctl->overflow_first = *c;
     }
     pthread_mutex_unlock(&ctl->lock);
     return rc;
@@ -281,6 +285,19 @@ int watch_control_poll(watch_control *ctl, watch_command *out)
         *out = ctl->queue[ctl->head];
         ctl->head = (ctl->head + 1) % QUEUE_MAX;
         ctl->count--;
+        got = 1;
+    } else if (ctl->overflow) {
+        /* The refused ones, after those queued before them: one record that counts them. */
+        const watch_command *first = &ctl->overflow_first;
+        memset(out, 0, sizeof *out);
+        out->action = WATCH_CMD_INVALID;
+        out->refused_count = ctl->overflow;
+        snprintf(out->by, sizeof out->by, "%s", first->by);
+        snprintf(out->id, sizeof out->id, "%s", first->id);
+        snprintf(out->line, sizeof out->line, "%s", first->line);
+        snprintf(out->error, sizeof out->error, "%ld command%s refused: the command queue (%d) was full",
+                 ctl->overflow, ctl->overflow == 1 ? "" : "s", QUEUE_MAX);
+        ctl->overflow = 0;
         got = 1;
     }
     pthread_mutex_unlock(&ctl->lock);

@@ -60,6 +60,8 @@ typedef struct watch_command {
     char error[128];       /* WATCH_CMD_INVALID: what was wrong */
     char line[256];        /* the line as received (truncated) */
     char id[64];           /* the sender's id for it ("" none): a venue page matches the answer by it */
+    long refused_count;    /* > 0: this INVALID record stands for that many commands refused because the queue
+                              was full (the first of them is what by, id and line show) */
 } watch_command;
 
 /* "overrule", "confirm", "undo", "stop", "status", "reach", "invalid". */
@@ -67,6 +69,8 @@ const char *watch_cmd_word(watch_cmd_action a);
 
 /* Parses one line. Returns 0, or -1 (out->action INVALID, out->error set). */
 int watch_command_parse(const char *line, const char *by, watch_command *out);
+
+#define WATCH_CONTROL_QUEUE_MAX 256
 
 typedef struct watch_control watch_control;
 
@@ -76,7 +80,10 @@ void watch_control_free(watch_control *ctl);
 
 /* Reads lines from `fd` (set non-blocking here) at each poll; `name` becomes the commands' `by`. */
 int watch_control_add_fd(watch_control *ctl, int fd, const char *name, base_error *err);
-/* Queues one command line from any thread; -1 when the queue (256 commands) is full. */
+/* Queues one command line from any thread; -1 when the queue (WATCH_CONTROL_QUEUE_MAX commands) is full.
+ * A command refused for that is never lost unseen: poll returns, after the commands queued before it,
+ * one INVALID record with refused_count = how many were refused (and until then every new command is
+ * refused too, so the order stays that of arrival). */
 int watch_control_push_line(watch_control *ctl, const char *line, const char *by);
 /* Queues a command already parsed elsewhere (the venue feed's, with its id), from any thread; -1 when full. */
 int watch_control_push(watch_control *ctl, const watch_command *c);

@@ -5,8 +5,10 @@
  * call (watch_session_int.h).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base_text.h"
 #include "rules_json.h"
 #include "rules_reach.h"
 #include "watch_session_int.h"
@@ -166,6 +168,19 @@ static int show_reach(watch_session *s, const watch_command *c, char *why, size_
     return rc;
 }
 
+/* A string member that is valid UTF-8 whatever bytes arrived (a judge's name, reason or line from the
+ * network): invalid bytes written as "\xNN", so the log stays valid JSON text. */
+static void add_text(cJSON *ev, const char *key, const char *text)
+{
+    if (base_text_valid(text, strlen(text))) {
+        cJSON_AddStringToObject(ev, key, text);
+        return;
+    }
+    char *clean = base_text_escape_invalid(text);
+    cJSON_AddStringToObject(ev, key, clean ? clean : "(out of memory)");
+    free(clean);
+}
+
 /* The command in the session's log: what was asked, by whom, whether it was applied and, if not, why. */
 static void log_correction(watch_session *s, const watch_command *c, int m, bool applied, const char *why, long frame,
                            double t)
@@ -176,26 +191,28 @@ static void log_correction(watch_session *s, const watch_command *c, int m, bool
         cJSON_AddNumberToObject(ev, "move", m);
         cJSON_AddBoolToObject(ev, "applied", applied);
         if (c->action == WATCH_CMD_REACH) {
-            cJSON_AddStringToObject(ev, "unit", c->unit);
+            add_text(ev, "unit", c->unit);
             if (c->unit[0])
                 cJSON_AddStringToObject(ev, "reach_move", c->advance ? "advance" : "march");
         }
         if (c->action == WATCH_CMD_STATUS) {
-            cJSON_AddStringToObject(ev, "unit", c->unit);
+            add_text(ev, "unit", c->unit);
             cJSON *words = cJSON_AddArrayToObject(ev, "status");
             for (unsigned bit = 1; words && bit && bit <= c->status; bit <<= 1)
                 if ((c->status & bit) && rules_status_word(bit))
                     cJSON_AddItemToArray(words, cJSON_CreateString(rules_status_word(bit)));
         }
-        cJSON_AddStringToObject(ev, "by", c->by);
+        add_text(ev, "by", c->by);
         if (c->reason[0])
-            cJSON_AddStringToObject(ev, "reason", c->reason);
+            add_text(ev, "reason", c->reason);
         if (c->id[0])
-            cJSON_AddStringToObject(ev, "id", c->id);
+            add_text(ev, "id", c->id);
         if (why)
-            cJSON_AddStringToObject(ev, "why_not", why);
+            add_text(ev, "why_not", why);
         if (c->action == WATCH_CMD_INVALID)
-            cJSON_AddStringToObject(ev, "line", c->line);
+            add_text(ev, "line", c->line);
+        if (c->refused_count > 0)
+            cJSON_AddNumberToObject(ev, "refused_count", (double)c->refused_count);
     }
     watch_session_emit(s, ev);
 }
@@ -225,9 +242,30 @@ static void say_correction(watch_session *s, const watch_command *c, int m, bool
         watch_session_cue(s, t, text);
 }
 
-/* Applies one judge's command and records it (applied or not, and why). */
-static void apply_command(watch_session *s, const watch_command *c, long frame, double t)
+/* One field made valid UTF-8 in place (invalid bytes as "\xNN", cut on a character boundary). */
+static void clean_field(char *field, size_t cap)
 {
+    base_text_trim_cut(field); /* a fixed-size copy upstream may have split the last character */
+    if (base_text_valid(field, strlen(field)))
+        return;
+    char *clean = base_text_escape_invalid(field);
+    if (clean)
+        base_text_copy(field, cap, clean);
+    free(clean);
+}
+
+/* Applies one judge's command and records it (applied or not, and why). */
+static void apply_command(watch_session *s, const watch_command *raw, long frame, double t)
+{
+    /* What came from the network goes into the log, the subtitles and on screen: valid UTF-8 only. */
+    watch_command clean = *raw;
+    const watch_command *c = &clean;
+    clean_field(clean.by, sizeof clean.by);
+    clean_field(clean.reason, sizeof clean.reason);
+    clean_field(clean.line, sizeof clean.line);
+    clean_field(clean.id, sizeof clean.id);
+    clean_field(clean.error, sizeof clean.error);
+    clean_field(clean.unit, sizeof clean.unit);
     int m = 0;
     const char *why = NULL;
     bool status_set = false;
