@@ -169,7 +169,8 @@
     t.alert = s.last_alert || null;
     t.standing = typeof s.illegal_standing === 'number' ? s.illegal_standing : null;
     if (s.last_ruling !== undefined) t.ruling = s.last_ruling;
-    t.stateCorrection = s.last_correction || null;   // as the table published it (read by the tests)
+    t.stateCorrection = s.last_correction || null;   // as the table published them (read by the tests)
+    t.stateRefused = s.last_refused || null;
     takeCorrection(t, s.last_correction);            // the table's state keeps applied corrections here
     takeCorrection(t, s.last_refused);               // and the commands it refused apart (never a ruling)
     t.units = s.units || [];

@@ -131,12 +131,14 @@ async function checkRefusedCommand(ctx, judge, overlay) {
   if (bobSent !== 'ok') fail('bob could not send: ' + bobSent);
   await judge.waitForFunction(() => {
     const t = window.tableref.tables.get(1);
-    return t.refused && t.stateCorrection && t.stateCorrection.applied === false;
+    // The table's state keeps the refused command apart (last_refused); its ruling (last_correction) stays alice's.
+    return t.refused && t.stateRefused && t.stateRefused.applied === false &&
+      t.stateCorrection && t.stateCorrection.action === 'overrule';
   }, null, WAIT).catch(async () => fail('the table never published the refused command: ' +
-    JSON.stringify(await judge.evaluate(() => { const t = window.tableref.tables.get(1); return [t.refused, t.stateCorrection, t.ruling]; }))));
+    JSON.stringify(await judge.evaluate(() => { const t = window.tableref.tables.get(1); return [t.refused, t.stateRefused, t.stateCorrection, t.ruling]; }))));
   await overlay.waitForFunction(() => {
     const t = window.tableref.tables.get(1);
-    return t.stateCorrection && t.stateCorrection.applied === false;
+    return t.stateRefused && t.stateRefused.applied === false;
   }, null, WAIT).catch(() => fail('the overlay never saw the refused command'));
   if (await judge.$('.card[data-table="1"].alert')) fail('the refused command brought the alert back');
   const res2 = await judge.textContent('.card[data-table="1"] .resolution');
