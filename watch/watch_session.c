@@ -169,7 +169,8 @@ static void project(watch_session *s, const base_image *shown, const watch_show_
 static void show_and_record(watch_session *s, const cap_frame *f, double fps)
 {
     const bool recording = s->cfg.record_path && !s->record_failed;
-    if (!recording && !(s->cfg.projector && !s->projector_failed) && !watch_session_feed_wants_picture(s))
+    if (!recording && !(s->cfg.projector && !s->projector_failed) && !watch_session_feed_wants_picture(s) &&
+        !s->cfg.project)
         return;
     watch_show_content c = show_content(s);
     const base_image *shown = watch_show_camera(s->show, f->image, &c);
@@ -184,6 +185,17 @@ static void show_and_record(watch_session *s, const cap_frame *f, double fps)
         watch_session_feed_picture(s, shown);
     if (s->cfg.projector && !s->projector_failed)
         project(s, shown, &c);
+    if (s->cfg.project) {
+        const base_image *pic = watch_show_projector(s->show, shown, &c);
+        if (pic != shown)
+            s->cfg.project(s->cfg.project_ctx, pic, f->t_ms);
+    }
+    /* The tracker knows its own light: what the projector shows from now on is not the table moving. */
+    const base_image *pic = (s->cfg.projector && !s->projector_failed) || s->cfg.project
+                                ? watch_show_projector(s->show, shown, &c) : NULL;
+    base_error err;
+    if (pic && pic != shown && watch_tracker_projected(s->tracker, pic, f->t_ms, &err) < 0)
+        watch_session_emit_error(s, "projector echo", err.msg);
 }
 
 /* The camera is gone: say so everywhere, keep everything recorded. */
@@ -311,7 +323,7 @@ int watch_session_run(watch_session *s, cap_source *cap, volatile sig_atomic_t *
 {
     emit_started(s, cap);
     const cap_source_kind kind = cap_source_kind_of(cap);
-    s->replay = !s->cfg.realtime && (kind == CAP_SOURCE_FILE || kind == CAP_SOURCE_IMAGES);
+    s->replay = !s->cfg.realtime && (kind == CAP_SOURCE_FILE || kind == CAP_SOURCE_IMAGES || kind == CAP_SOURCE_CALLBACK);
     const char *reason = "end of recording";
     int status = -1;
     char failure[640];

@@ -9,6 +9,7 @@
 #include "cvshim.h"
 #include "ref_judge.h"
 #include "watch_motion.h"
+#include "watch_echo.h"
 #include "watch_tracker_int.h"
 
 void watch_tracker_config_default(watch_tracker_config *c)
@@ -21,6 +22,7 @@ void watch_tracker_config_default(watch_tracker_config *c)
     c->force_settle_factor = 4;
     c->roi_max_fraction = 0.5;
     c->lean_reach_mm = 60;
+    c->projector_latency_ms = -1;
     rules_check_options_default(&c->check);
 }
 
@@ -72,6 +74,7 @@ watch_tracker *watch_tracker_new(const vis_roster *roster, const calib_file *cal
     }
     w->roster = roster;
     w->calib_width = calib->width, w->calib_height = calib->height;
+    w->calib = *calib;
     w->det = vis_detector_new(roster, calib, err);
     if (!w->det) {
         free(w);
@@ -94,6 +97,7 @@ void watch_tracker_free(watch_tracker *w)
     free(w->calls);
     free(w->statuses);
     vis_tag_list_clear(&w->scratch);
+    watch_echo_free(w->echo);
     free(w);
 }
 
@@ -284,6 +288,49 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
     return 1;
 }
 
+int watch_tracker_projected(watch_tracker *w, const base_image *picture, double t_ms, base_error *err)
+{
+    if (!w->calib.projector.present || w->width == 0)
+        return 0;
+    if (!w->echo) {
+        const double latency =
+            w->cfg.projector_latency_ms >= 0 ? w->cfg.projector_latency_ms : watch_echo_latency(&w->calib);
+        const int bw = w->width / w->factor / BLOCK, bh = w->height / w->factor / BLOCK;
+        if (!(w->echo = watch_echo_new(&w->calib, w->factor, bw, bh, latency, err)))
+            return -1;
+    }
+    return watch_echo_picture(w->echo, picture, t_ms, err);
+}
+
+/* Moving blocks between two motion pictures, leaving out the echo blocks (`skip`, may be NULL). */
+static size_t moving_blocks(const base_image *a, const base_image *b, double level, const uint8_t *skip)
+{
+    if (!skip)
+        return watch_motion_moving_blocks(a, b, level, NULL);
+    const int bw = a->width / BLOCK, bh = a->height / BLOCK;
+    uint8_t *mask = malloc((size_t)bw * (size_t)bh);
+    if (!mask)
+        return watch_motion_moving_blocks(a, b, level, NULL);
+    watch_motion_moving_blocks(a, b, level, mask);
+    size_t n = 0;
+    for (int i = 0; i < bw * bh; i++)
+        n += mask[i] && !skip[i];
+    free(mask);
+    return n;
+}
+
+/* The still run's first picture takes the echo blocks' new look: the light changed there, not the table. */
+static void run_takes_echo(base_image *run, const base_image *now, const uint8_t *skip)
+{
+    const int bw = now->width / BLOCK, bh = now->height / BLOCK;
+    for (int by = 0; by < bh; by++)
+        for (int bx = 0; bx < bw; bx++)
+            if (skip[by * bw + bx])
+                for (int y = by * BLOCK; y < (by + 1) * BLOCK; y++)
+                    memcpy(run->data + (size_t)y * run->stride + bx * BLOCK,
+                           now->data + (size_t)y * now->stride + bx * BLOCK, BLOCK);
+}
+
 int watch_tracker_frame(watch_tracker *w, const uint8_t *gray, int width, int height, size_t stride, double t_ms,
                     watch_tracker_result *res, base_error *err)
 {
@@ -310,10 +357,15 @@ int watch_tracker_frame(watch_tracker *w, const uint8_t *gray, int width, int he
     }
     bool still = false;
     if (w->prev_small) {
-        res->moving_blocks = watch_motion_moving_blocks(small, w->prev_small, w->cfg.motion_level, NULL);
+        w->period_ms = t_ms - w->prev_t;
+        const uint8_t *echo = w->echo ? watch_echo_mask(w->echo, t_ms, w->period_ms) : NULL;
+        res->moving_blocks = moving_blocks(small, w->prev_small, w->cfg.motion_level, echo);
         still = res->moving_blocks == 0 &&
-                (!w->in_run || watch_motion_moving_blocks(small, w->run_small, w->cfg.motion_level, NULL) == 0);
+                (!w->in_run || moving_blocks(small, w->run_small, w->cfg.motion_level, echo) == 0);
+        if (still && echo && w->in_run)
+            run_takes_echo(w->run_small, small, echo);
     }
+    w->prev_t = t_ms;
     if (!still) {
         /* This frame starts a new candidate still run. */
         base_image_free(w->run_small);

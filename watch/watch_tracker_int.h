@@ -58,6 +58,10 @@ struct watch_tracker {
     size_t n_statuses;
     size_t cap_calls;
     vis_tag_list scratch;
+    /* The watch's own light (watch_echo.h): made at the first projector picture. */
+    calib_file calib;
+    struct watch_echo *echo;
+    double prev_t, period_ms; /* the previous frame's time, the frame period seen */
 };
 
 void watch_tracker_entry_clear(entry *e);
