@@ -17,6 +17,9 @@
 #include "cap_source.h"
 #include "ds_loop.h"
 #include "ds_sequence.h"
+#include "vis_camera.h"
+#include "watch_echo.h"
+#include "watch_motion.h"
 #include "watch_session.h"
 #include "watch_test_util.h"
 
@@ -105,4 +108,65 @@ Test(watch_loop, the_projector_on_gives_the_same_calls_and_settles, .timeout = 1
     cr_expect_eq(on.status, off.status);
     /* Moves 2 and 3 start while the previous call is lit, and are judged (above). */
     cr_expect(on.lit_at_move_start[2] && on.lit_at_move_start[3], "the call was not lit when the next move began");
+}
+
+/* Board point of projector pixel px (H's inverse by the adjugate). */
+static void board_of_projector_px(const double *m, const double px[2], double b[2])
+{
+    const double i0 = m[4] * m[8] - m[5] * m[7], i1 = m[2] * m[7] - m[1] * m[8], i2 = m[1] * m[5] - m[2] * m[4];
+    const double i3 = m[5] * m[6] - m[3] * m[8], i4 = m[0] * m[8] - m[2] * m[6], i5 = m[2] * m[3] - m[0] * m[5];
+    const double i6 = m[3] * m[7] - m[4] * m[6], i7 = m[1] * m[6] - m[0] * m[7], i8 = m[0] * m[4] - m[1] * m[3];
+    const double w = i6 * px[0] + i7 * px[1] + i8;
+    b[0] = (i0 * px[0] + i1 * px[1] + i2) / w, b[1] = (i3 * px[0] + i4 * px[1] + i5) / w;
+}
+
+/*
+ * The echo of a 40x40 projector square switched on at t = 1000 ms (latency 100 ms, frames 200 ms apart):
+ * no block before the switch or after 1000 + 100 + 1.5 x 200 ms; in between the block where the camera sees
+ * the square's centre is discounted, one 200 projector px away is not, and under 2% of the blocks are.
+ */
+Test(watch_loop, a_projector_change_is_discounted_where_it_lands_and_when)
+{
+    char seq[2300];
+    mkdir(wt_work_dir(), 0777);
+    wt_path_in(seq, sizeof seq, "loop-sequence-echo.json");
+    wt_write_test_sequence(seq);
+    base_error err;
+    ds_sequence *q = ds_sequence_load(seq, &err);
+    cr_assert_not_null(q, "%s", err.msg);
+    calib_file cam;
+    double P[3];
+    cr_assert_eq(ds_loop_calib(q, &cam, P, &err), 0, "%s", err.msg);
+    const int factor = watch_motion_factor(cam.width, 320);
+    const int bw = cam.width / factor / WATCH_MOTION_BLOCK, bh = cam.height / factor / WATCH_MOTION_BLOCK;
+    watch_echo *e = watch_echo_new(&cam, factor, bw, bh, 100, &err);
+    cr_assert_not_null(e, "%s", err.msg);
+    base_image *pic = base_image_new(cam.projector.width, cam.projector.height, 3, 0);
+    cr_assert_eq(watch_echo_picture(e, pic, 800, &err), 0);
+    cr_expect_null(watch_echo_mask(e, 1000, 200), "black after black changes nothing");
+    for (int y = 380; y < 420; y++)
+        memset(pic->data + y * pic->stride + 3 * 600, 255, 3 * 40);
+    cr_assert_eq(watch_echo_picture(e, pic, 1000, &err), 0, "%s", err.msg);
+    cr_expect_null(watch_echo_mask(e, 1000, 200));
+    cr_expect_null(watch_echo_mask(e, 1401, 200));
+    const uint8_t *m = watch_echo_mask(e, 1200, 200);
+    cr_assert_not_null(m);
+    vis_camera vc;
+    vis_camera_init(&vc, &cam);
+    double b[2], px[2];
+    board_of_projector_px(cam.projector.H, (const double[2]){619.5, 399.5}, b);
+    cr_assert(vis_camera_project(&vc, (const double[3]){b[0], b[1], 0}, px));
+    const int bx = (int)(px[0] / factor) / WATCH_MOTION_BLOCK, by = (int)(px[1] / factor) / WATCH_MOTION_BLOCK;
+    cr_expect_eq(m[by * bw + bx], 1, "the square's block (%d, %d)", bx, by);
+    board_of_projector_px(cam.projector.H, (const double[2]){819.5, 399.5}, b);
+    cr_assert(vis_camera_project(&vc, (const double[3]){b[0], b[1], 0}, px));
+    const int fx = (int)(px[0] / factor) / WATCH_MOTION_BLOCK, fy = (int)(px[1] / factor) / WATCH_MOTION_BLOCK;
+    cr_expect_eq(m[fy * bw + fx], 0, "a block 200 projector px away (%d, %d)", fx, fy);
+    int n = 0;
+    for (int i = 0; i < bw * bh; i++)
+        n += m[i];
+    cr_expect(n >= 1 && n < bw * bh / 50, "%d of %d blocks discounted", n, bw * bh);
+    base_image_free(pic);
+    watch_echo_free(e);
+    ds_sequence_free(q);
 }
