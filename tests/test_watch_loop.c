@@ -32,6 +32,7 @@ typedef struct loop_run {
     long frames_lit;
     int lit_at_move_start[MAX_MOVES + 1];
     int status;
+    int exposure_warnings;
 } loop_run;
 
 static void on_event(void *ctx, const cJSON *ev)
@@ -41,6 +42,9 @@ static void on_event(void *ctx, const cJSON *ev)
     const long frame = (long)cJSON_GetObjectItem(ev, "frame")->valuedouble;
     if (strcmp(k, "settled") == 0 && r->settles < MAX_MOVES + 2)
         r->settle_frame[r->settles++] = frame;
+    const cJSON *what = cJSON_GetObjectItem(ev, "what");
+    if (strcmp(k, "warning") == 0 && cJSON_IsString(what) && strcmp(what->valuestring, "exposure") == 0)
+        r->exposure_warnings++;
     if (strcmp(k, "move_checked") == 0 && r->checks < MAX_MOVES) {
         r->check_frame[r->checks] = frame;
         r->legal[r->checks++] = cJSON_IsTrue(cJSON_GetObjectItem(ev, "legal"));
@@ -108,6 +112,28 @@ Test(watch_loop, the_projector_on_gives_the_same_calls_and_settles, .timeout = 1
     cr_expect_eq(on.status, off.status);
     /* Moves 2 and 3 start while the previous call is lit, and are judged (above). */
     cr_expect(on.lit_at_move_start[2] && on.lit_at_move_start[3], "the call was not lit when the next move began");
+    /* The scene's tags are white paper at ~235/255 at the room's exposure: projected white at 2.5x clips them,
+     * and the watch says so once per game (it does not know whether the projector is on). */
+    cr_expect_eq(on.exposure_warnings, 1);
+    cr_expect_eq(off.exposure_warnings, 1);
+}
+
+/* The exposure check: paper at 226/255 (linear 0.76) under white at 2.5x clips, at 100/255 (linear 0.13)
+ * under 1.5x does not; the paper level is the median of the tags' white borders (exact on a drawn tag). */
+Test(watch_loop, projected_white_on_the_tags_paper_is_checked)
+{
+    cr_expect(watch_echo_would_clip(226, 2.5));
+    cr_expect(!watch_echo_would_clip(100, 1.5));
+    cr_expect(!watch_echo_would_clip(226, 0.2)); /* 0.76 x 1.2 = 0.91 */
+    base_image *g = base_image_new(200, 200, 1, 60);
+    for (int y = 70; y < 130; y++)
+        for (int x = 70; x < 130; x++)
+            g->data[y * g->stride + x] = x < 80 || x >= 120 || y < 80 || y >= 120 ? 235 : 25;
+    vis_tag_detection t = {.id = 1, .corners = {{79.5, 119.5}, {119.5, 119.5}, {119.5, 79.5}, {79.5, 79.5}},
+                           .centre = {99.5, 99.5}};
+    cr_expect_eq(watch_echo_paper_level(g->data, 200, 200, g->stride, &t, 1), 235);
+    cr_expect_eq(watch_echo_paper_level(g->data, 200, 200, g->stride, &t, 0), 0);
+    base_image_free(g);
 }
 
 /* Board point of projector pixel px (H's inverse by the adjugate). */

@@ -148,3 +148,48 @@ const uint8_t *watch_echo_mask(watch_echo *e, double t_ms, double period_ms)
         return NULL;
     return e->mask;
 }
+
+double watch_echo_brightness(const calib_file *calib)
+{
+    /* The calibration's projector section holds no measured brightness yet (issue 18, part 3). */
+    (void)calib;
+    return WATCH_ECHO_RATIO_DEFAULT;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double watch_echo_paper_level(const uint8_t *gray, int width, int height, size_t stride,
+                              const vis_tag_detection *tags, size_t n)
+{
+    double *v = malloc(sizeof *v * (4 * n + 1));
+    size_t k = 0;
+    for (size_t i = 0; v && i < n; i++)
+        for (int e = 0; e < 4; e++) {
+            const double *a = tags[i].corners[e], *b = tags[i].corners[(e + 1) % 4], *c = tags[i].centre;
+            const double mx = (a[0] + b[0]) / 2, my = (a[1] + b[1]) / 2;
+            /* Half a cell of a tag36h11 (8 cells across the black square) outside the edge: 1/16 of the way
+             * from the centre to the edge's middle, beyond it, times two. */
+            const double x = mx + (mx - c[0]) / 8, y = my + (my - c[1]) / 8;
+            const int ix = (int)lround(x), iy = (int)lround(y);
+            if (ix >= 0 && iy >= 0 && ix < width && iy < height)
+                v[k++] = gray[(size_t)iy * stride + (size_t)ix];
+        }
+    double med = 0;
+    if (k) {
+        qsort(v, k, sizeof *v, cmp_d);
+        med = v[k / 2];
+    }
+    free(v);
+    return med;
+}
+
+int watch_echo_would_clip(double paper_level, double ratio)
+{
+    const double s = paper_level / 255;
+    const double lin = s <= 0.04045 ? s / 12.92 : pow((s + 0.055) / 1.055, 2.4);
+    return lin * (1 + ratio) >= 1;
+}

@@ -28,6 +28,7 @@
 #include "base_error.h"
 #include "base_image.h"
 #include "calib_file.h"
+#include "vis_tag.h"
 
 /* Projector px around a changed pixel that still count (blur, a base's height, calibration error). */
 #define WATCH_ECHO_MARGIN_PX 6
@@ -45,5 +46,21 @@ int watch_echo_picture(watch_echo *e, const base_image *picture, double t_ms, ba
 const uint8_t *watch_echo_mask(watch_echo *e, double t_ms, double period_ms);
 /* The projector's latency the calibration gives, or WATCH_ECHO_LATENCY_MS. */
 double watch_echo_latency(const calib_file *calib);
+
+/*
+ * The exposure against projected white: the tags' white paper, median grey
+ * of their borders in a frame (8-bit, sRGB-coded as cameras give it), lit
+ * by projected white at `ratio` x the room's light, reaches
+ * linear(paper) x (1 + ratio); from 1 on it clips and the tag under the
+ * light cannot be read.
+ */
+#define WATCH_ECHO_RATIO_DEFAULT 2.5
+/* The projector's brightness against the room's the calibration gives, or WATCH_ECHO_RATIO_DEFAULT. */
+double watch_echo_brightness(const calib_file *calib);
+/* Median grey of the tags' white borders (half a cell outside each edge's middle); 0 when no tag. */
+double watch_echo_paper_level(const uint8_t *gray, int width, int height, size_t stride,
+                              const struct vis_tag_detection *tags, size_t n);
+/* Projected white at `ratio` over paper of grey `paper_level` clips. */
+int watch_echo_would_clip(double paper_level, double ratio);
 
 #endif

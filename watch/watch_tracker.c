@@ -183,6 +183,9 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
         return -1;
     res->full_frame = full;
     res->tags_seen = e.n_tags;
+    res->paper_level = watch_echo_paper_level(gray, w->width, w->height, stride, e.tags, e.n_tags);
+    res->white_clips = w->calib.projector.present && res->paper_level > 0 &&
+                       watch_echo_would_clip(res->paper_level, watch_echo_brightness(&w->calib));
     entry *ref = w->n_hist ? &w->hist[w->n_hist - 1] : NULL;
     if (!ref) {
         size_t models = 0;

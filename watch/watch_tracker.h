@@ -114,6 +114,8 @@ typedef struct watch_tracker_result {
     const rules_snapshot *before, *after;  /* the move's two snapshots (after = the new one) */
     const rules_report *report;
     char note[256];           /* why the frame did not settle, or what the settle noticed */
+    double paper_level;       /* at the settle: median grey of the tags' white borders (0: none seen) */
+    bool white_clips;         /* ... and projected white (the calibration's projector) would clip it */
 } watch_tracker_result;
 
 typedef struct watch_tracker watch_tracker;
