@@ -1,11 +1,13 @@
 #include "ds_loop.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ds_calibview.h"
 #include "ds_light.h"
 #include "ds_render.h"
+#include "media.h"
 
 enum { QUEUE = 16 };
 
@@ -240,6 +242,12 @@ int ds_loop_read(void *loop, long index, const base_image **image, base_error *e
             return -1;
     } else if (load_keyframe(L, k, err) < 0 || move_frame(L, (size_t)k + 1, r - L->hold, index, err) < 0) {
         return -1;
+    }
+    if (L->lp.save_dir) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%06ld.jpg", L->lp.save_dir, index);
+        if (media_image_save(L->frame, path, 92, err) < 0)
+            return -1;
     }
     *image = L->frame;
     return 1;

@@ -47,6 +47,7 @@ typedef struct ds_loop_params {
     double black;        /* the projector's black, a share of its white (DS_LIGHT_BLACK) */
     double latency_ms;   /* a picture drawn at t lights the frames from t + latency_ms */
     int supersample;     /* > 0: overrides the scene's (1 is fastest) */
+    const char *save_dir; /* non-NULL: every frame is also written there as NNNNNN.jpg (the folder must exist) */
 } ds_loop_params;
 
 void ds_loop_params_default(ds_loop_params *p);
