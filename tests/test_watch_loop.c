@@ -27,6 +27,7 @@
 
 typedef struct loop_run {
     long settles, settle_frame[MAX_MOVES + 2];
+    int full_frame[MAX_MOVES + 2];
     int checks, legal[MAX_MOVES + 1];
     long check_frame[MAX_MOVES + 1];
     long frames_lit;
@@ -40,8 +41,10 @@ static void on_event(void *ctx, const cJSON *ev)
     loop_run *r = ctx;
     const char *k = cJSON_GetObjectItem(ev, "event")->valuestring;
     const long frame = (long)cJSON_GetObjectItem(ev, "frame")->valuedouble;
-    if (strcmp(k, "settled") == 0 && r->settles < MAX_MOVES + 2)
+    if (strcmp(k, "settled") == 0 && r->settles < MAX_MOVES + 2) {
+        r->full_frame[r->settles] = cJSON_IsTrue(cJSON_GetObjectItem(ev, "full_frame"));
         r->settle_frame[r->settles++] = frame;
+    }
     const cJSON *what = cJSON_GetObjectItem(ev, "what");
     if (strcmp(k, "warning") == 0 && cJSON_IsString(what) && strcmp(what->valuestring, "exposure") == 0)
         r->exposure_warnings++;
@@ -109,6 +112,11 @@ Test(watch_loop, the_projector_on_gives_the_same_calls_and_settles, .timeout = 1
                      on.check_frame[k], off.check_frame[k]);
     }
     cr_expect(off.legal[0] && off.legal[1] && !off.legal[2]);
+    /* Where only the light changed is not searched again: each move's settle detects in the changed regions
+     * as it does with the projector off, not the whole frame. */
+    for (long k = 1; k < off.settles && k < on.settles; k++)
+        cr_expect_eq(on.full_frame[k], off.full_frame[k], "settle %ld: whole frame on %d, off %d", k, on.full_frame[k],
+                     off.full_frame[k]);
     cr_expect_eq(on.status, off.status);
     /* Moves 2 and 3 start while the previous call is lit, and are judged (above). */
     cr_expect(on.lit_at_move_start[2] && on.lit_at_move_start[3], "the call was not lit when the next move began");

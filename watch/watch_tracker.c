@@ -98,6 +98,7 @@ void watch_tracker_free(watch_tracker *w)
     free(w->statuses);
     vis_tag_list_clear(&w->scratch);
     watch_echo_free(w->echo);
+    free(w->dirty);
     free(w);
 }
 
@@ -305,19 +306,26 @@ int watch_tracker_projected(watch_tracker *w, const base_image *picture, double 
     return watch_echo_picture(w->echo, picture, t_ms, err);
 }
 
-/* Moving blocks between two motion pictures, leaving out the echo blocks (`skip`, may be NULL). */
-static size_t moving_blocks(const base_image *a, const base_image *b, double level, const uint8_t *skip)
+/* Moving blocks between two motion pictures, leaving out the echo blocks (`skip`, may be NULL); marks in
+ * `dirty` (may be NULL) where the table may have changed. */
+static size_t moving_blocks(const base_image *a, const base_image *b, double level, const uint8_t *skip,
+                            uint8_t *dirty)
 {
-    if (!skip)
+    if (!skip && !dirty)
         return watch_motion_moving_blocks(a, b, level, NULL);
     const int bw = a->width / BLOCK, bh = a->height / BLOCK;
     uint8_t *mask = malloc((size_t)bw * (size_t)bh);
-    if (!mask)
-        return watch_motion_moving_blocks(a, b, level, NULL);
+    if (!mask) /* everything may have changed */
+        return dirty ? (memset(dirty, 1, (size_t)bw * (size_t)bh), watch_motion_moving_blocks(a, b, level, NULL))
+                     : watch_motion_moving_blocks(a, b, level, NULL);
     watch_motion_moving_blocks(a, b, level, mask);
     size_t n = 0;
     for (int i = 0; i < bw * bh; i++)
-        n += mask[i] && !skip[i];
+        n += mask[i] && !(skip && skip[i]);
+    if (dirty)
+        for (int i = 0; i < bw * bh; i++)
+            if (mask[i] && (n > 0 || !(skip && skip[i])))
+                dirty[i] = 1;
     free(mask);
     return n;
 }
@@ -362,9 +370,11 @@ int watch_tracker_frame(watch_tracker *w, const uint8_t *gray, int width, int he
     if (w->prev_small) {
         w->period_ms = t_ms - w->prev_t;
         const uint8_t *echo = w->echo ? watch_echo_mask(w->echo, t_ms, w->period_ms) : NULL;
-        res->moving_blocks = moving_blocks(small, w->prev_small, w->cfg.motion_level, echo);
+        if (!w->dirty)
+            w->dirty = calloc((size_t)(small->width / BLOCK) * (size_t)(small->height / BLOCK) + 1, 1);
+        res->moving_blocks = moving_blocks(small, w->prev_small, w->cfg.motion_level, echo, w->dirty);
         still = res->moving_blocks == 0 &&
-                (!w->in_run || moving_blocks(small, w->run_small, w->cfg.motion_level, echo) == 0);
+                (!w->in_run || moving_blocks(small, w->run_small, w->cfg.motion_level, echo, w->dirty) == 0);
         if (still && echo && w->in_run)
             run_takes_echo(w->run_small, small, echo);
     }
@@ -388,6 +398,8 @@ int watch_tracker_frame(watch_tracker *w, const uint8_t *gray, int width, int he
             rc = try_settle(w, gray, stride, small, t_ms, res, err);
             if (rc == 1) {
                 w->state = WATCH_TRACKER_SETTLED;
+                if (w->dirty) /* changes are measured from this settle on */
+                    memset(w->dirty, 0, (size_t)(small->width / BLOCK) * (size_t)(small->height / BLOCK));
             } else if (rc == 0) {
                 /* The same still picture gives the same tags: try again
                  * only when the force time allows settling anyway. */
