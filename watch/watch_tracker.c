@@ -184,9 +184,6 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
         return -1;
     res->full_frame = full;
     res->tags_seen = e.n_tags;
-    res->paper_level = watch_echo_paper_level(gray, w->width, w->height, stride, e.tags, e.n_tags);
-    res->white_clips = w->calib.projector.present && res->paper_level > 0 &&
-                       watch_echo_would_clip(res->paper_level, watch_echo_brightness(&w->calib));
     entry *ref = w->n_hist ? &w->hist[w->n_hist - 1] : NULL;
     if (!ref) {
         size_t models = 0;
@@ -342,6 +339,15 @@ static void run_takes_echo(base_image *run, const base_image *now, const uint8_t
                            now->data + (size_t)y * now->stride + bx * BLOCK, BLOCK);
 }
 
+/* At a settle: the tags' white paper against projected white (the settle's tags are the newest entry's). */
+static void check_exposure(const watch_tracker *w, const uint8_t *gray, size_t stride, watch_tracker_result *res)
+{
+    const entry *top = w->n_hist ? &w->hist[w->n_hist - 1] : NULL;
+    res->paper_level = top ? watch_echo_paper_level(gray, w->width, w->height, stride, top->tags, top->n_tags) : 0;
+    res->white_clips = w->calib.projector.present && res->paper_level > 0 &&
+                       watch_echo_would_clip(res->paper_level, watch_echo_brightness(&w->calib));
+}
+
 int watch_tracker_frame(watch_tracker *w, const uint8_t *gray, int width, int height, size_t stride, double t_ms,
                     watch_tracker_result *res, base_error *err)
 {
@@ -398,6 +404,7 @@ int watch_tracker_frame(watch_tracker *w, const uint8_t *gray, int width, int he
             rc = try_settle(w, gray, stride, small, t_ms, res, err);
             if (rc == 1) {
                 w->state = WATCH_TRACKER_SETTLED;
+                check_exposure(w, gray, stride, res);
                 if (w->dirty) /* changes are measured from this settle on */
                     memset(w->dirty, 0, (size_t)(small->width / BLOCK) * (size_t)(small->height / BLOCK));
             } else if (rc == 0) {
