@@ -111,8 +111,8 @@ static void on_call(watch_session *s, const watch_tracker_result *r, long frame,
 /* Once per game: the camera's exposure leaves no room for the projector's white on the tags. */
 static void warn_white_clips(watch_session *s, const watch_tracker_result *r, long frame, double t)
 {
-    if (!r->white_clips || s->warned_white_clips)
-        return;
+    if (!r->white_clips || s->warned_white_clips || !(s->cfg.projector || s->cfg.project))
+        return; /* nothing is projected: nothing to clip */
     s->warned_white_clips = true;
     char msg[256];
     snprintf(msg, sizeof msg,
