@@ -198,10 +198,10 @@ int bench_watch_projector(int table, const char *crop, int supersample)
     }
     if (supersample > 0)
         q->scene->render.supersample = supersample;
-    printf("bench watch --projector: hard table %d, %dx%d frames, %zu moves at %.0f fps, projector %dx%d, latency "
-           "%.0f ms\n",
-           table, cam.width, cam.height, q->n_moves, q->fps, cam.projector.width, cam.projector.height,
-           watch_echo_latency(&cam));
+    printf("bench watch --projector: hard table %d, %dx%d frames, %zu models, %zu moves at %.0f fps, projector "
+           "%dx%d, latency %.0f ms\n",
+           table, cam.width, cam.height, q->scene->roster->n_models, q->n_moves, q->fps, cam.projector.width,
+           cam.projector.height, watch_echo_latency(&cam));
     fflush(stdout);
     static const double ratios[] = {0, 1.5, 2.5, 4};
     loop_figures off = {0}, f;
