@@ -40,6 +40,7 @@ struct cap_source {
 #if TABLEREF_HAVE_LIBCAMERA
     cap_libcamera *lcam;
 #endif
+    cap_source_callbacks cb;
     double fps;
     long next;
     double t0_ms;       /* clock at the first live frame */
@@ -247,6 +248,26 @@ cap_source *cap_source_open(const char *source, const cap_source_config *cfg, ba
     return c;
 }
 
+cap_source *cap_source_open_callbacks(const cap_source_callbacks *cb, base_error *err)
+{
+    if (!cb->read || !(cb->fps > 0)) {
+        base_error_setc(err, BASE_E_INVALID, "callback source: needs a read function and a frame rate above 0");
+        return NULL;
+    }
+    cap_source *c = calloc(1, sizeof *c);
+    if (!c) {
+        base_error_set(err, "out of memory");
+        return NULL;
+    }
+    cap_source_config_default(&c->cfg);
+    c->kind = CAP_SOURCE_CALLBACK;
+    c->cb = *cb;
+    c->fps = cb->fps;
+    c->frame_count = cb->frame_count;
+    snprintf(c->desc, sizeof c->desc, "%s", cb->describe ? cb->describe : "frames made by the program");
+    return c;
+}
+
 /* Copies a view the reader owns (valid until its next read) into *dst. */
 static int copy_view(const base_view *v, base_image **dst, base_error *err)
 {
@@ -312,6 +333,15 @@ int cap_source_read(cap_source *c, cap_frame *out, base_error *err)
         t = mono_ms();
         break;
     }
+    case CAP_SOURCE_CALLBACK: {
+        const base_image *img = NULL;
+        int r = c->cb.read(c->cb.ctx, c->next, &img, err);
+        if (r <= 0)
+            return r;
+        if (base_image_assign(&c->image, img->width, img->height, img->channels, img->data, img->stride, err) < 0)
+            return -1;
+        break;
+    }
     case CAP_SOURCE_LIBCAMERA: {
 #if TABLEREF_HAVE_LIBCAMERA
         const uint8_t *g;
@@ -329,7 +359,7 @@ int cap_source_read(cap_source *c, cap_frame *out, base_error *err)
     }
     if (make_gray(c, err) < 0)
         return -1;
-    if (c->kind == CAP_SOURCE_IMAGES || c->kind == CAP_SOURCE_FILE) {
+    if (c->kind == CAP_SOURCE_IMAGES || c->kind == CAP_SOURCE_FILE || c->kind == CAP_SOURCE_CALLBACK) {
         t = c->next * 1000.0 / c->fps;
     } else {
         if (c->next == 0)

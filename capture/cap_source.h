@@ -34,6 +34,7 @@ typedef enum cap_source_kind {
     CAP_SOURCE_IMAGES,      /* a directory or a printf pattern of still images */
     CAP_SOURCE_V4L2,        /* a V4L2 device */
     CAP_SOURCE_LIBCAMERA,   /* a libcamera camera */
+    CAP_SOURCE_CALLBACK,    /* frames a caller makes (the table simulator, datasets/ds_loop.h) */
 } cap_source_kind;
 
 typedef struct cap_source_config {
@@ -59,6 +60,21 @@ typedef struct cap_frame {
 } cap_frame;
 
 typedef struct cap_source cap_source;
+
+/*
+ * A source whose frames a caller makes: read(ctx, index, &image, err) gives
+ * frame `index` (0, 1, ...; gray or BGR, the caller's, valid until its next
+ * call) and returns 1, 0 at the end, -1 with err set (the source is lost).
+ * Frames are timed like a recording's: index / fps.
+ */
+typedef struct cap_source_callbacks {
+    int (*read)(void *ctx, long index, const base_image **image, base_error *err);
+    void *ctx;
+    double fps;               /* > 0 */
+    long frame_count;         /* -1 unknown */
+    const char *describe;     /* one line for people */
+} cap_source_callbacks;
+cap_source *cap_source_open_callbacks(const cap_source_callbacks *cb, base_error *err);
 
 /* NULL with a plain message naming the source. */
 cap_source *cap_source_open(const char *source, const cap_source_config *cfg, base_error *err);

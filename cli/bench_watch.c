@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_watch_loop.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "cvshim.h"
@@ -105,12 +106,22 @@ static void bw_table_free(bw_table *tab)
 /* Parses the options; returns -1 to go on, else the exit status. */
 static int bw_parse_args(int argc, char **argv, int *moves, bool *full, int *hard)
 {
-    static const cli_doc doc = {"bench watch", "usage: tableref bench watch [--moves N] [--full-frame] [--set hard[:K]]\n",
+    static const cli_doc doc = {"bench watch",
+                                "usage: tableref bench watch [--moves N] [--full-frame] [--set hard[:K]]\n"
+                                "       tableref bench watch --projector [--set hard[:K]] [--crop WxH+X+Y] "
+                                "[--supersample N]\n",
                                 NULL};
     double n_moves = 3;
     int full_frame = 0;
-    const char *set = NULL;
+    const char *set = NULL, *crop = NULL;
+    int projector = 0;
+    double supersample = 0;
     const cli_opt opts[] = {
+        CLI_FLAG("--projector", &projector, 1,
+                 "the closed loop on a hard-set turn: each frame lit by what the\n"
+                 "watch projects, off and at 1.5x, 2.5x and 4x the room's light"),
+        CLI_STRING("--crop", &crop, "WxH+X+Y", "with --projector: render this part of the 12 MP frame"),
+        CLI_WHOLE("--supersample", &supersample, "N", 1, 4, "with --projector: the renderer's supersampling"),
         CLI_WHOLE("--moves", &n_moves, "N", 1, 20, "moves played (3)"),
         CLI_FLAG("--full-frame", &full_frame, 1,
                  "detect on the whole settle frame (no regions of interest), for comparison"),
@@ -128,6 +139,8 @@ static int bw_parse_args(int argc, char **argv, int *moves, bool *full, int *har
             return EXIT_BAD_INPUT;
         }
     }
+    if (projector)
+        return bench_watch_projector(*hard ? *hard : 1, crop, (int)supersample);
     return -1;
 }
 

@@ -16,6 +16,8 @@
 #include "tableref_config.h"
 
 #include "calib_file.h"
+#include "ds_light.h"
+#include "ds_loop.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "cap_source.h"
@@ -40,6 +42,10 @@ static const cli_doc doc = {
     "     v4l2:/dev/videoN  a USB webcam\n"
     "     DIR | frames/%04d.jpg  an image sequence (timestamps from --fps)\n"
     "     FILE  a video file (timestamps from its frame rate)\n"
+    "     sim:SEQ.json  the closed-loop table simulator (tests, benches, the demo):\n"
+    "           the game turn SEQ.json (`tableref render-sequence`) rendered frame by\n"
+    "           frame, lit by what this watch projects (--sim-light); its scene's\n"
+    "           camera with a simulated projector and its roster are used\n"
     "\n"
     "options:\n",
     "\n"
@@ -245,6 +251,8 @@ typedef struct watch_args {
     const char *source, *calib_path, *roster_path, *control, *size, *table_path;
     feed_opts feed;
     int with_feed; /* 1: attach the venue feed */
+    double sim_light; /* sim: projected white against the room's light */
+    const char *sim_frames; /* sim: write the camera's frames here */
 } watch_args;
 
 /* argv into *a: 0, or CLI_DONE (the help was printed) or CLI_ERROR (a message was). */
@@ -259,6 +267,8 @@ static int watch_args_parse(int argc, char **argv, watch_args *a)
                *table_path = NULL;
     double settle = cfg.tracker.settle_ms, jitter = cfg.tracker.jitter_mm, fps = ccfg.fps, timeout = ccfg.timeout_ms;
     int projector = 0, realtime = 0, quiet = 0, replace = 0;
+    double sim_light = DS_LIGHT_RATIO_DEFAULT;
+    const char *sim_frames = NULL;
     cli_list tables = {0};
     feed_opts feed = {0};
     const cli_opt opts[] = {
@@ -305,6 +315,12 @@ static int watch_args_parse(int argc, char **argv, watch_args *a)
         CLI_WHOLE("--timeout-ms", &timeout, "N", 1, 600000, "a camera silent this long is lost (default 3000)"),
         CLI_FLAG("--realtime", &realtime, 1, "replay a recording at its own frame rate (as if live)"),
         CLI_FLAG("--quiet", &quiet, 1, "no per-frame progress on stderr"),
+        CLI_NUMBER("--sim-light", &sim_light, "X", 0, 10,
+                   "with --source sim:SEQ.json: the simulated projector's white\n"
+                   "against the room's light (default 2.5; 0: the projector off)"),
+        CLI_STRING("--sim-frames", &sim_frames, "DIR",
+                   "with --source sim:SEQ.json: also write the simulated camera's\n"
+                   "frames to DIR (created) as NNNNNN.jpg"),
         CLI_TEXT("\nThe venue feed (docs/venue.md; topics and payloads in docs/formats.md):"),
         CLI_STRING("--mqtt", &feed.mqtt, "HOST[:PORT]",
                    "publish every event, the table's state and the overlay\n"
@@ -324,7 +340,8 @@ static int watch_args_parse(int argc, char **argv, watch_args *a)
     const int with_feed = check_feed_opts(&feed);
     if (with_feed < 0)
         return CLI_ERROR;
-    const char *missing = table_path ? NULL
+    const int sim = source && strncmp(source, "sim:", 4) == 0;
+    const char *missing = table_path || sim ? NULL
                           : !source ? "--source SRC (or --table T.json)"
                           : !calib_path ? "--calib C.json (or --table T.json)"
                           : !roster_path ? "--roster R.json (or --table T.json)" : NULL;
@@ -336,7 +353,8 @@ static int watch_args_parse(int argc, char **argv, watch_args *a)
     ccfg.fps = fps, ccfg.timeout_ms = (int)timeout;
     cfg.projector = projector, cfg.realtime = realtime, cfg.quiet = quiet, cfg.replace = replace;
     cfg.source = source, cfg.calib_path = calib_path, cfg.roster_path = roster_path;
-    *a = (watch_args){cfg, ccfg, source, calib_path, roster_path, control, size, table_path, feed, with_feed};
+    *a = (watch_args){cfg, ccfg, source, calib_path, roster_path, control, size, table_path, feed, with_feed,
+                      sim_light, sim_frames};
     return 0;
 }
 
@@ -353,12 +371,61 @@ static bool projector_refused(const calib_file *calib, const char *calib_path, c
     return st != CALIB_PROJ_UNSTAMPED;
 }
 
+/* --source sim:SEQ.json: the table simulator is the camera, and it sees what this watch projects. */
+static int watch_simulated(const watch_args *a)
+{
+    base_error err;
+    calib_file cam;
+    double P[3];
+    ds_sequence *q = ds_sequence_load(a->source + 4, &err);
+    if (!q || ds_loop_calib(q, &cam, P, &err) < 0) {
+        fprintf(stderr, "tableref watch: %s\n", err.msg);
+        ds_sequence_free(q);
+        return EXIT_BAD_INPUT;
+    }
+    ds_loop_params lp;
+    ds_loop_params_default(&lp);
+    ds_loop_params_from_calib(&cam, &lp);
+    lp.ratio = a->sim_light;
+    lp.save_dir = a->sim_frames;
+    if (a->sim_frames && mkdir(a->sim_frames, 0777) < 0 && errno != EEXIST) {
+        fprintf(stderr, "tableref watch: %s: cannot create: %s\n", a->sim_frames, strerror(errno));
+        ds_sequence_free(q);
+        return EXIT_BAD_INPUT;
+    }
+    ds_loop *L = ds_loop_new(q, &cam, P, &lp, &err);
+    char desc[256];
+    snprintf(desc, sizeof desc, "simulated table %s (%ld frames at %.3g fps, projector at %.1fx the room's light)",
+             a->source + 4, ds_sequence_frame_count(q), q->fps, lp.ratio);
+    cap_source_callbacks cb = {ds_loop_read, L, q->fps, ds_sequence_frame_count(q), desc};
+    cap_source *cap = L ? cap_source_open_callbacks(&cb, &err) : NULL;
+    watch_session_config cfg = a->cfg;
+    cfg.project = ds_loop_project, cfg.project_ctx = L;
+    int rc = EXIT_BAD_INPUT, fifo_fd = -1;
+    watch_session *s = cap ? watch_session_new(q->scene->roster, &cam, &cfg, &err) : NULL;
+    if (!s)
+        fprintf(stderr, "tableref watch: %s\n", err.msg);
+    else if (open_command_sources(s, a->control, &fifo_fd) == 0) {
+        catch_signals();
+        rc = watch_session_run(s, cap, &g_stop);
+    }
+    watch_session_free(s);
+    if (fifo_fd >= 0)
+        close(fifo_fd);
+    cap_source_close(cap);
+    ds_loop_free(L);
+    ds_sequence_free(q);
+    return rc;
+}
+
 int cmd_watch(int argc, char **argv)
 {
     watch_args a;
     int r = watch_args_parse(argc, argv, &a);
     if (r < 0)
         return cli_status(r);
+    if (a.source && strncmp(a.source, "sim:", 4) == 0)
+        return watch_simulated(&a);
     watch_session_config cfg = a.cfg;
     cap_source_config ccfg = a.ccfg;
     const char *source = a.source, *calib_path = a.calib_path, *roster_path = a.roster_path, *control = a.control,

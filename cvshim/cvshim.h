@@ -147,6 +147,15 @@ typedef struct cvs_sensor {
     double exposure;          /* linear white maps to this before the gamma curve (auto-exposure headroom) */
     double sharpen;           /* unsharp-mask amount (0: none), radius 1 px */
     uint32_t seed;
+    /* A projector's light on the scene (NULL: none): what the projector sends
+     * to each pixel (the sensor's size, its channels or 1, sRGB-coded projector
+     * values). The scene's light there is multiplied by
+     * 1 + light_ratio * (light_black + (1 - light_black) * linear(value)):
+     * light_ratio is projected white against the room's light, light_black
+     * the projector's black as a share of its white. The exposure stays the
+     * room's, so a bright enough projection clips. */
+    const base_image *light;
+    double light_ratio, light_black;
 } cvs_sensor;
 /* Realistic values for a Raspberry Pi HQ camera (IMX477) indoors. */
 void cvs_sensor_default(cvs_sensor *s);

@@ -47,6 +47,19 @@ static double linear_to_srgb(double v)
     return v <= 0.0031308 ? 12.92 * v : 1.055 * std::pow(v, 1 / 2.4) - 0.055;
 }
 
+/* Row r of linear light, times the illumination the projector adds there (cvs_sensor's light). */
+static void add_projected_light(float *q, const cvs_sensor *s, int r, const float lut[256])
+{
+    const base_image *L = s->light;
+    const uint8_t *l = L->data + r * L->stride;
+    const float black = (float)s->light_black, ratio = (float)s->light_ratio;
+    for (int c = 0; c < L->width; c++)
+        for (int j = 0; j < 3; j++) {
+            const float v = lut[l[L->channels == 3 ? 3 * c + j : c]];
+            q[3 * c + j] *= 1 + ratio * (black + (1 - black) * v);
+        }
+}
+
 /* Linear light per channel (B, G, R order), with the light field and the illuminant applied. */
 static cv::Mat linear_light(const base_image *optical, const cvs_sensor *s)
 {
@@ -69,6 +82,8 @@ static cv::Mat linear_light(const base_image *optical, const cvs_sensor *s)
             for (int j = 0; j < 3; j++)
                 q[3 * c + j] = lut[p[3 * c + j]] * k * ill[j];
         }
+        if (s->light)
+            add_projected_light(q, s, r, lut);
     }
     return lin;
 }
@@ -145,6 +160,10 @@ extern "C" int cvs_render_sensor(const base_image *optical, const cvs_sensor *s,
         if (!optical || !out || optical->channels != 3 || out->channels != 3 || optical->width != out->width ||
             optical->height != out->height || (optical->width & 1) || (optical->height & 1))
             return base_error_set(err, "sensor: needs two 3-channel images of the same even size");
+        if (s->light && (s->light->width != optical->width || s->light->height != optical->height ||
+                         (s->light->channels != 1 && s->light->channels != 3)))
+            return base_error_set(err, "sensor: the projector's light is %dx%d, the picture %dx%d", s->light->width,
+                                  s->light->height, optical->width, optical->height);
         cv::Mat lin = linear_light(optical, s);
         lens_blur(lin, s);
         double dn_white = 1;

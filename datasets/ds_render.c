@@ -9,6 +9,7 @@
 #include <apriltag/tagStandard41h12.h>
 
 #include "ds_canvas.h"
+#include "ds_light.h"
 #include "ds_mat3.h"
 #include "vis_camera.h"
 
@@ -452,6 +453,73 @@ done:
     return rc;
 }
 
+int ds_render_heights(const rules_snapshot *snap, const vis_roster *roster, const calib_file *calib,
+                      base_image **out, base_error *err)
+{
+    ds_canvas c = {.err = err};
+    vis_camera_init(&c.cam, calib);
+    int rc = -1;
+    base_image *img = NULL;
+    *out = NULL;
+    if (canvas_new(&c, calib, 1, 1, err) < 0)
+        goto done;
+    memset(c.img->data, 0, c.img->stride * (size_t)c.img->height);
+    for (size_t ui = 0; ui < snap->n_units; ui++)
+        for (size_t mi = 0; mi < snap->units[ui].n_models; mi++) {
+            const rules_unit *u = &snap->units[ui];
+            const vis_roster_model *rm = ds_roster_model(roster, u->models[mi].id);
+            if (!rm) {
+                base_error_set(err, "render: model \"%s\" is not in the roster", u->models[mi].id);
+                goto done;
+            }
+            const double h = roster->units[rm->unit].mount.height;
+            base_obb box = rules_model_base(u, &u->models[mi]);
+            base_vec2 corners[4];
+            base_obb_corners(&box, corners);
+            if (fill_board_poly(&c, corners, 4, h, grey(fmin(255, h / DS_LIGHT_HEIGHT_STEP_MM + 0.5))) < 0)
+                goto done;
+        }
+    if (!(img = base_image_new(calib->width, calib->height, 1, 0))) {
+        base_error_set(err, "render: out of memory");
+        goto done;
+    }
+    double ik[4] = {c.K[0], c.K[4], c.K[2], c.K[5]};
+    cvs_lens lens = {calib->fx, calib->fy, calib->cx, calib->cy, {0}};
+    memcpy(lens.dist, calib->dist, sizeof lens.dist);
+    if (cvs_render_distort(c.img, ik, &lens, 1, img, err) < 0)
+        goto done;
+    *out = img;
+    img = NULL;
+    rc = 0;
+done:
+    base_image_free(img);
+    base_image_free(c.img);
+    base_image_free(c.mask_figure);
+    base_image_free(c.mask_hand);
+    return rc;
+}
+
+/* The classic camera's projected light: the gray scene's linear light times 1 + ratio * projected, clipped. */
+static int light_gray(base_image *img, const cvs_sensor *s, base_error *err)
+{
+    const base_image *L = s->light;
+    if (L->width != img->width || L->height != img->height)
+        return base_error_set(err, "render: the projector's light is %dx%d, the picture %dx%d", L->width, L->height,
+                              img->width, img->height);
+    double lin[256];
+    for (int v = 0; v < 256; v++)
+        lin[v] = v <= 10 ? v / 255.0 / 12.92 : pow((v / 255.0 + 0.055) / 1.055, 2.4);
+    for (int y = 0; y < img->height; y++)
+        for (int x = 0; x < img->width; x++) {
+            const uint8_t *l = L->data + y * L->stride + (size_t)x * (size_t)L->channels;
+            const double pv = L->channels == 3 ? 0.114 * lin[l[0]] + 0.587 * lin[l[1]] + 0.299 * lin[l[2]] : lin[l[0]];
+            uint8_t *a = img->data + y * img->stride + x;
+            const double v = fmin(1, lin[*a] * (1 + s->light_ratio * (s->light_black + (1 - s->light_black) * pv)));
+            *a = (uint8_t)(255 * (v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1 / 2.4) - 0.055) + 0.5);
+        }
+    return 0;
+}
+
 int ds_render_capture(const base_image *optics, const ds_render_params *p, uint32_t frame_seed, base_image **out_gray,
                       base_image **out_colour, base_error *err)
 {
@@ -465,7 +533,7 @@ int ds_render_capture(const base_image *optics, const ds_render_params *p, uint3
             return base_error_set(err, "render: out of memory");
         cvs_effects fx = p->effects;
         fx.seed = frame_seed * 31 + 5;
-        if (cvs_render_effects(img, &fx, err) < 0) {
+        if ((p->sensor.light && light_gray(img, &p->sensor, err) < 0) || cvs_render_effects(img, &fx, err) < 0) {
             base_image_free(img);
             return -1;
         }

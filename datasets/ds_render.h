@@ -80,7 +80,9 @@ typedef struct ds_render_params {
     double lamp[3];           /* real: the lamp over the table, board mm */
     int palette;              /* real: board 0 grass mat, 1 desert, 2 grey */
     cvs_effects effects;      /* classic: light, vignetting, blur, noise; both: JPEG quality */
-    cvs_sensor sensor;        /* real: optics, sensor and image processor (seed from frame_seed) */
+    cvs_sensor sensor;        /* real: optics, sensor and image processor (seed from frame_seed);
+                                 both styles: sensor.light, light_ratio, light_black are the projector's light
+                                 (ds_light.h; the classic camera clips at white) */
 } ds_render_params;
 
 void ds_render_params_default(ds_render_params *p);
@@ -134,6 +136,12 @@ int ds_render_optics(const rules_snapshot *truth_snap, const vis_roster *roster,
 /* The camera's picture of `optics` for frame seed `frame_seed`; *out_colour may be NULL (not wanted). */
 int ds_render_capture(const base_image *optics, const ds_render_params *p, uint32_t frame_seed,
                       base_image **out_gray, base_image **out_colour, base_error *err);
+/*
+ * What the projector lights (ds_light.h): each camera pixel's surface height, base tops at their height
+ * in DS_LIGHT_HEIGHT_STEP_MM steps, the board 0 (1 channel, the camera's size). Caller frees.
+ */
+int ds_render_heights(const rules_snapshot *truth_snap, const vis_roster *roster, const calib_file *cam,
+                      base_image **out_heights, base_error *err);
 void ds_truth_clear(ds_truth *t);
 
 /* Ground truth JSON ("tableref.truth" v2, docs/formats.md). Caller frees. */

@@ -137,6 +137,18 @@ rules_snapshot *ds_sequence_keyframe(const ds_sequence *q, size_t k, base_error 
     return s;
 }
 
+rules_snapshot *ds_sequence_moving(const ds_sequence *q, size_t k, double alpha, base_vec2 *hand_at, base_error *err)
+{
+    if (k < 1 || k > q->n_moves) {
+        base_error_set(err, "sequence: there is no move into keyframe %zu (%zu moves)", k, q->n_moves);
+        return NULL;
+    }
+    rules_snapshot *s = ds_sequence_keyframe(q, k - 1, err);
+    if (s)
+        apply_move(s, &q->moves[k - 1], alpha, hand_at);
+    return s;
+}
+
 long ds_sequence_hold_frames(const ds_sequence *q) { return lround(q->hold_s * q->fps) > 0 ? lround(q->hold_s * q->fps) : 1; }
 long ds_sequence_move_frames(const ds_sequence *q) { return lround(q->move_s * q->fps) > 0 ? lround(q->move_s * q->fps) : 1; }
 

@@ -52,6 +52,10 @@ void ds_sequence_free(ds_sequence *q);
 /* The table after the first k moves (k = 0 .. n_moves). Caller frees. */
 rules_snapshot *ds_sequence_keyframe(const ds_sequence *q, size_t k, base_error *err);
 
+/* The table `alpha` (0..1) of the way through the move into keyframe k (1 .. n_moves), and where the hand
+ * carrying the unit is (board mm; may be NULL). Caller frees. */
+rules_snapshot *ds_sequence_moving(const ds_sequence *q, size_t k, double alpha, base_vec2 *hand_at, base_error *err);
+
 /* Frame counts of the schedule: hold and move phases. */
 long ds_sequence_hold_frames(const ds_sequence *q);
 long ds_sequence_move_frames(const ds_sequence *q);

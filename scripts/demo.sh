@@ -49,6 +49,23 @@ case $rc in
 esac
 echo "  $(pwd)/$seq/game.mp4 (+ game.vtt subtitles, game.events.jsonl event log)"
 
+# The referee's own light (issue 18): the same turn in the closed loop. Each
+# frame is rendered lit by what this watch projects 100 ms earlier (the call
+# thrown back onto the table at 2.5x the room's light), so the watch must tell
+# its own light from the table moving: the same calls, one settle per move.
+loop=build/demo-watch-loop
+rm -rf "$loop"; mkdir -p "$loop"
+echo
+echo "== tableref watch --source sim:datasets/sequences/turn/sequence.json --sim-light 2.5 --sim-frames $loop/frames ..."
+rc=0
+./build/cli/tableref watch --source sim:datasets/sequences/turn/sequence.json --sim-light 2.5 \
+  --sim-frames "$loop/frames" --record "$loop/game.mp4" --quiet </dev/null || rc=$?
+case $rc in
+  1) echo "demo: with its own call lit on the table, watch still called the cavalry's March illegal (exit status 1)" ;;
+  *) echo "demo: the closed-loop watch ended with exit status $rc (1 expected)" >&2; exit 2 ;;
+esac
+echo "  $(pwd)/$loop/game.mp4, the camera's own frames (the call lit on the table) in $(pwd)/$loop/frames/"
+
 # Setting up a table (issue 11): a real army list (New Recruit's text) becomes a
 # roster with a tag for every model and a tag sheet to print; the demo turn is
 # refereed again from one table file (calibration, roster, house rules, terrain).

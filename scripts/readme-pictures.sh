@@ -37,4 +37,9 @@ seq="$tmp/seq"
 start=$(awk '/-->/ {split($1, t, ":"); s = t[1] * 3600 + t[2] * 60 + t[3] + 0.4} /ILLEGAL/ && s {print s; exit}' \
   "$seq/game.vtt")
 ffmpeg -loglevel error -y -ss "${start:-1}" -i "$seq/game.mp4" -frames:v 1 -q:v 3 "$out/demo-game.jpg"
-echo "wrote $out: demo-camera, demo-projector.png, demo-report.png, demo-reach.png, demo-game.jpg"
+# The closed loop (issue 18): a camera frame of the simulated table with the watch's own call lit on it,
+# 0.6 s after the cavalry's ILLEGAL call (frame 56 of the turn at 5 fps).
+./build/cli/tableref watch --source sim:datasets/sequences/turn/sequence.json --sim-light 2.5 \
+  --sim-frames "$tmp/loop" --quiet </dev/null >/dev/null 2>&1 || [ $? -eq 1 ]
+cp "$tmp/loop/000056.jpg" "$out/loop-camera.jpg"
+echo "wrote $out: demo-camera, demo-projector.png, demo-report.png, demo-reach.png, demo-game.jpg, loop-camera.jpg"

@@ -169,7 +169,8 @@ static void project(watch_session *s, const base_image *shown, const watch_show_
 static void show_and_record(watch_session *s, const cap_frame *f, double fps)
 {
     const bool recording = s->cfg.record_path && !s->record_failed;
-    if (!recording && !(s->cfg.projector && !s->projector_failed) && !watch_session_feed_wants_picture(s))
+    if (!recording && !(s->cfg.projector && !s->projector_failed) && !watch_session_feed_wants_picture(s) &&
+        !s->cfg.project)
         return;
     watch_show_content c = show_content(s);
     const base_image *shown = watch_show_camera(s->show, f->image, &c);
@@ -184,6 +185,17 @@ static void show_and_record(watch_session *s, const cap_frame *f, double fps)
         watch_session_feed_picture(s, shown);
     if (s->cfg.projector && !s->projector_failed)
         project(s, shown, &c);
+    if (s->cfg.project) {
+        const base_image *pic = watch_show_projector(s->show, shown, &c);
+        if (pic != shown)
+            s->cfg.project(s->cfg.project_ctx, pic, f->t_ms);
+    }
+    /* The tracker knows its own light: what the projector shows from now on is not the table moving. */
+    const base_image *pic = (s->cfg.projector && !s->projector_failed) || s->cfg.project
+                                ? watch_show_projector(s->show, shown, &c) : NULL;
+    base_error err;
+    if (pic && pic != shown && watch_tracker_projected(s->tracker, pic, f->t_ms, &err) < 0)
+        watch_session_emit_error(s, "projector echo", err.msg);
 }
 
 /* The camera is gone: say so everywhere, keep everything recorded. */
@@ -265,6 +277,26 @@ static void report_failure(watch_session *s, const char *failure, double t, long
     watch_session_emit(s, e);
 }
 
+/* "setup" events: the set-up checks failing (nothing is judged, the check named) and holding again, in the
+ * log and on the venue feed, once per change. */
+static void note_setup(watch_session *s, const watch_tracker_result *res, double t, long frame)
+{
+    bool failing = res->state == WATCH_TRACKER_SETUP;
+    if (failing == s->setup_failing || (!failing && !res->settled))
+        return;
+    s->setup_failing = failing;
+    cJSON *e = watch_log_event_new("setup", t, frame);
+    if (e) {
+        cJSON_AddBoolToObject(e, "holds", !failing);
+        cJSON_AddStringToObject(e, "state", failing ? "cannot judge: set-up" : "judging");
+        if (failing)
+            cJSON_AddStringToObject(e, "check", res->setup_check);
+    }
+    if (!failing && !s->cfg.quiet) /* the failure itself is the tracker's note, said below */
+        fprintf(stderr, "[%8.1f s] the set-up holds again: judging\n", t / 1000);
+    watch_session_emit(s, e);
+}
+
 /* One frame through the tracker, the judge's commands, the screen, the
  * recording and the feed. -1 (with `failure` said) when the tracker cannot take it. */
 static int watch_frame(watch_session *s, const cap_frame *f, double fps, char *failure, size_t cap)
@@ -278,6 +310,7 @@ static int watch_frame(watch_session *s, const cap_frame *f, double fps, char *f
         return -1;
     }
     s->table_moving = res.state != WATCH_TRACKER_SETTLED;
+    note_setup(s, &res, f->t_ms, f->index);
     if (res.state == WATCH_TRACKER_MOVING && s->showing) {
         s->showing = false;
         s->generation++;
@@ -311,7 +344,7 @@ int watch_session_run(watch_session *s, cap_source *cap, volatile sig_atomic_t *
 {
     emit_started(s, cap);
     const cap_source_kind kind = cap_source_kind_of(cap);
-    s->replay = !s->cfg.realtime && (kind == CAP_SOURCE_FILE || kind == CAP_SOURCE_IMAGES);
+    s->replay = !s->cfg.realtime && (kind == CAP_SOURCE_FILE || kind == CAP_SOURCE_IMAGES || kind == CAP_SOURCE_CALLBACK);
     const char *reason = "end of recording";
     int status = -1;
     char failure[640];

@@ -66,6 +66,11 @@ typedef struct watch_session_config {
     bool quiet;                /* no progress on stderr */
     /* Named in the "started" event only. */
     const char *source, *calib_path, *roster_path;
+    /* Receives the projector picture of every frame (the calibration's "projector" section must be there):
+     * the table simulator lights its next frames with it (datasets/ds_loop.h). NULL: none. The picture is
+     * borrowed for the call; t_ms is the frame's time. */
+    void (*project)(void *ctx, const base_image *picture, double t_ms);
+    void *project_ctx;
 } watch_session_config;
 
 void watch_session_config_default(watch_session_config *c);

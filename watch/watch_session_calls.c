@@ -110,8 +110,31 @@ static void on_call(watch_session *s, const watch_tracker_result *r, long frame,
 }
 
 /* Announces a settle and, when a unit moved, the call. */
+/* Once per game: the camera's exposure leaves no room for the projector's white on the tags. */
+static void warn_white_clips(watch_session *s, const watch_tracker_result *r, long frame, double t)
+{
+    if (!r->white_clips || s->warned_white_clips || !(s->cfg.projector || s->cfg.project))
+        return; /* nothing is projected: nothing to clip */
+    s->warned_white_clips = true;
+    char msg[256];
+    snprintf(msg, sizeof msg,
+             "the tags' white paper is at %.0f/255: projected white would clip it and the tags under the "
+             "light could not be read (lower the camera's exposure, dim the projector, or keep the light off the "
+             "tags)",
+             r->paper_level);
+    fprintf(stderr, "tableref watch: exposure: %s\n", msg);
+    cJSON *e = watch_log_event_new("warning", t, frame);
+    if (e) {
+        cJSON_AddStringToObject(e, "what", "exposure");
+        cJSON_AddStringToObject(e, "message", msg);
+        base_json_add_number(e, "paper_level", r->paper_level, 1);
+    }
+    watch_session_emit(s, e);
+}
+
 void watch_session_on_settled(watch_session *s, const watch_tracker_result *r, long frame, double t)
 {
+    warn_white_clips(s, r, frame, t);
     cJSON *ev = watch_log_event_new("settled", t, frame);
     if (ev) {
         cJSON_AddNumberToObject(ev, "tags_seen", (double)r->tags_seen);

@@ -41,7 +41,9 @@ struct watch_session {
     /* What the recording and the projector show: the latest call until the table moves again. */
     int show_move;
     bool showing;
+    bool warned_white_clips; /* the exposure warning was given (once per game) */
     bool table_moving;       /* the tracker's state is not settled: what is drawn may be stale (watch_show fades) */
+    bool setup_failing;  /* the set-up checks failed at the last whole-frame settle (watch_tracker: SETUP) */
     long generation;         /* bumped whenever what is shown may change */
     bool stop_requested;     /* by a judge's "stop" */
     /* The recording (watch_session_record.c). */

@@ -25,6 +25,25 @@ static int tag_list_push(vis_tag_detection **arr, size_t *n, size_t *cap, const 
  * all detected (*full) when there is no reference or the change is global.
  * *out is malloc'ed.
  */
+/* With the watch's own light on the table: the changed blocks where the table may have moved (dirty, grown by a
+ * block), not where only the light changed. Returns the count left. */
+static size_t keep_where_the_table_moved(uint8_t *mask, const uint8_t *dirty, int bw, int bh)
+{
+    size_t n = 0;
+    for (int y = 0; y < bh; y++)
+        for (int x = 0; x < bw; x++) {
+            int near = 0;
+            for (int dy = -1; dy <= 1 && !near; dy++)
+                for (int dx = -1; dx <= 1 && !near; dx++) {
+                    const int xx = x + dx, yy = y + dy;
+                    near = xx >= 0 && yy >= 0 && xx < bw && yy < bh && dirty[yy * bw + xx];
+                }
+            mask[y * bw + x] = (uint8_t)(mask[y * bw + x] && near);
+            n += mask[y * bw + x];
+        }
+    return n;
+}
+
 int watch_settle_detect_tags(watch_tracker *w, const uint8_t *gray, size_t stride, const base_image *small,
                              vis_tag_detection **out, size_t *n_out, watch_motion_box **boxes_out, size_t *nb_out,
                              bool *full, base_error *err)
@@ -42,6 +61,8 @@ int watch_settle_detect_tags(watch_tracker *w, const uint8_t *gray, size_t strid
         if (!mask)
             return base_error_set(err, "out of memory");
         size_t changed = watch_motion_moving_blocks(small, ref->small, w->cfg.motion_level, mask);
+        if (w->echo && w->dirty)
+            changed = keep_where_the_table_moved(mask, w->dirty, bw, bh);
         double margin = fmax(3 * w->det->expected_tag_px, 24);
         nb = changed ? watch_motion_changed_boxes(mask, bw, bh, w->factor, margin, w->width, w->height, &boxes) : 0;
         free(mask);

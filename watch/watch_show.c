@@ -6,7 +6,9 @@
 
 #include "tableref_config.h"
 #if TABLEREF_HAVE_OVERLAY
+#include "ov_keepout.h"
 #include "ov_scene.h"
+#include "ref_labels.h"
 #include "watch_motion.h"
 #endif
 
@@ -388,6 +390,33 @@ const base_image *watch_show_camera(watch_show *sh, const base_image *frame, con
 #endif
 }
 
+#if TABLEREF_HAVE_OVERLAY
+/* The projector never lights a label: every label of the table as last seen and every board tag (the
+ * referee's rule, cli/cmd_referee.c), remade whenever the content changes. */
+static int set_keepout(watch_show *sh, const watch_show_content *c, base_error *err)
+{
+    const rules_snapshot *seen = c->after ? c->after : c->table;
+    if (!c->roster || !seen)
+        return 0; /* nothing placed yet: nothing drawn on a unit either */
+    ov_keepout_params kp;
+    ov_keepout_params_from_calib(&kp, &sh->calib.projector);
+    ov_keepout *k = ov_keepout_new(&kp);
+    ref_label *labels = NULL;
+    size_t n = 0;
+    int rc = k ? ref_labels_of(c->roster, seen, &labels, &n, err) : base_error_setc(err, BASE_E_NOMEM, "out of memory");
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const ref_label *l = &labels[i];
+        if (ov_keepout_add_label(k, l->centre, l->heading, l->side_mm, l->height_mm, l->sigma_mm) < 0)
+            rc = base_error_setc(err, BASE_E_NOMEM, "out of memory");
+    }
+    if (rc == 0)
+        rc = ov_target_set_keepout(sh->proj_ov, k, err);
+    free(labels);
+    ov_keepout_free(k);
+    return rc;
+}
+#endif
+
 const base_image *watch_show_projector(watch_show *sh, const base_image *camera, const watch_show_content *c)
 {
 #if TABLEREF_HAVE_OVERLAY
@@ -410,6 +439,8 @@ const base_image *watch_show_projector(watch_show *sh, const base_image *camera,
         memset(sh->proj_image->data, 0, (size_t)sh->proj_image->stride * sh->proj_image->height);
         int rc = ov_target_set_background(sh->proj_ov, sh->proj_image->data, OV_PIX_BGR24, sh->proj_image->stride,
                                           &err);
+        if (rc == 0)
+            rc = set_keepout(sh, c, &err);
         if (rc == 0)
             rc = draw_content(sh, sh->proj_ov, c, &err);
         if (rc == 0)

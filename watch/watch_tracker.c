@@ -10,6 +10,7 @@
 #include "ref_check.h"
 #include "ref_judge.h"
 #include "watch_motion.h"
+#include "watch_echo.h"
 #include "watch_tracker_int.h"
 
 void watch_tracker_config_default(watch_tracker_config *c)
@@ -22,6 +23,7 @@ void watch_tracker_config_default(watch_tracker_config *c)
     c->force_settle_factor = 4;
     c->roi_max_fraction = 0.5;
     c->lean_reach_mm = 60;
+    c->projector_latency_ms = -1;
     rules_check_options_default(&c->check);
     c->setup_checks = 1;
 }
@@ -75,6 +77,7 @@ watch_tracker *watch_tracker_new(const vis_roster *roster, const calib_file *cal
     }
     w->roster = roster;
     w->calib_width = calib->width, w->calib_height = calib->height;
+    w->calib = *calib;
     w->det = vis_detector_new(roster, calib, err);
     if (!w->det) {
         free(w);
@@ -97,6 +100,8 @@ void watch_tracker_free(watch_tracker *w)
     free(w->calls);
     free(w->statuses);
     vis_tag_list_clear(&w->scratch);
+    watch_echo_free(w->echo);
+    free(w->dirty);
     free(w);
 }
 
@@ -307,6 +312,65 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
     return 1;
 }
 
+int watch_tracker_projected(watch_tracker *w, const base_image *picture, double t_ms, base_error *err)
+{
+    if (!w->calib.projector.present || w->width == 0)
+        return 0;
+    if (!w->echo) {
+        const double latency =
+            w->cfg.projector_latency_ms >= 0 ? w->cfg.projector_latency_ms : watch_echo_latency(&w->calib);
+        const int bw = w->width / w->factor / BLOCK, bh = w->height / w->factor / BLOCK;
+        if (!(w->echo = watch_echo_new(&w->calib, w->factor, bw, bh, latency, err)))
+            return -1;
+    }
+    return watch_echo_picture(w->echo, picture, t_ms, err);
+}
+
+/* Moving blocks between two motion pictures, leaving out the echo blocks (`skip`, may be NULL); marks in
+ * `dirty` (may be NULL) where the table may have changed. */
+static size_t moving_blocks(const base_image *a, const base_image *b, double level, const uint8_t *skip,
+                            uint8_t *dirty)
+{
+    if (!skip && !dirty)
+        return watch_motion_moving_blocks(a, b, level, NULL);
+    const int bw = a->width / BLOCK, bh = a->height / BLOCK;
+    uint8_t *mask = malloc((size_t)bw * (size_t)bh);
+    if (!mask) /* everything may have changed */
+        return dirty ? (memset(dirty, 1, (size_t)bw * (size_t)bh), watch_motion_moving_blocks(a, b, level, NULL))
+                     : watch_motion_moving_blocks(a, b, level, NULL);
+    watch_motion_moving_blocks(a, b, level, mask);
+    size_t n = 0;
+    for (int i = 0; i < bw * bh; i++)
+        n += mask[i] && !(skip && skip[i]);
+    if (dirty)
+        for (int i = 0; i < bw * bh; i++)
+            if (mask[i] && (n > 0 || !(skip && skip[i])))
+                dirty[i] = 1;
+    free(mask);
+    return n;
+}
+
+/* The still run's first picture takes the echo blocks' new look: the light changed there, not the table. */
+static void run_takes_echo(base_image *run, const base_image *now, const uint8_t *skip)
+{
+    const int bw = now->width / BLOCK, bh = now->height / BLOCK;
+    for (int by = 0; by < bh; by++)
+        for (int bx = 0; bx < bw; bx++)
+            if (skip[by * bw + bx])
+                for (int y = by * BLOCK; y < (by + 1) * BLOCK; y++)
+                    memcpy(run->data + (size_t)y * run->stride + bx * BLOCK,
+                           now->data + (size_t)y * now->stride + bx * BLOCK, BLOCK);
+}
+
+/* At a settle: the tags' white paper against projected white (the settle's tags are the newest entry's). */
+static void check_exposure(const watch_tracker *w, const uint8_t *gray, size_t stride, watch_tracker_result *res)
+{
+    const entry *top = w->n_hist ? &w->hist[w->n_hist - 1] : NULL;
+    res->paper_level = top ? watch_echo_paper_level(gray, w->width, w->height, stride, top->tags, top->n_tags) : 0;
+    res->white_clips = w->calib.projector.present && res->paper_level > 0 &&
+                       watch_echo_would_clip(res->paper_level, watch_echo_brightness(&w->calib));
+}
+
 int watch_tracker_frame(watch_tracker *w, const uint8_t *gray, int width, int height, size_t stride, double t_ms,
                     watch_tracker_result *res, base_error *err)
 {
@@ -333,10 +397,17 @@ int watch_tracker_frame(watch_tracker *w, const uint8_t *gray, int width, int he
     }
     bool still = false;
     if (w->prev_small) {
-        res->moving_blocks = watch_motion_moving_blocks(small, w->prev_small, w->cfg.motion_level, NULL);
+        w->period_ms = t_ms - w->prev_t;
+        const uint8_t *echo = w->echo ? watch_echo_mask(w->echo, t_ms, w->period_ms) : NULL;
+        if (!w->dirty)
+            w->dirty = calloc((size_t)(small->width / BLOCK) * (size_t)(small->height / BLOCK) + 1, 1);
+        res->moving_blocks = moving_blocks(small, w->prev_small, w->cfg.motion_level, echo, w->dirty);
         still = res->moving_blocks == 0 &&
-                (!w->in_run || watch_motion_moving_blocks(small, w->run_small, w->cfg.motion_level, NULL) == 0);
+                (!w->in_run || moving_blocks(small, w->run_small, w->cfg.motion_level, echo, w->dirty) == 0);
+        if (still && echo && w->in_run)
+            run_takes_echo(w->run_small, small, echo);
     }
+    w->prev_t = t_ms;
     if (!still) {
         /* This frame starts a new candidate still run. */
         base_image_free(w->run_small);
@@ -356,6 +427,9 @@ int watch_tracker_frame(watch_tracker *w, const uint8_t *gray, int width, int he
             rc = try_settle(w, gray, stride, small, t_ms, res, err);
             if (rc == 1) {
                 w->state = WATCH_TRACKER_SETTLED;
+                check_exposure(w, gray, stride, res);
+                if (w->dirty) /* changes are measured from this settle on */
+                    memset(w->dirty, 0, (size_t)(small->width / BLOCK) * (size_t)(small->height / BLOCK));
             } else if (rc == 2) {
                 /* Nothing is judged from this set-up; look again a settle time later (focus, light, roster). */
                 w->state = WATCH_TRACKER_SETUP;

@@ -33,6 +33,9 @@
  *      figures that hide tags for good do not. A table still for
  *      cfg.force_settle_factor x settle_ms settles even with tags missing
  *      (a unit removed as casualties), with a note.
+ *   Its own light: blocks where a change of the projector picture lands
+ *      (watch_tracker_projected), in the frames one projector latency
+ *      later, are not motion; the still run takes their new look.
  *   3. Jitter: a unit whose every model moved less than cfg.jitter_mm (and
  *      turned less than a degree) keeps its previous positions exactly.
  * Detection at the settle frame runs only in the regions of the picture
@@ -76,6 +79,9 @@ typedef struct watch_tracker_config {
     double force_settle_factor;
     /* Changed regions covering more than this share of the frame: detect the whole frame. Default 0.5. */
     double roi_max_fraction;
+    /* From a new projector picture to the camera seeing it, ms; < 0 (the default): the calibration's
+     * measured latency, else WATCH_ECHO_LATENCY_MS (watch_echo.h). */
+    double projector_latency_ms;
     /* How moves are judged (default: rules_check_options_default, move type inferred). */
     rules_check_options check;
     /* The table's ruleset (house rules) and terrain, put into every snapshot before it is judged
@@ -116,6 +122,8 @@ typedef struct watch_tracker_result {
     const rules_report *report;
     char note[256];           /* why the frame did not settle, or what the settle noticed */
     char setup_check[512];    /* WATCH_TRACKER_SETUP: the check that failed, its figure and the file it doubts */
+    double paper_level;       /* at the settle: median grey of the tags' white borders (0: none seen) */
+    bool white_clips;         /* ... and projected white (the calibration's projector) would clip it */
 } watch_tracker_result;
 
 typedef struct watch_tracker watch_tracker;
@@ -124,6 +132,13 @@ typedef struct watch_tracker watch_tracker;
 watch_tracker *watch_tracker_new(const vis_roster *roster, const calib_file *calib, const watch_tracker_config *cfg,
                          base_error *err);
 void watch_tracker_free(watch_tracker *w);
+
+/*
+ * The projector picture shown from t_ms on (the watch's own light; the calibration's "projector" section
+ * maps it onto the table). Where it changes, the camera's picture changes one latency later: those blocks
+ * are not the table moving (watch_echo.h). Without a projector section, nothing. Returns 0 or -1.
+ */
+int watch_tracker_projected(watch_tracker *w, const base_image *picture, double t_ms, base_error *err);
 
 /* One frame (8-bit gray, borrowed) at frame time t_ms (increasing). Returns 0 or -1. */
 int watch_tracker_frame(watch_tracker *w, const uint8_t *gray, int width, int height, size_t stride, double t_ms,

@@ -59,6 +59,15 @@ struct watch_tracker {
     size_t cap_calls;
     vis_tag_list scratch;
     char setup_check[512];    /* while in WATCH_TRACKER_SETUP: the check that failed */
+    /* The watch's own light (watch_echo.h): made at the first projector picture. */
+    calib_file calib;
+    struct watch_echo *echo;
+    double prev_t, period_ms; /* the previous frame's time, the frame period seen */
+    /* Blocks the table may have changed in since the last settle: moving blocks that were not echo, and echo
+     * blocks that changed while something else moved too (a hand: the light cannot be told from it then).
+     * With a projector, a settle detects only where the picture changed AND this says so: the light's own
+     * changes are not searched again. NULL until the first frame. */
+    uint8_t *dirty;
 };
 
 void watch_tracker_entry_clear(entry *e);
