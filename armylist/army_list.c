@@ -64,18 +64,23 @@ void army_file_say(army_file *f, const char *fmt, ...)
     base_text_trim_cut(msg);
 }
 
-void army_unit_say(army_unit *u, const char *fmt, ...)
+void army_text_appendv(char *buf, size_t cap, const char *fmt, va_list ap)
 {
-    size_t n = strlen(u->said);
-    if (n + 8 >= sizeof u->said)
+    size_t n = strlen(buf);
+    if (n + 8 >= cap)
         return;
     if (n)
-        n += (size_t)snprintf(u->said + n, sizeof u->said - n, "; ");
+        n += (size_t)snprintf(buf + n, cap - n, "; ");
+    vsnprintf(buf + n, cap - n, fmt, ap);
+    base_text_trim_cut(buf);
+}
+
+void army_unit_say(army_unit *u, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(u->said + n, sizeof u->said - n, fmt, ap);
+    army_text_appendv(u->said, sizeof u->said, fmt, ap);
     va_end(ap);
-    base_text_trim_cut(u->said);
 }
 
 void army_name_copy(char *dst, size_t cap, const char *src)

@@ -26,6 +26,7 @@
 #define ARMY_LIST_H
 
 #include <stdbool.h>
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "base_error.h"
@@ -154,6 +155,9 @@ void army_file_say(army_file *f, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* Appends "; " and the printf-style text to the NUL-terminated buf of cap bytes, cut on a character
+ * boundary; nothing when buf is (nearly) full. The one way a unit's notes grow. */
+void army_text_appendv(char *buf, size_t cap, const char *fmt, va_list ap);
 /* Appends to u->said ("; " between), cut between characters when it is full. */
 void army_unit_say(army_unit *u, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -405,14 +405,9 @@ static void note(army_unit *u, const char *fmt, ...)
     ;
 static void note(army_unit *u, const char *fmt, ...)
 {
-    size_t n = strlen(u->note);
-    if (n + 4 >= sizeof u->note)
-        return;
-    if (n)
-        n += (size_t)snprintf(u->note + n, sizeof u->note - n, "; ");
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(u->note + n, sizeof u->note - n, fmt, ap);
+    army_text_appendv(u->note, sizeof u->note, fmt, ap);
     va_end(ap);
 }
 
