@@ -163,7 +163,9 @@ void venue_sub_free(venue_sub *s)
         return;
     if (s->mosq) {
         mosquitto_disconnect(s->mosq);
-        mosquitto_loop_stop(s->mosq, false);
+        /* Forced: a client the broker dropped (a refused 10 MB publish) may be reconnecting, and its
+         * reconnect can overwrite the disconnecting state, so a polite stop could wait forever. */
+        mosquitto_loop_stop(s->mosq, true);
         mosquitto_destroy(s->mosq);
     }
     for (size_t i = 0; i < s->n; i++) {
