@@ -18,14 +18,6 @@
 
 void ov_fmt_in(char *buf, size_t cap, double mm) { snprintf(buf, cap, "%.2f\"", base_mm_to_in(mm)); }
 
-void ovu_fmt_pm(char *buf, size_t cap, double mm, double pm)
-{
-    if (isfinite(pm) && pm >= 0.005 * BASE_MM_PER_INCH)
-        snprintf(buf, cap, "%.2f\" " PM " %.2f\"", base_mm_to_in(mm), base_mm_to_in(pm));
-    else
-        ov_fmt_in(buf, cap, mm);
-}
-
 const char *ovu_move_name(rules_move_type m)
 {
     switch (m) {

@@ -11,7 +11,6 @@
 
 #define TICK "\xE2\x9C\x93"
 #define CROSS "\xE2\x9C\x97"
-#define PM "\xC2\xB1"
 #define MIN_WHEEL_MM 1.0   /* shorter wheels are noise: not drawn */
 #define CIRCLE_SHARE 0.75  /* a rate circle is drawn when the farthest model reaches this share of it */
 
@@ -44,7 +43,6 @@ typedef struct unit_ctx {
 } unit_ctx;
 
 
-void ovu_fmt_pm(char *buf, size_t cap, double mm, double pm);
 /* The rules' own names. */
 const char *ovu_move_name(rules_move_type m);
 const char *ovu_verdict_words(rules_verdict v);
