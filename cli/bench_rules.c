@@ -212,60 +212,56 @@ static void scatter(rules_snapshot *s, base_vec2 keep_clear_a, base_vec2 keep_cl
     }
 }
 
-static int bench_rules6(int n)
-{
-    rng_state = 0x853C49E6748FEA9Bull; /* the same fields whatever ran before */
-    /* Reform Move: one model's route (16", twice a Mobility of 8"), obstacles loaded for its unit each time. */
-    base_vec2 from = {700, 450}, to = {700 + 330, 450 + 260};
-    double reform_us = 0, route_only_us = 0, dense_us = 0, len = 0, dense_len = 0, bends = 0, dense_bends = 0;
-    const double clearance = 0.5 * hypot(25, 25) + base_in_to_mm(0.5);
-    int reps = n * 5;
-    for (int dense = 0; dense < 2; dense++) {
-        rules_snapshot *s = rules_snapshot_new(1828.8, 1219.2);
-        rules_visgraph *g = rules_visgraph_new();
-        if (!s || !g) {
-            rules_snapshot_free(s);
-            rules_visgraph_free(g);
-            return EXIT_BAD_INPUT;
-        }
-        base_vec2 a = dense ? base_v2(620, 605) : from, z = dense ? base_v2(1190, 605) : to;
-        /* one rock right across the straight line, so the route must bend */
-        base_vec2 m = base_v2_scale(base_v2_add(a, z), 0.5);
-        base_vec2 across[4] = {{m.x - 40, m.y - 40}, {m.x + 40, m.y - 40}, {m.x + 40, m.y + 40}, {m.x - 40, m.y + 40}};
-        rules_snapshot_add_terrain(s, "across", RULES_TERRAIN_IMPASSABLE, across, 4);
-        scatter(s, a, z, 80, dense);
-        rules_route route = {0};
-        double t0 = now_s();
-        for (int i = 0; i < reps; i++) {
-            rules_visgraph_reset(g, s->board_width, s->board_depth);
-            for (size_t k = 0; k < s->n_terrain; k++)
-                rules_visgraph_add_obstacle(g, s->terrain[k].points, s->terrain[k].n_points, clearance);
-            rules_visgraph_route(g, a, z, &route);
-        }
-        double us = (now_s() - t0) * 1e6 / reps;
-        if (dense) {
-            dense_us = us;
-            dense_len = route.length_mm;
-            dense_bends = (double)route.n_points - 2;
-        } else {
-            reform_us = us;
-            len = route.length_mm;
-            bends = (double)route.n_points - 2;
-            /* with the graph loaded once, as rules_reform_check routes every model of a unit */
-            t0 = now_s();
-            for (int i = 0; i < reps; i++)
-                rules_visgraph_route(g, a, base_v2(z.x, z.y + (i % 7)), &route);
-            route_only_us = (now_s() - t0) * 1e6 / reps;
-        }
-        rules_route_clear(&route);
-        rules_visgraph_free(g);
-        rules_snapshot_free(s);
-    }
+/* A Reform Move route timed on one field of 50 obstacles. */
+typedef struct route_timing {
+    double us, route_only_us, length_mm, bends;
+} route_timing;
 
-    /* Pursuit: a 5x2 unit pivots a quarter turn and pursues 8" into the field. */
+static int time_reform_route(int dense, int reps, route_timing *t)
+{
+    const double clearance = 0.5 * hypot(25, 25) + base_in_to_mm(0.5);
+    rules_snapshot *s = rules_snapshot_new(1828.8, 1219.2);
+    rules_visgraph *g = rules_visgraph_new();
+    if (!s || !g) {
+        rules_snapshot_free(s);
+        rules_visgraph_free(g);
+        return -1;
+    }
+    /* one model's route (16", twice a Mobility of 8") */
+    base_vec2 a = dense ? base_v2(620, 605) : base_v2(700, 450), z = dense ? base_v2(1190, 605) : base_v2(1030, 710);
+    /* one rock right across the straight line, so the route must bend */
+    base_vec2 m = base_v2_scale(base_v2_add(a, z), 0.5);
+    base_vec2 across[4] = {{m.x - 40, m.y - 40}, {m.x + 40, m.y - 40}, {m.x + 40, m.y + 40}, {m.x - 40, m.y + 40}};
+    rules_snapshot_add_terrain(s, "across", RULES_TERRAIN_IMPASSABLE, across, 4);
+    scatter(s, a, z, 80, dense);
+    rules_route route = {0};
+    double t0 = now_s();
+    for (int i = 0; i < reps; i++) { /* obstacles loaded for its unit each time */
+        rules_visgraph_reset(g, s->board_width, s->board_depth);
+        for (size_t k = 0; k < s->n_terrain; k++)
+            rules_visgraph_add_obstacle(g, s->terrain[k].points, s->terrain[k].n_points, clearance);
+        rules_visgraph_route(g, a, z, &route);
+    }
+    t->us = (now_s() - t0) * 1e6 / reps;
+    t->length_mm = route.length_mm;
+    t->bends = (double)route.n_points - 2;
+    /* with the graph loaded once, as rules_reform_check routes every model of a unit */
+    t0 = now_s();
+    for (int i = 0; i < reps; i++)
+        rules_visgraph_route(g, a, base_v2(z.x, z.y + (i % 7)), &route);
+    t->route_only_us = (now_s() - t0) * 1e6 / reps;
+    rules_route_clear(&route);
+    rules_visgraph_free(g);
+    rules_snapshot_free(s);
+    return 0;
+}
+
+/* Pursuit: a 5x2 unit pivots a quarter turn and pursues 8" into the field. */
+static int time_pursuit(int n, double *us, const char **outcome, double *forward_mm)
+{
     rules_snapshot *s = rules_snapshot_new(1828.8, 1219.2);
     if (!s)
-        return EXIT_BAD_INPUT;
+        return -1;
     /* a rock 5" ahead of the pivoted Front (+x): the move ahead stops there and backtracks to 1" from it */
     base_vec2 ahead[4] = {{725 + 127, 520}, {725 + 200, 520}, {725 + 200, 720}, {725 + 127, 720}};
     rules_snapshot_add_terrain(s, "ahead", RULES_TERRAIN_IMPASSABLE, ahead, 4);
@@ -277,31 +273,42 @@ static int bench_rules6(int n)
     rules_pursuit_input in = {.pursuers = &pu, .n_pursuers = 1, .pursued_heading = 0, .tolerance_mm = 10};
     rules_pursuit_prediction pred;
     base_error err = {0};
-    const char *outcome = "?";
-    double fwd = 0;
+    *outcome = "?";
     double t0 = now_s();
     for (int i = 0; i < n; i++) {
         if (rules_pursuit_predict(s, &in, &pred, &err) < 0) {
             fprintf(stderr, "tableref bench rules: %s\n", err.msg);
             rules_snapshot_free(s);
-            return EXIT_BAD_INPUT;
+            return -1;
         }
-        outcome = rules_pursuit_outcome_word(pred.outcome);
-        fwd = pred.forward_mm;
+        *outcome = rules_pursuit_outcome_word(pred.outcome);
+        *forward_mm = pred.forward_mm;
         rules_pursuit_prediction_clear(&pred);
     }
-    double pursuit_us = (now_s() - t0) * 1e6 / n;
+    *us = (now_s() - t0) * 1e6 / n;
     rules_snapshot_free(s);
+    return 0;
+}
+
+static int bench_rules6(int n)
+{
+    rng_state = 0x853C49E6748FEA9Bull; /* the same fields whatever ran before */
+    route_timing open_field, dense_field;
+    double pursuit_us = 0, fwd = 0;
+    const char *outcome = "?";
+    if (time_reform_route(0, n * 5, &open_field) < 0 || time_reform_route(1, n * 5, &dense_field) < 0 ||
+        time_pursuit(n, &pursuit_us, &outcome, &fwd) < 0)
+        return EXIT_BAD_INPUT;
     printf("reform-move route, 50 obstacles on the board: %.1f us with the obstacles loaded (%.1f us routing "
            "alone); %.2f\" with %.0f bends\n",
-           reform_us, route_only_us, base_mm_to_in(len), bends);
-    printf("reform-move route, 50 obstacles in a dense 24\" field: %.1f us; %.2f\" with %.0f bends\n", dense_us,
-           base_mm_to_in(dense_len), dense_bends);
+           open_field.us, open_field.route_only_us, base_mm_to_in(open_field.length_mm), open_field.bends);
+    printf("reform-move route, 50 obstacles in a dense 24\" field: %.1f us; %.2f\" with %.0f bends\n",
+           dense_field.us, base_mm_to_in(dense_field.length_mm), dense_field.bends);
     printf("pursuit prediction, 50 obstacles: %.1f us (%s, %.2f\" ahead)\n", pursuit_us, outcome,
            base_mm_to_in(fwd));
     printf("rules6: reform_path_us=%.1f route_only_us=%.1f dense_path_us=%.1f pursuit_us=%.1f obstacles=50 "
            "target_us=1000\n",
-           reform_us, route_only_us, dense_us, pursuit_us);
+           open_field.us, open_field.route_only_us, dense_field.us, pursuit_us);
     return 0;
 }
 

@@ -91,32 +91,9 @@ static cJSON *suggestion_to_json(const rules_suggestion *s)
     return o;
 }
 
-static cJSON *unit_to_json(const rules_unit_report *ur, const rules_snapshot *snap_before,
-                           const rules_snapshot *snap_after)
+/* The unit's centre, rotation, formation and the path its centre took. */
+static void add_unit_geometry(cJSON *u, const rules_unit_report *ur)
 {
-    cJSON *u = cJSON_CreateObject();
-    cJSON_AddStringToObject(u, "unit", ur->unit_id);
-    cJSON_AddStringToObject(u, "side", ur->side);
-    cJSON_AddStringToObject(u, "move", rules_move_word(ur->move));
-    cJSON_AddBoolToObject(u, "declared", ur->declared);
-    if (ur->direction)
-        cJSON_AddStringToObject(u, "direction", ur->direction);
-    cJSON_AddBoolToObject(u, "legal", ur->legal);
-    cJSON_AddStringToObject(u, "verdict", rules_verdict_word(ur->verdict));
-    if (ur->why[0])
-        cJSON_AddStringToObject(u, "why", ur->why);
-    if (ur->rate_mm > 0)
-        add_length(u, "rate", ur->rate_mm);
-
-    cJSON *models = cJSON_AddArrayToObject(u, "models");
-    for (size_t i = 0; i < ur->n_models; i++) {
-        cJSON *m = cJSON_CreateObject();
-        cJSON_AddStringToObject(m, "id", ur->models[i].id);
-        add_length(m, "distance", ur->models[i].distance_mm);
-        if (ur->models[i].inferred)
-            cJSON_AddBoolToObject(m, "inferred", true);
-        cJSON_AddItemToArray(models, m);
-    }
     cJSON *centre = cJSON_AddObjectToObject(u, "centre");
     double before[2] = {round(ur->centre_before.x * 100) / 100, round(ur->centre_before.y * 100) / 100};
     double after[2] = {round(ur->centre_after.x * 100) / 100, round(ur->centre_after.y * 100) / 100};
@@ -135,46 +112,83 @@ static cJSON *unit_to_json(const rules_unit_report *ur, const rules_snapshot *sn
         cJSON_AddItemToObject(u, "path", path_to_json(ur));
     else
         cJSON_AddNullToObject(u, "path");
+}
 
+static cJSON *model_path_to_json(const rules_model_path *mp)
+{
+    cJSON *jp = cJSON_CreateObject();
+    cJSON_AddStringToObject(jp, "id", mp->id);
+    if (isfinite(mp->length_mm))
+        add_length(jp, "length", mp->length_mm);
+    else
+        cJSON_AddNullToObject(jp, "length_mm");
+    cJSON *pts = cJSON_AddArrayToObject(jp, "points_mm");
+    for (size_t k = 0; k < mp->n_points; k++) {
+        double xy[2] = {round(mp->points[k].x * 100) / 100, round(mp->points[k].y * 100) / 100};
+        cJSON_AddItemToArray(pts, cJSON_CreateDoubleArray(xy, 2));
+    }
+    return jp;
+}
+
+static cJSON *violation_to_json(const rules_violation *v)
+{
+    cJSON *jv = cJSON_CreateObject();
+    cJSON_AddStringToObject(jv, "code", v->code);
+    cJSON *mids = cJSON_AddArrayToObject(jv, "models");
+    for (size_t k = 0; k < v->n_models; k++)
+        cJSON_AddItemToArray(mids, cJSON_CreateString(v->models[k]));
+    cJSON_AddStringToObject(jv, "quantity", quantity_word(v->quantity));
+    add_quantity(jv, "measured", v->quantity, v->measured);
+    add_quantity(jv, "limit", v->quantity, v->limit);
+    cJSON_AddStringToObject(jv, "message", v->message);
+    return jv;
+}
+
+/* What the unit is (id, side, move, verdict, rate) and each model's distance. */
+static void add_unit_call(cJSON *u, const rules_unit_report *ur)
+{
+    cJSON_AddStringToObject(u, "unit", ur->unit_id);
+    cJSON_AddStringToObject(u, "side", ur->side);
+    cJSON_AddStringToObject(u, "move", rules_move_word(ur->move));
+    cJSON_AddBoolToObject(u, "declared", ur->declared);
+    if (ur->direction)
+        cJSON_AddStringToObject(u, "direction", ur->direction);
+    cJSON_AddBoolToObject(u, "legal", ur->legal);
+    cJSON_AddStringToObject(u, "verdict", rules_verdict_word(ur->verdict));
+    if (ur->why[0])
+        cJSON_AddStringToObject(u, "why", ur->why);
+    if (ur->rate_mm > 0)
+        add_length(u, "rate", ur->rate_mm);
+    cJSON *models = cJSON_AddArrayToObject(u, "models");
+    for (size_t i = 0; i < ur->n_models; i++) {
+        cJSON *m = cJSON_CreateObject();
+        cJSON_AddStringToObject(m, "id", ur->models[i].id);
+        add_length(m, "distance", ur->models[i].distance_mm);
+        if (ur->models[i].inferred)
+            cJSON_AddBoolToObject(m, "inferred", true);
+        cJSON_AddItemToArray(models, m);
+    }
+}
+
+static cJSON *unit_to_json(const rules_unit_report *ur, const rules_snapshot *snap_before,
+                           const rules_snapshot *snap_after)
+{
+    cJSON *u = cJSON_CreateObject();
+    add_unit_call(u, ur);
+    add_unit_geometry(u, ur);
     if (ur->n_measures) {
         cJSON *ms = cJSON_AddObjectToObject(u, "measurements");
         for (size_t i = 0; i < ur->n_measures; i++)
             add_quantity(ms, ur->measures[i].name, ur->measures[i].quantity, ur->measures[i].value);
     }
-
     if (ur->n_model_paths) {
         cJSON *mps = cJSON_AddArrayToObject(u, "model_paths");
-        for (size_t i = 0; i < ur->n_model_paths; i++) {
-            const rules_model_path *mp = &ur->model_paths[i];
-            cJSON *jp = cJSON_CreateObject();
-            cJSON_AddStringToObject(jp, "id", mp->id);
-            if (isfinite(mp->length_mm))
-                add_length(jp, "length", mp->length_mm);
-            else
-                cJSON_AddNullToObject(jp, "length_mm");
-            cJSON *pts = cJSON_AddArrayToObject(jp, "points_mm");
-            for (size_t k = 0; k < mp->n_points; k++) {
-                double xy[2] = {round(mp->points[k].x * 100) / 100, round(mp->points[k].y * 100) / 100};
-                cJSON_AddItemToArray(pts, cJSON_CreateDoubleArray(xy, 2));
-            }
-            cJSON_AddItemToArray(mps, jp);
-        }
+        for (size_t i = 0; i < ur->n_model_paths; i++)
+            cJSON_AddItemToArray(mps, model_path_to_json(&ur->model_paths[i]));
     }
-
     cJSON *vs = cJSON_AddArrayToObject(u, "violations");
-    for (size_t i = 0; i < ur->n_violations; i++) {
-        const rules_violation *v = &ur->violations[i];
-        cJSON *jv = cJSON_CreateObject();
-        cJSON_AddStringToObject(jv, "code", v->code);
-        cJSON *mids = cJSON_AddArrayToObject(jv, "models");
-        for (size_t k = 0; k < v->n_models; k++)
-            cJSON_AddItemToArray(mids, cJSON_CreateString(v->models[k]));
-        cJSON_AddStringToObject(jv, "quantity", quantity_word(v->quantity));
-        add_quantity(jv, "measured", v->quantity, v->measured);
-        add_quantity(jv, "limit", v->quantity, v->limit);
-        cJSON_AddStringToObject(jv, "message", v->message);
-        cJSON_AddItemToArray(vs, jv);
-    }
+    for (size_t i = 0; i < ur->n_violations; i++)
+        cJSON_AddItemToArray(vs, violation_to_json(&ur->violations[i]));
     cJSON *notes = cJSON_AddArrayToObject(u, "notes");
     for (size_t i = 0; i < ur->n_notes; i++)
         cJSON_AddItemToArray(notes, cJSON_CreateString(ur->notes[i]));
