@@ -90,6 +90,36 @@ static int check_board(const cJSON *root, const char *name, base_error *err)
     return 0;
 }
 
+/* Adds roster i's units to the merged roster: one tag family, no unit id twice. */
+static int merge_roster(cJSON *merged, const cJSON *r, const char *name, const table_file *t, size_t i,
+                        base_error *err)
+{
+    const cJSON *fam_a = cJSON_GetObjectItemCaseSensitive(merged, "family");
+    const cJSON *fam_b = cJSON_GetObjectItemCaseSensitive(r, "family");
+    const char *a = cJSON_IsString(fam_a) ? fam_a->valuestring : "tag36h11";
+    const char *b = cJSON_IsString(fam_b) ? fam_b->valuestring : "tag36h11";
+    if (strcmp(a, b) != 0)
+        return base_error_set(err, "%s: %s prints %s tags but %s prints %s: one camera reads one family", name,
+                              t->roster_names[0], a, t->roster_names[i], b);
+    cJSON *units = cJSON_GetObjectItemCaseSensitive(merged, "units");
+    const cJSON *u;
+    cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(r, "units"))
+    {
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(u, "id"), *v;
+        cJSON_ArrayForEach(v, units)
+        {
+            const cJSON *vid = cJSON_GetObjectItemCaseSensitive(v, "id");
+            if (cJSON_IsString(id) && cJSON_IsString(vid) && strcmp(id->valuestring, vid->valuestring) == 0)
+                return base_error_set(err, "%s: unit \"%s\" is in %s and in %s: import one army again with "
+                                           "--prefix (e.g. --prefix b-)",
+                                      name, id->valuestring, t->roster_names[0], t->roster_names[i]);
+        }
+        if (cJSON_IsArray(units))
+            cJSON_AddItemToArray(units, cJSON_Duplicate(u, 1));
+    }
+    return 0;
+}
+
 /* Merges the rosters' units into the first one (a deep copy), the table's board over theirs. */
 static int read_rosters(const cJSON *root, const char *name, const char *dir, table_file *t, base_error *err)
 {
@@ -123,33 +153,7 @@ static int read_rosters(const cJSON *root, const char *name, const char *dir, ta
         if (rc == 0 && !merged) {
             merged = cJSON_Duplicate(r, 1);
         } else if (rc == 0) {
-            const cJSON *fam_a = cJSON_GetObjectItemCaseSensitive(merged, "family");
-            const cJSON *fam_b = cJSON_GetObjectItemCaseSensitive(r, "family");
-            const char *a = cJSON_IsString(fam_a) ? fam_a->valuestring : "tag36h11";
-            const char *b = cJSON_IsString(fam_b) ? fam_b->valuestring : "tag36h11";
-            if (strcmp(a, b) != 0)
-                rc = base_error_set(err, "%s: %s prints %s tags but %s prints %s: one camera reads one family", name,
-                                     t->roster_names[0], a, t->roster_names[i], b);
-            cJSON *units = cJSON_GetObjectItemCaseSensitive(merged, "units");
-            const cJSON *u;
-            cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(r, "units"))
-            {
-                if (rc)
-                    break;
-                const cJSON *id = cJSON_GetObjectItemCaseSensitive(u, "id"), *v;
-                cJSON_ArrayForEach(v, units)
-                {
-                    const cJSON *vid = cJSON_GetObjectItemCaseSensitive(v, "id");
-                    if (cJSON_IsString(id) && cJSON_IsString(vid) && strcmp(id->valuestring, vid->valuestring) == 0) {
-                        rc = base_error_set(err, "%s: unit \"%s\" is in %s and in %s: import one army again with "
-                                                  "--prefix (e.g. --prefix b-)",
-                                             name, id->valuestring, t->roster_names[0], t->roster_names[i]);
-                        break;
-                    }
-                }
-                if (rc == 0 && cJSON_IsArray(units))
-                    cJSON_AddItemToArray(units, cJSON_Duplicate(u, 1));
-            }
+            rc = merge_roster(merged, r, name, t, i, err);
         }
         cJSON_Delete(owned);
         t->n_rosters++;
