@@ -256,7 +256,7 @@ static int bench_frame(const ds_scene *s, const options *o, set_result *res, con
         ds_score_tags(&res->stock[k].score, &truth, reads[k].ids, (const double(*)[2])reads[k].centres, reads[k].n);
     }
     score_via_stock(det, &reads[0], s, &truth, res);
-    char line[64];
+    char line[128];
     snprintf(line, sizeof line, "  %s", label);
     ds_score_print(stdout, line, &one);
     printf("  %s: %zu tags (%zu >= 90%% visible, edge %.0f-%.0f px), %zu models under a hand; tableref %.0f ms, "
@@ -335,7 +335,9 @@ static const char *const help_text =
     "Renders the normal set (N frames, default 3, of 4056x3040 tables with 250 tags of\n"
     "16 mm, classic renderer) and the hard set (tables 1-%d of datasets/hard: ~250\n"
     "mixed models, 16-32 mm tags, leaning figures, hands, 7-15 deg tilt, k1 -0.1..-0.3,\n"
-    "Bayer sensor, colour JPEG 92), and reports for each set separately:\n"
+    "Bayer sensor; tables 1-4 a 12 MP camera with colour JPEG 92, table 5 a 4K USB\n"
+    "webcam: 3840x2160, ~0.6 mm/px, a small noisy sensor, auto exposure, MJPEG 75),\n"
+    "and reports for each table and each set separately:\n"
     "  - tags at least 90%% visible read, and wrong reads, by tableref (the whole\n"
     "    pipeline, vis_detector_run_tags) and by stock apriltag 3.3 in a sweep of\n"
     "    decimate 1, 1.5, 2 x quad_sigma 0, 0.4, 0.8; times side by side, 2 threads\n"
@@ -473,8 +475,9 @@ int bench_vision(int argc, char **argv)
                 ds_hard_free(t), t = NULL, base_error_set(&err, "--crop: expected WxH+X+Y inside the frame");
             char label[96];
             if (t)
-                snprintf(label, sizeof label, "table %d (%.0f deg tilt, %d hands, k1 %.2f, %.2f m)", o.tables[k],
-                         hp.tilt_deg, hp.hands, hp.k1, hp.camera_height_mm / 1000);
+                snprintf(label, sizeof label, "table %d (%s %dx%d, %.0f deg tilt, %d hands, k1 %.2f, %.2f m)",
+                         o.tables[k], ds_hard_camera_name(hp.camera), hp.width, hp.height, hp.tilt_deg, hp.hands, hp.k1,
+                         hp.camera_height_mm / 1000);
             if (!t)
                 fprintf(stderr, "tableref bench vision: %s\n", err.msg), rc = EXIT_BAD_INPUT;
             else if (bench_frame(t->scene, &o, &sets[1], label, t, o.tables[k]) < 0)
