@@ -3,7 +3,7 @@
  * the light reaching the sensor the way the camera's processor will turn it
  * into 8-bit values (the sensor's light field -- gradient and vignetting --,
  * white balance, the sRGB curve, clipping; no noise, no sharpening) and
- * finds the exposure that puts the frame's mean luma at a target, as UVC
+ * finds the exposure that puts the frame's centre-weighted mean luma at a target, as UVC
  * webcams aim theirs at ~110-120. It meters the room's light only (a
  * projector's light, cvs_sensor.light, is not metered).
  *

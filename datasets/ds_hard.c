@@ -41,7 +41,7 @@ void ds_hard_camera_apply(ds_hard_camera c, ds_render_params *p)
     cvs_sensor *s = &p->sensor;
     /* A cheap wide lens: darker corners, softer everywhere, softest at the corners. */
     s->vignetting = 0.45;
-    s->blur_centre_px = 0.8, s->blur_corner_px = 1.4;
+    s->blur_centre_px = 0.65, s->blur_corner_px = 1.1;
     /* 1.45 um photosites behind that lens in the same room: about a third of the light, a noisier read-out. */
     s->white_electrons = 450;
     s->read_noise_e = 6.0;
@@ -49,8 +49,8 @@ void ds_hard_camera_apply(ds_hard_camera c, ds_render_params *p)
     s->black_level_dn = 64;
     /* Webcam processors sharpen hard (halos at every edge). */
     s->sharpen = 0.9;
-    /* Auto exposure aims the frame's mean 8-bit luma at ~115, as UVC webcams do; MJPEG at quality 75. */
-    p->auto_exposure = 115;
+    /* Auto exposure aims the centre-weighted mean 8-bit luma at 100 (UVC webcams aim at ~100-120); MJPEG at quality 75. */
+    p->auto_exposure = 100;
     p->effects.jpeg_quality = 75;
 }
 
