@@ -202,6 +202,19 @@ static void score_via_stock(vis_detector *det, const bv_reads *reads, const ds_s
     vis_report_clear(&vr);
 }
 
+/* The stock configuration that reads most of one frame's tags (the fastest of equals): its recall beside ours. */
+static int best_reading_stock(const bv_reads reads[BV_STOCK_CONFIGS], const double ms[BV_STOCK_CONFIGS],
+                              const ds_truth *truth)
+{
+    int top = 0;
+    for (int k = 1; k < BV_STOCK_CONFIGS; k++) {
+        const size_t a = bv_reads_count_visible(&reads[k], truth), b = bv_reads_count_visible(&reads[top], truth);
+        if (a > b || (a == b && ms[k] < ms[top]))
+            top = k;
+    }
+    return top;
+}
+
 /* One frame: tableref and every stock configuration, best of `reps` timed runs each. */
 static int bench_frame(const ds_scene *s, const options *o, set_result *res, const char *label,
                        const ds_hard_table *hard, int table)
@@ -259,13 +272,7 @@ static int bench_frame(const ds_scene *s, const options *o, set_result *res, con
     char line[128];
     snprintf(line, sizeof line, "  %s", label);
     ds_score_print(stdout, line, &one);
-    /* The stock configuration that reads most of this table's tags (the fastest of equals): its recall beside ours. */
-    int top = 0;
-    for (int k = 1; k < BV_STOCK_CONFIGS; k++) {
-        const size_t a = bv_reads_count_visible(&reads[k], &truth), b = bv_reads_count_visible(&reads[top], &truth);
-        if (a > b || (a == b && best_stock[k] < best_stock[top]))
-            top = k;
-    }
+    const int top = best_reading_stock(reads, best_stock, &truth);
     printf("  %s: %zu tags (%zu >= 90%% visible, edge %.0f-%.0f px), %zu models under a hand; tableref %.0f ms "
            "(%zu/%zu read), stock d=1 s=0 %.0f ms (%zu/%zu read), stock at its best here d=%.1f s=%.1f %.0f ms "
            "(%zu/%zu read)\n",
