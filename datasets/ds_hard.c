@@ -11,11 +11,12 @@
 /* ------------------------------------------------------------------ presets */
 
 static const ds_hard_params PRESETS[] = {
-    /* seed, frame, board, height, tilt, tilt dir, k1, hands, models, palette, jitter */
-    {101, 4056, 3040, 1830, 1220, 1400, 14, 70, -0.22, 2, 250, 0, 0.3},
-    {202, 4056, 3040, 1830, 1220, 1250, 7, 200, -0.12, 3, 250, 1, 0.3},
-    {303, 4056, 3040, 1830, 1220, 1550, 14, 300, -0.30, 6, 250, 2, 0.3},
-    {404, 4056, 3040, 1830, 1220, 1600, 10, 135, -0.17, 4, 250, 0, 0.3},
+    /* seed, frame, board, height, tilt, tilt dir, k1, hands, models, palette, jitter, camera */
+    {101, 4056, 3040, 1830, 1220, 1400, 14, 70, -0.22, 2, 250, 0, 0.3, DS_HARD_CAMERA_HQ12},
+    {202, 4056, 3040, 1830, 1220, 1250, 7, 200, -0.12, 3, 250, 1, 0.3, DS_HARD_CAMERA_HQ12},
+    {303, 4056, 3040, 1830, 1220, 1550, 14, 300, -0.30, 6, 250, 2, 0.3, DS_HARD_CAMERA_HQ12},
+    {404, 4056, 3040, 1830, 1220, 1600, 10, 135, -0.17, 4, 250, 0, 0.3, DS_HARD_CAMERA_HQ12},
+    {505, 3840, 2160, 1830, 1220, 1350, 10, 240, -0.25, 4, 250, 0, 0.3, DS_HARD_CAMERA_WEBCAM4K},
 };
 
 int ds_hard_preset_count(void) { return (int)(sizeof PRESETS / sizeof PRESETS[0]); }
@@ -23,6 +24,34 @@ int ds_hard_preset_count(void) { return (int)(sizeof PRESETS / sizeof PRESETS[0]
 void ds_hard_preset(int k, ds_hard_params *p)
 {
     *p = PRESETS[k >= 1 && k <= ds_hard_preset_count() ? k - 1 : 0];
+}
+
+const char *ds_hard_camera_name(ds_hard_camera c)
+{
+    return c == DS_HARD_CAMERA_WEBCAM4K ? "4K USB webcam" : "12 MP HQ camera";
+}
+
+void ds_hard_camera_apply(ds_hard_camera c, ds_render_params *p)
+{
+    cvs_sensor_default(&p->sensor);
+    p->effects.jpeg_quality = 92;
+    p->auto_exposure = 0;
+    if (c != DS_HARD_CAMERA_WEBCAM4K)
+        return;
+    cvs_sensor *s = &p->sensor;
+    /* A cheap wide lens: darker corners, softer everywhere, softest at the corners. */
+    s->vignetting = 0.45;
+    s->blur_centre_px = 0.65, s->blur_corner_px = 1.1;
+    /* 1.45 um photosites behind that lens in the same room: about a third of the light, a noisier read-out. */
+    s->white_electrons = 450;
+    s->read_noise_e = 6.0;
+    s->adc_bits = 10;
+    s->black_level_dn = 64;
+    /* Webcam processors sharpen hard (halos at every edge). */
+    s->sharpen = 0.9;
+    /* Auto exposure aims the centre-weighted mean 8-bit luma at 100 (UVC webcams aim at ~100-120); MJPEG at quality 75. */
+    p->auto_exposure = 100;
+    p->effects.jpeg_quality = 75;
 }
 
 const char *ds_rank_align_name(ds_rank_align a)
@@ -339,6 +368,7 @@ ds_hard_table *ds_hard_generate(const ds_hard_params *p, base_error *err)
     s->render.style = DS_STYLE_REAL;
     s->render.hands = p->hands;
     s->render.palette = p->palette;
+    ds_hard_camera_apply(p->camera, &s->render);
     s->render.lamp[0] = ds_rnd_in(&r, 0.2, 0.8) * p->board_width;
     s->render.lamp[1] = ds_rnd_in(&r, 0.2, 0.8) * p->board_depth;
     s->render.lamp[2] = ds_rnd_in(&r, 2000, 2600);

@@ -14,7 +14,10 @@
  *     (ds_render.h) with its Bayer sensor, shot and read noise, gamma, JPEG;
  *   - 2-6 hands with their arms from the players' edges;
  *   - a camera 1.2-1.6 m up, tilted 7-15 degrees, lens k1 -0.1..-0.3, its
- *     focal length chosen so the board fills the 4056x3040 frame.
+ *     focal length chosen so the board fills the frame: the 4056x3040 of a
+ *     12 MP Raspberry Pi HQ camera, or the 3840x2160 (16:9) of a 4K USB
+ *     webcam (~0.6 mm/px, 16 mm tags ~24-27 px), each with its own sensor,
+ *     processing and JPEG (ds_hard_camera below).
  * The exact calibration and the roster are part of the table.
  *
  * How to use:
@@ -35,6 +38,23 @@
 #include "base_error.h"
 #include "rules_snapshot.h"
 
+/*
+ * The camera a table is seen through: its sensor, image processor and JPEG,
+ * set into the render parameters by ds_hard_camera_apply (the frame size
+ * is the table's own, ds_hard_params.width x height).
+ *   DS_HARD_CAMERA_HQ12: the Raspberry Pi HQ camera (IMX477, 1.55 um), a
+ *     good lens, fixed exposure, JPEG 92 (cvs_sensor_default).
+ *   DS_HARD_CAMERA_WEBCAM4K: a cheap 4K USB webcam: a small sensor in a dim
+ *     room (a third of the HQ camera's photo-electrons, twice its read
+ *     noise, 10-bit), a soft plastic lens with strong vignetting, heavy
+ *     sharpening, auto exposure metering every frame (gain, not time: at 30
+ *     fps indoors the exposure time is already at its longest, so the gain
+ *     amplifies the noise), and MJPEG at quality 75 as such webcams send.
+ */
+typedef enum ds_hard_camera { DS_HARD_CAMERA_HQ12 = 0, DS_HARD_CAMERA_WEBCAM4K = 1 } ds_hard_camera;
+const char *ds_hard_camera_name(ds_hard_camera c);
+void ds_hard_camera_apply(ds_hard_camera c, ds_render_params *p);
+
 typedef struct ds_hard_params {
     uint32_t seed;
     int width, height;           /* frame, px (even) */
@@ -46,6 +66,7 @@ typedef struct ds_hard_params {
     int target_models;           /* the armies are filled up to about this many */
     int palette;                 /* the board's mat: 0 grass, 1 desert, 2 grey */
     double jitter_mm;            /* hand placement error of each base (0.3) */
+    ds_hard_camera camera;       /* the sensor, its processing and its JPEG */
 } ds_hard_params;
 
 /* The bench's tables, k = 1 .. ds_hard_preset_count(); anything else gives table 1. */

@@ -9,6 +9,7 @@
 #include <apriltag/tagStandard41h12.h>
 
 #include "ds_canvas.h"
+#include "ds_exposure.h"
 #include "ds_light.h"
 #include "ds_mat3.h"
 #include "vis_camera.h"
@@ -544,6 +545,8 @@ int ds_render_capture(const base_image *optics, const ds_render_params *p, uint3
     base_image *gray = base_image_new(optics->width, optics->height, 1, 0);
     cvs_sensor s = p->sensor;
     s.seed = frame_seed * 2654435761u + 7;
+    if (p->auto_exposure > 0)
+        s.exposure = ds_exposure_meter(optics, &s, p->auto_exposure);
     if (!bgr || !gray) {
         base_error_set(err, "render: out of memory");
         goto fail;

@@ -80,6 +80,9 @@ typedef struct ds_render_params {
     double lamp[3];           /* real: the lamp over the table, board mm */
     int palette;              /* real: board 0 grass mat, 1 desert, 2 grey */
     cvs_effects effects;      /* classic: light, vignetting, blur, noise; both: JPEG quality */
+    double auto_exposure;     /* real: > 0, the camera meters each frame and sets sensor.exposure so the
+                                 frame's mean 8-bit luma (after the gamma curve, before sharpening) lands
+                                 here, as a webcam's auto exposure does (~115); 0: sensor.exposure as given */
     cvs_sensor sensor;        /* real: optics, sensor and image processor (seed from frame_seed);
                                  both styles: sensor.light, light_ratio, light_black are the projector's light
                                  (ds_light.h; the classic camera clips at white) */
