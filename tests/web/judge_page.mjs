@@ -4,8 +4,11 @@
 //
 //   node judge_page.mjs BASE_URL EVENT OUT_DIR SINCE_T4
 //
-// Checks that the anonymous page shows no command buttons, logs in as
-// JUDGE_LOGIN and checks that it does; prints "ready" once the judge's page
+// The broker is `tableref venue setup`'s (no anonymous access): checks that
+// an anonymous visitor is refused and asked to log in, with no command
+// buttons; logs in as JUDGE_LOGIN and checks that the buttons appear;
+// VENUE_ACCOUNTS ("user:password ...") gives the other accounts (bob, the
+// streamers stream, ov1, ov2, ovdelay); prints "ready" once the judge's page
 // shows table 1 (the C test then makes table 1 call an illegal move), then
 // checks, in order, printing "FAIL: ..." and exiting 1 at the first that does
 // not hold:
@@ -28,9 +31,13 @@
 import { chromium } from 'playwright-core';
 
 const [base, event, outDir, sinceT4] = process.argv.slice(2);
-// JUDGE_LOGIN=user:password: the judge logs in (a broker with the venue's ACL); else an anonymous broker.
+// JUDGE_LOGIN=user:password: the judge logs in.
 const [loginUser, loginPass] = (process.env.JUDGE_LOGIN || '').split(':');
-const JUDGE = loginUser || 'judge-test';
+const JUDGE = loginUser;
+// Every account the test uses, each for one connection only (the broker binds client ids to accounts).
+const accounts = Object.fromEntries((process.env.VENUE_ACCOUNTS || '').split(' ').filter(Boolean)
+  .map((a) => [a.slice(0, a.indexOf(':')), a.slice(a.indexOf(':') + 1)]));
+const login = (user) => `user=${user}&pass=${encodeURIComponent(accounts[user] || '')}`;
 const REASON = 'the spear was lifted, not moved';
 // Guards against a hang, not timings: CI runs this beside the heavy vision suites on two cores.
 const WAIT = { timeout: 30000 };
@@ -123,11 +130,11 @@ async function checkRefusedCommand(ctx, judge, overlay) {
   // Bob sends table 1 a command it refuses: what the table says stands does not change.
   const bob = await ctx.newPage();
   await bob.goto(`${base}/index.html`);
-  const bobSent = await bob.evaluate(({ url, topic }) => new Promise((resolve) => {
-    const c = mqtt.connect(url, { username: 'bob', password: 'b-pass', clientId: 'bob-test', reconnectPeriod: 0 });
+  const bobSent = await bob.evaluate(({ url, topic, bobPass }) => new Promise((resolve) => {
+    const c = mqtt.connect(url, { username: 'bob', password: bobPass, clientId: 'bob-test', reconnectPeriod: 0 });
     c.on('connect', () => c.publish(topic, '{"action":"explode","move":1,"reason":"bob says so"}', { qos: 1 }, (e) => { c.end(); resolve(e ? e.message : 'ok'); }));
     c.on('error', (e) => resolve(e.message));
-  }), { url: base.replace(/^http/, 'ws') + '/', topic: `tableref/${event}/table/1/command/bob` });
+  }), { url: base.replace(/^http/, 'ws') + '/', topic: `tableref/${event}/table/1/command/bob`, bobPass: accounts.bob });
   if (bobSent !== 'ok') fail('bob could not send: ' + bobSent);
   await judge.waitForFunction(() => {
     const t = window.tableref.tables.get(1);
@@ -167,10 +174,12 @@ try {
   judge.on('pageerror', (e) => errors.push(e.message));
   await judge.addInitScript((name) => localStorage.setItem('tableref.judge', name), JUDGE);
   await judge.goto(`${base}/index.html?event=${event}`);
-  // Anonymous: the cards, no command buttons.
-  await judge.waitForSelector('.card[data-table="1"]', WAIT).catch(() => fail('table 1 never shown (anonymous)'));
+  // Anonymous: the broker refuses (no anonymous access); the page asks to log in and shows no buttons.
+  await judge.waitForSelector('#login:not([hidden])', WAIT).catch(async () => fail('no login form for an anonymous visitor: ' +
+    await judge.textContent('#link')));
   if (await judge.$('.card .actions button:visible')) fail('an anonymous visitor sees command buttons');
-  if (loginUser) {
+  if (!loginUser) fail('JUDGE_LOGIN is not set');
+  {
     await judge.click('#login-open');
     await judge.fill('#login-user', loginUser);
     await judge.fill('#login-pass', loginPass || '');
@@ -182,14 +191,14 @@ try {
   await judge.waitForSelector('.card[data-table="1"]', WAIT).catch(() => fail('table 1 never shown'));
 
   const overlay = await ctx.newPage();
-  await overlay.goto(`${base}/index.html?event=${event}&table=1&view=overlay`);
+  await overlay.goto(`${base}/index.html?event=${event}&table=1&view=overlay&${login('ov1')}`);
   const overlay2 = await ctx.newPage();
-  await overlay2.goto(`${base}/index.html?event=${event}&table=2&view=overlay`);
+  await overlay2.goto(`${base}/index.html?event=${event}&table=2&view=overlay&${login('ov2')}`);
   // The streamer's read-only account, and the public feed held back 3 s.
   const streamer = await ctx.newPage();
-  await streamer.goto(`${base}/index.html?event=${event}&table=1&view=overlay&user=stream&pass=s-pass`);
+  await streamer.goto(`${base}/index.html?event=${event}&table=1&view=overlay&${login('stream')}`);
   const delayed = await ctx.newPage();
-  await delayed.goto(`${base}/index.html?event=${event}&table=1&view=overlay&delay=3`);
+  await delayed.goto(`${base}/index.html?event=${event}&table=1&view=overlay&delay=3&${login('ovdelay')}`);
   console.log('ready');
 
   // The alert table 1 publishes now.
@@ -205,11 +214,11 @@ try {
     const img = document.querySelector('.card[data-table="1"] figure img');
     return img && img.complete && img.naturalWidth > 0;
   }, null, WAIT).catch(() => fail('the picture did not decode'));
-  // A visitor who did not log in sees the alert, and no buttons.
+  // A visitor who did not log in: refused by the broker, asked to log in, no table and no buttons.
   const visitor = await ctx.newPage();
   await visitor.goto(`${base}/index.html?event=${event}`);
-  await visitor.waitForSelector('.card[data-table="1"].alert', WAIT).catch(() => fail('the visitor sees no alert'));
-  if (await visitor.$('.card .actions button:visible')) fail('an anonymous visitor sees command buttons');
+  await visitor.waitForSelector('#login:not([hidden])', WAIT).catch(() => fail('the visitor is not asked to log in'));
+  if (await visitor.$('.card') || await visitor.$('.card .actions button:visible')) fail('an anonymous visitor sees the tables');
   await visitor.screenshot({ path: `${outDir}/judge-anonymous.png`, fullPage: true });
   await visitor.close();
 
