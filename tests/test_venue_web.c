@@ -3,7 +3,7 @@
  * chromium, driven by playwright-core (tests/web/judge_page.mjs), served by
  * a real Mosquitto started from `tableref venue setup`'s own output
  * (tests/venue_site.c: one account per table, judges alice, bob, carol and
- * ref, streamers stream, ov1, ov2 and ovdelay, no anonymous access; the page
+ * ref, streamers stream, ov1, ov2, ovdelay and ovlate, no anonymous access; the page
  * served with --http-dir), to which three scripted tables publish, each
  * logged in as its own table-N:
  *   table 1 calls an illegal move while the page is open: the alert must
@@ -18,13 +18,16 @@
  *           was refused, after an overrule: with `last_ruling` the page
  *           shows the overrule; with `illegal_standing: 0` alone, no alert;
  * then bob sends table 1 a command it refuses: the page and the overlay
- * must still show alice's overrule (issue 20's "done when"). An anonymous
+ * must still show alice's overrule and no alert, the overlay no ILLEGAL,
+ * the table's state illegal_standing 0 and last_ruling alice's; a page
+ * (carol) and an overlay opened only then show the overrule from the
+ * retained state alone (issue 20's "done when"). An anonymous
  * visitor is refused by the broker and asked to log in, with no buttons;
  * OFFLINE and ALERT differ in colour and words; the overlays log in with
  * streamer accounts (read only) and show picture and card; ?delay=3 holds
  * every message 3 s.
  * Screenshots go to build/tests/venue-web/ (judge-anonymous.png, judge.png,
- * judge-zoom.png, judge-after.png, judge-refused.png, overlay-illegal.png,
+ * judge-zoom.png, judge-after.png, judge-refused.png, judge-late.png, overlay-illegal.png,
  * overlay-cannot-tell.png, overlay-overruled.png, overlay-refused.png).
  */
 #include <criterion/criterion.h>
@@ -100,14 +103,14 @@ static long file_size(const char *path)
 static void start_broker(const char *web)
 {
     char err[600];
-    cr_assert_eq(venue_site_start(&g_site, "web", 6, "alice,bob,carol,ref", "stream,ov1,ov2,ovdelay", web, err,
+    cr_assert_eq(venue_site_start(&g_site, "web", 6, "alice,bob,carol,ref", "stream,ov1,ov2,ovdelay,ovlate", web, err,
                                   sizeof err), 0, "%s", err);
 }
 
 /* "user:password ..." of the accounts the page test logs in with. */
 static void export_accounts(void)
 {
-    static const char *users[] = {"alice", "bob", "carol", "stream", "ov1", "ov2", "ovdelay"};
+    static const char *users[] = {"alice", "bob", "carol", "stream", "ov1", "ov2", "ovdelay", "ovlate"};
     char text[2048] = "";
     for (size_t i = 0; i < sizeof users / sizeof users[0]; i++) {
         size_t n = strlen(text);
@@ -204,7 +207,7 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
 
     cr_assert_eq(venue_proc_finish(&g_node), 0, "the page test did not exit cleanly");
     const char *shots[] = {"judge-anonymous.png", "judge.png", "judge-zoom.png", "judge-after.png",
-                           "judge-refused.png", "overlay-illegal.png", "overlay-cannot-tell.png",
+                           "judge-refused.png", "judge-late.png", "overlay-illegal.png", "overlay-cannot-tell.png",
                            "overlay-overruled.png", "overlay-refused.png"};
     for (size_t i = 0; i < sizeof shots / sizeof shots[0]; i++) {
         char path[1200];

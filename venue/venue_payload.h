@@ -67,6 +67,13 @@ int venue_call_add_distances(cJSON *ev, const rules_report *r);
  */
 int venue_call_add_words(cJSON *ev, const rules_report *r, const rules_snapshot *before, const rules_snapshot *after);
 
+/* One ILLEGAL call of the session and what the judges ruled on it (venue_state's illegal_standing). */
+typedef struct venue_illegal_call {
+    int move;
+    bool overruled;     /* an applied overrule (a later confirm makes it stand again) */
+    bool undone;        /* an applied undo of that move */
+} venue_illegal_call;
+
 typedef struct venue_state {
     char event[64];
     int table;
@@ -78,6 +85,9 @@ typedef struct venue_state {
     cJSON *settled, *last_call, *last_alert;
     cJSON *last_correction; /* the latest APPLIED correction: the table's ruling (a refused one never changes it) */
     cJSON *last_refused;    /* the latest refused command, for information only */
+    cJSON *last_ruling;     /* the latest APPLIED overrule, confirm or undo: what the judges ruled */
+    venue_illegal_call *illegal; /* every ILLEGAL call of the session, in order */
+    size_t n_illegal, cap_illegal;
     cJSON *picture;     /* {"move", "width", "height", "wall"} */
 } venue_state;
 
@@ -85,6 +95,8 @@ void venue_state_init(venue_state *s, const char *event, int table);
 void venue_state_clear(venue_state *s);
 /* Folds one watch event in. 1 when the retained state changed, 0 when not, -1 when out of memory. */
 int venue_state_apply(venue_state *s, const cJSON *ev);
+/* How many ILLEGAL calls of the session stand after the judges' applied rulings (not overruled, not undone). */
+int venue_state_illegal_standing(const venue_state *s);
 /* The picture now retained describes call `move`, width x height. */
 int venue_state_set_picture(venue_state *s, int move, int width, int height);
 /* The retained payload (malloc'ed JSON text) with the feed's counters; NULL when out of memory. */

@@ -171,6 +171,7 @@
     if (s.last_ruling !== undefined) t.ruling = s.last_ruling;
     t.stateCorrection = s.last_correction || null;   // as the table published them (read by the tests)
     t.stateRefused = s.last_refused || null;
+    t.stateRuling = s.last_ruling || null;
     takeCorrection(t, s.last_correction);            // the table's state keeps applied corrections here
     takeCorrection(t, s.last_refused);               // and the commands it refused apart (never a ruling)
     t.units = s.units || [];

@@ -26,7 +26,10 @@
 //   - overrule with a reason: the table answers "applied", the overlay turns
 //     to "JUDGE: MOVE STANDS", which replaces the ILLEGAL sentence;
 //   - bob sends a command the table refuses: the page still shows the
-//     overrule, no alert; the overlay still "JUDGE: MOVE STANDS";
+//     overrule, no alert; the overlay still "JUDGE: MOVE STANDS", no ILLEGAL;
+//     the table's state says illegal_standing 0 and last_ruling alice's
+//     overrule; a page (carol) and an overlay opened only then show the
+//     overrule from the retained state alone;
 // with screenshots in OUT_DIR, then prints "result {json}" and exits 0.
 import { chromium } from 'playwright-core';
 
@@ -155,8 +158,44 @@ async function checkRefusedCommand(ctx, judge, overlay) {
   const badge = await judge.textContent('.card[data-table="1"] li.unit[data-unit="spears"] .badge');
   if (badge !== 'OVERRULED') fail('spears after the refused command: ' + badge);
   if (!await overlay.$('.ov-banner[data-verdict="overruled"]')) fail('the overlay lost the overrule');
+  if (/ILLEGAL/.test(await overlay.textContent('#ov-card'))) fail('the overlay shows ILLEGAL again');
+  // The table's own retained state carries what stands: alice's overrule, no illegal call standing.
+  const st = await judge.evaluate(() => { const t = window.tableref.tables.get(1); return { standing: t.standing, ruling: t.stateRuling }; });
+  if (st.standing !== 0 || !st.ruling || st.ruling.action !== 'overrule' || st.ruling.by !== 'mqtt:' + JUDGE)
+    fail('the state after the refused command: ' + JSON.stringify(st));
   await judge.screenshot({ path: `${outDir}/judge-refused.png`, fullPage: true });
   await overlay.screenshot({ path: `${outDir}/overlay-refused.png`, omitBackground: true });
+  // A page and an overlay opened only now know the ruling from the retained state alone (no event replayed).
+  const late = await ctx.newPage();
+  await late.goto(`${base}/index.html?event=${event}`);
+  await logIn(late, 'carol', accounts.carol);
+  await late.waitForFunction(() => {
+    const t = window.tableref.tables.get(1);
+    return t && t.stateRefused && t.stateRuling;
+  }, null, WAIT).catch(() => fail('the late page never got table 1\'s state'));
+  const lateCard = await late.evaluate(() => {
+    const c = document.querySelector('.card[data-table="1"]');
+    return { alert: c.classList.contains('alert'), resolution: c.querySelector('.resolution').textContent,
+             badge: c.querySelector('li.unit[data-unit="spears"] .badge').textContent,
+             refused: c.querySelector('.refused').textContent };
+  });
+  if (lateCard.alert || !lateCard.resolution.startsWith('Overruled by ' + JUDGE) || lateCard.badge !== 'OVERRULED' ||
+      !/bob/.test(lateCard.refused)) fail('a page opened after the refused command: ' + JSON.stringify(lateCard));
+  await late.screenshot({ path: `${outDir}/judge-late.png`, fullPage: true });
+  const lateOverlay = await ctx.newPage();
+  await lateOverlay.goto(`${base}/index.html?event=${event}&table=1&view=overlay&${login('ovlate')}`);
+  await lateOverlay.waitForSelector('.ov-banner[data-verdict="overruled"]', WAIT)
+    .catch(async () => fail('an overlay opened after the refused command: ' + await lateOverlay.textContent('#overlay')));
+  if (/ILLEGAL/.test(await lateOverlay.textContent('#ov-card'))) fail('the late overlay shows ILLEGAL');
+}
+
+// Logs `page` in with the judge's form; waits until the broker accepted it.
+async function logIn(page, user, pass) {
+  await page.waitForSelector('#login:not([hidden])', WAIT).catch(() => fail('no login form'));
+  await page.fill('#login-user', user);
+  await page.fill('#login-pass', pass || '');
+  await page.click('#login button[type="submit"]');
+  await page.waitForSelector('#link.ok', WAIT).catch(() => fail('login as ' + user + ' failed'));
 }
 
 const browser = await chromium.launch({
@@ -180,11 +219,7 @@ try {
   if (await judge.$('.card .actions button:visible')) fail('an anonymous visitor sees command buttons');
   if (!loginUser) fail('JUDGE_LOGIN is not set');
   {
-    await judge.click('#login-open');
-    await judge.fill('#login-user', loginUser);
-    await judge.fill('#login-pass', loginPass || '');
-    await judge.click('#login button[type="submit"]');
-    await judge.waitForSelector('#link.ok', WAIT).catch(() => fail('login as ' + loginUser + ' failed'));
+    await logIn(judge, loginUser, loginPass);
     await judge.waitForSelector('.card[data-table="1"] .actions button[data-action="overrule"]:visible', WAIT)
       .catch(() => fail('the logged-in judge sees no command buttons'));
   }
