@@ -172,6 +172,25 @@ Test(venue_payload, topics_and_status)
     cr_assert_null(cJSON_GetObjectItem(j, "wall"), "a will is written at connection: no time in it");
     cJSON_Delete(j);
     free(s);
+    /* The will the feed sets before each connection: the connection's time, never a "since" it cannot know. */
+    char before[40], after[40];
+    venue_wall_now(before, sizeof before);
+    s = venue_will_payload("gt-2026", 7, 60, 10);
+    venue_wall_now(after, sizeof after);
+    j = cJSON_Parse(s);
+    cr_assert_not_null(j);
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "will")));
+    cr_assert_str_eq(cJSON_GetObjectItem(j, "state")->valuestring, "offline");
+    cr_assert_str_eq(cJSON_GetObjectItem(j, "cause")->valuestring, "connection");
+    const char *connected = cJSON_GetObjectItem(j, "connected")->valuestring;
+    cr_assert(strcmp(connected, before) >= 0 && strcmp(connected, after) <= 0, "%s not in [%s, %s]", connected,
+              before, after);
+    cr_assert_eq(cJSON_GetObjectItem(j, "heartbeat_s")->valueint, 60);
+    cr_assert_eq(cJSON_GetObjectItem(j, "keepalive_s")->valueint, 10);
+    cr_assert_null(cJSON_GetObjectItem(j, "wall"));
+    cr_assert_null(cJSON_GetObjectItem(j, "since"));
+    cJSON_Delete(j);
+    free(s);
 }
 
 static cJSON *event_json(const char *text)

@@ -12,8 +12,10 @@
  *           reach the table's frame loop, which answers;
  *   table 2 calls "cannot tell" and "not seen": shown as such, no alert;
  *   table 3 is killed -9: flagged offline from its last will;
- *   table 4 has a retained offline status with the table's "since" (as
- *           a will carries it): the page shows that time, not its own;
+ *   table 4 has a retained last will (connected 09:13:30, heartbeat 60 s)
+ *           and a state of 09:14:00: the page shows "offline since at most
+ *           09:15:00" by the table's clock, not its own; table 3's real will
+ *           says the same from its own times;
  *   tables 5 and 6 have a retained state (STATE_HEAD) whose last correction
  *           was refused, after an overrule: with `last_ruling` the page
  *           shows the overrule; with `illegal_standing: 0` alone, no alert;
@@ -125,14 +127,17 @@ static void export_accounts(void)
 /* Tables 4 to 6: what only the table's own words can say (its offline time, its ruling). */
 static void publish_table_words(venue_sub *watch)
 {
-    char status[1024];
-    /* Table 4 went offline at 09:15:00 UTC by its own clock (the page must not show when it heard of it). */
-    snprintf(status, sizeof status,
-             "{\"format\":\"tableref.venue.status\",\"version\":1,\"event_name\":\"web\",\"table\":4,"
-             "\"state\":\"offline\",\"cause\":\"connection\",\"reason\":\"the table stopped answering\","
-             "\"will\":true,\"since\":\"" SINCE_T4 "\"}");
-    publish_retained(4, "status", status);
-    cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/4/status", SINCE_T4, 15000));
+    /* Table 4's last will (as venue_will_payload writes it: connected 09:13:30 by the table's clock, a
+     * heartbeat every 60 s) and its last state (09:14:00): it was offline at the latest at 09:15:00, by the
+     * table's clock (the page must not show when it heard of it). */
+    publish_retained(4, "status",
+                     "{\"format\":\"tableref.venue.status\",\"version\":1,\"event_name\":\"web\",\"table\":4,"
+                     "\"state\":\"offline\",\"cause\":\"connection\",\"reason\":\"the table stopped answering\","
+                     "\"will\":true,\"connected\":\"2026-11-26T09:13:30.000Z\",\"heartbeat_s\":60,\"keepalive_s\":10}");
+    publish_retained(4, "state",
+                     "{\"format\":\"tableref.venue.state\",\"version\":1,\"event_name\":\"web\",\"table\":4,\"rev\":2,"
+                     "\"wall\":\"2026-11-26T09:14:00.000Z\",\"units\":[],\"illegal_standing\":0,\"last_ruling\":null}");
+    cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/4/state", "09:14:00", 15000));
     publish_retained(5, "state",
                      STATE_HEAD "\"table\":5,\"last_ruling\":" RULING ",\"illegal_standing\":0}");
     publish_retained(6, "state", STATE_HEAD "\"table\":6,\"illegal_standing\":0}");

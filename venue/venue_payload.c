@@ -59,6 +59,26 @@ char *venue_status_payload(const char *event, int table, bool online, const char
     return text;
 }
 
+char *venue_will_payload(const char *event, int table, int heartbeat_s, int keepalive_s)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    add_head(o, VENUE_STATUS_FORMAT, event, table);
+    cJSON_AddStringToObject(o, "state", "offline");
+    cJSON_AddStringToObject(o, "cause", "connection");
+    cJSON_AddStringToObject(o, "reason", "the table's watch stopped answering (process or network gone)");
+    cJSON_AddBoolToObject(o, "will", true);
+    char wall[40];
+    venue_wall_now(wall, sizeof wall);
+    cJSON_AddStringToObject(o, "connected", wall);
+    cJSON_AddNumberToObject(o, "heartbeat_s", heartbeat_s);
+    cJSON_AddNumberToObject(o, "keepalive_s", keepalive_s);
+    char *text = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    return text;
+}
+
 cJSON *venue_event_for_feed(const cJSON *ev, int table)
 {
     cJSON *copy = cJSON_Duplicate(ev, 1);

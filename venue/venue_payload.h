@@ -44,6 +44,18 @@ void venue_wall_now(char *buf, size_t cap);
 char *venue_status_payload(const char *event, int table, bool online, const char *cause, const char *reason,
                            bool will);
 
+/*
+ * The last will (malloc'ed JSON text), set before each connection: offline,
+ * cause "connection", "will": true, and what the table can say at connect
+ * time about when it will have gone: "connected" (now, the table's clock),
+ * "heartbeat_s" (the table's state is published again at least this often
+ * while it runs) and "keepalive_s" (the broker sends the will at most 1.5 x
+ * this after the table's last packet). A page takes the table's last word
+ * (this "connected", or a later state's "wall") + heartbeat_s as the time
+ * it was offline at the latest (docs/formats.md).
+ */
+char *venue_will_payload(const char *event, int table, int heartbeat_s, int keepalive_s);
+
 /* The event as published: a deep copy without "snapshot", with "table". NULL when out of memory. */
 cJSON *venue_event_for_feed(const cJSON *ev, int table);
 

@@ -16,7 +16,9 @@
 //   - the picture opens full size (1280 pixels wide) on a click;
 //   - table 2's "cannot tell" and "not seen" are shown as such, not as an alert;
 //   - table 3 (killed) is flagged offline, in grey and with other words than
-//     an alert; table 4's offline time is its status's "since" (SINCE_T4);
+//     an alert; table 4's offline time is its last word (will's "connected",
+//     state's "wall") + its heartbeat (SINCE_T4), table 3's likewise from
+//     its real will;
 //   - tables 5 and 6 (a state whose last correction was refused): the
 //     table's last_ruling and illegal_standing say what stands;
 //   - the overlay view (transparent) shows the table's picture large, ILLEGAL
@@ -85,7 +87,7 @@ async function checkOfflineAndTableWords(judge) {
   if (looks.alertBorder === looks.offlineBorder || looks.alertBanner === looks.offlinePill ||
       looks.offlineStyle !== 'dashed' || !/ALERT/.test(looks.alertText) || !/OFFLINE/.test(looks.offlineText) ||
       /ALERT/.test(looks.offlineText)) fail('offline and alert look alike: ' + JSON.stringify(looks));
-  // When a table went offline is the table's word: table 4's status says since when; table 3's will says nothing.
+  // When a table went offline is the table's word: its last word plus its heartbeat, never the page's clock.
   await judge.waitForSelector('.card[data-table="4"][data-status="offline"]', WAIT)
     .catch(() => fail('table 4 not flagged offline'));
   const since4 = await judge.evaluate((since) => ({
@@ -93,7 +95,7 @@ async function checkOfflineAndTableWords(judge) {
     text: document.querySelector('.card[data-table="4"] .status-note').textContent,
     want: new Date(since).toLocaleTimeString(),
   }), sinceT4);
-  if (since4.data !== sinceT4 || !since4.text.includes('since ' + since4.want)) fail('table 4 since: ' + JSON.stringify(since4));
+  if (since4.data !== sinceT4 || !since4.text.includes('since at most ' + since4.want)) fail('table 4 since: ' + JSON.stringify(since4));
   // Tables 5 and 6: the table's state says what stands, whatever its last (refused) correction was.
   await judge.waitForSelector('.card[data-table="6"]', WAIT).catch(() => fail('table 6 never shown'));
   const fromState = await judge.evaluate(() => [5, 6].map((n) => {
@@ -105,11 +107,17 @@ async function checkOfflineAndTableWords(judge) {
   if (fromState[0].alert || fromState[0].resolution !== 'Overruled by alice: measured again with a tape' ||
       fromState[0].badge !== 'OVERRULED' || !/bob/.test(fromState[0].refused) || fromState[1].alert ||
       fromState[1].badge !== 'ILLEGAL') fail('tables 5 and 6 from their state: ' + JSON.stringify(fromState));
+  // Table 3's real will: its connection time and heartbeat; its last word was its last state.
   const note3 = await judge.evaluate(() => ({
     text: document.querySelector('.card[data-table="3"] .status-note').textContent,
-    since: window.tableref.tables.get(3).status.since || null,
+    atMost: document.querySelector('.card[data-table="3"] .status-note').dataset.since,
+    status: window.tableref.tables.get(3).status,
+    stateWall: window.tableref.tables.get(3).lastHeard,
   }));
-  if (note3.since ? !note3.text.includes('since ') : !note3.text.includes('last heard')) fail('table 3 note: ' + note3.text);
+  const s3 = note3.status;
+  if (!s3.will || !s3.connected || s3.heartbeat_s !== 60 || !note3.text.includes('since at most') ||
+      Date.parse(note3.atMost) - Date.parse(s3.connected) < 60000 ||
+      Date.parse(note3.atMost) !== Date.parse(note3.stateWall) + 60000) fail('table 3 note: ' + JSON.stringify(note3));
 }
 
 // The overlay's picture: the table's, filling the frame's height.
