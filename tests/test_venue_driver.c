@@ -1,7 +1,9 @@
 /*
  * A scripted table in its own process (tests/venue_driver.c: the venue feed
  * driven the way the watch loop drives it, calls from the rules core on the
- * bundled demo turn) against a real Mosquitto, checked by real subscribers:
+ * bundled demo turn) against a real Mosquitto started from `tableref venue
+ * setup`'s own output (tests/venue_site.c; the driver logs in as table-N,
+ * the subscribers as judges), checked by real subscribers:
  * the call and its QoS 1 alert, the retained state a late subscriber gets
  * (distances included), a judge's command delivered back to the driver's
  * frame loop and answered, and the last will after kill -9.
@@ -17,25 +19,37 @@
 
 #include <cjson/cJSON.h>
 
-#include "venue_broker.h"
 #include "venue_proc.h"
+#include "venue_site.h"
 #include "venue_sub.h"
 
-static venue_broker g_broker;
+static venue_site g_site;
 static venue_proc g_driver = {.pid = -1};
 
 static void setup(void)
 {
-    venue_broker_options o;
-    venue_broker_options_default(&o);
-    base_error err;
-    cr_assert_eq(venue_broker_start(&o, &g_broker, &err), 0, "%s", err.msg);
+    char err[600];
+    cr_assert_eq(venue_site_start(&g_site, "test", 2, "alice,bob,carol", NULL, NULL, err, sizeof err), 0, "%s", err);
 }
 
 static void teardown(void)
 {
     venue_proc_kill(&g_driver, SIGKILL);
-    venue_broker_stop(&g_broker);
+    venue_site_stop(&g_site);
+}
+
+static venue_sub *sub_as(const char *pattern, const char *user)
+{
+    return venue_sub_new_as(g_site.broker.port, pattern, 1, NULL, user, venue_site_password(&g_site, user));
+}
+
+/* The scripted table `table`, logged in as table-N. */
+static int start_driver(int table, bool apply)
+{
+    char user[32];
+    snprintf(user, sizeof user, "table-%d", table);
+    return venue_proc_start_as(&g_driver, g_site.broker.port, "test", table, apply, user,
+                               venue_site_password(&g_site, user));
 }
 
 static double number_at(const cJSON *o, const char *a, const char *b)
@@ -49,9 +63,9 @@ static double number_at(const cJSON *o, const char *a, const char *b)
 Test(venue_driver, a_scripted_table_seen_by_real_subscribers_then_killed, .init = setup, .fini = teardown,
      .timeout = 60)
 {
-    venue_sub *live = venue_sub_new(g_broker.port, "tableref/test/table/1/#", 1);
+    venue_sub *live = sub_as("tableref/test/table/1/#", "alice");
     cr_assert_not_null(live);
-    cr_assert_eq(venue_proc_start(&g_driver, g_broker.port, "test", 1, true), 0,
+    cr_assert_eq(start_driver(1, true), 0,
                  "could not start the driver ($TABLEREF_VENUE_DRIVER)");
     cr_assert_eq(venue_proc_say(&g_driver, "started\nsettled\ncall\nalert\npicture\n"), 0);
 
@@ -69,7 +83,7 @@ Test(venue_driver, a_scripted_table_seen_by_real_subscribers_then_killed, .init 
     cr_assert_not_null(venue_sub_wait(live, "tableref/test/table/1/state", "\"picture\":{", 15000));
 
     /* A judge's page opened now gets the table at once, from the retained messages. */
-    venue_sub *late = venue_sub_new(g_broker.port, "tableref/test/table/1/#", 1);
+    venue_sub *late = sub_as("tableref/test/table/1/#", "bob");
     cr_assert_not_null(late);
     const venue_sub_msg *state = venue_sub_wait(late, "tableref/test/table/1/state", NULL, 15000);
     cr_assert_not_null(state);
@@ -85,6 +99,8 @@ Test(venue_driver, a_scripted_table_seen_by_real_subscribers_then_killed, .init 
     cr_assert_eq((int)number_at(cJSON_GetObjectItem(st, "last_alert"), "move", NULL), 1);
     cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(st, "units")), 3, "spears, knights, archers");
     cr_assert_eq((int)number_at(st, "picture", "width"), 640, "1280 px shrunk by 2");
+    cr_assert_eq((int)number_at(st, "illegal_standing", NULL), 1, "the spears' march stands until a judge rules");
+    cr_assert(cJSON_IsNull(cJSON_GetObjectItem(st, "last_ruling")), "no ruling yet");
     cJSON_Delete(st);
     const venue_sub_msg *pic = venue_sub_wait(late, "tableref/test/table/1/picture", NULL, 15000);
     cr_assert(pic && pic->retain && (uint8_t)pic->payload[0] == 0xFF && (uint8_t)pic->payload[1] == 0xD8);
@@ -109,6 +125,17 @@ Test(venue_driver, a_scripted_table_seen_by_real_subscribers_then_killed, .init 
     const venue_sub_msg *corr = venue_sub_wait(live, "tableref/test/table/1/event/correction", "\"id\":\"t-1\"", 15000);
     cr_assert_not_null(corr);
     cr_assert(strstr(corr->payload, "\"by\":\"mqtt:alice\""), "%s", corr->payload);
+    /* The retained state carries the ruling: alice's overrule, nothing standing. */
+    const venue_sub_msg *ruled = venue_sub_wait(live, "tableref/test/table/1/state", "\"last_ruling\":{", 15000);
+    cr_assert_not_null(ruled, "no state with the ruling");
+    cJSON *rs = cJSON_Parse(ruled->payload);
+    cr_assert_eq((int)number_at(rs, "illegal_standing", NULL), 0);
+    const cJSON *ruling = cJSON_GetObjectItem(rs, "last_ruling");
+    cr_assert_str_eq(cJSON_GetObjectItem(ruling, "action")->valuestring, "overrule");
+    cr_assert_str_eq(cJSON_GetObjectItem(ruling, "by")->valuestring, "mqtt:alice");
+    cr_assert_eq((int)number_at(ruling, "move", NULL), 1);
+    cr_assert(cJSON_IsString(cJSON_GetObjectItem(ruling, "wall")), "when");
+    cJSON_Delete(rs);
 
     /* kill -9: no goodbye from the process; the broker publishes its last will. */
     size_t from = venue_sub_count(live);
@@ -118,8 +145,19 @@ Test(venue_driver, a_scripted_table_seen_by_real_subscribers_then_killed, .init 
     cr_assert_not_null(will, "no last will within 15 s of kill -9");
     cr_assert(strstr(will->payload, "\"state\":\"offline\""), "%s", will->payload);
     cr_assert(strstr(will->payload, "\"cause\":\"connection\""), "%s", will->payload);
+    /* The will carries the time its connection was made (the table's clock), before the driver's last state. */
+    cJSON *w = cJSON_Parse(will->payload);
+    const cJSON *connected = cJSON_GetObjectItem(w, "connected");
+    cr_assert(cJSON_IsString(connected), "%s", will->payload);
+    const venue_sub_msg *first = venue_sub_wait(live, "tableref/test/table/1/state", NULL, 1000);
+    cJSON *fs = cJSON_Parse(first->payload);
+    cr_assert_leq(strcmp(connected->valuestring, cJSON_GetObjectItem(fs, "wall")->valuestring), 0,
+                  "connected %s after the first state", connected->valuestring);
+    cr_assert_eq((int)number_at(w, "heartbeat_s", NULL), 60);
+    cJSON_Delete(fs);
+    cJSON_Delete(w);
     /* ... and it stays: a page opened later sees the table offline. */
-    venue_sub *later = venue_sub_new(g_broker.port, "tableref/test/table/1/status", 1);
+    venue_sub *later = sub_as("tableref/test/table/1/status", "carol");
     const venue_sub_msg *kept = venue_sub_wait(later, "tableref/test/table/1/status", NULL, 15000);
     cr_assert(kept && kept->retain && strstr(kept->payload, "\"will\":true"));
     venue_sub_free(later);
@@ -130,8 +168,9 @@ Test(venue_driver, a_scripted_table_seen_by_real_subscribers_then_killed, .init 
 Test(venue_driver, cannot_tell_and_not_seen_are_published_as_such_never_as_illegal, .init = setup, .fini = teardown,
      .timeout = 60)
 {
-    venue_sub *s = venue_sub_new(g_broker.port, "tableref/test/table/2/#", 1);
-    cr_assert_eq(venue_proc_start(&g_driver, g_broker.port, "test", 2, false), 0);
+    venue_sub *s = sub_as("tableref/test/table/2/#", "alice");
+    cr_assert_not_null(s);
+    cr_assert_eq(start_driver(2, false), 0);
     cr_assert_eq(venue_proc_say(&g_driver, "started\nsettled\ncall_unsure\nalert\n"), 0);
     const venue_sub_msg *call = venue_sub_wait(s, "tableref/test/table/2/event/move_checked", NULL, 15000);
     cr_assert_not_null(call);

@@ -1,13 +1,16 @@
 /*
- * The venue feed against a real Mosquitto on loopback (started per test,
- * stopped by pid), checked by a real subscriber: retained status, state and
+ * The venue feed against a real Mosquitto on loopback started per test from
+ * `tableref venue setup`'s own output (tests/venue_site.c: each feed logs in
+ * as its table-N, each subscriber as a judge; persistence on; stopped by
+ * pid), checked by a real subscriber: retained status, state and
  * picture for a late subscriber; QoS 1 events in order; judge commands back
  * to the poll, once each; offline when the camera dies and when the watch
  * stops; events queued while the broker is away and delivered when it comes
  * back (a persistent subscriber session sees them, whatever the timing); a
  * full queue that drops calls before alerts and says how many; retained
- * state re-asserted after a broker restart; and a paused broker that never
- * blocks the caller.
+ * state re-asserted after a broker restart that forgot everything; a paused
+ * broker that never blocks the caller; and the state published again, with
+ * a fresh wall, when nothing changed it for its heartbeat.
  */
 #include <criterion/criterion.h>
 
@@ -16,30 +19,47 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
-#include "venue_broker.h"
 #include "venue_feed.h"
+#include "venue_site.h"
 #include "venue_sub.h"
 
 #define EVENT "test"
 
-static venue_broker g_broker;
+static venue_site g_site;
 
-static void start_broker(bool persistence)
+/* Tables 1-12; judges who subscribe or command (one connection per account). */
+static void start_broker(void)
 {
-    venue_broker_options o;
-    venue_broker_options_default(&o);
-    o.persistence = persistence;
-    base_error err;
-    cr_assert_eq(venue_broker_start(&o, &g_broker, &err), 0, "%s", err.msg);
+    char err[600];
+    cr_assert_eq(venue_site_start(&g_site, EVENT, 12, "alice,bob,carol,dave,mallory", NULL, NULL, err, sizeof err),
+                 0, "%s", err);
 }
 
 static void stop_broker(void)
 {
-    venue_broker_stop(&g_broker);
+    venue_site_stop(&g_site);
+}
+
+/* A subscriber logged in as `user` (client_id given: a session the broker keeps). */
+static venue_sub *sub_as(const char *pattern, const char *user, const char *client_id)
+{
+    return venue_sub_new_as(g_site.broker.port, pattern, 1, client_id, user, venue_site_password(&g_site, user));
+}
+
+static char g_user[32];
+
+/* cfg's account: table-N's. */
+static void log_in_as_table(venue_config *cfg, int table)
+{
+    snprintf(g_user, sizeof g_user, "table-%d", table);
+    cfg->username = g_user;
+    cfg->password = venue_site_password(&g_site, g_user);
 }
 
 static venue_feed *feed_on(int port, int table, size_t queue_max)
@@ -51,6 +71,7 @@ static venue_feed *feed_on(int port, int table, size_t queue_max)
     cfg.table = table;
     cfg.queue_max = queue_max;
     cfg.reconnect_max_ms = 500; /* tests wait for reconnections: keep them quick */
+    log_in_as_table(&cfg, table);
     base_error err;
     venue_feed *f = venue_feed_new(&cfg, &err);
     cr_assert_not_null(f, "%s", err.msg);
@@ -91,8 +112,8 @@ static const char *ALERT =
 
 Test(venue_feed, late_subscriber_sees_retained_status_state_and_picture, .fini = stop_broker)
 {
-    start_broker(false);
-    venue_feed *f = feed_on(g_broker.port, 1, 100);
+    start_broker();
+    venue_feed *f = feed_on(g_site.broker.port, 1, 100);
     publish_json(f, "{\"seq\":1,\"event\":\"started\",\"source\":\"cam0\"}");
     publish_json(f, SETTLED);
     publish_json(f, CALL);
@@ -106,7 +127,7 @@ Test(venue_feed, late_subscriber_sees_retained_status_state_and_picture, .fini =
     cr_assert(wait_connected(f, 15000));
     cr_assert_eq(venue_feed_flush(f, 5000), 0, "everything acknowledged");
 
-    venue_sub *s = venue_sub_new(g_broker.port, "tableref/" EVENT "/table/1/#", 1);
+    venue_sub *s = sub_as("tableref/" EVENT "/table/1/#", "alice", NULL);
     cr_assert_not_null(s);
     const venue_sub_msg *status = venue_sub_wait(s, "tableref/test/table/1/status", NULL, 15000);
     cr_assert_not_null(status);
@@ -135,10 +156,10 @@ Test(venue_feed, late_subscriber_sees_retained_status_state_and_picture, .fini =
 
 Test(venue_feed, call_and_alert_arrive_at_qos1_in_order_without_snapshot, .fini = stop_broker)
 {
-    start_broker(false);
-    venue_sub *s = venue_sub_new(g_broker.port, "tableref/" EVENT "/#", 1);
+    start_broker();
+    venue_sub *s = sub_as("tableref/" EVENT "/#", "alice", NULL);
     cr_assert_not_null(s);
-    venue_feed *f = feed_on(g_broker.port, 2, 100);
+    venue_feed *f = feed_on(g_site.broker.port, 2, 100);
     cr_assert(wait_connected(f, 15000));
     publish_json(f, "{\"seq\":3,\"event\":\"move_checked\",\"move\":1,\"legal\":false,\"units\":[],"
                     "\"snapshot\":{\"units\":[]}}");
@@ -182,12 +203,15 @@ static bool poll_until(venue_feed *f, venue_command *c, int ms)
 
 Test(venue_feed, judge_commands_reach_the_poll_once_each, .fini = stop_broker)
 {
-    start_broker(false);
-    venue_sub *judge = venue_sub_new(g_broker.port, "tableref/" EVENT "/table/3/status", 1);
-    cr_assert_not_null(judge);
-    /* Retained before the table subscribes: it arrives flagged retained and is refused. */
-    cr_assert_eq(venue_sub_publish(judge, "tableref/test/table/3/command/mallory", "overrule 1 old news", true), 0);
-    venue_feed *f = feed_on(g_broker.port, 3, 100);
+    start_broker();
+    venue_sub *judge = sub_as("tableref/" EVENT "/table/3/status", "alice", NULL);
+    venue_sub *bob = sub_as("tableref/" EVENT "/table/3/status", "bob", NULL);
+    venue_sub *mallory = sub_as("tableref/" EVENT "/table/3/status", "mallory", NULL);
+    cr_assert(judge && bob && mallory);
+    /* Retained before the table subscribes (a judge's account may publish retained: the broker cannot
+     * tell): it arrives flagged retained and is refused. */
+    cr_assert_eq(venue_sub_publish(mallory, "tableref/test/table/3/command/mallory", "overrule 1 old news", true), 0);
+    venue_feed *f = feed_on(g_site.broker.port, 3, 100);
     cr_assert(wait_connected(f, 15000));
     venue_command c;
     cr_assert(poll_until(f, &c, 15000));
@@ -195,7 +219,7 @@ Test(venue_feed, judge_commands_reach_the_poll_once_each, .fini = stop_broker)
     cr_assert(strstr(c.error, "retained"), "%s", c.error);
     cr_assert_str_eq(c.by, "mallory");
     /* The table cleared it (issue 20): a newcomer finds no retained command. */
-    venue_sub *later = venue_sub_new(g_broker.port, "tableref/" EVENT "/table/3/command/#", 1);
+    venue_sub *later = sub_as("tableref/" EVENT "/table/3/command/#", "carol", NULL);
     cr_assert_not_null(later);
     cr_assert_null(venue_sub_wait(later, "tableref/test/table/3/command/mallory", "old news", 1000),
                    "the retained command is still on the broker");
@@ -204,7 +228,7 @@ Test(venue_feed, judge_commands_reach_the_poll_once_each, .fini = stop_broker)
     const char *cmd = "{\"action\":\"overrule\",\"move\":2,\"reason\":\"measured again: 9.9\\\"\",\"id\":\"c-1\"}";
     cr_assert_eq(venue_sub_publish(judge, "tableref/test/table/3/command/alice", cmd, false), 0);
     cr_assert_eq(venue_sub_publish(judge, "tableref/test/table/3/command/alice", cmd, false), 0); /* a redelivery */
-    cr_assert_eq(venue_sub_publish(judge, "tableref/test/table/3/command/bob", "{\"action\":\"flip\"}", false), 0);
+    cr_assert_eq(venue_sub_publish(bob, "tableref/test/table/3/command/bob", "{\"action\":\"flip\"}", false), 0);
     cr_assert(poll_until(f, &c, 15000));
     cr_assert_eq(c.action, VENUE_CMD_OVERRULE);
     cr_assert_eq(c.move, 2);
@@ -220,15 +244,17 @@ Test(venue_feed, judge_commands_reach_the_poll_once_each, .fini = stop_broker)
     venue_feed_stats(f, &st);
     cr_assert_eq(st.commands, 5, "retained, the table's own clearing of it (skipped by the poll), twice alice, bob");
     venue_feed_free(f);
+    venue_sub_free(mallory);
+    venue_sub_free(bob);
     venue_sub_free(judge);
 }
 
 Test(venue_feed, offline_when_the_camera_dies_and_when_the_watch_stops, .fini = stop_broker)
 {
-    start_broker(false);
-    venue_sub *s = venue_sub_new(g_broker.port, "tableref/" EVENT "/table/4/status", 1);
+    start_broker();
+    venue_sub *s = sub_as("tableref/" EVENT "/table/4/status", "alice", NULL);
     cr_assert_not_null(s);
-    venue_feed *f = feed_on(g_broker.port, 4, 100);
+    venue_feed *f = feed_on(g_site.broker.port, 4, 100);
     cr_assert_not_null(venue_sub_wait(s, "tableref/test/table/4/status", "\"online\"", 15000));
     publish_json(f, "{\"seq\":9,\"event\":\"camera_lost\",\"reason\":\"no frame within 2 s\"}");
     const venue_sub_msg *m = venue_sub_wait(s, "tableref/test/table/4/status", "\"camera\"", 15000);
@@ -242,9 +268,9 @@ Test(venue_feed, offline_when_the_camera_dies_and_when_the_watch_stops, .fini = 
     venue_feed_free(f); /* a clean disconnection: never the will */
 
     /* A feed freed while online says so itself. */
-    f = feed_on(g_broker.port, 5, 100);
+    f = feed_on(g_site.broker.port, 5, 100);
     cr_assert_not_null(venue_sub_wait(s, "tableref/test/table/4/status", "\"online\"", 15000));
-    venue_sub *s5 = venue_sub_new(g_broker.port, "tableref/" EVENT "/table/5/status", 1);
+    venue_sub *s5 = sub_as("tableref/" EVENT "/table/5/status", "bob", NULL);
     cr_assert_not_null(venue_sub_wait(s5, "tableref/test/table/5/status", "\"online\"", 15000));
     size_t from = venue_sub_count(s5);
     venue_feed_free(f);
@@ -259,19 +285,19 @@ Test(venue_feed, offline_when_the_camera_dies_and_when_the_watch_stops, .fini = 
 }
 
 /* A subscriber whose session the broker keeps (and, with persistence, keeps across restarts). */
-static void register_judge(const char *id)
+static void register_judge(const char *user)
 {
-    venue_sub *s = venue_sub_new_session(g_broker.port, "tableref/" EVENT "/#", 1, id);
+    venue_sub *s = sub_as("tableref/" EVENT "/#", user, user);
     cr_assert_not_null(s);
     venue_sub_free(s);
 }
 
 Test(venue_feed, events_published_while_the_broker_is_down_arrive_when_it_comes_back, .fini = stop_broker)
 {
-    start_broker(true);
-    register_judge("judge-a");
-    int port = g_broker.port;
-    kill(g_broker.pid, SIGTERM); /* the broker saves its sessions and stops */
+    start_broker();
+    register_judge("carol");
+    int port = g_site.broker.port;
+    kill(g_site.broker.pid, SIGTERM); /* the broker saves its sessions and stops */
     venue_feed *f = feed_on(port, 5, 100);
     publish_json(f, CALL);
     publish_json(f, ALERT);
@@ -280,10 +306,10 @@ Test(venue_feed, events_published_while_the_broker_is_down_arrive_when_it_comes_
     cr_assert_not(st.connected);
     cr_assert_eq(st.queued, 2, "queued, and counted");
     base_error err;
-    cr_assert_eq(venue_broker_restart(&g_broker, &err), 0, "%s", err.msg);
+    cr_assert_eq(venue_broker_restart(&g_site.broker, &err), 0, "%s", err.msg);
     cr_assert(wait_connected(f, 10000), "reconnected on its own");
     cr_assert_eq(venue_feed_flush(f, 5000), 0);
-    venue_sub *s = venue_sub_new_session(g_broker.port, "tableref/" EVENT "/#", 1, "judge-a");
+    venue_sub *s = sub_as("tableref/" EVENT "/#", "carol", "carol");
     cr_assert_not_null(s);
     cr_assert_not_null(venue_sub_wait(s, "tableref/test/table/5/event/alert", "\"seq\":4", 15000));
     cr_assert_not_null(venue_sub_wait(s, "tableref/test/table/5/event/move_checked", NULL, 15000));
@@ -293,10 +319,10 @@ Test(venue_feed, events_published_while_the_broker_is_down_arrive_when_it_comes_
 
 Test(venue_feed, a_full_queue_drops_calls_before_alerts_and_says_how_many, .fini = stop_broker)
 {
-    start_broker(true);
-    register_judge("judge-b");
-    int port = g_broker.port;
-    kill(g_broker.pid, SIGTERM);
+    start_broker();
+    register_judge("dave");
+    int port = g_site.broker.port;
+    kill(g_site.broker.pid, SIGTERM);
     venue_feed *f = feed_on(port, 6, 4);
     for (int i = 1; i <= 6; i++) {
         char ev[128];
@@ -311,10 +337,10 @@ Test(venue_feed, a_full_queue_drops_calls_before_alerts_and_says_how_many, .fini
     cr_assert_eq(st.dropped, 4, "calls 1-4 made room");
     cr_assert_eq(st.dropped_alerts, 0);
     base_error err;
-    cr_assert_eq(venue_broker_restart(&g_broker, &err), 0, "%s", err.msg);
+    cr_assert_eq(venue_broker_restart(&g_site.broker, &err), 0, "%s", err.msg);
     cr_assert(wait_connected(f, 10000));
     cr_assert_eq(venue_feed_flush(f, 5000), 0);
-    venue_sub *s = venue_sub_new_session(g_broker.port, "tableref/" EVENT "/#", 1, "judge-b");
+    venue_sub *s = sub_as("tableref/" EVENT "/#", "dave", "dave");
     cr_assert_not_null(s);
     size_t i_gap, i5, i7, i8;
     cr_assert_not_null(venue_sub_wait_from(s, 0, "tableref/test/table/6/event/feed_gap", "\"lost\":4,", 15000, &i_gap));
@@ -329,14 +355,22 @@ Test(venue_feed, a_full_queue_drops_calls_before_alerts_and_says_how_many, .fini
 
 Test(venue_feed, retained_state_is_asserted_again_after_a_broker_restart, .fini = stop_broker)
 {
-    start_broker(false); /* no persistence: the restarted broker has forgotten everything */
-    venue_feed *f = feed_on(g_broker.port, 7, 100);
+    start_broker();
+    venue_feed *f = feed_on(g_site.broker.port, 7, 100);
     publish_json(f, SETTLED);
     publish_json(f, CALL);
     cr_assert(wait_connected(f, 15000));
     cr_assert_eq(venue_feed_flush(f, 5000), 0);
+    /* The broker stopped and its database removed: the restarted broker has forgotten everything. */
+    kill(g_site.broker.pid, SIGTERM);
+    int status;
+    cr_assert_eq(waitpid(g_site.broker.pid, &status, 0), g_site.broker.pid);
+    g_site.broker.pid = 0;
+    char db[700];
+    snprintf(db, sizeof db, "%s/data/mosquitto.db", g_site.broker.dir);
+    unlink(db);
     base_error err;
-    cr_assert_eq(venue_broker_restart(&g_broker, &err), 0, "%s", err.msg);
+    cr_assert_eq(venue_broker_restart(&g_site.broker, &err), 0, "%s", err.msg);
     venue_stats st;
     for (int t = 0; t < 10000; t += 20) { /* the drop is seen, then the reconnection */
         venue_feed_stats(f, &st);
@@ -346,7 +380,7 @@ Test(venue_feed, retained_state_is_asserted_again_after_a_broker_restart, .fini 
     }
     cr_assert_geq(st.connects, 2);
     cr_assert_eq(venue_feed_flush(f, 5000), 0);
-    venue_sub *s = venue_sub_new(g_broker.port, "tableref/" EVENT "/table/7/#", 1);
+    venue_sub *s = sub_as("tableref/" EVENT "/table/7/#", "alice", NULL);
     const venue_sub_msg *state = venue_sub_wait(s, "tableref/test/table/7/state", "\"move\":1", 15000);
     cr_assert_not_null(state);
     cr_assert(state->retain);
@@ -369,11 +403,11 @@ static double now_ms(void)
  */
 Test(venue_feed, a_paused_broker_never_blocks_the_caller, .fini = stop_broker)
 {
-    start_broker(false);
-    venue_sub *s = venue_sub_new(g_broker.port, "tableref/" EVENT "/table/8/event/#", 1);
-    venue_feed *f = feed_on(g_broker.port, 8, 1000);
+    start_broker();
+    venue_sub *s = sub_as("tableref/" EVENT "/table/8/event/#", "alice", NULL);
+    venue_feed *f = feed_on(g_site.broker.port, 8, 1000);
     cr_assert(wait_connected(f, 15000));
-    kill(g_broker.pid, SIGSTOP);
+    kill(g_site.broker.pid, SIGSTOP);
     double start = now_ms(), worst = 0;
     static uint8_t frame[960][1280][3];
     for (int i = 0; i < 3000; i++) {
@@ -399,7 +433,7 @@ Test(venue_feed, a_paused_broker_never_blocks_the_caller, .fini = stop_broker)
     venue_stats st;
     venue_feed_stats(f, &st);
     cr_assert_eq(st.queued, 1000, "the queue is full, not more");
-    kill(g_broker.pid, SIGCONT);
+    kill(g_site.broker.pid, SIGCONT);
     cr_assert_eq(venue_feed_flush(f, 20000), 0);
     venue_feed_stats(f, &st);
     cr_assert_gt(st.dropped, 0);
@@ -464,20 +498,21 @@ static int received_count(received *r)
 
 Test(venue_feed, commands_can_be_handed_over_as_they_arrive, .fini = stop_broker)
 {
-    start_broker(false);
+    start_broker();
     received r = {.mu = PTHREAD_MUTEX_INITIALIZER};
     venue_config cfg;
     venue_config_default(&cfg);
-    cfg.port = g_broker.port;
+    cfg.port = g_site.broker.port;
     cfg.event = EVENT;
     cfg.table = 11;
+    log_in_as_table(&cfg, 11);
     cfg.on_command = take;
     cfg.on_command_ctx = &r;
     base_error err;
     venue_feed *f = venue_feed_new(&cfg, &err);
     cr_assert_not_null(f, "%s", err.msg);
     cr_assert(wait_connected(f, 15000));
-    venue_sub *judge = venue_sub_new(g_broker.port, "tableref/" EVENT "/table/11/status", 1);
+    venue_sub *judge = sub_as("tableref/" EVENT "/table/11/status", "carol", NULL);
     const char *cmd = "{\"action\":\"confirm\",\"move\":4,\"reason\":\"checked with a tape\",\"id\":\"x-9\"}";
     cr_assert_eq(venue_sub_publish(judge, "tableref/test/table/11/command/carol", cmd, false), 0);
     cr_assert_eq(venue_sub_publish(judge, "tableref/test/table/11/command/carol", cmd, false), 0);
@@ -495,4 +530,53 @@ Test(venue_feed, commands_can_be_handed_over_as_they_arrive, .fini = stop_broker
     cr_assert_eq(venue_feed_poll_command(f, &c), 0, "nothing left for the poll");
     venue_sub_free(judge);
     venue_feed_free(f);
+}
+
+/* Rev and wall of a state payload. */
+static void rev_and_wall(const venue_sub_msg *m, int *rev, char *wall, size_t cap)
+{
+    cJSON *j = cJSON_Parse(m->payload);
+    cr_assert_not_null(j, "%s", m->payload);
+    *rev = cJSON_GetObjectItem(j, "rev")->valueint;
+    snprintf(wall, cap, "%s", cJSON_GetObjectItem(j, "wall")->valuestring);
+    cJSON_Delete(j);
+}
+
+/*
+ * The heartbeat (issue 20): with nothing to say, the table publishes its state again (same rev, a fresh
+ * wall) every heartbeat_s, so that a last will's reader knows the table's last word within that time.
+ */
+Test(venue_feed, the_state_is_published_again_at_each_heartbeat, .fini = stop_broker, .timeout = 60)
+{
+    start_broker();
+    venue_sub *s = sub_as("tableref/" EVENT "/table/12/state", "alice", NULL);
+    cr_assert_not_null(s);
+    venue_config cfg;
+    venue_config_default(&cfg);
+    cfg.port = g_site.broker.port;
+    cfg.event = EVENT;
+    cfg.table = 12;
+    cfg.heartbeat_s = 1;
+    log_in_as_table(&cfg, 12);
+    base_error err;
+    venue_feed *f = venue_feed_new(&cfg, &err);
+    cr_assert_not_null(f, "%s", err.msg);
+    publish_json(f, SETTLED);
+    size_t i0 = 0, i1 = 0, i2 = 0;
+    const venue_sub_msg *m0 = venue_sub_wait_from(s, 0, "tableref/test/table/12/state", NULL, 15000, &i0);
+    cr_assert_not_null(m0);
+    const venue_sub_msg *m1 = venue_sub_wait_from(s, i0 + 1, "tableref/test/table/12/state", NULL, 5000, &i1);
+    const venue_sub_msg *m2 = m1 ? venue_sub_wait_from(s, i1 + 1, "tableref/test/table/12/state", NULL, 5000, &i2) : NULL;
+    cr_assert(m1 && m2, "no heartbeat within 5 s (heartbeat_s 1)");
+    int r0, r1, r2;
+    char w0[40], w1[40], w2[40];
+    rev_and_wall(m0, &r0, w0, sizeof w0);
+    rev_and_wall(m1, &r1, w1, sizeof w1);
+    rev_and_wall(m2, &r2, w2, sizeof w2);
+    cr_assert(r0 == r1 && r1 == r2, "a heartbeat changes nothing but the wall: rev %d %d %d", r0, r1, r2);
+    cr_assert(strcmp(w0, w1) < 0 && strcmp(w1, w2) < 0, "fresh walls: %s %s %s", w0, w1, w2);
+    double gap = m2->t_ms - m1->t_ms;
+    cr_assert(gap > 900 && gap < 3000, "heartbeats %.0f ms apart (heartbeat_s 1)", gap);
+    venue_feed_free(f);
+    venue_sub_free(s);
 }

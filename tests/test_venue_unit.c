@@ -172,6 +172,25 @@ Test(venue_payload, topics_and_status)
     cr_assert_null(cJSON_GetObjectItem(j, "wall"), "a will is written at connection: no time in it");
     cJSON_Delete(j);
     free(s);
+    /* The will the feed sets before each connection: the connection's time, never a "since" it cannot know. */
+    char before[40], after[40];
+    venue_wall_now(before, sizeof before);
+    s = venue_will_payload("gt-2026", 7, 60, 10);
+    venue_wall_now(after, sizeof after);
+    j = cJSON_Parse(s);
+    cr_assert_not_null(j);
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "will")));
+    cr_assert_str_eq(cJSON_GetObjectItem(j, "state")->valuestring, "offline");
+    cr_assert_str_eq(cJSON_GetObjectItem(j, "cause")->valuestring, "connection");
+    const char *connected = cJSON_GetObjectItem(j, "connected")->valuestring;
+    cr_assert(strcmp(connected, before) >= 0 && strcmp(connected, after) <= 0, "%s not in [%s, %s]", connected,
+              before, after);
+    cr_assert_eq(cJSON_GetObjectItem(j, "heartbeat_s")->valueint, 60);
+    cr_assert_eq(cJSON_GetObjectItem(j, "keepalive_s")->valueint, 10);
+    cr_assert_null(cJSON_GetObjectItem(j, "wall"));
+    cr_assert_null(cJSON_GetObjectItem(j, "since"));
+    cJSON_Delete(j);
+    free(s);
 }
 
 static cJSON *event_json(const char *text)
@@ -216,6 +235,77 @@ Test(venue_payload, state_follows_the_watch_events)
     cr_assert(cJSON_IsNull(cJSON_GetObjectItem(j, "last_alert")));
     cr_assert_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "feed"), "dropped")->valueint, 5);
     cJSON_Delete(j);
+    venue_state_clear(&st);
+}
+
+/* Folds one event given as JSON text; what venue_state_apply returned. */
+static int apply_text(venue_state *st, const char *json)
+{
+    cJSON *ev = event_json(json);
+    int rc = venue_state_apply(st, ev);
+    cJSON_Delete(ev);
+    return rc;
+}
+
+/* The state's illegal_standing and last_ruling's action, seq and by, as a page reads them. */
+static void ruling_of(const venue_state *st, int *standing, char *action, int *seq, char *by)
+{
+    char *text = venue_state_print(st, 0, 0);
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    cr_assert_not_null(j);
+    *standing = cJSON_GetObjectItem(j, "illegal_standing")->valueint;
+    const cJSON *r = cJSON_GetObjectItem(j, "last_ruling");
+    cr_assert_not_null(r, "last_ruling is always there (null when none)");
+    strcpy(action, cJSON_IsNull(r) ? "" : cJSON_GetObjectItem(r, "action")->valuestring);
+    *seq = cJSON_IsNull(r) ? 0 : cJSON_GetObjectItem(r, "seq")->valueint;
+    strcpy(by, cJSON_IsNull(r) ? "" : cJSON_GetObjectItem(r, "by")->valuestring);
+    cJSON_Delete(j);
+}
+
+/* Issue 20: the retained state carries the ruling; a refused command, a status or a reach never changes it. */
+Test(venue_payload, state_carries_the_judges_ruling_and_the_illegal_calls_standing)
+{
+    venue_state st;
+    venue_state_init(&st, "gt", 3);
+    int standing = -1, seq = -1;
+    char action[32], by[64];
+    apply_text(&st, "{\"seq\":1,\"event\":\"started\"}");
+    ruling_of(&st, &standing, action, &seq, by);
+    cr_assert_eq(standing, 0);
+    cr_assert_str_eq(action, "", "no ruling yet: null");
+    apply_text(&st, "{\"seq\":2,\"event\":\"move_checked\",\"move\":1,\"legal\":false,\"units\":[]}");
+    apply_text(&st, "{\"seq\":3,\"event\":\"move_checked\",\"move\":2,\"legal\":true,\"units\":[]}");
+    apply_text(&st, "{\"seq\":4,\"event\":\"move_checked\",\"move\":3,\"legal\":false,\"units\":[]}");
+    ruling_of(&st, &standing, action, &seq, by);
+    cr_assert_eq(standing, 2, "moves 1 and 3 were called ILLEGAL");
+    apply_text(&st, "{\"seq\":5,\"event\":\"correction\",\"action\":\"overrule\",\"move\":1,\"applied\":true,"
+                    "\"by\":\"mqtt:alice\",\"reason\":\"tape\",\"wall\":\"2026-11-26T10:00:00.000Z\"}");
+    ruling_of(&st, &standing, action, &seq, by);
+    cr_assert_eq(standing, 1);
+    cr_assert(strcmp(action, "overrule") == 0 && seq == 5 && strcmp(by, "mqtt:alice") == 0, "%s %d %s", action, seq, by);
+    /* Refused commands, a status and a reach: the ruling and the count stay. */
+    cr_assert_eq(apply_text(&st, "{\"seq\":6,\"event\":\"correction\",\"action\":\"invalid\",\"move\":0,"
+                                 "\"applied\":false,\"by\":\"mqtt:bob\",\"why_not\":\"unknown action\"}"), 1);
+    apply_text(&st, "{\"seq\":7,\"event\":\"correction\",\"action\":\"overrule\",\"move\":3,\"applied\":false,"
+                    "\"by\":\"mqtt:bob\",\"why_not\":\"retained\"}");
+    apply_text(&st, "{\"seq\":8,\"event\":\"correction\",\"action\":\"status\",\"move\":0,\"applied\":true,"
+                    "\"by\":\"mqtt:carol\",\"unit\":\"spears\"}");
+    ruling_of(&st, &standing, action, &seq, by);
+    cr_assert(standing == 1 && strcmp(action, "overrule") == 0 && seq == 5, "%d %s %d", standing, action, seq);
+    /* A confirm makes an overruled call stand again (as the watch counts it); an undo drops it. */
+    apply_text(&st, "{\"seq\":9,\"event\":\"correction\",\"action\":\"confirm\",\"move\":1,\"applied\":true,"
+                    "\"by\":\"mqtt:bob\"}");
+    ruling_of(&st, &standing, action, &seq, by);
+    cr_assert(standing == 2 && strcmp(action, "confirm") == 0 && strcmp(by, "mqtt:bob") == 0, "%d %s", standing, action);
+    apply_text(&st, "{\"seq\":10,\"event\":\"correction\",\"action\":\"undo\",\"move\":3,\"applied\":true,"
+                    "\"by\":\"mqtt:alice\"}");
+    ruling_of(&st, &standing, action, &seq, by);
+    cr_assert(standing == 1 && strcmp(action, "undo") == 0 && seq == 10, "%d %s %d", standing, action, seq);
+    /* A new session: nothing stands, no ruling. */
+    apply_text(&st, "{\"seq\":1,\"event\":\"started\"}");
+    ruling_of(&st, &standing, action, &seq, by);
+    cr_assert(standing == 0 && action[0] == 0);
     venue_state_clear(&st);
 }
 

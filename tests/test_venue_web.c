@@ -1,27 +1,35 @@
 /*
  * The judge's page and the streamer's overlay (web/) in Debian's headless
  * chromium, driven by playwright-core (tests/web/judge_page.mjs), served by
- * a real Mosquitto (http_dir on its WebSockets listener) with the venue's
- * ACL (venue/mosquitto/tableref.acl: the tables and the judge log in, the
- * overlays read anonymously), to which three scripted tables publish:
+ * a real Mosquitto started from `tableref venue setup`'s own output
+ * (tests/venue_site.c: one account per table, judges alice, bob, carol and
+ * ref, streamers stream, ov1, ov2, ovdelay and ovlate, no anonymous access; the page
+ * served with --http-dir), to which three scripted tables publish, each
+ * logged in as its own table-N:
  *   table 1 calls an illegal move while the page is open: the alert must
  *           appear; the judge (logged in as alice) overrules it with a
  *           reason, the command must
  *           reach the table's frame loop, which answers;
  *   table 2 calls "cannot tell" and "not seen": shown as such, no alert;
  *   table 3 is killed -9: flagged offline from its last will;
- *   table 4 has a retained offline status with the table's "since" (as
- *           a will carries it): the page shows that time, not its own;
+ *   table 4 has a retained last will (connected 09:13:30, heartbeat 60 s)
+ *           and a state of 09:14:00: the page shows "offline since at most
+ *           09:15:00" by the table's clock, not its own; table 3's real will
+ *           says the same from its own times;
  *   tables 5 and 6 have a retained state (STATE_HEAD) whose last correction
  *           was refused, after an overrule: with `last_ruling` the page
  *           shows the overrule; with `illegal_standing: 0` alone, no alert;
  * then bob sends table 1 a command it refuses: the page and the overlay
- * must still show alice's overrule (issue 20's "done when"). The page has
- * no buttons before the judge logs in; OFFLINE and ALERT differ in colour
- * and words; a streamer account (user "stream", read only) sees the
- * overlay, picture and card; ?delay=3 holds every message 3 s.
+ * must still show alice's overrule and no alert, the overlay no ILLEGAL,
+ * the table's state illegal_standing 0 and last_ruling alice's; a page
+ * (carol) and an overlay opened only then show the overrule from the
+ * retained state alone (issue 20's "done when"). An anonymous
+ * visitor is refused by the broker and asked to log in, with no buttons;
+ * OFFLINE and ALERT differ in colour and words; the overlays log in with
+ * streamer accounts (read only) and show picture and card; ?delay=3 holds
+ * every message 3 s.
  * Screenshots go to build/tests/venue-web/ (judge-anonymous.png, judge.png,
- * judge-zoom.png, judge-after.png, judge-refused.png, overlay-illegal.png,
+ * judge-zoom.png, judge-after.png, judge-refused.png, judge-late.png, overlay-illegal.png,
  * overlay-cannot-tell.png, overlay-overruled.png, overlay-refused.png).
  */
 #include <criterion/criterion.h>
@@ -35,29 +43,22 @@
 
 #include <cjson/cJSON.h>
 
-#include "venue_broker.h"
 #include "venue_proc.h"
+#include "venue_site.h"
 #include "venue_sub.h"
 
 #define SINCE_T4 "2026-11-26T09:15:00.000Z"
 
-static venue_broker g_broker;
+static venue_site g_site;
 static venue_proc g_tables[3] = {{.pid = -1}, {.pid = -1}, {.pid = -1}};
 static venue_proc g_node = {.pid = -1};
-static char g_dir[256];
 
 static void teardown(void)
 {
-    if (g_dir[0]) {
-        char cmd[400];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-        if (system(cmd) != 0)
-            fprintf(stderr, "could not remove %s\n", g_dir);
-    }
     venue_proc_kill(&g_node, SIGKILL);
     for (int i = 0; i < 3; i++)
         venue_proc_kill(&g_tables[i], SIGKILL);
-    venue_broker_stop(&g_broker);
+    venue_site_stop(&g_site);
 }
 
 /* Tables 5 and 6 as the table's state would say, when it carries its ruling (`last_ruling`) and how
@@ -74,12 +75,17 @@ static void teardown(void)
 #define RULING "{\"seq\":4,\"event\":\"correction\",\"action\":\"overrule\",\"move\":1,\"applied\":true,"         \
     "\"by\":\"mqtt:alice\",\"reason\":\"measured again with a tape\"}"
 
-static void publish_retained(int port, const char *topic, const char *payload)
+/* A retained message from table N's own account (the only one its ACL lets write there). */
+static void publish_retained(int table, const char *leaf, const char *payload)
 {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "mosquitto_pub -h 127.0.0.1 -p %d -u tables -P t-pass -q 1 -r -t '%s' -m '%s'", port,
-             topic, payload);
-    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    char user[32], own[128], topic[128];
+    snprintf(user, sizeof user, "table-%d", table);
+    snprintf(own, sizeof own, "tableref/web/table/%d/command/#", table);
+    snprintf(topic, sizeof topic, "tableref/web/table/%d/%s", table, leaf);
+    venue_sub *t = venue_sub_new_as(g_site.broker.port, own, 1, NULL, user, venue_site_password(&g_site, user));
+    cr_assert_not_null(t, "%s cannot log in", user);
+    cr_assert_eq(venue_sub_publish(t, topic, payload, true), 0, "%s: %s", user, topic);
+    venue_sub_free(t);
 }
 
 static const char *env(const char *name)
@@ -95,49 +101,46 @@ static long file_size(const char *path)
     return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
-/* Mosquitto with the venue's ACL plus a read-only streamer (venue setup writes the same lines),
- * serving web/ on its WebSockets listener; users tables, alice, bob (judges), stream. */
+/* The set-up as an organiser makes it, serving web/ on its WebSockets listener. */
 static void start_broker(const char *web)
 {
-    snprintf(g_dir, sizeof g_dir, "%s/tableref-venue-web-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    cr_assert_not_null(mkdtemp(g_dir));
-    char passwd[400], acl[400], setup[4096];
-    snprintf(passwd, sizeof passwd, "%s/passwd", g_dir);
-    snprintf(acl, sizeof acl, "%s/tableref.acl", g_dir);
-    /* The venue's ACL and a streamer who reads only the public topics (venue setup writes the same). */
-    snprintf(setup, sizeof setup,
-             "mosquitto_passwd -b -c '%s' tables t-pass && mosquitto_passwd -b '%s' alice a-pass && "
-             "mosquitto_passwd -b '%s' bob b-pass && mosquitto_passwd -b '%s' stream s-pass && "
-             "cp '%s/venue/mosquitto/tableref.acl' '%s' && "
-             "printf 'user stream\\ntopic read tableref/+/table/+/status\\ntopic read tableref/+/table/+/state\\n"
-             "topic read tableref/+/table/+/picture\\ntopic read tableref/+/table/+/event/#\\n' >> '%s'",
-             passwd, passwd, passwd, passwd, env("TABLEREF_SOURCE_ROOT"), acl, acl);
-    cr_assert_eq(system(setup), 0, "%s", setup);
-    venue_broker_options o;
-    venue_broker_options_default(&o);
-    o.websockets = true;
-    o.http_dir = web;
-    o.password_file = passwd;
-    o.acl_file = acl;
-    base_error err = {0};
-    cr_assert_eq(venue_broker_start(&o, &g_broker, &err), 0, "%s", err.msg);
+    char err[600];
+    cr_assert_eq(venue_site_start(&g_site, "web", 6, "alice,bob,carol,ref", "stream,ov1,ov2,ovdelay,ovlate", web, err,
+                                  sizeof err), 0, "%s", err);
+}
 
+/* "user:password ..." of the accounts the page test logs in with. */
+static void export_accounts(void)
+{
+    static const char *users[] = {"alice", "bob", "carol", "stream", "ov1", "ov2", "ovdelay", "ovlate"};
+    char text[2048] = "";
+    for (size_t i = 0; i < sizeof users / sizeof users[0]; i++) {
+        size_t n = strlen(text);
+        snprintf(text + n, sizeof text - n, "%s%s:%s", n ? " " : "", users[i], venue_site_password(&g_site, users[i]));
+    }
+    setenv("VENUE_ACCOUNTS", text, 1);
+    char judge[128];
+    snprintf(judge, sizeof judge, "alice:%s", venue_site_password(&g_site, "alice"));
+    setenv("JUDGE_LOGIN", judge, 1);
 }
 
 /* Tables 4 to 6: what only the table's own words can say (its offline time, its ruling). */
 static void publish_table_words(venue_sub *watch)
 {
-    char status[1024];
-    /* Table 4 went offline at 09:15:00 UTC by its own clock (the page must not show when it heard of it). */
-    snprintf(status, sizeof status,
-             "{\"format\":\"tableref.venue.status\",\"version\":1,\"event_name\":\"web\",\"table\":4,"
-             "\"state\":\"offline\",\"cause\":\"connection\",\"reason\":\"the table stopped answering\","
-             "\"will\":true,\"since\":\"" SINCE_T4 "\"}");
-    publish_retained(g_broker.port, "tableref/web/table/4/status", status);
-    cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/4/status", SINCE_T4, 15000));
-    publish_retained(g_broker.port, "tableref/web/table/5/state",
+    /* Table 4's last will (as venue_will_payload writes it: connected 09:13:30 by the table's clock, a
+     * heartbeat every 60 s) and its last state (09:14:00): it was offline at the latest at 09:15:00, by the
+     * table's clock (the page must not show when it heard of it). */
+    publish_retained(4, "status",
+                     "{\"format\":\"tableref.venue.status\",\"version\":1,\"event_name\":\"web\",\"table\":4,"
+                     "\"state\":\"offline\",\"cause\":\"connection\",\"reason\":\"the table stopped answering\","
+                     "\"will\":true,\"connected\":\"2026-11-26T09:13:30.000Z\",\"heartbeat_s\":60,\"keepalive_s\":10}");
+    publish_retained(4, "state",
+                     "{\"format\":\"tableref.venue.state\",\"version\":1,\"event_name\":\"web\",\"table\":4,\"rev\":2,"
+                     "\"wall\":\"2026-11-26T09:14:00.000Z\",\"units\":[],\"illegal_standing\":0,\"last_ruling\":null}");
+    cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/4/state", "09:14:00", 15000));
+    publish_retained(5, "state",
                      STATE_HEAD "\"table\":5,\"last_ruling\":" RULING ",\"illegal_standing\":0}");
-    publish_retained(g_broker.port, "tableref/web/table/6/state", STATE_HEAD "\"table\":6,\"illegal_standing\":0}");
+    publish_retained(6, "state", STATE_HEAD "\"table\":6,\"illegal_standing\":0}");
     cr_assert_not_null(venue_sub_wait(watch, "tableref/web/table/6/state", "illegal_standing", 15000));
 }
 
@@ -153,11 +156,15 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
 
     start_broker(web);
 
-    venue_sub *watch = venue_sub_new(g_broker.port, "tableref/web/#", 1);
+    venue_sub *watch = venue_sub_new_as(g_site.broker.port, "tableref/web/#", 1, NULL, "ref",
+                                        venue_site_password(&g_site, "ref"));
     cr_assert_not_null(watch);
-    for (int i = 0; i < 3; i++)
-        cr_assert_eq(venue_proc_start_as(&g_tables[i], g_broker.port, "web", i + 1, i == 0, "tables", "t-pass"), 0,
-                     "table %d", i + 1);
+    for (int i = 0; i < 3; i++) {
+        char user[32];
+        snprintf(user, sizeof user, "table-%d", i + 1);
+        cr_assert_eq(venue_proc_start_as(&g_tables[i], g_site.broker.port, "web", i + 1, i == 0, user,
+                                         venue_site_password(&g_site, user)), 0, "table %d", i + 1);
+    }
     cr_assert_eq(venue_proc_say(&g_tables[0], "started\nsettled\n"), 0);
     cr_assert_eq(venue_proc_say(&g_tables[1], "started\nsettled\ncall_unsure\npicture\n"), 0);
     cr_assert_eq(venue_proc_say(&g_tables[2], "started\nsettled\ncall\npicture\n"), 0);
@@ -169,9 +176,9 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
     publish_table_words(watch);
 
     char base[64];
-    snprintf(base, sizeof base, "http://127.0.0.1:%d", g_broker.ws_port);
+    snprintf(base, sizeof base, "http://127.0.0.1:%d", g_site.broker.ws_port);
     char *argv[] = {"node", script, base, "web", out, SINCE_T4, NULL};
-    setenv("JUDGE_LOGIN", "alice:a-pass", 1);
+    export_accounts();
     cr_assert_eq(venue_proc_spawn(&g_node, argv, NULL, 0), 0, "cannot start node");
     char first[1024] = "";
     venue_proc_read_line(&g_node, first, sizeof first, 90000);
@@ -205,7 +212,7 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
 
     cr_assert_eq(venue_proc_finish(&g_node), 0, "the page test did not exit cleanly");
     const char *shots[] = {"judge-anonymous.png", "judge.png", "judge-zoom.png", "judge-after.png",
-                           "judge-refused.png", "overlay-illegal.png", "overlay-cannot-tell.png",
+                           "judge-refused.png", "judge-late.png", "overlay-illegal.png", "overlay-cannot-tell.png",
                            "overlay-overruled.png", "overlay-refused.png"};
     for (size_t i = 0; i < sizeof shots / sizeof shots[0]; i++) {
         char path[1200];

@@ -1,13 +1,15 @@
 /*
- * `tableref watch --mqtt` end to end: a real Mosquitto on 127.0.0.1
- * (started here, stopped by pid), the watch on the rendered test turn at
- * its own pace, and a real subscriber. Checked: every event published
+ * `tableref watch --mqtt` end to end: a real Mosquitto on 127.0.0.1 started
+ * from `tableref venue setup`'s own output (tests/venue_site.c: one account
+ * per table, judges alice, bob and carol, streamer obs; stopped by pid), the
+ * watch on the rendered test turn at its own pace, logged in as its table's
+ * account (--mqtt-user table-N --mqtt-password-file DIR/passwords/table-N),
+ * and real subscribers logged in as judges or the streamer. Checked: every event published
  * (QoS 1), the cavalry's alert with its call and evidence clip, the
  * retained state and picture, a judge's overrule sent over MQTT applied
  * and logged by "mqtt:alice" with its id, a watch with no broker that
- * says so once and calls exactly as without a feed, and the venue's ACL
- * with users (--mqtt-user, --mqtt-password-file) and the last will after
- * kill -9.
+ * says so once and calls exactly as without a feed, and the streamer
+ * reading the table's alert and last will after kill -9.
  *
  * The latency from the settle frame to the alert at the subscriber is
  * printed (a figure, not a test): the frame of t_ms is read at the
@@ -28,30 +30,34 @@
 
 #include <cjson/cJSON.h>
 
-#include "venue_broker.h"
 #include "venue_proc.h"
+#include "venue_site.h"
 #include "venue_sub.h"
 #include "vision_test_util.h"
 #include "watch_test_util.h"
 
 #define TAIL_FRAMES 20  /* 4 s of the table standing still after the last call: time for the judge */
 
-static venue_broker g_broker;
+static venue_site g_site;
 static venue_proc g_watch = {.pid = -1};
 
 static void setup(void)
 {
-    venue_broker_options o;
-    venue_broker_options_default(&o);
-    base_error err;
-    cr_assert_eq(venue_broker_start(&o, &g_broker, &err), 0, "%s", err.msg);
+    char err[600];
+    cr_assert_eq(venue_site_start(&g_site, "test", 7, "alice,bob,carol", "obs", NULL, err, sizeof err), 0, "%s", err);
+}
+
+/* A subscriber logged in as one of the set-up's accounts. */
+static venue_sub *sub_as(const char *pattern, const char *user)
+{
+    return venue_sub_new_as(g_site.broker.port, pattern, 1, NULL, user, venue_site_password(&g_site, user));
 }
 
 static void teardown(void)
 {
     if (g_watch.pid > 0)
         venue_proc_kill(&g_watch, SIGKILL);
-    venue_broker_stop(&g_broker);
+    venue_site_stop(&g_site);
 }
 
 static void make_long_turn(char *dir, size_t cap, const char *name)
@@ -92,9 +98,12 @@ static void start_watch_as(const char *frames, int port, int table, const char *
     cr_assert_eq(venue_proc_spawn(&g_watch, argv, NULL, 0), 0);
 }
 
+/* The watch as table `table`, logged in with its generated account. */
 static void start_watch(const char *frames, int port, int table, const char *name)
 {
-    start_watch_as(frames, port, table, name, NULL, NULL);
+    char user[32];
+    snprintf(user, sizeof user, "table-%d", table);
+    start_watch_as(frames, port, table, name, user, venue_site_password_file(&g_site, user));
 }
 
 /* "2026-11-23T03:31:59.519Z" as ms since the epoch. */
@@ -134,9 +143,9 @@ Test(watch_venue, alert_over_mqtt_then_a_judges_overrule_is_applied_and_logged, 
     wt_ensure_run();
     char frames[2300];
     make_long_turn(frames, sizeof frames, "long-frames-overrule");
-    venue_sub *sub = venue_sub_new(g_broker.port, "tableref/test/table/4/#", 1);
+    venue_sub *sub = sub_as("tableref/test/table/4/#", "alice");
     cr_assert(sub, "the subscriber connects");
-    start_watch(frames, g_broker.port, 4, "venue-game");
+    start_watch(frames, g_site.broker.port, 4, "venue-game");
 
     const venue_sub_msg *started = venue_sub_wait(sub, "tableref/test/table/4/event/started", NULL, 30000);
     cr_assert(started, "the started event arrives");
@@ -191,7 +200,7 @@ Test(watch_venue, alert_over_mqtt_then_a_judges_overrule_is_applied_and_logged, 
     cr_expect(venue_sub_wait(sub, "tableref/test/table/4/event/stopped", NULL, 5000));
     cr_expect(venue_sub_wait(sub, "tableref/test/table/4/status", "offline", 5000));
     venue_sub_free(sub);
-    venue_sub *late = venue_sub_new(g_broker.port, "tableref/test/table/4/#", 1);
+    venue_sub *late = sub_as("tableref/test/table/4/#", "carol");
     cr_assert(late);
     const venue_sub_msg *pic = venue_sub_wait(late, "tableref/test/table/4/picture", NULL, 5000);
     cr_expect(pic && pic->retain && pic->len > 1000 && (unsigned char)pic->payload[0] == 0xFF &&
@@ -221,9 +230,9 @@ Test(watch_venue, a_command_the_feed_refuses_is_logged_and_never_applied, .init 
     wt_ensure_run();
     char frames[2300];
     make_long_turn(frames, sizeof frames, "long-frames-refused");
-    venue_sub *sub = venue_sub_new(g_broker.port, "tableref/test/table/5/#", 1);
+    venue_sub *sub = sub_as("tableref/test/table/5/#", "bob");
     cr_assert(sub);
-    start_watch(frames, g_broker.port, 5, "venue-refused");
+    start_watch(frames, g_site.broker.port, 5, "venue-refused");
     cr_assert(venue_sub_wait(sub, "tableref/test/table/5/event/alert", "cavalry", 60000));
     /* No reason: a judge must say why. The line alone would parse as an overrule: it must not be applied. */
     cr_assert_eq(venue_sub_publish(sub, "tableref/test/table/5/command/bob", "overrule 3", false), 0);
@@ -265,40 +274,19 @@ Test(watch_venue, no_broker_is_said_once_and_changes_no_call, .timeout = 120)
     cr_expect(strstr(text, "retries on its own"), "%s", text);
 }
 
-/* The broker as a venue runs it: the shipped ACL, users from a password file, the public read-only. */
-static void setup_acl(void)
-{
-    char dir[2300], cmd[8192], acl[2300];
-    wt_path_in(dir, sizeof dir, "acl-broker");
-    wt_cmdf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && mosquitto_passwd -b -c '%s/passwd' tables t-pass && "
-            "mosquitto_passwd -b '%s/passwd' alice a-pass && printf 't-pass\\n' >'%s/table-password'",
-            dir, dir, dir, dir, dir);
-    cr_assert_eq(wt_run(cmd), 0, "%s", cmd);
-    static char passwd[2400];
-    snprintf(passwd, sizeof passwd, "%s/passwd", dir);
-    snprintf(acl, sizeof acl, "%s/venue/mosquitto/tableref.acl", vt_source_root());
-    venue_broker_options o;
-    venue_broker_options_default(&o);
-    o.password_file = passwd;
-    o.acl_file = acl;
-    base_error err;
-    cr_assert_eq(venue_broker_start(&o, &g_broker, &err), 0, "%s", err.msg);
-}
-
-Test(watch_venue, with_the_venue_acl_the_table_user_publishes_a_judge_commands_and_kill_9_is_offline,
-     .init = setup_acl, .fini = teardown, .timeout = 120)
+Test(watch_venue, the_table_account_publishes_a_judge_commands_the_streamer_reads_and_kill_9_is_offline,
+     .init = setup, .fini = teardown, .timeout = 120)
 {
     wt_ensure_run();
-    char frames[2300], pwfile[2300];
+    char frames[2300];
     make_long_turn(frames, sizeof frames, "long-frames-acl");
-    wt_path_in(pwfile, sizeof pwfile, "acl-broker/table-password");
-    venue_sub *pub = venue_sub_new(g_broker.port, "tableref/test/table/7/#", 1); /* the anonymous public */
+    venue_sub *pub = sub_as("tableref/test/table/7/#", "obs"); /* the streamer: the public topics, read only */
     cr_assert(pub);
-    venue_sub *judge = venue_sub_new_as(g_broker.port, "tableref/test/table/7/event/#", 1, NULL, "alice", "a-pass");
+    venue_sub *judge = sub_as("tableref/test/table/7/event/#", "alice");
     cr_assert(judge);
-    start_watch_as(frames, g_broker.port, 7, "venue-acl", "tables", pwfile);
+    start_watch(frames, g_site.broker.port, 7, "venue-acl");
     cr_assert(venue_sub_wait(pub, "tableref/test/table/7/event/alert", "cavalry", 60000),
-              "the table user publishes; the public reads");
+              "the table's account publishes; the streamer reads");
     cr_assert_eq(venue_sub_publish(judge, "tableref/test/table/7/command/alice",
                                    "{\"action\":\"confirm\",\"move\":3,\"reason\":\"seen\",\"id\":\"acl-1\"}",
                                    false), 0);
@@ -311,7 +299,7 @@ Test(watch_venue, with_the_venue_acl_the_table_user_publishes_a_judge_commands_a
     cr_expect(venue_sub_wait(pub, "tableref/test/table/7/status", "offline", 30000), "the last will: offline");
     venue_sub_free(judge);
     venue_sub_free(pub);
-    venue_sub *late = venue_sub_new(g_broker.port, "tableref/test/table/7/status", 1);
+    venue_sub *late = sub_as("tableref/test/table/7/status", "carol");
     cr_assert(late);
     const venue_sub_msg *st = venue_sub_wait(late, "tableref/test/table/7/status", NULL, 5000);
     cr_expect(st && st->retain && strstr(st->payload, "offline"), "a late subscriber sees the table offline: %s",

@@ -1,8 +1,10 @@
 /*
  * The judge's page (web/) in Debian's headless chromium against a real
- * `tableref watch --mqtt`: a Mosquitto with the venue's ACL serves the page
- * (http_dir on its WebSockets listener); the judge logs in as alice; the
- * watch (user "tables") replays the rendered test turn at its own pace.
+ * `tableref watch --mqtt`: a Mosquitto started from `tableref venue setup`'s
+ * own output (tests/venue_site.c) serves the page (--http-dir on its
+ * WebSockets listener); the judge logs in as alice with the generated
+ * password; the watch (account table-9, --mqtt-password-file from the
+ * set-up) replays the rendered test turn at its own pace.
  * The cavalry's illegal march must appear on the page with the watch's
  * overlay picture, and the judge's overrule, clicked on the page, must be
  * applied by the watch (its log says so, by mqtt:alice, and it exits 0);
@@ -25,22 +27,22 @@
 
 #include <cjson/cJSON.h>
 
-#include "venue_broker.h"
 #include "venue_proc.h"
+#include "venue_site.h"
 #include "venue_sub.h"
 #include "vision_test_util.h"
 #include "watch_test_util.h"
 
 #define CLIP_URL "http://table9.local:8000/web-game.clips"
 
-static venue_broker g_broker;
+static venue_site g_site;
 static venue_proc g_watch = {.pid = -1}, g_node = {.pid = -1};
 
 static void teardown(void)
 {
     venue_proc_kill(&g_node, SIGKILL);
     venue_proc_kill(&g_watch, SIGKILL);
-    venue_broker_stop(&g_broker);
+    venue_site_stop(&g_site);
 }
 
 static double wall_ms(const char *iso)
@@ -53,29 +55,14 @@ static double wall_ms(const char *iso)
     return (double)timegm(&tm) * 1000.0 + ms;
 }
 
-static void start_broker(char *dir, size_t cap)
+static void start_broker(void)
 {
-    char cmd[8192], acl[2300], web[2300];
-    static char passwd[2400];
-    wt_path_in(dir, cap, "web-broker");
-    wt_cmdf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && mosquitto_passwd -b -c '%s/passwd' tables t-pass && "
-            "mosquitto_passwd -b '%s/passwd' alice a-pass && printf 't-pass\\n' >'%s/table-password'",
-            dir, dir, dir, dir, dir);
-    cr_assert_eq(wt_run(cmd), 0, "%s", cmd);
-    snprintf(passwd, sizeof passwd, "%s/passwd", dir);
-    snprintf(acl, sizeof acl, "%s/venue/mosquitto/tableref.acl", vt_source_root());
+    char web[2300], err[600];
     snprintf(web, sizeof web, "%s/web", vt_source_root());
-    venue_broker_options o;
-    venue_broker_options_default(&o);
-    o.websockets = true;
-    o.http_dir = web;
-    o.password_file = passwd;
-    o.acl_file = acl;
-    base_error err;
-    cr_assert_eq(venue_broker_start(&o, &g_broker, &err), 0, "%s", err.msg);
+    cr_assert_eq(venue_site_start(&g_site, "web", 9, "alice,ref", NULL, web, err, sizeof err), 0, "%s", err);
 }
 
-static void start_watch(const char *frames, const char *dir)
+static void start_watch(const char *frames)
 {
     char calib[2300], roster[2300], record[2300], log[2300], broker[64], pw[2400];
     wt_path_in(calib, sizeof calib, "seq/calib.json");
@@ -88,11 +75,11 @@ static void start_watch(const char *frames, const char *dir)
     wt_path_in(clips, sizeof clips, "web-game.clips");
     wt_cmdf(rm, sizeof rm, "rm -rf '%s'", clips);
     wt_run(rm);
-    snprintf(broker, sizeof broker, "127.0.0.1:%d", g_broker.port);
-    snprintf(pw, sizeof pw, "%s/table-password", dir);
+    snprintf(broker, sizeof broker, "127.0.0.1:%d", g_site.broker.port);
+    snprintf(pw, sizeof pw, "%s", venue_site_password_file(&g_site, "table-9"));
     char *argv[] = {(char *)vt_tableref_bin(), "watch", "--source", (char *)frames, "--calib", calib, "--roster",
                     roster, "--settle-ms", "600", "--realtime", "--quiet", "--replace", "--record", record, "--log",
-                    log, "--mqtt", broker, "--event", "web", "--table", "9", "--mqtt-user", "tables",
+                    log, "--mqtt", broker, "--event", "web", "--table", "9", "--mqtt-user", "table-9",
                     "--mqtt-password-file", pw, "--clip-url", CLIP_URL, NULL};
     cr_assert_eq(venue_proc_spawn(&g_watch, argv, NULL, 0), 0);
 }
@@ -100,30 +87,33 @@ static void start_watch(const char *frames, const char *dir)
 Test(watch_web, the_watchs_alert_on_the_judges_page_and_the_overrule_back, .fini = teardown, .timeout = 300)
 {
     wt_ensure_run();
-    char frames[2300], dir[2300], script[2300], out[2300], mqtt_js[2300];
+    char frames[2300], script[2300], out[2300], mqtt_js[2300];
     snprintf(mqtt_js, sizeof mqtt_js, "%s/web/node_modules/mqtt/dist/mqtt.min.js", vt_source_root());
     struct stat st;
     cr_assert(stat(mqtt_js, &st) == 0, "%s missing: run bash scripts/setup-web.sh (npm ci)", mqtt_js);
     /* 40 s of the table standing still after the march: the page's time to show it and the judge's to click. */
     wt_make_long_turn(frames, sizeof frames, 200, "long-frames-web");
-    start_broker(dir, sizeof dir);
-    venue_sub *sub = venue_sub_new(g_broker.port, "tableref/web/table/9/event/#", 1);
+    start_broker();
+    venue_sub *sub = venue_sub_new_as(g_site.broker.port, "tableref/web/table/9/event/#", 1, NULL, "ref",
+                                      venue_site_password(&g_site, "ref"));
     cr_assert(sub);
 
     snprintf(script, sizeof script, "%s/tests/web/watch_page.mjs", vt_source_root());
     snprintf(out, sizeof out, "%s/tests/venue-web", vt_env("TABLEREF_BUILD_ROOT", "."));
     mkdir(out, 0755);
     char base[64];
-    snprintf(base, sizeof base, "http://127.0.0.1:%d", g_broker.ws_port);
+    snprintf(base, sizeof base, "http://127.0.0.1:%d", g_site.broker.ws_port);
     char *argv[] = {"node", script, base, "web", "9", out, NULL};
-    setenv("JUDGE_LOGIN", "alice:a-pass", 1);
+    char judge[128];
+    snprintf(judge, sizeof judge, "alice:%s", venue_site_password(&g_site, "alice"));
+    setenv("JUDGE_LOGIN", judge, 1);
     setenv("CLIP_URL", CLIP_URL, 1);
     cr_assert_eq(venue_proc_spawn(&g_node, argv, NULL, 0), 0, "cannot start node");
     char line[16384] = "";
     venue_proc_read_line(&g_node, line, sizeof line, 90000);
     cr_assert_str_eq(line, "ready", "the page never logged in (node said: \"%s\")", line);
 
-    start_watch(frames, dir);
+    start_watch(frames);
     const venue_sub_msg *started = venue_sub_wait(sub, "tableref/web/table/9/event/started", NULL, 30000);
     cr_assert(started, "the watch never started");
     cJSON *sj = cJSON_Parse(started->payload);

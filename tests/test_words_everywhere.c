@@ -27,7 +27,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli_run.h"
-#include "venue_broker.h"
+#include "venue_site.h"
 #include "venue_sub.h"
 #include "vision_test_util.h"
 
@@ -52,7 +52,7 @@ static const char *const want_watch[N_CALLS] = {
     "[knights-3 moved 3.54\" " PLUSMINUS " 0.02\", limit 8.00\"]",
 };
 
-static venue_broker g_broker;
+static venue_site g_site;
 static char g_dir[2048];
 
 static void setup(void)
@@ -61,13 +61,12 @@ static void setup(void)
     char cmd[4200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s/frames'", g_dir, g_dir);
     cr_assert_eq(system(cmd), 0);
-    venue_broker_options o;
-    venue_broker_options_default(&o);
-    base_error err;
-    cr_assert_eq(venue_broker_start(&o, &g_broker, &err), 0, "%s", err.msg);
+    /* The broker as a venue runs it: `tableref venue setup`'s own output (tests/venue_site.c). */
+    char err[600];
+    cr_assert_eq(venue_site_start(&g_site, "words", 1, "alice", NULL, NULL, err, sizeof err), 0, "%s", err);
 }
 
-static void teardown(void) { venue_broker_stop(&g_broker); }
+static void teardown(void) { venue_site_stop(&g_site); }
 
 static int unit_index(const char *unit)
 {
@@ -203,13 +202,14 @@ Test(words_everywhere, the_demo_turn_in_the_same_words_in_every_output, .init = 
 
     /* 3. tableref watch on the same two pictures: event log, subtitles, and the feed through a real broker. */
     make_frames();
-    venue_sub *sub = venue_sub_new(g_broker.port, "tableref/words/table/1/#", 1);
-    cr_assert(sub, "the subscriber connects to 127.0.0.1:%d", g_broker.port);
+    venue_sub *sub = venue_sub_new_as(g_site.broker.port, "tableref/words/table/1/#", 1, NULL, "alice",
+                                      venue_site_password(&g_site, "alice"));
+    cr_assert(sub, "the subscriber connects to 127.0.0.1:%d", g_site.broker.port);
     snprintf(args, sizeof args,
              "watch --source '%s/frames' --calib datasets/demo/calib.json --roster datasets/demo/roster.json "
              "--settle-ms 600 --log '%s/game.jsonl' --vtt '%s/game.vtt' --mqtt 127.0.0.1:%d --event words "
-             "--table 1 --quiet </dev/null",
-             g_dir, g_dir, g_dir, g_broker.port);
+             "--table 1 --mqtt-user table-1 --mqtt-password-file '%s' --quiet </dev/null",
+             g_dir, g_dir, g_dir, g_site.broker.port, venue_site_password_file(&g_site, "table-1"));
     cr_assert_eq(cli_run(args, &r), 0);
     cr_assert_eq(r.status, 1, "watch: one illegal call stands: exit %d: %s", r.status, r.err);
     const venue_sub_msg *m = venue_sub_wait(sub, "tableref/words/table/1/event/move_checked", NULL, 10000);

@@ -17,7 +17,7 @@
 
 void venue_config_default(venue_config *cfg)
 {
-    *cfg = (venue_config){.host = "127.0.0.1", .port = 1883, .keepalive_s = 10, .queue_max = 1000,
+    *cfg = (venue_config){.host = "127.0.0.1", .port = 1883, .keepalive_s = 10, .heartbeat_s = 60, .queue_max = 1000,
                           .inflight_max = 32, .reconnect_max_ms = 5000, .picture_width = 640, .picture_quality = 70};
 }
 
@@ -90,6 +90,8 @@ static int check_config(const venue_config *c, base_error *err)
         return base_error_set(err, "broker port %d: expected 1..65535", c->port);
     if (c->keepalive_s < 5 || c->keepalive_s > 3600)
         return base_error_set(err, "keepalive %d s: expected 5..3600", c->keepalive_s);
+    if (c->heartbeat_s < 1 || c->heartbeat_s > 3600)
+        return base_error_set(err, "heartbeat %d s: expected 1..3600", c->heartbeat_s);
     if (c->queue_max < 1 || c->inflight_max < 1 || c->inflight_max > 65535 ||
         c->reconnect_max_ms < VENUE_BACKOFF_MIN_MS)
         return base_error_set(err, "queue_max >= 1, inflight_max 1..65535 and reconnect_max_ms >= %d expected",
@@ -102,6 +104,22 @@ static int check_config(const venue_config *c, base_error *err)
 }
 
 /* ---- life cycle ---- */
+
+double venue_feed_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+int venue_feed_set_will(venue_feed *f)
+{
+    /* The will is fixed at connection: it carries the connection's time, the table's last word so far. */
+    char *will = venue_will_payload(f->event, f->table, f->heartbeat_s, f->keepalive_s);
+    int rc = will ? mosquitto_will_set(f->mosq, f->t_status, (int)strlen(will), will, 1, true) : MOSQ_ERR_NOMEM;
+    free(will);
+    return rc;
+}
 
 static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
 static void lib_init(void)
@@ -137,10 +155,7 @@ static int setup_client(venue_feed *f, base_error *err)
     mosquitto_max_inflight_messages_set(f->mosq, (unsigned)f->inflight_max);
     if (f->username && mosquitto_username_pw_set(f->mosq, f->username, f->password) != MOSQ_ERR_SUCCESS)
         return base_error_set(err, "venue feed: cannot set the user name");
-    char *will = venue_status_payload(f->event, f->table, false, "connection",
-                                      "the table's watch stopped answering (process or network gone)", true);
-    int rc = will ? mosquitto_will_set(f->mosq, f->t_status, (int)strlen(will), will, 1, true) : MOSQ_ERR_NOMEM;
-    free(will);
+    int rc = venue_feed_set_will(f);
     if (rc != MOSQ_ERR_SUCCESS)
         return base_error_set(err, "venue feed: cannot set the last will: %s", mosquitto_strerror(rc));
     venue_feed_install_callbacks(f);
@@ -167,6 +182,7 @@ venue_feed *venue_feed_new(const venue_config *cfg, base_error *err)
         return NULL;
     }
     pthread_mutex_init(&f->mu, NULL);
+    pthread_mutex_init(&f->state_mu, NULL);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -178,6 +194,7 @@ venue_feed *venue_feed_new(const venue_config *cfg, base_error *err)
     f->port = cfg->port;
     f->table = cfg->table;
     f->keepalive_s = cfg->keepalive_s;
+    f->heartbeat_s = cfg->heartbeat_s;
     f->inflight_max = cfg->inflight_max;
     f->reconnect_max_ms = cfg->reconnect_max_ms;
     f->picture_width = cfg->picture_width;
@@ -290,11 +307,13 @@ void venue_feed_free(venue_feed *f)
     free(f->password);
     pthread_cond_destroy(&f->cv);
     pthread_mutex_destroy(&f->mu);
+    pthread_mutex_destroy(&f->state_mu);
     free(f);
 }
 
 /* ---- publishing (the caller's thread) ---- */
 
+/* Under state_mu. */
 static void publish_state(venue_feed *f)
 {
     pthread_mutex_lock(&f->mu);
@@ -306,7 +325,15 @@ static void publish_state(venue_feed *f)
         return;
     pthread_mutex_lock(&f->mu);
     venue_slot_set(f, &f->state, text, strlen(text));
+    f->state_set_ms = venue_feed_now_ms();
     pthread_mutex_unlock(&f->mu);
+}
+
+void venue_feed_publish_state(venue_feed *f)
+{
+    pthread_mutex_lock(&f->state_mu);
+    publish_state(f);
+    pthread_mutex_unlock(&f->state_mu);
 }
 
 int venue_feed_set_status(venue_feed *f, bool online, const char *cause, const char *reason, base_error *err)
@@ -380,12 +407,12 @@ int venue_feed_publish(venue_feed *f, const cJSON *ev, base_error *err)
     pthread_mutex_unlock(&f->mu);
 
     follow_status(f, kind->valuestring, ev);
+    pthread_mutex_lock(&f->state_mu);
     int changed = venue_state_apply(&f->table_state, ev);
-    if (changed < 0)
-        return base_error_set(err, "venue feed: out of memory");
-    if (changed)
+    if (changed > 0)
         publish_state(f);
-    return 0;
+    pthread_mutex_unlock(&f->state_mu);
+    return changed < 0 ? base_error_set(err, "venue feed: out of memory") : 0;
 }
 
 void venue_feed_sink_event(void *feed, const cJSON *ev)
@@ -400,10 +427,12 @@ void venue_feed_sink_event(void *feed, const cJSON *ev)
 
 static int picture_described(venue_feed *f, int move, int w, int h, base_error *err)
 {
-    if (venue_state_set_picture(&f->table_state, move, w, h) < 0)
-        return base_error_set(err, "venue feed: out of memory");
-    publish_state(f);
-    return 0;
+    pthread_mutex_lock(&f->state_mu);
+    int rc = venue_state_set_picture(&f->table_state, move, w, h);
+    if (rc == 0)
+        publish_state(f);
+    pthread_mutex_unlock(&f->state_mu);
+    return rc < 0 ? base_error_set(err, "venue feed: out of memory") : 0;
 }
 
 int venue_feed_set_picture(venue_feed *f, const venue_image *img, int move, base_error *err)

@@ -57,6 +57,9 @@ typedef struct venue_config {
     const char *client_id;     /* NULL: "tableref-{event}-table-{n}" (one connection per table) */
     int keepalive_s;           /* 10: a silently dead table (power cut) is flagged offline
                                   after 1.5 x this; a killed process is flagged at once */
+    int heartbeat_s;           /* 60: the retained state is published again (a fresh "wall") when nothing
+                                  changed it for this long, so that the last will's reader knows when the
+                                  table last spoke (1..3600) */
     size_t queue_max;          /* 1000 events may wait for the broker; then the oldest ordinary one is dropped */
     int inflight_max;          /* 32 QoS 1 messages handed to libmosquitto and not yet acknowledged */
     int reconnect_max_ms;      /* 5000: back-off between connection attempts grows from 250 ms to this */

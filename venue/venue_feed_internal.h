@@ -48,7 +48,7 @@ struct venue_feed {
     /* Fixed after creation. */
     char host[256], event[64], client_id[160];
     char *username, *password;
-    int port, table, keepalive_s, inflight_max, reconnect_max_ms, picture_width, picture_quality;
+    int port, table, keepalive_s, heartbeat_s, inflight_max, reconnect_max_ms, picture_width, picture_quality;
     void (*on_command)(void *ctx, const venue_command *cmd);
     void *on_command_ctx;
     char t_status[256], t_state[256], t_picture[256], t_event[256], t_command_sub[256];
@@ -71,8 +71,11 @@ struct venue_feed {
     venue_stats stats;
     venue_raw_command commands[VENUE_COMMAND_RING];
     size_t cmd_head, cmd_count;
+    double state_set_ms;            /* CLOCK_MONOTONIC when the state slot was last set (the heartbeat's clock) */
 
-    /* The caller's thread only. */
+    /* Under state_mu (taken before mu, never while holding it): the caller folds events in, the sender
+     * prints it again for the heartbeat. */
+    pthread_mutex_t state_mu;
     venue_state table_state;
     /* Command ids seen: the poller's (caller's thread), or the network thread's with on_command. */
     char seen_ids[VENUE_SEEN_IDS][64];
@@ -87,6 +90,12 @@ void *venue_feed_send_main(void *arg);
 void venue_slot_set(venue_feed *f, venue_slot *s, char *payload, size_t len);
 /* venue_feed.c: parses a received command; false for one to skip (empty, or an id seen before). */
 bool venue_feed_take_command(venue_feed *f, const venue_raw_command *raw, venue_command *out);
+/* The retained state printed again and put in its slot (takes state_mu, then mu: call with neither held). */
+void venue_feed_publish_state(venue_feed *f);
+/* The last will with this moment as its "connected" (network thread, before each connection). */
+int venue_feed_set_will(venue_feed *f);
+/* CLOCK_MONOTONIC in ms. */
+double venue_feed_now_ms(void);
 /* malloc'ed copy of n bytes (at least 1 byte allocated). */
 char *venue_dup_bytes(const void *p, size_t n);
 

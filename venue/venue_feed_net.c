@@ -147,6 +147,7 @@ void *venue_feed_net_main(void *arg)
             nap(f, backoff);
             if (atomic_load(&f->stop_net))
                 break;
+            venue_feed_set_will(f); /* this connection's time in the will (an old one stays if out of memory) */
             int rc = mosquitto_connect_async(f->mosq, f->host, f->port, f->keepalive_s);
             if (rc != MOSQ_ERR_SUCCESS) {
                 set_error(f, "cannot connect to %.100s:%d: %.100s", f->host, f->port,
@@ -273,6 +274,30 @@ static void encode_picture(venue_feed *f)
     venue_slot_set(f, &f->picture, (char *)jpeg, n);
 }
 
+/*
+ * Nothing to send: waits for a change, or (connected, with a state) until the state is due again (its
+ * heartbeat), then prints it again with a fresh "wall". Called and returns with mu held.
+ */
+static void idle(venue_feed *f)
+{
+    if (!f->connected || !f->state.used || f->state.pending) {
+        pthread_cond_wait(&f->cv, &f->mu); /* a state waiting to go is sent, not printed again */
+        return;
+    }
+    double due = f->state_set_ms + f->heartbeat_s * 1000.0;
+    if (venue_feed_now_ms() >= due) {
+        pthread_mutex_unlock(&f->mu); /* state_mu comes first */
+        venue_feed_publish_state(f);
+        pthread_mutex_lock(&f->mu);
+        return;
+    }
+    struct timespec until = {(time_t)(due / 1000.0), 0};
+    until.tv_nsec = (long)((due - (double)until.tv_sec * 1000.0) * 1e6);
+    if (until.tv_nsec < 0 || until.tv_nsec >= 1000000000L)
+        until.tv_nsec = 0;
+    pthread_cond_timedwait(&f->cv, &f->mu, &until);
+}
+
 void *venue_feed_send_main(void *arg)
 {
     venue_feed *f = arg;
@@ -284,7 +309,7 @@ void *venue_feed_send_main(void *arg)
         }
         venue_msg m;
         if (!next_message(f, &m)) {
-            pthread_cond_wait(&f->cv, &f->mu);
+            idle(f);
             continue;
         }
         f->outstanding++;

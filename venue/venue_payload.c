@@ -59,6 +59,26 @@ char *venue_status_payload(const char *event, int table, bool online, const char
     return text;
 }
 
+char *venue_will_payload(const char *event, int table, int heartbeat_s, int keepalive_s)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    add_head(o, VENUE_STATUS_FORMAT, event, table);
+    cJSON_AddStringToObject(o, "state", "offline");
+    cJSON_AddStringToObject(o, "cause", "connection");
+    cJSON_AddStringToObject(o, "reason", "the table's watch stopped answering (process or network gone)");
+    cJSON_AddBoolToObject(o, "will", true);
+    char wall[40];
+    venue_wall_now(wall, sizeof wall);
+    cJSON_AddStringToObject(o, "connected", wall);
+    cJSON_AddNumberToObject(o, "heartbeat_s", heartbeat_s);
+    cJSON_AddNumberToObject(o, "keepalive_s", keepalive_s);
+    char *text = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    return text;
+}
+
 cJSON *venue_event_for_feed(const cJSON *ev, int table)
 {
     cJSON *copy = cJSON_Duplicate(ev, 1);
@@ -224,12 +244,75 @@ static void replace(cJSON **slot, cJSON *value)
     *slot = value;
 }
 
+static int keep(cJSON **slot, const cJSON *ev);
+
 void venue_state_clear(venue_state *s)
 {
-    cJSON **slots[] = {&s->session, &s->board, &s->units, &s->settled,
-                       &s->last_call, &s->last_alert, &s->last_correction, &s->last_refused, &s->picture};
+    cJSON **slots[] = {&s->session, &s->board, &s->units, &s->settled, &s->last_call, &s->last_alert,
+                       &s->last_correction, &s->last_refused, &s->last_ruling, &s->picture};
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
         replace(slots[i], NULL);
+    free(s->illegal);
+    s->illegal = NULL;
+    s->n_illegal = s->cap_illegal = 0;
+}
+
+static venue_illegal_call *find_illegal(venue_state *s, int move)
+{
+    for (size_t i = 0; i < s->n_illegal; i++)
+        if (s->illegal[i].move == move)
+            return &s->illegal[i];
+    return NULL;
+}
+
+/* An ILLEGAL call ("legal": false) joins the calls that stand until a judge rules. -1 when out of memory. */
+static int note_call(venue_state *s, const cJSON *ev)
+{
+    const cJSON *move = cJSON_GetObjectItemCaseSensitive(ev, "move");
+    if (!cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(ev, "legal")) || !cJSON_IsNumber(move))
+        return 0;
+    venue_illegal_call *c = find_illegal(s, move->valueint);
+    if (!c) {
+        if (s->n_illegal == s->cap_illegal) {
+            size_t cap = s->cap_illegal ? s->cap_illegal * 2 : 16;
+            venue_illegal_call *grown = realloc(s->illegal, cap * sizeof *grown);
+            if (!grown)
+                return -1;
+            s->illegal = grown, s->cap_illegal = cap;
+        }
+        c = &s->illegal[s->n_illegal++];
+    }
+    *c = (venue_illegal_call){.move = move->valueint};
+    return 0;
+}
+
+/* A correction the table APPLIED: overrule, confirm and undo are rulings on a call (as the watch's tracker
+ * counts them: watch_tracker_illegal_standing); status, reach and stop are not. -1 when out of memory. */
+static int note_ruling(venue_state *s, const cJSON *ev)
+{
+    const cJSON *action = cJSON_GetObjectItemCaseSensitive(ev, "action");
+    const cJSON *move = cJSON_GetObjectItemCaseSensitive(ev, "move");
+    if (!cJSON_IsString(action))
+        return 0;
+    const char *a = action->valuestring;
+    bool overrule = strcmp(a, "overrule") == 0 || strcmp(a, "accept") == 0;
+    bool confirm = strcmp(a, "confirm") == 0, undo = strcmp(a, "undo") == 0;
+    if (!overrule && !confirm && !undo)
+        return 0;
+    venue_illegal_call *c = cJSON_IsNumber(move) ? find_illegal(s, move->valueint) : NULL;
+    if (c && undo)
+        c->undone = true;
+    else if (c)
+        c->overruled = overrule;
+    return keep(&s->last_ruling, ev);
+}
+
+int venue_state_illegal_standing(const venue_state *s)
+{
+    int n = 0;
+    for (size_t i = 0; i < s->n_illegal; i++)
+        n += !s->illegal[i].overruled && !s->illegal[i].undone;
+    return n;
 }
 
 /* Units and board from the event's snapshot, when it has one. */
@@ -278,14 +361,16 @@ int venue_state_apply(venue_state *s, const cJSON *ev)
         rc = keep(&s->settled, ev) < 0 || take_snapshot(s, ev) < 0 ? -1 : 0;
     } else if (strcmp(k, "move_checked") == 0) {
         s->calls++;
-        rc = keep(&s->last_call, ev) < 0 || take_snapshot(s, ev) < 0 ? -1 : 0;
+        rc = keep(&s->last_call, ev) < 0 || take_snapshot(s, ev) < 0 || note_call(s, ev) < 0 ? -1 : 0;
     } else if (strcmp(k, "alert") == 0) {
         rc = keep(&s->last_alert, ev);
     } else if (strcmp(k, "correction") == 0) {
         /* Only what the table applied is its ruling: a refused command (a judge's typo, a forgery, a
          * retained or overflowing one) is kept apart, so that no page shows it as the call. */
-        rc = keep(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ev, "applied")) ? &s->last_correction : &s->last_refused,
-                  ev);
+        bool applied = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ev, "applied"));
+        rc = keep(applied ? &s->last_correction : &s->last_refused, ev);
+        if (rc == 0 && applied)
+            rc = note_ruling(s, ev);
     } else {
         return 0; /* camera_lost, stopped: the status says it; others are events only */
     }
@@ -343,6 +428,9 @@ char *venue_state_print(const venue_state *s, size_t queued, long dropped)
     add_copy_or_null(o, "last_alert", s->last_alert);
     add_copy_or_null(o, "last_correction", s->last_correction);
     add_copy_or_null(o, "last_refused", s->last_refused);
+    /* What stands after the judges' rulings, so that a page opened at any time shows it (docs/formats.md). */
+    add_copy_or_null(o, "last_ruling", s->last_ruling);
+    cJSON_AddNumberToObject(o, "illegal_standing", venue_state_illegal_standing(s));
     add_copy_or_null(o, "picture", s->picture);
     cJSON *feed = cJSON_AddObjectToObject(o, "feed");
     if (feed) {

@@ -44,6 +44,18 @@ void venue_wall_now(char *buf, size_t cap);
 char *venue_status_payload(const char *event, int table, bool online, const char *cause, const char *reason,
                            bool will);
 
+/*
+ * The last will (malloc'ed JSON text), set before each connection: offline,
+ * cause "connection", "will": true, and what the table can say at connect
+ * time about when it will have gone: "connected" (now, the table's clock),
+ * "heartbeat_s" (the table's state is published again at least this often
+ * while it runs) and "keepalive_s" (the broker sends the will at most 1.5 x
+ * this after the table's last packet). A page takes the table's last word
+ * (this "connected", or a later state's "wall") + heartbeat_s as the time
+ * it was offline at the latest (docs/formats.md).
+ */
+char *venue_will_payload(const char *event, int table, int heartbeat_s, int keepalive_s);
+
 /* The event as published: a deep copy without "snapshot", with "table". NULL when out of memory. */
 cJSON *venue_event_for_feed(const cJSON *ev, int table);
 
@@ -67,6 +79,13 @@ int venue_call_add_distances(cJSON *ev, const rules_report *r);
  */
 int venue_call_add_words(cJSON *ev, const rules_report *r, const rules_snapshot *before, const rules_snapshot *after);
 
+/* One ILLEGAL call of the session and what the judges ruled on it (venue_state's illegal_standing). */
+typedef struct venue_illegal_call {
+    int move;
+    bool overruled;     /* an applied overrule (a later confirm makes it stand again) */
+    bool undone;        /* an applied undo of that move */
+} venue_illegal_call;
+
 typedef struct venue_state {
     char event[64];
     int table;
@@ -78,6 +97,9 @@ typedef struct venue_state {
     cJSON *settled, *last_call, *last_alert;
     cJSON *last_correction; /* the latest APPLIED correction: the table's ruling (a refused one never changes it) */
     cJSON *last_refused;    /* the latest refused command, for information only */
+    cJSON *last_ruling;     /* the latest APPLIED overrule, confirm or undo: what the judges ruled */
+    venue_illegal_call *illegal; /* every ILLEGAL call of the session, in order */
+    size_t n_illegal, cap_illegal;
     cJSON *picture;     /* {"move", "width", "height", "wall"} */
 } venue_state;
 
@@ -85,6 +107,8 @@ void venue_state_init(venue_state *s, const char *event, int table);
 void venue_state_clear(venue_state *s);
 /* Folds one watch event in. 1 when the retained state changed, 0 when not, -1 when out of memory. */
 int venue_state_apply(venue_state *s, const cJSON *ev);
+/* How many ILLEGAL calls of the session stand after the judges' applied rulings (not overruled, not undone). */
+int venue_state_illegal_standing(const venue_state *s);
 /* The picture now retained describes call `move`, width x height. */
 int venue_state_set_picture(venue_state *s, int move, int width, int height);
 /* The retained payload (malloc'ed JSON text) with the feed's counters; NULL when out of memory. */

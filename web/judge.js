@@ -142,12 +142,14 @@
       const msg = payload.length ? parse(payload) : null;
       if (!msg) return;
       if (leaf === 'status') {
-        // The time is the table's own: its "since" (or the status's wall); never this page's clock, which
-        // says when the page heard of it (a reload, a late join), not when the table fell silent.
-        t.statusSince = msg.since || msg.wall || null;
+        // The time is the table's own (the status's wall; for a last will, worked out from the table's last
+        // word in renderStatus); never this page's clock, which says when the page heard of it (a reload, a
+        // late join), not when the table fell silent.
+        t.statusSince = msg.wall || null;
         t.status = msg;
+        heard(t, msg.wall || msg.connected);
       } else {
-        if (msg.wall) t.lastHeard = msg.wall;
+        heard(t, msg.wall);
         if (leaf === 'state') applyState(t, msg);
         else if (!applyEvent(t, parts[5], msg)) return;
       }
@@ -156,6 +158,25 @@
     }
     render(t);
     if (leaf === 'event' && parts[5] === 'alert') noteAlertShown(t, parse(payload));
+  }
+
+  // The table's last word: the latest of its own wall clock times seen (state, events, status, the will's
+  // connection time).
+  function heard(t, wall) {
+    if (wall && !isNaN(Date.parse(wall)) && (!t.lastHeard || Date.parse(wall) > Date.parse(t.lastHeard))) t.lastHeard = wall;
+  }
+
+  // When an offline table went offline, in the table's own words: a status it sent says so (its wall); a
+  // last will cannot (it was written at connection), but the table speaks at least every heartbeat_s
+  // (its state), so it was offline at the latest heartbeat_s after its last word.
+  function offlineWhen(t) {
+    const s = t.status;
+    if (!s.will) return t.statusSince ? { since: t.statusSince, text: `since ${clock(t.statusSince)}` } : null;
+    if (!t.lastHeard) return null;
+    if (!(s.heartbeat_s > 0)) return { since: '', text: `last heard ${clock(t.lastHeard)} (the table's will gives no time)` };
+    const atMost = new Date(Date.parse(t.lastHeard) + s.heartbeat_s * 1000).toISOString();
+    return { since: atMost, text: `since at most ${clock(atMost)} (last heard ${clock(t.lastHeard)}; ` +
+      `a running table speaks every ${s.heartbeat_s} s)` };
   }
 
   // The feed sends the state after the events it folds in, so the state is never older than what came before it.
@@ -171,6 +192,7 @@
     if (s.last_ruling !== undefined) t.ruling = s.last_ruling;
     t.stateCorrection = s.last_correction || null;   // as the table published them (read by the tests)
     t.stateRefused = s.last_refused || null;
+    t.stateRuling = s.last_ruling || null;
     takeCorrection(t, s.last_correction);            // the table's state keeps applied corrections here
     takeCorrection(t, s.last_refused);               // and the commands it refused apart (never a ruling)
     t.units = s.units || [];
@@ -347,10 +369,9 @@
     const note = $('.status-note', c);
     note.hidden = online;
     if (!online) {
-      const when = t.statusSince ? `since ${clock(t.statusSince)}` :
-        t.lastHeard ? `last heard ${clock(t.lastHeard)} (the table's will gives no time)` : 'since: the table gives no time';
-      note.textContent = `${when}: ${s.reason || 'no reason given'}`;
-      note.dataset.since = t.statusSince || '';
+      const when = offlineWhen(t);
+      note.textContent = `${when ? when.text : 'since: the table gives no time'}: ${s.reason || 'no reason given'}`;
+      note.dataset.since = when ? when.since : '';
     }
     // A table that is not listening cannot take a command (it would be lost, not applied later).
     c.querySelectorAll('.actions button').forEach((b) => {

@@ -4,8 +4,11 @@
 //
 //   node judge_page.mjs BASE_URL EVENT OUT_DIR SINCE_T4
 //
-// Checks that the anonymous page shows no command buttons, logs in as
-// JUDGE_LOGIN and checks that it does; prints "ready" once the judge's page
+// The broker is `tableref venue setup`'s (no anonymous access): checks that
+// an anonymous visitor is refused and asked to log in, with no command
+// buttons; logs in as JUDGE_LOGIN and checks that the buttons appear;
+// VENUE_ACCOUNTS ("user:password ...") gives the other accounts (bob, the
+// streamers stream, ov1, ov2, ovdelay); prints "ready" once the judge's page
 // shows table 1 (the C test then makes table 1 call an illegal move), then
 // checks, in order, printing "FAIL: ..." and exiting 1 at the first that does
 // not hold:
@@ -13,7 +16,9 @@
 //   - the picture opens full size (1280 pixels wide) on a click;
 //   - table 2's "cannot tell" and "not seen" are shown as such, not as an alert;
 //   - table 3 (killed) is flagged offline, in grey and with other words than
-//     an alert; table 4's offline time is its status's "since" (SINCE_T4);
+//     an alert; table 4's offline time is its last word (will's "connected",
+//     state's "wall") + its heartbeat (SINCE_T4), table 3's likewise from
+//     its real will;
 //   - tables 5 and 6 (a state whose last correction was refused): the
 //     table's last_ruling and illegal_standing say what stands;
 //   - the overlay view (transparent) shows the table's picture large, ILLEGAL
@@ -23,14 +28,21 @@
 //   - overrule with a reason: the table answers "applied", the overlay turns
 //     to "JUDGE: MOVE STANDS", which replaces the ILLEGAL sentence;
 //   - bob sends a command the table refuses: the page still shows the
-//     overrule, no alert; the overlay still "JUDGE: MOVE STANDS";
+//     overrule, no alert; the overlay still "JUDGE: MOVE STANDS", no ILLEGAL;
+//     the table's state says illegal_standing 0 and last_ruling alice's
+//     overrule; a page (carol) and an overlay opened only then show the
+//     overrule from the retained state alone;
 // with screenshots in OUT_DIR, then prints "result {json}" and exits 0.
 import { chromium } from 'playwright-core';
 
 const [base, event, outDir, sinceT4] = process.argv.slice(2);
-// JUDGE_LOGIN=user:password: the judge logs in (a broker with the venue's ACL); else an anonymous broker.
+// JUDGE_LOGIN=user:password: the judge logs in.
 const [loginUser, loginPass] = (process.env.JUDGE_LOGIN || '').split(':');
-const JUDGE = loginUser || 'judge-test';
+const JUDGE = loginUser;
+// Every account the test uses, each for one connection only (the broker binds client ids to accounts).
+const accounts = Object.fromEntries((process.env.VENUE_ACCOUNTS || '').split(' ').filter(Boolean)
+  .map((a) => [a.slice(0, a.indexOf(':')), a.slice(a.indexOf(':') + 1)]));
+const login = (user) => `user=${user}&pass=${encodeURIComponent(accounts[user] || '')}`;
 const REASON = 'the spear was lifted, not moved';
 // Guards against a hang, not timings: CI runs this beside the heavy vision suites on two cores.
 const WAIT = { timeout: 30000 };
@@ -75,7 +87,7 @@ async function checkOfflineAndTableWords(judge) {
   if (looks.alertBorder === looks.offlineBorder || looks.alertBanner === looks.offlinePill ||
       looks.offlineStyle !== 'dashed' || !/ALERT/.test(looks.alertText) || !/OFFLINE/.test(looks.offlineText) ||
       /ALERT/.test(looks.offlineText)) fail('offline and alert look alike: ' + JSON.stringify(looks));
-  // When a table went offline is the table's word: table 4's status says since when; table 3's will says nothing.
+  // When a table went offline is the table's word: its last word plus its heartbeat, never the page's clock.
   await judge.waitForSelector('.card[data-table="4"][data-status="offline"]', WAIT)
     .catch(() => fail('table 4 not flagged offline'));
   const since4 = await judge.evaluate((since) => ({
@@ -83,7 +95,7 @@ async function checkOfflineAndTableWords(judge) {
     text: document.querySelector('.card[data-table="4"] .status-note').textContent,
     want: new Date(since).toLocaleTimeString(),
   }), sinceT4);
-  if (since4.data !== sinceT4 || !since4.text.includes('since ' + since4.want)) fail('table 4 since: ' + JSON.stringify(since4));
+  if (since4.data !== sinceT4 || !since4.text.includes('since at most ' + since4.want)) fail('table 4 since: ' + JSON.stringify(since4));
   // Tables 5 and 6: the table's state says what stands, whatever its last (refused) correction was.
   await judge.waitForSelector('.card[data-table="6"]', WAIT).catch(() => fail('table 6 never shown'));
   const fromState = await judge.evaluate(() => [5, 6].map((n) => {
@@ -95,11 +107,17 @@ async function checkOfflineAndTableWords(judge) {
   if (fromState[0].alert || fromState[0].resolution !== 'Overruled by alice: measured again with a tape' ||
       fromState[0].badge !== 'OVERRULED' || !/bob/.test(fromState[0].refused) || fromState[1].alert ||
       fromState[1].badge !== 'ILLEGAL') fail('tables 5 and 6 from their state: ' + JSON.stringify(fromState));
+  // Table 3's real will: its connection time and heartbeat; its last word was its last state.
   const note3 = await judge.evaluate(() => ({
     text: document.querySelector('.card[data-table="3"] .status-note').textContent,
-    since: window.tableref.tables.get(3).status.since || null,
+    atMost: document.querySelector('.card[data-table="3"] .status-note').dataset.since,
+    status: window.tableref.tables.get(3).status,
+    stateWall: window.tableref.tables.get(3).lastHeard,
   }));
-  if (note3.since ? !note3.text.includes('since ') : !note3.text.includes('last heard')) fail('table 3 note: ' + note3.text);
+  const s3 = note3.status;
+  if (!s3.will || !s3.connected || s3.heartbeat_s !== 60 || !note3.text.includes('since at most') ||
+      Date.parse(note3.atMost) - Date.parse(s3.connected) < 60000 ||
+      Date.parse(note3.atMost) !== Date.parse(note3.stateWall) + 60000) fail('table 3 note: ' + JSON.stringify(note3));
 }
 
 // The overlay's picture: the table's, filling the frame's height.
@@ -123,11 +141,11 @@ async function checkRefusedCommand(ctx, judge, overlay) {
   // Bob sends table 1 a command it refuses: what the table says stands does not change.
   const bob = await ctx.newPage();
   await bob.goto(`${base}/index.html`);
-  const bobSent = await bob.evaluate(({ url, topic }) => new Promise((resolve) => {
-    const c = mqtt.connect(url, { username: 'bob', password: 'b-pass', clientId: 'bob-test', reconnectPeriod: 0 });
+  const bobSent = await bob.evaluate(({ url, topic, bobPass }) => new Promise((resolve) => {
+    const c = mqtt.connect(url, { username: 'bob', password: bobPass, clientId: 'bob-test', reconnectPeriod: 0 });
     c.on('connect', () => c.publish(topic, '{"action":"explode","move":1,"reason":"bob says so"}', { qos: 1 }, (e) => { c.end(); resolve(e ? e.message : 'ok'); }));
     c.on('error', (e) => resolve(e.message));
-  }), { url: base.replace(/^http/, 'ws') + '/', topic: `tableref/${event}/table/1/command/bob` });
+  }), { url: base.replace(/^http/, 'ws') + '/', topic: `tableref/${event}/table/1/command/bob`, bobPass: accounts.bob });
   if (bobSent !== 'ok') fail('bob could not send: ' + bobSent);
   await judge.waitForFunction(() => {
     const t = window.tableref.tables.get(1);
@@ -148,8 +166,44 @@ async function checkRefusedCommand(ctx, judge, overlay) {
   const badge = await judge.textContent('.card[data-table="1"] li.unit[data-unit="spears"] .badge');
   if (badge !== 'OVERRULED') fail('spears after the refused command: ' + badge);
   if (!await overlay.$('.ov-banner[data-verdict="overruled"]')) fail('the overlay lost the overrule');
+  if (/ILLEGAL/.test(await overlay.textContent('#ov-card'))) fail('the overlay shows ILLEGAL again');
+  // The table's own retained state carries what stands: alice's overrule, no illegal call standing.
+  const st = await judge.evaluate(() => { const t = window.tableref.tables.get(1); return { standing: t.standing, ruling: t.stateRuling }; });
+  if (st.standing !== 0 || !st.ruling || st.ruling.action !== 'overrule' || st.ruling.by !== 'mqtt:' + JUDGE)
+    fail('the state after the refused command: ' + JSON.stringify(st));
   await judge.screenshot({ path: `${outDir}/judge-refused.png`, fullPage: true });
   await overlay.screenshot({ path: `${outDir}/overlay-refused.png`, omitBackground: true });
+  // A page and an overlay opened only now know the ruling from the retained state alone (no event replayed).
+  const late = await ctx.newPage();
+  await late.goto(`${base}/index.html?event=${event}`);
+  await logIn(late, 'carol', accounts.carol);
+  await late.waitForFunction(() => {
+    const t = window.tableref.tables.get(1);
+    return t && t.stateRefused && t.stateRuling;
+  }, null, WAIT).catch(() => fail('the late page never got table 1\'s state'));
+  const lateCard = await late.evaluate(() => {
+    const c = document.querySelector('.card[data-table="1"]');
+    return { alert: c.classList.contains('alert'), resolution: c.querySelector('.resolution').textContent,
+             badge: c.querySelector('li.unit[data-unit="spears"] .badge').textContent,
+             refused: c.querySelector('.refused').textContent };
+  });
+  if (lateCard.alert || !lateCard.resolution.startsWith('Overruled by ' + JUDGE) || lateCard.badge !== 'OVERRULED' ||
+      !/bob/.test(lateCard.refused)) fail('a page opened after the refused command: ' + JSON.stringify(lateCard));
+  await late.screenshot({ path: `${outDir}/judge-late.png`, fullPage: true });
+  const lateOverlay = await ctx.newPage();
+  await lateOverlay.goto(`${base}/index.html?event=${event}&table=1&view=overlay&${login('ovlate')}`);
+  await lateOverlay.waitForSelector('.ov-banner[data-verdict="overruled"]', WAIT)
+    .catch(async () => fail('an overlay opened after the refused command: ' + await lateOverlay.textContent('#overlay')));
+  if (/ILLEGAL/.test(await lateOverlay.textContent('#ov-card'))) fail('the late overlay shows ILLEGAL');
+}
+
+// Logs `page` in with the judge's form; waits until the broker accepted it.
+async function logIn(page, user, pass) {
+  await page.waitForSelector('#login:not([hidden])', WAIT).catch(() => fail('no login form'));
+  await page.fill('#login-user', user);
+  await page.fill('#login-pass', pass || '');
+  await page.click('#login button[type="submit"]');
+  await page.waitForSelector('#link.ok', WAIT).catch(() => fail('login as ' + user + ' failed'));
 }
 
 const browser = await chromium.launch({
@@ -167,29 +221,27 @@ try {
   judge.on('pageerror', (e) => errors.push(e.message));
   await judge.addInitScript((name) => localStorage.setItem('tableref.judge', name), JUDGE);
   await judge.goto(`${base}/index.html?event=${event}`);
-  // Anonymous: the cards, no command buttons.
-  await judge.waitForSelector('.card[data-table="1"]', WAIT).catch(() => fail('table 1 never shown (anonymous)'));
+  // Anonymous: the broker refuses (no anonymous access); the page asks to log in and shows no buttons.
+  await judge.waitForSelector('#login:not([hidden])', WAIT).catch(async () => fail('no login form for an anonymous visitor: ' +
+    await judge.textContent('#link')));
   if (await judge.$('.card .actions button:visible')) fail('an anonymous visitor sees command buttons');
-  if (loginUser) {
-    await judge.click('#login-open');
-    await judge.fill('#login-user', loginUser);
-    await judge.fill('#login-pass', loginPass || '');
-    await judge.click('#login button[type="submit"]');
-    await judge.waitForSelector('#link.ok', WAIT).catch(() => fail('login as ' + loginUser + ' failed'));
+  if (!loginUser) fail('JUDGE_LOGIN is not set');
+  {
+    await logIn(judge, loginUser, loginPass);
     await judge.waitForSelector('.card[data-table="1"] .actions button[data-action="overrule"]:visible', WAIT)
       .catch(() => fail('the logged-in judge sees no command buttons'));
   }
   await judge.waitForSelector('.card[data-table="1"]', WAIT).catch(() => fail('table 1 never shown'));
 
   const overlay = await ctx.newPage();
-  await overlay.goto(`${base}/index.html?event=${event}&table=1&view=overlay`);
+  await overlay.goto(`${base}/index.html?event=${event}&table=1&view=overlay&${login('ov1')}`);
   const overlay2 = await ctx.newPage();
-  await overlay2.goto(`${base}/index.html?event=${event}&table=2&view=overlay`);
+  await overlay2.goto(`${base}/index.html?event=${event}&table=2&view=overlay&${login('ov2')}`);
   // The streamer's read-only account, and the public feed held back 3 s.
   const streamer = await ctx.newPage();
-  await streamer.goto(`${base}/index.html?event=${event}&table=1&view=overlay&user=stream&pass=s-pass`);
+  await streamer.goto(`${base}/index.html?event=${event}&table=1&view=overlay&${login('stream')}`);
   const delayed = await ctx.newPage();
-  await delayed.goto(`${base}/index.html?event=${event}&table=1&view=overlay&delay=3`);
+  await delayed.goto(`${base}/index.html?event=${event}&table=1&view=overlay&delay=3&${login('ovdelay')}`);
   console.log('ready');
 
   // The alert table 1 publishes now.
@@ -205,11 +257,11 @@ try {
     const img = document.querySelector('.card[data-table="1"] figure img');
     return img && img.complete && img.naturalWidth > 0;
   }, null, WAIT).catch(() => fail('the picture did not decode'));
-  // A visitor who did not log in sees the alert, and no buttons.
+  // A visitor who did not log in: refused by the broker, asked to log in, no table and no buttons.
   const visitor = await ctx.newPage();
   await visitor.goto(`${base}/index.html?event=${event}`);
-  await visitor.waitForSelector('.card[data-table="1"].alert', WAIT).catch(() => fail('the visitor sees no alert'));
-  if (await visitor.$('.card .actions button:visible')) fail('an anonymous visitor sees command buttons');
+  await visitor.waitForSelector('#login:not([hidden])', WAIT).catch(() => fail('the visitor is not asked to log in'));
+  if (await visitor.$('.card') || await visitor.$('.card .actions button:visible')) fail('an anonymous visitor sees the tables');
   await visitor.screenshot({ path: `${outDir}/judge-anonymous.png`, fullPage: true });
   await visitor.close();
 
