@@ -1,4 +1,5 @@
 #include "army_catalogue.h"
+#include "army_costs.h"
 #include "army_names.h"
 
 #include <dirent.h>
@@ -34,6 +35,7 @@ struct army_catalogue {
     size_t n_files;
     cat_entry *entries;
     size_t n_entries;
+    army_cost_index *costs; /* entries and groups by id: what links point at, for a unit's points */
     char label[256];
 };
 
@@ -47,6 +49,7 @@ void army_catalogue_free(army_catalogue *c)
     }
     free(c->files);
     free(c->entries);
+    army_cost_index_free(c->costs);
     free(c);
 }
 
@@ -227,12 +230,14 @@ army_catalogue *army_catalogue_load(const char *const *paths, size_t n, base_err
         }
     for (size_t f = 0; f < c->n_files; f++)
         name_categories(c->files[f].tree, c);
+    c->costs = army_cost_index_new();
     for (size_t f = 0; f < c->n_files; f++)
-        if (index_entries(c, c->files[f].tree, f) < 0) {
+        if (!c->costs || index_entries(c, c->files[f].tree, f) < 0 || army_cost_index_add(c->costs, c->files[f].tree) < 0) {
             army_catalogue_free(c);
             base_error_set(err, "out of memory");
             return NULL;
         }
+    army_cost_index_sort(c->costs);
     return c;
 }
 
@@ -458,6 +463,29 @@ static void fill_mount(const army_catalogue *c, const char *army, army_unit *u)
     }
 }
 
+/* The catalogue file holding entry e. */
+static size_t hit_file(const army_catalogue *c, const army_node *e)
+{
+    for (size_t i = 0; i < c->n_entries; i++)
+        if (c->entries[i].node == e)
+            return c->entries[i].file;
+    return 0;
+}
+
+/* A listed cost against what the entries allow for the unit's model count (army_costs_check): tallied, and the
+ * data file named for the summary when it does not fit. */
+static void check_points(const army_catalogue *c, const army_node *const *hits, size_t n, army_unit *u,
+                         army_fill_report *rep)
+{
+    /* the counts that would fit (a search) for the first units only: a hostile list is still read in bounded time */
+    int fit = army_costs_check(hits, n, c->costs, u, rep->units_points_misfit < ARMY_MAX_SAID);
+    if (fit < 0)
+        return;
+    rep->units_points_checked++;
+    if (fit == 0 && ++rep->units_points_misfit == 1)
+        snprintf(rep->points_data, sizeof rep->points_data, "%s", army_catalogue_file_name(c, hit_file(c, hits[0])));
+}
+
 static void fill_unit(const army_catalogue *c, const char *army, army_unit *u, army_fill_report *rep)
 {
     const unsigned before = u->missing;
@@ -503,6 +531,7 @@ static void fill_unit(const army_catalogue *c, const char *army, army_unit *u, a
     }
     free(u->groups);
     *u = first;
+    check_points(c, hits, n, u, rep);
     army_unit_update_missing(u);
     if (u->missing != before)
         rep->units_filled++;

@@ -169,6 +169,7 @@ static int build_unit(army_file *f, const text_unit *t, const char *name, base_e
         army_name_copy(u->options, sizeof u->options, *e ? e + 1 : "");
         u->models = count > 0 ? count : 1;
         u->points = k == 0 ? t->cost : 0; /* "3 x 10 Corsairs" costs once for the three */
+        u->points_units = k == 0 ? units : 0;
         if (glued)
             army_unit_say(u, "line %d: %d models read from \"%.*s\" (a count glued to the name)", t->line, count,
                           (int)base_text_cut(t->body, 40), t->body);

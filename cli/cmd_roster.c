@@ -394,6 +394,28 @@ static int import_options(const char *family, const char *side, const char *pref
     return 0;
 }
 
+/* Whether any unit of the file gives its points (a text list). */
+static int any_points(const army_file *f)
+{
+    for (size_t a = 0; a < f->n_armies; a++)
+        for (size_t u = 0; u < f->armies[a].n_units; u++)
+            if (f->armies[a].units[u].points > 0)
+                return 1;
+    return 0;
+}
+
+/* The points check's tally; each unit that does not fit is said under it with its line and both figures. */
+static void say_points(const army_fill_report *rep)
+{
+    if (rep->units_points_checked == 0)
+        return;
+    printf("points: %d units checked against their model counts by the catalogue's costs, %d do not fit%s",
+           rep->units_points_checked, rep->units_points_misfit, rep->units_points_misfit ? "" : "\n");
+    if (rep->units_points_misfit) /* the data may be another points version than the list's: said, not hidden */
+        printf(" (said under each unit; the costs are those of %s: a list priced for another version of the army "
+               "book differs)\n", shown(rep->points_data, 120, 0));
+}
+
 /* Fills what the lists lack: from the catalogues, the --set values, then (at a terminal) by asking. */
 static int import_complete(army_file *f, const cli_list *cats, const set_value *sets, int n_sets, int no_ask,
                            long pick, army_catalogue **cat)
@@ -411,6 +433,9 @@ static int import_complete(army_file *f, const cli_list *cats, const set_value *
                "not found, %d ambiguous); %d gained values from it\n",
                army_catalogue_files(*cat), army_catalogue_entries(*cat), rep.units, rep.units_complete,
                rep.units_incomplete, rep.units_not_found, rep.units_ambiguous, rep.units_filled);
+        say_points(&rep);
+    } else if (any_points(f)) {
+        printf("points: not checked against the model counts (no --catalogue: the costs are in the army's data)\n");
     }
     if (apply_sets(f, sets, n_sets) < 0)
         return -1;
