@@ -245,8 +245,8 @@ static int write_army(const army_file *f, size_t a, int slot, const char *path, 
         cJSON_Delete(root);
         return -1;
     }
-    printf("%s%s%s (%s), army slot %d, %s tag IDs:\n", shown(al->name, 0, 0), al->player[0] ? " -- " : "",
-           shown(al->player, 0, 1),
+    printf("%s%s%s (%s), army slot %d, %s tag IDs:\n", al->name[0] ? shown(al->name, 0, 0) : "(army not named)",
+           al->player[0] ? " -- " : "", shown(al->player, 0, 1),
            army_format_word(f->format), slot, slot == 1 ? "even" : "odd");
     printf("  %-26s %-26s %3s %-9s %-9s %3s %4s\n", "unit id", "name", "n", "", "base mm", "Adv", "Mar");
     const cJSON *units = cJSON_GetObjectItemCaseSensitive(root, "units");
@@ -293,7 +293,7 @@ static void print_lists(const army_file *f, FILE *to)
     for (size_t a = 0; a < f->n_armies; a++) {
         const army_list *al = &f->armies[a];
         fprintf(to, "  %3zu  %-30s %-26s %5zu %6d %6d  %d\n", a + 1, shown(al->player[0] ? al->player : "-", 30, 0),
-                shown(al->name, 26, 1), al->n_units, list_models(al), al->points, al->line);
+                shown(al->name[0] ? al->name : "?", 26, 1), al->n_units, list_models(al), al->points, al->line);
     }
 }
 
