@@ -482,8 +482,13 @@ static void check_points(const army_catalogue *c, const army_node *const *hits, 
     if (fit < 0)
         return;
     rep->units_points_checked++;
-    if (fit == 0 && ++rep->units_points_misfit == 1)
-        snprintf(rep->points_data, sizeof rep->points_data, "%s", army_catalogue_file_name(c, hit_file(c, hits[0])));
+    if (fit != 0)
+        return;
+    const char *file = army_catalogue_file_name(c, hit_file(c, hits[0]));
+    if (++rep->units_points_misfit == 1)
+        snprintf(rep->points_data, sizeof rep->points_data, "%s", file);
+    else if (strcmp(rep->points_data, file) != 0)
+        rep->points_data_more = 1;
 }
 
 static void fill_unit(const army_catalogue *c, const char *army, army_unit *u, army_fill_report *rep)
@@ -540,14 +545,14 @@ static void fill_unit(const army_catalogue *c, const char *army, army_unit *u, a
                  (int)base_text_cut(hits[0]->name, 60), hits[0]->name);
 }
 
-void army_file_fill(army_file *f, const army_catalogue *c, army_fill_report *rep)
+void army_file_fill_list(army_file *f, long only, const army_catalogue *c, army_fill_report *rep)
 {
     army_fill_report dummy;
     if (!rep)
         rep = &dummy;
     memset(rep, 0, sizeof *rep);
     for (size_t a = 0; a < f->n_armies; a++)
-        for (size_t i = 0; i < f->armies[a].n_units; i++) {
+        for (size_t i = 0; i < f->armies[a].n_units && (only < 0 || (size_t)only == a); i++) {
             army_unit *u = &f->armies[a].units[i];
             army_unit_update_missing(u);
             /* A roster's own character flag and values stand; only the gaps are filled. */
@@ -559,4 +564,9 @@ void army_file_fill(army_file *f, const army_catalogue *c, army_fill_report *rep
             else
                 rep->units_complete++;
         }
+}
+
+void army_file_fill(army_file *f, const army_catalogue *c, army_fill_report *rep)
+{
+    army_file_fill_list(f, -1, c, rep);
 }

@@ -412,8 +412,9 @@ static void say_points(const army_fill_report *rep)
     printf("points: %d units checked against their model counts by the catalogue's costs, %d do not fit%s",
            rep->units_points_checked, rep->units_points_misfit, rep->units_points_misfit ? "" : "\n");
     if (rep->units_points_misfit) /* the data may be another points version than the list's: said, not hidden */
-        printf(" (said under each unit; the costs are those of %s: a list priced for another version of the army "
-               "book differs)\n", shown(rep->points_data, 120, 0));
+        printf(" (said under each unit; the costs are those of %s%s: a list priced for another version of the "
+               "army book differs)\n",
+               shown(rep->points_data, 120, 0), rep->points_data_more ? " and the other armies' files" : "");
 }
 
 /* Fills what the lists lack: from the catalogues, the --set values, then (at a terminal) by asking. */
@@ -427,7 +428,7 @@ static int import_complete(army_file *f, const cli_list *cats, const set_value *
             return -1;
         }
         army_fill_report rep;
-        army_file_fill(f, *cat, &rep);
+        army_file_fill_list(f, pick, *cat, &rep); /* --list: that list's units only, counted alone */
         /* Counted honestly: a unit the catalogue gave something to may still miss a value. */
         printf("catalogue: %zu files, %zu entries; of %d units: %d complete, %d still missing values (%d of them "
                "not found, %d ambiguous); %d gained values from it\n",
