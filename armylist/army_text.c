@@ -426,6 +426,26 @@ static int read_line(text_reader *r, const char *line)
     return rc;
 }
 
+/* A list's total glued to the end of a unit line that gives its cost first ("130 - Scorpion 4500"): a number of four
+ * or five digits after the name, 1000 or more (no T9A unit is named so); taken off the body. 0 when none. */
+static int trailing_total(army_line *l)
+{
+    size_t n = l->body_len;
+    while (n && l->body[n - 1] == ' ')
+        n--;
+    size_t d = n;
+    while (d && isdigit((unsigned char)l->body[d - 1]))
+        d--;
+    if (l->cost <= 0 || n - d < 4 || n - d > 5 || d < 2 || l->body[d - 1] != ' ' ||
+        !(isalpha((unsigned char)l->body[d - 2]) || l->body[d - 2] == ')'))
+        return 0;
+    int v = atoi(l->body + d);
+    if (v < 1000)
+        return 0;
+    l->body_len = d - 1;
+    return v;
+}
+
 static int read_one_line(text_reader *r, const char *line)
 {
     if (!line[0]) {
@@ -436,8 +456,18 @@ static int read_one_line(text_reader *r, const char *line)
     army_line_read(line, !r->costed, &l);
     if (l.kind == ARMY_LINE_SECTION)
         return 0;
-    if (l.kind == ARMY_LINE_UNIT)
-        return add_unit_line(r, &l);
+    if (l.kind == ARMY_LINE_UNIT) {
+        int total = trailing_total(&l);
+        if (add_unit_line(r, &l) < 0)
+            return -1;
+        if (total && !r->finished) { /* "130 - Scorpion 4500": the list's total glued to its last unit */
+            army_file_say(r->f, "%s: line %d: %d at the end of a unit line read as the list's total", r->name,
+                          r->line_no, total);
+            r->cur->points = total;
+            r->finished = 1;
+        }
+        return 0;
+    }
     if (l.kind == ARMY_LINE_TOTAL && (r->cur || r->n_pend) && !r->finished) {
         if (place_pending(r, false, r->line_no) < 0)
             return -1;

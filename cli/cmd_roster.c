@@ -223,8 +223,12 @@ static int write_army(const army_file *f, size_t a, int slot, const char *path, 
     base_error err;
     const army_list *al = &f->armies[a];
     cJSON *root = army_roster_json(al, f, &o, &err);
-    if (!root) {
-        fprintf(stderr, "tableref roster import: %s: %s\n", f->path, err.msg);
+    if (!root) { /* a pack's list named: the others may be fine */
+        if (f->n_armies > 1)
+            fprintf(stderr, "tableref roster import: %s: list %zu (%s): %s\n", f->path, a + 1,
+                    shown(al->player[0] ? al->player : al->name, 60, 0), err.msg);
+        else
+            fprintf(stderr, "tableref roster import: %s: %s\n", f->path, err.msg);
         return -1;
     }
     const cJSON *unresolved = cJSON_GetObjectItemCaseSensitive(root, "unresolved");
@@ -460,8 +464,8 @@ static int import_write(const army_file *f, const char *list_path, const char *o
         fprintf(stderr, "tableref roster import: %s holds %zu lists: pick one with --list N\n", list_path, f->n_armies);
         return EXIT_BAD_INPUT;
     }
-    int rc = 0;
-    for (size_t a = 0; a < f->n_armies && rc == 0; a++) {
+    int rc = 0, failed = 0;
+    for (size_t a = 0; a < f->n_armies && (rc == 0 || all); a++) { /* --all: every list tried, the failures said */
         if (pick >= 0 && a != (size_t)pick)
             continue;
         char path[4096];
@@ -473,8 +477,11 @@ static int import_write(const army_file *f, const char *list_path, const char *o
         }
         int s = several ? (int)a + 1 : slot > 0 ? (int)slot : 1;
         if (write_army(f, a, s, path, o, &incomplete) < 0)
-            rc = EXIT_BAD_INPUT;
+            rc = EXIT_BAD_INPUT, failed++;
     }
+    if (all && failed)
+        fprintf(stderr, "tableref roster import: %d of %zu lists not written (said above); the others were\n", failed,
+                f->n_armies);
     if (rc == 0 && incomplete) {
         fprintf(stderr, "tableref roster import: some values are unknown: give them with --set 'NAME:KEY=VALUE' or "
                         "--catalogue (BSData .gst/.cat), or edit the roster\n");
