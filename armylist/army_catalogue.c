@@ -1,4 +1,5 @@
 #include "army_catalogue.h"
+#include "army_costs.h"
 #include "army_names.h"
 
 #include <dirent.h>
@@ -34,6 +35,7 @@ struct army_catalogue {
     size_t n_files;
     cat_entry *entries;
     size_t n_entries;
+    army_cost_index *costs; /* entries and groups by id: what links point at, for a unit's points */
     char label[256];
 };
 
@@ -47,6 +49,7 @@ void army_catalogue_free(army_catalogue *c)
     }
     free(c->files);
     free(c->entries);
+    army_cost_index_free(c->costs);
     free(c);
 }
 
@@ -227,12 +230,14 @@ army_catalogue *army_catalogue_load(const char *const *paths, size_t n, base_err
         }
     for (size_t f = 0; f < c->n_files; f++)
         name_categories(c->files[f].tree, c);
+    c->costs = army_cost_index_new();
     for (size_t f = 0; f < c->n_files; f++)
-        if (index_entries(c, c->files[f].tree, f) < 0) {
+        if (!c->costs || index_entries(c, c->files[f].tree, f) < 0 || army_cost_index_add(c->costs, c->files[f].tree) < 0) {
             army_catalogue_free(c);
             base_error_set(err, "out of memory");
             return NULL;
         }
+    army_cost_index_sort(c->costs);
     return c;
 }
 
@@ -458,6 +463,34 @@ static void fill_mount(const army_catalogue *c, const char *army, army_unit *u)
     }
 }
 
+/* The catalogue file holding entry e. */
+static size_t hit_file(const army_catalogue *c, const army_node *e)
+{
+    for (size_t i = 0; i < c->n_entries; i++)
+        if (c->entries[i].node == e)
+            return c->entries[i].file;
+    return 0;
+}
+
+/* A listed cost against what the entries allow for the unit's model count (army_costs_check): tallied, and the
+ * data file named for the summary when it does not fit. */
+static void check_points(const army_catalogue *c, const army_node *const *hits, size_t n, army_unit *u,
+                         army_fill_report *rep)
+{
+    /* the counts that would fit (a search) for the first units only: a hostile list is still read in bounded time */
+    int fit = army_costs_check(hits, n, c->costs, u, rep->units_points_misfit < ARMY_MAX_SAID);
+    if (fit < 0)
+        return;
+    rep->units_points_checked++;
+    if (fit != 0)
+        return;
+    const char *file = army_catalogue_file_name(c, hit_file(c, hits[0]));
+    if (++rep->units_points_misfit == 1)
+        snprintf(rep->points_data, sizeof rep->points_data, "%s", file);
+    else if (strcmp(rep->points_data, file) != 0)
+        rep->points_data_more = 1;
+}
+
 static void fill_unit(const army_catalogue *c, const char *army, army_unit *u, army_fill_report *rep)
 {
     const unsigned before = u->missing;
@@ -503,6 +536,7 @@ static void fill_unit(const army_catalogue *c, const char *army, army_unit *u, a
     }
     free(u->groups);
     *u = first;
+    check_points(c, hits, n, u, rep);
     army_unit_update_missing(u);
     if (u->missing != before)
         rep->units_filled++;
@@ -511,14 +545,14 @@ static void fill_unit(const army_catalogue *c, const char *army, army_unit *u, a
                  (int)base_text_cut(hits[0]->name, 60), hits[0]->name);
 }
 
-void army_file_fill(army_file *f, const army_catalogue *c, army_fill_report *rep)
+void army_file_fill_list(army_file *f, long only, const army_catalogue *c, army_fill_report *rep)
 {
     army_fill_report dummy;
     if (!rep)
         rep = &dummy;
     memset(rep, 0, sizeof *rep);
     for (size_t a = 0; a < f->n_armies; a++)
-        for (size_t i = 0; i < f->armies[a].n_units; i++) {
+        for (size_t i = 0; i < f->armies[a].n_units && (only < 0 || (size_t)only == a); i++) {
             army_unit *u = &f->armies[a].units[i];
             army_unit_update_missing(u);
             /* A roster's own character flag and values stand; only the gaps are filled. */
@@ -530,4 +564,9 @@ void army_file_fill(army_file *f, const army_catalogue *c, army_fill_report *rep
             else
                 rep->units_complete++;
         }
+}
+
+void army_file_fill(army_file *f, const army_catalogue *c, army_fill_report *rep)
+{
+    army_file_fill_list(f, -1, c, rep);
 }

@@ -16,7 +16,9 @@
  * army's name when any does, else in all of them. Entries of the same name
  * that disagree fill nothing: the unit stays flagged ("ambiguous").
  * A character's mount is found among its options by name. Ids are read
- * only to resolve the data files' own category links.
+ * only to resolve the data files' own category and entry links. A unit's
+ * listed points are checked against the range its model count allows by
+ * the data's costs (army_costs.h): a line that cannot be made is said.
  */
 #ifndef ARMY_CATALOGUE_H
 #define ARMY_CATALOGUE_H
@@ -43,9 +45,15 @@ typedef struct army_fill_report {
     int units;              /* every unit looked at */
     int units_complete;     /* units with nothing missing afterwards */
     int units_incomplete;   /* units still missing a value afterwards (found or not): these are asked for */
+    int units_points_checked; /* units whose listed points were checked against their model count */
+    int units_points_misfit;  /* ... and could not be made from it (army_unit.points_misfit, said) */
+    char points_data[256];    /* the data file of the first that could not: "Orcs and Goblins 2024 (2nd-....cat)" */
+    int points_data_more;     /* ... and others came from other files (a pack of several armies) */
 } army_fill_report;
 
 /* Fills what every unit of every army still misses; `rep` may be NULL. */
 void army_file_fill(army_file *f, const army_catalogue *c, army_fill_report *rep);
+/* The same for list `only` of the file (a pack's chosen list; -1 every list): `rep` counts its units only. */
+void army_file_fill_list(army_file *f, long only, const army_catalogue *c, army_fill_report *rep);
 
 #endif

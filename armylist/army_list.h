@@ -86,7 +86,11 @@ typedef struct army_unit {
     char where[ARMY_TEXT_MAX];     /* where in the file: "line 7", "force 1, selection 3" */
     char options[ARMY_TEXT_MAX];   /* the options as listed (text lists), for the mount search */
     int points;                    /* its cost as listed (text lists), 0 when not given */
-    char said[ARMY_TEXT_MAX];      /* what had to be assumed or chosen, said to the user: "count 15 read from ..." */
+    int points_units;              /* units those points pay for ("3 x 10 Corsairs": 3, on the first); 0 means 1 */
+    double points_lo, points_hi;   /* the points its model count allows by the catalogue's costs (army_costs.h);
+                                      both 0 when not checked, hi INFINITY when the data sets no upper bound */
+    bool points_misfit;            /* its points cannot be made from its model count: said in `said` */
+    char said[2 * ARMY_TEXT_MAX];  /* what had to be assumed or chosen, said to the user: "count 15 read from ..." */
 } army_unit;
 
 typedef struct army_list {

@@ -69,6 +69,22 @@ static void clean_line(const char *in, size_t len, char *out, size_t cap)
     memmove(out, out + s, n - s + 1);
 }
 
+/* A player's name as a header writes it, without the dash or colon a PDF left after it ("Jrock (Jared) NZ -"). */
+static void player_copy(army_list *a, const char *s, size_t n)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '-' || s[n - 1] == ':'))
+        n--;
+    army_span_copy(a->player, sizeof a->player, s, n);
+}
+
+/* The army's name: a T9A army named in the text is called as the data calls it ("List Empire of Sonnstahl",
+ * "Vermin Swarm: Legio XII Fulminata"); else the text as written. */
+static void army_copy(army_list *a, const char *s)
+{
+    const char *known = army_line_army(s);
+    army_name_copy(a->name, sizeof a->name, known ? known : s);
+}
+
 /* The side of "A - B" that names an army, the other the player ("Dwarven Holds - Dik-Jan" reads too). */
 static void header(army_list *a, const char *s)
 {
@@ -76,7 +92,7 @@ static void header(army_list *a, const char *s)
     for (const char *p = strstr(s, " - "); p; p = strstr(p + 1, " - "))
         dash = p;
     const char *colon = strchr(s, ':');
-    if (colon && !dash) { /* "Army: Dwarven Holds" */
+    if (colon && !dash && !army_line_army(s)) { /* "Army: Wood Folk" */
         const char *v = colon + 1;
         while (*v == ' ')
             v++;
@@ -84,15 +100,15 @@ static void header(army_list *a, const char *s)
         return;
     }
     if (!dash) {
-        army_name_copy(a->name, sizeof a->name, s);
+        army_copy(a, s);
         return;
     }
     char left[ARMY_NAME_MAX];
     army_span_copy(left, sizeof left, s, (size_t)(dash - s));
     const char *right = dash + 3;
     bool swap = army_line_army(left) && !army_line_army(right);
-    army_name_copy(a->name, sizeof a->name, swap ? left : right);
-    army_name_copy(a->player, sizeof a->player, swap ? right : left);
+    army_copy(a, swap ? left : right);
+    player_copy(a, swap ? right : left, strlen(swap ? right : left));
 }
 
 /* Reads a leading count: "15 ", "27x ", "27 x ". Returns the text after it, or `s` when there is none. */
@@ -169,6 +185,7 @@ static int build_unit(army_file *f, const text_unit *t, const char *name, base_e
         army_name_copy(u->options, sizeof u->options, *e ? e + 1 : "");
         u->models = count > 0 ? count : 1;
         u->points = k == 0 ? t->cost : 0; /* "3 x 10 Corsairs" costs once for the three */
+        u->points_units = k == 0 ? units : 0;
         if (glued)
             army_unit_say(u, "line %d: %d models read from \"%.*s\" (a count glued to the name)", t->line, count,
                           (int)base_text_cut(t->body, 40), t->body);
@@ -255,9 +272,9 @@ static int start_list(text_reader *r, int first_unit_line)
     for (size_t i = 0; i < r->n_pend; i++) { /* "Player: Bob", "Army: Dwarven Holds", "Team: X" */
         const char *t = r->pend[i].text, *v;
         if ((v = key_value(t, "player")) || (v = key_value(t, "name")) || (v = key_value(t, "nickname")))
-            army_name_copy(r->cur->player, sizeof r->cur->player, v), used[i] = true;
+            player_copy(r->cur, v, strlen(v)), used[i] = true;
         else if ((v = key_value(t, "army")) || (v = key_value(t, "faction")))
-            army_name_copy(r->cur->name, sizeof r->cur->name, v), used[i] = true, h = i;
+            army_copy(r->cur, v), used[i] = true, h = i;
     }
     if (!r->cur->name[0]) {
         char player[ARMY_NAME_MAX];
@@ -268,7 +285,7 @@ static int start_list(text_reader *r, int first_unit_line)
         used[h] = true;
         /* "Ville Oinio" above "Dwarven Holds": the player on the line before the army's name. */
         if (!r->cur->player[0] && h > 0 && !used[h - 1] && !army_line_headerish(r->pend[h - 1].text))
-            army_name_copy(r->cur->player, sizeof r->cur->player, r->pend[h - 1].text), used[h - 1] = true;
+            player_copy(r->cur, r->pend[h - 1].text, strlen(r->pend[h - 1].text)), used[h - 1] = true;
     }
     for (size_t i = 0; i < r->n_pend; i++) {
         if (used[i])
@@ -342,7 +359,94 @@ static int add_unit_line(text_reader *r, const army_line *l)
     return 0;
 }
 
+/* Where a second unit line starts inside a line ("..., Champion 280 - 20x Citizen Spears, ..."), as a PDF copied
+ * into a document glues them: a cost of two to four digits after a space, then " - " and a name or a count. */
+static const char *glued_unit(const char *line)
+{
+    for (const char *p = line + 1; *p; p++) {
+        if (p[-1] != ' ' || !isdigit((unsigned char)*p) || (p >= line + 2 && p[-2] == '-'))
+            continue;
+        const char *d = p;
+        while (isdigit((unsigned char)*d))
+            d++;
+        if (d - p >= 2 && d - p <= 4 && strncmp(d, " - ", 3) == 0 && isalnum((unsigned char)d[3]))
+            return p;
+    }
+    return NULL;
+}
+
+/* A line of dashes, underscores, equals signs or stars: a separator, nothing to read. */
+static bool separator(const char *line)
+{
+    if (!*line)
+        return false;
+    for (const char *p = line; *p; p++)
+        if (!strchr("-_=*~. ", *p))
+            return false;
+    return true;
+}
+
+static int read_one_line(text_reader *r, const char *line);
+
+/* A line, or the units glued on it one after another (each read, and said, so that a merged unit is never taken
+ * for one); in one pass over the line however many it holds. */
 static int read_line(text_reader *r, const char *line)
+{
+    if (separator(line))
+        return 0;
+    char *part = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    for (;;) {
+        const char *second = isdigit((unsigned char)line[0]) ? glued_unit(line) : NULL;
+        if (!second) {
+            rc = read_one_line(r, line);
+            break;
+        }
+        army_file_say(r->f, "%s: line %d: two unit lines on one line, read as two: \"%.*s\"", r->name, r->line_no,
+                      (int)base_text_cut(second, 60), second);
+        size_t n = (size_t)(second - line);
+        while (n && line[n - 1] == ' ')
+            n--;
+        if (n + 1 > cap) {
+            char *grown = realloc(part, n + 1);
+            if (!grown) {
+                rc = base_error_set(r->err, "%s: out of memory", r->name);
+                break;
+            }
+            part = grown, cap = n + 1;
+        }
+        memcpy(part, line, n);
+        part[n] = '\0';
+        if ((rc = read_one_line(r, part)) < 0)
+            break;
+        line = second;
+    }
+    free(part);
+    return rc;
+}
+
+/* A list's total glued to the end of a unit line that gives its cost first ("130 - Scorpion 4500"): a number of four
+ * or five digits after the name, 1000 or more (no T9A unit is named so); taken off the body. 0 when none. */
+static int trailing_total(army_line *l)
+{
+    size_t n = l->body_len;
+    while (n && l->body[n - 1] == ' ')
+        n--;
+    size_t d = n;
+    while (d && isdigit((unsigned char)l->body[d - 1]))
+        d--;
+    if (l->cost <= 0 || n - d < 4 || n - d > 5 || d < 2 || l->body[d - 1] != ' ' ||
+        !(isalpha((unsigned char)l->body[d - 2]) || l->body[d - 2] == ')'))
+        return 0;
+    int v = atoi(l->body + d);
+    if (v < 1000)
+        return 0;
+    l->body_len = d - 1;
+    return v;
+}
+
+static int read_one_line(text_reader *r, const char *line)
 {
     if (!line[0]) {
         r->gap = cur_has_units(r);
@@ -352,8 +456,18 @@ static int read_line(text_reader *r, const char *line)
     army_line_read(line, !r->costed, &l);
     if (l.kind == ARMY_LINE_SECTION)
         return 0;
-    if (l.kind == ARMY_LINE_UNIT)
-        return add_unit_line(r, &l);
+    if (l.kind == ARMY_LINE_UNIT) {
+        int total = trailing_total(&l);
+        if (add_unit_line(r, &l) < 0)
+            return -1;
+        if (total && !r->finished) { /* "130 - Scorpion 4500": the list's total glued to its last unit */
+            army_file_say(r->f, "%s: line %d: %d at the end of a unit line read as the list's total", r->name,
+                          r->line_no, total);
+            r->cur->points = total;
+            r->finished = 1;
+        }
+        return 0;
+    }
     if (l.kind == ARMY_LINE_TOTAL && (r->cur || r->n_pend) && !r->finished) {
         if (place_pending(r, false, r->line_no) < 0)
             return -1;
@@ -392,6 +506,13 @@ static void finish_lists(army_file *f, size_t first_army, const char *name)
                           al->line, al->name);
             free(al->units);
             continue;
+        }
+        if (f->n_armies - first_army > 1 && !al->player[0] && al->name[0] && !army_line_army(al->name)) {
+            /* In a pack, a header naming no army above a list ("McCrae") names its player: said, army unknown. */
+            army_file_say(f, "%s: line %d: the list of \"%.*s\" names no army (its header is taken as the player's name)",
+                          name, al->line, (int)base_text_cut(al->name, 60), al->name);
+            snprintf(al->player, sizeof al->player, "%s", al->name);
+            al->name[0] = '\0';
         }
         long sum = 0;
         for (size_t u = 0; u < al->n_units; u++)

@@ -1,4 +1,5 @@
 #include "army_tree.h"
+#include "army_costs.h"
 #include "base_text.h"
 
 #include <math.h>
@@ -60,6 +61,7 @@ static army_node *add_child(army_node *parent, army_node_kind kind)
     memset(c, 0, sizeof *c);
     c->kind = kind;
     c->number = 1;
+    c->min_sel = c->max_sel = -1;
     return c;
 }
 
@@ -189,7 +191,7 @@ static void xml_element(const xmlNode *x, army_node *into)
         free(target);
         return;
     }
-    /* Rules texts, costs, constraints and modifiers carry nothing a referee reads. */
+    /* Rules texts carry nothing a referee reads; costs, constraints and modifiers are read by army_costs. */
     static const char *skipped[] = {"rules", "costs", "costLimits", "constraints", "modifiers", "modifierGroups",
                                     "conditions", "conditionGroups", "infoLinks", "publications", "repeats",
                                     "characteristicTypes", "profileTypes", "costTypes", "forceEntries",
@@ -215,10 +217,13 @@ static void xml_element(const xmlNode *x, army_node *into)
             c->extra = xattr(x, "gameSystemName");
         else if (nodes[i].kind == ARMY_NODE_LINK)
             c->extra = xattr(x, "targetId"); /* resolved only inside one data file set */
-        else if (nodes[i].kind == ARMY_NODE_SELECTION || nodes[i].kind == ARMY_NODE_CATEGORY)
+        else if (nodes[i].kind == ARMY_NODE_SELECTION || nodes[i].kind == ARMY_NODE_CATEGORY ||
+                 nodes[i].kind == ARMY_NODE_GROUP)
             c->extra = xattr(x, "id");        /* a data file's own links point at it */
         else
             c->extra = strdup("");
+        if (nodes[i].kind == ARMY_NODE_SELECTION || nodes[i].kind == ARMY_NODE_GROUP || nodes[i].kind == ARMY_NODE_LINK)
+            army_costs_from_xml(x, c);
         xml_walk(x->children, c);
         return;
     }

@@ -53,6 +53,12 @@ typedef struct army_node {
     size_t n_categories;
     struct army_node *children;
     size_t n_children;
+    /* Data files only (army_costs.c reads them; 0 / -1 elsewhere): the entry's points (its "pts" cost; the lowest
+     * and highest a "set" modifier can make it), what its "increment" modifiers add for each selection they repeat
+     * over (a model) and once, and how many times it may be taken (constraint on "selections" in its parent). */
+    double cost_lo, cost_hi, add_per_model, add_once;
+    int has_cost;         /* it gives a "pts" cost (a link's own cost replaces its target's) */
+    int min_sel, max_sel; /* -1: no such constraint */
 } army_node;
 
 void army_tree_free(army_node *n);

@@ -223,8 +223,12 @@ static int write_army(const army_file *f, size_t a, int slot, const char *path, 
     base_error err;
     const army_list *al = &f->armies[a];
     cJSON *root = army_roster_json(al, f, &o, &err);
-    if (!root) {
-        fprintf(stderr, "tableref roster import: %s: %s\n", f->path, err.msg);
+    if (!root) { /* a pack's list named: the others may be fine */
+        if (f->n_armies > 1)
+            fprintf(stderr, "tableref roster import: %s: list %zu (%s): %s\n", f->path, a + 1,
+                    shown(al->player[0] ? al->player : al->name, 60, 0), err.msg);
+        else
+            fprintf(stderr, "tableref roster import: %s: %s\n", f->path, err.msg);
         return -1;
     }
     const cJSON *unresolved = cJSON_GetObjectItemCaseSensitive(root, "unresolved");
@@ -245,8 +249,8 @@ static int write_army(const army_file *f, size_t a, int slot, const char *path, 
         cJSON_Delete(root);
         return -1;
     }
-    printf("%s%s%s (%s), army slot %d, %s tag IDs:\n", shown(al->name, 0, 0), al->player[0] ? " -- " : "",
-           shown(al->player, 0, 1),
+    printf("%s%s%s (%s), army slot %d, %s tag IDs:\n", al->name[0] ? shown(al->name, 0, 0) : "(army not named)",
+           al->player[0] ? " -- " : "", shown(al->player, 0, 1),
            army_format_word(f->format), slot, slot == 1 ? "even" : "odd");
     printf("  %-26s %-26s %3s %-9s %-9s %3s %4s\n", "unit id", "name", "n", "", "base mm", "Adv", "Mar");
     const cJSON *units = cJSON_GetObjectItemCaseSensitive(root, "units");
@@ -293,7 +297,7 @@ static void print_lists(const army_file *f, FILE *to)
     for (size_t a = 0; a < f->n_armies; a++) {
         const army_list *al = &f->armies[a];
         fprintf(to, "  %3zu  %-30s %-26s %5zu %6d %6d  %d\n", a + 1, shown(al->player[0] ? al->player : "-", 30, 0),
-                shown(al->name, 26, 1), al->n_units, list_models(al), al->points, al->line);
+                shown(al->name[0] ? al->name : "?", 26, 1), al->n_units, list_models(al), al->points, al->line);
     }
 }
 
@@ -394,6 +398,29 @@ static int import_options(const char *family, const char *side, const char *pref
     return 0;
 }
 
+/* Whether any unit of the file gives its points (a text list). */
+static int any_points(const army_file *f)
+{
+    for (size_t a = 0; a < f->n_armies; a++)
+        for (size_t u = 0; u < f->armies[a].n_units; u++)
+            if (f->armies[a].units[u].points > 0)
+                return 1;
+    return 0;
+}
+
+/* The points check's tally; each unit that does not fit is said under it with its line and both figures. */
+static void say_points(const army_fill_report *rep)
+{
+    if (rep->units_points_checked == 0)
+        return;
+    printf("points: %d units checked against their model counts by the catalogue's costs, %d do not fit%s",
+           rep->units_points_checked, rep->units_points_misfit, rep->units_points_misfit ? "" : "\n");
+    if (rep->units_points_misfit) /* the data may be another points version than the list's: said, not hidden */
+        printf(" (said under each unit; the costs are those of %s%s: a list priced for another version of the "
+               "army book differs)\n",
+               shown(rep->points_data, 120, 0), rep->points_data_more ? " and the other armies' files" : "");
+}
+
 /* Fills what the lists lack: from the catalogues, the --set values, then (at a terminal) by asking. */
 static int import_complete(army_file *f, const cli_list *cats, const set_value *sets, int n_sets, int no_ask,
                            long pick, army_catalogue **cat)
@@ -405,12 +432,15 @@ static int import_complete(army_file *f, const cli_list *cats, const set_value *
             return -1;
         }
         army_fill_report rep;
-        army_file_fill(f, *cat, &rep);
+        army_file_fill_list(f, pick, *cat, &rep); /* --list: that list's units only, counted alone */
         /* Counted honestly: a unit the catalogue gave something to may still miss a value. */
         printf("catalogue: %zu files, %zu entries; of %d units: %d complete, %d still missing values (%d of them "
                "not found, %d ambiguous); %d gained values from it\n",
                army_catalogue_files(*cat), army_catalogue_entries(*cat), rep.units, rep.units_complete,
                rep.units_incomplete, rep.units_not_found, rep.units_ambiguous, rep.units_filled);
+        say_points(&rep);
+    } else if (any_points(f)) {
+        printf("points: not checked against the model counts (no --catalogue: the costs are in the army's data)\n");
     }
     if (apply_sets(f, sets, n_sets) < 0)
         return -1;
@@ -434,8 +464,8 @@ static int import_write(const army_file *f, const char *list_path, const char *o
         fprintf(stderr, "tableref roster import: %s holds %zu lists: pick one with --list N\n", list_path, f->n_armies);
         return EXIT_BAD_INPUT;
     }
-    int rc = 0;
-    for (size_t a = 0; a < f->n_armies && rc == 0; a++) {
+    int rc = 0, failed = 0;
+    for (size_t a = 0; a < f->n_armies && (rc == 0 || all); a++) { /* --all: every list tried, the failures said */
         if (pick >= 0 && a != (size_t)pick)
             continue;
         char path[4096];
@@ -447,8 +477,11 @@ static int import_write(const army_file *f, const char *list_path, const char *o
         }
         int s = several ? (int)a + 1 : slot > 0 ? (int)slot : 1;
         if (write_army(f, a, s, path, o, &incomplete) < 0)
-            rc = EXIT_BAD_INPUT;
+            rc = EXIT_BAD_INPUT, failed++;
     }
+    if (all && failed)
+        fprintf(stderr, "tableref roster import: %d of %zu lists not written (said above); the others were\n", failed,
+                f->n_armies);
     if (rc == 0 && incomplete) {
         fprintf(stderr, "tableref roster import: some values are unknown: give them with --set 'NAME:KEY=VALUE' or "
                         "--catalogue (BSData .gst/.cat), or edit the roster\n");

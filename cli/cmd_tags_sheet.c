@@ -94,8 +94,9 @@ int cmd_tags_sheet(int argc, char **argv)
     const char *first = count_unresolved(root, &for_labels, &without_rates);
     if (for_labels > 0) {
         fprintf(stderr,
-                "tableref tags sheet: %s: %d unit%s still unknown values (first: %s); a label needs the base size: "
-                "complete the roster first (tableref roster import ... --set or --catalogue)\n",
+                "tableref tags sheet: %s: %d unit%s still unknown values (first: %s): no base size or model count, which a label "
+                "needs: give them (tableref roster import ... --set 'NAME:base=WxD' or --catalogue); the rates can "
+                "come later\n",
                 pos[0], for_labels, for_labels == 1 ? " has" : "s have", first);
         cJSON_Delete(root);
         return EXIT_BAD_INPUT;
