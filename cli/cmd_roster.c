@@ -490,6 +490,32 @@ static int import_write(const army_file *f, const char *list_path, const char *o
     return rc;
 }
 
+/* Reads the list file, picks its lists, completes them (catalogue, --set, questions) and writes the rosters. */
+static int import_file(const char *path, const char *out, const char *list_arg, int all, double slot, int no_ask,
+                       const cli_list *cats, const set_value *sets, int n_sets, const army_roster_options *o)
+{
+    base_error err;
+    army_file *f = army_file_read(path, &err);
+    if (!f) {
+        fprintf(stderr, "tableref roster import: %s\n", err.msg);
+        return EXIT_BAD_INPUT;
+    }
+    int rc = EXIT_BAD_INPUT;
+    army_catalogue *cat = NULL;
+    for (size_t k = 0; k < f->n_said; k++) /* lines not read, lists that could not be: said first */
+        fprintf(stderr, "tableref roster import: %s\n", shown(f->said[k], 0, 0));
+    long pick = -1;
+    if (choose_lists(f, list_arg, all, out, path, &pick) < 0)
+        goto done;
+    if (import_complete(f, cats, sets, n_sets, no_ask, pick, &cat) < 0)
+        goto done;
+    rc = import_write(f, path, out, pick, all, slot, o);
+done:
+    army_catalogue_free(cat);
+    army_file_free(f);
+    return rc;
+}
+
 static int roster_import(int argc, char **argv)
 {
     const char *out = NULL, *side = NULL, *prefix = NULL, *family = "tag36h11", *board = NULL;
@@ -553,26 +579,7 @@ static int roster_import(int argc, char **argv)
     if (import_options(family, side, prefix, tag_h, board, &sets_txt, &o, sets) < 0)
         return EXIT_BAD_INPUT;
 
-    base_error err;
-    army_file *f = army_file_read(pos[0], &err);
-    if (!f) {
-        fprintf(stderr, "tableref roster import: %s\n", err.msg);
-        return EXIT_BAD_INPUT;
-    }
-    int rc = EXIT_BAD_INPUT;
-    army_catalogue *cat = NULL;
-    for (size_t k = 0; k < f->n_said; k++) /* lines not read, lists that could not be: said first */
-        fprintf(stderr, "tableref roster import: %s\n", shown(f->said[k], 0, 0));
-    long pick = -1;
-    if (choose_lists(f, list_arg, all, out, pos[0], &pick) < 0)
-        goto done;
-    if (import_complete(f, &cats, sets, sets_txt.n, no_ask, pick, &cat) < 0)
-        goto done;
-    rc = import_write(f, pos[0], out, pick, all, slot, &o);
-done:
-    army_catalogue_free(cat);
-    army_file_free(f);
-    return rc;
+    return import_file(pos[0], out, list_arg, all, slot, no_ask, &cats, sets, sets_txt.n, &o);
 }
 
 int cmd_roster(int argc, char **argv)

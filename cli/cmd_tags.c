@@ -29,6 +29,44 @@ static const cli_doc doc = {
 static const cli_step steps[] = {{"sheet", cmd_tags_sheet, "a roster's tags, printed at their true size"}};
 #endif
 
+/* The tags as a JSON array on stdout: id, corners in apriltag's convention, margin, hamming. */
+static int print_json(const vis_tag_list *tags, base_error *err)
+{
+    cJSON *arr = cJSON_CreateArray();
+    const double off = vis_tag_corner_offset();
+    for (size_t i = 0; i < tags->n; i++) {
+        const vis_tag_detection *t = &tags->items[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "id", t->id);
+        cJSON *cs = cJSON_AddArrayToObject(o, "corners_px");
+        for (int k = 0; k < 4; k++) {
+            cJSON *pt = cJSON_CreateArray();
+            cJSON_AddItemToArray(pt, cJSON_CreateNumber(round((t->corners[k][0] + off) * 1e4) / 1e4));
+            cJSON_AddItemToArray(pt, cJSON_CreateNumber(round((t->corners[k][1] + off) * 1e4) / 1e4));
+            cJSON_AddItemToArray(cs, pt);
+        }
+        base_json_add_number(o, "margin", t->margin, 3);
+        cJSON_AddNumberToObject(o, "hamming", t->hamming);
+        cJSON_AddItemToArray(arr, o);
+    }
+    int rc = base_json_write_file(arr, "-", err);
+    cJSON_Delete(arr);
+    return rc;
+}
+
+/* One line per tag: id, the four corners, the margin. */
+static void print_lines(const vis_tag_list *tags)
+{
+    const double off = vis_tag_corner_offset();
+    for (size_t i = 0; i < tags->n; i++) {
+        const vis_tag_detection *t = &tags->items[i];
+        printf("%d", t->id);
+        for (int k = 0; k < 4; k++)
+            printf(", (%.4f %.4f)", t->corners[k][0] + off, t->corners[k][1] + off);
+        printf("  margin %.1f\n", t->margin);
+    }
+}
+
 int cmd_tags(int argc, char **argv)
 {
 #if TABLEREF_HAVE_SHEET
@@ -83,34 +121,9 @@ int cmd_tags(int argc, char **argv)
     if (rc < 0) {
         fprintf(stderr, "tableref tags: %s: %s\n", image, err.msg);
     } else if (json) {
-        cJSON *arr = cJSON_CreateArray();
-        const double off = vis_tag_corner_offset();
-        for (size_t i = 0; i < tags.n; i++) {
-            const vis_tag_detection *t = &tags.items[i];
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddNumberToObject(o, "id", t->id);
-            cJSON *cs = cJSON_AddArrayToObject(o, "corners_px");
-            for (int k = 0; k < 4; k++) {
-                cJSON *pt = cJSON_CreateArray();
-                cJSON_AddItemToArray(pt, cJSON_CreateNumber(round((t->corners[k][0] + off) * 1e4) / 1e4));
-                cJSON_AddItemToArray(pt, cJSON_CreateNumber(round((t->corners[k][1] + off) * 1e4) / 1e4));
-                cJSON_AddItemToArray(cs, pt);
-            }
-            base_json_add_number(o, "margin", t->margin, 3);
-            cJSON_AddNumberToObject(o, "hamming", t->hamming);
-            cJSON_AddItemToArray(arr, o);
-        }
-        rc = base_json_write_file(arr, "-", &err);
-        cJSON_Delete(arr);
+        rc = print_json(&tags, &err);
     } else {
-        const double off = vis_tag_corner_offset();
-        for (size_t i = 0; i < tags.n; i++) {
-            const vis_tag_detection *t = &tags.items[i];
-            printf("%d", t->id);
-            for (int k = 0; k < 4; k++)
-                printf(", (%.4f %.4f)", t->corners[k][0] + off, t->corners[k][1] + off);
-            printf("  margin %.1f\n", t->margin);
-        }
+        print_lines(&tags);
     }
     vis_tag_list_clear(&tags);
     base_image_free(img);
