@@ -265,8 +265,9 @@ int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const b
             rep->tags_read++;
             vis_report_add(rep, VIS_ISSUE_READ, rm->tag_id, rm->id, rd->px,
                            "tag %d (%s) read by its pattern where its unit's formation has a place: %d of %d "
-                           "visible cells wrong, next code %d wrong; outline %.0f%% visible",
-                           rm->tag_id, rm->id, rd->errors, rd->visible, rd->runner_up, 100 * rd->outline_score);
+                           "visible cells wrong, next code %d wrong; outline %.0f%% visible, %d edges fitted",
+                           rm->tag_id, rm->id, rd->errors, rd->visible, rd->runner_up, 100 * rd->outline_score,
+                           rd->edges);
             added++;
         }
     }
