@@ -367,7 +367,7 @@ static int fit_edges(const base_view *im, const tag_frame *tf, double size, doub
         else
             dv += nb * mt, nv++;
     }
-    /* Edges that disagree with most others on the turn (a figure's edge taken for the tag's) are left out. */
+    /* Edges that disagree with the others on the turn (a figure's edge taken for the tag's) are left out. */
     for (int i = 0; i < ne; i++) {
         int agree = 0;
         for (int j = 0; j < ne; j++)
@@ -376,17 +376,9 @@ static int fit_edges(const base_view *im, const tag_frame *tf, double size, doub
             continue;
         hsum_c += cos(ed[i]) * ew[i], hsum_s += sin(ed[i]) * ew[i], hn += ew[i];
     }
-    if (nu + nv < 2)
+    if (hn == 0 || nu + nv < 2)
         return 0;
-    double dh = atan2(hsum_s, hsum_c);
-    if (hn == 0) {
-        /* No turn most edges share (two of four pulled by a figure, or all four scattered): their median. Left
-         * to the outline search instead, such a tag's heading was off by up to 1 degree on the hard set. */
-        double sorted[4];
-        memcpy(sorted, ed, (size_t)ne * sizeof *ed);
-        qsort(sorted, (size_t)ne, sizeof *sorted, cmp_dbl);
-        dh = ne % 2 ? sorted[ne / 2] : (sorted[ne / 2 - 1] + sorted[ne / 2]) / 2;
-    }
+    const double dh = atan2(hsum_s, hsum_c);
     /* A square of the roster's size: the centre is the middle of opposite edges; an edge seen alone moves it whole. */
     const double sa = nu ? du / nu : 0, sb = nv ? dv / nv : 0;
     const double ch = cos(*bh), sh = sin(*bh);
