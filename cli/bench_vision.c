@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "bench_facing.h"
 #include "bench_vision_referee.h"
 #include "bench_vision_stock.h"
 #include "cli_args.h"
@@ -57,6 +58,7 @@ typedef struct set_result {
     double ours_ms;
     bv_stock stock[BV_STOCK_CONFIGS];
     ds_score via_stock;      /* the stock detector's tags (decimate 1, sigma 0) through tableref's pipeline */
+    bf_facing facing;        /* tableref's facings and units of one model (bench_facing.h) */
     size_t pairs, false_illegal, advance_illegal, march_caught, unmoved_called, not_seen, truth_agrees;
 } set_result;
 
@@ -260,6 +262,7 @@ static int bench_frame(const ds_scene *s, const options *o, set_result *res, con
     ds_score_models(&one, s->snapshot, &truth, snap);
     score_our_tags(&one, &truth, &tags, &rep);
     ds_score_models(&res->ours, s->snapshot, &truth, snap);
+    bf_facing_add(&res->facing, s->snapshot, &truth, snap);
     if (getenv("TABLEREF_BENCH_LIST"))  /* which models, for whoever digs into a figure */
         list_misses(s->snapshot, snap);
     score_our_tags(&res->ours, &truth, &tags, &rep);
@@ -336,6 +339,7 @@ static void print_set(const set_result *r)
                r->stock[top].ms / n, r->ours_ms / n, r->stock[top].ms / (r->ours_ms > 0 ? r->ours_ms : 1));
     }
     ds_score_print(stdout, "models, tableref", &r->ours);
+    bf_facing_print(stdout, "facing, tableref", &r->facing);
     ds_score_print(stdout, "models, stock decimate 1 tags + tableref's inference", &r->via_stock);
     if (r->pairs)
         printf("pairs: %zu judged (the truth itself judged as meant in %zu); false ILLEGAL %zu (on the legal "
@@ -363,6 +367,8 @@ static const char *const help_text =
     "    as many of those tags as tableref (or none);\n"
     "  - models placed within 5 mm of all models, and of those no hand hides; wrong\n"
     "    ids; p99 centre error; facing p99 (datasets/ds_score.h);\n"
+    "  - facing p99 of the models placed from their own tag, a unit's facing p99\n"
+    "    (its fitted formation), units of one model placed (cli/bench_facing.h);\n"
     "  - hard set: each table's before/after pair (a 4.5\" advance at Advance 5\", an\n"
     "    11\" march at March 10\", nothing else moved) judged as `tableref referee` does.\n"
     "  - the whole `tableref referee` on the first hard table's 12 MP pair: its wall\n"
@@ -517,6 +523,7 @@ int bench_vision(int argc, char **argv)
         bv_stock_sweep_free(sets[k].stock);
         ds_score_clear(&sets[k].ours);
         ds_score_clear(&sets[k].via_stock);
+        bf_facing_clear(&sets[k].facing);
     }
     return rc;
 }

@@ -39,6 +39,10 @@ vis_detector *vis_detector_new(const vis_roster *r, const calib_file *c, base_er
     d->cfg.read_min_cells = 12;
     d->cfg.read_max_bit_error = 0.1;
     d->cfg.read_margin = 5;
+    d->cfg.one_read_min_cells = 30;
+    d->cfg.one_read_max_errors = 2;
+    d->cfg.one_read_margin = 7;
+    d->cfg.one_read_min_outline = 0.85;
     /* The smallest tag at the distance of the board centre decides decimation. */
     double smallest = INFINITY;
     for (size_t i = 0; i < r->n_units; i++)
@@ -160,12 +164,13 @@ static int read_missed_tags(vis_detector *d, const vis_camera *cam, const base_v
 /*
  * What the picture still tells after the decoded tags: tags read at free
  * places of units already found, then units found only by their partly
- * hidden tags (seeded by two agreeing reads, kept when enough of their
- * places read).
+ * hidden tags (seeded by two agreeing reads or one beyond doubt, kept
+ * whole when enough of their places read, else only their reads beyond
+ * doubt: partial[unit] set).
  */
 static int recover_from_picture(vis_detector *d, const vis_camera *cam, const base_view *im,
                                 const vis_tag_detection *tags, size_t n, const rules_snapshot *prior,
-                                vis_seen_model *seen, vis_report *rep, base_error *err)
+                                vis_seen_model *seen, unsigned char *partial, vis_report *rep, base_error *err)
 {
     const vis_roster *r = d->roster;
     /* A tag's pose from its edges fitted as lines beats the one from its four corners (vis_recover.h). */
@@ -182,7 +187,7 @@ static int recover_from_picture(vis_detector *d, const vis_camera *cam, const ba
         return base_error_set(err, "out of memory");
     }
     int rc = d->cfg.read_slots ? read_missed_tags(d, cam, im, tags, n, prior, seeded, seen, rep, err) : 0;
-    vis_recover_confirm(d, seeded, seen, rep);
+    vis_recover_confirm(d, seeded, seen, partial, rep);
     free(seeded);
     return rc;
 }
@@ -289,6 +294,7 @@ static void place_model_by_tag(const vis_detector *d, const vis_camera *cam, con
     } else {
         s->seen = true;
     }
+    s->certain = true; /* decoded by the quad finder: its ID is not in doubt, even when its corners are */
     vis_tag_mount_unplace(&ru->mount, tp.centre, tp.heading, &s->pos, &s->facing);
 }
 
@@ -305,22 +311,28 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
     check_board_tags(d, &cam, tags, n, rep);
 
     vis_seen_model *seen = calloc(r->n_models ? r->n_models : 1, sizeof *seen);
-    if (!seen)
+    unsigned char *partial = calloc(r->n_units + 1, 1);
+    if (!seen || !partial) {
+        free(seen);
+        free(partial);
         return base_error_set(err, "out of memory");
+    }
     for (size_t i = 0; i < n; i++) {
         const vis_roster_model *rm = usable_model_tag(d, tags, n, &tags[i], rep);
         if (rm)
             place_model_by_tag(d, &cam, &tags[i], rm, seen, rep);
     }
-    if (im && recover_from_picture(d, &cam, im, tags, n, prior, seen, rep, err) < 0) {
+    if (im && recover_from_picture(d, &cam, im, tags, n, prior, seen, partial, rep, err) < 0) {
         free(seen);
+        free(partial);
         return -1;
     }
     /* Each model's sigma from this camera and this frame's board pose (vis_uncert). */
     vis_uncert_source unc;
     vis_uncert_source_default(&unc, &d->calib, rep->pose_rms_px);
-    const vis_units_options uo = {.uncert = &unc};
+    const vis_units_options uo = {.uncert = &unc, .partial = partial};
     int rc = vis_units_build_ex(r, seen, prior, &uo, out, rep, err);
     free(seen);
+    free(partial);
     return rc;
 }

@@ -58,11 +58,14 @@ typedef struct vis_detect_config {
      * (size, board plane), their data bits read and decoded to the nearest
      * code of the whole family in any rotation; a decode counts only when it
      * is unique, within `recover_max_bit_error` of the visible bits, and its
-     * ID belongs to a unit with nothing seen. A unit is placed (every model
-     * `inferred`) only when at least `recover_min_tags` (and a third of its
-     * models) of those tags agree on one formation: facing within 6 degrees,
-     * slots within 4 mm. Anything less (bits unreadable, too few tags,
-     * disagreeing tags) leaves the unit out. 0 disables; default 1.
+     * ID belongs to a unit with nothing seen. A unit is placed whole (its
+     * other models inferred) only when at least `recover_min_tags` (and a
+     * third of its models) of those tags agree on one formation: facing
+     * within 6 degrees, slots within 4 mm. Short of that, its formation
+     * cannot be told: only its reads beyond doubt (one_read_* below) are
+     * placed and the rest reported not seen (a unit of one model is whole
+     * with one such read). Anything less (bits unreadable, no read beyond
+     * doubt, disagreeing reads) leaves the unit out. 0 disables; default 1.
      */
     int recover_hidden_units;
     /*
@@ -87,6 +90,25 @@ typedef struct vis_detect_config {
     int read_margin;
     int recover_min_tags;         /* default 3 */
     double recover_max_bit_error; /* share of the visible data bits, default 0.25 */
+    /*
+     * One read beyond doubt (vis_recover_one_read_enough): a tag read by
+     * its pattern alone that names its model with no second read to agree
+     * with it (the only model of its unit, or a unit too hidden for its
+     * formation to be told). At least one_read_min_cells data cells trusted
+     * (of 36), at most one_read_max_errors of them wrong, every other code
+     * of the family in every rotation one_read_margin cells worse than that,
+     * and at least one_read_min_outline of the outline's samples on the
+     * right side (white border, black ring). Defaults 30, 2, 7, 0.85.
+     * Why: tag36h11 codes differ in 11 cells or more, so a real tag read as
+     * another code is off in at least 9 trusted cells against 2. Measured on
+     * the hard set (1114 reads of blobs the quad finder left, every code in
+     * every rotation, 208 of them wrong): no wrong read had a margin above
+     * 2 or passed this bar; 763 of the 906 right reads pass it.
+     */
+    int one_read_min_cells;
+    int one_read_max_errors;
+    int one_read_margin;
+    double one_read_min_outline;
 } vis_detect_config;
 
 typedef struct vis_detector {

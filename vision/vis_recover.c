@@ -64,6 +64,12 @@ bool vis_recover_paper_levels(const base_view *im, const vis_tag_detection *tags
 }
 
 
+bool vis_recover_one_read_enough(const vis_detect_config *cfg, const vis_tagread *rd)
+{
+    return rd->id >= 0 && rd->visible >= cfg->one_read_min_cells && rd->errors <= cfg->one_read_max_errors &&
+           rd->runner_up - rd->errors >= cfg->one_read_margin && rd->outline_score >= cfg->one_read_min_outline;
+}
+
 /* ---- Tags the quad finder missed, read where the formation puts a model ---- */
 
 typedef struct slot_read {
@@ -254,12 +260,14 @@ int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const b
             vis_seen_model *s = &seen[reads[j].model];
             s->seen = true;
             s->rough = false;
+            s->certain = vis_recover_one_read_enough(&d->cfg, rd);
             vis_tag_mount_unplace(&ru->mount, base_v2(rd->centre[0], rd->centre[1]), rd->heading, &s->pos, &s->facing);
             rep->tags_read++;
             vis_report_add(rep, VIS_ISSUE_READ, rm->tag_id, rm->id, rd->px,
                            "tag %d (%s) read by its pattern where its unit's formation has a place: %d of %d "
-                           "visible cells wrong, next code %d wrong; outline %.0f%% visible",
-                           rm->tag_id, rm->id, rd->errors, rd->visible, rd->runner_up, 100 * rd->outline_score);
+                           "visible cells wrong, next code %d wrong; outline %.0f%% visible, %d edges fitted",
+                           rm->tag_id, rm->id, rd->errors, rd->visible, rd->runner_up, 100 * rd->outline_score,
+                           rd->edges);
             added++;
         }
     }
@@ -268,24 +276,41 @@ int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const b
     return added;
 }
 
-void vis_recover_confirm(const vis_detector *d, const unsigned char *seeded, vis_seen_model *seen, vis_report *rep)
+void vis_recover_confirm(const vis_detector *d, const unsigned char *seeded, vis_seen_model *seen,
+                         unsigned char *partial, vis_report *rep)
 {
     const vis_roster *r = d->roster;
     for (size_t ui = 0; ui < r->n_units; ui++) {
         if (!seeded[ui])
             continue;
         const vis_roster_unit *ru = &r->units[ui];
-        size_t have = 0;
-        for (size_t k = 0; k < ru->n_models; k++)
-            have += seen[ru->first_model + k].seen || seen[ru->first_model + k].rough;
+        size_t have = 0, sure = 0;
+        for (size_t k = 0; k < ru->n_models; k++) {
+            const vis_seen_model *s = &seen[ru->first_model + k];
+            have += s->seen || s->rough;
+            sure += (s->seen || s->rough) && s->certain;
+        }
         const size_t need = (size_t)fmax(d->cfg.recover_min_tags, ceil(ru->n_models / 3.0));
         if (have >= need)
             continue;
-        for (size_t k = 0; k < ru->n_models; k++)
-            seen[ru->first_model + k].seen = seen[ru->first_model + k].rough = false;
-        vis_report_add(rep, VIS_ISSUE_MISSING, -1, NULL, NULL,
-                       "unit %s: only %zu of its partly hidden tags read in one formation (%zu needed): not placed",
-                       ru->id, have, need);
+        /* Too few reads to tell the formation: the reads beyond doubt stand on their own, the rest go. */
+        for (size_t k = 0; k < ru->n_models; k++) {
+            vis_seen_model *s = &seen[ru->first_model + k];
+            if (!s->certain)
+                s->seen = s->rough = false;
+        }
+        if (sure == 0)
+            vis_report_add(rep, VIS_ISSUE_MISSING, -1, NULL, NULL,
+                           "unit %s: only %zu of its partly hidden tags read in one formation (%zu needed), none "
+                           "beyond doubt: not placed",
+                           ru->id, have, need);
+        else if (sure < ru->n_models) {
+            partial[ui] = 1;
+            vis_report_add(rep, VIS_ISSUE_MISSING, -1, NULL, NULL,
+                           "unit %s: only %zu of its partly hidden tags read in one formation (%zu needed): its "
+                           "formation cannot be told; the %zu read beyond doubt placed, its other %zu models not seen",
+                           ru->id, have, need, sure, ru->n_models - sure);
+        }
     }
 }
 
@@ -315,6 +340,7 @@ int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const
             continue;
         s->seen = true;
         s->rough = false;
+        s->certain = true; /* its ID decoded by the quad finder, its pattern read again at its refitted outline */
         vis_tag_mount_unplace(&ru->mount, base_v2(rd.centre[0], rd.centre[1]), rd.heading, &s->pos, &s->facing);
         rep->tags_read++;
         vis_report_add(rep, VIS_ISSUE_READ, rm->tag_id, rm->id, rd.px,

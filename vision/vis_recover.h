@@ -12,14 +12,15 @@
  *     degrees: a strong prior, so a half-covered tag still reads).
  *   - vis_recover_hidden_units: units of which no tag at all was decoded
  *     (every tag partly hidden) are looked for among dark square blobs that
- *     no placed model explains; their models are placed only when several
- *     reads agree on one formation (vis_detect_config.recover_*).
+ *     no placed model explains; a unit is seeded when two reads agree on
+ *     one formation, or by one read beyond doubt (vis_detect_config
+ *     recover_*, one_read_*).
  *
  * How to use (inside vis_detect; `seen` has one entry per roster model):
  *   vis_recover_read_slots(det, &cam, &image, tags, n, estimate, NULL, seen, &report);  // then rebuild the units
  *   vis_recover_hidden_units(det, &cam, &image, tags, n, prior, seen, seeded, &report);
  *   vis_recover_read_slots(..., seeded, seen, &report);   // the seeded units' free places
- *   vis_recover_confirm(det, seeded, seen, &report);
+ *   vis_recover_confirm(det, seeded, seen, partial, &report);   // then vis_units_options.partial = partial
  */
 #ifndef VIS_RECOVER_H
 #define VIS_RECOVER_H
@@ -67,18 +68,26 @@ int vis_recover_polish_poses(const vis_detector *d, const vis_camera *cam, const
 
 /*
  * Seeds units of which nothing was decoded: when two or more tags read
- * among unexplained dark blobs agree on one formation, they are marked
- * `rough` in seen[] and seeded[unit] is set (seeded has one entry per
- * roster unit). Returns 0, or -1 when out of memory.
+ * among unexplained dark blobs agree on one formation (or, short of that,
+ * the reads beyond doubt agree with each other: a unit of one model needs
+ * one), they are marked `rough` in seen[] (`certain` when beyond doubt) and
+ * seeded[unit] is set (seeded has one entry per roster unit). Returns 0,
+ * or -1 when out of memory.
  */
 int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const base_view *im,
                              const vis_tag_detection *tags, size_t n, const rules_snapshot *prior, vis_seen_model *seen,
                              unsigned char *seeded, vis_report *rep);
 /*
  * After the seeded units' free places were read: a seeded unit with fewer
- * than max(recover_min_tags, a third of its models) read is dropped again
- * (reported as not placed).
+ * than max(recover_min_tags, a third of its models) read cannot have its
+ * formation told. Its models read beyond doubt (vis_seen_model.certain:
+ * vis_detect_config one_read_*) are kept; the others are dropped again.
+ * When that leaves some but not all of its models, partial[unit] is set
+ * (one flag per roster unit, for vis_units_options.partial: the rest are
+ * reported not seen, never guessed); when it leaves none, the unit is
+ * reported as not placed. A unit of one model read beyond doubt is whole.
  */
-void vis_recover_confirm(const vis_detector *d, const unsigned char *seeded, vis_seen_model *seen, vis_report *rep);
+void vis_recover_confirm(const vis_detector *d, const unsigned char *seeded, vis_seen_model *seen,
+                         unsigned char *partial, vis_report *rep);
 
 #endif

@@ -7,6 +7,7 @@
 #include "vis_recover.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -387,58 +388,91 @@ static size_t own_reads(const vis_roster *r, const vis_camera *cam, size_t ui, s
     return w;
 }
 
+/* The read that most of the others (those with use[b] set) stand on one grid with, and how many do (itself too). */
+static size_t best_grid(const vis_roster_unit *ru, const double *ox, const double *oy, const double *fa,
+                        const bool *use, size_t nr, size_t *ref)
+{
+    size_t best_in = 0;
+    *ref = 0;
+    for (size_t a = 0; a < nr; a++) {
+        size_t in = 0;
+        for (size_t b = 0; b < nr && use[a]; b++)
+            in += use[b] && on_one_grid(ru, ox[a], oy[a], fa[a], ox[b], oy[b], fa[b]);
+        if (in > best_in)
+            best_in = in, *ref = a;
+    }
+    return best_in;
+}
+
 /*
  * The reads must agree on one formation: the same facing, and each where a
  * grid of the unit's bases puts a model (whole pitches along the files, whole
  * or half pitches across: any slot, whatever the roster's listing order
- * says). Two reads that agree seed the unit (rough models in seen[]);
- * vis_recover_confirm decides once its free places are read. Returns 0, or
- * -1 when out of memory.
+ * says). Two reads that agree seed the unit (rough models in seen[]); short
+ * of that, the reads beyond doubt (vis_recover_one_read_enough) do when
+ * they all agree with each other, the others being left out. A unit's
+ * only model needs one such read. vis_recover_confirm decides once its
+ * free places are read. Returns 0, or -1 when out of memory.
  */
-static int seed_unit(const vis_roster *r, size_t ui, const vis_tagread *reads, size_t nr, vis_seen_model *seen,
+static int seed_unit(const vis_detector *d, size_t ui, const vis_tagread *reads, size_t nr, vis_seen_model *seen,
                      unsigned char *seeded, vis_report *rep)
 {
+    const vis_roster *r = d->roster;
     const vis_roster_unit *ru = &r->units[ui];
     double *ox = malloc(3 * nr * sizeof *ox);
-    if (!ox)
+    bool *sure = malloc(2 * nr * sizeof *sure);
+    if (!ox || !sure) {
+        free(ox);
+        free(sure);
         return -1;
+    }
     double *oy = ox + nr, *fa = ox + 2 * nr;
+    bool *all = sure + nr;
+    size_t n_sure = 0;
     for (size_t j = 0; j < nr; j++) {
         base_vec2 pos;
         vis_tag_mount_unplace(&ru->mount, base_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &pos,
                               &fa[j]);
         ox[j] = pos.x, oy[j] = pos.y;
+        all[j] = true;
+        n_sure += sure[j] = vis_recover_one_read_enough(&d->cfg, &reads[j]);
     }
-    size_t best_in = 0, best_ref = 0;
-    for (size_t a = 0; a < nr; a++) {
-        size_t in = 0;
-        for (size_t b = 0; b < nr; b++)
-            in += on_one_grid(ru, ox[a], oy[a], fa[a], ox[b], oy[b], fa[b]);
-        if (in > best_in)
-            best_in = in, best_ref = a;
-    }
-    if (best_in < 2 || best_in < 2 * (nr - best_in)) {
-        vis_report_add(rep, VIS_ISSUE_MISSING, -1, NULL, NULL,
-                       "unit %s: %zu partly hidden tags read, only %zu agree on one formation: not placed", ru->id,
-                       nr, best_in);
-        free(ox);
-        return 0;
+    size_t ref, in = best_grid(ru, ox, oy, fa, all, nr, &ref);
+    const bool *use = all;
+    if (in < 2 || in < 2 * (nr - in)) {
+        in = n_sure ? best_grid(ru, ox, oy, fa, sure, nr, &ref) : 0;
+        use = sure;
+        if (n_sure == 0 || in < n_sure) {
+            vis_report_add(rep, VIS_ISSUE_MISSING, -1, NULL, NULL,
+                           "unit %s: %zu partly hidden tags read, only %zu agree on one formation, %zu beyond doubt%s: "
+                           "not placed",
+                           ru->id, nr, in, n_sure, n_sure > 1 ? " and those disagree" : "");
+            free(ox);
+            free(sure);
+            return 0;
+        }
     }
     seeded[ui] = 1;
     for (size_t j = 0; j < nr; j++) {
-        if (!on_one_grid(ru, ox[best_ref], oy[best_ref], fa[best_ref], ox[j], oy[j], fa[j]))
+        if (!use[j] || !on_one_grid(ru, ox[ref], oy[ref], fa[ref], ox[j], oy[j], fa[j]))
             continue;
         const vis_roster_model *rm = vis_roster_find_model_tag(r, reads[j].id);
         vis_seen_model *s = &seen[rm - r->models];
         s->rough = true;
+        s->certain = sure[j];
         vis_tag_mount_unplace(&ru->mount, base_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &s->pos,
                               &s->facing);
+        char with[64] = "";
+        if (in > 1)
+            snprintf(with, sizeof with, ", in one formation with %zu other%s", in - 1, in == 2 ? "" : "s");
         vis_report_add(rep, VIS_ISSUE_RECOVERED, reads[j].id, rm->id, reads[j].px,
-                       "tag %d (%s) partly hidden: read with %d of %d visible bits wrong (next code %d), in its "
-                       "unit's formation with %zu others",
-                       reads[j].id, rm->id, reads[j].errors, reads[j].visible, reads[j].runner_up, best_in - 1);
+                       "tag %d (%s) read by its pattern: %d of %d visible cells wrong (next code %d), outline %.0f%% "
+                       "visible%s%s",
+                       reads[j].id, rm->id, reads[j].errors, reads[j].visible, reads[j].runner_up,
+                       100 * reads[j].outline_score, sure[j] ? ", beyond doubt" : "", with);
     }
     free(ox);
+    free(sure);
     return 0;
 }
 
@@ -495,7 +529,7 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
             !(group_reads[g] = read_candidates(d, cam, im, blobs, (size_t)kept, &ru->mount, &codes, white - black)))
             goto out;
         size_t nr = own_reads(r, cam, ui, g, group_reads[g], (size_t)kept, reads);
-        if (nr > 0 && seed_unit(r, ui, reads, nr, seen, seeded, rep) < 0)
+        if (nr > 0 && seed_unit(d, ui, reads, nr, seen, seeded, rep) < 0)
             goto out;
     }
     rc = 0;

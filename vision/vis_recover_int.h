@@ -9,7 +9,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "vis_detect.h"
 #include "vis_tag.h"
+#include "vis_tagread.h"
 #include "vis_units.h"
 
 /*
@@ -19,5 +21,11 @@
  */
 bool vis_recover_paper_levels(const base_view *im, const vis_tag_detection *tags, size_t n, double *black,
                               double *white);
+
+/*
+ * Is this read enough on its own to name its model (no second read to agree
+ * with it)? The bar is vis_detect_config's one_read_* (and why it is safe).
+ */
+bool vis_recover_one_read_enough(const vis_detect_config *cfg, const vis_tagread *rd);
 
 #endif

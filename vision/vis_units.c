@@ -196,6 +196,44 @@ static int place_unseen(const vis_roster *r, const vis_roster_unit *ru, const ru
     return rules_snapshot_add_unseen(s, ru->id, ru->side, ru->n_models) ? 0 : -1;
 }
 
+/*
+ * A unit whose formation cannot be told from the models read: each measured
+ * model where it was measured, the others reported and left out (never
+ * guessed into a formation that may not be theirs), its placements marked
+ * incomplete so that no call rests on the models left out.
+ */
+static int place_partial(const vis_roster *r, const vis_roster_unit *ru, const vis_seen_model *seen,
+                         const vis_uncert_source *unc, rules_unit *u, vis_report *rep)
+{
+    size_t placed = 0;
+    for (size_t k = 0; k < ru->n_models; k++) {
+        const vis_roster_model *rm = &r->models[ru->first_model + k];
+        const vis_seen_model *s = &seen[ru->first_model + k];
+        if (!measured_now(s)) {
+            rep->models_missing++;
+            vis_report_add(rep, VIS_ISSUE_MISSING, rm->tag_id, rm->id, NULL,
+                           "model %s (tag %d) not seen, and its unit's formation cannot be told from the models "
+                           "read: left out",
+                           rm->id, rm->tag_id);
+            continue;
+        }
+        rules_model *m = rules_unit_add_model(u, rm->id, s->pos, s->facing);
+        if (!m)
+            return -1;
+        vis_roster_model_apply(rm, m);
+        m->evidence = s->seen ? RULES_EVIDENCE_SEEN : RULES_EVIDENCE_ROUGH;
+        m->sigma_mm = s->seen ? vis_uncert_seen(unc, s->pos, ru->mount.height)
+                              : vis_uncert_rough(unc, s->pos, ru->mount.height, s->residual_mm);
+        rep->models_seen++;
+        placed++;
+    }
+    u->placements_complete = placed == ru->n_models;
+    if (!u->placements_complete)
+        snprintf(u->placement_label, sizeof u->placement_label, "%zu of its %zu models placed, the others not seen",
+                 placed, ru->n_models);
+    return 0;
+}
+
 static int place_unit(const vis_roster *r, size_t ui, const vis_seen_model *seen, const rules_snapshot *prior,
                       const vis_units_options *opt, const vis_uncert_source *unc, rules_snapshot *s, vis_report *rep)
 {
@@ -216,6 +254,14 @@ static int place_unit(const vis_roster *r, size_t ui, const vis_seen_model *seen
         return -1;
     double *prior_sigma = (double *)(fm + ru->n_models);
     gather(r, ru, seen, pu, have_motion, rot, shift, fm, prior_sigma);
+    /* Too little read to tell the formation: only what was measured, unless the prior frame carries the rest. */
+    bool guess = false;
+    for (size_t k = 0; k < ru->n_models; k++)
+        guess |= fm[k].evidence == VIS_FORMATION_NONE;
+    if (opt->partial && opt->partial[ui] && guess) {
+        free(fm);
+        return place_partial(r, ru, seen, unc, u, rep);
+    }
     vis_formation_input in = {ru->n_models, fm, ru->base_width, ru->base_depth, {0, ru->files}, opt->max_placements};
     rules_formation pf;
     if (pu && rules_formation_fit(pu, NULL, &pf, NULL) == 0)

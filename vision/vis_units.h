@@ -15,7 +15,10 @@
  *      whatever the roster's listing says, and every other placement the
  *      evidence allows (rear rank left, centred, right...) is written to
  *      the unit's `alternatives`;
- *   4. a unit with nothing seen keeps its prior positions when there is a
+ *   4. a unit flagged `partial` (too little of it read to tell its
+ *      formation) has only its measured models placed, the rest reported
+ *      not seen, its placements marked incomplete;
+ *   5. a unit with nothing seen keeps its prior positions when there is a
  *      prior, and is otherwise listed in the snapshot's `unseen` units and
  *      reported (VIS_ISSUE_UNIT_UNSEEN): never silently dropped.
  * Every model gets its evidence and sigma_mm (vis_uncert).
@@ -51,11 +54,21 @@ typedef struct vis_seen_model {
     base_vec2 pos;      /* base centre, mm */
     double facing;       /* rad */
     double residual_mm;  /* rough: the corners' miss of a square on the board (0: not measured) */
+    /* Its ID beyond doubt: decoded by the quad finder, or read by its pattern
+     * past the one-read bar (vis_detect_config.one_read_*). A unit whose
+     * formation cannot be told keeps only such models (vis_recover_confirm). */
+    bool certain;
 } vis_seen_model;
 
 typedef struct vis_units_options {
     const vis_uncert_source *uncert;  /* NULL: vis_uncert_source_default(NULL, NAN) */
     size_t max_placements;            /* per unit; 0: VIS_FORMATION_MAX_PLACEMENTS */
+    /* One flag per roster unit (NULL: none): a unit whose formation cannot be
+     * told from the models read. Only its measured models are placed, where
+     * they were measured; every other model is reported not seen and left
+     * out, and the unit's placements are marked incomplete (no call may rest
+     * on the models not placed: rules_robust.h). */
+    const unsigned char *partial;
 } vis_units_options;
 
 /* Builds *out (caller frees) from one entry per roster model. Returns 0 or -1. */
