@@ -204,6 +204,9 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
     if (watch_settle_detect_tags(w, gray, stride, small, &e.tags, &e.n_tags, &boxes, &nb, &full, err) < 0)
         return -1;
     res->full_frame = full;
+    res->detect_share = full ? 1 : 0;
+    for (size_t b = 0; b < nb; b++)
+        res->detect_share += (double)(boxes[b].x1 - boxes[b].x0) * (boxes[b].y1 - boxes[b].y0) / w->width / w->height;
     res->tags_seen = e.n_tags;
     entry *ref = w->n_hist ? &w->hist[w->n_hist - 1] : NULL;
     if (!ref) {
