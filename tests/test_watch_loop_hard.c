@@ -123,21 +123,24 @@ static size_t keep_whole_units(ds_sequence *q)
     vis_camera vc;
     vis_camera_init(&vc, &q->scene->calib);
     rules_snapshot *snap = q->scene->snapshot;
+    bool *whole = calloc(snap->n_units + 1, sizeof *whole);
+    cr_assert_not_null(whole);
+    for (size_t u = 0; u < snap->n_units; u++) /* decided first: the keyframes are made from this snapshot */
+        whole[u] = unit_wholly_inside(q, &vc, snap->units[u].id);
     size_t kept = 0;
     for (size_t u = 0; u < snap->n_units; u++) {
         rules_unit *un = &snap->units[u];
-        bool moving = false;
-        for (size_t m = 0; m < q->n_moves; m++)
-            moving |= strcmp(q->moves[m].unit, un->id) == 0;
-        if (unit_wholly_inside(q, &vc, un->id)) {
+        if (whole[u]) {
             snap->units[kept++] = *un;
             continue;
         }
-        cr_assert(!moving, "the crop cuts the moving unit %s", un->id);
+        for (size_t m = 0; m < q->n_moves; m++)
+            cr_assert_str_neq(q->moves[m].unit, un->id, "the crop cuts the moving unit %s", un->id);
         rules_unit_clear_alternatives(un);
         free(un->models);
     }
     snap->n_units = kept;
+    free(whole);
     return kept;
 }
 
