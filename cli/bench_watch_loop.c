@@ -6,9 +6,14 @@
  * and 4x the room's light. Per run: settles (one per move plus the first),
  * the calls, models placed at each settle from their own tags and wrong
  * ids (a model placed over 10 mm from where the truth has it) against the
- * keyframe's truth, settle-to-alert latency (the settle frame's tracking,
- * detection and judging), stalls (frames still but refused a settle), and
- * frames lit. Prints figures; not a test.
+ * keyframe's truth, the others' position error (median, p99) and facing
+ * p99 beside the unlit run's, stalls (frames still but refused a settle),
+ * and frames lit. Settle-to-alert is the settle frame's tracking, detection
+ * and judging (wall time, and the process's CPU time: the machine may be
+ * shared); each call also says where its time went and how long its
+ * projector picture took to draw (the call on the table). The watch draws
+ * as `tableref watch --projector` without --record does: the projector's
+ * picture only. Prints figures; not a test.
  */
 #include <math.h>
 #include <stdio.h>
@@ -26,9 +31,17 @@
 
 enum { MAX_SETTLES = 16 };
 
+/* Where a call's time went, ms: the settle frame's tracking (wall and this thread's CPU), its detection and
+ * judging, the share of the frame detected, and drawing the projector picture that throws the call. */
+typedef struct call_time {
+    double wall, cpu, detect, check, share, draw, draw_cpu;
+} call_time;
+
 typedef struct loop_figures {
     int settles, calls, legal[MAX_SETTLES], placed[MAX_SETTLES], wrong, stalls;
-    double latency[MAX_SETTLES];
+    call_time call[MAX_SETTLES];
+    double *pos_err, *facing_err; /* mm and degrees, every model placed from its tags at every settle */
+    size_t n_err, cap_err;
     long frames, frames_lit;
     double wall_s;
 } loop_figures;
@@ -40,9 +53,33 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* Models placed from their own tags, and those placed over 10 mm from the truth (a wrong id). */
-static void score_settle(const rules_snapshot *seen, const rules_snapshot *truth, int *placed, int *wrong)
+/* The process's CPU time (every thread of the detector): on a shared machine, what the work cost whatever else runs. */
+static double cpu_ms(void)
 {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void add_error(loop_figures *f, double mm, double deg)
+{
+    if (f->n_err == f->cap_err) {
+        size_t cap = f->cap_err ? 2 * f->cap_err : 1024;
+        double *p = realloc(f->pos_err, cap * sizeof *p), *q = p ? realloc(f->facing_err, cap * sizeof *q) : NULL;
+        if (p)
+            f->pos_err = p;
+        if (!q)
+            return; /* out of memory: the figure is over fewer models */
+        f->facing_err = q, f->cap_err = cap;
+    }
+    f->pos_err[f->n_err] = mm, f->facing_err[f->n_err++] = deg;
+}
+
+/* Models placed from their own tags, those placed over 10 mm from the truth (a wrong id), and the others'
+ * position and facing errors. */
+static void score_settle(const rules_snapshot *seen, const rules_snapshot *truth, loop_figures *f)
+{
+    int *placed = &f->placed[f->settles];
     *placed = 0;
     for (size_t u = 0; u < seen->n_units; u++)
         for (size_t m = 0; m < seen->units[u].n_models; m++) {
@@ -51,10 +88,16 @@ static void score_settle(const rules_snapshot *seen, const rules_snapshot *truth
                 continue;
             (*placed)++;
             for (size_t v = 0; v < truth->n_units; v++)
-                for (size_t k = 0; k < truth->units[v].n_models; k++)
-                    if (strcmp(truth->units[v].models[k].id, sm->id) == 0 &&
-                        base_v2_len(base_v2_sub(truth->units[v].models[k].pos, sm->pos)) > 10)
-                        (*wrong)++;
+                for (size_t k = 0; k < truth->units[v].n_models; k++) {
+                    const rules_model *tm = &truth->units[v].models[k];
+                    if (strcmp(tm->id, sm->id) != 0)
+                        continue;
+                    const double d = base_v2_len(base_v2_sub(tm->pos, sm->pos));
+                    if (d > 10)
+                        f->wrong++;
+                    else
+                        add_error(f, d, fabs(base_rad_to_deg(base_angle_wrap(tm->facing - sm->facing))));
+                }
         }
 }
 
@@ -77,9 +120,10 @@ static const base_image *project(loop_run *R, const base_image *frame, const wat
                             .generation = R->generation * 2 + R->showing};
     if (R->showing && watch_tracker_last_call(R->w, &c.before, &c.after, &c.report) != R->show_move)
         c.before = c.after = NULL, c.report = NULL;
-    const base_image *shown = watch_show_camera(R->sh, frame, &c);
-    const base_image *pic = watch_show_projector(R->sh, shown, &c);
-    if (pic == shown)
+    /* As watch_session does when it records nothing: the projector's picture without the camera's layer. */
+    watch_show_follow(R->sh, frame, &c);
+    const base_image *pic = watch_show_projector(R->sh, frame, &c);
+    if (pic == frame)
         return NULL;
     ds_loop_project(R->L, pic, t);
     return watch_tracker_projected(R->w, pic, t, err) < 0 ? NULL : pic;
@@ -91,20 +135,22 @@ static int track(loop_run *R, const base_image *img, long index, double t, loop_
     base_image *gray = img->channels == 3 ? base_image_to_gray(img) : NULL;
     const base_image *g = gray ? gray : img;
     watch_tracker_result res;
-    const double t0 = now_ms();
+    const double t0 = now_ms(), c0 = cpu_ms();
     int rc = watch_tracker_frame(R->w, g->data, g->width, g->height, g->stride, t, &res, err);
-    const double dt = now_ms() - t0;
+    const call_time ct = {.wall = now_ms() - t0, .cpu = cpu_ms() - c0, .detect = res.detect_ms,
+                          .check = res.check_ms, .share = res.detect_share};
     if (rc == 0 && res.state == WATCH_TRACKER_MOVING && R->showing)
         R->showing = false, R->generation++;
+    const bool call = rc == 0 && res.settled && res.moved && f->settles < MAX_SETTLES;
     if (rc == 0 && res.settled && f->settles < MAX_SETTLES) {
         const long period = ds_sequence_hold_frames(R->q) + ds_sequence_move_frames(R->q);
         rules_snapshot *truth = ds_sequence_keyframe(R->q, (size_t)(index / period), err);
         if (truth)
-            score_settle(watch_tracker_snapshot(R->w), truth, &f->placed[f->settles], &f->wrong);
+            score_settle(watch_tracker_snapshot(R->w), truth, f);
         rules_snapshot_free(truth);
         if (res.moved) {
             f->legal[f->calls] = res.report->legal;
-            f->latency[f->calls++] = dt;
+            f->call[f->calls++] = ct;
             R->showing = true, R->show_move = res.move;
         }
         f->settles++;
@@ -112,8 +158,11 @@ static int track(loop_run *R, const base_image *img, long index, double t, loop_
     } else if (rc == 0 && res.state == WATCH_TRACKER_WAITING_TAGS) {
         f->stalls++;
     }
+    const double d0 = now_ms(), dc0 = cpu_ms();
     if (rc == 0 && !project(R, img, &res, t, err) && err->msg[0])
         rc = -1;
+    if (call)
+        f->call[f->calls - 1].draw = now_ms() - d0, f->call[f->calls - 1].draw_cpu = cpu_ms() - dc0;
     base_image_free(gray);
     return rc;
 }
@@ -121,7 +170,6 @@ static int track(loop_run *R, const base_image *img, long index, double t, loop_
 static int run_loop(const ds_sequence *q, const calib_file *cam, const double P[3], double ratio, loop_figures *f,
                     base_error *err)
 {
-    memset(f, 0, sizeof *f);
     ds_loop_params lp;
     ds_loop_params_default(&lp);
     ds_loop_params_from_calib(cam, &lp);
@@ -163,11 +211,36 @@ static int cmp_d(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void print_run(const char *name, const loop_figures *f, const loop_figures *off, size_t n_moves)
+/* The q-quantile (0..1) of v[0..n) (sorted in place); NAN when empty. */
+static double quantile(double *v, size_t n, double q)
+{
+    if (!n)
+        return NAN;
+    qsort(v, n, sizeof *v, cmp_d);
+    size_t k = (size_t)ceil(q * (double)n);
+    return v[k ? k - 1 : 0];
+}
+
+typedef struct accuracy {
+    double pos_p50, pos_p99, facing_p99;
+} accuracy;
+
+static accuracy accuracy_of(loop_figures *f)
+{
+    return (accuracy){quantile(f->pos_err, f->n_err, 0.5), quantile(f->pos_err, f->n_err, 0.99),
+                      quantile(f->facing_err, f->n_err, 0.99)};
+}
+
+static void print_run(const char *name, loop_figures *f, const loop_figures *off, const accuracy *off_acc,
+                      size_t n_moves)
 {
     double lat[MAX_SETTLES];
-    memcpy(lat, f->latency, sizeof lat);
+    for (int k = 0; k < f->calls; k++)
+        lat[k] = f->call[k].wall;
     qsort(lat, (size_t)f->calls, sizeof *lat, cmp_d);
+    double cpu = 0, lit = 0; /* the worst call's CPU, and its settle frame to its picture drawn (wall) */
+    for (int k = 0; k < f->calls; k++)
+        cpu = fmax(cpu, f->call[k].cpu), lit = fmax(lit, f->call[k].wall + f->call[k].draw);
     int same = f->calls == off->calls, fewest = 1 << 30, drop = 0;
     for (int k = 0; k < f->calls && k < off->calls; k++)
         same &= f->legal[k] == off->legal[k];
@@ -176,13 +249,31 @@ static void print_run(const char *name, const loop_figures *f, const loop_figure
         if (k < off->settles && off->placed[k] - f->placed[k] > drop)
             drop = off->placed[k] - f->placed[k];
     }
+    const accuracy a = f == off ? *off_acc : accuracy_of(f);
     printf("  %-13s settles %d (%.2f per move), calls %d (%s), models placed min %d (at most %d fewer than off), "
-           "wrong ids %d, settle-to-alert median %.1f ms worst %.1f ms, stalls %d, frames lit %ld/%ld, %.0f s\n",
+           "wrong ids %d, settle-to-alert median %.1f ms worst %.1f ms (CPU worst %.1f ms; to the call's picture worst %.1f ms), stalls %d, frames lit %ld/%ld, %.0f s\n",
            name, f->settles, n_moves ? (f->settles - 1) / (double)n_moves : 0, f->calls,
            same ? "the same as off" : "DIFFERENT from off", f->settles ? fewest : 0, drop, f->wrong,
-           f->calls ? lat[f->calls / 2] : NAN, f->calls ? lat[f->calls - 1] : NAN, f->stalls, f->frames_lit,
-           f->frames, f->wall_s);
+           f->calls ? (lat[(f->calls - 1) / 2] + lat[f->calls / 2]) / 2 : NAN, f->calls ? lat[f->calls - 1] : NAN, cpu, lit,
+           f->stalls, f->frames_lit, f->frames, f->wall_s);
+    printf("  %-13s position error median %.3f mm, p99 %.3f mm (off %.3f, %+.3f), facing p99 %.2f deg (off %.2f, "
+           "%+.2f), over %zu model placings\n",
+           "", a.pos_p50, a.pos_p99, off_acc->pos_p99, a.pos_p99 - off_acc->pos_p99, a.facing_p99,
+           off_acc->facing_p99, a.facing_p99 - off_acc->facing_p99, f->n_err);
+    for (int k = 0; k < f->calls; k++) {
+        const call_time *c = &f->call[k];
+        printf("  %-13s call %d: settle frame %.1f ms (CPU %.1f ms): detect %.1f ms on %.0f%% of the frame, judge "
+               "%.1f ms; projector picture %.1f ms (CPU %.1f ms)\n",
+               "", k + 1, c->wall, c->cpu, c->detect, 100 * c->share, c->check, c->draw, c->draw_cpu);
+    }
     fflush(stdout);
+}
+
+static void figures_clear(loop_figures *f)
+{
+    free(f->pos_err);
+    free(f->facing_err);
+    memset(f, 0, sizeof *f);
 }
 
 int bench_watch_projector(int table, const char *crop, int supersample)
@@ -204,18 +295,25 @@ int bench_watch_projector(int table, const char *crop, int supersample)
            cam.projector.height, watch_echo_latency(&cam));
     fflush(stdout);
     static const double ratios[] = {0, 1.5, 2.5, 4};
-    loop_figures off = {0}, f;
+    loop_figures off = {0}, f = {0};
+    accuracy off_acc = {0};
     int rc = 0;
     for (size_t i = 0; i < sizeof ratios / sizeof ratios[0] && rc == 0; i++) {
-        if (run_loop(q, &cam, P, ratios[i], i ? &f : &off, &err) < 0) {
+        loop_figures *run = i ? &f : &off;
+        figures_clear(run);
+        if (run_loop(q, &cam, P, ratios[i], run, &err) < 0) {
             fprintf(stderr, "tableref bench watch: %s\n", err.msg);
             rc = 2;
             break;
         }
+        if (!i)
+            off_acc = accuracy_of(&off);
         char name[32];
         snprintf(name, sizeof name, i ? "light %.1fx:" : "off:", ratios[i]);
-        print_run(name, i ? &f : &off, &off, q->n_moves);
+        print_run(name, run, &off, &off_acc, q->n_moves);
     }
+    figures_clear(&off);
+    figures_clear(&f);
     ds_sequence_free(q);
     return rc;
 }

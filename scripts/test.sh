@@ -34,6 +34,9 @@ run_build build || status=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp}
+# The closed-loop hard-set turn (tests/test_watch_loop_hard.c) renders a smaller crop under the sanitizers:
+# the same units, hands and moves, less table around them.
+export TABLEREF_LOOP_HARD_MARGIN=${TABLEREF_LOOP_HARD_MARGIN:-40}
 run_build build-sanitize -Db_sanitize=address,undefined -Db_lundef=false || status=1
 
 # Fuzzing (issue 10): every reader of outside input for FUZZ_SECONDS (60) each,

@@ -173,7 +173,14 @@ static void show_and_record(watch_session *s, const cap_frame *f, double fps)
         !s->cfg.project)
         return;
     watch_show_content c = show_content(s);
-    const base_image *shown = watch_show_camera(s->show, f->image, &c);
+    /* The camera-sized annotation only when someone sees it: at 12 MP it costs more than the settle itself, and
+     * the projector's call would wait for it. */
+    const bool camera_seen = recording || watch_session_feed_wants_picture(s);
+    const base_image *shown = f->image;
+    if (camera_seen)
+        shown = watch_show_camera(s->show, f->image, &c);
+    else
+        watch_show_follow(s->show, f->image, &c);
     const char *failure = watch_show_failure(s->show);
     if (failure && !s->told_show_failure) {
         fprintf(stderr, "tableref watch: %s (recording without annotations)\n", failure);

@@ -357,6 +357,19 @@ static unsigned long content_key(const watch_show *sh, const watch_show_content 
 }
 #endif
 
+void watch_show_follow(watch_show *sh, const base_image *frame, const watch_show_content *c)
+{
+#if TABLEREF_HAVE_OVERLAY
+    collect_sides(sh, c->roster);
+    update_faded(sh, frame, c);
+    sh->faded_hash = faded_hash(sh);
+#else
+    (void)sh;
+    (void)frame;
+    (void)c;
+#endif
+}
+
 const base_image *watch_show_camera(watch_show *sh, const base_image *frame, const watch_show_content *c)
 {
 #if TABLEREF_HAVE_OVERLAY
@@ -366,9 +379,7 @@ const base_image *watch_show_camera(watch_show *sh, const base_image *frame, con
         if (!(sh->annotated = base_image_new(w, h, 3, 0)))
             return frame;
     }
-    collect_sides(sh, c->roster);
-    update_faded(sh, frame, c);
-    sh->faded_hash = faded_hash(sh);
+    watch_show_follow(sh, frame, c);
     unsigned long key = content_key(sh, c);
     if (!sh->camera_failed && (!sh->layer_drawn || key != sh->layer_key || sh->layer_w != w || sh->layer_h != h)) {
         base_error err;
@@ -432,7 +443,7 @@ const base_image *watch_show_projector(watch_show *sh, const base_image *camera,
             return camera;
         }
     }
-    /* The units fading are the camera's (watch_show_camera runs first on the same frame). */
+    /* The units fading are the camera's (watch_show_camera or watch_show_follow runs first on the same frame). */
     collect_sides(sh, c->roster);
     unsigned long key = content_key(sh, c);
     if (!sh->proj_drawn || key != sh->proj_key) {

@@ -23,6 +23,7 @@
  *                             .moving = state != WATCH_TRACKER_SETTLED, .generation = g};
  *     const base_image *annotated = watch_show_camera(sh, frame, &c);     // frame as is when drawing fails
  *     const base_image *proj = watch_show_projector(sh, annotated, &c);   // projector pixels, or `annotated`
+ *   (or, when no camera frame is shown: watch_show_follow(sh, frame, &c); watch_show_projector(sh, frame, &c))
  *   watch_show_free(sh);
  * The content's pointers are borrowed for the call only. Returned images
  * belong to sh and stay valid until the next call. Without Cairo
@@ -58,7 +59,14 @@ void watch_show_free(watch_show *sh);
 
 /* The frame with the content drawn over it (the frame itself when drawing is off or failed). */
 const base_image *watch_show_camera(watch_show *sh, const base_image *frame, const watch_show_content *c);
-/* The projector's picture: the content in projector pixels when the calibration maps the projector, else `camera`. */
+/*
+ * Only what moves (the units under a change fade), for a caller that shows no camera frame: the projector's
+ * picture then costs its own drawing, not the camera-sized layer's (at 12 MP ~0.4 s of CPU per new call).
+ * watch_show_camera does this itself.
+ */
+void watch_show_follow(watch_show *sh, const base_image *frame, const watch_show_content *c);
+/* The projector's picture: the content in projector pixels when the calibration maps the projector, else
+ * `camera`. After watch_show_camera or watch_show_follow on the same frame. */
 const base_image *watch_show_projector(watch_show *sh, const base_image *camera, const watch_show_content *c);
 /*
  * The reach of a unit before it moves (issue 14), shown on the video and the

@@ -191,6 +191,15 @@ static bool setup_holds(const watch_tracker *w, const base_view *im, const entry
     return false;
 }
 
+/* The share of a w x h frame the changed regions cover (they may overlap: an upper bound). */
+static double searched_share(const watch_motion_box *boxes, size_t nb, int w, int h)
+{
+    double area = 0;
+    for (size_t b = 0; b < nb; b++)
+        area += (double)(boxes[b].x1 - boxes[b].x0) * (boxes[b].y1 - boxes[b].y0);
+    return fmin(1, area / w / h);
+}
+
 /* The settle pipeline at a still frame. Returns 1 settled, 0 not (tags hidden), 2 not (the set-up check fails),
  * -1 error. */
 static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, const base_image *small, double t_ms,
@@ -204,6 +213,7 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
     if (watch_settle_detect_tags(w, gray, stride, small, &e.tags, &e.n_tags, &boxes, &nb, &full, err) < 0)
         return -1;
     res->full_frame = full;
+    res->detect_share = full ? 1 : searched_share(boxes, nb, w->width, w->height);
     res->tags_seen = e.n_tags;
     entry *ref = w->n_hist ? &w->hist[w->n_hist - 1] : NULL;
     if (!ref) {

@@ -117,6 +117,7 @@ typedef struct watch_tracker_result {
     size_t tags_seen;         /* at the settle: model and board tags used */
     size_t tags_missing;      /* at the settle: tags seen before and not now */
     bool full_frame;          /* the settle detection ran on the whole frame */
+    double detect_share;      /* ... the share of the frame's pixels it searched (1: the whole frame) */
     double detect_ms, check_ms;  /* time spent at the settle frame */
     const rules_snapshot *before, *after;  /* the move's two snapshots (after = the new one) */
     const rules_report *report;

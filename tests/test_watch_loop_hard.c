@@ -1,0 +1,226 @@
+/*
+ * A hard-set turn in the closed loop (datasets/ds_loop.h): hard table 1's
+ * turn (ds_sequence_hard: a 4.5" advance, legal, then an 11" march,
+ * illegal, each carried by a hand) rendered in the real style (Bayer, JPEG,
+ * leaning figures, 14 degree tilt) on a crop of the 12 MP frame that holds
+ * both moving units, their neighbours and the hands, every frame lit by what
+ * the watch itself projects 100 ms earlier. With the projector off and at
+ * 2.5x and 4x the room's light the watch gives the same two calls at the
+ * same frames, settles once per move plus the first at the same frames (no
+ * stall: a refused settle would come a force-settle time later), and the
+ * march, made while the advance's call is lit on the table, is judged.
+ *
+ * The crop is the moving units' bounding box over the turn, grown by
+ * CROP_MARGIN_PX; TABLEREF_LOOP_HARD_MARGIN overrides the margin (the
+ * sanitizer run in scripts/test.sh gives a smaller one: the same moves,
+ * fewer pixels around them). Units the crop's edge cuts are taken off the
+ * table (keep_whole_units says why).
+ */
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cap_source.h"
+#include "ds_loop.h"
+#include "ds_sequence.h"
+#include "vis_camera.h"
+#include "watch_session.h"
+
+#define CROP_MARGIN_PX 160
+/* A model whose centre is nearer the crop's edge than this has its tag cut (tags are 35-70 px here). */
+#define EDGE_PX 40
+#define SETTLE_MS 800
+#define MAX_SETTLES 8
+
+typedef struct hard_run {
+    size_t units; /* on the table (whole on the crop) */
+    int settles, checks, legal[MAX_SETTLES];
+    long settle_frame[MAX_SETTLES], check_frame[MAX_SETTLES];
+    int lit_at_move_start[3];
+    long frames_lit;
+    int status;
+} hard_run;
+
+static void on_event(void *ctx, const cJSON *ev)
+{
+    hard_run *r = ctx;
+    const char *k = cJSON_GetObjectItem(ev, "event")->valuestring;
+    const long frame = (long)cJSON_GetObjectItem(ev, "frame")->valuedouble;
+    if (strcmp(k, "settled") == 0 && r->settles < MAX_SETTLES)
+        r->settle_frame[r->settles++] = frame;
+    if (strcmp(k, "move_checked") == 0 && r->checks < MAX_SETTLES) {
+        r->check_frame[r->checks] = frame;
+        r->legal[r->checks++] = cJSON_IsTrue(cJSON_GetObjectItem(ev, "legal"));
+    }
+}
+
+/* The crop "WxH+X+Y" of hard table 1's frame holding its turn's moving units at every keyframe. */
+static void turn_crop(char *crop, size_t cap)
+{
+    base_error err;
+    ds_sequence *q = ds_sequence_hard(1, NULL, &err);
+    cr_assert_not_null(q, "%s", err.msg);
+    const calib_file *cam = &q->scene->calib;
+    vis_camera vc;
+    vis_camera_init(&vc, cam);
+    double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
+    for (size_t k = 0; k <= q->n_moves; k++) {
+        rules_snapshot *s = ds_sequence_keyframe(q, k, &err);
+        cr_assert_not_null(s, "%s", err.msg);
+        for (size_t m = 0; m < q->n_moves; m++) {
+            const rules_unit *u = rules_snapshot_find_unit(s, q->moves[m].unit);
+            cr_assert_not_null(u, "unit %s", q->moves[m].unit);
+            for (size_t i = 0; i < u->n_models; i++) {
+                double px[2];
+                cr_assert(vis_camera_project(&vc, (const double[3]){u->models[i].pos.x, u->models[i].pos.y, 0}, px));
+                x0 = fmin(x0, px[0]), y0 = fmin(y0, px[1]), x1 = fmax(x1, px[0]), y1 = fmax(y1, px[1]);
+            }
+        }
+        rules_snapshot_free(s);
+    }
+    const char *env = getenv("TABLEREF_LOOP_HARD_MARGIN");
+    const double margin = fmax(env ? atof(env) : CROP_MARGIN_PX, EDGE_PX + 8);
+    const int cx0 = (int)fmax(0, x0 - margin) & ~1, cy0 = (int)fmax(0, y0 - margin) & ~1;
+    const int cx1 = (int)fmin(cam->width, x1 + margin), cy1 = (int)fmin(cam->height, y1 + margin);
+    snprintf(crop, cap, "%dx%d+%d+%d", (cx1 - cx0) & ~1, (cy1 - cy0) & ~1, cx0, cy0);
+    ds_sequence_free(q);
+}
+
+/* Does every model of unit `id`, at every keyframe, stand at least EDGE_PX inside the (cropped) frame? */
+static bool unit_wholly_inside(const ds_sequence *q, const vis_camera *vc, const char *id)
+{
+    base_error err;
+    bool inside = true;
+    for (size_t k = 0; k <= q->n_moves && inside; k++) {
+        rules_snapshot *s = ds_sequence_keyframe(q, k, &err);
+        cr_assert_not_null(s, "%s", err.msg);
+        const rules_unit *u = rules_snapshot_find_unit(s, id);
+        for (size_t i = 0; u && i < u->n_models && inside; i++) {
+            double px[2];
+            inside = vis_camera_project(vc, (const double[3]){u->models[i].pos.x, u->models[i].pos.y, 0}, px) &&
+                     px[0] >= EDGE_PX && px[1] >= EDGE_PX && px[0] < q->scene->calib.width - EDGE_PX &&
+                     px[1] < q->scene->calib.height - EDGE_PX;
+        }
+        rules_snapshot_free(s);
+    }
+    return inside;
+}
+
+/*
+ * Only whole units on the crop: a unit the crop's edge cuts through is taken off the table (the roster still
+ * lists it: never seen, never judged). A tag the edge cuts in two is read at one settle and not at the next,
+ * which makes the watch wait for it (the hidden-tag rule): the crop's doing, not the light's, and no table
+ * has it (the board lies within the camera's frame). Returns the units left.
+ */
+static size_t keep_whole_units(ds_sequence *q)
+{
+    vis_camera vc;
+    vis_camera_init(&vc, &q->scene->calib);
+    rules_snapshot *snap = q->scene->snapshot;
+    bool *whole = calloc(snap->n_units + 1, sizeof *whole);
+    cr_assert_not_null(whole);
+    for (size_t u = 0; u < snap->n_units; u++) /* decided first: the keyframes are made from this snapshot */
+        whole[u] = unit_wholly_inside(q, &vc, snap->units[u].id);
+    size_t kept = 0;
+    for (size_t u = 0; u < snap->n_units; u++) {
+        rules_unit *un = &snap->units[u];
+        if (whole[u]) {
+            snap->units[kept++] = *un;
+            continue;
+        }
+        for (size_t m = 0; m < q->n_moves; m++)
+            cr_assert_str_neq(q->moves[m].unit, un->id, "the crop cuts the moving unit %s", un->id);
+        rules_unit_clear_alternatives(un);
+        free(un->models);
+    }
+    snap->n_units = kept;
+    free(whole);
+    return kept;
+}
+
+static void run_hard_turn(const char *crop, double ratio, hard_run *r)
+{
+    base_error err;
+    ds_sequence *q = ds_sequence_hard(1, crop, &err);
+    cr_assert_not_null(q, "%s", err.msg);
+    cr_assert_eq(q->n_moves, 2);
+    r->units = keep_whole_units(q);
+    calib_file cam;
+    double P[3];
+    cr_assert_eq(ds_loop_calib(q, &cam, P, &err), 0, "%s", err.msg);
+    ds_loop_params lp;
+    ds_loop_params_default(&lp);
+    lp.ratio = ratio, lp.supersample = 1;
+    ds_loop *L = ds_loop_new(q, &cam, P, &lp, &err);
+    cr_assert_not_null(L, "%s", err.msg);
+    cap_source_callbacks cb = {ds_loop_read, L, q->fps, ds_sequence_frame_count(q), "simulated hard table"};
+    cap_source *cap = cap_source_open_callbacks(&cb, &err);
+    cr_assert_not_null(cap, "%s", err.msg);
+    watch_session_config cfg;
+    watch_session_config_default(&cfg);
+    cfg.tracker.settle_ms = SETTLE_MS;
+    cfg.quiet = true;
+    cfg.project = ds_loop_project, cfg.project_ctx = L;
+    watch_session *s = watch_session_new(q->scene->roster, &cam, &cfg, &err);
+    cr_assert_not_null(s, "%s", err.msg);
+    const size_t units = r->units;
+    memset(r, 0, sizeof *r);
+    r->units = units;
+    cr_assert_eq(watch_session_add_sink(s, &(watch_sink){on_event, r}, &err), 0);
+    r->status = watch_session_run(s, cap, NULL);
+    r->frames_lit = ds_loop_frames_lit(L);
+    for (size_t k = 1; k <= q->n_moves; k++) /* the first frame of move k: the hand is over the table */
+        r->lit_at_move_start[k] = ds_loop_was_lit(L, ds_sequence_hold_start(q, k - 1) + ds_sequence_hold_frames(q));
+    watch_session_free(s);
+    cap_source_close(cap);
+    ds_loop_free(L);
+    ds_sequence_free(q);
+}
+
+/* The turn's 28 frames (5 fps): still 0-5, the advance 6-10, still 11-16, the march 17-21, still 22-27. A
+ * settle comes 800 ms (4 frames) after the first still frame: frames 4, 15 and 26. */
+static const long expected_settles[3] = {4, 15, 26};
+
+static void expect_the_turn(const hard_run *r, const char *name)
+{
+    cr_expect_eq(r->settles, 3, "%s: %d settles (one per move plus the first)", name, r->settles);
+    for (int k = 0; k < r->settles && k < 3; k++)
+        cr_expect_eq(r->settle_frame[k], expected_settles[k], "%s: settle %d at frame %ld, not %ld (a stall?)", name,
+                     k + 1, r->settle_frame[k], expected_settles[k]);
+    cr_expect_eq(r->checks, 2, "%s: %d calls", name, r->checks);
+    cr_expect(r->checks >= 1 && r->legal[0], "%s: the 4.5\" advance (Advance 5\") is legal", name);
+    cr_expect(r->checks >= 2 && !r->legal[1], "%s: the 11\" march (March 10\") is illegal", name);
+    for (int k = 0; k < r->checks && k < 2; k++)
+        cr_expect_eq(r->check_frame[k], expected_settles[k + 1], "%s: call %d at frame %ld", name, k + 1,
+                     r->check_frame[k]);
+    cr_expect_eq(r->status, WATCH_EXIT_ILLEGAL, "%s: exit status %d", name, r->status);
+}
+
+Test(watch_loop_hard, a_hard_turn_gives_the_same_calls_and_settles_lit_and_unlit, .timeout = 600)
+{
+    char crop[64];
+    turn_crop(crop, sizeof crop);
+    int w = 0, h = 0;
+    cr_assert_eq(sscanf(crop, "%dx%d", &w, &h), 2);
+    hard_run off, on25, on4;
+    run_hard_turn(crop, 0, &off);
+    run_hard_turn(crop, 2.5, &on25);
+    run_hard_turn(crop, 4, &on4);
+    cr_log_info("crop %s: %zu whole units", crop, off.units);
+    cr_expect_geq(off.units, 4, "%zu units on the crop", off.units);
+    expect_the_turn(&off, "projector off");
+    expect_the_turn(&on25, "light 2.5x");
+    expect_the_turn(&on4, "light 4x");
+    cr_expect_eq(off.frames_lit, 0);
+    /* The light is on from the first picture's latency on: every frame but the first. */
+    cr_expect_eq(on25.frames_lit, 27, "2.5x: %ld frames lit", on25.frames_lit);
+    cr_expect_eq(on4.frames_lit, 27, "4x: %ld frames lit", on4.frames_lit);
+    /* The march begins while the advance's call is on the table, and is judged (expect_the_turn). */
+    cr_expect(on25.lit_at_move_start[2] && on4.lit_at_move_start[2], "the call was not lit when the march began");
+}
