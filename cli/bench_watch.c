@@ -126,7 +126,7 @@ static int bw_parse_args(int argc, char **argv, int *moves, bool *full, int *har
         CLI_FLAG("--full-frame", &full_frame, 1,
                  "detect on the whole settle frame (no regions of interest), for comparison"),
         CLI_CHOICE("--set", &set, "hard[:K]", "hard",
-                   "play hard table K (1-4) of the hard set instead of the classic table"),
+                   "play hard table K (1-5: 5 is the 4K webcam) of the hard set\ninstead of the classic table"),
     };
     int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
     if (n_pos < 0)
@@ -134,8 +134,10 @@ static int bw_parse_args(int argc, char **argv, int *moves, bool *full, int *har
     *moves = (int)n_moves, *full = full_frame, *hard = 0;
     if (set) {
         *hard = set[4] == ':' ? atoi(set + 5) : 1;
-        if (strncmp(set, "hard", 4) != 0 || (set[4] != 0 && set[4] != ':') || *hard < 1 || *hard > 4) {
-            fprintf(stderr, "tableref bench watch: --set: hard or hard:1 .. hard:4, not %s\n", set);
+        if (strncmp(set, "hard", 4) != 0 || (set[4] != 0 && set[4] != ':') || *hard < 1 ||
+            *hard > ds_hard_preset_count()) {
+            fprintf(stderr, "tableref bench watch: --set: hard or hard:1 .. hard:%d, not %s\n", ds_hard_preset_count(),
+                    set);
             return EXIT_BAD_INPUT;
         }
     }
