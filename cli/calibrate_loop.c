@@ -2,6 +2,7 @@
 #include "calibrate_loop.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "cap_source.h"
@@ -9,11 +10,12 @@
 #include "media.h"
 
 /* The live loop: the --show window on the projector, the camera's frames; times on the frames' clock. */
-typedef struct live_loop {
+struct calibrate_live {
     cap_source *cap;
     int sx, sy;
     double last_t_ms, last_mono_ms;
-} live_loop;
+};
+typedef calibrate_live live_loop;
 
 static double mono_ms(void)
 {
@@ -49,22 +51,48 @@ static double live_now(void *ctx)
     return l->last_t_ms + (mono_ms() - l->last_mono_ms);
 }
 
+calibrate_live *calibrate_live_open(const char *source, int sx, int sy, calib_loop *loop, base_error *err)
+{
+    cap_source_config cfg;
+    cap_source_config_default(&cfg);
+    cfg.fps = 0;
+    live_loop *l = calloc(1, sizeof *l);
+    if (!l) {
+        base_error_setc(err, BASE_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    *l = (live_loop){cap_source_open(source, &cfg, err), sx, sy, 0, mono_ms()};
+    if (!l->cap) {
+        free(l);
+        return NULL;
+    }
+    *loop = (calib_loop){l, live_show, live_grab, live_now};
+    return l;
+}
+
+void calibrate_live_close(calibrate_live *l)
+{
+    if (!l)
+        return;
+    cap_source_close(l->cap);
+    media_projector_close();
+    free(l);
+}
+
 /* --camera: latency and brightness into c->projector. 0 or -1 (said on stderr). */
 int calibrate_measure_live_loop(calib_file *c, const char *source, int sx, int sy)
 {
     base_error err = {0};
-    cap_source_config cfg;
-    cap_source_config_default(&cfg);
-    cfg.fps = 0;
-    live_loop l = {cap_source_open(source, &cfg, &err), sx, sy, 0, mono_ms()};
-    if (!l.cap) {
+    calib_loop loop;
+    calibrate_live *l = calibrate_live_open(source, sx, sy, &loop, &err);
+    if (!l) {
         fprintf(stderr, "tableref calibrate projector: %s\n", err.msg);
         return -1;
     }
-    calib_loop loop = {&l, live_show, live_grab, live_now};
     calib_loop_result r;
     int rc = calib_projector_measure_loop(c, &loop, 300, &r, &err);
-    cap_source_close(l.cap);
+    cap_source_close(l->cap);
+    free(l);
     if (rc < 0) {
         fprintf(stderr, "tableref calibrate projector: %s: %s\n", source, err.msg);
         return -1;

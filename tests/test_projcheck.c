@@ -1,0 +1,232 @@
+/*
+ * The projector's alignment in the pre-round table check (referee/ref_projcheck.h,
+ * docs/setup-checks.md) and the table check `watch` runs at its start:
+ *   - `table-check --simulate-projector` on the demo: the simulated projector
+ *     (datasets/ds_light) lights its marks onto the demo's picture; go, the
+ *     residual far under the limit;
+ *   - the same with a calibration whose projector mapping is shifted 3 mm
+ *     along x and 2 mm along y (a projector moved by 3.6 mm): no-go, exit 1,
+ *     naming the projector's alignment, the figure and the calibration;
+ *   - the marks stay clear of every base and board tag;
+ *   - `watch` on the demo (before.jpg, then after.jpg, as a picture
+ *     sequence): a `table_check` event (go) at the start, with every check's
+ *     figure, then the call; with another camera's calibration: a
+ *     `table_check` no-go naming the calibration and 0 calls.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base_json.h"
+#include "calib_file.h"
+#include "cli_run.h"
+#include "ds_calibview.h"
+#include "ref_projcheck.h"
+#include "ref_setup.h"
+#include "ref_snapshot.h"
+#include "vision_test_util.h"
+
+static char dir[256];
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/tableref-projcheck-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    (void)!system(cmd);
+}
+
+TestSuite(projcheck, .init = setup, .fini = teardown, .timeout = 240);
+
+static const char *demo(const char *name)
+{
+    static char buf[8][1024];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/datasets/demo/%s", vt_source_root(), name);
+    return buf[k];
+}
+
+static const char *tmp(const char *name)
+{
+    static char buf[8][512];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+    return buf[k];
+}
+
+/* The demo's calibration with the simulated projector's mapping (ds_projector_default over the demo's 700 x 500 mm
+ * board) moved: the calibration puts board point b where the projector really lights b + (dx, dy). */
+static void make_projector_calib(const char *out, double dx, double dy)
+{
+    base_error err = {0};
+    calib_file c;
+    cr_assert_eq(calib_file_load(demo("calib.json"), &c, &err), 0, "%s", err.msg);
+    ds_projector pj;
+    ds_projector_default(&pj, 700, 500);
+    double H[9];
+    ds_projector_board_to_px(&pj, H);
+    c.projector.present = 1;
+    c.projector.width = pj.width, c.projector.height = pj.height;
+    for (int r = 0; r < 3; r++) { /* H * [[1 0 dx] [0 1 dy] [0 0 1]] */
+        c.projector.H[3 * r + 0] = H[3 * r + 0];
+        c.projector.H[3 * r + 1] = H[3 * r + 1];
+        c.projector.H[3 * r + 2] = H[3 * r + 0] * dx + H[3 * r + 1] * dy + H[3 * r + 2];
+    }
+    const double n = c.projector.H[8];
+    for (int i = 0; i < 9; i++)
+        c.projector.H[i] /= n;
+    cr_assert_eq(calib_file_save(&c, out, &err), 0, "%s", err.msg);
+}
+
+static cli_result res;
+
+static int table_check(const char *calib, const char *extra)
+{
+    char args[4096];
+    snprintf(args, sizeof args, "table-check '%s' --calib '%s' --roster '%s' %s", demo("before.jpg"), calib,
+             demo("roster.json"), extra);
+    cr_assert_eq(cli_run(args, &res), 0);
+    return res.status;
+}
+
+static const cJSON *projector_of(const cJSON *j)
+{
+    const cJSON *p = cJSON_GetObjectItem(j, "projector");
+    cr_assert(cJSON_IsObject(p), "%s", res.out);
+    return p;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItem(o, k);
+    cr_assert(cJSON_IsNumber(v), "%s missing", k);
+    return v->valuedouble;
+}
+
+Test(projcheck, simulated_projector_goes_on_the_demo)
+{
+    cr_assert_eq(table_check(demo("calib.json"), "--simulate-projector"), 0, "%s%s", res.out, res.err);
+    cr_assert_not_null(strstr(res.out, "table-check: GO"), "%s", res.out);
+    cr_assert_not_null(strstr(res.out, "\ngo     projector       0."), "%s", res.out);
+    cr_assert_not_null(strstr(res.out, " mm median, worst 0."), "%s", res.out);
+    cr_assert_not_null(strstr(res.out, "(limit 2.0 mm), 37/37 marks found (simulated projector)\n"), "%s", res.out);
+}
+
+Test(projcheck, simulated_projector_figures_in_json)
+{
+    cr_assert_eq(table_check(demo("calib.json"), "--simulate-projector --json"), 0, "%s%s", res.out, res.err);
+    cJSON *j = cJSON_Parse(res.out);
+    cr_assert_not_null(j, "%s", res.out);
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "go")));
+    const cJSON *p = projector_of(j);
+    cr_assert_str_eq(cJSON_GetObjectItem(p, "status")->valuestring, "checked");
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(p, "simulated")));
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(p, "ok")));
+    cr_assert_eq(num(p, "marks"), 37);
+    cr_assert_eq(num(p, "found"), 37);
+    /* The exact mapping: what is left is the camera's centroid noise, ~0.1 mm (0.09 median, 0.16 worst measured). */
+    cr_assert_lt(num(p, "median_mm"), 0.3);
+    cr_assert_lt(num(p, "worst_mm"), 0.5);
+    cr_assert_eq(num(p, "limit_mm"), 2.0);
+    cJSON_Delete(j);
+}
+
+Test(projcheck, shifted_projector_is_no_go_with_the_figure)
+{
+    make_projector_calib(tmp("moved.json"), 3, 2);
+    cr_assert_eq(table_check(tmp("moved.json"), "--simulate-projector"), 1, "%s%s", res.out, res.err);
+    cr_assert_not_null(strstr(res.out, "table-check: NO-GO"), "%s", res.out);
+    char want[1024];
+    snprintf(want, sizeof want, "\nNO-GO  projector       the projector's marks land 3.6 mm (median; worst 3.");
+    cr_assert_not_null(strstr(res.out, want), "%s", res.out);
+    snprintf(want, sizeof want, "mm) from where %s's projector mapping puts them (limit 2.0 mm): the projector has "
+                                "moved: calibrate it again (tableref calibrate projector) (simulated projector)\n",
+             tmp("moved.json"));
+    cr_assert_not_null(strstr(res.out, want), "%s", res.out);
+    cr_assert_not_null(strstr(res.err, "tableref table-check: no-go: the projector's marks land 3.6 mm (median; "),
+                       "%s", res.err);
+    /* Every other check still holds: the projector alone is named. */
+    cr_assert_eq(strstr(res.out, "NO-GO") - res.out, strstr(res.out, "NO-GO  projector") - res.out, "%s", res.out);
+}
+
+Test(projcheck, shifted_projector_json_gives_the_shift)
+{
+    make_projector_calib(tmp("moved.json"), 3, 2);
+    cr_assert_eq(table_check(tmp("moved.json"), "--simulate-projector --json"), 1, "%s%s", res.out, res.err);
+    cJSON *j = cJSON_Parse(res.out);
+    cr_assert_not_null(j, "%s", res.out);
+    cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(j, "go")));
+    cr_assert_not_null(strstr(cJSON_GetObjectItem(j, "reason")->valuestring, "the projector's marks land 3.6 mm"));
+    const cJSON *p = projector_of(j);
+    cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(p, "ok")));
+    /* sqrt(3^2 + 2^2) = 3.61 mm; the light lands at b + (3, 2): the shift is measured to 0.3 mm. */
+    cr_assert_float_eq(num(p, "median_mm"), 3.606, 0.3);
+    const cJSON *shift = cJSON_GetObjectItem(p, "shift_mm");
+    cr_assert_float_eq(cJSON_GetArrayItem(shift, 0)->valuedouble, 3.0, 0.3);
+    cr_assert_float_eq(cJSON_GetArrayItem(shift, 1)->valuedouble, 2.0, 0.3);
+    cJSON_Delete(j);
+}
+
+Test(projcheck, mapped_projector_not_thrown_is_said)
+{
+    make_projector_calib(tmp("mapped.json"), 0, 0);
+    cr_assert_eq(table_check(tmp("mapped.json"), ""), 0, "%s%s", res.out, res.err);
+    cr_assert_not_null(strstr(res.out, "\n-      projector       mapped, not checked (--projector throws its marks, "
+                                       "--simulate-projector simulates them)\n"),
+                       "%s", res.out);
+}
+
+Test(projcheck, both_projector_options_are_refused)
+{
+    cr_assert_eq(table_check(demo("calib.json"), "--projector --simulate-projector"), 2, "%s", res.err);
+    cr_assert_str_eq(res.err, "tableref table-check: give --projector or --simulate-projector, not both\n");
+}
+
+/* The marks keep REF_PROJ_CLEAR_MM off every base (its half-diagonal) and board tag. */
+Test(projcheck, marks_stay_clear_of_bases_and_board_tags)
+{
+    make_projector_calib(tmp("mapped.json"), 0, 0);
+    base_error err = {0};
+    ref_setup *s = ref_setup_new(NULL, tmp("mapped.json"), demo("roster.json"), &err);
+    cr_assert_not_null(s, "%s", err.msg);
+    ref_snapshot *f = ref_snapshot_new(s, demo("before.jpg"), NULL, &err);
+    cr_assert_not_null(f, "%s", err.msg);
+    ref_proj_marks m;
+    cr_assert_eq(ref_proj_marks_place(s->roster, f->snap, &s->calib, &m, &err), 0, "%s", err.msg);
+    cr_assert_eq(m.n, 37);
+    for (size_t i = 0; i < m.n; i++) {
+        for (size_t u = 0; u < f->snap->n_units; u++) {
+            const rules_unit *un = &f->snap->units[u];
+            for (size_t k = 0; k < un->n_models; k++)
+                cr_assert_geq(hypot(m.at[i].x - un->models[k].pos.x, m.at[i].y - un->models[k].pos.y),
+                              0.5 * hypot(un->base_width, un->base_depth) + REF_PROJ_CLEAR_MM + m.radius_mm);
+        }
+        for (size_t b = 0; b < s->roster->n_board_tags; b++)
+            cr_assert_geq(hypot(m.at[i].x - s->roster->board_tags[b].x, m.at[i].y - s->roster->board_tags[b].y),
+                          s->roster->board_tags[b].size + REF_PROJ_CLEAR_MM);
+    }
+    /* Drawn: a lit pixel at each mark's place in the projector's picture, black far from every mark. */
+    base_image *pic = ref_proj_marks_draw(&s->calib.projector, &m, &err);
+    cr_assert_not_null(pic, "%s", err.msg);
+    size_t lit = 0;
+    for (int y = 0; y < pic->height; y++)
+        for (int x = 0; x < pic->width; x++)
+            lit += pic->data[(size_t)y * pic->stride + x] > 0;
+    /* 37 discs of 4 mm radius, ~0.55 mm per projector pixel: ~165 px each, plus their anti-aliased rims. */
+    cr_assert_gt(lit, 37 * 120);
+    cr_assert_lt(lit, 37 * 260);
+    base_image_free(pic);
+    ref_proj_marks_clear(&m);
+    ref_snapshot_free(f);
+    ref_setup_free(s);
+}
