@@ -61,7 +61,8 @@ typedef struct sim_projector {
     double ratio, latency_ms, t_ms;
     base_image *shown, *before;    /* the newest picture (shown at shown_at) and the one before it */
     double shown_at;
-    base_image *frame;
+    base_image *frame;             /* the frame handed out, lit by frame_of */
+    const base_image *frame_of;
     uint32_t frames;
 } sim_projector;
 
@@ -71,17 +72,25 @@ static int sim_show(void *ctx, const base_image *pic, base_error *err)
     base_image *copy = base_image_clone(pic);
     if (!copy)
         return base_error_setc(err, BASE_E_NOMEM, "out of memory");
+    if (s->frame && s->frame_of == s->before) { /* its picture goes: the frame lit by it is no longer cached */
+        base_image_free(s->frame);
+        s->frame = NULL;
+    }
     base_image_free(s->before);
     s->before = s->shown, s->shown = copy, s->shown_at = s->t_ms;
     return 0;
 }
 
-/* The next frame: the table lit by the picture due (shown a latency ago), with the camera's noise. */
+/* The next frame: the table lit by the picture due (shown a latency ago), with the camera's noise. A still table
+ * under a still picture gives the same frame: it is rendered again only when the picture due changes. */
 static const base_image *sim_grab(void *ctx, double *t_ms, base_error *err)
 {
     sim_projector *s = ctx;
     s->t_ms += SIM_FRAME_MS;
+    *t_ms = s->t_ms;
     const base_image *due = s->t_ms >= s->shown_at + s->latency_ms ? s->shown : s->before;
+    if (s->frame && due == s->frame_of)
+        return s->frame;
     base_image *light = due ? ds_light_map_apply(s->map, due, err) : base_image_new(s->table->width, s->table->height, 1, 0);
     if (!light)
         return NULL;
@@ -97,8 +106,7 @@ static const base_image *sim_grab(void *ctx, double *t_ms, base_error *err)
     if (rc < 0)
         return NULL;
     base_image_free(s->frame);
-    s->frame = gray;
-    *t_ms = s->t_ms;
+    s->frame = gray, s->frame_of = due;
     return gray;
 }
 

@@ -272,7 +272,7 @@ int ref_proj_measure(const vis_camera *cam, const calib_projector *p, const ref_
     out->ok = m->n > 0 && out->found >= REF_PROJ_MIN_FOUND * (double)m->n && out->worst_mm <= out->limit_mm;
     free(res);
     say(out, calib_name, out->msg, sizeof out->msg);
-    out->ms = mono_ms() - t0;
+    out->ms = out->measure_ms = mono_ms() - t0;
     return 0;
 }
 
@@ -338,6 +338,7 @@ cJSON *ref_proj_result_to_json(const ref_proj_result *r)
     }
     cJSON_AddNumberToObject(o, "limit_mm", r->limit_mm);
     cJSON_AddNumberToObject(o, "ms", round(r->ms));
+    cJSON_AddNumberToObject(o, "measure_ms", round(r->measure_ms * 10) / 10);
     cJSON_AddStringToObject(o, "message", r->msg);
     return o;
 }

@@ -88,6 +88,7 @@ typedef struct ref_proj_result {
     base_vec2 worst_at;   /* board mm of the worst mark */
     base_vec2 shift;      /* median shift, board mm: where the light landed minus where it should */
     double ms;            /* the time the check took (shows and waits included) */
+    double measure_ms;    /* of which finding the marks in the two frames and measuring them */
     char msg[600];        /* the figure as a sentence; a failure names the calibration and what to do */
 } ref_proj_result;
 
@@ -100,7 +101,7 @@ int ref_proj_run(const vis_camera *cam, const calib_projector *p, const ref_proj
                  double latency_ms, const char *calib_name, ref_proj_result *out, base_error *err);
 
 /* {"measured", "ok", "marks", "found", "median_mm", "worst_mm", "worst_at_mm", "shift_mm", "limit_mm", "ms",
- * "message"}. */
+ * "measure_ms", "message"}. */
 cJSON *ref_proj_result_to_json(const ref_proj_result *r);
 
 #endif
