@@ -276,8 +276,9 @@ int ref_proj_measure(const vis_camera *cam, const calib_projector *p, const ref_
     return 0;
 }
 
-/* Shows `pic` and reads frames until one taken at least `latency_ms` after the show, and one more: a copy of it. */
-static base_image *show_and_grab(const calib_loop *loop, const base_image *pic, double latency_ms, base_error *err)
+/* Shows `pic` and reads frames until one taken at least `latency_ms` after the show, and `extra` more: a copy of it. */
+static base_image *show_and_grab(const calib_loop *loop, const base_image *pic, double latency_ms, int extra,
+                                 base_error *err)
 {
     if (loop->show(loop->ctx, pic, err) < 0)
         return NULL;
@@ -288,7 +289,7 @@ static base_image *show_and_grab(const calib_loop *loop, const base_image *pic, 
         const base_image *f = loop->grab(loop->ctx, &t, err);
         if (!f)
             return NULL;
-        if (t >= t_show + latency_ms && ++after == 2)
+        if (t >= t_show + latency_ms && ++after == 1 + extra)
             return f->channels == 1 ? base_image_clone(f) : base_image_to_gray(f);
     }
     base_error_set(err, "projector check: no frame from the camera %.0f ms after the projector's picture changed "
@@ -297,7 +298,7 @@ static base_image *show_and_grab(const calib_loop *loop, const base_image *pic, 
 }
 
 int ref_proj_run(const vis_camera *cam, const calib_projector *p, const ref_proj_marks *m, const calib_loop *loop,
-                 double latency_ms, const char *calib_name, ref_proj_result *out, base_error *err)
+                 double latency_ms, int extra_frames, const char *calib_name, ref_proj_result *out, base_error *err)
 {
     const double t0 = mono_ms();
     memset(out, 0, sizeof *out);
@@ -307,7 +308,8 @@ int ref_proj_run(const vis_camera *cam, const calib_projector *p, const ref_proj
     if (!black || !marks) {
         if (!black)
             base_error_setc(err, BASE_E_NOMEM, "out of memory");
-    } else if ((dark = show_and_grab(loop, black, latency_ms, err)) && (lit = show_and_grab(loop, marks, latency_ms, err)) &&
+    } else if ((dark = show_and_grab(loop, black, latency_ms, extra_frames, err)) &&
+               (lit = show_and_grab(loop, marks, latency_ms, extra_frames, err)) &&
                loop->show(loop->ctx, black, err) == 0) {
         rc = ref_proj_measure(cam, p, m, dark, lit, calib_name, out, err);
     }

@@ -15,14 +15,16 @@
  * (calib_projector_loop.h: show, grab, now): a live projector window and
  * camera, the table simulator, or a still picture lit by a simulated
  * projector. Each picture is shown, then frames are read until one was taken
- * at least the projector's latency after the show, and one more.
+ * at least the projector's latency after the show, and `extra_frames` more
+ * (a live camera's frame time may be its exposure's start: 1; a recording or
+ * a simulator whose frames are lit by what was due at their time: 0).
  *
  * How to use:
  *   ref_proj_marks m;
  *   ref_proj_marks_place(roster, snap, &calib, &m, &err);     // snap: the table as detected
  *   vis_camera cam; ref_proj_camera(det, tags, n_tags, &cam);  // the pose the detection used
  *   ref_proj_result r;
- *   ref_proj_run(&cam, &calib.projector, &m, &loop, ref_proj_latency_ms(&calib.projector), "C.json", &r, &err);
+ *   ref_proj_run(&cam, &calib.projector, &m, &loop, ref_proj_latency_ms(&calib.projector), 1, "C.json", &r, &err);
  *   if (!r.ok) puts(r.msg);                                    // names the calibration and the figure
  *   cJSON *j = ref_proj_result_to_json(&r);
  *   ref_proj_marks_clear(&m);
@@ -98,7 +100,7 @@ int ref_proj_measure(const vis_camera *cam, const calib_projector *p, const ref_
 /* Shows black, reads the dark frame; shows the marks, reads the lit frame; leaves the projector black; measures.
  * At most 300 frames per wait. 0, or -1 with err (the loop failed: nothing measured). */
 int ref_proj_run(const vis_camera *cam, const calib_projector *p, const ref_proj_marks *m, const calib_loop *loop,
-                 double latency_ms, const char *calib_name, ref_proj_result *out, base_error *err);
+                 double latency_ms, int extra_frames, const char *calib_name, ref_proj_result *out, base_error *err);
 
 /* {"measured", "ok", "marks", "found", "median_mm", "worst_mm", "worst_at_mm", "shift_mm", "limit_mm", "ms",
  * "measure_ms", "message"}. */

@@ -27,6 +27,7 @@
 #include "ref_projcheck.h"
 #include "ref_setup.h"
 #include "ref_snapshot.h"
+#include "tableref_config.h"
 #include "vision_test_util.h"
 
 static char dir[256];
@@ -230,3 +231,179 @@ Test(projcheck, marks_stay_clear_of_bases_and_board_tags)
     ref_snapshot_free(f);
     ref_setup_free(s);
 }
+
+/* ---- watch: the table check at the start ---- */
+
+/* DIR/seq: the demo's BEFORE 12 times, then its AFTER 12 times (a spears' march, ILLEGAL), as a picture sequence. */
+static const char *demo_sequence(void)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%s/seq' && for i in $(seq 10 21); do ln -s '%s' '%s/seq/f'$i'.jpg'; done && "
+             "for i in $(seq 22 33); do ln -s '%s' '%s/seq/f'$i'.jpg'; done",
+             dir, demo("before.jpg"), dir, demo("after.jpg"), dir);
+    cr_assert_eq(system(cmd), 0);
+    return tmp("seq");
+}
+
+/* The event log's lines, parsed (at most 64). */
+static size_t read_log(const char *path, cJSON **ev, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    static char line[1 << 16];
+    size_t n = 0;
+    while (n < cap && fgets(line, sizeof line, f)) {
+        ev[n] = cJSON_Parse(line);
+        cr_assert_not_null(ev[n], "%s", line);
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+static const char *kind(const cJSON *e) { return cJSON_GetObjectItem(e, "event")->valuestring; }
+
+static int watch_demo(const char *calib, const char *log)
+{
+    char args[4096];
+    snprintf(args, sizeof args, "watch --source '%s' --calib '%s' --roster '%s' --fps 5 --settle-ms 600 --log '%s' --quiet",
+             demo_sequence(), calib, demo("roster.json"), log);
+    cr_assert_eq(cli_run(args, &res), 0);
+    return res.status;
+}
+
+Test(projcheck, watch_says_the_table_check_at_the_start)
+{
+    cr_assert_eq(watch_demo(demo("calib.json"), tmp("w.jsonl")), 1, "%s%s", res.out, res.err);
+    cr_assert_eq(strncmp(res.out, "[     0.0 s] table check: GO\n", 29), 0, "%s", res.out);
+    cJSON *ev[64];
+    size_t n = read_log(tmp("w.jsonl"), ev, 64);
+    cr_assert_geq(n, 3);
+    cr_assert_str_eq(kind(ev[0]), "started");
+    cr_assert_str_eq(kind(ev[1]), "table_check");
+    const cJSON *tc = ev[1];
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(tc, "go")));
+    cr_assert_eq(num(tc, "frame"), 0);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(tc, "checks")), 6);
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(tc, "checks"))
+    {
+        cr_assert(cJSON_IsNumber(cJSON_GetObjectItem(c, "value")));
+        cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(c, "ok")), "%s", cJSON_GetObjectItem(c, "name")->valuestring);
+    }
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(tc, "resolution"), "ok")));
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(tc, "units")), 3);
+    cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(tc, "projector"), "status")->valuestring, "not mapped");
+    size_t calls = 0, setup = 0;
+    for (size_t i = 0; i < n; i++) {
+        calls += strcmp(kind(ev[i]), "move_checked") == 0;
+        setup += strcmp(kind(ev[i]), "setup") == 0;
+    }
+    cr_assert_eq(calls, 1);
+    cr_assert_eq(setup, 0);
+    cr_assert_eq(num(ev[n - 1], "calls"), 1);
+    for (size_t i = 0; i < n; i++)
+        cJSON_Delete(ev[i]);
+}
+
+Test(projcheck, watch_with_a_wrong_calibration_says_no_go_and_makes_no_call)
+{
+    base_error err = {0};
+    cJSON *c = base_json_parse_file(demo("calib.json"), &err);
+    cr_assert_not_null(c, "%s", err.msg);
+    cJSON *cam = cJSON_GetObjectItem(c, "camera");
+    cJSON_SetNumberValue(cJSON_GetObjectItem(cam, "fx"), 1500 * 0.73);
+    cJSON_SetNumberValue(cJSON_GetObjectItem(cam, "fy"), 1500 * 0.73);
+    cr_assert_eq(base_json_write_file(c, tmp("calib073.json"), &err), 0, "%s", err.msg);
+    cJSON_Delete(c);
+    cr_assert_eq(watch_demo(tmp("calib073.json"), tmp("w.jsonl")), 0, "%s%s", res.out, res.err);
+    char want[2048];
+    snprintf(want, sizeof want,
+             "[     0.0 s] table check: NO-GO: the frame at 0.0 s: the board tags are 161 px from where the roster's "
+             "board puts them (limit 10 px): is %s the roster of this table, and %s the calibration of this camera?: "
+             "cannot judge: set-up, until it holds\n",
+             demo("roster.json"), tmp("calib073.json"));
+    cr_assert_eq(strncmp(res.out, want, strlen(want)), 0, "%s", res.out);
+    cr_assert_not_null(strstr(res.out, "watch: 24 frames, 0 calls, 0 illegal standing (end of recording)\n"), "%s",
+                       res.out);
+    cJSON *ev[64];
+    size_t n = read_log(tmp("w.jsonl"), ev, 64);
+    cr_assert_str_eq(kind(ev[1]), "table_check");
+    cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(ev[1], "go")));
+    cr_assert_not_null(strstr(cJSON_GetObjectItem(ev[1], "reason")->valuestring, "the board tags are 161 px"));
+    const cJSON *off = cJSON_GetArrayItem(cJSON_GetObjectItem(ev[1], "checks"), 2);
+    cr_assert_str_eq(cJSON_GetObjectItem(off, "name")->valuestring, "board_offset");
+    cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(off, "ok")));
+    cr_assert_float_eq(num(off, "value"), 161, 1);
+    cr_assert_str_eq(kind(ev[2]), "setup");
+    cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(ev[2], "holds")));
+    cr_assert_str_eq(cJSON_GetObjectItem(ev[2], "state")->valuestring, "cannot judge: set-up");
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_str_neq(kind(ev[i]), "move_checked");
+        cr_assert_str_neq(kind(ev[i]), "settled");
+    }
+    cr_assert_str_eq(kind(ev[n - 1]), "stopped");
+    cr_assert_eq(num(ev[n - 1], "calls"), 0);
+    for (size_t i = 0; i < n; i++)
+        cJSON_Delete(ev[i]);
+}
+
+/* The simulated table: the watch throws the projector's marks at its start (the table simulator sees them) and
+ * still makes the turn's three calls. */
+Test(projcheck, watch_on_the_simulated_table_checks_the_projector)
+{
+    char args[4096];
+    snprintf(args, sizeof args, "watch --source 'sim:%s/datasets/sequences/turn/sequence.json' --log '%s' --quiet",
+             vt_source_root(), tmp("w.jsonl"));
+    cr_assert_eq(cli_run(args, &res), 0);
+    cr_assert_eq(res.status, 1, "%s%s", res.out, res.err);
+    cr_assert_eq(strncmp(res.out, "[     0.0 s] table check: GO (projector: 0.", 43), 0, "%s", res.out);
+    cr_assert_not_null(strstr(res.out, "watch: 58 frames, 3 calls, 1 illegal standing"), "%s", res.out);
+    cJSON *ev[64];
+    size_t n = read_log(tmp("w.jsonl"), ev, 64);
+    const cJSON *p = cJSON_GetObjectItem(ev[1], "projector");
+    cr_assert_str_eq(cJSON_GetObjectItem(p, "status")->valuestring, "checked");
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(p, "ok")));
+    cr_assert_eq(num(p, "found"), num(p, "marks"));
+    cr_assert_geq(num(p, "marks"), 20);
+    cr_assert_lt(num(p, "worst_mm"), 0.5);
+    for (size_t i = 0; i < n; i++)
+        cJSON_Delete(ev[i]);
+}
+
+#if TABLEREF_HAVE_VENUE
+#include "venue_payload.h"
+
+/* The venue's retained state keeps the latest table check; a new session starts without one. */
+Test(projcheck, venue_state_carries_the_table_check)
+{
+    venue_state st;
+    venue_state_init(&st, "gt-2026", 7);
+    cJSON *started = cJSON_Parse("{\"event\":\"started\",\"t_ms\":0,\"frame\":0}");
+    cJSON *check = cJSON_Parse("{\"event\":\"table_check\",\"t_ms\":0,\"frame\":0,\"go\":false,"
+                               "\"reason\":\"the frame at 0.0 s: the board tags are 161 px from ...\","
+                               "\"checks\":[{\"name\":\"board_offset\",\"value\":161,\"ok\":false}]}");
+    cr_assert_eq(venue_state_apply(&st, started), 1);
+    char *text = venue_state_print(&st, 0, 0);
+    cJSON *j = cJSON_Parse(text);
+    cr_assert(cJSON_IsNull(cJSON_GetObjectItem(j, "table_check")), "%s", text);
+    cJSON_Delete(j), free(text);
+    cr_assert_eq(venue_state_apply(&st, check), 1);
+    text = venue_state_print(&st, 0, 0);
+    j = cJSON_Parse(text);
+    const cJSON *tc = cJSON_GetObjectItem(j, "table_check");
+    cr_assert(cJSON_IsObject(tc), "%s", text);
+    cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(tc, "go")));
+    cr_assert_str_eq(cJSON_GetObjectItem(tc, "reason")->valuestring, "the frame at 0.0 s: the board tags are 161 px from ...");
+    cr_assert_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(tc, "checks"), 0), "value")->valuedouble, 161);
+    cJSON_Delete(j), free(text);
+    cr_assert_eq(venue_state_apply(&st, started), 1);
+    text = venue_state_print(&st, 0, 0);
+    j = cJSON_Parse(text);
+    cr_assert(cJSON_IsNull(cJSON_GetObjectItem(j, "table_check")), "%s", text);
+    cJSON_Delete(j), free(text);
+    cJSON_Delete(started), cJSON_Delete(check);
+    venue_state_clear(&st);
+}
+#endif

@@ -79,6 +79,7 @@ typedef struct venue_state {
     cJSON *last_correction; /* the latest APPLIED correction: the table's ruling (a refused one never changes it) */
     cJSON *last_refused;    /* the latest refused command, for information only */
     cJSON *picture;     /* {"move", "width", "height", "wall"} */
+    cJSON *table_check; /* the latest "table_check" event: the pre-round check's verdict and figures */
 } venue_state;
 
 void venue_state_init(venue_state *s, const char *event, int table);

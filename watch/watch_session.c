@@ -12,7 +12,6 @@
 #include "media.h"
 #include "rules_json.h"
 #include "watch_session_int.h"
-#include "media.h"
 
 void watch_session_config_default(watch_session_config *c)
 {
@@ -46,6 +45,7 @@ watch_session *watch_session_new(const vis_roster *roster, const calib_file *cal
         return NULL;
     }
     s->cfg = *cfg;
+    s->calib = *calib;
     s->roster = roster;
     if (check_new_file(cfg->record_path, cfg->replace, err) < 0 ||
         !(s->tracker = watch_tracker_new(roster, calib, &cfg->tracker, err)) ||
@@ -297,12 +297,22 @@ static void note_setup(watch_session *s, const watch_tracker_result *res, double
     watch_session_emit(s, e);
 }
 
-/* One frame through the tracker, the judge's commands, the screen, the
+/* One frame through the table check at the start, the tracker, the judge's commands, the screen, the
  * recording and the feed. -1 (with `failure` said) when the tracker cannot take it. */
-static int watch_frame(watch_session *s, const cap_frame *f, double fps, char *failure, size_t cap)
+static int watch_frame(watch_session *s, cap_source *src, const cap_frame *f, double fps, char *failure, size_t cap)
 {
     base_error err;
     watch_tracker_result res;
+    const int start = watch_session_start_check(s, src, f);
+    if (start == WATCH_START_STALE)
+        return 0;
+    if (start == WATCH_START_HOLD) { /* no-go at the start: shown and recorded, nothing judged */
+        watch_session_poll_commands(s, f->index, f->t_ms);
+        show_and_record(s, f, fps);
+        watch_session_record_poll(s);
+        watch_session_feed_poll(s);
+        return 0;
+    }
     if (watch_tracker_frame(s->tracker, f->gray->data, f->gray->width, f->gray->height, f->gray->stride, f->t_ms, &res,
                             &err) < 0) {
         snprintf(failure, cap, "frame %ld: %s", f->index, err.msg);
@@ -377,7 +387,7 @@ int watch_session_run(watch_session *s, cap_source *cap, volatile sig_atomic_t *
         s->last_t = f.t_ms, s->last_frame = f.index;
         if (s->cfg.realtime)
             wait_until_due(start_ms, f.t_ms);
-        if (watch_frame(s, &f, fps, failure, sizeof failure) < 0) {
+        if (watch_frame(s, cap, &f, fps, failure, sizeof failure) < 0) {
             reason = failure;
             status = WATCH_EXIT_BAD_INPUT;
             break;

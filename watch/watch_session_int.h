@@ -4,6 +4,7 @@
  *   watch_session_calls.c   settles, calls, alerts, the judge's commands
  *   watch_session_record.c  the recording (watch_record) and evidence clips
  *   watch_session_feed.c    the venue feed (venue_feed): sink, commands, picture
+ *   watch_session_start.c   the table check at the start (and the hold while it is no-go)
  * All of them run on the camera loop's thread.
  */
 #ifndef WATCH_SESSION_INT_H
@@ -23,8 +24,12 @@
 typedef struct watch_record watch_record;
 typedef struct venue_feed venue_feed;
 
+/* The table check at the start (watch_session_start.c). */
+typedef enum watch_start_state { WATCH_START_PENDING = 0, WATCH_START_HOLDING, WATCH_START_DONE } watch_start_state;
+
 struct watch_session {
     watch_session_config cfg;
+    calib_file calib;        /* the calibration the tracker was made with */
     const vis_roster *roster;
     watch_tracker *tracker;
     watch_log *log;
@@ -57,6 +62,10 @@ struct watch_session {
     int picture_move;        /* a call whose overlay picture is still to be sent; 0: none */
     bool feed_connected, feed_told_down;
     char feed_where[400];    /* "host:port, event E, table N" for messages */
+    /* The table check at the start: until it holds the tracker sees no frame. */
+    watch_start_state start_state;
+    double start_next_t;     /* HOLDING: frame time of the next check */
+    bool start_read_frames;  /* the last check read frames (the projector's marks) */
 };
 
 /* Logs the event, hands it to every sink, frees it (NULL: out of memory, said). */
@@ -66,6 +75,12 @@ void watch_session_emit_error(watch_session *s, const char *what, const char *me
 void watch_session_cue(watch_session *s, double t, const char *text);
 /* "[   12.3 s] " + fmt(text) on stdout. */
 void watch_session_say(double t, const char *fmt, const char *text);
+
+/* watch_session_start.c: what to do with frame f while the table check at the start is not done. The first
+ * call runs it on f (the projector's marks may read more frames from `cap`): JUDGE (it holds: the tracker
+ * takes f), HOLD (no-go: f is shown and recorded, nothing judged) or STALE (frames were read after f: drop f). */
+enum { WATCH_START_JUDGE = 0, WATCH_START_HOLD, WATCH_START_STALE };
+int watch_session_start_check(watch_session *s, cap_source *cap, const cap_frame *f);
 
 /* watch_session_calls.c */
 void watch_session_on_settled(watch_session *s, const watch_tracker_result *r, long frame, double t);
