@@ -71,7 +71,7 @@ void ref_table_check_set_projector(ref_table_check *tc, ref_proj_status status, 
 {
     tc->projector_status = status;
     tc->projector_simulated = simulated;
-    if (status == REF_PROJ_CHECKED && r)
+    if ((status == REF_PROJ_CHECKED || status == REF_PROJ_NOT_SEEN) && r)
         tc->projector = *r;
     decide(tc);
 }
@@ -83,7 +83,7 @@ void ref_table_check_clear(ref_table_check *tc)
     tc->n_units = 0;
 }
 
-static const char *const status_words[] = {"not mapped", "not checked", "checked"};
+static const char *const status_words[] = {"not mapped", "not checked", "checked", "not seen"};
 
 cJSON *ref_table_check_to_json(const ref_table_check *tc)
 {
@@ -113,11 +113,11 @@ cJSON *ref_table_check_to_json(const ref_table_check *tc)
         cJSON_AddBoolToObject(j, "ok", tc->units[i].seen > 0);
         cJSON_AddItemToArray(units, j);
     }
-    cJSON *pj = tc->projector_status == REF_PROJ_CHECKED ? ref_proj_result_to_json(&tc->projector)
-                                                         : cJSON_CreateObject();
+    const bool thrown = tc->projector_status == REF_PROJ_CHECKED || tc->projector_status == REF_PROJ_NOT_SEEN;
+    cJSON *pj = thrown ? ref_proj_result_to_json(&tc->projector) : cJSON_CreateObject();
     if (pj) {
         cJSON_AddStringToObject(pj, "status", status_words[tc->projector_status]);
-        if (tc->projector_status == REF_PROJ_CHECKED)
+        if (thrown)
             cJSON_AddBoolToObject(pj, "simulated", tc->projector_simulated);
         else
             cJSON_AddBoolToObject(pj, "ok", true);

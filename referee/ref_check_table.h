@@ -32,6 +32,9 @@ typedef enum ref_proj_status {
     REF_PROJ_NOT_MAPPED = 0,  /* the calibration has no projector section */
     REF_PROJ_NOT_CHECKED,     /* mapped, no marks thrown (no projector shown, no simulation) */
     REF_PROJ_CHECKED,
+    /* Thrown, and none of its marks seen (a projector off or aimed elsewhere): it lights nothing the camera
+     * reads, so for the watch not a no-go; the result says it. `table-check` asks for the check: CHECKED. */
+    REF_PROJ_NOT_SEEN,
 } ref_proj_status;
 
 typedef struct ref_table_unit {
@@ -55,12 +58,12 @@ typedef struct ref_table_check {
 int ref_table_check_parts(const vis_detector *det, const ref_check_names *names, const base_view *image,
                           const vis_tag_detection *tags, size_t n_tags, const vis_report *rep, ref_table_check *out);
 int ref_table_check_frame(const ref_setup *s, const ref_snapshot *f, ref_table_check *out);
-/* The projector's part (status, and the result when CHECKED); go and reason are updated. */
+/* The projector's part (status, and the result when CHECKED or NOT_SEEN); go and reason are updated. */
 void ref_table_check_set_projector(ref_table_check *tc, ref_proj_status status, bool simulated,
                                    const ref_proj_result *r);
 void ref_table_check_clear(ref_table_check *tc);
 /* {"go", "reason", "ok", "checks": [...] (ref_checks_to_json), "resolution", "exposure", "units", "projector":
- * {"status": "not mapped" | "not checked" | "checked", "simulated", ...ref_proj_result_to_json}}. */
+ * {"status": "not mapped" | "not checked" | "checked" | "not seen", "simulated", ...ref_proj_result_to_json}}. */
 cJSON *ref_table_check_to_json(const ref_table_check *tc);
 
 #endif

@@ -183,41 +183,78 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* One mark's centre in the camera: the centroid of (lit - dark) above half its peak in the search window. False
- * when not found: too faint, cut by the window's edge, or not one disc's size. */
+/* The level below which `share` of the n values counted in hist (index: value + 255) lie. */
+static double hist_level(const size_t *hist, size_t n, double share)
+{
+    size_t want = (size_t)(share * (double)n), acc = 0;
+    for (int v = 0; v < 511; v++)
+        if ((acc += hist[v]) > want)
+            return v - 255;
+    return 255;
+}
+
+/*
+ * One mark's centre in the camera: the centroid of (lit - dark) above half its height over the window's
+ * background, in the search window. Not found: a peak (3 x 3 mean) under REF_PROJ_MIN_STEP or under 8 sigma of
+ * the window's own noise (median absolute deviation of the difference), light at the window's edge, or a blob
+ * not of one disc's size.
+ */
 static bool find_mark(const base_image *dark, const base_image *lit, const double at[2], double scale, double out[2])
 {
     const int half = (int)ceil(window_half_px(scale));
     const int x0 = (int)lround(at[0]) - half, y0 = (int)lround(at[1]) - half;
-    const int x1 = (int)lround(at[0]) + half, y1 = (int)lround(at[1]) + half;
+    const int x1 = (int)lround(at[0]) + half, y1 = (int)lround(at[1]) + half, w = x1 - x0 + 1;
     if (x0 < 0 || y0 < 0 || x1 >= lit->width || y1 >= lit->height)
         return false;
-    int peak = 0;
-    for (int y = y0; y <= y1; y++)
-        for (int x = x0; x <= x1; x++) {
-            int d = lit->data[(size_t)y * lit->stride + x] - dark->data[(size_t)y * dark->stride + x];
-            peak = d > peak ? d : peak;
+    int *d = malloc((size_t)w * (size_t)w * sizeof *d);
+    size_t *hist = calloc(511, sizeof *hist), *dev = calloc(511, sizeof *dev), n = (size_t)w * (size_t)w;
+    bool found = false;
+    if (!d || !hist || !dev)
+        goto done;
+    for (int y = 0; y < w; y++)
+        for (int x = 0; x < w; x++) {
+            const size_t at_lit = (size_t)(y0 + y) * lit->stride + (size_t)(x0 + x);
+            const size_t at_dark = (size_t)(y0 + y) * dark->stride + (size_t)(x0 + x);
+            d[y * w + x] = lit->data[at_lit] - dark->data[at_dark];
+            hist[d[y * w + x] + 255]++;
         }
-    if (peak < REF_PROJ_MIN_STEP)
-        return false;
-    const double thr = peak / 2.0;
+    const double med = hist_level(hist, n, 0.5);
+    for (size_t i = 0; i < n; i++)
+        dev[(int)fmin(fabs(d[i] - med), 255) + 255]++;
+    const double sigma = 1.4826 * hist_level(dev, n, 0.5);
+    double peak = -1e9;
+    for (int y = 1; y < w - 1; y++)
+        for (int x = 1; x < w - 1; x++) {
+            int sum = 0;
+            for (int k = -1; k <= 1; k++)
+                sum += d[(y + k) * w + x - 1] + d[(y + k) * w + x] + d[(y + k) * w + x + 1];
+            peak = fmax(peak, sum / 9.0);
+        }
+    if (peak - med < fmax(REF_PROJ_MIN_STEP, 8 * sigma))
+        goto done;
+    const double thr = med + (peak - med) / 2;
     double sw = 0, sx = 0, sy = 0;
-    size_t n = 0;
-    for (int y = y0; y <= y1; y++)
-        for (int x = x0; x <= x1; x++) {
-            double d = lit->data[(size_t)y * lit->stride + x] - dark->data[(size_t)y * dark->stride + x] - thr;
-            if (d < 0)
+    size_t above = 0;
+    for (int y = 0; y < w; y++)
+        for (int x = 0; x < w; x++) {
+            const double v = d[y * w + x] - thr;
+            if (v < 0)
                 continue;
-            if (x == x0 || y == y0 || x == x1 || y == y1)
-                return false; /* light at the window's edge: another mark, or far off */
-            sw += d, sx += d * x, sy += d * y, n++;
+            if (x == 0 || y == 0 || x == w - 1 || y == w - 1)
+                goto done; /* light at the window's edge: another mark, or far off */
+            sw += v, sx += v * (x0 + x), sy += v * (y0 + y), above++;
         }
-    /* The disc above half its peak covers about its own area; a far larger blob is not a mark. */
+    /* The disc above half its height covers about its own area; a far larger or smaller blob is not a mark. */
     const double area = BASE_PI * pow(REF_PROJ_MARK_RADIUS_MM * scale, 2);
-    if (sw <= 0 || (double)n > 3 * area + 9 || (double)n < 0.25 * area)
-        return false;
-    out[0] = sx / sw, out[1] = sy / sw;
-    return true;
+    if (sw > 0 && (double)above <= 3 * area + 9 && (double)above >= 0.25 * area) {
+        out[0] = sx / sw, out[1] = sy / sw;
+        found = true;
+    }
+done:
+    free(d);
+    free(hist);
+    free(dev);
+    return found;
 }
 
 static void say(const ref_proj_result *r, const char *calib_name, char *msg, size_t cap)

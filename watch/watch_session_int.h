@@ -25,7 +25,9 @@ typedef struct watch_record watch_record;
 typedef struct venue_feed venue_feed;
 
 /* The table check at the start (watch_session_start.c). */
-typedef enum watch_start_state { WATCH_START_PENDING = 0, WATCH_START_HOLDING, WATCH_START_DONE } watch_start_state;
+typedef enum watch_start_state {
+    WATCH_START_PENDING = 0, WATCH_START_HOLDING, WATCH_START_DONE
+} watch_start_state;
 
 struct watch_session {
     watch_session_config cfg;
@@ -65,7 +67,8 @@ struct watch_session {
     /* The table check at the start: until it holds the tracker sees no frame. */
     watch_start_state start_state;
     double start_next_t;     /* HOLDING: frame time of the next check */
-    bool start_read_frames;  /* the last check read frames (the projector's marks) */
+    struct watch_start *start; /* the verdict being made and the table it was made on (watch_session_start.c) */
+    bool start_track_failed; /* a frame read for the marks could not go through the tracker */
 };
 
 /* Logs the event, hands it to every sink, frees it (NULL: out of memory, said). */
@@ -76,11 +79,21 @@ void watch_session_cue(watch_session *s, double t, const char *text);
 /* "[   12.3 s] " + fmt(text) on stdout. */
 void watch_session_say(double t, const char *fmt, const char *text);
 
-/* watch_session_start.c: what to do with frame f while the table check at the start is not done. The first
- * call runs it on f (the projector's marks may read more frames from `cap`): JUDGE (it holds: the tracker
- * takes f), HOLD (no-go: f is shown and recorded, nothing judged) or STALE (frames were read after f: drop f). */
-enum { WATCH_START_JUDGE = 0, WATCH_START_HOLD, WATCH_START_STALE };
+/* The tracker's part of frame f (settle, judge, the "setup" events, notes). -1 with err when it cannot take it. */
+int watch_session_track(watch_session *s, const cap_frame *f, base_error *err);
+
+/*
+ * watch_session_start.c, the table check at the start. What to do with frame f until it is done: the first
+ * call checks f: JUDGE (it holds, or it is done), HOLD (no-go: f is shown and recorded, nothing judged; checked
+ * again a settle time later), PROJECTOR (the picture holds and the projector's marks are to be thrown: the
+ * tracker takes f, then watch_session_start_projector). The verdict is said when it is known.
+ */
+enum { WATCH_START_JUDGE = 0, WATCH_START_HOLD, WATCH_START_PROJECTOR };
 int watch_session_start_check(watch_session *s, cap_source *cap, const cap_frame *f);
+/* The projector's marks thrown and read back from `cap`; the frames read go through the tracker (the marks are
+ * the watch's own light to it). -1 with err when the tracker cannot take one (the watch ends). */
+int watch_session_start_projector(watch_session *s, cap_source *cap, base_error *err);
+void watch_session_start_free(watch_session *s);
 
 /* watch_session_calls.c */
 void watch_session_on_settled(watch_session *s, const watch_tracker_result *r, long frame, double t);

@@ -48,7 +48,8 @@ static int loop_show(void *ctx, const base_image *pic, base_error *err)
         s->cfg.project(s->cfg.project_ctx, pic, s->last_t);
     if (s->cfg.projector && !s->projector_failed && media_screen_show("tableref", pic, 1, err) < 0)
         return -1;
-    return 0;
+    /* The marks are the watch's own light: the tracker does not take them for the table moving. */
+    return watch_tracker_projected(s->tracker, pic, s->last_t, err);
 }
 
 static const base_image *loop_grab(void *ctx, double *t_ms, base_error *err)
@@ -64,6 +65,11 @@ static const base_image *loop_grab(void *ctx, double *t_ms, base_error *err)
     l->s->frames++;
     l->s->last_t = *t_ms = f.t_ms, l->s->last_frame = f.index;
     l->last_mono = mono_ms();
+    /* The table is watched all along: the frames read for the marks go through the tracker too. */
+    if (watch_session_track(l->s, &f, err) < 0) {
+        l->s->start_track_failed = true;
+        return NULL;
+    }
     return f.gray;
 }
 
@@ -73,71 +79,94 @@ static double loop_now(void *ctx)
     return l->s->last_t + (l->live ? mono_ms() - l->last_mono : 0);
 }
 
-/* The projector's part: marks placed around the table detected, thrown and read back. */
-static void check_projector(watch_session *s, cap_source *cap, const vis_detector *det, const rules_snapshot *snap,
-                            const vis_tag_list *tags, const char *calib_name, ref_table_check *tc)
+/* The verdict being made and, for the projector's marks, the table it was made on and the tags read. */
+struct watch_start {
+    ref_table_check tc;
+    rules_snapshot *snap;
+    vis_tag_list tags;
+};
+
+static void start_table_clear(struct watch_start *t)
+{
+    rules_snapshot_free(t->snap);
+    t->snap = NULL;
+    vis_tag_list_clear(&t->tags);
+}
+
+/* Whether the marks are to be thrown: a projector mapped, and the watch projecting. */
+static bool projects(const watch_session *s)
+{
+    return s->calib.projector.present && (s->cfg.project || (s->cfg.projector && !s->projector_failed));
+}
+
+/* The projector's part: marks placed around the table detected, thrown and read back. -1 when the tracker could
+ * not take a frame read (err says why); a loop that fails otherwise is said and leaves the projector unchecked. */
+static int check_projector(watch_session *s, cap_source *cap, const struct watch_start *t, const char *calib_name,
+                           ref_table_check *tc, base_error *err)
 {
     const calib_file *c = &s->calib;
-    const bool projects = s->cfg.project || (s->cfg.projector && !s->projector_failed);
-    if (!c->projector.present || !projects) {
-        ref_table_check_set_projector(tc, c->projector.present ? REF_PROJ_NOT_CHECKED : REF_PROJ_NOT_MAPPED, false,
-                                      NULL);
-        return;
-    }
+    const vis_detector *det = watch_tracker_detector(s->tracker);
     const cap_source_kind kind = cap_source_kind_of(cap);
     const bool live = kind != CAP_SOURCE_FILE && kind != CAP_SOURCE_IMAGES && kind != CAP_SOURCE_CALLBACK;
     start_loop l = {s, cap, live, mono_ms()};
     const calib_loop loop = {&l, loop_show, loop_grab, loop_now};
-    ref_proj_marks m;
-    vis_camera cam;
-    ref_proj_result r;
-    base_error err = {0};
     /* The latency the watch takes its own light to have (watch_echo.h): the calibration's, else the default. */
     const double latency = s->cfg.tracker.projector_latency_ms >= 0 ? s->cfg.tracker.projector_latency_ms
                                                                     : watch_echo_latency(c);
-    int rc = ref_proj_marks_place(det->roster, snap, c, &m, &err);
+    ref_proj_marks m;
+    vis_camera cam;
+    ref_proj_result r;
+    s->start_track_failed = false;
+    int rc = ref_proj_marks_place(det->roster, t->snap, c, &m, err);
     if (rc == 0) {
-        ref_proj_camera(det, tags->items, tags->n, &cam);
-        s->start_read_frames = true;
-        rc = ref_proj_run(&cam, &c->projector, &m, &loop, latency, live ? 1 : 0, calib_name, &r, &err);
+        ref_proj_camera(det, t->tags.items, t->tags.n, &cam);
+        rc = ref_proj_run(&cam, &c->projector, &m, &loop, latency, live ? 1 : 0, calib_name, &r, err);
     }
     ref_proj_marks_clear(&m);
+    if (rc < 0 && s->start_track_failed)
+        return -1;
     if (rc < 0) { /* the loop failed: nothing measured, said; the other checks decide */
-        watch_session_emit_error(s, "table check", err.msg);
+        watch_session_emit_error(s, "table check", err->msg);
         ref_table_check_set_projector(tc, REF_PROJ_NOT_CHECKED, false, NULL);
-        return;
+        return 0;
     }
-    ref_table_check_set_projector(tc, REF_PROJ_CHECKED, kind == CAP_SOURCE_CALLBACK, &r);
+    /* None of its marks seen: it lights nothing the camera reads (a projector off): said, not a no-go. */
+    ref_table_check_set_projector(tc, r.found ? REF_PROJ_CHECKED : REF_PROJ_NOT_SEEN, kind == CAP_SOURCE_CALLBACK, &r);
+    return 0;
 }
 
-/* The table check on frame f: its verdict into tc. -1 when the frame cannot be read through the set-up. */
-static int run_check(watch_session *s, cap_source *cap, const cap_frame *f, ref_table_check *tc, base_error *err)
+static const char *calib_name_of(const watch_session *s)
+{
+    return s->cfg.tracker.calib_name ? s->cfg.tracker.calib_name
+           : s->cfg.calib_path       ? s->cfg.calib_path
+                                     : "the calibration";
+}
+
+/* The picture's part of the table check on frame f into st->tc, the table detected into st. -1 when the
+ * frame cannot be read through the set-up. */
+static int run_check(watch_session *s, const cap_frame *f, struct watch_start *st, base_error *err)
 {
     vis_detector *det = watch_tracker_detector(s->tracker);
-    rules_snapshot *snap = NULL;
+    ref_table_check *tc = &st->tc;
     vis_report rep = {0};
-    vis_tag_list tags = {0};
     const base_image *g = f->gray;
-    if (vis_detector_run_tags(det, g->data, g->width, g->height, g->stride, NULL, &snap, &rep, &tags, err) < 0)
+    start_table_clear(st);
+    if (vis_detector_run_tags(det, g->data, g->width, g->height, g->stride, NULL, &st->snap, &rep, &st->tags, err) < 0)
         return -1;
     char picture[64];
     snprintf(picture, sizeof picture, "the frame at %.1f s", f->t_ms / 1000);
-    const char *calib = s->cfg.tracker.calib_name ? s->cfg.tracker.calib_name
-                        : s->cfg.calib_path       ? s->cfg.calib_path
-                                                  : "the calibration";
     const char *roster = s->cfg.tracker.roster_name ? s->cfg.tracker.roster_name
                          : s->cfg.roster_path       ? s->cfg.roster_path
                                                     : "the roster";
-    const ref_check_names names = {picture, calib, roster};
+    const ref_check_names names = {picture, calib_name_of(s), roster};
     const base_view im = {g->width, g->height, 1, g->stride, g->data};
-    int rc = ref_table_check_parts(det, &names, &im, tags.items, tags.n, &rep, tc);
+    int rc = ref_table_check_parts(det, &names, &im, st->tags.items, st->tags.n, &rep, tc);
     if (rc < 0)
         base_error_setc(err, BASE_E_NOMEM, "out of memory");
-    else if (tc->go) /* the projector only when everything else holds: its marks are placed around the table seen */
-        check_projector(s, cap, det, snap, &tags, calib, tc);
-    vis_tag_list_clear(&tags);
+    else
+        ref_table_check_set_projector(tc, s->calib.projector.present ? REF_PROJ_NOT_CHECKED : REF_PROJ_NOT_MAPPED,
+                                      false, NULL);
     vis_report_clear(&rep);
-    rules_snapshot_free(snap);
     return rc;
 }
 
@@ -158,6 +187,8 @@ static void tell(watch_session *s, const ref_table_check *tc, double t, long fra
     char line[3600];
     if (tc->go && tc->projector_status == REF_PROJ_CHECKED)
         snprintf(line, sizeof line, "table check: GO (projector: %s)", tc->projector.msg);
+    else if (tc->go && tc->projector_status == REF_PROJ_NOT_SEEN)
+        snprintf(line, sizeof line, "table check: GO (projector not seen: %s)", tc->projector.msg);
     else if (tc->go)
         snprintf(line, sizeof line, "table check: GO");
     else
@@ -179,8 +210,27 @@ static void note_hold(watch_session *s, bool holds, const char *check, double t,
     watch_session_emit(s, e);
 }
 
+/* The verdict known: said (the first, and when it goes), the hold started or ended. */
+static void conclude(watch_session *s, ref_table_check *tc, bool said, double t, long frame)
+{
+    if (!said && (s->start_state == WATCH_START_PENDING || tc->go))
+        tell(s, tc, t, frame);
+    if (tc->go) {
+        if (s->start_state == WATCH_START_HOLDING)
+            note_hold(s, true, NULL, s->last_t, s->last_frame);
+        s->start_state = WATCH_START_DONE;
+    } else {
+        if (s->start_state == WATCH_START_PENDING)
+            note_hold(s, false, tc->reason, s->last_t, s->last_frame);
+        s->start_state = WATCH_START_HOLDING;
+        s->start_next_t = s->last_t + s->cfg.tracker.settle_ms;
+    }
+    start_table_clear(s->start);
+}
+
 int watch_session_start_check(watch_session *s, cap_source *cap, const cap_frame *f)
 {
+    (void)cap;
     if (s->start_state == WATCH_START_DONE)
         return WATCH_START_JUDGE;
     const base_image *g = f->gray;
@@ -191,27 +241,43 @@ int watch_session_start_check(watch_session *s, cap_source *cap, const cap_frame
     }
     if (s->start_state == WATCH_START_HOLDING && f->t_ms < s->start_next_t)
         return WATCH_START_HOLD;
-    ref_table_check tc = {0};
+    if (!s->start && !(s->start = calloc(1, sizeof *s->start)))
+        return WATCH_START_HOLD; /* out of memory: nothing judged, tried again at the next frame */
+    ref_table_check *tc = &s->start->tc;
+    ref_table_check_clear(tc);
+    memset(tc, 0, sizeof *tc);
     base_error err = {0};
-    s->start_read_frames = false;
-    if (run_check(s, cap, f, &tc, &err) < 0) {
+    bool said = false;
+    if (run_check(s, f, s->start, &err) < 0) {
         watch_session_emit_error(s, "table check", err.msg);
-        tc.go = false;
-        snprintf(tc.reason, sizeof tc.reason, "%s", err.msg);
-    } else if (s->start_state == WATCH_START_PENDING || tc.go) {
-        tell(s, &tc, f->t_ms, f->index);
+        tc->go = false, said = true;
+        snprintf(tc->reason, sizeof tc->reason, "%s", err.msg);
+    } else if (tc->go && projects(s)) {
+        return WATCH_START_PROJECTOR; /* the picture holds: the marks next, then the verdict */
     }
-    if (tc.go) {
-        if (s->start_state == WATCH_START_HOLDING)
-            note_hold(s, true, NULL, s->last_t, s->last_frame);
-        s->start_state = WATCH_START_DONE;
-    } else {
-        if (s->start_state == WATCH_START_PENDING)
-            note_hold(s, false, tc.reason, s->last_t, s->last_frame);
-        s->start_state = WATCH_START_HOLDING;
-        s->start_next_t = s->last_t + s->cfg.tracker.settle_ms;
+    conclude(s, tc, said, f->t_ms, f->index);
+    return tc->go ? WATCH_START_JUDGE : WATCH_START_HOLD;
+}
+
+int watch_session_start_projector(watch_session *s, cap_source *cap, base_error *err)
+{
+    ref_table_check *tc = &s->start->tc;
+    const double t = s->last_t;
+    const long frame = s->last_frame;
+    if (check_projector(s, cap, s->start, calib_name_of(s), tc, err) < 0) {
+        start_table_clear(s->start);
+        return -1;
     }
-    ref_table_check_clear(&tc);
-    /* Frames were read for the projector's marks: this one is older than them, and its light is gone. */
-    return s->start_read_frames ? WATCH_START_STALE : tc.go ? WATCH_START_JUDGE : WATCH_START_HOLD;
+    conclude(s, tc, false, t, frame);
+    return 0;
+}
+
+void watch_session_start_free(watch_session *s)
+{
+    if (!s->start)
+        return;
+    ref_table_check_clear(&s->start->tc);
+    start_table_clear(s->start);
+    free(s->start);
+    s->start = NULL;
 }
