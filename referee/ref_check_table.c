@@ -25,7 +25,7 @@ static void decide(ref_table_check *tc)
                  c->min_cell_px, REF_TABLE_MIN_CELL_PX);
         return;
     }
-    for (size_t i = 0; i < tc->n_units; i++)
+    for (size_t i = 0; !tc->units_optional && i < tc->n_units; i++)
         if (tc->units[i].seen == 0) {
             tc->go = false;
             snprintf(tc->reason, sizeof tc->reason, "no tag of unit %s is seen (0/%zu): is it on the table?",
@@ -76,6 +76,12 @@ void ref_table_check_set_projector(ref_table_check *tc, ref_proj_status status, 
     decide(tc);
 }
 
+void ref_table_check_units_optional(ref_table_check *tc)
+{
+    tc->units_optional = true;
+    decide(tc);
+}
+
 void ref_table_check_clear(ref_table_check *tc)
 {
     free(tc->units);
@@ -104,6 +110,7 @@ cJSON *ref_table_check_to_json(const ref_table_check *tc)
         cJSON_AddNumberToObject(ex, "clipped_share", round(c->clipped_share * 1e4) / 1e4);
     if (!isnan(c->dark_white_level))
         cJSON_AddNumberToObject(ex, "white_level", c->dark_white_level);
+    cJSON_AddBoolToObject(root, "units_required", !tc->units_optional);
     cJSON *units = cJSON_AddArrayToObject(root, "units");
     for (size_t i = 0; i < tc->n_units; i++) {
         cJSON *j = cJSON_CreateObject();

@@ -47,6 +47,7 @@ typedef struct ref_table_check {
     bool resolution_ok;
     ref_table_unit *units;    /* one per roster unit; owned */
     size_t n_units;
+    bool units_optional;      /* a unit none of whose tags is seen is said, not a no-go (ref_table_check_units_optional) */
     ref_proj_status projector_status;
     bool projector_simulated;
     ref_proj_result projector;
@@ -61,8 +62,11 @@ int ref_table_check_frame(const ref_setup *s, const ref_snapshot *f, ref_table_c
 /* The projector's part (status, and the result when CHECKED or NOT_SEEN); go and reason are updated. */
 void ref_table_check_set_projector(ref_table_check *tc, ref_proj_status status, bool simulated,
                                    const ref_proj_result *r);
+/* Units may be missing: a watch started mid-game has units removed as casualties. go and reason updated. */
+void ref_table_check_units_optional(ref_table_check *tc);
 void ref_table_check_clear(ref_table_check *tc);
-/* {"go", "reason", "ok", "checks": [...] (ref_checks_to_json), "resolution", "exposure", "units", "projector":
+/* {"go", "reason", "ok", "checks": [...] (ref_checks_to_json), "resolution", "exposure", "units_required", "units",
+ * "projector":
  * {"status": "not mapped" | "not checked" | "checked" | "not seen", "simulated", ...ref_proj_result_to_json}}. */
 cJSON *ref_table_check_to_json(const ref_table_check *tc);
 

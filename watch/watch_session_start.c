@@ -161,11 +161,13 @@ static int run_check(watch_session *s, const cap_frame *f, struct watch_start *s
     const ref_check_names names = {picture, calib_name_of(s), roster};
     const base_view im = {g->width, g->height, 1, g->stride, g->data};
     int rc = ref_table_check_parts(det, &names, &im, st->tags.items, st->tags.n, &rep, tc);
-    if (rc < 0)
+    if (rc < 0) {
         base_error_setc(err, BASE_E_NOMEM, "out of memory");
-    else
+    } else {
+        ref_table_check_units_optional(tc); /* a watch started mid-game: units may be gone as casualties */
         ref_table_check_set_projector(tc, s->calib.projector.present ? REF_PROJ_NOT_CHECKED : REF_PROJ_NOT_MAPPED,
                                       false, NULL);
+    }
     vis_report_clear(&rep);
     return rc;
 }
