@@ -407,3 +407,51 @@ Test(projcheck, venue_state_carries_the_table_check)
     venue_state_clear(&st);
 }
 #endif
+
+/* The demo's roster with a unit none of whose tags is on the table (tags 300, 301): removed as casualties. */
+static const char *roster_with_a_missing_unit(void)
+{
+    base_error err = {0};
+    cJSON *r = base_json_parse_file(demo("roster.json"), &err);
+    cr_assert_not_null(r, "%s", err.msg);
+    cJSON *units = cJSON_GetObjectItem(r, "units");
+    cJSON *u = cJSON_Duplicate(cJSON_GetArrayItem(units, 1), 1);
+    cJSON_ReplaceItemInObject(u, "id", cJSON_CreateString("ghosts"));
+    cJSON_ReplaceItemInObject(u, "files", cJSON_CreateNumber(2));
+    cJSON_ReplaceItemInObject(u, "models", cJSON_Parse("[{\"id\": \"ghosts-1\", \"tag_id\": 300}, "
+                                                       "{\"id\": \"ghosts-2\", \"tag_id\": 301}]"));
+    cJSON_AddItemToArray(units, u);
+    cr_assert_eq(base_json_write_file(r, tmp("roster-ghosts.json"), &err), 0, "%s", err.msg);
+    cJSON_Delete(r);
+    return tmp("roster-ghosts.json");
+}
+
+/* Before a round every unit must be on the table; a watch may start mid-game, its units gone as casualties. */
+Test(projcheck, a_unit_not_seen_is_no_go_for_table_check_not_for_watch)
+{
+    const char *roster = roster_with_a_missing_unit();
+    char args[4096];
+    snprintf(args, sizeof args, "table-check '%s' --calib '%s' --roster '%s'", demo("before.jpg"), demo("calib.json"),
+             roster);
+    cr_assert_eq(cli_run(args, &res), 0);
+    cr_assert_eq(res.status, 1, "%s%s", res.out, res.err);
+    cr_assert_not_null(strstr(res.out, "\nNO-GO  unit ghosts     0/2 tags seen\n"), "%s", res.out);
+    snprintf(args, sizeof args, "watch --source '%s' --calib '%s' --roster '%s' --fps 5 --settle-ms 600 --log '%s' "
+                                "--quiet",
+             demo_sequence(), demo("calib.json"), roster, tmp("w.jsonl"));
+    cr_assert_eq(cli_run(args, &res), 0);
+    cr_assert_eq(res.status, 1, "%s%s", res.out, res.err);
+    cr_assert_eq(strncmp(res.out, "[     0.0 s] table check: GO\n", 29), 0, "%s", res.out);
+    cr_assert_not_null(strstr(res.out, "watch: 24 frames, 1 call, 1 illegal standing"), "%s", res.out);
+    cJSON *ev[64];
+    size_t n = read_log(tmp("w.jsonl"), ev, 64);
+    cr_assert_str_eq(kind(ev[1]), "table_check");
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(ev[1], "go")));
+    cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(ev[1], "units_required")));
+    const cJSON *ghosts = cJSON_GetArrayItem(cJSON_GetObjectItem(ev[1], "units"), 3);
+    cr_assert_str_eq(cJSON_GetObjectItem(ghosts, "unit")->valuestring, "ghosts");
+    cr_assert_eq(num(ghosts, "tags_seen"), 0);
+    cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(ghosts, "ok")));
+    for (size_t i = 0; i < n; i++)
+        cJSON_Delete(ev[i]);
+}
