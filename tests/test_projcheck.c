@@ -14,10 +14,13 @@
  *     `table_check` no-go naming the calibration and 0 calls.
  */
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base_json.h"
@@ -454,4 +457,73 @@ Test(projcheck, a_unit_not_seen_is_no_go_for_table_check_not_for_watch)
     cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(ghosts, "ok")));
     for (size_t i = 0; i < n; i++)
         cJSON_Delete(ev[i]);
+}
+
+/* An Xvfb at a display number it picks itself (-displayfd); its pid in *pid; -1 when it did not start. */
+static int start_xvfb(pid_t *pid)
+{
+    int fd[2];
+    cr_assert_eq(pipe(fd), 0);
+    *pid = fork();
+    cr_assert_geq(*pid, 0);
+    if (*pid == 0) {
+        close(fd[0]);
+        char fdarg[16];
+        snprintf(fdarg, sizeof fdarg, "%d", fd[1]);
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 2);
+        execlp("Xvfb", "Xvfb", "-displayfd", fdarg, "-screen", "0", "1280x800x24", "-nolisten", "tcp", (char *)NULL);
+        _exit(127);
+    }
+    close(fd[1]);
+    char num[16] = {0}; /* Xvfb writes the number and the newline apart: read up to the newline */
+    size_t got = 0;
+    while (got < sizeof num - 1 && read(fd[0], num + got, 1) > 0 && num[got] != '\n')
+        got++;
+    close(fd[0]);
+    return got > 0 ? atoi(num) : -1;
+}
+
+/* The live loop (`--projector`): the marks on the projector's window (an Xvfb), the frames from the camera source
+ * (here pictures that never show them): the projector's marks are not found, no-go naming the calibration. */
+Test(projcheck, live_projector_whose_marks_the_camera_never_sees_is_no_go)
+{
+    if (access("/usr/bin/Xvfb", X_OK) != 0)
+        cr_skip_test("Xvfb is not installed (scripts/setup-debian.sh installs it)");
+    make_projector_calib(tmp("mapped.json"), 0, 0);
+    pid_t pid;
+    int display = start_xvfb(&pid);
+    cr_assert_geq(display, 0, "Xvfb did not start");
+    char name[32], args[4096];
+    snprintf(name, sizeof name, ":%d", display);
+    setenv("DISPLAY", name, 1);
+    snprintf(args, sizeof args, "table-check '%s' --calib '%s' --roster '%s' --projector --source '%s'",
+             demo("before.jpg"), tmp("mapped.json"), demo("roster.json"), demo_sequence());
+    int rc = cli_run(args, &res);
+    kill(pid, SIGTERM);
+    waitpid(pid, NULL, 0);
+    cr_assert_eq(rc, 0);
+    cr_assert_eq(res.status, 1, "%s%s", res.out, res.err);
+    char want[1024];
+    snprintf(want, sizeof want,
+             "\nNO-GO  projector       the camera finds 0 of the projector's 37 marks where %s's projector mapping puts "
+             "them (within 20 mm): is the projector on, aimed at the table, and calibrated through this "
+             "calibration?\n",
+             tmp("mapped.json"));
+    cr_assert_not_null(strstr(res.out, want), "%s", res.out);
+}
+
+/* A stale projector section (calibrated through another camera pose) is refused, exit 2, before any window. */
+Test(projcheck, live_projector_stale_is_refused)
+{
+    make_projector_calib(tmp("mapped.json"), 0, 0);
+    base_error err = {0};
+    calib_file c;
+    cr_assert_eq(calib_file_load(tmp("mapped.json"), &c, &err), 0, "%s", err.msg);
+    calib_file_projector_stamp(&c);
+    c.projector.made_t[0] += 50; /* the camera has moved 50 mm since */
+    cr_assert_eq(calib_file_save(&c, tmp("stale.json"), &err), 0, "%s", err.msg);
+    cr_assert_eq(table_check(tmp("stale.json"), "--projector --source /nonexistent"), 2, "%s", res.err);
+    cr_assert_not_null(strstr(res.err, "tableref table-check: "), "%s", res.err);
+    cr_assert_not_null(strstr(res.err, "stale.json: projector: "), "%s", res.err);
 }
