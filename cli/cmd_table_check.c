@@ -154,6 +154,13 @@ static int check_projector(ref_setup *s, const ref_snapshot *f, const proj_opts 
                            ref_table_check *tc, base_error *err)
 {
     calib_file c = s->calib;
+    char why[300];
+    /* --projector asks for it: a missing or stale section is bad input, as for watch --projector. */
+    int st = o->live ? calib_file_projector_stale(&c, f->image->width, f->image->height, f->snap->board_width,
+                                                  f->snap->board_depth, why, sizeof why)
+                     : CALIB_PROJ_OK;
+    if (st != CALIB_PROJ_OK && st != CALIB_PROJ_UNSTAMPED)
+        return base_error_set(err, "%s: projector: %s", s->calib_path, why);
     if (!o->simulate && !c.projector.present) {
         ref_table_check_set_projector(tc, REF_PROJ_NOT_MAPPED, false, NULL);
         return 0;
@@ -174,13 +181,6 @@ static int check_projector(ref_setup *s, const ref_snapshot *f, const proj_opts 
         const char *src = o->source ? o->source : table_source;
         if (!src || !src[0]) {
             base_error_set(err, "--projector: give the camera with --source SRC (the table file names none)");
-            goto done;
-        }
-        char why[300];
-        int st = calib_file_projector_stale(&c, f->image->width, f->image->height, f->snap->board_width,
-                                            f->snap->board_depth, why, sizeof why);
-        if (st != CALIB_PROJ_OK && st != CALIB_PROJ_UNSTAMPED) {
-            base_error_set(err, "%s: projector: %s", s->calib_path, why);
             goto done;
         }
         if (!(live = calibrate_live_open(src, (int)o->sx, (int)o->sy, &loop, err)))

@@ -513,7 +513,8 @@ Test(projcheck, live_projector_whose_marks_the_camera_never_sees_is_no_go)
     cr_assert_not_null(strstr(res.out, want), "%s", res.out);
 }
 
-/* A stale projector section (calibrated through another camera pose) is refused, exit 2, before any window. */
+/* --projector with a stale projector section (calibrated through another camera pose), or none: exit 2, before
+ * any window. */
 Test(projcheck, live_projector_stale_is_refused)
 {
     make_projector_calib(tmp("mapped.json"), 0, 0);
@@ -526,4 +527,9 @@ Test(projcheck, live_projector_stale_is_refused)
     cr_assert_eq(table_check(tmp("stale.json"), "--projector --source /nonexistent"), 2, "%s", res.err);
     cr_assert_not_null(strstr(res.err, "tableref table-check: "), "%s", res.err);
     cr_assert_not_null(strstr(res.err, "stale.json: projector: "), "%s", res.err);
+    char want[1024];
+    snprintf(want, sizeof want, "tableref table-check: %s: projector: no projector section (run `tableref calibrate "
+                                "projector`)\n", demo("calib.json"));
+    cr_assert_eq(table_check(demo("calib.json"), "--projector --source /nonexistent"), 2, "%s", res.err);
+    cr_assert_str_eq(res.err, want);
 }
