@@ -8,10 +8,14 @@
  * from the camera after the projector's latency (referee/ref_projcheck.h).
  *
  * The result goes to stdout, the event log and every sink as a "table_check"
- * event (the venue's retained state keeps it). A no-go: nothing is judged
- * -- the tracker sees no frame -- and the session is in "cannot judge:
- * set-up" (a "setup" event) until the check, made again every settle time
- * on the frame then, holds. Part of watch_session (watch_session_int.h).
+ * event (the venue's retained state keeps it). A no-go: from then on the
+ * tracker sees no frame -- nothing is settled or judged -- and the session
+ * is in "cannot judge: set-up" (a "setup" event) until the check, made again
+ * every settle time on the frame then, holds. The frames read for the marks
+ * go through the tracker (the marks are the watch's own light to its echo,
+ * watch_echo.h), so the start loses no still time; a table check reads
+ * frames only after the picture's own checks have gone.
+ * Part of watch_session (watch_session_int.h).
  */
 #include <math.h>
 #include <stdio.h>
