@@ -7,13 +7,24 @@
  * How to use:
  *   if (calibrate_measure_live_loop(&calib, "v4l2:/dev/video0", screen_x, screen_y) < 0) return 2;
  *   ... calib.projector.latency_ms, calib.projector.brightness_ratio ...  (then save the calibration)
+ *   calib_loop loop; calibrate_live *l = calibrate_live_open(src, x, y, &loop, &err);  // the loop for others
+ *   ... ref_proj_run(..., &loop, ...) ...; calibrate_live_close(l);
  */
 #ifndef TABLEREF_CALIBRATE_LOOP_H
 #define TABLEREF_CALIBRATE_LOOP_H
 
+#include "base_error.h"
 #include "calib_file.h"
+#include "calib_projector_loop.h"
 
 /* Latency and brightness into c->projector, printed; 0, or -1 said on stderr. */
 int calibrate_measure_live_loop(calib_file *c, const char *source, int sx, int sy);
+
+/* The same live loop for another measurement (`table-check --projector` throws its marks through it): the
+ * projector window at (sx, sy) and the camera `source`. NULL with err when the camera does not open. */
+typedef struct calibrate_live calibrate_live;
+calibrate_live *calibrate_live_open(const char *source, int sx, int sy, calib_loop *loop, base_error *err);
+/* Closes the camera and the projector window; NULL is fine. */
+void calibrate_live_close(calibrate_live *l);
 
 #endif

@@ -452,7 +452,7 @@ Test(setup_checks, table_check_json_gives_every_figure)
     /* The demo's board tags: within 0.5 px of where the roster puts them (0.09 px measured). */
     const cJSON *off = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "checks"), 2), "value");
     cr_assert_lt(off->valuedouble, 0.5);
-    cr_assert_str_eq(cJSON_GetObjectItem(j, "projector")->valuestring, "not mapped");
+    cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "projector"), "status")->valuestring, "not mapped");
     cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "units")), 3);
     cJSON_Delete(j);
 }

@@ -248,8 +248,9 @@ static int keep(cJSON **slot, const cJSON *ev);
 
 void venue_state_clear(venue_state *s)
 {
-    cJSON **slots[] = {&s->session, &s->board, &s->units, &s->settled, &s->last_call, &s->last_alert,
-                       &s->last_correction, &s->last_refused, &s->last_ruling, &s->picture};
+    cJSON **slots[] = {&s->session,         &s->board,        &s->units,       &s->settled,
+                       &s->last_call,       &s->last_alert,   &s->last_correction, &s->last_refused,
+                       &s->last_ruling,     &s->picture,      &s->table_check};
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
         replace(slots[i], NULL);
     free(s->illegal);
@@ -362,6 +363,8 @@ int venue_state_apply(venue_state *s, const cJSON *ev)
     } else if (strcmp(k, "move_checked") == 0) {
         s->calls++;
         rc = keep(&s->last_call, ev) < 0 || take_snapshot(s, ev) < 0 || note_call(s, ev) < 0 ? -1 : 0;
+    } else if (strcmp(k, "table_check") == 0) {
+        rc = keep(&s->table_check, ev);
     } else if (strcmp(k, "alert") == 0) {
         rc = keep(&s->last_alert, ev);
     } else if (strcmp(k, "correction") == 0) {
@@ -432,6 +435,7 @@ char *venue_state_print(const venue_state *s, size_t queued, long dropped)
     add_copy_or_null(o, "last_ruling", s->last_ruling);
     cJSON_AddNumberToObject(o, "illegal_standing", venue_state_illegal_standing(s));
     add_copy_or_null(o, "picture", s->picture);
+    add_copy_or_null(o, "table_check", s->table_check);
     cJSON *feed = cJSON_AddObjectToObject(o, "feed");
     if (feed) {
         cJSON_AddNumberToObject(feed, "queued", (double)queued);

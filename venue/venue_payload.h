@@ -101,6 +101,7 @@ typedef struct venue_state {
     venue_illegal_call *illegal; /* every ILLEGAL call of the session, in order */
     size_t n_illegal, cap_illegal;
     cJSON *picture;     /* {"move", "width", "height", "wall"} */
+    cJSON *table_check; /* the latest "table_check" event: the pre-round check's verdict and figures */
 } venue_state;
 
 void venue_state_init(venue_state *s, const char *event, int table);

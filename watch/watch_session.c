@@ -12,7 +12,6 @@
 #include "media.h"
 #include "rules_json.h"
 #include "watch_session_int.h"
-#include "media.h"
 
 void watch_session_config_default(watch_session_config *c)
 {
@@ -46,6 +45,7 @@ watch_session *watch_session_new(const vis_roster *roster, const calib_file *cal
         return NULL;
     }
     s->cfg = *cfg;
+    s->calib = *calib;
     s->roster = roster;
     if (check_new_file(cfg->record_path, cfg->replace, err) < 0 ||
         !(s->tracker = watch_tracker_new(roster, calib, &cfg->tracker, err)) ||
@@ -71,6 +71,7 @@ void watch_session_free(watch_session *s)
     watch_control_free(s->control);
     watch_log_close(s->log);
     watch_tracker_free(s->tracker);
+    watch_session_start_free(s);
     free(s);
 }
 
@@ -304,18 +305,12 @@ static void note_setup(watch_session *s, const watch_tracker_result *res, double
     watch_session_emit(s, e);
 }
 
-/* One frame through the tracker, the judge's commands, the screen, the
- * recording and the feed. -1 (with `failure` said) when the tracker cannot take it. */
-static int watch_frame(watch_session *s, const cap_frame *f, double fps, char *failure, size_t cap)
+int watch_session_track(watch_session *s, const cap_frame *f, base_error *err)
 {
-    base_error err;
     watch_tracker_result res;
     if (watch_tracker_frame(s->tracker, f->gray->data, f->gray->width, f->gray->height, f->gray->stride, f->t_ms, &res,
-                            &err) < 0) {
-        snprintf(failure, cap, "frame %ld: %s", f->index, err.msg);
-        report_failure(s, failure, f->t_ms, f->index);
+                            err) < 0)
         return -1;
-    }
     s->table_moving = res.state != WATCH_TRACKER_SETTLED;
     note_setup(s, &res, f->t_ms, f->index);
     if (res.state == WATCH_TRACKER_MOVING && s->showing) {
@@ -326,10 +321,30 @@ static int watch_frame(watch_session *s, const cap_frame *f, double fps, char *f
         watch_session_on_settled(s, &res, f->index, f->t_ms);
     else if (res.note[0] && !s->cfg.quiet)
         fprintf(stderr, "[%8.1f s] %s\n", f->t_ms / 1000, res.note);
+    return 0;
+}
+
+/* One frame through the table check at the start, the tracker, the judge's commands, the screen, the
+ * recording and the feed. -1 (with `failure` said) when the tracker cannot take it. */
+static int watch_frame(watch_session *s, cap_source *src, const cap_frame *f, double fps, char *failure, size_t cap)
+{
+    base_error err;
+    const int start = watch_session_start_check(s, src, f);
+    if (start != WATCH_START_HOLD && watch_session_track(s, f, &err) < 0) {
+        snprintf(failure, cap, "frame %ld: %s", f->index, err.msg);
+        report_failure(s, failure, f->t_ms, f->index);
+        return -1;
+    }
+    /* A no-go at the start: the frame is shown and recorded, nothing judged. */
     watch_session_poll_commands(s, f->index, f->t_ms);
     show_and_record(s, f, fps);
     watch_session_record_poll(s);
     watch_session_feed_poll(s);
+    if (start == WATCH_START_PROJECTOR && watch_session_start_projector(s, src, &err) < 0) {
+        snprintf(failure, cap, "%s", err.msg);
+        report_failure(s, failure, s->last_t, s->last_frame);
+        return -1;
+    }
     return 0;
 }
 
@@ -384,7 +399,7 @@ int watch_session_run(watch_session *s, cap_source *cap, volatile sig_atomic_t *
         s->last_t = f.t_ms, s->last_frame = f.index;
         if (s->cfg.realtime)
             wait_until_due(start_ms, f.t_ms);
-        if (watch_frame(s, &f, fps, failure, sizeof failure) < 0) {
+        if (watch_frame(s, cap, &f, fps, failure, sizeof failure) < 0) {
             reason = failure;
             status = WATCH_EXIT_BAD_INPUT;
             break;

@@ -4,6 +4,7 @@
  *   watch_session_calls.c   settles, calls, alerts, the judge's commands
  *   watch_session_record.c  the recording (watch_record) and evidence clips
  *   watch_session_feed.c    the venue feed (venue_feed): sink, commands, picture
+ *   watch_session_start.c   the table check at the start (and the hold while it is no-go)
  * All of them run on the camera loop's thread.
  */
 #ifndef WATCH_SESSION_INT_H
@@ -23,8 +24,14 @@
 typedef struct watch_record watch_record;
 typedef struct venue_feed venue_feed;
 
+/* The table check at the start (watch_session_start.c). */
+typedef enum watch_start_state {
+    WATCH_START_PENDING = 0, WATCH_START_HOLDING, WATCH_START_DONE
+} watch_start_state;
+
 struct watch_session {
     watch_session_config cfg;
+    calib_file calib;        /* the calibration the tracker was made with */
     const vis_roster *roster;
     watch_tracker *tracker;
     watch_log *log;
@@ -57,6 +64,11 @@ struct watch_session {
     int picture_move;        /* a call whose overlay picture is still to be sent; 0: none */
     bool feed_connected, feed_told_down;
     char feed_where[400];    /* "host:port, event E, table N" for messages */
+    /* The table check at the start: until it holds the tracker sees no frame. */
+    watch_start_state start_state;
+    double start_next_t;     /* HOLDING: frame time of the next check */
+    struct watch_start *start; /* the verdict being made and the table it was made on (watch_session_start.c) */
+    bool start_track_failed; /* a frame read for the marks could not go through the tracker */
 };
 
 /* Logs the event, hands it to every sink, frees it (NULL: out of memory, said). */
@@ -66,6 +78,22 @@ void watch_session_emit_error(watch_session *s, const char *what, const char *me
 void watch_session_cue(watch_session *s, double t, const char *text);
 /* "[   12.3 s] " + fmt(text) on stdout. */
 void watch_session_say(double t, const char *fmt, const char *text);
+
+/* The tracker's part of frame f (settle, judge, the "setup" events, notes). -1 with err when it cannot take it. */
+int watch_session_track(watch_session *s, const cap_frame *f, base_error *err);
+
+/*
+ * watch_session_start.c, the table check at the start. What to do with frame f until it is done: the first
+ * call checks f: JUDGE (it holds, or it is done), HOLD (no-go: f is shown and recorded, nothing judged; checked
+ * again a settle time later), PROJECTOR (the picture holds and the projector's marks are to be thrown: the
+ * tracker takes f, then watch_session_start_projector). The verdict is said when it is known.
+ */
+enum { WATCH_START_JUDGE = 0, WATCH_START_HOLD, WATCH_START_PROJECTOR };
+int watch_session_start_check(watch_session *s, cap_source *cap, const cap_frame *f);
+/* The projector's marks thrown and read back from `cap`; the frames read go through the tracker (the marks are
+ * the watch's own light to it). -1 with err when the tracker cannot take one (the watch ends). */
+int watch_session_start_projector(watch_session *s, cap_source *cap, base_error *err);
+void watch_session_start_free(watch_session *s);
 
 /* watch_session_calls.c */
 void watch_session_on_settled(watch_session *s, const watch_tracker_result *r, long frame, double t);
