@@ -248,9 +248,9 @@ static int keep(cJSON **slot, const cJSON *ev);
 
 void venue_state_clear(venue_state *s)
 {
-    cJSON **slots[] = {&s->session,         &s->board,        &s->units,       &s->settled,
-                       &s->last_call,       &s->last_alert,   &s->last_correction, &s->last_refused,
-                       &s->last_ruling,     &s->picture,      &s->table_check};
+    cJSON **slots[] = {&s->session,         &s->board,        &s->units,   &s->settled,
+                       &s->last_call,       &s->last_alert,   &s->picture, &s->table_check,
+                       &s->last_correction, &s->last_refused, &s->last_ruling};
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
         replace(slots[i], NULL);
     free(s->illegal);
