@@ -218,9 +218,10 @@ Test(watch_loop_hard, a_hard_turn_gives_the_same_calls_and_settles_lit_and_unlit
     expect_the_turn(&on25, "light 2.5x");
     expect_the_turn(&on4, "light 4x");
     cr_expect_eq(off.frames_lit, 0);
-    /* The light is on from the first picture's latency on: every frame but the first. */
-    cr_expect_eq(on25.frames_lit, 27, "2.5x: %ld frames lit", on25.frames_lit);
-    cr_expect_eq(on4.frames_lit, 27, "4x: %ld frames lit", on4.frames_lit);
+    /* The light is on from the first picture's latency on: every frame but the first, and but two dark
+     * ones the table check at the watch's start throws before its marks (its difference image). */
+    cr_expect_eq(on25.frames_lit, 25, "2.5x: %ld frames lit", on25.frames_lit);
+    cr_expect_eq(on4.frames_lit, 25, "4x: %ld frames lit", on4.frames_lit);
     /* The march begins while the advance's call is on the table, and is judged (expect_the_turn). */
     cr_expect(on25.lit_at_move_start[2] && on4.lit_at_move_start[2], "the call was not lit when the march began");
 }
