@@ -181,6 +181,53 @@ static int read_projector(const cJSON *p, calib_projector *out, base_error *err)
     return read_projector_extras(p, out, err);
 }
 
+/* The lens: camera (fx, fy, cx, cy) and distortion. 0, or -1 with err (not yet naming the file). */
+static int read_camera(const cJSON *root, calib_file *out, base_error *err)
+{
+    const cJSON *cam = base_json_object(root, "camera", "", true, err);
+    if (!cam || base_fields_known(cam, "camera", camera_keys, err) < 0)
+        return -1;
+    if (base_fields_number(cam, "fx", "camera", true, 1, MAX_FOCAL_PX, &out->fx, err) < 0 ||
+        base_fields_number(cam, "fy", "camera", true, 1, MAX_FOCAL_PX, &out->fy, err) < 0 ||
+        base_json_number(cam, "cx", "camera", true, &out->cx, err) < 0 ||
+        base_json_number(cam, "cy", "camera", true, &out->cy, err) < 0)
+        return -1;
+    if (base_json_numbers(root, "distortion", "", true, out->dist, 5, err) < 0)
+        return -1;
+    for (int i = 0; i < 5; i++)
+        if (!(fabs(out->dist[i]) <= MAX_DISTORTION))
+            return base_error_set(err, "distortion[%d]: %g is out of range (-%g to %g)", i, out->dist[i],
+                                  MAX_DISTORTION, MAX_DISTORTION);
+    return 0;
+}
+
+/* The board's pose. A camera calibrated before it saw the board has no pose yet; only callers that can live
+ * with that (calibrate board) ask for it with CALIB_FILE_POSE_OPTIONAL. 0, or -1 with err. */
+static int read_pose(const cJSON *root, unsigned flags, calib_file *out, base_error *err)
+{
+    const bool pose_required = !(flags & CALIB_FILE_POSE_OPTIONAL);
+    const bool pose_given = cJSON_GetObjectItemCaseSensitive(root, "board_pose") != NULL;
+    if (!pose_given && pose_required)
+        return base_error_set(err, "board_pose: missing (run `tableref calibrate board` to measure it)");
+    if (!pose_given) {
+        out->pose_missing = 1;
+        return 0;
+    }
+    const cJSON *pose = base_json_object(root, "board_pose", "", true, err);
+    if (!pose)
+        return -1; /* present but not an object */
+    /* Row-major, 9 numbers: one flat array keeps the reader and the message simple. */
+    if (base_fields_known(pose, "board_pose", pose_keys, err) < 0 ||
+        base_json_numbers(pose, "rotation", "board_pose", true, out->R, 9, err) < 0 ||
+        base_json_numbers(pose, "translation_mm", "board_pose", true, out->t, 3, err) < 0)
+        return -1;
+    for (int i = 0; i < 3; i++)
+        if (!(fabs(out->t[i]) <= BASE_FIELDS_MAX_PLACE_MM))
+            return base_error_set(err, "board_pose.translation_mm[%d]: %g is out of range (-%g to %g)", i, out->t[i],
+                                  BASE_FIELDS_MAX_PLACE_MM, BASE_FIELDS_MAX_PLACE_MM);
+    return 0;
+}
+
 int calib_file_from_json(const cJSON *root, const char *name, calib_file *out, base_error *err)
 {
     return calib_file_from_json_ex(root, name, 0, out, err);
@@ -217,49 +264,10 @@ int calib_file_from_json_ex(const cJSON *root, const char *name, unsigned flags,
                                CALIB_FILE_MIN_IMAGE_SIDE);
     out->width = (int)size[0];
     out->height = (int)size[1];
-    const cJSON *cam = base_json_object(root, "camera", "", true, err);
-    if (!cam || base_fields_known(cam, "camera", camera_keys, err) < 0)
+    if (read_camera(root, out, err) < 0)
         goto fail;
-    if (base_fields_number(cam, "fx", "camera", true, 1, MAX_FOCAL_PX, &out->fx, err) < 0 ||
-        base_fields_number(cam, "fy", "camera", true, 1, MAX_FOCAL_PX, &out->fy, err) < 0 ||
-        base_json_number(cam, "cx", "camera", true, &out->cx, err) < 0 ||
-        base_json_number(cam, "cy", "camera", true, &out->cy, err) < 0)
+    if (read_pose(root, flags, out, err) < 0)
         goto fail;
-    if (base_json_numbers(root, "distortion", "", true, out->dist, 5, err) < 0)
-        goto fail;
-    for (int i = 0; i < 5; i++)
-        if (!(fabs(out->dist[i]) <= MAX_DISTORTION)) {
-            base_error_set(err, "distortion[%d]: %g is out of range (-%g to %g)", i, out->dist[i], MAX_DISTORTION,
-                            MAX_DISTORTION);
-            goto fail;
-        }
-    /* A camera calibrated before it saw the board has no pose yet; only
-     * callers that can live with that (calibrate board) ask for it. */
-    const bool pose_required = !(flags & CALIB_FILE_POSE_OPTIONAL);
-    const bool pose_given = cJSON_GetObjectItemCaseSensitive(root, "board_pose") != NULL;
-    if (!pose_given && pose_required) {
-        base_error_set(err, "board_pose: missing (run `tableref calibrate board` to measure it)");
-        goto fail;
-    }
-    const cJSON *pose = pose_given ? base_json_object(root, "board_pose", "", true, err) : NULL;
-    if (pose_given && !pose)
-        goto fail; /* present but not an object */
-    if (pose) {
-        /* Row-major, 9 numbers: one flat array keeps the reader and the message simple. */
-        if (base_fields_known(pose, "board_pose", pose_keys, err) < 0 ||
-            base_json_numbers(pose, "rotation", "board_pose", true, out->R, 9, err) < 0)
-            goto fail;
-        if (base_json_numbers(pose, "translation_mm", "board_pose", true, out->t, 3, err) < 0)
-            goto fail;
-        for (int i = 0; i < 3; i++)
-            if (!(fabs(out->t[i]) <= BASE_FIELDS_MAX_PLACE_MM)) {
-                base_error_set(err, "board_pose.translation_mm[%d]: %g is out of range (-%g to %g)", i, out->t[i],
-                                BASE_FIELDS_MAX_PLACE_MM, BASE_FIELDS_MAX_PLACE_MM);
-                goto fail;
-            }
-    } else {
-        out->pose_missing = 1;
-    }
     if (version >= 2) {
         const cJSON *q = cJSON_GetObjectItemCaseSensitive(root, "camera_quality");
         const cJSON *pj = cJSON_GetObjectItemCaseSensitive(root, "projector");
