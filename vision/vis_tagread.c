@@ -367,13 +367,11 @@ static int fit_edges(const base_view *im, const tag_frame *tf, double size, doub
         else
             dv += nb * mt, nv++;
     }
-    /* Edges that disagree with the others on the turn (a figure's edge taken for the tag's) are left out.
-     * 1 degree, not less: on a 20 px webcam tag one edge's own noise is ~0.5 degree, and a tighter limit
-     * dropped good edges, leaving the heading to one or two (hard set table 5: p99 0.73 -> 0.53 deg). */
+    /* Edges that disagree with the others on the turn (a figure's edge taken for the tag's) are left out. */
     for (int i = 0; i < ne; i++) {
         int agree = 0;
         for (int j = 0; j < ne; j++)
-            agree += fabs(ed[j] - ed[i]) < base_deg_to_rad(1.0);
+            agree += fabs(ed[j] - ed[i]) < base_deg_to_rad(0.4);
         if (2 * agree <= ne && ne > 2)
             continue;
         hsum_c += cos(ed[i]) * ew[i], hsum_s += sin(ed[i]) * ew[i], hn += ew[i];
