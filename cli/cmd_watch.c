@@ -255,106 +255,111 @@ typedef struct watch_args {
     const char *sim_frames; /* sim: write the camera's frames here */
 } watch_args;
 
-/* argv into *a: 0, or CLI_DONE (the help was printed) or CLI_ERROR (a message was). */
-static int watch_args_parse(int argc, char **argv, watch_args *a)
+/* What the options read as numbers and flags (cli_parse's doubles and ints), before they go into the configurations. */
+typedef struct watch_words {
+    double settle, jitter, fps, timeout, sim_light;
+    int projector, realtime, quiet, replace;
+    cli_list tables;
+} watch_words;
+
+/* The option table, read into *a and *w: cli_parse's answer. */
+static int watch_args_read(int argc, char **argv, watch_args *a, watch_words *w)
 {
-    memset(a, 0, sizeof *a);
-    watch_session_config_default(&a->cfg);
-    cap_source_config_default(&a->ccfg);
-    watch_session_config cfg = a->cfg;
-    cap_source_config ccfg = a->ccfg;
-    const char *source = NULL, *calib_path = NULL, *roster_path = NULL, *control = NULL, *size = NULL,
-               *table_path = NULL;
-    double settle = cfg.tracker.settle_ms, jitter = cfg.tracker.jitter_mm, fps = ccfg.fps, timeout = ccfg.timeout_ms;
-    int projector = 0, realtime = 0, quiet = 0, replace = 0;
-    double sim_light = DS_LIGHT_RATIO_DEFAULT;
-    const char *sim_frames = NULL;
-    cli_list tables = {0};
-    feed_opts feed = {0};
     const cli_opt opts[] = {
-        CLI_STRING("--source", &source, "SRC", "the camera, video or pictures (above)"),
-        CLI_CALIB_OPT(&calib_path),
-        CLI_ROSTER_OPT(&roster_path),
-        CLI_LIST("--table", &tables, "T.json|N",
+        CLI_STRING("--source", &a->source, "SRC", "the camera, video or pictures (above)"),
+        CLI_CALIB_OPT(&a->calib_path),
+        CLI_ROSTER_OPT(&a->roster_path),
+        CLI_LIST("--table", &w->tables, "T.json|N",
                  "the table file (docs/formats.md): calibration, rosters,\n"
                  "ruleset with house rules, terrain, and the camera and its\n"
                  "size; --source, --calib and --roster then come from it.\n"
                  "A whole number N (1 to 999999) is this table's number for\n"
                  "the venue feed (below): both may be given"),
-        CLI_STRING("--record", &cfg.record_path, "FILE.mp4",
+        CLI_STRING("--record", &a->cfg.record_path, "FILE.mp4",
                    "write the annotated video (H.264, fragmented MP4: a kill or\n"
                    "a full disk loses at most the last second), with FILE.vtt\n"
                    "subtitles (one cue per move and call), FILE.events.jsonl and\n"
                    "FILE.clips/move-N.mp4 beside it: an evidence clip of each\n"
                    "ILLEGAL or CANNOT TELL call (from 5 s before the table last\n"
                    "moved to 1 s after it settled)"),
-        CLI_STRING("--clip-url", &cfg.clip_url, "URL",
+        CLI_STRING("--clip-url", &a->cfg.clip_url, "URL",
                    "where a judge's page finds FILE.clips/ (e.g. served over\n"
                    "HTTP): the call's events then carry URL/move-N.mp4 too"),
-        CLI_STRING("--log", &cfg.log_path, "FILE.jsonl",
+        CLI_STRING("--log", &a->cfg.log_path, "FILE.jsonl",
                    "the event log (appended to, never truncated; one JSON\n"
                    "line per event, fsync'ed)"),
-        CLI_STRING("--vtt", &cfg.vtt_path, "FILE.vtt", "subtitles without a recording"),
-        CLI_FLAG("--replace", &replace, 1,
+        CLI_STRING("--vtt", &a->cfg.vtt_path, "FILE.vtt", "subtitles without a recording"),
+        CLI_FLAG("--replace", &w->replace, 1,
                  "overwrite an existing recording and subtitles (by\n"
                  "default an existing file is an error: it is an earlier game)"),
-        CLI_FLAG("--projector", &projector, 1,
+        CLI_FLAG("--projector", &w->projector, 1,
                  "show the annotated table fullscreen (needs a display and\n"
                  "the calibration's projector section, not stale: refused\n"
                  "otherwise, docs/formats.md);\n"
                  "keys: o overrule the last call, c confirm it, u undo it, q quit"),
-        CLI_STRING("--size", &size, "WxH",
+        CLI_STRING("--size", &a->size, "WxH",
                    "ask the camera for this frame size (default: the size the\n"
                    "calibration was made at); every frame must match the calibration"),
-        CLI_NUMBER("--settle-ms", &settle, "N", 0, 600000, "still time before a snapshot (default 1000)"),
-        CLI_NUMBER("--jitter-mm", &jitter, "X", 0, 1000, "a unit moved less than this did not move (default 2)"),
-        CLI_STRING("--control", &control, "FIFO",
+        CLI_NUMBER("--settle-ms", &w->settle, "N", 0, 600000, "still time before a snapshot (default 1000)"),
+        CLI_NUMBER("--jitter-mm", &w->jitter, "X", 0, 1000, "a unit moved less than this did not move (default 2)"),
+        CLI_STRING("--control", &a->control, "FIFO",
                    "read judge's commands from a named pipe (created if missing);\n"
                    "send them with `tableref watch-ctl FIFO overrule|confirm|undo|stop`"),
-        CLI_NUMBER("--fps", &fps, "N", 0.01, 1000, "frame rate of an image sequence (default 5)"),
-        CLI_WHOLE("--timeout-ms", &timeout, "N", 1, 600000, "a camera silent this long is lost (default 3000)"),
-        CLI_FLAG("--realtime", &realtime, 1, "replay a recording at its own frame rate (as if live)"),
-        CLI_FLAG("--quiet", &quiet, 1, "no per-frame progress on stderr"),
-        CLI_NUMBER("--sim-light", &sim_light, "X", 0, 10,
+        CLI_NUMBER("--fps", &w->fps, "N", 0.01, 1000, "frame rate of an image sequence (default 5)"),
+        CLI_WHOLE("--timeout-ms", &w->timeout, "N", 1, 600000, "a camera silent this long is lost (default 3000)"),
+        CLI_FLAG("--realtime", &w->realtime, 1, "replay a recording at its own frame rate (as if live)"),
+        CLI_FLAG("--quiet", &w->quiet, 1, "no per-frame progress on stderr"),
+        CLI_NUMBER("--sim-light", &w->sim_light, "X", 0, 10,
                    "with --source sim:SEQ.json: the simulated projector's white\n"
                    "against the room's light (default 2.5; 0: the projector off)"),
-        CLI_STRING("--sim-frames", &sim_frames, "DIR",
+        CLI_STRING("--sim-frames", &a->sim_frames, "DIR",
                    "with --source sim:SEQ.json: also write the simulated camera's\n"
                    "frames to DIR (created) as NNNNNN.jpg"),
         CLI_TEXT("\nThe venue feed (docs/venue.md; topics and payloads in docs/formats.md):"),
-        CLI_STRING("--mqtt", &feed.mqtt, "HOST[:PORT]",
+        CLI_STRING("--mqtt", &a->feed.mqtt, "HOST[:PORT]",
                    "publish every event, the table's state and the overlay\n"
                    "picture to the venue's MQTT broker (default port 1883),\n"
                    "and take judges' commands from it; a broker that cannot\n"
                    "be reached is said once and retried, never waited for"),
-        CLI_STRING("--event", &feed.event, "NAME", "the tournament, as in the topics (letters, digits . _ -)"),
-        CLI_STRING("--mqtt-user", &feed.user, "NAME",
+        CLI_STRING("--event", &a->feed.event, "NAME", "the tournament, as in the topics (letters, digits . _ -)"),
+        CLI_STRING("--mqtt-user", &a->feed.user, "NAME",
                    "the broker user: this table's own account, table-N (tableref venue setup)"),
-        CLI_STRING("--mqtt-password-file", &feed.password_file, "FILE", "its password, the file's first line"),
+        CLI_STRING("--mqtt-password-file", &a->feed.password_file, "FILE", "its password, the file's first line"),
     };
-    int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
+    return cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
+}
+
+/* argv into *a: 0, or CLI_DONE (the help was printed) or CLI_ERROR (a message was). */
+static int watch_args_parse(int argc, char **argv, watch_args *a)
+{
+    memset(a, 0, sizeof *a);
+    watch_session_config_default(&a->cfg);
+    cap_source_config_default(&a->ccfg);
+    watch_words w = {.settle = a->cfg.tracker.settle_ms, .jitter = a->cfg.tracker.jitter_mm, .fps = a->ccfg.fps,
+                     .timeout = a->ccfg.timeout_ms, .sim_light = DS_LIGHT_RATIO_DEFAULT};
+    int n_pos = watch_args_read(argc, argv, a, &w);
     if (n_pos < 0)
         return n_pos;
-    if (split_table_args(&tables, &table_path, &feed.table) < 0)
+    if (split_table_args(&w.tables, &a->table_path, &a->feed.table) < 0)
         return CLI_ERROR;
-    const int with_feed = check_feed_opts(&feed);
-    if (with_feed < 0)
+    a->with_feed = check_feed_opts(&a->feed);
+    if (a->with_feed < 0)
         return CLI_ERROR;
-    const int sim = source && strncmp(source, "sim:", 4) == 0;
-    const char *missing = table_path || sim ? NULL
-                          : !source ? "--source SRC (or --table T.json)"
-                          : !calib_path ? "--calib C.json (or --table T.json)"
-                          : !roster_path ? "--roster R.json (or --table T.json)" : NULL;
+    const int sim = a->source && strncmp(a->source, "sim:", 4) == 0;
+    const char *missing = a->table_path || sim ? NULL
+                          : !a->source ? "--source SRC (or --table T.json)"
+                          : !a->calib_path ? "--calib C.json (or --table T.json)"
+                          : !a->roster_path ? "--roster R.json (or --table T.json)" : NULL;
     if (missing) {
         fprintf(stderr, "tableref watch: missing %s (try --help)\n", missing);
         return CLI_ERROR;
     }
-    cfg.tracker.settle_ms = settle, cfg.tracker.jitter_mm = jitter;
-    ccfg.fps = fps, ccfg.timeout_ms = (int)timeout;
-    cfg.projector = projector, cfg.realtime = realtime, cfg.quiet = quiet, cfg.replace = replace;
-    cfg.source = source, cfg.calib_path = calib_path, cfg.roster_path = roster_path;
-    *a = (watch_args){cfg, ccfg, source, calib_path, roster_path, control, size, table_path, feed, with_feed,
-                      sim_light, sim_frames};
+    watch_session_config *cfg = &a->cfg;
+    cfg->tracker.settle_ms = w.settle, cfg->tracker.jitter_mm = w.jitter;
+    a->ccfg.fps = w.fps, a->ccfg.timeout_ms = (int)w.timeout;
+    cfg->projector = w.projector, cfg->realtime = w.realtime, cfg->quiet = w.quiet, cfg->replace = w.replace;
+    cfg->source = a->source, cfg->calib_path = a->calib_path, cfg->roster_path = a->roster_path;
+    a->sim_light = w.sim_light;
     return 0;
 }
 
@@ -418,78 +423,83 @@ static int watch_simulated(const watch_args *a)
     return rc;
 }
 
-int cmd_watch(int argc, char **argv)
-{
-    watch_args a;
-    int r = watch_args_parse(argc, argv, &a);
-    if (r < 0)
-        return cli_status(r);
-    if (a.source && strncmp(a.source, "sim:", 4) == 0)
-        return watch_simulated(&a);
-    watch_session_config cfg = a.cfg;
-    cap_source_config ccfg = a.ccfg;
-    const char *source = a.source, *calib_path = a.calib_path, *roster_path = a.roster_path, *control = a.control,
-               *size = a.size, *table_path = a.table_path;
-#if TABLEREF_HAVE_VENUE
-    const feed_opts feed = a.feed;
-    const int with_feed = a.with_feed;
-#endif
-
-    base_error err;
-    table_file table = {0};
+/* What a live watch reads before it starts: the table file, or the calibration and the roster. */
+typedef struct watch_inputs {
+    table_file table; /* with --table: holds the calibration and the roster */
     calib_file calib;
-    vis_roster *roster = NULL;
-    if (table_path) {
-        if (table_file_load(table_path, &table, &err) < 0) {
+    vis_roster *roster; /* the table's, or loaded from --roster (then owned) */
+    char jsonl_buf[4096], vtt_buf[4096]; /* the event log and subtitles beside the recording */
+} watch_inputs;
+
+static void watch_inputs_clear(const watch_args *a, watch_inputs *in)
+{
+    if (a->table_path)
+        table_file_clear(&in->table);
+    else
+        vis_roster_free(in->roster);
+}
+
+/* The table file or the calibration; the camera's size; the files beside the recording; the roster. Fills in what
+ * the table file gives into *a. 0, or EXIT_BAD_INPUT (said on stderr) with nothing left to free. */
+static int watch_inputs_load(watch_args *a, watch_inputs *in)
+{
+    base_error err;
+    memset(in, 0, sizeof *in);
+    if (a->table_path) {
+        if (table_file_load(a->table_path, &in->table, &err) < 0) {
             fprintf(stderr, "tableref watch: %s\n", err.msg);
             return EXIT_BAD_INPUT;
         }
-        if (!source && !table.source[0]) {
-            fprintf(stderr, "tableref watch: %s names no camera (\"source\"): give --source SRC\n", table_path);
-            table_file_clear(&table);
+        if (!a->source && !in->table.source[0]) {
+            fprintf(stderr, "tableref watch: %s names no camera (\"source\"): give --source SRC\n", a->table_path);
+            table_file_clear(&in->table);
             return EXIT_BAD_INPUT;
         }
-        calib = table.calib;
-        source = source ? source : table.source;
-        calib_path = calib_path ? calib_path : table_path;
-        roster_path = roster_path ? roster_path : table_path;
-        cfg.tracker.table = &table;
-    } else if (calib_file_load(calib_path, &calib, &err) < 0) {
+        in->calib = in->table.calib;
+        a->source = a->source ? a->source : in->table.source;
+        a->calib_path = a->calib_path ? a->calib_path : a->table_path;
+        a->roster_path = a->roster_path ? a->roster_path : a->table_path;
+        a->cfg.tracker.table = &in->table;
+    } else if (calib_file_load(a->calib_path, &in->calib, &err) < 0) {
         fprintf(stderr, "tableref watch: %s\n", err.msg);
         return EXIT_BAD_INPUT;
     }
     /* Ask a camera for the calibrated size (or the table's): the intrinsics hold for that size only. */
-    ccfg.width = table_path ? table.width : calib.width, ccfg.height = table_path ? table.height : calib.height;
-    if (size && parse_size(size, &ccfg.width, &ccfg.height) < 0) {
-        table_file_clear(&table);
+    a->ccfg.width = a->table_path ? in->table.width : in->calib.width;
+    a->ccfg.height = a->table_path ? in->table.height : in->calib.height;
+    if ((a->size && parse_size(a->size, &a->ccfg.width, &a->ccfg.height) < 0) ||
+        beside_recording(&a->cfg, in->jsonl_buf, in->vtt_buf, sizeof in->jsonl_buf) < 0) {
+        if (a->table_path)
+            table_file_clear(&in->table);
         return EXIT_BAD_INPUT;
     }
-    char jsonl_buf[4096], vtt_buf[4096];
-    if (beside_recording(&cfg, jsonl_buf, vtt_buf, sizeof jsonl_buf) < 0) {
-        table_file_clear(&table);
-        return EXIT_BAD_INPUT;
-    }
-
-    if (table_path) {
-        roster = table.roster;
-    } else if (!(roster = vis_roster_load(roster_path, &err))) {
+    if (a->table_path) {
+        in->roster = in->table.roster;
+    } else if (!(in->roster = vis_roster_load(a->roster_path, &err))) {
         fprintf(stderr, "tableref watch: %s\n", err.msg);
         return EXIT_BAD_INPUT;
     }
+    return 0;
+}
+
+/* The live watch over the camera until it ends, is lost or is stopped: its exit status. */
+static int watch_live(const watch_args *a, watch_inputs *in)
+{
+    base_error err;
     int rc = EXIT_BAD_INPUT, fifo_fd = -1;
     cap_source *cap = NULL;
     watch_session *s = NULL;
-    if (cfg.projector && projector_refused(&calib, calib_path, roster, ccfg.width, ccfg.height))
+    if (a->cfg.projector && projector_refused(&in->calib, a->calib_path, in->roster, a->ccfg.width, a->ccfg.height))
         goto done;
-    s = watch_session_new(roster, &calib, &cfg, &err);
-    if (!s || !(cap = cap_source_open(source, &ccfg, &err))) {
+    s = watch_session_new(in->roster, &in->calib, &a->cfg, &err);
+    if (!s || !(cap = cap_source_open(a->source, &a->ccfg, &err))) {
         fprintf(stderr, "tableref watch: %s\n", err.msg);
         goto done;
     }
-    if (open_command_sources(s, control, &fifo_fd) < 0)
+    if (open_command_sources(s, a->control, &fifo_fd) < 0)
         goto done;
 #if TABLEREF_HAVE_VENUE
-    if (with_feed && attach_feed(s, &feed) < 0)
+    if (a->with_feed && attach_feed(s, &a->feed) < 0)
         goto done;
 #endif
     catch_signals();
@@ -499,10 +509,22 @@ done:
     if (fifo_fd >= 0)
         close(fifo_fd);
     cap_source_close(cap);
-    if (table_path)
-        table_file_clear(&table);
-    else
-        vis_roster_free(roster);
+    return rc;
+}
+
+int cmd_watch(int argc, char **argv)
+{
+    watch_args a;
+    int r = watch_args_parse(argc, argv, &a);
+    if (r < 0)
+        return cli_status(r);
+    if (a.source && strncmp(a.source, "sim:", 4) == 0)
+        return watch_simulated(&a);
+    watch_inputs in;
+    if (watch_inputs_load(&a, &in) != 0)
+        return EXIT_BAD_INPUT;
+    int rc = watch_live(&a, &in);
+    watch_inputs_clear(&a, &in);
     return rc;
 }
 
