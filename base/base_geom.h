@@ -84,6 +84,19 @@ void base_obb_corners(const base_obb *box, base_vec2 out[4]);
 /* Centre of the front edge. */
 base_vec2 base_obb_front_centre(const base_obb *box);
 
+/*
+ * A printed label on the board: a tag with its white border, a square the
+ * camera must read. referee/ref_labels.h finds them in a snapshot and
+ * overlay/ov_keepout.h keeps them dark; here because neither includes the other.
+ */
+typedef struct base_label {
+    base_vec2 centre; /* board mm */
+    double heading;   /* rad */
+    double side_mm;   /* the printed square: black tag and its white border */
+    double height_mm; /* above the board */
+    double sigma_mm;  /* its position's sigma (NAN: exact); board tags 0 */
+} base_label;
+
 /* Distance from point p to the segment ab. */
 double base_seg_point_dist(base_vec2 a, base_vec2 b, base_vec2 p);
 /* Shortest distance between segments ab and cd (0 when they cross). */

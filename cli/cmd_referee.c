@@ -19,7 +19,6 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "ov_draw.h"
-#include "ov_keepout.h"
 #include "rules_plusminus.h"
 #include "ov_scene.h"
 #include "ref_check.h"
@@ -333,21 +332,12 @@ static int judge_pictures(const referee_job *job, referee_work *w, base_error *e
 /* The projector never lights a label: every label of the after picture's snapshot and every board tag. */
 static int set_keepout(referee_work *w, base_error *err)
 {
-    ov_keepout_params kp;
-    ov_keepout_params_from_calib(&kp, &w->proj_section);
-    ref_label *labels = NULL;
+    base_label *labels = NULL;
     size_t n = 0;
-    ov_keepout *k = ov_keepout_new(&kp);
-    int rc = k ? ref_labels_of(w->setup->roster, w->fr[1]->snap, &labels, &n, err)
-               : base_error_setc(err, BASE_E_NOMEM, "out of memory");
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        if (ov_keepout_add_label(k, labels[i].centre, labels[i].heading, labels[i].side_mm, labels[i].height_mm,
-                                 labels[i].sigma_mm) < 0)
-            rc = base_error_setc(err, BASE_E_NOMEM, "out of memory");
+    int rc = ref_labels_of(w->setup->roster, w->fr[1]->snap, &labels, &n, err);
     if (rc == 0)
-        rc = ov_target_set_keepout(w->proj, k, err);
+        rc = ov_target_keep_labels_dark(w->proj, &w->proj_section, labels, n, err);
     free(labels);
-    ov_keepout_free(k);
     return rc;
 }
 

@@ -280,6 +280,24 @@ int ov_target_set_keepout(ov_target *t, const ov_keepout *k, base_error *err)
     return 0;
 }
 
+int ov_target_keep_labels_dark(ov_target *t, const calib_projector *proj, const base_label *labels, size_t n,
+                               base_error *err)
+{
+    ov_keepout_params kp;
+    ov_keepout_params_from_calib(&kp, proj);
+    ov_keepout *k = ov_keepout_new(&kp);
+    int rc = k ? 0 : base_error_setc(err, BASE_E_NOMEM, "out of memory");
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const base_label *l = &labels[i];
+        if (ov_keepout_add_label(k, l->centre, l->heading, l->side_mm, l->height_mm, l->sigma_mm) < 0)
+            rc = base_error_setc(err, BASE_E_NOMEM, "out of memory");
+    }
+    if (rc == 0)
+        rc = ov_target_set_keepout(t, k, err);
+    ov_keepout_free(k);
+    return rc;
+}
+
 int ov_target_write_png(ov_target *t, const char *path, base_error *err)
 {
     if (!t || !path)

@@ -26,9 +26,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base_error.h"
+#include "base_geom.h"
 #include "calib_file.h"
 #include "ov_map.h"
-#include "base_error.h"
 
 typedef enum ov_format {
     OV_FORMAT_PNG = 0, /* raster, written by ov_target_write_png or ov_target_finish */
@@ -96,6 +97,11 @@ int ov_target_set_background(ov_target *t, const uint8_t *pixels, ov_pixfmt fmt,
  * copy), whatever was drawn. NULL removes it. Projector targets only. */
 struct ov_keepout;
 int ov_target_set_keepout(ov_target *t, const struct ov_keepout *k, base_error *err);
+/* The keep-out of these printed labels (referee/ref_labels.h), with the margins of projector calibration
+ * `proj` (ov_keepout_params_from_calib: NULL or not present, the defaults), set on projector target t:
+ * the projector never lights a label. */
+int ov_target_keep_labels_dark(ov_target *t, const calib_projector *proj, const base_label *labels, size_t n,
+                               base_error *err);
 /* Writes a raster target (camera, projector, any report) as PNG. */
 int ov_target_write_png(ov_target *t, const char *path, base_error *err);
 /* Copies a raster target's pixels out (ov_target_size) in `fmt`. */

@@ -19,12 +19,12 @@ double ref_label_side(const char *family, double tag_size)
     return tag_size * 8 / 6;
 }
 
-int ref_labels_of(const vis_roster *roster, const rules_snapshot *snap, ref_label **out, size_t *n, base_error *err)
+int ref_labels_of(const vis_roster *roster, const rules_snapshot *snap, base_label **out, size_t *n, base_error *err)
 {
     *out = NULL;
     *n = 0;
     size_t cap = roster->n_models + roster->n_board_tags;
-    ref_label *l = calloc(cap ? cap : 1, sizeof *l);
+    base_label *l = calloc(cap ? cap : 1, sizeof *l);
     if (!l)
         return base_error_setc(err, BASE_E_NOMEM, "out of memory");
     size_t k = 0;
@@ -34,9 +34,7 @@ int ref_labels_of(const vis_roster *roster, const rules_snapshot *snap, ref_labe
         if (!m || rm->unit >= roster->n_units)
             continue;
         const vis_tag_mount *mount = &roster->units[rm->unit].mount;
-        ref_label *o = &l[k++];
-        snprintf(o->model_id, sizeof o->model_id, "%s", rm->id);
-        o->tag_id = rm->tag_id;
+        base_label *o = &l[k++];
         vis_tag_mount_place(mount, m->pos, m->facing, &o->centre, &o->heading);
         o->side_mm = ref_label_side(roster->family, mount->size);
         o->height_mm = mount->height;
@@ -44,8 +42,7 @@ int ref_labels_of(const vis_roster *roster, const rules_snapshot *snap, ref_labe
     }
     for (size_t i = 0; i < roster->n_board_tags; i++) {
         const vis_board_tag *b = &roster->board_tags[i];
-        ref_label *o = &l[k++];
-        o->tag_id = b->id;
+        base_label *o = &l[k++];
         o->centre = base_v2(b->x, b->y);
         o->heading = b->rotation;
         o->side_mm = ref_label_side(roster->family, b->size);

@@ -124,22 +124,16 @@ static uint8_t *draw_projector(const vis_roster *r, const rules_snapshot *before
     memset(rgb, 255, (size_t)w * h * 3);
     cr_assert_eq(ov_target_set_background(t, rgb, OV_PIX_RGB24, (size_t)w * 3, &err), 0, "%s", err.msg);
 
-    ov_keepout_params kp;
-    ov_keepout_params_from_calib(&kp, cal);
-    ov_keepout *k = ov_keepout_new(&kp);
-    ref_label *labels;
+    base_label *labels;
     size_t n;
     cr_assert_eq(ref_labels_of(r, after, &labels, &n, &err), 0, "%s", err.msg);
     cr_assert_gt(n, r->n_board_tags);
-    for (size_t i = 0; i < n; i++)
-        cr_assert_eq(ov_keepout_add_label(k, labels[i].centre, labels[i].heading, labels[i].side_mm,
-                                          labels[i].height_mm, labels[i].sigma_mm), 0);
-    cr_assert_eq(ov_target_set_keepout(t, k, &err), 0, "%s", err.msg);
+    /* The keep-out as the referee and the watch set it. */
+    cr_assert_eq(ov_target_keep_labels_dark(t, cal, labels, n, &err), 0, "%s", err.msg);
     /* Drawn after the keep-out was set: applied last all the same. */
     cr_assert_eq(ov_scene_draw(sc, t, &err), 0, "%s", err.msg);
     cr_assert_eq(ov_target_copy_pixels(t, rgb, OV_PIX_RGB24, (size_t)w * 3, &err), 0, "%s", err.msg);
     free(labels);
-    ov_keepout_free(k);
     ov_target_free(t);
     ov_scene_free(sc);
     ref_judgement_clear(&j);

@@ -6,7 +6,6 @@
 
 #include "tableref_config.h"
 #if TABLEREF_HAVE_OVERLAY
-#include "ov_keepout.h"
 #include "ov_scene.h"
 #include "ref_labels.h"
 #include "watch_motion.h"
@@ -403,27 +402,18 @@ const base_image *watch_show_camera(watch_show *sh, const base_image *frame, con
 
 #if TABLEREF_HAVE_OVERLAY
 /* The projector never lights a label: every label of the table as last seen and every board tag (the
- * referee's rule, cli/cmd_referee.c), remade whenever the content changes. */
+ * referee's rule: ov_target_keep_labels_dark), remade whenever the content changes. */
 static int set_keepout(watch_show *sh, const watch_show_content *c, base_error *err)
 {
     const rules_snapshot *seen = c->after ? c->after : c->table;
     if (!c->roster || !seen)
         return 0; /* nothing placed yet: nothing drawn on a unit either */
-    ov_keepout_params kp;
-    ov_keepout_params_from_calib(&kp, &sh->calib.projector);
-    ov_keepout *k = ov_keepout_new(&kp);
-    ref_label *labels = NULL;
+    base_label *labels = NULL;
     size_t n = 0;
-    int rc = k ? ref_labels_of(c->roster, seen, &labels, &n, err) : base_error_setc(err, BASE_E_NOMEM, "out of memory");
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        const ref_label *l = &labels[i];
-        if (ov_keepout_add_label(k, l->centre, l->heading, l->side_mm, l->height_mm, l->sigma_mm) < 0)
-            rc = base_error_setc(err, BASE_E_NOMEM, "out of memory");
-    }
+    int rc = ref_labels_of(c->roster, seen, &labels, &n, err);
     if (rc == 0)
-        rc = ov_target_set_keepout(sh->proj_ov, k, err);
+        rc = ov_target_keep_labels_dark(sh->proj_ov, &sh->calib.projector, labels, n, err);
     free(labels);
-    ov_keepout_free(k);
     return rc;
 }
 #endif
