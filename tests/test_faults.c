@@ -14,27 +14,23 @@
 #include <sys/stat.h>
 
 #include "cli_run.h"
+#include "fixture_demo.h"
 #include "image_test_util.h"
 #include "vision_test_util.h"
 
-static char dir[64];
-
 static void setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/tableref-faults-XXXXXX");
-    cr_assert(mkdtemp(dir));
+    cr_assert_not_null(fxd_scratch_make("faults"));
 }
 
 static void teardown(void)
 {
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_expect_eq(system(cmd), 0);
+    cr_expect_eq(fxd_scratch_remove(), 0);
 }
 
 TestSuite(faults, .init = setup, .fini = teardown, .timeout = 240);
 
-/* The three bad pictures, made in dir, and the message each gets after "PATH: ". */
+/* The three bad pictures, made in the scratch folder, and the message each gets after "PATH: ". */
 typedef struct bad_picture {
     char path[128];
     const char *message;
@@ -42,10 +38,10 @@ typedef struct bad_picture {
 
 static void make_bad(bad_picture bad[3])
 {
-    snprintf(bad[0].path, sizeof bad[0].path, "%s/one.png", dir);
+    snprintf(bad[0].path, sizeof bad[0].path, "%s/one.png", fxd_dir());
     cr_assert_eq(it_write_flat(bad[0].path, 1, 1, 128), 0);
     bad[0].message = "1 x 1 px is too small: a picture must be at least 10 x 10 px";
-    snprintf(bad[1].path, sizeof bad[1].path, "%s/bomb.png", dir);
+    snprintf(bad[1].path, sizeof bad[1].path, "%s/bomb.png", fxd_dir());
     cr_assert_eq(it_write_png_header_only(bad[1].path, 20000, 20000), 0);
     bad[1].message = "20000 x 20000 px = 400000000 px is over the cap of 100000000 px, refused before decoding; "
                      "if the picture is real, raise the cap with --max-pixels 400000000";
@@ -55,7 +51,7 @@ static void make_bad(bad_picture bad[3])
     size_t n;
     free(it_read(src, &n));
     static const uint8_t eoi[2] = {0xFF, 0xD9};
-    snprintf(bad[2].path, sizeof bad[2].path, "%s/cut.jpg", dir);
+    snprintf(bad[2].path, sizeof bad[2].path, "%s/cut.jpg", fxd_dir());
     cr_assert_eq(it_write_cut(src, bad[2].path, (long)n / 2, eoi, 2), 0);
     bad[2].message = "corrupt or truncated JPEG: Corrupt JPEG data: premature end of data segment";
 }
@@ -77,7 +73,7 @@ static void run(const char *fmt, const char *picture, cli_result *r)
 {
     char demo[1024], args[4096];
     snprintf(demo, sizeof demo, "%s/datasets/demo", vt_source_root());
-    snprintf(args, sizeof args, fmt, picture, demo, dir);
+    snprintf(args, sizeof args, fmt, picture, demo, fxd_dir());
     cr_assert_eq(cli_run(args, r), 0, "could not run: %s", args);
 }
 
@@ -98,7 +94,7 @@ Test(faults, every_command_refuses_the_same_bad_pictures_with_the_same_message)
     /* referee wrote nothing: a bad input leaves the output folder alone. */
     char out[200];
     struct stat st;
-    snprintf(out, sizeof out, "%s/ref/report.json", dir);
+    snprintf(out, sizeof out, "%s/ref/report.json", fxd_dir());
     cr_expect_neq(stat(out, &st), 0, "referee wrote %s from a bad picture", out);
 }
 
@@ -116,7 +112,7 @@ Test(faults, a_calibration_for_a_1x1_camera_is_refused)
     char *end = strchr(size, ']');
     snprintf(text, sizeof text, "%.*s\"image_size\": [1, 1%s", (int)(size - c), c, end);
     free(c);
-    snprintf(calib, sizeof calib, "%s/tiny-calib.json", dir);
+    snprintf(calib, sizeof calib, "%s/tiny-calib.json", fxd_dir());
     cr_assert_eq(it_write(calib, (const uint8_t *)text, strlen(text)), 0);
     bad_picture bad[3];
     make_bad(bad);
@@ -163,7 +159,7 @@ Test(faults, watch_refuses_a_bad_frame_with_its_name)
     for (int b = 0; b < 3; b++) {
         char frames[200], cmd[4096], demo[1024];
         snprintf(demo, sizeof demo, "%s/datasets/demo", vt_source_root());
-        snprintf(frames, sizeof frames, "%s/frames%d", dir, b);
+        snprintf(frames, sizeof frames, "%s/frames%d", fxd_dir(), b);
         mkdir(frames, 0700);
         snprintf(cmd, sizeof cmd, "cp '%s' '%s/000000%s'", bad[b].path, frames, strrchr(bad[b].path, '.'));
         cr_assert_eq(system(cmd), 0);
@@ -201,7 +197,7 @@ Test(faults, detect_refuses_a_misspelt_or_repeated_roster_entry)
         char out[8192];
         snprintf(out, sizeof out, "%.*s%s%s", (int)(at - text), text, cases[i].to, at + strlen(cases[i].from));
         char bad[200];
-        snprintf(bad, sizeof bad, "%s/roster.json", dir);
+        snprintf(bad, sizeof bad, "%s/roster.json", fxd_dir());
         cr_assert_eq(it_write(bad, (const uint8_t *)out, strlen(out)), 0);
         snprintf(args, sizeof args, "detect '%1$s/after.jpg' --calib '%1$s/calib.json' --roster '%2$s'", demo, bad);
         static cli_result r;

@@ -20,20 +20,16 @@
 
 #include "base_file.h"
 #include "base_text.h"
-
-static char dir[128];
+#include "fixture_demo.h"
 
 static void make_dir(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/tableref-hostile-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(fxd_scratch_make("hostile"));
 }
 
 static void remove_dir(void)
 {
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_expect_eq(system(cmd), 0);
+    cr_expect_eq(fxd_scratch_remove(), 0);
 }
 
 TestSuite(hostile_io, .init = make_dir, .fini = remove_dir, .timeout = 120);
@@ -56,7 +52,7 @@ static int tableref(double *secs, const char *fmt, ...)
     va_end(ap);
     cr_assert(n > 0 && (size_t)n < sizeof args, "command too long");
     n = snprintf(cmd, sizeof cmd, "cd '%s' && timeout 10 '%s' %s </dev/null >'%s/out.txt' 2>'%s/err.txt'",
-                 getenv("TABLEREF_SOURCE_ROOT"), getenv("TABLEREF_BIN"), args, dir, dir);
+                 getenv("TABLEREF_SOURCE_ROOT"), getenv("TABLEREF_BIN"), args, fxd_dir(), fxd_dir());
     cr_assert(n > 0 && (size_t)n < sizeof cmd, "command too long");
     double t0 = now_s();
     int st = system(cmd);
@@ -70,7 +66,7 @@ static const char *slurp(const char *name)
 {
     static char buf[65536];
     char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(path, sizeof path, "%s/%s", fxd_dir(), name);
     buf[0] = '\0';
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -84,7 +80,7 @@ static const char *slurp(const char *name)
 static void put_file(const char *name, const char *text, size_t len)
 {
     char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(path, sizeof path, "%s/%s", fxd_dir(), name);
     FILE *f = fopen(path, "wb");
     cr_assert_not_null(f);
     fwrite(text, 1, len, f);
@@ -97,7 +93,7 @@ static void put_file(const char *name, const char *text, size_t len)
 static void expect_fifo_refused(const char *what, const char *args_fmt)
 {
     char args[4096];
-    snprintf(args, sizeof args, args_fmt, dir);
+    snprintf(args, sizeof args, args_fmt, fxd_dir());
     double secs;
     int rc = tableref(&secs, "%s", args);
     const char *err = slurp("err.txt");
@@ -109,12 +105,12 @@ static void expect_fifo_refused(const char *what, const char *args_fmt)
 Test(hostile_io, every_reader_refuses_a_fifo_at_once)
 {
     char fifo[256];
-    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo", fxd_dir());
     cr_assert_eq(mkfifo(fifo, 0600), 0);
     char cat[256];
-    snprintf(cat, sizeof cat, "%s/catalogue", dir);
+    snprintf(cat, sizeof cat, "%s/catalogue", fxd_dir());
     cr_assert_eq(mkdir(cat, 0700), 0);
-    snprintf(cat, sizeof cat, "%s/catalogue/fifo.cat", dir);
+    snprintf(cat, sizeof cat, "%s/catalogue/fifo.cat", fxd_dir());
     cr_assert_eq(mkfifo(cat, 0600), 0);
     expect_fifo_refused("roster", "tags sheet '%s/fifo' --out /tmp/never.pdf");
     expect_fifo_refused("roster (detect)", "detect " DEMO "/before.jpg --calib " DEMO "/calib.json --roster '%s/fifo'");
@@ -134,8 +130,8 @@ Test(hostile_io, an_output_never_goes_through_a_symlink)
 {
     put_file("target.txt", "precious\n", 9);
     char target[256], link[256];
-    snprintf(target, sizeof target, "%s/target.txt", dir);
-    snprintf(link, sizeof link, "%s/link.json", dir);
+    snprintf(target, sizeof target, "%s/target.txt", fxd_dir());
+    snprintf(link, sizeof link, "%s/link.json", fxd_dir());
     cr_assert_eq(symlink(target, link), 0);
     int rc = tableref(NULL, "check " DEMO "/before.json " DEMO "/after.json --out '%s'", link);
     cr_expect_eq(rc, 2, "%s", slurp("err.txt"));
@@ -146,14 +142,14 @@ Test(hostile_io, an_output_never_goes_through_a_symlink)
     cr_expect(S_ISLNK(st.st_mode), "the link is still there");
     /* A real path is written, and no temporary file is left beside it. */
     char out[256];
-    snprintf(out, sizeof out, "%s/verdict.json", dir);
+    snprintf(out, sizeof out, "%s/verdict.json", fxd_dir());
     rc = tableref(NULL, "check " DEMO "/before.json " DEMO "/after.json --out '%s'", out);
     cr_expect(rc == 0 || rc == 1, "exit %d: %s", rc, slurp("err.txt"));
     cJSON *j = cJSON_Parse(slurp("verdict.json"));
     cr_expect_not_null(j, "the verdict is whole JSON");
     cJSON_Delete(j);
     char cmd[400];
-    snprintf(cmd, sizeof cmd, "test -z \"$(ls -A '%s' | grep tmp)\"", dir);
+    snprintf(cmd, sizeof cmd, "test -z \"$(ls -A '%s' | grep tmp)\"", fxd_dir());
     cr_expect_eq(system(cmd), 0, "no temporary file left");
 }
 
@@ -171,7 +167,7 @@ Test(hostile_io, a_full_device_is_an_error_and_stays_a_device)
     cr_expect(S_ISCHR(st.st_mode), "/dev/full is still a character device");
     /* A FIFO is no output either: refused without waiting for a reader. */
     char fifo[256];
-    snprintf(fifo, sizeof fifo, "%s/out-fifo", dir);
+    snprintf(fifo, sizeof fifo, "%s/out-fifo", fxd_dir());
     cr_assert_eq(mkfifo(fifo, 0600), 0);
     double secs;
     rc = tableref(&secs, "check " DEMO "/before.json " DEMO "/after.json --out '%s'", fifo);
@@ -182,23 +178,23 @@ Test(hostile_io, a_full_device_is_an_error_and_stays_a_device)
 Test(hostile_io, an_output_onto_its_own_input_is_refused)
 {
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "cp datasets/armylists/nr-text-orcs-and-goblins.txt '%s/L.txt'", dir);
+    snprintf(cmd, sizeof cmd, "cp datasets/armylists/nr-text-orcs-and-goblins.txt '%s/L.txt'", fxd_dir());
     char full[700];
     snprintf(full, sizeof full, "cd '%s' && %s", getenv("TABLEREF_SOURCE_ROOT"), cmd);
     cr_assert_eq(system(full), 0);
-    int rc = tableref(NULL, "roster import '%s/L.txt' --out '%s/L.txt' --no-ask", dir, dir);
+    int rc = tableref(NULL, "roster import '%s/L.txt' --out '%s/L.txt' --no-ask", fxd_dir(), fxd_dir());
     cr_expect_eq(rc, 2, "%s", slurp("err.txt"));
     cr_expect(strstr(slurp("err.txt"), "L.txt: cannot write: it is an input of this command"), "%s",
               slurp("err.txt"));
     snprintf(full, sizeof full, "cd '%s' && cmp -s datasets/armylists/nr-text-orcs-and-goblins.txt '%s/L.txt'",
-             getenv("TABLEREF_SOURCE_ROOT"), dir);
+             getenv("TABLEREF_SOURCE_ROOT"), fxd_dir());
     cr_expect_eq(system(full), 0, "the list is unchanged");
     /* The same file under another name (a hard link) is the same input. */
     char a[256], b[256];
-    snprintf(a, sizeof a, "%s/L.txt", dir);
-    snprintf(b, sizeof b, "%s/L2.txt", dir);
+    snprintf(a, sizeof a, "%s/L.txt", fxd_dir());
+    snprintf(b, sizeof b, "%s/L2.txt", fxd_dir());
     cr_assert_eq(link(a, b), 0);
-    rc = tableref(NULL, "roster import '%s/L.txt' --out '%s/L2.txt' --no-ask", dir, dir);
+    rc = tableref(NULL, "roster import '%s/L.txt' --out '%s/L2.txt' --no-ask", fxd_dir(), fxd_dir());
     cr_expect_eq(rc, 2, "%s", slurp("err.txt"));
 }
 
@@ -232,7 +228,7 @@ Test(hostile_io, long_hostile_names_end_to_end_stay_valid_utf8)
                       "--set \"$(cat '%1$s/unit.txt'):base=20x20\" --set \"$(cat '%1$s/unit.txt'):adv=4\" "
                       "--set \"$(cat '%1$s/unit.txt'):mar=8\" "
                       "--set '%2$s:base=25x25' --set '%2$s:adv=4' --set '%2$s:mar=8'",
-                      dir, bad);
+                      fxd_dir(), bad);
     cr_expect_eq(rc, 0, "the roster is complete: %s", slurp("err.txt"));
     const char *err = slurp("err.txt");
     cr_expect(base_text_valid(err, strlen(err)), "stderr is valid UTF-8");
@@ -259,7 +255,7 @@ Test(hostile_io, long_hostile_names_end_to_end_stay_valid_utf8)
     cr_expect_str_eq(u1, bad);
     cJSON_Delete(j);
     /* Was the roster complete? Then the sheet: valid, with no Pango warning. */
-    rc = tableref(NULL, "tags sheet '%1$s/hostile.json' --out '%1$s/hostile.pdf'", dir);
+    rc = tableref(NULL, "tags sheet '%1$s/hostile.json' --out '%1$s/hostile.pdf'", fxd_dir());
     err = slurp("err.txt");
     cr_expect_eq(rc, 0, "the sheet is written: %s", err);
     cr_expect_null(strstr(err, "Pango"), "no Pango warning: %s", err);
@@ -267,7 +263,7 @@ Test(hostile_io, long_hostile_names_end_to_end_stay_valid_utf8)
     cr_expect(base_text_valid(err, strlen(err)), "stderr is valid UTF-8");
     struct stat st;
     char pdf[256];
-    snprintf(pdf, sizeof pdf, "%s/hostile.pdf", dir);
+    snprintf(pdf, sizeof pdf, "%s/hostile.pdf", fxd_dir());
     cr_expect(stat(pdf, &st) == 0 && st.st_size > 1000, "a PDF of some size");
 }
 
@@ -294,14 +290,14 @@ Test(hostile_io, a_hand_written_roster_with_a_5000_character_name_is_refused_by_
     cJSON_Delete(j);
     put_file("long.json", text, strlen(text));
     free(text);
-    int rc = tableref(NULL, "tags sheet '%1$s/long.json' --out '%1$s/long.pdf'", dir);
+    int rc = tableref(NULL, "tags sheet '%1$s/long.json' --out '%1$s/long.pdf'", fxd_dir());
     const char *err = slurp("err.txt");
     cr_expect_eq(rc, 2, "%s", err);
     cr_expect(strstr(err, "units[0].name: longer than 95 characters"), "%s", err);
     cr_expect(base_text_valid(err, strlen(err)), "the message is valid UTF-8: %s", err);
     /* Invalid UTF-8 in a JSON file is refused with its place. */
     put_file("bad.json", "{\"units\": [\n{\"name\": \"a\xff\"}]}", 28);
-    rc = tableref(NULL, "tags sheet '%1$s/bad.json' --out '%1$s/bad.pdf'", dir);
+    rc = tableref(NULL, "tags sheet '%1$s/bad.json' --out '%1$s/bad.pdf'", fxd_dir());
     err = slurp("err.txt");
     cr_expect_eq(rc, 2, "%s", err);
     cr_expect(strstr(err, "bad.json: not valid UTF-8 at line 2, column 12 (byte 0xff)"), "%s", err);
@@ -312,7 +308,7 @@ Test(hostile_io, a_hand_written_roster_with_a_5000_character_name_is_refused_by_
 Test(hostile_io, a_long_path_is_never_cut_to_another_file)
 {
     char path[1100];
-    int n = snprintf(path, sizeof path, "%s", dir);
+    int n = snprintf(path, sizeof path, "%s", fxd_dir());
     while (n < 1023 - 210) /* folders of 200 characters up to near the cut */
         n += snprintf(path + n, sizeof path - (size_t)n, "/%0200d", 0);
     cr_assert_lt(n, 1023 - 8);
@@ -334,7 +330,7 @@ Test(hostile_io, a_long_path_is_never_cut_to_another_file)
                      "\"rosters\":[\"%s\"]}",
                      getenv("TABLEREF_SOURCE_ROOT"), path);
     put_file("table.json", table, (size_t)t);
-    int rc = tableref(NULL, "detect " DEMO "/before.jpg --table '%s/table.json'", dir);
+    int rc = tableref(NULL, "detect " DEMO "/before.jpg --table '%s/table.json'", fxd_dir());
     const char *err = slurp("err.txt");
     cr_expect_eq(rc, 2, "the missing roster is an error, not the decoy read: %s", err);
     /* The message is cut at the error's 512 bytes, before the reason: it names the roster that failed. */
@@ -346,15 +342,15 @@ Test(hostile_io, a_long_path_is_never_cut_to_another_file)
  * calibration it read when --out is not given. */
 Test(hostile_io, calibrate_board_still_updates_its_calibration_in_place)
 {
-    int rc = tableref(NULL, "render --generate small --out '%s/scene'", dir);
+    int rc = tableref(NULL, "render --generate small --out '%s/scene'", fxd_dir());
     cr_assert_eq(rc, 0, "%s", slurp("err.txt"));
     rc = tableref(NULL, "calibrate board '%1$s/scene/image.jpg' --calib '%1$s/scene/calib.json' "
-                        "--roster '%1$s/scene/roster.json'", dir);
+                        "--roster '%1$s/scene/roster.json'", fxd_dir());
     cr_expect_eq(rc, 0, "%s", slurp("err.txt"));
     cr_expect(strstr(slurp("out.txt"), "calib.json"), "%s", slurp("out.txt"));
     /* The roster it also read is still no output. */
     rc = tableref(NULL, "calibrate board '%1$s/scene/image.jpg' --calib '%1$s/scene/calib.json' "
-                        "--roster '%1$s/scene/roster.json' --out '%1$s/scene/roster.json'", dir);
+                        "--roster '%1$s/scene/roster.json' --out '%1$s/scene/roster.json'", fxd_dir());
     cr_expect_eq(rc, 2, "%s", slurp("err.txt"));
     cr_expect(strstr(slurp("err.txt"), "roster.json: cannot write: it is an input of this command"), "%s",
               slurp("err.txt"));

@@ -26,6 +26,7 @@
 #include "base_json.h"
 #include "calib_file.h"
 #include "cli_run.h"
+#include "fixture_demo.h"
 #include "ds_calibview.h"
 #include "ref_projcheck.h"
 #include "ref_setup.h"
@@ -33,40 +34,17 @@
 #include "tableref_config.h"
 #include "vision_test_util.h"
 
-static char dir[256];
-
 static void setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/tableref-projcheck-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(fxd_scratch_make("projcheck"));
 }
 
 static void teardown(void)
 {
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    (void)!system(cmd);
+    (void)fxd_scratch_remove();
 }
 
 TestSuite(projcheck, .init = setup, .fini = teardown, .timeout = 240);
-
-static const char *demo(const char *name)
-{
-    static char buf[8][1024];
-    static int k;
-    k = (k + 1) % 8;
-    snprintf(buf[k], sizeof buf[k], "%s/datasets/demo/%s", vt_source_root(), name);
-    return buf[k];
-}
-
-static const char *tmp(const char *name)
-{
-    static char buf[8][512];
-    static int k;
-    k = (k + 1) % 8;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
 
 /* The demo's calibration with the simulated projector's mapping (ds_projector_default over the demo's 700 x 500 mm
  * board) moved: the calibration puts board point b where the projector really lights b + (dx, dy). */
@@ -74,7 +52,7 @@ static void make_projector_calib(const char *out, double dx, double dy)
 {
     base_error err = {0};
     calib_file c;
-    cr_assert_eq(calib_file_load(demo("calib.json"), &c, &err), 0, "%s", err.msg);
+    cr_assert_eq(calib_file_load(fxd_demo("calib.json"), &c, &err), 0, "%s", err.msg);
     ds_projector pj;
     ds_projector_default(&pj, 700, 500);
     double H[9];
@@ -96,10 +74,7 @@ static cli_result res;
 
 static int table_check(const char *calib, const char *extra)
 {
-    char args[4096];
-    snprintf(args, sizeof args, "table-check '%s' --calib '%s' --roster '%s' %s", demo("before.jpg"), calib,
-             demo("roster.json"), extra);
-    cr_assert_eq(cli_run(args, &res), 0);
+    cr_assert_eq(fxd_table_check(&res, fxd_demo("before.jpg"), calib, extra), 0);
     return res.status;
 }
 
@@ -119,7 +94,7 @@ static double num(const cJSON *o, const char *k)
 
 Test(projcheck, simulated_projector_goes_on_the_demo)
 {
-    cr_assert_eq(table_check(demo("calib.json"), "--simulate-projector"), 0, "%s%s", res.out, res.err);
+    cr_assert_eq(table_check(fxd_demo("calib.json"), "--simulate-projector"), 0, "%s%s", res.out, res.err);
     cr_assert_not_null(strstr(res.out, "table-check: GO"), "%s", res.out);
     cr_assert_not_null(strstr(res.out, "\ngo     projector       0."), "%s", res.out);
     cr_assert_not_null(strstr(res.out, " mm median, worst 0."), "%s", res.out);
@@ -128,7 +103,7 @@ Test(projcheck, simulated_projector_goes_on_the_demo)
 
 Test(projcheck, simulated_projector_figures_in_json)
 {
-    cr_assert_eq(table_check(demo("calib.json"), "--simulate-projector --json"), 0, "%s%s", res.out, res.err);
+    cr_assert_eq(table_check(fxd_demo("calib.json"), "--simulate-projector --json"), 0, "%s%s", res.out, res.err);
     cJSON *j = cJSON_Parse(res.out);
     cr_assert_not_null(j, "%s", res.out);
     cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "go")));
@@ -147,15 +122,15 @@ Test(projcheck, simulated_projector_figures_in_json)
 
 Test(projcheck, shifted_projector_is_no_go_with_the_figure)
 {
-    make_projector_calib(tmp("moved.json"), 3, 2);
-    cr_assert_eq(table_check(tmp("moved.json"), "--simulate-projector"), 1, "%s%s", res.out, res.err);
+    make_projector_calib(fxd_tmp("moved.json"), 3, 2);
+    cr_assert_eq(table_check(fxd_tmp("moved.json"), "--simulate-projector"), 1, "%s%s", res.out, res.err);
     cr_assert_not_null(strstr(res.out, "table-check: NO-GO"), "%s", res.out);
     char want[1024];
     snprintf(want, sizeof want, "\nNO-GO  projector       the projector's marks land 3.6 mm (median; worst 3.");
     cr_assert_not_null(strstr(res.out, want), "%s", res.out);
     snprintf(want, sizeof want, "mm) from where %s's projector mapping puts them (limit 2.0 mm): the projector has "
                                 "moved: calibrate it again (tableref calibrate projector) (simulated projector)\n",
-             tmp("moved.json"));
+             fxd_tmp("moved.json"));
     cr_assert_not_null(strstr(res.out, want), "%s", res.out);
     cr_assert_not_null(strstr(res.err, "tableref table-check: no-go: the projector's marks land 3.6 mm (median; "),
                        "%s", res.err);
@@ -165,8 +140,8 @@ Test(projcheck, shifted_projector_is_no_go_with_the_figure)
 
 Test(projcheck, shifted_projector_json_gives_the_shift)
 {
-    make_projector_calib(tmp("moved.json"), 3, 2);
-    cr_assert_eq(table_check(tmp("moved.json"), "--simulate-projector --json"), 1, "%s%s", res.out, res.err);
+    make_projector_calib(fxd_tmp("moved.json"), 3, 2);
+    cr_assert_eq(table_check(fxd_tmp("moved.json"), "--simulate-projector --json"), 1, "%s%s", res.out, res.err);
     cJSON *j = cJSON_Parse(res.out);
     cr_assert_not_null(j, "%s", res.out);
     cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(j, "go")));
@@ -183,8 +158,8 @@ Test(projcheck, shifted_projector_json_gives_the_shift)
 
 Test(projcheck, mapped_projector_not_thrown_is_said)
 {
-    make_projector_calib(tmp("mapped.json"), 0, 0);
-    cr_assert_eq(table_check(tmp("mapped.json"), ""), 0, "%s%s", res.out, res.err);
+    make_projector_calib(fxd_tmp("mapped.json"), 0, 0);
+    cr_assert_eq(table_check(fxd_tmp("mapped.json"), ""), 0, "%s%s", res.out, res.err);
     cr_assert_not_null(strstr(res.out, "\n-      projector       mapped, not checked (--projector throws its marks, "
                                        "--simulate-projector simulates them)\n"),
                        "%s", res.out);
@@ -192,18 +167,18 @@ Test(projcheck, mapped_projector_not_thrown_is_said)
 
 Test(projcheck, both_projector_options_are_refused)
 {
-    cr_assert_eq(table_check(demo("calib.json"), "--projector --simulate-projector"), 2, "%s", res.err);
+    cr_assert_eq(table_check(fxd_demo("calib.json"), "--projector --simulate-projector"), 2, "%s", res.err);
     cr_assert_str_eq(res.err, "tableref table-check: give --projector or --simulate-projector, not both\n");
 }
 
 /* The marks keep REF_PROJ_CLEAR_MM off every base (its half-diagonal) and board tag. */
 Test(projcheck, marks_stay_clear_of_bases_and_board_tags)
 {
-    make_projector_calib(tmp("mapped.json"), 0, 0);
+    make_projector_calib(fxd_tmp("mapped.json"), 0, 0);
     base_error err = {0};
-    ref_setup *s = ref_setup_new(NULL, tmp("mapped.json"), demo("roster.json"), &err);
+    ref_setup *s = ref_setup_new(NULL, fxd_tmp("mapped.json"), fxd_demo("roster.json"), &err);
     cr_assert_not_null(s, "%s", err.msg);
-    ref_snapshot *f = ref_snapshot_new(s, demo("before.jpg"), NULL, &err);
+    ref_snapshot *f = ref_snapshot_new(s, fxd_demo("before.jpg"), NULL, &err);
     cr_assert_not_null(f, "%s", err.msg);
     ref_proj_marks m;
     cr_assert_eq(ref_proj_marks_place(s->roster, f->snap, &s->calib, &m, &err), 0, "%s", err.msg);
@@ -244,9 +219,9 @@ static const char *demo_sequence(void)
     snprintf(cmd, sizeof cmd,
              "mkdir -p '%s/seq' && for i in $(seq 10 21); do ln -s '%s' '%s/seq/f'$i'.jpg'; done && "
              "for i in $(seq 22 33); do ln -s '%s' '%s/seq/f'$i'.jpg'; done",
-             dir, demo("before.jpg"), dir, demo("after.jpg"), dir);
+             fxd_dir(), fxd_demo("before.jpg"), fxd_dir(), fxd_demo("after.jpg"), fxd_dir());
     cr_assert_eq(system(cmd), 0);
-    return tmp("seq");
+    return fxd_tmp("seq");
 }
 
 /* The event log's lines, parsed (at most 64). */
@@ -271,17 +246,17 @@ static int watch_demo(const char *calib, const char *log)
 {
     char args[4096];
     snprintf(args, sizeof args, "watch --source '%s' --calib '%s' --roster '%s' --fps 5 --settle-ms 600 --log '%s' --quiet",
-             demo_sequence(), calib, demo("roster.json"), log);
+             demo_sequence(), calib, fxd_demo("roster.json"), log);
     cr_assert_eq(cli_run(args, &res), 0);
     return res.status;
 }
 
 Test(projcheck, watch_says_the_table_check_at_the_start)
 {
-    cr_assert_eq(watch_demo(demo("calib.json"), tmp("w.jsonl")), 1, "%s%s", res.out, res.err);
+    cr_assert_eq(watch_demo(fxd_demo("calib.json"), fxd_tmp("w.jsonl")), 1, "%s%s", res.out, res.err);
     cr_assert_eq(strncmp(res.out, "[     0.0 s] table check: GO\n", 29), 0, "%s", res.out);
     cJSON *ev[64];
-    size_t n = read_log(tmp("w.jsonl"), ev, 64);
+    size_t n = read_log(fxd_tmp("w.jsonl"), ev, 64);
     cr_assert_geq(n, 3);
     cr_assert_str_eq(kind(ev[0]), "started");
     cr_assert_str_eq(kind(ev[1]), "table_check");
@@ -313,25 +288,25 @@ Test(projcheck, watch_says_the_table_check_at_the_start)
 Test(projcheck, watch_with_a_wrong_calibration_says_no_go_and_makes_no_call)
 {
     base_error err = {0};
-    cJSON *c = base_json_parse_file(demo("calib.json"), &err);
+    cJSON *c = base_json_parse_file(fxd_demo("calib.json"), &err);
     cr_assert_not_null(c, "%s", err.msg);
     cJSON *cam = cJSON_GetObjectItem(c, "camera");
     cJSON_SetNumberValue(cJSON_GetObjectItem(cam, "fx"), 1500 * 0.73);
     cJSON_SetNumberValue(cJSON_GetObjectItem(cam, "fy"), 1500 * 0.73);
-    cr_assert_eq(base_json_write_file(c, tmp("calib073.json"), &err), 0, "%s", err.msg);
+    cr_assert_eq(base_json_write_file(c, fxd_tmp("calib073.json"), &err), 0, "%s", err.msg);
     cJSON_Delete(c);
-    cr_assert_eq(watch_demo(tmp("calib073.json"), tmp("w.jsonl")), 0, "%s%s", res.out, res.err);
+    cr_assert_eq(watch_demo(fxd_tmp("calib073.json"), fxd_tmp("w.jsonl")), 0, "%s%s", res.out, res.err);
     char want[2048];
     snprintf(want, sizeof want,
              "[     0.0 s] table check: NO-GO: the frame at 0.0 s: the board tags are 161 px from where the roster's "
              "board puts them (limit 10 px): is %s the roster of this table, and %s the calibration of this camera?: "
              "cannot judge: set-up, until it holds\n",
-             demo("roster.json"), tmp("calib073.json"));
+             fxd_demo("roster.json"), fxd_tmp("calib073.json"));
     cr_assert_eq(strncmp(res.out, want, strlen(want)), 0, "%s", res.out);
     cr_assert_not_null(strstr(res.out, "watch: 24 frames, 0 calls, 0 illegal standing (end of recording)\n"), "%s",
                        res.out);
     cJSON *ev[64];
-    size_t n = read_log(tmp("w.jsonl"), ev, 64);
+    size_t n = read_log(fxd_tmp("w.jsonl"), ev, 64);
     cr_assert_str_eq(kind(ev[1]), "table_check");
     cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(ev[1], "go")));
     cr_assert_not_null(strstr(cJSON_GetObjectItem(ev[1], "reason")->valuestring, "the board tags are 161 px"));
@@ -358,13 +333,13 @@ Test(projcheck, watch_on_the_simulated_table_checks_the_projector)
 {
     char args[4096];
     snprintf(args, sizeof args, "watch --source 'sim:%s/datasets/sequences/turn/sequence.json' --log '%s' --quiet",
-             vt_source_root(), tmp("w.jsonl"));
+             vt_source_root(), fxd_tmp("w.jsonl"));
     cr_assert_eq(cli_run(args, &res), 0);
     cr_assert_eq(res.status, 1, "%s%s", res.out, res.err);
     cr_assert_eq(strncmp(res.out, "[     0.0 s] table check: GO (projector: 0.", 43), 0, "%s", res.out);
     cr_assert_not_null(strstr(res.out, "watch: 58 frames, 3 calls, 1 illegal standing"), "%s", res.out);
     cJSON *ev[64];
-    size_t n = read_log(tmp("w.jsonl"), ev, 64);
+    size_t n = read_log(fxd_tmp("w.jsonl"), ev, 64);
     const cJSON *p = cJSON_GetObjectItem(ev[1], "projector");
     cr_assert_str_eq(cJSON_GetObjectItem(p, "status")->valuestring, "checked");
     cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(p, "ok")));
@@ -415,7 +390,7 @@ Test(projcheck, venue_state_carries_the_table_check)
 static const char *roster_with_a_missing_unit(void)
 {
     base_error err = {0};
-    cJSON *r = base_json_parse_file(demo("roster.json"), &err);
+    cJSON *r = base_json_parse_file(fxd_demo("roster.json"), &err);
     cr_assert_not_null(r, "%s", err.msg);
     cJSON *units = cJSON_GetObjectItem(r, "units");
     cJSON *u = cJSON_Duplicate(cJSON_GetArrayItem(units, 1), 1);
@@ -424,9 +399,9 @@ static const char *roster_with_a_missing_unit(void)
     cJSON_ReplaceItemInObject(u, "models", cJSON_Parse("[{\"id\": \"ghosts-1\", \"tag_id\": 300}, "
                                                        "{\"id\": \"ghosts-2\", \"tag_id\": 301}]"));
     cJSON_AddItemToArray(units, u);
-    cr_assert_eq(base_json_write_file(r, tmp("roster-ghosts.json"), &err), 0, "%s", err.msg);
+    cr_assert_eq(base_json_write_file(r, fxd_tmp("roster-ghosts.json"), &err), 0, "%s", err.msg);
     cJSON_Delete(r);
-    return tmp("roster-ghosts.json");
+    return fxd_tmp("roster-ghosts.json");
 }
 
 /* Before a round every unit must be on the table; a watch may start mid-game, its units gone as casualties. */
@@ -434,20 +409,20 @@ Test(projcheck, a_unit_not_seen_is_no_go_for_table_check_not_for_watch)
 {
     const char *roster = roster_with_a_missing_unit();
     char args[4096];
-    snprintf(args, sizeof args, "table-check '%s' --calib '%s' --roster '%s'", demo("before.jpg"), demo("calib.json"),
+    snprintf(args, sizeof args, "table-check '%s' --calib '%s' --roster '%s'", fxd_demo("before.jpg"), fxd_demo("calib.json"),
              roster);
     cr_assert_eq(cli_run(args, &res), 0);
     cr_assert_eq(res.status, 1, "%s%s", res.out, res.err);
     cr_assert_not_null(strstr(res.out, "\nNO-GO  unit ghosts     0/2 tags seen\n"), "%s", res.out);
     snprintf(args, sizeof args, "watch --source '%s' --calib '%s' --roster '%s' --fps 5 --settle-ms 600 --log '%s' "
                                 "--quiet",
-             demo_sequence(), demo("calib.json"), roster, tmp("w.jsonl"));
+             demo_sequence(), fxd_demo("calib.json"), roster, fxd_tmp("w.jsonl"));
     cr_assert_eq(cli_run(args, &res), 0);
     cr_assert_eq(res.status, 1, "%s%s", res.out, res.err);
     cr_assert_eq(strncmp(res.out, "[     0.0 s] table check: GO\n", 29), 0, "%s", res.out);
     cr_assert_not_null(strstr(res.out, "watch: 24 frames, 1 call, 1 illegal standing"), "%s", res.out);
     cJSON *ev[64];
-    size_t n = read_log(tmp("w.jsonl"), ev, 64);
+    size_t n = read_log(fxd_tmp("w.jsonl"), ev, 64);
     cr_assert_str_eq(kind(ev[1]), "table_check");
     cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(ev[1], "go")));
     cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(ev[1], "units_required")));
@@ -490,7 +465,7 @@ Test(projcheck, live_projector_whose_marks_the_camera_never_sees_is_no_go)
 {
     if (access("/usr/bin/Xvfb", X_OK) != 0)
         cr_skip_test("Xvfb is not installed (scripts/setup-debian.sh installs it)");
-    make_projector_calib(tmp("mapped.json"), 0, 0);
+    make_projector_calib(fxd_tmp("mapped.json"), 0, 0);
     pid_t pid;
     int display = start_xvfb(&pid);
     cr_assert_geq(display, 0, "Xvfb did not start");
@@ -498,7 +473,7 @@ Test(projcheck, live_projector_whose_marks_the_camera_never_sees_is_no_go)
     snprintf(name, sizeof name, ":%d", display);
     setenv("DISPLAY", name, 1);
     snprintf(args, sizeof args, "table-check '%s' --calib '%s' --roster '%s' --projector --source '%s'",
-             demo("before.jpg"), tmp("mapped.json"), demo("roster.json"), demo_sequence());
+             fxd_demo("before.jpg"), fxd_tmp("mapped.json"), fxd_demo("roster.json"), demo_sequence());
     int rc = cli_run(args, &res);
     kill(pid, SIGTERM);
     waitpid(pid, NULL, 0);
@@ -509,7 +484,7 @@ Test(projcheck, live_projector_whose_marks_the_camera_never_sees_is_no_go)
              "\nNO-GO  projector       the camera finds 0 of the projector's 37 marks where %s's projector mapping puts "
              "them (within 20 mm): is the projector on, aimed at the table, and calibrated through this "
              "calibration?\n",
-             tmp("mapped.json"));
+             fxd_tmp("mapped.json"));
     cr_assert_not_null(strstr(res.out, want), "%s", res.out);
 }
 
@@ -517,19 +492,19 @@ Test(projcheck, live_projector_whose_marks_the_camera_never_sees_is_no_go)
  * any window. */
 Test(projcheck, live_projector_stale_is_refused)
 {
-    make_projector_calib(tmp("mapped.json"), 0, 0);
+    make_projector_calib(fxd_tmp("mapped.json"), 0, 0);
     base_error err = {0};
     calib_file c;
-    cr_assert_eq(calib_file_load(tmp("mapped.json"), &c, &err), 0, "%s", err.msg);
+    cr_assert_eq(calib_file_load(fxd_tmp("mapped.json"), &c, &err), 0, "%s", err.msg);
     calib_file_projector_stamp(&c);
     c.projector.made_t[0] += 50; /* the camera has moved 50 mm since */
-    cr_assert_eq(calib_file_save(&c, tmp("stale.json"), &err), 0, "%s", err.msg);
-    cr_assert_eq(table_check(tmp("stale.json"), "--projector --source /nonexistent"), 2, "%s", res.err);
+    cr_assert_eq(calib_file_save(&c, fxd_tmp("stale.json"), &err), 0, "%s", err.msg);
+    cr_assert_eq(table_check(fxd_tmp("stale.json"), "--projector --source /nonexistent"), 2, "%s", res.err);
     cr_assert_not_null(strstr(res.err, "tableref table-check: "), "%s", res.err);
     cr_assert_not_null(strstr(res.err, "stale.json: projector: "), "%s", res.err);
     char want[1024];
     snprintf(want, sizeof want, "tableref table-check: %s: projector: no projector section (run `tableref calibrate "
-                                "projector`)\n", demo("calib.json"));
-    cr_assert_eq(table_check(demo("calib.json"), "--projector --source /nonexistent"), 2, "%s", res.err);
+                                "projector`)\n", fxd_demo("calib.json"));
+    cr_assert_eq(table_check(fxd_demo("calib.json"), "--projector --source /nonexistent"), 2, "%s", res.err);
     cr_assert_str_eq(res.err, want);
 }

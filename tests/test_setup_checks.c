@@ -14,51 +14,29 @@
 
 #include "base_json.h"
 #include "cli_run.h"
+#include "fixture_demo.h"
 #include "media.h"
 #include "media_image_read.h"
 #include "vision_test_util.h"
 #include "watch_tracker.h"
 
-static char dir[256];
-
 static void setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/tableref-checks-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(fxd_scratch_make("checks"));
 }
 
 static void teardown(void)
 {
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    (void)!system(cmd);
+    (void)fxd_scratch_remove();
 }
 
 TestSuite(setup_checks, .init = setup, .fini = teardown, .timeout = 120);
-
-static const char *demo(const char *name)
-{
-    static char buf[8][1024];
-    static int k;
-    k = (k + 1) % 8;
-    snprintf(buf[k], sizeof buf[k], "%s/datasets/demo/%s", vt_source_root(), name);
-    return buf[k];
-}
-
-static const char *tmp(const char *name)
-{
-    static char buf[8][512];
-    static int k;
-    k = (k + 1) % 8;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
 
 /* The demo's AFTER picture blurred (a 3-pass box filter of radius r, ~Gaussian) or its levels scaled by `gain`. */
 static void make_picture(const char *out, int radius, double gain)
 {
     base_error err = {0};
-    base_image *im = media_image_load(demo("after.jpg"), MEDIA_IMAGE_GRAY, &err);
+    base_image *im = media_image_load(fxd_demo("after.jpg"), MEDIA_IMAGE_GRAY, &err);
     cr_assert_not_null(im, "%s", err.msg);
     size_t w = (size_t)im->width, h = (size_t)im->height;
     uint8_t *line = malloc(w > h ? w : h);
@@ -93,7 +71,7 @@ static void make_picture(const char *out, int radius, double gain)
 static void make_calib(const char *out, double scale)
 {
     base_error err = {0};
-    cJSON *c = base_json_parse_file(demo("calib.json"), &err);
+    cJSON *c = base_json_parse_file(fxd_demo("calib.json"), &err);
     cr_assert_not_null(c, "%s", err.msg);
     cJSON *cam = cJSON_GetObjectItem(c, "camera");
     cJSON_SetNumberValue(cJSON_GetObjectItem(cam, "fx"), 1500 * scale);
@@ -106,7 +84,7 @@ static void make_calib(const char *out, double scale)
 static void make_roster_72x48(const char *out)
 {
     base_error err = {0};
-    cJSON *r = base_json_parse_file(demo("roster.json"), &err);
+    cJSON *r = base_json_parse_file(fxd_demo("roster.json"), &err);
     cr_assert_not_null(r, "%s", err.msg);
     cJSON *b = cJSON_GetObjectItem(r, "board"), *t;
     const double w = 72 * 25.4, d = 48 * 25.4;
@@ -128,17 +106,15 @@ static cli_result res;
 static int referee(const char *after, const char *calib, const char *roster)
 {
     char args[4096];
-    snprintf(args, sizeof args, "referee '%s' '%s' --calib '%s' --roster '%s' --out '%s'", demo("before.jpg"), after,
-             calib, roster, tmp("out"));
+    snprintf(args, sizeof args, "referee '%s' '%s' --calib '%s' --roster '%s' --out '%s'", fxd_demo("before.jpg"), after,
+             calib, roster, fxd_tmp("out"));
     cr_assert_eq(cli_run(args, &res), 0);
     return res.status;
 }
 
 static int table_check(const char *image, const char *calib)
 {
-    char args[4096];
-    snprintf(args, sizeof args, "table-check '%s' --calib '%s' --roster '%s'", image, calib, demo("roster.json"));
-    cr_assert_eq(cli_run(args, &res), 0);
+    cr_assert_eq(fxd_table_check(&res, image, calib, NULL), 0);
     return res.status;
 }
 
@@ -147,7 +123,7 @@ static void assert_no_call(const char *needle1, const char *needle2)
 {
     cr_assert_eq(res.status, 2, "status %d: %s", res.status, res.err);
     cr_assert_null(strstr(res.out, "verdict"), "%s", res.out);
-    cr_assert_eq(access(tmp("out/report.json"), F_OK), -1, "a report was written");
+    cr_assert_eq(access(fxd_tmp("out/report.json"), F_OK), -1, "a report was written");
     cr_assert_not_null(strstr(res.err, "set-up check failed"), "%s", res.err);
     cr_assert_not_null(strstr(res.err, needle1), "%s", res.err);
     cr_assert_not_null(strstr(res.err, needle2), "%s", res.err);
@@ -155,50 +131,50 @@ static void assert_no_call(const char *needle1, const char *needle2)
 
 Test(setup_checks, demo_still_referees_as_before)
 {
-    cr_assert_eq(referee(demo("after.jpg"), demo("calib.json"), demo("roster.json")), 1, "%s", res.err);
+    cr_assert_eq(referee(fxd_demo("after.jpg"), fxd_demo("calib.json"), fxd_demo("roster.json")), 1, "%s", res.err);
     cr_assert_not_null(strstr(res.out, "21/21 models seen before, 21/21 after"), "%s", res.out);
     cr_assert_null(strstr(res.err, "set-up"), "%s", res.err);
 }
 
 Test(setup_checks, another_tables_roster_gives_no_call)
 {
-    make_roster_72x48(tmp("roster72.json"));
-    referee(demo("after.jpg"), demo("calib.json"), tmp("roster72.json"));
+    make_roster_72x48(fxd_tmp("roster72.json"));
+    referee(fxd_demo("after.jpg"), fxd_demo("calib.json"), fxd_tmp("roster72.json"));
     assert_no_call("the board tags are 16 px from where the roster's board puts them (limit 10 px): is ",
                    "roster72.json the roster of this table");
 }
 
 Test(setup_checks, another_cameras_calibration_gives_no_call)
 {
-    make_calib(tmp("calib073.json"), 0.73);
-    referee(demo("after.jpg"), tmp("calib073.json"), demo("roster.json"));
+    make_calib(fxd_tmp("calib073.json"), 0.73);
+    referee(fxd_demo("after.jpg"), fxd_tmp("calib073.json"), fxd_demo("roster.json"));
     assert_no_call("the board tags are 161 px from where", "calib073.json the calibration of this camera?");
 }
 
 Test(setup_checks, defocused_picture_gives_no_call)
 {
-    make_picture(tmp("blurred.png"), 1, 1.0);
-    referee(tmp("blurred.png"), demo("calib.json"), demo("roster.json"));
+    make_picture(fxd_tmp("blurred.png"), 1, 1.0);
+    referee(fxd_tmp("blurred.png"), fxd_demo("calib.json"), fxd_demo("roster.json"));
     assert_no_call("blurred.png: the picture is out of focus: the tags' edges are ", "cells wide at tag");
     cr_assert_not_null(strstr(res.err, "(limit 1.20): focus the camera"), "%s", res.err);
 }
 
 Test(setup_checks, dark_picture_gives_no_call)
 {
-    make_picture(tmp("dark.png"), 0, 0.2);
-    referee(tmp("dark.png"), demo("calib.json"), demo("roster.json"));
+    make_picture(fxd_tmp("dark.png"), 0, 0.2);
+    referee(fxd_tmp("dark.png"), fxd_demo("calib.json"), fxd_demo("roster.json"));
     assert_no_call("dark.png: the picture is too dark: the tags' white is at 40 of 255 (limit 60)", "dark.png");
 }
 
 Test(setup_checks, swapped_pair_gives_no_call_and_says_so)
 {
     char args[4096];
-    snprintf(args, sizeof args, "referee '%s' '%s' --calib '%s' --roster '%s' --out '%s'", demo("after.jpg"),
-             demo("before.jpg"), demo("calib.json"), demo("roster.json"), tmp("out"));
+    snprintf(args, sizeof args, "referee '%s' '%s' --calib '%s' --roster '%s' --out '%s'", fxd_demo("after.jpg"),
+             fxd_demo("before.jpg"), fxd_demo("calib.json"), fxd_demo("roster.json"), fxd_tmp("out"));
     cr_assert_eq(cli_run(args, &res), 0);
     cr_assert_eq(res.status, 2, "status %d: %s", res.status, res.err);
     cr_assert_null(strstr(res.out, "verdict"), "%s", res.out);
-    cr_assert_eq(access(tmp("out/report.json"), F_OK), -1, "a report was written");
+    cr_assert_eq(access(fxd_tmp("out/report.json"), F_OK), -1, "a report was written");
     cr_assert_not_null(strstr(res.err, "before.jpg: every unit that moved (2) went backwards: were BEFORE and AFTER "
                                        "given the other way round? (no call made)"),
                        "%s", res.err);
@@ -206,19 +182,19 @@ Test(setup_checks, swapped_pair_gives_no_call_and_says_so)
 
 Test(setup_checks, detect_exits_2_on_a_wrong_setup)
 {
-    make_calib(tmp("calib073.json"), 0.73);
+    make_calib(fxd_tmp("calib073.json"), 0.73);
     char args[4096];
-    snprintf(args, sizeof args, "detect '%s' --calib '%s' --roster '%s' --out '%s'", demo("after.jpg"),
-             tmp("calib073.json"), demo("roster.json"), tmp("snap.json"));
+    snprintf(args, sizeof args, "detect '%s' --calib '%s' --roster '%s' --out '%s'", fxd_demo("after.jpg"),
+             fxd_tmp("calib073.json"), fxd_demo("roster.json"), fxd_tmp("snap.json"));
     cr_assert_eq(cli_run(args, &res), 0);
     cr_assert_eq(res.status, 2, "%s", res.err);
     cr_assert_not_null(strstr(res.err, "set-up check failed"), "%s", res.err);
-    cr_assert_eq(access(tmp("snap.json"), F_OK), -1, "a snapshot was written");
+    cr_assert_eq(access(fxd_tmp("snap.json"), F_OK), -1, "a snapshot was written");
 }
 
 Test(setup_checks, table_check_go_on_the_demo)
 {
-    cr_assert_eq(table_check(demo("before.jpg"), demo("calib.json")), 0, "%s%s", res.out, res.err);
+    cr_assert_eq(table_check(fxd_demo("before.jpg"), fxd_demo("calib.json")), 0, "%s%s", res.out, res.err);
     cr_assert_not_null(strstr(res.out, "table-check: GO"), "%s", res.out);
     cr_assert_not_null(strstr(res.out, "projector       not mapped"), "%s", res.out);
     cr_assert_not_null(strstr(res.out, "unit knights    3/3 tags seen"), "%s", res.out);
@@ -226,8 +202,8 @@ Test(setup_checks, table_check_go_on_the_demo)
 
 Test(setup_checks, table_check_no_go_blurred)
 {
-    make_picture(tmp("blurred.png"), 1, 1.0);
-    cr_assert_eq(table_check(tmp("blurred.png"), demo("calib.json")), 1, "%s%s", res.out, res.err);
+    make_picture(fxd_tmp("blurred.png"), 1, 1.0);
+    cr_assert_eq(table_check(fxd_tmp("blurred.png"), fxd_demo("calib.json")), 1, "%s%s", res.out, res.err);
     cr_assert_not_null(strstr(res.out, "NO-GO  focus "), "%s", res.out);
     cr_assert_not_null(strstr(res.out, "table-check: NO-GO"), "%s", res.out);
     cr_assert_null(strstr(res.out, "NO-GO  exposure "), "%s", res.out);
@@ -235,23 +211,23 @@ Test(setup_checks, table_check_no_go_blurred)
 
 Test(setup_checks, table_check_no_go_darkened)
 {
-    make_picture(tmp("dark.png"), 0, 0.2);
-    cr_assert_eq(table_check(tmp("dark.png"), demo("calib.json")), 1, "%s%s", res.out, res.err);
+    make_picture(fxd_tmp("dark.png"), 0, 0.2);
+    cr_assert_eq(table_check(fxd_tmp("dark.png"), fxd_demo("calib.json")), 1, "%s%s", res.out, res.err);
     cr_assert_not_null(strstr(res.out, "NO-GO  exposure "), "%s", res.out);
     cr_assert_not_null(strstr(res.err, "too dark"), "%s", res.err);
 }
 
 Test(setup_checks, table_check_no_go_wrong_calibration)
 {
-    make_calib(tmp("calib073.json"), 0.73);
-    cr_assert_eq(table_check(demo("before.jpg"), tmp("calib073.json")), 1, "%s%s", res.out, res.err);
+    make_calib(fxd_tmp("calib073.json"), 0.73);
+    cr_assert_eq(table_check(fxd_demo("before.jpg"), fxd_tmp("calib073.json")), 1, "%s%s", res.out, res.err);
     cr_assert_not_null(strstr(res.out, "NO-GO  board_offset "), "%s", res.out);
     cr_assert_not_null(strstr(res.err, "calib073.json the calibration of this camera?"), "%s", res.err);
 }
 
 Test(setup_checks, table_check_bad_input_exits_2)
 {
-    cr_assert_eq(table_check(tmp("missing.jpg"), demo("calib.json")), 2, "%s", res.err);
+    cr_assert_eq(table_check(fxd_tmp("missing.jpg"), fxd_demo("calib.json")), 2, "%s", res.err);
 }
 
 /* The watch's tracker on a dark still table: "cannot judge: set-up", nothing settled; light back: it settles. */
@@ -259,10 +235,10 @@ Test(setup_checks, watch_holds_on_a_dark_table_until_the_light_is_back)
 {
     base_error err = {0};
     calib_file calib;
-    cr_assert_eq(calib_file_load(demo("calib.json"), &calib, &err), 0, "%s", err.msg);
-    vis_roster *roster = vis_roster_load(demo("roster.json"), &err);
+    cr_assert_eq(calib_file_load(fxd_demo("calib.json"), &calib, &err), 0, "%s", err.msg);
+    vis_roster *roster = vis_roster_load(fxd_demo("roster.json"), &err);
     cr_assert_not_null(roster, "%s", err.msg);
-    base_image *lit = media_image_load(demo("after.jpg"), MEDIA_IMAGE_GRAY, &err), *dark = base_image_clone(lit);
+    base_image *lit = media_image_load(fxd_demo("after.jpg"), MEDIA_IMAGE_GRAY, &err), *dark = base_image_clone(lit);
     cr_assert_not_null(dark);
     for (int y = 0; y < dark->height; y++)
         for (int x = 0; x < dark->width; x++)
@@ -306,11 +282,11 @@ Test(setup_checks, watch_holds_on_a_dark_table_until_the_light_is_back)
 static const char *table_with(const char *name, const char *from, const char *to)
 {
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "cp '%s' '%s' '%s' '%s/'", demo("calib.json"), demo("roster.json"), demo("after.jpg"),
-             dir);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s' '%s' '%s/'", fxd_demo("calib.json"), fxd_demo("roster.json"), fxd_demo("after.jpg"),
+             fxd_dir());
     cr_assert_eq(system(cmd), 0);
     size_t len = 0;
-    FILE *f = fopen(demo("table.json"), "rb");
+    FILE *f = fopen(fxd_demo("table.json"), "rb");
     cr_assert_not_null(f);
     static char text[8192], out[9000];
     len = fread(text, 1, sizeof text - 1, f);
@@ -319,7 +295,7 @@ static const char *table_with(const char *name, const char *from, const char *to
     char *at = strstr(text, from);
     cr_assert_not_null(at, "%s not in the demo's table", from);
     snprintf(out, sizeof out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
-    const char *path = tmp(name);
+    const char *path = fxd_tmp(name);
     f = fopen(path, "wb");
     cr_assert_not_null(f);
     fputs(out, f);
@@ -331,7 +307,7 @@ static const char *table_with(const char *name, const char *from, const char *to
 static void assert_table_refused(const char *table, const char *message)
 {
     char args[2048], want[1024];
-    snprintf(args, sizeof args, "detect '%s' --table '%s' --out '%s'", tmp("after.jpg"), table, tmp("snap.json"));
+    snprintf(args, sizeof args, "detect '%s' --table '%s' --out '%s'", fxd_tmp("after.jpg"), table, fxd_tmp("snap.json"));
     cr_assert_eq(cli_run(args, &res), 0);
     cr_assert_eq(res.status, 2, "status %d: %s", res.status, res.err);
     snprintf(want, sizeof want, "tableref detect: %s: %s\n", table, message);
@@ -376,7 +352,7 @@ Test(setup_checks, demo_table_file_still_reads)
 {
     char args[2048];
     const char *t = table_with("t.json", "\"Demo table\"", "\"Demo table\"");
-    snprintf(args, sizeof args, "detect '%s' --table '%s' --out '%s'", tmp("after.jpg"), t, tmp("snap.json"));
+    snprintf(args, sizeof args, "detect '%s' --table '%s' --out '%s'", fxd_tmp("after.jpg"), t, fxd_tmp("snap.json"));
     cr_assert_eq(cli_run(args, &res), 0);
     cr_assert_eq(res.status, 0, "%s", res.err);
 }
@@ -385,18 +361,18 @@ Test(setup_checks, demo_table_file_still_reads)
 static void assert_roster_refused(const char *key, const char *value, const char *message)
 {
     base_error err = {0};
-    cJSON *r = base_json_parse_file(demo("roster.json"), &err);
+    cJSON *r = base_json_parse_file(fxd_demo("roster.json"), &err);
     cr_assert_not_null(r, "%s", err.msg);
     cJSON *u = cJSON_GetArrayItem(cJSON_GetObjectItem(r, "units"), 0);
     cr_assert(cJSON_ReplaceItemInObject(u, key, cJSON_Parse(value)));
-    cr_assert_eq(base_json_write_file(r, tmp("r.json"), &err), 0, "%s", err.msg);
+    cr_assert_eq(base_json_write_file(r, fxd_tmp("r.json"), &err), 0, "%s", err.msg);
     cJSON_Delete(r);
     char args[2048], want[1024];
-    snprintf(args, sizeof args, "detect '%s' --calib '%s' --roster '%s'", demo("after.jpg"), demo("calib.json"),
-             tmp("r.json"));
+    snprintf(args, sizeof args, "detect '%s' --calib '%s' --roster '%s'", fxd_demo("after.jpg"), fxd_demo("calib.json"),
+             fxd_tmp("r.json"));
     cr_assert_eq(cli_run(args, &res), 0);
     cr_assert_eq(res.status, 2, "status %d: %s", res.status, res.err);
-    snprintf(want, sizeof want, "tableref detect: %s: %s\n", tmp("r.json"), message);
+    snprintf(want, sizeof want, "tableref detect: %s: %s\n", fxd_tmp("r.json"), message);
     cr_assert_str_eq(res.err, want);
 }
 
@@ -416,13 +392,13 @@ Test(setup_checks, implausible_advance_is_refused)
 Test(setup_checks, tag_printed_twice_gives_no_call_on_its_unit)
 {
     base_error err = {0};
-    base_image *im = media_image_load(demo("after.jpg"), MEDIA_IMAGE_GRAY, &err);
+    base_image *im = media_image_load(fxd_demo("after.jpg"), MEDIA_IMAGE_GRAY, &err);
     cr_assert_not_null(im, "%s", err.msg);
     for (int y = 0; y < 48; y++)
         memcpy(im->data + (size_t)(580 + y) * im->stride + 500, im->data + (size_t)(330 + y) * im->stride + 330, 48);
-    cr_assert_eq(media_image_save(im, tmp("twice.png"), 0, &err), 0, "%s", err.msg);
+    cr_assert_eq(media_image_save(im, fxd_tmp("twice.png"), 0, &err), 0, "%s", err.msg);
     base_image_free(im);
-    referee(tmp("twice.png"), demo("calib.json"), demo("roster.json"));
+    referee(fxd_tmp("twice.png"), fxd_demo("calib.json"), fxd_demo("roster.json"));
     cr_assert_eq(res.status, 0, "status %d: %s", res.status, res.err);
     cr_assert_not_null(strstr(res.err, "twice.png: warning: tag 11 (spears-2) seen twice on the table: both placements "
                                        "dropped; unit spears: cannot tell"),
@@ -434,10 +410,7 @@ Test(setup_checks, tag_printed_twice_gives_no_call_on_its_unit)
 
 Test(setup_checks, table_check_json_gives_every_figure)
 {
-    char args[4096];
-    snprintf(args, sizeof args, "table-check '%s' --calib '%s' --roster '%s' --json", demo("before.jpg"),
-             demo("calib.json"), demo("roster.json"));
-    cr_assert_eq(cli_run(args, &res), 0);
+    cr_assert_eq(fxd_table_check(&res, fxd_demo("before.jpg"), fxd_demo("calib.json"), "--json"), 0);
     cr_assert_eq(res.status, 0, "%s", res.err);
     cJSON *j = cJSON_Parse(res.out);
     cr_assert_not_null(j, "%s", res.out);
