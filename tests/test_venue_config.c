@@ -21,6 +21,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "fixture_venue.h"
 #include "venue_feed.h"
 #include "venue_site.h"
 #include "venue_sub.h"
@@ -61,37 +62,18 @@ static void http_get(int port, const char *path, char *buf, size_t cap)
 
 static venue_feed *table_feed(int table)
 {
-    venue_config cfg;
-    venue_config_default(&cfg);
-    cfg.port = g_site.broker.port;
-    cfg.event = "gt";
-    cfg.table = table;
     char user[32];
     snprintf(user, sizeof user, "table-%d", table);
-    cfg.username = user;
-    cfg.password = venue_site_password(&g_site, user);
     base_error err;
-    venue_feed *f = venue_feed_new(&cfg, &err);
+    venue_feed *f = fxv_table_feed(g_site.broker.port, "gt", table, venue_site_password(&g_site, user), 0, &err);
     cr_assert_not_null(f, "%s", err.msg);
     return f;
 }
 
 static void publish(venue_feed *f, const char *json)
 {
-    cJSON *ev = cJSON_Parse(json);
     base_error err;
-    cr_assert_eq(venue_feed_publish(f, ev, &err), 0, "%s", err.msg);
-    cJSON_Delete(ev);
-}
-
-static bool poll_for(venue_feed *f, venue_command *c, int ms)
-{
-    for (int t = 0; t < ms; t += 10) {
-        if (venue_feed_poll_command(f, c) == 1)
-            return true;
-        nanosleep(&(struct timespec){0, 10000000L}, NULL);
-    }
-    return false;
+    cr_assert_eq(fxv_publish(f, json, &err), 0, "%s", err.msg);
 }
 
 Test(venue_config, the_generated_broker_serves_the_page_and_enforces_who_may_do_what, .fini = teardown,
@@ -121,16 +103,16 @@ Test(venue_config, the_generated_broker_serves_the_page_and_enforces_who_may_do_
     venue_sub_publish(obs, "tableref/gt/table/9/command/obs", "overrule 1 spoofed", false);
     venue_sub_publish(obs, "tableref/gt/table/9/command/alice", "overrule 1 spoofed", false);
     venue_command c;
-    cr_assert_not(poll_for(f, &c, 1000), "a streamer's command reached the table");
+    cr_assert_not(fxv_poll_command(f, &c, 1000), "a streamer's command reached the table");
 
     /* A judge commands under their own name; not under another's. */
     venue_sub *alice = venue_sub_new_as(port, "tableref/gt/table/9/status", 1, NULL, "alice",
                                         venue_site_password(&g_site, "alice"));
     cr_assert_not_null(alice);
     venue_sub_publish(alice, "tableref/gt/table/9/command/bob", "overrule 1 as bob", false);
-    cr_assert_not(poll_for(f, &c, 1000), "alice commanded as bob");
+    cr_assert_not(fxv_poll_command(f, &c, 1000), "alice commanded as bob");
     cr_assert_eq(venue_sub_publish(alice, "tableref/gt/table/9/command/alice", "overrule 1 measured again", false), 0);
-    cr_assert(poll_for(f, &c, 15000), "alice's command did not reach the table");
+    cr_assert(fxv_poll_command(f, &c, 15000), "alice's command did not reach the table");
     cr_assert_eq(c.action, VENUE_CMD_OVERRULE);
     cr_assert_str_eq(c.by, "alice");
     cr_assert_eq(venue_sub_count_matching(obs, NULL, "measured again"), 0, "the streamer saw a command");

@@ -20,17 +20,22 @@
 #include <cjson/cJSON.h>
 
 #include "cli_run.h"
+#include "fixture_venue.h"
 #include "venue_broker.h"
 #include "venue_feed.h"
+#include "venue_site.h"
 #include "venue_sub.h"
 
-static venue_broker g_broker;
-static char g_dir[256];
-static char g_pass[8][64]; /* table-1, table-2, alice, bob, obs */
+static venue_site g_site;          /* the generated set-up and its broker (start_generated_broker) */
+static venue_broker g_tls_broker;  /* tls_on_the_pages_listener's broker */
+static venue_broker *g_broker;     /* the one the test runs */
+static char g_dir[256];            /* the set-up's folder */
+static char g_pass[8][64];         /* table-1, table-2, alice, bob, obs */
 
 static void teardown(void)
 {
-    venue_broker_stop(&g_broker);
+    venue_site_stop(&g_site);
+    venue_broker_stop(&g_tls_broker);
     if (g_dir[0]) {
         char cmd[400];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
@@ -64,54 +69,33 @@ static void run_setup(const char *extra, int port, int ws)
     cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
 }
 
-/* The set-up written and the broker started from it, exactly as written. */
+/* The set-up written (--tables 2 --judges alice,bob --streamers obs) and the broker started from it, exactly as
+ * written (tests/venue_site.h); every account's password file read as handed out. */
 static void start_generated_broker(void)
 {
-    snprintf(g_dir, sizeof g_dir, "%s/tableref-venue-setup-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    cr_assert_not_null(mkdtemp(g_dir));
-    int port = venue_broker_free_port(), ws = venue_broker_free_port();
-    cr_assert(port && ws && port != ws);
-    run_setup("--tables 2 --judges alice,bob --streamers obs", port, ws);
+    char err[600];
+    cr_assert_eq(venue_site_start(&g_site, "gt", 2, "alice,bob", "obs", NULL, err, sizeof err), 0, "%s", err);
+    g_broker = &g_site.broker;
+    cr_assert_lt(strlen(g_site.dir) + 7, sizeof g_dir);
+    snprintf(g_dir, sizeof g_dir, "%.*s/venue", (int)(sizeof g_dir - 7), g_site.dir);
     static const char *users[] = {"table-1", "table-2", "alice", "bob", "obs"};
     for (int i = 0; i < 5; i++)
         read_password(users[i], g_pass[i], sizeof g_pass[i]);
-    char conf[400];
-    snprintf(conf, sizeof conf, "%s/mosquitto.conf", g_dir);
-    base_error err;
-    cr_assert_eq(venue_broker_start_conf(conf, g_dir, port, ws, &g_broker, &err), 0, "%s", err.msg);
 }
 
+/* Table N's feed, connected (15 s at most). */
 static venue_feed *table_feed(int table, const char *password)
 {
-    venue_config cfg;
-    venue_config_default(&cfg);
-    cfg.port = g_broker.port;
-    cfg.event = "gt";
-    cfg.table = table;
-    char user[32];
-    snprintf(user, sizeof user, "table-%d", table);
-    cfg.username = user;
-    cfg.password = password;
     base_error err;
-    venue_feed *f = venue_feed_new(&cfg, &err);
+    venue_feed *f = fxv_table_feed(g_broker->port, "gt", table, password, 15000, &err);
     cr_assert_not_null(f, "%s", err.msg);
-    for (int i = 0; i < 1500; i++) {
-        venue_stats st;
-        venue_feed_stats(f, &st);
-        if (st.connected)
-            return f;
-        nanosleep(&(struct timespec){0, 10000000L}, NULL);
-    }
-    cr_assert_fail("table %d did not connect", table);
-    return NULL;
+    return f;
 }
 
 static void publish(venue_feed *f, const char *json)
 {
-    cJSON *ev = cJSON_Parse(json);
     base_error err;
-    cr_assert_eq(venue_feed_publish(f, ev, &err), 0, "%s", err.msg);
-    cJSON_Delete(ev);
+    cr_assert_eq(fxv_publish(f, json, &err), 0, "%s", err.msg);
 }
 
 /* Whether /proc/net/tcp{,6} shows a listening socket on `port` bound to anything but 127.0.0.1. */
@@ -167,8 +151,8 @@ Test(venue_setup, files_and_listeners_as_asked, .fini = teardown, .timeout = 60)
      * 127.0.0.1 only. Mosquitto 2.0.11's WebSockets listener binds every interface unless the set-up says
      * `socket_domain ipv4` (issue 20). */
     bool seen_mqtt = false, seen_ws = false;
-    cr_assert_not(listens_beyond_loopback(g_broker.port, &seen_mqtt), "the MQTT listener binds beyond 127.0.0.1");
-    cr_assert_not(listens_beyond_loopback(g_broker.ws_port, &seen_ws), "the WebSockets listener binds beyond 127.0.0.1");
+    cr_assert_not(listens_beyond_loopback(g_broker->port, &seen_mqtt), "the MQTT listener binds beyond 127.0.0.1");
+    cr_assert_not(listens_beyond_loopback(g_broker->ws_port, &seen_ws), "the WebSockets listener binds beyond 127.0.0.1");
     cr_assert(seen_mqtt && seen_ws, "both listeners listen (%d %d)", seen_mqtt, seen_ws);
 
     /* An existing set-up is never overwritten without --add. */
@@ -183,9 +167,9 @@ Test(venue_setup, files_and_listeners_as_asked, .fini = teardown, .timeout = 60)
 Test(venue_setup, one_account_per_table_and_client_ids_bound_to_accounts, .fini = teardown, .timeout = 90)
 {
     start_generated_broker();
-    cr_assert_null(venue_sub_new(g_broker.port, "tableref/#", 1), "an anonymous client was let in");
-    venue_sub *alice = venue_sub_new_as(g_broker.port, "tableref/gt/#", 1, NULL, "alice", g_pass[2]);
-    venue_sub *obs = venue_sub_new_as(g_broker.port, "tableref/#", 1, NULL, "obs", g_pass[4]);
+    cr_assert_null(venue_sub_new(g_broker->port, "tableref/#", 1), "an anonymous client was let in");
+    venue_sub *alice = venue_sub_new_as(g_broker->port, "tableref/gt/#", 1, NULL, "alice", g_pass[2]);
+    venue_sub *obs = venue_sub_new_as(g_broker->port, "tableref/#", 1, NULL, "obs", g_pass[4]);
     cr_assert(alice && obs);
     venue_feed *t1 = table_feed(1, g_pass[0]);
     publish(t1, "{\"seq\":1,\"event\":\"alert\",\"move\":1,\"unit\":\"spears\"}");
@@ -193,7 +177,7 @@ Test(venue_setup, one_account_per_table_and_client_ids_bound_to_accounts, .fini 
     cr_assert_not_null(venue_sub_wait(obs, "tableref/gt/table/1/event/alert", "spears", 15000), "the streamer reads");
 
     /* Cross-table forgery: table 2's account writes table 1's state and a command to table 1. */
-    venue_sub *t2 = venue_sub_new_as(g_broker.port, "tableref/gt/table/1/command/#", 1, NULL, "table-2", g_pass[1]);
+    venue_sub *t2 = venue_sub_new_as(g_broker->port, "tableref/gt/table/1/command/#", 1, NULL, "table-2", g_pass[1]);
     cr_assert_not_null(t2);
     venue_sub_publish(t2, "tableref/gt/table/1/state", "{\"forged\":true}", true);
     venue_sub_publish(t2, "tableref/gt/table/1/event/alert", "{\"forged\":true}", false);
@@ -218,8 +202,8 @@ Test(venue_setup, one_account_per_table_and_client_ids_bound_to_accounts, .fini 
     cr_assert_eq(venue_sub_count_matching(obs, NULL, "measured again"), 0, "a streamer reads commands");
 
     /* Client-id takeover: the streamer and table 2 connect with table 1's client ids; table 1 stays on. */
-    venue_sub *thief = venue_sub_new_as(g_broker.port, "tableref/#", 1, "table-1", "obs", g_pass[4]);
-    venue_sub *thief2 = venue_sub_new_as(g_broker.port, "tableref/#", 1, "tableref-gt-table-1", "table-2", g_pass[1]);
+    venue_sub *thief = venue_sub_new_as(g_broker->port, "tableref/#", 1, "table-1", "obs", g_pass[4]);
+    venue_sub *thief2 = venue_sub_new_as(g_broker->port, "tableref/#", 1, "tableref-gt-table-1", "table-2", g_pass[1]);
     cr_assert(thief && thief2, "their own accounts may connect (under their own client ids)");
     sleep(2);
     venue_stats st;
@@ -238,7 +222,7 @@ Test(venue_setup, one_account_per_table_and_client_ids_bound_to_accounts, .fini 
 Test(venue_setup, ten_megabytes_refused_and_not_persisted, .fini = teardown, .timeout = 90)
 {
     start_generated_broker();
-    venue_sub *t1 = venue_sub_new_as(g_broker.port, "tableref/gt/table/1/command/#", 1, NULL, "table-1", g_pass[0]);
+    venue_sub *t1 = venue_sub_new_as(g_broker->port, "tableref/gt/table/1/command/#", 1, NULL, "table-1", g_pass[0]);
     cr_assert_not_null(t1);
     size_t n = 10u << 20;
     char *big = malloc(n + 1);
@@ -249,8 +233,8 @@ Test(venue_setup, ten_megabytes_refused_and_not_persisted, .fini = teardown, .ti
     free(big);
     venue_sub_free(t1);
     base_error err;
-    cr_assert_eq(venue_broker_restart(&g_broker, &err), 0, "%s", err.msg); /* writes the persistence file */
-    venue_sub *alice = venue_sub_new_as(g_broker.port, "tableref/gt/#", 1, NULL, "alice", g_pass[2]);
+    cr_assert_eq(venue_broker_restart(g_broker, &err), 0, "%s", err.msg); /* writes the persistence file */
+    venue_sub *alice = venue_sub_new_as(g_broker->port, "tableref/gt/#", 1, NULL, "alice", g_pass[2]);
     cr_assert_not_null(alice);
     cr_assert_null(venue_sub_wait(alice, "tableref/gt/table/1/picture", NULL, 1000), "the 10 MB picture was kept");
     venue_sub_free(alice);
@@ -277,17 +261,17 @@ Test(venue_setup, add_keeps_the_passwords_handed_out, .fini = teardown, .timeout
     static char conf[16384];
     conf[fread(conf, 1, sizeof conf - 1, f)] = 0;
     fclose(f);
-    snprintf(listener, sizeof listener, "listener %d 127.0.0.1\n", g_broker.port);
+    snprintf(listener, sizeof listener, "listener %d 127.0.0.1\n", g_broker->port);
     cr_assert(strstr(conf, listener), "--add moved the listener: %s", conf);
     char again[64], t3[64], carol[64];
     read_password("table-1", again, sizeof again);
     cr_assert_str_eq(again, g_pass[0], "--add changed table 1's password");
     read_password("table-3", t3, sizeof t3);
     read_password("carol", carol, sizeof carol);
-    cr_assert_eq(kill(g_broker.pid, SIGHUP), 0); /* the broker reads the password and ACL files again */
+    cr_assert_eq(kill(g_broker->pid, SIGHUP), 0); /* the broker reads the password and ACL files again */
     sleep(1);
     venue_feed *f1 = table_feed(1, g_pass[0]), *f3 = table_feed(3, t3);
-    venue_sub *c = venue_sub_new_as(g_broker.port, "tableref/gt/#", 1, NULL, "carol", carol);
+    venue_sub *c = venue_sub_new_as(g_broker->port, "tableref/gt/#", 1, NULL, "carol", carol);
     cr_assert_not_null(c, "the new judge cannot log in");
     publish(f3, "{\"seq\":1,\"event\":\"alert\",\"move\":1,\"unit\":\"knights\"}");
     cr_assert_not_null(venue_sub_wait(c, "tableref/gt/table/3/event/alert", "knights", 15000));
@@ -321,7 +305,8 @@ Test(venue_setup, tls_on_the_pages_listener, .fini = teardown, .timeout = 90)
     char conf[400];
     snprintf(conf, sizeof conf, "%s/mosquitto.conf", sub);
     base_error err;
-    cr_assert_eq(venue_broker_start_conf(conf, sub, port, ws, &g_broker, &err), 0, "%s", err.msg);
+    g_broker = &g_tls_broker;
+    cr_assert_eq(venue_broker_start_conf(conf, sub, port, ws, g_broker, &err), 0, "%s", err.msg);
     /* A TLS handshake on the WebSockets port; the tables' port answers plain MQTT (a table logs in). */
     static const char *handshake =
         "openssl s_client -connect 127.0.0.1:%d </dev/null 2>/dev/null | grep -q 'BEGIN CERT'";
