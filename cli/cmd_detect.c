@@ -129,9 +129,7 @@ static int run_detect(const detect_job *job)
         goto done;
     const rules_snapshot *snap = shot->snap;
     const vis_report *rep = &shot->report;
-    for (size_t i = 0; i < rep->n; i++)
-        if (vis_issue_is_warning(rep->items[i].kind))
-            fprintf(stderr, "tableref detect: warning: %s\n", rep->items[i].msg);
+    ref_snapshot_print_warnings(setup, shot, stderr, "tableref detect: ");
     double med = NAN, worst = NAN;
     if (truth && !(errors = truth_errors(snap, truth, &med, &worst, &err)))
         goto done;

@@ -280,9 +280,9 @@ static int judge_pictures(const referee_job *job, referee_work *w, base_error *e
         if (!checks.ok)
             return base_error_setc(err, BASE_E_INVALID, "set-up check failed: %s",
                                    ref_checks_first_failure(&checks)->msg);
-        for (size_t i = 0; i < w->fr[k]->report.n; i++)
-            if (vis_issue_is_warning(w->fr[k]->report.items[i].kind))
-                fprintf(stderr, "tableref referee: %s: warning: %s\n", job->images[k], w->fr[k]->report.items[i].msg);
+        char prefix[1100];
+        snprintf(prefix, sizeof prefix, "tableref referee: %s: ", job->images[k]);
+        ref_snapshot_print_warnings(w->setup, w->fr[k], stderr, prefix);
     }
     /* Under every placement the two pictures leave open, with the nearest legal move of each ILLEGAL call. */
     ref_judge_options o;

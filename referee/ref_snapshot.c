@@ -42,3 +42,24 @@ void ref_snapshot_free(ref_snapshot *r)
     base_image_free(r->image);
     free(r);
 }
+
+/* A model the detection left out because its unit was read in part: that unit's own line says so. */
+static bool left_out_of_a_unit_read_in_part(const ref_setup *s, const ref_snapshot *r, const vis_issue *is)
+{
+    if (is->kind != VIS_ISSUE_MISSING || !is->model[0])
+        return false;
+    const vis_roster_model *rm = vis_roster_find_model_tag(s->roster, is->tag_id);
+    if (!rm || rm->unit >= s->roster->n_units)
+        return false;
+    const rules_unit *u = rules_snapshot_find_unit(r->snap, s->roster->units[rm->unit].id);
+    return u && rules_unit_partly_placed(u);
+}
+
+void ref_snapshot_print_warnings(const ref_setup *s, const ref_snapshot *r, FILE *out, const char *prefix)
+{
+    for (size_t i = 0; i < r->report.n; i++) {
+        const vis_issue *is = &r->report.items[i];
+        if (vis_issue_is_warning(is->kind) && !left_out_of_a_unit_read_in_part(s, r, is))
+            fprintf(out, "%swarning: %s\n", prefix, is->msg);
+    }
+}

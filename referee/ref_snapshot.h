@@ -6,14 +6,15 @@
  *
  * How to use:
  *   ref_snapshot *b = ref_snapshot_new(setup, "before.jpg", NULL, &err);   // NULL: err names the picture
- *   for (size_t i = 0; i < b->report.n; i++)
- *       if (vis_issue_is_warning(b->report.items[i].kind)) warn(b->report.items[i].msg);
- *   ... b->snap (the snapshot), b->image (the picture, to draw on) ...
+ *   ref_snapshot_print_warnings(setup, b, stderr, "tableref detect: ");      // the detection's warnings for people
+ *   ... b->snap (the snapshot), b->image (the picture, to draw on), b->report (every note) ...
  *   ref_snapshot_free(b);
  * `prior` (optional): the previous frame's snapshot; unseen models follow their unit's motion.
  */
 #ifndef REF_SNAPSHOT_H
 #define REF_SNAPSHOT_H
+
+#include <stdio.h>
 
 #include "base_error.h"
 #include "base_image.h"
@@ -32,5 +33,10 @@ typedef struct ref_snapshot {
 /* Reads `picture_path` and detects it. NULL with err naming the picture and the field. */
 ref_snapshot *ref_snapshot_new(ref_setup *s, const char *picture_path, const rules_snapshot *prior, base_error *err);
 void ref_snapshot_free(ref_snapshot *r);
+
+/* The detection's warnings (vis_issue_is_warning), one "PREFIXwarning: MESSAGE" line each, as every program
+ * prints them; a unit read in part (rules_unit_partly_placed) is said once, by its own line, not again for each
+ * model left out. */
+void ref_snapshot_print_warnings(const ref_setup *s, const ref_snapshot *r, FILE *out, const char *prefix);
 
 #endif

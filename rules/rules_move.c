@@ -444,11 +444,8 @@ static int add_models(const rules_move_ctx *c, rules_unit_report *ur)
         mm->distance_mm = pair_distance(c, i);
         mm->inferred = m0->inferred || m1->inferred;
     }
-    if (c->n_pairs < c->u0->n_models)
-        for (size_t j = 0; j < c->u0->n_models; j++)
-            if (!rules_unit_find_model(c->u1, c->u0->models[j].id))
-                rules_unit_report_add_note(ur, "Model %s is not in the after snapshot (removed or not seen).",
-                                           c->u0->models[j].id);
+    if (c->n_pairs < c->u0->n_models && rules_unit_report_note_missing(ur, c->u0, c->u1) < 0)
+        return -1;
     size_t inferred = 0;
     for (size_t i = 0; i < ur->n_models; i++)
         inferred += ur->models[i].inferred;

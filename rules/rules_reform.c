@@ -231,7 +231,7 @@ static void check_mid_placement(reform_ctx *c, rules_unit_report *ur)
     rules_unit_report_add_note(ur, "Model routes are measured start -> mid-move placement -> end.");
 }
 
-/* Straight distances for the model table; a note for each model not in the
+/* Straight distances for the model table; one note for the models not in the
  * after snapshot. -1 when out of memory. */
 static int add_model_table(reform_ctx *c, rules_unit_report *ur, base_error *err)
 {
@@ -240,16 +240,15 @@ static int add_model_table(reform_ctx *c, rules_unit_report *ur, base_error *err
         return base_error_set(err, "out of memory");
     for (size_t j = 0; j < c->u0->n_models; j++) {
         const rules_model *m1 = rules_unit_find_model(c->u1, c->u0->models[j].id);
-        if (!m1) {
-            rules_unit_report_add_note(ur, "Model %s is not in the after snapshot (removed or not seen).",
-                                       c->u0->models[j].id);
-            continue;
-        }
+        if (!m1)
+            continue; /* noted below, all in one note */
         rules_model_move *mm = &ur->models[ur->n_models++];
         snprintf(mm->id, sizeof mm->id, "%s", c->u0->models[j].id);
         mm->distance_mm = base_v2_dist(c->u0->models[j].pos, m1->pos);
         mm->inferred = c->u0->models[j].inferred || m1->inferred;
     }
+    if (rules_unit_report_note_missing(ur, c->u0, c->u1) < 0)
+        return base_error_set(err, "out of memory");
     return 0;
 }
 

@@ -261,6 +261,38 @@ int rules_unit_report_add_note(rules_unit_report *ur, const char *fmt, ...)
     return rc;
 }
 
+int rules_unit_report_note_missing(rules_unit_report *ur, const rules_unit *before, const rules_unit *after)
+{
+    size_t missing = 0, listed = 0;
+    const char *first = NULL;
+    for (size_t j = 0; j < before->n_models; j++)
+        if (!rules_unit_find_model(after, before->models[j].id))
+            first = first ? first : before->models[j].id, missing++;
+    if (missing <= 1)
+        return missing ? rules_unit_report_add_note(ur, "Model %s is not in the after snapshot (removed or not seen).",
+                                                    first)
+                       : 0;
+    /* The ids while they fit, leaving room for " and NNNN more." */
+    char ids[RULES_TEXT_MAX - 80];
+    size_t off = 0;
+    ids[0] = 0;
+    for (size_t j = 0; j < before->n_models; j++) {
+        const char *id = before->models[j].id;
+        if (rules_unit_find_model(after, id))
+            continue;
+        if (off + strlen(id) + 2 >= sizeof ids)
+            break;
+        off += (size_t)snprintf(ids + off, sizeof ids - off, "%s%s", listed ? ", " : "", id);
+        listed++;
+    }
+    if (listed == missing)
+        return rules_unit_report_add_note(ur, "%zu models are not in the after snapshot (removed or not seen): %s.",
+                                          missing, ids);
+    return rules_unit_report_add_note(ur, "%zu models are not in the after snapshot (removed or not seen): %s and %zu "
+                                          "more.",
+                                      missing, ids, missing - listed);
+}
+
 int rules_report_add_note(rules_report *r, const char *fmt, ...)
 {
     va_list ap;

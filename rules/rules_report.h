@@ -238,6 +238,10 @@ int rules_unit_report_add_note(rules_unit_report *ur, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* The models of `before` that `after` lacks, in one note however many: "Model X is not in the after snapshot
+ * (removed or not seen).", or "28 models are not in the after snapshot (removed or not seen): a, b, ... and 20
+ * more." (as many ids as the note holds). 0 (also when none lacks), or -1 when out of memory. */
+int rules_unit_report_note_missing(rules_unit_report *ur, const rules_unit *before, const rules_unit *after);
 int rules_unit_report_add_measure(rules_unit_report *ur, const char *name, rules_quantity q, double value);
 /* Appends a model's route, copying `n` points; -1 when out of memory. */
 int rules_unit_report_add_model_path(rules_unit_report *ur, const char *model_id, const base_vec2 *points,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rules_pairing.h"
+#include "rules_words.h"
 
 void rules_robust_options_default(rules_robust_options *o)
 {
@@ -296,13 +297,24 @@ static void count_pairs(const pair *pairs, size_t n, tally *t)
     }
 }
 
+/* "PART; WHY" for a unit read in part (rules_words_partial): its call says that first. */
+static void lead_with(const char *part, char *why, size_t cap)
+{
+    if (!part[0])
+        return;
+    char rest[RULES_TEXT_MAX];
+    text(rest, sizeof rest, "%s", why);
+    text(why, cap, "%s; %s", part, rest);
+}
+
 /* The call and the report it stands on; NULL report when the unit did not move. */
 static const pair *decide(const work *w, size_t u0i, size_t u1i, const pair *pairs, const tally *t, bool complete,
                           rules_verdict *v, char *why, size_t cap)
 {
     const rules_unit *U0 = &w->before->units[u0i], *U1 = &w->after->units[u1i];
-    char doubt[200], code[RULES_CODE_MAX];
+    char doubt[200], code[RULES_CODE_MAX], part[RULES_TEXT_MAX / 2];
     doubtful_models(U0, U1, doubt, sizeof doubt);
+    rules_words_partial(U0, U1, part, sizeof part);
     why[0] = 0;
     /* Nothing the camera measured moved, and some placement of the rest keeps every model still: no move. */
     if (t->still) {
@@ -316,8 +328,11 @@ static const pair *decide(const work *w, size_t u0i, size_t u1i, const pair *pai
         if (!complete && !p->placement_free) {
             *v = RULES_VERDICT_CANNOT_TELL;
             first_code(&p->r, code, sizeof code);
-            text(why, cap, "illegal (%s) under every placement judged, but the models seen leave more "
-                               "placements than could be judged; models in doubt: %s", code, doubt);
+            if (part[0])
+                text(why, cap, "%s; illegal (%s) as far as the models seen tell", part, code);
+            else
+                text(why, cap, "illegal (%s) under every placement judged, but the models seen leave more "
+                                   "placements than could be judged; models in doubt: %s", code, doubt);
         }
         return p;
     }
@@ -326,8 +341,11 @@ static const pair *decide(const work *w, size_t u0i, size_t u1i, const pair *pai
         p = &pairs[t->first[PAIR_LEGAL]];
         if (!complete) {
             *v = RULES_VERDICT_CANNOT_TELL;
-            text(why, cap, "legal under the %zu placements judged, but the models seen leave more placements "
-                               "than could be judged; models in doubt: %s", t->judged, doubt);
+            if (part[0]) /* the models seen are all there is: nothing else was judged */
+                text(why, cap, "%s", part);
+            else
+                text(why, cap, "legal under the %zu placements judged, but the models seen leave more placements "
+                                   "than could be judged; models in doubt: %s", t->judged, doubt);
         }
         return p;
     }
@@ -338,10 +356,12 @@ static const pair *decide(const work *w, size_t u0i, size_t u1i, const pair *pai
         text(why, cap, "illegal (%s) under %zu of the %zu placements of its unseen models the evidence allows "
                            "(before: %s; after: %s), not under the others; models in doubt: %s",
                  code, t->illegal, t->judged, placement_label(U0, p->h0), placement_label(U1, p->h1), doubt);
+        lead_with(part, why, cap);
         return p;
     }
     p = &pairs[t->first[PAIR_UNSURE]];
     text(why, cap, "%s", p->close);
+    lead_with(part, why, cap);
     return p;
 }
 

@@ -312,6 +312,16 @@ rules_model *rules_unit_find_model(const rules_unit *u, const char *id)
     return NULL;
 }
 
+bool rules_unit_partly_placed(const rules_unit *u)
+{
+    if (u->placements_complete || u->n_alternatives || !u->n_models)
+        return false;
+    for (size_t j = 0; j < u->n_models; j++)
+        if (u->models[j].inferred)
+            return false;
+    return true;
+}
+
 rules_model *rules_snapshot_find_model(const rules_snapshot *s, const char *id, rules_unit **unit_out)
 {
     for (size_t i = 0; i < s->n_units; i++) {

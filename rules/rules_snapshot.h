@@ -189,6 +189,9 @@ rules_unit *rules_snapshot_find_unit(const rules_snapshot *s, const char *id);
 /* The model with this id anywhere on the table; *unit_out (if non-NULL) gets its unit. */
 rules_model *rules_snapshot_find_model(const rules_snapshot *s, const char *id, rules_unit **unit_out);
 rules_model *rules_unit_find_model(const rules_unit *u, const char *id);
+/* Vision placed only the models it measured and left the others out, their formation not to be told from the
+ * models read: placements incomplete, no model inferred, no alternative (a unit read in part). */
+bool rules_unit_partly_placed(const rules_unit *u);
 
 /*
  * The id rules of a table, in O(n log n): unit ids unique (listed unseen

@@ -99,6 +99,26 @@ static void add_measured(const rules_unit_report *u, const rules_violation *v, c
     }
 }
 
+void rules_words_partial(const rules_unit *before, const rules_unit *after, char *buf, size_t cap)
+{
+    if (cap == 0)
+        return;
+    buf[0] = 0;
+    const bool in_part[2] = {rules_unit_partly_placed(before), rules_unit_partly_placed(after)};
+    if (!in_part[0] && !in_part[1])
+        return;
+    size_t total = before->n_models, off = 0;
+    for (size_t j = 0; j < after->n_models; j++)
+        total += !rules_unit_find_model(before, after->models[j].id);
+    if (in_part[0] && in_part[1]) /* neither picture holds them all: no total to give */
+        add(buf, cap, &off, "%zu models seen in the before picture and %zu in the after", before->n_models,
+            after->n_models);
+    else
+        add(buf, cap, &off, "%zu of %zu models seen in the %s picture", in_part[0] ? before->n_models : after->n_models,
+            total, in_part[0] ? "before" : "after");
+    add(buf, cap, &off, ", its formation cannot be told");
+}
+
 static void words_call(const rules_unit_report *u, const rules_snapshot *before, const rules_snapshot *after,
                        char *buf, size_t cap)
 {

@@ -12,6 +12,8 @@
  *   "spears: march, ILLEGAL: Model spears-7 ends 10.38\" from where it started, farther than its March
  *    Rate of 10.00\". [measured 10.38\" ± 0.02\", limit 10.00\"]"
  *   "spears: advance, cannot tell: spears-9, spears-10 ... [spears-9 moved 4.98\" ± 0.05\", limit 5.00\"]"
+ *   "red-2: advance forward, cannot tell: 2 of 30 models seen in the after picture, its formation cannot be
+ *    told [red-2-18 moved 4.50\" ± 0.08\", limit 5.00\"]"   (a unit read in part: rules_words_partial)
  *   "archers: not seen, cannot judge: unit archers: not seen in the after picture, cannot judge"
  *
  * One rule hides the path's tiny steps (the search's vanishing wheels that
@@ -47,6 +49,14 @@ bool rules_words_step_shown(const rules_step *s);
 void rules_words_path(const rules_unit_report *u, char *buf, size_t cap);
 /* A length with its +/-: "3.53\" ± 0.02\"", or "3.53\"" when pm is NAN or under 0.005". */
 void rules_words_length(double mm, double pm_mm, char *buf, size_t cap);
+/*
+ * A unit read in part (rules_unit_partly_placed in either picture) in the
+ * words every call on it uses: "2 of 30 models seen in the after picture,
+ * its formation cannot be told" (of the models the other picture holds);
+ * "3 models seen in the before picture and 2 in the after, its formation
+ * cannot be told" when both are read in part. "" when neither is.
+ */
+void rules_words_partial(const rules_unit *before, const rules_unit *after, char *buf, size_t cap);
 /* The call on one unit in one sentence (see above); before/after may be NULL (then no +/-). */
 void rules_words_call(const rules_unit_report *u, const rules_snapshot *before, const rules_snapshot *after,
                       char *buf, size_t cap);

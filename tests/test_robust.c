@@ -14,6 +14,7 @@
 #include "rules_json.h"
 #include "rules_move.h"
 #include "rules_robust.h"
+#include "rules_words.h"
 
 static const double SEEN_SIGMA = 0.25, INFERRED_SIGMA = 1.6;
 
@@ -487,6 +488,57 @@ Test(robust, identical_unit_is_one_still_pair)
     for (size_t i = 0; i < r.units[0].n_notes; i++)
         cr_expect(strstr(r.units[0].notes[i], "placements") == NULL, "one pair judged: %s", r.units[0].notes[i]);
     rules_report_clear(&r);
+    rules_snapshot_free(b);
+    rules_snapshot_free(a);
+}
+
+/*
+ * A unit read in part (vision kept the 2 models it read beyond doubt and left
+ * the other 8 out: their formation could not be told) that advanced 4.5":
+ * CANNOT TELL, said in one line (rules_words_partial) in its call and its
+ * sentence, and one note for the 8 models left out, not one each.
+ */
+Test(robust, unit_read_in_part_is_said_in_one_line)
+{
+    rules_snapshot *b = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D), *a = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
+    const rules_unit *u = spears(b, START);
+    rules_unit *c = translated(a, u, ahead(START.heading, 4.5));
+    c->n_models = 2; /* spears-1 and spears-2, the front rank's left */
+    for (size_t k = 0; k < 2; k++)
+        c->models[k].evidence = RULES_EVIDENCE_ROUGH;
+    c->placements_complete = false;
+    cr_assert(rules_unit_partly_placed(c));
+    cr_assert_not(rules_unit_partly_placed(u));
+    judged j;
+    judge(b, a, RULES_MOVE_AUTO, &j);
+    cr_assert_eq(j.robust.n_units, 1);
+    const rules_unit_report *ur = &j.robust.units[0];
+    cr_expect_eq(ur->verdict, RULES_VERDICT_CANNOT_TELL, "%s: %s", rules_verdict_word(ur->verdict), ur->why);
+    cr_expect_str_eq(ur->why, "2 of 10 models seen in the after picture, its formation cannot be told");
+    char s[RULES_WORDS_MAX];
+    rules_words_call(ur, NULL, NULL, s, sizeof s);
+    static const char head[] = "spears: advance forward, cannot tell: 2 of 10 models seen in the after picture, its "
+                               "formation cannot be told [spears-";
+    cr_expect_eq(strncmp(s, head, strlen(head)), 0, "%s", s);
+    cr_expect(strstr(s, " moved 4.50\", limit 5.00\"]") != NULL, "%s", s);
+    size_t notes = 0;
+    for (size_t i = 0; i < ur->n_notes; i++)
+        if (strstr(ur->notes[i], "not in the after snapshot")) {
+            notes++;
+            cr_expect_str_eq(ur->notes[i], "8 models are not in the after snapshot (removed or not seen): spears-3, "
+                                           "spears-4, spears-5, spears-6, spears-7, spears-8, spears-9, spears-10.");
+        }
+    cr_expect_eq(notes, 1);
+
+    /* Read in full in both: nothing to say. Read in part in both: both counts, and no total (neither holds it). */
+    rules_words_partial(u, u, s, sizeof s);
+    cr_expect_str_eq(s, "");
+    rules_unit *bu = rules_snapshot_find_unit(b, "spears");
+    bu->n_models = 3;
+    bu->placements_complete = false;
+    rules_words_partial(bu, c, s, sizeof s);
+    cr_expect_str_eq(s, "3 models seen in the before picture and 2 in the after, its formation cannot be told");
+    judged_clear(&j);
     rules_snapshot_free(b);
     rules_snapshot_free(a);
 }

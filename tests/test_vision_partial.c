@@ -10,6 +10,7 @@
 #include <criterion/criterion.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,8 @@
 #include "ds_render.h"
 #include "ds_score.h"
 #include "ref_judge.h"
+#include "ref_snapshot.h"
+#include "rules_words.h"
 #include "vis_detect.h"
 
 typedef struct crop {
@@ -206,6 +209,30 @@ static size_t cover_unit_but(crop *c, const char *unit, const char *const keep[2
     return covered;
 }
 
+/* Of the detection's warnings as every program prints them (ref_snapshot_print_warnings), exactly one line names
+ * `unit` (its own: the unit read in part), and none one of its models. */
+static void expect_one_warning_line(const vis_roster *r, rules_snapshot *snap, const vis_report *rep, const char *unit)
+{
+    ref_setup setup = {.roster = (vis_roster *)r};
+    ref_snapshot shot = {.snap = snap, .report = *rep};
+    FILE *f = tmpfile();
+    cr_assert_not_null(f);
+    ref_snapshot_print_warnings(&setup, &shot, f, "t: ");
+    rewind(f);
+    char line[1024], model[64];
+    snprintf(model, sizeof model, "model %s-", unit);
+    size_t of_unit = 0, of_models = 0, all = 0;
+    while (fgets(line, sizeof line, f)) {
+        all++;
+        of_unit += strstr(line, unit) != NULL;
+        of_models += strstr(line, model) != NULL;
+    }
+    fclose(f);
+    cr_expect_eq(of_unit, 1, "%zu lines name %s (of %zu)", of_unit, unit, all);
+    cr_expect_eq(of_models, 0);
+    cr_expect_gt(all, 1, "the other warnings are still printed");
+}
+
 /*
  * Hard table 1's pair: red-2 (30 models) advanced 4.5" at Advance 5"
  * (legal). In the after frame every tag of it but two side by side in its fourth rank is
@@ -214,7 +241,10 @@ static size_t cover_unit_but(crop *c, const char *unit, const char *const keep[2
  * as `rough`), its 28 others reported not seen and not placed, its
  * placements marked incomplete. Judged against the true before table
  * (ref_judge, as `tableref referee`), its move is CANNOT TELL: never ILLEGAL
- * on a formation made up from two models.
+ * on a formation made up from two models. Said once: the call "2 of 30
+ * models seen in the after picture, its formation cannot be told", one note
+ * for the 28 left out, and of the detection's warnings as `detect` and
+ * `referee` print them, red-2's own line alone (none for each model).
  */
 Test(vision_partial, partly_read_unit_keeps_its_reads_and_is_not_called_illegal, .timeout = 120)
 {
@@ -257,6 +287,17 @@ Test(vision_partial, partly_read_unit_keeps_its_reads_and_is_not_called_illegal,
     const rules_unit_report *ur = rules_report_find_unit(&j.report, "red-2");
     cr_assert_not_null(ur);
     cr_expect_eq(ur->verdict, RULES_VERDICT_CANNOT_TELL, "red-2: %s (%s)", rules_verdict_word(ur->verdict), ur->why);
+    cr_expect_str_eq(ur->why, "2 of 30 models seen in the after picture, its formation cannot be told");
+    char s[RULES_WORDS_MAX];
+    rules_words_call(ur, c.table->scene->snapshot, after, s, sizeof s);
+    static const char head[] = "red-2: advance forward, cannot tell: 2 of 30 models seen in the after picture, its "
+                               "formation cannot be told [";
+    cr_expect_eq(strncmp(s, head, strlen(head)), 0, "%s", s);
+    size_t notes = 0;
+    for (size_t i = 0; i < ur->n_notes; i++)
+        notes += strstr(ur->notes[i], "not in the after snapshot") != NULL;
+    cr_expect_eq(notes, 1, "one note for the 28 models left out");
+    expect_one_warning_line(r, after, &rep, "red-2");
     ref_judgement_clear(&j);
     rules_snapshot_free(after);
     vis_report_clear(&rep);
@@ -382,6 +423,8 @@ Test(vision_partial, partly_read_unit_that_marched_too_far_is_not_called_legal, 
     cr_expect_eq(ur->verdict, RULES_VERDICT_CANNOT_TELL, "red-1: %s (%s)", rules_verdict_word(ur->verdict),
                  ur->why);
     cr_expect(strstr(ur->why, "MU-PATH-LENGTH"), "%s", ur->why);
+    cr_expect_str_eq(ur->why, "2 of 13 models seen in the after picture, its formation cannot be told; illegal "
+                              "(MU-PATH-LENGTH) as far as the models seen tell");
     cr_expect_eq(ur->n_models, 2);
     for (size_t i = 0; i < ur->n_models; i++)
         cr_expect_lt(fabs(ur->models[i].distance_mm - 279.4), 1.0, "%s moved %.2f mm", ur->models[i].id,
