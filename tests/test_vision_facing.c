@@ -51,8 +51,9 @@ static void left_file_seen(const double tag_off[5], vis_formation_model m[N_MODE
  * reads). The places say the file runs at exactly 30 degrees, to +-0.22
  * degree (0.3 mm over 100 mm); the tags' mean to +-0.18 (their scatter over
  * 5): the two weighted by their variances give 0.394 x 0.60 = 0.236
- * degree, stated to 0.01. With the file's places 0.3 mm off a line turned
- * 0.4 degree the other way, the heading follows them to 0.08 degree.
+ * degree, stated to 0.01. With the file's places on a line turned 0.4
+ * degree the other way (its rear model 0.7 mm aside), the heading follows
+ * them to 0.08 degree.
  */
 Test(vision_facing, a_file_seen_alone_turns_the_heading_towards_its_line)
 {
