@@ -9,6 +9,10 @@
  * least squares (a pitch off 0.9..1.3 x the base keeps the estimate), and
  * the fit's own spread: residual RMS (at least 0.3 mm), origin and pitch
  * sigmas. Two models in one place: the better seen claims the slot.
+ * The heading is then turned towards the one the models' places tell (the
+ * grid's files and ranks fitted with a common turn), each weighted by its
+ * variance: a unit seen by a few tags in one long file or rank gets its
+ * facing from the line they stand on, not only from their tags' headings.
  *
  * How to use (inside vis_formation.c):
  *   vis_fit F = {.in = in, .o = malloc(measured * sizeof *F.o)};
