@@ -18,8 +18,8 @@
  * How to use:
  *   watch_patches *p = watch_patches_take(roster, &cam, snapshot, &gray, NULL);   // at a settle
  *   ...
- *   double c = watch_patches_match(p, model_index, &gray);    // later: NAN when no patch
- *   if (c >= WATCH_PATCH_SAME) ...   // the tag lies where it was seen
+ *   watch_patch_fit f;
+ *   if (watch_patches_still(p, model_index, &gray, &f)) ...   // later: the tag lies where it was seen
  *   watch_patches_free(p);
  */
 #ifndef WATCH_PATCH_H
@@ -32,8 +32,21 @@
 #include "vis_camera.h"
 #include "vis_roster.h"
 
-/* The correlation at or above which the tag is taken to lie where it was seen (see watch_patch.c for the figures). */
-#define WATCH_PATCH_SAME 0.9
+/* A tag lies where it was seen when its patch correlates at WATCH_PATCH_SAME or more there, and no place within
+ * 3 mm and 6 degrees correlates better than one within WATCH_PATCH_SHIFT_MM and WATCH_PATCH_TURN_DEG (half the
+ * watch's jitter: a bigger tag's cells are bigger, so the correlation alone falls slower as it moves).
+ * watch_patch.c gives the figures. */
+#define WATCH_PATCH_SAME 0.85
+#define WATCH_PATCH_SHIFT_MM 1.0
+#define WATCH_PATCH_TURN_DEG 2.0
+
+/* How a tag's pixels now fit its patch. */
+typedef struct watch_patch_fit {
+    double at_pose;   /* correlation at the pose the patch was taken at (NAN: no evidence) */
+    double best;      /* the best correlation of the search */
+    double shift_mm;  /* where the best lies: moved by this much */
+    double turn_rad;  /* and turned by this much */
+} watch_patch_fit;
 
 typedef struct watch_patches watch_patches;
 
@@ -48,6 +61,9 @@ watch_patches *watch_patches_take(const vis_roster *r, const vis_camera *cam, co
 /* The correlation (-1..1) of roster model `model`'s tag now in `gray`, at the pose its patch was taken, with the
  * patch; NAN when it has no patch or the patch has no contrast (no evidence either way). */
 double watch_patches_match(const watch_patches *p, size_t model, const base_view *gray);
+
+/* Does roster model `model`'s tag lie where its patch was taken (see WATCH_PATCH_SAME)? `fit` says how well. */
+bool watch_patches_still(const watch_patches *p, size_t model, const base_view *gray, watch_patch_fit *fit);
 
 /* The pose a model's patch was taken at (false when it has none). */
 bool watch_patches_pose(const watch_patches *p, size_t model, base_vec2 *pos, double *facing);

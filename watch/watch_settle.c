@@ -213,8 +213,8 @@ size_t watch_settle_keep_unchanged(const watch_tracker *w, const entry *ref, con
             const rules_model *a = rules_unit_find_model(then, r->models[m].id);
             if (!a || !b || a->inferred || !b->inferred)
                 continue;
-            const double c = watch_patches_match(ref->patches, m, gray);
-            if (c >= WATCH_PATCH_SAME) { /* NAN: no evidence, stays hidden */
+            watch_patch_fit fit;
+            if (watch_patches_still(ref->patches, m, gray, &fit)) {
                 *b = *a, kept++;
                 drop_from_alternatives(un, b->id);
             }
