@@ -33,6 +33,7 @@
 #include "watch_session.h"
 
 #define CROP_MARGIN_PX 160
+#define WEBCAM_CROP_MARGIN_PX 1000
 /* A model whose centre is nearer the crop's edge than this has its tag cut (tags are 35-70 px here). */
 #define EDGE_PX 40
 #define SETTLE_MS 800
@@ -61,10 +62,10 @@ static void on_event(void *ctx, const cJSON *ev)
 }
 
 /* The crop "WxH+X+Y" of hard table 1's frame holding its turn's moving units at every keyframe. */
-static void turn_crop(char *crop, size_t cap)
+static void turn_crop(int table, double margin_px, char *crop, size_t cap)
 {
     base_error err;
-    ds_sequence *q = ds_sequence_hard(1, NULL, &err);
+    ds_sequence *q = ds_sequence_hard(table, NULL, &err);
     cr_assert_not_null(q, "%s", err.msg);
     const calib_file *cam = &q->scene->calib;
     vis_camera vc;
@@ -84,8 +85,11 @@ static void turn_crop(char *crop, size_t cap)
         }
         rules_snapshot_free(s);
     }
+    /* The crop keeps the principal point (a calibration must have it inside its image). */
+    x0 = fmin(x0, cam->cx), y0 = fmin(y0, cam->cy);
+    x1 = fmax(x1, cam->cx), y1 = fmax(y1, cam->cy);
     const char *env = getenv("TABLEREF_LOOP_HARD_MARGIN");
-    const double margin = fmax(env ? atof(env) : CROP_MARGIN_PX, EDGE_PX + 8);
+    const double margin = fmax(env ? atof(env) : margin_px, EDGE_PX + 8);
     const int cx0 = (int)fmax(0, x0 - margin) & ~1, cy0 = (int)fmax(0, y0 - margin) & ~1;
     const int cx1 = (int)fmin(cam->width, x1 + margin), cy1 = (int)fmin(cam->height, y1 + margin);
     snprintf(crop, cap, "%dx%d+%d+%d", (cx1 - cx0) & ~1, (cy1 - cy0) & ~1, cx0, cy0);
@@ -144,10 +148,10 @@ static size_t keep_whole_units(ds_sequence *q)
     return kept;
 }
 
-static void run_hard_turn(const char *crop, double ratio, hard_run *r)
+static void run_hard_turn(int table, const char *crop, double ratio, hard_run *r)
 {
     base_error err;
-    ds_sequence *q = ds_sequence_hard(1, crop, &err);
+    ds_sequence *q = ds_sequence_hard(table, crop, &err);
     cr_assert_not_null(q, "%s", err.msg);
     cr_assert_eq(q->n_moves, 2);
     r->units = keep_whole_units(q);
@@ -205,13 +209,13 @@ static void expect_the_turn(const hard_run *r, const char *name)
 Test(watch_loop_hard, a_hard_turn_gives_the_same_calls_and_settles_lit_and_unlit, .timeout = 600)
 {
     char crop[64];
-    turn_crop(crop, sizeof crop);
+    turn_crop(1, CROP_MARGIN_PX, crop, sizeof crop);
     int w = 0, h = 0;
     cr_assert_eq(sscanf(crop, "%dx%d", &w, &h), 2);
     hard_run off, on25, on4;
-    run_hard_turn(crop, 0, &off);
-    run_hard_turn(crop, 2.5, &on25);
-    run_hard_turn(crop, 4, &on4);
+    run_hard_turn(1, crop, 0, &off);
+    run_hard_turn(1, crop, 2.5, &on25);
+    run_hard_turn(1, crop, 4, &on4);
     cr_log_info("crop %s: %zu whole units", crop, off.units);
     cr_expect_geq(off.units, 4, "%zu units on the crop", off.units);
     expect_the_turn(&off, "projector off");
@@ -224,4 +228,23 @@ Test(watch_loop_hard, a_hard_turn_gives_the_same_calls_and_settles_lit_and_unlit
     cr_expect_eq(on4.frames_lit, 25, "4x: %ld frames lit", on4.frames_lit);
     /* The march begins while the advance's call is on the table, and is judged (expect_the_turn). */
     cr_expect(on25.lit_at_move_start[2] && on4.lit_at_move_start[2], "the call was not lit when the march began");
+}
+
+/*
+ * The webcam table (hard table 5: 4K, ~0.6 mm/px, noisy, MJPEG, auto exposure), issue 18: lit at 2.5x, the
+ * march's settle read red-9's tag region only and found one of its tags hidden, so the watch waited and the
+ * march was never called. The settle now reads the whole frame before calling a tag hidden.
+ */
+Test(watch_loop_hard, the_webcam_table_gives_the_same_calls_and_settles_lit_at_2_5x, .timeout = 600)
+{
+    char crop[64];
+    /* A wide crop: on a narrow one the motion picture is shrunk less and the webcam's noise never reads still. */
+    turn_crop(5, WEBCAM_CROP_MARGIN_PX, crop, sizeof crop);
+    hard_run off, on25;
+    run_hard_turn(5, crop, 0, &off);
+    run_hard_turn(5, crop, 2.5, &on25);
+    cr_log_info("webcam crop %s: %zu whole units", crop, off.units);
+    expect_the_turn(&off, "webcam, projector off");
+    expect_the_turn(&on25, "webcam, light 2.5x");
+    cr_expect_eq(on25.frames_lit, 27, "2.5x: %ld frames lit", on25.frames_lit);
 }
