@@ -230,11 +230,14 @@ Test(watch_loop_hard, a_hard_turn_gives_the_same_calls_and_settles_lit_and_unlit
 }
 
 /*
- * The webcam table (hard table 5: 4K, ~0.6 mm/px, noisy, MJPEG, auto exposure), issue 18: lit at 2.5x, the
- * march's settle read red-9's tag region only and found one of its tags hidden, so the watch waited and the
- * march was never called. The settle now reads the whole frame before calling a tag hidden.
+ * The webcam table (hard table 5: 4K, ~0.6 mm/px, noisy, MJPEG, auto exposure), issue 18. Lit at 2.5x, the
+ * march's settle read red-9's tag region (the light changed there while the hand moved) and missed one of its
+ * tags, which the camera reads only just: the watch took it for a hand and waited, and the march was never
+ * called. The tag's pixels now say it lies where it was (watch_patch.h). And the table check at the start found
+ * too few of the projector's marks in the webcam's noise (ref_projcheck: a peak of ~95 grey levels over pixel
+ * noise of sigma ~15): no-go, and the first settle came late.
  */
-Test(watch_loop_hard, the_webcam_table_gives_the_same_calls_and_settles_lit_at_2_5x, .timeout = 600)
+Test(watch_loop_hard, the_webcam_table_gives_the_same_calls_and_settles_lit_at_2_5x, .timeout = 900)
 {
     /* The whole frame: on a crop the motion picture is shrunk less (the webcam's noise never reads still) and
      * a wide one that reads still no longer shows the stall. */
@@ -244,5 +247,7 @@ Test(watch_loop_hard, the_webcam_table_gives_the_same_calls_and_settles_lit_at_2
     cr_log_info("webcam: %zu whole units", off.units);
     expect_the_turn(&off, "webcam, projector off");
     expect_the_turn(&on25, "webcam, light 2.5x");
-    cr_expect_eq(on25.frames_lit, 27, "2.5x: %ld frames lit", on25.frames_lit);
+    /* As on table 1: every frame but the first and the table check's two dark ones. */
+    cr_expect_eq(on25.frames_lit, 25, "2.5x: %ld frames lit", on25.frames_lit);
+    cr_expect(on25.lit_at_move_start[2], "the call was not lit when the march began");
 }
