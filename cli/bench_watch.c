@@ -109,19 +109,22 @@ static int bw_parse_args(int argc, char **argv, int *moves, bool *full, int *har
     static const cli_doc doc = {"bench watch",
                                 "usage: tableref bench watch [--moves N] [--full-frame] [--set hard[:K]]\n"
                                 "       tableref bench watch --projector [--set hard[:K]] [--crop WxH+X+Y] "
-                                "[--supersample N]\n",
+                                "[--supersample N] [--light R] [--trace]\n",
                                 NULL};
     double n_moves = 3;
     int full_frame = 0;
     const char *set = NULL, *crop = NULL;
     int projector = 0;
-    double supersample = 0;
+    double supersample = 0, light = 0;
+    int trace = 0;
     const cli_opt opts[] = {
         CLI_FLAG("--projector", &projector, 1,
                  "the closed loop on a hard-set turn: each frame lit by what the\n"
                  "watch projects, off and at 1.5x, 2.5x and 4x the room's light"),
         CLI_STRING("--crop", &crop, "WxH+X+Y", "with --projector: render this part of the 12 MP frame"),
         CLI_WHOLE("--supersample", &supersample, "N", 1, 4, "with --projector: the renderer's supersampling"),
+        CLI_NUMBER("--light", &light, "R", 0.1, 10, "with --projector: off and this ratio to the room's light only"),
+        CLI_FLAG("--trace", &trace, 1, "with --projector: every frame's state and why it waits"),
         CLI_WHOLE("--moves", &n_moves, "N", 1, 20, "moves played (3)"),
         CLI_FLAG("--full-frame", &full_frame, 1,
                  "detect on the whole settle frame (no regions of interest), for comparison"),
@@ -141,8 +144,11 @@ static int bw_parse_args(int argc, char **argv, int *moves, bool *full, int *har
             return EXIT_BAD_INPUT;
         }
     }
-    if (projector)
-        return bench_watch_projector(*hard ? *hard : 1, crop, (int)supersample);
+    if (projector) {
+        const bench_watch_loop_options o = {.table = *hard ? *hard : 1, .crop = crop, .supersample = (int)supersample,
+                                            .light = light, .trace = trace};
+        return bench_watch_projector(&o);
+    }
     return -1;
 }
 

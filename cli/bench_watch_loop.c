@@ -104,6 +104,7 @@ static void score_settle(const rules_snapshot *seen, const rules_snapshot *truth
 typedef struct loop_run {
     const ds_sequence *q;
     ds_loop *L;
+    bool trace;
     watch_tracker *w;
     watch_show *sh;
     bool showing;
@@ -139,6 +140,9 @@ static int track(loop_run *R, const base_image *img, long index, double t, loop_
     int rc = watch_tracker_frame(R->w, g->data, g->width, g->height, g->stride, t, &res, err);
     const call_time ct = {.wall = now_ms() - t0, .cpu = cpu_ms() - c0, .detect = res.detect_ms,
                           .check = res.check_ms, .share = res.detect_share};
+    if (rc == 0 && R->trace)
+        printf("    frame %ld %.2f s: %s%s%s\n", index, t / 1000, watch_tracker_state_word(res.state),
+               res.note[0] ? ": " : "", res.note);
     if (rc == 0 && res.state == WATCH_TRACKER_MOVING && R->showing)
         R->showing = false, R->generation++;
     const bool call = rc == 0 && res.settled && res.moved && f->settles < MAX_SETTLES;
@@ -167,8 +171,8 @@ static int track(loop_run *R, const base_image *img, long index, double t, loop_
     return rc;
 }
 
-static int run_loop(const ds_sequence *q, const calib_file *cam, const double P[3], double ratio, loop_figures *f,
-                    base_error *err)
+static int run_loop(const ds_sequence *q, const calib_file *cam, const double P[3], double ratio, bool trace,
+                    loop_figures *f, base_error *err)
 {
     ds_loop_params lp;
     ds_loop_params_default(&lp);
@@ -177,7 +181,7 @@ static int run_loop(const ds_sequence *q, const calib_file *cam, const double P[
     watch_tracker_config cfg;
     watch_tracker_config_default(&cfg);
     cfg.settle_ms = 800;
-    loop_run R = {.q = q};
+    loop_run R = {.q = q, .trace = trace};
     int rc = -1;
     const double w0 = now_ms();
     if (!(R.L = ds_loop_new(q, cam, P, &lp, err)) || !(R.w = watch_tracker_new(q->scene->roster, cam, &cfg, err)) ||
@@ -276,8 +280,10 @@ static void figures_clear(loop_figures *f)
     memset(f, 0, sizeof *f);
 }
 
-int bench_watch_projector(int table, const char *crop, int supersample)
+int bench_watch_projector(const bench_watch_loop_options *o)
 {
+    const int table = o->table, supersample = o->supersample;
+    const char *crop = o->crop;
     base_error err = {0};
     ds_sequence *q = ds_sequence_hard(table, crop, &err);
     calib_file cam;
@@ -294,14 +300,18 @@ int bench_watch_projector(int table, const char *crop, int supersample)
            table, cam.width, cam.height, q->scene->roster->n_models, q->n_moves, q->fps, cam.projector.width,
            cam.projector.height, watch_echo_latency(&cam));
     fflush(stdout);
-    static const double ratios[] = {0, 1.5, 2.5, 4};
+    const double every[] = {0, 1.5, 2.5, 4}, one[] = {0, o->light};
+    const double *ratios = o->light > 0 ? one : every;
+    const size_t n_ratios = o->light > 0 ? 2 : 4;
     loop_figures off = {0}, f = {0};
     accuracy off_acc = {0};
     int rc = 0;
-    for (size_t i = 0; i < sizeof ratios / sizeof ratios[0] && rc == 0; i++) {
+    for (size_t i = 0; i < n_ratios && rc == 0; i++) {
         loop_figures *run = i ? &f : &off;
         figures_clear(run);
-        if (run_loop(q, &cam, P, ratios[i], run, &err) < 0) {
+        if (o->trace)
+            printf("  %s\n", i ? "lit:" : "off:");
+        if (run_loop(q, &cam, P, ratios[i], o->trace, run, &err) < 0) {
             fprintf(stderr, "tableref bench watch: %s\n", err.msg);
             rc = 2;
             break;

@@ -183,66 +183,65 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The level below which `share` of the n values counted in hist (index: value + 255) lie. */
-static double hist_level(const size_t *hist, size_t n, double share)
+/* The median of v[0..n) (sorted in place). */
+static double median_of(double *v, size_t n)
 {
-    size_t want = (size_t)(share * (double)n), acc = 0;
-    for (int v = 0; v < 511; v++)
-        if ((acc += hist[v]) > want)
-            return v - 255;
-    return 255;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n ? v[n / 2] : 0;
 }
 
 /*
- * One mark's centre in the camera: the centroid of (lit - dark) above half its height over the window's
- * background, in the search window. Not found: a peak (3 x 3 mean) under REF_PROJ_MIN_STEP or under 8 sigma of
- * the window's own noise (median absolute deviation of the difference), light at the window's edge, or a blob
- * not of one disc's size.
+ * One mark's centre in the camera, from the difference lit - dark (what stands still cancels: a figure's bright
+ * spear tip beside the mark stays out of its centroid) smoothed by a 3 x 3 mean (b, over the window but its outer pixel): the centroid of b above half its peak over the
+ * window's background. Not found: a peak under REF_PROJ_MIN_STEP or under 8 sigma of b's own noise in the
+ * window (median absolute deviation: the mark covers a few percent of it), light at the window's edge, or a
+ * blob not of one disc's size. The statistics are b's, not the pixels': a webcam's pixel noise in the
+ * difference (sigma ~15 grey levels on the hard set's 4K webcam) would hide a 90-level mark from a test on
+ * single pixels, and put noise pixels above half the peak all over the window.
  */
 static bool find_mark(const base_image *dark, const base_image *lit, const double at[2], double scale, double out[2])
 {
     const int half = (int)ceil(window_half_px(scale));
     const int x0 = (int)lround(at[0]) - half, y0 = (int)lround(at[1]) - half;
     const int x1 = (int)lround(at[0]) + half, y1 = (int)lround(at[1]) + half, w = x1 - x0 + 1;
-    if (x0 < 0 || y0 < 0 || x1 >= lit->width || y1 >= lit->height)
+    if (x0 < 0 || y0 < 0 || x1 >= lit->width || y1 >= lit->height || w < 5)
         return false;
-    int *d = malloc((size_t)w * (size_t)w * sizeof *d);
-    size_t *hist = calloc(511, sizeof *hist), *dev = calloc(511, sizeof *dev), n = (size_t)w * (size_t)w;
+    const size_t n = (size_t)w * (size_t)w;
+    double *d = malloc(n * sizeof *d), *b = calloc(n, sizeof *b), *v = malloc(n * sizeof *v);
     bool found = false;
-    if (!d || !hist || !dev)
+    if (!d || !b || !v)
         goto done;
     for (int y = 0; y < w; y++)
-        for (int x = 0; x < w; x++) {
-            const size_t at_lit = (size_t)(y0 + y) * lit->stride + (size_t)(x0 + x);
-            const size_t at_dark = (size_t)(y0 + y) * dark->stride + (size_t)(x0 + x);
-            d[y * w + x] = lit->data[at_lit] - dark->data[at_dark];
-            hist[d[y * w + x] + 255]++;
-        }
-    const double med = hist_level(hist, n, 0.5);
-    for (size_t i = 0; i < n; i++)
-        dev[(int)fmin(fabs(d[i] - med), 255) + 255]++;
-    const double sigma = 1.4826 * hist_level(dev, n, 0.5);
+        for (int x = 0; x < w; x++)
+            d[y * w + x] = lit->data[(size_t)(y0 + y) * lit->stride + (size_t)(x0 + x)] -
+                           dark->data[(size_t)(y0 + y) * dark->stride + (size_t)(x0 + x)];
+    size_t m = 0;
     double peak = -1e9;
     for (int y = 1; y < w - 1; y++)
         for (int x = 1; x < w - 1; x++) {
-            int sum = 0;
+            double sum = 0;
             for (int k = -1; k <= 1; k++)
                 sum += d[(y + k) * w + x - 1] + d[(y + k) * w + x] + d[(y + k) * w + x + 1];
-            peak = fmax(peak, sum / 9.0);
+            b[y * w + x] = v[m++] = sum / 9;
+            peak = fmax(peak, sum / 9);
         }
+    const double med = median_of(v, m);
+    for (size_t i = 0; i < m; i++)
+        v[i] = fabs(v[i] - med);
+    const double sigma = 1.4826 * median_of(v, m);
     if (peak - med < fmax(REF_PROJ_MIN_STEP, 8 * sigma))
         goto done;
     const double thr = med + (peak - med) / 2;
     double sw = 0, sx = 0, sy = 0;
     size_t above = 0;
-    for (int y = 0; y < w; y++)
-        for (int x = 0; x < w; x++) {
-            const double v = d[y * w + x] - thr;
-            if (v < 0)
+    for (int y = 1; y < w - 1; y++)
+        for (int x = 1; x < w - 1; x++) {
+            const double e = b[y * w + x] - thr;
+            if (e < 0)
                 continue;
-            if (x == 0 || y == 0 || x == w - 1 || y == w - 1)
+            if (x == 1 || y == 1 || x == w - 2 || y == w - 2)
                 goto done; /* light at the window's edge: another mark, or far off */
-            sw += v, sx += v * (x0 + x), sy += v * (y0 + y), above++;
+            sw += e, sx += e * (x0 + x), sy += e * (y0 + y), above++;
         }
     /* The disc above half its height covers about its own area; a far larger or smaller blob is not a mark. */
     const double area = BASE_PI * pow(REF_PROJ_MARK_RADIUS_MM * scale, 2);
@@ -252,8 +251,8 @@ static bool find_mark(const base_image *dark, const base_image *lit, const doubl
     }
 done:
     free(d);
-    free(hist);
-    free(dev);
+    free(b);
+    free(v);
     return found;
 }
 

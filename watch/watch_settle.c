@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "vis_camera.h"
+#include "watch_patch.h"
 #include "watch_tracker_int.h"
 
 static int tag_list_push(vis_tag_detection **arr, size_t *n, size_t *cap, const vis_tag_detection *t)
@@ -181,6 +182,45 @@ static bool unit_stayed(const watch_tracker *w, const rules_unit *then, const ru
             return false;
     }
     return *shared;
+}
+
+/* The unit's other placements no longer move model `id` (it is placed from evidence now). */
+static void drop_from_alternatives(rules_unit *un, const char *id)
+{
+    for (size_t a = 0; a < un->n_alternatives; a++) {
+        rules_placement *pl = &un->alternatives[a];
+        size_t kept = 0;
+        for (size_t k = 0; k < pl->n_models; k++)
+            if (strcmp(pl->models[k].id, id) != 0)
+                pl->models[kept++] = pl->models[k];
+        pl->n_models = kept;
+    }
+}
+
+size_t watch_settle_keep_unchanged(const watch_tracker *w, const entry *ref, const base_view *gray,
+                                   rules_snapshot *now)
+{
+    const vis_roster *r = w->roster;
+    size_t kept = 0;
+    for (size_t ui = 0; ref->patches && ui < r->n_units; ui++) {
+        rules_unit *un = rules_snapshot_find_unit(now, r->units[ui].id);
+        const rules_unit *then = rules_snapshot_find_unit(ref->snap, r->units[ui].id);
+        bool shared;
+        if (!un || !then || !unit_stayed(w, then, un, &shared))
+            continue;
+        for (size_t m = r->units[ui].first_model; m < r->units[ui].first_model + r->units[ui].n_models; m++) {
+            rules_model *b = rules_unit_find_model(un, r->models[m].id);
+            const rules_model *a = rules_unit_find_model(then, r->models[m].id);
+            if (!a || !b || a->inferred || !b->inferred)
+                continue;
+            watch_patch_fit fit;
+            if (watch_patches_still(ref->patches, m, gray, &fit)) {
+                *b = *a, kept++;
+                drop_from_alternatives(un, b->id);
+            }
+        }
+    }
+    return kept;
 }
 
 /* Is `p` within a figure's reach of a model of a unit that moved? */

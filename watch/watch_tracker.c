@@ -11,6 +11,7 @@
 #include "ref_judge.h"
 #include "watch_motion.h"
 #include "watch_echo.h"
+#include "watch_patch.h"
 #include "watch_tracker_int.h"
 
 void watch_tracker_config_default(watch_tracker_config *c)
@@ -52,6 +53,7 @@ void watch_tracker_entry_clear(entry *e)
     rules_snapshot_free(e->snap);
     free(e->tags);
     base_image_free(e->small);
+    watch_patches_free(e->patches);
     rules_report_clear(&e->report);
     memset(e, 0, sizeof *e);
 }
@@ -200,86 +202,93 @@ static double searched_share(const watch_motion_box *boxes, size_t nb, int w, in
     return fmin(1, area / w / h);
 }
 
-/* The settle pipeline at a still frame. Returns 1 settled, 0 not (tags hidden), 2 not (the set-up check fails),
- * -1 error. */
-static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, const base_image *small, double t_ms,
-                      watch_tracker_result *res, base_error *err)
+/* Every model's tag as the frame shows it (watch_patch.h), kept with the entry; models not placed from a tag now
+ * keep their patch from `keep`. */
+static int take_patches(const watch_tracker *w, const base_view *im, const rules_snapshot *s,
+                        const watch_patches *keep, watch_patches **out, base_error *err)
 {
-    double t0 = now_ms();
-    entry e = {0};
+    vis_camera cam;
+    vis_camera_init(&cam, &w->det->calib);
+    watch_patches *p = watch_patches_take(w->roster, &cam, s, im, keep);
+    if (!p)
+        return base_error_set(err, "out of memory");
+    watch_patches_free(*out);
+    *out = p;
+    return 0;
+}
+
+/*
+ * The settle frame's snapshot into e: its tags (in the changed regions, or all), units rebuilt (reading from the
+ * picture only the units a change touched), the set-up checked on a whole frame, models read then but not now
+ * kept where their tag's pixels say they still are. Returns 1 done, 0 not (no model tag in view), 2 not (the
+ * set-up check fails), -1 error.
+ */
+static int settle_snapshot(watch_tracker *w, const base_view *im, const base_image *small, double t_ms, entry *e,
+                           watch_tracker_result *res, base_error *err)
+{
     bool full;
     watch_motion_box *boxes = NULL;
     size_t nb = 0;
-    if (watch_settle_detect_tags(w, gray, stride, small, &e.tags, &e.n_tags, &boxes, &nb, &full, err) < 0)
+    if (watch_settle_detect_tags(w, im->data, im->stride, small, &e->tags, &e->n_tags, &boxes, &nb, &full, err) < 0)
         return -1;
     res->full_frame = full;
     res->detect_share = full ? 1 : searched_share(boxes, nb, w->width, w->height);
-    res->tags_seen = e.n_tags;
-    entry *ref = w->n_hist ? &w->hist[w->n_hist - 1] : NULL;
-    if (!ref) {
-        size_t models = 0;
-        for (size_t i = 0; i < e.n_tags; i++)
-            models += vis_roster_find_model_tag(w->roster, e.tags[i].id) != NULL;
-        if (models == 0) {
-            snprintf(res->note, sizeof res->note, "not settled: no model tag in view");
-            res->detect_ms = now_ms() - t0;
-            free(e.tags);
-            return 0;
-        }
+    res->tags_seen = e->n_tags;
+    const entry *ref = w->n_hist ? &w->hist[w->n_hist - 1] : NULL;
+    size_t models = 0;
+    for (size_t i = 0; !ref && i < e->n_tags; i++)
+        models += vis_roster_find_model_tag(w->roster, e->tags[i].id) != NULL;
+    if (!ref && models == 0) {
+        snprintf(res->note, sizeof res->note, "not settled: no model tag in view");
+        free(boxes);
+        return 0;
     }
     /* The snapshot first (tags the quad finder missed read from the picture): the settle rule looks at units. */
     vis_report rep = {0};
-    const base_view im = {w->width, w->height, 1, stride, gray};
-    unsigned char *touched = full || !ref ? NULL : watch_settle_touched_units(w, ref, boxes, nb, e.tags, e.n_tags);
+    unsigned char *touched = full || !ref ? NULL : watch_settle_touched_units(w, ref, boxes, nb, e->tags, e->n_tags);
     int rc = (!full && ref && !touched) ? base_error_set(err, "out of memory")
-                                        : vis_detector_run_focused(w->det, &im, e.tags, e.n_tags, ref ? ref->snap : NULL,
-                                                                   touched, &e.snap, &rep, err);
-    bool setup_ok = rc < 0 || !full || !w->cfg.setup_checks || setup_holds(w, &im, &e, &rep, t_ms, res);
+                                        : vis_detector_run_focused(w->det, im, e->tags, e->n_tags,
+                                                                   ref ? ref->snap : NULL, touched, &e->snap, &rep, err);
+    const bool setup_ok = rc < 0 || !full || !w->cfg.setup_checks || setup_holds(w, im, e, &rep, t_ms, res);
     vis_report_clear(&rep);
     free(boxes);
     if (rc == 0 && touched)
-        watch_settle_keep_untouched(w, ref->snap, touched, e.snap);
+        watch_settle_keep_untouched(w, ref->snap, touched, e->snap);
     free(touched);
-    if (rc < 0 || !setup_ok) {
-        res->detect_ms = now_ms() - t0;
-        watch_tracker_entry_clear(&e);
-        return rc < 0 ? -1 : 2;
-    }
-    char why[200];
-    if (ref && watch_settle_must_wait(w, ref, e.tags, e.n_tags, e.snap, &res->tags_missing, why, sizeof why)) {
-        double still_for = t_ms - w->run_t0;
-        if (still_for < w->cfg.force_settle_factor * w->cfg.settle_ms) {
-            snprintf(res->note, sizeof res->note, "not settled: %s (a hand over the table?)", why);
-            res->detect_ms = now_ms() - t0;
-            watch_tracker_entry_clear(&e);
-            return 0;
-        }
-        snprintf(res->note, sizeof res->note, "settled after %.1f s still although %s", still_for / 1000, why);
-    }
-    if (!(e.small = base_image_clone(small))) {
-        watch_tracker_entry_clear(&e);
-        return base_error_set(err, "out of memory");
-    }
-    if (w->cfg.table && table_file_apply(w->cfg.table, e.snap, err) < 0) {
-        watch_tracker_entry_clear(&e);
+    if (rc < 0)
         return -1;
-    }
-    res->detect_ms = now_ms() - t0;
-    res->settled = true;
-    if (!ref) {
-        res->first = true;
-        if (push_entry(w, &e, err) < 0) {
-            watch_tracker_entry_clear(&e);
-            return -1;
-        }
-        res->after = e.snap;
-        return 1;
-    }
-    watch_settle_freeze_jitter(w, ref->snap, e.snap);
-    if (watch_tracker_apply_statuses(w, e.snap, err) < 0) {
-        watch_tracker_entry_clear(&e);
-        return -1;
-    }
+    if (!setup_ok)
+        return 2;
+    if (ref)
+        res->tags_kept = watch_settle_keep_unchanged(w, ref, im, e->snap);
+    return 1;
+}
+
+/* A settle where no unit moved (a hand passed over): the reference keeps its snapshot and takes this frame's
+ * picture, tags and patches, so that later changes are measured from now. Consumes e. */
+static int refresh_reference(watch_tracker *w, entry *ref, entry *e, const base_view *im, watch_tracker_result *res,
+                             base_error *err)
+{
+    int rc = take_patches(w, im, e->snap, ref->patches, &ref->patches, err);
+    base_image_free(ref->small);
+    free(ref->tags);
+    ref->small = e->small, ref->tags = e->tags, ref->n_tags = e->n_tags;
+    e->small = NULL, e->tags = NULL;
+    watch_tracker_entry_clear(e);
+    res->before = res->after = ref->snap;
+    if (!res->note[0])
+        snprintf(res->note, sizeof res->note, "settled: no unit moved");
+    return rc < 0 ? -1 : 1;
+}
+
+/* The move from the reference to e judged; e becomes the newest entry (or refreshes the reference when no unit
+ * moved). Consumes e. Returns 1 or -1. */
+static int judge_move(watch_tracker *w, entry *e, const base_view *im, watch_tracker_result *res, base_error *err)
+{
+    entry *ref = &w->hist[w->n_hist - 1];
+    watch_settle_freeze_jitter(w, ref->snap, e->snap);
+    if (watch_tracker_apply_statuses(w, e->snap, err) < 0)
+        goto fail;
     /* Judged as the referee judges (ref_judge.h): under every placement the evidence allows, ILLEGAL only when
      * it holds under all; then the nearest legal move of each ILLEGAL unit, the ghost the video and the
      * projector draw. */
@@ -289,36 +298,66 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
     jo.jitter_mm = w->cfg.jitter_mm;
     ref_judgement judged;
     ref_judgement_init(&judged);
-    if (ref_judge(ref->snap, e.snap, &jo, &judged, err) < 0) {
-        watch_tracker_entry_clear(&e);
-        return -1;
-    }
-    e.report = judged.report; /* the entry keeps the report; its snapshots are the entries' own */
+    if (ref_judge(ref->snap, e->snap, &jo, &judged, err) < 0)
+        goto fail;
+    e->report = judged.report; /* the entry keeps the report; its snapshots are the entries' own */
     res->check_ms = judged.check_ms + judged.suggest_ms;
-    if (judged_units(&e.report, res->note, sizeof res->note) == 0) {
-        /* Nothing moved (a hand passed over): keep the snapshot, refresh the
-         * picture and tags so later changes are measured from now. */
-        base_image_free(ref->small);
-        free(ref->tags);
-        ref->small = e.small, ref->tags = e.tags, ref->n_tags = e.n_tags;
-        e.small = NULL, e.tags = NULL;
-        watch_tracker_entry_clear(&e);
-        res->before = res->after = ref->snap;
-        if (!res->note[0])
-            snprintf(res->note, sizeof res->note, "settled: no unit moved");
-        return 1;
-    }
-    e.move = ++w->moves;
-    if (record_call(w, e.move, !e.report.legal, err) < 0 || push_entry(w, &e, err) < 0) {
-        watch_tracker_entry_clear(&e);
-        return -1;
-    }
+    if (judged_units(&e->report, res->note, sizeof res->note) == 0)
+        return refresh_reference(w, ref, e, im, res, err);
+    e->move = ++w->moves;
+    if (take_patches(w, im, e->snap, ref->patches, &e->patches, err) < 0 ||
+        record_call(w, e->move, !e->report.legal, err) < 0 || push_entry(w, e, err) < 0)
+        goto fail;
     entry *top = &w->hist[w->n_hist - 1];
     res->moved = true;
     res->move = top->move;
     res->before = w->hist[w->n_hist - 2].snap;
     res->after = top->snap;
     res->report = &top->report;
+    return 1;
+fail:
+    watch_tracker_entry_clear(e);
+    return -1;
+}
+
+/* The settle pipeline at a still frame. Returns 1 settled, 0 not (tags hidden), 2 not (the set-up check fails),
+ * -1 error. */
+static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, const base_image *small, double t_ms,
+                      watch_tracker_result *res, base_error *err)
+{
+    const double t0 = now_ms();
+    const base_view im = {w->width, w->height, 1, stride, gray};
+    entry e = {0};
+    int rc = settle_snapshot(w, &im, small, t_ms, &e, res, err);
+    entry *ref = w->n_hist ? &w->hist[w->n_hist - 1] : NULL;
+    char why[200];
+    if (rc == 1 && ref && watch_settle_must_wait(w, ref, e.tags, e.n_tags, e.snap, &res->tags_missing, why, sizeof why)) {
+        const double still_for = t_ms - w->run_t0;
+        if (still_for < w->cfg.force_settle_factor * w->cfg.settle_ms) {
+            snprintf(res->note, sizeof res->note, "not settled: %s (a hand over the table?)", why);
+            rc = 0;
+        } else {
+            snprintf(res->note, sizeof res->note, "settled after %.1f s still although %s", still_for / 1000, why);
+        }
+    }
+    if (rc == 1 && !(e.small = base_image_clone(small)))
+        rc = base_error_set(err, "out of memory");
+    if (rc == 1 && w->cfg.table && table_file_apply(w->cfg.table, e.snap, err) < 0)
+        rc = -1;
+    res->detect_ms = now_ms() - t0;
+    if (rc != 1) {
+        watch_tracker_entry_clear(&e);
+        return rc;
+    }
+    res->settled = true;
+    if (ref)
+        return judge_move(w, &e, &im, res, err);
+    res->first = true;
+    if (take_patches(w, &im, e.snap, NULL, &e.patches, err) < 0 || push_entry(w, &e, err) < 0) {
+        watch_tracker_entry_clear(&e);
+        return -1;
+    }
+    res->after = e.snap;
     return 1;
 }
 

@@ -116,6 +116,7 @@ typedef struct watch_tracker_result {
     size_t moving_blocks;     /* blocks that changed since the previous frame */
     size_t tags_seen;         /* at the settle: model and board tags used */
     size_t tags_missing;      /* at the settle: tags seen before and not now */
+    size_t tags_kept;         /* at the settle: of those, kept where they were: their pixels unchanged (watch_patch.h) */
     bool full_frame;          /* the settle detection ran on the whole frame */
     double detect_share;      /* ... the share of the frame's pixels it searched (1: the whole frame) */
     double detect_ms, check_ms;  /* time spent at the settle frame */

@@ -20,6 +20,7 @@ typedef struct entry {
     vis_tag_detection *tags;  /* full-frame px */
     size_t n_tags;
     base_image *small;         /* the motion picture at that moment */
+    struct watch_patches *patches; /* every model's tag as seen then (watch_patch.h) */
     rules_report report;      /* the call that led here (empty for the first) */
     int move;                 /* 0 for the first snapshot */
 } entry;
@@ -88,6 +89,11 @@ unsigned char *watch_settle_touched_units(const watch_tracker *w, const entry *r
 /* Units nothing touched keep the reference's models as they were. */
 void watch_settle_keep_untouched(const watch_tracker *w, const rules_snapshot *ref, const unsigned char *touched,
                                  rules_snapshot *now);
+
+/* Models read then, not now, of units that stayed, whose tag's pixels are unchanged (watch_patch.h): placed as
+ * then. Returns how many. */
+size_t watch_settle_keep_unchanged(const watch_tracker *w, const entry *ref, const base_view *gray,
+                                   rules_snapshot *now);
 
 /* The hidden-tag rule: must the table wait (a board tag hidden, a unit gone, a hand resting)? */
 bool watch_settle_must_wait(const watch_tracker *w, const entry *ref, const vis_tag_detection *tags, size_t n,
