@@ -129,7 +129,7 @@ static int run_detect(const detect_job *job)
         goto done;
     const rules_snapshot *snap = shot->snap;
     const vis_report *rep = &shot->report;
-    ref_snapshot_print_warnings(setup, shot, stderr, "tableref detect: ");
+    ref_snapshot_print_warnings(setup, shot, NULL, stderr, "tableref detect: ");
     double med = NAN, worst = NAN;
     if (truth && !(errors = truth_errors(snap, truth, &med, &worst, &err)))
         goto done;

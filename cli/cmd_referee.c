@@ -282,7 +282,7 @@ static int judge_pictures(const referee_job *job, referee_work *w, base_error *e
                                    ref_checks_first_failure(&checks)->msg);
         char prefix[1100];
         snprintf(prefix, sizeof prefix, "tableref referee: %s: ", job->images[k]);
-        ref_snapshot_print_warnings(w->setup, w->fr[k], stderr, prefix);
+        ref_snapshot_print_warnings(w->setup, w->fr[k], k ? "after" : "before", stderr, prefix);
     }
     /* Under every placement the two pictures leave open, with the nearest legal move of each ILLEGAL call. */
     ref_judge_options o;

@@ -3,8 +3,10 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "media_image_read.h"
+#include "rules_words.h"
 
 ref_snapshot *ref_snapshot_new(ref_setup *s, const char *picture_path, const rules_snapshot *prior, base_error *err)
 {
@@ -55,11 +57,48 @@ static bool left_out_of_a_unit_read_in_part(const ref_setup *s, const ref_snapsh
     return u && rules_unit_partly_placed(u);
 }
 
-void ref_snapshot_print_warnings(const ref_setup *s, const ref_snapshot *r, FILE *out, const char *prefix)
+/* The unit issue `i` of the report names, when it is read in part (rules_unit_partly_placed); else NULL. */
+static const rules_unit *unit_read_in_part(const ref_snapshot *r, size_t i)
+{
+    const vis_issue *is = &r->report.items[i];
+    const rules_unit *u = is->unit[0] ? rules_snapshot_find_unit(r->snap, is->unit) : NULL;
+    return u && rules_unit_partly_placed(u) ? u : NULL;
+}
+
+/* Did an earlier warning of the report name the same unit (one line per unit read in part)? */
+static bool unit_said_before(const ref_snapshot *r, size_t i)
+{
+    for (size_t k = 0; k < i; k++)
+        if (vis_issue_is_warning(r->report.items[k].kind) &&
+            strcmp(r->report.items[k].unit, r->report.items[i].unit) == 0)
+            return true;
+    return false;
+}
+
+/* Unit `u` read in part: its line, in the rules' words its call uses (vision's own account stays in the report). */
+static void print_unit_read_in_part(const ref_setup *s, const rules_unit *u, const char *picture, FILE *out,
+                                    const char *prefix)
+{
+    size_t total = u->n_models; /* the roster's count: the picture holds only the models read */
+    for (size_t k = 0; k < s->roster->n_units; k++)
+        if (strcmp(s->roster->units[k].id, u->id) == 0)
+            total = s->roster->units[k].n_models;
+    char words[RULES_WORDS_MAX];
+    rules_words_partial_in(u->n_models, total, picture, words, sizeof words);
+    fprintf(out, "%swarning: unit %s: %s\n", prefix, u->id, words);
+}
+
+void ref_snapshot_print_warnings(const ref_setup *s, const ref_snapshot *r, const char *picture, FILE *out,
+                                 const char *prefix)
 {
     for (size_t i = 0; i < r->report.n; i++) {
         const vis_issue *is = &r->report.items[i];
-        if (vis_issue_is_warning(is->kind) && !left_out_of_a_unit_read_in_part(s, r, is))
+        if (!vis_issue_is_warning(is->kind) || left_out_of_a_unit_read_in_part(s, r, is))
+            continue;
+        const rules_unit *u = unit_read_in_part(r, i);
+        if (!u)
             fprintf(out, "%swarning: %s\n", prefix, is->msg);
+        else if (!unit_said_before(r, i))
+            print_unit_read_in_part(s, u, picture, out, prefix);
     }
 }

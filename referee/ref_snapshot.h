@@ -6,7 +6,7 @@
  *
  * How to use:
  *   ref_snapshot *b = ref_snapshot_new(setup, "before.jpg", NULL, &err);   // NULL: err names the picture
- *   ref_snapshot_print_warnings(setup, b, stderr, "tableref detect: ");      // the detection's warnings for people
+ *   ref_snapshot_print_warnings(setup, b, NULL, stderr, "tableref detect: ");  // the detection's warnings for people
  *   ... b->snap (the snapshot), b->image (the picture, to draw on), b->report (every note) ...
  *   ref_snapshot_free(b);
  * `prior` (optional): the previous frame's snapshot; unseen models follow their unit's motion.
@@ -35,8 +35,10 @@ ref_snapshot *ref_snapshot_new(ref_setup *s, const char *picture_path, const rul
 void ref_snapshot_free(ref_snapshot *r);
 
 /* The detection's warnings (vis_issue_is_warning), one "PREFIXwarning: MESSAGE" line each, as every program
- * prints them; a unit read in part (rules_unit_partly_placed) is said once, by its own line, not again for each
- * model left out. */
-void ref_snapshot_print_warnings(const ref_setup *s, const ref_snapshot *r, FILE *out, const char *prefix);
+ * prints them. A unit read in part (rules_unit_partly_placed; the issue's `unit` field names it) is said once,
+ * in the rules' words its call uses ("unit red-2: 2 of 30 models seen in the after picture, its formation
+ * cannot be told"; `picture` "before", "after" or NULL for "the picture"), not again for each model left out. */
+void ref_snapshot_print_warnings(const ref_setup *s, const ref_snapshot *r, const char *picture, FILE *out,
+                                 const char *prefix);
 
 #endif

@@ -110,13 +110,24 @@ void rules_words_partial(const rules_unit *before, const rules_unit *after, char
     size_t total = before->n_models, off = 0;
     for (size_t j = 0; j < after->n_models; j++)
         total += !rules_unit_find_model(before, after->models[j].id);
-    if (in_part[0] && in_part[1]) /* neither picture holds them all: no total to give */
-        add(buf, cap, &off, "%zu models seen in the before picture and %zu in the after", before->n_models,
-            after->n_models);
-    else
-        add(buf, cap, &off, "%zu of %zu models seen in the %s picture", in_part[0] ? before->n_models : after->n_models,
-            total, in_part[0] ? "before" : "after");
-    add(buf, cap, &off, ", its formation cannot be told");
+    if (!in_part[0] || !in_part[1]) {
+        rules_words_partial_in(in_part[0] ? before->n_models : after->n_models, total, in_part[0] ? "before" : "after",
+                               buf, cap);
+        return;
+    }
+    /* neither picture holds them all: no total to give */
+    add(buf, cap, &off, "%zu models seen in the before picture and %zu in the after, its formation cannot be told",
+        before->n_models, after->n_models);
+}
+
+void rules_words_partial_in(size_t seen, size_t total, const char *picture, char *buf, size_t cap)
+{
+    if (cap == 0)
+        return;
+    buf[0] = 0;
+    size_t off = 0;
+    add(buf, cap, &off, "%zu of %zu models seen in the %s%spicture, its formation cannot be told", seen, total,
+        picture ? picture : "", picture ? " " : "");
 }
 
 static void words_call(const rules_unit_report *u, const rules_snapshot *before, const rules_snapshot *after,

@@ -57,6 +57,12 @@ void rules_words_length(double mm, double pm_mm, char *buf, size_t cap);
  * cannot be told" when both are read in part. "" when neither is.
  */
 void rules_words_partial(const rules_unit *before, const rules_unit *after, char *buf, size_t cap);
+/*
+ * The same words for one picture alone (a detection's warning): `seen` of
+ * `total` models, `picture` "before" or "after" ("2 of 30 models seen in the
+ * after picture, its formation cannot be told"); NULL: "in the picture".
+ */
+void rules_words_partial_in(size_t seen, size_t total, const char *picture, char *buf, size_t cap);
 /* The call on one unit in one sentence (see above); before/after may be NULL (then no +/-). */
 void rules_words_call(const rules_unit_report *u, const rules_snapshot *before, const rules_snapshot *after,
                       char *buf, size_t cap);

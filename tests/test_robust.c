@@ -538,6 +538,11 @@ Test(robust, unit_read_in_part_is_said_in_one_line)
     bu->placements_complete = false;
     rules_words_partial(bu, c, s, sizeof s);
     cr_expect_str_eq(s, "3 models seen in the before picture and 2 in the after, its formation cannot be told");
+    /* One picture alone (a detection's warning), in the same words. */
+    rules_words_partial_in(2, 10, "after", s, sizeof s);
+    cr_expect_str_eq(s, "2 of 10 models seen in the after picture, its formation cannot be told");
+    rules_words_partial_in(3, 10, NULL, s, sizeof s);
+    cr_expect_str_eq(s, "3 of 10 models seen in the picture, its formation cannot be told");
     judged_clear(&j);
     rules_snapshot_free(b);
     rules_snapshot_free(a);

@@ -209,26 +209,32 @@ static size_t cover_unit_but(crop *c, const char *unit, const char *const keep[2
     return covered;
 }
 
-/* Of the detection's warnings as every program prints them (ref_snapshot_print_warnings), exactly one line names
- * `unit` (its own: the unit read in part), and none one of its models. */
-static void expect_one_warning_line(const vis_roster *r, rules_snapshot *snap, const vis_report *rep, const char *unit)
+/* Of the detection's warnings as every program prints them (ref_snapshot_print_warnings) of the after picture,
+ * exactly one line names `unit`: its own, `want` (the rules' words, from the issue's unit field), and none one
+ * of its models. */
+static void expect_one_warning_line(const vis_roster *r, rules_snapshot *snap, const vis_report *rep, const char *unit,
+                                    const char *want)
 {
     ref_setup setup = {.roster = (vis_roster *)r};
     ref_snapshot shot = {.snap = snap, .report = *rep};
     FILE *f = tmpfile();
     cr_assert_not_null(f);
-    ref_snapshot_print_warnings(&setup, &shot, f, "t: ");
+    ref_snapshot_print_warnings(&setup, &shot, "after", f, "t: ");
     rewind(f);
-    char line[1024], model[64];
+    char line[1024], model[64], of_unit_line[1024] = "";
     snprintf(model, sizeof model, "model %s-", unit);
     size_t of_unit = 0, of_models = 0, all = 0;
     while (fgets(line, sizeof line, f)) {
         all++;
-        of_unit += strstr(line, unit) != NULL;
+        if (strstr(line, unit)) {
+            of_unit++;
+            snprintf(of_unit_line, sizeof of_unit_line, "%s", line);
+        }
         of_models += strstr(line, model) != NULL;
     }
     fclose(f);
     cr_expect_eq(of_unit, 1, "%zu lines name %s (of %zu)", of_unit, unit, all);
+    cr_expect_str_eq(of_unit_line, want);
     cr_expect_eq(of_models, 0);
     cr_expect_gt(all, 1, "the other warnings are still printed");
 }
@@ -244,7 +250,8 @@ static void expect_one_warning_line(const vis_roster *r, rules_snapshot *snap, c
  * on a formation made up from two models. Said once: the call "2 of 30
  * models seen in the after picture, its formation cannot be told", one note
  * for the 28 left out, and of the detection's warnings as `detect` and
- * `referee` print them, red-2's own line alone (none for each model).
+ * `referee` print them, red-2's own line alone (none for each model), in
+ * the same words as its call (from the issue's unit field, not its text).
  */
 Test(vision_partial, partly_read_unit_keeps_its_reads_and_is_not_called_illegal, .timeout = 120)
 {
@@ -276,6 +283,10 @@ Test(vision_partial, partly_read_unit_keeps_its_reads_and_is_not_called_illegal,
     }
     cr_expect_eq(count_issues(&rep, VIS_ISSUE_MISSING, "formation cannot be told from the models read"), 28);
     cr_expect_eq(count_issues(&rep, VIS_ISSUE_MISSING, "red-2: only 2 of its partly hidden tags"), 1);
+    size_t about_unit = 0;
+    for (size_t i = 0; i < rep.n; i++)
+        about_unit += strcmp(rep.items[i].unit, "red-2") == 0;
+    cr_expect_eq(about_unit, 1, "vision's line on red-2 names it in its unit field");
 
     ref_judge_options o;
     ref_judge_options_default(&o);
@@ -297,7 +308,9 @@ Test(vision_partial, partly_read_unit_keeps_its_reads_and_is_not_called_illegal,
     for (size_t i = 0; i < ur->n_notes; i++)
         notes += strstr(ur->notes[i], "not in the after snapshot") != NULL;
     cr_expect_eq(notes, 1, "one note for the 28 models left out");
-    expect_one_warning_line(r, after, &rep, "red-2");
+    expect_one_warning_line(r, after, &rep, "red-2",
+                            "t: warning: unit red-2: 2 of 30 models seen in the after picture, its formation cannot "
+                            "be told\n");
     ref_judgement_clear(&j);
     rules_snapshot_free(after);
     vis_report_clear(&rep);

@@ -300,16 +300,17 @@ void vis_recover_confirm(const vis_detector *d, const unsigned char *seeded, vis
                 s->seen = s->rough = false;
         }
         if (sure == 0)
-            vis_report_add(rep, VIS_ISSUE_MISSING, -1, NULL, NULL,
-                           "unit %s: only %zu of its partly hidden tags read in one formation (%zu needed), none "
-                           "beyond doubt: not placed",
-                           ru->id, have, need);
+            vis_report_add_unit(rep, VIS_ISSUE_MISSING, ru->id,
+                                "unit %s: only %zu of its partly hidden tags read in one formation (%zu needed), none "
+                                "beyond doubt: not placed",
+                                ru->id, have, need);
         else if (sure < ru->n_models) {
             partial[ui] = 1;
-            vis_report_add(rep, VIS_ISSUE_MISSING, -1, NULL, NULL,
-                           "unit %s: only %zu of its partly hidden tags read in one formation (%zu needed): its "
-                           "formation cannot be told; the %zu read beyond doubt placed, its other %zu models not seen",
-                           ru->id, have, need, sure, ru->n_models - sure);
+            vis_report_add_unit(rep, VIS_ISSUE_MISSING, ru->id,
+                                "unit %s: only %zu of its partly hidden tags read in one formation (%zu needed): its "
+                                "formation cannot be told; the %zu read beyond doubt placed, its other %zu models "
+                                "not seen",
+                                ru->id, have, need, sure, ru->n_models - sure);
         }
     }
 }

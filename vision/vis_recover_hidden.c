@@ -443,10 +443,10 @@ static int seed_unit(const vis_detector *d, size_t ui, const vis_tagread *reads,
         in = n_sure ? best_grid(ru, ox, oy, fa, sure, nr, &ref) : 0;
         use = sure;
         if (n_sure == 0 || in < n_sure) {
-            vis_report_add(rep, VIS_ISSUE_MISSING, -1, NULL, NULL,
-                           "unit %s: %zu partly hidden tags read, only %zu agree on one formation, %zu beyond doubt%s: "
-                           "not placed",
-                           ru->id, nr, in, n_sure, n_sure > 1 ? " and those disagree" : "");
+            vis_report_add_unit(rep, VIS_ISSUE_MISSING, ru->id,
+                                "unit %s: %zu partly hidden tags read, only %zu agree on one formation, %zu beyond "
+                                "doubt%s: not placed",
+                                ru->id, nr, in, n_sure, n_sure > 1 ? " and those disagree" : "");
             free(ox);
             free(sure);
             return 0;

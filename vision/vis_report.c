@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int vis_report_add(vis_report *r, vis_issue_kind kind, int tag_id, const char *model, const double px[2],
-                   const char *fmt, ...)
+static int vadd(vis_report *r, vis_issue_kind kind, int tag_id, const char *model, const char *unit,
+                const double px[2], const char *fmt, va_list ap)
 {
     if (base_array_reserve((void **)&r->items, &r->cap, r->n + 1, sizeof *r->items, 16) < 0)
         return -1;
@@ -17,13 +17,30 @@ int vis_report_add(vis_report *r, vis_issue_kind kind, int tag_id, const char *m
     it->kind = kind;
     it->tag_id = tag_id;
     snprintf(it->model, sizeof it->model, "%s", model ? model : "");
+    snprintf(it->unit, sizeof it->unit, "%s", unit ? unit : "");
     it->px[0] = px ? px[0] : NAN;
     it->px[1] = px ? px[1] : NAN;
+    vsnprintf(it->msg, sizeof it->msg, fmt, ap);
+    return 0;
+}
+
+int vis_report_add(vis_report *r, vis_issue_kind kind, int tag_id, const char *model, const double px[2],
+                   const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(it->msg, sizeof it->msg, fmt, ap);
+    int rc = vadd(r, kind, tag_id, model, NULL, px, fmt, ap);
     va_end(ap);
-    return 0;
+    return rc;
+}
+
+int vis_report_add_unit(vis_report *r, vis_issue_kind kind, const char *unit, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = vadd(r, kind, -1, NULL, unit, NULL, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 void vis_report_clear(vis_report *r)
@@ -87,6 +104,8 @@ cJSON *vis_report_to_json(const vis_report *r)
             cJSON_AddNumberToObject(j, "tag_id", it->tag_id);
         if (it->model[0])
             cJSON_AddStringToObject(j, "model", it->model);
+        if (it->unit[0])
+            cJSON_AddStringToObject(j, "unit", it->unit);
         if (!isnan(it->px[0])) {
             cJSON *p = cJSON_AddArrayToObject(j, "px");
             cJSON_AddItemToArray(p, cJSON_CreateNumber(round(it->px[0] * 10) / 10));

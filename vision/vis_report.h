@@ -36,6 +36,7 @@ typedef struct vis_issue {
     vis_issue_kind kind;
     int tag_id;               /* -1 when not about one tag */
     char model[64];           /* model id, "" when not about a model */
+    char unit[64];            /* unit id when the issue is about a whole unit (vis_report_add_unit), else "" */
     double px[2];             /* tag centre in the image, px (NAN when none) */
     char msg[192];
 } vis_issue;
@@ -63,6 +64,12 @@ int vis_report_add(vis_report *r, vis_issue_kind kind, int tag_id, const char *m
                    const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+/* An issue about a whole unit (`unit` its id, in the field `unit`: callers branch on it, never on msg). */
+int vis_report_add_unit(vis_report *r, vis_issue_kind kind, const char *unit, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
 #endif
     ;
 void vis_report_clear(vis_report *r);

@@ -190,9 +190,10 @@ static int place_unseen(const vis_roster *r, const vis_roster_unit *ru, const ru
     rep->units_unseen++;
     int first = ru->n_models ? r->models[ru->first_model].tag_id : -1;
     int last = ru->n_models ? r->models[ru->first_model + ru->n_models - 1].tag_id : -1;
-    vis_report_add(rep, VIS_ISSUE_UNIT_UNSEEN, -1, NULL, NULL,
-                   "unit %s (%zu models, tags %d..%d): nothing of it seen: reported unseen, its moves cannot be judged",
-                   ru->id, ru->n_models, first, last);
+    vis_report_add_unit(rep, VIS_ISSUE_UNIT_UNSEEN, ru->id,
+                        "unit %s (%zu models, tags %d..%d): nothing of it seen: reported unseen, its moves cannot "
+                        "be judged",
+                        ru->id, ru->n_models, first, last);
     return rules_snapshot_add_unseen(s, ru->id, ru->side, ru->n_models) ? 0 : -1;
 }
 
