@@ -242,6 +242,37 @@ static const char *verdict_caps(rules_verdict v)
     return "LEGAL";
 }
 
+/* Was the unit placed only in part in this picture (rules_unit_partly_placed: its formation not told)? */
+static bool read_in_part(const rules_snapshot *s, const char *unit_id)
+{
+    const rules_unit *u = s ? rules_snapshot_find_unit(s, unit_id) : NULL;
+    return u && rules_unit_partly_placed(u);
+}
+
+/*
+ * "formation 5x6 -> 5x6 (files x ranks); centre moved ...". For a unit read
+ * in part the files and ranks it was rebuilt with (and so its centre) stand
+ * on the models read alone: said as not told, here only; the JSON keeps
+ * the numbers (its format unchanged) and the call says why.
+ */
+static void print_formation(const rules_unit_report *ur, const rules_snapshot *before, const rules_snapshot *after,
+                            FILE *out)
+{
+    const bool in_part[2] = {read_in_part(before, ur->unit_id), read_in_part(after, ur->unit_id)};
+    if (!in_part[0] && !in_part[1]) {
+        fprintf(out, "  formation %dx%d -> %dx%d (files x ranks); centre moved %.2f\", rotated %.1f deg\n",
+                ur->files_before, ur->ranks_before, ur->files_after, ur->ranks_after,
+                base_mm_to_in(ur->centre_displacement_mm), base_rad_to_deg(ur->rotation_rad));
+        return;
+    }
+    fprintf(out, "  formation cannot be told");
+    if (!in_part[0] || !in_part[1])
+        fprintf(out, " in the %s picture (%dx%d in the %s, files x ranks)", in_part[0] ? "before" : "after",
+                in_part[0] ? ur->files_after : ur->files_before, in_part[0] ? ur->ranks_after : ur->ranks_before,
+                in_part[0] ? "after" : "before");
+    fprintf(out, "; nor how far its centre moved or turned\n");
+}
+
 static void print_unit(const rules_unit_report *ur, const rules_snapshot *before, const rules_snapshot *after,
                        FILE *out)
 {
@@ -254,9 +285,7 @@ static void print_unit(const rules_unit_report *ur, const rules_snapshot *before
     if (ur->why[0])
         fprintf(out, "  %s: %s\n", ur->verdict == RULES_VERDICT_NOT_SEEN ? "not seen" : "cannot tell", ur->why);
     if (ur->files_before > 0) /* rules without ranks and files (Dynamic Formations) leave them at 0 */
-        fprintf(out, "  formation %dx%d -> %dx%d (files x ranks); centre moved %.2f\", rotated %.1f deg\n",
-                ur->files_before, ur->ranks_before, ur->files_after, ur->ranks_after,
-                base_mm_to_in(ur->centre_displacement_mm), base_rad_to_deg(ur->rotation_rad));
+        print_formation(ur, before, after, out);
     if (ur->has_path) {
         /* The steps worth reading (rules_words: one rule for tiny steps everywhere); the JSON keeps them all. */
         char how[RULES_WORDS_MAX];

@@ -492,6 +492,20 @@ Test(robust, identical_unit_is_one_still_pair)
     rules_snapshot_free(a);
 }
 
+/* The "  formation ..." line of the report as printed with the two snapshots ("" when none). */
+static void print_formation_line(const rules_report *r, const rules_snapshot *b, const rules_snapshot *a, char *line,
+                                 size_t cap)
+{
+    char printed[8192] = "";
+    FILE *f = fmemopen(printed, sizeof printed - 1, "w");
+    cr_assert_not_null(f);
+    rules_report_print_judged(r, b, a, f);
+    fclose(f);
+    const char *at = strstr(printed, "\n  formation ");
+    const char *end = at ? strchr(at + 1, '\n') : NULL;
+    snprintf(line, cap, "%.*s", end ? (int)(end - at) : 0, at ? at + 1 : "");
+}
+
 /*
  * A unit read in part (vision kept the 2 models it read beyond doubt and left
  * the other 8 out: their formation could not be told) that advanced 4.5":
@@ -529,6 +543,13 @@ Test(robust, unit_read_in_part_is_said_in_one_line)
                                            "spears-4, spears-5, spears-6, spears-7, spears-8, spears-9, spears-10.");
         }
     cr_expect_eq(notes, 1);
+    /* The printed report does not give the 2 models' "2x1" as its formation (nor their centre's move). */
+    print_formation_line(&j.robust, b, a, s, sizeof s);
+    cr_expect_str_eq(s, "  formation cannot be told in the after picture (4x3 in the before, files x ranks); nor how "
+                        "far its centre moved or turned\n");
+    print_formation_line(&j.robust, b, b, s, sizeof s);
+    cr_expect_str_eq(s, "  formation 4x3 -> 2x1 (files x ranks); centre moved 5.57\", rotated 0.0 deg\n",
+                     "read in full in both pictures given: the numbers, as before");
 
     /* Read in full in both: nothing to say. Read in part in both: both counts, and no total (neither holds it). */
     rules_words_partial(u, u, s, sizeof s);
@@ -538,6 +559,8 @@ Test(robust, unit_read_in_part_is_said_in_one_line)
     bu->placements_complete = false;
     rules_words_partial(bu, c, s, sizeof s);
     cr_expect_str_eq(s, "3 models seen in the before picture and 2 in the after, its formation cannot be told");
+    print_formation_line(&j.robust, b, a, s, sizeof s);
+    cr_expect_str_eq(s, "  formation cannot be told; nor how far its centre moved or turned\n");
     /* One picture alone (a detection's warning), in the same words. */
     rules_words_partial_in(2, 10, "after", s, sizeof s);
     cr_expect_str_eq(s, "2 of 10 models seen in the after picture, its formation cannot be told");
