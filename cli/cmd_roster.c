@@ -336,12 +336,14 @@ static long pick_list(const army_file *f, const char *arg, const char *path)
     return -1;
 }
 
-/* DIR/NN-player.json for --all: the list's number and its player's (else its army's) name. */
-static int pack_path(const char *dir, const army_list *a, size_t index, char *buf, size_t cap)
+/* DIR/NN-player.json for --all: the list's number and its player's (else its army's) name; as army 2,
+ * DIR/NN-player.army2.json, so a pack's second-army rosters never replace the first ones (whose tags
+ * may be printed already) when both go into one folder. */
+static int pack_path(const char *dir, const army_list *a, size_t index, int slot, char *buf, size_t cap)
 {
     char slug[48];
     army_slug(a->player[0] ? a->player : a->name[0] ? a->name : "list", slug, sizeof slug);
-    int w = snprintf(buf, cap, "%s/%02zu-%s.json", dir, index + 1, slug);
+    int w = snprintf(buf, cap, "%s/%02zu-%s%s.json", dir, index + 1, slug, slot == 2 ? ".army2" : "");
     return w < 0 || (size_t)w >= cap ? -1 : 0;
 }
 
@@ -449,7 +451,7 @@ static int import_complete(army_file *f, const cli_list *cats, const set_value *
     return 0;
 }
 
-/* Writes the chosen list (`pick`), every list of a pack (--all: DIR/NN-player.json) or both lists of a
+/* Writes the chosen list (`pick`), every list of a pack (--all: DIR/NN-player[.army2].json) or both lists of a
  * two-list file (numbered) as rosters; returns the exit status. */
 static int import_write(const army_file *f, const char *list_path, const char *out, long pick, int all, double slot,
                         const army_roster_options *o)
@@ -469,13 +471,13 @@ static int import_write(const army_file *f, const char *list_path, const char *o
         if (pick >= 0 && a != (size_t)pick)
             continue;
         char path[4096];
-        if (all ? pack_path(out, &f->armies[a], a, path, sizeof path) < 0
+        int s = several ? (int)a + 1 : slot > 0 ? (int)slot : 1; /* --all: every list in the one slot given */
+        if (all ? pack_path(out, &f->armies[a], a, s, path, sizeof path) < 0
                 : several ? numbered(out, (int)a + 1, path, sizeof path) < 0 : !base_text_copy(path, sizeof path, out)) {
             fprintf(stderr, "tableref roster import: --out: the path is over %zu bytes\n", sizeof path - 1);
             rc = EXIT_BAD_INPUT;
             break;
         }
-        int s = several ? (int)a + 1 : slot > 0 ? (int)slot : 1;
         if (write_army(f, a, s, path, o, &incomplete) < 0)
             rc = EXIT_BAD_INPUT, failed++;
     }
@@ -535,15 +537,18 @@ static int roster_import(int argc, char **argv)
                  "never carry them). Repeatable."),
         {.name = "--army", .kind = CLI_OPT_WHOLE, .dest = &slot, .arg = "1|2", .min = 1, .max = 2, .values = "1 2",
          .help = "the army's slot at the table (default 1; a file with two\n"
-                 "lists: 1 and 2). Slot 1 takes even tag IDs, slot 2 odd\n"
-                 "ones, so two armies never share a tag."},
+                 "lists: 1 and 2; with --all: every list of the pack).\n"
+                 "Slot 1 takes even tag IDs, slot 2 odd ones, so two\n"
+                 "armies never share a tag."},
         CLI_STRING("--list", &list_arg, "N|NAME",
                    "import one list of a file holding several (a tournament\n"
                    "pack): the N-th, or the one whose player (else army)\n"
                    "name contains NAME"),
         CLI_FLAG("--all", &all, 1,
                  "write every list of a pack, one roster each, into the\n"
-                 "folder --out DIR (DIR/NN-player.json)"),
+                 "folder --out DIR (DIR/NN-player.json), each as army 1;\n"
+                 "with --army 2 each as army 2 (DIR/NN-player.army2.json):\n"
+                 "every table's second army in one command"),
         CLI_LIST("--set", &sets_txt, "'NAME:KEY=V'",
                  "give a value the list lacks, for every unit called NAME:\n"
                  "base=20x20 (front x side, mm; 60o round), adv=4, mar=8\n"

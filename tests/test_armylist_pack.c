@@ -12,7 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "army_list.h"
+#include "base_json.h"
 #include "cli_run.h"
 
 static const char *pack_path(void)
@@ -200,6 +203,67 @@ Test(armylist_pack, all_writes_one_roster_per_player, .timeout = 60)
     snprintf(cmd, sizeof cmd, "%s/rosters", dir);
     rmdir(cmd);
     rmdir(dir);
+}
+
+/* The roster's army slot and its models' tag IDs in order; the number of models. */
+static int roster_tags(const char *path, int *slot, int *tags, int cap)
+{
+    base_error err;
+    cJSON *root = base_json_parse_file(path, &err);
+    cr_assert_not_null(root, "%s", err.msg);
+    *slot = cJSON_GetObjectItem(cJSON_GetObjectItem(root, "army"), "slot")->valueint;
+    int n = 0;
+    const cJSON *u, *m;
+    cJSON_ArrayForEach(u, cJSON_GetObjectItem(root, "units"))
+        cJSON_ArrayForEach(m, cJSON_GetObjectItem(u, "models"))
+    {
+        cr_assert_lt(n, cap, "%s: over %d models", path, cap);
+        tags[n++] = cJSON_GetObjectItem(m, "tag_id")->valueint;
+    }
+    cJSON_Delete(root);
+    return n;
+}
+
+/* Two players of a pack meet at a table: the second plays as army 2. `--all --army 2` writes every list as
+ * army 2 (odd tags) beside the army-1 rosters, into the same folder, without replacing them. */
+Test(armylist_pack, all_with_army_2_writes_every_list_as_army_2_beside_army_1, .timeout = 60)
+{
+    char dir[] = "/tmp/tableref-pack2-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char cmd[512];
+    cli_result r;
+    snprintf(cmd, sizeof cmd, "roster import datasets/armylists/pack-example-open.txt --all --out %s", dir);
+    cr_assert_eq(cli_run(cmd, &r), 0);
+    cr_assert_eq(r.status, 1, "written, values unknown: %s", r.err);
+    snprintf(cmd, sizeof cmd, "roster import datasets/armylists/pack-example-open.txt --all --army 2 --out %s", dir);
+    cr_assert_eq(cli_run(cmd, &r), 0);
+    cr_assert_eq(r.status, 1, "written, values unknown: %s", r.err);
+    static const char *files[] = {"01-dik-jan-meijvogel", "02-ville-oinio", "03-anna-berg", "04-pekka-virtanen",
+                                  "05-jukka-lahti", "06-sara-koski"};
+    static const int models[] = {64, 54, 83, 38, 32, 36};
+    cr_assert(strstr(r.out, "Dwarven Holds -- Dik-Jan Meijvogel (New Recruit text list), army slot 2, odd tag IDs:"),
+              "%s", r.out);
+    for (int i = 0; i < 6; i++) {
+        char one[256], two[256], want[320];
+        snprintf(one, sizeof one, "%s/%s.json", dir, files[i]);
+        snprintf(two, sizeof two, "%s/%s.army2.json", dir, files[i]);
+        snprintf(want, sizeof want, "wrote %s: ", two);
+        cr_assert(strstr(r.out, want) != NULL, "expected \"%s\" in %s", want, r.out);
+        int tags1[128], tags2[128], slot1 = 0, slot2 = 0;
+        int n1 = roster_tags(one, &slot1, tags1, 128), n2 = roster_tags(two, &slot2, tags2, 128);
+        cr_assert_eq(slot1, 1, "%s: the army-1 roster is kept as it was", one);
+        cr_assert_eq(slot2, 2, "%s", two);
+        cr_assert_eq(n1, models[i], "%s", one);
+        cr_assert_eq(n2, models[i], "%s", two);
+        /* The same models in the same order: army 1's tag 10 + 2k is army 2's 11 + 2k (all under 300 here). */
+        for (int k = 0; k < n1; k++) {
+            cr_assert_eq(tags1[k], 10 + 2 * k, "%s model %d", one, k);
+            cr_assert_eq(tags2[k], 11 + 2 * k, "%s model %d", two, k);
+        }
+        remove(one);
+        remove(two);
+    }
+    cr_assert_eq(rmdir(dir), 0, "%s holds only the 12 rosters", dir);
 }
 
 /* ---- names as players write them (issue 21, part 2), against the hand-written fixture catalogue ---- */

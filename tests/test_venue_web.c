@@ -3,7 +3,7 @@
  * chromium, driven by playwright-core (tests/web/judge_page.mjs), served by
  * a real Mosquitto started from `tableref venue setup`'s own output
  * (tests/venue_site.c: one account per table, judges alice, bob, carol and
- * ref, streamers stream, ov1, ov2, ovdelay and ovlate, no anonymous access; the page
+ * ref, streamers stream, ov1, ov2, ovdelay, ovlate and hall, no anonymous access; the page
  * served with --http-dir), to which three scripted tables publish, each
  * logged in as its own table-N:
  *   table 1 calls an illegal move while the page is open: the alert must
@@ -13,9 +13,10 @@
  *   table 2 calls "cannot tell" and "not seen": shown as such, no alert;
  *   table 3 is killed -9: flagged offline from its last will;
  *   table 4 has a retained last will (connected 09:13:30, heartbeat 60 s)
- *           and a state of 09:14:00: the page shows "offline since at most
- *           09:15:00" by the table's clock, not its own; table 3's real will
- *           says the same from its own times;
+ *           and a state of 09:14:00: the page shows "offline: last heard
+ *           09:14:00" by the table's clock, not its own, and never "since at
+ *           most 09:15:00" (a time that may be still to come; it is kept in
+ *           data-since); table 3's real will likewise from its own times;
  *   tables 5 and 6 have a retained state (STATE_HEAD) whose last correction
  *           was refused, after an overrule: with `last_ruling` the page
  *           shows the overrule; with `illegal_standing: 0` alone, no alert;
@@ -24,11 +25,13 @@
  * the table's state illegal_standing 0 and last_ruling alice's; a page
  * (carol) and an overlay opened only then show the overrule from the
  * retained state alone (issue 20's "done when"). An anonymous
- * visitor is refused by the broker and asked to log in, with no buttons;
+ * visitor is refused by the broker and asked to log in, with no buttons; a
+ * streamer (hall) who logs in through the judge's form sees the tables and
+ * no buttons (only the set-up's judges pass the page's judge check);
  * OFFLINE and ALERT differ in colour and words; the overlays log in with
  * streamer accounts (read only) and show picture and card; ?delay=3 holds
  * every message 3 s.
- * Screenshots go to build/tests/venue-web/ (judge-anonymous.png, judge.png,
+ * Screenshots go to build/tests/venue-web/ (judge-anonymous.png, judge-streamer.png, judge.png,
  * judge-zoom.png, judge-after.png, judge-refused.png, judge-late.png, overlay-illegal.png,
  * overlay-cannot-tell.png, overlay-overruled.png, overlay-refused.png).
  */
@@ -48,6 +51,7 @@
 #include "venue_sub.h"
 
 #define SINCE_T4 "2026-11-26T09:15:00.000Z"
+#define HEARD_T4 "2026-11-26T09:14:00.000Z"
 
 static venue_site g_site;
 static venue_proc g_tables[3] = {{.pid = -1}, {.pid = -1}, {.pid = -1}};
@@ -105,14 +109,14 @@ static long file_size(const char *path)
 static void start_broker(const char *web)
 {
     char err[600];
-    cr_assert_eq(venue_site_start(&g_site, "web", 6, "alice,bob,carol,ref", "stream,ov1,ov2,ovdelay,ovlate", web, err,
+    cr_assert_eq(venue_site_start(&g_site, "web", 6, "alice,bob,carol,ref", "stream,ov1,ov2,ovdelay,ovlate,hall", web, err,
                                   sizeof err), 0, "%s", err);
 }
 
 /* "user:password ..." of the accounts the page test logs in with. */
 static void export_accounts(void)
 {
-    static const char *users[] = {"alice", "bob", "carol", "stream", "ov1", "ov2", "ovdelay", "ovlate"};
+    static const char *users[] = {"alice", "bob", "carol", "stream", "ov1", "ov2", "ovdelay", "ovlate", "hall"};
     char text[2048] = "";
     for (size_t i = 0; i < sizeof users / sizeof users[0]; i++) {
         size_t n = strlen(text);
@@ -177,7 +181,7 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
 
     char base[64];
     snprintf(base, sizeof base, "http://127.0.0.1:%d", g_site.broker.ws_port);
-    char *argv[] = {"node", script, base, "web", out, SINCE_T4, NULL};
+    char *argv[] = {"node", script, base, "web", out, SINCE_T4, HEARD_T4, NULL};
     export_accounts();
     cr_assert_eq(venue_proc_spawn(&g_node, argv, NULL, 0), 0, "cannot start node");
     char first[1024] = "";
@@ -212,7 +216,7 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
 
     cr_assert_eq(venue_proc_finish(&g_node), 0, "the page test did not exit cleanly");
     const char *shots[] = {"judge-anonymous.png", "judge.png", "judge-zoom.png", "judge-after.png",
-                           "judge-refused.png", "judge-late.png", "overlay-illegal.png", "overlay-cannot-tell.png",
+                           "judge-refused.png", "judge-late.png", "judge-streamer.png", "overlay-illegal.png", "overlay-cannot-tell.png",
                            "overlay-overruled.png", "overlay-refused.png"};
     for (size_t i = 0; i < sizeof shots / sizeof shots[0]; i++) {
         char path[1200];

@@ -13,7 +13,8 @@
   const tables = new Map();
   const metrics = { alerts: [], commands: [], messages: 0, held: [] };
   let client = null;
-  let judgeUser = '';   // the logged-in judge: the only one who sees the command buttons
+  let judgeUser = '';   // the logged-in judge: the only one who sees the command buttons (checkJudge)
+  let judgeCheck = null; // the check under way: { user, topic, nonce }
   // Read by the tests (tests/web/judge_page.mjs) and handy in the console.
   window.tableref = { tables, metrics, delayMs };
 
@@ -72,10 +73,9 @@
       setLink(username ? 'connected as ' + username : 'connected (read only)', 'ok');
       // Only a login closes the form: the anonymous connection at start may come after the judge opened it.
       if (username) $('#login').hidden = true;
-      // A streamer's account reads only: never a judge, whatever it is called.
-      judgeUser = username && !overlayView ? username : '';
-      document.body.classList.toggle('judge', !!judgeUser);
-      tables.forEach(render);
+      // No buttons until the broker shows this account is a judge's (a streamer's reads only).
+      setJudge('');
+      if (username && !overlayView && eventName) checkJudge(username);
       if (!eventName) {
         client.subscribe('tableref/+/table/+/status', { qos: 1 });
       } else {
@@ -88,12 +88,37 @@
       setLink('broker: ' + err.message, 'bad');
       if (/auth|credential|identifier|password/i.test(err.message)) {
         client.end(true);
-        judgeUser = '';
-        document.body.classList.remove('judge');
+        setJudge('');
         $(overlayView ? '#ov-login' : '#login').hidden = false;
       }
     });
-    client.on('message', delayMs ? holdBack : onMessage);
+    client.on('message', (topic, payload) => {
+      if (!judgeChecked(topic, payload)) (delayMs ? holdBack : onMessage)(topic, payload);
+    });
+  }
+
+  function setJudge(user) {
+    judgeUser = user;
+    document.body.classList.toggle('judge', !!user);
+    tables.forEach(render);
+  }
+
+  // Only an account the venue's set-up names as a judge may command, and only the broker knows which
+  // those are: its ACL lets a judge write .../command/<own name> and read the event, a streamer neither
+  // (docs/venue.md). So the page sends a note where only a judge may write and read, on no table
+  // ("check": no table subscribes there, other pages skip it), and shows the buttons once it comes back.
+  function checkJudge(user) {
+    const nonce = Math.random().toString(16).slice(2, 10);
+    judgeCheck = { user, nonce, topic: `${topicBase('check')}/command/${commandName(user)}` };
+    client.subscribe(judgeCheck.topic, { qos: 1 });
+    client.publish(judgeCheck.topic, JSON.stringify({ format: 'tableref.venue.judge_check', nonce }), { qos: 1 });
+  }
+
+  function judgeChecked(topic, payload) {
+    if (!judgeCheck || topic !== judgeCheck.topic) return false;
+    const note = parse(payload);
+    if (note && note.nonce === judgeCheck.nonce && !judgeUser) setJudge(judgeCheck.user);
+    return true;
   }
 
   // Every message waits delayMs before it is shown; the order is kept.
@@ -168,15 +193,17 @@
 
   // When an offline table went offline, in the table's own words: a status it sent says so (its wall); a
   // last will cannot (it was written at connection), but the table speaks at least every heartbeat_s
-  // (its state), so it was offline at the latest heartbeat_s after its last word.
+  // (its state), so it was offline at the latest heartbeat_s after its last word. That bound is kept
+  // for machines (data-since), not shown: the will comes about 1.5 keepalives after the table's last
+  // packet, long before a heartbeat is up, so "since at most" would name a time still to come.
   function offlineWhen(t) {
     const s = t.status;
-    if (!s.will) return t.statusSince ? { since: t.statusSince, text: `since ${clock(t.statusSince)}` } : null;
+    if (!s.will) return t.statusSince ? { since: t.statusSince, text: `offline since ${clock(t.statusSince)}` } : null;
     if (!t.lastHeard) return null;
-    if (!(s.heartbeat_s > 0)) return { since: '', text: `last heard ${clock(t.lastHeard)} (the table's will gives no time)` };
+    const heard = `offline: last heard ${clock(t.lastHeard)}, by the table's clock`;
+    if (!(s.heartbeat_s > 0)) return { since: '', text: `${heard} (its will gives no heartbeat)` };
     const atMost = new Date(Date.parse(t.lastHeard) + s.heartbeat_s * 1000).toISOString();
-    return { since: atMost, text: `since at most ${clock(atMost)} (last heard ${clock(t.lastHeard)}; ` +
-      `a running table speaks every ${s.heartbeat_s} s)` };
+    return { since: atMost, text: `${heard} (a running table speaks every ${s.heartbeat_s} s)` };
   }
 
   // The feed sends the state after the events it folds in, so the state is never older than what came before it.
@@ -370,7 +397,7 @@
     note.hidden = online;
     if (!online) {
       const when = offlineWhen(t);
-      note.textContent = `${when ? when.text : 'since: the table gives no time'}: ${s.reason || 'no reason given'}`;
+      note.textContent = `${when ? when.text : 'offline: the table gives no time'} · ${s.reason || 'no reason given'}`;
       note.dataset.since = when ? when.since : '';
     }
     // A table that is not listening cannot take a command (it would be lost, not applied later).
@@ -452,8 +479,8 @@
 
   // ---- judge commands ----
 
-  function judgeName() {
-    return judgeUser.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40);
+  function commandName(user) {
+    return user.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40);
   }
 
   function openCommand(t, action) {
@@ -470,7 +497,7 @@
     const c = card(t);
     const form = $('form.command', c);
     const reason = $('input[name=reason]', form).value.trim();
-    const who = judgeName();
+    const who = commandName(judgeUser);
     if (!who || !reason) return;
     const action = form.dataset.action;
     const move = action === 'undo' ? 0 : ((pendingAlert(t) || t.call || {}).move || 0);

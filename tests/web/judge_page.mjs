@@ -2,11 +2,12 @@
 // driven by playwright-core, for tests/test_venue_web.c (which starts the
 // broker and the scripted tables, and reads this script's stdout).
 //
-//   node judge_page.mjs BASE_URL EVENT OUT_DIR SINCE_T4
+//   node judge_page.mjs BASE_URL EVENT OUT_DIR SINCE_T4 HEARD_T4
 //
 // The broker is `tableref venue setup`'s (no anonymous access): checks that
 // an anonymous visitor is refused and asked to log in, with no command
-// buttons; logs in as JUDGE_LOGIN and checks that the buttons appear;
+// buttons; logs in as JUDGE_LOGIN and checks that the buttons appear; a
+// streamer (hall) logging in through the same form sees the tables, no buttons;
 // VENUE_ACCOUNTS ("user:password ...") gives the other accounts (bob, the
 // streamers stream, ov1, ov2, ovdelay); prints "ready" once the judge's page
 // shows table 1 (the C test then makes table 1 call an illegal move), then
@@ -16,9 +17,10 @@
 //   - the picture opens full size (1280 pixels wide) on a click;
 //   - table 2's "cannot tell" and "not seen" are shown as such, not as an alert;
 //   - table 3 (killed) is flagged offline, in grey and with other words than
-//     an alert; table 4's offline time is its last word (will's "connected",
-//     state's "wall") + its heartbeat (SINCE_T4), table 3's likewise from
-//     its real will;
+//     an alert; table 4's note says "offline: last heard" its last word
+//     (will's "connected", state's "wall": HEARD_T4) and never the bound
+//     last word + heartbeat (SINCE_T4, its data-since), table 3's likewise
+//     from its real will;
 //   - tables 5 and 6 (a state whose last correction was refused): the
 //     table's last_ruling and illegal_standing say what stands;
 //   - the overlay view (transparent) shows the table's picture large, ILLEGAL
@@ -35,7 +37,7 @@
 // with screenshots in OUT_DIR, then prints "result {json}" and exits 0.
 import { chromium } from 'playwright-core';
 
-const [base, event, outDir, sinceT4] = process.argv.slice(2);
+const [base, event, outDir, sinceT4, heardT4] = process.argv.slice(2);
 // JUDGE_LOGIN=user:password: the judge logs in.
 const [loginUser, loginPass] = (process.env.JUDGE_LOGIN || '').split(':');
 const JUDGE = loginUser;
@@ -90,12 +92,15 @@ async function checkOfflineAndTableWords(judge) {
   // When a table went offline is the table's word: its last word plus its heartbeat, never the page's clock.
   await judge.waitForSelector('.card[data-table="4"][data-status="offline"]', WAIT)
     .catch(() => fail('table 4 not flagged offline'));
-  const since4 = await judge.evaluate((since) => ({
+  // The page says when it last heard the table, never "since at most" a time that may be still to come.
+  const since4 = await judge.evaluate(({ since, heard }) => ({
     data: document.querySelector('.card[data-table="4"] .status-note').dataset.since,
     text: document.querySelector('.card[data-table="4"] .status-note').textContent,
-    want: new Date(since).toLocaleTimeString(),
-  }), sinceT4);
-  if (since4.data !== sinceT4 || !since4.text.includes('since at most ' + since4.want)) fail('table 4 since: ' + JSON.stringify(since4));
+    want: new Date(heard).toLocaleTimeString(),
+    bound: new Date(since).toLocaleTimeString(),
+  }), { since: sinceT4, heard: heardT4 });
+  if (since4.data !== sinceT4 || !since4.text.startsWith(`offline: last heard ${since4.want}, by the table's clock`) ||
+      since4.text.includes(since4.bound) || /at most/.test(since4.text)) fail('table 4 since: ' + JSON.stringify(since4));
   // Tables 5 and 6: the table's state says what stands, whatever its last (refused) correction was.
   await judge.waitForSelector('.card[data-table="6"]', WAIT).catch(() => fail('table 6 never shown'));
   const fromState = await judge.evaluate(() => [5, 6].map((n) => {
@@ -113,9 +118,11 @@ async function checkOfflineAndTableWords(judge) {
     atMost: document.querySelector('.card[data-table="3"] .status-note').dataset.since,
     status: window.tableref.tables.get(3).status,
     stateWall: window.tableref.tables.get(3).lastHeard,
+    heard: new Date(window.tableref.tables.get(3).lastHeard).toLocaleTimeString(),
   }));
   const s3 = note3.status;
-  if (!s3.will || !s3.connected || s3.heartbeat_s !== 60 || !note3.text.includes('since at most') ||
+  if (!s3.will || !s3.connected || s3.heartbeat_s !== 60 || !note3.text.startsWith('offline: last heard ' + note3.heard) ||
+      /at most/.test(note3.text) ||
       Date.parse(note3.atMost) - Date.parse(s3.connected) < 60000 ||
       Date.parse(note3.atMost) !== Date.parse(note3.stateWall) + 60000) fail('table 3 note: ' + JSON.stringify(note3));
 }
@@ -134,6 +141,27 @@ async function overlayPicture(page, who) {
   });
   // The picture fills the frame's height (1400 x 900 here) beside the card, not a thumbnail in a corner.
   if (box.w < 0.65 * 1400 || box.h !== 900 || box.natural !== box.sent || box.move !== '1') fail(who + ' picture: ' + JSON.stringify(box));
+}
+
+// A streamer who logs in through the judge's form reads the tables but is offered no command: only an
+// account the set-up names as a judge is (the broker says which: the page's judge check never comes back).
+async function checkStreamerLogin(ctx) {
+  const page = await ctx.newPage();
+  await page.goto(`${base}/index.html?event=${event}`);
+  await logIn(page, 'hall', accounts.hall);
+  await page.waitForSelector('.card[data-table="1"]', WAIT).catch(() => fail('the streamer\'s login shows no table'));
+  // Alice's check came back within milliseconds on this loopback broker; 3 s is ample for an answer.
+  await page.waitForTimeout(3000);
+  const seen = await page.evaluate(() => ({
+    judge: document.body.classList.contains('judge'),
+    cards: document.querySelectorAll('.card').length,
+    buttons: [...document.querySelectorAll('.card .actions button')].filter((b) => b.offsetParent !== null).length,
+    link: document.querySelector('#link').textContent,
+  }));
+  if (seen.judge || seen.buttons !== 0 || seen.cards < 2 || seen.link !== 'connected as hall')
+    fail('a streamer logged in through the judge\'s form: ' + JSON.stringify(seen));
+  await page.screenshot({ path: `${outDir}/judge-streamer.png`, fullPage: true });
+  await page.close();
 }
 
 // Alice overruled; bob's command is refused: the page and the overlay still show the overrule.
@@ -264,6 +292,7 @@ try {
   if (await visitor.$('.card') || await visitor.$('.card .actions button:visible')) fail('an anonymous visitor sees the tables');
   await visitor.screenshot({ path: `${outDir}/judge-anonymous.png`, fullPage: true });
   await visitor.close();
+  await checkStreamerLogin(ctx);
 
   await checkZoom(judge);
   const latency = await judge.evaluate(() => window.tableref.metrics.alerts.map((a) => a.shown_ms - a.wall_ms));
