@@ -25,6 +25,7 @@ packages=(
   clang libclang-rt-14-dev          # libFuzzer (-fsanitize=fuzzer): tests/fuzz/run.sh
   libx11-dev                        # the projector / `watch --show` window (media/media_window.c)
   xvfb                              # tests: the window drawn on a virtual X server
+  debootstrap                       # tests: the page tests under Debian 12's own Node.js (scripts/debian12-node.sh)
 )
 
 sudo_cmd=()
@@ -33,3 +34,6 @@ if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
 export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update
 "${sudo_cmd[@]}" apt-get install -y --no-install-recommends "${packages[@]}"
+
+# Say now which tool is too old, rather than let a test fail on it later.
+bash "$(dirname "$0")/check-tools.sh" debian

@@ -13,6 +13,9 @@ if ! command -v npm >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y --no-install-recommends nodejs npm
 fi
 
+# Say now which is too old (the pinned packages' engines), rather than let a page test fail on it.
+bash scripts/check-tools.sh web
+
 for dir in web tests/web; do
   # npm ci installs exactly the lock file's versions, integrity-checked.
   (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)

@@ -10,6 +10,19 @@ cd "$(dirname "$0")/.."
 bash scripts/setup-debian.sh
 bash scripts/setup-web.sh    # the judge page's MQTT client and the page test's playwright-core (npm)
 
+# The page tests run under the Node.js and Chromium a fresh Debian 12 machine has. On a machine
+# whose node is not Debian's own (NodeSource's 20, say) they run in a minimal Debian 12 root
+# (scripts/debian12-node.sh, as root), so a newer node here cannot hide what fails there.
+if bash scripts/debian12-node.sh is-debian; then
+  echo "page tests: this machine's Debian node $(node --version)"
+elif [ "$(id -u)" -eq 0 ]; then
+  TABLEREF_NODE=$(bash scripts/debian12-node.sh prepare build-debian12)
+  export TABLEREF_NODE
+  echo "page tests: Debian 12's node $("$TABLEREF_NODE" --version) ($TABLEREF_NODE)"
+else
+  echo "page tests: this machine's node $(node --version), not Debian 12's (run as root to test under Debian 12's)"
+fi
+
 summary=$(mktemp)
 trap 'rm -f "$summary"' EXIT
 

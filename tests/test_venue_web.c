@@ -181,7 +181,7 @@ Test(venue_web, judge_page_and_overlay_in_headless_chromium, .fini = teardown, .
 
     char base[64];
     snprintf(base, sizeof base, "http://127.0.0.1:%d", g_site.broker.ws_port);
-    char *argv[] = {"node", script, base, "web", out, SINCE_T4, HEARD_T4, NULL};
+    char *argv[] = {(char *)venue_proc_node(), script, base, "web", out, SINCE_T4, HEARD_T4, NULL};
     export_accounts();
     cr_assert_eq(venue_proc_spawn(&g_node, argv, NULL, 0), 0, "cannot start node");
     char first[1024] = "";

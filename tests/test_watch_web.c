@@ -103,7 +103,7 @@ Test(watch_web, the_watchs_alert_on_the_judges_page_and_the_overrule_back, .fini
     mkdir(out, 0755);
     char base[64];
     snprintf(base, sizeof base, "http://127.0.0.1:%d", g_site.broker.ws_port);
-    char *argv[] = {"node", script, base, "web", "9", out, NULL};
+    char *argv[] = {(char *)venue_proc_node(), script, base, "web", "9", out, NULL};
     char judge[128];
     snprintf(judge, sizeof judge, "alice:%s", venue_site_password(&g_site, "alice"));
     setenv("JUDGE_LOGIN", judge, 1);

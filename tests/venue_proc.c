@@ -58,6 +58,12 @@ int venue_proc_spawn(venue_proc *p, char *const argv[], const char *ready, int t
     return 0;
 }
 
+const char *venue_proc_node(void)
+{
+    const char *node = getenv("TABLEREF_NODE");
+    return node && *node ? node : "node";
+}
+
 int venue_proc_start(venue_proc *p, int port, const char *event, int table, bool apply)
 {
     return venue_proc_start_as(p, port, event, table, apply, NULL, NULL);

@@ -25,6 +25,9 @@ typedef struct venue_proc {
 
 /* Starts argv[0] (PATH searched) with pipes; with `ready`, waits up to timeout_ms for that first stdout line. */
 int venue_proc_spawn(venue_proc *p, char *const argv[], const char *ready, int timeout_ms);
+/* The Node.js a page test runs: $TABLEREF_NODE (scripts/debian12-node.sh's Debian 12 node, as test.sh sets
+ * it on a machine whose own node is not Debian's), else "node" from PATH. */
+const char *venue_proc_node(void);
 /* Starts $TABLEREF_VENUE_DRIVER against 127.0.0.1:port; 0 once it said "ready" (5 s at most), else -1. */
 int venue_proc_start(venue_proc *p, int port, const char *event, int table, bool apply);
 /* The same, connecting as a user of the broker's password file. */
