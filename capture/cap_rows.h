@@ -135,7 +135,8 @@ typedef struct cap_backend {
 typedef struct cap_row {
     const char *name;     /* the row's name: "v4l2", "folder" (in messages and the help) */
     const char *scheme;   /* "SCHEME:..." is this row's ("v4l2", "sim"); NULL: only claims decides */
-    /* 1 when the source is this row's besides "SCHEME:..." ("libcamera" alone; a folder); NULL: none. */
+    /* 1 when the source is this row's besides "SCHEME:..." ("libcamera" alone; a folder); NULL: none. A row
+     * whose argument is a name or a URL decides from the text alone: cap_rows_arg asks it without the disk. */
     int (*claims)(const char *source);
     const char *usage;    /* how it is written, for the help: "v4l2:/dev/videoN" */
     const char *about;    /* what it is, for the help ('\n' continues on an indented line) */
