@@ -273,6 +273,7 @@ static int watch_over(const char *source, bool with_cfg, char *kind, size_t kind
     watch_session_config_default(&cfg);
     cfg.quiet = true;
     cfg.log_path = fxd_tmp("events.jsonl");
+    remove(cfg.log_path); /* the log is appended to: this run's events only */
     cr_expect_not(watch_source_brings_setup(source), "its set-up comes from the table, not the source");
     cap_source *cap = watch_source_open(source, NULL, with_cfg ? &cfg : NULL, &err);
     cr_assert_not_null(cap, "%s", err.msg);
