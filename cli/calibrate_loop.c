@@ -82,6 +82,8 @@ calibrate_live *calibrate_live_open(const char *source, int sx, int sy, calib_lo
     return l;
 }
 
+bool calibrate_live_is_live(const calibrate_live *l) { return cap_source_is_live(l->cap); }
+
 void calibrate_live_close(calibrate_live *l)
 {
     if (!l)

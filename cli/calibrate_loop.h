@@ -13,6 +13,8 @@
 #ifndef TABLEREF_CALIBRATE_LOOP_H
 #define TABLEREF_CALIBRATE_LOOP_H
 
+#include <stdbool.h>
+
 #include "base_error.h"
 #include "calib_file.h"
 #include "calib_projector_loop.h"
@@ -24,6 +26,9 @@ int calibrate_measure_live_loop(calib_file *c, const char *source, int sx, int s
  * projector window at (sx, sy) and the camera `source`. NULL with err when the camera does not open. */
 typedef struct calibrate_live calibrate_live;
 calibrate_live *calibrate_live_open(const char *source, int sx, int sy, calib_loop *loop, base_error *err);
+/* Whether the camera is live (its row's answer, capture/cap_rows.h): a live camera's frame time may be its
+ * exposure's start, so a measurement waits one frame more (ref_proj_run's extra_frames); a recording does not. */
+bool calibrate_live_is_live(const calibrate_live *l);
 /* Closes the camera and the projector window; NULL is fine. */
 void calibrate_live_close(calibrate_live *l);
 

@@ -1,9 +1,12 @@
 /*
  * tableref capture: stills for calibration from the very source `watch`
- * uses (libcamera, V4L2, a video file, a folder or pattern of pictures), at
- * the size `watch` will use, with feedback while they are taken: where in
- * the frame the target has been seen so far, which board tags are in view.
- * tableref cameras: which cameras this machine has.
+ * uses (any row of capture's table of sources, capture/cap_rows.h:
+ * libcamera, V4L2, a video file, a folder, pattern or picture), at the size
+ * `watch` will use, with feedback while they are taken: where in the frame
+ * the target has been seen so far, which board tags are in view. Whether the
+ * source is a camera (stills spaced in time) is its row's answer.
+ * tableref cameras: which cameras this machine has (the rows that list
+ * their devices).
  */
 #include <errno.h>
 #include <math.h>
@@ -20,6 +23,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "table_file.h"
+#include "cap_rows.h"
 #include "cap_source.h"
 #include "vis_roster.h"
 #include "vis_tag.h"
@@ -323,7 +327,7 @@ static int capture_open_and_run(const char *source, const char *out, const char 
         fprintf(stderr, "tableref capture: %s\n", err.msg);
         return EXIT_BAD_INPUT;
     }
-    j->live = cap_source_kind_of(cap) == CAP_SOURCE_V4L2 || cap_source_kind_of(cap) == CAP_SOURCE_LIBCAMERA;
+    j->live = cap_source_is_live(cap); /* the source's row says (capture/cap_rows.h) */
     printf("capture: %s%s%s\n", cap_source_describe(cap), j->frame_w ? ", frames must be " : "",
            j->frame_w ? size ? size : "the calibration's size" : "");
     int r = target         ? capture_camera(cap, j, source, target, &err)
@@ -342,6 +346,11 @@ int cmd_capture(int argc, char **argv)
     const char *source = NULL, *out = NULL, *mode = "stills", *size = NULL, *target_path = NULL, *roster_path = NULL,
                *table_path = NULL;
     double count = -1, every = 2;
+    /* The sources as capture's table has them (docs/formats.md, "capture"), every row. */
+    char usages[1024], source_help[1280];
+    cap_rows_usages(usages, sizeof usages, 0, 62);
+    snprintf(source_help, sizeof source_help,
+             "%s;\n`tableref cameras` lists the cameras (default: the table\nfile's source)", usages);
     const cli_opt opts[] = {
         CLI_CHOICE("--for", &mode, "MODE", "camera board projector stills",
                    "what the stills are for:\n"
@@ -356,10 +365,7 @@ int cmd_capture(int argc, char **argv)
                    "projector  one still while `tableref calibrate projector --show` lights\n"
                    "           the table\n"
                    "stills     N stills, one every S seconds (the default)"),
-        CLI_STRING("--source", &source, "SRC",
-                   "libcamera[:N], v4l2:/dev/videoN, a video file, a folder of\n"
-                   "pictures or a pattern (frames/%04d.jpg); `tableref cameras`\n"
-                   "lists the cameras (default: the table file's source)"),
+        CLI_STRING("--source", &source, "SRC", source_help),
         CLI_STRING("--size", &size, "WxH",
                    "frame size asked of the camera; a file must already be that\n"
                    "size (default: the table file's calibration size)"),

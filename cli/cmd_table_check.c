@@ -191,7 +191,9 @@ static int check_projector(ref_setup *s, const ref_snapshot *f, const proj_opts 
     ref_proj_result r;
     if (ref_proj_marks_place(s->roster, f->snap, &c, &m, err) == 0) {
         ref_proj_camera(s->det, f->tags.items, f->tags.n, &cam);
-        rc = ref_proj_run(&cam, &c.projector, &m, &loop, ref_proj_latency_ms(&c.projector), o->live ? 1 : 0,
+        /* One frame more for a live camera, whose frame time may be its exposure's start (its row says). */
+        const int extra_frames = live && calibrate_live_is_live(live) ? 1 : 0;
+        rc = ref_proj_run(&cam, &c.projector, &m, &loop, ref_proj_latency_ms(&c.projector), extra_frames,
                           s->calib_path, &r, err);
         if (rc == 0)
             ref_table_check_set_projector(tc, REF_PROJ_CHECKED, o->simulate != 0, &r);

@@ -17,37 +17,41 @@
 
 #include "calib_file.h"
 #include "ds_light.h"
-#include "ds_loop.h"
+#include "ds_loop_source.h"
 #include "cli_args.h"
 #include "commands.h"
+#include "cap_rows.h"
 #include "cap_source.h"
 #include "table_file.h"
 #include "vis_roster.h"
 #include "watch_control.h"
 #include "watch_session.h"
+#include "watch_source.h"
 
 static volatile sig_atomic_t g_stop;
 static void on_signal(int sig) { g_stop = sig; }
 
+/* The help's head: the usage, then SRC as capture's table of sources has it (every row, registered ones too). */
+static char doc_head[8192];
+static void doc_head_fill(void)
+{
+    char rows[6144];
+    cap_rows_help(rows, sizeof rows, "     ");
+    snprintf(doc_head, sizeof doc_head, "%s%s\noptions:\n",
+             "usage: tableref watch --source SRC --calib C.json --roster R.json [OPTIONS]\n"
+             "       tableref watch --table T.json [OPTIONS]\n"
+             "\n"
+             "Watches the table and referees every move: when the table settles (nothing\n"
+             "moves for --settle-ms and no hand hides tags), it takes a snapshot, checks the\n"
+             "move against the previous one (move type inferred) and calls it.\n"
+             "\n"
+             "SRC, one of capture's sources (docs/formats.md, \"capture\"):\n",
+             rows);
+}
+
 static const cli_doc doc = {
     "watch",
-    "usage: tableref watch --source SRC --calib C.json --roster R.json [OPTIONS]\n"
-    "       tableref watch --table T.json [OPTIONS]\n"
-    "\n"
-    "Watches the table and referees every move: when the table settles (nothing\n"
-    "moves for --settle-ms and no hand hides tags), it takes a snapshot, checks the\n"
-    "move against the previous one (move type inferred) and calls it.\n"
-    "\n"
-    "SRC: libcamera[:N]  a libcamera camera (Raspberry Pi)\n"
-    "     v4l2:/dev/videoN  a USB webcam\n"
-    "     DIR | frames/%04d.jpg  an image sequence (timestamps from --fps)\n"
-    "     FILE  a video file (timestamps from its frame rate)\n"
-    "     sim:SEQ.json  the closed-loop table simulator (tests, benches, the demo):\n"
-    "           the game turn SEQ.json (`tableref render-sequence`) rendered frame by\n"
-    "           frame, lit by what this watch projects (--sim-light); its scene's\n"
-    "           camera with a simulated projector and its roster are used\n"
-    "\n"
-    "options:\n",
+    doc_head,
     "\n"
     "Judge's commands are also read from stdin when it is a terminal or a pipe, one\n"
     "per line: `overrule [MOVE] [REASON]` (the move stands), `confirm [MOVE] [REASON]`,\n"
@@ -251,8 +255,7 @@ typedef struct watch_args {
     const char *source, *calib_path, *roster_path, *control, *size, *table_path;
     feed_opts feed;
     int with_feed; /* 1: attach the venue feed */
-    double sim_light; /* sim: projected white against the room's light */
-    const char *sim_frames; /* sim: write the camera's frames here */
+    const char *sim_frames; /* sim: write the camera's frames here (ccfg.sim_frames) */
 } watch_args;
 
 /* What the options read as numbers and flags (cli_parse's doubles and ints), before they go into the configurations. */
@@ -345,8 +348,8 @@ static int watch_args_parse(int argc, char **argv, watch_args *a)
     a->with_feed = check_feed_opts(&a->feed);
     if (a->with_feed < 0)
         return CLI_ERROR;
-    const int sim = a->source && strncmp(a->source, "sim:", 4) == 0;
-    const char *missing = a->table_path || sim ? NULL
+    /* A source that brings its own calibration and roster (sim:) needs neither: its row says. */
+    const char *missing = a->table_path || watch_source_brings_setup(a->source) ? NULL
                           : !a->source ? "--source SRC (or --table T.json)"
                           : !a->calib_path ? "--calib C.json (or --table T.json)"
                           : !a->roster_path ? "--roster R.json (or --table T.json)" : NULL;
@@ -359,7 +362,7 @@ static int watch_args_parse(int argc, char **argv, watch_args *a)
     a->ccfg.fps = w.fps, a->ccfg.timeout_ms = (int)w.timeout;
     cfg->projector = w.projector, cfg->realtime = w.realtime, cfg->quiet = w.quiet, cfg->replace = w.replace;
     cfg->source = a->source, cfg->calib_path = a->calib_path, cfg->roster_path = a->roster_path;
-    a->sim_light = w.sim_light;
+    a->ccfg.sim_light = w.sim_light, a->ccfg.sim_frames = a->sim_frames;
     return 0;
 }
 
@@ -376,38 +379,20 @@ static bool projector_refused(const calib_file *calib, const char *calib_path, c
     return st != CALIB_PROJ_UNSTAMPED;
 }
 
-/* --source sim:SEQ.json: the table simulator is the camera, and it sees what this watch projects. */
+/* A source that brings its own table (sim:SEQ.json, the table simulator): its camera's calibration and its
+ * roster come with it, and it sees what this watch projects (watch_source_open closes the loop). */
 static int watch_simulated(const watch_args *a)
 {
     base_error err;
-    calib_file cam;
-    double P[3];
-    ds_sequence *q = ds_sequence_load(a->source + 4, &err);
-    if (!q || ds_loop_calib(q, &cam, P, &err) < 0) {
-        fprintf(stderr, "tableref watch: %s\n", err.msg);
-        ds_sequence_free(q);
-        return EXIT_BAD_INPUT;
-    }
-    ds_loop_params lp;
-    ds_loop_params_default(&lp);
-    ds_loop_params_from_calib(&cam, &lp);
-    lp.ratio = a->sim_light;
-    lp.save_dir = a->sim_frames;
-    if (a->sim_frames && mkdir(a->sim_frames, 0777) < 0 && errno != EEXIST) {
-        fprintf(stderr, "tableref watch: %s: cannot create: %s\n", a->sim_frames, strerror(errno));
-        ds_sequence_free(q);
-        return EXIT_BAD_INPUT;
-    }
-    ds_loop *L = ds_loop_new(q, &cam, P, &lp, &err);
-    char desc[256];
-    snprintf(desc, sizeof desc, "simulated table %s (%ld frames at %.3g fps, projector at %.1fx the room's light)",
-             a->source + 4, ds_sequence_frame_count(q), q->fps, lp.ratio);
-    cap_source_callbacks cb = {ds_loop_read, L, q->fps, ds_sequence_frame_count(q), desc};
-    cap_source *cap = L ? cap_source_open_callbacks(&cb, &err) : NULL;
     watch_session_config cfg = a->cfg;
-    cfg.project = ds_loop_project, cfg.project_ctx = L;
+    ds_loop_setup su;
+    cap_source *cap = watch_source_open(a->source, &a->ccfg, &cfg, &err);
+    const bool setup = cap && ds_loop_source_setup(cap, &su) == 0;
+    if (cap && !setup) /* a row with a set-up of its own that is not the simulator's */
+        base_error_setc(&err, BASE_E_UNSUPPORTED, "%s: this watch takes a set-up only from sim: sources",
+                        a->source);
     int rc = EXIT_BAD_INPUT, fifo_fd = -1;
-    watch_session *s = cap ? watch_session_new(q->scene->roster, &cam, &cfg, &err) : NULL;
+    watch_session *s = setup ? watch_session_new(su.roster, su.camera, &cfg, &err) : NULL;
     if (!s)
         fprintf(stderr, "tableref watch: %s\n", err.msg);
     else if (open_command_sources(s, a->control, &fifo_fd) == 0) {
@@ -418,8 +403,6 @@ static int watch_simulated(const watch_args *a)
     if (fifo_fd >= 0)
         close(fifo_fd);
     cap_source_close(cap);
-    ds_loop_free(L);
-    ds_sequence_free(q);
     return rc;
 }
 
@@ -492,7 +475,8 @@ static int watch_live(const watch_args *a, watch_inputs *in)
     if (a->cfg.projector && projector_refused(&in->calib, a->calib_path, in->roster, a->ccfg.width, a->ccfg.height))
         goto done;
     s = watch_session_new(in->roster, &in->calib, &a->cfg, &err);
-    if (!s || !(cap = cap_source_open(a->source, &a->ccfg, &err))) {
+    /* A camera or a recording: it sees the real projector, if any, not the session's pictures (cfg NULL). */
+    if (!s || !(cap = watch_source_open(a->source, &a->ccfg, NULL, &err))) {
         fprintf(stderr, "tableref watch: %s\n", err.msg);
         goto done;
     }
@@ -514,11 +498,12 @@ done:
 
 int cmd_watch(int argc, char **argv)
 {
+    doc_head_fill();
     watch_args a;
     int r = watch_args_parse(argc, argv, &a);
     if (r < 0)
         return cli_status(r);
-    if (a.source && strncmp(a.source, "sim:", 4) == 0)
+    if (watch_source_brings_setup(a.source))
         return watch_simulated(&a);
     watch_inputs in;
     if (watch_inputs_load(&a, &in) != 0)

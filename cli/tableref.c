@@ -8,6 +8,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #if TABLEREF_HAVE_VISION
+#include "ds_loop_source.h"
 #include "media_image_read.h"
 #endif
 
@@ -102,8 +103,20 @@ static int dump_options(void)
     return 0;
 }
 
+/* The rows of capture's table of sources that live above capture/: registered before anything reads the table
+ * (a source opened, a table file read, a help printed). */
+static void register_sources(void)
+{
+#if TABLEREF_HAVE_VISION
+    base_error err;
+    if (ds_loop_source_register(&err) < 0) /* only a clash of schemes, a bug */
+        fprintf(stderr, "tableref: %s\n", err.msg);
+#endif
+}
+
 int main(int argc, char **argv)
 {
+    register_sources();
     if (argc < 2) {
         usage(stderr);
         return EXIT_BAD_INPUT;

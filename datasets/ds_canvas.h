@@ -11,8 +11,11 @@
  *
  * How to use (inside datasets/): ds_render.c makes one canvas per picture
  * (camera, ideal K, the picture and both masks), ds_solid.c and
- * ds_figures.c draw into it through its camera, and ds_render.c distorts it
- * into the camera's frame and frees it.
+ * ds_figures.c (ds_figures.h) draw into it through its camera, and
+ * ds_render.c distorts it into the camera's frame and frees it. The helpers
+ * below (ds_canvas.c) are what all three share: they stand beneath them, so
+ * ds_render.c calls ds_figures.c, which calls ds_solid.c, and none calls
+ * back up.
  */
 #ifndef DS_CANVAS_H
 #define DS_CANVAS_H
@@ -20,7 +23,7 @@
 #include <stdint.h>
 
 #include "cvshim.h"
-#include "ds_render.h"
+#include "ds_render_params.h"
 #include "base_error.h"
 #include "rules_snapshot.h"
 #include "vis_camera.h"
@@ -69,19 +72,11 @@ static inline double ds_rnd(ds_rng *r)
 }
 static inline double ds_rnd_in(ds_rng *r, double a, double b) { return a + (b - a) * ds_rnd(r); }
 
-/* The roster entry of a snapshot model, or NULL. */
+/* The roster entry of a snapshot model, or NULL (ds_canvas.c). */
 const vis_roster_model *ds_roster_model(const vis_roster *roster, const char *id);
 
-/*
- * ds_figures.c: the miniatures on every base (far ones first) and the hands
- * over the table, in the style p->style asks for. `r` is the renderer's
- * random stream (the classic style's hands draw from it).
- */
-int ds_draw_figures(ds_canvas *c, const rules_snapshot *snap, const vis_roster *roster, const ds_render_params *p);
-int ds_draw_hands(ds_canvas *c, const rules_snapshot *snap, const vis_roster *roster, const ds_render_params *p,
-                  ds_rng *r);
-
-/* Convex hull (monotone chain) of n canvas points (x, y pairs; sorted in place) into out; returns its size. */
+/* Convex hull (monotone chain) of n canvas points (x, y pairs; sorted in place) into out; returns its size
+ * (ds_canvas.c). */
 int ds_canvas_hull(double *pts, int n, double *out);
 
 #endif

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ds_canvas.h"
+#include "ds_figures.h"
 #include "ds_solid.h"
 
 /* ------------------------------------------------------------ classic style */

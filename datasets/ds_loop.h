@@ -8,7 +8,9 @@
  * The watch reaches it through two plain interfaces, so watch/ never
  * includes datasets/: a callback frame source (capture's
  * cap_source_open_callbacks; ds_loop_read) and the watch's projector sink
- * (watch_session_config.project; ds_loop_project).
+ * (watch_session_config.project; ds_loop_project). `tableref watch --source
+ * sim:SEQ.json` takes it as a row of capture's table of sources instead
+ * (ds_loop_source.h), which wraps both.
  *
  * The projector: the calibration's "projector" section when it has one,
  * otherwise a simulated one (ds_projector_default: 1280x800 beside the

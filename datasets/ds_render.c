@@ -10,6 +10,7 @@
 
 #include "ds_canvas.h"
 #include "ds_exposure.h"
+#include "ds_figures.h"
 #include "ds_light.h"
 #include "ds_mat3.h"
 #include "vis_camera.h"
@@ -18,26 +19,6 @@
 const double ds_tag_corner_local[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
 
 #define TEX_PX_PER_CELL 12
-
-void ds_render_params_default(ds_render_params *p)
-{
-    /* The classic style's look; the real style's sensor below. */
-    *p = (ds_render_params){.seed = 1, .style = DS_STYLE_CLASSIC, .supersample = 2, .textures = 1, .figures = 1,
-                            .figure_min_mm = 25, .figure_max_mm = 35, .figure_radius_mm = 6, .figure_back_mm = 11,
-                            .spear_fraction = 0.3, .banner_fraction = 0.08, .figure_lean_max_deg = 12, .weapons = 1,
-                            .hands = 0, .shadows = 1, .lamp = {600, 300, 2400}};
-    p->effects = (cvs_effects){.light_gradient = 0.3, .light_angle = 0.7, .vignetting = 0.25, .blur_sigma_px = 0.7,
-                               .noise_sigma = 2.5, .jpeg_quality = 92};
-    cvs_sensor_default(&p->sensor);
-}
-
-const vis_roster_model *ds_roster_model(const vis_roster *roster, const char *id)
-{
-    for (size_t k = 0; k < roster->n_models; k++)
-        if (strcmp(roster->models[k].id, id) == 0)
-            return &roster->models[k];
-    return NULL;
-}
 
 /* Homography from the plane z = h (board x, y in mm) to the ideal canvas. */
 static void plane_homography(const ds_canvas *c, double h, double H[9])
@@ -78,39 +59,6 @@ static cvs_colour grey(double v)
 {
     uint8_t g = (uint8_t)v;
     return (cvs_colour){g, g, g};
-}
-
-/* Convex hull (monotone chain) of canvas points, in place; returns the count. */
-static int cmp_pt(const void *a, const void *b)
-{
-    const double *p = a, *q = b;
-    if (p[0] != q[0])
-        return p[0] < q[0] ? -1 : 1;
-    return (p[1] > q[1]) - (p[1] < q[1]);
-}
-static double cross3(const double *o, const double *a, const double *b)
-{
-    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
-}
-int ds_canvas_hull(double *pts, int n, double *out)
-{
-    if (n < 3) {
-        memcpy(out, pts, sizeof(double) * 2 * (size_t)(n > 0 ? n : 0));
-        return n;
-    }
-    qsort(pts, (size_t)n, 2 * sizeof(double), cmp_pt);
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        while (k >= 2 && cross3(out + 2 * (k - 2), out + 2 * (k - 1), pts + 2 * i) <= 0)
-            k--;
-        out[2 * k] = pts[2 * i], out[2 * k + 1] = pts[2 * i + 1], k++;
-    }
-    for (int i = n - 2, t = k + 1; i >= 0; i--) {
-        while (k >= t && cross3(out + 2 * (k - 2), out + 2 * (k - 1), pts + 2 * i) <= 0)
-            k--;
-        out[2 * k] = pts[2 * i], out[2 * k + 1] = pts[2 * i + 1], k++;
-    }
-    return k - 1;
 }
 
 /* The printed tag: white paper, black toner (a little warm and a little grey in the real style). */

@@ -44,83 +44,10 @@
 #include "calib_file.h"
 #include "cvshim.h"
 #include "base_error.h"
+#include "ds_render_params.h"
+#include "ds_truth.h"
 #include "rules_snapshot.h"
 #include "vis_roster.h"
-
-typedef enum ds_style { DS_STYLE_CLASSIC = 0, DS_STYLE_REAL = 1 } ds_style;
-
-enum { DS_MAX_HANDS = 10 };
-
-/* A hand put where a test wants it (real style). */
-typedef struct ds_hand_place {
-    double x, y;          /* palm centre, board mm */
-    double height;        /* palm centre above the board, mm */
-    double curl;          /* 0 flat .. 1 grabbing */
-} ds_hand_place;
-
-typedef struct ds_render_params {
-    uint32_t seed;
-    ds_style style;
-    int supersample;          /* sub-pixels per pixel side (2: good edges, 4x the work of 1) */
-    int textures;             /* wood/cloth-like board texture, bases with grain */
-    int figures;              /* miniatures standing on the bases */
-    double figure_min_mm, figure_max_mm;  /* figure height range (25..35) */
-    double figure_radius_mm;  /* classic: body radius (6) */
-    double figure_back_mm;    /* classic: figure stands this far behind the base centre (11) */
-    double spear_fraction;    /* classic: share of figures with a spear leaning forward over neighbours */
-    double banner_fraction;   /* classic: share with a banner */
-    double figure_lean_max_deg; /* real: posed figures lean up to this far from vertical (12) */
-    int weapons;              /* real: figures carry spears, shields, halberds, banners (1) */
-    int figures_one_colour;   /* real, tests: every figure magenta (shaded), told apart from any tag pixel (0) */
-    int hands;                /* hands over the table (at random places unless hand_at is given) */
-    ds_hand_place hand_at[DS_MAX_HANDS];  /* real: when n_hand_at > 0, hands here instead */
-    int n_hand_at;
-    uint32_t frame_seed;      /* real: this frame's hands and sensor noise (0: from seed) */
-    int shadows;              /* real: soft shadows of figures and hands from the lamp */
-    double lamp[3];           /* real: the lamp over the table, board mm */
-    int palette;              /* real: board 0 grass mat, 1 desert, 2 grey */
-    cvs_effects effects;      /* classic: light, vignetting, blur, noise; both: JPEG quality */
-    double auto_exposure;     /* real: > 0, the camera meters each frame and sets sensor.exposure so the
-                                 frame's mean 8-bit luma (after the gamma curve, before sharpening) lands
-                                 here, as a webcam's auto exposure does (~115); 0: sensor.exposure as given */
-    cvs_sensor sensor;        /* real: optics, sensor and image processor (seed from frame_seed);
-                                 both styles: sensor.light, light_ratio, light_black are the projector's light
-                                 (ds_light.h; the classic camera clips at white) */
-} ds_render_params;
-
-void ds_render_params_default(ds_render_params *p);
-
-typedef struct ds_truth_tag {
-    int id;
-    long model;               /* index into roster->models, -1 for a board tag */
-    double corners[4][2];     /* px (OpenCV convention), apriltag's corner order */
-    double centre[2];         /* px */
-    double edge_px;           /* mean side of the black square, px */
-    double occluded;          /* fraction of the black square hidden (by anything) */
-    double occluded_figure;   /* ... by figures, their weapons and banners (its own figure included) */
-    double occluded_hand;     /* ... by hands and arms */
-    double border_occluded;   /* fraction of the whole printed tag, white border included, hidden */
-    int inside;               /* all corners at least 2 px inside the frame */
-    int fully_visible;        /* inside and nothing of the printed tag (white border too) hidden */
-} ds_truth_tag;
-
-/* Share of a tag's black square that can be seen (0 when it is not inside the frame). */
-double ds_truth_tag_visible(const ds_truth_tag *t);
-
-typedef struct ds_truth_model {
-    size_t unit, model;       /* indices into the snapshot rendered */
-    long roster_model;        /* index into roster->models */
-    long tag;                 /* index into the truth's tags, -1 when none */
-    int hand_hidden;          /* a hand or an arm hides some of its tag's black square */
-} ds_truth_model;
-
-typedef struct ds_truth {
-    ds_truth_tag *tags;
-    size_t n_tags;
-    ds_truth_model *models;   /* every model of the snapshot, in its order */
-    size_t n_models;
-    int width, height;
-} ds_truth;
 
 /*
  * Renders `truth_snap` (model positions; each model must be in the roster by
@@ -145,12 +72,6 @@ int ds_render_capture(const base_image *optics, const ds_render_params *p, uint3
  */
 int ds_render_heights(const rules_snapshot *truth_snap, const vis_roster *roster, const calib_file *cam,
                       base_image **out_heights, base_error *err);
-void ds_truth_clear(ds_truth *t);
-
-/* Ground truth JSON ("tableref.truth" v2, docs/formats.md). Caller frees. */
-cJSON *ds_truth_to_json(const ds_truth *t, const rules_snapshot *snap, const vis_roster *roster,
-                        const calib_file *cam, const char *image_name);
-
 /* Tag bitmap corners, tag-local, in apriltag's order: (a, b) with a right and b up, in half-sizes. */
 extern const double ds_tag_corner_local[4][2];
 

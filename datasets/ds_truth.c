@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ds_render.h"
+#include "ds_truth.h"
 #include "rules_json.h"
 #include "vis_camera.h"
 

@@ -9,6 +9,7 @@
 #include "base_file.h"
 #include "base_geom.h"
 #include "base_text.h"
+#include "cap_rows.h"
 #include "rules_json.h"
 
 void table_file_clear(table_file *t)
@@ -231,6 +232,30 @@ static int read_setting(const cJSON *root, const char *name, table_file *t, base
     return t->setting ? check_terrain(t->setting, name, err) : -1;
 }
 
+/* capture.source: how capture's table of sources takes it (cap_rows_arg): a device ("v4l2:/dev/video0") or a URL
+ * ("rtsp://...") as written; a path (a recording, a folder, a pattern, or a scheme's path: "sim:SEQ.json") read
+ * like every other file here, from the table's folder. */
+static int read_source(const char *src, const char *dir, const char *where, table_file *t, base_error *err)
+{
+    const char *arg;
+    if (cap_rows_arg(src, &arg) != CAP_ARG_PATH) {
+        snprintf(t->source, sizeof t->source, "%s", src);
+        return 0;
+    }
+    char *full = resolve(dir, arg);
+    if (!full)
+        return base_error_setc(err, BASE_E_NOMEM, "%s: out of memory", where);
+    /* The scheme before the path, if any ("sim:"), then the path. */
+    size_t scheme = (size_t)(arg - src), n = scheme + strlen(full);
+    if (n < sizeof t->source)
+        snprintf(t->source, sizeof t->source, "%.*s%s", (int)scheme, src, full);
+    free(full);
+    if (n >= sizeof t->source)
+        return base_error_setc(err, BASE_E_TOO_LARGE, "%s.source: the path is %zu bytes, over the %zu this reads",
+                               where, n, sizeof t->source - 1);
+    return 0;
+}
+
 static int read_capture(const cJSON *root, const char *name, const char *dir, table_file *t, base_error *err)
 {
     t->width = t->calib.width;
@@ -250,21 +275,8 @@ static int read_capture(const cJSON *root, const char *name, const char *dir, ta
         base_error_prefix(err, name);
         return -1;
     }
-    /* A camera by name, or a recording read like every other file here: from the table's folder. */
-    if (strncmp(src, "libcamera", 9) == 0 || strncmp(src, "v4l2:", 5) == 0)
-        snprintf(t->source, sizeof t->source, "%s", src);
-    else if (src[0]) {
-        char *full = resolve(dir, src);
-        size_t n = full ? strlen(full) : 0;
-        if (full && n < sizeof t->source)
-            memcpy(t->source, full, n + 1);
-        free(full);
-        if (!full)
-            return base_error_setc(err, BASE_E_NOMEM, "%s: out of memory", where);
-        if (n >= sizeof t->source)
-            return base_error_setc(err, BASE_E_TOO_LARGE, "%s.source: the path is %zu bytes, over the %zu this reads",
-                                   where, n, sizeof t->source - 1);
-    }
+    if (src[0] && read_source(src, dir, where, t, err) < 0)
+        return -1;
     double size[2] = {0, 0};
     if (base_json_numbers(cap, "size", "capture", false, size, 2, err) < 0) {
         base_error_prefix(err, name);

@@ -43,8 +43,10 @@ typedef struct table_file {
     rules_snapshot *setting;    /* board, ruleset (house rules applied), terrain; no units; owned */
     size_t n_rosters;
     char roster_names[TABLE_MAX_ROSTERS][256];  /* the file (or "rosters[i]") each army came from */
-    char source[512];           /* capture source for watch/capture ("" when not given); a file is resolved
-                                   against the table's folder, a camera (libcamera[:N], v4l2:...) kept as is */
+    char source[512];           /* capture source for watch/capture ("" when not given), as capture's table of
+                                   sources takes it (capture/cap_rows.h): a path (a file, a folder, a pattern,
+                                   sim:SEQ.json's SEQ.json) is resolved against the table's folder, a camera
+                                   (libcamera[:N], v4l2:...) and a URL (rtsp://...) kept as written */
     int width, height;          /* capture size; the calibration's image size when not given */
 } table_file;
 

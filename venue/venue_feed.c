@@ -1,7 +1,8 @@
 /*
  * venue_feed: the caller's side of the feed (configuration, life cycle,
- * publish, picture, status, commands, counters). The threads are in
- * venue_feed_net.c; what they share is in venue_feed_internal.h.
+ * publish, picture, status, commands, counters). It stands above the
+ * threads (venue_feed_net.c) and what both use (venue_feed_shared.h): it
+ * starts the threads, and neither calls back into it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,7 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "venue_feed_internal.h"
+#include "venue_feed_net.h"
+#include "venue_feed_shared.h"
 
 #include <mqtt_protocol.h>
 
@@ -104,22 +106,6 @@ static int check_config(const venue_config *c, base_error *err)
 }
 
 /* ---- life cycle ---- */
-
-double venue_feed_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
-}
-
-int venue_feed_set_will(venue_feed *f)
-{
-    /* The will is fixed at connection: it carries the connection's time, the table's last word so far. */
-    char *will = venue_will_payload(f->event, f->table, f->heartbeat_s, f->keepalive_s);
-    int rc = will ? mosquitto_will_set(f->mosq, f->t_status, (int)strlen(will), will, 1, true) : MOSQ_ERR_NOMEM;
-    free(will);
-    return rc;
-}
 
 static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
 static void lib_init(void)
@@ -313,29 +299,6 @@ void venue_feed_free(venue_feed *f)
 
 /* ---- publishing (the caller's thread) ---- */
 
-/* Under state_mu. */
-static void publish_state(venue_feed *f)
-{
-    pthread_mutex_lock(&f->mu);
-    size_t queued = f->queue.count;
-    long dropped = f->queue.dropped;
-    pthread_mutex_unlock(&f->mu);
-    char *text = venue_state_print(&f->table_state, queued, dropped);
-    if (!text)
-        return;
-    pthread_mutex_lock(&f->mu);
-    venue_slot_set(f, &f->state, text, strlen(text));
-    f->state_set_ms = venue_feed_now_ms();
-    pthread_mutex_unlock(&f->mu);
-}
-
-void venue_feed_publish_state(venue_feed *f)
-{
-    pthread_mutex_lock(&f->state_mu);
-    publish_state(f);
-    pthread_mutex_unlock(&f->state_mu);
-}
-
 int venue_feed_set_status(venue_feed *f, bool online, const char *cause, const char *reason, base_error *err)
 {
     char *text = venue_status_payload(f->event, f->table, online, cause, reason, false);
@@ -410,7 +373,7 @@ int venue_feed_publish(venue_feed *f, const cJSON *ev, base_error *err)
     pthread_mutex_lock(&f->state_mu);
     int changed = venue_state_apply(&f->table_state, ev);
     if (changed > 0)
-        publish_state(f);
+        venue_feed_publish_state_locked(f);
     pthread_mutex_unlock(&f->state_mu);
     return changed < 0 ? base_error_set(err, "venue feed: out of memory") : 0;
 }
@@ -430,7 +393,7 @@ static int picture_described(venue_feed *f, int move, int w, int h, base_error *
     pthread_mutex_lock(&f->state_mu);
     int rc = venue_state_set_picture(&f->table_state, move, w, h);
     if (rc == 0)
-        publish_state(f);
+        venue_feed_publish_state_locked(f);
     pthread_mutex_unlock(&f->state_mu);
     return rc < 0 ? base_error_set(err, "venue feed: out of memory") : 0;
 }
@@ -467,27 +430,6 @@ int venue_feed_set_picture_jpeg(venue_feed *f, const uint8_t *jpeg, size_t n, in
 }
 
 /* ---- commands and counters ---- */
-
-static bool seen_before(venue_feed *f, const char *id)
-{
-    if (!id[0])
-        return false;
-    for (size_t i = 0; i < VENUE_SEEN_IDS; i++)
-        if (strcmp(f->seen_ids[i], id) == 0)
-            return true;
-    snprintf(f->seen_ids[f->seen_next], sizeof f->seen_ids[0], "%s", id);
-    f->seen_next = (f->seen_next + 1) % VENUE_SEEN_IDS;
-    return false;
-}
-
-bool venue_feed_take_command(venue_feed *f, const venue_raw_command *raw, venue_command *out)
-{
-    /* An empty message is how a retained command is cleared: housekeeping, not a command. */
-    if (raw->len == 0)
-        return false;
-    venue_command_parse(raw->payload, raw->len, raw->by, raw->retained, out);
-    return !seen_before(f, out->id);
-}
 
 int venue_feed_poll_command(venue_feed *f, venue_command *out)
 {

@@ -1,7 +1,8 @@
 /*
  * venue_feed_net: the feed's network thread (libmosquitto's loop, connects
  * and reconnects) and sender thread (queue -> libmosquitto, picture
- * encoding), and libmosquitto's callbacks. See venue_feed_internal.h.
+ * encoding), and libmosquitto's callbacks (venue_feed_net.h). What it shares
+ * with the caller's side is in venue_feed_shared.h; it never calls venue_feed.c.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -10,7 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "venue_feed_internal.h"
+#include "venue_feed_net.h"
+#include "venue_feed_shared.h"
 #include "base_text.h"
 
 #include <mqtt_protocol.h>
@@ -26,25 +28,6 @@ static void set_error(venue_feed *f, const char *fmt, ...)
     vsnprintf(f->stats.last_error, sizeof f->stats.last_error, fmt, ap);
     pthread_mutex_unlock(&f->mu);
     va_end(ap);
-}
-
-/* Replaces a retained slot's value (takes `payload`); under mu. */
-void venue_slot_set(venue_feed *f, venue_slot *s, char *payload, size_t len)
-{
-    free(s->payload);
-    s->payload = payload;
-    s->len = len;
-    s->pending = true;
-    s->used = true;
-    pthread_cond_broadcast(&f->cv);
-}
-
-char *venue_dup_bytes(const void *p, size_t n)
-{
-    char *out = malloc(n ? n : 1);
-    if (out && n)
-        memcpy(out, p, n);
-    return out;
 }
 
 /* ---- libmosquitto callbacks (network thread) ---- */

@@ -365,8 +365,8 @@ static void finish_watch(watch_session *s, const char *reason, int status, doubl
 int watch_session_run(watch_session *s, cap_source *cap, volatile sig_atomic_t *stop)
 {
     emit_started(s, cap);
-    const cap_source_kind kind = cap_source_kind_of(cap);
-    s->replay = !s->cfg.realtime && (kind == CAP_SOURCE_FILE || kind == CAP_SOURCE_IMAGES || kind == CAP_SOURCE_CALLBACK);
+    /* A recording (or a simulation) is replayed as fast as it is read unless --realtime: the source's row says. */
+    s->replay = !s->cfg.realtime && !cap_source_is_live(cap);
     const char *reason = "end of recording";
     int status = -1;
     char failure[640];

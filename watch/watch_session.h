@@ -67,7 +67,8 @@ typedef struct watch_session_config {
     /* Named in the "started" event only. */
     const char *source, *calib_path, *roster_path;
     /* Receives the projector picture of every frame (the calibration's "projector" section must be there):
-     * the table simulator lights its next frames with it (datasets/ds_loop.h). NULL: none. The picture is
+     * the table simulator lights its next frames with it (datasets/ds_loop.h; watch_source_open sets it for a
+     * source that sees the projector: cap_source_project). NULL: none. The picture is
      * borrowed for the call; t_ms is the frame's time. */
     void (*project)(void *ctx, const base_image *picture, double t_ms);
     void *project_ctx;

@@ -110,8 +110,7 @@ static int check_projector(watch_session *s, cap_source *cap, const struct watch
 {
     const calib_file *c = &s->calib;
     const vis_detector *det = watch_tracker_detector(s->tracker);
-    const cap_source_kind kind = cap_source_kind_of(cap);
-    const bool live = kind != CAP_SOURCE_FILE && kind != CAP_SOURCE_IMAGES && kind != CAP_SOURCE_CALLBACK;
+    const bool live = cap_source_is_live(cap); /* the source's row says (capture/cap_rows.h) */
     start_loop l = {s, cap, live, mono_ms()};
     const calib_loop loop = {&l, loop_show, loop_grab, loop_now};
     /* The latency the watch takes its own light to have (watch_echo.h): the calibration's, else the default. */
@@ -135,7 +134,7 @@ static int check_projector(watch_session *s, cap_source *cap, const struct watch
         return 0;
     }
     /* None of its marks seen: it lights nothing the camera reads (a projector off): said, not a no-go. */
-    ref_table_check_set_projector(tc, r.found ? REF_PROJ_CHECKED : REF_PROJ_NOT_SEEN, kind == CAP_SOURCE_CALLBACK, &r);
+    ref_table_check_set_projector(tc, r.found ? REF_PROJ_CHECKED : REF_PROJ_NOT_SEEN, cap_source_is_simulated(cap), &r);
     return 0;
 }
 

@@ -1,6 +1,14 @@
 /*
- * venue_feed_internal: the feed's shared state, for venue_feed.c (the
- * caller's side) and venue_feed_net.c (the network and sender threads).
+ * venue_feed_shared: the feed's shared state and the helpers on it
+ * (venue_feed_shared.c), for venue_feed.c (the caller's side, on top) and
+ * venue_feed_net.c (the network and sender threads, beneath it). Internal
+ * to venue/.
+ *
+ * How to use (inside venue/): venue_feed.c makes the struct, starts the
+ * threads (venue_feed_net.h) and frees it; both sides change a retained
+ * topic with venue_slot_set under mu, print the table's state with
+ * venue_feed_publish_state, and parse a received command with
+ * venue_feed_take_command.
  *
  * Three threads meet here:
  *   - the caller (the camera loop) serialises, queues and returns;
@@ -13,8 +21,8 @@
  * One mutex guards what they share; the caller holds it only to move
  * pointers, never during network or encoding work.
  */
-#ifndef VENUE_FEED_INTERNAL_H
-#define VENUE_FEED_INTERNAL_H
+#ifndef VENUE_FEED_SHARED_H
+#define VENUE_FEED_SHARED_H
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -82,17 +90,15 @@ struct venue_feed {
     size_t seen_next;
 };
 
-/* venue_feed_net.c */
-void venue_feed_install_callbacks(venue_feed *f);
-void *venue_feed_net_main(void *arg);
-void *venue_feed_send_main(void *arg);
 /* Replaces a retained slot's value (takes `payload`, may be NULL when len is 0); call under mu. */
 void venue_slot_set(venue_feed *f, venue_slot *s, char *payload, size_t len);
-/* venue_feed.c: parses a received command; false for one to skip (empty, or an id seen before). */
+/* Parses a received command; false for one to skip (empty, or an id seen before). */
 bool venue_feed_take_command(venue_feed *f, const venue_raw_command *raw, venue_command *out);
 /* The retained state printed again and put in its slot (takes state_mu, then mu: call with neither held). */
 void venue_feed_publish_state(venue_feed *f);
-/* The last will with this moment as its "connected" (network thread, before each connection). */
+/* The same with state_mu already held (mu not held). */
+void venue_feed_publish_state_locked(venue_feed *f);
+/* The last will with this moment as its "connected" (before each connection). */
 int venue_feed_set_will(venue_feed *f);
 /* CLOCK_MONOTONIC in ms. */
 double venue_feed_now_ms(void);

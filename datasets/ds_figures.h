@@ -1,0 +1,22 @@
+/*
+ * ds_figures: the miniatures on every base and the hands over the table,
+ * drawn into ds_render's canvas (ds_canvas.h) in the style p->style asks
+ * for: stacked discs and flat hands (classic), or 3D solids (real,
+ * ds_solid.h). Internal to datasets/.
+ *
+ * How to use (ds_render.c, after the flat things are drawn):
+ *   if (ds_draw_figures(&canvas, snap, roster, p) < 0 || ds_draw_hands(&canvas, snap, roster, p, &rng) < 0)
+ *       ... canvas.err says why
+ */
+#ifndef DS_FIGURES_H
+#define DS_FIGURES_H
+
+#include "ds_canvas.h"
+
+/* The miniatures on every base, far ones first. */
+int ds_draw_figures(ds_canvas *c, const rules_snapshot *snap, const vis_roster *roster, const ds_render_params *p);
+/* The hands over the table; `r` is the renderer's random stream (the classic style's hands draw from it). */
+int ds_draw_hands(ds_canvas *c, const rules_snapshot *snap, const vis_roster *roster, const ds_render_params *p,
+                  ds_rng *r);
+
+#endif
