@@ -13,6 +13,7 @@
 #include "ov_scene_int.h"
 #include "base_text.h"
 #include "rules_formation.h"
+#include "rules_words.h"
 
 enum { L_TERRAIN = 5, L_OTHERS = 25, L_LAYER = 35, L_SNAPSHOT = 40 };
 enum { P_LAYER = 25, P_LAYER_LINE = 35, P_NAME = 60 };
@@ -380,8 +381,10 @@ static void overall(ov_scene *sc, const rules_report *r)
         if (ur->verdict == RULES_VERDICT_NOT_SEEN)
             note_not_seen(sc, ur->unit_id);
     }
-    base_text_format(sc->verdict_line, sizeof sc->verdict_line, "%s%s%s%s%s", ill[0] ? "ILLEGAL: " : "No illegal move",
-             ill, unsure[0] ? ".  Cannot tell: " : "", unsure, ".");
+    sc->verdict_illegal = ill[0] != 0;
+    base_text_format(sc->verdict_line, sizeof sc->verdict_line, "%s%s%s%s%s%s",
+                     ill[0] ? rules_words_verdict_title(RULES_VERDICT_ILLEGAL) : "No illegal move", ill[0] ? ": " : "",
+                     ill, unsure[0] ? ".  Cannot tell: " : "", unsure, ".");
 }
 
 int ov_scene_add_verdict(ov_scene *sc, const rules_snapshot *before, const rules_snapshot *after,

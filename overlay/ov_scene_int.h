@@ -120,6 +120,7 @@ struct ov_scene {
     char ruleset[RULES_ID_MAX];
     char convention[128];
     char verdict_line[RULES_TEXT_MAX];  /* report title's second line: the overall call */
+    bool verdict_illegal;               /* ... and an ILLEGAL call stands in it (its colour) */
     char not_seen[RULES_TEXT_MAX];      /* "not seen: a, b" for the key */
     bool has_verdict, has_pm;
     size_t unplaced;
