@@ -31,6 +31,7 @@
 #include "ds_scene.h"
 #include "rules_json.h"
 #include "rules_move.h"
+#include "rules_words.h"
 #include "ref_judge.h"
 #include "vis_detect.h"
 
@@ -322,7 +323,7 @@ static int judge(const table *t, const rules_snapshot *b, const rules_snapshot *
         const rules_unit_report *ur = &r->units[i];
         bool is_adv = strcmp(ur->unit_id, adv) == 0, is_mar = strcmp(ur->unit_id, mar) == 0;
         if (verbose)
-            printf("    %-10s %-8s %s%s%s%s%s\n", ur->unit_id, rules_move_word(ur->move),
+            printf("    %-10s %-8s %s%s%s%s%s\n", ur->unit_id, rules_words_move(ur->move),
                    rules_verdict_word(ur->verdict), ur->n_violations ? " " : "",
                    ur->n_violations ? ur->violations[0].code : "", ur->why[0] ? ": " : "", ur->why);
         if (is_adv) {

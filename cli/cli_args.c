@@ -315,3 +315,21 @@ int cli_missing(const char *command, const char *what)
     fprintf(stderr, "tableref %s: missing %s (try 'tableref %s --help')\n", command, what, command);
     return -1;
 }
+
+void cli_wrap(char *text, size_t width)
+{
+    size_t line = 0;  /* where the current line starts */
+    char *space = NULL; /* the last space on it */
+    for (char *p = text; *p; p++) {
+        if (*p == '\n') {
+            line = (size_t)(p - text) + 1, space = NULL;
+            continue;
+        }
+        if (*p == ' ')
+            space = p;
+        if ((size_t)(p - text) - line >= width && space) {
+            *space = '\n';
+            line = (size_t)(space - text) + 1, space = NULL;
+        }
+    }
+}

@@ -149,6 +149,10 @@ bool cli_wants_help(int argc, char **argv);
  */
 int cli_missing(const char *command, const char *what);
 
+/* Breaks `text` into help lines of at most `width` characters (a space becomes '\n'), for a help built at run time
+ * (the --move choices read from the table of rules). A word longer than `width` stands on its own line. */
+void cli_wrap(char *text, size_t width);
+
 /* argv[i] is an option (starts with '-' and is not "-" alone). */
 bool cli_is_option(const char *arg);
 

@@ -117,10 +117,11 @@ static int job_options(const check_job *job, ref_judge_options *o)
 {
     ref_judge_options_default(o);
     o->check.unit_id = job->unit;
-    if (rules_move_from_word(job->move, &o->check.move) < 0) {
-        fprintf(stderr, "tableref check: --move: expected advance, march, reform, auto, reform-move, "
-                        "combat-reform, pursuit or formation, got '%s'\n",
-                job->move);
+    if (rules_move_from_token(job->move, &o->check.move) < 0) {
+        char inferred[256], others[256];
+        rules_move_tokens(RULES_MOVE_INFER, 0, ", ", ", ", inferred, sizeof inferred);
+        rules_move_tokens(RULES_MOVE_OPTION, RULES_MOVE_INFER, ", ", " or ", others, sizeof others);
+        fprintf(stderr, "tableref check: --move: expected %s, auto, %s, got '%s'\n", inferred, others, job->move);
         return -1;
     }
     if (o->check.move == RULES_MOVE_PURSUIT &&
@@ -217,6 +218,21 @@ done:
     return status;
 }
 
+/* --move's choices and help, from the table of rules: every row (rules_moves.def). */
+static void move_option(char *choices, size_t choices_cap, char *help, size_t help_cap)
+{
+    char list[400], inferred[256], others[256];
+    rules_move_tokens(RULES_MOVE_OPTION, 0, " ", " ", list, sizeof list);
+    snprintf(choices, choices_cap, "auto %s", list);
+    rules_move_tokens(RULES_MOVE_INFER, 0, ", ", ", ", inferred, sizeof inferred);
+    rules_move_tokens(RULES_MOVE_OPTION, RULES_MOVE_INFER, ", ", " or ", others, sizeof others);
+    snprintf(help, help_cap,
+             "%s or auto (default: auto infers the legal type, or the closest one if none is legal); %s for those "
+             "rules",
+             inferred, others);
+    cli_wrap(help, 62);
+}
+
 int cmd_check(int argc, char **argv)
 {
     const char *files[2] = {NULL, NULL}, *unit = NULL, *move = "auto", *out_path = NULL, *suggest_path = NULL;
@@ -231,12 +247,11 @@ int cmd_check(int argc, char **argv)
     const char *reforming_txt = NULL, *combat_txt = NULL, *fled_txt = NULL;
     cli_list pursuer_txt = {{0}, 0};
     int json = 0;
+    char move_choices[512], move_help[768];
+    move_option(move_choices, sizeof move_choices, move_help, sizeof move_help);
     const cli_opt opts[] = {
         CLI_STRING("--unit", &unit, "ID", "judge only this unit (reported even if it did not move)"),
-        CLI_CHOICE("--move", &move, "TYPE", "auto advance march reform reform-move combat-reform pursuit formation",
-                   "advance, march, reform or auto (default: auto infers the legal\n"
-                   "type, or the closest one if none is legal); reform-move,\n"
-                   "combat-reform, pursuit or formation for those rules"),
+        CLI_CHOICE("--move", &move, "TYPE", move_choices, move_help),
         CLI_FLAG("--json", &json, 1, "print the report as JSON (docs/formats.md) instead of a table"),
         CLI_STRING("--out", &out_path, "FILE", "also write the JSON report to FILE"),
         CLI_STRING("--suggest", &suggest_path, "FILE",

@@ -25,9 +25,14 @@ int cmd_reach(int argc, char **argv)
     const char *unit = NULL, *move = NULL, *out_path = NULL, *pos[1] = {NULL};
     int json = 0;
     double facing_step_deg = NAN, lateral_step_mm = NAN;
+    /* --move: the rows with a reach (rules_moves.def) */
+    char move_choices[128], move_help[128], move_bar[128];
+    rules_move_tokens(RULES_MOVE_REACH, 0, " ", " ", move_choices, sizeof move_choices);
+    rules_move_tokens(RULES_MOVE_REACH, 0, ", ", " or ", move_help, sizeof move_help);
+    rules_move_tokens(RULES_MOVE_REACH, 0, "|", "|", move_bar, sizeof move_bar);
     const cli_opt opts[] = {
         CLI_STRING("--unit", &unit, "ID", "the unit about to move"),
-        CLI_CHOICE("--move", &move, "TYPE", "advance march", "advance or march"),
+        CLI_CHOICE("--move", &move, "TYPE", move_choices, move_help),
         CLI_FLAG("--json", &json, 1, "print the reach as JSON (docs/formats.md, \"Reach\")"),
         CLI_STRING("--out", &out_path, "FILE", "also write the JSON to FILE"),
         CLI_NUMBER("--facing-step", &facing_step_deg, "DEG", 1, 90, "between end facings (15)"),
@@ -44,13 +49,13 @@ int cmd_reach(int argc, char **argv)
     if (!isnan(lateral_step_mm))
         o.lateral_step_mm = lateral_step_mm;
     if (!file || !unit || !move) {
-        fprintf(stderr, "tableref reach: needs SNAPSHOT.json, --unit ID and --move advance|march\n");
+        fprintf(stderr, "tableref reach: needs SNAPSHOT.json, --unit ID and --move %s\n", move_bar);
         cli_help(stderr, &doc, opts, CLI_N(opts));
         return EXIT_BAD_INPUT;
     }
     rules_move_type type;
-    if (rules_move_from_word(move, &type) < 0 || (type != RULES_MOVE_ADVANCE && type != RULES_MOVE_MARCH)) {
-        fprintf(stderr, "tableref reach: --move: expected advance or march, got '%s'\n", move);
+    if (rules_move_from_token(move, &type) < 0 || !rules_move_has(type, RULES_MOVE_REACH)) {
+        fprintf(stderr, "tableref reach: --move: expected %s, got '%s'\n", move_help, move);
         return EXIT_BAD_INPUT;
     }
     base_error err = {0};

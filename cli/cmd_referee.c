@@ -183,8 +183,7 @@ static int compute_reach(const rules_snapshot *before, const char *id, rules_mov
 {
     rules_move_type m = asked;
     for (size_t i = 0; m == RULES_MOVE_AUTO && i < r->n_units; i++)
-        if (strcmp(r->units[i].unit_id, id) == 0 &&
-            (r->units[i].move == RULES_MOVE_ADVANCE || r->units[i].move == RULES_MOVE_MARCH))
+        if (strcmp(r->units[i].unit_id, id) == 0 && rules_move_has(r->units[i].move, RULES_MOVE_REACH))
             m = r->units[i].move;
     if (m == RULES_MOVE_AUTO)
         m = RULES_MOVE_MARCH;
@@ -458,14 +457,16 @@ static int job_from_words(referee_job *job, const char *paper_word, const char *
         return EXIT_BAD_INPUT;
     }
     job->whole_board = strcmp(view_word, "board") == 0;
-    if (rules_move_from_word(move, &job->move) < 0) {
-        fprintf(stderr, "tableref referee: --move: expected advance, march, reform or auto, got '%s'\n", move);
+    if (rules_move_from_token(move, &job->move) < 0) {
+        char list[256];
+        rules_move_tokens(RULES_MOVE_PICTURES, 0, ", ", ", ", list, sizeof list);
+        fprintf(stderr, "tableref referee: --move: expected %s or auto, got '%s'\n", list, move);
         return EXIT_BAD_INPUT;
     }
-    if (job->reach_unit && job->move != RULES_MOVE_AUTO && job->move != RULES_MOVE_ADVANCE &&
-        job->move != RULES_MOVE_MARCH) {
-        fprintf(stderr, "tableref referee: --reach: a reach is drawn for an advance or a march, not for --move %s\n",
-                move);
+    if (job->reach_unit && job->move != RULES_MOVE_AUTO && !rules_move_has(job->move, RULES_MOVE_REACH)) {
+        char reach[256];
+        rules_words_moves_either(RULES_MOVE_REACH, false, reach, sizeof reach);
+        fprintf(stderr, "tableref referee: --reach: a reach is drawn for %s, not for --move %s\n", reach, move);
         return EXIT_BAD_INPUT;
     }
     return 0;
@@ -477,6 +478,13 @@ int cmd_referee(int argc, char **argv)
                *move = "auto", *proj_path = NULL, *table_path = NULL, *paper_word = "a4", *view_word = "judged",
                *reach_unit = NULL;
     int n_images = 0, refine = 1;
+    /* --move: the rows judged from two pictures (rules_moves.def) */
+    char move_list[256], move_choices[300], move_help[300];
+    rules_move_tokens(RULES_MOVE_PICTURES, 0, " ", " ", move_list, sizeof move_list);
+    snprintf(move_choices, sizeof move_choices, "auto %s", move_list);
+    rules_move_tokens(RULES_MOVE_PICTURES, 0, ", ", ", ", move_list, sizeof move_list);
+    snprintf(move_help, sizeof move_help, "%s or auto (default: auto)", move_list);
+    cli_wrap(move_help, 62);
     const cli_opt opts[] = {
         CLI_CALIB_OPT(&calib_path),
         CLI_ROSTER_OPT(&roster_path),
@@ -485,7 +493,7 @@ int cmd_referee(int argc, char **argv)
                    "the table file: calibration, rosters, ruleset with house\n"
                    "rules, terrain (docs/formats.md); replaces --calib and --roster"),
         CLI_STRING("--unit", &unit, "ID", "judge only this unit"),
-        CLI_CHOICE("--move", &move, "TYPE", "auto advance march reform", "advance, march, reform or auto (default: auto)"),
+        CLI_CHOICE("--move", &move, "TYPE", move_choices, move_help),
         CLI_STRING("--projector", &proj_path, "P",
                    "a calibration file with a \"projector\" section (refused when\n"
                    "it has none, or when it is stale: made through another\n"

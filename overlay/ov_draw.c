@@ -2,15 +2,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "ov_draw.h"
 #include "ov_scene_int.h"
-
-void ov_options_default(ov_options *o)
-{
-    memset(o, 0, sizeof *o);
-    o->coverage = 2.0;
-    o->size = 1.0;
-    o->bases = o->arrows = o->outlines = o->arcs = o->path = o->limits = o->gaps = o->legend = o->others = true;
-}
 
 int ov_scene_draw(ov_scene *sc, ov_target *t, base_error *err)
 {

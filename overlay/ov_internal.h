@@ -1,12 +1,15 @@
 /*
  * ov_internal: the target's insides and the drawing helpers shared by the
  * overlay's files. Not installed, not for callers.
+ * Its types come from ov_options.h (shared with the entry points in
+ * ov_draw.h, which stand above every file here).
  *   ov_target.c  surfaces (camera, projector), pixels in and out
- *   ov_page.c    report pages (A4/Letter), PDF/SVG/PNG files, SVG text
+ *   ov_page.c    report pages (A4/Letter), PDF/SVG/PNG files
+ *   ov_svg_text.c  the SVG report's lines of text, kept as drawn
  *   ov_style.c   colours, line widths and text sizes per target
  *   ov_text.c    Pango text
  *   ov_paint.c   mapped paths and strokes (board mm -> device)
- *   ov_scene*.c  what to draw;  ov_layout.c where labels go;  ov_render.c how to draw it
+ *   ov_scene*.c  what to draw (ov_scene.c the scene itself, below the files adding to it);  ov_layout.c where labels go;  ov_render.c how to draw it
  *   ov_panel.c   the report's legend and text panel, the key on camera and projector
  */
 #ifndef OV_INTERNAL_H
@@ -17,8 +20,11 @@
 #include <cairo.h>
 #include <pango/pangocairo.h>
 
-#include "ov_draw.h"
+#include "base_error.h"
 #include "ov_layout.h"
+#include "ov_map.h"
+#include "ov_options.h"
+#include "rules_snapshot.h"
 
 typedef enum ov_target_kind {
     OV_TARGET_CAMERA = 0,
@@ -78,7 +84,8 @@ int ov_page_finish(ov_target *t, base_error *err);
 /* All pages stacked into one image surface (caller destroys), for PNG and pixel copies. */
 cairo_surface_t *ov_page_raster(ov_target *t, base_error *err);
 void ov_page_free(ov_target *t);
-/* Keeps a line of text for the SVG file. */
+/* ---- ov_svg_text.c ---- */
+/* Keeps a line of text for the SVG file (ov_text draws, ov_page writes them). */
 void ov_target_svg_text(ov_target *t, const cairo_matrix_t *m, double x, double y, const char *s, size_t len,
                         double px, bool bold, const double fg[3], double alpha, const double halo[4], double halo_w);
 /* The report page's device size of the whole output (every page stacked). */

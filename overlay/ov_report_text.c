@@ -55,7 +55,7 @@ static void header(const ov_scene *sc, ov_target *t)
     t->flow_y = t->margin;
     para(t, sc->opt.title ? sc->opt.title : "tableref referee", x, w, ov_style_text(t, OV_SIZE_TITLE, 1), true, black);
     if (sc->verdict_line[0]) {
-        ov_paint p = ov_paint_of(strncmp(sc->verdict_line, "ILLEGAL", 7) == 0 ? OV_INK_ILLEGAL : OV_INK_NEUTRAL, 1);
+        ov_paint p = ov_paint_of(sc->verdict_illegal ? OV_INK_ILLEGAL : OV_INK_NEUTRAL, 1);
         double rgb[3];
         text_rgb(t, &p, rgb);
         para(t, sc->verdict_line, x, w, 9.5 * k, true, p.ink == OV_INK_NEUTRAL ? black : rgb);

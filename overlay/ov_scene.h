@@ -23,7 +23,15 @@
 #ifndef OV_SCENE_H
 #define OV_SCENE_H
 
-#include "ov_draw.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base_error.h"
+#include "ov_options.h"
+#include "ov_target.h"
+#include "rules_reach.h"
+#include "rules_report.h"
+#include "rules_snapshot.h"
 
 typedef struct ov_scene ov_scene;
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ov_unit_int.h"
+#include "rules_words.h"
 #include "base_text.h"
 #include "rules_reach.h"
 
@@ -192,8 +193,8 @@ int ov_scene_add_reach(ov_scene *sc, const rules_reach *r, const char *side, bas
         ov_fmt_in(rate, sizeof rate, r->rate_mm);
         ov_label *l = ov_sc_label(sc, OV_LABEL_PILL, "", far, P_REACH);
         if (l) {
-            l->text = ov_sc_strf(sc, "%s \xC2\xB7 %s reach \xC2\xB7 %s %s", r->unit_id, ovu_move_name(r->move),
-                                 r->move == RULES_MOVE_MARCH ? "March Rate" : "Advance Rate", rate);
+            l->text = ov_sc_strf(sc, "%s \xC2\xB7 %s reach \xC2\xB7 %s %s", r->unit_id, rules_words_move_title(r->move),
+                                 rules_words_move_limit(r->move), rate);
             l->bg = ov_paint_of(OV_INK_LIMIT, 1);
             l->side = who;
         }

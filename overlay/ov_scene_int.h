@@ -1,7 +1,8 @@
 /*
  * ov_scene_int: the scene's insides, shared by the files that build it
- * (ov_scene.c, ov_scene_unit.c), lay it out and paint it (ov_render.c) and
- * write its text (ov_panel.c). Not for callers.
+ * (ov_scene.c holds them; ov_scene_layers.c and ov_scene_unit/_words/_extra.c
+ * add to them), lay it out and paint it (ov_render.c) and write its text
+ * (ov_panel.c, ov_report_text.c). Not for callers.
  */
 #ifndef OV_SCENE_INT_H
 #define OV_SCENE_INT_H
@@ -120,13 +121,14 @@ struct ov_scene {
     char ruleset[RULES_ID_MAX];
     char convention[128];
     char verdict_line[RULES_TEXT_MAX];  /* report title's second line: the overall call */
+    bool verdict_illegal;               /* ... and an ILLEGAL call stands in it (its colour) */
     char not_seen[RULES_TEXT_MAX];      /* "not seen: a, b" for the key */
     bool has_verdict, has_pm;
     size_t unplaced;
     bool oom;
 };
 
-/* ---- ov_scene.c: adding things ---- */
+/* ---- ov_scene.c: adding things (below every file that builds a scene) ---- */
 size_t ov_sc_str(ov_scene *sc, const char *s);
 size_t ov_sc_strf(ov_scene *sc, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -149,10 +151,10 @@ ov_mark *ov_sc_base(ov_scene *sc, const rules_unit *u, const rules_model *m, int
 /* Side edges from where each side's models stand. */
 void ov_sc_guess_edges(ov_scene *sc, const rules_snapshot *s);
 
-/* ---- ov_scene_unit.c: one unit's verdict ---- */
+/* ---- ov_scene_words.c: one unit's verdict (marks by ov_scene_unit.c) ---- */
 void ov_sc_add_unit(ov_scene *sc, const rules_snapshot *before, const rules_snapshot *after,
                     const rules_unit_report *ur, const rules_ruleset *rs);
-/* "10.38"" */
+/* "10.38"" (ov_scene_unit.c) */
 void ov_fmt_in(char *buf, size_t cap, double mm);
 
 /* ---- ov_render.c ---- */

@@ -15,33 +15,9 @@
 #include <string.h>
 
 #include "ov_unit_int.h"
+#include "rules_words.h"
 
 void ov_fmt_in(char *buf, size_t cap, double mm) { snprintf(buf, cap, "%.2f\"", base_mm_to_in(mm)); }
-
-const char *ovu_move_name(rules_move_type m)
-{
-    switch (m) {
-    case RULES_MOVE_ADVANCE: return "Advance";
-    case RULES_MOVE_MARCH: return "March";
-    case RULES_MOVE_REFORM: return "Reform";
-    case RULES_MOVE_REFORM_MOVE: return "Reform Move";
-    case RULES_MOVE_COMBAT_REFORM: return "Combat Reform";
-    case RULES_MOVE_PURSUIT: return "Pursuit Move";
-    case RULES_MOVE_FORMATION: return "Formation move";
-    case RULES_MOVE_NONE: return "no move";
-    default: return "move";
-    }
-}
-
-const char *ovu_verdict_words(rules_verdict v)
-{
-    switch (v) {
-    case RULES_VERDICT_LEGAL: return "LEGAL";
-    case RULES_VERDICT_ILLEGAL: return "ILLEGAL";
-    case RULES_VERDICT_CANNOT_TELL: return "CANNOT TELL";
-    default: return "NOT SEEN";
-    }
-}
 
 ov_ink ovu_verdict_ink(rules_verdict v)
 {
@@ -50,27 +26,15 @@ ov_ink ovu_verdict_ink(rules_verdict v)
            : v == RULES_VERDICT_CANNOT_TELL ? OV_INK_UNSURE : OV_INK_NOT_SEEN;
 }
 
-/* Each model's distance limit and its name in the rules. */
+/* Each model's distance limit and its name in the rules: the move's row (rules_moves.def) says which rate limits
+ * it (the unit's profile, else the report's) and rules_words its name. */
 void ovu_unit_limit(unit_ctx *u)
 {
     const rules_unit *src = u->ub ? u->ub : u->ua;
     u->limit_mm = u->ur->rate_mm > 0 ? u->ur->rate_mm : NAN;
-    u->limit_name = "limit";
-    switch (u->ur->move) {
-    case RULES_MOVE_ADVANCE:
-        u->limit_mm = src ? src->advance_rate : u->limit_mm;
-        u->limit_name = "Advance Rate";
-        break;
-    case RULES_MOVE_MARCH:
-    case RULES_MOVE_REFORM:
-        u->limit_mm = src ? src->march_rate : u->limit_mm;
-        u->limit_name = "March Rate";
-        break;
-    case RULES_MOVE_REFORM_MOVE: u->limit_name = "twice its Mobility"; break;
-    case RULES_MOVE_PURSUIT: u->limit_name = "Pursuit Distance"; break;
-    case RULES_MOVE_FORMATION: u->limit_name = "Movement"; break;
-    default: break;
-    }
+    u->limit_name = rules_words_move_limit(u->ur->move);
+    if (src && rules_move_rate_of(u->ur->move) != RULES_RATE_REPORT)
+        u->limit_mm = rules_move_unit_rate(u->ur->move, src);
     if (!(u->limit_mm > 0))
         u->limit_mm = NAN;
 }

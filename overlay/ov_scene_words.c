@@ -95,7 +95,7 @@ static void headline(unit_ctx *u)
                              ur->verdict == RULES_VERDICT_LEGAL     ? "\xE2\x9C\x93"
                              : ur->verdict == RULES_VERDICT_ILLEGAL ? "\xE2\x9C\x97"
                                                                     : "?",
-                             ur->unit_id, ovu_move_name(ur->move), ovu_verdict_words(ur->verdict));
+                             ur->unit_id, rules_words_move_title(ur->move), rules_words_verdict_title(ur->verdict));
         break;
     }
     l->size = OV_SIZE_HEADLINE;
@@ -138,10 +138,10 @@ static void report_words(unit_ctx *u)
              ur->verdict == RULES_VERDICT_LEGAL     ? "\xE2\x9C\x93"
              : ur->verdict == RULES_VERDICT_ILLEGAL ? "\xE2\x9C\x97"
              : ur->verdict == RULES_VERDICT_CANNOT_TELL ? "?" : "\xE2\x80\x94",
-             ovu_verdict_words(ur->verdict));
+             rules_words_verdict_title(ur->verdict));
     rules_words_path(ur, path, sizeof path); /* the steps worth reading: one rule everywhere */
     ov_fmt_in(lim, sizeof lim, u->limit_mm);
-    int n = snprintf(head, sizeof head, "%s (%s): %s%s", ur->unit_id, ur->side, ovu_move_name(ur->move),
+    int n = snprintf(head, sizeof head, "%s (%s): %s%s", ur->unit_id, ur->side, rules_words_move_title(ur->move),
                      ur->declared ? " (declared)" : " (inferred from the positions)");
     if (isfinite(u->limit_mm) && n > 0 && (size_t)n < sizeof head)
         n += snprintf(head + n, sizeof head - (size_t)n, ", %s %s", u->limit_name, lim);

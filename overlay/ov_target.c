@@ -9,6 +9,7 @@
 #include "ov_internal.h"
 #include "ov_keepout.h"
 #include "ov_png.h"
+#include "ov_target.h"
 #include "ov_text.h"
 
 int ov_paper_from_word(const char *word, ov_paper *out)

@@ -15,6 +15,8 @@
  * ov_target_copy_pixels(t, out, ...). A new background also forgets where the last frame's
  * labels were.
  *
+ * The formats, pixel layouts and papers are ov_options.h's (included).
+ *
  * Pixel convention: OpenCV's (the centre of the top-left pixel is (0, 0)),
  * as in vision/ and calib/. Every function returning int returns 0, or -1
  * with `err` set. *_free accepts NULL.
@@ -30,30 +32,11 @@
 #include "base_geom.h"
 #include "calib_file.h"
 #include "ov_map.h"
-
-typedef enum ov_format {
-    OV_FORMAT_PNG = 0, /* raster, written by ov_target_write_png or ov_target_finish */
-    OV_FORMAT_SVG,
-    OV_FORMAT_PDF,
-} ov_format;
-
-/* Layout of caller pixel buffers (8 bits per channel, rows `stride` bytes apart). */
-typedef enum ov_pixfmt {
-    OV_PIX_GRAY8 = 0,
-    OV_PIX_RGB24,
-    OV_PIX_BGR24,  /* OpenCV's order: what cv::VideoWriter takes */
-    OV_PIX_RGBA32, /* straight (not premultiplied) alpha */
-} ov_pixfmt;
-
-typedef enum ov_paper {
-    OV_PAPER_A4 = 0, /* 210 x 297 mm */
-    OV_PAPER_LETTER, /* 8.5 x 11 in */
-} ov_paper;
+#include "ov_options.h"
 
 /* "a4" or "letter" (any case); -1 otherwise. */
 int ov_paper_from_word(const char *word, ov_paper *out);
 
-typedef struct ov_target ov_target;
 typedef struct ov_layout ov_layout;
 
 /* Camera frame; `background` (may be NULL: black) is copied. A frame of another size than the

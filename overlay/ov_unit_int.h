@@ -43,9 +43,7 @@ typedef struct unit_ctx {
 } unit_ctx;
 
 
-/* The rules' own names. */
-const char *ovu_move_name(rules_move_type m);
-const char *ovu_verdict_words(rules_verdict v);
+/* The verdict's colour (its words and the move's are rules_words'). */
 ov_ink ovu_verdict_ink(rules_verdict v);
 void ovu_unit_limit(unit_ctx *u);
 /* A violation lists the model (dist_only: one about how far models went). */

@@ -3,8 +3,10 @@
  * every placement of the models the evidence leaves open (rules_robust.h:
  * ILLEGAL only when a rule is broken under all of them, else CANNOT TELL),
  * then the nearest legal move of each call that stands ILLEGAL
- * (rules_suggest.h). The special moves (Reform Move, Combat Reform,
- * Pursuit, Dynamic Formations) go to their own rules. Every program and
+ * (rules_suggest.h). Each move goes to the judge its row of the table of
+ * rules names (rules_moves.def, rules_rulebook.h): Advance, March, Reform
+ * and auto to the robust check, Reform Move, Combat Reform, Pursuit and
+ * Dynamic Formations to their own rules, a new rule to its own. Every program and
  * bench that judges a move judges it here (referee, check, watch's tracker,
  * the benches), so that they call the same move the same way.
  *

@@ -1,4 +1,5 @@
 #include "rules_move_int.h"
+#include "rules_words.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -294,14 +295,21 @@ static void evaluate_reform(const rules_move_ctx *c, rules_unit_report *ur)
     rules_unit_report_add_note(ur, "A unit that Reformed cannot shoot in the Shooting Phase this Player Turn.");
 }
 
-static bool can_evaluate(const rules_move_ctx *c, rules_move_type t)
+/* The Moving Units type `t` is judged as: its own (rules_moves.def rows flagged RULES_MOVE_INFER), else a Reform. */
+static rules_move_type judged_as(rules_move_type t)
 {
-    return !isnan(t == RULES_MOVE_ADVANCE ? c->u0->advance_rate : c->u0->march_rate);
+    return rules_move_has(t, RULES_MOVE_INFER) ? t : RULES_MOVE_REFORM;
 }
 
+static bool can_evaluate(const rules_move_ctx *c, rules_move_type t)
+{
+    return !isnan(rules_move_unit_rate(judged_as(t), c->u0));
+}
+
+/* This module's own move types; the table of rules (rules_moves.def) says which they are. */
 static void evaluate(const rules_move_ctx *c, rules_move_type t, rules_unit_report *ur)
 {
-    switch (t) {
+    switch (judged_as(t)) {
     case RULES_MOVE_ADVANCE: evaluate_advance(c, ur); break;
     case RULES_MOVE_MARCH: evaluate_march(c, ur); break;
     default: evaluate_reform(c, ur); break;
@@ -368,18 +376,18 @@ size_t rules_move_ctx_prepare(rules_move_ctx *c, size_t *pairs)
     return c->n_pairs;
 }
 
-/* Infers the move type: the first legal one of Advance, March, Reform, else the closest to legal. */
+/* Infers the move type: the first legal one of the rows flagged RULES_MOVE_INFER in table order (Advance, March,
+ * Reform), else the closest to legal. */
 static int judge_auto(const rules_move_ctx *c, rules_unit_report *chosen, base_error *err)
 {
-    static const rules_move_type order[] = {RULES_MOVE_ADVANCE, RULES_MOVE_MARCH, RULES_MOVE_REFORM};
     const rules_unit_report base = *chosen; /* filled but owning no arrays yet */
     bool have = false;
     double best = INFINITY;
-    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
-        if (!can_evaluate(c, order[k]))
+    for (int t = 0; t < RULES_MOVE_COUNT; t++) {
+        if (!rules_move_has((rules_move_type)t, RULES_MOVE_INFER) || !can_evaluate(c, (rules_move_type)t))
             continue;
         rules_unit_report cand = base;
-        evaluate(c, order[k], &cand);
+        evaluate(c, (rules_move_type)t, &cand);
         double b = badness(&cand);
         if (!have || b < best) {
             if (have)
@@ -416,7 +424,7 @@ int rules_move_ctx_judge(const rules_move_ctx *c, rules_move_type type, bool dec
     } else if (type != RULES_MOVE_AUTO) {
         if (!can_evaluate(c, type))
             return base_error_set(err, "unit %s: its profile has no %s, needed to judge a %s", c->u0->id,
-                                   type == RULES_MOVE_ADVANCE ? "advance_in" : "march_in", rules_move_word(type));
+                                   rules_move_key(judged_as(type)), rules_words_move(type));
         ur->declared = declared;
         evaluate(c, type, ur);
     } else if (judge_auto(c, ur, err) < 0) {

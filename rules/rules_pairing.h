@@ -24,6 +24,12 @@
 #include "base_geom.h"
 #include "rules_snapshot.h"
 
+/* How sure a measurement is, by default: the one source for rules_robust (which judges with it) and
+ * rules_plusminus (which shows it), so that the +/- printed is the reach judged. */
+#define RULES_COVERAGE_DEFAULT 2.0          /* sigmas a measurement may be off by (about 95 %) */
+#define RULES_SIGMA_ROUGH_MM_DEFAULT 1.0    /* a rough model that states no sigma */
+#define RULES_SIGMA_INFERRED_MM_DEFAULT 1.5 /* an inferred one */
+
 typedef struct rules_pairing_params {
     double rigid_mm;           /* a model this far (plus its reach) from where the motion carries it left its slot */
     double coverage;           /* a model's reach: this many sigmas */

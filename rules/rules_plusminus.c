@@ -10,15 +10,13 @@
 #include <string.h>
 
 #include "rules_pairing.h"
-#include "rules_robust.h"
 
+/* rules_robust's defaults (rules_pairing.h holds them for both): the +/- shown is the reach judged. */
 void rules_pm_params_default(rules_pm_params *p)
 {
-    rules_robust_options o;
-    rules_robust_options_default(&o);
-    p->coverage = o.coverage;
-    p->sigma_rough_mm = o.sigma_rough_mm;
-    p->sigma_inferred_mm = o.sigma_inferred_mm;
+    p->coverage = RULES_COVERAGE_DEFAULT;
+    p->sigma_rough_mm = RULES_SIGMA_ROUGH_MM_DEFAULT;
+    p->sigma_inferred_mm = RULES_SIGMA_INFERRED_MM_DEFAULT;
 }
 
 double rules_pm_sigma(const rules_pm_params *p, const rules_model *m)

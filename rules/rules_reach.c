@@ -6,6 +6,7 @@
 #include "rules_bisect.h"
 #include "rules_judge.h"
 #include "rules_json.h"
+#include "rules_words.h"
 
 #define FINE_MM 0.1   /* boundaries found to this */
 #define SCAN_MM 5.0   /* steps while looking for a boundary */
@@ -254,8 +255,11 @@ int rules_reach_compute(const rules_snapshot *table, const char *unit_id, rules_
         o = &defaults;
     }
     memset(out, 0, sizeof *out);
-    if (move != RULES_MOVE_ADVANCE && move != RULES_MOVE_MARCH)
-        return base_error_set(err, "a reach is computed for an Advance or a March, not a %s", rules_move_word(move));
+    if (!rules_move_has(move, RULES_MOVE_REACH)) {
+        char which[128];
+        rules_words_moves_either(RULES_MOVE_REACH, true, which, sizeof which);
+        return base_error_set(err, "a reach is computed for %s, not a %s", which, rules_words_move(move));
+    }
     if (!(o->facing_step_rad > 0) || !(o->lateral_step_mm > 0))
         return base_error_set(err, "the facing and lateral steps must be > 0");
     rules_check_options strict = o->check;
@@ -265,11 +269,10 @@ int rules_reach_compute(const rules_snapshot *table, const char *unit_id, rules_
         return -1;
     const rules_unit *u = rules_judge_unit(j);
     const rules_formation *form = rules_judge_formation(j);
-    double rate = move == RULES_MOVE_ADVANCE ? u->advance_rate : u->march_rate;
+    double rate = rules_move_unit_rate(move, u);
     if (isnan(rate)) {
         rules_judge_free(j);
-        return base_error_set(err, "unit %s: its profile has no %s", unit_id,
-                               move == RULES_MOVE_ADVANCE ? "advance_in" : "march_in");
+        return base_error_set(err, "unit %s: its profile has no %s", unit_id, rules_move_key(move));
     }
     reacher r = {.j = j, .move = move, .start = rules_judge_start(j), .width = form->boundary.width,
                  .bound = rate + form->boundary.depth, .rate2 = rate * rate, .unit = u};
@@ -363,7 +366,7 @@ cJSON *rules_reach_to_json(const rules_reach *r)
 {
     cJSON *root = rules_json_document("tableref.reach", 1);
     cJSON_AddStringToObject(root, "unit", r->unit_id);
-    cJSON_AddStringToObject(root, "move", rules_move_word(r->move));
+    cJSON_AddStringToObject(root, "move", rules_move_token(r->move));
     base_json_add_number(root, "rate_mm", r->rate_mm, 2);
     base_json_add_number(root, "rate_in", base_mm_to_in(r->rate_mm), 3);
     cJSON_AddItemToObject(root, "start", pose_json(r->start));
@@ -395,7 +398,7 @@ cJSON *rules_reach_to_json(const rules_reach *r)
 
 void rules_reach_print(const rules_reach *r, FILE *out)
 {
-    fprintf(out, "unit %s: %s up to %.2f\"\n", r->unit_id, rules_move_word(r->move), base_mm_to_in(r->rate_mm));
+    fprintf(out, "unit %s: %s up to %.2f\"\n", r->unit_id, rules_words_move(r->move), base_mm_to_in(r->rate_mm));
     fprintf(out, "largest wheel: left %.1f deg (%.2f\" at the outer corner), right %.1f deg (%.2f\")\n",
             base_rad_to_deg(r->wheel_left.angle_rad), base_mm_to_in(r->wheel_left.distance_mm),
             base_rad_to_deg(r->wheel_right.angle_rad), base_mm_to_in(r->wheel_right.distance_mm));

@@ -86,8 +86,9 @@ typedef struct rules_reach {
 } rules_reach;
 
 /*
- * The reach of unit `unit_id` of `table` for `move` (RULES_MOVE_ADVANCE or
- * RULES_MOVE_MARCH). `o` may be NULL (defaults). Returns 0 with `out` filled
+ * The reach of unit `unit_id` of `table` for `move`, a row flagged
+ * RULES_MOVE_REACH (rules_moves.def: Advance, March; such a row names the
+ * profile rate that limits it). `o` may be NULL (defaults). Returns 0 with `out` filled
  * (free with rules_reach_clear), or -1 with err (unknown unit, a profile
  * without the rate, a move type without a reach, out of memory).
  */

@@ -4,39 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-    rules_move_type type;
-    const char *word;
-} move_words[] = {
-    {RULES_MOVE_NONE, "none"},
-    {RULES_MOVE_AUTO, "auto"},
-    {RULES_MOVE_ADVANCE, "advance"},
-    {RULES_MOVE_MARCH, "march"},
-    {RULES_MOVE_REFORM, "reform"},
-    {RULES_MOVE_REFORM_MOVE, "reform-move"},
-    {RULES_MOVE_COMBAT_REFORM, "combat-reform"},
-    {RULES_MOVE_PURSUIT, "pursuit"},
-    {RULES_MOVE_FORMATION, "formation"},
-};
-
-const char *rules_move_word(rules_move_type t)
-{
-    for (size_t i = 0; i < sizeof move_words / sizeof move_words[0]; i++)
-        if (move_words[i].type == t)
-            return move_words[i].word;
-    return "?";
-}
-
-int rules_move_from_word(const char *word, rules_move_type *out)
-{
-    for (size_t i = 0; i < sizeof move_words / sizeof move_words[0]; i++)
-        if (strcmp(move_words[i].word, word) == 0 && move_words[i].type != RULES_MOVE_NONE) {
-            *out = move_words[i].type;
-            return 0;
-        }
-    return -1;
-}
-
 static bool grow(void **arr, size_t *cap, size_t n, size_t size)
 {
     if (n < *cap)

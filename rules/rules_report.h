@@ -7,6 +7,10 @@
  * value, the limit and one sentence. Stored in mm and radians; the JSON and
  * text forms add inches and degrees (docs/formats.md, "Report").
  *
+ * The move types are the rows of the table of rules (rules_moves.h); a
+ * unit's `move` is one of them, written as its token in the JSON ("march")
+ * and in people's words by rules_words.h.
+ *
  * How to use:
  *   rules_report r;
  *   rules_report_init(&r);
@@ -36,25 +40,10 @@
 
 #include <cjson/cJSON.h>
 
+#include "rules_moves.h"
 #include "rules_path.h"
 #include "rules_ruleset.h"
 #include "rules_snapshot.h"
-
-typedef enum rules_move_type {
-    RULES_MOVE_NONE = 0, /* the unit did not move */
-    RULES_MOVE_AUTO,     /* infer: the legal type, or the closest if none is legal */
-    RULES_MOVE_ADVANCE,
-    RULES_MOVE_MARCH,
-    RULES_MOVE_REFORM,
-    RULES_MOVE_REFORM_MOVE,   /* [B] Reform Move (seed 000), rules_reform */
-    RULES_MOVE_COMBAT_REFORM, /* Combat Reform (seed 001), rules_combat */
-    RULES_MOVE_PURSUIT,       /* Pursuit Move (seed 003), rules_pursuit */
-    RULES_MOVE_FORMATION,     /* Dynamic Formations (seed 002), rules_dynform */
-} rules_move_type;
-
-const char *rules_move_word(rules_move_type t);
-/* Parses "advance", "march", "reform", "auto"; -1 when unknown. */
-int rules_move_from_word(const char *word, rules_move_type *out);
 
 /* What a measured value is, for output in the right unit. */
 typedef enum rules_quantity {

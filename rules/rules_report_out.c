@@ -68,7 +68,7 @@ static cJSON *suggestion_to_json(const rules_suggestion *s)
     cJSON_AddStringToObject(o, "text", s->text);
     if (!s->found)
         return o;
-    cJSON_AddStringToObject(o, "move", rules_move_word(s->move));
+    cJSON_AddStringToObject(o, "move", rules_move_token(s->move));
     cJSON_AddBoolToObject(o, "remove", s->remove);
     add_length(o, "shift", s->shift_mm);
     if (s->back_along_path_mm > 0)
@@ -149,7 +149,7 @@ static void add_unit_call(cJSON *u, const rules_unit_report *ur)
 {
     cJSON_AddStringToObject(u, "unit", ur->unit_id);
     cJSON_AddStringToObject(u, "side", ur->side);
-    cJSON_AddStringToObject(u, "move", rules_move_word(ur->move));
+    cJSON_AddStringToObject(u, "move", rules_move_token(ur->move));
     cJSON_AddBoolToObject(u, "declared", ur->declared);
     if (ur->direction)
         cJSON_AddStringToObject(u, "direction", ur->direction);
@@ -231,16 +231,6 @@ static void format_quantity(char *buf, size_t cap, rules_quantity q, double v)
     }
 }
 
-static const char *verdict_caps(rules_verdict v)
-{
-    switch (v) {
-    case RULES_VERDICT_LEGAL: return "LEGAL";
-    case RULES_VERDICT_ILLEGAL: return "ILLEGAL";
-    case RULES_VERDICT_CANNOT_TELL: return "CANNOT TELL";
-    case RULES_VERDICT_NOT_SEEN: return "NOT SEEN, cannot judge";
-    }
-    return "LEGAL";
-}
 
 /* Was the unit placed only in part in this picture (rules_unit_partly_placed: its formation not told)? */
 static bool read_in_part(const rules_snapshot *s, const char *unit_id)
@@ -276,9 +266,9 @@ static void print_formation(const rules_unit_report *ur, const rules_snapshot *b
 static void print_unit(const rules_unit_report *ur, const rules_snapshot *before, const rules_snapshot *after,
                        FILE *out)
 {
-    fprintf(out, "unit %s (%s): %s%s%s%s: %s\n", ur->unit_id, ur->side, rules_move_word(ur->move),
+    fprintf(out, "unit %s (%s): %s%s%s%s: %s%s\n", ur->unit_id, ur->side, rules_words_move(ur->move),
             ur->direction ? " " : "", ur->direction ? ur->direction : "", ur->declared ? "" : " (inferred)",
-            verdict_caps(ur->verdict));
+            rules_words_verdict_title(ur->verdict), ur->verdict == RULES_VERDICT_NOT_SEEN ? ", cannot judge" : "");
     char sentence[RULES_WORDS_MAX];
     rules_words_call(ur, before, after, sentence, sizeof sentence);
     fprintf(out, "  call: %s\n", sentence);
@@ -356,7 +346,8 @@ void rules_report_print_judged(const rules_report *r, const rules_snapshot *befo
         fprintf(out, "verdict: no illegal call; %zu unit%s cannot be judged (see above)\n", unsure,
                 unsure == 1 ? "" : "s");
     else if (r->legal)
-        fprintf(out, "verdict: LEGAL\n");
+        fprintf(out, "verdict: %s\n", rules_words_verdict_title(RULES_VERDICT_LEGAL));
     else
-        fprintf(out, "verdict: ILLEGAL (%zu violation%s)\n", broken, broken == 1 ? "" : "s");
+        fprintf(out, "verdict: %s (%zu violation%s)\n", rules_words_verdict_title(RULES_VERDICT_ILLEGAL), broken,
+                broken == 1 ? "" : "s");
 }

@@ -13,11 +13,11 @@ void rules_robust_options_default(rules_robust_options *o)
 {
     memset(o, 0, sizeof *o);
     rules_check_options_default(&o->check);
-    o->coverage = 2.0;
+    o->coverage = RULES_COVERAGE_DEFAULT;
     o->jitter_mm = 2.0;
     o->jitter_rad = base_deg_to_rad(1.0);
-    o->sigma_rough_mm = 1.0;
-    o->sigma_inferred_mm = 1.5;
+    o->sigma_rough_mm = RULES_SIGMA_ROUGH_MM_DEFAULT;
+    o->sigma_inferred_mm = RULES_SIGMA_INFERRED_MM_DEFAULT;
     o->max_pairs = 64;
 }
 

@@ -302,7 +302,7 @@ static bool suggestable(const rules_unit_report *ur, bool reform_move)
         return false;
     if (reform_move)
         return ur->move == RULES_MOVE_REFORM_MOVE;
-    return ur->move == RULES_MOVE_ADVANCE || ur->move == RULES_MOVE_MARCH || ur->move == RULES_MOVE_REFORM;
+    return rules_move_has(ur->move, RULES_MOVE_INFER); /* the Moving Units' own types (rules_moves.def) */
 }
 
 /* Moving Units (mid NULL, reform_move false) or Reform Move: each suggestion in turn, then all judged again. */

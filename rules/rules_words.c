@@ -10,6 +10,65 @@
 #include "base_text.h"
 #include "rules_plusminus.h"
 
+/* The rows' words (rules_moves.def): the one place a move's words are read from. */
+static const struct {
+    const char *word, *title, *limit;
+} move_words[RULES_MOVE_COUNT] = {
+#define RULES_MOVE_ROW(ID, token, word, title, limit, rate, key, flags, judge, suggest)                               \
+    [RULES_MOVE_##ID] = {word, title, limit},
+#include "rules_moves.def"
+#undef RULES_MOVE_ROW
+};
+
+static bool is_row(rules_move_type t)
+{
+    return (int)t >= 0 && t < RULES_MOVE_COUNT;
+}
+
+const char *rules_words_move(rules_move_type t)
+{
+    return is_row(t) ? move_words[t].word : "?";
+}
+
+const char *rules_words_move_title(rules_move_type t)
+{
+    return is_row(t) ? move_words[t].title : "move";
+}
+
+const char *rules_words_move_limit(rules_move_type t)
+{
+    return is_row(t) ? move_words[t].limit : "limit";
+}
+
+void rules_words_moves_either(unsigned flags, bool titles, char *buf, size_t cap)
+{
+    size_t n = 0, off = 0, total = 0;
+    for (int t = 0; t < RULES_MOVE_COUNT; t++)
+        total += t != RULES_MOVE_NONE && t != RULES_MOVE_AUTO && rules_move_has((rules_move_type)t, flags);
+    if (cap)
+        buf[0] = 0;
+    for (int t = 0; t < RULES_MOVE_COUNT && off + 1 < cap; t++) {
+        if (t == RULES_MOVE_NONE || t == RULES_MOVE_AUTO || !rules_move_has((rules_move_type)t, flags))
+            continue;
+        const char *w = titles ? move_words[t].title : move_words[t].word;
+        const char *sep = n == 0 ? "" : n + 1 == total ? " or " : ", ";
+        int k = snprintf(buf + off, cap - off, "%s%s %s", sep, strchr("aeiouAEIOU", w[0]) ? "an" : "a", w);
+        off = k < 0 ? cap : off + (size_t)k;
+        n++;
+    }
+}
+
+const char *rules_words_verdict_title(rules_verdict v)
+{
+    switch (v) {
+    case RULES_VERDICT_LEGAL: return "LEGAL";
+    case RULES_VERDICT_ILLEGAL: return "ILLEGAL";
+    case RULES_VERDICT_CANNOT_TELL: return "CANNOT TELL";
+    case RULES_VERDICT_NOT_SEEN: return "NOT SEEN";
+    }
+    return "LEGAL";
+}
+
 /* What rounds to 0.00" or to 0.0 deg in print. */
 #define ZERO_PRINTED_MM (0.005 * BASE_MM_PER_INCH)
 #define ZERO_PRINTED_DEG 0.05
@@ -142,7 +201,7 @@ static void words_call(const rules_unit_report *u, const rules_snapshot *before,
         return;
     }
     const char *dir = u->direction ? u->direction : "";
-    add(buf, cap, &off, "%s: %s%s%s", u->unit_id, rules_move_word(u->move), dir[0] ? " " : "", dir);
+    add(buf, cap, &off, "%s: %s%s%s", u->unit_id, rules_words_move(u->move), dir[0] ? " " : "", dir);
     if (u->verdict == RULES_VERDICT_CANNOT_TELL) {
         add(buf, cap, &off, ", cannot tell: %s",
             u->why[0] ? u->why : "the evidence allows both a legal and an illegal placement");

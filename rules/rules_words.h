@@ -24,7 +24,16 @@
  * The +/- is rules_plusminus.h's (as the pictures print it), shown when it
  * is at least 0.005"; without the two snapshots (NULL) there is none.
  *
+ * The words of a move and of a verdict are here too, and nowhere else: a
+ * move's word and title are its row's (rules_moves.def), apart from its
+ * token (rules_moves.h), which the formats and options keep whatever the
+ * words say.
+ *
  * How to use:
+ *   rules_words_move(RULES_MOVE_MARCH)           // "march": the move in a sentence (the terminal too)
+ *   rules_words_move_title(RULES_MOVE_MARCH)     // "March": a headline, the report page
+ *   rules_words_move_limit(RULES_MOVE_MARCH)     // "March Rate": each model's distance limit
+ *   rules_words_verdict_title(RULES_VERDICT_CANNOT_TELL)   // "CANNOT TELL": a headline, the terminal
  *   char s[RULES_WORDS_MAX];
  *   rules_words_call(&report.units[i], before, after, s, sizeof s);
  *   char how[RULES_WORDS_MAX];
@@ -42,6 +51,20 @@
 
 /* Room for any sentence rules_words_call writes (longer ones are cut, never overrun). */
 #define RULES_WORDS_MAX 1024
+
+/* The move in a sentence: its row's word ("march", "reform-move"); "?" for a value that is no row. */
+const char *rules_words_move(rules_move_type t);
+/* The move's name as a heading: its row's title ("March", "Reform Move", "no move"). */
+const char *rules_words_move_title(rules_move_type t);
+/* The name of each model's distance limit in the move: its row's ("March Rate", "twice its Mobility", "limit"). */
+const char *rules_words_move_limit(rules_move_type t);
+/*
+ * The moves of the rows that have every one of `flags` (rules_moves.h), for a sentence, in table order:
+ * "an Advance or a March" (titles) or "an advance or a march" (words).
+ */
+void rules_words_moves_either(unsigned flags, bool titles, char *buf, size_t cap);
+/* The verdict as a heading: "LEGAL", "ILLEGAL", "CANNOT TELL", "NOT SEEN". */
+const char *rules_words_verdict_title(rules_verdict v);
 
 /* The one rule for tiny steps: true when the step is worth reading. */
 bool rules_words_step_shown(const rules_step *s);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what tableref needs, builds it, and runs every test suite twice:
 # once in a normal build and once under AddressSanitizer and
-# UndefinedBehaviorSanitizer; then fuzzes each reader once (tests/fuzz/run.sh,
+# UndefinedBehaviorSanitizer (and the rules' suites once more in a build with
+# a dummy rule added, -Dtest_rule=true); then fuzzes each reader once (tests/fuzz/run.sh,
 # each fuzz target counted as one test). Ends with one line
 # "tests: N passed, M failed".
 set -euo pipefail
@@ -41,8 +42,22 @@ run_build() {
   return $rc
 }
 
+# A test build with a dummy rule added as a file pair and a row (issue 27: tests/rule_dummy.c, its row of
+# rules/rules_moves.def): the rules' suites, rule_table walking every row, the dummy's too.
+run_rule_build() {
+  local dir=build-rule
+  if [ -f "$dir/build.ninja" ]; then meson setup --reconfigure "$dir" -Dtest_rule=true; else
+    rm -rf "$dir"; meson setup "$dir" -Dtest_rule=true; fi
+  meson compile -C "$dir"
+  local rc=0
+  meson test -C "$dir" --suite rules --print-errorlogs --num-processes "$(nproc)" || rc=$?
+  python3 scripts/count_tests.py "$dir/meson-logs/testlog.json" >> "$summary"
+  return $rc
+}
+
 status=0
 run_build build || status=1
+run_rule_build || status=1
 # Leak checking stays on; the suppressions cover only third-party libraries.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

@@ -90,7 +90,7 @@ static void publish_call(driver *d)
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "unit", u->unit_id);
         cJSON_AddStringToObject(o, "side", u->side);
-        cJSON_AddStringToObject(o, "move", rules_move_word(u->move));
+        cJSON_AddStringToObject(o, "move", rules_move_token(u->move));
         cJSON_AddBoolToObject(o, "legal", u->legal);
         cJSON_AddStringToObject(o, "verdict", rules_verdict_word(u->verdict));
         if (u->why[0])

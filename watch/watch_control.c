@@ -2,6 +2,9 @@
 
 #include "rules_snapshot.h"
 
+/* The reach shown when the command names no move: a March's. */
+#define WATCH_REACH_DEFAULT RULES_MOVE_MARCH
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -102,14 +105,35 @@ static int parse_status(const char *p, watch_command *out)
     return 0;
 }
 
-/* "reach UNIT [march|advance]" or "reach clear" after the word "reach". */
+/* The moves a reach is shown for, as typed: the default (a March's) first, then the other rows with a reach
+ * (rules_moves.def), joined by `sep` and the last two by `last`: "march|advance", "march or advance". */
+static void reach_moves(const char *sep, const char *last, char *buf, size_t cap)
+{
+    char others[128];
+    size_t n = 0, k = 0;
+    for (int t = 0; t < RULES_MOVE_COUNT; t++)
+        n += t != WATCH_REACH_DEFAULT && rules_move_has((rules_move_type)t, RULES_MOVE_REACH);
+    others[0] = 0;
+    for (int t = 0, off = 0; t < RULES_MOVE_COUNT; t++)
+        if (t != WATCH_REACH_DEFAULT && rules_move_has((rules_move_type)t, RULES_MOVE_REACH) &&
+            off < (int)sizeof others) {
+            k++;
+            off += snprintf(others + off, sizeof others - (size_t)off, "%s%s", k == n ? last : sep,
+                            rules_move_token((rules_move_type)t));
+        }
+    snprintf(buf, cap, "%s%s", rules_move_token(WATCH_REACH_DEFAULT), others);
+}
+
+/* "reach UNIT [MOVE]" (MOVE: a row with a reach, default march) or "reach clear" after the word "reach". */
 static int parse_reach(const char *p, watch_command *out)
 {
-    char move[16] = "";
+    char move[32] = "", moves[64];
     out->action = WATCH_CMD_REACH;
+    out->reach_move = WATCH_REACH_DEFAULT;
     if (!next_word(&p, out->unit, sizeof out->unit)) {
         out->action = WATCH_CMD_INVALID;
-        snprintf(out->error, sizeof out->error, "reach needs a unit (reach UNIT [march|advance]) or clear");
+        reach_moves("|", "|", moves, sizeof moves);
+        snprintf(out->error, sizeof out->error, "reach needs a unit (reach UNIT [%.60s]) or clear", moves);
         return -1;
     }
     if (strcmp(out->unit, "clear") == 0) {
@@ -117,12 +141,15 @@ static int parse_reach(const char *p, watch_command *out)
         return 0;
     }
     next_word(&p, move, sizeof move);
-    if (move[0] && strcmp(move, "march") != 0 && strcmp(move, "advance") != 0) {
+    if (move[0] && (rules_move_from_token(move, &out->reach_move) < 0 ||
+                    !rules_move_has(out->reach_move, RULES_MOVE_REACH))) {
         out->action = WATCH_CMD_INVALID;
-        snprintf(out->error, sizeof out->error, "reach: '%.40s' is not march or advance", move);
+        out->reach_move = WATCH_REACH_DEFAULT;
+        reach_moves(", ", " or ", moves, sizeof moves);
+        snprintf(out->error, sizeof out->error, "reach: '%.40s' is not %.60s", move, moves);
         return -1;
     }
-    out->advance = strcmp(move, "advance") == 0;
+    out->advance = out->reach_move == RULES_MOVE_ADVANCE;
     return 0;
 }
 

@@ -15,7 +15,9 @@
  *                           or clear
  *   reach UNIT [march|advance]  show where the unit can legally end a March
  *                           (default) or an Advance, on the video and the
- *                           projector, until it moves or "reach clear"
+ *                           projector, until it moves or "reach clear"; MOVE
+ *                           is the token of any move with a reach (the rows
+ *                           flagged RULES_MOVE_REACH in rules_moves.def)
  *   stop                    end the watch
  * "accept" is read as "overrule" (its old name).
  *
@@ -38,6 +40,7 @@
 #include <stddef.h>
 
 #include "base_error.h"
+#include "rules_moves.h"
 
 typedef enum watch_cmd_action {
     WATCH_CMD_INVALID = 0,
@@ -53,7 +56,8 @@ typedef struct watch_command {
     watch_cmd_action action;
     int move;              /* 0: the latest call */
     char unit[64];         /* WATCH_CMD_STATUS, WATCH_CMD_REACH: the unit ("" for "reach clear") */
-    bool advance;          /* WATCH_CMD_REACH: an Advance's reach, not a March's */
+    rules_move_type reach_move; /* WATCH_CMD_REACH: whose reach (a row with a reach; default RULES_MOVE_MARCH) */
+    bool advance;          /* WATCH_CMD_REACH: reach_move is RULES_MOVE_ADVANCE (the field's older form) */
     unsigned status;       /* WATCH_CMD_STATUS: RULES_STATUS_* bits (0: clear) */
     char reason[256];      /* "" when none was given */
     char by[64];           /* where it came from: "stdin", "control", "keyboard", "mqtt:NAME" */

@@ -181,7 +181,7 @@ int watch_log_add_call(cJSON *ev, int move, const rules_report *r, const rules_s
         cJSON_AddItemToArray(units, o);
         cJSON_AddStringToObject(o, "unit", u->unit_id);
         cJSON_AddStringToObject(o, "side", u->side);
-        cJSON_AddStringToObject(o, "move", rules_move_word(u->move));
+        cJSON_AddStringToObject(o, "move", rules_move_token(u->move));
         cJSON_AddBoolToObject(o, "legal", u->legal);
         cJSON_AddStringToObject(o, "verdict", rules_verdict_word(u->verdict));
         if (u->why[0])

@@ -180,7 +180,7 @@ static int show_reach(watch_session *s, const watch_command *c, char *why, size_
         return -1;
     }
     rules_reach r;
-    if (rules_reach_compute(table, c->unit, c->advance ? RULES_MOVE_ADVANCE : RULES_MOVE_MARCH, NULL, &r, &err) < 0) {
+    if (rules_reach_compute(table, c->unit, c->reach_move, NULL, &r, &err) < 0) {
         snprintf(why, cap, "%s", err.msg);
         return -1;
     }
@@ -216,7 +216,7 @@ static void log_correction(watch_session *s, const watch_command *c, int m, bool
         if (c->action == WATCH_CMD_REACH) {
             add_text(ev, "unit", c->unit);
             if (c->unit[0])
-                cJSON_AddStringToObject(ev, "reach_move", c->advance ? "advance" : "march");
+                cJSON_AddStringToObject(ev, "reach_move", rules_move_token(c->reach_move));
         }
         if (c->action == WATCH_CMD_STATUS) {
             add_text(ev, "unit", c->unit);
