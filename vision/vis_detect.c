@@ -7,6 +7,7 @@
 #include "vis_board.h"
 #include "vis_camera.h"
 #include "vis_recover.h"
+#include "vis_recover_hidden.h"
 #include "vis_units.h"
 #include "rules_formation.h"
 

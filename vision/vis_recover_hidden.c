@@ -1,10 +1,10 @@
 /*
- * Units of which no tag decoded (vis_recover.h, vis_recover_hidden_units):
+ * Units of which no tag decoded (vis_recover_hidden.h):
  * candidates for their tags on a shrunk copy of the picture (dark squares,
  * white rings), each read once per tag size on two threads, and a unit
  * seeded where its reads stand on one grid of its bases.
  */
-#include "vis_recover.h"
+#include "vis_recover_hidden.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 #include "rules_formation.h"
 #include "vis_parallel.h"
 #include "vis_tagread.h"
-#include "vis_recover_int.h"
+#include "vis_recover_common.h"
 #include "vis_units.h"
 
 typedef struct blob {

@@ -31,7 +31,7 @@
 #include <stdint.h>
 
 #include "vis_camera.h"
-#include "vis_detect.h"
+#include "base_image.h"
 #include "vis_roster.h"
 #include "vis_tag.h"
 
