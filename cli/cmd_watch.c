@@ -23,7 +23,7 @@
 #include "cap_rows.h"
 #include "cap_source.h"
 #include "table_file.h"
-#include "vis_roster.h"
+#include "roster.h"
 #include "watch_control.h"
 #include "watch_session.h"
 #include "watch_source.h"
@@ -368,7 +368,7 @@ static int watch_args_parse(int argc, char **argv, watch_args *a)
 
 /* --projector needs the calibration's projector section, made through this camera (calib_file_projector_stale's
  * rule): else the watch does not start. A section without a stamp is used with a warning. */
-static bool projector_refused(const calib_file *calib, const char *calib_path, const vis_roster *roster, int w, int h)
+static bool projector_refused(const calib_file *calib, const char *calib_path, const roster_file *roster, int w, int h)
 {
     char why[256];
     int st = calib_file_projector_stale(calib, w, h, roster->board_width, roster->board_depth, why, sizeof why);
@@ -410,7 +410,7 @@ static int watch_simulated(const watch_args *a)
 typedef struct watch_inputs {
     table_file table; /* with --table: holds the calibration and the roster */
     calib_file calib;
-    vis_roster *roster; /* the table's, or loaded from --roster (then owned) */
+    roster_file *roster; /* the table's, or loaded from --roster (then owned) */
     char jsonl_buf[4096], vtt_buf[4096]; /* the event log and subtitles beside the recording */
 } watch_inputs;
 
@@ -419,7 +419,7 @@ static void watch_inputs_clear(const watch_args *a, watch_inputs *in)
     if (a->table_path)
         table_file_clear(&in->table);
     else
-        vis_roster_free(in->roster);
+        roster_free(in->roster);
 }
 
 /* The table file or the calibration; the camera's size; the files beside the recording; the roster. Fills in what
@@ -458,7 +458,7 @@ static int watch_inputs_load(watch_args *a, watch_inputs *in)
     }
     if (a->table_path) {
         in->roster = in->table.roster;
-    } else if (!(in->roster = vis_roster_load(a->roster_path, &err))) {
+    } else if (!(in->roster = roster_load(a->roster_path, &err))) {
         fprintf(stderr, "tableref watch: %s\n", err.msg);
         return EXIT_BAD_INPUT;
     }

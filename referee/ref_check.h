@@ -96,7 +96,7 @@ void ref_check_parts(const vis_detector *det, const ref_check_names *names, cons
  * picture, the tag and the unit goes to `warn` (may be NULL). Returns the
  * number of units so marked; rules_report_refresh is done.
  */
-size_t ref_check_mark_duplicates(const vis_roster *roster, const char *picture, const vis_report *rep,
+size_t ref_check_mark_duplicates(const roster_file *roster, const char *picture, const vis_report *rep,
                                  rules_report *r, FILE *warn, const char *prog);
 /* The first check that failed, NULL when all hold. */
 const ref_check_result *ref_checks_first_failure(const ref_checks *c);

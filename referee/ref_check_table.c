@@ -43,7 +43,7 @@ int ref_table_check_parts(const vis_detector *det, const ref_check_names *names,
 {
     memset(out, 0, sizeof *out);
     ref_check_parts(det, names, image, tags, n_tags, rep, &out->checks);
-    const vis_roster *r = det->roster;
+    const roster_map *r = det->map;
     out->resolution_ok = !isnan(out->checks.min_cell_px) && out->checks.min_cell_px >= REF_TABLE_MIN_CELL_PX;
     if (!(out->units = calloc(r->n_units ? r->n_units : 1, sizeof *out->units)))
         return -1;
@@ -51,7 +51,7 @@ int ref_table_check_parts(const vis_detector *det, const ref_check_names *names,
     for (size_t i = 0; i < r->n_units; i++)
         out->units[i] = (ref_table_unit){r->units[i].id, 0, r->units[i].n_models};
     for (size_t i = 0; i < n_tags; i++) {
-        const vis_roster_model *m = vis_roster_find_model_tag(r, tags[i].id);
+        const roster_map_model *m = roster_map_find_model_tag(r, tags[i].id);
         if (m)
             out->units[m->unit].seen++;
     }

@@ -45,7 +45,7 @@
 #include "rules_snapshot.h"
 #include "vis_camera.h"
 #include "vis_detect.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 #define REF_PROJ_MARK_RADIUS_MM 4.0   /* a mark: a disc 8 mm across on the board */
 #define REF_PROJ_CLEAR_MM 15.0        /* a mark's edge stays this far from any base or board tag */
@@ -65,7 +65,7 @@ typedef struct ref_proj_marks {
 
 /* Up to REF_PROJ_MAX_MARKS marks spread over the board, each clear of every model's base and board tag, inside
  * the projector's picture and the camera's. 0 (possibly with no mark: say so), or -1 when out of memory. */
-int ref_proj_marks_place(const vis_roster *r, const rules_snapshot *snap, const calib_file *c, ref_proj_marks *out,
+int ref_proj_marks_place(const roster_file *r, const rules_snapshot *snap, const calib_file *c, ref_proj_marks *out,
                          base_error *err);
 void ref_proj_marks_clear(ref_proj_marks *m);
 /* The projector picture (projector-sized, gray): black with the marks white, through the projector mapping. */

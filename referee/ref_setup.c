@@ -27,13 +27,13 @@ int ref_setup_check(const char *table_path, const char *calib_path, const char *
     return base_error_set(err, "missing %s", what);
 }
 
-int ref_setup_check_rates(const vis_roster *r, const char *name, base_error *err)
+int ref_setup_check_rates(const roster_file *r, const char *name, base_error *err)
 {
     char units[320] = "";
     size_t n = 0, without = 0;
     const char *first = NULL;
     for (size_t i = 0; i < r->n_units; i++) {
-        const vis_roster_unit *u = &r->units[i];
+        const roster_unit *u = &r->units[i];
         if (!isnan(u->advance_rate) || !isnan(u->march_rate))
             continue;
         if (without++ == 0)
@@ -78,7 +78,7 @@ ref_setup *ref_setup_new(const char *table_path, const char *calib_path, const c
         s->calib = s->table.calib;
         s->roster = s->table.roster; /* ours now: freed with the set-up, not with the table */
         s->table.roster = NULL;
-    } else if (calib_file_load(calib_path, &s->calib, err) < 0 || !(s->roster = vis_roster_load(roster_path, err))) {
+    } else if (calib_file_load(calib_path, &s->calib, err) < 0 || !(s->roster = roster_load(roster_path, err))) {
         ref_setup_free(s);
         return NULL;
     }
@@ -86,7 +86,7 @@ ref_setup *ref_setup_new(const char *table_path, const char *calib_path, const c
         ref_setup_free(s);
         return NULL;
     }
-    if (!(s->det = vis_detector_new(s->roster, &s->calib, err))) {
+    if (!(s->map = roster_map_new(s->roster, err)) || !(s->det = vis_detector_new(s->map, &s->calib, err))) {
         ref_setup_free(s);
         return NULL;
     }
@@ -98,7 +98,8 @@ void ref_setup_free(ref_setup *s)
     if (!s)
         return;
     vis_detector_free(s->det);
-    vis_roster_free(s->roster);
+    roster_map_free(s->map);
+    roster_free(s->roster);
     table_file_clear(&s->table);
     free(s);
 }

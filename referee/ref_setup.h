@@ -33,13 +33,14 @@
 #include "rules_snapshot.h"
 #include "table_file.h"
 #include "vis_detect.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 typedef struct ref_setup {
     bool from_table;      /* opened from a table file: its ruleset and terrain go into every snapshot */
     table_file table;     /* from_table: the table (its roster moved to `roster`) */
     calib_file calib;
-    vis_roster *roster;   /* owned */
+    roster_file *roster;   /* owned */
+    roster_map *map;       /* the roster's map, what vision takes (roster_map_new); owned */
     vis_detector *det;    /* over roster and calib; owned */
     /* Where each part came from, for the self-checks' messages (ref_check.h): the table file for all
      * three when from_table. */
@@ -63,7 +64,7 @@ ref_setup *ref_setup_new(const char *table_path, const char *calib_path, const c
  * (its id and name) that has neither an Advance nor a March Rate, and how to give them, when the
  * roster has such a unit. ref_setup_new checks it. `name` names the roster in the message.
  */
-int ref_setup_check_rates(const vis_roster *r, const char *name, base_error *err);
+int ref_setup_check_rates(const roster_file *r, const char *name, base_error *err);
 void ref_setup_free(ref_setup *s);
 /* The detector, to tune before the first snapshot (cfg.refine_pose_min_tags = 0: keep the calibration's pose). */
 vis_detector *ref_setup_detector(ref_setup *s);

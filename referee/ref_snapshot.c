@@ -50,7 +50,7 @@ static bool left_out_of_a_unit_read_in_part(const ref_setup *s, const ref_snapsh
 {
     if (is->kind != VIS_ISSUE_MISSING || !is->model[0])
         return false;
-    const vis_roster_model *rm = vis_roster_find_model_tag(s->roster, is->tag_id);
+    const roster_model *rm = roster_find_model_tag(s->roster, is->tag_id);
     if (!rm || rm->unit >= s->roster->n_units)
         return false;
     const rules_unit *u = rules_snapshot_find_unit(r->snap, s->roster->units[rm->unit].id);

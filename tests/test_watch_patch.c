@@ -52,7 +52,7 @@ static void close_table(table *t)
 }
 
 /* The camera's grey frame of `s` (roster `r`) with sensor noise `seed`. */
-static base_image *frame(const table *t, const rules_snapshot *s, const vis_roster *r, uint32_t seed)
+static base_image *frame(const table *t, const rules_snapshot *s, const roster_file *r, uint32_t seed)
 {
     base_error err;
     base_image *optics = NULL, *gray = NULL;
@@ -76,7 +76,7 @@ typedef struct fits {
     double lo, hi, shift_lo, shift_hi;
 } fits;
 
-static fits correlate(const watch_patches *pt, const vis_roster *r, const base_image *now, const char *unit)
+static fits correlate(const watch_patches *pt, const roster_file *r, const base_image *now, const char *unit)
 {
     const base_view v = view_of(now);
     fits f = {0, 0, 2, -2, 1e9, -1};
@@ -117,7 +117,7 @@ Test(watch_patch, a_tag_that_stayed_matches_one_moved_by_the_jitter_does_not, .t
 {
     table t;
     open_table(&t);
-    const vis_roster *r = t.q->scene->roster;
+    const roster_file *r = t.q->scene->roster;
     base_image *then = frame(&t, t.snap, r, 11), *again = frame(&t, t.snap, r, 12);
     const base_view tv = view_of(then);
     watch_patches *pt = watch_patches_take(r, &t.cam, t.snap, &tv, NULL);
@@ -148,13 +148,13 @@ Test(watch_patch, another_tag_or_the_empty_board_in_its_place_does_not_match, .t
 {
     table t;
     open_table(&t);
-    vis_roster *r = t.q->scene->roster;
+    roster_file *r = t.q->scene->roster;
     base_image *then = frame(&t, t.snap, r, 11);
     const base_view tv = view_of(then);
     watch_patches *pt = watch_patches_take(r, &t.cam, t.snap, &tv, NULL);
     cr_assert_not_null(pt);
     /* The unit with the most tags on the crop. */
-    const vis_roster_unit *ru = NULL;
+    const roster_unit *ru = NULL;
     size_t most = 0;
     for (size_t u = 0; u < r->n_units; u++) {
         const fits f = correlate(pt, r, then, r->units[u].id);

@@ -11,7 +11,8 @@
  * recover_hidden_units below) before it is given up.
  *
  * How to use:
- *   vis_detector *d = vis_detector_new(roster, &calib, &err);   // both borrowed, must outlive d
+ *   roster_map *map = roster_map_new(roster, &err);               // roster/roster.h: all vision takes of a roster
+ *   vis_detector *d = vis_detector_new(map, &calib, &err);       // both copied: free the map when you like
  *   rules_snapshot *snap = NULL; vis_report rep = {0};
  *   vis_detector_run(d, gray, w, h, stride, prior_or_NULL, &snap, &rep, &err);
  *   ... rules_json_save_snapshot(snap, ...); rules_snapshot_free(snap); vis_report_clear(&rep);
@@ -33,8 +34,9 @@
 #include "vis_report.h"
 
 /* Tag detection tuned from the roster's smallest tag and the camera: decimation
- * keeps >= 16 px per tag, 2 threads, a light blur against sensor noise. */
-vis_detector *vis_detector_new(const vis_roster *r, const calib_file *c, base_error *err);
+ * keeps >= 16 px per tag, 2 threads, a light blur against sensor noise. The
+ * map (roster_map.h) and the calibration are copied. */
+vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_error *err);
 void vis_detector_free(vis_detector *d);
 
 /* Detects, locates and rebuilds. *out is the caller's. Returns 0 or -1. */

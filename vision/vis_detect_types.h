@@ -6,7 +6,7 @@
  * vis_detect stands above them.
  *
  * How to use: include vis_detect.h to build and run a detector; this
- * header alone to read one's settings (d->cfg, d->roster, d->calib).
+ * header alone to read one's settings (d->cfg, d->map, d->calib).
  */
 #ifndef VIS_DETECT_TYPES_H
 #define VIS_DETECT_TYPES_H
@@ -16,7 +16,7 @@
 #include "calib_file.h"
 #include "base_image.h"
 #include "vis_plan.h"
-#include "vis_roster.h"
+#include "roster_map.h"
 #include "vis_tag.h"
 
 typedef struct vis_detect_config {
@@ -99,7 +99,7 @@ typedef struct vis_detect_config {
 typedef struct vis_detector {
     vis_detect_config cfg;
     vis_tag_detector *tags;    /* its cfg may be tuned after vis_detector_new */
-    const vis_roster *roster;
+    roster_map *map;           /* a copy of the map it was built with; owned */
     calib_file calib;
     double expected_tag_px;    /* smallest model tag's size in the image, px, at the view centre */
     vis_plan plan;             /* made by vis_detector_new for cfg.plan_min_tag_px (remade when that changes) */

@@ -50,10 +50,10 @@ struct watch_patches {
 };
 
 /* The sample places of model `m`'s tag at pose (pos, facing); false when a place falls outside the picture. */
-static bool place_samples(const vis_roster *r, const vis_camera *cam, size_t m, base_vec2 pos, double facing,
+static bool place_samples(const roster_file *r, const vis_camera *cam, size_t m, base_vec2 pos, double facing,
                           const base_view *gray, patch *out)
 {
-    const vis_tag_mount *mt = &r->units[r->models[m].unit].mount;
+    const roster_tag_mount *mt = &r->units[r->models[m].unit].mount;
     const double c = cos(facing), s = sin(facing);
     const base_vec2 centre = {pos.x + c * mt->offset.x - s * mt->offset.y, pos.y + s * mt->offset.x + c * mt->offset.y};
     const double h = facing + mt->rotation;
@@ -112,7 +112,7 @@ static double correlation(const float a[POINTS], const float b[POINTS])
     return sbb > 0 ? sab / sqrt(saa * sbb) : 0;
 }
 
-watch_patches *watch_patches_take(const vis_roster *r, const vis_camera *cam, const rules_snapshot *s,
+watch_patches *watch_patches_take(const roster_file *r, const vis_camera *cam, const rules_snapshot *s,
                                   const base_view *gray, const watch_patches *keep)
 {
     watch_patches *w = calloc(1, sizeof *w);

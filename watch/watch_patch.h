@@ -30,7 +30,7 @@
 #include "base_image.h"
 #include "rules_snapshot.h"
 #include "vis_camera.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 /* A tag lies where it was seen when its patch correlates at WATCH_PATCH_SAME or more there, and no place within
  * 3 mm and 6 degrees correlates better than one within WATCH_PATCH_SHIFT_MM and WATCH_PATCH_TURN_DEG (half the
@@ -55,7 +55,7 @@ typedef struct watch_patches watch_patches;
  * full frame) at their poses in `s`; models `s` does not place from a tag keep their patch from `keep` (may be
  * NULL). NULL when out of memory.
  */
-watch_patches *watch_patches_take(const vis_roster *r, const vis_camera *cam, const rules_snapshot *s,
+watch_patches *watch_patches_take(const roster_file *r, const vis_camera *cam, const rules_snapshot *s,
                                   const base_view *gray, const watch_patches *keep);
 
 /* The correlation (-1..1) of roster model `model`'s tag now in `gray`, at the pose its patch was taken, with the

@@ -36,7 +36,7 @@ static int check_new_file(const char *path, bool replace, base_error *err)
     return 0;
 }
 
-watch_session *watch_session_new(const vis_roster *roster, const calib_file *calib, const watch_session_config *cfg,
+watch_session *watch_session_new(const roster_file *roster, const calib_file *calib, const watch_session_config *cfg,
                                  base_error *err)
 {
     watch_session *s = calloc(1, sizeof *s);

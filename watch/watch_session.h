@@ -42,7 +42,7 @@
 #include "calib_file.h"
 #include "base_error.h"
 #include "cap_source.h"
-#include "vis_roster.h"
+#include "roster.h"
 #include "watch_control.h"
 #include "watch_tracker.h"
 
@@ -85,7 +85,7 @@ typedef struct watch_sink {
 typedef struct watch_session watch_session;
 
 /* Opens the log and subtitles (the recording opens at the first frame). NULL with err on failure. */
-watch_session *watch_session_new(const vis_roster *roster, const calib_file *calib, const watch_session_config *cfg,
+watch_session *watch_session_new(const roster_file *roster, const calib_file *calib, const watch_session_config *cfg,
                                  base_error *err);
 /* Finishes what is open; NULL is fine. */
 void watch_session_free(watch_session *s);

@@ -32,7 +32,7 @@ typedef enum watch_start_state {
 struct watch_session {
     watch_session_config cfg;
     calib_file calib;        /* the calibration the tracker was made with */
-    const vis_roster *roster;
+    const roster_file *roster;
     watch_tracker *tracker;
     watch_log *log;
     watch_vtt *vtt;

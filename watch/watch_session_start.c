@@ -120,7 +120,7 @@ static int check_projector(watch_session *s, cap_source *cap, const struct watch
     vis_camera cam;
     ref_proj_result r;
     s->start_track_failed = false;
-    int rc = ref_proj_marks_place(det->roster, t->snap, c, &m, err);
+    int rc = ref_proj_marks_place(s->roster, t->snap, c, &m, err);
     if (rc == 0) {
         ref_proj_camera(det, t->tags.items, t->tags.n, &cam);
         rc = ref_proj_run(&cam, &c->projector, &m, &loop, latency, live ? 1 : 0, calib_name, &r, err);

@@ -120,14 +120,14 @@ fail:
 unsigned char *watch_settle_touched_units(const watch_tracker *w, const entry *ref, const watch_motion_box *boxes,
                                           size_t nb, const vis_tag_detection *tags, size_t n)
 {
-    const vis_roster *r = w->roster;
+    const roster_file *r = w->roster;
     unsigned char *t = calloc(r->n_units + 1, 1);
     if (!t)
         return NULL;
     vis_camera cam;
     vis_camera_init(&cam, &w->det->calib);
     for (size_t ui = 0; ref && ui < r->n_units; ui++) {
-        const vis_roster_unit *ru = &r->units[ui];
+        const roster_unit *ru = &r->units[ui];
         const rules_unit *un = rules_snapshot_find_unit(ref->snap, ru->id);
         for (size_t k = 0; un && k < un->n_models && !t[ui]; k++) {
             double px[2];
@@ -137,7 +137,7 @@ unsigned char *watch_settle_touched_units(const watch_tracker *w, const entry *r
         }
     }
     for (size_t i = 0; i < n; i++) {
-        const vis_roster_model *m = vis_roster_find_model_tag(r, tags[i].id);
+        const roster_model *m = roster_find_model_tag(r, tags[i].id);
         for (size_t b = 0; m && b < nb; b++)
             if (watch_motion_in_core(&boxes[b], tags[i].centre))
                 t[m->unit] = 1;
@@ -153,7 +153,7 @@ unsigned char *watch_settle_touched_units(const watch_tracker *w, const entry *r
 void watch_settle_keep_untouched(const watch_tracker *w, const rules_snapshot *ref, const unsigned char *touched,
                                  rules_snapshot *now)
 {
-    const vis_roster *r = w->roster;
+    const roster_file *r = w->roster;
     for (size_t ui = 0; ui < r->n_units; ui++) {
         if (touched[ui])
             continue;
@@ -200,7 +200,7 @@ static void drop_from_alternatives(rules_unit *un, const char *id)
 size_t watch_settle_keep_unchanged(const watch_tracker *w, const entry *ref, const base_view *gray,
                                    rules_snapshot *now)
 {
-    const vis_roster *r = w->roster;
+    const roster_file *r = w->roster;
     size_t kept = 0;
     for (size_t ui = 0; ref->patches && ui < r->n_units; ui++) {
         rules_unit *un = rules_snapshot_find_unit(now, r->units[ui].id);
@@ -244,7 +244,7 @@ static bool near_moved_unit(const watch_tracker *w, const rules_snapshot *now, c
 bool watch_settle_must_wait(const watch_tracker *w, const entry *ref, const vis_tag_detection *tags, size_t n,
                             const rules_snapshot *now, size_t *missing, char *why, size_t why_cap)
 {
-    const vis_roster *r = w->roster;
+    const roster_file *r = w->roster;
     *missing = 0;
     why[0] = 0;
     for (size_t i = 0; i < r->n_board_tags; i++) {

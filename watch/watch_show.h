@@ -40,13 +40,13 @@
 #include "rules_reach.h"
 #include "rules_report.h"
 #include "rules_snapshot.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 typedef struct watch_show_content {
     const rules_snapshot *table;           /* the latest settled snapshot; NULL before the first settle */
     const rules_snapshot *before, *after;  /* the call to show; NULL: show the table only */
     const rules_report *report;
-    const vis_roster *roster;              /* the players' sides for the key (may be NULL) */
+    const roster_file *roster;              /* the players' sides for the key (may be NULL) */
     bool moving;                           /* the table is not settled: units under the change fade */
     long generation;                       /* must change whenever anything above changes */
 } watch_show_content;

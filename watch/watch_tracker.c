@@ -58,7 +58,7 @@ void watch_tracker_entry_clear(entry *e)
     memset(e, 0, sizeof *e);
 }
 
-watch_tracker *watch_tracker_new(const vis_roster *roster, const calib_file *calib, const watch_tracker_config *cfg,
+watch_tracker *watch_tracker_new(const roster_file *roster, const calib_file *calib, const watch_tracker_config *cfg,
                          base_error *err)
 {
     watch_tracker *w = calloc(1, sizeof *w);
@@ -80,7 +80,9 @@ watch_tracker *watch_tracker_new(const vis_roster *roster, const calib_file *cal
     w->roster = roster;
     w->calib_width = calib->width, w->calib_height = calib->height;
     w->calib = *calib;
-    w->det = vis_detector_new(roster, calib, err);
+    roster_map *map = roster_map_new(roster, err);
+    w->det = map ? vis_detector_new(map, calib, err) : NULL;
+    roster_map_free(map);
     if (!w->det) {
         free(w);
         return NULL;
@@ -237,7 +239,7 @@ static int settle_snapshot(watch_tracker *w, const base_view *im, const base_ima
     const entry *ref = w->n_hist ? &w->hist[w->n_hist - 1] : NULL;
     size_t models = 0;
     for (size_t i = 0; !ref && i < e->n_tags; i++)
-        models += vis_roster_find_model_tag(w->roster, e->tags[i].id) != NULL;
+        models += roster_find_model_tag(w->roster, e->tags[i].id) != NULL;
     if (!ref && models == 0) {
         snprintf(res->note, sizeof res->note, "not settled: no model tag in view");
         free(boxes);

@@ -58,7 +58,7 @@
 #include "rules_snapshot.h"
 #include "table_file.h"
 #include "vis_detect.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 typedef struct watch_tracker_config {
     /* Frame time with no motion before the table counts as settled, ms. Default 1000. */
@@ -131,7 +131,7 @@ typedef struct watch_tracker_result {
 typedef struct watch_tracker watch_tracker;
 
 /* The detector is built from roster and calib (vis_detector_new). NULL on error. */
-watch_tracker *watch_tracker_new(const vis_roster *roster, const calib_file *calib, const watch_tracker_config *cfg,
+watch_tracker *watch_tracker_new(const roster_file *roster, const calib_file *calib, const watch_tracker_config *cfg,
                          base_error *err);
 void watch_tracker_free(watch_tracker *w);
 

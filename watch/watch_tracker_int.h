@@ -41,7 +41,7 @@ typedef struct unit_status {
 
 struct watch_tracker {
     watch_tracker_config cfg;
-    const vis_roster *roster;
+    const roster_file *roster;
     vis_detector *det;
     entry *hist;
     size_t n_hist, cap_hist;
