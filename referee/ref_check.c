@@ -1,5 +1,6 @@
 /* ref_check: the set-up's self-checks on one picture (see the header; limits in docs/setup-checks.md). */
 #include "ref_check.h"
+#include "ref_parts.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -203,13 +204,6 @@ void ref_check_parts(const vis_detector *det, const ref_check_names *names, cons
             out->n_failed++;
         }
     }
-}
-
-void ref_check_frame(const ref_setup *s, const ref_snapshot *f, ref_checks *out)
-{
-    const ref_check_names names = {f->path, s->calib_path, s->roster_path};
-    const base_view im = {f->image->width, f->image->height, 1, f->image->stride, f->image->data};
-    ref_check_parts(s->det, &names, &im, f->tags.items, f->tags.n, &f->report, out);
 }
 
 size_t ref_check_mark_duplicates(const roster_file *roster, const char *picture, const vis_report *rep,

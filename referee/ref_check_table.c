@@ -1,5 +1,6 @@
 /* ref_check_table: the pre-round table check's verdict (see the header). */
 #include "ref_check_table.h"
+#include "ref_parts.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -57,13 +58,6 @@ int ref_table_check_parts(const vis_detector *det, const ref_check_names *names,
     }
     decide(out);
     return 0;
-}
-
-int ref_table_check_frame(const ref_setup *s, const ref_snapshot *f, ref_table_check *out)
-{
-    const ref_check_names names = {f->path, s->calib_path, s->roster_path};
-    const base_view im = {f->image->width, f->image->height, 1, f->image->stride, f->image->data};
-    return ref_table_check_parts(s->det, &names, &im, f->tags.items, f->tags.n, &f->report, out);
 }
 
 void ref_table_check_set_projector(ref_table_check *tc, ref_proj_status status, bool simulated,

@@ -18,6 +18,7 @@
 #include "ds_render.h"
 #include "ds_score.h"
 #include "ref_judge.h"
+#include "ref_parts.h"
 #include "ref_snapshot.h"
 #include "rules_words.h"
 #include "vis_detect.h"
@@ -217,17 +218,15 @@ static size_t cover_unit_but(crop *c, const char *unit, const char *const keep[2
     return covered;
 }
 
-/* Of the detection's warnings as every program prints them (ref_snapshot_print_warnings) of the after picture,
+/* Of the detection's warnings as every program prints them (ref_snapshot_print_warnings, ref_warnings_print) of the after picture,
  * exactly one line names `unit`: its own, `want` (the rules' words, from the issue's unit field), and none one
  * of its models. */
 static void expect_one_warning_line(const roster_file *r, rules_snapshot *snap, const vis_report *rep, const char *unit,
                                     const char *want)
 {
-    ref_setup setup = {.roster = (roster_file *)r};
-    ref_snapshot shot = {.snap = snap, .report = *rep};
     FILE *f = tmpfile();
     cr_assert_not_null(f);
-    ref_snapshot_print_warnings(&setup, &shot, "after", f, "t: ");
+    ref_warnings_print(r, snap, rep, "after", f, "t: "); /* what ref_snapshot_print_warnings says of a reading */
     rewind(f);
     char line[1024], model[64], of_unit_line[1024] = "";
     snprintf(model, sizeof model, "model %s-", unit);

@@ -84,6 +84,33 @@ void vis_detector_free(vis_detector *d)
     free(d);
 }
 
+/* The plan made for the current cfg.plan_min_tag_px (remade when it changed). */
+static int plan_up_to_date(vis_detector *d, base_error *err)
+{
+    if (!d->cfg.use_plan || d->plan.min_px == d->cfg.plan_min_tag_px)
+        return 0;
+    vis_plan_clear(&d->plan);
+    return vis_plan_make(&d->calib, d->map, d->cfg.plan_min_tag_px, &d->plan, err);
+}
+
+/* Pixels a piece's corner may move on the plan region's grid: apriltag's threshold tiles are 4 decimated px
+ * (decimation 1.5 maps 3 px to 2), so a multiple of these keeps every tile where the whole frame has it. */
+static int grid_step(double decimate) { return decimate > 1 ? (int)lround(4 * decimate) : 4; }
+
+/* Region r cut by plan region p, its corner put back on p's grid; false when they share no core. */
+static bool plan_piece(const vis_tag_region *r, const vis_tag_region *p, vis_tag_region *out)
+{
+    *out = (vis_tag_region){(int)fmax(r->x0, p->x0), (int)fmax(r->y0, p->y0), (int)fmin(r->x1, p->x1),
+                            (int)fmin(r->y1, p->y1), p->decimate, fmax(r->core_x0, p->core_x0),
+                            fmax(r->core_y0, p->core_y0), fmin(r->core_x1, p->core_x1), fmin(r->core_y1, p->core_y1)};
+    if (!(out->core_x1 > out->core_x0 && out->core_y1 > out->core_y0) || out->x1 <= out->x0 || out->y1 <= out->y0)
+        return false;
+    const int step = grid_step(p->decimate);
+    out->x0 = p->x0 + (out->x0 - p->x0) / step * step;
+    out->y0 = p->y0 + (out->y0 - p->y0) / step * step;
+    return true;
+}
+
 static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n, const base_view *im,
                         const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, base_error *err);
 
@@ -95,17 +122,35 @@ int vis_detector_run_tags(vis_detector *d, const uint8_t *gray, int width, int h
     if (width != d->calib.width || height != d->calib.height)
         return base_error_set(err, "image is %dx%d but the calibration is for %dx%d", width, height,
                                d->calib.width, d->calib.height);
-    if (d->cfg.use_plan && d->plan.min_px != d->cfg.plan_min_tag_px) {
-        vis_plan_clear(&d->plan);
-        if (vis_plan_make(&d->calib, d->map, d->cfg.plan_min_tag_px, &d->plan, err) < 0)
-            return -1;
-    }
+    if (plan_up_to_date(d, err) < 0)
+        return -1;
     if ((d->cfg.use_plan ? vis_tag_detect_regions(d->tags, gray, width, height, stride, d->plan.regions, d->plan.n,
                                                   tags, err)
                          : vis_tag_detect(d->tags, gray, width, height, stride, tags, err)) < 0)
         return -1;
     const base_view im = {width, height, 1, stride, gray};
     return detect_build(d, tags->items, tags->n, &im, prior, out, rep, err);
+}
+
+int vis_detector_detect_in(vis_detector *d, const base_view *im, const vis_tag_region *regions, size_t n,
+                           vis_tag_list *out, base_error *err)
+{
+    out->n = 0;
+    if (plan_up_to_date(d, err) < 0)
+        return -1;
+    if (!d->cfg.use_plan)
+        return vis_tag_detect_regions(d->tags, im->data, im->width, im->height, im->stride, regions, n, out, err);
+    const size_t most = n * d->plan.n;
+    vis_tag_region *pieces = malloc((most > 0 ? most : 1) * sizeof *pieces);
+    if (!pieces)
+        return base_error_set(err, "out of memory");
+    size_t np = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < d->plan.n; k++)
+            np += plan_piece(&regions[i], &d->plan.regions[k], &pieces[np]);
+    int rc = vis_tag_detect_regions(d->tags, im->data, im->width, im->height, im->stride, pieces, np, out, err);
+    free(pieces);
+    return rc;
 }
 
 int vis_detector_run(vis_detector *d, const uint8_t *gray, int width, int height, size_t stride,

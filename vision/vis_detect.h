@@ -48,6 +48,20 @@ int vis_detector_run_tags(vis_detector *d, const uint8_t *gray, int width, int h
                           const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, vis_tag_list *tags,
                           base_error *err);
 
+/*
+ * The tags in parts of the frame only (a tracker's changed regions; full-frame
+ * px, each with its core), found as vis_detector_run_tags finds them on the
+ * whole frame: each region is cut along the plan's regions and each piece
+ * searched at that plan region's decimation, from a corner on the plan
+ * region's own pixel grid (a multiple of the decimation's threshold tiles
+ * away), so a tag inside a piece is read as the whole frame reads it. A tag
+ * is kept when its centre lies in the region's core and in the plan region's.
+ * Without a plan (cfg.use_plan 0) the regions are searched at the detector's
+ * decimation. *out is cleared first. Returns 0 or -1.
+ */
+int vis_detector_detect_in(vis_detector *d, const base_view *im, const vis_tag_region *regions, size_t n,
+                           vis_tag_list *out, base_error *err);
+
 /* The same from detections already made (tests, or another detector): no reading from the picture. */
 int vis_detector_from_tags(vis_detector *d, const vis_tag_detection *tags, size_t n, const rules_snapshot *prior,
                            rules_snapshot **out, vis_report *rep, base_error *err);

@@ -73,7 +73,7 @@ const base_image *watch_show_projector(watch_show *sh, const base_image *camera,
  * projector over whatever else is shown until it is replaced or cleared:
  * when a judge or player selects a unit,
  *   rules_reach r;
- *   if (rules_reach_compute(table, unit_id, RULES_MOVE_MARCH, NULL, &r, &err) == 0) {
+ *   if (ref_judge_reach(table, unit_id, RULES_MOVE_MARCH, &r, &err) == 0) {        // referee/ref_judge.h
  *       watch_show_set_reach(sh, &r, unit->side, &err);   // copied: r may be cleared at once
  *       rules_reach_clear(&r);
  *   }
