@@ -1,6 +1,6 @@
 /* ref_check: the set-up's self-checks on one picture (see the header; limits in docs/setup-checks.md). */
 #include "ref_check.h"
-#include "ref_parts.h"
+#include "ref_check_parts.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -75,7 +75,7 @@ typedef struct ref_checks {
 
 /* Which files a failed check names: the picture and the set-up's parts (a table file names itself twice). The
  * figures of a picture are taken by ref_snapshot_check (ref_snapshot.h), from the parts by ref_check_parts
- * (ref_parts.h). */
+ * (ref_check_parts.h). */
 typedef struct ref_check_names {
     const char *picture, *calib, *roster;
 } ref_check_names;

@@ -1,6 +1,7 @@
 /* ref_check_table: the pre-round table check's verdict (see the header). */
 #include "ref_check_table.h"
-#include "ref_parts.h"
+#include "ref_check_parts.h"
+#include "ref_table_parts.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
  *
  * How to use:
  *   ref_table_check tc;
- *   ref_snapshot_table_check(setup, shot, NULL, &tc);  // ref_snapshot.h (from the parts: ref_parts.h)
+ *   ref_snapshot_table_check(setup, shot, NULL, &tc);  // ref_snapshot.h (from the parts: ref_table_parts.h)
  *   ref_table_check_set_projector(&tc, REF_PROJ_CHECKED, &proj_result);      // optional
  *   if (!tc.go) puts(tc.reason);                       // the first no-go, as a sentence
  *   cJSON *j = ref_table_check_to_json(&tc);           // every figure

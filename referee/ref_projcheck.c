@@ -1,6 +1,6 @@
 /* ref_projcheck: the projector's alignment thrown, found and measured (see the header). */
 #include "ref_projcheck.h"
-#include "ref_parts.h"
+#include "ref_proj_parts.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -9,7 +9,10 @@
 #include "media_image_read.h"
 #include "ref_check.h"
 #include "ref_snapshot_int.h"
-#include "ref_parts.h"
+#include "ref_check_parts.h"
+#include "ref_proj_parts.h"
+#include "ref_table_parts.h"
+#include "ref_warnings.h"
 #include "ref_snapshot_vision.h"
 #include "rules_words.h"
 

@@ -131,7 +131,7 @@ int ref_snapshot_table_check(const ref_setup *s, const ref_snapshot *f, const ba
 int ref_snapshot_proj_check(const ref_setup *s, const ref_snapshot *f, const calib_file *c, const ref_proj_marks *m,
                             const calib_loop *loop, double latency_ms, int extra_frames, const char *calib_name,
                             ref_proj_result *out, base_error *err);
-/* A tag seen twice in the picture: its unit is CANNOT TELL in `r` (ref_parts.h, ref_check_mark_duplicates). */
+/* A tag seen twice in the picture: its unit is CANNOT TELL in `r` (ref_check_parts.h, ref_check_mark_duplicates). */
 size_t ref_snapshot_mark_duplicates(const ref_setup *s, const ref_snapshot *f, const char *picture, rules_report *r,
                                     FILE *warn, const char *prog);
 

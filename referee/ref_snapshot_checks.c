@@ -1,5 +1,8 @@
-/* The set-up's checks on a reading (ref_snapshot.h): the parts (ref_parts.h) of a reading handed on. */
-#include "ref_parts.h"
+/* The set-up's checks on a reading (ref_snapshot.h): the parts of a reading (the *_parts.h headers) handed on. */
+#include "ref_check_parts.h"
+#include "ref_proj_parts.h"
+#include "ref_table_parts.h"
+#include "ref_warnings.h"
 #include "ref_snapshot_int.h"
 
 void ref_snapshot_check(const ref_setup *s, const ref_snapshot *f, ref_checks *out)

@@ -1,8 +1,8 @@
-/* ref_warnings: the detection's warnings for people (ref_parts.h; ref_snapshot_print_warnings says a reading's). */
+/* ref_warnings: the detection's warnings for people (see the header). */
 #include <stdio.h>
 #include <string.h>
 
-#include "ref_parts.h"
+#include "ref_warnings.h"
 #include "rules_words.h"
 
 /* A model the detection left out because its unit was read in part: that unit's own line says so. */

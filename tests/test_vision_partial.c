@@ -18,7 +18,7 @@
 #include "ds_render.h"
 #include "ds_score.h"
 #include "ref_judge.h"
-#include "ref_parts.h"
+#include "ref_warnings.h"
 #include "ref_snapshot.h"
 #include "rules_words.h"
 #include "vis_detect.h"

@@ -17,7 +17,7 @@
 #include "cap_source.h"
 #include "ds_loop.h"
 #include "ds_sequence.h"
-#include "ref_parts.h"
+#include "ref_snapshot_vision.h"
 #include "vis_camera.h"
 #include "watch_echo.h"
 #include "watch_motion.h"
