@@ -1,5 +1,6 @@
 #include "army_roster.h"
 #include "base_text.h"
+#include "roster.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -19,7 +20,12 @@ void army_roster_options_default(army_roster_options *o)
     o->corner_inset_mm = 35;
 }
 
-static int family_codes(const char *family) { return strcmp(family, "tagStandard41h12") == 0 ? 2115 : 587; }
+/* The family's codes (roster.h's table); the options allow only the two families tableref reads. */
+static int family_codes(const char *family)
+{
+    const int n = roster_family_codes(family);
+    return n ? n : 587;
+}
 
 int army_tag_id(int slot, int k, const char *family)
 {
@@ -68,33 +74,18 @@ static const army_group *main_group(const army_unit *u)
     return best;
 }
 
-static void add_base(cJSON *o, const char *key, const army_base *b)
+/* The board and its four corner tags. */
+static void fill_board(roster_file *r, const army_roster_options *o)
 {
-    double v[2] = {b->front_mm, b->side_mm};
-    cJSON_AddItemToObject(o, key, cJSON_CreateDoubleArray(v, 2));
-}
-
-static cJSON *board_json(const army_roster_options *o)
-{
-    cJSON *board = cJSON_CreateObject();
-    cJSON_AddNumberToObject(board, "width_mm", o->board_w_mm);
-    cJSON_AddNumberToObject(board, "depth_mm", o->board_d_mm);
-    cJSON *tags = cJSON_AddArrayToObject(board, "tags");
+    r->board_width = o->board_w_mm;
+    r->board_depth = o->board_d_mm;
     const double in = o->corner_inset_mm;
     const double xy[4][2] = {{in, in}, {o->board_w_mm - in, in}, {o->board_w_mm - in, o->board_d_mm - in},
                              {in, o->board_d_mm - in}};
-    for (int k = 0; k < 4; k++) {
-        cJSON *t = cJSON_CreateObject();
-        cJSON_AddNumberToObject(t, "id", k);
-        cJSON_AddNumberToObject(t, "x_mm", xy[k][0]);
-        cJSON_AddNumberToObject(t, "y_mm", xy[k][1]);
-        cJSON_AddNumberToObject(t, "height_mm", 0.1);
+    for (int k = 0; k < 4; k++)
         /* Heading 90: the tag's top row towards the far edge, as a player at the near edge reads it. */
-        cJSON_AddNumberToObject(t, "rotation_deg", 90);
-        cJSON_AddNumberToObject(t, "size_mm", o->corner_tag_mm);
-        cJSON_AddItemToArray(tags, t);
-    }
-    return board;
+        r->board_tags[r->n_board_tags++] = (roster_board_tag){k, xy[k][0], xy[k][1], 0.1, base_deg_to_rad(90),
+                                                              o->corner_tag_mm};
 }
 
 /* ---- unit ids: unique in the army, from any names -------------------------- */
@@ -187,41 +178,63 @@ static int unit_ids(const army_list *a, const char *prefix, char (*ids)[ARMY_ID_
     return rc;
 }
 
-static void add_missing(cJSON *unresolved, const char *id, const army_unit *u)
+static void add_unresolved(roster_file *r, const char *id, const army_unit *u)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "unit", id);
-    cJSON_AddStringToObject(o, "name", u->name);
-    cJSON *m = cJSON_AddArrayToObject(o, "missing");
-    if (u->missing & ARMY_MISSING_COUNT)
-        cJSON_AddItemToArray(m, cJSON_CreateString("models"));
-    if (u->missing & ARMY_MISSING_BASE)
-        cJSON_AddItemToArray(m, cJSON_CreateString("base_mm"));
-    if (u->missing & ARMY_MISSING_ADV)
-        cJSON_AddItemToArray(m, cJSON_CreateString("advance_in"));
-    if (u->missing & ARMY_MISSING_MAR)
-        cJSON_AddItemToArray(m, cJSON_CreateString("march_in"));
-    if (u->note[0])
-        cJSON_AddStringToObject(o, "why", u->note);
-    cJSON_AddStringToObject(o, "where", u->where);
-    cJSON_AddItemToArray(unresolved, o);
+    roster_unresolved *un = &r->unresolved[r->n_unresolved++];
+    snprintf(un->unit, sizeof un->unit, "%s", id);
+    snprintf(un->name, sizeof un->name, "%s", u->name);
+    un->missing = ((u->missing & ARMY_MISSING_COUNT) ? ROSTER_MISSING_MODELS : 0) |
+                  ((u->missing & ARMY_MISSING_BASE) ? ROSTER_MISSING_BASE : 0) |
+                  ((u->missing & ARMY_MISSING_ADV) ? ROSTER_MISSING_ADVANCE : 0) |
+                  ((u->missing & ARMY_MISSING_MAR) ? ROSTER_MISSING_MARCH : 0);
+    snprintf(un->why, sizeof un->why, "%s", u->note);
+    snprintf(un->where, sizeof un->where, "%s", u->where);
 }
 
-static cJSON *unit_json(const army_unit *u, const char *id, const char *side, const army_roster_options *o,
-                        int *next_tag, base_error *err)
+/* The unit's models, each a tag of the slot's next ID. -1 with err when the slot has no ID left. */
+static int add_models(roster_file *r, const army_unit *u, roster_unit *ru, const army_group *main,
+                      const army_roster_options *o, int *next_tag, base_error *err)
 {
-    cJSON *ju = cJSON_CreateObject();
-    cJSON_AddStringToObject(ju, "id", id);
-    cJSON_AddStringToObject(ju, "name", u->name);
-    cJSON_AddStringToObject(ju, "side", side);
-    if (u->character)
-        cJSON_AddBoolToObject(ju, "character", true);
-    if (u->mount[0])
-        cJSON_AddStringToObject(ju, "mount", u->mount);
-    if (u->height[0])
-        cJSON_AddStringToObject(ju, "height", u->height);
-    if (u->type[0])
-        cJSON_AddStringToObject(ju, "type", u->type);
+    ru->first_model = r->n_models;
+    for (size_t g = 0; g < u->n_groups; g++) {
+        const army_group *gr = &u->groups[g];
+        for (int k = 0; k < gr->count; k++) {
+            int tag_id = army_tag_id(o->army_slot, (*next_tag)++, o->family);
+            if (tag_id < 0)
+                return base_error_set(err, "the army has more models than army slot %d holds in %s (%d): print "
+                                           "tagStandard41h12 tags (--family tagStandard41h12)",
+                                      o->army_slot, o->family, army_tag_capacity(o->army_slot, o->family));
+            roster_model *m = &r->models[r->n_models++];
+            char mid[ROSTER_ID_MAX + 24];
+            snprintf(mid, sizeof mid, "%s-%zu", ru->id, ++ru->n_models);
+            snprintf(m->id, sizeof m->id, "%.*s", ARMY_ID_MAX - 1, mid); /* as it always was: cut to 95 bytes */
+            m->tag_id = tag_id;
+            m->unit = (size_t)(ru - r->units);
+            if (strcmp(gr->name, u->name) != 0)
+                snprintf(m->name, sizeof m->name, "%s", gr->name);
+            if (main && gr != main && gr->base.front_mm > 0 &&
+                (gr->base.front_mm != main->base.front_mm || gr->base.side_mm != main->base.side_mm))
+                m->base_width = gr->base.front_mm, m->base_depth = gr->base.side_mm;
+            /* In T9A a character is an Attachable Model: it may join a unit during the game. */
+            m->attachable = u->character;
+        }
+    }
+    ru->files = (int)ru->n_models;
+    return 0;
+}
+
+/* One unit of the list into the roster: what the list says, nothing guessed (unknown values stay 0 or NAN). */
+static int add_unit(roster_file *r, const army_unit *u, const char *id, const char *side, const army_roster_options *o,
+                    int *next_tag, base_error *err)
+{
+    roster_unit *ru = &r->units[r->n_units++];
+    snprintf(ru->id, sizeof ru->id, "%s", id);
+    snprintf(ru->name, sizeof ru->name, "%s", u->name);
+    snprintf(ru->side, sizeof ru->side, "%s", side);
+    ru->character = u->character;
+    snprintf(ru->mount_name, sizeof ru->mount_name, "%s", u->mount);
+    snprintf(ru->height, sizeof ru->height, "%s", u->height);
+    snprintf(ru->type, sizeof ru->type, "%s", u->type);
     const army_group *main = main_group(u);
     double tag = 0;
     for (size_t g = 0; g < u->n_groups; g++) {
@@ -229,55 +242,44 @@ static cJSON *unit_json(const army_unit *u, const char *id, const char *side, co
         if (s > 0 && (tag == 0 || s < tag))
             tag = s; /* one tag size per unit: the smallest base's */
     }
-    if (main)
-        add_base(ju, "base_mm", &main->base);
-    if (main && main->base.round)
-        cJSON_AddBoolToObject(ju, "round_base", true);
-    if (!isnan(u->adv_in))
-        cJSON_AddNumberToObject(ju, "advance_in", u->adv_in);
-    if (!isnan(u->mar_in))
-        cJSON_AddNumberToObject(ju, "march_in", u->mar_in);
-    cJSON_AddItemToObject(ju, "status", cJSON_CreateArray());
-    cJSON *mount = cJSON_AddObjectToObject(ju, "tag");
-    double off[2] = {0, 0};
-    cJSON_AddItemToObject(mount, "offset_mm", cJSON_CreateDoubleArray(off, 2));
-    cJSON_AddNumberToObject(mount, "rotation_deg", 0);
-    cJSON_AddNumberToObject(mount, "height_mm", o->tag_height_mm);
-    if (tag > 0)
-        cJSON_AddNumberToObject(mount, "size_mm", tag);
-    cJSON *models = cJSON_AddArrayToObject(ju, "models");
-    int n = 0;
-    for (size_t g = 0; g < u->n_groups; g++) {
-        const army_group *gr = &u->groups[g];
-        for (int k = 0; k < gr->count; k++) {
-            int tag_id = army_tag_id(o->army_slot, (*next_tag)++, o->family);
-            if (tag_id < 0) {
-                base_error_set(err, "the army has more models than army slot %d holds in %s (%d): print "
-                                     "tagStandard41h12 tags (--family tagStandard41h12)",
-                                o->army_slot, o->family, army_tag_capacity(o->army_slot, o->family));
-                cJSON_Delete(ju);
-                return NULL;
-            }
-            cJSON *jm = cJSON_CreateObject();
-            char mid[96];
-            snprintf(mid, sizeof mid, "%s-%d", id, ++n);
-            cJSON_AddStringToObject(jm, "id", mid);
-            cJSON_AddNumberToObject(jm, "tag_id", tag_id);
-            if (strcmp(gr->name, u->name) != 0)
-                cJSON_AddStringToObject(jm, "name", gr->name);
-            if (main && gr != main && gr->base.front_mm > 0 &&
-                (gr->base.front_mm != main->base.front_mm || gr->base.side_mm != main->base.side_mm))
-                add_base(jm, "base_mm", &gr->base);
-            /* In T9A a character is an Attachable Model: it may join a unit during the game. */
-            if (u->character)
-                cJSON_AddBoolToObject(jm, "attachable", true);
-            cJSON_AddItemToArray(models, jm);
-        }
+    if (main) {
+        ru->base_width = main->base.front_mm, ru->base_depth = main->base.side_mm;
+        ru->round_base = main->base.round;
     }
-    return ju;
+    ru->advance_rate = isnan(u->adv_in) ? NAN : base_in_to_mm(u->adv_in);
+    ru->march_rate = isnan(u->mar_in) ? NAN : base_in_to_mm(u->mar_in);
+    ru->mobility = NAN;
+    ru->mount = (roster_tag_mount){base_v2(0, 0), 0, o->tag_height_mm, tag};
+    return add_models(r, u, ru, main, o, next_tag, err);
 }
 
-cJSON *army_roster_json(const army_list *a, const army_file *f, const army_roster_options *o, base_error *err)
+/* The army's header: the list, its player, the slot and where it came from. */
+static void fill_army(roster_army *h, const army_list *a, const army_file *f, const army_roster_options *o)
+{
+    h->present = true;
+    snprintf(h->name, sizeof h->name, "%s", a->name);
+    snprintf(h->player, sizeof h->player, "%s", a->player);
+    snprintf(h->game_system, sizeof h->game_system, "%s", a->game_system);
+    h->points = a->points > 0 ? a->points : 0;
+    h->slot = o->army_slot;
+    snprintf(h->tag_ids, sizeof h->tag_ids, "%s IDs from %d, skipping 300-399", o->army_slot == 1 ? "even" : "odd",
+             army_tag_id(o->army_slot, 0, o->family));
+    if (f) {
+        snprintf(h->source, sizeof h->source, "%s", f->path);
+        snprintf(h->source_format, sizeof h->source_format, "%s", army_format_word(f->format));
+    }
+}
+
+static size_t models_of(const army_list *a)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->n_units; i++)
+        for (size_t g = 0; g < a->units[i].n_groups; g++)
+            n += a->units[i].groups[g].count > 0 ? (size_t)a->units[i].groups[g].count : 0;
+    return n;
+}
+
+roster_file *army_roster_of(const army_list *a, const army_file *f, const army_roster_options *o, base_error *err)
 {
     if (o->army_slot != 1 && o->army_slot != 2) {
         base_error_set(err, "army slot %d: only 1 and 2 exist (two armies at a table)", o->army_slot);
@@ -288,56 +290,38 @@ cJSON *army_roster_json(const army_list *a, const army_file *f, const army_roste
         army_name_copy(side, sizeof side, o->side);
     else
         army_slug(a->name[0] ? a->name : "army", side, sizeof side);
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "format", "tableref.roster");
-    cJSON_AddNumberToObject(root, "version", 1);
-    cJSON_AddStringToObject(root, "family", o->family);
-    cJSON *army = cJSON_AddObjectToObject(root, "army");
-    cJSON_AddStringToObject(army, "name", a->name);
-    if (a->player[0])
-        cJSON_AddStringToObject(army, "player", a->player);
-    if (a->game_system[0])
-        cJSON_AddStringToObject(army, "game_system", a->game_system);
-    if (a->points > 0)
-        cJSON_AddNumberToObject(army, "points", a->points);
-    cJSON_AddNumberToObject(army, "slot", o->army_slot);
-    char tag_ids[96];
-    snprintf(tag_ids, sizeof tag_ids, "%s IDs from %d, skipping 300-399", o->army_slot == 1 ? "even" : "odd",
-             army_tag_id(o->army_slot, 0, o->family));
-    cJSON_AddStringToObject(army, "tag_ids", tag_ids);
-    if (f) {
-        cJSON_AddStringToObject(army, "source", f->path);
-        cJSON_AddStringToObject(army, "source_format", army_format_word(f->format));
-    }
-    cJSON_AddItemToObject(root, "board", board_json(o));
-    cJSON *units = cJSON_AddArrayToObject(root, "units");
-    cJSON *unresolved = cJSON_CreateArray();
-    int next_tag = 0;
+    roster_file *r = roster_new(a->n_units, models_of(a), 4);
     char (*ids)[ARMY_ID_MAX] = malloc((a->n_units ? a->n_units : 1) * sizeof *ids);
-    if (!ids || unit_ids(a, o->prefix, ids) < 0) {
+    if (!r || !ids || !(r->unresolved = calloc(a->n_units ? a->n_units : 1, sizeof *r->unresolved)) ||
+        unit_ids(a, o->prefix, ids) < 0) {
         free(ids);
-        cJSON_Delete(unresolved);
-        cJSON_Delete(root);
+        roster_free(r);
         base_error_set(err, "out of memory");
         return NULL;
     }
+    snprintf(r->family, sizeof r->family, "%s", o->family);
+    fill_army(&r->army, a, f, o);
+    fill_board(r, o);
+    int next_tag = 0;
     for (size_t i = 0; i < a->n_units; i++) {
-        const army_unit *u = &a->units[i];
-        cJSON *ju = unit_json(u, ids[i], side, o, &next_tag, err);
-        if (!ju) {
+        if (add_unit(r, &a->units[i], ids[i], side, o, &next_tag, err) < 0) {
             free(ids);
-            cJSON_Delete(unresolved);
-            cJSON_Delete(root);
+            roster_free(r);
             return NULL;
         }
-        cJSON_AddItemToArray(units, ju);
-        if (u->missing)
-            add_missing(unresolved, ids[i], u);
+        if (a->units[i].missing)
+            add_unresolved(r, ids[i], &a->units[i]);
     }
     free(ids);
-    if (cJSON_GetArraySize(unresolved) > 0)
-        cJSON_AddItemToObject(root, "unresolved", unresolved);
-    else
-        cJSON_Delete(unresolved);
-    return root;
+    return r;
+}
+
+cJSON *army_roster_json(const army_list *a, const army_file *f, const army_roster_options *o, base_error *err)
+{
+    roster_file *r = army_roster_of(a, f, o, err);
+    cJSON *j = r ? roster_to_json(r) : NULL;
+    if (r && !j)
+        base_error_set(err, "out of memory");
+    roster_free(r);
+    return j;
 }

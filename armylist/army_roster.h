@@ -2,15 +2,18 @@
  * army_roster: an imported army list turned into tableref's roster
  * ("tableref.roster" v1, docs/formats.md): a tag for every model, sized to
  * its base, the board's corner tags, and everything still unknown listed in
- * "unresolved" instead of guessed.
+ * "unresolved" instead of guessed. The roster is made as roster/'s type and
+ * written by roster/ (roster_to_json, roster_save): the format has one
+ * writer.
  *
  * How to use:
  *   army_roster_options o; army_roster_options_default(&o);
  *   o.army_slot = 2;                                   // the second army at the table
- *   cJSON *roster = army_roster_json(&f->armies[0], f, &o, &err);
- *   if (!roster) { fprintf(stderr, "%s\n", err.msg); return 2; }
- *   base_json_write_file(roster, "army.json", &err);
- *   cJSON_Delete(roster);
+ *   roster_file *r = army_roster_of(&f->armies[0], f, &o, &err);
+ *   if (!r) { fprintf(stderr, "%s\n", err.msg); return 2; }
+ *   roster_save(r, "army.json", &err);                 // roster.h
+ *   roster_free(r);
+ *   cJSON *j = army_roster_json(&f->armies[0], f, &o, &err);   // or the same as JSON (roster_to_json)
  *
  * Tag IDs: the board's corner tags are 0-3. Army slot 1 takes the even IDs
  * from 10, slot 2 the odd IDs from 11, both skipping 300-399 (the
@@ -24,6 +27,7 @@
 #include <cjson/cJSON.h>
 
 #include "army_list.h"
+#include "roster.h"
 
 typedef struct army_roster_options {
     int army_slot;              /* 1 or 2 */
@@ -39,6 +43,8 @@ typedef struct army_roster_options {
 void army_roster_options_default(army_roster_options *o);
 
 /* The roster of one army. NULL with a message when its models do not fit the slot's tag IDs. */
+roster_file *army_roster_of(const army_list *a, const army_file *f, const army_roster_options *o, base_error *err);
+/* The same written as JSON (roster_to_json). */
 cJSON *army_roster_json(const army_list *a, const army_file *f, const army_roster_options *o, base_error *err);
 
 /* The k-th model tag ID (k from 0) of army slot 1 or 2; -1 past the family's last ID. */

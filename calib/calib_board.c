@@ -9,7 +9,7 @@
 /* apriltag's corners in the tag frame (a right, b up), half-size units. */
 static const double corner_local[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
 
-void calib_board_tag_corners(const vis_board_tag *b, double out[4][3])
+void calib_board_tag_corners(const roster_board_tag *b, double out[4][3])
 {
     const double ux = cos(b->rotation), uy = sin(b->rotation); /* the tag's up */
     const double rx = uy, ry = -ux;                            /* its right */
@@ -37,15 +37,15 @@ static double moved(const calib_file *old, const double R[9], const double t[3],
 typedef struct board_found {
     double obj[CALIB_BOARD_MAX_TAGS * 12], px[CALIB_BOARD_MAX_TAGS * 8];
     const vis_tag_detection *used[CALIB_BOARD_MAX_TAGS];
-    const vis_board_tag *bt[CALIB_BOARD_MAX_TAGS];
+    const roster_board_tag *bt[CALIB_BOARD_MAX_TAGS];
     int n;
 } board_found;
 
-static void collect_board_tags(const vis_roster *r, const vis_tag_list *tags, board_found *f)
+static void collect_board_tags(const roster_file *r, const vis_tag_list *tags, board_found *f)
 {
     f->n = 0;
     for (size_t i = 0; i < tags->n && f->n < CALIB_BOARD_MAX_TAGS; i++) {
-        const vis_board_tag *b = vis_roster_find_board_tag(r, tags->items[i].id);
+        const roster_board_tag *b = roster_find_board_tag(r, tags->items[i].id);
         int dup = 0;
         for (int k = 0; k < f->n; k++)
             dup |= f->bt[k] == b;
@@ -95,7 +95,7 @@ static void measure_residuals(const calib_file *fitted, const board_found *f, ca
 }
 
 /* The reference tags in one photo, the board pose solved from them, then checked. */
-static int fit_board_pose(const calib_file *c, const vis_roster *r, const vis_tag_list *tags,
+static int fit_board_pose(const calib_file *c, const roster_file *r, const vis_tag_list *tags,
                           calib_board_result *out, base_error *err)
 {
     board_found f;
@@ -125,7 +125,7 @@ static int fit_board_pose(const calib_file *c, const vis_roster *r, const vis_ta
     return 0;
 }
 
-int calib_board_measure(const calib_file *c, const vis_roster *r, const base_image *img, calib_board_result *out,
+int calib_board_measure(const calib_file *c, const roster_file *r, const base_image *img, calib_board_result *out,
                         base_error *err)
 {
     memset(out, 0, sizeof *out);

@@ -16,7 +16,7 @@
 #include "calib_file.h"
 #include "cvshim.h"
 #include "base_error.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 #define CALIB_BOARD_MAX_TAGS 64
 
@@ -40,10 +40,10 @@ typedef struct calib_board_result {
 
 /* Needs at least 3 reference tags in the image (12 corners). The intrinsics come from `c`; its pose, when present,
  * is the starting guess and the "before" of moved_mm. Returns 0 or -1. */
-int calib_board_measure(const calib_file *c, const vis_roster *r, const base_image *img, calib_board_result *out,
+int calib_board_measure(const calib_file *c, const roster_file *r, const base_image *img, calib_board_result *out,
                         base_error *err);
 
 /* Board mm corners of a reference tag, apriltag's order (as the renderer prints it). */
-void calib_board_tag_corners(const vis_board_tag *b, double out[4][3]);
+void calib_board_tag_corners(const roster_board_tag *b, double out[4][3]);
 
 #endif

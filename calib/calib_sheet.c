@@ -171,14 +171,14 @@ static void layout_tag(sheet *s, int id, double cx, double cy, double size, doub
 /* ---- a model's label ------------------------------------------------------- */
 
 /* The label's footprint on the page: front across, side down. */
-static void label_size(const vis_roster_unit *u, const vis_roster_model *m, double *w, double *h)
+static void label_size(const roster_unit *u, const roster_model *m, double *w, double *h)
 {
     *w = m->base_width > 0 ? m->base_width : u->base_width;
     *h = m->base_width > 0 ? m->base_depth : u->base_depth;
 }
 
 /* "5\"/10\"" (Advance/March in inches), "5\"/-" with one of them; "" when the roster gives neither. */
-static void unit_rates(const vis_roster_unit *u, char *out, size_t cap)
+static void unit_rates(const roster_unit *u, char *out, size_t cap)
 {
     char adv[16] = "-", mar[16] = "-";
     if (!isnan(u->advance_rate))
@@ -191,7 +191,7 @@ static void unit_rates(const vis_roster_unit *u, char *out, size_t cap)
         snprintf(out, cap, "%s/%s", adv, mar);
 }
 
-static void draw_label(sheet *s, const vis_roster_unit *u, const vis_roster_model *m, int round, double x, double y)
+static void draw_label(sheet *s, const roster_unit *u, const roster_model *m, int round, double x, double y)
 {
     double w, h;
     label_size(u, m, &w, &h);
@@ -232,7 +232,7 @@ static void draw_label(sheet *s, const vis_roster_unit *u, const vis_roster_mode
 }
 
 /* A unit: its heading, then its labels row by row, continuing on new pages. */
-static int draw_unit(sheet *s, const vis_roster *r, const vis_roster_unit *u, int round, calib_sheet_stats *st,
+static int draw_unit(sheet *s, const roster_file *r, const roster_unit *u, int round, calib_sheet_stats *st,
                      base_error *err)
 {
     const calib_sheet_options *o = s->o;
@@ -246,7 +246,7 @@ static int draw_unit(sheet *s, const vis_roster *r, const vis_roster_unit *u, in
         maxh = fmax(maxh, h);
     }
     char head[400];
-    const vis_roster_model *first = &r->models[u->first_model], *last = &r->models[u->first_model + u->n_models - 1];
+    const roster_model *first = &r->models[u->first_model], *last = &r->models[u->first_model + u->n_models - 1];
     /* The names cut first (on character boundaries) so the counts and IDs always show. */
     const char *uname = u->name[0] ? u->name : u->id;
     char rates[40];
@@ -264,7 +264,7 @@ static int draw_unit(sheet *s, const vis_roster *r, const vis_roster_unit *u, in
     s->y += HEAD_MM - 2;
     double x = left, row_h = 0;
     for (size_t k = 0; k < u->n_models; k++) {
-        const vis_roster_model *m = &r->models[u->first_model + k];
+        const roster_model *m = &r->models[u->first_model + k];
         double w, h;
         label_size(u, m, &w, &h);
         if (x + w > right) {
@@ -290,7 +290,7 @@ static int draw_unit(sheet *s, const vis_roster *r, const vis_roster_unit *u, in
 
 /* ---- the board's corner tags ------------------------------------------------ */
 
-static void draw_board_page(sheet *s, const vis_roster *r, calib_sheet_stats *st)
+static void draw_board_page(sheet *s, const roster_file *r, calib_sheet_stats *st)
 {
     const calib_sheet_options *o = s->o;
     new_page(s);
@@ -300,7 +300,7 @@ static void draw_board_page(sheet *s, const vis_roster *r, calib_sheet_stats *st
     /* The tags, two to a row, each in its cut square with its number. */
     double x = left, row_h = 0;
     for (size_t i = 0; i < r->n_board_tags; i++) {
-        const vis_board_tag *t = &r->board_tags[i];
+        const roster_board_tag *t = &r->board_tags[i];
         const double side = t->size * 10.0 / 8.0 + 8;
         if (x + side > left + width)
             s->y += row_h + o->gap_mm, x = left, row_h = 0;
@@ -332,7 +332,7 @@ static void draw_board_page(sheet *s, const vis_roster *r, calib_sheet_stats *st
     cairo_rectangle(s->cr, gx, gy, gw, gh);
     cairo_stroke(s->cr);
     for (size_t i = 0; i < r->n_board_tags; i++) {
-        const vis_board_tag *t = &r->board_tags[i];
+        const roster_board_tag *t = &r->board_tags[i];
         const double px = gx + t->x * scale, py = gy + gh - t->y * scale, e = fmax(t->size * scale, 2.5);
         cairo_rectangle(s->cr, px - e / 2, py - e / 2, e, e);
         cairo_fill(s->cr);
@@ -347,7 +347,7 @@ static void draw_board_page(sheet *s, const vis_roster *r, calib_sheet_stats *st
     s->y = gy + gh + 6;
     char line[400];
     for (size_t i = 0; i < r->n_board_tags && s->y + 4 < page_bottom(s); i++) {
-        const vis_board_tag *t = &r->board_tags[i];
+        const roster_board_tag *t = &r->board_tags[i];
         snprintf(line, sizeof line,
                  "Tag %d: its centre %.0f mm from the left edge and %.0f mm from your edge, %s; print side up, flat.",
                  t->id, t->x, t->y,
@@ -362,25 +362,13 @@ static void draw_board_page(sheet *s, const vis_roster *r, calib_sheet_stats *st
 
 /* ---- the document --------------------------------------------------------- */
 
-static int is_round_unit(const cJSON *roster_units, const vis_roster_unit *u)
-{
-    const cJSON *ju;
-    cJSON_ArrayForEach(ju, roster_units)
-    {
-        const cJSON *id = cJSON_GetObjectItemCaseSensitive(ju, "id");
-        if (cJSON_IsString(id) && strcmp(id->valuestring, u->id) == 0)
-            return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ju, "round_base"));
-    }
-    return 0;
-}
-
 static cairo_status_t write_to(void *closure, const unsigned char *data, unsigned int len)
 {
     return base_file_writer_write(closure, data, len) == 0 ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
-int calib_sheet_write_pdf(const vis_roster *r, const cJSON *roster_json, const calib_sheet_options *o, const char *path,
-                          calib_sheet_stats *stats, cJSON **layout, base_error *err)
+int calib_sheet_write_pdf(const roster_file *r, const calib_sheet_options *o, const char *path, calib_sheet_stats *stats,
+                          cJSON **layout, base_error *err)
 {
     calib_sheet_stats st = {0, 0, 0};
     const double pt = 72.0 / 25.4;
@@ -409,25 +397,21 @@ int calib_sheet_write_pdf(const vis_roster *r, const cJSON *roster_json, const c
         s.tags = cJSON_AddArrayToObject(lay, "tags");
         s.bars = cJSON_AddArrayToObject(lay, "check_bars");
     }
-    const cJSON *army = roster_json ? cJSON_GetObjectItemCaseSensitive(roster_json, "army") : NULL;
-    const cJSON *name = army ? cJSON_GetObjectItemCaseSensitive(army, "name") : NULL;
-    const cJSON *player = army ? cJSON_GetObjectItemCaseSensitive(army, "player") : NULL;
-    const cJSON *slot = army ? cJSON_GetObjectItemCaseSensitive(army, "slot") : NULL;
-    const char *army_name = o->title ? o->title : cJSON_IsString(name) ? name->valuestring : "tableref tags";
-    const char *player_name = cJSON_IsString(player) ? player->valuestring : "";
+    const roster_army *army = &r->army; /* the heading: the army and its player, as `roster import` wrote them */
+    const char *army_name = o->title ? o->title : army->present ? army->name : "tableref tags";
+    const bool player = army->present && army->player[0];
     base_text_format(s.title, sizeof s.title, "%.*s%s%.*s%s \xE2\x80\x94 %s tags", (int)base_text_cut(army_name, 120),
-                     army_name, cJSON_IsString(player) ? " (" : "", (int)base_text_cut(player_name, 60), player_name,
-                     cJSON_IsString(player) ? ")" : "", r->family);
-    if (cJSON_IsNumber(slot)) {
+                     army_name, player ? " (" : "", (int)base_text_cut(army->player, 60), army->player, player ? ")" : "",
+                     r->family);
+    if (army->present && army->slot) {
         size_t n = strlen(s.title);
-        base_text_format(s.title + n, sizeof s.title - n, ", army %d (%s IDs)", slot->valueint,
-                         slot->valueint == 2 ? "odd" : "even");
+        base_text_format(s.title + n, sizeof s.title - n, ", army %d (%s IDs)", army->slot,
+                         army->slot == 2 ? "odd" : "even");
     }
     int rc = 0;
     new_page(&s);
-    const cJSON *units = roster_json ? cJSON_GetObjectItemCaseSensitive(roster_json, "units") : NULL;
     for (size_t i = 0; i < r->n_units && rc == 0; i++)
-        rc = draw_unit(&s, r, &r->units[i], is_round_unit(units, &r->units[i]), &st, err);
+        rc = draw_unit(&s, r, &r->units[i], r->units[i].round_base, &st, err);
     if (rc == 0 && o->board_page && r->n_board_tags > 0)
         draw_board_page(&s, r, &st);
     (is41 ? tagStandard41h12_destroy : tag36h11_destroy)(s.fam);

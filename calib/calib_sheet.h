@@ -12,7 +12,7 @@
  *   calib_sheet_paper("letter", &o.paper_w_mm, &o.paper_h_mm);
  *   calib_sheet_stats st;
  *   cJSON *layout = NULL;                                       // optional: where every tag landed
- *   if (calib_sheet_write_pdf(roster, roster_json, &o, "army.pdf", &st, &layout, &err) < 0) ...
+ *   if (calib_sheet_write_pdf(roster, &o, "army.pdf", &st, &layout, &err) < 0) ...
  *   cJSON_Delete(layout);
  *
  * The page frame (mm): origin at the page's top-left corner, x right, y
@@ -26,7 +26,7 @@
 #include <cjson/cJSON.h>
 
 #include "base_error.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 typedef struct calib_sheet_options {
     double paper_w_mm, paper_h_mm;  /* default A4 portrait */
@@ -45,16 +45,16 @@ typedef struct calib_sheet_stats {
 } calib_sheet_stats;
 
 /*
- * Writes the PDF. `roster_json` (may be NULL) is the roster file as read,
- * for what vis_roster does not keep: the "army" object the importer writes
- * (the heading) and units' "round_base". When `layout` is not NULL it gets a
+ * Writes the PDF: the heading from the roster's army (roster_army, as
+ * `roster import` writes it), round labels for units with `round_base`.
+ * When `layout` is not NULL it gets a
  * new JSON object: {"paper_mm": [w, h], "tags": [{"id", "page", "x_mm",
  * "y_mm", "size_mm", "rotation_deg", "model"|"board"}], "check_bars":
  * [{"page", "x_mm", "y_mm", "length_mm"}]} (page from 1, centres in the page
  * frame). -1 with a message when a label does not fit the page or the file
  * cannot be written.
  */
-int calib_sheet_write_pdf(const vis_roster *r, const cJSON *roster_json, const calib_sheet_options *o, const char *path,
-                          calib_sheet_stats *stats, cJSON **layout, base_error *err);
+int calib_sheet_write_pdf(const roster_file *r, const calib_sheet_options *o, const char *path, calib_sheet_stats *stats,
+                          cJSON **layout, base_error *err);
 
 #endif

@@ -108,7 +108,7 @@ static void table_render_params(ds_render_params *rp, int index, uint32_t seed, 
 /* The roster's and snapshot's storage, and the four board tags in the corners. */
 static int table_alloc(ds_scene *s, base_error *err)
 {
-    vis_roster *r = s->roster;
+    roster_file *r = s->roster;
     strcpy(r->family, "tag36h11");
     r->board_width = 1500, r->board_depth = 1100;
     r->units = calloc(TABLE_UNITS, sizeof *r->units);
@@ -119,7 +119,7 @@ static int table_alloc(ds_scene *s, base_error *err)
         return base_error_set(err, "out of memory");
     const double bt = 40, corners[4][2] = {{bt, bt}, {1500 - bt, bt}, {1500 - bt, 1100 - bt}, {bt, 1100 - bt}};
     for (int i = 0; i < 4; i++)
-        r->board_tags[r->n_board_tags++] = (vis_board_tag){i, corners[i][0], corners[i][1], 0, 0, bt};
+        r->board_tags[r->n_board_tags++] = (roster_board_tag){i, corners[i][0], corners[i][1], 0, 0, bt};
     return 0;
 }
 
@@ -130,11 +130,11 @@ static int table_add_unit(ds_scene *s, int ui, int index, uint64_t *st, int *tag
     /* Cells of a 3x3 grid; the two cells ahead of the moving units stay empty. */
     static const int cells[TABLE_UNITS][2] = {{0, 0}, {2, 0}, {1, 0}, {1, 1}, {0, 2}, {1, 2}, {2, 2}};
     const double margin = 90, cw = (1500 - 2 * margin) / 3, cd = (1100 - 2 * margin) / 3;
-    vis_roster *r = s->roster;
+    roster_file *r = s->roster;
     const block_kind *k = &kinds[ui == 1 ? 1 : (ui + index) % 3];
     int pick = (int)(frand(st) * 4) % 4;
     int n = k->n_models[pick], files = k->files[pick];
-    vis_roster_unit *u = &r->units[r->n_units++];
+    roster_unit *u = &r->units[r->n_units++];
     snprintf(u->id, sizeof u->id, "%s-%d",
              k == &kinds[0]   ? "spears"
              : k == &kinds[1] ? "riders"
@@ -144,7 +144,7 @@ static int table_add_unit(ds_scene *s, int ui, int index, uint64_t *st, int *tag
     u->base_width = k->base_w, u->base_depth = k->base_d;
     u->advance_rate = base_in_to_mm(5), u->march_rate = base_in_to_mm(10), u->mobility = NAN;
     u->files = files;
-    u->mount = (vis_tag_mount){base_v2(k->tag_forward, 0), 0, 3 + frand(st) * 2, k->tag_size};
+    u->mount = (roster_tag_mount){base_v2(k->tag_forward, 0), 0, 3 + frand(st) * 2, k->tag_size};
     u->first_model = r->n_models;
     rules_unit *su = rules_snapshot_add_unit(s->snapshot, u->id, u->side);
     if (!su)
@@ -170,7 +170,7 @@ static int table_add_unit(ds_scene *s, int ui, int index, uint64_t *st, int *tag
             order[m] = order[j], order[j] = x;
         }
     for (int m = 0; m < n; m++) {
-        vis_roster_model *rm = &r->models[r->n_models++];
+        roster_model *rm = &r->models[r->n_models++];
         snprintf(rm->id, sizeof rm->id, "%.40s-%d", u->id, m + 1);
         rm->tag_id = (*tag)++;
         rm->unit = (size_t)ui;
@@ -215,7 +215,7 @@ static int make_table(int index, uint32_t seed, bool light, table *t, base_error
     memset(t, 0, sizeof *t);
     uint64_t st = (uint64_t)seed * 0x2545F4914F6CDD1Dull + 17u * (uint64_t)index;
     ds_scene *s = calloc(1, sizeof *s);
-    vis_roster *r = calloc(1, sizeof *r);
+    roster_file *r = calloc(1, sizeof *r);
     if (!s || !r) {
         free(s);
         free(r);
@@ -369,7 +369,7 @@ static int write_table(const table *t, const char *dir, base_error *err)
     if (mkdir(dir, 0777) != 0 && access(dir, W_OK) != 0)
         return base_error_set(err, "%s: cannot create the folder", dir);
     snprintf(path, sizeof path, "%s/roster.json", dir);
-    if (vis_roster_save(t->before->roster, path, err) < 0)
+    if (roster_save(t->before->roster, path, err) < 0)
         return -1;
     snprintf(path, sizeof path, "%s/calib.json", dir);
     if (calib_file_save(&t->before->calib, path, err) < 0)
@@ -380,13 +380,15 @@ static int write_table(const table *t, const char *dir, base_error *err)
                : 0;
 }
 
-static rules_snapshot *render_detect(const ds_scene *s, const vis_roster *roster, vis_report *rep, base_error *err)
+static rules_snapshot *render_detect(const ds_scene *s, const roster_file *roster, vis_report *rep, base_error *err)
 {
     base_image *img = NULL;
     ds_truth truth = {0};
     rules_snapshot *snap = NULL;
     if (ds_render(s->snapshot, roster, &s->calib, &s->render, &img, &truth, err) == 0) {
-        vis_detector *d = vis_detector_new(roster, &s->calib, err);
+        roster_map *map = roster_map_new(roster, err); /* vision takes the roster's map */
+        vis_detector *d = map ? vis_detector_new(map, &s->calib, err) : NULL;
+        roster_map_free(map);
         if (d && vis_detector_run(d, img->data, img->width, img->height, img->stride, NULL, &snap, rep, err) < 0)
             snap = NULL;
         vis_detector_free(d);

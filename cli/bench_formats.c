@@ -16,7 +16,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "rules_json.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 static double now_ms(void)
 {
@@ -61,8 +61,8 @@ static char *snapshot_text(int units, int per_unit, int repeat)
 static char *roster_text(const char *family, int units, int per_unit)
 {
     cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "format", VIS_ROSTER_FORMAT);
-    cJSON_AddNumberToObject(root, "version", VIS_ROSTER_VERSION);
+    cJSON_AddStringToObject(root, "format", ROSTER_FORMAT);
+    cJSON_AddNumberToObject(root, "version", ROSTER_VERSION);
     cJSON_AddStringToObject(root, "family", family);
     cJSON *board = cJSON_AddObjectToObject(root, "board");
     cJSON_AddNumberToObject(board, "width_mm", 1828.8);
@@ -122,11 +122,11 @@ static void time_roster(const char *what, const char *text, int reps)
     for (int i = 0; i < reps; i++) {
         const double t0 = now_ms();
         cJSON *root = base_json_parse_string(text, "roster.json", &err);
-        vis_roster *r = root ? vis_roster_from_json(root, "roster.json", &err) : NULL;
+        roster_file *r = root ? roster_from_json(root, "roster.json", &err) : NULL;
         const double t = now_ms() - t0;
         best = t < best ? t : best;
         ok = r != NULL;
-        vis_roster_free(r);
+        roster_free(r);
         cJSON_Delete(root);
     }
     printf("formats: %-44s %8.1f ms  %s\n", what, best, ok ? "read" : err.msg);

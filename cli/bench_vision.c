@@ -177,7 +177,9 @@ done:
 /* tableref's detector for the scene, with the tag detector's settings the options override. */
 static vis_detector *new_detector(const ds_scene *s, const options *o, base_error *err)
 {
-    vis_detector *det = vis_detector_new(s->roster, &s->calib, err);
+    roster_map *map = roster_map_new(s->roster, err); /* vision takes the roster's map */
+    vis_detector *det = map ? vis_detector_new(map, &s->calib, err) : NULL;
+    roster_map_free(map);
     if (!det)
         return NULL;
     if (o->decimate >= 1)

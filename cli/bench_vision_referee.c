@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "media_image_read.h"
 #include "ref_setup.h"
+#include "ref_snapshot_vision.h"
 #include "vis_detect.h"
 
 static double wall_s(void)

@@ -16,7 +16,7 @@
 #include "commands.h"
 #include "cvshim.h"
 #include "media_image_read.h"
-#include "vis_roster.h"
+#include "roster.h"
 #include "media.h"
 
 static const cli_doc doc = {
@@ -325,11 +325,11 @@ static int calibrate_board(int argc, char **argv)
         out = calib_path;
     base_error err;
     calib_file c;
-    vis_roster *roster = NULL;
+    roster_file *roster = NULL;
     base_image *img = NULL;
     int rc = EXIT_BAD_INPUT;
     if (calib_file_load_ex(calib_path, CALIB_FILE_POSE_OPTIONAL, &c, &err) < 0 ||
-        !(roster = vis_roster_load(roster_path, &err)) || !(img = media_image_load(image, MEDIA_IMAGE_GRAY, &err))) {
+        !(roster = roster_load(roster_path, &err)) || !(img = media_image_load(image, MEDIA_IMAGE_GRAY, &err))) {
         fprintf(stderr, "tableref calibrate board: %s\n", err.msg);
         goto done;
     }
@@ -370,7 +370,7 @@ static int calibrate_board(int argc, char **argv)
     rc = save_calib(&c, out, "board", "");
 done:
     base_image_free(img);
-    vis_roster_free(roster);
+    roster_free(roster);
     return rc;
 }
 

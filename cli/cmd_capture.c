@@ -25,7 +25,7 @@
 #include "table_file.h"
 #include "cap_rows.h"
 #include "cap_source.h"
-#include "vis_roster.h"
+#include "roster.h"
 #include "vis_tag.h"
 #include "media.h"
 
@@ -191,7 +191,7 @@ static int capture_camera(cap_source *cap, capture_job *j, const char *src, cons
 }
 
 /* The board: the first frame that shows every corner tag; else the best one, naming what is missing. */
-static int capture_board(cap_source *cap, capture_job *j, const char *src, const vis_roster *roster, base_error *err)
+static int capture_board(cap_source *cap, capture_job *j, const char *src, const roster_file *roster, base_error *err)
 {
     if (roster->n_board_tags == 0)
         return base_error_set(err, "the roster has no board tags (board.tags): nothing to look for");
@@ -311,7 +311,7 @@ static int capture_check_args(const char *source, const char *out, bool needs_ta
  * (is_board: board_roster's corner tags), else plain stills (named projector.jpg for the projector).
  * Returns the exit status. */
 static int capture_open_and_run(const char *source, const char *out, const char *size, capture_job *j,
-                                const calib_target *target, bool is_board, const vis_roster *board_roster,
+                                const calib_target *target, bool is_board, const roster_file *board_roster,
                                 bool is_proj)
 {
     base_error err = {0};
@@ -405,19 +405,19 @@ int cmd_capture(int argc, char **argv)
     if (!size && table_path)
         j.frame_w = table.width, j.frame_h = table.height;
     int rc = EXIT_BAD_INPUT;
-    vis_roster *roster = NULL;
+    roster_file *roster = NULL;
     calib_target target;
     if (capture_check_args(source, out, is_camera && !target_path, is_board && !roster_path && !table_path) < 0)
         goto done;
     if ((is_camera && calib_target_load(target_path, &target, &err) < 0) ||
-        (is_board && roster_path && !(roster = vis_roster_load(roster_path, &err)))) {
+        (is_board && roster_path && !(roster = roster_load(roster_path, &err)))) {
         fprintf(stderr, "tableref capture: %s\n", err.msg);
         goto done;
     }
     rc = capture_open_and_run(source, out, size, &j, is_camera ? &target : NULL, is_board,
                               roster ? roster : table.roster, is_proj);
 done:
-    vis_roster_free(roster);
+    roster_free(roster);
     table_file_clear(&table);
     return rc;
 }

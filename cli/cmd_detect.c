@@ -9,6 +9,7 @@
 #include "ref_check.h"
 #include "ref_setup.h"
 #include "ref_snapshot.h"
+#include "ref_snapshot_vision.h"
 #include "rules_json.h"
 
 static const cli_doc doc = {
@@ -102,7 +103,7 @@ typedef struct detect_job {
 static int setup_holds(const ref_setup *setup, const ref_snapshot *shot, base_error *err)
 {
     ref_checks checks;
-    ref_check_frame(setup, shot, &checks);
+    ref_snapshot_check(setup, shot, &checks);
     if (checks.ok)
         return 0;
     return base_error_setc(err, BASE_E_INVALID, "set-up check failed: %s", ref_checks_first_failure(&checks)->msg);
@@ -122,13 +123,13 @@ static int run_detect(const detect_job *job)
         (job->prior_path && !(prior = rules_json_load_snapshot(job->prior_path, &err))))
         goto done;
     if (!job->refine)
-        ref_setup_detector(setup)->cfg.refine_pose_min_tags = 0;
+        ref_setup_keep_pose(setup);
     if (!(shot = ref_snapshot_new(setup, image, prior, &err)))
         goto done;
     if (setup_holds(setup, shot, &err) < 0)
         goto done;
     const rules_snapshot *snap = shot->snap;
-    const vis_report *rep = &shot->report;
+    const vis_report *rep = ref_snapshot_report(shot);
     ref_snapshot_print_warnings(setup, shot, NULL, stderr, "tableref detect: ");
     double med = NAN, worst = NAN;
     if (truth && !(errors = truth_errors(snap, truth, &med, &worst, &err)))

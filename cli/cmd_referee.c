@@ -27,6 +27,7 @@
 #include "ref_plausible.h"
 #include "ref_setup.h"
 #include "ref_snapshot.h"
+#include "ref_snapshot_vision.h"
 #include "ref_words.h"
 #include "rules_json.h"
 #include "rules_reach.h"
@@ -173,7 +174,7 @@ static cJSON *frame_json(const ref_snapshot *f)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "image", f->path);
-    cJSON_AddItemToObject(o, "detection", vis_report_to_json(&f->report));
+    cJSON_AddItemToObject(o, "detection", vis_report_to_json(ref_snapshot_report(f)));
     return o;
 }
 
@@ -269,13 +270,13 @@ static int judge_pictures(const referee_job *job, referee_work *w, base_error *e
         (job->proj_path && load_projector(job->proj_path, w->H, &w->pw, &w->ph, &w->proj_section, err) < 0))
         return -1;
     if (!job->refine)
-        ref_setup_detector(w->setup)->cfg.refine_pose_min_tags = 0;
+        ref_setup_keep_pose(w->setup);
     for (int k = 0; k < 2; k++) {
         if (!(w->fr[k] = ref_snapshot_new(w->setup, job->images[k], NULL, err)))
             return -1;
         /* Never a call from a set-up the picture contradicts (docs/setup-checks.md). */
         ref_checks checks;
-        ref_check_frame(w->setup, w->fr[k], &checks);
+        ref_snapshot_check(w->setup, w->fr[k], &checks);
         if (!checks.ok)
             return base_error_setc(err, BASE_E_INVALID, "set-up check failed: %s",
                                    ref_checks_first_failure(&checks)->msg);
@@ -298,8 +299,8 @@ static int judge_pictures(const referee_job *job, referee_work *w, base_error *e
         return base_error_prefix(err, job->images[1]), -1;
     /* A tag seen twice: its unit is not judged from these pictures (docs/setup-checks.md). */
     for (int k = 0; k < 2; k++)
-        ref_check_mark_duplicates(w->setup->roster, job->images[k], &w->fr[k]->report, &w->judged.report, stderr,
-                                  "tableref referee");
+        ref_snapshot_mark_duplicates(w->setup, w->fr[k], job->images[k], &w->judged.report, stderr,
+                                     "tableref referee");
     const calib_file *calib = &w->setup->calib;
     if (job->proj_path && check_projector_fresh(job->proj_path, &w->proj_section, calib, w->fr[1]->snap,
                                                 w->fr[1]->image->width, w->fr[1]->image->height, err) < 0)
@@ -400,7 +401,7 @@ static int write_all(const referee_job *job, referee_work *w, base_error *err)
 static void print_summary(const referee_job *job, const referee_work *w)
 {
     ref_words_print(&w->judged, stdout);
-    const vis_report *b = &w->fr[0]->report, *a = &w->fr[1]->report;
+    const vis_report *b = ref_snapshot_report(w->fr[0]), *a = ref_snapshot_report(w->fr[1]);
     printf("referee: %zu/%zu models seen before, %zu/%zu after%s\n", b->models_seen,
            b->models_seen + b->models_inferred + b->models_missing, a->models_seen,
            a->models_seen + a->models_inferred + a->models_missing,

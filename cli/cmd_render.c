@@ -51,7 +51,7 @@ static int make_dir(const char *path, base_error *err)
 /* The hard set's formation truth: each model's slot, each unit's kind and rear rank. */
 static void add_formation_truth(cJSON *tj, const ds_hard_table *t)
 {
-    const vis_roster *ro = t->scene->roster;
+    const roster_file *ro = t->scene->roster;
     cJSON *models = cJSON_GetObjectItemCaseSensitive(tj, "models"), *m;
     cJSON_ArrayForEach(m, models)
     {
@@ -101,7 +101,7 @@ static int render_into(const ds_scene *s, const rules_snapshot *snap, uint32_t f
     if (calib_file_save(&s->calib, path, err) < 0)
         goto done;
     snprintf(path, sizeof path, "%s/roster.json", dir);
-    if (vis_roster_save(s->roster, path, err) < 0)
+    if (roster_save(s->roster, path, err) < 0)
         goto done;
     snprintf(path, sizeof path, "%s/snapshot.json", dir);
     if (rules_json_save_snapshot(snap, path, err) < 0)

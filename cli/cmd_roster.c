@@ -23,9 +23,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "rules_json.h"
-#if TABLEREF_HAVE_VISION
-#include "vis_roster.h"
-#endif
+#include "roster.h"
 
 /* A name from a list as the terminal shows it: controls and escapes as text ("\x1b"), cut to `width`
  * bytes on a character boundary (0: whole). Returns a static buffer: one name per printf. */
@@ -232,18 +230,16 @@ static int write_army(const army_file *f, size_t a, int slot, const char *path, 
         return -1;
     }
     const cJSON *unresolved = cJSON_GetObjectItemCaseSensitive(root, "unresolved");
-#if TABLEREF_HAVE_VISION
     if (!unresolved) {
         /* What we write must be a roster the rest of tableref reads. */
-        vis_roster *check = vis_roster_from_json(root, path, &err);
+        roster_file *check = roster_from_json(root, path, &err);
         if (!check) {
             fprintf(stderr, "tableref roster import: internal error, the roster does not read back: %s\n", err.msg);
             cJSON_Delete(root);
             return -1;
         }
-        vis_roster_free(check);
+        roster_free(check);
     }
-#endif
     if (base_json_write_file(root, path, &err) < 0) {
         fprintf(stderr, "tableref roster import: %s\n", err.msg);
         cJSON_Delete(root);

@@ -24,6 +24,7 @@
 #include "ref_projcheck.h"
 #include "ref_setup.h"
 #include "ref_snapshot.h"
+#include "table_file.h"
 
 static const cli_doc doc = {
     "table-check",
@@ -187,14 +188,12 @@ static int check_projector(ref_setup *s, const ref_snapshot *f, const proj_opts 
             goto done;
     }
     ref_proj_marks m;
-    vis_camera cam;
     ref_proj_result r;
     if (ref_proj_marks_place(s->roster, f->snap, &c, &m, err) == 0) {
-        ref_proj_camera(s->det, f->tags.items, f->tags.n, &cam);
         /* One frame more for a live camera, whose frame time may be its exposure's start (its row says). */
         const int extra_frames = live && calibrate_live_is_live(live) ? 1 : 0;
-        rc = ref_proj_run(&cam, &c.projector, &m, &loop, ref_proj_latency_ms(&c.projector), extra_frames,
-                          s->calib_path, &r, err);
+        rc = ref_snapshot_proj_check(s, f, &c, &m, &loop, ref_proj_latency_ms(&c.projector), extra_frames,
+                                     s->calib_path, &r, err);
         if (rc == 0)
             ref_table_check_set_projector(tc, REF_PROJ_CHECKED, o->simulate != 0, &r);
     }
@@ -257,9 +256,9 @@ static int run_table_check(const char *image, const char *table, const char *cal
     ref_snapshot *f = s ? ref_snapshot_new(s, image, NULL, &err) : NULL;
     ref_table_check tc = {0};
     int rc = EXIT_BAD_INPUT;
-    if (f && ref_table_check_frame(s, f, &tc) < 0)
+    if (f && ref_snapshot_table_check(s, f, NULL, &tc) < 0)
         base_error_setc(&err, BASE_E_NOMEM, "out of memory");
-    else if (f && check_projector(s, f, po, s->from_table ? s->table.source : NULL, &tc, &err) == 0)
+    else if (f && check_projector(s, f, po, s->from_table ? s->table->source : NULL, &tc, &err) == 0)
         rc = tc.go ? EXIT_LEGAL : EXIT_ILLEGAL;
     if (rc == EXIT_BAD_INPUT) {
         fprintf(stderr, "tableref table-check: %s\n", err.msg);

@@ -8,7 +8,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "rules_json.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 static const cli_doc doc = {
     "tags sheet",
@@ -101,13 +101,13 @@ int cmd_tags_sheet(int argc, char **argv)
         cJSON_Delete(root);
         return EXIT_BAD_INPUT;
     }
-    vis_roster *r = vis_roster_from_json(root, pos[0], &err);
+    roster_file *r = roster_from_json(root, pos[0], &err);
     int rc = EXIT_BAD_INPUT;
     cJSON *layout = NULL;
     calib_sheet_stats st;
     if (!r) {
         fprintf(stderr, "tableref tags sheet: %s\n", err.msg);
-    } else if (calib_sheet_write_pdf(r, root, &o, out, &st, layout_path ? &layout : NULL, &err) < 0 ||
+    } else if (calib_sheet_write_pdf(r, &o, out, &st, layout_path ? &layout : NULL, &err) < 0 ||
                (layout && base_json_write_file(layout, layout_path, &err) < 0)) {
         fprintf(stderr, "tableref tags sheet: %s\n", err.msg);
     } else {
@@ -123,7 +123,7 @@ int cmd_tags_sheet(int argc, char **argv)
         rc = 0;
     }
     cJSON_Delete(layout);
-    vis_roster_free(r);
+    roster_free(r);
     cJSON_Delete(root);
     return rc;
 }

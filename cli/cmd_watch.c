@@ -22,8 +22,9 @@
 #include "commands.h"
 #include "cap_rows.h"
 #include "cap_source.h"
+#include "ref_setup.h"
+#include "roster.h"
 #include "table_file.h"
-#include "vis_roster.h"
 #include "watch_control.h"
 #include "watch_session.h"
 #include "watch_source.h"
@@ -368,7 +369,7 @@ static int watch_args_parse(int argc, char **argv, watch_args *a)
 
 /* --projector needs the calibration's projector section, made through this camera (calib_file_projector_stale's
  * rule): else the watch does not start. A section without a stamp is used with a warning. */
-static bool projector_refused(const calib_file *calib, const char *calib_path, const vis_roster *roster, int w, int h)
+static bool projector_refused(const calib_file *calib, const char *calib_path, const roster_file *roster, int w, int h)
 {
     char why[256];
     int st = calib_file_projector_stale(calib, w, h, roster->board_width, roster->board_depth, why, sizeof why);
@@ -406,60 +407,50 @@ static int watch_simulated(const watch_args *a)
     return rc;
 }
 
-/* What a live watch reads before it starts: the table file, or the calibration and the roster. */
+/* What a live watch reads before it starts: its set-up (the table file, or the calibration and the roster, opened
+ * as every command opens them: referee/ref_setup.h) and the files beside the recording. */
 typedef struct watch_inputs {
-    table_file table; /* with --table: holds the calibration and the roster */
-    calib_file calib;
-    vis_roster *roster; /* the table's, or loaded from --roster (then owned) */
+    ref_setup *setup;
     char jsonl_buf[4096], vtt_buf[4096]; /* the event log and subtitles beside the recording */
 } watch_inputs;
 
-static void watch_inputs_clear(const watch_args *a, watch_inputs *in)
+static void watch_inputs_clear(watch_inputs *in)
 {
-    if (a->table_path)
-        table_file_clear(&in->table);
-    else
-        vis_roster_free(in->roster);
+    ref_setup_free(in->setup);
+    in->setup = NULL;
 }
 
-/* The table file or the calibration; the camera's size; the files beside the recording; the roster. Fills in what
- * the table file gives into *a. 0, or EXIT_BAD_INPUT (said on stderr) with nothing left to free. */
+/* The set-up; the camera's size; the files beside the recording. Fills in what the table file gives into *a. 0, or
+ * EXIT_BAD_INPUT (said on stderr) with nothing left to free. */
 static int watch_inputs_load(watch_args *a, watch_inputs *in)
 {
     base_error err;
     memset(in, 0, sizeof *in);
-    if (a->table_path) {
-        if (table_file_load(a->table_path, &in->table, &err) < 0) {
-            fprintf(stderr, "tableref watch: %s\n", err.msg);
-            return EXIT_BAD_INPUT;
-        }
-        if (!a->source && !in->table.source[0]) {
+    /* A watch judges only units that move: a unit without rates is taken (REF_SETUP_RATES_LATER). With --table,
+     * --calib and --roster only name the files in the events. */
+    in->setup = ref_setup_open(a->table_path, a->table_path ? NULL : a->calib_path,
+                               a->table_path ? NULL : a->roster_path, REF_SETUP_RATES_LATER, &err);
+    if (!in->setup) {
+        fprintf(stderr, "tableref watch: %s\n", err.msg);
+        return EXIT_BAD_INPUT;
+    }
+    const table_file *t = in->setup->table;
+    if (t) {
+        if (!a->source && !t->source[0]) {
             fprintf(stderr, "tableref watch: %s names no camera (\"source\"): give --source SRC\n", a->table_path);
-            table_file_clear(&in->table);
+            watch_inputs_clear(in);
             return EXIT_BAD_INPUT;
         }
-        in->calib = in->table.calib;
-        a->source = a->source ? a->source : in->table.source;
+        a->source = a->source ? a->source : t->source;
         a->calib_path = a->calib_path ? a->calib_path : a->table_path;
         a->roster_path = a->roster_path ? a->roster_path : a->table_path;
-        a->cfg.tracker.table = &in->table;
-    } else if (calib_file_load(a->calib_path, &in->calib, &err) < 0) {
-        fprintf(stderr, "tableref watch: %s\n", err.msg);
-        return EXIT_BAD_INPUT;
     }
     /* Ask a camera for the calibrated size (or the table's): the intrinsics hold for that size only. */
-    a->ccfg.width = a->table_path ? in->table.width : in->calib.width;
-    a->ccfg.height = a->table_path ? in->table.height : in->calib.height;
+    a->ccfg.width = t ? t->width : in->setup->calib.width;
+    a->ccfg.height = t ? t->height : in->setup->calib.height;
     if ((a->size && parse_size(a->size, &a->ccfg.width, &a->ccfg.height) < 0) ||
         beside_recording(&a->cfg, in->jsonl_buf, in->vtt_buf, sizeof in->jsonl_buf) < 0) {
-        if (a->table_path)
-            table_file_clear(&in->table);
-        return EXIT_BAD_INPUT;
-    }
-    if (a->table_path) {
-        in->roster = in->table.roster;
-    } else if (!(in->roster = vis_roster_load(a->roster_path, &err))) {
-        fprintf(stderr, "tableref watch: %s\n", err.msg);
+        watch_inputs_clear(in);
         return EXIT_BAD_INPUT;
     }
     return 0;
@@ -472,9 +463,10 @@ static int watch_live(const watch_args *a, watch_inputs *in)
     int rc = EXIT_BAD_INPUT, fifo_fd = -1;
     cap_source *cap = NULL;
     watch_session *s = NULL;
-    if (a->cfg.projector && projector_refused(&in->calib, a->calib_path, in->roster, a->ccfg.width, a->ccfg.height))
+    if (a->cfg.projector &&
+        projector_refused(&in->setup->calib, a->calib_path, in->setup->roster, a->ccfg.width, a->ccfg.height))
         goto done;
-    s = watch_session_new(in->roster, &in->calib, &a->cfg, &err);
+    s = watch_session_new_setup(in->setup, &a->cfg, &err);
     /* A camera or a recording: it sees the real projector, if any, not the session's pictures (cfg NULL). */
     if (!s || !(cap = watch_source_open(a->source, &a->ccfg, NULL, &err))) {
         fprintf(stderr, "tableref watch: %s\n", err.msg);
@@ -509,7 +501,7 @@ int cmd_watch(int argc, char **argv)
     if (watch_inputs_load(&a, &in) != 0)
         return EXIT_BAD_INPUT;
     int rc = watch_live(&a, &in);
-    watch_inputs_clear(&a, &in);
+    watch_inputs_clear(&in);
     return rc;
 }
 

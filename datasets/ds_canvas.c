@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const vis_roster_model *ds_roster_model(const vis_roster *roster, const char *id)
+const roster_model *ds_roster_model(const roster_file *roster, const char *id)
 {
     for (size_t k = 0; k < roster->n_models; k++)
         if (strcmp(roster->models[k].id, id) == 0)

@@ -27,7 +27,7 @@
 #include "base_error.h"
 #include "rules_snapshot.h"
 #include "vis_camera.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 typedef struct ds_canvas {
     vis_camera cam;
@@ -73,7 +73,7 @@ static inline double ds_rnd(ds_rng *r)
 static inline double ds_rnd_in(ds_rng *r, double a, double b) { return a + (b - a) * ds_rnd(r); }
 
 /* The roster entry of a snapshot model, or NULL (ds_canvas.c). */
-const vis_roster_model *ds_roster_model(const vis_roster *roster, const char *id);
+const roster_model *ds_roster_model(const roster_file *roster, const char *id);
 
 /* Convex hull (monotone chain) of n canvas points (x, y pairs; sorted in place) into out; returns its size
  * (ds_canvas.c). */

@@ -83,7 +83,7 @@ static int classic_figure(ds_canvas *c, const rules_model *m, int tag_id, double
     return 0;
 }
 
-static int classic_hands(ds_canvas *c, const vis_roster *roster, const ds_render_params *p, ds_rng *r)
+static int classic_hands(ds_canvas *c, const roster_file *roster, const ds_render_params *p, ds_rng *r)
 {
     /* A palm and five fingers reaching in, 12-20 cm above the table. */
     for (int hnd = 0; hnd < p->hands; hnd++) {
@@ -137,7 +137,7 @@ static cvs_colour vary(cvs_colour c, ds_rng *r, double amount)
  * Where the figure stands on its base: in the part behind the printed tag
  * (white border included), or at the back third when the tag leaves none.
  */
-static double figure_offset(const vis_roster_unit *u)
+static double figure_offset(const roster_unit *u)
 {
     const double printed = u->mount.size * 1.25, back = -u->base_depth / 2;
     const double free_front = u->mount.offset.x - printed / 2;
@@ -145,7 +145,7 @@ static double figure_offset(const vis_roster_unit *u)
 }
 
 /* One unit's look: every model of a unit is of one kind, armed alike, in one livery. */
-static void unit_look(const ds_render_params *p, const vis_roster_unit *u, size_t unit_index, ds_figure *f)
+static void unit_look(const ds_render_params *p, const roster_unit *u, size_t unit_index, ds_figure *f)
 {
     ds_rng ur = {.s = p->seed * 7717ull + unit_index * 104729ull + 3};
     memset(f, 0, sizeof *f);
@@ -168,10 +168,10 @@ static void unit_look(const ds_render_params *p, const vis_roster_unit *u, size_
     f->cloak = ds_rnd(&ur) < 0.4;
 }
 
-static int real_figure(ds_canvas *c, const rules_model *m, const vis_roster_model *rm, const vis_roster *roster,
+static int real_figure(ds_canvas *c, const rules_model *m, const roster_model *rm, const roster_file *roster,
                        const ds_render_params *p, int shadows_only)
 {
-    const vis_roster_unit *u = &roster->units[rm->unit];
+    const roster_unit *u = &roster->units[rm->unit];
     ds_figure f;
     unit_look(p, u, rm->unit, &f);
     ds_rng fr = {.s = p->seed * 131ull + (uint64_t)rm->tag_id * 977ull};
@@ -204,7 +204,7 @@ static int real_figure(ds_canvas *c, const rules_model *m, const vis_roster_mode
 }
 
 /* A hand at `place`, its arm from the player standing at the nearest long edge. */
-static void real_hand(const vis_roster *roster, const ds_hand_place *place, ds_rng *r, ds_hand *h)
+static void real_hand(const roster_file *roster, const ds_hand_place *place, ds_rng *r, ds_hand *h)
 {
     memset(h, 0, sizeof *h);
     h->palm[0] = place->x, h->palm[1] = place->y, h->palm[2] = place->height;
@@ -222,7 +222,7 @@ static void real_hand(const vis_roster *roster, const ds_hand_place *place, ds_r
     h->sleeve = PICK(SLEEVE, r);
 }
 
-static int real_hands(ds_canvas *c, const rules_snapshot *snap, const vis_roster *roster, const ds_render_params *p)
+static int real_hands(ds_canvas *c, const rules_snapshot *snap, const roster_file *roster, const ds_render_params *p)
 {
     size_t n_models = 0;
     for (size_t u = 0; u < snap->n_units; u++)
@@ -275,7 +275,7 @@ static int cmp_far_first(const void *a, const void *b)
     return (x->dist < y->dist) - (x->dist > y->dist);
 }
 
-int ds_draw_figures(ds_canvas *c, const rules_snapshot *snap, const vis_roster *roster, const ds_render_params *p)
+int ds_draw_figures(ds_canvas *c, const rules_snapshot *snap, const roster_file *roster, const ds_render_params *p)
 {
     if (!p->figures)
         return 0;
@@ -297,7 +297,7 @@ int ds_draw_figures(ds_canvas *c, const rules_snapshot *snap, const vis_roster *
     for (int pass = p->style == DS_STYLE_REAL && p->shadows ? 0 : 1; pass < 2 && rc == 0; pass++)
         for (size_t i = 0; i < n && rc == 0; i++) {
             const rules_model *m = &snap->units[order[i].unit].models[order[i].model];
-            const vis_roster_model *rm = ds_roster_model(roster, m->id);
+            const roster_model *rm = ds_roster_model(roster, m->id);
             if (!rm)
                 continue;
             if (p->style == DS_STYLE_REAL)
@@ -309,7 +309,7 @@ int ds_draw_figures(ds_canvas *c, const rules_snapshot *snap, const vis_roster *
     return rc;
 }
 
-int ds_draw_hands(ds_canvas *c, const rules_snapshot *snap, const vis_roster *roster, const ds_render_params *p,
+int ds_draw_hands(ds_canvas *c, const rules_snapshot *snap, const roster_file *roster, const ds_render_params *p,
                   ds_rng *r)
 {
     return p->style == DS_STYLE_REAL ? real_hands(c, snap, roster, p) : classic_hands(c, roster, p, r);

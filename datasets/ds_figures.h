@@ -14,9 +14,9 @@
 #include "ds_canvas.h"
 
 /* The miniatures on every base, far ones first. */
-int ds_draw_figures(ds_canvas *c, const rules_snapshot *snap, const vis_roster *roster, const ds_render_params *p);
+int ds_draw_figures(ds_canvas *c, const rules_snapshot *snap, const roster_file *roster, const ds_render_params *p);
 /* The hands over the table; `r` is the renderer's random stream (the classic style's hands draw from it). */
-int ds_draw_hands(ds_canvas *c, const rules_snapshot *snap, const vis_roster *roster, const ds_render_params *p,
+int ds_draw_hands(ds_canvas *c, const rules_snapshot *snap, const roster_file *roster, const ds_render_params *p,
                   ds_rng *r);
 
 #endif

@@ -256,7 +256,7 @@ static int find_spot(const ds_hard_params *p, int army, double w, double d, cons
 static int add_unit(ds_hard_table *t, const ds_hard_params *p, const unit_type *ty, int army, int index,
                     placed_unit *placed, int *n_placed, ds_rng *r, int *tag, base_error *err)
 {
-    vis_roster *ro = t->scene->roster;
+    roster_file *ro = t->scene->roster;
     int F = rnd_int(r, ty->files_lo, ty->files_hi);
     int n = rnd_int(r, ty->models_lo, ty->models_hi);
     /* Never more files than models (the roster reader refuses it): a type that is never narrower than
@@ -275,7 +275,7 @@ static int add_unit(ds_hard_table *t, const ds_hard_params *p, const unit_type *
     placed[*n_placed].box = kept;
     placed[(*n_placed)++].margin = corridor > 0 ? 45 : 0;
     t->reserved += corridor > 0;
-    vis_roster_unit *u = &ro->units[ro->n_units];
+    roster_unit *u = &ro->units[ro->n_units];
     memset(u, 0, sizeof *u);
     snprintf(u->id, sizeof u->id, "%s-%d", army ? "blue" : "red", index);
     snprintf(u->side, sizeof u->side, "%s", army ? "blue" : "red");
@@ -283,7 +283,7 @@ static int add_unit(ds_hard_table *t, const ds_hard_params *p, const unit_type *
     u->advance_rate = base_in_to_mm(ty->advance_in), u->march_rate = base_in_to_mm(ty->march_in);
     u->mobility = NAN;
     u->files = F;
-    u->mount = (vis_tag_mount){base_v2(ty->tag_fwd, 0), 0, ds_rnd_in(r, 3, 5), ty->tag};
+    u->mount = (roster_tag_mount){base_v2(ty->tag_fwd, 0), 0, ds_rnd_in(r, 3, 5), ty->tag};
     u->first_model = ro->n_models;
     t->kind[ro->n_units] = ty->kind;
     const ds_rank_align align = pick_align(m, F, r);
@@ -298,7 +298,7 @@ static int add_unit(ds_hard_table *t, const ds_hard_params *p, const unit_type *
     double rear[16];
     rear_files(align, m, F, r, rear);
     for (int i = 0; i < n; i++) {
-        vis_roster_model *rm = &ro->models[ro->n_models];
+        roster_model *rm = &ro->models[ro->n_models];
         const int k = i / F;
         const double file = k < R - 1 ? i % F : rear[i - (R - 1) * F];
         snprintf(rm->id, sizeof rm->id, "%.40s-%d", u->id, i + 1);
@@ -323,10 +323,10 @@ ds_hard_table *ds_hard_generate(const ds_hard_params *p, base_error *err)
 {
     ds_hard_table *t = calloc(1, sizeof *t);
     const size_t cap_models = (size_t)p->target_models + 64;
-    if (!t || !(t->scene = calloc(1, sizeof *t->scene)) || !(t->scene->roster = calloc(1, sizeof(vis_roster))))
+    if (!t || !(t->scene = calloc(1, sizeof *t->scene)) || !(t->scene->roster = calloc(1, sizeof(roster_file))))
         goto oom;
     ds_scene *s = t->scene;
-    vis_roster *ro = s->roster;
+    roster_file *ro = s->roster;
     t->slots = calloc(cap_models, sizeof *t->slots);
     t->align = calloc(MAX_UNITS, sizeof *t->align);
     t->kind = calloc(MAX_UNITS, sizeof *t->kind);
@@ -344,7 +344,7 @@ ds_hard_table *ds_hard_generate(const ds_hard_params *p, base_error *err)
     const double xy[4][2] = {{in, in}, {p->board_width - in, in}, {p->board_width - in, p->board_depth - in},
                              {in, p->board_depth - in}};
     for (int i = 0; i < 4; i++)
-        ro->board_tags[ro->n_board_tags++] = (vis_board_tag){i, xy[i][0], xy[i][1], 0, 0, bt};
+        ro->board_tags[ro->n_board_tags++] = (roster_board_tag){i, xy[i][0], xy[i][1], 0, 0, bt};
 
     ds_rng r = {.s = p->seed * 0x2545F4914F6CDD1Dull + 11};
     placed_unit placed[MAX_UNITS];
@@ -451,13 +451,13 @@ int ds_hard_pair_make(const ds_hard_table *t, ds_hard_pair *out, base_error *err
 {
     memset(out, 0, sizeof *out);
     const rules_snapshot *s = t->scene->snapshot;
-    const vis_roster *ro = t->scene->roster;
+    const roster_file *ro = t->scene->roster;
     const double adv = base_in_to_mm(4.5), march = base_in_to_mm(11);
     long marcher = -1, advancer = -1;
     /* The unit's own heading: the model facings scatter by a fraction of a degree around it. */
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < s->n_units; i++) {
-            const vis_roster_unit *ru = &ro->units[i];
+            const roster_unit *ru = &ro->units[i];
             if (fabs(ru->advance_rate - base_in_to_mm(5)) > 0.01 || fabs(ru->march_rate - base_in_to_mm(10)) > 0.01 ||
                 (long)i == marcher)
                 continue;

@@ -35,7 +35,7 @@
 #include "cap_source.h"
 #include "calib_file.h"
 #include "ds_loop.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 /* The row: scheme "sim". */
 extern const cap_row ds_loop_source_row;
@@ -47,7 +47,7 @@ int ds_loop_source_register(base_error *err);
 typedef struct ds_loop_setup {
     const calib_file *camera;   /* the scene's camera with its projector section (the simulated one unless it
                                    has one) */
-    const vis_roster *roster;   /* the scene's roster */
+    const roster_file *roster;   /* the scene's roster */
     ds_loop *loop;              /* the simulator (ds_loop_frames_lit, ...) */
 } ds_loop_setup;
 

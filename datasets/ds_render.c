@@ -186,7 +186,7 @@ static int canvas_new(ds_canvas *c, const calib_file *calib, int ss, int channel
 }
 
 /* The board's mat: smooth noise between two colours of the palette. */
-static base_image *board_texture(const vis_roster *roster, const ds_render_params *p, base_error *err)
+static base_image *board_texture(const roster_file *roster, const ds_render_params *p, base_error *err)
 {
     int tw = (int)ceil(roster->board_width / 2), td = (int)ceil(roster->board_depth / 2);
     if (p->style != DS_STYLE_REAL)
@@ -253,17 +253,17 @@ static cvs_colour base_top(const ds_render_params *p, size_t unit, ds_rng *r)
 }
 
 /* The bases (sides and top) of every model; records each model's tag for drawing. */
-static int draw_bases(ds_canvas *c, const rules_snapshot *snap, const vis_roster *roster, const ds_render_params *p,
+static int draw_bases(ds_canvas *c, const rules_snapshot *snap, const roster_file *roster, const ds_render_params *p,
                       ds_rng *r, placed_tag *tags, size_t *nt)
 {
     for (size_t ui = 0; ui < snap->n_units; ui++) {
         const rules_unit *u = &snap->units[ui];
         for (size_t mi = 0; mi < u->n_models; mi++) {
             const rules_model *m = &u->models[mi];
-            const vis_roster_model *rm = ds_roster_model(roster, m->id);
+            const roster_model *rm = ds_roster_model(roster, m->id);
             if (!rm)
                 return base_error_set(c->err, "render: model \"%s\" is not in the roster", m->id);
-            const vis_roster_unit *ru = &roster->units[rm->unit];
+            const roster_unit *ru = &roster->units[rm->unit];
             const double h = ru->mount.height;
             base_obb box = rules_model_base(u, m);
             base_vec2 corners[4];
@@ -283,7 +283,7 @@ static int draw_bases(ds_canvas *c, const rules_snapshot *snap, const vis_roster
             placed_tag *pt = &tags[(*nt)++];
             pt->id = rm->tag_id;
             pt->model = (long)(rm - roster->models);
-            vis_tag_mount_place(&ru->mount, m->pos, m->facing, &pt->c, &pt->heading);
+            roster_tag_mount_place(&ru->mount, m->pos, m->facing, &pt->c, &pt->heading);
             pt->size = ru->mount.size;
             pt->z = h;
         }
@@ -332,7 +332,7 @@ static int fill_truth(ds_canvas *c, const apriltag_family_t *fam, const rules_sn
     return 0;
 }
 
-int ds_render_optics(const rules_snapshot *snap, const vis_roster *roster, const calib_file *calib,
+int ds_render_optics(const rules_snapshot *snap, const roster_file *roster, const calib_file *calib,
                      const ds_render_params *p, base_image **out, ds_truth *truth, base_error *err)
 {
     int rc = -1;
@@ -366,7 +366,7 @@ int ds_render_optics(const rules_snapshot *snap, const vis_roster *roster, const
     if (draw_terrain(&c, snap, p, &r) < 0 || draw_bases(&c, snap, roster, p, &r, tags, &nt) < 0)
         goto done;
     for (size_t i = 0; i < roster->n_board_tags; i++) {
-        const vis_board_tag *b = &roster->board_tags[i];
+        const roster_board_tag *b = &roster->board_tags[i];
         tags[nt++] = (placed_tag){b->id, -1, base_v2(b->x, b->y), b->rotation, b->size, b->z};
     }
     if (draw_tags(&c, fam, roster->family, tags, nt) < 0 || ds_draw_figures(&c, snap, roster, p) < 0 ||
@@ -402,7 +402,7 @@ done:
     return rc;
 }
 
-int ds_render_heights(const rules_snapshot *snap, const vis_roster *roster, const calib_file *calib,
+int ds_render_heights(const rules_snapshot *snap, const roster_file *roster, const calib_file *calib,
                       base_image **out, base_error *err)
 {
     ds_canvas c = {.err = err};
@@ -416,7 +416,7 @@ int ds_render_heights(const rules_snapshot *snap, const vis_roster *roster, cons
     for (size_t ui = 0; ui < snap->n_units; ui++)
         for (size_t mi = 0; mi < snap->units[ui].n_models; mi++) {
             const rules_unit *u = &snap->units[ui];
-            const vis_roster_model *rm = ds_roster_model(roster, u->models[mi].id);
+            const roster_model *rm = ds_roster_model(roster, u->models[mi].id);
             if (!rm) {
                 base_error_set(err, "render: model \"%s\" is not in the roster", u->models[mi].id);
                 goto done;
@@ -513,7 +513,7 @@ fail:
     return -1;
 }
 
-int ds_render_colour(const rules_snapshot *snap, const vis_roster *roster, const calib_file *calib,
+int ds_render_colour(const rules_snapshot *snap, const roster_file *roster, const calib_file *calib,
                      const ds_render_params *p, base_image **out_gray, base_image **out_colour, ds_truth *truth,
                      base_error *err)
 {
@@ -530,7 +530,7 @@ int ds_render_colour(const rules_snapshot *snap, const vis_roster *roster, const
     return rc;
 }
 
-int ds_render(const rules_snapshot *snap, const vis_roster *roster, const calib_file *calib,
+int ds_render(const rules_snapshot *snap, const roster_file *roster, const calib_file *calib,
               const ds_render_params *p, base_image **out_image, ds_truth *truth, base_error *err)
 {
     return ds_render_colour(snap, roster, calib, p, out_image, NULL, truth, err);

@@ -47,21 +47,21 @@
 #include "ds_render_params.h"
 #include "ds_truth.h"
 #include "rules_snapshot.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 /*
  * Renders `truth_snap` (model positions; each model must be in the roster by
  * id) through `cam`: the camera's gray picture. *out_image and *truth are the
  * caller's. Returns 0 or -1.
  */
-int ds_render(const rules_snapshot *truth_snap, const vis_roster *roster, const calib_file *cam,
+int ds_render(const rules_snapshot *truth_snap, const roster_file *roster, const calib_file *cam,
               const ds_render_params *p, base_image **out_image, ds_truth *truth, base_error *err);
 /* The same, and for the real style the colour picture too (*out_colour NULL for the classic style). */
-int ds_render_colour(const rules_snapshot *truth_snap, const vis_roster *roster, const calib_file *cam,
+int ds_render_colour(const rules_snapshot *truth_snap, const roster_file *roster, const calib_file *cam,
                      const ds_render_params *p, base_image **out_gray, base_image **out_colour, ds_truth *truth,
                      base_error *err);
 /* The light reaching the sensor (1 channel classic, 3 real) and the truth, which no camera step changes. */
-int ds_render_optics(const rules_snapshot *truth_snap, const vis_roster *roster, const calib_file *cam,
+int ds_render_optics(const rules_snapshot *truth_snap, const roster_file *roster, const calib_file *cam,
                      const ds_render_params *p, base_image **out_optics, ds_truth *truth, base_error *err);
 /* The camera's picture of `optics` for frame seed `frame_seed`; *out_colour may be NULL (not wanted). */
 int ds_render_capture(const base_image *optics, const ds_render_params *p, uint32_t frame_seed,
@@ -70,7 +70,7 @@ int ds_render_capture(const base_image *optics, const ds_render_params *p, uint3
  * What the projector lights (ds_light.h): each camera pixel's surface height, base tops at their height
  * in DS_LIGHT_HEIGHT_STEP_MM steps, the board 0 (1 channel, the camera's size). Caller frees.
  */
-int ds_render_heights(const rules_snapshot *truth_snap, const vis_roster *roster, const calib_file *cam,
+int ds_render_heights(const rules_snapshot *truth_snap, const roster_file *roster, const calib_file *cam,
                       base_image **out_heights, base_error *err);
 /* Tag bitmap corners, tag-local, in apriltag's order: (a, b) with a right and b up, in half-sizes. */
 extern const double ds_tag_corner_local[4][2];

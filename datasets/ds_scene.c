@@ -93,14 +93,14 @@ typedef struct gen_layout {
 static int add_generated_unit(ds_scene *s, gen_layout *L, int ui, base_error *err)
 {
     const ds_gen_params *g = L->g;
-    vis_roster *r = s->roster;
-    vis_roster_unit *u = &r->units[r->n_units++];
+    roster_file *r = s->roster;
+    roster_unit *u = &r->units[r->n_units++];
     snprintf(u->id, sizeof u->id, "unit-%d", ui + 1);
     snprintf(u->side, sizeof u->side, "%s", ui % 2 ? "blue" : "red");
     u->base_width = g->base_width, u->base_depth = g->base_depth;
     u->advance_rate = base_in_to_mm(5), u->march_rate = base_in_to_mm(10), u->mobility = NAN;
     u->files = g->files;
-    u->mount = (vis_tag_mount){base_v2(g->tag_forward, 0), 0, g->tag_height, g->tag_size};
+    u->mount = (roster_tag_mount){base_v2(g->tag_forward, 0), 0, g->tag_height, g->tag_size};
     u->first_model = r->n_models;
     rules_unit *su = rules_snapshot_add_unit(s->snapshot, u->id, u->side);
     if (!su)
@@ -114,7 +114,7 @@ static int add_generated_unit(ds_scene *s, gen_layout *L, int ui, base_error *er
     const base_vec2 fwd = base_v2_dir(th), right = base_v2(sin(th), -cos(th));
     for (int k = 0; k < g->ranks; k++)
         for (int f = 0; f < g->files; f++) {
-            vis_roster_model *m = &r->models[r->n_models++];
+            roster_model *m = &r->models[r->n_models++];
             snprintf(m->id, sizeof m->id, "%.40s-%d", u->id, (int)(u->n_models + 1) % 100000);
             m->tag_id = L->tag++;
             m->unit = (size_t)ui;
@@ -134,7 +134,7 @@ static int add_generated_unit(ds_scene *s, gen_layout *L, int ui, base_error *er
 ds_scene *ds_scene_generate(const ds_gen_params *g, base_error *err)
 {
     ds_scene *s = calloc(1, sizeof *s);
-    vis_roster *r = calloc(1, sizeof *r);
+    roster_file *r = calloc(1, sizeof *r);
     if (!s || !r) {
         free(s);
         free(r);
@@ -162,7 +162,7 @@ ds_scene *ds_scene_generate(const ds_gen_params *g, base_error *err)
         double xy[4][2] = {{in, in}, {g->board_width - in, in}, {g->board_width - in, g->board_depth - in},
                            {in, g->board_depth - in}};
         for (int i = 0; i < 4; i++)
-            r->board_tags[r->n_board_tags++] = (vis_board_tag){i, xy[i][0], xy[i][1], 0, 0, g->board_tag_size};
+            r->board_tags[r->n_board_tags++] = (roster_board_tag){i, xy[i][0], xy[i][1], 0, 0, g->board_tag_size};
     }
     gen_layout L = {.g = g, .st = g->seed * 0x2545F4914F6CDD1Dull + 3, .tag = g->first_tag_id};
     L.pw = g->base_width + g->gap_mm, L.pd = g->base_depth + g->gap_mm;
@@ -185,7 +185,7 @@ void ds_scene_free(ds_scene *s)
     if (!s)
         return;
     rules_snapshot_free(s->snapshot);
-    vis_roster_free(s->roster);
+    roster_free(s->roster);
     free(s);
 }
 
@@ -344,7 +344,7 @@ ds_scene *ds_scene_from_json(const cJSON *root, const char *path, unsigned flags
             base_error_set(err, "%s: roster: missing", path);
         goto fail;
     }
-    if (!(s->roster = vis_roster_from_json(jr, name, err)))
+    if (!(s->roster = roster_from_json(jr, name, err)))
         goto fail;
     if (cJSON_GetObjectItemCaseSensitive(root, "calibration")) {
         if (!(jc = member(root, "calibration", path, flags, name, sizeof name, err)) ||

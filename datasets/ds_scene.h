@@ -20,11 +20,11 @@
 #include "ds_render.h"
 #include "base_error.h"
 #include "rules_snapshot.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 typedef struct ds_scene {
     rules_snapshot *snapshot;
-    vis_roster *roster;
+    roster_file *roster;
     calib_file calib;
     ds_render_params render;
 } ds_scene;

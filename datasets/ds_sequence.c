@@ -280,7 +280,7 @@ static int write_sequence_setup(const ds_scene *sc, const char *dir, base_error 
     if (calib_file_save(&sc->calib, path, err) < 0)
         return -1;
     snprintf(path, sizeof path, "%s/roster.json", dir);
-    return vis_roster_save(sc->roster, path, err);
+    return roster_save(sc->roster, path, err);
 }
 
 /* A sequence being rendered: its settings, the frame count so far and the pictures and snapshots in hand. */

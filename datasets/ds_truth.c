@@ -21,7 +21,7 @@ double ds_truth_tag_visible(const ds_truth_tag *t)
     return t->inside ? 1 - t->occluded : 0;
 }
 
-cJSON *ds_truth_to_json(const ds_truth *t, const rules_snapshot *snap, const vis_roster *roster,
+cJSON *ds_truth_to_json(const ds_truth *t, const rules_snapshot *snap, const roster_file *roster,
                         const calib_file *cam, const char *image_name)
 {
     cJSON *root = cJSON_CreateObject();
@@ -38,7 +38,7 @@ cJSON *ds_truth_to_json(const ds_truth *t, const rules_snapshot *snap, const vis
     for (size_t ui = 0; ui < snap->n_units; ui++)
         for (size_t mi = 0; mi < snap->units[ui].n_models; mi++) {
             const rules_model *m = &snap->units[ui].models[mi];
-            const vis_roster_model *rm = NULL;
+            const roster_model *rm = NULL;
             for (size_t k = 0; k < roster->n_models && !rm; k++)
                 if (strcmp(roster->models[k].id, m->id) == 0)
                     rm = &roster->models[k];

@@ -20,7 +20,7 @@
 
 #include "calib_file.h"
 #include "rules_snapshot.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 typedef struct ds_truth_tag {
     int id;
@@ -57,7 +57,7 @@ typedef struct ds_truth {
 void ds_truth_clear(ds_truth *t);
 
 /* Ground truth JSON ("tableref.truth" v2, docs/formats.md). Caller frees. */
-cJSON *ds_truth_to_json(const ds_truth *t, const rules_snapshot *snap, const vis_roster *roster,
+cJSON *ds_truth_to_json(const ds_truth *t, const rules_snapshot *snap, const roster_file *roster,
                         const calib_file *cam, const char *image_name);
 
 #endif

@@ -1,5 +1,6 @@
 /* ref_check: the set-up's self-checks on one picture (see the header; limits in docs/setup-checks.md). */
 #include "ref_check.h"
+#include "ref_check_parts.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -103,7 +104,7 @@ static void check_pixels(const vis_detector *det, const char *picture, const bas
     ref_check_result *fr = &c->items[REF_CHECK_FOCUS];
     for (size_t i = 0; whites && i < n_tags; i++) {
         const vis_tag_detection *t = &tags[i];
-        if (!vis_roster_find_model_tag(det->roster, t->id) && !vis_roster_find_board_tag(det->roster, t->id))
+        if (!roster_map_find_model_tag(det->map, t->id) && !roster_map_find_board_tag(det->map, t->id))
             continue;
         tag_look l;
         if (!look_at_tag(im, t, cells, &l))
@@ -174,7 +175,7 @@ static void check_detection(const vis_detector *det, const ref_check_names *name
                  "%s: %zu of the %zu model tags read disagree with the roster's sizes (limit %.0f%%): is %s the "
                  "roster of this table?",
                  picture, bad, decoded, 100 * ref_check_rules[REF_CHECK_MODEL_SIZE].limit, names->roster);
-    size_t total = det->roster->n_models;
+    size_t total = det->map->n_models;
     r = &c->items[REF_CHECK_ROSTER_SEEN];
     set_result(r, REF_CHECK_ROSTER_SEEN, total ? (double)rep->models_seen / (double)total : 1, total > 0);
     if (!r->ok)
@@ -205,20 +206,13 @@ void ref_check_parts(const vis_detector *det, const ref_check_names *names, cons
     }
 }
 
-void ref_check_frame(const ref_setup *s, const ref_snapshot *f, ref_checks *out)
-{
-    const ref_check_names names = {f->path, s->calib_path, s->roster_path};
-    const base_view im = {f->image->width, f->image->height, 1, f->image->stride, f->image->data};
-    ref_check_parts(s->det, &names, &im, f->tags.items, f->tags.n, &f->report, out);
-}
-
-size_t ref_check_mark_duplicates(const vis_roster *roster, const char *picture, const vis_report *rep,
+size_t ref_check_mark_duplicates(const roster_file *roster, const char *picture, const vis_report *rep,
                                  rules_report *r, FILE *warn, const char *prog)
 {
     size_t marked = 0;
     for (size_t i = 0; i < rep->n; i++) {
         const vis_issue *is = &rep->items[i];
-        const vis_roster_model *m = is->kind == VIS_ISSUE_DUPLICATE_ID ? vis_roster_find_model_tag(roster, is->tag_id)
+        const roster_model *m = is->kind == VIS_ISSUE_DUPLICATE_ID ? roster_find_model_tag(roster, is->tag_id)
                                                                         : NULL;
         if (!m)
             continue;

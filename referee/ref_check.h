@@ -12,7 +12,7 @@
  *
  * How to use:
  *   ref_checks c;
- *   ref_check_frame(setup, shot, &c);            // shot: ref_snapshot_new's
+ *   ref_snapshot_check(setup, shot, &c);         // ref_snapshot.h (a tracker's reading: ref_read_options.checks)
  *   if (!c.ok) {
  *       const ref_check_result *f = ref_checks_first_failure(&c);
  *       fprintf(stderr, "%s\n", f->msg);          // names the file and the figure
@@ -29,11 +29,6 @@
 #include <cjson/cJSON.h>
 
 #include "base_image.h"
-#include "ref_setup.h"
-#include "ref_snapshot.h"
-#include "rules_report.h"
-#include "vis_report.h"
-#include "vis_tag.h"
 
 typedef enum ref_check_id {
     /* The picture's own checks first: a blurred or dark picture explains the others' failures. */
@@ -78,26 +73,12 @@ typedef struct ref_checks {
     size_t tags_measured;
 } ref_checks;
 
-/* The figures of one picture read through the set-up. */
-void ref_check_frame(const ref_setup *s, const ref_snapshot *f, ref_checks *out);
-/* Which files a failed check names: the picture and the set-up's parts (a table file names itself twice). */
+/* Which files a failed check names: the picture and the set-up's parts (a table file names itself twice). The
+ * figures of a picture are taken by ref_snapshot_check (ref_snapshot.h), from the parts by ref_check_parts
+ * (ref_check_parts.h). */
 typedef struct ref_check_names {
     const char *picture, *calib, *roster;
 } ref_check_names;
-/* The same from its parts (the watch's tracker has no ref_snapshot): the detector the picture was read with,
- * the picture (grey), the tags decoded in it and the detection's report. */
-void ref_check_parts(const vis_detector *det, const ref_check_names *names, const base_view *image,
-                     const vis_tag_detection *tags, size_t n_tags, const vis_report *rep, ref_checks *out);
-/*
- * A tag ID seen twice on the table (VIS_ISSUE_DUPLICATE_ID in `rep`: every
- * copy already dropped by detection): the unit of its model cannot be judged
- * from a picture that shows it in two places. Each such unit in `r` is made
- * CANNOT TELL (unless not seen) with the reason, and a warning naming the
- * picture, the tag and the unit goes to `warn` (may be NULL). Returns the
- * number of units so marked; rules_report_refresh is done.
- */
-size_t ref_check_mark_duplicates(const vis_roster *roster, const char *picture, const vis_report *rep,
-                                 rules_report *r, FILE *warn, const char *prog);
 /* The first check that failed, NULL when all hold. */
 const ref_check_result *ref_checks_first_failure(const ref_checks *c);
 /* {"ok": bool, "checks": [{"name", "value", "unit", "limit", "measured", "ok", "where", "message"}]}. */

@@ -1,5 +1,7 @@
 /* ref_check_table: the pre-round table check's verdict (see the header). */
 #include "ref_check_table.h"
+#include "ref_check_parts.h"
+#include "ref_table_parts.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -43,7 +45,7 @@ int ref_table_check_parts(const vis_detector *det, const ref_check_names *names,
 {
     memset(out, 0, sizeof *out);
     ref_check_parts(det, names, image, tags, n_tags, rep, &out->checks);
-    const vis_roster *r = det->roster;
+    const roster_map *r = det->map;
     out->resolution_ok = !isnan(out->checks.min_cell_px) && out->checks.min_cell_px >= REF_TABLE_MIN_CELL_PX;
     if (!(out->units = calloc(r->n_units ? r->n_units : 1, sizeof *out->units)))
         return -1;
@@ -51,19 +53,12 @@ int ref_table_check_parts(const vis_detector *det, const ref_check_names *names,
     for (size_t i = 0; i < r->n_units; i++)
         out->units[i] = (ref_table_unit){r->units[i].id, 0, r->units[i].n_models};
     for (size_t i = 0; i < n_tags; i++) {
-        const vis_roster_model *m = vis_roster_find_model_tag(r, tags[i].id);
+        const roster_map_model *m = roster_map_find_model_tag(r, tags[i].id);
         if (m)
             out->units[m->unit].seen++;
     }
     decide(out);
     return 0;
-}
-
-int ref_table_check_frame(const ref_setup *s, const ref_snapshot *f, ref_table_check *out)
-{
-    const ref_check_names names = {f->path, s->calib_path, s->roster_path};
-    const base_view im = {f->image->width, f->image->height, 1, f->image->stride, f->image->data};
-    return ref_table_check_parts(s->det, &names, &im, f->tags.items, f->tags.n, &f->report, out);
 }
 
 void ref_table_check_set_projector(ref_table_check *tc, ref_proj_status status, bool simulated,

@@ -8,7 +8,7 @@
  *
  * How to use:
  *   ref_table_check tc;
- *   ref_table_check_parts(det, &names, &view, tags, n_tags, &report, &tc);   // or ref_table_check_frame
+ *   ref_snapshot_table_check(setup, shot, NULL, &tc);  // ref_snapshot.h (from the parts: ref_table_parts.h)
  *   ref_table_check_set_projector(&tc, REF_PROJ_CHECKED, &proj_result);      // optional
  *   if (!tc.go) puts(tc.reason);                       // the first no-go, as a sentence
  *   cJSON *j = ref_table_check_to_json(&tc);           // every figure
@@ -38,7 +38,7 @@ typedef enum ref_proj_status {
 } ref_proj_status;
 
 typedef struct ref_table_unit {
-    const char *id;           /* borrowed from the roster */
+    const char *id;           /* borrowed from the set-up's roster */
     size_t seen, total;
 } ref_table_unit;
 
@@ -55,10 +55,6 @@ typedef struct ref_table_check {
     char reason[3400];        /* the first no-go in words; "" when go */
 } ref_table_check;
 
-/* Every figure but the projector's (ref_check_parts' arguments). -1 only when out of memory. */
-int ref_table_check_parts(const vis_detector *det, const ref_check_names *names, const base_view *image,
-                          const vis_tag_detection *tags, size_t n_tags, const vis_report *rep, ref_table_check *out);
-int ref_table_check_frame(const ref_setup *s, const ref_snapshot *f, ref_table_check *out);
 /* The projector's part (status, and the result when CHECKED or NOT_SEEN); go and reason are updated. */
 void ref_table_check_set_projector(ref_table_check *tc, ref_proj_status status, bool simulated,
                                    const ref_proj_result *r);

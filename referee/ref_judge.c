@@ -88,3 +88,9 @@ int ref_judge(const rules_snapshot *before, const rules_snapshot *after, const r
     j->suggest_ms = now_ms() - t1;
     return 0;
 }
+
+int ref_judge_reach(const rules_snapshot *table, const char *unit_id, rules_move_type move, rules_reach *out,
+                    base_error *err)
+{
+    return rules_reach_compute(table, unit_id, move, NULL, out, err);
+}

@@ -19,6 +19,7 @@
  *   ref_words_print(j, stdout);                      // ref_words.h: the words, with their +/-
  *   ref_judgement_free(j);
  * Or on the stack: ref_judgement j; ref_judgement_init(&j); ... ref_judgement_clear(&j);
+ *   rules_reach r; ref_judge_reach(table, "spears", RULES_MOVE_MARCH, &r, &err); ... rules_reach_clear(&r);
  * The judgement borrows the two snapshots (the words take their +/- from
  * them): they must outlive it. A caller that keeps the report alone moves
  * it out (keep = j.report; ref_judgement_init(&j)).
@@ -32,6 +33,7 @@
 #include "rules_combat.h"
 #include "rules_move.h"
 #include "rules_pursuit.h"
+#include "rules_reach.h"
 #include "rules_report.h"
 #include "rules_snapshot.h"
 
@@ -62,5 +64,10 @@ void ref_judgement_free(ref_judgement *j);
 /* Judges before -> after into `j` (cleared first). 0, or -1 with err (the report is then empty). */
 int ref_judge(const rules_snapshot *before, const rules_snapshot *after, const ref_judge_options *o, ref_judgement *j,
               base_error *err);
+
+/* Where unit `unit_id` of `table` can legally end by `move` (rules_reach.h, the default options), before it moves:
+ * what the watch draws for a judge who asks. 0, or -1 with err. */
+int ref_judge_reach(const rules_snapshot *table, const char *unit_id, rules_move_type move, rules_reach *out,
+                    base_error *err);
 
 #endif

@@ -19,7 +19,7 @@ double ref_label_side(const char *family, double tag_size)
     return tag_size * 8 / 6;
 }
 
-int ref_labels_of(const vis_roster *roster, const rules_snapshot *snap, base_label **out, size_t *n, base_error *err)
+int ref_labels_of(const roster_file *roster, const rules_snapshot *snap, base_label **out, size_t *n, base_error *err)
 {
     *out = NULL;
     *n = 0;
@@ -29,19 +29,19 @@ int ref_labels_of(const vis_roster *roster, const rules_snapshot *snap, base_lab
         return base_error_setc(err, BASE_E_NOMEM, "out of memory");
     size_t k = 0;
     for (size_t i = 0; i < roster->n_models; i++) {
-        const vis_roster_model *rm = &roster->models[i];
+        const roster_model *rm = &roster->models[i];
         const rules_model *m = snap ? rules_snapshot_find_model(snap, rm->id, NULL) : NULL;
         if (!m || rm->unit >= roster->n_units)
             continue;
-        const vis_tag_mount *mount = &roster->units[rm->unit].mount;
+        const roster_tag_mount *mount = &roster->units[rm->unit].mount;
         base_label *o = &l[k++];
-        vis_tag_mount_place(mount, m->pos, m->facing, &o->centre, &o->heading);
+        roster_tag_mount_place(mount, m->pos, m->facing, &o->centre, &o->heading);
         o->side_mm = ref_label_side(roster->family, mount->size);
         o->height_mm = mount->height;
         o->sigma_mm = m->sigma_mm;
     }
     for (size_t i = 0; i < roster->n_board_tags; i++) {
-        const vis_board_tag *b = &roster->board_tags[i];
+        const roster_board_tag *b = &roster->board_tags[i];
         base_label *o = &l[k++];
         o->centre = base_v2(b->x, b->y);
         o->heading = b->rotation;

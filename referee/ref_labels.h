@@ -18,7 +18,7 @@
 #include "base_error.h"
 #include "base_geom.h"
 #include "rules_snapshot.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 /* The printed square's side for a tag of black-square edge `tag_size` in `family`: the white border is one
  * more cell on each side (tag36h11: 10/8 of the black square; an unknown family: 8/6, the widest). */
@@ -26,6 +26,6 @@ double ref_label_side(const char *family, double tag_size);
 
 /* The label (base_geom.h) of every model of `snap` the roster mounts a tag on, then of every board tag. *out is malloc'd (free it);
  * 0, or -1 with err when out of memory. */
-int ref_labels_of(const vis_roster *roster, const rules_snapshot *snap, base_label **out, size_t *n, base_error *err);
+int ref_labels_of(const roster_file *roster, const rules_snapshot *snap, base_label **out, size_t *n, base_error *err);
 
 #endif

@@ -1,5 +1,6 @@
 /* ref_projcheck: the projector's alignment thrown, found and measured (see the header). */
 #include "ref_projcheck.h"
+#include "ref_proj_parts.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -60,7 +61,7 @@ static double px_per_mm(const vis_camera *cam, base_vec2 b, double px[2])
 static double window_half_px(double scale) { return (REF_PROJ_MARK_RADIUS_MM + REF_PROJ_SEARCH_MM) * scale + 2; }
 
 /* Clear of every base, board tag and terrain piece, lit by the projector, seen by the camera. */
-static bool mark_fits(const vis_roster *r, const rules_snapshot *snap, const calib_file *c, const vis_camera *cam,
+static bool mark_fits(const roster_file *r, const rules_snapshot *snap, const calib_file *c, const vis_camera *cam,
                       base_vec2 p)
 {
     const double keep = REF_PROJ_CLEAR_MM + REF_PROJ_MARK_RADIUS_MM;
@@ -99,7 +100,7 @@ static bool mark_fits(const vis_roster *r, const rules_snapshot *snap, const cal
            px[1] + half < c->height - 1;
 }
 
-int ref_proj_marks_place(const vis_roster *r, const rules_snapshot *snap, const calib_file *c, ref_proj_marks *out,
+int ref_proj_marks_place(const roster_file *r, const rules_snapshot *snap, const calib_file *c, ref_proj_marks *out,
                          base_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -173,7 +174,7 @@ void ref_proj_camera(const vis_detector *det, const vis_tag_detection *tags, siz
     double rms;
     int used;
     base_error e;
-    vis_board_refine_pose(out, det->roster, tags, n_tags, det->cfg.refine_pose_min_tags,
+    vis_board_refine_pose(out, det->map, tags, n_tags, det->cfg.refine_pose_min_tags,
                           det->cfg.refine_pose_above_px, &rms, &used, &e);
 }
 

@@ -22,9 +22,8 @@
  * How to use:
  *   ref_proj_marks m;
  *   ref_proj_marks_place(roster, snap, &calib, &m, &err);     // snap: the table as detected
- *   vis_camera cam; ref_proj_camera(det, tags, n_tags, &cam);  // the pose the detection used
- *   ref_proj_result r;
- *   ref_proj_run(&cam, &calib.projector, &m, &loop, ref_proj_latency_ms(&calib.projector), 1, "C.json", &r, &err);
+ *   ref_proj_result r;                                         // ref_snapshot.h: thrown and read back
+ *   ref_snapshot_proj_check(setup, shot, &calib, &m, &loop, ref_proj_latency_ms(&calib.projector), 1, "C.json", &r, &err);
  *   if (!r.ok) puts(r.msg);                                    // names the calibration and the figure
  *   cJSON *j = ref_proj_result_to_json(&r);
  *   ref_proj_marks_clear(&m);
@@ -42,10 +41,8 @@
 #include "base_image.h"
 #include "calib_file.h"
 #include "calib_projector_loop.h"
+#include "roster.h"
 #include "rules_snapshot.h"
-#include "vis_camera.h"
-#include "vis_detect.h"
-#include "vis_roster.h"
 
 #define REF_PROJ_MARK_RADIUS_MM 4.0   /* a mark: a disc 8 mm across on the board */
 #define REF_PROJ_CLEAR_MM 15.0        /* a mark's edge stays this far from any base or board tag */
@@ -65,15 +62,11 @@ typedef struct ref_proj_marks {
 
 /* Up to REF_PROJ_MAX_MARKS marks spread over the board, each clear of every model's base and board tag, inside
  * the projector's picture and the camera's. 0 (possibly with no mark: say so), or -1 when out of memory. */
-int ref_proj_marks_place(const vis_roster *r, const rules_snapshot *snap, const calib_file *c, ref_proj_marks *out,
+int ref_proj_marks_place(const roster_file *r, const rules_snapshot *snap, const calib_file *c, ref_proj_marks *out,
                          base_error *err);
 void ref_proj_marks_clear(ref_proj_marks *m);
 /* The projector picture (projector-sized, gray): black with the marks white, through the projector mapping. */
 base_image *ref_proj_marks_draw(const calib_projector *p, const ref_proj_marks *m, base_error *err);
-
-/* The camera with the board pose the detection uses for these tags (re-solved from the board tags when the
- * calibration's pose no longer fits them, as vis_detect does). */
-void ref_proj_camera(const vis_detector *det, const vis_tag_detection *tags, size_t n_tags, vis_camera *out);
 
 /* The residual allowed: the projector calibration's own error (max_mm, else 3 x rms_mm, else
  * REF_PROJ_DEFAULT_LIMIT_MM), the keep-out margin the projector picture is drawn with (overlay/ov_keepout.h),
@@ -93,14 +86,6 @@ typedef struct ref_proj_result {
     double measure_ms;    /* of which finding the marks in the two frames and measuring them */
     char msg[600];        /* the figure as a sentence; a failure names the calibration and what to do */
 } ref_proj_result;
-
-/* The figures from a frame lit by the projector's black and one lit by the marks (gray, camera-sized). */
-int ref_proj_measure(const vis_camera *cam, const calib_projector *p, const ref_proj_marks *m, const base_image *dark,
-                     const base_image *lit, const char *calib_name, ref_proj_result *out, base_error *err);
-/* Shows black, reads the dark frame; shows the marks, reads the lit frame; leaves the projector black; measures.
- * At most 300 frames per wait. 0, or -1 with err (the loop failed: nothing measured). */
-int ref_proj_run(const vis_camera *cam, const calib_projector *p, const ref_proj_marks *m, const calib_loop *loop,
-                 double latency_ms, int extra_frames, const char *calib_name, ref_proj_result *out, base_error *err);
 
 /* {"measured", "ok", "marks", "found", "median_mm", "worst_mm", "worst_at_mm", "shift_mm", "limit_mm", "ms",
  * "measure_ms", "message"}. */

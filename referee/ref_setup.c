@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "table_file.h"
+#include "vis_detect.h"
+
 int ref_setup_check(const char *table_path, const char *calib_path, const char *roster_path, const char **missing,
                     base_error *err)
 {
@@ -27,13 +30,13 @@ int ref_setup_check(const char *table_path, const char *calib_path, const char *
     return base_error_set(err, "missing %s", what);
 }
 
-int ref_setup_check_rates(const vis_roster *r, const char *name, base_error *err)
+int ref_setup_check_rates(const roster_file *r, const char *name, base_error *err)
 {
     char units[320] = "";
     size_t n = 0, without = 0;
     const char *first = NULL;
     for (size_t i = 0; i < r->n_units; i++) {
-        const vis_roster_unit *u = &r->units[i];
+        const roster_unit *u = &r->units[i];
         if (!isnan(u->advance_rate) || !isnan(u->march_rate))
             continue;
         if (without++ == 0)
@@ -58,7 +61,30 @@ int ref_setup_check_rates(const vis_roster *r, const char *name, base_error *err
                           name ? name : "the roster", without, without == 1 ? " has" : "s have", units, first, first);
 }
 
-ref_setup *ref_setup_new(const char *table_path, const char *calib_path, const char *roster_path, base_error *err)
+/* The map and the detector over the set-up's roster and calibration. 0 or -1. */
+static int build_detector(ref_setup *s, base_error *err)
+{
+    if (!(s->map = roster_map_new(s->roster, err)))
+        return -1;
+    return (s->det = vis_detector_new(s->map, &s->calib, err)) ? 0 : -1;
+}
+
+/* The calibration and the roster from the table file (its roster becomes ours). 0 or -1. */
+static int read_table(ref_setup *s, const char *table_path, base_error *err)
+{
+    if (!(s->table = calloc(1, sizeof *s->table)))
+        return base_error_setc(err, BASE_E_NOMEM, "out of memory");
+    if (table_file_load(table_path, s->table, err) < 0)
+        return -1;
+    s->from_table = true;
+    s->calib = s->table->calib;
+    s->roster = s->table->roster; /* ours now: freed with the set-up, not with the table */
+    s->table->roster = NULL;
+    return 0;
+}
+
+ref_setup *ref_setup_open(const char *table_path, const char *calib_path, const char *roster_path, unsigned flags,
+                          base_error *err)
 {
     if (ref_setup_check(table_path, calib_path, roster_path, NULL, err) < 0)
         return NULL;
@@ -69,24 +95,39 @@ ref_setup *ref_setup_new(const char *table_path, const char *calib_path, const c
     }
     snprintf(s->calib_path, sizeof s->calib_path, "%s", table_path ? table_path : calib_path);
     snprintf(s->roster_path, sizeof s->roster_path, "%s", table_path ? table_path : roster_path);
-    if (table_path) {
-        if (table_file_load(table_path, &s->table, err) < 0) {
-            free(s);
-            return NULL;
-        }
-        s->from_table = true;
-        s->calib = s->table.calib;
-        s->roster = s->table.roster; /* ours now: freed with the set-up, not with the table */
-        s->table.roster = NULL;
-    } else if (calib_file_load(calib_path, &s->calib, err) < 0 || !(s->roster = vis_roster_load(roster_path, err))) {
+    const int read = table_path ? read_table(s, table_path, err)
+                     : calib_file_load(calib_path, &s->calib, err) < 0 || !(s->roster = roster_load(roster_path, err))
+                         ? -1
+                         : 0;
+    if (read < 0 ||
+        (!(flags & REF_SETUP_RATES_LATER) &&
+         ref_setup_check_rates(s->roster, table_path ? table_path : roster_path, err) < 0) ||
+        build_detector(s, err) < 0) {
         ref_setup_free(s);
         return NULL;
     }
-    if (ref_setup_check_rates(s->roster, table_path ? table_path : roster_path, err) < 0) {
-        ref_setup_free(s);
+    return s;
+}
+
+ref_setup *ref_setup_new(const char *table_path, const char *calib_path, const char *roster_path, base_error *err)
+{
+    return ref_setup_open(table_path, calib_path, roster_path, 0, err);
+}
+
+ref_setup *ref_setup_wrap(const calib_file *calib, const roster_file *roster, const char *calib_name,
+                          const char *roster_name, base_error *err)
+{
+    ref_setup *s = calloc(1, sizeof *s);
+    if (!s) {
+        base_error_setc(err, BASE_E_NOMEM, "out of memory");
         return NULL;
     }
-    if (!(s->det = vis_detector_new(s->roster, &s->calib, err))) {
+    s->calib = *calib;
+    s->roster = (roster_file *)roster; /* borrowed: never freed here */
+    s->roster_borrowed = true;
+    snprintf(s->calib_path, sizeof s->calib_path, "%s", calib_name ? calib_name : "the calibration");
+    snprintf(s->roster_path, sizeof s->roster_path, "%s", roster_name ? roster_name : "the roster");
+    if (build_detector(s, err) < 0) {
         ref_setup_free(s);
         return NULL;
     }
@@ -98,14 +139,20 @@ void ref_setup_free(ref_setup *s)
     if (!s)
         return;
     vis_detector_free(s->det);
-    vis_roster_free(s->roster);
-    table_file_clear(&s->table);
+    roster_map_free(s->map);
+    if (!s->roster_borrowed)
+        roster_free(s->roster);
+    if (s->table)
+        table_file_clear(s->table);
+    free(s->table);
     free(s);
 }
 
-vis_detector *ref_setup_detector(ref_setup *s) { return s->det; }
+void ref_setup_keep_pose(ref_setup *s) { s->det->cfg.refine_pose_min_tags = 0; }
+
+double ref_setup_tag_px(const ref_setup *s) { return s->det->expected_tag_px; }
 
 int ref_setup_apply(const ref_setup *s, rules_snapshot *snap, base_error *err)
 {
-    return s->from_table ? table_file_apply(&s->table, snap, err) : 0;
+    return s->from_table ? table_file_apply(s->table, snap, err) : 0;
 }

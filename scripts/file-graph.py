@@ -25,7 +25,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The README's layout table, bottom first: a folder may use only folders before it.
-FOLDERS = ["base", "rules", "media", "capture", "cvshim", "vision", "calib", "table", "referee", "overlay",
+FOLDERS = ["base", "rules", "roster", "media", "capture", "cvshim", "vision", "calib", "table", "referee", "overlay",
            "armylist", "venue", "watch", "cli"]
 SKIP = {"tests", "build", "node_modules", "web", "scripts", "docs"}
 

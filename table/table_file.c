@@ -14,7 +14,7 @@
 
 void table_file_clear(table_file *t)
 {
-    vis_roster_free(t->roster);
+    roster_free(t->roster);
     rules_snapshot_free(t->setting);
     memset(t, 0, sizeof *t);
 }
@@ -173,7 +173,7 @@ static int read_rosters(const cJSON *root, const char *name, const char *dir, ta
         snprintf(label, sizeof label, "%s: rosters (merged)", name);
         if (t->n_rosters == 1)
             snprintf(label, sizeof label, "%s", t->roster_names[0]);
-        t->roster = vis_roster_from_json(merged, label, err);
+        t->roster = roster_from_json(merged, label, err);
         rc = t->roster ? 0 : -1;
     }
     cJSON_Delete(merged);

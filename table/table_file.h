@@ -9,8 +9,8 @@
  *   table_file t;
  *   base_error err;
  *   if (table_file_load("table7.json", &t, &err) < 0) { fprintf(stderr, "%s\n", err.msg); return 2; }
- *   vis_detector *d = vis_detector_new(t.roster, &t.calib, &err);   // both stay owned by t
- *   ... vis_detector_run(d, ..., &snap, ...);
+ *   ... t.calib, t.roster (roster/roster.h: every army, merged; owned by t) ...
+ *   ... a snapshot detected through them (programs open the table with referee/ref_setup.h, which does it all) ...
  *   table_file_apply(&t, snap, &err);     // the table's ruleset and terrain into the detected snapshot
  *   ... rules_move_check(before, after, ...) ...
  *   table_file_clear(&t);
@@ -29,7 +29,7 @@
 #include "calib_file.h"
 #include "base_error.h"
 #include "rules_snapshot.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 #define TABLE_FILE_FORMAT "tableref.table"
 #define TABLE_FILE_VERSION 1
@@ -39,7 +39,7 @@ typedef struct table_file {
     char path[1024];
     char name[96];              /* "Table 7"; "" when not given */
     calib_file calib;
-    vis_roster *roster;         /* every army, merged; owned */
+    roster_file *roster;        /* every army, merged (roster/roster.h); owned */
     rules_snapshot *setting;    /* board, ruleset (house rules applied), terrain; no units; owned */
     size_t n_rosters;
     char roster_names[TABLE_MAX_ROSTERS][256];  /* the file (or "rosters[i]") each army came from */

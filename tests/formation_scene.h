@@ -14,14 +14,14 @@
 
 #include "rules_path.h"
 #include "rules_snapshot.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 #define FS_BASE_W 25.0
 #define FS_BASE_D 40.0
 #define FS_PITCH_GAP 0.5
 
 typedef struct fs_table {
-    vis_roster *roster;
+    roster_file *roster;
     rules_snapshot *truth;
     int next_tag;
 } fs_table;

@@ -15,6 +15,7 @@
 #include "formation_scene.h"
 #include "rules_json.h"
 #include "vis_detect.h"
+#include "vt_detector.h"
 #include "vis_formation.h"
 #include "vis_units.h"
 
@@ -43,7 +44,10 @@ static void build(const fs_table *t, const vis_seen_model *seen, built *b)
 {
     base_error err;
     memset(b, 0, sizeof *b);
-    cr_assert_eq(vis_units_build(t->roster, seen, NULL, &b->s, &b->rep, &err), 0, "%s", err.msg);
+    roster_map *map = roster_map_new(t->roster, &err); /* vision takes the roster's map */
+    cr_assert_not_null(map, "%s", err.msg);
+    cr_assert_eq(vis_units_build(map, seen, NULL, &b->s, &b->rep, &err), 0, "%s", err.msg);
+    roster_map_free(map);
 }
 
 static void built_clear(built *b)
@@ -329,7 +333,7 @@ Test(formation_evidence, rendered_rear_rank_hidden_comes_back_centred)
     base_image *img = NULL;
     ds_truth truth = {0};
     cr_assert_eq(ds_render(t.truth, t.roster, &calib, &rp, &img, &truth, &err), 0, "%s", err.msg);
-    vis_detector *d = vis_detector_new(t.roster, &calib, &err);
+    vis_detector *d = vt_detector_new(t.roster, &calib, &err);
     cr_assert_not_null(d, "%s", err.msg);
     rules_snapshot *s = NULL;
     vis_report rep = {0};

@@ -19,7 +19,7 @@
 #include "overlay_test_util.h"
 #include "rules_formation.h"
 #include "rules_robust.h"
-#include "vis_roster.h"
+#include "roster.h"
 #include "vision_test_util.h"
 #include "watch_show.h"
 
@@ -161,7 +161,7 @@ Test(overlay_video, players_colours_and_the_key_from_the_first_frame)
     char p[1024];
     snprintf(p, sizeof p, "%s/datasets/demo/roster.json", vt_source_root());
     base_error err;
-    vis_roster *roster = vis_roster_load(p, &err);
+    roster_file *roster = roster_load(p, &err);
     cr_assert_not_null(roster, "%s", err.msg);
     watch_show *sh = watch_show_new(&t.calib, &err);
     cr_assert_not_null(sh);
@@ -182,7 +182,7 @@ Test(overlay_video, players_colours_and_the_key_from_the_first_frame)
     cr_expect_gt(count_colour(out, 0, purple), b + 100, "the spears and knights (red) in reddish purple");
     watch_show_free(sh);
     base_image_free(frame);
-    vis_roster_free(roster);
+    roster_free(roster);
     ot_turn_clear(&t);
 }
 

@@ -25,7 +25,7 @@
 #include "ref_judge.h"
 #include "ref_labels.h"
 #include "rules_json.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 /* ---- the test's own geometry ---- */
 
@@ -84,27 +84,27 @@ static void check_label(check *k, base_vec2 c, double heading, double side, doub
             }
 }
 
-static void check_all(check *k, const vis_roster *r, const rules_snapshot *s)
+static void check_all(check *k, const roster_file *r, const rules_snapshot *s)
 {
     for (size_t i = 0; i < r->n_models; i++) {
         const rules_model *m = rules_snapshot_find_model(s, r->models[i].id, NULL);
         if (!m)
             continue;
-        const vis_tag_mount *mt = &r->units[r->models[i].unit].mount;
+        const roster_tag_mount *mt = &r->units[r->models[i].unit].mount;
         base_vec2 c;
         double hd;
-        vis_tag_mount_place(mt, m->pos, m->facing, &c, &hd);
+        roster_tag_mount_place(mt, m->pos, m->facing, &c, &hd);
         check_label(k, c, hd, mt->size * 10 / 8, mt->height);
     }
     for (size_t i = 0; i < r->n_board_tags; i++) {
-        const vis_board_tag *b = &r->board_tags[i];
+        const roster_board_tag *b = &r->board_tags[i];
         check_label(k, base_v2(b->x, b->y), b->rotation, b->size * 10 / 8, b->z);
     }
 }
 
 /* ---- the picture as `tableref referee` draws it ---- */
 
-static uint8_t *draw_projector(const vis_roster *r, const rules_snapshot *before, const rules_snapshot *after,
+static uint8_t *draw_projector(const roster_file *r, const rules_snapshot *before, const rules_snapshot *after,
                                const double H[9], int w, int h, const calib_projector *cal)
 {
     base_error err = {0};
@@ -141,7 +141,7 @@ static uint8_t *draw_projector(const vis_roster *r, const rules_snapshot *before
 }
 
 /* 0 lit label pixels; and at least `min_lit` of the pixels outside every label still lit (not blacked out). */
-static void expect_dark_labels(const vis_roster *r, const rules_snapshot *after, const double H[9], int w, int h,
+static void expect_dark_labels(const roster_file *r, const rules_snapshot *after, const double H[9], int w, int h,
                                const calib_projector *cal, const double *proj_pos, const uint8_t *rgb, double min_lit,
                                const char *what)
 {
@@ -218,7 +218,7 @@ Test(projector_keepout, demo_lights_no_label)
 {
     base_error err = {0};
     char *rp = demo_path("roster.json"), *bp = demo_path("before.json"), *ap = demo_path("after.json");
-    vis_roster *r = vis_roster_load(rp, &err);
+    roster_file *r = roster_load(rp, &err);
     cr_assert_not_null(r, "%s", err.msg);
     rules_snapshot *before = rules_json_load_snapshot(bp, &err), *after = rules_json_load_snapshot(ap, &err);
     cr_assert(before && after, "%s", err.msg);
@@ -237,7 +237,7 @@ Test(projector_keepout, demo_lights_no_label)
     free(rgb);
     rules_snapshot_free(before);
     rules_snapshot_free(after);
-    vis_roster_free(r);
+    roster_free(r);
     free(rp), free(bp), free(ap);
 }
 

@@ -97,7 +97,7 @@ static void referee(double riders_in, cli_result *r, cJSON **report)
     snprintf(path, sizeof path, "%s/calib.json", dir);
     cr_assert_eq(calib_file_save(&calib, path, &err), 0, "%s", err.msg);
     snprintf(path, sizeof path, "%s/roster.json", dir);
-    cr_assert_eq(vis_roster_save(t.roster, path, &err), 0, "%s", err.msg);
+    cr_assert_eq(roster_save(t.roster, path, &err), 0, "%s", err.msg);
     rules_snapshot *a = after_table(&t, riders_in);
     write_scene(t.truth, "scene-before.json", 3);
     write_scene(a, "scene-after.json", 4);

@@ -167,7 +167,7 @@ Test(render_light, the_height_map_holds_the_base_tops)
     vis_camera vc;
     vis_camera_init(&vc, &s->calib);
     const rules_unit *u = &s->snapshot->units[0];
-    const vis_roster_unit *ru = &s->roster->units[0];
+    const roster_unit *ru = &s->roster->units[0];
     cr_assert_str_eq(ru->id, u->id);
     double px[2];
     cr_assert(vis_camera_project(&vc, (const double[3]){u->models[0].pos.x, u->models[0].pos.y, ru->mount.height}, px));

@@ -19,7 +19,7 @@
 #include "ds_scene.h"
 #include "rules_move.h"
 #include "vis_camera.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 /* One unit of one file and two ranks: model 0 in front, model 1 right behind it. */
 static ds_scene *two_in_a_file(void)
@@ -175,9 +175,9 @@ Test(render_truth, hand_over_a_tag_is_recorded_for_its_model)
                 best = s->snapshot->units[ui].models[mi].pos.y, under = k, u = &s->snapshot->units[ui];
     base_vec2 tc;
     double th;
-    const vis_roster_model *rm = &s->roster->models[under];
+    const roster_model *rm = &s->roster->models[under];
     const rules_model *m = rules_snapshot_find_model(s->snapshot, rm->id, NULL);
-    vis_tag_mount_place(&s->roster->units[rm->unit].mount, m->pos, m->facing, &tc, &th);
+    roster_tag_mount_place(&s->roster->units[rm->unit].mount, m->pos, m->facing, &tc, &th);
     (void)u;
     with.n_hand_at = 1;
     with.hand_at[0] = (ds_hand_place){tc.x, tc.y, 60, 0.2};
@@ -210,7 +210,7 @@ Test(render_truth, hand_over_a_tag_is_recorded_for_its_model)
 }
 
 /* Lateral offsets (mm, to the right) of a unit's models in its own frame, from its front rank's left file. */
-static void lateral(const rules_unit *u, const vis_roster *ro, size_t first, double *off, int *rank)
+static void lateral(const rules_unit *u, const roster_file *ro, size_t first, double *off, int *rank)
 {
     const double th = u->models[0].facing;
     const base_vec2 right = base_v2(sin(th), -cos(th)), left0 = u->models[0].pos;
@@ -238,10 +238,10 @@ Test(render_truth, incomplete_rear_ranks_stand_as_players_place_them)
         hp.jitter_mm = 0;
         ds_hard_table *t = ds_hard_generate(&hp, &err);
         cr_assert_not_null(t, "%s", err.msg);
-        const vis_roster *ro = t->scene->roster;
+        const roster_file *ro = t->scene->roster;
         cr_expect_geq(ro->n_models, 230, "table %d has %zu models", table, ro->n_models);
         for (size_t ui = 0; ui < ro->n_units; ui++) {
-            const vis_roster_unit *ru = &ro->units[ui];
+            const roster_unit *ru = &ro->units[ui];
             const rules_unit *u = rules_snapshot_find_unit(t->scene->snapshot, ru->id);
             cr_assert_not_null(u);
             double off[64];
@@ -343,13 +343,13 @@ Test(render_truth, hard_rosters_are_read_by_the_roster_reader)
         ds_hard_preset(table, &hp);
         ds_hard_table *t = ds_hard_generate(&hp, &err);
         cr_assert_not_null(t, "%s", err.msg);
-        const vis_roster *made = t->scene->roster;
+        const roster_file *made = t->scene->roster;
         char path[] = "/tmp/tableref-hard-roster-XXXXXX";
         int fd = mkstemp(path);
         cr_assert(fd >= 0);
         close(fd);
-        cr_assert_eq(vis_roster_save(made, path, &err), 0, "table %d: %s", table, err.msg);
-        vis_roster *read = vis_roster_load(path, &err);
+        cr_assert_eq(roster_save(made, path, &err), 0, "table %d: %s", table, err.msg);
+        roster_file *read = roster_load(path, &err);
         unlink(path);
         cr_assert_not_null(read, "table %d: the roster reader refuses it: %s", table, err.msg);
         cr_assert_eq(read->n_units, made->n_units, "table %d", table);
@@ -361,7 +361,7 @@ Test(render_truth, hard_rosters_are_read_by_the_roster_reader)
             cr_expect_eq(read->units[ui].n_models, made->units[ui].n_models, "table %d %s", table,
                          made->units[ui].id);
         }
-        vis_roster_free(read);
+        roster_free(read);
         ds_hard_free(t);
     }
 }
@@ -387,12 +387,12 @@ Test(render_truth, far_side_small_tags_lie_where_the_truth_says)
     vis_camera_init(&cam, &s->calib);
     double best = 1e9, at[2] = {0, 0};
     for (size_t i = 0; i < s->roster->n_models; i++) {
-        const vis_roster_model *rm = &s->roster->models[i];
-        const vis_tag_mount *mt = &s->roster->units[rm->unit].mount;
+        const roster_model *rm = &s->roster->models[i];
+        const roster_tag_mount *mt = &s->roster->units[rm->unit].mount;
         const rules_model *m = rules_snapshot_find_model(s->snapshot, rm->id, NULL);
         base_vec2 c;
         double th, p0[2], p1[2];
-        vis_tag_mount_place(mt, m->pos, m->facing, &c, &th);
+        roster_tag_mount_place(mt, m->pos, m->facing, &c, &th);
         double A[3] = {c.x - mt->size / 2, c.y, mt->height}, B[3] = {c.x + mt->size / 2, c.y, mt->height};
         vis_camera_project(&cam, A, p0), vis_camera_project(&cam, B, p1);
         const double e = hypot(p1[0] - p0[0], p1[1] - p0[1]);

@@ -16,6 +16,7 @@
 #include "ds_score.h"
 #include "vis_camera.h"
 #include "vis_detect.h"
+#include "vt_detector.h"
 
 /* The webcam table: the last preset, which must be the webcam's. */
 static ds_hard_table *webcam_table(ds_hard_params *hp)
@@ -155,7 +156,7 @@ Test(render_webcam, a_crop_is_read_without_a_wrong_id)
     base_image *img = NULL;
     ds_truth truth = {0};
     cr_assert_eq(ds_render(s->snapshot, s->roster, &s->calib, &s->render, &img, &truth, &err), 0, "%s", err.msg);
-    vis_detector *det = vis_detector_new(s->roster, &s->calib, &err);
+    vis_detector *det = vt_detector_new(s->roster, &s->calib, &err);
     cr_assert_not_null(det, "%s", err.msg);
     rules_snapshot *got = NULL;
     vis_report rep = {0};

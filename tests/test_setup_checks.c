@@ -236,7 +236,7 @@ Test(setup_checks, watch_holds_on_a_dark_table_until_the_light_is_back)
     base_error err = {0};
     calib_file calib;
     cr_assert_eq(calib_file_load(fxd_demo("calib.json"), &calib, &err), 0, "%s", err.msg);
-    vis_roster *roster = vis_roster_load(fxd_demo("roster.json"), &err);
+    roster_file *roster = roster_load(fxd_demo("roster.json"), &err);
     cr_assert_not_null(roster, "%s", err.msg);
     base_image *lit = media_image_load(fxd_demo("after.jpg"), MEDIA_IMAGE_GRAY, &err), *dark = base_image_clone(lit);
     cr_assert_not_null(dark);
@@ -275,7 +275,7 @@ Test(setup_checks, watch_holds_on_a_dark_table_until_the_light_is_back)
     watch_tracker_free(w);
     base_image_free(lit);
     base_image_free(dark);
-    vis_roster_free(roster);
+    roster_free(roster);
 }
 
 /* The demo's table file with `from` replaced by `to` (once), beside copies of its calibration and roster. */

@@ -23,7 +23,7 @@
 #include "fixture_demo.h"
 #include "media_image_read.h"
 #include "table_file.h"
-#include "vis_roster.h"
+#include "roster.h"
 #include "watch_session.h"
 #include "watch_source.h"
 
@@ -267,7 +267,7 @@ static int watch_over(const char *source, bool with_cfg, char *kind, size_t kind
     base_error err = {0};
     calib_file calib;
     cr_assert_eq(calib_file_load(fxd_demo("calib.json"), &calib, &err), 0, "%s", err.msg);
-    vis_roster *roster = vis_roster_load(fxd_demo("roster.json"), &err);
+    roster_file *roster = roster_load(fxd_demo("roster.json"), &err);
     cr_assert_not_null(roster, "%s", err.msg);
     watch_session_config cfg;
     watch_session_config_default(&cfg);
@@ -283,7 +283,7 @@ static int watch_over(const char *source, bool with_cfg, char *kind, size_t kind
     int status = watch_session_run(s, cap, NULL);
     watch_session_free(s);
     cap_source_close(cap);
-    vis_roster_free(roster);
+    roster_free(roster);
     FILE *f = fopen(cfg.log_path, "r");
     cr_assert_not_null(f);
     char line[8192];

@@ -16,7 +16,7 @@
 #include "rules_json.h"
 #include "rules_snapshot.h"
 #include "table_file.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 static char dir[256];
 
@@ -230,15 +230,15 @@ Test(table, base_sizes_per_model)
                          "              {\"id\": \"guard-2\", \"tag_id\": 13, \"base_mm\": [25, 25], \"attachable\": true}]}]}";
     base_error err;
     cJSON *j = base_json_parse_string(roster, "r.json", &err);
-    vis_roster *r = vis_roster_from_json(j, "r.json", &err);
+    roster_file *r = roster_from_json(j, "r.json", &err);
     cr_assert_not_null(r, "%s", err.msg);
     cr_assert_float_eq(r->models[1].base_width, 25, 1e-12);
     cr_assert_float_eq(r->models[0].base_width, 0, 1e-12, "0: the unit's base");
-    rules_snapshot *s = vis_roster_new_snapshot(r);
+    rules_snapshot *s = roster_new_snapshot(r);
     rules_model *m0 = rules_unit_add_model(&s->units[0], "guard-1", base_v2(100, 100), 0);
-    vis_roster_model_apply(&r->models[0], m0);
+    roster_model_apply(&r->models[0], m0);
     rules_model *m1 = rules_unit_add_model(&s->units[0], "guard-2", base_v2(125, 100), 0);
-    vis_roster_model_apply(&r->models[1], m1);
+    roster_model_apply(&r->models[1], m1);
     cr_assert(s->units[0].models[1].attachable);
     base_obb b0 = rules_model_base(&s->units[0], &s->units[0].models[0]);
     base_obb b1 = rules_model_base(&s->units[0], &s->units[0].models[1]);
@@ -254,6 +254,6 @@ Test(table, base_sizes_per_model)
     cJSON_Delete(sj);
     rules_snapshot_free(back);
     rules_snapshot_free(s);
-    vis_roster_free(r);
+    roster_free(r);
     cJSON_Delete(j);
 }

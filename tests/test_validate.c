@@ -16,7 +16,7 @@
 #include "ds_scene.h"
 #include "base_fields.h"
 #include "rules_json.h"
-#include "vis_roster.h"
+#include "roster.h"
 #include "vision_test_util.h"
 
 /* ---- helpers -------------------------------------------------------------- */
@@ -60,7 +60,7 @@ static void rename_key(cJSON *obj, const char *from, const char *to)
 static void roster_refused(cJSON *root, const char *want)
 {
     base_error err = {0};
-    vis_roster *r = vis_roster_from_json(root, "roster.json", &err);
+    roster_file *r = roster_from_json(root, "roster.json", &err);
     cJSON_Delete(root);
     cr_assert_null(r, "accepted; wanted: %s", want);
     char full[600];
@@ -137,12 +137,12 @@ Test(validate, the_roster_template_reads)
 {
     base_error err;
     cJSON *j = roster_json();
-    vis_roster *r = vis_roster_from_json(j, "roster.json", &err);
+    roster_file *r = roster_from_json(j, "roster.json", &err);
     cJSON_Delete(j);
     cr_assert(r, "%s", err.msg);
     cr_expect_eq(r->n_models, 5);
     cr_expect_eq(r->models[2].rank, 1, "files 2: the third model is in the second rank");
-    vis_roster_free(r);
+    roster_free(r);
 }
 
 Test(validate, roster_findings_of_the_issue_are_refused)
@@ -191,17 +191,17 @@ Test(validate, roster_keys_ranges_and_ids_everywhere)
     j = roster_json();
     cJSON_AddStringToObject(unit_of(j, 0), "_note", "the general's own unit");
     base_error err;
-    vis_roster *r = vis_roster_from_json(j, "roster.json", &err);
+    roster_file *r = roster_from_json(j, "roster.json", &err);
     cJSON_Delete(j);
     cr_expect(r, "keys beginning with _ are comments: %s", err.msg);
-    vis_roster_free(r);
+    roster_free(r);
     /* tagStandard41h12 has 2115 codes. */
     j = roster_json();
     cJSON_SetValuestring(cJSON_GetObjectItem(j, "family"), "tagStandard41h12");
     set_number(model_of(j, 0, 0), "tag_id", 2114);
-    r = vis_roster_from_json(j, "roster.json", &err);
+    r = roster_from_json(j, "roster.json", &err);
     cr_expect(r, "%s", err.msg);
-    vis_roster_free(r);
+    roster_free(r);
     set_number(model_of(j, 0, 0), "tag_id", 2115);
     roster_refused(j, "units[0].models[0].tag_id: 2115 is not a tagStandard41h12 code (0 to 2114)");
 }
@@ -317,10 +317,10 @@ Test(validate, a_full_family_roster_is_checked_whole, .timeout = 120)
         cJSON_AddItemToArray(units, ju);
     }
     base_error err;
-    vis_roster *r = vis_roster_from_json(j, "roster.json", &err);
+    roster_file *r = roster_from_json(j, "roster.json", &err);
     cr_expect(r, "%s", err.msg);
     cr_expect_eq(r ? r->n_models : 0, 2110);
-    vis_roster_free(r);
+    roster_free(r);
     set_number(model_of(j, 210, 9), "tag_id", 57);
     roster_refused(j, "units[210].models[9].tag_id: tag 57 is also units[5].models[6].tag_id (a tag is on one base or "
                       "the board)");
@@ -409,9 +409,9 @@ static int read_any(const char *path, base_error *err)
     const char *fmt = cJSON_IsString(f) ? f->valuestring : cJSON_GetObjectItem(j, "board") ? "tableref.snapshot" : "";
     int rc = 0;
     if (strcmp(fmt, "tableref.roster") == 0) {
-        vis_roster *r = vis_roster_from_json(j, path, err);
+        roster_file *r = roster_from_json(j, path, err);
         rc = r ? 0 : -1;
-        vis_roster_free(r);
+        roster_free(r);
     } else if (strcmp(fmt, "tableref-calibration") == 0) {
         calib_file c;
         rc = calib_file_from_json(j, path, &c, err);

@@ -11,6 +11,7 @@
 #include "ds_scene.h"
 #include "rules_json.h"
 #include "vis_detect.h"
+#include "vt_detector.h"
 #include "media_image_read.h"
 #include "vis_tag.h"
 #include "vision_test_util.h"
@@ -43,11 +44,11 @@ static void rendered_free(rendered *r)
     ds_scene_free(r->scene);
 }
 
-static rules_snapshot *detect(const rendered *r, const vis_roster *roster, const rules_snapshot *prior,
+static rules_snapshot *detect(const rendered *r, const roster_file *roster, const rules_snapshot *prior,
                               vis_report *rep)
 {
     base_error err;
-    vis_detector *d = vis_detector_new(roster, &r->scene->calib, &err);
+    vis_detector *d = vt_detector_new(roster, &r->scene->calib, &err);
     cr_assert_not_null(d, "%s", err.msg);
     rules_snapshot *s = NULL;
     cr_assert_eq(vis_detector_run(d, r->img->data, r->img->width, r->img->height, r->img->stride, prior, &s, rep,
@@ -118,7 +119,7 @@ Test(vision_detect, parallax_corrected_by_tag_height)
     rules_snapshot *a = detect(&flat, flat.scene->roster, NULL, &r1);
     rules_snapshot *b = detect(&raised, raised.scene->roster, NULL, &r2);
     /* The raised picture read with a roster that forgets the height. */
-    vis_roster *wrong = raised.scene->roster;
+    roster_file *wrong = raised.scene->roster;
     double saved[16];
     for (size_t u = 0; u < wrong->n_units; u++)
         saved[u] = wrong->units[u].mount.height, wrong->units[u].mount.height = 0;
@@ -155,7 +156,7 @@ Test(vision_detect, parallax_corrected_by_tag_height)
 static size_t detect_tags(const rendered *r, vis_tag_detection **out)
 {
     base_error err;
-    vis_detector *d = vis_detector_new(r->scene->roster, &r->scene->calib, &err);
+    vis_detector *d = vt_detector_new(r->scene->roster, &r->scene->calib, &err);
     vis_tag_list l = {0};
     cr_assert_eq(vis_tag_detect(d->tags, r->img->data, r->img->width, r->img->height, r->img->stride, &l, &err), 0);
     vis_detector_free(d);
@@ -179,11 +180,11 @@ Test(vision_detect, occluded_model_inferred_from_formation)
     render_small(&r, 4, 0);
     vis_tag_detection *tags;
     size_t n = detect_tags(&r, &tags);
-    const vis_roster_model *victim = &r.scene->roster->models[4]; /* rear rank of unit 1 */
+    const roster_model *victim = &r.scene->roster->models[4]; /* rear rank of unit 1 */
     size_t n2 = drop_tag(tags, n, victim->tag_id);
     cr_assert_eq(n2, n - 1, "tag %d was not detected in the first place", victim->tag_id);
     base_error err;
-    vis_detector *d = vis_detector_new(r.scene->roster, &r.scene->calib, &err);
+    vis_detector *d = vt_detector_new(r.scene->roster, &r.scene->calib, &err);
     rules_snapshot *s = NULL;
     vis_report rep = {0};
     cr_assert_eq(vis_detector_from_tags(d, tags, n2, NULL, &s, &rep, &err), 0, "%s", err.msg);
@@ -211,7 +212,7 @@ Test(vision_detect, occluded_model_follows_prior)
     render_small(&r, 4, 0);
     vis_tag_detection *tags;
     size_t n = detect_tags(&r, &tags);
-    const vis_roster_model *victim = &r.scene->roster->models[6 + 1];
+    const roster_model *victim = &r.scene->roster->models[6 + 1];
     n = drop_tag(tags, n, victim->tag_id);
     rules_snapshot *prior = rules_snapshot_clone(r.scene->snapshot);
     rules_unit *pu = &prior->units[victim->unit];
@@ -222,7 +223,7 @@ Test(vision_detect, occluded_model_follows_prior)
         pu->models[k].facing = base_angle_wrap(pu->models[k].facing + rot);
     }
     base_error err;
-    vis_detector *d = vis_detector_new(r.scene->roster, &r.scene->calib, &err);
+    vis_detector *d = vt_detector_new(r.scene->roster, &r.scene->calib, &err);
     rules_snapshot *s = NULL;
     vis_report rep = {0};
     cr_assert_eq(vis_detector_from_tags(d, tags, n, prior, &s, &rep, &err), 0, "%s", err.msg);
@@ -248,7 +249,7 @@ Test(vision_detect, unknown_and_duplicate_ids_reported)
     size_t n = detect_tags(&r, &tags);
     cr_assert_gt(n, 3);
     tags = realloc(tags, (n + 2) * sizeof *tags);
-    const vis_roster_model *dup = vis_roster_find_model_tag(r.scene->roster, tags[n - 1].id);
+    const roster_model *dup = roster_find_model_tag(r.scene->roster, tags[n - 1].id);
     cr_assert_not_null(dup);
     tags[n] = tags[n - 1]; /* the same ID again, 60 px away */
     for (int k = 0; k < 4; k++)
@@ -257,7 +258,7 @@ Test(vision_detect, unknown_and_duplicate_ids_reported)
     tags[n + 1] = tags[n - 2];
     tags[n + 1].id = 499; /* not in the roster */
     base_error err;
-    vis_detector *d = vis_detector_new(r.scene->roster, &r.scene->calib, &err);
+    vis_detector *d = vt_detector_new(r.scene->roster, &r.scene->calib, &err);
     rules_snapshot *s = NULL;
     vis_report rep = {0};
     cr_assert_eq(vis_detector_from_tags(d, tags, n + 2, NULL, &s, &rep, &err), 0, "%s", err.msg);
@@ -278,7 +279,7 @@ Test(vision_detect, tags_of_unlisted_unit_are_unknown)
 {
     rendered r;
     render_small(&r, 4, 0);
-    vis_roster *ro = r.scene->roster;
+    roster_file *ro = r.scene->roster;
     size_t saved = ro->n_units, saved_m = ro->n_models;
     ro->n_units -= 1; /* the last unit's models are listed last */
     ro->n_models = ro->units[ro->n_units].first_model;
@@ -314,10 +315,10 @@ Test(vision_detect, render_same_seed_same_image)
  */
 static void cover_unit_tags(rendered *r, size_t ui, double s0, double s1, double t0, double t1, uint8_t grey)
 {
-    const vis_roster *ro = r->scene->roster;
+    const roster_file *ro = r->scene->roster;
     for (size_t i = 0; i < r->truth.n_tags; i++) {
         const ds_truth_tag *tt = &r->truth.tags[i];
-        const vis_roster_model *rm = vis_roster_find_model_tag(ro, tt->id);
+        const roster_model *rm = roster_find_model_tag(ro, tt->id);
         if (!rm || rm->unit != ui)
             continue;
         const double *c0 = tt->corners[0], *c1 = tt->corners[1], *c3 = tt->corners[3];
@@ -336,11 +337,11 @@ static void cover_unit_tags(rendered *r, size_t ui, double s0, double s1, double
 }
 
 /* No model of unit ui placed by a seen tag; every report's tag id of another unit's tag is a real tag there. */
-static size_t models_of_unit_placed(const rules_snapshot *s, const vis_roster *ro, size_t ui, bool *any_seen)
+static size_t models_of_unit_placed(const rules_snapshot *s, const roster_file *ro, size_t ui, bool *any_seen)
 {
     size_t placed = 0;
     *any_seen = false;
-    const vis_roster_unit *u = &ro->units[ui];
+    const roster_unit *u = &ro->units[ui];
     for (size_t k = 0; k < u->n_models; k++) {
         const rules_model *m = rules_snapshot_find_model(s, ro->models[u->first_model + k].id, NULL);
         placed += m != NULL;
@@ -365,7 +366,7 @@ Test(vision_detect, unit_with_all_tags_partly_hidden_recovered)
     const size_t ui = 1;
     cover_unit_tags(&r, ui, -0.25, 0.25, -0.25, 1.25, 200);
     base_error err;
-    vis_detector *d = vis_detector_new(r.scene->roster, &r.scene->calib, &err);
+    vis_detector *d = vt_detector_new(r.scene->roster, &r.scene->calib, &err);
     cr_assert_not_null(d, "%s", err.msg);
     /* Without recovery: the unit is lost (the case this is for). */
     d->cfg.recover_hidden_units = 0;
@@ -379,7 +380,7 @@ Test(vision_detect, unit_with_all_tags_partly_hidden_recovered)
     rules_snapshot *s = NULL;
     vis_report rep = {0};
     cr_assert_eq(vis_detector_run(d, r.img->data, r.img->width, r.img->height, r.img->stride, NULL, &s, &rep, &err), 0);
-    const vis_roster_unit *u = &r.scene->roster->units[ui];
+    const roster_unit *u = &r.scene->roster->units[ui];
     for (size_t k = 0; k < u->n_models; k++) {
         const char *id = r.scene->roster->models[u->first_model + k].id;
         const rules_model *m = rules_snapshot_find_model(s, id, NULL);
@@ -395,7 +396,7 @@ Test(vision_detect, unit_with_all_tags_partly_hidden_recovered)
         if (rep.items[i].kind != VIS_ISSUE_RECOVERED)
             continue;
         recovered++;
-        const vis_roster_model *rm = vis_roster_find_model_tag(r.scene->roster, rep.items[i].tag_id);
+        const roster_model *rm = roster_find_model_tag(r.scene->roster, rep.items[i].tag_id);
         cr_assert_not_null(rm);
         cr_expect_eq(rm->unit, ui, "tag %d recovered for another unit", rep.items[i].tag_id);
         double dist = INFINITY;
@@ -438,7 +439,7 @@ Test(vision_detect, unidentified_grid_or_too_few_tags_refused)
     const size_t ui = 2;
     cover_unit_tags(&r, ui, 0.15, 0.85, 0.15, 0.85, 128);
     base_error err;
-    vis_detector *d = vis_detector_new(r.scene->roster, &r.scene->calib, &err);
+    vis_detector *d = vt_detector_new(r.scene->roster, &r.scene->calib, &err);
     cr_assert_not_null(d, "%s", err.msg);
     rules_snapshot *s = NULL;
     vis_report rep = {0};
@@ -454,9 +455,9 @@ Test(vision_detect, unidentified_grid_or_too_few_tags_refused)
     /* Two readable tags: a third hidden like a leaning figure; the others fully covered. */
     render_small(&r, 4, 0);
     cover_unit_tags(&r, ui, -0.25, 0.25, -0.25, 1.25, 200);
-    const vis_roster_unit *u = &r.scene->roster->units[ui];
+    const roster_unit *u = &r.scene->roster->units[ui];
     for (size_t i = 0; i < r.truth.n_tags; i++) {
-        const vis_roster_model *rm = vis_roster_find_model_tag(r.scene->roster, r.truth.tags[i].id);
+        const roster_model *rm = roster_find_model_tag(r.scene->roster, r.truth.tags[i].id);
         if (!rm || rm->unit != ui || rm - r.scene->roster->models < (long)u->first_model + 2)
             continue;
         const double *c = r.truth.tags[i].centre;
@@ -465,7 +466,7 @@ Test(vision_detect, unidentified_grid_or_too_few_tags_refused)
                 r.img->data[(size_t)y * r.img->stride + x] = 150;
     }
     vis_detector_free(d);
-    d = vis_detector_new(r.scene->roster, &r.scene->calib, &err);
+    d = vt_detector_new(r.scene->roster, &r.scene->calib, &err);
     s = NULL;
     memset(&rep, 0, sizeof rep);
     cr_assert_eq(vis_detector_run(d, r.img->data, r.img->width, r.img->height, r.img->stride, NULL, &s, &rep, &err), 0);

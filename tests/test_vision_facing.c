@@ -18,6 +18,7 @@
 #include "ds_render.h"
 #include "rules_formation.h"
 #include "vis_detect.h"
+#include "vt_detector.h"
 #include "vis_formation.h"
 
 #define N_MODELS 27
@@ -131,7 +132,7 @@ Test(vision_facing, webcam_tags_whose_edges_disagree_and_their_unit, .timeout = 
     base_image *img = NULL;
     ds_truth truth;
     cr_assert_eq(ds_render(s->snapshot, s->roster, &s->calib, &s->render, &img, &truth, &err), 0, "%s", err.msg);
-    vis_detector *det = vis_detector_new(s->roster, &s->calib, &err);
+    vis_detector *det = vt_detector_new(s->roster, &s->calib, &err);
     cr_assert_not_null(det, "%s", err.msg);
     rules_snapshot *snap = NULL;
     vis_report rep = {0};

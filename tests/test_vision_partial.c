@@ -18,9 +18,11 @@
 #include "ds_render.h"
 #include "ds_score.h"
 #include "ref_judge.h"
+#include "ref_warnings.h"
 #include "ref_snapshot.h"
 #include "rules_words.h"
 #include "vis_detect.h"
+#include "vt_detector.h"
 
 typedef struct crop {
     ds_hard_table *table;
@@ -60,9 +62,16 @@ static void crop_free(crop *c)
 }
 
 /* Is this decoded tag one of unit `unit`'s? */
-static bool tag_of_unit(const vis_roster *r, int id, const char *unit)
+static bool tag_of_unit(const roster_file *r, int id, const char *unit)
 {
-    const vis_roster_model *rm = vis_roster_find_model_tag(r, id);
+    const roster_model *rm = roster_find_model_tag(r, id);
+    return rm && strcmp(r->units[rm->unit].id, unit) == 0;
+}
+
+/* The same in the detector's map (what vision holds of the roster). */
+static bool map_tag_of_unit(const roster_map *r, int id, const char *unit)
+{
+    const roster_map_model *rm = roster_map_find_model_tag(r, id);
     return rm && strcmp(r->units[rm->unit].id, unit) == 0;
 }
 
@@ -86,7 +95,7 @@ static int run_without_unit(vis_detector *det, const crop *c, const char *unit, 
     vis_report_clear(&scratch);
     size_t kept = 0;
     for (size_t i = 0; i < tags.n; i++)
-        if (!tag_of_unit(det->roster, tags.items[i].id, unit))
+        if (!map_tag_of_unit(det->map, tags.items[i].id, unit))
             tags.items[kept++] = tags.items[i];
     const base_view v = base_image_view(c->img);
     int rc = vis_detector_run_on_tags(det, &v, tags.items, kept, NULL, snap, rep, &err);
@@ -98,7 +107,7 @@ static int run_without_unit(vis_detector *det, const crop *c, const char *unit, 
 
 static const ds_truth_tag *truth_tag(const crop *c, const char *model_id)
 {
-    const vis_roster *r = c->table->scene->roster;
+    const roster_file *r = c->table->scene->roster;
     for (size_t i = 0; i < c->truth.n_tags; i++)
         if (c->truth.tags[i].model >= 0 && strcmp(r->models[c->truth.tags[i].model].id, model_id) == 0)
             return &c->truth.tags[i];
@@ -139,7 +148,7 @@ Test(vision_partial, single_model_unit_placed_from_one_read_beyond_doubt, .timeo
     const rules_model *want = rules_snapshot_find_model(c.shown, "red-4-1", NULL);
     cr_assert_not_null(want);
     base_error err;
-    vis_detector *det = vis_detector_new(c.table->scene->roster, &c.table->scene->calib, &err);
+    vis_detector *det = vt_detector_new(c.table->scene->roster, &c.table->scene->calib, &err);
     cr_assert_not_null(det, "%s", err.msg);
 
     rules_snapshot *snap = NULL;
@@ -196,7 +205,7 @@ static void cover_tag(base_image *img, const ds_truth_tag *tt)
 /* Covers every tag of `unit` in the crop but those of the two models `keep`; returns how many were covered. */
 static size_t cover_unit_but(crop *c, const char *unit, const char *const keep[2])
 {
-    const vis_roster *r = c->table->scene->roster;
+    const roster_file *r = c->table->scene->roster;
     size_t covered = 0;
     for (size_t i = 0; i < c->truth.n_tags; i++) {
         const ds_truth_tag *tt = &c->truth.tags[i];
@@ -209,17 +218,15 @@ static size_t cover_unit_but(crop *c, const char *unit, const char *const keep[2
     return covered;
 }
 
-/* Of the detection's warnings as every program prints them (ref_snapshot_print_warnings) of the after picture,
+/* Of the detection's warnings as every program prints them (ref_snapshot_print_warnings, ref_warnings_print) of the after picture,
  * exactly one line names `unit`: its own, `want` (the rules' words, from the issue's unit field), and none one
  * of its models. */
-static void expect_one_warning_line(const vis_roster *r, rules_snapshot *snap, const vis_report *rep, const char *unit,
+static void expect_one_warning_line(const roster_file *r, rules_snapshot *snap, const vis_report *rep, const char *unit,
                                     const char *want)
 {
-    ref_setup setup = {.roster = (vis_roster *)r};
-    ref_snapshot shot = {.snap = snap, .report = *rep};
     FILE *f = tmpfile();
     cr_assert_not_null(f);
-    ref_snapshot_print_warnings(&setup, &shot, "after", f, "t: ");
+    ref_warnings_print(r, snap, rep, "after", f, "t: "); /* what ref_snapshot_print_warnings says of a reading */
     rewind(f);
     char line[1024], model[64], of_unit_line[1024] = "";
     snprintf(model, sizeof model, "model %s-", unit);
@@ -258,12 +265,12 @@ Test(vision_partial, partly_read_unit_keeps_its_reads_and_is_not_called_illegal,
     crop c;
     render_crop(&c, 1, true, 2870, 1560, 720, 960);
     const char *keep[2] = {"red-2-18", "red-2-19"};
-    const vis_roster *r = c.table->scene->roster;
+    const roster_file *r = c.table->scene->roster;
     cr_assert_eq(cover_unit_but(&c, "red-2", keep), 28, "the crop holds red-2's 30 tags");
     for (int k = 0; k < 2; k++)
         cr_assert_gt(ds_truth_tag_visible(truth_tag(&c, keep[k])), 0.95, "%s's tag is in view", keep[k]);
     base_error err;
-    vis_detector *det = vis_detector_new(r, &c.table->scene->calib, &err);
+    vis_detector *det = vt_detector_new(r, &c.table->scene->calib, &err);
     cr_assert_not_null(det, "%s", err.msg);
     rules_snapshot *after = NULL;
     vis_report rep = {0};
@@ -353,8 +360,8 @@ Test(vision_partial, no_wrong_id_on_a_crowded_crop_of_the_hard_set, .timeout = 1
     crop c;
     render_crop(&c, 3, false, 2840, 560, 800, 600);
     base_error err;
-    const vis_roster *r = c.table->scene->roster;
-    vis_detector *det = vis_detector_new(r, &c.table->scene->calib, &err);
+    const roster_file *r = c.table->scene->roster;
+    vis_detector *det = vt_detector_new(r, &c.table->scene->calib, &err);
     cr_assert_not_null(det, "%s", err.msg);
     rules_snapshot *snap = NULL;
     vis_report rep = {0};
@@ -376,7 +383,7 @@ Test(vision_partial, no_wrong_id_on_a_crowded_crop_of_the_hard_set, .timeout = 1
 
     size_t kept = 0;
     for (size_t i = 0; i < tags.n; i++) {
-        const vis_roster_model *rm = vis_roster_find_model_tag(r, tags.items[i].id);
+        const roster_model *rm = roster_find_model_tag(r, tags.items[i].id);
         if (!rm || rm->unit % 2 == 0)
             tags.items[kept++] = tags.items[i];
     }
@@ -414,7 +421,7 @@ Test(vision_partial, partly_read_unit_that_marched_too_far_is_not_called_legal, 
     const char *keep[2] = {"red-1-8", "red-1-13"};
     cr_assert_eq(cover_unit_but(&c, "red-1", keep), 11, "the crop holds red-1's 13 tags");
     base_error err;
-    vis_detector *det = vis_detector_new(c.table->scene->roster, &c.table->scene->calib, &err);
+    vis_detector *det = vt_detector_new(c.table->scene->roster, &c.table->scene->calib, &err);
     cr_assert_not_null(det, "%s", err.msg);
     rules_snapshot *after = NULL;
     vis_report rep = {0};

@@ -12,6 +12,7 @@
 #include "ds_render.h"
 #include "ds_scene.h"
 #include "vis_detect.h"
+#include "vt_detector.h"
 
 typedef struct rendered {
     ds_scene *scene;
@@ -78,7 +79,7 @@ Test(vision_recall, small_tags_on_the_far_side_of_a_15_degree_tilt_are_all_decod
     rendered r;
     render(&r, &g);
     base_error err;
-    vis_detector *d = vis_detector_new(r.scene->roster, &r.scene->calib, &err);
+    vis_detector *d = vt_detector_new(r.scene->roster, &r.scene->calib, &err);
     cr_assert_not_null(d, "%s", err.msg);
     vis_tag_list l = {0};
     rules_snapshot *s = NULL;
@@ -140,14 +141,14 @@ Test(vision_recall, a_tag_with_one_corner_covered_is_placed_from_what_remains, .
             if (r.truth.tags[k].id == ids[i])
                 cover_corner(r.img, &r.truth.tags[k], i, 0.45);
     base_error err;
-    vis_detector *d = vis_detector_new(r.scene->roster, &r.scene->calib, &err);
+    vis_detector *d = vt_detector_new(r.scene->roster, &r.scene->calib, &err);
     cr_assert_not_null(d, "%s", err.msg);
     rules_snapshot *s = NULL;
     vis_report rep = {0};
     cr_assert_eq(vis_detector_run(d, r.img->data, r.img->width, r.img->height, r.img->stride, NULL, &s, &rep, &err), 0,
                  "%s", err.msg);
     for (int i = 0; i < 3; i++) {
-        const vis_roster_model *rm = vis_roster_find_model_tag(r.scene->roster, ids[i]);
+        const roster_model *rm = roster_find_model_tag(r.scene->roster, ids[i]);
         cr_assert_not_null(rm);
         const rules_model *tm = rules_snapshot_find_model(r.scene->snapshot, rm->id, NULL);
         const rules_model *dm = rules_snapshot_find_model(s, rm->id, NULL);

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "roster_map.h"
+#include "vis_tag.h"
 #include "vision_test_util.h"
 
 /* Reference agrees with the library to 1e-4 px; 0.15 px allows other builds' float paths. */
@@ -85,4 +87,19 @@ Test(vision_tags, unknown_family_is_usage_error)
     snprintf(cmd, sizeof cmd, "'%s' tags '%s/tests/data/apriltag-test/33369213973_9d9bb4cc96_c.jpg' --family nope 2>/dev/null",
              vt_tableref_bin(), vt_source_root());
     cr_assert_eq(vt_exit_status(system(cmd)), 2);
+}
+
+/* The roster module knows each family's code count without apriltag (roster/roster_map.h): the same as the
+ * detector's. */
+Test(vision_tags, the_roster_knows_each_familys_codes)
+{
+    static const char *const families[] = {"tag36h11", "tagStandard41h12"};
+    for (size_t i = 0; i < 2; i++) {
+        vis_tag_detector *d = vis_tag_detector_new(families[i]);
+        cr_assert_not_null(d);
+        cr_expect_eq(roster_family_codes(families[i]), vis_tag_family_codes(d), "%s", families[i]);
+        vis_tag_detector_free(d);
+    }
+    cr_expect_eq(roster_family_codes("tag25h9"), 0);
+    cr_expect_eq(roster_family_codes(NULL), 0);
 }

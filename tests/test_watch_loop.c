@@ -17,6 +17,7 @@
 #include "cap_source.h"
 #include "ds_loop.h"
 #include "ds_sequence.h"
+#include "ref_snapshot_vision.h"
 #include "vis_camera.h"
 #include "watch_echo.h"
 #include "watch_motion.h"
@@ -139,8 +140,9 @@ Test(watch_loop, projected_white_on_the_tags_paper_is_checked)
             g->data[y * g->stride + x] = x < 80 || x >= 120 || y < 80 || y >= 120 ? 235 : 25;
     vis_tag_detection t = {.id = 1, .corners = {{79.5, 119.5}, {119.5, 119.5}, {119.5, 79.5}, {79.5, 79.5}},
                            .centre = {99.5, 99.5}};
-    cr_expect_eq(watch_echo_paper_level(g->data, 200, 200, g->stride, &t, 1), 235);
-    cr_expect_eq(watch_echo_paper_level(g->data, 200, 200, g->stride, &t, 0), 0);
+    const base_view v = base_image_view(g); /* the paper level is the referee's (ref_snapshot_paper_level) */
+    cr_expect_eq(ref_paper_level(&v, &t, 1), 235);
+    cr_expect_eq(ref_paper_level(&v, &t, 0), 0);
     base_image_free(g);
 }
 

@@ -1,12 +1,12 @@
 /*
- * watch_patch on the hard set's 4K webcam (hard table 5: ~0.6 mm/px,
+ * vision/vis_patch (the watch's keep rule, read through the referee) on the hard set's 4K webcam (hard table 5: ~0.6 mm/px,
  * 20-27 px tags, sensor noise, sharpening, MJPEG, auto exposure), on a crop
  * about its principal point: a tag that stayed correlates with its patch
- * at WATCH_PATCH_SAME or more in a new frame (new sensor noise); a tag
+ * at VIS_PATCH_SAME or more in a new frame (new sensor noise); a tag
  * moved by the watch's jitter (2 mm), another tag in its place, or an
  * empty board where it stood, below. The watch keeps a model read at the
  * last settle and not now where it was only on that evidence
- * (watch_settle_keep_unchanged), so the second half is what keeps a moved
+ * (ref_read_keep_unchanged), so the second half is what keeps a moved
  * model from being taken for one that stayed.
  */
 #include <criterion/criterion.h>
@@ -18,7 +18,7 @@
 #include "ds_render.h"
 #include "ds_sequence.h"
 #include "vis_camera.h"
-#include "watch_patch.h"
+#include "vis_patch.h"
 
 typedef struct table {
     ds_sequence *q;
@@ -52,7 +52,7 @@ static void close_table(table *t)
 }
 
 /* The camera's grey frame of `s` (roster `r`) with sensor noise `seed`. */
-static base_image *frame(const table *t, const rules_snapshot *s, const vis_roster *r, uint32_t seed)
+static base_image *frame(const table *t, const rules_snapshot *s, const roster_file *r, uint32_t seed)
 {
     base_error err;
     base_image *optics = NULL, *gray = NULL;
@@ -64,27 +64,38 @@ static base_image *frame(const table *t, const rules_snapshot *s, const vis_rost
     return gray;
 }
 
+/* Every model's tag as `frame` shows it at the poses of `s`: the patches take the roster's map, all vision takes. */
+static vis_patches *take(const roster_file *r, const vis_camera *cam, const rules_snapshot *s, const base_view *frame)
+{
+    base_error err;
+    roster_map *map = roster_map_new(r, &err);
+    cr_assert_not_null(map, "%s", err.msg);
+    vis_patches *p = vis_patches_take(map, cam, s, frame, NULL);
+    roster_map_free(map);
+    return p;
+}
+
 static base_view view_of(const base_image *g)
 {
     return (base_view){g->width, g->height, 1, g->stride, g->data};
 }
 
 /* Every model with a patch (of `unit`, or all) against `now`: how many, how many lie where they were
- * (watch_patches_still), and the correlation at the pose and the search's shift (min and max over them). */
+ * (vis_patches_still), and the correlation at the pose and the search's shift (min and max over them). */
 typedef struct fits {
     size_t n, still;
     double lo, hi, shift_lo, shift_hi;
 } fits;
 
-static fits correlate(const watch_patches *pt, const vis_roster *r, const base_image *now, const char *unit)
+static fits correlate(const vis_patches *pt, const roster_file *r, const base_image *now, const char *unit)
 {
     const base_view v = view_of(now);
     fits f = {0, 0, 2, -2, 1e9, -1};
     for (size_t m = 0; m < r->n_models; m++) {
         if (unit && strcmp(r->units[r->models[m].unit].id, unit) != 0)
             continue;
-        watch_patch_fit fit;
-        f.still += watch_patches_still(pt, m, &v, &fit);
+        vis_patch_fit fit;
+        f.still += vis_patches_still(pt, m, &v, &fit);
         if (isnan(fit.at_pose))
             continue;
         f.n++;
@@ -117,10 +128,10 @@ Test(watch_patch, a_tag_that_stayed_matches_one_moved_by_the_jitter_does_not, .t
 {
     table t;
     open_table(&t);
-    const vis_roster *r = t.q->scene->roster;
+    const roster_file *r = t.q->scene->roster;
     base_image *then = frame(&t, t.snap, r, 11), *again = frame(&t, t.snap, r, 12);
     const base_view tv = view_of(then);
-    watch_patches *pt = watch_patches_take(r, &t.cam, t.snap, &tv, NULL);
+    vis_patches *pt = take(r, &t.cam, t.snap, &tv);
     cr_assert_not_null(pt);
     const fits stayed = correlate(pt, r, again, NULL);
     log_fits("stayed", &stayed);
@@ -138,7 +149,7 @@ Test(watch_patch, a_tag_that_stayed_matches_one_moved_by_the_jitter_does_not, .t
     base_image_free(two);
     rules_snapshot_free(s1);
     rules_snapshot_free(s2);
-    watch_patches_free(pt);
+    vis_patches_free(pt);
     base_image_free(then);
     base_image_free(again);
     close_table(&t);
@@ -148,13 +159,13 @@ Test(watch_patch, another_tag_or_the_empty_board_in_its_place_does_not_match, .t
 {
     table t;
     open_table(&t);
-    vis_roster *r = t.q->scene->roster;
+    roster_file *r = t.q->scene->roster;
     base_image *then = frame(&t, t.snap, r, 11);
     const base_view tv = view_of(then);
-    watch_patches *pt = watch_patches_take(r, &t.cam, t.snap, &tv, NULL);
+    vis_patches *pt = take(r, &t.cam, t.snap, &tv);
     cr_assert_not_null(pt);
     /* The unit with the most tags on the crop. */
-    const vis_roster_unit *ru = NULL;
+    const roster_unit *ru = NULL;
     size_t most = 0;
     for (size_t u = 0; u < r->n_units; u++) {
         const fits f = correlate(pt, r, then, r->units[u].id);
@@ -181,7 +192,7 @@ Test(watch_patch, another_tag_or_the_empty_board_in_its_place_does_not_match, .t
     base_image_free(empty);
     rules_snapshot_free(gone);
     base_image_free(swapped);
-    watch_patches_free(pt);
+    vis_patches_free(pt);
     base_image_free(then);
     close_table(&t);
 }

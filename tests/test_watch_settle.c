@@ -107,7 +107,7 @@ Test(watch_settle, a_moved_units_own_figures_hiding_its_tags_do_not_delay_the_se
     for (size_t k = 0; k < u->n_models; k++)
         u->models[k].pos = base_v2_add(u->models[k].pos, step);
     render(&b, moved);
-    const vis_roster_unit *ru = &a.scene->roster->units[0];
+    const roster_unit *ru = &a.scene->roster->units[0];
     for (size_t k = 0; k < 5; k++)
         cover_tag(b.img, &b.truth, a.scene->roster->models[ru->first_model + k].tag_id);
 
@@ -141,7 +141,7 @@ Test(watch_settle, a_still_hand_over_a_unit_that_stayed_waits_until_the_forced_s
     table a = {small_scene(), NULL, {0}};
     render(&a, a.scene->snapshot);
     base_image *hand = base_image_clone(a.img);
-    const vis_roster_unit *ru = &a.scene->roster->units[2];
+    const roster_unit *ru = &a.scene->roster->units[2];
     cover_tag(hand, &a.truth, a.scene->roster->models[ru->first_model + 2].tag_id);
 
     watch_tracker *w = tracker_for(a.scene);

@@ -37,7 +37,7 @@ bool vis_board_locate_tag(const vis_camera *cam, const vis_tag_detection *t, dou
     return true;
 }
 
-int vis_board_refine_pose(vis_camera *cam, const vis_roster *r, const vis_tag_detection *tags, size_t n,
+int vis_board_refine_pose(vis_camera *cam, const roster_map *r, const vis_tag_detection *tags, size_t n,
                           int min_tags, double keep_below_px, double *rms_px, int *used,
                           base_error *err)
 {
@@ -54,7 +54,7 @@ int vis_board_refine_pose(vis_camera *cam, const vis_roster *r, const vis_tag_de
     }
     int np = 0;
     for (size_t i = 0; i < n; i++) {
-        const vis_board_tag *b = vis_roster_find_board_tag(r, tags[i].id);
+        const roster_board_tag *b = roster_map_find_board_tag(r, tags[i].id);
         if (!b || np + 4 > (int)cap)
             continue;
         /* A board tag seen twice is a misread: skip both rather than guess. */

@@ -3,7 +3,7 @@
  *
  * How to use:
  *   vis_camera cam; vis_camera_init(&cam, &calib);
- *   vis_board_refine_pose(&cam, roster, tags, n, 3, 0.3, &rms_px, &used, &err);  // optional, needs >= 3 board tags
+ *   vis_board_refine_pose(&cam, map, tags, n, 3, 0.3, &rms_px, &used, &err);  // optional, needs >= 3 board tags
  *   vis_board_tag_pose p;
  *   vis_board_locate_tag(&cam, &tags[i], height_mm, &p);
  * Each tag is located on the plane at its own height: a 4 mm tag seen 35
@@ -18,7 +18,7 @@
 #include "base_error.h"
 #include "base_geom.h"
 #include "vis_camera.h"
-#include "vis_roster.h"
+#include "roster_map.h"
 #include "vis_tag.h"
 
 typedef struct vis_board_tag_pose {
@@ -41,7 +41,7 @@ bool vis_board_locate_tag(const vis_camera *cam, const vis_tag_detection *t, dou
  * `keep_below_px` is kept: re-solving would only add corner noise.
  * Returns 1 when refined, 0 when kept or too few tags, -1 on a solver error.
  */
-int vis_board_refine_pose(vis_camera *cam, const vis_roster *r, const vis_tag_detection *tags, size_t n,
+int vis_board_refine_pose(vis_camera *cam, const roster_map *r, const vis_tag_detection *tags, size_t n,
                           int min_tags, double keep_below_px, double *rms_px, int *used, base_error *err);
 
 #endif

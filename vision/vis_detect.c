@@ -7,10 +7,11 @@
 #include "vis_board.h"
 #include "vis_camera.h"
 #include "vis_recover.h"
+#include "vis_recover_hidden.h"
 #include "vis_units.h"
 #include "rules_formation.h"
 
-vis_detector *vis_detector_new(const vis_roster *r, const calib_file *c, base_error *err)
+vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_error *err)
 {
     vis_detector *d = calloc(1, sizeof *d);
     if (!d) {
@@ -23,7 +24,12 @@ vis_detector *vis_detector_new(const vis_roster *r, const calib_file *c, base_er
         free(d);
         return NULL;
     }
-    d->roster = r;
+    if (!(d->map = roster_map_clone(r))) {
+        base_error_set(err, "out of memory");
+        vis_tag_detector_free(d->tags);
+        free(d);
+        return NULL;
+    }
     d->calib = *c;
     d->cfg.refine_pose_min_tags = 3;
     d->cfg.refine_pose_above_px = 0.3;
@@ -74,7 +80,35 @@ void vis_detector_free(vis_detector *d)
         return;
     vis_tag_detector_free(d->tags);
     vis_plan_clear(&d->plan);
+    roster_map_free(d->map);
     free(d);
+}
+
+/* The plan made for the current cfg.plan_min_tag_px (remade when it changed). */
+static int plan_up_to_date(vis_detector *d, base_error *err)
+{
+    if (!d->cfg.use_plan || d->plan.min_px == d->cfg.plan_min_tag_px)
+        return 0;
+    vis_plan_clear(&d->plan);
+    return vis_plan_make(&d->calib, d->map, d->cfg.plan_min_tag_px, &d->plan, err);
+}
+
+/* Pixels a piece's corner may move on the plan region's grid: apriltag's threshold tiles are 4 decimated px
+ * (decimation 1.5 maps 3 px to 2), so a multiple of these keeps every tile where the whole frame has it. */
+static int grid_step(double decimate) { return decimate > 1 ? (int)lround(4 * decimate) : 4; }
+
+/* Region r cut by plan region p, its corner put back on p's grid; false when they share no core. */
+static bool plan_piece(const vis_tag_region *r, const vis_tag_region *p, vis_tag_region *out)
+{
+    *out = (vis_tag_region){(int)fmax(r->x0, p->x0), (int)fmax(r->y0, p->y0), (int)fmin(r->x1, p->x1),
+                            (int)fmin(r->y1, p->y1), p->decimate, fmax(r->core_x0, p->core_x0),
+                            fmax(r->core_y0, p->core_y0), fmin(r->core_x1, p->core_x1), fmin(r->core_y1, p->core_y1)};
+    if (!(out->core_x1 > out->core_x0 && out->core_y1 > out->core_y0) || out->x1 <= out->x0 || out->y1 <= out->y0)
+        return false;
+    const int step = grid_step(p->decimate);
+    out->x0 = p->x0 + (out->x0 - p->x0) / step * step;
+    out->y0 = p->y0 + (out->y0 - p->y0) / step * step;
+    return true;
 }
 
 static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n, const base_view *im,
@@ -88,17 +122,35 @@ int vis_detector_run_tags(vis_detector *d, const uint8_t *gray, int width, int h
     if (width != d->calib.width || height != d->calib.height)
         return base_error_set(err, "image is %dx%d but the calibration is for %dx%d", width, height,
                                d->calib.width, d->calib.height);
-    if (d->cfg.use_plan && d->plan.min_px != d->cfg.plan_min_tag_px) {
-        vis_plan_clear(&d->plan);
-        if (vis_plan_make(&d->calib, d->roster, d->cfg.plan_min_tag_px, &d->plan, err) < 0)
-            return -1;
-    }
+    if (plan_up_to_date(d, err) < 0)
+        return -1;
     if ((d->cfg.use_plan ? vis_tag_detect_regions(d->tags, gray, width, height, stride, d->plan.regions, d->plan.n,
                                                   tags, err)
                          : vis_tag_detect(d->tags, gray, width, height, stride, tags, err)) < 0)
         return -1;
     const base_view im = {width, height, 1, stride, gray};
     return detect_build(d, tags->items, tags->n, &im, prior, out, rep, err);
+}
+
+int vis_detector_detect_in(vis_detector *d, const base_view *im, const vis_tag_region *regions, size_t n,
+                           vis_tag_list *out, base_error *err)
+{
+    out->n = 0;
+    if (plan_up_to_date(d, err) < 0)
+        return -1;
+    if (!d->cfg.use_plan)
+        return vis_tag_detect_regions(d->tags, im->data, im->width, im->height, im->stride, regions, n, out, err);
+    const size_t most = n * d->plan.n;
+    vis_tag_region *pieces = malloc((most > 0 ? most : 1) * sizeof *pieces);
+    if (!pieces)
+        return base_error_set(err, "out of memory");
+    size_t np = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < d->plan.n; k++)
+            np += plan_piece(&regions[i], &d->plan.regions[k], &pieces[np]);
+    int rc = vis_tag_detect_regions(d->tags, im->data, im->width, im->height, im->stride, pieces, np, out, err);
+    free(pieces);
+    return rc;
 }
 
 int vis_detector_run(vis_detector *d, const uint8_t *gray, int width, int height, size_t stride,
@@ -147,7 +199,7 @@ static int read_missed_tags(vis_detector *d, const vis_camera *cam, const base_v
     for (int pass = 0; pass < 2; pass++) {
         rules_snapshot *estimate = NULL;
         vis_report scratch = {0};
-        int rc = vis_units_build(d->roster, seen, prior, &estimate, &scratch, err);
+        int rc = vis_units_build(d->map, seen, prior, &estimate, &scratch, err);
         vis_report_clear(&scratch);
         if (rc < 0)
             return -1;
@@ -172,7 +224,7 @@ static int recover_from_picture(vis_detector *d, const vis_camera *cam, const ba
                                 const vis_tag_detection *tags, size_t n, const rules_snapshot *prior,
                                 vis_seen_model *seen, unsigned char *partial, vis_report *rep, base_error *err)
 {
-    const vis_roster *r = d->roster;
+    const roster_map *r = d->map;
     /* A tag's pose from its edges fitted as lines beats the one from its four corners (vis_recover.h). */
     vis_recover_polish_poses(d, cam, im, seen);
     if (d->cfg.read_slots)
@@ -199,7 +251,7 @@ static void refine_board_pose(vis_detector *d, vis_camera *cam, const vis_tag_de
     int used = 0;
     double rms = NAN;
     base_error perr;
-    int prc = vis_board_refine_pose(cam, d->roster, tags, n, d->cfg.refine_pose_min_tags, d->cfg.refine_pose_above_px,
+    int prc = vis_board_refine_pose(cam, d->map, tags, n, d->cfg.refine_pose_min_tags, d->cfg.refine_pose_above_px,
                                     &rms, &used, &perr);
     rep->board_tags_used = (size_t)used;
     rep->pose_rms_px = rms;
@@ -214,7 +266,7 @@ static void check_board_tags(const vis_detector *d, const vis_camera *cam, const
                              vis_report *rep)
 {
     for (size_t i = 0; i < n; i++) {
-        const vis_board_tag *b = vis_roster_find_board_tag(d->roster, tags[i].id);
+        const roster_board_tag *b = roster_map_find_board_tag(d->map, tags[i].id);
         vis_board_tag_pose tp;
         double X[3] = {b ? b->x : 0, b ? b->y : 0, b ? b->z : 0}, px[2];
         if (!b || !vis_board_locate_tag(cam, &tags[i], b->z, &tp) || !vis_camera_project(cam, X, px))
@@ -234,21 +286,21 @@ static void check_board_tags(const vis_detector *d, const vis_camera *cam, const
 
 /* Whether a decoded tag is one roster model's, once, on the board: when not,
  * the reason goes into the report and the tag is ignored. */
-static const vis_roster_model *usable_model_tag(const vis_detector *d, const vis_tag_detection *tags, size_t n,
+static const roster_map_model *usable_model_tag(const vis_detector *d, const vis_tag_detection *tags, size_t n,
                                                 const vis_tag_detection *t, vis_report *rep)
 {
-    const vis_roster *r = d->roster;
+    const roster_map *r = d->map;
     int copies = 0;
     for (size_t j = 0; j < n; j++)
         copies += tags[j].id == t->id;
-    const vis_roster_model *rm = vis_roster_find_model_tag(r, t->id);
+    const roster_map_model *rm = roster_map_find_model_tag(r, t->id);
     if (copies > 1) {
         vis_report_add(rep, VIS_ISSUE_DUPLICATE_ID, t->id, rm ? rm->id : NULL, t->centre,
                        "tag %d seen %d times (this one at %.0f,%.0f px): all copies ignored", t->id, copies,
                        t->centre[0], t->centre[1]);
         return NULL;
     }
-    if (vis_roster_find_board_tag(r, t->id))
+    if (roster_map_find_board_tag(r, t->id))
         return NULL;
     if (!rm)
         vis_report_add(rep, VIS_ISSUE_UNKNOWN_ID, t->id, NULL, t->centre,
@@ -260,10 +312,10 @@ static const vis_roster_model *usable_model_tag(const vis_detector *d, const vis
  * a square (partly hidden); ignored, with the reason in the report, when its
  * rays miss the board, it stands off the board or it has the wrong size. */
 static void place_model_by_tag(const vis_detector *d, const vis_camera *cam, const vis_tag_detection *t,
-                               const vis_roster_model *rm, vis_seen_model *seen, vis_report *rep)
+                               const roster_map_model *rm, vis_seen_model *seen, vis_report *rep)
 {
-    const vis_roster *r = d->roster;
-    const vis_roster_unit *ru = &r->units[rm->unit];
+    const roster_map *r = d->map;
+    const roster_map_unit *ru = &r->units[rm->unit];
     vis_board_tag_pose tp;
     if (!vis_board_locate_tag(cam, t, ru->mount.height, &tp)) {
         vis_report_add(rep, VIS_ISSUE_OFF_BOARD, t->id, rm->id, t->centre,
@@ -295,13 +347,13 @@ static void place_model_by_tag(const vis_detector *d, const vis_camera *cam, con
         s->seen = true;
     }
     s->certain = true; /* decoded by the quad finder: its ID is not in doubt, even when its corners are */
-    vis_tag_mount_unplace(&ru->mount, tp.centre, tp.heading, &s->pos, &s->facing);
+    roster_tag_mount_unplace(&ru->mount, tp.centre, tp.heading, &s->pos, &s->facing);
 }
 
 static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n, const base_view *im,
                         const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, base_error *err)
 {
-    const vis_roster *r = d->roster;
+    const roster_map *r = d->map;
     vis_camera cam;
     vis_camera_init(&cam, &d->calib);
     rep->tags_detected = n;
@@ -318,7 +370,7 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
         return base_error_set(err, "out of memory");
     }
     for (size_t i = 0; i < n; i++) {
-        const vis_roster_model *rm = usable_model_tag(d, tags, n, &tags[i], rep);
+        const roster_map_model *rm = usable_model_tag(d, tags, n, &tags[i], rep);
         if (rm)
             place_model_by_tag(d, &cam, &tags[i], rm, seen, rep);
     }

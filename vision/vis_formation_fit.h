@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "vis_formation.h"
+#include "vis_formation_types.h"
 
 /* One model the grid is fitted to, in the provisional local frame (u right, v forward). */
 typedef struct vis_fit_obs {

@@ -46,7 +46,7 @@ static void note(tile_grid *g, int w, int h, const double px[2], double tag_px)
 }
 
 /* Every place a model tag or a board tag can be, sampled every SAMPLE_MM, noted in its tile. */
-static void sample_board(const vis_camera *cam, const vis_roster *r, int w, int h, tile_grid *g)
+static void sample_board(const vis_camera *cam, const roster_map *r, int w, int h, tile_grid *g)
 {
     double smallest = INFINITY, largest = 0, lo = INFINITY, hi = -INFINITY;
     for (size_t i = 0; i < r->n_units; i++) {
@@ -69,7 +69,7 @@ static void sample_board(const vis_camera *cam, const vis_roster *r, int w, int 
                 note(g, w, h, px2, tag_px_at(cam, x, y, z, largest, px2));
             }
     for (size_t i = 0; i < r->n_board_tags; i++) {
-        const vis_board_tag *b = &r->board_tags[i];
+        const roster_board_tag *b = &r->board_tags[i];
         double px[2];
         note(g, w, h, px, tag_px_at(cam, b->x, b->y, b->z, b->size, px));
     }
@@ -152,7 +152,7 @@ oom:
     return -1;
 }
 
-int vis_plan_make(const calib_file *calib, const vis_roster *r, double min_px, vis_plan *out, base_error *err)
+int vis_plan_make(const calib_file *calib, const roster_map *r, double min_px, vis_plan *out, base_error *err)
 {
     memset(out, 0, sizeof *out);
     const int w = calib->width, h = calib->height;

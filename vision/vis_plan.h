@@ -12,7 +12,7 @@
  *
  * How to use:
  *   vis_plan p;
- *   vis_plan_make(&calib, roster, 11.0, &p, &err);
+ *   vis_plan_make(&calib, map, 11.0, &p, &err);
  *   vis_tag_detect_regions(tags, gray, w, h, stride, p.regions, p.n, &list, &err);
  *   vis_plan_clear(&p);
  */
@@ -23,7 +23,7 @@
 
 #include "calib_file.h"
 #include "base_error.h"
-#include "vis_roster.h"
+#include "roster_map.h"
 #include "vis_tag.h"
 
 typedef struct vis_plan {
@@ -39,7 +39,7 @@ typedef struct vis_plan {
  * (black square, px) to keep after decimation (apriltag finds 11-12 px tags
  * reliably). Returns 0 or -1 (out of memory).
  */
-int vis_plan_make(const calib_file *calib, const vis_roster *r, double min_px, vis_plan *out, base_error *err);
+int vis_plan_make(const calib_file *calib, const roster_map *r, double min_px, vis_plan *out, base_error *err);
 void vis_plan_clear(vis_plan *p);
 
 #endif

@@ -7,68 +7,10 @@
 #include "rules_formation.h"
 #include "vis_parallel.h"
 #include "vis_tagread.h"
-#include "vis_recover_int.h"
+#include "vis_recover_common.h"
 #include "vis_units.h"
 #include "vis_sample.h"
 
-
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_dbl);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* Ink and paper grey levels from the cleanly decoded tags (their black ring and white border). */
-bool vis_recover_paper_levels(const base_view *im, const vis_tag_detection *tags, size_t n, double *black, double *white)
-{
-    double kb[64], kw[64];
-    size_t used = 0;
-    for (size_t i = 0; i < n && used < 64; i++) {
-        const vis_tag_detection *t = &tags[i];
-        double b[32], w[40];
-        size_t nb = 0, nw = 0;
-        for (int e = 0; e < 4; e++)
-            for (int j = 0; j < 10; j++)
-                for (int ring = 0; ring < 2; ring++) {
-                    /* Cell centres along each side: ring at +-7/8, border at +-9/8 (tag units, corners at +-1). */
-                    if (ring && j >= 8)
-                        continue;
-                    const double edge = ring ? 7.0 / 8 : 9.0 / 8, along = ring ? (-7 + 2 * j) / 8.0 : (-9 + 2 * j) / 8.0;
-                    const double a = e == 0 ? along : e == 1 ? edge : e == 2 ? -along : -edge;
-                    const double c = e == 0 ? -edge : e == 1 ? along : e == 2 ? edge : -along;
-                    const double s = (a + 1) / 2, u = (c + 1) / 2;
-                    const double x = (1 - s) * (1 - u) * t->corners[0][0] + s * (1 - u) * t->corners[1][0] +
-                                     s * u * t->corners[2][0] + (1 - s) * u * t->corners[3][0];
-                    const double y = (1 - s) * (1 - u) * t->corners[0][1] + s * (1 - u) * t->corners[1][1] +
-                                     s * u * t->corners[2][1] + (1 - s) * u * t->corners[3][1];
-                    if (ring)
-                        b[nb++] = vis_sample_bilinear(im, x, y);
-                    else
-                        w[nw++] = vis_sample_bilinear(im, x, y);
-                }
-        kb[used] = median_of(b, nb);
-        kw[used] = median_of(w, nw);
-        used++;
-    }
-    if (used == 0)
-        return false;
-    *black = median_of(kb, used);
-    *white = median_of(kw, used);
-    return *white - *black > 30;
-}
-
-
-bool vis_recover_one_read_enough(const vis_detect_config *cfg, const vis_tagread *rd)
-{
-    return rd->id >= 0 && rd->visible >= cfg->one_read_min_cells && rd->errors <= cfg->one_read_max_errors &&
-           rd->runner_up - rd->errors >= cfg->one_read_margin && rd->outline_score >= cfg->one_read_min_outline;
-}
 
 /* ---- Tags the quad finder missed, read where the formation puts a model ---- */
 
@@ -100,7 +42,7 @@ static size_t unit_slots(const rules_formation *f, int n_models, base_vec2 *out,
 }
 
 /* A place taken by a model already seen (or read roughly). */
-static bool near_seen(const vis_roster_unit *ru, const vis_seen_model *seen, base_vec2 p)
+static bool near_seen(const roster_map_unit *ru, const vis_seen_model *seen, base_vec2 p)
 {
     const double clear = 0.5 * fmin(ru->base_width, ru->base_depth);
     for (size_t k = 0; k < ru->n_models; k++) {
@@ -116,7 +58,7 @@ typedef struct slot_job {
     const base_view *im;
     const vis_tagread_codes *codes;
     const vis_tagread_params *p;
-    const vis_roster_unit *ru;
+    const roster_map_unit *ru;
     const vis_seen_model *seen;
     const base_vec2 *slots;
     double heading;
@@ -131,22 +73,22 @@ static void read_slot(void *ctx, size_t i)
         return;
     base_vec2 tc;
     double th;
-    vis_tag_mount_place(&j->ru->mount, j->slots[i], j->heading, &tc, &th);
+    roster_tag_mount_place(&j->ru->mount, j->slots[i], j->heading, &tc, &th);
     const double P[3] = {tc.x, tc.y, j->ru->mount.height};
     if (!vis_tagread_at(j->cam, j->im, P, th, j->ru->mount.size, j->p, j->codes, &j->out[i]))
         j->out[i].id = -1;
 }
 
 /* Reads model i's tag where `s` places the model; true when it reads as that model's own ID. */
-static bool read_own_tag(const vis_camera *cam, const base_view *im, const vis_roster *r, size_t i,
+static bool read_own_tag(const vis_camera *cam, const base_view *im, const roster_map *r, size_t i,
                          const vis_seen_model *s, const vis_tagread_params *p, const vis_tagread_codes *codes,
                          vis_tagread *rd)
 {
-    const vis_roster_model *rm = &r->models[i];
-    const vis_roster_unit *ru = &r->units[rm->unit];
+    const roster_map_model *rm = &r->models[i];
+    const roster_map_unit *ru = &r->units[rm->unit];
     base_vec2 tc;
     double th;
-    vis_tag_mount_place(&ru->mount, s->pos, s->facing, &tc, &th);
+    roster_tag_mount_place(&ru->mount, s->pos, s->facing, &tc, &th);
     const double P[3] = {tc.x, tc.y, ru->mount.height};
     return vis_tagread_at(cam, im, P, th, ru->mount.size, p, codes, rd) && rd->id == rm->tag_id;
 }
@@ -165,15 +107,15 @@ typedef struct polish_job {
 static void polish_one(void *ctx, size_t i)
 {
     const polish_job *j = ctx;
-    const vis_roster *r = j->d->roster;
+    const roster_map *r = j->d->map;
     vis_seen_model *s = &j->seen[i];
     if (!s->seen || !vis_detector_in_focus(j->d, r->models[i].unit))
         return;
-    const vis_roster_unit *ru = &r->units[r->models[i].unit];
+    const roster_map_unit *ru = &r->units[r->models[i].unit];
     vis_tagread rd;
     if (!read_own_tag(j->cam, j->im, r, i, s, j->p, j->codes, &rd) || rd.edges < 3)
         return;
-    vis_tag_mount_unplace(&ru->mount, base_v2(rd.centre[0], rd.centre[1]), rd.heading, &s->pos, &s->facing);
+    roster_tag_mount_unplace(&ru->mount, base_v2(rd.centre[0], rd.centre[1]), rd.heading, &s->pos, &s->facing);
     j->done[i] = 1;
 }
 
@@ -186,8 +128,8 @@ static size_t read_unit_slots(const vis_detector *d, const vis_camera *cam, cons
                               const vis_tagread_codes *codes, double contrast, size_t ui, const rules_unit *est,
                               const vis_seen_model *seen, slot_read *reads, size_t cap)
 {
-    const vis_roster *r = d->roster;
-    const vis_roster_unit *ru = &r->units[ui];
+    const roster_map *r = d->map;
+    const roster_map_unit *ru = &r->units[ui];
     rules_formation f;
     if (rules_formation_fit(est, NULL, &f, NULL) < 0)
         return 0;
@@ -206,7 +148,7 @@ static size_t read_unit_slots(const vis_detector *d, const vis_camera *cam, cons
         const vis_tagread rd = rds[i];
         if (rd.id < 0)
             continue;
-        const vis_roster_model *rm = vis_roster_find_model_tag(r, rd.id);
+        const roster_map_model *rm = roster_map_find_model_tag(r, rd.id);
         if (!rm || rm->unit != ui || seen[rm - r->models].seen || seen[rm - r->models].rough ||
             !vis_tagread_decisive(&rd, d->cfg.read_min_cells, d->cfg.read_max_bit_error, d->cfg.read_margin))
             continue;
@@ -230,7 +172,7 @@ int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const b
                            const vis_tag_detection *tags, size_t n_tags, const rules_snapshot *estimate,
                            const unsigned char *only, vis_seen_model *seen, vis_report *rep)
 {
-    const vis_roster *r = d->roster;
+    const roster_map *r = d->map;
     double black, white;
     const double contrast = vis_recover_paper_levels(im, tags, n_tags, &black, &white) ? white - black : 0;
     vis_tagread_codes codes;
@@ -243,7 +185,7 @@ int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const b
     }
     int added = 0;
     for (size_t ui = 0; ui < r->n_units; ui++) {
-        const vis_roster_unit *ru = &r->units[ui];
+        const roster_map_unit *ru = &r->units[ui];
         size_t known = 0;
         for (size_t k = 0; k < ru->n_models; k++)
             known += seen[ru->first_model + k].seen || seen[ru->first_model + k].rough;
@@ -256,12 +198,12 @@ int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const b
             if (reads[j].dropped)
                 continue;
             const vis_tagread *rd = &reads[j].rd;
-            const vis_roster_model *rm = &r->models[reads[j].model];
+            const roster_map_model *rm = &r->models[reads[j].model];
             vis_seen_model *s = &seen[reads[j].model];
             s->seen = true;
             s->rough = false;
             s->certain = vis_recover_one_read_enough(&d->cfg, rd);
-            vis_tag_mount_unplace(&ru->mount, base_v2(rd->centre[0], rd->centre[1]), rd->heading, &s->pos, &s->facing);
+            roster_tag_mount_unplace(&ru->mount, base_v2(rd->centre[0], rd->centre[1]), rd->heading, &s->pos, &s->facing);
             rep->tags_read++;
             vis_report_add(rep, VIS_ISSUE_READ, rm->tag_id, rm->id, rd->px,
                            "tag %d (%s) read by its pattern where its unit's formation has a place: %d of %d "
@@ -279,11 +221,11 @@ int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const b
 void vis_recover_confirm(const vis_detector *d, const unsigned char *seeded, vis_seen_model *seen,
                          unsigned char *partial, vis_report *rep)
 {
-    const vis_roster *r = d->roster;
+    const roster_map *r = d->map;
     for (size_t ui = 0; ui < r->n_units; ui++) {
         if (!seeded[ui])
             continue;
-        const vis_roster_unit *ru = &r->units[ui];
+        const roster_map_unit *ru = &r->units[ui];
         size_t have = 0, sure = 0;
         for (size_t k = 0; k < ru->n_models; k++) {
             const vis_seen_model *s = &seen[ru->first_model + k];
@@ -318,7 +260,7 @@ void vis_recover_confirm(const vis_detector *d, const unsigned char *seeded, vis
 int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const base_view *im,
                              const vis_tag_detection *tags, size_t n_tags, vis_seen_model *seen, vis_report *rep)
 {
-    const vis_roster *r = d->roster;
+    const roster_map *r = d->map;
     vis_tagread_codes codes;
     if (vis_tagread_codes_roster(d->tags, r, &codes) < 0)
         return 0;
@@ -333,8 +275,8 @@ int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const
         vis_seen_model *s = &seen[i];
         if (s->seen || !s->rough || !vis_detector_in_focus(d, r->models[i].unit))
             continue;
-        const vis_roster_model *rm = &r->models[i];
-        const vis_roster_unit *ru = &r->units[rm->unit];
+        const roster_map_model *rm = &r->models[i];
+        const roster_map_unit *ru = &r->units[rm->unit];
         vis_tagread rd;
         if (!read_own_tag(cam, im, r, i, s, &p, &codes, &rd) ||
             !vis_tagread_decisive(&rd, d->cfg.read_min_cells, d->cfg.read_max_bit_error, d->cfg.read_margin))
@@ -342,7 +284,7 @@ int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const
         s->seen = true;
         s->rough = false;
         s->certain = true; /* its ID decoded by the quad finder, its pattern read again at its refitted outline */
-        vis_tag_mount_unplace(&ru->mount, base_v2(rd.centre[0], rd.centre[1]), rd.heading, &s->pos, &s->facing);
+        roster_tag_mount_unplace(&ru->mount, base_v2(rd.centre[0], rd.centre[1]), rd.heading, &s->pos, &s->facing);
         rep->tags_read++;
         vis_report_add(rep, VIS_ISSUE_READ, rm->tag_id, rm->id, rd.px,
                        "tag %d (%s) partly hidden: its outline refitted and its pattern read (%d of %d visible cells "
@@ -357,7 +299,7 @@ int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const
 int vis_recover_polish_poses(const vis_detector *d, const vis_camera *cam, const base_view *im,
                                 vis_seen_model *seen)
 {
-    const vis_roster *r = d->roster;
+    const roster_map *r = d->map;
     vis_tagread_codes codes;
     if (vis_tagread_codes_roster(d->tags, r, &codes) < 0)
         return 0;

@@ -1,6 +1,6 @@
 /*
  * vis_recover: reading tags that apriltag's quad finder could not, from the
- * picture itself. A tag partly covered by a leaning figure or a hand loses
+ * picture itself (units of which nothing was decoded: vis_recover_hidden.h). A tag partly covered by a leaning figure or a hand loses
  * the clean black square the quad finder needs, but its visible cells still
  * carry its code: fitting the roster's tag outline near a dark blob and
  * reading the visible data cells against the family's codes recovers it.
@@ -10,7 +10,7 @@
  *     each free place of it is read for the tag of an unread model of the
  *     unit (the position is known to a few mm, the heading to a few
  *     degrees: a strong prior, so a half-covered tag still reads).
- *   - vis_recover_hidden_units: units of which no tag at all was decoded
+ *   - vis_recover_hidden_units (vis_recover_hidden.h): units of which no tag at all was decoded
  *     (every tag partly hidden) are looked for among dark square blobs that
  *     no placed model explains; a unit is seeded when two reads agree on
  *     one formation, or by one read beyond doubt (vis_detect_config
@@ -29,7 +29,7 @@
 
 #include "rules_snapshot.h"
 #include "vis_camera.h"
-#include "vis_detect.h"
+#include "vis_detect_types.h"
 #include "vis_report.h"
 #include "vis_tag.h"
 #include "vis_units.h"
@@ -66,17 +66,6 @@ int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const
 int vis_recover_polish_poses(const vis_detector *d, const vis_camera *cam, const base_view *im,
                                 vis_seen_model *seen);
 
-/*
- * Seeds units of which nothing was decoded: when two or more tags read
- * among unexplained dark blobs agree on one formation (or, short of that,
- * the reads beyond doubt agree with each other: a unit of one model needs
- * one), they are marked `rough` in seen[] (`certain` when beyond doubt) and
- * seeded[unit] is set (seeded has one entry per roster unit). Returns 0,
- * or -1 when out of memory.
- */
-int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const base_view *im,
-                             const vis_tag_detection *tags, size_t n, const rules_snapshot *prior, vis_seen_model *seen,
-                             unsigned char *seeded, vis_report *rep);
 /*
  * After the seeded units' free places were read: a seeded unit with fewer
  * than max(recover_min_tags, a third of its models) read cannot have its

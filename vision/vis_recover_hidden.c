@@ -1,10 +1,10 @@
 /*
- * Units of which no tag decoded (vis_recover.h, vis_recover_hidden_units):
+ * Units of which no tag decoded (vis_recover_hidden.h):
  * candidates for their tags on a shrunk copy of the picture (dark squares,
  * white rings), each read once per tag size on two threads, and a unit
  * seeded where its reads stand on one grid of its bases.
  */
-#include "vis_recover.h"
+#include "vis_recover_hidden.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 #include "rules_formation.h"
 #include "vis_parallel.h"
 #include "vis_tagread.h"
-#include "vis_recover_int.h"
+#include "vis_recover_common.h"
 #include "vis_units.h"
 
 typedef struct blob {
@@ -142,7 +142,7 @@ static void run_pass(void *ctx, size_t i)
  * grid place counted from a: whole base depths along the facing, whole or
  * half base widths across (an incomplete rank centred).
  */
-static bool on_one_grid(const vis_roster_unit *ru, double ax, double ay, double fa, double bx, double by, double fb)
+static bool on_one_grid(const roster_map_unit *ru, double ax, double ay, double fa, double bx, double by, double fb)
 {
     if (fabs(base_angle_wrap(fb - fa)) > base_deg_to_rad(6))
         return false;
@@ -161,7 +161,7 @@ static int codes_cells(const vis_tagread_codes *c) { return (c->tw - 4) * (c->tw
  * is biased by what hides the tag, and its orientation unknown, so the
  * outline is searched over +-4 mm and every heading.
  */
-static bool read_blob(const vis_camera *cam, const base_view *im, const blob *bl, const vis_tag_mount *m,
+static bool read_blob(const vis_camera *cam, const base_view *im, const blob *bl, const roster_tag_mount *m,
                       const vis_tagread_codes *codes, double contrast, vis_tagread *out)
 {
     double P[3];
@@ -181,7 +181,7 @@ static bool read_blob(const vis_camera *cam, const base_view *im, const blob *bl
  * 1%; where on the base does not change the read at all). The centre is
  * then taken back to each unit's own height (reread_height).
  */
-static bool same_mount(const vis_tag_mount *a, const vis_tag_mount *b)
+static bool same_mount(const roster_tag_mount *a, const roster_tag_mount *b)
 {
     return fabs(a->size - b->size) < 1e-6 && fabs(a->height - b->height) <= 5;
 }
@@ -200,7 +200,7 @@ static void reread_height(const vis_camera *cam, double height, vis_tagread *t)
  * something bites it (down to about half); the white ring's box is 10/8 of
  * that, and a spear or a figure cuts it without shrinking it much.
  */
-static bool fits_mount(const vis_camera *cam, const blob *bl, const vis_tag_mount *m)
+static bool fits_mount(const vis_camera *cam, const blob *bl, const roster_tag_mount *m)
 {
     double P[3], Q[3];
     const double px2[2] = {bl->px[0] + 10, bl->px[1]}, px3[2] = {bl->px[0], bl->px[1] + 10};
@@ -227,7 +227,7 @@ typedef struct candidate_job {
     const vis_camera *cam;
     const base_view *im;
     const blob *blobs;
-    const vis_tag_mount *m;
+    const roster_tag_mount *m;
     const vis_tagread_codes *codes;
     double contrast;
     vis_tagread *out;
@@ -239,13 +239,13 @@ static void read_candidate(void *ctx, size_t b)
     vis_tagread *t = &j->out[b];
     t->id = -1;
     if (!fits_mount(j->cam, &j->blobs[b], j->m) || !read_blob(j->cam, j->im, &j->blobs[b], j->m, j->codes, j->contrast, t) ||
-        !vis_roster_find_model_tag(j->d->roster, t->id) ||
+        !roster_map_find_model_tag(j->d->map, t->id) ||
         !vis_tagread_decisive(t, codes_cells(j->codes) / 2, j->d->cfg.recover_max_bit_error, 2))
         t->id = -1;
 }
 
 static vis_tagread *read_candidates(const vis_detector *d, const vis_camera *cam, const base_view *im,
-                                    const blob *blobs, size_t n, const vis_tag_mount *m,
+                                    const blob *blobs, size_t n, const roster_tag_mount *m,
                                     const vis_tagread_codes *codes, double contrast)
 {
     vis_tagread *out = malloc((n ? n : 1) * sizeof *out);
@@ -260,10 +260,10 @@ static vis_tagread *read_candidates(const vis_detector *d, const vis_camera *cam
 static size_t mark_missing_units(const vis_detector *d, const vis_tag_detection *tags, size_t n,
                                  const vis_seen_model *seen, bool *missing)
 {
-    const vis_roster *r = d->roster;
+    const roster_map *r = d->map;
     size_t n_missing = 0;
     for (size_t ui = 0; ui < r->n_units; ui++) {
-        const vis_roster_unit *u = &r->units[ui];
+        const roster_map_unit *u = &r->units[ui];
         bool any = false;
         for (size_t k = 0; k < u->n_models && !any; k++) {
             const vis_seen_model *s = &seen[u->first_model + k];
@@ -279,7 +279,7 @@ static size_t mark_missing_units(const vis_detector *d, const vis_tag_detection 
 }
 
 /* Where every other unit is (built from a copy of seen[]): their tags' dark squares are not candidates. */
-static int place_seen_units(const vis_roster *r, const vis_seen_model *seen, const rules_snapshot *prior,
+static int place_seen_units(const roster_map *r, const vis_seen_model *seen, const rules_snapshot *prior,
                             rules_snapshot **placed)
 {
     vis_report tmp = {0};
@@ -322,7 +322,7 @@ static long find_candidates(const vis_detector *d, const base_view *im, double b
 static long drop_explained_blobs(const vis_detector *d, const vis_camera *cam, const vis_tag_detection *tags,
                                  size_t n, const bool *missing, const rules_snapshot *placed, blob *blobs, long nb)
 {
-    const vis_roster *r = d->roster;
+    const roster_map *r = d->map;
     const double near_px = 0.8 * d->expected_tag_px;
     size_t n_known = 0;
     double(*known)[2] = malloc((n + r->n_models + 1) * sizeof *known);
@@ -331,12 +331,12 @@ static long drop_explained_blobs(const vis_detector *d, const vis_camera *cam, c
     for (size_t i = 0; i < n; i++)
         known[n_known][0] = tags[i].centre[0], known[n_known++][1] = tags[i].centre[1];
     for (size_t ui = 0; ui < r->n_units; ui++) {
-        const vis_roster_unit *ru = &r->units[ui];
+        const roster_map_unit *ru = &r->units[ui];
         const rules_unit *pu = missing[ui] ? NULL : rules_snapshot_find_unit(placed, ru->id);
         for (size_t m = 0; pu && m < pu->n_models; m++) {
             base_vec2 tc;
             double th;
-            vis_tag_mount_place(&ru->mount, pu->models[m].pos, pu->models[m].facing, &tc, &th);
+            roster_tag_mount_place(&ru->mount, pu->models[m].pos, pu->models[m].facing, &tc, &th);
             const double X[3] = {tc.x, tc.y, ru->mount.height};
             if (vis_camera_project(cam, X, known[n_known]))
                 n_known++;
@@ -356,14 +356,14 @@ static long drop_explained_blobs(const vis_detector *d, const vis_camera *cam, c
 
 /* The reads (of the candidates read for group g's mount) of unit ui's own
  * IDs, one per ID, into reads[]; returns their count. */
-static size_t own_reads(const vis_roster *r, const vis_camera *cam, size_t ui, size_t g, const vis_tagread *all,
+static size_t own_reads(const roster_map *r, const vis_camera *cam, size_t ui, size_t g, const vis_tagread *all,
                         size_t kept, vis_tagread *reads)
 {
-    const vis_roster_unit *ru = &r->units[ui];
+    const roster_map_unit *ru = &r->units[ui];
     size_t nr = 0;
     for (size_t b = 0; b < kept; b++) {
         vis_tagread t = all[b];
-        const vis_roster_model *rm = t.id >= 0 ? vis_roster_find_model_tag(r, t.id) : NULL;
+        const roster_map_model *rm = t.id >= 0 ? roster_map_find_model_tag(r, t.id) : NULL;
         if (!rm || rm->unit != ui)
             continue;
         if (r->units[g].mount.height != ru->mount.height)
@@ -389,7 +389,7 @@ static size_t own_reads(const vis_roster *r, const vis_camera *cam, size_t ui, s
 }
 
 /* The read that most of the others (those with use[b] set) stand on one grid with, and how many do (itself too). */
-static size_t best_grid(const vis_roster_unit *ru, const double *ox, const double *oy, const double *fa,
+static size_t best_grid(const roster_map_unit *ru, const double *ox, const double *oy, const double *fa,
                         const bool *use, size_t nr, size_t *ref)
 {
     size_t best_in = 0;
@@ -417,8 +417,8 @@ static size_t best_grid(const vis_roster_unit *ru, const double *ox, const doubl
 static int seed_unit(const vis_detector *d, size_t ui, const vis_tagread *reads, size_t nr, vis_seen_model *seen,
                      unsigned char *seeded, vis_report *rep)
 {
-    const vis_roster *r = d->roster;
-    const vis_roster_unit *ru = &r->units[ui];
+    const roster_map *r = d->map;
+    const roster_map_unit *ru = &r->units[ui];
     double *ox = malloc(3 * nr * sizeof *ox);
     bool *sure = malloc(2 * nr * sizeof *sure);
     if (!ox || !sure) {
@@ -431,7 +431,7 @@ static int seed_unit(const vis_detector *d, size_t ui, const vis_tagread *reads,
     size_t n_sure = 0;
     for (size_t j = 0; j < nr; j++) {
         base_vec2 pos;
-        vis_tag_mount_unplace(&ru->mount, base_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &pos,
+        roster_tag_mount_unplace(&ru->mount, base_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &pos,
                               &fa[j]);
         ox[j] = pos.x, oy[j] = pos.y;
         all[j] = true;
@@ -456,11 +456,11 @@ static int seed_unit(const vis_detector *d, size_t ui, const vis_tagread *reads,
     for (size_t j = 0; j < nr; j++) {
         if (!use[j] || !on_one_grid(ru, ox[ref], oy[ref], fa[ref], ox[j], oy[j], fa[j]))
             continue;
-        const vis_roster_model *rm = vis_roster_find_model_tag(r, reads[j].id);
+        const roster_map_model *rm = roster_map_find_model_tag(r, reads[j].id);
         vis_seen_model *s = &seen[rm - r->models];
         s->rough = true;
         s->certain = sure[j];
-        vis_tag_mount_unplace(&ru->mount, base_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &s->pos,
+        roster_tag_mount_unplace(&ru->mount, base_v2(reads[j].centre[0], reads[j].centre[1]), reads[j].heading, &s->pos,
                               &s->facing);
         char with[64] = "";
         if (in > 1)
@@ -485,7 +485,7 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
                              const vis_tag_detection *tags, size_t n, const rules_snapshot *prior, vis_seen_model *seen,
                              unsigned char *seeded, vis_report *rep)
 {
-    const vis_roster *r = d->roster;
+    const roster_map *r = d->map;
     bool *missing = calloc(r->n_units ? r->n_units : 1, sizeof *missing);
     if (!missing)
         return -1;
@@ -520,7 +520,7 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
     for (size_t ui = 0; ui < r->n_units; ui++) {
         if (!missing[ui])
             continue;
-        const vis_roster_unit *ru = &r->units[ui];
+        const roster_map_unit *ru = &r->units[ui];
         /* Every unexplained candidate read once per mount: units that share a mount share the reads. */
         size_t g = 0;
         while (g < ui && !(missing[g] && same_mount(&r->units[g].mount, &ru->mount)))

@@ -31,8 +31,8 @@
 #include <stdint.h>
 
 #include "vis_camera.h"
-#include "vis_detect.h"
-#include "vis_roster.h"
+#include "base_image.h"
+#include "roster_map.h"
 #include "vis_tag.h"
 
 /* Codes to compare with: the data cells of each tag, row by row from the printed top, MSB first. */
@@ -44,7 +44,7 @@ typedef struct vis_tagread_codes {
 } vis_tagread_codes;
 
 /* The codes of every tag the roster names (models and board). 0, or -1 (family not handled, out of memory). */
-int vis_tagread_codes_roster(const vis_tag_detector *td, const vis_roster *r, vis_tagread_codes *out);
+int vis_tagread_codes_roster(const vis_tag_detector *td, const roster_map *r, vis_tagread_codes *out);
 /* Every code of the family. */
 int vis_tagread_codes_family(const vis_tag_detector *td, vis_tagread_codes *out);
 void vis_tagread_codes_clear(vis_tagread_codes *c);

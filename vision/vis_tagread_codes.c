@@ -39,7 +39,7 @@ static int codes_add(vis_tagread_codes *out, const vis_tag_detector *td, int id)
     return 0;
 }
 
-int vis_tagread_codes_roster(const vis_tag_detector *td, const vis_roster *r, vis_tagread_codes *out)
+int vis_tagread_codes_roster(const vis_tag_detector *td, const roster_map *r, vis_tagread_codes *out)
 {
     if (codes_alloc(out, (int)(r->n_models + r->n_board_tags)) < 0)
         return -1;

@@ -19,7 +19,7 @@ static bool measured_now(const vis_seen_model *s) { return s->seen || s->rough; 
  * models measured in both; false when there are none or they did not move
  * as a block (a reformed unit's slots say nothing about its hidden models).
  */
-static bool motion_from_prior(const vis_roster *r, const vis_roster_unit *u, const vis_seen_model *seen,
+static bool motion_from_prior(const roster_map *r, const roster_map_unit *u, const vis_seen_model *seen,
                               const rules_unit *pu, double *rot, base_vec2 *shift)
 {
     double sc = 0, ss = 0;
@@ -53,11 +53,11 @@ static bool motion_from_prior(const vis_roster *r, const vis_roster_unit *u, con
 }
 
 /* The formation problem of one unit: its models' evidence, the roster's slots, the widths to try. */
-static void gather(const vis_roster *r, const vis_roster_unit *ru, const vis_seen_model *seen, const rules_unit *pu,
+static void gather(const roster_map *r, const roster_map_unit *ru, const vis_seen_model *seen, const rules_unit *pu,
                    bool have_motion, double rot, base_vec2 shift, vis_formation_model *fm, double *prior_sigma)
 {
     for (size_t k = 0; k < ru->n_models; k++) {
-        const vis_roster_model *rm = &r->models[ru->first_model + k];
+        const roster_map_model *rm = &r->models[ru->first_model + k];
         const vis_seen_model *s = &seen[ru->first_model + k];
         const rules_model *pm = pu ? rules_unit_find_model(pu, rm->id) : NULL;
         vis_formation_model *m = &fm[k];
@@ -77,11 +77,11 @@ static void gather(const vis_roster *r, const vis_roster_unit *ru, const vis_see
 }
 
 /* Adds the model of roster index `k` as the primary placement has it; false when out of memory. */
-static bool add_model(const vis_roster *r, const vis_roster_unit *ru, size_t k, const vis_seen_model *seen,
+static bool add_model(const roster_map *r, const roster_map_unit *ru, size_t k, const vis_seen_model *seen,
                       const vis_formation_model *fm, const vis_formation_place *pl, double prior_sigma,
                       const vis_uncert_source *unc, const char *label, rules_unit *u, vis_report *rep)
 {
-    const vis_roster_model *rm = &r->models[ru->first_model + k];
+    const roster_map_model *rm = &r->models[ru->first_model + k];
     const vis_seen_model *s = &seen[ru->first_model + k];
     const double h = ru->mount.height;
     if (!pl->placed) {
@@ -94,7 +94,7 @@ static bool add_model(const vis_roster *r, const vis_roster_unit *ru, size_t k, 
     rules_model *m = rules_unit_add_model(u, rm->id, pl->pos, pl->facing);
     if (!m)
         return false;
-    vis_roster_model_apply(rm, m);
+    roster_map_model_apply(rm, m);
     switch (fm[k].evidence) {
     case VIS_FORMATION_SEEN:
         m->sigma_mm = vis_uncert_seen(unc, pl->pos, h);
@@ -127,7 +127,7 @@ static bool add_model(const vis_roster *r, const vis_roster_unit *ru, size_t k, 
 }
 
 /* Alternatives: per other placement, the inferred models that stand elsewhere in it. */
-static bool add_alternatives(const vis_roster *r, const vis_roster_unit *ru, const vis_formation_result *res,
+static bool add_alternatives(const roster_map *r, const roster_map_unit *ru, const vis_formation_result *res,
                              const vis_uncert_source *unc, rules_unit *u)
 {
     const vis_formation_placement *p0 = &res->placements[0];
@@ -152,19 +152,19 @@ static bool add_alternatives(const vis_roster *r, const vis_roster_unit *ru, con
 }
 
 /* Nothing of the unit seen now: its prior positions (all inferred now), or listed unseen. */
-static int place_unseen(const vis_roster *r, const vis_roster_unit *ru, const rules_unit *pu, rules_snapshot *s,
+static int place_unseen(const roster_map *r, const roster_map_unit *ru, const rules_unit *pu, rules_snapshot *s,
                         rules_unit *u, vis_report *rep)
 {
     if (pu) {
         for (size_t k = 0; k < ru->n_models; k++) {
-            const vis_roster_model *rm = &r->models[ru->first_model + k];
+            const roster_map_model *rm = &r->models[ru->first_model + k];
             const rules_model *pm = rules_unit_find_model(pu, rm->id);
             if (!pm)
                 continue;
             rules_model *m = rules_unit_add_model(u, rm->id, pm->pos, pm->facing);
             if (!m)
                 return -1;
-            vis_roster_model_apply(rm, m);
+            roster_map_model_apply(rm, m);
             m->evidence = RULES_EVIDENCE_INFERRED, m->inferred = true, m->sigma_mm = pm->sigma_mm;
             rep->models_inferred++;
             vis_report_add(rep, VIS_ISSUE_INFERRED, rm->tag_id, rm->id, NULL,
@@ -203,12 +203,12 @@ static int place_unseen(const vis_roster *r, const vis_roster_unit *ru, const ru
  * guessed into a formation that may not be theirs), its placements marked
  * incomplete so that no call rests on the models left out.
  */
-static int place_partial(const vis_roster *r, const vis_roster_unit *ru, const vis_seen_model *seen,
+static int place_partial(const roster_map *r, const roster_map_unit *ru, const vis_seen_model *seen,
                          const vis_uncert_source *unc, rules_unit *u, vis_report *rep)
 {
     size_t placed = 0;
     for (size_t k = 0; k < ru->n_models; k++) {
-        const vis_roster_model *rm = &r->models[ru->first_model + k];
+        const roster_map_model *rm = &r->models[ru->first_model + k];
         const vis_seen_model *s = &seen[ru->first_model + k];
         if (!measured_now(s)) {
             rep->models_missing++;
@@ -221,7 +221,7 @@ static int place_partial(const vis_roster *r, const vis_roster_unit *ru, const v
         rules_model *m = rules_unit_add_model(u, rm->id, s->pos, s->facing);
         if (!m)
             return -1;
-        vis_roster_model_apply(rm, m);
+        roster_map_model_apply(rm, m);
         m->evidence = s->seen ? RULES_EVIDENCE_SEEN : RULES_EVIDENCE_ROUGH;
         m->sigma_mm = s->seen ? vis_uncert_seen(unc, s->pos, ru->mount.height)
                               : vis_uncert_rough(unc, s->pos, ru->mount.height, s->residual_mm);
@@ -235,10 +235,10 @@ static int place_partial(const vis_roster *r, const vis_roster_unit *ru, const v
     return 0;
 }
 
-static int place_unit(const vis_roster *r, size_t ui, const vis_seen_model *seen, const rules_snapshot *prior,
+static int place_unit(const roster_map *r, size_t ui, const vis_seen_model *seen, const rules_snapshot *prior,
                       const vis_units_options *opt, const vis_uncert_source *unc, rules_snapshot *s, vis_report *rep)
 {
-    const vis_roster_unit *ru = &r->units[ui];
+    const roster_map_unit *ru = &r->units[ui];
     rules_unit *u = &s->units[ui];
     const rules_unit *pu = prior ? rules_snapshot_find_unit(prior, ru->id) : NULL;
     size_t measured = 0;
@@ -291,7 +291,7 @@ static int place_unit(const vis_roster *r, size_t ui, const vis_seen_model *seen
     return rc;
 }
 
-int vis_units_build_ex(const vis_roster *r, const vis_seen_model *seen, const rules_snapshot *prior,
+int vis_units_build_ex(const roster_map *r, const vis_seen_model *seen, const rules_snapshot *prior,
                        const vis_units_options *opt_in, rules_snapshot **out, vis_report *rep, base_error *err)
 {
     static const vis_units_options defaults = {0};
@@ -303,7 +303,7 @@ int vis_units_build_ex(const vis_roster *r, const vis_seen_model *seen, const ru
         unc = &local;
     }
     *out = NULL;
-    rules_snapshot *s = vis_roster_new_snapshot(r);
+    rules_snapshot *s = roster_map_new_snapshot(r);
     if (!s)
         return base_error_set(err, "out of memory");
     for (size_t ui = 0; ui < r->n_units; ui++)
@@ -326,7 +326,7 @@ int vis_units_build_ex(const vis_roster *r, const vis_seen_model *seen, const ru
     return 0;
 }
 
-int vis_units_build(const vis_roster *r, const vis_seen_model *seen, const rules_snapshot *prior,
+int vis_units_build(const roster_map *r, const vis_seen_model *seen, const rules_snapshot *prior,
                     rules_snapshot **out, vis_report *rep, base_error *err)
 {
     return vis_units_build_ex(r, seen, prior, NULL, out, rep, err);

@@ -24,11 +24,11 @@
  * Every model gets its evidence and sigma_mm (vis_uncert).
  *
  * How to use:
- *   vis_seen_model seen[roster->n_models];   // .seen/.rough, .pos, .facing per roster model
+ *   vis_seen_model seen[map->n_models];      // .seen/.rough, .pos, .facing per roster model
  *   vis_uncert_source unc; vis_uncert_source_default(&unc, &calib, rep.pose_rms_px);
  *   vis_units_options o = {.uncert = &unc};
  *   rules_snapshot *s = NULL;
- *   vis_units_build_ex(roster, seen, prior_or_NULL, &o, &s, &report, &err);
+ *   vis_units_build_ex(map, seen, prior_or_NULL, &o, &s, &report, &err);
  *   ... rules_snapshot_free(s);
  * vis_units_build() is the same with default options (no camera: sigmas
  * from a nominal 0.5 mm per pixel).
@@ -42,7 +42,7 @@
 #include "base_error.h"
 #include "rules_snapshot.h"
 #include "vis_report.h"
-#include "vis_roster.h"
+#include "roster_map.h"
 #include "vis_uncert.h"
 
 typedef struct vis_seen_model {
@@ -72,9 +72,9 @@ typedef struct vis_units_options {
 } vis_units_options;
 
 /* Builds *out (caller frees) from one entry per roster model. Returns 0 or -1. */
-int vis_units_build(const vis_roster *r, const vis_seen_model *seen, const rules_snapshot *prior,
+int vis_units_build(const roster_map *r, const vis_seen_model *seen, const rules_snapshot *prior,
                     rules_snapshot **out, vis_report *rep, base_error *err);
-int vis_units_build_ex(const vis_roster *r, const vis_seen_model *seen, const rules_snapshot *prior,
+int vis_units_build_ex(const roster_map *r, const vis_seen_model *seen, const rules_snapshot *prior,
                        const vis_units_options *opt, rules_snapshot **out, vis_report *rep, base_error *err);
 
 #endif

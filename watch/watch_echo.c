@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vis_camera.h"
+#include "ref_camera.h"
 #include "watch_motion.h"
 
 struct watch_echo {
@@ -26,7 +26,7 @@ double watch_echo_latency(const calib_file *calib)
 }
 
 /* The projector px box lighting block (bx, by): its corners' rays on the board, through H, grown by the margin. */
-static void block_box(const vis_camera *vc, const double H[9], int factor, int bx, int by, int pw, int ph, int box[4])
+static void block_box(const ref_camera *vc, const double H[9], int factor, int bx, int by, int pw, int ph, int box[4])
 {
     double x0 = 1e18, y0 = 1e18, x1 = -1e18, y1 = -1e18;
     int n = 0;
@@ -34,7 +34,7 @@ static void block_box(const vis_camera *vc, const double H[9], int factor, int b
         const double px[2] = {((bx + (k & 1)) * WATCH_MOTION_BLOCK) * factor - 0.5,
                               ((by + (k >> 1)) * WATCH_MOTION_BLOCK) * factor - 0.5};
         double X[3];
-        if (!vis_camera_pixel_to_plane(vc, px, 0, X))
+        if (!ref_camera_to_board(vc, px, 0, X))
             continue;
         const double w = H[6] * X[0] + H[7] * X[1] + H[8];
         if (w <= 0)
@@ -69,16 +69,17 @@ watch_echo *watch_echo_new(const calib_file *calib, int factor, int bw, int bh, 
         e->sat = calloc((size_t)(e->pw + 1) * (size_t)(e->ph + 1), sizeof *e->sat);
         e->last = base_image_new(e->pw, e->ph, 1, 0);
     }
-    if (!e || !e->box || !e->mask || !e->sat || !e->last) {
+    ref_camera *vc = e ? ref_camera_new(calib) : NULL;
+    if (!e || !e->box || !e->mask || !e->sat || !e->last || !vc) {
+        ref_camera_free(vc);
         watch_echo_free(e);
         base_error_set(err, "out of memory");
         return NULL;
     }
-    vis_camera vc;
-    vis_camera_init(&vc, calib);
     for (int by = 0; by < bh; by++)
         for (int bx = 0; bx < bw; bx++)
-            block_box(&vc, p->H, factor, bx, by, e->pw, e->ph, e->box + 4 * (by * bw + bx));
+            block_box(vc, p->H, factor, bx, by, e->pw, e->ph, e->box + 4 * (by * bw + bx));
+    ref_camera_free(vc);
     return e;
 }
 
@@ -155,37 +156,6 @@ double watch_echo_brightness(const calib_file *calib)
     if (calib && calib->projector.present && calib->projector.brightness_ratio > 0)
         return calib->projector.brightness_ratio;
     return WATCH_ECHO_RATIO_DEFAULT;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double watch_echo_paper_level(const uint8_t *gray, int width, int height, size_t stride,
-                              const vis_tag_detection *tags, size_t n)
-{
-    double *v = malloc(sizeof *v * (4 * n + 1));
-    size_t k = 0;
-    for (size_t i = 0; v && i < n; i++)
-        for (int e = 0; e < 4; e++) {
-            const double *a = tags[i].corners[e], *b = tags[i].corners[(e + 1) % 4], *c = tags[i].centre;
-            const double mx = (a[0] + b[0]) / 2, my = (a[1] + b[1]) / 2;
-            /* Half a cell of a tag36h11 (8 cells across the black square) outside the edge: 1/16 of the way
-             * from the centre to the edge's middle, beyond it, times two. */
-            const double x = mx + (mx - c[0]) / 8, y = my + (my - c[1]) / 8;
-            const int ix = (int)lround(x), iy = (int)lround(y);
-            if (ix >= 0 && iy >= 0 && ix < width && iy < height)
-                v[k++] = gray[(size_t)iy * stride + (size_t)ix];
-        }
-    double med = 0;
-    if (k) {
-        qsort(v, k, sizeof *v, cmp_d);
-        med = v[k / 2];
-    }
-    free(v);
-    return med;
 }
 
 int watch_echo_would_clip(double paper_level, double ratio)

@@ -3,7 +3,8 @@
  * the camera sees the table change where the new light falls, one latency
  * later: that is not the table moving. This module maps a change of the
  * projector picture into the camera's motion blocks (watch_motion.h) through
- * the calibration (board -> projector homography, the camera model) and
+ * the calibration (board -> projector homography, the camera model as the
+ * referee reads the board through it: referee/ref_camera.h) and
  * says which blocks to discount, for how long.
  *
  * Model: a motion block's board footprint (its pixels' rays meeting the
@@ -28,7 +29,6 @@
 #include "base_error.h"
 #include "base_image.h"
 #include "calib_file.h"
-#include "vis_tag.h"
 
 /* Projector px around a changed pixel that still count (blur, a base's height, calibration error). */
 #define WATCH_ECHO_MARGIN_PX 6
@@ -57,9 +57,7 @@ double watch_echo_latency(const calib_file *calib);
 #define WATCH_ECHO_RATIO_DEFAULT 2.5
 /* The projector's brightness against the room's the calibration gives, or WATCH_ECHO_RATIO_DEFAULT. */
 double watch_echo_brightness(const calib_file *calib);
-/* Median grey of the tags' white borders (half a cell outside each edge's middle); 0 when no tag. */
-double watch_echo_paper_level(const uint8_t *gray, int width, int height, size_t stride,
-                              const struct vis_tag_detection *tags, size_t n);
+/* (The tags' white borders in a frame are measured by the referee: ref_snapshot_paper_level.) */
 /* Projected white at `ratio` over paper of grey `paper_level` clips. */
 int watch_echo_would_clip(double paper_level, double ratio);
 

@@ -36,26 +36,42 @@ static int check_new_file(const char *path, bool replace, base_error *err)
     return 0;
 }
 
-watch_session *watch_session_new(const vis_roster *roster, const calib_file *calib, const watch_session_config *cfg,
-                                 base_error *err)
+/* The session over a set-up (owned when `own`: freed with the session, also when this fails). */
+static watch_session *session_new(ref_setup *setup, bool own, const watch_session_config *cfg, base_error *err)
 {
     watch_session *s = calloc(1, sizeof *s);
     if (!s) {
+        if (own)
+            ref_setup_free(setup);
         base_error_set(err, "out of memory");
         return NULL;
     }
     s->cfg = *cfg;
-    s->calib = *calib;
-    s->roster = roster;
+    s->setup = setup;
+    s->own_setup = own;
+    s->calib = setup->calib;
+    s->roster = setup->roster;
     if (check_new_file(cfg->record_path, cfg->replace, err) < 0 ||
-        !(s->tracker = watch_tracker_new(roster, calib, &cfg->tracker, err)) ||
+        !(s->tracker = watch_tracker_new_setup(setup, &cfg->tracker, err)) ||
         !(s->log = watch_log_open(cfg->log_path, err)) ||
         !(s->vtt = watch_vtt_open(cfg->vtt_path, cfg->replace, err)) ||
-        !(s->control = watch_control_new(err)) || !(s->show = watch_show_new(calib, err))) {
+        !(s->control = watch_control_new(err)) || !(s->show = watch_show_new(&s->calib, err))) {
         watch_session_free(s);
         return NULL;
     }
     return s;
+}
+
+watch_session *watch_session_new_setup(ref_setup *setup, const watch_session_config *cfg, base_error *err)
+{
+    return session_new(setup, false, cfg, err);
+}
+
+watch_session *watch_session_new(const roster_file *roster, const calib_file *calib, const watch_session_config *cfg,
+                                 base_error *err)
+{
+    ref_setup *setup = ref_setup_wrap(calib, roster, cfg->calib_path, cfg->roster_path, err);
+    return setup ? session_new(setup, true, cfg, err) : NULL;
 }
 
 void watch_session_free(watch_session *s)
@@ -71,6 +87,8 @@ void watch_session_free(watch_session *s)
     watch_control_free(s->control);
     watch_log_close(s->log);
     watch_tracker_free(s->tracker);
+    if (s->own_setup)
+        ref_setup_free(s->setup);
     watch_session_start_free(s);
     free(s);
 }

@@ -18,7 +18,8 @@
  * How to use:
  *   watch_session_config cfg; watch_session_config_default(&cfg);
  *   cfg.record_path = "game.mp4"; ...
- *   watch_session *s = watch_session_new(roster, &calib, &cfg, &err);   // roster, calib borrowed
+ *   watch_session *s = watch_session_new_setup(setup, &cfg, &err);     // referee/ref_setup.h: borrowed
+ *   watch_session *s = watch_session_new(roster, &calib, &cfg, &err);  // or from memory: roster borrowed
  *   watch_control_add_fd(watch_session_control(s), STDIN_FILENO, "stdin", &err);   // optional
  *   watch_session_add_sink(s, &(watch_sink){my_event_fn, my_ctx}, &err);         // optional
  *   watch_session_attach_feed(s, &venue_cfg, &err);   // optional (TABLEREF_HAVE_VENUE): the MQTT feed
@@ -42,7 +43,8 @@
 #include "calib_file.h"
 #include "base_error.h"
 #include "cap_source.h"
-#include "vis_roster.h"
+#include "ref_setup.h"
+#include "roster.h"
 #include "watch_control.h"
 #include "watch_tracker.h"
 
@@ -84,8 +86,12 @@ typedef struct watch_sink {
 
 typedef struct watch_session watch_session;
 
-/* Opens the log and subtitles (the recording opens at the first frame). NULL with err on failure. */
-watch_session *watch_session_new(const vis_roster *roster, const calib_file *calib, const watch_session_config *cfg,
+/* Opens the log and subtitles (the recording opens at the first frame); every frame is read through `setup`
+ * (borrowed: it must outlive the session), as every program reads its pictures. NULL with err on failure. */
+watch_session *watch_session_new_setup(ref_setup *setup, const watch_session_config *cfg, base_error *err);
+/* The same over a set-up made from memory (ref_setup_wrap: the roster borrowed, the calibration copied; the
+ * files cfg names in the "started" event name them in the self-checks' messages). */
+watch_session *watch_session_new(const roster_file *roster, const calib_file *calib, const watch_session_config *cfg,
                                  base_error *err);
 /* Finishes what is open; NULL is fine. */
 void watch_session_free(watch_session *s);

@@ -10,7 +10,7 @@
 
 #include "base_text.h"
 #include "rules_json.h"
-#include "rules_reach.h"
+#include "ref_judge.h"
 #include "watch_session_int.h"
 
 /* The first settle: the table as it stands. */
@@ -180,7 +180,7 @@ static int show_reach(watch_session *s, const watch_command *c, char *why, size_
         return -1;
     }
     rules_reach r;
-    if (rules_reach_compute(table, c->unit, c->reach_move, NULL, &r, &err) < 0) {
+    if (ref_judge_reach(table, c->unit, c->reach_move, &r, &err) < 0) {
         snprintf(why, cap, "%s", err.msg);
         return -1;
     }

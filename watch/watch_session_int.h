@@ -31,8 +31,10 @@ typedef enum watch_start_state {
 
 struct watch_session {
     watch_session_config cfg;
-    calib_file calib;        /* the calibration the tracker was made with */
-    const vis_roster *roster;
+    ref_setup *setup;        /* every frame is read through it (referee/ref_setup.h) */
+    bool own_setup;          /* made by watch_session_new: freed with the session */
+    calib_file calib;        /* the set-up's calibration */
+    const roster_file *roster;
     watch_tracker *tracker;
     watch_log *log;
     watch_vtt *vtt;

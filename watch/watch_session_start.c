@@ -26,6 +26,7 @@
 #include "media.h"
 #include "ref_check_table.h"
 #include "ref_projcheck.h"
+#include "ref_snapshot.h"
 #include "watch_echo.h"
 #include "watch_session_int.h"
 
@@ -83,18 +84,17 @@ static double loop_now(void *ctx)
     return l->s->last_t + (l->live ? mono_ms() - l->last_mono : 0);
 }
 
-/* The verdict being made and, for the projector's marks, the table it was made on and the tags read. */
+/* The verdict being made and, for the projector's marks, the table it was made on (the frame read through the
+ * set-up: its snapshot and its tags). */
 struct watch_start {
     ref_table_check tc;
-    rules_snapshot *snap;
-    vis_tag_list tags;
+    ref_snapshot *table;
 };
 
 static void start_table_clear(struct watch_start *t)
 {
-    rules_snapshot_free(t->snap);
-    t->snap = NULL;
-    vis_tag_list_clear(&t->tags);
+    ref_snapshot_free(t->table);
+    t->table = NULL;
 }
 
 /* Whether the marks are to be thrown: a projector mapped, and the watch projecting. */
@@ -109,7 +109,6 @@ static int check_projector(watch_session *s, cap_source *cap, const struct watch
                            ref_table_check *tc, base_error *err)
 {
     const calib_file *c = &s->calib;
-    const vis_detector *det = watch_tracker_detector(s->tracker);
     const bool live = cap_source_is_live(cap); /* the source's row says (capture/cap_rows.h) */
     start_loop l = {s, cap, live, mono_ms()};
     const calib_loop loop = {&l, loop_show, loop_grab, loop_now};
@@ -117,14 +116,11 @@ static int check_projector(watch_session *s, cap_source *cap, const struct watch
     const double latency = s->cfg.tracker.projector_latency_ms >= 0 ? s->cfg.tracker.projector_latency_ms
                                                                     : watch_echo_latency(c);
     ref_proj_marks m;
-    vis_camera cam;
     ref_proj_result r;
     s->start_track_failed = false;
-    int rc = ref_proj_marks_place(det->roster, t->snap, c, &m, err);
-    if (rc == 0) {
-        ref_proj_camera(det, t->tags.items, t->tags.n, &cam);
-        rc = ref_proj_run(&cam, &c->projector, &m, &loop, latency, live ? 1 : 0, calib_name, &r, err);
-    }
+    int rc = ref_proj_marks_place(s->roster, t->table->snap, c, &m, err);
+    if (rc == 0)
+        rc = ref_snapshot_proj_check(s->setup, t->table, c, &m, &loop, latency, live ? 1 : 0, calib_name, &r, err);
     ref_proj_marks_clear(&m);
     if (rc < 0 && s->start_track_failed)
         return -1;
@@ -149,21 +145,19 @@ static const char *calib_name_of(const watch_session *s)
  * frame cannot be read through the set-up. */
 static int run_check(watch_session *s, const cap_frame *f, struct watch_start *st, base_error *err)
 {
-    vis_detector *det = watch_tracker_detector(s->tracker);
     ref_table_check *tc = &st->tc;
-    vis_report rep = {0};
     const base_image *g = f->gray;
     start_table_clear(st);
-    if (vis_detector_run_tags(det, g->data, g->width, g->height, g->stride, NULL, &st->snap, &rep, &st->tags, err) < 0)
-        return -1;
     char picture[64];
     snprintf(picture, sizeof picture, "the frame at %.1f s", f->t_ms / 1000);
-    const char *roster = s->cfg.tracker.roster_name ? s->cfg.tracker.roster_name
-                         : s->cfg.roster_path       ? s->cfg.roster_path
-                                                    : "the roster";
-    const ref_check_names names = {picture, calib_name_of(s), roster};
-    const base_view im = {g->width, g->height, 1, g->stride, g->data};
-    int rc = ref_table_check_parts(det, &names, &im, st->tags.items, st->tags.n, &rep, tc);
+    ref_read_options o;
+    ref_read_options_default(&o);
+    o.picture = picture;
+    o.patches = false;
+    const base_view im = base_image_view(g);
+    if (!(st->table = ref_snapshot_read(s->setup, &im, &o, err)))
+        return -1;
+    int rc = ref_snapshot_table_check(s->setup, st->table, &im, tc);
     if (rc < 0) {
         base_error_setc(err, BASE_E_NOMEM, "out of memory");
     } else {
@@ -171,7 +165,6 @@ static int run_check(watch_session *s, const cap_frame *f, struct watch_start *s
         ref_table_check_set_projector(tc, s->calib.projector.present ? REF_PROJ_NOT_CHECKED : REF_PROJ_NOT_MAPPED,
                                       false, NULL);
     }
-    vis_report_clear(&rep);
     return rc;
 }
 

@@ -137,7 +137,7 @@ static void fail(watch_show *sh, bool *flag, const char *what, const char *msg)
         snprintf(sh->failure, sizeof sh->failure, "%s: %s", what, msg);
 }
 
-static void collect_sides(watch_show *sh, const vis_roster *r)
+static void collect_sides(watch_show *sh, const roster_file *r)
 {
     sh->n_sides = 0;
     for (size_t i = 0; r && i < r->n_units && sh->n_sides < MAX_SIDES; i++) {

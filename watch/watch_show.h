@@ -40,13 +40,13 @@
 #include "rules_reach.h"
 #include "rules_report.h"
 #include "rules_snapshot.h"
-#include "vis_roster.h"
+#include "roster.h"
 
 typedef struct watch_show_content {
     const rules_snapshot *table;           /* the latest settled snapshot; NULL before the first settle */
     const rules_snapshot *before, *after;  /* the call to show; NULL: show the table only */
     const rules_report *report;
-    const vis_roster *roster;              /* the players' sides for the key (may be NULL) */
+    const roster_file *roster;              /* the players' sides for the key (may be NULL) */
     bool moving;                           /* the table is not settled: units under the change fade */
     long generation;                       /* must change whenever anything above changes */
 } watch_show_content;
@@ -73,7 +73,7 @@ const base_image *watch_show_projector(watch_show *sh, const base_image *camera,
  * projector over whatever else is shown until it is replaced or cleared:
  * when a judge or player selects a unit,
  *   rules_reach r;
- *   if (rules_reach_compute(table, unit_id, RULES_MOVE_MARCH, NULL, &r, &err) == 0) {
+ *   if (ref_judge_reach(table, unit_id, RULES_MOVE_MARCH, &r, &err) == 0) {        // referee/ref_judge.h
  *       watch_show_set_reach(sh, &r, unit->side, &err);   // copied: r may be cleared at once
  *       rules_reach_clear(&r);
  *   }

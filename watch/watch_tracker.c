@@ -7,11 +7,10 @@
 #include <time.h>
 
 #include "cvshim.h"
-#include "ref_check.h"
 #include "ref_judge.h"
+#include "ref_snapshot.h"
 #include "watch_motion.h"
 #include "watch_echo.h"
-#include "watch_patch.h"
 #include "watch_tracker_int.h"
 
 void watch_tracker_config_default(watch_tracker_config *c)
@@ -50,16 +49,13 @@ static double now_ms(void)
 
 void watch_tracker_entry_clear(entry *e)
 {
-    rules_snapshot_free(e->snap);
-    free(e->tags);
+    ref_snapshot_free(e->read);
     base_image_free(e->small);
-    watch_patches_free(e->patches);
     rules_report_clear(&e->report);
     memset(e, 0, sizeof *e);
 }
 
-watch_tracker *watch_tracker_new(const vis_roster *roster, const calib_file *calib, const watch_tracker_config *cfg,
-                         base_error *err)
+watch_tracker *watch_tracker_new_setup(ref_setup *setup, const watch_tracker_config *cfg, base_error *err)
 {
     watch_tracker *w = calloc(1, sizeof *w);
     if (!w) {
@@ -77,15 +73,24 @@ watch_tracker *watch_tracker_new(const vis_roster *roster, const calib_file *cal
         free(w);
         return NULL;
     }
-    w->roster = roster;
-    w->calib_width = calib->width, w->calib_height = calib->height;
-    w->calib = *calib;
-    w->det = vis_detector_new(roster, calib, err);
-    if (!w->det) {
-        free(w);
+    w->setup = setup;
+    w->roster = setup->roster;
+    w->calib = setup->calib;
+    w->calib_width = w->calib.width, w->calib_height = w->calib.height;
+    w->state = WATCH_TRACKER_MOVING;
+    return w;
+}
+
+watch_tracker *watch_tracker_new(const roster_file *roster, const calib_file *calib, const watch_tracker_config *cfg,
+                                 base_error *err)
+{
+    ref_setup *s = ref_setup_wrap(calib, roster, NULL, NULL, err);
+    watch_tracker *w = s ? watch_tracker_new_setup(s, cfg, err) : NULL;
+    if (!w) {
+        ref_setup_free(s);
         return NULL;
     }
-    w->state = WATCH_TRACKER_MOVING;
+    w->own_setup = true;
     return w;
 }
 
@@ -98,22 +103,22 @@ void watch_tracker_free(watch_tracker *w)
     free(w->hist);
     base_image_free(w->prev_small);
     base_image_free(w->run_small);
-    vis_detector_free(w->det);
+    if (w->own_setup)
+        ref_setup_free(w->setup);
     free(w->calls);
     free(w->statuses);
-    vis_tag_list_clear(&w->scratch);
+    free(w->status_refs);
     watch_echo_free(w->echo);
     free(w->dirty);
     free(w);
 }
 
-vis_detector *watch_tracker_detector(watch_tracker *w) { return w->det; }
+ref_setup *watch_tracker_setup(watch_tracker *w) { return w->setup; }
 
 const rules_snapshot *watch_tracker_snapshot(const watch_tracker *w)
 {
-    return w->n_hist ? w->hist[w->n_hist - 1].snap : NULL;
+    return w->n_hist ? w->hist[w->n_hist - 1].read->snap : NULL;
 }
-
 
 static int push_entry(watch_tracker *w, entry *e, base_error *err)
 {
@@ -149,16 +154,10 @@ static size_t judged_units(const rules_report *r, char *note, size_t cap)
     return judged;
 }
 
-/* The judge's statuses (engaged, fleeing, shaken...) on the units they name, in `s`. */
-int watch_tracker_apply_statuses(const watch_tracker *w, rules_snapshot *s, base_error *err)
+ref_status *watch_tracker_statuses(const watch_tracker *w, size_t *n)
 {
-    (void)err;
-    for (size_t i = 0; i < w->n_statuses; i++) {
-        rules_unit *u = rules_snapshot_find_unit(s, w->statuses[i].unit);
-        if (u)
-            u->status = w->statuses[i].bits;
-    }
-    return 0;
+    *n = w->status_refs ? w->n_statuses : 0;
+    return w->status_refs;
 }
 
 /* Records the call on `move` (growing the table). */
@@ -176,119 +175,91 @@ static int record_call(watch_tracker *w, int move, bool illegal, base_error *err
     return 0;
 }
 
-/* The set-up's self-checks on a whole frame just detected: false (with the failure in res) when one fails. */
-static bool setup_holds(const watch_tracker *w, const base_view *im, const entry *e, const vis_report *rep,
-                        double t_ms, watch_tracker_result *res)
-{
-    char picture[64];
-    snprintf(picture, sizeof picture, "the frame at %.1f s", t_ms / 1000);
-    const ref_check_names names = {picture, w->cfg.calib_name ? w->cfg.calib_name : "the calibration",
-                                   w->cfg.roster_name ? w->cfg.roster_name : "the roster"};
-    ref_checks c;
-    ref_check_parts(w->det, &names, im, e->tags, e->n_tags, rep, &c);
-    if (c.ok)
-        return true;
-    snprintf(res->setup_check, sizeof res->setup_check, "%.500s", ref_checks_first_failure(&c)->msg);
-    snprintf(res->note, sizeof res->note, "cannot judge: set-up: %.200s", res->setup_check);
-    return false;
-}
-
 /* The share of a w x h frame the changed regions cover (they may overlap: an upper bound). */
-static double searched_share(const watch_motion_box *boxes, size_t nb, int w, int h)
+static double searched_share(const ref_region *regions, size_t n, int w, int h)
 {
     double area = 0;
-    for (size_t b = 0; b < nb; b++)
-        area += (double)(boxes[b].x1 - boxes[b].x0) * (boxes[b].y1 - boxes[b].y0);
+    for (size_t b = 0; b < n; b++)
+        area += (double)(regions[b].x1 - regions[b].x0) * (regions[b].y1 - regions[b].y0);
     return fmin(1, area / w / h);
 }
 
-/* Every model's tag as the frame shows it (watch_patch.h), kept with the entry; models not placed from a tag now
- * keep their patch from `keep`. */
-static int take_patches(const watch_tracker *w, const base_view *im, const rules_snapshot *s,
-                        const watch_patches *keep, watch_patches **out, base_error *err)
+/* How the settle frame is read (referee/ref_snapshot.h): only where it changed since the reference, its
+ * statuses, the self-checks on a whole frame named as the tracker names its files. */
+static void read_options(const watch_tracker *w, const entry *ref, const ref_region *regions, size_t n, bool whole,
+                         const char *picture, ref_read_options *o)
 {
-    vis_camera cam;
-    vis_camera_init(&cam, &w->det->calib);
-    watch_patches *p = watch_patches_take(w->roster, &cam, s, im, keep);
-    if (!p)
-        return base_error_set(err, "out of memory");
-    watch_patches_free(*out);
-    *out = p;
-    return 0;
+    ref_read_options_default(o);
+    o->since = ref ? ref->read : NULL;
+    o->regions = whole ? NULL : regions;
+    o->n_regions = whole ? 0 : n;
+    o->stayed_mm = w->cfg.jitter_mm;
+    o->statuses = watch_tracker_statuses(w, &o->n_statuses);
+    o->checks = w->cfg.setup_checks != 0;
+    o->picture = picture;
+    o->calib_name = w->cfg.calib_name ? w->cfg.calib_name : "the calibration";
+    o->roster_name = w->cfg.roster_name ? w->cfg.roster_name : "the roster";
 }
 
 /*
- * The settle frame's snapshot into e: its tags (in the changed regions, or all), units rebuilt (reading from the
- * picture only the units a change touched), the set-up checked on a whole frame, models read then but not now
- * kept where their tag's pixels say they still are. Returns 1 done, 0 not (no model tag in view), 2 not (the
- * set-up check fails), -1 error.
+ * The settle frame read into e through the referee's door: only the regions that changed since the reference
+ * (or the whole frame), the units nothing touched kept, models read then but not now kept where their tag's
+ * pixels say they still are, the judge's statuses and the table's rules applied, the set-up checked on a whole
+ * frame. Returns 1 done, 0 not (no model tag in view), 2 not (the set-up check fails), -1 error.
  */
 static int settle_snapshot(watch_tracker *w, const base_view *im, const base_image *small, double t_ms, entry *e,
                            watch_tracker_result *res, base_error *err)
 {
-    bool full;
-    watch_motion_box *boxes = NULL;
-    size_t nb = 0;
-    if (watch_settle_detect_tags(w, im->data, im->stride, small, &e->tags, &e->n_tags, &boxes, &nb, &full, err) < 0)
+    bool whole;
+    ref_region *regions = NULL;
+    size_t n = 0;
+    if (watch_settle_changed(w, small, &regions, &n, &whole, err) < 0)
         return -1;
-    res->full_frame = full;
-    res->detect_share = full ? 1 : searched_share(boxes, nb, w->width, w->height);
-    res->tags_seen = e->n_tags;
+    res->full_frame = whole;
+    res->detect_share = whole ? 1 : searched_share(regions, n, w->width, w->height);
     const entry *ref = w->n_hist ? &w->hist[w->n_hist - 1] : NULL;
-    size_t models = 0;
-    for (size_t i = 0; !ref && i < e->n_tags; i++)
-        models += vis_roster_find_model_tag(w->roster, e->tags[i].id) != NULL;
-    if (!ref && models == 0) {
+    char picture[64];
+    snprintf(picture, sizeof picture, "the frame at %.1f s", t_ms / 1000);
+    ref_read_options o;
+    read_options(w, ref, regions, n, whole, picture, &o);
+    e->read = ref_snapshot_read(w->setup, im, &o, err);
+    free(regions);
+    if (!e->read)
+        return -1;
+    res->tags_seen = e->read->tags_seen;
+    if (!ref && e->read->model_tags == 0) {
         snprintf(res->note, sizeof res->note, "not settled: no model tag in view");
-        free(boxes);
         return 0;
     }
-    /* The snapshot first (tags the quad finder missed read from the picture): the settle rule looks at units. */
-    vis_report rep = {0};
-    unsigned char *touched = full || !ref ? NULL : watch_settle_touched_units(w, ref, boxes, nb, e->tags, e->n_tags);
-    int rc = (!full && ref && !touched) ? base_error_set(err, "out of memory")
-                                        : vis_detector_run_focused(w->det, im, e->tags, e->n_tags,
-                                                                   ref ? ref->snap : NULL, touched, &e->snap, &rep, err);
-    const bool setup_ok = rc < 0 || !full || !w->cfg.setup_checks || setup_holds(w, im, e, &rep, t_ms, res);
-    vis_report_clear(&rep);
-    free(boxes);
-    if (rc == 0 && touched)
-        watch_settle_keep_untouched(w, ref->snap, touched, e->snap);
-    free(touched);
-    if (rc < 0)
-        return -1;
-    if (!setup_ok)
+    if (!ref_snapshot_checks_held(e->read)) {
+        snprintf(res->setup_check, sizeof res->setup_check, "%.500s", ref_snapshot_check_failure(e->read));
+        snprintf(res->note, sizeof res->note, "cannot judge: set-up: %.200s", res->setup_check);
         return 2;
-    if (ref)
-        res->tags_kept = watch_settle_keep_unchanged(w, ref, im, e->snap);
+    }
+    res->tags_kept = e->read->tags_kept;
     return 1;
 }
 
 /* A settle where no unit moved (a hand passed over): the reference keeps its snapshot and takes this frame's
  * picture, tags and patches, so that later changes are measured from now. Consumes e. */
-static int refresh_reference(watch_tracker *w, entry *ref, entry *e, const base_view *im, watch_tracker_result *res,
-                             base_error *err)
+static int refresh_reference(entry *ref, entry *e, watch_tracker_result *res)
 {
-    int rc = take_patches(w, im, e->snap, ref->patches, &ref->patches, err);
+    ref_snapshot_take_view(ref->read, e->read);
     base_image_free(ref->small);
-    free(ref->tags);
-    ref->small = e->small, ref->tags = e->tags, ref->n_tags = e->n_tags;
-    e->small = NULL, e->tags = NULL;
+    ref->small = e->small;
+    e->small = NULL;
     watch_tracker_entry_clear(e);
-    res->before = res->after = ref->snap;
+    res->before = res->after = ref->read->snap;
     if (!res->note[0])
         snprintf(res->note, sizeof res->note, "settled: no unit moved");
-    return rc < 0 ? -1 : 1;
+    return 1;
 }
 
 /* The move from the reference to e judged; e becomes the newest entry (or refreshes the reference when no unit
  * moved). Consumes e. Returns 1 or -1. */
-static int judge_move(watch_tracker *w, entry *e, const base_view *im, watch_tracker_result *res, base_error *err)
+static int judge_move(watch_tracker *w, entry *e, watch_tracker_result *res, base_error *err)
 {
     entry *ref = &w->hist[w->n_hist - 1];
-    watch_settle_freeze_jitter(w, ref->snap, e->snap);
-    if (watch_tracker_apply_statuses(w, e->snap, err) < 0)
-        goto fail;
     /* Judged as the referee judges (ref_judge.h): under every placement the evidence allows, ILLEGAL only when
      * it holds under all; then the nearest legal move of each ILLEGAL unit, the ghost the video and the
      * projector draw. */
@@ -298,21 +269,20 @@ static int judge_move(watch_tracker *w, entry *e, const base_view *im, watch_tra
     jo.jitter_mm = w->cfg.jitter_mm;
     ref_judgement judged;
     ref_judgement_init(&judged);
-    if (ref_judge(ref->snap, e->snap, &jo, &judged, err) < 0)
+    if (ref_judge(ref->read->snap, e->read->snap, &jo, &judged, err) < 0)
         goto fail;
     e->report = judged.report; /* the entry keeps the report; its snapshots are the entries' own */
     res->check_ms = judged.check_ms + judged.suggest_ms;
     if (judged_units(&e->report, res->note, sizeof res->note) == 0)
-        return refresh_reference(w, ref, e, im, res, err);
+        return refresh_reference(ref, e, res);
     e->move = ++w->moves;
-    if (take_patches(w, im, e->snap, ref->patches, &e->patches, err) < 0 ||
-        record_call(w, e->move, !e->report.legal, err) < 0 || push_entry(w, e, err) < 0)
+    if (record_call(w, e->move, !e->report.legal, err) < 0 || push_entry(w, e, err) < 0)
         goto fail;
     entry *top = &w->hist[w->n_hist - 1];
     res->moved = true;
     res->move = top->move;
-    res->before = w->hist[w->n_hist - 2].snap;
-    res->after = top->snap;
+    res->before = w->hist[w->n_hist - 2].read->snap;
+    res->after = top->read->snap;
     res->report = &top->report;
     return 1;
 fail:
@@ -331,7 +301,7 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
     int rc = settle_snapshot(w, &im, small, t_ms, &e, res, err);
     entry *ref = w->n_hist ? &w->hist[w->n_hist - 1] : NULL;
     char why[200];
-    if (rc == 1 && ref && watch_settle_must_wait(w, ref, e.tags, e.n_tags, e.snap, &res->tags_missing, why, sizeof why)) {
+    if (rc == 1 && ref && watch_settle_must_wait(w, ref, e.read, &res->tags_missing, why, sizeof why)) {
         const double still_for = t_ms - w->run_t0;
         if (still_for < w->cfg.force_settle_factor * w->cfg.settle_ms) {
             snprintf(res->note, sizeof res->note, "not settled: %s (a hand over the table?)", why);
@@ -342,8 +312,6 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
     }
     if (rc == 1 && !(e.small = base_image_clone(small)))
         rc = base_error_set(err, "out of memory");
-    if (rc == 1 && w->cfg.table && table_file_apply(w->cfg.table, e.snap, err) < 0)
-        rc = -1;
     res->detect_ms = now_ms() - t0;
     if (rc != 1) {
         watch_tracker_entry_clear(&e);
@@ -351,13 +319,13 @@ static int try_settle(watch_tracker *w, const uint8_t *gray, size_t stride, cons
     }
     res->settled = true;
     if (ref)
-        return judge_move(w, &e, &im, res, err);
+        return judge_move(w, &e, res, err);
     res->first = true;
-    if (take_patches(w, &im, e.snap, NULL, &e.patches, err) < 0 || push_entry(w, &e, err) < 0) {
+    if (push_entry(w, &e, err) < 0) {
         watch_tracker_entry_clear(&e);
         return -1;
     }
-    res->after = e.snap;
+    res->after = e.read->snap;
     return 1;
 }
 
@@ -415,7 +383,8 @@ static void run_takes_echo(base_image *run, const base_image *now, const uint8_t
 static void check_exposure(const watch_tracker *w, const uint8_t *gray, size_t stride, watch_tracker_result *res)
 {
     const entry *top = w->n_hist ? &w->hist[w->n_hist - 1] : NULL;
-    res->paper_level = top ? watch_echo_paper_level(gray, w->width, w->height, stride, top->tags, top->n_tags) : 0;
+    const base_view frame = {w->width, w->height, 1, stride, gray};
+    res->paper_level = top ? ref_snapshot_paper_level(top->read, &frame) : 0;
     res->white_clips = w->calib.projector.present && res->paper_level > 0 &&
                        watch_echo_would_clip(res->paper_level, watch_echo_brightness(&w->calib));
 }

@@ -4,7 +4,8 @@
  *
  * How to use:
  *   watch_tracker_config cfg; watch_tracker_config_default(&cfg);  cfg.settle_ms = 1000;
- *   watch_tracker *w = watch_tracker_new(roster, &calib, &cfg, &err);   // roster borrowed, must outlive w
+ *   watch_tracker *w = watch_tracker_new_setup(setup, &cfg, &err);   // referee/ref_setup.h; borrowed
+ *   watch_tracker *w = watch_tracker_new(roster, &calib, &cfg, &err);  // or from memory; roster borrowed
  *   for each frame:
  *     watch_tracker_result res;
  *     watch_tracker_frame(w, gray, width, height, stride, t_ms, &res, &err);
@@ -38,11 +39,13 @@
  *      later, are not motion; the still run takes their new look.
  *   3. Jitter: a unit whose every model moved less than cfg.jitter_mm (and
  *      turned less than a degree) keeps its previous positions exactly.
- * Detection at the settle frame runs only in the regions of the picture
- * that changed since the previous settled snapshot (a margin of two tag
- * sizes around them); tags elsewhere are taken from that snapshot's
- * detections. A global change (light, a bumped camera) detects the whole
- * frame.
+ * Every settle frame is read through the referee's one door
+ * (referee/ref_snapshot.h), as `referee` and `detect` read a picture: the
+ * same picture gives the same snapshot. Detection at the settle frame runs
+ * only in the regions of the picture that changed since the previous
+ * settled snapshot (a margin of three tag sizes around them); tags elsewhere
+ * are taken from that reading. A global change (light, a bumped camera)
+ * reads the whole frame.
  */
 #ifndef WATCH_TRACKER_H
 #define WATCH_TRACKER_H
@@ -51,14 +54,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "calib_file.h"
 #include "base_error.h"
+#include "base_image.h"
+#include "calib_file.h"
+#include "ref_setup.h"
+#include "roster.h"
 #include "rules_move.h"
 #include "rules_report.h"
 #include "rules_snapshot.h"
-#include "table_file.h"
-#include "vis_detect.h"
-#include "vis_roster.h"
 
 typedef struct watch_tracker_config {
     /* Frame time with no motion before the table counts as settled, ms. Default 1000. */
@@ -84,9 +87,6 @@ typedef struct watch_tracker_config {
     double projector_latency_ms;
     /* How moves are judged (default: rules_check_options_default, move type inferred). */
     rules_check_options check;
-    /* The table's ruleset (house rules) and terrain, put into every snapshot before it is judged
-     * (table_file_apply); NULL: the snapshot's defaults. Borrowed: must outlive the tracker. */
-    const table_file *table;
     /* The set-up's self-checks (referee/ref_check.h, docs/setup-checks.md) at every settle detected on the
      * whole frame (the first, a bumped camera, a change of light): when one fails the tracker holds in
      * WATCH_TRACKER_SETUP and judges nothing until they hold again. Default 1. The files a failure names
@@ -116,7 +116,7 @@ typedef struct watch_tracker_result {
     size_t moving_blocks;     /* blocks that changed since the previous frame */
     size_t tags_seen;         /* at the settle: model and board tags used */
     size_t tags_missing;      /* at the settle: tags seen before and not now */
-    size_t tags_kept;         /* at the settle: of those, kept where they were: their pixels unchanged (watch_patch.h) */
+    size_t tags_kept;         /* at the settle: of those, kept where they were: their pixels unchanged (vis_patch.h) */
     bool full_frame;          /* the settle detection ran on the whole frame */
     double detect_share;      /* ... the share of the frame's pixels it searched (1: the whole frame) */
     double detect_ms, check_ms;  /* time spent at the settle frame */
@@ -130,9 +130,12 @@ typedef struct watch_tracker_result {
 
 typedef struct watch_tracker watch_tracker;
 
-/* The detector is built from roster and calib (vis_detector_new). NULL on error. */
-watch_tracker *watch_tracker_new(const vis_roster *roster, const calib_file *calib, const watch_tracker_config *cfg,
-                         base_error *err);
+/* Every frame read through `setup` (borrowed: it must outlive the tracker): its roster, calibration and, from a
+ * table file, its ruleset and terrain. NULL on error. */
+watch_tracker *watch_tracker_new_setup(ref_setup *setup, const watch_tracker_config *cfg, base_error *err);
+/* The same over a set-up made from memory (ref_setup_wrap: the roster borrowed, the calibration copied). */
+watch_tracker *watch_tracker_new(const roster_file *roster, const calib_file *calib, const watch_tracker_config *cfg,
+                                 base_error *err);
 void watch_tracker_free(watch_tracker *w);
 
 /*
@@ -187,7 +190,7 @@ int watch_tracker_last_call(const watch_tracker *w, const rules_snapshot **befor
                         const rules_report **report);
 /* The latest settled snapshot (NULL before the first settle). */
 const rules_snapshot *watch_tracker_snapshot(const watch_tracker *w);
-/* The tag detector's settings (tune before the first frame). */
-vis_detector *watch_tracker_detector(watch_tracker *w);
+/* The set-up every frame is read through (its detector can be tuned before the first frame: ref_setup.h). */
+ref_setup *watch_tracker_setup(watch_tracker *w);
 
 #endif

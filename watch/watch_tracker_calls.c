@@ -86,9 +86,9 @@ int watch_tracker_last_call(const watch_tracker *w, const rules_snapshot **befor
         return 0;
     const entry *top = &w->hist[w->n_hist - 1];
     if (before)
-        *before = w->hist[w->n_hist - 2].snap;
+        *before = w->hist[w->n_hist - 2].read->snap;
     if (after)
-        *after = top->snap;
+        *after = top->read->snap;
     if (report)
         *report = &top->report;
     return top->move;
@@ -112,12 +112,18 @@ int watch_tracker_set_status(watch_tracker *w, const char *unit_id, unsigned bit
         if (!a)
             return base_error_set(err, "out of memory");
         w->statuses = a;
+        ref_status *refs = realloc(w->status_refs, (w->n_statuses + 1) * sizeof *refs);
+        if (!refs)
+            return base_error_set(err, "out of memory");
+        w->status_refs = refs;
         snprintf(a[w->n_statuses].unit, sizeof a[w->n_statuses].unit, "%s", unit_id);
         w->n_statuses++;
     }
     w->statuses[i].bits = bits;
+    for (size_t k = 0; k < w->n_statuses; k++) /* the referee's view: the units point into `statuses` */
+        w->status_refs[k] = (ref_status){w->statuses[k].unit, w->statuses[k].bits};
     /* The table as it stands now carries it too: the next move is judged from it. */
     if (w->n_hist)
-        watch_tracker_apply_statuses(w, w->hist[w->n_hist - 1].snap, err);
+        ref_statuses_apply(w->status_refs, w->n_statuses, w->hist[w->n_hist - 1].read->snap);
     return 0;
 }

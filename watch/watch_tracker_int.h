@@ -1,14 +1,16 @@
 /*
  * watch_tracker_int: the tracker's state, shared by its three files:
- * watch_tracker.c (frames, settling, judging), watch_settle.c (what a
- * settle frame shows: tags in the changed regions, the units they touch, the
- * hidden-tag rule) and watch_tracker_calls.c (the judge's rulings, undo,
- * statuses). Not part of the watch library's interface.
+ * watch_tracker.c (frames, settling, judging), watch_settle.c (where the
+ * picture changed since the last settle, the hidden-tag rule) and
+ * watch_tracker_calls.c (the judge's rulings, undo, statuses). A settle
+ * frame is read through the referee's one door (referee/ref_snapshot.h).
+ * Not part of the watch library's interface.
  */
 #ifndef WATCH_TRACKER_INT_H
 #define WATCH_TRACKER_INT_H
 
 #include "cvshim.h"
+#include "ref_snapshot.h"
 #include "watch_motion.h"
 #include "watch_tracker.h"
 
@@ -16,11 +18,8 @@
 
 /* One settled moment: what the table was, and what was seen to know it. */
 typedef struct entry {
-    rules_snapshot *snap;
-    vis_tag_detection *tags;  /* full-frame px */
-    size_t n_tags;
+    ref_snapshot *read;       /* the frame read through the set-up: its snapshot, tags and tags' patches */
     base_image *small;         /* the motion picture at that moment */
-    struct watch_patches *patches; /* every model's tag as seen then (watch_patch.h) */
     rules_report report;      /* the call that led here (empty for the first) */
     int move;                 /* 0 for the first snapshot */
 } entry;
@@ -41,8 +40,9 @@ typedef struct unit_status {
 
 struct watch_tracker {
     watch_tracker_config cfg;
-    const vis_roster *roster;
-    vis_detector *det;
+    ref_setup *setup;         /* every frame is read through it */
+    bool own_setup;           /* made by watch_tracker_new: freed with the tracker */
+    const roster_file *roster;
     entry *hist;
     size_t n_hist, cap_hist;
     base_image *prev_small;    /* the previous frame's motion picture */
@@ -56,9 +56,9 @@ struct watch_tracker {
     int moves;                /* moves judged so far */
     call_record *calls;       /* by move number (index 0 unused) */
     unit_status *statuses;
+    ref_status *status_refs;  /* the same as the referee takes them: their units point into `statuses` */
     size_t n_statuses;
     size_t cap_calls;
-    vis_tag_list scratch;
     char setup_check[512];    /* while in WATCH_TRACKER_SETUP: the check that failed */
     /* The watch's own light (watch_echo.h): made at the first projector picture. */
     calib_file calib;
@@ -72,34 +72,19 @@ struct watch_tracker {
 };
 
 void watch_tracker_entry_clear(entry *e);
-/* The judge's statuses (engaged, fleeing, shaken...) on the units they name, in `s`. */
-int watch_tracker_apply_statuses(const watch_tracker *w, rules_snapshot *s, base_error *err);
+/* The judge's statuses (engaged, fleeing, shaken...) as the referee takes them (ref_status, borrowed from w until
+ * the statuses change); *n gets their count. NULL when none (or out of memory: then *n is 0). */
+ref_status *watch_tracker_statuses(const watch_tracker *w, size_t *n);
 
 /* ---- watch_settle.c (each function's comment there says more) ---- */
 
-/* The frame's tags: detected in the changed regions, carried over from the reference elsewhere (or all: *full). */
-int watch_settle_detect_tags(watch_tracker *w, const uint8_t *gray, size_t stride, const base_image *small,
-                             vis_tag_detection **out, size_t *n_out, watch_motion_box **boxes_out, size_t *nb_out,
-                             bool *full, base_error *err);
-
-/* One flag per roster unit: touched by a changed region. NULL when the whole frame was detected. */
-unsigned char *watch_settle_touched_units(const watch_tracker *w, const entry *ref, const watch_motion_box *boxes,
-                                          size_t nb, const vis_tag_detection *tags, size_t n);
-
-/* Units nothing touched keep the reference's models as they were. */
-void watch_settle_keep_untouched(const watch_tracker *w, const rules_snapshot *ref, const unsigned char *touched,
-                                 rules_snapshot *now);
-
-/* Models read then, not now, of units that stayed, whose tag's pixels are unchanged (watch_patch.h): placed as
- * then. Returns how many. */
-size_t watch_settle_keep_unchanged(const watch_tracker *w, const entry *ref, const base_view *gray,
-                                   rules_snapshot *now);
+/* Where the picture changed since the reference settle (*regions, *n: malloc'ed, the caller's), or *whole when
+ * there is no reference or the change is global (a light, a bumped camera). 0 or -1. */
+int watch_settle_changed(const watch_tracker *w, const base_image *small, ref_region **regions, size_t *n,
+                         bool *whole, base_error *err);
 
 /* The hidden-tag rule: must the table wait (a board tag hidden, a unit gone, a hand resting)? */
-bool watch_settle_must_wait(const watch_tracker *w, const entry *ref, const vis_tag_detection *tags, size_t n,
-                            const rules_snapshot *now, size_t *missing, char *why, size_t why_cap);
-
-/* Models that moved less than the jitter keep the reference's pose. */
-void watch_settle_freeze_jitter(const watch_tracker *w, const rules_snapshot *ref, rules_snapshot *now);
+bool watch_settle_must_wait(const watch_tracker *w, const entry *ref, const ref_snapshot *now, size_t *missing,
+                            char *why, size_t why_cap);
 
 #endif

@@ -1,62 +1,20 @@
-#include "vis_roster.h"
+/*
+ * roster_read: the roster format read and checked (roster.h). Every field
+ * through the shared field readers, so errors name the file and the field
+ * ("roster.json: units[1].tag.size_mm: missing"); ranges in docs/formats.md
+ * ("Numbers and ids"). The fields written for people (the army's header, a
+ * unit's mount, height and type, `unresolved`) are kept as they are, never
+ * checked: a roster that holds them reads as one that does not.
+ */
+#include "roster.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <apriltag/tag36h11.h>
-#include <apriltag/tagStandard41h12.h>
-
 #include "base_fields.h"
-#include "rules_json.h"
-
-void vis_tag_mount_place(const vis_tag_mount *m, base_vec2 pos, double facing, base_vec2 *tag_centre,
-                         double *tag_heading)
-{
-    *tag_centre = base_v2_add(pos, base_v2_rot(m->offset, facing));
-    *tag_heading = base_angle_wrap(facing + m->rotation);
-}
-
-void vis_tag_mount_unplace(const vis_tag_mount *m, base_vec2 tag_centre, double tag_heading, base_vec2 *pos,
-                           double *facing)
-{
-    *facing = base_angle_wrap(tag_heading - m->rotation);
-    *pos = base_v2_sub(tag_centre, base_v2_rot(m->offset, *facing));
-}
-
-void vis_roster_model_apply(const vis_roster_model *rm, rules_model *m)
-{
-    m->base_width = rm->base_width;
-    m->base_depth = rm->base_depth;
-    m->attachable = m->attachable || rm->attachable;
-}
-
-void vis_roster_free(vis_roster *r)
-{
-    if (!r)
-        return;
-    free(r->units);
-    free(r->models);
-    free(r->board_tags);
-    free(r);
-}
-
-const vis_roster_model *vis_roster_find_model_tag(const vis_roster *r, int id)
-{
-    for (size_t i = 0; i < r->n_models; i++)
-        if (r->models[i].tag_id == id)
-            return &r->models[i];
-    return NULL;
-}
-
-const vis_board_tag *vis_roster_find_board_tag(const vis_roster *r, int id)
-{
-    for (size_t i = 0; i < r->n_board_tags; i++)
-        if (r->board_tags[i].id == id)
-            return &r->board_tags[i];
-    return NULL;
-}
+#include "base_json.h"
 
 /* ---- reading ------------------------------------------------------------------------------- */
 
@@ -75,27 +33,12 @@ static const char *const unit_keys[] = {"id",     "name",  "character", "side", 
 static const char *const mount_keys[] = {"offset_mm", "rotation_deg", "height_mm", "size_mm", NULL};
 static const char *const model_keys[] = {"id", "tag_id", "name", "attachable", "base_mm", NULL};
 
-/* How many codes a family tableref reads has (apriltag's own count), 0 when it reads no such family. */
-static int family_codes(const char *name)
-{
-    apriltag_family_t *f = NULL;
-    void (*destroy)(apriltag_family_t *) = NULL;
-    if (strcmp(name, "tag36h11") == 0)
-        f = tag36h11_create(), destroy = tag36h11_destroy;
-    else if (strcmp(name, "tagStandard41h12") == 0)
-        f = tagStandard41h12_create(), destroy = tagStandard41h12_destroy;
-    int n = f ? (int)f->ncodes : 0;
-    if (f)
-        destroy(f);
-    return n;
-}
-
 #define TAG_MAX_HEIGHT_MM 200.0       /* a print on a base, or a reference tag on the board's frame */
 #define BOARD_TAG_MARGIN_MM 1000.0    /* reference tags may sit on the frame around the board */
 
 /* A roster being read: the roster, its family's code count, and where errors point. */
 typedef struct reader {
-    vis_roster *r;
+    roster_file *r;
     int codes;
 } reader;
 
@@ -129,7 +72,7 @@ static int read_tag_size(const cJSON *o, const char *where, bool height_required
                : 0;
 }
 
-static int read_mount(const cJSON *o, const char *where, vis_tag_mount *m, base_error *err)
+static int read_mount(const cJSON *o, const char *where, roster_tag_mount *m, base_error *err)
 {
     double off[2] = {0, 0}, rot = 0, turn = BASE_FIELDS_MAX_ANGLE_DEG;
     if (base_fields_known(o, where, mount_keys, err) < 0 ||
@@ -156,25 +99,25 @@ static int read_header(const cJSON *root, reader *rd, base_error *err)
         (army && !base_json_object(root, "army", "", true, err)) || base_fields_known(army, "army", army_keys, err) < 0 ||
         base_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0)
         return -1;
-    if (strcmp(fmt, VIS_ROSTER_FORMAT) != 0)
-        return base_error_set(err, "format: expected \"%s\", found \"%s\"", VIS_ROSTER_FORMAT, fmt);
+    if (strcmp(fmt, ROSTER_FORMAT) != 0)
+        return base_error_set(err, "format: expected \"%s\", found \"%s\"", ROSTER_FORMAT, fmt);
     if (base_json_int(root, "version", "", true, &version, err) < 0)
         return -1;
-    if (version != VIS_ROSTER_VERSION)
+    if (version != ROSTER_VERSION)
         return base_error_set(err, "version: unknown version %d (this tableref reads %d)", version,
-                               VIS_ROSTER_VERSION);
+                               ROSTER_VERSION);
     strcpy(rd->r->family, "tag36h11");
     if (base_json_string(root, "family", "", false, rd->r->family, sizeof rd->r->family, err) < 0)
         return -1;
     /* A tag id outside the family can never be seen: the model would be inferred every time. */
-    if (!(rd->codes = family_codes(rd->r->family)))
+    if (!(rd->codes = roster_family_codes(rd->r->family)))
         return base_error_set(err, "family: \"%s\" is not tag36h11 or tagStandard41h12", rd->r->family);
     return 0;
 }
 
-static int read_board_tag(const reader *rd, const cJSON *jt, const char *where, vis_board_tag *t, base_error *err)
+static int read_board_tag(const reader *rd, const cJSON *jt, const char *where, roster_board_tag *t, base_error *err)
 {
-    const vis_roster *r = rd->r;
+    const roster_file *r = rd->r;
     const double m = BOARD_TAG_MARGIN_MM, turn = BASE_FIELDS_MAX_ANGLE_DEG;
     double rot = 0;
     t->z = 0;
@@ -192,7 +135,7 @@ static int read_board_tag(const reader *rd, const cJSON *jt, const char *where, 
 
 static int read_board(const cJSON *root, reader *rd, base_error *err)
 {
-    vis_roster *r = rd->r;
+    roster_file *r = rd->r;
     const cJSON *board = base_json_object(root, "board", "", true, err);
     if (!board || base_fields_known(board, "board", board_keys, err) < 0 ||
         base_fields_number(board, "width_mm", "board", true, 1, BASE_FIELDS_MAX_BOARD_MM, &r->board_width, err) < 0 ||
@@ -237,15 +180,15 @@ static int read_status(const cJSON *ju, const char *where, unsigned *status, bas
     return 0;
 }
 
-static int read_model(const reader *rd, const cJSON *jm, const char *where, vis_roster_model *m, base_error *err)
+static int read_model(const reader *rd, const cJSON *jm, const char *where, roster_model *m, base_error *err)
 {
     if (!cJSON_IsObject(jm))
         return base_error_set(err, "%s: expected an object", where);
     double mb[2] = {0, 0};
     if (base_fields_known(jm, where, model_keys, err) < 0 ||
-        base_json_string(jm, "id", where, true, m->id, sizeof m->id, err) < 0 ||
+        base_json_string(jm, "id", where, true, m->id, RULES_ID_MAX, err) < 0 ||
         read_tag_id(rd, jm, "tag_id", where, &m->tag_id, err) < 0 ||
-        base_json_string(jm, "name", where, false, m->name, sizeof m->name, err) < 0 ||
+        base_json_string(jm, "name", where, false, m->name, RULES_ID_MAX, err) < 0 ||
         base_json_bool(jm, "attachable", where, false, &m->attachable, err) < 0 ||
         base_json_numbers(jm, "base_mm", where, false, mb, 2, err) < 0)
         return -1;
@@ -261,19 +204,89 @@ static int read_model(const reader *rd, const cJSON *jm, const char *where, vis_
     return 0;
 }
 
+/* ---- the fields written for people: kept as read, never checked (a roster reads the same without them) ---- */
+
+/* A string member copied when it is one (cut to fit); anything else leaves `out` as it is. */
+static void keep_text(const cJSON *o, const char *key, char *out, size_t cap)
+{
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (cJSON_IsString(it) && it->valuestring)
+        snprintf(out, cap, "%s", it->valuestring);
+}
+
+static void keep_int(const cJSON *o, const char *key, int *out)
+{
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (cJSON_IsNumber(it) && fabs(it->valuedouble) < 1e9)
+        *out = (int)it->valuedouble;
+}
+
+/* A unit's mount, height, type and round base (`roster import`). */
+static void read_people_fields(const cJSON *ju, roster_unit *u)
+{
+    keep_text(ju, "mount", u->mount_name, sizeof u->mount_name);
+    keep_text(ju, "height", u->height, sizeof u->height);
+    keep_text(ju, "type", u->type, sizeof u->type);
+    u->round_base = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ju, "round_base"));
+}
+
+static void read_army(const cJSON *root, roster_army *a)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "army");
+    if (!cJSON_IsObject(j))
+        return;
+    a->present = true;
+    keep_text(j, "name", a->name, sizeof a->name);
+    keep_text(j, "player", a->player, sizeof a->player);
+    keep_text(j, "game_system", a->game_system, sizeof a->game_system);
+    keep_int(j, "points", &a->points);
+    keep_int(j, "slot", &a->slot);
+    keep_text(j, "tag_ids", a->tag_ids, sizeof a->tag_ids);
+    keep_text(j, "source", a->source, sizeof a->source);
+    keep_text(j, "source_format", a->source_format, sizeof a->source_format);
+}
+
+/* The words of roster_unresolved.missing, in its bits' order. */
+static const char *const missing_words[] = {"models", "base_mm", "advance_in", "march_in"};
+
+static int read_unresolved(const cJSON *root, roster_file *r)
+{
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "unresolved");
+    size_t n = cJSON_IsArray(list) ? (size_t)cJSON_GetArraySize(list) : 0;
+    if (n == 0)
+        return 0;
+    if (!(r->unresolved = calloc(n, sizeof *r->unresolved)))
+        return -1;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, list)
+    {
+        roster_unresolved *u = &r->unresolved[r->n_unresolved++];
+        keep_text(e, "unit", u->unit, sizeof u->unit);
+        keep_text(e, "name", u->name, sizeof u->name);
+        keep_text(e, "why", u->why, sizeof u->why);
+        keep_text(e, "where", u->where, sizeof u->where);
+        const cJSON *w;
+        cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(e, "missing"))
+            for (unsigned k = 0; k < 4; k++)
+                if (cJSON_IsString(w) && strcmp(w->valuestring, missing_words[k]) == 0)
+                    u->missing |= 1u << k;
+    }
+    return 0;
+}
+
 static int read_unit(reader *rd, const cJSON *ju, const char *where, base_error *err)
 {
-    vis_roster *r = rd->r;
-    vis_roster_unit *u = &r->units[r->n_units];
+    roster_file *r = rd->r;
+    roster_unit *u = &r->units[r->n_units];
     double base[2];
     if (!cJSON_IsObject(ju))
         return base_error_set(err, "%s: expected an object", where);
     const cJSON *ms = base_json_array(ju, "models", where, true, err);
     if (base_fields_known(ju, where, unit_keys, err) < 0 || !ms ||
-        base_json_string(ju, "id", where, true, u->id, sizeof u->id, err) < 0 ||
+        base_json_string(ju, "id", where, true, u->id, RULES_ID_MAX, err) < 0 ||
         base_json_string(ju, "name", where, false, u->name, sizeof u->name, err) < 0 ||
         base_json_bool(ju, "character", where, false, &u->character, err) < 0 ||
-        base_json_string(ju, "side", where, true, u->side, sizeof u->side, err) < 0 ||
+        base_json_string(ju, "side", where, true, u->side, RULES_ID_MAX, err) < 0 ||
         base_json_numbers(ju, "base_mm", where, true, base, 2, err) < 0 ||
         read_rate(ju, "advance_in", where, &u->advance_rate, err) < 0 ||
         read_rate(ju, "march_in", where, &u->march_rate, err) < 0 ||
@@ -298,11 +311,12 @@ static int read_unit(reader *rd, const cJSON *ju, const char *where, base_error 
     snprintf(mwhere, sizeof mwhere, "%s.tag", where);
     if (!mount || read_mount(mount, mwhere, &u->mount, err) < 0)
         return -1;
+    read_people_fields(ju, u);
     u->first_model = r->n_models;
     const cJSON *jm;
     cJSON_ArrayForEach(jm, ms)
     {
-        vis_roster_model *m = &r->models[r->n_models];
+        roster_model *m = &r->models[r->n_models];
         char w2[128];
         snprintf(w2, sizeof w2, "%s.models[%zu]", where, u->n_models);
         if (read_model(rd, jm, w2, m, err) < 0)
@@ -318,14 +332,14 @@ static int read_unit(reader *rd, const cJSON *ju, const char *where, base_error 
 }
 
 /* "units[u].models[m]" of a model by its index in r->models. */
-static void model_place(const vis_roster *r, size_t k, char *buf, size_t cap)
+static void model_place(const roster_file *r, size_t k, char *buf, size_t cap)
 {
-    const vis_roster_model *m = &r->models[k];
+    const roster_model *m = &r->models[k];
     snprintf(buf, cap, "units[%zu].models[%zu]", m->unit, k - r->units[m->unit].first_model);
 }
 
 /* A tag id's place: board tags first, then the models, in file order. */
-static void tag_place(const vis_roster *r, size_t order, char *buf, size_t cap)
+static void tag_place(const roster_file *r, size_t order, char *buf, size_t cap)
 {
     if (order < r->n_board_tags) {
         snprintf(buf, cap, "board.tags[%zu].id", order);
@@ -335,13 +349,13 @@ static void tag_place(const vis_roster *r, size_t order, char *buf, size_t cap)
     strncat(buf, ".tag_id", cap - strlen(buf) - 1);
 }
 
-static int tag_at(const vis_roster *r, size_t order)
+static int tag_at(const roster_file *r, size_t order)
 {
     return order < r->n_board_tags ? r->board_tags[order].id : r->models[order - r->n_board_tags].tag_id;
 }
 
 /* Unit ids, model ids and tag ids unique across the whole roster, in O(n log n), naming both places. */
-static int check_ids(const vis_roster *r, base_error *err)
+static int check_ids(const roster_file *r, base_error *err)
 {
     size_t n = r->n_units + r->n_models + r->n_board_tags, a, b;
     base_fields_id *ids = malloc((n ? n : 1) * sizeof *ids);
@@ -377,7 +391,7 @@ done:
     return rc;
 }
 
-static int parse(const cJSON *root, vis_roster *r, base_error *err)
+static int parse(const cJSON *root, roster_file *r, base_error *err)
 {
     reader rd = {r, 0};
     if (read_header(root, &rd, err) < 0 || read_board(root, &rd, err) < 0)
@@ -403,12 +417,15 @@ static int parse(const cJSON *root, vis_roster *r, base_error *err)
         if (read_unit(&rd, ju, where, err) < 0)
             return -1;
     }
-    return check_ids(r, err);
+    if (check_ids(r, err) < 0)
+        return -1;
+    read_army(root, &r->army);
+    return read_unresolved(root, r) < 0 ? base_error_set(err, "out of memory") : 0;
 }
 
-vis_roster *vis_roster_from_json(const cJSON *root, const char *name, base_error *err)
+roster_file *roster_from_json(const cJSON *root, const char *name, base_error *err)
 {
-    vis_roster *r = calloc(1, sizeof *r);
+    roster_file *r = calloc(1, sizeof *r);
     if (!r) {
         base_error_set(err, "%s: out of memory", name);
         return NULL;
@@ -417,126 +434,19 @@ vis_roster *vis_roster_from_json(const cJSON *root, const char *name, base_error
         err->msg[0] = '\0';
     if (parse(root, r, err) < 0) {
         base_error_prefix(err, name);
-        vis_roster_free(r);
+        roster_free(r);
         return NULL;
     }
     return r;
 }
 
-vis_roster *vis_roster_load(const char *path, base_error *err)
+roster_file *roster_load(const char *path, base_error *err)
 {
     cJSON *root = base_json_parse_file(path, err);
     if (!root)
         return NULL;
-    vis_roster *r = vis_roster_from_json(root, path, err);
+    roster_file *r = roster_from_json(root, path, err);
     cJSON_Delete(root);
     return r;
 }
 
-static void add_rate(cJSON *o, const char *key, double mm)
-{
-    if (!isnan(mm))
-        base_json_add_number(o, key, base_mm_to_in(mm), 4);
-}
-
-cJSON *vis_roster_to_json(const vis_roster *r)
-{
-    cJSON *root = cJSON_CreateObject();
-    if (!root)
-        return NULL;
-    cJSON_AddStringToObject(root, "format", VIS_ROSTER_FORMAT);
-    cJSON_AddNumberToObject(root, "version", VIS_ROSTER_VERSION);
-    cJSON_AddStringToObject(root, "family", r->family);
-    cJSON *board = cJSON_AddObjectToObject(root, "board");
-    base_json_add_number(board, "width_mm", r->board_width, 3);
-    base_json_add_number(board, "depth_mm", r->board_depth, 3);
-    cJSON *tags = cJSON_AddArrayToObject(board, "tags");
-    for (size_t i = 0; i < r->n_board_tags; i++) {
-        const vis_board_tag *t = &r->board_tags[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "id", t->id);
-        base_json_add_number(o, "x_mm", t->x, 3);
-        base_json_add_number(o, "y_mm", t->y, 3);
-        base_json_add_number(o, "height_mm", t->z, 3);
-        base_json_add_number(o, "rotation_deg", base_rad_to_deg(t->rotation), 3);
-        base_json_add_number(o, "size_mm", t->size, 3);
-        cJSON_AddItemToArray(tags, o);
-    }
-    cJSON *units = cJSON_AddArrayToObject(root, "units");
-    for (size_t i = 0; i < r->n_units; i++) {
-        const vis_roster_unit *u = &r->units[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "id", u->id);
-        if (u->name[0])
-            cJSON_AddStringToObject(o, "name", u->name);
-        if (u->character)
-            cJSON_AddBoolToObject(o, "character", true);
-        cJSON_AddStringToObject(o, "side", u->side);
-        double base[2] = {u->base_width, u->base_depth};
-        cJSON_AddItemToObject(o, "base_mm", cJSON_CreateDoubleArray(base, 2));
-        add_rate(o, "advance_in", u->advance_rate);
-        add_rate(o, "march_in", u->march_rate);
-        add_rate(o, "mobility_in", u->mobility);
-        cJSON *st = cJSON_AddArrayToObject(o, "status");
-        for (unsigned bit = 1; bit && bit <= u->status; bit <<= 1)
-            if ((u->status & bit) && rules_status_word(bit))
-                cJSON_AddItemToArray(st, cJSON_CreateString(rules_status_word(bit)));
-        cJSON_AddNumberToObject(o, "files", u->files);
-        cJSON *m = cJSON_AddObjectToObject(o, "tag");
-        double off[2] = {u->mount.offset.x, u->mount.offset.y};
-        cJSON_AddItemToObject(m, "offset_mm", cJSON_CreateDoubleArray(off, 2));
-        base_json_add_number(m, "rotation_deg", base_rad_to_deg(u->mount.rotation), 3);
-        base_json_add_number(m, "height_mm", u->mount.height, 3);
-        base_json_add_number(m, "size_mm", u->mount.size, 3);
-        cJSON *ms = cJSON_AddArrayToObject(o, "models");
-        for (size_t k = 0; k < u->n_models; k++) {
-            const vis_roster_model *vm = &r->models[u->first_model + k];
-            cJSON *jm = cJSON_CreateObject();
-            cJSON_AddStringToObject(jm, "id", vm->id);
-            cJSON_AddNumberToObject(jm, "tag_id", vm->tag_id);
-            if (vm->name[0])
-                cJSON_AddStringToObject(jm, "name", vm->name);
-            if (vm->attachable)
-                cJSON_AddBoolToObject(jm, "attachable", true);
-            if (vm->base_width > 0) {
-                double b[2] = {vm->base_width, vm->base_depth};
-                cJSON_AddItemToObject(jm, "base_mm", cJSON_CreateDoubleArray(b, 2));
-            }
-            cJSON_AddItemToArray(ms, jm);
-        }
-        cJSON_AddItemToArray(units, o);
-    }
-    return root;
-}
-
-int vis_roster_save(const vis_roster *r, const char *path, base_error *err)
-{
-    cJSON *root = vis_roster_to_json(r);
-    if (!root)
-        return base_error_set(err, "%s: out of memory", path);
-    int rc = base_json_write_file(root, path, err);
-    cJSON_Delete(root);
-    return rc;
-}
-
-rules_snapshot *vis_roster_new_snapshot(const vis_roster *r)
-{
-    rules_snapshot *s = rules_snapshot_new(r->board_width, r->board_depth);
-    if (!s)
-        return NULL;
-    for (size_t i = 0; i < r->n_units; i++) {
-        const vis_roster_unit *ru = &r->units[i];
-        rules_unit *u = rules_snapshot_add_unit(s, ru->id, ru->side);
-        if (!u) {
-            rules_snapshot_free(s);
-            return NULL;
-        }
-        u->base_width = ru->base_width;
-        u->base_depth = ru->base_depth;
-        u->advance_rate = ru->advance_rate;
-        u->march_rate = ru->march_rate;
-        u->mobility = ru->mobility;
-        u->status = ru->status;
-    }
-    return s;
-}

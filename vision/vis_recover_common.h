@@ -1,15 +1,22 @@
 /*
- * vis_recover_int: what the two halves of vis_recover (reading free places,
- * vis_recover.c; finding hidden units, vis_recover_hidden.c) share. Not part
+ * vis_recover_common: what the two halves of vis_recover (reading free
+ * places, vis_recover.c; finding hidden units, vis_recover_hidden.c) share,
+ * in a file of its own below both, so that neither calls the other. Not part
  * of the vision library's interface.
+ *
+ * How to use (inside vis_recover*.c):
+ *   double black, white;
+ *   if (vis_recover_paper_levels(&image, tags, n, &black, &white)) ... contrast white - black ...
+ *   if (vis_recover_one_read_enough(&det->cfg, &read)) ... the read names its model alone ...
  */
-#ifndef VIS_RECOVER_INT_H
-#define VIS_RECOVER_INT_H
+#ifndef VIS_RECOVER_COMMON_H
+#define VIS_RECOVER_COMMON_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "base_image.h"
 
-#include "vis_detect.h"
+#include "vis_detect_types.h"
 #include "vis_tag.h"
 #include "vis_tagread.h"
 #include "vis_units.h"

@@ -1,5 +1,5 @@
 /*
- * watch_patch (see the header). A patch is GRID x GRID samples over the
+ * vis_patch (see the header). A patch is GRID x GRID samples over the
  * tag's label (the black square and a little of its white border: 1.2 tag
  * sizes across, inside the 1.25 of the label), at the pixel places the
  * model's pose projects them to; the places are kept, so a later frame is
@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "vis_sample.h"
-#include "watch_patch.h"
+#include "vis_patch.h"
 
 enum { GRID = 16, POINTS = GRID * GRID };
 
@@ -44,16 +44,16 @@ typedef struct patch {
     float value[POINTS];  /* grey 0..255 */
 } patch;
 
-struct watch_patches {
+struct vis_patches {
     size_t n;
     patch *p; /* by roster model index */
 };
 
 /* The sample places of model `m`'s tag at pose (pos, facing); false when a place falls outside the picture. */
-static bool place_samples(const vis_roster *r, const vis_camera *cam, size_t m, base_vec2 pos, double facing,
+static bool place_samples(const roster_map *r, const vis_camera *cam, size_t m, base_vec2 pos, double facing,
                           const base_view *gray, patch *out)
 {
-    const vis_tag_mount *mt = &r->units[r->models[m].unit].mount;
+    const roster_tag_mount *mt = &r->units[r->models[m].unit].mount;
     const double c = cos(facing), s = sin(facing);
     const base_vec2 centre = {pos.x + c * mt->offset.x - s * mt->offset.y, pos.y + s * mt->offset.x + c * mt->offset.y};
     const double h = facing + mt->rotation;
@@ -112,10 +112,10 @@ static double correlation(const float a[POINTS], const float b[POINTS])
     return sbb > 0 ? sab / sqrt(saa * sbb) : 0;
 }
 
-watch_patches *watch_patches_take(const vis_roster *r, const vis_camera *cam, const rules_snapshot *s,
-                                  const base_view *gray, const watch_patches *keep)
+vis_patches *vis_patches_take(const roster_map *r, const vis_camera *cam, const rules_snapshot *s,
+                                  const base_view *gray, const vis_patches *keep)
 {
-    watch_patches *w = calloc(1, sizeof *w);
+    vis_patches *w = calloc(1, sizeof *w);
     if (!w || !(w->p = calloc(r->n_models + 1, sizeof *w->p))) {
         free(w);
         return NULL;
@@ -138,7 +138,7 @@ watch_patches *watch_patches_take(const vis_roster *r, const vis_camera *cam, co
     return w;
 }
 
-double watch_patches_match(const watch_patches *w, size_t model, const base_view *gray)
+double vis_patches_match(const vis_patches *w, size_t model, const base_view *gray)
 {
     if (!w || model >= w->n || !w->p[model].has)
         return NAN;
@@ -147,14 +147,14 @@ double watch_patches_match(const watch_patches *w, size_t model, const base_view
     return correlation(w->p[model].value, now);
 }
 
-bool watch_patches_still(const watch_patches *w, size_t model, const base_view *gray, watch_patch_fit *fit)
+bool vis_patches_still(const vis_patches *w, size_t model, const base_view *gray, vis_patch_fit *fit)
 {
-    *fit = (watch_patch_fit){NAN, NAN, 0, 0};
+    *fit = (vis_patch_fit){NAN, NAN, 0, 0};
     if (!w || model >= w->n || !w->p[model].has)
         return false;
     const patch *p = &w->p[model];
     float now[POINTS];
-    fit->at_pose = watch_patches_match(w, model, gray);
+    fit->at_pose = vis_patches_match(w, model, gray);
     fit->best = -2;
     if (isnan(fit->at_pose))
         return false;
@@ -169,11 +169,11 @@ bool watch_patches_still(const watch_patches *w, size_t model, const base_view *
                 if (c > fit->best)
                     fit->best = c, fit->shift_mm = hypot(i, j) * SEARCH_STEP_MM, fit->turn_rad = turn;
             }
-    return fit->at_pose >= WATCH_PATCH_SAME && fit->shift_mm <= WATCH_PATCH_SHIFT_MM &&
-           fabs(fit->turn_rad) <= base_deg_to_rad(WATCH_PATCH_TURN_DEG);
+    return fit->at_pose >= VIS_PATCH_SAME && fit->shift_mm <= VIS_PATCH_SHIFT_MM &&
+           fabs(fit->turn_rad) <= base_deg_to_rad(VIS_PATCH_TURN_DEG);
 }
 
-bool watch_patches_pose(const watch_patches *w, size_t model, base_vec2 *pos, double *facing)
+bool vis_patches_pose(const vis_patches *w, size_t model, base_vec2 *pos, double *facing)
 {
     if (!w || model >= w->n || !w->p[model].has)
         return false;
@@ -181,7 +181,7 @@ bool watch_patches_pose(const watch_patches *w, size_t model, base_vec2 *pos, do
     return true;
 }
 
-void watch_patches_free(watch_patches *w)
+void vis_patches_free(vis_patches *w)
 {
     if (!w)
         return;

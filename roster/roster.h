@@ -1,0 +1,140 @@
+/*
+ * roster: the roster format ("tableref.roster" version 1, docs/formats.md)
+ * in one module: read and checked (roster_read.c), written (roster_write.c),
+ * and handed on: the camera's part as a roster_map (roster_map.h, all that
+ * vision/ takes), the units' characteristics as a snapshot's units
+ * (roster_new_snapshot). armylist/ writes the rosters it imports through
+ * roster_save, table/ and referee/ hold a roster. A unit's Advance and
+ * March Rate are read here (inches, 0 to 30), written here, and put into a
+ * snapshot here: nowhere else.
+ *
+ * How to use:
+ *   base_error err;
+ *   roster_file *r = roster_load("roster.json", &err);
+ *   if (!r) { fprintf(stderr, "%s\n", err.msg); return 2; }      // "roster.json: units[1].tag.size_mm: missing"
+ *   const roster_model *m = roster_find_model_tag(r, 17);
+ *   roster_map *map = roster_map_new(r, &err);                    // what vision takes
+ *   ...
+ *   roster_save(r, "copy.json", &err);                            // the same roster, complete or not
+ *   roster_map_free(map);
+ *   roster_free(r);
+ * A roster being made (armylist/, datasets/, tests): roster_new(n_units, n_models, n_board_tags), fill
+ * units[], models[] and board_tags[] counting n_* up, then roster_to_json or roster_save. A roster with
+ * values still unknown (a unit without base_mm or models, a tag without size_mm: 0; rates NAN) is written
+ * as it is, with `unresolved` saying what is missing; the reader refuses it.
+ */
+#ifndef ROSTER_H
+#define ROSTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "base_error.h"
+#include "base_geom.h"
+#include "roster_map.h"
+#include "rules_snapshot.h"
+
+#define ROSTER_FORMAT "tableref.roster"
+#define ROSTER_VERSION 1
+#define ROSTER_NAME_MAX 96
+#define ROSTER_TEXT_MAX 192
+
+typedef struct roster_model {
+    char id[ROSTER_ID_MAX];
+    int tag_id;
+    size_t unit;        /* index into units */
+    int file, rank;     /* nominal slot from the listing order and the unit's files */
+    double base_width, base_depth;  /* mm, the model's own base when not its unit's; 0 otherwise */
+    bool attachable;    /* an Attachable Model (a character, which may join a unit) */
+    char name[ROSTER_NAME_MAX];  /* "Standard Bearer"; "" when the model is named by its unit */
+} roster_model;
+
+typedef struct roster_unit {
+    char id[ROSTER_ID_MAX];
+    char name[ROSTER_NAME_MAX];            /* as the army list writes it ("Goblin Rabble"); "" when not given */
+    bool character;
+    char side[ROSTER_ID_MAX];
+    double base_width, base_depth;         /* mm; 0 while unknown */
+    double advance_rate, march_rate, mobility;  /* mm; NAN when absent */
+    unsigned status;
+    int files;                              /* models per rank in the listing order */
+    roster_tag_mount mount;
+    size_t first_model, n_models;           /* range in the roster's models */
+    /* For people (written by `roster import`, kept as read): a character's mount, the profile's Height and
+     * Type ("" when not given), a round base (base_mm is then its diameter twice). */
+    char mount_name[ROSTER_NAME_MAX], height[24], type[48];
+    bool round_base;
+} roster_unit;
+
+/* The army's header `roster import` writes (docs/formats.md), for people. */
+typedef struct roster_army {
+    bool present;
+    char name[ROSTER_NAME_MAX], player[ROSTER_NAME_MAX], game_system[ROSTER_NAME_MAX];
+    int points;          /* 0: not given */
+    int slot;            /* 1 or 2; 0: not given */
+    char tag_ids[ROSTER_NAME_MAX];   /* in words: "even IDs from 10, skipping 300-399" */
+    char source[512], source_format[32];  /* the list it came from ("": not given) */
+} roster_army;
+
+/* Bits of roster_unresolved.missing, in the order the format lists them. */
+enum {
+    ROSTER_MISSING_MODELS = 1u << 0,
+    ROSTER_MISSING_BASE = 1u << 1,
+    ROSTER_MISSING_ADVANCE = 1u << 2,
+    ROSTER_MISSING_MARCH = 1u << 3,
+};
+
+/* A value the list, the catalogue and the user did not give (`unresolved[]`). */
+typedef struct roster_unresolved {
+    char unit[ROSTER_ID_MAX], name[ROSTER_NAME_MAX];
+    unsigned missing;    /* ROSTER_MISSING_* */
+    char why[ROSTER_TEXT_MAX], where[ROSTER_TEXT_MAX];
+} roster_unresolved;
+
+typedef struct roster_file {
+    char family[32];
+    double board_width, board_depth;  /* mm */
+    roster_unit *units;
+    size_t n_units;
+    roster_model *models;
+    size_t n_models;
+    roster_board_tag *board_tags;
+    size_t n_board_tags;
+    roster_army army;
+    roster_unresolved *unresolved;
+    size_t n_unresolved;
+} roster_file;
+
+/* An empty roster with room for that many units, models and board tags (family "tag36h11"); NULL when out
+ * of memory. */
+roster_file *roster_new(size_t units, size_t models, size_t board_tags);
+void roster_free(roster_file *r);
+/* A deep copy; NULL when out of memory. */
+roster_file *roster_clone(const roster_file *r);
+
+/* Reads and checks (roster_read.c). NULL with err naming the file and the field. */
+roster_file *roster_load(const char *path, base_error *err);
+/* From parsed JSON; `name` prefixes errors. Checks IDs are unique. */
+roster_file *roster_from_json(const cJSON *root, const char *name, base_error *err);
+
+/* Writes (roster_write.c): everything the roster holds, the army's header and `unresolved` included. */
+cJSON *roster_to_json(const roster_file *r);
+int roster_save(const roster_file *r, const char *path, base_error *err);
+
+/* The model carrying tag `id`, or NULL. */
+const roster_model *roster_find_model_tag(const roster_file *r, int id);
+/* The board reference tag `id`, or NULL. */
+const roster_board_tag *roster_find_board_tag(const roster_file *r, int id);
+
+/* A snapshot with the board and every unit (side, base, rates, status) but no models yet. Caller frees. */
+rules_snapshot *roster_new_snapshot(const roster_file *r);
+/* Copies what the roster knows of one model into its snapshot model (its own base, attachable). */
+void roster_model_apply(const roster_model *rm, rules_model *m);
+
+/* What vision takes (roster_map.h): a copy of the camera's part and the units' snapshot. NULL with err
+ * when out of memory. */
+roster_map *roster_map_new(const roster_file *r, base_error *err);
+
+#endif
