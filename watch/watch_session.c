@@ -96,69 +96,6 @@ void watch_session_free(watch_session *s)
 watch_control *watch_session_control(watch_session *s) { return s->control; }
 watch_tracker *watch_session_tracker(watch_session *s) { return s->tracker; }
 
-int watch_session_add_sink(watch_session *s, const watch_sink *sink, base_error *err)
-{
-    if (s->n_sinks == WATCH_SESSION_MAX_SINKS)
-        return base_error_set(err, "too many event sinks");
-    s->sinks[s->n_sinks++] = *sink;
-    return 0;
-}
-
-/* A log that cannot write says so and keeps going. */
-void watch_session_emit(watch_session *s, cJSON *ev)
-{
-    if (!ev) {
-        fprintf(stderr, "tableref watch: out of memory: an event was lost\n");
-        return;
-    }
-    base_error err;
-    if (watch_log_write(s->log, ev, &err) < 0) {
-        if (!s->log_failing)
-            fprintf(stderr, "tableref watch: event log: %s (events are counted and the log goes on)\n", err.msg);
-        s->log_failing = true;
-        cJSON *e = watch_log_event_new("error", s->last_t, s->last_frame);
-        if (e) {
-            cJSON_AddStringToObject(e, "what", "event log");
-            cJSON_AddStringToObject(e, "message", err.msg);
-            for (size_t i = 0; i < s->n_sinks; i++)
-                s->sinks[i].event(s->sinks[i].ctx, e);
-            cJSON_Delete(e);
-        }
-    } else if (s->log_failing) {
-        fprintf(stderr, "tableref watch: event log: writing again\n");
-        s->log_failing = false;
-    }
-    for (size_t i = 0; i < s->n_sinks; i++)
-        s->sinks[i].event(s->sinks[i].ctx, ev);
-    cJSON_Delete(ev);
-}
-
-void watch_session_emit_error(watch_session *s, const char *what, const char *message)
-{
-    fprintf(stderr, "tableref watch: %s: %s\n", what, message);
-    cJSON *e = watch_log_event_new("error", s->last_t, s->last_frame);
-    if (e) {
-        cJSON_AddStringToObject(e, "what", what);
-        cJSON_AddStringToObject(e, "message", message);
-    }
-    watch_session_emit(s, e);
-}
-
-void watch_session_cue(watch_session *s, double t, const char *text)
-{
-    base_error err;
-    if (watch_vtt_cue(s->vtt, t, text, &err) < 0)
-        fprintf(stderr, "tableref watch: subtitles: %s\n", err.msg);
-}
-
-void watch_session_say(double t, const char *fmt, const char *text)
-{
-    printf("[%8.1f s] ", t / 1000);
-    printf(fmt, text);
-    printf("\n");
-    fflush(stdout);
-}
-
 /* The content to draw now: the latest call while it is being shown, else the table. */
 static watch_show_content show_content(const watch_session *s)
 {
@@ -301,45 +238,6 @@ static void report_failure(watch_session *s, const char *failure, double t, long
     if (e)
         cJSON_AddStringToObject(e, "message", failure);
     watch_session_emit(s, e);
-}
-
-/* "setup" events: the set-up checks failing (nothing is judged, the check named) and holding again, in the
- * log and on the venue feed, once per change. */
-static void note_setup(watch_session *s, const watch_tracker_result *res, double t, long frame)
-{
-    bool failing = res->state == WATCH_TRACKER_SETUP;
-    if (failing == s->setup_failing || (!failing && !res->settled))
-        return;
-    s->setup_failing = failing;
-    cJSON *e = watch_log_event_new("setup", t, frame);
-    if (e) {
-        cJSON_AddBoolToObject(e, "holds", !failing);
-        cJSON_AddStringToObject(e, "state", failing ? "cannot judge: set-up" : "judging");
-        if (failing)
-            cJSON_AddStringToObject(e, "check", res->setup_check);
-    }
-    if (!failing && !s->cfg.quiet) /* the failure itself is the tracker's note, said below */
-        fprintf(stderr, "[%8.1f s] the set-up holds again: judging\n", t / 1000);
-    watch_session_emit(s, e);
-}
-
-int watch_session_track(watch_session *s, const cap_frame *f, base_error *err)
-{
-    watch_tracker_result res;
-    if (watch_tracker_frame(s->tracker, f->gray->data, f->gray->width, f->gray->height, f->gray->stride, f->t_ms, &res,
-                            err) < 0)
-        return -1;
-    s->table_moving = res.state != WATCH_TRACKER_SETTLED;
-    note_setup(s, &res, f->t_ms, f->index);
-    if (res.state == WATCH_TRACKER_MOVING && s->showing) {
-        s->showing = false;
-        s->generation++;
-    }
-    if (res.settled)
-        watch_session_on_settled(s, &res, f->index, f->t_ms);
-    else if (res.note[0] && !s->cfg.quiet)
-        fprintf(stderr, "[%8.1f s] %s\n", f->t_ms / 1000, res.note);
-    return 0;
 }
 
 /* One frame through the table check at the start, the tracker, the judge's commands, the screen, the

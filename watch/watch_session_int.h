@@ -1,10 +1,13 @@
 /*
- * watch_session's parts, shared between its files (not a public header):
- *   watch_session.c         the loop, the log and the sinks, start and stop
+ * watch_session's parts, shared between its files (not a public header), each
+ * calling only those below it:
+ *   watch_session.c         the loop, start and stop
+ *   watch_session_start.c   the table check at the start (and the hold while it is no-go)
+ *   watch_session_track.c   a frame through the tracker: settles, "setup" events, notes
  *   watch_session_calls.c   settles, calls, alerts, the judge's commands
  *   watch_session_record.c  the recording (watch_record) and evidence clips
  *   watch_session_feed.c    the venue feed (venue_feed): sink, commands, picture
- *   watch_session_start.c   the table check at the start (and the hold while it is no-go)
+ *   watch_session_out.c     what every part says: the log and the sinks, subtitles, console
  * All of them run on the camera loop's thread.
  */
 #ifndef WATCH_SESSION_INT_H
@@ -73,6 +76,7 @@ struct watch_session {
     bool start_track_failed; /* a frame read for the marks could not go through the tracker */
 };
 
+/* ---- watch_session_out.c ---- */
 /* Logs the event, hands it to every sink, frees it (NULL: out of memory, said). */
 void watch_session_emit(watch_session *s, cJSON *ev);
 /* An "error" event {"what", "message"} at the latest frame, on stderr too. */
@@ -81,6 +85,7 @@ void watch_session_cue(watch_session *s, double t, const char *text);
 /* "[   12.3 s] " + fmt(text) on stdout. */
 void watch_session_say(double t, const char *fmt, const char *text);
 
+/* ---- watch_session_track.c ---- */
 /* The tracker's part of frame f (settle, judge, the "setup" events, notes). -1 with err when it cannot take it. */
 int watch_session_track(watch_session *s, const cap_frame *f, base_error *err);
 
