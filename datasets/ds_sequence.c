@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base_fields.h"
 #include "ds_hard.h"
 #include "media.h"
 #include "rules_json.h"
@@ -22,6 +23,11 @@ void ds_sequence_free(ds_sequence *q)
     free(q);
 }
 
+/* The sequence's keys and a move's: strict as every reader, a typo ("forwad_mm") is refused with the key meant,
+ * never a move silently made of nothing. */
+static const char *const sequence_keys[] = {"format", "version", "scene", "fps", "hold_s", "move_s", "moves", NULL};
+static const char *const move_keys[] = {"unit", "forward_mm", "left_mm", "rotate_deg", "says", NULL};
+
 ds_sequence *ds_sequence_load(const char *path, base_error *err)
 {
     cJSON *root = base_json_parse_file(path, err);
@@ -34,7 +40,8 @@ ds_sequence *ds_sequence_load(const char *path, base_error *err)
         goto fail;
     }
     q->fps = 5, q->hold_s = 2, q->move_s = 1.2;
-    if (base_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0 ||
+    if (base_fields_known(root, "", sequence_keys, err) < 0 ||
+        base_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0 ||
         base_json_int(root, "version", "", true, &version, err) < 0 ||
         base_json_string(root, "scene", "", true, scene, sizeof scene, err) < 0 ||
         base_json_number(root, "fps", "", false, &q->fps, err) < 0 ||
@@ -77,7 +84,12 @@ ds_sequence *ds_sequence_load(const char *path, base_error *err)
         char where[32];
         double rot = 0;
         snprintf(where, sizeof where, "moves[%d]", i);
-        if (base_json_string(m, "unit", where, true, mv->unit, sizeof mv->unit, err) < 0 ||
+        if (!cJSON_IsObject(m)) {
+            base_error_set(err, "%s: %s: expected an object (unit, forward_mm, left_mm, rotate_deg, says)", path, where);
+            goto fail;
+        }
+        if (base_fields_known(m, where, move_keys, err) < 0 ||
+            base_json_string(m, "unit", where, true, mv->unit, sizeof mv->unit, err) < 0 ||
             base_json_number(m, "forward_mm", where, false, &mv->forward_mm, err) < 0 ||
             base_json_number(m, "left_mm", where, false, &mv->left_mm, err) < 0 ||
             base_json_number(m, "rotate_deg", where, false, &rot, err) < 0 ||
@@ -92,6 +104,8 @@ ds_sequence *ds_sequence_load(const char *path, base_error *err)
         mv->rotate_rad = base_deg_to_rad(rot);
         q->n_moves++;
     }
+    if (base_fields_all_checked(root, path, err) < 0)
+        goto fail;
     cJSON_Delete(root);
     return q;
 fail:
