@@ -20,6 +20,8 @@
 #include "army_catalogue.h"
 #include "army_list.h"
 #include "army_roster.h"
+#include "base_file.h"
+#include "base_plan.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "rules_json.h"
@@ -52,6 +54,7 @@ static const cli_doc import_doc = {
     "Exit status: 0 written and complete, 1 written but some values are still\n"
     "unknown (listed on stderr and under \"unresolved\" in the roster: give them\n"
     "with --set or --catalogue), 2 bad input or usage (the message names the file).\n",
+    "LIST",
 };
 
 static const cli_doc roster_doc = {
@@ -462,24 +465,45 @@ static int import_write(const army_file *f, const char *list_path, const char *o
         fprintf(stderr, "tableref roster import: %s holds %zu lists: pick one with --list N\n", list_path, f->n_armies);
         return EXIT_BAD_INPUT;
     }
-    int rc = 0, failed = 0;
-    for (size_t a = 0; a < f->n_armies && (rc == 0 || all); a++) { /* --all: every list tried, the failures said */
+    /* Every roster's name first, each planned as an output (an input among them is refused before any is written). */
+    char (*paths)[4096] = calloc(f->n_armies ? f->n_armies : 1, sizeof *paths);
+    if (!paths)
+        return fprintf(stderr, "tableref roster import: out of memory\n"), EXIT_BAD_INPUT;
+    base_plan_drop("--out"); /* the rosters' own names replace what the option table planned */
+    for (size_t a = 0; a < f->n_armies; a++) {
+        int s = several ? (int)a + 1 : slot > 0 ? (int)slot : 1; /* --all: every list in the one slot given */
         if (pick >= 0 && a != (size_t)pick)
             continue;
-        char path[4096];
-        int s = several ? (int)a + 1 : slot > 0 ? (int)slot : 1; /* --all: every list in the one slot given */
-        if (all ? pack_path(out, &f->armies[a], a, s, path, sizeof path) < 0
-                : several ? numbered(out, (int)a + 1, path, sizeof path) < 0 : !base_text_copy(path, sizeof path, out)) {
-            fprintf(stderr, "tableref roster import: --out: the path is over %zu bytes\n", sizeof path - 1);
-            rc = EXIT_BAD_INPUT;
-            break;
+        if (all ? pack_path(out, &f->armies[a], a, s, paths[a], sizeof paths[a]) < 0
+                : several ? numbered(out, (int)a + 1, paths[a], sizeof paths[a]) < 0
+                          : !base_text_copy(paths[a], sizeof paths[a], out)) {
+            fprintf(stderr, "tableref roster import: --out: the path is over %zu bytes\n", sizeof paths[a] - 1);
+            free(paths);
+            return EXIT_BAD_INPUT;
         }
-        if (write_army(f, a, s, path, o, &incomplete) < 0)
+        base_plan_add(BASE_PLAN_WRITE, paths[a], "--out", out);
+    }
+    if (cli_plan_check("roster import") < 0) {
+        free(paths);
+        return EXIT_BAD_INPUT;
+    }
+    int rc = 0, failed = 0;
+    for (size_t a = 0; a < f->n_armies && (rc == 0 || all); a++) { /* --all: every list tried, the failures said */
+        int s = several ? (int)a + 1 : slot > 0 ? (int)slot : 1;
+        if (pick >= 0 && a != (size_t)pick)
+            continue;
+        if (write_army(f, a, s, paths[a], o, &incomplete) < 0)
             rc = EXIT_BAD_INPUT, failed++;
     }
-    if (all && failed)
+    free(paths);
+    base_error err;
+    if (all && failed && (size_t)failed < f->n_armies) {
+        /* The lists that could be written are: released now, not held back with the failures (tableref.c). */
+        if (base_file_release(&err) < 0)
+            fprintf(stderr, "tableref roster import: %s\n", err.msg), failed = (int)f->n_armies;
         fprintf(stderr, "tableref roster import: %d of %zu lists not written (said above); the others were\n", failed,
                 f->n_armies);
+    }
     if (rc == 0 && incomplete) {
         fprintf(stderr, "tableref roster import: some values are unknown: give them with --set 'NAME:KEY=VALUE' or "
                         "--catalogue (BSData .gst/.cat), or edit the roster\n");
@@ -524,10 +548,10 @@ static int roster_import(int argc, char **argv)
     int all = 0;
     const char *pos[1];
     const cli_opt opts[] = {
-        CLI_STRING("--out", &out, "ROSTER.json",
+        CLI_OUTPUT_OR_DIR("--out", &out, "ROSTER.json", "*.json",
                    "where to write (a file holding two lists writes\n"
                    "ROSTER.1.json and ROSTER.2.json)"),
-        CLI_LIST("--catalogue", &cats, "PATH",
+        CLI_INPUTS("--catalogue", &cats, "PATH",
                  "BSData army data: a .gst/.cat file or a folder of them;\n"
                  "fills base sizes and rates a list lacks (text lists\n"
                  "never carry them). Repeatable."),

@@ -34,7 +34,7 @@ watch_vtt *watch_vtt_open(const char *path, bool replace, base_error *err)
     if (!path)
         return v;
     snprintf(v->path, sizeof v->path, "%s", path);
-    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (replace ? O_TRUNC : O_EXCL), 0644);
+    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | (replace ? O_TRUNC : O_EXCL), 0644);
     if (fd < 0 || !(v->f = fdopen(fd, "w"))) {
         if (errno == EEXIST)
             base_error_set(err, "%s: exists (the subtitles of an earlier recording?): choose another name, "
