@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base_json.h"
 #include "calibrate_loop.h"
 #include "cli_args.h"
 #include "commands.h"
@@ -242,7 +243,7 @@ static void print_text(const ref_table_check *tc)
 static void print_json(const ref_table_check *tc)
 {
     cJSON *root = ref_table_check_to_json(tc);
-    char *txt = root ? cJSON_Print(root) : NULL;
+    char *txt = root ? base_json_print(root, true) : NULL;
     if (txt)
         printf("%s\n", txt);
     free(txt);

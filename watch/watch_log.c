@@ -149,7 +149,7 @@ int watch_log_write(watch_log *log, cJSON *ev, base_error *err)
     }
     if (!(seq->string = strdup("seq")))
         return base_error_set(err, "out of memory");
-    char *line = cJSON_PrintUnformatted(ev);
+    char *line = base_json_print(ev, false); /* DEL and C1 as \u escapes: a log line shown raw moves no cursor */
     if (!line)
         return base_error_set(err, "out of memory");
     size_t n = strlen(line);

@@ -1,5 +1,7 @@
 #include "watch_vtt.h"
 
+#include "base_text.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -99,7 +101,9 @@ int watch_vtt_cue(watch_vtt *v, double t_ms, const char *text, base_error *err)
     if (!v || !v->f)
         return 0;
     int rc = flush_cue(v, t_ms, err);
-    if (!(v->open_text = strdup(text ? text : "")))
+    /* A cue's text is markup (a name's "<" or "&" would start a tag) and is shown to people (a control character from
+     * a roster's name is shown as text, never sent to a player's terminal or subtitle renderer raw). */
+    if (!(v->open_text = base_text_escape_subtitle(text ? text : "")))
         return base_error_set(err, "out of memory");
     v->open_cue = true;
     v->open_t = t_ms;
