@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <glob.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@ typedef struct plan_entry {
     char *path, *who, *given;
     bool planned;
     bool pattern; /* an output whose name holds a '*': every file of its folder the name matches */
+    bool expanded; /* a file a pattern matches now, planned for one check */
     bool has_id;
     dev_t dev;
     ino_t ino;
@@ -385,9 +387,34 @@ static int compare(size_t o, const plan_fact *facts, base_error *err)
     return 0;
 }
 
+static bool not_expanded(const plan_entry *e) { return !e->expanded; }
+
+/* Each file a pattern output matches now is an output too (its link, its inode): planned for this check. */
+static void expand_patterns(void)
+{
+    const size_t n = n_entries;
+    for (size_t i = 0; i < n; i++) {
+        glob_t g;
+        if (!entries[i].pattern || glob(entries[i].path, GLOB_NOSORT, NULL, &g) != 0)
+            continue;
+        for (size_t k = 0; k < g.gl_pathc; k++) {
+            plan_entry *e = push();
+            if (!e)
+                break;
+            const plan_entry *p = &entries[i]; /* after push: entries may have moved */
+            *e = (plan_entry){.role = p->role, .planned = true, .expanded = true, .path = strdup(g.gl_pathv[k]),
+                              .who = dup_or_null(p->who), .given = dup_or_null(p->given)};
+            if (!e->path || (p->who && !e->who) || (p->given && !e->given))
+                entry_free(e), n_entries--;
+        }
+        globfree(&g);
+    }
+}
+
 int base_plan_check(base_error *err)
 {
     pthread_mutex_lock(&plan_lock);
+    expand_patterns();
     plan_fact *facts = calloc(n_entries ? n_entries : 1, sizeof *facts);
     int rc = facts ? 0 : base_error_setc(err, BASE_E_NOMEM, "out of memory");
     for (size_t i = 0; rc == 0 && i < n_entries; i++) {
@@ -405,6 +432,7 @@ int base_plan_check(base_error *err)
     for (size_t i = 0; facts && i < n_entries; i++)
         free(facts[i].canon);
     free(facts);
+    filter(not_expanded);
     pthread_mutex_unlock(&plan_lock);
     return rc;
 }

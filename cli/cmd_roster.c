@@ -22,6 +22,7 @@
 #include "army_roster.h"
 #include "base_file.h"
 #include "base_plan.h"
+#include "cmd_roster_paths.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "rules_json.h"
@@ -207,15 +208,6 @@ static void print_unit(const army_unit *u, const cJSON *ju)
                 u->note[0] ? ": " : "", shown(u->note, 0, 1));
 }
 
-/* OUT.json -> OUT.N.json for a file holding several lists; -1 when it does not fit (never cut). */
-static int numbered(const char *out, int n, char *buf, size_t cap)
-{
-    const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
-    int w = !dot || (slash && dot < slash) ? snprintf(buf, cap, "%s.%d", out, n)
-                                           : snprintf(buf, cap, "%.*s.%d%s", (int)(dot - out), out, n, dot);
-    return w < 0 || (size_t)w >= cap ? -1 : 0;
-}
-
 static int write_army(const army_file *f, size_t a, int slot, const char *path, const army_roster_options *base,
                       int *incomplete)
 {
@@ -333,17 +325,6 @@ static long pick_list(const army_file *f, const char *arg, const char *path)
             hits ? "more than one list matches" : "no player or army matches", path);
     print_lists(f, stderr);
     return -1;
-}
-
-/* DIR/NN-player.json for --all: the list's number and its player's (else its army's) name; as army 2,
- * DIR/NN-player.army2.json, so a pack's second-army rosters never replace the first ones (whose tags
- * may be printed already) when both go into one folder. */
-static int pack_path(const char *dir, const army_list *a, size_t index, int slot, char *buf, size_t cap)
-{
-    char slug[48];
-    army_slug(a->player[0] ? a->player : a->name[0] ? a->name : "list", slug, sizeof slug);
-    int w = snprintf(buf, cap, "%s/%02zu-%s%s.json", dir, index + 1, slug, slot == 2 ? ".army2" : "");
-    return w < 0 || (size_t)w >= cap ? -1 : 0;
 }
 
 /* Which lists to write: *pick the one of --list, -1 for all (--all, or a file of one or two lists).
@@ -466,27 +447,13 @@ static int import_write(const army_file *f, const char *list_path, const char *o
         return EXIT_BAD_INPUT;
     }
     /* Every roster's name first, each planned as an output (an input among them is refused before any is written). */
-    char (*paths)[4096] = calloc(f->n_armies ? f->n_armies : 1, sizeof *paths);
-    if (!paths)
-        return fprintf(stderr, "tableref roster import: out of memory\n"), EXIT_BAD_INPUT;
-    base_plan_drop("--out"); /* the rosters' own names replace what the option table planned */
-    for (size_t a = 0; a < f->n_armies; a++) {
-        int s = several ? (int)a + 1 : slot > 0 ? (int)slot : 1; /* --all: every list in the one slot given */
-        if (pick >= 0 && a != (size_t)pick)
-            continue;
-        if (all ? pack_path(out, &f->armies[a], a, s, paths[a], sizeof paths[a]) < 0
-                : several ? numbered(out, (int)a + 1, paths[a], sizeof paths[a]) < 0
-                          : !base_text_copy(paths[a], sizeof paths[a], out)) {
-            fprintf(stderr, "tableref roster import: --out: the path is over %zu bytes\n", sizeof paths[a] - 1);
-            free(paths);
-            return EXIT_BAD_INPUT;
-        }
-        base_plan_add(BASE_PLAN_WRITE, paths[a], "--out", out);
-    }
-    if (cli_plan_check("roster import") < 0) {
+    char (*paths)[CMD_ROSTER_PATH_MAX] = calloc(f->n_armies ? f->n_armies : 1, sizeof *paths);
+    if (!paths || cmd_roster_paths(f, out, pick, all, several, slot, paths) < 0) {
         free(paths);
         return EXIT_BAD_INPUT;
     }
+    if (all)
+        base_file_discard(); /* --all: every list tried and written on its own, the failures said (none held yet) */
     int rc = 0, failed = 0;
     for (size_t a = 0; a < f->n_armies && (rc == 0 || all); a++) { /* --all: every list tried, the failures said */
         int s = several ? (int)a + 1 : slot > 0 ? (int)slot : 1;
@@ -496,14 +463,9 @@ static int import_write(const army_file *f, const char *list_path, const char *o
             rc = EXIT_BAD_INPUT, failed++;
     }
     free(paths);
-    base_error err;
-    if (all && failed && (size_t)failed < f->n_armies) {
-        /* The lists that could be written are: released now, not held back with the failures (tableref.c). */
-        if (base_file_release(&err) < 0)
-            fprintf(stderr, "tableref roster import: %s\n", err.msg), failed = (int)f->n_armies;
+    if (all && failed)
         fprintf(stderr, "tableref roster import: %d of %zu lists not written (said above); the others were\n", failed,
                 f->n_armies);
-    }
     if (rc == 0 && incomplete) {
         fprintf(stderr, "tableref roster import: some values are unknown: give them with --set 'NAME:KEY=VALUE' or "
                         "--catalogue (BSData .gst/.cat), or edit the roster\n");

@@ -11,6 +11,7 @@
 
 #include "base_file.h"
 #include "calib_target.h"
+#include "base_plan.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "cvshim.h"
@@ -173,9 +174,11 @@ int cmd_target(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     char layout_buf[4096];
-    if (!layout) {
+    if (!layout) { /* named after --out: planned with it, checked before anything is drawn */
         snprintf(layout_buf, sizeof layout_buf, "%.*s.json", (int)(dot - out), out);
         layout = layout_buf;
+        if (base_plan_add(BASE_PLAN_WRITE, layout, "--out", out) < 0 || cli_plan_check("target") < 0)
+            return EXIT_BAD_INPUT;
     }
     int rc = 0;
     if (is_png) {
