@@ -327,6 +327,11 @@ static int capture_open_and_run(const char *source, const char *out, const char 
         fprintf(stderr, "tableref capture: %s\n", err.msg);
         return EXIT_BAD_INPUT;
     }
+    /* A folder's frames are known now: no still may land on one. */
+    if (cli_plan_check("capture") < 0) {
+        cap_source_close(cap);
+        return EXIT_BAD_INPUT;
+    }
     j->live = cap_source_is_live(cap); /* the source's row says (capture/cap_rows.h) */
     printf("capture: %s%s%s\n", cap_source_describe(cap), j->frame_w ? ", frames must be " : "",
            j->frame_w ? size ? size : "the calibration's size" : "");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli_args.h"
+#include "base_plan.h"
 #include "commands.h"
 #include "ds_truth.h"
 #include "ref_check.h"
@@ -123,6 +124,9 @@ static int run_detect(const detect_job *job)
     int rc = EXIT_BAD_INPUT;
     if (!(setup = ref_setup_new(job->table_path, job->calib_path, job->roster_path, &err)) ||
         (job->prior_path && !(prior = rules_json_load_snapshot(job->prior_path, &err))))
+        goto done;
+    /* The files a table file names are read now: checked against --out before any work. */
+    if (base_plan_check(&err) < 0)
         goto done;
     if (!job->refine)
         ref_setup_keep_pose(setup);

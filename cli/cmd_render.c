@@ -223,6 +223,14 @@ int cmd_render(int argc, char **argv)
         fprintf(stderr, "tableref render: %s\n", err.msg);
         return EXIT_BAD_INPUT;
     }
+    /* The files a scene names (its snapshot, roster, calibration) are read now: none may be an output. */
+    if (cli_plan_check("render") < 0) {
+        if (hard)
+            ds_hard_free(hard);
+        else
+            ds_scene_free(s);
+        return EXIT_BAD_INPUT;
+    }
     if (seed >= 0)
         s->render.seed = (uint32_t)seed;
     int rc = EXIT_BAD_INPUT, w, h, x0, y0;

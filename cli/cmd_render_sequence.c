@@ -69,6 +69,11 @@ int cmd_render_sequence(int argc, char **argv)
     } else {
         q = ds_sequence_load(seq, &err);
     }
+    /* The sequence and its scene are read: no frame or truth file may land on them (checked before rendering). */
+    if (q && cli_plan_check("render-sequence") < 0) {
+        ds_sequence_free(q);
+        return EXIT_BAD_INPUT;
+    }
     if (!q || ds_sequence_render(q, out, (int)ss, &err) < 0) {
         fprintf(stderr, "tableref render-sequence: %s\n", err.msg);
         ds_sequence_free(q);
