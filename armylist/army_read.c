@@ -11,6 +11,7 @@
 #include <libxml/tree.h>
 #include <zip.h>
 
+#include "base_json.h"
 #include "army_list.h"
 #include "base_file.h"
 #include "base_text.h"
@@ -227,16 +228,20 @@ int army_read_tree(const army_node *top, const char *name, army_file *f, base_er
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static int read_json(const char *data, const char *name, army_file *f, base_error *err)
+static int read_json(const char *data, size_t len, const char *name, army_file *f, base_error *err)
 {
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(data, &end, 0);
-    if (!root) {
-        size_t line = 1;
-        for (const char *p = data; end && p < end; p++)
-            line += *p == '\n';
-        return base_error_set(err, "%s: line %zu: not valid JSON (the file is cut short or damaged)", name, line);
-    }
+    /* Read whole as every JSON file is (base_json): a NUL byte or invalid UTF-8 anywhere, or a key given twice, is
+     * refused with its place, never the list before a NUL taken for the whole. */
+    char *text = malloc(len + 1);
+    if (!text)
+        return base_error_set(err, "%s: out of memory", name);
+    memcpy(text, data, len);
+    text[len] = '\0';
+    base_error perr = {0};
+    cJSON *root = base_json_parse_bytes(text, len, name, &perr);
+    free(text);
+    if (!root)
+        return base_error_set(err, "%s (not valid JSON: the file is cut short or damaged?)", perr.msg);
     int rc = -1;
     const cJSON *players = cJSON_GetObjectItemCaseSensitive(root, "players");
     if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "roster")) ||
@@ -316,7 +321,7 @@ army_file *army_file_parse(const void *data, size_t size, const char *name, base
         f->format = ARMY_FORMAT_ROS;
         rc = read_ros(p, (size_t)(d + size - p), name, f, err);
     } else if (p < d + size && *p == '{') {
-        rc = read_json(p, name, f, err);
+        rc = read_json(p, (size_t)(d + size - p), name, f, err);
     } else if (memchr(d, '\0', size)) {
         rc = base_error_set(err, "%s: binary data, not an army list (.ros, .rosz, New Recruit JSON or text)", name);
     } else {

@@ -84,10 +84,65 @@ static int unknown_key(const char *where, const char *key, const char *const *kn
     return base_error_set(err, "%s%s%s: unknown field (this object takes: %s)", where, dot, key, list);
 }
 
+/* A bit of cJSON's type word no cJSON type uses (they stop at 1 << 9, and type tests mask with 0xFF): an object
+ * whose keys a reader checked. */
+#define CHECKED_BIT (1 << 12)
+
+static void mark_checked(const cJSON *obj)
+{
+    ((cJSON *)obj)->type |= CHECKED_BIT; /* bookkeeping on the reader's tree, not its content */
+}
+
+void base_fields_names(const cJSON *obj)
+{
+    if (cJSON_IsObject(obj))
+        mark_checked(obj);
+}
+
+/* The first object under node no reader checked, its place into path; false when there is none. */
+static bool find_unchecked(const cJSON *node, char *path, size_t cap, size_t len)
+{
+    if (cJSON_IsObject(node) && !(node->type & CHECKED_BIT))
+        return true;
+    int index = 0;
+    for (const cJSON *it = node->child; it && (cJSON_IsObject(node) || cJSON_IsArray(node)); it = it->next, index++) {
+        if (cJSON_IsObject(node) && it->string && it->string[0] == '_')
+            continue; /* a comment, whatever it holds */
+        int n = cJSON_IsObject(node) ? snprintf(path + len, cap - len, "%s%s", len ? "." : "", it->string ? it->string : "")
+                                     : snprintf(path + len, cap - len, "[%d]", index);
+        size_t at = n < 0 ? len : len + (size_t)n < cap ? len + (size_t)n : cap - 1;
+        if (find_unchecked(it, path, cap, at))
+            return true;
+        path[len] = '\0';
+    }
+    return false;
+}
+
+void base_fields_checked_as(const cJSON *copy, const cJSON *orig)
+{
+    if (!copy || !orig)
+        return;
+    if ((copy->type & CHECKED_BIT) && cJSON_IsObject(orig))
+        mark_checked(orig);
+    for (const cJSON *a = copy->child, *b = orig->child; a && b; a = a->next, b = b->next)
+        base_fields_checked_as(a, b);
+}
+
+int base_fields_all_checked(const cJSON *root, const char *name, base_error *err)
+{
+    char path[512] = "";
+    if (!find_unchecked(root, path, sizeof path, 0))
+        return 0;
+    return base_error_setc(err, BASE_E_INVALID,
+                           "%s%s%s: not read (tableref reads nothing of this object: its fields would be ignored)",
+                           name ? name : "", name && *name ? ": " : "", path[0] ? path : "(the whole file)");
+}
+
 int base_fields_known(const cJSON *obj, const char *where, const char *const *known, base_error *err)
 {
     if (!cJSON_IsObject(obj))
         return 0;
+    mark_checked(obj);
     size_t n_known = 0;
     while (known[n_known])
         n_known++;

@@ -16,8 +16,15 @@
  *   size_t a, b;
  *   if (base_fields_duplicate(ids, n, true, &a, &b)) ... name both places a and b
  *
+ *   base_fields_names(ju_rates);          // an object whose keys are names (unit ids), not fields
+ *   ...
+ *   if (base_fields_all_checked(root, "table.json", err) < 0) return -1;   // at the reader's end
+ *       // "table.json: terrain[0].hill: not read (...)": an object no key table looked at
+ *
  * A new field in a format is one more key in its reader's table (and a line
- * in docs/formats.md); nothing else changes.
+ * in docs/formats.md); nothing else changes. A new object is strict the same
+ * way: a reader that forgets its key table is caught by base_fields_all_checked
+ * (every reader calls it at its end), so no part of a file is ever ignored.
  */
 #ifndef BASE_FIELDS_H
 #define BASE_FIELDS_H
@@ -60,6 +67,20 @@
  * no check (the type readers report that). Linear in keys x table length.
  */
 int base_fields_known(const cJSON *obj, const char *where, const char *const *known, base_error *err);
+
+/* Marks an object whose keys are names (a map from unit ids to rates), not fields, as checked by its reader. */
+void base_fields_names(const cJSON *obj);
+
+/* A reader that reads a copy (cJSON_Duplicate) of part of a file: the copy's checks count for the original. */
+void base_fields_checked_as(const cJSON *copy, const cJSON *orig);
+
+/*
+ * Every object in the tree under root (skipping comment keys beginning with '_') had its keys checked by
+ * base_fields_known or base_fields_names: 0, or -1 (BASE_E_INVALID) naming the first one no reader looked at,
+ * "NAME: units[2].extra: not read ..." (name NULL: no "NAME: "). A reader calls it at its end over the whole file it
+ * read.
+ */
+int base_fields_all_checked(const cJSON *root, const char *name, base_error *err);
 
 /* The index in `known` of the key `word` was most likely meant to be, or -1 when none is close. */
 int base_fields_closest(const char *word, const char *const *known);

@@ -1,6 +1,8 @@
 #define _GNU_SOURCE /* O_NOFOLLOW, O_CLOEXEC, fsync */
 #include "base_file.h"
 
+#include "base_plan.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -12,53 +14,16 @@
 
 /* ---- the command's inputs ------------------------------------------------ */
 
-/* Device and inode of every file the command read: a write onto one of them is refused. The watch
- * loop reads from threads, hence the lock. */
-typedef struct input_id {
-    dev_t dev;
-    ino_t ino;
-} input_id;
-
-static pthread_mutex_t inputs_lock = PTHREAD_MUTEX_INITIALIZER;
-static input_id *inputs;
+/* Every file read is noted in the command's plan (base_plan.h) by device and inode: a write onto one is refused. */
+static pthread_mutex_t refuse_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool refuse_inputs;
-static size_t inputs_n, inputs_cap;
-
-static void note_id(dev_t dev, ino_t ino)
-{
-    pthread_mutex_lock(&inputs_lock);
-    bool known = false;
-    for (size_t i = 0; i < inputs_n && !known; i++)
-        known = inputs[i].dev == dev && inputs[i].ino == ino;
-    if (!known && inputs_n == inputs_cap) {
-        size_t cap = inputs_cap ? inputs_cap * 2 : 16;
-        input_id *n = realloc(inputs, cap * sizeof *n);
-        if (n) {
-            inputs = n;
-            inputs_cap = cap;
-        }
-    }
-    if (!known && inputs_n < inputs_cap)
-        inputs[inputs_n++] = (input_id){dev, ino};
-    pthread_mutex_unlock(&inputs_lock);
-}
-
-static bool is_noted(dev_t dev, ino_t ino)
-{
-    pthread_mutex_lock(&inputs_lock);
-    bool known = false;
-    for (size_t i = 0; i < inputs_n && !known; i++)
-        known = inputs[i].dev == dev && inputs[i].ino == ino;
-    pthread_mutex_unlock(&inputs_lock);
-    return known;
-}
 
 static bool refused_input(dev_t dev, ino_t ino)
 {
-    pthread_mutex_lock(&inputs_lock);
+    pthread_mutex_lock(&refuse_lock);
     bool on = refuse_inputs;
-    pthread_mutex_unlock(&inputs_lock);
-    return on && is_noted(dev, ino);
+    pthread_mutex_unlock(&refuse_lock);
+    return on && base_plan_is_read(dev, ino);
 }
 
 int base_file_note_input(const char *path)
@@ -66,44 +31,33 @@ int base_file_note_input(const char *path)
     struct stat st;
     if (stat(path, &st) < 0)
         return -1;
-    note_id(st.st_dev, st.st_ino);
+    base_plan_note_read(path, st.st_dev, st.st_ino);
     return 0;
 }
 
 void base_file_forget_input(const char *path)
 {
     struct stat st;
-    if (stat(path, &st) < 0)
-        return;
-    pthread_mutex_lock(&inputs_lock);
-    for (size_t i = 0; i < inputs_n; i++)
-        if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino) {
-            inputs[i] = inputs[--inputs_n]; /* noted once: note_id never adds a twin */
-            break;
-        }
-    pthread_mutex_unlock(&inputs_lock);
+    if (stat(path, &st) == 0)
+        base_plan_forget_read(st.st_dev, st.st_ino);
 }
 
 bool base_file_is_input(const char *path)
 {
     struct stat st;
-    return stat(path, &st) == 0 && is_noted(st.st_dev, st.st_ino);
+    return stat(path, &st) == 0 && base_plan_is_read(st.st_dev, st.st_ino);
 }
 
 void base_file_refuse_inputs(bool on)
 {
-    pthread_mutex_lock(&inputs_lock);
+    pthread_mutex_lock(&refuse_lock);
     refuse_inputs = on;
-    pthread_mutex_unlock(&inputs_lock);
+    pthread_mutex_unlock(&refuse_lock);
 }
 
 void base_file_forget_inputs(void)
 {
-    pthread_mutex_lock(&inputs_lock);
-    free(inputs);
-    inputs = NULL;
-    inputs_n = inputs_cap = 0;
-    pthread_mutex_unlock(&inputs_lock);
+    base_plan_forget_reads();
 }
 
 /* ---- reading ---------------------------------------------------------------- */
@@ -139,7 +93,7 @@ int base_file_open_read(const char *path, size_t max_bytes, const char *what, si
         close(fd);
         return -1;
     }
-    note_id(st.st_dev, st.st_ino);
+    base_plan_note_read(path, st.st_dev, st.st_ino);
     if (size)
         *size = (size_t)st.st_size;
     return fd;
@@ -244,17 +198,20 @@ int base_file_check_output(const char *path, const char *what, base_error *err)
     return check_target(path, what, &device, &mode, err);
 }
 
-/* A new file beside path, created with O_EXCL|O_NOFOLLOW so nothing there is reused or followed. */
+/* A new file beside path, created with O_EXCL|O_NOFOLLOW so nothing there is reused or followed. Its name is
+ * short and fixed in length (".tableref-PID-N.tmp" in the target's folder): a target whose own name is as long as
+ * the system allows still has a temporary name. */
 static int create_tmp(base_file_writer *w, base_error *err)
 {
     static unsigned counter;
-    size_t cap = strlen(w->path) + 48;
+    const char *slash = strrchr(w->path, '/');
+    const size_t dir_len = slash ? (size_t)(slash - w->path) + 1 : 0, cap = dir_len + 64;
     w->tmp = malloc(cap);
     if (!w->tmp)
         return write_error(w->path, w->what, BASE_E_NOMEM, "out of memory", err);
     for (int attempt = 0; attempt < 100; attempt++) {
         unsigned k = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
-        snprintf(w->tmp, cap, "%s.tmp-%ld-%u", w->path, (long)getpid(), k);
+        snprintf(w->tmp, cap, "%.*s.tableref-%ld-%u.tmp", (int)dir_len, w->path, (long)getpid(), k);
         int fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd < 0 && errno == EEXIST)
             continue;
@@ -300,6 +257,110 @@ static void writer_free(base_file_writer *w)
     free(w->tmp);
     free(w->what);
     free(w);
+}
+
+/* ---- holding every output until the command's end ------------------------------ */
+
+/* A finished temporary file waiting for base_file_release: tmp renamed over path. */
+typedef struct held_file {
+    char *path, *tmp;
+} held_file;
+
+static pthread_mutex_t hold_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool holding;
+static held_file *held;
+static size_t n_held, cap_held;
+static char **made_dirs;
+static size_t n_made_dirs;
+
+void base_file_hold(void)
+{
+    pthread_mutex_lock(&hold_lock);
+    holding = true;
+    pthread_mutex_unlock(&hold_lock);
+}
+
+/* Takes w's finished temporary file into the held list when holding: 0 taken, -1 not holding (or no memory:
+ * then it is renamed at once, as without a hold). */
+static int hold_add(base_file_writer *w)
+{
+    pthread_mutex_lock(&hold_lock);
+    int rc = -1;
+    if (holding && n_held == cap_held) {
+        size_t cap = cap_held ? cap_held * 2 : 16;
+        held_file *n = realloc(held, cap * sizeof *n);
+        if (n)
+            held = n, cap_held = cap;
+    }
+    if (holding && n_held < cap_held) {
+        held[n_held++] = (held_file){w->path, w->tmp};
+        rc = 0;
+    }
+    pthread_mutex_unlock(&hold_lock);
+    return rc;
+}
+
+void base_file_hold_made_dir(const char *dir)
+{
+    pthread_mutex_lock(&hold_lock);
+    char **n = realloc(made_dirs, (n_made_dirs + 1) * sizeof *n);
+    if (n) {
+        made_dirs = n;
+        if ((made_dirs[n_made_dirs] = strdup(dir)))
+            n_made_dirs++;
+    }
+    pthread_mutex_unlock(&hold_lock);
+}
+
+/* Ends the hold (lock held): frees the list; removes the temporary files left when `remove`. */
+static void hold_end(bool remove)
+{
+    for (size_t i = 0; i < n_held; i++) {
+        if (remove)
+            unlink(held[i].tmp);
+        free(held[i].path);
+        free(held[i].tmp);
+    }
+    free(held);
+    held = NULL;
+    n_held = cap_held = 0;
+    for (size_t i = n_made_dirs; i-- > 0;) {
+        if (remove)
+            rmdir(made_dirs[i]); /* only when empty: never anything but what this command made */
+        free(made_dirs[i]);
+    }
+    free(made_dirs);
+    made_dirs = NULL;
+    n_made_dirs = 0;
+    holding = false;
+}
+
+void base_file_discard(void)
+{
+    pthread_mutex_lock(&hold_lock);
+    hold_end(true);
+    pthread_mutex_unlock(&hold_lock);
+}
+
+int base_file_release(base_error *err)
+{
+    pthread_mutex_lock(&hold_lock);
+    int rc = 0;
+    /* Every target checked again first (one may have become a link or a folder meanwhile): all or none. */
+    for (size_t i = 0; rc == 0 && i < n_held; i++) {
+        bool device;
+        mode_t mode;
+        rc = check_target(held[i].path, NULL, &device, &mode, err);
+    }
+    size_t done = 0;
+    for (; rc == 0 && done < n_held; done++)
+        if (rename(held[done].tmp, held[done].path) != 0)
+            rc = write_error(held[done].path, NULL, BASE_E_IO, strerror(errno), err);
+    if (rc < 0 && done > 1)
+        base_error_prefix(err, "some outputs were replaced before this one failed");
+    hold_end(rc < 0);
+    pthread_mutex_unlock(&hold_lock);
+    return rc;
 }
 
 base_file_writer *base_file_writer_open(const char *path, const char *what, base_error *err)
@@ -363,6 +424,11 @@ int base_file_writer_commit(base_file_writer *w, base_error *err)
         unlink(w->tmp);
         writer_free(w);
         return -1;
+    }
+    if (!e && w->tmp && hold_add(w) == 0) {
+        free(w->what);
+        free(w); /* the held entry owns path and tmp now */
+        return 0;
     }
     if (!e && w->tmp && rename(w->tmp, w->path) != 0)
         e = errno;

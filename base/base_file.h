@@ -6,9 +6,15 @@
  * is over a size cap with BASE_E_TOO_LARGE. Every file read is noted as an
  * input of the command (its device and inode).
  *
- * Writing goes to a new temporary file beside the target (O_EXCL|O_NOFOLLOW),
- * is flushed to disk and renamed over the target, so a reader never sees half
- * a file and a failed write leaves the old file as it was. The writer refuses
+ * Writing goes to a new temporary file beside the target (O_EXCL|O_NOFOLLOW;
+ * a short name of its own, ".tableref-PID-N.tmp", so a target named as long as
+ * the system allows still has one), is flushed to disk and renamed over the
+ * target, so a reader never sees half a file and a failed write leaves the old
+ * file as it was. While a hold is on (base_file_hold), a committed file waits
+ * as its temporary file and every one is renamed together by base_file_release,
+ * or all removed by base_file_discard: a command's outputs are written whole or
+ * not at all, and a failure leaves the earlier call's files as they were.
+ * The inputs and outputs of a command are kept in base_plan.h. The writer refuses
  * (BASE_E_REFUSED) a target that is a symbolic link or (once the command's
  * main has called base_file_refuse_inputs) one of the command's inputs, refuses a FIFO, folder or block device (BASE_E_NOT_REGULAR), writes
  * a character device (/dev/null, /dev/full) in place, and never removes
@@ -26,6 +32,10 @@
  *   // or base_file_writer_abort(w) to give up (removes only the temporary file)
  *
  *   char *full = base_file_join(dir, name);     // heap, never cut; NULL when out of memory
+ *
+ *   base_file_hold();                           // a command's start (tableref.c, for the commands that may)
+ *   ... every base_file_writer_commit keeps its temporary file ...
+ *   if (ok) base_file_release(&err); else base_file_discard();   // all renamed, or all removed
  */
 #ifndef BASE_FILE_H
 #define BASE_FILE_H
@@ -89,6 +99,16 @@ int base_file_check_output(const char *path, const char *what, base_error *err);
 
 /* The whole of data written to path through a writer. */
 int base_file_write_all(const char *path, const void *data, size_t len, const char *what, base_error *err);
+
+/* From now on a committed file waits as its temporary file (written and synced) for base_file_release. */
+void base_file_hold(void);
+/* A folder the command made for its outputs: base_file_discard removes it again when it is empty. */
+void base_file_hold_made_dir(const char *dir);
+/* Renames every held file over its target, each checked again first (none renamed if one is refused); ends
+ * the hold. 0, or -1 with err (the temporary files left are removed). */
+int base_file_release(base_error *err);
+/* Removes every held temporary file (and the folders made for them, when empty); ends the hold. */
+void base_file_discard(void);
 
 /* "dir/name" on the heap (no slash doubled); NULL only when out of memory. */
 char *base_file_join(const char *dir, const char *name);

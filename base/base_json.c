@@ -24,28 +24,72 @@ static void line_col(const char *text, const char *at, int *line, int *col)
     }
 }
 
-cJSON *base_json_parse_string(const char *text, const char *name, base_error *err)
+/* The first key given twice in any object of the tree (depth first, file order): "where.key" into path. */
+static bool find_twice(const cJSON *node, char *path, size_t cap, size_t len)
+{
+    if (!cJSON_IsObject(node) && !cJSON_IsArray(node))
+        return false;
+    int index = 0;
+    for (const cJSON *it = node->child; it; it = it->next, index++) {
+        int n = cJSON_IsObject(node) ? snprintf(path + len, cap - len, "%s%s", len ? "." : "", it->string ? it->string : "")
+                                     : snprintf(path + len, cap - len, "[%d]", index);
+        size_t at = n < 0 ? len : len + (size_t)n < cap ? len + (size_t)n : cap - 1;
+        if (cJSON_IsObject(node))
+            for (const cJSON *before = node->child; before != it; before = before->next)
+                if (before->string && it->string && strcmp(before->string, it->string) == 0)
+                    return true;
+        if (find_twice(it, path, cap, at))
+            return true;
+        path[len] = '\0';
+    }
+    return false;
+}
+
+cJSON *base_json_parse_bytes(const char *text, size_t len, const char *name, base_error *err)
 {
     int line, col;
-    /* JSON is UTF-8 (RFC 8259) and cJSON does not check it: a name with an invalid byte would be
-     * written back as a file that is not JSON, and Pango warns on it. */
-    size_t len = strlen(text), good = base_text_valid_prefix(text, len);
-    if (good < len) {
-        line_col(text, text + good, &line, &col);
-        base_error_set(err, "%s: not valid UTF-8 at line %d, column %d (byte 0x%02x)", name, line, col,
-                       (unsigned char)text[good]);
+    /* A NUL ends cJSON's reading: what follows it would be ignored without a word. */
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        line_col(text, nul, &line, &col);
+        base_error_setc(err, BASE_E_INVALID, "%s: a NUL byte at byte offset %zu (line %d, column %d): not JSON text",
+                        name, (size_t)(nul - text), line, col);
         return NULL;
     }
+    /* JSON is UTF-8 (RFC 8259) and cJSON does not check it: a name with an invalid byte would be
+     * written back as a file that is not JSON, and Pango warns on it. */
+    size_t good = base_text_valid_prefix(text, len);
+    if (good < len) {
+        line_col(text, text + good, &line, &col);
+        base_error_setc(err, BASE_E_INVALID, "%s: not valid UTF-8 at byte offset %zu (line %d, column %d, byte 0x%02x)",
+                        name, good, line, col, (unsigned char)text[good]);
+        return NULL;
+    }
+    if (len == 0 || text[strspn(text, " \t\r\n")] == '\0') {
+        base_error_setc(err, BASE_E_INVALID, "%s: empty file, expected a JSON object", name);
+        return NULL;
+    }
+    /* text[len] is the NUL that ends it: with it counted, cJSON refuses anything after the value. */
     const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, true);
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, true);
     if (!root) {
         line_col(text, end ? end : cJSON_GetErrorPtr(), &line, &col);
-        if (!*text)
-            base_error_set(err, "%s: empty file, expected a JSON object", name);
-        else
-            base_error_set(err, "%s: malformed JSON at line %d, column %d", name, line, col);
+        base_error_setc(err, BASE_E_INVALID, "%s: malformed JSON at line %d, column %d", name, line, col);
+        return NULL;
+    }
+    char path[512] = "";
+    if (find_twice(root, path, sizeof path, 0)) {
+        /* JSON readers disagree on which copy wins: the file means two things. */
+        base_error_setc(err, BASE_E_INVALID, "%s: %s: given twice", name, path);
+        cJSON_Delete(root);
+        return NULL;
     }
     return root;
+}
+
+cJSON *base_json_parse_string(const char *text, const char *name, base_error *err)
+{
+    return base_json_parse_bytes(text, strlen(text), name, err);
 }
 
 cJSON *base_json_parse_file(const char *path, base_error *err)
@@ -53,22 +97,28 @@ cJSON *base_json_parse_file(const char *path, base_error *err)
     if (err)
         err->msg[0] = '\0';
     char *text;
+    size_t len;
     /* A snapshot is kilobytes; the cap refuses a disk image, the check a FIFO. */
-    if (base_file_read_all(path, BASE_FILE_MAX_BYTES, "a JSON file", &text, NULL, err) < 0)
+    if (base_file_read_all(path, BASE_FILE_MAX_BYTES, "a JSON file", &text, &len, err) < 0)
         return NULL;
-    if (strlen(text) == 0) {
-        free(text);
-        base_error_set(err, "%s: empty file, expected a JSON object", path);
-        return NULL;
-    }
-    cJSON *root = base_json_parse_string(text, path, err);
+    cJSON *root = base_json_parse_bytes(text, len, path, err);
     free(text);
     return root;
 }
 
+char *base_json_print(const cJSON *root, bool formatted)
+{
+    char *raw = formatted ? cJSON_Print(root) : cJSON_PrintUnformatted(root);
+    if (!raw)
+        return NULL;
+    char *text = base_text_escape_json(raw);
+    cJSON_free(raw);
+    return text;
+}
+
 int base_json_write_file(const cJSON *root, const char *path, base_error *err)
 {
-    char *text = cJSON_Print(root);
+    char *text = base_json_print(root, true);
     if (!text)
         return base_error_setc(err, BASE_E_NOMEM, "%s: out of memory while formatting JSON", path);
     int rc = 0;

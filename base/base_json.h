@@ -5,7 +5,9 @@
  *
  * Readers name the file and the field in every error ("after.json:
  * units[1].base_mm[0]: expected a finite number"); nothing here prints or
- * exits. Range, unknown-key and unique-id checks are base_fields'.
+ * exits. Range, unknown-key and unique-id checks are base_fields'. A file is
+ * read whole: a NUL byte, an invalid UTF-8 sequence or a key given twice
+ * anywhere in it is an error before any reader sees it.
  *
  * How to use:
  *   base_error err;
@@ -25,10 +27,23 @@
 
 #include "base_error.h"
 
-/* Parses a whole file; the error names the file, line and column. Caller frees with cJSON_Delete. */
+/*
+ * Parses a whole file, all of it: a NUL byte anywhere (cJSON would stop there and take what came
+ * before) or an invalid UTF-8 sequence is an error naming its byte offset, line and column; so is
+ * a key given twice in one object (readers disagree on which copy wins), naming its place
+ * ("units[2].id: given twice"). Errors are BASE_E_INVALID naming the file, line and column.
+ * Caller frees with cJSON_Delete.
+ */
 cJSON *base_json_parse_file(const char *path, base_error *err);
-/* Parses a string; `name` is used in errors in place of a file name. */
+/* The same for the len bytes at text, which must have a NUL at text[len]; `name` is used in errors
+ * in place of a file name. */
+cJSON *base_json_parse_bytes(const char *text, size_t len, const char *name, base_error *err);
+/* The same for a NUL-terminated string. */
 cJSON *base_json_parse_string(const char *text, const char *name, base_error *err);
+/* `root` as text (pretty-printed or on one line) with DEL and the C1 controls written as \u
+ * escapes (base_text_escape_json): what every JSON tableref writes goes through here. Caller
+ * frees; NULL when out of memory. */
+char *base_json_print(const cJSON *root, bool formatted);
 /* Writes `root` pretty-printed with a trailing newline; "-" means stdout. */
 int base_json_write_file(const cJSON *root, const char *path, base_error *err);
 

@@ -1,4 +1,8 @@
+#define _GNU_SOURCE /* fopencookie */
 #include "base_text.h"
+
+#include <errno.h>
+#include <unistd.h>
 
 #include <stdint.h>
 #include <stdio.h>
@@ -160,7 +164,7 @@ static char *finish(text_buf *b)
 }
 
 /* What to do with each character: the modes of the escapers below. */
-enum escape_mode { ESCAPE_INVALID, ESCAPE_VISIBLE, ESCAPE_TERMINAL, ESCAPE_MARKUP };
+enum escape_mode { ESCAPE_INVALID, ESCAPE_VISIBLE, ESCAPE_TERMINAL, ESCAPE_MARKUP, ESCAPE_SUBTITLE, ESCAPE_JSON };
 
 static bool is_control(const unsigned char *p, size_t n)
 {
@@ -169,33 +173,65 @@ static bool is_control(const unsigned char *p, size_t n)
     return n == 2 && p[0] == 0xC2 && p[1] <= 0x9F; /* U+0080..U+009F */
 }
 
-static char *escape(const char *src, enum escape_mode mode)
+/* The JSON form of a control inside a string: "\u00NN". */
+static void put_json_control(text_buf *b, const unsigned char *p, size_t n)
+{
+    unsigned cp = n == 1 ? p[0] : (unsigned)((p[0] & 0x1F) << 6 | (p[1] & 0x3F));
+    char e[8];
+    snprintf(e, sizeof e, "\\u%04x", cp);
+    put(b, e, 6);
+}
+
+/* One well-formed character of n bytes at p, as `mode` writes it. */
+static void escape_char(text_buf *b, const unsigned char *p, size_t n, enum escape_mode mode)
+{
+    const bool control = is_control(p, n);
+    const bool keep_newline = (mode == ESCAPE_VISIBLE || mode == ESCAPE_SUBTITLE) && p[0] == '\n';
+    if (mode == ESCAPE_JSON) {
+        /* cJSON escapes C0 itself; DEL and C1 are left raw by it (RFC 8259 allows them, terminals obey them). */
+        if (control && p[0] >= 0x7F)
+            put_json_control(b, p, n);
+        else
+            put(b, (const char *)p, n);
+    } else if (mode != ESCAPE_INVALID && control && !keep_newline) {
+        for (size_t k = 0; k < n; k++)
+            put_hex(b, p[k]);
+    } else if (mode == ESCAPE_TERMINAL && p[0] == '\\') {
+        put(b, "\\\\", 2);
+    } else if ((mode == ESCAPE_MARKUP && n == 1 && strchr("&<>\"'", p[0])) ||
+               (mode == ESCAPE_SUBTITLE && n == 1 && strchr("&<>", p[0]))) {
+        const char *ent = p[0] == '&' ? "&amp;" : p[0] == '<' ? "&lt;" : p[0] == '>' ? "&gt;"
+                        : p[0] == '"' ? "&quot;" : "&apos;";
+        put(b, ent, strlen(ent));
+    } else {
+        put(b, (const char *)p, n);
+    }
+}
+
+static char *escape_n(const char *src, size_t len, enum escape_mode mode)
 {
     text_buf b = {0};
     const unsigned char *p = (const unsigned char *)src;
-    size_t len = strlen(src), i = 0;
+    size_t i = 0;
     while (i < len && !b.bad) {
         size_t n = char_len(p + i, len - i);
         if (n == 0) {
+            /* In JSON the backslash of "\xNN" is itself escaped: the text reads \xNN once decoded. */
+            if (mode == ESCAPE_JSON)
+                put(&b, "\\", 1);
             put_hex(&b, p[i]);
             i++;
             continue;
         }
-        if (mode != ESCAPE_INVALID && is_control(p + i, n) && !(mode == ESCAPE_VISIBLE && p[i] == '\n')) {
-            for (size_t k = 0; k < n; k++)
-                put_hex(&b, p[i + k]);
-        } else if (mode == ESCAPE_TERMINAL && p[i] == '\\') {
-            put(&b, "\\\\", 2);
-        } else if (mode == ESCAPE_MARKUP && strchr("&<>\"'", p[i]) && n == 1) {
-            const char *ent = p[i] == '&' ? "&amp;" : p[i] == '<' ? "&lt;" : p[i] == '>' ? "&gt;"
-                            : p[i] == '"' ? "&quot;" : "&apos;";
-            put(&b, ent, strlen(ent));
-        } else {
-            put(&b, (const char *)p + i, n);
-        }
+        escape_char(&b, p + i, n, mode);
         i += n;
     }
     return finish(&b);
+}
+
+static char *escape(const char *src, enum escape_mode mode)
+{
+    return escape_n(src, strlen(src), mode);
 }
 
 char *base_text_escape_invalid(const char *src)
@@ -216,4 +252,112 @@ char *base_text_escape_terminal(const char *src)
 char *base_text_escape_markup(const char *src)
 {
     return escape(src, ESCAPE_MARKUP);
+}
+
+char *base_text_escape_subtitle(const char *src)
+{
+    return escape(src, ESCAPE_SUBTITLE);
+}
+
+char *base_text_escape_json(const char *json)
+{
+    return escape(json, ESCAPE_JSON);
+}
+
+/* ---- a terminal stream ------------------------------------------------------- */
+
+/* The stream's state: the descriptor written and the bytes of a character cut by the stream's buffer. */
+typedef struct term_stream {
+    int fd;
+    unsigned char carry[4];
+    size_t n_carry;
+} term_stream;
+
+static int write_fd(int fd, const char *s, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, s, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        s += w, n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* The terminal's escapes of the n bytes at p, kept whole: only newline and tab pass of the controls. */
+static void escape_stream(text_buf *b, const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        size_t k = char_len(p + i, n - i);
+        if (k == 0)
+            put_hex(b, p[i]), k = 1;
+        else if (is_control(p + i, k) && p[i] != '\n' && p[i] != '\t')
+            for (size_t j = 0; j < k; j++)
+                put_hex(b, p[i + j]);
+        else
+            put(b, (const char *)p + i, k);
+        i += k;
+    }
+}
+
+/* The length of an incomplete character at the end of p[0..n) (a lead byte and too few continuations), or 0. */
+static size_t cut_tail(const unsigned char *p, size_t n)
+{
+    for (size_t back = 1; back <= 3 && back <= n; back++) {
+        unsigned char c = p[n - back];
+        if ((c & 0xC0) == 0x80)
+            continue;
+        size_t need = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 1;
+        return need > back ? back : 0;
+    }
+    return 0;
+}
+
+static ssize_t term_write(void *cookie, const char *buf, size_t size)
+{
+    term_stream *t = cookie;
+    unsigned char *all = malloc(t->n_carry + size);
+    if (!all)
+        return -1;
+    memcpy(all, t->carry, t->n_carry);
+    memcpy(all + t->n_carry, buf, size);
+    size_t n = t->n_carry + size, keep = cut_tail(all, n);
+    text_buf b = {0};
+    escape_stream(&b, all, n - keep);
+    memcpy(t->carry, all + n - keep, keep);
+    t->n_carry = keep;
+    free(all);
+    int rc = b.bad ? -1 : b.len ? write_fd(t->fd, b.s, b.len) : 0;
+    free(b.s);
+    return rc < 0 ? -1 : (ssize_t)size;
+}
+
+static int term_close(void *cookie)
+{
+    term_stream *t = cookie;
+    text_buf b = {0};
+    for (size_t i = 0; i < t->n_carry; i++)
+        put_hex(&b, t->carry[i]); /* a character never finished */
+    int rc = b.bad || (b.len && write_fd(t->fd, b.s, b.len) < 0) ? -1 : 0;
+    free(b.s);
+    free(t);
+    return rc;
+}
+
+FILE *base_text_terminal_stream(int fd, bool line_buffered)
+{
+    term_stream *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->fd = fd;
+    cookie_io_functions_t io = {.write = term_write, .close = term_close};
+    FILE *f = fopencookie(t, "w", io);
+    if (!f) {
+        free(t);
+        return NULL;
+    }
+    setvbuf(f, NULL, line_buffered ? _IOLBF : _IOFBF, 0);
+    return f;
 }

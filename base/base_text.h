@@ -4,7 +4,16 @@
  * into Pango markup. Cutting a name at a byte count can split a character
  * (a roster that is no longer valid JSON, a label Pango refuses); a raw control
  * character or ANSI escape from a list can take over a terminal; a `&` or `<`
- * breaks markup. Every such place goes through here.
+ * breaks markup. Every such place goes through here, one family of escapers,
+ * one per place text is shown:
+ *   a terminal     base_text_terminal_stream (the program's stdout and stderr pass through it:
+ *                  every message, table and name printed), base_text_escape_terminal (one line)
+ *   JSON           base_text_escape_json (every JSON tableref writes: files, stdout, the event
+ *                  log, the venue's messages; through base_json_print)
+ *   subtitles      base_text_escape_subtitle (WebVTT cue text)
+ *   pages          base_text_escape_visible (drawn text), base_text_escape_markup (Pango markup)
+ * Each writes a control character (C0 but the newline where a line may break, DEL, C1
+ * U+0080..U+009F, hence every ESC and OSC sequence) and each invalid byte as visible text.
  *
  * How to use:
  *   char name[64];
@@ -14,6 +23,7 @@
  *   char *shown = base_text_escape_terminal(name);       // "\x1b[31m" printed as text
  *   char *markup = base_text_escape_markup(name);        // "&amp;", "&lt;", ...
  *   free(shown); free(markup);
+ *   stdout = base_text_terminal_stream(STDOUT_FILENO, isatty(STDOUT_FILENO));  // a program's start
  *
  * The escapers return a new string (caller frees) or NULL when out of memory.
  * An invalid byte is never passed on: it becomes the four characters "\xNN".
@@ -24,6 +34,7 @@
 #include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* True when the len bytes at s are well-formed UTF-8 (no overlong forms, no surrogates, at most
  * U+10FFFF). A NUL inside counts as a character. */
@@ -66,5 +77,24 @@ char *base_text_escape_terminal(const char *src);
 /* For Pango markup: & < > " ' as entities, controls and invalid bytes as the visible text "\xNN"
  * (markup refuses them and Pango warns on invalid UTF-8). */
 char *base_text_escape_markup(const char *src);
+
+/* For WebVTT cue text: & < > as entities (a cue's text is markup), controls but the newline and
+ * invalid bytes as "\xNN". */
+char *base_text_escape_subtitle(const char *src);
+
+/* For JSON text as cJSON prints it: DEL and the C1 controls (left raw by cJSON, obeyed by
+ * terminals) as "\u007f".."\u009f", an invalid byte as the escaped text "\\xNN"; everything
+ * else as it is (cJSON escapes C0, quotes and backslashes itself). Only strings can hold such
+ * bytes, so the whole printed text is passed. */
+char *base_text_escape_json(const char *json);
+
+/*
+ * A stream writing to descriptor fd with every control character but newline and tab, and every
+ * invalid byte, written as "\xNN" (a backslash stays itself: JSON printed through it stays JSON).
+ * A character cut by the stream's buffer is held until its rest comes. tableref sets its stdout
+ * and stderr to such streams at its start (glibc's stdout is a variable), so nothing printed can
+ * reach the terminal raw. Line buffered or fully buffered; NULL when out of memory.
+ */
+FILE *base_text_terminal_stream(int fd, bool line_buffered);
 
 #endif

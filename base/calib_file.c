@@ -280,6 +280,8 @@ int calib_file_from_json_ex(const cJSON *root, const char *name, unsigned flags,
         if (pj && read_projector(pj, &out->projector, err) < 0)
             goto fail;
     }
+    if (base_fields_all_checked(root, NULL, err) < 0)
+        goto fail;
     return calib_file_validate(out, name, err);
 fail:
     base_error_prefix(err, name);

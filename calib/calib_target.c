@@ -1,5 +1,7 @@
 #include "calib_target.h"
 
+#include "base_fields.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -195,6 +197,31 @@ static int whole_pair(const cJSON *obj, const char *key, int *a, int *b, base_er
     return 0;
 }
 
+/* The layout's keys for each kind, and a listed tag's (the tags are drawn from the grid; their list is for other
+ * programs, checked for typos only). */
+static const char *const chessboard_keys[] = {"format", "version", "kind", "inner_corners", "square_mm", NULL};
+static const char *const grid_keys[] = {"format",   "version",  "kind",     "family",             "grid",
+                                        "tag_size_mm", "spacing_mm", "first_id", "paper_mm", "origin_on_paper_mm",
+                                        "tags",     NULL};
+static const char *const tag_keys[] = {"id", "corners_mm", NULL};
+
+static int check_keys(const cJSON *root, bool chessboard, base_error *err)
+{
+    if (base_fields_known(root, "", chessboard ? chessboard_keys : grid_keys, err) < 0)
+        return -1;
+    const cJSON *tags = base_json_field(root, "tags"), *t;
+    const cJSON *list = cJSON_IsArray(tags) ? tags : NULL;
+    int i = 0;
+    cJSON_ArrayForEach(t, list)
+    {
+        char where[32];
+        snprintf(where, sizeof where, "tags[%d]", i++);
+        if (base_fields_known(t, where, tag_keys, err) < 0)
+            return -1;
+    }
+    return base_fields_all_checked(root, NULL, err);
+}
+
 int calib_target_from_json(const cJSON *root, const char *name, calib_target *out, base_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -211,7 +238,8 @@ int calib_target_from_json(const cJSON *root, const char *name, calib_target *ou
     if (version != CALIB_TARGET_VERSION)
         return base_error_set(err, "%s: version: unknown version %d (this tableref reads version %d)", name, version,
                                CALIB_TARGET_VERSION);
-    if (base_json_string(root, "kind", "", true, kind, sizeof kind, err) < 0)
+    if (base_json_string(root, "kind", "", true, kind, sizeof kind, err) < 0 ||
+        check_keys(root, strcmp(kind, "chessboard") == 0, err) < 0)
         goto fail;
     if (strcmp(kind, "chessboard") == 0) {
         out->kind = CALIB_TARGET_CHESSBOARD;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base_file.h"
 #include "media_image_read.h"
 
 struct cap_images {
@@ -24,6 +25,7 @@ cap_images *cap_images_new(base_error *err)
 
 int cap_images_add(cap_images *s, const char *path, base_error *err)
 {
+    base_file_note_input(path); /* a frame the source will read: no output may land on it (base_plan.h) */
     char **f = realloc(s->files, (s->n + 1) * sizeof *f);
     if (!f)
         return base_error_setc(err, BASE_E_NOMEM, "out of memory");

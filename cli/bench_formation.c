@@ -487,7 +487,9 @@ int bench_formation(int argc, char **argv)
                  "judge with rules_move_check alone (no hypotheses, no\n"
                  "uncertainty), as before rules_robust"),
         CLI_FLAG("--light", &light, 1, "smaller figures, few spears, one hand (most tags readable)"),
-        CLI_STRING("--write", &write_dir, "DIR", "write table k's scenes to DIR/table-k instead"),
+        CLI_OUT_DIR("--write", &write_dir, "DIR",
+                    "table-*/roster.json table-*/calib.json table-*/scene-before.json table-*/scene-after.json",
+                    "write table k's scenes to DIR/table-k instead"),
     };
     int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
     if (n_pos < 0)

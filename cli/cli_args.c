@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "base_error.h"
+#include "base_plan.h"
+
+#include <sys/stat.h>
 
 /* The widest "--name ARG" that still has its help beside it; longer ones push their help two spaces on. */
 #define CLI_HELP_COLUMN 22
@@ -139,11 +142,126 @@ static int read_option(const char *command, int argc, char **argv, int *i, const
     return store(command, o, v) < 0 ? -1 : 1;
 }
 
+/* ---- the files an option names ---------------------------------------------------- */
+
+static bool exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* The files option o puts into folder v (o->files) into the plan. -1 when out of memory. */
+static int plan_folder(const cli_opt *o, const char *v)
+{
+    for (const char *f = o->files ? o->files : ""; *f;) {
+        size_t n = strcspn(f, " ");
+        if (n) {
+            char *path = malloc(strlen(v) + n + 2);
+            if (!path)
+                return -1;
+            sprintf(path, "%s%s%.*s", v, v[0] && v[strlen(v) - 1] == '/' ? "" : "/", (int)n, f);
+            int rc = base_plan_add(BASE_PLAN_WRITE, path, o->name, v);
+            free(path);
+            if (rc < 0)
+                return -1;
+        }
+        f += n + (f[n] == ' ');
+    }
+    return 0;
+}
+
+/* Option o's value v into the plan. -1 when out of memory. */
+static int plan_value(const cli_opt *o, const char *v)
+{
+    struct stat st;
+    switch (o->io) {
+    case CLI_IO_IN:
+        return base_plan_add(BASE_PLAN_READ, v, o->name, NULL);
+    case CLI_IO_SOURCE: {
+        /* A camera's name or a URL is no file; "sim:SEQ.json" names one after its scheme. */
+        const char *colon = strchr(v, ':');
+        if (exists(v))
+            return base_plan_add(BASE_PLAN_READ, v, o->name, NULL);
+        if (colon && colon[1] && exists(colon + 1))
+            return base_plan_add(BASE_PLAN_READ, colon + 1, o->name, v);
+        return 0;
+    }
+    case CLI_IO_OUT:
+        if (o->same_as)
+            base_plan_allow(o->name, o->same_as);
+        /* With files: a folder that exists receives them (roster import --all --out DIR). */
+        if (o->files && stat(v, &st) == 0 && S_ISDIR(st.st_mode))
+            return plan_folder(o, v);
+        return base_plan_add(BASE_PLAN_WRITE, v, o->name, NULL);
+    case CLI_IO_APPEND:
+        return base_plan_add(BASE_PLAN_APPEND, v, o->name, NULL);
+    case CLI_IO_OUT_DIR:
+        return plan_folder(o, v);
+    case CLI_IO_NONE:
+        break;
+    }
+    return 0;
+}
+
+/* The positionals doc->inputs names ("BEFORE AFTER", "IMAGES...") into the plan. */
+static int plan_positionals(const cli_doc *doc, const char **pos, int n_pos)
+{
+    const char *names = doc->inputs;
+    for (int i = 0; names && i < n_pos; i++) {
+        char name[64];
+        size_t n = strcspn(names, " ");
+        snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), names);
+        char *dots = strstr(name, "...");
+        if (dots)
+            *dots = '\0'; /* takes the rest */
+        else if (names[n] == ' ')
+            names += n + 1;
+        else if (i + 1 < n_pos)
+            names = NULL; /* more positionals than file names: the rest are no files */
+        if (base_plan_add(BASE_PLAN_READ, pos[i], name, NULL) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int cli_plan_check(const char *command)
+{
+    base_error err = {0};
+    if (base_plan_check(&err) == 0)
+        return 0;
+    say(command, "%s\n", err.msg);
+    return -1;
+}
+
+/* Every file the options and positionals name into a new plan, checked. 0, or CLI_ERROR (said). */
+static int plan_files(const cli_doc *doc, const cli_opt *opts, int n_opts, const char **pos, int n_pos)
+{
+    base_plan_reset();
+    int rc = plan_positionals(doc, pos, n_pos);
+    for (int k = 0; rc == 0 && k < n_opts; k++) {
+        const cli_opt *o = &opts[k];
+        if (o->io == CLI_IO_NONE || !o->dest)
+            continue;
+        if (o->kind == CLI_OPT_STRING && *(const char **)o->dest)
+            rc = plan_value(o, *(const char **)o->dest);
+        else if (o->kind == CLI_OPT_LIST)
+            for (int i = 0; rc == 0 && i < ((const cli_list *)o->dest)->n; i++)
+                rc = plan_value(o, ((const cli_list *)o->dest)->items[i]);
+    }
+    if (rc < 0) {
+        say(doc->command, "out of memory\n");
+        return CLI_ERROR;
+    }
+    return cli_plan_check(doc->command) < 0 ? CLI_ERROR : 0;
+}
+
 int cli_parse(const cli_doc *doc, int argc, char **argv, const cli_opt *opts, int n_opts, const char **pos,
               int max_pos)
 {
     if (cli_dumping(argc, argv)) {
         printf("command\t%s\n", doc->command);
+        if (doc->inputs)
+            printf("inputs\t%s\t%s\n", doc->command, doc->inputs);
         cli_dump_options(stdout, doc->command, opts, n_opts);
         return CLI_DONE;
     }
@@ -168,6 +286,8 @@ int cli_parse(const cli_doc *doc, int argc, char **argv, const cli_opt *opts, in
         }
         pos[n_pos++] = argv[i];
     }
+    if (plan_files(doc, opts, n_opts, pos, n_pos) < 0)
+        return CLI_ERROR;
     return n_pos;
 }
 
@@ -260,6 +380,10 @@ void cli_dump_options(FILE *out, const char *command, const cli_opt *opts, int n
         for (const char *h = o->help ? o->help : ""; *h; h++)
             fputc(*h == '\n' || *h == '\t' ? ' ' : *h, out);
         fputc('\n', out);
+        static const char *const roles[] = {"", "in", "source", "out", "append", "outdir"};
+        if (o->io != CLI_IO_NONE)
+            fprintf(out, "io\t%s\t%s\t%s\t%s\t%s\n", command, o->name, roles[o->io], o->files ? o->files : "",
+                    o->same_as ? o->same_as : "");
     }
 }
 

@@ -21,7 +21,9 @@
  *
  * A number outside its table range [min, max] (NaN and infinities too) is
  * refused with a message naming the option and the range; the help shows
- * the range beside the option. Commands with steps (calibrate camera|board,
+ * the range beside the option. Options naming files say so (CLI_INPUT,
+ * CLI_OUTPUT, CLI_APPEND, CLI_OUT_DIR, CLI_SOURCE instead of CLI_STRING):
+ * what a command reads and writes is then checked before it works. Commands with steps (calibrate camera|board,
  * bench rules|vision, ...) dispatch with cli_dispatch.
  */
 #ifndef TABLEREF_CLI_ARGS_H
@@ -47,6 +49,16 @@ typedef struct cli_list {
     int n;
 } cli_list;
 
+/* What an option's value names on disk (the command's plan of files, base/base_plan.h). */
+typedef enum cli_io {
+    CLI_IO_NONE = 0,
+    CLI_IO_IN,      /* a file (or folder) the command reads */
+    CLI_IO_SOURCE,  /* a camera source: a file or folder it reads when it names one (SRC, or SCHEME:PATH) */
+    CLI_IO_OUT,     /* a file the command writes whole */
+    CLI_IO_APPEND,  /* a file written in place: appended to or streamed (the event log, a recording) */
+    CLI_IO_OUT_DIR, /* a folder the command writes into: `files` lists what it puts there */
+} cli_io;
+
 typedef struct cli_opt {
     const char *name; /* "--unit" */
     cli_opt_kind kind;
@@ -57,6 +69,11 @@ typedef struct cli_opt {
     double min, max;    /* CLI_OPT_NUMBER, CLI_OPT_WHOLE: the accepted range, both ends included */
     const char *values; /* the words the completion offers for the value ("a4 letter"), or NULL */
     const char *what;   /* a number's description in messages ("a whole number of pixels >= 1"), or NULL */
+    cli_io io;          /* what the value names on disk */
+    const char *files;  /* CLI_IO_OUT_DIR: the files written into the folder ("report.json camera.png";
+                         * a '*' stands for any text: "*.jpg"); CLI_IO_OUT: those written into it when the
+                         * value names a folder that exists */
+    const char *same_as; /* an output that may be this input option (updated in place by design), or NULL */
 } cli_opt;
 
 #define CLI_STRING(n, d, a, h) {.name = (n), .kind = CLI_OPT_STRING, .dest = (d), .arg = (a), .help = (h)}
@@ -69,9 +86,26 @@ typedef struct cli_opt {
 #define CLI_FLAG(n, d, v, h) {.name = (n), .kind = CLI_OPT_FLAG, .dest = (d), .value = (v), .help = (h)}
 #define CLI_LIST(n, d, a, h) {.name = (n), .kind = CLI_OPT_LIST, .dest = (d), .arg = (a), .help = (h)}
 #define CLI_TEXT(t) {.kind = CLI_OPT_TEXT, .help = (t)}
+/* Options naming files: what the command reads and writes is checked before it works (cli_parse). */
+#define CLI_INPUT(n, d, a, h) {.name = (n), .kind = CLI_OPT_STRING, .dest = (d), .arg = (a), .help = (h), .io = CLI_IO_IN}
+#define CLI_INPUTS(n, d, a, h) {.name = (n), .kind = CLI_OPT_LIST, .dest = (d), .arg = (a), .help = (h), .io = CLI_IO_IN}
+#define CLI_SOURCE(n, d, a, h)                                                                                        \
+    {.name = (n), .kind = CLI_OPT_STRING, .dest = (d), .arg = (a), .help = (h), .io = CLI_IO_SOURCE}
+#define CLI_OUTPUT(n, d, a, h)                                                                                        \
+    {.name = (n), .kind = CLI_OPT_STRING, .dest = (d), .arg = (a), .help = (h), .io = CLI_IO_OUT}
+#define CLI_APPEND(n, d, a, h)                                                                                        \
+    {.name = (n), .kind = CLI_OPT_STRING, .dest = (d), .arg = (a), .help = (h), .io = CLI_IO_APPEND}
+#define CLI_OUT_DIR(n, d, a, f, h)                                                                                    \
+    {.name = (n), .kind = CLI_OPT_STRING, .dest = (d), .arg = (a), .help = (h), .io = CLI_IO_OUT_DIR, .files = (f)}
+/* An output file, or, when it names a folder that exists, a folder receiving `f` (roster import --out with --all). */
+#define CLI_OUTPUT_OR_DIR(n, d, a, f, h)                                                                              \
+    {.name = (n), .kind = CLI_OPT_STRING, .dest = (d), .arg = (a), .help = (h), .io = CLI_IO_OUT, .files = (f)}
+/* An output that may be the input option `in` (a file updated in place: calibrate board --out, --calib). */
+#define CLI_OUTPUT_OR(n, d, a, in, h)                                                                                 \
+    {.name = (n), .kind = CLI_OPT_STRING, .dest = (d), .arg = (a), .help = (h), .io = CLI_IO_OUT, .same_as = (in)}
 /* The options every command that reads a camera picture takes, worded the same everywhere. */
-#define CLI_CALIB_OPT(d) CLI_STRING("--calib", (d), "C.json", "the camera's calibration")
-#define CLI_ROSTER_OPT(d) CLI_STRING("--roster", (d), "R.json", "the roster (`tableref roster import`)")
+#define CLI_CALIB_OPT(d) CLI_INPUT("--calib", (d), "C.json", "the camera's calibration")
+#define CLI_ROSTER_OPT(d) CLI_INPUT("--roster", (d), "R.json", "the roster (`tableref roster import`)")
 #define CLI_N(opts) ((int)(sizeof(opts) / sizeof(opts)[0]))
 
 /* A command's help around its option table. */
@@ -79,6 +113,8 @@ typedef struct cli_doc {
     const char *command; /* "calibrate camera": in messages, the help and the dump */
     const char *head;    /* the usage line(s) and what the command does, printed before the options */
     const char *tail;    /* printed after the options (notes, the exit status); may be NULL */
+    const char *inputs;  /* the positional arguments that are files read, by name ("BEFORE AFTER"; a last
+                          * name ending in "..." takes the rest: "IMAGES..."); NULL: none */
 } cli_doc;
 
 /* cli_parse's answers besides a count of positionals. */
@@ -92,11 +128,23 @@ enum { CLI_ERROR = -1, CLI_DONE = -2 };
  * stdout, and return CLI_DONE. Unknown options, missing values, numbers out
  * of range and too many positionals print one message naming the command
  * and return CLI_ERROR; otherwise the number of positionals.
+ *
+ * Then the files: every option marked as naming one (CLI_INPUT, CLI_OUTPUT,
+ * CLI_OUT_DIR with the files it puts into the folder, ...) and every
+ * positional doc->inputs names goes into the command's plan (base_plan.h),
+ * and the plan is checked before the command does anything: an output that
+ * is an input, two outputs that are one file, an output that is a symbolic
+ * link, a folder, a FIFO or in a place that cannot be written are refused
+ * (CLI_ERROR, the message naming both options).
  */
 int cli_parse(const cli_doc *doc, int argc, char **argv, const cli_opt *opts, int n_opts, const char **pos,
               int max_pos);
 /* The exit status after cli_parse returned `r` < 0: 0 after the help, 2 after an error. */
 int cli_status(int r);
+
+/* The plan checked again once the command knows more of its files (a table file's references read, files
+ * named after an output planned with base_plan_add): 0, or -1 with the message printed ("tableref COMMAND: "). */
+int cli_plan_check(const char *command);
 
 /* Prints the help: doc->head, the options with their ranges, doc->tail. */
 void cli_help(FILE *out, const cli_doc *doc, const cli_opt *opts, int n_opts);
@@ -115,7 +163,8 @@ int cli_number_in(const char *command, const cli_opt *opt, const char *text, dou
  * message on a bad value, else 0 with *argc reduced.
  */
 int cli_take(const char *command, int *argc, char **argv, int from, const cli_opt *opts, int n_opts);
-/* The dump of options every command takes (`tableref --options-dump`): "option\t*\t..." lines. */
+/* The dump of options every command takes (`tableref --options-dump`): "option\t*\t..." lines; an option naming
+ * a file also gets an "io\tCOMMAND\tNAME\tROLE\tFILES\tSAME_AS" line (ROLE: in, source, out, append, outdir). */
 void cli_dump_options(FILE *out, const char *command, const cli_opt *opts, int n_opts);
 
 /* A step of a command with steps: `tableref calibrate camera`. */

@@ -46,6 +46,7 @@ static const cli_doc camera_doc = {
     "  which photos to take next.\n"
     "\n",
     "\nExit status: 0 done, 2 bad input, usage or a failed calibration.\n",
+    "IMAGES...",
 };
 
 static const cli_doc board_doc = {
@@ -58,6 +59,7 @@ static const cli_doc board_doc = {
     "  and writes the new pose to --out (default: CALIB.json itself).\n"
     "\n",
     "\nExit status: 0 done, 2 bad input, usage or a failed calibration.\n",
+    "IMAGE",
 };
 
 static const cli_doc projector_doc = {
@@ -263,10 +265,10 @@ static int calibrate_camera(int argc, char **argv)
         return EXIT_BAD_INPUT;
     int fix_aspect = 0, zero_tangent = 0, k3 = 0, keep_outliers = 0, no_distortion = 0;
     const cli_opt opts[] = {
-        CLI_STRING("--target", &target_path, "TARGET.json", "the target's layout (`tableref target`)"),
+        CLI_INPUT("--target", &target_path, "TARGET.json", "the target's layout (`tableref target`)"),
         CLI_STRING("--chessboard", &chess, "COLSxROWS", "a chessboard instead, by its INNER corners"),
         CLI_NUMBER("--square-mm", &square, "S", 1, 500, "the chessboard's square edge"),
-        CLI_STRING("--out", &out, "CALIB.json", "where to write the calibration"),
+        CLI_OUTPUT("--out", &out, "CALIB.json", "where to write the calibration"),
         CLI_NUMBER("--table-distance-mm", &dist_mm, "D", 100, 20000,
                    "camera to table, for the position error on the board (1400)"),
         CLI_NUMBER("--max-tilt-deg", &max_tilt, "A", 1, 89, "views seen further off their normal are rejected (70)"),
@@ -306,9 +308,9 @@ static int calibrate_board(int argc, char **argv)
     const char *image = NULL, *calib_path = NULL, *roster_path = NULL, *out = NULL;
     double moved_mm = 2.0;
     const cli_opt opts[] = {
-        CLI_STRING("--calib", &calib_path, "CALIB.json", "the camera's calibration (`tableref calibrate camera`)"),
-        CLI_STRING("--roster", &roster_path, "ROSTER.json", "the roster with the board's reference tags"),
-        CLI_STRING("--out", &out, "CALIB.json", "where to write the new pose (default: --calib itself)"),
+        CLI_INPUT("--calib", &calib_path, "CALIB.json", "the camera's calibration (`tableref calibrate camera`)"),
+        CLI_INPUT("--roster", &roster_path, "ROSTER.json", "the roster with the board's reference tags"),
+        CLI_OUTPUT_OR("--out", &out, "CALIB.json", "--calib", "where to write the new pose (default: --calib itself)"),
         CLI_NUMBER("--moved-mm", &moved_mm, "MM", 0, 1000, "warn when the board moved more than this (2)"),
     };
     int n_pos = cli_parse(&board_doc, argc, argv, opts, CLI_N(opts), &image, 1);
@@ -445,16 +447,16 @@ static int calibrate_projector(int argc, char **argv)
     int show = 0, pw = 1280, ph = 800;
     double sx = 0, sy = 0, wait_ms = 1500;
     const cli_opt opts[] = {
-        CLI_STRING("--image", &image, "CAMERA.jpg", "the camera's photo of the pattern on the table"),
+        CLI_INPUT("--image", &image, "CAMERA.jpg", "the camera's photo of the pattern on the table"),
         CLI_FLAG("--show", &show, 1, "show the pattern full-screen, then take the photo from the camera"),
-        CLI_STRING("--calib", &calib_path, "CALIB.json", "the camera's calibration with the board's pose"),
+        CLI_INPUT("--calib", &calib_path, "CALIB.json", "the camera's calibration with the board's pose"),
         CLI_STRING("--size", &size, "WxH", "the projector's size in pixels (default 1280x800)"),
-        CLI_STRING("--pattern-out", &pattern_out, "PATTERN.png", "write the pattern, to show by other means"),
-        CLI_STRING("--out", &out, "CALIB.json", "where to store the mapping (default: --calib itself)"),
+        CLI_OUTPUT("--pattern-out", &pattern_out, "PATTERN.png", "write the pattern, to show by other means"),
+        CLI_OUTPUT_OR("--out", &out, "CALIB.json", "--calib", "where to store the mapping (default: --calib itself)"),
         CLI_WHOLE("--screen-x", &sx, "X", -32768, 32767, "where the --show window goes on the desktop (0)"),
         CLI_WHOLE("--screen-y", &sy, "Y", -32768, 32767, "where the --show window goes on the desktop (0)"),
         CLI_WHOLE("--wait-ms", &wait_ms, "MS", 0, 600000, "wait before the camera photo is read (1500)"),
-        CLI_STRING("--camera", &camera, "SRC", "with --show: measure the loop's latency and brightness on this\n"
+        CLI_SOURCE("--camera", &camera, "SRC", "with --show: measure the loop's latency and brightness on this\n"
                                                "live camera (a source as `watch --source`)"),
         CLI_STRING("--position", &position, "X,Y,Z", "where the projector's lens is, board mm (Z above the board)"),
     };

@@ -327,6 +327,11 @@ static int capture_open_and_run(const char *source, const char *out, const char 
         fprintf(stderr, "tableref capture: %s\n", err.msg);
         return EXIT_BAD_INPUT;
     }
+    /* A folder's frames are known now: no still may land on one. */
+    if (cli_plan_check("capture") < 0) {
+        cap_source_close(cap);
+        return EXIT_BAD_INPUT;
+    }
     j->live = cap_source_is_live(cap); /* the source's row says (capture/cap_rows.h) */
     printf("capture: %s%s%s\n", cap_source_describe(cap), j->frame_w ? ", frames must be " : "",
            j->frame_w ? size ? size : "the calibration's size" : "");
@@ -365,18 +370,18 @@ int cmd_capture(int argc, char **argv)
                    "projector  one still while `tableref calibrate projector --show` lights\n"
                    "           the table\n"
                    "stills     N stills, one every S seconds (the default)"),
-        CLI_STRING("--source", &source, "SRC", source_help),
+        CLI_SOURCE("--source", &source, "SRC", source_help),
         CLI_STRING("--size", &size, "WxH",
                    "frame size asked of the camera; a file must already be that\n"
                    "size (default: the table file's calibration size)"),
-        CLI_STRING("--out", &out, "DIR", "where the stills go (created if needed)"),
+        CLI_OUT_DIR("--out", &out, "DIR", "*.jpg", "where the stills go (created if needed)"),
         CLI_WHOLE("--count", &count, "N", 1, 500, "stills to keep"),
         CLI_NUMBER("--every", &every, "S", 0, 600,
                    "seconds between stills from a camera (default 2: time to move\n"
                    "the target); every frame of a recording is considered"),
-        CLI_STRING("--target", &target_path, "TARGET.json", "the target's layout (--for camera)"),
-        CLI_STRING("--roster", &roster_path, "R.json", "the roster with the board's corner tags (--for board)"),
-        CLI_STRING("--table", &table_path, "T.json", "the table file: source, size, board tags"),
+        CLI_INPUT("--target", &target_path, "TARGET.json", "the target's layout (--for camera)"),
+        CLI_INPUT("--roster", &roster_path, "R.json", "the roster with the board's corner tags (--for board)"),
+        CLI_INPUT("--table", &table_path, "T.json", "the table file: source, size, board tags"),
     };
     int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
     if (n_pos < 0)

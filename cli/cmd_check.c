@@ -31,6 +31,7 @@ static const cli_doc doc = {
     "\n"
     "Exit status: 0 no ILLEGAL call stands, 1 an ILLEGAL call stands, 2 bad input\n"
     "or usage.\n",
+    "BEFORE AFTER",
 };
 
 /* A pursuer's roll in "ID=INCHES": read as this option's number. */
@@ -253,12 +254,12 @@ int cmd_check(int argc, char **argv)
         CLI_STRING("--unit", &unit, "ID", "judge only this unit (reported even if it did not move)"),
         CLI_CHOICE("--move", &move, "TYPE", move_choices, move_help),
         CLI_FLAG("--json", &json, 1, "print the report as JSON (docs/formats.md) instead of a table"),
-        CLI_STRING("--out", &out_path, "FILE", "also write the JSON report to FILE"),
-        CLI_STRING("--suggest", &suggest_path, "FILE",
+        CLI_OUTPUT("--out", &out_path, "FILE", "also write the JSON report to FILE"),
+        CLI_OUTPUT("--suggest", &suggest_path, "FILE",
                    "write AFTER with every illegal unit at its nearest legal\n"
                    "position (the report names it either way), to check again"),
         CLI_TEXT("\nreform-move:"),
-        CLI_STRING("--mid", &mid_path, "FILE", "the table mid-move (Sweeping Attack, ...)"),
+        CLI_INPUT("--mid", &mid_path, "FILE", "the table mid-move (Sweeping Attack, ...)"),
         CLI_TEXT("combat-reform:"),
         CLI_STRING("--losing-side", &co.losing_side, "SIDE", "the side that lost the combat"),
         CLI_STRING("--reforming", &reforming_txt, "ID[,ID]",

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "cli_args.h"
+#include "base_plan.h"
 #include "commands.h"
+#include "ds_truth.h"
 #include "ref_check.h"
 #include "ref_setup.h"
 #include "ref_snapshot.h"
@@ -28,6 +30,7 @@ static const cli_doc doc = {
     "\n"
     "Exit status: 0 done, 2 bad input or usage (unreadable image, calibration\n"
     "or roster; the message names the file and field).\n",
+    "IMAGE",
 };
 
 /* Per-model errors against a truth file; NULL on error (err set). */
@@ -37,7 +40,7 @@ static cJSON *truth_errors(const rules_snapshot *s, const char *truth_path, doub
     cJSON *root = base_json_parse_file(truth_path, err);
     if (!root)
         return NULL;
-    const cJSON *models = base_json_array(root, "models", "", true, err);
+    const cJSON *models = ds_truth_check_keys(root, err) < 0 ? NULL : base_json_array(root, "models", "", true, err);
     if (!models) {
         base_error_prefix(err, truth_path);
         cJSON_Delete(root);
@@ -122,6 +125,9 @@ static int run_detect(const detect_job *job)
     if (!(setup = ref_setup_new(job->table_path, job->calib_path, job->roster_path, &err)) ||
         (job->prior_path && !(prior = rules_json_load_snapshot(job->prior_path, &err))))
         goto done;
+    /* The files a table file names are read now: checked against --out before any work. */
+    if (base_plan_check(&err) < 0)
+        goto done;
     if (!job->refine)
         ref_setup_keep_pose(setup);
     if (!(shot = ref_snapshot_new(setup, image, prior, &err)))
@@ -193,15 +199,15 @@ int cmd_detect(int argc, char **argv)
     const cli_opt opts[] = {
         CLI_CALIB_OPT(&calib_path),
         CLI_ROSTER_OPT(&roster_path),
-        CLI_STRING("--table", &table_path, "T",
+        CLI_INPUT("--table", &table_path, "T",
                    "the table file (calibration, rosters, ruleset, terrain) instead\n"
                    "of --calib and --roster; the snapshot carries its ruleset and terrain"),
-        CLI_STRING("--out", &out_path, "F", "write the snapshot to F (default: stdout)"),
+        CLI_OUTPUT("--out", &out_path, "F", "write the snapshot to F (default: stdout)"),
         CLI_FLAG("--json", &json, 1, "print a JSON report (snapshot, issues, truth errors) on stdout"),
-        CLI_STRING("--truth", &truth, "T",
+        CLI_INPUT("--truth", &truth, "T",
                    "compare with a ground-truth file from `tableref render`:\n"
                    "per-model position (mm) and facing (deg) errors"),
-        CLI_STRING("--prior", &prior_path, "P", "previous snapshot: unseen models follow their unit's motion"),
+        CLI_INPUT("--prior", &prior_path, "P", "previous snapshot: unseen models follow their unit's motion"),
         CLI_FLAG("--no-refine", &refine, 0,
                  "keep the calibration's board pose (no refinement from the\n"
                  "board's reference tags)"),

@@ -18,6 +18,7 @@ static const cli_doc doc = {
     "legal wheel each way. Judged by the same rules as `tableref check`.\n"
     "\n",
     "\nExit status: 0 done, 2 bad input or usage.\n",
+    "SNAPSHOT",
 };
 
 int cmd_reach(int argc, char **argv)
@@ -34,7 +35,7 @@ int cmd_reach(int argc, char **argv)
         CLI_STRING("--unit", &unit, "ID", "the unit about to move"),
         CLI_CHOICE("--move", &move, "TYPE", move_choices, move_help),
         CLI_FLAG("--json", &json, 1, "print the reach as JSON (docs/formats.md, \"Reach\")"),
-        CLI_STRING("--out", &out_path, "FILE", "also write the JSON to FILE"),
+        CLI_OUTPUT("--out", &out_path, "FILE", "also write the JSON to FILE"),
         CLI_NUMBER("--facing-step", &facing_step_deg, "DEG", 1, 90, "between end facings (15)"),
         CLI_NUMBER("--lateral-step", &lateral_step_mm, "MM", 1, 100, "between samples across a facing (5)"),
     };

@@ -16,6 +16,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base_fields.h"
+#include "base_file.h"
+#include "base_plan.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "ov_draw.h"
@@ -58,6 +61,7 @@ static const cli_doc doc = {
     "\n"
     "Exit status: 0 no ILLEGAL call stands, 1 an ILLEGAL call stands, 2 bad input or\n"
     "usage (the message names the file and field; nothing in DIR is touched then).\n",
+    "BEFORE AFTER",
 };
 
 /*
@@ -67,6 +71,7 @@ static const cli_doc doc = {
  */
 static int load_projector(const char *path, double H[9], int *w, int *h, calib_projector *section, base_error *err)
 {
+    static const char *const mapping_keys[] = {"width", "height", "H", NULL};
     cJSON *root = base_json_parse_file(path, err);
     if (!root)
         return -1;
@@ -86,8 +91,8 @@ static int load_projector(const char *path, double H[9], int *w, int *h, calib_p
             *w = c.projector.width, *h = c.projector.height;
             rc = 0;
         }
-    } else if (base_json_int(root, "width", "", true, w, err) < 0 || base_json_int(root, "height", "", true, h, err) < 0 ||
-               base_json_numbers(root, "H", "", true, H, 9, err) < 0)
+    } else if (base_fields_known(root, "", mapping_keys, err) < 0 || base_json_int(root, "width", "", true, w, err) < 0 ||
+               base_json_int(root, "height", "", true, h, err) < 0 || base_json_numbers(root, "H", "", true, H, 9, err) < 0)
         base_error_prefix(err, path);
     else if (*w <= 0 || *h <= 0 || *w > 16384 || *h > 16384)
         base_error_set(err, "%s: width, height: must be 1..16384", path);
@@ -126,47 +131,34 @@ static void default_projector(double bw, double bd, int w, int h, double H[9])
     memcpy(H, m, sizeof m);
 }
 
-/* "DIR/name" into buf; -1 when it does not fit. */
-static int out_path(char *buf, size_t cap, const char *dir, const char *name)
+/* What --out DIR receives: the option table plans them (an input among them is refused before any work). */
+#define REFEREE_FILES "report.json before.json after.json camera.png projector.png report.png report.svg report.pdf"
+
+/* "DIR/name" on the heap; NULL (err set) when out of memory. */
+static char *out_path(const char *dir, const char *name, base_error *err)
 {
-    int n = snprintf(buf, cap, "%s/%s", dir, name);
-    return n < 0 || (size_t)n >= cap ? -1 : 0;
+    char *p = base_file_join(dir, name);
+    if (!p)
+        base_error_setc(err, BASE_E_NOMEM, "out of memory");
+    return p;
 }
 
-static int publish(const char *tmp, const char *final, base_error *err)
-{
-    if (rename(tmp, final) != 0) {
-        int e = errno;
-        remove(tmp);
-        return base_error_set(err, "%s: cannot write: %s", final, strerror(e));
-    }
-    return 0;
-}
-
+/* Each file goes through base_file's writer: tableref holds them all until the call succeeded (a call's folder is
+ * written whole or not at all, tableref.c). */
 static int write_json(const cJSON *j, const char *dir, const char *name, base_error *err)
 {
-    char fin[4096], tmp[4200];
-    if (out_path(fin, sizeof fin, dir, name) < 0)
-        return base_error_set(err, "%s: path too long", dir);
-    snprintf(tmp, sizeof tmp, "%s.tmp", fin);
-    if (base_json_write_file(j, tmp, err) < 0) {
-        remove(tmp);
-        return -1;
-    }
-    return publish(tmp, fin, err);
+    char *path = out_path(dir, name, err);
+    int rc = path ? base_json_write_file(j, path, err) : -1;
+    free(path);
+    return rc;
 }
 
 static int write_target_png(ov_target *t, const char *dir, const char *name, base_error *err)
 {
-    char fin[4096], tmp[4200];
-    if (out_path(fin, sizeof fin, dir, name) < 0)
-        return base_error_set(err, "%s: path too long", dir);
-    snprintf(tmp, sizeof tmp, "%s.tmp", fin);
-    if (ov_target_write_png(t, tmp, err) < 0) {
-        remove(tmp);
-        return -1;
-    }
-    return publish(tmp, fin, err);
+    char *path = out_path(dir, name, err);
+    int rc = path ? ov_target_write_png(t, path, err) : -1;
+    free(path);
+    return rc;
 }
 
 /* A picture's part of report.json: the file and what detection noticed. */
@@ -220,22 +212,17 @@ static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov
         const char *name;
     } kinds[] = {{OV_FORMAT_PNG, "report.png"}, {OV_FORMAT_SVG, "report.svg"}, {OV_FORMAT_PDF, "report.pdf"}};
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-        char fin[4096], tmp[4200];
-        if (out_path(fin, sizeof fin, dir, kinds[k].name) < 0)
-            return base_error_set(err, "%s: path too long", dir);
-        snprintf(tmp, sizeof tmp, "%s.tmp", fin);
-        ov_target *t = ov_target_new_report_view(view[0], view[1], view[2], view[3], paper, kinds[k].f, tmp, err);
+        char *path = out_path(dir, kinds[k].name, err);
+        ov_target *t = path ? ov_target_new_report_view(view[0], view[1], view[2], view[3], paper, kinds[k].f, path, err)
+                            : NULL;
+        free(path);
         if (!t)
             return -1;
         int rc = ov_scene_draw(sc, t, err);
         if (rc == 0)
             rc = ov_target_finish(t, err);
         ov_target_free(t);
-        if (rc < 0) {
-            remove(tmp);
-            return -1;
-        }
-        if (publish(tmp, fin, err) < 0)
+        if (rc < 0)
             return -1;
     }
     return 0;
@@ -268,6 +255,9 @@ static int judge_pictures(const referee_job *job, referee_work *w, base_error *e
 {
     if (!(w->setup = ref_setup_new(job->table_path, job->calib_path, job->roster_path, err)) ||
         (job->proj_path && load_projector(job->proj_path, w->H, &w->pw, &w->ph, &w->proj_section, err) < 0))
+        return -1;
+    /* The files a table file names are known now: none of them may be an output either. */
+    if (base_plan_check(err) < 0)
         return -1;
     if (!job->refine)
         ref_setup_keep_pose(w->setup);
@@ -383,10 +373,12 @@ static int write_snapshot(const rules_snapshot *s, const char *dir, const char *
     return rc;
 }
 
-/* 3. Write, each file under a temporary name first. */
+/* 3. Write (held by tableref until the call is whole: a failure leaves the earlier call's files as they were). */
 static int write_all(const referee_job *job, referee_work *w, base_error *err)
 {
-    if (mkdir(job->dir, 0777) != 0 && errno != EEXIST)
+    if (mkdir(job->dir, 0777) == 0)
+        base_file_hold_made_dir(job->dir); /* removed again when nothing is written */
+    else if (errno != EEXIST)
         return base_error_set(err, "%s: cannot create the output folder: %s", job->dir, strerror(errno));
     if (write_json(w->root, job->dir, "report.json", err) < 0 ||
         write_snapshot(w->fr[0]->snap, job->dir, "before.json", err) < 0 ||
@@ -489,13 +481,13 @@ int cmd_referee(int argc, char **argv)
     const cli_opt opts[] = {
         CLI_CALIB_OPT(&calib_path),
         CLI_ROSTER_OPT(&roster_path),
-        CLI_STRING("--out", &dir, "DIR", "where to write the report and pictures"),
-        CLI_STRING("--table", &table_path, "T",
+        CLI_OUT_DIR("--out", &dir, "DIR", REFEREE_FILES, "where to write the report and pictures"),
+        CLI_INPUT("--table", &table_path, "T",
                    "the table file: calibration, rosters, ruleset with house\n"
                    "rules, terrain (docs/formats.md); replaces --calib and --roster"),
         CLI_STRING("--unit", &unit, "ID", "judge only this unit"),
         CLI_CHOICE("--move", &move, "TYPE", move_choices, move_help),
-        CLI_STRING("--projector", &proj_path, "P",
+        CLI_INPUT("--projector", &proj_path, "P",
                    "a calibration file with a \"projector\" section (refused when\n"
                    "it has none, or when it is stale: made through another\n"
                    "board pose or image size than the camera's), or a plain\n"

@@ -39,6 +39,7 @@ static const cli_doc doc = {
     "writes DIR/pair.json. The same seed gives the same picture.\n"
     "\n"
     "Exit status: 0 done, 2 bad input or usage.\n",
+    "SCENE",
 };
 
 static int make_dir(const char *path, base_error *err)
@@ -194,7 +195,10 @@ int cmd_render(int argc, char **argv)
     double seed = -1;
     int pair = 0;
     const cli_opt opts[] = {
-        CLI_STRING("--out", &out, "DIR", "where to write the picture and its truth"),
+        CLI_OUT_DIR("--out", &out, "DIR",
+                    "image.jpg image.png calib.json roster.json snapshot.json truth.json pair.json after/image.jpg "
+                    "after/image.png after/calib.json after/roster.json after/snapshot.json after/truth.json",
+                    "where to write the picture and its truth"),
         CLI_CHOICE("--generate", &gen, "NAME", "small bench hard",
                    "small, bench or hard[:K]: make a scene instead of reading one"),
         CLI_WHOLE("--seed", &seed, "N", 0, 4294967295.0, "the random seed (default: the scene's)"),
@@ -217,6 +221,14 @@ int cmd_render(int argc, char **argv)
     ds_scene *s = make_scene(gen, scene_path, seed, &hard, &err);
     if (!s) {
         fprintf(stderr, "tableref render: %s\n", err.msg);
+        return EXIT_BAD_INPUT;
+    }
+    /* The files a scene names (its snapshot, roster, calibration) are read now: none may be an output. */
+    if (cli_plan_check("render") < 0) {
+        if (hard)
+            ds_hard_free(hard);
+        else
+            ds_scene_free(s);
         return EXIT_BAD_INPUT;
     }
     if (seed >= 0)

@@ -28,6 +28,7 @@ static const cli_doc doc = {
     "(illegal), 5 fps; --crop films part of the frame (it must hold the principal point).\n"
     "\n"
     "Exit status: 0 done, 2 bad input or usage.\n",
+    "SEQ",
 };
 
 int cmd_render_sequence(int argc, char **argv)
@@ -35,7 +36,8 @@ int cmd_render_sequence(int argc, char **argv)
     const char *seq = NULL, *out = NULL, *gen = NULL, *crop = NULL;
     double ss = 0;
     const cli_opt opts[] = {
-        CLI_STRING("--out", &out, "DIR", "where to write the frames"),
+        CLI_OUT_DIR("--out", &out, "DIR", "frames/*.jpg truth/keyframe-*.json calib.json roster.json frames.json",
+                    "where to write the frames"),
         CLI_CHOICE("--generate", &gen, "hard[:K]", "hard", "film hard table K instead of reading a sequence"),
         CLI_STRING("--crop", &crop, "WxH+X+Y", "(with --generate) film only that part of the frame"),
         CLI_WHOLE("--supersample", &ss, "N", 1, 4, "samples per pixel side (default: the sequence's)"),
@@ -66,6 +68,11 @@ int cmd_render_sequence(int argc, char **argv)
         q = ds_sequence_hard(k, crop, &err);
     } else {
         q = ds_sequence_load(seq, &err);
+    }
+    /* The sequence and its scene are read: no frame or truth file may land on them (checked before rendering). */
+    if (q && cli_plan_check("render-sequence") < 0) {
+        ds_sequence_free(q);
+        return EXIT_BAD_INPUT;
     }
     if (!q || ds_sequence_render(q, out, (int)ss, &err) < 0) {
         fprintf(stderr, "tableref render-sequence: %s\n", err.msg);

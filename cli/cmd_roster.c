@@ -20,6 +20,9 @@
 #include "army_catalogue.h"
 #include "army_list.h"
 #include "army_roster.h"
+#include "base_file.h"
+#include "base_plan.h"
+#include "cmd_roster_paths.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "rules_json.h"
@@ -52,6 +55,7 @@ static const cli_doc import_doc = {
     "Exit status: 0 written and complete, 1 written but some values are still\n"
     "unknown (listed on stderr and under \"unresolved\" in the roster: give them\n"
     "with --set or --catalogue), 2 bad input or usage (the message names the file).\n",
+    "LIST",
 };
 
 static const cli_doc roster_doc = {
@@ -204,15 +208,6 @@ static void print_unit(const army_unit *u, const cJSON *ju)
                 u->note[0] ? ": " : "", shown(u->note, 0, 1));
 }
 
-/* OUT.json -> OUT.N.json for a file holding several lists; -1 when it does not fit (never cut). */
-static int numbered(const char *out, int n, char *buf, size_t cap)
-{
-    const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
-    int w = !dot || (slash && dot < slash) ? snprintf(buf, cap, "%s.%d", out, n)
-                                           : snprintf(buf, cap, "%.*s.%d%s", (int)(dot - out), out, n, dot);
-    return w < 0 || (size_t)w >= cap ? -1 : 0;
-}
-
 static int write_army(const army_file *f, size_t a, int slot, const char *path, const army_roster_options *base,
                       int *incomplete)
 {
@@ -330,17 +325,6 @@ static long pick_list(const army_file *f, const char *arg, const char *path)
             hits ? "more than one list matches" : "no player or army matches", path);
     print_lists(f, stderr);
     return -1;
-}
-
-/* DIR/NN-player.json for --all: the list's number and its player's (else its army's) name; as army 2,
- * DIR/NN-player.army2.json, so a pack's second-army rosters never replace the first ones (whose tags
- * may be printed already) when both go into one folder. */
-static int pack_path(const char *dir, const army_list *a, size_t index, int slot, char *buf, size_t cap)
-{
-    char slug[48];
-    army_slug(a->player[0] ? a->player : a->name[0] ? a->name : "list", slug, sizeof slug);
-    int w = snprintf(buf, cap, "%s/%02zu-%s%s.json", dir, index + 1, slug, slot == 2 ? ".army2" : "");
-    return w < 0 || (size_t)w >= cap ? -1 : 0;
 }
 
 /* Which lists to write: *pick the one of --list, -1 for all (--all, or a file of one or two lists).
@@ -462,21 +446,23 @@ static int import_write(const army_file *f, const char *list_path, const char *o
         fprintf(stderr, "tableref roster import: %s holds %zu lists: pick one with --list N\n", list_path, f->n_armies);
         return EXIT_BAD_INPUT;
     }
+    /* Every roster's name first, each planned as an output (an input among them is refused before any is written). */
+    char (*paths)[CMD_ROSTER_PATH_MAX] = calloc(f->n_armies ? f->n_armies : 1, sizeof *paths);
+    if (!paths || cmd_roster_paths(f, out, pick, all, several, slot, paths) < 0) {
+        free(paths);
+        return EXIT_BAD_INPUT;
+    }
+    if (all)
+        base_file_discard(); /* --all: every list tried and written on its own, the failures said (none held yet) */
     int rc = 0, failed = 0;
     for (size_t a = 0; a < f->n_armies && (rc == 0 || all); a++) { /* --all: every list tried, the failures said */
+        int s = several ? (int)a + 1 : slot > 0 ? (int)slot : 1;
         if (pick >= 0 && a != (size_t)pick)
             continue;
-        char path[4096];
-        int s = several ? (int)a + 1 : slot > 0 ? (int)slot : 1; /* --all: every list in the one slot given */
-        if (all ? pack_path(out, &f->armies[a], a, s, path, sizeof path) < 0
-                : several ? numbered(out, (int)a + 1, path, sizeof path) < 0 : !base_text_copy(path, sizeof path, out)) {
-            fprintf(stderr, "tableref roster import: --out: the path is over %zu bytes\n", sizeof path - 1);
-            rc = EXIT_BAD_INPUT;
-            break;
-        }
-        if (write_army(f, a, s, path, o, &incomplete) < 0)
+        if (write_army(f, a, s, paths[a], o, &incomplete) < 0)
             rc = EXIT_BAD_INPUT, failed++;
     }
+    free(paths);
     if (all && failed)
         fprintf(stderr, "tableref roster import: %d of %zu lists not written (said above); the others were\n", failed,
                 f->n_armies);
@@ -524,10 +510,10 @@ static int roster_import(int argc, char **argv)
     int all = 0;
     const char *pos[1];
     const cli_opt opts[] = {
-        CLI_STRING("--out", &out, "ROSTER.json",
+        CLI_OUTPUT_OR_DIR("--out", &out, "ROSTER.json", "*.json",
                    "where to write (a file holding two lists writes\n"
                    "ROSTER.1.json and ROSTER.2.json)"),
-        CLI_LIST("--catalogue", &cats, "PATH",
+        CLI_INPUTS("--catalogue", &cats, "PATH",
                  "BSData army data: a .gst/.cat file or a folder of them;\n"
                  "fills base sizes and rates a list lacks (text lists\n"
                  "never carry them). Repeatable."),

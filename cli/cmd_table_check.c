@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base_json.h"
 #include "calibrate_loop.h"
 #include "cli_args.h"
 #include "commands.h"
@@ -44,6 +45,7 @@ static const cli_doc doc = {
     "\n",
     "\n"
     "Exit status: 0 go, 1 no-go (the reasons printed), 2 bad input or usage.\n",
+    "IMAGE",
 };
 
 typedef struct proj_opts {
@@ -241,7 +243,7 @@ static void print_text(const ref_table_check *tc)
 static void print_json(const ref_table_check *tc)
 {
     cJSON *root = ref_table_check_to_json(tc);
-    char *txt = root ? cJSON_Print(root) : NULL;
+    char *txt = root ? base_json_print(root, true) : NULL;
     if (txt)
         printf("%s\n", txt);
     free(txt);
@@ -285,15 +287,15 @@ int cmd_table_check(int argc, char **argv)
     int json = 0;
     proj_opts po = {0};
     const cli_opt opts[] = {
-        CLI_STRING("--table", &table_path, "T", "the table file (calibration, rosters); replaces --calib and --roster"),
-        CLI_STRING("--calib", &calib_path, "C.json", "the camera's calibration"),
-        CLI_STRING("--roster", &roster_path, "R.json", "the roster (`tableref roster import`)"),
+        CLI_INPUT("--table", &table_path, "T", "the table file (calibration, rosters); replaces --calib and --roster"),
+        CLI_CALIB_OPT(&calib_path),
+        CLI_ROSTER_OPT(&roster_path),
         CLI_FLAG("--json", &json, 1, "print every figure as JSON on stdout"),
         CLI_FLAG("--projector", &po.live, 1,
                  "check the projector's alignment: its marks shown full-screen\n"
                  "(needs a display and the calibration's projector section, not\n"
                  "stale) and read from the camera after the projector's latency"),
-        CLI_STRING("--source", &po.source, "SRC", "with --projector: the camera (default: the table file's)"),
+        CLI_SOURCE("--source", &po.source, "SRC", "with --projector: the camera (default: the table file's)"),
         CLI_WHOLE("--screen-x", &po.sx, "X", -32768, 32767, "with --projector: where its window goes (0)"),
         CLI_WHOLE("--screen-y", &po.sy, "Y", -32768, 32767, "with --projector: where its window goes (0)"),
         CLI_FLAG("--simulate-projector", &po.simulate, 1,

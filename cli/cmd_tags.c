@@ -23,6 +23,7 @@ static const cli_doc doc = {
     "lines are sorted by ID then position.\n"
     "\n",
     "\nExit status: 0 done (even with no tags), 2 bad input or usage.\n",
+    "IMAGE",
 };
 
 #if TABLEREF_HAVE_SHEET

@@ -29,6 +29,7 @@ static const cli_doc doc = {
     "first army even IDs and the second odd ones.\n"
     "\n"
     "Exit status: 0 done, 2 bad input or usage.\n",
+    "ROSTER",
 };
 
 /* A label needs the base and the model count; the rates can come later (they are asked for before
@@ -60,10 +61,10 @@ int cmd_tags_sheet(int argc, char **argv)
     const char *out = NULL, *paper = "a4", *layout_path = NULL, *pos[1];
     int no_board = 0;
     const cli_opt opts[] = {
-        CLI_STRING("--out", &out, "TAGS.pdf", "the sheet (PDF)"),
+        CLI_OUTPUT("--out", &out, "TAGS.pdf", "the sheet (PDF)"),
         CLI_CHOICE("--paper", &paper, "a4|letter", "a4 letter", "page size (default a4)"),
         CLI_FLAG("--no-board", &no_board, 1, "leave out the corner tags page (print it once per table)"),
-        CLI_STRING("--layout", &layout_path, "F", "also write where every tag landed (JSON, page mm)"),
+        CLI_OUTPUT("--layout", &layout_path, "F", "also write where every tag landed (JSON, page mm)"),
     };
     int n = cli_parse(&doc, argc, argv, opts, CLI_N(opts), pos, 1);
     if (n < 0)

@@ -11,6 +11,7 @@
 
 #include "base_file.h"
 #include "calib_target.h"
+#include "base_plan.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "cvshim.h"
@@ -124,7 +125,7 @@ int cmd_target(int argc, char **argv)
     double tag = 30, spacing = -1, margin = 15, first = 300, dpi = 300;
     int landscape = 0;
     const cli_opt opts[] = {
-        CLI_STRING("--out", &out, "TARGET.pdf|TARGET.png", "the target to draw"),
+        CLI_OUTPUT("--out", &out, "TARGET.pdf|TARGET.png", "the target to draw"),
         CLI_CHOICE("--paper", &paper, "A4|A3|A5|letter|WxH", "A4 A3 A5 letter", "page size (WxH in mm; default A4)"),
         CLI_FLAG("--landscape", &landscape, 1, "turn the page"),
         CLI_NUMBER("--tag-mm", &tag, "S", 1, 1000, "black square edge (default 30)"),
@@ -133,7 +134,7 @@ int cmd_target(int argc, char **argv)
         CLI_WHOLE("--first-id", &first, "N", 0, 100000, "first tag ID (default 300)"),
         CLI_CHOICE("--family", &family, "F", "tag36h11 tagStandard41h12", "tag36h11 (default) or tagStandard41h12"),
         CLI_NUMBER("--dpi", &dpi, "D", 50, 2400, "PNG resolution (default 300)"),
-        CLI_STRING("--layout", &layout, "PATH", "layout file (default: --out with .json)"),
+        CLI_OUTPUT("--layout", &layout, "PATH", "layout file (default: --out with .json)"),
     };
     int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
     if (n_pos < 0)
@@ -173,9 +174,11 @@ int cmd_target(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     char layout_buf[4096];
-    if (!layout) {
+    if (!layout) { /* named after --out: planned with it, checked before anything is drawn */
         snprintf(layout_buf, sizeof layout_buf, "%.*s.json", (int)(dot - out), out);
         layout = layout_buf;
+        if (base_plan_add(BASE_PLAN_WRITE, layout, "--out", out) < 0 || cli_plan_check("target") < 0)
+            return EXIT_BAD_INPUT;
     }
     int rc = 0;
     if (is_png) {

@@ -70,7 +70,8 @@ static int cmd_venue_setup(int argc, char **argv)
     if (!cli_dumping(argc, argv) && !cli_wants_help(argc, argv) && take_tls_key(&argc, argv, &o.tls_key) < 0)
         return EXIT_BAD_INPUT;
     const cli_opt opts[] = {
-        CLI_STRING("--out", &o.dir, "DIR", "where the set-up goes (made if missing)"),
+        CLI_OUT_DIR("--out", &o.dir, "DIR", "mosquitto.conf acl passwd credentials.json passwords/*",
+                    "where the set-up goes (made if missing)"),
         CLI_STRING("--event", &o.event, "NAME", "the event's name, a topic level: letters, digits, '-', '_'"),
         CLI_WHOLE("--tables", &tables, "N", 0, VENUE_SETUP_MAX_TABLES,
                   "tables 1..N, one account each (table-1, ...); with --add the new total"),
@@ -83,7 +84,7 @@ static int cmd_venue_setup(int argc, char **argv)
         CLI_STRING("--tls", &o.tls_cert, "CERT KEY",
                    "TLS on the pages' WebSockets listener (wss://) with this certificate and\n"
                    "key (PEM); the tables' MQTT listener stays plain (keep it on the wired network)"),
-        CLI_STRING("--http-dir", &o.http_dir, "WEB", "serve the judge's page from this folder on the WebSockets port"),
+        CLI_INPUT("--http-dir", &o.http_dir, "WEB", "serve the judge's page from this folder on the WebSockets port"),
         CLI_STRING("--run-as", &o.run_as, "USER", "the account Mosquitto runs as (default: the one running this)"),
         CLI_FLAG("--add", &add, 1, "add tables, judges and streamers to the set-up in DIR"),
     };

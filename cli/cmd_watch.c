@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base_file.h"
+#include "base_plan.h"
 #include "tableref_config.h"
 
 #include "calib_file.h"
@@ -228,12 +229,17 @@ static int beside_recording(watch_session_config *cfg, char *jsonl_buf, char *vt
         if (sibling(cfg->record_path, ".events.jsonl", jsonl_buf, cap) < 0)
             return -1;
         cfg->log_path = jsonl_buf;
+        base_plan_add(BASE_PLAN_APPEND, jsonl_buf, "--record", cfg->record_path);
     }
     if (cfg->record_path && !cfg->vtt_path) {
         if (sibling(cfg->record_path, ".vtt", vtt_buf, cap) < 0)
             return -1;
         cfg->vtt_path = vtt_buf;
+        base_plan_add(BASE_PLAN_APPEND, vtt_buf, "--record", cfg->record_path);
     }
+    char clips[4200];
+    if (cfg->record_path && sibling(cfg->record_path, ".clips/move-*.mp4", clips, sizeof clips) == 0)
+        base_plan_add(BASE_PLAN_WRITE, clips, "--record", cfg->record_path);
     return 0;
 }
 
@@ -270,16 +276,16 @@ typedef struct watch_words {
 static int watch_args_read(int argc, char **argv, watch_args *a, watch_words *w)
 {
     const cli_opt opts[] = {
-        CLI_STRING("--source", &a->source, "SRC", "the camera, video or pictures (above)"),
+        CLI_SOURCE("--source", &a->source, "SRC", "the camera, video or pictures (above)"),
         CLI_CALIB_OPT(&a->calib_path),
         CLI_ROSTER_OPT(&a->roster_path),
-        CLI_LIST("--table", &w->tables, "T.json|N",
+        CLI_INPUTS("--table", &w->tables, "T.json|N",
                  "the table file (docs/formats.md): calibration, rosters,\n"
                  "ruleset with house rules, terrain, and the camera and its\n"
                  "size; --source, --calib and --roster then come from it.\n"
                  "A whole number N (1 to 999999) is this table's number for\n"
                  "the venue feed (below): both may be given"),
-        CLI_STRING("--record", &a->cfg.record_path, "FILE.mp4",
+        CLI_APPEND("--record", &a->cfg.record_path, "FILE.mp4",
                    "write the annotated video (H.264, fragmented MP4: a kill or\n"
                    "a full disk loses at most the last second), with FILE.vtt\n"
                    "subtitles (one cue per move and call), FILE.events.jsonl and\n"
@@ -289,10 +295,10 @@ static int watch_args_read(int argc, char **argv, watch_args *a, watch_words *w)
         CLI_STRING("--clip-url", &a->cfg.clip_url, "URL",
                    "where a judge's page finds FILE.clips/ (e.g. served over\n"
                    "HTTP): the call's events then carry URL/move-N.mp4 too"),
-        CLI_STRING("--log", &a->cfg.log_path, "FILE.jsonl",
+        CLI_APPEND("--log", &a->cfg.log_path, "FILE.jsonl",
                    "the event log (appended to, never truncated; one JSON\n"
                    "line per event, fsync'ed)"),
-        CLI_STRING("--vtt", &a->cfg.vtt_path, "FILE.vtt", "subtitles without a recording"),
+        CLI_APPEND("--vtt", &a->cfg.vtt_path, "FILE.vtt", "subtitles without a recording"),
         CLI_FLAG("--replace", &w->replace, 1,
                  "overwrite an existing recording and subtitles (by\n"
                  "default an existing file is an error: it is an earlier game)"),
@@ -306,7 +312,7 @@ static int watch_args_read(int argc, char **argv, watch_args *a, watch_words *w)
                    "calibration was made at); every frame must match the calibration"),
         CLI_NUMBER("--settle-ms", &w->settle, "N", 0, 600000, "still time before a snapshot (default 1000)"),
         CLI_NUMBER("--jitter-mm", &w->jitter, "X", 0, 1000, "a unit moved less than this did not move (default 2)"),
-        CLI_STRING("--control", &a->control, "FIFO",
+        CLI_INPUT("--control", &a->control, "FIFO",
                    "read judge's commands from a named pipe (created if missing);\n"
                    "send them with `tableref watch-ctl FIFO overrule|confirm|undo|stop`"),
         CLI_NUMBER("--fps", &w->fps, "N", 0.01, 1000, "frame rate of an image sequence (default 5)"),
@@ -316,7 +322,7 @@ static int watch_args_read(int argc, char **argv, watch_args *a, watch_words *w)
         CLI_NUMBER("--sim-light", &w->sim_light, "X", 0, 10,
                    "with --source sim:SEQ.json: the simulated projector's white\n"
                    "against the room's light (default 2.5; 0: the projector off)"),
-        CLI_STRING("--sim-frames", &a->sim_frames, "DIR",
+        CLI_OUT_DIR("--sim-frames", &a->sim_frames, "DIR", "*.jpg",
                    "with --source sim:SEQ.json: also write the simulated camera's\n"
                    "frames to DIR (created) as NNNNNN.jpg"),
         CLI_TEXT("\nThe venue feed (docs/venue.md; topics and payloads in docs/formats.md):"),
@@ -328,7 +334,7 @@ static int watch_args_read(int argc, char **argv, watch_args *a, watch_words *w)
         CLI_STRING("--event", &a->feed.event, "NAME", "the tournament, as in the topics (letters, digits . _ -)"),
         CLI_STRING("--mqtt-user", &a->feed.user, "NAME",
                    "the broker user: this table's own account, table-N (tableref venue setup)"),
-        CLI_STRING("--mqtt-password-file", &a->feed.password_file, "FILE", "its password, the file's first line"),
+        CLI_INPUT("--mqtt-password-file", &a->feed.password_file, "FILE", "its password, the file's first line"),
     };
     return cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
 }
@@ -388,6 +394,11 @@ static int watch_simulated(const watch_args *a)
     watch_session_config cfg = a->cfg;
     ds_loop_setup su;
     cap_source *cap = watch_source_open(a->source, &a->ccfg, &cfg, &err);
+    /* The sequence and its scene are read now: checked before anything is written. */
+    if (cap && cli_plan_check("watch") < 0) {
+        cap_source_close(cap);
+        return EXIT_BAD_INPUT;
+    }
     const bool setup = cap && ds_loop_source_setup(cap, &su) == 0;
     if (cap && !setup) /* a row with a set-up of its own that is not the simulator's */
         base_error_setc(&err, BASE_E_UNSUPPORTED, "%s: this watch takes a set-up only from sim: sources",
@@ -466,9 +477,16 @@ static int watch_live(const watch_args *a, watch_inputs *in)
     if (a->cfg.projector &&
         projector_refused(&in->setup->calib, a->calib_path, in->setup->roster, a->ccfg.width, a->ccfg.height))
         goto done;
-    s = watch_session_new_setup(in->setup, &a->cfg, &err);
-    /* A camera or a recording: it sees the real projector, if any, not the session's pictures (cfg NULL). */
-    if (!s || !(cap = watch_source_open(a->source, &a->ccfg, NULL, &err))) {
+    /* A camera or a recording: it sees the real projector, if any, not the session's pictures (cfg NULL). The
+     * source first: its files (a folder's frames) are inputs no output may land on, checked before the session
+     * opens its log, subtitles and recording. */
+    if (!(cap = watch_source_open(a->source, &a->ccfg, NULL, &err))) {
+        fprintf(stderr, "tableref watch: %s\n", err.msg);
+        goto done;
+    }
+    if (cli_plan_check("watch") < 0)
+        goto done;
+    if (!(s = watch_session_new_setup(in->setup, &a->cfg, &err))) {
         fprintf(stderr, "tableref watch: %s\n", err.msg);
         goto done;
     }

@@ -22,6 +22,10 @@ typedef struct tableref_command {
     const char *name;
     const char *summary;
     int (*run)(int argc, char **argv);
+    /* Its outputs are written whole or not at all: every file it commits waits until it returns, then all are
+     * renamed over their targets together (unless it exits 2, bad input: then none is). Off for the commands that
+     * stream their outputs as they go (watch, capture, render-sequence, the benchmarks). */
+    int whole;
 } tableref_command;
 
 int cmd_check(int argc, char **argv);

@@ -3,8 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base_file.h"
+#include "base_text.h"
 #include "cli_args.h"
 #include "commands.h"
 #if TABLEREF_HAVE_VISION
@@ -13,16 +15,16 @@
 #endif
 
 static const tableref_command commands[] = {
-    {"check", "check moves between two snapshots against the rules", cmd_check},
-    {"reach", "where a unit can legally end a March or an Advance, before it moves", cmd_reach},
+    {"check", "check moves between two snapshots against the rules", cmd_check, 1},
+    {"reach", "where a unit can legally end a March or an Advance, before it moves", cmd_reach, 1},
 #if TABLEREF_HAVE_VISION
-    {"tags", "list the AprilTags found in an image", cmd_tags},
-    {"detect", "turn a camera image into a snapshot", cmd_detect},
+    {"tags", "list the AprilTags found in an image", cmd_tags, 1},
+    {"detect", "turn a camera image into a snapshot", cmd_detect, 1},
     {"table-check", "check a table before a round: focus, exposure, resolution, board, calibration, units",
      cmd_table_check},
-    {"render", "render a synthetic table with exact ground truth", cmd_render},
-    {"target", "draw a printable calibration target (AprilTag grid) and its layout", cmd_target},
-    {"calibrate", "calibrate the camera, the board pose or the projector", cmd_calibrate},
+    {"render", "render a synthetic table with exact ground truth", cmd_render, 1},
+    {"target", "draw a printable calibration target (AprilTag grid) and its layout", cmd_target, 1},
+    {"calibrate", "calibrate the camera, the board pose or the projector", cmd_calibrate, 1},
     {"capture", "take calibration stills from the watch source, with coverage feedback", cmd_capture},
     {"cameras", "list the cameras (libcamera, V4L2) a --source can name", cmd_cameras},
     {"watch", "referee live from the camera (or a recording): call each move as the table settles", cmd_watch},
@@ -30,10 +32,10 @@ static const tableref_command commands[] = {
     {"render-sequence", "render a game turn as video frames with exact truth", cmd_render_sequence},
 #endif
 #if TABLEREF_HAVE_VISION && TABLEREF_HAVE_OVERLAY
-    {"referee", "judge a move from two camera images and draw the verdict (camera, projector, report)", cmd_referee},
+    {"referee", "judge a move from two camera images and draw the verdict (camera, projector, report)", cmd_referee, 1},
 #endif
 #if TABLEREF_HAVE_ARMYLIST
-    {"roster", "import an army list (.ros, .rosz, New Recruit JSON or text) into a roster with tag IDs", cmd_roster},
+    {"roster", "import an army list (.ros, .rosz, New Recruit JSON or text) into a roster with tag IDs", cmd_roster, 1},
 #endif
 #if TABLEREF_HAVE_VENUE
     {"venue", "the venue's broker: a whole Mosquitto set-up with one account per table", cmd_venue},
@@ -114,8 +116,40 @@ static void register_sources(void)
 #endif
 }
 
+/* Nothing printed reaches the terminal raw: a name from a roster, a table file, an army list or an argument is shown
+ * with its control characters and escape sequences as text (base_text_terminal_stream). glibc's stdout and stderr
+ * are variables. */
+static void escape_terminal(void)
+{
+    fflush(stdout);
+    FILE *out = base_text_terminal_stream(STDOUT_FILENO, isatty(STDOUT_FILENO));
+    FILE *err = base_text_terminal_stream(STDERR_FILENO, true);
+    if (out)
+        stdout = out;
+    if (err)
+        stderr = err;
+}
+
+/* A command run with its outputs held (tableref_command.whole): released when it succeeded, else discarded. */
+static int run_whole(const tableref_command *c, int argc, char **argv)
+{
+    base_file_hold();
+    int rc = c->run(argc, argv);
+    if (rc == EXIT_BAD_INPUT) {
+        base_file_discard();
+        return rc;
+    }
+    base_error err;
+    if (base_file_release(&err) < 0) {
+        fprintf(stderr, "tableref %s: %s\n", c->name, err.msg);
+        return EXIT_BAD_INPUT;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    escape_terminal();
     register_sources();
     if (argc < 2) {
         usage(stderr);
@@ -140,7 +174,8 @@ int main(int argc, char **argv)
     base_file_refuse_inputs(true);
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+            return commands[i].whole ? run_whole(&commands[i], argc - 1, argv + 1)
+                                     : commands[i].run(argc - 1, argv + 1);
     /* A typo: name the nearest command rather than print them all. */
     size_t best = N_COMMANDS;
     int best_d = 3;

@@ -359,8 +359,12 @@ ds_scene *ds_scene_from_json(const cJSON *root, const char *path, unsigned flags
         if (read_camera(cam, path, &s->calib, err) < 0)
             goto fail;
     }
+    /* An inline section was read as a copy: its checks count for the scene's own. */
+    base_fields_checked_as(js, cJSON_GetObjectItemCaseSensitive(root, "snapshot"));
+    base_fields_checked_as(jr, cJSON_GetObjectItemCaseSensitive(root, "roster"));
+    base_fields_checked_as(jc, cJSON_GetObjectItemCaseSensitive(root, "calibration"));
     const cJSON *rp = cJSON_GetObjectItemCaseSensitive(root, "render");
-    if (rp && read_render(rp, path, &s->render, err) < 0)
+    if ((rp && read_render(rp, path, &s->render, err) < 0) || base_fields_all_checked(root, path, err) < 0)
         goto fail;
     cJSON_Delete(js);
     cJSON_Delete(jr);

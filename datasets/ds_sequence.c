@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base_fields.h"
 #include "ds_hard.h"
 #include "media.h"
 #include "rules_json.h"
@@ -22,6 +23,44 @@ void ds_sequence_free(ds_sequence *q)
     free(q);
 }
 
+/* The sequence's keys and a move's: strict as every reader, a typo ("forwad_mm") is refused with the key meant,
+ * never a move silently made of nothing. */
+static const char *const sequence_keys[] = {"format", "version", "scene", "fps", "hold_s", "move_s", "moves", NULL};
+static const char *const move_keys[] = {"unit", "forward_mm", "left_mm", "rotate_deg", "says", NULL};
+
+/* The sequence's moves into q (its scene read): 0, or -1 naming the file and the move. */
+static int read_moves(const cJSON *root, const char *path, ds_sequence *q, base_error *err)
+{
+    const cJSON *moves = base_json_array(root, "moves", "", true, err);
+    if (!moves)
+        return base_error_prefix(err, path), -1;
+    int n = cJSON_GetArraySize(moves);
+    if (!(q->moves = calloc((size_t)n + 1, sizeof *q->moves)))
+        return base_error_set(err, "out of memory");
+    for (int i = 0; i < n; i++) {
+        const cJSON *m = cJSON_GetArrayItem(moves, i);
+        ds_sequence_move *mv = &q->moves[q->n_moves];
+        char where[32];
+        double rot = 0;
+        snprintf(where, sizeof where, "moves[%d]", i);
+        if (!cJSON_IsObject(m))
+            return base_error_set(err, "%s: %s: expected an object (unit, forward_mm, left_mm, rotate_deg, says)", path,
+                                  where);
+        if (base_fields_known(m, where, move_keys, err) < 0 ||
+            base_json_string(m, "unit", where, true, mv->unit, sizeof mv->unit, err) < 0 ||
+            base_json_number(m, "forward_mm", where, false, &mv->forward_mm, err) < 0 ||
+            base_json_number(m, "left_mm", where, false, &mv->left_mm, err) < 0 ||
+            base_json_number(m, "rotate_deg", where, false, &rot, err) < 0 ||
+            base_json_string(m, "says", where, false, mv->says, sizeof mv->says, err) < 0)
+            return base_error_prefix(err, path), -1;
+        if (!rules_snapshot_find_unit(q->scene->snapshot, mv->unit))
+            return base_error_set(err, "%s: %s.unit: no unit \"%s\" in the scene", path, where, mv->unit);
+        mv->rotate_rad = base_deg_to_rad(rot);
+        q->n_moves++;
+    }
+    return 0;
+}
+
 ds_sequence *ds_sequence_load(const char *path, base_error *err)
 {
     cJSON *root = base_json_parse_file(path, err);
@@ -34,7 +73,8 @@ ds_sequence *ds_sequence_load(const char *path, base_error *err)
         goto fail;
     }
     q->fps = 5, q->hold_s = 2, q->move_s = 1.2;
-    if (base_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0 ||
+    if (base_fields_known(root, "", sequence_keys, err) < 0 ||
+        base_json_string(root, "format", "", true, fmt, sizeof fmt, err) < 0 ||
         base_json_int(root, "version", "", true, &version, err) < 0 ||
         base_json_string(root, "scene", "", true, scene, sizeof scene, err) < 0 ||
         base_json_number(root, "fps", "", false, &q->fps, err) < 0 ||
@@ -60,38 +100,10 @@ ds_sequence *ds_sequence_load(const char *path, base_error *err)
     }
     if (!(q->scene = ds_scene_load(scene_path, err)))
         goto fail;
-    const cJSON *moves = base_json_array(root, "moves", "", true, err);
-    if (!moves) {
-        base_error_prefix(err, path);
+    if (read_moves(root, path, q, err) < 0)
         goto fail;
-    }
-    int n = cJSON_GetArraySize(moves);
-    q->moves = calloc((size_t)n + 1, sizeof *q->moves);
-    if (!q->moves) {
-        base_error_set(err, "out of memory");
+    if (base_fields_all_checked(root, path, err) < 0)
         goto fail;
-    }
-    for (int i = 0; i < n; i++) {
-        const cJSON *m = cJSON_GetArrayItem(moves, i);
-        ds_sequence_move *mv = &q->moves[q->n_moves];
-        char where[32];
-        double rot = 0;
-        snprintf(where, sizeof where, "moves[%d]", i);
-        if (base_json_string(m, "unit", where, true, mv->unit, sizeof mv->unit, err) < 0 ||
-            base_json_number(m, "forward_mm", where, false, &mv->forward_mm, err) < 0 ||
-            base_json_number(m, "left_mm", where, false, &mv->left_mm, err) < 0 ||
-            base_json_number(m, "rotate_deg", where, false, &rot, err) < 0 ||
-            base_json_string(m, "says", where, false, mv->says, sizeof mv->says, err) < 0) {
-            base_error_prefix(err, path);
-            goto fail;
-        }
-        if (!rules_snapshot_find_unit(q->scene->snapshot, mv->unit)) {
-            base_error_set(err, "%s: %s.unit: no unit \"%s\" in the scene", path, where, mv->unit);
-            goto fail;
-        }
-        mv->rotate_rad = base_deg_to_rad(rot);
-        q->n_moves++;
-    }
     cJSON_Delete(root);
     return q;
 fail:

@@ -4,6 +4,10 @@
 #include <string.h>
 
 #include "ds_truth.h"
+
+#include <stdio.h>
+
+#include "base_fields.h"
 #include "rules_json.h"
 #include "vis_camera.h"
 
@@ -19,6 +23,49 @@ void ds_truth_clear(ds_truth *t)
 double ds_truth_tag_visible(const ds_truth_tag *t)
 {
     return t->inside ? 1 - t->occluded : 0;
+}
+
+static const char *const truth_keys[] = {"format", "version", "image", "pixel_convention", "models", "tags", "units",
+                                         NULL};
+static const char *const model_keys[] = {"unit",      "id",        "tag_id",   "x_mm",
+                                         "y_mm",      "facing_deg", "centre_px", "tag_fully_visible",
+                                         "tag_visible_fraction", "hand_hides_tag", "slot_file_rank", NULL};
+static const char *const tag_keys[] = {"id",
+                                       "model",
+                                       "corners_px",
+                                       "edge_px",
+                                       "occluded_fraction",
+                                       "occluded_by_figure",
+                                       "occluded_by_hand",
+                                       "printed_occluded_fraction",
+                                       "inside_frame",
+                                       "fully_visible",
+                                       NULL};
+static const char *const unit_keys[] = {"id", "kind", "rear_rank", NULL};
+
+/* Every object of the array `key` against `keys`. */
+static int check_items(const cJSON *root, const char *key, const char *const *keys, base_error *err)
+{
+    const cJSON *it, *list = base_json_field(root, key);
+    int i = 0;
+    if (!cJSON_IsArray(list))
+        list = NULL;
+    cJSON_ArrayForEach(it, list)
+    {
+        char where[48];
+        snprintf(where, sizeof where, "%s[%d]", key, i++);
+        if (base_fields_known(it, where, keys, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int ds_truth_check_keys(const cJSON *root, base_error *err)
+{
+    if (base_fields_known(root, "", truth_keys, err) < 0 || check_items(root, "models", model_keys, err) < 0 ||
+        check_items(root, "tags", tag_keys, err) < 0 || check_items(root, "units", unit_keys, err) < 0)
+        return -1;
+    return base_fields_all_checked(root, NULL, err);
 }
 
 cJSON *ds_truth_to_json(const ds_truth *t, const rules_snapshot *snap, const roster_file *roster,

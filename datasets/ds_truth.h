@@ -60,4 +60,9 @@ void ds_truth_clear(ds_truth *t);
 cJSON *ds_truth_to_json(const ds_truth *t, const rules_snapshot *snap, const roster_file *roster,
                         const calib_file *cam, const char *image_name);
 
+/* A truth file read back (`detect --truth`) is as strict as every reader: every key of it is one the format has
+ * (the hard set's formation truth included). 0, or -1 naming the field ("models[3].x_m: unknown field; did you
+ * mean \"x_mm\"?"). */
+int ds_truth_check_keys(const cJSON *root, base_error *err);
+
 #endif

@@ -249,17 +249,25 @@ static void read_army(const cJSON *root, roster_army *a)
 /* The words of roster_unresolved.missing, in its bits' order. */
 static const char *const missing_words[] = {"models", "base_mm", "advance_in", "march_in"};
 
-static int read_unresolved(const cJSON *root, roster_file *r)
+/* What `roster import` writes of a value it could not find (roster_write.c): kept as written, its keys checked as
+ * every object's (a typo is no note silently dropped). */
+static const char *const unresolved_keys[] = {"unit", "name", "missing", "why", "where", NULL};
+
+static int read_unresolved(const cJSON *root, roster_file *r, base_error *err)
 {
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "unresolved");
     size_t n = cJSON_IsArray(list) ? (size_t)cJSON_GetArraySize(list) : 0;
     if (n == 0)
         return 0;
     if (!(r->unresolved = calloc(n, sizeof *r->unresolved)))
-        return -1;
+        return base_error_set(err, "out of memory");
     const cJSON *e;
     cJSON_ArrayForEach(e, list)
     {
+        char where[40];
+        snprintf(where, sizeof where, "unresolved[%zu]", r->n_unresolved);
+        if (base_fields_known(e, where, unresolved_keys, err) < 0)
+            return -1;
         roster_unresolved *u = &r->unresolved[r->n_unresolved++];
         keep_text(e, "unit", u->unit, sizeof u->unit);
         keep_text(e, "name", u->name, sizeof u->name);
@@ -420,7 +428,7 @@ static int parse(const cJSON *root, roster_file *r, base_error *err)
     if (check_ids(r, err) < 0)
         return -1;
     read_army(root, &r->army);
-    return read_unresolved(root, r) < 0 ? base_error_set(err, "out of memory") : 0;
+    return read_unresolved(root, r, err);
 }
 
 roster_file *roster_from_json(const cJSON *root, const char *name, base_error *err)
@@ -432,7 +440,7 @@ roster_file *roster_from_json(const cJSON *root, const char *name, base_error *e
     }
     if (err)
         err->msg[0] = '\0';
-    if (parse(root, r, err) < 0) {
+    if (parse(root, r, err) < 0 || base_fields_all_checked(root, NULL, err) < 0) {
         base_error_prefix(err, name);
         roster_free(r);
         return NULL;

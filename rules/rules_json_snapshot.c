@@ -430,7 +430,8 @@ rules_snapshot *rules_json_to_snapshot(const cJSON *root, const char *name, base
     if (read_list(root, "units", true, read_unit, s, err) < 0 ||
         read_list(root, "terrain", false, read_terrain, s, err) < 0 ||
         read_list(root, "formations", false, read_dynform, s, err) < 0 ||
-        read_list(root, "unseen_units", false, read_unseen, s, err) < 0 || rules_snapshot_check_ids(s, err) < 0)
+        read_list(root, "unseen_units", false, read_unseen, s, err) < 0 || rules_snapshot_check_ids(s, err) < 0 ||
+        base_fields_all_checked(root, NULL, err) < 0)
         goto fail;
     return s;
 fail:

@@ -228,6 +228,9 @@ static int read_setting(const cJSON *root, const char *name, table_file *t, base
         cJSON_AddItemToObject(snap, "terrain", cJSON_Duplicate(terrain, 1));
     cJSON_AddItemToObject(snap, "units", cJSON_CreateArray());
     t->setting = rules_json_to_snapshot(snap, name, err);
+    /* The copies were checked: so were the table's own sections. */
+    base_fields_checked_as(cJSON_GetObjectItemCaseSensitive(snap, "ruleset"), ruleset);
+    base_fields_checked_as(cJSON_GetObjectItemCaseSensitive(snap, "terrain"), terrain);
     cJSON_Delete(snap);
     return t->setting ? check_terrain(t->setting, name, err) : -1;
 }
@@ -318,7 +321,8 @@ int table_file_from_json(const cJSON *root, const char *name, const char *dir, t
                                TABLE_FILE_VERSION);
     if (read_calibration(root, name, dir, out, err) < 0 || check_board(root, name, err) < 0 ||
         read_rosters(root, name, dir, out, err) < 0 ||
-        read_setting(root, name, out, err) < 0 || read_capture(root, name, dir, out, err) < 0) {
+        read_setting(root, name, out, err) < 0 || read_capture(root, name, dir, out, err) < 0 ||
+        base_fields_all_checked(root, name, err) < 0) {
         table_file_clear(out);
         return -1;
     }

@@ -23,8 +23,39 @@ static int field(const char *line, int k, char *out, size_t cap)
     return 0;
 }
 
+/* An "io" line: the option's role on disk; an "inputs" line: the command's positionals that are files. */
+static int read_io(od_table *t, const char *line)
+{
+    char command[48], name[48];
+    if (strncmp(line, "inputs\t", 7) == 0) {
+        if (field(line, 1, command, sizeof command) < 0)
+            return -1;
+        for (int i = 0; i < t->n_commands; i++)
+            if (strcmp(t->commands[i], command) == 0)
+                return field(line, 2, t->inputs[i], sizeof t->inputs[i]);
+        return -1;
+    }
+    if (field(line, 1, command, sizeof command) < 0 || field(line, 2, name, sizeof name) < 0)
+        return -1;
+    od_option *o = (od_option *)od_find(t, command, name);
+    if (!o || field(line, 3, o->io, sizeof o->io) < 0 || field(line, 4, o->files, sizeof o->files) < 0 ||
+        field(line, 5, o->same_as, sizeof o->same_as) < 0)
+        return -1;
+    return 0;
+}
+
+const od_option *od_find(const od_table *t, const char *command, const char *name)
+{
+    for (int i = 0; i < t->n_options; i++)
+        if (strcmp(t->options[i].command, command) == 0 && strcmp(t->options[i].name, name) == 0)
+            return &t->options[i];
+    return NULL;
+}
+
 static int read_line(od_table *t, const char *line)
 {
+    if (strncmp(line, "io\t", 3) == 0 || strncmp(line, "inputs\t", 7) == 0)
+        return read_io(t, line);
     if (strncmp(line, "command\t", 8) == 0) {
         if (t->n_commands == OD_MAX_COMMANDS)
             return -1;

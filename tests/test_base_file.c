@@ -282,7 +282,7 @@ Test(base_json, refuses_invalid_utf8)
 {
     base_error err = {0};
     cr_expect_null(base_json_parse_string("{\"name\": \"ab\n\xff\"}", "r.json", &err));
-    cr_expect_str_eq(err.msg, "r.json: not valid UTF-8 at line 2, column 1 (byte 0xff)");
+    cr_expect_str_eq(err.msg, "r.json: not valid UTF-8 at byte offset 13 (line 2, column 1, byte 0xff)");
 }
 
 Test(base_text, format_drops_a_split_character)

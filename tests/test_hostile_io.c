@@ -184,8 +184,9 @@ Test(hostile_io, an_output_onto_its_own_input_is_refused)
     cr_assert_eq(system(full), 0);
     int rc = tableref(NULL, "roster import '%s/L.txt' --out '%s/L.txt' --no-ask", fxd_dir(), fxd_dir());
     cr_expect_eq(rc, 2, "%s", slurp("err.txt"));
-    cr_expect(strstr(slurp("err.txt"), "L.txt: cannot write: it is an input of this command"), "%s",
-              slurp("err.txt"));
+    cr_expect(strstr(slurp("err.txt"), "L.txt is also LIST ") &&
+                  strstr(slurp("err.txt"), "L.txt: an output may not be an input of this command"),
+              "%s", slurp("err.txt"));
     snprintf(full, sizeof full, "cd '%s' && cmp -s datasets/armylists/nr-text-orcs-and-goblins.txt '%s/L.txt'",
              getenv("TABLEREF_SOURCE_ROOT"), fxd_dir());
     cr_expect_eq(system(full), 0, "the list is unchanged");
@@ -300,7 +301,7 @@ Test(hostile_io, a_hand_written_roster_with_a_5000_character_name_is_refused_by_
     rc = tableref(NULL, "tags sheet '%1$s/bad.json' --out '%1$s/bad.pdf'", fxd_dir());
     err = slurp("err.txt");
     cr_expect_eq(rc, 2, "%s", err);
-    cr_expect(strstr(err, "bad.json: not valid UTF-8 at line 2, column 12 (byte 0xff)"), "%s", err);
+    cr_expect(strstr(err, "bad.json: not valid UTF-8 at byte offset 23 (line 2, column 12, byte 0xff)"), "%s", err);
 }
 
 /* A roster path of 1031 bytes whose first 1023 bytes name another roster that exists: the table file
@@ -352,6 +353,7 @@ Test(hostile_io, calibrate_board_still_updates_its_calibration_in_place)
     rc = tableref(NULL, "calibrate board '%1$s/scene/image.jpg' --calib '%1$s/scene/calib.json' "
                         "--roster '%1$s/scene/roster.json' --out '%1$s/scene/roster.json'", fxd_dir());
     cr_expect_eq(rc, 2, "%s", slurp("err.txt"));
-    cr_expect(strstr(slurp("err.txt"), "roster.json: cannot write: it is an input of this command"), "%s",
-              slurp("err.txt"));
+    cr_expect(strstr(slurp("err.txt"), "roster.json is also --roster ") &&
+                  strstr(slurp("err.txt"), "an output may not be an input of this command"),
+              "%s", slurp("err.txt"));
 }

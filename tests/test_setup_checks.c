@@ -7,6 +7,7 @@
  * reason on each wrong one. The demo itself still referees as before.
  */
 #include <criterion/criterion.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "fixture_demo.h"
 #include "media.h"
 #include "media_image_read.h"
+#include "rules_json.h"
 #include "vision_test_util.h"
 #include "watch_tracker.h"
 
@@ -406,6 +408,44 @@ Test(setup_checks, tag_printed_twice_gives_no_call_on_its_unit)
     cr_assert_not_null(strstr(res.out, "unit spears (red): march (inferred): CANNOT TELL"), "%s", res.out);
     cr_assert_null(strstr(res.out, "spears: march, ILLEGAL"), "%s", res.out);
     cr_assert_null(strstr(res.out, "spears: march, LEGAL"), "%s", res.out);
+}
+
+/* What detect says is what it did (issue 31, point 5): the same tag printed twice is "all copies ignored", and the
+ * snapshot then gives that model as inferred (placed from its unit's formation), never as seen from a read of its
+ * tag: before, the slot reading found one copy again and placed spears-2 as seen. */
+Test(setup_checks, a_tag_seen_twice_places_its_model_from_no_read)
+{
+    base_error err = {0};
+    base_image *im = media_image_load(fxd_demo("after.jpg"), MEDIA_IMAGE_GRAY, &err);
+    cr_assert_not_null(im, "%s", err.msg);
+    for (int y = 0; y < 48; y++)
+        memcpy(im->data + (size_t)(580 + y) * im->stride + 500, im->data + (size_t)(330 + y) * im->stride + 330, 48);
+    cr_assert_eq(media_image_save(im, fxd_tmp("twice.png"), 0, &err), 0, "%s", err.msg);
+    base_image_free(im);
+    char args[4096];
+    snprintf(args, sizeof args, "detect '%s' --calib '%s' --roster '%s' --json", fxd_tmp("twice.png"),
+             fxd_demo("calib.json"), fxd_demo("roster.json"));
+    cr_assert_eq(cli_run(args, &res), 0);
+    cr_assert_eq(res.status, 0, "%s", res.err);
+    cJSON *j = cJSON_Parse(res.out);
+    cr_assert_not_null(j, "%s", res.out);
+    bool said = false;
+    const cJSON *issue;
+    cJSON_ArrayForEach(issue, cJSON_GetObjectItem(cJSON_GetObjectItem(j, "report"), "issues"))
+    {
+        const cJSON *msg = cJSON_GetObjectItem(issue, "message");
+        said |= cJSON_IsString(msg) && strstr(msg->valuestring, "tag 11 seen 2 times") &&
+                strstr(msg->valuestring, "all copies ignored");
+        cr_expect(!cJSON_IsString(msg) || !strstr(msg->valuestring, "tag 11 (spears-2) read"),
+                  "a copy of tag 11 read again: %s", msg->valuestring);
+    }
+    cr_expect(said, "detect says the copies are ignored: %s", res.out);
+    rules_snapshot *s = rules_json_to_snapshot(cJSON_GetObjectItem(j, "snapshot"), "snapshot", &err);
+    cr_assert_not_null(s, "%s", err.msg);
+    const rules_model *m = rules_snapshot_find_model(s, "spears-2", NULL);
+    cr_expect(!m || m->inferred, "spears-2 is inferred or not seen, never placed from its doubled tag");
+    rules_snapshot_free(s);
+    cJSON_Delete(j);
 }
 
 Test(setup_checks, table_check_json_gives_every_figure)

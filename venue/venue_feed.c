@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base_json.h"
 #include "venue_feed_net.h"
 #include "venue_feed_shared.h"
 
@@ -348,7 +349,7 @@ int venue_feed_publish(venue_feed *f, const cJSON *ev, base_error *err)
     if (!cJSON_IsString(kind) || !kind_is_word(kind->valuestring))
         return base_error_set(err, "venue feed: an event needs an \"event\" member of lower-case letters and '_'");
     cJSON *copy = venue_event_for_feed(ev, f->table);
-    char *text = copy ? cJSON_PrintUnformatted(copy) : NULL;
+    char *text = copy ? base_json_print(copy, false) : NULL;
     cJSON_Delete(copy);
     venue_msg m = {0};
     size_t tn = strlen(f->t_event) + strlen(kind->valuestring) + 1;

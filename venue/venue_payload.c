@@ -54,7 +54,7 @@ char *venue_status_payload(const char *event, int table, bool online, const char
         venue_wall_now(wall, sizeof wall);
         cJSON_AddStringToObject(o, "wall", wall);
     }
-    char *text = cJSON_PrintUnformatted(o);
+    char *text = base_json_print(o, false);
     cJSON_Delete(o);
     return text;
 }
@@ -74,7 +74,7 @@ char *venue_will_payload(const char *event, int table, int heartbeat_s, int keep
     cJSON_AddStringToObject(o, "connected", wall);
     cJSON_AddNumberToObject(o, "heartbeat_s", heartbeat_s);
     cJSON_AddNumberToObject(o, "keepalive_s", keepalive_s);
-    char *text = cJSON_PrintUnformatted(o);
+    char *text = base_json_print(o, false);
     cJSON_Delete(o);
     return text;
 }
@@ -441,7 +441,7 @@ char *venue_state_print(const venue_state *s, size_t queued, long dropped)
         cJSON_AddNumberToObject(feed, "queued", (double)queued);
         cJSON_AddNumberToObject(feed, "dropped", (double)dropped);
     }
-    char *text = cJSON_PrintUnformatted(o);
+    char *text = base_json_print(o, false);
     cJSON_Delete(o);
     return text;
 }

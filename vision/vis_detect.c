@@ -308,6 +308,19 @@ static const roster_map_model *usable_model_tag(const vis_detector *d, const vis
     return rm;
 }
 
+/* The models whose tag was decoded more than once: "all copies ignored" (usable_model_tag), and no read of their ID
+ * may place them later (vis_seen_model.doubted). */
+static void mark_doubted(const roster_map *r, const vis_tag_detection *tags, size_t n, vis_seen_model *seen)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (tags[i].id == tags[j].id) {
+                const roster_map_model *rm = roster_map_find_model_tag(r, tags[i].id);
+                if (rm)
+                    seen[rm - r->models].doubted = true;
+            }
+}
+
 /* Places a model by its decoded tag: seen, or rough when the corners are off
  * a square (partly hidden); ignored, with the reason in the report, when its
  * rays miss the board, it stands off the board or it has the wrong size. */
@@ -374,11 +387,16 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
         if (rm)
             place_model_by_tag(d, &cam, &tags[i], rm, seen, rep);
     }
+    mark_doubted(r, tags, n, seen);
     if (im && recover_from_picture(d, &cam, im, tags, n, prior, seen, partial, rep, err) < 0) {
         free(seen);
         free(partial);
         return -1;
     }
+    /* What was said is what is done: a model whose tag was seen twice is placed from no read of it. */
+    for (size_t i = 0; i < r->n_models; i++)
+        if (seen[i].doubted)
+            seen[i] = (vis_seen_model){.doubted = true};
     /* Each model's sigma from this camera and this frame's board pose (vis_uncert). */
     vis_uncert_source unc;
     vis_uncert_source_default(&unc, &d->calib, rep->pose_rms_px);

@@ -150,6 +150,7 @@ static size_t read_unit_slots(const vis_detector *d, const vis_camera *cam, cons
             continue;
         const roster_map_model *rm = roster_map_find_model_tag(r, rd.id);
         if (!rm || rm->unit != ui || seen[rm - r->models].seen || seen[rm - r->models].rough ||
+            seen[rm - r->models].doubted ||
             !vis_tagread_decisive(&rd, d->cfg.read_min_cells, d->cfg.read_max_bit_error, d->cfg.read_margin))
             continue;
         size_t j = 0;

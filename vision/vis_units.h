@@ -58,6 +58,9 @@ typedef struct vis_seen_model {
      * past the one-read bar (vis_detect_config.one_read_*). A unit whose
      * formation cannot be told keeps only such models (vis_recover_confirm). */
     bool certain;
+    /* Its tag was decoded more than once in the picture ("all copies ignored"): nothing read of its ID places it,
+     * so the snapshot gives it as its unit's formation infers it, or not seen. */
+    bool doubted;
 } vis_seen_model;
 
 typedef struct vis_units_options {

@@ -35,13 +35,22 @@ watch_log *watch_log_open(const char *jsonl_path, base_error *err)
     if (!jsonl_path)
         return log;
     snprintf(log->path, sizeof log->path, "%s", jsonl_path);
-    /* O_APPEND: never truncate an earlier game's events. */
-    log->fd = open(jsonl_path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    /* O_APPEND: never truncate an earlier game's events. Never through a link; O_NONBLOCK while opening: a FIFO
+     * would wait for a reader (and is refused below: a game's events would go nowhere). */
+    log->fd = open(jsonl_path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0644);
     if (log->fd < 0) {
-        base_error_set(err, "%s: cannot open the event log: %s", jsonl_path, strerror(errno));
+        base_error_set(err, "%s: cannot open the event log: %s", jsonl_path,
+                       errno == ELOOP ? "a symbolic link (give the real path)" : strerror(errno));
         free(log);
         return NULL;
     }
+    struct stat kind;
+    if (fstat(log->fd, &kind) != 0 || !(S_ISREG(kind.st_mode) || S_ISCHR(kind.st_mode))) {
+        base_error_setc(err, BASE_E_NOT_REGULAR, "%s: cannot open the event log: not a regular file", jsonl_path);
+        watch_log_close(log);
+        return NULL;
+    }
+    fcntl(log->fd, F_SETFL, fcntl(log->fd, F_GETFL) & ~O_NONBLOCK);
     /* A line a crash left unfinished would glue itself to our first line: end it. */
     struct stat st;
     if (fstat(log->fd, &st) == 0 && st.st_size > 0) {
@@ -140,7 +149,7 @@ int watch_log_write(watch_log *log, cJSON *ev, base_error *err)
     }
     if (!(seq->string = strdup("seq")))
         return base_error_set(err, "out of memory");
-    char *line = cJSON_PrintUnformatted(ev);
+    char *line = base_json_print(ev, false); /* DEL and C1 as \u escapes: a log line shown raw moves no cursor */
     if (!line)
         return base_error_set(err, "out of memory");
     size_t n = strlen(line);

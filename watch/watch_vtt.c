@@ -1,5 +1,7 @@
 #include "watch_vtt.h"
 
+#include "base_text.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -34,7 +36,7 @@ watch_vtt *watch_vtt_open(const char *path, bool replace, base_error *err)
     if (!path)
         return v;
     snprintf(v->path, sizeof v->path, "%s", path);
-    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (replace ? O_TRUNC : O_EXCL), 0644);
+    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | (replace ? O_TRUNC : O_EXCL), 0644);
     if (fd < 0 || !(v->f = fdopen(fd, "w"))) {
         if (errno == EEXIST)
             base_error_set(err, "%s: exists (the subtitles of an earlier recording?): choose another name, "
@@ -99,7 +101,9 @@ int watch_vtt_cue(watch_vtt *v, double t_ms, const char *text, base_error *err)
     if (!v || !v->f)
         return 0;
     int rc = flush_cue(v, t_ms, err);
-    if (!(v->open_text = strdup(text ? text : "")))
+    /* A cue's text is markup (a name's "<" or "&" would start a tag) and is shown to people (a control character from
+     * a roster's name is shown as text, never sent to a player's terminal or subtitle renderer raw). */
+    if (!(v->open_text = base_text_escape_subtitle(text ? text : "")))
         return base_error_set(err, "out of memory");
     v->open_cue = true;
     v->open_t = t_ms;
