@@ -119,15 +119,36 @@ static void register_sources(void)
 /* Nothing printed reaches the terminal raw: a name from a roster, a table file, an army list or an argument is shown
  * with its control characters and escape sequences as text (base_text_terminal_stream). glibc's stdout and stderr
  * are variables. */
+static FILE *g_plain_out, *g_plain_err, *g_escaped_out, *g_escaped_err;
+
+/* At exit: the escaping streams are flushed and closed (their cookies freed), glibc's own streams put back for
+ * whatever is printed after (the sanitizers' reports, a later atexit handler). */
+static void close_escaped_terminal(void)
+{
+    if (g_escaped_out) {
+        stdout = g_plain_out;
+        fclose(g_escaped_out);
+        g_escaped_out = NULL;
+    }
+    if (g_escaped_err) {
+        stderr = g_plain_err;
+        fclose(g_escaped_err);
+        g_escaped_err = NULL;
+    }
+}
+
 static void escape_terminal(void)
 {
     fflush(stdout);
-    FILE *out = base_text_terminal_stream(STDOUT_FILENO, isatty(STDOUT_FILENO));
-    FILE *err = base_text_terminal_stream(STDERR_FILENO, true);
-    if (out)
-        stdout = out;
-    if (err)
-        stderr = err;
+    g_plain_out = stdout;
+    g_plain_err = stderr;
+    g_escaped_out = base_text_terminal_stream(STDOUT_FILENO, isatty(STDOUT_FILENO));
+    g_escaped_err = base_text_terminal_stream(STDERR_FILENO, true);
+    if (g_escaped_out)
+        stdout = g_escaped_out;
+    if (g_escaped_err)
+        stderr = g_escaped_err;
+    atexit(close_escaped_terminal);
 }
 
 /* A command run with its outputs held (tableref_command.whole): released when it succeeded, else discarded. */
