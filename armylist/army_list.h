@@ -99,6 +99,8 @@ typedef struct army_list {
     char game_system[ARMY_NAME_MAX];
     int points;                    /* total as listed, 0 unknown */
     int line;                      /* text lists: the line of its header (or first unit), 0 otherwise */
+    int player_line, total_line;   /* text lists: the lines its player and its total were read from (0: none, or
+                                      the header's own line) */
     army_unit *units;
     size_t n_units;
 } army_list;

@@ -61,3 +61,43 @@ int army_names_distance(const char *a, const char *b, int limit)
     }
     return prev[lb] > limit ? limit + 1 : prev[lb];
 }
+
+/* U+00C0..U+017F: the letter each is read as, lower case; digits stand for two letters ('1' ae, '2' th, '3' ss,
+ * '4' ij, '5' oe), '_' for signs that are no letter (x, division). */
+static const char latin[] = "aaaaaa1ceeeeiiiidnooooo_ouuuuy23aaaaaa1ceeeeiiiidnooooo_ouuuuy2y"
+                            "aaaaaaccccccccddddeeeeeeeeeegggggggghhhhiiiiiiiiii44jjkkkllllllllllnnnnnnnnnoooooo55rrrrrrsss"
+                            "sssssttttttuuuuuuuuuuuuwwyyyzzzzzzs";
+
+void army_names_fold(const char *name, char *out, size_t cap)
+{
+    static const char *const pairs[] = {"ae", "th", "ss", "ij", "oe"};
+    size_t n = 0;
+    if (!cap)
+        return;
+    for (const unsigned char *p = (const unsigned char *)name; *p && n + 2 < cap; p++) {
+        unsigned cp = 0;
+        if ((p[0] == 0xC3 || p[0] == 0xC4 || p[0] == 0xC5) && (p[1] & 0xC0) == 0x80)
+            cp = ((p[0] & 0x1Fu) << 6) | (p[1] & 0x3Fu);
+        if (cp >= 0xC0 && cp < 0x180) {
+            char c = latin[cp - 0xC0];
+            if (c >= '1' && c <= '5') {
+                out[n++] = pairs[c - '1'][0];
+                out[n++] = pairs[c - '1'][1];
+            } else {
+                out[n++] = c;
+            }
+            p++;
+            continue;
+        }
+        out[n++] = (char)tolower(*p);
+    }
+    out[n] = '\0';
+}
+
+bool army_names_contains(const char *name, const char *part)
+{
+    char a[256], b[256];
+    army_names_fold(name, a, sizeof a);
+    army_names_fold(part, b, sizeof b);
+    return b[0] && strstr(a, b) != NULL;
+}
