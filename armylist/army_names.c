@@ -27,6 +27,33 @@ const char *army_names_alias(const char *name)
     return NULL;
 }
 
+static const army_rename renames[] = {
+#define ARMY_RENAME(army, old, now, book, commit) {army, old, now, book, commit},
+#include "army_renames.def"
+#undef ARMY_RENAME
+};
+
+const army_rename *army_names_renamed(const char *army, const char *name)
+{
+    char want[128], key[128], a[128], b[128];
+    army_names_key(name, want, sizeof want);
+    if (army && army[0])
+        army_names_fold(army, a, sizeof a);
+    const army_rename *close = NULL;
+    for (size_t i = 0; i < sizeof renames / sizeof renames[0]; i++) {
+        const army_rename *r = &renames[i];
+        army_names_fold(r->army, b, sizeof b);
+        if (army && army[0] && strcmp(a, b) != 0)
+            continue;
+        if (strcasecmp(r->old, name) == 0)
+            return r;
+        army_names_key(r->old, key, sizeof key);
+        if (!close && strlen(want) >= 8 && army_names_distance(want, key, 1) <= 1)
+            close = r;
+    }
+    return close;
+}
+
 void army_names_key(const char *name, char *out, size_t cap)
 {
     size_t n = 0;

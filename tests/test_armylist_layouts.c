@@ -291,3 +291,35 @@ Test(armylist_layouts, list_by_part_of_a_name_and_set_lists_the_names, .timeout 
     remove("/tmp/tableref-layouts-ll.json");
     remove("/tmp/tableref-layouts-va.json");
 }
+
+/* Older books' names (issue 29, point 4): found through armylist/army_renames.def, and the import says which row. */
+Test(armylist_layouts, older_book_names_found_and_said, .timeout = 60)
+{
+    cli_result r;
+    cr_assert_eq(cli_run("roster import " DIR "pack-e-dotted-leaders.txt --list 2 --no-ask --catalogue "
+                         "tests/data/armylist/renames/ --out /tmp/tableref-layouts-de.json",
+                         &r),
+                 0);
+    cr_assert_eq(r.status, 0, "every unit complete: %s", r.err);
+    cr_assert(strstr(r.out, "of 5 units: 5 complete, 0 still missing values (0 of them not found") != NULL, "%s",
+              r.out);
+    cr_assert(strstr(r.err, "\"Repeater Auxiliaries\" -> \"Silexian Auxiliaries\" (renamed since Dread Elves 2020, "
+                            "spelt otherwise here; armylist/army_renames.def, BSData caff6e9)") != NULL,
+              "%s", r.err);
+    cr_assert(strstr(r.err, "\"Dread Legionnaires\" -> \"Silexian Spears\" (renamed since Dread Elves 2021 Alpha 4; "
+                            "armylist/army_renames.def, BSData b6a8376)") != NULL,
+              "%s", r.err);
+    cr_assert(strstr(r.err, "\"Dark Raiders\" -> \"Shadow Riders\"") != NULL, "%s", r.err);
+    cr_assert(strstr(r.out, "dark-raiders               Dark Raiders                 5            25x50    9  18") != NULL,
+              "the old name kept, the current book's base and rates: %s", r.out);
+    cr_assert_eq(cli_run("roster import " DIR "pack-f-brackets.txt --list kraus --no-ask --catalogue "
+                         "tests/data/armylist/renames/ --out /tmp/tableref-layouts-de.json",
+                         &r),
+                 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.err, "\"Repeater Auxilliaries\" -> \"Silexian Auxiliaries\" (renamed since Dread Elves 2020; "
+                            "armylist/army_renames.def") != NULL,
+              "BSData's own spelling of the old name: %s", r.err);
+    cr_assert(strstr(r.err, "\"Tower Guard\" -> \"Obsidian Guard\"") != NULL, "%s", r.err);
+    remove("/tmp/tableref-layouts-de.json");
+}
