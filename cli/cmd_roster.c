@@ -252,9 +252,12 @@ static int write_army(const army_file *f, size_t a, int slot, const char *path, 
         cJSON_Delete(root);
         return -1;
     }
-    printf("%s%s%s (%s), army slot %d, %s tag IDs:\n", al->name[0] ? roster_shown(al->name, 0, 0) : "(army not named)",
-           al->player[0] ? " -- " : "", roster_shown(al->player, 0, 1),
-           army_format_word(f->format), slot, slot == 1 ? "even" : "odd");
+    char side[64];
+    army_roster_side(al, &o, side, sizeof side);
+    printf("%s%s%s (%s), army slot %d, %s tag IDs, side %s:\n",
+           al->name[0] ? roster_shown(al->name, 0, 0) : "(army not named)", al->player[0] ? " -- " : "",
+           roster_shown(al->player, 0, 1), army_format_word(f->format), slot, slot == 1 ? "even" : "odd",
+           roster_shown(side, 0, 2));
     printf("  %-26s %-26s %3s %-9s %-9s %3s %4s\n", "unit id", "name", "n", "", "base mm", "Adv", "Mar");
     const cJSON *units = cJSON_GetObjectItemCaseSensitive(root, "units");
     for (size_t k = 0; k < al->n_units; k++)
@@ -468,7 +471,11 @@ static int roster_import(int argc, char **argv)
         CLI_FLAG("--no-ask", &no_ask, 1,
                  "never ask at the terminal (the default when stdin is\n"
                  "not a terminal)"),
-        CLI_STRING("--side", &side, "NAME", "the side's name in snapshots (default: from the army)"),
+        CLI_STRING("--side", &side, "NAME",
+                   "the side the army's units are on in snapshots: units of\n"
+                   "another side are its enemies (default: the player's\n"
+                   "name, else army-1 or army-2 by the slot; never the\n"
+                   "army's, so two lists of one army are enemies)"),
         CLI_STRING("--prefix", &prefix, "P",
                    "prepended to every unit id (two armies with the same\n"
                    "unit names at one table)"),

@@ -339,6 +339,26 @@ static int read_unit(reader *rd, const cJSON *ju, const char *where, base_error 
     return 0;
 }
 
+/* A unit the reader refused, named as people know it: its name written by `roster import` (a roster written by
+ * hand, without names, keeps the message as it is), and whether `unresolved` lists it as still unknown. */
+static void name_refused_unit(const cJSON *root, const cJSON *ju, base_error *err)
+{
+    const cJSON *nm = cJSON_GetObjectItemCaseSensitive(ju, "name"), *id = cJSON_GetObjectItemCaseSensitive(ju, "id"), *e;
+    if (!err || !cJSON_IsString(nm) || !nm->valuestring[0])
+        return;
+    bool unknown = false;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(root, "unresolved"))
+    {
+        const cJSON *u = cJSON_GetObjectItemCaseSensitive(e, "unit");
+        unknown |= cJSON_IsString(u) && cJSON_IsString(id) && strcmp(u->valuestring, id->valuestring) == 0;
+    }
+    size_t n = strlen(err->msg);
+    snprintf(err->msg + n, sizeof err->msg - n, " (unit \"%s\"%s)", nm->valuestring,
+             unknown ? ", still unknown: listed under \"unresolved\"; give it with `tableref roster import ... --set` "
+                       "or --catalogue"
+                     : "");
+}
+
 /* "units[u].models[m]" of a model by its index in r->models. */
 static void model_place(const roster_file *r, size_t k, char *buf, size_t cap)
 {
@@ -423,7 +443,7 @@ static int parse(const cJSON *root, roster_file *r, base_error *err)
         char where[48];
         snprintf(where, sizeof where, "units[%zu]", r->n_units);
         if (read_unit(&rd, ju, where, err) < 0)
-            return -1;
+            return name_refused_unit(root, ju, err), -1;
     }
     if (check_ids(r, err) < 0)
         return -1;
