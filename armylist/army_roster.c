@@ -250,6 +250,8 @@ static int add_unit(roster_file *r, const army_unit *u, const char *id, const ch
     ru->advance_rate = isnan(u->adv_in) ? NAN : base_in_to_mm(u->adv_in);
     ru->march_rate = isnan(u->mar_in) ? NAN : base_in_to_mm(u->mar_in);
     ru->mobility = NAN;
+    snprintf(ru->advance_dice, sizeof ru->advance_dice, "%s", u->adv_dice);
+    snprintf(ru->march_dice, sizeof ru->march_dice, "%s", u->mar_dice);
     ru->mount = (roster_tag_mount){base_v2(0, 0), 0, o->tag_height_mm, tag};
     return add_models(r, u, ru, main, o, next_tag, err);
 }

@@ -89,11 +89,19 @@ static int apply_value(army_unit *u, const char *key, const char *value, const c
         for (size_t g = 0; g < u->n_groups; g++)
             u->groups[g].base = b, u->groups[g].base_from = ARMY_FROM_USER;
     } else if (strcasecmp(key, "adv") == 0 || strcasecmp(key, "mar") == 0) {
-        if (army_parse_rate(value, &v, NULL) != 1) {
-            fprintf(stderr, "tableref roster import: %s: %s: expected inches (4 or 4\"), got '%s'\n", who, key, value);
+        const bool adv = strcasecmp(key, "adv") == 0;
+        rules_dice d;
+        if (rules_dice_parse(value, &d) == 0) { /* random movement: judged against the roll declared */
+            rules_dice_format(&d, adv ? u->adv_dice : u->mar_dice, RULES_DICE_MAX);
+            *(adv ? &u->adv_in : &u->mar_in) = NAN;
+        } else if (army_parse_rate(value, &v, NULL) == 1) {
+            *(adv ? &u->adv_in : &u->mar_in) = v;
+            (adv ? u->adv_dice : u->mar_dice)[0] = '\0';
+        } else {
+            fprintf(stderr, "tableref roster import: %s: %s: expected inches (4 or 4\") or dice (3D6), got '%s'\n", who,
+                    key, value);
             return -1;
         }
-        *(strcasecmp(key, "adv") == 0 ? &u->adv_in : &u->mar_in) = v;
         u->rates_from = ARMY_FROM_USER;
     } else if (strcasecmp(key, "models") == 0) {
         char *end;
@@ -203,8 +211,14 @@ static void print_unit(const army_unit *u, const cJSON *ju)
         printf(b->round ? " %3.0fo     " : " %3.0fx%-3.0f ", b->front_mm, b->side_mm);
     else
         printf("   ?      ");
-    printf(isnan(u->adv_in) ? "  ?" : "%3.0f", u->adv_in);
-    printf(isnan(u->mar_in) ? "   ?" : "%4.0f", u->mar_in);
+    if (u->adv_dice[0])
+        printf("%3s", u->adv_dice);
+    else
+        printf(isnan(u->adv_in) ? "  ?" : "%3.0f", u->adv_in);
+    if (u->mar_dice[0])
+        printf("%4s", u->mar_dice);
+    else
+        printf(isnan(u->mar_in) ? (u->mar_none ? "   -" : "   ?") : "%4.0f", u->mar_in);
     if (m0 && mn)
         printf("  tags %d-%d", cJSON_GetObjectItemCaseSensitive(m0, "tag_id")->valueint,
                cJSON_GetObjectItemCaseSensitive(mn, "tag_id")->valueint);
@@ -467,7 +481,8 @@ static int roster_import(int argc, char **argv)
         CLI_LIST("--set", &sets_txt, "'NAME:KEY=V'",
                  "give a value the list lacks, for every unit called NAME:\n"
                  "base=20x20 (front x side, mm; 60o round), adv=4, mar=8\n"
-                 "(inches), models=20. Repeatable."),
+                 "(inches; adv=3D6 for random movement), models=20.\n"
+                 "Repeatable."),
         CLI_FLAG("--no-ask", &no_ask, 1,
                  "never ask at the terminal (the default when stdin is\n"
                  "not a terminal)"),

@@ -37,8 +37,8 @@ int ref_setup_check_rates(const roster_file *r, const char *name, base_error *er
     const char *first = NULL;
     for (size_t i = 0; i < r->n_units; i++) {
         const roster_unit *u = &r->units[i];
-        if (!isnan(u->advance_rate) || !isnan(u->march_rate))
-            continue;
+        if (!isnan(u->advance_rate) || !isnan(u->march_rate) || u->advance_dice[0] || u->march_dice[0])
+            continue; /* a rate of dice is judged against the roll declared */
         if (without++ == 0)
             first = u->name[0] ? u->name : u->id;
         if (n + 8 < sizeof units) { /* every unit while they fit, then "..." */

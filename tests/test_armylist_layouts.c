@@ -19,7 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "army_list.h"
+#include "base_json.h"
 #include "cli_run.h"
 
 #define DIR "tests/data/packs/"
@@ -322,4 +325,35 @@ Test(armylist_layouts, older_book_names_found_and_said, .timeout = 60)
               "BSData's own spelling of the old name: %s", r.err);
     cr_assert(strstr(r.err, "\"Tower Guard\" -> \"Obsidian Guard\"") != NULL, "%s", r.err);
     remove("/tmp/tableref-layouts-de.json");
+}
+
+/* Issue 29, point 5: a unit whose rate is dice (the fixture's "Adv 3D6\"", "Mar -") is imported with it said, not
+ * refused: the roster carries "advance_dice" and no unknown value. */
+Test(armylist_layouts, a_random_rate_is_imported_as_dice, .timeout = 60)
+{
+    FILE *f = fopen("/tmp/tableref-layouts-wretch.txt", "w");
+    cr_assert_not_null(f);
+    fputs("Fixture Army\n100 - Fixture Wretch\n100\n", f);
+    fclose(f);
+    cli_result r;
+    cr_assert_eq(cli_run("roster import /tmp/tableref-layouts-wretch.txt --no-ask --catalogue "
+                         "tests/data/armylist/fixture.gst --catalogue tests/data/armylist/fixture.cat --out "
+                         "/tmp/tableref-layouts-wretch.json",
+                         &r),
+                 0);
+    cr_assert_eq(r.status, 0, "written and complete: %s%s", r.out, r.err);
+    cr_assert(strstr(r.err, "Fixture Wretch: Adv is 3D6\" (random movement): judged against the roll a player declares") !=
+                  NULL,
+              "%s", r.err);
+    cr_assert(strstr(r.out, "3D6   -") != NULL, "the Adv and Mar columns: %s", r.out);
+    base_error err;
+    cJSON *j = base_json_parse_file("/tmp/tableref-layouts-wretch.json", &err);
+    cr_assert_not_null(j, "%s", err.msg);
+    const cJSON *u = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "units"), 0);
+    cr_assert_str_eq(cJSON_GetObjectItem(u, "advance_dice")->valuestring, "3D6");
+    cr_assert_null(cJSON_GetObjectItem(u, "advance_in"));
+    cr_assert_null(cJSON_GetObjectItem(j, "unresolved"));
+    cJSON_Delete(j);
+    remove("/tmp/tableref-layouts-wretch.txt");
+    remove("/tmp/tableref-layouts-wretch.json");
 }
