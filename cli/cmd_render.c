@@ -191,6 +191,18 @@ static ds_scene *make_scene(const char *gen, const char *scene_path, double seed
     return NULL;
 }
 
+/* --crop WxH+X+Y into the scene's calibration. A file other commands read must pass their checks: the principal
+ * point stays in the crop. 0, or -1 with err. */
+static int apply_crop(ds_scene *s, const char *crop, base_error *err)
+{
+    int w, h, x0, y0;
+    if (sscanf(crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4)
+        return base_error_set(err, "--crop: expected WxH+X+Y, got '%s'", crop);
+    if (ds_hard_crop(&s->calib, x0, y0, w, h, err) < 0 || calib_file_validate(&s->calib, "--crop", err) < 0)
+        return -1;
+    return 0;
+}
+
 int cmd_render(int argc, char **argv)
 {
     const char *scene_path = NULL, *out = NULL, *gen = NULL, *crop = NULL;
@@ -237,17 +249,10 @@ int cmd_render(int argc, char **argv)
     }
     if (seed >= 0)
         s->render.seed = (uint32_t)seed;
-    int rc = EXIT_BAD_INPUT, w, h, x0, y0;
+    int rc = EXIT_BAD_INPUT;
     ds_hard_pair pr = {0};
-    if (crop) {
-        /* A file other commands read must pass their checks: the principal point stays in the crop. */
-        if (sscanf(crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4) {
-            base_error_set(&err, "--crop: expected WxH+X+Y, got '%s'", crop);
-            goto done;
-        }
-        if (ds_hard_crop(&s->calib, x0, y0, w, h, &err) < 0 || calib_file_validate(&s->calib, "--crop", &err) < 0)
-            goto done;
-    }
+    if (crop && apply_crop(s, crop, &err) < 0)
+        goto done;
     if ((pair || hands >= 0) && !hard) {
         base_error_set(&err, "%s: only for --generate hard[:K]", pair ? "--pair" : "--hands");
         goto done;
