@@ -23,7 +23,7 @@ const ref_check_rule ref_check_rules[REF_CHECK_N] = {
      "the share of the roster's models placed from their own tag"},
     {REF_CHECK_ROSTER_FIT, "roster_fit", "", 0, true,
      "what the picture proves against the roster: a unit's models in two places, its bases overlapping as the "
-     "roster sizes them, tags read that the roster does not hold (ref_roster_fit.h)"},
+     "roster sizes them, tags read on the board that the roster does not hold (ref_roster_fit.h)"},
 };
 
 /* One tag's picture figures: edge width (px), contrast levels, clipped pixels. */

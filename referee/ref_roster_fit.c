@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base_geom.h"
+#include "vis_camera.h"
 
 size_t ref_unit_models_seen(const rules_snapshot *snap, const char *unit_id)
 {
@@ -150,18 +151,31 @@ static void fit_unit(const ref_setup *s, size_t ui, const rules_unit *u, size_t 
     }
 }
 
-/* Tags read that the roster does not hold (vision ignored them): said, their IDs listed while they fit. */
-static void unknown_tags(const vis_report *rep, const char *roster, fit_words *w)
+/* An issue about a tag the roster does not hold, seen on the board (through the calibration's pose, at the board's
+ * level): a tag beside the board (a neighbouring table, a tag sheet) is none of this roster's business. */
+static bool unknown_on_board(const ref_setup *s, const vis_camera *cam, const vis_issue *is)
 {
+    double at[3];
+    return is->kind == VIS_ISSUE_UNKNOWN_ID && !isnan(is->px[0]) && vis_camera_pixel_to_plane(cam, is->px, 4, at) &&
+           at[0] >= 0 && at[1] >= 0 && at[0] <= s->roster->board_width && at[1] <= s->roster->board_depth;
+}
+
+/* Tags read on the board that the roster does not hold (vision ignored them): said, their IDs listed while they
+ * fit. */
+static void unknown_tags(const ref_setup *s, const vis_report *rep, fit_words *w)
+{
+    vis_camera cam;
+    vis_camera_init(&cam, &s->calib);
     size_t n = 0;
     for (size_t i = 0; i < rep->n; i++)
-        n += rep->items[i].kind == VIS_ISSUE_UNKNOWN_ID;
+        n += unknown_on_board(s, &cam, &rep->items[i]);
     if (!n)
         return;
-    say(w, "%s%zu tag%s read that %s does not hold (", w->found ? "; " : "", n, n == 1 ? "" : "s", roster);
+    say(w, "%s%zu tag%s read on the board that %s does not hold (", w->found ? "; " : "", n, n == 1 ? "" : "s",
+        s->roster_path);
     size_t listed = 0;
     for (size_t i = 0; i < rep->n && listed < 12; i++)
-        if (rep->items[i].kind == VIS_ISSUE_UNKNOWN_ID)
+        if (unknown_on_board(s, &cam, &rep->items[i]))
             say(w, "%s%d", listed++ ? ", " : "", rep->items[i].tag_id);
     say(w, "%s)", n > listed ? ", ..." : "");
     w->found += n;
@@ -185,7 +199,7 @@ void ref_roster_fit(const ref_setup *s, const rules_snapshot *snap, const vis_re
             fit_unit(s, i, u, parent, &w);
     }
     free(parent);
-    unknown_tags(rep, s->roster_path, &w);
+    unknown_tags(s, rep, &w);
     out->id = REF_CHECK_ROSTER_FIT;
     out->measured = measured;
     out->value = (double)w.found;

@@ -10,7 +10,9 @@
  *   - two of a unit's bases, as the roster sizes them, overlap by more
  *     than their placements' uncertainty (3 mm and three standard
  *     deviations a side): the roster's base is not the table's;
- *   - tags read that the roster does not hold.
+ *   - tags read on the board that the roster does not hold (where the
+ *     calibration's pose puts them: a neighbouring table's or a tag sheet
+ *     beside the board is not this roster's business).
  * One figure (the count of such findings) for the self-check
  * REF_CHECK_ROSTER_FIT (ref_check.h): referee and detect make no call
  * ("cannot judge: set-up"), table-check says NO-GO, naming the roster file
