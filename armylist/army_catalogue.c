@@ -276,9 +276,10 @@ static int entry_is_unit(const army_node *n)
 /* How a list's name met the data's: said to the user unless exact. */
 typedef struct name_match {
     char name[ARMY_NAME_MAX]; /* the data's name */
-    const char *how;          /* NULL exact; "alias", "spelling", "closest name" */
+    const char *how;          /* NULL exact; "alias", "spelling", "closest name", or how_buf (a renaming) */
     int ambiguous;            /* the closest names are two or more different ones */
     char other[ARMY_NAME_MAX];
+    char how_buf[192];        /* "renamed since Dread Elves 2020; armylist/army_renames.def, BSData caff6e9" */
 } name_match;
 
 static int entry_allowed(const army_catalogue *c, size_t i, const char *army, int any_army_file, int units_only)
@@ -289,7 +290,8 @@ static int entry_allowed(const army_catalogue *c, size_t i, const char *army, in
     return !units_only || entry_is_unit(c->entries[i].node);
 }
 
-/* Pass 0 exact, 1 without "(Core)", 2 an alias, 3 the same key (case, spaces, plural): the entries. */
+/* Pass 0 exact, 1 without "(Core)", 2 an alias or an older book's name (army_renames.def), 3 the same key (case,
+ * spaces, plural): the entries. */
 static size_t exact_pass(const army_catalogue *c, const char *army, int any_army_file, int units_only, int pass,
                          const char *want, const army_node **out, size_t cap)
 {
@@ -361,6 +363,12 @@ static size_t find_entries(const army_catalogue *c, const char *army, const char
     size_t n = 0;
     for (int pass = 0; pass < 4 && n == 0; pass++) {
         const char *alias = pass == 2 ? army_names_alias(name) : NULL;
+        const army_rename *renamed = pass == 2 && !alias ? army_names_renamed(army, name) : NULL;
+        if (renamed) {
+            alias = renamed->now;
+            snprintf(m->how_buf, sizeof m->how_buf, "renamed since %s%s; armylist/army_renames.def, BSData %s",
+                     renamed->book, strcasecmp(renamed->old, name) == 0 ? "" : ", spelt otherwise here", renamed->commit);
+        }
         if (pass == 0)
             army_name_copy(want, sizeof want, name);
         else if (pass == 1)
@@ -372,7 +380,7 @@ static size_t find_entries(const army_catalogue *c, const char *army, const char
         else
             army_names_key(name, want, sizeof want);
         n = exact_pass(c, army, any_army_file, units_only, pass, want, out, cap);
-        m->how = how[pass];
+        m->how = renamed ? m->how_buf : how[pass];
     }
     if (n == 0 && units_only) {
         army_names_key(name, want, sizeof want);

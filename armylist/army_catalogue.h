@@ -12,8 +12,12 @@
  *   army_catalogue_free(c);
  *
  * Entries are found by name (a unit's name as the list writes it, then
- * without a trailing "(...)"), in the catalogues whose name starts with the
- * army's name when any does, else in all of them. Entries of the same name
+ * without a trailing "(...)", then an alias or the name a unit had in an
+ * older version of its army book: armylist/army_renames.def, with its
+ * source; then its spelling), in the catalogues whose name starts with the
+ * army's name when any does, else in all of them. A name found otherwise
+ * than exactly is said under the unit with how ("renamed since Dread Elves
+ * 2020; armylist/army_renames.def, BSData caff6e9"). Entries of the same name
  * that disagree fill nothing: the unit stays flagged ("ambiguous").
  * A character's mount is found among its options by name. Ids are read
  * only to resolve the data files' own category and entry links. A unit's

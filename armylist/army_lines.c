@@ -45,12 +45,22 @@ static const char *find_words(const char *s, const char *word)
     return NULL;
 }
 
+const char *army_line_army_span(const char *line, size_t *at, size_t *len)
+{
+    for (size_t i = 0; i < sizeof armies / sizeof armies[0]; i++) {
+        const char *p = find_words(line, armies[i].spelled);
+        if (p) {
+            *at = (size_t)(p - line), *len = strlen(armies[i].spelled);
+            return armies[i].army;
+        }
+    }
+    return NULL;
+}
+
 const char *army_line_army(const char *line)
 {
-    for (size_t i = 0; i < sizeof armies / sizeof armies[0]; i++)
-        if (find_words(line, armies[i].spelled))
-            return armies[i].army;
-    return NULL;
+    size_t at, len;
+    return army_line_army_span(line, &at, &len);
 }
 
 /* "Player: Bob", "Army: Dwarven Holds": the key, when the line starts with a header's key. */
@@ -157,8 +167,9 @@ static void set_unit(army_line *out, int cost, const char *body, size_t len)
     out->body_len = len;
 }
 
-/* A cost after the name, at the end of the line: "... - 280", "... (280)", "... [280 pts]", "... 280 pts". */
-static bool cost_at_end(const char *line, army_line *out)
+/* A cost after the name, at the end of the line: "... - 280", "... (280)", "... [280 pts]", "... 280 pts", and with
+ * `bare` "... 280". */
+static bool cost_at_end(const char *line, bool bare, army_line *out)
 {
     size_t n = strlen(line);
     const char *e = line + n;
@@ -185,22 +196,26 @@ static bool cost_at_end(const char *line, army_line *out)
         before--;
     } else if (before > line && before[-1] == '-') {
         before--;
-    } else if (!unit_word) {
-        return false; /* a bare number at the end is part of a name ("Ordo 2") */
+    } else if (!unit_word && (!bare || q - d < 2 || before == d)) {
+        return false; /* a bare number at the end is part of a name ("Ordo 2") unless costs are bare here */
     }
-    if (cost < 10 || cost > 5000 || before == line || !isalnum((unsigned char)line[0]))
+    /* "(Stalker's Standard), Musician - 720": the end of an entry wrapped over lines starts with its bracket */
+    if (cost < 10 || cost > 5000 || before == line || !(isalnum((unsigned char)line[0]) || line[0] == '('))
         return false;
     set_unit(out, cost, line, (size_t)(before - line));
+    out->cost_last = true;
     return true;
 }
 
-/* A name's cost in brackets before its options: "King (615), Shield". Copies the line without it. */
+/* A name's cost in brackets before its options: "King (615), Shield", "Warriors [620pts]: 20x Warriors". Copies
+ * the line without it. */
 static bool cost_after_name(const char *line, army_line *out, char *buf, size_t cap)
 {
-    const char *comma = strchr(line, ',');
-    const char *open = strchr(line, '(');
+    const char *comma = strpbrk(line, ",:");
+    const char *open = strpbrk(line, "([");
     if (!open || (comma && open > comma) || open == line)
         return false;
+    const char close = *open == '(' ? ')' : ']';
     const char *end = NULL;
     long cost = digits(spaces(open + 1), &end);
     if (cost < 0)
@@ -210,7 +225,7 @@ static bool cost_after_name(const char *line, army_line *out, char *buf, size_t 
         end = spaces(end + 3);
     else if (strncasecmp(end, "points", 6) == 0)
         end = spaces(end + 6);
-    if (cost < 10 || cost > 5000 || *end != ')')
+    if (cost < 10 || cost > 5000 || *end != close)
         return false;
     int w = snprintf(buf, cap, "%.*s%s", (int)(open - line), line, end + 1);
     if (w < 0 || (size_t)w >= cap)
@@ -243,8 +258,9 @@ static bool colon_unit(const char *line, army_line *out, char *buf, size_t cap)
     return true;
 }
 
-void army_line_read(const char *line, bool colon_units, army_line *out)
+void army_line_read(const char *line, unsigned flags, army_line *out)
 {
+    const bool colon_units = flags & ARMY_LINE_COLON_UNITS, bare = flags & ARMY_LINE_BARE_COSTS;
     memset(out, 0, sizeof *out);
     char *buf = out->buf;
     const size_t cap = sizeof out->buf;
@@ -260,6 +276,10 @@ void army_line_read(const char *line, bool colon_units, army_line *out)
         return;
     }
     long lead = digits(line, &end);
+    if (army_line_army(line) && !(lead >= 0 && (*spaces(end) == '-' || *spaces(end) == ':'))) {
+        out->kind = ARMY_LINE_OTHER; /* "Oskar Strom - Warriors of the Dark Gods - 2110 points": a header */
+        return;
+    }
     if (lead >= 0) {
         const char *p = spaces(end);
         if (*p == '-' || *p == ':') { /* "560 - body", "560: body" */
@@ -281,12 +301,12 @@ void army_line_read(const char *line, bool colon_units, army_line *out)
         }
         if (*p == 'x' || *p == 'X' || (p > end && isalpha((unsigned char)*p)) || isalpha((unsigned char)*end)) {
             /* "25 x Clan Warriors", "25 Clan Warriors", "15Warriors"; a cost after the name read too */
-            if (!cost_at_end(line, out) && !cost_after_name(line, out, buf, cap))
+            if (!cost_at_end(line, bare, out) && !cost_after_name(line, out, buf, cap))
                 set_unit(out, 0, line, strlen(line));
             return;
         }
     }
-    if (cost_at_end(line, out) || cost_after_name(line, out, buf, cap))
+    if (cost_at_end(line, bare, out) || cost_after_name(line, out, buf, cap))
         return;
     if (colon_units && colon_unit(line, out, buf, cap))
         return;

@@ -167,9 +167,9 @@ void army_unit_update_missing(army_unit *u)
         u->missing |= ARMY_MISSING_COUNT;
     if (u->n_groups == 0)
         u->missing |= ARMY_MISSING_BASE;
-    if (isnan(u->adv_in))
+    if (isnan(u->adv_in) && !u->adv_dice[0])
         u->missing |= ARMY_MISSING_ADV;
-    if (isnan(u->mar_in))
+    if (isnan(u->mar_in) && !u->mar_dice[0] && !(u->mar_none && (!isnan(u->adv_in) || u->adv_dice[0])))
         u->missing |= ARMY_MISSING_MAR;
 }
 

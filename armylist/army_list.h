@@ -30,6 +30,7 @@
 #include <stddef.h>
 
 #include "base_error.h"
+#include "rules_dice.h"
 
 #define ARMY_NAME_MAX 96
 #define ARMY_TEXT_MAX 192
@@ -79,6 +80,10 @@ typedef struct army_unit {
     army_group *groups;
     size_t n_groups;
     double adv_in, mar_in;         /* NAN when unknown or not a fixed rate */
+    /* Random movement: a rate that is dice ("3D6", rules_dice.h; "" when not), judged against the roll a player
+     * declares; and "Mar -", a profile that gives no March Rate (the unit never Marches). Neither is missing. */
+    char adv_dice[RULES_DICE_MAX], mar_dice[RULES_DICE_MAX];
+    bool mar_none;
     army_origin rates_from;
     char height[24], type[48];     /* "Standard", "Infantry"; "" unknown */
     unsigned missing;              /* ARMY_MISSING_* still unknown after army_file_fill */
@@ -99,6 +104,8 @@ typedef struct army_list {
     char game_system[ARMY_NAME_MAX];
     int points;                    /* total as listed, 0 unknown */
     int line;                      /* text lists: the line of its header (or first unit), 0 otherwise */
+    int player_line, total_line;   /* text lists: the lines its player and its total were read from (0: none, or
+                                      the header's own line) */
     army_unit *units;
     size_t n_units;
 } army_list;

@@ -27,6 +27,33 @@ const char *army_names_alias(const char *name)
     return NULL;
 }
 
+static const army_rename renames[] = {
+#define ARMY_RENAME(army, old, now, book, commit) {army, old, now, book, commit},
+#include "army_renames.def"
+#undef ARMY_RENAME
+};
+
+const army_rename *army_names_renamed(const char *army, const char *name)
+{
+    char want[128], key[128], a[128], b[128];
+    army_names_key(name, want, sizeof want);
+    if (army && army[0])
+        army_names_fold(army, a, sizeof a);
+    const army_rename *close = NULL;
+    for (size_t i = 0; i < sizeof renames / sizeof renames[0]; i++) {
+        const army_rename *r = &renames[i];
+        army_names_fold(r->army, b, sizeof b);
+        if (army && army[0] && strcmp(a, b) != 0)
+            continue;
+        if (strcasecmp(r->old, name) == 0)
+            return r;
+        army_names_key(r->old, key, sizeof key);
+        if (!close && strlen(want) >= 8 && army_names_distance(want, key, 1) <= 1)
+            close = r;
+    }
+    return close;
+}
+
 void army_names_key(const char *name, char *out, size_t cap)
 {
     size_t n = 0;
@@ -60,4 +87,44 @@ int army_names_distance(const char *a, const char *b, int limit)
         memcpy(prev, row, (lb + 1) * sizeof *row);
     }
     return prev[lb] > limit ? limit + 1 : prev[lb];
+}
+
+/* U+00C0..U+017F: the letter each is read as, lower case; digits stand for two letters ('1' ae, '2' th, '3' ss,
+ * '4' ij, '5' oe), '_' for signs that are no letter (x, division). */
+static const char latin[] = "aaaaaa1ceeeeiiiidnooooo_ouuuuy23aaaaaa1ceeeeiiiidnooooo_ouuuuy2y"
+                            "aaaaaaccccccccddddeeeeeeeeeegggggggghhhhiiiiiiiiii44jjkkkllllllllllnnnnnnnnnoooooo55rrrrrrsss"
+                            "sssssttttttuuuuuuuuuuuuwwyyyzzzzzzs";
+
+void army_names_fold(const char *name, char *out, size_t cap)
+{
+    static const char *const pairs[] = {"ae", "th", "ss", "ij", "oe"};
+    size_t n = 0;
+    if (!cap)
+        return;
+    for (const unsigned char *p = (const unsigned char *)name; *p && n + 2 < cap; p++) {
+        unsigned cp = 0;
+        if ((p[0] == 0xC3 || p[0] == 0xC4 || p[0] == 0xC5) && (p[1] & 0xC0) == 0x80)
+            cp = ((p[0] & 0x1Fu) << 6) | (p[1] & 0x3Fu);
+        if (cp >= 0xC0 && cp < 0x180) {
+            char c = latin[cp - 0xC0];
+            if (c >= '1' && c <= '5') {
+                out[n++] = pairs[c - '1'][0];
+                out[n++] = pairs[c - '1'][1];
+            } else {
+                out[n++] = c;
+            }
+            p++;
+            continue;
+        }
+        out[n++] = (char)tolower(*p);
+    }
+    out[n] = '\0';
+}
+
+bool army_names_contains(const char *name, const char *part)
+{
+    char a[256], b[256];
+    army_names_fold(name, a, sizeof a);
+    army_names_fold(part, b, sizeof b);
+    return b[0] && strstr(a, b) != NULL;
 }

@@ -1,4 +1,5 @@
 #include "army_roster.h"
+#include "army_names.h"
 #include "base_text.h"
 #include "roster.h"
 
@@ -249,6 +250,8 @@ static int add_unit(roster_file *r, const army_unit *u, const char *id, const ch
     ru->advance_rate = isnan(u->adv_in) ? NAN : base_in_to_mm(u->adv_in);
     ru->march_rate = isnan(u->mar_in) ? NAN : base_in_to_mm(u->mar_in);
     ru->mobility = NAN;
+    snprintf(ru->advance_dice, sizeof ru->advance_dice, "%s", u->adv_dice);
+    snprintf(ru->march_dice, sizeof ru->march_dice, "%s", u->mar_dice);
     ru->mount = (roster_tag_mount){base_v2(0, 0), 0, o->tag_height_mm, tag};
     return add_models(r, u, ru, main, o, next_tag, err);
 }
@@ -279,6 +282,21 @@ static size_t models_of(const army_list *a)
     return n;
 }
 
+void army_roster_side(const army_list *a, const army_roster_options *o, char *out, size_t cap)
+{
+    if (o->side) {
+        army_name_copy(out, cap, o->side);
+        return;
+    }
+    if (a->player[0]) { /* "Lasse Lindström" -> "lasse-lindstrom" */
+        char folded[2 * ARMY_NAME_MAX];
+        army_names_fold(a->player, folded, sizeof folded);
+        army_slug(folded, out, cap);
+        return;
+    }
+    snprintf(out, cap, "army-%d", o->army_slot);
+}
+
 roster_file *army_roster_of(const army_list *a, const army_file *f, const army_roster_options *o, base_error *err)
 {
     if (o->army_slot != 1 && o->army_slot != 2) {
@@ -286,10 +304,7 @@ roster_file *army_roster_of(const army_list *a, const army_file *f, const army_r
         return NULL;
     }
     char side[64];
-    if (o->side)
-        army_name_copy(side, sizeof side, o->side);
-    else
-        army_slug(a->name[0] ? a->name : "army", side, sizeof side);
+    army_roster_side(a, o, side, sizeof side);
     roster_file *r = roster_new(a->n_units, models_of(a), 4);
     char (*ids)[ARMY_ID_MAX] = malloc((a->n_units ? a->n_units : 1) * sizeof *ids);
     if (!r || !ids || !(r->unresolved = calloc(a->n_units ? a->n_units : 1, sizeof *r->unresolved)) ||

@@ -36,12 +36,18 @@ typedef struct army_roster_options {
     double board_w_mm, board_d_mm;  /* default 72" x 48" */
     double corner_tag_mm;       /* corner tags' black square; default 40 */
     double corner_inset_mm;     /* corner tag centre from both edges; default 35 */
-    const char *side;           /* the side's name in snapshots; NULL: from the army's name */
+    const char *side;           /* the side's name in snapshots; NULL: army_roster_side's */
     const char *prefix;         /* prepended to every unit id (two armies with the same units); NULL none */
 } army_roster_options;
 
 void army_roster_options_default(army_roster_options *o);
 
+/*
+ * The side an army's units are on (rules_unit.side: units of other sides are its enemies): o->side when given,
+ * else the player's name as an id ("Lasse Lindström" -> "lasse-lindstrom"), else the army's slot ("army-2").
+ * Never the army's name: two lists of one army at a table (a mirror match) are each other's enemies.
+ */
+void army_roster_side(const army_list *a, const army_roster_options *o, char *out, size_t cap);
 /* The roster of one army. NULL with a message when its models do not fit the slot's tag IDs. */
 roster_file *army_roster_of(const army_list *a, const army_file *f, const army_roster_options *o, base_error *err);
 /* The same written as JSON (roster_to_json). */

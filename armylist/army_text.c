@@ -1,21 +1,25 @@
 /*
- * army_text: New Recruit's text export, the way most T9A lists circulate:
+ * army_text: New Recruit's text export, the way most T9A lists circulate,
+ * and the packs organisers paste together from players' own formats:
  *
  *   Orcs and Goblins                          (or "Player (alias) - Army")
  *   560 - Goblin Witch, General (Darrmu), Light Troops, Wizard Master, ...
  *   313 - 15 Goblin Reavers, Lance and Shield, Standard Bearer (Goga Cauldron)
  *   3998                                      (the total)
  *
- * A unit line is "COST - [COUNT[x]] NAME, OPTION, OPTION (DETAIL), ...". A
- * count is written only when the unit has more than one model ("15 Goblin
- * Reavers", "27x Goblin Rabble"); "3 x 10 Corsairs" is three units of ten.
- * A line that starts with neither a cost nor a total continues the unit
- * above (lists copied out of PDFs break lines anywhere) unless it names a
- * list. Several lists in one text (an organiser's pack) are told apart by
- * their headers ("Player - Army", an army's name, "Army: X"), and the other
- * layouts players write are read too (army_lines.h). A line that is not read
- * is said (army_file.said), never dropped. Typographic quotes and dashes are
- * read as ASCII.
+ * A unit line is "COST - [COUNT[x]] NAME, OPTION, OPTION (DETAIL), ...", or
+ * with the cost after the entry (army_lines.h has every layout read). An
+ * entry may be wrapped over lines (lists copied out of PDFs break lines
+ * anywhere): with its cost first, the lines after it continue it; with its
+ * cost last, the lines before it on the lines just above begin it. A line
+ * without a cost that reads as an entry of its own (a capital after a
+ * finished line) is a unit without a cost, said. Several lists in one text
+ * (an organiser's pack) are told apart by their headers (army_header.h: the
+ * player and the army in either order, on one line or two, with or without
+ * a separator), and each entry becomes its units (army_entry.h). Every line
+ * is read into a unit or said (army_file.said) with its number and why:
+ * nothing is dropped. Typographic quotes, apostrophes and dashes are read as
+ * ASCII, dotted leaders as a dash.
  */
 #include <ctype.h>
 #include <stdbool.h>
@@ -27,30 +31,59 @@
 #include "army_list.h"
 #include "base_text.h"
 #include "army_read.h"
+#include "army_entry.h"
+#include "army_header.h"
 #include "army_lines.h"
 
-typedef struct text_unit {
-    size_t army;
-    int line, cost;
-    const char *guess; /* a static phrase from army_lines, or NULL */
-    char body[1024];
-} text_unit;
+typedef army_entry text_unit;
 
-/* ASCII dashes for en/em dashes, ASCII apostrophes, "King 's" as "King's", trimmed. */
-static void clean_line(const char *in, size_t len, char *out, size_t cap)
+/* An apostrophe as players type it: ’ ‘ ´ ʼ ′ and the backtick ("King`s Shieldbearers"); its length in bytes at p,
+ * 0 when p holds none. */
+static size_t apostrophe(const unsigned char *p, size_t left)
+{
+    if (p[0] == '`')
+        return 1;
+    if (left >= 2 && ((p[0] == 0xC2 && p[1] == 0xB4) || (p[0] == 0xCA && p[1] == 0xBC)))
+        return 2;
+    if (left >= 3 && p[0] == 0xE2 && p[1] == 0x80 && (p[2] == 0x98 || p[2] == 0x99 || p[2] == 0xB2))
+        return 3;
+    return 0;
+}
+
+/* Dotted leaders between an entry and its cost ("Shield ........ 555", "… 555"): three dots or more (or an
+ * ellipsis) before a number, read as a dash. Their length in bytes at p, 0 when p holds none. */
+static size_t leader(const unsigned char *p, size_t left)
 {
     size_t n = 0;
-    for (size_t i = 0; i < len && n + 1 < cap; i++) {
+    while (n < left && (p[n] == '.' || (n + 2 < left && p[n] == 0xE2 && p[n + 1] == 0x80 && p[n + 2] == 0xA6)))
+        n += p[n] == '.' ? 1 : 3;
+    size_t k = n;
+    while (k < left && (p[k] == ' ' || p[k] == '[' || p[k] == '('))
+        k++;
+    return n >= 3 && k < left && isdigit(p[k]) ? n : 0;
+}
+
+/* ASCII dashes for en/em dashes, ASCII apostrophes ("King 's" as "King's"), dotted leaders as " - ", trimmed. */
+static void clean_line(const char *in, size_t len, char *out, size_t cap)
+{
+    size_t n = 0, k;
+    for (size_t i = 0; i < len && n + 3 < cap; i++) {
         const unsigned char *p = (const unsigned char *)in + i;
         if (p[0] == 0xE2 && i + 2 < len && p[1] == 0x80 && (p[2] == 0x93 || p[2] == 0x94)) {
             out[n++] = '-';
             i += 2;
-        } else if (p[0] == 0xE2 && i + 2 < len && p[1] == 0x80 && (p[2] == 0x98 || p[2] == 0x99)) {
-            if (n && out[n - 1] == ' ' && i + 3 < len && (p[3] == 's' || p[3] == 'S') &&
-                (i + 4 >= len || !isalpha(p[4])))
+        } else if ((k = apostrophe(p, len - i)) > 0) {
+            if (n && out[n - 1] == ' ' && i + k < len && (p[k] == 's' || p[k] == 'S') &&
+                (i + k + 1 >= len || !isalpha(p[k + 1])))
                 n--; /* "King ’s Guard": the space a PDF put before the apostrophe */
             out[n++] = '\'';
-            i += 2;
+            i += k - 1;
+        } else if ((k = leader(p, len - i)) > 0 && i > 0) {
+            while (n && out[n - 1] == ' ')
+                n--;
+            memcpy(out + n, " - ", 3);
+            n += 3;
+            i += k - 1;
         } else if (p[0] == '\r' || p[0] == '\t') {
             out[n++] = ' ';
         } else {
@@ -69,134 +102,8 @@ static void clean_line(const char *in, size_t len, char *out, size_t cap)
     memmove(out, out + s, n - s + 1);
 }
 
-/* A player's name as a header writes it, without the dash or colon a PDF left after it ("Jrock (Jared) NZ -"). */
-static void player_copy(army_list *a, const char *s, size_t n)
-{
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '-' || s[n - 1] == ':'))
-        n--;
-    army_span_copy(a->player, sizeof a->player, s, n);
-}
-
-/* The army's name: a T9A army named in the text is called as the data calls it ("List Empire of Sonnstahl",
- * "Vermin Swarm: Legio XII Fulminata"); else the text as written. */
-static void army_copy(army_list *a, const char *s)
-{
-    const char *known = army_line_army(s);
-    army_name_copy(a->name, sizeof a->name, known ? known : s);
-}
-
-/* The side of "A - B" that names an army, the other the player ("Dwarven Holds - Dik-Jan" reads too). */
-static void header(army_list *a, const char *s)
-{
-    const char *dash = NULL;
-    for (const char *p = strstr(s, " - "); p; p = strstr(p + 1, " - "))
-        dash = p;
-    const char *colon = strchr(s, ':');
-    if (colon && !dash && !army_line_army(s)) { /* "Army: Wood Folk" */
-        const char *v = colon + 1;
-        while (*v == ' ')
-            v++;
-        army_name_copy(a->name, sizeof a->name, v);
-        return;
-    }
-    if (!dash) {
-        army_copy(a, s);
-        return;
-    }
-    char left[ARMY_NAME_MAX];
-    army_span_copy(left, sizeof left, s, (size_t)(dash - s));
-    const char *right = dash + 3;
-    bool swap = army_line_army(left) && !army_line_army(right);
-    army_copy(a, swap ? left : right);
-    player_copy(a, swap ? right : left, strlen(swap ? right : left));
-}
-
-/* Reads a leading count: "15 ", "27x ", "27 x ". Returns the text after it, or `s` when there is none. */
-static const char *leading_count(const char *s, int *count, bool *glued)
-{
-    const char *p = s;
-    if (!isdigit((unsigned char)*p))
-        return s;
-    long v = 0;
-    while (isdigit((unsigned char)*p)) { /* saturating: "99999999999999999999 Goblins" is out of range, not wrapped */
-        v = v > ARMY_MAX_MODELS ? v : v * 10 + (*p - '0');
-        p++;
-    }
-    const char *q = p;
-    while (*q == ' ')
-        q++;
-    if (*q == 'x' || *q == 'X') {
-        q++;
-        if (*q != ' ' && !isdigit((unsigned char)*q) && *q != '\0' && q - p > 1)
-            return s;
-        while (*q == ' ')
-            q++;
-    } else if (q == p) {
-        /* "2nd Legion": a name that starts with digits; "15Warriors": a count glued to its name, read and said */
-        bool ordinal = (strncasecmp(p, "st", 2) == 0 || strncasecmp(p, "nd", 2) == 0 || strncasecmp(p, "rd", 2) == 0 ||
-                        strncasecmp(p, "th", 2) == 0) && !isalpha((unsigned char)p[2]);
-        if (ordinal || !isalpha((unsigned char)*p) || !glued)
-            return s;
-        *glued = true;
-    }
-    if (!*q)
-        return s;
-    *count = v < 1 || v > ARMY_MAX_MODELS ? -1 : (int)v; /* -1: a count out of range, refused by the caller */
-    return q;
-}
-
-static int build_unit(army_file *f, const text_unit *t, const char *name, base_error *err)
-{
-    army_list *a = &f->armies[t->army];
-    const char *p = t->body;
-    int count = 0, units = 1;
-    bool glued = false;
-    p = leading_count(p, &count, &glued);
-    if (count > 0 && isdigit((unsigned char)*p)) {
-        int per = 0;
-        const char *q = leading_count(p, &per, NULL);
-        if (per != 0 && q != p) {
-            units = count; /* "3 x 10 Corsairs" */
-            count = per;
-            p = q;
-        }
-    }
-    if (count < 0)
-        return base_error_set(err, "%s: line %d: a model count out of range (1..%d)", name, t->line, ARMY_MAX_MODELS);
-    if (a->n_units + (size_t)units > ARMY_MAX_UNITS)
-        return base_error_set(err, "%s: line %d: more than %d units: not an army list", name, t->line, ARMY_MAX_UNITS);
-    /* The name runs to the first separator outside brackets: "," or, as players also write, ";" and ":". */
-    int depth = 0;
-    const char *e = p;
-    for (; *e && !((*e == ',' || *e == ';' || *e == ':') && depth == 0); e++)
-        depth += *e == '(' ? 1 : *e == ')' ? -1 : 0;
-    char uname[ARMY_NAME_MAX];
-    army_span_copy(uname, sizeof uname, p, (size_t)(e - p));
-    size_t n = strlen(uname);
-    while (n && uname[n - 1] == ' ')
-        uname[--n] = '\0';
-    if (!uname[0])
-        return base_error_set(err, "%s: line %d: a unit line without a unit name", name, t->line);
-    for (int k = 0; k < units; k++) {
-        army_unit *u = army_list_add_unit(a, uname);
-        if (!u || !army_unit_add_group(u, uname, count > 0 ? count : 1))
-            return base_error_set(err, "%s: out of memory", name);
-        snprintf(u->where, sizeof u->where, "line %d", t->line);
-        army_name_copy(u->options, sizeof u->options, *e ? e + 1 : "");
-        u->models = count > 0 ? count : 1;
-        u->points = k == 0 ? t->cost : 0; /* "3 x 10 Corsairs" costs once for the three */
-        u->points_units = k == 0 ? units : 0;
-        if (glued)
-            army_unit_say(u, "line %d: %d models read from \"%.*s\" (a count glued to the name)", t->line, count,
-                          (int)base_text_cut(t->body, 40), t->body);
-        if (t->guess)
-            army_unit_say(u, "line %d: %s", t->line, t->guess);
-        army_unit_update_missing(u);
-    }
-    return 0;
-}
-
-/* A line waiting to be read as a header or as the end of a broken unit line. */
+/* A line waiting to be read as a header, as the beginning of an entry whose cost comes last, or as the rest of the
+ * entry above. */
 typedef struct pending_line {
     int line;
     char *text;
@@ -224,12 +131,27 @@ static bool cur_has_units(const text_reader *r)
     return r->cur && r->n_units > 0 && r->units[r->n_units - 1].army == r->f->n_armies - 1;
 }
 
-static void join_to_last_unit(text_reader *r, const char *line)
+/* Appends " line" to an entry's body (and its last line), cut between characters when full. */
+static void append_body(text_unit *t, const char *line, int line_no)
 {
-    text_unit *t = &r->units[r->n_units - 1];
     size_t used = strlen(t->body);
     snprintf(t->body + used, sizeof t->body - used, " %s", line);
     base_text_trim_cut(t->body);
+    t->last_line = line_no;
+    t->open_end = army_entry_open_end(line);
+}
+
+/* How an entry's lines were put together, said under its unit: "lines 5-6 read as one entry". */
+static void say_lines(text_unit *t, int first, int last)
+{
+    char *dash = strrchr(t->said, '-');
+    if (t->said[0] && dash && t->last_line == last - 1 && strstr(dash, "read as one entry")) {
+        snprintf(dash + 1, sizeof t->said - (size_t)(dash + 1 - t->said), "%d read as one entry", last); /* grows */
+        return;
+    }
+    size_t n = strlen(t->said);
+    if (n + 8 < sizeof t->said)
+        snprintf(t->said + n, sizeof t->said - n, "%slines %d-%d read as one entry", n ? "; " : "", first, last);
 }
 
 static void clear_pending(text_reader *r)
@@ -255,6 +177,30 @@ static const char *key_value(const char *line, const char *key)
     return p;
 }
 
+/* "Player: Bob", "Army: Dwarven Holds": 1 player, 2 army, 0 neither; *v the value. */
+static int key_line(const char *t, const char **v)
+{
+    if ((*v = key_value(t, "player")) || (*v = key_value(t, "name")) || (*v = key_value(t, "nickname")))
+        return 1;
+    return (*v = key_value(t, "army")) || (*v = key_value(t, "faction")) ? 2 : 0;
+}
+
+/* A player's name on a line of its own, just above or below the army's line (h): taken when the header gave none. */
+static void player_beside(text_reader *r, size_t h, bool *used)
+{
+    for (int side = 0; side < 2 && !r->cur->player[0]; side++) {
+        size_t k = side == 0 ? h - 1 : h + 1;
+        if ((side == 0 && h == 0) || k >= r->n_pend || used[k])
+            continue;
+        const char *t = r->pend[k].text;
+        if (!army_line_headerish(t) && (side == 1 ? army_header_is_name(t) : !strchr(t, ','))) {
+            army_header_player(r->cur, t, strlen(t));
+            r->cur->player_line = r->pend[k].line;
+            used[k] = true;
+        }
+    }
+}
+
 /* The lines of a header block before a list's first unit: the army, the player, the rest said. */
 static int start_list(text_reader *r, int first_unit_line)
 {
@@ -268,25 +214,20 @@ static int start_list(text_reader *r, int first_unit_line)
     r->cur->line = r->pend[h].line;
     r->finished = 0;
     r->costed = 0;
-    bool used[32] = {false};
+    bool used[32] = {false}, named = false;
     for (size_t i = 0; i < r->n_pend; i++) { /* "Player: Bob", "Army: Dwarven Holds", "Team: X" */
-        const char *t = r->pend[i].text, *v;
-        if ((v = key_value(t, "player")) || (v = key_value(t, "name")) || (v = key_value(t, "nickname")))
-            player_copy(r->cur, v, strlen(v)), used[i] = true;
-        else if ((v = key_value(t, "army")) || (v = key_value(t, "faction")))
-            army_copy(r->cur, v), used[i] = true, h = i;
+        const char *v;
+        int k = key_line(r->pend[i].text, &v);
+        if (k == 1)
+            army_header_player(r->cur, v, strlen(v)), used[i] = true, r->cur->player_line = r->pend[i].line;
+        else if (k == 2)
+            army_header_read(v, r->cur), used[i] = true, h = i, named = true;
     }
-    if (!r->cur->name[0]) {
-        char player[ARMY_NAME_MAX];
-        snprintf(player, sizeof player, "%s", r->cur->player);
-        header(r->cur, r->pend[h].text);
-        if (player[0] && !r->cur->player[0])
-            snprintf(r->cur->player, sizeof r->cur->player, "%s", player);
+    if (!named) {
+        army_header_read(r->pend[h].text, r->cur);
         used[h] = true;
-        /* "Ville Oinio" above "Dwarven Holds": the player on the line before the army's name. */
-        if (!r->cur->player[0] && h > 0 && !used[h - 1] && !army_line_headerish(r->pend[h - 1].text))
-            player_copy(r->cur, r->pend[h - 1].text, strlen(r->pend[h - 1].text)), used[h - 1] = true;
     }
+    player_beside(r, h, used);
     for (size_t i = 0; i < r->n_pend; i++) {
         if (used[i])
             continue;
@@ -304,7 +245,40 @@ static int start_list(text_reader *r, int first_unit_line)
     return 0;
 }
 
-/* Places the pending lines: the end of the last unit's broken line, or the header of a new list. */
+/* A line with no cost after a finished entry that reads as an entry of its own ("Thane, Battle Standard Bearer"
+ * after "... Shield"), not as its rest ("Musician" after "Standard Bearer,"). */
+static bool own_entry(const text_unit *last, const char *line)
+{
+    return !last->open_end && (isupper((unsigned char)line[0]) || isdigit((unsigned char)line[0])) &&
+           strchr(line, ',') != NULL;
+}
+
+/* The pending lines after the last unit, without a blank line between: the rest of its entry, or (said) entries
+ * of their own without a cost. -1 only when out of memory. */
+static int continue_last(text_reader *r)
+{
+    for (size_t i = 0; i < r->n_pend; i++) {
+        text_unit *last = &r->units[r->n_units - 1];
+        const char *t = r->pend[i].text;
+        if (!own_entry(last, t)) {
+            say_lines(last, last->line, r->pend[i].line);
+            append_body(last, t, r->pend[i].line);
+            continue;
+        }
+        text_unit *u = army_grow(r->units, r->n_units, sizeof *u);
+        if (!u)
+            return base_error_set(r->err, "%s: out of memory", r->name);
+        r->units = u;
+        u = &r->units[r->n_units++];
+        *u = (text_unit){.army = r->f->n_armies - 1, .line = r->pend[i].line, .last_line = r->pend[i].line};
+        army_name_copy(u->body, sizeof u->body, t);
+        u->open_end = army_entry_open_end(t);
+        snprintf(u->said, sizeof u->said, "line %d: an entry without a cost, read as a unit of its own", u->line);
+    }
+    return 0;
+}
+
+/* Places the pending lines: the rest of the last unit's entry, or the header of a new list. */
 static int place_pending(text_reader *r, bool at_end, int next_line)
 {
     if (r->n_pend == 0)
@@ -314,8 +288,7 @@ static int place_pending(text_reader *r, bool at_end, int next_line)
         headerish |= army_line_headerish(r->pend[i].text);
     int rc = 0;
     if (cur_has_units(r) && !r->finished && !r->pend_gap && !headerish) {
-        for (size_t i = 0; i < r->n_pend; i++)
-            join_to_last_unit(r, r->pend[i].text);
+        rc = continue_last(r);
     } else if (at_end) {
         for (size_t i = 0; i < r->n_pend; i++)
             army_file_say(r->f, "%s: line %d: \"%.*s\" not read: %s", r->name, r->pend[i].line,
@@ -329,14 +302,63 @@ static int place_pending(text_reader *r, bool at_end, int next_line)
     return rc;
 }
 
-static int add_unit_line(text_reader *r, const army_line *l)
+/* A line above an entry whose cost comes last that begins it: not a header, nor a name on its own line. */
+static bool entry_start(const char *t)
 {
-    if (place_pending(r, false, r->line_no) < 0)
+    const char *v;
+    return !army_line_headerish(t) && !key_line(t, &v) && (strchr(t, ',') || !army_header_is_name(t));
+}
+
+/*
+ * An entry whose cost comes last, without a count of its own, begins on the lines just above it: the pending ones
+ * (no blank line between), or the unit line without a cost before it when that line ended mid-entry ("20
+ * Warriors, Great Weapon, Standard Bearer," then "Musician [620 pts]"). Its beginning goes into t; 1 when the
+ * previous unit took it in instead (t is then not a unit), 0 otherwise.
+ */
+static int wrapped_start(text_reader *r, const army_line *l, text_unit *t)
+{
+    if (!l->cost_last || isdigit((unsigned char)l->body[0]))
+        return 0;
+    size_t k = r->n_pend;
+    while (k > 0 && r->pend[k - 1].line == (k == r->n_pend ? r->line_no : r->pend[k].line) - 1 &&
+           entry_start(r->pend[k - 1].text))
+        k--;
+    if (k < r->n_pend) {
+        t->line = r->pend[k].line;
+        t->body[0] = '\0';
+        for (size_t i = k; i < r->n_pend; i++)
+            snprintf(t->body + strlen(t->body), sizeof t->body - strlen(t->body), "%s%s", i > k ? " " : "",
+                     r->pend[i].text);
+        snprintf(t->said, sizeof t->said, "lines %d-%d read as one entry", t->line, r->line_no);
+        for (size_t i = k; i < r->n_pend; i++)
+            free(r->pend[i].text);
+        r->n_pend = k;
+        return 0;
+    }
+    text_unit *last = cur_has_units(r) && !r->finished && r->n_pend == 0 ? &r->units[r->n_units - 1] : NULL;
+    const bool continuing = l->body[0] == '(' || islower((unsigned char)l->body[0]);
+    if (!last || last->cost || !(last->open_end || continuing) || last->last_line != r->line_no - 1)
+        return 0;
+    char body[1024];
+    army_span_copy(body, sizeof body, l->body, l->body_len);
+    say_lines(last, last->line, r->line_no);
+    append_body(last, body, r->line_no);
+    last->cost = l->cost;
+    last->cost_last = true;
+    return 1;
+}
+
+static int add_unit_line(text_reader *r, const army_line *l, const char *line)
+{
+    text_unit start = {.line = r->line_no};
+    if (wrapped_start(r, l, &start))
+        return 0;
+    if (place_pending(r, false, start.line) < 0)
         return -1;
     if (!r->cur) { /* units before any header: a list named by the file */
         if (!(r->cur = army_file_add_army(r->f, "")))
             return base_error_set(r->err, "%s: out of memory", r->name);
-        r->cur->line = r->line_no;
+        r->cur->line = start.line;
     }
     if (r->finished) /* units after a list's total, with no header between: a list of their own, said */
         army_file_say(r->f, "%s: line %d: a unit after the total of the list above, with no header", r->name,
@@ -349,12 +371,19 @@ static int add_unit_line(text_reader *r, const army_line *l)
         return base_error_set(r->err, "%s: out of memory", r->name);
     r->units = t;
     t = &r->units[r->n_units++];
+    *t = start;
     t->army = r->f->n_armies - 1;
-    t->line = r->line_no;
+    t->last_line = r->line_no;
     t->cost = l->cost;
+    t->cost_last = l->cost_last;
     t->guess = l->guess;
     r->costed |= l->cost > 0;
-    army_span_copy(t->body, sizeof t->body, l->body, l->body_len);
+    char body[1024];
+    army_span_copy(body, sizeof body, l->body, l->body_len);
+    size_t used = strlen(t->body);
+    snprintf(t->body + used, sizeof t->body - used, "%s%s", used ? " " : "", body);
+    base_text_trim_cut(t->body);
+    t->open_end = !l->cost_last && army_entry_open_end(line);
     r->gap = 0;
     return 0;
 }
@@ -453,12 +482,13 @@ static int read_one_line(text_reader *r, const char *line)
         return 0;
     }
     army_line l;
-    army_line_read(line, !r->costed, &l);
+    army_line_read(line, (r->costed ? 0 : ARMY_LINE_COLON_UNITS) | (cur_has_units(r) && !r->finished ? ARMY_LINE_BARE_COSTS : 0),
+                   &l);
     if (l.kind == ARMY_LINE_SECTION)
         return 0;
     if (l.kind == ARMY_LINE_UNIT) {
         int total = trailing_total(&l);
-        if (add_unit_line(r, &l) < 0)
+        if (add_unit_line(r, &l, line) < 0)
             return -1;
         if (total && !r->finished) { /* "130 - Scorpion 4500": the list's total glued to its last unit */
             army_file_say(r->f, "%s: line %d: %d at the end of a unit line read as the list's total", r->name,
@@ -474,6 +504,7 @@ static int read_one_line(text_reader *r, const char *line)
         if (!r->cur) /* a header block then its total: a list whose units never come */
             return 0;
         r->cur->points = l.total;
+        r->cur->total_line = r->line_no;
         r->finished = 1;
         return 0;
     }
@@ -534,13 +565,13 @@ int army_read_text(const char *text, const char *name, army_file *f, base_error 
     for (const char *s = text; *s && rc == 0;) {
         const char *nl = strchr(s, '\n');
         size_t len = nl ? (size_t)(nl - s) : strlen(s);
-        if (len + 1 > line_cap) {
-            char *grown = realloc(line, len + 1);
+        if (len + 4 > line_cap) { /* room for clean_line's " - " */
+            char *grown = realloc(line, len + 4);
             if (!grown) {
                 rc = base_error_set(err, "%s: out of memory", name);
                 break;
             }
-            line = grown, line_cap = len + 1;
+            line = grown, line_cap = len + 4;
         }
         clean_line(s, len, line, line_cap);
         s += len + (nl ? 1 : 0);
@@ -552,7 +583,7 @@ int army_read_text(const char *text, const char *name, army_file *f, base_error 
     clear_pending(&r);
     free(line);
     for (size_t i = 0; i < r.n_units && rc == 0; i++)
-        rc = build_unit(f, &r.units[i], name, err);
+        rc = army_entry_build(f, &r.units[i], name, err);
     free(r.units);
     if (rc < 0)
         return -1;

@@ -387,8 +387,12 @@ static const army_node *find_model(const army_node *n, const char *name)
     return NULL;
 }
 
-/* First value of characteristic `name` in n, then its model descendants. */
 static const char *find_char(const army_node *n, const char *name)
+{
+    return army_node_find_char(n, name);
+}
+
+const char *army_node_find_char(const army_node *n, const char *name)
 {
     const char *v = army_node_char(n, name);
     if (v)
@@ -397,7 +401,7 @@ static const char *find_char(const army_node *n, const char *name)
         const army_node *k = &n->children[c];
         if (k->kind == ARMY_NODE_SELECTION && !is_model(k) && base_char(k))
             continue; /* a mount's characteristics are read on purpose, not by accident */
-        if ((v = find_char(k, name)))
+        if ((v = army_node_find_char(k, name)))
             return v;
     }
     return NULL;
@@ -414,26 +418,6 @@ static void note(army_unit *u, const char *fmt, ...)
     va_start(ap, fmt);
     army_text_appendv(u->note, sizeof u->note, fmt, ap);
     va_end(ap);
-}
-
-static void fill_rate(army_unit *u, double *rate, const char *word, const army_node *mount, const army_node *n)
-{
-    if (!isnan(*rate))
-        return;
-    const char *why = NULL, *text = NULL;
-    double v;
-    /* A mount's rate when it has a fixed one; else the rider's (T9A writes "C" for "the character's"). */
-    if (mount && (text = army_node_char(mount, word)) && army_parse_rate(text, &v, &why) == 1) {
-        *rate = v;
-        return;
-    }
-    const char *own = find_char(n, word);
-    if (own && army_parse_rate(own, &v, &why) == 1) {
-        *rate = v;
-        return;
-    }
-    if (own || text)
-        note(u, "%s is %s: %s", word, own ? own : text, why ? why : "not a rate");
 }
 
 /* A Base in the node's own profiles that differs from `first` ("50x50" and "50x75"), or NULL. */
@@ -455,11 +439,11 @@ void army_tree_profile_fill(const army_node *n, army_unit *u, army_origin origin
     if (mount && u->character && !u->mount[0])
         army_name_copy(u->mount, sizeof u->mount, mount->name);
     const double adv = u->adv_in, mar = u->mar_in;
-    fill_rate(u, &u->adv_in, "Adv", mount, n);
-    fill_rate(u, &u->mar_in, "Mar", mount, n);
-    if ((isnan(adv) && !isnan(u->adv_in)) || (isnan(mar) && !isnan(u->mar_in)))
+    army_tree_fill_rate(u, &u->adv_in, u->adv_dice, "Adv", mount, n);
+    army_tree_fill_rate(u, &u->mar_in, u->mar_dice, "Mar", mount, n);
+    if ((isnan(adv) && (!isnan(u->adv_in) || u->adv_dice[0])) || (isnan(mar) && (!isnan(u->mar_in) || u->mar_dice[0])))
         u->rates_from = origin;
-    if (isnan(u->adv_in) && isnan(u->mar_in) && !find_char(n, "Adv")) {
+    if (isnan(u->adv_in) && isnan(u->mar_in) && !u->adv_dice[0] && !find_char(n, "Adv")) {
         const char *m = find_char(n, "M");
         if (m && !strstr(u->note, "no Adv"))
             note(u, "no Adv/Mar characteristic (its profile gives M %s)", m);

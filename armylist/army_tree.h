@@ -82,5 +82,12 @@ int army_node_is_character(const army_node *n);
  * unit already has are kept.
  */
 void army_tree_profile_fill(const army_node *n, army_unit *u, army_origin origin);
+/* First value of characteristic `name` in n, then in its model descendants (a mount's are not taken by accident). */
+const char *army_node_find_char(const army_node *n, const char *name);
+/* One rate ("Adv" or "Mar") from n's profiles, a mount's first (army_rates.c): *rate when fixed, `dice` when a roll
+ * of dice (random movement, said under the unit), u->mar_none for "Mar -"; else why in u->note. Nothing when the
+ * unit has it already. */
+void army_tree_fill_rate(army_unit *u, double *rate, char *dice, const char *word, const army_node *mount,
+                         const army_node *n);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include "cli_args.h"
 #include "commands.h"
+#include "cli_roll.h"
 #include "ref_judge.h"
 #include "ref_words.h"
 #include "rules_combat.h"
@@ -111,6 +112,7 @@ typedef struct check_job {
     rules_combat_options *combat;
     rules_pursuit_input *pursuit;
     const char **fled;  /* room for one more: the Pursued unit */
+    const cli_list *rolls;  /* --roll UNIT=INCHES */
 } check_job;
 
 /* The move type and what it needs; -1 (said on stderr) when the options do not fit together. */
@@ -201,6 +203,8 @@ static int run_check(check_job *job)
         goto done;
     }
     o.mid = mid;
+    if (cli_rolls_apply(job->rolls, before, "check") < 0)
+        goto done;
     if (o.check.move == RULES_MOVE_PURSUIT && pursuit_direction(job, before, &o.check) < 0)
         goto done;
     /* Every placement a camera's snapshot leaves open, within each model's uncertainty, and the nearest legal
@@ -246,7 +250,7 @@ int cmd_check(int argc, char **argv)
     char pursuer_ids[MAX_LIST][RULES_ID_MAX];
     rules_pursuit_input pin = {.pursuers = pursuers};
     const char *reforming_txt = NULL, *combat_txt = NULL, *fled_txt = NULL;
-    cli_list pursuer_txt = {{0}, 0};
+    cli_list pursuer_txt = {{0}, 0}, rolls = {{0}, 0};
     int json = 0;
     char move_choices[512], move_help[768];
     move_option(move_choices, sizeof move_choices, move_help, sizeof move_help);
@@ -258,6 +262,7 @@ int cmd_check(int argc, char **argv)
         CLI_OUTPUT("--suggest", &suggest_path, "FILE",
                    "write AFTER with every illegal unit at its nearest legal\n"
                    "position (the report names it either way), to check again"),
+        CLI_LIST("--roll", &rolls, "UNIT=INCHES", CLI_ROLL_HELP),
         CLI_TEXT("\nreform-move:"),
         CLI_INPUT("--mid", &mid_path, "FILE", "the table mid-move (Sweeping Attack, ...)"),
         CLI_TEXT("combat-reform:"),
@@ -310,6 +315,6 @@ int cmd_check(int argc, char **argv)
     check_job job = {.files = {files[0], files[1]}, .unit = unit, .move = move, .out_path = out_path,
                      .suggest_path = suggest_path, .mid_path = mid_path, .pursued = pursued,
                      .pursued_deg = pursued_deg, .tolerance_in = tolerance_in, .json = json, .combat = &co,
-                     .pursuit = &pin, .fled = fled};
+                     .pursuit = &pin, .fled = fled, .rolls = &rolls};
     return run_check(&job);
 }

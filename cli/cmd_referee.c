@@ -20,6 +20,7 @@
 #include "base_file.h"
 #include "base_plan.h"
 #include "cli_args.h"
+#include "cli_roll.h"
 #include "commands.h"
 #include "ov_draw.h"
 #include "rules_plusminus.h"
@@ -231,6 +232,7 @@ static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov
 /* What the options asked for, read and checked: the work after them. */
 typedef struct referee_job {
     const char *images[2], *dir, *unit, *proj_path, *table_path, *calib_path, *roster_path, *reach_unit;
+    const cli_list *rolls;  /* --roll UNIT=INCHES */
     bool refine, whole_board;
     ov_paper paper;
     rules_move_type move;
@@ -274,6 +276,8 @@ static int judge_pictures(const referee_job *job, referee_work *w, base_error *e
         snprintf(prefix, sizeof prefix, "tableref referee: %s: ", job->images[k]);
         ref_snapshot_print_warnings(w->setup, w->fr[k], k ? "after" : "before", stderr, prefix);
     }
+    if (cli_rolls_apply(job->rolls, w->fr[0]->snap, "referee") < 0)
+        return base_error_setc(err, BASE_E_INVALID, "--roll: see above (no call made)");
     /* Under every placement the two pictures leave open, with the nearest legal move of each ILLEGAL call. */
     ref_judge_options o;
     ref_judge_options_default(&o);
@@ -471,6 +475,7 @@ int cmd_referee(int argc, char **argv)
                *move = "auto", *proj_path = NULL, *table_path = NULL, *paper_word = "a4", *view_word = "judged",
                *reach_unit = NULL;
     int n_images = 0, refine = 1;
+    cli_list rolls = {{0}, 0};
     /* --move: the rows judged from two pictures (rules_moves.def) */
     char move_list[256], move_choices[300], move_help[300];
     rules_move_tokens(RULES_MOVE_PICTURES, 0, " ", " ", move_list, sizeof move_list);
@@ -486,6 +491,7 @@ int cmd_referee(int argc, char **argv)
                    "the table file: calibration, rosters, ruleset with house\n"
                    "rules, terrain (docs/formats.md); replaces --calib and --roster"),
         CLI_STRING("--unit", &unit, "ID", "judge only this unit"),
+        CLI_LIST("--roll", &rolls, "UNIT=INCHES", CLI_ROLL_HELP),
         CLI_CHOICE("--move", &move, "TYPE", move_choices, move_help),
         CLI_INPUT("--projector", &proj_path, "P",
                    "a calibration file with a \"projector\" section (refused when\n"
@@ -513,7 +519,7 @@ int cmd_referee(int argc, char **argv)
                EXIT_BAD_INPUT;
     referee_job job = {.images = {images[0], images[1]}, .dir = dir, .unit = unit, .proj_path = proj_path,
                        .table_path = table_path, .calib_path = calib_path, .roster_path = roster_path,
-                       .reach_unit = reach_unit, .refine = refine != 0};
+                       .reach_unit = reach_unit, .refine = refine != 0, .rolls = &rolls};
     if (job_from_words(&job, paper_word, view_word, move) != 0)
         return EXIT_BAD_INPUT;
     return run_referee(&job);

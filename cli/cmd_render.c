@@ -17,7 +17,7 @@ static const cli_doc doc = {
     "render",
     "usage: tableref render SCENE.json --out DIR [--seed N]\n"
     "       tableref render --generate small|bench|hard[:K] --out DIR [--seed N]\n"
-    "                       [--crop WxH+X+Y] [--pair]\n"
+    "                       [--crop WxH+X+Y] [--pair] [--hands N]\n"
     "\n"
     "Renders the scene (a snapshot, a roster and a camera; docs/formats.md) as\n"
     "the overhead camera would see it and writes into DIR:\n"
@@ -160,8 +160,8 @@ static int write_pair(const char *out, const ds_hard_pair *pr, base_error *err)
 
 /* The scene rendered: generated (small, bench or hard[:K], with `seed` when >= 0) or read from scene_path.
  * A hard table also comes back in *hard, which owns the scene then. */
-static ds_scene *make_scene(const char *gen, const char *scene_path, double seed, ds_hard_table **hard,
-                            base_error *err)
+static ds_scene *make_scene(const char *gen, const char *scene_path, double seed, double hands,
+                            ds_hard_table **hard, base_error *err)
 {
     if (!gen)
         return ds_scene_load(scene_path, err);
@@ -175,6 +175,8 @@ static ds_scene *make_scene(const char *gen, const char *scene_path, double seed
         ds_hard_preset(k, &hp);
         if (seed >= 0)
             hp.seed = (uint32_t)seed;
+        if (hands >= 0)
+            hp.hands = (int)hands;
         *hard = ds_hard_generate(&hp, err);
         return *hard ? (*hard)->scene : NULL;
     }
@@ -189,10 +191,22 @@ static ds_scene *make_scene(const char *gen, const char *scene_path, double seed
     return NULL;
 }
 
+/* --crop WxH+X+Y into the scene's calibration. A file other commands read must pass their checks: the principal
+ * point stays in the crop. 0, or -1 with err. */
+static int apply_crop(ds_scene *s, const char *crop, base_error *err)
+{
+    int w, h, x0, y0;
+    if (sscanf(crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4)
+        return base_error_set(err, "--crop: expected WxH+X+Y, got '%s'", crop);
+    if (ds_hard_crop(&s->calib, x0, y0, w, h, err) < 0 || calib_file_validate(&s->calib, "--crop", err) < 0)
+        return -1;
+    return 0;
+}
+
 int cmd_render(int argc, char **argv)
 {
     const char *scene_path = NULL, *out = NULL, *gen = NULL, *crop = NULL;
-    double seed = -1;
+    double seed = -1, hands = -1;
     int pair = 0;
     const cli_opt opts[] = {
         CLI_OUT_DIR("--out", &out, "DIR",
@@ -204,6 +218,8 @@ int cmd_render(int argc, char **argv)
         CLI_WHOLE("--seed", &seed, "N", 0, 4294967295.0, "the random seed (default: the scene's)"),
         CLI_STRING("--crop", &crop, "WxH+X+Y", "render only that part of the frame"),
         CLI_FLAG("--pair", &pair, 1, "(hard tables) also render DIR/after/ and DIR/pair.json"),
+        CLI_WHOLE("--hands", &hands, "N", 0, 10, "(hard tables) N hands over the table instead of the\n"
+                                                  "table's own (0: a clear table)"),
     };
     int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), &scene_path, 1);
     if (n_pos < 0)
@@ -218,7 +234,7 @@ int cmd_render(int argc, char **argv)
         return cli_missing("render", "--out DIR (where to write the picture and its truth)"), EXIT_BAD_INPUT;
     base_error err;
     ds_hard_table *hard = NULL;
-    ds_scene *s = make_scene(gen, scene_path, seed, &hard, &err);
+    ds_scene *s = make_scene(gen, scene_path, seed, hands, &hard, &err);
     if (!s) {
         fprintf(stderr, "tableref render: %s\n", err.msg);
         return EXIT_BAD_INPUT;
@@ -233,19 +249,12 @@ int cmd_render(int argc, char **argv)
     }
     if (seed >= 0)
         s->render.seed = (uint32_t)seed;
-    int rc = EXIT_BAD_INPUT, w, h, x0, y0;
+    int rc = EXIT_BAD_INPUT;
     ds_hard_pair pr = {0};
-    if (crop) {
-        /* A file other commands read must pass their checks: the principal point stays in the crop. */
-        if (sscanf(crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4) {
-            base_error_set(&err, "--crop: expected WxH+X+Y, got '%s'", crop);
-            goto done;
-        }
-        if (ds_hard_crop(&s->calib, x0, y0, w, h, &err) < 0 || calib_file_validate(&s->calib, "--crop", &err) < 0)
-            goto done;
-    }
-    if (pair && !hard) {
-        base_error_set(&err, "--pair: only for --generate hard[:K]");
+    if (crop && apply_crop(s, crop, &err) < 0)
+        goto done;
+    if ((pair || hands >= 0) && !hard) {
+        base_error_set(&err, "%s: only for --generate hard[:K]", pair ? "--pair" : "--hands");
         goto done;
     }
     if (render_into(s, s->snapshot, 0, hard, out, &err) < 0)

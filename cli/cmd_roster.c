@@ -19,26 +19,16 @@
 #include "base_text.h"
 #include "army_catalogue.h"
 #include "army_list.h"
+#include "army_names.h"
 #include "army_roster.h"
 #include "base_file.h"
 #include "base_plan.h"
 #include "cmd_roster_paths.h"
 #include "cli_args.h"
+#include "cmd_roster_lists.h"
 #include "commands.h"
 #include "rules_json.h"
 #include "roster.h"
-
-/* A name from a list as the terminal shows it: controls and escapes as text ("\x1b"), cut to `width`
- * bytes on a character boundary (0: whole). Returns a static buffer: one name per printf. */
-static const char *shown(const char *name, size_t width, int slot)
-{
-    static char buf[3][512];
-    char *esc = base_text_escape_terminal(name);
-    const char *s = esc ? esc : "?";
-    base_text_copy(buf[slot], width && width < sizeof buf[slot] ? width + 1 : sizeof buf[slot], s);
-    free(esc);
-    return buf[slot];
-}
 
 static const cli_doc import_doc = {
     "roster import",
@@ -99,11 +89,19 @@ static int apply_value(army_unit *u, const char *key, const char *value, const c
         for (size_t g = 0; g < u->n_groups; g++)
             u->groups[g].base = b, u->groups[g].base_from = ARMY_FROM_USER;
     } else if (strcasecmp(key, "adv") == 0 || strcasecmp(key, "mar") == 0) {
-        if (army_parse_rate(value, &v, NULL) != 1) {
-            fprintf(stderr, "tableref roster import: %s: %s: expected inches (4 or 4\"), got '%s'\n", who, key, value);
+        const bool adv = strcasecmp(key, "adv") == 0;
+        rules_dice d;
+        if (rules_dice_parse(value, &d) == 0) { /* random movement: judged against the roll declared */
+            rules_dice_format(&d, adv ? u->adv_dice : u->mar_dice, RULES_DICE_MAX);
+            *(adv ? &u->adv_in : &u->mar_in) = NAN;
+        } else if (army_parse_rate(value, &v, NULL) == 1) {
+            *(adv ? &u->adv_in : &u->mar_in) = v;
+            (adv ? u->adv_dice : u->mar_dice)[0] = '\0';
+        } else {
+            fprintf(stderr, "tableref roster import: %s: %s: expected inches (4 or 4\") or dice (3D6), got '%s'\n", who,
+                    key, value);
             return -1;
         }
-        *(strcasecmp(key, "adv") == 0 ? &u->adv_in : &u->mar_in) = v;
         u->rates_from = ARMY_FROM_USER;
     } else if (strcasecmp(key, "models") == 0) {
         char *end;
@@ -124,12 +122,32 @@ static int apply_value(army_unit *u, const char *key, const char *value, const c
     return 0;
 }
 
-static int apply_sets(army_file *f, const set_value *sets, int n)
+/* The names of list `only`'s units (-1: every list's), each once, in the list's order, on stderr. */
+static void say_unit_names(const army_file *f, long only)
+{
+    fprintf(stderr, "  the units are called:");
+    int shown_names = 0;
+    for (size_t a = 0; a < f->n_armies; a++)
+        for (size_t k = 0; k < f->armies[a].n_units && (only < 0 || a == (size_t)only); k++) {
+            const army_list *al = &f->armies[a];
+            bool before = false;
+            for (size_t b = 0; b <= a && !before; b++)
+                for (size_t j = 0; j < (b == a ? k : f->armies[b].n_units) && !before; j++)
+                    before = (only < 0 || b == (size_t)only) && strcmp(f->armies[b].units[j].name, al->units[k].name) == 0;
+            if (!before)
+                fprintf(stderr, "%s\"%s\"", shown_names++ ? ", " : " ", roster_shown(al->units[k].name, 0, 0));
+        }
+    fprintf(stderr, "\n");
+}
+
+/* Each --set on every unit of that name (of list `only`, -1 every list); a name no unit has is refused, with the
+ * names there are. */
+static int apply_sets(army_file *f, long only, const set_value *sets, int n)
 {
     for (int i = 0; i < n; i++) {
         int hits = 0;
         for (size_t a = 0; a < f->n_armies; a++)
-            for (size_t k = 0; k < f->armies[a].n_units; k++) {
+            for (size_t k = 0; k < f->armies[a].n_units && (only < 0 || a == (size_t)only); k++) {
                 army_unit *u = &f->armies[a].units[k];
                 if (strcasecmp(u->name, sets[i].name) != 0)
                     continue;
@@ -138,8 +156,10 @@ static int apply_sets(army_file *f, const set_value *sets, int n)
                     return -1;
             }
         if (!hits) {
-            fprintf(stderr, "tableref roster import: --set '%s:%s=%s': no unit is called \"%s\"\n", sets[i].name,
-                    sets[i].key, sets[i].value, sets[i].name);
+            fprintf(stderr, "tableref roster import: --set '%s:%s=%s': no unit is called \"%s\"%s\n",
+                    roster_shown(sets[i].name, 0, 0), sets[i].key, roster_shown(sets[i].value, 0, 1), roster_shown(sets[i].name, 0, 2),
+                    only >= 0 ? " in the list picked" : "");
+            say_unit_names(f, only);
             return -1;
         }
     }
@@ -162,8 +182,8 @@ static void ask(army_file *f, long only)
         for (size_t k = 0; k < f->armies[a].n_units && (only < 0 || a == (size_t)only); k++) {
             army_unit *u = &f->armies[a].units[k];
             if (u->missing)
-                fprintf(stderr, "%s (%s)%s%s\n", shown(u->name, 0, 0), shown(u->where, 0, 2), u->note[0] ? ": " : "",
-                        shown(u->note, 0, 1));
+                fprintf(stderr, "%s (%s)%s%s\n", roster_shown(u->name, 0, 0), roster_shown(u->where, 0, 2), u->note[0] ? ": " : "",
+                        roster_shown(u->note, 0, 1));
             for (size_t q = 0; q < sizeof asks / sizeof asks[0]; q++) {
                 while (u->missing & asks[q].bit) {
                     fprintf(stderr, "  %s? [empty: leave it unknown] ", asks[q].prompt);
@@ -184,15 +204,21 @@ static void print_unit(const army_unit *u, const cJSON *ju)
     const cJSON *models = cJSON_GetObjectItemCaseSensitive(ju, "models");
     const cJSON *m0 = cJSON_GetArrayItem(models, 0), *mn = cJSON_GetArrayItem(models, cJSON_GetArraySize(models) - 1);
     const cJSON *tag = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(ju, "tag"), "size_mm");
-    printf("  %-26s %-26s %3d %-9s", cJSON_GetObjectItemCaseSensitive(ju, "id")->valuestring, shown(u->name, 26, 0), u->models,
+    printf("  %-26s %-26s %3d %-9s", cJSON_GetObjectItemCaseSensitive(ju, "id")->valuestring, roster_shown(u->name, 26, 0), u->models,
            u->character ? "character" : "");
     const army_base *b = u->n_groups ? &u->groups[0].base : NULL;
     if (b && b->front_mm > 0)
         printf(b->round ? " %3.0fo     " : " %3.0fx%-3.0f ", b->front_mm, b->side_mm);
     else
         printf("   ?      ");
-    printf(isnan(u->adv_in) ? "  ?" : "%3.0f", u->adv_in);
-    printf(isnan(u->mar_in) ? "   ?" : "%4.0f", u->mar_in);
+    if (u->adv_dice[0])
+        printf("%3s", u->adv_dice);
+    else
+        printf(isnan(u->adv_in) ? "  ?" : "%3.0f", u->adv_in);
+    if (u->mar_dice[0])
+        printf("%4s", u->mar_dice);
+    else
+        printf(isnan(u->mar_in) ? (u->mar_none ? "   -" : "   ?") : "%4.0f", u->mar_in);
     if (m0 && mn)
         printf("  tags %d-%d", cJSON_GetObjectItemCaseSensitive(m0, "tag_id")->valueint,
                cJSON_GetObjectItemCaseSensitive(mn, "tag_id")->valueint);
@@ -202,10 +228,10 @@ static void print_unit(const army_unit *u, const cJSON *ju)
         printf("  [catalogue]");
     printf("\n");
     if (u->said[0]) /* what had to be assumed: said, so that it can be checked */
-        fprintf(stderr, "    %s: %s\n", shown(u->name, 0, 0), shown(u->said, 0, 1));
+        fprintf(stderr, "    %s: %s\n", roster_shown(u->name, 0, 0), roster_shown(u->said, 0, 1));
     if (u->missing)
-        fprintf(stderr, "    %s: unknown %s%s%s\n", shown(u->name, 0, 0), army_unit_missing(u, miss, sizeof miss),
-                u->note[0] ? ": " : "", shown(u->note, 0, 1));
+        fprintf(stderr, "    %s: unknown %s%s%s\n", roster_shown(u->name, 0, 0), army_unit_missing(u, miss, sizeof miss),
+                u->note[0] ? ": " : "", roster_shown(u->note, 0, 1));
 }
 
 static int write_army(const army_file *f, size_t a, int slot, const char *path, const army_roster_options *base,
@@ -219,7 +245,7 @@ static int write_army(const army_file *f, size_t a, int slot, const char *path, 
     if (!root) { /* a pack's list named: the others may be fine */
         if (f->n_armies > 1)
             fprintf(stderr, "tableref roster import: %s: list %zu (%s): %s\n", f->path, a + 1,
-                    shown(al->player[0] ? al->player : al->name, 60, 0), err.msg);
+                    roster_shown(al->player[0] ? al->player : al->name, 60, 0), err.msg);
         else
             fprintf(stderr, "tableref roster import: %s: %s\n", f->path, err.msg);
         return -1;
@@ -240,9 +266,12 @@ static int write_army(const army_file *f, size_t a, int slot, const char *path, 
         cJSON_Delete(root);
         return -1;
     }
-    printf("%s%s%s (%s), army slot %d, %s tag IDs:\n", al->name[0] ? shown(al->name, 0, 0) : "(army not named)",
-           al->player[0] ? " -- " : "", shown(al->player, 0, 1),
-           army_format_word(f->format), slot, slot == 1 ? "even" : "odd");
+    char side[64];
+    army_roster_side(al, &o, side, sizeof side);
+    printf("%s%s%s (%s), army slot %d, %s tag IDs, side %s:\n",
+           al->name[0] ? roster_shown(al->name, 0, 0) : "(army not named)", al->player[0] ? " -- " : "",
+           roster_shown(al->player, 0, 1), army_format_word(f->format), slot, slot == 1 ? "even" : "odd",
+           roster_shown(side, 0, 2));
     printf("  %-26s %-26s %3s %-9s %-9s %3s %4s\n", "unit id", "name", "n", "", "base mm", "Adv", "Mar");
     const cJSON *units = cJSON_GetObjectItemCaseSensitive(root, "units");
     for (size_t k = 0; k < al->n_units; k++)
@@ -269,88 +298,6 @@ static int parse_board(const char *text, army_roster_options *o)
         return -1;
     o->board_w_mm = w * 25.4;
     o->board_d_mm = d * 25.4;
-    return 0;
-}
-
-/* ---- tournament packs: many players' lists in one text ---------------------------- */
-
-static int list_models(const army_list *a)
-{
-    long n = 0; /* each unit within ARMY_MAX_MODELS, at most ARMY_MAX_UNITS of them */
-    for (size_t u = 0; u < a->n_units; u++)
-        n += a->units[u].models;
-    return (int)n;
-}
-
-static void print_lists(const army_file *f, FILE *to)
-{
-    fprintf(to, "  %3s  %-30s %-26s %5s %6s %6s  %s\n", "#", "player", "army", "units", "models", "points", "line");
-    for (size_t a = 0; a < f->n_armies; a++) {
-        const army_list *al = &f->armies[a];
-        fprintf(to, "  %3zu  %-30s %-26s %5zu %6d %6d  %d\n", a + 1, shown(al->player[0] ? al->player : "-", 30, 0),
-                shown(al->name[0] ? al->name : "?", 26, 1), al->n_units, list_models(al), al->points, al->line);
-    }
-}
-
-static bool contains_nocase(const char *s, const char *part)
-{
-    size_t n = strlen(part);
-    for (; n && *s; s++)
-        if (strncasecmp(s, part, n) == 0)
-            return true;
-    return false;
-}
-
-/* --list N or --list NAME (a player's name or part of it, any case; else the army's): the index, or -1. */
-static long pick_list(const army_file *f, const char *arg, const char *path)
-{
-    char *end;
-    long n = strtol(arg, &end, 10);
-    if (end != arg && *end == '\0') {
-        if (n >= 1 && (size_t)n <= f->n_armies)
-            return n - 1;
-        fprintf(stderr, "tableref roster import: --list %s: %s holds %zu list%s\n", arg, path, f->n_armies,
-                f->n_armies == 1 ? "" : "s");
-        return -1;
-    }
-    long hit = -1;
-    int hits = 0;
-    for (int pass = 0; pass < 2 && hits == 0; pass++) /* players first, then armies */
-        for (size_t a = 0; a < f->n_armies; a++)
-            if (contains_nocase(pass == 0 ? f->armies[a].player : f->armies[a].name, arg))
-                hit = (long)a, hits++;
-    if (hits == 1)
-        return hit;
-    fprintf(stderr, "tableref roster import: --list %s: %s in %s; the lists:\n", shown(arg, 60, 2),
-            hits ? "more than one list matches" : "no player or army matches", path);
-    print_lists(f, stderr);
-    return -1;
-}
-
-/* Which lists to write: *pick the one of --list, -1 for all (--all, or a file of one or two lists).
- * -1 with a message when a pack is given without --list or --all, or --list matches none or several. */
-static int choose_lists(const army_file *f, const char *list_arg, int all, const char *out, const char *path,
-                        long *pick)
-{
-    *pick = -1;
-    if (list_arg && all) {
-        fprintf(stderr, "tableref roster import: give --list or --all, not both\n");
-        return -1;
-    }
-    if (list_arg && (*pick = pick_list(f, list_arg, path)) < 0)
-        return -1;
-    /* A pack (many players' lists in one text) becomes one roster per player, never one army. */
-    if (!list_arg && !all && (f->n_armies > 2 || (f->format == ARMY_FORMAT_TEXT && f->n_armies > 1))) {
-        fprintf(stderr, "tableref roster import: %s holds %zu lists (a tournament pack): pick one with --list N or "
-                        "--list NAME, or write one roster each with --all --out DIR:\n",
-                path, f->n_armies);
-        print_lists(f, stderr);
-        return -1;
-    }
-    if (all && mkdir(out, 0777) < 0 && errno != EEXIST) {
-        fprintf(stderr, "tableref roster import: --out %s: cannot make the folder: %s\n", out, strerror(errno));
-        return -1;
-    }
     return 0;
 }
 
@@ -400,7 +347,7 @@ static void say_points(const army_fill_report *rep)
     if (rep->units_points_misfit) /* the data may be another points version than the list's: said, not hidden */
         printf(" (said under each unit; the costs are those of %s%s: a list priced for another version of the "
                "army book differs)\n",
-               shown(rep->points_data, 120, 0), rep->points_data_more ? " and the other armies' files" : "");
+               roster_shown(rep->points_data, 120, 0), rep->points_data_more ? " and the other armies' files" : "");
 }
 
 /* Fills what the lists lack: from the catalogues, the --set values, then (at a terminal) by asking. */
@@ -424,7 +371,7 @@ static int import_complete(army_file *f, const cli_list *cats, const set_value *
     } else if (any_points(f)) {
         printf("points: not checked against the model counts (no --catalogue: the costs are in the army's data)\n");
     }
-    if (apply_sets(f, sets, n_sets) < 0)
+    if (apply_sets(f, pick, sets, n_sets) < 0)
         return -1;
     if (!no_ask && isatty(STDIN_FILENO))
         ask(f, pick); /* a pack's other players' lists are not asked about */
@@ -487,9 +434,9 @@ static int import_file(const char *path, const char *out, const char *list_arg, 
     int rc = EXIT_BAD_INPUT;
     army_catalogue *cat = NULL;
     for (size_t k = 0; k < f->n_said; k++) /* lines not read, lists that could not be: said first */
-        fprintf(stderr, "tableref roster import: %s\n", shown(f->said[k], 0, 0));
+        fprintf(stderr, "tableref roster import: %s\n", roster_shown(f->said[k], 0, 0));
     long pick = -1;
-    if (choose_lists(f, list_arg, all, out, path, &pick) < 0)
+    if (roster_choose_lists(f, list_arg, all, out, path, &pick) < 0)
         goto done;
     if (import_complete(f, cats, sets, n_sets, no_ask, pick, &cat) < 0)
         goto done;
@@ -525,7 +472,7 @@ static int roster_import(int argc, char **argv)
         CLI_STRING("--list", &list_arg, "N|NAME",
                    "import one list of a file holding several (a tournament\n"
                    "pack): the N-th, or the one whose player (else army)\n"
-                   "name contains NAME"),
+                   "name contains NAME, ignoring case and accents"),
         CLI_FLAG("--all", &all, 1,
                  "write every list of a pack, one roster each, into the\n"
                  "folder --out DIR (DIR/NN-player.json), each as army 1;\n"
@@ -534,11 +481,16 @@ static int roster_import(int argc, char **argv)
         CLI_LIST("--set", &sets_txt, "'NAME:KEY=V'",
                  "give a value the list lacks, for every unit called NAME:\n"
                  "base=20x20 (front x side, mm; 60o round), adv=4, mar=8\n"
-                 "(inches), models=20. Repeatable."),
+                 "(inches; adv=3D6 for random movement), models=20.\n"
+                 "Repeatable."),
         CLI_FLAG("--no-ask", &no_ask, 1,
                  "never ask at the terminal (the default when stdin is\n"
                  "not a terminal)"),
-        CLI_STRING("--side", &side, "NAME", "the side's name in snapshots (default: from the army)"),
+        CLI_STRING("--side", &side, "NAME",
+                   "the side the army's units are on in snapshots: units of\n"
+                   "another side are its enemies (default: the player's\n"
+                   "name, else army-1 or army-2 by the slot; never the\n"
+                   "army's, so two lists of one army are enemies)"),
         CLI_STRING("--prefix", &prefix, "P",
                    "prepended to every unit id (two armies with the same\n"
                    "unit names at one table)"),

@@ -37,10 +37,13 @@ static const cli_doc doc = {
     "clipped, the tags' white level), resolution margin (pixels per tag cell at\n"
     "the smallest tag), the board tags against the roster's board (the pose's\n"
     "residual, their sizes), the calibration's fit (model tag sizes, the share\n"
-    "of the roster seen) and each unit's tags seen, each with its figure and a\n"
-    "go or no-go. With a projector mapped (the calibration's projector section)\n"
-    "and --projector or --simulate-projector, its alignment: marks thrown on bare\n"
-    "board, found in the camera, their residual in mm (median and worst).\n"
+    "of the roster seen, what the picture proves against the roster: a unit in\n"
+    "two places, bases overlapping, tags it does not hold) and each unit's\n"
+    "models seen (placed from their tags, as detect places them), each with\n"
+    "its figure and a go or no-go. With a projector mapped (the calibration's\n"
+    "projector section) and --projector or --simulate-projector, its\n"
+    "alignment: marks thrown on bare board, found in the camera, their\n"
+    "residual in mm (median and worst).\n"
     "Limits: docs/setup-checks.md.\n"
     "\n",
     "\n"
@@ -227,8 +230,10 @@ static void print_text(const ref_table_check *tc)
     printf("%-6s %-15s %.2f px per tag cell at the smallest tag (limit %.1f)\n", tc->resolution_ok ? "go" : "NO-GO",
            "resolution", c->min_cell_px, REF_TABLE_MIN_CELL_PX);
     for (size_t i = 0; i < tc->n_units; i++)
-        printf("%-6s unit %-10s %zu/%zu tags seen\n", tc->units[i].seen ? "go" : "NO-GO", tc->units[i].id,
-               tc->units[i].seen, tc->units[i].total);
+        printf("%-6s unit %-10s %zu/%zu models seen%s%s%s\n", tc->units[i].seen ? "go" : "NO-GO", tc->units[i].id,
+               tc->units[i].seen, tc->units[i].total, tc->units[i].seen ? "" : " (",
+               tc->units[i].seen ? "" : (tc->units[i].roster ? tc->units[i].roster : "its roster"),
+               tc->units[i].seen ? "" : "): a hand or a figure over its tags? clear them and check again");
     if (tc->projector_status == REF_PROJ_NOT_MAPPED)
         printf("%-6s %-15s not mapped\n", "-", "projector");
     else if (tc->projector_status == REF_PROJ_NOT_CHECKED)

@@ -95,7 +95,7 @@ static void headline(unit_ctx *u)
                              ur->verdict == RULES_VERDICT_LEGAL     ? "\xE2\x9C\x93"
                              : ur->verdict == RULES_VERDICT_ILLEGAL ? "\xE2\x9C\x97"
                                                                     : "?",
-                             ur->unit_id, rules_words_move_title(ur->move), rules_words_verdict_title(ur->verdict));
+                             ur->unit_id, rules_words_move_title(ur->move), rules_words_call_title(ur));
         break;
     }
     l->size = OV_SIZE_HEADLINE;
@@ -138,7 +138,7 @@ static void report_words(unit_ctx *u)
              ur->verdict == RULES_VERDICT_LEGAL     ? "\xE2\x9C\x93"
              : ur->verdict == RULES_VERDICT_ILLEGAL ? "\xE2\x9C\x97"
              : ur->verdict == RULES_VERDICT_CANNOT_TELL ? "?" : "\xE2\x80\x94",
-             rules_words_verdict_title(ur->verdict));
+             rules_words_call_title(ur));
     rules_words_path(ur, path, sizeof path); /* the steps worth reading: one rule everywhere */
     ov_fmt_in(lim, sizeof lim, u->limit_mm);
     int n = snprintf(head, sizeof head, "%s (%s): %s%s", ur->unit_id, ur->side, rules_words_move_title(ur->move),

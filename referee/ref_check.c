@@ -21,6 +21,9 @@ const ref_check_rule ref_check_rules[REF_CHECK_N] = {
      "the share of the model tags decoded whose measured edge is more than 15% off the roster's"},
     {REF_CHECK_ROSTER_SEEN, "roster_seen", "", 0.10, false,
      "the share of the roster's models placed from their own tag"},
+    {REF_CHECK_ROSTER_FIT, "roster_fit", "", 0, true,
+     "what the picture proves against the roster: a unit's models in two places, its bases overlapping as the "
+     "roster sizes them, tags read on the board that the roster does not hold (ref_roster_fit.h)"},
 };
 
 /* One tag's picture figures: edge width (px), contrast levels, clipped pixels. */
@@ -186,6 +189,8 @@ static void check_detection(const vis_detector *det, const ref_check_names *name
                  rep->tags_detected, names->calib, names->roster);
 }
 
+static void tally(ref_checks *out, const char *picture);
+
 void ref_check_parts(const vis_detector *det, const ref_check_names *names, const base_view *image,
                      const vis_tag_detection *tags, size_t n_tags, const vis_report *rep, ref_checks *out)
 {
@@ -193,7 +198,22 @@ void ref_check_parts(const vis_detector *det, const ref_check_names *names, cons
     memset(out, 0, sizeof *out);
     check_detection(det, names, rep, out);
     check_pixels(det, picture, image, tags, n_tags, out);
+    out->items[REF_CHECK_ROSTER_FIT].id = REF_CHECK_ROSTER_FIT; /* from the snapshot: ref_checks_set */
+    out->items[REF_CHECK_ROSTER_FIT].ok = true;
+    tally(out, picture);
+}
+
+void ref_checks_set(ref_checks *c, const ref_check_result *r, const char *picture)
+{
+    c->items[r->id] = *r;
+    tally(c, picture);
+}
+
+/* ok and n_failed from the items; an item that holds without words gets its figure. */
+static void tally(ref_checks *out, const char *picture)
+{
     out->ok = true;
+    out->n_failed = 0;
     for (int i = 0; i < REF_CHECK_N; i++) {
         ref_check_result *r = &out->items[i];
         if (r->ok && !r->msg[0])

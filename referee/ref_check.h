@@ -38,6 +38,7 @@ typedef enum ref_check_id {
     REF_CHECK_BOARD_SIZE,    /* share: worst board tag's |measured edge / roster's - 1| */
     REF_CHECK_MODEL_SIZE,    /* share: model tags decoded whose size disagrees with the roster */
     REF_CHECK_ROSTER_SEEN,   /* share: roster models placed from their own tag */
+    REF_CHECK_ROSTER_FIT,    /* count: what the picture proves against the roster (ref_roster_fit.h) */
     REF_CHECK_N
 } ref_check_id;
 

@@ -28,6 +28,9 @@
  * the detection's report. */
 void ref_check_parts(const vis_detector *det, const ref_check_names *names, const base_view *image,
                      const vis_tag_detection *tags, size_t n_tags, const vis_report *rep, ref_checks *out);
+/* One check's result, measured elsewhere (REF_CHECK_ROSTER_FIT, from the snapshot: ref_roster_fit.h), into `c`:
+ * its ok and n_failed follow. */
+void ref_checks_set(ref_checks *c, const ref_check_result *r, const char *picture);
 /*
  * A tag ID seen twice on the table (VIS_ISSUE_DUPLICATE_ID in `rep`: every
  * copy already dropped by detection): the unit of its model cannot be judged

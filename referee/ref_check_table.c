@@ -2,6 +2,7 @@
 #include "ref_check_table.h"
 #include "ref_check_parts.h"
 #include "ref_table_parts.h"
+#include "ref_roster_fit.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -30,8 +31,11 @@ static void decide(ref_table_check *tc)
     for (size_t i = 0; !tc->units_optional && i < tc->n_units; i++)
         if (tc->units[i].seen == 0) {
             tc->go = false;
-            snprintf(tc->reason, sizeof tc->reason, "no tag of unit %s is seen (0/%zu): is it on the table?",
-                     tc->units[i].id, tc->units[i].total);
+            snprintf(tc->reason, sizeof tc->reason,
+                     "no model of unit %s%s%s is seen (0/%zu placed from its tags): is it on the table? A hand or a "
+                     "figure over its tags? Clear the table and check again",
+                     tc->units[i].id, tc->units[i].roster ? " of " : "", tc->units[i].roster ? tc->units[i].roster : "",
+                     tc->units[i].total);
             return;
         }
     if (tc->projector_status == REF_PROJ_CHECKED && !tc->projector.ok) {
@@ -40,8 +44,11 @@ static void decide(ref_table_check *tc)
     }
 }
 
+void ref_table_check_decide(ref_table_check *tc) { decide(tc); }
+
 int ref_table_check_parts(const vis_detector *det, const ref_check_names *names, const base_view *image,
-                          const vis_tag_detection *tags, size_t n_tags, const vis_report *rep, ref_table_check *out)
+                          const vis_tag_detection *tags, size_t n_tags, const vis_report *rep,
+                          const rules_snapshot *snap, ref_table_check *out)
 {
     memset(out, 0, sizeof *out);
     ref_check_parts(det, names, image, tags, n_tags, rep, &out->checks);
@@ -51,12 +58,8 @@ int ref_table_check_parts(const vis_detector *det, const ref_check_names *names,
         return -1;
     out->n_units = r->n_units;
     for (size_t i = 0; i < r->n_units; i++)
-        out->units[i] = (ref_table_unit){r->units[i].id, 0, r->units[i].n_models};
-    for (size_t i = 0; i < n_tags; i++) {
-        const roster_map_model *m = roster_map_find_model_tag(r, tags[i].id);
-        if (m)
-            out->units[m->unit].seen++;
-    }
+        out->units[i] = (ref_table_unit){r->units[i].id, NULL, ref_unit_models_seen(snap, r->units[i].id),
+                                         r->units[i].n_models};
     decide(out);
     return 0;
 }
@@ -110,7 +113,10 @@ cJSON *ref_table_check_to_json(const ref_table_check *tc)
     for (size_t i = 0; i < tc->n_units; i++) {
         cJSON *j = cJSON_CreateObject();
         cJSON_AddStringToObject(j, "unit", tc->units[i].id);
-        cJSON_AddNumberToObject(j, "tags_seen", (double)tc->units[i].seen);
+        cJSON_AddNumberToObject(j, "tags_seen", (double)tc->units[i].seen); /* the name it had: models seen */
+        cJSON_AddNumberToObject(j, "models_seen", (double)tc->units[i].seen);
+        if (tc->units[i].roster)
+            cJSON_AddStringToObject(j, "roster", tc->units[i].roster);
         cJSON_AddNumberToObject(j, "models", (double)tc->units[i].total);
         cJSON_AddBoolToObject(j, "ok", tc->units[i].seen > 0);
         cJSON_AddItemToArray(units, j);

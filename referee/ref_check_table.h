@@ -39,7 +39,9 @@ typedef enum ref_proj_status {
 
 typedef struct ref_table_unit {
     const char *id;           /* borrowed from the set-up's roster */
-    size_t seen, total;
+    const char *roster;       /* the roster file it came from (borrowed), or NULL */
+    size_t seen, total;       /* seen: its models placed from their own tags (ref_unit_models_seen), as detect
+                               * places them; total: the roster's */
 } ref_table_unit;
 
 typedef struct ref_table_check {

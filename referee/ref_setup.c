@@ -37,8 +37,8 @@ int ref_setup_check_rates(const roster_file *r, const char *name, base_error *er
     const char *first = NULL;
     for (size_t i = 0; i < r->n_units; i++) {
         const roster_unit *u = &r->units[i];
-        if (!isnan(u->advance_rate) || !isnan(u->march_rate))
-            continue;
+        if (!isnan(u->advance_rate) || !isnan(u->march_rate) || u->advance_dice[0] || u->march_dice[0])
+            continue; /* a rate of dice is judged against the roll declared */
         if (without++ == 0)
             first = u->name[0] ? u->name : u->id;
         if (n + 8 < sizeof units) { /* every unit while they fit, then "..." */
@@ -69,6 +69,22 @@ static int build_detector(ref_setup *s, base_error *err)
     return (s->det = vis_detector_new(s->map, &s->calib, err)) ? 0 : -1;
 }
 
+/* The files a table file names, for the self-checks' messages: its calibration's, its rosters' ("a.json and
+ * b.json"). */
+static void name_table_parts(ref_setup *s)
+{
+    const table_file *t = s->table;
+    snprintf(s->calib_path, sizeof s->calib_path, "%s", t->calib_name);
+    size_t n = 0;
+    s->roster_path[0] = '\0';
+    for (size_t i = 0; i < t->n_rosters && n + 8 < sizeof s->roster_path; i++) {
+        int w = snprintf(s->roster_path + n, sizeof s->roster_path - n, "%s%s", i == 0 ? "" : i + 1 == t->n_rosters ? " and " : ", ",
+                         t->roster_names[i]);
+        n = w < 0 ? sizeof s->roster_path : n + (size_t)w;
+    }
+    base_text_trim_cut(s->roster_path);
+}
+
 /* The calibration and the roster from the table file (its roster becomes ours). 0 or -1. */
 static int read_table(ref_setup *s, const char *table_path, base_error *err)
 {
@@ -80,7 +96,14 @@ static int read_table(ref_setup *s, const char *table_path, base_error *err)
     s->calib = s->table->calib;
     s->roster = s->table->roster; /* ours now: freed with the set-up, not with the table */
     s->table->roster = NULL;
+    name_table_parts(s);
     return 0;
+}
+
+const char *ref_setup_roster_of(const ref_setup *s, size_t unit)
+{
+    const char *name = s->from_table ? table_file_roster_of(s->table, unit) : NULL;
+    return name ? name : s->roster_path;
 }
 
 ref_setup *ref_setup_open(const char *table_path, const char *calib_path, const char *roster_path, unsigned flags,
@@ -93,7 +116,7 @@ ref_setup *ref_setup_open(const char *table_path, const char *calib_path, const 
         base_error_setc(err, BASE_E_NOMEM, "out of memory");
         return NULL;
     }
-    snprintf(s->calib_path, sizeof s->calib_path, "%s", table_path ? table_path : calib_path);
+    snprintf(s->calib_path, sizeof s->calib_path, "%s", table_path ? table_path : calib_path); /* a table's: its files */
     snprintf(s->roster_path, sizeof s->roster_path, "%s", table_path ? table_path : roster_path);
     const int read = table_path ? read_table(s, table_path, err)
                      : calib_file_load(calib_path, &s->calib, err) < 0 || !(s->roster = roster_load(roster_path, err))
@@ -101,7 +124,7 @@ ref_setup *ref_setup_open(const char *table_path, const char *calib_path, const 
                          : 0;
     if (read < 0 ||
         (!(flags & REF_SETUP_RATES_LATER) &&
-         ref_setup_check_rates(s->roster, table_path ? table_path : roster_path, err) < 0) ||
+         ref_setup_check_rates(s->roster, s->roster_path, err) < 0) ||
         build_detector(s, err) < 0) {
         ref_setup_free(s);
         return NULL;

@@ -50,8 +50,8 @@ typedef struct ref_setup {
     roster_map *map;              /* the roster's map, what vision takes (roster_map_new); owned */
     struct vis_detector *det;     /* over map and calib; owned */
     bool roster_borrowed;
-    /* Where each part came from, for the self-checks' messages (ref_check.h): the table file for all
-     * three when from_table. */
+    /* Where each part came from, for the self-checks' messages (ref_check.h): from a table file, the files it
+     * names (its calibration's; its rosters', "a.json and b.json"), each as the table file reads it. */
     char calib_path[1024], roster_path[1024];
 } ref_setup;
 
@@ -89,6 +89,10 @@ ref_setup *ref_setup_wrap(const calib_file *calib, const roster_file *roster, co
  */
 int ref_setup_check_rates(const roster_file *r, const char *name, base_error *err);
 void ref_setup_free(ref_setup *s);
+
+/* The roster file the set-up's unit `unit` (an index into roster->units) came from: from a table file, the one
+ * of its rosters; else the roster's own name. */
+const char *ref_setup_roster_of(const ref_setup *s, size_t unit);
 
 /* Keep the calibration's board pose as it is (never refined from the board tags in view). */
 void ref_setup_keep_pose(ref_setup *s);

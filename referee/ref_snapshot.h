@@ -120,7 +120,8 @@ double ref_snapshot_paper_level(const ref_snapshot *r, const base_view *frame);
 
 /* ---- the set-up's checks on a reading (ref_snapshot_checks.c; their rules: ref_check.h, docs/setup-checks.md) ---- */
 
-/* The self-checks' figures of a picture read from a file (the files named: the picture and the set-up's). */
+/* The self-checks' figures of a picture read from a file (the files named: the picture and the set-up's), with
+ * roster_fit: what the picture proves against the roster (ref_roster_fit.h). */
 void ref_snapshot_check(const ref_setup *s, const ref_snapshot *f, ref_checks *out);
 /* The pre-round table check's verdict on a reading, but the projector's (ref_check_table.h); `frame`: the frame
  * it was read from (NULL: the picture of a file). -1 only when out of memory. */
@@ -134,6 +135,11 @@ int ref_snapshot_proj_check(const ref_setup *s, const ref_snapshot *f, const cal
 /* A tag seen twice in the picture: its unit is CANNOT TELL in `r` (ref_check_parts.h, ref_check_mark_duplicates). */
 size_t ref_snapshot_mark_duplicates(const ref_setup *s, const ref_snapshot *f, const char *picture, rules_report *r,
                                     FILE *warn, const char *prog);
+
+/* The one count of a unit's models as seen, for table-check, detect and the referee alike: those placed from their
+ * own tags (read cleanly, partly hidden, or read by their pattern where the unit's formation puts a model), not
+ * those inferred; 0 for a unit not in `snap` (ref_roster_fit.c). */
+size_t ref_unit_models_seen(const rules_snapshot *snap, const char *unit_id);
 
 /* The judge's statuses into `snap`, on the units they name (others untouched). */
 void ref_statuses_apply(const ref_status *statuses, size_t n, rules_snapshot *snap);

@@ -100,6 +100,8 @@ rules_snapshot *roster_new_snapshot(const roster_file *r)
         u->advance_rate = ru->advance_rate;
         u->march_rate = ru->march_rate;
         u->mobility = ru->mobility;
+        snprintf(u->advance_dice, sizeof u->advance_dice, "%s", ru->advance_dice);
+        snprintf(u->march_dice, sizeof u->march_dice, "%s", ru->march_dice);
         u->status = ru->status;
     }
     return s;

@@ -3,7 +3,9 @@
  * in one module: read and checked (roster_read.c), written (roster_write.c),
  * and handed on: the camera's part as a roster_map (roster_map.h, all that
  * vision/ takes), the units' characteristics as a snapshot's units
- * (roster_new_snapshot). armylist/ writes the rosters it imports through
+ * (roster_new_snapshot). A rate may be dice (random movement:
+ * `advance_dice`, `march_dice`, "3D6"), judged against the roll a player
+ * declares. armylist/ writes the rosters it imports through
  * roster_save, table/ and referee/ hold a roster. A unit's Advance and
  * March Rate are read here (inches, 0 to 30), written here, and put into a
  * snapshot here: nowhere else.
@@ -58,6 +60,7 @@ typedef struct roster_unit {
     char side[ROSTER_ID_MAX];
     double base_width, base_depth;         /* mm; 0 while unknown */
     double advance_rate, march_rate, mobility;  /* mm; NAN when absent */
+    char advance_dice[RULES_DICE_MAX], march_dice[RULES_DICE_MAX];  /* a rate that is dice ("3D6"); "" when not */
     unsigned status;
     int files;                              /* models per rank in the listing order */
     roster_tag_mount mount;

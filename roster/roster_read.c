@@ -27,7 +27,7 @@ static const char *const army_keys[] = {"name", "player", "game_system", "points
 static const char *const board_keys[] = {"width_mm", "depth_mm", "tags", NULL};
 static const char *const board_tag_keys[] = {"id", "x_mm", "y_mm", "height_mm", "rotation_deg", "size_mm", NULL};
 static const char *const unit_keys[] = {"id",     "name",  "character", "side",   "base_mm", "advance_in", "march_in",
-                                        "mobility_in", "status", "files", "tag", "models",
+                                        "mobility_in", "advance_dice", "march_dice", "status", "files", "tag", "models",
                                         /* for people (roster import): */ "mount", "height", "type", "round_base",
                                         NULL};
 static const char *const mount_keys[] = {"offset_mm", "rotation_deg", "height_mm", "size_mm", NULL};
@@ -48,6 +48,22 @@ static int read_rate(const cJSON *o, const char *key, const char *where, double 
     if (base_fields_number(o, key, where, false, 0, BASE_FIELDS_PLAUSIBLE_RATE_IN, &in, err) < 0)
         return -1;
     *out = isnan(in) ? NAN : base_in_to_mm(in);
+    return 0;
+}
+
+/* A rate that is dice ("3D6", random movement), normalised; "" when absent. */
+static int read_dice(const cJSON *o, const char *key, const char *where, char *out, base_error *err)
+{
+    char text[32] = "";
+    rules_dice d;
+    out[0] = '\0';
+    if (base_json_string(o, key, where, false, text, sizeof text, err) < 0)
+        return -1;
+    if (!text[0])
+        return 0;
+    if (rules_dice_parse(text, &d) < 0)
+        return base_error_set(err, "%s.%s: \"%s\" is not a roll of dice (\"3D6\", \"2D6+1\")", where, key, text);
+    rules_dice_format(&d, out, RULES_DICE_MAX);
     return 0;
 }
 
@@ -298,7 +314,9 @@ static int read_unit(reader *rd, const cJSON *ju, const char *where, base_error 
         base_json_numbers(ju, "base_mm", where, true, base, 2, err) < 0 ||
         read_rate(ju, "advance_in", where, &u->advance_rate, err) < 0 ||
         read_rate(ju, "march_in", where, &u->march_rate, err) < 0 ||
-        read_rate(ju, "mobility_in", where, &u->mobility, err) < 0 || read_status(ju, where, &u->status, err) < 0)
+        read_rate(ju, "mobility_in", where, &u->mobility, err) < 0 ||
+        read_dice(ju, "advance_dice", where, u->advance_dice, err) < 0 ||
+        read_dice(ju, "march_dice", where, u->march_dice, err) < 0 || read_status(ju, where, &u->status, err) < 0)
         return -1;
     if (!u->id[0] || !u->side[0])
         return base_error_set(err, "%s.%s: must not be empty", where, u->id[0] ? "side" : "id");
@@ -337,6 +355,26 @@ static int read_unit(reader *rd, const cJSON *ju, const char *where, base_error 
     }
     r->n_units++;
     return 0;
+}
+
+/* A unit the reader refused, named as people know it: its name written by `roster import` (a roster written by
+ * hand, without names, keeps the message as it is), and whether `unresolved` lists it as still unknown. */
+static void name_refused_unit(const cJSON *root, const cJSON *ju, base_error *err)
+{
+    const cJSON *nm = cJSON_GetObjectItemCaseSensitive(ju, "name"), *id = cJSON_GetObjectItemCaseSensitive(ju, "id"), *e;
+    if (!err || !cJSON_IsString(nm) || !nm->valuestring[0])
+        return;
+    bool unknown = false;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(root, "unresolved"))
+    {
+        const cJSON *u = cJSON_GetObjectItemCaseSensitive(e, "unit");
+        unknown |= cJSON_IsString(u) && cJSON_IsString(id) && strcmp(u->valuestring, id->valuestring) == 0;
+    }
+    size_t n = strlen(err->msg);
+    snprintf(err->msg + n, sizeof err->msg - n, " (unit \"%s\"%s)", nm->valuestring,
+             unknown ? ", still unknown: listed under \"unresolved\"; give it with `tableref roster import ... --set` "
+                       "or --catalogue"
+                     : "");
 }
 
 /* "units[u].models[m]" of a model by its index in r->models. */
@@ -423,7 +461,7 @@ static int parse(const cJSON *root, roster_file *r, base_error *err)
         char where[48];
         snprintf(where, sizeof where, "units[%zu]", r->n_units);
         if (read_unit(&rd, ju, where, err) < 0)
-            return -1;
+            return name_refused_unit(root, ju, err), -1;
     }
     if (check_ids(r, err) < 0)
         return -1;

@@ -113,6 +113,10 @@ static cJSON *unit_json(const roster_file *r, const roster_unit *u)
     add_rate(o, "advance_in", u->advance_rate);
     add_rate(o, "march_in", u->march_rate);
     add_rate(o, "mobility_in", u->mobility);
+    if (u->advance_dice[0])
+        cJSON_AddStringToObject(o, "advance_dice", u->advance_dice);
+    if (u->march_dice[0])
+        cJSON_AddStringToObject(o, "march_dice", u->march_dice);
     cJSON *st = cJSON_AddArrayToObject(o, "status");
     for (unsigned bit = 1; bit && bit <= u->status; bit <<= 1)
         if ((u->status & bit) && rules_status_word(bit))

@@ -16,7 +16,8 @@
 static const char *const snapshot_keys[] = {"format", "version", "board", "ruleset", "units", "terrain",
                                             "formations", "unseen_units", NULL};
 static const char *const board_keys[] = {"width_mm", "depth_mm", NULL};
-static const char *const unit_keys[] = {"id", "side", "base_mm", "advance_in", "march_in", "mobility_in", "status",
+static const char *const unit_keys[] = {"id", "side", "base_mm", "advance_in", "march_in", "mobility_in",
+                                        "advance_dice", "march_dice", "roll_in", "status",
                                         "profile", "control_area_in", "heroic", "will", "models", "alternatives",
                                         "alternatives_complete", "placement", "combat", "height", "type", NULL};
 static const char *const model_keys[] = {"id",       "x_mm",     "y_mm",     "facing_deg", "status", "inferred",
@@ -44,6 +45,22 @@ static int read_status(const cJSON *obj, const char *where, unsigned *out, base_
         *out |= bit;
         i++;
     }
+    return 0;
+}
+
+/* A rate that is dice ("3D6"), normalised; "" when absent. */
+static int read_dice(const cJSON *u, const char *key, const char *where, char *out, base_error *err)
+{
+    char text[32] = "";
+    rules_dice d;
+    if (base_json_string(u, key, where, false, text, sizeof text, err) < 0)
+        return -1;
+    out[0] = '\0';
+    if (!text[0])
+        return 0;
+    if (rules_dice_parse(text, &d) < 0)
+        return base_error_set(err, "%s.%s: \"%s\" is not a roll of dice (\"3D6\", \"2D6+1\")", where, key, text);
+    rules_dice_format(&d, out, RULES_DICE_MAX);
     return 0;
 }
 
@@ -275,7 +292,9 @@ static int read_unit(const cJSON *ju, const char *where, void *snapshot, base_er
     if (read_rate(ju, "advance_in", where, &u->advance_rate, err) < 0 ||
         read_rate(ju, "march_in", where, &u->march_rate, err) < 0 ||
         read_rate(ju, "mobility_in", where, &u->mobility, err) < 0 ||
-        read_status(ju, where, &u->status, err) < 0)
+        read_dice(ju, "advance_dice", where, u->advance_dice, err) < 0 ||
+        read_dice(ju, "march_dice", where, u->march_dice, err) < 0 ||
+        read_rate(ju, "roll_in", where, &u->roll_mm, err) < 0 || read_status(ju, where, &u->status, err) < 0)
         return -1;
     /* Dynamic Formations (seed 002): optional, absent in older files. */
     if (base_json_string(ju, "profile", where, false, u->profile, sizeof u->profile, err) < 0 ||

@@ -108,6 +108,11 @@ static cJSON *unit_to_json(const rules_unit *u)
     add_rate(ju, "advance_in", u->advance_rate);
     add_rate(ju, "march_in", u->march_rate);
     add_rate(ju, "mobility_in", u->mobility);
+    if (u->advance_dice[0])
+        cJSON_AddStringToObject(ju, "advance_dice", u->advance_dice);
+    if (u->march_dice[0])
+        cJSON_AddStringToObject(ju, "march_dice", u->march_dice);
+    add_rate(ju, "roll_in", u->roll_mm);
     cJSON_AddItemToObject(ju, "status", status_to_json(u->status));
     if (u->profile[0])
         cJSON_AddStringToObject(ju, "profile", u->profile);

@@ -181,7 +181,7 @@ static void set_straight_path(const rules_move_ctx *c, rules_unit_report *ur, ru
  */
 static void combined_directions(const rules_move_ctx *c, rules_unit_report *ur, base_vec2 local)
 {
-    const double fwd_len = ur->path.length_mm, rate = c->u0->advance_rate;
+    const double fwd_len = ur->path.length_mm, rate = rules_move_unit_rate(RULES_MOVE_ADVANCE, c->u0);
     ur->direction = "combined";
     ur->rate_mm = rate;
     set_straight_path(c, ur, local.y < 0 ? RULES_STEP_BACKWARD : RULES_STEP_FORWARD, fabs(local.y));
@@ -199,7 +199,7 @@ static void combined_directions(const rules_move_ctx *c, rules_unit_report *ur, 
 
 static void evaluate_advance(const rules_move_ctx *c, rules_unit_report *ur)
 {
-    const double rate = c->u0->advance_rate;
+    const double rate = rules_move_unit_rate(RULES_MOVE_ADVANCE, c->u0);
     ur->move = RULES_MOVE_ADVANCE;
 
     /* Forwards with any number of wheels, up to the Advance Rate. */
@@ -250,7 +250,7 @@ static void evaluate_advance(const rules_move_ctx *c, rules_unit_report *ur)
 static void evaluate_march(const rules_move_ctx *c, rules_unit_report *ur)
 {
     ur->move = RULES_MOVE_MARCH;
-    ur->rate_mm = c->u0->march_rate;
+    ur->rate_mm = rules_move_unit_rate(RULES_MOVE_MARCH, c->u0);
     set_forward_path(c, ur);
     check_path_length(c, ur, "March Rate");
     check_rigid(c, ur, "March");
@@ -282,7 +282,7 @@ static void check_formation_legal(const rules_move_ctx *c, rules_unit_report *ur
 static void evaluate_reform(const rules_move_ctx *c, rules_unit_report *ur)
 {
     ur->move = RULES_MOVE_REFORM;
-    ur->rate_mm = c->u0->march_rate;
+    ur->rate_mm = rules_move_unit_rate(RULES_MOVE_REFORM, c->u0);
     ur->has_path = false; /* the unit is lifted and placed back: no path */
     double shift = base_v2_dist(c->f0.centre, c->f1.centre);
     if (shift > c->opt->reform_centre_tolerance_mm)
@@ -295,10 +295,9 @@ static void evaluate_reform(const rules_move_ctx *c, rules_unit_report *ur)
     rules_unit_report_add_note(ur, "A unit that Reformed cannot shoot in the Shooting Phase this Player Turn.");
 }
 
-/* The Moving Units type `t` is judged as: its own (rules_moves.def rows flagged RULES_MOVE_INFER), else a Reform. */
 static rules_move_type judged_as(rules_move_type t)
 {
-    return rules_move_has(t, RULES_MOVE_INFER) ? t : RULES_MOVE_REFORM;
+    return rules_move_judged_as(t);
 }
 
 static bool can_evaluate(const rules_move_ctx *c, rules_move_type t)
@@ -421,6 +420,9 @@ int rules_move_ctx_judge(const rules_move_ctx *c, rules_move_type type, bool dec
     ur->ranks_after = c->f1.ranks;
     if (!c->moved) {
         ur->move = RULES_MOVE_NONE;
+    } else if (rules_move_needs_roll(c, type, declared, ur)) {
+        rules_move_check_march_test(c, ur); /* a note, whatever the roll */
+        return 0;
     } else if (type != RULES_MOVE_AUTO) {
         if (!can_evaluate(c, type))
             return base_error_set(err, "unit %s: its profile has no %s, needed to judge a %s", c->u0->id,
@@ -430,6 +432,7 @@ int rules_move_ctx_judge(const rules_move_ctx *c, rules_move_type type, bool dec
     } else if (judge_auto(c, ur, err) < 0) {
         return -1;
     }
+    rules_move_note_roll(c, ur);
     if (c->moved) {
         rules_move_check_eligible(c, ur);
         rules_move_check_spacing(c, ur);

@@ -6,6 +6,8 @@
  *   rules_move.c        the driver and the move types (Advance, March, Reform)
  *   rules_move_table.c  what every move must keep against the rest of the
  *                       table: eligibility, March Test, Unit Spacing, board
+ *   rules_move_roll.c   random movement: a rate that is dice, judged by the
+ *                       roll declared, or the call needs it
  */
 #ifndef RULES_MOVE_INT_H
 #define RULES_MOVE_INT_H
@@ -48,6 +50,15 @@ size_t rules_move_ctx_prepare(rules_move_ctx *c, size_t *pairs);
  */
 int rules_move_ctx_judge(const rules_move_ctx *c, rules_move_type type, bool declared, rules_unit_report *ur,
                          base_error *err);
+
+/* ---- rules_move_roll.c ---- */
+/* The Moving Units type `t` is judged as: its own (rules_moves.def rows flagged RULES_MOVE_INFER), else a Reform. */
+rules_move_type rules_move_judged_as(rules_move_type t);
+/* Random movement: a move whose rate is dice (inferred: a unit with any rate of dice) and no roll declared needs
+ * the roll; the report says so (rules_unit_report_needs_roll). True when so. */
+bool rules_move_needs_roll(const rules_move_ctx *c, rules_move_type type, bool declared, rules_unit_report *ur);
+/* A move judged by a declared roll: the roll and its dice in the report, and a note. */
+void rules_move_note_roll(const rules_move_ctx *c, rules_unit_report *ur);
 
 /* ---- rules_move_table.c ---- */
 void rules_move_check_eligible(const rules_move_ctx *c, rules_unit_report *ur);

@@ -63,8 +63,19 @@ const char *rules_move_key(rules_move_type t)
     return r ? r->key : NULL;
 }
 
+const char *rules_move_unit_dice(rules_move_type t, const rules_unit *u)
+{
+    switch (rules_move_rate_of(t)) {
+    case RULES_RATE_ADVANCE: return u->advance_dice[0] ? u->advance_dice : NULL;
+    case RULES_RATE_MARCH: return u->march_dice[0] ? u->march_dice : NULL;
+    default: return NULL;
+    }
+}
+
 double rules_move_unit_rate(rules_move_type t, const rules_unit *u)
 {
+    if (rules_move_unit_dice(t, u))
+        return u->roll_mm;
     switch (rules_move_rate_of(t)) {
     case RULES_RATE_ADVANCE: return u->advance_rate;
     case RULES_RATE_MARCH: return u->march_rate;

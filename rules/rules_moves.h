@@ -68,8 +68,11 @@ bool rules_move_has(rules_move_type t, unsigned flags);
 rules_move_rate rules_move_rate_of(rules_move_type t);
 /* The profile field the row's rate is read from ("march_in"), or NULL. */
 const char *rules_move_key(rules_move_type t);
-/* The unit's profile rate that limits each model in this move (mm); NAN for RULES_RATE_REPORT rows. */
+/* The unit's profile rate that limits each model in this move (mm); NAN for RULES_RATE_REPORT rows. A rate that is
+ * dice (random movement) is the roll declared for the move (rules_unit.roll_mm): NAN until one is. */
 double rules_move_unit_rate(rules_move_type t, const rules_unit *u);
+/* The dice of that rate ("3D6") when it is a roll, else NULL. */
+const char *rules_move_unit_dice(rules_move_type t, const rules_unit *u);
 /*
  * The tokens of the move types that have every one of `with` and none of
  * `without`, in table order, joined by `sep` and the last two by `last`

@@ -138,6 +138,8 @@ const char *rules_verdict_word(rules_verdict v)
 
 void rules_unit_report_set_verdict(rules_unit_report *ur, rules_verdict v, const char *fmt, ...)
 {
+    if (ur->needs_roll && v != RULES_VERDICT_NOT_SEEN)
+        return; /* no call without the roll: it stays CANNOT_TELL, its reason the roll's */
     ur->verdict = v;
     ur->legal = v != RULES_VERDICT_ILLEGAL;
     if (v != RULES_VERDICT_ILLEGAL)
@@ -149,6 +151,18 @@ void rules_unit_report_set_verdict(rules_unit_report *ur, rules_verdict v, const
         vsnprintf(ur->why, sizeof ur->why, fmt, ap);
         va_end(ap);
     }
+}
+
+void rules_unit_report_needs_roll(rules_unit_report *ur, const char *dice, const char *fmt, ...)
+{
+    ur->needs_roll = false; /* so that the verdict below is taken */
+    rules_unit_report_set_verdict(ur, RULES_VERDICT_CANNOT_TELL, NULL);
+    ur->needs_roll = true;
+    copy_text(ur->dice, sizeof ur->dice, dice);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ur->why, sizeof ur->why, fmt, ap);
+    va_end(ap);
 }
 
 void rules_report_refresh(rules_report *r)

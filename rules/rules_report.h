@@ -40,6 +40,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "rules_dice.h"
 #include "rules_moves.h"
 #include "rules_path.h"
 #include "rules_ruleset.h"
@@ -169,6 +170,12 @@ typedef struct rules_unit_report {
     rules_verdict verdict;
     char why[RULES_TEXT_MAX];   /* for CANNOT_TELL and NOT_SEEN: which models, and why */
     bool legal;
+    /* Random movement (rules_dice.h): the rate the move is judged by is a roll of `dice` ("3D6"). Without a
+     * declared roll the call needs it (needs_roll): CANNOT_TELL, in words "needs the roll", and no later
+     * rules_unit_report_set_verdict makes it LEGAL or ILLEGAL; with one, roll_mm is the roll it was judged by. */
+    bool needs_roll;
+    char dice[RULES_DICE_MAX];
+    double roll_mm;             /* the roll it was judged by, mm; 0 when none */
     rules_suggestion suggestion; /* the nearest legal move, for ILLEGAL calls once rules_suggest ran */
 } rules_unit_report;
 
@@ -214,8 +221,16 @@ int rules_violation_add_model(rules_violation *v, const char *model_id);
  * Sets the call to CANNOT_TELL or NOT_SEEN (or back to LEGAL/ILLEGAL) with
  * its reason, printf-style; `legal` follows (false only for ILLEGAL). A
  * report that already holds the unit must be told with rules_report_refresh.
+ * A call that needs the roll (needs_roll) stays CANNOT_TELL with its own
+ * reason whatever is asked, but NOT_SEEN.
  */
 void rules_unit_report_set_verdict(rules_unit_report *ur, rules_verdict v, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* The call needs the roll of `dice`: CANNOT_TELL, with its reason (printf-style), from now on (see needs_roll). */
+void rules_unit_report_needs_roll(rules_unit_report *ur, const char *dice, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
@@ -248,6 +263,10 @@ rules_unit_report *rules_report_find_unit(const rules_report *r, const char *uni
  * rules_words_call's; with the two snapshots judged (the _judged forms) it carries their +/-. */
 cJSON *rules_report_to_json(const rules_report *r);
 cJSON *rules_report_to_json_judged(const rules_report *r, const rules_snapshot *before, const rules_snapshot *after);
+/* A unit's random movement into its JSON (every writer of a unit's call uses it, docs/formats.md): "needs":
+ * "roll" and "dice" while the call needs the roll; "dice" and "roll_in" when it was judged by one; nothing
+ * otherwise. */
+void rules_report_add_roll_json(cJSON *u, const rules_unit_report *ur);
 /* A readable table in inches with two decimals; each unit's "call:" line is rules_words_call's sentence. */
 void rules_report_print(const rules_report *r, FILE *out);
 void rules_report_print_judged(const rules_report *r, const rules_snapshot *before, const rules_snapshot *after,

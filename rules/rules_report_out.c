@@ -144,6 +144,16 @@ static cJSON *violation_to_json(const rules_violation *v)
     return jv;
 }
 
+void rules_report_add_roll_json(cJSON *u, const rules_unit_report *ur)
+{
+    if (ur->needs_roll)
+        cJSON_AddStringToObject(u, "needs", "roll");
+    if (ur->needs_roll || ur->roll_mm > 0)
+        cJSON_AddStringToObject(u, "dice", ur->dice);
+    if (ur->roll_mm > 0)
+        add_length(u, "roll", ur->roll_mm);
+}
+
 /* What the unit is (id, side, move, verdict, rate) and each model's distance. */
 static void add_unit_call(cJSON *u, const rules_unit_report *ur)
 {
@@ -157,6 +167,7 @@ static void add_unit_call(cJSON *u, const rules_unit_report *ur)
     cJSON_AddStringToObject(u, "verdict", rules_verdict_word(ur->verdict));
     if (ur->why[0])
         cJSON_AddStringToObject(u, "why", ur->why);
+    rules_report_add_roll_json(u, ur);
     if (ur->rate_mm > 0)
         add_length(u, "rate", ur->rate_mm);
     cJSON *models = cJSON_AddArrayToObject(u, "models");
@@ -268,11 +279,11 @@ static void print_unit(const rules_unit_report *ur, const rules_snapshot *before
 {
     fprintf(out, "unit %s (%s): %s%s%s%s: %s%s\n", ur->unit_id, ur->side, rules_words_move(ur->move),
             ur->direction ? " " : "", ur->direction ? ur->direction : "", ur->declared ? "" : " (inferred)",
-            rules_words_verdict_title(ur->verdict), ur->verdict == RULES_VERDICT_NOT_SEEN ? ", cannot judge" : "");
+            rules_words_call_title(ur), ur->verdict == RULES_VERDICT_NOT_SEEN ? ", cannot judge" : "");
     char sentence[RULES_WORDS_MAX];
     rules_words_call(ur, before, after, sentence, sizeof sentence);
     fprintf(out, "  call: %s\n", sentence);
-    if (ur->why[0])
+    if (ur->why[0] && !ur->needs_roll)
         fprintf(out, "  %s: %s\n", ur->verdict == RULES_VERDICT_NOT_SEEN ? "not seen" : "cannot tell", ur->why);
     if (ur->files_before > 0) /* rules without ranks and files (Dynamic Formations) leave them at 0 */
         print_formation(ur, before, after, out);

@@ -1,5 +1,7 @@
 #include "rules_snapshot.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +194,7 @@ rules_unit *rules_snapshot_add_unit(rules_snapshot *s, const char *id, const cha
     copy_id(u->id, id);
     copy_id(u->side, side);
     u->advance_rate = u->march_rate = u->mobility = NAN;
+    u->roll_mm = NAN;
     u->control_area_mm = NAN;
     u->will = -1;
     u->height = -1;
@@ -348,4 +351,24 @@ unsigned rules_unit_status(const rules_unit *u)
     for (size_t j = 0; j < u->n_models; j++)
         st |= u->models[j].status;
     return st;
+}
+
+int rules_unit_declare_roll(rules_unit *u, double roll_mm, base_error *err)
+{
+    if (isnan(roll_mm)) {
+        u->roll_mm = NAN;
+        return 0;
+    }
+    const char *text = u->march_dice[0] ? u->march_dice : u->advance_dice;
+    rules_dice d;
+    if (!text[0] || rules_dice_parse(text, &d) < 0)
+        return base_error_set(err, "unit %s: its Advance and March Rates are not dice: it has no roll to declare",
+                              u->id);
+    int lo, hi;
+    rules_dice_range(&d, &lo, &hi);
+    const double in = base_mm_to_in(roll_mm);
+    if (!(in >= lo - 1e-6 && in <= hi + 1e-6))
+        return base_error_set(err, "unit %s: a roll of %.2f\" is not one of %s (%d\" to %d\")", u->id, in, text, lo, hi);
+    u->roll_mm = roll_mm;
+    return 0;
 }

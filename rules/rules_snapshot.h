@@ -22,6 +22,7 @@
 
 #include "base_error.h"
 #include "base_geom.h"
+#include "rules_dice.h"
 #include "rules_ruleset.h"
 
 #define RULES_ID_MAX 64
@@ -98,6 +99,10 @@ typedef struct rules_unit {
     double advance_rate;      /* mm; NAN when the profile has none */
     double march_rate;        /* mm; NAN when absent */
     double mobility;          /* mm; NAN when absent */
+    /* Random movement (rules_dice.h): a rate that is a roll ("3D6"; "" when fixed). Such a rate is the roll
+     * declared for this move (roll_mm, NAN until one is): rules_move_unit_rate reads it. */
+    char advance_dice[RULES_DICE_MAX], march_dice[RULES_DICE_MAX];
+    double roll_mm;
     unsigned status;          /* RULES_STATUS_* of the unit */
     /* Dynamic Formations (seed 002): a unit is one model card. */
     char profile[RULES_ID_MAX]; /* models with the same profile are identical; "" when not given */
@@ -205,6 +210,12 @@ int rules_snapshot_check_ids(const rules_snapshot *s, base_error *err);
 
 /* The base of a model as an oriented rectangle: its own base when it has one, else its unit's. */
 base_obb rules_model_base(const rules_unit *u, const rules_model *m);
+/*
+ * The roll a player declares for a unit whose rate is dice (random movement), for its next move: 0, or -1 with
+ * err when the unit has no rate of dice, or `roll_mm` is no roll of them ("a roll of 20.00\" is not one of 3D6:
+ * 3\" to 18\""). NAN clears it.
+ */
+int rules_unit_declare_roll(rules_unit *u, double roll_mm, base_error *err);
 /* Union of model statuses and the unit's own. */
 unsigned rules_unit_status(const rules_unit *u);
 

@@ -69,6 +69,11 @@ const char *rules_words_verdict_title(rules_verdict v)
     return "LEGAL";
 }
 
+const char *rules_words_call_title(const rules_unit_report *u)
+{
+    return u->needs_roll ? "NEEDS THE ROLL" : rules_words_verdict_title(u->verdict);
+}
+
 /* What rounds to 0.00" or to 0.0 deg in print. */
 #define ZERO_PRINTED_MM (0.005 * BASE_MM_PER_INCH)
 #define ZERO_PRINTED_DEG 0.05
@@ -201,6 +206,13 @@ static void words_call(const rules_unit_report *u, const rules_snapshot *before,
         return;
     }
     const char *dir = u->direction ? u->direction : "";
+    if (u->needs_roll) { /* random movement: no call until the roll is declared */
+        if (u->move == RULES_MOVE_AUTO)
+            add(buf, cap, &off, "%s: %s", u->unit_id, u->why);
+        else
+            add(buf, cap, &off, "%s: %s, %s", u->unit_id, rules_words_move(u->move), u->why);
+        return;
+    }
     add(buf, cap, &off, "%s: %s%s%s", u->unit_id, rules_words_move(u->move), dir[0] ? " " : "", dir);
     if (u->verdict == RULES_VERDICT_CANNOT_TELL) {
         add(buf, cap, &off, ", cannot tell: %s",

@@ -15,6 +15,8 @@
  *   "red-2: advance forward, cannot tell: 2 of 30 models seen in the after picture, its formation cannot be
  *    told [red-2-18 moved 4.50\" ± 0.08\", limit 5.00\"]"   (a unit read in part: rules_words_partial)
  *   "archers: not seen, cannot judge: unit archers: not seen in the after picture, cannot judge"
+ *   "spawn: march, needs the roll: its March Rate is 3D6\" (random movement); declare the roll (inches) to
+ *    judge the move"   (rules_unit_report.needs_roll; with "auto" the move is not named)
  *
  * One rule hides the path's tiny steps (the search's vanishing wheels that
  * match an end pose exactly): a step is left out when what it would print
@@ -65,6 +67,8 @@ const char *rules_words_move_limit(rules_move_type t);
 void rules_words_moves_either(unsigned flags, bool titles, char *buf, size_t cap);
 /* The verdict as a heading: "LEGAL", "ILLEGAL", "CANNOT TELL", "NOT SEEN". */
 const char *rules_words_verdict_title(rules_verdict v);
+/* One unit's call as a heading: its verdict's, or "NEEDS THE ROLL" for random movement without a declared roll. */
+const char *rules_words_call_title(const rules_unit_report *u);
 
 /* The one rule for tiny steps: true when the step is worth reading. */
 bool rules_words_step_shown(const rules_step *s);

@@ -64,11 +64,11 @@ static int read_calibration(const cJSON *root, const char *name, const char *dir
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, "calibration");
     if (!item)
         return base_error_set(err, "%s: calibration: missing (a calibration file from `tableref calibrate`)", name);
-    char where[300], label[1024];
+    char where[300];
     snprintf(where, sizeof where, "%s: calibration", name);
     cJSON *owned;
-    const cJSON *c = section(item, dir, where, label, sizeof label, &owned, err);
-    int rc = c ? calib_file_from_json(c, label, &t->calib, err) : -1;
+    const cJSON *c = section(item, dir, where, t->calib_name, sizeof t->calib_name, &owned, err);
+    int rc = c ? calib_file_from_json(c, t->calib_name, &t->calib, err) : -1;
     cJSON_Delete(owned);
     return rc;
 }
@@ -121,6 +121,87 @@ static int merge_roster(cJSON *merged, const cJSON *r, const char *name, const t
     return 0;
 }
 
+/* The sides a roster's units are on (up to 8 different ones; more are not compared). */
+typedef struct roster_sides {
+    char side[8][RULES_ID_MAX];
+    size_t n;
+} roster_sides;
+
+static void sides_of(const cJSON *roster, roster_sides *out)
+{
+    out->n = 0;
+    const cJSON *u;
+    cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(roster, "units"))
+    {
+        const cJSON *side = cJSON_GetObjectItemCaseSensitive(u, "side");
+        if (!cJSON_IsString(side) || out->n == 8)
+            continue;
+        bool seen = false;
+        for (size_t k = 0; k < out->n && !seen; k++)
+            seen = strcmp(out->side[k], side->valuestring) == 0;
+        if (!seen)
+            base_text_copy(out->side[out->n++], RULES_ID_MAX, side->valuestring);
+    }
+}
+
+/* Two armies at one table are enemies: roster i shares no side with an earlier one. */
+static int check_sides(const roster_sides *sides, size_t i, const char *name, const table_file *t, base_error *err)
+{
+    for (size_t k = 0; k < i; k++)
+        for (size_t a = 0; a < sides[i].n; a++)
+            for (size_t b = 0; b < sides[k].n; b++)
+                if (strcmp(sides[i].side[a], sides[k].side[b]) == 0)
+                    return base_error_set(err, "%s: %s and %s put their units on the same side \"%s\", so neither army "
+                                               "would be the other's enemy (no March Test, no Unit Spacing between "
+                                               "them): give one of them another side (`tableref roster import ... "
+                                               "--side NAME`, or edit its units' \"side\")",
+                                          name, t->roster_names[k], t->roster_names[i], sides[i].side[a]);
+    return 0;
+}
+
+/* Roster i read on its own, as its file: errors name the file and the unit; values still unknown (`unresolved`)
+ * are refused with the units that miss them. Its unit count goes to t->roster_units[i]. */
+static int check_one_roster(const cJSON *r, size_t i, const char *name, table_file *t, base_error *err)
+{
+    const cJSON *unresolved = cJSON_GetObjectItemCaseSensitive(r, "unresolved"), *e;
+    if (cJSON_GetArraySize(unresolved) > 0) {
+        char units[400] = "";
+        size_t n = 0;
+        cJSON_ArrayForEach(e, unresolved)
+        {
+            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name"), *id = cJSON_GetObjectItemCaseSensitive(e, "unit");
+            const char *who = cJSON_IsString(nm) && nm->valuestring[0] ? nm->valuestring
+                              : cJSON_IsString(id) ? id->valuestring : "?";
+            if (n + 8 < sizeof units)
+                n += (size_t)snprintf(units + n, sizeof units - n, "%s\"%s\"", n ? ", " : "", who);
+        }
+        if (n >= sizeof units - 8) {
+            base_text_trim_cut(units);
+            strcat(units, "...");
+        }
+        return base_error_set(err, "%s: %s still has unknown values for %d unit%s (\"unresolved\"): %s: complete it "
+                                   "first (`tableref roster import ... --set 'NAME:KEY=VALUE'` or --catalogue)",
+                              name, t->roster_names[i], cJSON_GetArraySize(unresolved),
+                              cJSON_GetArraySize(unresolved) == 1 ? "" : "s", units);
+    }
+    roster_file *one = roster_from_json(r, t->roster_names[i], err);
+    if (!one)
+        return base_error_prefix(err, name), -1;
+    t->roster_units[i] = one->n_units;
+    roster_free(one);
+    return 0;
+}
+
+const char *table_file_roster_of(const table_file *t, size_t unit)
+{
+    for (size_t i = 0; i < t->n_rosters; i++) {
+        if (unit < t->roster_units[i])
+            return t->roster_names[i];
+        unit -= t->roster_units[i];
+    }
+    return NULL;
+}
+
 /* Merges the rosters' units into the first one (a deep copy), the table's board over theirs. */
 static int read_rosters(const cJSON *root, const char *name, const char *dir, table_file *t, base_error *err)
 {
@@ -133,6 +214,7 @@ static int read_rosters(const cJSON *root, const char *name, const char *dir, ta
         return base_error_set(err, "%s: rosters: at most %d", name, TABLE_MAX_ROSTERS);
     cJSON *merged = NULL;
     int slots[TABLE_MAX_ROSTERS] = {0}, rc = 0;
+    roster_sides sides[TABLE_MAX_ROSTERS];
     const cJSON *item;
     cJSON_ArrayForEach(item, list)
     {
@@ -146,11 +228,15 @@ static int read_rosters(const cJSON *root, const char *name, const char *dir, ta
             break;
         }
         slots[i] = army_slot(r);
+        sides_of(r, &sides[i]);
+        rc = check_one_roster(r, i, name, t, err);
         for (size_t k = 0; k < i && rc == 0; k++)
             if (slots[i] && slots[i] == slots[k])
                 rc = base_error_set(err, "%s: %s and %s were both imported as army %d, so their tags collide: "
                                           "import one again with `tableref roster import ... --army %d`",
                                      name, t->roster_names[k], t->roster_names[i], slots[i], slots[i] == 1 ? 2 : 1);
+        if (rc == 0)
+            rc = check_sides(sides, i, name, t, err);
         if (rc == 0 && !merged) {
             merged = cJSON_Duplicate(r, 1);
         } else if (rc == 0) {
@@ -164,10 +250,6 @@ static int read_rosters(const cJSON *root, const char *name, const char *dir, ta
     const cJSON *board = cJSON_GetObjectItemCaseSensitive(root, "board");
     if (rc == 0 && board)
         cJSON_ReplaceItemInObjectCaseSensitive(merged, "board", cJSON_Duplicate(board, 1));
-    const cJSON *unresolved = merged ? cJSON_GetObjectItemCaseSensitive(merged, "unresolved") : NULL;
-    if (rc == 0 && cJSON_GetArraySize(unresolved) > 0)
-        rc = base_error_set(err, "%s: %s: the roster still has unknown values (\"unresolved\"): complete it first",
-                             name, t->roster_names[0]);
     if (rc == 0) {
         char label[1100];
         snprintf(label, sizeof label, "%s: rosters (merged)", name);

@@ -16,10 +16,15 @@
  *   table_file_clear(&t);
  *
  * Files named in a table file are read relative to the table file's folder.
- * Several rosters are merged into one: their tag IDs and unit ids must not
- * collide (two rosters imported for the same army slot are refused by name),
- * and they must agree on the tag family. The board comes from the table's
- * own "board" when it has one, else from the first roster.
+ * Each roster is read and checked on its own first, so that an error names
+ * its file and its unit (a roster still holding unknown values is refused
+ * with the units that miss them); then they are merged into one: their tag
+ * IDs and unit ids must not collide (two rosters imported for the same army
+ * slot are refused by name), they must agree on the tag family, and the
+ * armies must be enemies: two rosters whose units share a side are refused,
+ * both named. The board comes from the table's own "board" when it has one,
+ * else from the first roster. table_file_roster_of names the roster file a
+ * merged unit came from, table_file.calib_name the calibration's.
  */
 #ifndef TABLE_FILE_H
 #define TABLE_FILE_H
@@ -43,6 +48,8 @@ typedef struct table_file {
     rules_snapshot *setting;    /* board, ruleset (house rules applied), terrain; no units; owned */
     size_t n_rosters;
     char roster_names[TABLE_MAX_ROSTERS][256];  /* the file (or "rosters[i]") each army came from */
+    size_t roster_units[TABLE_MAX_ROSTERS];     /* how many of the merged roster's units each brought, in order */
+    char calib_name[1024];      /* the calibration's file (or "T: calibration" when inline) */
     char source[512];           /* capture source for watch/capture ("" when not given), as capture's table of
                                    sources takes it (capture/cap_rows.h): a path (a file, a folder, a pattern,
                                    sim:SEQ.json's SEQ.json) is resolved against the table's folder, a camera
@@ -56,6 +63,9 @@ int table_file_load(const char *path, table_file *out, base_error *err);
 int table_file_from_json(const cJSON *root, const char *name, const char *dir, table_file *out, base_error *err);
 /* Frees what the table owns; safe on a zeroed or cleared table. */
 void table_file_clear(table_file *t);
+
+/* The roster file (roster_names[i]) unit `unit` of the merged roster came from; NULL past the last unit. */
+const char *table_file_roster_of(const table_file *t, size_t unit);
 
 /* Copies the table's ruleset and terrain into a snapshot (one detected from a picture). */
 int table_file_apply(const table_file *t, rules_snapshot *s, base_error *err);

@@ -503,11 +503,15 @@ Test(armylist_catalogue, fixture_fills_a_text_list)
     const army_unit *be = &a->units[2];
     cr_assert(be->groups[0].base.front_mm == 50 && be->groups[0].base.side_mm == 75 && be->adv_in == 8);
     cr_assert_str_eq(be->height, "Large");
-    /* A random rate stays unknown, with the reason. */
+    /* Issue 29: a random rate (Adv 3D6") is imported as dice and said, judged later against the roll declared;
+     * "Mar -" is a profile without a March Rate. Neither is missing. */
     const army_unit *wr = &a->units[3];
     cr_assert(wr->groups[0].base.front_mm == 40);
-    cr_assert_eq(wr->missing, ARMY_MISSING_ADV | ARMY_MISSING_MAR);
-    cr_assert(strstr(wr->note, "random") != NULL, "%s", wr->note);
+    cr_assert_eq(wr->missing, 0);
+    cr_assert_str_eq(wr->adv_dice, "3D6");
+    cr_assert(isnan(wr->adv_in) && wr->mar_none);
+    cr_assert(strstr(wr->said, "Adv is 3D6\" (random movement): judged against the roll a player declares") != NULL,
+              "%s", wr->said);
     /* Two entries that disagree fill nothing. */
     cr_assert_eq(a->units[4].missing & ARMY_MISSING_BASE, ARMY_MISSING_BASE);
     cr_assert(strstr(a->units[4].note, "disagree") != NULL, "%s", a->units[4].note);
@@ -515,10 +519,10 @@ Test(armylist_catalogue, fixture_fills_a_text_list)
     cr_assert_eq(rep.units_ambiguous, 1);
     cr_assert_eq(rep.units_not_found, 1);
     cr_assert_eq(rep.units_filled, 4);
-    /* Issue 21: counted honestly: the wretch gained its base but not its rates, so it is not "completed". */
+    /* Issue 21: counted honestly (issue 29: the wretch's random Advance is its rate, complete). */
     cr_assert_eq(rep.units, 6);
-    cr_assert_eq(rep.units_complete, 3, "lord, spearmen, beasts");
-    cr_assert_eq(rep.units_incomplete, 3, "the wretch (random rates), the twin (ambiguous), the ghost (not found)");
+    cr_assert_eq(rep.units_complete, 4, "lord, spearmen, beasts, wretch");
+    cr_assert_eq(rep.units_incomplete, 2, "the twin (ambiguous), the ghost (not found)");
     army_catalogue_free(c);
     army_file_free(f);
 }

@@ -241,7 +241,7 @@ Test(armylist_pack, all_with_army_2_writes_every_list_as_army_2_beside_army_1, .
     static const char *files[] = {"01-dik-jan-meijvogel", "02-ville-oinio", "03-anna-berg", "04-pekka-virtanen",
                                   "05-jukka-lahti", "06-sara-koski"};
     static const int models[] = {64, 54, 83, 38, 32, 36};
-    cr_assert(strstr(r.out, "Dwarven Holds -- Dik-Jan Meijvogel (New Recruit text list), army slot 2, odd tag IDs:"),
+    cr_assert(strstr(r.out, "Dwarven Holds -- Dik-Jan Meijvogel (New Recruit text list), army slot 2, odd tag IDs, side dik-jan-meijvogel:"),
               "%s", r.out);
     for (int i = 0; i < 6; i++) {
         char one[256], two[256], want[320];

@@ -154,7 +154,7 @@ Test(armylist_realpack, import_lists_and_writes_each_player, .timeout = 60)
     cr_assert_eq(cli_run("roster import " PACK " --out /tmp/tableref-davros.json", &r), 0);
     cr_assert_eq(r.status, 2, "a pack is never one army");
     cr_assert(strstr(r.err, "holds 14 lists (a tournament pack)") != NULL, "%s", r.err);
-    cr_assert(strstr(r.err, "   11  McCrae                         ?                             14    142      0  168") !=
+    cr_assert(strstr(r.err, "   11  McCrae                         ?                             14    142      0   4498  168") !=
                   NULL,
               "%s", r.err);
     cr_assert_eq(cli_run("roster import " PACK " --list masa --out /tmp/tableref-davros.json --no-ask", &r), 0);

@@ -263,7 +263,7 @@ Test(projcheck, watch_says_the_table_check_at_the_start)
     const cJSON *tc = ev[1];
     cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(tc, "go")));
     cr_assert_eq(num(tc, "frame"), 0);
-    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(tc, "checks")), 6);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(tc, "checks")), 7, "six, and roster_fit (issue 29)");
     const cJSON *c;
     cJSON_ArrayForEach(c, cJSON_GetObjectItem(tc, "checks"))
     {
@@ -413,7 +413,7 @@ Test(projcheck, a_unit_not_seen_is_no_go_for_table_check_not_for_watch)
              roster);
     cr_assert_eq(cli_run(args, &res), 0);
     cr_assert_eq(res.status, 1, "%s%s", res.out, res.err);
-    cr_assert_not_null(strstr(res.out, "\nNO-GO  unit ghosts     0/2 tags seen\n"), "%s", res.out);
+    cr_assert_not_null(strstr(res.out, "\nNO-GO  unit ghosts     0/2 models seen ("), "%s", res.out);
     snprintf(args, sizeof args, "watch --source '%s' --calib '%s' --roster '%s' --fps 5 --settle-ms 600 --log '%s' "
                                 "--quiet",
              demo_sequence(), fxd_demo("calib.json"), roster, fxd_tmp("w.jsonl"));

@@ -54,6 +54,24 @@ Test(venue_command, plain_line_as_mosquitto_pub_sends_it)
     cr_assert_str_eq(c.reason, "3 units went back");
 }
 
+/* Issue 29: the roll a player declares for random movement, from the judge's page or a plain line. */
+Test(venue_command, roll_names_a_unit_and_the_inches)
+{
+    venue_command c;
+    cr_assert_eq(parse("{\"action\":\"roll\",\"unit\":\"spawn\",\"roll_in\":11,\"reason\":\"roll declared\",\"id\":\"r1\"}",
+                       "alice", false, &c), 0, "%s", c.error);
+    cr_assert_eq(c.action, VENUE_CMD_ROLL);
+    cr_assert_str_eq(c.unit, "spawn");
+    cr_assert_float_eq(c.roll_in, 11.0, 1e-9);
+    cr_assert_str_eq(c.line, "roll spawn 11.00 roll declared");
+    cr_assert_eq(parse("roll spawn 9.5", "bob", false, &c), 0, "a roll needs no reason: %s", c.error);
+    cr_assert_str_eq(c.line, "roll spawn 9.50");
+    cr_assert_eq(parse("{\"action\":\"roll\",\"unit\":\"spawn\"}", "j", false, &c), -1);
+    cr_assert(strstr(c.error, "roll_in") != NULL, "%s", c.error);
+    cr_assert_eq(parse("roll spawn 120", "j", false, &c), -1);
+    cr_assert_eq(parse("{\"action\":\"roll\",\"unit\":\"a b\",\"roll_in\":3}", "j", false, &c), -1);
+}
+
 Test(venue_command, accept_is_read_as_overrule_and_latest_call_is_move_zero)
 {
     venue_command c;

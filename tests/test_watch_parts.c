@@ -101,6 +101,23 @@ Test(watch_parts, reach_commands_name_a_unit_and_a_move)
     cr_expect(strstr(c.error, "charge") != NULL, "the error names the word: %s", c.error);
 }
 
+/* Issue 29: "roll UNIT INCHES [reason]", the roll declared for random movement. */
+Test(watch_parts, roll_commands_name_a_unit_and_the_inches)
+{
+    watch_command c;
+    cr_assert_eq(watch_command_parse("roll spawn 11 rolled 5, 4 and 2", "mqtt:judge", &c), 0, "%s", c.error);
+    cr_expect_eq(c.action, WATCH_CMD_ROLL);
+    cr_expect_str_eq(c.unit, "spawn");
+    cr_expect_float_eq(c.roll_in, 11.0, 1e-9);
+    cr_expect_str_eq(c.reason, "rolled 5, 4 and 2");
+    cr_expect_str_eq(watch_cmd_word(c.action), "roll");
+    cr_assert_eq(watch_command_parse("roll spawn 9.5\"", "x", &c), 0, "%s", c.error);
+    cr_expect_float_eq(c.roll_in, 9.5, 1e-9);
+    cr_expect_eq(watch_command_parse("roll spawn", "x", &c), -1);
+    cr_expect(strstr(c.error, "roll needs a unit and the roll in inches") != NULL, "%s", c.error);
+    cr_expect_eq(watch_command_parse("roll spawn many", "x", &c), -1);
+}
+
 static void *push_many(void *arg)
 {
     watch_control *ctl = arg;

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base_json.h"
 #include "cvshim.h"
 #include "media_image_read.h"
 #include "vision_test_util.h"
@@ -318,5 +319,89 @@ Test(watch_session, a_judge_asks_for_a_units_reach, .timeout = 120)
     cr_expect_eq(applied, 1, "the cavalry's reach is shown");
     cr_expect_eq(refused, 1, "an unknown unit is refused and logged");
     cr_expect_eq(cleared, 1, "reach clear is applied");
+    wt_free_jsonl(ev, n);
+}
+
+/*
+ * Issue 29 (random movement): the cavalry's rates are dice (3D6") in this roster. Its 11" March is judged
+ * "needs the roll" (never LEGAL or ILLEGAL); the judge's "roll cavalry 12" (after the call, the turn replayed in
+ * real time) judges that move again against the roll: legal, said in a new move_checked event of the same move.
+ * A roll for a unit whose rates are not dice is refused and logged.
+ */
+Test(watch_session, a_roll_declared_judges_a_random_move_again, .timeout = 180)
+{
+    wt_ensure_run();
+    char log[2400], err[2400], roster[2400], dir[2400], cmd[8192];
+    wt_path_in(log, sizeof log, "roll.events.jsonl");
+    wt_path_in(err, sizeof err, "roll.stderr.txt");
+    wt_path_in(roster, sizeof roster, "roll.roster.json");
+    unlink(log);
+    char src[2400];
+    wt_path_in(src, sizeof src, "seq/roster.json");
+    base_error e;
+    cJSON *r = base_json_parse_file(src, &e);
+    cr_assert_not_null(r, "%s", e.msg);
+    cJSON *u;
+    cJSON_ArrayForEach(u, cJSON_GetObjectItem(r, "units"))
+        if (strcmp(cJSON_GetObjectItem(u, "id")->valuestring, "cavalry") == 0) {
+            cJSON_DeleteItemFromObject(u, "advance_in");
+            cJSON_DeleteItemFromObject(u, "march_in");
+            cJSON_AddStringToObject(u, "advance_dice", "3D6");
+            cJSON_AddStringToObject(u, "march_dice", "3D6");
+        }
+    cr_assert_eq(base_json_write_file(r, roster, &e), 0, "%s", e.msg);
+    cJSON_Delete(r);
+    wt_make_long_turn(dir, sizeof dir, 35, "roll-frames"); /* 7 s still after the turn: the roll comes in it */
+    wt_cmdf(cmd, sizeof cmd,
+            "(printf 'roll spearmen 6\\n'; sleep 8.5; printf 'roll cavalry 12 rolled by the player\\n') | '%s' watch "
+            "--source '%s' --calib '%s/seq/calib.json' --roster '%s' --settle-ms %d --realtime --log '%s' --quiet "
+            ">/dev/null 2>'%s'",
+            vt_tableref_bin(), dir, wt_work_dir(), roster, SETTLE_MS, log, err);
+    wt_run(cmd);
+    size_t n;
+    cJSON **ev = wt_read_jsonl(log, &n);
+    int needs = 0, rolled = 0, refused = 0, judged_again = 0, cavalry_move = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *kind = wt_event_of(ev[i]);
+        if (strcmp(kind, "correction") == 0 && strcmp(cJSON_GetObjectItem(ev[i], "action")->valuestring, "roll") == 0) {
+            const bool ok = cJSON_IsTrue(cJSON_GetObjectItem(ev[i], "applied"));
+            if (ok) {
+                rolled++;
+                cr_expect_str_eq(cJSON_GetObjectItem(ev[i], "unit")->valuestring, "cavalry");
+                cr_expect_float_eq(wt_num_of(ev[i], "roll_in"), 12.0, 1e-9);
+            } else {
+                refused++;
+                cr_expect(strstr(cJSON_GetObjectItem(ev[i], "why_not")->valuestring, "not dice") != NULL);
+            }
+        }
+        if (strcmp(kind, "move_checked") != 0)
+            continue;
+        const cJSON *cu;
+        cJSON_ArrayForEach(cu, cJSON_GetObjectItem(ev[i], "units"))
+        {
+            if (strcmp(cJSON_GetObjectItem(cu, "unit")->valuestring, "cavalry") != 0)
+                continue;
+            const int move = (int)wt_num_of(ev[i], "move");
+            const char *verdict = cJSON_GetObjectItem(cu, "verdict")->valuestring;
+            const cJSON *nd = cJSON_GetObjectItem(cu, "needs");
+            if (!rolled) {
+                needs++;
+                cavalry_move = move;
+                cr_expect(cJSON_IsString(nd) && strcmp(nd->valuestring, "roll") == 0, "needs the roll");
+                cr_expect_str_eq(verdict, "cannot_tell", "never LEGAL or ILLEGAL without the roll");
+                cr_expect(strstr(cJSON_GetObjectItem(cu, "sentence")->valuestring, "needs the roll") != NULL);
+            } else {
+                judged_again++;
+                cr_expect_eq(move, cavalry_move, "the same move, judged again");
+                cr_expect_null(nd);
+                cr_expect_str_eq(verdict, "legal", "11\" against a roll of 12\"");
+                cr_expect_float_eq(wt_num_of(cu, "roll_in"), 12.0, 1e-9);
+            }
+        }
+    }
+    cr_expect_eq(needs, 1, "the cavalry's March needs the roll (%s)", log);
+    cr_expect_eq(refused, 1, "a roll for the spearmen (fixed rates) is refused and logged");
+    cr_expect_eq(rolled, 1, "the roll is applied");
+    cr_expect_eq(judged_again, 1, "and the move judged again by it");
     wt_free_jsonl(ev, n);
 }

@@ -16,6 +16,7 @@ const char *venue_cmd_word(venue_cmd_action a)
     case VENUE_CMD_OVERRULE: return "overrule";
     case VENUE_CMD_CONFIRM: return "confirm";
     case VENUE_CMD_UNDO: return "undo";
+    case VENUE_CMD_ROLL: return "roll";
     case VENUE_CMD_INVALID: break;
     }
     return "invalid";
@@ -42,6 +43,7 @@ static venue_cmd_action action_from_word(const char *w, size_t n)
         {"accept", VENUE_CMD_OVERRULE}, /* watch's old name for it */
         {"confirm", VENUE_CMD_CONFIRM},
         {"undo", VENUE_CMD_UNDO},
+        {"roll", VENUE_CMD_ROLL},
     };
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (strlen(words[i].word) == n && strncmp(words[i].word, w, n) == 0)
@@ -58,8 +60,28 @@ static bool text_is_clean(const char *s)
     return true;
 }
 
+/* A unit's id as a roll names it: printable, no spaces (it goes back into a command line). */
+static bool unit_is_clean(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p <= 0x20 || *p == 0x7f)
+            return false;
+    return s[0] != 0;
+}
+
 static int finish(venue_command *out)
 {
+    if (out->action == VENUE_CMD_ROLL) { /* the roll is what it says: a reason is welcome, not required */
+        if (!unit_is_clean(out->unit) || !base_text_valid(out->unit, strlen(out->unit)))
+            return invalid(out, "roll: unit: expected a unit's id");
+        if (!(out->roll_in >= 0 && out->roll_in <= 100))
+            return invalid(out, "roll: roll_in: expected inches from 0 to 100");
+        if (!text_is_clean(out->reason) || !base_text_valid(out->reason, strlen(out->reason)))
+            return invalid(out, "reason: control characters or invalid UTF-8 are not allowed");
+        snprintf(out->line, sizeof out->line, "roll %s %.2f%s%s", out->unit, out->roll_in, out->reason[0] ? " " : "",
+                 out->reason);
+        return 0;
+    }
     if (!out->reason[0])
         return invalid(out, "%s: a reason is required", venue_cmd_word(out->action));
     if (!text_is_clean(out->reason))
@@ -103,12 +125,12 @@ static int parse_json(const char *text, venue_command *out)
     }
     const cJSON *action = cJSON_GetObjectItemCaseSensitive(root, "action");
     if (!cJSON_IsString(action)) {
-        invalid(out, "action: expected \"overrule\", \"confirm\" or \"undo\"");
+        invalid(out, "action: expected \"overrule\", \"confirm\", \"undo\" or \"roll\"");
         goto done;
     }
     out->action = action_from_word(action->valuestring, strlen(action->valuestring));
     if (out->action == VENUE_CMD_INVALID) {
-        invalid(out, "action: unknown \"%.40s\" (overrule, confirm or undo)", action->valuestring);
+        invalid(out, "action: unknown \"%.40s\" (overrule, confirm, undo or roll)", action->valuestring);
         goto done;
     }
     const cJSON *move = cJSON_GetObjectItemCaseSensitive(root, "move");
@@ -119,6 +141,16 @@ static int parse_json(const char *text, venue_command *out)
             goto done;
         }
         out->move = (int)m;
+    }
+    const cJSON *unit = cJSON_GetObjectItemCaseSensitive(root, "unit"), *roll = cJSON_GetObjectItemCaseSensitive(root, "roll_in");
+    if (out->action == VENUE_CMD_ROLL) {
+        if (!cJSON_IsString(unit) || copy_text(out->unit, sizeof out->unit, unit->valuestring,
+                                               strlen(unit->valuestring), "unit", out) < 0 || !cJSON_IsNumber(roll)) {
+            if (!out->error[0])
+                invalid(out, "roll: expected \"unit\" (a string) and \"roll_in\" (inches)");
+            goto done;
+        }
+        out->roll_in = roll->valuedouble;
     }
     const cJSON *reason = cJSON_GetObjectItemCaseSensitive(root, "reason");
     if (reason && !cJSON_IsString(reason)) {
@@ -145,10 +177,25 @@ static int parse_line(const char *text, venue_command *out)
         p++;
     out->action = action_from_word(w, (size_t)(p - w));
     if (out->action == VENUE_CMD_INVALID)
-        return invalid(out, "unknown command \"%.*s\" (overrule, confirm or undo)", (int)((p - w) > 40 ? 40 : p - w), w);
+        return invalid(out, "unknown command \"%.*s\" (overrule, confirm, undo or roll)", (int)((p - w) > 40 ? 40 : p - w),
+                       w);
     while (isspace((unsigned char)*p))
         p++;
-    if (out->action != VENUE_CMD_UNDO && isdigit((unsigned char)*p)) {
+    if (out->action == VENUE_CMD_ROLL) { /* "roll UNIT INCHES [reason]" */
+        const char *u = p;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+        if (copy_text(out->unit, sizeof out->unit, u, (size_t)(p - u), "unit", out) < 0)
+            return -1;
+        char *end;
+        out->roll_in = strtod(p, &end);
+        if (end == p || (*end && !isspace((unsigned char)*end)))
+            return invalid(out, "roll: expected roll UNIT INCHES");
+        p = end;
+        while (isspace((unsigned char)*p))
+            p++;
+    }
+    if (out->action != VENUE_CMD_UNDO && out->action != VENUE_CMD_ROLL && isdigit((unsigned char)*p)) {
         char *end;
         long m = strtol(p, &end, 10);
         if ((*end && !isspace((unsigned char)*end)) || m > 1000000)

@@ -8,6 +8,9 @@
  *   action  overrule  the judge overrules the call on `move` (the move stands)
  *           confirm   the judge confirms the call on `move`
  *           undo      the latest settled snapshot is undone (the unit goes back)
+ *           roll      the roll declared for `unit`, whose rate is dice (random
+ *                     movement): {"action": "roll", "unit": "spawn", "roll_in": 11};
+ *                     line: roll UNIT INCHES [reason]. Its reason is optional.
  *           "accept" is read as "overrule" (its old name in watch).
  *   move    optional, >= 1; 0 or absent: the latest call. Ignored by undo.
  *   reason  required, non-empty, valid UTF-8 without control characters: a judge says why.
@@ -34,6 +37,7 @@ typedef enum venue_cmd_action {
     VENUE_CMD_OVERRULE,
     VENUE_CMD_CONFIRM,
     VENUE_CMD_UNDO,
+    VENUE_CMD_ROLL,
 } venue_cmd_action;
 
 #define VENUE_COMMAND_MAX_PAYLOAD 4096
@@ -41,6 +45,8 @@ typedef enum venue_cmd_action {
 typedef struct venue_command {
     venue_cmd_action action;
     int move;              /* 0: the latest call */
+    char unit[64];         /* VENUE_CMD_ROLL: the unit */
+    double roll_in;        /* VENUE_CMD_ROLL: the roll, inches (0 to 100) */
     char reason[256];
     char by[64];           /* the judge: the topic's last level */
     char id[64];           /* "" when the sender gave none */
@@ -49,7 +55,7 @@ typedef struct venue_command {
                               command, what was received (control characters blanked) */
 } venue_command;
 
-/* "overrule", "confirm", "undo", "invalid". */
+/* "overrule", "confirm", "undo", "roll", "invalid". */
 const char *venue_cmd_word(venue_cmd_action a);
 
 /*

@@ -47,6 +47,7 @@ const char *watch_cmd_word(watch_cmd_action a)
     case WATCH_CMD_STOP: return "stop";
     case WATCH_CMD_STATUS: return "status";
     case WATCH_CMD_REACH: return "reach";
+    case WATCH_CMD_ROLL: return "roll";
     case WATCH_CMD_INVALID: break;
     }
     return "invalid";
@@ -153,6 +154,27 @@ static int parse_reach(const char *p, watch_command *out)
     return 0;
 }
 
+/* "roll UNIT INCHES [reason]" after the word "roll": the roll a player declares for random movement. */
+static int parse_roll(const char *p, watch_command *out)
+{
+    char inches[32];
+    out->action = WATCH_CMD_ROLL;
+    char *end = NULL;
+    double v = next_word(&p, out->unit, sizeof out->unit) && next_word(&p, inches, sizeof inches)
+                   ? strtod(inches, &end)
+                   : -1;
+    if (end && *end == '"')
+        end++;
+    if (!end || *end || !(v >= 0 && v <= 100)) {
+        out->action = WATCH_CMD_INVALID;
+        snprintf(out->error, sizeof out->error, "roll needs a unit and the roll in inches (roll UNIT INCHES, 0 to 100)");
+        return -1;
+    }
+    out->roll_in = v;
+    trim_copy(out->reason, sizeof out->reason, p);
+    return 0;
+}
+
 int watch_command_parse(const char *line, const char *by, watch_command *out)
 {
     memset(out, 0, sizeof *out);
@@ -182,9 +204,11 @@ int watch_command_parse(const char *line, const char *by, watch_command *out)
         return parse_status(p, out);
     else if (strcmp(word, "reach") == 0)
         return parse_reach(p, out);
+    else if (strcmp(word, "roll") == 0)
+        return parse_roll(p, out);
     else {
-        snprintf(out->error, sizeof out->error, "unknown command '%s' (overrule, confirm, undo, status, reach, stop)",
-                 word);
+        snprintf(out->error, sizeof out->error,
+                 "unknown command '%s' (overrule, confirm, undo, status, reach, roll, stop)", word);
         return -1;
     }
     while (*p == ' ' || *p == '\t')

@@ -18,6 +18,10 @@
  *                           projector, until it moves or "reach clear"; MOVE
  *                           is the token of any move with a reach (the rows
  *                           flagged RULES_MOVE_REACH in rules_moves.def)
+ *   roll UNIT INCHES [reason]  the roll declared for a unit whose rate is
+ *                           dice (random movement, 3D6"): its latest call,
+ *                           when it needs the roll, is judged again against
+ *                           it; else its next move is
  *   stop                    end the watch
  * "accept" is read as "overrule" (its old name).
  *
@@ -50,12 +54,14 @@ typedef enum watch_cmd_action {
     WATCH_CMD_STOP,
     WATCH_CMD_STATUS,
     WATCH_CMD_REACH,
+    WATCH_CMD_ROLL,
 } watch_cmd_action;
 
 typedef struct watch_command {
     watch_cmd_action action;
     int move;              /* 0: the latest call */
-    char unit[64];         /* WATCH_CMD_STATUS, WATCH_CMD_REACH: the unit ("" for "reach clear") */
+    char unit[64];         /* WATCH_CMD_STATUS, _REACH, _ROLL: the unit ("" for "reach clear") */
+    double roll_in;        /* WATCH_CMD_ROLL: the roll declared, inches */
     rules_move_type reach_move; /* WATCH_CMD_REACH: whose reach (a row with a reach; default RULES_MOVE_MARCH) */
     bool advance;          /* WATCH_CMD_REACH: reach_move is RULES_MOVE_ADVANCE (the field's older form) */
     unsigned status;       /* WATCH_CMD_STATUS: RULES_STATUS_* bits (0: clear) */
@@ -68,7 +74,7 @@ typedef struct watch_command {
                               was full (the first of them is what by, id and line show) */
 } watch_command;
 
-/* "overrule", "confirm", "undo", "stop", "status", "reach", "invalid". */
+/* "overrule", "confirm", "undo", "stop", "status", "reach", "roll", "invalid". */
 const char *watch_cmd_word(watch_cmd_action a);
 
 /* Parses one line. Returns 0, or -1 (out->action INVALID, out->error set). */

@@ -195,6 +195,7 @@ int watch_log_add_call(cJSON *ev, int move, const rules_report *r, const rules_s
         cJSON_AddStringToObject(o, "verdict", rules_verdict_word(u->verdict));
         if (u->why[0])
             cJSON_AddStringToObject(o, "why", u->why);
+        rules_report_add_roll_json(o, u); /* random movement: "needs": "roll", or the roll it was judged by */
         cJSON *codes = cJSON_AddArrayToObject(o, "codes");
         for (size_t k = 0; codes && k < u->n_violations; k++)
             cJSON_AddItemToArray(codes, cJSON_CreateString(u->violations[k].code));

@@ -218,6 +218,10 @@ static void log_correction(watch_session *s, const watch_command *c, int m, bool
             if (c->unit[0])
                 cJSON_AddStringToObject(ev, "reach_move", rules_move_token(c->reach_move));
         }
+        if (c->action == WATCH_CMD_ROLL) {
+            add_text(ev, "unit", c->unit);
+            base_json_add_number(ev, "roll_in", c->roll_in, 2);
+        }
         if (c->action == WATCH_CMD_STATUS) {
             add_text(ev, "unit", c->unit);
             cJSON *words = cJSON_AddArrayToObject(ev, "status");
@@ -246,7 +250,11 @@ static void say_correction(watch_session *s, const watch_command *c, int m, bool
 {
     char text[512];
     static const char *done[] = {"", "overruled: the move stands", "confirmed", "undone"};
-    if (status_set) {
+    if (c->action == WATCH_CMD_ROLL && applied)
+        snprintf(text, sizeof text, "Judge (%s): %s rolled %.2f\"%s%s%s%s.", c->by, c->unit, c->roll_in,
+                 m ? ": move judged again by it" : ": held for its next move", c->reason[0] ? " (" : "", c->reason,
+                 c->reason[0] ? ")" : "");
+    else if (status_set) {
         char words[96] = "without status";
         for (unsigned bit = 1, off = 0; bit && bit <= c->status; bit <<= 1)
             if ((c->status & bit) && rules_status_word(bit) && off < sizeof words)
@@ -255,7 +263,7 @@ static void say_correction(watch_session *s, const watch_command *c, int m, bool
         snprintf(text, sizeof text, "Judge (%s): %s is now %s%s%s.", c->by, c->unit, words, c->reason[0] ? ": " : "",
                  c->reason);
     }
-    else if (m)
+    else if (m && c->action != WATCH_CMD_ROLL)
         snprintf(text, sizeof text, "Judge (%s): move %d %s%s%s.", c->by, m, done[c->action], c->reason[0] ? ": " : "",
                  c->reason);
     else
@@ -275,6 +283,26 @@ static void clean_field(char *field, size_t cap)
     if (clean)
         base_text_copy(field, cap, clean);
     free(clean);
+}
+
+/* "roll UNIT INCHES": the latest call, when it needs that roll, judged again (its move number); else the roll held
+ * for the unit's next move (0). -1 with why. */
+static int declare_roll(watch_session *s, const watch_command *c, char *why, size_t cap)
+{
+    base_error err;
+    int m = watch_tracker_roll(s->tracker, c->unit, base_in_to_mm(c->roll_in), &err);
+    if (m < 0)
+        snprintf(why, cap, "%s", err.msg);
+    return m;
+}
+
+/* The call judged again by a roll, said anew (after the roll that made it: the log reads in order). */
+static void say_call_again(watch_session *s, long frame, double t)
+{
+    watch_tracker_result r = {.settled = true, .moved = true};
+    r.move = watch_tracker_last_call(s->tracker, &r.before, &r.after, &r.report);
+    if (r.move > 0)
+        on_call(s, &r, frame, t);
 }
 
 /* Applies one judge's command and records it (applied or not, and why). */
@@ -316,6 +344,12 @@ static void apply_command(watch_session *s, const watch_command *raw, long frame
         else
             why = status_why;
         break;
+    case WATCH_CMD_ROLL:
+        if ((m = declare_roll(s, c, status_why, sizeof status_why)) < 0)
+            why = status_why, m = 0;
+        else
+            status_set = true;
+        break;
     case WATCH_CMD_INVALID: why = c->error; break;
     }
     const bool applied = m != 0 || c->action == WATCH_CMD_STOP || status_set;
@@ -324,6 +358,8 @@ static void apply_command(watch_session *s, const watch_command *raw, long frame
     if (c->action == WATCH_CMD_STOP)
         return;
     say_correction(s, c, m, status_set, applied, why, t);
+    if (c->action == WATCH_CMD_ROLL && m > 0)
+        say_call_again(s, frame, t);
     if (c->action == WATCH_CMD_INVALID)
         fprintf(stderr, "tableref watch: %s: %s\n", c->by, c->error);
 }

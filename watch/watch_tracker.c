@@ -108,6 +108,7 @@ void watch_tracker_free(watch_tracker *w)
     free(w->calls);
     free(w->statuses);
     free(w->status_refs);
+    free(w->rolls);
     watch_echo_free(w->echo);
     free(w->dirty);
     free(w);
@@ -269,9 +270,11 @@ static int judge_move(watch_tracker *w, entry *e, watch_tracker_result *res, bas
     jo.jitter_mm = w->cfg.jitter_mm;
     ref_judgement judged;
     ref_judgement_init(&judged);
+    watch_tracker_apply_rolls(w, ref->read->snap); /* the rolls declared for random movement */
     if (ref_judge(ref->read->snap, e->read->snap, &jo, &judged, err) < 0)
         goto fail;
     e->report = judged.report; /* the entry keeps the report; its snapshots are the entries' own */
+    watch_tracker_use_rolls(w, &e->report);
     res->check_ms = judged.check_ms + judged.suggest_ms;
     if (judged_units(&e->report, res->note, sizeof res->note) == 0)
         return refresh_reference(ref, e, res);

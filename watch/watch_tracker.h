@@ -183,6 +183,17 @@ int watch_tracker_undo(watch_tracker *w);
 int watch_tracker_set_status(watch_tracker *w, const char *unit_id, unsigned bits, base_error *err);
 
 /*
+ * The judge (or a player) declares the roll for a unit whose rate is dice
+ * (random movement, rules/rules_dice.h). When the latest call standing
+ * needs that unit's roll, that move is judged again against it (its report
+ * replaced, watch_tracker_last_call gives the new one): returns its move
+ * number. Otherwise the roll is held for the unit's next move: returns 0.
+ * -1 with err when the roster has no such unit, its rates are not dice, or
+ * the roll is no roll of its dice (or the judging failed).
+ */
+int watch_tracker_roll(watch_tracker *w, const char *unit_id, double roll_mm, base_error *err);
+
+/*
  * The latest call still standing (not undone): its move number (0 when
  * none) and, borrowed like a result's, its two snapshots and report.
  */

@@ -1,8 +1,10 @@
 /* The judge's part of the tracker (watch_tracker.h): rulings on calls, undo, the last call, statuses. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ref_judge.h"
 #include "watch_tracker_int.h"
 
 /* The call on `move` (0: the latest still in the history), or NULL with *why set. */
@@ -126,4 +128,96 @@ int watch_tracker_set_status(watch_tracker *w, const char *unit_id, unsigned bit
     if (w->n_hist)
         ref_statuses_apply(w->status_refs, w->n_statuses, w->hist[w->n_hist - 1].read->snap);
     return 0;
+}
+
+void watch_tracker_apply_rolls(const watch_tracker *w, rules_snapshot *before)
+{
+    base_error ignored;
+    for (size_t i = 0; i < before->n_units; i++)
+        before->units[i].roll_mm = NAN; /* a roll left from a move judged before (then undone) is no roll now */
+    for (size_t i = 0; i < w->n_rolls; i++) {
+        rules_unit *u = rules_snapshot_find_unit(before, w->rolls[i].unit);
+        if (u)
+            rules_unit_declare_roll(u, w->rolls[i].roll_mm, &ignored); /* checked when it was declared */
+    }
+}
+
+void watch_tracker_use_rolls(watch_tracker *w, const rules_report *report)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < w->n_rolls; i++) {
+        const rules_unit_report *ur = rules_report_find_unit(report, w->rolls[i].unit);
+        if (!(ur && ur->move != RULES_MOVE_NONE && ur->verdict != RULES_VERDICT_NOT_SEEN))
+            w->rolls[k++] = w->rolls[i];
+    }
+    w->n_rolls = k;
+}
+
+/* The roster's unit, as a snapshot's unit with its dice (to check a roll against). -1 with err when none. */
+static int roster_unit_dice(const watch_tracker *w, const char *unit_id, rules_unit *out, base_error *err)
+{
+    for (size_t i = 0; i < w->roster->n_units; i++) {
+        const roster_unit *ru = &w->roster->units[i];
+        if (strcmp(ru->id, unit_id) != 0)
+            continue;
+        memset(out, 0, sizeof *out);
+        snprintf(out->id, sizeof out->id, "%s", ru->id);
+        snprintf(out->advance_dice, sizeof out->advance_dice, "%s", ru->advance_dice);
+        snprintf(out->march_dice, sizeof out->march_dice, "%s", ru->march_dice);
+        return 0;
+    }
+    return base_error_set(err, "no unit '%s' in the roster", unit_id);
+}
+
+/* The latest standing call's entry, when its report needs the roll of `unit_id`; else NULL. */
+static entry *call_needing_roll(watch_tracker *w, const char *unit_id)
+{
+    if (w->n_hist < 2)
+        return NULL;
+    entry *top = &w->hist[w->n_hist - 1];
+    const rules_unit_report *ur = rules_report_find_unit(&top->report, unit_id);
+    if (top->move <= 0 || (size_t)top->move >= w->cap_calls || w->calls[top->move].undone || !ur || !ur->needs_roll)
+        return NULL;
+    return top;
+}
+
+int watch_tracker_roll(watch_tracker *w, const char *unit_id, double roll_mm, base_error *err)
+{
+    rules_unit check;
+    if (roster_unit_dice(w, unit_id, &check, err) < 0 || rules_unit_declare_roll(&check, roll_mm, err) < 0)
+        return -1;
+    entry *top = call_needing_roll(w, unit_id);
+    if (!top) { /* held for its next move: one roll per unit, the latest declared */
+        size_t i = 0;
+        while (i < w->n_rolls && strcmp(w->rolls[i].unit, unit_id) != 0)
+            i++;
+        if (i == w->n_rolls) {
+            unit_roll *a = realloc(w->rolls, (w->n_rolls + 1) * sizeof *a);
+            if (!a)
+                return base_error_set(err, "out of memory");
+            w->rolls = a;
+            snprintf(a[w->n_rolls++].unit, sizeof a->unit, "%s", unit_id);
+        }
+        w->rolls[i].roll_mm = roll_mm;
+        return 0;
+    }
+    /* The move that needed it, judged again as the settle judged it, against the roll. */
+    rules_snapshot *before = w->hist[w->n_hist - 2].read->snap;
+    rules_unit *bu = rules_snapshot_find_unit(before, unit_id);
+    if (!bu || rules_unit_declare_roll(bu, roll_mm, err) < 0)
+        return bu ? -1 : base_error_set(err, "unit '%s' is not in the move's before picture", unit_id);
+    ref_judge_options jo;
+    ref_judge_options_default(&jo);
+    jo.check = w->cfg.check;
+    jo.jitter_mm = w->cfg.jitter_mm;
+    ref_judgement judged;
+    ref_judgement_init(&judged);
+    const int rc = ref_judge(before, top->read->snap, &jo, &judged, err);
+    bu->roll_mm = NAN; /* used: the report keeps it */
+    if (rc < 0)
+        return -1;
+    rules_report_clear(&top->report);
+    top->report = judged.report;
+    w->calls[top->move].illegal = !top->report.legal;
+    return top->move;
 }

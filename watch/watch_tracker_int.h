@@ -32,6 +32,12 @@ typedef struct call_record {
     watch_call_ruling ruling;
 } call_record;
 
+/* A roll declared for a unit whose rate is dice, held until a move of that unit is judged by it. */
+typedef struct unit_roll {
+    char unit[RULES_ID_MAX];
+    double roll_mm;
+} unit_roll;
+
 /* A status the judge set on a unit; it holds for every snapshot from then on. */
 typedef struct unit_status {
     char unit[RULES_ID_MAX];
@@ -58,6 +64,8 @@ struct watch_tracker {
     unit_status *statuses;
     ref_status *status_refs;  /* the same as the referee takes them: their units point into `statuses` */
     size_t n_statuses;
+    unit_roll *rolls;         /* rolls declared and not yet judged by (watch_tracker_roll) */
+    size_t n_rolls;
     size_t cap_calls;
     char setup_check[512];    /* while in WATCH_TRACKER_SETUP: the check that failed */
     /* The watch's own light (watch_echo.h): made at the first projector picture. */
@@ -72,6 +80,10 @@ struct watch_tracker {
 };
 
 void watch_tracker_entry_clear(entry *e);
+/* The rolls held (watch_tracker_roll) onto `before`'s units, for the move judged from it. */
+void watch_tracker_apply_rolls(const watch_tracker *w, rules_snapshot *before);
+/* The rolls of the units `report` judged a move of are used: no longer held. */
+void watch_tracker_use_rolls(watch_tracker *w, const rules_report *report);
 /* The judge's statuses (engaged, fleeing, shaken...) as the referee takes them (ref_status, borrowed from w until
  * the statuses change); *n gets their count. NULL when none (or out of memory: then *n is 0). */
 ref_status *watch_tracker_statuses(const watch_tracker *w, size_t *n);

@@ -336,7 +336,9 @@
     li.dataset.verdict = v;
     li.dataset.unit = u.unit;
     if (judged) li.dataset.judge = 'overruled';
-    li.append(el('span', 'badge', judged ? 'OVERRULED' : VERDICT_WORD[v] || v.toUpperCase()), ' ', el('b', null, u.unit));
+    const needsRoll = u.needs === 'roll' && !judged; // random movement: no call until the roll is declared
+    li.append(el('span', 'badge', judged ? 'OVERRULED' : needsRoll ? 'NEEDS THE ROLL' : VERDICT_WORD[v] || v.toUpperCase()),
+      ' ', el('b', null, u.unit));
     if (u.move) li.append(' ', el('span', 'move', u.move));
     const dist = distanceText(u);
     if (dist) li.append(el('div', 'dist', dist));
@@ -347,7 +349,18 @@
     } else if (words) {
       li.append(el('div', 'sentence', words));
     }
+    if (needsRoll && !overlayView) li.append(rollForm(u));
     return li;
+  }
+
+  // The roll a player declares for a unit whose rate is dice: sent as a "roll" command; the table judges the
+  // move again against it (the card's submit handler, card()).
+  function rollForm(u) {
+    const f = el('form', 'roll'), input = Object.assign(el('input'), { type: 'number', name: 'roll', min: '0',
+      max: '100', step: '0.01', required: true, placeholder: `roll of ${u.dice || 'the dice'}, inches` });
+    f.dataset.unit = u.unit;
+    f.append(input, ' ', el('button', null, 'Declare roll'));
+    return f;
   }
 
   // ---- judge's grid ----
@@ -366,6 +379,11 @@
     // The picture opens full size (its labels are drawn for a 1280-pixel frame).
     $('figure img', c).addEventListener('click', () => openZoom(t));
     $('form.command', c).addEventListener('submit', (e) => { e.preventDefault(); sendCommand(t); });
+    $('.call', c).addEventListener('submit', (e) => {
+      if (!e.target.matches('form.roll')) return;
+      e.preventDefault();
+      sendRoll(t, e.target.dataset.unit, Number(e.target.roll.value));
+    });
     $('form.command .cancel', c).addEventListener('click', () => { $('form.command', c).hidden = true; });
     const grid = $('#grid');
     const after = [...grid.children].find((o) => Number(o.dataset.table) > t.n);
@@ -501,17 +519,25 @@
     if (!who || !reason) return;
     const action = form.dataset.action;
     const move = action === 'undo' ? 0 : ((pendingAlert(t) || t.call || {}).move || 0);
-    const id = `${who}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-    const body = JSON.stringify({ action, move, reason, id });
-    t.sent = { id, who, action, move, at: Date.now(), answer: null, error: null };
-    client.publish(`${topicBase(t.n)}/command/${who}`, body, { qos: 1, retain: false }, (err) => {
-      if (err) t.sent.error = err.message;
-      render(t);
-    });
     form.hidden = true;
     $('input[name=reason]', form).value = '';
+    publish(t, who, { action, move, reason }, action);
+  }
+
+  // One command to the table (its id answers it), shown as `what` until the table says it applied it.
+  function publish(t, who, command, what) {
+    const id = `${who}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+    t.sent = { id, who, action: what, move: command.move || 0, at: Date.now(), answer: null, error: null };
+    client.publish(`${topicBase(t.n)}/command/${who}`, JSON.stringify({ ...command, id }), { qos: 1, retain: false },
+      (err) => { if (err) t.sent.error = err.message; render(t); });
     render(t);
     setTimeout(() => render(t), 10000);
+  }
+
+  function sendRoll(t, unit, rollIn) {
+    const who = commandName(judgeUser);
+    if (who && unit && rollIn >= 0 && rollIn <= 100)
+      publish(t, who, { action: 'roll', unit, roll_in: rollIn, reason: 'roll declared' }, `roll ${unit} ${rollIn}"`);
   }
 
   function renderSent(t, c) {
