@@ -299,8 +299,7 @@ static void score_frame(const ds_scene *s, set_result *res, const char *label,
            one.tags90_read, one.tags90, fr->best_stock[0], bv_reads_count_visible(&fr->reads[0], truth), one.tags90,
            res->stock[top].decimate, res->stock[top].sigma, fr->best_stock[top],
            bv_reads_count_visible(&fr->reads[top], truth), one.tags90);
-    snprintf(line, sizeof line, "  %s", label);
-    bv_stages_print(stdout, line, &fr->stages);
+    bv_stages_print(stdout, line, &fr->stages); /* line: "  label" still */
     bv_stages_add(&res->stages, &fr->stages);
     ds_score_clear(&one);
 }
@@ -502,14 +501,12 @@ static int run_normal(const options *o, set_result *res)
         ds_scene *s = ds_scene_generate(&g, &err);
         char label[32];
         snprintf(label, sizeof label, "frame %d", f + 1);
-        int rc = 0;
         if (!s)
-            fprintf(stderr, "tableref bench vision: %s\n", err.msg), rc = EXIT_BAD_INPUT;
-        else if (bench_frame(s, o, res, label, NULL, 0) < 0)
-            rc = EXIT_BAD_INPUT;
+            fprintf(stderr, "tableref bench vision: %s\n", err.msg);
+        const int rc = s ? bench_frame(s, o, res, label, NULL, 0) : -1;
         ds_scene_free(s);
-        if (rc)
-            return rc;
+        if (rc < 0)
+            return EXIT_BAD_INPUT;
     }
     return 0;
 }
@@ -528,19 +525,17 @@ static int run_hard(const options *o, set_result *res)
             (sscanf(o->crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4 ||
              ds_hard_crop(&t->scene->calib, x0, y0, w, h, &err) < 0))
             ds_hard_free(t), t = NULL, base_error_set(&err, "--crop: expected WxH+X+Y inside the frame");
-        char label[96];
+        char label[96] = "";
         if (t)
             snprintf(label, sizeof label, "table %d (%s %dx%d, %.0f deg tilt, %d hands, k1 %.2f, %.2f m)",
                      o->tables[k], ds_hard_camera_name(hp.camera), hp.width, hp.height, hp.tilt_deg, hp.hands, hp.k1,
                      hp.camera_height_mm / 1000);
-        int rc = 0;
         if (!t)
-            fprintf(stderr, "tableref bench vision: %s\n", err.msg), rc = EXIT_BAD_INPUT;
-        else if (bench_frame(t->scene, o, res, label, t, o->tables[k]) < 0)
-            rc = EXIT_BAD_INPUT;
+            fprintf(stderr, "tableref bench vision: %s\n", err.msg);
+        const int rc = t ? bench_frame(t->scene, o, res, label, t, o->tables[k]) : -1;
         ds_hard_free(t);
-        if (rc)
-            return rc;
+        if (rc < 0)
+            return EXIT_BAD_INPUT;
     }
     return 0;
 }
