@@ -5,7 +5,8 @@
  * Prints figures; not a test.
  *
  * Honest baseline: the stock apriltag 3.3 library, called directly, on the
- * same frames, with the same thread count (2), its detector and decode
+ * same frames, with the same thread count (2; --cores N: the process pinned
+ * to N CPUs and N threads on both sides), its detector and decode
  * tables built before any timing, in a sweep of decimate (1, 1.5, 2) and
  * quad_sigma (0, 0.4, 0.8); every configuration's recall is printed beside
  * its time. The speed ratio is taken against the fastest configuration
@@ -16,10 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
+#include "bench_cores.h"
 #include "bench_facing.h"
 #include "bench_vision_referee.h"
+#include "bench_vision_stages.h"
 #include "bench_vision_stock.h"
 #include "cli_args.h"
 #include "commands.h"
@@ -33,13 +35,6 @@
 #include "vis_detect.h"
 #include "vis_tag.h"
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 typedef struct options {
     int normal, hard, frames, reps, pairs;
     unsigned seed;
@@ -47,6 +42,7 @@ typedef struct options {
     double decimate, sigma;
     int hamming;
     const char *crop;
+    int cores;               /* --cores N: pinned to N CPUs, N threads on both sides; 0: not pinned, 2 threads */
 } options;
 
 /* What one set (normal or hard) adds up to. */
@@ -60,6 +56,7 @@ typedef struct set_result {
     ds_score via_stock;      /* the stock detector's tags (decimate 1, sigma 0) through tableref's pipeline */
     bf_facing facing;        /* tableref's facings and units of one model (bench_facing.h) */
     size_t pairs, false_illegal, advance_illegal, march_caught, unmoved_called, not_seen, truth_agrees;
+    bv_stages stages;        /* where tableref's time went, summed over frames (bench_vision_stages.h) */
 } set_result;
 
 /* The tags tableref read: the quad finder's and those read by their pattern (recovered units, predicted places). */
@@ -143,7 +140,14 @@ static void bench_pair(const ds_hard_table *t, vis_detector *det, const rules_sn
     const rules_unit_report *wm = rules_report_find_unit(&want, pr.moves[1].unit);
     res->truth_agrees += want.n_units == 2 && wa && wa->verdict == RULES_VERDICT_LEGAL && wm &&
                          wm->verdict == RULES_VERDICT_ILLEGAL;
-    if (!before || !after || ref_judge(before, after, &ro, &got, &err) < 0) {
+    int jrc = -1;
+    if (before && after) { /* judging's time, as the stages count it (the nearest legal moves not sought) */
+        const double j0 = bench_wall_ms(), jc0 = bench_cpu_ms();
+        jrc = ref_judge(before, after, &ro, &got, &err);
+        res->stages.judge += bench_wall_ms() - j0, res->stages.judge_cpu += bench_cpu_ms() - jc0;
+        res->stages.judged++;
+    }
+    if (jrc < 0) {
         printf("  pair of table %d: cannot judge the detected snapshots: %s\n", table,
                before && after ? err.msg : "a frame gave no snapshot");
         goto done;
@@ -219,94 +223,136 @@ static int best_reading_stock(const bv_reads reads[BV_STOCK_CONFIGS], const doub
     return top;
 }
 
+/* What the timed runs of one frame leave: tableref's best run and its stages, every stock configuration's. */
+typedef struct frame_runs {
+    rules_snapshot *snap;
+    vis_report rep;
+    vis_tag_list tags;
+    double best_ours, best_stock[BV_STOCK_CONFIGS];
+    bv_reads reads[BV_STOCK_CONFIGS];
+    bv_stages stages;
+} frame_runs;
+
+/* tableref and every stock configuration on the frame, best of `reps` runs each (tableref's stages: its best run's). */
+static void time_runs(vis_detector *det, const base_image *img, const options *o, set_result *res, frame_runs *fr)
+{
+    base_error err;
+    fr->best_ours = INFINITY;
+    for (int k = 0; k < BV_STOCK_CONFIGS; k++)
+        fr->best_stock[k] = INFINITY;
+    for (int r = 0; r < o->reps; r++) {
+        rules_snapshot_free(fr->snap);
+        fr->snap = NULL;
+        vis_report_clear(&fr->rep);
+        det->times = (vis_detect_times){0};
+        const double t0 = bench_wall_ms(), c0 = bench_cpu_ms();
+        vis_detector_run_tags(det, img->data, img->width, img->height, img->stride, NULL, &fr->snap, &fr->rep,
+                              &fr->tags, &err);
+        const double ms = bench_wall_ms() - t0, cpu = bench_cpu_ms() - c0;
+        if (ms < fr->best_ours)
+            bv_stages_take_run(&fr->stages, &det->times, ms, cpu);
+        fr->best_ours = fmin(fr->best_ours, ms);
+        for (int k = 0; k < BV_STOCK_CONFIGS; k++) {
+            double sms = bv_stock_run(&res->stock[k], img, &fr->reads[k]);
+            fr->best_stock[k] = fmin(fr->best_stock[k], sms);
+        }
+    }
+}
+
+static void frame_runs_clear(frame_runs *fr)
+{
+    for (int k = 0; k < BV_STOCK_CONFIGS; k++)
+        bv_reads_clear(&fr->reads[k]);
+    rules_snapshot_free(fr->snap);
+    vis_report_clear(&fr->rep);
+    vis_tag_list_clear(&fr->tags);
+}
+
+/* The frame's figures: its scores into the set's, one line of tags read beside stock's, one of the stages. */
+static void score_frame(const ds_scene *s, set_result *res, const char *label,
+                        const ds_truth *truth, vis_detector *det, frame_runs *fr)
+{
+    ds_score one;
+    ds_score_init(&one);
+    ds_score_models(&one, s->snapshot, truth, fr->snap);
+    score_our_tags(&one, truth, &fr->tags, &fr->rep);
+    ds_score_models(&res->ours, s->snapshot, truth, fr->snap);
+    bf_facing_add(&res->facing, s->snapshot, truth, fr->snap);
+    if (getenv("TABLEREF_BENCH_LIST"))  /* which models, for whoever digs into a figure */
+        list_misses(s->snapshot, fr->snap);
+    score_our_tags(&res->ours, truth, &fr->tags, &fr->rep);
+    res->ours_ms += fr->best_ours;
+    for (int k = 0; k < BV_STOCK_CONFIGS; k++) {
+        res->stock[k].ms += fr->best_stock[k];
+        ds_score_tags(&res->stock[k].score, truth, fr->reads[k].ids, (const double(*)[2])fr->reads[k].centres,
+                      fr->reads[k].n);
+    }
+    score_via_stock(det, &fr->reads[0], s, truth, res);
+    char line[128];
+    snprintf(line, sizeof line, "  %s", label);
+    ds_score_print(stdout, line, &one);
+    const int top = best_reading_stock(fr->reads, fr->best_stock, truth);
+    printf("  %s: %zu tags (%zu >= 90%% visible, edge %.0f-%.0f px), %zu models under a hand; tableref %.0f ms "
+           "(%zu/%zu read), stock d=1 s=0 %.0f ms (%zu/%zu read), stock at its best here d=%.1f s=%.1f %.0f ms "
+           "(%zu/%zu read)\n",
+           label, truth->n_tags, one.tags90, bv_min_edge(truth), bv_max_edge(truth), one.hand_models, fr->best_ours,
+           one.tags90_read, one.tags90, fr->best_stock[0], bv_reads_count_visible(&fr->reads[0], truth), one.tags90,
+           res->stock[top].decimate, res->stock[top].sigma, fr->best_stock[top],
+           bv_reads_count_visible(&fr->reads[top], truth), one.tags90);
+    bv_stages_print(stdout, line, &fr->stages); /* line: "  label" still */
+    bv_stages_add(&res->stages, &fr->stages);
+    ds_score_clear(&one);
+}
+
 /* One frame: tableref and every stock configuration, best of `reps` timed runs each. */
 static int bench_frame(const ds_scene *s, const options *o, set_result *res, const char *label,
                        const ds_hard_table *hard, int table)
 {
     base_error err;
-    base_image *img = NULL;
+    base_image *img = NULL, *colour = NULL;
     ds_truth truth = {0};
-    double t0 = now_ms();
-    if (ds_render(s->snapshot, s->roster, &s->calib, &s->render, &img, &truth, &err) < 0) {
+    double t0 = bench_wall_ms();
+    if (ds_render_colour(s->snapshot, s->roster, &s->calib, &s->render, &img, &colour, &truth, &err) < 0) {
         fprintf(stderr, "tableref bench vision: %s\n", err.msg);
         return -1;
     }
-    res->render_ms += now_ms() - t0;
+    res->render_ms += bench_wall_ms() - t0;
     res->frames++;
+    frame_runs fr = {0};
     vis_detector *det = new_detector(s, o, &err);
-    if (!det) {
+    /* The picture as the camera writes it, read as `detect` reads it (not part of tableref's time above). */
+    if (!det || bv_stages_time_decode(img, colour, s->render.effects.jpeg_quality, o->reps, &fr.stages, &err) < 0) {
         fprintf(stderr, "tableref bench vision: %s\n", err.msg);
+        vis_detector_free(det);
         ds_truth_clear(&truth);
         base_image_free(img);
+        base_image_free(colour);
         return -1;
     }
-    double best_ours = INFINITY, best_stock[BV_STOCK_CONFIGS];
-    for (int k = 0; k < BV_STOCK_CONFIGS; k++)
-        best_stock[k] = INFINITY;
-    rules_snapshot *snap = NULL;
-    vis_report rep = {0};
-    vis_tag_list tags = {0};
-    bv_reads reads[BV_STOCK_CONFIGS] = {{0}};
-    for (int r = 0; r < o->reps; r++) {
-        rules_snapshot_free(snap);
-        snap = NULL;
-        vis_report_clear(&rep);
-        t0 = now_ms();
-        vis_detector_run_tags(det, img->data, img->width, img->height, img->stride, NULL, &snap, &rep, &tags, &err);
-        best_ours = fmin(best_ours, now_ms() - t0);
-        for (int k = 0; k < BV_STOCK_CONFIGS; k++) {
-            double ms = bv_stock_run(&res->stock[k], img, &reads[k]);
-            best_stock[k] = fmin(best_stock[k], ms);
-        }
-    }
-    ds_score one;
-    ds_score_init(&one);
-    ds_score_models(&one, s->snapshot, &truth, snap);
-    score_our_tags(&one, &truth, &tags, &rep);
-    ds_score_models(&res->ours, s->snapshot, &truth, snap);
-    bf_facing_add(&res->facing, s->snapshot, &truth, snap);
-    if (getenv("TABLEREF_BENCH_LIST"))  /* which models, for whoever digs into a figure */
-        list_misses(s->snapshot, snap);
-    score_our_tags(&res->ours, &truth, &tags, &rep);
-    res->ours_ms += best_ours;
-    for (int k = 0; k < BV_STOCK_CONFIGS; k++) {
-        res->stock[k].ms += best_stock[k];
-        ds_score_tags(&res->stock[k].score, &truth, reads[k].ids, (const double(*)[2])reads[k].centres, reads[k].n);
-    }
-    score_via_stock(det, &reads[0], s, &truth, res);
-    char line[128];
-    snprintf(line, sizeof line, "  %s", label);
-    ds_score_print(stdout, line, &one);
-    const int top = best_reading_stock(reads, best_stock, &truth);
-    printf("  %s: %zu tags (%zu >= 90%% visible, edge %.0f-%.0f px), %zu models under a hand; tableref %.0f ms "
-           "(%zu/%zu read), stock d=1 s=0 %.0f ms (%zu/%zu read), stock at its best here d=%.1f s=%.1f %.0f ms "
-           "(%zu/%zu read)\n",
-           label, truth.n_tags, one.tags90, bv_min_edge(&truth), bv_max_edge(&truth), one.hand_models, best_ours,
-           one.tags90_read, one.tags90, best_stock[0], bv_reads_count_visible(&reads[0], &truth), one.tags90,
-           res->stock[top].decimate, res->stock[top].sigma, best_stock[top], bv_reads_count_visible(&reads[top], &truth),
-           one.tags90);
-    ds_score_clear(&one);
+    base_image_free(colour);
+    const bv_stages decoded = fr.stages;
+    time_runs(det, img, o, res, &fr);
+    fr.stages.decode = decoded.decode, fr.stages.decode_cpu = decoded.decode_cpu;
+    score_frame(s, res, label, &truth, det, &fr);
     if (hard && o->pairs)
-        bench_pair(hard, det, snap, res, table);
+        bench_pair(hard, det, fr.snap, res, table);
     fflush(stdout);
-    for (int k = 0; k < BV_STOCK_CONFIGS; k++)
-        bv_reads_clear(&reads[k]);
-    rules_snapshot_free(snap);
-    vis_report_clear(&rep);
-    vis_tag_list_clear(&tags);
+    frame_runs_clear(&fr);
     vis_detector_free(det);
     ds_truth_clear(&truth);
     base_image_free(img);
     return 0;
 }
 
-static void print_set(const set_result *r)
+static void print_set(const set_result *r, int threads)
 {
     const double n = r->frames ? r->frames : 1;
     const double our_recall = ds_score_pct(r->ours.tags90_read, r->ours.tags90);
     printf("\n== %s set: %d frame(s); rendering %.0f ms per frame (not timed)\n", r->name, r->frames,
            r->render_ms / n);
-    printf("%-34s %14s %9s %14s %11s %10s\n", "detector (2 threads)", "tags >=90% vis", "recall", "fully visible",
+    char who[40];
+    snprintf(who, sizeof who, "detector (%d thread%s)", threads, threads == 1 ? "" : "s");
+    printf("%-34s %14s %9s %14s %11s %10s\n", who, "tags >=90% vis", "recall", "fully visible",
            "wrong reads", "ms/frame");
     printf("%-34s %7zu/%-6zu %8.2f%% %7zu/%-6zu %11zu %10.1f\n", "tableref (whole pipeline)", r->ours.tags90_read,
            r->ours.tags90, our_recall, r->ours.tags_full_read, r->ours.tags_full, r->ours.wrong_reads, r->ours_ms / n);
@@ -340,6 +386,7 @@ static void print_set(const set_result *r)
                ds_score_pct(r->stock[top].score.tags90_read, r->stock[top].score.tags90), our_recall,
                r->stock[top].ms / n, r->ours_ms / n, r->stock[top].ms / (r->ours_ms > 0 ? r->ours_ms : 1));
     }
+    bv_stages_print(stdout, "tableref per frame", &r->stages);
     ds_score_print(stdout, "models, tableref", &r->ours);
     bf_facing_print(stdout, "facing, tableref", &r->facing);
     ds_score_print(stdout, "models, stock decimate 1 tags + tableref's inference", &r->via_stock);
@@ -353,7 +400,7 @@ static void print_set(const set_result *r)
 
 static const char *const help_text =
     "usage: tableref bench vision [--set normal|hard|all] [--frames N] [--tables K,..] [--reps N]\n"
-    "                             [--seed S] [--crop WxH+X+Y] [--no-pairs]\n"
+    "                             [--seed S] [--crop WxH+X+Y] [--no-pairs] [--cores N]\n"
     "                             [--decimate D] [--sigma S] [--max-hamming H]\n\n"
     "Renders the normal set (N frames, default 3, of 4056x3040 tables with 250 tags of\n"
     "16 mm, classic renderer) and the hard set (tables 1-%d of datasets/hard: ~250\n"
@@ -364,7 +411,11 @@ static const char *const help_text =
     "  - tags at least 90%% visible read, and wrong reads, by tableref (the whole\n"
     "    pipeline, vis_detector_run_tags) and by stock apriltag 3.3 in a sweep of\n"
     "    decimate 1, 1.5, 2 x quad_sigma 0, 0.4, 0.8; times side by side, 2 threads\n"
-    "    each, detectors and decode tables built before timing, best of --reps runs;\n"
+    "    each (--cores N: the process pinned to N CPUs, N threads each), detectors\n"
+    "    and decode tables built before timing, best of --reps runs;\n"
+    "  - where tableref's time goes, wall and CPU ms: the JPEG read (the picture as\n"
+    "    the camera writes it, read as `detect` reads it), the first pass, the\n"
+    "    predicted reads, the formation fit, the rest, and judging a pair;\n"
     "  - the speed ratio against the fastest stock configuration that reads at least\n"
     "    as many of those tags as tableref (or none);\n"
     "  - models placed within 5 mm of all models, and of those no hand hides; wrong\n"
@@ -374,7 +425,7 @@ static const char *const help_text =
     "  - hard set: each table's before/after pair (a 4.5\" advance at Advance 5\", an\n"
     "    11\" march at March 10\", nothing else moved) judged as `tableref referee` does.\n"
     "  - the whole `tableref referee` on the first hard table's 12 MP pair: its wall\n"
-    "    time, and detection's share of it.\n"
+    "    and CPU time, beside one `detect` (a picture read and detected).\n"
     "--crop renders only that part of each hard table (quick runs). --decimate,\n"
     "--sigma and --max-hamming override tableref's tuned tag detector.\n"
     "Prints figures; it is not a test.\n\n";
@@ -398,11 +449,11 @@ static int parse(int argc, char **argv, options *o)
 {
     *o = (options){.normal = 1, .hard = 1, .frames = 3, .reps = 2, .pairs = 1, .seed = 1, .decimate = 0,
                    .sigma = -1, .hamming = -1};
-    char head[2048];
+    char head[3072];
     snprintf(head, sizeof head, help_text, ds_hard_preset_count());
     const cli_doc doc = {"bench vision", head, NULL};
     const char *set = NULL, *tables = NULL;
-    double frames = o->frames, reps = o->reps, seed = o->seed, hamming = o->hamming;
+    double frames = o->frames, reps = o->reps, seed = o->seed, hamming = o->hamming, cores = 0;
     const cli_opt opts[] = {
         CLI_CHOICE("--set", &set, "SET", "normal hard all", "normal, hard or all (default all)"),
         CLI_WHOLE("--frames", &frames, "N", 1, 100, "frames of the normal set (3)"),
@@ -414,11 +465,13 @@ static int parse(int argc, char **argv, options *o)
         CLI_NUMBER("--decimate", &o->decimate, "D", 1, 8, "tableref's tag detector: quad decimation"),
         CLI_NUMBER("--sigma", &o->sigma, "S", 0, 10, "tableref's tag detector: blur before the search"),
         CLI_WHOLE("--max-hamming", &hamming, "H", 0, 3, "tableref's tag detector: bits corrected"),
+        CLI_WHOLE("--cores", &cores, "N", 1, 64, "pin the process to N CPUs; N threads on both sides"),
     };
     int r = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
     if (r < 0)
         return r;
     o->frames = (int)frames, o->reps = (int)reps, o->seed = (unsigned)seed, o->hamming = (int)hamming;
+    o->cores = (int)cores;
     if (set) {
         o->normal = strcmp(set, "normal") == 0 || strcmp(set, "all") == 0;
         o->hard = strcmp(set, "hard") == 0 || strcmp(set, "all") == 0;
@@ -436,19 +489,71 @@ static int parse(int argc, char **argv, options *o)
     return 0;
 }
 
-/* The whole `tableref referee` on hard table `table`'s 12 MP pair: its wall time beside detection's share. */
-static void print_referee_time(int table)
+/* The normal set's frames; 0 or EXIT_BAD_INPUT. */
+static int run_normal(const options *o, set_result *res)
 {
-    bv_referee_time ref;
-    base_error err = {0};
-    if (bv_referee_measure(table, &ref, &err) < 0) {
-        printf("referee: not timed: %s\n", err.msg);
-        return;
+    printf("\n-- normal set\n");
+    for (int f = 0; f < o->frames; f++) {
+        base_error err;
+        ds_gen_params g;
+        ds_gen_params_bench(&g);
+        g.seed = o->seed + (unsigned)f;
+        ds_scene *s = ds_scene_generate(&g, &err);
+        char label[32];
+        snprintf(label, sizeof label, "frame %d", f + 1);
+        if (!s)
+            fprintf(stderr, "tableref bench vision: %s\n", err.msg);
+        const int rc = s ? bench_frame(s, o, res, label, NULL, 0) : -1;
+        ds_scene_free(s);
+        if (rc < 0)
+            return EXIT_BAD_INPUT;
     }
-    printf("referee: %.1f s on a %.0f MP pair (hard table %d, exit %d, %.1f s of CPU), detection %.0f%% "
-           "(%.1f s: its detector on both pictures, timed again)\n",
-           ref.wall_s, ref.width * (double)ref.height / 1e6, table, ref.exit_status, ref.cpu_s,
-           100 * ref.detect_s / ref.wall_s, ref.detect_s);
+    return 0;
+}
+
+/* The hard set's tables; 0 or EXIT_BAD_INPUT. */
+static int run_hard(const options *o, set_result *res)
+{
+    printf("\n-- hard set\n");
+    for (int k = 0; k < o->n_tables; k++) {
+        base_error err;
+        ds_hard_params hp;
+        ds_hard_preset(o->tables[k], &hp);
+        ds_hard_table *t = ds_hard_generate(&hp, &err);
+        int w, h, x0, y0;
+        if (t && o->crop &&
+            (sscanf(o->crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4 ||
+             ds_hard_crop(&t->scene->calib, x0, y0, w, h, &err) < 0))
+            ds_hard_free(t), t = NULL, base_error_set(&err, "--crop: expected WxH+X+Y inside the frame");
+        char label[96] = "";
+        if (t)
+            snprintf(label, sizeof label, "table %d (%s %dx%d, %.0f deg tilt, %d hands, k1 %.2f, %.2f m)",
+                     o->tables[k], ds_hard_camera_name(hp.camera), hp.width, hp.height, hp.tilt_deg, hp.hands, hp.k1,
+                     hp.camera_height_mm / 1000);
+        if (!t)
+            fprintf(stderr, "tableref bench vision: %s\n", err.msg);
+        const int rc = t ? bench_frame(t->scene, o, res, label, t, o->tables[k]) : -1;
+        ds_hard_free(t);
+        if (rc < 0)
+            return EXIT_BAD_INPUT;
+    }
+    return 0;
+}
+
+/* --cores N pins the process (bench_cores.h) before any thread; the bench's first line says how it runs. -1 when
+ * the pinning is refused. */
+static int start(const options *o)
+{
+    char cpus[256] = "";
+    base_error err;
+    if (o->cores > 0 && bench_cores_pin(o->cores, cpus, sizeof cpus, &err) < 0)
+        return fprintf(stderr, "tableref bench vision: %s\n", err.msg), -1;
+    const int threads = vis_detector_threads();
+    printf("tableref bench vision: %d thread%s on both sides%s%s%s, stock detectors and decode tables built before "
+           "timing, best of %d runs per frame\n",
+           threads, threads == 1 ? "" : "s", o->cores ? ", the process pinned to CPU " : " (not pinned)", cpus,
+           o->cores ? " (the machine may be shared: CPU time beside wall)" : "", o->reps);
+    return 0;
 }
 
 int bench_vision(int argc, char **argv)
@@ -457,66 +562,30 @@ int bench_vision(int argc, char **argv)
     int r = parse(argc, argv, &o);
     if (r < 0)
         return cli_status(r);
-    printf("tableref bench vision: 2 threads on both sides, stock detectors and decode tables built before "
-           "timing, best of %d runs per frame\n",
-           o.reps);
+    if (start(&o) < 0)
+        return EXIT_BAD_INPUT;
+    const int threads = vis_detector_threads();
     set_result sets[2] = {{.name = "normal"}, {.name = "hard"}};
     int rc = 0;
     for (int k = 0; k < 2 && rc == 0; k++) {
-        if (bv_stock_sweep_init(sets[k].stock) < 0) {
+        if (bv_stock_sweep_init(sets[k].stock, threads) < 0) {
             fprintf(stderr, "tableref bench vision: cannot create the stock apriltag detectors\n");
             return EXIT_BAD_INPUT;
         }
         ds_score_init(&sets[k].ours);
         ds_score_init(&sets[k].via_stock);
     }
-    if (o.normal) {
-        printf("\n-- normal set\n");
-        for (int f = 0; f < o.frames && rc == 0; f++) {
-            base_error err;
-            ds_gen_params g;
-            ds_gen_params_bench(&g);
-            g.seed = o.seed + (unsigned)f;
-            ds_scene *s = ds_scene_generate(&g, &err);
-            char label[32];
-            snprintf(label, sizeof label, "frame %d", f + 1);
-            if (!s)
-                fprintf(stderr, "tableref bench vision: %s\n", err.msg), rc = EXIT_BAD_INPUT;
-            else if (bench_frame(s, &o, &sets[0], label, NULL, 0) < 0)
-                rc = EXIT_BAD_INPUT;
-            ds_scene_free(s);
-        }
-    }
-    if (o.hard) {
-        printf("\n-- hard set\n");
-        for (int k = 0; k < o.n_tables && rc == 0; k++) {
-            base_error err;
-            ds_hard_params hp;
-            ds_hard_preset(o.tables[k], &hp);
-            ds_hard_table *t = ds_hard_generate(&hp, &err);
-            int w, h, x0, y0;
-            if (t && o.crop &&
-                (sscanf(o.crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4 || ds_hard_crop(&t->scene->calib, x0, y0, w, h, &err) < 0))
-                ds_hard_free(t), t = NULL, base_error_set(&err, "--crop: expected WxH+X+Y inside the frame");
-            char label[96];
-            if (t)
-                snprintf(label, sizeof label, "table %d (%s %dx%d, %.0f deg tilt, %d hands, k1 %.2f, %.2f m)",
-                         o.tables[k], ds_hard_camera_name(hp.camera), hp.width, hp.height, hp.tilt_deg, hp.hands, hp.k1,
-                         hp.camera_height_mm / 1000);
-            if (!t)
-                fprintf(stderr, "tableref bench vision: %s\n", err.msg), rc = EXIT_BAD_INPUT;
-            else if (bench_frame(t->scene, &o, &sets[1], label, t, o.tables[k]) < 0)
-                rc = EXIT_BAD_INPUT;
-            ds_hard_free(t);
-        }
-    }
+    if (o.normal)
+        rc = run_normal(&o, &sets[0]);
+    if (o.hard && rc == 0)
+        rc = run_hard(&o, &sets[1]);
     if (rc == 0) {
         if (o.normal)
-            print_set(&sets[0]);
+            print_set(&sets[0], threads);
         if (o.hard)
-            print_set(&sets[1]);
+            print_set(&sets[1], threads);
         if (o.hard && o.pairs && !o.crop)
-            print_referee_time(o.tables[0]);
+            bv_referee_print(o.tables[0]);
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
         printf("\npeak memory: %.1f MB (ru_maxrss; includes rendering)\n", ru.ru_maxrss / 1024.0);

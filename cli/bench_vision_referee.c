@@ -53,7 +53,8 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
     return remove(path);
 }
 
-/* The referee's detector, as its set-up builds it, on the two pictures: the seconds vis_detector_run took. */
+/* The referee's detector, as its set-up builds it, on the two pictures: the seconds their reading (JPEG decode)
+ * and vis_detector_run took, wall and CPU. */
 static int time_detection(const char *dir, bv_referee_time *t, base_error *err)
 {
     char calib[4200], roster[4200], pic[2][4200];
@@ -65,19 +66,21 @@ static int time_detection(const char *dir, bv_referee_time *t, base_error *err)
     if (!s)
         return -1;
     int rc = 0;
-    t->detect_s = 0;
+    t->detect_s = t->detect_cpu_s = t->decode_s = t->decode_cpu_s = 0;
     for (int k = 0; k < 2 && rc == 0; k++) {
+        double t0 = wall_s(), c0 = cpu_s();
         base_image *im = media_image_load(pic[k], MEDIA_IMAGE_GRAY, err);
+        t->decode_s += wall_s() - t0, t->decode_cpu_s += cpu_s() - c0;
         if (!im) {
             rc = -1;
             break;
         }
         rules_snapshot *snap = NULL;
         vis_report rep = {0};
-        double t0 = wall_s();
+        t0 = wall_s(), c0 = cpu_s();
         rc = vis_detector_run(ref_setup_detector(s), im->data, im->width, im->height, im->stride, NULL, &snap, &rep,
                               err);
-        t->detect_s += wall_s() - t0;
+        t->detect_s += wall_s() - t0, t->detect_cpu_s += cpu_s() - c0;
         t->width = im->width, t->height = im->height;
         rules_snapshot_free(snap);
         vis_report_clear(&rep);
@@ -116,4 +119,22 @@ int bv_referee_measure(int table, bv_referee_time *t, base_error *err)
     }
     nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     return rc;
+}
+
+/* The whole `tableref referee` on hard table `table`'s 12 MP pair: its wall time beside detection's share. */
+void bv_referee_print(int table)
+{
+    bv_referee_time ref;
+    base_error err = {0};
+    if (bv_referee_measure(table, &ref, &err) < 0) {
+        printf("referee: not timed: %s\n", err.msg);
+        return;
+    }
+    /* One detect: a picture read from its JPEG file and detected, in this process (no start-up). */
+    const double one = (ref.decode_s + ref.detect_s) / 2, one_cpu = (ref.decode_cpu_s + ref.detect_cpu_s) / 2;
+    printf("referee: %.2f s on a %.0f MP pair (hard table %d, exit %d, %.2f s of CPU) = %.2fx one detect (%.2f s: "
+           "a picture read %.2f s and detected %.2f s; CPU %.2f s, the referee %.2fx that); detection %.0f%% of "
+           "the referee's time (timed again)\n",
+           ref.wall_s, ref.width * (double)ref.height / 1e6, table, ref.exit_status, ref.cpu_s, ref.wall_s / one,
+           one, ref.decode_s / 2, ref.detect_s / 2, one_cpu, ref.cpu_s / one_cpu, 100 * ref.detect_s / ref.wall_s);
 }

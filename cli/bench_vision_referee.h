@@ -6,13 +6,15 @@
  * on it in this process, whole: pictures read, detection, judgement, the
  * drawings and the report written. Detection is timed in a second pass: the
  * referee's own set-up and detector (ref_setup) on the same two pictures,
- * vis_detector_run only (tags, poses, formations: picture to snapshot).
+ * each read from its file (JPEG decode) and then vis_detector_run (tags,
+ * poses, formations: picture to snapshot); half of that is "one detect".
  * The folder is removed afterwards.
  *
  * How to use:
  *   bv_referee_time t;
  *   if (bv_referee_measure(1, &t, &err) == 0)
  *       printf("referee: %.1f s, detection %.0f%%\n", t.wall_s, 100 * t.detect_s / t.wall_s);
+ *   bv_referee_print(1);                            // or measured and printed as `bench vision` does
  */
 #ifndef BENCH_VISION_REFEREE_H
 #define BENCH_VISION_REFEREE_H
@@ -25,9 +27,14 @@ typedef struct bv_referee_time {
     double wall_s;       /* the whole referee run, wall clock */
     double cpu_s;        /* its user + system time, all threads */
     double detect_s;     /* the referee's detector on both pictures, wall clock */
+    double detect_cpu_s; /* ... its CPU time */
+    double decode_s;     /* both pictures read from their JPEG files (grey, as the referee reads them), wall */
+    double decode_cpu_s; /* ... its CPU time */
 } bv_referee_time;
 
 /* Renders hard table `table`'s pair, referees it and times it. -1 with err when a step fails. */
 int bv_referee_measure(int table, bv_referee_time *t, base_error *err);
+/* Measures and prints one line: the referee's wall and CPU time beside one detect's, or why it was not timed. */
+void bv_referee_print(int table);
 
 #endif

@@ -15,7 +15,7 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-int bv_stock_sweep_init(bv_stock s[BV_STOCK_CONFIGS])
+int bv_stock_sweep_init(bv_stock s[BV_STOCK_CONFIGS], int threads)
 {
     static const double dec[3] = {1, 1.5, 2}, sig[3] = {0, 0.4, 0.8};
     memset(s, 0, sizeof(bv_stock) * BV_STOCK_CONFIGS);
@@ -29,7 +29,7 @@ int bv_stock_sweep_init(bv_stock s[BV_STOCK_CONFIGS])
         apriltag_detector_add_family(td, tf);
         td->quad_decimate = (float)dec[k / 3];
         td->quad_sigma = (float)sig[k % 3];
-        td->nthreads = BV_STOCK_THREADS;
+        td->nthreads = threads >= 1 ? threads : BV_STOCK_THREADS;
         s[k].decimate = dec[k / 3], s[k].sigma = sig[k % 3];
         ds_score_init(&s[k].score);
     }

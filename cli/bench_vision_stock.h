@@ -1,14 +1,15 @@
 /*
  * bench_vision_stock: the stock apriltag 3.3 library as `tableref bench
  * vision` compares against it: called directly (not through tableref's
- * vis_tag), 2 threads, refine_edges and decode_sharpening at the library's
- * defaults, the family added with its default 2 corrected bits (decode
- * table built at once, before any timing), in a sweep of quad_decimate 1,
- * 1.5, 2 and quad_sigma 0, 0.4, 0.8. Only apriltag_detector_detect is timed.
+ * vis_tag), as many threads as tableref (2; --cores N: N on both sides),
+ * refine_edges and decode_sharpening at the library's defaults, the family
+ * added with its default 2 corrected bits (decode table built at once,
+ * before any timing), in a sweep of quad_decimate 1, 1.5, 2 and quad_sigma
+ * 0, 0.4, 0.8. Only apriltag_detector_detect is timed.
  *
  * How to use:
  *   bv_stock sweep[BV_STOCK_CONFIGS];
- *   bv_stock_sweep_init(sweep);                       // sweep[0] is decimate 1, sigma 0
+ *   bv_stock_sweep_init(sweep, 2);                    // sweep[0] is decimate 1, sigma 0; 2 threads
  *   bv_reads reads = {0};
  *   double ms = bv_stock_run(&sweep[k], img, &reads); // replaces reads
  *   bv_reads_clear(&reads); bv_stock_sweep_free(sweep);
@@ -40,7 +41,8 @@ typedef struct bv_reads {
     size_t n;
 } bv_reads;
 
-int bv_stock_sweep_init(bv_stock s[BV_STOCK_CONFIGS]);
+/* `threads` < 1: BV_STOCK_THREADS. */
+int bv_stock_sweep_init(bv_stock s[BV_STOCK_CONFIGS], int threads);
 void bv_stock_sweep_free(bv_stock s[BV_STOCK_CONFIGS]);
 /* Runs one configuration on a gray image; returns the detection time in ms (NAN on failure). */
 double bv_stock_run(bv_stock *s, const base_image *img, bv_reads *out);

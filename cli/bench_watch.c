@@ -6,8 +6,11 @@
  * again, for several moves. `--set hard:K` plays hard table K instead
  * (datasets/ds_hard: mixed 16-32 mm tags, leaning figures, hands, tilt,
  * lens, the camera chain), moving its units that have room ahead. Measured: the settle frame's processing up to
- * the alert written and fsync'ed (settle_to_alert_ms), and frames per
- * second over the whole stream. Prints figures; not a test.
+ * the alert written and fsync'ed (settle_to_alert_ms; wall clock and the
+ * process's CPU time, with where the detection's time went: the detector's
+ * own counters, vis_detect_times), and frames per second over the whole
+ * stream. `--cores N` pins the process to N CPUs and runs the detector's N
+ * threads (bench_cores.h). Prints figures; not a test.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -17,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_cores.h"
 #include "bench_watch_loop.h"
 #include "cli_args.h"
 #include "commands.h"
@@ -25,6 +29,7 @@
 #include "ds_render.h"
 #include "ds_scene.h"
 #include "ds_sequence.h"
+#include "ref_snapshot_vision.h"
 #include "watch_tracker.h"
 #include "watch_log.h"
 
@@ -103,19 +108,36 @@ static void bw_table_free(bw_table *tab)
         ds_scene_free(tab->scene);
 }
 
+/* --cores N (bench_cores.h): the process pinned before any thread, the detector's threads N. 0, or the exit status. */
+static int bw_pin(int cores)
+{
+    char cpus[256];
+    base_error err;
+    if (cores <= 0)
+        return 0;
+    if (bench_cores_pin(cores, cpus, sizeof cpus, &err) < 0) {
+        fprintf(stderr, "tableref bench watch: %s\n", err.msg);
+        return EXIT_BAD_INPUT;
+    }
+    printf("bench watch: the process pinned to CPU %s, %d detector thread%s (the machine may be shared: CPU time "
+           "beside wall)\n",
+           cpus, cores, cores == 1 ? "" : "s");
+    return 0;
+}
+
 /* Parses the options; returns -1 to go on, else the exit status. */
 static int bw_parse_args(int argc, char **argv, int *moves, bool *full, int *hard)
 {
     static const cli_doc doc = {"bench watch",
-                                "usage: tableref bench watch [--moves N] [--full-frame] [--set hard[:K]]\n"
+                                "usage: tableref bench watch [--moves N] [--full-frame] [--set hard[:K]] [--cores N]\n"
                                 "       tableref bench watch --projector [--set hard[:K]] [--crop WxH+X+Y] "
-                                "[--supersample N] [--light R] [--trace]\n",
+                                "[--supersample N] [--light R] [--trace] [--cores N]\n",
                                 NULL};
     double n_moves = 3;
     int full_frame = 0;
     const char *set = NULL, *crop = NULL;
     int projector = 0;
-    double supersample = 0, light = 0;
+    double supersample = 0, light = 0, cores = 0;
     int trace = 0;
     const cli_opt opts[] = {
         CLI_FLAG("--projector", &projector, 1,
@@ -130,6 +152,8 @@ static int bw_parse_args(int argc, char **argv, int *moves, bool *full, int *har
                  "detect on the whole settle frame (no regions of interest), for comparison"),
         CLI_CHOICE("--set", &set, "hard[:K]", "hard",
                    "play hard table K (1-5: 5 is the 4K webcam) of the hard set\ninstead of the classic table"),
+        CLI_WHOLE("--cores", &cores, "N", 1, 64,
+                  "pin the process to N CPUs and run the detector's N threads\n(default: not pinned, 2 threads)"),
     };
     int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
     if (n_pos < 0)
@@ -144,6 +168,9 @@ static int bw_parse_args(int argc, char **argv, int *moves, bool *full, int *har
             return EXIT_BAD_INPUT;
         }
     }
+    const int pinned = bw_pin((int)cores);
+    if (pinned)
+        return pinned;
     if (projector) {
         const bench_watch_loop_options o = {.table = *hard ? *hard : 1, .crop = crop, .supersample = (int)supersample,
                                             .light = light, .trace = trace};
@@ -201,6 +228,7 @@ typedef struct {
     watch_tracker *tracker;
     watch_log *log;
     double *latency; /* settle frame to alert, one per call */
+    double *latency_cpu; /* ... the process's CPU time over it */
     size_t n_lat;
     double *frame_ms; /* per-frame tracking time of frames that did not settle */
     size_t n_frames, cap_frames;
@@ -227,23 +255,30 @@ static int bw_record_frame_ms(bw_stream *st, double dt, base_error *err)
 static int bw_play_frame(bw_stream *st, const base_image *f, double fps, base_error *err)
 {
     watch_tracker_result res;
-    double t0 = now_ms();
+    vis_detector *det = ref_setup_detector(watch_tracker_setup(st->tracker));
+    det->times = (vis_detect_times){0}; /* this frame's stages */
+    const double t0 = now_ms(), c0 = bench_cpu_ms();
     int wr = watch_tracker_frame(st->tracker, f->data, f->width, f->height, f->stride, st->t, &res, err);
     if (wr == 0 && res.settled && res.moved)
         wr = bw_log_call(st->log, &res, st->t, st->frame, err);
-    double dt = now_ms() - t0;
+    const double dt = now_ms() - t0, cpu = bench_cpu_ms() - c0;
     if (wr < 0)
         return -1;
     st->busy += dt;
     if (!res.settled && bw_record_frame_ms(st, dt, err) < 0)
         return -1;
     if (res.settled && res.moved) {
+        st->latency_cpu[st->n_lat] = cpu;
         st->latency[st->n_lat++] = dt;
         st->calls++;
-        printf("  move %d: %s, settle frame to alert %.1f ms (detect %.1f ms on %s, check %.2f ms, "
-               "%zu tags)\n",
-               res.move, res.report->n_units ? res.report->units[0].unit_id : "?", dt, res.detect_ms,
-               res.full_frame ? "the whole frame" : "changed regions", res.check_ms, res.tags_seen);
+        const vis_detect_times *tm = &det->times;
+        printf("  move %d: %s, settle frame to alert %.1f ms (CPU %.1f ms): detect %.1f ms on %s (%.0f%% of the "
+               "frame; ms wall/CPU: first pass %.1f/%.1f, predicted reads %.1f/%.1f, formation fit %.1f/%.1f, "
+               "the rest %.1f), judging %.2f ms, %zu tags\n",
+               res.move, res.report->n_units ? res.report->units[0].unit_id : "?", dt, cpu, res.detect_ms,
+               res.full_frame ? "the whole frame" : "changed regions", 100 * res.detect_share, tm->first_pass_ms,
+               tm->first_pass_cpu_ms, tm->reads_ms, tm->reads_cpu_ms, tm->fit_ms, tm->fit_cpu_ms,
+               res.detect_ms - tm->first_pass_ms - tm->reads_ms - tm->fit_ms, res.check_ms, res.tags_seen);
         fflush(stdout);
     } else if (res.settled && res.first) {
         printf("  first settle: %.1f ms (full-frame detection of %zu tags)\n", dt, res.tags_seen);
@@ -258,13 +293,15 @@ static int bw_play_frame(bw_stream *st, const base_image *f, double fps, base_er
 static void bw_print_summary(bw_stream *st, double render_ms)
 {
     qsort(st->latency, st->n_lat, sizeof *st->latency, cmp_d);
+    qsort(st->latency_cpu, st->n_lat, sizeof *st->latency_cpu, cmp_d);
     qsort(st->frame_ms, st->n_frames, sizeof *st->frame_ms, cmp_d);
     const double med = st->latency[st->n_lat / 2], worst = st->latency[st->n_lat - 1];
     const double fps_all = st->frame * 1000.0 / st->busy;
     printf("per-frame tracking (shrink + motion, no settle): median %.1f ms, max %.1f ms\n",
            st->frame_ms[st->n_frames / 2], st->motion_max);
-    printf("settle frame to alert: median %.1f ms, worst %.1f ms (target < 200 ms) over %d calls\n", med, worst,
-           st->calls);
+    printf("settle frame to alert: median %.1f ms, worst %.1f ms (target < 200 ms) over %d calls; its CPU time "
+           "median %.1f ms, worst %.1f ms (no JPEG decode: frames handed over raw)\n",
+           med, worst, st->calls, st->latency_cpu[st->n_lat / 2], st->latency_cpu[st->n_lat - 1]);
     printf("throughput: %.1f frames/s over %ld frames (rendering %.1f s excluded)\n", fps_all, st->frame,
            render_ms / 1000);
     printf("watch: settle_to_alert_ms=%.1f fps=%.1f frames=%ld\n", med, fps_all, st->frame);
@@ -330,9 +367,10 @@ int bench_watch(int argc, char **argv)
            s->roster->n_models + s->roster->n_board_tags, fps, settle_ms, moves);
     fflush(stdout);
     st.latency = calloc((size_t)moves, sizeof *st.latency);
+    st.latency_cpu = calloc((size_t)moves, sizeof *st.latency_cpu);
     int rc = EXIT_BAD_INPUT;
-    double render_ms = st.latency ? bw_play(&tab, &st, moves, fps, hold, hand, &err)
-                                  : base_error_set(&err, "out of memory");
+    double render_ms = st.latency && st.latency_cpu ? bw_play(&tab, &st, moves, fps, hold, hand, &err)
+                                                    : base_error_set(&err, "out of memory");
     if (render_ms >= 0 && st.n_lat == 0) {
         fprintf(stderr, "tableref bench watch: no move was called\n");
     } else if (render_ms >= 0) {
@@ -342,6 +380,7 @@ int bench_watch(int argc, char **argv)
         fprintf(stderr, "tableref bench watch: %s\n", err.msg);
     }
     free(st.latency);
+    free(st.latency_cpu);
     free(st.frame_ms);
     watch_log_close(st.log);
     unlink(log_path);

@@ -22,6 +22,7 @@
 #include "cli_args.h"
 #include "cli_roll.h"
 #include "commands.h"
+#include "cvshim.h"
 #include "ov_draw.h"
 #include "rules_plusminus.h"
 #include "ov_scene.h"
@@ -42,6 +43,7 @@ static const cli_doc doc = {
     "       tableref referee BEFORE.jpg AFTER.jpg --table T.json --out DIR\n"
     "                        [--unit ID] [--move TYPE] [--projector P.json] [--no-refine]\n"
     "                        [--paper a4|letter] [--report-view judged|board] [--reach ID]\n"
+    "                        [--camera-full]\n"
     "\n"
     "The referee's main job: finds the models in both camera images, judges the\n"
     "move between them and writes into DIR (created if needed):\n"
@@ -49,7 +51,9 @@ static const cli_doc doc = {
     "                  nearest legal move of each ILLEGAL call) plus each\n"
     "                  call's measurement uncertainty and the detection notes\n"
     "  before.json, after.json   the two snapshots detected\n"
-    "  camera.png      the AFTER image with the verdict drawn on it\n"
+    "  camera.png      the AFTER image with the verdict drawn on it, at the size a\n"
+    "                  screen shows (at most 1920x1080: a larger picture shrunk\n"
+    "                  by a whole factor; --camera-full: at its own size)\n"
     "  projector.png   the verdict in projector pixels (to project onto the table)\n"
     "  report.png, report.svg, report.pdf   a top-down report on A4 (or Letter)\n"
     "                  pages: the board, a legend, each call's sentences\n"
@@ -233,7 +237,7 @@ static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov
 typedef struct referee_job {
     const char *images[2], *dir, *unit, *proj_path, *table_path, *calib_path, *roster_path, *reach_unit;
     const cli_list *rolls;  /* --roll UNIT=INCHES */
-    bool refine, whole_board;
+    bool refine, whole_board, camera_full;
     ov_paper paper;
     rules_move_type move;
 } referee_job;
@@ -335,12 +339,34 @@ static int set_keepout(referee_work *w, base_error *err)
     return rc;
 }
 
+/* The camera picture's largest size unless --camera-full: a full-HD screen. A 12 MP picture drawn and written
+ * whole (a 12 MB PNG) cost a third of the referee's time; shrunk by 3 it is what a screen shows whole, at a fifth
+ * of that. */
+enum { SCREEN_W = 1920, SCREEN_H = 1080 };
+
+/* The camera target: on the AFTER picture, shrunk by the smallest whole factor that fits the screen (area
+ * averaging; the calibration's intrinsics scale with it), or at its own size when asked. */
+static ov_target *camera_target(const referee_job *job, const referee_work *w, base_error *err)
+{
+    const base_image *img = w->fr[1]->image;
+    int f = 1;
+    while (!job->camera_full && (img->width / f > SCREEN_W || img->height / f > SCREEN_H))
+        f++;
+    base_image *small = f > 1 ? cvs_image_downsample(img, f, err) : NULL;
+    if (f > 1 && !small)
+        return NULL;
+    const base_image *pic = small ? small : img;
+    ov_target *t = ov_target_new_camera(&w->setup->calib, pic->width, pic->height, pic->data, OV_PIX_GRAY8,
+                                        pic->stride, err);
+    base_image_free(small);
+    return t;
+}
+
 /* 2. Draw in memory: one scene (the verdict, the reach) laid out on each picture; the report's JSON. */
 static int draw(const referee_job *job, referee_work *w, base_error *err)
 {
     const rules_snapshot *before = w->fr[0]->snap, *after = w->fr[1]->snap;
     const rules_report *report = &w->judged.report;
-    const base_image *img = w->fr[1]->image;
     ov_options o;
     ov_options_default(&o);
     o.unit_id = job->unit;
@@ -348,9 +374,7 @@ static int draw(const referee_job *job, referee_work *w, base_error *err)
     if (!(w->scene = ov_scene_new(&o, err)) || ov_scene_add_verdict(w->scene, before, after, report, err) < 0 ||
         (job->reach_unit && add_reach(w->scene, before, &w->reach, job->whole_board, w->view, err) < 0))
         return -1;
-    if (!(w->cam = ov_target_new_camera(&w->setup->calib, img->width, img->height, img->data, OV_PIX_GRAY8,
-                                        img->stride, err)) ||
-        ov_scene_draw(w->scene, w->cam, err) < 0)
+    if (!(w->cam = camera_target(job, w, err)) || ov_scene_draw(w->scene, w->cam, err) < 0)
         return -1;
     if (!(w->proj = ov_target_new_projector(w->H, w->pw, w->ph, err)) || set_keepout(w, err) < 0 ||
         ov_scene_draw(w->scene, w->proj, err) < 0)
@@ -474,7 +498,7 @@ int cmd_referee(int argc, char **argv)
     const char *images[2] = {NULL, NULL}, *calib_path = NULL, *roster_path = NULL, *dir = NULL, *unit = NULL,
                *move = "auto", *proj_path = NULL, *table_path = NULL, *paper_word = "a4", *view_word = "judged",
                *reach_unit = NULL;
-    int n_images = 0, refine = 1;
+    int n_images = 0, refine = 1, camera_full = 0;
     cli_list rolls = {{0}, 0};
     /* --move: the rows judged from two pictures (rules_moves.def) */
     char move_list[256], move_choices[300], move_help[300];
@@ -501,6 +525,9 @@ int cmd_referee(int argc, char **argv)
                    "(default: the calibration file's \"projector\" section, else\n"
                    "a 1280x800 frame fitted to the board, marked as uncalibrated)"),
         CLI_FLAG("--no-refine", &refine, 0, "keep the calibration's board pose"),
+        CLI_FLAG("--camera-full", &camera_full, 1,
+                 "camera.png at the AFTER picture's own size (default: at most\n"
+                 "1920x1080, what a screen shows, at a fraction of the cost)"),
         CLI_CHOICE("--paper", &paper_word, "P", "a4 letter", "report pages: a4 (default) or letter"),
         CLI_CHOICE("--report-view", &view_word, "V", "judged board",
                    "judged: the judged units and what they touch (default);\n"
@@ -519,7 +546,8 @@ int cmd_referee(int argc, char **argv)
                EXIT_BAD_INPUT;
     referee_job job = {.images = {images[0], images[1]}, .dir = dir, .unit = unit, .proj_path = proj_path,
                        .table_path = table_path, .calib_path = calib_path, .roster_path = roster_path,
-                       .reach_unit = reach_unit, .refine = refine != 0, .rolls = &rolls};
+                       .reach_unit = reach_unit, .refine = refine != 0, .rolls = &rolls,
+                       .camera_full = camera_full != 0};
     if (job_from_words(&job, paper_word, view_word, move) != 0)
         return EXIT_BAD_INPUT;
     return run_referee(&job);

@@ -13,6 +13,9 @@
 #include <unistd.h>
 
 #include "base_error.h"
+#include "base_json.h"
+#include "media.h"
+#include "media_image_read.h"
 #include "rules_json.h"
 #include "vision_test_util.h"
 
@@ -256,4 +259,76 @@ Test(referee, reach_is_drawn_and_reported)
     st = referee(demo("before.jpg"), demo("after.jpg"), demo("calib.json"), out, "--reach dragons", err, sizeof err);
     cr_expect_eq(st, 2, "%s", err);
     cr_expect(strstr(err, "dragons") != NULL, "the message names the unit: %s", err);
+}
+
+/* The demo picture `name` at twice its size (each pixel 2 x 2) into dir/`out`. */
+static void twice_as_large(const char *name, const char *out)
+{
+    base_error e;
+    base_image *im = media_image_load(demo(name), MEDIA_IMAGE_GRAY, &e);
+    cr_assert_not_null(im, "%s", e.msg);
+    base_image *big = base_image_new(2 * im->width, 2 * im->height, 1, 0);
+    cr_assert_not_null(big);
+    for (int y = 0; y < big->height; y++)
+        for (int x = 0; x < big->width; x++)
+            big->data[(size_t)y * big->stride + (size_t)x] = im->data[(size_t)(y / 2) * im->stride + (size_t)(x / 2)];
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, out);
+    cr_assert_eq(media_image_save(big, path, 95, &e), 0, "%s", e.msg);
+    base_image_free(big);
+    base_image_free(im);
+}
+
+/* The width and height a PNG's header states (0 when it is not a PNG). */
+static void png_size(const char *path, int *w, int *h)
+{
+    unsigned char head[24] = {0};
+    FILE *f = fopen(path, "rb");
+    *w = *h = 0;
+    if (!f)
+        return;
+    if (fread(head, 1, sizeof head, f) == sizeof head && memcmp(head, "\x89PNG", 4) == 0) {
+        *w = head[16] << 24 | head[17] << 16 | head[18] << 8 | head[19];
+        *h = head[20] << 24 | head[21] << 16 | head[22] << 8 | head[23];
+    }
+    fclose(f);
+}
+
+/* A picture larger than a full-HD screen is drawn shrunk by the smallest whole factor that fits it (2560x1920 by 2);
+ * --camera-full draws it at its own size. The demo pair at twice its size, the calibration scaled alike. */
+Test(referee, camera_picture_at_screen_size_unless_full)
+{
+    twice_as_large("before.jpg", "b2.jpg");
+    twice_as_large("after.jpg", "a2.jpg");
+    base_error e;
+    cJSON *c = base_json_parse_file(demo("calib.json"), &e);
+    cr_assert_not_null(c, "%s", e.msg);
+    cJSON *size = cJSON_GetObjectItem(c, "image_size"), *cam = cJSON_GetObjectItem(c, "camera");
+    for (int k = 0; k < 2; k++)
+        cJSON_SetNumberValue(cJSON_GetArrayItem(size, k), 2 * cJSON_GetArrayItem(size, k)->valuedouble);
+    const char *focal[] = {"fx", "fy"}, *centre[] = {"cx", "cy"};
+    for (int k = 0; k < 2; k++) {
+        cJSON *f = cJSON_GetObjectItem(cam, focal[k]), *p = cJSON_GetObjectItem(cam, centre[k]);
+        cJSON_SetNumberValue(f, 2 * f->valuedouble);
+        cJSON_SetNumberValue(p, 2 * (p->valuedouble + 0.5) - 0.5); /* pixel centres: (0, 0) is the first's */
+    }
+    char calib[600], pic[2][600], out[600], full[600], png[700], err[4096];
+    snprintf(calib, sizeof calib, "%s/c2.json", dir);
+    cr_assert_eq(base_json_write_file(c, calib, &e), 0, "%s", e.msg);
+    cJSON_Delete(c);
+    snprintf(pic[0], sizeof pic[0], "%s/b2.jpg", dir);
+    snprintf(pic[1], sizeof pic[1], "%s/a2.jpg", dir);
+    snprintf(out, sizeof out, "%s/screen", dir);
+    snprintf(full, sizeof full, "%s/full", dir);
+    int st = referee(pic[0], pic[1], calib, out, NULL, err, sizeof err);
+    cr_assert(st == 0 || st == 1, "exit %d: %s", st, err);
+    int w, h;
+    snprintf(png, sizeof png, "%s/camera.png", out);
+    png_size(png, &w, &h);
+    cr_expect(w == 1280 && h == 960, "camera.png of a 2560x1920 picture: %dx%d, expected 1280x960", w, h);
+    st = referee(pic[0], pic[1], calib, full, "--camera-full", err, sizeof err);
+    cr_assert(st == 0 || st == 1, "exit %d: %s", st, err);
+    snprintf(png, sizeof png, "%s/camera.png", full);
+    png_size(png, &w, &h);
+    cr_expect(w == 2560 && h == 1920, "camera.png with --camera-full: %dx%d, expected 2560x1920", w, h);
 }

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "vis_board.h"
 #include "vis_camera.h"
@@ -10,6 +11,57 @@
 #include "vis_recover_hidden.h"
 #include "vis_units.h"
 #include "rules_formation.h"
+
+/* A moment on the wall clock and in the process's CPU time (every thread), ms: where a run's time goes
+ * (vis_detect_times). */
+typedef struct stamp {
+    double wall, cpu;
+} stamp;
+
+static stamp stamp_now(void)
+{
+    struct timespec w, c;
+    clock_gettime(CLOCK_MONOTONIC, &w);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c);
+    return (stamp){w.tv_sec * 1e3 + w.tv_nsec / 1e6, c.tv_sec * 1e3 + c.tv_nsec / 1e6};
+}
+
+/* The time since t0 added to *wall and *cpu. */
+static void stamp_add(stamp t0, double *wall, double *cpu)
+{
+    const stamp t = stamp_now();
+    *wall += t.wall - t0.wall;
+    *cpu += t.cpu - t0.cpu;
+}
+
+/* The quad finder on the regions (the plan's, or a tracker's changed parts), its time counted. */
+static int first_pass(vis_detector *d, const uint8_t *gray, int width, int height, size_t stride,
+                      const vis_tag_region *regions, size_t n, vis_tag_list *out, base_error *err)
+{
+    const stamp t0 = stamp_now();
+    int rc = vis_tag_detect_regions(d->tags, gray, width, height, stride, regions, n, out, err);
+    stamp_add(t0, &d->times.first_pass_ms, &d->times.first_pass_cpu_ms);
+    d->times.runs++;
+    return rc;
+}
+
+/* vis_units_build(_ex), its time counted as the formation fit's. */
+static int units_build(vis_detector *d, const vis_seen_model *seen, const rules_snapshot *prior,
+                       const vis_units_options *uo, rules_snapshot **out, vis_report *rep, base_error *err)
+{
+    const stamp t0 = stamp_now();
+    int rc = vis_units_build_ex(d->map, seen, prior, uo, out, rep, err);
+    stamp_add(t0, &d->times.fit_ms, &d->times.fit_cpu_ms);
+    return rc;
+}
+
+/* Every detector's threads (vis_detector_set_threads): 2 unless a program said otherwise at start-up. */
+enum { DEFAULT_THREADS = 2 };
+static int detector_threads = DEFAULT_THREADS;
+
+void vis_detector_set_threads(int threads) { detector_threads = threads >= 1 ? threads : DEFAULT_THREADS; }
+
+int vis_detector_threads(void) { return detector_threads; }
 
 vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_error *err)
 {
@@ -62,7 +114,7 @@ vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_er
     d->expected_tag_px = c->fx * smallest / dist;
     d->tags->cfg.decimate = vis_tag_decimate_for(d->expected_tag_px);
     d->tags->cfg.sigma = d->tags->cfg.decimate > 1 ? 0.6 : 0.0;
-    d->tags->cfg.threads = 2;
+    d->tags->cfg.threads = detector_threads;
     d->tags->cfg.refine_edges = 1;
     d->tags->cfg.max_hamming = 1;
     d->tags->cfg.min_margin = 20;
@@ -124,9 +176,9 @@ int vis_detector_run_tags(vis_detector *d, const uint8_t *gray, int width, int h
                                d->calib.width, d->calib.height);
     if (plan_up_to_date(d, err) < 0)
         return -1;
-    if ((d->cfg.use_plan ? vis_tag_detect_regions(d->tags, gray, width, height, stride, d->plan.regions, d->plan.n,
-                                                  tags, err)
-                         : vis_tag_detect(d->tags, gray, width, height, stride, tags, err)) < 0)
+    const vis_tag_region whole = {0, 0, width, height, d->tags->cfg.decimate, 0, 0, 0, 0};
+    if ((d->cfg.use_plan ? first_pass(d, gray, width, height, stride, d->plan.regions, d->plan.n, tags, err)
+                         : first_pass(d, gray, width, height, stride, &whole, 1, tags, err)) < 0)
         return -1;
     const base_view im = {width, height, 1, stride, gray};
     return detect_build(d, tags->items, tags->n, &im, prior, out, rep, err);
@@ -139,7 +191,7 @@ int vis_detector_detect_in(vis_detector *d, const base_view *im, const vis_tag_r
     if (plan_up_to_date(d, err) < 0)
         return -1;
     if (!d->cfg.use_plan)
-        return vis_tag_detect_regions(d->tags, im->data, im->width, im->height, im->stride, regions, n, out, err);
+        return first_pass(d, im->data, im->width, im->height, im->stride, regions, n, out, err);
     const size_t most = n * d->plan.n;
     vis_tag_region *pieces = malloc((most > 0 ? most : 1) * sizeof *pieces);
     if (!pieces)
@@ -148,7 +200,7 @@ int vis_detector_detect_in(vis_detector *d, const base_view *im, const vis_tag_r
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < d->plan.n; k++)
             np += plan_piece(&regions[i], &d->plan.regions[k], &pieces[np]);
-    int rc = vis_tag_detect_regions(d->tags, im->data, im->width, im->height, im->stride, pieces, np, out, err);
+    int rc = first_pass(d, im->data, im->width, im->height, im->stride, pieces, np, out, err);
     free(pieces);
     return rc;
 }
@@ -199,7 +251,7 @@ static int read_missed_tags(vis_detector *d, const vis_camera *cam, const base_v
     for (int pass = 0; pass < 2; pass++) {
         rules_snapshot *estimate = NULL;
         vis_report scratch = {0};
-        int rc = vis_units_build(d->map, seen, prior, &estimate, &scratch, err);
+        int rc = units_build(d, seen, prior, NULL, &estimate, &scratch, err);
         vis_report_clear(&scratch);
         if (rc < 0)
             return -1;
@@ -388,7 +440,13 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
             place_model_by_tag(d, &cam, &tags[i], rm, seen, rep);
     }
     mark_doubted(r, tags, n, seen);
-    if (im && recover_from_picture(d, &cam, im, tags, n, prior, seen, partial, rep, err) < 0) {
+    /* The reads' time, less the unit estimates they fit (counted as the fit's). */
+    const double fit0 = d->times.fit_ms, fit0_cpu = d->times.fit_cpu_ms;
+    const stamp r0 = stamp_now();
+    int rrc = im ? recover_from_picture(d, &cam, im, tags, n, prior, seen, partial, rep, err) : 0;
+    stamp_add(r0, &d->times.reads_ms, &d->times.reads_cpu_ms);
+    d->times.reads_ms -= d->times.fit_ms - fit0, d->times.reads_cpu_ms -= d->times.fit_cpu_ms - fit0_cpu;
+    if (rrc < 0) {
         free(seen);
         free(partial);
         return -1;
@@ -401,7 +459,7 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
     vis_uncert_source unc;
     vis_uncert_source_default(&unc, &d->calib, rep->pose_rms_px);
     const vis_units_options uo = {.uncert = &unc, .partial = partial};
-    int rc = vis_units_build_ex(r, seen, prior, &uo, out, rep, err);
+    int rc = units_build(d, seen, prior, &uo, out, rep, err);
     free(seen);
     free(partial);
     return rc;

@@ -18,7 +18,8 @@
  *   ... rules_json_save_snapshot(snap, ...); rules_snapshot_free(snap); vis_report_clear(&rep);
  *   vis_detector_free(d);
  * Per frame: create once, run per frame (a tracker passes the previous
- * snapshot as `prior`), free at the end.
+ * snapshot as `prior`), free at the end. Where a run's time went:
+ * d->times (vis_detect_types.h).
  */
 #ifndef VIS_DETECT_H
 #define VIS_DETECT_H
@@ -34,10 +35,23 @@
 #include "vis_report.h"
 
 /* Tag detection tuned from the roster's smallest tag and the camera: decimation
- * keeps >= 16 px per tag, 2 threads, a light blur against sensor noise. The
- * map (roster_map.h) and the calibration are copied. */
+ * keeps >= 16 px per tag, vis_detector_threads() threads, a light blur
+ * against sensor noise. The map (roster_map.h) and the calibration are
+ * copied. */
 vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_error *err);
 void vis_detector_free(vis_detector *d);
+
+/*
+ * The worker threads of every detector made from now on: its tag search
+ * and its pattern readers (vis_parallel). Default 2 (the Raspberry Pi
+ * class has 4 cores and the camera needs one). Set once at start-up,
+ * before any thread, as media_image_set_max_pixels: a bench's `--cores N`
+ * sets N, so the referee and the watch it runs use N too. Values < 1
+ * restore the default. A detector's own d->tags->cfg.threads may still be
+ * tuned after vis_detector_new.
+ */
+void vis_detector_set_threads(int threads);
+int vis_detector_threads(void);
 
 /* Detects, locates and rebuilds. *out is the caller's. Returns 0 or -1. */
 int vis_detector_run(vis_detector *d, const uint8_t *gray, int width, int height, size_t stride,

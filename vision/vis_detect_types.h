@@ -7,6 +7,9 @@
  *
  * How to use: include vis_detect.h to build and run a detector; this
  * header alone to read one's settings (d->cfg, d->map, d->calib).
+ * Where the time goes (a bench):
+ *   d->times = (vis_detect_times){0};  vis_detector_run(d, ...);
+ *   printf("first pass %.0f ms\n", d->times.first_pass_ms);
  */
 #ifndef VIS_DETECT_TYPES_H
 #define VIS_DETECT_TYPES_H
@@ -96,6 +99,20 @@ typedef struct vis_detect_config {
     double one_read_min_outline;
 } vis_detect_config;
 
+/*
+ * Where a detector's time went, summed over its runs since the caller last
+ * zeroed it (d->times = (vis_detect_times){0}): wall clock and the
+ * process's CPU time (every thread's), ms. Benches print it; nothing
+ * decides on it. What a run spends outside these three (the board pose, a
+ * decoded tag placed, the tags carried over) is the rest of its time.
+ */
+typedef struct vis_detect_times {
+    double first_pass_ms, first_pass_cpu_ms;  /* the quad finder (vis_tag) on the plan's regions or the changed parts */
+    double reads_ms, reads_cpu_ms;  /* the picture read where tags are predicted: poses polished, free places, hidden units */
+    double fit_ms, fit_cpu_ms;      /* the units rebuilt from what was seen: formations fitted, the unseen inferred */
+    size_t runs;                    /* first passes counted */
+} vis_detect_times;
+
 typedef struct vis_detector {
     vis_detect_config cfg;
     vis_tag_detector *tags;    /* its cfg may be tuned after vis_detector_new */
@@ -106,6 +123,7 @@ typedef struct vis_detector {
     /* During one vis_detector_run_on_tags: the roster units whose tags are read from the picture
      * (one flag per unit); NULL (always, outside that call): every unit. */
     const unsigned char *focus;
+    vis_detect_times times;    /* summed over runs; zeroed by vis_detector_new and by whoever reads it */
 } vis_detector;
 
 /* Is roster unit `unit` read from the picture in this run? */
