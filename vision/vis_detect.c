@@ -104,7 +104,8 @@ vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_er
     /* The smallest tag at the distance of the board centre decides decimation. */
     double smallest = INFINITY;
     for (size_t i = 0; i < r->n_units; i++)
-        smallest = fmin(smallest, r->units[i].mount.size);
+        if (r->units[i].mount.size > 0) /* 0: a rim label's unit (roster_mark.h), not a square tag */
+            smallest = fmin(smallest, r->units[i].mount.size);
     if (!isfinite(smallest))
         smallest = 16;
     vis_camera cam;
