@@ -172,3 +172,28 @@ Test(render_minis, rim_cells_are_drawn_where_the_roster_puts_them)
     base_image_free(img);
     ds_hard_free(t);
 }
+
+/* `tags layout` (roster_layout_marks) of the roster marked as the sheet printed before gives exactly the rim labels
+ * the set draws: the render from its roster is the one the rim tests read. */
+Test(render_minis, tags_layout_of_the_old_roster_gives_the_rim_labels_drawn)
+{
+    base_error err;
+    ds_hard_params hs, hr;
+    ds_hard_minis_preset(1, DS_HARD_MARKS_SHEET, &hs);
+    ds_hard_minis_preset(1, DS_HARD_MARKS_RIM, &hr);
+    ds_hard_table *s = ds_hard_generate(&hs, &err), *r = ds_hard_generate(&hr, &err);
+    cr_assert(s && r, "%s", err.msg);
+    roster_file *ro = s->scene->roster;
+    size_t changed;
+    roster_layout_marks(ro, false, &changed);
+    cr_expect_eq(changed, ro->n_units);
+    cr_assert_eq(ro->n_units, r->scene->roster->n_units);
+    for (size_t i = 0; i < ro->n_units; i++) {
+        const roster_tag_mount *a = &ro->units[i].mount, *b = &r->scene->roster->units[i].mount;
+        cr_expect_eq(a->layout, ROSTER_MARK_RIM, "unit %zu", i);
+        cr_expect(a->layout == b->layout && a->cell == b->cell && a->height == b->height && a->size == b->size,
+                  "unit %zu: %g mm cells, the set's %g", i, a->cell, b->cell);
+    }
+    ds_hard_free(s);
+    ds_hard_free(r);
+}
