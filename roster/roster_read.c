@@ -368,6 +368,9 @@ static int read_unit(reader *rd, const cJSON *ju, const char *where, base_error 
     if (!mount || read_mount(mount, mwhere, &u->mount, &u->layout_given, err) < 0 ||
         base_json_bool(ju, "loose", where, false, &u->loose, err) < 0)
         return -1;
+    if (u->mount.layout == ROSTER_MARK_RIM && strcmp(r->family, "tag36h11") != 0)
+        return base_error_set(err, "%s.layout: rim labels carry tag36h11 codes only (the roster's family is %s)",
+                              mwhere, r->family);
     if (u->mount.layout == ROSTER_MARK_RIM && !roster_rim_fits(u->base_width, u->base_depth, u->mount.cell))
         return base_error_set(err, "%s.cell_mm: a rim label of %g mm cells does not fit the %g x %g mm base (at least "
                                    "%d cells a side)", mwhere, u->mount.cell, u->base_width, u->base_depth,

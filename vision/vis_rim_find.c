@@ -127,7 +127,7 @@ static double board_dir(const vis_camera *cam, const double X[3], double a)
 }
 
 /* Is board point (x, y) inside a label of layout L already found (within 0.4 of its shorter side of its centre)?
- * Labels of other layouts may overlap it: which layout a place holds is told by decoding (the unit stage, not yet written). */
+ * Labels of other layouts may overlap it: which layout a place holds is told by decoding (vis_rim_units.c). */
 static bool taken(const vis_rim_found *f, const vis_rim_layout *L, double x, double y)
 {
     for (size_t i = 0; i < f->n; i++) {
