@@ -102,7 +102,8 @@ static bool candidate_unit(const ctx *c, size_t u, const vis_rim_layout *L, size
     for (size_t q = 0; q < ru->n_models; q++) {
         const size_t gm = ru->first_model + q;
         const long j = c->in_layout[gm];
-        if (j < 0 || L->models[j] != gm || c->seen[gm].seen)
+        /* A loose unit's labels stand alone: each is read on its own, after others of its unit. */
+        if (j < 0 || L->models[j] != gm || (c->seen[gm].seen && !ru->loose))
             return false;
     }
     return true;
@@ -204,7 +205,9 @@ static void name_models(ctx *c, const base_view *im, const vis_camera *cam, cons
                         int t)
 {
     const int turns = c->found->items[lab[0]].layout->rim.turns;
-    size_t named = 0;
+    size_t named = 0, before = 0;
+    for (size_t q = 0; q < c->map->units[u].n_models; q++)
+        before += c->seen[c->map->units[u].first_model + q].seen;
     long *who = malloc((n + 1) * sizeof *who);
     if (!who)
         return;
@@ -222,8 +225,10 @@ static void name_models(ctx *c, const base_view *im, const vis_camera *cam, cons
         for (size_t b = 0; b < a; b++)
             if (who[b] == j)
                 c->seen[gm] = (vis_seen_model){0}, who[a] = -2; /* named twice: none */
-        if (who[a] == -2)
-            continue;
+        if (who[a] == -2 || c->seen[gm].seen) {
+            who[a] = -2;
+            continue; /* named twice, or a skirmisher already placed by another label */
+        }
         c->seen[gm] = (vis_seen_model){.seen = true, .certain = true, .pos = base_v2(l->centre[0], l->centre[1]),
                                        .facing = vis_rim_facing(l, ti)};
     }
@@ -231,9 +236,10 @@ static void name_models(ctx *c, const base_view *im, const vis_camera *cam, cons
         place_by_grid(c, lab, who, n, u, base_angle_wrap(c->found->items[c->info[lab[0]].block].heading + t * 2 * BASE_PI / turns));
     for (size_t q = 0; q < c->map->units[u].n_models; q++)
         named += c->seen[c->map->units[u].first_model + q].seen;
-    if (named < 3 && c->map->units[u].n_models > named)
+    /* Skirmishers stand apart: no formation places the ones not read. */
+    if ((named < 3 || c->map->units[u].loose) && c->map->units[u].n_models > named)
         c->partial[u] = 1;
-    c->st->units++, c->st->models += named;
+    c->st->units += before == 0, c->st->models += named - before;
     free(who);
 }
 

@@ -20,7 +20,8 @@
  *      cell it shows and the model is seen there (certain). Two labels naming
  *      one model name none. Labels that name no model leave it not seen: the
  *      unit's formation places it (vis_units), or, with fewer than three
- *      models named, only the named ones are placed (partial).
+ *      models named or in a loose unit, only the named ones are placed
+ *      (partial).
  * A block that no unit explains clearly (two units touching, a label
  * misread) names nothing: its models are not seen, never guessed.
  *
@@ -54,7 +55,7 @@ typedef struct vis_rim_stats {
  * Finds the rim labels of the book's layouts in the picture and marks the
  * models they name in seen (one entry per roster model: seen, certain, pos,
  * facing); partial[unit] set for a unit taken with fewer than three models
- * named. Units with a model already seen are left alone. 0, or -1 when out
+ * named, and for a loose one. Units with a model already seen are left alone. 0, or -1 when out
  * of memory.
  */
 int vis_rim_units_place(const vis_camera *cam, const base_view *im, const vis_rim_book *book, const roster_map *map,
