@@ -168,6 +168,47 @@ static void layout_tag(sheet *s, int id, double cx, double cy, double size, doub
     cJSON_AddItemToArray(s->tags, t);
 }
 
+/*
+ * A rim label (roster_mark.h) filling the w x h label at (x, y): its black
+ * cells where roster_rim_make puts them, and a dashed cut line round its
+ * inside, the figure's place (cut it out and slip the label over the
+ * figure's feet). tag36h11 codes only (checked by draw_unit).
+ */
+static void draw_rim(sheet *s, int id, double cell, double x, double y, double w, double h)
+{
+    roster_rim rim;
+    base_error err;
+    image_u8_t *bm = apriltag_to_image(s->fam, (uint32_t)id);
+    if (!bm || roster_rim_make(w, h, cell, &rim, &err) < 0) {
+        if (bm)
+            image_u8_destroy(bm);
+        return;
+    }
+    unsigned char data[36];
+    for (int r = 0; r < 6; r++)
+        for (int c = 0; c < 6; c++)
+            data[r * 6 + c] = bm->buf[(r + 2) * bm->stride + c + 2] != 0;
+    image_u8_destroy(bm);
+    cairo_t *cr = s->cr;
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_new_path(cr);
+    /* Base frame x forward (up the page), y left (left on the page). */
+    for (size_t k = 0; k < rim.n; k++)
+        if (!roster_rim_colour(&rim.cells[k], data))
+            cairo_rectangle(cr, x + w / 2 - rim.cells[k].y - cell / 2, y + h / 2 - rim.cells[k].x - cell / 2, cell, cell);
+    cairo_fill(cr);
+    const double in = 2 * cell;
+    const double dash[2] = {0.8, 0.6};
+    cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
+    cairo_set_line_width(cr, 0.12);
+    cairo_set_dash(cr, dash, 2, 0);
+    cairo_rectangle(cr, x + rim.margin_x + in, y + rim.margin_y + in, w - 2 * (rim.margin_x + in),
+                    h - 2 * (rim.margin_y + in));
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+    roster_rim_clear(&rim);
+}
+
 /* ---- a model's label ------------------------------------------------------- */
 
 /* The label's footprint on the page: front across, side down. */
@@ -205,12 +246,24 @@ static void draw_label(sheet *s, const roster_unit *u, const roster_model *m, in
     else
         cairo_rectangle(cr, x, y, w, h);
     cairo_stroke(cr);
-    /* The tag: the mount's offset is in the base frame, x forward (up the page), y left (left on the page). */
-    const double cx = x + w / 2 - u->mount.offset.y, cy = y + h / 2 - u->mount.offset.x;
-    draw_tag(s, m->tag_id, cx, cy, u->mount.size, u->mount.rotation);
-    layout_tag(s, m->tag_id, cx, cy, u->mount.size, u->mount.rotation, "model", m->id);
-    /* Front mark: a small triangle at the front edge's middle, pointing forward. */
-    const double tri = 1.4, top = y + (round ? 0.9 : 0.5);
+    const bool rim = u->mount.layout == ROSTER_MARK_RIM;
+    if (rim) {
+        draw_rim(s, m->tag_id, u->mount.cell, x, y, w, h);
+        layout_tag(s, m->tag_id, x + w / 2, y + h / 2, 0, 0, "model", m->id);
+        if (s->tags) {
+            cJSON *t = cJSON_GetArrayItem(s->tags, cJSON_GetArraySize(s->tags) - 1);
+            cJSON_AddStringToObject(t, "layout", "rim");
+            base_json_add_number(t, "cell_mm", u->mount.cell, 3);
+        }
+    } else {
+        /* The tag: the mount's offset is in the base frame, x forward (up the page), y left (left on the page). */
+        const double cx = x + w / 2 - u->mount.offset.y, cy = y + h / 2 - u->mount.offset.x;
+        draw_tag(s, m->tag_id, cx, cy, u->mount.size, u->mount.rotation);
+        layout_tag(s, m->tag_id, cx, cy, u->mount.size, u->mount.rotation, "model", m->id);
+    }
+    /* Front mark: a small triangle at the front edge's middle, pointing forward (a rim label's inside the cut-out:
+     * its corners alike, only the mark tells its front while it is stuck). */
+    const double tri = 1.4, top = rim ? y + 2 * u->mount.cell + 0.6 : y + (round ? 0.9 : 0.5);
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_move_to(cr, x + w / 2, top);
     cairo_line_to(cr, x + w / 2 - tri * 0.7, top + tri);
@@ -224,10 +277,12 @@ static void draw_label(sheet *s, const roster_unit *u, const roster_model *m, in
     const char *shown = dash && dash[1] && round ? dash + 1 : m->id;
     base_text_format(name, sizeof name, "%.*s \xC2\xB7 #%d%s%s", (int)base_text_cut(shown, 120), shown, m->tag_id,
                      round && rates[0] ? " \xC2\xB7 " : "", round ? rates : "");
-    const double inset = round ? w * 0.22 : 0.4;
-    text(s, x + inset, y + h - NAME_MM - 0.7, w - 2 * inset, NAME_MM, 0, 1, name);
+    /* A rim label's words inside its cut-out, where no cell is: they go with the cut-out piece. */
+    const double band = rim ? 2 * u->mount.cell + 0.3 : 0;
+    const double inset = round ? w * 0.22 : 0.4 + band;
+    text(s, x + inset, y + h - band - NAME_MM - 0.7, w - 2 * inset, NAME_MM, 0, 1, name);
     /* A square label's rates in its front left corner, beside the front mark, clear of the tag. */
-    if (!round && rates[0])
+    if (!round && !rim && rates[0])
         text(s, x + 0.4, y + 0.45, w / 2 - tri - 0.6, NAME_MM, 0, 0, rates);
 }
 
@@ -245,17 +300,24 @@ static int draw_unit(sheet *s, const roster_file *r, const roster_unit *u, int r
             return base_error_set(err, "unit %s: a %.0fx%.0f mm label does not fit the page", u->id, w, h);
         maxh = fmax(maxh, h);
     }
-    char head[400];
+    if (u->mount.layout == ROSTER_MARK_RIM && (s->fam->total_width != 10 || s->fam->width_at_border != 8))
+        return base_error_set(err, "unit %s: rim labels carry tag36h11 codes only (the roster's family is another)",
+                              u->id);
+    char head[400], marks[64];
+    if (u->mount.layout == ROSTER_MARK_RIM)
+        snprintf(marks, sizeof marks, "rim labels of %g mm cells (cut out the middle)", u->mount.cell);
+    else
+        snprintf(marks, sizeof marks, "%.1f mm tags", u->mount.size);
     const roster_model *first = &r->models[u->first_model], *last = &r->models[u->first_model + u->n_models - 1];
     /* The names cut first (on character boundaries) so the counts and IDs always show. */
     const char *uname = u->name[0] ? u->name : u->id;
     char rates[40];
     unit_rates(u, rates, sizeof rates);
     base_text_format(head, sizeof head,
-             "%.*s (%.*s)%s \xE2\x80\x94 %zu model%s, %.0f\xC3\x97%.0f mm base%s, %.1f mm tags, IDs %d\xE2\x80\x93%d, "
+             "%.*s (%.*s)%s \xE2\x80\x94 %zu model%s, %.0f\xC3\x97%.0f mm base%s, %s, IDs %d\xE2\x80\x93%d, "
              "Adv/Mar %s",
              (int)base_text_cut(uname, 150), uname, (int)base_text_cut(u->id, 80), u->id, u->character ? ", character" : "", u->n_models,
-             u->n_models == 1 ? "" : "s", u->base_width, u->base_depth, round ? " (round)" : "", u->mount.size,
+             u->n_models == 1 ? "" : "s", u->base_width, u->base_depth, round ? " (round)" : "", marks,
              first->tag_id, last->tag_id, rates[0] ? rates : "?");
     if (s->y + HEAD_MM + maxh > page_bottom(s))
         new_page(s);

@@ -16,8 +16,8 @@
 static const cli_doc doc = {
     "render",
     "usage: tableref render SCENE.json --out DIR [--seed N]\n"
-    "       tableref render --generate small|bench|hard[:K] --out DIR [--seed N]\n"
-    "                       [--crop WxH+X+Y] [--pair] [--hands N]\n"
+    "       tableref render --generate small|bench|hard[:K]|minis[:K] --out DIR [--seed N]\n"
+    "                       [--crop WxH+X+Y] [--pair] [--hands N] [--marks rim|sheet]\n"
     "\n"
     "Renders the scene (a snapshot, a roster and a camera; docs/formats.md) as\n"
     "the overhead camera would see it and writes into DIR:\n"
@@ -33,8 +33,12 @@ static const cli_doc doc = {
     "bench (4056x3040, 250 tags of 16 mm) or hard:K, table K of the hard set\n"
     "(datasets/hard/README.md: ~250 models of mixed units and tag sizes, leaning\n"
     "figures, hands, tilted camera, strong lens distortion, Bayer sensor, colour\n"
-    "JPEG). --crop renders only that part of the frame (same camera, fewer pixels).\n"
-    "--pair (hard tables) also renders DIR/after/ with one unit advanced 4.5\"\n"
+    "JPEG), or minis:K, table K of the miniatures set (real bases, figures standing\n"
+    "as real miniatures do, skirmishers and characters; --marks rim, the default,\n"
+    "puts rim labels on the bases as `tags layout` lays them out, --marks sheet the\n"
+    "square tags `tags sheet` printed before rim labels). --crop renders only that\n"
+    "part of the frame (same camera, fewer pixels).\n"
+    "--pair (hard and minis tables) also renders DIR/after/ with one unit advanced 4.5\"\n"
     "(Advance 5\": legal) and another marched 11\" (March 10\": illegal), and\n"
     "writes DIR/pair.json. The same seed gives the same picture.\n"
     "\n"
@@ -158,21 +162,26 @@ static int write_pair(const char *out, const ds_hard_pair *pr, base_error *err)
     return rc;
 }
 
-/* The scene rendered: generated (small, bench or hard[:K], with `seed` when >= 0) or read from scene_path.
- * A hard table also comes back in *hard, which owns the scene then. */
-static ds_scene *make_scene(const char *gen, const char *scene_path, double seed, double hands,
+/* The scene rendered: generated (small, bench, hard[:K] or minis[:K] marked `marks`, with `seed` when >= 0) or
+ * read from scene_path. A hard or minis table also comes back in *hard, which owns the scene then. */
+static ds_scene *make_scene(const char *gen, const char *scene_path, double seed, double hands, const char *marks,
                             ds_hard_table **hard, base_error *err)
 {
     if (!gen)
         return ds_scene_load(scene_path, err);
-    if (strncmp(gen, "hard", 4) == 0 && (gen[4] == 0 || gen[4] == ':')) {
+    const int minis = strncmp(gen, "minis", 5) == 0 && (gen[5] == 0 || gen[5] == ':');
+    if (minis || (strncmp(gen, "hard", 4) == 0 && (gen[4] == 0 || gen[4] == ':'))) {
         ds_hard_params hp;
-        int k = gen[4] == ':' ? atoi(gen + 5) : 1;
-        if (k < 1 || k > ds_hard_preset_count()) {
-            base_error_set(err, "hard tables are 1..%d", ds_hard_preset_count());
+        const char *tail = gen + (minis ? 5 : 4);
+        const int k = *tail == ':' ? atoi(tail + 1) : 1, most = minis ? ds_hard_minis_count() : ds_hard_preset_count();
+        if (k < 1 || k > most) {
+            base_error_set(err, "%s tables are 1..%d", minis ? "minis" : "hard", most);
             return NULL;
         }
-        ds_hard_preset(k, &hp);
+        if (minis)
+            ds_hard_minis_preset(k, marks && strcmp(marks, "sheet") == 0 ? DS_HARD_MARKS_SHEET : DS_HARD_MARKS_RIM, &hp);
+        else
+            ds_hard_preset(k, &hp);
         if (seed >= 0)
             hp.seed = (uint32_t)seed;
         if (hands >= 0)
@@ -187,7 +196,7 @@ static ds_scene *make_scene(const char *gen, const char *scene_path, double seed
             g.seed = (uint32_t)seed;
         return ds_scene_generate(&g, err);
     }
-    base_error_set(err, "--generate takes small, bench or hard[:K]");
+    base_error_set(err, "--generate takes small, bench, hard[:K] or minis[:K]");
     return NULL;
 }
 
@@ -205,7 +214,7 @@ static int apply_crop(ds_scene *s, const char *crop, base_error *err)
 
 int cmd_render(int argc, char **argv)
 {
-    const char *scene_path = NULL, *out = NULL, *gen = NULL, *crop = NULL;
+    const char *scene_path = NULL, *out = NULL, *gen = NULL, *crop = NULL, *marks = NULL;
     double seed = -1, hands = -1;
     int pair = 0;
     const cli_opt opts[] = {
@@ -213,12 +222,14 @@ int cmd_render(int argc, char **argv)
                     "image.jpg image.png calib.json roster.json snapshot.json truth.json pair.json after/image.jpg "
                     "after/image.png after/calib.json after/roster.json after/snapshot.json after/truth.json",
                     "where to write the picture and its truth"),
-        CLI_CHOICE("--generate", &gen, "NAME", "small bench hard",
-                   "small, bench or hard[:K]: make a scene instead of reading one"),
+        CLI_CHOICE("--generate", &gen, "NAME", "small bench hard minis",
+                   "small, bench, hard[:K] or minis[:K]: make a scene instead of reading one"),
         CLI_WHOLE("--seed", &seed, "N", 0, 4294967295.0, "the random seed (default: the scene's)"),
         CLI_STRING("--crop", &crop, "WxH+X+Y", "render only that part of the frame"),
-        CLI_FLAG("--pair", &pair, 1, "(hard tables) also render DIR/after/ and DIR/pair.json"),
-        CLI_WHOLE("--hands", &hands, "N", 0, 10, "(hard tables) N hands over the table instead of the\n"
+        CLI_FLAG("--pair", &pair, 1, "(hard and minis tables) also render DIR/after/ and DIR/pair.json"),
+        CLI_CHOICE("--marks", &marks, "KIND", "rim sheet",
+                   "(minis tables) rim labels (default) or the square tags printed before them"),
+        CLI_WHOLE("--hands", &hands, "N", 0, 10, "(hard and minis tables) N hands over the table instead of the\n"
                                                   "table's own (0: a clear table)"),
     };
     int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), &scene_path, 1);
@@ -234,7 +245,7 @@ int cmd_render(int argc, char **argv)
         return cli_missing("render", "--out DIR (where to write the picture and its truth)"), EXIT_BAD_INPUT;
     base_error err;
     ds_hard_table *hard = NULL;
-    ds_scene *s = make_scene(gen, scene_path, seed, hands, &hard, &err);
+    ds_scene *s = make_scene(gen, scene_path, seed, hands, marks, &hard, &err);
     if (!s) {
         fprintf(stderr, "tableref render: %s\n", err.msg);
         return EXIT_BAD_INPUT;
@@ -254,7 +265,7 @@ int cmd_render(int argc, char **argv)
     if (crop && apply_crop(s, crop, &err) < 0)
         goto done;
     if ((pair || hands >= 0) && !hard) {
-        base_error_set(&err, "%s: only for --generate hard[:K]", pair ? "--pair" : "--hands");
+        base_error_set(&err, "%s: only for --generate hard[:K] or minis[:K]", pair ? "--pair" : "--hands");
         goto done;
     }
     if (render_into(s, s->snapshot, 0, hard, out, &err) < 0)

@@ -16,6 +16,7 @@ static const cli_doc doc = {
     "tags",
     "usage: tableref tags IMAGE [--family F] [--json] [--decimate D] [--sigma S] [--refine]\n"
     "       tableref tags sheet ROSTER.json --out TAGS.pdf   (the tags to print; see tags sheet --help)\n"
+    "       tableref tags layout ROSTER.json --out R2.json  (rim labels where the bases take them)\n"
     "\n"
     "Lists every AprilTag found in IMAGE (JPEG or PNG): ID, the four corners in\n"
     "pixels and the decision margin. Corners use apriltag's convention, (0,0) =\n"
@@ -26,9 +27,12 @@ static const cli_doc doc = {
     "IMAGE",
 };
 
+static const cli_step steps[] = {
 #if TABLEREF_HAVE_SHEET
-static const cli_step steps[] = {{"sheet", cmd_tags_sheet, "a roster's tags, printed at their true size"}};
+    {"sheet", cmd_tags_sheet, "a roster's tags, printed at their true size"},
 #endif
+    {"layout", cmd_tags_layout, "a roster's marks laid out from its bases"},
+};
 
 /* The tags as a JSON array on stdout: id, corners in apriltag's convention, margin, hamming. */
 static int print_json(const vis_tag_list *tags, base_error *err)
@@ -74,6 +78,8 @@ int cmd_tags(int argc, char **argv)
     if (argc >= 2 && strcmp(argv[1], "sheet") == 0)
         return cmd_tags_sheet(argc - 1, argv + 1);
 #endif
+    if (argc >= 2 && strcmp(argv[1], "layout") == 0)
+        return cmd_tags_layout(argc - 1, argv + 1);
     const char *image = NULL, *family = "tag36h11";
     int json = 0, refine = 0;
     double decimate = 1.0, sigma = 0.0;
@@ -89,10 +95,8 @@ int cmd_tags(int argc, char **argv)
                  "apriltag project's reference detections)"),
     };
     int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), &image, 1);
-#if TABLEREF_HAVE_SHEET
     if (n_pos == CLI_DONE && cli_dumping(argc, argv))
         return cli_dump_steps(doc.command, steps, CLI_N(steps));
-#endif
     if (n_pos < 0)
         return cli_status(n_pos);
     if (!image)

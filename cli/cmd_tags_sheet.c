@@ -22,7 +22,8 @@ static const cli_doc doc = {
     "judge), a grey cut line round it, and the unit's name, base and tag size\n"
     "above each unit; a 100 mm check bar on every page; and the board's corner\n"
     "tags with a guide to where they go. Print at 100% (\"actual size\"), measure\n"
-    "the bar, cut on the grey lines.\n"
+    "the bar, cut on the grey lines. A unit with rim labels (`tags layout`) gets\n"
+    "them instead, with a dashed line round the figure's place to cut out.\n"
     "\n",
     "\n"
     "Two armies never share a tag: `tableref roster import --army 1|2` gives the\n"

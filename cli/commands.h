@@ -69,6 +69,8 @@ int bench_venue(int argc, char **argv);
 /* A whole broker set-up, one account per table (issue 20): `tableref venue setup`. */
 int cmd_venue(int argc, char **argv);
 #endif
+/* A roster's marks laid out from its bases (issue 30): `tableref tags layout`. */
+int cmd_tags_layout(int argc, char **argv);
 #if TABLEREF_HAVE_SHEET
 /* Tag sheets to print (issue 11): `tableref tags sheet`. */
 int cmd_tags_sheet(int argc, char **argv);

@@ -168,6 +168,58 @@ static void unit_look(const ds_render_params *p, const roster_unit *u, size_t un
     f->cloak = ds_rnd(&ur) < 0.4;
 }
 
+/* The model's own base (a character's may differ from its unit's). */
+static void model_base(const roster_unit *u, const roster_model *rm, double *w, double *d)
+{
+    *w = rm->base_width > 0 ? rm->base_width : u->base_width;
+    *d = rm->base_width > 0 ? rm->base_depth : u->base_depth;
+}
+
+/*
+ * A figure as real miniatures stand (p->miniatures): feet in the middle of
+ * the base on its own round footing, heroic bulk, a shield held out and
+ * tilted, cloaks flaring; riders along a cavalry base, ogres on 40 mm, a
+ * beast over most of a 50 mm or larger base. Seen from straight above a
+ * man covers about two thirds of a 20 or 25 mm base (test render_minis).
+ */
+static void miniature_pose(ds_figure *f, const roster_unit *u, const roster_model *rm, const rules_model *m,
+                           ds_rng *fr, base_vec2 *at)
+{
+    double w, d;
+    model_base(u, rm, &w, &d);
+    const double side = fmin(w, d);
+    f->kind = w >= 50 ? DS_FIG_BEAST : w >= 40 ? DS_FIG_MONSTER : d >= 1.8 * w ? DS_FIG_CAVALRY : DS_FIG_INFANTRY;
+    *at = base_v2_add(m->pos, base_v2(ds_rnd_in(fr, -0.8, 0.8), ds_rnd_in(fr, -0.8, 0.8)));
+    f->ground = (cvs_colour){(uint8_t)ds_rnd_in(fr, 70, 120), (uint8_t)ds_rnd_in(fr, 60, 100), 45};
+    switch (f->kind) {
+    case DS_FIG_INFANTRY:
+        f->height = ds_rnd_in(fr, 28, 34);
+        f->bulk = 1.2 + 0.2 * side / 25;
+        f->footing_r = ds_rnd_in(fr, 0.37, 0.43) * side * (0.8 + 0.2 * side / 20);
+        f->shield_tilt = ds_rnd_in(fr, 0.3, 0.8);
+        if (f->cloak && ds_rnd(fr) < 0.6)
+            f->cloak = 2;
+        break;
+    case DS_FIG_CAVALRY:
+        f->height = 45 * d / 50 * ds_rnd_in(fr, 0.95, 1.08);
+        f->bulk = 1.2;
+        f->shield_tilt = ds_rnd_in(fr, 0.2, 0.6);
+        break;
+    case DS_FIG_MONSTER:
+        f->height = ds_rnd_in(fr, 40, 48);
+        f->bulk = 2.1;
+        f->footing_r = ds_rnd_in(fr, 0.36, 0.42) * side;
+        f->shield_tilt = ds_rnd_in(fr, 0.3, 0.8);
+        break;
+    case DS_FIG_BEAST:
+        f->length = d * ds_rnd_in(fr, 0.9, 1.0), f->width = w * ds_rnd_in(fr, 0.85, 1.0);
+        f->height = 0.6 * f->length;
+        f->wings = ds_rnd(fr) < 0.5;
+        f->weapon = DS_WEAPON_NONE;
+        break;
+    }
+}
+
 static int real_figure(ds_canvas *c, const rules_model *m, const roster_model *rm, const roster_file *roster,
                        const ds_render_params *p, int shadows_only)
 {
@@ -179,7 +231,9 @@ static int real_figure(ds_canvas *c, const rules_model *m, const roster_model *r
     f.height = ds_rnd_in(&fr, p->figure_min_mm, p->figure_max_mm) * (f.kind == DS_FIG_MONSTER ? 1.25 : 1);
     if (f.kind == DS_FIG_CAVALRY)
         f.height *= 1.4;  /* a rider's head is higher than a man's */
-    const base_vec2 at = base_v2_add(m->pos, base_v2_rot(base_v2(figure_offset(u), 0), m->facing));
+    base_vec2 at = base_v2_add(m->pos, base_v2_rot(base_v2(figure_offset(u), 0), m->facing));
+    if (p->miniatures)
+        miniature_pose(&f, u, rm, m, &fr, &at);
     f.foot[0] = at.x, f.foot[1] = at.y, f.foot[2] = h;
     f.facing = m->facing + ds_rnd_in(&fr, -0.35, 0.35);
     /* Posed miniatures lean, most often forward. */
@@ -187,14 +241,14 @@ static int real_figure(ds_canvas *c, const rules_model *m, const roster_model *r
     f.lean_dir = m->facing + ds_rnd_in(&fr, -1.2, 1.2) + (ds_rnd(&fr) < 0.2 ? BASE_PI : 0);
     f.stride = ds_rnd_in(&fr, -1, 1);
     f.weapon_elev = base_deg_to_rad(rm->rank > 0 ? ds_rnd_in(&fr, 20, 60) : ds_rnd_in(&fr, 55, 88));
-    if (rm->rank == 0 && rm->file == 1 && f.kind != DS_FIG_MONSTER)
+    if (rm->rank == 0 && rm->file == 1 && f.kind != DS_FIG_MONSTER && f.kind != DS_FIG_BEAST)
         f.weapon = DS_WEAPON_BANNER;  /* the standard bearer */
     f.cloth = vary(f.cloth, &fr, 0.08), f.skin = vary(f.skin, &fr, 0.1);
     if (!p->weapons)
         f.weapon = DS_WEAPON_NONE;
     if (p->figures_one_colour) {
         const cvs_colour magenta = {255, 0, 255};
-        f.skin = f.cloth = f.cloth2 = f.metal = f.wood = f.coat = magenta;
+        f.skin = f.cloth = f.cloth2 = f.metal = f.wood = f.coat = f.ground = magenta;
     }
     ds_solid s[DS_FIGURE_MAX_SOLIDS];
     int n = ds_figure_solids(&f, s, DS_FIGURE_MAX_SOLIDS);

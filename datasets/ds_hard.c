@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ds_canvas.h"
+#include "ds_hard_parts.h"
 #include "vis_camera.h"
 
 /* ------------------------------------------------------------------ presets */
@@ -62,13 +63,6 @@ const char *ds_rank_align_name(ds_rank_align a)
 
 /* -------------------------------------------------------------- unit types */
 
-typedef struct unit_type {
-    const char *kind;
-    double base_w, base_d, tag, tag_fwd;
-    int files_lo, files_hi, models_lo, models_hi;
-    double advance_in, march_in, weight;
-} unit_type;
-
 static const unit_type TYPES[] = {
     {"infantry", 25, 40, 16, 9, 5, 6, 17, 32, 5, 10, 0.45},
     {"heavy infantry", 30, 45, 20, 9.5, 4, 5, 11, 20, 5, 10, 0.2},
@@ -78,16 +72,17 @@ static const unit_type TYPES[] = {
 };
 enum { N_TYPES = sizeof TYPES / sizeof TYPES[0], MAX_UNITS = 64 };
 
-static const unit_type *pick_type(ds_rng *r)
+static const unit_type *pick_type(ds_rng *r, const unit_type *types, int n)
 {
     double x = ds_rnd(r), acc = 0;
-    for (int i = 0; i < N_TYPES; i++)
-        if (x < (acc += TYPES[i].weight))
-            return &TYPES[i];
-    return &TYPES[0];
+    for (int i = 0; i < n; i++)
+        if (x < (acc += types[i].weight))
+            return &types[i];
+    return &types[0];
 }
 
-static int rnd_int(ds_rng *r, int lo, int hi) { return lo + (int)(ds_rnd(r) * (hi - lo + 1)) % (hi - lo + 1); }
+int ds_hard_rnd_int(ds_rng *r, int lo, int hi) { return lo + (int)(ds_rnd(r) * (hi - lo + 1)) % (hi - lo + 1); }
+#define rnd_int ds_hard_rnd_int
 
 /* ------------------------------------------------------------------ camera */
 
@@ -140,11 +135,6 @@ int ds_hard_crop(calib_file *cam, int x0, int y0, int w, int h, base_error *err)
 }
 
 /* -------------------------------------------------------------- the armies */
-
-typedef struct placed_unit {
-    base_obb box;   /* its footprint, or the ground kept free ahead of it */
-    double margin;   /* later units keep at least this far (0: a random 12-40 mm, as players leave) */
-} placed_unit;
 
 /* The file positions of a rear rank of m models in F files. */
 static void rear_files(ds_rank_align a, int m, int F, ds_rng *r, double *files)
@@ -216,8 +206,8 @@ static int inside_board(const ds_hard_params *p, const base_obb *b, double inset
  * found. With `corridor` > 0 the ground that far ahead must be free too (the
  * pairs' units need room to march), and is kept free of later units.
  */
-static int find_spot(const ds_hard_params *p, int army, double w, double d, const placed_unit *others, int n,
-                     double corridor, ds_rng *r, base_obb *out, base_obb *kept)
+int ds_hard_find_spot(const ds_hard_params *p, int army, double w, double d, const placed_unit *others, int n,
+                      double corridor, ds_rng *r, base_obb *out, base_obb *kept)
 {
     const double corner_keep = 120, inset = 25;
     for (int attempt = 0; attempt < 600; attempt++) {
@@ -270,7 +260,7 @@ static int add_unit(ds_hard_table *t, const ds_hard_params *p, const unit_type *
     base_obb spot, kept;
     /* The red army's first two 5"/10" units get room to advance and to march (the pairs). */
     const double corridor = army == 0 && ty->advance_in == 5 && ty->march_in == 10 && t->reserved < 2 ? 300 : 0;
-    if (!find_spot(p, army, F * pw, R * pd, placed, *n_placed, corridor, r, &spot, &kept))
+    if (!ds_hard_find_spot(p, army, F * pw, R * pd, placed, *n_placed, corridor, r, &spot, &kept))
         return 0;
     placed[*n_placed].box = kept;
     placed[(*n_placed)++].margin = corridor > 0 ? 45 : 0;
@@ -348,12 +338,16 @@ ds_hard_table *ds_hard_generate(const ds_hard_params *p, base_error *err)
 
     ds_rng r = {.s = p->seed * 0x2545F4914F6CDD1Dull + 11};
     placed_unit placed[MAX_UNITS];
-    int n_placed = 0, tag = 10;
+    int n_placed = 0, tag = 10, n_types = N_TYPES;
+    const unit_type *types = p->miniatures ? ds_hard_minis_types(&n_types) : TYPES;
     for (int army = 0; army < 2; army++) {
         int failures = 0, index = 1;
         const size_t start = ro->n_models;
+        /* Miniatures: each army's skirmishers and characters first, where they find room. */
+        if (p->miniatures && ds_hard_minis_loose(t, p, army, &index, placed, &n_placed, &r, &tag, err) < 0)
+            goto fail;
         while (ro->n_models - start < (size_t)p->target_models / 2 && failures < 8 && ro->n_units < MAX_UNITS) {
-            const unit_type *ty = pick_type(&r);
+            const unit_type *ty = pick_type(&r, types, n_types);
             if (ro->n_models + (size_t)ty->models_hi > cap_models)
                 break;
             int got = add_unit(t, p, ty, army, index, placed, &n_placed, &r, &tag, err);
@@ -363,9 +357,12 @@ ds_hard_table *ds_hard_generate(const ds_hard_params *p, base_error *err)
             index += got;
         }
     }
+    if (p->miniatures)
+        ds_hard_minis_marks(t, p, &r);
     ds_render_params_default(&s->render);
     s->render.seed = p->seed;
     s->render.style = DS_STYLE_REAL;
+    s->render.miniatures = p->miniatures;
     s->render.hands = p->hands;
     s->render.palette = p->palette;
     ds_hard_camera_apply(p->camera, &s->render);

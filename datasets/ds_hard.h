@@ -55,6 +55,16 @@ typedef enum ds_hard_camera { DS_HARD_CAMERA_HQ12 = 0, DS_HARD_CAMERA_WEBCAM4K =
 const char *ds_hard_camera_name(ds_hard_camera c);
 void ds_hard_camera_apply(ds_hard_camera c, ds_render_params *p);
 
+/*
+ * What the bases carry (ds_hard_params.marks; the miniatures set, ds_hard_minis_preset):
+ *   DS_HARD_MARKS_TAGS: the tags of the hard set (a tag ahead of the figure, per unit type);
+ *   DS_HARD_MARKS_SHEET: a square tag as `roster import` sizes it and `tags sheet` prints it today: the
+ *     largest black square leaving 2.5 mm front and rear and 0.8 mm at the sides, in the base's middle;
+ *   DS_HARD_MARKS_RIM: rim labels as `tableref tags layout` lays them out (roster/roster_mark.h).
+ */
+typedef enum ds_hard_marks { DS_HARD_MARKS_TAGS = 0, DS_HARD_MARKS_SHEET = 1, DS_HARD_MARKS_RIM = 2 } ds_hard_marks;
+const char *ds_hard_marks_name(ds_hard_marks m);
+
 typedef struct ds_hard_params {
     uint32_t seed;
     int width, height;           /* frame, px (even) */
@@ -67,11 +77,20 @@ typedef struct ds_hard_params {
     int palette;                 /* the board's mat: 0 grass, 1 desert, 2 grey */
     double jitter_mm;            /* hand placement error of each base (0.3) */
     ds_hard_camera camera;       /* the sensor, its processing and its JPEG */
+    /* Real miniatures (the minis set): real bases (infantry 20x20 and 25x25, cavalry 25x50, monstrous
+     * infantry 40x40, monsters 50x50 and 50x100), skirmishers standing apart (their units `loose`) and
+     * characters on their own bases, figures as real ones stand (ds_render_params.miniatures). */
+    int miniatures;
+    ds_hard_marks marks;
 } ds_hard_params;
 
 /* The bench's tables, k = 1 .. ds_hard_preset_count(); anything else gives table 1. */
 int ds_hard_preset_count(void);
 void ds_hard_preset(int k, ds_hard_params *p);
+/* The miniatures set's tables (datasets/hard/README.md), k = 1 .. ds_hard_minis_count(), marked `marks`:
+ * tables 1-3 through the 12 MP camera, table 4 through the 4K webcam (ds_hard_minis.c). */
+int ds_hard_minis_count(void);
+void ds_hard_minis_preset(int k, ds_hard_marks marks, ds_hard_params *p);
 
 typedef enum ds_rank_align { DS_RANK_FULL, DS_RANK_CENTRED, DS_RANK_LEFT, DS_RANK_RIGHT, DS_RANK_GAPS } ds_rank_align;
 const char *ds_rank_align_name(ds_rank_align a);

@@ -12,6 +12,7 @@
 #include "ds_exposure.h"
 #include "ds_figures.h"
 #include "ds_light.h"
+#include "ds_marks.h"
 #include "ds_mat3.h"
 #include "vis_camera.h"
 
@@ -114,12 +115,18 @@ typedef struct placed_tag {
     long model;
     base_vec2 c;
     double heading, size, z;
+    ds_rim_mark rim;   /* a rim label (cell > 0) instead of a square tag: ds_marks.h */
 } placed_tag;
 
 static void fill_truth_tag(ds_canvas *c, const apriltag_family_t *fam, const placed_tag *pt, ds_truth_tag *tt,
                            int W, int Hh)
 {
     double bc[4][2], poly[8], outer[4][2], opoly[8];
+    if (pt->rim.cell > 0) {
+        ds_marks_truth_rim(c, &pt->rim, W, Hh, tt);
+        tt->model = pt->model;
+        return;
+    }
     tag_corners_board(pt->c, pt->heading, pt->size, bc);
     /* The printed tag with its white border: a detector needs that quiet zone. */
     tag_corners_board(pt->c, pt->heading, pt->size * fam->total_width / fam->width_at_border, outer);
@@ -278,7 +285,8 @@ static int draw_bases(ds_canvas *c, const rules_snapshot *snap, const roster_fil
             const cvs_colour side = p->style == DS_STYLE_REAL ? (cvs_colour){34, 32, 30} : grey(40);
             if (ok && cvs_render_fill_poly_c(c->img, hl, ds_canvas_hull(proj, 8, hl), side, NULL, 0, c->err) < 0)
                 return -1;
-            if (fill_board_poly(c, corners, 4, h, base_top(p, rm->unit, r)) < 0)
+            const cvs_colour top = base_top(p, rm->unit, r);
+            if (fill_board_poly(c, corners, 4, h, top) < 0)
                 return -1;
             placed_tag *pt = &tags[(*nt)++];
             pt->id = rm->tag_id;
@@ -286,6 +294,8 @@ static int draw_bases(ds_canvas *c, const rules_snapshot *snap, const roster_fil
             roster_tag_mount_place(&ru->mount, m->pos, m->facing, &pt->c, &pt->heading);
             pt->size = ru->mount.size;
             pt->z = h;
+            if (ru->mount.layout == ROSTER_MARK_RIM)
+                pt->rim = (ds_rim_mark){rm->tag_id, m->pos, m->facing, box.width, box.depth, ru->mount.cell, h, top};
         }
     }
     return 0;
@@ -294,6 +304,11 @@ static int draw_bases(ds_canvas *c, const rules_snapshot *snap, const roster_fil
 static int draw_tags(ds_canvas *c, apriltag_family_t *fam, const char *family, const placed_tag *tags, size_t nt)
 {
     for (size_t i = 0; i < nt; i++) {
+        if (tags[i].rim.cell > 0) {
+            if (ds_marks_draw_rim(c, fam, &tags[i].rim) < 0)
+                return -1;
+            continue;
+        }
         base_image *tex = tag_texture(fam, tags[i].id, c->img->channels);
         if (!tex)
             return base_error_set(c->err, "render: tag id %d is not in family %s", tags[i].id, family);
@@ -328,6 +343,9 @@ static int fill_truth(ds_canvas *c, const apriltag_family_t *fam, const rules_sn
             tm->roster_model = tags[k].model;
             tm->tag = (long)k;
             tm->hand_hidden = truth->tags[k].occluded_hand > 0;
+            const rules_model *m = &snap->units[ui].models[mi];
+            const base_obb box = rules_model_base(&snap->units[ui], m);
+            tm->base_covered = ds_marks_base_covered(c, m->pos, m->facing, box.width, box.depth, tags[k].z);
         }
     return 0;
 }

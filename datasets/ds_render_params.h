@@ -39,6 +39,9 @@ typedef struct ds_render_params {
     double figure_lean_max_deg; /* real: posed figures lean up to this far from vertical (12) */
     int weapons;              /* real: figures carry spears, shields, halberds, banners (1) */
     int figures_one_colour;   /* real, tests: every figure magenta (shaded), told apart from any tag pixel (0) */
+    int miniatures;           /* real: figures stand as real miniatures do (ds_figures.h): in the middle of the
+                                 base on a round footing, heroic in bulk, shields held out, cloaks flaring, riders
+                                 along a cavalry base, beasts over most of theirs (0: behind the printed tag) */
     int hands;                /* hands over the table (at random places unless hand_at is given) */
     ds_hand_place hand_at[DS_MAX_HANDS];  /* real: when n_hand_at > 0, hands here instead */
     int n_hand_at;

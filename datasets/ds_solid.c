@@ -313,7 +313,8 @@ static void weapon(builder *b, const ds_figure *f, const double hand[3], const d
         break;
     }
     case DS_WEAPON_SWORD_SHIELD: {
-        const double n[3] = {cos(0.5), sin(0.5), 0};
+        const double t = f->shield_tilt;
+        const double n[3] = {cos(0.5) * cos(t), sin(0.5) * cos(t), sin(t)};
         const double S[3] = {off_hand[0] + 0.03 * h, off_hand[1] + 0.02 * h, off_hand[2]};
         disc(b, S, n, 0.19 * h * fmax(1, 0.8 * f->bulk), 1.2, f->cloth2, 0.3);
         const double T[3] = {hand[0] + 0.3 * h, hand[1], hand[2] + 0.3 * h};
@@ -367,6 +368,11 @@ static void humanoid(builder *b, const ds_figure *f, double h, double z0, int se
         const double cl[3] = {-0.075 * h * w, 0, z0 + 0.55 * h};
         ellipsoid(b, cl, 0.035 * h, 0.15 * h * w, 0.26 * h, f->cloth2, 0.1);
     }
+    if (f->cloak == 2) {
+        /* Its hem flares out behind and to the sides, a hand's breadth above the base. */
+        const double hem[3] = {-0.13 * h * w, 0, z0 + 0.2 * h};
+        ellipsoid(b, hem, 0.1 * h * w, 0.2 * h * w, 0.16 * h, f->cloth2, 0.1);
+    }
     const double head[3] = {0.01 * h, 0, z0 + 0.885 * h}, helm[3] = {0, 0, z0 + 0.915 * h};
     ellipsoid(b, head, 0.068 * h, 0.068 * h, 0.07 * h, f->skin, 0.2);
     ellipsoid(b, helm, 0.072 * h, 0.072 * h, 0.05 * h, f->metal, 0.8);
@@ -393,11 +399,45 @@ static void horse(builder *b, const ds_figure *f, double s)
     capsule(b, t0, 2.5 * s, t1, 1.5 * s, f->coat, 0.2);
 }
 
+/* A creature on four legs filling a length x width base: body, neck and head, legs, tail, maybe wings. */
+static void beast(builder *b, const ds_figure *f)
+{
+    const double L = f->length, W = f->width, zb = 0.3 * L;
+    const double body[3] = {0, 0, zb};
+    ellipsoid(b, body, 0.34 * L, 0.4 * W, 0.13 * L, f->coat, 0.3);
+    const double n0[3] = {0.22 * L, 0, zb + 0.05 * L}, n1[3] = {0.4 * L, 0, zb + 0.3 * L};
+    capsule(b, n0, 0.09 * W * 1.6, n1, 0.06 * W * 1.6, f->coat, 0.3);
+    const double head[3] = {0.46 * L, 0, zb + 0.32 * L};
+    ellipsoid(b, head, 0.1 * L, 0.1 * W, 0.06 * L, f->coat, 0.3);
+    for (int i = 0; i < 4; i++) {
+        const double x = i < 2 ? 0.22 * L : -0.2 * L, y = (i % 2 ? 0.3 : -0.3) * W;
+        const double top[3] = {x, y * 0.8, zb}, paw[3] = {x + f->stride * 0.04 * L, y, 0.02 * L};
+        capsule(b, top, 0.07 * W, paw, 0.05 * W, f->coat, 0.3);
+    }
+    const double t0[3] = {-0.28 * L, 0, zb}, t1[3] = {-0.48 * L, 0.2 * W * f->stride, 0.04 * L};
+    capsule(b, t0, 0.08 * W, t1, 0.03 * W, f->coat, 0.2);
+    if (f->wings)
+        for (int s = -1; s <= 1; s += 2) {
+            const double wing[3] = {-0.02 * L, s * 0.45 * W, zb + 0.28 * L};
+            ellipsoid(b, wing, 0.24 * L, 0.4 * W, 0.015 * L, f->cloth, 0.2);
+        }
+}
+
 int ds_figure_solids(const ds_figure *f, ds_solid *out, int cap)
 {
     const frame fr = make_frame(f->foot, f->facing, f->lean, f->lean_dir);
     builder b = {out, 0, cap, &fr};
-    if (f->kind == DS_FIG_CAVALRY) {
+    if (f->footing_r > 0) {
+        /* The figure's own base: it stands on it, so it leans with nothing. */
+        const frame flat = make_frame(f->foot, f->facing, 0, 0);
+        b.f = &flat;
+        const double c[3] = {0, 0, 0.9}, up[3] = {0, 0, 1};
+        disc(&b, c, up, f->footing_r, 1.8, f->ground, 0.05);
+        b.f = &fr;
+    }
+    if (f->kind == DS_FIG_BEAST) {
+        beast(&b, f);
+    } else if (f->kind == DS_FIG_CAVALRY) {
         /* The rider's head is at f->height; a horse's back at ~0.55 of it. */
         const double s = f->height / 45.0;
         horse(&b, f, s);

@@ -33,7 +33,8 @@ typedef struct ds_solid {
 
 enum { DS_FIGURE_MAX_SOLIDS = 32, DS_HAND_MAX_SOLIDS = 12 };
 
-typedef enum ds_figure_kind { DS_FIG_INFANTRY, DS_FIG_CAVALRY, DS_FIG_MONSTER } ds_figure_kind;
+/* A monster is an ogre (a man of bulk ~1.8); a beast a creature on four legs sized to its base. */
+typedef enum ds_figure_kind { DS_FIG_INFANTRY, DS_FIG_CAVALRY, DS_FIG_MONSTER, DS_FIG_BEAST } ds_figure_kind;
 typedef enum ds_weapon {
     DS_WEAPON_NONE, DS_WEAPON_SPEAR, DS_WEAPON_SWORD_SHIELD, DS_WEAPON_HALBERD, DS_WEAPON_BANNER, DS_WEAPON_CLUB
 } ds_weapon;
@@ -48,8 +49,12 @@ typedef struct ds_figure {
     ds_figure_kind kind;
     ds_weapon weapon;
     double weapon_elev;       /* rad above horizontal of a spear or a lance */
-    int cloak;
-    cvs_colour skin, cloth, cloth2, metal, wood, coat;  /* coat: a horse's */
+    int cloak;                /* 1 a cloak down the back; 2 one that flares out over the base behind */
+    double shield_tilt;       /* rad: a shield's face turned up from vertical (held out, seen from above) */
+    double footing_r;         /* mm: the figure's own round base (cast or sculpted ground) under its feet; 0 none */
+    double length, width;     /* a beast's base, mm (DS_FIG_BEAST) */
+    int wings;                /* a beast's wings spread over its base */
+    cvs_colour skin, cloth, cloth2, metal, wood, coat, ground;  /* coat: a horse's or a beast's; ground: footing */
 } ds_figure;
 
 typedef struct ds_hand {

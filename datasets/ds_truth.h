@@ -44,6 +44,7 @@ typedef struct ds_truth_model {
     long roster_model;        /* index into roster->models */
     long tag;                 /* index into the truth's tags, -1 when none */
     int hand_hidden;          /* a hand or an arm hides some of its tag's black square */
+    double base_covered;      /* share of its base's top hidden (figures, theirs included, and hands) */
 } ds_truth_model;
 
 typedef struct ds_truth {

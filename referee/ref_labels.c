@@ -36,7 +36,11 @@ int ref_labels_of(const roster_file *roster, const rules_snapshot *snap, base_la
         const roster_tag_mount *mount = &roster->units[rm->unit].mount;
         base_label *o = &l[k++];
         roster_tag_mount_place(mount, m->pos, m->facing, &o->centre, &o->heading);
-        o->side_mm = ref_label_side(roster->family, mount->size);
+        const roster_unit *u = &roster->units[rm->unit];
+        /* A rim label (roster_mark.h) covers the base top: the square round it keeps it dark. */
+        o->side_mm = mount->layout == ROSTER_MARK_RIM
+                         ? (rm->base_width > 0 ? fmax(rm->base_width, rm->base_depth) : fmax(u->base_width, u->base_depth))
+                         : ref_label_side(roster->family, mount->size);
         o->height_mm = mount->height;
         o->sigma_mm = m->sigma_mm;
     }

@@ -127,6 +127,7 @@ roster_map *roster_map_new(const roster_file *r, base_error *err)
         snprintf(mu->side, sizeof mu->side, "%s", u->side);
         mu->base_width = u->base_width, mu->base_depth = u->base_depth;
         mu->files = u->files;
+        mu->loose = u->loose;
         mu->mount = u->mount;
         mu->first_model = u->first_model, mu->n_models = u->n_models;
     }

@@ -63,7 +63,9 @@ typedef struct roster_unit {
     char advance_dice[RULES_DICE_MAX], march_dice[RULES_DICE_MAX];  /* a rate that is dice ("3D6"); "" when not */
     unsigned status;
     int files;                              /* models per rank in the listing order */
+    bool loose;                             /* models stand apart (skirmishers): each placed by its own mark */
     roster_tag_mount mount;
+    bool layout_given;                      /* the roster names its marks' layout (`tag.layout`) */
     size_t first_model, n_models;           /* range in the roster's models */
     /* For people (written by `roster import`, kept as read): a character's mount, the profile's Height and
      * Type ("" when not given), a round base (base_mm is then its diameter twice). */
@@ -125,6 +127,22 @@ roster_file *roster_from_json(const cJSON *root, const char *name, base_error *e
 /* Writes (roster_write.c): everything the roster holds, the army's header and `unresolved` included. */
 cJSON *roster_to_json(const roster_file *r);
 int roster_save(const roster_file *r, const char *path, base_error *err);
+
+/*
+ * `tableref tags layout` (roster_layout.c): the marks of every unit whose
+ * layout the roster does not name (every unit with `redo`) laid out from
+ * its bases: a rim label (roster_mark.h) of roster_rim_cell_for's cells on
+ * every base it fits, the unit's and each model's own; a square tag on a
+ * round base or one too small, at the size it has (or, when it has none,
+ * the largest that leaves 2.5 mm at the front and rear and 0.8 mm at the
+ * sides, as `roster import` sizes them). *changed counts the units laid
+ * out. Returns 0 (it cannot fail).
+ */
+int roster_layout_marks(roster_file *r, bool redo, size_t *changed);
+/* The square tag `roster import` gives a w x d base (round: a disc of diameter w): the largest black square, in
+ * 0.5 mm steps up to 50 mm, leaving 2.5 mm at the front and rear and 0.8 mm at the sides round its white border
+ * (tag36h11: one cell of eight). 20x20: 12 mm, 25x25: 16 mm, 25x50: 18.5 mm. */
+double roster_square_tag_size(double w, double d, bool round);
 
 /* The model carrying tag `id`, or NULL. */
 const roster_model *roster_find_model_tag(const roster_file *r, int id);

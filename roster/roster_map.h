@@ -31,18 +31,22 @@
 
 #include "base_error.h"
 #include "base_geom.h"
+#include "roster_mark.h"
 #include "rules_snapshot.h"
 
 /* A roster's ids may be longer than a snapshot's while written (an army list's names); the reader takes
  * RULES_ID_MAX - 1 characters at most. */
 #define ROSTER_ID_MAX 112
 
-/* How a tag is mounted on its base. */
+/* How a tag is mounted on its base. A rim label (layout ROSTER_MARK_RIM, roster_mark.h) covers the whole
+ * base top, centred and unturned (offset 0, rotation 0), in cells of `cell` mm; its size is the base's. */
 typedef struct roster_tag_mount {
     base_vec2 offset;   /* mm, base frame: x forward, y left */
     double rotation;    /* rad, tag heading minus model facing */
     double height;      /* mm above the board (base thickness + print) */
-    double size;        /* mm, black square edge; 0 while unknown (an army list's unresolved base) */
+    double size;        /* mm, black square edge; 0 while unknown (an army list's unresolved base) and for a rim */
+    roster_mark_layout layout;  /* ROSTER_MARK_SQUARE (0, every older roster) or ROSTER_MARK_RIM */
+    double cell;        /* mm, a rim label's cell; 0 for a square tag */
 } roster_tag_mount;
 
 /* A reference tag fixed to the board. */
@@ -67,6 +71,7 @@ typedef struct roster_map_unit {
     char side[ROSTER_ID_MAX];
     double base_width, base_depth;          /* mm */
     int files;                              /* models per rank in the listing order */
+    bool loose;                             /* its models stand apart: each placed by its own mark, none inferred */
     roster_tag_mount mount;
     size_t first_model, n_models;           /* range in the map's models */
 } roster_map_unit;

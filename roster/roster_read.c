@@ -27,10 +27,11 @@ static const char *const army_keys[] = {"name", "player", "game_system", "points
 static const char *const board_keys[] = {"width_mm", "depth_mm", "tags", NULL};
 static const char *const board_tag_keys[] = {"id", "x_mm", "y_mm", "height_mm", "rotation_deg", "size_mm", NULL};
 static const char *const unit_keys[] = {"id",     "name",  "character", "side",   "base_mm", "advance_in", "march_in",
-                                        "mobility_in", "advance_dice", "march_dice", "status", "files", "tag", "models",
+                                        "mobility_in", "advance_dice", "march_dice", "status", "files", "loose", "tag",
+                                        "models",
                                         /* for people (roster import): */ "mount", "height", "type", "round_base",
                                         NULL};
-static const char *const mount_keys[] = {"offset_mm", "rotation_deg", "height_mm", "size_mm", NULL};
+static const char *const mount_keys[] = {"layout", "offset_mm", "rotation_deg", "height_mm", "size_mm", "cell_mm", NULL};
 static const char *const model_keys[] = {"id", "tag_id", "name", "attachable", "base_mm", NULL};
 
 #define TAG_MAX_HEIGHT_MM 200.0       /* a print on a base, or a reference tag on the board's frame */
@@ -88,11 +89,40 @@ static int read_tag_size(const cJSON *o, const char *where, bool height_required
                : 0;
 }
 
-static int read_mount(const cJSON *o, const char *where, roster_tag_mount *m, base_error *err)
+/* A rim label (roster_mark.h): its cells, and the base top it covers whole (no offset, no turn, no size). */
+static int read_rim(const cJSON *o, const char *where, roster_tag_mount *m, base_error *err)
+{
+    static const char *const not_rim[] = {"offset_mm", "rotation_deg", "size_mm"};
+    for (int k = 0; k < 3; k++)
+        if (cJSON_GetObjectItemCaseSensitive(o, not_rim[k]))
+            return base_error_set(err, "%s.%s: a rim label covers the whole base top, centred and unturned: leave "
+                                       "it out", where, not_rim[k]);
+    if (base_fields_number(o, "height_mm", where, true, 0, TAG_MAX_HEIGHT_MM, &m->height, err) < 0 ||
+        base_fields_number(o, "cell_mm", where, true, ROSTER_RIM_MIN_CELL_MM / 2, 50, &m->cell, err) < 0)
+        return -1;
+    m->offset = base_v2(0, 0);
+    m->rotation = 0;
+    m->size = 0;
+    return 0;
+}
+
+static int read_mount(const cJSON *o, const char *where, roster_tag_mount *m, bool *given, base_error *err)
 {
     double off[2] = {0, 0}, rot = 0, turn = BASE_FIELDS_MAX_ANGLE_DEG;
+    char layout[16] = "square";
     if (base_fields_known(o, where, mount_keys, err) < 0 ||
-        base_json_numbers(o, "offset_mm", where, false, off, 2, err) < 0 ||
+        base_json_string(o, "layout", where, false, layout, sizeof layout, err) < 0)
+        return -1;
+    const int l = roster_mark_layout_from_word(layout);
+    if (l < 0)
+        return base_error_set(err, "%s.layout: expected \"square\" or \"rim\", found \"%s\"", where, layout);
+    m->layout = (roster_mark_layout)l;
+    *given = cJSON_GetObjectItemCaseSensitive(o, "layout") != NULL;
+    if (m->layout == ROSTER_MARK_RIM)
+        return read_rim(o, where, m, err);
+    if (cJSON_GetObjectItemCaseSensitive(o, "cell_mm"))
+        return base_error_set(err, "%s.cell_mm: only a rim label (\"layout\": \"rim\") has cells", where);
+    if (base_json_numbers(o, "offset_mm", where, false, off, 2, err) < 0 ||
         base_fields_number(o, "rotation_deg", where, false, -turn, turn, &rot, err) < 0 ||
         read_tag_size(o, where, true, &m->height, &m->size, err) < 0)
         return -1;
@@ -335,8 +365,16 @@ static int read_unit(reader *rd, const cJSON *ju, const char *where, base_error 
     const cJSON *mount = base_json_object(ju, "tag", where, true, err);
     char mwhere[112];
     snprintf(mwhere, sizeof mwhere, "%s.tag", where);
-    if (!mount || read_mount(mount, mwhere, &u->mount, err) < 0)
+    if (!mount || read_mount(mount, mwhere, &u->mount, &u->layout_given, err) < 0 ||
+        base_json_bool(ju, "loose", where, false, &u->loose, err) < 0)
         return -1;
+    if (u->mount.layout == ROSTER_MARK_RIM && strcmp(r->family, "tag36h11") != 0)
+        return base_error_set(err, "%s.layout: rim labels carry tag36h11 codes only (the roster's family is %s)",
+                              mwhere, r->family);
+    if (u->mount.layout == ROSTER_MARK_RIM && !roster_rim_fits(u->base_width, u->base_depth, u->mount.cell))
+        return base_error_set(err, "%s.cell_mm: a rim label of %g mm cells does not fit the %g x %g mm base (at least "
+                                   "%d cells a side)", mwhere, u->mount.cell, u->base_width, u->base_depth,
+                              ROSTER_RIM_MIN_CELLS);
     read_people_fields(ju, u);
     u->first_model = r->n_models;
     const cJSON *jm;
@@ -347,6 +385,10 @@ static int read_unit(reader *rd, const cJSON *ju, const char *where, base_error 
         snprintf(w2, sizeof w2, "%s.models[%zu]", where, u->n_models);
         if (read_model(rd, jm, w2, m, err) < 0)
             return -1;
+        if (u->mount.layout == ROSTER_MARK_RIM && m->base_width > 0 &&
+            !roster_rim_fits(m->base_width, m->base_depth, u->mount.cell))
+            return base_error_set(err, "%s.base_mm: the unit's rim label of %g mm cells does not fit its %g x %g mm "
+                                       "base", w2, u->mount.cell, m->base_width, m->base_depth);
         m->unit = r->n_units;
         m->file = (int)(u->n_models % (size_t)u->files);
         m->rank = (int)(u->n_models / (size_t)u->files);

@@ -66,9 +66,18 @@ static cJSON *board_json(const roster_file *r)
     return board;
 }
 
-static cJSON *mount_json(const roster_tag_mount *m)
+static cJSON *mount_json(const roster_tag_mount *m, bool layout_given)
 {
     cJSON *o = cJSON_CreateObject();
+    if (layout_given && m->layout == ROSTER_MARK_SQUARE)
+        cJSON_AddStringToObject(o, "layout", roster_mark_layout_word(m->layout));
+    if (m->layout == ROSTER_MARK_RIM) {
+        /* A rim label covers the base top: its cells and its height say all (docs/formats.md). */
+        cJSON_AddStringToObject(o, "layout", roster_mark_layout_word(m->layout));
+        base_json_add_number(o, "height_mm", m->height, 3);
+        base_json_add_number(o, "cell_mm", m->cell, 3);
+        return o;
+    }
     add_pair(o, "offset_mm", m->offset.x, m->offset.y);
     base_json_add_number(o, "rotation_deg", base_rad_to_deg(m->rotation), 3);
     base_json_add_number(o, "height_mm", m->height, 3);
@@ -123,7 +132,9 @@ static cJSON *unit_json(const roster_file *r, const roster_unit *u)
             cJSON_AddItemToArray(st, cJSON_CreateString(rules_status_word(bit)));
     if (u->files > 0 && (size_t)u->files != u->n_models)
         cJSON_AddNumberToObject(o, "files", u->files);
-    cJSON_AddItemToObject(o, "tag", mount_json(&u->mount));
+    if (u->loose)
+        cJSON_AddBoolToObject(o, "loose", true);
+    cJSON_AddItemToObject(o, "tag", mount_json(&u->mount, u->layout_given));
     cJSON *ms = cJSON_AddArrayToObject(o, "models");
     for (size_t k = 0; k < u->n_models; k++)
         cJSON_AddItemToArray(ms, model_json(&r->models[u->first_model + k]));

@@ -42,6 +42,8 @@ Test(help, a_missing_argument_is_named, .timeout = 60)
         {"calibrate board b.jpg --calib c.json", "missing --roster ROSTER.json"},
         {"roster import --out r.json", "missing the army list file"},
         {"tags sheet r.json", "missing --out TAGS.pdf"},
+        {"tags layout", "missing the roster (ROSTER.json)"},
+        {"tags layout r.json", "missing --out ROSTER2.json"},
         {"capture --out d", "missing --source SRC"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

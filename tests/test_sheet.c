@@ -21,6 +21,7 @@
 #include "cvshim.h"
 #include "rules_json.h"
 #include "media_image_read.h"
+#include "roster.h"
 #include "vision_test_util.h"
 
 #define DPI 300.0
@@ -46,6 +47,8 @@ static void teardown(void)
     (void)!system(cmd);
 }
 
+static void print_sheet(const char *name, const char *paper);
+
 /* The Undying Dynasties list of the New Recruit report, with the army book's bases and rates given by hand. */
 static void make_roster(const char *paper)
 {
@@ -63,8 +66,15 @@ static void make_roster(const char *paper)
              "--set 'Scarab Swarms:base=40x40' --set 'Scarab Swarms:adv=5' --set 'Scarab Swarms:mar=10'",
              vt_tableref_bin(), dir);
     cr_assert_eq(sh(cmd), 0, "roster import failed (see %s/log.txt)", dir);
-    snprintf(cmd, sizeof cmd, "'%s' tags sheet '%s/ud.json' --out '%s/ud.pdf' --paper %s --layout '%s/layout.json'",
-             vt_tableref_bin(), dir, dir, paper, dir);
+    print_sheet("ud", paper);
+}
+
+/* `tags sheet` of DIR/NAME.json into DIR/ud.pdf and DIR/layout.json, every page by pdftoppm into DIR/page-N.png. */
+static void print_sheet(const char *name, const char *paper)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' tags sheet '%s/%s.json' --out '%s/ud.pdf' --paper %s --layout '%s/layout.json'",
+             vt_tableref_bin(), dir, name, dir, paper, dir);
     cr_assert_eq(sh(cmd), 0, "tags sheet failed (see %s/log.txt)", dir);
     snprintf(cmd, sizeof cmd, "pdftoppm -r %.0f -gray -png '%s/ud.pdf' '%s/page'", DPI, dir, dir);
     cr_assert_eq(sh(cmd), 0, "pdftoppm failed: is poppler-utils installed? (scripts/setup-debian.sh)");
@@ -296,4 +306,103 @@ Test(sheet, tags_print_before_the_rates_are_known, .init = setup, .fini = teardo
     cr_assert(strstr(log, "--set 'Nomarch:adv=N' --set 'Nomarch:mar=N'") != NULL, "%s", log);
     snprintf(path, sizeof path, "%s/s.json", dir);
     cr_assert_neq(access(path, F_OK), 0, "no snapshot written");
+}
+
+/* The tag36h11 data cells of code `id` (1 white). */
+static void code_data(apriltag_family_t *fam, int id, unsigned char data[36])
+{
+    image_u8_t *im = apriltag_to_image(fam, (uint32_t)id);
+    cr_assert_not_null(im);
+    for (int r = 0; r < 6; r++)
+        for (int c = 0; c < 6; c++)
+            data[r * 6 + c] = im->buf[(r + 2) * im->stride + c + 2] != 0;
+    image_u8_destroy(im);
+}
+
+/* The colour of every cell of a rim label printed at (x, y) page mm: cells right, cells in all. */
+static void check_rim(const base_image *img, apriltag_family_t *fam, const roster_unit *u, const roster_model *m,
+                      double x, double y, long *right, long *cells)
+{
+    const double w = m->base_width > 0 ? m->base_width : u->base_width, d = m->base_width > 0 ? m->base_depth : u->base_depth;
+    roster_rim rim;
+    base_error err;
+    cr_assert_eq(roster_rim_make(w, d, u->mount.cell, &rim, &err), 0, "%s", err.msg);
+    unsigned char data[36];
+    code_data(fam, m->tag_id, data);
+    const double px = DPI / 25.4;
+    for (size_t k = 0; k < rim.n; k++) {
+        /* Base frame x forward (up the page), y left (left on the page). */
+        const int u_px = (int)floor((x - rim.cells[k].y) * px), v_px = (int)floor((y - rim.cells[k].x) * px);
+        cr_assert(u_px >= 0 && v_px >= 0 && u_px < img->width && v_px < img->height);
+        const int grey = img->data[(size_t)v_px * img->stride + (size_t)u_px];
+        (*cells)++;
+        *right += (grey > 128) == (roster_rim_colour(&rim.cells[k], data) == 1);
+    }
+    roster_rim_clear(&rim);
+}
+
+/*
+ * `tags layout` then `tags sheet`: every rectangular base of the list gets a
+ * rim label (the two Sphinxes on round 60 mm bases keep their square tags),
+ * and every printed cell of every rim label, sampled at its
+ * centre at 300 dpi, has the colour roster_rim_make gives it (exact: a 2 mm
+ * cell is 23 px).
+ */
+Test(sheet, rim_labels_print_every_cell_where_the_roster_puts_it, .init = setup, .fini = teardown, .timeout = 240)
+{
+    make_roster("a4");
+    char cmd[1024], path[512];
+    snprintf(cmd, sizeof cmd, "'%s' tags layout '%s/ud.json' --out '%s/laid.json'", vt_tableref_bin(), dir, dir);
+    cr_assert_eq(sh(cmd), 0, "tags layout failed (see %s/log.txt)", dir);
+    snprintf(cmd, sizeof cmd, "rm -f '%s'/page-*.png", dir);
+    cr_assert_eq(sh(cmd), 0);
+    print_sheet("laid", "a4");
+    base_error err;
+    snprintf(path, sizeof path, "%s/laid.json", dir);
+    roster_file *r = roster_load(path, &err);
+    cr_assert_not_null(r, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/layout.json", dir);
+    cJSON *layout = base_json_parse_file(path, &err);
+    cr_assert_not_null(layout, "%s", err.msg);
+    apriltag_family_t *fam = tag36h11_create();
+    long right = 0, cells = 0;
+    int rims = 0, squares = 0, page_loaded = 0;
+    base_image *img = NULL;
+    const cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(layout, "tags"))
+    {
+        const cJSON *who = cJSON_GetObjectItemCaseSensitive(t, "model");
+        if (!cJSON_IsString(who))
+            continue;
+        const int id = cJSON_GetObjectItemCaseSensitive(t, "id")->valueint;
+        const roster_model *m = roster_find_model_tag(r, id);
+        cr_assert_not_null(m);
+        const roster_unit *u = &r->units[m->unit];
+        if (u->mount.layout != ROSTER_MARK_RIM) {
+            squares++;
+            cr_expect(u->round_base, "%s: a rectangular base without a rim label", m->id);
+            continue;
+        }
+        rims++;
+        const int page = cJSON_GetObjectItemCaseSensitive(t, "page")->valueint;
+        if (page != page_loaded) {
+            base_image_free(img);
+            snprintf(path, sizeof path, "%s/page-%d.png", dir, page);
+            if (access(path, F_OK) != 0)
+                snprintf(path, sizeof path, "%s/page-%02d.png", dir, page);
+            img = media_image_load(path, MEDIA_IMAGE_GRAY, &err);
+            cr_assert_not_null(img, "%s", err.msg);
+            page_loaded = page;
+        }
+        check_rim(img, fam, u, m, cJSON_GetObjectItemCaseSensitive(t, "x_mm")->valuedouble,
+                  cJSON_GetObjectItemCaseSensitive(t, "y_mm")->valuedouble, &right, &cells);
+    }
+    cr_log_info("rim labels %d, square tags %d; cells %ld, of the roster's colour %ld", rims, squares, right, cells);
+    cr_expect_eq(squares, 2, "the round Sphinxes alone keep square tags");
+    cr_expect_gt(rims, 50);
+    cr_expect_eq(right, cells);
+    base_image_free(img);
+    tag36h11_destroy(fam);
+    cJSON_Delete(layout);
+    roster_free(r);
 }

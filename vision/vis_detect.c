@@ -9,6 +9,7 @@
 #include "vis_camera.h"
 #include "vis_recover.h"
 #include "vis_recover_hidden.h"
+#include "vis_rim_units.h"
 #include "vis_units.h"
 #include "rules_formation.h"
 
@@ -104,7 +105,8 @@ vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_er
     /* The smallest tag at the distance of the board centre decides decimation. */
     double smallest = INFINITY;
     for (size_t i = 0; i < r->n_units; i++)
-        smallest = fmin(smallest, r->units[i].mount.size);
+        if (r->units[i].mount.size > 0) /* 0: a rim label's unit (roster_mark.h), not a square tag */
+            smallest = fmin(smallest, r->units[i].mount.size);
     if (!isfinite(smallest))
         smallest = 16;
     vis_camera cam;
@@ -415,6 +417,20 @@ static void place_model_by_tag(const vis_detector *d, const vis_camera *cam, con
     roster_tag_mount_unplace(&ru->mount, tp.centre, tp.heading, &s->pos, &s->facing);
 }
 
+/* The roster's rim labels (vis_rim_units.h): their units told by their labels together, their models seen. */
+static int read_rim_labels(const vis_detector *d, const vis_camera *cam, const base_view *im, vis_seen_model *seen,
+                           unsigned char *partial, vis_report *rep)
+{
+    vis_rim_book book;
+    if (vis_rim_book_make(d->tags, d->map, &book) < 0)
+        return -1;
+    vis_rim_stats st = {0};
+    const int rc = book.n ? vis_rim_units_place(cam, im, &book, d->map, d->tags->cfg.threads, seen, partial, &st) : 0;
+    rep->rim_labels = st.labels, rep->rim_models = st.models, rep->rim_ms = st.ms;
+    vis_rim_book_clear(&book);
+    return rc;
+}
+
 static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n, const base_view *im,
                         const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, base_error *err)
 {
@@ -450,6 +466,11 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
         free(seen);
         free(partial);
         return -1;
+    }
+    if (im && read_rim_labels(d, &cam, im, seen, partial, rep) < 0) {
+        free(seen);
+        free(partial);
+        return base_error_set(err, "out of memory");
     }
     /* What was said is what is done: a model whose tag was seen twice is placed from no read of it. */
     for (size_t i = 0; i < r->n_models; i++)

@@ -50,6 +50,8 @@ static void sample_board(const vis_camera *cam, const roster_map *r, int w, int 
 {
     double smallest = INFINITY, largest = 0, lo = INFINITY, hi = -INFINITY;
     for (size_t i = 0; i < r->n_units; i++) {
+        if (!(r->units[i].mount.size > 0))
+            continue; /* a rim label's unit (roster_mark.h): no square tag to plan for */
         smallest = fmin(smallest, r->units[i].mount.size);
         largest = fmax(largest, r->units[i].mount.size);
         lo = fmin(lo, r->units[i].mount.height), hi = fmax(hi, r->units[i].mount.height);

@@ -95,6 +95,12 @@ cJSON *vis_report_to_json(const vis_report *r)
     cJSON_AddNumberToObject(o, "models_missing", (double)r->models_missing);
     cJSON_AddNumberToObject(o, "tags_read", (double)r->tags_read);
     cJSON_AddNumberToObject(o, "units_unseen", (double)r->units_unseen);
+    if (r->rim_labels > 0) {
+        /* Only a roster with rim labels (vis_rim_units.h): every other report is as it was. */
+        cJSON_AddNumberToObject(o, "rim_labels", (double)r->rim_labels);
+        cJSON_AddNumberToObject(o, "rim_models", (double)r->rim_models);
+        cJSON_AddNumberToObject(o, "rim_ms", round(r->rim_ms));
+    }
     cJSON *arr = cJSON_AddArrayToObject(o, "issues");
     for (size_t i = 0; i < r->n; i++) {
         const vis_issue *it = &r->items[i];

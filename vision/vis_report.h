@@ -56,6 +56,9 @@ typedef struct vis_report {
     double board_tag_size_mm, board_tag_roster_mm;  /* the worst-sized board tag: measured and the roster's edge */
     size_t models_seen, models_inferred, models_missing;
     size_t tags_read;         /* tags read by their pattern at a predicted place (VIS_ISSUE_READ) */
+    size_t rim_labels;        /* rim labels found (vis_rim_units.h), whatever they name */
+    size_t rim_models;        /* models placed from rim labels */
+    double rim_ms;            /* time reading rim labels, ms */
     size_t units_unseen;      /* units with no evidence at all (VIS_ISSUE_UNIT_UNSEEN) */
 } vis_report;
 

@@ -479,7 +479,8 @@ bool vis_tagread_at(const vis_camera *cam, const base_view *im, const double P[3
     memset(out, 0, sizeof *out);
     out->id = -1;
     tag_frame tf;
-    if (codes->n == 0 || !tag_frame_init(cam, P, size_mm, codes->tw, &tf))
+    /* size 0: a rim label's model (roster_mark.h), never read as a square tag. */
+    if (codes->n == 0 || !(size_mm > 0) || !tag_frame_init(cam, P, size_mm, codes->tw, &tf))
         return false;
     if (!worth_reading(im, &tf, P[0], P[1], p->search_mm, p->expect_contrast))
         return false;

@@ -1,0 +1,322 @@
+/* vis_rim_units: rim labels made into seen models, a unit told by its labels together (see the header). */
+#include "vis_rim_units.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define EXCESS_CAP 8.0
+
+/* What every label found is, best read: its misfit among every code of its layout in any turn. */
+typedef struct label_info {
+    double best;      /* nats */
+    int k;            /* its turn against the block's reference heading */
+    long block;
+} label_info;
+
+typedef struct ctx {
+    const vis_rim_book *book;
+    const roster_map *map;
+    vis_rim_found *found;
+    label_info *info;
+    long *in_layout;   /* per roster model: its index in its layout's models, -1 for none */
+    vis_seen_model *seen;
+    unsigned char *partial;
+    vis_rim_stats *st;
+} ctx;
+
+static long find_root(long *parent, long i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/* Two labels of one layout standing side by side: fronts parallel (within 8 degrees, up to a turn), near. */
+static bool side_by_side(const vis_rim_label *a, const vis_rim_label *b)
+{
+    if (a->layout != b->layout)
+        return false;
+    const roster_rim *r = &a->layout->rim;
+    const double step = 2 * BASE_PI / r->turns, dh = base_angle_wrap(a->heading - b->heading);
+    const double off = fabs(dh - step * round(dh / step));
+    return off < base_deg_to_rad(8) &&
+           hypot(a->centre[0] - b->centre[0], a->centre[1] - b->centre[1]) < 1.15 * fmax(r->width, r->depth);
+}
+
+/* Blocks of side-by-side labels: info[i].block, the root label's index; the block count. */
+static size_t make_blocks(ctx *c)
+{
+    const size_t n = c->found->n;
+    long *parent = malloc((n + 1) * sizeof *parent);
+    if (!parent)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        parent[i] = (long)i;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (side_by_side(&c->found->items[i], &c->found->items[j]))
+                parent[find_root(parent, (long)i)] = find_root(parent, (long)j);
+    size_t blocks = 0;
+    for (size_t i = 0; i < n; i++) {
+        c->info[i].block = find_root(parent, (long)i);
+        blocks += c->info[i].block == (long)i;
+    }
+    free(parent);
+    return blocks;
+}
+
+/* The best misfit of label i among unit u's models in turn t (of its own heading); *which the layout index. */
+static double unit_misfit(const ctx *c, size_t i, size_t u, int t, long *which, double *second)
+{
+    const vis_rim_label *lab = &c->found->items[i];
+    const roster_map_unit *ru = &c->map->units[u];
+    double best = 1e30, next = 1e30;
+    *which = -1;
+    for (size_t q = 0; q < ru->n_models; q++) {
+        const long j = c->in_layout[ru->first_model + q];
+        if (j < 0 || lab->layout->models[j] != ru->first_model + q)
+            continue;
+        const double m = vis_rim_misfit(lab->layout, &lab->obs, (size_t)j, t);
+        if (m < best)
+            next = best, best = m, *which = j;
+        else if (m < next)
+            next = m;
+    }
+    if (second)
+        *second = next;
+    return best;
+}
+
+/* May unit u explain a block of n labels of layout L? Its models on L, none seen yet; ranked or not as n says. */
+static bool candidate_unit(const ctx *c, size_t u, const vis_rim_layout *L, size_t n)
+{
+    const roster_map_unit *ru = &c->map->units[u];
+    if (ru->n_models == 0 || ru->mount.layout != ROSTER_MARK_RIM || n > ru->n_models)
+        return false;
+    if (n == 1 && !(ru->loose || ru->n_models == 1))
+        return false;
+    if (n > 1 && ru->loose)
+        return false; /* skirmishers stand apart: each label alone */
+    for (size_t q = 0; q < ru->n_models; q++) {
+        const size_t gm = ru->first_model + q;
+        const long j = c->in_layout[gm];
+        /* A loose unit's labels stand alone: each is read on its own, after others of its unit. */
+        if (j < 0 || L->models[j] != gm || (c->seen[gm].seen && !ru->loose))
+            return false;
+    }
+    return true;
+}
+
+/* The block's unit and turn: *u and *t, true when clearly the best (header, point 2). */
+static bool block_unit(const ctx *c, const size_t *lab, size_t n, size_t *u_out, int *t_out)
+{
+    const vis_rim_layout *L = c->found->items[lab[0]].layout;
+    const int turns = L->rim.turns;
+    double best = 1e30, next = 1e30;
+    for (size_t u = 0; u < c->map->n_units; u++) {
+        if (!candidate_unit(c, u, L, n))
+            continue;
+        for (int t = 0; t < turns; t++) {
+            double s = 0;
+            for (size_t a = 0; a < n && s < next; a++) {
+                long j;
+                const int ti = ((t - c->info[lab[a]].k) % turns + turns) % turns;
+                /* A label no code of u fits (a false find, a label of a neighbour) counts at most EXCESS_CAP. */
+                s += fmin(EXCESS_CAP, unit_misfit(c, lab[a], u, ti, &j, NULL) - c->info[lab[a]].best);
+            }
+            if (s < best)
+                next = best, best = s, *u_out = u, *t_out = t;
+            else if (s < next)
+                next = s;
+        }
+    }
+    return best <= 2.0 * (double)n && next - best >= VIS_RIM_UNIT_MARGIN;
+}
+
+/* Label a's place in the unit's grid (file right of, rank behind label 0), false when it is off the grid. */
+static bool grid_place(const ctx *c, const size_t *lab, size_t a, size_t u, double facing, int *file, int *rank)
+{
+    const vis_rim_label *l0 = &c->found->items[lab[0]], *l = &c->found->items[lab[a]];
+    const roster_map_unit *ru = &c->map->units[u];
+    const base_vec2 fwd = base_v2_dir(facing), right = base_v2(fwd.y, -fwd.x);
+    const base_vec2 d = base_v2(l->centre[0] - l0->centre[0], l->centre[1] - l0->centre[1]);
+    const double f = base_v2_dot(d, right) / ru->base_width, r = -base_v2_dot(d, fwd) / ru->base_depth;
+    *file = (int)lround(f), *rank = (int)lround(r);
+    return fabs(f - *file) < 0.2 && fabs(r - *rank) < 0.2;
+}
+
+/*
+ * The labels that name no model, given the model of the place they stand
+ * on in the unit's grid (listing order: file = index mod files). The grid
+ * is anchored by the models named (all agreeing), or, with none named, by
+ * the labels filling the unit's whole rectangle; only full ranks (a rear
+ * rank not full may stand centred or with gaps). Nothing when in doubt.
+ */
+static void place_by_grid(ctx *c, const size_t *lab, const long *who, size_t n, size_t u, double facing)
+{
+    const roster_map_unit *ru = &c->map->units[u];
+    const int files = ru->files > 0 ? ru->files : (int)ru->n_models;
+    const int ranks = (int)((ru->n_models + (size_t)files - 1) / (size_t)files);
+    int *gf = malloc((n + 1) * 2 * sizeof *gf), fmin = 1 << 20, rmin = 1 << 20, fmax = -(1 << 20), rmax = -(1 << 20);
+    if (!gf)
+        return;
+    int *gr = gf + n + 1, off_f = 0, off_r = 0, anchors = 0;
+    bool agree = true;
+    for (size_t a = 0; a < n; a++) {
+        if (!grid_place(c, lab, a, u, facing, &gf[a], &gr[a]))
+            gf[a] = 1 << 20; /* off the grid */
+        else
+            fmin = gf[a] < fmin ? gf[a] : fmin, fmax = gf[a] > fmax ? gf[a] : fmax,
+            rmin = gr[a] < rmin ? gr[a] : rmin, rmax = gr[a] > rmax ? gr[a] : rmax;
+    }
+    for (size_t a = 0; a < n; a++) {
+        if (who[a] < 0 || gf[a] == 1 << 20)
+            continue;
+        const size_t q = c->found->items[lab[a]].layout->models[who[a]] - ru->first_model;
+        const int of = (int)(q % (size_t)files) - gf[a], orr = (int)(q / (size_t)files) - gr[a];
+        agree &= anchors == 0 || (of == off_f && orr == off_r);
+        off_f = of, off_r = orr, anchors++;
+    }
+    if (anchors == 0) {
+        /* No model named: only a block filling the unit's rectangle tells which place is which. */
+        agree = fmax - fmin + 1 == files && rmax - rmin + 1 == ranks;
+        off_f = -fmin, off_r = -rmin;
+    }
+    for (size_t a = 0; agree && a < n; a++) {
+        if (who[a] >= 0 || gf[a] == 1 << 20)
+            continue;
+        const int file = gf[a] + off_f, rank = gr[a] + off_r;
+        const size_t q = (size_t)rank * (size_t)files + (size_t)file;
+        /* A rear rank not full may stand centred or in gaps: which model is where there, the listing does not say. */
+        if (file < 0 || file >= files || rank < 0 || q >= ru->n_models || rank >= (int)(ru->n_models / (size_t)files) ||
+            c->seen[ru->first_model + q].seen)
+            continue;
+        const vis_rim_label *l = &c->found->items[lab[a]];
+        c->seen[ru->first_model + q] = (vis_seen_model){.seen = true, .pos = base_v2(l->centre[0], l->centre[1]),
+                                                         .facing = facing};
+    }
+    free(gf);
+}
+
+/* The block's labels named within unit u lying in turn t: models marked seen. */
+static void name_models(ctx *c, const base_view *im, const vis_camera *cam, const size_t *lab, size_t n, size_t u,
+                        int t)
+{
+    const int turns = c->found->items[lab[0]].layout->rim.turns;
+    size_t named = 0, before = 0;
+    for (size_t q = 0; q < c->map->units[u].n_models; q++)
+        before += c->seen[c->map->units[u].first_model + q].seen;
+    long *who = malloc((n + 1) * sizeof *who);
+    if (!who)
+        return;
+    for (size_t a = 0; a < n; a++) {
+        const int ti = ((t - c->info[lab[a]].k) % turns + turns) % turns;
+        double second;
+        long j;
+        const double m = unit_misfit(c, lab[a], u, ti, &j, &second);
+        who[a] = m <= 4 && second - m >= VIS_RIM_MODEL_MARGIN ? j : -1;
+        if (who[a] < 0)
+            continue;
+        vis_rim_label *l = &c->found->items[lab[a]];
+        vis_rim_refine(cam, im, l, (size_t)j, ti);
+        const size_t gm = l->layout->models[j];
+        for (size_t b = 0; b < a; b++)
+            if (who[b] == j)
+                c->seen[gm] = (vis_seen_model){0}, who[a] = -2; /* named twice: none */
+        if (who[a] == -2 || c->seen[gm].seen) {
+            who[a] = -2;
+            continue; /* named twice, or a skirmisher already placed by another label */
+        }
+        c->seen[gm] = (vis_seen_model){.seen = true, .certain = true, .pos = base_v2(l->centre[0], l->centre[1]),
+                                       .facing = vis_rim_facing(l, ti)};
+    }
+    if (n > 1)
+        place_by_grid(c, lab, who, n, u, base_angle_wrap(c->found->items[c->info[lab[0]].block].heading + t * 2 * BASE_PI / turns));
+    for (size_t q = 0; q < c->map->units[u].n_models; q++)
+        named += c->seen[c->map->units[u].first_model + q].seen;
+    /* Skirmishers stand apart: no formation places the ones not read. */
+    if ((named < 3 || c->map->units[u].loose) && c->map->units[u].n_models > named)
+        c->partial[u] = 1;
+    c->st->units += before == 0, c->st->models += named - before;
+    free(who);
+}
+
+/* Each label's best reading over the whole layout and its turn against its block's first label. */
+static void read_labels(ctx *c)
+{
+    for (size_t i = 0; i < c->found->n; i++) {
+        vis_rim_decoded d;
+        vis_rim_decode(c->found->items[i].layout, &c->found->items[i].obs, NULL, 15u, &d);
+        c->info[i].best = d.m >= 0 ? d.misfit : 0;
+    }
+    for (size_t i = 0; i < c->found->n; i++) {
+        const vis_rim_label *a = &c->found->items[i], *root = &c->found->items[c->info[i].block];
+        const int turns = a->layout->rim.turns;
+        const double step = 2 * BASE_PI / turns;
+        c->info[i].k = ((int)lround(base_angle_wrap(a->heading - root->heading) / step) % turns + turns) % turns;
+    }
+}
+
+static int place_blocks(ctx *c, const vis_camera *cam, const base_view *im)
+{
+    const size_t n = c->found->n;
+    size_t *lab = malloc((n + 1) * sizeof *lab);
+    if (!lab)
+        return -1;
+    for (size_t root = 0; root < n; root++) {
+        if (c->info[root].block != (long)root)
+            continue;
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (c->info[i].block == (long)root)
+                lab[m++] = i;
+        size_t u = 0;
+        int t = 0;
+        if (block_unit(c, lab, m, &u, &t))
+            name_models(c, im, cam, lab, m, u, t);
+    }
+    free(lab);
+    return 0;
+}
+
+int vis_rim_units_place(const vis_camera *cam, const base_view *im, const vis_rim_book *book, const roster_map *map,
+                        int threads, vis_seen_model *seen, unsigned char *partial, vis_rim_stats *st)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    memset(st, 0, sizeof *st);
+    if (book->n == 0)
+        return 0;
+    vis_rim_params p;
+    vis_rim_params_default(&p);
+    /* A corner's junction already puts the label within a cell: a narrow search (test vision_rim). */
+    p.search_mm = 0.6, p.search_rad = base_deg_to_rad(4);
+    vis_rim_found found = {0};
+    const int roi[4] = {0, 0, im->width, im->height};
+    ctx c = {book, map, &found, NULL, NULL, seen, partial, st};
+    int rc = vis_rim_find(cam, im, book, &p, threads, roi, &found);
+    c.info = calloc(found.n + 1, sizeof *c.info);
+    c.in_layout = malloc((map->n_models + 1) * sizeof *c.in_layout);
+    if (rc < 0 || !c.info || !c.in_layout) {
+        rc = -1;
+        goto done;
+    }
+    for (size_t i = 0; i < map->n_models; i++)
+        c.in_layout[i] = -1;
+    for (size_t k = 0; k < book->n; k++)
+        for (size_t j = 0; j < book->layouts[k].n_models; j++)
+            c.in_layout[book->layouts[k].models[j]] = (long)j;
+    st->labels = found.n;
+    st->blocks = make_blocks(&c);
+    read_labels(&c);
+    rc = place_blocks(&c, cam, im);
+done:
+    free(c.info);
+    free(c.in_layout);
+    vis_rim_found_clear(&found);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    st->ms = 1e3 * (double)(t1.tv_sec - t0.tv_sec) + 1e-6 * (double)(t1.tv_nsec - t0.tv_nsec);
+    return rc;
+}

@@ -1,0 +1,64 @@
+/*
+ * vis_rim_units: rim labels found in a picture (vis_rim.h) made into seen
+ * models of the roster. A label alone shows only part of its code (the
+ * figure stands on the rest), so a ranked unit is told by its labels
+ * together:
+ *   1. labels of one layout that stand side by side (their fronts parallel
+ *      to within 8 degrees, centres at most 1.15 bases apart) are one block;
+ *   2. the block is the unit u lying in turn t whose codes explain it best:
+ *      for each label, the misfit of the best of u's codes in the turn t
+ *      gives it, less the misfit of the best code of the whole layout in
+ *      any turn (a label of u is best read as one of u's models; a label of
+ *      another unit is not), summed over the block; u is taken when that
+ *      sum is at most 2 nats a label and every other unit and turn is at
+ *      least VIS_RIM_UNIT_MARGIN nats worse;
+ *   3. a label standing alone is a character's or a skirmisher's: the units
+ *      of one model and the loose units are its candidates, the same test;
+ *   4. within a unit taken, a label names the model of the unit's codes it
+ *      fits (misfit at most 4 nats) with every other model of the unit
+ *      VIS_RIM_MODEL_MARGIN nats worse; its pose is fitted again on every
+ *      cell it shows and the model is seen there (certain). Two labels naming
+ *      one model name none. Labels that name no model leave it not seen: the
+ *      unit's formation places it (vis_units), or, with fewer than three
+ *      models named or in a loose unit, only the named ones are placed
+ *      (partial).
+ * A block that no unit explains clearly (two units touching, a label
+ * misread) names nothing: its models are not seen, never guessed.
+ *
+ * How to use (vis_detect, after the square tags):
+ *   vis_rim_book book;                                 // vis_rim_book_make(td, map, &book)
+ *   vis_rim_stats st;
+ *   if (vis_rim_units_place(&cam, &image, &book, map, threads, seen, partial, &st) < 0) ... out of memory
+ */
+#ifndef VIS_RIM_UNITS_H
+#define VIS_RIM_UNITS_H
+
+#include <stddef.h>
+
+#include "roster_map.h"
+#include "vis_camera.h"
+#include "vis_rim.h"
+#include "vis_units.h"
+
+#define VIS_RIM_UNIT_MARGIN 20.0   /* nats between the best unit and turn of a block and any other */
+#define VIS_RIM_MODEL_MARGIN 12.0  /* nats between a label's model and any other model of its unit */
+
+typedef struct vis_rim_stats {
+    size_t labels;        /* labels found */
+    size_t blocks;        /* blocks of side-by-side labels, lone labels included */
+    size_t units;         /* units taken */
+    size_t models;        /* models named */
+    double ms;            /* time spent, ms */
+} vis_rim_stats;
+
+/*
+ * Finds the rim labels of the book's layouts in the picture and marks the
+ * models they name in seen (one entry per roster model: seen, certain, pos,
+ * facing); partial[unit] set for a unit taken with fewer than three models
+ * named, and for a loose one. Units with a model already seen are left alone. 0, or -1 when out
+ * of memory.
+ */
+int vis_rim_units_place(const vis_camera *cam, const base_view *im, const vis_rim_book *book, const roster_map *map,
+                        int threads, vis_seen_model *seen, unsigned char *partial, vis_rim_stats *st);
+
+#endif
