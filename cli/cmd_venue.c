@@ -134,7 +134,8 @@ done:
 
 static const cli_doc doc = {
     "venue",
-    "usage: tableref venue setup --out DIR --event NAME --tables N --judges A,B,... [...]\n\n"
+    "usage: tableref venue setup --out DIR --event NAME --tables N --judges A,B,... [...]\n"
+    "       tableref venue serve DIR\n\n"
     "The venue's broker (docs/venue.md).\n\n",
     "\nExit status: 0 done, 2 bad input or usage.\n",
 };
@@ -143,6 +144,7 @@ int cmd_venue(int argc, char **argv)
 {
     static const cli_step steps[] = {
         {"setup", cmd_venue_setup, "a whole Mosquitto set-up: configuration, ACL, one account per table"},
+        {"serve", cmd_venue_serve, "the judge's page over https, for a set-up made with --tls"},
     };
     return cli_dispatch(&doc, steps, CLI_N(steps), argc, argv);
 }
