@@ -97,9 +97,14 @@ window.tablerefVenue = (hooks) => {
     return subs;
   }
 
-  // Connects once the broker is known (a login typed while venue.json is being read waits for it).
+  // Connects once the broker is known (a login typed while venue.json is being read waits for it). The latest
+  // request wins, except that the page's own anonymous connection never replaces a login asked for (a judge who
+  // logs in before venue.json arrived was otherwise connected, then replaced by the anonymous page).
+  let wanted = null;
   function connect(user, password) {
-    return configure().then(() => connectNow(user, password));
+    const request = { user };
+    if (user || !wanted || !wanted.user) wanted = request;
+    return configure().then(() => { if (wanted === request) connectNow(user, password); });
   }
 
   function connectNow(user, password) {
