@@ -7,7 +7,8 @@
 window.tablerefCards = (lib) => {
   const { $, el, tables, VERDICT_WORD, judgeOf, clock, inches, verdictOf, pendingAlert, resolution,
           refusedNote, noNews, overallVerdict } = lib;
-  const pageClock = (ms) => (ms ? new Date(ms).toLocaleTimeString() : '');
+  // The page's own clock, HH:MM:SS on 24 hours whatever the browser's locale (the tables' times read the same).
+  const pageClock = (ms) => (ms ? new Date(ms).toLocaleTimeString('en-GB', { hour12: false }) : '');
 
   function distanceText(u) {
     const d = u.distance || {};
