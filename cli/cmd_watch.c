@@ -237,7 +237,7 @@ static int watch_args_read(int argc, char **argv, watch_args *a, watch_words *w)
         CLI_NUMBER("--sim-light", &w->sim_light, "X", 0, 10,
                    "with --source sim:SEQ.json: the simulated projector's white\n"
                    "against the room's light (default 2.5; 0: the projector off)"),
-        CLI_OUT_DIR("--sim-frames", &a->sim_frames, "DIR", "*.jpg",
+        CLI_OUT_DIR("--sim-frames", &a->sim_frames, "DIR", "*.jpg calib.json roster.json",
                    "with --source sim:SEQ.json: also write the simulated camera's\n"
                    "frames to DIR (created) as NNNNNN.jpg, with its calibration\n"
                    "and roster (DIR/calib.json, DIR/roster.json): the same game\n"
