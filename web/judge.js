@@ -34,7 +34,7 @@
   const inches = (v) => (typeof v === 'number' && isFinite(v) ? v.toFixed(2) + '"' : null);
   const clock = (wall) => {
     const d = wall ? new Date(wall) : null;
-    return d && !isNaN(d) ? d.toLocaleTimeString() : '';
+    return d && !isNaN(d) ? d.toLocaleTimeString('en-GB', { hour12: false }) : ''; // HH:MM:SS, as the page's own
   };
   const commandName = (user) => user.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40);
 

@@ -6,7 +6,9 @@
 //   3. "down" (the broker was killed, table 1 made 3 calls meanwhile): card 1 says "no news since" and its
 //      buttons are disabled;
 //   4. "up" (the broker restarted, table 1 delivered): card 1 says calls #2, #3, #4 reached it late and lists
-//      them, fetched or live.
+//      them, fetched or live;
+//   5. table 2, whose watch ended with an alert standing, says when; alice settles the alert, and a second
+//      page of alice's, logged in from another browser before the outage (both pages said so), sees it.
 // Usage: node venue_page.mjs BASE EVENT OUTDIR; JUDGE_LOGIN=alice:PASSWORD. Prints "ready", "down-seen",
 // then "result {json}"; "FAIL: ..." and exit 1 on the first failure.
 import readline from 'readline';
@@ -76,6 +78,20 @@ try {
   const listed = await judge.evaluate(() => [...document.querySelectorAll('.card[data-table]')]
     .map((c) => `${c.dataset.table}:${c.dataset.status}`));
   const summary = await judge.textContent('#summary');
+
+  // A second login with alice's account (another browser): both pages say so.
+  const ctx2 = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const second = await ctx2.newPage();
+  second.on('pageerror', (e) => errors.push(e.message));
+  await second.goto(`${base}/index.html?event=${event}`);
+  await second.click('#login-open');
+  await second.fill('#login-user', loginUser);
+  await second.fill('#login-pass', loginPass || '');
+  await second.click('#login button[type="submit"]');
+  await second.waitForSelector('#link.ok', WAIT).catch(() => fail('the second login failed'));
+  await second.waitForSelector('#elsewhere:not([hidden])', SHORT).catch(() => fail('the second page does not say'));
+  await judge.waitForSelector('#elsewhere:not([hidden])', SHORT).catch(() => fail('the first page does not say'));
+  const elsewhere = [await judge.textContent('#elsewhere'), await second.textContent('#elsewhere')];
   console.log('ready');
 
   // 3. The broker is gone: no news, no buttons.
@@ -104,8 +120,30 @@ try {
              alert: c.classList.contains('alert') };
   }, card1);
   await judge.screenshot({ path: `${outDir}/venue-after-outage.png` });
+
+  // 5. Table 2's watch ended with its alert standing: its card says when, and a judge settles the alert.
+  const card2 = '.card[data-table="2"]';
+  const ended = await judge.textContent(`${card2} .status-note`);
+  await judge.click(`${card2} button[data-action="settle"]`).catch(() => fail('no settle button on the ended table'));
+  await judge.fill(`${card2} form.command input[name="reason"]`, 'settled after the game: the move stands');
+  await judge.click(`${card2} form.command button[type="submit"]`);
+  await judge.waitForFunction((sel) => !document.querySelector(sel).classList.contains('alert'), card2, SHORT)
+    .catch(() => fail('the ended table\'s alert was not settled'));
+  const settled = await judge.textContent(`${card2} .resolution`);
+  // Every judge's page sees the settle (the second, open all along).
+  await second.waitForFunction((sel) => {
+    const c = document.querySelector(sel);
+    return c && !c.classList.contains('alert') && !c.querySelector('.resolution').hidden;
+  }, card2, SHORT).catch(async () => fail('the other judge\'s page does not see the settle: ' + JSON.stringify(
+    await second.evaluate(() => {
+      const t = window.tableref.tables.get(2);
+      return { settles: [...t.settles.values()], run: t.run, alert: t.alert, cls: document.querySelector('.card[data-table="2"]').className };
+    }))));
+
+  const settledLater = await second.textContent(`${card2} .resolution`);
+  await judge.screenshot({ path: `${outDir}/venue-settled.png` });
   if (errors.length) fail('page errors: ' + errors.join(' | '));
-  console.log('result ' + JSON.stringify({ listed, summary, down, after }));
+  console.log('result ' + JSON.stringify({ listed, summary, down, after, ended, settled, settledLater, elsewhere }));
 } catch (e) {
   fail(e.message);
 } finally {
