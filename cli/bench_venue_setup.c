@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base_file.h"
@@ -18,6 +19,7 @@ int bench_setup_start(int tables, int judges, venue_broker *b, char *dir, size_t
         fprintf(stderr, "bench venue: cannot make %s\n", dir);
         return -1;
     }
+    chmod(dir, 0711); /* as root the broker runs as an unprivileged account, which must enter it */
     venue_setup_options o;
     venue_setup_options_default(&o);
     static char names[VENUE_SETUP_MAX_NAMES][16];

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@
 #include "watch_control.h"
 #include "watch_session.h"
 #include "watch_source.h"
+#include "cmd_watch_feed.h"
 
 static volatile sig_atomic_t g_stop;
 static void on_signal(int sig) { g_stop = sig; }
@@ -135,93 +137,6 @@ static int split_table_args(const cli_list *l, const char **table_path, int *num
     return 0;
 }
 
-typedef struct feed_opts {
-    const char *mqtt, *event, *user, *password_file;
-    int table;
-} feed_opts;
-
-#if TABLEREF_HAVE_VENUE
-/* The password: the file's first line without its line end. */
-static int read_password(const char *path, char *out, size_t cap)
-{
-    /* A regular file only: a FIFO would wait for ever. */
-    char *text = NULL;
-    size_t len = 0;
-    base_error err;
-    if (base_file_read_all(path, 64 << 10, "a password file", &text, &len, &err) < 0) {
-        fprintf(stderr, "tableref watch: --mqtt-password-file %s\n", err.msg);
-        return -1;
-    }
-    size_t line = strcspn(text, "\r\n");
-    if (line < cap)
-        memcpy(out, text, line);
-    out[line < cap ? line : 0] = 0;
-    memset(text, 0, len);
-    free(text);
-    if (line >= cap) {
-        fprintf(stderr, "tableref watch: --mqtt-password-file %s: the first line is over %zu bytes\n", path, cap - 1);
-        return -1;
-    }
-    if (!out[0]) {
-        fprintf(stderr, "tableref watch: --mqtt-password-file %s: empty (the password is its first line)\n", path);
-        return -1;
-    }
-    return 0;
-}
-
-/* The venue feed on the session: every event out, judges' commands in. */
-static int attach_feed(watch_session *s, const feed_opts *o)
-{
-    venue_config vc;
-    venue_config_default(&vc);
-    base_error err;
-    /* MQTT allows 65535 bytes; 4 KB is far above any generated or typed password, and one over it is an error. */
-    static char password[4096];
-    password[0] = 0;
-    if (o->password_file && read_password(o->password_file, password, sizeof password) < 0)
-        return -1;
-    if (venue_parse_broker(o->mqtt, &vc, &err) < 0) {
-        fprintf(stderr, "tableref watch: --mqtt: %s\n", err.msg);
-        return -1;
-    }
-    vc.event = o->event, vc.table = o->table;
-    vc.username = o->user, vc.password = password[0] ? password : NULL;
-    int rc = watch_session_attach_feed(s, &vc, &err);
-    memset(password, 0, sizeof password);
-    if (rc < 0)
-        fprintf(stderr, "tableref watch: venue feed: %s\n", err.msg);
-    return rc;
-}
-#endif
-
-/* The feed's options together, or none of them; 0 when there is no feed to attach. */
-static int check_feed_opts(const feed_opts *o)
-{
-    if (!o->mqtt) {
-        if (o->event || o->user || o->password_file || o->table) {
-            fprintf(stderr, "tableref watch: --event, --table N (a number), --mqtt-user and --mqtt-password-file go "
-                            "with --mqtt HOST\n");
-            return -1;
-        }
-        return 0;
-    }
-#if TABLEREF_HAVE_VENUE
-    if (!o->event || !o->table) {
-        fprintf(stderr, "tableref watch: --mqtt needs --event NAME and --table N (this table's number)\n");
-        return -1;
-    }
-    if (o->password_file && !o->user) {
-        fprintf(stderr, "tableref watch: --mqtt-password-file goes with --mqtt-user NAME\n");
-        return -1;
-    }
-    return 1;
-#else
-    fprintf(stderr, "tableref watch: --mqtt: this tableref was built without the venue feed (libmosquitto)\n");
-    return -1;
-#endif
-}
-
-/* The event log and the subtitles beside the recording (FILE.events.jsonl, FILE.vtt) unless given; bufs of `cap`. */
 /* The event log and subtitles beside the recording unless named; -1 (said) when a path would not fit. */
 static int beside_recording(watch_session_config *cfg, char *jsonl_buf, char *vtt_buf, size_t cap)
 {
@@ -322,9 +237,11 @@ static int watch_args_read(int argc, char **argv, watch_args *a, watch_words *w)
         CLI_NUMBER("--sim-light", &w->sim_light, "X", 0, 10,
                    "with --source sim:SEQ.json: the simulated projector's white\n"
                    "against the room's light (default 2.5; 0: the projector off)"),
-        CLI_OUT_DIR("--sim-frames", &a->sim_frames, "DIR", "*.jpg",
+        CLI_OUT_DIR("--sim-frames", &a->sim_frames, "DIR", "*.jpg calib.json roster.json",
                    "with --source sim:SEQ.json: also write the simulated camera's\n"
-                   "frames to DIR (created) as NNNNNN.jpg"),
+                   "frames to DIR (created) as NNNNNN.jpg, with its calibration\n"
+                   "and roster (DIR/calib.json, DIR/roster.json): the same game\n"
+                   "can then be watched from the folder"),
         CLI_TEXT("\nThe venue feed (docs/venue.md; topics and payloads in docs/formats.md):"),
         CLI_STRING("--mqtt", &a->feed.mqtt, "HOST[:PORT]",
                    "publish every event, the table's state and the overlay\n"
@@ -339,20 +256,48 @@ static int watch_args_read(int argc, char **argv, watch_args *a, watch_words *w)
     return cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
 }
 
+/*
+ * An option the source cannot honour is refused, never silently ignored: a source that brings its own set-up
+ * (sim:, its row says) takes no --calib, --roster, table file, nor a camera option its row does not read; the
+ * simulator's own options go with it only. 0, or -1 (said).
+ */
+static int refuse_unread_options(const watch_args *a, const watch_words *w)
+{
+    const cap_row *row = a->source ? cap_rows_find(a->source) : NULL;
+    const int reads = row ? row->options : 0;
+    const char *refused = NULL;
+    if (watch_source_brings_setup(a->source)) {
+        refused = a->calib_path ? "--calib" : a->roster_path ? "--roster" : a->table_path ? "--table T.json"
+                  : a->size && !(reads & CAP_OPT_SIZE) ? "--size" : !isnan(w->fps) && !(reads & CAP_OPT_FPS) ? "--fps"
+                  : !isnan(w->timeout) && !(reads & CAP_OPT_TIMEOUT) ? "--timeout-ms" : NULL;
+        if (refused) {
+            fprintf(stderr, "tableref watch: %s cannot be honoured: %s brings its own camera, calibration and "
+                            "roster\n", refused, a->source);
+            return -1;
+        }
+    } else if (!isnan(w->sim_light) || a->sim_frames) {
+        fprintf(stderr, "tableref watch: %s goes with a simulated table (--source sim:SEQ.json) only\n",
+                a->sim_frames ? "--sim-frames" : "--sim-light");
+        return -1;
+    }
+    return 0;
+}
+
 /* argv into *a: 0, or CLI_DONE (the help was printed) or CLI_ERROR (a message was). */
 static int watch_args_parse(int argc, char **argv, watch_args *a)
 {
     memset(a, 0, sizeof *a);
     watch_session_config_default(&a->cfg);
     cap_source_config_default(&a->ccfg);
-    watch_words w = {.settle = a->cfg.tracker.settle_ms, .jitter = a->cfg.tracker.jitter_mm, .fps = a->ccfg.fps,
-                     .timeout = a->ccfg.timeout_ms, .sim_light = DS_LIGHT_RATIO_DEFAULT};
+    /* The camera's options start unset (NAN), so that one given to a source that cannot honour it is refused. */
+    watch_words w = {.settle = a->cfg.tracker.settle_ms, .jitter = a->cfg.tracker.jitter_mm, .fps = NAN,
+                     .timeout = NAN, .sim_light = NAN};
     int n_pos = watch_args_read(argc, argv, a, &w);
     if (n_pos < 0)
         return n_pos;
-    if (split_table_args(&w.tables, &a->table_path, &a->feed.table) < 0)
+    if (split_table_args(&w.tables, &a->table_path, &a->feed.table) < 0 || refuse_unread_options(a, &w) < 0)
         return CLI_ERROR;
-    a->with_feed = check_feed_opts(&a->feed);
+    a->with_feed = watch_feed_check(&a->feed);
     if (a->with_feed < 0)
         return CLI_ERROR;
     /* A source that brings its own calibration and roster (sim:) needs neither: its row says. */
@@ -366,10 +311,11 @@ static int watch_args_parse(int argc, char **argv, watch_args *a)
     }
     watch_session_config *cfg = &a->cfg;
     cfg->tracker.settle_ms = w.settle, cfg->tracker.jitter_mm = w.jitter;
-    a->ccfg.fps = w.fps, a->ccfg.timeout_ms = (int)w.timeout;
     cfg->projector = w.projector, cfg->realtime = w.realtime, cfg->quiet = w.quiet, cfg->replace = w.replace;
     cfg->source = a->source, cfg->calib_path = a->calib_path, cfg->roster_path = a->roster_path;
-    a->ccfg.sim_light = w.sim_light, a->ccfg.sim_frames = a->sim_frames;
+    a->ccfg.fps = isnan(w.fps) ? a->ccfg.fps : w.fps;
+    a->ccfg.timeout_ms = isnan(w.timeout) ? a->ccfg.timeout_ms : (int)w.timeout;
+    a->ccfg.sim_light = isnan(w.sim_light) ? DS_LIGHT_RATIO_DEFAULT : w.sim_light, a->ccfg.sim_frames = a->sim_frames;
     return 0;
 }
 
@@ -386,12 +332,47 @@ static bool projector_refused(const calib_file *calib, const char *calib_path, c
     return st != CALIB_PROJ_UNSTAMPED;
 }
 
+/* The session over its source until it ends, is lost or is stopped, with the judge's commands (stdin, --control)
+ * and the venue feed (--mqtt): a camera, a recording or the simulated table alike. Its exit status. */
+static int run_session(watch_session *s, cap_source *cap, const watch_args *a)
+{
+    int rc = EXIT_BAD_INPUT, fifo_fd = -1;
+    if (open_command_sources(s, a->control, &fifo_fd) < 0)
+        goto done;
+    if (a->with_feed && watch_feed_attach(s, &a->feed) < 0)
+        goto done;
+    catch_signals();
+    rc = watch_session_run(s, cap, &g_stop);
+done:
+    if (fifo_fd >= 0)
+        close(fifo_fd);
+    return rc;
+}
+
+/* --sim-frames DIR: the simulated camera's calibration and roster beside its frames (DIR/calib.json, roster.json),
+ * so that the same game can be watched again from the folder, as a camera's frames are. */
+static int save_sim_setup(const char *dir, const ds_loop_setup *su, base_error *err)
+{
+    if (!dir)
+        return 0;
+    char *calib = base_file_join(dir, "calib.json"), *roster = base_file_join(dir, "roster.json");
+    int rc = !calib || !roster ? base_error_setc(err, BASE_E_NOMEM, "out of memory")
+             : calib_file_save(su->camera, calib, err) < 0 || roster_save(su->roster, roster, err) < 0 ? -1 : 0;
+    free(calib);
+    free(roster);
+    return rc;
+}
+
 /* A source that brings its own table (sim:SEQ.json, the table simulator): its camera's calibration and its
- * roster come with it, and it sees what this watch projects (watch_source_open closes the loop). */
+ * roster come with it, and it sees what this watch projects (watch_source_open closes the loop). Everything
+ * else is a camera's: the event log and subtitles beside the recording, clips, commands, the venue feed. */
 static int watch_simulated(const watch_args *a)
 {
     base_error err;
     watch_session_config cfg = a->cfg;
+    char jsonl_buf[4096], vtt_buf[4096];
+    if (beside_recording(&cfg, jsonl_buf, vtt_buf, sizeof jsonl_buf) < 0)
+        return EXIT_BAD_INPUT;
     ds_loop_setup su;
     cap_source *cap = watch_source_open(a->source, &a->ccfg, &cfg, &err);
     /* The sequence and its scene are read now: checked before anything is written. */
@@ -403,17 +384,14 @@ static int watch_simulated(const watch_args *a)
     if (cap && !setup) /* a row with a set-up of its own that is not the simulator's */
         base_error_setc(&err, BASE_E_UNSUPPORTED, "%s: this watch takes a set-up only from sim: sources",
                         a->source);
-    int rc = EXIT_BAD_INPUT, fifo_fd = -1;
-    watch_session *s = setup ? watch_session_new(su.roster, su.camera, &cfg, &err) : NULL;
+    int rc = EXIT_BAD_INPUT;
+    watch_session *s = setup && save_sim_setup(a->sim_frames, &su, &err) == 0
+                           ? watch_session_new(su.roster, su.camera, &cfg, &err) : NULL;
     if (!s)
         fprintf(stderr, "tableref watch: %s\n", err.msg);
-    else if (open_command_sources(s, a->control, &fifo_fd) == 0) {
-        catch_signals();
-        rc = watch_session_run(s, cap, &g_stop);
-    }
+    else
+        rc = run_session(s, cap, a);
     watch_session_free(s);
-    if (fifo_fd >= 0)
-        close(fifo_fd);
     cap_source_close(cap);
     return rc;
 }
@@ -471,7 +449,7 @@ static int watch_inputs_load(watch_args *a, watch_inputs *in)
 static int watch_live(const watch_args *a, watch_inputs *in)
 {
     base_error err;
-    int rc = EXIT_BAD_INPUT, fifo_fd = -1;
+    int rc = EXIT_BAD_INPUT;
     cap_source *cap = NULL;
     watch_session *s = NULL;
     if (a->cfg.projector &&
@@ -490,18 +468,9 @@ static int watch_live(const watch_args *a, watch_inputs *in)
         fprintf(stderr, "tableref watch: %s\n", err.msg);
         goto done;
     }
-    if (open_command_sources(s, a->control, &fifo_fd) < 0)
-        goto done;
-#if TABLEREF_HAVE_VENUE
-    if (a->with_feed && attach_feed(s, &a->feed) < 0)
-        goto done;
-#endif
-    catch_signals();
-    rc = watch_session_run(s, cap, &g_stop);
+    rc = run_session(s, cap, a);
 done:
     watch_session_free(s);
-    if (fifo_fd >= 0)
-        close(fifo_fd);
     cap_source_close(cap);
     return rc;
 }

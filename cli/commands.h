@@ -68,6 +68,8 @@ int cmd_referee(int argc, char **argv);
 int bench_venue(int argc, char **argv);
 /* A whole broker set-up, one account per table (issue 20): `tableref venue setup`. */
 int cmd_venue(int argc, char **argv);
+/* The judge's page over https (issue 32): `tableref venue serve DIR`. */
+int cmd_venue_serve(int argc, char **argv);
 #endif
 /* A roster's marks laid out from its bases (issue 30): `tableref tags layout`. */
 int cmd_tags_layout(int argc, char **argv);

@@ -14,6 +14,7 @@ packages=(
   fonts-dejavu-core                 # legible overlay labels
   libmosquitto-dev mosquitto mosquitto-clients  # venue feed: MQTT client library, the broker, mosquitto_sub/pub
   libturbojpeg0-dev                 # venue feed: the overlay picture as JPEG
+  libssl-dev                        # venue: the judge's page over https (tableref venue serve)
   chromium                          # the judge's page tested headless (tests/web)
   libxml2-dev libzip-dev            # army lists: BattleScribe .ros XML and .rosz zips, BSData .gst/.cat
   libpango1.0-dev                   # tag sheets: text laid out with Pango over Cairo

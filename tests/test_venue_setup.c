@@ -285,6 +285,7 @@ Test(venue_setup, tls_on_the_pages_listener, .fini = teardown, .timeout = 90)
 {
     snprintf(g_dir, sizeof g_dir, "%s/tableref-venue-tls-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     cr_assert_not_null(mkdtemp(g_dir));
+    chmod(g_dir, 0711); /* the broker's account enters it (as root the broker runs as mosquitto) */
     char cmd[1600];
     snprintf(cmd, sizeof cmd,
              "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 -keyout '%s/key.pem' "

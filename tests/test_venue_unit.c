@@ -498,15 +498,16 @@ Test(venue_command, an_invalid_command_keeps_what_was_received_for_the_log)
     cr_assert_str_eq(c.line, "flip 3 now", "tab blanked");
 }
 
-/* Issue 20: a judge's name of 30 "EURO SIGN" (90 bytes) in the topic is cut on a character boundary, and a reason
- * that is not UTF-8 is refused: nothing that reaches the log is invalid text. */
+/* Issue 20: a name of 30 "EURO SIGN" (90 bytes) in the topic is cut on a character boundary (and refused: no judge
+ * has that name), and a reason that is not UTF-8 is refused: nothing that reaches the log is invalid text. */
 Test(venue_unit, command_names_and_reasons_stay_valid_utf8)
 {
     char name[128] = "";
     for (int i = 0; i < 30; i++)
         strcat(name, "\xe2\x82\xac");
     venue_command c;
-    cr_assert_eq(venue_command_parse("overrule 1 measured", 19, name, false, &c), 0);
+    cr_assert_eq(venue_command_parse("overrule 1 measured", 19, name, false, &c), -1);
+    cr_assert(strstr(c.error, "not a judge's topic"), "%s", c.error);
     cr_assert_eq(strlen(c.by), 63, "21 whole characters: %zu bytes", strlen(c.by));
     cr_assert_eq(memcmp(c.by, name, 63), 0);
     cr_assert_eq(venue_command_parse("overrule 1 \xff\xfe", 13, "alice", false, &c), -1);
@@ -514,4 +515,22 @@ Test(venue_unit, command_names_and_reasons_stay_valid_utf8)
     cr_assert_eq(venue_command_parse("overrule 1 old", 14, "alice", true, &c), -1);
     cr_assert(strstr(c.error, "retained"), "%s", c.error);
     cr_assert_str_eq(c.line, "overrule 1 old", "the log shows what the retained command was");
+}
+
+/* Issue 32: the table applies a command only from a judge's topic: its last level a name the set-up gives a judge,
+ * never a table's account (table-N) nor anything the set-up never names. */
+Test(venue_command, only_a_judges_topic_commands)
+{
+    venue_command c;
+    static const char *const not_judges[] = {"table-1", "table-12", "", "a b", "x\ny", "tableref/../alice",
+                                             "abcdefghijklmnopqrstuvwxyz0123456"};
+    for (size_t i = 0; i < sizeof not_judges / sizeof not_judges[0]; i++) {
+        cr_assert_eq(venue_command_parse("overrule 1 forged", 17, not_judges[i], false, &c), -1, "%s", not_judges[i]);
+        cr_assert_eq(c.action, VENUE_CMD_INVALID);
+        cr_assert(strstr(c.error, "not a judge's topic"), "%s: %s", not_judges[i], c.error);
+    }
+    cr_assert_eq(venue_command_parse("overrule 1 measured", 19, "alice-tablet_2", false, &c), 0);
+    cr_assert_str_eq(c.by, "alice-tablet_2");
+    cr_assert(venue_command_judge_name_ok("table"), "\"table\" alone is a name a judge may have");
+    cr_assert_not(venue_command_judge_name_ok("table-"));
 }

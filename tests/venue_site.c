@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -121,6 +122,9 @@ int venue_site_start(venue_site *s, const char *event, int tables, const char *j
         s->dir[0] = 0;
         return -1;
     }
+    /* Run as root, the set-up's broker runs as the unprivileged mosquitto account, which must enter this folder
+     * (venue setup checks and says so). */
+    chmod(s->dir, 0711);
     int rc = -1;
     for (int i = 0; i < 3 && rc == -1; i++)
         rc = attempt(s, event, tables, judges, streamers, http_dir, err, cap);

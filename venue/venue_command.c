@@ -10,6 +10,18 @@
 
 #include "base_text.h"
 
+bool venue_command_judge_name_ok(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    if (n == 0 || n > 32 || strncmp(name, "table-", 6) == 0)
+        return false;
+    for (const char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' ||
+              *p == '_'))
+            return false;
+    return true;
+}
+
 const char *venue_cmd_word(venue_cmd_action a)
 {
     switch (a) {
@@ -234,6 +246,8 @@ int venue_command_parse(const char *payload, size_t len, const char *by, bool re
     int rc = *p == '{' || *p == '[' ? parse_json(p, out) : parse_line(p, out);
     if (retained) /* read first so that the log can show what it was */
         rc = invalid(out, "a retained command is refused (it would be applied again at every restart)");
+    else if (!venue_command_judge_name_ok(by))
+        rc = invalid(out, "not a judge's topic: only a judge commands, under their own name (command/NAME)");
     if (rc < 0) {
         /* What was received, printable, so that the log can show it. */
         snprintf(out->line, sizeof out->line, "%s", p);

@@ -17,7 +17,10 @@
  *   id      optional, at most 63 bytes: the same id twice is one command
  *           (MQTT QoS 1 may deliver a message twice).
  * Who sent it is the topic's last level, never the payload: with the ACLs
- * of docs/venue.md a judge can only write under their own user name.
+ * of docs/venue.md a judge can only write under their own user name, and no
+ * other account writes a command topic. A level that cannot be a judge's
+ * name (venue_command_judge_name_ok: a table's account, table-N, or what the
+ * set-up never names) is refused.
  * A command must not be retained (it would be applied again at every
  * restart): a retained one is refused.
  *
@@ -54,6 +57,10 @@ typedef struct venue_command {
     char line[352];        /* "ACTION [MOVE] REASON": the control-line form; for an invalid
                               command, what was received (control characters blanked) */
 } venue_command;
+
+/* A judge's name as `tableref venue setup` makes it: 1-32 of [A-Za-z0-9_-], not beginning "table-" (the tables'
+ * accounts). A command from any other topic level is refused. */
+bool venue_command_judge_name_ok(const char *name);
 
 /* "overrule", "confirm", "undo", "roll", "invalid". */
 const char *venue_cmd_word(venue_cmd_action a);

@@ -20,7 +20,7 @@
 
 void venue_config_default(venue_config *cfg)
 {
-    *cfg = (venue_config){.host = "127.0.0.1", .port = 1883, .keepalive_s = 10, .heartbeat_s = 60, .queue_max = 1000,
+    *cfg = (venue_config){.host = "127.0.0.1", .port = 1883, .keepalive_s = 10, .heartbeat_s = 60, .queue_max = 10000,
                           .inflight_max = 32, .reconnect_max_ms = 5000, .picture_width = 640, .picture_quality = 70};
 }
 
@@ -123,6 +123,7 @@ static int topics(venue_feed *f)
     snprintf(f->t_state, sizeof f->t_state, "%s/state", base);
     snprintf(f->t_picture, sizeof f->t_picture, "%s/picture", base);
     snprintf(f->t_event, sizeof f->t_event, "%s/event/", base);
+    snprintf(f->t_call, sizeof f->t_call, "%s/call/", base);
     snprintf(f->t_command_sub, sizeof f->t_command_sub, "%s/command/+", base);
     return 0;
 }
@@ -188,13 +189,21 @@ venue_feed *venue_feed_new(const venue_config *cfg, base_error *err)
     f->picture_quality = cfg->picture_quality;
     f->on_command = cfg->on_command;
     f->on_command_ctx = cfg->on_command_ctx;
+    /* A secret per run: nobody can take this table's session by naming its client id, nor unhook it (docs/venue.md). */
+    char secret[40];
+    if (venue_random_hex(secret, 8) < 0 || venue_random_hex(f->run, 4) < 0) {
+        base_error_set(err, "venue feed: no random bytes from the kernel");
+        venue_feed_free(f);
+        return NULL;
+    }
     if (cfg->client_id)
         snprintf(f->client_id, sizeof f->client_id, "%s", cfg->client_id);
     else
-        snprintf(f->client_id, sizeof f->client_id, "tableref-%s-table-%d", f->event, f->table);
+        snprintf(f->client_id, sizeof f->client_id, "tableref-%s-table-%d-%s", f->event, f->table, secret);
     f->username = cfg->username ? strdup(cfg->username) : NULL;
     f->password = cfg->password ? strdup(cfg->password) : NULL;
     venue_state_init(&f->table_state, f->event, f->table);
+    snprintf(f->table_state.run, sizeof f->table_state.run, "%s", f->run);
     f->online = true;
     char *status = venue_status_payload(f->event, f->table, true, "connected", "the table's watch is running", false);
     if ((cfg->username && !f->username) || (cfg->password && !f->password) || !status ||
@@ -343,36 +352,63 @@ static void follow_status(venue_feed *f, const char *kind, const cJSON *ev)
     }
 }
 
+/* A call a judge must see: never dropped before anything else, numbered, and kept retained to be fetched. */
+static bool is_call(const char *kind)
+{
+    return strcmp(kind, "move_checked") == 0 || strcmp(kind, "alert") == 0 || strcmp(kind, "correction") == 0;
+}
+
+/* The event as published (numbered when a call) into *m; -1 when out of memory. */
+static int event_message(venue_feed *f, const cJSON *ev, const char *kind, long call_no, venue_msg *m)
+{
+    cJSON *copy = venue_event_for_feed(ev, f->table);
+    if (copy && call_no > 0) {
+        cJSON_AddNumberToObject(copy, "call_no", (double)call_no);
+        cJSON_AddStringToObject(copy, "run", f->run);
+    }
+    char *text = copy ? base_json_print(copy, false) : NULL;
+    cJSON_Delete(copy);
+    memset(m, 0, sizeof *m);
+    size_t tn = strlen(f->t_event) + strlen(kind) + 1, cn = strlen(f->t_call) + 24;
+    m->topic = malloc(tn);
+    m->copy_topic = call_no > 0 ? malloc(cn) : NULL;
+    m->payload = text;
+    if (!text || !m->topic || (call_no > 0 && !m->copy_topic)) {
+        venue_msg_clear(m);
+        return -1;
+    }
+    snprintf(m->topic, tn, "%s%s", f->t_event, kind);
+    if (m->copy_topic)
+        snprintf(m->copy_topic, cn, "%s%ld", f->t_call, call_no);
+    m->len = strlen(text);
+    m->qos = 1;
+    m->precious = call_no > 0;
+    return 0;
+}
+
 int venue_feed_publish(venue_feed *f, const cJSON *ev, base_error *err)
 {
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(ev, "event");
     if (!cJSON_IsString(kind) || !kind_is_word(kind->valuestring))
         return base_error_set(err, "venue feed: an event needs an \"event\" member of lower-case letters and '_'");
-    cJSON *copy = venue_event_for_feed(ev, f->table);
-    char *text = copy ? base_json_print(copy, false) : NULL;
-    cJSON_Delete(copy);
-    venue_msg m = {0};
-    size_t tn = strlen(f->t_event) + strlen(kind->valuestring) + 1;
-    m.topic = malloc(tn);
-    if (!text || !m.topic) {
-        free(text);
-        free(m.topic);
+    const char *k = kind->valuestring;
+    long call_no = is_call(k) ? f->call_no + 1 : 0;
+    venue_msg m;
+    if (event_message(f, ev, k, call_no, &m) < 0)
         return base_error_set(err, "venue feed: out of memory");
-    }
-    snprintf(m.topic, tn, "%s%s", f->t_event, kind->valuestring);
-    m.payload = text;
-    m.len = strlen(text);
-    m.qos = 1;
-    m.precious = strcmp(kind->valuestring, "alert") == 0;
+    if (call_no > 0)
+        f->call_no = call_no;
     pthread_mutex_lock(&f->mu);
     f->stats.dropped += venue_queue_push(&f->queue, &m);
     f->stats.dropped_alerts = f->queue.dropped_precious;
     pthread_cond_broadcast(&f->cv);
     pthread_mutex_unlock(&f->mu);
 
-    follow_status(f, kind->valuestring, ev);
+    follow_status(f, k, ev);
     pthread_mutex_lock(&f->state_mu);
     int changed = venue_state_apply(&f->table_state, ev);
+    if (changed >= 0 && call_no > 0)
+        venue_state_number_call(&f->table_state, k, call_no, f->run);
     if (changed > 0)
         venue_feed_publish_state_locked(f);
     pthread_mutex_unlock(&f->state_mu);
@@ -450,6 +486,8 @@ int venue_feed_poll_command(venue_feed *f, venue_command *out)
             return 1;
     }
 }
+
+const char *venue_feed_client_id(const venue_feed *f) { return f->client_id; }
 
 void venue_feed_stats(venue_feed *f, venue_stats *out)
 {

@@ -10,16 +10,26 @@
  *                    correction, the picture's description
  *   picture          retained, QoS 1: the latest overlay picture, a JPEG
  *   event/{kind}     QoS 1: every watch event (started, settled, move_checked,
- *                    alert, correction, camera_lost, stopped, ...)
- *   command/{judge}  the feed subscribes: overrule, confirm, undo, with a reason
+ *                    alert, correction, camera_lost, stopped, ...); the calls
+ *                    (move_checked, alert, correction) numbered: call_no
+ *                    1, 2, 3... and this run's id, "run"
+ *   call/{call_no}   retained, QoS 1, expiring after a day: each call again,
+ *                    for a subscriber that sees a gap in the numbers to fetch
+ *   command/{judge}  the feed subscribes (live commands only: a retained one
+ *                    is never sent to it): overrule, confirm, undo, with a
+ *                    reason; applied only from a judge's name
  *
  * It never blocks the caller. Publishing serialises the event and puts it on
  * a bounded queue; the feed's own two threads connect (and reconnect, with
  * back-off, forever), send, and receive. What cannot be sent waits in the
- * queue; when the queue is full the oldest ordinary event goes first (alerts
- * last) and the loss is counted, reported by venue_feed_stats and announced
- * on the feed itself ("feed_gap" event). Retained topics keep only their
- * latest value, so they never fill the queue.
+ * queue, in order; when the queue is full the oldest ordinary event goes
+ * first (calls last) and the loss is counted, reported by venue_feed_stats
+ * and announced on the feed itself ("feed_gap" event). Retained topics keep
+ * only their latest value, so they never fill the queue.
+ *
+ * The feed connects with a client id nobody can guess, new at each run: a
+ * second login with the table's account gets a session of its own and
+ * neither takes the table's place nor fires its last will (docs/venue.md).
  *
  * How to use (the watch loop):
  *   venue_config cfg; venue_config_default(&cfg);
@@ -54,13 +64,14 @@ typedef struct venue_config {
     int table;                 /* table number, >= 1 (required) */
     const char *username;      /* NULL: anonymous */
     const char *password;
-    const char *client_id;     /* NULL: "tableref-{event}-table-{n}" (one connection per table) */
+    const char *client_id;     /* NULL: "tableref-{event}-table-{n}-" and 16 random hex digits, new at each run */
     int keepalive_s;           /* 10: a silently dead table (power cut) is flagged offline
                                   after 1.5 x this; a killed process is flagged at once */
     int heartbeat_s;           /* 60: the retained state is published again (a fresh "wall") when nothing
                                   changed it for this long, so that the last will's reader knows when the
                                   table last spoke (1..3600) */
-    size_t queue_max;          /* 1000 events may wait for the broker; then the oldest ordinary one is dropped */
+    size_t queue_max;          /* 10000 events may wait for the broker (hours of calls); then the oldest ordinary
+                                  one is dropped, a call only when nothing else is left */
     int inflight_max;          /* 32 QoS 1 messages handed to libmosquitto and not yet acknowledged */
     int reconnect_max_ms;      /* 5000: back-off between connection attempts grows from 250 ms to this */
     int picture_width;         /* 640: the overlay picture is shrunk (whole factors) to at most this wide */
@@ -94,7 +105,8 @@ void venue_feed_free(venue_feed *feed);
 
 /*
  * Publishes one watch event (docs/formats.md, "Event log and subtitles") on
- * event/{ev.event}, QoS 1, without its "snapshot" member; the table's
+ * event/{ev.event}, QoS 1, without its "snapshot" member (a call numbered,
+ * and again retained on call/{call_no}); the table's
  * retained state and status follow from it (started: online; settled and
  * move_checked: units from their snapshot; move_checked: last call; alert:
  * last alert; correction: last correction; camera_lost, stopped: offline).
@@ -144,7 +156,7 @@ typedef struct venue_stats {
     long published;            /* messages handed to libmosquitto */
     long acknowledged;         /* of which the broker acknowledged (QoS 1) */
     long dropped;              /* events dropped because the queue was full */
-    long dropped_alerts;       /* of which alerts */
+    long dropped_alerts;       /* of which calls (move_checked, alert, correction) */
     long commands;             /* judge commands received */
     long commands_refused;     /* judge commands refused because the command queue was full */
     long unpublishable;        /* events venue_feed_sink_event could not publish (no "event" member, no memory) */
@@ -153,6 +165,8 @@ typedef struct venue_stats {
 
 /* A snapshot of the counters; thread-safe. */
 void venue_feed_stats(venue_feed *feed, venue_stats *out);
+/* The client id the feed connects with (tests; never published). */
+const char *venue_feed_client_id(const venue_feed *feed);
 /*
  * Waits up to timeout_ms for the queue, the retained topics and the
  * in-flight messages to reach the broker. Returns how many events are still

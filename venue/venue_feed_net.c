@@ -39,7 +39,10 @@ static void on_connect(struct mosquitto *mosq, void *obj, int rc)
         set_error(f, "%.100s:%d refused the connection: %.40s", f->host, f->port, mosquitto_connack_string(rc));
         return;
     }
-    mosquitto_subscribe_v5(mosq, NULL, f->t_command_sub, 1, MQTT_SUB_OPT_RETAIN_AS_PUBLISHED, NULL);
+    /* Live commands only: a retained one is never sent (it would come again at every reconnect), and one that
+     * arrives live with the retain flag keeps it ("retain as published") so that it is refused. */
+    mosquitto_subscribe_v5(mosq, NULL, f->t_command_sub, 1,
+                           MQTT_SUB_OPT_RETAIN_AS_PUBLISHED | MQTT_SUB_OPT_SEND_RETAIN_NEVER, NULL);
     pthread_mutex_lock(&f->mu);
     f->connected = true;
     f->stats.connects++;
@@ -82,12 +85,11 @@ static void on_publish(struct mosquitto *mosq, void *obj, int mid)
 /* Judge commands: copied as received; parsed by the caller's thread at poll time. */
 static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto_message *m)
 {
+    (void)mosq;
     venue_feed *f = obj;
     const char *who = strrchr(m->topic, '/');
-    /* A retained command is refused below (it would be applied again at every reconnect) and cleared here: an
-     * empty retained message on its topic, which the table's account may write (docs/venue.md). */
-    if (m->retain && m->payloadlen > 0)
-        mosquitto_publish(mosq, NULL, m->topic, 0, NULL, 1, true);
+    /* A command published retained is refused (venue_command_parse): the table writes no command topic, so it
+     * cannot clear it, and it is never sent again (retain handling "send never"). */
     venue_raw_command rc = {0};
     base_text_copy(rc.by, sizeof rc.by, who ? who + 1 : ""); /* a long name is cut on a character boundary */
     rc.retained = m->retain;
@@ -281,6 +283,38 @@ static void idle(venue_feed *f)
     pthread_cond_timedwait(&f->cv, &f->mu, &until);
 }
 
+/* A call's retained copy on call/N expires after a day: the broker does not keep a tournament's calls for ever. */
+#define CALL_EXPIRY_S 86400
+
+/* Hands one message (and a call's retained copy) to libmosquitto; called and returns with mu held. */
+static void hand_over(venue_feed *f, venue_msg *m)
+{
+    int copies = m->copy_topic ? 2 : 1;
+    f->outstanding += copies;
+    pthread_mutex_unlock(&f->mu);
+    int rc = mosquitto_publish(f->mosq, NULL, m->topic, (int)m->len, m->payload, m->qos, m->retain);
+    int rc2 = MOSQ_ERR_SUCCESS;
+    if (m->copy_topic) {
+        mosquitto_property *props = NULL;
+        mosquitto_property_add_int32(&props, MQTT_PROP_MESSAGE_EXPIRY_INTERVAL, CALL_EXPIRY_S);
+        rc2 = mosquitto_publish_v5(f->mosq, NULL, m->copy_topic, (int)m->len, m->payload, 1, true, props);
+        mosquitto_property_free_all(&props);
+    }
+    pthread_mutex_lock(&f->mu);
+    /* NO_CONN: the connection dropped just now. libmosquitto has queued the QoS 1 message all the same and sends it
+     * again after reconnecting. */
+    int results[2] = {rc, rc2};
+    for (int i = 0; i < copies; i++) {
+        if (results[i] == MOSQ_ERR_SUCCESS || results[i] == MOSQ_ERR_NO_CONN) {
+            f->stats.published++;
+        } else {
+            f->outstanding--;
+            snprintf(f->stats.last_error, sizeof f->stats.last_error, "%.100s: not published: %.40s",
+                     i ? m->copy_topic : m->topic, mosquitto_strerror(results[i]));
+        }
+    }
+}
+
 void *venue_feed_send_main(void *arg)
 {
     venue_feed *f = arg;
@@ -295,21 +329,7 @@ void *venue_feed_send_main(void *arg)
             idle(f);
             continue;
         }
-        f->outstanding++;
-        pthread_mutex_unlock(&f->mu);
-        int rc = mosquitto_publish(f->mosq, NULL, m.topic, (int)m.len, m.payload, m.qos, m.retain);
-        pthread_mutex_lock(&f->mu);
-        /*
-         * NO_CONN: the connection dropped just now. libmosquitto has queued the
-         * QoS 1 message all the same and sends it again after reconnecting.
-         */
-        if (rc == MOSQ_ERR_SUCCESS || rc == MOSQ_ERR_NO_CONN) {
-            f->stats.published++;
-        } else {
-            f->outstanding--;
-            snprintf(f->stats.last_error, sizeof f->stats.last_error, "%.100s: not published: %.40s", m.topic,
-                     mosquitto_strerror(rc));
-        }
+        hand_over(f, &m);
         venue_msg_clear(&m);
     }
     pthread_mutex_unlock(&f->mu);

@@ -4,8 +4,10 @@
  * slots, the table's state printed into its slot, and received commands
  * parsed (ids seen once). Both stand above it; it calls neither.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/random.h>
 #include <string.h>
 #include <time.h>
 
@@ -36,6 +38,24 @@ void venue_slot_set(venue_feed *f, venue_slot *s, char *payload, size_t len)
     s->pending = true;
     s->used = true;
     pthread_cond_broadcast(&f->cv);
+}
+
+int venue_random_hex(char *out, size_t n)
+{
+    unsigned char bytes[32];
+    if (n > sizeof bytes)
+        return -1;
+    size_t have = 0;
+    while (have < n) {
+        ssize_t got = getrandom(bytes + have, n - have, 0);
+        if (got < 0 && errno != EINTR)
+            return -1;
+        if (got > 0)
+            have += (size_t)got;
+    }
+    for (size_t i = 0; i < n; i++)
+        snprintf(out + 2 * i, 3, "%02x", bytes[i]);
+    return 0;
 }
 
 char *venue_dup_bytes(const void *p, size_t n)

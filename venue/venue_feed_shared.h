@@ -54,12 +54,14 @@ typedef struct venue_raw_command {
 
 struct venue_feed {
     /* Fixed after creation. */
-    char host[256], event[64], client_id[160];
+    char host[256], event[64], client_id[200];
+    char run[24];                   /* this feed's run, public: in every call and the state */
     char *username, *password;
     int port, table, keepalive_s, heartbeat_s, inflight_max, reconnect_max_ms, picture_width, picture_quality;
     void (*on_command)(void *ctx, const venue_command *cmd);
     void *on_command_ctx;
-    char t_status[256], t_state[256], t_picture[256], t_event[256], t_command_sub[256];
+    char t_status[256], t_state[256], t_picture[256], t_event[256], t_call[256], t_command_sub[256];
+    long call_no;                   /* the caller's thread: the number of the latest call published */
     struct mosquitto *mosq;
     pthread_t net_thread, send_thread;
     bool net_running, send_running;
@@ -102,6 +104,8 @@ void venue_feed_publish_state_locked(venue_feed *f);
 int venue_feed_set_will(venue_feed *f);
 /* CLOCK_MONOTONIC in ms. */
 double venue_feed_now_ms(void);
+/* 2 x n lowercase hex digits of the kernel's random bytes (out holds 2n + 1). 0, or -1. */
+int venue_random_hex(char *out, size_t n);
 /* malloc'ed copy of n bytes (at least 1 byte allocated). */
 char *venue_dup_bytes(const void *p, size_t n);
 

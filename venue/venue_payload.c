@@ -383,6 +383,29 @@ int venue_state_apply(venue_state *s, const cJSON *ev)
     return 1;
 }
 
+static void number_slot(cJSON *slot, long call_no, const char *run)
+{
+    if (!slot || cJSON_GetObjectItemCaseSensitive(slot, "call_no"))
+        return; /* an older call keeps its own number */
+    cJSON_AddNumberToObject(slot, "call_no", (double)call_no);
+    cJSON_AddStringToObject(slot, "run", run);
+}
+
+void venue_state_number_call(venue_state *s, const char *kind, long call_no, const char *run)
+{
+    s->call_no = call_no;
+    snprintf(s->run, sizeof s->run, "%s", run);
+    if (strcmp(kind, "move_checked") == 0) {
+        number_slot(s->last_call, call_no, run);
+    } else if (strcmp(kind, "alert") == 0) {
+        number_slot(s->last_alert, call_no, run);
+    } else if (strcmp(kind, "correction") == 0) {
+        number_slot(s->last_correction, call_no, run);
+        number_slot(s->last_refused, call_no, run);
+        number_slot(s->last_ruling, call_no, run);
+    }
+}
+
 int venue_state_set_picture(venue_state *s, int move, int width, int height)
 {
     cJSON *p = cJSON_CreateObject();
@@ -420,6 +443,10 @@ char *venue_state_print(const venue_state *s, size_t queued, long dropped)
     venue_wall_now(wall, sizeof wall);
     cJSON_AddStringToObject(o, "wall", wall);
     cJSON_AddNumberToObject(o, "calls", (double)s->calls);
+    /* The number of the table's latest call and its run: a subscriber that saw fewer fetches call/N (docs/formats.md). */
+    cJSON_AddNumberToObject(o, "call_no", (double)s->call_no);
+    if (s->run[0])
+        cJSON_AddStringToObject(o, "run", s->run);
     add_copy_or_null(o, "session", s->session);
     add_copy_or_null(o, "board", s->board);
     if (s->units)

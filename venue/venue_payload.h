@@ -8,6 +8,7 @@
  *   char topic[256]; venue_topic(topic, sizeof topic, "gt-2026", 7, "state");
  *   venue_state st; venue_state_init(&st, "gt-2026", 7);
  *   venue_state_apply(&st, ev);                       // per event; 1 when the state changed
+ *   venue_state_number_call(&st, "alert", 7, run);    // the feed numbered that call
  *   char *json = venue_state_print(&st, queued, dropped);   // free()
  *   venue_state_clear(&st);
  * And for the watch loop, before the call goes to the log and the feed:
@@ -102,6 +103,8 @@ typedef struct venue_state {
     size_t n_illegal, cap_illegal;
     cJSON *picture;     /* {"move", "width", "height", "wall"} */
     cJSON *table_check; /* the latest "table_check" event: the pre-round check's verdict and figures */
+    long call_no;       /* the feed's number of its latest call (venue_state_number_call); kept across sessions */
+    char run[24];       /* the feed's run: a new one at each start of the table's process */
 } venue_state;
 
 void venue_state_init(venue_state *s, const char *event, int table);
@@ -110,6 +113,12 @@ void venue_state_clear(venue_state *s);
 int venue_state_apply(venue_state *s, const cJSON *ev);
 /* How many ILLEGAL calls of the session stand after the judges' applied rulings (not overruled, not undone). */
 int venue_state_illegal_standing(const venue_state *s);
+/*
+ * The feed numbered the call event of `kind` (move_checked, alert, correction) just applied: call_no and run go
+ * into the state and into what it kept of that event (last_call, last_alert, last_correction or last_refused,
+ * last_ruling), as they are in the published event.
+ */
+void venue_state_number_call(venue_state *s, const char *kind, long call_no, const char *run);
 /* The picture now retained describes call `move`, width x height. */
 int venue_state_set_picture(venue_state *s, int move, int width, int height);
 /* The retained payload (malloc'ed JSON text) with the feed's counters; NULL when out of memory. */

@@ -9,6 +9,7 @@ void venue_msg_clear(venue_msg *m)
         return;
     free(m->topic);
     free(m->payload);
+    free(m->copy_topic);
     memset(m, 0, sizeof *m);
 }
 
@@ -59,7 +60,7 @@ int venue_queue_push(venue_queue *q, venue_msg *m)
         while (victim < q->count && at(q, victim)->precious)
             victim++;
         if (victim == q->count)
-            victim = 0; /* nothing but alerts: the oldest alert goes */
+            victim = 0; /* nothing but calls: the oldest call goes */
         drop_at(q, victim);
         dropped = 1;
     }

@@ -2,8 +2,9 @@
  * venue_queue: the bounded first-in first-out queue of messages waiting for
  * the broker. Not thread-safe by itself: the feed guards it with its lock.
  *
- * When full, a push drops the oldest ordinary message; alerts ("precious")
- * are dropped only when nothing else is left to drop. Every drop is counted.
+ * When full, a push drops the oldest ordinary message; calls ("precious":
+ * the calls, alerts and corrections a judge must see) are dropped only when
+ * nothing else is left to drop. Every drop is counted.
  *
  * How to use:
  *   venue_queue q; venue_queue_init(&q, 1000);
@@ -24,7 +25,9 @@ typedef struct venue_msg {
     size_t len;
     int qos;
     bool retain;
-    bool precious;     /* an alert: dropped last */
+    bool precious;     /* a call, an alert, a correction: dropped last */
+    char *copy_topic;  /* malloc'ed or NULL: the payload is also published there, retained and expiring (a call's
+                          call/N, which a subscriber that missed it fetches) */
 } venue_msg;
 
 typedef struct venue_queue {
@@ -40,6 +43,7 @@ void venue_queue_free(venue_queue *q);
 int venue_queue_push(venue_queue *q, venue_msg *m);
 /* The oldest message into *out (the caller then owns it); false when empty. */
 bool venue_queue_pop(venue_queue *q, venue_msg *out);
+/* Frees the strings and zeroes m. */
 void venue_msg_clear(venue_msg *m);
 
 #endif

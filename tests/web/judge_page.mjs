@@ -96,8 +96,8 @@ async function checkOfflineAndTableWords(judge) {
   const since4 = await judge.evaluate(({ since, heard }) => ({
     data: document.querySelector('.card[data-table="4"] .status-note').dataset.since,
     text: document.querySelector('.card[data-table="4"] .status-note').textContent,
-    want: new Date(heard).toLocaleTimeString(),
-    bound: new Date(since).toLocaleTimeString(),
+    want: new Date(heard).toLocaleTimeString('en-GB', { hour12: false }),
+    bound: new Date(since).toLocaleTimeString('en-GB', { hour12: false }),
   }), { since: sinceT4, heard: heardT4 });
   if (since4.data !== sinceT4 || !since4.text.startsWith(`offline: last heard ${since4.want}, by the table's clock`) ||
       since4.text.includes(since4.bound) || /at most/.test(since4.text)) fail('table 4 since: ' + JSON.stringify(since4));
@@ -118,7 +118,7 @@ async function checkOfflineAndTableWords(judge) {
     atMost: document.querySelector('.card[data-table="3"] .status-note').dataset.since,
     status: window.tableref.tables.get(3).status,
     stateWall: window.tableref.tables.get(3).lastHeard,
-    heard: new Date(window.tableref.tables.get(3).lastHeard).toLocaleTimeString(),
+    heard: new Date(window.tableref.tables.get(3).lastHeard).toLocaleTimeString('en-GB', { hour12: false }),
   }));
   const s3 = note3.status;
   if (!s3.will || !s3.connected || s3.heartbeat_s !== 60 || !note3.text.startsWith('offline: last heard ' + note3.heard) ||

@@ -46,7 +46,8 @@ try {
   await judge.fill('#login-user', loginUser);
   await judge.fill('#login-pass', loginPass || '');
   await judge.click('#login button[type="submit"]');
-  await judge.waitForSelector('#link.ok', WAIT).catch(() => fail('login as ' + loginUser + ' failed'));
+  await judge.waitForSelector('#link.ok', WAIT).catch(async () => fail('login as ' + loginUser + ' failed: ' +
+      JSON.stringify({ link: await judge.textContent('#link'), refused: await judge.textContent('#refused'), errors })));
   console.log('ready');
 
   await judge.waitForSelector(`${card}.alert`, WAIT).catch(() => fail('the watch\'s alert never appeared'));
