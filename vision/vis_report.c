@@ -65,6 +65,7 @@ const char *vis_issue_kind_word(vis_issue_kind k)
     case VIS_ISSUE_RECOVERED: return "recovered";
     case VIS_ISSUE_READ: return "read";
     case VIS_ISSUE_UNIT_UNSEEN: return "unit_unseen";
+    case VIS_ISSUE_HEIGHT: return "height";
     }
     return "?";
 }

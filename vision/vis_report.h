@@ -30,6 +30,7 @@ typedef enum vis_issue_kind {
     VIS_ISSUE_RECOVERED,      /* a partly hidden tag of an otherwise unseen unit read by its pattern: model inferred */
     VIS_ISSUE_READ,           /* a tag the quad finder missed, read by its pattern where its unit's formation puts a model */
     VIS_ISSUE_UNIT_UNSEEN,    /* a unit the camera saw nothing of: listed in the snapshot's unseen_units */
+    VIS_ISSUE_HEIGHT,         /* a unit whose tags read at another height than the table's relief (vis_height.h) */
 } vis_issue_kind;
 
 typedef struct vis_issue {
