@@ -135,14 +135,17 @@ static cvs_colour vary(cvs_colour c, ds_rng *r, double amount)
 }
 
 /*
- * Where the figure stands on its base: in the part behind the printed tag
- * (white border included), or at the back third when the tag leaves none.
+ * Where the figure stands on its base: in the larger part the printed tag
+ * (white border included) leaves free, behind it or before it (a tag at the
+ * base's rear), or at the back third when the tag leaves neither.
  */
 static double figure_offset(const roster_unit *u)
 {
-    const double printed = u->mount.size * 1.25, back = -u->base_depth / 2;
-    const double free_front = u->mount.offset.x - printed / 2;
-    return free_front - back > 10 ? (back + free_front) / 2 : back + u->base_depth / 3;
+    const double printed = u->mount.size * 1.25, back = -u->base_depth / 2, front = u->base_depth / 2;
+    const double behind_tag = u->mount.offset.x - printed / 2, before_tag = u->mount.offset.x + printed / 2;
+    if (behind_tag - back >= front - before_tag)
+        return behind_tag - back > 10 ? (back + behind_tag) / 2 : back + u->base_depth / 3;
+    return front - before_tag > 10 ? (before_tag + front) / 2 : back + u->base_depth / 3;
 }
 
 /* One unit's look: every model of a unit is of one kind, armed alike, in one livery. */
@@ -302,7 +305,9 @@ int ds_draw_figures_level(ds_canvas *c, const rules_snapshot *snap, const roster
         for (size_t mi = 0; mi < snap->units[ui].n_models; mi++) {
             const rules_model *m = &snap->units[ui].models[mi];
             const double ground = ds_terrain_height(snap, m->pos);
-            if ((level == DS_LEVEL_BOARD && ground > 0) || (level == DS_LEVEL_RAISED && !(ground > 0)))
+            const roster_model *rm = ds_roster_model(roster, m->id);
+            const bool raised = rm && ds_terrain_drawn_raised(c, snap, m->pos, roster->units[rm->unit].mount.height);
+            if ((level == DS_LEVEL_BOARD && raised) || (level == DS_LEVEL_RAISED && !raised))
                 continue;
             order[n++] = (fig_order){hypot(m->pos.x - c->cam.centre[0], m->pos.y - c->cam.centre[1]), ui, mi, ground};
         }

@@ -108,8 +108,7 @@ static int board_in_frame(const calib_file *c, double bw, double bd, double marg
     return 1;
 }
 
-/* The longest focal length (px) that keeps the board in the frame. */
-static int fit_camera(const ds_hard_params *p, calib_file *out, base_error *err)
+int ds_hard_fit_camera(const ds_hard_params *p, calib_file *out, base_error *err)
 {
     const double k1 = p->k1;
     ds_camera_params cp = {p->width, p->height, 0, p->camera_height_mm, p->tilt_deg, p->tilt_dir_deg,
@@ -336,7 +335,7 @@ ds_hard_table *ds_hard_generate(const ds_hard_params *p, base_error *err)
     s->snapshot = rules_snapshot_new(p->board_width, p->board_depth);
     if (!t->slots || !t->align || !t->kind || !ro->units || !ro->models || !ro->board_tags || !s->snapshot)
         goto oom;
-    if (fit_camera(p, &s->calib, err) < 0)
+    if (ds_hard_fit_camera(p, &s->calib, err) < 0)
         goto fail;
     strcpy(ro->family, "tag36h11");
     ro->board_width = p->board_width, ro->board_depth = p->board_depth;

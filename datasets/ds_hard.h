@@ -91,6 +91,8 @@ typedef struct ds_hard_table {
 } ds_hard_table;
 
 ds_hard_table *ds_hard_generate(const ds_hard_params *p, base_error *err);
+/* The table's camera: the longest focal length (px) that keeps the board in the frame. 0 or -1. */
+int ds_hard_fit_camera(const ds_hard_params *p, calib_file *out, base_error *err);
 void ds_hard_free(ds_hard_table *t);
 
 /*

@@ -115,7 +115,8 @@ typedef struct placed_tag {
     long model;
     base_vec2 c;
     double heading, size, z;
-    double ground;        /* the surface under its base (0: the board; a hill's height: raised) */
+    double ground;        /* the surface under its base (0: the board; a hill's height) */
+    int raised;           /* drawn with the relief (ds_terrain_drawn_raised), not with the board */
     cvs_colour base_top;  /* its base's flock */
 } placed_tag;
 
@@ -251,6 +252,7 @@ static int place_tags(ds_canvas *c, const rules_snapshot *snap, const roster_fil
             pt->size = ru->mount.size;
             pt->ground = ds_terrain_height(snap, m->pos);
             pt->z = pt->ground + ru->mount.height;
+            pt->raised = ds_terrain_drawn_raised(c, snap, m->pos, ru->mount.height);
             pt->base_top = base_top(p, rm->unit, r);
         }
     }
@@ -266,7 +268,7 @@ static int draw_bases(ds_canvas *c, const rules_snapshot *snap, const ds_render_
         const rules_unit *u = &snap->units[ui];
         for (size_t mi = 0; mi < u->n_models; mi++, k++) {
             const placed_tag *pt = &tags[k];
-            if ((pt->ground > 0) != raised)
+            if (pt->raised != raised)
                 continue;
             base_obb box = rules_model_base(u, &u->models[mi]);
             base_vec2 corners[4];
@@ -293,7 +295,7 @@ static int draw_tags(ds_canvas *c, apriltag_family_t *fam, const char *family, c
                      int raised)
 {
     for (size_t i = 0; i < nt; i++) {
-        if ((tags[i].ground > 0) != raised)
+        if (tags[i].raised != raised)
             continue;
         base_image *tex = tag_texture(fam, tags[i].id, c->img->channels);
         if (!tex)
@@ -377,7 +379,7 @@ int ds_render_optics(const rules_snapshot *snap, const roster_file *roster, cons
         goto done;
     for (size_t i = 0; i < roster->n_board_tags; i++) {
         const roster_board_tag *b = &roster->board_tags[i];
-        tags[nt++] = (placed_tag){b->id, -1, base_v2(b->x, b->y), b->rotation, b->size, b->z, 0, {0, 0, 0}};
+        tags[nt++] = (placed_tag){b->id, -1, base_v2(b->x, b->y), b->rotation, b->size, b->z, 0, 0, {0, 0, 0}};
     }
     /* Painter's order: the board's level, the relief, what stands on it, then the hands over all. */
     if (draw_level(&c, fam, snap, roster, p, tags, nt, 0) < 0 || ds_terrain_draw_relief(&c, snap, p) < 0 ||

@@ -177,6 +177,13 @@ bool ds_terrain_hides(const ds_canvas *c, const rules_snapshot *snap, const doub
     return false;
 }
 
+bool ds_terrain_drawn_raised(const ds_canvas *c, const rules_snapshot *snap, base_vec2 p, double above_mm)
+{
+    const double ground = ds_terrain_height(snap, p);
+    const double X[3] = {p.x, p.y, ground + above_mm};
+    return ground > 0 && !ds_terrain_hides(c, snap, X);
+}
+
 int ds_terrain_fill_heights(ds_canvas *c, const rules_snapshot *snap, double step_mm)
 {
     for (size_t i = 0; i < snap->n_terrain; i++) {

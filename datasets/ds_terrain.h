@@ -33,6 +33,11 @@ int ds_terrain_draw_relief(ds_canvas *c, const rules_snapshot *snap, const ds_re
 double ds_terrain_height(const rules_snapshot *snap, base_vec2 p);
 /* Does any piece of relief stand between the camera and board point X (z up)? */
 bool ds_terrain_hides(const ds_canvas *c, const rules_snapshot *snap, const double X[3]);
+/*
+ * Is a base at p, `above_mm` tall, drawn with the relief (after it: on a hill's top or a slope the camera
+ * sees) rather than with the board (before it: on the board, or on a far slope the hill itself hides)?
+ */
+bool ds_terrain_drawn_raised(const ds_canvas *c, const rules_snapshot *snap, base_vec2 p, double above_mm);
 /* The same for the heights picture's pixel fill (ds_render_heights): each hill's top and sides at their heights,
  * `value` per mm of height. */
 int ds_terrain_fill_heights(ds_canvas *c, const rules_snapshot *snap, double step_mm);

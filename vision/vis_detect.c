@@ -423,7 +423,8 @@ static void place_model_by_tag(const vis_detector *d, const vis_camera *cam, con
         s->seen = true;
         s->sized = true;
         s->tag_z = z;
-        s->apparent_z = vis_relief_apparent_height(cam, &tp, z, ru->mount.size);
+        s->size_ratio = tp.size_mm / ru->mount.size;
+        s->edge_px = vis_tag_edge_px(t);
     }
     s->certain = true; /* decoded by the quad finder: its ID is not in doubt, even when its corners are */
     roster_tag_mount_unplace(&ru->mount, tp.centre, tp.heading, &s->pos, &s->facing);
@@ -476,7 +477,7 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
     const vis_units_options uo = {.uncert = &unc, .partial = partial};
     int rc = units_build(d, seen, prior, &uo, out, rep, err);
     if (rc == 0)
-        vis_height_check(d, &cam, seen, *out, rep);
+        vis_height_check(d, &cam, tags, n, seen, *out, rep);
     free(seen);
     free(partial);
     return rc;

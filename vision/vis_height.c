@@ -1,11 +1,13 @@
 /* vis_height: every unit's height cross-checked with its tags' apparent size (see the header). */
 #include "vis_height.h"
 
+#include "vis_board.h"
+
 #include <math.h>
 #include <stdlib.h>
 
-/* One tag's height noise from its corners' (px, 1 sigma), by the detector's measurement: size = the mean of
- * its two edge pairs, each corner's noise entering it with weight 1/2, so sigma(size) ~ 0.7 corner / edge. */
+/* One tag's corner noise (px, 1 sigma) for the floor of a unit's spread: its edge is the mean of two edge
+ * pairs, each corner entering with weight 1/2, so sigma(edge) ~ 0.7 corner. */
 #define CORNER_NOISE_PX 0.1
 
 static int cmp_d(const void *a, const void *b)
@@ -14,43 +16,102 @@ static int cmp_d(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Median of v[n] (sorted in place). */
+/* Median of v[n] (sorted in place); NAN when empty. */
 static double median(double *v, size_t n)
 {
+    if (!n)
+        return NAN;
     qsort(v, n, sizeof *v, cmp_d);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* One tag's height noise (1 sigma, mm) at height z for a tag of `size_mm` at board point p. */
-static double tag_noise_mm(const vis_camera *cam, base_vec2 p, double z, double size_mm)
+static bool measured(const vis_seen_model *s)
 {
-    const double X[3] = {p.x, p.y, z}, Y[3] = {p.x + size_mm, p.y, z};
-    double a[2], b[2];
-    if (!vis_camera_project(cam, X, a) || !vis_camera_project(cam, Y, b))
-        return NAN;
-    const double edge_px = hypot(b[0] - a[0], b[1] - a[1]);
-    const double dist = sqrt(pow(p.x - cam->centre[0], 2) + pow(p.y - cam->centre[1], 2) + pow(z - cam->centre[2], 2));
-    return edge_px > 0 ? dist * 0.7 * CORNER_NOISE_PX / edge_px : NAN;
+    return s->seen && s->sized && isfinite(s->size_ratio) && s->size_ratio > 0 && s->edge_px > 0;
 }
 
-void vis_height_measure(const vis_detector *d, const vis_camera *cam, const vis_seen_model *seen, size_t ui,
-                        vis_height_unit *h)
+/* The bias of one measured tag: its edge were it where the table says, less its edge as read (px). */
+static double tag_bias(double edge_px, double size_ratio) { return edge_px / size_ratio - edge_px; }
+
+/* The board's vote: the median bias of its reference tags seen, each at its own height; NAN when none. */
+static double board_vote(const vis_detector *d, const vis_camera *cam, const vis_tag_detection *tags, size_t n)
+{
+    double *b = malloc((n ? n : 1) * sizeof *b);
+    size_t k = 0;
+    for (size_t i = 0; b && i < n; i++) {
+        const roster_board_tag *bt = roster_map_find_board_tag(d->map, tags[i].id);
+        vis_board_tag_pose p;
+        if (bt && bt->size > 0 && vis_board_locate_tag(cam, &tags[i], bt->z, &p) && p.size_mm > 0)
+            b[k++] = tag_bias(vis_tag_edge_px(&tags[i]), p.size_mm / bt->size);
+    }
+    const double vote = b && k ? median(b, k) : NAN;
+    free(b);
+    return vote;
+}
+
+double vis_height_bias(const vis_detector *d, const vis_camera *cam, const vis_tag_detection *tags, size_t n,
+                       const vis_seen_model *seen, size_t *votes)
+{
+    const roster_map *r = d->map;
+    double *v = malloc((r->n_units + 1) * sizeof *v), *b = malloc((r->n_models ? r->n_models : 1) * sizeof *b);
+    size_t nv = 0;
+    for (size_t ui = 0; v && b && ui < r->n_units; ui++) {
+        const roster_map_unit *ru = &r->units[ui];
+        size_t k = 0;
+        for (size_t m = 0; m < ru->n_models; m++) {
+            const vis_seen_model *s = &seen[ru->first_model + m];
+            if (measured(s))
+                b[k++] = tag_bias(s->edge_px, s->size_ratio);
+        }
+        if (k)
+            v[nv++] = median(b, k);
+    }
+    const double board = board_vote(d, cam, tags, n);
+    double bias = NAN;
+    if (v && b) {
+        /* Two votes, the board's one of them: the board's, whose height and print the roster states. */
+        if (isfinite(board) && nv == 1)
+            bias = board;
+        else {
+            if (isfinite(board))
+                v[nv++] = board;
+            bias = nv ? median(v, nv) : NAN;
+        }
+    }
+    if (votes)
+        *votes = nv + (isfinite(board) && nv == 1);
+    free(v);
+    free(b);
+    return bias;
+}
+
+double vis_height_apparent(const vis_camera *cam, const vis_seen_model *s, double bias_px)
+{
+    const double ratio = s->size_ratio * (1 + bias_px / s->edge_px), Cz = cam->centre[2];
+    return Cz - (Cz - s->tag_z) / ratio;
+}
+
+void vis_height_measure(const vis_detector *d, const vis_camera *cam, const vis_seen_model *seen, double bias_px,
+                        size_t ui, vis_height_unit *h)
 {
     const roster_map_unit *ru = &d->map->units[ui];
     *h = (vis_height_unit){0, NAN, NAN, NAN, NAN, false};
-    double *v = malloc(4 * (ru->n_models ? ru->n_models : 1) * sizeof *v);
+    const size_t m = ru->n_models ? ru->n_models : 1;
+    double *v = malloc(4 * m * sizeof *v);
     if (!v)
         return;
-    double *off = v, *seen_z = v + ru->n_models, *table_z = v + 2 * ru->n_models, *noise = v + 3 * ru->n_models;
+    double *off = v, *seen_z = v + m, *table_z = v + 2 * m, *noise = v + 3 * m;
     size_t n = 0;
     for (size_t k = 0; k < ru->n_models; k++) {
         const vis_seen_model *s = &seen[ru->first_model + k];
-        if (!s->seen || !s->sized || !isfinite(s->apparent_z))
+        if (!measured(s))
             continue;
-        off[n] = s->apparent_z - s->tag_z;
-        seen_z[n] = s->apparent_z - ru->mount.height;
+        const double z = vis_height_apparent(cam, s, bias_px);
+        off[n] = z - s->tag_z;
+        seen_z[n] = z - ru->mount.height;
         table_z[n] = s->tag_z - ru->mount.height;
-        noise[n] = tag_noise_mm(cam, s->pos, s->tag_z, ru->mount.size);
+        /* One tag's height noise: its distance times its edge's relative noise. */
+        noise[n] = (cam->centre[2] - s->tag_z) * 0.7 * CORNER_NOISE_PX / s->edge_px;
         n++;
     }
     h->tags = n;
@@ -60,7 +121,7 @@ void vis_height_measure(const vis_detector *d, const vis_camera *cam, const vis_
             off[k] = fabs(off[k] - h->offset_mm);
         const double spread = n >= 3 ? 1.4826 * median(off, n) : 0, floor = median(noise, n);
         /* The median's standard error: sqrt(pi / 2) of the mean's. */
-        h->se_mm = 1.2533 * fmax(spread, isfinite(floor) ? floor : 0) / sqrt((double)n);
+        h->se_mm = 1.2533 * fmax(spread, floor) / sqrt((double)n);
         h->seen_mm = median(seen_z, n);
         h->table_mm = median(table_z, n);
         h->unsettled = d->cfg.height_sigmas > 0 && fabs(h->offset_mm) > d->cfg.height_min_mm &&
@@ -69,24 +130,28 @@ void vis_height_measure(const vis_detector *d, const vis_camera *cam, const vis_
     free(v);
 }
 
-void vis_height_check(const vis_detector *d, const vis_camera *cam, const vis_seen_model *seen, rules_snapshot *s,
-                      vis_report *rep)
+void vis_height_check(const vis_detector *d, const vis_camera *cam, const vis_tag_detection *tags, size_t n,
+                      const vis_seen_model *seen, rules_snapshot *s, vis_report *rep)
 {
     const roster_map *r = d->map;
+    size_t votes = 0;
+    const double bias = vis_height_bias(d, cam, tags, n, seen, &votes);
+    if (votes < 2) /* nothing to read a unit's tags against */
+        return;
     for (size_t ui = 0; ui < r->n_units; ui++) {
         rules_unit *u = rules_snapshot_find_unit(s, r->units[ui].id);
         if (!u)
             continue;
         vis_height_unit h;
-        vis_height_measure(d, cam, seen, ui, &h);
+        vis_height_measure(d, cam, seen, bias, ui, &h);
         if (!h.unsettled)
             continue;
         u->height_seen_mm = h.seen_mm;
         u->height_table_mm = h.table_mm;
         vis_report_add_unit(rep, VIS_ISSUE_HEIGHT, u->id,
                             "unit %s: its tags read as standing %.0f mm up (+-%.0f), where the table's relief has "
-                            "%.0f mm: a hill missing from the table file, a base raised on something, or tags "
-                            "printed at another size? Its height is not settled: no call on its move",
+                            "%.0f mm: a hill missing from the table file, or a base raised on something? Its "
+                            "height is not settled: no call on its move",
                             u->id, h.seen_mm, 2 * h.se_mm, h.table_mm);
     }
 }
