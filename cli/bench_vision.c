@@ -36,7 +36,7 @@
 #include "vis_tag.h"
 
 typedef struct options {
-    int normal, hard, frames, reps, pairs;
+    int normal, hard, hills, frames, reps, pairs, relief;
     unsigned seed;
     int tables[8], n_tables;
     double decimate, sigma;
@@ -54,6 +54,7 @@ typedef struct set_result {
     double ours_ms;
     bv_stock stock[BV_STOCK_CONFIGS];
     ds_score via_stock;      /* the stock detector's tags (decimate 1, sigma 0) through tableref's pipeline */
+    ds_score raised, flat;   /* tableref's models standing on a hill and on the board, apart */
     bf_facing facing;        /* tableref's facings and units of one model (bench_facing.h) */
     size_t pairs, false_illegal, advance_illegal, march_caught, unmoved_called, not_seen, truth_agrees;
     bv_stages stages;        /* where tableref's time went, summed over frames (bench_vision_stages.h) */
@@ -186,6 +187,11 @@ static vis_detector *new_detector(const ds_scene *s, const options *o, base_erro
     roster_map_free(map);
     if (!det)
         return NULL;
+    /* The table's hills, as a table file gives them (--no-relief: the table read as flat, as before relief). */
+    if (o->relief && vis_detector_set_relief(det, s->snapshot->terrain, s->snapshot->n_terrain, err) < 0) {
+        vis_detector_free(det);
+        return NULL;
+    }
     if (o->decimate >= 1)
         det->tags->cfg.decimate = o->decimate;
     if (o->sigma >= 0)
@@ -269,6 +275,26 @@ static void frame_runs_clear(frame_runs *fr)
 }
 
 /* The frame's figures: its scores into the set's, one line of tags read beside stock's, one of the stages. */
+/* The models on hills and on the board apart: this frame's figures printed, the set's added to. */
+static void score_raised_flat(const ds_scene *s, const ds_truth *truth, const rules_snapshot *snap, set_result *res,
+                              const char *label)
+{
+    ds_score raised, flat;
+    ds_score_init(&raised), ds_score_init(&flat);
+    ds_score_models_on(&raised, s->snapshot, truth, snap, DS_SCORE_RAISED);
+    ds_score_models_on(&flat, s->snapshot, truth, snap, DS_SCORE_FLAT);
+    ds_score_models_on(&res->raised, s->snapshot, truth, snap, DS_SCORE_RAISED);
+    ds_score_models_on(&res->flat, s->snapshot, truth, snap, DS_SCORE_FLAT);
+    if (raised.models) {
+        char line[160];
+        snprintf(line, sizeof line, "  %s, on hills", label);
+        ds_score_print(stdout, line, &raised);
+        snprintf(line, sizeof line, "  %s, on the board", label);
+        ds_score_print(stdout, line, &flat);
+    }
+    ds_score_clear(&raised), ds_score_clear(&flat);
+}
+
 static void score_frame(const ds_scene *s, set_result *res, const char *label,
                         const ds_truth *truth, vis_detector *det, frame_runs *fr)
 {
@@ -301,6 +327,7 @@ static void score_frame(const ds_scene *s, set_result *res, const char *label,
            bv_reads_count_visible(&fr->reads[top], truth), one.tags90);
     bv_stages_print(stdout, line, &fr->stages); /* line: "  label" still */
     bv_stages_add(&res->stages, &fr->stages);
+    score_raised_flat(s, truth, fr->snap, res, label);
     ds_score_clear(&one);
 }
 
@@ -388,6 +415,10 @@ static void print_set(const set_result *r, int threads)
     }
     bv_stages_print(stdout, "tableref per frame", &r->stages);
     ds_score_print(stdout, "models, tableref", &r->ours);
+    if (r->raised.models) { /* raised and flat side by side */
+        ds_score_print(stdout, "models on hills, tableref", &r->raised);
+        ds_score_print(stdout, "models on the board, tableref", &r->flat);
+    }
     bf_facing_print(stdout, "facing, tableref", &r->facing);
     ds_score_print(stdout, "models, stock decimate 1 tags + tableref's inference", &r->via_stock);
     if (r->pairs)
@@ -399,14 +430,16 @@ static void print_set(const set_result *r, int threads)
 }
 
 static const char *const help_text =
-    "usage: tableref bench vision [--set normal|hard|all] [--frames N] [--tables K,..] [--reps N]\n"
-    "                             [--seed S] [--crop WxH+X+Y] [--no-pairs] [--cores N]\n"
+    "usage: tableref bench vision [--set normal|hard|hills|all] [--frames N] [--tables K,..] [--reps N]\n"
+    "                             [--seed S] [--crop WxH+X+Y] [--no-pairs] [--no-relief] [--cores N]\n"
     "                             [--decimate D] [--sigma S] [--max-hamming H]\n\n"
     "Renders the normal set (N frames, default 3, of 4056x3040 tables with 250 tags of\n"
     "16 mm, classic renderer) and the hard set (tables 1-%d of datasets/hard: ~250\n"
     "mixed models, 16-32 mm tags, leaning figures, hands, 7-15 deg tilt, k1 -0.1..-0.3,\n"
     "Bayer sensor; tables 1-4 a 12 MP camera with colour JPEG 92, table 5 a 4K USB\n"
     "webcam: 3840x2160, ~0.6 mm/px, a small noisy sensor, auto exposure, MJPEG 75),\n"
+    "and the hills set (the same tables with three hills of 70, 50 and 30 mm, the\n"
+    "70 mm one near a long edge, a unit on each top: datasets/ds_hill.h),\n"
     "and reports for each table and each set separately:\n"
     "  - tags at least 90%% visible read, and wrong reads, by tableref (the whole\n"
     "    pipeline, vis_detector_run_tags) and by stock apriltag 3.3 in a sweep of\n"
@@ -419,14 +452,16 @@ static const char *const help_text =
     "  - the speed ratio against the fastest stock configuration that reads at least\n"
     "    as many of those tags as tableref (or none);\n"
     "  - models placed within 5 mm of all models, and of those no hand hides; wrong\n"
-    "    ids; p99 centre error; facing p99 (datasets/ds_score.h);\n"
+    "    ids; p99 centre error; facing p99 (datasets/ds_score.h); on a table with\n"
+    "    hills, the models on the hills and those on the board side by side;\n"
     "  - facing p99 of the models placed from their own tag, a unit's facing p99\n"
     "    (its fitted formation), units of one model placed (cli/bench_facing.h);\n"
     "  - hard set: each table's before/after pair (a 4.5\" advance at Advance 5\", an\n"
     "    11\" march at March 10\", nothing else moved) judged as `tableref referee` does.\n"
     "  - the whole `tableref referee` on the first hard table's 12 MP pair: its wall\n"
     "    and CPU time, beside one `detect` (a picture read and detected).\n"
-    "--crop renders only that part of each hard table (quick runs). --decimate,\n"
+    "--crop renders only that part of each hard table (quick runs). --no-relief\n"
+    "reads the hills tables as flat (the referee before it knew relief). --decimate,\n"
     "--sigma and --max-hamming override tableref's tuned tag detector.\n"
     "Prints figures; it is not a test.\n\n";
 
@@ -447,21 +482,22 @@ static int parse_tables(const char *text, options *o)
 /* The options into *o: a count of positionals (0), or CLI_DONE / CLI_ERROR as cli_parse answers. */
 static int parse(int argc, char **argv, options *o)
 {
-    *o = (options){.normal = 1, .hard = 1, .frames = 3, .reps = 2, .pairs = 1, .seed = 1, .decimate = 0,
-                   .sigma = -1, .hamming = -1};
-    char head[3072];
+    *o = (options){.normal = 1, .hard = 1, .hills = 1, .frames = 3, .reps = 2, .pairs = 1, .relief = 1, .seed = 1,
+                   .decimate = 0, .sigma = -1, .hamming = -1};
+    char head[4096];
     snprintf(head, sizeof head, help_text, ds_hard_preset_count());
     const cli_doc doc = {"bench vision", head, NULL};
     const char *set = NULL, *tables = NULL;
     double frames = o->frames, reps = o->reps, seed = o->seed, hamming = o->hamming, cores = 0;
     const cli_opt opts[] = {
-        CLI_CHOICE("--set", &set, "SET", "normal hard all", "normal, hard or all (default all)"),
+        CLI_CHOICE("--set", &set, "SET", "normal hard hills all", "normal, hard, hills or all (default all)"),
         CLI_WHOLE("--frames", &frames, "N", 1, 100, "frames of the normal set (3)"),
-        CLI_STRING("--tables", &tables, "K,..", "the hard set's tables (default: all)"),
+        CLI_STRING("--tables", &tables, "K,..", "the hard and hills sets' tables (default: all)"),
         CLI_WHOLE("--reps", &reps, "N", 1, 20, "runs per frame, the best kept (2)"),
         CLI_WHOLE("--seed", &seed, "S", 0, 4294967295.0, "the normal set's first seed (1)"),
         CLI_STRING("--crop", &o->crop, "WxH+X+Y", "render only that part of each hard table"),
         CLI_FLAG("--no-pairs", &o->pairs, 0, "skip the hard set's before/after pairs"),
+        CLI_FLAG("--no-relief", &o->relief, 0, "read the hills tables as flat (their hills not given)"),
         CLI_NUMBER("--decimate", &o->decimate, "D", 1, 8, "tableref's tag detector: quad decimation"),
         CLI_NUMBER("--sigma", &o->sigma, "S", 0, 10, "tableref's tag detector: blur before the search"),
         CLI_WHOLE("--max-hamming", &hamming, "H", 0, 3, "tableref's tag detector: bits corrected"),
@@ -475,8 +511,9 @@ static int parse(int argc, char **argv, options *o)
     if (set) {
         o->normal = strcmp(set, "normal") == 0 || strcmp(set, "all") == 0;
         o->hard = strcmp(set, "hard") == 0 || strcmp(set, "all") == 0;
-        if (!o->normal && !o->hard)
-            return fprintf(stderr, "tableref bench vision: --set takes normal, hard or all\n"), CLI_ERROR;
+        o->hills = strcmp(set, "hills") == 0 || strcmp(set, "all") == 0;
+        if (!o->normal && !o->hard && !o->hills)
+            return fprintf(stderr, "tableref bench vision: --set takes normal, hard, hills or all\n"), CLI_ERROR;
     }
     if (tables && parse_tables(tables, o) < 0)
         return CLI_ERROR;
@@ -511,35 +548,6 @@ static int run_normal(const options *o, set_result *res)
     return 0;
 }
 
-/* The hard set's tables; 0 or EXIT_BAD_INPUT. */
-static int run_hard(const options *o, set_result *res)
-{
-    printf("\n-- hard set\n");
-    for (int k = 0; k < o->n_tables; k++) {
-        base_error err;
-        ds_hard_params hp;
-        ds_hard_preset(o->tables[k], &hp);
-        ds_hard_table *t = ds_hard_generate(&hp, &err);
-        int w, h, x0, y0;
-        if (t && o->crop &&
-            (sscanf(o->crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4 ||
-             ds_hard_crop(&t->scene->calib, x0, y0, w, h, &err) < 0))
-            ds_hard_free(t), t = NULL, base_error_set(&err, "--crop: expected WxH+X+Y inside the frame");
-        char label[96] = "";
-        if (t)
-            snprintf(label, sizeof label, "table %d (%s %dx%d, %.0f deg tilt, %d hands, k1 %.2f, %.2f m)",
-                     o->tables[k], ds_hard_camera_name(hp.camera), hp.width, hp.height, hp.tilt_deg, hp.hands, hp.k1,
-                     hp.camera_height_mm / 1000);
-        if (!t)
-            fprintf(stderr, "tableref bench vision: %s\n", err.msg);
-        const int rc = t ? bench_frame(t->scene, o, res, label, t, o->tables[k]) : -1;
-        ds_hard_free(t);
-        if (rc < 0)
-            return EXIT_BAD_INPUT;
-    }
-    return 0;
-}
-
 /* --cores N pins the process (bench_cores.h) before any thread; the bench's first line says how it runs. -1 when
  * the pinning is refused. */
 static int start(const options *o)
@@ -556,6 +564,35 @@ static int start(const options *o)
     return 0;
 }
 
+/* The hard set's tables (hills: with hills), each through bench_frame. 0 or EXIT_BAD_INPUT. */
+static int run_hard_set(const options *o, int hills, set_result *res)
+{
+    printf("\n-- %s set\n", hills ? "hills" : "hard");
+    for (int k = 0; k < o->n_tables; k++) {
+        base_error err;
+        ds_hard_params hp;
+        (hills ? ds_hard_preset_hills : ds_hard_preset)(o->tables[k], &hp);
+        ds_hard_table *t = ds_hard_generate(&hp, &err);
+        int w, h, x0, y0;
+        if (t && o->crop &&
+            (sscanf(o->crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4 ||
+             ds_hard_crop(&t->scene->calib, x0, y0, w, h, &err) < 0))
+            ds_hard_free(t), t = NULL, base_error_set(&err, "--crop: expected WxH+X+Y inside the frame");
+        char label[128];
+        if (t)
+            snprintf(label, sizeof label, "table %d%s (%s %dx%d, %.0f deg tilt, %d hands, k1 %.2f, %.2f m)",
+                     o->tables[k], hills ? " with hills" : "", ds_hard_camera_name(hp.camera), hp.width, hp.height,
+                     hp.tilt_deg, hp.hands, hp.k1, hp.camera_height_mm / 1000);
+        const int rc = !t ? (fprintf(stderr, "tableref bench vision: %s\n", err.msg), EXIT_BAD_INPUT)
+                       : bench_frame(t->scene, o, res, label, t, o->tables[k]) < 0 ? EXIT_BAD_INPUT
+                                                                                    : 0;
+        ds_hard_free(t);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 int bench_vision(int argc, char **argv)
 {
     options o;
@@ -565,35 +602,40 @@ int bench_vision(int argc, char **argv)
     if (start(&o) < 0)
         return EXIT_BAD_INPUT;
     const int threads = vis_detector_threads();
-    set_result sets[2] = {{.name = "normal"}, {.name = "hard"}};
+    set_result sets[3] = {{.name = "normal"}, {.name = "hard"}, {.name = "hills"}};
     int rc = 0;
-    for (int k = 0; k < 2 && rc == 0; k++) {
+    for (int k = 0; k < 3 && rc == 0; k++) {
         if (bv_stock_sweep_init(sets[k].stock, threads) < 0) {
             fprintf(stderr, "tableref bench vision: cannot create the stock apriltag detectors\n");
             return EXIT_BAD_INPUT;
         }
         ds_score_init(&sets[k].ours);
         ds_score_init(&sets[k].via_stock);
+        ds_score_init(&sets[k].raised), ds_score_init(&sets[k].flat);
     }
     if (o.normal)
         rc = run_normal(&o, &sets[0]);
-    if (o.hard && rc == 0)
-        rc = run_hard(&o, &sets[1]);
+    for (int hills = 0; hills <= 1 && rc == 0; hills++)
+        if (hills ? o.hills : o.hard)
+            rc = run_hard_set(&o, hills, &sets[1 + hills]);
     if (rc == 0) {
         if (o.normal)
             print_set(&sets[0], threads);
         if (o.hard)
             print_set(&sets[1], threads);
+        if (o.hills)
+            print_set(&sets[2], threads);
         if (o.hard && o.pairs && !o.crop)
             bv_referee_print(o.tables[0]);
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
         printf("\npeak memory: %.1f MB (ru_maxrss; includes rendering)\n", ru.ru_maxrss / 1024.0);
     }
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         bv_stock_sweep_free(sets[k].stock);
         ds_score_clear(&sets[k].ours);
         ds_score_clear(&sets[k].via_stock);
+        ds_score_clear(&sets[k].raised), ds_score_clear(&sets[k].flat);
         bf_facing_clear(&sets[k].facing);
     }
     return rc;

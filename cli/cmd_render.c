@@ -158,21 +158,23 @@ static int write_pair(const char *out, const ds_hard_pair *pr, base_error *err)
     return rc;
 }
 
-/* The scene rendered: generated (small, bench or hard[:K], with `seed` when >= 0) or read from scene_path.
+/* The scene rendered: generated (small, bench, hard[:K] or hills[:K], with `seed` when >= 0) or read from
+ * scene_path.
  * A hard table also comes back in *hard, which owns the scene then. */
 static ds_scene *make_scene(const char *gen, const char *scene_path, double seed, double hands,
                             ds_hard_table **hard, base_error *err)
 {
     if (!gen)
         return ds_scene_load(scene_path, err);
-    if (strncmp(gen, "hard", 4) == 0 && (gen[4] == 0 || gen[4] == ':')) {
+    const size_t len = strncmp(gen, "hills", 5) == 0 ? 5 : 4;
+    if ((strncmp(gen, "hard", 4) == 0 || len == 5) && (gen[len] == 0 || gen[len] == ':')) {
         ds_hard_params hp;
-        int k = gen[4] == ':' ? atoi(gen + 5) : 1;
+        int k = gen[len] == ':' ? atoi(gen + len + 1) : 1;
         if (k < 1 || k > ds_hard_preset_count()) {
-            base_error_set(err, "hard tables are 1..%d", ds_hard_preset_count());
+            base_error_set(err, "%s tables are 1..%d", len == 5 ? "hills" : "hard", ds_hard_preset_count());
             return NULL;
         }
-        ds_hard_preset(k, &hp);
+        (len == 5 ? ds_hard_preset_hills : ds_hard_preset)(k, &hp);
         if (seed >= 0)
             hp.seed = (uint32_t)seed;
         if (hands >= 0)
@@ -187,7 +189,7 @@ static ds_scene *make_scene(const char *gen, const char *scene_path, double seed
             g.seed = (uint32_t)seed;
         return ds_scene_generate(&g, err);
     }
-    base_error_set(err, "--generate takes small, bench or hard[:K]");
+    base_error_set(err, "--generate takes small, bench, hard[:K] or hills[:K]");
     return NULL;
 }
 
@@ -213,8 +215,9 @@ int cmd_render(int argc, char **argv)
                     "image.jpg image.png calib.json roster.json snapshot.json truth.json pair.json after/image.jpg "
                     "after/image.png after/calib.json after/roster.json after/snapshot.json after/truth.json",
                     "where to write the picture and its truth"),
-        CLI_CHOICE("--generate", &gen, "NAME", "small bench hard",
-                   "small, bench or hard[:K]: make a scene instead of reading one"),
+        CLI_CHOICE("--generate", &gen, "NAME", "small bench hard hills",
+                   "small, bench, hard[:K] or hills[:K] (the hard table K with hills): make a scene instead of\n"
+                   "reading one"),
         CLI_WHOLE("--seed", &seed, "N", 0, 4294967295.0, "the random seed (default: the scene's)"),
         CLI_STRING("--crop", &crop, "WxH+X+Y", "render only that part of the frame"),
         CLI_FLAG("--pair", &pair, 1, "(hard tables) also render DIR/after/ and DIR/pair.json"),

@@ -18,7 +18,10 @@
  *     12 MP Raspberry Pi HQ camera, or the 3840x2160 (16:9) of a 4K USB
  *     webcam (~0.6 mm/px, 16 mm tags ~24-27 px), each with its own sensor,
  *     processing and JPEG (ds_hard_camera below).
- * The exact calibration and the roster are part of the table.
+ * The exact calibration and the roster are part of the table. With hills
+ * (ds_hard_params.hills, the "hills:K" tables): hills laid out first
+ * (ds_hill.h), a unit placed wholly on each top where one fits, every
+ * other unit clear of the hills' feet and of the board a hill hides.
  *
  * How to use:
  *   ds_hard_params hp; ds_hard_preset(1, &hp);          // the bench's table 1 (of ds_hard_preset_count())
@@ -67,11 +70,15 @@ typedef struct ds_hard_params {
     int palette;                 /* the board's mat: 0 grass, 1 desert, 2 grey */
     double jitter_mm;            /* hand placement error of each base (0.3) */
     ds_hard_camera camera;       /* the sensor, its processing and its JPEG */
+    int hills;                   /* hills on the table (0: none; 3: 70, 50 and 30 mm, 4: and 80 mm): ds_hill.h */
 } ds_hard_params;
 
 /* The bench's tables, k = 1 .. ds_hard_preset_count(); anything else gives table 1. */
 int ds_hard_preset_count(void);
 void ds_hard_preset(int k, ds_hard_params *p);
+/* The same tables with hills ("hills:K"): three, of 70 (its foot near a long edge), 50 and 30 mm, a unit of each
+ * army on the tops where one fits; the camera, the light and the armies' mix as table k's. */
+void ds_hard_preset_hills(int k, ds_hard_params *p);
 
 typedef enum ds_rank_align { DS_RANK_FULL, DS_RANK_CENTRED, DS_RANK_LEFT, DS_RANK_RIGHT, DS_RANK_GAPS } ds_rank_align;
 const char *ds_rank_align_name(ds_rank_align a);

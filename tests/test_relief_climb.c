@@ -1,7 +1,7 @@
 /*
  * relief_climb: a unit climbing onto, along and off a hill is measured as
  * the rules measure it, on the board seen from above (issue 28). The four
- * climbs of datasets/ds_hills.h: a 20-model unit (Advance 4") before a
+ * climbs of datasets/ds_climb.h: a 20-model unit (Advance 4") before a
  * 50 mm hill towards the edge of a 6x4 ft table, hard table 1's camera
  * (1.4 m, 14 degrees, 12 MP, Bayer, JPEG) cut to the move; both pictures
  * read through the referee's door (ref_snapshot_read) with the table's
@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "base_geom.h"
-#include "ds_hills.h"
+#include "ds_climb.h"
 #include "ds_render.h"
 #include "ref_judge.h"
 #include "ref_snapshot.h"

@@ -1,5 +1,5 @@
-/* ds_hills: hills on the renderer's tables and the four climbs (see the header). */
-#include "ds_hills.h"
+/* ds_climb: the four climbs (see the header). */
+#include "ds_climb.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -8,29 +8,6 @@
 
 #include "ds_hard.h"
 #include "vis_camera.h"
-
-void ds_hill_corners(const ds_hill *h, base_vec2 top[4], base_vec2 foot[4])
-{
-    const base_vec2 a = base_v2_dir(h->turn), b = base_v2(-a.y, a.x);
-    static const double sx[4] = {-1, 1, 1, -1}, sy[4] = {-1, -1, 1, 1};
-    for (int k = 0; k < 4; k++) {
-        const double x = h->width / 2, y = h->depth / 2;
-        top[k] = base_v2_add(h->centre, base_v2_add(base_v2_scale(a, sx[k] * x), base_v2_scale(b, sy[k] * y)));
-        foot[k] = base_v2_add(h->centre, base_v2_add(base_v2_scale(a, sx[k] * (x + h->slope_mm)),
-                                                     base_v2_scale(b, sy[k] * (y + h->slope_mm))));
-    }
-}
-
-int ds_hill_add(rules_snapshot *s, const ds_hill *h)
-{
-    base_vec2 top[4], foot[4];
-    ds_hill_corners(h, top, foot);
-    rules_terrain *t = rules_snapshot_add_terrain(s, h->id, RULES_TERRAIN_OPEN, top, 4);
-    if (!t)
-        return -1;
-    return rules_terrain_set_relief(t, RULES_RELIEF_HILL, h->height_mm, NAN, h->slope_mm > 0 ? foot : NULL,
-                                    h->slope_mm > 0 ? 4 : 0);
-}
 
 const char *ds_climb_name(ds_climb_kind k)
 {
@@ -93,7 +70,7 @@ static int make_roster(ds_scene *s, base_error *err)
         u->first_model = r->n_models;
         for (int i = 0; i < UNITS[k].files * UNITS[k].ranks; i++) {
             roster_model *m = &r->models[r->n_models];
-            snprintf(m->id, sizeof m->id, "%s-%d", u->id, i + 1);
+            snprintf(m->id, sizeof m->id, "%.40s-%d", u->id, i + 1);
             m->tag_id = 10 + 2 * (int)r->n_models++;
             m->unit = r->n_units;
             m->file = i % u->files, m->rank = i / u->files;

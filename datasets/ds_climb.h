@@ -1,6 +1,6 @@
 /*
- * ds_hills: hills on the renderer's tables (issue 28), and the four climbs
- * every referee must call as the rules measure them: a 20-model unit
+ * ds_climb: the four climbs (issue 28) every referee must call as the rules
+ * measure them: a 20-model unit
  * (10 files, 2 ranks, 25x40 mm bases, 16 mm tags 4 mm up and 9 mm behind
  * the centre; Advance 4", March 8"; no figures nor hands: these pictures
  * measure the relief, the hard set with hills measures what hides tags) before a 50 mm hill towards the edge of a 6x4 ft table seen by
@@ -20,38 +20,22 @@
  * (vision/vis_height.h).
  *
  * How to use:
- *   ds_hill h = {"hill-1", base_v2(900, 600), 300, 200, 0, 50, 25};
- *   ds_hill_add(snapshot, &h);                          // a "hill" terrain piece, open ground
  *   ds_climb c;
  *   if (ds_climb_make(DS_CLIMB_ONTO, 1, &c, &err) < 0) ...   // 1: the camera cropped to the move
  *   ds_render(c.scene->snapshot, ...) (before), ds_render(c.after, ...) with render.frame_seed = c.after_seed
  *   ds_climb_clear(&c);
  */
-#ifndef DS_HILLS_H
-#define DS_HILLS_H
+#ifndef DS_CLIMB_H
+#define DS_CLIMB_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "base_error.h"
 #include "base_geom.h"
+#include "ds_hill.h"
 #include "ds_scene.h"
 #include "rules_snapshot.h"
-
-typedef struct ds_hill {
-    char id[32];
-    base_vec2 centre;      /* its top's centre, board mm */
-    double width, depth;   /* its top, mm */
-    double turn;           /* rad: the direction of its width on the board */
-    double height_mm;
-    double slope_mm;       /* how far its foot runs out beyond its top; 0: sheer sides */
-} ds_hill;
-
-/* Adds the hill to the snapshot's terrain: open ground, relief "hill", its foot when it slopes. 0, -1 out of
- * memory. */
-int ds_hill_add(rules_snapshot *s, const ds_hill *h);
-/* Its top's corners, and its foot's (the top's grown by slope_mm; the top's own when sheer). */
-void ds_hill_corners(const ds_hill *h, base_vec2 top[4], base_vec2 foot[4]);
 
 typedef enum ds_climb_kind { DS_CLIMB_ONTO = 0, DS_CLIMB_ALONG, DS_CLIMB_DOWN, DS_CLIMB_TOO_FAR, DS_CLIMB_KINDS } ds_climb_kind;
 const char *ds_climb_name(ds_climb_kind k);
