@@ -135,29 +135,30 @@ static void climb_plan(ds_climb_kind k, const ds_hill *h, double *front_t, doubl
         *front_t = -h->slope_mm - clear - half;          /* its front rank 6 mm short of the foot */
 }
 
-/* The camera's frame cut to the hill and both places of the unit, with a margin. */
-static int crop_to_move(ds_climb *c, base_error *err)
+int ds_climb_crop(ds_scene *scene, const ds_hill *hill, const rules_snapshot *const *tables, size_t n,
+                  bool principal_point, base_error *err)
 {
     vis_camera cam;
-    vis_camera_init(&cam, &c->scene->calib);
+    vis_camera_init(&cam, &scene->calib);
     double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
     base_vec2 top[4], foot[4];
-    ds_hill_corners(&c->hill, top, foot);
-    const rules_snapshot *s[2] = {c->scene->snapshot, c->after};
-    for (int k = 0; k < 2; k++)
-        for (size_t u = 0; u < s[k]->n_units; u++)
-            for (size_t i = 0; i < s[k]->units[u].n_models + 4; i++)
+    ds_hill_corners(hill, top, foot);
+    for (size_t k = 0; k < n; k++)
+        for (size_t u = 0; u < tables[k]->n_units; u++)
+            for (size_t i = 0; i < tables[k]->units[u].n_models + 4; i++)
                 for (int z = 0; z <= 1; z++) {
-                    const base_vec2 p = i < 4 ? foot[i] : s[k]->units[u].models[i - 4].pos;
-                    const double X[3] = {p.x, p.y, z * (c->hill.height_mm + 40)};
+                    const base_vec2 p = i < 4 ? foot[i] : tables[k]->units[u].models[i - 4].pos;
+                    const double X[3] = {p.x, p.y, z * (hill->height_mm + 40)};
                     double px[2];
                     if (vis_camera_project(&cam, X, px))
                         x0 = fmin(x0, px[0]), y0 = fmin(y0, px[1]), x1 = fmax(x1, px[0]), y1 = fmax(y1, px[1]);
                 }
-    const calib_file *k = &c->scene->calib;
+    const calib_file *c = &scene->calib;
+    if (principal_point) /* a calibration's principal point lies in its image (calib_file_validate) */
+        x0 = fmin(x0, c->cx), y0 = fmin(y0, c->cy), x1 = fmax(x1, c->cx), y1 = fmax(y1, c->cy);
     const int m = 60, ax = (int)fmax(0, floor(x0) - m) & ~1, ay = (int)fmax(0, floor(y0) - m) & ~1;
-    const int bx = (int)fmin(k->width, ceil(x1) + m) & ~1, by = (int)fmin(k->height, ceil(y1) + m) & ~1;
-    return ds_hard_crop(&c->scene->calib, ax, ay, bx - ax, by - ay, err);
+    const int bx = (int)fmin(c->width, ceil(x1) + m) & ~1, by = (int)fmin(c->height, ceil(y1) + m) & ~1;
+    return ds_hard_crop(&scene->calib, ax, ay, bx - ax, by - ay, err);
 }
 
 int ds_climb_make(ds_climb_kind k, bool crop, ds_climb *out, base_error *err)
@@ -173,7 +174,7 @@ int ds_climb_make(ds_climb_kind k, bool crop, ds_climb *out, base_error *err)
     /* The hill towards the far corner, its depth along the line from the point under the camera. */
     vis_camera cam;
     vis_camera_init(&cam, &s->calib);
-    const base_vec2 centre = base_v2(1450, 930), nadir = base_v2(cam.centre[0], cam.centre[1]);
+    const base_vec2 centre = base_v2(1380, 860), nadir = base_v2(cam.centre[0], cam.centre[1]);
     const base_vec2 ahead = base_v2_scale(base_v2_sub(centre, nadir), 1 / base_v2_dist(centre, nadir));
     out->hill = (ds_hill){"hill", centre, 300, 240, atan2(ahead.y, ahead.x) - BASE_PI / 2, 50, 25};
     double front_t, moved;
@@ -199,5 +200,6 @@ int ds_climb_make(ds_climb_kind k, bool crop, ds_climb *out, base_error *err)
     ds_hard_camera_apply(hp.camera, &s->render);
     s->render.lamp[0] = 700, s->render.lamp[1] = 500, s->render.lamp[2] = 2300;
     out->after_seed = s->render.seed * 7 + 1;
-    return crop ? crop_to_move(out, err) : 0;
+    const rules_snapshot *both[2] = {s->snapshot, out->after};
+    return crop ? ds_climb_crop(s, &out->hill, both, 2, false, err) : 0;
 }

@@ -5,8 +5,8 @@
  * the centre; Advance 4", March 8"; no figures nor hands: these pictures
  * measure the relief, the hard set with hills measures what hides tags) before a 50 mm hill towards the edge of a 6x4 ft table seen by
  * hard table 1's camera (1.4 m up, 14 degrees tilted, a 12 MP frame; the
- * hill ~920 mm from the point under the camera, where a tag on it read as
- * standing on the board is pushed ~34 mm outward):
+ * hill ~820 mm from the point under the camera, where a tag on it read as
+ * standing on the board is pushed ~30 mm outward):
  *   - ONTO: 3.5" straight ahead from the board onto the hill (its front
  *     rank onto the top, its rear rank onto its 25 mm slope): legal;
  *   - ALONG: 3.9" along the top: legal;
@@ -53,6 +53,10 @@ typedef struct ds_climb {
 
 /* The climb `k`; crop: the camera's frame cut to the hill and the move (a test's picture). 0 or -1. */
 int ds_climb_make(ds_climb_kind k, bool crop, ds_climb *out, base_error *err);
+/* The scene's camera cut to the hill and every unit of `tables` (the keyframes of a turn on it), with a margin
+ * (ds_hard_crop), and to its principal point too when asked (a calibration that must validate). 0 or -1. */
+int ds_climb_crop(ds_scene *scene, const ds_hill *hill, const rules_snapshot *const *tables, size_t n,
+                  bool principal_point, base_error *err);
 void ds_climb_clear(ds_climb *c);
 
 #endif

@@ -6,8 +6,8 @@
  * (1.4 m, 14 degrees, 12 MP, Bayer, JPEG) cut to the move; both pictures
  * read through the referee's door (ref_snapshot_read) with the table's
  * terrain (ref_setup_set_terrain), judged as `tableref referee` judges.
- * Read as if the board were flat, the tags on the hill are pushed ~34 mm
- * outward and the legal 3.5" climb measures 4.8": a false ILLEGAL.
+ * Read as if the board were flat, the tags on the hill are pushed ~30 mm
+ * outward and the legal 3.5" climb measures 4.6": a false ILLEGAL.
  * Tolerances: the farthest model's distance within 0.05" of the true move
  * (every model moves the same).
  */
