@@ -4,6 +4,7 @@
 #include "vis_board.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* One tag's corner noise (px, 1 sigma) for the floor of a unit's spread: its edge is the mean of two edge
@@ -144,6 +145,11 @@ void vis_height_check(const vis_detector *d, const vis_camera *cam, const vis_ta
             continue;
         vis_height_unit h;
         vis_height_measure(d, cam, seen, bias, ui, &h);
+        if (h.tags) {
+            vis_unit_height kept = {"", h.tags, h.seen_mm, h.se_mm, h.table_mm};
+            snprintf(kept.unit, sizeof kept.unit, "%s", u->id);
+            vis_report_add_height(rep, &kept);
+        }
         if (!h.unsettled)
             continue;
         u->height_seen_mm = h.seen_mm;

@@ -32,7 +32,10 @@
  *   - the unit's height_seen_mm / height_table_mm set in the snapshot
  *     (rules_unit_height_unsettled): the judge calls its move CANNOT TELL,
  *     never LEGAL or ILLEGAL (rules_robust.h).
- * A unit of which no tag was decoded cleanly is not checked.
+ * A unit of which no tag was decoded cleanly is not checked. Every unit
+ * measured, settled or not, is listed in the report's `heights` (its id,
+ * seen_mm +/- se_mm, table_mm): what a survey of the relief reads
+ * (referee/ref_survey.h).
  *
  * How to use (vis_detect does it after rebuilding the units):
  *   vis_height_check(detector, &cam, tags, n, seen, snapshot, &report);

@@ -42,6 +42,16 @@ typedef struct vis_issue {
     char msg[192];
 } vis_issue;
 
+/* One unit's height as its cleanly read tags' apparent size tells it (vis_height.h), settled or not: what a
+ * survey of the table's relief reads (referee/ref_survey.h). */
+typedef struct vis_unit_height {
+    char unit[64];            /* the unit's id */
+    size_t tags;              /* its tags measured */
+    double seen_mm;           /* the surface height its tags seem to stand on (median) */
+    double se_mm;             /* its standard error */
+    double table_mm;          /* the table's relief under them (median) */
+} vis_unit_height;
+
 typedef struct vis_report {
     vis_issue *items;
     size_t n, cap;
@@ -58,6 +68,10 @@ typedef struct vis_report {
     size_t models_seen, models_inferred, models_missing;
     size_t tags_read;         /* tags read by their pattern at a predicted place (VIS_ISSUE_READ) */
     size_t units_unseen;      /* units with no evidence at all (VIS_ISSUE_UNIT_UNSEEN) */
+    /* Every unit's height by its tags' size (vis_height_check), when the frame gave at least two votes for
+     * its bias; owned (vis_report_clear frees them). */
+    vis_unit_height *heights;
+    size_t n_heights;
 } vis_report;
 
 /* printf-style; returns -1 only when out of memory. */
@@ -67,6 +81,8 @@ int vis_report_add(vis_report *r, vis_issue_kind kind, int tag_id, const char *m
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
+/* Appends one unit's height; -1 only when out of memory. */
+int vis_report_add_height(vis_report *r, const vis_unit_height *h);
 /* An issue about a whole unit (`unit` its id, in the field `unit`: callers branch on it, never on msg). */
 int vis_report_add_unit(vis_report *r, vis_issue_kind kind, const char *unit, const char *fmt, ...)
 #if defined(__GNUC__)
