@@ -20,6 +20,7 @@
 
 #include "bench_cores.h"
 #include "bench_facing.h"
+#include "bench_vision_options.h"
 #include "bench_vision_referee.h"
 #include "bench_vision_stages.h"
 #include "bench_vision_stock.h"
@@ -35,15 +36,6 @@
 #include "vis_detect.h"
 #include "vis_tag.h"
 
-typedef struct options {
-    int normal, hard, frames, reps, pairs;
-    unsigned seed;
-    int tables[8], n_tables;
-    double decimate, sigma;
-    int hamming;
-    const char *crop;
-    int cores;               /* --cores N: pinned to N CPUs, N threads on both sides; 0: not pinned, 2 threads */
-} options;
 
 /* What one set (normal or hard) adds up to. */
 typedef struct set_result {
@@ -54,6 +46,7 @@ typedef struct set_result {
     double ours_ms;
     bv_stock stock[BV_STOCK_CONFIGS];
     ds_score via_stock;      /* the stock detector's tags (decimate 1, sigma 0) through tableref's pipeline */
+    ds_score raised, flat;   /* tableref's models standing on a hill and on the board, apart */
     bf_facing facing;        /* tableref's facings and units of one model (bench_facing.h) */
     size_t pairs, false_illegal, advance_illegal, march_caught, unmoved_called, not_seen, truth_agrees;
     bv_stages stages;        /* where tableref's time went, summed over frames (bench_vision_stages.h) */
@@ -179,13 +172,18 @@ done:
 }
 
 /* tableref's detector for the scene, with the tag detector's settings the options override. */
-static vis_detector *new_detector(const ds_scene *s, const options *o, base_error *err)
+static vis_detector *new_detector(const ds_scene *s, const bv_options *o, base_error *err)
 {
     roster_map *map = roster_map_new(s->roster, err); /* vision takes the roster's map */
     vis_detector *det = map ? vis_detector_new(map, &s->calib, err) : NULL;
     roster_map_free(map);
     if (!det)
         return NULL;
+    /* The table's hills, as a table file gives them (--no-relief: the table read as flat, as before relief). */
+    if (o->relief && vis_detector_set_relief(det, s->snapshot->terrain, s->snapshot->n_terrain, err) < 0) {
+        vis_detector_free(det);
+        return NULL;
+    }
     if (o->decimate >= 1)
         det->tags->cfg.decimate = o->decimate;
     if (o->sigma >= 0)
@@ -234,7 +232,7 @@ typedef struct frame_runs {
 } frame_runs;
 
 /* tableref and every stock configuration on the frame, best of `reps` runs each (tableref's stages: its best run's). */
-static void time_runs(vis_detector *det, const base_image *img, const options *o, set_result *res, frame_runs *fr)
+static void time_runs(vis_detector *det, const base_image *img, const bv_options *o, set_result *res, frame_runs *fr)
 {
     base_error err;
     fr->best_ours = INFINITY;
@@ -269,6 +267,26 @@ static void frame_runs_clear(frame_runs *fr)
 }
 
 /* The frame's figures: its scores into the set's, one line of tags read beside stock's, one of the stages. */
+/* The models on hills and on the board apart: this frame's figures printed, the set's added to. */
+static void score_raised_flat(const ds_scene *s, const ds_truth *truth, const rules_snapshot *snap, set_result *res,
+                              const char *label)
+{
+    ds_score raised, flat;
+    ds_score_init(&raised), ds_score_init(&flat);
+    ds_score_models_on(&raised, s->snapshot, truth, snap, DS_SCORE_RAISED);
+    ds_score_models_on(&flat, s->snapshot, truth, snap, DS_SCORE_FLAT);
+    ds_score_models_on(&res->raised, s->snapshot, truth, snap, DS_SCORE_RAISED);
+    ds_score_models_on(&res->flat, s->snapshot, truth, snap, DS_SCORE_FLAT);
+    if (raised.models) {
+        char line[160];
+        snprintf(line, sizeof line, "  %s, on hills", label);
+        ds_score_print(stdout, line, &raised);
+        snprintf(line, sizeof line, "  %s, on the board", label);
+        ds_score_print(stdout, line, &flat);
+    }
+    ds_score_clear(&raised), ds_score_clear(&flat);
+}
+
 static void score_frame(const ds_scene *s, set_result *res, const char *label,
                         const ds_truth *truth, vis_detector *det, frame_runs *fr)
 {
@@ -301,11 +319,12 @@ static void score_frame(const ds_scene *s, set_result *res, const char *label,
            bv_reads_count_visible(&fr->reads[top], truth), one.tags90);
     bv_stages_print(stdout, line, &fr->stages); /* line: "  label" still */
     bv_stages_add(&res->stages, &fr->stages);
+    score_raised_flat(s, truth, fr->snap, res, label);
     ds_score_clear(&one);
 }
 
 /* One frame: tableref and every stock configuration, best of `reps` timed runs each. */
-static int bench_frame(const ds_scene *s, const options *o, set_result *res, const char *label,
+static int bench_frame(const ds_scene *s, const bv_options *o, set_result *res, const char *label,
                        const ds_hard_table *hard, int table)
 {
     base_error err;
@@ -388,6 +407,10 @@ static void print_set(const set_result *r, int threads)
     }
     bv_stages_print(stdout, "tableref per frame", &r->stages);
     ds_score_print(stdout, "models, tableref", &r->ours);
+    if (r->raised.models) { /* raised and flat side by side */
+        ds_score_print(stdout, "models on hills, tableref", &r->raised);
+        ds_score_print(stdout, "models on the board, tableref", &r->flat);
+    }
     bf_facing_print(stdout, "facing, tableref", &r->facing);
     ds_score_print(stdout, "models, stock decimate 1 tags + tableref's inference", &r->via_stock);
     if (r->pairs)
@@ -398,99 +421,8 @@ static void print_set(const set_result *r, int threads)
                r->unmoved_called, r->not_seen, r->march_caught);
 }
 
-static const char *const help_text =
-    "usage: tableref bench vision [--set normal|hard|all] [--frames N] [--tables K,..] [--reps N]\n"
-    "                             [--seed S] [--crop WxH+X+Y] [--no-pairs] [--cores N]\n"
-    "                             [--decimate D] [--sigma S] [--max-hamming H]\n\n"
-    "Renders the normal set (N frames, default 3, of 4056x3040 tables with 250 tags of\n"
-    "16 mm, classic renderer) and the hard set (tables 1-%d of datasets/hard: ~250\n"
-    "mixed models, 16-32 mm tags, leaning figures, hands, 7-15 deg tilt, k1 -0.1..-0.3,\n"
-    "Bayer sensor; tables 1-4 a 12 MP camera with colour JPEG 92, table 5 a 4K USB\n"
-    "webcam: 3840x2160, ~0.6 mm/px, a small noisy sensor, auto exposure, MJPEG 75),\n"
-    "and reports for each table and each set separately:\n"
-    "  - tags at least 90%% visible read, and wrong reads, by tableref (the whole\n"
-    "    pipeline, vis_detector_run_tags) and by stock apriltag 3.3 in a sweep of\n"
-    "    decimate 1, 1.5, 2 x quad_sigma 0, 0.4, 0.8; times side by side, 2 threads\n"
-    "    each (--cores N: the process pinned to N CPUs, N threads each), detectors\n"
-    "    and decode tables built before timing, best of --reps runs;\n"
-    "  - where tableref's time goes, wall and CPU ms: the JPEG read (the picture as\n"
-    "    the camera writes it, read as `detect` reads it), the first pass, the\n"
-    "    predicted reads, the formation fit, the rest, and judging a pair;\n"
-    "  - the speed ratio against the fastest stock configuration that reads at least\n"
-    "    as many of those tags as tableref (or none);\n"
-    "  - models placed within 5 mm of all models, and of those no hand hides; wrong\n"
-    "    ids; p99 centre error; facing p99 (datasets/ds_score.h);\n"
-    "  - facing p99 of the models placed from their own tag, a unit's facing p99\n"
-    "    (its fitted formation), units of one model placed (cli/bench_facing.h);\n"
-    "  - hard set: each table's before/after pair (a 4.5\" advance at Advance 5\", an\n"
-    "    11\" march at March 10\", nothing else moved) judged as `tableref referee` does.\n"
-    "  - the whole `tableref referee` on the first hard table's 12 MP pair: its wall\n"
-    "    and CPU time, beside one `detect` (a picture read and detected).\n"
-    "--crop renders only that part of each hard table (quick runs). --decimate,\n"
-    "--sigma and --max-hamming override tableref's tuned tag detector.\n"
-    "Prints figures; it is not a test.\n\n";
-
-/* "1,3" into o->tables; -1 with a message when it is not such a list. */
-static int parse_tables(const char *text, options *o)
-{
-    o->n_tables = 0;
-    for (const char *p = text; *p && o->n_tables < 8;) {
-        o->tables[o->n_tables++] = (int)strtol(p, (char **)&p, 10);
-        if (*p == ',')
-            p++;
-        else if (*p)
-            return fprintf(stderr, "tableref bench vision: --tables takes a list like 1,3\n"), -1;
-    }
-    return 0;
-}
-
-/* The options into *o: a count of positionals (0), or CLI_DONE / CLI_ERROR as cli_parse answers. */
-static int parse(int argc, char **argv, options *o)
-{
-    *o = (options){.normal = 1, .hard = 1, .frames = 3, .reps = 2, .pairs = 1, .seed = 1, .decimate = 0,
-                   .sigma = -1, .hamming = -1};
-    char head[3072];
-    snprintf(head, sizeof head, help_text, ds_hard_preset_count());
-    const cli_doc doc = {"bench vision", head, NULL};
-    const char *set = NULL, *tables = NULL;
-    double frames = o->frames, reps = o->reps, seed = o->seed, hamming = o->hamming, cores = 0;
-    const cli_opt opts[] = {
-        CLI_CHOICE("--set", &set, "SET", "normal hard all", "normal, hard or all (default all)"),
-        CLI_WHOLE("--frames", &frames, "N", 1, 100, "frames of the normal set (3)"),
-        CLI_STRING("--tables", &tables, "K,..", "the hard set's tables (default: all)"),
-        CLI_WHOLE("--reps", &reps, "N", 1, 20, "runs per frame, the best kept (2)"),
-        CLI_WHOLE("--seed", &seed, "S", 0, 4294967295.0, "the normal set's first seed (1)"),
-        CLI_STRING("--crop", &o->crop, "WxH+X+Y", "render only that part of each hard table"),
-        CLI_FLAG("--no-pairs", &o->pairs, 0, "skip the hard set's before/after pairs"),
-        CLI_NUMBER("--decimate", &o->decimate, "D", 1, 8, "tableref's tag detector: quad decimation"),
-        CLI_NUMBER("--sigma", &o->sigma, "S", 0, 10, "tableref's tag detector: blur before the search"),
-        CLI_WHOLE("--max-hamming", &hamming, "H", 0, 3, "tableref's tag detector: bits corrected"),
-        CLI_WHOLE("--cores", &cores, "N", 1, 64, "pin the process to N CPUs; N threads on both sides"),
-    };
-    int r = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
-    if (r < 0)
-        return r;
-    o->frames = (int)frames, o->reps = (int)reps, o->seed = (unsigned)seed, o->hamming = (int)hamming;
-    o->cores = (int)cores;
-    if (set) {
-        o->normal = strcmp(set, "normal") == 0 || strcmp(set, "all") == 0;
-        o->hard = strcmp(set, "hard") == 0 || strcmp(set, "all") == 0;
-        if (!o->normal && !o->hard)
-            return fprintf(stderr, "tableref bench vision: --set takes normal, hard or all\n"), CLI_ERROR;
-    }
-    if (tables && parse_tables(tables, o) < 0)
-        return CLI_ERROR;
-    if (o->n_tables == 0)
-        for (int k = 1; k <= ds_hard_preset_count(); k++)
-            o->tables[o->n_tables++] = k;
-    for (int k = 0; k < o->n_tables; k++)
-        if (o->tables[k] < 1 || o->tables[k] > ds_hard_preset_count())
-            return fprintf(stderr, "tableref bench vision: hard tables are 1..%d\n", ds_hard_preset_count()), CLI_ERROR;
-    return 0;
-}
-
 /* The normal set's frames; 0 or EXIT_BAD_INPUT. */
-static int run_normal(const options *o, set_result *res)
+static int run_normal(const bv_options *o, set_result *res)
 {
     printf("\n-- normal set\n");
     for (int f = 0; f < o->frames; f++) {
@@ -511,38 +443,9 @@ static int run_normal(const options *o, set_result *res)
     return 0;
 }
 
-/* The hard set's tables; 0 or EXIT_BAD_INPUT. */
-static int run_hard(const options *o, set_result *res)
-{
-    printf("\n-- hard set\n");
-    for (int k = 0; k < o->n_tables; k++) {
-        base_error err;
-        ds_hard_params hp;
-        ds_hard_preset(o->tables[k], &hp);
-        ds_hard_table *t = ds_hard_generate(&hp, &err);
-        int w, h, x0, y0;
-        if (t && o->crop &&
-            (sscanf(o->crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4 ||
-             ds_hard_crop(&t->scene->calib, x0, y0, w, h, &err) < 0))
-            ds_hard_free(t), t = NULL, base_error_set(&err, "--crop: expected WxH+X+Y inside the frame");
-        char label[96] = "";
-        if (t)
-            snprintf(label, sizeof label, "table %d (%s %dx%d, %.0f deg tilt, %d hands, k1 %.2f, %.2f m)",
-                     o->tables[k], ds_hard_camera_name(hp.camera), hp.width, hp.height, hp.tilt_deg, hp.hands, hp.k1,
-                     hp.camera_height_mm / 1000);
-        if (!t)
-            fprintf(stderr, "tableref bench vision: %s\n", err.msg);
-        const int rc = t ? bench_frame(t->scene, o, res, label, t, o->tables[k]) : -1;
-        ds_hard_free(t);
-        if (rc < 0)
-            return EXIT_BAD_INPUT;
-    }
-    return 0;
-}
-
 /* --cores N pins the process (bench_cores.h) before any thread; the bench's first line says how it runs. -1 when
  * the pinning is refused. */
-static int start(const options *o)
+static int start(const bv_options *o)
 {
     char cpus[256] = "";
     base_error err;
@@ -556,44 +459,78 @@ static int start(const options *o)
     return 0;
 }
 
+/* The hard set's tables (hills: with hills), each through bench_frame. 0 or EXIT_BAD_INPUT. */
+static int run_hard_set(const bv_options *o, int hills, set_result *res)
+{
+    printf("\n-- %s set\n", hills ? "hills" : "hard");
+    for (int k = 0; k < o->n_tables; k++) {
+        base_error err;
+        ds_hard_params hp;
+        (hills ? ds_hard_preset_hills : ds_hard_preset)(o->tables[k], &hp);
+        ds_hard_table *t = ds_hard_generate(&hp, &err);
+        int w, h, x0, y0;
+        if (t && o->crop &&
+            (sscanf(o->crop, "%dx%d+%d+%d", &w, &h, &x0, &y0) != 4 ||
+             ds_hard_crop(&t->scene->calib, x0, y0, w, h, &err) < 0))
+            ds_hard_free(t), t = NULL, base_error_set(&err, "--crop: expected WxH+X+Y inside the frame");
+        char label[128];
+        if (t)
+            snprintf(label, sizeof label, "table %d%s (%s %dx%d, %.0f deg tilt, %d hands, k1 %.2f, %.2f m)",
+                     o->tables[k], hills ? " with hills" : "", ds_hard_camera_name(hp.camera), hp.width, hp.height,
+                     hp.tilt_deg, hp.hands, hp.k1, hp.camera_height_mm / 1000);
+        const int rc = !t ? (fprintf(stderr, "tableref bench vision: %s\n", err.msg), EXIT_BAD_INPUT)
+                       : bench_frame(t->scene, o, res, label, t, o->tables[k]) < 0 ? EXIT_BAD_INPUT
+                                                                                    : 0;
+        ds_hard_free(t);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 int bench_vision(int argc, char **argv)
 {
-    options o;
-    int r = parse(argc, argv, &o);
+    bv_options o;
+    int r = bv_options_parse(argc, argv, &o);
     if (r < 0)
         return cli_status(r);
     if (start(&o) < 0)
         return EXIT_BAD_INPUT;
     const int threads = vis_detector_threads();
-    set_result sets[2] = {{.name = "normal"}, {.name = "hard"}};
+    set_result sets[3] = {{.name = "normal"}, {.name = "hard"}, {.name = "hills"}};
     int rc = 0;
-    for (int k = 0; k < 2 && rc == 0; k++) {
+    for (int k = 0; k < 3 && rc == 0; k++) {
         if (bv_stock_sweep_init(sets[k].stock, threads) < 0) {
             fprintf(stderr, "tableref bench vision: cannot create the stock apriltag detectors\n");
             return EXIT_BAD_INPUT;
         }
         ds_score_init(&sets[k].ours);
         ds_score_init(&sets[k].via_stock);
+        ds_score_init(&sets[k].raised), ds_score_init(&sets[k].flat);
     }
     if (o.normal)
         rc = run_normal(&o, &sets[0]);
-    if (o.hard && rc == 0)
-        rc = run_hard(&o, &sets[1]);
+    for (int hills = 0; hills <= 1 && rc == 0; hills++)
+        if (hills ? o.hills : o.hard)
+            rc = run_hard_set(&o, hills, &sets[1 + hills]);
     if (rc == 0) {
         if (o.normal)
             print_set(&sets[0], threads);
         if (o.hard)
             print_set(&sets[1], threads);
+        if (o.hills)
+            print_set(&sets[2], threads);
         if (o.hard && o.pairs && !o.crop)
             bv_referee_print(o.tables[0]);
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
         printf("\npeak memory: %.1f MB (ru_maxrss; includes rendering)\n", ru.ru_maxrss / 1024.0);
     }
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         bv_stock_sweep_free(sets[k].stock);
         ds_score_clear(&sets[k].ours);
         ds_score_clear(&sets[k].via_stock);
+        ds_score_clear(&sets[k].raised), ds_score_clear(&sets[k].flat);
         bf_facing_clear(&sets[k].facing);
     }
     return rc;

@@ -376,8 +376,11 @@ static int draw(const referee_job *job, referee_work *w, base_error *err)
         return -1;
     if (!(w->cam = camera_target(job, w, err)) || ov_scene_draw(w->scene, w->cam, err) < 0)
         return -1;
-    if (!(w->proj = ov_target_new_projector(w->H, w->pw, w->ph, err)) || set_keepout(w, err) < 0 ||
-        ov_scene_draw(w->scene, w->proj, err) < 0)
+    if (!(w->proj = ov_target_new_projector(w->H, w->pw, w->ph, err)) || set_keepout(w, err) < 0)
+        return -1;
+    if (w->proj_section.position_present) /* a label on a hill is lit along the projector's ray */
+        ov_target_set_light_source(w->proj, w->proj_section.position_mm);
+    if (ov_scene_draw(w->scene, w->proj, err) < 0)
         return -1;
     if (!(w->root = ref_words_json(&w->judged)))
         return base_error_setc(err, BASE_E_NOMEM, "out of memory");

@@ -162,26 +162,27 @@ static int write_pair(const char *out, const ds_hard_pair *pr, base_error *err)
     return rc;
 }
 
-/* The scene rendered: generated (small, bench, hard[:K] or minis[:K] marked `marks`, with `seed` when >= 0) or
- * read from scene_path. A hard or minis table also comes back in *hard, which owns the scene then. */
+/* The scene rendered: generated (small, bench, hard[:K], hills[:K] or minis[:K] marked `marks`, with `seed` when
+ * >= 0) or read from scene_path. A hard, hills or minis table also comes back in *hard, which owns the scene then. */
 static ds_scene *make_scene(const char *gen, const char *scene_path, double seed, double hands, const char *marks,
                             ds_hard_table **hard, base_error *err)
 {
     if (!gen)
         return ds_scene_load(scene_path, err);
     const int minis = strncmp(gen, "minis", 5) == 0 && (gen[5] == 0 || gen[5] == ':');
-    if (minis || (strncmp(gen, "hard", 4) == 0 && (gen[4] == 0 || gen[4] == ':'))) {
+    const int hills = strncmp(gen, "hills", 5) == 0 && (gen[5] == 0 || gen[5] == ':');
+    if (minis || hills || (strncmp(gen, "hard", 4) == 0 && (gen[4] == 0 || gen[4] == ':'))) {
         ds_hard_params hp;
-        const char *tail = gen + (minis ? 5 : 4);
+        const char *tail = gen + (minis || hills ? 5 : 4);
         const int k = *tail == ':' ? atoi(tail + 1) : 1, most = minis ? ds_hard_minis_count() : ds_hard_preset_count();
         if (k < 1 || k > most) {
-            base_error_set(err, "%s tables are 1..%d", minis ? "minis" : "hard", most);
+            base_error_set(err, "%s tables are 1..%d", minis ? "minis" : hills ? "hills" : "hard", most);
             return NULL;
         }
         if (minis)
             ds_hard_minis_preset(k, marks && strcmp(marks, "sheet") == 0 ? DS_HARD_MARKS_SHEET : DS_HARD_MARKS_RIM, &hp);
         else
-            ds_hard_preset(k, &hp);
+            (hills ? ds_hard_preset_hills : ds_hard_preset)(k, &hp);
         if (seed >= 0)
             hp.seed = (uint32_t)seed;
         if (hands >= 0)
@@ -196,7 +197,7 @@ static ds_scene *make_scene(const char *gen, const char *scene_path, double seed
             g.seed = (uint32_t)seed;
         return ds_scene_generate(&g, err);
     }
-    base_error_set(err, "--generate takes small, bench, hard[:K] or minis[:K]");
+    base_error_set(err, "--generate takes small, bench, hard[:K], hills[:K] or minis[:K]");
     return NULL;
 }
 
@@ -222,8 +223,9 @@ int cmd_render(int argc, char **argv)
                     "image.jpg image.png calib.json roster.json snapshot.json truth.json pair.json after/image.jpg "
                     "after/image.png after/calib.json after/roster.json after/snapshot.json after/truth.json",
                     "where to write the picture and its truth"),
-        CLI_CHOICE("--generate", &gen, "NAME", "small bench hard minis",
-                   "small, bench, hard[:K] or minis[:K]: make a scene instead of reading one"),
+        CLI_CHOICE("--generate", &gen, "NAME", "small bench hard hills minis",
+                   "small, bench, hard[:K], hills[:K] (the hard table K with hills) or minis[:K]: make a scene\n"
+                   "instead of reading one"),
         CLI_WHOLE("--seed", &seed, "N", 0, 4294967295.0, "the random seed (default: the scene's)"),
         CLI_STRING("--crop", &crop, "WxH+X+Y", "render only that part of the frame"),
         CLI_FLAG("--pair", &pair, 1, "(hard and minis tables) also render DIR/after/ and DIR/pair.json"),

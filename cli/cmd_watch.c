@@ -385,13 +385,20 @@ static int watch_simulated(const watch_args *a)
         base_error_setc(&err, BASE_E_UNSUPPORTED, "%s: this watch takes a set-up only from sim: sources",
                         a->source);
     int rc = EXIT_BAD_INPUT;
-    watch_session *s = setup && save_sim_setup(a->sim_frames, &su, &err) == 0
-                           ? watch_session_new(su.roster, su.camera, &cfg, &err) : NULL;
+    /* The simulated table's set-up: its camera, roster and terrain (hills and all), as a table file gives them. */
+    ref_setup *rs = setup && save_sim_setup(a->sim_frames, &su, &err) == 0
+                        ? ref_setup_wrap(su.camera, su.roster, cfg.calib_path, cfg.roster_path, &err) : NULL;
+    if (rs && ref_setup_set_terrain(rs, su.table->terrain, su.table->n_terrain, &err) < 0) {
+        ref_setup_free(rs);
+        rs = NULL;
+    }
+    watch_session *s = rs ? watch_session_new_setup(rs, &cfg, &err) : NULL;
     if (!s)
         fprintf(stderr, "tableref watch: %s\n", err.msg);
     else
         rc = run_session(s, cap, a);
     watch_session_free(s);
+    ref_setup_free(rs);
     cap_source_close(cap);
     return rc;
 }

@@ -40,6 +40,8 @@ int cmd_tags(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
 /* The pre-round check of a table (issue 19). */
 int cmd_table_check(int argc, char **argv);
+/* The hills' heights measured from the camera (issue 28). */
+int cmd_survey(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 /* Calibration (issue 4). */
 int cmd_target(int argc, char **argv);

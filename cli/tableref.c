@@ -22,6 +22,7 @@ static const tableref_command commands[] = {
     {"detect", "turn a camera image into a snapshot", cmd_detect, 1},
     {"table-check", "check a table before a round: focus, exposure, resolution, board, calibration, units",
      cmd_table_check},
+    {"survey", "measure the heights of a table's hills from the camera, each with its +/-", cmd_survey, 1},
     {"render", "render a synthetic table with exact ground truth", cmd_render, 1},
     {"target", "draw a printable calibration target (AprilTag grid) and its layout", cmd_target, 1},
     {"calibrate", "calibrate the camera, the board pose or the projector", cmd_calibrate, 1},

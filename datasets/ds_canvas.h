@@ -36,6 +36,7 @@ typedef struct ds_canvas {
     base_image *mask_figure;     /* 255 where a figure hides what is below */
     base_image *mask_hand;       /* 255 where a hand or an arm does */
     base_error *err;
+    double ground_mm;            /* the height shadows fall at (ds_solids_shadow): 0, a hill's top under a figure on it */
 } ds_canvas;
 
 /* What an occluder is, for the masks. */

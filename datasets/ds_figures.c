@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ds_figures.h"
+#include "ds_terrain.h"
 #include "ds_solid.h"
 
 /* ------------------------------------------------------------ classic style */
@@ -134,14 +135,17 @@ static cvs_colour vary(cvs_colour c, ds_rng *r, double amount)
 }
 
 /*
- * Where the figure stands on its base: in the part behind the printed tag
- * (white border included), or at the back third when the tag leaves none.
+ * Where the figure stands on its base: in the larger part the printed tag
+ * (white border included) leaves free, behind it or before it (a tag at the
+ * base's rear), or at the back third when the tag leaves neither.
  */
 static double figure_offset(const roster_unit *u)
 {
-    const double printed = u->mount.size * 1.25, back = -u->base_depth / 2;
-    const double free_front = u->mount.offset.x - printed / 2;
-    return free_front - back > 10 ? (back + free_front) / 2 : back + u->base_depth / 3;
+    const double printed = u->mount.size * 1.25, back = -u->base_depth / 2, front = u->base_depth / 2;
+    const double behind_tag = u->mount.offset.x - printed / 2, before_tag = u->mount.offset.x + printed / 2;
+    if (behind_tag - back >= front - before_tag)
+        return behind_tag - back > 10 ? (back + behind_tag) / 2 : back + u->base_depth / 3;
+    return front - before_tag > 10 ? (before_tag + front) / 2 : back + u->base_depth / 3;
 }
 
 /* One unit's look: every model of a unit is of one kind, armed alike, in one livery. */
@@ -221,13 +225,13 @@ static void miniature_pose(ds_figure *f, const roster_unit *u, const roster_mode
 }
 
 static int real_figure(ds_canvas *c, const rules_model *m, const roster_model *rm, const roster_file *roster,
-                       const ds_render_params *p, int shadows_only)
+                       const ds_render_params *p, double ground, int shadows_only)
 {
     const roster_unit *u = &roster->units[rm->unit];
     ds_figure f;
     unit_look(p, u, rm->unit, &f);
     ds_rng fr = {.s = p->seed * 131ull + (uint64_t)rm->tag_id * 977ull};
-    const double h = u->mount.height;
+    const double h = ground + u->mount.height;
     f.height = ds_rnd_in(&fr, p->figure_min_mm, p->figure_max_mm) * (f.kind == DS_FIG_MONSTER ? 1.25 : 1);
     if (f.kind == DS_FIG_CAVALRY)
         f.height *= 1.4;  /* a rider's head is higher than a man's */
@@ -252,8 +256,12 @@ static int real_figure(ds_canvas *c, const rules_model *m, const roster_model *r
     }
     ds_solid s[DS_FIGURE_MAX_SOLIDS];
     int n = ds_figure_solids(&f, s, DS_FIGURE_MAX_SOLIDS);
-    if (shadows_only)
-        return ds_solids_shadow(c, s, n, p->lamp, 400, 0.8);
+    if (shadows_only) {
+        c->ground_mm = ground;
+        const int rc = ds_solids_shadow(c, s, n, p->lamp, 400, 0.8);
+        c->ground_mm = 0;
+        return rc;
+    }
     return ds_solids_draw(c, s, n, DS_OCC_FIGURE, p->lamp);
 }
 
@@ -322,6 +330,7 @@ static int real_hands(ds_canvas *c, const rules_snapshot *snap, const roster_fil
 typedef struct fig_order {
     double dist;
     size_t unit, model;
+    double ground;  /* the surface under its base */
 } fig_order;
 static int cmp_far_first(const void *a, const void *b)
 {
@@ -330,6 +339,12 @@ static int cmp_far_first(const void *a, const void *b)
 }
 
 int ds_draw_figures(ds_canvas *c, const rules_snapshot *snap, const roster_file *roster, const ds_render_params *p)
+{
+    return ds_draw_figures_level(c, snap, roster, p, DS_LEVEL_ALL);
+}
+
+int ds_draw_figures_level(ds_canvas *c, const rules_snapshot *snap, const roster_file *roster,
+                          const ds_render_params *p, ds_level level)
 {
     if (!p->figures)
         return 0;
@@ -343,7 +358,12 @@ int ds_draw_figures(ds_canvas *c, const rules_snapshot *snap, const roster_file 
     for (size_t ui = 0; ui < snap->n_units; ui++)
         for (size_t mi = 0; mi < snap->units[ui].n_models; mi++) {
             const rules_model *m = &snap->units[ui].models[mi];
-            order[n++] = (fig_order){hypot(m->pos.x - c->cam.centre[0], m->pos.y - c->cam.centre[1]), ui, mi};
+            const double ground = ds_terrain_height(snap, m->pos);
+            const roster_model *rm = ds_roster_model(roster, m->id);
+            const bool raised = rm && ds_terrain_drawn_raised(c, snap, m->pos, roster->units[rm->unit].mount.height);
+            if ((level == DS_LEVEL_BOARD && raised) || (level == DS_LEVEL_RAISED && !raised))
+                continue;
+            order[n++] = (fig_order){hypot(m->pos.x - c->cam.centre[0], m->pos.y - c->cam.centre[1]), ui, mi, ground};
         }
     qsort(order, n, sizeof *order, cmp_far_first);
     int rc = 0;
@@ -355,9 +375,9 @@ int ds_draw_figures(ds_canvas *c, const rules_snapshot *snap, const roster_file 
             if (!rm)
                 continue;
             if (p->style == DS_STYLE_REAL)
-                rc = real_figure(c, m, rm, roster, p, pass == 0);
+                rc = real_figure(c, m, rm, roster, p, order[i].ground, pass == 0);
             else
-                rc = classic_figure(c, m, rm->tag_id, roster->units[rm->unit].mount.height, p);
+                rc = classic_figure(c, m, rm->tag_id, order[i].ground + roster->units[rm->unit].mount.height, p);
         }
     free(order);
     return rc;

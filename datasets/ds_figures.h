@@ -13,8 +13,14 @@
 
 #include "ds_canvas.h"
 
-/* The miniatures on every base, far ones first. */
+/* Which miniatures: all, those standing on the board, those standing on the relief (a hill). */
+typedef enum ds_level { DS_LEVEL_ALL = 0, DS_LEVEL_BOARD, DS_LEVEL_RAISED } ds_level;
+
+/* The miniatures on every base, far ones first, each on the surface under its base (ds_terrain.h). */
 int ds_draw_figures(ds_canvas *c, const rules_snapshot *snap, const roster_file *roster, const ds_render_params *p);
+/* Those of one level only (the renderer draws the board's, then the relief, then the relief's). */
+int ds_draw_figures_level(ds_canvas *c, const rules_snapshot *snap, const roster_file *roster,
+                          const ds_render_params *p, ds_level level);
 /* The hands over the table; `r` is the renderer's random stream (the classic style's hands draw from it). */
 int ds_draw_hands(ds_canvas *c, const rules_snapshot *snap, const roster_file *roster, const ds_render_params *p,
                   ds_rng *r);

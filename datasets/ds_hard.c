@@ -7,6 +7,7 @@
 
 #include "ds_canvas.h"
 #include "ds_hard_parts.h"
+#include "ds_hill.h"
 #include "vis_camera.h"
 
 /* ------------------------------------------------------------------ presets */
@@ -25,6 +26,12 @@ int ds_hard_preset_count(void) { return (int)(sizeof PRESETS / sizeof PRESETS[0]
 void ds_hard_preset(int k, ds_hard_params *p)
 {
     *p = PRESETS[k >= 1 && k <= ds_hard_preset_count() ? k - 1 : 0];
+}
+
+void ds_hard_preset_hills(int k, ds_hard_params *p)
+{
+    ds_hard_preset(k, p);
+    p->hills = 3;
 }
 
 const char *ds_hard_camera_name(ds_hard_camera c)
@@ -103,8 +110,7 @@ static int board_in_frame(const calib_file *c, double bw, double bd, double marg
     return 1;
 }
 
-/* The longest focal length (px) that keeps the board in the frame. */
-static int fit_camera(const ds_hard_params *p, calib_file *out, base_error *err)
+int ds_hard_fit_camera(const ds_hard_params *p, calib_file *out, base_error *err)
 {
     const double k1 = p->k1;
     ds_camera_params cp = {p->width, p->height, 0, p->camera_height_mm, p->tilt_deg, p->tilt_dir_deg,
@@ -201,36 +207,67 @@ static int inside_board(const ds_hard_params *p, const base_obb *b, double inset
     return 1;
 }
 
-/*
- * A free spot for a footprint of w x d, facing the enemy; 0 when none was
- * found. With `corridor` > 0 the ground that far ahead must be free too (the
- * pairs' units need room to march), and is kept free of later units.
- */
-int ds_hard_find_spot(const ds_hard_params *p, int army, double w, double d, const placed_unit *others, int n,
-                      double corridor, ds_rng *r, base_obb *out, base_obb *kept)
+/* Where a table's units may stand: its board, its hills, the camera that sees them. */
+typedef struct spot_ctx {
+    const ds_hard_params *p;
+    const rules_snapshot *s;   /* its terrain: the hills */
+    double camera[3];          /* the camera's centre, board mm */
+} spot_ctx;
+
+/* A footprint on the board: inside it, off its corners' reference tags, clear of the hills. */
+static int on_board(const spot_ctx *x, const base_obb *b)
 {
     const double corner_keep = 120, inset = 25;
-    for (int attempt = 0; attempt < 600; attempt++) {
-        base_obb b;
-        b.width = w, b.depth = d;
-        b.centre.x = ds_rnd_in(r, 0.05, 0.95) * p->board_width;
-        b.centre.y = (army == 0 ? ds_rnd_in(r, 0.07, 0.62) : ds_rnd_in(r, 0.38, 0.93)) * p->board_depth;
-        b.heading = (army == 0 ? BASE_PI / 2 : -BASE_PI / 2) + ds_rnd_in(r, -0.6, 0.6);
-        base_vec2 c[4];
-        base_obb_corners(&b, c);
-        int ok = 1;
-        for (int k = 0; k < 4 && ok; k++) {
-            ok = c[k].x > inset && c[k].y > inset && c[k].x < p->board_width - inset && c[k].y < p->board_depth - inset;
-            /* Keep the board's reference tags in the corners clear. */
-            int near_x = c[k].x < corner_keep || c[k].x > p->board_width - corner_keep;
-            int near_y = c[k].y < corner_keep || c[k].y > p->board_depth - corner_keep;
-            ok = ok && !(near_x && near_y);
+    base_vec2 c[4];
+    base_obb_corners(b, c);
+    for (int k = 0; k < 4; k++) {
+        if (!(c[k].x > inset && c[k].y > inset && c[k].x < x->p->board_width - inset &&
+              c[k].y < x->p->board_depth - inset))
+            return 0;
+        int near_x = c[k].x < corner_keep || c[k].x > x->p->board_width - corner_keep;
+        int near_y = c[k].y < corner_keep || c[k].y > x->p->board_depth - corner_keep;
+        if (near_x && near_y)
+            return 0;
+    }
+    return ds_hill_clear(x->s, x->camera, b, 25);
+}
+
+/* A candidate footprint of w x d facing the enemy: on the board in the army's half, or on the hill `on`. */
+static base_obb candidate(const spot_ctx *x, int army, double w, double d, const rules_terrain *on, ds_rng *r)
+{
+    base_obb b;
+    b.width = w, b.depth = d;
+    if (on) {
+        double x0 = 1e9, x1 = -1e9, y0 = 1e9, y1 = -1e9;
+        for (size_t i = 0; i < on->n_points; i++) {
+            x0 = fmin(x0, on->points[i].x), x1 = fmax(x1, on->points[i].x);
+            y0 = fmin(y0, on->points[i].y), y1 = fmax(y1, on->points[i].y);
         }
+        b.centre = base_v2(ds_rnd_in(r, x0, x1), ds_rnd_in(r, y0, y1));
+    } else {
+        b.centre.x = ds_rnd_in(r, 0.05, 0.95) * x->p->board_width;
+        b.centre.y = (army == 0 ? ds_rnd_in(r, 0.07, 0.62) : ds_rnd_in(r, 0.38, 0.93)) * x->p->board_depth;
+    }
+    b.heading = (army == 0 ? BASE_PI / 2 : -BASE_PI / 2) + ds_rnd_in(r, -0.6, 0.6);
+    return b;
+}
+
+/*
+ * A free spot for a footprint of w x d, facing the enemy, on the board or wholly on the top of hill `on`; 0
+ * when none was found. With `corridor` > 0 the ground that far ahead must be free too (the pairs' units need
+ * room to march), and is kept free of later units.
+ */
+static int find_spot(const spot_ctx *x, int army, double w, double d, const rules_terrain *on,
+                     const placed_unit *others, int n, double corridor, ds_rng *r, base_obb *out, base_obb *kept)
+{
+    for (int attempt = 0; attempt < 600; attempt++) {
+        const base_obb b = candidate(x, army, w, d, on, r);
+        int ok = on ? ds_hill_holds(on, &b, 6) : on_board(x, &b);
         for (int i = 0; i < n && ok; i++)
             ok = base_obb_dist(&b, &others[i].box) > (others[i].margin > 0 ? others[i].margin : ds_rnd_in(r, 12, 40));
         const base_obb ahead = swept(&b, corridor);
         if (ok && corridor > 0) {
-            ok = inside_board(p, &ahead, 30);
+            ok = inside_board(x->p, &ahead, 30) && ds_hill_clear(x->s, x->camera, &ahead, 25);
             for (int i = 0; i < n && ok; i++)
                 ok = base_obb_dist(&ahead, &others[i].box) > 45;
         }
@@ -243,9 +280,27 @@ int ds_hard_find_spot(const ds_hard_params *p, int army, double w, double d, con
     return 0;
 }
 
-static int add_unit(ds_hard_table *t, const ds_hard_params *p, const unit_type *ty, int army, int index,
-                    placed_unit *placed, int *n_placed, ds_rng *r, int *tag, base_error *err)
+/* Where a table's units may stand, for the table t being laid out (its terrain and its camera). */
+static spot_ctx spot_ctx_of(const ds_hard_table *t, const ds_hard_params *p)
 {
+    spot_ctx x = {p, t->scene->snapshot, {0, 0, 0}};
+    vis_camera cam;
+    vis_camera_init(&cam, &t->scene->calib);
+    memcpy(x.camera, cam.centre, sizeof x.camera);
+    return x;
+}
+
+int ds_hard_find_spot(const ds_hard_table *t, const ds_hard_params *p, int army, double w, double d,
+                      const placed_unit *others, int n, double corridor, ds_rng *r, base_obb *out, base_obb *kept)
+{
+    const spot_ctx x = spot_ctx_of(t, p);
+    return find_spot(&x, army, w, d, NULL, others, n, corridor, r, out, kept);
+}
+
+static int add_unit(ds_hard_table *t, const spot_ctx *x, const unit_type *ty, int army, int index,
+                    const rules_terrain *on, placed_unit *placed, int *n_placed, ds_rng *r, int *tag, base_error *err)
+{
+    const ds_hard_params *p = x->p;
     roster_file *ro = t->scene->roster;
     int F = rnd_int(r, ty->files_lo, ty->files_hi);
     int n = rnd_int(r, ty->models_lo, ty->models_hi);
@@ -259,8 +314,9 @@ static int add_unit(ds_hard_table *t, const ds_hard_params *p, const unit_type *
     const double gap = ds_rnd_in(r, 0.3, 1.0), pw = ty->base_w + gap, pd = ty->base_d + gap;
     base_obb spot, kept;
     /* The red army's first two 5"/10" units get room to advance and to march (the pairs). */
-    const double corridor = army == 0 && ty->advance_in == 5 && ty->march_in == 10 && t->reserved < 2 ? 300 : 0;
-    if (!ds_hard_find_spot(p, army, F * pw, R * pd, placed, *n_placed, corridor, r, &spot, &kept))
+    const double corridor =
+        !on && army == 0 && ty->advance_in == 5 && ty->march_in == 10 && t->reserved < 2 ? 300 : 0;
+    if (!find_spot(x, army, F * pw, R * pd, on, placed, *n_placed, corridor, r, &spot, &kept))
         return 0;
     placed[*n_placed].box = kept;
     placed[(*n_placed)++].margin = corridor > 0 ? 45 : 0;
@@ -309,6 +365,52 @@ static int add_unit(ds_hard_table *t, const ds_hard_params *p, const unit_type *
     return 1;
 }
 
+/*
+ * Both armies, each up to half the target of models: on a table with hills, each army's first units try the
+ * tops (hill k is army k % 2's), falling back to the board. 0 or -1.
+ */
+static int place_armies(ds_hard_table *t, const spot_ctx *x, ds_rng *r, base_error *err)
+{
+    const ds_hard_params *p = x->p;
+    roster_file *ro = t->scene->roster;
+    const size_t cap_models = (size_t)p->target_models + 64;
+    placed_unit placed[MAX_UNITS];
+    bool taken[16] = {false};
+    int tries[16] = {0}, n_placed = 0, tag = 10, n_types = N_TYPES;
+    const unit_type *types = p->miniatures ? ds_hard_minis_types(&n_types) : TYPES;
+    for (int army = 0; army < 2; army++) {
+        int failures = 0, index = 1;
+        const size_t start = ro->n_models;
+        /* Miniatures: each army's skirmishers and characters first, where they find room. */
+        if (p->miniatures && ds_hard_minis_loose(t, p, army, &index, placed, &n_placed, r, &tag, err) < 0)
+            return -1;
+        while (ro->n_models - start < (size_t)p->target_models / 2 && failures < 8 && ro->n_units < MAX_UNITS) {
+            const unit_type *ty = pick_type(r, types, n_types);
+            if (ro->n_models + (size_t)ty->models_hi > cap_models)
+                break;
+            int hill = -1;
+            for (size_t k = 0; k < x->s->n_terrain && k < 16 && hill < 0; k++)
+                if ((int)k % 2 == army && !taken[k] && x->s->terrain[k].relief == RULES_RELIEF_HILL)
+                    hill = (int)k;
+            int got = 0;
+            if (hill >= 0) {
+                got = add_unit(t, x, ty, army, index, &x->s->terrain[hill], placed, &n_placed, r, &tag, err);
+                /* A top holds one unit; four kinds of unit too big for it, and it is left bare. */
+                taken[hill] = got > 0 || ++tries[hill] >= 4;
+            }
+            if (got == 0)
+                got = add_unit(t, x, ty, army, index, NULL, placed, &n_placed, r, &tag, err);
+            if (got < 0)
+                return -1;
+            failures = got ? 0 : failures + 1;
+            index += got;
+        }
+    }
+    if (p->miniatures)
+        ds_hard_minis_marks(t, p, r);
+    return 0;
+}
+
 ds_hard_table *ds_hard_generate(const ds_hard_params *p, base_error *err)
 {
     ds_hard_table *t = calloc(1, sizeof *t);
@@ -326,7 +428,7 @@ ds_hard_table *ds_hard_generate(const ds_hard_params *p, base_error *err)
     s->snapshot = rules_snapshot_new(p->board_width, p->board_depth);
     if (!t->slots || !t->align || !t->kind || !ro->units || !ro->models || !ro->board_tags || !s->snapshot)
         goto oom;
-    if (fit_camera(p, &s->calib, err) < 0)
+    if (ds_hard_fit_camera(p, &s->calib, err) < 0)
         goto fail;
     strcpy(ro->family, "tag36h11");
     ro->board_width = p->board_width, ro->board_depth = p->board_depth;
@@ -337,28 +439,12 @@ ds_hard_table *ds_hard_generate(const ds_hard_params *p, base_error *err)
         ro->board_tags[ro->n_board_tags++] = (roster_board_tag){i, xy[i][0], xy[i][1], 0, 0, bt};
 
     ds_rng r = {.s = p->seed * 0x2545F4914F6CDD1Dull + 11};
-    placed_unit placed[MAX_UNITS];
-    int n_placed = 0, tag = 10, n_types = N_TYPES;
-    const unit_type *types = p->miniatures ? ds_hard_minis_types(&n_types) : TYPES;
-    for (int army = 0; army < 2; army++) {
-        int failures = 0, index = 1;
-        const size_t start = ro->n_models;
-        /* Miniatures: each army's skirmishers and characters first, where they find room. */
-        if (p->miniatures && ds_hard_minis_loose(t, p, army, &index, placed, &n_placed, &r, &tag, err) < 0)
-            goto fail;
-        while (ro->n_models - start < (size_t)p->target_models / 2 && failures < 8 && ro->n_units < MAX_UNITS) {
-            const unit_type *ty = pick_type(&r, types, n_types);
-            if (ro->n_models + (size_t)ty->models_hi > cap_models)
-                break;
-            int got = add_unit(t, p, ty, army, index, placed, &n_placed, &r, &tag, err);
-            if (got < 0)
-                goto fail;
-            failures = got ? 0 : failures + 1;
-            index += got;
-        }
-    }
-    if (p->miniatures)
-        ds_hard_minis_marks(t, p, &r);
+    const spot_ctx x = spot_ctx_of(t, p);
+    static const double heights[] = {70, 50, 30, 80, 45, 60};
+    if (p->hills > 0 && ds_hill_layout(s->snapshot, heights, p->hills < 6 ? p->hills : 6, &r) < 0)
+        goto oom;
+    if (place_armies(t, &x, &r, err) < 0)
+        goto fail;
     ds_render_params_default(&s->render);
     s->render.seed = p->seed;
     s->render.style = DS_STYLE_REAL;
@@ -414,13 +500,16 @@ static base_obb unit_box(const rules_unit *u)
     return b;
 }
 
-/* Can unit ui go `d` mm straight ahead without touching another unit or leaving the board? */
-static int has_room(const rules_snapshot *s, size_t ui, double d, const double heading)
+/* Can unit ui go `d` mm straight ahead on the board (off every hill) without touching another unit or leaving
+ * it? */
+static int has_room(const rules_snapshot *s, const double camera[3], size_t ui, double d, const double heading)
 {
     base_obb b = unit_box(&s->units[ui]);
     base_obb sweep = b;
     sweep.depth += d;
     sweep.centre = base_v2_add(b.centre, base_v2_scale(base_v2_dir(heading), d / 2));
+    if (!ds_hill_clear(s, camera, &sweep, 25))
+        return 0;
     base_vec2 c[4];
     base_obb_corners(&sweep, c);
     for (int k = 0; k < 4; k++)
@@ -451,6 +540,8 @@ int ds_hard_pair_make(const ds_hard_table *t, ds_hard_pair *out, base_error *err
     const roster_file *ro = t->scene->roster;
     const double adv = base_in_to_mm(4.5), march = base_in_to_mm(11);
     long marcher = -1, advancer = -1;
+    vis_camera cam;
+    vis_camera_init(&cam, &t->scene->calib);
     /* The unit's own heading: the model facings scatter by a fraction of a degree around it. */
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < s->n_units; i++) {
@@ -459,9 +550,9 @@ int ds_hard_pair_make(const ds_hard_table *t, ds_hard_pair *out, base_error *err
                 (long)i == marcher)
                 continue;
             const double h = unit_box(&s->units[i]).heading;
-            if (pass == 0 && marcher < 0 && has_room(s, i, march, h))
+            if (pass == 0 && marcher < 0 && has_room(s, cam.centre, i, march, h))
                 marcher = (long)i;
-            else if (pass == 1 && advancer < 0 && has_room(s, i, adv, h))
+            else if (pass == 1 && advancer < 0 && has_room(s, cam.centre, i, adv, h))
                 advancer = (long)i;
         }
     if (marcher < 0 || advancer < 0)

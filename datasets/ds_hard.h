@@ -18,7 +18,10 @@
  *     12 MP Raspberry Pi HQ camera, or the 3840x2160 (16:9) of a 4K USB
  *     webcam (~0.6 mm/px, 16 mm tags ~24-27 px), each with its own sensor,
  *     processing and JPEG (ds_hard_camera below).
- * The exact calibration and the roster are part of the table.
+ * The exact calibration and the roster are part of the table. With hills
+ * (ds_hard_params.hills, the "hills:K" tables): hills laid out first
+ * (ds_hill.h), a unit placed wholly on each top where one fits, every
+ * other unit clear of the hills' feet and of the board a hill hides.
  *
  * How to use:
  *   ds_hard_params hp; ds_hard_preset(1, &hp);          // the bench's table 1 (of ds_hard_preset_count())
@@ -82,6 +85,7 @@ typedef struct ds_hard_params {
      * characters on their own bases, figures as real ones stand (ds_render_params.miniatures). */
     int miniatures;
     ds_hard_marks marks;
+    int hills;                   /* hills on the table (0: none; 3: 70, 50 and 30 mm, 4: and 80 mm): ds_hill.h */
 } ds_hard_params;
 
 /* The bench's tables, k = 1 .. ds_hard_preset_count(); anything else gives table 1. */
@@ -91,6 +95,9 @@ void ds_hard_preset(int k, ds_hard_params *p);
  * tables 1-3 through the 12 MP camera, table 4 through the 4K webcam (ds_hard_minis.c). */
 int ds_hard_minis_count(void);
 void ds_hard_minis_preset(int k, ds_hard_marks marks, ds_hard_params *p);
+/* The same tables with hills ("hills:K"): three, of 70 (its foot near a long edge), 50 and 30 mm, a unit of each
+ * army on the tops where one fits; the camera, the light and the armies' mix as table k's. */
+void ds_hard_preset_hills(int k, ds_hard_params *p);
 
 typedef enum ds_rank_align { DS_RANK_FULL, DS_RANK_CENTRED, DS_RANK_LEFT, DS_RANK_RIGHT, DS_RANK_GAPS } ds_rank_align;
 const char *ds_rank_align_name(ds_rank_align a);
@@ -110,6 +117,8 @@ typedef struct ds_hard_table {
 } ds_hard_table;
 
 ds_hard_table *ds_hard_generate(const ds_hard_params *p, base_error *err);
+/* The table's camera: the longest focal length (px) that keeps the board in the frame. 0 or -1. */
+int ds_hard_fit_camera(const ds_hard_params *p, calib_file *out, base_error *err);
 void ds_hard_free(ds_hard_table *t);
 
 /*

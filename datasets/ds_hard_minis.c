@@ -126,7 +126,7 @@ int ds_hard_minis_loose(ds_hard_table *t, const ds_hard_params *p, int army, int
         const int n = skirm ? ds_hard_rnd_int(r, 5, 8) : 1;
         base_obb spot, kept;
         const double fw = skirm ? 160 : w, fd = skirm ? 110 : d;
-        if (!ds_hard_find_spot(p, army, fw, fd, placed, *n_placed, 0, r, &spot, &kept))
+        if (!ds_hard_find_spot(t, p, army, fw, fd, placed, *n_placed, 0, r, &spot, &kept))
             continue;
         rules_unit *su;
         roster_unit *u = new_unit(t, army, (*index)++, skirm ? (pick ? "skirmishers 25x25" : "skirmishers 20x20")

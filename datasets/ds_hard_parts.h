@@ -5,7 +5,7 @@
  *
  * How to use (inside ds_hard*.c):
  *   const unit_type *types = ds_hard_minis_types(&n);
- *   ds_hard_find_spot(p, army, w, d, placed, n_placed, 0, &r, &spot, &kept);
+ *   ds_hard_find_spot(t, p, army, w, d, placed, n_placed, 0, &r, &spot, &kept);
  */
 #ifndef DS_HARD_PARTS_H
 #define DS_HARD_PARTS_H
@@ -29,12 +29,13 @@ typedef struct placed_unit {
 int ds_hard_rnd_int(ds_rng *r, int lo, int hi);
 
 /*
- * A free spot for a footprint of w x d, facing the enemy; 0 when none was
- * found. With `corridor` > 0 the ground that far ahead must be free too (the
- * pairs' units need room to march), and is kept free of later units.
+ * A free spot on table t's board (clear of its hills and what they hide) for a
+ * footprint of w x d, facing the enemy; 0 when none was found. With `corridor`
+ * > 0 the ground that far ahead must be free too (the pairs' units need room
+ * to march), and is kept free of later units.
  */
-int ds_hard_find_spot(const ds_hard_params *p, int army, double w, double d, const placed_unit *others, int n,
-                      double corridor, ds_rng *r, base_obb *out, base_obb *kept);
+int ds_hard_find_spot(const ds_hard_table *t, const ds_hard_params *p, int army, double w, double d,
+                      const placed_unit *others, int n, double corridor, ds_rng *r, base_obb *out, base_obb *kept);
 
 /* The miniatures set's ranked unit types (ds_hard_minis.c). */
 const unit_type *ds_hard_minis_types(int *n);

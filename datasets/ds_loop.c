@@ -1,4 +1,5 @@
 #include "ds_loop.h"
+#include "rules_relief.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,13 @@ int ds_loop_calib(const ds_sequence *q, calib_file *cam, double projector_centre
     cam->projector.width = pj.width, cam->projector.height = pj.height;
     for (int i = 0; i < 3; i++) /* the lens: -R^T t */
         projector_centre[i] = -(pj.R[i] * pj.t[0] + pj.R[3 + i] * pj.t[1] + pj.R[6 + i] * pj.t[2]);
+    /* On a table with hills the watch lights their tops along the projector's rays: it needs the lens's place,
+     * as a real set-up gives it (`calibrate projector --position`). */
+    const rules_snapshot *t = q->scene->snapshot;
+    if (rules_relief_any(t->terrain, t->n_terrain)) {
+        cam->projector.position_present = 1;
+        memcpy(cam->projector.position_mm, projector_centre, sizeof cam->projector.position_mm);
+    }
     return calib_file_validate(cam, "simulated projector", err);
 }
 

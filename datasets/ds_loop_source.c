@@ -104,6 +104,6 @@ int ds_loop_source_setup(const cap_source *c, ds_loop_setup *out)
     sim_source *s = cap_source_backend_of(c, &ds_loop_source_row);
     if (!s)
         return -1;
-    *out = (ds_loop_setup){&s->cam, s->q->scene->roster, s->loop};
+    *out = (ds_loop_setup){&s->cam, s->q->scene->roster, s->loop, s->q->scene->snapshot};
     return 0;
 }

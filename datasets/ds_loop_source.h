@@ -14,15 +14,15 @@
  * against the room's light, DS_LIGHT_RATIO_DEFAULT when < 0) and
  * sim_frames (a folder, created, that gets every frame). It sees the
  * projector (cap_source_project: ds_loop_project) and brings its whole
- * table (CAP_ROW_OWN_SETUP): the scene's camera with its projector section
- * and its roster, which ds_loop_source_setup hands over.
+ * table (CAP_ROW_OWN_SETUP): the scene's camera with its projector section,
+ * its roster and its terrain, which ds_loop_source_setup hands over.
  *
  * How to use:
  *   ds_loop_source_register(&err);                       // once, at the program's start
  *   cap_source_config cfg; cap_source_config_default(&cfg); cfg.sim_light = 2.5;
  *   cap_source *cap = cap_source_open("sim:datasets/sequences/turn/sequence.json", &cfg, &err);
  *   ds_loop_setup su;
- *   ds_loop_source_setup(cap, &su);                      // su.camera, su.roster: the watch's set-up
+ *   ds_loop_source_setup(cap, &su);                      // su.camera, su.roster, su.table's terrain: the watch's set-up
  *   cfg.project = cap_source_project; cfg.project_ctx = cap;   // watch_session_config: the loop closed
  *   ... watch_session_run(s, cap, NULL) ...
  *   cap_source_close(cap);                               // frees the loop, its sequence and its camera
@@ -49,6 +49,7 @@ typedef struct ds_loop_setup {
                                    has one) */
     const roster_file *roster;   /* the scene's roster */
     ds_loop *loop;              /* the simulator (ds_loop_frames_lit, ...) */
+    const rules_snapshot *table; /* the scene's starting table: its terrain (hills and all) is the watch's */
 } ds_loop_setup;
 
 /* 0 and *out when c is a sim: source; -1 otherwise. */

@@ -14,6 +14,7 @@
 #include "ds_light.h"
 #include "ds_marks.h"
 #include "ds_mat3.h"
+#include "ds_terrain.h"
 #include "vis_camera.h"
 
 /* apriltag's corner order (p[0..3]) in the tag frame: a right, b up. */
@@ -116,10 +117,24 @@ typedef struct placed_tag {
     base_vec2 c;
     double heading, size, z;
     ds_rim_mark rim;   /* a rim label (cell > 0) instead of a square tag: ds_marks.h */
+    double ground;        /* the surface under its base (0: the board; a hill's height) */
+    int raised;           /* drawn with the relief (ds_terrain_drawn_raised), not with the board */
+    cvs_colour base_top;  /* its base's flock */
 } placed_tag;
 
-static void fill_truth_tag(ds_canvas *c, const apriltag_family_t *fam, const placed_tag *pt, ds_truth_tag *tt,
-                           int W, int Hh)
+/* The share of a tag's corners the relief hides from the camera (a hill before a tag on the board behind it). */
+static double relief_hidden(const ds_canvas *c, const rules_snapshot *snap, const double (*bc)[2], double z)
+{
+    int hidden = 0;
+    for (int k = 0; k < 4; k++) {
+        const double X[3] = {bc[k][0], bc[k][1], z};
+        hidden += ds_terrain_hides(c, snap, X);
+    }
+    return hidden / 4.0;
+}
+
+static void fill_truth_tag(ds_canvas *c, const apriltag_family_t *fam, const rules_snapshot *snap,
+                           const placed_tag *pt, ds_truth_tag *tt, int W, int Hh)
 {
     double bc[4][2], poly[8], outer[4][2], opoly[8];
     if (pt->rim.cell > 0) {
@@ -159,8 +174,10 @@ static void fill_truth_tag(ds_canvas *c, const apriltag_family_t *fam, const pla
         cvs_render_coverage2(c->mask_figure, c->mask_hand, poly, 4, cov);
     if (tt->inside && oin)
         cvs_render_coverage2(c->mask_figure, c->mask_hand, opoly, 4, bcov);
-    tt->occluded_figure = cov[0], tt->occluded_hand = cov[1], tt->occluded = cov[2];
-    tt->border_occluded = bcov[2];
+    /* What the relief hides counts with the figures: what stands on the table. */
+    const double hill = relief_hidden(c, snap, (const double(*)[2])bc, pt->z);
+    tt->occluded_figure = fmax(cov[0], hill), tt->occluded_hand = cov[1], tt->occluded = fmax(cov[2], hill);
+    tt->border_occluded = fmax(bcov[2], hill);
     tt->fully_visible = tt->inside && tt->border_occluded == 0;
 }
 
@@ -210,43 +227,6 @@ static base_image *board_texture(const roster_file *roster, const ds_render_para
     return t;
 }
 
-/* Flat terrain: its own colour; scattered tufts when textured. */
-static int draw_terrain(ds_canvas *c, const rules_snapshot *snap, const ds_render_params *p, ds_rng *r)
-{
-    const int real = p->style == DS_STYLE_REAL;
-    for (size_t i = 0; i < snap->n_terrain; i++) {
-        const rules_terrain *t = &snap->terrain[i];
-        uint8_t v = t->kind == RULES_TERRAIN_IMPASSABLE ? 70 : t->kind == RULES_TERRAIN_OBSTRUCTION ? 95 : 150;
-        cvs_colour col = !real ? grey(v)
-                         : t->kind == RULES_TERRAIN_IMPASSABLE  ? (cvs_colour){70, 66, 62}
-                         : t->kind == RULES_TERRAIN_OBSTRUCTION ? (cvs_colour){85, 70, 50}
-                                                                : (cvs_colour){60, 95, 45};
-        if (fill_board_poly(c, t->points, (int)t->n_points, 0, col) < 0)
-            return -1;
-        if (!p->textures)
-            continue;
-        double x0 = 1e9, x1 = -1e9, y0 = 1e9, y1 = -1e9;
-        for (size_t k = 0; k < t->n_points; k++) {
-            x0 = fmin(x0, t->points[k].x), x1 = fmax(x1, t->points[k].x);
-            y0 = fmin(y0, t->points[k].y), y1 = fmax(y1, t->points[k].y);
-        }
-        int n = (int)((x1 - x0) * (y1 - y0) / 400);
-        for (int k = 0; k < n && k < 4000; k++) {
-            base_vec2 q = base_v2(ds_rnd_in(r, x0, x1), ds_rnd_in(r, y0, y1));
-            if (!base_poly_contains(t->points, t->n_points, q))
-                continue;
-            base_vec2 tri[3] = {q, base_v2(q.x + 3, q.y + 1), base_v2(q.x + 1, q.y + 3)};
-            const double val = v - 30 + 60 * ds_rnd(r), s = val / v;
-            cvs_colour tc = !real ? grey(val)
-                                  : (cvs_colour){(uint8_t)fmin(255, col.r * s), (uint8_t)fmin(255, col.g * s),
-                                                 (uint8_t)fmin(255, col.b * s)};
-            if (fill_board_poly(c, tri, 3, 0, tc) < 0)
-                return -1;
-        }
-    }
-    return 0;
-}
-
 /* Each unit's bases: flock of one colour, a little different model to model. */
 static cvs_colour base_top(const ds_render_params *p, size_t unit, ds_rng *r)
 {
@@ -259,8 +239,9 @@ static cvs_colour base_top(const ds_render_params *p, size_t unit, ds_rng *r)
     return (cvs_colour){(uint8_t)fmin(255, f.r * k), (uint8_t)fmin(255, f.g * k), (uint8_t)fmin(255, f.b * k)};
 }
 
-/* The bases (sides and top) of every model; records each model's tag for drawing. */
-static int draw_bases(ds_canvas *c, const rules_snapshot *snap, const roster_file *roster, const ds_render_params *p,
+/* Every model's tag, in the snapshot's order (the truth's order), standing on the surface under its base, and
+ * its base's colour (drawn in that order from the renderer's stream, whatever is drawn first). */
+static int place_tags(ds_canvas *c, const rules_snapshot *snap, const roster_file *roster, const ds_render_params *p,
                       ds_rng *r, placed_tag *tags, size_t *nt)
 {
     for (size_t ui = 0; ui < snap->n_units; ui++) {
@@ -271,39 +252,63 @@ static int draw_bases(ds_canvas *c, const rules_snapshot *snap, const roster_fil
             if (!rm)
                 return base_error_set(c->err, "render: model \"%s\" is not in the roster", m->id);
             const roster_unit *ru = &roster->units[rm->unit];
-            const double h = ru->mount.height;
-            base_obb box = rules_model_base(u, m);
-            base_vec2 corners[4];
-            base_obb_corners(&box, corners);
-            /* Sides: hull of the base's bottom and top outlines, darker. */
-            double proj[16], hl[20];
-            int ok = 1;
-            for (int k = 0; k < 8; k++) {
-                double X[3] = {corners[k % 4].x, corners[k % 4].y, k < 4 ? 0 : h};
-                ok &= ds_canvas_point(c, X, proj + 2 * k);
-            }
-            const cvs_colour side = p->style == DS_STYLE_REAL ? (cvs_colour){34, 32, 30} : grey(40);
-            if (ok && cvs_render_fill_poly_c(c->img, hl, ds_canvas_hull(proj, 8, hl), side, NULL, 0, c->err) < 0)
-                return -1;
-            const cvs_colour top = base_top(p, rm->unit, r);
-            if (fill_board_poly(c, corners, 4, h, top) < 0)
-                return -1;
             placed_tag *pt = &tags[(*nt)++];
             pt->id = rm->tag_id;
             pt->model = (long)(rm - roster->models);
             roster_tag_mount_place(&ru->mount, m->pos, m->facing, &pt->c, &pt->heading);
             pt->size = ru->mount.size;
-            pt->z = h;
-            if (ru->mount.layout == ROSTER_MARK_RIM)
-                pt->rim = (ds_rim_mark){rm->tag_id, m->pos, m->facing, box.width, box.depth, ru->mount.cell, h, top};
+            pt->ground = ds_terrain_height(snap, m->pos);
+            pt->z = pt->ground + ru->mount.height;
+            pt->raised = ds_terrain_drawn_raised(c, snap, m->pos, ru->mount.height);
+            pt->base_top = base_top(p, rm->unit, r);
+            if (ru->mount.layout == ROSTER_MARK_RIM) {
+                const base_obb box = rules_model_base(u, m);
+                pt->rim = (ds_rim_mark){rm->tag_id, m->pos, m->facing, box.width, box.depth, ru->mount.cell, pt->z,
+                                        pt->base_top};
+            }
         }
     }
     return 0;
 }
 
-static int draw_tags(ds_canvas *c, apriltag_family_t *fam, const char *family, const placed_tag *tags, size_t nt)
+/* The bases (sides and top) of the models standing on the board (raised 0) or on the relief (raised 1). */
+static int draw_bases(ds_canvas *c, const rules_snapshot *snap, const ds_render_params *p, const placed_tag *tags,
+                      int raised)
+{
+    size_t k = 0;
+    for (size_t ui = 0; ui < snap->n_units; ui++) {
+        const rules_unit *u = &snap->units[ui];
+        for (size_t mi = 0; mi < u->n_models; mi++, k++) {
+            const placed_tag *pt = &tags[k];
+            if (pt->raised != raised)
+                continue;
+            base_obb box = rules_model_base(u, &u->models[mi]);
+            base_vec2 corners[4];
+            base_obb_corners(&box, corners);
+            /* Sides: hull of the base's bottom and top outlines, darker. */
+            double proj[16], hl[20];
+            int ok = 1;
+            for (int q = 0; q < 8; q++) {
+                double X[3] = {corners[q % 4].x, corners[q % 4].y, q < 4 ? pt->ground : pt->z};
+                ok &= ds_canvas_point(c, X, proj + 2 * q);
+            }
+            const cvs_colour side = p->style == DS_STYLE_REAL ? (cvs_colour){34, 32, 30} : grey(40);
+            if (ok && cvs_render_fill_poly_c(c->img, hl, ds_canvas_hull(proj, 8, hl), side, NULL, 0, c->err) < 0)
+                return -1;
+            if (fill_board_poly(c, corners, 4, pt->z, pt->base_top) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* The tags of the models on the board (raised 0, with the board's own tags) or on the relief (raised 1). */
+static int draw_tags(ds_canvas *c, apriltag_family_t *fam, const char *family, const placed_tag *tags, size_t nt,
+                     int raised)
 {
     for (size_t i = 0; i < nt; i++) {
+        if (tags[i].raised != raised)
+            continue;
         if (tags[i].rim.cell > 0) {
             if (ds_marks_draw_rim(c, fam, &tags[i].rim) < 0)
                 return -1;
@@ -322,6 +327,15 @@ static int draw_tags(ds_canvas *c, apriltag_family_t *fam, const char *family, c
     return 0;
 }
 
+/* What stands on the board (raised 0) or on the relief (raised 1): bases, tags, figures. */
+static int draw_level(ds_canvas *c, apriltag_family_t *fam, const rules_snapshot *snap, const roster_file *roster,
+                      const ds_render_params *p, const placed_tag *tags, size_t nt, int raised)
+{
+    if (draw_bases(c, snap, p, tags, raised) < 0 || draw_tags(c, fam, roster->family, tags, nt, raised) < 0)
+        return -1;
+    return ds_draw_figures_level(c, snap, roster, p, raised ? DS_LEVEL_RAISED : DS_LEVEL_BOARD);
+}
+
 static int fill_truth(ds_canvas *c, const apriltag_family_t *fam, const rules_snapshot *snap, const placed_tag *tags,
                       size_t nt, int W, int Hh, ds_truth *truth)
 {
@@ -334,7 +348,7 @@ static int fill_truth(ds_canvas *c, const apriltag_family_t *fam, const rules_sn
         return base_error_set(c->err, "render: out of memory");
     truth->width = W, truth->height = Hh;
     for (size_t i = 0; i < nt; i++)
-        fill_truth_tag(c, fam, &tags[i], &truth->tags[truth->n_tags++], W, Hh);
+        fill_truth_tag(c, fam, snap, &tags[i], &truth->tags[truth->n_tags++], W, Hh);
     /* Model tags were placed in the snapshot's order, one per model. */
     for (size_t ui = 0, k = 0; ui < snap->n_units; ui++)
         for (size_t mi = 0; mi < snap->units[ui].n_models; mi++, k++) {
@@ -381,14 +395,15 @@ int ds_render_optics(const rules_snapshot *snap, const roster_file *roster, cons
         if (draw_plane_texture(&c, boardtex, A, 0) < 0)
             goto done;
     }
-    if (draw_terrain(&c, snap, p, &r) < 0 || draw_bases(&c, snap, roster, p, &r, tags, &nt) < 0)
+    if (ds_terrain_draw_flat(&c, snap, p, &r) < 0 || place_tags(&c, snap, roster, p, &r, tags, &nt) < 0)
         goto done;
     for (size_t i = 0; i < roster->n_board_tags; i++) {
         const roster_board_tag *b = &roster->board_tags[i];
-        tags[nt++] = (placed_tag){b->id, -1, base_v2(b->x, b->y), b->rotation, b->size, b->z};
+        tags[nt++] = (placed_tag){b->id, -1, base_v2(b->x, b->y), b->rotation, b->size, b->z, 0, 0, {0, 0, 0}};
     }
-    if (draw_tags(&c, fam, roster->family, tags, nt) < 0 || ds_draw_figures(&c, snap, roster, p) < 0 ||
-        ds_draw_hands(&c, snap, roster, p, &r) < 0)
+    /* Painter's order: the board's level, the relief, what stands on it, then the hands over all. */
+    if (draw_level(&c, fam, snap, roster, p, tags, nt, 0) < 0 || ds_terrain_draw_relief(&c, snap, p) < 0 ||
+        draw_level(&c, fam, snap, roster, p, tags, nt, 1) < 0 || ds_draw_hands(&c, snap, roster, p, &r) < 0)
         goto done;
     if (fill_truth(&c, fam, snap, tags, nt, W, Hh, truth) < 0)
         goto done;
@@ -431,6 +446,8 @@ int ds_render_heights(const rules_snapshot *snap, const roster_file *roster, con
     if (canvas_new(&c, calib, 1, 1, err) < 0)
         goto done;
     memset(c.img->data, 0, c.img->stride * (size_t)c.img->height);
+    if (ds_terrain_fill_heights(&c, snap, DS_LIGHT_HEIGHT_STEP_MM) < 0)
+        goto done;
     for (size_t ui = 0; ui < snap->n_units; ui++)
         for (size_t mi = 0; mi < snap->units[ui].n_models; mi++) {
             const rules_unit *u = &snap->units[ui];
@@ -439,7 +456,7 @@ int ds_render_heights(const rules_snapshot *snap, const roster_file *roster, con
                 base_error_set(err, "render: model \"%s\" is not in the roster", u->models[mi].id);
                 goto done;
             }
-            const double h = roster->units[rm->unit].mount.height;
+            const double h = ds_terrain_height(snap, u->models[mi].pos) + roster->units[rm->unit].mount.height;
             base_obb box = rules_model_base(u, &u->models[mi]);
             base_vec2 corners[4];
             base_obb_corners(&box, corners);

@@ -1,4 +1,5 @@
 #include "ds_score.h"
+#include "rules_relief.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -53,6 +54,12 @@ static bool alternative_holds(const rules_snapshot *detected, const rules_model 
 int ds_score_models(ds_score *s, const rules_snapshot *truth_snap, const ds_truth *truth,
                     const rules_snapshot *detected)
 {
+    return ds_score_models_on(s, truth_snap, truth, detected, DS_SCORE_ALL);
+}
+
+int ds_score_models_on(ds_score *s, const rules_snapshot *truth_snap, const ds_truth *truth,
+                       const rules_snapshot *detected, ds_score_ground ground)
+{
     if (reserve(s, truth->n_models) < 0)
         return -1;
     for (size_t i = 0; i < truth->n_models; i++) {
@@ -63,6 +70,9 @@ int ds_score_models(ds_score *s, const rules_snapshot *truth_snap, const ds_trut
         if (tt && !tt->inside)
             continue;  /* out of view: nobody can place it from this frame */
         const rules_model *want = &truth_snap->units[tm->unit].models[tm->model];
+        const bool raised = rules_relief_height(truth_snap->terrain, truth_snap->n_terrain, want->pos, NULL) > 0;
+        if ((ground == DS_SCORE_RAISED && !raised) || (ground == DS_SCORE_FLAT && raised))
+            continue;
         const rules_model *got = detected ? rules_snapshot_find_model(detected, want->id, NULL) : NULL;
         const int hand = tm->hand_hidden != 0;
         s->models++;

@@ -23,6 +23,7 @@
  * How to use:
  *   ds_score sc; ds_score_init(&sc);
  *   ds_score_models(&sc, truth_snap, &truth, detected);            // per frame
+ *   ds_score_models_on(&raised, truth_snap, &truth, detected, DS_SCORE_RAISED);   // on hills only
  *   ds_score_tags(&sc, &truth, ids, centres, n);                     // per frame, any detector
  *   printf("%.1f%%\n", ds_score_pct(sc.placed5, sc.models));
  *   double p99 = ds_score_p99_mm(&sc);
@@ -70,6 +71,12 @@ void ds_score_clear(ds_score *s);
 /* Adds one frame's models. `detected` may be NULL (nothing placed). Returns 0 or -1 (out of memory). */
 int ds_score_models(ds_score *s, const rules_snapshot *truth_snap, const ds_truth *truth,
                     const rules_snapshot *detected);
+/* Which models: all, those standing on the relief (a hill's top or slope under the base's true centre), those
+ * on the board. */
+typedef enum ds_score_ground { DS_SCORE_ALL = 0, DS_SCORE_RAISED, DS_SCORE_FLAT } ds_score_ground;
+/* The same, of the models standing on `ground` only (raised and flat models scored apart). */
+int ds_score_models_on(ds_score *s, const rules_snapshot *truth_snap, const ds_truth *truth,
+                       const rules_snapshot *detected, ds_score_ground ground);
 /* Adds one frame's tag reads (ids and centres in px, OpenCV convention). */
 void ds_score_tags(ds_score *s, const ds_truth *truth, const int *ids, const double (*centres)[2], size_t n);
 

@@ -1,4 +1,5 @@
 #include "ds_sequence.h"
+#include "ds_climb.h"
 
 #include <errno.h>
 #include <math.h>
@@ -462,4 +463,48 @@ fail:
     ds_hard_free(t);
     ds_sequence_free(q);
     return NULL;
+}
+
+ds_sequence *ds_sequence_climb(bool crop, base_error *err)
+{
+    /* The climbers march off the hill's far side at the end: 3.5 + 3.9 + 8.5" of room ahead of them. */
+    static const double inches[3] = {3.5, 3.9, 8.5};
+    static const char *const says[3] = {"advance 3.5\" onto the hill (Advance 4\"): legal",
+                                         "advance 3.9\" along its top (Advance 4\"): legal",
+                                         "march 8.5\" down off its far side (March 8\"): illegal"};
+    ds_climb c;
+    ds_sequence *q = calloc(1, sizeof *q);
+    if (!q || !(q->moves = calloc(3, sizeof *q->moves))) {
+        ds_sequence_free(q);
+        base_error_set(err, "out of memory");
+        return NULL;
+    }
+    if (ds_climb_make(DS_CLIMB_ONTO, false, &c, err) < 0) {
+        ds_sequence_free(q);
+        return NULL;
+    }
+    q->fps = 5, q->hold_s = 1.2, q->move_s = 1.0;
+    for (int k = 0; k < 3; k++) {
+        ds_sequence_move *m = &q->moves[q->n_moves++];
+        snprintf(m->unit, sizeof m->unit, "%s", c.unit);
+        m->forward_mm = base_in_to_mm(inches[k]);
+        snprintf(m->says, sizeof m->says, "%s", says[k]);
+    }
+    q->scene = c.scene; /* the sequence owns the scene from here */
+    c.scene = NULL;
+    int rc = 0;
+    if (crop) {
+        rules_snapshot *keys[4] = {NULL};
+        for (size_t k = 0; k <= q->n_moves && rc == 0; k++)
+            rc = (keys[k] = ds_sequence_keyframe(q, k, err)) ? 0 : -1;
+        rc = rc == 0 ? ds_climb_crop(q->scene, &c.hill, (const rules_snapshot *const *)keys, q->n_moves + 1, true, err) : -1;
+        for (size_t k = 0; k <= q->n_moves; k++)
+            rules_snapshot_free(keys[k]);
+    }
+    ds_climb_clear(&c);
+    if (rc < 0) {
+        ds_sequence_free(q);
+        return NULL;
+    }
+    return q;
 }

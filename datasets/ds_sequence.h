@@ -24,6 +24,7 @@
 #ifndef DS_SEQUENCE_H
 #define DS_SEQUENCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ds_scene.h"
@@ -84,6 +85,14 @@ int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, b
  * renders part of the frame; the principal point must stay inside it.
  */
 ds_sequence *ds_sequence_hard(int table, const char *crop, base_error *err);
+
+/*
+ * A turn on a hill (ds_climb.h's table: a 50 mm hill towards the edge of hard table 1's view, the spears before
+ * it, two units standing by): the spears advance 3.5" onto it (Advance 4": legal), 3.9" along its top (legal),
+ * then march 8.5" down off its far side (March 8": illegal), each carried by a hand; 5 fps, 1.2 s still between
+ * moves, 1 s each move. `crop`: the frame cut to the hill, every keyframe's units and the principal point.
+ */
+ds_sequence *ds_sequence_climb(bool crop, base_error *err);
 
 /* Draws a hand and forearm reaching from the near edge to `at` (board mm), 150 mm above the table, over `img`. */
 int ds_sequence_draw_hand(base_image *img, const calib_file *cam, base_vec2 at, base_error *err);

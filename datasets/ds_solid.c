@@ -188,11 +188,12 @@ int ds_solids_shadow(ds_canvas *c, const ds_solid *s, int n, const double lamp[3
         double p[MAX_PTS][3], q[2 * MAX_PTS];
         int m = solid_points(&s[i], p), ok = 1;
         for (int k = 0; k < m && ok; k++) {
-            /* Where the lamp's ray through the point meets the board. */
-            double t = lamp[2] / fmax(1e-6, lamp[2] - p[k][2]);
-            double g[3] = {lamp[0] + (p[k][0] - lamp[0]) * t, lamp[1] + (p[k][1] - lamp[1]) * t, 0};
+            /* Where the lamp's ray through the point meets the ground it stands on. */
+            const double g0 = c->ground_mm;
+            double t = (lamp[2] - g0) / fmax(1e-6, lamp[2] - p[k][2]);
+            double g[3] = {lamp[0] + (p[k][0] - lamp[0]) * t, lamp[1] + (p[k][1] - lamp[1]) * t, g0};
             ok = ds_canvas_point(c, g, q + 2 * k);
-            zsum += p[k][2], zn++;
+            zsum += p[k][2] - g0, zn++;
             ground[0] += g[0], ground[1] += g[1];
         }
         if (!ok)

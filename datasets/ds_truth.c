@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "base_fields.h"
+#include "rules_relief.h"
 #include "rules_json.h"
 #include "vis_camera.h"
 
@@ -97,7 +98,11 @@ cJSON *ds_truth_to_json(const ds_truth *t, const rules_snapshot *snap, const ros
             base_json_add_number(o, "x_mm", m->pos.x, 4);
             base_json_add_number(o, "y_mm", m->pos.y, 4);
             base_json_add_number(o, "facing_deg", base_rad_to_deg(m->facing), 4);
-            double h = rm ? roster->units[rm->unit].mount.height : 0, X[3] = {m->pos.x, m->pos.y, h}, px[2];
+            /* The base centre at its tag's height: over the surface it stands on (a hill's, or the board). */
+            double h = rm ? rules_relief_height(snap->terrain, snap->n_terrain, m->pos, NULL) +
+                                roster->units[rm->unit].mount.height
+                          : 0;
+            double X[3] = {m->pos.x, m->pos.y, h}, px[2];
             if (vis_camera_project(&vc, X, px)) {
                 cJSON *a = cJSON_AddArrayToObject(o, "centre_px");
                 cJSON_AddItemToArray(a, cJSON_CreateNumber(round(px[0] * 1e4) / 1e4));

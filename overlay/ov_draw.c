@@ -9,6 +9,9 @@ int ov_scene_draw(ov_scene *sc, ov_target *t, base_error *err)
 {
     if (!sc || !t)
         return base_error_set(err, "overlay: drawing needs a scene and a target");
+    /* The scene's table has hills: everything lands at the height of the surface it falls on. */
+    if (sc->relief && ov_target_set_relief(t, sc->relief->terrain, sc->relief->n_terrain, err) < 0)
+        return -1;
     return ov_render(sc, t, err);
 }
 

@@ -58,6 +58,7 @@ struct ov_target {
     bool finished;
     ov_layout *layout;         /* what is on the picture so far: labels keep off it */
     struct ov_keepout *keepout; /* projector: labels left dark, applied whenever pixels leave (owned) */
+    rules_snapshot *relief;    /* the table's terrain the map draws over (ov_target_set_relief; owned), or NULL */
     /* The players as the last scene drawn here knew them, for layers drawn on their own after it. */
     double board_w, board_d;
     char sides[8][RULES_ID_MAX];

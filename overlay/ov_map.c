@@ -1,4 +1,5 @@
 #include "ov_map.h"
+#include "rules_relief.h"
 
 #include <math.h>
 #include <string.h>
@@ -52,14 +53,37 @@ void ov_map_init_page(ov_map *m, double x0, double y0, double d, double px_per_m
     *m = (ov_map){.kind = OV_MAP_PAGE, .x0 = x0, .y0 = y0, .d = d, .s = px_per_mm, .ox = ox, .oy = oy};
 }
 
+void ov_map_set_relief(ov_map *m, const rules_terrain *terrain, size_t n)
+{
+    m->terrain = rules_relief_any(terrain, n) ? terrain : NULL;
+    m->n_terrain = m->terrain ? n : 0;
+}
+
+void ov_map_set_source(ov_map *m, const double source[3])
+{
+    m->has_source = source && source[2] > 0;
+    if (m->has_source)
+        memcpy(m->source, source, sizeof m->source);
+}
+
+double ov_map_height(const ov_map *m, base_vec2 b)
+{
+    return m->terrain ? rules_relief_height(m->terrain, m->n_terrain, b, NULL) : 0;
+}
+
 bool ov_map_point(const ov_map *m, base_vec2 b, double px[2])
+{
+    return ov_map_point_at(m, b, ov_map_height(m, b), px);
+}
+
+bool ov_map_point_at(const ov_map *m, base_vec2 b, double z, double px[2])
 {
     switch (m->kind) {
     case OV_MAP_CAMERA: {
         const double *R = m->R;
         double p[3];
         for (int i = 0; i < 3; i++)
-            p[i] = R[3 * i] * b.x + R[3 * i + 1] * b.y + m->t[i];
+            p[i] = R[3 * i] * b.x + R[3 * i + 1] * b.y + R[3 * i + 2] * z + m->t[i];
         if (p[2] <= 1e-9)
             return false;
         double x = p[0] / p[2], y = p[1] / p[2], r2 = x * x + y * y;
@@ -74,6 +98,11 @@ bool ov_map_point(const ov_map *m, base_vec2 b, double px[2])
         return true;
     }
     case OV_MAP_HOMOGRAPHY: {
+        if (z > 0 && m->has_source && m->source[2] > z) {
+            /* The ray from the projector through the raised point, on to the board plane the homography maps. */
+            const double *C = m->source, k = C[2] / (C[2] - z);
+            b = base_v2(C[0] + (b.x - C[0]) * k, C[1] + (b.y - C[1]) * k);
+        }
         const double *H = m->H;
         double w = H[6] * b.x + H[7] * b.y + H[8];
         if (fabs(w) < 1e-12)
@@ -110,5 +139,5 @@ double ov_map_scale(const ov_map *m, base_vec2 p)
 
 double ov_map_step_mm(const ov_map *m)
 {
-    return m->kind == OV_MAP_CAMERA ? 2.0 : INFINITY;
+    return m->kind == OV_MAP_CAMERA || (m->terrain && m->kind == OV_MAP_HOMOGRAPHY) ? 2.0 : INFINITY;
 }

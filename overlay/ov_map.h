@@ -12,6 +12,16 @@
  * Plain data, nothing to free. Pixels use OpenCV's convention (centre of the
  * top-left pixel = (0, 0)). Straight board lines are curves under a lens:
  * callers subdivide (ov_map_step_mm gives a step fine enough).
+ *
+ * On a table with relief (ov_map_set_relief: its terrain, borrowed), every
+ * point is mapped at the height of the surface under it (rules_relief.h): a
+ * camera sees a point on a hill's top where the top is; a projector lights
+ * it along its ray through that point, which meets the board plane its
+ * homography maps further out (ov_map_set_source: the projector's optical
+ * centre, calib_projector.position_mm; without it a projector map stays on
+ * the board plane). A top-down page is the same with or without.
+ *   ov_map_set_relief(&m, snap->terrain, snap->n_terrain);
+ *   ov_map_set_source(&m, calib.projector.position_mm);   // a projector's, when the calibration states it
  */
 #ifndef OV_MAP_H
 #define OV_MAP_H
@@ -20,6 +30,7 @@
 
 #include "calib_file.h"
 #include "base_geom.h"
+#include "rules_snapshot.h"
 
 typedef enum ov_map_kind {
     OV_MAP_CAMERA = 0,
@@ -36,6 +47,11 @@ typedef struct ov_map {
     double H[9];
     /* page: px = (x - x0) * s + ox, py = (y0 + d - y) * s + oy */
     double x0, y0, d, s, ox, oy;
+    /* relief: the terrain whose hills raise the surface (borrowed; NULL: flat), the light's source */
+    const rules_terrain *terrain;
+    size_t n_terrain;
+    bool has_source;
+    double source[3];
 } ov_map;
 
 void ov_map_init_camera(ov_map *m, const calib_file *c);
@@ -47,12 +63,24 @@ int ov_map_init_homography(ov_map *m, const double H[9]);
 /* The board window [x0, x0 + w] x [y0, y0 + d] drawn at `px_per_mm`, offset by (ox, oy) px on the page. */
 void ov_map_init_page(ov_map *m, double x0, double y0, double d, double px_per_mm, double ox, double oy);
 
-/* Board point on the table plane (z = 0) -> target px. False when it cannot be seen (behind the camera). */
+/* The table's relief: points are mapped at the surface's height (terrain borrowed: it must outlive the map's
+ * use; NULL, 0: flat). */
+void ov_map_set_relief(ov_map *m, const rules_terrain *terrain, size_t n);
+/* A projector map's light source, board mm (its optical centre, z above the board). */
+void ov_map_set_source(ov_map *m, const double source[3]);
+/* The surface's height at a board point (0 without relief). */
+double ov_map_height(const ov_map *m, base_vec2 board);
+
+/* Board point on the table's surface (the board plane, z = 0, unless relief raises it) -> target px. False when
+ * it cannot be seen (behind the camera). */
 bool ov_map_point(const ov_map *m, base_vec2 board, double px[2]);
+/* The same at a height of its own (mm above the board). */
+bool ov_map_point_at(const ov_map *m, base_vec2 board, double z_mm, double px[2]);
 /* Local scale (px per board mm) about p: the mean of the Jacobian's singular values. 0 when unmappable. */
 double ov_map_scale(const ov_map *m, base_vec2 p);
 /* Subdivision step (mm) so a mapped chord strays under ~0.05 px from the true curve: 2 mm for
- * cameras (distortion bends slowly), unlimited for homographies and pages (lines stay lines). */
+ * cameras (distortion bends slowly) and for any map over relief (a line bends where it climbs), unlimited for
+ * homographies and pages (lines stay lines). */
 double ov_map_step_mm(const ov_map *m);
 
 #endif

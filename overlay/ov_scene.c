@@ -239,6 +239,7 @@ void ov_scene_free(ov_scene *sc)
     free(sc->str);
     free(sc->legend);
     free(sc->blocks);
+    rules_snapshot_free(sc->relief);
     free(sc);
 }
 

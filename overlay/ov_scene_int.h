@@ -126,6 +126,7 @@ struct ov_scene {
     bool has_verdict, has_pm;
     size_t unplaced;
     bool oom;
+    rules_snapshot *relief;       /* the drawn table's hills (its terrain, copied), or NULL: flat */
 };
 
 /* ---- ov_scene.c: adding things (below every file that builds a scene) ---- */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ov_scene_int.h"
+#include "rules_relief.h"
 #include "base_text.h"
 #include "rules_formation.h"
 #include "rules_words.h"
@@ -35,6 +36,14 @@ static void set_rules(ov_scene *sc, const rules_ruleset *rs)
 
 static void terrain(ov_scene *sc, const rules_snapshot *s)
 {
+    /* Its hills, for the targets it is drawn on (ov_scene_draw). */
+    if (!sc->relief && rules_relief_any(s->terrain, s->n_terrain)) {
+        sc->relief = rules_snapshot_new(1, 1);
+        for (size_t i = 0; sc->relief && i < s->n_terrain; i++)
+            if (s->terrain[i].relief == RULES_RELIEF_HILL && !rules_snapshot_copy_terrain(sc->relief, &s->terrain[i]))
+                sc->oom = true;
+        sc->oom |= !sc->relief;
+    }
     for (size_t i = 0; i < s->n_terrain; i++) {
         const rules_terrain *tr = &s->terrain[i];
         ov_mark *m = ov_sc_mark(sc, OV_MARK_AREA, tr->points, tr->n_points, L_TERRAIN);

@@ -7,6 +7,7 @@
 #include <cairo.h>
 
 #include "ov_internal.h"
+#include "rules_relief.h"
 #include "ov_keepout.h"
 #include "ov_png.h"
 #include "ov_target.h"
@@ -215,8 +216,30 @@ void ov_target_free(ov_target *t)
         cairo_surface_destroy(t->surface);
     ov_layout_free(t->layout);
     ov_keepout_free(t->keepout);
+    rules_snapshot_free(t->relief);
     free(t->path);
     free(t);
+}
+
+int ov_target_set_relief(ov_target *t, const rules_terrain *terrain, size_t n, base_error *err)
+{
+    rules_snapshot_free(t->relief);
+    t->relief = NULL;
+    ov_map_set_relief(&t->map, NULL, 0);
+    if (!rules_relief_any(terrain, n))
+        return 0;
+    if (!(t->relief = rules_snapshot_new(1, 1)))
+        return base_error_set(err, "overlay: out of memory");
+    for (size_t i = 0; i < n; i++)
+        if (terrain[i].relief == RULES_RELIEF_HILL && !rules_snapshot_copy_terrain(t->relief, &terrain[i]))
+            return base_error_set(err, "overlay: out of memory");
+    ov_map_set_relief(&t->map, t->relief->terrain, t->relief->n_terrain);
+    return 0;
+}
+
+void ov_target_set_light_source(ov_target *t, const double source[3])
+{
+    ov_map_set_source(&t->map, source);
 }
 
 const ov_map *ov_target_map(const ov_target *t)

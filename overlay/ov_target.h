@@ -62,6 +62,16 @@ int ov_target_finish(ov_target *t, base_error *err);
 /* Finishes (errors ignored: call ov_target_finish first to see them) and frees. */
 void ov_target_free(ov_target *t);
 
+/*
+ * The table's relief (its terrain, copied: the hills count): everything is then drawn at the height of the
+ * surface it falls on (ov_map.h). Drawing a scene sets it from the scene's table when that has relief
+ * (ov_scene_draw, and so ov_draw_verdict and ov_draw_snapshot). NULL, 0: flat. 0, or -1 when out of memory.
+ */
+int ov_target_set_relief(ov_target *t, const rules_terrain *terrain, size_t n, base_error *err);
+/* A projector target's light source: the projector's optical centre (board mm; calib_projector.position_mm),
+ * which a point on a hill is lit along. Without it a projector target draws on the board plane. */
+void ov_target_set_light_source(ov_target *t, const double source[3]);
+
 /* The target's mapping (board mm -> device units), valid while the target lives. */
 const ov_map *ov_target_map(const ov_target *t);
 /* Size of the raster: camera and projector frames; reports: every page stacked, at 150 dpi for PNG,

@@ -1,5 +1,6 @@
 /* ref_labels: the printed labels of a snapshot on the board (see the header). */
 #include "ref_labels.h"
+#include "rules_relief.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +18,17 @@ double ref_label_side(const char *family, double tag_size)
         if (strcmp(family, fams[i].name) == 0)
             return tag_size * (fams[i].cells + 2) / fams[i].cells;
     return tag_size * 8 / 6;
+}
+
+/* The surface a model stands on: the table's relief under it, or the height its tags read at when that is
+ * not settled (a hill the table file leaves out: the projector must still leave its labels dark). */
+static double ground_under(const rules_snapshot *snap, const rules_model *m)
+{
+    rules_unit *u = NULL;
+    rules_snapshot_find_model(snap, m->id, &u);
+    if (u && rules_unit_height_unsettled(u))
+        return fmax(0, u->height_seen_mm);
+    return rules_relief_height(snap->terrain, snap->n_terrain, m->pos, NULL);
 }
 
 int ref_labels_of(const roster_file *roster, const rules_snapshot *snap, base_label **out, size_t *n, base_error *err)
@@ -41,7 +53,7 @@ int ref_labels_of(const roster_file *roster, const rules_snapshot *snap, base_la
         o->side_mm = mount->layout == ROSTER_MARK_RIM
                          ? (rm->base_width > 0 ? fmax(rm->base_width, rm->base_depth) : fmax(u->base_width, u->base_depth))
                          : ref_label_side(roster->family, mount->size);
-        o->height_mm = mount->height;
+        o->height_mm = ground_under(snap, m) + mount->height;
         o->sigma_mm = m->sigma_mm;
     }
     for (size_t i = 0; i < roster->n_board_tags; i++) {

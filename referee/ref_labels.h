@@ -2,7 +2,10 @@
  * ref_labels: where the printed labels are on the board in a snapshot: each
  * model's tag with its white border (from the roster's mount: offset,
  * rotation, height, size) and every board tag. What the camera must read,
- * so what the projector must leave dark (overlay/ov_keepout.h).
+ * so what the projector must leave dark (overlay/ov_keepout.h). A label's
+ * height is its mount's over the surface its model stands on: the table's
+ * relief (rules_relief.h), or the height a unit's tags read at when it is
+ * unsettled (rules_unit_height_unsettled).
  *
  * How to use:
  *   base_label *labels; size_t n;

@@ -64,9 +64,11 @@ int ref_setup_check_rates(const roster_file *r, const char *name, base_error *er
 /* The map and the detector over the set-up's roster and calibration. 0 or -1. */
 static int build_detector(ref_setup *s, base_error *err)
 {
-    if (!(s->map = roster_map_new(s->roster, err)))
+    if (!(s->map = roster_map_new(s->roster, err)) || !(s->det = vis_detector_new(s->map, &s->calib, err)))
         return -1;
-    return (s->det = vis_detector_new(s->map, &s->calib, err)) ? 0 : -1;
+    /* The table's hills: every tag placed at the height it stands at. */
+    const rules_snapshot *t = s->from_table ? s->table->setting : NULL;
+    return t ? vis_detector_set_relief(s->det, t->terrain, t->n_terrain, err) : 0;
 }
 
 /* The files a table file names, for the self-checks' messages: its calibration's, its rosters' ("a.json and
@@ -168,7 +170,21 @@ void ref_setup_free(ref_setup *s)
     if (s->table)
         table_file_clear(s->table);
     free(s->table);
+    rules_snapshot_free(s->terrain);
     free(s);
+}
+
+int ref_setup_set_terrain(ref_setup *s, const rules_terrain *t, size_t n, base_error *err)
+{
+    if (s->from_table)
+        return base_error_setc(err, BASE_E_INVALID, "a table file's set-up has its own terrain");
+    rules_snapshot_free(s->terrain);
+    if (!(s->terrain = rules_snapshot_new(1, 1)))
+        return base_error_setc(err, BASE_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        if (!rules_snapshot_copy_terrain(s->terrain, &t[i]))
+            return base_error_setc(err, BASE_E_NOMEM, "out of memory");
+    return vis_detector_set_relief(s->det, t, n, err);
 }
 
 void ref_setup_keep_pose(ref_setup *s) { s->det->cfg.refine_pose_min_tags = 0; }
@@ -177,5 +193,10 @@ double ref_setup_tag_px(const ref_setup *s) { return s->det->expected_tag_px; }
 
 int ref_setup_apply(const ref_setup *s, rules_snapshot *snap, base_error *err)
 {
-    return s->from_table ? table_file_apply(s->table, snap, err) : 0;
+    if (s->from_table)
+        return table_file_apply(s->table, snap, err);
+    for (size_t i = 0; s->terrain && i < s->terrain->n_terrain; i++)
+        if (!rules_snapshot_copy_terrain(snap, &s->terrain->terrain[i]))
+            return base_error_setc(err, BASE_E_NOMEM, "out of memory");
+    return 0;
 }

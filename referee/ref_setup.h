@@ -28,6 +28,9 @@
  *   ... ref_snapshot_new(s, "after.jpg", NULL, &err) ...         // ref_snapshot.h
  *   ref_setup_free(s);
  *   ref_setup *m = ref_setup_wrap(&calib, roster, NULL, NULL, &err);   // from memory; roster borrowed
+ *   ref_setup_set_terrain(m, scene->terrain, scene->n_terrain, &err);  // optional: its terrain, hills and all
+ * A table's relief (its hills: table file "terrain") goes into the detector: every tag is placed at the
+ * height it stands at and every unit's height cross-checked (vision/vis_relief.h, vis_height.h).
  */
 #ifndef REF_SETUP_H
 #define REF_SETUP_H
@@ -50,6 +53,7 @@ typedef struct ref_setup {
     roster_map *map;              /* the roster's map, what vision takes (roster_map_new); owned */
     struct vis_detector *det;     /* over map and calib; owned */
     bool roster_borrowed;
+    rules_snapshot *terrain;      /* a set-up from memory given its terrain (ref_setup_set_terrain); owned, else NULL */
     /* Where each part came from, for the self-checks' messages (ref_check.h): from a table file, the files it
      * names (its calibration's; its rosters', "a.json and b.json"), each as the table file reads it. */
     char calib_path[1024], roster_path[1024];
@@ -93,12 +97,16 @@ void ref_setup_free(ref_setup *s);
 /* The roster file the set-up's unit `unit` (an index into roster->units) came from: from a table file, the one
  * of its rosters; else the roster's own name. */
 const char *ref_setup_roster_of(const ref_setup *s, size_t unit);
+/* A set-up from memory given a table's terrain (copied): its hills into the detector, and every piece into
+ * every snapshot read (ref_setup_apply), as a table file's. 0, or -1 when out of memory or made from a table
+ * file (which has its own). */
+int ref_setup_set_terrain(ref_setup *s, const rules_terrain *t, size_t n, base_error *err);
 
 /* Keep the calibration's board pose as it is (never refined from the board tags in view). */
 void ref_setup_keep_pose(ref_setup *s);
 /* The smallest model tag's width in the picture, px, at the view's centre (how far a tag's reach goes). */
 double ref_setup_tag_px(const ref_setup *s);
-/* The table's ruleset and terrain into a snapshot; nothing without a table file. 0 or -1. */
+/* The table's ruleset and terrain into a snapshot (a set-up from memory: its terrain, if given). 0 or -1. */
 int ref_setup_apply(const ref_setup *s, rules_snapshot *snap, base_error *err);
 
 #endif

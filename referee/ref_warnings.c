@@ -21,6 +21,8 @@ static bool left_out_of_a_unit_read_in_part(const roster_file *roster, const rul
 static const rules_unit *unit_read_in_part(const rules_snapshot *snap, const vis_report *rep, size_t i)
 {
     const vis_issue *is = &rep->items[i];
+    if (is->kind == VIS_ISSUE_HEIGHT) /* its own line, whatever else is said of its unit */
+        return NULL;
     const rules_unit *u = is->unit[0] ? rules_snapshot_find_unit(snap, is->unit) : NULL;
     return u && rules_unit_partly_placed(u) ? u : NULL;
 }
@@ -29,7 +31,8 @@ static const rules_unit *unit_read_in_part(const rules_snapshot *snap, const vis
 static bool unit_said_before(const vis_report *rep, size_t i)
 {
     for (size_t k = 0; k < i; k++)
-        if (vis_issue_is_warning(rep->items[k].kind) && strcmp(rep->items[k].unit, rep->items[i].unit) == 0)
+        if (vis_issue_is_warning(rep->items[k].kind) && rep->items[k].kind != VIS_ISSUE_HEIGHT &&
+            strcmp(rep->items[k].unit, rep->items[i].unit) == 0)
             return true;
     return false;
 }

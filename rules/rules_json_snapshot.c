@@ -19,14 +19,15 @@ static const char *const board_keys[] = {"width_mm", "depth_mm", NULL};
 static const char *const unit_keys[] = {"id", "side", "base_mm", "advance_in", "march_in", "mobility_in",
                                         "advance_dice", "march_dice", "roll_in", "status",
                                         "profile", "control_area_in", "heroic", "will", "models", "alternatives",
-                                        "alternatives_complete", "placement", "combat", "height", "type", NULL};
+                                        "alternatives_complete", "placement", "combat", "height", "type", "height_unsettled",
+                                        NULL};
 static const char *const model_keys[] = {"id",       "x_mm",     "y_mm",     "facing_deg", "status", "inferred",
                                          "attachable", "evidence", "sigma_mm", "base_mm",    NULL};
 static const char *const alternative_keys[] = {"label", "models", NULL};
 static const char *const placed_keys[] = {"id", "x_mm", "y_mm", "facing_deg", "sigma_mm", NULL};
 static const char *const unseen_keys[] = {"id", "side", "models", NULL};
-static const char *const terrain_keys[] = {"id", "kind", "points_mm", NULL};
 static const char *const dynform_keys[] = {"id", "models", NULL};
+static const char *const unsettled_keys[] = {"seen_mm", "table_mm", NULL};
 
 static int read_status(const cJSON *obj, const char *where, unsigned *out, base_error *err)
 {
@@ -267,6 +268,22 @@ static int read_unseen(const cJSON *jn, const char *where, void *snapshot, base_
     return rules_snapshot_add_unseen(s, id, side, (size_t)n) ? 0 : base_error_set(err, "%s: out of memory", where);
 }
 
+/* "height_unsettled": {"seen_mm", "table_mm"}: vision read the unit's tags at another height than the table's. */
+static int read_unsettled(const cJSON *ju, const char *where, rules_unit *u, base_error *err)
+{
+    const cJSON *h = base_json_object(ju, "height_unsettled", where, false, err);
+    if (!h)
+        return base_json_field(ju, "height_unsettled") ? -1 : 0;
+    char w[160];
+    snprintf(w, sizeof w, "%s.height_unsettled", where);
+    const double tall = BASE_FIELDS_MAX_BASE_MM;
+    if (base_fields_known(h, w, unsettled_keys, err) < 0 ||
+        base_fields_number(h, "seen_mm", w, true, -tall, tall, &u->height_seen_mm, err) < 0 ||
+        base_fields_number(h, "table_mm", w, true, 0, tall, &u->height_table_mm, err) < 0)
+        return -1;
+    return 0;
+}
+
 static int read_unit(const cJSON *ju, const char *where, void *snapshot, base_error *err)
 {
     rules_snapshot *s = snapshot;
@@ -302,7 +319,7 @@ static int read_unit(const cJSON *ju, const char *where, void *snapshot, base_er
         base_json_bool(ju, "heroic", where, false, &u->heroic, err) < 0 ||
         base_fields_int(ju, "will", where, false, 0, BASE_FIELDS_MAX_WILL, &u->will, err) < 0)
         return -1;
-    if (read_unit_clauses(ju, where, u, err) < 0)
+    if (read_unit_clauses(ju, where, u, err) < 0 || read_unsettled(ju, where, u, err) < 0)
         return -1;
     const cJSON *models = base_json_array(ju, "models", where, true, err);
     if (!models)
@@ -312,57 +329,6 @@ static int read_unit(const cJSON *ju, const char *where, void *snapshot, base_er
     if (u->n_models == 0)
         return base_error_set(err, "%s.models: a unit needs at least one model", where);
     return read_alternatives(ju, where, u, err);
-}
-
-static int read_terrain(const cJSON *jt, const char *where, void *snapshot, base_error *err)
-{
-    rules_snapshot *s = snapshot;
-    if (!cJSON_IsObject(jt))
-        return base_error_set(err, "%s: expected an object", where);
-    char id[RULES_ID_MAX] = "", kind[32];
-    if (base_fields_known(jt, where, terrain_keys, err) < 0 ||
-        base_json_string(jt, "id", where, false, id, sizeof id, err) < 0 ||
-        base_json_string(jt, "kind", where, true, kind, sizeof kind, err) < 0)
-        return -1;
-    rules_terrain_kind k;
-    if (strcmp(kind, "impassable") == 0)
-        k = RULES_TERRAIN_IMPASSABLE;
-    else if (strcmp(kind, "obstruction") == 0)
-        k = RULES_TERRAIN_OBSTRUCTION;
-    else if (strcmp(kind, "open") == 0)
-        k = RULES_TERRAIN_OPEN;
-    else
-        return base_error_set(err, "%s.kind: expected \"impassable\", \"obstruction\" or \"open\"", where);
-    const cJSON *pts = base_json_array(jt, "points_mm", where, true, err);
-    if (!pts)
-        return -1;
-    size_t n = (size_t)cJSON_GetArraySize(pts);
-    if (n < 3 || n > BASE_FIELDS_MAX_POLYGON)
-        return base_error_set(err, "%s.points_mm: a polygon needs 3 to %d points", where, BASE_FIELDS_MAX_POLYGON);
-    base_vec2 *p = malloc(n * sizeof *p);
-    if (!p)
-        return base_error_set(err, "%s: out of memory", where);
-    size_t i = 0;
-    const cJSON *el;
-    cJSON_ArrayForEach(el, pts)
-    {
-        double xy[2];
-        char pwhere[128];
-        snprintf(pwhere, sizeof pwhere, "%s.points_mm[%zu]", where, i);
-        if (cJSON_GetArraySize(el) != 2 || !cJSON_IsArray(el) || !cJSON_IsNumber(el->child) ||
-            !cJSON_IsNumber(el->child->next) || !(fabs(el->child->valuedouble) <= BASE_FIELDS_MAX_PLACE_MM) ||
-            !(fabs(el->child->next->valuedouble) <= BASE_FIELDS_MAX_PLACE_MM)) {
-            free(p);
-            return base_error_set(err, "%s: expected [x, y] in millimetres, each within %g", pwhere,
-                                   BASE_FIELDS_MAX_PLACE_MM);
-        }
-        xy[0] = el->child->valuedouble;
-        xy[1] = el->child->next->valuedouble;
-        p[i++] = base_v2(xy[0], xy[1]);
-    }
-    rules_terrain *t = rules_snapshot_add_terrain(s, id, k, p, n);
-    free(p);
-    return t ? 0 : base_error_set(err, "%s: out of memory", where);
 }
 
 /* A declared Dynamic Formation: {"id": "f1", "models": ["orc-1", ...]}; every model must exist. */
@@ -447,7 +413,7 @@ rules_snapshot *rules_json_to_snapshot(const cJSON *root, const char *name, base
         s->ruleset_given = true;
     }
     if (read_list(root, "units", true, read_unit, s, err) < 0 ||
-        read_list(root, "terrain", false, read_terrain, s, err) < 0 ||
+        read_list(root, "terrain", false, rules_json_read_terrain, s, err) < 0 ||
         read_list(root, "formations", false, read_dynform, s, err) < 0 ||
         read_list(root, "unseen_units", false, read_unseen, s, err) < 0 || rules_snapshot_check_ids(s, err) < 0 ||
         base_fields_all_checked(root, NULL, err) < 0)

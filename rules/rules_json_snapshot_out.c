@@ -126,21 +126,12 @@ static cJSON *unit_to_json(const rules_unit *u)
     for (size_t j = 0; j < u->n_models; j++)
         cJSON_AddItemToArray(models, model_to_json(&u->models[j]));
     add_alternatives(ju, u);
-    return ju;
-}
-
-static cJSON *terrain_to_json(const rules_terrain *t)
-{
-    cJSON *jt = cJSON_CreateObject();
-    if (t->id[0])
-        cJSON_AddStringToObject(jt, "id", t->id);
-    cJSON_AddStringToObject(jt, "kind", rules_terrain_kind_word(t->kind));
-    cJSON *pts = cJSON_AddArrayToObject(jt, "points_mm");
-    for (size_t k = 0; k < t->n_points; k++) {
-        double xy[2] = {round(t->points[k].x * 1000) / 1000, round(t->points[k].y * 1000) / 1000};
-        cJSON_AddItemToArray(pts, cJSON_CreateDoubleArray(xy, 2));
+    if (rules_unit_height_unsettled(u)) {
+        cJSON *h = cJSON_AddObjectToObject(ju, "height_unsettled");
+        base_json_add_number(h, "seen_mm", u->height_seen_mm, 1);
+        base_json_add_number(h, "table_mm", u->height_table_mm, 1);
     }
-    return jt;
+    return ju;
 }
 
 /* The units a snapshot knows of but did not see, and its declared Dynamic Formations (each only when there are any). */
@@ -158,7 +149,7 @@ static void add_unseen_and_formations(cJSON *root, const rules_snapshot *s)
     }
     cJSON *terrain = cJSON_AddArrayToObject(root, "terrain");
     for (size_t i = 0; i < s->n_terrain; i++)
-        cJSON_AddItemToArray(terrain, terrain_to_json(&s->terrain[i]));
+        cJSON_AddItemToArray(terrain, rules_json_terrain_out(&s->terrain[i]));
     if (!s->n_dynforms)
         return;
     cJSON *forms = cJSON_AddArrayToObject(root, "formations");

@@ -307,6 +307,27 @@ static void lead_with(const char *part, char *why, size_t cap)
     text(why, cap, "%s; %s", part, rest);
 }
 
+/*
+ * A unit whose tags read at another height than the table's relief (rules_unit_height_unsettled) in either
+ * picture: where it stood cannot be told, so its move cannot be measured. The report it stands on: the
+ * first illegal pair's, else the first judged.
+ */
+static const pair *unsettled(const rules_unit *U0, const rules_unit *U1, const pair *pairs, const tally *t,
+                             rules_verdict *v, char *why, size_t cap)
+{
+    const bool after = rules_unit_height_unsettled(U1);
+    const rules_unit *u = after ? U1 : U0;
+    *v = RULES_VERDICT_CANNOT_TELL;
+    text(why, cap, "its tags read as standing %.0f mm up in the %s picture, where the table's relief has %.0f mm "
+                   "(a hill missing from the table file, or a base raised on something?): where it stands, and so "
+                   "how far it moved, cannot be told",
+         u->height_seen_mm, after ? "after" : "before", u->height_table_mm);
+    for (int o = PAIR_ILLEGAL; o >= PAIR_LEGAL; o--)
+        if (t->first[o] >= 0)
+            return &pairs[t->first[o]];
+    return NULL;
+}
+
 /* The call and the report it stands on; NULL report when the unit did not move. */
 static const pair *decide(const work *w, size_t u0i, size_t u1i, const pair *pairs, const tally *t, bool complete,
                           rules_verdict *v, char *why, size_t cap)
@@ -321,6 +342,8 @@ static const pair *decide(const work *w, size_t u0i, size_t u1i, const pair *pai
         *v = RULES_VERDICT_LEGAL;
         return NULL;
     }
+    if (rules_unit_height_unsettled(U0) || rules_unit_height_unsettled(U1))
+        return unsettled(U0, U1, pairs, t, v, why, cap);
     const pair *p;
     if (t->illegal == t->judged) {
         *v = RULES_VERDICT_ILLEGAL;

@@ -32,6 +32,29 @@ const char *rules_status_word(unsigned bit)
     return NULL;
 }
 
+const char *rules_relief_word(rules_relief r)
+{
+    switch (r) {
+    case RULES_RELIEF_HILL: return "hill";
+    case RULES_RELIEF_BUILDING: return "building";
+    case RULES_RELIEF_FLAT: break;
+    }
+    return "flat";
+}
+
+int rules_relief_from_word(const char *word, rules_relief *out)
+{
+    static const rules_relief all[] = {RULES_RELIEF_FLAT, RULES_RELIEF_HILL, RULES_RELIEF_BUILDING};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (strcmp(word, rules_relief_word(all[i])) == 0) {
+            *out = all[i];
+            return 0;
+        }
+    return -1;
+}
+
+bool rules_unit_height_unsettled(const rules_unit *u) { return isfinite(u->height_seen_mm); }
+
 const char *rules_terrain_kind_word(rules_terrain_kind kind)
 {
     switch (kind) {
@@ -118,8 +141,10 @@ void rules_snapshot_free(rules_snapshot *s)
         rules_unit_clear_alternatives(&s->units[i]);
     }
     free(s->unseen);
-    for (size_t i = 0; i < s->n_terrain; i++)
+    for (size_t i = 0; i < s->n_terrain; i++) {
         free(s->terrain[i].points);
+        free(s->terrain[i].foot);
+    }
     for (size_t i = 0; i < s->n_dynforms; i++)
         free(s->dynforms[i].models);
     free(s->units);
@@ -166,11 +191,9 @@ rules_snapshot *rules_snapshot_clone(const rules_snapshot *s)
     for (size_t i = 0; i < s->n_unseen; i++)
         if (!rules_snapshot_add_unseen(c, s->unseen[i].id, s->unseen[i].side, s->unseen[i].n_models))
             goto fail;
-    for (size_t i = 0; i < s->n_terrain; i++) {
-        const rules_terrain *t = &s->terrain[i];
-        if (!rules_snapshot_add_terrain(c, t->id, t->kind, t->points, t->n_points))
+    for (size_t i = 0; i < s->n_terrain; i++)
+        if (!rules_snapshot_copy_terrain(c, &s->terrain[i]))
             goto fail;
-    }
     for (size_t i = 0; i < s->n_dynforms; i++) {
         rules_dynform_decl *f = rules_snapshot_add_dynform(c, s->dynforms[i].id);
         if (!f)
@@ -199,6 +222,7 @@ rules_unit *rules_snapshot_add_unit(rules_snapshot *s, const char *id, const cha
     u->will = -1;
     u->height = -1;
     u->placements_complete = true;
+    u->height_seen_mm = u->height_table_mm = NAN;
     return u;
 }
 
@@ -276,7 +300,37 @@ rules_terrain *rules_snapshot_add_terrain(rules_snapshot *s, const char *id, rul
     t->kind = kind;
     t->points = copy;
     t->n_points = n;
+    t->height_sigma_mm = NAN;
     return t;
+}
+
+int rules_terrain_set_relief(rules_terrain *t, rules_relief relief, double height_mm, double height_sigma_mm,
+                             const base_vec2 *foot, size_t n_foot)
+{
+    base_vec2 *copy = NULL;
+    if (foot && n_foot) {
+        if (!(copy = malloc(n_foot * sizeof *copy)))
+            return -1;
+        memcpy(copy, foot, n_foot * sizeof *copy);
+    }
+    free(t->foot);
+    t->relief = relief;
+    t->height_mm = height_mm;
+    t->height_sigma_mm = height_sigma_mm;
+    t->foot = copy;
+    t->n_foot = copy ? n_foot : 0;
+    return 0;
+}
+
+rules_terrain *rules_snapshot_copy_terrain(rules_snapshot *s, const rules_terrain *t)
+{
+    rules_terrain *c = rules_snapshot_add_terrain(s, t->id, t->kind, t->points, t->n_points);
+    if (c && rules_terrain_set_relief(c, t->relief, t->height_mm, t->height_sigma_mm, t->foot, t->n_foot) < 0) {
+        free(c->points);
+        s->n_terrain--;
+        return NULL;
+    }
+    return c;
 }
 
 rules_dynform_decl *rules_snapshot_add_dynform(rules_snapshot *s, const char *id)

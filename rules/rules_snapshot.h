@@ -123,7 +123,14 @@ typedef struct rules_unit {
     rules_placement *alternatives;
     size_t n_alternatives, cap_alternatives;
     bool placements_complete;
+    /* Vision: its tags read as standing at another height than the table's relief puts them (a hill
+     * missing from the table file, a base on a book): where it stands is not settled and no call rests on
+     * it (rules_robust). height_seen_mm: the height its tags seem to stand at; height_table_mm: the
+     * relief's there. Both NAN when settled ("height_unsettled" in JSON). */
+    double height_seen_mm, height_table_mm;
 } rules_unit;
+/* Is the unit's height unsettled (height_seen_mm set)? */
+bool rules_unit_height_unsettled(const rules_unit *u);
 
 typedef enum rules_terrain_kind {
     RULES_TERRAIN_OPEN = 0,
@@ -132,11 +139,30 @@ typedef enum rules_terrain_kind {
 } rules_terrain_kind;
 const char *rules_terrain_kind_word(rules_terrain_kind kind);
 
+/*
+ * What a piece of terrain is in height (its relief), apart from its rules'
+ * kind: a hill is open ground unless the table says otherwise, whatever its
+ * height (docs/rules.md, "Relief").
+ */
+typedef enum rules_relief {
+    RULES_RELIEF_FLAT = 0,   /* on the board: nothing stands above it (a field, a forest's base of a few mm) */
+    RULES_RELIEF_HILL,       /* models stand on it: a flat top at height_mm, its sides sloping down to its foot */
+    RULES_RELIEF_BUILDING,   /* models cannot stand on it: its height hides what is behind it and catches light */
+} rules_relief;
+const char *rules_relief_word(rules_relief r);
+/* 0 and *out set for "flat", "hill", "building"; -1 otherwise. */
+int rules_relief_from_word(const char *word, rules_relief *out);
+
 typedef struct rules_terrain {
     char id[RULES_ID_MAX];
     rules_terrain_kind kind;
-    base_vec2 *points;  /* simple polygon, board mm */
+    base_vec2 *points;  /* simple polygon, board mm; a hill's or a building's top */
     size_t n_points;
+    rules_relief relief;
+    double height_mm;        /* its top above the board (0 when flat) */
+    double height_sigma_mm;  /* 1 sigma of height_mm (a survey's +/-); NAN when not stated */
+    base_vec2 *foot;         /* a hill's outline on the board, around its top (sloped sides); NULL: sheer sides */
+    size_t n_foot;
 } rules_terrain;
 
 /* A declared Dynamic Formation (seed 002): the models acting as one, from one or more cards. */
@@ -181,9 +207,14 @@ void rules_unit_clear_alternatives(rules_unit *u);
 /* Lists a unit as unseen; NULL when out of memory. */
 rules_unseen_unit *rules_snapshot_add_unseen(rules_snapshot *s, const char *id, const char *side, size_t n_models);
 const rules_unseen_unit *rules_snapshot_find_unseen(const rules_snapshot *s, const char *id);
-/* Appends a terrain piece, copying `n` points; NULL when out of memory. */
+/* Appends a terrain piece, copying `n` points; flat (no relief). NULL when out of memory. */
 rules_terrain *rules_snapshot_add_terrain(rules_snapshot *s, const char *id, rules_terrain_kind kind,
                                           const base_vec2 *points, size_t n);
+/* Gives a piece its relief, copying the foot (`n_foot` points; NULL, 0: sheer sides). -1 when out of memory. */
+int rules_terrain_set_relief(rules_terrain *t, rules_relief relief, double height_mm, double height_sigma_mm,
+                             const base_vec2 *foot, size_t n_foot);
+/* Appends a copy of `t` (relief and all); NULL when out of memory. */
+rules_terrain *rules_snapshot_copy_terrain(rules_snapshot *s, const rules_terrain *t);
 
 /* Appends an empty declared formation; NULL when out of memory. Valid until the next add. */
 rules_dynform_decl *rules_snapshot_add_dynform(rules_snapshot *s, const char *id);

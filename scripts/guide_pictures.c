@@ -1,7 +1,8 @@
 /*
- * Draws the two diagrams of docs/getting-started.md that are not pictures
- * tableref makes itself: the camera's height for a lens (camera-height.png)
- * and how a label goes on a base (sticking-tags.png). Built and run by
+ * Draws the diagrams of docs/getting-started.md that are not pictures
+ * tableref makes itself: the camera's height for a lens (camera-height.png),
+ * how a label goes on a base (sticking-tags.png) and how a hill is described
+ * in the table file (hill.png). Built and run by
  * scripts/make-guide-pictures.sh; not part of the program.
  *
  *   cc scripts/guide_pictures.c $(pkg-config --cflags --libs cairo) -lm -o guide_pictures
@@ -145,6 +146,107 @@ static void sticking(const char *path)
     cairo_surface_destroy(s);
 }
 
+static void arrow(cairo_t *cr, double x0, double y0, double x1, double y1)
+{
+    const double a = atan2(y1 - y0, x1 - x0), h = 9;
+    cairo_move_to(cr, x0, y0);
+    cairo_line_to(cr, x1, y1);
+    cairo_move_to(cr, x1 - h * cos(a - 0.4), y1 - h * sin(a - 0.4));
+    cairo_line_to(cr, x1, y1);
+    cairo_line_to(cr, x1 - h * cos(a + 0.4), y1 - h * sin(a + 0.4));
+    cairo_stroke(cr);
+}
+
+/* The hill from above: its top's outline (points_mm), its foot (foot_mm), a unit on its top. 1 px per mm. */
+static void hill_from_above(cairo_t *cr)
+{
+    const double x = 90, y = 110, w = 260, d = 180, slope = 40;
+    cairo_set_source_rgb(cr, 0.80, 0.88, 0.74);
+    cairo_rectangle(cr, x - slope, y - slope, w + 2 * slope, d + 2 * slope);
+    cairo_fill(cr);
+    const double dash[] = {8, 5};
+    cairo_set_dash(cr, dash, 2, 0);
+    cairo_set_line_width(cr, 2);
+    cairo_set_source_rgb(cr, 0.2, 0.45, 0.2);
+    cairo_rectangle(cr, x - slope, y - slope, w + 2 * slope, d + 2 * slope);
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+    cairo_set_source_rgb(cr, 0.55, 0.72, 0.45);
+    cairo_rectangle(cr, x, y, w, d);
+    cairo_fill_preserve(cr);
+    cairo_set_source_rgb(cr, 0.1, 0.3, 0.1);
+    cairo_stroke(cr);
+    for (int f = 0; f < 5; f++) /* a unit of 5 x 3 on 25 mm bases, wholly on the top */
+        for (int r = 0; r < 3; r++) {
+            cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+            cairo_rectangle(cr, x + 70 + 25 * f + 1, y + 55 + 25 * r + 1, 23, 23);
+            cairo_fill(cr);
+            cairo_set_source_rgb(cr, 1, 1, 1);
+            cairo_rectangle(cr, x + 70 + 25 * f + 5, y + 55 + 25 * r + 5, 15, 15);
+            cairo_fill(cr);
+        }
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    label(cr, 30, 30, 18, "From above");
+    label(cr, x + 6, y + 20, 14, "points_mm: the flat top's corners");
+    label(cr, x - slope + 4, y + d + slope + 22, 14, "foot_mm: where the slope meets the board");
+    label(cr, x - slope + 4, y + d + slope + 42, 14, "(leave it out for sheer sides)");
+}
+
+/* The hill from the side: height_mm, the slope, a tag on the top and where it lands read as flat. */
+static void hill_from_the_side(cairo_t *cr)
+{
+    const double ground = 330, x = 520, top_w = 300, slope = 60, h = 100; /* 2 px per mm: a 50 mm hill */
+    cairo_set_source_rgb(cr, 0.55, 0.72, 0.45);
+    cairo_move_to(cr, x, ground);
+    cairo_line_to(cr, x + slope, ground - h);
+    cairo_line_to(cr, x + slope + top_w, ground - h);
+    cairo_line_to(cr, x + 2 * slope + top_w, ground);
+    cairo_close_path(cr);
+    cairo_fill(cr);
+    cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+    cairo_set_line_width(cr, 3);
+    cairo_move_to(cr, 500, ground);
+    cairo_line_to(cr, 1040, ground);
+    cairo_stroke(cr);
+    const double tag_x = x + slope + top_w - 60, tag_y = ground - h - 8, cam_x = 470, cam_y = 40;
+    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+    cairo_rectangle(cr, tag_x - 12, tag_y, 24, 8);
+    cairo_fill(cr);
+    cairo_set_line_width(cr, 1.5);
+    const double t = (ground - cam_y) / (tag_y - cam_y), far_x = cam_x + t * (tag_x - cam_x);
+    const double dash[] = {6, 4};
+    cairo_set_dash(cr, dash, 2, 0);
+    cairo_set_source_rgb(cr, 0.8, 0.1, 0.1);
+    cairo_move_to(cr, cam_x, cam_y);
+    cairo_line_to(cr, far_x, ground);
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+    cairo_arc(cr, far_x, ground, 5, 0, 2 * M_PI);
+    cairo_fill(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    arrow(cr, x + slope + 40, ground, x + slope + 40, ground - h);
+    arrow(cr, x + slope + 40, ground - h, x + slope + 40, ground);
+    label(cr, x + slope + 50, ground - h / 2 + 5, 15, "height_mm (top above the board)");
+    label(cr, 500, 30, 18, "From the side (camera to the left, high up)");
+    label(cr, 560, ground + 30, 14, "the model's tag on the top, seen along the red ray:");
+    label(cr, 560, ground + 50, 14, "read as if the board were flat it lands at the red dot.");
+    label(cr, 560, ground + 70, 14, "Given its hill, it is placed where it stands.");
+}
+
+static void hill(const char *path)
+{
+    const int W = 1060, H = 420;
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+    cairo_t *cr = cairo_create(s);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    hill_from_above(cr);
+    hill_from_the_side(cr);
+    cairo_surface_write_to_png(s, path);
+    cairo_destroy(cr);
+    cairo_surface_destroy(s);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -156,5 +258,7 @@ int main(int argc, char **argv)
     camera_height(p);
     snprintf(p, sizeof p, "%s/sticking-tags.png", argv[1]);
     sticking(p);
+    snprintf(p, sizeof p, "%s/hill.png", argv[1]);
+    hill(p);
     return 0;
 }

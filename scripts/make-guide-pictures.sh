@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the pictures of docs/getting-started.md (docs/pictures/) from
-# tableref itself and two diagrams (scripts/guide_pictures.c). Needs a built
+# tableref itself and three diagrams (scripts/guide_pictures.c). Needs a built
 # tableref (build/), poppler-utils and ImageMagick's `convert` for cropping
 # and joining. Not part of the build or the tests; run it after changing
 # what the pictures show, look at them, and commit them.
@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 
-# Diagrams: camera height per lens, how a label goes on a base.
+# Diagrams: camera height per lens, how a label goes on a base, a hill in the table file.
 cc -O2 -Wall scripts/guide_pictures.c $(pkg-config --cflags --libs cairo) -lm -o "$tmp/guide_pictures"
 "$tmp/guide_pictures" "$out"
 

@@ -271,26 +271,51 @@ static double twice_area(const base_vec2 *p, size_t n)
     return a;
 }
 
-/* Each terrain piece a simple polygon (no two edges that are not neighbours cross) of positive area. */
+/* A polygon of a terrain piece simple (no two edges that are not neighbours cross) and of positive area. */
+static int check_polygon(const base_vec2 *p, size_t n, const char *name, size_t t, const char *id, const char *key,
+                         base_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 2; j < n; j++) {
+            if (i == 0 && j == n - 1)
+                continue; /* neighbours through the closing edge */
+            if (base_seg_intersect(p[i], p[(i + 1) % n], p[j], p[(j + 1) % n]))
+                return base_error_set(err, "%s: terrain[%zu] (\"%s\").%s: its edges %zu and %zu cross: give the "
+                                           "corners in order around the piece",
+                                      name, t, id, key, i, j);
+        }
+    if (fabs(twice_area(p, n)) / 2 < 1.0)
+        return base_error_set(err, "%s: terrain[%zu] (\"%s\").%s: the polygon has no area (%.2f mm^2): give its "
+                                   "corners in order",
+                              name, t, id, key, fabs(twice_area(p, n)) / 2);
+    return 0;
+}
+
+/* A hill's foot holds its top: every corner of the top inside the foot, no edges crossing. */
+static int check_foot(const rules_terrain *tr, const char *name, size_t t, base_error *err)
+{
+    for (size_t i = 0; i < tr->n_points; i++) {
+        bool crosses = false;
+        for (size_t j = 0; j < tr->n_foot && !crosses; j++)
+            crosses = base_seg_intersect(tr->points[i], tr->points[(i + 1) % tr->n_points], tr->foot[j],
+                                         tr->foot[(j + 1) % tr->n_foot]);
+        if (crosses || !base_poly_contains(tr->foot, tr->n_foot, tr->points[i]))
+            return base_error_set(err, "%s: terrain[%zu] (\"%s\").foot_mm: the foot must go round the top "
+                                       "(points_mm): its corner %zu (%.0f, %.0f) is not inside",
+                                  name, t, tr->id, i, tr->points[i].x, tr->points[i].y);
+    }
+    return 0;
+}
+
+/* Each terrain piece's polygons simple and of positive area, a hill's foot round its top. */
 static int check_terrain(const rules_snapshot *s, const char *name, base_error *err)
 {
     for (size_t t = 0; t < s->n_terrain; t++) {
         const rules_terrain *tr = &s->terrain[t];
-        const base_vec2 *p = tr->points;
-        size_t n = tr->n_points;
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = i + 2; j < n; j++) {
-                if (i == 0 && j == n - 1)
-                    continue; /* neighbours through the closing edge */
-                if (base_seg_intersect(p[i], p[(i + 1) % n], p[j], p[(j + 1) % n]))
-                    return base_error_set(err, "%s: terrain[%zu] (\"%s\").points_mm: its edges %zu and %zu cross: "
-                                               "give the corners in order around the piece",
-                                          name, t, tr->id, i, j);
-            }
-        if (fabs(twice_area(p, n)) / 2 < 1.0)
-            return base_error_set(err, "%s: terrain[%zu] (\"%s\").points_mm: the polygon has no area (%.2f mm^2): "
-                                       "give its corners in order",
-                                  name, t, tr->id, fabs(twice_area(p, n)) / 2);
+        if (check_polygon(tr->points, tr->n_points, name, t, tr->id, "points_mm", err) < 0 ||
+            (tr->foot && (check_polygon(tr->foot, tr->n_foot, name, t, tr->id, "foot_mm", err) < 0 ||
+                          check_foot(tr, name, t, err) < 0)))
+            return -1;
     }
     return 0;
 }
@@ -430,10 +455,8 @@ int table_file_apply(const table_file *t, rules_snapshot *s, base_error *err)
 {
     s->ruleset = t->setting->ruleset;
     s->ruleset_given = t->setting->ruleset_given;
-    for (size_t i = 0; i < t->setting->n_terrain; i++) {
-        const rules_terrain *tr = &t->setting->terrain[i];
-        if (!rules_snapshot_add_terrain(s, tr->id, tr->kind, tr->points, tr->n_points))
+    for (size_t i = 0; i < t->setting->n_terrain; i++)
+        if (!rules_snapshot_copy_terrain(s, &t->setting->terrain[i]))
             return base_error_set(err, "out of memory");
-    }
     return 0;
 }

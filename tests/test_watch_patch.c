@@ -70,7 +70,7 @@ static vis_patches *take(const roster_file *r, const vis_camera *cam, const rule
     base_error err;
     roster_map *map = roster_map_new(r, &err);
     cr_assert_not_null(map, "%s", err.msg);
-    vis_patches *p = vis_patches_take(map, cam, s, frame, NULL);
+    vis_patches *p = vis_patches_take(map, cam, NULL, s, frame, NULL);
     roster_map_free(map);
     return p;
 }

@@ -7,6 +7,7 @@
 
 #include "vis_board.h"
 #include "vis_camera.h"
+#include "vis_height.h"
 #include "vis_recover.h"
 #include "vis_recover_hidden.h"
 #include "vis_rim_units.h"
@@ -102,6 +103,9 @@ vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_er
     d->cfg.one_read_max_errors = 2;
     d->cfg.one_read_margin = 7;
     d->cfg.one_read_min_outline = 0.85;
+    d->cfg.height_min_mm = 12;
+    d->cfg.height_sigmas = 4;
+    vis_relief_init(&d->relief);
     /* The smallest tag at the distance of the board centre decides decimation. */
     double smallest = INFINITY;
     for (size_t i = 0; i < r->n_units; i++)
@@ -134,8 +138,14 @@ void vis_detector_free(vis_detector *d)
         return;
     vis_tag_detector_free(d->tags);
     vis_plan_clear(&d->plan);
+    vis_relief_clear(&d->relief);
     roster_map_free(d->map);
     free(d);
+}
+
+int vis_detector_set_relief(vis_detector *d, const rules_terrain *t, size_t n, base_error *err)
+{
+    return vis_relief_set(&d->relief, t, n, err);
 }
 
 /* The plan made for the current cfg.plan_min_tag_px (remade when it changed). */
@@ -384,7 +394,8 @@ static void place_model_by_tag(const vis_detector *d, const vis_camera *cam, con
     const roster_map *r = d->map;
     const roster_map_unit *ru = &r->units[rm->unit];
     vis_board_tag_pose tp;
-    if (!vis_board_locate_tag(cam, t, ru->mount.height, &tp)) {
+    double z;
+    if (!vis_relief_place_tag(&d->relief, cam, t, &ru->mount, &tp, &z)) {
         vis_report_add(rep, VIS_ISSUE_OFF_BOARD, t->id, rm->id, t->centre,
                        "tag %d (%s): its rays miss the board plane: ignored", t->id, rm->id);
         return;
@@ -412,6 +423,10 @@ static void place_model_by_tag(const vis_detector *d, const vis_camera *cam, con
         s->residual_mm = tp.square_residual_mm;
     } else {
         s->seen = true;
+        s->sized = true;
+        s->tag_z = z;
+        s->size_ratio = tp.size_mm / ru->mount.size;
+        s->edge_px = vis_tag_edge_px(t);
     }
     s->certain = true; /* decoded by the quad finder: its ID is not in doubt, even when its corners are */
     roster_tag_mount_unplace(&ru->mount, tp.centre, tp.heading, &s->pos, &s->facing);
@@ -479,8 +494,11 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
     /* Each model's sigma from this camera and this frame's board pose (vis_uncert). */
     vis_uncert_source unc;
     vis_uncert_source_default(&unc, &d->calib, rep->pose_rms_px);
+    unc.relief = &d->relief;
     const vis_units_options uo = {.uncert = &unc, .partial = partial};
     int rc = units_build(d, seen, prior, &uo, out, rep, err);
+    if (rc == 0)
+        vis_height_check(d, &cam, tags, n, seen, *out, rep);
     free(seen);
     free(partial);
     return rc;

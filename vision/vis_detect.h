@@ -3,9 +3,11 @@
  *
  * Pipeline: tags (apriltag, tuned from the known tag size) -> board pose
  * refined from the board's reference tags -> each tag's corners undistorted
- * and cast onto the plane at the tag's own height -> base centre and facing
+ * and cast onto the plane at the tag's own height (its mount's over the
+ * surface its base stands on: vis_relief.h) -> base centre and facing
  * from the roster's mount -> units rebuilt, unseen models inferred
- * (vis_units). Unknown IDs, duplicates and tags off the board are reported,
+ * (vis_units) -> every unit's height cross-checked with its tags'
+ * apparent size (vis_height.h). Unknown IDs, duplicates and tags off the board are reported,
  * never used. With the image at hand (vis_detector_run*), a unit of which no
  * tag was decoded is looked for by its tags' printed patterns (see
  * recover_hidden_units below) before it is given up.
@@ -13,6 +15,7 @@
  * How to use:
  *   roster_map *map = roster_map_new(roster, &err);               // roster/roster.h: all vision takes of a roster
  *   vis_detector *d = vis_detector_new(map, &calib, &err);       // both copied: free the map when you like
+ *   vis_detector_set_relief(d, table->terrain, table->n_terrain, &err);   // optional: a table with hills
  *   rules_snapshot *snap = NULL; vis_report rep = {0};
  *   vis_detector_run(d, gray, w, h, stride, prior_or_NULL, &snap, &rep, &err);
  *   ... rules_json_save_snapshot(snap, ...); rules_snapshot_free(snap); vis_report_clear(&rep);
@@ -40,6 +43,9 @@
  * copied. */
 vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_error *err);
 void vis_detector_free(vis_detector *d);
+/* The table's relief (its terrain; only the hills count, copied): every tag is placed at the height it
+ * stands at (vis_relief.h) and every unit's height cross-checked (vis_height.h). 0, or -1 when out of memory. */
+int vis_detector_set_relief(vis_detector *d, const rules_terrain *t, size_t n, base_error *err);
 
 /*
  * The worker threads of every detector made from now on: its tag search

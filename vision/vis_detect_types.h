@@ -19,6 +19,7 @@
 #include "calib_file.h"
 #include "base_image.h"
 #include "vis_plan.h"
+#include "vis_relief.h"
 #include "roster_map.h"
 #include "vis_tag.h"
 
@@ -97,6 +98,16 @@ typedef struct vis_detect_config {
     int one_read_max_errors;
     int one_read_margin;
     double one_read_min_outline;
+    /*
+     * The cross-check of every unit's height (vis_height.h): a unit whose
+     * tags read, by their apparent size, as standing elsewhere in height
+     * than the table's relief puts them (the median over its cleanly read
+     * tags off by more than height_min_mm and height_sigmas standard errors
+     * of that median) is warned of and its height left unsettled: no call
+     * rests on where it stands. Defaults 12 mm, 4. 0 sigmas disables.
+     */
+    double height_min_mm;
+    double height_sigmas;
 } vis_detect_config;
 
 /*
@@ -118,6 +129,7 @@ typedef struct vis_detector {
     vis_tag_detector *tags;    /* its cfg may be tuned after vis_detector_new */
     roster_map *map;           /* a copy of the map it was built with; owned */
     calib_file calib;
+    vis_relief relief;         /* the table's hills (vis_detector_set_relief); none: a flat table. Owned */
     double expected_tag_px;    /* smallest model tag's size in the image, px, at the view centre */
     vis_plan plan;             /* made by vis_detector_new for cfg.plan_min_tag_px (remade when that changes) */
     /* During one vis_detector_run_on_tags: the roster units whose tags are read from the picture

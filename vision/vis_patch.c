@@ -50,10 +50,11 @@ struct vis_patches {
 };
 
 /* The sample places of model `m`'s tag at pose (pos, facing); false when a place falls outside the picture. */
-static bool place_samples(const roster_map *r, const vis_camera *cam, size_t m, base_vec2 pos, double facing,
-                          const base_view *gray, patch *out)
+static bool place_samples(const roster_map *r, const vis_camera *cam, const vis_relief *relief, size_t m,
+                          base_vec2 pos, double facing, const base_view *gray, patch *out)
 {
     const roster_tag_mount *mt = &r->units[r->models[m].unit].mount;
+    const double z = vis_relief_tag_z(relief, mt, pos);
     const double c = cos(facing), s = sin(facing);
     const base_vec2 centre = {pos.x + c * mt->offset.x - s * mt->offset.y, pos.y + s * mt->offset.x + c * mt->offset.y};
     const double h = facing + mt->rotation;
@@ -62,7 +63,7 @@ static bool place_samples(const roster_map *r, const vis_camera *cam, size_t m, 
     for (int j = 0; j < GRID; j++)
         for (int i = 0; i < GRID; i++) {
             const double a = -HALF_SPAN * mt->size + i * step, b = -HALF_SPAN * mt->size + j * step;
-            const double X[3] = {centre.x + a * u.x + b * v.x, centre.y + a * u.y + b * v.y, mt->height};
+            const double X[3] = {centre.x + a * u.x + b * v.x, centre.y + a * u.y + b * v.y, z};
             double px[2];
             if (!vis_camera_project(cam, X, px) || px[0] < 0 || px[1] < 0 || px[0] > gray->width - 1 ||
                 px[1] > gray->height - 1)
@@ -112,8 +113,8 @@ static double correlation(const float a[POINTS], const float b[POINTS])
     return sbb > 0 ? sab / sqrt(saa * sbb) : 0;
 }
 
-vis_patches *vis_patches_take(const roster_map *r, const vis_camera *cam, const rules_snapshot *s,
-                                  const base_view *gray, const vis_patches *keep)
+vis_patches *vis_patches_take(const roster_map *r, const vis_camera *cam, const vis_relief *relief,
+                              const rules_snapshot *s, const base_view *gray, const vis_patches *keep)
 {
     vis_patches *w = calloc(1, sizeof *w);
     if (!w || !(w->p = calloc(r->n_models + 1, sizeof *w->p))) {
@@ -129,7 +130,7 @@ vis_patches *vis_patches_take(const roster_map *r, const vis_camera *cam, const 
         if (!sm || sm->inferred)
             continue;
         patch *p = &w->p[m];
-        p->has = place_samples(r, cam, m, sm->pos, sm->facing, gray, p);
+        p->has = place_samples(r, cam, relief, m, sm->pos, sm->facing, gray, p);
         if (!p->has)
             continue;
         p->pos = sm->pos, p->facing = sm->facing;

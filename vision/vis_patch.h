@@ -18,7 +18,7 @@
  * (referee/ref_snapshot.h: ref_read_options.since).
  *
  * How to use:
- *   vis_patches *p = vis_patches_take(map, &cam, snapshot, &gray, NULL);   // at a settle (map: roster_map.h)
+ *   vis_patches *p = vis_patches_take(map, &cam, relief, snapshot, &gray, NULL);   // at a settle (map: roster_map.h)
  *   ...
  *   vis_patch_fit f;
  *   if (vis_patches_still(p, model_index, &gray, &f)) ...   // later: the tag lies where it was seen
@@ -32,6 +32,7 @@
 #include "base_image.h"
 #include "rules_snapshot.h"
 #include "vis_camera.h"
+#include "vis_relief.h"
 #include "roster_map.h"
 
 /* A tag lies where it was seen when its patch correlates at VIS_PATCH_SAME or more there, and no place within
@@ -54,11 +55,11 @@ typedef struct vis_patches vis_patches;
 
 /*
  * The tags of every model `s` places from its tag (not inferred), sampled in `gray` (one channel, the camera's
- * full frame) at their poses in `s`; models `s` does not place from a tag keep their patch from `keep` (may be
+ * full frame) at their poses in `s`, each tag at its height over the table's relief (NULL: flat); models `s` does not place from a tag keep their patch from `keep` (may be
  * NULL). NULL when out of memory.
  */
-vis_patches *vis_patches_take(const roster_map *r, const vis_camera *cam, const rules_snapshot *s,
-                                  const base_view *gray, const vis_patches *keep);
+vis_patches *vis_patches_take(const roster_map *r, const vis_camera *cam, const vis_relief *relief,
+                              const rules_snapshot *s, const base_view *gray, const vis_patches *keep);
 
 /* The correlation (-1..1) of roster model `model`'s tag now in `gray`, at the pose its patch was taken, with the
  * patch; NAN when it has no patch or the patch has no contrast (no evidence either way). */

@@ -54,6 +54,7 @@ static bool near_seen(const roster_map_unit *ru, const vis_seen_model *seen, bas
 }
 
 typedef struct slot_job {
+    const vis_relief *relief;
     const vis_camera *cam;
     const base_view *im;
     const vis_tagread_codes *codes;
@@ -74,22 +75,22 @@ static void read_slot(void *ctx, size_t i)
     base_vec2 tc;
     double th;
     roster_tag_mount_place(&j->ru->mount, j->slots[i], j->heading, &tc, &th);
-    const double P[3] = {tc.x, tc.y, j->ru->mount.height};
+    const double P[3] = {tc.x, tc.y, vis_relief_tag_z(j->relief, &j->ru->mount, j->slots[i])};
     if (!vis_tagread_at(j->cam, j->im, P, th, j->ru->mount.size, j->p, j->codes, &j->out[i]))
         j->out[i].id = -1;
 }
 
 /* Reads model i's tag where `s` places the model; true when it reads as that model's own ID. */
-static bool read_own_tag(const vis_camera *cam, const base_view *im, const roster_map *r, size_t i,
-                         const vis_seen_model *s, const vis_tagread_params *p, const vis_tagread_codes *codes,
-                         vis_tagread *rd)
+static bool read_own_tag(const vis_relief *relief, const vis_camera *cam, const base_view *im, const roster_map *r,
+                         size_t i, const vis_seen_model *s, const vis_tagread_params *p,
+                         const vis_tagread_codes *codes, vis_tagread *rd)
 {
     const roster_map_model *rm = &r->models[i];
     const roster_map_unit *ru = &r->units[rm->unit];
     base_vec2 tc;
     double th;
     roster_tag_mount_place(&ru->mount, s->pos, s->facing, &tc, &th);
-    const double P[3] = {tc.x, tc.y, ru->mount.height};
+    const double P[3] = {tc.x, tc.y, vis_relief_tag_z(relief, &ru->mount, s->pos)};
     return vis_tagread_at(cam, im, P, th, ru->mount.size, p, codes, rd) && rd->id == rm->tag_id;
 }
 
@@ -113,7 +114,7 @@ static void polish_one(void *ctx, size_t i)
         return;
     const roster_map_unit *ru = &r->units[r->models[i].unit];
     vis_tagread rd;
-    if (!read_own_tag(j->cam, j->im, r, i, s, j->p, j->codes, &rd) || rd.edges < 3)
+    if (!read_own_tag(&j->d->relief, j->cam, j->im, r, i, s, j->p, j->codes, &rd) || rd.edges < 3)
         return;
     roster_tag_mount_unplace(&ru->mount, base_v2(rd.centre[0], rd.centre[1]), rd.heading, &s->pos, &s->facing);
     j->done[i] = 1;
@@ -141,7 +142,7 @@ static size_t read_unit_slots(const vis_detector *d, const vis_camera *cam, cons
     vis_tagread *rds = malloc((ns ? ns : 1) * sizeof *rds);
     if (!rds)
         return 0;
-    slot_job job = {cam, im, codes, &p, ru, seen, slots, f.heading, rds};
+    slot_job job = {&d->relief, cam, im, codes, &p, ru, seen, slots, f.heading, rds};
     vis_parallel_for(d->tags->cfg.threads, ns, read_slot, &job);
     size_t nr = 0;
     for (size_t i = 0; i < ns && nr < cap; i++) {
@@ -279,7 +280,7 @@ int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const
         const roster_map_model *rm = &r->models[i];
         const roster_map_unit *ru = &r->units[rm->unit];
         vis_tagread rd;
-        if (!read_own_tag(cam, im, r, i, s, &p, &codes, &rd) ||
+        if (!read_own_tag(&d->relief, cam, im, r, i, s, &p, &codes, &rd) ||
             !vis_tagread_decisive(&rd, d->cfg.read_min_cells, d->cfg.read_max_bit_error, d->cfg.read_margin))
             continue;
         s->seen = true;

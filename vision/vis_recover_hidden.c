@@ -161,11 +161,11 @@ static int codes_cells(const vis_tagread_codes *c) { return (c->tw - 4) * (c->tw
  * is biased by what hides the tag, and its orientation unknown, so the
  * outline is searched over +-4 mm and every heading.
  */
-static bool read_blob(const vis_camera *cam, const base_view *im, const blob *bl, const roster_tag_mount *m,
-                      const vis_tagread_codes *codes, double contrast, vis_tagread *out)
+static bool read_blob(const vis_relief *relief, const vis_camera *cam, const base_view *im, const blob *bl,
+                      const roster_tag_mount *m, const vis_tagread_codes *codes, double contrast, vis_tagread *out)
 {
     double P[3];
-    if (!vis_camera_pixel_to_plane(cam, bl->px, m->height, P))
+    if (!vis_relief_cast_pixel(relief, cam, bl->px, m->height, P))
         return false;
     vis_tagread_params p;
     vis_tagread_params_default(&p);
@@ -186,11 +186,12 @@ static bool same_mount(const roster_tag_mount *a, const roster_tag_mount *b)
     return fabs(a->size - b->size) < 1e-6 && fabs(a->height - b->height) <= 5;
 }
 
-/* A read made at another height: its centre where its pixel meets this height's plane. */
-static void reread_height(const vis_camera *cam, double height, vis_tagread *t)
+/* A read made at another height: its centre where its pixel's ray meets the surface raised by this mount's
+ * height. */
+static void reread_height(const vis_relief *relief, const vis_camera *cam, double height, vis_tagread *t)
 {
     double P[3];
-    if (vis_camera_pixel_to_plane(cam, t->px, height, P))
+    if (vis_relief_cast_pixel(relief, cam, t->px, height, P))
         t->centre[0] = P[0], t->centre[1] = P[1];
 }
 
@@ -200,14 +201,14 @@ static void reread_height(const vis_camera *cam, double height, vis_tagread *t)
  * something bites it (down to about half); the white ring's box is 10/8 of
  * that, and a spear or a figure cuts it without shrinking it much.
  */
-static bool fits_mount(const vis_camera *cam, const blob *bl, const roster_tag_mount *m)
+static bool fits_mount(const vis_relief *relief, const vis_camera *cam, const blob *bl, const roster_tag_mount *m)
 {
     double P[3], Q[3];
     const double px2[2] = {bl->px[0] + 10, bl->px[1]}, px3[2] = {bl->px[0], bl->px[1] + 10};
-    if (!vis_camera_pixel_to_plane(cam, bl->px, m->height, P) || !vis_camera_pixel_to_plane(cam, px2, m->height, Q))
+    if (!vis_relief_cast_pixel(relief, cam, bl->px, m->height, P) || !vis_camera_pixel_to_plane(cam, px2, P[2], Q))
         return true;
     const double mm_x = hypot(Q[0] - P[0], Q[1] - P[1]) / 10;
-    if (!vis_camera_pixel_to_plane(cam, px3, m->height, Q))
+    if (!vis_camera_pixel_to_plane(cam, px3, P[2], Q))
         return true;
     const double mm_y = hypot(Q[0] - P[0], Q[1] - P[1]) / 10;
     const double lo_px = m->size / fmax(mm_x, mm_y), hi_px = m->size / fmin(mm_x, mm_y);
@@ -238,7 +239,8 @@ static void read_candidate(void *ctx, size_t b)
     const candidate_job *j = ctx;
     vis_tagread *t = &j->out[b];
     t->id = -1;
-    if (!fits_mount(j->cam, &j->blobs[b], j->m) || !read_blob(j->cam, j->im, &j->blobs[b], j->m, j->codes, j->contrast, t) ||
+    if (!fits_mount(&j->d->relief, j->cam, &j->blobs[b], j->m) ||
+        !read_blob(&j->d->relief, j->cam, j->im, &j->blobs[b], j->m, j->codes, j->contrast, t) ||
         !roster_map_find_model_tag(j->d->map, t->id) ||
         !vis_tagread_decisive(t, codes_cells(j->codes) / 2, j->d->cfg.recover_max_bit_error, 2))
         t->id = -1;
@@ -337,7 +339,7 @@ static long drop_explained_blobs(const vis_detector *d, const vis_camera *cam, c
             base_vec2 tc;
             double th;
             roster_tag_mount_place(&ru->mount, pu->models[m].pos, pu->models[m].facing, &tc, &th);
-            const double X[3] = {tc.x, tc.y, ru->mount.height};
+            const double X[3] = {tc.x, tc.y, vis_relief_tag_z(&d->relief, &ru->mount, pu->models[m].pos)};
             if (vis_camera_project(cam, X, known[n_known]))
                 n_known++;
         }
@@ -356,7 +358,8 @@ static long drop_explained_blobs(const vis_detector *d, const vis_camera *cam, c
 
 /* The reads (of the candidates read for group g's mount) of unit ui's own
  * IDs, one per ID, into reads[]; returns their count. */
-static size_t own_reads(const roster_map *r, const vis_camera *cam, size_t ui, size_t g, const vis_tagread *all,
+static size_t own_reads(const roster_map *r, const vis_relief *relief, const vis_camera *cam, size_t ui, size_t g,
+                        const vis_tagread *all,
                         size_t kept, vis_tagread *reads)
 {
     const roster_map_unit *ru = &r->units[ui];
@@ -367,7 +370,7 @@ static size_t own_reads(const roster_map *r, const vis_camera *cam, size_t ui, s
         if (!rm || rm->unit != ui)
             continue;
         if (r->units[g].mount.height != ru->mount.height)
-            reread_height(cam, ru->mount.height, &t);
+            reread_height(relief, cam, ru->mount.height, &t);
         /* Two blobs read as one ID (the same tag found twice, or a misread): keep the better read. */
         size_t j = 0;
         while (j < nr && reads[j].id != t.id)
@@ -528,7 +531,7 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
         if (!group_reads[g] &&
             !(group_reads[g] = read_candidates(d, cam, im, blobs, (size_t)kept, &ru->mount, &codes, white - black)))
             goto out;
-        size_t nr = own_reads(r, cam, ui, g, group_reads[g], (size_t)kept, reads);
+        size_t nr = own_reads(r, &d->relief, cam, ui, g, group_reads[g], (size_t)kept, reads);
         if (nr > 0 && seed_unit(d, ui, reads, nr, seen, seeded, rep) < 0)
             goto out;
     }

@@ -48,7 +48,18 @@ void vis_report_clear(vis_report *r)
     if (!r)
         return;
     free(r->items);
+    free(r->heights);
     memset(r, 0, sizeof *r);
+}
+
+int vis_report_add_height(vis_report *r, const vis_unit_height *h)
+{
+    vis_unit_height *grown = realloc(r->heights, (r->n_heights + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    r->heights = grown;
+    r->heights[r->n_heights++] = *h;
+    return 0;
 }
 
 const char *vis_issue_kind_word(vis_issue_kind k)
@@ -65,6 +76,7 @@ const char *vis_issue_kind_word(vis_issue_kind k)
     case VIS_ISSUE_RECOVERED: return "recovered";
     case VIS_ISSUE_READ: return "read";
     case VIS_ISSUE_UNIT_UNSEEN: return "unit_unseen";
+    case VIS_ISSUE_HEIGHT: return "height";
     }
     return "?";
 }

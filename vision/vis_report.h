@@ -30,6 +30,7 @@ typedef enum vis_issue_kind {
     VIS_ISSUE_RECOVERED,      /* a partly hidden tag of an otherwise unseen unit read by its pattern: model inferred */
     VIS_ISSUE_READ,           /* a tag the quad finder missed, read by its pattern where its unit's formation puts a model */
     VIS_ISSUE_UNIT_UNSEEN,    /* a unit the camera saw nothing of: listed in the snapshot's unseen_units */
+    VIS_ISSUE_HEIGHT,         /* a unit whose tags read at another height than the table's relief (vis_height.h) */
 } vis_issue_kind;
 
 typedef struct vis_issue {
@@ -40,6 +41,16 @@ typedef struct vis_issue {
     double px[2];             /* tag centre in the image, px (NAN when none) */
     char msg[192];
 } vis_issue;
+
+/* One unit's height as its cleanly read tags' apparent size tells it (vis_height.h), settled or not: what a
+ * survey of the table's relief reads (referee/ref_survey.h). */
+typedef struct vis_unit_height {
+    char unit[64];            /* the unit's id */
+    size_t tags;              /* its tags measured */
+    double seen_mm;           /* the surface height its tags seem to stand on (median) */
+    double se_mm;             /* its standard error */
+    double table_mm;          /* the table's relief under them (median) */
+} vis_unit_height;
 
 typedef struct vis_report {
     vis_issue *items;
@@ -60,6 +71,10 @@ typedef struct vis_report {
     size_t rim_models;        /* models placed from rim labels */
     double rim_ms;            /* time reading rim labels, ms */
     size_t units_unseen;      /* units with no evidence at all (VIS_ISSUE_UNIT_UNSEEN) */
+    /* Every unit's height by its tags' size (vis_height_check), when the frame gave at least two votes for
+     * its bias; owned (vis_report_clear frees them). */
+    vis_unit_height *heights;
+    size_t n_heights;
 } vis_report;
 
 /* printf-style; returns -1 only when out of memory. */
@@ -69,6 +84,8 @@ int vis_report_add(vis_report *r, vis_issue_kind kind, int tag_id, const char *m
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
+/* Appends one unit's height; -1 only when out of memory. */
+int vis_report_add_height(vis_report *r, const vis_unit_height *h);
 /* An issue about a whole unit (`unit` its id, in the field `unit`: callers branch on it, never on msg). */
 int vis_report_add_unit(vis_report *r, vis_issue_kind kind, const char *unit, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -70,7 +70,8 @@ static unsigned char *touched_units(const vis_detector *d, const rules_snapshot 
         const rules_unit *un = rules_snapshot_find_unit(since, ru->id);
         for (size_t k = 0; un && k < un->n_models && !t[ui]; k++) {
             double px[2];
-            const double X[3] = {un->models[k].pos.x, un->models[k].pos.y, ru->mount.height};
+            const double X[3] = {un->models[k].pos.x, un->models[k].pos.y,
+                                 vis_relief_tag_z(&d->relief, &ru->mount, un->models[k].pos)};
             for (size_t b = 0; b < n && vis_camera_project(&cam, X, px); b++)
                 t[ui] |= in_core(&regions[b], px);
         }
@@ -233,7 +234,7 @@ int vis_detector_reread(vis_detector *d, const base_view *frame, const vis_rerea
         /* Models not placed from a tag now keep their patch from since's. */
         vis_camera cam;
         vis_camera_init(&cam, &d->calib);
-        if (!(out->patches = vis_patches_take(d->map, &cam, out->snap, frame, o->since ? o->since->patches : NULL)))
+        if (!(out->patches = vis_patches_take(d->map, &cam, &d->relief, out->snap, frame, o->since ? o->since->patches : NULL)))
             rc = base_error_set(err, "out of memory");
     }
     if (rc < 0)

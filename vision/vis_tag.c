@@ -86,6 +86,14 @@ void vis_tag_list_clear(vis_tag_list *l)
     memset(l, 0, sizeof *l);
 }
 
+double vis_tag_edge_px(const vis_tag_detection *t)
+{
+    double sum = 0;
+    for (int k = 0; k < 4; k++)
+        sum += hypot(t->corners[(k + 1) % 4][0] - t->corners[k][0], t->corners[(k + 1) % 4][1] - t->corners[k][1]);
+    return sum / 4;
+}
+
 double vis_tag_decimate_for(double tag_px)
 {
     /* Keep the 8-cell tag at >= 12 px after decimation: 1.5 px per cell is

@@ -118,6 +118,9 @@ bool vis_tag_bitmap(const vis_tag_detector *d, int id, uint8_t cells[256], int *
 /* Number of codes in the detector's family (0 on error). */
 int vis_tag_family_codes(const vis_tag_detector *d);
 
+/* A detection's black square edge in the picture, px: the mean of its four sides. */
+double vis_tag_edge_px(const vis_tag_detection *t);
+
 /* The largest safe decimation for tags about `tag_px` wide (black square edge, px). */
 double vis_tag_decimate_for(double tag_px);
 

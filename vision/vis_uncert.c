@@ -36,12 +36,23 @@ double vis_uncert_mm_per_px(const vis_uncert_source *s, base_vec2 pos, double he
     return px_per_mm > 1e-9 ? 1.0 / px_per_mm : s->mm_per_px;
 }
 
+/* What the surface's own uncertainty costs on the board: its sigma's parallax at this model. */
+static double relief_parallax(const vis_uncert_source *s, base_vec2 pos, double z, double sigma_h)
+{
+    if (!s->have_camera || !(sigma_h > 0))
+        return 0;
+    const double *C = s->cam.centre;
+    return C[2] > z ? sigma_h * hypot(pos.x - C[0], pos.y - C[1]) / (C[2] - z) : 0;
+}
+
 double vis_uncert_seen(const vis_uncert_source *s, base_vec2 pos, double height_mm)
 {
-    const double mm = vis_uncert_mm_per_px(s, pos, height_mm);
+    double sigma_h = 0;
+    const double z = vis_relief_height(s->relief, pos, &sigma_h) + height_mm;
+    const double mm = vis_uncert_mm_per_px(s, pos, z);
     const double pose = isfinite(s->pose_rms_px) ? s->pose_rms_px : 0.3;
-    const double a = mm * s->corner_px / 2, b = mm * pose;
-    return sqrt(a * a + b * b + s->calib_mm * s->calib_mm + s->mount_mm * s->mount_mm);
+    const double a = mm * s->corner_px / 2, b = mm * pose, c = relief_parallax(s, pos, z, sigma_h);
+    return sqrt(a * a + b * b + s->calib_mm * s->calib_mm + s->mount_mm * s->mount_mm + c * c);
 }
 
 double vis_uncert_rough(const vis_uncert_source *s, base_vec2 pos, double height_mm, double residual_mm)

@@ -18,11 +18,16 @@
  * model from its slot in the block, and fit_mm how well the unit's fitted
  * grid pins that slot (vis_formation: the fit's residual spread, carried
  * out to the slot through the uncertainty of origin and pitches).
+ * On a table with relief (`relief`), s is taken at the tag's height over
+ * the surface under the model, and the surface's own uncertainty (a hill's
+ * height known to sigma_h) adds its parallax: sigma_h x r / (C_z - z), r
+ * the model's distance from the point under the camera.
  *
  * How to use:
  *   vis_uncert_source src;
  *   vis_uncert_source_default(&src, &calib, report.pose_rms_px);   // calib may be NULL
- *   double sd = vis_uncert_seen(&src, pos, tag_height_mm);
+ *   src.relief = &relief;                                            // optional: a table with hills
+ *   double sd = vis_uncert_seen(&src, pos, mount_height_mm);         // the tag's height over its base's bottom
  */
 #ifndef VIS_UNCERT_H
 #define VIS_UNCERT_H
@@ -32,6 +37,7 @@
 #include "calib_file.h"
 #include "base_geom.h"
 #include "vis_camera.h"
+#include "vis_relief.h"
 
 typedef struct vis_uncert_source {
     bool have_camera;
@@ -43,14 +49,15 @@ typedef struct vis_uncert_source {
     double rough_mm;       /* default 1.0 */
     double hand_mm;        /* default 1.5 */
     double mm_per_px;      /* used without a camera; default 0.5 */
+    const vis_relief *relief;  /* the table's hills (borrowed); NULL: a flat table */
 } vis_uncert_source;
 
 /* Defaults; `calib` may be NULL (then mm_per_px stands in for the camera). */
 void vis_uncert_source_default(vis_uncert_source *s, const calib_file *calib, double pose_rms_px);
 
-/* The camera's mm per pixel at board point `pos`, `height_mm` above the board. */
+/* The camera's mm per pixel at board point `pos`, `height_mm` above the board (not the relief's surface). */
 double vis_uncert_mm_per_px(const vis_uncert_source *s, base_vec2 pos, double height_mm);
-/* 1 sigma of a model whose tag was read cleanly. */
+/* 1 sigma of a model whose tag was read cleanly; height_mm: its tag's over the surface under it. */
 double vis_uncert_seen(const vis_uncert_source *s, base_vec2 pos, double height_mm);
 /* 1 sigma of a model whose tag was read partly hidden; residual_mm its corners' miss of a square (0: unknown). */
 double vis_uncert_rough(const vis_uncert_source *s, base_vec2 pos, double height_mm, double residual_mm);

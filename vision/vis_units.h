@@ -61,6 +61,12 @@ typedef struct vis_seen_model {
     /* Its tag was decoded more than once in the picture ("all copies ignored"): nothing read of its ID places it,
      * so the snapshot gives it as its unit's formation infers it, or not seen. */
     bool doubted;
+    /* A tag decoded cleanly by the quad finder, measured for its height (vis_height.h): the plane it was
+     * placed on (tag_z: the table's surface under its base plus its mount's height, vis_relief.h), its
+     * size there against the roster's (size_ratio: 1 when it stands where the table says) and its edge in
+     * the picture (edge_px). */
+    bool sized;
+    double tag_z, size_ratio, edge_px;
 } vis_seen_model;
 
 typedef struct vis_units_options {

@@ -427,6 +427,8 @@ const base_image *watch_show_projector(watch_show *sh, const base_image *camera,
     base_error err;
     if (!sh->proj_ov) {
         sh->proj_ov = ov_target_new_projector(p->H, p->width, p->height, &err);
+        if (sh->proj_ov && p->position_present) /* a label on a hill is lit along the projector's ray */
+            ov_target_set_light_source(sh->proj_ov, p->position_mm);
         sh->proj_image = sh->proj_ov ? base_image_new(p->width, p->height, 3, 0) : NULL;
         if (!sh->proj_ov || !sh->proj_image) {
             fail(sh, &sh->projector_failed, "projector picture", sh->proj_ov ? "out of memory" : err.msg);
