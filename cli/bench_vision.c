@@ -185,8 +185,8 @@ static vis_detector *new_detector(const ds_scene *s, const bv_options *o, base_e
         vis_detector_free(det);
         return NULL;
     }
-    if (o->decimate >= 1)
-        det->tags->cfg.decimate = o->decimate;
+    if (o->decimate >= 1) /* the whole frame at that decimation: the plan's regions carry their own */
+        det->tags->cfg.decimate = o->decimate, det->cfg.use_plan = 0;
     if (o->sigma >= 0)
         det->tags->cfg.sigma = o->sigma;
     if (o->hamming >= 0)
