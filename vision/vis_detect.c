@@ -94,7 +94,7 @@ vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_er
     d->cfg.recover_min_tags = 3;
     d->cfg.recover_max_bit_error = 0.25;
     d->cfg.use_plan = 1;
-    d->cfg.plan_min_tag_px = 11;
+    d->cfg.plan_min_tag_px = 13;
     d->cfg.read_slots = 1;
     d->cfg.read_min_cells = 12;
     d->cfg.read_max_bit_error = 0.1;
