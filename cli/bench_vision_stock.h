@@ -30,6 +30,8 @@ typedef struct bv_stock {
     double decimate, sigma;
     void *td, *tf;           /* apriltag_detector_t, apriltag_family_t */
     double ms;               /* summed over frames by the caller */
+    double cpu_ms;           /* the process's CPU time over the same runs, summed by the caller */
+    double last_cpu_ms;      /* the CPU time of the last bv_stock_run (every thread of the process) */
     ds_score score;          /* tags read, summed over frames by the caller */
 } bv_stock;
 
@@ -44,7 +46,8 @@ typedef struct bv_reads {
 /* `threads` < 1: BV_STOCK_THREADS. */
 int bv_stock_sweep_init(bv_stock s[BV_STOCK_CONFIGS], int threads);
 void bv_stock_sweep_free(bv_stock s[BV_STOCK_CONFIGS]);
-/* Runs one configuration on a gray image; returns the detection time in ms (NAN on failure). */
+/* Runs one configuration on a gray image; returns the detection time in ms (NAN on failure), its CPU time in
+ * s->last_cpu_ms. */
 double bv_stock_run(bv_stock *s, const base_image *img, bv_reads *out);
 void bv_reads_clear(bv_reads *r);
 /* A copy of the reads as tableref detections (caller frees), for vis_detector_from_tags. */

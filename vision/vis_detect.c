@@ -94,7 +94,7 @@ vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_er
     d->cfg.recover_min_tags = 3;
     d->cfg.recover_max_bit_error = 0.25;
     d->cfg.use_plan = 1;
-    d->cfg.plan_min_tag_px = 11;
+    d->cfg.plan_min_tag_px = 13;
     d->cfg.read_slots = 1;
     d->cfg.read_min_cells = 12;
     d->cfg.read_max_bit_error = 0.1;
@@ -118,12 +118,8 @@ vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_er
     double centre[3] = {r->board_width / 2, r->board_depth / 2, 0};
     double dist = sqrt(pow(centre[0] - cam.centre[0], 2) + pow(centre[1] - cam.centre[1], 2) + pow(cam.centre[2], 2));
     d->expected_tag_px = c->fx * smallest / dist;
-    d->tags->cfg.decimate = vis_tag_decimate_for(d->expected_tag_px);
+    vis_tag_config_blind(&d->tags->cfg, vis_tag_decimate_for(d->expected_tag_px), detector_threads);
     d->tags->cfg.sigma = d->tags->cfg.decimate > 1 ? 0.6 : 0.0;
-    d->tags->cfg.threads = detector_threads;
-    d->tags->cfg.refine_edges = 1;
-    d->tags->cfg.max_hamming = 1;
-    d->tags->cfg.min_margin = 20;
     vis_tag_detector_prepare(d->tags);
     if (vis_plan_make(c, r, d->cfg.plan_min_tag_px, &d->plan, err) < 0) {
         vis_detector_free(d);

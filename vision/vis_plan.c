@@ -154,6 +154,42 @@ oom:
     return -1;
 }
 
+/* What apriltag's search of a region costs, in full-resolution pixels' worth: its pixels after decimation. */
+static double search_cost(const vis_tag_region *r)
+{
+    return (double)(r->x1 - r->x0) * (r->y1 - r->y0) / (r->decimate * r->decimate);
+}
+
+/*
+ * The tiled plan replaced by one region, the bounding box of its regions at the finest decimation any of them
+ * has, when that costs at most ONE_REGION_COST times as much. Tiles of a tilted camera's frame take 2-3
+ * decimations in bands a tile high, each band grown by a tag and a half on both sides: searched twice where
+ * they overlap (1.1-1.3x the frame), each tag found at its band's coarsest decimation, and a tag on a seam at
+ * the finer one only if the band that holds its centre is the finer. One region has no seam and finds every
+ * tag at the finest decimation, which decodes more tags blind (the hard set's webcam table planned for 11 px
+ * tags: 102 of 213 clear tags against 59).
+ */
+#define ONE_REGION_COST 1.25
+static void one_region_if_cheap(vis_plan *p)
+{
+    if (p->n < 2)
+        return;
+    vis_tag_region b = p->regions[0];
+    double tiled = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const vis_tag_region *q = &p->regions[i];
+        tiled += search_cost(q);
+        b.x0 = q->x0 < b.x0 ? q->x0 : b.x0, b.y0 = q->y0 < b.y0 ? q->y0 : b.y0;
+        b.x1 = q->x1 > b.x1 ? q->x1 : b.x1, b.y1 = q->y1 > b.y1 ? q->y1 : b.y1;
+        b.decimate = fmin(b.decimate, q->decimate);
+    }
+    b.core_x0 = b.x0, b.core_y0 = b.y0, b.core_x1 = b.x1, b.core_y1 = b.y1;
+    if (search_cost(&b) > ONE_REGION_COST * tiled)
+        return;
+    p->regions[0] = b;
+    p->n = 1;
+}
+
 int vis_plan_make(const calib_file *calib, const roster_map *r, double min_px, vis_plan *out, base_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -183,6 +219,7 @@ int vis_plan_make(const calib_file *calib, const roster_map *r, double min_px, v
     }
     if (merge_tiles(&g, dec, w, h, out) < 0)
         goto oom;
+    one_region_if_cheap(out);
     double area = 0;
     for (size_t i = 0; i < out->n; i++)
         area += (double)(out->regions[i].x1 - out->regions[i].x0) * (out->regions[i].y1 - out->regions[i].y0);

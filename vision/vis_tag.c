@@ -32,6 +32,15 @@ void vis_tag_config_stock(vis_tag_config *cfg, int threads)
     cfg->refine_edges = 1;
     cfg->max_hamming = 2;
     cfg->min_margin = 0.0;
+    cfg->min_contrast = 0;
+    cfg->min_cluster_px = 0;
+}
+
+void vis_tag_config_blind(vis_tag_config *cfg, double decimate, int threads)
+{
+    *cfg = (vis_tag_config){.decimate = decimate >= 1 ? decimate : 1, .sigma = 0.0, .threads = threads > 0 ? threads : 1,
+                            .refine_edges = 1, .max_hamming = 1, .min_margin = 20.0, .min_contrast = 60,
+                            .min_cluster_px = 60};
 }
 
 vis_tag_detector *vis_tag_detector_new(const char *family)
@@ -173,6 +182,8 @@ static int detect_into(vis_tag_detector *d, const uint8_t *gray, size_t stride, 
     p->td->nthreads = d->cfg.threads > 0 ? d->cfg.threads : 1;
     p->td->refine_edges = d->cfg.refine_edges != 0;
     p->td->debug = 0;
+    p->td->qtp.min_white_black_diff = d->cfg.min_contrast > 0 ? d->cfg.min_contrast : 5;
+    p->td->qtp.min_cluster_pixels = d->cfg.min_cluster_px > 0 ? d->cfg.min_cluster_px : 5;
     const int w = r->x1 - r->x0, h = r->y1 - r->y0;
     uint8_t *buf = (uint8_t *)gray + (size_t)r->y0 * stride + r->x0;
     size_t buf_stride = stride;
