@@ -247,9 +247,11 @@ typedef struct {
     size_t n_frames, cap_frames;
     double busy, t, motion_max;
     long frame;
-    int calls;
+    int calls, moves;
     const bw_table *tab;        /* hills: the table and its truth, to score each settle */
     ds_score raised, flat;      /* hills: the models on the hills and on the board at every settle */
+    ds_score placed;            /* every model at every settle after a move */
+    int illegal;                /* ILLEGAL calls: every move played is a legal 40 mm advance */
 } bw_stream;
 
 static int bw_record_frame_ms(bw_stream *st, double dt, base_error *err)
@@ -288,17 +290,23 @@ static int bw_play_frame(bw_stream *st, const base_image *f, double fps, base_er
         ds_score_models_on(&st->flat, s->snapshot, &st->tab->truth, res.after, DS_SCORE_FLAT);
     }
     if (res.settled && res.moved) {
+        const bool legal = res.report->legal;
+        st->illegal += !legal;
+        if (ds_score_models(&st->placed, st->tab->scene->snapshot, &st->tab->truth, res.after) < 0)
+            return base_error_set(err, "out of memory");
         st->latency_cpu[st->n_lat] = cpu;
         st->latency[st->n_lat++] = dt;
         st->calls++;
         const vis_detect_times *tm = &det->times;
-        printf("  move %d: %s, settle frame to alert %.1f ms (CPU %.1f ms): detect %.1f ms on %s (%.0f%% of the "
+        printf("  move %d: %s %s, settle frame to alert %.1f ms (CPU %.1f ms): detect %.1f ms on %s (%.0f%% of the "
                "frame; ms wall/CPU: first pass %.1f/%.1f, predicted reads %.1f/%.1f, formation fit %.1f/%.1f, "
-               "the rest %.1f), judging %.2f ms, %zu tags\n",
-               res.move, res.report->n_units ? res.report->units[0].unit_id : "?", dt, cpu, res.detect_ms,
+               "the rest %.1f; hidden units looked for on %.0f%% of it), judging %.2f ms, %zu tags\n",
+               res.move, res.report->n_units ? res.report->units[0].unit_id : "?", legal ? "legal" : "ILLEGAL", dt,
+               cpu, res.detect_ms,
                res.full_frame ? "the whole frame" : "changed regions", 100 * res.detect_share, tm->first_pass_ms,
                tm->first_pass_cpu_ms, tm->reads_ms, tm->reads_cpu_ms, tm->fit_ms, tm->fit_cpu_ms,
-               res.detect_ms - tm->first_pass_ms - tm->reads_ms - tm->fit_ms, res.check_ms, res.tags_seen);
+               res.detect_ms - tm->first_pass_ms - tm->reads_ms - tm->fit_ms,
+               100.0 * (double)tm->hidden_searched_px / ((double)f->width * f->height), res.check_ms, res.tags_seen);
         fflush(stdout);
     } else if (res.settled && res.first) {
         printf("  first settle: %.1f ms (full-frame detection of %zu tags)\n", dt, res.tags_seen);
@@ -324,6 +332,10 @@ static void bw_print_summary(bw_stream *st, double render_ms)
            med, worst, st->calls, st->latency_cpu[st->n_lat / 2], st->latency_cpu[st->n_lat - 1]);
     printf("throughput: %.1f frames/s over %ld frames (rendering %.1f s excluded)\n", fps_all, st->frame,
            render_ms / 1000);
+    printf("calls: %d of %d moves called, %d ILLEGAL (every move is a legal 40 mm advance); models placed within "
+           "%.0f mm at the settles: %zu of %zu, %zu wrong, %zu unplaced\n",
+           st->calls, st->moves, st->illegal, DS_SCORE_PLACED_MM, st->placed.placed5, st->placed.models,
+           st->placed.wrong, st->placed.unplaced);
     printf("watch: settle_to_alert_ms=%.1f fps=%.1f frames=%ld\n", med, fps_all, st->frame);
     if (st->raised.models) { /* raised and flat side by side, over every settle */
         ds_score_print(stdout, "models on hills, at the settles", &st->raised);
@@ -390,7 +402,8 @@ int bench_watch(int argc, char **argv)
     if (full)
         cfg.roi_max_fraction = 0;
     bw_stream st = {.tab = &tab};
-    ds_score_init(&st.raised), ds_score_init(&st.flat);
+    ds_score_init(&st.raised), ds_score_init(&st.flat), ds_score_init(&st.placed);
+    st.moves = moves;
     ref_setup *setup = NULL;
     st.tracker = bw_tracker_new(&tab, &cfg, &setup, &err);
     char log_path[] = "/tmp/tableref-bench-watch-XXXXXX";
@@ -429,7 +442,7 @@ int bench_watch(int argc, char **argv)
     unlink(log_path);
     watch_tracker_free(st.tracker);
     ref_setup_free(setup);
-    ds_score_clear(&st.raised), ds_score_clear(&st.flat);
+    ds_score_clear(&st.raised), ds_score_clear(&st.flat), ds_score_clear(&st.placed);
     bw_table_free(&tab);
     return rc;
 }

@@ -97,8 +97,8 @@ int vis_detector_run_on_tags(vis_detector *d, const base_view *im, const vis_tag
  * (one flag per roster unit; NULL: all): a tracker that knows which part
  * of the table changed pays only for that part. `changed` (NULL: not known)
  * says where the picture changed since the reading `prior` comes from: a
- * unit that reading did not have, of which nothing is seen now, is looked
- * for there only (and within its reach: vis_recover_blobs.h).
+ * unit of which nothing is seen now is looked for there (and within its
+ * reach) and where `prior` placed it only (vis_recover_blobs.h).
  */
 int vis_detector_run_focused(vis_detector *d, const base_view *im, const vis_tag_detection *tags, size_t n,
                              const rules_snapshot *prior, const unsigned char *focus, const vis_changed *changed,

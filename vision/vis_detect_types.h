@@ -127,14 +127,12 @@ typedef struct vis_detect_times {
 
 /*
  * Where the picture changed since the reading the prior comes from (a tracker
- * that rereads only those parts, vis_reread.h): its parts (full-frame px,
- * with cores) and the units that reading did not have (one flag per roster
- * unit). Such a unit cannot have appeared where nothing changed.
+ * that rereads only those parts, vis_reread.h): its parts, full-frame px,
+ * with cores. Nothing can have appeared elsewhere.
  */
 typedef struct vis_changed {
     const vis_tag_region *regions;  /* NULL: not known (the whole picture may have changed) */
     size_t n;
-    const unsigned char *unseen;    /* NULL: every unit was had */
 } vis_changed;
 
 typedef struct vis_detector {

@@ -164,8 +164,8 @@ static bool grow_by_reach(const vis_detector *d, const vis_camera *cam, const do
     return true;
 }
 
-/* One changed part's core grown by `reach` mm (at the missing units' tag heights), searched with a margin.
- * False when the grown core cannot be told (a ray misses the board). */
+/* One changed part's core grown by `reach` mm (at the missing units' tag heights; reach < 0: not grown), searched
+ * with a margin. False when the grown core cannot be told (a ray misses the board). */
 static bool grown_box(const vis_detector *d, const vis_camera *cam, const vis_tag_region *part, double reach,
                       const double z[2], double margin, vis_tag_region *out)
 {
@@ -174,7 +174,7 @@ static bool grown_box(const vis_detector *d, const vis_camera *cam, const vis_ta
     const double core[4] = {empty ? part->x0 : part->core_x0, empty ? part->y0 : part->core_y0,
                             empty ? part->x1 : part->core_x1, empty ? part->y1 : part->core_y1};
     double box[4] = {core[0], core[1], core[2], core[3]};
-    for (int c = 0; c < 4; c++) {
+    for (int c = 0; reach >= 0 && c < 4; c++) {
         const double px[2] = {core[c & 1 ? 2 : 0], core[c & 2 ? 3 : 1]};
         if (!grow_by_reach(d, cam, px, z[0], reach, box) || !grow_by_reach(d, cam, px, z[1], reach, box))
             return false;
@@ -188,40 +188,73 @@ static bool grown_box(const vis_detector *d, const vis_camera *cam, const vis_ta
     return true;
 }
 
-/* Every missing unit is one the reading changed from did not have, none loose: how far their tags reach (mm)
- * and the heights they stand at; false when one must be looked for everywhere. */
-static bool only_changed(const vis_detector *d, const bool *missing, double *reach, double z[2])
+/* How far the missing units' tags reach (mm) and the heights they stand at; false when a unit must be looked for
+ * everywhere (loose: its models stand anywhere). */
+static bool missing_reach(const vis_detector *d, const bool *missing, double *reach, double z[2])
 {
     const roster_map *r = d->map;
     *reach = 0, z[0] = INFINITY, z[1] = -INFINITY;
     for (size_t ui = 0; ui < r->n_units; ui++) {
         if (!missing[ui])
             continue;
-        if (!d->changed.unseen || !d->changed.unseen[ui])
-            return false;
         *reach = fmax(*reach, unit_reach_mm(&r->units[ui]));
         z[0] = fmin(z[0], r->units[ui].mount.height), z[1] = fmax(z[1], r->units[ui].mount.height);
     }
     return isfinite(*reach) && z[0] <= z[1];
 }
 
+/* The places the prior gives a missing unit's tags (its pixels there did not change): a box per unit, the box of
+ * its tags' centres grown by the largest tag as its core, appended at boxes[*n]. False when one projects behind
+ * the camera. */
+static bool prior_places(const vis_detector *d, const vis_camera *cam, const bool *missing,
+                         const rules_snapshot *prior, double hi_px, double margin, vis_tag_region *boxes, size_t *n)
+{
+    const roster_map *r = d->map;
+    for (size_t ui = 0; prior && ui < r->n_units; ui++) {
+        const rules_unit *pu = missing[ui] ? rules_snapshot_find_unit(prior, r->units[ui].id) : NULL;
+        double box[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+        for (size_t k = 0; pu && k < pu->n_models; k++) {
+            base_vec2 tc;
+            double th, px[2];
+            roster_tag_mount_place(&r->units[ui].mount, pu->models[k].pos, pu->models[k].facing, &tc, &th);
+            const double X[3] = {tc.x, tc.y, vis_relief_tag_z(&d->relief, &r->units[ui].mount, pu->models[k].pos)};
+            if (!vis_camera_project(cam, X, px))
+                return false;
+            box[0] = fmin(box[0], px[0]), box[1] = fmin(box[1], px[1]);
+            box[2] = fmax(box[2], px[0]), box[3] = fmax(box[3], px[1]);
+        }
+        if (!(box[0] <= box[2]))
+            continue;
+        const vis_tag_region part = {0, 0, 0, 0, 0, box[0] - hi_px, box[1] - hi_px, box[2] + hi_px, box[3] + hi_px};
+        const double z[2] = {0, 0};
+        grown_box(d, cam, &part, -1, z, margin, &boxes[*n]);
+        if (boxes[*n].x1 > boxes[*n].x0 && boxes[*n].y1 > boxes[*n].y0)
+            ++*n;
+    }
+    return true;
+}
+
 int vis_recover_search_boxes(const vis_detector *d, const vis_camera *cam, const bool *missing,
-                             vis_tag_region **boxes, size_t *n)
+                             const rules_snapshot *prior, vis_tag_region **boxes, size_t *n)
 {
     const size_t nc = d->changed.regions ? d->changed.n : 0;
     *n = 0;
-    if (!(*boxes = malloc((nc ? nc : 1) * sizeof **boxes)))
+    if (!(*boxes = malloc((nc + d->map->n_models + 1) * sizeof **boxes)))
         return -1;
-    double reach, z[2], lo_px, hi_px, area = 0;
+    double reach = 0, z[2] = {0, 0}, lo_px, hi_px, area = 0;
     tag_px_range(d, &lo_px, &hi_px);
-    const double margin = 2 * 1.6 * hi_px + shrink_factor(lo_px);
-    bool limited = d->changed.regions && only_changed(d, missing, &reach, z);
+    /* A blob centred in a core lies within its extent of its centre: at most 1.6 of the largest black square. */
+    const double margin = 1.6 * hi_px + 2 * shrink_factor(lo_px);
+    bool limited = d->changed.regions && missing_reach(d, missing, &reach, z);
     for (size_t b = 0; limited && b < nc; b++) {
         vis_tag_region *g = &(*boxes)[*n];
         limited = grown_box(d, cam, &d->changed.regions[b], reach, z, margin, g);
         if (limited && g->x1 > g->x0 && g->y1 > g->y0)
-            area += (double)(g->x1 - g->x0) * (g->y1 - g->y0), ++*n;
+            ++*n;
     }
+    limited = limited && prior_places(d, cam, missing, prior, hi_px, margin, *boxes, n);
+    for (size_t b = 0; limited && b < *n; b++)
+        area += (double)((*boxes)[b].x1 - (*boxes)[b].x0) * ((*boxes)[b].y1 - (*boxes)[b].y0);
     if (!limited || area >= (double)d->calib.width * d->calib.height) {
         (*boxes)[0] = (vis_tag_region){0, 0, d->calib.width, d->calib.height, 0, 0, 0, 0, 0};
         *n = 1;

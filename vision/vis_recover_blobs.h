@@ -4,14 +4,14 @@
  * tags apriltag could not segment (dark squares the size of a tag's black
  * square, white rings the size of its printed border) on a shrunk copy of
  * the picture. The whole picture, or, when the picture is read only where it
- * changed since a reading that did not have any of the units looked for,
- * only there and within the reach of such a unit: a unit unseen then, whose
- * part of the picture did not change, cannot have appeared in it. Not part
- * of the vision library's interface.
+ * changed since an earlier reading, only there (within the reach of a unit
+ * looked for) and where that reading placed the units looked for: a unit
+ * cannot have appeared where nothing changed. Not part of the vision
+ * library's interface.
  *
  * How to use (inside vis_recover_hidden.c, missing[] one flag per roster unit):
  *   vis_tag_region *boxes; size_t nb;
- *   if (vis_recover_search_boxes(det, &cam, missing, &boxes, &nb) < 0) ... out of memory ...
+ *   if (vis_recover_search_boxes(det, &cam, missing, prior, &boxes, &nb) < 0) ... out of memory ...
  *   vis_blob *blobs = malloc(cap * sizeof *blobs);
  *   size_t searched_px = 0;
  *   long n = vis_recover_find_blobs(det, &image, boxes, nb, black, white, blobs, cap, &searched_px);
@@ -24,6 +24,7 @@
 #include <stddef.h>
 
 #include "base_image.h"
+#include "rules_snapshot.h"
 #include "vis_camera.h"
 #include "vis_detect_types.h"
 #include "vis_tag.h"
@@ -35,17 +36,21 @@ typedef struct vis_blob {
 } vis_blob;
 
 /*
- * The boxes to search for the units flagged in missing[]: one covering the
- * whole picture (its core empty) unless the detector reads the picture only
- * where it changed (d->changed) and every missing unit is one the reading
- * it changed from did not have, of models standing in one block (not loose);
- * then each changed part's core grown by the farthest such a unit's tags can
- * stand from one another (its block of bases, files by ranks, diagonally)
- * as the core, searched with a margin of two tags' widths. *boxes is
- * malloc'ed (the caller frees it). Returns 0, or -1 when out of memory.
+ * The boxes to search for the units flagged in missing[] (nothing of them
+ * seen): one covering the whole picture (its core empty) unless the
+ * detector reads the picture only where it changed since the reading
+ * `prior` comes from (d->changed) and no missing unit is loose; then each
+ * changed part's core grown by the farthest two tags of a missing unit can
+ * stand apart in its block of bases (files by ranks, diagonally), and the
+ * box of the places `prior` gives each missing unit's tags (their pixels
+ * there did not change), each searched with a margin a blob centred in it
+ * cannot reach past. A unit `prior`
+ * did not have cannot have appeared where nothing changed; one it had
+ * stands where it stood or moved within what changed. *boxes is malloc'ed
+ * (the caller frees it). Returns 0, or -1 when out of memory.
  */
 int vis_recover_search_boxes(const vis_detector *d, const vis_camera *cam, const bool *missing,
-                             vis_tag_region **boxes, size_t *n);
+                             const rules_snapshot *prior, vis_tag_region **boxes, size_t *n);
 
 /*
  * Dark blobs darker than black + 0.45 (white - black) the size of a black

@@ -369,7 +369,7 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
     blobs = malloc(cap * sizeof *blobs);
     vis_tag_region *boxes = NULL;
     size_t n_boxes = 0;
-    long nb = blobs && vis_recover_search_boxes(d, cam, missing, &boxes, &n_boxes) == 0
+    long nb = blobs && vis_recover_search_boxes(d, cam, missing, prior, &boxes, &n_boxes) == 0
                   ? vis_recover_find_blobs(d, im, boxes, n_boxes, black, white, blobs, cap, searched_px)
                   : -1;
     free(boxes);

@@ -30,10 +30,11 @@
  * the reads beyond doubt agree with each other: a unit of one model needs
  * one), they are marked `rough` in seen[] (`certain` when beyond doubt) and
  * seeded[unit] is set (seeded has one entry per roster unit). The blobs
- * are looked for in the whole picture, or only where it changed (and within
- * a unit's reach) when every unit looked for is one the reading it changed
- * from did not have (d->changed, vis_recover_blobs.h); the pixels looked at
- * are added to *searched_px. Returns 0, or -1 when out of memory.
+ * are looked for in the whole picture, or, when the picture changed only in
+ * parts since the reading `prior` comes from (d->changed), there (and
+ * within a unit's reach) and where `prior` placed the units looked for
+ * (vis_recover_blobs.h); the pixels looked at are added to *searched_px.
+ * Returns 0, or -1 when out of memory.
  */
 int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const base_view *im,
                              const vis_tag_detection *tags, size_t n, const rules_snapshot *prior, vis_seen_model *seen,

@@ -51,20 +51,17 @@ static int tags_in(vis_detector *d, const base_view *frame, const vis_since *sin
 }
 
 /*
- * The units the changed regions touch (one flag per roster unit, the first
- * n_units of t): a model of `since` inside a region's core, or a tag read
- * there, or a unit `since` had not seen. Others did not change: their
- * models are taken from `since` as they were. A unit not seen then is also
- * flagged in unseen (the next n_units of t): it cannot have appeared where
- * nothing changed, so it is looked for only in the regions (and within its
- * reach: vis_recover_blobs.h), not in the whole frame. NULL when out of
- * memory.
+ * The units the changed regions touch (one flag per roster unit): a model
+ * of `since` inside a region's core, or a tag read there, or a unit `since`
+ * had not seen (looked for where the frame changed: it cannot have appeared
+ * elsewhere, vis_recover_blobs.h). Others did not change: their models are
+ * taken from `since` as they were. NULL when out of memory.
  */
 static unsigned char *touched_units(const vis_detector *d, const rules_snapshot *since,
                                     const vis_tag_region *regions, size_t n, const vis_tag_list *tags)
 {
     const roster_map *r = d->map;
-    unsigned char *t = calloc(2 * r->n_units + 1, 1);
+    unsigned char *t = calloc(r->n_units + 1, 1);
     if (!t)
         return NULL;
     vis_camera cam;
@@ -89,7 +86,7 @@ static unsigned char *touched_units(const vis_detector *d, const rules_snapshot 
     /* A unit the reading did not have (not seen then) is read from the picture, where it changed. */
     for (size_t ui = 0; ui < r->n_units; ui++)
         if (!rules_snapshot_find_unit(since, r->units[ui].id))
-            t[ui] = t[r->n_units + ui] = 1;
+            t[ui] = 1;
     return t;
 }
 
@@ -210,7 +207,7 @@ static int read_regions(vis_detector *d, const base_view *frame, const vis_rerea
     unsigned char *touched = touched_units(d, o->since->snap, o->regions, o->n_regions, &out->tags);
     if (!touched)
         return base_error_set(err, "out of memory");
-    const vis_changed changed = {o->regions, o->n_regions, touched + d->map->n_units};
+    const vis_changed changed = {o->regions, o->n_regions};
     int rc = vis_detector_run_focused(d, frame, out->tags.items, out->tags.n, o->since->snap, touched, &changed,
                                       &out->snap, &out->report, err);
     if (rc == 0)
