@@ -137,15 +137,16 @@ static int bw_pin(int cores)
 }
 
 /* Parses the options; returns -1 to go on, else the exit status. */
-static int bw_parse_args(int argc, char **argv, int *moves, bool *full, int *hard, bool *hills)
+static int bw_parse_args(int argc, char **argv, int *moves, bool *full, int *hard, bool *hills, bool *everywhere)
 {
     static const cli_doc doc = {"bench watch",
-                                "usage: tableref bench watch [--moves N] [--full-frame] [--set hard[:K]|hills[:K]] [--cores N]\n"
+                                "usage: tableref bench watch [--moves N] [--full-frame] [--hidden-everywhere] [--set hard[:K]|hills[:K]]\n"
+                                "       [--cores N]\n"
                                 "       tableref bench watch --projector [--set hard[:K]] [--crop WxH+X+Y] "
                                 "[--supersample N] [--light R] [--trace] [--cores N]\n",
                                 NULL};
     double n_moves = 3;
-    int full_frame = 0;
+    int full_frame = 0, hidden_everywhere = 0;
     const char *set = NULL, *crop = NULL;
     int projector = 0;
     double supersample = 0, light = 0, cores = 0;
@@ -161,6 +162,9 @@ static int bw_parse_args(int argc, char **argv, int *moves, bool *full, int *har
         CLI_WHOLE("--moves", &n_moves, "N", 1, 20, "moves played (3)"),
         CLI_FLAG("--full-frame", &full_frame, 1,
                  "detect on the whole settle frame (no regions of interest), for comparison"),
+        CLI_FLAG("--hidden-everywhere", &hidden_everywhere, 1,
+                 "look for units of which no tag decodes in the whole frame at\nevery settle, not only where it "
+                 "changed, for comparison"),
         CLI_CHOICE("--set", &set, "hard[:K]", "hard hills",
                    "play hard table K (1-5: 5 is the 4K webcam) of the hard set\ninstead of the classic table; "
                    "hills:K the same with three hills,\nits models on them and on the board scored apart"),
@@ -170,7 +174,7 @@ static int bw_parse_args(int argc, char **argv, int *moves, bool *full, int *har
     int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
     if (n_pos < 0)
         return cli_status(n_pos);
-    *moves = (int)n_moves, *full = full_frame, *hard = 0, *hills = false;
+    *moves = (int)n_moves, *full = full_frame, *hard = 0, *hills = false, *everywhere = hidden_everywhere;
     if (set) {
         *hills = strncmp(set, "hills", 5) == 0;
         const char *k = set + (*hills ? 5 : 4);
@@ -383,8 +387,8 @@ int bench_watch(int argc, char **argv)
 {
     int moves = 3, hard = 0;
     bool full = false;
-    bool hills = false;
-    int status = bw_parse_args(argc, argv, &moves, &full, &hard, &hills);
+    bool hills = false, everywhere = false;
+    int status = bw_parse_args(argc, argv, &moves, &full, &hard, &hills, &everywhere);
     if (status >= 0)
         return status;
     base_error err;
@@ -418,6 +422,7 @@ int bench_watch(int argc, char **argv)
         bw_table_free(&tab);
         return EXIT_BAD_INPUT;
     }
+    ref_setup_detector(watch_tracker_setup(st.tracker))->cfg.hidden_where_changed = !everywhere;
     printf("bench watch: %s, %dx%d frames, %zu tags, %.0f fps stream, settle %.0f ms, %d moves\n",
            hills ? "hills table" : hard ? "hard table" : "classic table (tags of 36 px)", s->calib.width, s->calib.height,
            s->roster->n_models + s->roster->n_board_tags, fps, settle_ms, moves);

@@ -91,6 +91,7 @@ vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_er
     d->cfg.size_tolerance = 0.15;
     d->cfg.max_square_residual_mm = 0.35;
     d->cfg.recover_hidden_units = 1;
+    d->cfg.hidden_where_changed = 1;
     d->cfg.recover_min_tags = 3;
     d->cfg.recover_max_bit_error = 0.25;
     d->cfg.use_plan = 1;

@@ -58,6 +58,14 @@ typedef struct vis_detect_config {
      */
     int recover_hidden_units;
     /*
+     * When the picture is read only where it changed (vis_reread.h), the
+     * hidden-unit search looks there (within a unit's reach) and where the
+     * earlier reading placed the units it looks for (vis_recover_blobs.h):
+     * 1, the default; 0 looks in the whole picture every time (the same
+     * rule, to compare against).
+     */
+    int hidden_where_changed;
+    /*
      * Reading tags the quad finder missed at the places their unit's
      * formation leaves free (vis_recover_read_slots): 0 disables; default 1.
      * A read names a model when at least read_min_cells data cells are

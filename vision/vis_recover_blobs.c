@@ -185,6 +185,8 @@ static bool grown_box(const vis_detector *d, const vis_camera *cam, const vis_ta
     out->core_x1 = fmin(W, box[2]), out->core_y1 = fmin(H, box[3]);
     out->x0 = (int)fmax(0, floor(out->core_x0 - margin)), out->y0 = (int)fmax(0, floor(out->core_y0 - margin));
     out->x1 = (int)fmin(W, ceil(out->core_x1 + margin)), out->y1 = (int)fmin(H, ceil(out->core_y1 + margin));
+    if (!(out->core_x1 > out->core_x0 && out->core_y1 > out->core_y0))
+        out->x1 = out->x0; /* the core is outside the picture: nothing to search (an empty core would keep all) */
     return true;
 }
 
@@ -245,7 +247,7 @@ int vis_recover_search_boxes(const vis_detector *d, const vis_camera *cam, const
     tag_px_range(d, &lo_px, &hi_px);
     /* A blob centred in a core lies within its extent of its centre: at most 1.6 of the largest black square. */
     const double margin = 1.6 * hi_px + 2 * shrink_factor(lo_px);
-    bool limited = d->changed.regions && missing_reach(d, missing, &reach, z);
+    bool limited = d->cfg.hidden_where_changed && d->changed.regions && missing_reach(d, missing, &reach, z);
     for (size_t b = 0; limited && b < nc; b++) {
         vis_tag_region *g = &(*boxes)[*n];
         limited = grown_box(d, cam, &d->changed.regions[b], reach, z, margin, g);

@@ -39,7 +39,8 @@ typedef struct vis_blob {
  * The boxes to search for the units flagged in missing[] (nothing of them
  * seen): one covering the whole picture (its core empty) unless the
  * detector reads the picture only where it changed since the reading
- * `prior` comes from (d->changed) and no missing unit is loose; then each
+ * `prior` comes from (d->changed), its cfg.hidden_where_changed is set and
+ * no missing unit is loose; then each
  * changed part's core grown by the farthest two tags of a missing unit can
  * stand apart in its block of bases (files by ranks, diagonally), and the
  * box of the places `prior` gives each missing unit's tags (their pixels
