@@ -272,6 +272,15 @@ static int bw_record_frame_ms(bw_stream *st, double dt, base_error *err)
     return 0;
 }
 
+/* Why an ILLEGAL call is: each unit called ILLEGAL and its first rule broken. */
+static void bw_print_illegal(const rules_report *r)
+{
+    for (size_t u = 0; u < r->n_units; u++)
+        if (!r->units[u].legal && r->units[u].n_violations)
+            printf("    %s ILLEGAL: %s: %s\n", r->units[u].unit_id, r->units[u].violations[0].code,
+                   r->units[u].violations[0].message);
+}
+
 /* Hands one frame to the tracker as watch does, times it and says what happened. */
 static int bw_play_frame(bw_stream *st, const base_image *f, double fps, base_error *err)
 {
@@ -311,6 +320,7 @@ static int bw_play_frame(bw_stream *st, const base_image *f, double fps, base_er
                tm->first_pass_cpu_ms, tm->reads_ms, tm->reads_cpu_ms, tm->fit_ms, tm->fit_cpu_ms,
                res.detect_ms - tm->first_pass_ms - tm->reads_ms - tm->fit_ms,
                100.0 * (double)tm->hidden_searched_px / ((double)f->width * f->height), res.check_ms, res.tags_seen);
+        bw_print_illegal(res.report);
         fflush(stdout);
     } else if (res.settled && res.first) {
         printf("  first settle: %.1f ms (full-frame detection of %zu tags)\n", dt, res.tags_seen);
