@@ -32,6 +32,8 @@
 #include "ds_scene.h"
 #include "ds_score.h"
 #include "ds_sequence.h"
+#include "rules_move.h"
+#include "rules_report.h"
 #include "ref_snapshot_vision.h"
 #include "ref_setup.h"
 #include "watch_tracker.h"
@@ -84,6 +86,8 @@ typedef struct {
     size_t movable;
     bool hills;                /* a hills:K table: its models on the hills scored apart */
     ds_truth truth;            /* the still frames' truth (hills) */
+    bool truth_legal;          /* the last move played, judged on the true positions */
+    char truth_why[160];       /* ... when ILLEGAL: the unit and the first rule it broke */
 } bw_table;
 
 static int bw_table_load(int hard, bool hills, bw_table *tab, base_error *err)
@@ -197,6 +201,28 @@ static int bw_parse_args(int argc, char **argv, int *moves, bool *full, int *har
     return -1;
 }
 
+/* Move m played on the true positions: unit (m - 1) % movable advanced 40 mm, and judged there (the call the
+ * watch should make). Returns the moved unit's new centre. */
+static base_vec2 bw_truth_move(bw_table *tab, int m, base_error *err)
+{
+    ds_scene *s = tab->scene;
+    rules_snapshot *before = rules_snapshot_clone(s->snapshot);
+    const base_vec2 at = advance_unit(s->snapshot, (size_t)(m - 1) % tab->movable, 40.0);
+    rules_report rep;
+    rules_report_init(&rep);
+    tab->truth_legal = true, tab->truth_why[0] = 0;
+    if (before && rules_move_check(before, s->snapshot, NULL, &rep, err) == 0) {
+        tab->truth_legal = rep.legal;
+        for (size_t u = 0; u < rep.n_units && !tab->truth_why[0]; u++)
+            if (!rep.units[u].legal && rep.units[u].n_violations)
+                snprintf(tab->truth_why, sizeof tab->truth_why, "%s: %s", rep.units[u].unit_id,
+                         rep.units[u].violations[0].code);
+    }
+    rules_report_clear(&rep);
+    rules_snapshot_free(before);
+    return at;
+}
+
 /* The still frames after move m (m = 0: the table as set up) and, for a move, two frames with the
  * hand over the unit just moved. The caller frees all four pictures. */
 static int bw_render_move(bw_table *tab, int m, base_image *still[2], base_image *with_hand[2], base_error *err)
@@ -204,7 +230,7 @@ static int bw_render_move(bw_table *tab, int m, base_image *still[2], base_image
     ds_scene *s = tab->scene;
     base_vec2 at = base_v2(0, 0);
     if (m > 0)
-        at = advance_unit(s->snapshot, (size_t)(m - 1) % tab->movable, 40.0);
+        at = bw_truth_move(tab, m, err);
     base_image *img = NULL;
     ds_truth_clear(&tab->truth);
     int rc = ds_render(s->snapshot, s->roster, &s->calib, &s->render, &img, &tab->truth, err);
@@ -255,7 +281,7 @@ typedef struct {
     const bw_table *tab;        /* hills: the table and its truth, to score each settle */
     ds_score raised, flat;      /* hills: the models on the hills and on the board at every settle */
     ds_score placed;            /* every model at every settle after a move */
-    int illegal;                /* ILLEGAL calls: every move played is a legal 40 mm advance */
+    int false_illegal, missed_illegal; /* calls unlike the move judged on the true positions */
 } bw_stream;
 
 static int bw_record_frame_ms(bw_stream *st, double dt, base_error *err)
@@ -304,17 +330,19 @@ static int bw_play_frame(bw_stream *st, const base_image *f, double fps, base_er
     }
     if (res.settled && res.moved) {
         const bool legal = res.report->legal;
-        st->illegal += !legal;
+        st->false_illegal += !legal && st->tab->truth_legal;
+        st->missed_illegal += legal && !st->tab->truth_legal;
         if (ds_score_models(&st->placed, st->tab->scene->snapshot, &st->tab->truth, res.after) < 0)
             return base_error_set(err, "out of memory");
         st->latency_cpu[st->n_lat] = cpu;
         st->latency[st->n_lat++] = dt;
         st->calls++;
         const vis_detect_times *tm = &det->times;
-        printf("  move %d: %s %s, settle frame to alert %.1f ms (CPU %.1f ms): detect %.1f ms on %s (%.0f%% of the "
+        printf("  move %d: %s %s (true positions: %s%s%s), settle frame to alert %.1f ms (CPU %.1f ms): detect %.1f ms on %s (%.0f%% of the "
                "frame; ms wall/CPU: first pass %.1f/%.1f, predicted reads %.1f/%.1f, formation fit %.1f/%.1f, "
                "the rest %.1f; hidden units looked for on %.0f%% of it), judging %.2f ms, %zu tags\n",
-               res.move, res.report->n_units ? res.report->units[0].unit_id : "?", legal ? "legal" : "ILLEGAL", dt,
+               res.move, res.report->n_units ? res.report->units[0].unit_id : "?", legal ? "legal" : "ILLEGAL",
+               st->tab->truth_legal ? "legal" : "ILLEGAL", st->tab->truth_why[0] ? ", " : "", st->tab->truth_why, dt,
                cpu, res.detect_ms,
                res.full_frame ? "the whole frame" : "changed regions", 100 * res.detect_share, tm->first_pass_ms,
                tm->first_pass_cpu_ms, tm->reads_ms, tm->reads_cpu_ms, tm->fit_ms, tm->fit_cpu_ms,
@@ -346,10 +374,10 @@ static void bw_print_summary(bw_stream *st, double render_ms)
            med, worst, st->calls, st->latency_cpu[st->n_lat / 2], st->latency_cpu[st->n_lat - 1]);
     printf("throughput: %.1f frames/s over %ld frames (rendering %.1f s excluded)\n", fps_all, st->frame,
            render_ms / 1000);
-    printf("calls: %d of %d moves called, %d ILLEGAL (every move is a legal 40 mm advance); models placed within "
-           "%.0f mm at the settles: %zu of %zu, %zu wrong, %zu unplaced\n",
-           st->calls, st->moves, st->illegal, DS_SCORE_PLACED_MM, st->placed.placed5, st->placed.models,
-           st->placed.wrong, st->placed.unplaced);
+    printf("calls: %d of %d moves called, %d false ILLEGAL, %d ILLEGAL called legal (against each move judged on "
+           "the true positions); models placed within %.0f mm at the settles: %zu of %zu, %zu wrong, %zu unplaced\n",
+           st->calls, st->moves, st->false_illegal, st->missed_illegal, DS_SCORE_PLACED_MM, st->placed.placed5,
+           st->placed.models, st->placed.wrong, st->placed.unplaced);
     printf("watch: settle_to_alert_ms=%.1f fps=%.1f frames=%ld\n", med, fps_all, st->frame);
     if (st->raised.models) { /* raised and flat side by side, over every settle */
         ds_score_print(stdout, "models on hills, at the settles", &st->raised);
