@@ -12,7 +12,11 @@
  * process's CPU time, with where the detection's time went: the detector's
  * own counters, vis_detect_times), and frames per second over the whole
  * stream. `--cores N` pins the process to N CPUs and runs the detector's N
- * threads (bench_cores.h). Prints figures; not a test.
+ * threads (bench_cores.h). Each call is set against the move judged on the
+ * true positions (false ILLEGAL, ILLEGAL called legal) and the models placed
+ * at the settles scored against the truth (ds_score.h); `--hidden-everywhere`
+ * looks for units of which no tag decodes in the whole frame at every
+ * settle (vis_recover_blobs.h), to compare. Prints figures; not a test.
  */
 #include <math.h>
 #include <stdbool.h>
