@@ -12,7 +12,11 @@
  * process's CPU time, with where the detection's time went: the detector's
  * own counters, vis_detect_times), and frames per second over the whole
  * stream. `--cores N` pins the process to N CPUs and runs the detector's N
- * threads (bench_cores.h). Prints figures; not a test.
+ * threads (bench_cores.h). Each call is set against the move judged on the
+ * true positions (false ILLEGAL, ILLEGAL called legal) and the models placed
+ * at the settles scored against the truth (ds_score.h); `--hidden-everywhere`
+ * looks for units of which no tag decodes in the whole frame at every
+ * settle (vis_recover_blobs.h), to compare. Prints figures; not a test.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -32,6 +36,8 @@
 #include "ds_scene.h"
 #include "ds_score.h"
 #include "ds_sequence.h"
+#include "rules_move.h"
+#include "rules_report.h"
 #include "ref_snapshot_vision.h"
 #include "ref_setup.h"
 #include "watch_tracker.h"
@@ -84,6 +90,8 @@ typedef struct {
     size_t movable;
     bool hills;                /* a hills:K table: its models on the hills scored apart */
     ds_truth truth;            /* the still frames' truth (hills) */
+    bool truth_legal;          /* the last move played, judged on the true positions */
+    char truth_why[160];       /* ... when ILLEGAL: the unit and the first rule it broke */
 } bw_table;
 
 static int bw_table_load(int hard, bool hills, bw_table *tab, base_error *err)
@@ -137,15 +145,16 @@ static int bw_pin(int cores)
 }
 
 /* Parses the options; returns -1 to go on, else the exit status. */
-static int bw_parse_args(int argc, char **argv, int *moves, bool *full, int *hard, bool *hills)
+static int bw_parse_args(int argc, char **argv, int *moves, bool *full, int *hard, bool *hills, bool *everywhere)
 {
     static const cli_doc doc = {"bench watch",
-                                "usage: tableref bench watch [--moves N] [--full-frame] [--set hard[:K]|hills[:K]] [--cores N]\n"
+                                "usage: tableref bench watch [--moves N] [--full-frame] [--hidden-everywhere] [--set hard[:K]|hills[:K]]\n"
+                                "       [--cores N]\n"
                                 "       tableref bench watch --projector [--set hard[:K]] [--crop WxH+X+Y] "
                                 "[--supersample N] [--light R] [--trace] [--cores N]\n",
                                 NULL};
     double n_moves = 3;
-    int full_frame = 0;
+    int full_frame = 0, hidden_everywhere = 0;
     const char *set = NULL, *crop = NULL;
     int projector = 0;
     double supersample = 0, light = 0, cores = 0;
@@ -161,6 +170,9 @@ static int bw_parse_args(int argc, char **argv, int *moves, bool *full, int *har
         CLI_WHOLE("--moves", &n_moves, "N", 1, 20, "moves played (3)"),
         CLI_FLAG("--full-frame", &full_frame, 1,
                  "detect on the whole settle frame (no regions of interest), for comparison"),
+        CLI_FLAG("--hidden-everywhere", &hidden_everywhere, 1,
+                 "look for units of which no tag decodes in the whole frame at\nevery settle, not only where it "
+                 "changed, for comparison"),
         CLI_CHOICE("--set", &set, "hard[:K]", "hard hills",
                    "play hard table K (1-5: 5 is the 4K webcam) of the hard set\ninstead of the classic table; "
                    "hills:K the same with three hills,\nits models on them and on the board scored apart"),
@@ -170,7 +182,7 @@ static int bw_parse_args(int argc, char **argv, int *moves, bool *full, int *har
     int n_pos = cli_parse(&doc, argc, argv, opts, CLI_N(opts), NULL, 0);
     if (n_pos < 0)
         return cli_status(n_pos);
-    *moves = (int)n_moves, *full = full_frame, *hard = 0, *hills = false;
+    *moves = (int)n_moves, *full = full_frame, *hard = 0, *hills = false, *everywhere = hidden_everywhere;
     if (set) {
         *hills = strncmp(set, "hills", 5) == 0;
         const char *k = set + (*hills ? 5 : 4);
@@ -193,6 +205,28 @@ static int bw_parse_args(int argc, char **argv, int *moves, bool *full, int *har
     return -1;
 }
 
+/* Move m played on the true positions: unit (m - 1) % movable advanced 40 mm, and judged there (the call the
+ * watch should make). Returns the moved unit's new centre. */
+static base_vec2 bw_truth_move(bw_table *tab, int m, base_error *err)
+{
+    ds_scene *s = tab->scene;
+    rules_snapshot *before = rules_snapshot_clone(s->snapshot);
+    const base_vec2 at = advance_unit(s->snapshot, (size_t)(m - 1) % tab->movable, 40.0);
+    rules_report rep;
+    rules_report_init(&rep);
+    tab->truth_legal = true, tab->truth_why[0] = 0;
+    if (before && rules_move_check(before, s->snapshot, NULL, &rep, err) == 0) {
+        tab->truth_legal = rep.legal;
+        for (size_t u = 0; u < rep.n_units && !tab->truth_why[0]; u++)
+            if (!rep.units[u].legal && rep.units[u].n_violations)
+                snprintf(tab->truth_why, sizeof tab->truth_why, "%s: %s", rep.units[u].unit_id,
+                         rep.units[u].violations[0].code);
+    }
+    rules_report_clear(&rep);
+    rules_snapshot_free(before);
+    return at;
+}
+
 /* The still frames after move m (m = 0: the table as set up) and, for a move, two frames with the
  * hand over the unit just moved. The caller frees all four pictures. */
 static int bw_render_move(bw_table *tab, int m, base_image *still[2], base_image *with_hand[2], base_error *err)
@@ -200,7 +234,7 @@ static int bw_render_move(bw_table *tab, int m, base_image *still[2], base_image
     ds_scene *s = tab->scene;
     base_vec2 at = base_v2(0, 0);
     if (m > 0)
-        at = advance_unit(s->snapshot, (size_t)(m - 1) % tab->movable, 40.0);
+        at = bw_truth_move(tab, m, err);
     base_image *img = NULL;
     ds_truth_clear(&tab->truth);
     int rc = ds_render(s->snapshot, s->roster, &s->calib, &s->render, &img, &tab->truth, err);
@@ -247,9 +281,11 @@ typedef struct {
     size_t n_frames, cap_frames;
     double busy, t, motion_max;
     long frame;
-    int calls;
+    int calls, moves;
     const bw_table *tab;        /* hills: the table and its truth, to score each settle */
     ds_score raised, flat;      /* hills: the models on the hills and on the board at every settle */
+    ds_score placed;            /* every model at every settle after a move */
+    int false_illegal, missed_illegal; /* calls unlike the move judged on the true positions */
 } bw_stream;
 
 static int bw_record_frame_ms(bw_stream *st, double dt, base_error *err)
@@ -264,6 +300,15 @@ static int bw_record_frame_ms(bw_stream *st, double dt, base_error *err)
     st->frame_ms[st->n_frames++] = dt;
     st->motion_max = fmax(st->motion_max, dt);
     return 0;
+}
+
+/* Why an ILLEGAL call is: each unit called ILLEGAL and its first rule broken. */
+static void bw_print_illegal(const rules_report *r)
+{
+    for (size_t u = 0; u < r->n_units; u++)
+        if (!r->units[u].legal && r->units[u].n_violations)
+            printf("    %s ILLEGAL: %s: %s\n", r->units[u].unit_id, r->units[u].violations[0].code,
+                   r->units[u].violations[0].message);
 }
 
 /* Hands one frame to the tracker as watch does, times it and says what happened. */
@@ -288,17 +333,26 @@ static int bw_play_frame(bw_stream *st, const base_image *f, double fps, base_er
         ds_score_models_on(&st->flat, s->snapshot, &st->tab->truth, res.after, DS_SCORE_FLAT);
     }
     if (res.settled && res.moved) {
+        const bool legal = res.report->legal;
+        st->false_illegal += !legal && st->tab->truth_legal;
+        st->missed_illegal += legal && !st->tab->truth_legal;
+        if (ds_score_models(&st->placed, st->tab->scene->snapshot, &st->tab->truth, res.after) < 0)
+            return base_error_set(err, "out of memory");
         st->latency_cpu[st->n_lat] = cpu;
         st->latency[st->n_lat++] = dt;
         st->calls++;
         const vis_detect_times *tm = &det->times;
-        printf("  move %d: %s, settle frame to alert %.1f ms (CPU %.1f ms): detect %.1f ms on %s (%.0f%% of the "
+        printf("  move %d: %s %s (true positions: %s%s%s), settle frame to alert %.1f ms (CPU %.1f ms): detect %.1f ms on %s (%.0f%% of the "
                "frame; ms wall/CPU: first pass %.1f/%.1f, predicted reads %.1f/%.1f, formation fit %.1f/%.1f, "
-               "the rest %.1f), judging %.2f ms, %zu tags\n",
-               res.move, res.report->n_units ? res.report->units[0].unit_id : "?", dt, cpu, res.detect_ms,
+               "the rest %.1f; hidden units looked for on %.0f%% of it), judging %.2f ms, %zu tags\n",
+               res.move, res.report->n_units ? res.report->units[0].unit_id : "?", legal ? "legal" : "ILLEGAL",
+               st->tab->truth_legal ? "legal" : "ILLEGAL", st->tab->truth_why[0] ? ", " : "", st->tab->truth_why, dt,
+               cpu, res.detect_ms,
                res.full_frame ? "the whole frame" : "changed regions", 100 * res.detect_share, tm->first_pass_ms,
                tm->first_pass_cpu_ms, tm->reads_ms, tm->reads_cpu_ms, tm->fit_ms, tm->fit_cpu_ms,
-               res.detect_ms - tm->first_pass_ms - tm->reads_ms - tm->fit_ms, res.check_ms, res.tags_seen);
+               res.detect_ms - tm->first_pass_ms - tm->reads_ms - tm->fit_ms,
+               100.0 * (double)tm->hidden_searched_px / ((double)f->width * f->height), res.check_ms, res.tags_seen);
+        bw_print_illegal(res.report);
         fflush(stdout);
     } else if (res.settled && res.first) {
         printf("  first settle: %.1f ms (full-frame detection of %zu tags)\n", dt, res.tags_seen);
@@ -324,6 +378,10 @@ static void bw_print_summary(bw_stream *st, double render_ms)
            med, worst, st->calls, st->latency_cpu[st->n_lat / 2], st->latency_cpu[st->n_lat - 1]);
     printf("throughput: %.1f frames/s over %ld frames (rendering %.1f s excluded)\n", fps_all, st->frame,
            render_ms / 1000);
+    printf("calls: %d of %d moves called, %d false ILLEGAL, %d ILLEGAL called legal (against each move judged on "
+           "the true positions); models placed within %.0f mm at the settles: %zu of %zu, %zu wrong, %zu unplaced\n",
+           st->calls, st->moves, st->false_illegal, st->missed_illegal, DS_SCORE_PLACED_MM, st->placed.placed5,
+           st->placed.models, st->placed.wrong, st->placed.unplaced);
     printf("watch: settle_to_alert_ms=%.1f fps=%.1f frames=%ld\n", med, fps_all, st->frame);
     if (st->raised.models) { /* raised and flat side by side, over every settle */
         ds_score_print(stdout, "models on hills, at the settles", &st->raised);
@@ -371,8 +429,8 @@ int bench_watch(int argc, char **argv)
 {
     int moves = 3, hard = 0;
     bool full = false;
-    bool hills = false;
-    int status = bw_parse_args(argc, argv, &moves, &full, &hard, &hills);
+    bool hills = false, everywhere = false;
+    int status = bw_parse_args(argc, argv, &moves, &full, &hard, &hills, &everywhere);
     if (status >= 0)
         return status;
     base_error err;
@@ -390,7 +448,8 @@ int bench_watch(int argc, char **argv)
     if (full)
         cfg.roi_max_fraction = 0;
     bw_stream st = {.tab = &tab};
-    ds_score_init(&st.raised), ds_score_init(&st.flat);
+    ds_score_init(&st.raised), ds_score_init(&st.flat), ds_score_init(&st.placed);
+    st.moves = moves;
     ref_setup *setup = NULL;
     st.tracker = bw_tracker_new(&tab, &cfg, &setup, &err);
     char log_path[] = "/tmp/tableref-bench-watch-XXXXXX";
@@ -405,6 +464,7 @@ int bench_watch(int argc, char **argv)
         bw_table_free(&tab);
         return EXIT_BAD_INPUT;
     }
+    ref_setup_detector(watch_tracker_setup(st.tracker))->cfg.hidden_where_changed = !everywhere;
     printf("bench watch: %s, %dx%d frames, %zu tags, %.0f fps stream, settle %.0f ms, %d moves\n",
            hills ? "hills table" : hard ? "hard table" : "classic table (tags of 36 px)", s->calib.width, s->calib.height,
            s->roster->n_models + s->roster->n_board_tags, fps, settle_ms, moves);
@@ -429,7 +489,7 @@ int bench_watch(int argc, char **argv)
     unlink(log_path);
     watch_tracker_free(st.tracker);
     ref_setup_free(setup);
-    ds_score_clear(&st.raised), ds_score_clear(&st.flat);
+    ds_score_clear(&st.raised), ds_score_clear(&st.flat), ds_score_clear(&st.placed);
     bw_table_free(&tab);
     return rc;
 }

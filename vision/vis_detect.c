@@ -91,6 +91,7 @@ vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_er
     d->cfg.size_tolerance = 0.15;
     d->cfg.max_square_residual_mm = 0.35;
     d->cfg.recover_hidden_units = 1;
+    d->cfg.hidden_where_changed = 1;
     d->cfg.recover_min_tags = 3;
     d->cfg.recover_max_bit_error = 0.25;
     d->cfg.use_plan = 1;
@@ -231,20 +232,22 @@ int vis_detector_from_tags(vis_detector *d, const vis_tag_detection *tags, size_
 int vis_detector_run_on_tags(vis_detector *d, const base_view *im, const vis_tag_detection *tags, size_t n,
                              const rules_snapshot *prior, rules_snapshot **out, vis_report *rep, base_error *err)
 {
-    return vis_detector_run_focused(d, im, tags, n, prior, NULL, out, rep, err);
+    return vis_detector_run_focused(d, im, tags, n, prior, NULL, NULL, out, rep, err);
 }
 
 int vis_detector_run_focused(vis_detector *d, const base_view *im, const vis_tag_detection *tags, size_t n,
-                             const rules_snapshot *prior, const unsigned char *focus, rules_snapshot **out,
-                             vis_report *rep, base_error *err)
+                             const rules_snapshot *prior, const unsigned char *focus, const vis_changed *changed,
+                             rules_snapshot **out, vis_report *rep, base_error *err)
 {
     *out = NULL;
     if (im && (im->width != d->calib.width || im->height != d->calib.height))
         return base_error_set(err, "image is %dx%d but the calibration is for %dx%d", im->width, im->height,
                                d->calib.width, d->calib.height);
     d->focus = focus;
+    d->changed = changed ? *changed : (vis_changed){0};
     int rc = detect_build(d, tags, n, im, prior, out, rep, err);
     d->focus = NULL;
+    d->changed = (vis_changed){0};
     return rc;
 }
 
@@ -294,7 +297,8 @@ static int recover_from_picture(vis_detector *d, const vis_camera *cam, const ba
     if (!d->cfg.recover_hidden_units)
         return 0;
     unsigned char *seeded = calloc(r->n_units + 1, 1);
-    if (!seeded || vis_recover_hidden_units(d, cam, im, tags, n, prior, seen, seeded, rep) < 0) {
+    if (!seeded ||
+        vis_recover_hidden_units(d, cam, im, tags, n, prior, seen, seeded, &d->times.hidden_searched_px, rep) < 0) {
         free(seeded);
         return base_error_set(err, "out of memory");
     }

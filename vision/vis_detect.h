@@ -95,10 +95,13 @@ int vis_detector_run_on_tags(vis_detector *d, const base_view *im, const vis_tag
 /*
  * The same, reading from the picture only for the units flagged in `focus`
  * (one flag per roster unit; NULL: all): a tracker that knows which part
- * of the table changed pays only for that part.
+ * of the table changed pays only for that part. `changed` (NULL: not known)
+ * says where the picture changed since the reading `prior` comes from: a
+ * unit of which nothing is seen now is looked for there (and within its
+ * reach) and where `prior` placed it only (vis_recover_blobs.h).
  */
 int vis_detector_run_focused(vis_detector *d, const base_view *im, const vis_tag_detection *tags, size_t n,
-                             const rules_snapshot *prior, const unsigned char *focus, rules_snapshot **out,
-                             vis_report *rep, base_error *err);
+                             const rules_snapshot *prior, const unsigned char *focus, const vis_changed *changed,
+                             rules_snapshot **out, vis_report *rep, base_error *err);
 
 #endif

@@ -58,6 +58,14 @@ typedef struct vis_detect_config {
      */
     int recover_hidden_units;
     /*
+     * When the picture is read only where it changed (vis_reread.h), the
+     * hidden-unit search looks there (within a unit's reach) and where the
+     * earlier reading placed the units it looks for (vis_recover_blobs.h):
+     * 1, the default; 0 looks in the whole picture every time (the same
+     * rule, to compare against).
+     */
+    int hidden_where_changed;
+    /*
      * Reading tags the quad finder missed at the places their unit's
      * formation leaves free (vis_recover_read_slots): 0 disables; default 1.
      * A read names a model when at least read_min_cells data cells are
@@ -126,7 +134,18 @@ typedef struct vis_detect_times {
     double reads_ms, reads_cpu_ms;  /* the picture read where tags are predicted: poses polished, free places, hidden units */
     double fit_ms, fit_cpu_ms;      /* the units rebuilt from what was seen: formations fitted, the unseen inferred */
     size_t runs;                    /* first passes counted */
+    size_t hidden_searched_px;      /* pixels the hidden-unit search looked at for candidates (vis_recover_blobs.h) */
 } vis_detect_times;
+
+/*
+ * Where the picture changed since the reading the prior comes from (a tracker
+ * that rereads only those parts, vis_reread.h): its parts, full-frame px,
+ * with cores. Nothing can have appeared elsewhere.
+ */
+typedef struct vis_changed {
+    const vis_tag_region *regions;  /* NULL: not known (the whole picture may have changed) */
+    size_t n;
+} vis_changed;
 
 typedef struct vis_detector {
     vis_detect_config cfg;
@@ -139,6 +158,8 @@ typedef struct vis_detector {
     /* During one vis_detector_run_on_tags: the roster units whose tags are read from the picture
      * (one flag per unit); NULL (always, outside that call): every unit. */
     const unsigned char *focus;
+    /* During that call too: where the picture changed since the prior's reading ({0}: not known). */
+    vis_changed changed;
     vis_detect_times times;    /* summed over runs; zeroed by vis_detector_new and by whoever reads it */
 } vis_detector;
 

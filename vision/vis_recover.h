@@ -18,7 +18,7 @@
  *
  * How to use (inside vis_detect; `seen` has one entry per roster model):
  *   vis_recover_read_slots(det, &cam, &image, tags, n, estimate, NULL, seen, &report);  // then rebuild the units
- *   vis_recover_hidden_units(det, &cam, &image, tags, n, prior, seen, seeded, &report);
+ *   vis_recover_hidden_units(det, &cam, &image, tags, n, prior, seen, seeded, &searched_px, &report);
  *   vis_recover_read_slots(..., seeded, seen, &report);   // the seeded units' free places
  *   vis_recover_confirm(det, seeded, seen, partial, &report);   // then vis_units_options.partial = partial
  */

@@ -1,8 +1,9 @@
 /*
  * Units of which no tag decoded (vis_recover_hidden.h):
  * candidates for their tags on a shrunk copy of the picture (dark squares,
- * white rings), each read once per tag size on two threads, and a unit
- * seeded where its reads stand on one grid of its bases.
+ * white rings: vis_recover_blobs.h, where the picture may have changed),
+ * each read once per tag size on two threads, and a unit seeded where its
+ * reads stand on one grid of its bases.
  */
 #include "vis_recover_hidden.h"
 
@@ -13,128 +14,10 @@
 
 #include "rules_formation.h"
 #include "vis_parallel.h"
-#include "vis_tagread.h"
+#include "vis_recover_blobs.h"
 #include "vis_recover_common.h"
+#include "vis_tagread.h"
 #include "vis_units.h"
-
-typedef struct blob {
-    double px[2];
-    double ext_px[2];   /* its box's longer and shorter side, pixels */
-    bool ring;          /* a white ring (the printed border), not a dark blob */
-} blob;
-
-/* The picture shrunk by f (block means): candidates are looked for on it. */
-typedef struct shrunk {
-    uint8_t *px;
-    int w, h, f;
-} shrunk;
-
-static bool shrink(const base_view *im, int f, shrunk *out)
-{
-    out->f = f, out->w = im->width / f, out->h = im->height / f;
-    out->px = malloc((size_t)out->w * out->h + 1);
-    if (!out->px)
-        return false;
-    for (int y = 0; y < out->h; y++)
-        for (int x = 0; x < out->w; x++) {
-            int sum = 0;
-            for (int v = 0; v < f; v++) {
-                const uint8_t *p = im->data + (size_t)(y * f + v) * im->stride + (size_t)x * f;
-                for (int u = 0; u < f; u++)
-                    sum += p[u];
-            }
-            out->px[(size_t)y * out->w + x] = (uint8_t)((sum + f * f / 2) / (f * f));
-        }
-    return true;
-}
-
-/*
- * Candidates for tags apriltag could not segment, on a box-averaged copy of
- * the picture, for black squares lo_px..hi_px wide:
- *   dark (bright = false): blobs darker than `threshold` the size of a
- *     black square, whole or bitten;
- *   bright (bright = true): components brighter than `threshold` the size
- *     of the printed tag with a hole in them: its white border. A spear
- *     across a tag joins its black square to the next tag's through the
- *     spear's shadow, but cuts the white ring once at most, so the ring is
- *     still one component of the right size.
- * Returns the count (at most cap), -1 when out of memory.
- */
-static long tag_candidates(const shrunk *sm, double lo_px, double hi_px, double threshold, bool bright, blob *out,
-                           size_t cap)
-{
-    const int f = sm->f, sw = sm->w, sh = sm->h;
-    uint8_t *on = malloc((size_t)sw * sh + 1);
-    int32_t *stack = malloc(((size_t)sw * sh + 1) * sizeof *stack);
-    if (!on || !stack) {
-        free(on);
-        free(stack);
-        return -1;
-    }
-    const uint8_t lim = (uint8_t)fmin(255, fmax(0, threshold));
-    for (size_t i = 0; i < (size_t)sw * sh; i++)
-        on[i] = bright ? sm->px[i] > lim : sm->px[i] < lim;
-    /* The printed tag is 10 cells for the black square's 8; its bounding box grows by up to sqrt 2 with its turn. */
-    const double lo = (bright ? 1.25 : 0.5) * lo_px / f, hi = (bright ? 1.25 * 1.5 : 1.6) * hi_px / f;
-    size_t n = 0;
-    for (int y0 = 0; y0 < sh; y0++)
-        for (int x0 = 0; x0 < sw; x0++) {
-            if (!on[(size_t)y0 * sw + x0])
-                continue;
-            size_t top = 0, area = 0;
-            double sx = 0, sy = 0;
-            int minx = x0, maxx = x0, miny = y0, maxy = y0;
-            stack[top++] = y0 * sw + x0;
-            on[(size_t)y0 * sw + x0] = 0;
-            while (top) {
-                const int32_t k = stack[--top];
-                const int x = k % sw, y = k / sw;
-                area++, sx += x, sy += y;
-                minx = x < minx ? x : minx, maxx = x > maxx ? x : maxx;
-                miny = y < miny ? y : miny, maxy = y > maxy ? y : maxy;
-                const int nb[4][2] = {{x - 1, y}, {x + 1, y}, {x, y - 1}, {x, y + 1}};
-                for (int q = 0; q < 4; q++) {
-                    const int xx = nb[q][0], yy = nb[q][1];
-                    if (xx < 0 || yy < 0 || xx >= sw || yy >= sh || !on[(size_t)yy * sw + xx])
-                        continue;
-                    on[(size_t)yy * sw + xx] = 0;
-                    stack[top++] = yy * sw + xx;
-                }
-            }
-            const double ext = fmax(maxx - minx + 1, maxy - miny + 1), ext2 = fmin(maxx - minx + 1, maxy - miny + 1);
-            const double box = (double)(maxx - minx + 1) * (maxy - miny + 1);
-            if (ext < lo || ext > hi || ext2 < 0.7 * lo)
-                continue;
-            if (bright ? area > 0.75 * box || area < 0.12 * box
-                       : area < 0.15 * lo * lo / 0.25 || area > 1.2 * hi * hi / (1.6 * 1.6))
-                continue;
-            if (n < cap) {
-                /* A ring's centre is its box's middle; a blob's, its centroid. */
-                out[n].px[0] = ((bright ? (minx + maxx) / 2.0 : sx / area) + 0.5) * f - 0.5;
-                out[n].px[1] = ((bright ? (miny + maxy) / 2.0 : sy / area) + 0.5) * f - 0.5;
-                out[n].ext_px[0] = ext * f, out[n].ext_px[1] = ext2 * f, out[n].ring = bright;
-                n++;
-            }
-        }
-    free(on);
-    free(stack);
-    return (long)n;
-}
-
-typedef struct candidate_pass {
-    const shrunk *sm;
-    double lo_px, hi_px, threshold;
-    bool bright;
-    blob *out;
-    size_t cap;
-    long found;
-} candidate_pass;
-
-static void run_pass(void *ctx, size_t i)
-{
-    candidate_pass *c = (candidate_pass *)ctx + i;
-    c->found = tag_candidates(c->sm, c->lo_px, c->hi_px, c->threshold, c->bright, c->out, c->cap);
-}
 
 /*
  * Could models at (ax, ay) facing fa and (bx, by) facing fb stand in one
@@ -161,7 +44,7 @@ static int codes_cells(const vis_tagread_codes *c) { return (c->tw - 4) * (c->tw
  * is biased by what hides the tag, and its orientation unknown, so the
  * outline is searched over +-4 mm and every heading.
  */
-static bool read_blob(const vis_relief *relief, const vis_camera *cam, const base_view *im, const blob *bl,
+static bool read_blob(const vis_relief *relief, const vis_camera *cam, const base_view *im, const vis_blob *bl,
                       const roster_tag_mount *m, const vis_tagread_codes *codes, double contrast, vis_tagread *out)
 {
     double P[3];
@@ -201,7 +84,7 @@ static void reread_height(const vis_relief *relief, const vis_camera *cam, doubl
  * something bites it (down to about half); the white ring's box is 10/8 of
  * that, and a spear or a figure cuts it without shrinking it much.
  */
-static bool fits_mount(const vis_relief *relief, const vis_camera *cam, const blob *bl, const roster_tag_mount *m)
+static bool fits_mount(const vis_relief *relief, const vis_camera *cam, const vis_blob *bl, const roster_tag_mount *m)
 {
     double P[3], Q[3];
     const double px2[2] = {bl->px[0] + 10, bl->px[1]}, px3[2] = {bl->px[0], bl->px[1] + 10};
@@ -227,7 +110,7 @@ typedef struct candidate_job {
     const vis_detector *d;
     const vis_camera *cam;
     const base_view *im;
-    const blob *blobs;
+    const vis_blob *blobs;
     const roster_tag_mount *m;
     const vis_tagread_codes *codes;
     double contrast;
@@ -247,7 +130,7 @@ static void read_candidate(void *ctx, size_t b)
 }
 
 static vis_tagread *read_candidates(const vis_detector *d, const vis_camera *cam, const base_view *im,
-                                    const blob *blobs, size_t n, const roster_tag_mount *m,
+                                    const vis_blob *blobs, size_t n, const roster_tag_mount *m,
                                     const vis_tagread_codes *codes, double contrast)
 {
     vis_tagread *out = malloc((n ? n : 1) * sizeof *out);
@@ -296,33 +179,10 @@ static int place_seen_units(const roster_map *r, const vis_seen_model *seen, con
     return brc < 0 ? -1 : 0;
 }
 
-/* Dark squares and white rings on a shrunk copy of the picture, side by side
- * on two threads, into blobs[cap]. Returns their count, -1 when out of memory. */
-static long find_candidates(const vis_detector *d, const base_view *im, double black, double white, blob *blobs,
-                            size_t cap)
-{
-    const double lo_px = isfinite(d->plan.min_tag_px) ? d->plan.min_tag_px : d->expected_tag_px;
-    const double hi_px = d->plan.max_tag_px > lo_px ? d->plan.max_tag_px : lo_px;
-    shrunk sm;
-    if (!shrink(im, lo_px >= 18 ? (int)floor(lo_px / 10) : 1, &sm))
-        return -1;
-    candidate_pass passes[2] = {
-        {&sm, lo_px, hi_px, black + 0.45 * (white - black), false, blobs, cap / 2, 0},
-        {&sm, lo_px, hi_px, black + 0.7 * (white - black), true, blobs + cap / 2, cap / 2, 0},
-    };
-    vis_parallel_for(d->tags->cfg.threads, 2, run_pass, passes);
-    free(sm.px);
-    if (passes[0].found < 0 || passes[1].found < 0)
-        return -1;
-    long nb = passes[0].found;
-    memmove(blobs + nb, blobs + cap / 2, (size_t)passes[1].found * sizeof *blobs);
-    return nb + passes[1].found;
-}
-
 /* Drops the blobs a decoded tag or a placed model of another unit explains.
  * Returns how many are kept (at the front of blobs[]), -1 when out of memory. */
 static long drop_explained_blobs(const vis_detector *d, const vis_camera *cam, const vis_tag_detection *tags,
-                                 size_t n, const bool *missing, const rules_snapshot *placed, blob *blobs, long nb)
+                                 size_t n, const bool *missing, const rules_snapshot *placed, vis_blob *blobs, long nb)
 {
     const roster_map *r = d->map;
     const double near_px = 0.8 * d->expected_tag_px;
@@ -486,7 +346,7 @@ static int seed_unit(const vis_detector *d, size_t ui, const vis_tagread *reads,
  */
 int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const base_view *im,
                              const vis_tag_detection *tags, size_t n, const rules_snapshot *prior, vis_seen_model *seen,
-                             unsigned char *seeded, vis_report *rep)
+                             unsigned char *seeded, size_t *searched_px, vis_report *rep)
 {
     const roster_map *r = d->map;
     bool *missing = calloc(r->n_units ? r->n_units : 1, sizeof *missing);
@@ -499,7 +359,7 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
     }
     int rc = -1;
     rules_snapshot *placed = NULL;
-    blob *blobs = NULL;
+    vis_blob *blobs = NULL;
     vis_tagread_codes codes = {0};
     vis_tagread *reads = NULL;
     vis_tagread **group_reads = NULL;
@@ -507,7 +367,12 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
         goto out;
     const size_t cap = 4096;
     blobs = malloc(cap * sizeof *blobs);
-    long nb = blobs ? find_candidates(d, im, black, white, blobs, cap) : -1;
+    vis_tag_region *boxes = NULL;
+    size_t n_boxes = 0;
+    long nb = blobs && vis_recover_search_boxes(d, cam, missing, prior, &boxes, &n_boxes) == 0
+                  ? vis_recover_find_blobs(d, im, boxes, n_boxes, black, white, blobs, cap, searched_px)
+                  : -1;
+    free(boxes);
     long kept = nb < 0 ? -1 : drop_explained_blobs(d, cam, tags, n, missing, placed, blobs, nb);
     if (kept < 0)
         goto out;

@@ -1,13 +1,15 @@
 /*
  * vis_recover_hidden: units of which no tag at all was decoded (every tag
  * partly hidden), found among the dark square blobs no placed model
- * explains (see vis_recover.h for the whole recovery, and the .c file for
- * how). Shares its helpers with vis_recover.c through vis_recover_common.h;
- * neither half calls the other, vis_detect calls both.
+ * explains (see vis_recover.h for the whole recovery, vis_recover_blobs.h
+ * for where it looks, and the .c file for how). Shares its helpers with
+ * vis_recover.c through vis_recover_common.h; neither half calls the other,
+ * vis_detect calls both.
  *
  * How to use (inside vis_detect, after the free places were read):
  *   unsigned char *seeded = calloc(roster->n_units, 1);
- *   vis_recover_hidden_units(det, &cam, &image, tags, n, prior, seen, seeded, &report);
+ *   size_t searched_px = 0;
+ *   vis_recover_hidden_units(det, &cam, &image, tags, n, prior, seen, seeded, &searched_px, &report);
  *   ... vis_recover_read_slots(..., seeded, ...); vis_recover_confirm(det, seeded, seen, partial, &report);
  */
 #ifndef VIS_RECOVER_HIDDEN_H
@@ -27,11 +29,15 @@
  * among unexplained dark blobs agree on one formation (or, short of that,
  * the reads beyond doubt agree with each other: a unit of one model needs
  * one), they are marked `rough` in seen[] (`certain` when beyond doubt) and
- * seeded[unit] is set (seeded has one entry per roster unit). Returns 0,
- * or -1 when out of memory.
+ * seeded[unit] is set (seeded has one entry per roster unit). The blobs
+ * are looked for in the whole picture, or, when the picture changed only in
+ * parts since the reading `prior` comes from (d->changed), there (and
+ * within a unit's reach) and where `prior` placed the units looked for
+ * (vis_recover_blobs.h); the pixels looked at are added to *searched_px.
+ * Returns 0, or -1 when out of memory.
  */
 int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const base_view *im,
                              const vis_tag_detection *tags, size_t n, const rules_snapshot *prior, vis_seen_model *seen,
-                             unsigned char *seeded, vis_report *rep);
+                             unsigned char *seeded, size_t *searched_px, vis_report *rep);
 
 #endif

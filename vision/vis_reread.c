@@ -53,8 +53,9 @@ static int tags_in(vis_detector *d, const base_view *frame, const vis_since *sin
 /*
  * The units the changed regions touch (one flag per roster unit): a model
  * of `since` inside a region's core, or a tag read there, or a unit `since`
- * had not seen (looked for everywhere). Others did not change: their models
- * are taken from `since` as they were. NULL when out of memory.
+ * had not seen (looked for where the frame changed: it cannot have appeared
+ * elsewhere, vis_recover_blobs.h). Others did not change: their models are
+ * taken from `since` as they were. NULL when out of memory.
  */
 static unsigned char *touched_units(const vis_detector *d, const rules_snapshot *since,
                                     const vis_tag_region *regions, size_t n, const vis_tag_list *tags)
@@ -82,7 +83,7 @@ static unsigned char *touched_units(const vis_detector *d, const rules_snapshot 
             if (in_core(&regions[b], tags->items[i].centre))
                 t[m->unit] = 1;
     }
-    /* A unit the reading did not have (not seen then) is looked for everywhere. */
+    /* A unit the reading did not have (not seen then) is read from the picture, where it changed. */
     for (size_t ui = 0; ui < r->n_units; ui++)
         if (!rules_snapshot_find_unit(since, r->units[ui].id))
             t[ui] = 1;
@@ -206,8 +207,9 @@ static int read_regions(vis_detector *d, const base_view *frame, const vis_rerea
     unsigned char *touched = touched_units(d, o->since->snap, o->regions, o->n_regions, &out->tags);
     if (!touched)
         return base_error_set(err, "out of memory");
-    int rc = vis_detector_run_focused(d, frame, out->tags.items, out->tags.n, o->since->snap, touched, &out->snap,
-                                      &out->report, err);
+    const vis_changed changed = {o->regions, o->n_regions};
+    int rc = vis_detector_run_focused(d, frame, out->tags.items, out->tags.n, o->since->snap, touched, &changed,
+                                      &out->snap, &out->report, err);
     if (rc == 0)
         keep_untouched(d->map, o->since->snap, touched, out->snap);
     free(touched);

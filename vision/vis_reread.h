@@ -4,7 +4,10 @@
  * watches the table). Where it changed (`regions`) the tags are found as a
  * whole-frame reading finds them (vis_detector_detect_in: the plan's level
  * of detail), elsewhere they are carried over from that reading; the units
- * no changed region touches keep its models as they were; a model read
+ * no changed region touches keep its models as they were; a unit of which
+ * no tag decodes is looked for by its partly hidden tags only where the
+ * frame changed (within its reach) and where that reading placed it, since
+ * nothing can have appeared elsewhere (vis_recover_blobs.h); a model read
  * then and not now, of a unit that stayed, is kept where it was when its
  * tag's pixels are unchanged (vis_patch.h); a unit whose every model moved
  * less than `stayed_mm` (and turned less than a degree) keeps its poses
