@@ -126,17 +126,20 @@ static double board_dir(const vis_camera *cam, const double X[3], double a)
     return atan2((-J[1][0] * dx + J[0][0] * dy) / det, (J[1][1] * dx - J[0][1] * dy) / det);
 }
 
-/* Is board point (x, y) inside a label of layout L already found (within 0.4 of its shorter side of its centre)?
- * Labels of other layouts may overlap it: which layout a place holds is told by decoding (vis_rim_units.c). */
-static bool taken(const vis_rim_found *f, const vis_rim_layout *L, double x, double y)
+/* The label of layout L already found whose centre lies within 0.4 of its shorter side of board point (x, y); -1
+ * when none. Labels of other layouts may overlap it: which layout a place holds is told by decoding
+ * (vis_rim_units.c). */
+static long taken_by(const vis_rim_found *f, const vis_rim_layout *L, double x, double y)
 {
     for (size_t i = 0; i < f->n; i++) {
         const roster_rim *r = &f->items[i].layout->rim;
         if (f->items[i].layout == L && hypot(f->items[i].centre[0] - x, f->items[i].centre[1] - y) < 0.4 * fmin(r->width, r->depth))
-            return true;
+            return (long)i;
     }
-    return false;
+    return -1;
 }
+
+static bool taken(const vis_rim_found *f, const vis_rim_layout *L, double x, double y) { return taken_by(f, L, x, y) >= 0; }
 
 static int add_label(vis_rim_found *f, const vis_rim_label *lab)
 {
@@ -203,9 +206,11 @@ static int try_junction(const vis_camera *cam, const base_view *im, const vis_ri
             const double c[3] = {X[0] + side * (b * cos(front) + a * cos(across)),
                                  X[1] + side * (b * sin(front) + a * sin(across)), X[2]};
             vis_rim_label lab;
-            if (taken(found, L, c[0], c[1]) || !vis_rim_locate(cam, im, L, c, front, p, &lab) ||
-                lab.corners - lab.contradicted < 2 || taken(found, L, lab.centre[0], lab.centre[1]) ||
-                composite(cam, im, book, &lab))
+            /* A place already found is looked at again: a label a cell off its true place (a figure's edge taken
+             * for a corner block) gives way to a better one (vis_rim_find). */
+            const long there = taken_by(found, L, c[0], c[1]);
+            if ((there >= 0 && found->items[there].clean > 0.85) || !vis_rim_locate(cam, im, L, c, front, p, &lab) ||
+                lab.corners - lab.contradicted < 2 || composite(cam, im, book, &lab))
                 continue;
             if (!got || better(&lab, best))
                 *best = lab, got = 1;
@@ -265,8 +270,13 @@ int vis_rim_find(const vis_camera *cam, const base_view *im, const vis_rim_book 
             const double px[2] = {js[i].x, js[i].y};
             if (L->n_models == 0 || !vis_camera_pixel_to_plane(cam, px, L->z, X) || taken(found, L, X[0], X[1]))
                 continue;
-            if (try_junction(cam, im, book, L, X, board_dir(cam, X, js[i].dark_dir), p, found, &lab))
+            if (!try_junction(cam, im, book, L, X, board_dir(cam, X, js[i].dark_dir), p, found, &lab))
+                continue;
+            const long there = taken_by(found, L, lab.centre[0], lab.centre[1]);
+            if (there < 0)
                 rc = add_label(found, &lab);
+            else if (better(&lab, &found->items[there]))
+                found->items[there] = lab;
         }
     free(js);
     return rc;
