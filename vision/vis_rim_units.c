@@ -30,6 +30,8 @@ typedef struct ctx {
     vis_seen_model *seen;
     unsigned char *partial;
     vis_rim_stats *st;
+    const vis_camera *cam;
+    const base_view *im;
     unsigned char *used;   /* per label: in a block a unit was taken from, or placed */
     unit_grid *grid;       /* per roster unit: where its formation stands, once taken */
 } ctx;
@@ -163,12 +165,36 @@ static bool grid_place(const ctx *c, const size_t *lab, size_t o, size_t a, size
     return grid_place_within(c, lab, o, a, u, facing, file, rank, 0.2);
 }
 
-/* A label clear enough to stand for its model by its place alone: on the grid within a tenth of a base (a false
- * find a cell off a true label is not), its cells mostly on paper's or ink's level. */
-static bool placeable(const ctx *c, const size_t *lab, size_t o, size_t a, size_t u, double facing)
+/* The block's grid fitted on every label on it (gf[a] != off): where its place (0, 0) lies, board mm. */
+static base_vec2 grid_fit(const ctx *c, const size_t *lab, const int *gf, const int *gr, size_t n, size_t u,
+                          double facing)
 {
-    int f, r;
-    return c->found->items[lab[a]].clean >= VIS_RIM_MIN_CLEAN && grid_place_within(c, lab, o, a, u, facing, &f, &r, 0.1);
+    const roster_map_unit *ru = &c->map->units[u];
+    const base_vec2 fwd = base_v2_dir(facing), right = base_v2(fwd.y, -fwd.x);
+    base_vec2 o = base_v2(0, 0);
+    int k = 0;
+    for (size_t a = 0; a < n; a++) {
+        if (gf[a] == 1 << 20)
+            continue;
+        const vis_rim_label *l = &c->found->items[lab[a]];
+        o.x += l->centre[0] - gf[a] * ru->base_width * right.x + gr[a] * ru->base_depth * fwd.x;
+        o.y += l->centre[1] - gf[a] * ru->base_width * right.y + gr[a] * ru->base_depth * fwd.y;
+        k++;
+    }
+    return k ? base_v2(o.x / k, o.y / k) : o;
+}
+
+/* A label clear enough to stand for its model by its place alone: within a tenth of a base of its place on the
+ * grid fitted on the block (a false find a cell off a true label is not), its cells mostly on paper's or ink's
+ * level. */
+static bool placeable(const ctx *c, size_t i, base_vec2 origin, int file, int rank, size_t u, double facing)
+{
+    const roster_map_unit *ru = &c->map->units[u];
+    const vis_rim_label *l = &c->found->items[i];
+    const base_vec2 fwd = base_v2_dir(facing), right = base_v2(fwd.y, -fwd.x);
+    const base_vec2 d = base_v2(l->centre[0] - origin.x, l->centre[1] - origin.y);
+    const double f = base_v2_dot(d, right) / ru->base_width, r = -base_v2_dot(d, fwd) / ru->base_depth;
+    return l->clean >= VIS_RIM_MIN_CLEAN && fabs(f - file) < VIS_RIM_GRID_TOL && fabs(r - rank) < VIS_RIM_GRID_TOL;
 }
 
 /* The turn (of its layout's) in which label l gives a model facing `facing`. */
@@ -181,13 +207,25 @@ static int turn_of(const vis_rim_label *l, double facing)
 
 /* Does label i's code allow it to be roster model gm facing `facing`: no more than VIS_RIM_GRID_FIT nats worse
  * than its best reading? (A label of a neighbouring unit on the same grid shows cells of another code.) */
-static bool code_allows(const ctx *c, size_t i, size_t gm, double facing)
+static bool code_allows(ctx *c, size_t i, size_t gm, double facing)
 {
-    const vis_rim_label *l = &c->found->items[i];
+    vis_rim_label *l = &c->found->items[i];
     const long j = c->in_layout[gm];
     if (j < 0 || l->layout->models[j] != gm)
         return false;
-    return vis_rim_misfit(l->layout, &l->obs, (size_t)j, turn_of(l, facing)) - c->info[i].best <= VIS_RIM_GRID_FIT;
+    const int t = turn_of(l, facing);
+    if (vis_rim_misfit(l->layout, &l->obs, (size_t)j, t) - c->info[i].best <= VIS_RIM_GRID_FIT)
+        return true;
+    /* Found by its corner blocks alone, the label may sit a little off: its pose again on the model's code. */
+    vis_rim_label again = *l;
+    vis_rim_decoded d;
+    vis_rim_refine(c->cam, c->im, &again, (size_t)j, t);
+    vis_rim_decode(again.layout, &again.obs, NULL, 15u, &d);
+    if (d.m < 0 || vis_rim_misfit(again.layout, &again.obs, (size_t)j, turn_of(&again, facing)) - d.misfit >
+                       VIS_RIM_GRID_FIT)
+        return false;
+    *l = again, c->info[i].best = d.misfit;
+    return true;
 }
 
 /* What label i costs standing at (file, rank) of unit u facing `facing`: its misfit as the model of that place
@@ -277,6 +315,7 @@ static void place_by_grid(ctx *c, const size_t *lab, const long *who, size_t n, 
         if (!grid_place(c, lab, origin, a, u, facing, &gf[a], &gr[a]))
             gf[a] = 1 << 20; /* off the grid */
     bool agree = grid_shift(c, lab, gf, gr, n, u, facing, &off_f, &off_r);
+    const base_vec2 at = grid_fit(c, lab, gf, gr, n, u, facing);
     for (size_t a = 0; agree && a < n; a++) {
         if (who[a] < 0 || gf[a] == 1 << 20)
             continue;
@@ -291,7 +330,7 @@ static void place_by_grid(ctx *c, const size_t *lab, const long *who, size_t n, 
         /* A rear rank not full may stand centred or in gaps: which model is where there, the listing does not say. */
         if (file < 0 || file >= files || rank < 0 || q >= ru->n_models || rank >= (int)(ru->n_models / (size_t)files) ||
             c->seen[ru->first_model + q].seen || !code_allows(c, lab[a], ru->first_model + q, facing) ||
-            !placeable(c, lab, origin, a, u, facing))
+            !placeable(c, lab[a], at, gf[a], gr[a], u, facing))
             continue;
         c->used[lab[a]] = 1;
         const vis_rim_label *l = &c->found->items[lab[a]];
@@ -354,7 +393,7 @@ static void place_fragments(ctx *c)
             const size_t gm = ru->first_model + (size_t)rank * files + (size_t)file;
             claims++;
             if (!c->seen[gm].seen && code_allows(c, i, gm, g->facing) && l->clean >= VIS_RIM_MIN_CLEAN &&
-                fabs(f - (double)file) < 0.1 && fabs(r - (double)rank) < 0.1)
+                fabs(f - (double)file) < VIS_RIM_GRID_TOL && fabs(r - (double)rank) < VIS_RIM_GRID_TOL)
                 claim = (long)gm;
         }
         if (claims == 1 && claim >= 0) {
@@ -465,7 +504,7 @@ int vis_rim_units_place(const vis_camera *cam, const base_view *im, const vis_ri
     p.search_mm = 0.6, p.search_rad = base_deg_to_rad(4);
     vis_rim_found found = {0};
     const int roi[4] = {0, 0, im->width, im->height};
-    ctx c = {book, map, &found, NULL, NULL, seen, partial, st, NULL, NULL};
+    ctx c = {book, map, &found, NULL, NULL, seen, partial, st, cam, im, NULL, NULL};
     int rc = vis_rim_find(cam, im, book, &p, threads, roi, &found);
     c.info = calloc(found.n + 1, sizeof *c.info);
     c.in_layout = malloc((map->n_models + 1) * sizeof *c.in_layout);

@@ -26,10 +26,12 @@
  *      what every label costs as the model of the place it lands on; the
  *      cheapest shift is taken when it explains the block (as in 2) and
  *      every other is VIS_RIM_UNIT_MARGIN nats worse, and the models named
- *      in 4 agree with it. A label on that grid within a tenth of a base,
- *      clean (VIS_RIM_MIN_CLEAN) and whose code is not against its place's
- *      model (at most VIS_RIM_GRID_FIT nats worse than its best reading)
- *      places that model (seen, not certain); full ranks only;
+ *      in 4 agree with it. A label within VIS_RIM_GRID_TOL bases of its
+ *      place on the grid fitted to all the block's labels, clean
+ *      (VIS_RIM_MIN_CLEAN) and whose code is not against its place's model
+ *      (at most VIS_RIM_GRID_FIT nats worse than its best reading, its pose
+ *      fitted again on that code first when it is not) places that model
+ *      (seen, not certain); full ranks only;
  *   6. labels left over (a fragment of a unit whose neighbours were not
  *      found) that stand so on the grid of one unit taken place its model
  *      the same way. Labels that name no model leave it not seen: the
@@ -57,6 +59,7 @@
 #define VIS_RIM_UNIT_MARGIN 20.0   /* nats between the best unit and turn of a block and any other */
 #define VIS_RIM_MODEL_MARGIN 12.0  /* nats between a label's model and any other model of its unit */
 #define VIS_RIM_GRID_FIT 4.0       /* nats a label placed by its unit's grid may be worse than its best reading */
+#define VIS_RIM_GRID_TOL 0.15      /* bases a label placed by its grid may stand off its place (players align by hand) */
 #define VIS_RIM_MIN_CLEAN 0.1      /* share of a label's cells on paper's or ink's level for it to be placed by its grid */
 #define VIS_RIM_UNIT_EXCESS 3.0    /* nats a label at most, on average, that a block's unit explains worse than its best */
 
