@@ -190,9 +190,53 @@ static bool composite(const vis_camera *cam, const base_view *im, const vis_rim_
     return false;
 }
 
+/* The strongest ring response on the scan's grid within `radius` px of (x, y). */
+static double response_near(const scan_job *j, double x, double y, double radius)
+{
+    const int g0x = (int)floor((x - radius - j->x0) / j->step), g1x = (int)ceil((x + radius - j->x0) / j->step);
+    const int g0y = (int)floor((y - radius - j->y0) / j->step), g1y = (int)ceil((y + radius - j->y0) / j->step);
+    double best = -1e30;
+    for (int gy = g0y < 0 ? 0 : g0y; gy <= g1y && gy < j->gh; gy++)
+        for (int gx = g0x < 0 ? 0 : g0x; gx <= g1x && gx < j->gw; gx++)
+            best = fmax(best, j->resp[(size_t)gy * j->gw + gx]);
+    return best;
+}
+
+/*
+ * Is a label with its centre at c (its front along `front`) worth locating?
+ * Only when a second of its corners' checkerboard junctions responds near
+ * where it would be (a label is found from two corner blocks or more, so
+ * one that shows only the junction it was guessed from is not found
+ * anyway): the scan's grid looked up, a few pixels and 5 degrees of the
+ * guessed heading's error round each; most corners of a figure's pattern
+ * stop here, before the search that costs a thousand times more.
+ */
+static bool second_corner(const vis_camera *cam, const scan_job *j, const roster_rim *r, const double c[3],
+                          double front, double across, int side)
+{
+    const double a = r->width / 2 - r->margin_x - r->cell, b = r->depth / 2 - r->margin_y - r->cell;
+    double pc[2];
+    if (!vis_camera_project(cam, c, pc))
+        return true;
+    for (int k = 0; k < 4; k++) {
+        const int sf = k & 1 ? 1 : -1, sa = k & 2 ? 1 : -1;
+        if (sf == -side && sa == -side)
+            continue; /* the junction it was guessed from */
+        const double X[3] = {c[0] + sf * b * cos(front) + sa * a * cos(across),
+                             c[1] + sf * b * sin(front) + sa * a * sin(across), c[2]};
+        double px[2];
+        if (!vis_camera_project(cam, X, px))
+            continue;
+        const double reach = 2 * hypot(px[0] - pc[0], px[1] - pc[1]);   /* from the guessed junction */
+        if (response_near(j, px[0], px[1], 1.5 + 0.09 * reach) >= 0.5 * j->threshold)
+            return true;
+    }
+    return false;
+}
+
 static int try_junction(const vis_camera *cam, const base_view *im, const vis_rim_book *book,
                         const vis_rim_layout *L, const double X[3], double dark, const vis_rim_params *p,
-                        const vis_rim_found *found, vis_rim_label *best)
+                        const scan_job *scan, const vis_rim_found *found, vis_rim_label *best)
 {
     const roster_rim *r = &L->rim;
     const double a = r->width / 2 - r->margin_x - r->cell, b = r->depth / 2 - r->margin_y - r->cell;
@@ -209,7 +253,8 @@ static int try_junction(const vis_camera *cam, const base_view *im, const vis_ri
             /* A place already found is looked at again: a label a cell off its true place (a figure's edge taken
              * for a corner block) gives way to a better one (vis_rim_find). */
             const long there = taken_by(found, L, c[0], c[1]);
-            if ((there >= 0 && found->items[there].clean > 0.85) || !vis_rim_locate(cam, im, L, c, front, p, &lab) ||
+            if ((there >= 0 && found->items[there].clean > 0.85) || !second_corner(cam, scan, r, c, front, across, side) ||
+                !vis_rim_locate(cam, im, L, c, front, p, &lab) ||
                 lab.corners - lab.contradicted < 2 || composite(cam, im, book, &lab))
                 continue;
             if (!got || better(&lab, best))
@@ -255,8 +300,8 @@ int vis_rim_find(const vis_camera *cam, const base_view *im, const vis_rim_book 
     junction *js = NULL;
     size_t nj = 0;
     int rc = collect(&j, &js, &nj);
-    free(j.resp);
     if (rc < 0) {
+        free(j.resp);
         free(js);
         return -1;
     }
@@ -270,7 +315,7 @@ int vis_rim_find(const vis_camera *cam, const base_view *im, const vis_rim_book 
             const double px[2] = {js[i].x, js[i].y};
             if (L->n_models == 0 || !vis_camera_pixel_to_plane(cam, px, L->z, X) || taken(found, L, X[0], X[1]))
                 continue;
-            if (!try_junction(cam, im, book, L, X, board_dir(cam, X, js[i].dark_dir), p, found, &lab))
+            if (!try_junction(cam, im, book, L, X, board_dir(cam, X, js[i].dark_dir), p, &j, found, &lab))
                 continue;
             const long there = taken_by(found, L, lab.centre[0], lab.centre[1]);
             if (there < 0)
@@ -279,6 +324,7 @@ int vis_rim_find(const vis_camera *cam, const base_view *im, const vis_rim_book 
                 found->items[there] = lab;
         }
     free(js);
+    free(j.resp);
     return rc;
 }
 
