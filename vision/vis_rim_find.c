@@ -5,7 +5,10 @@
  * a circle round a checkerboard corner alternate dark, light, dark, light,
  * opposite samples alike), each gives the label's axes and on which side
  * its middle lies, and the label is looked for there, in each layout of
- * the roster, by its four corner blocks.
+ * the roster, by its four corner blocks: only when a second of its
+ * corners' junctions responds near where it would be (second_corner), and
+ * a label found where a worse one of its layout was found before takes
+ * that one's place (a false find a cell off a true label gives way).
  */
 #include <math.h>
 #include <stdlib.h>
