@@ -15,7 +15,7 @@
  *     and the unit to refuse.
  *   - made into units (vis_rim_units.h): every model placed from a label
  *     within 1.5 mm and 3 degrees of its truth, none elsewhere (0 wrong), at
- *     least 20 of the 60 (measured: 23, in 3 units taken, their labels read
+ *     least 20 of the 60 (measured: 24, in 3 units taken, their labels read
  *     together with their formation; the others' blocks are not told
  *     clearly enough, so their models are not seen).
  * On this table 56% of a figure's pixels lie within 8% of ink's grey and 5%
@@ -306,9 +306,9 @@ Test(vision_rim, units_told_by_their_labels_together)
  * A ranked unit of 20 x 20 bases whose figures cover most of every label
  * (table 1's unit 10: 30 models, a median 55% of each label's code cells
  * showing), in a 640 x 480 crop: its labels read together with its
- * formation (vis_rim_units.h, points 5 and 6). Measured: 23 of its 30
- * models placed from their labels, every one within 0.31 mm; none wrong
- * (before the formation read them: 0).
+ * formation (vis_rim_units.h, points 5 and 6). Measured: 28 of its 30
+ * models placed from their labels (its rear rank, not full, included),
+ * every one within 0.31 mm; none wrong (before the formation read them: 0).
  */
 Test(vision_rim, a_covered_unit_read_with_its_formation)
 {
@@ -320,7 +320,7 @@ Test(vision_rim, a_covered_unit_read_with_its_formation)
     cr_log_info("unit 10 (20x20): %d of its models placed right (worst %.2f mm); %d placed in the crop, %d wrong", of_unit,
                 worst, placed, wrong);
     cr_expect_eq(wrong, 0);
-    cr_expect_geq(of_unit, 22);
+    cr_expect_geq(of_unit, 26);
     cr_expect_leq(worst, 1.0);
     crop_free(&c);
 }

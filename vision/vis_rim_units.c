@@ -287,6 +287,46 @@ static bool grid_shift(const ctx *c, const size_t *lab, const int *gf, const int
 }
 
 /*
+ * A label in the unit's rear rank when it is not full (its models may
+ * stand centred or with gaps, so the listing does not say which stands
+ * where): it places the one rear-rank model its code fits (at most
+ * VIS_RIM_GRID_FIT nats worse than its best reading) with every other
+ * rear-rank model VIS_RIM_MODEL_MARGIN nats worse. The rank must lie on
+ * the grid (origin: the block's place (0, 0), shifted by off_f, off_r);
+ * the file may fall anywhere across the unit's width.
+ */
+static void place_rear(ctx *c, size_t i, base_vec2 origin, int off_f, int off_r, size_t u, double facing)
+{
+    const roster_map_unit *ru = &c->map->units[u];
+    const size_t files = ru->files > 0 ? (size_t)ru->files : ru->n_models, full = ru->n_models / files;
+    vis_rim_label *l = &c->found->items[i];
+    if (full * files == ru->n_models || l->clean < VIS_RIM_MIN_CLEAN)
+        return;
+    const base_vec2 fwd = base_v2_dir(facing), right = base_v2(fwd.y, -fwd.x);
+    const base_vec2 d = base_v2(l->centre[0] - origin.x, l->centre[1] - origin.y);
+    const double f = base_v2_dot(d, right) / ru->base_width + off_f, r = -base_v2_dot(d, fwd) / ru->base_depth + off_r;
+    if (fabs(r - (double)full) > VIS_RIM_GRID_TOL || f < -0.5 || f > (double)files - 0.5)
+        return;
+    const int t = turn_of(l, facing);
+    double best = 1e30, next = 1e30;
+    size_t pick = 0;
+    for (size_t gm = ru->first_model + full * files; gm < ru->first_model + ru->n_models; gm++) {
+        const long j = c->in_layout[gm];
+        if (j < 0 || l->layout->models[j] != gm)
+            return;
+        const double m = vis_rim_misfit(l->layout, &l->obs, (size_t)j, t);
+        if (m < best)
+            next = best, best = m, pick = gm;
+        else if (m < next)
+            next = m;
+    }
+    if (best - c->info[i].best > VIS_RIM_GRID_FIT || next - best < VIS_RIM_MODEL_MARGIN || c->seen[pick].seen)
+        return;
+    c->used[i] = 1;
+    c->seen[pick] = (vis_seen_model){.seen = true, .pos = base_v2(l->centre[0], l->centre[1]), .facing = facing};
+}
+
+/*
  * The labels that name no model, given the model of the place they stand
  * on in the unit's grid (listing order: file = index mod files). The grid
  * is anchored by the labels together (grid_shift), and the models named
@@ -337,6 +377,9 @@ static void place_by_grid(ctx *c, const size_t *lab, const long *who, size_t n, 
         c->seen[ru->first_model + q] = (vis_seen_model){.seen = true, .pos = base_v2(l->centre[0], l->centre[1]),
                                                          .facing = facing};
     }
+    for (size_t a = 0; agree && a < n; a++)
+        if (!c->used[lab[a]])
+            place_rear(c, lab[a], at, off_f, off_r, u, facing);
     free(gf);
 }
 

@@ -31,7 +31,9 @@
  *      (VIS_RIM_MIN_CLEAN) and whose code is not against its place's model
  *      (at most VIS_RIM_GRID_FIT nats worse than its best reading, its pose
  *      fitted again on that code first when it is not) places that model
- *      (seen, not certain); full ranks only;
+ *      (seen, not certain); in a rear rank not full (its models may stand
+ *      centred or with gaps) a label places the one rear-rank model its
+ *      code fits with every other VIS_RIM_MODEL_MARGIN nats worse;
  *   6. labels left over (a fragment of a unit whose neighbours were not
  *      found) that stand so on the grid of one unit taken place its model
  *      the same way. Labels that name no model leave it not seen: the
