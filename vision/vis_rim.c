@@ -148,6 +148,40 @@ static double search_blocks(const base_view *im, const rim_frame *f, const block
     return best;
 }
 
+/*
+ * The best pose by the corner blocks within +-range mm and +-hrange rad of
+ * (*bx, *by, *bh): a grid of `n` steps each way in position at the guess's
+ * heading, then a pattern search (each of x, y and heading a step either
+ * way, moving to the best, the steps halved when none is better) down to
+ * `fine` mm. The blocks' score is smooth over half a cell each way, so the
+ * grid's best lies on the slope of the right peak; the pattern search
+ * climbs it in a few dozen looks where a full grid of position and heading
+ * took 250 (vis_rim_find looks at every checkerboard corner of the table).
+ */
+static void climb_blocks(const base_view *im, const rim_frame *f, const blocks *bl, double step, int n, double hstep,
+                         double range, double hrange, double fine, double *bx, double *by, double *bh)
+{
+    double c[4];
+    const double x0 = *bx, y0 = *by, h0 = *bh;
+    double best = search_blocks(im, f, bl, step, n, hstep, 0, bx, by, bh);
+    for (double s = step, hs = hstep; s >= fine; s *= 0.5, hs *= 0.5)
+        for (int moves = 0; moves < 12; moves++) {
+            static const int d[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+            int pick = -1;
+            for (int k = 0; k < 6; k++) {
+                const double x = *bx + d[k][0] * s, y = *by + d[k][1] * s, h = *bh + d[k][2] * hs;
+                if (fabs(x - x0) > range || fabs(y - y0) > range || fabs(h - h0) > hrange)
+                    continue;
+                const double v = blocks_score(im, f, bl, x, y, h, c);
+                if (v > best)
+                    best = v, pick = k;
+            }
+            if (pick < 0)
+                break;
+            *bx += d[pick][0] * s, *by += d[pick][1] * s, *bh += d[pick][2] * hs;
+        }
+}
+
 static int cmp_dbl(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
@@ -448,8 +482,8 @@ bool vis_rim_locate(const vis_camera *cam, const base_view *im, const vis_rim_la
     const double q = 0.25 * L->rim.cell;
     const int n0 = (int)ceil(p->search_mm / q), nh0 = (int)ceil(p->search_rad / base_deg_to_rad(2.0));
     double bx = P[0], by = P[1], bh = heading;
-    search_blocks(im, &frame, &bl, q, n0, base_deg_to_rad(2.0), nh0, &bx, &by, &bh);
-    search_blocks(im, &frame, &bl, 0.1 * L->rim.cell, 2, base_deg_to_rad(0.7), 2, &bx, &by, &bh);
+    climb_blocks(im, &frame, &bl, q, n0, base_deg_to_rad(2.0), n0 * q + 0.2 * L->rim.cell,
+                 nh0 * base_deg_to_rad(2.0) + base_deg_to_rad(1.4), 0.06 * L->rim.cell, &bx, &by, &bh);
     if (!block_levels(im, &frame, &bl, bx, by, bh, p->min_contrast, &out->black, &out->white, &out->corners,
                       &out->contradicted))
         return false;

@@ -5,7 +5,10 @@
  * a circle round a checkerboard corner alternate dark, light, dark, light,
  * opposite samples alike), each gives the label's axes and on which side
  * its middle lies, and the label is looked for there, in each layout of
- * the roster, by its four corner blocks.
+ * the roster, by its four corner blocks: only when a second of its
+ * corners' junctions responds near where it would be (second_corner), and
+ * a label found where a worse one of its layout was found before takes
+ * that one's place (a false find a cell off a true label gives way).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -126,17 +129,20 @@ static double board_dir(const vis_camera *cam, const double X[3], double a)
     return atan2((-J[1][0] * dx + J[0][0] * dy) / det, (J[1][1] * dx - J[0][1] * dy) / det);
 }
 
-/* Is board point (x, y) inside a label of layout L already found (within 0.4 of its shorter side of its centre)?
- * Labels of other layouts may overlap it: which layout a place holds is told by decoding (vis_rim_units.c). */
-static bool taken(const vis_rim_found *f, const vis_rim_layout *L, double x, double y)
+/* The label of layout L already found whose centre lies within 0.4 of its shorter side of board point (x, y); -1
+ * when none. Labels of other layouts may overlap it: which layout a place holds is told by decoding
+ * (vis_rim_units.c). */
+static long taken_by(const vis_rim_found *f, const vis_rim_layout *L, double x, double y)
 {
     for (size_t i = 0; i < f->n; i++) {
         const roster_rim *r = &f->items[i].layout->rim;
         if (f->items[i].layout == L && hypot(f->items[i].centre[0] - x, f->items[i].centre[1] - y) < 0.4 * fmin(r->width, r->depth))
-            return true;
+            return (long)i;
     }
-    return false;
+    return -1;
 }
+
+static bool taken(const vis_rim_found *f, const vis_rim_layout *L, double x, double y) { return taken_by(f, L, x, y) >= 0; }
 
 static int add_label(vis_rim_found *f, const vis_rim_label *lab)
 {
@@ -187,9 +193,53 @@ static bool composite(const vis_camera *cam, const base_view *im, const vis_rim_
     return false;
 }
 
+/* The strongest ring response on the scan's grid within `radius` px of (x, y). */
+static double response_near(const scan_job *j, double x, double y, double radius)
+{
+    const int g0x = (int)floor((x - radius - j->x0) / j->step), g1x = (int)ceil((x + radius - j->x0) / j->step);
+    const int g0y = (int)floor((y - radius - j->y0) / j->step), g1y = (int)ceil((y + radius - j->y0) / j->step);
+    double best = -1e30;
+    for (int gy = g0y < 0 ? 0 : g0y; gy <= g1y && gy < j->gh; gy++)
+        for (int gx = g0x < 0 ? 0 : g0x; gx <= g1x && gx < j->gw; gx++)
+            best = fmax(best, j->resp[(size_t)gy * j->gw + gx]);
+    return best;
+}
+
+/*
+ * Is a label with its centre at c (its front along `front`) worth locating?
+ * Only when a second of its corners' checkerboard junctions responds near
+ * where it would be (a label is found from two corner blocks or more, so
+ * one that shows only the junction it was guessed from is not found
+ * anyway): the scan's grid looked up, a few pixels and 5 degrees of the
+ * guessed heading's error round each; most corners of a figure's pattern
+ * stop here, before the search that costs a thousand times more.
+ */
+static bool second_corner(const vis_camera *cam, const scan_job *j, const roster_rim *r, const double c[3],
+                          double front, double across, int side)
+{
+    const double a = r->width / 2 - r->margin_x - r->cell, b = r->depth / 2 - r->margin_y - r->cell;
+    double pc[2];
+    if (!vis_camera_project(cam, c, pc))
+        return true;
+    for (int k = 0; k < 4; k++) {
+        const int sf = k & 1 ? 1 : -1, sa = k & 2 ? 1 : -1;
+        if (sf == -side && sa == -side)
+            continue; /* the junction it was guessed from */
+        const double X[3] = {c[0] + sf * b * cos(front) + sa * a * cos(across),
+                             c[1] + sf * b * sin(front) + sa * a * sin(across), c[2]};
+        double px[2];
+        if (!vis_camera_project(cam, X, px))
+            continue;
+        const double reach = 2 * hypot(px[0] - pc[0], px[1] - pc[1]);   /* from the guessed junction */
+        if (response_near(j, px[0], px[1], 1.5 + 0.09 * reach) >= 0.5 * j->threshold)
+            return true;
+    }
+    return false;
+}
+
 static int try_junction(const vis_camera *cam, const base_view *im, const vis_rim_book *book,
                         const vis_rim_layout *L, const double X[3], double dark, const vis_rim_params *p,
-                        const vis_rim_found *found, vis_rim_label *best)
+                        const scan_job *scan, const vis_rim_found *found, vis_rim_label *best)
 {
     const roster_rim *r = &L->rim;
     const double a = r->width / 2 - r->margin_x - r->cell, b = r->depth / 2 - r->margin_y - r->cell;
@@ -203,9 +253,12 @@ static int try_junction(const vis_camera *cam, const base_view *im, const vis_ri
             const double c[3] = {X[0] + side * (b * cos(front) + a * cos(across)),
                                  X[1] + side * (b * sin(front) + a * sin(across)), X[2]};
             vis_rim_label lab;
-            if (taken(found, L, c[0], c[1]) || !vis_rim_locate(cam, im, L, c, front, p, &lab) ||
-                lab.corners - lab.contradicted < 2 || taken(found, L, lab.centre[0], lab.centre[1]) ||
-                composite(cam, im, book, &lab))
+            /* A place already found is looked at again: a label a cell off its true place (a figure's edge taken
+             * for a corner block) gives way to a better one (vis_rim_find). */
+            const long there = taken_by(found, L, c[0], c[1]);
+            if ((there >= 0 && found->items[there].clean > 0.85) || !second_corner(cam, scan, r, c, front, across, side) ||
+                !vis_rim_locate(cam, im, L, c, front, p, &lab) ||
+                lab.corners - lab.contradicted < 2 || composite(cam, im, book, &lab))
                 continue;
             if (!got || better(&lab, best))
                 *best = lab, got = 1;
@@ -250,8 +303,8 @@ int vis_rim_find(const vis_camera *cam, const base_view *im, const vis_rim_book 
     junction *js = NULL;
     size_t nj = 0;
     int rc = collect(&j, &js, &nj);
-    free(j.resp);
     if (rc < 0) {
+        free(j.resp);
         free(js);
         return -1;
     }
@@ -265,10 +318,16 @@ int vis_rim_find(const vis_camera *cam, const base_view *im, const vis_rim_book 
             const double px[2] = {js[i].x, js[i].y};
             if (L->n_models == 0 || !vis_camera_pixel_to_plane(cam, px, L->z, X) || taken(found, L, X[0], X[1]))
                 continue;
-            if (try_junction(cam, im, book, L, X, board_dir(cam, X, js[i].dark_dir), p, found, &lab))
+            if (!try_junction(cam, im, book, L, X, board_dir(cam, X, js[i].dark_dir), p, &j, found, &lab))
+                continue;
+            const long there = taken_by(found, L, lab.centre[0], lab.centre[1]);
+            if (there < 0)
                 rc = add_label(found, &lab);
+            else if (better(&lab, &found->items[there]))
+                found->items[there] = lab;
         }
     free(js);
+    free(j.resp);
     return rc;
 }
 
