@@ -101,6 +101,18 @@ bool roster_rim_fits(double width, double depth, double cell);
  * a round one: pass round true). 20x20: 2, 25x25: 2.5, 25x50: 2.77, 40x40: 4, 50x50: 5, 50x100: 5.55. */
 double roster_rim_cell_for(double width, double depth, bool round);
 
+/*
+ * The front mark: a triangle pointing forward, its apex on the label's
+ * front edge at the middle, ROSTER_RIM_FRONT_DEPTH of a cell deep and a
+ * cell wide at its base (2 x 0.5 mm on 2 mm cells), printed in the other colour of the cells
+ * under it. It lies on the rim (it survives cutting out the figure's
+ * place) in the outer quarter of the front row, clear of where a reader
+ * samples a cell (its middle half).
+ */
+#define ROSTER_RIM_FRONT_DEPTH 0.25
+/* Is the point `across` cells right of the label's middle and `back` cells behind its front edge on the front mark? */
+bool roster_rim_on_front_mark(double across, double back);
+
 /* The colour of a rim cell on the label of a code whose printed data cells are `data` (6 x 6, row by row
  * from the printed top, 1 white): 1 white, 0 black. */
 int roster_rim_colour(const roster_rim_cell *c, const unsigned char data[36]);
