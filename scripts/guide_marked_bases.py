@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The guide's pictures of marked bases (docs/getting-started.md, "Sticking the labels on").
 
-Writes, into the folder given, a roster with no marks laid out (an infantry
+Writes, into the folder given, a roster with no layout (square tags; an infantry
 unit on 20x20 bases, cavalry on 25x50, a monster on 50x50, skirmishers on
 20x20 standing apart), the snapshot standing them on a small board, and one
 scene per unit: a camera straight above it at 10 pixels a millimetre, the
@@ -65,7 +65,10 @@ def main(folder):
     for name, base, files, ranks, loose, centre in UNITS:
         ms = models(name, base, files, ranks, loose, centre)
         ru = {"id": name, "side": "red", "base_mm": list(base), "advance_in": 5, "march_in": 10, "status": [],
-              "files": files, "tag": {"offset_mm": [0, 0], "rotation_deg": 0, "height_mm": 3.5},
+              "files": files,
+              # As rosters were before rim labels: a square tag sized to the base (tags layout replaces it).
+              "tag": {"offset_mm": [0, 0], "rotation_deg": 0, "height_mm": 3.5,
+                      "size_mm": math.floor(min(base[0] - 1.6, base[1] - 5) / 1.25 * 2) / 2},
               "models": []}
         if loose:
             ru["loose"] = True
@@ -75,9 +78,9 @@ def main(folder):
         roster["units"].append(ru)
         snap["units"].append({"id": name, "side": "red", "base_mm": list(base), "advance_in": 5, "march_in": 10,
                               "status": [], "models": ms})
-        span = (max(files * base[0], 110) + 40, ranks * base[1] + 50)
+        span = (files * base[0] + 30, ranks * base[1] + 30)
         if loose:
-            span = (140, 90)
+            span = (120, 100)
         size = [int(span[0] * 10) // 8 * 8, int(span[1] * 10) // 8 * 8]
         scene = {"format": "tableref.scene", "version": 1, "snapshot": "snapshot.json", "roster": "roster-laid-out.json",
                  "camera": {"image_size": size, "focal_px": 10000, "height_mm": 1000, "tilt_deg": 0,
