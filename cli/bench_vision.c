@@ -20,6 +20,7 @@
 
 #include "bench_cores.h"
 #include "bench_facing.h"
+#include "bench_vision_bases.h"
 #include "bench_vision_options.h"
 #include "bench_vision_referee.h"
 #include "bench_vision_stages.h"
@@ -513,6 +514,8 @@ int bench_vision(int argc, char **argv)
     for (int hills = 0; hills <= 1 && rc == 0; hills++)
         if (hills ? o.hills : o.hard)
             rc = run_hard_set(&o, hills, &sets[1 + hills]);
+    if (o.minis && rc == 0)
+        rc = bv_bases_run(&o);
     if (rc == 0) {
         if (o.normal)
             print_set(&sets[0], threads);
