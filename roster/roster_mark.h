@@ -103,13 +103,15 @@ double roster_rim_cell_for(double width, double depth, bool round);
 
 /*
  * The front mark: a triangle pointing forward, its apex on the label's
- * front edge at the middle, ROSTER_RIM_FRONT_DEPTH of a cell deep and a
- * cell wide at its base (2 x 0.5 mm on 2 mm cells), printed in the other colour of the cells
- * under it. It lies on the rim (it survives cutting out the figure's
- * place) in the outer quarter of the front row, clear of where a reader
- * samples a cell (its middle half).
+ * front edge at the middle, ROSTER_RIM_FRONT_DEPTH of a cell deep and four
+ * times that wide at its base (1.44 x 0.36 mm on 2 mm cells, 3.6 x 0.9 on
+ * 5 mm), printed in the other colour of the cells under it. It lies on the
+ * rim (it survives cutting out the figure's place) in the outer 0.18 of the
+ * front row, clear of where a reader samples a cell (its middle half; at
+ * 12 MP a quarter of a cell deep already reached those samples through the
+ * camera's blur: one label of 60 on a test crop lost its decisive read).
  */
-#define ROSTER_RIM_FRONT_DEPTH 0.25
+#define ROSTER_RIM_FRONT_DEPTH 0.18
 /* Is the point `across` cells right of the label's middle and `back` cells behind its front edge on the front mark? */
 bool roster_rim_on_front_mark(double across, double back);
 
