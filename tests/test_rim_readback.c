@@ -17,6 +17,7 @@
  *     READ_FLOOR of the 25 placed and the models seen by their own label
  *     within SEEN_WORST_MM (the reader's floors on this picture, measured
  *     below; not the issue's goals).
+ * And a scene file asks for that style (`render.style`, `miniatures`).
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -228,4 +229,32 @@ Test(rim_readback, a_table_drawn_from_the_laid_out_roster_is_read_back)
     ds_truth_clear(&truth);
     rules_snapshot_free(truth_snap);
     roster_free(r);
+}
+
+/* A scene file may ask for the real style and figures standing as miniatures do (the guide's pictures do); any
+ * other style is refused naming the field. */
+Test(rim_readback, a_scene_asks_for_the_real_style_and_miniatures)
+{
+    cJSON *rj, *sj;
+    table_json(&rj, &sj);
+    cJSON *scene = rules_json_document("tableref.scene", 1);
+    cJSON_AddItemToObject(scene, "snapshot", sj);
+    cJSON_AddItemToObject(scene, "roster", rj);
+    cJSON *cam = cJSON_AddObjectToObject(scene, "camera");
+    cJSON_AddItemToObject(cam, "image_size", pair(400, 300));
+    cJSON_AddNumberToObject(cam, "focal_px", 1000), cJSON_AddNumberToObject(cam, "height_mm", 1000);
+    cJSON_AddItemToObject(cam, "target_mm", pair(180, 135));
+    cJSON *render = cJSON_AddObjectToObject(scene, "render");
+    cJSON_AddStringToObject(render, "style", "real");
+    cJSON_AddNumberToObject(render, "miniatures", 1);
+    base_error err = {0};
+    ds_scene *s = ds_scene_from_json(scene, "scene", DS_SCENE_INLINE_ONLY, &err);
+    cr_assert_not_null(s, "%s", err.msg);
+    cr_expect_eq(s->render.style, DS_STYLE_REAL);
+    cr_expect_eq(s->render.miniatures, 1);
+    ds_scene_free(s);
+    cJSON_ReplaceItemInObject(render, "style", cJSON_CreateString("pastel"));
+    cr_expect_null(ds_scene_from_json(scene, "scene", DS_SCENE_INLINE_ONLY, &err));
+    cr_expect(strstr(err.msg, "render.style") != NULL, "%s", err.msg);
+    cJSON_Delete(scene);
 }
