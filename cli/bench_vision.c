@@ -497,6 +497,8 @@ int bench_vision(int argc, char **argv)
         return cli_status(r);
     if (start(&o) < 0)
         return EXIT_BAD_INPUT;
+    if (o.minis) /* a set of its own (--set minis): its detectors only, no stock sweep built */
+        return bv_bases_run(&o);
     const int threads = vis_detector_threads();
     set_result sets[3] = {{.name = "normal"}, {.name = "hard"}, {.name = "hills"}};
     int rc = 0;
@@ -514,8 +516,6 @@ int bench_vision(int argc, char **argv)
     for (int hills = 0; hills <= 1 && rc == 0; hills++)
         if (hills ? o.hills : o.hard)
             rc = run_hard_set(&o, hills, &sets[1 + hills]);
-    if (o.minis && rc == 0)
-        rc = bv_bases_run(&o);
     if (rc == 0) {
         if (o.normal)
             print_set(&sets[0], threads);

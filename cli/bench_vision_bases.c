@@ -315,6 +315,9 @@ int bv_bases_run(const bv_options *o)
         if (run_table(o, o->tables[k], &r, &err) < 0) {
             fprintf(stderr, "tableref bench vision: minis table %d: %s\n", o->tables[k], err.msg);
             rc = EXIT_BAD_INPUT;
+        } else if (k + 1 < o->n_tables) {
+            printf("\n(so far)");   /* a long run's figures as they stand, should it be stopped */
+            print_result(&r);
         }
     }
     if (rc == 0)
