@@ -33,6 +33,7 @@
  *       roster_rim_clear(&rim);
  *   }
  *   double cell = roster_rim_cell_for(20, 20);                      // the cell `tags layout` chooses: 2.0
+ *   if (roster_rim_on_front_mark(across / cell, back / cell)) ...   // the front mark: the other colour there
  *   roster_mark_layout_fill(roster, &opts, &changed);                // `tableref tags layout`
  */
 #ifndef ROSTER_MARK_H
