@@ -15,7 +15,7 @@
 #include "rules_move.h"
 #include "vis_detect.h"
 
-enum { N_CAMERAS = 2, MAX_GROUPS = 24, OFF_MM = 5 };
+enum { N_CAMERAS = 2, MAX_GROUPS = 24, OFF_MM = 5, MIN_FOR_99 = 100 };
 static const char *const CAMERA_NAME[N_CAMERAS] = {"12 MP", "4K webcam"};
 
 /* One kind of base (as the set names it: "infantry 20x20", "character 25x50", ...) through one camera. */
@@ -280,10 +280,11 @@ static void print_result(bases_result *r)
         }
         free(errs);
     }
+    /* 99% is a claim only over 100 models or more: a kind with 3 bases all placed shows nothing of it. */
     const group *best = NULL, *closest = NULL;
     for (size_t i = 0; i < r->n; i++) {
         const group *g = &r->g[i];
-        if (!g->models)
+        if (g->models < MIN_FOR_99)
             continue;
         const double share = (double)g->placed5 / (double)g->models;
         if (share >= 0.99 && (!best || g->cell_mm < best->cell_mm))
@@ -292,11 +293,14 @@ static void print_result(bases_result *r)
             closest = g;
     }
     if (best)
-        printf("smallest mark placed at 99%%: %s through the %s, cells of %.2f mm, %.1f px\n", best->kind,
+        printf("smallest mark placed at 99%% (of a kind with %d models or more in view): %s through the %s, cells of "
+               "%.2f mm, %.1f px\n", MIN_FOR_99, best->kind,
                CAMERA_NAME[best->camera], best->cell_mm, best->cell_px_sum / (double)best->models);
-    else if (closest)
-        printf("smallest mark placed at 99%%: none; the best is %s through the %s (cells of %.2f mm, %.1f px): "
-               "%.1f%%\n", closest->kind, CAMERA_NAME[closest->camera], closest->cell_mm,
+    else if (!closest)
+        printf("smallest mark placed at 99%%: no kind has %d models in view\n", MIN_FOR_99);
+    else
+        printf("smallest mark placed at 99%% (of a kind with %d models or more in view): none; the best is %s through "
+               "the %s (cells of %.2f mm, %.1f px): %.1f%%\n", MIN_FOR_99, closest->kind, CAMERA_NAME[closest->camera], closest->cell_mm,
                closest->cell_px_sum / (double)closest->models, 100.0 * (double)closest->placed5 / (double)closest->models);
     if (r->pairs)
         printf("pairs: %zu judged; calls %zu, false ILLEGAL %zu (any unit but the march), the march caught %zu of %zu, "
