@@ -328,6 +328,11 @@ roster_file *army_roster_of(const army_list *a, const army_file *f, const army_r
             add_unresolved(r, ids[i], &a->units[i]);
     }
     free(ids);
+    /* Rim labels carry tag36h11 codes only; a unit whose base is still unknown keeps its square until known. */
+    if (o->lay_out_marks && strcmp(r->family, "tag36h11") == 0) {
+        size_t changed;
+        roster_layout_marks(r, false, &changed);
+    }
     return r;
 }
 

@@ -14,6 +14,8 @@
  *   roster_save(r, "army.json", &err);                 // roster.h
  *   roster_free(r);
  *   cJSON *j = army_roster_json(&f->armies[0], f, &o, &err);   // or the same as JSON (roster_to_json)
+ *   o.lay_out_marks = true;                            // rim labels where they fit (`tags layout`), as
+ *                                                      // `roster import` does unless --square-tags
  *
  * Tag IDs: the board's corner tags are 0-3. Army slot 1 takes the even IDs
  * from 10, slot 2 the odd IDs from 11, both skipping 300-399 (the
@@ -25,6 +27,7 @@
 #define ARMY_ROSTER_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 
 #include "army_list.h"
 #include "roster.h"
@@ -38,6 +41,9 @@ typedef struct army_roster_options {
     double corner_inset_mm;     /* corner tag centre from both edges; default 35 */
     const char *side;           /* the side's name in snapshots; NULL: army_roster_side's */
     const char *prefix;         /* prepended to every unit id (two armies with the same units); NULL none */
+    bool lay_out_marks;         /* lay the marks out from the bases (roster_layout_marks, `tableref tags layout`):
+                                 * rim labels where a figure covers the base; default false: square tags
+                                 * (`roster import` sets it unless --square-tags). Only with tag36h11. */
 } army_roster_options;
 
 void army_roster_options_default(army_roster_options *o);

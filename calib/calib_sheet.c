@@ -197,6 +197,25 @@ static void draw_rim(sheet *s, int id, double cell, double x, double y, double w
         if (!roster_rim_colour(&rim.cells[k], data))
             cairo_rectangle(cr, x + w / 2 - rim.cells[k].y - cell / 2, y + h / 2 - rim.cells[k].x - cell / 2, cell, cell);
     cairo_fill(cr);
+    /* The front mark on the rim (roster_mark.h): a triangle at the front edge's middle pointing forward, in the
+     * other colour of each front-row cell it crosses, so that it stays on the label when the middle is cut out. */
+    const double mid = x + w / 2, front = y + rim.margin_y, d = ROSTER_RIM_FRONT_DEPTH * cell;
+    for (size_t k = 0; k < rim.n; k++) {
+        const double cl = x + w / 2 - rim.cells[k].y - cell / 2;
+        if (rim.cells[k].j != 0 || cl > mid + 2 * d || cl + cell < mid - 2 * d)
+            continue;
+        const int white = roster_rim_colour(&rim.cells[k], data);
+        cairo_save(cr);
+        cairo_rectangle(cr, cl, front, cell, cell);
+        cairo_clip(cr);
+        cairo_set_source_rgb(cr, white ? 0 : 1, white ? 0 : 1, white ? 0 : 1);
+        cairo_move_to(cr, mid, front);
+        cairo_line_to(cr, mid + 2 * d, front + d);
+        cairo_line_to(cr, mid - 2 * d, front + d);
+        cairo_close_path(cr);
+        cairo_fill(cr);
+        cairo_restore(cr);
+    }
     const double in = 2 * cell;
     const double dash[2] = {0.8, 0.6};
     cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
@@ -261,8 +280,8 @@ static void draw_label(sheet *s, const roster_unit *u, const roster_model *m, in
         draw_tag(s, m->tag_id, cx, cy, u->mount.size, u->mount.rotation);
         layout_tag(s, m->tag_id, cx, cy, u->mount.size, u->mount.rotation, "model", m->id);
     }
-    /* Front mark: a small triangle at the front edge's middle, pointing forward (a rim label's inside the cut-out:
-     * its corners alike, only the mark tells its front while it is stuck). */
+    /* Front mark: a small triangle at the front edge's middle, pointing forward. A rim label's goes inside the
+     * cut-out too, larger, with the name: the rim's own (draw_rim) is the one that stays on the stuck label. */
     const double tri = 1.4, top = rim ? y + 2 * u->mount.cell + 0.6 : y + (round ? 0.9 : 0.5);
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_move_to(cr, x + w / 2, top);

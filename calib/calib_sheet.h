@@ -5,8 +5,10 @@
  * front edge (the model's facing), its id and tag ID, and a cut line round
  * it; units are headed by their name, base and tag size. A unit with rim
  * labels (roster_mark.h) gets them instead, each the size of its base with
- * every cell where roster_rim_make puts it, a dashed cut line round the
- * figure's place and the front mark and name inside it; the layout JSON
+ * every cell where roster_rim_make puts it, the rim's front mark (a small
+ * triangle at the front edge, roster_rim_on_front_mark: it stays when the
+ * middle is cut out), a dashed cut line round the figure's place and a
+ * larger front mark and the name inside it; the layout JSON
  * says "layout": "rim" and its cell_mm. Every page carries
  * a 100 mm check bar. The board's corner tags come on a page of their own
  * with a placement guide. Cairo PDF, text through Pango.

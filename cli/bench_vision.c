@@ -20,6 +20,7 @@
 
 #include "bench_cores.h"
 #include "bench_facing.h"
+#include "bench_vision_bases.h"
 #include "bench_vision_options.h"
 #include "bench_vision_referee.h"
 #include "bench_vision_stages.h"
@@ -528,6 +529,8 @@ int bench_vision(int argc, char **argv)
         return cli_status(r);
     if (start(&o) < 0)
         return EXIT_BAD_INPUT;
+    if (o.minis) /* a set of its own (--set minis): its detectors only, no stock sweep built */
+        return bv_bases_run(&o);
     const int threads = vis_detector_threads();
     set_result sets[3] = {{.name = "normal"}, {.name = "hard"}, {.name = "hills"}};
     int rc = 0;

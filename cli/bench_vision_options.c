@@ -9,7 +9,7 @@
 #include "ds_hard.h"
 
 static const char *const help_text =
-    "usage: tableref bench vision [--set normal|hard|hills|all] [--frames N] [--tables K,..] [--reps N]\n"
+    "usage: tableref bench vision [--set normal|hard|hills|minis|all] [--frames N] [--tables K,..] [--reps N]\n"
     "                             [--seed S] [--crop WxH+X+Y] [--no-pairs] [--no-relief] [--cores N]\n"
     "                             [--decimate D] [--sigma S] [--max-hamming H]\n\n"
     "Renders the normal set (N frames, default 3, of 4056x3040 tables with 250 tags of\n"
@@ -19,7 +19,10 @@ static const char *const help_text =
     "webcam: 3840x2160, ~0.6 mm/px, a small noisy sensor, auto exposure, MJPEG 75),\n"
     "and the hills set (the same tables with three hills of 70, 50 and 30 mm, the\n"
     "70 mm one near a long edge, a unit on each top: datasets/ds_hill.h),\n"
-    "and reports for each table and each set separately:\n"
+    "and reports for each table and each set separately (--set minis, not in all:\n"
+    "the miniatures set, figures standing as real ones do and rim labels, per base\n"
+    "size and camera: units and models placed, p99, models placed off, the pairs'\n"
+    "calls, the smallest mark placed at 99%%: cli/bench_vision_bases.h):\n"
     "  - tags at least 90%% visible read, and wrong reads, by tableref (the whole\n"
     "    pipeline, vis_detector_run_tags) and by stock apriltag 3.3 in a sweep of\n"
     "    decimate 1, 1.5, 2 x quad_sigma 0, 0.4, 0.8; times side by side, 2 threads\n"
@@ -68,7 +71,8 @@ int bv_options_parse(int argc, char **argv, bv_options *o)
     const char *set = NULL, *tables = NULL;
     double frames = o->frames, reps = o->reps, seed = o->seed, hamming = o->hamming, cores = 0;
     const cli_opt opts[] = {
-        CLI_CHOICE("--set", &set, "SET", "normal hard hills all", "normal, hard, hills or all (default all)"),
+        CLI_CHOICE("--set", &set, "SET", "normal hard hills minis all", "normal, hard, hills, minis or all (default all:\n"
+                   "the first three)"),
         CLI_WHOLE("--frames", &frames, "N", 1, 100, "frames of the normal set (3)"),
         CLI_STRING("--tables", &tables, "K,..", "the hard and hills sets' tables (default: all)"),
         CLI_WHOLE("--reps", &reps, "N", 1, 20, "runs per frame, the best kept (2)"),
@@ -91,7 +95,8 @@ int bv_options_parse(int argc, char **argv, bv_options *o)
         o->normal = strcmp(set, "normal") == 0 || strcmp(set, "all") == 0;
         o->hard = strcmp(set, "hard") == 0 || strcmp(set, "all") == 0;
         o->hills = strcmp(set, "hills") == 0 || strcmp(set, "all") == 0;
-        if (!o->normal && !o->hard && !o->hills)
+        o->minis = strcmp(set, "minis") == 0;
+        if (!o->normal && !o->hard && !o->hills && !o->minis)
             return fprintf(stderr, "tableref bench vision: --set takes normal, hard, hills or all\n"), CLI_ERROR;
     }
     if (tables && parse_tables(tables, o) < 0)

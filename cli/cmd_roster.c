@@ -39,7 +39,11 @@ static const cli_doc import_doc = {
     "(both players' lists), or New Recruit's text (\"560 - Goblin Witch, General,\n"
     "...\") -- and writes the roster `tableref detect`, `referee` and `tags sheet`\n"
     "read: every unit with its models, base size, Advance and March Rates, and\n"
-    "an AprilTag ID for every model, sized to fit its base.\n"
+    "an AprilTag ID for every model, and its marks laid out as `tableref tags\n"
+    "layout` lays them out: a rim label round the figure's feet on every base\n"
+    "that takes one (square and oblong bases of 18 mm and more), a square tag\n"
+    "sized to fit the base on the others (round bases). --square-tags keeps a\n"
+    "square tag on every base, as rosters had before rim labels.\n"
     "\n",
     "\n"
     "Exit status: 0 written and complete, 1 written but some values are still\n"
@@ -203,7 +207,9 @@ static void print_unit(const army_unit *u, const cJSON *ju)
     char miss[128];
     const cJSON *models = cJSON_GetObjectItemCaseSensitive(ju, "models");
     const cJSON *m0 = cJSON_GetArrayItem(models, 0), *mn = cJSON_GetArrayItem(models, cJSON_GetArraySize(models) - 1);
-    const cJSON *tag = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(ju, "tag"), "size_mm");
+    const cJSON *jtag = cJSON_GetObjectItemCaseSensitive(ju, "tag");
+    const cJSON *tag = cJSON_GetObjectItemCaseSensitive(jtag, "size_mm");
+    const cJSON *cell = cJSON_GetObjectItemCaseSensitive(jtag, "cell_mm");
     printf("  %-26s %-26s %3d %-9s", cJSON_GetObjectItemCaseSensitive(ju, "id")->valuestring, roster_shown(u->name, 26, 0), u->models,
            u->character ? "character" : "");
     const army_base *b = u->n_groups ? &u->groups[0].base : NULL;
@@ -224,6 +230,8 @@ static void print_unit(const army_unit *u, const cJSON *ju)
                cJSON_GetObjectItemCaseSensitive(mn, "tag_id")->valueint);
     if (cJSON_IsNumber(tag))
         printf(" (%.1f mm)", tag->valuedouble);
+    else if (cJSON_IsNumber(cell))
+        printf(" (rim, %.2f mm cells)", cell->valuedouble);
     if (u->rates_from == ARMY_FROM_CATALOGUE || (u->n_groups && u->groups[0].base_from == ARMY_FROM_CATALOGUE))
         printf("  [catalogue]");
     printf("\n");
@@ -451,7 +459,7 @@ static int roster_import(int argc, char **argv)
 {
     const char *out = NULL, *side = NULL, *prefix = NULL, *family = "tag36h11", *board = NULL;
     cli_list cats = {{0}, 0}, sets_txt = {{0}, 0};
-    int no_ask = 0;
+    int no_ask = 0, square_tags = 0;
     double slot = 0, tag_h = 3.5;
     const char *list_arg = NULL;
     int all = 0;
@@ -501,6 +509,10 @@ static int roster_import(int argc, char **argv)
                    "height of the printed tag above the table: base\n"
                    "thickness + paper (default 3.5)"),
         CLI_STRING("--board", &board, "WxD", "board size in inches (default 72x48)"),
+        CLI_FLAG("--square-tags", &square_tags, 1,
+                 "a square tag on every base (default: rim labels where\n"
+                 "the base takes one, as `tableref tags layout`; rim\n"
+                 "labels need --family tag36h11)"),
     };
     int n_pos = cli_parse(&import_doc, argc, argv, opts, CLI_N(opts), pos, 1);
     if (n_pos < 0)
@@ -517,6 +529,7 @@ static int roster_import(int argc, char **argv)
     set_value sets[CLI_LIST_MAX];
     if (import_options(family, side, prefix, tag_h, board, &sets_txt, &o, sets) < 0)
         return EXIT_BAD_INPUT;
+    o.lay_out_marks = !square_tags;
 
     return import_file(pos[0], out, list_arg, all, slot, no_ask, &cats, sets, sets_txt.n, &o);
 }

@@ -47,11 +47,15 @@ static base_image *rim_texture(const roster_rim *rim, const unsigned char data[3
         colour[q] = -1; /* the inside: the base top */
     for (size_t q = 0; q < rim->n; q++)
         colour[rim->cells[q].j * rim->nx + rim->cells[q].i] = roster_rim_colour(&rim->cells[q], data);
+    const double mid = *mx + rim->nx * k / 2.0;
     for (int y = 0; y < t->height; y++)
         for (int x = 0; x < t->width; x++) {
             const int i = (x - *mx) / k, j = (y - *my) / k;
             const int inside = x >= *mx && y >= *my && i < rim->nx && j < rim->ny;
-            const int v = inside ? colour[j * rim->nx + i] : 1; /* the margin is paper */
+            int v = inside ? colour[j * rim->nx + i] : 1; /* the margin is paper */
+            /* The front mark, in the other colour of the cells under it (roster_mark.h). */
+            if (inside && v >= 0 && roster_rim_on_front_mark((x + 0.5 - mid) / k, (y + 0.5 - *my) / k))
+                v = !v;
             uint8_t *px = t->data + (size_t)y * t->stride + (size_t)x * (size_t)channels;
             if (channels == 1)
                 *px = v < 0 ? hole_grey : v ? 235 : 25;

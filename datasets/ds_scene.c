@@ -198,7 +198,7 @@ static const char *const camera_keys[] = {"image_size", "focal_px",  "height_mm"
 static const char *const render_keys[] = {"seed",          "supersample",    "figures",         "figure_height_mm",
                                           "spear_fraction", "banner_fraction", "hands",           "textures",
                                           "light_gradient", "vignetting",      "blur_sigma_px",   "noise_sigma",
-                                          "jpeg_quality",   NULL};
+                                          "jpeg_quality",   "style",           "miniatures",      NULL};
 
 /* A member that is either an inline object or a file name relative to the scene's folder. */
 static cJSON *member(const cJSON *root, const char *key, const char *scene_path, unsigned flags, char *name,
@@ -253,6 +253,19 @@ static int read_render(const cJSON *o, const char *name, ds_render_params *p, ba
         base_error_prefix(err, name);
         return -1;
     }
+    /* The real style (colour, 3D figures, the sensor's chain at its defaults) and figures standing as real
+     * miniatures do: what the guide's pictures of marked bases show. */
+    const cJSON *style = cJSON_GetObjectItemCaseSensitive(o, "style");
+    double minis = p->miniatures;
+    if (style && (!cJSON_IsString(style) || (strcmp(style->valuestring, "classic") && strcmp(style->valuestring, "real"))))
+        return base_error_set(err, "%s: render.style: expected \"classic\" or \"real\"", name);
+    if (base_fields_number(o, "miniatures", w, false, 0, 1, &minis, err) < 0) {
+        base_error_prefix(err, name);
+        return -1;
+    }
+    if (style)
+        p->style = strcmp(style->valuestring, "real") == 0 ? DS_STYLE_REAL : DS_STYLE_CLASSIC;
+    p->miniatures = minis != 0;
     if (seed != floor(seed) || ss != floor(ss) || hands != floor(hands) || jq != floor(jq))
         return base_error_set(err, "%s: render: seed, supersample, hands and jpeg_quality are whole numbers", name);
     if (!(fh[0] >= 0 && fh[1] >= fh[0] && fh[1] <= 200))

@@ -220,3 +220,8 @@ void roster_rim_clear(roster_rim *r)
     free(r->cells);
     memset(r, 0, sizeof *r);
 }
+
+bool roster_rim_on_front_mark(double across, double back)
+{
+    return back >= 0 && back <= ROSTER_RIM_FRONT_DEPTH && fabs(across) <= 2 * back;
+}

@@ -33,6 +33,7 @@
  *       roster_rim_clear(&rim);
  *   }
  *   double cell = roster_rim_cell_for(20, 20);                      // the cell `tags layout` chooses: 2.0
+ *   if (roster_rim_on_front_mark(across / cell, back / cell)) ...   // the front mark: the other colour there
  *   roster_mark_layout_fill(roster, &opts, &changed);                // `tableref tags layout`
  */
 #ifndef ROSTER_MARK_H
@@ -100,6 +101,20 @@ bool roster_rim_fits(double width, double depth, double cell);
  * longer side at least 1.5 times it), 2 to 6 mm, down to the hundredth; 0 when no rim fits (a base under 18 mm, or
  * a round one: pass round true). 20x20: 2, 25x25: 2.5, 25x50: 2.77, 40x40: 4, 50x50: 5, 50x100: 5.55. */
 double roster_rim_cell_for(double width, double depth, bool round);
+
+/*
+ * The front mark: a triangle pointing forward, its apex on the label's
+ * front edge at the middle, ROSTER_RIM_FRONT_DEPTH of a cell deep and four
+ * times that wide at its base (1.44 x 0.36 mm on 2 mm cells, 3.6 x 0.9 on
+ * 5 mm), printed in the other colour of the cells under it. It lies on the
+ * rim (it survives cutting out the figure's place) in the outer 0.18 of the
+ * front row, clear of where a reader samples a cell (its middle half; at
+ * 12 MP a quarter of a cell deep already reached those samples through the
+ * camera's blur: one label of 60 on a test crop lost its decisive read).
+ */
+#define ROSTER_RIM_FRONT_DEPTH 0.18
+/* Is the point `across` cells right of the label's middle and `back` cells behind its front edge on the front mark? */
+bool roster_rim_on_front_mark(double across, double back);
 
 /* The colour of a rim cell on the label of a code whose printed data cells are `data` (6 x 6, row by row
  * from the printed top, 1 white): 1 white, 0 black. */

@@ -2,15 +2,19 @@
  * Draws the diagrams of docs/getting-started.md that are not pictures
  * tableref makes itself: the camera's height for a lens (camera-height.png),
  * how a label goes on a base (sticking-tags.png) and how a hill is described
- * in the table file (hill.png). Built and run by
- * scripts/make-guide-pictures.sh; not part of the program.
+ * in the table file (hill.png); and puts a rim label as printed beside its
+ * unit rendered from above (--beside, scripts/make-marked-base-pictures.sh).
+ * Built and run by scripts/make-guide-pictures.sh; not part of the program.
  *
  *   cc scripts/guide_pictures.c $(pkg-config --cflags --libs cairo) -lm -o guide_pictures
  *   ./guide_pictures OUTDIR
+ *   ./guide_pictures --beside OUT.png CAPTION LABEL.png UNIT.png SCALE
  */
 #include <cairo.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static void label(cairo_t *cr, double x, double y, double size, const char *t)
 {
@@ -247,10 +251,58 @@ static void hill(const char *path)
     cairo_surface_destroy(s);
 }
 
+/*
+ * A marked base's picture: LABEL (the label as the sheet prints it, at twice
+ * UNIT's millimetres a pixel) beside UNIT (the unit rendered from above),
+ * each with its title, the whole scaled by `scale`, a caption below.
+ */
+static int beside(const char *out, const char *caption, const char *label_png, const char *unit_png, double scale)
+{
+    cairo_surface_t *a = cairo_image_surface_create_from_png(label_png), *b = cairo_image_surface_create_from_png(unit_png);
+    if (cairo_surface_status(a) || cairo_surface_status(b)) {
+        fprintf(stderr, "guide_pictures: cannot read %s or %s\n", label_png, unit_png);
+        return 1;
+    }
+    const double aw = cairo_image_surface_get_width(a), ah = cairo_image_surface_get_height(a);
+    const double bw = cairo_image_surface_get_width(b), bh = cairo_image_surface_get_height(b);
+    const double pad = 14, head = 26, foot = 30;
+    const int W = (int)ceil((aw + bw) * scale + 3 * pad), H = (int)ceil(fmax(ah, bh) * scale + head + foot + pad);
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+    cairo_t *cr = cairo_create(s);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    label(cr, pad, head - 8, 14, "the label as printed (x2)");
+    label(cr, 2 * pad + aw * scale, head - 8, 14, "stuck on, the figures standing, seen from above");
+    cairo_save(cr);
+    cairo_translate(cr, pad, head);
+    cairo_scale(cr, scale, scale);
+    cairo_set_source_surface(cr, a, 0, 0);
+    cairo_paint(cr);
+    cairo_restore(cr);
+    cairo_save(cr);
+    cairo_translate(cr, 2 * pad + aw * scale, head);
+    cairo_scale(cr, scale, scale);
+    cairo_set_source_surface(cr, b, 0, 0);
+    cairo_paint(cr);
+    cairo_restore(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    label(cr, pad, H - 10, 14, caption);
+    const int rc = cairo_surface_write_to_png(s, out) != CAIRO_STATUS_SUCCESS;
+    cairo_destroy(cr);
+    cairo_surface_destroy(s);
+    cairo_surface_destroy(a);
+    cairo_surface_destroy(b);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 7 && strcmp(argv[1], "--beside") == 0)
+        return beside(argv[2], argv[3], argv[4], argv[5], atof(argv[6]));
     if (argc != 2) {
-        fprintf(stderr, "usage: guide_pictures OUTDIR\n");
+        fprintf(stderr, "usage: guide_pictures OUTDIR\n"
+                        "       guide_pictures --beside OUT.png CAPTION LABEL.png UNIT.png SCALE\n");
         return 2;
     }
     char p[1024];

@@ -16,6 +16,10 @@ mkdir -p "$out"
 cc -O2 -Wall scripts/guide_pictures.c $(pkg-config --cflags --libs cairo) -lm -o "$tmp/guide_pictures"
 "$tmp/guide_pictures" "$out"
 
+# Marked bases: an infantry unit, cavalry, a monster and skirmishers with their rim labels, rendered from the
+# roster `tags layout` writes, beside the label as printed (make-marked-base-pictures.sh).
+bash scripts/make-marked-base-pictures.sh "$out"
+
 # Tag sizes per base: one model on each common base, imported the way a list is, printed.
 cat > "$tmp/bases.txt" <<'LIST'
 Base sizes
@@ -33,7 +37,7 @@ for u in "Infantry 20x20:20x20" "Infantry 25x25:25x25" "Cavalry 25x50:25x50" "La
   name=${u%%:*}; base=${u##*:}
   sets+=(--set "$name:base=$base" --set "$name:adv=5" --set "$name:mar=10")
 done
-$T roster import "$tmp/bases.txt" --out "$tmp/bases.json" "${sets[@]}" >/dev/null
+$T roster import "$tmp/bases.txt" --out "$tmp/bases.json" --square-tags "${sets[@]}" >/dev/null
 $T tags sheet "$tmp/bases.json" --out "$tmp/bases.pdf" --no-board >/dev/null
 pdftoppm -r 80 -f 1 -l 1 -png "$tmp/bases.pdf" "$tmp/bases"
 cp "$(ls "$tmp"/bases-*.png | head -1)" "$out/tag-sizes.png"

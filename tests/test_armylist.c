@@ -439,6 +439,14 @@ Test(armylist_cli, import_exit_codes_and_messages, .timeout = 60)
                          &r),
                  0);
     cr_assert_eq(r.status, 0, "%s", r.err);
+    /* A 25x25 base takes a rim label (`tags layout`'s, the import's default); --square-tags keeps the square. */
+    cr_assert(strstr(r.out, "tags 11-11 (rim, 2.50 mm cells)") != NULL, "%s", r.out);
+    cr_assert_eq(cli_run("roster import datasets/armylists/MagicItems60.rosz --out /tmp/tableref-armylist-2.json "
+                         "--set 'Tomb King:base=25x25' --set 'Tomb King:adv=4' --set 'Tomb King:mar=8' --army 2 "
+                         "--square-tags",
+                         &r),
+                 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert(strstr(r.out, "tags 11-11 (16.0 mm)") != NULL, "%s", r.out);
     cr_assert_eq(cli_run("roster import datasets/armylists/MagicItems60.rosz --out /tmp/x.json --set 'Tomb Queen:adv=4'",
                          &r),

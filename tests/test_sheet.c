@@ -5,7 +5,9 @@
  * with the roster's ID, where the layout says and at the roster's size in
  * millimetres; the 100 mm check bar 100 mm long. The roster comes from a
  * real list (datasets/armylists/nr-text-undying-dynasties-2.txt) imported by
- * `tableref roster import`, bases and rates given with --set.
+ * `tableref roster import`, bases and rates given with --set; --square-tags
+ * where the square tags are tested (the import lays out rim labels unless
+ * told so), and the rim labels as the import and `tags layout` lay them out.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -50,11 +52,11 @@ static void teardown(void)
 static void print_sheet(const char *name, const char *paper);
 
 /* The Undying Dynasties list of the New Recruit report, with the army book's bases and rates given by hand. */
-static void make_roster(const char *paper)
+static void import_roster(const char *name, const char *marks)
 {
     char cmd[4096];
     snprintf(cmd, sizeof cmd,
-             "'%s' roster import datasets/armylists/nr-text-undying-dynasties-2.txt --army 2 --out '%s/ud.json' "
+             "'%s' roster import datasets/armylists/nr-text-undying-dynasties-2.txt --army 2 --out '%s/%s.json' "
              "--set 'Death Cult Hierarch:base=20x20' --set 'Death Cult Hierarch:adv=4' --set 'Death Cult Hierarch:mar=8' "
              "--set 'Nomarch:base=20x20' --set 'Nomarch:adv=4' --set 'Nomarch:mar=8' "
              "--set 'Skeleton Chariots:base=50x100' --set 'Skeleton Chariots:adv=8' --set 'Skeleton Chariots:mar=10' "
@@ -63,9 +65,14 @@ static void make_roster(const char *paper)
              "--set 'Necropolis Guard:base=20x20' --set 'Necropolis Guard:adv=4' --set 'Necropolis Guard:mar=8' "
              /* A player who put the Sphinxes on 60 mm round bases: a round label. */
              "--set 'Dread Sphinx:base=60o' --set 'Dread Sphinx:adv=6' --set 'Dread Sphinx:mar=12' "
-             "--set 'Scarab Swarms:base=40x40' --set 'Scarab Swarms:adv=5' --set 'Scarab Swarms:mar=10'",
-             vt_tableref_bin(), dir);
+             "--set 'Scarab Swarms:base=40x40' --set 'Scarab Swarms:adv=5' --set 'Scarab Swarms:mar=10' %s",
+             vt_tableref_bin(), dir, name, marks);
     cr_assert_eq(sh(cmd), 0, "roster import failed (see %s/log.txt)", dir);
+}
+
+static void make_roster(const char *paper, const char *marks)
+{
+    import_roster("ud", marks);
     print_sheet("ud", paper);
 }
 
@@ -152,7 +159,7 @@ static double bar_length(int page, double x_mm, double y_mm)
 
 static void check_sheet(const char *paper, double pw, double ph)
 {
-    make_roster(paper);
+    make_roster(paper, "--square-tags");
     char path[512];
     snprintf(path, sizeof path, "%s/layout.json", dir);
     base_error err;
@@ -263,7 +270,7 @@ Test(sheet, tags_print_before_the_rates_are_known, .init = setup, .fini = teardo
              "--set 'Nomarch:base=20x20' --set 'Skeleton Chariots:base=50x100' --set 'Skeleton Cavalry:base=25x50' "
              "--set 'Skeleton Cavalry:adv=8' --set 'Tomb Cataphracts:base=50x100' --set 'Necropolis Guard:base=20x20' "
              "--set 'Dread Sphinx:base=60o' --set 'Dread Sphinx:adv=6' --set 'Dread Sphinx:mar=12' "
-             "--set 'Scarab Swarms:base=40x40' </dev/null",
+             "--set 'Scarab Swarms:base=40x40' --square-tags </dev/null",
              vt_tableref_bin(), dir);
     cr_assert_eq(sh(cmd), 1, "written, with rates still unknown");
     snprintf(cmd, sizeof cmd, "'%s' tags sheet '%s/ud.json' --out '%s/ud.pdf'", vt_tableref_bin(), dir, dir);
@@ -338,6 +345,22 @@ static void check_rim(const base_image *img, apriltag_family_t *fam, const roste
         (*cells)++;
         *right += (grey > 128) == (roster_rim_colour(&rim.cells[k], data) == 1);
     }
+    /* The front mark on the rim: at the front edge's middle, a tenth of a cell in, the other colour of the cell
+     * there; half a cell to either side of it the cell's own colour (a mark, not a smudge). */
+    const double front_x = (d / 2 - rim.margin_y) - 0.1 * u->mount.cell;
+    for (int side = -1; side <= 1; side++) {
+        const double across = (side ? side * 0.45 : 0.05) * u->mount.cell;
+        size_t under = rim.n;
+        for (size_t k = 0; k < rim.n; k++)
+            if (rim.cells[k].j == 0 && fabs(-rim.cells[k].y - across) <= u->mount.cell / 2)
+                under = k;
+        cr_assert(under < rim.n);
+        const int u_px = (int)floor((x + across) * px), v_px = (int)floor((y - front_x) * px);
+        const int white = img->data[(size_t)v_px * img->stride + (size_t)u_px] > 128;
+        const int cell_white = roster_rim_colour(&rim.cells[under], data) == 1;
+        (*cells)++;
+        *right += side == 0 ? white != cell_white : white == cell_white;
+    }
     roster_rim_clear(&rim);
 }
 
@@ -350,15 +373,28 @@ static void check_rim(const base_image *img, apriltag_family_t *fam, const roste
  */
 Test(sheet, rim_labels_print_every_cell_where_the_roster_puts_it, .init = setup, .fini = teardown, .timeout = 240)
 {
-    make_roster("a4");
+    /* The import lays the marks out as `tags layout` does on the same list imported with square tags. */
+    import_roster("square", "--square-tags");
     char cmd[1024], path[512];
-    snprintf(cmd, sizeof cmd, "'%s' tags layout '%s/ud.json' --out '%s/laid.json'", vt_tableref_bin(), dir, dir);
+    snprintf(cmd, sizeof cmd, "'%s' tags layout '%s/square.json' --out '%s/laid.json'", vt_tableref_bin(), dir, dir);
     cr_assert_eq(sh(cmd), 0, "tags layout failed (see %s/log.txt)", dir);
-    snprintf(cmd, sizeof cmd, "rm -f '%s'/page-*.png", dir);
-    cr_assert_eq(sh(cmd), 0);
-    print_sheet("laid", "a4");
+    make_roster("a4", "");
     base_error err;
     snprintf(path, sizeof path, "%s/laid.json", dir);
+    cJSON *laid = base_json_parse_file(path, &err);
+    cr_assert_not_null(laid, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/ud.json", dir);
+    cJSON *imported = base_json_parse_file(path, &err);
+    cr_assert_not_null(imported, "%s", err.msg);
+    const cJSON *lu = cJSON_GetObjectItemCaseSensitive(laid, "units"), *iu = cJSON_GetObjectItemCaseSensitive(imported, "units");
+    cr_assert_eq(cJSON_GetArraySize(lu), cJSON_GetArraySize(iu));
+    for (int k = 0; k < cJSON_GetArraySize(lu); k++)
+        cr_expect(cJSON_Compare(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(lu, k), "tag"),
+                                cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(iu, k), "tag"), true),
+                  "unit %d: the import's marks are not tags layout's", k);
+    cJSON_Delete(laid);
+    cJSON_Delete(imported);
+    /* The sheet of the imported roster prints every rim label's cells where the roster says. */
     roster_file *r = roster_load(path, &err);
     cr_assert_not_null(r, "%s", err.msg);
     snprintf(path, sizeof path, "%s/layout.json", dir);

@@ -1,0 +1,260 @@
+/*
+ * A table drawn from the roster `tableref tags layout` writes, read back
+ * (issue 30): a roster with no layout (square tags, as before rim labels: infantry on 20x20 and 25x25
+ * bases, cavalry on 25x50, a monster on 50x50, skirmishers on 20x20
+ * standing apart, a character on its own 25x25 base) is laid out by
+ * roster_layout_marks, written and read again as a file would be, and every
+ * mark is drawn from that roster alone (ds_render draws a rim label from the
+ * unit's `tag.layout` and `cell_mm` and the model's base, a square tag from
+ * its size, offset and rotation) with figures standing as real miniatures
+ * do, through the 12 MP camera's scale (0.45 mm a pixel, 1.5 m up) on an
+ * 800 x 600 picture. Read by the detector as `tableref detect` reads it:
+ *   - the layout: every unit rim labels, cells 2 mm (20x20), 2.5 mm
+ *     (25x25), 2.77 mm (25x50), 5 mm (50x50); the round-based unit a square
+ *     tag of roster_square_tag_size;
+ *   - read back: all 25 models in view, no wrong id (a model placed more
+ *     than 5 mm off), every model placed within 5 mm of its truth; at least
+ *     READ_FLOOR of the 25 placed and the models seen by their own label
+ *     within SEEN_WORST_MM (the reader's floors on this picture, measured
+ *     below; not the issue's goals).
+ * And a scene file asks for that style (`render.style`, `miniatures`).
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base_geom.h"
+#include "ds_render.h"
+#include "ds_scene.h"
+#include "ds_score.h"
+#include "media.h"
+#include "roster.h"
+#include "rules_json.h"
+#include "vis_detect.h"
+#include "vt_detector.h"
+
+/* name, base front x side, round, files, ranks, loose, centre (board mm), facing deg */
+typedef struct kind {
+    const char *name;
+    double w, d;
+    bool round;
+    int files, ranks;
+    bool loose;
+    double cx, cy, facing;
+} kind;
+
+static const kind KINDS[] = {
+    {"inf20", 20, 20, false, 4, 2, false, 95, 200, 90},
+    {"inf25", 25, 25, false, 3, 2, false, 230, 205, 80},
+    {"cav", 25, 50, false, 3, 1, false, 100, 90, 95},
+    {"monster", 50, 50, false, 1, 1, false, 215, 85, 100},
+    {"skirm", 20, 20, false, 4, 1, true, 300, 120, 90},
+    {"hero", 25, 25, false, 1, 1, false, 305, 215, 70},
+    {"round", 32, 32, true, 2, 1, false, 150, 35, 90},
+};
+#define N_KINDS (sizeof KINDS / sizeof KINDS[0])
+static const double LOOSE[4][2] = {{-20, 35}, {8, 10}, {-14, -22}, {18, -45}};
+
+static void model_at(const kind *k, int f, int r, double *x, double *y)
+{
+    const double a = k->facing * BASE_PI / 180, fx = cos(a), fy = sin(a), lx = -fy, ly = fx;
+    double across = (f - (k->files - 1) / 2.0) * k->w, along = -(r - (k->ranks - 1) / 2.0) * k->d;
+    if (k->loose)
+        across = LOOSE[f][0], along = LOOSE[f][1];
+    *x = k->cx - across * lx + along * fx, *y = k->cy - across * ly + along * fy;
+}
+
+static cJSON *pair(double a, double b)
+{
+    const double v[2] = {a, b};
+    return cJSON_CreateDoubleArray(v, 2);
+}
+
+/* The roster (no layout: `tag` gives a height only) and the truth snapshot. */
+static void table_json(cJSON **roster, cJSON **snap)
+{
+    *roster = rules_json_document("tableref.roster", 1);
+    *snap = rules_json_document("tableref.snapshot", 1);
+    cJSON_AddStringToObject(*roster, "family", "tag36h11");
+    cJSON *board = cJSON_AddObjectToObject(*roster, "board"), *sb = cJSON_AddObjectToObject(*snap, "board");
+    cJSON_AddNumberToObject(board, "width_mm", 360), cJSON_AddNumberToObject(board, "depth_mm", 270);
+    cJSON_AddNumberToObject(sb, "width_mm", 360), cJSON_AddNumberToObject(sb, "depth_mm", 270);
+    cJSON *bt = cJSON_AddArrayToObject(board, "tags");
+    static const double corners[4][2] = {{20, 20}, {340, 20}, {340, 250}, {20, 250}};
+    for (int i = 0; i < 4; i++) {
+        cJSON *t = cJSON_CreateObject();
+        cJSON_AddNumberToObject(t, "id", i), cJSON_AddNumberToObject(t, "x_mm", corners[i][0]);
+        cJSON_AddNumberToObject(t, "y_mm", corners[i][1]), cJSON_AddNumberToObject(t, "height_mm", 0);
+        cJSON_AddNumberToObject(t, "rotation_deg", 0), cJSON_AddNumberToObject(t, "size_mm", 24);
+        cJSON_AddItemToArray(bt, t);
+    }
+    cJSON_AddStringToObject(*snap, "ruleset", "t9a-2ed");
+    cJSON *ru = cJSON_AddArrayToObject(*roster, "units"), *su = cJSON_AddArrayToObject(*snap, "units");
+    int tag = 10;
+    for (size_t i = 0; i < N_KINDS; i++) {
+        const kind *k = &KINDS[i];
+        cJSON *u = cJSON_CreateObject(), *s = cJSON_CreateObject();
+        cJSON_AddStringToObject(u, "id", k->name), cJSON_AddStringToObject(s, "id", k->name);
+        cJSON_AddStringToObject(u, "side", "red"), cJSON_AddStringToObject(s, "side", "red");
+        cJSON_AddItemToObject(u, "base_mm", pair(k->w, k->d)), cJSON_AddItemToObject(s, "base_mm", pair(k->w, k->d));
+        if (k->round)
+            cJSON_AddBoolToObject(u, "round_base", true);
+        cJSON_AddNumberToObject(u, "advance_in", 5), cJSON_AddNumberToObject(s, "advance_in", 5);
+        cJSON_AddNumberToObject(u, "march_in", 10), cJSON_AddNumberToObject(s, "march_in", 10);
+        cJSON_AddArrayToObject(u, "status"), cJSON_AddArrayToObject(s, "status");
+        if (k->files * k->ranks > 1 && !k->loose)
+            cJSON_AddNumberToObject(u, "files", k->files);
+        if (k->loose)
+            cJSON_AddBoolToObject(u, "loose", true);
+        if (strcmp(k->name, "hero") == 0)
+            cJSON_AddBoolToObject(u, "character", true);
+        /* An older roster's square tag: `tags layout` replaces it where a rim label fits. */
+        cJSON *tg = cJSON_AddObjectToObject(u, "tag");
+        cJSON_AddItemToObject(tg, "offset_mm", pair(0, 0));
+        cJSON_AddNumberToObject(tg, "rotation_deg", 0), cJSON_AddNumberToObject(tg, "height_mm", 3.5);
+        cJSON_AddNumberToObject(tg, "size_mm", roster_square_tag_size(k->w, k->d, k->round));
+        cJSON *um = cJSON_AddArrayToObject(u, "models"), *sm = cJSON_AddArrayToObject(s, "models");
+        for (int r = 0, n = 0; r < k->ranks; r++)
+            for (int f = 0; f < k->files; f++) {
+                char id[32];
+                snprintf(id, sizeof id, "%s-%d", k->name, ++n);
+                cJSON *m = cJSON_CreateObject(), *t = cJSON_CreateObject();
+                cJSON_AddStringToObject(m, "id", id), cJSON_AddNumberToObject(m, "tag_id", tag);
+                tag += 2;
+                double x, y;
+                model_at(k, f, r, &x, &y);
+                cJSON_AddStringToObject(t, "id", id), cJSON_AddNumberToObject(t, "x_mm", x);
+                cJSON_AddNumberToObject(t, "y_mm", y), cJSON_AddNumberToObject(t, "facing_deg", k->facing);
+                cJSON_AddItemToArray(um, m), cJSON_AddItemToArray(sm, t);
+            }
+        cJSON_AddItemToArray(ru, u), cJSON_AddItemToArray(su, s);
+    }
+}
+
+/* The roster as `tags layout` writes it, read back from its JSON as a file is. */
+static roster_file *laid_out_roster(void)
+{
+    cJSON *rj, *sj;
+    table_json(&rj, &sj);
+    cJSON_Delete(sj);
+    base_error err = {0};
+    roster_file *r = roster_from_json(rj, "readback roster", &err);
+    cJSON_Delete(rj);
+    cr_assert_not_null(r, "%s", err.msg);
+    size_t changed = 0;
+    cr_assert_eq(roster_layout_marks(r, false, &changed), 0);
+    cr_assert_eq(changed, N_KINDS);
+    cJSON *written = roster_to_json(r);
+    roster_free(r);
+    r = roster_from_json(written, "laid-out roster", &err);
+    cJSON_Delete(written);
+    cr_assert_not_null(r, "%s", err.msg);
+    return r;
+}
+
+Test(rim_readback, tags_layout_lays_out_every_base)
+{
+    roster_file *r = laid_out_roster();
+    static const double cell[N_KINDS] = {2, 2.5, 2.77, 5, 2, 2.5, 0};
+    for (size_t i = 0; i < r->n_units; i++) {
+        const roster_unit *u = &r->units[i];
+        if (cell[i] > 0) {
+            cr_expect_eq(u->mount.layout, ROSTER_MARK_RIM, "%s: not rim", u->id);
+            cr_expect(fabs(u->mount.cell - cell[i]) < 1e-9, "%s: cell %g, want %g", u->id, u->mount.cell, cell[i]);
+        } else {
+            cr_expect_eq(u->mount.layout, ROSTER_MARK_SQUARE, "%s: not square", u->id);
+            cr_expect(fabs(u->mount.size - roster_square_tag_size(32, 32, true)) < 1e-9, "%s: size %g", u->id,
+                      u->mount.size);
+        }
+        cr_expect(fabs(u->mount.height - 3.5) < 1e-9);
+    }
+    roster_free(r);
+}
+
+/* The reader's floor on this picture and its worst model seen by its own label (measured: 8 placed, 5 of them by
+ * their own label, worst 3.32 mm: the issue's 1.5 mm is not met yet; vision/vis_rim*.c's reading is being
+ * improved, raise the floor and lower the bound with it). */
+#define READ_FLOOR 8
+#define SEEN_WORST_MM 3.5
+
+Test(rim_readback, a_table_drawn_from_the_laid_out_roster_is_read_back)
+{
+    roster_file *r = laid_out_roster();
+    cJSON *rj, *sj;
+    table_json(&rj, &sj);
+    cJSON_Delete(rj);
+    base_error err = {0};
+    rules_snapshot *truth_snap = rules_json_to_snapshot(sj, "readback snapshot", &err);
+    cJSON_Delete(sj);
+    cr_assert_not_null(truth_snap, "%s", err.msg);
+    /* 12 MP's scale: 1.5 m up, 0.45 mm a pixel (focal 1500 / 0.45 px), a little tilted. */
+    calib_file cal;
+    ds_camera_params cp = {800, 600, 1500 / 0.45, 1500, 6, 30, {180, 135}, {0, 0, 0, 0, 0}};
+    cr_assert_eq(ds_camera_make(&cp, &cal, &err), 0, "%s", err.msg);
+    ds_render_params p;
+    ds_render_params_default(&p);
+    p.style = DS_STYLE_REAL, p.miniatures = 1, p.figures = 1, p.hands = 0, p.seed = 5;
+    base_image *img = NULL;
+    ds_truth truth = {0};
+    cr_assert_eq(ds_render(truth_snap, r, &cal, &p, &img, &truth, &err), 0, "%s", err.msg);
+    if (getenv("READBACK_SAVE")) /* to look at it */
+        media_image_save(img, getenv("READBACK_SAVE"), 0, &err);
+    vis_detector *det = vt_detector_new(r, &cal, &err);
+    cr_assert_not_null(det, "%s", err.msg);
+    rules_snapshot *got = NULL;
+    vis_report rep = {0};
+    cr_assert_eq(vis_detector_run(det, img->data, img->width, img->height, img->stride, NULL, &got, &rep, &err), 0,
+                 "%s", err.msg);
+    ds_score sc;
+    ds_score_init(&sc);
+    cr_assert_eq(ds_score_models(&sc, truth_snap, &truth, got), 0);
+    double worst = 0;
+    for (size_t k = 0; k < sc.n_seen; k++)
+        worst = fmax(worst, sc.seen_mm[k]);
+    cr_log_info("read back: %zu of %zu models in view placed within 5 mm (%zu by their own label, worst %.2f mm), "
+                "%zu wrong, %zu unplaced",
+                sc.placed5, sc.models, sc.seen5, worst, sc.wrong, sc.unplaced);
+    cr_expect_eq(sc.models, 25, "models in view: %zu", sc.models);
+    cr_expect_eq(sc.wrong, 0, "wrong ids: %zu", sc.wrong);
+    cr_expect_geq(sc.placed5, READ_FLOOR, "placed within 5 mm: %zu", sc.placed5);
+    cr_expect_eq(sc.placed5 + sc.unplaced, sc.models, "placed off: %zu", sc.models - sc.placed5 - sc.unplaced);
+    cr_expect_leq(worst, SEEN_WORST_MM, "a model seen by its own label %.2f mm off", worst);
+    ds_score_clear(&sc);
+    vis_report_clear(&rep);
+    rules_snapshot_free(got);
+    vis_detector_free(det);
+    base_image_free(img);
+    ds_truth_clear(&truth);
+    rules_snapshot_free(truth_snap);
+    roster_free(r);
+}
+
+/* A scene file may ask for the real style and figures standing as miniatures do (the guide's pictures do); any
+ * other style is refused naming the field. */
+Test(rim_readback, a_scene_asks_for_the_real_style_and_miniatures)
+{
+    cJSON *rj, *sj;
+    table_json(&rj, &sj);
+    cJSON *scene = rules_json_document("tableref.scene", 1);
+    cJSON_AddItemToObject(scene, "snapshot", sj);
+    cJSON_AddItemToObject(scene, "roster", rj);
+    cJSON *cam = cJSON_AddObjectToObject(scene, "camera");
+    cJSON_AddItemToObject(cam, "image_size", pair(400, 300));
+    cJSON_AddNumberToObject(cam, "focal_px", 1000), cJSON_AddNumberToObject(cam, "height_mm", 1000);
+    cJSON_AddItemToObject(cam, "target_mm", pair(180, 135));
+    cJSON *render = cJSON_AddObjectToObject(scene, "render");
+    cJSON_AddStringToObject(render, "style", "real");
+    cJSON_AddNumberToObject(render, "miniatures", 1);
+    base_error err = {0};
+    ds_scene *s = ds_scene_from_json(scene, "scene", DS_SCENE_INLINE_ONLY, &err);
+    cr_assert_not_null(s, "%s", err.msg);
+    cr_expect_eq(s->render.style, DS_STYLE_REAL);
+    cr_expect_eq(s->render.miniatures, 1);
+    ds_scene_free(s);
+    cJSON_ReplaceItemInObject(render, "style", cJSON_CreateString("pastel"));
+    cr_expect_null(ds_scene_from_json(scene, "scene", DS_SCENE_INLINE_ONLY, &err));
+    cr_expect(strstr(err.msg, "render.style") != NULL, "%s", err.msg);
+    cJSON_Delete(scene);
+}
