@@ -399,7 +399,8 @@ int ds_render_optics(const rules_snapshot *snap, const roster_file *roster, cons
         goto done;
     for (size_t i = 0; i < roster->n_board_tags; i++) {
         const roster_board_tag *b = &roster->board_tags[i];
-        tags[nt++] = (placed_tag){b->id, -1, base_v2(b->x, b->y), b->rotation, b->size, b->z, 0, 0, {0, 0, 0}};
+        tags[nt++] = (placed_tag){.id = b->id, .model = -1, .c = base_v2(b->x, b->y), .heading = b->rotation,
+                                   .size = b->size, .z = b->z}; /* on the board: no rim, ground 0 */
     }
     /* Painter's order: the board's level, the relief, what stands on it, then the hands over all. */
     if (draw_level(&c, fam, snap, roster, p, tags, nt, 0) < 0 || ds_terrain_draw_relief(&c, snap, p) < 0 ||
