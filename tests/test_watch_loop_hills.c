@@ -80,9 +80,8 @@ static void referee_calls(const ds_sequence *q, const calib_file *cam, rules_ver
 static void watch_turn(const ds_sequence *q, const calib_file *cam, const double P[3], double ratio, wl_run *r)
 {
     ref_setup *setup = hill_setup(q, cam);
-    wl_watch(q, cam, P,
-             &(wl_options){.ratio = ratio, .settle_ms = SETTLE_MS, .source_name = "simulated hill table", .setup = setup},
-             r);
+    const wl_options o = {.ratio = ratio, .settle_ms = SETTLE_MS, .source_name = "simulated hill table", .setup = setup};
+    wl_watch(q, cam, P, &o, r);
     ref_setup_free(setup);
 }
 
