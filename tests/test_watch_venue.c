@@ -16,7 +16,6 @@
  * "started" event's wall time + t_ms (--realtime), the alert's arrival is
  * this process's wall clock, on the same machine.
  */
-#define _DEFAULT_SOURCE /* timegm */
 #include <criterion/criterion.h>
 
 #include <signal.h>

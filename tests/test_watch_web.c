@@ -14,7 +14,6 @@
  * (the frame of t_ms is read at the "started" event's wall time + t_ms).
  * Screenshots: build/tests/venue-web/watch-judge.png, watch-judge-after.png.
  */
-#define _DEFAULT_SOURCE /* timegm */
 #include <criterion/criterion.h>
 
 #include <signal.h>
