@@ -30,7 +30,8 @@
 
 #include <stdbool.h>
 
-#include "army_tree.h"
+#include "army_list.h"
+#include "army_node.h"
 
 /* Reads a data-file element's <costs> ("pts"), <modifiers> on that cost and <constraints> on its selections. */
 void army_costs_from_xml(const void *xml_element, army_node *n);

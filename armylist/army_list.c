@@ -83,6 +83,14 @@ void army_unit_say(army_unit *u, const char *fmt, ...)
     va_end(ap);
 }
 
+void army_unit_note(army_unit *u, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    army_text_appendv(u->note, sizeof u->note, fmt, ap);
+    va_end(ap);
+}
+
 void army_name_copy(char *dst, size_t cap, const char *src)
 {
     /* Escaped, then cut on a character boundary: a roster written from it is always valid JSON. */

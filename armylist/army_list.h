@@ -175,6 +175,12 @@ void army_unit_say(army_unit *u, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* Appends to u->note the same way (what could not be read: shown as the unit's note). */
+void army_unit_note(army_unit *u, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 army_group *army_unit_add_group(army_unit *u, const char *name, int count);
 /* Room for one more element in an array of n grown by doubling (linear time over many appends):
  * the array, moved when it had to grow; NULL when out of memory (the old array is kept). */

@@ -1,24 +1,10 @@
-/* army_rates: a unit's Advance and March Rates from its profiles (army_tree.h, army_tree_fill_rate): a fixed rate,
- * a mount's, a roll of dice (random movement), or "-" (no March Rate). */
+/* army_rates: a unit's Advance and March Rates from its profiles (army_rates.h): a fixed rate, a mount's, a roll
+ * of dice (random movement), or "-" (no March Rate). */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "army_tree.h"
-
-static void note(army_unit *u, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void note(army_unit *u, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    army_text_appendv(u->note, sizeof u->note, fmt, ap);
-    va_end(ap);
-}
+#include "army_rates.h"
 
 /* A rate of dice ("3D6\"", random movement) into `dice`, said under the unit: judged against the roll declared. */
 static bool dice_rate(army_unit *u, char *dice, const char *word, const char *text)
@@ -31,8 +17,8 @@ static bool dice_rate(army_unit *u, char *dice, const char *word, const char *te
     return true;
 }
 
-void army_tree_fill_rate(army_unit *u, double *rate, char *dice, const char *word, const army_node *mount,
-                      const army_node *n)
+void army_rates_fill(army_unit *u, double *rate, char *dice, const char *word, const army_node *mount,
+                     const army_node *n)
 {
     if (!isnan(*rate) || dice[0])
         return;
@@ -56,6 +42,6 @@ void army_tree_fill_rate(army_unit *u, double *rate, char *dice, const char *wor
         return;
     }
     if (own || text)
-        note(u, "%s is %s: %s", word, own ? own : text, why ? why : "not a rate");
+        army_unit_note(u, "%s is %s: %s", word, own ? own : text, why ? why : "not a rate");
 }
 

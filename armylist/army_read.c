@@ -16,6 +16,7 @@
 #include "base_file.h"
 #include "base_text.h"
 #include "army_read.h"
+#include "army_text.h"
 #include "army_tree.h"
 
 /* A roster or data file larger than this is refused (a real T9A catalogue is ~0.5 MB). */
@@ -265,7 +266,7 @@ static int read_json(const char *data, size_t len, const char *name, army_file *
                 rc = base_error_set(err, "%s: missing (a tournament report without the list text)", where);
                 break;
             }
-            if ((rc = army_read_text(list->valuestring, where, f, err)) < 0)
+            if ((rc = army_text_read(list->valuestring, where, f, err)) < 0)
                 break;
             army_list *a = &f->armies[f->n_armies - 1];
             if (!a->player[0] && cJSON_IsString(pn))
@@ -326,7 +327,7 @@ army_file *army_file_parse(const void *data, size_t size, const char *name, base
         rc = base_error_set(err, "%s: binary data, not an army list (.ros, .rosz, New Recruit JSON or text)", name);
     } else {
         f->format = ARMY_FORMAT_TEXT;
-        rc = army_read_text(d, name, f, err);
+        rc = army_text_read(d, name, f, err);
     }
     if (rc < 0) {
         army_file_free(f);

@@ -25,7 +25,5 @@ int army_unzip_first(const void *data, size_t size, const char *name, const char
 void *army_xml_parse(const char *data, size_t size, const char *name, base_error *err);
 /* The units of a roster tree as one new army of f. */
 int army_read_tree(const army_node *top, const char *name, army_file *f, base_error *err);
-/* New Recruit's text export: one new army of f per list in the text. */
-int army_read_text(const char *text, const char *name, army_file *f, base_error *err);
 
 #endif

@@ -28,9 +28,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "army_text.h"
 #include "army_list.h"
 #include "base_text.h"
-#include "army_read.h"
 #include "army_entry.h"
 #include "army_header.h"
 #include "army_lines.h"
@@ -556,7 +556,7 @@ static void finish_lists(army_file *f, size_t first_army, const char *name)
     f->n_armies = w;
 }
 
-int army_read_text(const char *text, const char *name, army_file *f, base_error *err)
+int army_text_read(const char *text, const char *name, army_file *f, base_error *err)
 {
     text_reader r = {.f = f, .name = name, .err = err};
     size_t first_army = f->n_armies, line_cap = 0;

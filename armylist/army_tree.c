@@ -1,5 +1,6 @@
 #include "army_tree.h"
 #include "army_costs.h"
+#include "army_rates.h"
 #include "base_text.h"
 
 #include <math.h>
@@ -318,53 +319,14 @@ army_node *army_tree_from_json(const void *cjson_root)
 
 /* ---- reading profiles ------------------------------------------------ */
 
-const char *army_node_char(const army_node *n, const char *name)
-{
-    for (size_t p = 0; p < n->n_profiles; p++)
-        for (size_t c = 0; c < n->profiles[p].n_chars; c++)
-            if (strcasecmp(n->profiles[p].chars[c].name, name) == 0)
-                return n->profiles[p].chars[c].value;
-    return NULL;
-}
-
-/* Case-insensitive substring test (strcasestr is a GNU extension). */
-static int contains_word(const char *s, const char *word)
-{
-    size_t n = strlen(word);
-    for (; *s; s++)
-        if (strncasecmp(s, word, n) == 0)
-            return 1;
-    return 0;
-}
-
-int army_node_is_character(const army_node *n)
-{
-    for (size_t c = 0; c < n->n_categories; c++)
-        if (strncasecmp(n->categories[c], "character", 9) == 0)
-            return 1;
-    const char *type = army_node_char(n, "Type");
-    return type && contains_word(type, "character");
-}
-
-static const char *base_char(const army_node *n)
-{
-    const char *b = army_node_char(n, "Base");
-    return b ? b : army_node_char(n, "Base Size");
-}
-
-static int is_model(const army_node *n)
-{
-    return n->kind == ARMY_NODE_SELECTION && (strcmp(n->type, "model") == 0 || strcmp(n->type, "crew") == 0);
-}
-
 /* A mount: a non-model descendant with a base of its own (T9A's "0 Size" profile under an option). */
 static const army_node *find_mount(const army_node *n)
 {
     for (size_t c = 0; c < n->n_children; c++) {
         const army_node *k = &n->children[c];
-        if (k->kind != ARMY_NODE_SELECTION || is_model(k))
+        if (k->kind != ARMY_NODE_SELECTION || army_node_is_model(k))
             continue;
-        if (base_char(k))
+        if (army_node_base_char(k))
             return k;
         const army_node *m = find_mount(k);
         if (m)
@@ -378,46 +340,13 @@ static const army_node *find_model(const army_node *n, const char *name)
 {
     for (size_t c = 0; c < n->n_children; c++) {
         const army_node *k = &n->children[c];
-        if (is_model(k) && strcmp(k->name, name) == 0)
+        if (army_node_is_model(k) && strcmp(k->name, name) == 0)
             return k;
-        const army_node *m = is_model(k) ? NULL : find_model(k, name);
+        const army_node *m = army_node_is_model(k) ? NULL : find_model(k, name);
         if (m)
             return m;
     }
     return NULL;
-}
-
-static const char *find_char(const army_node *n, const char *name)
-{
-    return army_node_find_char(n, name);
-}
-
-const char *army_node_find_char(const army_node *n, const char *name)
-{
-    const char *v = army_node_char(n, name);
-    if (v)
-        return v;
-    for (size_t c = 0; c < n->n_children; c++) {
-        const army_node *k = &n->children[c];
-        if (k->kind == ARMY_NODE_SELECTION && !is_model(k) && base_char(k))
-            continue; /* a mount's characteristics are read on purpose, not by accident */
-        if ((v = army_node_find_char(k, name)))
-            return v;
-    }
-    return NULL;
-}
-
-static void note(army_unit *u, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void note(army_unit *u, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    army_text_appendv(u->note, sizeof u->note, fmt, ap);
-    va_end(ap);
 }
 
 /* A Base in the node's own profiles that differs from `first` ("50x50" and "50x75"), or NULL. */
@@ -439,20 +368,20 @@ void army_tree_profile_fill(const army_node *n, army_unit *u, army_origin origin
     if (mount && u->character && !u->mount[0])
         army_name_copy(u->mount, sizeof u->mount, mount->name);
     const double adv = u->adv_in, mar = u->mar_in;
-    army_tree_fill_rate(u, &u->adv_in, u->adv_dice, "Adv", mount, n);
-    army_tree_fill_rate(u, &u->mar_in, u->mar_dice, "Mar", mount, n);
+    army_rates_fill(u, &u->adv_in, u->adv_dice, "Adv", mount, n);
+    army_rates_fill(u, &u->mar_in, u->mar_dice, "Mar", mount, n);
     if ((isnan(adv) && (!isnan(u->adv_in) || u->adv_dice[0])) || (isnan(mar) && (!isnan(u->mar_in) || u->mar_dice[0])))
         u->rates_from = origin;
-    if (isnan(u->adv_in) && isnan(u->mar_in) && !u->adv_dice[0] && !find_char(n, "Adv")) {
-        const char *m = find_char(n, "M");
+    if (isnan(u->adv_in) && isnan(u->mar_in) && !u->adv_dice[0] && !army_node_find_char(n, "Adv")) {
+        const char *m = army_node_find_char(n, "M");
         if (m && !strstr(u->note, "no Adv"))
-            note(u, "no Adv/Mar characteristic (its profile gives M %s)", m);
+            army_unit_note(u, "no Adv/Mar characteristic (its profile gives M %s)", m);
     }
     const char *h = mount ? army_node_char(mount, "Height") : NULL;
-    if (!u->height[0] && (h || (h = find_char(n, "Height"))))
+    if (!u->height[0] && (h || (h = army_node_find_char(n, "Height"))))
         army_name_copy(u->height, sizeof u->height, h);
     const char *t = mount ? army_node_char(mount, "Type") : NULL;
-    if (!u->type[0] && (t || (t = find_char(n, "Type"))))
+    if (!u->type[0] && (t || (t = army_node_find_char(n, "Type"))))
         army_name_copy(u->type, sizeof u->type, t);
     /* Bases: a group's own model profile, else the mount's, else the unit's. */
     for (size_t g = 0; g < u->n_groups; g++) {
@@ -460,23 +389,23 @@ void army_tree_profile_fill(const army_node *n, army_unit *u, army_origin origin
         if (gr->base.front_mm > 0)
             continue;
         const army_node *model = find_model(n, gr->name);
-        const char *b = model ? base_char(model) : NULL, *alt = b ? other_base(model, b) : NULL;
-        if (!b && mount && (b = base_char(mount)))
+        const char *b = model ? army_node_base_char(model) : NULL, *alt = b ? other_base(model, b) : NULL;
+        if (!b && mount && (b = army_node_base_char(mount)))
             alt = other_base(mount, b);
         if (!b && (b = army_node_char(n, "Base") ? army_node_char(n, "Base") : army_node_char(n, "Base Size")))
             alt = other_base(n, b);
         if (!b)
-            b = find_char(n, "Base");
+            b = army_node_find_char(n, "Base");
         if (!b)
-            b = find_char(n, "Base Size");
+            b = army_node_find_char(n, "Base Size");
         if (alt) { /* two profiles that disagree: said, and left for the user, never the first taken */
-            note(u, "two base profiles, %s and %s: give the one its models stand on", b, alt);
+            army_unit_note(u, "two base profiles, %s and %s: give the one its models stand on", b, alt);
             continue;
         }
         if (b && army_parse_base(b, &gr->base))
             gr->base_from = origin;
         else if (b)
-            note(u, "Base is %s: not a size", b);
+            army_unit_note(u, "Base is %s: not a size", b);
     }
 }
 
@@ -485,7 +414,7 @@ void army_tree_profile_fill(const army_node *n, army_unit *u, army_origin origin
 /* A node whose own profile describes a body on the table (a model or a mount), not a weapon or a rule. */
 static int has_body(const army_node *n)
 {
-    return base_char(n) || army_node_char(n, "Adv") || army_node_char(n, "M");
+    return army_node_base_char(n) || army_node_char(n, "Adv") || army_node_char(n, "M");
 }
 
 static void add_group(army_unit *u, const army_node *k)
@@ -512,7 +441,7 @@ static void add_groups(const army_node *n, army_unit *u, int bodies)
         const army_node *k = &n->children[c];
         if (k->kind != ARMY_NODE_SELECTION)
             continue;
-        if (is_model(k) || (bodies && has_body(k)))
+        if (army_node_is_model(k) || (bodies && has_body(k)))
             add_group(u, k);
         else
             add_groups(k, u, bodies);

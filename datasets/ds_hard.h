@@ -116,6 +116,7 @@ typedef struct ds_hard_table {
     int reserved;                /* units placed with room ahead for the pairs */
 } ds_hard_table;
 
+/* The table of p: its camera, its hills, its armies (laid out in ds_hard_armies.c). NULL with err. */
 ds_hard_table *ds_hard_generate(const ds_hard_params *p, base_error *err);
 /* The table's camera: the longest focal length (px) that keeps the board in the frame. 0 or -1. */
 int ds_hard_fit_camera(const ds_hard_params *p, calib_file *out, base_error *err);

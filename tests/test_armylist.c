@@ -17,6 +17,7 @@
 
 #include "army_catalogue.h"
 #include "army_list.h"
+#include "armylist_test_util.h"
 #include "army_roster.h"
 #include "cli_run.h"
 
@@ -45,14 +46,6 @@ static const army_unit *unit_named(const army_list *a, const char *name, int nth
             return &a->units[i];
     cr_assert_fail("no unit \"%s\" in %s", name, a->name);
     return NULL;
-}
-
-static int models(const army_list *a)
-{
-    int n = 0;
-    for (size_t i = 0; i < a->n_units; i++)
-        n += a->units[i].models;
-    return n;
 }
 
 /* ---- values as army books print them ----------------------------------- */
@@ -168,7 +161,7 @@ static void check_ong(const army_list *a)
     cr_assert_str_eq(a->name, "Orcs and Goblins");
     cr_assert_eq(a->points, 3998);
     cr_assert_eq(a->n_units, 26);
-    cr_assert_eq(models(a), 175, "models: %d", models(a));
+    cr_assert_eq(at_models(a), 175, "models: %d", at_models(a));
     cr_assert_eq(unit_named(a, "Goblin Reavers", 0)->models, 15);
     cr_assert_eq(unit_named(a, "Goblin Rabble", 2)->models, 25);
     cr_assert_eq(unit_named(a, "Goblin Chariots", 1)->models, 2);
@@ -185,7 +178,7 @@ static void check_ud2(const army_list *a)
     cr_assert_str_eq(a->player, "Jacek (Dravenlord ID5458)");
     cr_assert_eq(a->points, 3999);
     cr_assert_eq(a->n_units, 12);
-    cr_assert_eq(models(a), 69, "models: %d", models(a));
+    cr_assert_eq(at_models(a), 69, "models: %d", at_models(a));
     cr_assert_eq(unit_named(a, "Necropolis Guard", 0)->models, 30);
     cr_assert_eq(unit_named(a, "Skeleton Chariots", 2)->models, 3);
 }
@@ -214,7 +207,7 @@ Test(armylist_nr, text_lists_read_like_the_report)
     f = read_ok("nr-text-infernal-dwarves.txt");
     cr_assert_str_eq(f->armies[0].name, "Infernal Dwarves");
     cr_assert_str_eq(f->armies[0].player, "Christian (Wulfgart)");
-    cr_assert_eq(models(&f->armies[0]), 86);
+    cr_assert_eq(at_models(&f->armies[0]), 86);
     army_file_free(f);
 }
 

@@ -22,6 +22,7 @@
 #include <cjson/cJSON.h>
 
 #include "army_list.h"
+#include "armylist_test_util.h"
 #include "base_json.h"
 #include "cli_run.h"
 
@@ -44,28 +45,12 @@ typedef struct want_list {
     int models, total, sum;
 } want_list;
 
-static int models_of(const army_list *a)
-{
-    int n = 0;
-    for (size_t i = 0; i < a->n_units; i++)
-        n += a->units[i].models;
-    return n;
-}
-
 static int points_of(const army_list *a)
 {
     int n = 0;
     for (size_t i = 0; i < a->n_units; i++)
         n += a->units[i].points;
     return n;
-}
-
-static bool said(const army_file *f, const char *part)
-{
-    for (size_t i = 0; i < f->n_said; i++)
-        if (strstr(f->said[i], part))
-            return true;
-    return false;
 }
 
 static void lists_are(const army_file *f, const want_list *w, size_t n)
@@ -76,7 +61,7 @@ static void lists_are(const army_file *f, const want_list *w, size_t n)
         cr_assert_str_eq(a->player, w[i].player, "list %zu", i + 1);
         cr_assert_str_eq(a->name, w[i].army, "%s", a->player);
         cr_assert_eq(a->n_units, w[i].units, "%s: %zu units", a->player, a->n_units);
-        cr_assert_eq(models_of(a), w[i].models, "%s: %d models", a->player, models_of(a));
+        cr_assert_eq(at_models(a), w[i].models, "%s: %d models", a->player, at_models(a));
         cr_assert_eq(a->points, w[i].total, "%s: total %d", a->player, a->points);
         cr_assert_eq(points_of(a), w[i].sum, "%s: its lines add up to %d", a->player, points_of(a));
     }
@@ -124,7 +109,7 @@ static void every_line_accounted_for(const char *file, const army_file *f)
         }
         char mark[32];
         snprintf(mark, sizeof mark, "line %d:", no);
-        cr_assert(used || said(f, mark), "%s: line %d (%.*s) neither read nor said", file, no, (int)strcspn(line, "\n"),
+        cr_assert(used || at_said(f, mark), "%s: line %d (%.*s) neither read nor said", file, no, (int)strcspn(line, "\n"),
                   line);
     }
     fclose(in);
@@ -153,7 +138,7 @@ Test(armylist_layouts, a_army_first_costs_last_entries_wrapped)
     unit_is(&f->armies[2], 3, "Warrior Knights", 10, 720);
     cr_assert(strstr(f->armies[2].units[3].options, "(Stalker's Standard), Musician") != NULL, "%s",
               f->armies[2].units[3].options);
-    cr_assert(said(f, "line 2: \"(as the players sent them)\" not read"));
+    cr_assert(at_said(f, "line 2: \"(as the players sent them)\" not read"));
     every_line_accounted_for("pack-a-army-first-cost-last.txt", f);
     army_file_free(f);
 }
@@ -177,7 +162,7 @@ Test(armylist_layouts, b_army_then_player_costs_first_n_x_m)
     unit_is(&f->armies[1], 3, "Steam Copter", 1, 300);
     unit_is(&f->armies[1], 4, "Steam Copter", 1, 0);
     unit_is(&f->armies[2], 1, "Repeater Auxiliaries", 15, 190);
-    cr_assert(said(f, "line 2: \"Lists as received by the organiser, points first.\" not read"));
+    cr_assert(at_said(f, "line 2: \"Lists as received by the organiser, points first.\" not read"));
     every_line_accounted_for("pack-b-army-then-player.txt", f);
     army_file_free(f);
 }
@@ -194,7 +179,7 @@ Test(armylist_layouts, c_player_then_army_costs_in_brackets_total_checked)
     unit_is(&f->armies[0], 4, "Kadim Titan", 1, 540);
     unit_is(&f->armies[1], 2, "Warriors", 20, 620);
     cr_assert_str_eq(f->armies[1].units[2].where, "lines 16-17");
-    cr_assert(said(f, "line 13: the list \"Warriors of the Dark Gods\" gives its total as 1700 points, its lines add up "
+    cr_assert(at_said(f, "line 13: the list \"Warriors of the Dark Gods\" gives its total as 1700 points, its lines add up "
                       "to 1680"));
     every_line_accounted_for("pack-c-player-then-army.txt", f);
     army_file_free(f);

@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "army_list.h"
+#include "armylist_test_util.h"
 #include "base_json.h"
 #include "cli_run.h"
 
@@ -32,22 +33,6 @@ static army_file *read_pack(void)
     army_file *f = army_file_read(pack_path(), &err);
     cr_assert_not_null(f, "%s", err.msg);
     return f;
-}
-
-static int models(const army_list *a)
-{
-    int n = 0;
-    for (size_t i = 0; i < a->n_units; i++)
-        n += a->units[i].models;
-    return n;
-}
-
-static bool said(const army_file *f, const char *part)
-{
-    for (size_t i = 0; i < f->n_said; i++)
-        if (strstr(f->said[i], part))
-            return true;
-    return false;
 }
 
 static void unit_is(const army_list *a, size_t i, const char *name, int n, int points)
@@ -79,7 +64,7 @@ Test(armylist_pack, every_list_with_its_units_and_models_counted_by_hand)
         cr_assert_str_eq(a->player, expect[i].player);
         cr_assert_str_eq(a->name, expect[i].army, "the army, not the player: %s", a->name);
         cr_assert_eq(a->n_units, expect[i].units, "%s: %zu units", a->player, a->n_units);
-        cr_assert_eq(models(a), expect[i].models, "%s: %d models", a->player, models(a));
+        cr_assert_eq(at_models(a), expect[i].models, "%s: %d models", a->player, at_models(a));
         cr_assert_eq(a->points, expect[i].points, "%s: %d points", a->player, a->points);
     }
     const army_list *a = &f->armies[0];
@@ -113,13 +98,13 @@ Test(armylist_pack, every_list_with_its_units_and_models_counted_by_hand)
     unit_is(a, 2, "Elein Reavers", 5, 300);
     unit_is(a, 3, "Elein Reavers", 5, 0);
     /* Nothing dropped without a word. */
-    cr_assert(said(f, "line 48: the list \"Mikko Salo - Vermin Swarm\" could not be read: no unit line after it "
+    cr_assert(at_said(f, "line 48: the list \"Mikko Salo - Vermin Swarm\" could not be read: no unit line after it "
                       "(reading stopped at line 49)"));
-    cr_assert(said(f, "line 49: \"(list sent late: see the organiser)\" not read"));
-    cr_assert(said(f, "line 1: \"EXAMPLE OPEN 2026: ARMY LISTS\" not read"));
-    cr_assert(said(f, "line 15: \"Forsaken One\" not read"));
-    cr_assert(said(f, "the list \"Warriors of the Dark Gods\" gives its total as 4500 points, its lines add up to 1595"));
-    cr_assert(!said(f, "Dik-Jan"), "a list whose lines add up says nothing");
+    cr_assert(at_said(f, "line 49: \"(list sent late: see the organiser)\" not read"));
+    cr_assert(at_said(f, "line 1: \"EXAMPLE OPEN 2026: ARMY LISTS\" not read"));
+    cr_assert(at_said(f, "line 15: \"Forsaken One\" not read"));
+    cr_assert(at_said(f, "the list \"Warriors of the Dark Gods\" gives its total as 4500 points, its lines add up to 1595"));
+    cr_assert(!at_said(f, "Dik-Jan"), "a list whose lines add up says nothing");
     cr_assert_eq(f->n_said, 6, "%zu messages", f->n_said);
     army_file_free(f);
 }

@@ -22,6 +22,7 @@
 
 #include "army_catalogue.h"
 #include "army_list.h"
+#include "armylist_test_util.h"
 #include "cli_run.h"
 
 #define PACK "datasets/armylists/pack-davros-2021-round1.txt"
@@ -62,14 +63,6 @@ static const pack_list lists[] = {
     {"Damo", "Sylvan Elves", 12, 94, 4497, 223},
 };
 #define N_LISTS (sizeof lists / sizeof lists[0])
-
-static bool said(const army_file *f, const char *part)
-{
-    for (size_t i = 0; i < f->n_said; i++)
-        if (strstr(f->said[i], part))
-            return true;
-    return false;
-}
 
 /* Each list of the file as counted by hand: player, army, units, models, the total under it, its header's line. */
 static void lists_are(const army_file *f, const pack_list *want, size_t n)
@@ -135,7 +128,7 @@ Test(armylist_realpack, nothing_dropped_without_a_message)
     cr_assert_eq(f->n_said, sizeof expected / sizeof expected[0], "said %zu: first \"%s\"", f->n_said,
                  f->n_said ? f->said[0] : "");
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
-        cr_assert(said(f, expected[i]), "not said: %s", expected[i]);
+        cr_assert(at_said(f, expected[i]), "not said: %s", expected[i]);
     /* What had to be assumed is said under the unit: "500 Ruinous Dictator", "410 60x Vermin Legionaries". */
     const army_list *vs = &f->armies[1];
     cr_assert(strstr(vs->units[0].said, "line 24: the number before the name read as its cost") != NULL, "%s",
@@ -298,7 +291,7 @@ Test(armylist_realpack, round_two_counted_by_hand)
     };
     cr_assert_eq(f->n_said, sizeof expected / sizeof expected[0], "said %zu", f->n_said);
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
-        cr_assert(said(f, expected[i]), "not said: %s", expected[i]);
+        cr_assert(at_said(f, expected[i]), "not said: %s", expected[i]);
     const army_list *koe = &f->armies[13];
     cr_assert_str_eq(koe->units[15].name, "Scorpion", "the total is not part of its name");
     cr_assert_eq(koe->units[15].points, 130);

@@ -14,38 +14,11 @@
 #include "base_file.h"
 #include "base_json.h"
 #include "base_text.h"
-
-static char dir[256];
+#include "scratch_util.h"
 
 static void make_dir(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/tableref-base-file-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
-    base_file_forget_inputs();
-}
-
-static void remove_dir(void)
-{
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_expect_eq(system(cmd), 0);
-}
-
-static char *in_dir(const char *name)
-{
-    static char buf[4][512];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
-
-static void put_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    cr_assert_not_null(f, "%s", path);
-    fputs(text, f);
-    fclose(f);
+    scr_make("base-file");
 }
 
 static double now_s(void)
@@ -55,15 +28,15 @@ static double now_s(void)
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-TestSuite(base_file, .init = make_dir, .fini = remove_dir);
+TestSuite(base_file, .init = make_dir, .fini = scr_remove);
 
 Test(base_file, reads_a_whole_regular_file)
 {
-    put_file(in_dir("a.txt"), "hello\n");
+    scr_put(scr_in("a.txt"), "hello\n");
     char *data = NULL;
     size_t len = 0;
     base_error err = {0};
-    cr_assert_eq(base_file_read_all(in_dir("a.txt"), 100, NULL, &data, &len, &err), 0, "%s", err.msg);
+    cr_assert_eq(base_file_read_all(scr_in("a.txt"), 100, NULL, &data, &len, &err), 0, "%s", err.msg);
     cr_expect_eq(len, 6);
     cr_expect_str_eq(data, "hello\n");
     free(data);
@@ -71,7 +44,7 @@ Test(base_file, reads_a_whole_regular_file)
 
 Test(base_file, refuses_a_fifo_at_once)
 {
-    const char *fifo = in_dir("fifo");
+    const char *fifo = scr_in("fifo");
     cr_assert_eq(mkfifo(fifo, 0600), 0);
     char *data = NULL;
     base_error err = {0};
@@ -85,7 +58,7 @@ Test(base_file, refuses_a_fifo_at_once)
     cr_expect_null(base_json_parse_file(fifo, &err));
     cr_expect_eq(err.code, BASE_E_NOT_REGULAR);
     /* A folder and a device are refused the same way. */
-    cr_expect_eq(base_file_read_all(dir, 100, NULL, &data, NULL, &err), -1);
+    cr_expect_eq(base_file_read_all(scr_dir, 100, NULL, &data, NULL, &err), -1);
     cr_expect_eq(err.code, BASE_E_NOT_REGULAR);
     cr_expect_eq(base_file_read_all("/dev/zero", 100, NULL, &data, NULL, &err), -1);
     cr_expect_eq(err.code, BASE_E_NOT_REGULAR);
@@ -93,21 +66,21 @@ Test(base_file, refuses_a_fifo_at_once)
 
 Test(base_file, refuses_a_file_over_the_cap)
 {
-    put_file(in_dir("big.txt"), "0123456789");
+    scr_put(scr_in("big.txt"), "0123456789");
     char *data = NULL;
     base_error err = {0};
-    cr_expect_eq(base_file_read_all(in_dir("big.txt"), 9, NULL, &data, NULL, &err), -1);
+    cr_expect_eq(base_file_read_all(scr_in("big.txt"), 9, NULL, &data, NULL, &err), -1);
     cr_expect_eq(err.code, BASE_E_TOO_LARGE);
-    cr_expect_eq(base_file_read_all(in_dir("big.txt"), 10, NULL, &data, NULL, &err), 0);
+    cr_expect_eq(base_file_read_all(scr_in("big.txt"), 10, NULL, &data, NULL, &err), 0);
     free(data);
-    cr_expect_eq(base_file_read_all(in_dir("missing"), 10, NULL, &data, NULL, &err), -1);
+    cr_expect_eq(base_file_read_all(scr_in("missing"), 10, NULL, &data, NULL, &err), -1);
     cr_expect_eq(err.code, BASE_E_NOT_FOUND);
 }
 
 Test(base_file, writes_atomically_and_leaves_no_temporary)
 {
-    const char *out = in_dir("out.txt");
-    put_file(out, "old");
+    const char *out = scr_in("out.txt");
+    scr_put(out, "old");
     base_error err = {0};
     cr_assert_eq(base_file_write_all(out, "new text", 8, NULL, &err), 0, "%s", err.msg);
     char *data = NULL;
@@ -115,14 +88,14 @@ Test(base_file, writes_atomically_and_leaves_no_temporary)
     cr_expect_str_eq(data, "new text");
     free(data);
     char cmd[600];
-    snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 1", dir);
+    snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 1", scr_dir);
     cr_expect_eq(system(cmd), 0, "a temporary file was left behind");
 }
 
 Test(base_file, abort_removes_only_its_own_temporary)
 {
-    const char *out = in_dir("kept.txt");
-    put_file(out, "evidence");
+    const char *out = scr_in("kept.txt");
+    scr_put(out, "evidence");
     base_error err = {0};
     base_file_writer *w = base_file_writer_open(out, NULL, &err);
     cr_assert_not_null(w, "%s", err.msg);
@@ -133,14 +106,14 @@ Test(base_file, abort_removes_only_its_own_temporary)
     cr_expect_str_eq(data, "evidence");
     free(data);
     char cmd[600];
-    snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 1", dir);
+    snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 1", scr_dir);
     cr_expect_eq(system(cmd), 0, "a temporary file was left behind");
 }
 
 Test(base_file, never_writes_through_a_symlink)
 {
-    const char *target = in_dir("target.txt"), *link = in_dir("link.txt");
-    put_file(target, "precious");
+    const char *target = scr_in("target.txt"), *link = scr_in("link.txt");
+    scr_put(target, "precious");
     cr_assert_eq(symlink(target, link), 0);
     base_error err = {0};
     cr_expect_eq(base_file_write_all(link, "x", 1, NULL, &err), -1);
@@ -169,15 +142,15 @@ Test(base_file, a_full_device_is_an_error_and_stays)
     cr_assert_eq(stat("/dev/null", &st), 0);
     cr_expect(S_ISCHR(st.st_mode));
     /* A FIFO is no output. */
-    cr_assert_eq(mkfifo(in_dir("fifo"), 0600), 0);
-    cr_expect_eq(base_file_write_all(in_dir("fifo"), "x", 1, NULL, &err), -1);
+    cr_assert_eq(mkfifo(scr_in("fifo"), 0600), 0);
+    cr_expect_eq(base_file_write_all(scr_in("fifo"), "x", 1, NULL, &err), -1);
     cr_expect_eq(err.code, BASE_E_NOT_REGULAR);
 }
 
 Test(base_file, refuses_to_write_onto_an_input)
 {
-    const char *in = in_dir("list.json");
-    put_file(in, "{\"a\": 1}\n");
+    const char *in = scr_in("list.json");
+    scr_put(in, "{\"a\": 1}\n");
     base_error err = {0};
     cJSON *j = base_json_parse_file(in, &err);
     cr_assert_not_null(j, "%s", err.msg);
@@ -188,9 +161,9 @@ Test(base_file, refuses_to_write_onto_an_input)
     cr_expect_eq(err.code, BASE_E_REFUSED);
     cr_expect(strstr(err.msg, "input of this command"), "%s", err.msg);
     /* A hard link is the same file. */
-    cr_assert_eq(link(in, in_dir("hard.json")), 0);
-    cr_expect_eq(base_json_write_file(j, in_dir("hard.json"), &err), -1);
-    cr_expect_eq(base_json_write_file(j, in_dir("other.json"), &err), 0, "%s", err.msg);
+    cr_assert_eq(link(in, scr_in("hard.json")), 0);
+    cr_expect_eq(base_json_write_file(j, scr_in("hard.json"), &err), -1);
+    cr_expect_eq(base_json_write_file(j, scr_in("other.json"), &err), 0, "%s", err.msg);
     char *data = NULL;
     cr_assert_eq(base_file_read_all(in, 100, NULL, &data, NULL, &err), 0);
     cr_expect_str_eq(data, "{\"a\": 1}\n");
@@ -311,8 +284,8 @@ Test(base_text, trim_cut_drops_only_a_split_character)
 
 Test(base_file, a_replaced_file_keeps_its_permissions)
 {
-    const char *out = in_dir("private.json");
-    put_file(out, "old");
+    const char *out = scr_in("private.json");
+    scr_put(out, "old");
     cr_assert_eq(chmod(out, 0600), 0);
     base_error err = {0};
     cr_assert_eq(base_file_write_all(out, "new", 3, NULL, &err), 0, "%s", err.msg);

@@ -14,42 +14,15 @@
 #include "base_json.h"
 #include "base_plan.h"
 #include "base_text.h"
-
-static char dir[256];
+#include "scratch_util.h"
 
 static void make_dir(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/tableref-base-plan-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
-    base_file_forget_inputs();
+    scr_make("base-plan");
     base_plan_reset();
 }
 
-static void remove_dir(void)
-{
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_expect_eq(system(cmd), 0);
-}
-
-static char *in_dir(const char *name)
-{
-    static char buf[6][600];
-    static int k;
-    k = (k + 1) % 6;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
-
-static void put_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    cr_assert_not_null(f, "%s", path);
-    fputs(text, f);
-    fclose(f);
-}
-
-TestSuite(base_plan, .init = make_dir, .fini = remove_dir);
+TestSuite(base_plan, .init = make_dir, .fini = scr_remove);
 
 /* The plan of one output against one input named `in_path`: its error (empty when accepted). */
 static const char *check_one(const char *in_path, const char *out_path)
@@ -65,39 +38,39 @@ static const char *check_one(const char *in_path, const char *out_path)
 
 Test(base_plan, an_output_that_is_an_input_is_refused_every_way)
 {
-    put_file(in_dir("c.json"), "{}");
-    cr_assert_eq(link(in_dir("c.json"), in_dir("hard.json")), 0);
-    cr_assert_eq(symlink(in_dir("c.json"), in_dir("soft.json")), 0);
+    scr_put(scr_in("c.json"), "{}");
+    cr_assert_eq(link(scr_in("c.json"), scr_in("hard.json")), 0);
+    cr_assert_eq(symlink(scr_in("c.json"), scr_in("soft.json")), 0);
     const char *want = "an output may not be an input of this command (nothing written)";
-    cr_expect(strstr(check_one(in_dir("c.json"), in_dir("c.json")), want));
-    cr_expect(strstr(check_one(in_dir("c.json"), in_dir("hard.json")), want), "a hard link");
-    cr_expect(strstr(check_one(in_dir("soft.json"), in_dir("c.json")), want), "an input through a link");
+    cr_expect(strstr(check_one(scr_in("c.json"), scr_in("c.json")), want));
+    cr_expect(strstr(check_one(scr_in("c.json"), scr_in("hard.json")), want), "a hard link");
+    cr_expect(strstr(check_one(scr_in("soft.json"), scr_in("c.json")), want), "an input through a link");
     char dotted[700];
-    snprintf(dotted, sizeof dotted, "%s/./sub/../c.json", dir);
-    cr_assert_eq(mkdir(in_dir("sub"), 0700), 0);
-    cr_expect(strstr(check_one(in_dir("c.json"), dotted), want), "another spelling of the path");
-    cr_expect(strstr(check_one(in_dir("c.json"), in_dir("soft.json")), "cannot write: a symbolic link"));
+    snprintf(dotted, sizeof dotted, "%s/./sub/../c.json", scr_dir);
+    cr_assert_eq(mkdir(scr_in("sub"), 0700), 0);
+    cr_expect(strstr(check_one(scr_in("c.json"), dotted), want), "another spelling of the path");
+    cr_expect(strstr(check_one(scr_in("c.json"), scr_in("soft.json")), "cannot write: a symbolic link"));
     char msg[600];
-    snprintf(msg, sizeof msg, "--out %s is also --calib %s: ", in_dir("hard.json"), in_dir("c.json"));
-    cr_expect(strstr(check_one(in_dir("c.json"), in_dir("hard.json")), msg), "names both: %s",
-              check_one(in_dir("c.json"), in_dir("hard.json")));
-    cr_expect_str_empty(check_one(in_dir("c.json"), in_dir("new.json")), "another file is fine");
+    snprintf(msg, sizeof msg, "--out %s is also --calib %s: ", scr_in("hard.json"), scr_in("c.json"));
+    cr_expect(strstr(check_one(scr_in("c.json"), scr_in("hard.json")), msg), "names both: %s",
+              check_one(scr_in("c.json"), scr_in("hard.json")));
+    cr_expect_str_empty(check_one(scr_in("c.json"), scr_in("new.json")), "another file is fine");
 }
 
 Test(base_plan, a_file_read_is_an_input_and_an_allowed_pair_passes)
 {
-    put_file(in_dir("r.json"), "{}");
+    scr_put(scr_in("r.json"), "{}");
     char *text;
     base_error err = {0};
-    cr_assert_eq(base_file_read_all(in_dir("r.json"), 1024, NULL, &text, NULL, &err), 0);
+    cr_assert_eq(base_file_read_all(scr_in("r.json"), 1024, NULL, &text, NULL, &err), 0);
     free(text);
     base_plan_reset();
-    base_plan_add(BASE_PLAN_WRITE, in_dir("r.json"), "--vtt", NULL);
+    base_plan_add(BASE_PLAN_WRITE, scr_in("r.json"), "--vtt", NULL);
     cr_expect_lt(base_plan_check(&err), 0);
     cr_expect(strstr(err.msg, "(a file this command reads)"), "%s", err.msg);
     base_plan_reset();
-    base_plan_add(BASE_PLAN_READ, in_dir("r.json"), "--calib", NULL);
-    base_plan_add(BASE_PLAN_WRITE, in_dir("r.json"), "--out", NULL);
+    base_plan_add(BASE_PLAN_READ, scr_in("r.json"), "--calib", NULL);
+    base_plan_add(BASE_PLAN_WRITE, scr_in("r.json"), "--out", NULL);
     base_plan_allow("--out", "--calib");
     cr_expect_eq(base_plan_check(&err), 0, "updated in place by design: %s", err.msg);
 }
@@ -105,30 +78,30 @@ Test(base_plan, a_file_read_is_an_input_and_an_allowed_pair_passes)
 Test(base_plan, two_outputs_one_file_and_a_pattern)
 {
     base_error err = {0};
-    base_plan_add(BASE_PLAN_WRITE, in_dir("x.json"), "--out", NULL);
-    base_plan_add(BASE_PLAN_WRITE, in_dir("x.json"), "--suggest", NULL);
+    base_plan_add(BASE_PLAN_WRITE, scr_in("x.json"), "--out", NULL);
+    base_plan_add(BASE_PLAN_WRITE, scr_in("x.json"), "--suggest", NULL);
     cr_expect_lt(base_plan_check(&err), 0);
     cr_expect(strstr(err.msg, "are one file"), "%s", err.msg);
     base_plan_reset();
-    base_plan_add(BASE_PLAN_WRITE, in_dir("frames/*.jpg"), "--sim-frames", in_dir("frames"));
-    base_plan_add(BASE_PLAN_READ, in_dir("frames/000003.jpg"), "--source", NULL);
+    base_plan_add(BASE_PLAN_WRITE, scr_in("frames/*.jpg"), "--sim-frames", scr_in("frames"));
+    base_plan_add(BASE_PLAN_READ, scr_in("frames/000003.jpg"), "--source", NULL);
     cr_expect_lt(base_plan_check(&err), 0, "a file a pattern output names");
     cr_expect(strstr(err.msg, "--sim-frames") && strstr(err.msg, "is also --source"), "%s", err.msg);
     base_plan_reset();
-    base_plan_add(BASE_PLAN_WRITE, in_dir("frames/*.jpg"), "--sim-frames", in_dir("frames"));
-    base_plan_add(BASE_PLAN_READ, in_dir("frames/notes.txt"), "--source", NULL);
+    base_plan_add(BASE_PLAN_WRITE, scr_in("frames/*.jpg"), "--sim-frames", scr_in("frames"));
+    base_plan_add(BASE_PLAN_READ, scr_in("frames/notes.txt"), "--source", NULL);
     cr_expect_eq(base_plan_check(&err), 0, "%s", err.msg);
 }
 
 Test(base_plan, fifo_folder_device_and_long_names)
 {
     base_error err = {0};
-    cr_assert_eq(mkfifo(in_dir("fifo"), 0600), 0);
-    base_plan_add(BASE_PLAN_APPEND, in_dir("fifo"), "--log", NULL);
+    cr_assert_eq(mkfifo(scr_in("fifo"), 0600), 0);
+    base_plan_add(BASE_PLAN_APPEND, scr_in("fifo"), "--log", NULL);
     cr_expect_lt(base_plan_check(&err), 0);
     cr_expect(strstr(err.msg, "--log") && strstr(err.msg, "not a regular file (a FIFO"), "%s", err.msg);
     base_plan_reset();
-    base_plan_add(BASE_PLAN_WRITE, dir, "--out", NULL);
+    base_plan_add(BASE_PLAN_WRITE, scr_dir, "--out", NULL);
     cr_expect_lt(base_plan_check(&err), 0);
     cr_expect(strstr(err.msg, "a directory"), "%s", err.msg);
     base_plan_reset();
@@ -139,7 +112,7 @@ Test(base_plan, fifo_folder_device_and_long_names)
     memset(name, 'n', 256);
     name[256] = '\0';
     base_plan_reset();
-    base_plan_add(BASE_PLAN_WRITE, in_dir(name), "--out", NULL);
+    base_plan_add(BASE_PLAN_WRITE, scr_in(name), "--out", NULL);
     cr_expect_lt(base_plan_check(&err), 0);
     cr_expect(strstr(err.msg, "the name is too long"), "%s", err.msg);
 }
@@ -147,29 +120,29 @@ Test(base_plan, fifo_folder_device_and_long_names)
 Test(base_plan, held_outputs_appear_together_or_not_at_all)
 {
     base_error err = {0};
-    put_file(in_dir("a.txt"), "old a\n");
+    scr_put(scr_in("a.txt"), "old a\n");
     base_file_hold();
-    cr_assert_eq(base_file_write_all(in_dir("a.txt"), "new a\n", 6, NULL, &err), 0, "%s", err.msg);
-    cr_assert_eq(base_file_write_all(in_dir("b.txt"), "new b\n", 6, NULL, &err), 0, "%s", err.msg);
-    cr_expect(access(in_dir("b.txt"), F_OK) != 0, "held: not there yet");
+    cr_assert_eq(base_file_write_all(scr_in("a.txt"), "new a\n", 6, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(base_file_write_all(scr_in("b.txt"), "new b\n", 6, NULL, &err), 0, "%s", err.msg);
+    cr_expect(access(scr_in("b.txt"), F_OK) != 0, "held: not there yet");
     base_file_discard();
-    cr_expect(access(in_dir("b.txt"), F_OK) != 0, "discarded");
+    cr_expect(access(scr_in("b.txt"), F_OK) != 0, "discarded");
     char cmd[700];
-    snprintf(cmd, sizeof cmd, "grep -qx 'old a' '%s' && test -z \"$(ls -A '%s' | grep tmp)\"", in_dir("a.txt"), dir);
+    snprintf(cmd, sizeof cmd, "grep -qx 'old a' '%s' && test -z \"$(ls -A '%s' | grep tmp)\"", scr_in("a.txt"), scr_dir);
     cr_expect_eq(system(cmd), 0, "the old file as it was, no temporary file left");
     base_file_hold();
-    cr_assert_eq(base_file_write_all(in_dir("a.txt"), "new a\n", 6, NULL, &err), 0);
-    cr_assert_eq(base_file_write_all(in_dir("b.txt"), "new b\n", 6, NULL, &err), 0);
+    cr_assert_eq(base_file_write_all(scr_in("a.txt"), "new a\n", 6, NULL, &err), 0);
+    cr_assert_eq(base_file_write_all(scr_in("b.txt"), "new b\n", 6, NULL, &err), 0);
     cr_assert_eq(base_file_release(&err), 0, "%s", err.msg);
-    snprintf(cmd, sizeof cmd, "grep -qx 'new a' '%s' && grep -qx 'new b' '%s'", in_dir("a.txt"), in_dir("b.txt"));
+    snprintf(cmd, sizeof cmd, "grep -qx 'new a' '%s' && grep -qx 'new b' '%s'", scr_in("a.txt"), scr_in("b.txt"));
     cr_expect_eq(system(cmd), 0, "both written");
     /* A folder made for held outputs goes when they do. */
     base_file_hold();
-    cr_assert_eq(mkdir(in_dir("made"), 0700), 0);
-    base_file_hold_made_dir(in_dir("made"));
-    cr_assert_eq(base_file_write_all(in_dir("made/c.txt"), "c\n", 2, NULL, &err), 0);
+    cr_assert_eq(mkdir(scr_in("made"), 0700), 0);
+    base_file_hold_made_dir(scr_in("made"));
+    cr_assert_eq(base_file_write_all(scr_in("made/c.txt"), "c\n", 2, NULL, &err), 0);
     base_file_discard();
-    cr_expect(access(in_dir("made"), F_OK) != 0, "the empty folder removed");
+    cr_expect(access(scr_in("made"), F_OK) != 0, "the empty folder removed");
 }
 
 Test(base_plan, a_name_as_long_as_the_system_allows_is_written)
@@ -178,8 +151,8 @@ Test(base_plan, a_name_as_long_as_the_system_allows_is_written)
     memset(name, 'n', 250);
     memcpy(name + 250, ".json", 6); /* 255 bytes: NAME_MAX */
     base_error err = {0};
-    cr_expect_eq(base_file_write_all(in_dir(name), "{}\n", 3, NULL, &err), 0, "%s", err.msg);
-    cr_expect_eq(access(in_dir(name), F_OK), 0);
+    cr_expect_eq(base_file_write_all(scr_in(name), "{}\n", 3, NULL, &err), 0, "%s", err.msg);
+    cr_expect_eq(access(scr_in(name), F_OK), 0);
 }
 
 Test(base_plan, the_escapers_write_every_control_as_text)

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "video_test_util.h"
 #include "vision_test_util.h"
 
 static const char *driver(void) { return vt_env("RECORD_DRIVER", "record_driver"); }
@@ -40,28 +41,6 @@ static void remove_dir(const char *dir)
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_expect_eq(system(cmd), 0);
-}
-
-/* Frames ffprobe decodes in `path` (every frame, not the header's claim); -1 when it fails. errors: its stderr. */
-static long probe_frames(const char *path, char *errors, size_t cap)
-{
-    char cmd[1600], errpath[1100];
-    snprintf(errpath, sizeof errpath, "%s.probe-err", path);
-    snprintf(cmd, sizeof cmd,
-             "ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames "
-             "-of csv=p=0 '%s' 2>'%s'",
-             path, errpath);
-    FILE *p = popen(cmd, "r");
-    cr_assert(p, "ffprobe: %s", strerror(errno));
-    long n = -1;
-    if (fscanf(p, "%ld", &n) != 1)
-        n = -1;
-    int st = pclose(p);
-    if (vt_exit_status(st) != 0)
-        n = -1;
-    vt_file_head(errpath, errors, cap);
-    unlink(errpath);
-    return n;
 }
 
 /* The driver's output of a whole run (no pipe games): its exit status and stdout. */
@@ -123,13 +102,13 @@ Test(record, a_finished_recording_plays_every_frame, .timeout = 60)
     snprintf(args, sizeof args, "'%s' --frames 45 --fps 10 --size 321x241", path);
     cr_assert_eq(run_driver(args, out, sizeof out), 0, "%s", out);
     cr_expect(strstr(out, "closed 0"), "%s", out);
-    cr_expect_eq(probe_frames(path, errors, sizeof errors), 45, "every frame plays: %s", errors);
+    cr_expect_eq(vid_probe_frames(path, errors, sizeof errors), 45, "every frame plays: %s", errors);
     cr_expect_str_empty(errors);
     /* Gray frames record too. */
     snprintf(path, sizeof path, "%s/gray.mp4", dir);
     snprintf(args, sizeof args, "'%s' --frames 12 --fps 4 --gray", path);
     cr_assert_eq(run_driver(args, out, sizeof out), 0, "%s", out);
-    cr_expect_eq(probe_frames(path, errors, sizeof errors), 12, "%s", errors);
+    cr_expect_eq(vid_probe_frames(path, errors, sizeof errors), 12, "%s", errors);
     remove_dir(dir);
 }
 
@@ -148,7 +127,7 @@ Test(record, a_replay_waits_for_the_encoder_and_drops_nothing, .timeout = 60)
     cr_assert_eq(run_driver(args, out, sizeof out), 0, "%s", out);
     summary = strstr(out, "encoded") ? strstr(out, "encoded") : out;
     cr_expect(strstr(out, "encoded 60 dropped 0"), "every frame encoded: %s", summary);
-    cr_expect_eq(probe_frames(path, errors, sizeof errors), 60, "every frame plays: %s", errors);
+    cr_expect_eq(vid_probe_frames(path, errors, sizeof errors), 60, "every frame plays: %s", errors);
     cr_expect_str_empty(errors);
     remove_dir(dir);
 }
@@ -188,7 +167,7 @@ Test(record, kill_9_keeps_every_whole_fragment, .timeout = 60)
     waitpid(c.pid, &st, 0);
     fclose(c.out);
     cr_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
-    long frames = probe_frames(path, errors, sizeof errors);
+    long frames = vid_probe_frames(path, errors, sizeof errors);
     cr_expect_geq(frames, fragments * 10, "every whole fragment plays after kill -9 (%ld frames, %ld fragments): %s",
                   frames, fragments, errors);
     cr_expect_str_empty(errors, "ffprobe reads the file without an error");
@@ -208,7 +187,7 @@ Test(record, a_full_disk_cuts_back_to_the_last_whole_fragment_and_says_so, .time
     snprintf(path, sizeof path, "%s/full.mp4", dir);
     snprintf(args, sizeof args, "'%s' --frames 100 --fps 10 --sleep-ms 10", path);
     int status = run_driver(args, out, sizeof out);
-    long frames = probe_frames(path, errors, sizeof errors);
+    long frames = vid_probe_frames(path, errors, sizeof errors);
     const char *last = strstr(out, "encoded ");
     long fragments = -1;
     if (last)
@@ -296,7 +275,7 @@ Test(record, a_stalled_disk_never_blocks_the_caller, .timeout = 90)
     int st;
     waitpid(c.pid, &st, 0);
     fclose(c.out);
-    long frames = probe_frames(path, errors, sizeof errors);
+    long frames = vid_probe_frames(path, errors, sizeof errors);
     sh("umount '%1$s'; rm -f '%1$s.img'; rmdir '%1$s'", dir);
     cr_assert_eq(froze, 0, "fsfreeze froze the loop image");
     cr_expect(strstr(closed, "closed -1") && strstr(closed, "did not take the video within 1500 ms"),
@@ -321,10 +300,10 @@ Test(record, clips_are_cut_from_the_kept_video_without_reencoding, .timeout = 60
     char want[256];
     snprintf(want, sizeof want, "clip %s ok 2000 4000", c1);
     cr_expect(strstr(out, want), "the clip starts at the keyframe before 2.5 s and ends at 4.0 s: %s", out);
-    cr_expect_eq(probe_frames(c1, errors, sizeof errors), 21, "%s", errors);
+    cr_expect_eq(vid_probe_frames(c1, errors, sizeof errors), 21, "%s", errors);
     snprintf(want, sizeof want, "clip %s ok 7000 7900", c2);
     cr_expect(strstr(out, want), "a clip past the end ends with the recording: %s", out);
-    cr_expect_eq(probe_frames(c2, errors, sizeof errors), 10, "%s", errors);
+    cr_expect_eq(vid_probe_frames(c2, errors, sizeof errors), 10, "%s", errors);
     /* Only 1 s kept: a clip asked for late starts late, one wholly before the kept video fails. */
     snprintf(path, sizeof path, "%s/short.mp4", dir);
     snprintf(args, sizeof args,

@@ -12,50 +12,19 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <cjson/cJSON.h>
-
-#include "cap_source.h"
 #include "ds_loop.h"
 #include "ds_sequence.h"
 #include "ref_snapshot_vision.h"
 #include "vis_camera.h"
 #include "watch_echo.h"
+#include "watch_loop_util.h"
 #include "watch_motion.h"
 #include "watch_session.h"
 #include "watch_test_util.h"
 
 #define MAX_MOVES 8
 
-typedef struct loop_run {
-    long settles, settle_frame[MAX_MOVES + 2];
-    int full_frame[MAX_MOVES + 2];
-    int checks, legal[MAX_MOVES + 1];
-    long check_frame[MAX_MOVES + 1];
-    long frames_lit;
-    int lit_at_move_start[MAX_MOVES + 1];
-    int status;
-    int exposure_warnings;
-} loop_run;
-
-static void on_event(void *ctx, const cJSON *ev)
-{
-    loop_run *r = ctx;
-    const char *k = cJSON_GetObjectItem(ev, "event")->valuestring;
-    const long frame = (long)cJSON_GetObjectItem(ev, "frame")->valuedouble;
-    if (strcmp(k, "settled") == 0 && r->settles < MAX_MOVES + 2) {
-        r->full_frame[r->settles] = cJSON_IsTrue(cJSON_GetObjectItem(ev, "full_frame"));
-        r->settle_frame[r->settles++] = frame;
-    }
-    const cJSON *what = cJSON_GetObjectItem(ev, "what");
-    if (strcmp(k, "warning") == 0 && cJSON_IsString(what) && strcmp(what->valuestring, "exposure") == 0)
-        r->exposure_warnings++;
-    if (strcmp(k, "move_checked") == 0 && r->checks < MAX_MOVES) {
-        r->check_frame[r->checks] = frame;
-        r->legal[r->checks++] = cJSON_IsTrue(cJSON_GetObjectItem(ev, "legal"));
-    }
-}
-
-static void run_loop(double ratio, loop_run *r)
+static void run_loop(double ratio, wl_run *r)
 {
     char seq[2300];
     mkdir(wt_work_dir(), 0777);
@@ -68,43 +37,20 @@ static void run_loop(double ratio, loop_run *r)
     calib_file cam;
     double P[3];
     cr_assert_eq(ds_loop_calib(q, &cam, P, &err), 0, "%s", err.msg);
-    ds_loop_params lp;
-    ds_loop_params_default(&lp);
-    lp.ratio = ratio, lp.supersample = 1;
-    ds_loop *L = ds_loop_new(q, &cam, P, &lp, &err);
-    cr_assert_not_null(L, "%s", err.msg);
-    cap_source_callbacks cb = {ds_loop_read, L, q->fps, ds_sequence_frame_count(q), "simulated table"};
-    cap_source *cap = cap_source_open_callbacks(&cb, &err);
-    cr_assert_not_null(cap, "%s", err.msg);
-    watch_session_config cfg;
-    watch_session_config_default(&cfg);
-    cfg.tracker.settle_ms = SETTLE_MS;
-    cfg.quiet = true;
-    cfg.project = ds_loop_project, cfg.project_ctx = L;
-    watch_session *s = watch_session_new(q->scene->roster, &cam, &cfg, &err);
-    cr_assert_not_null(s, "%s", err.msg);
-    memset(r, 0, sizeof *r);
-    cr_assert_eq(watch_session_add_sink(s, &(watch_sink){on_event, r}, &err), 0);
-    r->status = watch_session_run(s, cap, NULL);
-    r->frames_lit = ds_loop_frames_lit(L);
-    for (size_t k = 1; k <= q->n_moves; k++) /* the first frame of move k: the hand is over the table */
-        r->lit_at_move_start[k] = ds_loop_was_lit(L, ds_sequence_hold_start(q, k - 1) + ds_sequence_hold_frames(q));
-    watch_session_free(s);
-    cap_source_close(cap);
-    ds_loop_free(L);
+    wl_watch(q, &cam, P, &(wl_options){.ratio = ratio, .settle_ms = SETTLE_MS, .source_name = "simulated table"}, r);
     ds_sequence_free(q);
 }
 
 Test(watch_loop, the_projector_on_gives_the_same_calls_and_settles, .timeout = 170)
 {
-    loop_run off, on;
+    wl_run off, on;
     run_loop(0, &off);
     run_loop(2.5, &on);
     cr_expect_eq(off.frames_lit, 0);
     cr_expect_gt(on.frames_lit, 10, "the watch's light reached %ld frames", on.frames_lit);
     /* The turn: 3 moves, the first two legal, the cavalry's 11" march over its 10" illegal (test_watch.c). */
-    cr_expect_eq(off.settles, 4, "projector off: %ld settles", off.settles);
-    cr_expect_eq(on.settles, off.settles, "projector on: %ld settles, off %ld", on.settles, off.settles);
+    cr_expect_eq(off.settles, 4, "projector off: %d settles", off.settles);
+    cr_expect_eq(on.settles, off.settles, "projector on: %d settles, off %d", on.settles, off.settles);
     cr_assert_eq(off.checks, 3);
     cr_assert_eq(on.checks, off.checks, "projector on: %d calls, off %d", on.checks, off.checks);
     for (int k = 0; k < off.checks; k++) {
@@ -115,8 +61,8 @@ Test(watch_loop, the_projector_on_gives_the_same_calls_and_settles, .timeout = 1
     cr_expect(off.legal[0] && off.legal[1] && !off.legal[2]);
     /* Where only the light changed is not searched again: each move's settle detects in the changed regions
      * as it does with the projector off, not the whole frame. */
-    for (long k = 1; k < off.settles && k < on.settles; k++)
-        cr_expect_eq(on.full_frame[k], off.full_frame[k], "settle %ld: whole frame on %d, off %d", k, on.full_frame[k],
+    for (int k = 1; k < off.settles && k < on.settles; k++)
+        cr_expect_eq(on.full_frame[k], off.full_frame[k], "settle %d: whole frame on %d, off %d", k, on.full_frame[k],
                      off.full_frame[k]);
     cr_expect_eq(on.status, off.status);
     /* Moves 2 and 3 start while the previous call is lit, and are judged (above). */

@@ -24,41 +24,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
-#include "cap_source.h"
 #include "ds_loop.h"
 #include "ds_sequence.h"
 #include "vis_camera.h"
+#include "watch_loop_util.h"
 #include "watch_session.h"
 
 #define CROP_MARGIN_PX 160
 /* A model whose centre is nearer the crop's edge than this has its tag cut (tags are 35-70 px here). */
 #define EDGE_PX 40
 #define SETTLE_MS 800
-#define MAX_SETTLES 8
-
-typedef struct hard_run {
-    size_t units; /* on the table (whole on the crop) */
-    int settles, checks, legal[MAX_SETTLES];
-    long settle_frame[MAX_SETTLES], check_frame[MAX_SETTLES];
-    int lit_at_move_start[3];
-    long frames_lit;
-    int status;
-} hard_run;
-
-static void on_event(void *ctx, const cJSON *ev)
-{
-    hard_run *r = ctx;
-    const char *k = cJSON_GetObjectItem(ev, "event")->valuestring;
-    const long frame = (long)cJSON_GetObjectItem(ev, "frame")->valuedouble;
-    if (strcmp(k, "settled") == 0 && r->settles < MAX_SETTLES)
-        r->settle_frame[r->settles++] = frame;
-    if (strcmp(k, "move_checked") == 0 && r->checks < MAX_SETTLES) {
-        r->check_frame[r->checks] = frame;
-        r->legal[r->checks++] = cJSON_IsTrue(cJSON_GetObjectItem(ev, "legal"));
-    }
-}
 
 /* The crop "WxH+X+Y" of hard table 1's frame holding its turn's moving units at every keyframe. */
 static void turn_crop(int table, double margin_px, char *crop, size_t cap)
@@ -147,7 +122,7 @@ static size_t keep_whole_units(ds_sequence *q)
     return kept;
 }
 
-static void run_hard_turn(int table, const char *crop, double ratio, hard_run *r)
+static void run_hard_turn(int table, const char *crop, double ratio, wl_run *r)
 {
     base_error err;
     ds_sequence *q = ds_sequence_hard(table, crop, &err);
@@ -157,32 +132,10 @@ static void run_hard_turn(int table, const char *crop, double ratio, hard_run *r
     calib_file cam;
     double P[3];
     cr_assert_eq(ds_loop_calib(q, &cam, P, &err), 0, "%s", err.msg);
-    ds_loop_params lp;
-    ds_loop_params_default(&lp);
-    lp.ratio = ratio, lp.supersample = 1;
-    ds_loop *L = ds_loop_new(q, &cam, P, &lp, &err);
-    cr_assert_not_null(L, "%s", err.msg);
-    cap_source_callbacks cb = {ds_loop_read, L, q->fps, ds_sequence_frame_count(q), "simulated hard table"};
-    cap_source *cap = cap_source_open_callbacks(&cb, &err);
-    cr_assert_not_null(cap, "%s", err.msg);
-    watch_session_config cfg;
-    watch_session_config_default(&cfg);
-    cfg.tracker.settle_ms = SETTLE_MS;
-    cfg.quiet = true;
-    cfg.project = ds_loop_project, cfg.project_ctx = L;
-    watch_session *s = watch_session_new(q->scene->roster, &cam, &cfg, &err);
-    cr_assert_not_null(s, "%s", err.msg);
     const size_t units = r->units;
-    memset(r, 0, sizeof *r);
+    wl_watch(q, &cam, P, &(wl_options){.ratio = ratio, .settle_ms = SETTLE_MS, .source_name = "simulated hard table"},
+             r);
     r->units = units;
-    cr_assert_eq(watch_session_add_sink(s, &(watch_sink){on_event, r}, &err), 0);
-    r->status = watch_session_run(s, cap, NULL);
-    r->frames_lit = ds_loop_frames_lit(L);
-    for (size_t k = 1; k <= q->n_moves; k++) /* the first frame of move k: the hand is over the table */
-        r->lit_at_move_start[k] = ds_loop_was_lit(L, ds_sequence_hold_start(q, k - 1) + ds_sequence_hold_frames(q));
-    watch_session_free(s);
-    cap_source_close(cap);
-    ds_loop_free(L);
     ds_sequence_free(q);
 }
 
@@ -190,7 +143,7 @@ static void run_hard_turn(int table, const char *crop, double ratio, hard_run *r
  * settle comes 800 ms (4 frames) after the first still frame: frames 4, 15 and 26. */
 static const long expected_settles[3] = {4, 15, 26};
 
-static void expect_the_turn(const hard_run *r, const char *name)
+static void expect_the_turn(const wl_run *r, const char *name)
 {
     cr_expect_eq(r->settles, 3, "%s: %d settles (one per move plus the first)", name, r->settles);
     for (int k = 0; k < r->settles && k < 3; k++)
@@ -211,7 +164,7 @@ Test(watch_loop_hard, a_hard_turn_gives_the_same_calls_and_settles_lit_and_unlit
     turn_crop(1, CROP_MARGIN_PX, crop, sizeof crop);
     int w = 0, h = 0;
     cr_assert_eq(sscanf(crop, "%dx%d", &w, &h), 2);
-    hard_run off, on25, on4;
+    wl_run off, on25, on4;
     run_hard_turn(1, crop, 0, &off);
     run_hard_turn(1, crop, 2.5, &on25);
     run_hard_turn(1, crop, 4, &on4);
@@ -241,7 +194,7 @@ Test(watch_loop_hard, the_webcam_table_gives_the_same_calls_and_settles_lit_at_2
 {
     /* The whole frame: on a crop the motion picture is shrunk less (the webcam's noise never reads still) and
      * a wide one that reads still no longer shows the stall. */
-    hard_run off, on25;
+    wl_run off, on25;
     run_hard_turn(5, NULL, 0, &off);
     run_hard_turn(5, NULL, 2.5, &on25);
     cr_log_info("webcam: %zu whole units", off.units);

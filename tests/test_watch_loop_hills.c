@@ -15,39 +15,15 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
-#include "cap_source.h"
 #include "ds_loop.h"
 #include "ds_render.h"
 #include "ds_sequence.h"
 #include "ref_judge.h"
 #include "ref_snapshot.h"
+#include "watch_loop_util.h"
 #include "watch_session.h"
 
 #define SETTLE_MS 800
-#define MAX_CALLS 8
-
-typedef struct loop_run {
-    int settles, checks, legal[MAX_CALLS];
-    long settle_frame[MAX_CALLS], check_frame[MAX_CALLS];
-    long frames_lit;
-    int status;
-} loop_run;
-
-static void on_event(void *ctx, const cJSON *ev)
-{
-    loop_run *r = ctx;
-    const char *k = cJSON_GetObjectItem(ev, "event")->valuestring;
-    const long frame = (long)cJSON_GetObjectItem(ev, "frame")->valuedouble;
-    if (strcmp(k, "settled") == 0 && r->settles < MAX_CALLS)
-        r->settle_frame[r->settles++] = frame;
-    if (strcmp(k, "move_checked") == 0 && r->checks < MAX_CALLS) {
-        r->check_frame[r->checks] = frame;
-        r->legal[r->checks++] = cJSON_IsTrue(cJSON_GetObjectItem(ev, "legal"));
-    }
-}
-
 /* The set-up a table file with the hill gives: the camera, the roster, the terrain. */
 static ref_setup *hill_setup(const ds_sequence *q, const calib_file *cam)
 {
@@ -101,33 +77,12 @@ static void referee_calls(const ds_sequence *q, const calib_file *cam, rules_ver
 }
 
 /* The watch over the turn in the closed loop, the projector at `ratio` the room's light. */
-static void watch_turn(const ds_sequence *q, const calib_file *cam, const double P[3], double ratio, loop_run *r)
+static void watch_turn(const ds_sequence *q, const calib_file *cam, const double P[3], double ratio, wl_run *r)
 {
-    base_error err = {0};
-    ds_loop_params lp;
-    ds_loop_params_default(&lp);
-    lp.ratio = ratio, lp.supersample = 1;
-    ds_loop *L = ds_loop_new(q, cam, P, &lp, &err);
-    cr_assert_not_null(L, "%s", err.msg);
-    cap_source_callbacks cb = {ds_loop_read, L, q->fps, ds_sequence_frame_count(q), "simulated hill table"};
-    cap_source *cap = cap_source_open_callbacks(&cb, &err);
-    cr_assert_not_null(cap, "%s", err.msg);
-    watch_session_config cfg;
-    watch_session_config_default(&cfg);
-    cfg.tracker.settle_ms = SETTLE_MS;
-    cfg.quiet = true;
-    cfg.project = ds_loop_project, cfg.project_ctx = L;
     ref_setup *setup = hill_setup(q, cam);
-    watch_session *s = watch_session_new_setup(setup, &cfg, &err);
-    cr_assert_not_null(s, "%s", err.msg);
-    memset(r, 0, sizeof *r);
-    cr_assert_eq(watch_session_add_sink(s, &(watch_sink){on_event, r}, &err), 0);
-    r->status = watch_session_run(s, cap, NULL);
-    r->frames_lit = ds_loop_frames_lit(L);
-    watch_session_free(s);
+    const wl_options o = {.ratio = ratio, .settle_ms = SETTLE_MS, .source_name = "simulated hill table", .setup = setup};
+    wl_watch(q, cam, P, &o, r);
     ref_setup_free(setup);
-    cap_source_close(cap);
-    ds_loop_free(L);
 }
 
 /* The turn's 39 frames (5 fps): still 0-5, the climb 6-10, still 11-16, along the top 17-21, still 22-27, the
@@ -149,7 +104,7 @@ Test(watch_loop_hills, the_watch_on_a_hill_table_calls_as_the_referee_lit_withou
     cr_expect(ref[0] == RULES_VERDICT_LEGAL && ref[1] == RULES_VERDICT_LEGAL && ref[2] == RULES_VERDICT_ILLEGAL,
               "the referee: %s, %s, %s", rules_verdict_word(ref[0]), rules_verdict_word(ref[1]),
               rules_verdict_word(ref[2]));
-    loop_run lit;
+    wl_run lit;
     watch_turn(q, &cam, P, 2.5, &lit);
     cr_expect_eq(lit.settles, 4, "%d settles (one per move plus the first)", lit.settles);
     for (int k = 0; k < lit.settles && k < 4; k++)

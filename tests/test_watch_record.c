@@ -27,31 +27,11 @@
 #include <cjson/cJSON.h>
 
 #include "ds_sequence.h"
+#include "video_test_util.h"
 #include "vision_test_util.h"
 #include "watch_test_util.h"
 
 #define FRAGMENT_FRAMES 5
-
-/* Frames ffprobe decodes in `path` (every frame); -1 when it fails. errors: its stderr. */
-static long probe_frames(const char *path, char *errors, size_t cap)
-{
-    char cmd[6000], errpath[2400];
-    snprintf(errpath, sizeof errpath, "%s.probe-err", path);
-    wt_cmdf(cmd, sizeof cmd,
-            "ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames "
-            "-of csv=p=0 '%s' 2>'%s'",
-            path, errpath);
-    FILE *p = popen(cmd, "r");
-    cr_assert(p, "ffprobe: %s", strerror(errno));
-    long n = -1;
-    if (fscanf(p, "%ld", &n) != 1)
-        n = -1;
-    if (vt_exit_status(pclose(p)) != 0)
-        n = -1;
-    vt_file_head(errpath, errors, cap);
-    unlink(errpath);
-    return n;
-}
 
 /* The events of kind `kind` in a parsed log. */
 static size_t count_events(cJSON **ev, size_t n, const char *kind)
@@ -74,7 +54,7 @@ Test(watch_record, the_recording_decodes_frame_for_frame_and_the_illegal_call_ha
     ds_sequence *q = wt_load_sequence();
     char path[2300], errors[2048];
     wt_path_in(path, sizeof path, "game.mp4");
-    long frames = probe_frames(path, errors, sizeof errors);
+    long frames = vid_probe_frames(path, errors, sizeof errors);
     cr_expect_eq(frames, ds_sequence_frame_count(q), "every watched frame recorded: %ld of %ld (%s)", frames,
                  ds_sequence_frame_count(q), errors);
     cr_expect_str_empty(errors);
@@ -109,7 +89,7 @@ Test(watch_record, the_recording_decodes_frame_for_frame_and_the_illegal_call_ha
     }
     cr_expect_eq(named, 2, "the call and its alert name the clip");
     cr_expect_eq(clips, 1, "one clip event");
-    long clip_frames = probe_frames(want, errors, sizeof errors);
+    long clip_frames = vid_probe_frames(want, errors, sizeof errors);
     cr_expect_eq(clip_frames, 33, "the clip plays from 0.0 to 6.4 s: %ld frames (%s)", clip_frames, errors);
     cr_expect_str_empty(errors);
     wt_free_jsonl(ev, n);
@@ -184,7 +164,7 @@ Test(watch_record, kill_9_mid_recording_leaves_a_playable_file_of_whole_fragment
     close(out);
     cr_assert(called, "watch never made its second call");
     cr_expect(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
-    long frames = probe_frames(record, errors, sizeof errors);
+    long frames = vid_probe_frames(record, errors, sizeof errors);
     /* Whole fragments only: ffprobe decodes every frame without an error. (Not a multiple of 5 frames: a live
        pace drops frames when the machine is busy, and a fragment is a second of frame time. The recorder's own
        suite counts fragments exactly.) */
@@ -218,7 +198,7 @@ Test(watch_record, a_full_disk_is_one_error_event_and_the_watch_goes_on, .timeou
     int st;
     waitpid(pid, &st, 0);
     close(out);
-    long frames = probe_frames(record, errors, sizeof errors);
+    long frames = vid_probe_frames(record, errors, sizeof errors);
     umount2(dir, MNT_DETACH);
     rmdir(dir);
     cr_assert(ended, "the watch went on to the end of the turn");
@@ -295,7 +275,7 @@ Test(watch_record, an_earlier_games_clip_is_kept_and_the_new_one_named_around_it
         }
     cr_expect_eq(clip_events, 1);
     char errors[2048];
-    long clip_frames = probe_frames(new_clip, errors, sizeof errors);
+    long clip_frames = vid_probe_frames(new_clip, errors, sizeof errors);
     cr_expect_eq(clip_frames, 33, "the new clip plays: %ld frames (%s)", clip_frames, errors);
     wt_free_jsonl(ev, n);
 }

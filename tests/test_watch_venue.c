@@ -16,7 +16,6 @@
  * "started" event's wall time + t_ms (--realtime), the alert's arrival is
  * this process's wall clock, on the same machine.
  */
-#define _DEFAULT_SOURCE /* timegm */
 #include <criterion/criterion.h>
 
 #include <signal.h>
@@ -106,17 +105,6 @@ static void start_watch(const char *frames, int port, int table, const char *nam
     start_watch_as(frames, port, table, name, user, venue_site_password_file(&g_site, user));
 }
 
-/* "2026-11-23T03:31:59.519Z" as ms since the epoch. */
-static double wall_ms(const char *iso)
-{
-    struct tm tm = {0};
-    int ms = 0;
-    cr_assert(sscanf(iso, "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
-                     &tm.tm_sec, &ms) == 7, "wall time %s", iso);
-    tm.tm_year -= 1900, tm.tm_mon -= 1;
-    return (double)timegm(&tm) * 1000.0 + ms;
-}
-
 static double now_wall_ms(void)
 {
     struct timespec ts;
@@ -150,7 +138,7 @@ Test(watch_venue, alert_over_mqtt_then_a_judges_overrule_is_applied_and_logged, 
     const venue_sub_msg *started = venue_sub_wait(sub, "tableref/test/table/4/event/started", NULL, 30000);
     cr_assert(started, "the started event arrives");
     cJSON *st = parse(started);
-    const double start_wall = wall_ms(str_at(st, "wall"));
+    const double start_wall = wt_wall_ms(str_at(st, "wall"));
     cJSON_Delete(st);
 
     /* The cavalry's march: its call, then its alert, at QoS 1, naming the clip. */
@@ -168,7 +156,7 @@ Test(watch_venue, alert_over_mqtt_then_a_judges_overrule_is_applied_and_logged, 
     cr_expect(strstr(str_at(al, "clip"), "venue-game.clips/move-3.mp4"), "the clip's path: %s", str_at(al, "clip"));
     cr_expect_str_eq(str_at(al, "clip_url"), "http://judge.local/clips/move-3.mp4");
     const double settle_t = cJSON_GetObjectItem(al, "t_ms")->valuedouble;
-    const double alert_made = wall_ms(str_at(al, "wall"));
+    const double alert_made = wt_wall_ms(str_at(al, "wall"));
     cJSON_Delete(al);
     const venue_sub_msg *call = venue_sub_wait(sub, "tableref/test/table/4/event/move_checked", "\"move\":3", 1000);
     cr_assert(call, "the call arrives before its alert");

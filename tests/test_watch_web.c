@@ -14,7 +14,6 @@
  * (the frame of t_ms is read at the "started" event's wall time + t_ms).
  * Screenshots: build/tests/venue-web/watch-judge.png, watch-judge-after.png.
  */
-#define _DEFAULT_SOURCE /* timegm */
 #include <criterion/criterion.h>
 
 #include <signal.h>
@@ -43,16 +42,6 @@ static void teardown(void)
     venue_proc_kill(&g_node, SIGKILL);
     venue_proc_kill(&g_watch, SIGKILL);
     venue_site_stop(&g_site);
-}
-
-static double wall_ms(const char *iso)
-{
-    struct tm tm = {0};
-    int ms = 0;
-    cr_assert(sscanf(iso, "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
-                     &tm.tm_sec, &ms) == 7, "wall time %s", iso);
-    tm.tm_year -= 1900, tm.tm_mon -= 1;
-    return (double)timegm(&tm) * 1000.0 + ms;
 }
 
 static void start_broker(void)
@@ -117,7 +106,7 @@ Test(watch_web, the_watchs_alert_on_the_judges_page_and_the_overrule_back, .fini
     const venue_sub_msg *started = venue_sub_wait(sub, "tableref/web/table/9/event/started", NULL, 30000);
     cr_assert(started, "the watch never started");
     cJSON *sj = cJSON_Parse(started->payload);
-    const double start_wall = wall_ms(cJSON_GetObjectItem(sj, "wall")->valuestring);
+    const double start_wall = wt_wall_ms(cJSON_GetObjectItem(sj, "wall")->valuestring);
     cJSON_Delete(sj);
 
     while (venue_proc_read_line(&g_node, line, sizeof line, 120000) == 0 && strncmp(line, "result ", 7) != 0)

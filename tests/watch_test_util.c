@@ -1,4 +1,5 @@
 /* Shared by the watch suites: the rendered test turn, its one recorded watch run, JSONL reading. */
+#define _DEFAULT_SOURCE /* timegm */
 #include "watch_test_util.h"
 
 #include <fcntl.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
@@ -151,4 +153,14 @@ void wt_make_long_turn(char *dir, size_t cap, int tail, const char *name)
         snprintf(to, sizeof to, "%s/%06d.jpg", dir, i);
         cr_assert_eq(symlink(from, to), 0, "%s", to);
     }
+}
+
+double wt_wall_ms(const char *iso)
+{
+    struct tm tm = {0};
+    int ms = 0;
+    cr_assert(sscanf(iso, "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+                     &tm.tm_sec, &ms) == 7, "wall time %s", iso);
+    tm.tm_year -= 1900, tm.tm_mon -= 1;
+    return (double)timegm(&tm) * 1000.0 + ms;
 }

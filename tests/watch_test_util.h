@@ -35,5 +35,7 @@ cJSON **wt_read_jsonl(const char *path, size_t *n);
 void wt_free_jsonl(cJSON **l, size_t n);
 const char *wt_event_of(const cJSON *e);
 double wt_num_of(const cJSON *e, const char *k);
+/* "2026-11-23T03:31:59.519Z" (an event's "wall") as ms since the epoch; the test fails on another form. */
+double wt_wall_ms(const char *iso);
 
 #endif

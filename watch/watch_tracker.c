@@ -256,6 +256,31 @@ static int refresh_reference(entry *ref, entry *e, watch_tracker_result *res)
     return 1;
 }
 
+/* The rolls held (watch_tracker_roll) onto `before`'s units, for the move judged from it. */
+static void watch_tracker_apply_rolls(const watch_tracker *w, rules_snapshot *before)
+{
+    base_error ignored;
+    for (size_t i = 0; i < before->n_units; i++)
+        before->units[i].roll_mm = NAN; /* a roll left from a move judged before (then undone) is no roll now */
+    for (size_t i = 0; i < w->n_rolls; i++) {
+        rules_unit *u = rules_snapshot_find_unit(before, w->rolls[i].unit);
+        if (u)
+            rules_unit_declare_roll(u, w->rolls[i].roll_mm, &ignored); /* checked when it was declared */
+    }
+}
+
+/* The rolls of the units `report` judged a move of are used: no longer held. */
+static void watch_tracker_use_rolls(watch_tracker *w, const rules_report *report)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < w->n_rolls; i++) {
+        const rules_unit_report *ur = rules_report_find_unit(report, w->rolls[i].unit);
+        if (!(ur && ur->move != RULES_MOVE_NONE && ur->verdict != RULES_VERDICT_NOT_SEEN))
+            w->rolls[k++] = w->rolls[i];
+    }
+    w->n_rolls = k;
+}
+
 /* The move from the reference to e judged; e becomes the newest entry (or refreshes the reference when no unit
  * moved). Consumes e. Returns 1 or -1. */
 static int judge_move(watch_tracker *w, entry *e, watch_tracker_result *res, base_error *err)

@@ -130,29 +130,6 @@ int watch_tracker_set_status(watch_tracker *w, const char *unit_id, unsigned bit
     return 0;
 }
 
-void watch_tracker_apply_rolls(const watch_tracker *w, rules_snapshot *before)
-{
-    base_error ignored;
-    for (size_t i = 0; i < before->n_units; i++)
-        before->units[i].roll_mm = NAN; /* a roll left from a move judged before (then undone) is no roll now */
-    for (size_t i = 0; i < w->n_rolls; i++) {
-        rules_unit *u = rules_snapshot_find_unit(before, w->rolls[i].unit);
-        if (u)
-            rules_unit_declare_roll(u, w->rolls[i].roll_mm, &ignored); /* checked when it was declared */
-    }
-}
-
-void watch_tracker_use_rolls(watch_tracker *w, const rules_report *report)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < w->n_rolls; i++) {
-        const rules_unit_report *ur = rules_report_find_unit(report, w->rolls[i].unit);
-        if (!(ur && ur->move != RULES_MOVE_NONE && ur->verdict != RULES_VERDICT_NOT_SEEN))
-            w->rolls[k++] = w->rolls[i];
-    }
-    w->n_rolls = k;
-}
-
 /* The roster's unit, as a snapshot's unit with its dice (to check a roll against). -1 with err when none. */
 static int roster_unit_dice(const watch_tracker *w, const char *unit_id, rules_unit *out, base_error *err)
 {

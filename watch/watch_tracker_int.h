@@ -80,10 +80,6 @@ struct watch_tracker {
 };
 
 void watch_tracker_entry_clear(entry *e);
-/* The rolls held (watch_tracker_roll) onto `before`'s units, for the move judged from it. */
-void watch_tracker_apply_rolls(const watch_tracker *w, rules_snapshot *before);
-/* The rolls of the units `report` judged a move of are used: no longer held. */
-void watch_tracker_use_rolls(watch_tracker *w, const rules_report *report);
 /* The judge's statuses (engaged, fleeing, shaken...) as the referee takes them (ref_status, borrowed from w until
  * the statuses change); *n gets their count. NULL when none (or out of memory: then *n is 0). */
 ref_status *watch_tracker_statuses(const watch_tracker *w, size_t *n);

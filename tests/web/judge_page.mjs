@@ -35,11 +35,11 @@
 //     overrule; a page (carol) and an overlay opened only then show the
 //     overrule from the retained state alone;
 // with screenshots in OUT_DIR, then prints "result {json}" and exits 0.
-import { chromium } from 'playwright-core';
+import { fail, launch, logIn, loginOf } from './lib/page.mjs';
 
 const [base, event, outDir, sinceT4, heardT4] = process.argv.slice(2);
 // JUDGE_LOGIN=user:password: the judge logs in.
-const [loginUser, loginPass] = (process.env.JUDGE_LOGIN || '').split(':');
+const [loginUser, loginPass] = loginOf('JUDGE_LOGIN');
 const JUDGE = loginUser;
 // Every account the test uses, each for one connection only (the broker binds client ids to accounts).
 const accounts = Object.fromEntries((process.env.VENUE_ACCOUNTS || '').split(' ').filter(Boolean)
@@ -48,11 +48,6 @@ const login = (user) => `user=${user}&pass=${encodeURIComponent(accounts[user] |
 const REASON = 'the spear was lifted, not moved';
 // Guards against a hang, not timings: CI runs this beside the heavy vision suites on two cores.
 const WAIT = { timeout: 30000 };
-
-function fail(msg) {
-  console.log('FAIL: ' + msg);
-  process.exit(1);
-}
 
 // The picture opens as large as the window on a click, never smaller than sent.
 async function checkZoom(judge) {
@@ -148,7 +143,7 @@ async function overlayPicture(page, who) {
 async function checkStreamerLogin(ctx) {
   const page = await ctx.newPage();
   await page.goto(`${base}/index.html?event=${event}`);
-  await logIn(page, 'hall', accounts.hall);
+  await logIn(page, 'hall', accounts.hall, { wait: WAIT });
   await page.waitForSelector('.card[data-table="1"]', WAIT).catch(() => fail('the streamer\'s login shows no table'));
   // Alice's check came back within milliseconds on this loopback broker; 3 s is ample for an answer.
   await page.waitForTimeout(3000);
@@ -204,7 +199,7 @@ async function checkRefusedCommand(ctx, judge, overlay) {
   // A page and an overlay opened only now know the ruling from the retained state alone (no event replayed).
   const late = await ctx.newPage();
   await late.goto(`${base}/index.html?event=${event}`);
-  await logIn(late, 'carol', accounts.carol);
+  await logIn(late, 'carol', accounts.carol, { wait: WAIT });
   await late.waitForFunction(() => {
     const t = window.tableref.tables.get(1);
     return t && t.stateRefused && t.stateRuling;
@@ -225,22 +220,7 @@ async function checkRefusedCommand(ctx, judge, overlay) {
   if (/ILLEGAL/.test(await lateOverlay.textContent('#ov-card'))) fail('the late overlay shows ILLEGAL');
 }
 
-// Logs `page` in with the judge's form; waits until the broker accepted it.
-async function logIn(page, user, pass) {
-  await page.waitForSelector('#login:not([hidden])', WAIT).catch(() => fail('no login form'));
-  await page.fill('#login-user', user);
-  await page.fill('#login-pass', pass || '');
-  await page.click('#login button[type="submit"]');
-  await page.waitForSelector('#link.ok', WAIT).catch(() => fail('login as ' + user + ' failed'));
-}
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  // The flags that work on these machines (no sandbox as root, no network beyond loopback).
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-         '--disable-component-update', '--disable-sync'],
-}).catch((e) => fail('cannot start chromium: ' + e.message));
+const browser = await launch();
 
 try {
   const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -255,7 +235,7 @@ try {
   if (await judge.$('.card .actions button:visible')) fail('an anonymous visitor sees command buttons');
   if (!loginUser) fail('JUDGE_LOGIN is not set');
   {
-    await logIn(judge, loginUser, loginPass);
+    await logIn(judge, loginUser, loginPass, { wait: WAIT });
     await judge.waitForSelector('.card[data-table="1"] .actions button[data-action="overrule"]:visible', WAIT)
       .catch(() => fail('the logged-in judge sees no command buttons'));
   }

@@ -2,26 +2,15 @@
 // made with --tls and a certificate made in the test, the page served by `tableref venue serve`, table 1's alert
 // published). Usage: node tls_page.mjs BASE EVENT OUTDIR; JUDGE_LOGIN=alice:PASSWORD, OVERLAY_LOGIN=obs:PASSWORD.
 // Prints "result {json}", or "FAIL: ..." and exit 1.
-import { chromium } from 'playwright-core';
+import { WAIT, fail, launch, logIn, loginOf } from './lib/page.mjs';
 
 const [base, event, outDir] = process.argv.slice(2);
-const [loginUser, loginPass] = (process.env.JUDGE_LOGIN || '').split(':');
-const [ovUser, ovPass] = (process.env.OVERLAY_LOGIN || '').split(':');
-const WAIT = { timeout: 60000 };
+const [loginUser, loginPass] = loginOf('JUDGE_LOGIN');
+const [ovUser, ovPass] = loginOf('OVERLAY_LOGIN');
 const card1 = '.card[data-table="1"]';
 
-function fail(msg) {
-  console.log('FAIL: ' + msg);
-  process.exit(1);
-}
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  // The test's own certificate: accepted for this run only (a venue installs its CA on the tablets).
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-         '--disable-component-update', '--disable-sync', '--ignore-certificate-errors'],
-}).catch((e) => fail('cannot start chromium: ' + e.message));
+// The test's own certificate: accepted for this run only (a venue installs its CA on the tablets).
+const browser = await launch(['--ignore-certificate-errors']);
 
 try {
   const ctx = await browser.newContext({ viewport: { width: 1200, height: 800 }, ignoreHTTPSErrors: true });
@@ -31,11 +20,8 @@ try {
   judge.on('websocket', (ws) => sockets.push(ws.url()));
   const response = await judge.goto(`${base}/index.html?event=${event}`).catch((e) => fail('goto: ' + e.message));
   const loaded = { status: response.status(), protocol: await judge.evaluate(() => location.protocol) };
-  await judge.click('#login-open');
-  await judge.fill('#login-user', loginUser);
-  await judge.fill('#login-pass', loginPass || '');
-  await judge.click('#login button[type="submit"]');
-  await judge.waitForSelector('#link.ok', WAIT).catch(async () => fail('login over wss failed: ' + await judge.textContent('#link')));
+  await logIn(judge, loginUser, loginPass,
+    { open: true, why: async () => 'login over wss failed: ' + await judge.textContent('#link') });
   await judge.waitForSelector(`${card1}.alert`, WAIT).catch(() => fail('table 1\'s alert never showed'));
   const banner = await judge.textContent(`${card1} .alert-banner`);
   await judge.screenshot({ path: `${outDir}/tls-judge.png` });

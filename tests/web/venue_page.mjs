@@ -12,18 +12,12 @@
 // Usage: node venue_page.mjs BASE EVENT OUTDIR; JUDGE_LOGIN=alice:PASSWORD. Prints "ready", "down-seen",
 // then "result {json}"; "FAIL: ..." and exit 1 on the first failure.
 import readline from 'readline';
-import { chromium } from 'playwright-core';
+import { WAIT, fail, launch, logIn, loginOf } from './lib/page.mjs';
 
 const [base, event, outDir] = process.argv.slice(2);
-const [loginUser, loginPass] = (process.env.JUDGE_LOGIN || '').split(':');
-const WAIT = { timeout: 60000 };
+const [loginUser, loginPass] = loginOf('JUDGE_LOGIN');
 const SHORT = { timeout: 20000 };
 const card1 = '.card[data-table="1"]';
-
-function fail(msg) {
-  console.log('FAIL: ' + msg);
-  process.exit(1);
-}
 
 const lines = readline.createInterface({ input: process.stdin });
 const said = [];
@@ -33,12 +27,7 @@ async function heard(word) {
   while (!said.includes(word)) await new Promise((r) => { waiter = r; });
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-         '--disable-component-update', '--disable-sync'],
-}).catch((e) => fail('cannot start chromium: ' + e.message));
+const browser = await launch();
 
 try {
   const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
@@ -66,11 +55,8 @@ try {
   const errors = [];
   judge.on('pageerror', (e) => errors.push(e.message));
   await judge.goto(`${base}/index.html?event=${event}`);
-  await judge.click('#login-open');
-  await judge.fill('#login-user', loginUser);
-  await judge.fill('#login-pass', loginPass || '');
-  await judge.click('#login button[type="submit"]');
-  await judge.waitForSelector('#link.ok', WAIT).catch(async () => fail('login failed: ' + await judge.textContent('#link')));
+  await logIn(judge, loginUser, loginPass,
+    { open: true, why: async () => 'login failed: ' + await judge.textContent('#link') });
   // Call 1 came before the page: the page starts from the table's latest call (its state), not listed.
   await judge.waitForSelector(`${card1}[data-status="online"]`, WAIT).catch(() => fail('table 1 never showed online'));
   await judge.waitForFunction(() => document.querySelectorAll('.card[data-table]').length === 8, null, WAIT)
@@ -84,11 +70,7 @@ try {
   const second = await ctx2.newPage();
   second.on('pageerror', (e) => errors.push(e.message));
   await second.goto(`${base}/index.html?event=${event}`);
-  await second.click('#login-open');
-  await second.fill('#login-user', loginUser);
-  await second.fill('#login-pass', loginPass || '');
-  await second.click('#login button[type="submit"]');
-  await second.waitForSelector('#link.ok', WAIT).catch(() => fail('the second login failed'));
+  await logIn(second, loginUser, loginPass, { open: true, why: async () => 'the second login failed' });
   await second.waitForSelector('#elsewhere:not([hidden])', SHORT).catch(() => fail('the second page does not say'));
   await judge.waitForSelector('#elsewhere:not([hidden])', SHORT).catch(() => fail('the first page does not say'));
   const elsewhere = [await judge.textContent('#elsewhere'), await second.textContent('#elsewhere')];

@@ -14,26 +14,14 @@
 // with screenshots in OUT_DIR (watch-judge.png, watch-judge-after.png), then
 // prints "result {json}" (the alert's wall time from the watch and when the
 // page showed it, both ms since the epoch) and exits 0.
-import { chromium } from 'playwright-core';
+import { WAIT, fail, launch, logIn, loginOf } from './lib/page.mjs';
 
 const [base, event, table, outDir] = process.argv.slice(2);
-const [loginUser, loginPass] = (process.env.JUDGE_LOGIN || '').split(':');
+const [loginUser, loginPass] = loginOf('JUDGE_LOGIN');
 const REASON = 'measured again with a tape';
-// Guards against a hang, not timings: CI runs this beside the heavy vision suites on two cores.
-const WAIT = { timeout: 60000 };
 const card = `.card[data-table="${table}"]`;
 
-function fail(msg) {
-  console.log('FAIL: ' + msg);
-  process.exit(1);
-}
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-         '--disable-component-update', '--disable-sync'],
-}).catch((e) => fail('cannot start chromium: ' + e.message));
+const browser = await launch();
 
 try {
   const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -42,12 +30,8 @@ try {
   judge.on('pageerror', (e) => errors.push(e.message));
   await judge.addInitScript((name) => localStorage.setItem('tableref.judge', name), loginUser);
   await judge.goto(`${base}/index.html?event=${event}`);
-  await judge.click('#login-open');
-  await judge.fill('#login-user', loginUser);
-  await judge.fill('#login-pass', loginPass || '');
-  await judge.click('#login button[type="submit"]');
-  await judge.waitForSelector('#link.ok', WAIT).catch(async () => fail('login as ' + loginUser + ' failed: ' +
-      JSON.stringify({ link: await judge.textContent('#link'), refused: await judge.textContent('#refused'), errors })));
+  await logIn(judge, loginUser, loginPass, { open: true, why: async () => 'login as ' + loginUser + ' failed: ' +
+      JSON.stringify({ link: await judge.textContent('#link'), refused: await judge.textContent('#refused'), errors }) });
   console.log('ready');
 
   await judge.waitForSelector(`${card}.alert`, WAIT).catch(() => fail('the watch\'s alert never appeared'));
