@@ -5,7 +5,8 @@
 #   bash scripts/test-arm64.sh                 sysroot (once), cross build, every suite under qemu
 #   bash scripts/test-arm64.sh SUITE...        only these meson suites (rules, vision, overlay, ...)
 #   bash scripts/test-arm64.sh --build-only    sysroot and cross build, no test
-#   bash scripts/test-arm64.sh --list          the suites the cross build has (and which are skipped)
+#   bash scripts/test-arm64.sh --list          the suites the cross build has
+#   bash scripts/test-arm64.sh --summary       the table of suites of the last run again
 #
 # Environment: ARM64_DIR (default build-arm64/, ignored by git), DEBIAN12_MIRROR, ARM64_JOBS (compile, default 2),
 # ARM64_TEST_JOBS (meson test's processes, default 2), ARM64_TIMEOUT_MULTIPLIER (meson test's, default 10: qemu
@@ -181,7 +182,7 @@ build() {
   echo "test-arm64: cross build (-j$jobs), log in $dir/compile.log" >&2
   meson compile -C "$b" -j "$jobs" > "$dir/compile.log" 2>&1 ||
     { grep -E "error|Error" "$dir/compile.log" | head -n 30 >&2; die "the cross build failed ($dir/compile.log)"; }
-  file "$b/tableref" | grep -q "ARM aarch64" || die "$b/tableref is not an arm64 program"
+  file -L "$b/cli/tableref" | grep -q "ARM aarch64" || die "$b/cli/tableref is not an arm64 program"
 }
 
 run_tests() { # SUITE...: meson test under qemu (all suites when none), then a summary per suite
@@ -191,43 +192,59 @@ run_tests() { # SUITE...: meson test under qemu (all suites when none), then a s
   t0=$(date +%s)
   meson test -C "$b" --num-processes "${ARM64_TEST_JOBS:-2}" \
     --timeout-multiplier "${ARM64_TIMEOUT_MULTIPLIER:-10}" "${args[@]}" > "$dir/test.log" 2>&1 || rc=$?
-  python3 - "$b/meson-logs/testlog.json" "$(( $(date +%s) - t0 ))" "$(( $(date +%s) - started ))" <<'PY'
-import collections, json, sys
-rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-per = collections.OrderedDict()
-for r in rows:
-    suite = r["suite"][0].split(":")[-1] if r["suite"] else "-"
-    per.setdefault(suite, collections.Counter())[r["result"]] += 1
-    per[suite]["time"] += r["duration"]
-print("suite              tests  ok  fail  skip  timeout  time(s)")
-tot = collections.Counter()
-for suite, c in per.items():
-    n = sum(v for k, v in c.items() if k != "time")
-    bad = c["FAIL"] + c["ERROR"] + c["UNEXPECTEDPASS"]
-    print(f"{suite:<18} {n:5d} {c['OK'] + c['EXPECTEDFAIL']:3d} {bad:5d} {c['SKIP']:5d} {c['TIMEOUT']:8d} {c['time']:8.0f}")
-    tot.update(c)
-fails = [r["name"] for r in rows if r["result"] not in ("OK", "SKIP", "EXPECTEDFAIL")]
-n = sum(v for k, v in tot.items() if k != "time")
-print(f"arm64: {len(per)} suites, {n} tests, {tot['OK'] + tot['EXPECTEDFAIL']} passed, "
-      f"{len(fails)} failed, {tot['SKIP']} skipped; tests {sys.argv[2]} s, whole run {sys.argv[3]} s (wall clock)")
-if fails:
-    print("failed or timed out:", " ".join(fails))
-print(f"{tot['OK'] + tot['EXPECTEDFAIL']} passed, {len(fails)} failed, {tot['SKIP']} skipped")
-PY
+  summarize "$(( $(date +%s) - t0 ))"
   return $rc
 }
 
+summarize() { # [SECONDS]: the table of suites from meson test's log of the last run
+  python3 - "$dir/build/meson-logs/testlog.json" "${1:-?}" "$(( $(date +%s) - started ))" <<'PY'
+import collections, json, re, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+cases = re.compile(r"Synthesis: Tested: (\d+) \| Passing: (\d+) \| Failing: (\d+) \| Crashing: (\d+)")
+per = collections.OrderedDict()
+for r in rows:  # meson 1.0 names a test "project:suite / name"
+    suite = r["name"].split(" / ")[0].split(":")[-1]
+    c = per.setdefault(suite, collections.Counter())
+    c[r["result"]] += 1
+    c["time"] += r["duration"]
+    for m in cases.finditer((r.get("stdout") or "") + (r.get("stderr") or "")):
+        c["cases"] += int(m[1])
+        c["cases_failed"] += int(m[3]) + int(m[4])
+print("suite              tests  ok  fail  skip  timeout  criterion-cases(failed)  time(s)")
+tot = collections.Counter()
+for suite, c in per.items():
+    n = sum(v for k, v in c.items() if k.isupper())
+    bad = c["FAIL"] + c["ERROR"] + c["UNEXPECTEDPASS"]
+    print(f"{suite:<18} {n:5d} {c['OK'] + c['EXPECTEDFAIL']:3d} {bad:5d} {c['SKIP']:5d} {c['TIMEOUT']:8d}"
+          f" {c['cases']:10d} ({c['cases_failed']})            {c['time']:8.0f}")
+    tot.update(c)
+fails = [r["name"].split(":", 1)[-1] for r in rows if r["result"] not in ("OK", "SKIP", "EXPECTEDFAIL")]
+skips = [r["name"].split(":", 1)[-1] for r in rows if r["result"] == "SKIP"]
+n = sum(v for k, v in tot.items() if k.isupper())
+print(f"arm64: {len(per)} suites, {n} test programs ({tot['cases']} Criterion cases, {tot['cases_failed']} failed): "
+      f"{tot['OK'] + tot['EXPECTEDFAIL']} passed, {len(fails)} failed, {len(skips)} skipped; "
+      f"tests {sys.argv[2]} s, whole run {sys.argv[3]} s (wall clock)")
+if fails:
+    print("failed or timed out:", ", ".join(fails))
+if skips:
+    print("skipped:", ", ".join(skips))
+print(f"{tot['OK'] + tot['EXPECTEDFAIL']} passed, {len(fails)} failed, {len(skips)} skipped")
+PY
+}
+
 main() {
-  local build_only=0 list=0 suites=()
+  local build_only=0 list=0 summary_only=0 suites=()
   for a in "$@"; do
     case $a in
       --build-only) build_only=1 ;;
       --list) list=1 ;;
+      --summary) summary_only=1 ;;
       -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
       -*) die "unknown option $a" ;;
       *) suites+=("$a") ;;
     esac
   done
+  if [ $summary_only = 1 ]; then summarize; exit 0; fi
   need_tools
   mkdir -p "$dir"
   make_sysroot
