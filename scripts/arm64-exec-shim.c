@@ -8,11 +8,17 @@
  * same qemu with the same library. Any other file (a shell, ffprobe, mosquitto) is exec'd as it is and
  * runs natively.
  *
+ * Criterion's own per-test timeouts (`.timeout = 120`) are wall-clock seconds meant for the machine's
+ * speed; under qemu the same test takes 5-20x as long. As meson test's --timeout-multiplier does for a
+ * whole program, this library multiplies every suite's and test's timeout by SHIM_TIMEOUT_SCALE before
+ * Criterion runs them (it takes criterion_run_all_tests, which Criterion's main calls through the PLT).
+ *
  * It removes LD_PRELOAD from its own environment as it loads, so that no program of the machine that
  * an arm64 program starts (system()'s /bin/sh, say) is told to preload an arm64 library.
  *
  * Built by scripts/test-arm64.sh with the cross compiler:
- *   aarch64-linux-gnu-gcc -shared -fPIC -O2 -DSHIM_SYSROOT='"..."' -DSHIM_SELF='"..."' -DSHIM_QEMU='"..."'
+ *   aarch64-linux-gnu-gcc -shared -fPIC -O2 -DSHIM_SYSROOT='"..."' -DSHIM_SELF='"..."' -DSHIM_QEMU='"..."' \
+ *     -DSHIM_TIMEOUT_SCALE=10
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -24,6 +30,9 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include <criterion/criterion.h>
+#include <criterion/internal/ordered-set.h>
 
 #ifndef EM_AARCH64
 #define EM_AARCH64 183
@@ -118,4 +127,23 @@ int execvp(const char *file, char *const argv[])
         return -1;
     }
     return next(file, argv);
+}
+
+int criterion_run_all_tests(struct criterion_test_set *set)
+{
+    FOREACH_SET(struct criterion_suite_set *suite, set->suites)
+    {
+        if (suite->suite.data && suite->suite.data->timeout > 0)
+            suite->suite.data->timeout *= SHIM_TIMEOUT_SCALE;
+        FOREACH_SET(struct criterion_test *test, suite->tests)
+        {
+            if (test->data && test->data->timeout > 0)
+                test->data->timeout *= SHIM_TIMEOUT_SCALE;
+        }
+    }
+    int (*next)(struct criterion_test_set *) =
+        (int (*)(struct criterion_test_set *))dlsym(RTLD_NEXT, "criterion_run_all_tests");
+    if (!next)
+        abort();
+    return next(set);
 }

@@ -133,7 +133,8 @@ write_cross_file() {
   qemu=$(command -v qemu-aarch64)
   # The exec shim (scripts/arm64-exec-shim.c says why): an arm64 program that execs another runs it under qemu.
   aarch64-linux-gnu-gcc --sysroot="$root" -shared -fPIC -O2 -Wall -Wextra -DSHIM_SYSROOT="\"$root\"" \
-    -DSHIM_SELF="\"$shim\"" -DSHIM_QEMU="\"$qemu\"" "$repo/scripts/arm64-exec-shim.c" -o "$shim" -ldl ||
+    -DSHIM_SELF="\"$shim\"" -DSHIM_QEMU="\"$qemu\"" -DSHIM_TIMEOUT_SCALE="${ARM64_TIMEOUT_MULTIPLIER:-10}" \
+    "$repo/scripts/arm64-exec-shim.c" -o "$shim" -ldl ||
     die "could not build the exec shim"
   # The wrapper the tests start arm64 programs through (the cross file's run_wrapper, tests/meson.build).
   cat > "$dir/run-arm64" <<EOF
