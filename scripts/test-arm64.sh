@@ -59,7 +59,7 @@ need_tools() {
   local missing=() t pkg
   for t in aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu aarch64-linux-gnu-g++:g++-aarch64-linux-gnu \
            qemu-aarch64:qemu-user meson:meson ninja:ninja-build apt-get:apt dpkg-deb:dpkg \
-           pkg-config:pkg-config; do
+           pkg-config:pkg-config file:file python3:python3 realpath:coreutils; do
     pkg=${t#*:}; t=${t%%:*}
     command -v "$t" >/dev/null 2>&1 || missing+=("$t (apt-get install $pkg)")
   done
@@ -219,7 +219,8 @@ for suite, c in per.items():
     print(f"{suite:<18} {n:5d} {c['OK'] + c['EXPECTEDFAIL']:3d} {bad:5d} {c['SKIP']:5d} {c['TIMEOUT']:8d}"
           f" {c['cases']:10d} ({c['cases_failed']})            {c['time']:8.0f}")
     tot.update(c)
-fails = [r["name"].split(":", 1)[-1] for r in rows if r["result"] not in ("OK", "SKIP", "EXPECTEDFAIL")]
+fails = [r["name"].split(":", 1)[-1] for r in rows if r["result"] not in ("OK", "SKIP", "EXPECTEDFAIL", "INTERRUPT")]
+stopped = [r["name"].split(":", 1)[-1] for r in rows if r["result"] == "INTERRUPT"]
 skips = [r["name"].split(":", 1)[-1] for r in rows if r["result"] == "SKIP"]
 n = sum(v for k, v in tot.items() if k.isupper())
 print(f"arm64: {len(per)} suites, {n} test programs ({tot['cases']} Criterion cases, {tot['cases_failed']} failed): "
@@ -227,6 +228,8 @@ print(f"arm64: {len(per)} suites, {n} test programs ({tot['cases']} Criterion ca
       f"tests {sys.argv[2]} s, whole run {sys.argv[3]} s (wall clock)")
 if fails:
     print("failed or timed out:", ", ".join(fails))
+if stopped:
+    print("stopped before the end (not counted as failed):", ", ".join(stopped))
 if skips:
     print("skipped:", ", ".join(skips))
 print(f"{tot['OK'] + tot['EXPECTEDFAIL']} passed, {len(fails)} failed, {len(skips)} skipped")
