@@ -41,8 +41,8 @@ static const char *const units[N_CALLS] = {"spears", "knights"};
 static const char *const want[N_CALLS] = {
     "spears: march, ILLEGAL: Model spears-7 ends 10.38\" from where it started, farther than its March Rate of "
     "10.00\". [measured 10.38\" " PLUSMINUS " 0.02\", limit 10.00\"]",
-    "knights: advance forward (forward 2.99\", wheel 0.62\" about the left front corner (12.1 deg left)), legal "
-    "[knights-3 moved 3.53\" " PLUSMINUS " 0.02\", limit 8.00\"]",
+    "knights: advance forward (forward 2.99\", wheel 0.63\" about the left front corner (12.2 deg left)), legal "
+    "[knights-3 moved 3.54\" " PLUSMINUS " 0.02\", limit 8.00\"]",
 };
 
 static venue_site g_site;

@@ -36,12 +36,42 @@ static void stamp_add(stamp t0, double *wall, double *cpu)
     *cpu += t.cpu - t0.cpu;
 }
 
-/* The quad finder on the regions (the plan's, or a tracker's changed parts), its time counted. */
+/* The frame's grey spread, its 98th percentile less its 2nd, from every 8th pixel of every 8th row. */
+static int grey_spread(const uint8_t *gray, int width, int height, size_t stride)
+{
+    size_t hist[256] = {0}, total = 0;
+    for (int y = 0; y < height; y += 8)
+        for (int x = 0; x < width; x += 8, total++)
+            hist[gray[(size_t)y * stride + (size_t)x]]++;
+    size_t below = 0;
+    int lo = -1, hi = 255;
+    for (int v = 0; v < 256; v++) {
+        below += hist[v];
+        if (lo < 0 && below * 50 > total)
+            lo = v;
+        if (below * 50 >= total * 49) {
+            hi = v;
+            break;
+        }
+    }
+    return lo < 0 ? 0 : hi - lo;
+}
+
+/* The quad finder on the regions (the plan's, or a tracker's changed parts), its time counted. The blind
+ * pass's contrast floor (vis_tag_config_blind) skips the noise of a well-lit frame; on a dim one (a dark
+ * venue, a camera stopped down) the tags' own contrast is under it, so the floor follows the frame: a third
+ * of its grey spread, never under apriltag's own 5, never over the configured floor. */
 static int first_pass(vis_detector *d, const uint8_t *gray, int width, int height, size_t stride,
                       const vis_tag_region *regions, size_t n, vis_tag_list *out, base_error *err)
 {
     const stamp t0 = stamp_now();
+    const int floor = d->tags->cfg.min_contrast;
+    if (floor > 5) {
+        const int adapted = (int)lround(grey_spread(gray, width, height, stride) / 3.0);
+        d->tags->cfg.min_contrast = adapted < 5 ? 5 : adapted < floor ? adapted : floor;
+    }
     int rc = vis_tag_detect_regions(d->tags, gray, width, height, stride, regions, n, out, err);
+    d->tags->cfg.min_contrast = floor;
     stamp_add(t0, &d->times.first_pass_ms, &d->times.first_pass_cpu_ms);
     d->times.runs++;
     return rc;
