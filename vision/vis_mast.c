@@ -2,6 +2,8 @@
 #include "vis_mast.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 
 /* Does tag `id` appear once among the tags? (vis_detect.c reports the copies.) */
 static bool once(const vis_tag_detection *tags, size_t n, int id)
@@ -12,10 +14,10 @@ static bool once(const vis_tag_detection *tags, size_t n, int id)
     return copies == 1;
 }
 
-/* Places the carrier of mast `mk` by its tag t; true when placed (seen or rough). */
-static bool place_carrier(const roster_map *r, const vis_relief *rel, const vis_camera *cam,
-                          const vis_detect_config *cfg, const vis_tag_detection *t, const roster_map_mark *mk,
-                          vis_seen_model *s, vis_report *rep)
+/* Mast `mk` read from its tag t: its carrier's pose in *m (seen, or rough when its corners are off a square); false,
+ * said in the report, when its rays miss the board, it stands off the board or has the wrong size. */
+static bool read_mast(const roster_map *r, const vis_relief *rel, const vis_camera *cam, const vis_detect_config *cfg,
+                      const vis_tag_detection *t, const roster_map_mark *mk, vis_seen_model *m, vis_report *rep)
 {
     const roster_map_model *rm = &r->models[mk->model];
     vis_board_tag_pose tp;
@@ -39,36 +41,78 @@ static bool place_carrier(const roster_map *r, const vis_relief *rel, const vis_
                        mk->mount.size);
         return false;
     }
-    vis_seen_model m = {.certain = true, .sway_mm = mk->sway, .mark_height_mm = mk->mount.height};
+    *m = (vis_seen_model){.certain = true, .sway_mm = mk->sway, .mark_height_mm = mk->mount.height};
     if (tp.square_residual_mm > cfg->max_square_residual_mm) {
         vis_report_add(rep, VIS_ISSUE_DISTORTED, t->id, rm->id, t->centre,
                        "mast %d (%s): corners %.2f mm off a square (partly hidden?): not used", t->id, rm->id,
                        tp.square_residual_mm);
-        if (s->rough)
-            return false; /* its base's own rough read is nearer the table */
-        m.rough = true;
-        m.residual_mm = tp.square_residual_mm;
+        m->rough = true;
+        m->residual_mm = tp.square_residual_mm;
     } else {
-        m.seen = true;
+        m->seen = true;
     }
-    roster_tag_mount_unplace(&mk->mount, tp.centre, tp.heading, &m.pos, &m.facing);
-    *s = m;
+    roster_tag_mount_unplace(&mk->mount, tp.centre, tp.heading, &m->pos, &m->facing);
     return true;
 }
 
-/* Did every mast of unit u place its carrier (seen)? False when it has none. */
-static bool all_masts_seen(const roster_map *r, size_t u, const vis_seen_model *seen)
+/* Was every mast of unit u read clean (mast[k]: mark k's read)? False when it has none. */
+static bool all_masts_seen(const roster_map *r, size_t u, const vis_seen_model *mast)
 {
     size_t n = 0;
-    for (size_t i = 0; i < r->n_marks; i++) {
-        const size_t g = r->marks[i].model;
-        if (r->models[g].unit != u)
+    for (size_t k = 0; k < r->n_marks; k++) {
+        if (r->models[r->marks[k].model].unit != u)
             continue;
-        if (!seen[g].seen || !(seen[g].mark_height_mm > 0))
+        if (!mast[k].seen)
             return false;
         n++;
     }
     return n > 0;
+}
+
+/* Unit u's front carriers read by their masts (mast[k]: mark k's read, seen when clean): the first file's and the
+ * last file's marks in *a, *b (SIZE_MAX when not read). */
+static void front_carriers(const roster_map *r, size_t u, const vis_seen_model *mast, size_t *a, size_t *b)
+{
+    const roster_map_unit *ru = &r->units[u];
+    *a = *b = SIZE_MAX;
+    for (size_t k = 0; k < r->n_marks; k++) {
+        const roster_map_model *m = &r->models[r->marks[k].model];
+        if (m->unit != u || m->rank != 0 || !mast[k].seen)
+            continue;
+        if (m->file == 0)
+            *a = k;
+        else if (m->file == ru->files - 1)
+            *b = k;
+    }
+}
+
+/*
+ * A ranked unit whose two front carriers were read by their masts: its facing from the line between them (a lever
+ * of its whole front, where a label's or a tag's own heading is one base wide: a rim label block read 8 degrees
+ * off turned a whole unit's inferred ranks up to 86 mm on a test table), given to every model of it read, when the
+ * two masts' own headings agree with that line within VIS_MAST_AGREE_DEG (a rod twisted or a misread: left as read).
+ */
+#define VIS_MAST_AGREE_DEG 4.0
+static void face_unit(const roster_map *r, size_t u, const vis_seen_model *mast, vis_seen_model *seen)
+{
+    const roster_map_unit *ru = &r->units[u];
+    size_t a, b;
+    if (ru->loose || ru->files < 2)
+        return;
+    front_carriers(r, u, mast, &a, &b);
+    if (a == SIZE_MAX || b == SIZE_MAX)
+        return;
+    /* File 0 stands on the unit's left: from the last file to the first is the facing turned a quarter left. */
+    const base_vec2 left = base_v2_sub(mast[a].pos, mast[b].pos);
+    const double facing = base_angle_wrap(atan2(left.y, left.x) - BASE_PI / 2);
+    const double agree = base_deg_to_rad(VIS_MAST_AGREE_DEG);
+    if (fabs(base_angle_wrap(mast[a].facing - facing)) > agree || fabs(base_angle_wrap(mast[b].facing - facing)) > agree)
+        return;
+    for (size_t k = 0; k < ru->n_models; k++) {
+        vis_seen_model *s = &seen[ru->first_model + k];
+        if (s->seen || s->rough)
+            s->facing = facing;
+    }
 }
 
 size_t vis_mast_place(const roster_map *r, const vis_relief *rel, const vis_camera *cam, const vis_detect_config *cfg,
@@ -76,19 +120,27 @@ size_t vis_mast_place(const roster_map *r, const vis_relief *rel, const vis_came
                       vis_report *rep)
 {
     size_t placed = 0;
-    if (r->n_marks == 0)
-        return 0;
+    vis_seen_model *mast = r->n_marks ? calloc(r->n_marks, sizeof *mast) : NULL;
+    if (!mast)
+        return 0; /* no masts, or out of memory: the bases' marks alone */
     for (size_t i = 0; i < n; i++) {
         const roster_map_mark *mk = roster_map_find_mark_tag(r, tags[i].id);
         if (!mk || !once(tags, n, tags[i].id))
             continue;
-        vis_seen_model *s = &seen[mk->model];
-        if (s->seen || s->doubted)
-            continue; /* its base's mark read (nearer the table, no rod), or its tag seen twice */
-        placed += place_carrier(r, rel, cam, cfg, &tags[i], mk, s, rep);
+        vis_seen_model *m = &mast[mk - r->marks], *s = &seen[mk->model];
+        if (s->doubted || !read_mast(r, rel, cam, cfg, &tags[i], mk, m, rep))
+            continue; /* its carrier's tag seen twice, or the mast unusable */
+        /* Its base's own mark, nearer the table and on no rod, keeps the carrier it placed. */
+        if (s->seen || (s->rough && m->rough))
+            continue;
+        *s = *m;
+        placed++;
     }
-    for (size_t u = 0; partial && u < r->n_units; u++)
-        if (partial[u] && !r->units[u].loose && all_masts_seen(r, u, seen))
+    for (size_t u = 0; u < r->n_units; u++) {
+        face_unit(r, u, mast, seen);
+        if (partial && partial[u] && !r->units[u].loose && all_masts_seen(r, u, mast))
             partial[u] = 0;
+    }
+    free(mast);
     return placed;
 }

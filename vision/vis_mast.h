@@ -16,7 +16,11 @@
  * decoded twice places nothing (vis_detect.c reports it). A unit the rim
  * labels or the hidden-unit reads could not tell the formation of
  * (partial[u]) is told again when every mast of a ranked unit placed its
- * carrier: two front corners fix its files and facing.
+ * carrier: two front corners fix its files and facing. And a ranked unit
+ * whose two front carriers were both read by their masts faces the way the
+ * line between them says (its whole front a lever, where one label's or
+ * tag's heading is one base): every model of it read takes that facing,
+ * when both masts' own headings agree with it within 4 degrees.
  *
  * How to use (vis_detect.c, after the bases' marks are read):
  *   size_t placed = vis_mast_place(d->map, &d->relief, &cam, &d->cfg, tags, n, seen, partial, rep);
