@@ -58,7 +58,10 @@ int base_fields_closest(const char *word, const char *const *known)
         int limit = (int)strlen(known[i]) / 3;
         if (limit < 2)
             limit = strlen(known[i]) <= 3 ? 1 : 2;
-        bool close = d <= limit || affix_of(word, known[i]);
+        /* A key the word begins or ends ("march" of "march_in") is likelier meant than one merely near ("marks"). */
+        const bool affix = affix_of(word, known[i]), close = d <= limit || affix;
+        if (!affix)
+            d += 1000;
         if (close && d < best_score) {
             best = i;
             best_score = d;

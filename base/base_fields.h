@@ -82,7 +82,8 @@ void base_fields_checked_as(const cJSON *copy, const cJSON *orig);
  */
 int base_fields_all_checked(const cJSON *root, const char *name, base_error *err);
 
-/* The index in `known` of the key `word` was most likely meant to be, or -1 when none is close. */
+/* The index in `known` of the key `word` was most likely meant to be, or -1 when none is close: a key the word
+ * begins or ends first ("march": "march_in", not "marks"), else the nearest by edits. */
 int base_fields_closest(const char *word, const char *const *known);
 
 /*

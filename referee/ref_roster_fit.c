@@ -133,7 +133,8 @@ static void fit_unit(const ref_setup *s, size_t ui, const rules_unit *u, size_t 
         seen += u->models[k].evidence != RULES_EVIDENCE_INFERRED;
     const size_t unseen = ru->n_models > seen ? ru->n_models - seen : 0;
     char ta[96], tb[96];
-    if (seen > 1 && places(u, unseen, parent, &a, &b) > 1) {
+    /* Skirmishers (a loose unit) stand apart by the rules: no gap between them says the roster is another's. */
+    if (seen > 1 && !ru->loose && places(u, unseen, parent, &a, &b) > 1) {
         char gap[96] = "every model of it seen";
         if (unseen)
             snprintf(gap, sizeof gap, "more than its %zu models unseen could fill", unseen);

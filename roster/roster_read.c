@@ -15,6 +15,7 @@
 
 #include "base_fields.h"
 #include "base_json.h"
+#include "roster_read_marks.h"
 
 /* ---- reading ------------------------------------------------------------------------------- */
 
@@ -28,7 +29,7 @@ static const char *const board_keys[] = {"width_mm", "depth_mm", "tags", NULL};
 static const char *const board_tag_keys[] = {"id", "x_mm", "y_mm", "height_mm", "rotation_deg", "size_mm", NULL};
 static const char *const unit_keys[] = {"id",     "name",  "character", "side",   "base_mm", "advance_in", "march_in",
                                         "mobility_in", "advance_dice", "march_dice", "status", "files", "loose", "tag",
-                                        "models",
+                                        "models", "marks",
                                         /* for people (roster import): */ "mount", "height", "type", "round_base",
                                         NULL};
 static const char *const mount_keys[] = {"layout", "offset_mm", "rotation_deg", "height_mm", "size_mm", "cell_mm", NULL};
@@ -395,6 +396,8 @@ static int read_unit(reader *rd, const cJSON *ju, const char *where, base_error 
         u->n_models++;
         r->n_models++;
     }
+    if (roster_read_marks(r, ju, where, u, rd->codes, err) < 0)
+        return -1;
     r->n_units++;
     return 0;
 }
@@ -426,26 +429,43 @@ static void model_place(const roster_file *r, size_t k, char *buf, size_t cap)
     snprintf(buf, cap, "units[%zu].models[%zu]", m->unit, k - r->units[m->unit].first_model);
 }
 
-/* A tag id's place: board tags first, then the models, in file order. */
+/* "units[u].marks[k]" of a mark by its index in r->marks. */
+static void mark_place(const roster_file *r, size_t k, char *buf, size_t cap)
+{
+    const roster_unit_mark *m = &r->marks[k];
+    size_t nth = 0;
+    for (size_t i = 0; i < k; i++)
+        nth += r->marks[i].unit == m->unit;
+    snprintf(buf, cap, "units[%zu].marks[%zu]", m->unit, nth);
+}
+
+/* A tag id's place: board tags first, then the models, in file order, then the marks. */
 static void tag_place(const roster_file *r, size_t order, char *buf, size_t cap)
 {
     if (order < r->n_board_tags) {
         snprintf(buf, cap, "board.tags[%zu].id", order);
         return;
     }
-    model_place(r, order - r->n_board_tags, buf, cap);
+    order -= r->n_board_tags;
+    if (order < r->n_models)
+        model_place(r, order, buf, cap);
+    else
+        mark_place(r, order - r->n_models, buf, cap);
     strncat(buf, ".tag_id", cap - strlen(buf) - 1);
 }
 
 static int tag_at(const roster_file *r, size_t order)
 {
-    return order < r->n_board_tags ? r->board_tags[order].id : r->models[order - r->n_board_tags].tag_id;
+    if (order < r->n_board_tags)
+        return r->board_tags[order].id;
+    order -= r->n_board_tags;
+    return order < r->n_models ? r->models[order].tag_id : r->marks[order - r->n_models].tag_id;
 }
 
 /* Unit ids, model ids and tag ids unique across the whole roster, in O(n log n), naming both places. */
 static int check_ids(const roster_file *r, base_error *err)
 {
-    size_t n = r->n_units + r->n_models + r->n_board_tags, a, b;
+    size_t n = r->n_units + r->n_models + r->n_board_tags + r->n_marks, a, b;
     base_fields_id *ids = malloc((n ? n : 1) * sizeof *ids);
     char pa[96], pb[96];
     int rc = 0;
@@ -469,7 +489,9 @@ static int check_ids(const roster_file *r, base_error *err)
         ids[i] = (base_fields_id){NULL, r->board_tags[i].id, i};
     for (size_t i = 0; i < r->n_models; i++)
         ids[r->n_board_tags + i] = (base_fields_id){NULL, r->models[i].tag_id, r->n_board_tags + i};
-    if (base_fields_duplicate(ids, r->n_board_tags + r->n_models, false, &a, &b)) {
+    for (size_t i = 0, at = r->n_board_tags + r->n_models; i < r->n_marks; i++)
+        ids[at + i] = (base_fields_id){NULL, r->marks[i].tag_id, at + i};
+    if (base_fields_duplicate(ids, r->n_board_tags + r->n_models + r->n_marks, false, &a, &b)) {
         tag_place(r, a, pa, sizeof pa);
         tag_place(r, b, pb, sizeof pb);
         rc = base_error_set(err, "%s: tag %d is also %s (a tag is on one base or the board)", pb, tag_at(r, b), pa);
@@ -487,16 +509,18 @@ static int parse(const cJSON *root, roster_file *r, base_error *err)
     const cJSON *units = base_json_array(root, "units", "", true, err);
     if (!units)
         return -1;
-    size_t nu = (size_t)cJSON_GetArraySize(units), nm = 0;
+    size_t nu = (size_t)cJSON_GetArraySize(units), nm = 0, nk = 0;
     const cJSON *ju;
     cJSON_ArrayForEach(ju, units)
     {
-        const cJSON *ms = cJSON_GetObjectItemCaseSensitive(ju, "models");
+        const cJSON *ms = cJSON_GetObjectItemCaseSensitive(ju, "models"), *ks = cJSON_GetObjectItemCaseSensitive(ju, "marks");
         nm += cJSON_IsArray(ms) ? (size_t)cJSON_GetArraySize(ms) : 0;
+        nk += cJSON_IsArray(ks) ? (size_t)cJSON_GetArraySize(ks) : 0;
     }
     r->units = calloc(nu ? nu : 1, sizeof *r->units);
     r->models = calloc(nm ? nm : 1, sizeof *r->models);
-    if (!r->units || !r->models)
+    r->marks = calloc(nk ? nk : 1, sizeof *r->marks);
+    if (!r->units || !r->models || !r->marks)
         return base_error_set(err, "out of memory");
     cJSON_ArrayForEach(ju, units)
     {
