@@ -8,7 +8,7 @@
  *
  *   cc scripts/guide_pictures.c $(pkg-config --cflags --libs cairo) -lm -o guide_pictures
  *   ./guide_pictures OUTDIR
- *   ./guide_pictures --beside OUT.png CAPTION LABEL.png UNIT.png SCALE
+ *   ./guide_pictures --beside OUT.png CAPTION UNIT.png SCALE LEFT.png LEFT_SCALE TITLE [LEFT.png ...]
  */
 #include <cairo.h>
 #include <math.h>
@@ -252,36 +252,58 @@ static void hill(const char *path)
 }
 
 /*
- * A marked base's picture: LABEL (the label as the sheet prints it, at twice
- * UNIT's millimetres a pixel) beside UNIT (the unit rendered from above),
- * each with its title, the whole scaled by `scale`, a caption below.
+ * Puts a column of pictures as printed (each LEFT.png with its own scale and
+ * title: the label, a zoom on its front mark, a mast's card) beside UNIT (the
+ * unit rendered from above, scaled by `scale`), a caption below.
  */
-static int beside(const char *out, const char *caption, const char *label_png, const char *unit_png, double scale)
+static int beside(const char *out, const char *caption, const char *unit_png, double scale, int n_left, char **left)
 {
-    cairo_surface_t *a = cairo_image_surface_create_from_png(label_png), *b = cairo_image_surface_create_from_png(unit_png);
-    if (cairo_surface_status(a) || cairo_surface_status(b)) {
-        fprintf(stderr, "guide_pictures: cannot read %s or %s\n", label_png, unit_png);
+    enum { MAX_LEFT = 4 };
+    cairo_surface_t *a[MAX_LEFT], *b = cairo_image_surface_create_from_png(unit_png);
+    double ascale[MAX_LEFT], col_w = 0, col_h = 0;
+    const double pad = 14, head = 26, foot = 30, title = 20;
+    if (n_left < 1 || n_left > MAX_LEFT || cairo_surface_status(b)) {
+        fprintf(stderr, "guide_pictures: cannot read %s (or 1 to %d pictures beside it)\n", unit_png, MAX_LEFT);
         return 1;
     }
-    const double aw = cairo_image_surface_get_width(a), ah = cairo_image_surface_get_height(a);
+    for (int i = 0; i < n_left; i++) {
+        a[i] = cairo_image_surface_create_from_png(left[3 * i]);
+        ascale[i] = atof(left[3 * i + 1]);
+        if (cairo_surface_status(a[i])) {
+            fprintf(stderr, "guide_pictures: cannot read %s\n", left[3 * i]);
+            return 1;
+        }
+        col_w = fmax(col_w, cairo_image_surface_get_width(a[i]) * ascale[i]);
+        col_h += cairo_image_surface_get_height(a[i]) * ascale[i] + (i ? title + pad / 2 : 0);
+    }
     const double bw = cairo_image_surface_get_width(b), bh = cairo_image_surface_get_height(b);
-    const double pad = 14, head = 26, foot = 30;
-    const int W = (int)ceil((aw + bw) * scale + 3 * pad), H = (int)ceil(fmax(ah, bh) * scale + head + foot + pad);
+    const int W = (int)ceil(col_w + bw * scale + 3 * pad), H = (int)ceil(fmax(col_h, bh * scale) + head + foot + pad);
     cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
     cairo_t *cr = cairo_create(s);
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
     cairo_set_source_rgb(cr, 0, 0, 0);
-    label(cr, pad, head - 8, 14, "the label as printed (x2)");
-    label(cr, 2 * pad + aw * scale, head - 8, 14, "stuck on, the figures standing, seen from above");
+    label(cr, 2 * pad + col_w, head - 8, 14, "stuck on, the figures standing, seen from above");
+    double y = head;
+    for (int i = 0; i < n_left; i++) {
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        label(cr, pad, y - 8, 14, left[3 * i + 2]);
+        cairo_save(cr);
+        cairo_translate(cr, pad, y);
+        cairo_scale(cr, ascale[i], ascale[i]);
+        cairo_set_source_surface(cr, a[i], 0, 0);
+        cairo_paint(cr);
+        cairo_restore(cr);
+        /* A thin frame: the crop's edge, not a cut line. */
+        cairo_set_source_rgb(cr, 0.8, 0.8, 0.8);
+        cairo_set_line_width(cr, 1);
+        cairo_rectangle(cr, pad - 0.5, y - 0.5, cairo_image_surface_get_width(a[i]) * ascale[i] + 1,
+                        cairo_image_surface_get_height(a[i]) * ascale[i] + 1);
+        cairo_stroke(cr);
+        y += cairo_image_surface_get_height(a[i]) * ascale[i] + title + pad / 2;
+    }
     cairo_save(cr);
-    cairo_translate(cr, pad, head);
-    cairo_scale(cr, scale, scale);
-    cairo_set_source_surface(cr, a, 0, 0);
-    cairo_paint(cr);
-    cairo_restore(cr);
-    cairo_save(cr);
-    cairo_translate(cr, 2 * pad + aw * scale, head);
+    cairo_translate(cr, 2 * pad + col_w, head);
     cairo_scale(cr, scale, scale);
     cairo_set_source_surface(cr, b, 0, 0);
     cairo_paint(cr);
@@ -291,18 +313,19 @@ static int beside(const char *out, const char *caption, const char *label_png, c
     const int rc = cairo_surface_write_to_png(s, out) != CAIRO_STATUS_SUCCESS;
     cairo_destroy(cr);
     cairo_surface_destroy(s);
-    cairo_surface_destroy(a);
+    for (int i = 0; i < n_left; i++)
+        cairo_surface_destroy(a[i]);
     cairo_surface_destroy(b);
     return rc;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc == 7 && strcmp(argv[1], "--beside") == 0)
-        return beside(argv[2], argv[3], argv[4], argv[5], atof(argv[6]));
+    if (argc >= 9 && (argc - 6) % 3 == 0 && strcmp(argv[1], "--beside") == 0)
+        return beside(argv[2], argv[3], argv[4], atof(argv[5]), (argc - 6) / 3, argv + 6);
     if (argc != 2) {
         fprintf(stderr, "usage: guide_pictures OUTDIR\n"
-                        "       guide_pictures --beside OUT.png CAPTION LABEL.png UNIT.png SCALE\n");
+                        "       guide_pictures --beside OUT.png CAPTION UNIT.png SCALE {LEFT.png LEFT_SCALE TITLE}...\n");
         return 2;
     }
     char p[1024];
