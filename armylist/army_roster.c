@@ -328,10 +328,13 @@ roster_file *army_roster_of(const army_list *a, const army_file *f, const army_r
             add_unresolved(r, ids[i], &a->units[i]);
     }
     free(ids);
-    /* Rim labels carry tag36h11 codes only; a unit whose base is still unknown keeps its square until known. */
-    if (o->lay_out_marks && strcmp(r->family, "tag36h11") == 0) {
-        size_t changed;
-        roster_layout_marks(r, false, &changed);
+    /* Rim labels carry tag36h11 codes only; a unit whose base is still unknown keeps its square until known. The
+     * masts' ids follow the army slot's parity above its models', skipping 300-399 (roster_layout_marks). */
+    size_t changed;
+    if (o->lay_out_marks && strcmp(r->family, "tag36h11") == 0 && roster_layout_marks_with(r, &(roster_layout_options){
+            false, false, 2, ROSTER_LAYOUT_SKIP_LO, ROSTER_LAYOUT_SKIP_HI}, &changed, err) < 0) {
+        roster_free(r);
+        return NULL;
     }
     return r;
 }

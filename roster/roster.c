@@ -30,6 +30,7 @@ void roster_free(roster_file *r)
     free(r->units);
     free(r->models);
     free(r->board_tags);
+    free(r->marks);
     free(r->unresolved);
     free(r);
 }
@@ -53,7 +54,8 @@ roster_file *roster_clone(const roster_file *r)
     c->models = copy_of(r->models, r->n_models, sizeof *r->models);
     c->board_tags = copy_of(r->board_tags, r->n_board_tags, sizeof *r->board_tags);
     c->unresolved = copy_of(r->unresolved, r->n_unresolved, sizeof *r->unresolved);
-    if (!c->units || !c->models || !c->board_tags || !c->unresolved) {
+    c->marks = copy_of(r->marks, r->n_marks, sizeof *r->marks);
+    if (!c->units || !c->models || !c->board_tags || !c->unresolved || !c->marks) {
         roster_free(c);
         return NULL;
     }
@@ -65,6 +67,32 @@ const roster_model *roster_find_model_tag(const roster_file *r, int id)
     for (size_t i = 0; i < r->n_models; i++)
         if (r->models[i].tag_id == id)
             return &r->models[i];
+    return NULL;
+}
+
+int roster_add_mark(roster_file *r, const roster_unit_mark *m)
+{
+    roster_unit_mark *to = realloc(r->marks, (r->n_marks + 1) * sizeof *to);
+    if (!to)
+        return -1;
+    r->marks = to;
+    r->marks[r->n_marks++] = *m;
+    return 0;
+}
+
+size_t roster_unit_mark_count(const roster_file *r, size_t unit)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->n_marks; i++)
+        n += r->marks[i].unit == unit;
+    return n;
+}
+
+const roster_unit_mark *roster_find_mark_tag(const roster_file *r, int id)
+{
+    for (size_t i = 0; i < r->n_marks; i++)
+        if (r->marks[i].tag_id == id)
+            return &r->marks[i];
     return NULL;
 }
 
@@ -113,6 +141,7 @@ roster_map *roster_map_new(const roster_file *r, base_error *err)
     if (!m || !(m->units = calloc(r->n_units ? r->n_units : 1, sizeof *m->units)) ||
         !(m->models = calloc(r->n_models ? r->n_models : 1, sizeof *m->models)) ||
         !(m->board_tags = calloc(r->n_board_tags ? r->n_board_tags : 1, sizeof *m->board_tags)) ||
+        !(m->marks = calloc(r->n_marks ? r->n_marks : 1, sizeof *m->marks)) ||
         !(m->start = roster_new_snapshot(r))) {
         roster_map_free(m);
         base_error_set(err, "out of memory");
@@ -141,6 +170,8 @@ roster_map *roster_map_new(const roster_file *r, base_error *err)
     }
     if (r->n_board_tags)
         memcpy(m->board_tags, r->board_tags, r->n_board_tags * sizeof *r->board_tags);
-    m->n_units = r->n_units, m->n_models = r->n_models, m->n_board_tags = r->n_board_tags;
+    for (size_t i = 0; i < r->n_marks; i++)
+        m->marks[i] = (roster_map_mark){r->marks[i].tag_id, r->marks[i].model, r->marks[i].mount, r->marks[i].sway};
+    m->n_units = r->n_units, m->n_models = r->n_models, m->n_board_tags = r->n_board_tags, m->n_marks = r->n_marks;
     return m;
 }

@@ -15,6 +15,7 @@
  *   roster_file *r = roster_load("roster.json", &err);
  *   if (!r) { fprintf(stderr, "%s\n", err.msg); return 2; }      // "roster.json: units[1].tag.size_mm: missing"
  *   const roster_model *m = roster_find_model_tag(r, 17);
+ *   const roster_unit_mark *k = roster_find_mark_tag(r, 600);        // a mast (units[].marks[]), or NULL
  *   roster_map *map = roster_map_new(r, &err);                    // what vision takes
  *   ...
  *   roster_save(r, "copy.json", &err);                            // the same roster, complete or not
@@ -42,6 +43,38 @@
 #define ROSTER_VERSION 1
 #define ROSTER_NAME_MAX 96
 #define ROSTER_TEXT_MAX 192
+
+/* What a mark a unit carries besides its bases' is (`units[].marks[].kind`). */
+typedef enum roster_unit_mark_kind {
+    ROSTER_UNIT_MARK_MAST = 0,  /* "mast": a square AprilTag held above the figures on a clear rod on a base */
+} roster_unit_mark_kind;
+
+/*
+ * A mark a unit carries besides its bases' (`units[].marks[]`,
+ * docs/formats.md). A mast: a square AprilTag of the roster's family carried
+ * above the figures on a thin clear rod standing on one model's base (the
+ * carrier), so the camera sees it whole over any figure. Its mount is a
+ * square tag's: the tag's centre `offset` from the carrier's base centre in
+ * its base frame, its heading the carrier's facing + `rotation`, `height`
+ * the print's height above the surface the base stands on, `size` the black
+ * square's edge. `sway`: how far a rod may lean the tag off its declared
+ * place (mm; the reader's default 0.02 x height), added to the carrier's
+ * position sigma so that no verdict depends on a straight rod.
+ */
+typedef struct roster_unit_mark {
+    roster_unit_mark_kind kind;
+    size_t unit;              /* index into units */
+    size_t model;             /* index into models: the carrier, one of the unit's models */
+    int tag_id;               /* unique across the roster with the board's and the models' tags */
+    roster_tag_mount mount;   /* layout ROSTER_MARK_SQUARE */
+    double sway;              /* mm */
+} roster_unit_mark;
+
+/* A mast's height above its base (0 .. this, mm) and how far its rod may sway (0 .. this, mm). */
+#define ROSTER_MAST_MAX_HEIGHT_MM 250.0
+#define ROSTER_MAST_MAX_SWAY_MM 25.0
+/* The sway a roster that gives none declares: this times the mast's height. */
+#define ROSTER_MAST_SWAY_PER_MM 0.02
 
 typedef struct roster_model {
     char id[ROSTER_ID_MAX];
@@ -107,6 +140,8 @@ typedef struct roster_file {
     size_t n_models;
     roster_board_tag *board_tags;
     size_t n_board_tags;
+    roster_unit_mark *marks;          /* every unit's `marks`, in the order read or added (roster_add_mark) */
+    size_t n_marks;
     roster_army army;
     roster_unresolved *unresolved;
     size_t n_unresolved;
@@ -118,6 +153,13 @@ roster_file *roster_new(size_t units, size_t models, size_t board_tags);
 void roster_free(roster_file *r);
 /* A deep copy; NULL when out of memory. */
 roster_file *roster_clone(const roster_file *r);
+
+/* Adds a mark (a copy of *m); -1 when out of memory. */
+int roster_add_mark(roster_file *r, const roster_unit_mark *m);
+/* How many marks unit `unit` carries. */
+size_t roster_unit_mark_count(const roster_file *r, size_t unit);
+/* The mark carrying tag `id`, or NULL. */
+const roster_unit_mark *roster_find_mark_tag(const roster_file *r, int id);
 
 /* Reads and checks (roster_read.c). NULL with err naming the file and the field. */
 roster_file *roster_load(const char *path, base_error *err);
@@ -135,10 +177,51 @@ int roster_save(const roster_file *r, const char *path, base_error *err);
  * every base it fits, the unit's and each model's own; a square tag on a
  * round base or one too small, at the size it has (or, when it has none,
  * the largest that leaves 2.5 mm at the front and rear and 0.8 mm at the
- * sides, as `roster import` sizes them). *changed counts the units laid
- * out. Returns 0 (it cannot fail).
+ * sides, as `roster import` sizes them).
+ *
+ * And masts (roster_unit_mark) for every unit that carries no mark yet
+ * (`redo` keeps the masts a roster has: their tag ids stay): a ranked unit
+ * carries two, on its front rank's first and last file (one when it has one
+ * file); a loose unit (skirmishers), a character and a monster (a base 40 mm
+ * or wider) one on every model. Each stands at the base centre, unturned,
+ * its tag roster_mast_size_for's size, at roster_mast_height_for's height,
+ * swaying the default 0.02 x height. Its tag id is the next free one above
+ * the highest the roster uses (board, models, marks), `id_step` apart (0:
+ * 2 when every model's tag id has one parity, an army slot's as `roster
+ * import` gives them, else 1), skipping [skip_lo, skip_hi] (the calibration
+ * target's 300-399 by default). *changed
+ * counts the units laid out (rim or square, or given masts).
+ * 0; -1 with err when the family has no free id left (the roster is then
+ * as it was before masts: the bases' layout kept) or out of memory.
  */
+typedef struct roster_layout_options {
+    bool redo;             /* lay out every unit's bases, also those whose layout the roster names */
+    bool no_masts;         /* give no masts (`tags layout --no-masts`) */
+    int id_step;           /* masts' ids this far apart; 0: the models' parity kept when they have one */
+    int skip_lo, skip_hi;  /* ids never given a mast (skip_hi < skip_lo: none) */
+} roster_layout_options;
+
+/* The ids roster_layout_marks never gives a mast: the calibration target's. */
+#define ROSTER_LAYOUT_SKIP_LO 300
+#define ROSTER_LAYOUT_SKIP_HI 399
+
+int roster_layout_marks_with(roster_file *r, const roster_layout_options *o, size_t *changed, base_error *err);
+/* roster_layout_marks_with(r, {redo, masts, parity kept, 300-399 skipped}, changed, NULL). */
 int roster_layout_marks(roster_file *r, bool redo, size_t *changed);
+/* A mast's tag on a w x d base (round: a disc of diameter w): 20 mm on bases up to 25 mm a side, 24 mm on larger
+ * ones narrower than 50 mm (25x50, 40x40), 30 mm on 50 mm and wider (50x50, 50x100). */
+double roster_mast_size_for(double w, double d);
+/*
+ * A mast's height on a w x d base: the tallest figure the renderer
+ * (datasets/ds_figures.c, real miniatures) stands on such a base + 15 mm,
+ * so the tag clears every head and shoulder on the carrier and its
+ * neighbours (a spear or a banner may still cross it): infantry (under 40 mm,
+ * not oblong) 34 + 15 = 49 mm; cavalry (depth at least 1.8 x width)
+ * 0.972 x depth + 15 (25x50: 63.6 mm); a monster on 40 mm up to 50 mm
+ * 48 + 15 = 63 mm; a beast on 50 mm or more 0.6 x depth + 15, at least 63 mm
+ * (50x50: 63 mm, 50x100: 75 mm).
+ */
+double roster_mast_height_for(double w, double d);
 /* The square tag `roster import` gives a w x d base (round: a disc of diameter w): the largest black square, in
  * 0.5 mm steps up to 50 mm, leaving 2.5 mm at the front and rear and 0.8 mm at the sides round its white border
  * (tag36h11: one cell of eight). 20x20: 12 mm, 25x25: 16 mm, 25x50: 18.5 mm. */

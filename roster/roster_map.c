@@ -35,6 +35,7 @@ void roster_map_free(roster_map *m)
     free(m->units);
     free(m->models);
     free(m->board_tags);
+    free(m->marks);
     rules_snapshot_free(m->start);
     free(m);
 }
@@ -57,8 +58,9 @@ roster_map *roster_map_clone(const roster_map *m)
     c->units = copy_of(m->units, m->n_units, sizeof *m->units);
     c->models = copy_of(m->models, m->n_models, sizeof *m->models);
     c->board_tags = copy_of(m->board_tags, m->n_board_tags, sizeof *m->board_tags);
+    c->marks = copy_of(m->marks, m->n_marks, sizeof *m->marks);
     c->start = m->start ? rules_snapshot_clone(m->start) : NULL;
-    if (!c->units || !c->models || !c->board_tags || (m->start && !c->start)) {
+    if (!c->units || !c->models || !c->board_tags || !c->marks || (m->start && !c->start)) {
         roster_map_free(c);
         return NULL;
     }
@@ -70,6 +72,14 @@ const roster_map_model *roster_map_find_model_tag(const roster_map *m, int id)
     for (size_t i = 0; i < m->n_models; i++)
         if (m->models[i].tag_id == id)
             return &m->models[i];
+    return NULL;
+}
+
+const roster_map_mark *roster_map_find_mark_tag(const roster_map *m, int id)
+{
+    for (size_t i = 0; i < m->n_marks; i++)
+        if (m->marks[i].tag_id == id)
+            return &m->marks[i];
     return NULL;
 }
 

@@ -19,6 +19,7 @@
  * How to use:
  *   roster_map *m = roster_map_new(roster, &err);             // roster.h: the map of a roster read
  *   const roster_map_model *rm = roster_map_find_model_tag(m, 17);
+ *   const roster_map_mark *mast = roster_map_find_mark_tag(m, 600);   // its carrier: m->models[mast->model]
  *   rules_snapshot *s = roster_map_new_snapshot(m);           // the units, no models yet
  *   roster_tag_mount_unplace(&m->units[rm->unit].mount, tag_centre, tag_heading, &pos, &facing);
  *   roster_map_free(m);
@@ -66,6 +67,15 @@ typedef struct roster_map_model {
     bool attachable;    /* an Attachable Model (a character, which may join a unit) */
 } roster_map_model;
 
+/* A mast (roster.h, roster_unit_mark): a square tag held `mount.height` above the surface its carrier's base stands
+ * on, placed on that base as a square tag is (roster_tag_mount_unplace); its rod may lean it `sway` mm off. */
+typedef struct roster_map_mark {
+    int tag_id;
+    size_t model;              /* index into models: the carrier */
+    roster_tag_mount mount;    /* layout ROSTER_MARK_SQUARE */
+    double sway;               /* mm */
+} roster_map_mark;
+
 typedef struct roster_map_unit {
     char id[ROSTER_ID_MAX];
     char side[ROSTER_ID_MAX];
@@ -85,6 +95,8 @@ typedef struct roster_map {
     size_t n_models;
     roster_board_tag *board_tags;
     size_t n_board_tags;
+    roster_map_mark *marks;   /* masts, in the roster's order */
+    size_t n_marks;
     rules_snapshot *start;  /* the board and every unit (side, base, rates, status), no models; owned */
 } roster_map;
 
@@ -94,6 +106,8 @@ void roster_map_free(roster_map *m);
 
 /* The model carrying tag `id`, or NULL. */
 const roster_map_model *roster_map_find_model_tag(const roster_map *m, int id);
+/* The mast carrying tag `id`, or NULL. */
+const roster_map_mark *roster_map_find_mark_tag(const roster_map *m, int id);
 /* The board reference tag `id`, or NULL. */
 const roster_board_tag *roster_map_find_board_tag(const roster_map *m, int id);
 

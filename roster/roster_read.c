@@ -28,11 +28,13 @@ static const char *const board_keys[] = {"width_mm", "depth_mm", "tags", NULL};
 static const char *const board_tag_keys[] = {"id", "x_mm", "y_mm", "height_mm", "rotation_deg", "size_mm", NULL};
 static const char *const unit_keys[] = {"id",     "name",  "character", "side",   "base_mm", "advance_in", "march_in",
                                         "mobility_in", "advance_dice", "march_dice", "status", "files", "loose", "tag",
-                                        "models",
+                                        "models", "marks",
                                         /* for people (roster import): */ "mount", "height", "type", "round_base",
                                         NULL};
 static const char *const mount_keys[] = {"layout", "offset_mm", "rotation_deg", "height_mm", "size_mm", "cell_mm", NULL};
 static const char *const model_keys[] = {"id", "tag_id", "name", "attachable", "base_mm", NULL};
+static const char *const mark_keys[] = {"kind",         "model",        "tag_id", "size_mm", "height_mm",
+                                        "offset_mm",    "rotation_deg", "sway_mm", NULL};
 
 #define TAG_MAX_HEIGHT_MM 200.0       /* a print on a base, or a reference tag on the board's frame */
 #define BOARD_TAG_MARGIN_MM 1000.0    /* reference tags may sit on the frame around the board */
@@ -328,6 +330,63 @@ static int read_unresolved(const cJSON *root, roster_file *r, base_error *err)
     return 0;
 }
 
+/* One of a unit's `marks` (roster.h, roster_unit_mark): a mast on one of the unit's models (read already). */
+static int read_mark(const reader *rd, const cJSON *jk, const char *where, const roster_unit *u, roster_unit_mark *k,
+                     base_error *err)
+{
+    char kind[16] = "", model[ROSTER_ID_MAX] = "";
+    double off[2] = {0, 0}, rot = 0, turn = BASE_FIELDS_MAX_ANGLE_DEG, reach = BASE_FIELDS_PLAUSIBLE_BASE_MM;
+    if (!cJSON_IsObject(jk))
+        return base_error_set(err, "%s: expected an object", where);
+    if (base_fields_known(jk, where, mark_keys, err) < 0 ||
+        base_json_string(jk, "kind", where, true, kind, sizeof kind, err) < 0)
+        return -1;
+    if (strcmp(kind, "mast") != 0)
+        return base_error_set(err, "%s.kind: expected \"mast\", found \"%s\"", where, kind);
+    *k = (roster_unit_mark){.kind = ROSTER_UNIT_MARK_MAST, .unit = rd->r->n_units};
+    k->mount.layout = ROSTER_MARK_SQUARE;
+    k->sway = NAN;
+    if (base_json_string(jk, "model", where, true, model, sizeof model, err) < 0 ||
+        read_tag_id(rd, jk, "tag_id", where, &k->tag_id, err) < 0 ||
+        base_fields_number(jk, "size_mm", where, true, 1, reach, &k->mount.size, err) < 0 ||
+        base_fields_number(jk, "height_mm", where, true, 0, ROSTER_MAST_MAX_HEIGHT_MM, &k->mount.height, err) < 0 ||
+        base_json_numbers(jk, "offset_mm", where, false, off, 2, err) < 0 ||
+        base_fields_number(jk, "rotation_deg", where, false, -turn, turn, &rot, err) < 0 ||
+        base_fields_number(jk, "sway_mm", where, false, 0, ROSTER_MAST_MAX_SWAY_MM, &k->sway, err) < 0)
+        return -1;
+    if (!(fabs(off[0]) <= reach) || !(fabs(off[1]) <= reach))
+        return base_error_set(err, "%s.offset_mm: each within %g mm of the carrier's base centre", where, reach);
+    size_t i = 0;
+    while (i < u->n_models && strcmp(rd->r->models[u->first_model + i].id, model) != 0)
+        i++;
+    if (i == u->n_models)
+        return base_error_set(err, "%s.model: \"%s\" is none of the unit's models", where, model);
+    k->model = u->first_model + i;
+    k->mount.offset = base_v2(off[0], off[1]);
+    k->mount.rotation = base_deg_to_rad(rot);
+    if (isnan(k->sway))
+        k->sway = ROSTER_MAST_SWAY_PER_MM * k->mount.height;
+    return 0;
+}
+
+static int read_marks(reader *rd, const cJSON *ju, const char *where, const roster_unit *u, base_error *err)
+{
+    roster_file *r = rd->r;
+    const cJSON *ks = base_json_array(ju, "marks", where, false, err), *jk;
+    if (!ks && cJSON_GetObjectItemCaseSensitive(ju, "marks"))
+        return -1;
+    size_t n = 0;
+    cJSON_ArrayForEach(jk, ks)
+    {
+        char w2[128];
+        snprintf(w2, sizeof w2, "%s.marks[%zu]", where, n++);
+        if (read_mark(rd, jk, w2, u, &r->marks[r->n_marks], err) < 0)
+            return -1;
+        r->n_marks++;
+    }
+    return 0;
+}
+
 static int read_unit(reader *rd, const cJSON *ju, const char *where, base_error *err)
 {
     roster_file *r = rd->r;
@@ -395,6 +454,8 @@ static int read_unit(reader *rd, const cJSON *ju, const char *where, base_error 
         u->n_models++;
         r->n_models++;
     }
+    if (read_marks(rd, ju, where, u, err) < 0)
+        return -1;
     r->n_units++;
     return 0;
 }
@@ -426,26 +487,43 @@ static void model_place(const roster_file *r, size_t k, char *buf, size_t cap)
     snprintf(buf, cap, "units[%zu].models[%zu]", m->unit, k - r->units[m->unit].first_model);
 }
 
-/* A tag id's place: board tags first, then the models, in file order. */
+/* "units[u].marks[k]" of a mark by its index in r->marks. */
+static void mark_place(const roster_file *r, size_t k, char *buf, size_t cap)
+{
+    const roster_unit_mark *m = &r->marks[k];
+    size_t nth = 0;
+    for (size_t i = 0; i < k; i++)
+        nth += r->marks[i].unit == m->unit;
+    snprintf(buf, cap, "units[%zu].marks[%zu]", m->unit, nth);
+}
+
+/* A tag id's place: board tags first, then the models, in file order, then the marks. */
 static void tag_place(const roster_file *r, size_t order, char *buf, size_t cap)
 {
     if (order < r->n_board_tags) {
         snprintf(buf, cap, "board.tags[%zu].id", order);
         return;
     }
-    model_place(r, order - r->n_board_tags, buf, cap);
+    order -= r->n_board_tags;
+    if (order < r->n_models)
+        model_place(r, order, buf, cap);
+    else
+        mark_place(r, order - r->n_models, buf, cap);
     strncat(buf, ".tag_id", cap - strlen(buf) - 1);
 }
 
 static int tag_at(const roster_file *r, size_t order)
 {
-    return order < r->n_board_tags ? r->board_tags[order].id : r->models[order - r->n_board_tags].tag_id;
+    if (order < r->n_board_tags)
+        return r->board_tags[order].id;
+    order -= r->n_board_tags;
+    return order < r->n_models ? r->models[order].tag_id : r->marks[order - r->n_models].tag_id;
 }
 
 /* Unit ids, model ids and tag ids unique across the whole roster, in O(n log n), naming both places. */
 static int check_ids(const roster_file *r, base_error *err)
 {
-    size_t n = r->n_units + r->n_models + r->n_board_tags, a, b;
+    size_t n = r->n_units + r->n_models + r->n_board_tags + r->n_marks, a, b;
     base_fields_id *ids = malloc((n ? n : 1) * sizeof *ids);
     char pa[96], pb[96];
     int rc = 0;
@@ -469,7 +547,9 @@ static int check_ids(const roster_file *r, base_error *err)
         ids[i] = (base_fields_id){NULL, r->board_tags[i].id, i};
     for (size_t i = 0; i < r->n_models; i++)
         ids[r->n_board_tags + i] = (base_fields_id){NULL, r->models[i].tag_id, r->n_board_tags + i};
-    if (base_fields_duplicate(ids, r->n_board_tags + r->n_models, false, &a, &b)) {
+    for (size_t i = 0, at = r->n_board_tags + r->n_models; i < r->n_marks; i++)
+        ids[at + i] = (base_fields_id){NULL, r->marks[i].tag_id, at + i};
+    if (base_fields_duplicate(ids, r->n_board_tags + r->n_models + r->n_marks, false, &a, &b)) {
         tag_place(r, a, pa, sizeof pa);
         tag_place(r, b, pb, sizeof pb);
         rc = base_error_set(err, "%s: tag %d is also %s (a tag is on one base or the board)", pb, tag_at(r, b), pa);
@@ -487,16 +567,18 @@ static int parse(const cJSON *root, roster_file *r, base_error *err)
     const cJSON *units = base_json_array(root, "units", "", true, err);
     if (!units)
         return -1;
-    size_t nu = (size_t)cJSON_GetArraySize(units), nm = 0;
+    size_t nu = (size_t)cJSON_GetArraySize(units), nm = 0, nk = 0;
     const cJSON *ju;
     cJSON_ArrayForEach(ju, units)
     {
-        const cJSON *ms = cJSON_GetObjectItemCaseSensitive(ju, "models");
+        const cJSON *ms = cJSON_GetObjectItemCaseSensitive(ju, "models"), *ks = cJSON_GetObjectItemCaseSensitive(ju, "marks");
         nm += cJSON_IsArray(ms) ? (size_t)cJSON_GetArraySize(ms) : 0;
+        nk += cJSON_IsArray(ks) ? (size_t)cJSON_GetArraySize(ks) : 0;
     }
     r->units = calloc(nu ? nu : 1, sizeof *r->units);
     r->models = calloc(nm ? nm : 1, sizeof *r->models);
-    if (!r->units || !r->models)
+    r->marks = calloc(nk ? nk : 1, sizeof *r->marks);
+    if (!r->units || !r->models || !r->marks)
         return base_error_set(err, "out of memory");
     cJSON_ArrayForEach(ju, units)
     {

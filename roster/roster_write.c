@@ -4,7 +4,8 @@
  * models) is left out rather than guessed, `unresolved` says what is
  * missing, and the army's header is written when the roster has one. Lengths
  * with 3 decimals (mm), rates with 4 (inches). `files` is written when it is
- * not its default (every model in one rank).
+ * not its default (every model in one rank). A unit's `marks` (masts) are
+ * written when it has any, every field given.
  */
 #include "roster.h"
 
@@ -100,6 +101,21 @@ static cJSON *model_json(const roster_model *m)
     return o;
 }
 
+/* A mast (roster.h, roster_unit_mark): every field, the sway too (a reader's default would follow the height). */
+static cJSON *mark_json(const roster_file *r, const roster_unit_mark *k)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kind", "mast");
+    cJSON_AddStringToObject(o, "model", r->models[k->model].id);
+    cJSON_AddNumberToObject(o, "tag_id", k->tag_id);
+    base_json_add_number(o, "size_mm", k->mount.size, 3);
+    base_json_add_number(o, "height_mm", k->mount.height, 3);
+    add_pair(o, "offset_mm", k->mount.offset.x, k->mount.offset.y);
+    base_json_add_number(o, "rotation_deg", base_rad_to_deg(k->mount.rotation), 3);
+    base_json_add_number(o, "sway_mm", k->sway, 3);
+    return o;
+}
+
 static cJSON *unit_json(const roster_file *r, const roster_unit *u)
 {
     cJSON *o = cJSON_CreateObject();
@@ -138,6 +154,13 @@ static cJSON *unit_json(const roster_file *r, const roster_unit *u)
     cJSON *ms = cJSON_AddArrayToObject(o, "models");
     for (size_t k = 0; k < u->n_models; k++)
         cJSON_AddItemToArray(ms, model_json(&r->models[u->first_model + k]));
+    const size_t ui = (size_t)(u - r->units);
+    if (roster_unit_mark_count(r, ui)) {
+        cJSON *ks = cJSON_AddArrayToObject(o, "marks");
+        for (size_t k = 0; k < r->n_marks; k++)
+            if (r->marks[k].unit == ui)
+                cJSON_AddItemToArray(ks, mark_json(r, &r->marks[k]));
+    }
     return o;
 }
 

@@ -199,13 +199,17 @@ Test(roster_mark, tags_layout_gives_rim_labels_and_keeps_round_bases_square)
     cr_assert_not_null(r, "%s", err.msg);
     r->units[1].round_base = true;
     size_t changed;
-    roster_layout_marks(r, false, &changed);
+    /* The bases' marks alone (masts: test_roster_masts.c). */
+    const roster_layout_options bases_only = {false, true, 0, 0, -1};
+    roster_layout_marks_with(r, &bases_only, &changed, NULL);
     cr_expect_eq(changed, 1, "the rim unit named its layout: kept");
     cr_expect_eq(r->units[1].mount.layout, ROSTER_MARK_SQUARE);
     cr_expect_float_eq(r->units[1].mount.size, 16, 1e-9);
     r->units[1].round_base = false;
-    roster_layout_marks(r, true, &changed);
+    const roster_layout_options redo = {true, true, 0, 0, -1};
+    roster_layout_marks_with(r, &redo, &changed, NULL);
     cr_expect_eq(changed, 2);
+    cr_expect_eq(r->n_marks, 0);
     cr_expect_eq(r->units[1].mount.layout, ROSTER_MARK_RIM);
     cr_expect_float_eq(r->units[1].mount.cell, 2.5, 1e-9);
     roster_free(r);
