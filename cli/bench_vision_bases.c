@@ -190,7 +190,7 @@ done:
 static int run_table(const bv_options *o, int table, bases_result *r, base_error *err)
 {
     ds_hard_params hp;
-    ds_hard_minis_preset(table, DS_HARD_MARKS_RIM, &hp);
+    ds_hard_minis_preset(table, o->no_masts ? DS_HARD_MARKS_RIM : DS_HARD_MARKS_MAST, &hp);
     ds_hard_table *t = ds_hard_generate(&hp, err);
     if (!t)
         return -1;
@@ -243,14 +243,14 @@ static void print_row(const char *camera, const char *kind, const group *g, doub
 }
 
 /* Every group, then each camera's whole; the smallest mark placed at 99%. */
-static void print_result(bases_result *r)
+static void print_result(const bv_options *o, bases_result *r)
 {
-    printf("\n== minis set per base size and camera (rim labels laid out by `tags layout`, as the sheet prints them)\n"
+    printf("\n== minis set per base size and camera (%s laid out by `tags layout`, as the sheet prints them)\n"
            "units: with a model placed within %d mm / in view; whole: every model in view so. models: placed within\n"
            "%d mm / in view; seen: of them from their own mark; off: placed more than %d mm from the truth (a wrong\n"
            "id or place); p99: of the errors of the models placed within %d mm. cell: the mark's cell (a square tag:\n"
            "its black square), mm and mean px.\n",
-           OFF_MM, OFF_MM, OFF_MM, OFF_MM);
+           o->no_masts ? "rim labels" : "rim labels and masts", OFF_MM, OFF_MM, OFF_MM, OFF_MM);
     printf("%-10s %-26s %5s %5s %11s %5s %13s %6s %5s %5s %7s\n", "camera", "base", "cell", "px", "units", "whole",
            "models", "", "seen", "off", "p99 mm");
     for (int c = 0; c < N_CAMERAS; c++) {
@@ -321,11 +321,11 @@ int bv_bases_run(const bv_options *o)
             rc = EXIT_BAD_INPUT;
         } else if (k + 1 < o->n_tables) {
             printf("\n(so far)");   /* a long run's figures as they stand, should it be stopped */
-            print_result(&r);
+            print_result(o, &r);
         }
     }
     if (rc == 0)
-        print_result(&r);
+        print_result(o, &r);
     for (size_t i = 0; i < r.n; i++)
         free(r.g[i].err);
     return rc;

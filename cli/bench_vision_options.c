@@ -10,7 +10,8 @@
 
 static const char *const help_text =
     "usage: tableref bench vision [--set normal|hard|hills|minis|all] [--frames N] [--tables K,..] [--reps N]\n"
-    "                             [--seed S] [--crop WxH+X+Y] [--no-pairs] [--no-relief] [--cores N]\n"
+    "                             [--seed S] [--crop WxH+X+Y] [--no-pairs] [--no-relief] [--no-masts]\n"
+    "                             [--cores N]\n"
     "                             [--decimate D] [--sigma S] [--max-hamming H]\n\n"
     "Renders the normal set (N frames, default 3, of 4056x3040 tables with 250 tags of\n"
     "16 mm, classic renderer) and the hard set (tables 1-%d of datasets/hard: ~250\n"
@@ -20,7 +21,8 @@ static const char *const help_text =
     "and the hills set (the same tables with three hills of 70, 50 and 30 mm, the\n"
     "70 mm one near a long edge, a unit on each top: datasets/ds_hill.h),\n"
     "and reports for each table and each set separately (--set minis, not in all:\n"
-    "the miniatures set, figures standing as real ones do and rim labels, per base\n"
+    "the miniatures set, figures standing as real ones do, rim labels and masts\n"
+    "above the figures (--no-masts: rim labels alone), per base\n"
     "size and camera: units and models placed, p99, models placed off, the pairs'\n"
     "calls, the smallest mark placed at 99%%: cli/bench_vision_bases.h):\n"
     "  - tags at least 90%% visible read, and wrong reads, by tableref (the whole\n"
@@ -80,6 +82,7 @@ int bv_options_parse(int argc, char **argv, bv_options *o)
         CLI_STRING("--crop", &o->crop, "WxH+X+Y", "render only that part of each hard table"),
         CLI_FLAG("--no-pairs", &o->pairs, 0, "skip the hard set's before/after pairs"),
         CLI_FLAG("--no-relief", &o->relief, 0, "read the hills tables as flat (their hills not given)"),
+        CLI_FLAG("--no-masts", &o->no_masts, 1, "the minis set's rim labels alone (no masts above the figures)"),
         CLI_NUMBER("--decimate", &o->decimate, "D", 1, 8,
                    "tableref's tag detector: quad decimation over the whole frame (no plan)"),
         CLI_NUMBER("--sigma", &o->sigma, "S", 0, 10, "tableref's tag detector: blur before the search"),

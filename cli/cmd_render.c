@@ -17,7 +17,7 @@ static const cli_doc doc = {
     "render",
     "usage: tableref render SCENE.json --out DIR [--seed N]\n"
     "       tableref render --generate small|bench|hard[:K]|minis[:K] --out DIR [--seed N]\n"
-    "                       [--crop WxH+X+Y] [--pair] [--hands N] [--marks rim|sheet]\n"
+    "                       [--crop WxH+X+Y] [--pair] [--hands N] [--marks mast|rim|sheet]\n"
     "\n"
     "Renders the scene (a snapshot, a roster and a camera; docs/formats.md) as\n"
     "the overhead camera would see it and writes into DIR:\n"
@@ -34,9 +34,10 @@ static const cli_doc doc = {
     "(datasets/hard/README.md: ~250 models of mixed units and tag sizes, leaning\n"
     "figures, hands, tilted camera, strong lens distortion, Bayer sensor, colour\n"
     "JPEG), or minis:K, table K of the miniatures set (real bases, figures standing\n"
-    "as real miniatures do, skirmishers and characters; --marks rim, the default,\n"
-    "puts rim labels on the bases as `tags layout` lays them out, --marks sheet the\n"
-    "square tags `tags sheet` printed before rim labels). --crop renders only that\n"
+    "as real miniatures do, skirmishers and characters; --marks mast, the default,\n"
+    "puts rim labels on the bases and masts above the figures as `tags layout` lays\n"
+    "them out, --marks rim the rim labels alone, --marks sheet the square tags\n"
+    "`tags sheet` printed before rim labels). --crop renders only that\n"
     "part of the frame (same camera, fewer pixels).\n"
     "--pair (hard and minis tables) also renders DIR/after/ with one unit advanced 4.5\"\n"
     "(Advance 5\": legal) and another marched 11\" (March 10\": illegal), and\n"
@@ -180,7 +181,10 @@ static ds_scene *make_scene(const char *gen, const char *scene_path, double seed
             return NULL;
         }
         if (minis)
-            ds_hard_minis_preset(k, marks && strcmp(marks, "sheet") == 0 ? DS_HARD_MARKS_SHEET : DS_HARD_MARKS_RIM, &hp);
+            ds_hard_minis_preset(k, !marks                         ? DS_HARD_MARKS_MAST
+                                    : strcmp(marks, "sheet") == 0 ? DS_HARD_MARKS_SHEET
+                                    : strcmp(marks, "rim") == 0   ? DS_HARD_MARKS_RIM
+                                                                  : DS_HARD_MARKS_MAST, &hp);
         else
             (hills ? ds_hard_preset_hills : ds_hard_preset)(k, &hp);
         if (seed >= 0)
@@ -229,8 +233,9 @@ int cmd_render(int argc, char **argv)
         CLI_WHOLE("--seed", &seed, "N", 0, 4294967295.0, "the random seed (default: the scene's)"),
         CLI_STRING("--crop", &crop, "WxH+X+Y", "render only that part of the frame"),
         CLI_FLAG("--pair", &pair, 1, "(hard and minis tables) also render DIR/after/ and DIR/pair.json"),
-        CLI_CHOICE("--marks", &marks, "KIND", "rim sheet",
-                   "(minis tables) rim labels (default) or the square tags printed before them"),
+        CLI_CHOICE("--marks", &marks, "KIND", "mast rim sheet",
+                   "(minis tables) rim labels and masts (default), rim labels alone, or the square tags\n"
+                   "printed before them"),
         CLI_WHOLE("--hands", &hands, "N", 0, 10, "(hard and minis tables) N hands over the table instead of the\n"
                                                   "table's own (0: a clear table)"),
     };

@@ -6,7 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <apriltag/tag36h11.h>
+#include <apriltag/tagStandard41h12.h>
+
 #include "ds_figures.h"
+#include "ds_marks.h"
 #include "ds_terrain.h"
 #include "ds_solid.h"
 
@@ -343,11 +347,49 @@ int ds_draw_figures(ds_canvas *c, const rules_snapshot *snap, const roster_file 
     return ds_draw_figures_level(c, snap, roster, p, DS_LEVEL_ALL);
 }
 
+/* The masts of the models on this level (ds_marks.h), far ones first, over the figures. */
+static int draw_masts(ds_canvas *c, const rules_snapshot *snap, const roster_file *roster, const ds_render_params *p,
+                      ds_level level)
+{
+    if (roster->n_marks == 0)
+        return 0;
+    const int is41 = strcmp(roster->family, "tagStandard41h12") == 0;
+    apriltag_family_t *fam = is41 ? tagStandard41h12_create() : tag36h11_create();
+    fig_order *order = calloc(roster->n_marks, sizeof *order);
+    ds_mast_mark *masts = calloc(roster->n_marks, sizeof *masts);
+    size_t n = 0;
+    int rc = fam && order && masts ? 0 : base_error_set(c->err, "render: out of memory");
+    for (size_t k = 0; rc == 0 && k < roster->n_marks; k++) {
+        const roster_unit_mark *mk = &roster->marks[k];
+        const roster_unit *ru = &roster->units[mk->unit];
+        const rules_unit *u = rules_snapshot_find_unit(snap, ru->id);
+        const rules_model *m = u ? rules_unit_find_model(u, roster->models[mk->model].id) : NULL;
+        if (!m)
+            continue; /* the carrier is not on the table */
+        const bool raised = ds_terrain_drawn_raised(c, snap, m->pos, ru->mount.height);
+        if ((level == DS_LEVEL_BOARD && raised) || (level == DS_LEVEL_RAISED && !raised))
+            continue;
+        masts[n] = (ds_mast_mark){mk->tag_id, m->pos, m->facing, ds_terrain_height(snap, m->pos), ru->mount.height,
+                                  mk->mount, mk->sway, p->seed};
+        order[n] = (fig_order){hypot(m->pos.x - c->cam.centre[0], m->pos.y - c->cam.centre[1]), n, 0, 0};
+        n++;
+    }
+    if (rc == 0)
+        qsort(order, n, sizeof *order, cmp_far_first);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = ds_marks_draw_mast(c, fam, &masts[order[i].unit]);
+    free(order);
+    free(masts);
+    if (fam)
+        (is41 ? tagStandard41h12_destroy : tag36h11_destroy)(fam);
+    return rc;
+}
+
 int ds_draw_figures_level(ds_canvas *c, const rules_snapshot *snap, const roster_file *roster,
                           const ds_render_params *p, ds_level level)
 {
     if (!p->figures)
-        return 0;
+        return draw_masts(c, snap, roster, p, level);
     size_t n = 0;
     for (size_t ui = 0; ui < snap->n_units; ui++)
         n += snap->units[ui].n_models;
@@ -380,7 +422,7 @@ int ds_draw_figures_level(ds_canvas *c, const rules_snapshot *snap, const roster
                 rc = classic_figure(c, m, rm->tag_id, order[i].ground + roster->units[rm->unit].mount.height, p);
         }
     free(order);
-    return rc;
+    return rc < 0 ? rc : draw_masts(c, snap, roster, p, level);
 }
 
 int ds_draw_hands(ds_canvas *c, const rules_snapshot *snap, const roster_file *roster, const ds_render_params *p,

@@ -2,7 +2,8 @@
  * ds_figures: the miniatures on every base and the hands over the table,
  * drawn into ds_render's canvas (ds_canvas.h) in the style p->style asks
  * for: stacked discs and flat hands (classic), or 3D solids (real,
- * ds_solid.h). Internal to datasets/.
+ * ds_solid.h), and over each level's figures the masts its models carry
+ * (ds_marks.h; drawn also when figures are not). Internal to datasets/.
  *
  * How to use (ds_render.c, after the flat things are drawn):
  *   if (ds_draw_figures(&canvas, snap, roster, p) < 0 || ds_draw_hands(&canvas, snap, roster, p, &rng) < 0)

@@ -63,9 +63,17 @@ void ds_hard_camera_apply(ds_hard_camera c, ds_render_params *p);
  *   DS_HARD_MARKS_TAGS: the tags of the hard set (a tag ahead of the figure, per unit type);
  *   DS_HARD_MARKS_SHEET: a square tag as `roster import` sizes it and `tags sheet` prints it today: the
  *     largest black square leaving 2.5 mm front and rear and 0.8 mm at the sides, in the base's middle;
- *   DS_HARD_MARKS_RIM: rim labels as `tableref tags layout` lays them out (roster/roster_mark.h).
+ *   DS_HARD_MARKS_RIM: rim labels as `tableref tags layout --no-masts` lays them out (roster/roster_mark.h);
+ *   DS_HARD_MARKS_MAST: rim labels and masts as `tableref tags layout` lays them out (roster.h,
+ *     roster_unit_mark): a tag on a clear rod above the figures, on a ranked unit's front corners and on
+ *     every skirmisher, character and monster.
  */
-typedef enum ds_hard_marks { DS_HARD_MARKS_TAGS = 0, DS_HARD_MARKS_SHEET = 1, DS_HARD_MARKS_RIM = 2 } ds_hard_marks;
+typedef enum ds_hard_marks {
+    DS_HARD_MARKS_TAGS = 0,
+    DS_HARD_MARKS_SHEET = 1,
+    DS_HARD_MARKS_RIM = 2,
+    DS_HARD_MARKS_MAST = 3,
+} ds_hard_marks;
 const char *ds_hard_marks_name(ds_hard_marks m);
 
 typedef struct ds_hard_params {

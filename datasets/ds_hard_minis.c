@@ -27,7 +27,10 @@ void ds_hard_minis_preset(int k, ds_hard_marks marks, ds_hard_params *p)
 
 const char *ds_hard_marks_name(ds_hard_marks m)
 {
-    return m == DS_HARD_MARKS_RIM ? "rim labels" : m == DS_HARD_MARKS_SHEET ? "square tags as printed today" : "tags";
+    return m == DS_HARD_MARKS_MAST    ? "rim labels and masts"
+           : m == DS_HARD_MARKS_RIM   ? "rim labels"
+           : m == DS_HARD_MARKS_SHEET ? "square tags as printed today"
+                                      : "tags";
 }
 
 /* Ranked units on real bases; a tag entry is the hard set's (the marks are laid afterwards). */
@@ -154,8 +157,10 @@ void ds_hard_minis_marks(ds_hard_table *t, const ds_hard_params *p, ds_rng *r)
                                       ROSTER_MARK_SQUARE, 0};
         u->layout_given = false;
     }
-    if (p->marks == DS_HARD_MARKS_RIM) {
+    if (p->marks == DS_HARD_MARKS_RIM || p->marks == DS_HARD_MARKS_MAST) {
         size_t changed;
-        roster_layout_marks(ro, true, &changed);
+        const roster_layout_options o = {true, p->marks == DS_HARD_MARKS_RIM, 0, ROSTER_LAYOUT_SKIP_LO,
+                                         ROSTER_LAYOUT_SKIP_HI};
+        roster_layout_marks_with(ro, &o, &changed, NULL);
     }
 }

@@ -111,6 +111,83 @@ int ds_marks_draw_rim(ds_canvas *c, apriltag_family_t *fam, const ds_rim_mark *m
     return rc;
 }
 
+void ds_marks_mast_place(const ds_mast_mark *mk, base_vec2 *centre, double *heading)
+{
+    ds_rng r = {.s = mk->seed * 2654435761ull + (uint64_t)mk->tag_id * 40503ull + 11};
+    const double lean = mk->sway * ds_rnd(&r), dir = 2 * BASE_PI * ds_rnd(&r);
+    roster_tag_mount_place(&mk->mount, mk->base_centre, mk->facing, centre, heading);
+    *centre = base_v2_add(*centre, base_v2_scale(base_v2_dir(dir), lean));
+}
+
+/* The printed tag, its white border included, MAST_PX_PER_CELL pixels a cell (paper and toner as the labels'). */
+#define MAST_PX_PER_CELL 12
+static base_image *mast_texture(apriltag_family_t *fam, int id, int channels)
+{
+    if (id < 0 || (uint32_t)id >= fam->ncodes)
+        return NULL;
+    image_u8_t *im = apriltag_to_image(fam, (uint32_t)id);
+    if (!im)
+        return NULL;
+    const int k = MAST_PX_PER_CELL;
+    static const uint8_t paper[3] = {226, 234, 236}, ink[3] = {30, 28, 28};
+    base_image *t = base_image_new(im->width * k, im->height * k, channels, 255);
+    for (int y = 0; t && y < t->height; y++)
+        for (int x = 0; x < t->width; x++) {
+            const int white = im->buf[(y / k) * im->stride + x / k] != 0;
+            uint8_t *px = t->data + (size_t)y * t->stride + (size_t)x * (size_t)channels;
+            if (channels == 1)
+                *px = white ? 235 : 25;
+            else
+                memcpy(px, white ? paper : ink, 3);
+        }
+    image_u8_destroy(im);
+    return t;
+}
+
+/* The rod: a clear acrylic rod 2 mm thick from the base's top under the mast's place to the tag's centre. */
+static int draw_rod(ds_canvas *c, const ds_mast_mark *mk, base_vec2 top)
+{
+    base_vec2 foot;
+    double heading;
+    roster_tag_mount_place(&mk->mount, mk->base_centre, mk->facing, &foot, &heading);
+    const double zt = mk->ground + mk->mount.height;
+    const double A[3] = {foot.x, foot.y, mk->ground + mk->base_top}, B[3] = {top.x, top.y, zt};
+    const double B2[3] = {top.x + 2, top.y, zt};
+    double a[2], b[2], b2[2];
+    if (!ds_canvas_point(c, A, a) || !ds_canvas_point(c, B, b) || !ds_canvas_point(c, B2, b2))
+        return 0;
+    const double thick = hypot(b2[0] - b[0], b2[1] - b[1]);
+    if (c->img->channels == 1)
+        return cvs_render_line(c->img, a[0], a[1], b[0], b[1], thick, 200, c->mask_figure, 255, c->err);
+    const cvs_colour clear = {196, 206, 212};
+    return cvs_render_line_c(c->img, a[0], a[1], b[0], b[1], thick, clear, c->mask_figure, 255, c->err);
+}
+
+int ds_marks_draw_mast(ds_canvas *c, apriltag_family_t *fam, const ds_mast_mark *mk)
+{
+    base_vec2 centre;
+    double th;
+    ds_marks_mast_place(mk, &centre, &th);
+    if (draw_rod(c, mk, centre) < 0)
+        return -1;
+    base_image *tex = mast_texture(fam, mk->tag_id, c->img->channels);
+    if (!tex)
+        return base_error_set(c->err, "render: mast tag id %d is not in the family", mk->tag_id);
+    /* Texture pixel (u, v) -> board, as a square tag's (ds_render.c): the whole bitmap, its border included. */
+    const double S = mk->mount.size * fam->total_width / fam->width_at_border, N = tex->width, k = S / N;
+    const base_vec2 up = base_v2(cos(th), sin(th)), right = base_v2(sin(th), -cos(th));
+    const double a0 = (0.5 / N - 0.5) * S, b0 = (0.5 - 0.5 / N) * S;
+    double A[9] = {right.x * k, -up.x * k, centre.x + right.x * a0 + up.x * b0,
+                   right.y * k, -up.y * k, centre.y + right.y * a0 + up.y * b0,
+                   0, 0, 1};
+    double H[9];
+    plane_homography(c, mk->ground + mk->mount.height, H);
+    ds_mat3_mul(H, A, H);
+    const int rc = cvs_render_warp(c->img, tex, H, c->mask_figure, 255, c->err);
+    base_image_free(tex);
+    return rc;
+}
+
 /* The canvas polygon of a w x d rectangle at z (centre, facing); false when a corner is behind the camera. */
 static bool rect_poly(ds_canvas *c, base_vec2 centre, double facing, double w, double d, double z, double poly[8])
 {

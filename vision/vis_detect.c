@@ -8,6 +8,7 @@
 #include "vis_board.h"
 #include "vis_camera.h"
 #include "vis_height.h"
+#include "vis_mast.h"
 #include "vis_recover.h"
 #include "vis_recover_hidden.h"
 #include "vis_rim_units.h"
@@ -394,8 +395,8 @@ static const roster_map_model *usable_model_tag(const vis_detector *d, const vis
                        t->centre[0], t->centre[1]);
         return NULL;
     }
-    if (roster_map_find_board_tag(r, t->id))
-        return NULL;
+    if (roster_map_find_board_tag(r, t->id) || roster_map_find_mark_tag(r, t->id))
+        return NULL; /* a mast places its carrier after the bases' marks (vis_mast.h) */
     if (!rm)
         vis_report_add(rep, VIS_ISSUE_UNKNOWN_ID, t->id, NULL, t->centre,
                        "tag %d at %.0f,%.0f px is not in the roster: ignored", t->id, t->centre[0], t->centre[1]);
@@ -517,6 +518,7 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
         free(partial);
         return base_error_set(err, "out of memory");
     }
+    vis_mast_place(r, &d->relief, &cam, &d->cfg, tags, n, seen, partial, rep);
     /* What was said is what is done: a model whose tag was seen twice is placed from no read of it. */
     for (size_t i = 0; i < r->n_models; i++)
         if (seen[i].doubted)

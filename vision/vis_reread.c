@@ -77,8 +77,26 @@ static unsigned char *touched_units(const vis_detector *d, const rules_snapshot 
                 t[ui] |= in_core(&regions[b], px);
         }
     }
+    /* A mast where the reading had its carrier: a unit whose mast was moved away is touched there too. */
+    for (size_t k = 0; k < r->n_marks && since; k++) {
+        const roster_map_mark *mk = &r->marks[k];
+        const size_t ui = r->models[mk->model].unit;
+        const rules_unit *un = rules_snapshot_find_unit(since, r->units[ui].id);
+        const rules_model *cm = un ? rules_unit_find_model(un, r->models[mk->model].id) : NULL;
+        base_vec2 at;
+        double heading, px[2];
+        if (!cm || t[ui])
+            continue;
+        roster_tag_mount_place(&mk->mount, cm->pos, cm->facing, &at, &heading);
+        const double X[3] = {at.x, at.y, vis_relief_tag_z(&d->relief, &mk->mount, cm->pos)};
+        for (size_t b = 0; b < n && vis_camera_project(&cam, X, px); b++)
+            t[ui] |= in_core(&regions[b], px);
+    }
     for (size_t i = 0; i < tags->n; i++) {
         const roster_map_model *m = roster_map_find_model_tag(r, tags->items[i].id);
+        const roster_map_mark *mk = m ? NULL : roster_map_find_mark_tag(r, tags->items[i].id);
+        if (mk)
+            m = &r->models[mk->model]; /* a mast: its carrier's unit */
         for (size_t b = 0; m && b < n; b++)
             if (in_core(&regions[b], tags->items[i].centre))
                 t[m->unit] = 1;

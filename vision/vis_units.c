@@ -76,6 +76,28 @@ static void gather(const roster_map *r, const roster_map_unit *ru, const vis_see
     }
 }
 
+/* The largest sway of the unit's models placed by masts (0: none). */
+static double unit_sway(const roster_map_unit *ru, const vis_seen_model *seen)
+{
+    double w = 0;
+    for (size_t k = 0; k < ru->n_models; k++) {
+        const vis_seen_model *s = &seen[ru->first_model + k];
+        if (s->seen || s->rough)
+            w = fmax(w, s->sway_mm);
+    }
+    return w;
+}
+
+/* A measured model's evidence and sigma: its mark's (at the base mark's height h, or a mast's, whose sway adds). */
+static void measured_sigma(const vis_uncert_source *unc, const vis_seen_model *s, base_vec2 pos, double h,
+                           rules_model *m)
+{
+    const double at = s->mark_height_mm > 0 ? s->mark_height_mm : h;
+    m->evidence = s->seen ? RULES_EVIDENCE_SEEN : RULES_EVIDENCE_ROUGH;
+    m->sigma_mm = hypot(s->seen ? vis_uncert_seen(unc, pos, at) : vis_uncert_rough(unc, pos, at, s->residual_mm),
+                        s->sway_mm);
+}
+
 /* Adds the model of roster index `k` as the primary placement has it; false when out of memory. */
 static bool add_model(const roster_map *r, const roster_map_unit *ru, size_t k, const vis_seen_model *seen,
                       const vis_formation_model *fm, const vis_formation_place *pl, double prior_sigma,
@@ -97,12 +119,8 @@ static bool add_model(const roster_map *r, const roster_map_unit *ru, size_t k, 
     roster_map_model_apply(rm, m);
     switch (fm[k].evidence) {
     case VIS_FORMATION_SEEN:
-        m->sigma_mm = vis_uncert_seen(unc, pl->pos, h);
-        rep->models_seen++;
-        return true;
     case VIS_FORMATION_ROUGH:
-        m->evidence = RULES_EVIDENCE_ROUGH;
-        m->sigma_mm = vis_uncert_rough(unc, pl->pos, h, s->residual_mm);
+        measured_sigma(unc, s, pl->pos, h, m);
         rep->models_seen++;
         return true;
     case VIS_FORMATION_PRIOR:
@@ -110,7 +128,8 @@ static bool add_model(const roster_map *r, const roster_map_unit *ru, size_t k, 
                             vis_uncert_seen(unc, pl->pos, h));
         break;
     case VIS_FORMATION_NONE:
-        m->sigma_mm = vis_uncert_inferred(unc, pl->pos, h, pl->fit_mm);
+        /* Placed from its unit's models read: a mast's sway moves them, and this one with them. */
+        m->sigma_mm = hypot(vis_uncert_inferred(unc, pl->pos, h, pl->fit_mm), unit_sway(ru, seen));
         break;
     }
     m->evidence = RULES_EVIDENCE_INFERRED;
@@ -222,9 +241,7 @@ static int place_partial(const roster_map *r, const roster_map_unit *ru, const v
         if (!m)
             return -1;
         roster_map_model_apply(rm, m);
-        m->evidence = s->seen ? RULES_EVIDENCE_SEEN : RULES_EVIDENCE_ROUGH;
-        m->sigma_mm = s->seen ? vis_uncert_seen(unc, s->pos, ru->mount.height)
-                              : vis_uncert_rough(unc, s->pos, ru->mount.height, s->residual_mm);
+        measured_sigma(unc, s, s->pos, ru->mount.height, m);
         rep->models_seen++;
         placed++;
     }

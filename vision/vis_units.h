@@ -67,6 +67,9 @@ typedef struct vis_seen_model {
      * the picture (edge_px). */
     bool sized;
     double tag_z, size_ratio, edge_px;
+    /* Placed by a mast (vis_mast.h): its tag's height above the base (mark_height_mm; 0 for the base's own mark)
+     * and how far its rod may lean it (sway_mm), added to the model's position sigma. */
+    double mark_height_mm, sway_mm;
 } vis_seen_model;
 
 typedef struct vis_units_options {
