@@ -75,7 +75,7 @@ static void draw_card(sheet *s, const calib_sheet_mast *m, double x, double y)
     base_text_format(line, sizeof line, "%.*s \xC2\xB7 #%d", (int)base_text_cut(m->model, 120), m->model, m->tag_id);
     const double name_mm = sheet_text_fit(s, tw, LINE_MM, 1.2, 1, line);
     sheet_text(s, x + 0.5, y + c + 1.0 + (LINE_MM - name_mm) / 2, tw, name_mm, 1, 1, line);
-    base_text_format(line, sizeof line, "mast %.0f mm \xC2\xB7 fold under", m->height);
+    base_text_format(line, sizeof line, "mast %g mm \xC2\xB7 fold under", round(m->height * 10) / 10);
     sheet_text(s, x + 0.5, y + c + 1.2 + LINE_MM, tw, LINE_MM * 0.85, 0, 1, line);
     sheet_text(s, x + 0.5, y + 2 * c - LINE_MM - 1.0, tw, LINE_MM * 0.85, 0, 1, "rod's tip on the +");
 }

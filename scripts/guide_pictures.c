@@ -8,7 +8,7 @@
  *
  *   cc scripts/guide_pictures.c $(pkg-config --cflags --libs cairo) -lm -o guide_pictures
  *   ./guide_pictures OUTDIR
- *   ./guide_pictures --beside OUT.png CAPTION UNIT.png SCALE LEFT.png LEFT_SCALE TITLE [LEFT.png ...]
+ *   ./guide_pictures --beside OUT.png CAPTION {UNIT.png SCALE TITLE}... -- {LEFT.png SCALE TITLE}...
  */
 #include <cairo.h>
 #include <math.h>
@@ -251,81 +251,81 @@ static void hill(const char *path)
     cairo_surface_destroy(s);
 }
 
-/*
- * Puts a column of pictures as printed (each LEFT.png with its own scale and
- * title: the label, a zoom on its front mark, a mast's card) beside UNIT (the
- * unit rendered from above, scaled by `scale`), a caption below.
- */
-static int beside(const char *out, const char *caption, const char *unit_png, double scale, int n_left, char **left)
+/* A column of pictures, each `items` triple PNG SCALE TITLE, from (x, y) down: its size when cr is NULL. */
+static int column(cairo_t *cr, double x, double y, int n, char **items, double *w, double *h)
 {
-    enum { MAX_LEFT = 4 };
-    cairo_surface_t *a[MAX_LEFT], *b = cairo_image_surface_create_from_png(unit_png);
-    double ascale[MAX_LEFT], col_w = 0, col_h = 0;
-    const double pad = 14, head = 26, foot = 30, title = 20;
-    if (n_left < 1 || n_left > MAX_LEFT || cairo_surface_status(b)) {
-        fprintf(stderr, "guide_pictures: cannot read %s (or 1 to %d pictures beside it)\n", unit_png, MAX_LEFT);
-        return 1;
-    }
-    for (int i = 0; i < n_left; i++) {
-        a[i] = cairo_image_surface_create_from_png(left[3 * i]);
-        ascale[i] = atof(left[3 * i + 1]);
-        if (cairo_surface_status(a[i])) {
-            fprintf(stderr, "guide_pictures: cannot read %s\n", left[3 * i]);
+    const double title = 20, gap = 7;
+    *w = 0, *h = 0;
+    for (int i = 0; i < n; i++) {
+        cairo_surface_t *a = cairo_image_surface_create_from_png(items[3 * i]);
+        const double k = atof(items[3 * i + 1]);
+        if (cairo_surface_status(a)) {
+            fprintf(stderr, "guide_pictures: cannot read %s\n", items[3 * i]);
+            cairo_surface_destroy(a);
             return 1;
         }
-        col_w = fmax(col_w, cairo_image_surface_get_width(a[i]) * ascale[i]);
-        col_h += cairo_image_surface_get_height(a[i]) * ascale[i] + (i ? title + pad / 2 : 0);
+        const double aw = cairo_image_surface_get_width(a) * k, ah = cairo_image_surface_get_height(a) * k;
+        if (cr) {
+            cairo_set_source_rgb(cr, 0, 0, 0);
+            label(cr, x, y + *h + title - 6, 14, items[3 * i + 2]);
+            cairo_save(cr);
+            cairo_translate(cr, x, y + *h + title);
+            cairo_scale(cr, k, k);
+            cairo_set_source_surface(cr, a, 0, 0);
+            cairo_paint(cr);
+            cairo_restore(cr);
+            /* A thin frame: the crop's edge, not a cut line. */
+            cairo_set_source_rgb(cr, 0.8, 0.8, 0.8);
+            cairo_set_line_width(cr, 1);
+            cairo_rectangle(cr, x - 0.5, y + *h + title - 0.5, aw + 1, ah + 1);
+            cairo_stroke(cr);
+        }
+        *w = fmax(*w, aw);
+        *h += title + ah + gap;
+        cairo_surface_destroy(a);
     }
-    const double bw = cairo_image_surface_get_width(b), bh = cairo_image_surface_get_height(b);
-    const int W = (int)ceil(col_w + bw * scale + 3 * pad), H = (int)ceil(fmax(col_h, bh * scale) + head + foot + pad);
+    return 0;
+}
+
+/*
+ * Two columns of pictures, each item a triple PNG SCALE TITLE: on the left
+ * as printed (the label, a zoom on its front mark, a mast's card), after
+ * "--" on the right the unit rendered (from above, and at a slant to show
+ * the rods); a caption below.
+ */
+static int beside(const char *out, const char *caption, int n_right, char **right, int n_left, char **left)
+{
+    const double pad = 14, foot = 30;
+    double lw, lh, rw, rh;
+    if (column(NULL, 0, 0, n_left, left, &lw, &lh) || column(NULL, 0, 0, n_right, right, &rw, &rh))
+        return 1;
+    const int W = (int)ceil(lw + rw + 3 * pad), H = (int)ceil(fmax(lh, rh) + foot + pad);
     cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
     cairo_t *cr = cairo_create(s);
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    label(cr, 2 * pad + col_w, head - 8, 14, "stuck on, the figures standing, seen from above");
-    double y = head;
-    for (int i = 0; i < n_left; i++) {
-        cairo_set_source_rgb(cr, 0, 0, 0);
-        label(cr, pad, y - 8, 14, left[3 * i + 2]);
-        cairo_save(cr);
-        cairo_translate(cr, pad, y);
-        cairo_scale(cr, ascale[i], ascale[i]);
-        cairo_set_source_surface(cr, a[i], 0, 0);
-        cairo_paint(cr);
-        cairo_restore(cr);
-        /* A thin frame: the crop's edge, not a cut line. */
-        cairo_set_source_rgb(cr, 0.8, 0.8, 0.8);
-        cairo_set_line_width(cr, 1);
-        cairo_rectangle(cr, pad - 0.5, y - 0.5, cairo_image_surface_get_width(a[i]) * ascale[i] + 1,
-                        cairo_image_surface_get_height(a[i]) * ascale[i] + 1);
-        cairo_stroke(cr);
-        y += cairo_image_surface_get_height(a[i]) * ascale[i] + title + pad / 2;
-    }
-    cairo_save(cr);
-    cairo_translate(cr, 2 * pad + col_w, head);
-    cairo_scale(cr, scale, scale);
-    cairo_set_source_surface(cr, b, 0, 0);
-    cairo_paint(cr);
-    cairo_restore(cr);
+    column(cr, pad, pad / 2, n_left, left, &lw, &lh);
+    column(cr, 2 * pad + lw, pad / 2, n_right, right, &rw, &rh);
     cairo_set_source_rgb(cr, 0, 0, 0);
     label(cr, pad, H - 10, 14, caption);
     const int rc = cairo_surface_write_to_png(s, out) != CAIRO_STATUS_SUCCESS;
     cairo_destroy(cr);
     cairo_surface_destroy(s);
-    for (int i = 0; i < n_left; i++)
-        cairo_surface_destroy(a[i]);
-    cairo_surface_destroy(b);
     return rc;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc >= 9 && (argc - 6) % 3 == 0 && strcmp(argv[1], "--beside") == 0)
-        return beside(argv[2], argv[3], argv[4], atof(argv[5]), (argc - 6) / 3, argv + 6);
+    if (argc >= 5 && strcmp(argv[1], "--beside") == 0) {
+        int sep = 4;
+        while (sep < argc && strcmp(argv[sep], "--") != 0)
+            sep++;
+        if (sep < argc && (sep - 4) % 3 == 0 && (argc - sep - 1) % 3 == 0 && sep > 4 && argc > sep + 1)
+            return beside(argv[2], argv[3], (sep - 4) / 3, argv + 4, (argc - sep - 1) / 3, argv + sep + 1);
+    }
     if (argc != 2) {
         fprintf(stderr, "usage: guide_pictures OUTDIR\n"
-                        "       guide_pictures --beside OUT.png CAPTION UNIT.png SCALE {LEFT.png LEFT_SCALE TITLE}...\n");
+                        "       guide_pictures --beside OUT.png CAPTION {UNIT.png SCALE TITLE}... -- {LEFT.png SCALE TITLE}...\n");
         return 2;
     }
     char p[1024];

@@ -5,7 +5,8 @@
 # it from the roster `tableref tags layout` writes (rim labels and masts,
 # figures standing as real miniatures do, seen from straight above at 10
 # pixels a millimetre), beside its label as `tableref tags sheet` prints it,
-# a zoom on the label's front mark and the first mast's card.
+# a zoom on the label's front mark and the first mast's card; and the unit
+# again with the camera 35 degrees off vertical, to show the rods.
 # Called by make-guide-pictures.sh; needs a built tableref (build/),
 # poppler-utils (pdftoppm) and cairo's headers. Writes OUTDIR/marked-*.png.
 set -euo pipefail
@@ -57,6 +58,10 @@ PY
 
 for unit in infantry cavalry monster skirmishers; do
   $T render "$tmp/scene-$unit.json" --out "$tmp/r-$unit" >/dev/null
+  # The same at a slant (the camera 35 degrees off vertical): the rods, and the figures and labels under the masts.
+  python3 -c "import json, sys; s = json.load(open(sys.argv[1])); s['camera'].update(tilt_deg=35, tilt_dir_deg=270); json.dump(s, open(sys.argv[2], 'w'))" \
+    "$tmp/scene-$unit.json" "$tmp/scene-$unit-slant.json"
+  $T render "$tmp/scene-$unit-slant.json" --out "$tmp/s-$unit" >/dev/null
   left=()
   while read -r what page x y w h k; do
     crop "$page" "$x" "$y" "$w" "$h" "$k" "$tmp/$what-$unit"
@@ -72,6 +77,8 @@ for unit in infantry cavalry monster skirmishers; do
     monster) caption="A monster on a 50x50 base: a rim label of 5 mm cells and a mast above its wings and tail." ;;
     skirmishers) caption="Skirmishers on 20x20 bases standing apart: each placed by its own label and its own mast." ;;
   esac
-  "$tmp/guide_pictures" --beside "$out/marked-$unit.png" "$caption" "$tmp/r-$unit/image.png" 0.6 "${left[@]}"
+  "$tmp/guide_pictures" --beside "$out/marked-$unit.png" "$caption" \
+    "$tmp/r-$unit/image.png" 0.6 "stuck on, the figures standing, seen from above (as the camera does)" \
+    "$tmp/s-$unit/image.png" 0.4 "the same at a slant: each mast's rod and the figures under it" -- "${left[@]}"
 done
 ls -la "$out"/marked-*.png
