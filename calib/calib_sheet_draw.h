@@ -1,7 +1,9 @@
 /*
- * calib_sheet_draw: what the tag sheet's parts share while one PDF is drawn
- * (calib_sheet.c draws the pages, labels and rim labels; calib_sheet_mast.c
- * the masts' cards and rods). Internal to calib/: callers use calib_sheet.h.
+ * calib_sheet_draw: what the tag sheet's parts share while one PDF is drawn:
+ * the sheet being drawn, its text and its tags (calib_sheet_draw.c).
+ * calib_sheet.c draws the pages, labels and rim labels, calib_sheet_mast.c
+ * the masts' cards and rods, both through these. Internal to calib/:
+ * callers use calib_sheet.h.
  *
  * How to use (inside calib_sheet*.c only):
  *   sheet s = {...};                                   // calib_sheet_write_pdf fills it
