@@ -262,7 +262,8 @@ static void draw_masts(sheet *s, const calib_sheet_mast *masts, size_t n, double
     const double left = o->margin_mm, right = o->paper_w_mm - o->margin_mm;
     for (size_t k = 0; k < n; k++) {
         double w, h;
-        calib_sheet_mast_size(s, &masts[k], right - left, &w, &h);
+        const double max_h = page_bottom(s) - (o->margin_mm + 7);  /* a fresh page's room */
+        calib_sheet_mast_size(s, &masts[k], max_h, &w, &h);
         if (*x + w > right && *x > left) {
             s->y += *row_h + o->gap_mm;
             *x = left, *row_h = 0;
@@ -271,7 +272,7 @@ static void draw_masts(sheet *s, const calib_sheet_mast *masts, size_t n, double
             new_page(s);
             *x = left, *row_h = 0;
         }
-        calib_sheet_mast_draw(s, &masts[k], *x, s->y, right - left);
+        calib_sheet_mast_draw(s, &masts[k], *x, s->y, max_h);
         st->masts++;
         *x += w + o->gap_mm;
         *row_h = fmax(*row_h, h);

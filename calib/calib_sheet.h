@@ -13,8 +13,8 @@
  * kind "mast": a tag carried above the figures on a rod) follow its labels,
  * each a card with the tag at true size in its quiet zone, a backing to fold
  * under it with the carrier's id, the mast's height and a cross where the
- * rod's tip goes, and a rod guide: a bar exactly as long as the rod above
- * the base (calib_sheet_mast.h). Every page carries
+ * rod's tip goes, and a rod guide down its side: a bar exactly as long as
+ * the rod above the base (calib_sheet_mast.h). Every page carries
  * a 100 mm check bar. The board's corner tags come on a page of their own
  * with a placement guide. Cairo PDF, text through Pango.
  *
@@ -63,8 +63,8 @@ typedef struct calib_sheet_stats {
  * "y_mm", "size_mm", "rotation_deg", "model"|"board"|"mast"}] (a mast's
  * also "height_mm" and "card_mm"), "check_bars": [{"page", "x_mm", "y_mm",
  * "length_mm"}], "rods": [{"page", "x_mm", "y_mm", "length_mm", "model",
- * "tag_id"}]} (page from 1, centres in the page frame; a rod's left end and
- * the middle of its bar). -1 with a message when a label does not fit the page or the file
+ * "tag_id"}]} (page from 1, centres in the page frame; a rod's bar runs down
+ * the page from its top end, x the middle of the bar). -1 with a message when a label does not fit the page or the file
  * cannot be written.
  */
 int calib_sheet_write_pdf(const roster_file *r, const calib_sheet_options *o, const char *path, calib_sheet_stats *stats,

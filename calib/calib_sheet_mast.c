@@ -7,10 +7,11 @@
 #include "base_text.h"
 #include "rules_json.h"
 
-#define GAP_MM 3.0       /* between the card and the rod guide */
-#define GUIDE_MIN_MM 56  /* the rod guide's words need this much across */
+#define GAP_MM 2.0       /* between the card and the rod bar */
 #define LINE_MM 2.0      /* text height */
+#define SMALL_MM 1.7     /* the smaller lines */
 #define BAR_MM 1.0       /* the rod bar's thickness */
+#define TICKS_MM 1.8     /* room for the ticks beside the bar */
 
 double calib_sheet_mast_card(const sheet *s, double size)
 {
@@ -19,26 +20,14 @@ double calib_sheet_mast_card(const sheet *s, double size)
 
 static double rod_length(const calib_sheet_mast *m) { return m->height - m->base_top; }
 
-/* Where the rod guide goes: beside the card (1), under it (0); its bar is drawn only when it fits across. */
-static int guide_beside(const sheet *s, const calib_sheet_mast *m, double room_w)
-{
-    const double c = calib_sheet_mast_card(s, m->size);
-    return c + GAP_MM + fmax(rod_length(m), GUIDE_MIN_MM) <= room_w;
-}
-
-void calib_sheet_mast_size(const sheet *s, const calib_sheet_mast *m, double room_w, double *w, double *h)
+void calib_sheet_mast_size(const sheet *s, const calib_sheet_mast *m, double max_h, double *w, double *h)
 {
     const double c = calib_sheet_mast_card(s, m->size), len = rod_length(m);
-    if (guide_beside(s, m, room_w)) {
-        *w = c + GAP_MM + fmax(len, GUIDE_MIN_MM);
-        *h = 2 * c;
-    } else {
-        *w = fmin(room_w, fmax(c, fmax(len, GUIDE_MIN_MM)));
-        *h = 2 * c + GAP_MM + 4 * LINE_MM + BAR_MM + 3;
-    }
+    *w = c + GAP_MM + BAR_MM + TICKS_MM + 0.6 + 2 * LINE_MM + 0.6;
+    *h = len <= max_h ? fmax(2 * c, len) : 2 * c;
 }
 
-/* The card and its backing: the tag in its quiet zone, the fold, the id and height, the mount cross. */
+/* The card and its backing: the tag in its quiet zone, the fold, the id and height, the mount cross, the hole. */
 static void draw_card(sheet *s, const calib_sheet_mast *m, double x, double y)
 {
     cairo_t *cr = s->cr;
@@ -76,69 +65,68 @@ static void draw_card(sheet *s, const calib_sheet_mast *m, double x, double y)
     const double name_mm = sheet_text_fit(s, tw, LINE_MM, 1.2, 1, line);
     sheet_text(s, x + 0.5, y + c + 1.0 + (LINE_MM - name_mm) / 2, tw, name_mm, 1, 1, line);
     base_text_format(line, sizeof line, "mast %g mm \xC2\xB7 fold under", round(m->height * 10) / 10);
-    sheet_text(s, x + 0.5, y + c + 1.2 + LINE_MM, tw, LINE_MM * 0.85, 0, 1, line);
-    sheet_text(s, x + 0.5, y + 2 * c - LINE_MM - 1.0, tw, LINE_MM * 0.85, 0, 1, "rod's tip on the +");
+    sheet_text(s, x + 0.5, y + c + 1.2 + LINE_MM, tw, SMALL_MM, 0, 1, line);
+    sheet_text(s, x + 0.5, y + 2 * c - 2 * SMALL_MM - 1.4, tw, SMALL_MM, 0, 1, "rod's tip on the +");
+    if (fabs(m->offset_x) > 0.05 || fabs(m->offset_y) > 0.05)
+        base_text_format(line, sizeof line, "hole %.1f fwd, %.1f left of centre", m->offset_x, m->offset_y);
+    else
+        base_text_format(line, sizeof line, "hole at the base's centre");
+    sheet_text(s, x + 0.5, y + 2 * c - SMALL_MM - 1.0, tw, SMALL_MM, 0, 1, line);
 }
 
-/* The rod guide at (x, y), `room` mm across: what to cut, a bar of exactly the rod's length, where the hole goes. */
-static void draw_guide(sheet *s, const calib_sheet_mast *m, double x, double y, double room)
+/* The rod guide down the card's right side from (x, y): a bar of exactly the rod's length with ticks every 5 mm,
+ * and beside it, turned to read upwards, what to cut; only the words when the rod is longer than `max_h`. */
+static void draw_guide(sheet *s, const calib_sheet_mast *m, double x, double y, double h, double max_h)
 {
     cairo_t *cr = s->cr;
     const double len = rod_length(m);
-    char line[200];
-    base_text_format(line, sizeof line, "rod: cut to %.1f mm + its hole's depth", len);
     cairo_set_source_rgb(cr, 0, 0, 0);
-    sheet_text(s, x, y, room, LINE_MM, 1, 0, line);
-    base_text_format(line, sizeof line, "(mast %.1f mm \xE2\x88\x92 base top %.1f mm)", m->height, m->base_top);
-    sheet_text(s, x, y + LINE_MM + 0.4, room, LINE_MM * 0.85, 0, 0, line);
-    const double by = y + 2 * LINE_MM + 2.5;
-    if (len <= room) {
-        cairo_set_source_rgb(cr, 0, 0, 0);
-        cairo_rectangle(cr, x, by, len, BAR_MM);
+    if (len <= max_h) {
+        cairo_rectangle(cr, x, y, BAR_MM, len);
         cairo_fill(cr);
-        /* Ticks every 5 mm under the bar, longer at the ends and every 10 mm; drawn inside its length. */
         cairo_set_line_width(cr, 0.2);
         for (int k = 0; 5.0 * k <= len + 1e-9; k++) {
-            const double tx = fmin(fmax(x + 5.0 * k, x + 0.1), x + len - 0.1);
-            cairo_move_to(cr, tx, by + BAR_MM);
-            cairo_line_to(cr, tx, by + BAR_MM + (k % 2 == 0 ? 1.6 : 0.9));
+            const double ty = fmin(fmax(y + 5.0 * k, y + 0.1), y + len - 0.1);
+            cairo_move_to(cr, x + BAR_MM, ty);
+            cairo_line_to(cr, x + BAR_MM + (k % 2 == 0 ? 1.4 : 0.8), ty);
         }
-        cairo_move_to(cr, x + len - 0.1, by + BAR_MM);
-        cairo_line_to(cr, x + len - 0.1, by + BAR_MM + 2.2);
+        cairo_move_to(cr, x + BAR_MM, y + len - 0.1);
+        cairo_line_to(cr, x + BAR_MM + TICKS_MM, y + len - 0.1);
         cairo_stroke(cr);
         if (s->rods) {
             cJSON *r = cJSON_CreateObject();
             cJSON_AddNumberToObject(r, "page", s->page);
-            base_json_add_number(r, "x_mm", x, 4);
-            base_json_add_number(r, "y_mm", by + BAR_MM / 2, 4);
+            base_json_add_number(r, "x_mm", x + BAR_MM / 2, 4);
+            base_json_add_number(r, "y_mm", y, 4);
             base_json_add_number(r, "length_mm", len, 4);
             cJSON_AddStringToObject(r, "model", m->model);
             cJSON_AddNumberToObject(r, "tag_id", m->tag_id);
             cJSON_AddItemToArray(s->rods, r);
         }
-    } else {
-        sheet_text(s, x, by - 0.5, room, LINE_MM * 0.85, 0, 0, "longer than the page: measure it with a ruler");
     }
-    if (fabs(m->offset_x) > 0.05 || fabs(m->offset_y) > 0.05) {
-        base_text_format(line, sizeof line, "hole: %.1f mm forward, %.1f mm left of the base centre", m->offset_x,
-                         m->offset_y);
-        sheet_text(s, x, by + BAR_MM + 2.8, room, LINE_MM * 0.85, 0, 0, line);
-    } else {
-        sheet_text(s, x, by + BAR_MM + 2.8, room, LINE_MM * 0.85, 0, 0, "hole: at the base's centre");
-    }
+    char line[200], why[120];
+    base_text_format(line, sizeof line, "rod %.1f mm + its hole%s", len, len <= max_h ? "" : " (longer than the page)");
+    base_text_format(why, sizeof why, "mast %g \xE2\x88\x92 base top %g mm", round(m->height * 10) / 10,
+                     round(m->base_top * 10) / 10);
+    /* Turned a quarter anticlockwise: read from the bottom up, along the bar. */
+    cairo_save(cr);
+    cairo_translate(cr, x + BAR_MM + TICKS_MM + 0.6, y + h);
+    cairo_rotate(cr, -BASE_PI / 2);
+    sheet_text(s, 0, 0, h, LINE_MM * 0.9, 1, 0, line);
+    sheet_text(s, 0, LINE_MM, h, SMALL_MM, 0, 0, why);
+    cairo_restore(cr);
 }
 
-void calib_sheet_mast_draw(sheet *s, const calib_sheet_mast *m, double x, double y, double room_w)
+void calib_sheet_mast_draw(sheet *s, const calib_sheet_mast *m, double x, double y, double max_h)
 {
     const double c = calib_sheet_mast_card(s, m->size);
+    double w, h;
+    calib_sheet_mast_size(s, m, max_h, &w, &h);
     draw_card(s, m, x, y);
     cJSON *t = sheet_layout_tag(s, m->tag_id, x + c / 2, y + c / 2, m->size, m->rotation, "mast", m->model);
     if (t) {
         base_json_add_number(t, "height_mm", m->height, 3);
         base_json_add_number(t, "card_mm", c, 4);
     }
-    if (guide_beside(s, m, room_w))
-        draw_guide(s, m, x + c + GAP_MM, y + 1.0, fmax(rod_length(m), GUIDE_MIN_MM));
-    else
-        draw_guide(s, m, x, y + 2 * c + GAP_MM, room_w);
+    draw_guide(s, m, x + c + GAP_MM, y, h, max_h);
 }

@@ -4,13 +4,14 @@
  * clear rod standing on its model's base. It prints as a card and a rod
  * guide, side by side:
  *
- *   +---------+   rod: cut to L mm ...
- *   |  [tag]  |   |=====================|   a bar exactly L mm long, 5 mm ticks
- *   |         |   hole: x mm forward, y mm left of the base centre (when not 0)
- *   +- fold --+
- *   | id, H   |   the backing: folded under the card along the dashed line,
- *   |    +    |   the rod's tip glued on the cross (the tag's centre)
- *   +---------+
+ *   +---------+ |-   the rod guide: a bar exactly L mm long down the card's
+ *   |  [tag]  | |    side, ticks every 5 mm, and beside it, read upwards,
+ *   |         | |-   "rod L mm + its hole" and "mast H - base top t mm"
+ *   +- fold --+ |
+ *   | id, H   | |-
+ *   |    +    | |    the backing: folded under the card along the dash-dot
+ *   | hole at | |-   line, the rod's tip glued on the cross (the tag's
+ *   +---------+      centre); where the hole goes in the base
  *
  * The card is the tag's black square `size_mm`, its white border and a
  * quiet zone of one more cell on each side: (total_width + 2) cells of
@@ -19,14 +20,15 @@
  * mast's rotation as a square label's tag is, and the fold is at its rear.
  * L, the rod above the base, is the mast's height_mm minus the base top's
  * height (the unit's tag.height_mm: base thickness and paper); the depth of
- * the rod's hole is added when cutting. A rod longer than the room beside
- * the card goes under it; one longer than the page is given in words.
+ * the rod's hole is added when cutting. The block is as tall as the card
+ * and backing or the rod, whichever is longer; a rod longer than a page
+ * holds is given in words only.
  *
  * How to use (inside calib_sheet.c, which owns the page and its packing):
  *   calib_sheet_mast m = {.model = "spears-1", .tag_id = 401, .size = 20, .height = 48, .base_top = 3.5};
  *   double w, h;
- *   calib_sheet_mast_size(&s, &m, room_w_mm, &w, &h);   // the block's footprint
- *   calib_sheet_mast_draw(&s, &m, x, y, room_w_mm);      // at its top-left corner; adds its layout entries
+ *   calib_sheet_mast_size(&s, &m, max_h_mm, &w, &h);    // the block's footprint (max_h: what a page holds)
+ *   calib_sheet_mast_draw(&s, &m, x, y, max_h_mm);       // at its top-left corner; adds its layout entries
  */
 #ifndef CALIB_SHEET_MAST_H
 #define CALIB_SHEET_MAST_H
@@ -45,10 +47,11 @@ typedef struct calib_sheet_mast {
 
 /* The card's side (mm): the tag, its white border and one cell of quiet zone round it. */
 double calib_sheet_mast_card(const sheet *s, double size);
-/* The block's width and height on the page when `room_w` mm are free across. */
-void calib_sheet_mast_size(const sheet *s, const calib_sheet_mast *m, double room_w, double *w, double *h);
+/* The block's width and height on the page; `max_h`: the tallest block a page holds (a longer rod: no bar). */
+void calib_sheet_mast_size(const sheet *s, const calib_sheet_mast *m, double max_h, double *w, double *h);
 /* Draws the block with its top-left corner at (x, y); appends the tag ("mast": model) and the rod
- * ("rods": {page, x_mm, y_mm, length_mm, model, tag_id}) to the layout when there is one. */
-void calib_sheet_mast_draw(sheet *s, const calib_sheet_mast *m, double x, double y, double room_w);
+ * ("rods": {page, x_mm, y_mm, length_mm, model, tag_id}: the bar's top end, its middle across) to the layout when
+ * there is one. */
+void calib_sheet_mast_draw(sheet *s, const calib_sheet_mast *m, double x, double y, double max_h);
 
 #endif

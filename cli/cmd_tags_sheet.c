@@ -26,8 +26,9 @@ static const cli_doc doc = {
     "them instead, with a dashed line round the figure's place to cut out.\n"
     "A mast (a tag on a rod above the figures, `tags layout`) prints after its\n"
     "unit's labels as a card at true size with a backing to fold under it\n"
-    "(the carrier's id, the mast's height, a cross where the rod's tip goes)\n"
-    "and a rod guide: a bar exactly as long as the rod above the base.\n"
+    "(the carrier's id, the mast's height, a cross where the rod's tip goes,\n"
+    "where the hole goes) and a rod guide down its side: a bar exactly as long\n"
+    "as the rod above the base.\n"
     "\n",
     "\n"
     "Two armies never share a tag: `tableref roster import --army 1|2` gives the\n"

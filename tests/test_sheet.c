@@ -453,19 +453,20 @@ Test(sheet, rim_labels_print_every_cell_where_the_roster_puts_it, .init = setup,
     roster_free(r);
 }
 
-/* The black length of the bar whose left end is at (x_mm, y_mm) page mm, along that row (sub-pixel ends). */
+/* The black length of the upright bar whose top end is at (x_mm, y_mm) page mm, down that column (sub-pixel ends). */
 static double rod_bar_length(const base_image *img, double x_mm, double y_mm)
 {
-    const int v = (int)(y_mm / 25.4 * DPI);
-    const uint8_t *row = img->data + (size_t)v * img->stride;
-    int u = (int)((x_mm - 1.0) / 25.4 * DPI);
-    while (u < img->width && row[u] > 128)
-        u++;
-    const double left = u - (255 - row[u - 1]) / 255.0;
-    int w = u;
-    while (w < img->width && row[w] <= 128)
+    const int u = (int)(x_mm / 25.4 * DPI);
+    const uint8_t *col = img->data + u;
+    const size_t st = img->stride;
+    int v = (int)((y_mm - 1.0) / 25.4 * DPI);
+    while (v < img->height && col[v * st] > 128)
+        v++;
+    const double top = v - (255 - col[(v - 1) * st]) / 255.0;
+    int w = v;
+    while (w < img->height && col[w * st] <= 128)
         w++;
-    return (w + (255 - row[w]) / 255.0 - left) * 25.4 / DPI;
+    return (w + (255 - col[w * st]) / 255.0 - top) * 25.4 / DPI;
 }
 
 /*
@@ -562,7 +563,7 @@ Test(sheet, masts_print_at_true_size_with_their_rod, .init = setup, .fini = tear
     }
     cr_log_info("masts %d, rod bars %d; worst size %.2f px, worst rod %.3f mm", masts, rods, worst_px, worst_rod);
     cr_assert_gt(masts, 20, "the import gives a ranked unit two masts and each loose model, character, monster one");
-    cr_assert_eq(rods, masts, "every mast's rod fits beside or under its card on A4");
+    cr_assert_eq(rods, masts, "every mast's rod bar fits its page on A4");
     cJSON_Delete(layout);
     cJSON_Delete(roster);
 }
