@@ -59,7 +59,7 @@ PY
 for unit in infantry cavalry monster skirmishers; do
   $T render "$tmp/scene-$unit.json" --out "$tmp/r-$unit" >/dev/null
   # The same at a slant (the camera 35 degrees off vertical): the rods, and the figures and labels under the masts.
-  python3 -c "import json, sys; s = json.load(open(sys.argv[1])); s['camera'].update(tilt_deg=35, tilt_dir_deg=270); json.dump(s, open(sys.argv[2], 'w'))" \
+  python3 -c "import json, sys; s = json.load(open(sys.argv[1])); s['camera'].update(tilt_deg=35, tilt_dir_deg=270); s['camera']['target_mm'][1] -= 12; json.dump(s, open(sys.argv[2], 'w'))" \
     "$tmp/scene-$unit.json" "$tmp/scene-$unit-slant.json"
   $T render "$tmp/scene-$unit-slant.json" --out "$tmp/s-$unit" >/dev/null
   left=()
