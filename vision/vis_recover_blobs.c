@@ -21,7 +21,10 @@ static bool shrink(const base_view *im, int f, shrunk *out)
     out->px = malloc((size_t)out->w * out->h + 1);
     if (!out->px)
         return false;
-    for (int y = 0; y < out->h; y++)
+    /* f = 1 (small tags, a 4K webcam's): the block means are the pixels. */
+    for (int y = 0; f == 1 && y < out->h; y++)
+        memcpy(out->px + (size_t)y * out->w, im->data + (size_t)y * im->stride, (size_t)out->w);
+    for (int y = 0; f > 1 && y < out->h; y++)
         for (int x = 0; x < out->w; x++) {
             int sum = 0;
             for (int v = 0; v < f; v++) {
@@ -34,6 +37,134 @@ static bool shrink(const base_view *im, int f, shrunk *out)
     return true;
 }
 
+/* A run of marked pixels along one row of the shrunk picture; up: the union-find parent, always an earlier run, so a
+ * component's root is its first run in raster order. */
+typedef struct blob_run {
+    int32_t x0, x1, y, up;
+} blob_run;
+
+/* What a component adds up to (kept at its root run). */
+typedef struct blob_sum {
+    int64_t area, sx, sy;
+    int minx, maxx, miny, maxy;
+} blob_sum;
+
+static int32_t run_root(blob_run *r, int32_t i)
+{
+    while (r[i].up != i)
+        r[i].up = r[r[i].up].up, i = r[i].up;
+    return i;
+}
+
+static void run_join(blob_run *r, int32_t a, int32_t b)
+{
+    a = run_root(r, a), b = run_root(r, b);
+    if (a < b)
+        r[b].up = a;
+    else if (b < a)
+        r[a].up = b;
+}
+
+/* The first x from x on (below w) where mark[x] is `want` (0 or 1), eight marks a step; w when none. */
+static int next_mark(const uint8_t *mark, int x, int w, uint8_t want)
+{
+    const uint64_t flip = want ? 0 : 0x0101010101010101u;
+    for (; x + 8 <= w; x += 8) {
+        uint64_t word;
+        memcpy(&word, mark + x, sizeof word);
+        word ^= flip; /* a set byte: a pixel whose mark is `want` */
+        if (word)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+            return x + __builtin_clzll(word) / 8;
+#else
+            return x + __builtin_ctzll(word) / 8;
+#endif
+    }
+    while (x < w && mark[x] != want)
+        x++;
+    return x;
+}
+
+/* mark[x] = 1 where row[x] is brighter (bright) or darker than lim. Sixteen at a time in fixed blocks, which the
+ * compiler turns into vector compares at -O2; the runs are then found eight marks at a time (next_mark). */
+static void mark_row(const uint8_t *restrict row, int w, uint8_t lim, bool bright, uint8_t *restrict mark)
+{
+    int x = 0;
+    if (bright)
+        for (; x + 16 <= w; x += 16)
+            for (int k = 0; k < 16; k++)
+                mark[x + k] = row[x + k] > lim;
+    else
+        for (; x + 16 <= w; x += 16)
+            for (int k = 0; k < 16; k++)
+                mark[x + k] = row[x + k] < lim;
+    for (; x < w; x++)
+        mark[x] = bright ? row[x] > lim : row[x] < lim;
+}
+
+/* The runs of pixels brighter (bright) or darker than lim, row by row, each joined to the runs it touches in the
+ * row above (4-connected). Returns the count, -1 when out of memory (*runs NULL). */
+static long marked_runs(const shrunk *sm, uint8_t lim, bool bright, blob_run **runs)
+{
+    size_t n = 0, cap = 1024, prev = 0;
+    blob_run *r = malloc(cap * sizeof *r);
+    uint8_t *mark = malloc((size_t)sm->w + 1);
+    for (int y = 0; r && mark && y < sm->h; y++) {
+        const uint8_t *row = sm->px + (size_t)y * sm->w;
+        const size_t first = n;
+        mark_row(row, sm->w, lim, bright, mark);
+        for (int x = next_mark(mark, 0, sm->w, 1); x < sm->w; x = next_mark(mark, x, sm->w, 1)) {
+            const int x0 = x;
+            x = next_mark(mark, x, sm->w, 0);
+            if (n == cap) {
+                blob_run *g = realloc(r, 2 * cap * sizeof *r);
+                if (!g) {
+                    free(r);
+                    r = NULL;
+                    break;
+                }
+                r = g, cap *= 2;
+            }
+            r[n] = (blob_run){x0, x - 1, y, (int32_t)n};
+            n++;
+        }
+        for (size_t i = prev, j = first; r && i < first && j < n;) {
+            if (r[i].x0 <= r[j].x1 && r[j].x0 <= r[i].x1)
+                run_join(r, (int32_t)i, (int32_t)j);
+            if (r[i].x1 < r[j].x1)
+                i++;
+            else
+                j++;
+        }
+        prev = first;
+    }
+    if (!mark) {
+        free(r);
+        r = NULL;
+    }
+    free(mark);
+    *runs = r;
+    return r ? (long)n : -1;
+}
+
+/* Each component's sums at its root run; sums[i] is valid where run i is a root. */
+static void sum_components(blob_run *r, long n, blob_sum *sums)
+{
+    for (int32_t i = 0; i < n; i++) {
+        const int32_t k = run_root(r, i);
+        const int64_t len = r[i].x1 - r[i].x0 + 1;
+        const blob_sum s = {len, len * (r[i].x0 + r[i].x1) / 2, len * r[i].y, r[i].x0, r[i].x1, r[i].y, r[i].y};
+        if (k == i) {
+            sums[i] = s;
+            continue;
+        }
+        blob_sum *t = &sums[k];
+        t->area += s.area, t->sx += s.sx, t->sy += s.sy;
+        t->minx = s.minx < t->minx ? s.minx : t->minx, t->maxx = s.maxx > t->maxx ? s.maxx : t->maxx;
+        t->miny = s.miny < t->miny ? s.miny : t->miny, t->maxy = s.maxy > t->maxy ? s.maxy : t->maxy;
+    }
+}
+
 /*
  * Candidates for tags apriltag could not segment, on a box-averaged copy of
  * the picture, for black squares lo_px..hi_px wide:
@@ -44,66 +175,52 @@ static bool shrink(const base_view *im, int f, shrunk *out)
  *     across a tag joins its black square to the next tag's through the
  *     spear's shadow, but cuts the white ring once at most, so the ring is
  *     still one component of the right size.
+ * Components (4-connected) are labelled by runs, not pixel by pixel: on a 4K
+ * webcam frame the shrink factor is 1 and the bright pass covers most of it.
+ * They come out in the order of their first pixel in raster order.
  * Returns the count (at most cap), -1 when out of memory.
  */
 static long tag_candidates(const shrunk *sm, double lo_px, double hi_px, double threshold, bool bright, vis_blob *out,
                            size_t cap)
 {
-    const int f = sm->f, sw = sm->w, sh = sm->h;
-    uint8_t *on = malloc((size_t)sw * sh + 1);
-    int32_t *stack = malloc(((size_t)sw * sh + 1) * sizeof *stack);
-    if (!on || !stack) {
-        free(on);
-        free(stack);
+    const int f = sm->f;
+    const uint8_t lim = (uint8_t)fmin(255, fmax(0, threshold));
+    blob_run *runs;
+    const long nr = marked_runs(sm, lim, bright, &runs);
+    if (nr < 0)
+        return -1;
+    blob_sum *sums = malloc(((size_t)nr + 1) * sizeof *sums);
+    if (!sums) {
+        free(runs);
         return -1;
     }
-    const uint8_t lim = (uint8_t)fmin(255, fmax(0, threshold));
-    for (size_t i = 0; i < (size_t)sw * sh; i++)
-        on[i] = bright ? sm->px[i] > lim : sm->px[i] < lim;
+    sum_components(runs, nr, sums);
     /* The printed tag is 10 cells for the black square's 8; its bounding box grows by up to sqrt 2 with its turn. */
     const double lo = (bright ? 1.25 : 0.5) * lo_px / f, hi = (bright ? 1.25 * 1.5 : 1.6) * hi_px / f;
     size_t n = 0;
-    for (int y0 = 0; y0 < sh; y0++)
-        for (int x0 = 0; x0 < sw; x0++) {
-            if (!on[(size_t)y0 * sw + x0])
-                continue;
-            size_t top = 0, area = 0;
-            double sx = 0, sy = 0;
-            int minx = x0, maxx = x0, miny = y0, maxy = y0;
-            stack[top++] = y0 * sw + x0;
-            on[(size_t)y0 * sw + x0] = 0;
-            while (top) {
-                const int32_t k = stack[--top];
-                const int x = k % sw, y = k / sw;
-                area++, sx += x, sy += y;
-                minx = x < minx ? x : minx, maxx = x > maxx ? x : maxx;
-                miny = y < miny ? y : miny, maxy = y > maxy ? y : maxy;
-                const int nb[4][2] = {{x - 1, y}, {x + 1, y}, {x, y - 1}, {x, y + 1}};
-                for (int q = 0; q < 4; q++) {
-                    const int xx = nb[q][0], yy = nb[q][1];
-                    if (xx < 0 || yy < 0 || xx >= sw || yy >= sh || !on[(size_t)yy * sw + xx])
-                        continue;
-                    on[(size_t)yy * sw + xx] = 0;
-                    stack[top++] = yy * sw + xx;
-                }
-            }
-            const double ext = fmax(maxx - minx + 1, maxy - miny + 1), ext2 = fmin(maxx - minx + 1, maxy - miny + 1);
-            const double box = (double)(maxx - minx + 1) * (maxy - miny + 1);
-            if (ext < lo || ext > hi || ext2 < 0.7 * lo)
-                continue;
-            if (bright ? area > 0.75 * box || area < 0.12 * box
-                       : area < 0.15 * lo * lo / 0.25 || area > 1.2 * hi * hi / (1.6 * 1.6))
-                continue;
-            if (n < cap) {
-                /* A ring's centre is its box's middle; a blob's, its centroid. */
-                out[n].px[0] = ((bright ? (minx + maxx) / 2.0 : sx / area) + 0.5) * f - 0.5;
-                out[n].px[1] = ((bright ? (miny + maxy) / 2.0 : sy / area) + 0.5) * f - 0.5;
-                out[n].ext_px[0] = ext * f, out[n].ext_px[1] = ext2 * f, out[n].ring = bright;
-                n++;
-            }
+    for (int32_t i = 0; i < nr; i++) {
+        if (runs[i].up != i)
+            continue;
+        const blob_sum *s = &sums[i];
+        const double area = (double)s->area;
+        const double ext = fmax(s->maxx - s->minx + 1, s->maxy - s->miny + 1);
+        const double ext2 = fmin(s->maxx - s->minx + 1, s->maxy - s->miny + 1);
+        const double box = (double)(s->maxx - s->minx + 1) * (s->maxy - s->miny + 1);
+        if (ext < lo || ext > hi || ext2 < 0.7 * lo)
+            continue;
+        if (bright ? area > 0.75 * box || area < 0.12 * box
+                   : area < 0.15 * lo * lo / 0.25 || area > 1.2 * hi * hi / (1.6 * 1.6))
+            continue;
+        if (n < cap) {
+            /* A ring's centre is its box's middle; a blob's, its centroid. */
+            out[n].px[0] = ((bright ? (s->minx + s->maxx) / 2.0 : (double)s->sx / area) + 0.5) * f - 0.5;
+            out[n].px[1] = ((bright ? (s->miny + s->maxy) / 2.0 : (double)s->sy / area) + 0.5) * f - 0.5;
+            out[n].ext_px[0] = ext * f, out[n].ext_px[1] = ext2 * f, out[n].ring = bright;
+            n++;
         }
-    free(on);
-    free(stack);
+    }
+    free(sums);
+    free(runs);
     return (long)n;
 }
 

@@ -76,6 +76,7 @@ static void centre_px(const tag_frame *tf, double cx, double cy, double out[2])
 /* Sample offsets of the outline: white border cells first, then the black ring; sub x sub per cell. */
 typedef struct outline_pts {
     double off[MAX_OUTLINE][2];
+    double lo[2], hi[2]; /* the offsets' bounding box, px */
     int n_white, n;
 } outline_pts;
 
@@ -110,6 +111,26 @@ static void outline_points(const tag_frame *tf, double h, int sub, outline_pts *
         if (ring == 0)
             o->n_white = o->n;
     }
+    o->lo[0] = o->lo[1] = INFINITY, o->hi[0] = o->hi[1] = -INFINITY;
+    for (int i = 0; i < o->n; i++)
+        for (int a = 0; a < 2; a++)
+            o->lo[a] = o->off[i][a] < o->lo[a] ? o->off[i][a] : o->lo[a],
+            o->hi[a] = o->off[i][a] > o->hi[a] ? o->off[i][a] : o->hi[a];
+}
+
+/* Bilinear grey at (x, y) known to lie inside the picture (vis_sample_bilinear without its clamps). */
+static inline double pix_bilinear_inside(const base_view *im, double x, double y)
+{
+    const int x0 = (int)x, y0 = (int)y;
+    const double fx = x - x0, fy = y - y0;
+    const uint8_t *p = im->data + (size_t)y0 * im->stride + x0;
+    return (p[0] * (1 - fx) + p[1] * fx) * (1 - fy) + (p[im->stride] * (1 - fx) + p[im->stride + 1] * fx) * fy;
+}
+
+/* Nearest grey at (x, y) known to round inside the picture (pix_nn without its clamps). */
+static inline double pix_nn_inside(const base_view *im, double x, double y)
+{
+    return im->data[(size_t)(int)(y + 0.5) * im->stride + (int)(x + 0.5)];
 }
 
 /* Mean white border minus mean black ring with the centre at (cx, cy) mm; `fine`: interpolated samples. */
@@ -119,7 +140,20 @@ static double outline_score(const base_view *im, const tag_frame *tf, const outl
     double c[2];
     centre_px(tf, cx, cy, c);
     double w = 0, b = 0;
-    if (fine) {
+    /* Wholly inside the picture (nearly always): the same samples without clamping each one. */
+    const bool inside = c[0] + o->lo[0] >= 0 && c[1] + o->lo[1] >= 0 && c[0] + o->hi[0] <= im->width - 1.001 &&
+                        c[1] + o->hi[1] <= im->height - 1.001;
+    if (inside && fine) {
+        for (int i = 0; i < o->n_white; i++)
+            w += pix_bilinear_inside(im, c[0] + o->off[i][0], c[1] + o->off[i][1]);
+        for (int i = o->n_white; i < o->n; i++)
+            b += pix_bilinear_inside(im, c[0] + o->off[i][0], c[1] + o->off[i][1]);
+    } else if (inside) {
+        for (int i = 0; i < o->n_white; i++)
+            w += pix_nn_inside(im, c[0] + o->off[i][0], c[1] + o->off[i][1]);
+        for (int i = o->n_white; i < o->n; i++)
+            b += pix_nn_inside(im, c[0] + o->off[i][0], c[1] + o->off[i][1]);
+    } else if (fine) {
         for (int i = 0; i < o->n_white; i++)
             w += vis_sample_bilinear(im, c[0] + o->off[i][0], c[1] + o->off[i][1]);
         for (int i = o->n_white; i < o->n; i++)
