@@ -1,6 +1,8 @@
 #include "base_file.h"
 #include "base_text.h"
 #include "calib_sheet.h"
+#include "calib_sheet_draw.h"
+#include "calib_sheet_mast.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -40,49 +42,6 @@ int calib_sheet_paper(const char *name, double *w_mm, double *h_mm)
     return 0;
 }
 
-typedef struct sheet {
-    cairo_t *cr;
-    cairo_surface_t *surface;
-    const calib_sheet_options *o;
-    apriltag_family_t *fam;
-    int page;          /* 1-based, 0 before the first */
-    double y;          /* next free line on the page */
-    char title[256];
-    cJSON *tags, *bars; /* layout, or NULL */
-} sheet;
-
-/* ---- text ------------------------------------------------------------------ */
-
-/* Text of height `size_mm` at (x, y) (top-left), at most `width` wide (ellipsized), aligned left/centre. */
-static void text(sheet *s, double x, double y, double width, double size_mm, int bold, int centre, const char *t)
-{
-    /* Pango warns on invalid UTF-8 and shows nothing, and draws a control as a box: what comes from a
-     * roster is made valid and visible here ("\x1b"). */
-    char *valid = base_text_escape_visible(t);
-    if (valid)
-        t = valid;
-    PangoLayout *l = pango_cairo_create_layout(s->cr);
-    /* Metrics hinted at screen sizes space the letters oddly at these small millimetre sizes: no hinting. */
-    cairo_font_options_t *fo = cairo_font_options_create();
-    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
-    cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
-    pango_cairo_context_set_font_options(pango_layout_get_context(l), fo);
-    cairo_font_options_destroy(fo);
-    pango_context_set_round_glyph_positions(pango_layout_get_context(l), FALSE);
-    pango_layout_context_changed(l);
-    PangoFontDescription *fd = pango_font_description_from_string(bold ? "DejaVu Sans Bold" : "DejaVu Sans");
-    pango_font_description_set_absolute_size(fd, size_mm * PANGO_SCALE);
-    pango_layout_set_font_description(l, fd);
-    pango_layout_set_text(l, t, -1);
-    pango_layout_set_width(l, (int)(width * PANGO_SCALE));
-    pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_MIDDLE);
-    pango_layout_set_alignment(l, centre ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT);
-    cairo_move_to(s->cr, x, y);
-    pango_cairo_show_layout(s->cr, l);
-    pango_font_description_free(fd);
-    g_object_unref(l);
-    free(valid);
-}
 
 /* ---- pages ---------------------------------------------------------------- */
 
@@ -100,7 +59,7 @@ static void check_bar(sheet *s)
         cairo_line_to(cr, x + 10 * k + (k == 10 ? -0.1 : k == 0 ? 0.1 : 0), y);
         cairo_stroke(cr);
     }
-    text(s, x + len + 3, y - 2.2, o->paper_w_mm - 2 * o->margin_mm - len - 3, 2.4, 0, 0,
+    sheet_text(s, x + len + 3, y - 2.2, o->paper_w_mm - 2 * o->margin_mm - len - 3, 2.4, 0, 0,
          "\xE2\x86\x90 100 mm: check it with a ruler (print at actual size)");
     if (s->bars) {
         cJSON *b = cJSON_CreateObject();
@@ -121,52 +80,14 @@ static void new_page(sheet *s)
     char head[320];
     base_text_format(head, sizeof head, "%s \xE2\x80\x94 page %d", s->title, s->page);
     cairo_set_source_rgb(s->cr, 0, 0, 0);
-    text(s, o->margin_mm, o->margin_mm, o->paper_w_mm - 2 * o->margin_mm, 3.2, 1, 0, head);
+    sheet_text(s, o->margin_mm, o->margin_mm, o->paper_w_mm - 2 * o->margin_mm, 3.2, 1, 0, head);
     check_bar(s);
     s->y = o->margin_mm + 7;
 }
 
 static double page_bottom(const sheet *s) { return s->o->paper_h_mm - s->o->margin_mm - BAR_ZONE_MM; }
 
-/* ---- a tag ----------------------------------------------------------------- */
-
-/* The tag's black cells, centred at (cx, cy), black square `size`, turned `rot` (rad, counter-clockwise on the board). */
-static void draw_tag(sheet *s, int id, double cx, double cy, double size, double rot)
-{
-    image_u8_t *bm = apriltag_to_image(s->fam, (uint32_t)id);
-    if (!bm)
-        return;
-    const int wb = s->fam->width_at_border, tw = s->fam->total_width;
-    const double cell = size / wb, half = tw * cell / 2;
-    cairo_t *cr = s->cr;
-    cairo_save(cr);
-    cairo_translate(cr, cx, cy);
-    cairo_rotate(cr, -rot); /* the page's y runs down: a counter-clockwise turn on the board is clockwise here */
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    for (int y = 0; y < tw; y++)
-        for (int x = 0; x < tw; x++)
-            if (!bm->buf[y * bm->stride + x])
-                cairo_rectangle(cr, -half + x * cell, -half + y * cell, cell, cell);
-    cairo_fill(cr);
-    cairo_restore(cr);
-    image_u8_destroy(bm);
-}
-
-static void layout_tag(sheet *s, int id, double cx, double cy, double size, double rot, const char *key,
-                       const char *who)
-{
-    if (!s->tags)
-        return;
-    cJSON *t = cJSON_CreateObject();
-    cJSON_AddNumberToObject(t, "id", id);
-    cJSON_AddNumberToObject(t, "page", s->page);
-    base_json_add_number(t, "x_mm", cx, 4);
-    base_json_add_number(t, "y_mm", cy, 4);
-    cJSON_AddNumberToObject(t, "size_mm", size);
-    base_json_add_number(t, "rotation_deg", base_rad_to_deg(rot), 3);
-    cJSON_AddStringToObject(t, key, who);
-    cJSON_AddItemToArray(s->tags, t);
-}
+/* ---- a rim label ------------------------------------------------------------ */
 
 /*
  * A rim label (roster_mark.h) filling the w x h label at (x, y): its black
@@ -268,7 +189,7 @@ static void draw_label(sheet *s, const roster_unit *u, const roster_model *m, in
     const bool rim = u->mount.layout == ROSTER_MARK_RIM;
     if (rim) {
         draw_rim(s, m->tag_id, u->mount.cell, x, y, w, h);
-        layout_tag(s, m->tag_id, x + w / 2, y + h / 2, 0, 0, "model", m->id);
+        sheet_layout_tag(s, m->tag_id, x + w / 2, y + h / 2, 0, 0, "model", m->id);
         if (s->tags) {
             cJSON *t = cJSON_GetArrayItem(s->tags, cJSON_GetArraySize(s->tags) - 1);
             cJSON_AddStringToObject(t, "layout", "rim");
@@ -277,8 +198,8 @@ static void draw_label(sheet *s, const roster_unit *u, const roster_model *m, in
     } else {
         /* The tag: the mount's offset is in the base frame, x forward (up the page), y left (left on the page). */
         const double cx = x + w / 2 - u->mount.offset.y, cy = y + h / 2 - u->mount.offset.x;
-        draw_tag(s, m->tag_id, cx, cy, u->mount.size, u->mount.rotation);
-        layout_tag(s, m->tag_id, cx, cy, u->mount.size, u->mount.rotation, "model", m->id);
+        sheet_draw_tag(s, m->tag_id, cx, cy, u->mount.size, u->mount.rotation);
+        sheet_layout_tag(s, m->tag_id, cx, cy, u->mount.size, u->mount.rotation, "model", m->id);
     }
     /* Front mark: a small triangle at the front edge's middle, pointing forward. A rim label's goes inside the
      * cut-out too, larger, with the name: the rim's own (draw_rim) is the one that stays on the stuck label. */
@@ -299,10 +220,63 @@ static void draw_label(sheet *s, const roster_unit *u, const roster_model *m, in
     /* A rim label's words inside its cut-out, where no cell is: they go with the cut-out piece. */
     const double band = rim ? 2 * u->mount.cell + 0.3 : 0;
     const double inset = round ? w * 0.22 : 0.4 + band;
-    text(s, x + inset, y + h - band - NAME_MM - 0.7, w - 2 * inset, NAME_MM, 0, 1, name);
+    /* A rim label's cut-out is narrow (12 mm on 20x20): its name is set smaller to show whole, down to 0.8 mm. */
+    const double name_mm = rim ? sheet_text_fit(s, w - 2 * inset, NAME_MM, 0.8, 0, name) : NAME_MM;
+    sheet_text(s, x + inset, y + h - band - name_mm - 0.7 - (NAME_MM - name_mm) / 2, w - 2 * inset, name_mm, 0, 1,
+               name);
     /* A square label's rates in its front left corner, beside the front mark, clear of the tag. */
     if (!round && !rim && rates[0])
-        text(s, x + 0.4, y + 0.45, w / 2 - tri - 0.6, NAME_MM, 0, 0, rates);
+        sheet_text(s, x + 0.4, y + 0.45, w / 2 - tri - 0.6, NAME_MM, 0, 0, rates);
+}
+
+static void draw_masts(sheet *s, const calib_sheet_mast *masts, size_t n, double *x, double *row_h,
+                       calib_sheet_stats *st);
+
+/* A unit's masts after its labels, in their row and the next (the roster's marks of kind "mast" on its models, in
+ * the roster's order), packed as labels are, each block a card and its rod guide. (*x, *row_h): the row so far. */
+static void draw_unit_masts(sheet *s, const roster_file *r, const roster_unit *u, double *x, double *row_h,
+                            calib_sheet_stats *st)
+{
+    calib_sheet_mast masts[32];
+    size_t n = 0;
+    for (size_t k = 0; k < r->n_marks; k++) {
+        const roster_unit_mark *mk = &r->marks[k];
+        if (mk->kind != ROSTER_UNIT_MARK_MAST || &r->units[mk->unit] != u)
+            continue;
+        if (n == sizeof masts / sizeof masts[0]) { /* a unit of many loose models: draw these, then the next ones */
+            draw_masts(s, masts, n, x, row_h, st);
+            n = 0;
+        }
+        masts[n++] = (calib_sheet_mast){.model = r->models[mk->model].id, .tag_id = mk->tag_id,
+                                        .size = mk->mount.size, .height = mk->mount.height,
+                                        .base_top = u->mount.height, .offset_x = mk->mount.offset.x,
+                                        .offset_y = mk->mount.offset.y, .rotation = mk->mount.rotation};
+    }
+    draw_masts(s, masts, n, x, row_h, st);
+}
+
+static void draw_masts(sheet *s, const calib_sheet_mast *masts, size_t n, double *x, double *row_h,
+                       calib_sheet_stats *st)
+{
+    const calib_sheet_options *o = s->o;
+    const double left = o->margin_mm, right = o->paper_w_mm - o->margin_mm;
+    for (size_t k = 0; k < n; k++) {
+        double w, h;
+        const double max_h = page_bottom(s) - (o->margin_mm + 7);  /* a fresh page's room */
+        calib_sheet_mast_size(s, &masts[k], max_h, &w, &h);
+        if (*x + w > right && *x > left) {
+            s->y += *row_h + o->gap_mm;
+            *x = left, *row_h = 0;
+        }
+        if (s->y + h > page_bottom(s)) {
+            new_page(s);
+            *x = left, *row_h = 0;
+        }
+        calib_sheet_mast_draw(s, &masts[k], *x, s->y, max_h);
+        st->masts++;
+        *x += w + o->gap_mm;
+        *row_h = fmax(*row_h, h);
+    }
 }
 
 /* A unit: its heading, then its labels row by row, continuing on new pages. */
@@ -341,7 +315,7 @@ static int draw_unit(sheet *s, const roster_file *r, const roster_unit *u, int r
     if (s->y + HEAD_MM + maxh > page_bottom(s))
         new_page(s);
     cairo_set_source_rgb(s->cr, 0, 0, 0);
-    text(s, left, s->y + 1.5, right - left, 2.6, 1, 0, head);
+    sheet_text(s, left, s->y + 1.5, right - left, 2.6, 1, 0, head);
     s->y += HEAD_MM - 2;
     double x = left, row_h = 0;
     for (size_t k = 0; k < u->n_models; k++) {
@@ -356,7 +330,7 @@ static int draw_unit(sheet *s, const roster_file *r, const roster_unit *u, int r
             new_page(s);
             char cont[440];
             base_text_format(cont, sizeof cont, "%s (continued)", head);
-            text(s, left, s->y + 1.5, right - left, 2.6, 1, 0, cont);
+            sheet_text(s, left, s->y + 1.5, right - left, 2.6, 1, 0, cont);
             s->y += HEAD_MM - 2;
             x = left, row_h = 0;
         }
@@ -365,6 +339,7 @@ static int draw_unit(sheet *s, const roster_file *r, const roster_unit *u, int r
         x += w + o->gap_mm;
         row_h = fmax(row_h, h);
     }
+    draw_unit_masts(s, r, u, &x, &row_h, st);
     s->y += row_h + o->gap_mm + 2;
     return 0;
 }
@@ -376,7 +351,7 @@ static void draw_board_page(sheet *s, const roster_file *r, calib_sheet_stats *s
     const calib_sheet_options *o = s->o;
     new_page(s);
     const double left = o->margin_mm, width = o->paper_w_mm - 2 * o->margin_mm;
-    text(s, left, s->y, width, 3.0, 1, 0, "The board's corner tags");
+    sheet_text(s, left, s->y, width, 3.0, 1, 0, "The board's corner tags");
     s->y += 6;
     /* The tags, two to a row, each in its cut square with its number. */
     double x = left, row_h = 0;
@@ -390,12 +365,12 @@ static void draw_board_page(sheet *s, const roster_file *r, calib_sheet_stats *s
         cairo_rectangle(s->cr, x, s->y, side, side);
         cairo_stroke(s->cr);
         /* Drawn upright: its top row is the top of the page, which goes towards the far edge. */
-        draw_tag(s, t->id, x + side / 2, s->y + side / 2, t->size, 0);
-        layout_tag(s, t->id, x + side / 2, s->y + side / 2, t->size, 0, "board", "corner");
+        sheet_draw_tag(s, t->id, x + side / 2, s->y + side / 2, t->size, 0);
+        sheet_layout_tag(s, t->id, x + side / 2, s->y + side / 2, t->size, 0, "board", "corner");
         char lab[64];
         snprintf(lab, sizeof lab, "corner tag %d \xE2\x86\x91 far edge", t->id);
         cairo_set_source_rgb(s->cr, 0, 0, 0);
-        text(s, x, s->y + side - 3.0, side, 2.0, 0, 1, lab);
+        sheet_text(s, x, s->y + side - 3.0, side, 2.0, 0, 1, lab);
         st->board_tags++;
         x += side + o->gap_mm;
         row_h = fmax(row_h, side);
@@ -405,7 +380,7 @@ static void draw_board_page(sheet *s, const roster_file *r, calib_sheet_stats *s
     const double gw = fmin(width, 120), scale = gw / r->board_width, gh = r->board_depth * scale;
     if (s->y + gh + 40 > page_bottom(s))
         new_page(s);
-    text(s, left, s->y, width, 2.6, 1, 0, "Where they go (the board from above, your edge at the bottom):");
+    sheet_text(s, left, s->y, width, 2.6, 1, 0, "Where they go (the board from above, your edge at the bottom):");
     s->y += 5;
     const double gx = left + (width - gw) / 2, gy = s->y;
     cairo_set_source_rgb(s->cr, 0, 0, 0);
@@ -419,12 +394,12 @@ static void draw_board_page(sheet *s, const roster_file *r, calib_sheet_stats *s
         cairo_fill(s->cr);
         char lab[32];
         snprintf(lab, sizeof lab, "%d", t->id);
-        text(s, px + (t->x < r->board_width / 2 ? 1 : -6) * e / 1.5, py - 1.2, 10, 2.4, 1, 0, lab);
+        sheet_text(s, px + (t->x < r->board_width / 2 ? 1 : -6) * e / 1.5, py - 1.2, 10, 2.4, 1, 0, lab);
     }
     char dims[96];
     snprintf(dims, sizeof dims, "%.0f \xC3\x97 %.0f mm (%.0f\" \xC3\x97 %.0f\")", r->board_width, r->board_depth,
              r->board_width / 25.4, r->board_depth / 25.4);
-    text(s, gx, gy + gh + 1, gw, 2.4, 0, 1, dims);
+    sheet_text(s, gx, gy + gh + 1, gw, 2.4, 0, 1, dims);
     s->y = gy + gh + 6;
     char line[400];
     for (size_t i = 0; i < r->n_board_tags && s->y + 4 < page_bottom(s); i++) {
@@ -434,10 +409,10 @@ static void draw_board_page(sheet *s, const roster_file *r, calib_sheet_stats *s
                  t->id, t->x, t->y,
                  fabs(base_angle_wrap(t->rotation - BASE_PI / 2)) < 0.01 ? "its top row towards the far edge"
                                                                        : "turned as the roster's rotation_deg says");
-        text(s, left, s->y, width, 2.4, 0, 0, line);
+        sheet_text(s, left, s->y, width, 2.4, 0, 0, line);
         s->y += 4;
     }
-    text(s, left, s->y + 1, width, 2.4, 0, 0,
+    sheet_text(s, left, s->y + 1, width, 2.4, 0, 0,
          "Then run `tableref calibrate board`: it measures where the tags really are and warns when one has moved.");
 }
 
@@ -451,7 +426,7 @@ static cairo_status_t write_to(void *closure, const unsigned char *data, unsigne
 int calib_sheet_write_pdf(const roster_file *r, const calib_sheet_options *o, const char *path, calib_sheet_stats *stats,
                           cJSON **layout, base_error *err)
 {
-    calib_sheet_stats st = {0, 0, 0};
+    calib_sheet_stats st = {0};
     const double pt = 72.0 / 25.4;
     sheet s = {0};
     s.o = o;
@@ -477,6 +452,7 @@ int calib_sheet_write_pdf(const roster_file *r, const calib_sheet_options *o, co
         cJSON_AddStringToObject(lay, "family", r->family);
         s.tags = cJSON_AddArrayToObject(lay, "tags");
         s.bars = cJSON_AddArrayToObject(lay, "check_bars");
+        s.rods = cJSON_AddArrayToObject(lay, "rods");
     }
     const roster_army *army = &r->army; /* the heading: the army and its player, as `roster import` wrote them */
     const char *army_name = o->title ? o->title : army->present ? army->name : "tableref tags";

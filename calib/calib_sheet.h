@@ -9,7 +9,12 @@
  * triangle at the front edge, roster_rim_on_front_mark: it stays when the
  * middle is cut out), a dashed cut line round the figure's place and a
  * larger front mark and the name inside it; the layout JSON
- * says "layout": "rim" and its cell_mm. Every page carries
+ * says "layout": "rim" and its cell_mm. A unit's masts (roster marks of
+ * kind "mast": a tag carried above the figures on a rod) follow its labels,
+ * each a card with the tag at true size in its quiet zone, a backing to fold
+ * under it with the carrier's id, the mast's height and a cross where the
+ * rod's tip goes, and a rod guide down its side: a bar exactly as long as
+ * the rod above the base (calib_sheet_mast.h). Every page carries
  * a 100 mm check bar. The board's corner tags come on a page of their own
  * with a placement guide. Cairo PDF, text through Pango.
  *
@@ -47,7 +52,7 @@ void calib_sheet_options_default(calib_sheet_options *o);
 int calib_sheet_paper(const char *name, double *w_mm, double *h_mm);
 
 typedef struct calib_sheet_stats {
-    int pages, labels, board_tags;
+    int pages, labels, masts, board_tags;
 } calib_sheet_stats;
 
 /*
@@ -55,9 +60,11 @@ typedef struct calib_sheet_stats {
  * `roster import` writes it), round labels for units with `round_base`.
  * When `layout` is not NULL it gets a
  * new JSON object: {"paper_mm": [w, h], "tags": [{"id", "page", "x_mm",
- * "y_mm", "size_mm", "rotation_deg", "model"|"board"}], "check_bars":
- * [{"page", "x_mm", "y_mm", "length_mm"}]} (page from 1, centres in the page
- * frame). -1 with a message when a label does not fit the page or the file
+ * "y_mm", "size_mm", "rotation_deg", "model"|"board"|"mast"}] (a mast's
+ * also "height_mm" and "card_mm"), "check_bars": [{"page", "x_mm", "y_mm",
+ * "length_mm"}], "rods": [{"page", "x_mm", "y_mm", "length_mm", "model",
+ * "tag_id"}]} (page from 1, centres in the page frame; a rod's bar runs down
+ * the page from its top end, x the middle of the bar). -1 with a message when a label does not fit the page or the file
  * cannot be written.
  */
 int calib_sheet_write_pdf(const roster_file *r, const calib_sheet_options *o, const char *path, calib_sheet_stats *stats,

@@ -24,6 +24,11 @@ static const cli_doc doc = {
     "tags with a guide to where they go. Print at 100% (\"actual size\"), measure\n"
     "the bar, cut on the grey lines. A unit with rim labels (`tags layout`) gets\n"
     "them instead, with a dashed line round the figure's place to cut out.\n"
+    "A mast (a tag on a rod above the figures, `tags layout`) prints after its\n"
+    "unit's labels as a card at true size with a backing to fold under it\n"
+    "(the carrier's id, the mast's height, a cross where the rod's tip goes,\n"
+    "where the hole goes) and a rod guide down its side: a bar exactly as long\n"
+    "as the rod above the base.\n"
     "\n",
     "\n"
     "Two armies never share a tag: `tableref roster import --army 1|2` gives the\n"
@@ -113,8 +118,11 @@ int cmd_tags_sheet(int argc, char **argv)
                (layout && base_json_write_file(layout, layout_path, &err) < 0)) {
         fprintf(stderr, "tableref tags sheet: %s\n", err.msg);
     } else {
+        char masts[48] = "";
+        if (st.masts)
+            snprintf(masts, sizeof masts, ", %d mast%s", st.masts, st.masts == 1 ? "" : "s");
         printf("wrote %s: %d page%s, %d model tags%s%s, %s paper\n", out, st.pages, st.pages == 1 ? "" : "s",
-               st.labels, st.board_tags ? " and the board's corner tags" : "", "", paper);
+               st.labels, masts, st.board_tags ? " and the board's corner tags" : "", paper);
         if (layout_path)
             printf("wrote %s (where every tag landed)\n", layout_path);
         if (without_rates)

@@ -8,7 +8,7 @@
  *
  *   cc scripts/guide_pictures.c $(pkg-config --cflags --libs cairo) -lm -o guide_pictures
  *   ./guide_pictures OUTDIR
- *   ./guide_pictures --beside OUT.png CAPTION LABEL.png UNIT.png SCALE
+ *   ./guide_pictures --beside OUT.png CAPTION {UNIT.png SCALE TITLE}... -- {LEFT.png SCALE TITLE}...
  */
 #include <cairo.h>
 #include <math.h>
@@ -251,58 +251,81 @@ static void hill(const char *path)
     cairo_surface_destroy(s);
 }
 
-/*
- * A marked base's picture: LABEL (the label as the sheet prints it, at twice
- * UNIT's millimetres a pixel) beside UNIT (the unit rendered from above),
- * each with its title, the whole scaled by `scale`, a caption below.
- */
-static int beside(const char *out, const char *caption, const char *label_png, const char *unit_png, double scale)
+/* A column of pictures, each `items` triple PNG SCALE TITLE, from (x, y) down: its size when cr is NULL. */
+static int column(cairo_t *cr, double x, double y, int n, char **items, double *w, double *h)
 {
-    cairo_surface_t *a = cairo_image_surface_create_from_png(label_png), *b = cairo_image_surface_create_from_png(unit_png);
-    if (cairo_surface_status(a) || cairo_surface_status(b)) {
-        fprintf(stderr, "guide_pictures: cannot read %s or %s\n", label_png, unit_png);
-        return 1;
+    const double title = 20, gap = 7;
+    *w = 0, *h = 0;
+    for (int i = 0; i < n; i++) {
+        cairo_surface_t *a = cairo_image_surface_create_from_png(items[3 * i]);
+        const double k = atof(items[3 * i + 1]);
+        if (cairo_surface_status(a)) {
+            fprintf(stderr, "guide_pictures: cannot read %s\n", items[3 * i]);
+            cairo_surface_destroy(a);
+            return 1;
+        }
+        const double aw = cairo_image_surface_get_width(a) * k, ah = cairo_image_surface_get_height(a) * k;
+        if (cr) {
+            cairo_set_source_rgb(cr, 0, 0, 0);
+            label(cr, x, y + *h + title - 6, 14, items[3 * i + 2]);
+            cairo_save(cr);
+            cairo_translate(cr, x, y + *h + title);
+            cairo_scale(cr, k, k);
+            cairo_set_source_surface(cr, a, 0, 0);
+            cairo_paint(cr);
+            cairo_restore(cr);
+            /* A thin frame: the crop's edge, not a cut line. */
+            cairo_set_source_rgb(cr, 0.8, 0.8, 0.8);
+            cairo_set_line_width(cr, 1);
+            cairo_rectangle(cr, x - 0.5, y + *h + title - 0.5, aw + 1, ah + 1);
+            cairo_stroke(cr);
+        }
+        *w = fmax(*w, aw);
+        *h += title + ah + gap;
+        cairo_surface_destroy(a);
     }
-    const double aw = cairo_image_surface_get_width(a), ah = cairo_image_surface_get_height(a);
-    const double bw = cairo_image_surface_get_width(b), bh = cairo_image_surface_get_height(b);
-    const double pad = 14, head = 26, foot = 30;
-    const int W = (int)ceil((aw + bw) * scale + 3 * pad), H = (int)ceil(fmax(ah, bh) * scale + head + foot + pad);
+    return 0;
+}
+
+/*
+ * Two columns of pictures, each item a triple PNG SCALE TITLE: on the left
+ * as printed (the label, a zoom on its front mark, a mast's card), after
+ * "--" on the right the unit rendered (from above, and at a slant to show
+ * the rods); a caption below.
+ */
+static int beside(const char *out, const char *caption, int n_right, char **right, int n_left, char **left)
+{
+    const double pad = 14, foot = 30;
+    double lw, lh, rw, rh;
+    if (column(NULL, 0, 0, n_left, left, &lw, &lh) || column(NULL, 0, 0, n_right, right, &rw, &rh))
+        return 1;
+    const int W = (int)ceil(lw + rw + 3 * pad), H = (int)ceil(fmax(lh, rh) + foot + pad);
     cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
     cairo_t *cr = cairo_create(s);
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    label(cr, pad, head - 8, 14, "the label as printed (x2)");
-    label(cr, 2 * pad + aw * scale, head - 8, 14, "stuck on, the figures standing, seen from above");
-    cairo_save(cr);
-    cairo_translate(cr, pad, head);
-    cairo_scale(cr, scale, scale);
-    cairo_set_source_surface(cr, a, 0, 0);
-    cairo_paint(cr);
-    cairo_restore(cr);
-    cairo_save(cr);
-    cairo_translate(cr, 2 * pad + aw * scale, head);
-    cairo_scale(cr, scale, scale);
-    cairo_set_source_surface(cr, b, 0, 0);
-    cairo_paint(cr);
-    cairo_restore(cr);
+    column(cr, pad, pad / 2, n_left, left, &lw, &lh);
+    column(cr, 2 * pad + lw, pad / 2, n_right, right, &rw, &rh);
     cairo_set_source_rgb(cr, 0, 0, 0);
     label(cr, pad, H - 10, 14, caption);
     const int rc = cairo_surface_write_to_png(s, out) != CAIRO_STATUS_SUCCESS;
     cairo_destroy(cr);
     cairo_surface_destroy(s);
-    cairo_surface_destroy(a);
-    cairo_surface_destroy(b);
     return rc;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc == 7 && strcmp(argv[1], "--beside") == 0)
-        return beside(argv[2], argv[3], argv[4], argv[5], atof(argv[6]));
+    if (argc >= 5 && strcmp(argv[1], "--beside") == 0) {
+        int sep = 4;
+        while (sep < argc && strcmp(argv[sep], "--") != 0)
+            sep++;
+        if (sep < argc && (sep - 4) % 3 == 0 && (argc - sep - 1) % 3 == 0 && sep > 4 && argc > sep + 1)
+            return beside(argv[2], argv[3], (sep - 4) / 3, argv + 4, (argc - sep - 1) / 3, argv + sep + 1);
+    }
     if (argc != 2) {
         fprintf(stderr, "usage: guide_pictures OUTDIR\n"
-                        "       guide_pictures --beside OUT.png CAPTION LABEL.png UNIT.png SCALE\n");
+                        "       guide_pictures --beside OUT.png CAPTION {UNIT.png SCALE TITLE}... -- {LEFT.png SCALE TITLE}...\n");
         return 2;
     }
     char p[1024];

@@ -172,7 +172,17 @@ static void check_sheet(const char *paper, double pw, double ph)
         pages = fmax(pages, cJSON_GetObjectItemCaseSensitive(t, "page")->valueint);
         n_layout++;
     }
-    cr_assert_eq(n_layout, 69 + 4, "69 models and 4 corner tags in the layout, got %d", n_layout);
+    /* Masts (units[].marks[]; --square-tags lays out none) would print as square tags too. */
+    snprintf(path, sizeof path, "%s/ud.json", dir);
+    cJSON *roster = base_json_parse_file(path, &err);
+    cr_assert_not_null(roster, "%s", err.msg);
+    int masts = 0;
+    const cJSON *ru;
+    cJSON_ArrayForEach(ru, cJSON_GetObjectItemCaseSensitive(roster, "units"))
+        masts += cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(ru, "marks"));
+    cJSON_Delete(roster);
+    cr_assert_eq(n_layout, 69 + 4 + masts, "69 models, %d masts and 4 corner tags in the layout, got %d", masts,
+                 n_layout);
     cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(layout, "check_bars"))
         pages = fmax(pages, cJSON_GetObjectItemCaseSensitive(t, "page")->valueint);
     char probe[512];
@@ -441,4 +451,119 @@ Test(sheet, rim_labels_print_every_cell_where_the_roster_puts_it, .init = setup,
     tag36h11_destroy(fam);
     cJSON_Delete(layout);
     roster_free(r);
+}
+
+/* The black length of the upright bar whose top end is at (x_mm, y_mm) page mm, down that column (sub-pixel ends). */
+static double rod_bar_length(const base_image *img, double x_mm, double y_mm)
+{
+    const int u = (int)(x_mm / 25.4 * DPI);
+    const uint8_t *col = img->data + u;
+    const size_t st = img->stride;
+    int v = (int)((y_mm - 1.0) / 25.4 * DPI);
+    while (v < img->height && col[v * st] > 128)
+        v++;
+    const double top = v - (255 - col[(v - 1) * st]) / 255.0;
+    int w = v;
+    while (w < img->height && col[w * st] <= 128)
+        w++;
+    return (w + (255 - col[w * st]) / 255.0 - top) * 25.4 / DPI;
+}
+
+/*
+ * The masts the import adds: every one of the roster's marks[] prints once,
+ * its tag decoded by the stock detector with the roster's ID at the layout's
+ * place, its black square size_mm at 300 dpi (20 mm is 236.2 px: within
+ * 1.2 px, a tenth of a millimetre), turned as the roster says, tagged with
+ * its carrier; and its rod guide a bar of height_mm minus the base top
+ * (tag.height_mm), within 0.2 mm.
+ */
+Test(sheet, masts_print_at_true_size_with_their_rod, .init = setup, .fini = teardown, .timeout = 240)
+{
+    make_roster("a4", "");
+    char path[512];
+    base_error err;
+    snprintf(path, sizeof path, "%s/ud.json", dir);
+    cJSON *roster = base_json_parse_file(path, &err);
+    cr_assert_not_null(roster, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/layout.json", dir);
+    cJSON *layout = base_json_parse_file(path, &err);
+    cr_assert_not_null(layout, "%s", err.msg);
+    int pages = 0;
+    const cJSON *t, *u, *mk;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(layout, "check_bars"))
+        pages = fmax(pages, cJSON_GetObjectItemCaseSensitive(t, "page")->valueint);
+    static found f[300];
+    const int n = decode_pages(pages, f, 300, 210, 297);
+    int masts = 0, rods = 0;
+    double worst_px = 0, worst_rod = 0;
+    cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(roster, "units"))
+    {
+        const double base_top = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(u, "tag"), "height_mm")->valuedouble;
+        cJSON_ArrayForEach(mk, cJSON_GetObjectItemCaseSensitive(u, "marks"))
+        {
+            cr_assert_str_eq(cJSON_GetObjectItemCaseSensitive(mk, "kind")->valuestring, "mast");
+            const int id = cJSON_GetObjectItemCaseSensitive(mk, "tag_id")->valueint;
+            const char *model = cJSON_GetObjectItemCaseSensitive(mk, "model")->valuestring;
+            const double size = cJSON_GetObjectItemCaseSensitive(mk, "size_mm")->valuedouble;
+            const double height = cJSON_GetObjectItemCaseSensitive(mk, "height_mm")->valuedouble;
+            const cJSON *rot = cJSON_GetObjectItemCaseSensitive(mk, "rotation_deg");
+            masts++;
+            /* Its layout entry: once, as a mast of its carrier, at the roster's size and turn. */
+            const cJSON *lt = NULL, *e;
+            int entries = 0;
+            cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(layout, "tags"))
+                if (cJSON_GetObjectItemCaseSensitive(e, "id")->valueint == id)
+                    lt = e, entries++;
+            cr_assert_eq(entries, 1, "mast tag %d is %d times in the layout", id, entries);
+            cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(lt, "mast")), model);
+            cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(lt, "size_mm")->valuedouble, size, 1e-9);
+            cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(lt, "rotation_deg")->valuedouble,
+                               cJSON_IsNumber(rot) ? rot->valuedouble : 0, 1e-3);
+            cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(lt, "card_mm")->valuedouble, size * 1.5, 1e-3);
+            const int page = cJSON_GetObjectItemCaseSensitive(lt, "page")->valueint;
+            const double x = cJSON_GetObjectItemCaseSensitive(lt, "x_mm")->valuedouble;
+            const double y = cJSON_GetObjectItemCaseSensitive(lt, "y_mm")->valuedouble;
+            /* Printed: decoded once, with its ID, where the layout says, at size_mm in pixels at 300 dpi. */
+            int hits = 0;
+            for (int i = 0; i < n; i++) {
+                if (f[i].id != id)
+                    continue;
+                hits++;
+                cr_assert_eq(f[i].page, page);
+                cr_assert_lt(hypot(f[i].x_mm - x, f[i].y_mm - y), 0.15, "mast %d at (%.3f, %.3f), layout (%.3f, %.3f)",
+                             id, f[i].x_mm, f[i].y_mm, x, y);
+                const double px = f[i].size_mm / 25.4 * DPI, want = size / 25.4 * DPI;
+                cr_assert_float_eq(px, want, 1.2, "mast %d printed %.2f px across, %.0f mm at 300 dpi is %.2f px", id,
+                                   px, size, want);
+                worst_px = fmax(worst_px, fabs(px - want));
+            }
+            cr_assert_eq(hits, 1, "mast tag %d decoded %d times", id, hits);
+            /* Its rod guide: a bar of the rod's length above the base. */
+            const cJSON *rd;
+            cJSON_ArrayForEach(rd, cJSON_GetObjectItemCaseSensitive(layout, "rods"))
+            {
+                if (cJSON_GetObjectItemCaseSensitive(rd, "tag_id")->valueint != id)
+                    continue;
+                const double want = height - base_top;
+                cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(rd, "length_mm")->valuedouble, want, 1e-3);
+                const int rp = cJSON_GetObjectItemCaseSensitive(rd, "page")->valueint;
+                snprintf(path, sizeof path, "%s/page-%d.png", dir, rp);
+                if (access(path, F_OK) != 0)
+                    snprintf(path, sizeof path, "%s/page-%02d.png", dir, rp);
+                base_image *img = media_image_load(path, MEDIA_IMAGE_GRAY, &err);
+                cr_assert_not_null(img, "%s", err.msg);
+                const double len = rod_bar_length(img, cJSON_GetObjectItemCaseSensitive(rd, "x_mm")->valuedouble,
+                                                  cJSON_GetObjectItemCaseSensitive(rd, "y_mm")->valuedouble);
+                base_image_free(img);
+                cr_assert_float_eq(len, want, 0.2, "mast %d: its rod bar is %.3f mm, the rod %.3f mm", id, len, want);
+                worst_rod = fmax(worst_rod, fabs(len - want));
+                rods++;
+            }
+        }
+    }
+    cr_log_info("masts %d, rod bars %d; worst size %.2f px, worst rod %.3f mm", masts, rods, worst_px, worst_rod);
+    cr_assert_gt(masts, 20, "the import gives a ranked unit two masts and each loose model, character, monster one");
+    cr_assert_eq(rods, masts, "every mast's rod bar fits its page on A4");
+    cJSON_Delete(layout);
+    cJSON_Delete(roster);
 }
