@@ -36,6 +36,18 @@ typedef struct ctx {
     unit_grid *grid;       /* per roster unit: where its formation stands, once taken */
 } ctx;
 
+/* Whether roster model gm carries layout L, and at which index (*j): in_layout gives its index in its own layout,
+ * which is L only when L lists it there (an index past L's models is no entry of L: never read it). */
+static bool on_layout(const ctx *c, const vis_rim_layout *L, size_t gm, size_t *j)
+{
+    const long k = c->in_layout[gm];
+    if (k < 0 || (size_t)k >= L->n_models || L->models[k] != gm)
+        return false;
+    *j = (size_t)k;
+    return true;
+}
+
+
 static long find_root(long *parent, long i)
 {
     while (parent[i] != i)
@@ -85,10 +97,10 @@ static double unit_misfit(const ctx *c, size_t i, size_t u, int t, long *which, 
     double best = 1e30, next = 1e30;
     *which = -1;
     for (size_t q = 0; q < ru->n_models; q++) {
-        const long j = c->in_layout[ru->first_model + q];
-        if (j < 0 || lab->layout->models[j] != ru->first_model + q)
+        size_t j;
+        if (!on_layout(c, lab->layout, ru->first_model + q, &j))
             continue;
-        const double m = vis_rim_misfit(lab->layout, &lab->obs, (size_t)j, t);
+        const double m = vis_rim_misfit(lab->layout, &lab->obs, j, t);
         if (m < best)
             next = best, best = m, *which = j;
         else if (m < next)
@@ -112,9 +124,9 @@ static bool candidate_unit(const ctx *c, size_t u, const vis_rim_layout *L, size
         return false; /* skirmishers stand apart: each label alone */
     for (size_t q = 0; q < ru->n_models; q++) {
         const size_t gm = ru->first_model + q;
-        const long j = c->in_layout[gm];
+        size_t j;
         /* A loose unit's labels stand alone: each is read on its own, after others of its unit. */
-        if (j < 0 || L->models[j] != gm || (c->seen[gm].seen && !ru->loose))
+        if (!on_layout(c, L, gm, &j) || (c->seen[gm].seen && !ru->loose))
             return false;
     }
     return true;
@@ -210,8 +222,8 @@ static int turn_of(const vis_rim_label *l, double facing)
 static bool code_allows(ctx *c, size_t i, size_t gm, double facing)
 {
     vis_rim_label *l = &c->found->items[i];
-    const long j = c->in_layout[gm];
-    if (j < 0 || l->layout->models[j] != gm)
+    size_t j;
+    if (!on_layout(c, l->layout, gm, &j))
         return false;
     const int t = turn_of(l, facing);
     if (vis_rim_misfit(l->layout, &l->obs, (size_t)j, t) - c->info[i].best <= VIS_RIM_GRID_FIT)
@@ -243,9 +255,9 @@ static double place_cost(const ctx *c, size_t i, size_t u, int file, int rank, d
         from = ru->first_model + full * files, to = ru->first_model + ru->n_models;
     double best = 1e30;
     for (size_t gm = from; gm < to; gm++) {
-        const long j = c->in_layout[gm];
-        if (j >= 0 && l->layout->models[j] == gm)
-            best = fmin(best, vis_rim_misfit(l->layout, &l->obs, (size_t)j, t));
+        size_t j;
+        if (on_layout(c, l->layout, gm, &j))
+            best = fmin(best, vis_rim_misfit(l->layout, &l->obs, j, t));
     }
     return fmin(EXCESS_CAP, best - c->info[i].best);
 }
@@ -311,10 +323,10 @@ static void place_rear(ctx *c, size_t i, base_vec2 origin, int off_f, int off_r,
     double best = 1e30, next = 1e30;
     size_t pick = 0;
     for (size_t gm = ru->first_model + full * files; gm < ru->first_model + ru->n_models; gm++) {
-        const long j = c->in_layout[gm];
-        if (j < 0 || l->layout->models[j] != gm)
+        size_t j;
+        if (!on_layout(c, l->layout, gm, &j))
             return;
-        const double m = vis_rim_misfit(l->layout, &l->obs, (size_t)j, t);
+        const double m = vis_rim_misfit(l->layout, &l->obs, j, t);
         if (m < best)
             next = best, best = m, pick = gm;
         else if (m < next)
@@ -420,7 +432,8 @@ static void place_fragments(ctx *c)
         for (size_t u = 0; u < c->map->n_units && claims < 2; u++) {
             const roster_map_unit *ru = &c->map->units[u];
             const unit_grid *g = &c->grid[u];
-            if (!g->ok || c->in_layout[ru->first_model] < 0 || l->layout->models[c->in_layout[ru->first_model]] != ru->first_model)
+            size_t j;
+            if (!g->ok || !on_layout(c, l->layout, ru->first_model, &j))
                 continue;
             const double step = 2 * BASE_PI / l->layout->rim.turns, dh = base_angle_wrap(g->facing - l->heading);
             if (fabs(dh - step * round(dh / step)) > base_deg_to_rad(8))
