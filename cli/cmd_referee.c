@@ -10,6 +10,7 @@
  * earlier run's outputs.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -438,8 +439,19 @@ static void print_summary(const referee_job *job, const referee_work *w)
            job->dir);
 }
 
+/* The second picture's detection reuses the first's memory: glibc's malloc otherwise hands a 12 MP picture and
+ * the detector's working images back to the kernel when they are freed (mmapped, or trimmed off the heap's
+ * top) and faults in fresh zeroed pages for the next picture. Kept, the kernel's share of the referee's CPU on
+ * a 12 MP pair goes from about 0.14 s to 0.09 s. The process ends soon after: nothing is held for long. */
+static void keep_freed_memory(void)
+{
+    mallopt(M_MMAP_THRESHOLD, 256 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+}
+
 static int run_referee(const referee_job *job)
 {
+    keep_freed_memory();
     base_error err = {0};
     referee_work w = {.pw = 1280, .ph = 800, .proj_calibrated = 1};
     ref_judgement_init(&w.judged);
