@@ -345,8 +345,8 @@ static int set_keepout(referee_work *w, base_error *err)
  * of that. */
 enum { SCREEN_W = 1920, SCREEN_H = 1080 };
 
-/* The camera target: on the AFTER picture, shrunk by the smallest whole factor that fits the screen (area
- * averaging; the calibration's intrinsics scale with it), or at its own size when asked. */
+/* The camera target: on the AFTER picture, shrunk by the smallest whole factor that fits the screen (each f x f
+ * block averaged; the calibration's intrinsics scale by 1/f), or at its own size when asked. */
 static ov_target *camera_target(const referee_job *job, const referee_work *w, base_error *err)
 {
     const base_image *img = w->fr[1]->image;
@@ -357,8 +357,12 @@ static ov_target *camera_target(const referee_job *job, const referee_work *w, b
     if (f > 1 && !small)
         return NULL;
     const base_image *pic = small ? small : img;
-    ov_target *t = ov_target_new_camera(&w->setup->calib, pic->width, pic->height, pic->data, OV_PIX_GRAY8,
-                                        pic->stride, err);
+    /* The shrunk picture averages whole blocks (cvs_image_downsample): it maps the calibrated frame's top-left
+     * width x height blocks, one row fewer than 3040 by 3, so the intrinsics scale by exactly 1/f. */
+    calib_file calib = w->setup->calib;
+    if (small)
+        calib.width = pic->width * f, calib.height = pic->height * f;
+    ov_target *t = ov_target_new_camera(&calib, pic->width, pic->height, pic->data, OV_PIX_GRAY8, pic->stride, err);
     base_image_free(small);
     return t;
 }
