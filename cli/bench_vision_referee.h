@@ -8,7 +8,10 @@
  * referee's own set-up and detector (ref_setup) on the same two pictures,
  * each read from its file (JPEG decode) and then vis_detector_run (tags,
  * poses, formations: picture to snapshot); half of that is "one detect".
- * The folder is removed afterwards.
+ * Then one whole `tableref detect` command on the AFTER picture (set-up,
+ * reading, detection, its snapshot written), in this process as the referee
+ * was: the referee's CPU time over its CPU time is the ratio issue 33 bounds
+ * (at most 2.5x). The folder is removed afterwards.
  *
  * How to use:
  *   bv_referee_time t;
@@ -30,6 +33,8 @@ typedef struct bv_referee_time {
     double detect_cpu_s; /* ... its CPU time */
     double decode_s;     /* both pictures read from their JPEG files (grey, as the referee reads them), wall */
     double decode_cpu_s; /* ... its CPU time */
+    double detect_cmd_s;     /* one whole `tableref detect` command on the AFTER picture, in this process, wall */
+    double detect_cmd_cpu_s; /* ... its CPU time (what the referee's ratio is measured against) */
 } bv_referee_time;
 
 /* Renders hard table `table`'s pair, referees it and times it. -1 with err when a step fails. */

@@ -153,6 +153,34 @@ static bool inside_px(const double p[4][2], double x, double y, double grow)
     return true;
 }
 
+/* inside_px's edges measured once per quad, not once per pixel: the same arithmetic, so the same answer, for
+ * the tens of thousands of pixels a projector frame tests (the hypot per edge and pixel was most of its keep-out). */
+typedef struct quad_edges {
+    int n;
+    double ax[4], ay[4], ex[4], ey[4], len[4];
+} quad_edges;
+
+static void quad_edges_of(const double p[4][2], quad_edges *q)
+{
+    q->n = 0;
+    for (int i = 0; i < 4; i++) {
+        const double *a = p[i], *b = p[(i + 1) % 4];
+        double ex = b[0] - a[0], ey = b[1] - a[1], len = hypot(ex, ey);
+        if (len < 1e-12)
+            continue;
+        q->ax[q->n] = a[0], q->ay[q->n] = a[1], q->ex[q->n] = ex, q->ey[q->n] = ey, q->len[q->n] = len;
+        q->n++;
+    }
+}
+
+static bool inside_edges(const quad_edges *q, double x, double y, double grow)
+{
+    for (int i = 0; i < q->n; i++)
+        if ((q->ex[i] * (y - q->ay[i]) - q->ey[i] * (x - q->ax[i])) / q->len[i] < -grow)
+            return false;
+    return true;
+}
+
 bool ov_keepout_pixel_in_quad(const double H[9], const ov_keepout_quad *q, double x, double y, double grow_px)
 {
     double p[4][2];
@@ -175,10 +203,12 @@ size_t ov_keepout_apply_argb(const ov_keepout *k, const double H[9], uint32_t *p
         /* Clamped before the cast: a quad near the projector's horizon maps far off the raster. */
         int xa = (int)fmin(width, fmax(0, floor(x0 - 1))), xb = (int)fmax(-1, fmin(width - 1, ceil(x1 + 1)));
         int ya = (int)fmin(height, fmax(0, floor(y0 - 1))), yb = (int)fmax(-1, fmin(height - 1, ceil(y1 + 1)));
+        quad_edges edges;
+        quad_edges_of(p, &edges);
         for (int y = ya; y <= yb; y++) {
             uint32_t *row = (uint32_t *)(void *)((uint8_t *)pixels + (size_t)y * stride);
             for (int x = xa; x <= xb; x++)
-                if (inside_px(p, x, y, PIXEL_REACH)) {
+                if (inside_edges(&edges, x, y, PIXEL_REACH)) {
                     row[x] = 0xff000000u; /* opaque pure black: no light at all */
                     n++;
                 }

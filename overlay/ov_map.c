@@ -141,3 +141,12 @@ double ov_map_step_mm(const ov_map *m)
 {
     return m->kind == OV_MAP_CAMERA || (m->terrain && m->kind == OV_MAP_HOMOGRAPHY) ? 2.0 : INFINITY;
 }
+
+double ov_map_step_mm_at(const ov_map *m, base_vec2 p)
+{
+    const double step = ov_map_step_mm(m);
+    if (m->kind != OV_MAP_CAMERA || m->terrain)
+        return step;
+    const double px_per_mm = ov_map_scale(m, p);
+    return px_per_mm > 0 ? fmax(step, 8.0 / px_per_mm) : step;
+}

@@ -11,7 +11,7 @@
  *   double s = ov_map_scale(&m, p);                 // px per mm around p
  * Plain data, nothing to free. Pixels use OpenCV's convention (centre of the
  * top-left pixel = (0, 0)). Straight board lines are curves under a lens:
- * callers subdivide (ov_map_step_mm gives a step fine enough).
+ * callers subdivide (ov_map_step_mm_at gives a step fine enough about a point).
  *
  * On a table with relief (ov_map_set_relief: its terrain, borrowed), every
  * point is mapped at the height of the surface under it (rules_relief.h): a
@@ -82,5 +82,10 @@ double ov_map_scale(const ov_map *m, base_vec2 p);
  * cameras (distortion bends slowly) and for any map over relief (a line bends where it climbs), unlimited for
  * homographies and pages (lines stay lines). */
 double ov_map_step_mm(const ov_map *m);
+/* The step about p for a chord of a few pixels: a camera's picture shrunk to a screen's size (1352 px across
+ * 1830 mm) draws a board line as a point every 1.5 px at 2 mm, and stroking those points (their joins) was most
+ * of the camera drawing's time. Without relief a camera's step is at least 8 px there (its chord strays under
+ * 0.02 px: a lens bends a line over hundreds of pixels); over relief, and for the other maps, ov_map_step_mm. */
+double ov_map_step_mm_at(const ov_map *m, base_vec2 p);
 
 #endif

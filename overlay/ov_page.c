@@ -309,7 +309,7 @@ int ov_page_finish(ov_target *t, base_error *err)
     cairo_surface_t *img = ov_page_raster(t, err);
     if (!img)
         return -1;
-    int rc = ov_png_write(img, t->path, err);
+    int rc = ov_png_write_as(img, t->path, OV_PNG_DRAWING, err);
     cairo_surface_destroy(img);
     return rc;
 }

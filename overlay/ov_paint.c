@@ -23,7 +23,7 @@ double ov_scale_at(const ov_target *t, base_vec2 p)
 
 void ov_path_poly(ov_target *t, const base_vec2 *p, size_t n, bool closed)
 {
-    double step = ov_map_step_mm(&t->map);
+    double step = n ? ov_map_step_mm_at(&t->map, p[0]) : INFINITY;
     bool pen = false;
     size_t segs = closed ? n : (n ? n - 1 : 0);
     double x, y;

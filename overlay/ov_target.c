@@ -329,7 +329,8 @@ int ov_target_write_png(ov_target *t, const char *path, base_error *err)
     cairo_surface_t *img = raster_of(t, err);
     if (!img)
         return -1;
-    int rc = ov_png_write(img, path, err);
+    /* A camera frame is a photo (its background); a projector frame is drawn on black. */
+    int rc = ov_png_write_as(img, path, t->kind == OV_TARGET_CAMERA ? OV_PNG_PHOTO : OV_PNG_DRAWING, err);
     cairo_surface_destroy(img);
     return rc;
 }
