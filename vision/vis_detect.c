@@ -150,7 +150,11 @@ vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_er
     double dist = sqrt(pow(centre[0] - cam.centre[0], 2) + pow(centre[1] - cam.centre[1], 2) + pow(cam.centre[2], 2));
     d->expected_tag_px = c->fx * smallest / dist;
     vis_tag_config_blind(&d->tags->cfg, vis_tag_decimate_for(d->expected_tag_px), detector_threads);
+    /* A light blur against sensor noise where a frame's tags are large enough to decimate; lighter on the
+     * plan's full-resolution regions (sigma_full, vis_tag.h): the hard set's 4K webcam, searched at 1, read 138
+     * of its 213 clear tags blind at 0.6, 144 at 0.5 (at 0 as many, 143, for twice the time: noise). */
     d->tags->cfg.sigma = d->tags->cfg.decimate > 1 ? 0.6 : 0.0;
+    d->tags->cfg.sigma_full = d->tags->cfg.decimate > 1 ? 0.5 : 0.0;
     vis_tag_detector_prepare(d->tags);
     if (vis_plan_make(c, r, d->cfg.plan_min_tag_px, &d->plan, err) < 0) {
         vis_detector_free(d);

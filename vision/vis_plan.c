@@ -9,10 +9,23 @@
 #define TILE_PX 256
 #define SAMPLE_MM 10.0
 
+/*
+ * A tile whose smallest tag is predicted under this many px is searched at full resolution, whatever min_px
+ * allows: under 3 px per cell of tag36h11's 8 a cell is about as wide as a small sensor's blur and its JPEG's
+ * blocks, and decimation merges the cells. The prediction is the worst case (the smallest mount's tag at its
+ * highest, half a tag past the board's edge, under the lens's distortion): the hard set's 12 MP tables
+ * predict 22.8-25.0 px (their tags are 27-69 px) and keep decimating; its 4K webcam predicts 17.7 px (20-53
+ * px tags, a small noisy sensor, MJPEG 75), where decimate 1.5 read 8 of the 57 clear tags under 24 px blind
+ * and decimate 1 read 35 (24-27 px: 31 and 38 of 57; from 27 px on, as many at 1.5 as at 1).
+ */
+#define FULL_RES_BELOW_PX 22.0
+
 /* The decimations apriltag handles well (1.5 has its own fast path). */
 static double coarsest_decimation(double tag_px, double min_px)
 {
     static const double levels[] = {4, 3, 2, 1.5, 1};
+    if (tag_px < FULL_RES_BELOW_PX)
+        return 1;
     for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
         if (tag_px / levels[i] >= min_px)
             return levels[i];
