@@ -126,6 +126,7 @@ vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_er
     d->cfg.recover_max_bit_error = 0.25;
     d->cfg.use_plan = 1;
     d->cfg.plan_min_tag_px = 13;
+    d->cfg.plan_full_res_px = 22;
     d->cfg.read_slots = 1;
     d->cfg.read_min_cells = 12;
     d->cfg.read_max_bit_error = 0.1;
@@ -156,7 +157,7 @@ vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_er
     d->tags->cfg.sigma = d->tags->cfg.decimate > 1 ? 0.6 : 0.0;
     d->tags->cfg.sigma_full = d->tags->cfg.decimate > 1 ? 0.5 : 0.0;
     vis_tag_detector_prepare(d->tags);
-    if (vis_plan_make(c, r, d->cfg.plan_min_tag_px, &d->plan, err) < 0) {
+    if (vis_plan_make(c, r, d->cfg.plan_min_tag_px, d->cfg.plan_full_res_px, &d->plan, err) < 0) {
         vis_detector_free(d);
         return NULL;
     }
@@ -179,13 +180,13 @@ int vis_detector_set_relief(vis_detector *d, const rules_terrain *t, size_t n, b
     return vis_relief_set(&d->relief, t, n, err);
 }
 
-/* The plan made for the current cfg.plan_min_tag_px (remade when it changed). */
+/* The plan made for the current cfg.plan_min_tag_px and plan_full_res_px (remade when either changed). */
 static int plan_up_to_date(vis_detector *d, base_error *err)
 {
-    if (!d->cfg.use_plan || d->plan.min_px == d->cfg.plan_min_tag_px)
+    if (!d->cfg.use_plan || (d->plan.min_px == d->cfg.plan_min_tag_px && d->plan.full_res_px == d->cfg.plan_full_res_px))
         return 0;
     vis_plan_clear(&d->plan);
-    return vis_plan_make(&d->calib, d->map, d->cfg.plan_min_tag_px, &d->plan, err);
+    return vis_plan_make(&d->calib, d->map, d->cfg.plan_min_tag_px, d->cfg.plan_full_res_px, &d->plan, err);
 }
 
 /* Pixels a piece's corner may move on the plan region's grid: apriltag's threshold tiles are 4 decimated px
