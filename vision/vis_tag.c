@@ -213,6 +213,7 @@ static int detect_into(vis_tag_detector *d, const uint8_t *gray, size_t stride, 
     zarray_t *dets = apriltag_detector_detect(p->td, &im);
     if (!dets)
         return base_error_set(err, "tag detection: out of memory");
+    d->quads += p->td->nquads;
     const int n = zarray_size(dets);
     int rc = 0;
     if (out->n + (size_t)n > out->cap) {
@@ -253,6 +254,7 @@ int vis_tag_detect_regions(vis_tag_detector *d, const uint8_t *gray, int width, 
                            const vis_tag_region *regions, size_t n_regions, vis_tag_list *out, base_error *err)
 {
     out->n = 0;
+    d->quads = 0;
     if (width < VIS_TAG_MIN_SIDE || height < VIS_TAG_MIN_SIDE || !gray)
         return base_error_set(err, "tag detection: image %dx%d is too small (at least %dx%d px)", width, height,
                                VIS_TAG_MIN_SIDE, VIS_TAG_MIN_SIDE);

@@ -81,7 +81,9 @@ typedef struct vis_tag_list {
 
 typedef struct vis_tag_detector {
     vis_tag_config cfg;
-    void *priv;  /* apriltag detector and family */
+    void *priv;   /* apriltag detector and family */
+    size_t quads; /* candidate quads the last vis_tag_detect(_regions) tried to decode: each is one more chance
+                   * for a wrong id (vis_tag_config_blind) */
 } vis_tag_detector;
 
 /* Family names: "tag36h11" (default when NULL), "tagStandard41h12". NULL when unknown or out of memory. */
