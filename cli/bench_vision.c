@@ -189,7 +189,7 @@ static vis_detector *new_detector(const ds_scene *s, const bv_options *o, base_e
     if (o->decimate >= 1) /* the whole frame at that decimation: the plan's regions carry their own */
         det->tags->cfg.decimate = o->decimate, det->cfg.use_plan = 0;
     if (o->sigma >= 0)
-        det->tags->cfg.sigma = o->sigma;
+        det->tags->cfg.sigma = det->tags->cfg.sigma_full = o->sigma;
     if (o->hamming >= 0)
         det->tags->cfg.max_hamming = o->hamming;
     return det;

@@ -7,9 +7,10 @@
  * the AFTER picture held: its first settle reads the whole frame, its
  * second only the part that changed) must measure the same model the same
  * distance: 3.54" printed (the scene's truth is 89.823 mm, 3.536"; the
- * first pass with contrast floors reads 89.826 mm, the read before it
- * 89.786 mm printed 3.53"). The watch read the whole frame at one
- * decimation once, and the two differed.
+ * first pass reads 89.800 mm since it searches the demo's far side, where
+ * the plan predicts tags under 22 px, at full resolution; 89.826 mm before
+ * that, and 89.786 mm, printed 3.53", before the contrast floors). The
+ * watch read the whole frame at one decimation once, and the two differed.
  */
 #include <criterion/criterion.h>
 

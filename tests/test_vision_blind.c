@@ -1,6 +1,6 @@
 /*
  * The blind first pass's tag settings (vis_tag_config_blind: 1 corrected
- * bit, margin 20, contrast 60, clusters of 60 edge pixels) on the apriltag
+ * bit, margin 20, contrast 80, clusters of 60 edge pixels) on the apriltag
  * project's three real photos (tests/data/apriltag-test, CC BY-SA 2.0):
  * every tag of the project's reference read with its id, no other read.
  * The contrast and cluster floors drop the candidate quads of flat and
@@ -82,7 +82,7 @@ Test(vision_blind, the_settings_are_the_ones_documented)
     cr_assert_eq(c.threads, 1);
     cr_assert_eq(c.max_hamming, 1);
     cr_assert_eq(c.min_margin, 20.0);
-    cr_assert_eq(c.min_contrast, 60);
+    cr_assert_eq(c.min_contrast, 80);
     cr_assert_eq(c.min_cluster_px, 60);
     cr_assert_eq(c.sigma, 0.0);
     cr_assert_eq(c.refine_edges, 1);

@@ -81,10 +81,17 @@ typedef struct vis_detect_config {
      * apriltag finds a tag's square down to 11 px, but decodes more of them
      * blind from 13 (the hard set's 12 MP tables: 25-35 px tags searched at
      * 1.5, not 2, read 108 of 213 clear tags blind against 92, and stock
-     * apriltag at decimate 1 reads 105).
+     * apriltag at decimate 1 reads 105). plan_full_res_px (default 22): a
+     * part whose smallest tag is predicted under that is searched at full
+     * resolution whatever plan_min_tag_px allows (vis_plan.h): the hard
+     * set's 4K webcam (a small blurry sensor) reads 144 of its 213 clear
+     * tags blind so, against 98 with 1.5 and 2 where 13 px allowed them
+     * (stock apriltag at decimate 1: 142); its 12 MP tables' plans, which
+     * predict 22.8 px and more, are unchanged.
      */
     int use_plan;
     double plan_min_tag_px;
+    double plan_full_res_px;
     int read_slots;
     int read_min_cells;
     double read_max_bit_error;

@@ -9,10 +9,22 @@
 #define TILE_PX 256
 #define SAMPLE_MM 10.0
 
+/*
+ * A tile whose smallest tag is predicted under `full_res_px` (vis_plan_make) is searched at full resolution,
+ * whatever min_px allows: under 3 px per cell of tag36h11's 8 a cell is about as wide as a small sensor's blur and its JPEG's
+ * blocks, and decimation merges the cells. The prediction is the worst case (the smallest mount's tag at its
+ * highest, half a tag past the board's edge, under the lens's distortion): the hard set's 12 MP tables
+ * predict 22.8-25.0 px (their tags are 27-69 px) and keep decimating; its 4K webcam predicts 17.7 px (20-53
+ * px tags, a small noisy sensor, MJPEG 75), where decimate 1.5 read 8 of the 57 clear tags under 24 px blind
+ * and decimate 1 read 35 (24-27 px: 31 and 38 of 57; from 27 px on, as many at 1.5 as at 1).
+ */
+
 /* The decimations apriltag handles well (1.5 has its own fast path). */
-static double coarsest_decimation(double tag_px, double min_px)
+static double coarsest_decimation(double tag_px, double min_px, double full_res_px)
 {
     static const double levels[] = {4, 3, 2, 1.5, 1};
+    if (tag_px < full_res_px)
+        return 1;
     for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
         if (tag_px / levels[i] >= min_px)
             return levels[i];
@@ -190,7 +202,8 @@ static void one_region_if_cheap(vis_plan *p)
     p->n = 1;
 }
 
-int vis_plan_make(const calib_file *calib, const roster_map *r, double min_px, vis_plan *out, base_error *err)
+int vis_plan_make(const calib_file *calib, const roster_map *r, double min_px, double full_res_px, vis_plan *out,
+                  base_error *err)
 {
     memset(out, 0, sizeof *out);
     const int w = calib->width, h = calib->height;
@@ -208,11 +221,12 @@ int vis_plan_make(const calib_file *calib, const roster_map *r, double min_px, v
     sample_board(&cam, r, w, h, &g);
     out->min_tag_px = INFINITY, out->max_tag_px = 0;
     out->min_px = min_px;
+    out->full_res_px = full_res_px;
     double searched = 0;
     for (size_t k = 0; k < nt; k++) {
         if (isnan(g.min_px[k]))
             continue;
-        dec[k] = coarsest_decimation(g.min_px[k], min_px);
+        dec[k] = coarsest_decimation(g.min_px[k], min_px, full_res_px);
         out->min_tag_px = fmin(out->min_tag_px, g.min_px[k]);
         out->max_tag_px = fmax(out->max_tag_px, g.max_px[k]);
         searched += 1;

@@ -5,7 +5,8 @@
  * frame either loses the far tags or pays full resolution everywhere. The
  * plan cuts the frame into tiles, works out from the calibration and the
  * roster the smallest tag each tile can hold, and gives each tile the
- * coarsest decimation that still leaves that tag `min_px` wide. Tiles the
+ * coarsest decimation that still leaves that tag `min_px` wide (a tile
+ * whose smallest tag is under `full_res_px`: full resolution). Tiles the
  * board does not reach are not searched at all. Neighbouring tiles with the
  * same decimation are merged into larger regions, each grown by a tag's
  * width so that a tag on a seam is found whole. When one region over all of
@@ -16,7 +17,7 @@
  *
  * How to use:
  *   vis_plan p;
- *   vis_plan_make(&calib, map, 11.0, &p, &err);
+ *   vis_plan_make(&calib, map, 13.0, 22.0, &p, &err);
  *   vis_tag_detect_regions(tags, gray, w, h, stride, p.regions, p.n, &list, &err);
  *   vis_plan_clear(&p);
  */
@@ -36,14 +37,19 @@ typedef struct vis_plan {
     double min_tag_px, max_tag_px;  /* smallest and largest tag anywhere on the board, px */
     double searched_fraction;       /* share of the frame searched */
     double min_px;                  /* the tag width kept after decimation that the plan was made for */
+    double full_res_px;             /* the tag width under which it searches at full resolution */
 } vis_plan;
 
 /*
  * Plans for frames of calib->width x calib->height. `min_px`: the tag width
  * (black square, px) to keep after decimation (apriltag finds 11-12 px tags
- * reliably). Returns 0 or -1 (out of memory).
+ * reliably). A tile whose smallest tag is under `full_res_px` wide is
+ * searched at full resolution whatever `min_px` allows: a tag of 3 px per
+ * cell or less loses its cells to a small sensor's blur when decimated (0:
+ * min_px alone decides). Returns 0 or -1 (out of memory).
  */
-int vis_plan_make(const calib_file *calib, const roster_map *r, double min_px, vis_plan *out, base_error *err);
+int vis_plan_make(const calib_file *calib, const roster_map *r, double min_px, double full_res_px, vis_plan *out,
+                  base_error *err);
 void vis_plan_clear(vis_plan *p);
 
 #endif

@@ -28,6 +28,7 @@ void vis_tag_config_stock(vis_tag_config *cfg, int threads)
     /* apriltag_detector_create()'s values, restated so a reader sees them. */
     cfg->decimate = 2.0;
     cfg->sigma = 0.0;
+    cfg->sigma_full = 0.0;
     cfg->threads = threads > 0 ? threads : 1;
     cfg->refine_edges = 1;
     cfg->max_hamming = 2;
@@ -39,7 +40,7 @@ void vis_tag_config_stock(vis_tag_config *cfg, int threads)
 void vis_tag_config_blind(vis_tag_config *cfg, double decimate, int threads)
 {
     *cfg = (vis_tag_config){.decimate = decimate >= 1 ? decimate : 1, .sigma = 0.0, .threads = threads > 0 ? threads : 1,
-                            .refine_edges = 1, .max_hamming = 1, .min_margin = 20.0, .min_contrast = 60,
+                            .refine_edges = 1, .max_hamming = 1, .min_margin = 20.0, .min_contrast = 80,
                             .min_cluster_px = 60};
 }
 
@@ -178,7 +179,8 @@ static int detect_into(vis_tag_detector *d, const uint8_t *gray, size_t stride, 
     const int side = r->x1 - r->x0 < r->y1 - r->y0 ? r->x1 - r->x0 : r->y1 - r->y0;
     if (side / p->td->quad_decimate < VIS_TAG_MIN_SIDE)
         p->td->quad_decimate = 1;
-    p->td->quad_sigma = (float)d->cfg.sigma;
+    const double sigma = p->td->quad_decimate == 1 && d->cfg.sigma_full > 0 ? d->cfg.sigma_full : d->cfg.sigma;
+    p->td->quad_sigma = (float)sigma;
     p->td->nthreads = d->cfg.threads > 0 ? d->cfg.threads : 1;
     p->td->refine_edges = d->cfg.refine_edges != 0;
     p->td->debug = 0;
@@ -194,8 +196,8 @@ static int detect_into(vis_tag_detector *d, const uint8_t *gray, size_t stride, 
      * it afterwards (the pattern reader, the recording). Such a region is
      * copied first.
      */
-    const int ksz = (int)(4 * fabsf((float)d->cfg.sigma)) | 1;
-    if (p->td->quad_decimate == 1 && d->cfg.sigma != 0 && ksz > 1) {
+    const int ksz = (int)(4 * fabsf((float)sigma)) | 1;
+    if (p->td->quad_decimate == 1 && sigma != 0 && ksz > 1) {
         const size_t need = (size_t)w * h;
         if (need > p->copy_cap) {
             uint8_t *c = realloc(p->copy, need);
@@ -211,6 +213,7 @@ static int detect_into(vis_tag_detector *d, const uint8_t *gray, size_t stride, 
     zarray_t *dets = apriltag_detector_detect(p->td, &im);
     if (!dets)
         return base_error_set(err, "tag detection: out of memory");
+    d->quads += p->td->nquads;
     const int n = zarray_size(dets);
     int rc = 0;
     if (out->n + (size_t)n > out->cap) {
@@ -251,6 +254,7 @@ int vis_tag_detect_regions(vis_tag_detector *d, const uint8_t *gray, int width, 
                            const vis_tag_region *regions, size_t n_regions, vis_tag_list *out, base_error *err)
 {
     out->n = 0;
+    d->quads = 0;
     if (width < VIS_TAG_MIN_SIDE || height < VIS_TAG_MIN_SIDE || !gray)
         return base_error_set(err, "tag detection: image %dx%d is too small (at least %dx%d px)", width, height,
                                VIS_TAG_MIN_SIDE, VIS_TAG_MIN_SIDE);

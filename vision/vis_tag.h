@@ -36,6 +36,10 @@ typedef struct vis_tag_config {
      * candidate quads (time grows with noise); too much merges small tags.
      * Default 0. */
     double sigma;
+    /* The blur of a region searched at full resolution (decimate 1), px; 0: `sigma`. apriltag blurs the
+     * decimated picture, so `sigma` at decimate 1.5 or 2 spans 1.5-2x as many of the camera's pixels as at
+     * 1: the same noise wants less at full resolution. Default 0. */
+    double sigma_full;
     /* Worker threads. Default 2 (the target Raspberry Pi class has 4 cores
      * and the camera thread needs one). */
     int threads;
@@ -77,7 +81,9 @@ typedef struct vis_tag_list {
 
 typedef struct vis_tag_detector {
     vis_tag_config cfg;
-    void *priv;  /* apriltag detector and family */
+    void *priv;   /* apriltag detector and family */
+    size_t quads; /* candidate quads the last vis_tag_detect(_regions) tried to decode: each is one more chance
+                   * for a wrong id (vis_tag_config_blind) */
 } vis_tag_detector;
 
 /* Family names: "tag36h11" (default when NULL), "tagStandard41h12". NULL when unknown or out of memory. */
@@ -153,12 +159,14 @@ void vis_tag_config_stock(vis_tag_config *cfg, int threads);
  *     read 1 bit from a code is 10 bits from any other, and a chance
  *     pattern, tried in its 4 rotations, lands within 1 bit of one of the
  *     587 codes once in ~800 000 (within 2 bits once in ~44 000);
- *   - contrast 60 and clusters of 60 edge pixels: a flat or noisy patch
+ *   - contrast 80 and clusters of 60 edge pixels: a flat or noisy patch
  *     spawns no candidate quad (a tag 11 px wide after decimation has ~90
  *     edge pixels). The hard set's tags, hand shadows and the webcam's
  *     vignetting included, step far above it: recall unchanged, the first
- *     pass 4-5x faster;
- *   - edges refined, no blur.
+ *     pass 4-5x faster (at 60 the webcam searched at full resolution took
+ *     twice as long, for the same 144 tags). vis_detector lowers the
+ *     contrast floor on a dim frame (a third of its grey spread);
+ *   - edges refined, no blur (vis_detector adds its own: sigma, sigma_full).
  */
 void vis_tag_config_blind(vis_tag_config *cfg, double decimate, int threads);
 
