@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ds_figures.h"
+#include "ds_math.h"
 #include "ds_terrain.h"
 #include "ds_solid.h"
 
@@ -39,7 +40,7 @@ static int classic_line(ds_canvas *c, const double A[3], const double B[3], doub
         return 0;
     /* Thickness from the depth of the midpoint. */
     double M[3] = {(A[0] + B[0]) / 2, (A[1] + B[1]) / 2, (A[2] + B[2]) / 2};
-    double d = hypot(hypot(M[0] - c->cam.centre[0], M[1] - c->cam.centre[1]), M[2] - c->cam.centre[2]);
+    double d = ds_hypot(ds_hypot(M[0] - c->cam.centre[0], M[1] - c->cam.centre[1]), M[2] - c->cam.centre[2]);
     return cvs_render_line(c->img, a[0], a[1], b[0], b[1], c->K[0] * width_mm / d, value, mask, 255, c->err);
 }
 
@@ -363,7 +364,7 @@ int ds_draw_figures_level(ds_canvas *c, const rules_snapshot *snap, const roster
             const bool raised = rm && ds_terrain_drawn_raised(c, snap, m->pos, roster->units[rm->unit].mount.height);
             if ((level == DS_LEVEL_BOARD && raised) || (level == DS_LEVEL_RAISED && !raised))
                 continue;
-            order[n++] = (fig_order){hypot(m->pos.x - c->cam.centre[0], m->pos.y - c->cam.centre[1]), ui, mi, ground};
+            order[n++] = (fig_order){ds_hypot(m->pos.x - c->cam.centre[0], m->pos.y - c->cam.centre[1]), ui, mi, ground};
         }
     qsort(order, n, sizeof *order, cmp_far_first);
     int rc = 0;

@@ -1,5 +1,6 @@
 /* ds_hill: hills on a rendered table (see the header). */
 #include "ds_hill.h"
+#include "ds_math.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -40,7 +41,7 @@ static double hidden_behind(const rules_terrain *t, const double camera[3])
     const base_vec2 *f = foot_of(t, &n);
     double r = 0;
     for (size_t i = 0; i < n; i++)
-        r = fmax(r, hypot(f[i].x - camera[0], f[i].y - camera[1]));
+        r = fmax(r, ds_hypot(f[i].x - camera[0], f[i].y - camera[1]));
     return camera[2] > t->height_mm ? t->height_mm * r / (camera[2] - t->height_mm) : 0;
 }
 

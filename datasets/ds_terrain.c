@@ -1,5 +1,6 @@
 /* ds_terrain: the table's terrain drawn into the canvas (see the header). */
 #include "ds_terrain.h"
+#include "ds_math.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -121,10 +122,10 @@ static int draw_solid(ds_canvas *c, const rules_terrain *t, const ds_render_para
             for (int j = 0; j < 3; j++)
                 s->X[i][j] = X[i][j];
         const double mx = (a.x + b.x + fa.x + fb.x) / 4, my = (a.y + b.y + fa.y + fb.y) / 4;
-        s->dist = hypot(mx - C[0], my - C[1]);
+        s->dist = ds_hypot(mx - C[0], my - C[1]);
         /* Lit from the lamp's side: the side's outward normal against the lamp's direction. */
         const base_vec2 e = base_v2_sub(b, a), out = base_v2(e.y, -e.x);
-        const double len = base_v2_len(out), lx = p->lamp[0] - mx, ly = p->lamp[1] - my, ll = hypot(lx, ly);
+        const double len = base_v2_len(out), lx = p->lamp[0] - mx, ly = p->lamp[1] - my, ll = ds_hypot(lx, ly);
         s->light = len > 0 && ll > 0 ? 0.75 + 0.2 * (out.x * lx + out.y * ly) / (len * ll) : 0.75;
     }
     qsort(sides, n, sizeof *sides, cmp_far_first);
