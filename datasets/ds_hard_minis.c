@@ -95,8 +95,8 @@ static int scatter(ds_hard_table *t, roster_unit *u, rules_unit *su, const base_
     base_vec2 at[16];
     int k = 0;
     for (int attempt = 0; attempt < 4000 && k < n; attempt++) {
-        const base_vec2 local = base_v2(ds_rnd_in(r, -0.5, 0.5) * (spot->width - diag),
-                                        ds_rnd_in(r, -0.5, 0.5) * (spot->depth - diag));
+        const double ly = ds_rnd_in(r, -0.5, 0.5) * (spot->depth - diag); /* drawn before x: DS_RND_ORDER */
+        const base_vec2 local = base_v2(ds_rnd_in(r, -0.5, 0.5) * (spot->width - diag), ly);
         const base_vec2 p = base_v2_add(spot->centre, base_v2_rot(local, spot->heading - BASE_PI / 2));
         int ok = 1, near = k == 0;
         for (int i = 0; i < k && ok; i++) {

@@ -88,10 +88,12 @@ static ds_hill random_hill(const rules_snapshot *s, int k, double h, bool edge, 
         /* Square to the edge: its depth across it. */
         hl.turn = 0;
         const double off = hl.depth / 2 + hl.slope_mm + ds_rnd_in(r, 40, 80);
-        hl.centre = base_v2(ds_rnd_in(r, 0.25, 0.75) * W, ds_rnd(r) < 0.5 ? off : D - off);
+        const double y = ds_rnd(r) < 0.5 ? off : D - off; /* drawn before x: DS_RND_ORDER */
+        hl.centre = base_v2(ds_rnd_in(r, 0.25, 0.75) * W, y);
     } else {
         hl.turn = ds_rnd_in(r, -0.8, 0.8);
-        hl.centre = base_v2(ds_rnd_in(r, 0.15, 0.85) * W, ds_rnd_in(r, 0.22, 0.78) * D);
+        const double y = ds_rnd_in(r, 0.22, 0.78) * D; /* drawn before x: DS_RND_ORDER */
+        hl.centre = base_v2(ds_rnd_in(r, 0.15, 0.85) * W, y);
     }
     return hl;
 }

@@ -63,7 +63,8 @@ int ds_terrain_draw_flat(ds_canvas *c, const rules_snapshot *snap, const ds_rend
         }
         int n = (int)((x1 - x0) * (y1 - y0) / 400);
         for (int k = 0; k < n && k < 4000; k++) {
-            base_vec2 q = base_v2(ds_rnd_in(r, x0, x1), ds_rnd_in(r, y0, y1));
+            const double y = ds_rnd_in(r, y0, y1); /* drawn before x: DS_RND_ORDER */
+            base_vec2 q = base_v2(ds_rnd_in(r, x0, x1), y);
             if (!base_poly_contains(t->points, t->n_points, q))
                 continue;
             base_vec2 tri[3] = {q, base_v2(q.x + 3, q.y + 1), base_v2(q.x + 1, q.y + 3)};
