@@ -4,7 +4,8 @@
 #
 #   bash scripts/test-arm64.sh                 sysroot (once), cross build, every suite under qemu
 #   bash scripts/test-arm64.sh SUITE...        only these meson suites (rules, vision, overlay, ...)
-#   bash scripts/test-arm64.sh --test=NAME...  only these test programs (vision_rim, venue_load, ...), one at a time
+#   bash scripts/test-arm64.sh --test=NAME...  only these test programs (vision_rim, venue_load, ...); meson
+#                                              takes either names or suites in one run, not both
 #   bash scripts/test-arm64.sh --build-only    sysroot and cross build, no test
 #   bash scripts/test-arm64.sh --list          the suites the cross build has
 #   bash scripts/test-arm64.sh --summary       the table of suites of the last run again
@@ -198,6 +199,7 @@ run_tests() { # SUITE... or --test=NAME...: meson test under qemu (all suites wh
   # The tests that meet a fault of qemu-user itself skip, naming it (tests/test_venue_load.c, docs/arm64.md).
   TABLEREF_QEMU_USER=$(qemu-aarch64 --version | sed -n '1s/.*version \([0-9][0-9.]*\).*/\1/p')
   export TABLEREF_QEMU_USER
+  rm -f "$b/meson-logs/testlog.json" # the summary is of this run, not of the last one
   nice -n "${ARM64_NICE:-19}" meson test -C "$b" --no-rebuild --num-processes "${ARM64_TEST_JOBS:-2}" \
     --timeout-multiplier "${ARM64_TIMEOUT_MULTIPLIER:-10}" "${args[@]}" > "$dir/test.log" 2>&1 || rc=$?
   summarize "$(( $(date +%s) - t0 ))"
