@@ -59,7 +59,11 @@ static inline int ds_canvas_point(const ds_canvas *c, const double X[3], double 
     return 1;
 }
 
-/* splitmix64: small, seedable, the same everywhere. */
+/* splitmix64: small, seedable, the same everywhere.
+ * DS_RND_ORDER: never two draws in one unsequenced expression (a function's arguments, an initializer list, the
+ * operands of +): C leaves their order to the compiler, and GCC draws them right to left on x86-64, left to right
+ * on aarch64: another table from the same seed. Such a pair is drawn into a local first, in the order x86-64
+ * drew it, so that the tables drawn before stay the same (scripts/arm64-generate-hash.sh checks both machines). */
 typedef struct ds_rng {
     uint64_t s;
 } ds_rng;

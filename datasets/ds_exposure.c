@@ -1,4 +1,5 @@
 #include "ds_exposure.h"
+#include "ds_math.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -48,7 +49,7 @@ double ds_exposure_meter(const base_image *optics, const cvs_sensor *s, double t
     for (int i = 0; i < CURVE_N; i++)
         curve[i] = (float)(255 * linear_to_srgb(i / (double)(CURVE_N - 1)));
     /* The sensor's light field as cvs_render_sensor applies it; white balance divides the illuminant out. */
-    const double cx = (W - 1) * 0.5, cy = (H - 1) * 0.5, diag = hypot(cx, cy);
+    const double cx = (W - 1) * 0.5, cy = (H - 1) * 0.5, diag = ds_hypot(cx, cy);
     const double ca = cos(s->light_angle), sa = sin(s->light_angle);
     size_t k = 0;
     for (int r = 0; r < H; r += STEP)

@@ -11,6 +11,7 @@
 
 #include "ds_figures.h"
 #include "ds_marks.h"
+#include "ds_math.h"
 #include "ds_terrain.h"
 #include "ds_solid.h"
 
@@ -43,7 +44,7 @@ static int classic_line(ds_canvas *c, const double A[3], const double B[3], doub
         return 0;
     /* Thickness from the depth of the midpoint. */
     double M[3] = {(A[0] + B[0]) / 2, (A[1] + B[1]) / 2, (A[2] + B[2]) / 2};
-    double d = hypot(hypot(M[0] - c->cam.centre[0], M[1] - c->cam.centre[1]), M[2] - c->cam.centre[2]);
+    double d = ds_hypot(ds_hypot(M[0] - c->cam.centre[0], M[1] - c->cam.centre[1]), M[2] - c->cam.centre[2]);
     return cvs_render_line(c->img, a[0], a[1], b[0], b[1], c->K[0] * width_mm / d, value, mask, 255, c->err);
 }
 
@@ -93,7 +94,8 @@ static int classic_hands(ds_canvas *c, const roster_file *roster, const ds_rende
     /* A palm and five fingers reaching in, 12-20 cm above the table. */
     for (int hnd = 0; hnd < p->hands; hnd++) {
         double hz = ds_rnd_in(r, 120, 200), ang = ds_rnd_in(r, 0, 2 * BASE_PI);
-        base_vec2 at = base_v2(ds_rnd_in(r, 0, roster->board_width), ds_rnd_in(r, 0, roster->board_depth));
+        const double ay = ds_rnd_in(r, 0, roster->board_depth); /* drawn before x: DS_RND_ORDER */
+        base_vec2 at = base_v2(ds_rnd_in(r, 0, roster->board_width), ay);
         double xy[48];
         int ok = 1;
         for (int k = 0; k < 24; k++) {
@@ -197,8 +199,10 @@ static void miniature_pose(ds_figure *f, const roster_unit *u, const roster_mode
     model_base(u, rm, &w, &d);
     const double side = fmin(w, d);
     f->kind = w >= 50 ? DS_FIG_BEAST : w >= 40 ? DS_FIG_MONSTER : d >= 1.8 * w ? DS_FIG_CAVALRY : DS_FIG_INFANTRY;
-    *at = base_v2_add(m->pos, base_v2(ds_rnd_in(fr, -0.8, 0.8), ds_rnd_in(fr, -0.8, 0.8)));
-    f->ground = (cvs_colour){(uint8_t)ds_rnd_in(fr, 70, 120), (uint8_t)ds_rnd_in(fr, 60, 100), 45};
+    const double dy = ds_rnd_in(fr, -0.8, 0.8); /* drawn before x: DS_RND_ORDER */
+    *at = base_v2_add(m->pos, base_v2(ds_rnd_in(fr, -0.8, 0.8), dy));
+    const uint8_t red = (uint8_t)ds_rnd_in(fr, 70, 120); /* then green: DS_RND_ORDER */
+    f->ground = (cvs_colour){red, (uint8_t)ds_rnd_in(fr, 60, 100), 45};
     switch (f->kind) {
     case DS_FIG_INFANTRY:
         f->height = ds_rnd_in(fr, 28, 34);
@@ -246,7 +250,8 @@ static int real_figure(ds_canvas *c, const rules_model *m, const roster_model *r
     f.facing = m->facing + ds_rnd_in(&fr, -0.35, 0.35);
     /* Posed miniatures lean, most often forward. */
     f.lean = base_deg_to_rad(p->figure_lean_max_deg) * sqrt(ds_rnd(&fr));
-    f.lean_dir = m->facing + ds_rnd_in(&fr, -1.2, 1.2) + (ds_rnd(&fr) < 0.2 ? BASE_PI : 0);
+    f.lean_dir = m->facing + ds_rnd_in(&fr, -1.2, 1.2); /* then the draw for backwards: DS_RND_ORDER */
+    f.lean_dir += ds_rnd(&fr) < 0.2 ? BASE_PI : 0;
     f.stride = ds_rnd_in(&fr, -1, 1);
     f.weapon_elev = base_deg_to_rad(rm->rank > 0 ? ds_rnd_in(&fr, 20, 60) : ds_rnd_in(&fr, 55, 88));
     if (rm->rank == 0 && rm->file == 1 && f.kind != DS_FIG_MONSTER && f.kind != DS_FIG_BEAST)
@@ -405,7 +410,7 @@ int ds_draw_figures_level(ds_canvas *c, const rules_snapshot *snap, const roster
             const bool raised = rm && ds_terrain_drawn_raised(c, snap, m->pos, roster->units[rm->unit].mount.height);
             if ((level == DS_LEVEL_BOARD && raised) || (level == DS_LEVEL_RAISED && !raised))
                 continue;
-            order[n++] = (fig_order){hypot(m->pos.x - c->cam.centre[0], m->pos.y - c->cam.centre[1]), ui, mi, ground};
+            order[n++] = (fig_order){ds_hypot(m->pos.x - c->cam.centre[0], m->pos.y - c->cam.centre[1]), ui, mi, ground};
         }
     qsort(order, n, sizeof *order, cmp_far_first);
     int rc = 0;

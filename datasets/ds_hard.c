@@ -169,7 +169,8 @@ static base_obb candidate(const spot_ctx *x, int army, double w, double d, const
             x0 = fmin(x0, on->points[i].x), x1 = fmax(x1, on->points[i].x);
             y0 = fmin(y0, on->points[i].y), y1 = fmax(y1, on->points[i].y);
         }
-        b.centre = base_v2(ds_rnd_in(r, x0, x1), ds_rnd_in(r, y0, y1));
+        const double y = ds_rnd_in(r, y0, y1); /* drawn before x: DS_RND_ORDER */
+        b.centre = base_v2(ds_rnd_in(r, x0, x1), y);
     } else {
         b.centre.x = ds_rnd_in(r, 0.05, 0.95) * x->p->board_width;
         b.centre.y = (army == 0 ? ds_rnd_in(r, 0.07, 0.62) : ds_rnd_in(r, 0.38, 0.93)) * x->p->board_depth;

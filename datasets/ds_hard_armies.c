@@ -139,7 +139,8 @@ static int add_unit(ds_hard_table *t, const spot_ctx *x, const unit_type *ty, in
         t->slots[ro->n_models] = (ds_hard_slot){file, k};
         base_vec2 pos = base_v2_add(spot.centre, base_v2_add(base_v2_scale(right, (file - (F - 1) / 2.0) * pw),
                                                                  base_v2_scale(fwd, -(k - (R - 1) / 2.0) * pd)));
-        pos = base_v2_add(pos, base_v2(ds_rnd_in(r, -1, 1) * p->jitter_mm, ds_rnd_in(r, -1, 1) * p->jitter_mm));
+        const double dy = ds_rnd_in(r, -1, 1) * p->jitter_mm; /* drawn before x: DS_RND_ORDER */
+        pos = base_v2_add(pos, base_v2(ds_rnd_in(r, -1, 1) * p->jitter_mm, dy));
         const double facing = base_angle_wrap(th + ds_rnd_in(r, -0.5, 0.5) * base_deg_to_rad(1.0) * (p->jitter_mm > 0));
         if (!rules_unit_add_model(su, rm->id, pos, facing))
             return base_error_set(err, "out of memory");

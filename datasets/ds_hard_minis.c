@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ds_hard_parts.h"
+#include "ds_math.h"
 
 static const ds_hard_params MINIS[] = {
     /* seed, frame, board, height, tilt, tilt dir, k1, hands, models, palette, jitter, camera */
@@ -93,12 +94,12 @@ static int add_model(ds_hard_table *t, roster_unit *u, rules_unit *su, int *tag,
 /* Models scattered in a spot as skirmishers stand: bases apart, each within 2" of another. */
 static int scatter(ds_hard_table *t, roster_unit *u, rules_unit *su, const base_obb *spot, int n, ds_rng *r, int *tag)
 {
-    const double diag = hypot(u->base_width, u->base_depth), reach = base_in_to_mm(2);
+    const double diag = ds_hypot(u->base_width, u->base_depth), reach = base_in_to_mm(2);
     base_vec2 at[16];
     int k = 0;
     for (int attempt = 0; attempt < 4000 && k < n; attempt++) {
-        const base_vec2 local = base_v2(ds_rnd_in(r, -0.5, 0.5) * (spot->width - diag),
-                                        ds_rnd_in(r, -0.5, 0.5) * (spot->depth - diag));
+        const double ly = ds_rnd_in(r, -0.5, 0.5) * (spot->depth - diag); /* drawn before x: DS_RND_ORDER */
+        const base_vec2 local = base_v2(ds_rnd_in(r, -0.5, 0.5) * (spot->width - diag), ly);
         const base_vec2 p = base_v2_add(spot->centre, base_v2_rot(local, spot->heading - BASE_PI / 2));
         int ok = 1, near = k == 0;
         for (int i = 0; i < k && ok; i++) {

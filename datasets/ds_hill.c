@@ -1,5 +1,6 @@
 /* ds_hill: hills on a rendered table (see the header). */
 #include "ds_hill.h"
+#include "ds_math.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -40,7 +41,7 @@ static double hidden_behind(const rules_terrain *t, const double camera[3])
     const base_vec2 *f = foot_of(t, &n);
     double r = 0;
     for (size_t i = 0; i < n; i++)
-        r = fmax(r, hypot(f[i].x - camera[0], f[i].y - camera[1]));
+        r = fmax(r, ds_hypot(f[i].x - camera[0], f[i].y - camera[1]));
     return camera[2] > t->height_mm ? t->height_mm * r / (camera[2] - t->height_mm) : 0;
 }
 
@@ -87,10 +88,12 @@ static ds_hill random_hill(const rules_snapshot *s, int k, double h, bool edge, 
         /* Square to the edge: its depth across it. */
         hl.turn = 0;
         const double off = hl.depth / 2 + hl.slope_mm + ds_rnd_in(r, 40, 80);
-        hl.centre = base_v2(ds_rnd_in(r, 0.25, 0.75) * W, ds_rnd(r) < 0.5 ? off : D - off);
+        const double y = ds_rnd(r) < 0.5 ? off : D - off; /* drawn before x: DS_RND_ORDER */
+        hl.centre = base_v2(ds_rnd_in(r, 0.25, 0.75) * W, y);
     } else {
         hl.turn = ds_rnd_in(r, -0.8, 0.8);
-        hl.centre = base_v2(ds_rnd_in(r, 0.15, 0.85) * W, ds_rnd_in(r, 0.22, 0.78) * D);
+        const double y = ds_rnd_in(r, 0.22, 0.78) * D; /* drawn before x: DS_RND_ORDER */
+        hl.centre = base_v2(ds_rnd_in(r, 0.15, 0.85) * W, y);
     }
     return hl;
 }

@@ -1,5 +1,6 @@
 /* ds_marks: rim labels drawn and their truth measured (see the header). Internal to datasets/. */
 #include "ds_marks.h"
+#include "ds_math.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -241,7 +242,7 @@ void ds_marks_truth_rim(ds_canvas *c, const ds_rim_mark *mk, int width, int heig
     double pc[2];
     vis_camera_project(&c->cam, X, tt->centre);
     vis_camera_project(&c->cam, Xc, pc);
-    tt->edge_px = hypot(pc[0] - tt->centre[0], pc[1] - tt->centre[1]);
+    tt->edge_px = ds_hypot(pc[0] - tt->centre[0], pc[1] - tt->centre[1]);
     /* The band's share: the whole label's hidden area less its inside's (all of it when out of the frame). */
     double band_cov[3] = {1, 1, 1};
     if (tt->inside && rect_poly(c, mk->centre, mk->facing, w, d, mk->z, outer) &&

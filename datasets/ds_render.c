@@ -1,4 +1,5 @@
 #include "ds_render.h"
+#include "ds_math.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -167,7 +168,7 @@ static void fill_truth_tag(ds_canvas *c, const apriltag_family_t *fam, const rul
     vis_camera_project(&c->cam, X, tt->centre);
     tt->edge_px = 0;
     for (int k = 0; k < 4; k++)
-        tt->edge_px += hypot(tt->corners[(k + 1) % 4][0] - tt->corners[k][0],
+        tt->edge_px += ds_hypot(tt->corners[(k + 1) % 4][0] - tt->corners[k][0],
                              tt->corners[(k + 1) % 4][1] - tt->corners[k][1]) / 4;
     double cov[3] = {1, 1, 1}, bcov[3] = {1, 1, 1};
     if (tt->inside)

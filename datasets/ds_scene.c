@@ -1,4 +1,5 @@
 #include "ds_scene.h"
+#include "ds_math.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -166,7 +167,7 @@ ds_scene *ds_scene_generate(const ds_gen_params *g, base_error *err)
     }
     gen_layout L = {.g = g, .st = g->seed * 0x2545F4914F6CDD1Dull + 3, .tag = g->first_tag_id};
     L.pw = g->base_width + g->gap_mm, L.pd = g->base_depth + g->gap_mm;
-    L.diag = hypot(g->files * L.pw, g->ranks * L.pd);
+    L.diag = ds_hypot(g->files * L.pw, g->ranks * L.pd);
     L.cols = (int)ceil(sqrt(g->units * g->board_width / g->board_depth));
     int rows = (g->units + L.cols - 1) / L.cols;
     L.margin = g->board_tag_size > 0 ? 2.2 * g->board_tag_size : 0;

@@ -1,4 +1,5 @@
 #include "ds_score.h"
+#include "ds_math.h"
 #include "rules_relief.h"
 
 #include <math.h>
@@ -117,7 +118,7 @@ void ds_score_tags(ds_score *s, const ds_truth *truth, const int *ids, const dou
         s->tags_full += tt->fully_visible != 0;
         const double tol = fmax(3, 0.1 * tt->edge_px);
         for (size_t k = 0; k < n; k++)
-            if (ids[k] == tt->id && hypot(centres[k][0] - tt->centre[0], centres[k][1] - tt->centre[1]) <= tol) {
+            if (ids[k] == tt->id && ds_hypot(centres[k][0] - tt->centre[0], centres[k][1] - tt->centre[1]) <= tol) {
                 s->tags90_read++;
                 s->tags_full_read += tt->fully_visible != 0;
                 break;
@@ -128,7 +129,7 @@ void ds_score_tags(ds_score *s, const ds_truth *truth, const int *ids, const dou
         for (size_t i = 0; i < truth->n_tags && !ok; i++) {
             const ds_truth_tag *tt = &truth->tags[i];
             ok = tt->id == ids[k] &&
-                 hypot(centres[k][0] - tt->centre[0], centres[k][1] - tt->centre[1]) <= fmax(3, 0.1 * tt->edge_px);
+                 ds_hypot(centres[k][0] - tt->centre[0], centres[k][1] - tt->centre[1]) <= fmax(3, 0.1 * tt->edge_px);
         }
         s->reads++;
         s->wrong_reads += !ok;

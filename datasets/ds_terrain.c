@@ -1,5 +1,6 @@
 /* ds_terrain: the table's terrain drawn into the canvas (see the header). */
 #include "ds_terrain.h"
+#include "ds_math.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -62,7 +63,8 @@ int ds_terrain_draw_flat(ds_canvas *c, const rules_snapshot *snap, const ds_rend
         }
         int n = (int)((x1 - x0) * (y1 - y0) / 400);
         for (int k = 0; k < n && k < 4000; k++) {
-            base_vec2 q = base_v2(ds_rnd_in(r, x0, x1), ds_rnd_in(r, y0, y1));
+            const double y = ds_rnd_in(r, y0, y1); /* drawn before x: DS_RND_ORDER */
+            base_vec2 q = base_v2(ds_rnd_in(r, x0, x1), y);
             if (!base_poly_contains(t->points, t->n_points, q))
                 continue;
             base_vec2 tri[3] = {q, base_v2(q.x + 3, q.y + 1), base_v2(q.x + 1, q.y + 3)};
@@ -121,10 +123,10 @@ static int draw_solid(ds_canvas *c, const rules_terrain *t, const ds_render_para
             for (int j = 0; j < 3; j++)
                 s->X[i][j] = X[i][j];
         const double mx = (a.x + b.x + fa.x + fb.x) / 4, my = (a.y + b.y + fa.y + fb.y) / 4;
-        s->dist = hypot(mx - C[0], my - C[1]);
+        s->dist = ds_hypot(mx - C[0], my - C[1]);
         /* Lit from the lamp's side: the side's outward normal against the lamp's direction. */
         const base_vec2 e = base_v2_sub(b, a), out = base_v2(e.y, -e.x);
-        const double len = base_v2_len(out), lx = p->lamp[0] - mx, ly = p->lamp[1] - my, ll = hypot(lx, ly);
+        const double len = base_v2_len(out), lx = p->lamp[0] - mx, ly = p->lamp[1] - my, ll = ds_hypot(lx, ly);
         s->light = len > 0 && ll > 0 ? 0.75 + 0.2 * (out.x * lx + out.y * ly) / (len * ll) : 0.75;
     }
     qsort(sides, n, sizeof *sides, cmp_far_first);
