@@ -376,7 +376,7 @@ static int draw_masts(ds_canvas *c, const rules_snapshot *snap, const roster_fil
             continue;
         masts[n] = (ds_mast_mark){mk->tag_id, m->pos, m->facing, ds_terrain_height(snap, m->pos), ru->mount.height,
                                   mk->mount, mk->sway, p->seed};
-        order[n] = (fig_order){hypot(m->pos.x - c->cam.centre[0], m->pos.y - c->cam.centre[1]), n, 0, 0};
+        order[n] = (fig_order){ds_hypot(m->pos.x - c->cam.centre[0], m->pos.y - c->cam.centre[1]), n, 0, 0};
         n++;
     }
     if (rc == 0)

@@ -157,7 +157,7 @@ static int draw_rod(ds_canvas *c, const ds_mast_mark *mk, base_vec2 top)
     double a[2], b[2], b2[2];
     if (!ds_canvas_point(c, A, a) || !ds_canvas_point(c, B, b) || !ds_canvas_point(c, B2, b2))
         return 0;
-    const double thick = hypot(b2[0] - b[0], b2[1] - b[1]);
+    const double thick = ds_hypot(b2[0] - b[0], b2[1] - b[1]);
     if (c->img->channels == 1)
         return cvs_render_line(c->img, a[0], a[1], b[0], b[1], thick, 200, c->mask_figure, 255, c->err);
     const cvs_colour clear = {196, 206, 212};
