@@ -21,12 +21,14 @@
 #include <cairo.h>
 #include <cjson/cJSON.h>
 
-#include "calib_sheet.h"
+/* The sheet's options (calib_sheet.h) are only carried here: naming the type, not including its header, keeps
+ * the drawing below the sheet that calls it. */
+struct calib_sheet_options;
 
 typedef struct sheet {
     cairo_t *cr;
     cairo_surface_t *surface;
-    const calib_sheet_options *o;
+    const struct calib_sheet_options *o;
     apriltag_family_t *fam;
     int page;          /* 1-based, 0 before the first */
     double y;          /* next free line on the page */
