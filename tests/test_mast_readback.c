@@ -29,14 +29,7 @@
 
 #include "base_geom.h"
 #include "ds_hard.h"
-#include "ds_render.h"
-#include "ds_scene.h"
-#include "ds_score.h"
-#include "media.h"
-#include "roster.h"
-#include "rules_json.h"
-#include "vis_detect.h"
-#include "vt_detector.h"
+#include "readback_util.h"
 
 #define FILES 5
 #define RANKS 4
@@ -47,12 +40,6 @@
 
 static const double UNIT_CENTRE[2] = {140, 150}, UNIT_FACING_DEG = 95;
 static const double SKIRM[LOOSE][2] = {{270, 90}, {300, 135}, {262, 170}, {305, 205}, {250, 230}};
-
-static cJSON *pair(double a, double b)
-{
-    const double v[2] = {a, b};
-    return cJSON_CreateDoubleArray(v, 2);
-}
 
 /* Model k of the ranked unit: file f, rank r; the rear rank's 3 in files 1..3. */
 static void ranked_at(int k, double *x, double *y)
@@ -65,60 +52,31 @@ static void ranked_at(int k, double *x, double *y)
 
 static void add_unit(cJSON *ru, cJSON *su, const char *id, bool loose, int n, int *tag)
 {
-    cJSON *u = cJSON_CreateObject(), *s = cJSON_CreateObject();
-    cJSON_AddStringToObject(u, "id", id), cJSON_AddStringToObject(s, "id", id);
-    cJSON_AddStringToObject(u, "side", "red"), cJSON_AddStringToObject(s, "side", "red");
-    cJSON_AddItemToObject(u, "base_mm", pair(20, 20)), cJSON_AddItemToObject(s, "base_mm", pair(20, 20));
-    cJSON_AddNumberToObject(u, "advance_in", 5), cJSON_AddNumberToObject(s, "advance_in", 5);
-    cJSON_AddNumberToObject(u, "march_in", 10), cJSON_AddNumberToObject(s, "march_in", 10);
-    cJSON_AddArrayToObject(u, "status"), cJSON_AddArrayToObject(s, "status");
+    cJSON *u, *s;
+    rb_unit_start(ru, su, id, 20, 20, &u, &s);
     if (loose)
         cJSON_AddBoolToObject(u, "loose", true);
     else
         cJSON_AddNumberToObject(u, "files", FILES);
-    cJSON *tg = cJSON_AddObjectToObject(u, "tag");
-    cJSON_AddItemToObject(tg, "offset_mm", pair(0, 0));
-    cJSON_AddNumberToObject(tg, "rotation_deg", 0), cJSON_AddNumberToObject(tg, "height_mm", 3.5);
-    cJSON_AddNumberToObject(tg, "size_mm", 12);
+    rb_old_square_tag(u, 12);
     cJSON *um = cJSON_AddArrayToObject(u, "models"), *sm = cJSON_AddArrayToObject(s, "models");
     for (int k = 0; k < n; k++) {
         char mid[32];
         snprintf(mid, sizeof mid, "%s-%d", id, k + 1);
-        cJSON *m = cJSON_CreateObject(), *t = cJSON_CreateObject();
-        cJSON_AddStringToObject(m, "id", mid), cJSON_AddNumberToObject(m, "tag_id", *tag);
-        *tag += 2;
         double x, y;
         if (loose)
             x = SKIRM[k][0], y = SKIRM[k][1];
         else
             ranked_at(k, &x, &y);
-        cJSON_AddStringToObject(t, "id", mid), cJSON_AddNumberToObject(t, "x_mm", x);
-        cJSON_AddNumberToObject(t, "y_mm", y);
-        cJSON_AddNumberToObject(t, "facing_deg", loose ? 80 + 7 * k : UNIT_FACING_DEG);
-        cJSON_AddItemToArray(um, m), cJSON_AddItemToArray(sm, t);
+        rb_model(um, sm, mid, *tag, x, y, loose ? 80 + 7 * k : UNIT_FACING_DEG);
+        *tag += 2;
     }
-    cJSON_AddItemToArray(ru, u), cJSON_AddItemToArray(su, s);
 }
 
 static void table_json(cJSON **roster, cJSON **snap)
 {
-    *roster = rules_json_document("tableref.roster", 1);
-    *snap = rules_json_document("tableref.snapshot", 1);
-    cJSON_AddStringToObject(*roster, "family", "tag36h11");
-    cJSON *board = cJSON_AddObjectToObject(*roster, "board"), *sb = cJSON_AddObjectToObject(*snap, "board");
-    cJSON_AddNumberToObject(board, "width_mm", 380), cJSON_AddNumberToObject(board, "depth_mm", 290);
-    cJSON_AddNumberToObject(sb, "width_mm", 380), cJSON_AddNumberToObject(sb, "depth_mm", 290);
-    cJSON *bt = cJSON_AddArrayToObject(board, "tags");
-    static const double corners[4][2] = {{25, 25}, {355, 25}, {355, 265}, {25, 265}};
-    for (int i = 0; i < 4; i++) {
-        cJSON *t = cJSON_CreateObject();
-        cJSON_AddNumberToObject(t, "id", i), cJSON_AddNumberToObject(t, "x_mm", corners[i][0]);
-        cJSON_AddNumberToObject(t, "y_mm", corners[i][1]), cJSON_AddNumberToObject(t, "height_mm", 0);
-        cJSON_AddNumberToObject(t, "rotation_deg", 0), cJSON_AddNumberToObject(t, "size_mm", 30);
-        cJSON_AddItemToArray(bt, t);
-    }
-    cJSON_AddStringToObject(*snap, "ruleset", "t9a-2ed");
-    cJSON *ru = cJSON_AddArrayToObject(*roster, "units"), *su = cJSON_AddArrayToObject(*snap, "units");
+    cJSON *ru, *su;
+    rb_table_start(roster, snap, 380, 290, 25, 30, &ru, &su);
     int tag = 10;
     add_unit(ru, su, "spears", false, RANKED, &tag);
     add_unit(ru, su, "scouts", true, LOOSE, &tag);
@@ -128,18 +86,9 @@ static roster_file *laid_out_roster(void)
 {
     cJSON *rj, *sj;
     table_json(&rj, &sj);
-    cJSON_Delete(sj);
-    base_error err = {0};
-    roster_file *r = roster_from_json(rj, "mast roster", &err);
+    roster_file *r = rb_laid_out(rj, "mast roster", NULL);
     cJSON_Delete(rj);
-    cr_assert_not_null(r, "%s", err.msg);
-    size_t changed = 0;
-    cr_assert_eq(roster_layout_marks(r, false, &changed), 0);
-    cJSON *written = roster_to_json(r);
-    roster_free(r);
-    r = roster_from_json(written, "laid-out roster", &err);
-    cJSON_Delete(written);
-    cr_assert_not_null(r, "%s", err.msg);
+    cJSON_Delete(sj);
     return r;
 }
 
@@ -162,41 +111,27 @@ Test(mast_readback, the_webcam_places_20mm_infantry_by_their_masts, .timeout = 1
     roster_file *r = laid_out_roster();
     cJSON *rj, *sj;
     table_json(&rj, &sj);
+    rules_snapshot *truth_snap = rb_truth(sj);
     cJSON_Delete(rj);
-    base_error err = {0};
-    rules_snapshot *truth_snap = rules_json_to_snapshot(sj, "mast snapshot", &err);
     cJSON_Delete(sj);
-    cr_assert_not_null(truth_snap, "%s", err.msg);
-    calib_file cal;
-    ds_camera_params cp = {640, 480, 1500 / 0.6, 1500, 6, 30, {190, 145}, {0, 0, 0, 0, 0}};
-    cr_assert_eq(ds_camera_make(&cp, &cal, &err), 0, "%s", err.msg);
+    const ds_camera_params cp = {640, 480, 1500 / 0.6, 1500, 6, 30, {190, 145}, {0, 0, 0, 0, 0}};
     ds_render_params p;
     ds_render_params_default(&p);
     p.style = DS_STYLE_REAL, p.miniatures = 1, p.figures = 1, p.hands = 0, p.seed = 7;
     ds_hard_camera_apply(DS_HARD_CAMERA_WEBCAM4K, &p);
-    base_image *img = NULL;
-    ds_truth truth = {0};
-    cr_assert_eq(ds_render(truth_snap, r, &cal, &p, &img, &truth, &err), 0, "%s", err.msg);
-    if (getenv("READBACK_SAVE")) /* to look at it */
-        media_image_save(img, getenv("READBACK_SAVE"), 0, &err);
-    vis_detector *det = vt_detector_new(r, &cal, &err);
-    cr_assert_not_null(det, "%s", err.msg);
-    rules_snapshot *got = NULL;
-    vis_report rep = {0};
-    cr_assert_eq(vis_detector_run(det, img->data, img->width, img->height, img->stride, NULL, &got, &rep, &err), 0,
-                 "%s", err.msg);
-    ds_score sc;
-    ds_score_init(&sc);
-    cr_assert_eq(ds_score_models(&sc, truth_snap, &truth, got), 0);
+    rb_read rd;
+    rb_render_and_read(r, truth_snap, &cp, &p, &rd);
+    const ds_score *sc = &rd.sc;
+    const rules_snapshot *got = rd.got;
     cr_log_info("webcam: %zu of %zu models placed within 5 mm (%zu from their own mark), %zu among alternatives, "
                 "%zu wrong, %zu unplaced",
-                sc.placed5, sc.models, sc.seen5, sc.among_alternatives, sc.wrong, sc.unplaced);
-    cr_expect_eq(sc.models, RANKED + LOOSE);
-    cr_expect_eq(sc.wrong, 0, "wrong ids: %zu", sc.wrong);
-    cr_expect_eq(sc.unplaced, 0, "unplaced: %zu", sc.unplaced);
-    cr_expect_eq(sc.placed5 + sc.among_alternatives, sc.models, "placed off: %zu",
-                 sc.models - sc.placed5 - sc.among_alternatives);
-    cr_expect_geq(sc.placed5, 15 + LOOSE, "the full ranks and the skirmishers within 5 mm: %zu", sc.placed5);
+                sc->placed5, sc->models, sc->seen5, sc->among_alternatives, sc->wrong, sc->unplaced);
+    cr_expect_eq(sc->models, RANKED + LOOSE);
+    cr_expect_eq(sc->wrong, 0, "wrong ids: %zu", sc->wrong);
+    cr_expect_eq(sc->unplaced, 0, "unplaced: %zu", sc->unplaced);
+    cr_expect_eq(sc->placed5 + sc->among_alternatives, sc->models, "placed off: %zu",
+                 sc->models - sc->placed5 - sc->among_alternatives);
+    cr_expect_geq(sc->placed5, 15 + LOOSE, "the full ranks and the skirmishers within 5 mm: %zu", sc->placed5);
     /* Every carrier from its own mast, within CARRIER_WORST_MM. */
     for (size_t k = 0; k < r->n_marks; k++) {
         const roster_model *rm = &r->models[r->marks[k].model];
@@ -209,12 +144,7 @@ Test(mast_readback, the_webcam_places_20mm_infantry_by_their_masts, .timeout = 1
                       base_v2_dist(gm->pos, tm->pos));
         cr_expect_geq(gm->sigma_mm, r->marks[k].sway, "%s: its sigma %.2f holds the sway", rm->id, gm->sigma_mm);
     }
-    ds_score_clear(&sc);
-    vis_report_clear(&rep);
-    rules_snapshot_free(got);
-    vis_detector_free(det);
-    base_image_free(img);
-    ds_truth_clear(&truth);
+    rb_read_clear(&rd);
     rules_snapshot_free(truth_snap);
     roster_free(r);
 }

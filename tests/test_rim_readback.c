@@ -28,14 +28,8 @@
 #include <string.h>
 
 #include "base_geom.h"
-#include "ds_render.h"
-#include "ds_scene.h"
-#include "ds_score.h"
-#include "media.h"
-#include "roster.h"
+#include "readback_util.h"
 #include "rules_json.h"
-#include "vis_detect.h"
-#include "vt_detector.h"
 
 /* name, base front x side, round, files, ranks, loose, centre (board mm), facing deg */
 typedef struct kind {
@@ -68,44 +62,18 @@ static void model_at(const kind *k, int f, int r, double *x, double *y)
     *x = k->cx - across * lx + along * fx, *y = k->cy - across * ly + along * fy;
 }
 
-static cJSON *pair(double a, double b)
-{
-    const double v[2] = {a, b};
-    return cJSON_CreateDoubleArray(v, 2);
-}
-
 /* The roster (no layout: `tag` gives a height only) and the truth snapshot. */
 static void table_json(cJSON **roster, cJSON **snap)
 {
-    *roster = rules_json_document("tableref.roster", 1);
-    *snap = rules_json_document("tableref.snapshot", 1);
-    cJSON_AddStringToObject(*roster, "family", "tag36h11");
-    cJSON *board = cJSON_AddObjectToObject(*roster, "board"), *sb = cJSON_AddObjectToObject(*snap, "board");
-    cJSON_AddNumberToObject(board, "width_mm", 360), cJSON_AddNumberToObject(board, "depth_mm", 270);
-    cJSON_AddNumberToObject(sb, "width_mm", 360), cJSON_AddNumberToObject(sb, "depth_mm", 270);
-    cJSON *bt = cJSON_AddArrayToObject(board, "tags");
-    static const double corners[4][2] = {{20, 20}, {340, 20}, {340, 250}, {20, 250}};
-    for (int i = 0; i < 4; i++) {
-        cJSON *t = cJSON_CreateObject();
-        cJSON_AddNumberToObject(t, "id", i), cJSON_AddNumberToObject(t, "x_mm", corners[i][0]);
-        cJSON_AddNumberToObject(t, "y_mm", corners[i][1]), cJSON_AddNumberToObject(t, "height_mm", 0);
-        cJSON_AddNumberToObject(t, "rotation_deg", 0), cJSON_AddNumberToObject(t, "size_mm", 24);
-        cJSON_AddItemToArray(bt, t);
-    }
-    cJSON_AddStringToObject(*snap, "ruleset", "t9a-2ed");
-    cJSON *ru = cJSON_AddArrayToObject(*roster, "units"), *su = cJSON_AddArrayToObject(*snap, "units");
+    cJSON *ru, *su;
+    rb_table_start(roster, snap, 360, 270, 20, 24, &ru, &su);
     int tag = 10;
     for (size_t i = 0; i < N_KINDS; i++) {
         const kind *k = &KINDS[i];
-        cJSON *u = cJSON_CreateObject(), *s = cJSON_CreateObject();
-        cJSON_AddStringToObject(u, "id", k->name), cJSON_AddStringToObject(s, "id", k->name);
-        cJSON_AddStringToObject(u, "side", "red"), cJSON_AddStringToObject(s, "side", "red");
-        cJSON_AddItemToObject(u, "base_mm", pair(k->w, k->d)), cJSON_AddItemToObject(s, "base_mm", pair(k->w, k->d));
+        cJSON *u, *s;
+        rb_unit_start(ru, su, k->name, k->w, k->d, &u, &s);
         if (k->round)
             cJSON_AddBoolToObject(u, "round_base", true);
-        cJSON_AddNumberToObject(u, "advance_in", 5), cJSON_AddNumberToObject(s, "advance_in", 5);
-        cJSON_AddNumberToObject(u, "march_in", 10), cJSON_AddNumberToObject(s, "march_in", 10);
-        cJSON_AddArrayToObject(u, "status"), cJSON_AddArrayToObject(s, "status");
         if (k->files * k->ranks > 1 && !k->loose)
             cJSON_AddNumberToObject(u, "files", k->files);
         if (k->loose)
@@ -113,25 +81,17 @@ static void table_json(cJSON **roster, cJSON **snap)
         if (strcmp(k->name, "hero") == 0)
             cJSON_AddBoolToObject(u, "character", true);
         /* An older roster's square tag: `tags layout` replaces it where a rim label fits. */
-        cJSON *tg = cJSON_AddObjectToObject(u, "tag");
-        cJSON_AddItemToObject(tg, "offset_mm", pair(0, 0));
-        cJSON_AddNumberToObject(tg, "rotation_deg", 0), cJSON_AddNumberToObject(tg, "height_mm", 3.5);
-        cJSON_AddNumberToObject(tg, "size_mm", roster_square_tag_size(k->w, k->d, k->round));
+        rb_old_square_tag(u, roster_square_tag_size(k->w, k->d, k->round));
         cJSON *um = cJSON_AddArrayToObject(u, "models"), *sm = cJSON_AddArrayToObject(s, "models");
         for (int r = 0, n = 0; r < k->ranks; r++)
             for (int f = 0; f < k->files; f++) {
                 char id[32];
                 snprintf(id, sizeof id, "%s-%d", k->name, ++n);
-                cJSON *m = cJSON_CreateObject(), *t = cJSON_CreateObject();
-                cJSON_AddStringToObject(m, "id", id), cJSON_AddNumberToObject(m, "tag_id", tag);
-                tag += 2;
                 double x, y;
                 model_at(k, f, r, &x, &y);
-                cJSON_AddStringToObject(t, "id", id), cJSON_AddNumberToObject(t, "x_mm", x);
-                cJSON_AddNumberToObject(t, "y_mm", y), cJSON_AddNumberToObject(t, "facing_deg", k->facing);
-                cJSON_AddItemToArray(um, m), cJSON_AddItemToArray(sm, t);
+                rb_model(um, sm, id, tag, x, y, k->facing);
+                tag += 2;
             }
-        cJSON_AddItemToArray(ru, u), cJSON_AddItemToArray(su, s);
     }
 }
 
@@ -140,20 +100,12 @@ static roster_file *laid_out_roster(void)
 {
     cJSON *rj, *sj;
     table_json(&rj, &sj);
-    cJSON_Delete(sj);
-    base_error err = {0};
-    roster_file *r = roster_from_json(rj, "readback roster", &err);
-    cJSON_Delete(rj);
-    cr_assert_not_null(r, "%s", err.msg);
     size_t changed = 0;
-    cr_assert_eq(roster_layout_marks(r, false, &changed), 0);
+    roster_file *r = rb_laid_out(rj, "readback roster", &changed);
+    cJSON_Delete(rj);
+    cJSON_Delete(sj);
     cr_assert_eq(changed, N_KINDS);
     cr_assert_eq(r->n_marks, 2 + 2 + 2 + 1 + 4 + 1 + 2, "masts: %zu", r->n_marks);
-    cJSON *written = roster_to_json(r);
-    roster_free(r);
-    r = roster_from_json(written, "laid-out roster", &err);
-    cJSON_Delete(written);
-    cr_assert_not_null(r, "%s", err.msg);
     return r;
 }
 
@@ -188,32 +140,18 @@ Test(rim_readback, a_table_drawn_from_the_laid_out_roster_is_read_back)
     roster_file *r = laid_out_roster();
     cJSON *rj, *sj;
     table_json(&rj, &sj);
+    rules_snapshot *truth_snap = rb_truth(sj);
     cJSON_Delete(rj);
-    base_error err = {0};
-    rules_snapshot *truth_snap = rules_json_to_snapshot(sj, "readback snapshot", &err);
     cJSON_Delete(sj);
-    cr_assert_not_null(truth_snap, "%s", err.msg);
     /* 12 MP's scale: 1.5 m up, 0.45 mm a pixel (focal 1500 / 0.45 px), a little tilted. */
-    calib_file cal;
-    ds_camera_params cp = {800, 600, 1500 / 0.45, 1500, 6, 30, {180, 135}, {0, 0, 0, 0, 0}};
-    cr_assert_eq(ds_camera_make(&cp, &cal, &err), 0, "%s", err.msg);
+    const ds_camera_params cp = {800, 600, 1500 / 0.45, 1500, 6, 30, {180, 135}, {0, 0, 0, 0, 0}};
     ds_render_params p;
     ds_render_params_default(&p);
     p.style = DS_STYLE_REAL, p.miniatures = 1, p.figures = 1, p.hands = 0, p.seed = 5;
-    base_image *img = NULL;
-    ds_truth truth = {0};
-    cr_assert_eq(ds_render(truth_snap, r, &cal, &p, &img, &truth, &err), 0, "%s", err.msg);
-    if (getenv("READBACK_SAVE")) /* to look at it */
-        media_image_save(img, getenv("READBACK_SAVE"), 0, &err);
-    vis_detector *det = vt_detector_new(r, &cal, &err);
-    cr_assert_not_null(det, "%s", err.msg);
-    rules_snapshot *got = NULL;
-    vis_report rep = {0};
-    cr_assert_eq(vis_detector_run(det, img->data, img->width, img->height, img->stride, NULL, &got, &rep, &err), 0,
-                 "%s", err.msg);
-    ds_score sc;
-    ds_score_init(&sc);
-    cr_assert_eq(ds_score_models(&sc, truth_snap, &truth, got), 0);
+    rb_read rd;
+    rb_render_and_read(r, truth_snap, &cp, &p, &rd);
+    const ds_score *sc = &rd.sc;
+    const rules_snapshot *got = rd.got;
     for (size_t ui = 0; getenv("READBACK_DEBUG") && ui < truth_snap->n_units; ui++)
         for (size_t mi = 0; mi < truth_snap->units[ui].n_models; mi++) {
             const rules_model *tm = &truth_snap->units[ui].models[mi];
@@ -223,22 +161,17 @@ Test(rim_readback, a_table_drawn_from_the_laid_out_roster_is_read_back)
                         gm ? base_v2_dist(gm->pos, tm->pos) : -1.0, gm ? (int)gm->evidence : -1, gm ? gm->sigma_mm : 0);
         }
     double worst = 0;
-    for (size_t k = 0; k < sc.n_seen; k++)
-        worst = fmax(worst, sc.seen_mm[k]);
+    for (size_t k = 0; k < sc->n_seen; k++)
+        worst = fmax(worst, sc->seen_mm[k]);
     cr_log_info("read back: %zu of %zu models in view placed within 5 mm (%zu by their own label, worst %.2f mm), "
                 "%zu wrong, %zu unplaced",
-                sc.placed5, sc.models, sc.seen5, worst, sc.wrong, sc.unplaced);
-    cr_expect_eq(sc.models, 25, "models in view: %zu", sc.models);
-    cr_expect_eq(sc.wrong, 0, "wrong ids: %zu", sc.wrong);
-    cr_expect_geq(sc.placed5, READ_FLOOR, "placed within 5 mm: %zu", sc.placed5);
-    cr_expect_eq(sc.placed5 + sc.unplaced, sc.models, "placed off: %zu", sc.models - sc.placed5 - sc.unplaced);
+                sc->placed5, sc->models, sc->seen5, worst, sc->wrong, sc->unplaced);
+    cr_expect_eq(sc->models, 25, "models in view: %zu", sc->models);
+    cr_expect_eq(sc->wrong, 0, "wrong ids: %zu", sc->wrong);
+    cr_expect_geq(sc->placed5, READ_FLOOR, "placed within 5 mm: %zu", sc->placed5);
+    cr_expect_eq(sc->placed5 + sc->unplaced, sc->models, "placed off: %zu", sc->models - sc->placed5 - sc->unplaced);
     cr_expect_leq(worst, SEEN_WORST_MM, "a model seen by its own label %.2f mm off", worst);
-    ds_score_clear(&sc);
-    vis_report_clear(&rep);
-    rules_snapshot_free(got);
-    vis_detector_free(det);
-    base_image_free(img);
-    ds_truth_clear(&truth);
+    rb_read_clear(&rd);
     rules_snapshot_free(truth_snap);
     roster_free(r);
 }
@@ -253,9 +186,9 @@ Test(rim_readback, a_scene_asks_for_the_real_style_and_miniatures)
     cJSON_AddItemToObject(scene, "snapshot", sj);
     cJSON_AddItemToObject(scene, "roster", rj);
     cJSON *cam = cJSON_AddObjectToObject(scene, "camera");
-    cJSON_AddItemToObject(cam, "image_size", pair(400, 300));
+    cJSON_AddItemToObject(cam, "image_size", rb_pair(400, 300));
     cJSON_AddNumberToObject(cam, "focal_px", 1000), cJSON_AddNumberToObject(cam, "height_mm", 1000);
-    cJSON_AddItemToObject(cam, "target_mm", pair(180, 135));
+    cJSON_AddItemToObject(cam, "target_mm", rb_pair(180, 135));
     cJSON *render = cJSON_AddObjectToObject(scene, "render");
     cJSON_AddStringToObject(render, "style", "real");
     cJSON_AddNumberToObject(render, "miniatures", 1);
