@@ -332,7 +332,7 @@ roster_file *army_roster_of(const army_list *a, const army_file *f, const army_r
      * masts' ids follow the army slot's parity above its models', skipping 300-399 (roster_layout_marks). */
     size_t changed;
     if (o->lay_out_marks && strcmp(r->family, "tag36h11") == 0 && roster_layout_marks_with(r, &(roster_layout_options){
-            false, false, 2, ROSTER_LAYOUT_SKIP_LO, ROSTER_LAYOUT_SKIP_HI}, &changed, err) < 0) {
+            false, o->no_masts, 2, ROSTER_LAYOUT_SKIP_LO, ROSTER_LAYOUT_SKIP_HI}, &changed, err) < 0) {
         roster_free(r);
         return NULL;
     }

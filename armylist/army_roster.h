@@ -44,6 +44,7 @@ typedef struct army_roster_options {
     bool lay_out_marks;         /* lay the marks out from the bases (roster_layout_marks, `tableref tags layout`):
                                  * rim labels where a figure covers the base; default false: square tags
                                  * (`roster import` sets it unless --square-tags). Only with tag36h11. */
+    bool no_masts;              /* with lay_out_marks: no masts above the figures (`roster import --no-masts`) */
 } army_roster_options;
 
 void army_roster_options_default(army_roster_options *o);

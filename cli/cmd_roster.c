@@ -42,8 +42,10 @@ static const cli_doc import_doc = {
     "an AprilTag ID for every model, and its marks laid out as `tableref tags\n"
     "layout` lays them out: a rim label round the figure's feet on every base\n"
     "that takes one (square and oblong bases of 18 mm and more), a square tag\n"
-    "sized to fit the base on the others (round bases). --square-tags keeps a\n"
-    "square tag on every base, as rosters had before rim labels.\n"
+    "sized to fit the base on the others (round bases), and every unit's masts\n"
+    "(tags on rods above the figures). --square-tags keeps a square tag on\n"
+    "every base, as rosters had before rim labels, and gives no masts;\n"
+    "--no-masts lays out the bases' marks alone.\n"
     "\n",
     "\n"
     "Exit status: 0 written and complete, 1 written but some values are still\n"
@@ -459,7 +461,7 @@ static int roster_import(int argc, char **argv)
 {
     const char *out = NULL, *side = NULL, *prefix = NULL, *family = "tag36h11", *board = NULL;
     cli_list cats = {{0}, 0}, sets_txt = {{0}, 0};
-    int no_ask = 0, square_tags = 0;
+    int no_ask = 0, square_tags = 0, no_masts = 0;
     double slot = 0, tag_h = 3.5;
     const char *list_arg = NULL;
     int all = 0;
@@ -513,6 +515,8 @@ static int roster_import(int argc, char **argv)
                  "a square tag on every base (default: rim labels where\n"
                  "the base takes one, as `tableref tags layout`; rim\n"
                  "labels need --family tag36h11)"),
+        CLI_FLAG("--no-masts", &no_masts, 1,
+                 "no masts above the figures (the bases' marks alone)"),
     };
     int n_pos = cli_parse(&import_doc, argc, argv, opts, CLI_N(opts), pos, 1);
     if (n_pos < 0)
@@ -530,6 +534,7 @@ static int roster_import(int argc, char **argv)
     if (import_options(family, side, prefix, tag_h, board, &sets_txt, &o, sets) < 0)
         return EXIT_BAD_INPUT;
     o.lay_out_marks = !square_tags;
+    o.no_masts = no_masts != 0;
 
     return import_file(pos[0], out, list_arg, all, slot, no_ask, &cats, sets, sets_txt.n, &o);
 }

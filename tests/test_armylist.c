@@ -412,6 +412,16 @@ Test(armylist_roster, unknown_values_are_listed_not_guessed)
 
 /* ---- the command ----------------------------------------------------------- */
 
+/* Whether the roster written at path gives its units masts (`units[].marks[]`). */
+static void expect_masts(const char *path, bool want)
+{
+    base_error err = {0};
+    roster_file *ro = roster_load(path, &err);
+    cr_assert_not_null(ro, "%s", err.msg);
+    cr_expect_eq(ro->n_marks > 0, want, "%s: %zu masts", path, ro->n_marks);
+    roster_free(ro);
+}
+
 Test(armylist_cli, import_exit_codes_and_messages, .timeout = 60)
 {
     cli_result r;
@@ -434,6 +444,15 @@ Test(armylist_cli, import_exit_codes_and_messages, .timeout = 60)
     cr_assert_eq(r.status, 0, "%s", r.err);
     /* A 25x25 base takes a rim label (`tags layout`'s, the import's default); --square-tags keeps the square. */
     cr_assert(strstr(r.out, "tags 11-11 (rim, 2.50 mm cells)") != NULL, "%s", r.out);
+    expect_masts("/tmp/tableref-armylist-2.json", true);
+    cr_assert_eq(cli_run("roster import datasets/armylists/MagicItems60.rosz --out /tmp/tableref-armylist-2.json "
+                         "--set 'Tomb King:base=25x25' --set 'Tomb King:adv=4' --set 'Tomb King:mar=8' --army 2 "
+                         "--no-masts",
+                         &r),
+                 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "tags 11-11 (rim, 2.50 mm cells)") != NULL, "%s", r.out);
+    expect_masts("/tmp/tableref-armylist-2.json", false);
     cr_assert_eq(cli_run("roster import datasets/armylists/MagicItems60.rosz --out /tmp/tableref-armylist-2.json "
                          "--set 'Tomb King:base=25x25' --set 'Tomb King:adv=4' --set 'Tomb King:mar=8' --army 2 "
                          "--square-tags",
