@@ -13,37 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ds_render.h"
-#include "ds_scene.h"
+#include "rendered_util.h"
 #include "vis_reread.h"
 #include "vt_detector.h"
 
-typedef struct rendered {
-    ds_scene *scene;
-    base_image *img;
-    ds_truth truth;
-} rendered;
 
 static void render_small(rendered *r)
 {
-    base_error err;
     ds_gen_params g;
     ds_gen_params_small(&g);
     g.tag_height = 4;
-    r->scene = ds_scene_generate(&g, &err);
-    cr_assert_not_null(r->scene, "%s", err.msg);
-    r->scene->render.figures = 0;
-    memset(&r->truth, 0, sizeof r->truth);
-    cr_assert_eq(ds_render(r->scene->snapshot, r->scene->roster, &r->scene->calib, &r->scene->render, &r->img,
-                           &r->truth, &err),
-                 0, "%s", err.msg);
-}
-
-static void rendered_free(rendered *r)
-{
-    base_image_free(r->img);
-    ds_truth_clear(&r->truth);
-    ds_scene_free(r->scene);
+    rendered_draw(r, &g, 0, 0);
 }
 
 /* Is truth tag i a tag of roster unit ui? */

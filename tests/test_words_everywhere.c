@@ -160,12 +160,12 @@ static void make_frames(void)
 }
 
 /* The subtitles hold "Move 1: <sentence>" as a line of the call's cue. */
-/* got reads as want: the same words, and each figure within two steps of want's last printed digit (3.54: 0.02,
+/* got reads as expected: the same words, and each figure within two steps of expected's last printed digit (3.54: 0.02,
  * 12.1: 0.2). The demo's knights-3 reads 89.800 mm, 0.011 mm from where 3.54" turns 3.53": another machine's
  * floating point (arm64) may print the next step; every output must still say the very same string (below). */
-static void expect_near_sentence(const char *got, const char *want, const char *unit)
+static void expect_near_sentence(const char *got, const char *expected, const char *unit)
 {
-    const char *g = got, *w = want;
+    const char *g = got, *w = expected;
     while (*g && *w) {
         if ((*w >= '0' && *w <= '9') && (*g >= '0' && *g <= '9')) {
             char *ge, *we;
@@ -175,7 +175,7 @@ static void expect_near_sentence(const char *got, const char *want, const char *
             for (const char *d = dot ? dot + 1 : we; d < we; d++)
                 step /= 10;
             cr_expect(fabs(gv - wv) <= 2 * step + 1e-9, "%s: %.*s where %.*s is expected (within %g):\n  got  %s\n  want %s",
-                      unit, (int)(ge - g), g, (int)(we - w), w, 2 * step, got, want);
+                      unit, (int)(ge - g), g, (int)(we - w), w, 2 * step, got, expected);
             g = ge, w = we;
             continue;
         }
@@ -183,7 +183,7 @@ static void expect_near_sentence(const char *got, const char *want, const char *
             break;
         g++, w++;
     }
-    cr_expect(*g == 0 && *w == 0, "%s: the words differ:\n  got  %s\n  want %s", unit, got, want);
+    cr_expect(*g == 0 && *w == 0, "%s: the words differ:\n  got  %s\n  want %s", unit, got, expected);
 }
 
 static void expect_in_vtt(const char *vtt_path, const char *sentence)
