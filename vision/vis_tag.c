@@ -179,7 +179,9 @@ static int detect_into(vis_tag_detector *d, const uint8_t *gray, size_t stride, 
     const int side = r->x1 - r->x0 < r->y1 - r->y0 ? r->x1 - r->x0 : r->y1 - r->y0;
     if (side / p->td->quad_decimate < VIS_TAG_MIN_SIDE)
         p->td->quad_decimate = 1;
-    const double sigma = p->td->quad_decimate == 1 && d->cfg.sigma_full > 0 ? d->cfg.sigma_full : d->cfg.sigma;
+    const double sigma = r->unblurred                                            ? 0
+                         : p->td->quad_decimate == 1 && d->cfg.sigma_full > 0 ? d->cfg.sigma_full
+                                                                              : d->cfg.sigma;
     p->td->quad_sigma = (float)sigma;
     p->td->nthreads = d->cfg.threads > 0 ? d->cfg.threads : 1;
     p->td->refine_edges = d->cfg.refine_edges != 0;
