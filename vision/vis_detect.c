@@ -159,7 +159,8 @@ vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_er
     d->tags->cfg.sigma = d->tags->cfg.decimate > 1 ? 0.6 : 0.0;
     d->tags->cfg.sigma_full = d->tags->cfg.decimate > 1 ? 0.5 : 0.0;
     vis_tag_detector_prepare(d->tags);
-    if (vis_plan_make(c, r, d->cfg.plan_min_tag_px, d->cfg.plan_full_res_px, d->cfg.plan_unblurred_px, &d->plan, err) < 0) {
+    if (vis_plan_make(c, r, d->cfg.plan_min_tag_px, d->cfg.plan_full_res_px, d->cfg.plan_unblurred_px, &d->plan,
+                      err) < 0) {
         vis_detector_free(d);
         return NULL;
     }
@@ -182,11 +183,13 @@ int vis_detector_set_relief(vis_detector *d, const rules_terrain *t, size_t n, b
     return vis_relief_set(&d->relief, t, n, err);
 }
 
-/* The plan made for the current cfg.plan_min_tag_px and plan_full_res_px (remade when either changed). */
+/* The plan made for the current cfg.plan_min_tag_px, plan_full_res_px and plan_unblurred_px (remade when one
+ * changed). */
 static int plan_up_to_date(vis_detector *d, base_error *err)
 {
-    if (!d->cfg.use_plan || (d->plan.min_px == d->cfg.plan_min_tag_px && d->plan.full_res_px == d->cfg.plan_full_res_px &&
-                             d->plan.unblurred_px == d->cfg.plan_unblurred_px))
+    const vis_plan *p = &d->plan;
+    if (!d->cfg.use_plan || (p->min_px == d->cfg.plan_min_tag_px && p->full_res_px == d->cfg.plan_full_res_px &&
+                             p->unblurred_px == d->cfg.plan_unblurred_px))
         return 0;
     vis_plan_clear(&d->plan);
     return vis_plan_make(&d->calib, d->map, d->cfg.plan_min_tag_px, d->cfg.plan_full_res_px, d->cfg.plan_unblurred_px,

@@ -122,7 +122,8 @@ static int push_region(vis_plan *p, size_t *cap, const vis_tag_region *r)
 /*
  * Runs of tiles along each row with one decimation become regions; a run
  * equal to the one right above it (same columns, same decimation) extends
- * that region downwards instead.
+ * that region downwards instead. A tile searched unblurred (unblur[k]) joins
+ * only tiles searched so.
  */
 static int merge_tiles(const tile_grid *g, const double *dec, const unsigned char *unblur, int w, int h, vis_plan *p)
 {
