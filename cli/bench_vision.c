@@ -291,8 +291,9 @@ static void score_raised_flat(const ds_scene *s, const ds_truth *truth, const ru
 }
 
 /* The blind first pass (apriltag over the plan, before any predicted read) beside stock at decimate 1, sigma 0:
- * tags >= 90% visible read, wrong reads and CPU ms, one frame; its reads added to *sum. */
-static void print_blind(FILE *f, const char *label, const ds_truth *truth, const vis_tag_list *tags,
+ * tags >= 90% visible read, wrong reads, the candidate quads it tried to decode (each one chance of a wrong id:
+ * vis_tag_detector.quads) and CPU ms, one frame; its reads added to *sum. */
+static void print_blind(FILE *f, const char *label, const ds_truth *truth, const vis_tag_list *tags, size_t quads,
                         const bv_stages *st, const bv_reads *stock, double stock_cpu, ds_score *sum)
 {
     ds_score one;
@@ -302,9 +303,9 @@ static void print_blind(FILE *f, const char *label, const ds_truth *truth, const
     ds_score s1;
     ds_score_init(&s1);
     ds_score_tags(&s1, truth, stock->ids, (const double(*)[2])stock->centres, stock->n);
-    fprintf(f, "%s: blind first pass %zu/%zu read, %zu wrong, %.0f ms CPU; stock decimate 1 %zu/%zu read, %zu wrong, "
-               "%.0f ms CPU\n",
-            label, one.tags90_read, one.tags90, one.wrong_reads, st->first_cpu, s1.tags90_read, s1.tags90,
+    fprintf(f, "%s: blind first pass %zu/%zu read, %zu wrong, %zu candidate quads, %.0f ms CPU; stock decimate 1 "
+               "%zu/%zu read, %zu wrong, %.0f ms CPU\n",
+            label, one.tags90_read, one.tags90, one.wrong_reads, quads, st->first_cpu, s1.tags90_read, s1.tags90,
             s1.wrong_reads, stock_cpu);
     ds_score_clear(&one);
     ds_score_clear(&s1);
@@ -342,7 +343,9 @@ static void score_frame(const ds_scene *s, set_result *res, const char *label,
            res->stock[top].decimate, res->stock[top].sigma, fr->best_stock[top],
            bv_reads_count_visible(&fr->reads[top], truth), one.tags90);
     bv_stages_print(stdout, line, &fr->stages); /* line: "  label" still */
-    print_blind(stdout, line, truth, &fr->tags, &fr->stages, &fr->reads[0], fr->best_stock_cpu[0], &res->blind);
+    /* The detector's last run was a timed one (time_runs): its quads are that run's first pass's. */
+    print_blind(stdout, line, truth, &fr->tags, det->tags->quads, &fr->stages, &fr->reads[0], fr->best_stock_cpu[0],
+                &res->blind);
     bv_stages_add(&res->stages, &fr->stages);
     score_raised_flat(s, truth, fr->snap, res, label);
     ds_score_clear(&one);

@@ -128,6 +128,7 @@ vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_er
     d->cfg.use_plan = 1;
     d->cfg.plan_min_tag_px = 13;
     d->cfg.plan_full_res_px = 22;
+    d->cfg.plan_unblurred_px = 15.5;
     d->cfg.read_slots = 1;
     d->cfg.read_min_cells = 12;
     d->cfg.read_max_bit_error = 0.1;
@@ -158,7 +159,8 @@ vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_er
     d->tags->cfg.sigma = d->tags->cfg.decimate > 1 ? 0.6 : 0.0;
     d->tags->cfg.sigma_full = d->tags->cfg.decimate > 1 ? 0.5 : 0.0;
     vis_tag_detector_prepare(d->tags);
-    if (vis_plan_make(c, r, d->cfg.plan_min_tag_px, d->cfg.plan_full_res_px, &d->plan, err) < 0) {
+    if (vis_plan_make(c, r, d->cfg.plan_min_tag_px, d->cfg.plan_full_res_px, d->cfg.plan_unblurred_px, &d->plan,
+                      err) < 0) {
         vis_detector_free(d);
         return NULL;
     }
@@ -181,13 +183,17 @@ int vis_detector_set_relief(vis_detector *d, const rules_terrain *t, size_t n, b
     return vis_relief_set(&d->relief, t, n, err);
 }
 
-/* The plan made for the current cfg.plan_min_tag_px and plan_full_res_px (remade when either changed). */
+/* The plan made for the current cfg.plan_min_tag_px, plan_full_res_px and plan_unblurred_px (remade when one
+ * changed). */
 static int plan_up_to_date(vis_detector *d, base_error *err)
 {
-    if (!d->cfg.use_plan || (d->plan.min_px == d->cfg.plan_min_tag_px && d->plan.full_res_px == d->cfg.plan_full_res_px))
+    const vis_plan *p = &d->plan;
+    if (!d->cfg.use_plan || (p->min_px == d->cfg.plan_min_tag_px && p->full_res_px == d->cfg.plan_full_res_px &&
+                             p->unblurred_px == d->cfg.plan_unblurred_px))
         return 0;
     vis_plan_clear(&d->plan);
-    return vis_plan_make(&d->calib, d->map, d->cfg.plan_min_tag_px, d->cfg.plan_full_res_px, &d->plan, err);
+    return vis_plan_make(&d->calib, d->map, d->cfg.plan_min_tag_px, d->cfg.plan_full_res_px, d->cfg.plan_unblurred_px,
+                         &d->plan, err);
 }
 
 /* Pixels a piece's corner may move on the plan region's grid: apriltag's threshold tiles are 4 decimated px
@@ -199,7 +205,8 @@ static bool plan_piece(const vis_tag_region *r, const vis_tag_region *p, vis_tag
 {
     *out = (vis_tag_region){(int)fmax(r->x0, p->x0), (int)fmax(r->y0, p->y0), (int)fmin(r->x1, p->x1),
                             (int)fmin(r->y1, p->y1), p->decimate, fmax(r->core_x0, p->core_x0),
-                            fmax(r->core_y0, p->core_y0), fmin(r->core_x1, p->core_x1), fmin(r->core_y1, p->core_y1)};
+                            fmax(r->core_y0, p->core_y0), fmin(r->core_x1, p->core_x1), fmin(r->core_y1, p->core_y1),
+                            p->unblurred};
     if (!(out->core_x1 > out->core_x0 && out->core_y1 > out->core_y0) || out->x1 <= out->x0 || out->y1 <= out->y0)
         return false;
     const int step = grid_step(p->decimate);

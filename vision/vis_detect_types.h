@@ -87,11 +87,17 @@ typedef struct vis_detect_config {
      * set's 4K webcam (a small blurry sensor) reads 144 of its 213 clear
      * tags blind so, against 98 with 1.5 and 2 where 13 px allowed them
      * (stock apriltag at decimate 1: 142); its 12 MP tables' plans, which
-     * predict 22.8 px and more, are unchanged.
+     * predict 22.8 px and more, are unchanged. plan_unblurred_px (default
+     * 15.5): a part searched at decimate 2 (3, 4) whose smallest tag is
+     * predicted under that after decimation is searched without the blur
+     * (tags->cfg.sigma), which merges the cells of a tag under 31 px there
+     * (vis_plan.c): the hard set's table 3 reads 116 of its 191 clear tags
+     * blind so, against 109 (stock apriltag at decimate 1: 114).
      */
     int use_plan;
     double plan_min_tag_px;
     double plan_full_res_px;
+    double plan_unblurred_px;
     int read_slots;
     int read_min_cells;
     double read_max_bit_error;

@@ -13,11 +13,15 @@
  * them at the finest decimation any needs costs at most 1.25x as much (pixels
  * searched after decimation), the plan is that one region: no seam, no pixel
  * searched twice, every tag found at the finer decimation (more tags read
- * blind, before any prediction).
+ * blind, before any prediction). Tiles at a whole decimation whose smallest
+ * tag is under `unblurred_px` after it are searched without the detector's
+ * blur (vis_tag_region.unblurred): their cells are under 2 px there and the
+ * blur merges them. They are cut out of the plan the decimations made, never
+ * a reason to make it one region.
  *
  * How to use:
  *   vis_plan p;
- *   vis_plan_make(&calib, map, 13.0, 22.0, &p, &err);
+ *   vis_plan_make(&calib, map, 13.0, 22.0, 15.5, &p, &err);
  *   vis_tag_detect_regions(tags, gray, w, h, stride, p.regions, p.n, &list, &err);
  *   vis_plan_clear(&p);
  */
@@ -38,6 +42,7 @@ typedef struct vis_plan {
     double searched_fraction;       /* share of the frame searched */
     double min_px;                  /* the tag width kept after decimation that the plan was made for */
     double full_res_px;             /* the tag width under which it searches at full resolution */
+    double unblurred_px;            /* the decimated tag width under which it searches unblurred */
 } vis_plan;
 
 /*
@@ -46,10 +51,12 @@ typedef struct vis_plan {
  * reliably). A tile whose smallest tag is under `full_res_px` wide is
  * searched at full resolution whatever `min_px` allows: a tag of 3 px per
  * cell or less loses its cells to a small sensor's blur when decimated (0:
- * min_px alone decides). Returns 0 or -1 (out of memory).
+ * min_px alone decides). A tile at decimate 2, 3 or 4 whose smallest tag is
+ * under `unblurred_px` after decimation is searched unblurred (0: none).
+ * Returns 0 or -1 (out of memory).
  */
-int vis_plan_make(const calib_file *calib, const roster_map *r, double min_px, double full_res_px, vis_plan *out,
-                  base_error *err);
+int vis_plan_make(const calib_file *calib, const roster_map *r, double min_px, double full_res_px,
+                  double unblurred_px, vis_plan *out, base_error *err);
 void vis_plan_clear(vis_plan *p);
 
 #endif

@@ -166,6 +166,14 @@ static void apply_hamming(tag_priv *p, int max_hamming)
 
 void vis_tag_detector_prepare(vis_tag_detector *d) { apply_hamming(d->priv, d->cfg.max_hamming); }
 
+/* The blur before the quad search of a region searched at `decimate`: none where the plan says unblurred. */
+static double region_sigma(const vis_tag_config *c, const vis_tag_region *r, float decimate)
+{
+    if (r->unblurred)
+        return 0;
+    return decimate == 1 && c->sigma_full > 0 ? c->sigma_full : c->sigma;
+}
+
 /* Appends the detections of apriltag's run on the region (offset back to full-frame pixels). */
 static int detect_into(vis_tag_detector *d, const uint8_t *gray, size_t stride, const vis_tag_region *r,
                        vis_tag_list *out, base_error *err)
@@ -179,7 +187,7 @@ static int detect_into(vis_tag_detector *d, const uint8_t *gray, size_t stride, 
     const int side = r->x1 - r->x0 < r->y1 - r->y0 ? r->x1 - r->x0 : r->y1 - r->y0;
     if (side / p->td->quad_decimate < VIS_TAG_MIN_SIDE)
         p->td->quad_decimate = 1;
-    const double sigma = p->td->quad_decimate == 1 && d->cfg.sigma_full > 0 ? d->cfg.sigma_full : d->cfg.sigma;
+    const double sigma = region_sigma(&d->cfg, r, p->td->quad_decimate);
     p->td->quad_sigma = (float)sigma;
     p->td->nthreads = d->cfg.threads > 0 ? d->cfg.threads : 1;
     p->td->refine_edges = d->cfg.refine_edges != 0;

@@ -116,6 +116,7 @@ typedef struct vis_tag_region {
     int x0, y0, x1, y1;     /* px, [x0, x1) x [y0, y1): the picture apriltag sees */
     double decimate;        /* 0: the detector's cfg.decimate */
     double core_x0, core_y0, core_x1, core_y1;  /* keep tags centred here; an empty core keeps all */
+    int unblurred;          /* 1: searched without cfg.sigma's blur (a plan's small decimated tags, vis_plan.h) */
 } vis_tag_region;
 
 /* Detects in each region (clipped to the image; regions under VIS_TAG_MIN_SIDE skipped), as vis_tag_detect. */
