@@ -23,6 +23,17 @@
 
 static const char *driver(void) { return vt_env("RECORD_DRIVER", "record_driver"); }
 
+/* How much slower than this machine's own the programs run (TABLEREF_TEST_TIME_SCALE: scripts/test-arm64.sh
+ * sets its timeout multiplier under qemu-user; 1 natively). The driver's pace is slowed by it: these tests need
+ * an encoder faster than the frames come (a live queue drops what it cannot encode, and a fragment of 1 s of
+ * video then holds fewer than 10 frames), and under qemu the encoder is 10-20x slower. */
+static int scaled_ms(int ms)
+{
+    const char *v = getenv("TABLEREF_TEST_TIME_SCALE");
+    const double s = v ? atof(v) : 1;
+    return s > 1 ? (int)(ms * s) : ms;
+}
+
 static double now_ms(void)
 {
     struct timespec ts;
@@ -157,7 +168,9 @@ Test(record, kill_9_keeps_every_whole_fragment, .timeout = 60)
     make_dir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/killed.mp4", dir);
     /* 10 frames a second of video, 25 a second of wall time: a fragment every 0.4 s. */
-    char *argv[] = {(char *)driver(), path, "--frames", "1000", "--fps", "10", "--sleep-ms", "40", NULL};
+    char pace[16];
+    snprintf(pace, sizeof pace, "%d", scaled_ms(40));
+    char *argv[] = {(char *)driver(), path, "--frames", "1000", "--fps", "10", "--sleep-ms", pace, NULL};
     child c;
     start_driver(&c, argv);
     long fragments = wait_fragments(&c, 3);
@@ -185,7 +198,7 @@ Test(record, a_full_disk_cuts_back_to_the_last_whole_fragment_and_says_so, .time
         cr_skip_test("cannot mount a tmpfs here: %s", strerror(errno));
     }
     snprintf(path, sizeof path, "%s/full.mp4", dir);
-    snprintf(args, sizeof args, "'%s' --frames 100 --fps 10 --sleep-ms 10", path);
+    snprintf(args, sizeof args, "'%s' --frames 100 --fps 10 --sleep-ms %d", path, scaled_ms(10));
     int status = run_driver(args, out, sizeof out);
     long frames = vid_probe_frames(path, errors, sizeof errors);
     const char *last = strstr(out, "encoded ");
