@@ -24,7 +24,8 @@
 static const char *driver(void) { return vt_env("RECORD_DRIVER", "record_driver"); }
 
 /* How much slower than this machine's own the programs run (TABLEREF_TEST_TIME_SCALE: scripts/test-arm64.sh
- * sets its timeout multiplier under qemu-user; 1 natively). The driver's pace is slowed by it: these tests need
+ * sets its timeout multiplier under qemu-user; 1 natively). The driver's pace is slowed by it (kill -9, full disk,
+ * clips; the stalled disk measures the caller's own gaps and keeps its pace): these tests need
  * an encoder faster than the frames come (a live queue drops what it cannot encode, and a fragment of 1 s of
  * video then holds fewer than 10 frames), and under qemu the encoder is 10-20x slower. */
 static int scaled_ms(int ms)
@@ -320,8 +321,8 @@ Test(record, clips_are_cut_from_the_kept_video_without_reencoding, .timeout = 60
     /* Only 1 s kept: a clip asked for late starts late, one wholly before the kept video fails. */
     snprintf(path, sizeof path, "%s/short.mp4", dir);
     snprintf(args, sizeof args,
-             "'%s' --frames 80 --fps 10 --sleep-ms 15 --keep-s 1 --clip 79 5000 7000 '%s' --clip 79 1000 2000 '%s'",
-             path, c3, c1);
+             "'%s' --frames 80 --fps 10 --sleep-ms %d --keep-s 1 --clip 79 5000 7000 '%s' --clip 79 1000 2000 '%s'",
+             path, scaled_ms(15), c3, c1);
     cr_assert_eq(run_driver(args, out, sizeof out), 0, "%s", out);
     snprintf(want, sizeof want, "clip %s ok", c3);
     cr_expect(strstr(out, want) && strstr(out, "late: older video is no longer kept"), "%s", out);
