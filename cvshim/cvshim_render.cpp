@@ -207,6 +207,113 @@ extern "C" base_image *cvs_render_colourise(const base_image *gray, cvs_colour l
     return out;
 }
 
+/*
+ * The noise texture's enlargement, the same bits on every machine. cv::resize of a float image is not: on
+ * aarch64 its vector code and Debian's scalar build of it fuse a*b+c into one rounding (fmla/fmadd), on
+ * x86-64 (SSE, no FMA) they round twice, and one last bit in a thousand turns a texture byte to the next
+ * value (hard tables 1 and 3 and minis 3 drew another board on arm64). This computes what OpenCV 4.6's
+ * resize computes on x86-64 for a one-channel float image made larger, INTER_LINEAR or INTER_CUBIC (its
+ * coefficients, its clamped borders, its sums in its order: the vertical cubic's 4-lane vector part
+ * S0*b0 + (S1*b1 + (S2*b2 + S3*b3)), its leftover columns left to right), and the project builds with
+ * -ffp-contract=off: the x86-64 textures are byte for byte cv::resize's (checked on 120 random sizes), arm64's
+ * the same (scripts/arm64-generate-hash.sh; tests/test_render_sensor.c states a texture's hash).
+ */
+struct resize_taps {
+    std::vector<int> ofs;     /* the first source index of each output pixel's taps (before the clamp) */
+    std::vector<float> coef;  /* taps coefficients, ks per output pixel */
+    int lo = 0, hi = 0;       /* outputs [lo, hi) need no clamped tap (horizontal pass) */
+};
+
+static void cubic_coeffs(float x, float *c)
+{
+    const float A = -0.75f;
+    c[0] = ((A * (x + 1) - 5 * A) * (x + 1) + 8 * A) * (x + 1) - 4 * A;
+    c[1] = ((A + 2) * x - (A + 3)) * x * x + 1;
+    c[2] = ((A + 2) * (1 - x) - (A + 3)) * (1 - x) * (1 - x) + 1;
+    c[3] = 1.f - c[0] - c[1] - c[2];
+}
+
+/* OpenCV's taps along one axis: src pixels to out pixels. `clamp_linear`: its horizontal linear pass moves the
+ * taps of an output beyond the border onto the edge pixel (its vertical pass clamps the rows instead). */
+static resize_taps taps_of(int src, int out, bool cubic, bool clamp_linear)
+{
+    resize_taps t;
+    const int ks = cubic ? 4 : 2, ks2 = ks / 2;
+    const double scale = 1. / ((double)out / src);
+    t.ofs.resize(out);
+    t.coef.resize((size_t)out * ks);
+    t.hi = out;
+    for (int d = 0; d < out; d++) {
+        float f = (float)((d + 0.5) * scale - 0.5);
+        int s = cvFloor(f);
+        f -= s;
+        if (s < ks2 - 1) {
+            t.lo = d + 1;
+            if (s < 0 && !cubic && clamp_linear)
+                f = 0, s = 0;
+        }
+        if (s + ks2 >= src) {
+            t.hi = std::min(t.hi, d);
+            if (s >= src - 1 && !cubic && clamp_linear)
+                f = 0, s = src - 1;
+        }
+        t.ofs[d] = s;
+        if (cubic)
+            cubic_coeffs(f, &t.coef[(size_t)d * 4]);
+        else
+            t.coef[(size_t)d * 2] = 1.f - f, t.coef[(size_t)d * 2 + 1] = f;
+    }
+    return t;
+}
+
+/* One source row through the horizontal taps. */
+static void resize_row(const float *S, int sw, const resize_taps &t, bool cubic, float *D, int W)
+{
+    for (int dx = 0; dx < W; dx++) {
+        const float *a = &t.coef[(size_t)dx * (cubic ? 4 : 2)];
+        const int sx = t.ofs[dx];
+        if (!cubic) {
+            D[dx] = dx < t.hi ? S[sx] * a[0] + S[sx + 1] * a[1] : S[sx] * 1.f;
+        } else if (dx < t.lo || dx >= t.hi) {
+            float v = 0;
+            for (int j = 0; j < 4; j++)
+                v += S[std::min(std::max(sx - 1 + j, 0), sw - 1)] * a[j];
+            D[dx] = v;
+        } else {
+            D[dx] = S[sx - 1] * a[0] + S[sx] * a[1] + S[sx + 1] * a[2] + S[sx + 2] * a[3];
+        }
+    }
+}
+
+/* cv::resize(src, dst, {W, H}, 0, 0, cubic ? INTER_CUBIC : INTER_LINEAR) for a larger 1-channel float image. */
+static cv::Mat resize_up_same_bits(const cv::Mat &src, int W, int H, bool cubic)
+{
+    const int sw = src.cols, sh = src.rows, ks = cubic ? 4 : 2;
+    const resize_taps tx = taps_of(sw, W, cubic, true), ty = taps_of(sh, H, cubic, false);
+    cv::Mat rows(sh, W, CV_32F), dst(H, W, CV_32F);
+    for (int r = 0; r < sh; r++)
+        resize_row(src.ptr<float>(r), sw, tx, cubic, rows.ptr<float>(r), W);
+    const int lanes = W / 4 * 4; /* the columns OpenCV's 4-lane vector loop sums */
+    for (int dy = 0; dy < H; dy++) {
+        const float *R[4];
+        for (int k = 0; k < ks; k++)
+            R[k] = rows.ptr<float>(std::min(std::max(ty.ofs[dy] - ks / 2 + 1 + k, 0), sh - 1));
+        const float *b = &ty.coef[(size_t)dy * ks];
+        float *d = dst.ptr<float>(dy);
+        int x = 0;
+        if (!cubic) {
+            for (; x < W; x++)
+                d[x] = R[0][x] * b[0] + R[1][x] * b[1];
+            continue;
+        }
+        for (; x < lanes; x++)
+            d[x] = R[0][x] * b[0] + (R[1][x] * b[1] + (R[2][x] * b[2] + R[3][x] * b[3]));
+        for (; x < W; x++)
+            d[x] = R[0][x] * b[0] + R[1][x] * b[1] + R[2][x] * b[2] + R[3][x] * b[3];
+    }
+    return dst;
+}
+
 extern "C" base_image *cvs_render_noise_texture(int width, int height, uint32_t seed, double base, double amp,
                                                double scale, base_error *err)
 {
@@ -217,8 +324,13 @@ extern "C" base_image *cvs_render_noise_texture(int width, int height, uint32_t 
         rng.fill(coarse, cv::RNG::UNIFORM, -1.0, 1.0);
         rng.fill(mid, cv::RNG::UNIFORM, -1.0, 1.0);
         cv::Mat a, b, fine(height, width, CV_32F);
-        cv::resize(coarse, a, cv::Size(width, height), 0, 0, cv::INTER_CUBIC);
-        cv::resize(mid, b, cv::Size(width, height), 0, 0, cv::INTER_LINEAR);
+        if (width >= mid.cols && height >= mid.rows) {
+            a = resize_up_same_bits(coarse, width, height, true);
+            b = resize_up_same_bits(mid, width, height, false);
+        } else { /* a texture smaller than its noise (never drawn so): OpenCV's own, last bits per machine */
+            cv::resize(coarse, a, cv::Size(width, height), 0, 0, cv::INTER_CUBIC);
+            cv::resize(mid, b, cv::Size(width, height), 0, 0, cv::INTER_LINEAR);
+        }
         rng.fill(fine, cv::RNG::NORMAL, 0.0, 0.15);
         cv::Mat t = a * 0.6 + b * 0.3 + fine;
         cv::Mat out;

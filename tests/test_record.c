@@ -23,6 +23,24 @@
 
 static const char *driver(void) { return vt_env("RECORD_DRIVER", "record_driver"); }
 
+/* How much slower than this machine's own the programs run (TABLEREF_TEST_TIME_SCALE: scripts/test-arm64.sh
+ * sets its timeout multiplier under qemu-user; 1 natively). The driver's pace is slowed by it (kill -9, full disk,
+ * clips; the stalled disk measures the caller's own gaps and keeps its pace): these tests need
+ * an encoder faster than the frames come (a live queue drops what it cannot encode, and a fragment of 1 s of
+ * video then holds fewer than 10 frames), and under qemu the encoder is 10-20x slower. */
+static double time_scale(void)
+{
+    const char *v = getenv("TABLEREF_TEST_TIME_SCALE");
+    const double s = v ? atof(v) : 1;
+    return s > 1 ? s : 1;
+}
+
+static int scaled_ms(int ms) { return (int)(ms * time_scale()); }
+
+/* Under emulation even the slower pace can outrun an encoder that shares a busy machine: there the driver also
+ * waits for a free slot (--wait) instead of dropping, so that every fragment holds its 10 frames. */
+static const char *wait_if_emulated(void) { return time_scale() > 1 ? "--wait" : NULL; }
+
 static double now_ms(void)
 {
     struct timespec ts;
@@ -157,7 +175,10 @@ Test(record, kill_9_keeps_every_whole_fragment, .timeout = 60)
     make_dir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/killed.mp4", dir);
     /* 10 frames a second of video, 25 a second of wall time: a fragment every 0.4 s. */
-    char *argv[] = {(char *)driver(), path, "--frames", "1000", "--fps", "10", "--sleep-ms", "40", NULL};
+    char pace[16];
+    snprintf(pace, sizeof pace, "%d", scaled_ms(40));
+    char *argv[] = {(char *)driver(), path, "--frames", "1000", "--fps", "10", "--sleep-ms", pace,
+                    (char *)wait_if_emulated(), NULL};
     child c;
     start_driver(&c, argv);
     long fragments = wait_fragments(&c, 3);
@@ -185,7 +206,8 @@ Test(record, a_full_disk_cuts_back_to_the_last_whole_fragment_and_says_so, .time
         cr_skip_test("cannot mount a tmpfs here: %s", strerror(errno));
     }
     snprintf(path, sizeof path, "%s/full.mp4", dir);
-    snprintf(args, sizeof args, "'%s' --frames 100 --fps 10 --sleep-ms 10", path);
+    snprintf(args, sizeof args, "'%s' --frames 100 --fps 10 --sleep-ms %d %s", path, scaled_ms(10),
+             wait_if_emulated() ? wait_if_emulated() : "");
     int status = run_driver(args, out, sizeof out);
     long frames = vid_probe_frames(path, errors, sizeof errors);
     const char *last = strstr(out, "encoded ");
@@ -307,8 +329,8 @@ Test(record, clips_are_cut_from_the_kept_video_without_reencoding, .timeout = 60
     /* Only 1 s kept: a clip asked for late starts late, one wholly before the kept video fails. */
     snprintf(path, sizeof path, "%s/short.mp4", dir);
     snprintf(args, sizeof args,
-             "'%s' --frames 80 --fps 10 --sleep-ms 15 --keep-s 1 --clip 79 5000 7000 '%s' --clip 79 1000 2000 '%s'",
-             path, c3, c1);
+             "'%s' --frames 80 --fps 10 --sleep-ms %d %s --keep-s 1 --clip 79 5000 7000 '%s' --clip 79 1000 2000 '%s'",
+             path, scaled_ms(15), wait_if_emulated() ? wait_if_emulated() : "", c3, c1);
     cr_assert_eq(run_driver(args, out, sizeof out), 0, "%s", out);
     snprintf(want, sizeof want, "clip %s ok", c3);
     cr_expect(strstr(out, want) && strstr(out, "late: older video is no longer kept"), "%s", out);

@@ -189,3 +189,23 @@ Test(render_sensor, gray_is_the_jpeg_luma)
     base_image_free(bgr);
     base_image_free(gray);
 }
+
+/*
+ * The board's noise texture is the same bits on x86-64 and arm64 (cvshim_render.cpp says why cv::resize of a
+ * float image is not): a 1829x1219 texture, as the hard set's 12 MP board draws it, hashed row by row (FNV-1a
+ * 64). The hash is x86-64's with OpenCV 4.6's cv::resize, the texture before it was computed apart; under
+ * qemu-user arm64 cv::resize gave another (scripts/test-arm64.sh runs this suite there).
+ */
+Test(render_sensor, the_noise_texture_is_the_same_bits_on_every_machine)
+{
+    base_error err;
+    base_image *t = cvs_render_noise_texture(1829, 1219, 101, 128, 90, 50, &err);
+    cr_assert(t, "%s", err.msg);
+    cr_assert_eq(t->channels, 1);
+    uint64_t h = 1469598103934665603ull;
+    for (int y = 0; y < t->height; y++)
+        for (int x = 0; x < t->width; x++)
+            h = (h ^ t->data[(size_t)y * t->stride + (size_t)x]) * 1099511628211ull;
+    cr_expect_eq(h, 0x1af12d13a16f9868ull, "texture hash %016llx", (unsigned long long)h);
+    base_image_free(t);
+}

@@ -281,8 +281,10 @@ Test(watch_session, a_judges_status_holds_for_the_next_moves_and_is_logged, .tim
 /*
  * Issue 14: a judge asks for a unit's reach while the watch runs; it is
  * computed on the settled table (applied), an unknown unit is refused with
- * why, and "reach clear" is applied. Replayed in real time so that the
- * commands come after the first settle (0.6 s).
+ * why, and "reach clear" is applied. Replayed in real time; the commands are
+ * sent once the event log holds the first settle (at 0.6 s of the turn; a
+ * fixed wait of 1.5 s came before it when the watch ran under an emulator,
+ * 10-20x slower), at most 120 s later.
  */
 Test(watch_session, a_judge_asks_for_a_units_reach, .timeout = 120)
 {
@@ -292,10 +294,11 @@ Test(watch_session, a_judge_asks_for_a_units_reach, .timeout = 120)
     wt_path_in(err, sizeof err, "reach.stderr.txt");
     unlink(log);
     wt_cmdf(cmd, sizeof cmd,
-            "(sleep 1.5; printf 'reach cavalry march\\nreach nobody\\nreach clear\\n') | '%s' watch --source "
+            "(i=0; while [ $i -lt 1200 ] && ! grep -q '\"settled\"' '%s' 2>/dev/null; do sleep 0.1; i=$((i+1)); done; "
+            "printf 'reach cavalry march\\nreach nobody\\nreach clear\\n') | '%s' watch --source "
             "'%s/seq/frames' --calib '%s/seq/calib.json' --roster '%s/seq/roster.json' --settle-ms %d --realtime "
             "--log '%s' --quiet >/dev/null 2>'%s'",
-            vt_tableref_bin(), wt_work_dir(), wt_work_dir(), wt_work_dir(), SETTLE_MS, log, err);
+            log, vt_tableref_bin(), wt_work_dir(), wt_work_dir(), wt_work_dir(), SETTLE_MS, log, err);
     wt_run(cmd);
     size_t n;
     cJSON **ev = wt_read_jsonl(log, &n);
