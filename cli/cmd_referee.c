@@ -24,6 +24,7 @@
 #include "cli_roll.h"
 #include "commands.h"
 #include "cvshim.h"
+#include "media.h"
 #include "ov_draw.h"
 #include "rules_plusminus.h"
 #include "ov_scene.h"
@@ -44,7 +45,7 @@ static const cli_doc doc = {
     "       tableref referee BEFORE.jpg AFTER.jpg --table T.json --out DIR\n"
     "                        [--unit ID] [--move TYPE] [--projector P.json] [--no-refine]\n"
     "                        [--paper a4|letter] [--report-view judged|board] [--reach ID]\n"
-    "                        [--camera-full]\n"
+    "                        [--camera-full] [--camera-png] [--report-dpi N]\n"
     "\n"
     "The referee's main job: finds the models in both camera images, judges the\n"
     "move between them and writes into DIR (created if needed):\n"
@@ -52,12 +53,14 @@ static const cli_doc doc = {
     "                  nearest legal move of each ILLEGAL call) plus each\n"
     "                  call's measurement uncertainty and the detection notes\n"
     "  before.json, after.json   the two snapshots detected\n"
-    "  camera.png      the AFTER image with the verdict drawn on it, at the size a\n"
+    "  camera.jpg      the AFTER image with the verdict drawn on it, at the size a\n"
     "                  screen shows (at most 1920x1080: a larger picture shrunk\n"
-    "                  by a whole factor; --camera-full: at its own size)\n"
+    "                  by a whole factor; --camera-full: at its own size), JPEG\n"
+    "                  at quality 90 (--camera-png: camera.png, lossless, instead)\n"
     "  projector.png   the verdict in projector pixels (to project onto the table)\n"
     "  report.png, report.svg, report.pdf   a top-down report on A4 (or Letter)\n"
-    "                  pages: the board, a legend, each call's sentences\n"
+    "                  pages: the board, a legend, each call's sentences (the PNG\n"
+    "                  at 96 dpi, a page as a screen shows it; --report-dpi N)\n"
     "\n",
     "\n"
     "A call is ILLEGAL only when a rule is broken under every placement of the\n"
@@ -138,7 +141,9 @@ static void default_projector(double bw, double bd, int w, int h, double H[9])
 }
 
 /* What --out DIR receives: the option table plans them (an input among them is refused before any work). */
-#define REFEREE_FILES "report.json before.json after.json camera.png projector.png report.png report.svg report.pdf"
+/* camera.jpg, or camera.png with --camera-png: both planned, so neither may be an input nor a link. */
+#define REFEREE_FILES                                                                                                 \
+    "report.json before.json after.json camera.jpg camera.png projector.png report.png report.svg report.pdf"
 
 /* "DIR/name" on the heap; NULL (err set) when out of memory. */
 static char *out_path(const char *dir, const char *name, base_error *err)
@@ -164,6 +169,31 @@ static int write_target_png(ov_target *t, const char *dir, const char *name, bas
     char *path = out_path(dir, name, err);
     int rc = path ? ov_target_write_png(t, path, err) : -1;
     free(path);
+    return rc;
+}
+
+/* The camera picture: a photo drawn on, written as JPEG at this quality (TurboJPEG, 4:2:0 chroma): on hard table
+ * 1's 1352x1013 picture the PNG took ~470 M instructions (zlib on a photo's noise), the JPEG a tenth of that. */
+enum { CAMERA_JPEG_QUALITY = 90 };
+
+/* camera.jpg, or camera.png when asked (lossless, as the other pictures). */
+static int write_camera(ov_target *cam, const char *dir, bool as_png, base_error *err)
+{
+    if (as_png)
+        return write_target_png(cam, dir, "camera.png", err);
+    int w, h;
+    ov_target_size(cam, &w, &h);
+    base_image *bgr = base_image_new(w, h, 3, 0);
+    char *path = bgr ? out_path(dir, "camera.jpg", err) : NULL;
+    int rc = -1;
+    if (!bgr)
+        base_error_setc(err, BASE_E_NOMEM, "out of memory");
+    else if (path && ov_target_copy_pixels(cam, bgr->data, OV_PIX_BGR24, bgr->stride, err) == 0) {
+        base_view v = {bgr->width, bgr->height, 3, bgr->stride, bgr->data};
+        rc = media_image_write(&v, path, CAMERA_JPEG_QUALITY, err);
+    }
+    free(path);
+    base_image_free(bgr);
     return rc;
 }
 
@@ -211,7 +241,8 @@ static int add_reach(ov_scene *sc, const rules_snapshot *before, const rules_rea
 }
 
 /* The report pictures: the same drawing into PNG, SVG and PDF. */
-static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov_paper paper, base_error *err)
+static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov_paper paper, double png_dpi,
+                         base_error *err)
 {
     static const struct {
         ov_format f;
@@ -219,8 +250,10 @@ static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov
     } kinds[] = {{OV_FORMAT_PNG, "report.png"}, {OV_FORMAT_SVG, "report.svg"}, {OV_FORMAT_PDF, "report.pdf"}};
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         char *path = out_path(dir, kinds[k].name, err);
-        ov_target *t = path ? ov_target_new_report_view(view[0], view[1], view[2], view[3], paper, kinds[k].f, path, err)
-                            : NULL;
+        ov_target *t = !path ? NULL
+                       : kinds[k].f == OV_FORMAT_PNG
+                           ? ov_target_new_report_png(view[0], view[1], view[2], view[3], paper, png_dpi, path, err)
+                           : ov_target_new_report_view(view[0], view[1], view[2], view[3], paper, kinds[k].f, path, err);
         free(path);
         if (!t)
             return -1;
@@ -238,7 +271,8 @@ static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov
 typedef struct referee_job {
     const char *images[2], *dir, *unit, *proj_path, *table_path, *calib_path, *roster_path, *reach_unit;
     const cli_list *rolls;  /* --roll UNIT=INCHES */
-    bool refine, whole_board, camera_full;
+    bool refine, whole_board, camera_full, camera_png;
+    double report_dpi; /* report.png's pixels per inch */
     ov_paper paper;
     rules_move_type move;
 } referee_job;
@@ -344,6 +378,10 @@ static int set_keepout(referee_work *w, base_error *err)
  * whole (a 12 MB PNG) cost a third of the referee's time; shrunk by 3 it is what a screen shows whole, at a fifth
  * of that. */
 enum { SCREEN_W = 1920, SCREEN_H = 1080 };
+/* report.png's pixels per inch unless asked: an A4 page 1123 px tall, what a full-HD screen shows whole. 150 dpi
+ * (the overlay's own default, for print) is 2.4 times the pixels to draw and compress for a picture seen on a
+ * screen: on hard table 1 report.png took ~850 M instructions at 150 dpi. */
+#define REFEREE_REPORT_DPI 96
 
 /* The camera target: on the AFTER picture, shrunk by the smallest whole factor that fits the screen (each f x f
  * block averaged; the calibration's intrinsics scale by 1/f), or at its own size when asked. */
@@ -419,9 +457,9 @@ static int write_all(const referee_job *job, referee_work *w, base_error *err)
     if (write_json(w->root, job->dir, "report.json", err) < 0 ||
         write_snapshot(w->fr[0]->snap, job->dir, "before.json", err) < 0 ||
         write_snapshot(w->fr[1]->snap, job->dir, "after.json", err) < 0 ||
-        write_target_png(w->cam, job->dir, "camera.png", err) < 0 ||
+        write_camera(w->cam, job->dir, job->camera_png, err) < 0 ||
         write_target_png(w->proj, job->dir, "projector.png", err) < 0 ||
-        write_reports(job->dir, w->scene, w->view, job->paper, err) < 0)
+        write_reports(job->dir, w->scene, w->view, job->paper, job->report_dpi, err) < 0)
         return -1;
     return 0;
 }
@@ -438,9 +476,9 @@ static void print_summary(const referee_job *job, const referee_work *w)
         for (size_t i = 0; i < w->fr[k]->snap->n_unseen; i++)
             printf("referee: unit %s not seen in the %s picture\n", w->fr[k]->snap->unseen[i].id,
                    k ? "after" : "before");
-    printf("referee: wrote %s/{report.json,before.json,after.json,camera.png,projector.png,report.png,report.svg,"
+    printf("referee: wrote %s/{report.json,before.json,after.json,%s,projector.png,report.png,report.svg,"
            "report.pdf}\n",
-           job->dir);
+           job->dir, job->camera_png ? "camera.png" : "camera.jpg");
 }
 
 /* The second picture's detection reuses the first's memory: glibc's malloc otherwise hands a 12 MP picture and
@@ -517,7 +555,8 @@ int cmd_referee(int argc, char **argv)
     const char *images[2] = {NULL, NULL}, *calib_path = NULL, *roster_path = NULL, *dir = NULL, *unit = NULL,
                *move = "auto", *proj_path = NULL, *table_path = NULL, *paper_word = "a4", *view_word = "judged",
                *reach_unit = NULL;
-    int n_images = 0, refine = 1, camera_full = 0;
+    int n_images = 0, refine = 1, camera_full = 0, camera_png = 0;
+    double report_dpi = REFEREE_REPORT_DPI;
     cli_list rolls = {{0}, 0};
     /* --move: the rows judged from two pictures (rules_moves.def) */
     char move_list[256], move_choices[300], move_help[300];
@@ -547,6 +586,13 @@ int cmd_referee(int argc, char **argv)
         CLI_FLAG("--camera-full", &camera_full, 1,
                  "camera.png at the AFTER picture's own size (default: at most\n"
                  "1920x1080, what a screen shows, at a fraction of the cost)"),
+        CLI_FLAG("--camera-png", &camera_png, 1,
+                 "the camera picture as camera.png, lossless (default:\n"
+                 "camera.jpg, JPEG at quality 90: a PNG of a photo costs\n"
+                 "about ten times as much to write)"),
+        CLI_WHOLE("--report-dpi", &report_dpi, "N", OV_REPORT_DPI_MIN, OV_REPORT_DPI_MAX,
+                  "report.png's pixels per inch (default 96: an A4 page\n"
+                  "794x1123, as a screen shows it; 150 for print)"),
         CLI_CHOICE("--paper", &paper_word, "P", "a4 letter", "report pages: a4 (default) or letter"),
         CLI_CHOICE("--report-view", &view_word, "V", "judged board",
                    "judged: the judged units and what they touch (default);\n"
@@ -566,7 +612,7 @@ int cmd_referee(int argc, char **argv)
     referee_job job = {.images = {images[0], images[1]}, .dir = dir, .unit = unit, .proj_path = proj_path,
                        .table_path = table_path, .calib_path = calib_path, .roster_path = roster_path,
                        .reach_unit = reach_unit, .refine = refine != 0, .rolls = &rolls,
-                       .camera_full = camera_full != 0};
+                       .camera_full = camera_full != 0, .camera_png = camera_png != 0, .report_dpi = report_dpi};
     if (job_from_words(&job, paper_word, view_word, move) != 0)
         return EXIT_BAD_INPUT;
     return run_referee(&job);

@@ -67,6 +67,7 @@ struct ov_target {
     ov_box clip;               /* where the board's drawing and its labels belong, device units */
     /* report */
     ov_paper paper;
+    double png_dpi;            /* a PNG report's pixels per inch (OV_REPORT_DPI unless asked) */
     double page_w, page_h, margin;
     double view_x0, view_y0, view_w, view_d;
     cairo_surface_t **pages;   /* recordings, one per page */

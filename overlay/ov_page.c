@@ -3,7 +3,7 @@
  * onto a new page while drawing; finishing replays them into the file: a
  * PDF of A4 or Letter pages (text stays text: Pango's glyphs carry it), an
  * SVG of the pages one under the other with every line of text a <text>
- * element, or a PNG at 150 dpi.
+ * element, or a PNG at 150 dpi (OV_REPORT_DPI) or the resolution asked.
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,7 +20,6 @@
 #include "ov_text.h"
 
 #define PT_PER_MM (72.0 / 25.4)
-#define PNG_DPI 150.0
 #define MARGIN_PT 36.0
 #define HEADER_PT 46.0      /* the title's band above the board */
 #define AXIS_LEFT_PT 20.0   /* inch numbers left of the board */
@@ -116,7 +115,7 @@ int ov_page_init(ov_target *t, double x0, double y0, double w, double d, base_er
 {
     double pw, ph;
     paper_pt(t->paper, &pw, &ph);
-    const double k = t->format == OV_FORMAT_PNG ? PNG_DPI / 72.0 : 1.0;
+    const double k = t->format == OV_FORMAT_PNG ? t->png_dpi / 72.0 : 1.0;
     t->unit = k;
     t->page_w = pw * k, t->page_h = ph * k;
     t->width = (int)ceil(t->page_w), t->height = (int)ceil(t->page_h);

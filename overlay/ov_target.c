@@ -152,9 +152,15 @@ ov_target *ov_target_new_projector(const double H[9], int width, int height, bas
     return t;
 }
 
-ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, ov_paper paper, ov_format format,
-                                     const char *path, base_error *err)
+/* A report target; dpi: a PNG's pixels per inch (SVG and PDF are in points). */
+static ov_target *new_report(double x0, double y0, double w, double d, ov_paper paper, ov_format format, double dpi,
+                             const char *path, base_error *err)
 {
+    if (format == OV_FORMAT_PNG && !(dpi >= OV_REPORT_DPI_MIN && dpi <= OV_REPORT_DPI_MAX)) {
+        base_error_set(err, "overlay: a report picture's resolution must be %d..%d dpi, got %g", OV_REPORT_DPI_MIN,
+                       OV_REPORT_DPI_MAX, dpi);
+        return NULL;
+    }
     if (!(w > 0) || !(d > 0) || !isfinite(w) || !isfinite(d) || !isfinite(x0) || !isfinite(y0)) {
         base_error_set(err, "overlay: report view %.1f x %.1f mm is not usable", w, d);
         return NULL;
@@ -172,6 +178,7 @@ ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, o
         return NULL;
     t->format = format;
     t->paper = paper;
+    t->png_dpi = dpi;
     if (path && !(t->path = strdup(path))) {
         base_error_set(err, "out of memory");
         ov_target_free(t);
@@ -182,6 +189,18 @@ ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, o
         return NULL;
     }
     return t;
+}
+
+ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, ov_paper paper, ov_format format,
+                                     const char *path, base_error *err)
+{
+    return new_report(x0, y0, w, d, paper, format, OV_REPORT_DPI, path, err);
+}
+
+ov_target *ov_target_new_report_png(double x0, double y0, double w, double d, ov_paper paper, double dpi,
+                                    const char *path, base_error *err)
+{
+    return new_report(x0, y0, w, d, paper, OV_FORMAT_PNG, dpi, path, err);
 }
 
 ov_target *ov_target_new_report(double board_w, double board_d, ov_paper paper, ov_format format, const char *path,
