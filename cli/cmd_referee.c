@@ -240,26 +240,29 @@ static int add_reach(ov_scene *sc, const rules_snapshot *before, const rules_rea
     return 0;
 }
 
-/* The report pictures: the same drawing into PNG, SVG and PDF. */
+/* The report pictures: the scene drawn on SVG pages (its text as <text>) and on PDF pages, and report.png the PDF's
+ * pages replayed at png_dpi (not drawn a third time). */
 static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov_paper paper, double png_dpi,
                          base_error *err)
 {
     static const struct {
         ov_format f;
         const char *name;
-    } kinds[] = {{OV_FORMAT_PNG, "report.png"}, {OV_FORMAT_SVG, "report.svg"}, {OV_FORMAT_PDF, "report.pdf"}};
+    } kinds[] = {{OV_FORMAT_SVG, "report.svg"}, {OV_FORMAT_PDF, "report.pdf"}};
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         char *path = out_path(dir, kinds[k].name, err);
-        ov_target *t = !path ? NULL
-                       : kinds[k].f == OV_FORMAT_PNG
-                           ? ov_target_new_report_png(view[0], view[1], view[2], view[3], paper, png_dpi, path, err)
-                           : ov_target_new_report_view(view[0], view[1], view[2], view[3], paper, kinds[k].f, path, err);
+        ov_target *t = path ? ov_target_new_report_view(view[0], view[1], view[2], view[3], paper, kinds[k].f, path, err)
+                            : NULL;
         free(path);
         if (!t)
             return -1;
         int rc = ov_scene_draw(sc, t, err);
         if (rc == 0)
             rc = ov_target_finish(t, err);
+        char *png = rc == 0 && kinds[k].f == OV_FORMAT_PDF ? out_path(dir, "report.png", err) : NULL;
+        if (png)
+            rc = ov_target_write_report_png(t, png_dpi, png, err);
+        free(png);
         ov_target_free(t);
         if (rc < 0)
             return -1;

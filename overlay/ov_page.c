@@ -153,8 +153,6 @@ void ov_page_total_size(const ov_target *t, int *w, int *h)
 /* Every page, one under the other, onto cr. */
 static void stack_pages(const ov_target *t, cairo_t *cr)
 {
-    int w, h;
-    ov_page_total_size(t, &w, &h);
     cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
     cairo_paint(cr);
     for (size_t i = 0; i < t->n_pages; i++) {
@@ -167,12 +165,18 @@ static void stack_pages(const ov_target *t, cairo_t *cr)
     }
 }
 
-cairo_surface_t *ov_page_raster(ov_target *t, base_error *err)
+cairo_surface_t *ov_page_raster_at(ov_target *t, double scale, base_error *err)
 {
     int w, h;
     ov_page_total_size(t, &w, &h);
+    if (scale != 1) {
+        size_t n = t->n_pages ? t->n_pages : 1;
+        w = (int)ceil(t->page_w * scale);
+        h = (int)ceil((n * t->page_h + (n - 1) * GAP_PT * t->unit) * scale);
+    }
     cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
     cairo_t *cr = cairo_create(img);
+    cairo_scale(cr, scale, scale);
     stack_pages(t, cr);
     cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
@@ -184,6 +188,8 @@ cairo_surface_t *ov_page_raster(ov_target *t, base_error *err)
     cairo_surface_flush(img);
     return img;
 }
+
+cairo_surface_t *ov_page_raster(ov_target *t, base_error *err) { return ov_page_raster_at(t, 1, err); }
 
 /* ---- SVG text (kept by ov_svg_text.c as it was drawn) ---- */
 

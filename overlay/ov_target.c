@@ -354,6 +354,22 @@ int ov_target_write_png(ov_target *t, const char *path, base_error *err)
     return rc;
 }
 
+int ov_target_write_report_png(ov_target *t, double dpi, const char *path, base_error *err)
+{
+    /* An SVG target's pages hold no text (its lines are <text> elements): only a PDF's are the whole page. */
+    if (!t || !path || t->kind != OV_TARGET_REPORT || t->format != OV_FORMAT_PDF)
+        return base_error_set(err, "overlay: write_report_png needs a PDF report target and a path");
+    if (!(dpi >= OV_REPORT_DPI_MIN && dpi <= OV_REPORT_DPI_MAX))
+        return base_error_set(err, "overlay: a report picture's resolution must be %d..%d dpi, got %g",
+                              OV_REPORT_DPI_MIN, OV_REPORT_DPI_MAX, dpi);
+    cairo_surface_t *img = ov_page_raster_at(t, dpi / 72.0, err);
+    if (!img)
+        return -1;
+    int rc = ov_png_write_as(img, path, OV_PNG_DRAWING, err);
+    cairo_surface_destroy(img);
+    return rc;
+}
+
 int ov_target_copy_pixels(ov_target *t, uint8_t *dst, ov_pixfmt fmt, size_t stride, base_error *err)
 {
     static const int bpp[] = {1, 3, 3, 4};

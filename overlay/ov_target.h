@@ -103,6 +103,12 @@ int ov_target_keep_labels_dark(ov_target *t, const calib_projector *proj, const 
                                base_error *err);
 /* Writes a raster target (camera, projector, any report) as PNG. */
 int ov_target_write_png(ov_target *t, const char *path, base_error *err);
+/*
+ * A PDF report's pages as a PNG at `dpi` (OV_REPORT_DPI_MIN..MAX): the pages drawn once in points, replayed at
+ * dpi / 72 pixels a point (the text as the PDF's glyphs, unhinted as every report's), instead of drawing the scene
+ * again on a PNG report target. Before or after ov_target_finish. (An SVG target's pages hold no text.)
+ */
+int ov_target_write_report_png(ov_target *t, double dpi, const char *path, base_error *err);
 /* Copies a raster target's pixels out (ov_target_size) in `fmt`. */
 int ov_target_copy_pixels(ov_target *t, uint8_t *dst, ov_pixfmt fmt, size_t stride, base_error *err);
 
