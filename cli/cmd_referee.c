@@ -521,8 +521,9 @@ int cmd_referee(int argc, char **argv)
                    "a 1280x800 frame fitted to the board, marked as uncalibrated)"),
         CLI_FLAG("--no-refine", &refine, 0, "keep the calibration's board pose"),
         CLI_FLAG("--camera-full", &camera_full, 1,
-                 "camera.png at the AFTER picture's own size (default: at most\n"
-                 "1920x1080, what a screen shows, at a fraction of the cost)"),
+                 "the camera picture at the AFTER picture's own size\n"
+                 "(default: at most 1920x1080, what a screen shows, at a\n"
+                 "fraction of the cost)"),
         CLI_FLAG("--camera-png", &camera_png, 1,
                  "the camera picture as camera.png, lossless (default:\n"
                  "camera.jpg, JPEG at quality 90: a PNG of a photo costs\n"
