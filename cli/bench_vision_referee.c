@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <ftw.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,44 +91,65 @@ static int time_detection(const char *dir, bv_referee_time *t, base_error *err)
     return rc;
 }
 
+static double median3(double a, double b, double c)
+{
+    return fmax(fmin(a, b), fmin(fmax(a, b), c));
+}
+
+/* One whole `tableref referee` on the pair in dir, then one whole `tableref detect` on its AFTER picture, both in
+ * this process: their wall and CPU seconds into *t (exit_status the referee's). */
+static int time_commands(int table, const char *dir, bv_referee_time *t, base_error *err)
+{
+    char before[4200], after[4200], calib[4200], roster[4200], out[4200], snap[4300];
+    snprintf(before, sizeof before, "%s/image.jpg", dir);
+    snprintf(after, sizeof after, "%s/after/image.jpg", dir);
+    snprintf(calib, sizeof calib, "%s/calib.json", dir);
+    snprintf(roster, sizeof roster, "%s/roster.json", dir);
+    snprintf(out, sizeof out, "%s/referee", dir);
+    snprintf(snap, sizeof snap, "%s/detect.json", dir);
+    char *referee_argv[] = {"referee", before, after, "--calib", calib, "--roster", roster, "--out", out, NULL};
+    double w0 = wall_s(), c0 = cpu_s();
+    t->exit_status = run_quietly(cmd_referee, 9, referee_argv);
+    t->wall_s = wall_s() - w0, t->cpu_s = cpu_s() - c0;
+    if (t->exit_status != EXIT_LEGAL && t->exit_status != EXIT_ILLEGAL)
+        return base_error_set(err, "tableref referee on hard table %d's pair exited %d", table, t->exit_status);
+    /* The command the issue compares with: `tableref detect` on the AFTER picture, whole but for the process's
+     * start (as the referee above), its snapshot written. */
+    char *detect_argv[] = {"detect", after, "--calib", calib, "--roster", roster, "--out", snap, NULL};
+    w0 = wall_s(), c0 = cpu_s();
+    int st = run_quietly(cmd_detect, 8, detect_argv);
+    t->detect_cmd_s = wall_s() - w0, t->detect_cmd_cpu_s = cpu_s() - c0;
+    if (st != 0)
+        return base_error_set(err, "tableref detect on hard table %d's AFTER picture exited %d", table, st);
+    return 0;
+}
+
 int bv_referee_measure(int table, bv_referee_time *t, base_error *err)
 {
     memset(t, 0, sizeof *t);
     char dir[] = "/tmp/tableref-bench-referee-XXXXXX";
     if (!mkdtemp(dir))
         return base_error_setc(err, BASE_E_IO, "cannot create a temporary folder");
-    char gen[32], before[4200], after[4200], calib[4200], roster[4200], out[4200];
+    char gen[32];
     snprintf(gen, sizeof gen, "hard:%d", table);
-    snprintf(before, sizeof before, "%s/image.jpg", dir);
-    snprintf(after, sizeof after, "%s/after/image.jpg", dir);
-    snprintf(calib, sizeof calib, "%s/calib.json", dir);
-    snprintf(roster, sizeof roster, "%s/roster.json", dir);
-    snprintf(out, sizeof out, "%s/referee", dir);
     char *render_argv[] = {"render", "--generate", gen, "--pair", "--out", dir, NULL};
-    char *referee_argv[] = {"referee", before, after, "--calib", calib, "--roster", roster, "--out", out, NULL};
     int rc = 0;
-    if (run_quietly(cmd_render, 6, render_argv) != 0) {
+    bv_referee_time run[BV_REFEREE_RUNS];
+    if (run_quietly(cmd_render, 6, render_argv) != 0)
         rc = base_error_set(err, "tableref render --generate %s --pair failed", gen);
-    } else {
-        double w0 = wall_s(), c0 = cpu_s();
-        t->exit_status = run_quietly(cmd_referee, 9, referee_argv);
-        t->wall_s = wall_s() - w0, t->cpu_s = cpu_s() - c0;
-        if (t->exit_status != EXIT_LEGAL && t->exit_status != EXIT_ILLEGAL)
-            rc = base_error_set(err, "tableref referee on hard table %d's pair exited %d", table, t->exit_status);
-        else
-            rc = time_detection(dir, t, err);
-    }
+    for (int r = 0; r < BV_REFEREE_RUNS && rc == 0; r++)
+        rc = time_commands(table, dir, &run[r], err);
+    if (rc == 0)
+        rc = time_detection(dir, t, err);
     if (rc == 0) {
-        /* The command the issue compares with: `tableref detect` on the AFTER picture, whole but for the
-         * process's start (as the referee above), its snapshot written. */
-        char snap[4300];
-        snprintf(snap, sizeof snap, "%s/detect.json", dir);
-        char *detect_argv[] = {"detect", after, "--calib", calib, "--roster", roster, "--out", snap, NULL};
-        double w0 = wall_s(), c0 = cpu_s();
-        int st = run_quietly(cmd_detect, 8, detect_argv);
-        t->detect_cmd_s = wall_s() - w0, t->detect_cmd_cpu_s = cpu_s() - c0;
-        if (st != 0)
-            rc = base_error_set(err, "tableref detect on hard table %d's AFTER picture exited %d", table, st);
+        /* Each figure the median of its runs (a busy machine's outliers left out); the ratios of each run kept. */
+        t->exit_status = run[0].exit_status;
+        t->wall_s = median3(run[0].wall_s, run[1].wall_s, run[2].wall_s);
+        t->cpu_s = median3(run[0].cpu_s, run[1].cpu_s, run[2].cpu_s);
+        t->detect_cmd_s = median3(run[0].detect_cmd_s, run[1].detect_cmd_s, run[2].detect_cmd_s);
+        t->detect_cmd_cpu_s = median3(run[0].detect_cmd_cpu_s, run[1].detect_cmd_cpu_s, run[2].detect_cmd_cpu_s);
+        for (int r = 0; r < BV_REFEREE_RUNS; r++)
+            t->run_ratio[r] = run[r].cpu_s / run[r].detect_cmd_cpu_s;
     }
     nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     return rc;
@@ -150,6 +172,8 @@ void bv_referee_print(int table)
            ref.wall_s, ref.width * (double)ref.height / 1e6, table, ref.exit_status, ref.cpu_s, ref.wall_s / one,
            one, ref.decode_s / 2, ref.detect_s / 2, one_cpu, ref.cpu_s / one_cpu, 100 * ref.detect_s / ref.wall_s);
     printf("referee: %.2f s of CPU = %.2fx one `tableref detect` command on the AFTER picture (%.2f s of CPU, %.2f s "
-           "wall; both run in this process, without the process's start)\n",
-           ref.cpu_s, ref.cpu_s / ref.detect_cmd_cpu_s, ref.detect_cmd_cpu_s, ref.detect_cmd_s);
+           "wall; both run in this process, without the process's start; medians of %d runs, whose ratios were %.2fx, "
+           "%.2fx, %.2fx)\n",
+           ref.cpu_s, ref.cpu_s / ref.detect_cmd_cpu_s, ref.detect_cmd_cpu_s, ref.detect_cmd_s, BV_REFEREE_RUNS,
+           ref.run_ratio[0], ref.run_ratio[1], ref.run_ratio[2]);
 }

@@ -22,8 +22,10 @@
 #include "base_plan.h"
 #include "cli_args.h"
 #include "cli_roll.h"
+#include "cmd_referee_projector.h"
 #include "commands.h"
 #include "cvshim.h"
+#include "media.h"
 #include "ov_draw.h"
 #include "rules_plusminus.h"
 #include "ov_scene.h"
@@ -44,7 +46,7 @@ static const cli_doc doc = {
     "       tableref referee BEFORE.jpg AFTER.jpg --table T.json --out DIR\n"
     "                        [--unit ID] [--move TYPE] [--projector P.json] [--no-refine]\n"
     "                        [--paper a4|letter] [--report-view judged|board] [--reach ID]\n"
-    "                        [--camera-full]\n"
+    "                        [--camera-full] [--camera-png] [--report-dpi N]\n"
     "\n"
     "The referee's main job: finds the models in both camera images, judges the\n"
     "move between them and writes into DIR (created if needed):\n"
@@ -52,12 +54,14 @@ static const cli_doc doc = {
     "                  nearest legal move of each ILLEGAL call) plus each\n"
     "                  call's measurement uncertainty and the detection notes\n"
     "  before.json, after.json   the two snapshots detected\n"
-    "  camera.png      the AFTER image with the verdict drawn on it, at the size a\n"
+    "  camera.jpg      the AFTER image with the verdict drawn on it, at the size a\n"
     "                  screen shows (at most 1920x1080: a larger picture shrunk\n"
-    "                  by a whole factor; --camera-full: at its own size)\n"
+    "                  by a whole factor; --camera-full: at its own size), JPEG\n"
+    "                  at quality 90 (--camera-png: camera.png, lossless, instead)\n"
     "  projector.png   the verdict in projector pixels (to project onto the table)\n"
     "  report.png, report.svg, report.pdf   a top-down report on A4 (or Letter)\n"
-    "                  pages: the board, a legend, each call's sentences\n"
+    "                  pages: the board, a legend, each call's sentences (the PNG\n"
+    "                  at 96 dpi, a page as a screen shows it; --report-dpi N)\n"
     "\n",
     "\n"
     "A call is ILLEGAL only when a rule is broken under every placement of the\n"
@@ -70,75 +74,10 @@ static const cli_doc doc = {
     "BEFORE AFTER",
 };
 
-/*
- * --projector P: a calibration file (its "projector" section; a file without one is refused), or a small
- * mapping file {"width": W, "height": H, "H": [9 numbers]} (no residual, no stamp: the keep-out takes
- * the documented default margins). The section goes to *section (present = 0 for a mapping file).
- */
-static int load_projector(const char *path, double H[9], int *w, int *h, calib_projector *section, base_error *err)
-{
-    static const char *const mapping_keys[] = {"width", "height", "H", NULL};
-    cJSON *root = base_json_parse_file(path, err);
-    if (!root)
-        return -1;
-    int rc = -1;
-    memset(section, 0, sizeof *section);
-    const cJSON *fmt = base_json_field(root, "format");
-    if (cJSON_IsString(fmt) && strcmp(fmt->valuestring, CALIB_FILE_FORMAT) == 0) {
-        calib_file c;
-        if (calib_file_from_json_ex(root, path, CALIB_FILE_POSE_OPTIONAL, &c, err) < 0)
-            ;
-        else if (!c.projector.present)
-            base_error_set(err, "%s: projector: missing: this calibration has no projector section (run `tableref "
-                           "calibrate projector`)", path);
-        else {
-            *section = c.projector;
-            memcpy(H, c.projector.H, 9 * sizeof *H);
-            *w = c.projector.width, *h = c.projector.height;
-            rc = 0;
-        }
-    } else if (base_fields_known(root, "", mapping_keys, err) < 0 || base_json_int(root, "width", "", true, w, err) < 0 ||
-               base_json_int(root, "height", "", true, h, err) < 0 || base_json_numbers(root, "H", "", true, H, 9, err) < 0)
-        base_error_prefix(err, path);
-    else if (*w <= 0 || *h <= 0 || *w > 16384 || *h > 16384)
-        base_error_set(err, "%s: width, height: must be 1..16384", path);
-    else
-        rc = 0;
-    cJSON_Delete(root);
-    return rc;
-}
-
-/* A projector section made through another camera calibration than the one in use, or for frames of
- * another size, is refused (calib_file_projector_stale's rule); one without a stamp is used with a warning. */
-static int check_projector_fresh(const char *path, const calib_projector *section, const calib_file *camera,
-                                 const rules_snapshot *snap, int frame_w, int frame_h, base_error *err)
-{
-    if (!section->present)
-        return 0;
-    calib_file c = *camera;
-    c.projector = *section;
-    char why[256];
-    int s = calib_file_projector_stale(&c, frame_w, frame_h, snap->board_width, snap->board_depth, why, sizeof why);
-    if (s == CALIB_PROJ_UNSTAMPED) {
-        fprintf(stderr, "tableref referee: %s: warning: %s\n", path, why);
-        return 0;
-    }
-    if (s != CALIB_PROJ_OK)
-        return base_error_set(err, "%s: projector: %s", path, why);
-    return 0;
-}
-
-/* A projector frame of w x h fitted over the board (aspect kept): the default when none is calibrated. */
-static void default_projector(double bw, double bd, int w, int h, double H[9])
-{
-    double s = fmin(w / bw, h / bd), ox = (w - s * bw) / 2, oy = (h - s * bd) / 2;
-    /* Board y runs away from the player; projector rows run down: flip. */
-    double m[9] = {s, 0, ox, 0, -s, oy + s * bd, 0, 0, 1};
-    memcpy(H, m, sizeof m);
-}
-
 /* What --out DIR receives: the option table plans them (an input among them is refused before any work). */
-#define REFEREE_FILES "report.json before.json after.json camera.png projector.png report.png report.svg report.pdf"
+/* camera.jpg, or camera.png with --camera-png: both planned, so neither may be an input nor a link. */
+#define REFEREE_FILES                                                                                                 \
+    "report.json before.json after.json camera.jpg camera.png projector.png report.png report.svg report.pdf"
 
 /* "DIR/name" on the heap; NULL (err set) when out of memory. */
 static char *out_path(const char *dir, const char *name, base_error *err)
@@ -164,6 +103,31 @@ static int write_target_png(ov_target *t, const char *dir, const char *name, bas
     char *path = out_path(dir, name, err);
     int rc = path ? ov_target_write_png(t, path, err) : -1;
     free(path);
+    return rc;
+}
+
+/* The camera picture: a photo drawn on, written as JPEG at this quality (TurboJPEG, 4:2:0 chroma): on hard table
+ * 1's 1352x1013 picture the PNG took ~470 M instructions (zlib on a photo's noise), the JPEG a tenth of that. */
+enum { CAMERA_JPEG_QUALITY = 90 };
+
+/* camera.jpg, or camera.png when asked (lossless, as the other pictures). */
+static int write_camera(ov_target *cam, const char *dir, bool as_png, base_error *err)
+{
+    if (as_png)
+        return write_target_png(cam, dir, "camera.png", err);
+    int w, h;
+    ov_target_size(cam, &w, &h);
+    base_image *bgr = base_image_new(w, h, 3, 0);
+    char *path = bgr ? out_path(dir, "camera.jpg", err) : NULL;
+    int rc = -1;
+    if (!bgr)
+        base_error_setc(err, BASE_E_NOMEM, "out of memory");
+    else if (path && ov_target_copy_pixels(cam, bgr->data, OV_PIX_BGR24, bgr->stride, err) == 0) {
+        base_view v = {bgr->width, bgr->height, 3, bgr->stride, bgr->data};
+        rc = media_image_write(&v, path, CAMERA_JPEG_QUALITY, err);
+    }
+    free(path);
+    base_image_free(bgr);
     return rc;
 }
 
@@ -210,13 +174,15 @@ static int add_reach(ov_scene *sc, const rules_snapshot *before, const rules_rea
     return 0;
 }
 
-/* The report pictures: the same drawing into PNG, SVG and PDF. */
-static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov_paper paper, base_error *err)
+/* The report pictures: the scene drawn on SVG pages (its text as <text>) and on PDF pages, and report.png the PDF's
+ * pages replayed at png_dpi (not drawn a third time). */
+static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov_paper paper, double png_dpi,
+                         base_error *err)
 {
     static const struct {
         ov_format f;
         const char *name;
-    } kinds[] = {{OV_FORMAT_PNG, "report.png"}, {OV_FORMAT_SVG, "report.svg"}, {OV_FORMAT_PDF, "report.pdf"}};
+    } kinds[] = {{OV_FORMAT_SVG, "report.svg"}, {OV_FORMAT_PDF, "report.pdf"}};
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         char *path = out_path(dir, kinds[k].name, err);
         ov_target *t = path ? ov_target_new_report_view(view[0], view[1], view[2], view[3], paper, kinds[k].f, path, err)
@@ -227,6 +193,10 @@ static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov
         int rc = ov_scene_draw(sc, t, err);
         if (rc == 0)
             rc = ov_target_finish(t, err);
+        char *png = rc == 0 && kinds[k].f == OV_FORMAT_PDF ? out_path(dir, "report.png", err) : NULL;
+        if (png)
+            rc = ov_target_write_report_png(t, png_dpi, png, err);
+        free(png);
         ov_target_free(t);
         if (rc < 0)
             return -1;
@@ -238,7 +208,8 @@ static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov
 typedef struct referee_job {
     const char *images[2], *dir, *unit, *proj_path, *table_path, *calib_path, *roster_path, *reach_unit;
     const cli_list *rolls;  /* --roll UNIT=INCHES */
-    bool refine, whole_board, camera_full;
+    bool refine, whole_board, camera_full, camera_png;
+    double report_dpi; /* report.png's pixels per inch */
     ov_paper paper;
     rules_move_type move;
 } referee_job;
@@ -261,7 +232,7 @@ typedef struct referee_work {
 static int judge_pictures(const referee_job *job, referee_work *w, base_error *err)
 {
     if (!(w->setup = ref_setup_new(job->table_path, job->calib_path, job->roster_path, err)) ||
-        (job->proj_path && load_projector(job->proj_path, w->H, &w->pw, &w->ph, &w->proj_section, err) < 0))
+        (job->proj_path && ref_cli_load_projector(job->proj_path, w->H, &w->pw, &w->ph, &w->proj_section, err) < 0))
         return -1;
     /* The files a table file names are known now: none of them may be an output either. */
     if (base_plan_check(err) < 0)
@@ -301,7 +272,7 @@ static int judge_pictures(const referee_job *job, referee_work *w, base_error *e
         ref_snapshot_mark_duplicates(w->setup, w->fr[k], job->images[k], &w->judged.report, stderr,
                                      "tableref referee");
     const calib_file *calib = &w->setup->calib;
-    if (job->proj_path && check_projector_fresh(job->proj_path, &w->proj_section, calib, w->fr[1]->snap,
+    if (job->proj_path && ref_cli_check_projector_fresh(job->proj_path, &w->proj_section, calib, w->fr[1]->snap,
                                                 w->fr[1]->image->width, w->fr[1]->image->height, err) < 0)
         return -1;
     if (!job->proj_path) {
@@ -319,7 +290,7 @@ static int judge_pictures(const referee_job *job, referee_work *w, base_error *e
             w->ph = calib->projector.height;
         } else {
             w->proj_calibrated = 0;
-            default_projector(w->fr[1]->snap->board_width, w->fr[1]->snap->board_depth, w->pw, w->ph, w->H);
+            ref_cli_default_projector(w->fr[1]->snap->board_width, w->fr[1]->snap->board_depth, w->pw, w->ph, w->H);
         }
     }
     if (job->reach_unit &&
@@ -344,6 +315,10 @@ static int set_keepout(referee_work *w, base_error *err)
  * whole (a 12 MB PNG) cost a third of the referee's time; shrunk by 3 it is what a screen shows whole, at a fifth
  * of that. */
 enum { SCREEN_W = 1920, SCREEN_H = 1080 };
+/* report.png's pixels per inch unless asked: an A4 page 1123 px tall, what a full-HD screen shows whole. 150 dpi
+ * (the overlay's own default, for print) is 2.4 times the pixels to draw and compress for a picture seen on a
+ * screen: on hard table 1 report.png took ~850 M instructions at 150 dpi. */
+#define REFEREE_REPORT_DPI 96
 
 /* The camera target: on the AFTER picture, shrunk by the smallest whole factor that fits the screen (each f x f
  * block averaged; the calibration's intrinsics scale by 1/f), or at its own size when asked. */
@@ -419,9 +394,9 @@ static int write_all(const referee_job *job, referee_work *w, base_error *err)
     if (write_json(w->root, job->dir, "report.json", err) < 0 ||
         write_snapshot(w->fr[0]->snap, job->dir, "before.json", err) < 0 ||
         write_snapshot(w->fr[1]->snap, job->dir, "after.json", err) < 0 ||
-        write_target_png(w->cam, job->dir, "camera.png", err) < 0 ||
+        write_camera(w->cam, job->dir, job->camera_png, err) < 0 ||
         write_target_png(w->proj, job->dir, "projector.png", err) < 0 ||
-        write_reports(job->dir, w->scene, w->view, job->paper, err) < 0)
+        write_reports(job->dir, w->scene, w->view, job->paper, job->report_dpi, err) < 0)
         return -1;
     return 0;
 }
@@ -438,9 +413,9 @@ static void print_summary(const referee_job *job, const referee_work *w)
         for (size_t i = 0; i < w->fr[k]->snap->n_unseen; i++)
             printf("referee: unit %s not seen in the %s picture\n", w->fr[k]->snap->unseen[i].id,
                    k ? "after" : "before");
-    printf("referee: wrote %s/{report.json,before.json,after.json,camera.png,projector.png,report.png,report.svg,"
+    printf("referee: wrote %s/{report.json,before.json,after.json,%s,projector.png,report.png,report.svg,"
            "report.pdf}\n",
-           job->dir);
+           job->dir, job->camera_png ? "camera.png" : "camera.jpg");
 }
 
 /* The second picture's detection reuses the first's memory: glibc's malloc otherwise hands a 12 MP picture and
@@ -517,7 +492,8 @@ int cmd_referee(int argc, char **argv)
     const char *images[2] = {NULL, NULL}, *calib_path = NULL, *roster_path = NULL, *dir = NULL, *unit = NULL,
                *move = "auto", *proj_path = NULL, *table_path = NULL, *paper_word = "a4", *view_word = "judged",
                *reach_unit = NULL;
-    int n_images = 0, refine = 1, camera_full = 0;
+    int n_images = 0, refine = 1, camera_full = 0, camera_png = 0;
+    double report_dpi = REFEREE_REPORT_DPI;
     cli_list rolls = {{0}, 0};
     /* --move: the rows judged from two pictures (rules_moves.def) */
     char move_list[256], move_choices[300], move_help[300];
@@ -545,8 +521,16 @@ int cmd_referee(int argc, char **argv)
                    "a 1280x800 frame fitted to the board, marked as uncalibrated)"),
         CLI_FLAG("--no-refine", &refine, 0, "keep the calibration's board pose"),
         CLI_FLAG("--camera-full", &camera_full, 1,
-                 "camera.png at the AFTER picture's own size (default: at most\n"
-                 "1920x1080, what a screen shows, at a fraction of the cost)"),
+                 "the camera picture at the AFTER picture's own size\n"
+                 "(default: at most 1920x1080, what a screen shows, at a\n"
+                 "fraction of the cost)"),
+        CLI_FLAG("--camera-png", &camera_png, 1,
+                 "the camera picture as camera.png, lossless (default:\n"
+                 "camera.jpg, JPEG at quality 90: a PNG of a photo costs\n"
+                 "about ten times as much to write)"),
+        CLI_WHOLE("--report-dpi", &report_dpi, "N", OV_REPORT_DPI_MIN, OV_REPORT_DPI_MAX,
+                  "report.png's pixels per inch (default 96: an A4 page\n"
+                  "794x1123, as a screen shows it; 150 for print)"),
         CLI_CHOICE("--paper", &paper_word, "P", "a4 letter", "report pages: a4 (default) or letter"),
         CLI_CHOICE("--report-view", &view_word, "V", "judged board",
                    "judged: the judged units and what they touch (default);\n"
@@ -566,7 +550,7 @@ int cmd_referee(int argc, char **argv)
     referee_job job = {.images = {images[0], images[1]}, .dir = dir, .unit = unit, .proj_path = proj_path,
                        .table_path = table_path, .calib_path = calib_path, .roster_path = roster_path,
                        .reach_unit = reach_unit, .refine = refine != 0, .rolls = &rolls,
-                       .camera_full = camera_full != 0};
+                       .camera_full = camera_full != 0, .camera_png = camera_png != 0, .report_dpi = report_dpi};
     if (job_from_words(&job, paper_word, view_word, move) != 0)
         return EXIT_BAD_INPUT;
     return run_referee(&job);

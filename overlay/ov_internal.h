@@ -67,6 +67,7 @@ struct ov_target {
     ov_box clip;               /* where the board's drawing and its labels belong, device units */
     /* report */
     ov_paper paper;
+    double png_dpi;            /* a PNG report's pixels per inch (OV_REPORT_DPI unless asked) */
     double page_w, page_h, margin;
     double view_x0, view_y0, view_w, view_d;
     cairo_surface_t **pages;   /* recordings, one per page */
@@ -84,6 +85,8 @@ int ov_page_next(ov_target *t);
 int ov_page_finish(ov_target *t, base_error *err);
 /* All pages stacked into one image surface (caller destroys), for PNG and pixel copies. */
 cairo_surface_t *ov_page_raster(ov_target *t, base_error *err);
+/* The pages stacked, every device unit `scale` pixels (a vector report in points at dpi / 72). */
+cairo_surface_t *ov_page_raster_at(ov_target *t, double scale, base_error *err);
 void ov_page_free(ov_target *t);
 /* ---- ov_svg_text.c ---- */
 /* Keeps a line of text for the SVG file (ov_text draws, ov_page writes them). */

@@ -3,7 +3,7 @@
  * onto a new page while drawing; finishing replays them into the file: a
  * PDF of A4 or Letter pages (text stays text: Pango's glyphs carry it), an
  * SVG of the pages one under the other with every line of text a <text>
- * element, or a PNG at 150 dpi.
+ * element, or a PNG at 150 dpi (OV_REPORT_DPI) or the resolution asked.
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,7 +20,6 @@
 #include "ov_text.h"
 
 #define PT_PER_MM (72.0 / 25.4)
-#define PNG_DPI 150.0
 #define MARGIN_PT 36.0
 #define HEADER_PT 46.0      /* the title's band above the board */
 #define AXIS_LEFT_PT 20.0   /* inch numbers left of the board */
@@ -116,7 +115,7 @@ int ov_page_init(ov_target *t, double x0, double y0, double w, double d, base_er
 {
     double pw, ph;
     paper_pt(t->paper, &pw, &ph);
-    const double k = t->format == OV_FORMAT_PNG ? PNG_DPI / 72.0 : 1.0;
+    const double k = t->format == OV_FORMAT_PNG ? t->png_dpi / 72.0 : 1.0;
     t->unit = k;
     t->page_w = pw * k, t->page_h = ph * k;
     t->width = (int)ceil(t->page_w), t->height = (int)ceil(t->page_h);
@@ -154,8 +153,6 @@ void ov_page_total_size(const ov_target *t, int *w, int *h)
 /* Every page, one under the other, onto cr. */
 static void stack_pages(const ov_target *t, cairo_t *cr)
 {
-    int w, h;
-    ov_page_total_size(t, &w, &h);
     cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
     cairo_paint(cr);
     for (size_t i = 0; i < t->n_pages; i++) {
@@ -168,12 +165,18 @@ static void stack_pages(const ov_target *t, cairo_t *cr)
     }
 }
 
-cairo_surface_t *ov_page_raster(ov_target *t, base_error *err)
+cairo_surface_t *ov_page_raster_at(ov_target *t, double scale, base_error *err)
 {
     int w, h;
     ov_page_total_size(t, &w, &h);
+    if (scale != 1) {
+        size_t n = t->n_pages ? t->n_pages : 1;
+        w = (int)ceil(t->page_w * scale);
+        h = (int)ceil((n * t->page_h + (n - 1) * GAP_PT * t->unit) * scale);
+    }
     cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
     cairo_t *cr = cairo_create(img);
+    cairo_scale(cr, scale, scale);
     stack_pages(t, cr);
     cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
@@ -185,6 +188,8 @@ cairo_surface_t *ov_page_raster(ov_target *t, base_error *err)
     cairo_surface_flush(img);
     return img;
 }
+
+cairo_surface_t *ov_page_raster(ov_target *t, base_error *err) { return ov_page_raster_at(t, 1, err); }
 
 /* ---- SVG text (kept by ov_svg_text.c as it was drawn) ---- */
 

@@ -78,6 +78,11 @@ static int load_pixels(ov_target *t, const uint8_t *px, ov_pixfmt fmt, size_t st
     for (int y = 0; y < t->height; y++) {
         const uint8_t *s = px + (size_t)y * stride;
         uint32_t *d = (uint32_t *)(void *)(dst + (size_t)y * (size_t)ds);
+        if (fmt == OV_PIX_GRAY8) { /* a camera's gray picture: one loop the compiler vectorises */
+            for (int x = 0; x < t->width; x++)
+                d[x] = 0xFF000000u | (uint32_t)s[x] * 0x010101u;
+            continue;
+        }
         for (int x = 0; x < t->width; x++) {
             uint32_t r, g, b;
             switch (fmt) {
@@ -152,9 +157,15 @@ ov_target *ov_target_new_projector(const double H[9], int width, int height, bas
     return t;
 }
 
-ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, ov_paper paper, ov_format format,
-                                     const char *path, base_error *err)
+/* A report target; dpi: a PNG's pixels per inch (SVG and PDF are in points). */
+static ov_target *new_report(double x0, double y0, double w, double d, ov_paper paper, ov_format format, double dpi,
+                             const char *path, base_error *err)
 {
+    if (format == OV_FORMAT_PNG && !(dpi >= OV_REPORT_DPI_MIN && dpi <= OV_REPORT_DPI_MAX)) {
+        base_error_set(err, "overlay: a report picture's resolution must be %d..%d dpi, got %g", OV_REPORT_DPI_MIN,
+                       OV_REPORT_DPI_MAX, dpi);
+        return NULL;
+    }
     if (!(w > 0) || !(d > 0) || !isfinite(w) || !isfinite(d) || !isfinite(x0) || !isfinite(y0)) {
         base_error_set(err, "overlay: report view %.1f x %.1f mm is not usable", w, d);
         return NULL;
@@ -172,6 +183,7 @@ ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, o
         return NULL;
     t->format = format;
     t->paper = paper;
+    t->png_dpi = dpi;
     if (path && !(t->path = strdup(path))) {
         base_error_set(err, "out of memory");
         ov_target_free(t);
@@ -182,6 +194,18 @@ ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, o
         return NULL;
     }
     return t;
+}
+
+ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, ov_paper paper, ov_format format,
+                                     const char *path, base_error *err)
+{
+    return new_report(x0, y0, w, d, paper, format, OV_REPORT_DPI, path, err);
+}
+
+ov_target *ov_target_new_report_png(double x0, double y0, double w, double d, ov_paper paper, double dpi,
+                                    const char *path, base_error *err)
+{
+    return new_report(x0, y0, w, d, paper, OV_FORMAT_PNG, dpi, path, err);
 }
 
 ov_target *ov_target_new_report(double board_w, double board_d, ov_paper paper, ov_format format, const char *path,
@@ -331,6 +355,22 @@ int ov_target_write_png(ov_target *t, const char *path, base_error *err)
         return -1;
     /* A camera frame is a photo (its background); a projector frame is drawn on black. */
     int rc = ov_png_write_as(img, path, t->kind == OV_TARGET_CAMERA ? OV_PNG_PHOTO : OV_PNG_DRAWING, err);
+    cairo_surface_destroy(img);
+    return rc;
+}
+
+int ov_target_write_report_png(ov_target *t, double dpi, const char *path, base_error *err)
+{
+    /* An SVG target's pages hold no text (its lines are <text> elements): only a PDF's are the whole page. */
+    if (!t || !path || t->kind != OV_TARGET_REPORT || t->format != OV_FORMAT_PDF)
+        return base_error_set(err, "overlay: write_report_png needs a PDF report target and a path");
+    if (!(dpi >= OV_REPORT_DPI_MIN && dpi <= OV_REPORT_DPI_MAX))
+        return base_error_set(err, "overlay: a report picture's resolution must be %d..%d dpi, got %g",
+                              OV_REPORT_DPI_MIN, OV_REPORT_DPI_MAX, dpi);
+    cairo_surface_t *img = ov_page_raster_at(t, dpi / 72.0, err);
+    if (!img)
+        return -1;
+    int rc = ov_png_write_as(img, path, OV_PNG_DRAWING, err);
     cairo_surface_destroy(img);
     return rc;
 }

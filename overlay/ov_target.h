@@ -54,6 +54,12 @@ ov_target *ov_target_new_projector(const double H[9], int width, int height, bas
  */
 ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, ov_paper paper, ov_format format,
                                      const char *path, base_error *err);
+/* A report's PNG pictures: 150 dpi unless asked (ov_target_new_report_png), from 36 to 600 dpi. */
+enum { OV_REPORT_DPI = 150, OV_REPORT_DPI_MIN = 36, OV_REPORT_DPI_MAX = 600 };
+/* A PNG report at `dpi` pixels per inch: the referee's at 96, a page as tall as a full-HD screen shows
+ * (A4: 794 x 1123 px), at under half the pixels of 150 dpi. NULL (err set) outside OV_REPORT_DPI_MIN..MAX. */
+ov_target *ov_target_new_report_png(double x0, double y0, double w, double d, ov_paper paper, double dpi,
+                                    const char *path, base_error *err);
 /* The whole board. */
 ov_target *ov_target_new_report(double board_w, double board_d, ov_paper paper, ov_format format, const char *path,
                                 base_error *err);
@@ -97,6 +103,12 @@ int ov_target_keep_labels_dark(ov_target *t, const calib_projector *proj, const 
                                base_error *err);
 /* Writes a raster target (camera, projector, any report) as PNG. */
 int ov_target_write_png(ov_target *t, const char *path, base_error *err);
+/*
+ * A PDF report's pages as a PNG at `dpi` (OV_REPORT_DPI_MIN..MAX): the pages drawn once in points, replayed at
+ * dpi / 72 pixels a point (the text as the PDF's glyphs, unhinted as every report's), instead of drawing the scene
+ * again on a PNG report target. Before or after ov_target_finish. (An SVG target's pages hold no text.)
+ */
+int ov_target_write_report_png(ov_target *t, double dpi, const char *path, base_error *err);
 /* Copies a raster target's pixels out (ov_target_size) in `fmt`. */
 int ov_target_copy_pixels(ov_target *t, uint8_t *dst, ov_pixfmt fmt, size_t stride, base_error *err);
 

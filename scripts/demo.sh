@@ -26,7 +26,7 @@ case $rc in
 esac
 echo
 echo "The verdict, drawn:"
-for f in camera.png projector.png report.png report.svg report.pdf report.json; do
+for f in camera.jpg projector.png report.png report.svg report.pdf report.json; do
   echo "  $(pwd)/$out/$f"
 done
 

@@ -13,7 +13,8 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 
 ./build/cli/tableref referee datasets/demo/before.jpg datasets/demo/after.jpg \
-  --calib datasets/demo/calib.json --roster datasets/demo/roster.json --out "$tmp/ref" >/dev/null || [ $? -eq 1 ]
+  --calib datasets/demo/calib.json --roster datasets/demo/roster.json --out "$tmp/ref" --camera-png \
+  >/dev/null || [ $? -eq 1 ]
 if command -v convert >/dev/null; then
   convert "$tmp/ref/camera.png" -quality 88 "$out/demo-camera.jpg"
 else

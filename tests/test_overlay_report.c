@@ -5,8 +5,10 @@
  * PDF's words come back out of it (pdftotext, poppler-utils) and the SVG
  * has <text> elements with the verdict's words. Exact page sizes to 0.01 pt.
  */
+#include <cairo.h>
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,5 +168,100 @@ Test(overlay_report, a_table_flowing_onto_a_new_page_repeats_its_column_names, .
     cr_expect_geq(continued, 1, "at least one table goes on over a page break, under its column names");
     remove(pdf);
     rmdir(dir);
+    ot_turn_clear(&t);
+}
+
+/* A PDF report's pages replayed as a PNG (ov_target_write_report_png, what the referee writes as report.png) are
+ * those pages scaled, text and all: at 96 dpi the size of the page drawn on a PNG target at 96 dpi (A4: 794 px
+ * across), and at 144 dpi the pages at 72 dpi as the target itself gives them (ov_target_copy_pixels), compared
+ * in blocks of 4 px at 72 dpi with the golden pictures' tolerance (at most 0.5% of the blocks off by more than 48
+ * levels in a channel, mean difference under 2 levels): nothing shifted, nothing lost. An SVG target (its text kept
+ * apart) and a resolution out of range are refused. */
+Test(overlay_report, a_pdf_replayed_as_png_is_its_pages_scaled, .timeout = 60)
+{
+    ot_turn t;
+    ot_demo_turn(&t);
+    char dir[] = "/tmp/tableref-ovreplay-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char pdf[512], at96[512], at144[512], drawn[512];
+    snprintf(pdf, sizeof pdf, "%s/r.pdf", dir);
+    snprintf(at96, sizeof at96, "%s/at96.png", dir);
+    snprintf(at144, sizeof at144, "%s/at144.png", dir);
+    snprintf(drawn, sizeof drawn, "%s/drawn.png", dir);
+    base_error err;
+    double v[4];
+    ov_report_view(t.before, t.after, &t.report, NULL, false, v);
+    ov_target *r = ov_target_new_report_view(v[0], v[1], v[2], v[3], OV_PAPER_A4, OV_FORMAT_PDF, pdf, &err);
+    cr_assert_not_null(r, "%s", err.msg);
+    cr_assert_eq(ov_draw_verdict(r, t.before, t.after, &t.report, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(ov_target_finish(r, &err), 0, "%s", err.msg);
+    cr_assert_eq(ov_target_write_report_png(r, 96, at96, &err), 0, "%s", err.msg);
+    cr_assert_eq(ov_target_write_report_png(r, 144, at144, &err), 0, "%s", err.msg);
+    cr_expect_neq(ov_target_write_report_png(r, 700, at96, &err), 0, "700 dpi is refused");
+    int w, h;
+    ov_target_size(r, &w, &h);
+    const int stride_px = w;
+    uint8_t *pt = malloc((size_t)w * h * 3);
+    cr_assert_not_null(pt);
+    cr_assert_eq(ov_target_copy_pixels(r, pt, OV_PIX_RGB24, (size_t)w * 3, &err), 0, "%s", err.msg);
+    ov_target_free(r);
+    ov_target *p = ov_target_new_report_png(v[0], v[1], v[2], v[3], OV_PAPER_A4, 96, drawn, &err);
+    cr_assert_not_null(p, "%s", err.msg);
+    cr_assert_eq(ov_draw_verdict(p, t.before, t.after, &t.report, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(ov_target_finish(p, &err), 0, "%s", err.msg);
+    ov_target_free(p);
+    cr_expect_null(ov_target_new_report_png(v[0], v[1], v[2], v[3], OV_PAPER_A4, 20, drawn, &err), "20 dpi");
+    char svg[512];
+    snprintf(svg, sizeof svg, "%s/r.svg", dir);
+    ov_target *s = ov_target_new_report_view(v[0], v[1], v[2], v[3], OV_PAPER_A4, OV_FORMAT_SVG, svg, &err);
+    cr_assert_not_null(s, "%s", err.msg);
+    cr_expect_neq(ov_target_write_report_png(s, 96, at96, &err), 0, "an SVG target is refused");
+    ov_target_free(s);
+
+    cairo_surface_t *a = cairo_image_surface_create_from_png(at96), *b = cairo_image_surface_create_from_png(drawn),
+                    *c = cairo_image_surface_create_from_png(at144);
+    cr_assert(cairo_surface_status(a) == CAIRO_STATUS_SUCCESS && cairo_surface_status(b) == CAIRO_STATUS_SUCCESS &&
+              cairo_surface_status(c) == CAIRO_STATUS_SUCCESS);
+    cr_expect_eq(cairo_image_surface_get_width(a), 794, "A4 at 96 dpi: %d px across", cairo_image_surface_get_width(a));
+    cr_expect(cairo_image_surface_get_width(b) == cairo_image_surface_get_width(a) &&
+                  cairo_image_surface_get_height(b) == cairo_image_surface_get_height(a),
+              "replayed %dx%d, drawn %dx%d", cairo_image_surface_get_width(a), cairo_image_surface_get_height(a),
+              cairo_image_surface_get_width(b), cairo_image_surface_get_height(b));
+    /* Whole pixels: 595.28 pt are 596 px at 72 dpi, 1191 at 144. */
+    int hw = cairo_image_surface_get_width(c) / 2, hh = cairo_image_surface_get_height(c) / 2;
+    cr_assert(abs(hw - w) <= 1 && abs(hh - h) <= 1, "144 dpi: %dx%d px, the 72 dpi pages %dx%d", 2 * hw, 2 * hh, w, h);
+    w = hw < w ? hw : w, h = hh < h ? hh : h;
+    const uint8_t *dc = cairo_image_surface_get_data(c);
+    int sc = cairo_image_surface_get_stride(c);
+    /* Each 4 x 4 block of the 72 dpi pages against the 8 x 8 block over it at 144 dpi: the same drawing in the same
+     * place averages alike (glyphs and hairlines antialiased at two resolutions do not, pixel by pixel). */
+    size_t off = 0, n = 0;
+    double total = 0;
+    for (int y = 0; y + 4 <= h; y += 4)
+        for (int x = 0; x + 4 <= w; x += 4, n++) {
+            int d = 0;
+            for (int ch = 0; ch < 3; ch++) {
+                int lo = 0, hi = 0;
+                for (int k = 0; k < 16; k++)
+                    lo += pt[((size_t)(y + k / 4) * stride_px + x + k % 4) * 3 + ch];
+                for (int k = 0; k < 64; k++) {
+                    uint32_t px;
+                    memcpy(&px, dc + (size_t)(2 * y + k / 8) * sc + 4 * (2 * x + k % 8), 4);
+                    hi += (px >> (16 - 8 * ch)) & 255; /* R, G, B of an opaque pixel */
+                }
+                int e = abs((lo + 8) / 16 - (hi + 32) / 64);
+                d = e > d ? e : d;
+            }
+            total += d;
+            off += d > 48;
+        }
+    double share = (double)off / (double)n, mean = total / (double)n;
+    printf("144 dpi against 72 dpi, in 4 px blocks: %.3f%% of blocks off by more than 48, mean difference %.3f\n", 100 * share,
+           mean);
+    cr_expect_leq(share, 0.005, "%.3f%% of the blocks differ", 100 * share);
+    cr_expect_leq(mean, 2.0, "mean difference %.3f", mean);
+    cairo_surface_destroy(a), cairo_surface_destroy(b), cairo_surface_destroy(c);
+    free(pt);
+    remove(pdf), remove(svg), remove(at96), remove(at144), remove(drawn), rmdir(dir);
     ot_turn_clear(&t);
 }

@@ -148,7 +148,7 @@ Test(referee, demo_agrees_with_check_on_the_ground_truth)
     const struct {
         const char *name, *magic;
         long min;
-    } files[] = {{"camera.png", "\x89PNG", 50000},  {"projector.png", "\x89PNG", 5000},
+    } files[] = {{"camera.jpg", "\xff\xd8\xff", 50000},  {"projector.png", "\x89PNG", 5000},
                  {"report.png", "\x89PNG", 20000},  {"report.svg", "<?xml", 10000},
                  {"report.pdf", "%PDF-", 5000},     {"before.json", "{", 500},
                  {"after.json", "{", 500}};
@@ -280,6 +280,22 @@ static void twice_as_large(const char *name, const char *out)
 }
 
 /* The width and height a PNG's header states (0 when it is not a PNG). */
+/* A JPEG's size from its header (media_image_probe): 0 x 0 when it cannot be read. */
+static void jpeg_size(const char *path, int *w, int *h)
+{
+    *w = *h = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return;
+    static uint8_t buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    media_image_info info;
+    base_error e;
+    if (media_image_probe(buf, n, path, 0, &info, &e) == 0)
+        *w = info.width, *h = info.height;
+}
+
 static void png_size(const char *path, int *w, int *h)
 {
     unsigned char head[24] = {0};
@@ -294,8 +310,9 @@ static void png_size(const char *path, int *w, int *h)
     fclose(f);
 }
 
-/* A picture larger than a full-HD screen is drawn shrunk by the smallest whole factor that fits it (2560x1920 by 2);
- * --camera-full draws it at its own size. The demo pair at twice its size, the calibration scaled alike. */
+/* A picture larger than a full-HD screen is drawn shrunk by the smallest whole factor that fits it (2560x1920 by 2),
+ * written as camera.jpg; --camera-full draws it at its own size, --camera-png writes it as camera.png; report.png at
+ * 96 dpi unless --report-dpi. The demo pair at twice its size, the calibration scaled alike. */
 Test(referee, camera_picture_at_screen_size_unless_full)
 {
     twice_as_large("before.jpg", "b2.jpg");
@@ -323,12 +340,21 @@ Test(referee, camera_picture_at_screen_size_unless_full)
     int st = referee(pic[0], pic[1], calib, out, NULL, err, sizeof err);
     cr_assert(st == 0 || st == 1, "exit %d: %s", st, err);
     int w, h;
-    snprintf(png, sizeof png, "%s/camera.png", out);
+    snprintf(png, sizeof png, "%s/camera.jpg", out);
+    jpeg_size(png, &w, &h);
+    cr_expect(w == 1280 && h == 960, "camera.jpg of a 2560x1920 picture: %dx%d, expected 1280x960", w, h);
+    /* report.png at 96 dpi: A4's 595 pt across are 794 px. */
+    snprintf(png, sizeof png, "%s/report.png", out);
     png_size(png, &w, &h);
-    cr_expect(w == 1280 && h == 960, "camera.png of a 2560x1920 picture: %dx%d, expected 1280x960", w, h);
-    st = referee(pic[0], pic[1], calib, full, "--camera-full", err, sizeof err);
+    cr_expect(w == 794, "report.png at 96 dpi: %d px across, expected 794", w);
+    st = referee(pic[0], pic[1], calib, full, "--camera-full --camera-png --report-dpi 150", err, sizeof err);
     cr_assert(st == 0 || st == 1, "exit %d: %s", st, err);
     snprintf(png, sizeof png, "%s/camera.png", full);
     png_size(png, &w, &h);
     cr_expect(w == 2560 && h == 1920, "camera.png with --camera-full: %dx%d, expected 2560x1920", w, h);
+    snprintf(png, sizeof png, "%s/camera.jpg", full);
+    cr_expect(access(png, F_OK) != 0, "--camera-png writes camera.png instead of camera.jpg");
+    snprintf(png, sizeof png, "%s/report.png", full);
+    png_size(png, &w, &h);
+    cr_expect(w == 1241, "report.png at --report-dpi 150: %d px across, expected 1241", w);
 }
