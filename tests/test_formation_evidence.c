@@ -369,3 +369,32 @@ Test(formation_evidence, rendered_rear_rank_hidden_comes_back_centred)
     base_image_free(img);
     fs_table_clear(&t);
 }
+
+/*
+ * One model seen (a unit placed from one mast, its rank-mates' marks hidden): no neighbour measures either pitch, so
+ * each is the base plus half the 0..1 mm gap a hand leaves (exactly 20.5 mm on 20 mm bases, to 1e-9 mm), and the
+ * slot seven files away is pinned no better than seven times that gap's 0.5 mm sigma. Before: 20 mm pitches, the far
+ * file of a unit on minis table 1 (21 mm pitches) 7 mm off.
+ */
+Test(formation_evidence, one_model_seen_pitches_are_the_base_and_half_a_gap)
+{
+    enum { FILES = 8, N = 16 };
+    vis_formation_model m[N];
+    for (int k = 0; k < N; k++)
+        m[k] = (vis_formation_model){VIS_FORMATION_NONE, {0, 0}, 0, k % FILES, k / FILES};
+    /* The front rank's right-hand model (file 7), facing +y: its left is -x. */
+    m[FILES - 1] = (vis_formation_model){VIS_FORMATION_SEEN, {500, 300}, BASE_PI / 2, FILES - 1, 0};
+    const vis_formation_input in = {N, m, 20, 20, {0, FILES}, 0};
+    vis_formation_result res;
+    cr_assert_eq(vis_formation_infer(&in, &res), 0);
+    cr_assert_geq(res.n_placements, 1);
+    cr_expect_float_eq(res.grid.pitch_across, 20.5, 1e-9);
+    cr_expect_float_eq(res.grid.pitch_along, 20.5, 1e-9);
+    const vis_formation_place *p = res.placements[0].models;
+    cr_expect_float_eq(p[FILES - 1].pos.x, 500, 1e-9);
+    cr_expect_float_eq(p[0].pos.x, 500 - 7 * 20.5, 1e-6, "file 0 at %.3f", p[0].pos.x);
+    cr_expect_float_eq(p[0].pos.y, 300, 1e-6);
+    cr_expect_float_eq(p[2 * FILES - 1].pos.y, 300 - 20.5, 1e-6, "rank 1 behind at %.3f", p[2 * FILES - 1].pos.y);
+    cr_expect_geq(p[0].fit_mm, 7 * 0.5, "file 0's fit sigma %.2f holds seven gaps of 0.5 mm", p[0].fit_mm);
+    vis_formation_result_clear(&res);
+}

@@ -530,7 +530,7 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
         free(partial);
         return base_error_set(err, "out of memory");
     }
-    vis_mast_place(r, &d->relief, &cam, &d->cfg, tags, n, seen, partial, rep);
+    vis_mast_place(d, &cam, im, tags, n, seen, partial, rep);
     /* What was said is what is done: a model whose tag was seen twice is placed from no read of it. */
     for (size_t i = 0; i < r->n_models; i++)
         if (seen[i].doubted)

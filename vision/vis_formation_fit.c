@@ -143,6 +143,9 @@ static void fit_axis(const double *x, const double *y, const double *w, size_t n
     wls(x, y, w, n, a, &b, false);
 }
 
+/* The gap a hand leaves between bases when nothing measures it (mm): half of 0..1 mm (refine's unmeasured sigma). */
+#define VIS_FORMATION_GAP_PRIOR_MM 0.5
+
 static bool axis_varies(const double *x, const double *w, size_t n)
 {
     double sw = 0, sx = 0, sxx = 0;
@@ -167,6 +170,21 @@ static void borrow_gap(vis_fit *F, double *xs, double *ys, const double *ws, dou
     for (size_t i = 0; i < n; i++)
         xs[i] = F->o[i].x;
     const bool files_vary = axis_varies(xs, ws, n);
+    if (!files_vary && !ranks_vary) {
+        /* Neither pitch measured (one model seen, or all in one place): the base plus half the 0..1 mm gap a
+         * hand leaves (sig_pa, sig_pd: 0.5 mm), not none (a unit of minis table 1 placed from one mast had its
+         * far file 7 mm off, 21 mm pitches taken for 20), the origin refitted with it. */
+        F->pa = w + VIS_FORMATION_GAP_PRIOR_MM, F->pd = d + VIS_FORMATION_GAP_PRIOR_MM;
+        for (size_t i = 0; i < n; i++)
+            ys[i] = F->o[i].u;
+        double b = F->pa;
+        wls(xs, ys, ws, n, &F->au, &b, false);
+        for (size_t i = 0; i < n; i++)
+            xs[i] = F->o[i].r, ys[i] = F->o[i].v;
+        b = -F->pd;
+        wls(xs, ys, ws, n, &F->av, &b, false);
+        return;
+    }
     if (files_vary == ranks_vary)
         return;
     if (ranks_vary) {

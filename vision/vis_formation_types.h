@@ -42,7 +42,7 @@ typedef struct vis_formation_input {
 
 typedef struct vis_formation_grid {
     double heading;                 /* rad */
-    double pitch_across, pitch_along;  /* mm, measured (base size when not measurable) */
+    double pitch_across, pitch_along;  /* mm, measured (the base plus 0.5 mm when not measurable) */
     int files, ranks, rear_models;
     double residual_mm;             /* RMS distance of the fitted models from their slots */
     int fitted_models;              /* models the grid was fitted to */

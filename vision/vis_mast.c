@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "vis_mast_read.h"
+
 /* Does tag `id` appear once among the tags? (vis_detect.c reports the copies.) */
 static bool once(const vis_tag_detection *tags, size_t n, int id)
 {
@@ -115,10 +117,58 @@ static void face_unit(const roster_map *r, size_t u, const vis_seen_model *mast,
     }
 }
 
-size_t vis_mast_place(const roster_map *r, const vis_relief *rel, const vis_camera *cam, const vis_detect_config *cfg,
+/* Mast k's read (mast[k]) given to its carrier, unless the carrier's tag was seen twice, or its base's own mark,
+ * nearer the table and on no rod, placed it already (as well: rough beside rough). True when it placed it. */
+static bool give_carrier(const roster_map *r, size_t k, const vis_seen_model *mast, vis_seen_model *seen)
+{
+    vis_seen_model *s = &seen[r->marks[k].model];
+    const vis_seen_model *m = &mast[k];
+    if (s->doubted || !(m->seen || m->rough) || s->seen || (s->rough && m->rough))
+        return false;
+    *s = *m;
+    return true;
+}
+
+/*
+ * The masts the blind pass missed, read where the units placed so far put them (vis_mast_read.h); twice, since
+ * every carrier placed sharpens its unit's formation. Returns the carriers placed.
+ */
+static size_t read_predicted(const vis_detector *d, const vis_camera *cam, const base_view *im,
+                             const vis_tag_detection *tags, size_t n, vis_seen_model *mast, vis_seen_model *seen,
+                             vis_report *rep)
+{
+    const roster_map *r = d->map;
+    size_t placed = 0;
+    unsigned char *had = malloc(r->n_marks);
+    if (!had)
+        return 0;
+    for (int pass = 0; pass < 2; pass++) {
+        rules_snapshot *estimate = NULL;
+        vis_report scratch = {0};
+        base_error err;
+        const int rc = vis_units_build(r, seen, NULL, &estimate, &scratch, &err);
+        vis_report_clear(&scratch);
+        if (rc < 0)
+            break;
+        for (size_t k = 0; k < r->n_marks; k++)
+            had[k] = mast[k].seen;
+        const int added = vis_mast_read_predicted(d, cam, im, tags, n, estimate, mast, rep);
+        rules_snapshot_free(estimate);
+        for (size_t k = 0; k < r->n_marks; k++)
+            if (!had[k] && mast[k].seen)
+                placed += give_carrier(r, k, mast, seen);
+        if (added <= 0)
+            break;
+    }
+    free(had);
+    return placed;
+}
+
+size_t vis_mast_place(const vis_detector *d, const vis_camera *cam, const base_view *im,
                       const vis_tag_detection *tags, size_t n, vis_seen_model *seen, unsigned char *partial,
                       vis_report *rep)
 {
+    const roster_map *r = d->map;
     size_t placed = 0;
     vis_seen_model *mast = r->n_marks ? calloc(r->n_marks, sizeof *mast) : NULL;
     if (!mast)
@@ -127,15 +177,13 @@ size_t vis_mast_place(const roster_map *r, const vis_relief *rel, const vis_came
         const roster_map_mark *mk = roster_map_find_mark_tag(r, tags[i].id);
         if (!mk || !once(tags, n, tags[i].id))
             continue;
-        vis_seen_model *m = &mast[mk - r->marks], *s = &seen[mk->model];
-        if (s->doubted || !read_mast(r, rel, cam, cfg, &tags[i], mk, m, rep))
+        const size_t k = (size_t)(mk - r->marks);
+        if (seen[mk->model].doubted || !read_mast(r, &d->relief, cam, &d->cfg, &tags[i], mk, &mast[k], rep))
             continue; /* its carrier's tag seen twice, or the mast unusable */
-        /* Its base's own mark, nearer the table and on no rod, keeps the carrier it placed. */
-        if (s->seen || (s->rough && m->rough))
-            continue;
-        *s = *m;
-        placed++;
+        placed += give_carrier(r, k, mast, seen);
     }
+    if (im)
+        placed += read_predicted(d, cam, im, tags, n, mast, seen, rep);
     for (size_t u = 0; u < r->n_units; u++) {
         face_unit(r, u, mast, seen);
         if (partial && partial[u] && !r->units[u].loose && all_masts_seen(r, u, mast))

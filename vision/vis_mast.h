@@ -22,8 +22,13 @@
  * tag's heading is one base): every model of it read takes that facing,
  * when both masts' own headings agree with it within 4 degrees.
  *
- * How to use (vis_detect.c, after the bases' marks are read):
- *   size_t placed = vis_mast_place(d->map, &d->relief, &cam, &d->cfg, tags, n, seen, partial, rep);
+ * A mast the blind first pass missed (a spear, a banner or a hand across its
+ * tag) is read where its unit, placed by then (a rim label, another mast, its
+ * formation), puts it: its carrier's estimated place at the mast's height,
+ * searched within the rod's sway and the estimate's sigma (vis_mast_read.h).
+ *
+ * How to use (vis_detect.c, after the bases' marks are read; image NULL: the decoded tags alone):
+ *   size_t placed = vis_mast_place(d, &cam, &image, tags, n, seen, partial, rep);
  */
 #ifndef VIS_MAST_H
 #define VIS_MAST_H
@@ -31,6 +36,7 @@
 #include <stddef.h>
 
 #include "roster_map.h"
+#include "base_image.h"
 #include "vis_camera.h"
 #include "vis_detect_types.h"
 #include "vis_relief.h"
@@ -38,9 +44,9 @@
 #include "vis_tag.h"
 #include "vis_units.h"
 
-/* The carriers the masts among `tags` placed (seen or rough), into seen[] (one per map model); partial[] (one per
- * unit, may be NULL) cleared as above. */
-size_t vis_mast_place(const roster_map *r, const vis_relief *rel, const vis_camera *cam, const vis_detect_config *cfg,
+/* The carriers the masts among `tags`, and those read where predicted in `im` (may be NULL), placed (seen or rough),
+ * into seen[] (one per map model); partial[] (one per unit, may be NULL) cleared as above. */
+size_t vis_mast_place(const vis_detector *d, const vis_camera *cam, const base_view *im,
                       const vis_tag_detection *tags, size_t n, vis_seen_model *seen, unsigned char *partial,
                       vis_report *rep);
 

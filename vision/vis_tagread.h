@@ -43,7 +43,7 @@ typedef struct vis_tagread_codes {
     int tw;       /* cells per side of the printed tag (10 for tag36h11) */
 } vis_tagread_codes;
 
-/* The codes of every tag the roster names (models and board). 0, or -1 (family not handled, out of memory). */
+/* The codes of every tag the roster names (models, board and masts). 0, or -1 (family not handled, out of memory). */
 int vis_tagread_codes_roster(const vis_tag_detector *td, const roster_map *r, vis_tagread_codes *out);
 /* Every code of the family. */
 int vis_tagread_codes_family(const vis_tag_detector *td, vis_tagread_codes *out);

@@ -41,13 +41,17 @@ static int codes_add(vis_tagread_codes *out, const vis_tag_detector *td, int id)
 
 int vis_tagread_codes_roster(const vis_tag_detector *td, const roster_map *r, vis_tagread_codes *out)
 {
-    if (codes_alloc(out, (int)(r->n_models + r->n_board_tags)) < 0)
+    if (codes_alloc(out, (int)(r->n_models + r->n_board_tags + r->n_marks)) < 0)
         return -1;
     for (size_t i = 0; i < r->n_models; i++)
         if (codes_add(out, td, r->models[i].tag_id) < 0)
             goto fail;
     for (size_t i = 0; i < r->n_board_tags; i++)
         if (codes_add(out, td, r->board_tags[i].id) < 0)
+            goto fail;
+    /* The masts' tags too: a mast is read where it is predicted (vis_mast.h), and no read may take one for a model. */
+    for (size_t i = 0; i < r->n_marks; i++)
+        if (codes_add(out, td, r->marks[i].tag_id) < 0)
             goto fail;
     return 0;
 fail:
