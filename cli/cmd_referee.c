@@ -46,7 +46,7 @@ static const cli_doc doc = {
     "       tableref referee BEFORE.jpg AFTER.jpg --table T.json --out DIR\n"
     "                        [--unit ID] [--move TYPE] [--projector P.json] [--no-refine]\n"
     "                        [--paper a4|letter] [--report-view judged|board] [--reach ID]\n"
-    "                        [--camera-full] [--camera-png] [--report-dpi N]\n"
+    "                        [--camera-full] [--camera-png] [--report-dpi N] [--svg]\n"
     "\n"
     "The referee's main job: finds the models in both camera images, judges the\n"
     "move between them and writes into DIR (created if needed):\n"
@@ -58,10 +58,13 @@ static const cli_doc doc = {
     "                  screen shows (at most 1920x1080: a larger picture shrunk\n"
     "                  by a whole factor; --camera-full: at its own size), JPEG\n"
     "                  at quality 90 (--camera-png: camera.png, lossless, instead)\n"
-    "  projector.png   the verdict in projector pixels (to project onto the table)\n"
-    "  report.png, report.svg, report.pdf   a top-down report on A4 (or Letter)\n"
-    "                  pages: the board, a legend, each call's sentences (the PNG\n"
-    "                  at 96 dpi, a page as a screen shows it; --report-dpi N)\n"
+    "  projector.png   the verdict in projector pixels (to project onto the table),\n"
+    "                  only when a projector is known: the calibration's\n"
+    "                  \"projector\" section, or --projector P\n"
+    "  report.pdf, report.png   a top-down report on A4 (or Letter) pages: the\n"
+    "                  board, a legend, each call's sentences (the PDF to print;\n"
+    "                  the PNG at 96 dpi, a page as a screen shows it;\n"
+    "                  --report-dpi N); report.svg too with --svg\n"
     "\n",
     "\n"
     "A call is ILLEGAL only when a rule is broken under every placement of the\n"
@@ -174,16 +177,19 @@ static int add_reach(ov_scene *sc, const rules_snapshot *before, const rules_rea
     return 0;
 }
 
-/* The report pictures: the scene drawn on SVG pages (its text as <text>) and on PDF pages, and report.png the PDF's
- * pages replayed at png_dpi (not drawn a third time). */
+/* The report pictures: the scene drawn on PDF pages, report.png the PDF's pages replayed at png_dpi (not drawn
+ * again), and with --svg on SVG pages (its text as <text>). The SVG is no one's reading (the PDF is the printed
+ * report, the PNG the screen's): on hard table 1 it cost ~200 M instructions, drawn only when asked. */
 static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov_paper paper, double png_dpi,
-                         base_error *err)
+                         bool svg, base_error *err)
 {
     static const struct {
         ov_format f;
         const char *name;
     } kinds[] = {{OV_FORMAT_SVG, "report.svg"}, {OV_FORMAT_PDF, "report.pdf"}};
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        if (kinds[k].f == OV_FORMAT_SVG && !svg)
+            continue;
         char *path = out_path(dir, kinds[k].name, err);
         ov_target *t = path ? ov_target_new_report_view(view[0], view[1], view[2], view[3], paper, kinds[k].f, path, err)
                             : NULL;
@@ -208,7 +214,7 @@ static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov
 typedef struct referee_job {
     const char *images[2], *dir, *unit, *proj_path, *table_path, *calib_path, *roster_path, *reach_unit;
     const cli_list *rolls;  /* --roll UNIT=INCHES */
-    bool refine, whole_board, camera_full, camera_png;
+    bool refine, whole_board, camera_full, camera_png, svg;
     double report_dpi; /* report.png's pixels per inch */
     ov_paper paper;
     rules_move_type move;
@@ -221,7 +227,7 @@ typedef struct referee_work {
     ref_judgement judged;
     rules_reach reach;
     ov_scene *scene;
-    ov_target *cam, *proj;
+    ov_target *cam, *proj; /* proj: NULL when no projector is known */
     cJSON *root;
     double H[9], view[4];
     int pw, ph, proj_calibrated;
@@ -289,8 +295,7 @@ static int judge_pictures(const referee_job *job, referee_work *w, base_error *e
             w->pw = calib->projector.width;
             w->ph = calib->projector.height;
         } else {
-            w->proj_calibrated = 0;
-            ref_cli_default_projector(w->fr[1]->snap->board_width, w->fr[1]->snap->board_depth, w->pw, w->ph, w->H);
+            w->proj_calibrated = 0; /* nothing to draw for: no projector.png */
         }
     }
     if (job->reach_unit &&
@@ -342,6 +347,17 @@ static ov_target *camera_target(const referee_job *job, const referee_work *w, b
     return t;
 }
 
+/* The projector's picture, for the projector known (a frame fitted over the board for none lit nothing real and
+ * cost ~200 M instructions on hard table 1: not drawn). */
+static int draw_projector(referee_work *w, base_error *err)
+{
+    if (!(w->proj = ov_target_new_projector(w->H, w->pw, w->ph, err)) || set_keepout(w, err) < 0)
+        return -1;
+    if (w->proj_section.position_present) /* a label on a hill is lit along the projector's ray */
+        ov_target_set_light_source(w->proj, w->proj_section.position_mm);
+    return ov_scene_draw(w->scene, w->proj, err);
+}
+
 /* 2. Draw in memory: one scene (the verdict, the reach) laid out on each picture; the report's JSON. */
 static int draw(const referee_job *job, referee_work *w, base_error *err)
 {
@@ -356,11 +372,7 @@ static int draw(const referee_job *job, referee_work *w, base_error *err)
         return -1;
     if (!(w->cam = camera_target(job, w, err)) || ov_scene_draw(w->scene, w->cam, err) < 0)
         return -1;
-    if (!(w->proj = ov_target_new_projector(w->H, w->pw, w->ph, err)) || set_keepout(w, err) < 0)
-        return -1;
-    if (w->proj_section.position_present) /* a label on a hill is lit along the projector's ray */
-        ov_target_set_light_source(w->proj, w->proj_section.position_mm);
-    if (ov_scene_draw(w->scene, w->proj, err) < 0)
+    if (w->proj_calibrated && draw_projector(w, err) < 0)
         return -1;
     if (!(w->root = ref_words_json(&w->judged)))
         return base_error_setc(err, BASE_E_NOMEM, "out of memory");
@@ -395,8 +407,8 @@ static int write_all(const referee_job *job, referee_work *w, base_error *err)
         write_snapshot(w->fr[0]->snap, job->dir, "before.json", err) < 0 ||
         write_snapshot(w->fr[1]->snap, job->dir, "after.json", err) < 0 ||
         write_camera(w->cam, job->dir, job->camera_png, err) < 0 ||
-        write_target_png(w->proj, job->dir, "projector.png", err) < 0 ||
-        write_reports(job->dir, w->scene, w->view, job->paper, job->report_dpi, err) < 0)
+        (w->proj && write_target_png(w->proj, job->dir, "projector.png", err) < 0) ||
+        write_reports(job->dir, w->scene, w->view, job->paper, job->report_dpi, job->svg, err) < 0)
         return -1;
     return 0;
 }
@@ -408,14 +420,13 @@ static void print_summary(const referee_job *job, const referee_work *w)
     printf("referee: %zu/%zu models seen before, %zu/%zu after%s\n", b->models_seen,
            b->models_seen + b->models_inferred + b->models_missing, a->models_seen,
            a->models_seen + a->models_inferred + a->models_missing,
-           w->proj_calibrated ? "" : "; projector not calibrated (projector.png fits the board to 1280x800)");
+           w->proj_calibrated ? "" : "; no projector calibrated: projector.png not written; --projector P");
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < w->fr[k]->snap->n_unseen; i++)
             printf("referee: unit %s not seen in the %s picture\n", w->fr[k]->snap->unseen[i].id,
                    k ? "after" : "before");
-    printf("referee: wrote %s/{report.json,before.json,after.json,%s,projector.png,report.png,report.svg,"
-           "report.pdf}\n",
-           job->dir, job->camera_png ? "camera.png" : "camera.jpg");
+    printf("referee: wrote %s/{report.json,before.json,after.json,%s%s,report.png,report.pdf%s}\n", job->dir,
+           job->camera_png ? "camera.png" : "camera.jpg", w->proj ? ",projector.png" : "", job->svg ? ",report.svg" : "");
 }
 
 /* The second picture's detection reuses the first's memory: glibc's malloc otherwise hands a 12 MP picture and
@@ -492,7 +503,7 @@ int cmd_referee(int argc, char **argv)
     const char *images[2] = {NULL, NULL}, *calib_path = NULL, *roster_path = NULL, *dir = NULL, *unit = NULL,
                *move = "auto", *proj_path = NULL, *table_path = NULL, *paper_word = "a4", *view_word = "judged",
                *reach_unit = NULL;
-    int n_images = 0, refine = 1, camera_full = 0, camera_png = 0;
+    int n_images = 0, refine = 1, camera_full = 0, camera_png = 0, svg = 0;
     double report_dpi = REFEREE_REPORT_DPI;
     cli_list rolls = {{0}, 0};
     /* --move: the rows judged from two pictures (rules_moves.def) */
@@ -517,8 +528,8 @@ int cmd_referee(int argc, char **argv)
                    "it has none, or when it is stale: made through another\n"
                    "board pose or image size than the camera's), or a plain\n"
                    "board->projector homography {\"width\", \"height\", \"H\": [9]}\n"
-                   "(default: the calibration file's \"projector\" section, else\n"
-                   "a 1280x800 frame fitted to the board, marked as uncalibrated)"),
+                   "(default: the calibration file's \"projector\" section; with\n"
+                   "neither, no projector.png is written)"),
         CLI_FLAG("--no-refine", &refine, 0, "keep the calibration's board pose"),
         CLI_FLAG("--camera-full", &camera_full, 1,
                  "the camera picture at the AFTER picture's own size\n"
@@ -531,6 +542,9 @@ int cmd_referee(int argc, char **argv)
         CLI_WHOLE("--report-dpi", &report_dpi, "N", OV_REPORT_DPI_MIN, OV_REPORT_DPI_MAX,
                   "report.png's pixels per inch (default 96: an A4 page\n"
                   "794x1123, as a screen shows it; 150 for print)"),
+        CLI_FLAG("--svg", &svg, 1,
+                 "also write the report as report.svg (its text as <text>;\n"
+                 "default: report.pdf to print and report.png to show only)"),
         CLI_CHOICE("--paper", &paper_word, "P", "a4 letter", "report pages: a4 (default) or letter"),
         CLI_CHOICE("--report-view", &view_word, "V", "judged board",
                    "judged: the judged units and what they touch (default);\n"
@@ -550,7 +564,8 @@ int cmd_referee(int argc, char **argv)
     referee_job job = {.images = {images[0], images[1]}, .dir = dir, .unit = unit, .proj_path = proj_path,
                        .table_path = table_path, .calib_path = calib_path, .roster_path = roster_path,
                        .reach_unit = reach_unit, .refine = refine != 0, .rolls = &rolls,
-                       .camera_full = camera_full != 0, .camera_png = camera_png != 0, .report_dpi = report_dpi};
+                       .camera_full = camera_full != 0, .camera_png = camera_png != 0, .svg = svg != 0,
+                       .report_dpi = report_dpi};
     if (job_from_words(&job, paper_word, view_word, move) != 0)
         return EXIT_BAD_INPUT;
     return run_referee(&job);

@@ -1,4 +1,4 @@
-/* The referee's projector: --projector's file read, a stale one refused, the default frame (cmd_referee_projector.h). */
+/* The referee's projector: --projector's file read and a stale one refused (cmd_referee_projector.h). */
 #include "cmd_referee_projector.h"
 
 #include <stdio.h>
@@ -63,13 +63,4 @@ int ref_cli_check_projector_fresh(const char *path, const calib_projector *secti
     if (s != CALIB_PROJ_OK)
         return base_error_set(err, "%s: projector: %s", path, why);
     return 0;
-}
-
-/* A projector frame of w x h fitted over the board (aspect kept): the default when none is calibrated. */
-void ref_cli_default_projector(double bw, double bd, int w, int h, double H[9])
-{
-    double s = fmin(w / bw, h / bd), ox = (w - s * bw) / 2, oy = (h - s * bd) / 2;
-    /* Board y runs away from the player; projector rows run down: flip. */
-    double m[9] = {s, 0, ox, 0, -s, oy + s * bd, 0, 0, 1};
-    memcpy(H, m, sizeof m);
 }

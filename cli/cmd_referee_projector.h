@@ -1,13 +1,12 @@
 /*
  * cmd_referee_projector: where `tableref referee` draws projector.png: the file --projector names read (a calibration
  * file's "projector" section, or a plain mapping), a section made for another camera calibration or frame size
- * refused, and the frame fitted over the board when no projector is calibrated.
+ * refused. With no projector known the referee draws no projector.png.
  *
  * How to use:
  *   double H[9]; int w = 1280, h = 800; calib_projector section;
  *   if (ref_cli_load_projector(path, H, &w, &h, &section, &err) < 0) ... err names the file and field ...
  *   if (ref_cli_check_projector_fresh(path, &section, &camera, after_snap, frame_w, frame_h, &err) < 0) ... refused
- *   ref_cli_default_projector(board_w, board_d, 1280, 800, H);   // none calibrated
  */
 #ifndef CMD_REFEREE_PROJECTOR_H
 #define CMD_REFEREE_PROJECTOR_H
@@ -23,7 +22,5 @@ int ref_cli_load_projector(const char *path, double H[9], int *w, int *h, calib_
  * stamp is used with a warning on stderr. 0, or -1. */
 int ref_cli_check_projector_fresh(const char *path, const calib_projector *section, const calib_file *camera,
                                   const rules_snapshot *snap, int frame_w, int frame_h, base_error *err);
-/* A w x h projector frame fitted over a bw x bd mm board, its aspect kept (board y runs away from the player). */
-void ref_cli_default_projector(double bw, double bd, int w, int h, double H[9]);
 
 #endif

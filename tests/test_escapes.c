@@ -176,7 +176,7 @@ Test(escapes, roster_and_table_names_never_raw_in_referee_detect_check_and_watch
     write_hostile_roster();
     write_hostile_table();
     /* referee: the terminal, report.json, the snapshots, the pages. */
-    const int rc = run("referee", "referee %1$s/before.jpg %1$s/after.jpg --table %1$s/table-h.json --out %1$s/o");
+    const int rc = run("referee", "referee %1$s/before.jpg %1$s/after.jpg --table %1$s/table-h.json --out %1$s/o --svg");
     cr_assert_eq(rc, 1, "%s", res.err);
     cr_expect(strstr(res.out, "spears" SHOWN), "the unit's id is shown as text: %s", res.out);
     expect_json_carries_names("report.json", fxd_tmp("o/report.json"));

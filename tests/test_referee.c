@@ -2,7 +2,8 @@
  * `tableref referee` from the outside: on the bundled demo's rendered
  * pictures it must reach the verdict `tableref check` reaches on the
  * pictures' ground-truth snapshots (same legal flag, same violation codes,
- * same models), write every output, and refuse bad input with exit status 2
+ * same models), write every output asked for (report.svg only with --svg,
+ * projector.png only for a known projector), and refuse bad input with exit status 2
  * without touching what an earlier run wrote.
  */
 #include <criterion/criterion.h>
@@ -33,6 +34,8 @@ static void teardown(void)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     (void)!system(cmd);
 }
+
+static void png_size(const char *path, int *w, int *h);
 
 static const char *demo(const char *name)
 {
@@ -148,9 +151,8 @@ Test(referee, demo_agrees_with_check_on_the_ground_truth)
     const struct {
         const char *name, *magic;
         long min;
-    } files[] = {{"camera.jpg", "\xff\xd8\xff", 50000},  {"projector.png", "\x89PNG", 5000},
-                 {"report.png", "\x89PNG", 20000},  {"report.svg", "<?xml", 10000},
-                 {"report.pdf", "%PDF-", 5000},     {"before.json", "{", 500},
+    } files[] = {{"camera.jpg", "\xff\xd8\xff", 50000}, {"report.png", "\x89PNG", 20000},
+                 {"report.pdf", "%PDF-", 5000},       {"before.json", "{", 500},
                  {"after.json", "{", 500}};
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
         char p[700], head[16];
@@ -159,6 +161,67 @@ Test(referee, demo_agrees_with_check_on_the_ground_truth)
         cr_expect_gt(size, files[k].min, "%s: %ld bytes", files[k].name, size);
         cr_expect_eq(memcmp(head, files[k].magic, strlen(files[k].magic)), 0, "%s: wrong header", files[k].name);
     }
+    /* The demo's calibration knows no projector: no projector.png; no report.svg unless --svg. */
+    const char *absent[] = {"projector.png", "report.svg"};
+    for (size_t k = 0; k < 2; k++) {
+        char p[700];
+        snprintf(p, sizeof p, "%s/%s", out, absent[k]);
+        cr_expect_neq(access(p, F_OK), 0, "%s written though not asked for", absent[k]);
+    }
+}
+
+/* The referee's summary (stdout) of a run into dir/`name` with `extra` options: its exit status. */
+static int referee_summary(const char *name, const char *extra, char *out, size_t cap)
+{
+    char cmd[3000], path[400], err[4096];
+    snprintf(path, sizeof path, "%s/summary.txt", dir);
+    /* In a subshell: run() sends the command's own stdout to /dev/null. */
+    snprintf(cmd, sizeof cmd, "('%s' referee '%s' '%s' --calib '%s' --roster '%s' --out '%s/%s' %s >'%s')",
+             vt_tableref_bin(), demo("before.jpg"), demo("after.jpg"), demo("calib.json"), demo("roster.json"), dir,
+             name, extra, path);
+    int st = run(cmd, err, sizeof err);
+    out[0] = 0;
+    FILE *f = fopen(path, "r");
+    if (f) {
+        size_t n = fread(out, 1, cap - 1, f);
+        out[n] = 0;
+        fclose(f);
+    }
+    return st;
+}
+
+/* report.svg only with --svg; projector.png only for a projector known (--projector P, or the calibration's
+ * "projector" section): without one the summary says it was not written. */
+Test(referee, svg_and_projector_picture_only_when_asked)
+{
+    char text[8192], p[700], head[16];
+    cr_assert_eq(referee_summary("plain", "", text, sizeof text), 1, "%s", text);
+    cr_expect(strstr(text, "no projector calibrated: projector.png not written; --projector P") != NULL, "%s", text);
+    cr_expect(strstr(text, "projector.png,") == NULL && strstr(text, "report.svg") == NULL, "%s", text);
+    snprintf(p, sizeof p, "%s/plain/report.pdf", dir);
+    cr_expect_eq(access(p, F_OK), 0, "report.pdf always written");
+
+    /* The frame the referee once fitted over the demo's 700x500 mm board: 1.6 px/mm, centred in 1280x800. */
+    char mapping[400];
+    snprintf(mapping, sizeof mapping, "%s/projector.json", dir);
+    FILE *f = fopen(mapping, "w");
+    cr_assert_not_null(f);
+    fputs("{\"width\": 1280, \"height\": 800, \"H\": [1.6, 0, 80, 0, -1.6, 800, 0, 0, 1]}\n", f);
+    fclose(f);
+    char extra[600];
+    snprintf(extra, sizeof extra, "--svg --projector '%s'", mapping);
+    cr_assert_eq(referee_summary("asked", extra, text, sizeof text), 1, "%s", text);
+    cr_expect(strstr(text, "no projector calibrated") == NULL, "%s", text);
+    cr_expect(strstr(text, "projector.png") != NULL && strstr(text, "report.svg") != NULL, "%s", text);
+    snprintf(p, sizeof p, "%s/asked/report.svg", dir);
+    cr_expect_gt(vt_file_head(p, head, sizeof head), 10000, "report.svg with --svg");
+    cr_expect_eq(memcmp(head, "<?xml", 5), 0, "report.svg: wrong header");
+    snprintf(p, sizeof p, "%s/asked/projector.png", dir);
+    cr_expect_gt(vt_file_head(p, head, sizeof head), 5000, "projector.png with --projector");
+    cr_expect_eq(memcmp(head, "\x89PNG", 4), 0, "projector.png: wrong header");
+    int w, h;
+    png_size(p, &w, &h);
+    cr_expect(w == 1280 && h == 800, "projector.png in the mapping's frame: %dx%d", w, h);
 }
 
 Test(referee, one_legal_unit_exits_0)
