@@ -26,7 +26,8 @@ case $rc in
 esac
 echo
 echo "The verdict, drawn:"
-for f in camera.jpg projector.png report.png report.svg report.pdf report.json; do
+# (projector.png only for a calibrated projector or --projector P; report.svg only with --svg)
+for f in camera.jpg report.png report.pdf report.json; do
   echo "  $(pwd)/$out/$f"
 done
 

@@ -12,8 +12,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 
+# The demo's calibration knows no projector: a 1280x800 frame fitted over its 700x500 mm board (1.6 px/mm).
+echo '{"width": 1280, "height": 800, "H": [1.6, 0, 80, 0, -1.6, 800, 0, 0, 1]}' >"$tmp/projector.json"
 ./build/cli/tableref referee datasets/demo/before.jpg datasets/demo/after.jpg \
   --calib datasets/demo/calib.json --roster datasets/demo/roster.json --out "$tmp/ref" --camera-png \
+  --projector "$tmp/projector.json" \
   >/dev/null || [ $? -eq 1 ]
 if command -v convert >/dev/null; then
   convert "$tmp/ref/camera.png" -quality 88 "$out/demo-camera.jpg"
@@ -27,7 +30,7 @@ cp "$tmp"/page-1.png "$out/demo-report.png"
 # The reach before a move: the spears' March from the BEFORE picture, on the projector.
 ./build/cli/tableref referee datasets/demo/before.jpg datasets/demo/after.jpg \
   --calib datasets/demo/calib.json --roster datasets/demo/roster.json --out "$tmp/reach" \
-  --reach spears --move march --unit spears >/dev/null || [ $? -eq 1 ]
+  --reach spears --move march --unit spears --projector "$tmp/projector.json" >/dev/null || [ $? -eq 1 ]
 cp "$tmp/reach/projector.png" "$out/demo-reach.png"
 
 seq="$tmp/seq"
