@@ -179,7 +179,7 @@ static int add_reach(ov_scene *sc, const rules_snapshot *before, const rules_rea
 
 /* The report pictures: the scene drawn on PDF pages, report.png the PDF's pages replayed at png_dpi (not drawn
  * again), and with --svg on SVG pages (its text as <text>). The SVG is no one's reading (the PDF is the printed
- * report, the PNG the screen's): on hard table 1 it cost ~200 M instructions, drawn only when asked. */
+ * report, the PNG the screen's): on hard table 1 it cost ~140 M instructions, drawn only when asked. */
 static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov_paper paper, double png_dpi,
                          bool svg, base_error *err)
 {
@@ -347,8 +347,8 @@ static ov_target *camera_target(const referee_job *job, const referee_work *w, b
     return t;
 }
 
-/* The projector's picture, for the projector known (a frame fitted over the board for none lit nothing real and
- * cost ~200 M instructions on hard table 1: not drawn). */
+/* The projector's picture, only for a projector known: with none, a frame fitted over the board lit nothing real
+ * and cost ~200 M instructions on hard table 1. */
 static int draw_projector(referee_work *w, base_error *err)
 {
     if (!(w->proj = ov_target_new_projector(w->H, w->pw, w->ph, err)) || set_keepout(w, err) < 0)
