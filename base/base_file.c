@@ -272,6 +272,16 @@ static held_file *held;
 static size_t n_held, cap_held;
 static char **made_dirs;
 static size_t n_made_dirs;
+static char **stale;
+static size_t n_stale;
+
+/* Removes path when it is a regular file: an earlier call's output, never a link, folder or device. */
+static void remove_stale(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+        unlink(path);
+}
 
 void base_file_hold(void)
 {
@@ -312,7 +322,21 @@ void base_file_hold_made_dir(const char *dir)
     pthread_mutex_unlock(&hold_lock);
 }
 
-/* Ends the hold (lock held): frees the list; removes the temporary files left when `remove`. */
+void base_file_hold_stale(const char *path)
+{
+    pthread_mutex_lock(&hold_lock);
+    char **n = holding ? realloc(stale, (n_stale + 1) * sizeof *n) : NULL;
+    if (n)
+        stale = n;
+    if (n && (stale[n_stale] = strdup(path)))
+        n_stale++;
+    else if (!holding)
+        remove_stale(path);
+    pthread_mutex_unlock(&hold_lock);
+}
+
+/* Ends the hold (lock held): frees the list; removes the temporary files left when `remove`, else the earlier
+ * call's outputs this one did not make. */
 static void hold_end(bool remove)
 {
     for (size_t i = 0; i < n_held; i++) {
@@ -332,6 +356,14 @@ static void hold_end(bool remove)
     free(made_dirs);
     made_dirs = NULL;
     n_made_dirs = 0;
+    for (size_t i = 0; i < n_stale; i++) {
+        if (!remove)
+            remove_stale(stale[i]);
+        free(stale[i]);
+    }
+    free(stale);
+    stale = NULL;
+    n_stale = 0;
     holding = false;
 }
 

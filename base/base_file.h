@@ -18,7 +18,9 @@
  * (BASE_E_REFUSED) a target that is a symbolic link or (once the command's
  * main has called base_file_refuse_inputs) one of the command's inputs, refuses a FIFO, folder or block device (BASE_E_NOT_REGULAR), writes
  * a character device (/dev/null, /dev/full) in place, and never removes
- * anything but its own temporary file.
+ * anything but its own temporary file and, on release, a regular file the
+ * command named as its own earlier output that this call does not make
+ * (base_file_hold_stale: a folder never mixes two calls' pictures).
  *
  * How to use:
  *   char *text; size_t len;
@@ -35,6 +37,7 @@
  *
  *   base_file_hold();                           // a command's start (tableref.c, for the commands that may)
  *   ... every base_file_writer_commit keeps its temporary file ...
+ *   base_file_hold_stale("out/report.svg");     // an earlier call's output this call does not write
  *   if (ok) base_file_release(&err); else base_file_discard();   // all renamed, or all removed
  */
 #ifndef BASE_FILE_H
@@ -104,6 +107,10 @@ int base_file_write_all(const char *path, const void *data, size_t len, const ch
 void base_file_hold(void);
 /* A folder the command made for its outputs: base_file_discard removes it again when it is empty. */
 void base_file_hold_made_dir(const char *dir);
+/* path: an output of an earlier call of this command that this call does not write (the referee's report.svg when
+ * --svg is not given): removed by base_file_release after every held file is renamed, if it is a regular file (a
+ * link, folder or device is left alone); base_file_discard leaves it. Without a hold it is removed at once. */
+void base_file_hold_stale(const char *path);
 /* Renames every held file over its target, each checked again first (none renamed if one is refused); ends
  * the hold. 0, or -1 with err (the temporary files left are removed). */
 int base_file_release(base_error *err);

@@ -65,6 +65,9 @@ static const cli_doc doc = {
     "                  board, a legend, each call's sentences (the PDF to print;\n"
     "                  the PNG at 96 dpi, a page as a screen shows it;\n"
     "                  --report-dpi N); report.svg too with --svg\n"
+    "An earlier call's camera picture, projector.png or report.svg that this call\n"
+    "does not write is removed once this call's files are in place: DIR never\n"
+    "shows one call's verdict beside another's picture.\n"
     "\n",
     "\n"
     "A call is ILLEGAL only when a rule is broken under every placement of the\n"
@@ -396,6 +399,24 @@ static int write_snapshot(const rules_snapshot *s, const char *dir, const char *
     return rc;
 }
 
+/* The outputs an earlier call may have left in DIR that this one does not write (the other camera format, a
+ * projector picture, the SVG report): removed when this call's files are in place, so DIR never shows one call's
+ * verdict beside another's picture. */
+static int drop_stale(const referee_job *job, const referee_work *w, base_error *err)
+{
+    const char *names[] = {job->camera_png ? "camera.jpg" : "camera.png", w->proj ? NULL : "projector.png",
+                           job->svg ? NULL : "report.svg"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char *p = names[i] ? out_path(job->dir, names[i], err) : NULL;
+        if (names[i] && !p)
+            return -1;
+        if (p)
+            base_file_hold_stale(p);
+        free(p);
+    }
+    return 0;
+}
+
 /* 3. Write (held by tableref until the call is whole: a failure leaves the earlier call's files as they were). */
 static int write_all(const referee_job *job, referee_work *w, base_error *err)
 {
@@ -408,7 +429,8 @@ static int write_all(const referee_job *job, referee_work *w, base_error *err)
         write_snapshot(w->fr[1]->snap, job->dir, "after.json", err) < 0 ||
         write_camera(w->cam, job->dir, job->camera_png, err) < 0 ||
         (w->proj && write_target_png(w->proj, job->dir, "projector.png", err) < 0) ||
-        write_reports(job->dir, w->scene, w->view, job->paper, job->report_dpi, job->svg, err) < 0)
+        write_reports(job->dir, w->scene, w->view, job->paper, job->report_dpi, job->svg, err) < 0 ||
+        drop_stale(job, w, err) < 0)
         return -1;
     return 0;
 }

@@ -209,7 +209,7 @@ Test(referee, svg_and_projector_picture_only_when_asked)
     fputs("{\"width\": 1280, \"height\": 800, \"H\": [1.6, 0, 80, 0, -1.6, 800, 0, 0, 1]}\n", f);
     fclose(f);
     char extra[600];
-    snprintf(extra, sizeof extra, "--svg --projector '%s'", mapping);
+    snprintf(extra, sizeof extra, "--svg --camera-png --projector '%s'", mapping);
     cr_assert_eq(referee_summary("asked", extra, text, sizeof text), 1, "%s", text);
     cr_expect(strstr(text, "no projector calibrated") == NULL, "%s", text);
     cr_expect(strstr(text, "projector.png") != NULL && strstr(text, "report.svg") != NULL, "%s", text);
@@ -222,6 +222,19 @@ Test(referee, svg_and_projector_picture_only_when_asked)
     int w, h;
     png_size(p, &w, &h);
     cr_expect(w == 1280 && h == 800, "projector.png in the mapping's frame: %dx%d", w, h);
+
+    /* The same folder judged again without them: the earlier call's SVG and projector picture go, so the folder
+     * never shows this call's verdict beside the last one's pictures; what this call writes stays. */
+    cr_assert_eq(referee_summary("asked", "", text, sizeof text), 1, "%s", text);
+    const char *gone[] = {"report.svg", "projector.png", "camera.png"}, *kept[] = {"camera.jpg", "report.pdf"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s/asked/%s", dir, gone[i]);
+        cr_expect_neq(access(p, F_OK), 0, "%s of the earlier call should be removed", gone[i]);
+    }
+    for (int i = 0; i < 2; i++) {
+        snprintf(p, sizeof p, "%s/asked/%s", dir, kept[i]);
+        cr_expect_eq(access(p, F_OK), 0, "%s written", kept[i]);
+    }
 }
 
 Test(referee, one_legal_unit_exits_0)
