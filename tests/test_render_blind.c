@@ -12,32 +12,9 @@
 #include "ds_hard.h"
 #include "ds_render.h"
 #include "ds_score.h"
+#include "rendered_util.h"
 #include "vis_detect.h"
 #include "vt_detector.h"
-
-/* The crop's tags at least 90% visible, and those of them the first pass read (ds_score_tags); no wrong read. */
-static void blind_reads(vis_detector *det, const base_image *img, const ds_truth *truth, size_t *clear, size_t *read)
-{
-    base_error err = {0};
-    const base_view v = base_image_view(img);
-    const vis_tag_region whole = {0, 0, img->width, img->height, 0, 0, 0, img->width, img->height, 0};
-    vis_tag_list tags = {0};
-    cr_assert_eq(vis_detector_detect_in(det, &v, &whole, 1, &tags, &err), 0, "%s", err.msg);
-    int *ids = malloc((tags.n + 1) * sizeof *ids);
-    double(*c)[2] = malloc((tags.n + 1) * sizeof *c);
-    cr_assert(ids && c);
-    for (size_t i = 0; i < tags.n; i++)
-        ids[i] = tags.items[i].id, c[i][0] = tags.items[i].centre[0], c[i][1] = tags.items[i].centre[1];
-    ds_score sc;
-    ds_score_init(&sc);
-    ds_score_tags(&sc, truth, ids, (const double(*)[2])c, tags.n);
-    *clear = sc.tags90, *read = sc.tags90_read;
-    cr_expect_eq(sc.wrong_reads, 0, "wrong reads: %zu", sc.wrong_reads);
-    ds_score_clear(&sc);
-    free(ids);
-    free(c);
-    vis_tag_list_clear(&tags);
-}
 
 /* The regions of the plan searched unblurred, and of them those at decimate 2. */
 static size_t unblurred_regions(const vis_plan *p, size_t *at2)
@@ -77,11 +54,11 @@ Test(render_blind, table_3s_small_decimated_tags_are_read_unblurred)
     cr_expect_eq(unblurred_regions(&det->plan, &at2), 3, "unblurred regions");
     cr_expect_eq(at2, 3, "all at decimate 2: %zu", at2);
     size_t clear = 0, now = 0, before = 0;
-    blind_reads(det, img, &truth, &clear, &now);
+    rendered_blind_reads(det, img, &truth, &clear, &now);
     cr_expect_eq(clear, 59, "clear tags in the crop: %zu", clear);
     cr_expect_eq(now, 31, "read blind now: %zu", now);
     det->cfg.plan_unblurred_px = 0;
-    blind_reads(det, img, &truth, &clear, &before);
+    rendered_blind_reads(det, img, &truth, &clear, &before);
     cr_expect_eq(unblurred_regions(&det->plan, &at2), 0, "the plan as before: nothing unblurred");
     cr_expect_eq(before, 26, "read blind as before: %zu", before);
     vis_detector_free(det);

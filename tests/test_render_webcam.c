@@ -14,6 +14,7 @@
 #include "ds_hard.h"
 #include "ds_render.h"
 #include "ds_score.h"
+#include "rendered_util.h"
 #include "vis_camera.h"
 #include "vis_detect.h"
 #include "vt_detector.h"
@@ -178,30 +179,6 @@ Test(render_webcam, a_crop_is_read_without_a_wrong_id)
     ds_hard_free(t);
 }
 
-/* The crop's tags at least 90% visible, and those of them the first pass read (ds_score_tags). */
-static void blind_reads(vis_detector *det, const base_image *img, const ds_truth *truth, size_t *clear, size_t *read)
-{
-    base_error err = {0};
-    const base_view v = base_image_view(img);
-    const vis_tag_region whole = {0, 0, img->width, img->height, 0, 0, 0, img->width, img->height};
-    vis_tag_list tags = {0};
-    cr_assert_eq(vis_detector_detect_in(det, &v, &whole, 1, &tags, &err), 0, "%s", err.msg);
-    int *ids = malloc((tags.n + 1) * sizeof *ids);
-    double(*c)[2] = malloc((tags.n + 1) * sizeof *c);
-    cr_assert(ids && c);
-    for (size_t i = 0; i < tags.n; i++)
-        ids[i] = tags.items[i].id, c[i][0] = tags.items[i].centre[0], c[i][1] = tags.items[i].centre[1];
-    ds_score sc;
-    ds_score_init(&sc);
-    ds_score_tags(&sc, truth, ids, (const double(*)[2])c, tags.n);
-    *clear = sc.tags90, *read = sc.tags90_read;
-    cr_expect_eq(sc.wrong_reads, 0, "wrong reads: %zu", sc.wrong_reads);
-    ds_score_clear(&sc);
-    free(ids);
-    free(c);
-    vis_tag_list_clear(&tags);
-}
-
 /*
  * The blind first pass (no roster position, no prediction) on a 1024x768 crop of the webcam's far left
  * corner, where a 16 mm tag is 22-24 px: its plan predicts tags under 22 px (plan_full_res_px) there and
@@ -227,9 +204,9 @@ Test(render_webcam, the_blind_pass_reads_the_far_sides_small_tags)
     cr_expect_float_eq(det->tags->cfg.sigma_full, 0.5, 1e-12);
     cr_expect_eq(det->tags->cfg.min_contrast, 80);
     size_t clear = 0, now = 0, before = 0;
-    blind_reads(det, img, &truth, &clear, &now);
+    rendered_blind_reads(det, img, &truth, &clear, &now);
     det->cfg.plan_full_res_px = 0, det->tags->cfg.sigma_full = 0, det->tags->cfg.min_contrast = 60;
-    blind_reads(det, img, &truth, &clear, &before);
+    rendered_blind_reads(det, img, &truth, &clear, &before);
     cr_expect_eq(det->plan.n, 2, "the plan as before: %zu regions", det->plan.n);
     cr_expect_eq(clear, 36, "clear tags in the crop: %zu", clear);
     cr_expect_eq(now, 29, "read blind now: %zu", now);
