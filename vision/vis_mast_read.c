@@ -2,7 +2,6 @@
 #include "vis_mast_read.h"
 
 #include <math.h>
-#include <string.h>
 
 #include "vis_recover_common.h"
 #include "vis_relief.h"
@@ -21,10 +20,7 @@ static int copies_of(const vis_tag_detection *tags, size_t n, int id)
 static const rules_model *estimated(const rules_snapshot *s, const char *unit, const char *id)
 {
     const rules_unit *u = s ? rules_snapshot_find_unit(s, unit) : NULL;
-    for (size_t m = 0; u && m < u->n_models; m++)
-        if (strcmp(u->models[m].id, id) == 0)
-            return &u->models[m];
-    return NULL;
+    return u ? rules_unit_find_model(u, id) : NULL;
 }
 
 /*
