@@ -96,6 +96,12 @@ void vis_detector_set_threads(int threads) { detector_threads = threads >= 1 ? t
 
 int vis_detector_threads(void) { return detector_threads; }
 
+/* The tag widths the detector's cfg asks its plan for. */
+static vis_plan_sizes plan_sizes(const vis_detector *d)
+{
+    return (vis_plan_sizes){d->cfg.plan_min_tag_px, d->cfg.plan_full_res_px, d->cfg.plan_unblurred_px};
+}
+
 vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_error *err)
 {
     vis_detector *d = calloc(1, sizeof *d);
@@ -159,8 +165,8 @@ vis_detector *vis_detector_new(const roster_map *r, const calib_file *c, base_er
     d->tags->cfg.sigma = d->tags->cfg.decimate > 1 ? 0.6 : 0.0;
     d->tags->cfg.sigma_full = d->tags->cfg.decimate > 1 ? 0.5 : 0.0;
     vis_tag_detector_prepare(d->tags);
-    if (vis_plan_make(c, r, d->cfg.plan_min_tag_px, d->cfg.plan_full_res_px, d->cfg.plan_unblurred_px, &d->plan,
-                      err) < 0) {
+    const vis_plan_sizes sizes = plan_sizes(d);
+    if (vis_plan_make(c, r, &sizes, &d->plan, err) < 0) {
         vis_detector_free(d);
         return NULL;
     }
@@ -187,13 +193,12 @@ int vis_detector_set_relief(vis_detector *d, const rules_terrain *t, size_t n, b
  * changed). */
 static int plan_up_to_date(vis_detector *d, base_error *err)
 {
-    const vis_plan *p = &d->plan;
-    if (!d->cfg.use_plan || (p->min_px == d->cfg.plan_min_tag_px && p->full_res_px == d->cfg.plan_full_res_px &&
-                             p->unblurred_px == d->cfg.plan_unblurred_px))
+    const vis_plan_sizes want = plan_sizes(d), *had = &d->plan.sizes;
+    if (!d->cfg.use_plan || (had->min_px == want.min_px && had->full_res_px == want.full_res_px &&
+                             had->unblurred_px == want.unblurred_px))
         return 0;
     vis_plan_clear(&d->plan);
-    return vis_plan_make(&d->calib, d->map, d->cfg.plan_min_tag_px, d->cfg.plan_full_res_px, d->cfg.plan_unblurred_px,
-                         &d->plan, err);
+    return vis_plan_make(&d->calib, d->map, &want, &d->plan, err);
 }
 
 /* Pixels a piece's corner may move on the plan region's grid: apriltag's threshold tiles are 4 decimated px

@@ -221,9 +221,10 @@ static bool one_region_if_cheap(vis_plan *p)
     return true;
 }
 
-int vis_plan_make(const calib_file *calib, const roster_map *r, double min_px, double full_res_px,
-                  double unblurred_px, vis_plan *out, base_error *err)
+int vis_plan_make(const calib_file *calib, const roster_map *r, const vis_plan_sizes *sizes, vis_plan *out,
+                  base_error *err)
 {
+    const double min_px = sizes->min_px, full_res_px = sizes->full_res_px, unblurred_px = sizes->unblurred_px;
     memset(out, 0, sizeof *out);
     const int w = calib->width, h = calib->height;
     tile_grid g = {(w + TILE_PX - 1) / TILE_PX, (h + TILE_PX - 1) / TILE_PX, NULL, NULL};
@@ -240,17 +241,13 @@ int vis_plan_make(const calib_file *calib, const roster_map *r, double min_px, d
     vis_camera_init(&cam, calib);
     sample_board(&cam, r, w, h, &g);
     out->min_tag_px = INFINITY, out->max_tag_px = 0;
-    out->min_px = min_px;
-    out->full_res_px = full_res_px;
-    out->unblurred_px = unblurred_px;
-    double searched = 0;
+    out->sizes = *sizes;
     for (size_t k = 0; k < nt; k++) {
         if (isnan(g.min_px[k]))
             continue;
         dec[k] = coarsest_decimation(g.min_px[k], min_px, full_res_px);
         out->min_tag_px = fmin(out->min_tag_px, g.min_px[k]);
         out->max_tag_px = fmax(out->max_tag_px, g.max_px[k]);
-        searched += 1;
     }
     /* The regions' shape and the one region's choice are the decimations' alone: the parts searched unblurred
      * are then cut out of the tiled plan, never a reason to make it one region. */
@@ -270,7 +267,6 @@ int vis_plan_make(const calib_file *calib, const roster_map *r, double min_px, d
     for (size_t i = 0; i < out->n; i++)
         area += (double)(out->regions[i].x1 - out->regions[i].x0) * (out->regions[i].y1 - out->regions[i].y0);
     out->searched_fraction = area / ((double)w * h);
-    (void)searched;
     free(g.min_px);
     free(g.max_px);
     free(dec);

@@ -21,7 +21,8 @@
  *
  * How to use:
  *   vis_plan p;
- *   vis_plan_make(&calib, map, 13.0, 22.0, 15.5, &p, &err);
+ *   vis_plan_sizes sizes = {.min_px = 13.0, .full_res_px = 22.0, .unblurred_px = 15.5};
+ *   vis_plan_make(&calib, map, &sizes, &p, &err);
  *   vis_tag_detect_regions(tags, gray, w, h, stride, p.regions, p.n, &list, &err);
  *   vis_plan_clear(&p);
  */
@@ -35,28 +36,29 @@
 #include "roster_map.h"
 #include "vis_tag.h"
 
+/* The tag widths (black square, px) a plan is made for. */
+typedef struct vis_plan_sizes {
+    /* The tag width to keep after decimation (apriltag finds 11-12 px tags reliably). */
+    double min_px;
+    /* A tile whose smallest tag is under this is searched at full resolution whatever min_px allows: a tag
+     * of 3 px per cell or less loses its cells to a small sensor's blur when decimated (0: min_px alone). */
+    double full_res_px;
+    /* A tile at decimate 2, 3 or 4 whose smallest tag is under this after decimation is searched
+     * unblurred (0: none). */
+    double unblurred_px;
+} vis_plan_sizes;
+
 typedef struct vis_plan {
     vis_tag_region *regions;
     size_t n;
     double min_tag_px, max_tag_px;  /* smallest and largest tag anywhere on the board, px */
     double searched_fraction;       /* share of the frame searched */
-    double min_px;                  /* the tag width kept after decimation that the plan was made for */
-    double full_res_px;             /* the tag width under which it searches at full resolution */
-    double unblurred_px;            /* the decimated tag width under which it searches unblurred */
+    vis_plan_sizes sizes;           /* what the plan was made for */
 } vis_plan;
 
-/*
- * Plans for frames of calib->width x calib->height. `min_px`: the tag width
- * (black square, px) to keep after decimation (apriltag finds 11-12 px tags
- * reliably). A tile whose smallest tag is under `full_res_px` wide is
- * searched at full resolution whatever `min_px` allows: a tag of 3 px per
- * cell or less loses its cells to a small sensor's blur when decimated (0:
- * min_px alone decides). A tile at decimate 2, 3 or 4 whose smallest tag is
- * under `unblurred_px` after decimation is searched unblurred (0: none).
- * Returns 0 or -1 (out of memory).
- */
-int vis_plan_make(const calib_file *calib, const roster_map *r, double min_px, double full_res_px,
-                  double unblurred_px, vis_plan *out, base_error *err);
+/* Plans for frames of calib->width x calib->height. Returns 0 or -1 (out of memory). */
+int vis_plan_make(const calib_file *calib, const roster_map *r, const vis_plan_sizes *sizes, vis_plan *out,
+                  base_error *err);
 void vis_plan_clear(vis_plan *p);
 
 #endif

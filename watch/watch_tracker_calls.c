@@ -137,8 +137,13 @@ static int roster_unit_dice(const watch_tracker *w, const char *unit_id, rules_u
         const roster_unit *ru = &w->roster->units[i];
         if (strcmp(ru->id, unit_id) != 0)
             continue;
+        /* The roster reader caps a unit's id at the snapshot's size; a longer one is refused, not cut. */
+        const size_t len = strlen(ru->id);
+        if (len >= sizeof out->id)
+            return base_error_set(err, "the roster's unit id '%.32s...' is longer than a snapshot's unit id",
+                                  ru->id);
         memset(out, 0, sizeof *out);
-        snprintf(out->id, sizeof out->id, "%s", ru->id);
+        memcpy(out->id, ru->id, len + 1);
         snprintf(out->advance_dice, sizeof out->advance_dice, "%s", ru->advance_dice);
         snprintf(out->march_dice, sizeof out->march_dice, "%s", ru->march_dice);
         return 0;
