@@ -437,23 +437,12 @@ static bool same_unit(const rules_unit *a, const rules_unit *b)
     return true;
 }
 
-/*
- * An ILLEGAL with placements left unjudged rests on a violation that stands wherever the doubted models stand
- * (decide): that violation leads the report, so the call says it, and a note says which models carry it.
- */
+/* An ILLEGAL with placements left unjudged rests on a violation that stands wherever the doubted models stand. */
 static void say_placement_free(const rules_unit *U0, const rules_unit *U1, const pair *p, rules_unit_report *ur)
 {
-    if (p->free_at < ur->n_violations) {
-        const rules_violation lead = ur->violations[p->free_at];
-        memmove(ur->violations + 1, ur->violations, p->free_at * sizeof *ur->violations);
-        ur->violations[0] = lead;
-    }
     char part[RULES_TEXT_MAX / 2];
     rules_words_partial(U0, U1, part, sizeof part);
-    rules_unit_report_add_note(ur, "%s%sIllegal (%s) wherever its models in doubt stand (more placements than could "
-                                   "be judged): %s.",
-                               part, part[0] ? "; " : "", ur->n_violations ? ur->violations[0].code : "?",
-                               p->free_why);
+    rules_robust_free_lead(ur, p->free_at, part, p->free_why);
 }
 
 static int judge_unit(work *w, size_t u0i, size_t u1i, bool selected, rules_report *out, base_error *err)

@@ -108,3 +108,15 @@ size_t rules_robust_free_distance(const rules_robust_free_in *in, const rules_vi
              in->move == RULES_MOVE_AUTO ? ", the largest of its rates" : "");
     return n;
 }
+
+void rules_robust_free_lead(rules_unit_report *ur, size_t at, const char *part, const char *why)
+{
+    if (at < ur->n_violations) {
+        const rules_violation lead = ur->violations[at];
+        memmove(ur->violations + 1, ur->violations, at * sizeof *ur->violations);
+        ur->violations[0] = lead;
+    }
+    rules_unit_report_add_note(ur, "%s%sIllegal (%s) wherever its models in doubt stand (more placements than could "
+                                   "be judged): %s.",
+                               part, part[0] ? "; " : "", ur->n_violations ? ur->violations[0].code : "?", why);
+}

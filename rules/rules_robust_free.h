@@ -29,6 +29,7 @@
  *                              o->check.move};
  *   char why[RULES_TEXT_MAX];
  *   if (rules_robust_free_distance(&in, v, why, sizeof why) > 0) ... v stands under every placement ...
+ *   rules_robust_free_lead(&unit_report, index_of_v, "", why);   // the ILLEGAL call says it
  */
 #ifndef RULES_ROBUST_FREE_H
 #define RULES_ROBUST_FREE_H
@@ -56,5 +57,11 @@ typedef struct rules_robust_free_in {
  * where they started, past 10.00\" ..."); "" otherwise.
  */
 size_t rules_robust_free_distance(const rules_robust_free_in *in, const rules_violation *v, char *why, size_t cap);
+
+/*
+ * An ILLEGAL resting on violation `at` of `ur` (as rules_robust_free_distance said `why`): that violation leads the
+ * report (so the call says it) and a note says which models carry it, after `part` (rules_words_partial) if any.
+ */
+void rules_robust_free_lead(rules_unit_report *ur, size_t at, const char *part, const char *why);
 
 #endif
