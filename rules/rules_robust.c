@@ -490,7 +490,7 @@ static int judge_unit(work *w, size_t u0i, size_t u1i, bool selected, rules_repo
     }
     if (have) {
         rules_unit_report_set_verdict(&ur, v, why[0] ? "%s" : NULL, why);
-        if (v == RULES_VERDICT_ILLEGAL && !complete)
+        if (v == RULES_VERDICT_ILLEGAL && !complete && p->placement_free)
             say_placement_free(U0, U1, p, &ur);
         if (t.judged > 1)
             rules_unit_report_add_note(&ur, "Judged under %zu placements of the models the camera did not see "
