@@ -116,7 +116,8 @@ void rules_robust_free_lead(rules_unit_report *ur, size_t at, const char *part, 
         memmove(ur->violations + 1, ur->violations, at * sizeof *ur->violations);
         ur->violations[0] = lead;
     }
-    rules_unit_report_add_note(ur, "%s%sIllegal (%s) wherever its models in doubt stand (more placements than could "
+    rules_unit_report_add_note(ur, "%s%s%cllegal (%s) wherever its models in doubt stand (more placements than could "
                                    "be judged): %s.",
-                               part, part[0] ? "; " : "", ur->n_violations ? ur->violations[0].code : "?", why);
+                               part, part[0] ? "; " : "", part[0] ? 'i' : 'I',
+                               ur->n_violations ? ur->violations[0].code : "?", why);
 }
