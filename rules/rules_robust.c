@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rules_pairing.h"
+#include "rules_robust_free.h"
 #include "rules_words.h"
 
 void rules_robust_options_default(rules_robust_options *o)
@@ -81,10 +82,12 @@ typedef struct pair {
     size_t h0, h1;        /* placements: 0 = as placed, k = alternative k-1 */
     bool slots_kept;
     bool identity;        /* ILLEGAL only with the unseen models paired by slot: cleared by their nearest places */
-    bool placement_free;  /* every standing violation is a distance of models measured in both frames */
+    bool placement_free;  /* a violation stands wherever the doubted models stand (rules_robust_free.h) */
     pair_outcome outcome;
     rules_report r;       /* the unit's report under this pair (when it moved) */
     char close[RULES_TEXT_MAX];
+    size_t free_at;                 /* when placement_free: the first such violation in r's unit report ... */
+    char free_why[RULES_TEXT_MAX];  /* ... and its models and measure */
 } pair;
 
 static bool min_limit(const char *code) { return strncmp(code, "MU-SPACING", 10) == 0; }
@@ -141,25 +144,40 @@ static void list_models(const rules_violation *v, char *buf, size_t cap)
         snprintf(buf + len, cap - len, " and %zu more", v->n_models - 4);
 }
 
-/* The pair's outcome from the unit's report: which violations stand beyond the measurement's reach. */
+/*
+ * The pair's outcome from the unit's report: which violations stand beyond the measurement's reach. A violation
+ * that stands wherever the doubted models stand (rules_robust_free.h: carried by a model measured in both frames
+ * beyond its own reach) stands here too, and makes the pair placement_free: the same under the placements never
+ * judged.
+ */
 static pair_outcome classify(const work *w, const rules_unit *w0, const rules_unit *w1, const rules_unit_report *ur,
                              pair *p)
 {
-    bool any = false, standing = false, identity_only = true, free_only = true;
+    bool any = false, standing = false, identity_only = true, any_free = false;
+    /* The units as given, not the working copies: which models are in doubt is the snapshots' own. */
+    const rules_robust_free_in fin = {rules_snapshot_find_unit(w->before, w0->id),
+                                      rules_snapshot_find_unit(w->after, w1->id), &w->pp,
+                                      w->o->check.limit_tolerance_mm, w->o->check.still_mm, w->o->check.move};
     for (size_t i = 0; i < ur->n_violations; i++) {
         const rules_violation *v = &ur->violations[i];
         const double reach = violation_reach(w, w0, w1, ur, v);
         const double tol = v->quantity == RULES_QTY_LENGTH ? w->o->check.limit_tolerance_mm : 0;
         const bool past = min_limit(v->code) ? v->measured < v->limit : v->measured > v->limit;
+        char fwhy[RULES_TEXT_MAX];
+        const bool carried = fin.before && fin.after && rules_robust_free_distance(&fin, v, fwhy, sizeof fwhy) > 0;
+        if (carried && !any_free) {
+            p->free_at = i;
+            text(p->free_why, sizeof p->free_why, "%s", fwhy);
+        }
+        any_free |= carried;
         any = true;
-        if (v->quantity == RULES_QTY_COUNT || !past || fabs(v->measured - v->limit) - tol > reach) {
+        if (carried || v->quantity == RULES_QTY_COUNT || !past || fabs(v->measured - v->limit) - tol > reach) {
             standing = true;
             bool dist = strcmp(v->code, "MU-MODEL-DIST") == 0;
             bool all_measured = dist && v->n_models > 0;
             for (size_t k = 0; k < v->n_models && all_measured; k++)
                 all_measured = measured_in_both(w0, w1, v->models[k]);
-            identity_only &= dist && !all_measured;
-            free_only &= all_measured;
+            identity_only &= dist && !all_measured && !carried;
         } else if (!p->close[0]) {
             char ids[160], meas[32], lim[32], pm[32];
             list_models(v, ids, sizeof ids);
@@ -175,7 +193,7 @@ static pair_outcome classify(const work *w, const rules_unit *w0, const rules_un
         }
     }
     p->identity = standing && identity_only;
-    p->placement_free = standing && free_only;
+    p->placement_free = any_free;
     return standing ? PAIR_ILLEGAL : any ? PAIR_UNSURE : PAIR_LEGAL;
 }
 
@@ -214,6 +232,8 @@ static int judge_pair(work *w, size_t u0i, size_t u1i, pair *p, base_error *err)
             p->identity = trial.identity;
             p->placement_free = trial.placement_free;
             memcpy(p->close, trial.close, sizeof p->close);
+            p->free_at = trial.free_at;
+            memcpy(p->free_why, trial.free_why, sizeof p->free_why);
             if (!(o == PAIR_ILLEGAL && p->identity && mo.rigid))
                 return 0;
         } else {
@@ -417,6 +437,14 @@ static bool same_unit(const rules_unit *a, const rules_unit *b)
     return true;
 }
 
+/* An ILLEGAL with placements left unjudged rests on a violation that stands wherever the doubted models stand. */
+static void say_placement_free(const rules_unit *U0, const rules_unit *U1, const pair *p, rules_unit_report *ur)
+{
+    char part[RULES_TEXT_MAX / 2];
+    rules_words_partial(U0, U1, part, sizeof part);
+    rules_robust_free_lead(ur, p->free_at, part, p->free_why);
+}
+
 static int judge_unit(work *w, size_t u0i, size_t u1i, bool selected, rules_report *out, base_error *err)
 {
     const rules_unit *U0 = &w->before->units[u0i], *U1 = &w->after->units[u1i];
@@ -462,6 +490,8 @@ static int judge_unit(work *w, size_t u0i, size_t u1i, bool selected, rules_repo
     }
     if (have) {
         rules_unit_report_set_verdict(&ur, v, why[0] ? "%s" : NULL, why);
+        if (v == RULES_VERDICT_ILLEGAL && !complete && p->placement_free)
+            say_placement_free(U0, U1, p, &ur);
         if (t.judged > 1)
             rules_unit_report_add_note(&ur, "Judged under %zu placements of the models the camera did not see "
                                             "(before x after).",

@@ -16,6 +16,11 @@
  *   - CANNOT_TELL otherwise (legal under some pairs and not others, or
  *     past the limit only within the measurement's reach, or judged under
  *     only some of the placements), `why` naming the models and the reason;
+ *     but judged under only some placements, a violation that stands
+ *     wherever the doubted models stand (rules_robust_free.h: a model
+ *     measured in both frames past the largest rate its move could be
+ *     judged by, beyond its own reach) is ILLEGAL all the same: that
+ *     violation leads the unit's report and a note names its models;
  *   - NOT_SEEN for a unit listed unseen in either snapshot.
  * A unit whose every model moved less than max(jitter_mm, coverage sigmas)
  * and turned less than jitter_rad did not move (the watch's settle rule,

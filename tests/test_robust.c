@@ -11,85 +11,11 @@
 #include <string.h>
 
 #include "fixtures.h"
+#include "robust_scene.h"
 #include "rules_json.h"
 #include "rules_move.h"
 #include "rules_robust.h"
 #include "rules_words.h"
-
-static const double SEEN_SIGMA = 0.25, INFERRED_SIGMA = 1.6;
-
-/* "spears": 10 models, 4 files, 25 mm bases: ranks of 4, 4 and 2, the rear two centred (files 1 and 2). */
-static rules_unit *spears(rules_snapshot *s, rules_pose pose)
-{
-    rules_unit *u = fx_block(s, "spears", "red", 25, 4, 10, pose, 5, 10);
-    for (size_t j = 0; j < u->n_models; j++)
-        u->models[j].sigma_mm = SEEN_SIGMA;
-    return u;
-}
-
-static void infer(rules_unit *u, const char *id)
-{
-    rules_model *m = rules_unit_find_model(u, id);
-    cr_assert_not_null(m);
-    m->evidence = RULES_EVIDENCE_INFERRED;
-    m->inferred = true;
-    m->sigma_mm = INFERRED_SIGMA;
-}
-
-/* The rear two models (spears-9, spears-10) at rear-rank files f9 and f10 of the unit's own grid. */
-static void rear_at(const rules_unit *u, double f9, double f10, base_vec2 *p9, base_vec2 *p10)
-{
-    rules_formation f;
-    cr_assert_eq(rules_formation_fit(u, NULL, &f, NULL), 0);
-    *p9 = rules_formation_slot_position(&f, 0, 2, f9);
-    *p10 = rules_formation_slot_position(&f, 0, 2, f10);
-}
-
-/* As vision writes an incomplete rear rank it could not pin: spears-9/10 inferred, `primary` in models, others as
- * alternatives. */
-static void ambiguous_rear(rules_unit *u, double primary)
-{
-    static const struct {
-        double first;
-        const char *label;
-    } places[] = {{0, "rear rank left-aligned"}, {1, "rear rank centred"}, {2, "rear rank right-aligned"}};
-    base_vec2 p9, p10;
-    infer(u, "spears-9");
-    infer(u, "spears-10");
-    double heading = u->models[0].facing;
-    for (size_t k = 0; k < 3; k++) {
-        rear_at(u, places[k].first, places[k].first + 1, &p9, &p10);
-        if (places[k].first == primary)
-            continue;
-        rules_placement *alt = rules_unit_add_alternative(u, places[k].label);
-        cr_assert_not_null(alt);
-        rules_placement_add_model(alt, "spears-9", p9, heading, INFERRED_SIGMA);
-        rules_placement_add_model(alt, "spears-10", p10, heading, INFERRED_SIGMA);
-    }
-    rear_at(u, primary, primary + 1, &p9, &p10);
-    rules_unit_find_model(u, "spears-9")->pos = p9;
-    rules_unit_find_model(u, "spears-10")->pos = p10;
-    snprintf(u->placement_label, sizeof u->placement_label, "%s", places[(int)primary].label);
-}
-
-/* A copy of `u` in `after`, every model translated by d (alternatives carried too). */
-static rules_unit *translated(rules_snapshot *after, const rules_unit *u, base_vec2 d)
-{
-    rules_unit *c = rules_snapshot_add_unit(after, u->id, u->side);
-    c->base_width = u->base_width, c->base_depth = u->base_depth;
-    c->advance_rate = u->advance_rate, c->march_rate = u->march_rate;
-    for (size_t j = 0; j < u->n_models; j++) {
-        rules_model *m =
-            rules_unit_add_model(c, u->models[j].id, base_v2_add(u->models[j].pos, d), u->models[j].facing);
-        m->evidence = u->models[j].evidence, m->inferred = u->models[j].inferred, m->sigma_mm = u->models[j].sigma_mm;
-    }
-    return c;
-}
-
-static base_vec2 ahead(double heading, double inches)
-{
-    return base_v2_scale(base_v2_dir(heading), base_in_to_mm(inches));
-}
 
 typedef struct judged {
     rules_report robust, plain;
@@ -113,8 +39,6 @@ static void judged_clear(judged *j)
     rules_report_clear(&j->plain);
 }
 
-static const rules_pose START = {{600, 400}, BASE_PI / 2};
-
 /*
  * The case that must stay ILLEGAL: an 11" March at March 10" with every
  * model seen (sigma 0.25 mm). Robustness must not hide a real violation.
@@ -122,8 +46,8 @@ static const rules_pose START = {{600, 400}, BASE_PI / 2};
 Test(robust, march_11in_every_model_seen_stays_illegal)
 {
     rules_snapshot *b = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D), *a = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
-    const rules_unit *u = spears(b, START);
-    translated(a, u, ahead(START.heading, 11));
+    const rules_unit *u = robust_spears(b, ROBUST_START);
+    robust_translated(a, u, robust_ahead(ROBUST_START.heading, 11));
     judged j;
     judge(b, a, RULES_MOVE_AUTO, &j);
     cr_assert_eq(j.robust.n_units, 1);
@@ -148,10 +72,10 @@ Test(robust, march_11in_every_model_seen_stays_illegal)
 Test(robust, march_11in_with_ambiguous_rear_stays_illegal)
 {
     rules_snapshot *b = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D), *a = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
-    rules_unit *u = spears(b, START);
-    ambiguous_rear(u, 1);
-    rules_unit *c = translated(a, u, ahead(START.heading, 11));
-    ambiguous_rear(c, 0);
+    rules_unit *u = robust_spears(b, ROBUST_START);
+    robust_ambiguous_rear(u, 1);
+    rules_unit *c = robust_translated(a, u, robust_ahead(ROBUST_START.heading, 11));
+    robust_ambiguous_rear(c, 0);
     judged j;
     judge(b, a, RULES_MOVE_AUTO, &j);
     cr_assert_eq(j.robust.n_units, 1);
@@ -172,11 +96,11 @@ Test(robust, march_11in_with_ambiguous_rear_stays_illegal)
 Test(robust, legal_advance_with_ambiguous_rear_models_is_not_illegal)
 {
     rules_snapshot *b = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D), *a = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
-    rules_unit *u = spears(b, START);
-    ambiguous_rear(u, 1);
-    rules_unit *c = translated(a, u, ahead(START.heading, 4.5));
+    rules_unit *u = robust_spears(b, ROBUST_START);
+    robust_ambiguous_rear(u, 1);
+    rules_unit *c = robust_translated(a, u, robust_ahead(ROBUST_START.heading, 4.5));
     rules_unit_clear_alternatives(c);
-    ambiguous_rear(c, 0);
+    robust_ambiguous_rear(c, 0);
     judged j;
     judge(b, a, RULES_MOVE_AUTO, &j);
     cr_assert_eq(j.plain.n_units, 1);
@@ -203,11 +127,11 @@ Test(robust, legal_advance_with_ambiguous_rear_models_is_not_illegal)
 Test(robust, unmoved_unit_is_not_a_reform)
 {
     rules_snapshot *b = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D), *a = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
-    rules_unit *u = spears(b, START);
-    ambiguous_rear(u, 1);
-    rules_unit *c = translated(a, u, base_v2(0.3, -0.2));
+    rules_unit *u = robust_spears(b, ROBUST_START);
+    robust_ambiguous_rear(u, 1);
+    rules_unit *c = robust_translated(a, u, base_v2(0.3, -0.2));
     rules_unit_clear_alternatives(c);
-    ambiguous_rear(c, 0);
+    robust_ambiguous_rear(c, 0);
     judged j;
     judge(b, a, RULES_MOVE_AUTO, &j);
     cr_assert_eq(j.plain.n_units, 1, "control: the old judging reports the unit as moved");
@@ -224,10 +148,10 @@ Test(robust, unmoved_unit_is_not_a_reform)
 Test(robust, unseen_models_keep_their_slots)
 {
     rules_snapshot *b = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D), *a = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
-    rules_unit *u = spears(b, START);
-    infer(u, "spears-9");
-    infer(u, "spears-10");
-    rules_unit *c = translated(a, u, ahead(START.heading, 4.5));
+    rules_unit *u = robust_spears(b, ROBUST_START);
+    robust_infer(u, "spears-9");
+    robust_infer(u, "spears-10");
+    rules_unit *c = robust_translated(a, u, robust_ahead(ROBUST_START.heading, 4.5));
     rules_model *m9 = rules_unit_find_model(c, "spears-9"), *m10 = rules_unit_find_model(c, "spears-10");
     base_vec2 t = m9->pos;
     m9->pos = m10->pos, m10->pos = t;
@@ -246,12 +170,12 @@ Test(robust, over_the_limit_within_uncertainty_cannot_tell)
 {
     for (int rough = 0; rough < 2; rough++) {
         rules_snapshot *b = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D), *a = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
-        rules_unit *u = fx_block(b, "riders", "blue", 25, 2, 4, START, 5, 10);
+        rules_unit *u = fx_block(b, "riders", "blue", 25, 2, 4, ROBUST_START, 5, 10);
         for (size_t k = 0; k < u->n_models; k++) {
             u->models[k].evidence = rough ? RULES_EVIDENCE_ROUGH : RULES_EVIDENCE_SEEN;
             u->models[k].sigma_mm = rough ? 1.0 : 0.2;
         }
-        translated(a, u, base_v2_add(ahead(START.heading, 10), ahead(START.heading, 2.0 / 25.4)));
+        robust_translated(a, u, base_v2_add(robust_ahead(ROBUST_START.heading, 10), robust_ahead(ROBUST_START.heading, 2.0 / 25.4)));
         judged j;
         judge(b, a, RULES_MOVE_MARCH, &j);
         cr_assert_eq(j.robust.n_units, 1);
@@ -274,8 +198,8 @@ Test(robust, over_the_limit_within_uncertainty_cannot_tell)
 Test(robust, unit_not_seen_cannot_judge)
 {
     rules_snapshot *b = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D), *a = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
-    const rules_unit *u = spears(b, START);
-    translated(a, u, base_v2(0, 0));
+    const rules_unit *u = robust_spears(b, ROBUST_START);
+    robust_translated(a, u, base_v2(0, 0));
     rules_unit *w = fx_block(b, "wolves", "blue", 25, 3, 6, (rules_pose){{1200, 700}, 0}, 8, 16);
     cr_assert_not_null(rules_snapshot_add_unseen(a, w->id, w->side, w->n_models));
     cr_assert_not_null(rules_snapshot_add_unseen(b, "ghosts", "blue", 5));
@@ -317,10 +241,10 @@ Test(robust, unit_not_seen_cannot_judge)
 Test(robust, incomplete_placements_cannot_tell)
 {
     rules_snapshot *b = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D), *a = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
-    rules_unit *u = spears(b, START);
-    ambiguous_rear(u, 1);
-    rules_unit *c = translated(a, u, ahead(START.heading, 4.5));
-    ambiguous_rear(c, 1);
+    rules_unit *u = robust_spears(b, ROBUST_START);
+    robust_ambiguous_rear(u, 1);
+    rules_unit *c = robust_translated(a, u, robust_ahead(ROBUST_START.heading, 4.5));
+    robust_ambiguous_rear(c, 1);
     c->placements_complete = false;
     judged j;
     judge(b, a, RULES_MOVE_AUTO, &j);
@@ -360,8 +284,8 @@ Test(robust, hand_written_snapshots_judged_as_before)
 Test(robust, snapshot_evidence_round_trip)
 {
     rules_snapshot *b = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
-    rules_unit *u = spears(b, START);
-    ambiguous_rear(u, 1);
+    rules_unit *u = robust_spears(b, ROBUST_START);
+    robust_ambiguous_rear(u, 1);
     rules_unit_find_model(u, "spears-1")->evidence = RULES_EVIDENCE_ROUGH;
     u->placements_complete = false;
     rules_snapshot_add_unseen(b, "ghosts", "blue", 5);
@@ -374,7 +298,7 @@ Test(robust, snapshot_evidence_round_trip)
     cr_expect_eq(rules_unit_find_model(cu, "spears-1")->evidence, RULES_EVIDENCE_ROUGH);
     cr_expect_eq(rules_unit_find_model(cu, "spears-9")->evidence, RULES_EVIDENCE_INFERRED);
     cr_expect(rules_unit_find_model(cu, "spears-9")->inferred);
-    cr_expect_float_eq(rules_unit_find_model(cu, "spears-9")->sigma_mm, INFERRED_SIGMA, 1e-9);
+    cr_expect_float_eq(rules_unit_find_model(cu, "spears-9")->sigma_mm, ROBUST_INFERRED_SIGMA, 1e-9);
     cr_expect_eq(cu->n_alternatives, 2);
     cr_expect_str_eq(cu->alternatives[0].label, "rear rank left-aligned");
     cr_expect_eq(cu->alternatives[0].n_models, 2);
@@ -426,18 +350,18 @@ Test(robust, identities_that_decide_the_call_cannot_tell)
 {
     for (int all_seen = 0; all_seen < 2; all_seen++) {
         rules_snapshot *b = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D), *a = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
-        rules_unit *u = fx_block(b, "line", "red", 25, 12, 12, START, 5, 10);
+        rules_unit *u = fx_block(b, "line", "red", 25, 12, 12, ROBUST_START, 5, 10);
         rules_formation f;
         cr_assert_eq(rules_formation_fit(u, NULL, &f, NULL), 0);
-        rules_unit *c = translated(a, u, base_v2(0, 0));
+        rules_unit *c = robust_translated(a, u, base_v2(0, 0));
         for (size_t k = 0; k < 12; k++) {
             c->models[k].pos = base_v2_add(f.centre, base_v2_rot(base_v2_sub(u->models[k].pos, f.centre), BASE_PI));
             c->models[k].facing = base_angle_wrap(u->models[k].facing + BASE_PI);
             bool end = k < 4 || k >= 8;
             u->models[k].sigma_mm = c->models[k].sigma_mm = 0.25;
             if (end && !all_seen) {
-                infer(u, u->models[k].id);
-                infer(c, c->models[k].id);
+                robust_infer(u, u->models[k].id);
+                robust_infer(c, c->models[k].id);
             }
         }
         judged j;
@@ -467,11 +391,11 @@ Test(robust, identities_that_decide_the_call_cannot_tell)
 Test(robust, identical_unit_is_one_still_pair)
 {
     rules_snapshot *b = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D), *a = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
-    rules_unit *u = spears(b, START);
-    ambiguous_rear(u, 1);
+    rules_unit *u = robust_spears(b, ROBUST_START);
+    robust_ambiguous_rear(u, 1);
     u->placements_complete = false;
-    rules_unit *c = translated(a, u, base_v2(0, 0));
-    ambiguous_rear(c, 1);
+    rules_unit *c = robust_translated(a, u, base_v2(0, 0));
+    robust_ambiguous_rear(c, 1);
     c->placements_complete = false;
     cr_assert_gt(c->n_alternatives, 1);
     base_error err;
@@ -515,8 +439,8 @@ static void print_formation_line(const rules_report *r, const rules_snapshot *b,
 Test(robust, unit_read_in_part_is_said_in_one_line)
 {
     rules_snapshot *b = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D), *a = rules_snapshot_new(FX_BOARD_W, FX_BOARD_D);
-    const rules_unit *u = spears(b, START);
-    rules_unit *c = translated(a, u, ahead(START.heading, 4.5));
+    const rules_unit *u = robust_spears(b, ROBUST_START);
+    rules_unit *c = robust_translated(a, u, robust_ahead(ROBUST_START.heading, 4.5));
     c->n_models = 2; /* spears-1 and spears-2, the front rank's left */
     for (size_t k = 0; k < 2; k++)
         c->models[k].evidence = RULES_EVIDENCE_ROUGH;

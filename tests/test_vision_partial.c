@@ -411,8 +411,10 @@ Test(vision_partial, no_wrong_id_on_a_crowded_crop_of_the_hard_set, .timeout = 1
  * red-1-8's and red-1-13's covered, no quad of it found: two reads agree,
  * 5 needed, so those two are placed and 11 left out. Both were measured in
  * both pictures, 279.4 mm apart (+-1 mm). The rules find the march too long
- * (MU-PATH-LENGTH) under the placement they have; a path is the unit's, not
- * those two models' own, so the call is CANNOT TELL, never LEGAL.
+ * (MU-PATH-LENGTH) under the placement they have, but a path is the unit's,
+ * not those two models' own; each of the two, though, ended past the March
+ * Rate wherever the 11 others stand (MU-MODEL-DIST, rules_robust_free.h), so
+ * the call is ILLEGAL, that violation first and a note naming the two.
  */
 Test(vision_partial, partly_read_unit_that_marched_too_far_is_not_called_legal, .timeout = 120)
 {
@@ -440,11 +442,18 @@ Test(vision_partial, partly_read_unit_that_marched_too_far_is_not_called_legal, 
     cr_assert_eq(ref_judge(c.table->scene->snapshot, after, &o, &j, &err), 0, "%s", err.msg);
     const rules_unit_report *ur = rules_report_find_unit(&j.report, "red-1");
     cr_assert_not_null(ur);
-    cr_expect_eq(ur->verdict, RULES_VERDICT_CANNOT_TELL, "red-1: %s (%s)", rules_verdict_word(ur->verdict),
-                 ur->why);
-    cr_expect(strstr(ur->why, "MU-PATH-LENGTH"), "%s", ur->why);
-    cr_expect_str_eq(ur->why, "2 of 13 models seen in the after picture, its formation cannot be told; illegal "
-                              "(MU-PATH-LENGTH) as far as the models seen tell");
+    cr_expect_eq(ur->verdict, RULES_VERDICT_ILLEGAL, "red-1: %s (%s)", rules_verdict_word(ur->verdict), ur->why);
+    cr_assert_gt(ur->n_violations, 0);
+    cr_expect_str_eq(ur->violations[0].code, "MU-MODEL-DIST");
+    cr_expect_not_null(rules_unit_report_find(ur, "MU-PATH-LENGTH"));
+    const char *note = NULL;
+    for (size_t i = 0; i < ur->n_notes && !note; i++)
+        note = strstr(ur->notes[i], "wherever its models in doubt stand") ? ur->notes[i] : NULL;
+    cr_assert_not_null(note);
+    static const char head[] = "2 of 13 models seen in the after picture, its formation cannot be told; illegal "
+                               "(MU-MODEL-DIST) wherever its models in doubt stand (more placements than could be "
+                               "judged): models red-1-8 and 1 more, seen in both pictures, ended at least 1";
+    cr_expect(strncmp(note, head, strlen(head)) == 0, "%s", note);
     cr_expect_eq(ur->n_models, 2);
     for (size_t i = 0; i < ur->n_models; i++)
         cr_expect_lt(fabs(ur->models[i].distance_mm - 279.4), 1.0, "%s moved %.2f mm", ur->models[i].id,
