@@ -7,6 +7,7 @@
 
 #include "rules_formation.h"
 #include "vis_formation.h"
+#include "vis_units_rear.h"
 
 /* A model's measured place moves at most this far from where its unit's rigid motion carries it. */
 #define RIGID_MM 4.0
@@ -288,6 +289,13 @@ static int place_unit(const roster_map *r, size_t ui, const vis_seen_model *seen
         in.files_hint[0] = pf.files;
     vis_formation_result res;
     int rc = vis_formation_infer(&in, &res);
+    const int moved = rc == 0 ? vis_units_rear_settle(opt, ru->first_model, ru->n_models, &res) : 0;
+    if (moved < 0)
+        rc = -1;
+    else if (moved)
+        vis_report_add(rep, VIS_ISSUE_INFERRED, -1, NULL, NULL,
+                       "unit %s: its rear rank placed where the picture shows its bases (%s)", ru->id,
+                       res.placements[0].label);
     for (size_t k = 0; rc == 0 && k < ru->n_models; k++)
         if (!add_model(r, ru, k, seen, fm, &res.placements[0].models[k], prior_sigma[k], unc,
                        res.n_placements > 1 ? res.placements[0].label : "", u, rep))
