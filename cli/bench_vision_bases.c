@@ -104,6 +104,8 @@ static int score_frame(bases_result *r, const ds_hard_table *t, const ds_truth *
             const double e = base_v2_dist(m->pos, want->pos);
             if (e > OFF_MM) {
                 g->off++;
+                printf("    %s: %.1f mm off (%s, sigma %.1f mm)\n", want->id, e, m->inferred ? "inferred" : "seen",
+                       m->sigma_mm);
                 continue;
             }
             placed++, g->placed5++;

@@ -64,8 +64,14 @@ Test(units_rear, a_base_seen_at_the_left_slot_puts_the_rear_rank_left)
     const size_t n0 = res.n_placements;
     look l = {{slot(2, 0)}, 1, 0};
     const vis_units_options o = {.base_seen = base_seen, .base_seen_ctx = &l};
-    cr_assert_eq(vis_units_rear_settle(&o, 0, N, &res), 1);
+    size_t allowed = 0;
+    cr_assert_eq(vis_units_rear_settle(&o, 0, N, &res, &allowed), 1);
     cr_expect_eq(res.n_placements, n0, "no placement dropped");
+    cr_expect(allowed >= 2 && allowed < n0, "%zu of %zu placements not contradicted", allowed, n0);
+    /* The left-hand rear model stands at file 0 in every placement the picture allows: its sigma need hold nothing
+     * more (exactly 0); the next one may stand a half or whole base further right (the gapped ranks). */
+    cr_expect_float_eq(vis_units_rear_spread(&res, allowed, 10), 0, 1e-9);
+    cr_expect_gt(vis_units_rear_spread(&res, allowed, 11), 10);
     cr_expect_str_eq(res.placements[0].label, "rear rank left-aligned");
     for (int f = 0; f < 3; f++)
         cr_expect_eq(rear_count_at(&res.placements[0], slot(2, f)), 1, "file %d of the rear rank taken", f);
@@ -91,8 +97,15 @@ Test(units_rear, nothing_seen_changes_nothing)
     cr_assert_eq(vis_formation_infer(&in, &res), 0);
     look l = {{{0, 0}}, 0, 0};
     const vis_units_options o = {.base_seen = base_seen, .base_seen_ctx = &l};
-    cr_assert_eq(vis_units_rear_settle(&o, 0, N, &res), 0);
+    size_t allowed = 0;
+    cr_assert_eq(vis_units_rear_settle(&o, 0, N, &res, &allowed), 0);
     cr_expect_str_eq(res.placements[0].label, "rear rank centred");
+    cr_expect_eq(allowed, res.n_placements);
+    /* Centred, the left-hand rear model is at file 1: left-aligned puts it at file 0, right-aligned at file 2, a
+     * whole pitch (20.5 mm, to 1e-6) either way; its sigma must hold that within two sigma. The front ranks, seen,
+     * stand alike in every placement (0). */
+    cr_expect_float_eq(vis_units_rear_spread(&res, allowed, 10), PITCH, 1e-6);
+    cr_expect_float_eq(vis_units_rear_spread(&res, allowed, 0), 0, 1e-9);
     /* Each rear place asked once: whole and half-base steps from file 0 to 4 (9 places). */
     cr_expect_eq(l.asked, 9, "asked %d times", l.asked);
     vis_formation_result_clear(&res);

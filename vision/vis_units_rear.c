@@ -1,6 +1,7 @@
 /* vis_units_rear: an incomplete rear rank's place read from the picture (see the header). */
 #include "vis_units_rear.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,9 +60,23 @@ static void reorder(vis_formation_result *res, const int *support, const int *ag
         }
 }
 
-int vis_units_rear_settle(const vis_units_options *opt, size_t first_model, size_t n_models,
-                          vis_formation_result *res)
+double vis_units_rear_spread(const vis_formation_result *res, size_t allowed, size_t k)
 {
+    double spread = 0;
+    const vis_formation_place *p0 = &res->placements[0].models[k];
+    for (size_t a = 1; a < allowed && a < res->n_placements && p0->placed; a++) {
+        const vis_formation_place *q = &res->placements[a].models[k];
+        if (q->placed)
+            spread = fmax(spread, base_v2_dist(q->pos, p0->pos));
+    }
+    return spread;
+}
+
+int vis_units_rear_settle(const vis_units_options *opt, size_t first_model, size_t n_models,
+                          vis_formation_result *res, size_t *allowed)
+{
+    if (allowed)
+        *allowed = res->n_placements;
     if (!opt || !opt->base_seen || res->n_placements < 2 || res->grid.ranks < 2 ||
         res->grid.rear_models >= res->grid.files)
         return 0;
@@ -92,6 +107,9 @@ int vis_units_rear_settle(const vis_units_options *opt, size_t first_model, size
     for (size_t i = 0; i < n; i++)
         res->placements[i] = copy[order[i]];
     rc = order[0] != 0;
+    if (allowed)
+        for (*allowed = 0; *allowed < n && against[order[*allowed]] == 0; (*allowed)++)
+            ;
 out:
     free(pl);
     free(support);
