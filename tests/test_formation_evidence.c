@@ -398,3 +398,30 @@ Test(formation_evidence, one_model_seen_pitches_are_the_base_and_half_a_gap)
     cr_expect_geq(p[0].fit_mm, 7 * 0.5, "file 0's fit sigma %.2f holds seven gaps of 0.5 mm", p[0].fit_mm);
     vis_formation_result_clear(&res);
 }
+
+/*
+ * Both rear models hidden and nothing else to tell where they stand: the first placement (centred) is not given as if
+ * certain. spears-9 stands at file 1 there, and the placements kept put it anywhere from file 0 to file 2, a whole pitch
+ * (25.5 mm) either way: its sigma is half that, exactly 12.75 mm (to 1e-9), so every allowed place is within two sigma.
+ * Before: about 2 mm, the other places 6 to 13 sigma off.
+ */
+Test(formation_evidence, hidden_rear_rank_sigma_holds_every_allowed_place)
+{
+    fs_table t;
+    fs_table_init(&t, 700, 500);
+    fs_add_block(&t, "spears", "red", 10, 4, FRONT);
+    static const char *const hidden[] = {"spears-9", "spears-10", NULL};
+    vis_seen_model *seen = seen_except(&t, hidden);
+    built b;
+    build(&t, seen, &b);
+    const rules_model *rear = rules_snapshot_find_model(b.s, "spears-9", NULL);
+    const rules_model *front = rules_snapshot_find_model(b.s, "spears-1", NULL);
+    cr_assert(rear && front);
+    cr_expect_float_eq(rear->sigma_mm, (FS_BASE_W + FS_PITCH_GAP) / 2, 1e-9, "sigma %.4f mm", rear->sigma_mm);
+    vis_uncert_source src;
+    vis_uncert_source_default(&src, NULL, NAN);
+    cr_expect_float_eq(front->sigma_mm, vis_uncert_seen(&src, front->pos, 4), 1e-12, "a seen model's is its own");
+    built_clear(&b);
+    free(seen);
+    fs_table_clear(&t);
+}

@@ -147,7 +147,9 @@ static size_t read_predicted(const vis_detector *d, const vis_camera *cam, const
         rules_snapshot *estimate = NULL;
         vis_report scratch = {0};
         base_error err;
-        const int rc = vis_units_build(r, seen, NULL, &estimate, &scratch, &err);
+        /* Each carrier searched within its own slot's sigma in the likeliest placement. */
+        const vis_units_options likeliest = {.likeliest_sigma = true};
+        const int rc = vis_units_build_ex(r, seen, NULL, &likeliest, &estimate, &scratch, &err);
         vis_report_clear(&scratch);
         if (rc < 0)
             break;

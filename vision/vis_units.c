@@ -305,7 +305,7 @@ static int place_unit(const roster_map *r, size_t ui, const vis_seen_model *seen
                        u, rep))
             rc = -1;
         /* Not placed as if certain where the evidence allows more than one place: each within two sigma. */
-        else if (pl->placed && fm[k].evidence == VIS_FORMATION_NONE)
+        else if (pl->placed && fm[k].evidence == VIS_FORMATION_NONE && !opt->likeliest_sigma)
             u->models[u->n_models - 1].sigma_mm =
                 fmax(u->models[u->n_models - 1].sigma_mm, vis_units_rear_spread(&res, allowed, k) / 2);
     }

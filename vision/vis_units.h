@@ -88,6 +88,10 @@ typedef struct vis_units_options {
      * incomplete rear rank stands among the placements its models read allow (vis_units_rear.h). */
     bool (*base_seen)(void *ctx, size_t model, base_vec2 pos, double facing);
     void *base_seen_ctx;
+    /* An estimate to read around (vis_mast_read.h searches each mast within its carrier's sigma): an inferred
+     * model's sigma is its own slot's in the likeliest placement, not widened to hold the places the other
+     * placements give it (vis_units_rear_spread). Never for a snapshot a call may rest on. */
+    bool likeliest_sigma;
 } vis_units_options;
 
 /* Builds *out (caller frees) from one entry per roster model. Returns 0 or -1. */
