@@ -400,28 +400,47 @@ Test(formation_evidence, one_model_seen_pitches_are_the_base_and_half_a_gap)
 }
 
 /*
- * Both rear models hidden and nothing else to tell where they stand: the first placement (centred) is not given as if
- * certain. spears-9 stands at file 1 there, and the placements kept put it anywhere from file 0 to file 2, a whole pitch
- * (25.5 mm) either way: its sigma is half that, exactly 12.75 mm (to 1e-9), so every allowed place is within two sigma.
- * Before: about 2 mm, the other places 6 to 13 sigma off.
+ * Both rear models hidden and nothing else to tell where they stand. With every placement kept (rules_robust judges
+ * each), the first one's models keep their own slot's sigma (about 2 mm). With only two kept (more allowed than
+ * kept: a call cannot see the others), the first one (centred) is not given as if certain: spears-9 stands at file 1
+ * there and a half pitch (12.75 mm) away in the other kept (0.5 or 1.5 bases from the left), so its sigma is half
+ * that, exactly 6.375 mm (to 1e-9): every kept place within two sigma. Before: about 2 mm, the other place 6 sigma off.
  */
-Test(formation_evidence, hidden_rear_rank_sigma_holds_every_allowed_place)
+static rules_snapshot *build_kept(const fs_table *t, const vis_seen_model *seen, size_t max_placements)
+{
+    base_error err;
+    roster_map *map = roster_map_new(t->roster, &err);
+    cr_assert_not_null(map, "%s", err.msg);
+    const vis_units_options o = {.max_placements = max_placements};
+    rules_snapshot *s = NULL;
+    vis_report rep = {0};
+    cr_assert_eq(vis_units_build_ex(map, seen, NULL, &o, &s, &rep, &err), 0, "%s", err.msg);
+    vis_report_clear(&rep);
+    roster_map_free(map);
+    return s;
+}
+
+Test(formation_evidence, hidden_rear_rank_sigma_holds_every_kept_place)
 {
     fs_table t;
     fs_table_init(&t, 700, 500);
     fs_add_block(&t, "spears", "red", 10, 4, FRONT);
     static const char *const hidden[] = {"spears-9", "spears-10", NULL};
     vis_seen_model *seen = seen_except(&t, hidden);
-    built b;
-    build(&t, seen, &b);
-    const rules_model *rear = rules_snapshot_find_model(b.s, "spears-9", NULL);
-    const rules_model *front = rules_snapshot_find_model(b.s, "spears-1", NULL);
-    cr_assert(rear && front);
-    cr_expect_float_eq(rear->sigma_mm, (FS_BASE_W + FS_PITCH_GAP) / 2, 1e-9, "sigma %.4f mm", rear->sigma_mm);
+    rules_snapshot *all = build_kept(&t, seen, 0), *two = build_kept(&t, seen, 2);
+    cr_expect(all->units[0].placements_complete);
+    cr_expect_not(two->units[0].placements_complete);
+    const rules_model *r_all = rules_snapshot_find_model(all, "spears-9", NULL);
+    const rules_model *r_two = rules_snapshot_find_model(two, "spears-9", NULL);
+    const rules_model *front = rules_snapshot_find_model(two, "spears-1", NULL);
+    cr_assert(r_all && r_two && front);
+    cr_expect_lt(r_all->sigma_mm, 3, "every placement kept: its slot's own sigma, %.3f mm", r_all->sigma_mm);
+    cr_expect_float_eq(r_two->sigma_mm, (FS_BASE_W + FS_PITCH_GAP) / 4, 1e-9, "sigma %.4f mm", r_two->sigma_mm);
     vis_uncert_source src;
     vis_uncert_source_default(&src, NULL, NAN);
     cr_expect_float_eq(front->sigma_mm, vis_uncert_seen(&src, front->pos, 4), 1e-12, "a seen model's is its own");
-    built_clear(&b);
+    rules_snapshot_free(all);
+    rules_snapshot_free(two);
     free(seen);
     fs_table_clear(&t);
 }

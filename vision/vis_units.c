@@ -299,13 +299,16 @@ static int place_unit(const roster_map *r, size_t ui, const vis_seen_model *seen
                        res.placements[0].label);
     if (allowed == 0)
         allowed = res.n_placements; /* the picture against every placement: it tells nothing */
+    /* Every placement kept (rules_robust judges each): each is a place of its own, its sigma its slot's. More than
+     * were kept: the first one's sigma holds every place the kept ones give (those cut off may be further still). */
+    const bool widen = !opt->likeliest_sigma && (!res.understood || res.n_possible > res.n_placements);
     for (size_t k = 0; rc == 0 && k < ru->n_models; k++) {
         const vis_formation_place *pl = &res.placements[0].models[k];
         if (!add_model(r, ru, k, seen, fm, pl, prior_sigma[k], unc, res.n_placements > 1 ? res.placements[0].label : "",
                        u, rep))
             rc = -1;
         /* Not placed as if certain where the evidence allows more than one place: each within two sigma. */
-        else if (pl->placed && fm[k].evidence == VIS_FORMATION_NONE && !opt->likeliest_sigma)
+        else if (widen && pl->placed && fm[k].evidence == VIS_FORMATION_NONE)
             u->models[u->n_models - 1].sigma_mm =
                 fmax(u->models[u->n_models - 1].sigma_mm, vis_units_rear_spread(&res, allowed, k) / 2);
     }
