@@ -27,7 +27,12 @@ static long find_place(const place *pl, size_t n, base_vec2 pos)
     return -1;
 }
 
-/* Per placement: rear places of it where a base is seen (support) and places it leaves empty where one is (against). */
+/*
+ * Per placement: places where a base is seen that it fills (support) and that it leaves empty (against). A place is
+ * filled by any model of the placement, not only its rear rank's: placements that shift the ranks (which rank the
+ * front one seen is) put one placement's rear rank where another has a full rank, and a base seen there is no
+ * evidence against the one that fills it with a full rank (webcam table 4: blue-4's true placement went last so).
+ */
 static void score(const vis_formation_result *res, size_t n_models, const place *pl, size_t n_pl, int *support,
                   int *against)
 {
@@ -37,7 +42,7 @@ static void score(const vis_formation_result *res, size_t n_models, const place 
         for (size_t i = 0; i < n_pl; i++) {
             bool occupied = false;
             for (size_t k = 0; k < n_models && !occupied; k++)
-                occupied = is_rear(res, &p->models[k]) && base_v2_dist(p->models[k].pos, pl[i].pos) < SAME_PLACE_MM;
+                occupied = p->models[k].placed && base_v2_dist(p->models[k].pos, pl[i].pos) < SAME_PLACE_MM;
             support[a] += occupied && pl[i].seen;
             against[a] += !occupied && pl[i].seen;
         }
