@@ -24,6 +24,7 @@ typedef struct group {
     int camera;
     double cell_mm, cell_px_sum;   /* the mark's cell (a square tag: its black square), mm and px summed */
     size_t units, units_any, units_whole;      /* in view; with a model placed within 5 mm; every model so */
+    size_t units_clear, units_clear_any;       /* of them, with a mark in view that no hand covers; placed so */
     size_t models, placed5, seen5, off, unplaced;
     double *err;                   /* placed within 5 mm: their errors, mm */
     size_t n_err, cap;
@@ -87,13 +88,14 @@ static int score_frame(bases_result *r, const ds_hard_table *t, const ds_truth *
         group *g = group_of(r, t->kind[ri], camera, mt->layout == ROSTER_MARK_RIM ? mt->cell : mt->size);
         if (!g)
             return -1;
-        size_t in_view = 0, placed = 0;
+        size_t in_view = 0, placed = 0, clear = 0;
         for (size_t k = 0; k < truth->n_models; k++) {
             const ds_truth_model *tm = &truth->models[k];
             if (tm->unit != ui || tm->tag < 0 || !truth->tags[tm->tag].inside)
                 continue;
             const rules_model *want = &su->models[tm->model], *m = find_model(got, want->id);
             in_view++, g->models++;
+            clear += !tm->hand_hidden;
             g->cell_px_sum += truth->tags[tm->tag].edge_px;
             if (!m) {
                 g->unplaced++;
@@ -102,6 +104,8 @@ static int score_frame(bases_result *r, const ds_hard_table *t, const ds_truth *
             const double e = base_v2_dist(m->pos, want->pos);
             if (e > OFF_MM) {
                 g->off++;
+                printf("    %s: %.1f mm off (%s, sigma %.1f mm)\n", want->id, e, m->inferred ? "inferred" : "seen",
+                       m->sigma_mm);
                 continue;
             }
             placed++, g->placed5++;
@@ -113,7 +117,12 @@ static int score_frame(bases_result *r, const ds_hard_table *t, const ds_truth *
             g->units++;
             g->units_any += placed > 0;
             g->units_whole += placed == in_view;
+            g->units_clear += clear > 0;
+            g->units_clear_any += clear > 0 && placed > 0;
         }
+        if (in_view && !placed)
+            printf("    unit %s: none of its %zu models in view placed within %d mm; %zu of their base marks clear of "
+                   "hands\n", su->id, in_view, OFF_MM, clear);
     }
     return 0;
 }
@@ -263,6 +272,7 @@ static void print_result(const bv_options *o, bases_result *r)
                 continue;
             print_row(CAMERA_NAME[c], g->kind, g, g->err, g->n_err);
             all.units += g->units, all.units_any += g->units_any, all.units_whole += g->units_whole;
+            all.units_clear += g->units_clear, all.units_clear_any += g->units_clear_any;
             all.models += g->models, all.placed5 += g->placed5, all.seen5 += g->seen5, all.off += g->off;
             all.cell_px_sum += g->cell_px_sum;
             double *p = realloc(errs, (n + g->n_err + 1) * sizeof *p);
@@ -275,6 +285,8 @@ static void print_result(const bv_options *o, bases_result *r)
         if (r->frames[c]) {
             all.cell_mm = NAN;
             print_row(CAMERA_NAME[c], "all", &all, errs, n);
+            printf("%-10s units with a base mark in view that no hand covers: %zu of %zu placed (all units: %zu of "
+                   "%zu)\n", CAMERA_NAME[c], all.units_clear_any, all.units_clear, all.units_any, all.units);
             printf("%-10s read in %.0f CPU ms a frame (%d frame%s)\n", CAMERA_NAME[c],
                    r->detect_cpu_ms[c] / r->frames[c], r->frames[c], r->frames[c] == 1 ? "" : "s");
         }

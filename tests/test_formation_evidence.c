@@ -398,3 +398,49 @@ Test(formation_evidence, one_model_seen_pitches_are_the_base_and_half_a_gap)
     cr_expect_geq(p[0].fit_mm, 7 * 0.5, "file 0's fit sigma %.2f holds seven gaps of 0.5 mm", p[0].fit_mm);
     vis_formation_result_clear(&res);
 }
+
+/*
+ * Both rear models hidden and nothing else to tell where they stand. With every placement kept (rules_robust judges
+ * each), the first one's models keep their own slot's sigma (about 2 mm). With only two kept (more allowed than
+ * kept: a call cannot see the others), the first one (centred) is not given as if certain: spears-9 stands at file 1
+ * there and a half pitch (12.75 mm) away in the other kept (0.5 or 1.5 bases from the left), so its sigma is half
+ * that, exactly 6.375 mm (to 1e-9): every kept place within two sigma. Before: about 2 mm, the other place 6 sigma off.
+ */
+static rules_snapshot *build_kept(const fs_table *t, const vis_seen_model *seen, size_t max_placements)
+{
+    base_error err;
+    roster_map *map = roster_map_new(t->roster, &err);
+    cr_assert_not_null(map, "%s", err.msg);
+    const vis_units_options o = {.max_placements = max_placements};
+    rules_snapshot *s = NULL;
+    vis_report rep = {0};
+    cr_assert_eq(vis_units_build_ex(map, seen, NULL, &o, &s, &rep, &err), 0, "%s", err.msg);
+    vis_report_clear(&rep);
+    roster_map_free(map);
+    return s;
+}
+
+Test(formation_evidence, hidden_rear_rank_sigma_holds_every_kept_place)
+{
+    fs_table t;
+    fs_table_init(&t, 700, 500);
+    fs_add_block(&t, "spears", "red", 10, 4, FRONT);
+    static const char *const hidden[] = {"spears-9", "spears-10", NULL};
+    vis_seen_model *seen = seen_except(&t, hidden);
+    rules_snapshot *all = build_kept(&t, seen, 0), *two = build_kept(&t, seen, 2);
+    cr_expect(all->units[0].placements_complete);
+    cr_expect_not(two->units[0].placements_complete);
+    const rules_model *r_all = rules_snapshot_find_model(all, "spears-9", NULL);
+    const rules_model *r_two = rules_snapshot_find_model(two, "spears-9", NULL);
+    const rules_model *front = rules_snapshot_find_model(two, "spears-1", NULL);
+    cr_assert(r_all && r_two && front);
+    cr_expect_lt(r_all->sigma_mm, 3, "every placement kept: its slot's own sigma, %.3f mm", r_all->sigma_mm);
+    cr_expect_float_eq(r_two->sigma_mm, (FS_BASE_W + FS_PITCH_GAP) / 4, 1e-9, "sigma %.4f mm", r_two->sigma_mm);
+    vis_uncert_source src;
+    vis_uncert_source_default(&src, NULL, NAN);
+    cr_expect_float_eq(front->sigma_mm, vis_uncert_seen(&src, front->pos, 4), 1e-12, "a seen model's is its own");
+    rules_snapshot_free(all);
+    rules_snapshot_free(two);
+    free(seen);
+    fs_table_clear(&t);
+}

@@ -30,6 +30,10 @@
 #include "base_geom.h"
 #include "readback_util.h"
 #include "rules_json.h"
+#include "roster_map.h"
+#include "vis_camera.h"
+#include "vis_rim.h"
+#include "vis_tag.h"
 
 /* name, base front x side, round, files, ranks, loose, centre (board mm), facing deg */
 typedef struct kind {
@@ -202,4 +206,79 @@ Test(rim_readback, a_scene_asks_for_the_real_style_and_miniatures)
     cr_expect_null(ds_scene_from_json(scene, "scene", DS_SCENE_INLINE_ONLY, &err));
     cr_expect(strstr(err.msg, "render.style") != NULL, "%s", err.msg);
     cJSON_Delete(scene);
+}
+
+/*
+ * A base is seen where it stands by its rim label's corner blocks, whatever its code (vis_rim_label_present: the look
+ * vis_units_rear takes at each place an incomplete rear rank may fill), on the table above: at the true place of the
+ * ranked units' bases (inf20, inf25, cav: 17 models, figures standing on them) at least PRESENT_FLOOR, and at the
+ * places half a base and a whole base beyond each end of each of their ranks (bare table: 20 places) none.
+ */
+#define PRESENT_FLOOR 10 /* measured: 10 (the figures cover the rest; seed 5) */
+Test(rim_readback, a_base_is_seen_by_its_corner_blocks_where_it_stands, .timeout = 120)
+{
+    roster_file *r = laid_out_roster();
+    cJSON *rj, *sj;
+    table_json(&rj, &sj);
+    rules_snapshot *truth = rb_truth(sj);
+    cJSON_Delete(rj);
+    cJSON_Delete(sj);
+    const ds_camera_params cp = {800, 600, 1500 / 0.45, 1500, 6, 30, {180, 135}, {0, 0, 0, 0, 0}};
+    ds_render_params p;
+    ds_render_params_default(&p);
+    p.style = DS_STYLE_REAL, p.miniatures = 1, p.figures = 1, p.hands = 0, p.seed = 5;
+    base_error err = {0};
+    calib_file cal;
+    cr_assert_eq(ds_camera_make(&cp, &cal, &err), 0, "%s", err.msg);
+    base_image *img = NULL;
+    ds_truth dt = {0};
+    cr_assert_eq(ds_render(truth, r, &cal, &p, &img, &dt, &err), 0, "%s", err.msg);
+    roster_map *map = roster_map_new(r, &err);
+    cr_assert_not_null(map, "%s", err.msg);
+    vis_tag_detector *td = vis_tag_detector_new("tag36h11");
+    vis_rim_book book;
+    cr_assert_eq(vis_rim_book_make(td, map, &book), 0);
+    vis_camera cam;
+    vis_camera_init(&cam, &cal);
+    const base_view im = base_image_view(img);
+    int present = 0, bare = 0, looked = 0;
+    for (size_t i = 0; i < 3; i++) {
+        const kind *k = &KINDS[i];
+        const roster_map_unit *ru = &map->units[i];
+        const vis_rim_layout *L = vis_rim_book_layout(&book, ru->first_model);
+        cr_assert_not_null(L, "%s carries rim labels", k->name);
+        const double z = ru->mount.height, reach = 0.2 * fmin(L->rim.width, L->rim.depth);
+        for (size_t m = 0; m < ru->n_models; m++) {
+            const rules_model *tm = &truth->units[i].models[m];
+            base_vec2 c;
+            double h;
+            roster_tag_mount_place(&ru->mount, tm->pos, tm->facing, &c, &h);
+            present += vis_rim_label_present(&cam, &im, L, (double[3]){c.x, c.y, z}, h, reach);
+        }
+        for (int rk = 0; rk < k->ranks; rk++)
+            for (int e = 0; e < 4; e++) {
+                /* files -1, -1.5 and files + 0, + 0.5: half a base and a whole base beyond each end */
+                const double f = e == 0 ? -1 : e == 1 ? -0.5 : e == 2 ? k->files - 0.5 : k->files;
+                const double a = k->facing * BASE_PI / 180, fx = cos(a), fy = sin(a), lx = -fy, ly = fx;
+                const double across = (f - (k->files - 1) / 2.0) * k->w, along = -(rk - (k->ranks - 1) / 2.0) * k->d;
+                const base_vec2 pos = {k->cx - across * lx + along * fx, k->cy - across * ly + along * fy};
+                base_vec2 c;
+                double h;
+                roster_tag_mount_place(&ru->mount, pos, a, &c, &h);
+                bare += vis_rim_label_present(&cam, &im, L, (double[3]){c.x, c.y, z}, h, reach);
+                looked++;
+            }
+    }
+    cr_log_info("bases seen by their corner blocks: %d of 17 where they stand, %d of %d bare places", present, bare,
+                looked);
+    cr_expect_geq(present, PRESENT_FLOOR, "%d of 17 bases seen where they stand", present);
+    cr_expect_eq(looked, 20);
+    cr_expect_eq(bare, 0, "%d bare places taken for a base", bare);
+    vis_rim_book_clear(&book);
+    vis_tag_detector_free(td);
+    roster_map_free(map);
+    base_image_free(img);
+    ds_truth_clear(&dt);
+    rules_snapshot_free(truth);
+    roster_free(r);
 }

@@ -303,8 +303,8 @@ int vis_detector_run_focused(vis_detector *d, const base_view *im, const vis_tag
  * Tags the quad finder missed, read where the units rebuilt so far leave a
  * free place; twice, since every model read sharpens its unit's formation.
  */
-static int read_missed_tags(vis_detector *d, const vis_camera *cam, const base_view *im,
-                            const vis_tag_detection *tags, size_t n, const rules_snapshot *prior,
+static int read_missed_tags(vis_detector *d, const vis_camera *cam, const base_view *im, const vis_paper *paper,
+                            const rules_snapshot *prior,
                             const unsigned char *only, vis_seen_model *seen, vis_report *rep, base_error *err)
 {
     for (int pass = 0; pass < 2; pass++) {
@@ -314,7 +314,7 @@ static int read_missed_tags(vis_detector *d, const vis_camera *cam, const base_v
         vis_report_clear(&scratch);
         if (rc < 0)
             return -1;
-        int added = vis_recover_read_slots(d, cam, im, tags, n, estimate, only, seen, rep);
+        int added = vis_recover_read_slots(d, cam, im, paper, estimate, only, seen, rep);
         rules_snapshot_free(estimate);
         if (added < 0)
             return base_error_set(err, "out of memory");
@@ -331,7 +331,7 @@ static int read_missed_tags(vis_detector *d, const vis_camera *cam, const base_v
  * whole when enough of their places read, else only their reads beyond
  * doubt: partial[unit] set).
  */
-static int recover_from_picture(vis_detector *d, const vis_camera *cam, const base_view *im,
+static int recover_from_picture(vis_detector *d, const vis_camera *cam, const base_view *im, const vis_paper *paper,
                                 const vis_tag_detection *tags, size_t n, const rules_snapshot *prior,
                                 vis_seen_model *seen, unsigned char *partial, vis_report *rep, base_error *err)
 {
@@ -339,18 +339,19 @@ static int recover_from_picture(vis_detector *d, const vis_camera *cam, const ba
     /* A tag's pose from its edges fitted as lines beats the one from its four corners (vis_recover.h). */
     vis_recover_polish_poses(d, cam, im, seen);
     if (d->cfg.read_slots)
-        vis_recover_refine_rough(d, cam, im, tags, n, seen, rep);
-    if (d->cfg.read_slots && read_missed_tags(d, cam, im, tags, n, prior, NULL, seen, rep, err) < 0)
+        vis_recover_refine_rough(d, cam, im, paper, seen, rep);
+    if (d->cfg.read_slots && read_missed_tags(d, cam, im, paper, prior, NULL, seen, rep, err) < 0)
         return -1;
     if (!d->cfg.recover_hidden_units)
         return 0;
     unsigned char *seeded = calloc(r->n_units + 1, 1);
     if (!seeded ||
-        vis_recover_hidden_units(d, cam, im, tags, n, prior, seen, seeded, &d->times.hidden_searched_px, rep) < 0) {
+        vis_recover_hidden_units(d, cam, im, paper, tags, n, prior, seen, seeded, &d->times.hidden_searched_px,
+                                 rep) < 0) {
         free(seeded);
         return base_error_set(err, "out of memory");
     }
-    int rc = d->cfg.read_slots ? read_missed_tags(d, cam, im, tags, n, prior, seeded, seen, rep, err) : 0;
+    int rc = d->cfg.read_slots ? read_missed_tags(d, cam, im, paper, prior, seeded, seen, rep, err) : 0;
     vis_recover_confirm(d, seeded, seen, partial, rep);
     free(seeded);
     return rc;
@@ -481,17 +482,36 @@ static void place_model_by_tag(const vis_detector *d, const vis_camera *cam, con
 }
 
 /* The roster's rim labels (vis_rim_units.h): their units told by their labels together, their models seen. */
-static int read_rim_labels(const vis_detector *d, const vis_camera *cam, const base_view *im, vis_seen_model *seen,
-                           unsigned char *partial, vis_report *rep)
+static int read_rim_labels(const vis_detector *d, const vis_camera *cam, const base_view *im, const vis_rim_book *book,
+                           vis_seen_model *seen, unsigned char *partial, vis_report *rep)
 {
-    vis_rim_book book;
-    if (vis_rim_book_make(d->tags, d->map, &book) < 0)
-        return -1;
     vis_rim_stats st = {0};
-    const int rc = book.n ? vis_rim_units_place(cam, im, &book, d->map, d->tags->cfg.threads, seen, partial, &st) : 0;
+    const int rc = book->n ? vis_rim_units_place(cam, im, book, d->map, d->tags->cfg.threads, seen, partial, &st) : 0;
     rep->rim_labels = st.labels, rep->rim_models = st.models, rep->rim_ms = st.ms;
-    vis_rim_book_clear(&book);
     return rc;
+}
+
+/* vis_units_options.base_seen: a rim label's corner blocks where a formation puts a base not read. */
+typedef struct base_look {
+    const vis_detector *d;
+    const vis_camera *cam;
+    const base_view *im;
+    const vis_rim_book *book;
+} base_look;
+
+static bool rim_base_seen(void *ctx, size_t model, base_vec2 pos, double facing)
+{
+    const base_look *b = ctx;
+    const vis_rim_layout *L = vis_rim_book_layout(b->book, model);
+    if (!L)
+        return false;
+    const roster_tag_mount *mt = &b->d->map->units[b->d->map->models[model].unit].mount;
+    base_vec2 c;
+    double heading;
+    roster_tag_mount_place(mt, pos, facing, &c, &heading);
+    const double P[3] = {c.x, c.y, vis_relief_tag_z(&b->d->relief, mt, pos)};
+    /* Within a fifth of a base: the slot is known to a few mm, and the next half-base step is half a base away. */
+    return vis_rim_label_present(b->cam, b->im, L, P, heading, 0.2 * fmin(L->rim.width, L->rim.depth));
 }
 
 static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n, const base_view *im,
@@ -522,7 +542,9 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
     /* The reads' time, less the unit estimates they fit (counted as the fit's). */
     const double fit0 = d->times.fit_ms, fit0_cpu = d->times.fit_cpu_ms;
     const stamp r0 = stamp_now();
-    int rrc = im ? recover_from_picture(d, &cam, im, tags, n, prior, seen, partial, rep, err) : 0;
+    /* The paper's ink and white, measured once for every read of this frame. */
+    const vis_paper paper = im ? vis_recover_paper(im, tags, n) : (vis_paper){0};
+    int rrc = im ? recover_from_picture(d, &cam, im, &paper, tags, n, prior, seen, partial, rep, err) : 0;
     stamp_add(r0, &d->times.reads_ms, &d->times.reads_cpu_ms);
     d->times.reads_ms -= d->times.fit_ms - fit0, d->times.reads_cpu_ms -= d->times.fit_cpu_ms - fit0_cpu;
     if (rrc < 0) {
@@ -530,12 +552,15 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
         free(partial);
         return -1;
     }
-    if (im && read_rim_labels(d, &cam, im, seen, partial, rep) < 0) {
+    vis_rim_book book = {0};
+    if (im && (vis_rim_book_make(d->tags, d->map, &book) < 0 ||
+               read_rim_labels(d, &cam, im, &book, seen, partial, rep) < 0)) {
+        vis_rim_book_clear(&book);
         free(seen);
         free(partial);
         return base_error_set(err, "out of memory");
     }
-    vis_mast_place(d, &cam, im, tags, n, seen, partial, rep);
+    vis_mast_place(d, &cam, im, &paper, tags, n, seen, partial, rep);
     /* What was said is what is done: a model whose tag was seen twice is placed from no read of it. */
     for (size_t i = 0; i < r->n_models; i++)
         if (seen[i].doubted)
@@ -544,8 +569,11 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
     vis_uncert_source unc;
     vis_uncert_source_default(&unc, &d->calib, rep->pose_rms_px);
     unc.relief = &d->relief;
-    const vis_units_options uo = {.uncert = &unc, .partial = partial};
+    base_look look = {d, &cam, im, &book};
+    const vis_units_options uo = {.uncert = &unc, .partial = partial, .base_seen = im && book.n ? rim_base_seen : NULL,
+                                  .base_seen_ctx = &look};
     int rc = units_build(d, seen, prior, &uo, out, rep, err);
+    vis_rim_book_clear(&book);
     if (rc == 0)
         vis_height_check(d, &cam, tags, n, seen, *out, rep);
     free(seen);

@@ -134,7 +134,8 @@ static bool give_carrier(const roster_map *r, size_t k, const vis_seen_model *ma
  * every carrier placed sharpens its unit's formation. Returns the carriers placed.
  */
 static size_t read_predicted(const vis_detector *d, const vis_camera *cam, const base_view *im,
-                             const vis_tag_detection *tags, size_t n, vis_seen_model *mast, vis_seen_model *seen,
+                             const vis_paper *paper, const vis_tag_detection *tags, size_t n, vis_seen_model *mast,
+                             vis_seen_model *seen,
                              vis_report *rep)
 {
     const roster_map *r = d->map;
@@ -146,13 +147,15 @@ static size_t read_predicted(const vis_detector *d, const vis_camera *cam, const
         rules_snapshot *estimate = NULL;
         vis_report scratch = {0};
         base_error err;
-        const int rc = vis_units_build(r, seen, NULL, &estimate, &scratch, &err);
+        /* Each carrier searched within its own slot's sigma in the likeliest placement. */
+        const vis_units_options likeliest = {.likeliest_sigma = true};
+        const int rc = vis_units_build_ex(r, seen, NULL, &likeliest, &estimate, &scratch, &err);
         vis_report_clear(&scratch);
         if (rc < 0)
             break;
         for (size_t k = 0; k < r->n_marks; k++)
             had[k] = mast[k].seen;
-        const int added = vis_mast_read_predicted(d, cam, im, tags, n, estimate, mast, rep);
+        const int added = vis_mast_read_predicted(d, cam, im, paper, tags, n, estimate, mast, rep);
         rules_snapshot_free(estimate);
         for (size_t k = 0; k < r->n_marks; k++)
             if (!had[k] && mast[k].seen)
@@ -164,7 +167,7 @@ static size_t read_predicted(const vis_detector *d, const vis_camera *cam, const
     return placed;
 }
 
-size_t vis_mast_place(const vis_detector *d, const vis_camera *cam, const base_view *im,
+size_t vis_mast_place(const vis_detector *d, const vis_camera *cam, const base_view *im, const vis_paper *paper,
                       const vis_tag_detection *tags, size_t n, vis_seen_model *seen, unsigned char *partial,
                       vis_report *rep)
 {
@@ -183,7 +186,7 @@ size_t vis_mast_place(const vis_detector *d, const vis_camera *cam, const base_v
         placed += give_carrier(r, k, mast, seen);
     }
     if (im)
-        placed += read_predicted(d, cam, im, tags, n, mast, seen, rep);
+        placed += read_predicted(d, cam, im, paper, tags, n, mast, seen, rep);
     for (size_t u = 0; u < r->n_units; u++) {
         face_unit(r, u, mast, seen);
         if (partial && partial[u] && !r->units[u].loose && all_masts_seen(r, u, mast))

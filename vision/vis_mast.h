@@ -28,7 +28,7 @@
  * searched within the rod's sway and the estimate's sigma (vis_mast_read.h).
  *
  * How to use (vis_detect.c, after the bases' marks are read; image NULL: the decoded tags alone):
- *   size_t placed = vis_mast_place(d, &cam, &image, tags, n, seen, partial, rep);
+ *   size_t placed = vis_mast_place(d, &cam, &image, &paper, tags, n, seen, partial, rep);
  */
 #ifndef VIS_MAST_H
 #define VIS_MAST_H
@@ -39,14 +39,16 @@
 #include "base_image.h"
 #include "vis_camera.h"
 #include "vis_detect_types.h"
+#include "vis_recover_common.h"
 #include "vis_relief.h"
 #include "vis_report.h"
 #include "vis_tag.h"
 #include "vis_units.h"
 
 /* The carriers the masts among `tags`, and those read where predicted in `im` (may be NULL), placed (seen or rough),
- * into seen[] (one per map model); partial[] (one per unit, may be NULL) cleared as above. */
-size_t vis_mast_place(const vis_detector *d, const vis_camera *cam, const base_view *im,
+ * into seen[] (one per map model); partial[] (one per unit, may be NULL) cleared as above. paper: this frame's ink
+ * and white (vis_recover_paper, measured once a frame). */
+size_t vis_mast_place(const vis_detector *d, const vis_camera *cam, const base_view *im, const vis_paper *paper,
                       const vis_tag_detection *tags, size_t n, vis_seen_model *seen, unsigned char *partial,
                       vis_report *rep);
 

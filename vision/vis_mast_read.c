@@ -62,13 +62,12 @@ static bool accept_read(const vis_detector *d, const roster_map_mark *mk, const 
     return true;
 }
 
-int vis_mast_read_predicted(const vis_detector *d, const vis_camera *cam, const base_view *im,
+int vis_mast_read_predicted(const vis_detector *d, const vis_camera *cam, const base_view *im, const vis_paper *paper,
                             const vis_tag_detection *tags, size_t n, const rules_snapshot *estimate,
                             vis_seen_model *mast, vis_report *rep)
 {
     const roster_map *r = d->map;
-    double black, white;
-    const double contrast = vis_recover_paper_levels(im, tags, n, &black, &white) ? white - black : 0;
+    const double contrast = vis_paper_contrast(paper);
     vis_tagread_codes codes;
     if (vis_tagread_codes_roster(d->tags, r, &codes) < 0)
         return 0; /* a family the reader does not handle: the blind reads alone */

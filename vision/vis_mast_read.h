@@ -12,7 +12,7 @@
  * vision library's interface).
  *
  * How to use (vis_mast.c; mast[] one entry per roster mark, filled by the blind reads):
- *   int added = vis_mast_read_predicted(d, &cam, &image, tags, n, estimate, mast, rep);
+ *   int added = vis_mast_read_predicted(d, &cam, &image, &paper, tags, n, estimate, mast, rep);
  */
 #ifndef VIS_MAST_READ_H
 #define VIS_MAST_READ_H
@@ -23,6 +23,7 @@
 #include "rules_snapshot.h"
 #include "vis_camera.h"
 #include "vis_detect_types.h"
+#include "vis_recover_common.h"
 #include "vis_report.h"
 #include "vis_tag.h"
 #include "vis_units.h"
@@ -37,7 +38,7 @@
  * becomes seen at the read pose (VIS_ISSUE_READ in the report), its sway and height set. Returns the masts read, or
  * -1 when out of memory.
  */
-int vis_mast_read_predicted(const vis_detector *d, const vis_camera *cam, const base_view *im,
+int vis_mast_read_predicted(const vis_detector *d, const vis_camera *cam, const base_view *im, const vis_paper *paper,
                             const vis_tag_detection *tags, size_t n, const rules_snapshot *estimate,
                             vis_seen_model *mast, vis_report *rep);
 

@@ -170,13 +170,12 @@ static size_t read_unit_slots(const vis_detector *d, const vis_camera *cam, cons
     return nr;
 }
 
-int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const base_view *im,
-                           const vis_tag_detection *tags, size_t n_tags, const rules_snapshot *estimate,
-                           const unsigned char *only, vis_seen_model *seen, vis_report *rep)
+int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const base_view *im, const vis_paper *paper,
+                           const rules_snapshot *estimate, const unsigned char *only, vis_seen_model *seen,
+                           vis_report *rep)
 {
     const roster_map *r = d->map;
-    double black, white;
-    const double contrast = vis_recover_paper_levels(im, tags, n_tags, &black, &white) ? white - black : 0;
+    const double contrast = vis_paper_contrast(paper);
     vis_tagread_codes codes;
     if (vis_tagread_codes_roster(d->tags, r, &codes) < 0)
         return 0; /* a family the reader does not handle: nothing to add */
@@ -259,19 +258,18 @@ void vis_recover_confirm(const vis_detector *d, const unsigned char *seeded, vis
     }
 }
 
-int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const base_view *im,
-                             const vis_tag_detection *tags, size_t n_tags, vis_seen_model *seen, vis_report *rep)
+int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const base_view *im, const vis_paper *paper,
+                             vis_seen_model *seen, vis_report *rep)
 {
     const roster_map *r = d->map;
     vis_tagread_codes codes;
     if (vis_tagread_codes_roster(d->tags, r, &codes) < 0)
         return 0;
-    double black, white;
     vis_tagread_params p;
     vis_tagread_params_default(&p);
     p.search_mm = 2;
     p.search_rad = base_deg_to_rad(4);
-    p.expect_contrast = vis_recover_paper_levels(im, tags, n_tags, &black, &white) ? white - black : 0;
+    p.expect_contrast = vis_paper_contrast(paper);
     int fixed = 0;
     for (size_t i = 0; i < r->n_models; i++) {
         vis_seen_model *s = &seen[i];

@@ -16,9 +16,10 @@
  *     one formation, or by one read beyond doubt (vis_detect_config
  *     recover_*, one_read_*).
  *
- * How to use (inside vis_detect; `seen` has one entry per roster model):
- *   vis_recover_read_slots(det, &cam, &image, tags, n, estimate, NULL, seen, &report);  // then rebuild the units
- *   vis_recover_hidden_units(det, &cam, &image, tags, n, prior, seen, seeded, &searched_px, &report);
+ * How to use (inside vis_detect; `seen` has one entry per roster model; the paper measured once a frame):
+ *   const vis_paper paper = vis_recover_paper(&image, tags, n);
+ *   vis_recover_read_slots(det, &cam, &image, &paper, estimate, NULL, seen, &report);  // then rebuild the units
+ *   vis_recover_hidden_units(det, &cam, &image, &paper, tags, n, prior, seen, seeded, &searched_px, &report);
  *   vis_recover_read_slots(..., seeded, seen, &report);   // the seeded units' free places
  *   vis_recover_confirm(det, seeded, seen, partial, &report);   // then vis_units_options.partial = partial
  */
@@ -30,6 +31,7 @@
 #include "rules_snapshot.h"
 #include "vis_camera.h"
 #include "vis_detect_types.h"
+#include "vis_recover_common.h"
 #include "vis_report.h"
 #include "vis_tag.h"
 #include "vis_units.h"
@@ -42,9 +44,9 @@
  * read_*) marks it seen at the read pose (VIS_ISSUE_READ). Returns the
  * number of models added, or -1 when out of memory.
  */
-int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const base_view *im,
-                           const vis_tag_detection *tags, size_t n_tags, const rules_snapshot *estimate,
-                           const unsigned char *only, vis_seen_model *seen, vis_report *rep);
+int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const base_view *im, const vis_paper *paper,
+                           const rules_snapshot *estimate, const unsigned char *only, vis_seen_model *seen,
+                           vis_report *rep);
 
 /*
  * Tags apriltag decoded whose corners are off a square (a covered corner
@@ -53,8 +55,8 @@ int vis_recover_read_slots(const vis_detector *d, const vis_camera *cam, const b
  * known) and their pattern read again; a decisive read makes the model seen
  * at the refitted pose (VIS_ISSUE_READ). Returns the number refitted.
  */
-int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const base_view *im,
-                             const vis_tag_detection *tags, size_t n_tags, vis_seen_model *seen, vis_report *rep);
+int vis_recover_refine_rough(const vis_detector *d, const vis_camera *cam, const base_view *im, const vis_paper *paper,
+                             vis_seen_model *seen, vis_report *rep);
 
 /*
  * Each cleanly decoded tag's pose taken again from its black square's edges

@@ -56,6 +56,14 @@ bool vis_recover_paper_levels(const base_view *im, const vis_tag_detection *tags
     return *white - *black > 30;
 }
 
+vis_paper vis_recover_paper(const base_view *im, const vis_tag_detection *tags, size_t n)
+{
+    vis_paper p = {0};
+    p.known = vis_recover_paper_levels(im, tags, n, &p.black, &p.white);
+    return p;
+}
+
+double vis_paper_contrast(const vis_paper *p) { return p && p->known ? p->white - p->black : 0; }
 
 bool vis_recover_one_read_enough(const vis_detect_config *cfg, const vis_tagread *rd)
 {

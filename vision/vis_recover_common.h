@@ -4,7 +4,8 @@
  * in a file of its own below both, so that neither calls the other. Not part
  * of the vision library's interface.
  *
- * How to use (inside vis_recover*.c):
+ * How to use (vis_detect.c, once a frame; the reads in vis_recover*.c and vis_mast_read.c):
+ *   const vis_paper paper = vis_recover_paper(&image, tags, n);   // then ... vis_paper_contrast(&paper) ...
  *   double black, white;
  *   if (vis_recover_paper_levels(&image, tags, n, &black, &white)) ... contrast white - black ...
  *   if (vis_recover_one_read_enough(&det->cfg, &read)) ... the read names its model alone ...
@@ -20,6 +21,16 @@
 #include "vis_tag.h"
 #include "vis_tagread.h"
 #include "vis_units.h"
+
+/* The paper's levels in one picture, measured once a frame (vis_recover_paper) and handed to every read of it. */
+typedef struct vis_paper {
+    bool known;           /* false: no decoded tag gives them, or their contrast is under 30 levels */
+    double black, white;  /* grey levels of the ink and the paper */
+} vis_paper;
+
+/* This frame's paper (vis_recover_paper_levels); the reads' expected contrast: white - black, 0 when not known. */
+vis_paper vis_recover_paper(const base_view *im, const vis_tag_detection *tags, size_t n);
+double vis_paper_contrast(const vis_paper *p);
 
 /*
  * The paper's black and white in this picture, from the decoded tags (the

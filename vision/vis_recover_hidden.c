@@ -344,7 +344,7 @@ static int seed_unit(const vis_detector *d, size_t ui, const vis_tagread *reads,
  * dark blobs nobody explains and marks the models of a consistent set
  * `rough` in seen[]. Returns 0, or -1 when out of memory.
  */
-int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const base_view *im,
+int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const base_view *im, const vis_paper *paper,
                              const vis_tag_detection *tags, size_t n, const rules_snapshot *prior, vis_seen_model *seen,
                              unsigned char *seeded, size_t *searched_px, vis_report *rep)
 {
@@ -352,8 +352,7 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
     bool *missing = calloc(r->n_units ? r->n_units : 1, sizeof *missing);
     if (!missing)
         return -1;
-    double black, white;
-    if (mark_missing_units(d, tags, n, seen, missing) == 0 || !vis_recover_paper_levels(im, tags, n, &black, &white)) {
+    if (mark_missing_units(d, tags, n, seen, missing) == 0 || !paper->known) {
         free(missing);
         return 0;
     }
@@ -370,7 +369,7 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
     vis_tag_region *boxes = NULL;
     size_t n_boxes = 0;
     long nb = blobs && vis_recover_search_boxes(d, cam, missing, prior, &boxes, &n_boxes) == 0
-                  ? vis_recover_find_blobs(d, im, boxes, n_boxes, black, white, blobs, cap, searched_px)
+                  ? vis_recover_find_blobs(d, im, boxes, n_boxes, paper->black, paper->white, blobs, cap, searched_px)
                   : -1;
     free(boxes);
     long kept = nb < 0 ? -1 : drop_explained_blobs(d, cam, tags, n, missing, placed, blobs, nb);
@@ -394,7 +393,8 @@ int vis_recover_hidden_units(const vis_detector *d, const vis_camera *cam, const
         while (g < ui && !(missing[g] && same_mount(&r->units[g].mount, &ru->mount)))
             g++;
         if (!group_reads[g] &&
-            !(group_reads[g] = read_candidates(d, cam, im, blobs, (size_t)kept, &ru->mount, &codes, white - black)))
+            !(group_reads[g] = read_candidates(d, cam, im, blobs, (size_t)kept, &ru->mount, &codes,
+                                               paper->white - paper->black)))
             goto out;
         size_t nr = own_reads(r, &d->relief, cam, ui, g, group_reads[g], (size_t)kept, reads);
         if (nr > 0 && seed_unit(d, ui, reads, nr, seen, seeded, rep) < 0)

@@ -132,6 +132,16 @@ bool vis_rim_locate(const vis_camera *cam, const base_view *im, const vis_rim_la
 int vis_rim_blocks_seen(const vis_camera *cam, const base_view *im, const roster_rim *rim, const double P[3],
                         double heading, double min_contrast, unsigned *which);
 
+/*
+ * Is a label of layout L standing at P (board mm, P[2] its height) with a
+ * front near `heading`, whatever its code? Its corner blocks searched within
+ * search_mm: true when two or more show and none is contradicted, its centre
+ * within search_mm of P. A base whose code cells a figure covers still shows
+ * its corners at the rank's outer edge (vis_units_rear.h).
+ */
+bool vis_rim_label_present(const vis_camera *cam, const base_view *im, const vis_rim_layout *L, const double P[3],
+                           double heading, double search_mm);
+
 /* The misfit of reading a label as model m of its layout lying turned t (of L->rim.turns, anticlockwise from the
  * label's heading): the evidence against it, nats (the sum of the cells' log-likelihoods that disagree with it). */
 double vis_rim_misfit(const vis_rim_layout *L, const vis_rim_obs *o, size_t m, int t);

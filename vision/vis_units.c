@@ -7,6 +7,7 @@
 
 #include "rules_formation.h"
 #include "vis_formation.h"
+#include "vis_units_rear.h"
 
 /* A model's measured place moves at most this far from where its unit's rigid motion carries it. */
 #define RIGID_MM 4.0
@@ -288,10 +289,29 @@ static int place_unit(const roster_map *r, size_t ui, const vis_seen_model *seen
         in.files_hint[0] = pf.files;
     vis_formation_result res;
     int rc = vis_formation_infer(&in, &res);
-    for (size_t k = 0; rc == 0 && k < ru->n_models; k++)
-        if (!add_model(r, ru, k, seen, fm, &res.placements[0].models[k], prior_sigma[k], unc,
-                       res.n_placements > 1 ? res.placements[0].label : "", u, rep))
+    size_t allowed = 0;
+    const int moved = rc == 0 ? vis_units_rear_settle(opt, ru->first_model, ru->n_models, &res, &allowed) : 0;
+    if (moved < 0)
+        rc = -1;
+    else if (moved)
+        vis_report_add(rep, VIS_ISSUE_INFERRED, -1, NULL, NULL,
+                       "unit %s: its rear rank placed where the picture shows its bases (%s)", ru->id,
+                       res.placements[0].label);
+    if (allowed == 0)
+        allowed = res.n_placements; /* the picture against every placement: it tells nothing */
+    /* Every placement kept (rules_robust judges each): each is a place of its own, its sigma its slot's. More than
+     * were kept: the first one's sigma holds every place the kept ones give (those cut off may be further still). */
+    const bool widen = !opt->likeliest_sigma && (!res.understood || res.n_possible > res.n_placements);
+    for (size_t k = 0; rc == 0 && k < ru->n_models; k++) {
+        const vis_formation_place *pl = &res.placements[0].models[k];
+        if (!add_model(r, ru, k, seen, fm, pl, prior_sigma[k], unc, res.n_placements > 1 ? res.placements[0].label : "",
+                       u, rep))
             rc = -1;
+        /* Not placed as if certain where the evidence allows more than one place: each within two sigma. */
+        else if (widen && pl->placed && fm[k].evidence == VIS_FORMATION_NONE)
+            u->models[u->n_models - 1].sigma_mm =
+                fmax(u->models[u->n_models - 1].sigma_mm, vis_units_rear_spread(&res, allowed, k) / 2);
+    }
     if (rc == 0 && !add_alternatives(r, ru, &res, unc, u))
         rc = -1;
     if (rc == 0 && res.n_placements > 1)

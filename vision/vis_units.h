@@ -14,7 +14,9 @@
  *      above (vis_formation): every slot a seen model stands in is its own,
  *      whatever the roster's listing says, and every other placement the
  *      evidence allows (rear rank left, centred, right...) is written to
- *      the unit's `alternatives`;
+ *      the unit's `alternatives`; where an incomplete rear rank stands is
+ *      looked at in the picture when the caller can (options.base_seen:
+ *      vis_units_rear.h), the placements the picture contradicts last;
  *   4. a unit flagged `partial` (too little of it read to tell its
  *      formation) has only its measured models placed, the rest reported
  *      not seen, its placements marked incomplete;
@@ -81,6 +83,15 @@ typedef struct vis_units_options {
      * out, and the unit's placements are marked incomplete (no call may rest
      * on the models not placed: rules_robust.h). */
     const unsigned char *partial;
+    /* What the picture shows of a base (NULL: nothing asked): true when a base carrying roster model `model`'s kind
+     * of mark is seen standing at pos facing `facing` (vis_detect: its rim label's corner blocks). Tells where an
+     * incomplete rear rank stands among the placements its models read allow (vis_units_rear.h). */
+    bool (*base_seen)(void *ctx, size_t model, base_vec2 pos, double facing);
+    void *base_seen_ctx;
+    /* An estimate to read around (vis_mast_read.h searches each mast within its carrier's sigma): an inferred
+     * model's sigma is its own slot's in the likeliest placement, not widened to hold the places the other
+     * placements give it (vis_units_rear_spread). Never for a snapshot a call may rest on. */
+    bool likeliest_sigma;
 } vis_units_options;
 
 /* Builds *out (caller frees) from one entry per roster model. Returns 0 or -1. */

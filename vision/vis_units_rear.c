@@ -1,0 +1,124 @@
+/* vis_units_rear: an incomplete rear rank's place read from the picture (see the header). */
+#include "vis_units_rear.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Two rear places closer than this are one (mm): half-base steps are 10 mm or more apart. */
+#define SAME_PLACE_MM 3.0
+
+typedef struct place {
+    base_vec2 pos;
+    double facing;
+    bool seen;
+} place;
+
+static bool is_rear(const vis_formation_result *res, const vis_formation_place *q)
+{
+    return q->placed && q->rank == res->grid.ranks - 1;
+}
+
+static long find_place(const place *pl, size_t n, base_vec2 pos)
+{
+    for (size_t i = 0; i < n; i++)
+        if (base_v2_dist(pl[i].pos, pos) < SAME_PLACE_MM)
+            return (long)i;
+    return -1;
+}
+
+/*
+ * Per placement: places where a base is seen that it fills (support) and that it leaves empty (against). A place is
+ * filled by any model of the placement, not only its rear rank's: placements that shift the ranks (which rank the
+ * front one seen is) put one placement's rear rank where another has a full rank, and a base seen there is no
+ * evidence against the one that fills it with a full rank (webcam table 4: blue-4's true placement went last so).
+ */
+static void score(const vis_formation_result *res, size_t n_models, const place *pl, size_t n_pl, int *support,
+                  int *against)
+{
+    for (size_t a = 0; a < res->n_placements; a++) {
+        const vis_formation_placement *p = &res->placements[a];
+        support[a] = against[a] = 0;
+        for (size_t i = 0; i < n_pl; i++) {
+            bool occupied = false;
+            for (size_t k = 0; k < n_models && !occupied; k++)
+                occupied = p->models[k].placed && base_v2_dist(p->models[k].pos, pl[i].pos) < SAME_PLACE_MM;
+            support[a] += occupied && pl[i].seen;
+            against[a] += !occupied && pl[i].seen;
+        }
+    }
+}
+
+/* Stable order: not contradicted first, then most support; vis_formation's order otherwise. */
+static void reorder(vis_formation_result *res, const int *support, const int *against, size_t *order)
+{
+    const size_t n = res->n_placements;
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0; j--) {
+            const size_t x = order[j - 1], y = order[j];
+            const bool after = (against[x] > 0) != (against[y] > 0) ? against[x] > 0 : support[x] < support[y];
+            if (!after)
+                break;
+            order[j - 1] = y, order[j] = x;
+        }
+}
+
+double vis_units_rear_spread(const vis_formation_result *res, size_t allowed, size_t k)
+{
+    double spread = 0;
+    const vis_formation_place *p0 = &res->placements[0].models[k];
+    for (size_t a = 1; a < allowed && a < res->n_placements && p0->placed; a++) {
+        const vis_formation_place *q = &res->placements[a].models[k];
+        if (q->placed)
+            spread = fmax(spread, base_v2_dist(q->pos, p0->pos));
+    }
+    return spread;
+}
+
+int vis_units_rear_settle(const vis_units_options *opt, size_t first_model, size_t n_models,
+                          vis_formation_result *res, size_t *allowed)
+{
+    if (allowed)
+        *allowed = res->n_placements;
+    if (!opt || !opt->base_seen || res->n_placements < 2 || res->grid.ranks < 2 ||
+        res->grid.rear_models >= res->grid.files)
+        return 0;
+    const size_t n = res->n_placements;
+    place *pl = malloc((n * n_models + 1) * sizeof *pl);
+    int *support = malloc(2 * n * sizeof *support);
+    size_t *order = malloc(n * sizeof *order);
+    vis_formation_placement *copy = malloc(n * sizeof *copy);
+    int rc = -1;
+    if (!pl || !support || !order || !copy)
+        goto out;
+    int *against = support + n;
+    size_t n_pl = 0, n_seen = 0;
+    for (size_t a = 0; a < n; a++)
+        for (size_t k = 0; k < n_models; k++) {
+            const vis_formation_place *q = &res->placements[a].models[k];
+            if (!is_rear(res, q) || find_place(pl, n_pl, q->pos) >= 0)
+                continue;
+            pl[n_pl] = (place){q->pos, q->facing, opt->base_seen(opt->base_seen_ctx, first_model, q->pos, q->facing)};
+            n_seen += pl[n_pl++].seen;
+        }
+    rc = 0;
+    if (n_seen == 0)
+        goto out;
+    score(res, n_models, pl, n_pl, support, against);
+    reorder(res, support, against, order);
+    memcpy(copy, res->placements, n * sizeof *copy);
+    for (size_t i = 0; i < n; i++)
+        res->placements[i] = copy[order[i]];
+    rc = order[0] != 0;
+    if (allowed)
+        for (*allowed = 0; *allowed < n && against[order[*allowed]] == 0; (*allowed)++)
+            ;
+out:
+    free(pl);
+    free(support);
+    free(order);
+    free(copy);
+    return rc;
+}
