@@ -157,15 +157,21 @@ ov_target *ov_target_new_projector(const double H[9], int width, int height, bas
     return t;
 }
 
+/* A report picture's pixels per inch: 0, or -1 with err set (one message for both ways of making one). */
+static int check_report_dpi(double dpi, base_error *err)
+{
+    if (dpi >= OV_REPORT_DPI_MIN && dpi <= OV_REPORT_DPI_MAX)
+        return 0;
+    return base_error_set(err, "overlay: a report picture's resolution must be %d..%d dpi, got %g", OV_REPORT_DPI_MIN,
+                          OV_REPORT_DPI_MAX, dpi);
+}
+
 /* A report target; dpi: a PNG's pixels per inch (SVG and PDF are in points). */
 static ov_target *new_report(double x0, double y0, double w, double d, ov_paper paper, ov_format format, double dpi,
                              const char *path, base_error *err)
 {
-    if (format == OV_FORMAT_PNG && !(dpi >= OV_REPORT_DPI_MIN && dpi <= OV_REPORT_DPI_MAX)) {
-        base_error_set(err, "overlay: a report picture's resolution must be %d..%d dpi, got %g", OV_REPORT_DPI_MIN,
-                       OV_REPORT_DPI_MAX, dpi);
+    if (format == OV_FORMAT_PNG && check_report_dpi(dpi, err) < 0)
         return NULL;
-    }
     if (!(w > 0) || !(d > 0) || !isfinite(w) || !isfinite(d) || !isfinite(x0) || !isfinite(y0)) {
         base_error_set(err, "overlay: report view %.1f x %.1f mm is not usable", w, d);
         return NULL;
@@ -364,9 +370,8 @@ int ov_target_write_report_png(ov_target *t, double dpi, const char *path, base_
     /* An SVG target's pages hold no text (its lines are <text> elements): only a PDF's are the whole page. */
     if (!t || !path || t->kind != OV_TARGET_REPORT || t->format != OV_FORMAT_PDF)
         return base_error_set(err, "overlay: write_report_png needs a PDF report target and a path");
-    if (!(dpi >= OV_REPORT_DPI_MIN && dpi <= OV_REPORT_DPI_MAX))
-        return base_error_set(err, "overlay: a report picture's resolution must be %d..%d dpi, got %g",
-                              OV_REPORT_DPI_MIN, OV_REPORT_DPI_MAX, dpi);
+    if (check_report_dpi(dpi, err) < 0)
+        return -1;
     cairo_surface_t *img = ov_page_raster_at(t, dpi / 72.0, err);
     if (!img)
         return -1;
