@@ -398,6 +398,11 @@ int ov_target_copy_pixels(ov_target *t, uint8_t *dst, ov_pixfmt fmt, size_t stri
     for (int y = 0; y < h; y++) {
         const uint32_t *s = (const uint32_t *)(const void *)(src + (size_t)y * (size_t)ss);
         uint8_t *d = dst + (size_t)y * stride;
+        if (fmt == OV_PIX_BGR24) { /* the camera picture's JPEG: one loop without the switch (~20 -> ~5 per pixel) */
+            for (int x = 0; x < w; x++)
+                d[3 * x] = (uint8_t)s[x], d[3 * x + 1] = (uint8_t)(s[x] >> 8), d[3 * x + 2] = (uint8_t)(s[x] >> 16);
+            continue;
+        }
         for (int x = 0; x < w; x++) {
             uint32_t p = s[x], a = p >> 24, r = (p >> 16) & 255, g = (p >> 8) & 255, b = p & 255;
             switch (fmt) {
