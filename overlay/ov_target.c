@@ -134,6 +134,10 @@ ov_target *ov_target_new_camera(const calib_file *calib, int width, int height, 
         cairo_set_source_rgb(t->cr, 0, 0, 0);
         cairo_paint(t->cr);
     }
+    /* Lines and fills coverage-sampled 4 x 4 a pixel (Cairo's default samples 256 x 15: ~100 K instructions for a
+     * base's outline): on hard table 1's camera picture 373 -> 271 M instructions for the marks, the lines' edges
+     * a level or two off, nothing that reads otherwise at three times the size. Text keeps its own antialiasing. */
+    cairo_set_antialias(t->cr, CAIRO_ANTIALIAS_FAST);
     return t;
 }
 
