@@ -4,9 +4,10 @@
  * pictures' ground-truth snapshots (same legal flag, same violation codes,
  * same models), write every output asked for (report.svg only with --svg,
  * projector.png only for a known projector), and refuse bad input with exit status 2
- * without touching what an earlier run wrote.
+ * without touching what an earlier run wrote. The camera picture's shrinking by whole blocks against its mean.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,9 @@
 #include <unistd.h>
 
 #include "base_error.h"
+#include "base_image.h"
 #include "base_json.h"
+#include "cvshim.h"
 #include "media.h"
 #include "media_image_read.h"
 #include "rules_json.h"
@@ -433,4 +436,43 @@ Test(referee, camera_picture_at_screen_size_unless_full)
     snprintf(png, sizeof png, "%s/report.png", full);
     png_size(png, &w, &h);
     cr_expect(w == 1241, "report.png at --report-dpi 150: %d px across, expected 1241", w);
+}
+
+/* The camera picture's shrinking (cvs_image_downsample, its own loops since cv::resize cost the referee ~96 M
+ * instructions): each output pixel the nearest of its whole f x f block's mean, the rows and columns past the last
+ * whole block dropped; gray and colour, the sizes of a 12 MP frame's last block. Odd blocks have no exact halves;
+ * 2 x 2 rounds them up (OpenCV's (sum + 2) >> 2), 4 x 4 to even (its float product, exact at 1/16). */
+Test(referee, the_camera_picture_shrinks_by_whole_blocks_rounded_to_nearest)
+{
+    const int sizes[][2] = {{4056, 40}, {1001, 31}};
+    for (size_t si = 0; si < 2; si++)
+        for (int c = 1; c <= 3; c += 2)
+            for (int f = 2; f <= 5; f++) {
+                const int W = sizes[si][0], H = sizes[si][1] + f - 1;
+                base_image *img = base_image_new(W, H, c, 0);
+                cr_assert_not_null(img);
+                uint32_t r = 12345u + (uint32_t)(f * 7 + c);
+                for (int y = 0; y < H; y++)
+                    for (int x = 0; x < W * c; x++)
+                        r = r * 1664525u + 1013904223u, img->data[(size_t)y * img->stride + x] = (uint8_t)(r >> 24);
+                base_error err = {0};
+                base_image *out = cvs_image_downsample(img, f, &err);
+                cr_assert_not_null(out, "%s", err.msg);
+                cr_assert(out->width == W / f && out->height == H / f && out->channels == c, "%dx%dx%d", out->width,
+                          out->height, out->channels);
+                int wrong = 0;
+                for (int y = 0; y < out->height; y++)
+                    for (int x = 0; x < out->width; x++)
+                        for (int ch = 0; ch < c; ch++) {
+                            unsigned s = 0;
+                            for (int j = 0; j < f; j++)
+                                for (int i = 0; i < f; i++)
+                                    s += img->data[(size_t)(y * f + j) * img->stride + (size_t)(x * f + i) * c + ch];
+                            unsigned want = f == 2 ? (s + 2) / 4 : (unsigned)lrint((double)s / (f * f));
+                            wrong += out->data[(size_t)y * out->stride + (size_t)x * c + ch] != want;
+                        }
+                cr_expect_eq(wrong, 0, "%d of %dx%dx%d pixels off (factor %d)", wrong, out->width, out->height, c, f);
+                base_image_free(out);
+                base_image_free(img);
+            }
 }
