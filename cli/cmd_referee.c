@@ -46,7 +46,7 @@ static const cli_doc doc = {
     "       tableref referee BEFORE.jpg AFTER.jpg --table T.json --out DIR\n"
     "                        [--unit ID] [--move TYPE] [--projector P.json] [--no-refine]\n"
     "                        [--paper a4|letter] [--report-view judged|board] [--reach ID]\n"
-    "                        [--camera-full] [--camera-png] [--report-dpi N] [--svg]\n"
+    "                        [--camera-full] [--camera-png] [--png] [--report-dpi N] [--svg]\n"
     "\n"
     "The referee's main job: finds the models in both camera images, judges the\n"
     "move between them and writes into DIR (created if needed):\n"
@@ -61,13 +61,14 @@ static const cli_doc doc = {
     "  projector.png   the verdict in projector pixels (to project onto the table),\n"
     "                  only when a projector is known: the calibration's\n"
     "                  \"projector\" section, or --projector P\n"
-    "  report.pdf, report.png   a top-down report on A4 (or Letter) pages: the\n"
-    "                  board, a legend, each call's sentences (the PDF to print;\n"
-    "                  the PNG at 96 dpi, a page as a screen shows it;\n"
-    "                  --report-dpi N); report.svg too with --svg\n"
-    "An earlier call's camera picture, projector.png or report.svg that this call\n"
-    "does not write is removed once this call's files are in place: DIR never\n"
-    "shows one call's verdict beside another's picture.\n"
+    "  report.pdf      a top-down report on A4 (or Letter) pages: the board, a\n"
+    "                  legend, each call's sentences (to print; every browser\n"
+    "                  and viewer shows it); report.png too with --png (its\n"
+    "                  pages at 96 dpi, as a screen shows them; --report-dpi N\n"
+    "                  asks for it at N), report.svg with --svg\n"
+    "An earlier call's camera picture, projector.png, report.png or report.svg\n"
+    "that this call does not write is removed once this call's files are in\n"
+    "place: DIR never shows one call's verdict beside another's picture.\n"
     "\n",
     "\n"
     "A call is ILLEGAL only when a rule is broken under every placement of the\n"
@@ -180,9 +181,9 @@ static int add_reach(ov_scene *sc, const rules_snapshot *before, const rules_rea
     return 0;
 }
 
-/* The report pictures: the scene drawn on PDF pages, report.png the PDF's pages replayed at png_dpi (not drawn
- * again), and with --svg on SVG pages (its text as <text>). The SVG is no one's reading (the PDF is the printed
- * report, the PNG the screen's): on hard table 1 it cost ~140 M instructions, drawn only when asked. */
+/* The report: the scene on PDF pages (printable; every browser and viewer shows it); report.png (png_dpi > 0:
+ * --png or --report-dpi) its pages replayed at png_dpi, not drawn again; with --svg on SVG pages. Both only when
+ * asked: on hard table 1 report.png cost ~315 M instructions (~155 M of it zlib), the SVG ~140 M. */
 static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov_paper paper, double png_dpi,
                          bool svg, base_error *err)
 {
@@ -202,7 +203,7 @@ static int write_reports(const char *dir, ov_scene *sc, const double view[4], ov
         int rc = ov_scene_draw(sc, t, err);
         if (rc == 0)
             rc = ov_target_finish(t, err);
-        char *png = rc == 0 && kinds[k].f == OV_FORMAT_PDF ? out_path(dir, "report.png", err) : NULL;
+        char *png = rc == 0 && png_dpi > 0 && kinds[k].f == OV_FORMAT_PDF ? out_path(dir, "report.png", err) : NULL;
         if (png)
             rc = ov_target_write_report_png(t, png_dpi, png, err);
         free(png);
@@ -218,7 +219,7 @@ typedef struct referee_job {
     const char *images[2], *dir, *unit, *proj_path, *table_path, *calib_path, *roster_path, *reach_unit;
     const cli_list *rolls;  /* --roll UNIT=INCHES */
     bool refine, whole_board, camera_full, camera_png, svg;
-    double report_dpi; /* report.png's pixels per inch */
+    double report_dpi; /* report.png's pixels per inch; 0: no report.png (asked by --png or --report-dpi) */
     ov_paper paper;
     rules_move_type move;
 } referee_job;
@@ -323,9 +324,8 @@ static int set_keepout(referee_work *w, base_error *err)
  * whole (a 12 MB PNG) cost a third of the referee's time; shrunk by 3 it is what a screen shows whole, at a fifth
  * of that. */
 enum { SCREEN_W = 1920, SCREEN_H = 1080 };
-/* report.png's pixels per inch unless asked: an A4 page 1123 px tall, what a full-HD screen shows whole. 150 dpi
- * (the overlay's own default, for print) is 2.4 times the pixels to draw and compress for a picture seen on a
- * screen: on hard table 1 report.png took ~850 M instructions at 150 dpi. */
+/* report.png's pixels per inch with --png: an A4 page 1123 px tall, what a full-HD screen shows whole (150 dpi,
+ * for print, is 2.4 times the pixels: on hard table 1 ~850 M instructions). */
 #define REFEREE_REPORT_DPI 96
 
 /* The camera target: on the AFTER picture, shrunk by the smallest whole factor that fits the screen (each f x f
@@ -400,12 +400,12 @@ static int write_snapshot(const rules_snapshot *s, const char *dir, const char *
 }
 
 /* The outputs an earlier call may have left in DIR that this one does not write (the other camera format, a
- * projector picture, the SVG report): removed when this call's files are in place, so DIR never shows one call's
- * verdict beside another's picture. */
+ * projector picture, the PNG or SVG report): removed when this call's files are in place, so DIR never shows one
+ * call's verdict beside another's picture. */
 static int drop_stale(const referee_job *job, const referee_work *w, base_error *err)
 {
     const char *names[] = {job->camera_png ? "camera.jpg" : "camera.png", w->proj ? NULL : "projector.png",
-                           job->svg ? NULL : "report.svg"};
+                           job->report_dpi > 0 ? NULL : "report.png", job->svg ? NULL : "report.svg"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         char *p = names[i] ? out_path(job->dir, names[i], err) : NULL;
         if (names[i] && !p)
@@ -447,8 +447,10 @@ static void print_summary(const referee_job *job, const referee_work *w)
         for (size_t i = 0; i < w->fr[k]->snap->n_unseen; i++)
             printf("referee: unit %s not seen in the %s picture\n", w->fr[k]->snap->unseen[i].id,
                    k ? "after" : "before");
-    printf("referee: wrote %s/{report.json,before.json,after.json,%s%s,report.png,report.pdf%s}\n", job->dir,
-           job->camera_png ? "camera.png" : "camera.jpg", w->proj ? ",projector.png" : "", job->svg ? ",report.svg" : "");
+    printf("referee: wrote %s/{report.json,before.json,after.json,%s%s,report.pdf%s%s}%s\n", job->dir,
+           job->camera_png ? "camera.png" : "camera.jpg", w->proj ? ",projector.png" : "",
+           job->report_dpi > 0 ? ",report.png" : "", job->svg ? ",report.svg" : "",
+           job->report_dpi > 0 ? "" : "; report.png with --png");
 }
 
 /* The second picture's detection reuses the first's memory: glibc's malloc otherwise hands a 12 MP picture and
@@ -525,8 +527,8 @@ int cmd_referee(int argc, char **argv)
     const char *images[2] = {NULL, NULL}, *calib_path = NULL, *roster_path = NULL, *dir = NULL, *unit = NULL,
                *move = "auto", *proj_path = NULL, *table_path = NULL, *paper_word = "a4", *view_word = "judged",
                *reach_unit = NULL;
-    int n_images = 0, refine = 1, camera_full = 0, camera_png = 0, svg = 0;
-    double report_dpi = REFEREE_REPORT_DPI;
+    int n_images = 0, refine = 1, camera_full = 0, camera_png = 0, png = 0, svg = 0;
+    double report_dpi = 0; /* 0: not given */
     cli_list rolls = {{0}, 0};
     /* --move: the rows judged from two pictures (rules_moves.def) */
     char move_list[256], move_choices[300], move_help[300];
@@ -561,12 +563,16 @@ int cmd_referee(int argc, char **argv)
                  "the camera picture as camera.png, lossless (default:\n"
                  "camera.jpg, JPEG at quality 90: a PNG of a photo costs\n"
                  "about ten times as much to write)"),
+        CLI_FLAG("--png", &png, 1,
+                 "also write the report's pages as report.png (default:\n"
+                 "report.pdf only: it prints, and every browser shows it)"),
         CLI_WHOLE("--report-dpi", &report_dpi, "N", OV_REPORT_DPI_MIN, OV_REPORT_DPI_MAX,
-                  "report.png's pixels per inch (default 96: an A4 page\n"
-                  "794x1123, as a screen shows it; 150 for print)"),
+                  "report.png's pixels per inch, and write it (default with\n"
+                  "--png: 96, an A4 page 794x1123 as a screen shows it; 150\n"
+                  "for print)"),
         CLI_FLAG("--svg", &svg, 1,
                  "also write the report as report.svg (its text as <text>;\n"
-                 "default: report.pdf to print and report.png to show only)"),
+                 "default: report.pdf only)"),
         CLI_CHOICE("--paper", &paper_word, "P", "a4 letter", "report pages: a4 (default) or letter"),
         CLI_CHOICE("--report-view", &view_word, "V", "judged board",
                    "judged: the judged units and what they touch (default);\n"
@@ -587,7 +593,7 @@ int cmd_referee(int argc, char **argv)
                        .table_path = table_path, .calib_path = calib_path, .roster_path = roster_path,
                        .reach_unit = reach_unit, .refine = refine != 0, .rolls = &rolls,
                        .camera_full = camera_full != 0, .camera_png = camera_png != 0, .svg = svg != 0,
-                       .report_dpi = report_dpi};
+                       .report_dpi = report_dpi > 0 ? report_dpi : png ? REFEREE_REPORT_DPI : 0};
     if (job_from_words(&job, paper_word, view_word, move) != 0)
         return EXIT_BAD_INPUT;
     return run_referee(&job);

@@ -171,8 +171,9 @@ int cvs_render_sensor(const base_image *optical, const cvs_sensor *s, base_image
  * size). quality 0: no compression, gray = luma of bgr.
  */
 int cvs_render_jpeg_gray(base_image *bgr, int quality, base_image *gray, base_error *err);
-/* Downsamples by an integer factor: each factor x factor block averaged (sub-pixel-exact centres); the rows and
- * columns past the last whole block are dropped (3040 rows by 3: 1013 blocks, one row left over). */
+/* Downsamples by an integer factor: each factor x factor block averaged (sub-pixel-exact centres) and rounded as
+ * cv::resize's INTER_AREA rounds (to nearest; 2 x 2 halves up); the rows and columns past the last whole block
+ * are dropped (3040 rows by 3: 1013 blocks, one row left over). */
 base_image *cvs_image_downsample(const base_image *img, int factor, base_error *err);
 
 /* ======================================================================

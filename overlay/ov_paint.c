@@ -8,8 +8,12 @@ bool ov_dev(const ov_target *t, base_vec2 b, double *x, double *y)
     double px[2];
     if (!ov_map_point(&t->map, b, px))
         return false;
-    /* Rasters: OpenCV's pixel centres are at integers, cairo's at +0.5. SVG and PDF pages have no pixels. */
-    double off = t->kind == OV_TARGET_REPORT && t->format != OV_FORMAT_PNG ? 0.0 : 0.5;
+    /* Rasters: OpenCV's pixel centres are at integers, cairo's at +0.5. SVG and PDF pages have no pixels. A camera
+     * picture is sampled 4 x 4 a pixel (ov_target_new_camera), each sample at its quarter's start: 1/8 px before
+     * the centre on average, so its marks are set 1/8 px on and land where the camera model says (test_overlay). */
+    double off = t->kind == OV_TARGET_REPORT && t->format != OV_FORMAT_PNG ? 0.0
+                 : t->kind == OV_TARGET_CAMERA                              ? 0.625
+                                                                            : 0.5;
     *x = px[0] + off;
     *y = px[1] + off;
     return true;

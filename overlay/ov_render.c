@@ -252,6 +252,33 @@ static void clip_to_board(const ov_scene *sc, ov_target *t)
     cairo_clip(t->cr);
 }
 
+/* A plain mark's path: its points, or on a projector its outline around the labels' keep-outs. `ccw`: a closed
+ * outline turned counter-clockwise on the board first, so that several filled together make their union (nonzero
+ * rule) whichever way their points were given. */
+static void path_mark(const ov_scene *sc, ov_target *t, const ov_mark *m, double w, bool ccw)
+{
+    base_vec2 around[4];
+    const base_vec2 *p = sc->pts + m->p0;
+    size_t n = m->n;
+    if (ov_kp_around(sc, t, m, w, around))
+        p = around, n = 4;
+    double area2 = 0;
+    for (size_t i = 0; ccw && m->closed && i < n; i++)
+        area2 += p[i].x * p[(i + 1) % n].y - p[(i + 1) % n].x * p[i].y;
+    base_vec2 *rev = area2 < 0 ? malloc(n * sizeof *rev) : NULL;
+    for (size_t i = 0; rev && i < n; i++)
+        rev[i] = p[n - 1 - i];
+    ov_path_poly(t, rev ? rev : p, n, m->closed);
+    free(rev);
+}
+
+static void fill_rgba(ov_target *t, const ov_mark *m)
+{
+    double f[3];
+    ov_style_rgb(t, &m->fill, f);
+    cairo_set_source_rgba(t->cr, f[0], f[1], f[2], m->fill.alpha);
+}
+
 static void paint_mark(const ov_scene *sc, ov_target *t, const ov_mark *m)
 {
     if (ov_kp_skip_mark(sc, t, m))
@@ -271,16 +298,10 @@ static void paint_mark(const ov_scene *sc, ov_target *t, const ov_mark *m)
     case OV_MARK_RING:
         paint_point_mark(sc, t, m, rgb, w);
         break;
-    default: {
-        base_vec2 around[4];
-        if (ov_kp_around(sc, t, m, w, around))
-            ov_path_poly(t, around, 4, m->closed);
-        else
-            ov_path_poly(t, sc->pts + m->p0, m->n, m->closed);
+    default:
+        path_mark(sc, t, m, w, false);
         if (m->kind == OV_MARK_AREA && m->fill.alpha > 0) {
-            double f[3];
-            ov_style_rgb(t, &m->fill, f);
-            cairo_set_source_rgba(t->cr, f[0], f[1], f[2], m->fill.alpha);
+            fill_rgba(t, m);
             if (m->line.alpha > 0)
                 cairo_fill_preserve(t->cr);
             else
@@ -290,8 +311,71 @@ static void paint_mark(const ov_scene *sc, ov_target *t, const ov_mark *m)
             ov_stroke(t, rgb, m->line.alpha, w, m->dash);
         break;
     }
+    cairo_restore(t->cr);
+}
+
+static bool plain_mark(const ov_mark *m) { return m->kind == OV_MARK_LINE || m->kind == OV_MARK_AREA; }
+
+static bool same_paint(const ov_target *t, const ov_paint *a, const ov_paint *b)
+{
+    double x[3], y[3];
+    if (a->alpha != b->alpha)
+        return false;
+    if (a->alpha <= 0)
+        return true;
+    ov_style_rgb(t, a, x), ov_style_rgb(t, b, y);
+    return x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
+}
+
+/* Two plain marks that look alike (one layer, kind, line, fill, width, dash and clip): painted as one path. */
+static bool same_look(const ov_target *t, const ov_mark *a, const ov_mark *b)
+{
+    return plain_mark(a) && plain_mark(b) && a->layer == b->layer && a->kind == b->kind && a->closed == b->closed &&
+           a->clip_board == b->clip_board && a->width == b->width && a->dash == b->dash &&
+           same_paint(t, &a->line, &b->line) && (a->kind != OV_MARK_AREA || same_paint(t, &a->fill, &b->fill));
+}
+
+/* A run of marks that look alike as one path: their fills together, then their halos, then their lines. Cairo's
+ * cost is per fill and stroke (~100 K instructions each for a base's outline on the camera picture, whatever its
+ * size): ~450 marks were ~900 strokes. The pixels are the same but where two marks of the run overlap: there the
+ * translucent fill and line are laid once, not twice, and no later mark's halo dims an earlier one's line. */
+static void paint_run(const ov_scene *sc, ov_target *t, const ov_mark *const *run, size_t n)
+{
+    const ov_mark *m = run[0];
+    double rgb[3], w = m->width * main_line(sc, t);
+    ov_style_rgb(t, &m->line, rgb);
+    cairo_save(t->cr);
+    if (m->clip_board && sc->board_w > 0)
+        clip_to_board(sc, t);
+    if (m->kind == OV_MARK_AREA && m->fill.alpha > 0) {
+        cairo_new_path(t->cr);
+        for (size_t i = 0; i < n; i++)
+            if (!ov_kp_skip_mark(sc, t, run[i]))
+                path_mark(sc, t, run[i], w, true);
+        fill_rgba(t, m);
+        cairo_fill(t->cr);
+    }
+    if (m->line.alpha > 0) {
+        cairo_new_path(t->cr);
+        for (size_t i = 0; i < n; i++)
+            if (!ov_kp_skip_mark(sc, t, run[i]))
+                path_mark(sc, t, run[i], w, false);
+        ov_stroke(t, rgb, m->line.alpha, w, m->dash);
     }
     cairo_restore(t->cr);
+}
+
+/* The marks in layer order, each run that looks alike as one path. */
+static void paint_marks(const ov_scene *sc, ov_target *t, const ov_mark *const *marks, size_t n)
+{
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && same_look(t, marks[i], marks[j]);)
+            j++;
+        if (j - i == 1)
+            paint_mark(sc, t, marks[i]);
+        else
+            paint_run(sc, t, marks + i, j - i);
+    }
 }
 
 static int by_layer(const void *a, const void *b)
@@ -371,8 +455,7 @@ int ov_render(ov_scene *sc, ov_target *t, base_error *err)
     cairo_save(t->cr);
     cairo_rectangle(t->cr, t->clip.x0, t->clip.y0, t->clip.x1 - t->clip.x0, t->clip.y1 - t->clip.y0);
     cairo_clip(t->cr);
-    for (size_t i = 0; i < sc->n_marks; i++)
-        paint_mark(sc, t, marks[i]);
+    paint_marks(sc, t, marks, sc->n_marks);
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < n; i++)
             if (pl[i].at.placed)

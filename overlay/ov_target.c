@@ -134,6 +134,10 @@ ov_target *ov_target_new_camera(const calib_file *calib, int width, int height, 
         cairo_set_source_rgb(t->cr, 0, 0, 0);
         cairo_paint(t->cr);
     }
+    /* Lines and fills coverage-sampled 4 x 4 a pixel (Cairo's default samples 256 x 15: ~100 K instructions for a
+     * base's outline): on hard table 1's camera picture 373 -> 271 M instructions for the marks, the lines' edges
+     * a level or two off, nothing that reads otherwise at three times the size. Text keeps its own antialiasing. */
+    cairo_set_antialias(t->cr, CAIRO_ANTIALIAS_FAST);
     return t;
 }
 
@@ -157,15 +161,21 @@ ov_target *ov_target_new_projector(const double H[9], int width, int height, bas
     return t;
 }
 
+/* A report picture's pixels per inch: 0, or -1 with err set (one message for both ways of making one). */
+static int check_report_dpi(double dpi, base_error *err)
+{
+    if (dpi >= OV_REPORT_DPI_MIN && dpi <= OV_REPORT_DPI_MAX)
+        return 0;
+    return base_error_set(err, "overlay: a report picture's resolution must be %d..%d dpi, got %g", OV_REPORT_DPI_MIN,
+                          OV_REPORT_DPI_MAX, dpi);
+}
+
 /* A report target; dpi: a PNG's pixels per inch (SVG and PDF are in points). */
 static ov_target *new_report(double x0, double y0, double w, double d, ov_paper paper, ov_format format, double dpi,
                              const char *path, base_error *err)
 {
-    if (format == OV_FORMAT_PNG && !(dpi >= OV_REPORT_DPI_MIN && dpi <= OV_REPORT_DPI_MAX)) {
-        base_error_set(err, "overlay: a report picture's resolution must be %d..%d dpi, got %g", OV_REPORT_DPI_MIN,
-                       OV_REPORT_DPI_MAX, dpi);
+    if (format == OV_FORMAT_PNG && check_report_dpi(dpi, err) < 0)
         return NULL;
-    }
     if (!(w > 0) || !(d > 0) || !isfinite(w) || !isfinite(d) || !isfinite(x0) || !isfinite(y0)) {
         base_error_set(err, "overlay: report view %.1f x %.1f mm is not usable", w, d);
         return NULL;
@@ -364,9 +374,8 @@ int ov_target_write_report_png(ov_target *t, double dpi, const char *path, base_
     /* An SVG target's pages hold no text (its lines are <text> elements): only a PDF's are the whole page. */
     if (!t || !path || t->kind != OV_TARGET_REPORT || t->format != OV_FORMAT_PDF)
         return base_error_set(err, "overlay: write_report_png needs a PDF report target and a path");
-    if (!(dpi >= OV_REPORT_DPI_MIN && dpi <= OV_REPORT_DPI_MAX))
-        return base_error_set(err, "overlay: a report picture's resolution must be %d..%d dpi, got %g",
-                              OV_REPORT_DPI_MIN, OV_REPORT_DPI_MAX, dpi);
+    if (check_report_dpi(dpi, err) < 0)
+        return -1;
     cairo_surface_t *img = ov_page_raster_at(t, dpi / 72.0, err);
     if (!img)
         return -1;
@@ -393,6 +402,11 @@ int ov_target_copy_pixels(ov_target *t, uint8_t *dst, ov_pixfmt fmt, size_t stri
     for (int y = 0; y < h; y++) {
         const uint32_t *s = (const uint32_t *)(const void *)(src + (size_t)y * (size_t)ss);
         uint8_t *d = dst + (size_t)y * stride;
+        if (fmt == OV_PIX_BGR24) { /* the camera picture's JPEG: one loop without the switch (~20 -> ~5 per pixel) */
+            for (int x = 0; x < w; x++)
+                d[3 * x] = (uint8_t)s[x], d[3 * x + 1] = (uint8_t)(s[x] >> 8), d[3 * x + 2] = (uint8_t)(s[x] >> 16);
+            continue;
+        }
         for (int x = 0; x < w; x++) {
             uint32_t p = s[x], a = p >> 24, r = (p >> 16) & 255, g = (p >> 8) & 255, b = p & 255;
             switch (fmt) {

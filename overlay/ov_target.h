@@ -56,8 +56,10 @@ ov_target *ov_target_new_report_view(double x0, double y0, double w, double d, o
                                      const char *path, base_error *err);
 /* A report's PNG pictures: 150 dpi unless asked (ov_target_new_report_png), from 36 to 600 dpi. */
 enum { OV_REPORT_DPI = 150, OV_REPORT_DPI_MIN = 36, OV_REPORT_DPI_MAX = 600 };
-/* A PNG report at `dpi` pixels per inch: the referee's at 96, a page as tall as a full-HD screen shows
- * (A4: 794 x 1123 px), at under half the pixels of 150 dpi. NULL (err set) outside OV_REPORT_DPI_MIN..MAX. */
+/* A PNG report drawn directly at `dpi` pixels per inch (96: an A4 page 794 x 1123 px, as a full-HD screen shows
+ * it). NULL (err set) outside OV_REPORT_DPI_MIN..MAX. The referee replays its PDF's pages instead
+ * (ov_target_write_report_png); this one is kept as the reference that replay is checked against
+ * (tests/test_overlay_report). */
 ov_target *ov_target_new_report_png(double x0, double y0, double w, double d, ov_paper paper, double dpi,
                                     const char *path, base_error *err);
 /* The whole board. */

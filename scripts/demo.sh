@@ -15,10 +15,10 @@ meson compile -C build
 
 out=build/demo-out   # build/ is git-ignored
 echo
-echo "== tableref referee datasets/demo/before.jpg datasets/demo/after.jpg --calib datasets/demo/calib.json --roster datasets/demo/roster.json --out $out"
+echo "== tableref referee datasets/demo/before.jpg datasets/demo/after.jpg --calib datasets/demo/calib.json --roster datasets/demo/roster.json --out $out --png"
 rc=0
 ./build/cli/tableref referee datasets/demo/before.jpg datasets/demo/after.jpg \
-  --calib datasets/demo/calib.json --roster datasets/demo/roster.json --out "$out" || rc=$?
+  --calib datasets/demo/calib.json --roster datasets/demo/roster.json --out "$out" --png || rc=$?
 case $rc in
   0) echo "demo: every move legal (the demo turn should have had an illegal one)" ;;
   1) echo "demo: the referee found an illegal move (exit status 1), as the demo turn intends" ;;
@@ -26,7 +26,8 @@ case $rc in
 esac
 echo
 echo "The verdict, drawn:"
-# (projector.png only for a calibrated projector or --projector P; report.svg only with --svg)
+# (projector.png only for a calibrated projector or --projector P; report.png only with --png, asked here to
+# show the report without a PDF viewer; report.svg only with --svg)
 for f in camera.jpg report.png report.pdf report.json; do
   echo "  $(pwd)/$out/$f"
 done

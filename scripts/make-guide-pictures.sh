@@ -71,7 +71,7 @@ convert "$tmp/l-even.png" "$tmp/l-dim.png" +append "$out/lighting.png"
 
 # A first game: the demo turn refereed, the verdict on the camera picture and the top-down report.
 $T referee datasets/demo/before.jpg datasets/demo/after.jpg --table datasets/demo/table.json --out "$tmp/ref" \
-  --camera-png --report-dpi 150 >/dev/null || true
+  --camera-png --png --report-dpi 150 >/dev/null || true
 convert "$tmp/ref/camera.png" -resize 50% "$out/first-game-camera.png"
 convert "$tmp/ref/report.png" -resize 60% "$out/first-game-report.png"
 ls -la "$out"

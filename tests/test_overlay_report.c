@@ -171,7 +171,7 @@ Test(overlay_report, a_table_flowing_onto_a_new_page_repeats_its_column_names, .
     ot_turn_clear(&t);
 }
 
-/* A PDF report's pages replayed as a PNG (ov_target_write_report_png, what the referee writes as report.png) are
+/* A PDF report's pages replayed as a PNG (ov_target_write_report_png, the referee's report.png with --png) are
  * those pages scaled, text and all: at 96 dpi the size of the page drawn on a PNG target at 96 dpi (A4: 794 px
  * across), and at 144 dpi the pages at 72 dpi as the target itself gives them (ov_target_copy_pixels), compared
  * in blocks of 4 px at 72 dpi with the golden pictures' tolerance (at most 0.5% of the blocks off by more than 48

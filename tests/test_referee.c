@@ -2,11 +2,12 @@
  * `tableref referee` from the outside: on the bundled demo's rendered
  * pictures it must reach the verdict `tableref check` reaches on the
  * pictures' ground-truth snapshots (same legal flag, same violation codes,
- * same models), write every output asked for (report.svg only with --svg,
- * projector.png only for a known projector), and refuse bad input with exit status 2
- * without touching what an earlier run wrote.
+ * same models), write every output asked for (report.png only with --png or
+ * --report-dpi, report.svg only with --svg, projector.png only for a known projector), and refuse bad input with exit status 2
+ * without touching what an earlier run wrote. The camera picture's shrinking by whole blocks against its mean.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,9 @@
 #include <unistd.h>
 
 #include "base_error.h"
+#include "base_image.h"
 #include "base_json.h"
+#include "cvshim.h"
 #include "media.h"
 #include "media_image_read.h"
 #include "rules_json.h"
@@ -151,9 +154,8 @@ Test(referee, demo_agrees_with_check_on_the_ground_truth)
     const struct {
         const char *name, *magic;
         long min;
-    } files[] = {{"camera.jpg", "\xff\xd8\xff", 50000}, {"report.png", "\x89PNG", 20000},
-                 {"report.pdf", "%PDF-", 5000},       {"before.json", "{", 500},
-                 {"after.json", "{", 500}};
+    } files[] = {{"camera.jpg", "\xff\xd8\xff", 50000}, {"report.pdf", "%PDF-", 5000},
+                 {"before.json", "{", 500}, {"after.json", "{", 500}};
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
         char p[700], head[16];
         snprintf(p, sizeof p, "%s/%s", out, files[k].name);
@@ -161,9 +163,10 @@ Test(referee, demo_agrees_with_check_on_the_ground_truth)
         cr_expect_gt(size, files[k].min, "%s: %ld bytes", files[k].name, size);
         cr_expect_eq(memcmp(head, files[k].magic, strlen(files[k].magic)), 0, "%s: wrong header", files[k].name);
     }
-    /* The demo's calibration knows no projector: no projector.png; no report.svg unless --svg. */
-    const char *absent[] = {"projector.png", "report.svg"};
-    for (size_t k = 0; k < 2; k++) {
+    /* The demo's calibration knows no projector: no projector.png; no report.png unless --png, no report.svg
+     * unless --svg. */
+    const char *absent[] = {"projector.png", "report.png", "report.svg"};
+    for (size_t k = 0; k < 3; k++) {
         char p[700];
         snprintf(p, sizeof p, "%s/%s", out, absent[k]);
         cr_expect_neq(access(p, F_OK), 0, "%s written though not asked for", absent[k]);
@@ -190,16 +193,19 @@ static int referee_summary(const char *name, const char *extra, char *out, size_
     return st;
 }
 
-/* report.svg only with --svg; projector.png only for a projector known (--projector P, or the calibration's
- * "projector" section): without one the summary says it was not written. */
-Test(referee, svg_and_projector_picture_only_when_asked)
+/* report.png only with --png (or --report-dpi), report.svg only with --svg; projector.png only for a projector
+ * known (--projector P, or the calibration's "projector" section): without them the summary says so. */
+Test(referee, png_svg_and_projector_picture_only_when_asked)
 {
     char text[8192], p[700], head[16];
     cr_assert_eq(referee_summary("plain", "", text, sizeof text), 1, "%s", text);
     cr_expect(strstr(text, "no projector calibrated: projector.png not written; --projector P") != NULL, "%s", text);
     cr_expect(strstr(text, "projector.png,") == NULL && strstr(text, "report.svg") == NULL, "%s", text);
+    cr_expect(strstr(text, ",report.png") == NULL && strstr(text, "; report.png with --png") != NULL, "%s", text);
     snprintf(p, sizeof p, "%s/plain/report.pdf", dir);
     cr_expect_eq(access(p, F_OK), 0, "report.pdf always written");
+    snprintf(p, sizeof p, "%s/plain/report.png", dir);
+    cr_expect_neq(access(p, F_OK), 0, "report.png written without --png");
 
     /* The frame the referee once fitted over the demo's 700x500 mm board: 1.6 px/mm, centred in 1280x800. */
     char mapping[400];
@@ -209,10 +215,14 @@ Test(referee, svg_and_projector_picture_only_when_asked)
     fputs("{\"width\": 1280, \"height\": 800, \"H\": [1.6, 0, 80, 0, -1.6, 800, 0, 0, 1]}\n", f);
     fclose(f);
     char extra[600];
-    snprintf(extra, sizeof extra, "--svg --camera-png --projector '%s'", mapping);
+    snprintf(extra, sizeof extra, "--svg --png --camera-png --projector '%s'", mapping);
     cr_assert_eq(referee_summary("asked", extra, text, sizeof text), 1, "%s", text);
     cr_expect(strstr(text, "no projector calibrated") == NULL, "%s", text);
     cr_expect(strstr(text, "projector.png") != NULL && strstr(text, "report.svg") != NULL, "%s", text);
+    cr_expect(strstr(text, ",report.png") != NULL && strstr(text, "with --png") == NULL, "%s", text);
+    snprintf(p, sizeof p, "%s/asked/report.png", dir);
+    cr_expect_gt(vt_file_head(p, head, sizeof head), 20000, "report.png with --png");
+    cr_expect_eq(memcmp(head, "\x89PNG", 4), 0, "report.png: wrong header");
     snprintf(p, sizeof p, "%s/asked/report.svg", dir);
     cr_expect_gt(vt_file_head(p, head, sizeof head), 10000, "report.svg with --svg");
     cr_expect_eq(memcmp(head, "<?xml", 5), 0, "report.svg: wrong header");
@@ -223,11 +233,13 @@ Test(referee, svg_and_projector_picture_only_when_asked)
     png_size(p, &w, &h);
     cr_expect(w == 1280 && h == 800, "projector.png in the mapping's frame: %dx%d", w, h);
 
-    /* The same folder judged again without them: the earlier call's SVG and projector picture go, so the folder
-     * never shows this call's verdict beside the last one's pictures; what this call writes stays. */
+    /* The same folder judged again without them: the earlier call's PNG and SVG reports and projector picture
+     * go, so the folder never shows this call's verdict beside the last one's pictures; what this call writes
+     * stays. */
     cr_assert_eq(referee_summary("asked", "", text, sizeof text), 1, "%s", text);
-    const char *gone[] = {"report.svg", "projector.png", "camera.png"}, *kept[] = {"camera.jpg", "report.pdf"};
-    for (int i = 0; i < 3; i++) {
+    const char *gone[] = {"report.png", "report.svg", "projector.png", "camera.png"},
+               *kept[] = {"camera.jpg", "report.pdf"};
+    for (int i = 0; i < 4; i++) {
         snprintf(p, sizeof p, "%s/asked/%s", dir, gone[i]);
         cr_expect_neq(access(p, F_OK), 0, "%s of the earlier call should be removed", gone[i]);
     }
@@ -387,8 +399,9 @@ static void png_size(const char *path, int *w, int *h)
 }
 
 /* A picture larger than a full-HD screen is drawn shrunk by the smallest whole factor that fits it (2560x1920 by 2),
- * written as camera.jpg; --camera-full draws it at its own size, --camera-png writes it as camera.png; report.png at
- * 96 dpi unless --report-dpi. The demo pair at twice its size, the calibration scaled alike. */
+ * written as camera.jpg; --camera-full draws it at its own size, --camera-png writes it as camera.png; report.png
+ * (with --png) at 96 dpi, --report-dpi N asks for it at N. The demo pair at twice its size, the calibration scaled
+ * alike. */
 Test(referee, camera_picture_at_screen_size_unless_full)
 {
     twice_as_large("before.jpg", "b2.jpg");
@@ -413,7 +426,7 @@ Test(referee, camera_picture_at_screen_size_unless_full)
     snprintf(pic[1], sizeof pic[1], "%s/a2.jpg", dir);
     snprintf(out, sizeof out, "%s/screen", dir);
     snprintf(full, sizeof full, "%s/full", dir);
-    int st = referee(pic[0], pic[1], calib, out, NULL, err, sizeof err);
+    int st = referee(pic[0], pic[1], calib, out, "--png", err, sizeof err);
     cr_assert(st == 0 || st == 1, "exit %d: %s", st, err);
     int w, h;
     snprintf(png, sizeof png, "%s/camera.jpg", out);
@@ -433,4 +446,43 @@ Test(referee, camera_picture_at_screen_size_unless_full)
     snprintf(png, sizeof png, "%s/report.png", full);
     png_size(png, &w, &h);
     cr_expect(w == 1241, "report.png at --report-dpi 150: %d px across, expected 1241", w);
+}
+
+/* The camera picture's shrinking (cvs_image_downsample, its own loops since cv::resize cost the referee ~96 M
+ * instructions): each output pixel the nearest of its whole f x f block's mean, the rows and columns past the last
+ * whole block dropped; gray and colour, the sizes of a 12 MP frame's last block. Odd blocks have no exact halves;
+ * 2 x 2 rounds them up (OpenCV's (sum + 2) >> 2), 4 x 4 to even (its float product, exact at 1/16). */
+Test(referee, the_camera_picture_shrinks_by_whole_blocks_rounded_to_nearest)
+{
+    const int sizes[][2] = {{4056, 40}, {1001, 31}};
+    for (size_t si = 0; si < 2; si++)
+        for (int c = 1; c <= 3; c += 2)
+            for (int f = 2; f <= 5; f++) {
+                const int W = sizes[si][0], H = sizes[si][1] + f - 1;
+                base_image *img = base_image_new(W, H, c, 0);
+                cr_assert_not_null(img);
+                uint32_t r = 12345u + (uint32_t)(f * 7 + c);
+                for (int y = 0; y < H; y++)
+                    for (int x = 0; x < W * c; x++)
+                        r = r * 1664525u + 1013904223u, img->data[(size_t)y * img->stride + x] = (uint8_t)(r >> 24);
+                base_error err = {0};
+                base_image *out = cvs_image_downsample(img, f, &err);
+                cr_assert_not_null(out, "%s", err.msg);
+                cr_assert(out->width == W / f && out->height == H / f && out->channels == c, "%dx%dx%d", out->width,
+                          out->height, out->channels);
+                int wrong = 0;
+                for (int y = 0; y < out->height; y++)
+                    for (int x = 0; x < out->width; x++)
+                        for (int ch = 0; ch < c; ch++) {
+                            unsigned s = 0;
+                            for (int j = 0; j < f; j++)
+                                for (int i = 0; i < f; i++)
+                                    s += img->data[(size_t)(y * f + j) * img->stride + (size_t)(x * f + i) * c + ch];
+                            unsigned want = f == 2 ? (s + 2) / 4 : (unsigned)lrint((double)s / (f * f));
+                            wrong += out->data[(size_t)y * out->stride + (size_t)x * c + ch] != want;
+                        }
+                cr_expect_eq(wrong, 0, "%d of %dx%dx%d pixels off (factor %d)", wrong, out->width, out->height, c, f);
+                base_image_free(out);
+                base_image_free(img);
+            }
 }
