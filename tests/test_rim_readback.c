@@ -113,6 +113,21 @@ static roster_file *laid_out_roster(void)
     return r;
 }
 
+/* The table's truth, and the camera and drawing the read-back tests render it with: 12 MP's scale, 1.5 m up,
+ * 0.45 mm a pixel (focal 1500 / 0.45 px), a little tilted; figures standing on the bases, no hands. */
+static rules_snapshot *twelve_mp_table(ds_camera_params *cp, ds_render_params *p)
+{
+    cJSON *rj, *sj;
+    table_json(&rj, &sj);
+    rules_snapshot *truth = rb_truth(sj);
+    cJSON_Delete(rj);
+    cJSON_Delete(sj);
+    *cp = (ds_camera_params){800, 600, 1500 / 0.45, 1500, 6, 30, {180, 135}, {0, 0, 0, 0, 0}};
+    ds_render_params_default(p);
+    p->style = DS_STYLE_REAL, p->miniatures = 1, p->figures = 1, p->hands = 0, p->seed = 5;
+    return truth;
+}
+
 Test(rim_readback, tags_layout_lays_out_every_base)
 {
     roster_file *r = laid_out_roster();
@@ -142,16 +157,9 @@ Test(rim_readback, tags_layout_lays_out_every_base)
 Test(rim_readback, a_table_drawn_from_the_laid_out_roster_is_read_back)
 {
     roster_file *r = laid_out_roster();
-    cJSON *rj, *sj;
-    table_json(&rj, &sj);
-    rules_snapshot *truth_snap = rb_truth(sj);
-    cJSON_Delete(rj);
-    cJSON_Delete(sj);
-    /* 12 MP's scale: 1.5 m up, 0.45 mm a pixel (focal 1500 / 0.45 px), a little tilted. */
-    const ds_camera_params cp = {800, 600, 1500 / 0.45, 1500, 6, 30, {180, 135}, {0, 0, 0, 0, 0}};
+    ds_camera_params cp;
     ds_render_params p;
-    ds_render_params_default(&p);
-    p.style = DS_STYLE_REAL, p.miniatures = 1, p.figures = 1, p.hands = 0, p.seed = 5;
+    rules_snapshot *truth_snap = twelve_mp_table(&cp, &p);
     rb_read rd;
     rb_render_and_read(r, truth_snap, &cp, &p, &rd);
     const ds_score *sc = &rd.sc;
@@ -218,15 +226,9 @@ Test(rim_readback, a_scene_asks_for_the_real_style_and_miniatures)
 Test(rim_readback, a_base_is_seen_by_its_corner_blocks_where_it_stands, .timeout = 120)
 {
     roster_file *r = laid_out_roster();
-    cJSON *rj, *sj;
-    table_json(&rj, &sj);
-    rules_snapshot *truth = rb_truth(sj);
-    cJSON_Delete(rj);
-    cJSON_Delete(sj);
-    const ds_camera_params cp = {800, 600, 1500 / 0.45, 1500, 6, 30, {180, 135}, {0, 0, 0, 0, 0}};
+    ds_camera_params cp;
     ds_render_params p;
-    ds_render_params_default(&p);
-    p.style = DS_STYLE_REAL, p.miniatures = 1, p.figures = 1, p.hands = 0, p.seed = 5;
+    rules_snapshot *truth = twelve_mp_table(&cp, &p);
     base_error err = {0};
     calib_file cal;
     cr_assert_eq(ds_camera_make(&cp, &cal, &err), 0, "%s", err.msg);
