@@ -11,12 +11,16 @@
  *
  * Prints one line per frame, flushed ("frame 12 fragments 2 playable_ms
  * 1000 bytes 34567 failed 0") so a test can kill it at a known moment, then
- * "clip PATH ok|failed FROM TO MESSAGE" per clip and "closed 0|-1 MESSAGE".
+ * "clip PATH ok|failed FROM TO MESSAGE" per clip and "closed 0|-1 MESSAGE",
+ * and "cpu_s TOTAL drawing_s DRAW" (the process's CPU time, and the part the
+ * driver spent drawing its frames: the rest is the recorder's, to measure
+ * its encoder's cost per frame with --wait).
  * Exit 0, or 1 when the recording failed.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "watch_record.h"
@@ -35,6 +39,20 @@ static void draw(uint8_t *img, int w, int h, int ch, long i)
             for (int c = 0; c < ch; c++)
                 img[((size_t)y * w + x) * ch + c] = (uint8_t)(v + 40 * c);
         }
+}
+
+static double thread_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double process_cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
 static void report_clips(watch_record *r)
@@ -98,12 +116,15 @@ int main(int argc, char **argv)
     }
     uint8_t *img = malloc((size_t)cfg.width * cfg.height * ch);
     int told = 0;
+    double drawing_s = 0;
     for (long i = 0; i < frames && img; i++) {
         for (int k = 2; k < argc; k++)
             if (!strcmp(argv[k], "--clip") && k + 4 < argc && atol(argv[k + 1]) == i &&
                 watch_record_clip(r, atof(argv[k + 2]), atof(argv[k + 3]), argv[k + 4], &err) < 0)
                 printf("clip request refused %s\n", err.msg);
+        const double d0 = thread_cpu_s();
         draw(img, cfg.width, cfg.height, ch, i);
+        drawing_s += thread_cpu_s() - d0;
         if (watch_record_frame(r, img, cfg.width, cfg.height, (size_t)cfg.width * ch, ch, i * 1000.0 / cfg.fps, &err) < 0 && !told) {
             printf("error %s\n", err.msg);
             told = 1;
@@ -128,6 +149,7 @@ int main(int argc, char **argv)
     printf("encoded %ld dropped %ld fragments %ld playable_ms %.0f\n", st.frames_encoded, st.frames_dropped,
            st.fragments, st.playable_ms);
     printf("closed %d %s\n", rc, rc < 0 ? err.msg : "");
+    printf("cpu_s %.3f drawing_s %.3f\n", process_cpu_s(), drawing_s);
     fflush(stdout); /* before exit: a thread stuck on a stalled disk may hold the exit itself */
     return rc < 0 ? 1 : 0;
 }
