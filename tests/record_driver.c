@@ -10,8 +10,10 @@
  * at a settled moment).
  *
  * Prints one line per frame, flushed ("frame 12 fragments 2 playable_ms
- * 1000 bytes 34567 failed 0") so a test can kill it at a known moment, then
- * "clip PATH ok|failed FROM TO MESSAGE" per clip and "closed 0|-1 MESSAGE",
+ * 1000 bytes 34567 failed 0 kept 20 dropped 0": kept, the frames in whole
+ * fragments on disk) so a test can kill it at a known moment, "clip PATH
+ * ok|failed FROM TO MESSAGE" as each clip is done, and at the end "encoded N
+ * dropped N fragments N playable_ms MS kept N in N", "closed 0|-1 MESSAGE"
  * and "cpu_s TOTAL drawing_s DRAW" (the process's CPU time, and the part the
  * driver spent drawing its frames: the rest is the recorder's, to measure
  * its encoder's cost per frame with --wait).
@@ -131,8 +133,8 @@ int main(int argc, char **argv)
         }
         watch_record_stats st;
         watch_record_get_stats(r, &st);
-        printf("frame %ld fragments %ld playable_ms %.0f bytes %lld failed %d\n", i, st.fragments, st.playable_ms,
-               (long long)st.bytes, st.failed);
+        printf("frame %ld fragments %ld playable_ms %.0f bytes %lld failed %d kept %ld dropped %ld\n", i, st.fragments,
+               st.playable_ms, (long long)st.bytes, st.failed, st.frames_kept, st.frames_dropped);
         report_clips(r);
         fflush(stdout);
         if (sleep_ms) {
@@ -146,8 +148,8 @@ int main(int argc, char **argv)
     report_clips(r); /* clips that end after the last frame are written at close */
     watch_record_get_stats(r, &st);
     watch_record_free(r);
-    printf("encoded %ld dropped %ld fragments %ld playable_ms %.0f\n", st.frames_encoded, st.frames_dropped,
-           st.fragments, st.playable_ms);
+    printf("encoded %ld dropped %ld fragments %ld playable_ms %.0f kept %ld in %ld\n", st.frames_encoded,
+           st.frames_dropped, st.fragments, st.playable_ms, st.frames_kept, st.frames_in);
     printf("closed %d %s\n", rc, rc < 0 ? err.msg : "");
     printf("cpu_s %.3f drawing_s %.3f\n", process_cpu_s(), drawing_s);
     fflush(stdout); /* before exit: a thread stuck on a stalled disk may hold the exit itself */
