@@ -2,8 +2,10 @@
  * tableref watch --record through watch_record (fragmented MP4): the
  * recording of the test turn decodes frame for frame in ffprobe, the
  * illegal call's evidence clip is written and named in its events, a
- * kill -9 mid-recording leaves a playable file of whole fragments, and a
- * full disk is one "error" event while the watch goes on to the end.
+ * kill -9 mid-recording leaves a playable file of whole fragments, a
+ * full disk is one "error" event while the watch goes on to the end, and a
+ * disk that stalls a few seconds is one "warning" with the dropped frames
+ * counted.
  *
  * The turn is 33 frames at 5 fps (watch_test_util); the recorder cuts a
  * fragment at every keyframe, one a second of frame time: 5 frames, fewer
