@@ -2,7 +2,7 @@
  * tableref bench venue: how many tables one Mosquitto broker carries.
  *
  * N simulated tables (default 100; bench_venue_tables.h: each its own feed,
- * in worker processes), settle every --settle-s seconds (+-50 %, random
+ * in worker processes, this program started again with --table-worker), settle every --settle-s seconds (+-50 %, random
  * phase), publishing what the watch loop would. --subscribers judge pages
  * (default 2; bench_venue_judge.h) take what a page takes and, as the page
  * does, fetch every numbered call they missed (--no-fetch: live only).
@@ -239,6 +239,8 @@ static void report(run *r, const bench_cfg *c, double cpu_s, double wall_s)
 
 int bench_venue(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], BENCH_TABLES_WORKER_FLAG) == 0)
+        return bench_tables_worker(argc, argv); /* one of this bench's own table workers (bench_venue_tables.h) */
     bench_cfg c = {.tables = 100, .subscribers = 2, .seconds = 30, .settle_s = 5.0, .illegal_share = 0.2};
     const char *broker = NULL;
     int r_parse = parse(argc, argv, &c, &broker);
@@ -246,10 +248,9 @@ int bench_venue(int argc, char **argv)
         return cli_status(r_parse);
     run r = {0};
     venue_config cfg;
-    /* The tables' workers are forked before any thread of ours runs (the judges'). */
     int rc = start_broker(&r, &c, broker, &cfg);
-    if (rc == 0 && !(r.tables = bench_tables_fork(&cfg, c.tables, c.settle_s, c.illegal_share,
-                                                  c.accounts ? r.setup_dir : NULL)))
+    if (rc == 0 && !(r.tables = bench_tables_start(&cfg, c.tables, c.settle_s, c.illegal_share,
+                                                   c.accounts ? r.setup_dir : NULL)))
         rc = -1;
     if (rc == 0)
         rc = start_judges(&r, &c, &cfg);

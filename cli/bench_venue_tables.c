@@ -2,6 +2,7 @@
 #include "bench_venue_tables.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -202,32 +203,91 @@ static void report(worker *w, FILE *out)
     fflush(out);
 }
 
-/* A worker process: its feeds, "ready", the go (start and end, CLOCK_MONOTONIC us), the play, the report. */
-static void worker_main(worker *w, const venue_config *cfg, const char *setup_dir, int in, int out)
+/* A worker: its feeds, "ready", the go (start and end, CLOCK_MONOTONIC us), the play, the report. */
+static int worker_run(worker *w, const venue_config *cfg, const char *setup_dir, int in, FILE *o)
 {
-    FILE *o = fdopen(out, "w");
     w->tables = calloc((size_t)w->count, sizeof *w->tables);
     w->frame = camera_like_frame(1280, 960);
-    if (!o || !w->tables || !w->frame || make_feeds(w, cfg, setup_dir) < 0)
-        _exit(2);
+    if (!w->tables || !w->frame || make_feeds(w, cfg, setup_dir) < 0)
+        return 2;
     for (int waited = 0; waited < 10000 && connected(w) < w->count; waited += 20)
         bench_sleep_ms(20);
     fprintf(o, "ready %d\n", connected(w));
     fflush(o);
     double when[2];
     if (read(in, when, sizeof when) != (ssize_t)sizeof when)
-        _exit(2);
+        return 2;
     play(w, when[0], when[1]);
     for (int i = 0; i < w->count; i++)
         venue_feed_flush(w->tables[i].feed, 10000);
     report(w, o);
     for (int i = 0; i < w->count; i++)
         venue_feed_free(w->tables[i].feed);
-    _exit(0);
+    free(w->tables), free(w->frame);
+    free(w->publish_ms.v), free(w->picture_ms.v);
+    return 0;
 }
 
-bench_tables *bench_tables_fork(const venue_config *cfg, int tables, double settle_s, double illegal_share,
-                                const char *setup_dir)
+int bench_tables_worker(int argc, char **argv)
+{
+    if (argc != 8 && argc != 9) {
+        fprintf(stderr, "bench venue: %s FIRST COUNT SETTLE_S ILLEGAL_SHARE HOST PORT [SETUP_DIR]\n",
+                BENCH_TABLES_WORKER_FLAG);
+        return 2;
+    }
+    worker w = {.first = atoi(argv[2]), .count = atoi(argv[3]), .settle_s = atof(argv[4]),
+                .illegal_share = atof(argv[5])};
+    venue_config cfg;
+    venue_config_default(&cfg);
+    cfg.event = "bench";
+    snprintf(cfg.host, sizeof cfg.host, "%s", argv[6]);
+    cfg.port = atoi(argv[7]);
+    if (w.first < 0 || w.count < 1 || w.count > BENCH_TABLES_PER_WORKER || !(w.settle_s > 0) || cfg.port < 1) {
+        fprintf(stderr, "bench venue: a table worker's arguments are out of range\n");
+        return 2;
+    }
+    return worker_run(&w, &cfg, argc == 9 ? argv[8] : NULL, 0, stdout);
+}
+
+/* This program's own file, to start its workers from (under qemu-user, the arm64 file qemu runs). */
+static int own_program(char *path, size_t cap)
+{
+    ssize_t n = readlink("/proc/self/exe", path, cap - 1);
+    if (n <= 0 || (size_t)n >= cap - 1)
+        return -1;
+    path[n] = 0;
+    return 0;
+}
+
+/* A pipe neither end of which a worker inherits (a worker's own two are made its stdin and stdout by dup2): a worker
+ * holding another's write end would keep that one's reader from seeing its end. */
+static int cloexec_pipe(int fds[2])
+{
+    if (pipe(fds) != 0)
+        return -1;
+    for (int i = 0; i < 2; i++)
+        if (fcntl(fds[i], F_SETFD, FD_CLOEXEC) != 0)
+            return close(fds[0]), close(fds[1]), -1;
+    return 0;
+}
+
+/* Starts a worker: this program again (`bench venue --table-worker ...`), its stdin the go, its stdout the report.
+ * Everything the child needs is made before the fork: between fork and exec it calls only dup2 and execv (what
+ * POSIX allows in the child of a threaded process: a lock another thread held at the fork stays held in it). */
+static pid_t start_worker(char *const argv[], int go, int back)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (dup2(go, 0) < 0 || dup2(back, 1) < 0)
+            _exit(127);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+bench_tables *bench_tables_start(const venue_config *cfg, int tables, double settle_s, double illegal_share,
+                                 const char *setup_dir)
 {
     bench_tables *t = calloc(1, sizeof *t);
     if (!t)
@@ -239,21 +299,33 @@ bench_tables *bench_tables_fork(const venue_config *cfg, int tables, double sett
     t->pids = calloc((size_t)t->n_workers, sizeof *t->pids);
     t->to = calloc((size_t)t->n_workers, sizeof *t->to);
     t->from = calloc((size_t)t->n_workers, sizeof *t->from);
+    char self[4096];
     if (!t->alerts || !t->calls || !t->pids || !t->to || !t->from)
         return bench_tables_free(t), NULL;
+    if (own_program(self, sizeof self) < 0) {
+        fprintf(stderr, "bench venue: cannot find this program's own file to start its table workers\n");
+        return bench_tables_free(t), NULL;
+    }
     fflush(stdout);
     fflush(stderr);
     for (int k = 0; k < t->n_workers; k++) {
         int go[2], back[2];
-        if (pipe(go) != 0 || pipe(back) != 0)
+        if (cloexec_pipe(go) != 0)
             return bench_tables_free(t), NULL;
-        worker w = {.first = k * BENCH_TABLES_PER_WORKER, .settle_s = settle_s, .illegal_share = illegal_share};
-        w.count = tables - w.first < BENCH_TABLES_PER_WORKER ? tables - w.first : BENCH_TABLES_PER_WORKER;
-        pid_t pid = fork();
-        if (pid == 0) {
-            close(go[1]), close(back[0]);
-            worker_main(&w, cfg, setup_dir, go[0], back[1]);
-        }
+        if (cloexec_pipe(back) != 0)
+            return close(go[0]), close(go[1]), bench_tables_free(t), NULL;
+        const int first = k * BENCH_TABLES_PER_WORKER;
+        const int count = tables - first < BENCH_TABLES_PER_WORKER ? tables - first : BENCH_TABLES_PER_WORKER;
+        char a_first[16], a_count[16], a_settle[32], a_share[32], a_port[16];
+        snprintf(a_first, sizeof a_first, "%d", first);
+        snprintf(a_count, sizeof a_count, "%d", count);
+        snprintf(a_settle, sizeof a_settle, "%.17g", settle_s);
+        snprintf(a_share, sizeof a_share, "%.17g", illegal_share);
+        snprintf(a_port, sizeof a_port, "%d", cfg->port);
+        char *argv[] = {self,     "bench",  "venue",  BENCH_TABLES_WORKER_FLAG, a_first,
+                        a_count,  a_settle, a_share,  (char *)cfg->host,        a_port,
+                        (char *)setup_dir,  NULL};
+        pid_t pid = start_worker(argv, go[0], back[1]);
         close(go[0]), close(back[1]);
         t->pids[k] = pid, t->to[k] = go[1], t->from[k] = back[0];
         if (pid < 0)

@@ -1,10 +1,12 @@
 /*
- * The qemu-user fault venue_load meets under scripts/test-arm64.sh, without tableref: a process with one more
+ * The qemu-user fault venue_load met under scripts/test-arm64.sh, without tableref: a process with one more
  * thread than its main one forks, and the child starts a thread. qemu-aarch64 7.2 (Debian 12) aborts the child
  * ("cpu_exec: assertion failed: (cpu == current_cpu)", with more threads also "qemu_plugin_vcpu_init_hook:
  * assertion failed: (success)"); natively, and under qemu with no thread alive at the fork, the child runs.
  * tableref's arm64 process has two threads before `bench venue` forks its table workers: liblttng-ust, which
- * libcamera links, starts its listener threads when it is loaded (seen with `qemu-aarch64 -strace`).
+ * libcamera links, starts its listener threads when it is loaded (seen with `qemu-aarch64 -strace`). The workers
+ * now exec tableref at once after the fork (cli/bench_venue_tables.h), as POSIX wants of a threaded process's
+ * child anyway, and venue_load runs under qemu.
  *
  *   aarch64-linux-gnu-gcc -O2 -pthread scripts/arm64-qemu-fork-threads.c -o /tmp/fork-threads
  *   qemu-aarch64 -L build-arm64/sysroot /tmp/fork-threads 0 4   # child: 4 threads after a fork from 0

@@ -198,9 +198,6 @@ run_tests() { # SUITE... or --test=NAME...: meson test under qemu (all suites wh
   done
   echo "test-arm64: meson test ${*:-(every suite)} under qemu-aarch64, log in $dir/test.log" >&2
   t0=$(date +%s)
-  # The tests that meet a fault of qemu-user itself skip, naming it (tests/test_venue_load.c, docs/arm64.md).
-  TABLEREF_QEMU_USER=$(qemu-aarch64 --version | sed -n '1s/.*version \([0-9][0-9.]*\).*/\1/p')
-  export TABLEREF_QEMU_USER
   # The tests' own wall-clock limits (a reader refused "at once", a command's `timeout`) scale as meson's and
   # Criterion's do (tests/test_hostile_io.c); natively the variable is unset and they are what they say.
   TABLEREF_TEST_TIME_SCALE=${ARM64_TIMEOUT_MULTIPLIER:-10}

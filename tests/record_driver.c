@@ -10,13 +10,19 @@
  * at a settled moment).
  *
  * Prints one line per frame, flushed ("frame 12 fragments 2 playable_ms
- * 1000 bytes 34567 failed 0") so a test can kill it at a known moment, then
- * "clip PATH ok|failed FROM TO MESSAGE" per clip and "closed 0|-1 MESSAGE".
+ * 1000 bytes 34567 failed 0 kept 20 dropped 0": kept, the frames in whole
+ * fragments on disk) so a test can kill it at a known moment, "clip PATH
+ * ok|failed FROM TO MESSAGE" as each clip is done, and at the end "encoded N
+ * dropped N fragments N playable_ms MS kept N in N", "closed 0|-1 MESSAGE"
+ * and "cpu_s TOTAL drawing_s DRAW" (the process's CPU time, and the part the
+ * driver spent drawing its frames: the rest is the recorder's, to measure
+ * its encoder's cost per frame with --wait).
  * Exit 0, or 1 when the recording failed.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "watch_record.h"
@@ -35,6 +41,20 @@ static void draw(uint8_t *img, int w, int h, int ch, long i)
             for (int c = 0; c < ch; c++)
                 img[((size_t)y * w + x) * ch + c] = (uint8_t)(v + 40 * c);
         }
+}
+
+static double thread_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double process_cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
 static void report_clips(watch_record *r)
@@ -98,20 +118,23 @@ int main(int argc, char **argv)
     }
     uint8_t *img = malloc((size_t)cfg.width * cfg.height * ch);
     int told = 0;
+    double drawing_s = 0;
     for (long i = 0; i < frames && img; i++) {
         for (int k = 2; k < argc; k++)
             if (!strcmp(argv[k], "--clip") && k + 4 < argc && atol(argv[k + 1]) == i &&
                 watch_record_clip(r, atof(argv[k + 2]), atof(argv[k + 3]), argv[k + 4], &err) < 0)
                 printf("clip request refused %s\n", err.msg);
+        const double d0 = thread_cpu_s();
         draw(img, cfg.width, cfg.height, ch, i);
+        drawing_s += thread_cpu_s() - d0;
         if (watch_record_frame(r, img, cfg.width, cfg.height, (size_t)cfg.width * ch, ch, i * 1000.0 / cfg.fps, &err) < 0 && !told) {
             printf("error %s\n", err.msg);
             told = 1;
         }
         watch_record_stats st;
         watch_record_get_stats(r, &st);
-        printf("frame %ld fragments %ld playable_ms %.0f bytes %lld failed %d\n", i, st.fragments, st.playable_ms,
-               (long long)st.bytes, st.failed);
+        printf("frame %ld fragments %ld playable_ms %.0f bytes %lld failed %d kept %ld dropped %ld\n", i, st.fragments,
+               st.playable_ms, (long long)st.bytes, st.failed, st.frames_kept, st.frames_dropped);
         report_clips(r);
         fflush(stdout);
         if (sleep_ms) {
@@ -125,9 +148,10 @@ int main(int argc, char **argv)
     report_clips(r); /* clips that end after the last frame are written at close */
     watch_record_get_stats(r, &st);
     watch_record_free(r);
-    printf("encoded %ld dropped %ld fragments %ld playable_ms %.0f\n", st.frames_encoded, st.frames_dropped,
-           st.fragments, st.playable_ms);
+    printf("encoded %ld dropped %ld fragments %ld playable_ms %.0f kept %ld in %ld\n", st.frames_encoded,
+           st.frames_dropped, st.fragments, st.playable_ms, st.frames_kept, st.frames_in);
     printf("closed %d %s\n", rc, rc < 0 ? err.msg : "");
+    printf("cpu_s %.3f drawing_s %.3f\n", process_cpu_s(), drawing_s);
     fflush(stdout); /* before exit: a thread stuck on a stalled disk may hold the exit itself */
     return rc < 0 ? 1 : 0;
 }

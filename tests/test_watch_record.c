@@ -2,8 +2,10 @@
  * tableref watch --record through watch_record (fragmented MP4): the
  * recording of the test turn decodes frame for frame in ffprobe, the
  * illegal call's evidence clip is written and named in its events, a
- * kill -9 mid-recording leaves a playable file of whole fragments, and a
- * full disk is one "error" event while the watch goes on to the end.
+ * kill -9 mid-recording leaves a playable file of whole fragments, a
+ * full disk is one "error" event while the watch goes on to the end, and a
+ * disk that stalls a few seconds is one "warning" with the dropped frames
+ * counted.
  *
  * The turn is 33 frames at 5 fps (watch_test_util); the recorder cuts a
  * fragment at every keyframe, one a second of frame time: 5 frames, fewer
@@ -314,4 +316,114 @@ Test(watch_record, a_recording_never_replaces_its_source_nor_follows_a_link, .ti
         cr_expect_eq(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
         cr_expect_eq(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
     }
+}
+
+/* Runs a shell command made from fmt and one argument used everywhere it appears as %1$s; its exit status. */
+static int sh1(const char *fmt, const char *a)
+{
+    char cmd[16384];
+    snprintf(cmd, sizeof cmd, fmt, a);
+    return vt_exit_status(system(cmd));
+}
+
+/* `tableref watch` on the turn at its own pace, recording to `record`, its log and subtitles elsewhere. */
+static pid_t spawn_watch_subtitles_apart(const char *record, const char *log, const char *vtt, int *out_fd)
+{
+    char frames[2300], calib[2300], roster[2300];
+    wt_path_in(frames, sizeof frames, "seq/frames");
+    wt_path_in(calib, sizeof calib, "seq/calib.json");
+    wt_path_in(roster, sizeof roster, "seq/roster.json");
+    char *argv[] = {(char *)vt_tableref_bin(), "watch", "--source", frames, "--calib", calib, "--roster", roster,
+                    "--settle-ms", "600", "--realtime", "--replace", "--record", (char *)record, "--log",
+                    (char *)log, "--vtt", (char *)vtt, NULL};
+    int po[2];
+    cr_assert(pipe(po) == 0);
+    const int null = open("/dev/null", O_RDONLY); /* before the fork: the child only dups, closes and execs */
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        dup2(po[1], 1);
+        dup2(null, 0);
+        close(po[0]), close(po[1]);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(null);
+    close(po[1]);
+    *out_fd = po[0];
+    return pid;
+}
+
+/* A disk that stops taking writes for 3 s mid-game (an ext4 loop image frozen with fsfreeze once the recording has
+ * started, an SD card's stall): the recorder drops the live frames it cannot take, by design (the referee never
+ * waits for it), and the watch says so: one "warning" (what: recording) at the first drop, the counts in "stopped"
+ * and in the summary line; the video holds every other frame. The log and subtitles are on another disk: they are
+ * written (and synced) by the watch's own thread (watch_log.h, watch_vtt.h). */
+Test(watch_record, frames_a_stalled_disk_cannot_take_are_a_warning_and_counted, .timeout = 120)
+{
+    wt_ensure_run();
+    if (geteuid() != 0)
+        cr_skip_test("needs root to mount and freeze a loop file system");
+    char dir[2300], record[2400], log[2300], vtt[2300], errors[2048];
+    wt_path_in(dir, sizeof dir, "frozen-disk");
+    sh1("umount '%1$s' 2>/dev/null; rm -rf '%1$s' '%1$s.img'; mkdir -p '%1$s'", dir);
+    /* Never freeze anything but this image: a freeze of the file system around dir would stop the machine. */
+    if (sh1("truncate -s 16M '%1$s.img' && mkfs.ext4 -q -F '%1$s.img' >/dev/null 2>&1 && "
+            "mount -o loop '%1$s.img' '%1$s' 2>/dev/null && mountpoint -q '%1$s'", dir) != 0) {
+        sh1("umount '%1$s' 2>/dev/null; rm -f '%1$s.img'", dir);
+        cr_skip_test("cannot mount an ext4 loop image here");
+    }
+    snprintf(record, sizeof record, "%s/game.mp4", dir);
+    wt_path_in(log, sizeof log, "frozen-disk.jsonl");
+    wt_path_in(vtt, sizeof vtt, "frozen-disk.vtt");
+    unlink(log);
+    int out;
+    pid_t pid = spawn_watch_subtitles_apart(record, log, vtt, &out);
+    struct stat st;
+    const struct timespec tick = {0, 10000000L};
+    for (int waited = 0; waited < 30000 && !(stat(record, &st) == 0 && st.st_size > 0); waited += 10)
+        nanosleep(&tick, NULL);
+    pid_t guard = fork(); /* a safety thaw in case this test dies while the disk is frozen */
+    if (guard == 0) {
+        sleep(30);
+        execlp("fsfreeze", "fsfreeze", "-u", dir, (char *)NULL);
+        _exit(1);
+    }
+    const int froze = sh1("fsfreeze -f '%1$s'", dir);
+    sleep(3);
+    sh1("fsfreeze -u '%1$s'", dir);
+    kill(guard, SIGKILL);
+    waitpid(guard, NULL, 0);
+    bool ended = wait_for(out, "of 33 frames dropped\n", 90); /* "watch: 33 frames, ..., recording: N of 33 ..." */
+    int status;
+    waitpid(pid, &status, 0);
+    close(out);
+    long frames = vid_probe_frames(record, errors, sizeof errors);
+    sh1("umount '%1$s'; rm -f '%1$s.img'; rmdir '%1$s'", dir);
+    cr_assert_eq(froze, 0, "fsfreeze froze the loop image");
+    cr_assert(ended, "the watch went on to the end of the turn, and its summary line names the dropped frames");
+    size_t n;
+    cJSON **ev = wt_read_jsonl(log, &n);
+    size_t warnings = 0;
+    const cJSON *stopped = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(wt_event_of(ev[i]), "warning") == 0 && strcmp(str_of(ev[i], "what"), "recording") == 0) {
+            warnings++;
+            cr_expect(strstr(str_of(ev[i], "message"), "dropped"), "%s", str_of(ev[i], "message"));
+        }
+        if (strcmp(wt_event_of(ev[i]), "stopped") == 0)
+            stopped = ev[i];
+    }
+    cr_expect_eq(warnings, 1, "one warning at the first dropped frame");
+    cr_expect_eq(count_events(ev, n, "error"), 0, "the disk came back: the recording did not fail");
+    cr_expect_eq(count_events(ev, n, "move_checked"), 3, "every call made");
+    cr_assert_not_null(stopped);
+    const long given = (long)wt_num_of(stopped, "record_frames"), dropped = (long)wt_num_of(stopped,
+                                                                                           "record_frames_dropped");
+    cr_expect_eq(given, 33, "every frame of the turn given to the recorder");
+    cr_expect_gt(dropped, 0, "the frames the frozen disk could not take are counted");
+    cr_expect_eq(frames, given - dropped, "the video holds every frame not counted as dropped: %ld of %ld - %ld (%s)",
+                 frames, given, dropped, errors);
+    cr_expect_str_empty(errors);
+    wt_free_jsonl(ev, n);
 }

@@ -64,8 +64,9 @@ static int write_cb(void *opaque, WRITE_BUF *buf, int size)
     return size;
 }
 
-/* Everything handed to the file so far is whole fragments: remember where they end, make them durable. */
-static int commit_fragments(watch_record *r, double t_ms)
+/* Everything handed to the file so far is whole fragments (`frames` of them): remember where they end, make them
+ * durable. */
+static int commit_fragments(watch_record *r, double t_ms, long frames)
 {
     avio_flush(r->pb);
     if (r->pb->error < 0)
@@ -76,6 +77,7 @@ static int commit_fragments(watch_record *r, double t_ms)
     r->stats.bytes = r->good_size;
     r->stats.playable_ms = t_ms - r->t0_ms;
     r->stats.fragments = r->keyframes > 0 ? r->keyframes - 1 : 0;
+    r->stats.frames_kept = frames;
     pthread_mutex_unlock(&r->mu);
     return 0;
 }
@@ -140,7 +142,8 @@ static void write_packet(watch_record *r, AVPacket *pkt)
     if (ret >= 0 && r->pb->error < 0)
         ret = r->pb->error;
     if (ret >= 0 && key)
-        ret = commit_fragments(r, t);
+        ret = commit_fragments(r, t, r->packets_written); /* every frame before this keyframe */
+    r->packets_written++;
     if (ret < 0)
         fail_write(r, ret);
 }
@@ -241,7 +244,7 @@ static void finish(watch_record *r)
             ret = r->pb->error;
         if (ret >= 0) {
             r->keyframes++; /* the trailer closes the last fragment */
-            ret = commit_fragments(r, r->newest_ms);
+            ret = commit_fragments(r, r->newest_ms, r->packets_written);
         }
         if (ret < 0)
             fail_write(r, ret);
@@ -376,7 +379,7 @@ static int open_muxer(watch_record *r, base_error *err)
     ret = avformat_write_header(r->fmt, &opts);
     av_dict_free(&opts);
     if (ret >= 0)
-        ret = commit_fragments(r, 0);
+        ret = commit_fragments(r, 0, 0);
     if (ret < 0)
         return base_error_set(err, "%s: cannot write the video header: %s", r->path,
                                r->write_errno ? strerror(r->write_errno) : av_err2str(ret));

@@ -12,7 +12,9 @@
  *     next call's error; the caller logs it and goes on watching;
  *   - the caller never waits on the disk: frames are encoded and written by a
  *     worker thread behind a short queue; when the queue is full (a slow disk,
- *     an encoder slower than the camera) the frame is dropped and counted;
+ *     an encoder slower than the camera) the frame is dropped and counted
+ *     (frames_dropped; the caller says so: watch_session_record.c), and
+ *     frames_kept says how many frames the whole fragments on disk hold;
  *   - close() finalises (last fragment, index) and gives up after
  *     close_timeout_ms if the disk has stalled, saying so.
  * One thread calls the functions of one recorder.
@@ -113,6 +115,7 @@ typedef struct watch_record_stats {
     long frames_encoded;
     long frames_dropped;    /* queue full, time not increasing, or after a failure */
     long fragments;         /* complete fragments on disk */
+    long frames_kept;       /* frames in them: what the file plays after a kill, a full disk or a stalled close */
     double playable_ms;     /* video complete on disk, from the first frame */
     int64_t bytes;          /* bytes on disk */
     bool failed;

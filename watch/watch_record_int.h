@@ -80,6 +80,7 @@ struct watch_record {
     int write_errno;
     double t0_ms, last_key_ms, newest_ms;
     long keyframes;
+    long packets_written;   /* frames handed to the file; those before the last keyframe are in whole fragments */
     rec_ring ring;
     rec_request *pending;
     size_t n_pending, cap_pending;

@@ -223,10 +223,18 @@ static void emit_stopped(watch_session *s, const char *reason, int status)
         cJSON_AddNumberToObject(ev, "exit_status", status);
         if (watch_log_lost(s->log))
             cJSON_AddNumberToObject(ev, "log_events_lost", (double)watch_log_lost(s->log));
+        if (s->record_frames_in > 0) {
+            cJSON_AddNumberToObject(ev, "record_frames", (double)s->record_frames_in);
+            cJSON_AddNumberToObject(ev, "record_frames_dropped", (double)s->record_frames_dropped);
+        }
     }
     watch_session_emit(s, ev);
-    printf("watch: %ld frames, %d call%s, %d illegal standing (%s)\n", s->frames, s->calls, s->calls == 1 ? "" : "s",
-           standing, reason);
+    char dropped[96] = "";
+    if (s->record_frames_dropped > 0)
+        snprintf(dropped, sizeof dropped, ", recording: %ld of %ld frames dropped", s->record_frames_dropped,
+                 s->record_frames_in);
+    printf("watch: %ld frames, %d call%s, %d illegal standing (%s)%s\n", s->frames, s->calls, s->calls == 1 ? "" : "s",
+           standing, reason, dropped);
     fflush(stdout);
 }
 

@@ -64,6 +64,8 @@ struct watch_session {
     bool made_clip_dir;
     struct timespec clips_since; /* when this session first wrote a clip: older clips are an earlier game's */
     bool replay;             /* a file replayed as fast as it goes: the recorder may wait, never drop */
+    bool record_warned_drop; /* the "warning" that the recorder drops frames was given (once per game) */
+    long record_frames_in, record_frames_dropped; /* the recorder's counts at its close, for the "stopped" event */
     /* The venue feed (watch_session_feed.c). */
     venue_feed *feed;
     int picture_move;        /* a call whose overlay picture is still to be sent; 0: none */

@@ -3,7 +3,11 @@
  * through watch_record (a kill or a full disk loses at most the last
  * fragment), and evidence clips cut from it around ILLEGAL and CANNOT TELL
  * calls. A recording that fails says so once ("error" event, what:
- * "recording") and the watch goes on without it.
+ * "recording") and the watch goes on without it. A live camera's frames are
+ * dropped, never waited for, when the encoder or the disk falls behind (the
+ * referee must not stall on its recorder): the first drop is a "warning"
+ * event (what: "recording"), and the counts are in the "stopped" event and
+ * the closing summary, so a video with gaps is never taken for a whole one.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -141,10 +145,33 @@ static int clip_move(const char *path)
     return sscanf(slash ? slash + 1 : path, "move-%d.mp4", &move) == 1 ? move : 0;
 }
 
+/* Once per game, at the first frame the recorder dropped: the video will have a gap, and a person should know. */
+static void warn_dropped(watch_session *s)
+{
+    watch_record_stats st;
+    watch_record_get_stats(s->rec, &st);
+    if (st.frames_dropped == 0 || st.failed || s->record_warned_drop)
+        return; /* a failed recording drops every later frame: its "error" event has said so */
+    s->record_warned_drop = true;
+    char msg[256];
+    snprintf(msg, sizeof msg,
+             "the recorder dropped a frame (%ld of %ld so far): its encoder or the disk is slower than the camera; "
+             "the video has gaps (the count is in the stopped event)",
+             st.frames_dropped, st.frames_in);
+    fprintf(stderr, "tableref watch: recording: %s\n", msg);
+    cJSON *e = watch_log_event_new("warning", s->last_t, s->last_frame);
+    if (e) {
+        cJSON_AddStringToObject(e, "what", "recording");
+        cJSON_AddStringToObject(e, "message", msg);
+    }
+    watch_session_emit(s, e);
+}
+
 void watch_session_record_poll(watch_session *s)
 {
     if (!s->rec)
         return;
+    warn_dropped(s);
     watch_record_clip_result done[4];
     size_t n;
     while ((n = watch_record_clips_done(s->rec, done, 4)) > 0) {
@@ -176,12 +203,13 @@ void watch_session_record_close(watch_session *s)
     /* A failure while recording was said when it happened (the same message): only a new one is. */
     if (watch_record_close(s->rec, &err) < 0 && !s->record_failed)
         record_failed(s, err.msg);
+    watch_session_record_poll(s);
     watch_record_stats st;
     watch_record_get_stats(s->rec, &st);
-    if (st.frames_dropped > 0 && !s->cfg.quiet)
+    s->record_frames_in = st.frames_in, s->record_frames_dropped = st.frames_dropped;
+    if (st.frames_dropped > 0)
         fprintf(stderr, "tableref watch: recording: %ld of %ld frames dropped (encoder or disk slower than the "
                         "camera)\n", st.frames_dropped, st.frames_in);
-    watch_session_record_poll(s);
     watch_record_free(s->rec);
     s->rec = NULL;
 }
