@@ -251,6 +251,30 @@ Test(base_text, escapes_for_terminal_and_markup)
     free(v);
 }
 
+/* JSON's escapes: DEL and C1 as \u escapes, a byte that is not UTF-8 as \\xNN, everything else (ASCII runs, C0 that
+ * cJSON already escaped inside strings, well-formed UTF-8) as it is; runs of ASCII are copied whole, so the cases
+ * put the escaped bytes at a run's start, middle and end. */
+Test(base_text, escapes_for_json)
+{
+    char *j = base_text_escape_json("\x7f{\"a\": \"x\x7fy \xc2\x9b \xc3\xa9\t\xff\"}\xc2\x85");
+    cr_assert_not_null(j);
+    cr_expect_str_eq(j, "\\u007f{\"a\": \"x\\u007fy \\u009b \xc3\xa9\t\\\\xff\"}\\u0085");
+    free(j);
+    char *e = base_text_escape_json("");
+    cr_assert_not_null(e);
+    cr_expect_str_eq(e, "");
+    free(e);
+    /* A long plain run (the referee's JSON is ~240 KB of them) comes back byte for byte. */
+    char big[5001];
+    for (int k = 0; k < 5000; k++)
+        big[k] = (char)(' ' + k % 95);
+    big[5000] = '\0';
+    char *b = base_text_escape_json(big);
+    cr_assert_not_null(b);
+    cr_expect_str_eq(b, big);
+    free(b);
+}
+
 Test(base_json, refuses_invalid_utf8)
 {
     base_error err = {0};
