@@ -9,6 +9,7 @@
 #include "vis_camera.h"
 #include "vis_height.h"
 #include "vis_mast.h"
+#include "vis_occluded.h"
 #include "vis_recover.h"
 #include "vis_recover_hidden.h"
 #include "vis_rim_units.h"
@@ -555,6 +556,14 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
     vis_rim_book book = {0};
     if (im && (vis_rim_book_make(d->tags, d->map, &book) < 0 ||
                read_rim_labels(d, &cam, im, &book, seen, partial, rep) < 0)) {
+        vis_rim_book_clear(&book);
+        free(seen);
+        free(partial);
+        return base_error_set(err, "out of memory");
+    }
+    /* A unit of which nothing was seen: the labels a hand leaves of it (vis_occluded.h), before its masts. */
+    vis_occluded_stats occ = {0};
+    if (im && book.n && vis_occluded_place(&cam, im, &book, d->map, d->tags->cfg.threads, seen, partial, &occ) < 0) {
         vis_rim_book_clear(&book);
         free(seen);
         free(partial);

@@ -1,0 +1,172 @@
+/*
+ * vis_occluded: a unit under a hand, read from the rim labels that show (vis_occluded.h).
+ *
+ * The nats: vis_rim_obs gives each code cell the log-likelihood of its grey if it is paper over if it is ink, a
+ * cell a figure or a hand may cover counting for little and each capped at 8 nats; a reading's misfit is the sum
+ * of what its disagreeing cells say against it. The margin between the name taken and the runner-up is so the log
+ * of their likelihood ratio: 24 nats is e^-24 ~ 3.8e-11 for a wrong reading to beat the right one by it. A label is
+ * compared with every code of its layout in every turn (~40 models x 2 or 4 turns); ~300 labels a frame on the
+ * minis set, of which a handful are tried here (those standing on no model seen): a wrong name about once in
+ * 1e8 frames, were the cells' evidence as independent as the model says. It is not quite (a figure's edge spans
+ * two cells), hence the margin twice vis_rim_units' per-model 12 nats.
+ */
+#include "vis_occluded.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base_geom.h"
+#include "vis_rim.h"
+
+typedef struct ctx {
+    const vis_rim_book *book;
+    const roster_map *map;
+    vis_seen_model *seen;
+    unsigned char *candidate_unit;  /* per roster unit */
+} ctx;
+
+/* The units of which nothing at all is seen: no model seen, rough, certain or doubted. */
+static size_t find_candidates(ctx *c)
+{
+    size_t n = 0;
+    for (size_t u = 0; u < c->map->n_units; u++) {
+        const roster_map_unit *ru = &c->map->units[u];
+        bool any = false;
+        for (size_t q = 0; q < ru->n_models && !any; q++) {
+            const vis_seen_model *s = &c->seen[ru->first_model + q];
+            any = s->seen || s->rough || s->certain || s->doubted;
+        }
+        c->candidate_unit[u] = !any && ru->n_models > 0;
+        n += c->candidate_unit[u];
+    }
+    return n;
+}
+
+/* Whether layout L carries a model of a candidate unit; flags[j] set per L->models entry that is one. */
+static bool layout_candidates(const ctx *c, const vis_rim_layout *L, unsigned char *flags)
+{
+    bool any = false;
+    for (size_t j = 0; j < L->n_models; j++) {
+        flags[j] = c->candidate_unit[c->map->models[L->models[j]].unit];
+        any |= flags[j];
+    }
+    return any;
+}
+
+/* Whether a label at centre (board mm) stands on a model already seen (its centre within half the label's smaller
+ * side of that model's): it is that model's, or a false find beside it. */
+static bool on_seen_model(const ctx *c, const vis_rim_label *lab)
+{
+    const double r = 0.5 * fmin(lab->layout->rim.width, lab->layout->rim.depth);
+    for (size_t i = 0; i < c->map->n_models; i++) {
+        const vis_seen_model *s = &c->seen[i];
+        if ((s->seen || s->rough) && hypot(s->pos.x - lab->centre[0], s->pos.y - lab->centre[1]) < r)
+            return true;
+    }
+    return false;
+}
+
+/* The roster model a label names (its index in the layout's models in *j, its turn in *t), or -1: vis_occluded.h, 3.
+ * flags: the layout's candidates. */
+static long name_label(const vis_rim_label *lab, const unsigned char *flags, long *j, int *t)
+{
+    const vis_rim_layout *L = lab->layout;
+    const unsigned turns = (1u << L->rim.turns) - 1;
+    vis_rim_decoded all, among;
+    vis_rim_decode(L, &lab->obs, NULL, turns, &all);
+    vis_rim_decode(L, &lab->obs, flags, turns, &among);
+    if (all.m < 0 || among.m != all.m || among.turn != all.turn ||
+        !vis_rim_decisive(&all, VIS_OCCLUDED_MAX_MISFIT, VIS_OCCLUDED_MARGIN))
+        return -1;
+    *j = all.m, *t = all.turn;
+    return (long)L->models[all.m];
+}
+
+/* What a frame's reading keeps per roster model: the label naming it (-1 none, -2 two), its layout index and turn. */
+typedef struct naming {
+    long label, j;
+    int turn;
+} naming;
+
+/* Every label found that stands on no model seen named, into names[] (one per roster model). */
+static void name_labels(const ctx *c, const vis_rim_found *found, unsigned char *flags, naming *names)
+{
+    for (size_t i = 0; i < c->map->n_models; i++)
+        names[i].label = -1;
+    for (size_t i = 0; i < found->n; i++) {
+        const vis_rim_label *lab = &found->items[i];
+        long j;
+        int t;
+        if (!layout_candidates(c, lab->layout, flags) || on_seen_model(c, lab))
+            continue;
+        const long m = name_label(lab, flags, &j, &t);
+        if (m < 0)
+            continue;
+        names[m] = (naming){names[m].label == -1 ? (long)i : -2, j, t};
+    }
+}
+
+/* The models named once seen where their labels, fitted again on every cell they show, put them; a unit with fewer
+ * than three named partial (only those placed). */
+static size_t place_named(const ctx *c, const vis_camera *cam, const base_view *im, vis_rim_found *found,
+                          const naming *names, unsigned char *partial)
+{
+    size_t placed = 0;
+    for (size_t m = 0; m < c->map->n_models; m++) {
+        if (names[m].label < 0)
+            continue;
+        vis_rim_label *lab = &found->items[names[m].label];
+        vis_rim_refine(cam, im, lab, (size_t)names[m].j, names[m].turn);
+        c->seen[m] = (vis_seen_model){.seen = true, .certain = true, .pos = {lab->centre[0], lab->centre[1]},
+                                      .facing = vis_rim_facing(lab, names[m].turn)};
+        placed++;
+    }
+    for (size_t u = 0; u < c->map->n_units && partial; u++) {
+        const roster_map_unit *ru = &c->map->units[u];
+        size_t n = 0;
+        for (size_t q = 0; q < ru->n_models; q++)
+            n += names[ru->first_model + q].label >= 0;
+        if (n > 0 && (n < 3 || ru->loose) && ru->n_models > n)
+            partial[u] = 1;
+    }
+    return placed;
+}
+
+int vis_occluded_place(const vis_camera *cam, const base_view *im, const vis_rim_book *book, const roster_map *map,
+                       int threads, vis_seen_model *seen, unsigned char *partial, vis_occluded_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    if (book->n == 0 || !im)
+        return 0;
+    size_t most = 0;
+    for (size_t k = 0; k < book->n; k++)
+        most = book->layouts[k].n_models > most ? book->layouts[k].n_models : most;
+    ctx c = {book, map, seen, calloc(map->n_units + 1, 1)};
+    unsigned char *flags = malloc(most + 1);
+    naming *names = malloc((map->n_models + 1) * sizeof *names);
+    int rc = c.candidate_unit && flags && names ? 0 : -1;
+    bool any = false;
+    if (rc == 0 && (st->candidates = find_candidates(&c)) > 0)
+        for (size_t k = 0; k < book->n; k++)
+            any |= layout_candidates(&c, &book->layouts[k], flags);
+    if (any) {
+        vis_rim_params p;
+        vis_rim_params_default(&p);
+        /* As vis_rim_units: a corner's junction already puts the label within a cell. */
+        p.search_mm = 0.6, p.search_rad = base_deg_to_rad(4);
+        vis_rim_found found = {0};
+        const int roi[4] = {0, 0, im->width, im->height};
+        rc = vis_rim_find(cam, im, book, &p, threads, roi, &found);
+        if (rc == 0) {
+            st->labels = found.n;
+            name_labels(&c, &found, flags, names);
+            st->models = place_named(&c, cam, im, &found, names, partial);
+        }
+        vis_rim_found_clear(&found);
+    }
+    free(c.candidate_unit);
+    free(flags);
+    free(names);
+    return rc;
+}
