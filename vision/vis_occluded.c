@@ -3,12 +3,9 @@
  *
  * The nats: vis_rim_obs gives each code cell the log-likelihood of its grey if it is paper over if it is ink, a
  * cell a figure or a hand may cover counting for little and each capped at 8 nats; a reading's misfit is the sum
- * of what its disagreeing cells say against it. The margin between the name taken and the runner-up is so the log
- * of their likelihood ratio: 24 nats is e^-24 ~ 3.8e-11 for a wrong reading to beat the right one by it. A label is
- * compared with every code of its layout in every turn (~40 models x 2 or 4 turns); ~300 labels a frame on the
- * minis set, of which a handful are tried here (those standing on no model seen): a wrong name about once in
- * 1e8 frames, were the cells' evidence as independent as the model says. It is not quite (a figure's edge spans
- * two cells), hence the margin twice vis_rim_units' per-model 12 nats.
+ * of what its disagreeing cells say against it, and the margin to the runner-up the log of their likelihood ratio.
+ * The cells are not independent (a figure's edge spans two), so the margin is set from what the labels found on
+ * the minis set do (vis_occluded.h, 3), not from e^-20 alone: twice the margin any wrong reading reached there.
  */
 #include "vis_occluded.h"
 
@@ -18,6 +15,7 @@
 
 #include "base_geom.h"
 #include "vis_rim.h"
+#include "vis_tagread.h"
 
 typedef struct ctx {
     const vis_rim_book *book;
@@ -87,13 +85,15 @@ static long name_label(const vis_rim_label *lab, const unsigned char *flags, lon
 typedef struct naming {
     long label, j;
     int turn;
+    int masts;              /* masts read for it (vis_occluded.h, 4): 1 places it from `mast` */
+    vis_seen_model mast;
 } naming;
 
 /* Every label found that stands on no model seen named, into names[] (one per roster model). */
 static void name_labels(const ctx *c, const vis_rim_found *found, unsigned char *flags, naming *names)
 {
     for (size_t i = 0; i < c->map->n_models; i++)
-        names[i].label = -1;
+        names[i] = (naming){.label = -1};
     for (size_t i = 0; i < found->n; i++) {
         const vis_rim_label *lab = &found->items[i];
         long j;
@@ -103,17 +103,79 @@ static void name_labels(const ctx *c, const vis_rim_found *found, unsigned char 
         const long m = name_label(lab, flags, &j, &t);
         if (m < 0)
             continue;
-        names[m] = (naming){names[m].label == -1 ? (long)i : -2, j, t};
+        names[m].label = names[m].label == -1 ? (long)i : -2, names[m].j = j, names[m].turn = t;
     }
+}
+
+/* The mast tag carried by model m read where a label taken for m puts it (vis_occluded.h, 4): into names[m]. */
+static void read_mast_over(const ctx *c, const vis_camera *cam, const base_view *im, const vis_tagread_codes *codes,
+                           const vis_rim_label *lab, size_t m, int turn, naming *names, size_t *tries)
+{
+    const roster_map *map = c->map;
+    const double facing = vis_rim_facing(lab, turn), base_z = lab->centre[2] - map->units[map->models[m].unit].mount.height;
+    for (size_t k = 0; k < map->n_marks; k++) {
+        const roster_map_mark *mk = &map->marks[k];
+        if (mk->model != m)
+            continue;
+        base_vec2 centre;
+        double heading;
+        roster_tag_mount_place(&mk->mount, (base_vec2){lab->centre[0], lab->centre[1]}, facing, &centre, &heading);
+        const double P[3] = {centre.x, centre.y, base_z + mk->mount.height};
+        vis_tagread_params p;
+        vis_tagread_params_default(&p);
+        /* The label's centre is good to a cell, its turn may be any: the rod's lean and a cell around, any turn. */
+        p.any_rotation = true;
+        p.search_mm = fmax(p.search_mm, 2 * mk->sway + lab->layout->rim.cell);
+        vis_tagread rd;
+        ++*tries;
+        if (!vis_tagread_at(cam, im, P, heading, mk->mount.size, &p, codes, &rd) || rd.id != mk->tag_id ||
+            !vis_tagread_decisive(&rd, VIS_OCCLUDED_MAST_CELLS, 0.0, VIS_OCCLUDED_MAST_MARGIN))
+            continue;
+        vis_seen_model s = {.seen = true, .certain = true, .mark_height_mm = mk->mount.height, .sway_mm = mk->sway};
+        roster_tag_mount_unplace(&mk->mount, (base_vec2){rd.centre[0], rd.centre[1]}, rd.heading, &s.pos, &s.facing);
+        /* Two reads of its mast (two labels taken for it) must agree on its place, within the rod's lean. */
+        if (names[m].masts == 0 || base_v2_dist(names[m].mast.pos, s.pos) > 2 * mk->sway + 1)
+            names[m].masts++;
+        names[m].mast = s;
+    }
+}
+
+/* The labels that name nothing read as the candidate model they fit best (at most VIS_OCCLUDED_GUESS_MISFIT nats):
+ * the mast that model carries read over it. */
+static void read_masts(const ctx *c, const vis_camera *cam, const base_view *im, const vis_tag_detector *td,
+                       const vis_rim_found *found, unsigned char *flags, naming *names, size_t *tries)
+{
+    bool any = false;
+    for (size_t k = 0; k < c->map->n_marks && !any; k++)
+        any = c->candidate_unit[c->map->models[c->map->marks[k].model].unit];
+    vis_tagread_codes codes = {0};
+    if (!any || vis_tagread_codes_roster(td, c->map, &codes) < 0)
+        return;
+    for (size_t i = 0; i < found->n; i++) {
+        const vis_rim_label *lab = &found->items[i];
+        if (!layout_candidates(c, lab->layout, flags) || on_seen_model(c, lab))
+            continue;
+        vis_rim_decoded among;
+        vis_rim_decode(lab->layout, &lab->obs, flags, (1u << lab->layout->rim.turns) - 1, &among);
+        const size_t m = among.m >= 0 ? lab->layout->models[among.m] : 0;
+        if (among.m >= 0 && among.misfit <= VIS_OCCLUDED_GUESS_MISFIT && names[m].label == -1)
+            read_mast_over(c, cam, im, &codes, lab, m, among.turn, names, tries);
+    }
+    vis_tagread_codes_clear(&codes);
 }
 
 /* The models named once seen where their labels, fitted again on every cell they show, put them; a unit with fewer
  * than three named partial (only those placed). */
 static size_t place_named(const ctx *c, const vis_camera *cam, const base_view *im, vis_rim_found *found,
-                          const naming *names, unsigned char *partial)
+                          const naming *names, unsigned char *partial, size_t *by_mast)
 {
     size_t placed = 0;
     for (size_t m = 0; m < c->map->n_models; m++) {
+        if (names[m].label == -1 && names[m].masts == 1) {
+            c->seen[m] = names[m].mast;
+            placed++, (*by_mast)++;
+            continue;
+        }
         if (names[m].label < 0)
             continue;
         vis_rim_label *lab = &found->items[names[m].label];
@@ -126,15 +188,16 @@ static size_t place_named(const ctx *c, const vis_camera *cam, const base_view *
         const roster_map_unit *ru = &c->map->units[u];
         size_t n = 0;
         for (size_t q = 0; q < ru->n_models; q++)
-            n += names[ru->first_model + q].label >= 0;
+            n += names[ru->first_model + q].label >= 0 || (names[ru->first_model + q].label == -1 &&
+                                                          names[ru->first_model + q].masts == 1);
         if (n > 0 && (n < 3 || ru->loose) && ru->n_models > n)
             partial[u] = 1;
     }
     return placed;
 }
 
-int vis_occluded_place(const vis_camera *cam, const base_view *im, const vis_rim_book *book, const roster_map *map,
-                       int threads, vis_seen_model *seen, unsigned char *partial, vis_occluded_stats *st)
+int vis_occluded_place(const vis_camera *cam, const base_view *im, const vis_rim_book *book,
+                       const vis_tag_detector *td, const roster_map *map, int threads, vis_seen_model *seen, unsigned char *partial, vis_occluded_stats *st)
 {
     memset(st, 0, sizeof *st);
     if (book->n == 0 || !im)
@@ -161,7 +224,8 @@ int vis_occluded_place(const vis_camera *cam, const base_view *im, const vis_rim
         if (rc == 0) {
             st->labels = found.n;
             name_labels(&c, &found, flags, names);
-            st->models = place_named(&c, cam, im, &found, names, partial);
+            read_masts(&c, cam, im, td, &found, flags, names, &st->mast_tries);
+            st->models = place_named(&c, cam, im, &found, names, partial, &st->masts);
         }
         vis_rim_found_clear(&found);
     }
