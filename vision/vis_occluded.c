@@ -196,8 +196,38 @@ static size_t place_named(const ctx *c, const vis_camera *cam, const base_view *
     return placed;
 }
 
+/* The book's layouts that carry a candidate's model, and those two of which, front and back, make one of them (so
+ * that vis_rim_find tells such a pair from one label as it does on the whole book): searching only these costs a
+ * fraction of the whole book's search. A shallow copy (its layouts share the book's arrays): free its `layouts`
+ * only. */
+static int candidate_book(const ctx *c, unsigned char *flags, vis_rim_book *sub)
+{
+    const vis_rim_book *b = c->book;
+    *sub = (vis_rim_book){.layouts = malloc((b->n + 1) * sizeof *sub->layouts), .layout_of = b->layout_of,
+                          .n_models = b->n_models};
+    unsigned char *want = calloc(b->n + 1, 1);
+    if (!sub->layouts || !want) {
+        free(sub->layouts), free(want);
+        sub->layouts = NULL;
+        return -1;
+    }
+    for (size_t k = 0; k < b->n; k++)
+        want[k] = layout_candidates(c, &b->layouts[k], flags);
+    for (size_t k = 0; k < b->n; k++)
+        for (size_t h = 0; h < b->n && !want[k]; h++) {
+            const roster_rim *whole = &b->layouts[h].rim, *half = &b->layouts[k].rim;
+            want[k] = want[h] && fabs(half->width - whole->width) <= 1.5 && fabs(2 * half->depth - whole->depth) <= 2;
+        }
+    for (size_t k = 0; k < b->n; k++)
+        if (want[k])
+            sub->layouts[sub->n++] = b->layouts[k];
+    free(want);
+    return 0;
+}
+
 int vis_occluded_place(const vis_camera *cam, const base_view *im, const vis_rim_book *book,
-                       const vis_tag_detector *td, const roster_map *map, int threads, vis_seen_model *seen, unsigned char *partial, vis_occluded_stats *st)
+                       const vis_tag_detector *td, const roster_map *map, int threads, vis_seen_model *seen,
+                       unsigned char *partial, vis_occluded_stats *st)
 {
     memset(st, 0, sizeof *st);
     if (book->n == 0 || !im)
@@ -220,7 +250,10 @@ int vis_occluded_place(const vis_camera *cam, const base_view *im, const vis_rim
         p.search_mm = 0.6, p.search_rad = base_deg_to_rad(4);
         vis_rim_found found = {0};
         const int roi[4] = {0, 0, im->width, im->height};
-        rc = vis_rim_find(cam, im, book, &p, threads, roi, &found);
+        vis_rim_book sub = {0};
+        rc = candidate_book(&c, flags, &sub);
+        if (rc == 0)
+            rc = vis_rim_find(cam, im, &sub, &p, threads, roi, &found);
         if (rc == 0) {
             st->labels = found.n;
             name_labels(&c, &found, flags, names);
@@ -228,6 +261,7 @@ int vis_occluded_place(const vis_camera *cam, const base_view *im, const vis_rim
             st->models = place_named(&c, cam, im, &found, names, partial, &st->masts);
         }
         vis_rim_found_clear(&found);
+        free(sub.layouts);
     }
     free(c.candidate_unit);
     free(flags);

@@ -78,6 +78,7 @@ typedef struct vis_occluded_stats {
  * models named. 0, or -1 when out of memory.
  */
 int vis_occluded_place(const vis_camera *cam, const base_view *im, const vis_rim_book *book,
-                       const vis_tag_detector *td, const roster_map *map, int threads, vis_seen_model *seen, unsigned char *partial, vis_occluded_stats *st);
+                       const vis_tag_detector *td, const roster_map *map, int threads, vis_seen_model *seen,
+                       unsigned char *partial, vis_occluded_stats *st);
 
 #endif
