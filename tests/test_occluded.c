@@ -282,7 +282,7 @@ Test(occluded, a_mast_is_read_over_a_label_taken_for_its_carrier, .timeout = 120
     vis_occluded_stats st;
     cr_assert_eq(run(&s, &st), 0);
     cr_expect_eq(st.candidates, 1);
-    /* Its label and three finds beside it (a cell off, another turn) read for the mast: one read places it. */
+    /* Four labels of its layout found on no model seen fit it within 25 nats: its mast is read for over each. */
     cr_expect_eq(st.mast_tries, 4, "masts read for: %zu", st.mast_tries);
     cr_expect_eq(st.masts, 1);
     cr_expect_eq(st.models, 1);
