@@ -52,14 +52,21 @@ static bool layout_candidates(const ctx *c, const vis_rim_layout *L, unsigned ch
     return any;
 }
 
-/* Whether a label at centre (board mm) stands on a model already seen (its centre within half the label's smaller
- * side of that model's): it is that model's, or a false find beside it. */
+/* Whether a label stands on a model already seen: its centre nearer that model's than 0.4 of the sum of their
+ * smaller sides (a label touching a seen base, side by side, stands 0.5 off; two half-depth labels taken for one
+ * stand 0.25 off each of theirs). It is that model's, a false find beside it, or two of its neighbours' labels. */
 static bool on_seen_model(const ctx *c, const vis_rim_label *lab)
 {
-    const double r = 0.5 * fmin(lab->layout->rim.width, lab->layout->rim.depth);
+    const double own = fmin(lab->layout->rim.width, lab->layout->rim.depth);
     for (size_t i = 0; i < c->map->n_models; i++) {
         const vis_seen_model *s = &c->seen[i];
-        if ((s->seen || s->rough) && hypot(s->pos.x - lab->centre[0], s->pos.y - lab->centre[1]) < r)
+        if (!(s->seen || s->rough))
+            continue;
+        const roster_map_model *rm = &c->map->models[i];
+        const roster_map_unit *ru = &c->map->units[rm->unit];
+        const double w = rm->base_width > 0 ? rm->base_width : ru->base_width;
+        const double d = rm->base_depth > 0 ? rm->base_depth : ru->base_depth;
+        if (hypot(s->pos.x - lab->centre[0], s->pos.y - lab->centre[1]) < 0.4 * (own + fmin(w, d)))
             return true;
     }
     return false;
@@ -196,32 +203,20 @@ static size_t place_named(const ctx *c, const vis_camera *cam, const base_view *
     return placed;
 }
 
-/* The book's layouts that carry a candidate's model, and those two of which, front and back, make one of them (so
- * that vis_rim_find tells such a pair from one label as it does on the whole book): searching only these costs a
- * fraction of the whole book's search. A shallow copy (its layouts share the book's arrays): free its `layouts`
- * only. */
+/* The book's layouts that carry a candidate's model: searching only these costs a fraction of the whole book's
+ * search. Two labels of half the depth, front and back, look like one of these to vis_rim_find when their layout is
+ * not searched with it; such a pair stands on two models, and the labels on models seen are left out
+ * (on_seen_model). A shallow copy (its layouts share the book's arrays): free its `layouts` only. */
 static int candidate_book(const ctx *c, unsigned char *flags, vis_rim_book *sub)
 {
     const vis_rim_book *b = c->book;
     *sub = (vis_rim_book){.layouts = malloc((b->n + 1) * sizeof *sub->layouts), .layout_of = b->layout_of,
                           .n_models = b->n_models};
-    unsigned char *want = calloc(b->n + 1, 1);
-    if (!sub->layouts || !want) {
-        free(sub->layouts), free(want);
-        sub->layouts = NULL;
+    if (!sub->layouts)
         return -1;
-    }
     for (size_t k = 0; k < b->n; k++)
-        want[k] = layout_candidates(c, &b->layouts[k], flags);
-    for (size_t k = 0; k < b->n; k++)
-        for (size_t h = 0; h < b->n && !want[k]; h++) {
-            const roster_rim *whole = &b->layouts[h].rim, *half = &b->layouts[k].rim;
-            want[k] = want[h] && fabs(half->width - whole->width) <= 1.5 && fabs(2 * half->depth - whole->depth) <= 2;
-        }
-    for (size_t k = 0; k < b->n; k++)
-        if (want[k])
+        if (layout_candidates(c, &b->layouts[k], flags))
             sub->layouts[sub->n++] = b->layouts[k];
-    free(want);
     return 0;
 }
 
