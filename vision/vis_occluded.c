@@ -119,7 +119,9 @@ static void read_mast_over(const ctx *c, const vis_camera *cam, const base_view 
                            const vis_rim_label *lab, size_t m, int turn, naming *names, size_t *tries)
 {
     const roster_map *map = c->map;
-    const double facing = vis_rim_facing(lab, turn), base_z = lab->centre[2] - map->units[map->models[m].unit].mount.height;
+    /* The surface the base stands on: the label's height less its own above that surface (a hill's too). */
+    const double facing = vis_rim_facing(lab, turn);
+    const double base_z = lab->centre[2] - map->units[map->models[m].unit].mount.height;
     for (size_t k = 0; k < map->n_marks; k++) {
         const roster_map_mark *mk = &map->marks[k];
         if (mk->model != m)
