@@ -89,6 +89,7 @@ static int score_frame(bases_result *r, const ds_hard_table *t, const ds_truth *
         if (!g)
             return -1;
         size_t in_view = 0, placed = 0, clear = 0;
+        double best_visible = 0; /* the share of its best base mark that shows (vis_occluded.h reads from it) */
         for (size_t k = 0; k < truth->n_models; k++) {
             const ds_truth_model *tm = &truth->models[k];
             if (tm->unit != ui || tm->tag < 0 || !truth->tags[tm->tag].inside)
@@ -96,6 +97,7 @@ static int score_frame(bases_result *r, const ds_hard_table *t, const ds_truth *
             const rules_model *want = &su->models[tm->model], *m = find_model(got, want->id);
             in_view++, g->models++;
             clear += !tm->hand_hidden;
+            best_visible = fmax(best_visible, ds_truth_tag_visible(&truth->tags[tm->tag]));
             g->cell_px_sum += truth->tags[tm->tag].edge_px;
             if (!m) {
                 g->unplaced++;
@@ -122,7 +124,7 @@ static int score_frame(bases_result *r, const ds_hard_table *t, const ds_truth *
         }
         if (in_view && !placed)
             printf("    unit %s: none of its %zu models in view placed within %d mm; %zu of their base marks clear of "
-                   "hands\n", su->id, in_view, OFF_MM, clear);
+                   "hands, the best %.0f%% visible\n", su->id, in_view, OFF_MM, clear, 100 * best_visible);
     }
     return 0;
 }

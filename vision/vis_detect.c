@@ -9,6 +9,7 @@
 #include "vis_camera.h"
 #include "vis_height.h"
 #include "vis_mast.h"
+#include "vis_occluded.h"
 #include "vis_recover.h"
 #include "vis_recover_hidden.h"
 #include "vis_rim_units.h"
@@ -561,6 +562,15 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
         return base_error_set(err, "out of memory");
     }
     vis_mast_place(d, &cam, im, &paper, tags, n, seen, partial, rep);
+    /* A unit of which nothing was seen: the labels a hand leaves of it (vis_occluded.h), after the masts. */
+    vis_occluded_stats occ = {0};
+    if (im && book.n &&
+        vis_occluded_place(&cam, im, &book, d->tags, d->map, d->tags->cfg.threads, seen, partial, &occ) < 0) {
+        vis_rim_book_clear(&book);
+        free(seen);
+        free(partial);
+        return base_error_set(err, "out of memory");
+    }
     /* What was said is what is done: a model whose tag was seen twice is placed from no read of it. */
     for (size_t i = 0; i < r->n_models; i++)
         if (seen[i].doubted)
