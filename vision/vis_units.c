@@ -146,6 +146,35 @@ static bool add_model(const roster_map *r, const roster_map_unit *ru, size_t k, 
     return true;
 }
 
+/*
+ * TABLEREF_DEBUG_PLACED set: one stderr line per model placed from a formation, saying how (a mark read: rim label,
+ * square tag or mast; rough; carried from the prior frame; inferred from the formation, or in a rear rank whose
+ * place the picture told), its slot, the grid's pitches and its sigma. What `bench vision --set minis` joins with
+ * the truth to say which kinds of placement make the error's tail (`--tail`); nothing else reads it.
+ */
+static void debug_placed(const roster_map *r, const roster_map_unit *ru, size_t k, const vis_seen_model *seen,
+                         const vis_formation_model *fm, const vis_formation_result *res, bool told,
+                         const vis_units_options *opt, const rules_unit *u)
+{
+    static int on = -1;
+    if (on < 0)
+        on = getenv("TABLEREF_DEBUG_PLACED") != NULL;
+    const vis_formation_place *pl = &res->placements[0].models[k];
+    if (!on || opt->likeliest_sigma || !pl->placed || u->n_models == 0) /* an estimate to read around: not said */
+        return;
+    const vis_seen_model *s = &seen[ru->first_model + k];
+    const char *how = fm[k].evidence == VIS_FORMATION_PRIOR ? "prior"
+                      : fm[k].evidence == VIS_FORMATION_NONE
+                          ? (told && pl->rank == res->grid.ranks - 1 ? "rear-told" : "formation")
+                      : s->mark_height_mm > 0 ? "mast"
+                      : s->rough              ? "rough"
+                      : ru->mount.layout == ROSTER_MARK_RIM ? "rim"
+                                                            : "tag";
+    fprintf(stderr, "placed %s %s rank %d/%d file %d pitch %.2f x %.2f sigma %.2f\n", r->models[ru->first_model + k].id,
+            how, pl->rank, res->grid.ranks, pl->file, res->grid.pitch_across, res->grid.pitch_along,
+            u->models[u->n_models - 1].sigma_mm);
+}
+
 /* Alternatives: per other placement, the inferred models that stand elsewhere in it. */
 static bool add_alternatives(const roster_map *r, const roster_map_unit *ru, const vis_formation_result *res,
                              const vis_uncert_source *unc, rules_unit *u)
@@ -311,6 +340,8 @@ static int place_unit(const roster_map *r, size_t ui, const vis_seen_model *seen
         else if (widen && pl->placed && fm[k].evidence == VIS_FORMATION_NONE)
             u->models[u->n_models - 1].sigma_mm =
                 fmax(u->models[u->n_models - 1].sigma_mm, vis_units_rear_spread(&res, allowed, k) / 2);
+        if (rc == 0)
+            debug_placed(r, ru, k, seen, fm, &res, moved > 0 || allowed < res.n_placements, opt, u);
     }
     if (rc == 0 && !add_alternatives(r, ru, &res, unc, u))
         rc = -1;
