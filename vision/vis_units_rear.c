@@ -122,3 +122,31 @@ out:
     free(copy);
     return rc;
 }
+
+size_t vis_units_rear_locate(const vis_units_options *opt, size_t first_model, size_t n_models,
+                             const vis_formation_result *res, vis_formation_model *fm, bool *located)
+{
+    memset(located, 0, n_models * sizeof *located);
+    if (!opt || !opt->base_at || res->n_placements == 0)
+        return 0;
+    const vis_formation_placement *p0 = &res->placements[0];
+    bool loose = false;
+    for (size_t k = 0; k < n_models && !loose; k++)
+        loose = fm[k].evidence == VIS_FORMATION_NONE && p0->models[k].placed &&
+                p0->models[k].fit_mm > VIS_UNITS_LOOSE_FIT_MM;
+    if (!loose)
+        return 0;
+    size_t n = 0;
+    for (size_t k = 0; k < n_models; k++) {
+        const vis_formation_place *q = &p0->models[k];
+        base_vec2 at;
+        /* An incomplete rear rank's places differ between the placements: vis_units_rear_settle looks at those. */
+        if (fm[k].evidence != VIS_FORMATION_NONE || !q->placed || (res->n_placements > 1 && is_rear(res, q)) ||
+            !opt->base_at(opt->base_seen_ctx, first_model + k, q->pos, q->facing, &at))
+            continue;
+        fm[k].evidence = VIS_FORMATION_ROUGH, fm[k].pos = at, fm[k].facing = q->facing;
+        located[k] = true;
+        n++;
+    }
+    return n;
+}
