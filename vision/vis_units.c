@@ -372,7 +372,6 @@ static int place_unit(const roster_map *r, size_t ui, const vis_seen_model *seen
         measured += measured_now(&seen[ru->first_model + k]);
     if (measured == 0)
         return place_unseen(r, ru, pu, s, u, rep);
-
     double rot = 0;
     base_vec2 shift = {0, 0};
     bool have_motion = pu && motion_from_prior(r, ru, seen, pu, &rot, &shift);
@@ -398,7 +397,6 @@ static int place_unit(const roster_map *r, size_t ui, const vis_seen_model *seen
         in.files_hint[0] = pf.files;
     vis_formation_result res;
     int rc = vis_formation_infer(&in, &res);
-    memset(located, 0, ru->n_models * sizeof *located);
     if (rc == 0 && refit_on_bases(opt, ru, &in, fm, located, &res) < 0)
         rc = -1;
     size_t allowed = 0;

@@ -90,7 +90,7 @@ typedef struct vis_units_options {
     /* The same, measuring (NULL: nothing asked): true and *at the seen base's centre (vis_detect: where its rim
      * label's corner blocks place it; its code not read). Where a unit's fit leaves its inferred places loose by
      * more than a millimetre, the bases seen at them pin its grid; the models stay inferred (vis_units_rear.h).
-     * Called with base_seen_ctx. */
+     * Used instead of base_seen at an incomplete rear rank's places when given. Called with base_seen_ctx. */
     bool (*base_at)(void *ctx, size_t model, base_vec2 pos, double facing, base_vec2 *at);
     void *base_seen_ctx;
     /* An estimate to read around (vis_mast_read.h searches each mast within its carrier's sigma): an inferred

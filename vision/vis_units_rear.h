@@ -11,16 +11,19 @@
  * their rear places seen first among them, else in vis_formation's order;
  * the contradicted ones last. None is dropped: a base not seen may be under
  * a figure or a hand, so the picture only reorders what the models read
- * allowed, and every call still holds under every kept placement. Where the
- * picture leaves more than one placement, the first one's inferred models
- * are not placed as if certain: each one's sigma holds every place the
- * others allow it, within two sigma (vis_units_rear_spread).
+ * allowed, and every call still holds under every kept placement (with
+ * options.base_at given, it is asked instead of base_seen: the same answer;
+ * how far off the place the mark was located is said under
+ * TABLEREF_DEBUG_PLACED). Where the picture leaves more than one placement,
+ * the first one's inferred models are not placed as if certain: each one's
+ * sigma holds every place the others allow it, within two sigma
+ * (vis_units_rear_spread).
  * Where the fit leaves the inferred places loose (a unit placed from one or
  * two masts: pitches and heading extrapolated over several files), the
  * bases seen at those places (options.base_at: where their corner blocks
  * put them) are measurements of the grid: the formation is fitted again on
- * them (vis_units_rear_locate), its residual checked; their models stay
- * inferred, their IDs unread.
+ * them, a base off its slot on the new grid dropped (vis_units.c,
+ * vis_units_rear_locate); their models stay inferred, their IDs unread.
  * Part of vis_units (not the vision library's interface).
  *
  * How to use (vis_units.c, after vis_formation_infer):
