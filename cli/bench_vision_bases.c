@@ -282,7 +282,8 @@ static void print_result(const bv_options *o, bases_result *r)
             if (!p)
                 break;
             errs = p;
-            memcpy(errs + n, g->err, g->n_err * sizeof *errs);
+            if (g->n_err) /* a kind with nothing placed has no array (memcpy from NULL: UBSan) */
+                memcpy(errs + n, g->err, g->n_err * sizeof *errs);
             n += g->n_err;
         }
         if (r->frames[c]) {
