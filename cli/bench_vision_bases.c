@@ -73,7 +73,7 @@ static const rules_model *find_model(const rules_snapshot *s, const char *id)
 
 /* One frame's models into the groups of its camera, unit by unit. */
 static int score_frame(bases_result *r, const ds_hard_table *t, const ds_truth *truth, const rules_snapshot *got,
-                       int camera)
+                       int camera, double tail_mm)
 {
     const ds_scene *s = t->scene;
     const roster_file *ro = s->roster;
@@ -110,6 +110,9 @@ static int score_frame(bases_result *r, const ds_hard_table *t, const ds_truth *
                        m->sigma_mm);
                 continue;
             }
+            if (tail_mm > 0 && e > tail_mm)
+                printf("    %s: %.2f mm off, within %d (%s, sigma %.2f mm)\n", want->id, e, OFF_MM,
+                       rules_evidence_word(m->evidence), m->sigma_mm);
             placed++, g->placed5++;
             g->seen5 += !m->inferred;
             if (add_err(g, e) < 0)
@@ -227,7 +230,7 @@ static int run_table(const bv_options *o, int table, bases_result *r, base_error
     r->detect_cpu_ms[camera] += cpu, r->frames[camera]++;
     printf("  minis table %d (%s, %dx%d): rendered in %.0f CPU ms, read in %.0f CPU ms\n", table, CAMERA_NAME[camera],
            img->width, img->height, render_ms, cpu);
-    if (score_frame(r, t, &truth, got, camera) < 0) {
+    if (score_frame(r, t, &truth, got, camera, o->tail_mm) < 0) {
         base_error_set(err, "out of memory");
         goto done;
     }
@@ -281,7 +284,8 @@ static void print_result(const bv_options *o, bases_result *r)
             if (!p)
                 break;
             errs = p;
-            memcpy(errs + n, g->err, g->n_err * sizeof *errs);
+            if (g->n_err) /* a kind with nothing placed has no array (memcpy from NULL: UBSan) */
+                memcpy(errs + n, g->err, g->n_err * sizeof *errs);
             n += g->n_err;
         }
         if (r->frames[c]) {

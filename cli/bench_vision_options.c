@@ -11,6 +11,7 @@
 static const char *const help_text =
     "usage: tableref bench vision [--set normal|hard|hills|minis|all] [--frames N] [--tables K,..] [--reps N]\n"
     "                             [--seed S] [--crop WxH+X+Y] [--no-pairs] [--no-relief] [--no-masts]\n"
+    "                             [--tail MM]\n"
     "                             [--cores N]\n"
     "                             [--decimate D] [--sigma S] [--max-hamming H]\n\n"
     "Renders the normal set (N frames, default 3, of 4056x3040 tables with 250 tags of\n"
@@ -85,6 +86,9 @@ int bv_options_parse(int argc, char **argv, bv_options *o)
         CLI_FLAG("--no-pairs", &o->pairs, 0, "skip the hard set's before/after pairs"),
         CLI_FLAG("--no-relief", &o->relief, 0, "read the hills tables as flat (their hills not given)"),
         CLI_FLAG("--no-masts", &o->no_masts, 1, "the minis set's rim labels alone (no masts above the figures)"),
+        CLI_NUMBER("--tail", &o->tail_mm, "MM", 0, 5,
+                   "the minis set: name every model placed more than MM off (default: over 5 mm), its evidence\n"
+                   "and sigma (TABLEREF_DEBUG_PLACED=1 says on stderr how each was placed)"),
         CLI_NUMBER("--decimate", &o->decimate, "D", 1, 8,
                    "tableref's tag detector: quad decimation over the whole frame (no plan)"),
         CLI_NUMBER("--sigma", &o->sigma, "S", 0, 10, "tableref's tag detector: blur before the search"),

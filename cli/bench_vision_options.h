@@ -15,6 +15,7 @@ typedef struct bv_options {
     int normal, hard, hills, frames, reps, pairs, relief;
     int minis;               /* --set minis: the miniatures set per base size and camera (bench_vision_bases.h) */
     int no_masts;            /* --no-masts: the minis set's rim labels alone, without masts */
+    double tail_mm;          /* --tail MM: the minis set names every model placed more than MM off (0: over 5 mm) */
     unsigned seed;
     int tables[8], n_tables;
     double decimate, sigma;

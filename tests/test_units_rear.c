@@ -10,6 +10,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "formation_scene.h"
+#include "roster_map.h"
 #include "vis_formation.h"
 #include "vis_units_rear.h"
 
@@ -109,4 +111,101 @@ Test(units_rear, nothing_seen_changes_nothing)
     /* Each rear place asked once: whole and half-base steps from file 0 to 4 (9 places). */
     cr_expect_eq(l.asked, 9, "asked %d times", l.asked);
     vis_formation_result_clear(&res);
+}
+
+/*
+ * A unit placed from one mark (a mast over its front rank's right-hand model), its other 15 marks' codes unread: the
+ * fit extrapolates the pitches it cannot measure (the base plus half a gap, 25.5 x 40.5 mm) seven files away. The
+ * true gaps are 1.2 mm (26.2 x 41.2 mm pitches), so file 0 of rank 1 is placed hypot(7 x 0.7, 0.7) = 4.950 mm off.
+ * Where bases are seen at the inferred places (vis_units_options.base_at: 3 of the front rank's 7, their corner
+ * blocks' centres exact here), the grid is fitted again on them: every model within 0.01 mm of its true place (the
+ * grid exact; the fit's own rounding), the models still inferred (their IDs not read), a located one's sigma the
+ * measured base's (under 2 mm). The second rank is not asked: the one model read may stand in either rank, and the
+ * placements differ there. A base answered 4 mm behind its place (a chance pattern) among the three is dropped (more
+ * than 1.5 mm off its slot on the grid fitted with it) and the grid fitted on the other two: within 0.01 mm again.
+ * With it and one other only, one base is left when it is dropped: the first fit stands as it was (to 1e-9 mm).
+ */
+enum { LF = 8, LN = 16 };
+#define TRUE_GAP 1.2
+static const rules_pose LPOSE = {{400, 300}, BASE_PI / 2};
+
+static base_vec2 true_slot(int k)
+{
+    const double pw = FS_BASE_W + TRUE_GAP, pd = FS_BASE_D + TRUE_GAP;
+    const base_frame f = {LPOSE.front_centre, LPOSE.heading};
+    return base_frame_to_board(f, base_v2((k % LF - (LF - 1) / 2.0) * pw, -pd / 2 - (k / LF) * pd));
+}
+
+typedef struct bases {
+    int show[LN];      /* 1: a base seen at model k's true slot; 2: answered off_mm behind it (a chance pattern) */
+    double off_mm;
+    int asked;
+} bases;
+
+static bool base_at(void *ctx, size_t model, base_vec2 pos, double facing, base_vec2 *at)
+{
+    bases *b = ctx;
+    (void)model, (void)facing;
+    b->asked++;
+    for (int k = 0; k < LN; k++)
+        if (b->show[k] && base_v2_dist(pos, true_slot(k)) < 5) {
+            *at = base_v2_add(true_slot(k), base_v2(0, b->show[k] == 2 ? -b->off_mm : 0));
+            return true;
+        }
+    return false;
+}
+
+static rules_snapshot *build_located(const fs_table *t, bases *b)
+{
+    base_error err;
+    roster_map *map = roster_map_new(t->roster, &err);
+    cr_assert_not_null(map, "%s", err.msg);
+    vis_seen_model seen[LN] = {0};
+    seen[LF - 1] = (vis_seen_model){.seen = true, .pos = true_slot(LF - 1), .facing = LPOSE.heading, .certain = true};
+    const vis_units_options o = {.base_at = b ? base_at : NULL, .base_seen_ctx = b};
+    rules_snapshot *s = NULL;
+    vis_report rep = {0};
+    cr_assert_eq(vis_units_build_ex(map, seen, NULL, &o, &s, &rep, &err), 0, "%s", err.msg);
+    vis_report_clear(&rep);
+    roster_map_free(map);
+    return s;
+}
+
+static double worst_off(const fs_table *t, const rules_snapshot *s)
+{
+    double worst = 0;
+    for (int k = 0; k < LN; k++) {
+        const rules_model *m = rules_snapshot_find_model(s, t->roster->models[k].id, NULL);
+        cr_assert_not_null(m);
+        worst = fmax(worst, base_v2_dist(m->pos, true_slot(k)));
+    }
+    return worst;
+}
+
+Test(units_rear, bases_seen_at_a_loose_fits_places_pin_its_grid)
+{
+    fs_table t;
+    fs_table_init(&t, 800, 600);
+    fs_add_block(&t, "spears", "red", LN, LF, LPOSE);
+    rules_snapshot *before = build_located(&t, NULL);
+    const double was = worst_off(&t, before);
+    cr_expect_float_eq(was, hypot(7 * (TRUE_GAP - 0.5), TRUE_GAP - 0.5), 0.01, "before: %.3f mm", was);
+    bases b = {{[0] = 1, [2] = 1, [4] = 1, [9] = 1, [11] = 1, [14] = 1}, 0, 0};
+    rules_snapshot *after = build_located(&t, &b);
+    cr_expect_eq(b.asked, LF - 1, "each inferred place of the front rank asked once: %d", b.asked);
+    cr_expect_float_eq(worst_off(&t, after), 0, 0.01, "after: %.4f mm", worst_off(&t, after));
+    const rules_model *m0 = rules_snapshot_find_model(after, "spears-1", NULL);
+    cr_expect_eq(m0->evidence, RULES_EVIDENCE_INFERRED);
+    cr_expect(m0->inferred && m0->sigma_mm > 0 && m0->sigma_mm < 2, "sigma %.2f", m0->sigma_mm);
+    bases chance = {{[0] = 1, [2] = 2, [4] = 1}, 4.0, 0};
+    rules_snapshot *dropped = build_located(&t, &chance);
+    cr_expect_float_eq(worst_off(&t, dropped), 0, 0.01, "a chance pattern kept: %.3f mm", worst_off(&t, dropped));
+    bases alone = {{[0] = 1, [2] = 2}, 4.0, 0};
+    rules_snapshot *first = build_located(&t, &alone);
+    cr_expect_float_eq(worst_off(&t, first), was, 1e-9, "one base left: %.3f mm", worst_off(&t, first));
+    rules_snapshot_free(before);
+    rules_snapshot_free(after);
+    rules_snapshot_free(dropped);
+    rules_snapshot_free(first);
+    fs_table_clear(&t);
 }

@@ -141,6 +141,10 @@ int vis_rim_blocks_seen(const vis_camera *cam, const base_view *im, const roster
  */
 bool vis_rim_label_present(const vis_camera *cam, const base_view *im, const vis_rim_layout *L, const double P[3],
                            double heading, double search_mm);
+/* The same, and at (when not NULL, and true is returned) the label's centre as its corner blocks place it (board mm,
+ * at P's height): a base measured where its code is not read. */
+bool vis_rim_label_at(const vis_camera *cam, const base_view *im, const vis_rim_layout *L, const double P[3],
+                      double heading, double search_mm, double at[2]);
 
 /* The misfit of reading a label as model m of its layout lying turned t (of L->rim.turns, anticlockwise from the
  * label's heading): the evidence against it, nats (the sum of the cells' log-likelihoods that disagree with it). */

@@ -146,6 +146,36 @@ static bool add_model(const roster_map *r, const roster_map_unit *ru, size_t k, 
     return true;
 }
 
+/*
+ * TABLEREF_DEBUG_PLACED set: one stderr line per model placed from a formation, saying how (a mark read: rim label,
+ * square tag or mast; rough; carried from the prior frame; inferred from the formation, or in a rear rank whose
+ * place the picture told), its slot, the grid's pitches and its sigma. What `bench vision --set minis` joins with
+ * the truth to say which kinds of placement make the error's tail (`--tail`); nothing else reads it.
+ */
+static void debug_placed(const roster_map *r, const roster_map_unit *ru, size_t k, const vis_seen_model *seen,
+                         const vis_formation_model *fm, const vis_formation_result *res, bool told,
+                         bool located, const vis_units_options *opt, const rules_unit *u)
+{
+    static int on = -1;
+    if (on < 0)
+        on = getenv("TABLEREF_DEBUG_PLACED") != NULL;
+    const vis_formation_place *pl = &res->placements[0].models[k];
+    if (!on || opt->likeliest_sigma || !pl->placed || u->n_models == 0) /* an estimate to read around: not said */
+        return;
+    const vis_seen_model *s = &seen[ru->first_model + k];
+    const char *how = located                               ? "located"
+                      : fm[k].evidence == VIS_FORMATION_PRIOR ? "prior"
+                      : fm[k].evidence == VIS_FORMATION_NONE
+                          ? (told && pl->rank == res->grid.ranks - 1 ? "rear-told" : "formation")
+                      : s->mark_height_mm > 0 ? "mast"
+                      : s->rough              ? "rough"
+                      : ru->mount.layout == ROSTER_MARK_RIM ? "rim"
+                                                            : "tag";
+    fprintf(stderr, "placed %s %s rank %d/%d file %d pitch %.2f x %.2f sigma %.2f residual %.2f\n",
+            r->models[ru->first_model + k].id, how, pl->rank, res->grid.ranks, pl->file, res->grid.pitch_across,
+            res->grid.pitch_along, u->models[u->n_models - 1].sigma_mm, res->grid.residual_mm);
+}
+
 /* Alternatives: per other placement, the inferred models that stand elsewhere in it. */
 static bool add_alternatives(const roster_map *r, const roster_map_unit *ru, const vis_formation_result *res,
                              const vis_uncert_source *unc, rules_unit *u)
@@ -253,6 +283,84 @@ static int place_partial(const roster_map *r, const roster_map_unit *ru, const v
     return 0;
 }
 
+/* Bases seen at a loose fit's inferred places: at least this many; each within this of its slot on the grid fitted on
+ * them (mm; a real base's centre is a fraction of a millimetre off, minis: RMS 0.3-0.5 mm). */
+#define MIN_LOCATED 2
+#define LOCATED_SLOT_MM 1.5
+
+/* The located model of res's first placement farthest from its slot on res's grid (-1: none), its distance in *d. */
+static long worst_located(const vis_formation_result *res, const vis_formation_model *fm, const bool *located,
+                          size_t n, double *d)
+{
+    const vis_formation_placement *p = &res->placements[0];
+    long worst = -1;
+    *d = 0;
+    for (size_t k = 0; k < n; k++) {
+        const vis_formation_place *q = &p->models[k];
+        if (!located[k])
+            continue;
+        const double e = q->placed && q->rank >= 0
+                             ? base_v2_dist(fm[k].pos, base_frame_to_board(p->frame,
+                                                                           base_v2((q->file + q->offset) *
+                                                                                       res->grid.pitch_across,
+                                                                                   -q->rank * res->grid.pitch_along)))
+                             : INFINITY;
+        if (worst < 0 || e > *d)
+            worst = (long)k, *d = e;
+    }
+    return worst;
+}
+
+/*
+ * A loose fit fitted again on the bases seen at its inferred places (vis_units_rear_locate), the base farthest from
+ * its slot dropped and the grid fitted again while it is more than LOCATED_SLOT_MM off (a chance pattern taken for a
+ * base pulls the grid). Kept when at least MIN_LOCATED stay, the formation is still understood and its pitches are
+ * no shorter than the base (bases do not overlap: minis table 3's blue-7 had 19.95 mm along on 20 mm bases, and its
+ * rear rank was then placed a file off); otherwise fm and located as before. 0, or -1 when out of memory.
+ */
+static int refit_on_bases(const vis_units_options *opt, const roster_map_unit *ru, const vis_formation_input *in,
+                          vis_formation_model *fm, bool *located, vis_formation_result *res)
+{
+    size_t n = vis_units_rear_locate(opt, ru->first_model, ru->n_models, res, fm, located);
+    while (n >= MIN_LOCATED) {
+        vis_formation_result again;
+        if (vis_formation_infer(in, &again) < 0)
+            return -1;
+        double d;
+        const long worst = again.n_placements > 0 ? worst_located(&again, fm, located, ru->n_models, &d) : -1;
+        const bool fits = again.n_placements > 0 && (again.understood || !res->understood) &&
+                          again.grid.pitch_across >= ru->base_width && again.grid.pitch_along >= ru->base_depth;
+        if (fits && worst >= 0 && d <= LOCATED_SLOT_MM) {
+            vis_formation_result_clear(res);
+            *res = again;
+            return 0;
+        }
+        vis_formation_result_clear(&again);
+        if (!fits || worst < 0)
+            break;
+        fm[worst].evidence = VIS_FORMATION_NONE, located[worst] = false;
+        n--;
+    }
+    for (size_t k = 0; k < ru->n_models; k++)
+        if (located[k])
+            fm[k].evidence = VIS_FORMATION_NONE, located[k] = false;
+    return 0;
+}
+
+/* A model placed where its base is seen, its ID not read: inferred, its sigma the base's measurement's. */
+static void mark_located(const roster_map *r, const roster_map_unit *ru, size_t k, const vis_uncert_source *unc,
+                         rules_model *m, vis_report *rep)
+{
+    const roster_map_model *rm = &r->models[ru->first_model + k];
+    m->evidence = RULES_EVIDENCE_INFERRED, m->inferred = true;
+    m->sigma_mm = vis_uncert_rough(unc, m->pos, ru->mount.height, NAN);
+    rep->models_seen--, rep->models_inferred++;
+    vis_report_add(rep, VIS_ISSUE_INFERRED, rm->tag_id, rm->id, NULL,
+                   "model %s (tag %d) not read: placed in its unit's formation where a base is seen (its mark's "
+                   "corners), its unit's grid fitted on such bases",
+                   rm->id, rm->tag_id);
+}
+
 static int place_unit(const roster_map *r, size_t ui, const vis_seen_model *seen, const rules_snapshot *prior,
                       const vis_units_options *opt, const vis_uncert_source *unc, rules_snapshot *s, vis_report *rep)
 {
@@ -264,14 +372,14 @@ static int place_unit(const roster_map *r, size_t ui, const vis_seen_model *seen
         measured += measured_now(&seen[ru->first_model + k]);
     if (measured == 0)
         return place_unseen(r, ru, pu, s, u, rep);
-
     double rot = 0;
     base_vec2 shift = {0, 0};
     bool have_motion = pu && motion_from_prior(r, ru, seen, pu, &rot, &shift);
-    vis_formation_model *fm = malloc(ru->n_models * (sizeof *fm + sizeof(double)));
+    vis_formation_model *fm = malloc(ru->n_models * (sizeof *fm + sizeof(double) + sizeof(bool)));
     if (!fm)
         return -1;
     double *prior_sigma = (double *)(fm + ru->n_models);
+    bool *located = (bool *)(prior_sigma + ru->n_models);
     gather(r, ru, seen, pu, have_motion, rot, shift, fm, prior_sigma);
     /* Too little read to tell the formation: only what was measured, unless the prior frame carries the rest. */
     bool guess = false;
@@ -289,6 +397,8 @@ static int place_unit(const roster_map *r, size_t ui, const vis_seen_model *seen
         in.files_hint[0] = pf.files;
     vis_formation_result res;
     int rc = vis_formation_infer(&in, &res);
+    if (rc == 0 && refit_on_bases(opt, ru, &in, fm, located, &res) < 0)
+        rc = -1;
     size_t allowed = 0;
     const int moved = rc == 0 ? vis_units_rear_settle(opt, ru->first_model, ru->n_models, &res, &allowed) : 0;
     if (moved < 0)
@@ -307,10 +417,14 @@ static int place_unit(const roster_map *r, size_t ui, const vis_seen_model *seen
         if (!add_model(r, ru, k, seen, fm, pl, prior_sigma[k], unc, res.n_placements > 1 ? res.placements[0].label : "",
                        u, rep))
             rc = -1;
+        else if (located[k])
+            mark_located(r, ru, k, unc, &u->models[u->n_models - 1], rep);
         /* Not placed as if certain where the evidence allows more than one place: each within two sigma. */
         else if (widen && pl->placed && fm[k].evidence == VIS_FORMATION_NONE)
             u->models[u->n_models - 1].sigma_mm =
                 fmax(u->models[u->n_models - 1].sigma_mm, vis_units_rear_spread(&res, allowed, k) / 2);
+        if (rc == 0)
+            debug_placed(r, ru, k, seen, fm, &res, moved > 0 || allowed < res.n_placements, located[k], opt, u);
     }
     if (rc == 0 && !add_alternatives(r, ru, &res, unc, u))
         rc = -1;

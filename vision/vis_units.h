@@ -87,6 +87,11 @@ typedef struct vis_units_options {
      * of mark is seen standing at pos facing `facing` (vis_detect: its rim label's corner blocks). Tells where an
      * incomplete rear rank stands among the placements its models read allow (vis_units_rear.h). */
     bool (*base_seen)(void *ctx, size_t model, base_vec2 pos, double facing);
+    /* The same, measuring (NULL: nothing asked): true and *at the seen base's centre (vis_detect: where its rim
+     * label's corner blocks place it; its code not read). Where a unit's fit leaves its inferred places loose by
+     * more than a millimetre, the bases seen at them pin its grid; the models stay inferred (vis_units_rear.h).
+     * Used instead of base_seen at an incomplete rear rank's places when given. Called with base_seen_ctx. */
+    bool (*base_at)(void *ctx, size_t model, base_vec2 pos, double facing, base_vec2 *at);
     void *base_seen_ctx;
     /* An estimate to read around (vis_mast_read.h searches each mast within its carrier's sigma): an inferred
      * model's sigma is its own slot's in the likeliest placement, not widened to hold the places the other

@@ -2,6 +2,7 @@
 #include "vis_units_rear.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +13,31 @@ typedef struct place {
     base_vec2 pos;
     double facing;
     bool seen;
+    double off_mm; /* seen: how far from pos the base's mark was located (0 when not measured) */
+    double fit_mm; /* how well the fit pins the place (its slot sigma in the placement that put it there) */
 } place;
+
+/* TABLEREF_DEBUG_PLACED set: each rear place and placement said on stderr (vis_units.c says each model). */
+static bool debug_on(void)
+{
+    static int on = -1;
+    if (on < 0)
+        on = getenv("TABLEREF_DEBUG_PLACED") != NULL;
+    return on;
+}
+
+/* Is a base seen at pl's place? With opt->base_at, where it is too. */
+static void look(const vis_units_options *opt, size_t first_model, place *pl)
+{
+    base_vec2 at;
+    pl->off_mm = 0;
+    if (opt->base_at) {
+        pl->seen = opt->base_at(opt->base_seen_ctx, first_model, pl->pos, pl->facing, &at);
+        pl->off_mm = pl->seen ? base_v2_dist(at, pl->pos) : 0;
+    } else {
+        pl->seen = opt->base_seen(opt->base_seen_ctx, first_model, pl->pos, pl->facing);
+    }
+}
 
 static bool is_rear(const vis_formation_result *res, const vis_formation_place *q)
 {
@@ -82,7 +107,7 @@ int vis_units_rear_settle(const vis_units_options *opt, size_t first_model, size
 {
     if (allowed)
         *allowed = res->n_placements;
-    if (!opt || !opt->base_seen || res->n_placements < 2 || res->grid.ranks < 2 ||
+    if (!opt || (!opt->base_seen && !opt->base_at) || res->n_placements < 2 || res->grid.ranks < 2 ||
         res->grid.rear_models >= res->grid.files)
         return 0;
     const size_t n = res->n_placements;
@@ -100,13 +125,21 @@ int vis_units_rear_settle(const vis_units_options *opt, size_t first_model, size
             const vis_formation_place *q = &res->placements[a].models[k];
             if (!is_rear(res, q) || find_place(pl, n_pl, q->pos) >= 0)
                 continue;
-            pl[n_pl] = (place){q->pos, q->facing, opt->base_seen(opt->base_seen_ctx, first_model, q->pos, q->facing)};
+            pl[n_pl] = (place){q->pos, q->facing, false, 0, q->fit_mm};
+            look(opt, first_model, &pl[n_pl]);
+            if (debug_on())
+                fprintf(stderr, "rear place of model %zu: (%.1f, %.1f) seen %d off %.2f mm fit %.2f\n", first_model,
+                        pl[n_pl].pos.x, pl[n_pl].pos.y, pl[n_pl].seen, pl[n_pl].off_mm, pl[n_pl].fit_mm);
             n_seen += pl[n_pl++].seen;
         }
     rc = 0;
     if (n_seen == 0)
         goto out;
     score(res, n_models, pl, n_pl, support, against);
+    if (debug_on())
+        for (size_t a = 0; a < n; a++)
+            fprintf(stderr, "rear placement of model %zu: %s support %d against %d\n", first_model,
+                    res->placements[a].label, support[a], against[a]);
     reorder(res, support, against, order);
     memcpy(copy, res->placements, n * sizeof *copy);
     for (size_t i = 0; i < n; i++)
@@ -121,4 +154,32 @@ out:
     free(order);
     free(copy);
     return rc;
+}
+
+size_t vis_units_rear_locate(const vis_units_options *opt, size_t first_model, size_t n_models,
+                             const vis_formation_result *res, vis_formation_model *fm, bool *located)
+{
+    memset(located, 0, n_models * sizeof *located);
+    if (!opt || !opt->base_at || res->n_placements == 0)
+        return 0;
+    const vis_formation_placement *p0 = &res->placements[0];
+    bool loose = false;
+    for (size_t k = 0; k < n_models && !loose; k++)
+        loose = fm[k].evidence == VIS_FORMATION_NONE && p0->models[k].placed &&
+                p0->models[k].fit_mm > VIS_UNITS_LOOSE_FIT_MM;
+    if (!loose)
+        return 0;
+    size_t n = 0;
+    for (size_t k = 0; k < n_models; k++) {
+        const vis_formation_place *q = &p0->models[k];
+        base_vec2 at;
+        /* An incomplete rear rank's places differ between the placements: vis_units_rear_settle looks at those. */
+        if (fm[k].evidence != VIS_FORMATION_NONE || !q->placed || (res->n_placements > 1 && is_rear(res, q)) ||
+            !opt->base_at(opt->base_seen_ctx, first_model + k, q->pos, q->facing, &at))
+            continue;
+        fm[k].evidence = VIS_FORMATION_ROUGH, fm[k].pos = at, fm[k].facing = q->facing;
+        located[k] = true;
+        n++;
+    }
+    return n;
 }
