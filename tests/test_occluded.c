@@ -193,7 +193,7 @@ static void mark_seen(bench_scene *s, const char *unit, double dx, double dy)
 static int run(bench_scene *s, vis_occluded_stats *st)
 {
     const base_view v = {s->img->width, s->img->height, 1, s->img->stride, s->img->data};
-    return vis_occluded_place(&s->cam, &v, &s->book, s->td, s->map, 1, s->seen, s->partial, st);
+    return vis_occluded_place(&s->cam, &v, &s->book, s->td, s->map, 1, NULL, s->seen, s->partial, st);
 }
 
 Test(occluded, names_only_models_of_units_nothing_of_is_seen, .timeout = 120)

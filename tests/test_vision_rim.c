@@ -101,7 +101,7 @@ static void place_and_score(minis_crop *c, long unit, int *placed, int *right, i
     vis_seen_model *seen = calloc(c->map->n_models + 1, sizeof *seen);
     unsigned char *partial = calloc(c->map->n_units + 1, 1);
     vis_rim_stats st;
-    cr_assert_eq(vis_rim_units_place(&c->cam, &im, &c->book, c->map, 1, seen, partial, &st), 0);
+    cr_assert_eq(vis_rim_units_place(&c->cam, &im, &c->book, c->map, 1, seen, partial, &st, NULL), 0);
     const ds_scene *s = c->t->scene;
     *placed = *right = *wrong = *of_unit = 0;
     *worst = 0;
@@ -272,7 +272,7 @@ Test(vision_rim, units_told_by_their_labels_together)
     vis_seen_model *seen = calloc(map->n_models + 1, sizeof *seen);
     unsigned char *partial = calloc(map->n_units + 1, 1);
     vis_rim_stats st;
-    cr_assert_eq(vis_rim_units_place(&c.cam, &im, &c.book, map, 2, seen, partial, &st), 0);
+    cr_assert_eq(vis_rim_units_place(&c.cam, &im, &c.book, map, 2, seen, partial, &st, NULL), 0);
     const ds_scene *s = c.t->scene;
     int in = 0, named = 0, right = 0, wrong = 0;
     double worst = 0;

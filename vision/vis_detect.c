@@ -484,10 +484,11 @@ static void place_model_by_tag(const vis_detector *d, const vis_camera *cam, con
 
 /* The roster's rim labels (vis_rim_units.h): their units told by their labels together, their models seen. */
 static int read_rim_labels(const vis_detector *d, const vis_camera *cam, const base_view *im, const vis_rim_book *book,
-                           vis_seen_model *seen, unsigned char *partial, vis_report *rep)
+                           vis_seen_model *seen, unsigned char *partial, vis_rim_found *found, vis_report *rep)
 {
     vis_rim_stats st = {0};
-    const int rc = book->n ? vis_rim_units_place(cam, im, book, d->map, d->tags->cfg.threads, seen, partial, &st) : 0;
+    const int rc =
+        book->n ? vis_rim_units_place(cam, im, book, d->map, d->tags->cfg.threads, seen, partial, &st, found) : 0;
     rep->rim_labels = st.labels, rep->rim_models = st.models, rep->rim_ms = st.ms;
     return rc;
 }
@@ -564,8 +565,9 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
         return -1;
     }
     vis_rim_book book = {0};
+    vis_rim_found labels = {0}; /* the rim labels found, read once more by vis_occluded */
     if (im && (vis_rim_book_make(d->tags, d->map, &book) < 0 ||
-               read_rim_labels(d, &cam, im, &book, seen, partial, rep) < 0)) {
+               read_rim_labels(d, &cam, im, &book, seen, partial, &labels, rep) < 0)) {
         vis_rim_book_clear(&book);
         free(seen);
         free(partial);
@@ -574,8 +576,11 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
     vis_mast_place(d, &cam, im, &paper, tags, n, seen, partial, rep);
     /* A unit of which nothing was seen: the labels a hand leaves of it (vis_occluded.h), after the masts. */
     vis_occluded_stats occ = {0};
-    if (im && book.n &&
-        vis_occluded_place(&cam, im, &book, d->tags, d->map, d->tags->cfg.threads, seen, partial, &occ) < 0) {
+    const int orc = im && book.n ? vis_occluded_place(&cam, im, &book, d->tags, d->map, d->tags->cfg.threads, &labels,
+                                                      seen, partial, &occ)
+                                 : 0;
+    vis_rim_found_clear(&labels);
+    if (orc < 0) {
         vis_rim_book_clear(&book);
         free(seen);
         free(partial);

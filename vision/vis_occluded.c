@@ -223,8 +223,8 @@ static int candidate_book(const ctx *c, unsigned char *flags, vis_rim_book *sub)
 }
 
 int vis_occluded_place(const vis_camera *cam, const base_view *im, const vis_rim_book *book,
-                       const vis_tag_detector *td, const roster_map *map, int threads, vis_seen_model *seen,
-                       unsigned char *partial, vis_occluded_stats *st)
+                       const vis_tag_detector *td, const roster_map *map, int threads, vis_rim_found *given,
+                       vis_seen_model *seen, unsigned char *partial, vis_occluded_stats *st)
 {
     memset(st, 0, sizeof *st);
     if (book->n == 0 || !im)
@@ -240,26 +240,30 @@ int vis_occluded_place(const vis_camera *cam, const base_view *im, const vis_rim
     if (rc == 0 && (st->candidates = find_candidates(&c)) > 0)
         for (size_t k = 0; k < book->n; k++)
             any |= layout_candidates(&c, &book->layouts[k], flags);
-    if (any) {
+    vis_rim_found searched = {0};
+    vis_rim_book sub = {0};
+    if (any && !given) {
         vis_rim_params p;
         vis_rim_params_default(&p);
         /* As vis_rim_units: a corner's junction already puts the label within a cell. */
         p.search_mm = 0.6, p.search_rad = base_deg_to_rad(4);
-        vis_rim_found found = {0};
         const int roi[4] = {0, 0, im->width, im->height};
-        vis_rim_book sub = {0};
         rc = candidate_book(&c, flags, &sub);
         if (rc == 0)
-            rc = vis_rim_find(cam, im, &sub, &p, threads, roi, &found);
-        if (rc == 0) {
-            st->labels = found.n;
-            name_labels(&c, &found, flags, names);
-            read_masts(&c, cam, im, td, &found, flags, names, &st->mast_tries);
-            st->models = place_named(&c, cam, im, &found, names, partial, &st->masts);
-        }
-        vis_rim_found_clear(&found);
-        free(sub.layouts);
+            rc = vis_rim_find(cam, im, &sub, &p, threads, roi, &searched);
     }
+    /* The labels found once with every layout (given) instead of a second search: each place holds the label of the
+     * layout it fits best among all of them, so a pair of half-depth labels is not taken for one of a candidate's;
+     * labels of layouts no candidate has are passed over (layout_candidates). */
+    vis_rim_found *found = given ? given : &searched;
+    if (any && rc == 0) {
+        st->labels = found->n;
+        name_labels(&c, found, flags, names);
+        read_masts(&c, cam, im, td, found, flags, names, &st->mast_tries);
+        st->models = place_named(&c, cam, im, found, names, partial, &st->masts);
+    }
+    vis_rim_found_clear(&searched);
+    free(sub.layouts);
     free(c.candidate_unit);
     free(flags);
     free(names);

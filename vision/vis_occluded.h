@@ -10,9 +10,9 @@
  *      doubted) are the candidates; when there are none, nothing is done
  *      (no picture searched: the common frame costs nothing);
  *   2. the rim labels of the candidates' layouts are found in the picture
- *      (vis_rim_find, their code unknown; the search vis_rim_units made of
- *      every layout is not handed on, so this one costs 1.0-1.3 s CPU on a
- *      12 MP minis frame) and each one standing on no model already seen
+ *      (the labels vis_rim_units found with every layout, handed on; a
+ *      search of the candidates' layouts alone, vis_rim_find, when not:
+ *      1.0-1.3 s CPU on a 12 MP minis frame) and each one standing on no model already seen
  *      (on_seen_model) is decoded twice: among the candidates' models, and among every model
  *      of its layout (vis_rim_decode, the cells a figure or a hand covers
  *      left out as unknown, never guessed);
@@ -45,7 +45,8 @@
  *
  * How to use (vis_detect, after vis_rim_units_place and vis_mast_place):
  *   vis_occluded_stats st;
- *   if (vis_occluded_place(&cam, &image, &book, tag_detector, map, threads, seen, partial, &st) < 0) ... out of memory
+ *   if (vis_occluded_place(&cam, &image, &book, tag_detector, map, threads, &found, seen, partial, &st) < 0) ... out of memory
+ *   (found: vis_rim_units_place's found_out; NULL searches again)
  */
 #ifndef VIS_OCCLUDED_H
 #define VIS_OCCLUDED_H
@@ -77,10 +78,11 @@ typedef struct vis_occluded_stats {
  * Names models of the units of which nothing is seen in seen[] (one entry per roster model: seen, certain, pos,
  * facing; a mast's height and sway) from the rim labels found in the picture and the masts over them, as above
  * (td: the family's codes); partial[unit] set for a unit with fewer than three
- * models named. 0, or -1 when out of memory.
+ * models named. `found`: the labels vis_rim_units_place found in this picture with the whole book (its found_out;
+ * the poses of the labels named are fitted again in it), or NULL to search the picture for the candidates' layouts here. 0, or -1 when out of memory.
  */
 int vis_occluded_place(const vis_camera *cam, const base_view *im, const vis_rim_book *book,
-                       const vis_tag_detector *td, const roster_map *map, int threads, vis_seen_model *seen,
-                       unsigned char *partial, vis_occluded_stats *st);
+                       const vis_tag_detector *td, const roster_map *map, int threads, vis_rim_found *found,
+                       vis_seen_model *seen, unsigned char *partial, vis_occluded_stats *st);
 
 #endif

@@ -547,7 +547,8 @@ static int place_blocks(ctx *c, const vis_camera *cam, const base_view *im)
 }
 
 int vis_rim_units_place(const vis_camera *cam, const base_view *im, const vis_rim_book *book, const roster_map *map,
-                        int threads, vis_seen_model *seen, unsigned char *partial, vis_rim_stats *st)
+                        int threads, vis_seen_model *seen, unsigned char *partial, vis_rim_stats *st,
+                        vis_rim_found *found_out)
 {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -584,7 +585,10 @@ done:
     free(c.in_layout);
     free(c.used);
     free(c.grid);
-    vis_rim_found_clear(&found);
+    if (found_out && rc == 0)
+        *found_out = found; /* handed on whole: the caller clears it */
+    else
+        vis_rim_found_clear(&found);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     st->ms = 1e3 * (double)(t1.tv_sec - t0.tv_sec) + 1e-6 * (double)(t1.tv_nsec - t0.tv_nsec);
     return rc;

@@ -46,7 +46,8 @@
  * How to use (vis_detect, after the square tags):
  *   vis_rim_book book;                                 // vis_rim_book_make(td, map, &book)
  *   vis_rim_stats st;
- *   if (vis_rim_units_place(&cam, &image, &book, map, threads, seen, partial, &st) < 0) ... out of memory
+ *   if (vis_rim_units_place(&cam, &image, &book, map, threads, seen, partial, &st, NULL) < 0) ... out of memory
+ *   (or &found instead of NULL: the labels handed on, vis_rim_found_clear(&found) after)
  */
 #ifndef VIS_RIM_UNITS_H
 #define VIS_RIM_UNITS_H
@@ -77,10 +78,12 @@ typedef struct vis_rim_stats {
  * Finds the rim labels of the book's layouts in the picture and marks the
  * models they name in seen (one entry per roster model: seen, certain, pos,
  * facing); partial[unit] set for a unit taken with fewer than three models
- * named, and for a loose one. Units with a model already seen are left alone. 0, or -1 when out
- * of memory.
+ * named, and for a loose one. Units with a model already seen are left alone. found_out, when not NULL, is given
+ * every label found (the caller clears it with vis_rim_found_clear): vis_occluded reads the same labels again
+ * instead of searching the picture twice. 0, or -1 when out of memory.
  */
 int vis_rim_units_place(const vis_camera *cam, const base_view *im, const vis_rim_book *book, const roster_map *map,
-                        int threads, vis_seen_model *seen, unsigned char *partial, vis_rim_stats *st);
+                        int threads, vis_seen_model *seen, unsigned char *partial, vis_rim_stats *st,
+                        vis_rim_found *found_out);
 
 #endif
