@@ -482,14 +482,26 @@ static void place_model_by_tag(const vis_detector *d, const vis_camera *cam, con
     roster_tag_mount_unplace(&ru->mount, tp.centre, tp.heading, &s->pos, &s->facing);
 }
 
-/* The roster's rim labels (vis_rim_units.h): their units told by their labels together, their models seen. */
-static int read_rim_labels(const vis_detector *d, const vis_camera *cam, const base_view *im, const vis_rim_book *book,
-                           vis_seen_model *seen, unsigned char *partial, vis_rim_found *found, vis_report *rep)
+/* The marks beside the square tags, in this order: the rim labels, their units told by their labels together
+ * (vis_rim_units.h; book made here, the caller clears it), the masts, then what a hand leaves of a unit nothing of is
+ * seen (vis_occluded.h), from the labels already found. 0, or -1 when out of memory. */
+static int read_marks(const vis_detector *d, const vis_camera *cam, const base_view *im, const vis_paper *paper,
+                      const vis_tag_detection *tags, size_t n, vis_rim_book *book, vis_seen_model *seen,
+                      unsigned char *partial, vis_report *rep)
 {
+    vis_rim_found labels = {0};
     vis_rim_stats st = {0};
-    const int rc =
-        book->n ? vis_rim_units_place(cam, im, book, d->map, d->tags->cfg.threads, seen, partial, &st, found) : 0;
+    const int threads = d->tags->cfg.threads;
+    if (im && (vis_rim_book_make(d->tags, d->map, book) < 0 ||
+               (book->n && vis_rim_units_place(cam, im, book, d->map, threads, seen, partial, &st, &labels) < 0)))
+        return -1;
     rep->rim_labels = st.labels, rep->rim_models = st.models, rep->rim_ms = st.ms;
+    vis_mast_place(d, cam, im, paper, tags, n, seen, partial, rep);
+    vis_occluded_stats occ = {0};
+    const int rc = im && book->n ? vis_occluded_place(cam, im, book, d->tags, d->map, threads, &labels, seen, partial,
+                                                      &occ)
+                                 : 0;
+    vis_rim_found_clear(&labels);
     return rc;
 }
 
@@ -559,32 +571,12 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
     int rrc = im ? recover_from_picture(d, &cam, im, &paper, tags, n, prior, seen, partial, rep, err) : 0;
     stamp_add(r0, &d->times.reads_ms, &d->times.reads_cpu_ms);
     d->times.reads_ms -= d->times.fit_ms - fit0, d->times.reads_cpu_ms -= d->times.fit_cpu_ms - fit0_cpu;
-    if (rrc < 0) {
-        free(seen);
-        free(partial);
-        return -1;
-    }
     vis_rim_book book = {0};
-    vis_rim_found labels = {0}; /* the rim labels found, read once more by vis_occluded */
-    if (im && (vis_rim_book_make(d->tags, d->map, &book) < 0 ||
-               read_rim_labels(d, &cam, im, &book, seen, partial, &labels, rep) < 0)) {
+    if (rrc < 0 || read_marks(d, &cam, im, &paper, tags, n, &book, seen, partial, rep) < 0) {
         vis_rim_book_clear(&book);
         free(seen);
         free(partial);
-        return base_error_set(err, "out of memory");
-    }
-    vis_mast_place(d, &cam, im, &paper, tags, n, seen, partial, rep);
-    /* A unit of which nothing was seen: the labels a hand leaves of it (vis_occluded.h), after the masts. */
-    vis_occluded_stats occ = {0};
-    const int orc = im && book.n ? vis_occluded_place(&cam, im, &book, d->tags, d->map, d->tags->cfg.threads, &labels,
-                                                      seen, partial, &occ)
-                                 : 0;
-    vis_rim_found_clear(&labels);
-    if (orc < 0) {
-        vis_rim_book_clear(&book);
-        free(seen);
-        free(partial);
-        return base_error_set(err, "out of memory");
+        return rrc < 0 ? -1 : base_error_set(err, "out of memory"); /* the reads' error says its own */
     }
     /* What was said is what is done: a model whose tag was seen twice is placed from no read of it. */
     for (size_t i = 0; i < r->n_models; i++)
