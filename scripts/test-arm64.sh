@@ -196,6 +196,9 @@ run_tests() { # SUITE... or --test=NAME...: meson test under qemu (all suites wh
   for s in "$@"; do
     case $s in --test=*) args+=("${s#--test=}") ;; *) args+=(--suite "$s") ;; esac
   done
+  # The judge page's MQTT client and the page tests' playwright-core (npm), as scripts/test.sh: without them the
+  # venue suites' page tests fail on a fresh clone (the host's node runs them, not qemu).
+  bash "$repo/scripts/setup-web.sh" >&2
   echo "test-arm64: meson test ${*:-(every suite)} under qemu-aarch64, log in $dir/test.log" >&2
   t0=$(date +%s)
   # The tests' own wall-clock limits (a reader refused "at once", a command's `timeout`) scale as meson's and
