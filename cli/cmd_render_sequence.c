@@ -11,7 +11,7 @@
 static const cli_doc doc = {
     "render-sequence",
     "usage: tableref render-sequence SEQUENCE.json --out DIR [--supersample N]\n"
-    "       tableref render-sequence --generate hard[:K] --out DIR [--crop WxH+X+Y] [--supersample N]\n"
+    "       tableref render-sequence --generate hard[:K]|minis[:K] --out DIR [--crop WxH+X+Y] [--supersample N]\n"
     "\n"
     "Renders a game turn (a sequence file: a scene and the moves, docs/formats.md)\n"
     "as a camera would film it: the table still, a hand moving one unit, the table\n"
@@ -26,6 +26,8 @@ static const cli_doc doc = {
     "--generate hard:K films hard table K (datasets/hard/README.md, 12 MP, colour):\n"
     "a 4.5\" advance at Advance 5\" (legal), then an 11\" march at March 10\"\n"
     "(illegal), 5 fps; --crop films part of the frame (it must hold the principal point).\n"
+    "--generate minis:K films the same turn on table K of the miniatures set (figures\n"
+    "standing as real ones do, rim labels and masts; tables 1-3 12 MP, 4 the 4K webcam).\n"
     "\n"
     "Exit status: 0 done, 2 bad input or usage.\n",
     "SEQ",
@@ -38,7 +40,8 @@ int cmd_render_sequence(int argc, char **argv)
     const cli_opt opts[] = {
         CLI_OUT_DIR("--out", &out, "DIR", "frames/*.jpg truth/keyframe-*.json calib.json roster.json frames.json",
                     "where to write the frames"),
-        CLI_CHOICE("--generate", &gen, "hard[:K]", "hard", "film hard table K instead of reading a sequence"),
+        CLI_CHOICE("--generate", &gen, "SET[:K]", "hard minis",
+                   "film table K of the hard or the miniatures set instead of reading a sequence"),
         CLI_STRING("--crop", &crop, "WxH+X+Y", "(with --generate) film only that part of the frame"),
         CLI_WHOLE("--supersample", &ss, "N", 1, 4, "samples per pixel side (default: the sequence's)"),
     };
@@ -56,16 +59,18 @@ int cmd_render_sequence(int argc, char **argv)
     base_error err;
     ds_sequence *q = NULL;
     if (gen) {
-        if (strncmp(gen, "hard", 4) != 0 || (gen[4] != 0 && gen[4] != ':')) {
-            fprintf(stderr, "tableref render-sequence: --generate takes hard or hard:K\n");
+        const int minis = strncmp(gen, "minis", 5) == 0 && (gen[5] == 0 || gen[5] == ':');
+        const char *tail = gen + (minis ? 5 : 4);
+        if (!minis && (strncmp(gen, "hard", 4) != 0 || (*tail != 0 && *tail != ':'))) {
+            fprintf(stderr, "tableref render-sequence: --generate takes hard[:K] or minis[:K]\n");
             return EXIT_BAD_INPUT;
         }
-        const int k = gen[4] == ':' ? atoi(gen + 5) : 1;
-        if (k < 1 || k > ds_hard_preset_count()) {
-            fprintf(stderr, "tableref render-sequence: hard tables are 1..%d\n", ds_hard_preset_count());
+        const int k = *tail == ':' ? atoi(tail + 1) : 1, most = minis ? ds_hard_minis_count() : ds_hard_preset_count();
+        if (k < 1 || k > most) {
+            fprintf(stderr, "tableref render-sequence: %s tables are 1..%d\n", minis ? "minis" : "hard", most);
             return EXIT_BAD_INPUT;
         }
-        q = ds_sequence_hard(k, crop, &err);
+        q = minis ? ds_sequence_minis(k, crop, &err) : ds_sequence_hard(k, crop, &err);
     } else {
         q = ds_sequence_load(seq, &err);
     }

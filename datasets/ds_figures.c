@@ -365,18 +365,13 @@ static int draw_masts(ds_canvas *c, const rules_snapshot *snap, const roster_fil
     size_t n = 0;
     int rc = fam && order && masts ? 0 : base_error_set(c->err, "render: out of memory");
     for (size_t k = 0; rc == 0 && k < roster->n_marks; k++) {
-        const roster_unit_mark *mk = &roster->marks[k];
-        const roster_unit *ru = &roster->units[mk->unit];
-        const rules_unit *u = rules_snapshot_find_unit(snap, ru->id);
-        const rules_model *m = u ? rules_unit_find_model(u, roster->models[mk->model].id) : NULL;
-        if (!m)
+        if (!ds_marks_mast_on(snap, roster, k, p->seed, &masts[n]))
             continue; /* the carrier is not on the table */
-        const bool raised = ds_terrain_drawn_raised(c, snap, m->pos, ru->mount.height);
+        const base_vec2 at = masts[n].base_centre;
+        const bool raised = ds_terrain_drawn_raised(c, snap, at, masts[n].base_top);
         if ((level == DS_LEVEL_BOARD && raised) || (level == DS_LEVEL_RAISED && !raised))
             continue;
-        masts[n] = (ds_mast_mark){mk->tag_id, m->pos, m->facing, ds_terrain_height(snap, m->pos), ru->mount.height,
-                                  mk->mount, mk->sway, p->seed};
-        order[n] = (fig_order){ds_hypot(m->pos.x - c->cam.centre[0], m->pos.y - c->cam.centre[1]), n, 0, 0};
+        order[n] = (fig_order){ds_hypot(at.x - c->cam.centre[0], at.y - c->cam.centre[1]), n, 0, 0};
         n++;
     }
     if (rc == 0)

@@ -11,8 +11,9 @@
  * projector's lens (board mm; the calibration does not hold it, so the
  * caller gives it -- ds_light_centre_guess puts it at the camera, beside
  * which a referee's projector hangs: under 1 mm of error on a 5 mm base).
- * Figures and hands are lit as the surface below them (a figure's own
- * shading is not modelled).
+ * A mast's tag is lit at its height (ds_render_heights). Figures and hands
+ * are lit as the surface below them (a figure's own shading is not
+ * modelled).
  *
  * The camera sees surface albedo x (room light + projected light): the
  * renderer's camera multiplies the scene's linear light by
@@ -21,7 +22,7 @@
  *
  * How to use:
  *   base_image *heights = NULL;   // camera frame, base tops in DS_LIGHT_HEIGHT_STEP_MM steps
- *   ds_render_heights(snap, roster, &cam, &heights, &err);          // ds_render.h
+ *   ds_render_heights(snap, roster, &cam, p.seed, &heights, &err);  // ds_render.h
  *   double P[3]; ds_light_centre_guess(&cam, P);
  *   ds_light_map *m = ds_light_map_new(&cam, cam.projector.H, P, heights, &err);   // once per still table
  *   base_image *light = ds_light_map_apply(m, picture, &err);      // per projector picture
@@ -36,8 +37,10 @@
 #include "base_image.h"
 #include "calib_file.h"
 
-/* Height map units: a base top h mm high is stored as h / step (rounded), up to 255 steps. */
-#define DS_LIGHT_HEIGHT_STEP_MM 0.25
+/* Height map units: a surface h mm high is stored as h / step (rounded), up to 255 steps (127.5 mm: a hill's top,
+ * a mast's tag above the figures; higher is lit as at 127.5 mm). Half a step of height moves the light by under
+ * 0.2 mm where the projector hangs 1.4 m up. */
+#define DS_LIGHT_HEIGHT_STEP_MM 0.5
 /* A projector's black as a share of its white (a 300:1 ANSI contrast). */
 #define DS_LIGHT_BLACK 0.003
 /* Projected white against the room's light when nobody measured it: a 3000 lm projector over a

@@ -185,7 +185,7 @@ static int load_keyframe(ds_loop *L, long k, base_error *err)
     L->key = -1;
     int rc = -1;
     if (snap && ds_render_optics(snap, L->q->scene->roster, &L->cam, &L->p, &L->still, &truth, err) == 0 &&
-        ds_render_heights(snap, L->q->scene->roster, &L->cam, &heights, err) == 0 &&
+        ds_render_heights(snap, L->q->scene->roster, &L->cam, L->p.seed, &heights, err) == 0 &&
         (L->map = ds_light_map_new(&L->cam, L->cam.projector.H, L->centre, heights, err)))
         rc = 0;
     if (rc == 0)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ds_mat3.h"
+#include "ds_terrain.h"
 #include "roster_mark.h"
 
 #define RIM_PX_PER_CELL 12
@@ -118,6 +119,33 @@ void ds_marks_mast_place(const ds_mast_mark *mk, base_vec2 *centre, double *head
     const double lean = mk->sway * ds_rnd(&r), dir = 2 * BASE_PI * ds_rnd(&r);
     roster_tag_mount_place(&mk->mount, mk->base_centre, mk->facing, centre, heading);
     *centre = base_v2_add(*centre, base_v2_scale(base_v2_dir(dir), lean));
+}
+
+bool ds_marks_mast_on(const rules_snapshot *snap, const roster_file *roster, size_t k, uint64_t seed,
+                      ds_mast_mark *out)
+{
+    const roster_unit_mark *mk = &roster->marks[k];
+    const roster_unit *ru = &roster->units[mk->unit];
+    const rules_unit *u = rules_snapshot_find_unit(snap, ru->id);
+    const rules_model *m = u ? rules_unit_find_model(u, roster->models[mk->model].id) : NULL;
+    if (!m)
+        return false;
+    *out = (ds_mast_mark){mk->tag_id, m->pos, m->facing, ds_terrain_height(snap, m->pos), ru->mount.height,
+                          mk->mount, mk->sway, seed};
+    return true;
+}
+
+void ds_marks_mast_card(const ds_mast_mark *mk, double printed_side, base_vec2 corners[4], double *z)
+{
+    base_vec2 centre;
+    double th;
+    ds_marks_mast_place(mk, &centre, &th);
+    const base_vec2 up = base_v2_scale(base_v2(cos(th), sin(th)), printed_side / 2),
+                    right = base_v2_scale(base_v2(sin(th), -cos(th)), printed_side / 2);
+    for (int i = 0; i < 4; i++)
+        corners[i] = base_v2_add(centre, base_v2_add(base_v2_scale(right, i == 1 || i == 2 ? 1 : -1),
+                                                     base_v2_scale(up, i < 2 ? 1 : -1)));
+    *z = mk->ground + mk->mount.height;
 }
 
 /* The printed tag, its white border included, MAST_PX_PER_CELL pixels a cell (paper and toner as the labels'). */

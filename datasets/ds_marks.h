@@ -59,6 +59,13 @@ typedef struct ds_mast_mark {
 
 /* Where the rod holds the tag: its centre (the declared place moved by the lean) and heading, board mm and rad. */
 void ds_marks_mast_place(const ds_mast_mark *mk, base_vec2 *centre, double *heading);
+/* The roster's mast k (roster->marks[k]) where its carrier stands on `snap`, leaning as a render of `seed` leans it;
+ * false when the carrier is not on the table. */
+bool ds_marks_mast_on(const rules_snapshot *snap, const roster_file *roster, size_t k, uint64_t seed,
+                      ds_mast_mark *out);
+/* Its printed tag (white border included: `printed_side` mm a side) where the rod holds it: corners, board mm, at
+ * the height *z (mm above the board). */
+void ds_marks_mast_card(const ds_mast_mark *mk, double printed_side, base_vec2 corners[4], double *z);
 /* Draws the mast (rod, then tag) into the canvas, into the figure mask too. -1 with c->err set. */
 int ds_marks_draw_mast(ds_canvas *c, apriltag_family_t *fam, const ds_mast_mark *mk);
 

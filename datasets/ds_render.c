@@ -437,7 +437,7 @@ done:
     return rc;
 }
 
-int ds_render_heights(const rules_snapshot *snap, const roster_file *roster, const calib_file *calib,
+int ds_render_heights(const rules_snapshot *snap, const roster_file *roster, const calib_file *calib, uint32_t seed,
                       base_image **out, base_error *err)
 {
     ds_canvas c = {.err = err};
@@ -465,6 +465,18 @@ int ds_render_heights(const rules_snapshot *snap, const roster_file *roster, con
             if (fill_board_poly(&c, corners, 4, h, grey(fmin(255, h / DS_LIGHT_HEIGHT_STEP_MM + 0.5))) < 0)
                 goto done;
         }
+    /* The masts' tags, above the figures: lit where the projector's ray through them meets them. */
+    const double printed = strcmp(roster->family, "tagStandard41h12") == 0 ? 9.0 / 5 : 10.0 / 8;
+    for (size_t k = 0; k < roster->n_marks; k++) {
+        ds_mast_mark mk;
+        base_vec2 card[4];
+        double z;
+        if (!ds_marks_mast_on(snap, roster, k, seed, &mk))
+            continue;
+        ds_marks_mast_card(&mk, mk.mount.size * printed, card, &z);
+        if (fill_board_poly(&c, card, 4, z, grey(fmin(255, z / DS_LIGHT_HEIGHT_STEP_MM + 0.5))) < 0)
+            goto done;
+    }
     if (!(img = base_image_new(calib->width, calib->height, 1, 0))) {
         base_error_set(err, "render: out of memory");
         goto done;

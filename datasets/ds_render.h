@@ -67,10 +67,11 @@ int ds_render_optics(const rules_snapshot *truth_snap, const roster_file *roster
 int ds_render_capture(const base_image *optics, const ds_render_params *p, uint32_t frame_seed,
                       base_image **out_gray, base_image **out_colour, base_error *err);
 /*
- * What the projector lights (ds_light.h): each camera pixel's surface height, base tops at their height
- * in DS_LIGHT_HEIGHT_STEP_MM steps, the board 0 (1 channel, the camera's size). Caller frees.
+ * What the projector lights (ds_light.h): each camera pixel's surface height, base tops and the masts' tags (as a
+ * render of `seed` leans them) at their height in DS_LIGHT_HEIGHT_STEP_MM steps, the board 0 (1 channel, the
+ * camera's size). Caller frees.
  */
-int ds_render_heights(const rules_snapshot *truth_snap, const roster_file *roster, const calib_file *cam,
+int ds_render_heights(const rules_snapshot *truth_snap, const roster_file *roster, const calib_file *cam, uint32_t seed,
                       base_image **out_heights, base_error *err);
 /* Tag bitmap corners, tag-local, in apriltag's order: (a, b) with a right and b up, in half-sizes. */
 extern const double ds_tag_corner_local[4][2];

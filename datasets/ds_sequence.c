@@ -425,11 +425,10 @@ int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, b
     return rc;
 }
 
-ds_sequence *ds_sequence_hard(int table, const char *crop, base_error *err)
+/* The turn of the table `hp` generates (ds_sequence_hard, ds_sequence_minis). */
+static ds_sequence *table_turn(const ds_hard_params *hp, const char *crop, base_error *err)
 {
-    ds_hard_params hp;
-    ds_hard_preset(table, &hp);
-    ds_hard_table *t = ds_hard_generate(&hp, err);
+    ds_hard_table *t = ds_hard_generate(hp, err);
     ds_sequence *q = calloc(1, sizeof *q);
     ds_hard_pair pr = {0};
     int w, h, x0, y0;
@@ -463,6 +462,20 @@ fail:
     ds_hard_free(t);
     ds_sequence_free(q);
     return NULL;
+}
+
+ds_sequence *ds_sequence_hard(int table, const char *crop, base_error *err)
+{
+    ds_hard_params hp;
+    ds_hard_preset(table, &hp);
+    return table_turn(&hp, crop, err);
+}
+
+ds_sequence *ds_sequence_minis(int table, const char *crop, base_error *err)
+{
+    ds_hard_params hp;
+    ds_hard_minis_preset(table, DS_HARD_MARKS_MAST, &hp);
+    return table_turn(&hp, crop, err);
 }
 
 ds_sequence *ds_sequence_climb(bool crop, base_error *err)

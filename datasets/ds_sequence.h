@@ -87,6 +87,13 @@ int ds_sequence_render(const ds_sequence *q, const char *dir, int supersample, b
 ds_sequence *ds_sequence_hard(int table, const char *crop, base_error *err);
 
 /*
+ * The same turn on the miniatures set's table `table` (1 .. ds_hard_minis_count(): figures standing as real ones
+ * do, hands, rim labels and masts as `tags layout` lays them out, ds_hard_minis_preset): what the projector's
+ * light does to marks read around and above the figures.
+ */
+ds_sequence *ds_sequence_minis(int table, const char *crop, base_error *err);
+
+/*
  * A turn on a hill (ds_climb.h's table: a 50 mm hill towards the edge of hard table 1's view, the spears before
  * it, two units standing by): the spears advance 3.5" onto it (Advance 4": legal), 3.9" along its top (legal),
  * then march 8.5" down off its far side (March 8": illegal), each carried by a hand; 5 fps, 1.2 s still between

@@ -35,7 +35,7 @@ int ref_labels_of(const roster_file *roster, const rules_snapshot *snap, base_la
 {
     *out = NULL;
     *n = 0;
-    size_t cap = roster->n_models + roster->n_board_tags;
+    size_t cap = roster->n_models + roster->n_marks + roster->n_board_tags;
     base_label *l = calloc(cap ? cap : 1, sizeof *l);
     if (!l)
         return base_error_setc(err, BASE_E_NOMEM, "out of memory");
@@ -54,6 +54,20 @@ int ref_labels_of(const roster_file *roster, const rules_snapshot *snap, base_la
                          ? (rm->base_width > 0 ? fmax(rm->base_width, rm->base_depth) : fmax(u->base_width, u->base_depth))
                          : ref_label_side(roster->family, mount->size);
         o->height_mm = ground_under(snap, m) + mount->height;
+        o->sigma_mm = m->sigma_mm;
+    }
+    for (size_t i = 0; i < roster->n_marks; i++) {
+        const roster_unit_mark *mk = &roster->marks[i];
+        const rules_model *m = snap && mk->model < roster->n_models
+                                   ? rules_snapshot_find_model(snap, roster->models[mk->model].id, NULL)
+                                   : NULL;
+        if (!m || mk->kind != ROSTER_UNIT_MARK_MAST)
+            continue;
+        /* A mast: its tag on a rod above the figures, anywhere within its sway of the declared place. */
+        base_label *o = &l[k++];
+        roster_tag_mount_place(&mk->mount, m->pos, m->facing, &o->centre, &o->heading);
+        o->side_mm = ref_label_side(roster->family, mk->mount.size) + 2 * mk->sway;
+        o->height_mm = ground_under(snap, m) + mk->mount.height;
         o->sigma_mm = m->sigma_mm;
     }
     for (size_t i = 0; i < roster->n_board_tags; i++) {

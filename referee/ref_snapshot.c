@@ -96,6 +96,9 @@ static int complete(ref_setup *s, const base_view *frame, const ref_read_options
     r->tags_seen = tags->n;
     for (size_t i = 0; i < tags->n; i++)
         r->model_tags += roster_map_find_model_tag(s->map, tags->items[i].id) != NULL;
+    for (size_t u = 0; u < r->snap->n_units; u++)
+        for (size_t m = 0; m < r->snap->units[u].n_models; m++)
+            r->models_read += r->snap->units[u].models[m].evidence != RULES_EVIDENCE_INFERRED;
     if (o->since)
         ref_statuses_apply(o->statuses, o->n_statuses, r->snap);
     if (ref_setup_apply(s, r->snap, err) < 0)
@@ -169,7 +172,7 @@ void ref_snapshot_take_view(ref_snapshot *to, ref_snapshot *from)
     struct ref_seen *keep = to->seen;
     to->seen = from->seen;
     from->seen = keep;
-    to->tags_seen = from->tags_seen, to->model_tags = from->model_tags;
+    to->tags_seen = from->tags_seen, to->model_tags = from->model_tags, to->models_read = from->models_read;
 }
 
 void ref_statuses_apply(const ref_status *statuses, size_t n, rules_snapshot *snap)

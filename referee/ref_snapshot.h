@@ -55,6 +55,9 @@ typedef struct ref_snapshot {
     bool whole;             /* the whole frame was searched for tags (else only the regions asked) */
     size_t tags_seen;       /* model and board tags in the frame's list (carried over ones included) */
     size_t model_tags;      /* of which the roster's models' */
+    size_t models_read;     /* models placed from a mark read (their own tag, a rim label, a mast; now or, where
+                               nothing changed, then), not inferred: on a table of real miniatures, whose models
+                               carry rim labels and masts, model_tags may be 0 with the whole army in view */
     size_t tags_kept;       /* models kept where they were: their tag's pixels unchanged */
     ref_checks *checks;     /* the self-checks, when asked for and the whole frame was read; owned, else NULL */
     struct ref_seen *seen;

@@ -233,22 +233,23 @@ Test(base_text, cuts_on_a_character_boundary)
     free(big);
 }
 
+/* `escape(in)` is exactly `want`. */
+static void expect_escaped(char *(*escape)(const char *), const char *in, const char *want)
+{
+    char *got = escape(in);
+    cr_assert_not_null(got, "no escaped copy of %zu bytes", strlen(in));
+    cr_expect_str_eq(got, want);
+    free(got);
+}
+
 Test(base_text, escapes_for_terminal_and_markup)
 {
-    char *t = base_text_escape_terminal("red\x1b[31m\n\\ \xc2\x9b ok \xc3\xa9 \xff");
-    cr_assert_not_null(t);
-    cr_expect_str_eq(t, "red\\x1b[31m\\x0a\\\\ \\xc2\\x9b ok \xc3\xa9 \\xff");
-    free(t);
-    char *m = base_text_escape_markup("Orcs & <Goblins> \"'\x01\xfe");
-    cr_assert_not_null(m);
-    cr_expect_str_eq(m, "Orcs &amp; &lt;Goblins&gt; &quot;&apos;\\x01\\xfe");
-    free(m);
-    char *vis = base_text_escape_visible("a\\b\n\x1b\t\xff\xc3\xa9");
-    cr_expect_str_eq(vis, "a\\b\n\\x1b\\x09\\xff\xc3\xa9");
-    free(vis);
-    char *v = base_text_escape_invalid("a\xff\x1b\xc3\xa9");
-    cr_expect_str_eq(v, "a\\xff\x1b\xc3\xa9");
-    free(v);
+    expect_escaped(base_text_escape_terminal, "red\x1b[31m\n\\ \xc2\x9b ok \xc3\xa9 \xff",
+                   "red\\x1b[31m\\x0a\\\\ \\xc2\\x9b ok \xc3\xa9 \\xff");
+    expect_escaped(base_text_escape_markup, "Orcs & <Goblins> \"'\x01\xfe",
+                   "Orcs &amp; &lt;Goblins&gt; &quot;&apos;\\x01\\xfe");
+    expect_escaped(base_text_escape_visible, "a\\b\n\x1b\t\xff\xc3\xa9", "a\\b\n\\x1b\\x09\\xff\xc3\xa9");
+    expect_escaped(base_text_escape_invalid, "a\xff\x1b\xc3\xa9", "a\\xff\x1b\xc3\xa9");
 }
 
 /* JSON's escapes: DEL and C1 as \u escapes, a byte that is not UTF-8 as \\xNN, everything else (ASCII runs, C0 that
@@ -256,23 +257,15 @@ Test(base_text, escapes_for_terminal_and_markup)
  * put the escaped bytes at a run's start, middle and end. */
 Test(base_text, escapes_for_json)
 {
-    char *j = base_text_escape_json("\x7f{\"a\": \"x\x7fy \xc2\x9b \xc3\xa9\t\xff\"}\xc2\x85");
-    cr_assert_not_null(j);
-    cr_expect_str_eq(j, "\\u007f{\"a\": \"x\\u007fy \\u009b \xc3\xa9\t\\\\xff\"}\\u0085");
-    free(j);
-    char *e = base_text_escape_json("");
-    cr_assert_not_null(e);
-    cr_expect_str_eq(e, "");
-    free(e);
+    expect_escaped(base_text_escape_json, "\x7f{\"a\": \"x\x7fy \xc2\x9b \xc3\xa9\t\xff\"}\xc2\x85",
+                   "\\u007f{\"a\": \"x\\u007fy \\u009b \xc3\xa9\t\\\\xff\"}\\u0085");
+    expect_escaped(base_text_escape_json, "", "");
     /* A long plain run (the referee's JSON is ~240 KB of them) comes back byte for byte. */
     char big[5001];
     for (int k = 0; k < 5000; k++)
         big[k] = (char)(' ' + k % 95);
     big[5000] = '\0';
-    char *b = base_text_escape_json(big);
-    cr_assert_not_null(b);
-    cr_expect_str_eq(b, big);
-    free(b);
+    expect_escaped(base_text_escape_json, big, big);
 }
 
 Test(base_json, refuses_invalid_utf8)

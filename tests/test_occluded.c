@@ -179,13 +179,13 @@ static void bench_scene_clear(bench_scene *s)
     roster_free(s->r);
 }
 
-/* Marks unit u's models seen at their truth, moved by (dx, dy) mm. */
-static void mark_seen(bench_scene *s, const char *unit, double dx, double dy)
+/* Marks unit u's models seen at their truth, moved by dy mm. */
+static void mark_seen(bench_scene *s, const char *unit, double dy)
 {
     for (size_t i = 0; i < s->map->n_models; i++)
         if (!strcmp(s->map->units[s->map->models[i].unit].id, unit)) {
             const rules_model *t = truth_of(s->truth, s->map, i);
-            s->seen[i] = (vis_seen_model){.seen = true, .certain = true, .pos = {t->pos.x + dx, t->pos.y + dy},
+            s->seen[i] = (vis_seen_model){.seen = true, .certain = true, .pos = {t->pos.x, t->pos.y + dy},
                                           .facing = t->facing};
         }
 }
@@ -196,15 +196,28 @@ static int run(bench_scene *s, vis_occluded_stats *st)
     return vis_occluded_place(&s->cam, &v, &s->book, s->td, s->map, 1, NULL, s->seen, s->partial, st);
 }
 
+/* A unit taken as seen before vis_occluded runs: at its truth moved `dy` mm. */
+typedef struct seen_as {
+    const char *unit;
+    double dy;
+} seen_as;
+
+/* scene() drawn, the units in `seen` (ended by a NULL unit) marked seen, vis_occluded run; `candidates` units left
+ * for it (those nothing of is seen). */
+static void make_and_run(bench_scene *s, vis_occluded_stats *st, const seen_as *seen, size_t candidates)
+{
+    bench_scene_make(s);
+    for (; seen->unit; seen++)
+        mark_seen(s, seen->unit, seen->dy);
+    cr_assert_eq(run(s, st), 0);
+    cr_expect_eq(st->candidates, candidates, "candidates: %zu", st->candidates);
+}
+
 Test(occluded, names_only_models_of_units_nothing_of_is_seen, .timeout = 120)
 {
     bench_scene s;
-    bench_scene_make(&s);
-    mark_seen(&s, "inf", 0, 0);
-    mark_seen(&s, "monster", 0, 0);
     vis_occluded_stats st;
-    cr_assert_eq(run(&s, &st), 0);
-    cr_expect_eq(st.candidates, 1);
+    make_and_run(&s, &st, (const seen_as[]){{"inf", 0}, {"monster", 0}, {NULL, 0}}, 1);
     cr_expect_gt(st.labels, 0);
     cr_expect_eq(st.models, 2, "models named: %zu", st.models);
     size_t named = 0;
@@ -230,13 +243,8 @@ Test(occluded, names_only_models_of_units_nothing_of_is_seen, .timeout = 120)
 Test(occluded, nothing_is_searched_when_every_unit_is_seen, .timeout = 120)
 {
     bench_scene s;
-    bench_scene_make(&s);
-    mark_seen(&s, "inf", 0, 0);
-    mark_seen(&s, "cav", 0, 0);
-    mark_seen(&s, "monster", 0, 0);
     vis_occluded_stats st;
-    cr_assert_eq(run(&s, &st), 0);
-    cr_expect_eq(st.candidates, 0);
+    make_and_run(&s, &st, (const seen_as[]){{"inf", 0}, {"cav", 0}, {"monster", 0}, {NULL, 0}}, 0);
     cr_expect_eq(st.labels, 0, "the picture was searched: %zu labels", st.labels);
     cr_expect_eq(st.models, 0);
     bench_scene_clear(&s);
@@ -249,12 +257,8 @@ Test(occluded, nothing_is_searched_when_every_unit_is_seen, .timeout = 120)
 Test(occluded, a_label_read_best_as_a_model_seen_names_nothing, .timeout = 120)
 {
     bench_scene s;
-    bench_scene_make(&s);
-    mark_seen(&s, "cav", 0, 100);
-    mark_seen(&s, "monster", 0, 0);
     vis_occluded_stats st;
-    cr_assert_eq(run(&s, &st), 0);
-    cr_expect_eq(st.candidates, 1);
+    make_and_run(&s, &st, (const seen_as[]){{"cav", 100}, {"monster", 0}, {NULL, 0}}, 1);
     for (size_t i = 0; i < s.map->n_models; i++) {
         const rules_model *t = truth_of(s.truth, s.map, i);
         if (!strcmp(s.map->units[s.map->models[i].unit].id, "cav"))
@@ -276,12 +280,8 @@ Test(occluded, a_label_read_best_as_a_model_seen_names_nothing, .timeout = 120)
 Test(occluded, a_mast_is_read_over_a_label_taken_for_its_carrier, .timeout = 120)
 {
     bench_scene s;
-    bench_scene_make(&s);
-    mark_seen(&s, "inf", 0, 0);
-    mark_seen(&s, "cav", 0, 0);
     vis_occluded_stats st;
-    cr_assert_eq(run(&s, &st), 0);
-    cr_expect_eq(st.candidates, 1);
+    make_and_run(&s, &st, (const seen_as[]){{"inf", 0}, {"cav", 0}, {NULL, 0}}, 1);
     /* Four labels of its layout found on no model seen fit it within 25 nats: its mast is read for over each. */
     cr_expect_eq(st.mast_tries, 4, "masts read for: %zu", st.mast_tries);
     cr_expect_eq(st.masts, 1);

@@ -189,3 +189,41 @@ Test(relief_overlay, a_label_on_the_hill_is_left_dark_at_its_height)
     roster_free(r);
     rules_snapshot_free(s);
 }
+
+/* A mast on the hill (its tag 24 mm, 63 mm above the surface its carrier stands on, 8 mm ahead of the base centre,
+ * swaying up to 1.26 mm): left dark at the hill's height plus its own, the square grown by its sway both ways;
+ * a mast whose carrier is not on the table leaves no label. */
+Test(relief_overlay, a_mast_is_left_dark_at_its_height_round_its_sway)
+{
+    rules_snapshot *s = hill_table();
+    roster_file *r = roster_new(1, 2, 0);
+    r->board_width = s->board_width, r->board_depth = s->board_depth;
+    roster_unit *u = &r->units[r->n_units++];
+    snprintf(u->id, sizeof u->id, "knights");
+    u->base_width = 25, u->base_depth = 50, u->files = 2, u->n_models = 2;
+    u->mount = (roster_tag_mount){base_v2(0, 0), 0, 3, 16};
+    for (int i = 0; i < 2; i++) {
+        snprintf(r->models[i].id, sizeof r->models[i].id, "knights-%d", i + 1);
+        r->models[i].tag_id = 10 + 2 * i;
+    }
+    r->n_models = 2;
+    const roster_unit_mark mast = {ROSTER_UNIT_MARK_MAST, 0, 0, 600, {base_v2(8, 0), 0, 63, 24}, 1.26};
+    cr_assert_eq(roster_add_mark(r, &mast), 0);
+    cr_assert_eq(roster_add_mark(r, &(roster_unit_mark){ROSTER_UNIT_MARK_MAST, 0, 1, 602, mast.mount, 1.26}), 0);
+    rules_unit *su = rules_snapshot_add_unit(s, "knights", "red");
+    su->base_width = 25, su->base_depth = 50;
+    rules_unit_add_model(su, "knights-1", base_v2(1400, 900), base_deg_to_rad(90)); /* knights-2 not on the table */
+    base_label *labels;
+    size_t n;
+    base_error err;
+    cr_assert_eq(ref_labels_of(r, s, &labels, &n, &err), 0, "%s", err.msg);
+    cr_assert_eq(n, 2, "labels: %zu (knights-1's base and its mast)", n);
+    const base_label *m = &labels[1];
+    cr_expect_float_eq(m->height_mm, HILL_MM + 63, 1e-9);
+    cr_expect_float_eq(m->side_mm, 24 * 10.0 / 8 + 2 * 1.26, 1e-9);
+    /* 8 mm ahead of a base facing +y (90 degrees). */
+    cr_expect(base_v2_dist(m->centre, base_v2(1400, 908)) < 1e-9, "mast at (%.3f, %.3f)", m->centre.x, m->centre.y);
+    free(labels);
+    roster_free(r);
+    rules_snapshot_free(s);
+}

@@ -14,6 +14,7 @@
 #include "cvshim.h"
 #include "ds_calibview.h"
 #include "ds_light.h"
+#include "ds_marks.h"
 #include "ds_render.h"
 #include "ds_scene.h"
 #include "vis_camera.h"
@@ -154,7 +155,7 @@ Test(render_light, a_projected_square_lands_where_the_mapping_says)
     ds_scene_free(s);
 }
 
-/* The height map: a base centre's pixel holds its base's height in 0.25 mm steps (exact), the board 0. */
+/* The height map: a base centre's pixel holds its base's height in DS_LIGHT_HEIGHT_STEP_MM steps (exact), the board 0. */
 Test(render_light, the_height_map_holds_the_base_tops)
 {
     base_error err;
@@ -163,7 +164,7 @@ Test(render_light, the_height_map_holds_the_base_tops)
     ds_scene *s = ds_scene_generate(&g, &err);
     cr_assert_not_null(s, "%s", err.msg);
     base_image *hm = NULL;
-    cr_assert_eq(ds_render_heights(s->snapshot, s->roster, &s->calib, &hm, &err), 0, "%s", err.msg);
+    cr_assert_eq(ds_render_heights(s->snapshot, s->roster, &s->calib, 0, &hm, &err), 0, "%s", err.msg);
     vis_camera vc;
     vis_camera_init(&vc, &s->calib);
     const rules_unit *u = &s->snapshot->units[0];
@@ -175,6 +176,45 @@ Test(render_light, the_height_map_holds_the_base_tops)
     cr_assert_gt(want, 0);
     cr_assert_eq(hm->data[(int)lround(px[1]) * hm->stride + (size_t)lround(px[0])], want);
     cr_assert_eq(hm->data[2 * hm->stride + 2], 0, "the frame's corner is board (or beyond)");
+    base_image_free(hm);
+    ds_scene_free(s);
+}
+
+/* A mast's tag above the figures is lit at its height: the pixel of its centre, seen at that height, holds it in
+ * DS_LIGHT_HEIGHT_STEP_MM steps (exact), as the render of the same seed leans it. */
+Test(render_light, the_height_map_holds_the_masts_tags)
+{
+    base_error err;
+    ds_gen_params g;
+    ds_gen_params_small(&g);
+    ds_scene *s = ds_scene_generate(&g, &err);
+    cr_assert_not_null(s, "%s", err.msg);
+    size_t changed = 0;
+    cr_assert_eq(roster_layout_marks(s->roster, true, &changed), 0);
+    cr_assert_gt(s->roster->n_marks, 0, "tags layout gave no masts");
+    base_image *hm = NULL;
+    cr_assert_eq(ds_render_heights(s->snapshot, s->roster, &s->calib, 7, &hm, &err), 0, "%s", err.msg);
+    vis_camera vc;
+    vis_camera_init(&vc, &s->calib);
+    size_t checked = 0;
+    for (size_t k = 0; k < s->roster->n_marks; k++) {
+        ds_mast_mark mk;
+        if (!ds_marks_mast_on(s->snapshot, s->roster, k, 7, &mk))
+            continue;
+        base_vec2 card[4], mid = {0, 0};
+        double z, px[2];
+        ds_marks_mast_card(&mk, mk.mount.size * 10 / 8, card, &z);
+        for (int c = 0; c < 4; c++)
+            mid = base_v2_add(mid, base_v2_scale(card[c], 0.25));
+        cr_assert_gt(z, 20, "mast %zu at %.1f mm", k, z);
+        cr_assert(vis_camera_project(&vc, (const double[3]){mid.x, mid.y, z}, px));
+        if (px[0] < 0 || px[1] < 0 || px[0] > hm->width - 1 || px[1] > hm->height - 1)
+            continue;
+        cr_expect_eq(hm->data[(int)lround(px[1]) * hm->stride + (size_t)lround(px[0])],
+                     (int)(z / DS_LIGHT_HEIGHT_STEP_MM + 0.5), "mast %zu at %.1f mm", k, z);
+        checked++;
+    }
+    cr_expect_gt(checked, 0, "no mast in view");
     base_image_free(hm);
     ds_scene_free(s);
 }

@@ -31,95 +31,18 @@
 #include "watch_session.h"
 
 #define CROP_MARGIN_PX 160
-/* A model whose centre is nearer the crop's edge than this has its tag cut (tags are 35-70 px here). */
-#define EDGE_PX 40
 #define SETTLE_MS 800
 
-/* The crop "WxH+X+Y" of hard table 1's frame holding its turn's moving units at every keyframe. */
+/* The crop of hard table `table`'s frame holding its turn's moving units (wl_turn_crop), the margin
+ * TABLEREF_LOOP_HARD_MARGIN when set. */
 static void turn_crop(int table, double margin_px, char *crop, size_t cap)
 {
     base_error err;
     ds_sequence *q = ds_sequence_hard(table, NULL, &err);
     cr_assert_not_null(q, "%s", err.msg);
-    const calib_file *cam = &q->scene->calib;
-    vis_camera vc;
-    vis_camera_init(&vc, cam);
-    double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
-    for (size_t k = 0; k <= q->n_moves; k++) {
-        rules_snapshot *s = ds_sequence_keyframe(q, k, &err);
-        cr_assert_not_null(s, "%s", err.msg);
-        for (size_t m = 0; m < q->n_moves; m++) {
-            const rules_unit *u = rules_snapshot_find_unit(s, q->moves[m].unit);
-            cr_assert_not_null(u, "unit %s", q->moves[m].unit);
-            for (size_t i = 0; i < u->n_models; i++) {
-                double px[2];
-                cr_assert(vis_camera_project(&vc, (const double[3]){u->models[i].pos.x, u->models[i].pos.y, 0}, px));
-                x0 = fmin(x0, px[0]), y0 = fmin(y0, px[1]), x1 = fmax(x1, px[0]), y1 = fmax(y1, px[1]);
-            }
-        }
-        rules_snapshot_free(s);
-    }
-    /* The crop keeps the principal point (a calibration must have it inside its image). */
-    x0 = fmin(x0, cam->cx), y0 = fmin(y0, cam->cy);
-    x1 = fmax(x1, cam->cx), y1 = fmax(y1, cam->cy);
     const char *env = getenv("TABLEREF_LOOP_HARD_MARGIN");
-    const double margin = fmax(env ? atof(env) : margin_px, EDGE_PX + 8);
-    const int cx0 = (int)fmax(0, x0 - margin) & ~1, cy0 = (int)fmax(0, y0 - margin) & ~1;
-    const int cx1 = (int)fmin(cam->width, x1 + margin), cy1 = (int)fmin(cam->height, y1 + margin);
-    snprintf(crop, cap, "%dx%d+%d+%d", (cx1 - cx0) & ~1, (cy1 - cy0) & ~1, cx0, cy0);
+    wl_turn_crop(q, env ? atof(env) : margin_px, crop, cap);
     ds_sequence_free(q);
-}
-
-/* Does every model of unit `id`, at every keyframe, stand at least EDGE_PX inside the (cropped) frame? */
-static bool unit_wholly_inside(const ds_sequence *q, const vis_camera *vc, const char *id)
-{
-    base_error err;
-    bool inside = true;
-    for (size_t k = 0; k <= q->n_moves && inside; k++) {
-        rules_snapshot *s = ds_sequence_keyframe(q, k, &err);
-        cr_assert_not_null(s, "%s", err.msg);
-        const rules_unit *u = rules_snapshot_find_unit(s, id);
-        for (size_t i = 0; u && i < u->n_models && inside; i++) {
-            double px[2];
-            inside = vis_camera_project(vc, (const double[3]){u->models[i].pos.x, u->models[i].pos.y, 0}, px) &&
-                     px[0] >= EDGE_PX && px[1] >= EDGE_PX && px[0] < q->scene->calib.width - EDGE_PX &&
-                     px[1] < q->scene->calib.height - EDGE_PX;
-        }
-        rules_snapshot_free(s);
-    }
-    return inside;
-}
-
-/*
- * Only whole units on the crop: a unit the crop's edge cuts through is taken off the table (the roster still
- * lists it: never seen, never judged). A tag the edge cuts in two is read at one settle and not at the next,
- * which makes the watch wait for it (the hidden-tag rule): the crop's doing, not the light's, and no table
- * has it (the board lies within the camera's frame). Returns the units left.
- */
-static size_t keep_whole_units(ds_sequence *q)
-{
-    vis_camera vc;
-    vis_camera_init(&vc, &q->scene->calib);
-    rules_snapshot *snap = q->scene->snapshot;
-    bool *whole = calloc(snap->n_units + 1, sizeof *whole);
-    cr_assert_not_null(whole);
-    for (size_t u = 0; u < snap->n_units; u++) /* decided first: the keyframes are made from this snapshot */
-        whole[u] = unit_wholly_inside(q, &vc, snap->units[u].id);
-    size_t kept = 0;
-    for (size_t u = 0; u < snap->n_units; u++) {
-        rules_unit *un = &snap->units[u];
-        if (whole[u]) {
-            snap->units[kept++] = *un;
-            continue;
-        }
-        for (size_t m = 0; m < q->n_moves; m++)
-            cr_assert_str_neq(q->moves[m].unit, un->id, "the crop cuts the moving unit %s", un->id);
-        rules_unit_clear_alternatives(un);
-        free(un->models);
-    }
-    snap->n_units = kept;
-    free(whole);
-    return kept;
 }
 
 static void run_hard_turn(int table, const char *crop, double ratio, wl_run *r)
@@ -128,7 +51,7 @@ static void run_hard_turn(int table, const char *crop, double ratio, wl_run *r)
     ds_sequence *q = ds_sequence_hard(table, crop, &err);
     cr_assert_not_null(q, "%s", err.msg);
     cr_assert_eq(q->n_moves, 2);
-    r->units = keep_whole_units(q);
+    r->units = wl_keep_whole_units(q);
     calib_file cam;
     double P[3];
     cr_assert_eq(ds_loop_calib(q, &cam, P, &err), 0, "%s", err.msg);

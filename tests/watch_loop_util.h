@@ -9,6 +9,9 @@
  *   wl_run r;
  *   wl_watch(q, &cam, P, &o, &r);        // q, cam, P as ds_loop_calib gives them; fails the test on an error
  *   cr_expect_eq(r.settles, 3); ... r.settle_frame[k], r.legal[k], r.check_frame[k], r.frames_lit
+ * TABLEREF_LOOP_FRAMES=DIR (an existing folder) writes every frame the watch sees there, to look at.
+ * A crop of a generated turn: wl_turn_crop(whole, 160, crop, sizeof crop) on the uncropped sequence, then
+ * q = ds_sequence_hard(1, crop, &err); wl_keep_whole_units(q) before ds_loop_calib.
  */
 #ifndef WATCH_LOOP_UTIL_H
 #define WATCH_LOOP_UTIL_H
@@ -27,6 +30,7 @@ typedef struct wl_run {
     int settles;                               /* "settled" events */
     long settle_frame[WL_MAX_EVENTS];
     int full_frame[WL_MAX_EVENTS];             /* the settle detected over the whole frame */
+    size_t models_read[WL_MAX_EVENTS];         /* the settle's models placed from a mark read, not inferred */
     int checks;                                /* "move_checked" events */
     int legal[WL_MAX_EVENTS];
     long check_frame[WL_MAX_EVENTS];
@@ -42,6 +46,22 @@ typedef struct wl_options {
     const char *source_name;       /* the capture source's name */
     ref_setup *setup;              /* the watch's set-up (borrowed); NULL: made from q's roster and the camera */
 } wl_options;
+
+/* A model whose centre is nearer a crop's edge than this has its mark cut (tags are 35-70 px on the hard set). */
+#define WL_EDGE_PX 40
+
+/* The crop "WxH+X+Y" of q's (whole) frame holding its turn's moving units at every keyframe and the principal
+ * point, grown by margin_px (at least WL_EDGE_PX + 8). */
+void wl_turn_crop(const ds_sequence *q, double margin_px, char *crop, size_t cap);
+
+/*
+ * Only whole units on q's (cropped) frame: a unit the crop's edge cuts through is taken off the table (the roster
+ * still lists it: never seen, never judged). A tag the edge cuts in two is read at one settle and not at the next,
+ * which makes the watch wait for it (the hidden-tag rule): the crop's doing, not the light's, and no table has it
+ * (the board lies within the camera's frame). Fails the test when the crop cuts a moving unit. Returns the units
+ * left.
+ */
+size_t wl_keep_whole_units(ds_sequence *q);
 
 /* Watches sequence q (camera cam, projector centre P) in the closed loop; *r gets what the watch said. */
 void wl_watch(const ds_sequence *q, const calib_file *cam, const double P[3], const wl_options *o, wl_run *r);

@@ -139,6 +139,7 @@ void watch_session_on_settled(watch_session *s, const watch_tracker_result *r, l
     if (ev) {
         cJSON_AddNumberToObject(ev, "tags_seen", (double)r->tags_seen);
         cJSON_AddNumberToObject(ev, "tags_missing", (double)r->tags_missing);
+        cJSON_AddNumberToObject(ev, "models_read", (double)r->models_read);
         cJSON_AddBoolToObject(ev, "full_frame", r->full_frame);
         base_json_add_number(ev, "detect_ms", r->detect_ms, 1);
         cJSON_AddBoolToObject(ev, "first", r->first);

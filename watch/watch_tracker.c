@@ -206,7 +206,7 @@ static void read_options(const watch_tracker *w, const entry *ref, const ref_reg
  * The settle frame read into e through the referee's door: only the regions that changed since the reference
  * (or the whole frame), the units nothing touched kept, models read then but not now kept where their tag's
  * pixels say they still are, the judge's statuses and the table's rules applied, the set-up checked on a whole
- * frame. Returns 1 done, 0 not (no model tag in view), 2 not (the set-up check fails), -1 error.
+ * frame. Returns 1 done, 0 not (no model's mark read), 2 not (the set-up check fails), -1 error.
  */
 static int settle_snapshot(watch_tracker *w, const base_view *im, const base_image *small, double t_ms, entry *e,
                            watch_tracker_result *res, base_error *err)
@@ -228,8 +228,9 @@ static int settle_snapshot(watch_tracker *w, const base_view *im, const base_ima
     if (!e->read)
         return -1;
     res->tags_seen = e->read->tags_seen;
-    if (!ref && e->read->model_tags == 0) {
-        snprintf(res->note, sizeof res->note, "not settled: no model tag in view");
+    res->models_read = e->read->models_read;
+    if (!ref && e->read->models_read == 0) {
+        snprintf(res->note, sizeof res->note, "not settled: no model's mark in view");
         return 0;
     }
     if (!ref_snapshot_checks_held(e->read)) {

@@ -115,6 +115,7 @@ typedef struct watch_tracker_result {
     int move;                 /* number of the move judged (1, 2, ...), 0 when none */
     size_t moving_blocks;     /* blocks that changed since the previous frame */
     size_t tags_seen;         /* at the settle: model and board tags used */
+    size_t models_read;       /* at the settle: models placed from a mark read, not inferred (ref_snapshot) */
     size_t tags_missing;      /* at the settle: tags seen before and not now */
     size_t tags_kept;         /* at the settle: of those, kept where they were: their pixels unchanged (vis_patch.h) */
     bool full_frame;          /* the settle detection ran on the whole frame */
