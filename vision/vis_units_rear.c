@@ -122,8 +122,12 @@ static void break_tie(const vis_units_options *opt, size_t first_model, size_t n
     signed char *hint = opt->base_hint && tied >= 2 ? malloc(n_pl + 1) : NULL;
     if (!hint)
         return;
-    for (size_t i = 0; i < n_pl; i++)
+    for (size_t i = 0; i < n_pl; i++) {
         hint[i] = pl[i].seen ? 0 : opt->base_hint(opt->base_seen_ctx, first_model, pl[i].pos, pl[i].facing);
+        if (debug_on())
+            fprintf(stderr, "rear hint of model %zu: (%.1f, %.1f) %d\n", first_model, pl[i].pos.x, pl[i].pos.y,
+                    hint[i]);
+    }
     size_t best = 0;
     int top = hint_score(&res->placements[o0], n_models, pl, hint, n_pl);
     for (size_t t = 1; t < tied; t++) {
