@@ -220,9 +220,15 @@ Test(rim_readback, a_scene_asks_for_the_real_style_and_miniatures)
  * A base is seen where it stands by its rim label's corner blocks, whatever its code (vis_rim_label_present: the look
  * vis_units_rear takes at each place an incomplete rear rank may fill), on the table above: at the true place of the
  * ranked units' bases (inf20, inf25, cav: 17 models, figures standing on them) at least PRESENT_FLOOR, and at the
- * places half a base and a whole base beyond each end of each of their ranks (bare table: 20 places) none.
+ * places half a base and a whole base beyond each end of each of their ranks (bare table: 20 places) none. And
+ * what less than a base shows there (vis_rim_label_hint).
  */
 #define PRESENT_FLOOR 10 /* measured: 10 (the figures cover the rest; seed 5) */
+/* vis_rim_label_hint (one corner block, none contradicted) at the same places, measured: 11 of 17 where they stand,
+ * none a whole base beyond a rank's end, but 3 of 10 half a base beyond (the end base's own blocks or code cells
+ * under the hinted label's corner): a hint alone is no evidence of a base, only a tie-break (vis_units_rear.h). */
+#define HINTED_WHERE_THEY_STAND 11
+#define HINTED_HALF_A_BASE_BEYOND 3
 Test(rim_readback, a_base_is_seen_by_its_corner_blocks_where_it_stands, .timeout = 120)
 {
     roster_file *r = laid_out_roster();
@@ -243,7 +249,7 @@ Test(rim_readback, a_base_is_seen_by_its_corner_blocks_where_it_stands, .timeout
     vis_camera cam;
     vis_camera_init(&cam, &cal);
     const base_view im = base_image_view(img);
-    int present = 0, bare = 0, looked = 0;
+    int present = 0, bare = 0, looked = 0, hinted = 0, bare_hinted_far = 0, bare_hinted_half = 0;
     for (size_t i = 0; i < 3; i++) {
         const kind *k = &KINDS[i];
         const roster_map_unit *ru = &map->units[i];
@@ -256,6 +262,7 @@ Test(rim_readback, a_base_is_seen_by_its_corner_blocks_where_it_stands, .timeout
             double h;
             roster_tag_mount_place(&ru->mount, tm->pos, tm->facing, &c, &h);
             present += vis_rim_label_present(&cam, &im, L, (double[3]){c.x, c.y, z}, h, reach);
+            hinted += vis_rim_label_hint(&cam, &im, L, (double[3]){c.x, c.y, z}, h, reach);
         }
         for (int rk = 0; rk < k->ranks; rk++)
             for (int e = 0; e < 4; e++) {
@@ -268,6 +275,8 @@ Test(rim_readback, a_base_is_seen_by_its_corner_blocks_where_it_stands, .timeout
                 double h;
                 roster_tag_mount_place(&ru->mount, pos, a, &c, &h);
                 bare += vis_rim_label_present(&cam, &im, L, (double[3]){c.x, c.y, z}, h, reach);
+                const bool hint = vis_rim_label_hint(&cam, &im, L, (double[3]){c.x, c.y, z}, h, reach);
+                bare_hinted_far += hint && (e == 0 || e == 3), bare_hinted_half += hint && (e == 1 || e == 2);
                 looked++;
             }
     }
@@ -276,6 +285,12 @@ Test(rim_readback, a_base_is_seen_by_its_corner_blocks_where_it_stands, .timeout
     cr_expect_geq(present, PRESENT_FLOOR, "%d of 17 bases seen where they stand", present);
     cr_expect_eq(looked, 20);
     cr_expect_eq(bare, 0, "%d bare places taken for a base", bare);
+    cr_log_info("hinted (vis_rim_label_hint): %d of 17 where they stand, bare places %d a base beyond, %d half a base",
+                hinted, bare_hinted_far, bare_hinted_half);
+    cr_expect_geq(hinted, present, "a label seen is hinted too");
+    cr_expect_eq(hinted, HINTED_WHERE_THEY_STAND, "%d of 17 bases hinted where they stand", hinted);
+    cr_expect_eq(bare_hinted_far, 0, "%d places a base beyond a rank's end hinted", bare_hinted_far);
+    cr_expect_eq(bare_hinted_half, HINTED_HALF_A_BASE_BEYOND, "%d places half a base beyond hinted", bare_hinted_half);
     vis_rim_book_clear(&book);
     vis_tag_detector_free(td);
     roster_map_free(map);

@@ -113,6 +113,67 @@ Test(units_rear, nothing_seen_changes_nothing)
     vis_formation_result_clear(&res);
 }
 
+/* base_hint: one corner block shows at the places in ctx's second look (less than a base seen). */
+typedef struct looks {
+    look seen, hinted;
+} looks;
+
+static bool seen_of(void *ctx, size_t model, base_vec2 pos, double facing)
+{
+    return base_seen(&((looks *)ctx)->seen, model, pos, facing);
+}
+
+static bool hinted_of(void *ctx, size_t model, base_vec2 pos, double facing)
+{
+    return base_seen(&((looks *)ctx)->hinted, model, pos, facing);
+}
+
+static void settle_hinted(looks *l, bool with_hint, vis_formation_result *res, size_t *allowed)
+{
+    vis_formation_model m[N];
+    unit(m);
+    const vis_formation_input in = {N, m, 20, 20, {0, FILES}, 0};
+    cr_assert_eq(vis_formation_infer(&in, res), 0);
+    const vis_units_options o = {.base_seen = seen_of, .base_hint = with_hint ? hinted_of : NULL, .base_seen_ctx = l};
+    cr_assert_geq(vis_units_rear_settle(&o, 0, N, res, allowed), 0);
+}
+
+/*
+ * A base seen at the rear rank's middle slot (file 2) fills it in the left-aligned, centred and right-aligned ranks
+ * alike: the seen bases leave them tied, centred first. A corner block at files 3 and 4 (a label mostly under its
+ * figure: less than a base seen) breaks the tie: right-aligned first, the only placement filling both; every
+ * placement still allowed (the hints contradict none: exactly as many allowed as without them). Without base_hint,
+ * or with the hints where nothing is seen, the order is the models' (centred first).
+ */
+Test(units_rear, a_corner_block_breaks_a_tie_the_bases_seen_leave)
+{
+    vis_formation_result res;
+    size_t allowed = 0, allowed0 = 0;
+    looks l = {{{slot(2, 2)}, 1, 0}, {{slot(2, 3), slot(2, 4)}, 2, 0}};
+    settle_hinted(&l, false, &res, &allowed0);
+    cr_expect_str_eq(res.placements[0].label, "rear rank centred");
+    cr_expect_eq(l.hinted.asked, 0);
+    vis_formation_result_clear(&res);
+    settle_hinted(&l, true, &res, &allowed);
+    cr_expect_str_eq(res.placements[0].label, "rear rank right-aligned");
+    for (int f = 2; f < FILES; f++)
+        cr_expect_eq(rear_count_at(&res.placements[0], slot(2, f)), 1, "file %d of the rear rank taken", f);
+    cr_expect_eq(allowed, allowed0, "%zu allowed, %zu without the hints", allowed, allowed0);
+    cr_expect_gt(l.hinted.asked, 0);
+    vis_formation_result_clear(&res);
+    /* Hints where no base is seen: nothing to break, nothing asked. */
+    looks none = {{{{0, 0}}, 0, 0}, {{slot(2, 3), slot(2, 4)}, 2, 0}};
+    settle_hinted(&none, true, &res, &allowed);
+    cr_expect_str_eq(res.placements[0].label, "rear rank centred");
+    cr_expect_eq(none.hinted.asked, 0);
+    vis_formation_result_clear(&res);
+    /* A hint at the middle slot only (every tied placement fills it): a tie still, the models' order kept. */
+    looks even = {{{slot(2, 2)}, 1, 0}, {{slot(2, 2)}, 1, 0}};
+    settle_hinted(&even, true, &res, &allowed);
+    cr_expect_str_eq(res.placements[0].label, "rear rank centred");
+    vis_formation_result_clear(&res);
+}
+
 /*
  * A unit placed from one mark (a mast over its front rank's right-hand model), its other 15 marks' codes unread: the
  * fit extrapolates the pitches it cannot measure (the base plus half a gap, 25.5 x 40.5 mm) seven files away. The

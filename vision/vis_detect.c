@@ -505,7 +505,7 @@ static int read_marks(const vis_detector *d, const vis_camera *cam, const base_v
     return rc;
 }
 
-/* vis_units_options.base_seen: a rim label's corner blocks where a formation puts a base not read. */
+/* vis_units_options.base_at's context: a rim label's corner blocks where a formation puts a base not read. */
 typedef struct base_look {
     const vis_detector *d;
     const vis_camera *cam;
@@ -513,29 +513,23 @@ typedef struct base_look {
     const vis_rim_book *book;
 } base_look;
 
-/* vis_units_options.base_at: the same, and the base's centre as the label's corner blocks place it. */
-static bool rim_base_at(void *ctx, size_t model, base_vec2 pos, double facing, base_vec2 *at)
+/* vis_units_options.base_at (two corner blocks) and base_hint (one): a base's rim label where a formation puts it. */
+static bool rim_base_look(const base_look *b, size_t model, base_vec2 pos, double facing, int min_corners,
+                          base_vec2 *at)
 {
-    const base_look *b = ctx;
-    const vis_rim_layout *L = vis_rim_book_layout(b->book, model);
-    if (!L)
-        return false;
     const roster_tag_mount *mt = &b->d->map->units[b->d->map->models[model].unit].mount;
-    base_vec2 c;
-    double heading, xy[2];
-    roster_tag_mount_place(mt, pos, facing, &c, &heading);
-    const double P[3] = {c.x, c.y, vis_relief_tag_z(&b->d->relief, mt, pos)};
-    /* Within a fifth of a base: the slot is known to a few mm, and the next half-base step is half a base away. */
-    if (!vis_rim_label_at(b->cam, b->im, L, P, heading, 0.2 * fmin(L->rim.width, L->rim.depth), xy))
-        return false;
-    if (at) /* the label's offset on its base as the slot has it: the heading is the slot's to a degree or so */
-        *at = base_v2_add(pos, base_v2_sub(base_v2(xy[0], xy[1]), c));
-    return true;
+    return vis_rim_base_at(b->book, b->d->map, b->cam, b->im, model, pos, facing,
+                           vis_relief_tag_z(&b->d->relief, mt, pos), min_corners, at);
 }
 
-static bool rim_base_seen(void *ctx, size_t model, base_vec2 pos, double facing)
+static bool rim_base_at(void *ctx, size_t model, base_vec2 pos, double facing, base_vec2 *at)
 {
-    return rim_base_at(ctx, model, pos, facing, NULL);
+    return rim_base_look(ctx, model, pos, facing, 2, at);
+}
+
+static bool rim_base_hint(void *ctx, size_t model, base_vec2 pos, double facing)
+{
+    return rim_base_look(ctx, model, pos, facing, 1, NULL);
 }
 
 static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n, const base_view *im,
@@ -587,8 +581,8 @@ static int detect_build(vis_detector *d, const vis_tag_detection *tags, size_t n
     vis_uncert_source_default(&unc, &d->calib, rep->pose_rms_px);
     unc.relief = &d->relief;
     base_look look = {d, &cam, im, &book};
-    const vis_units_options uo = {.uncert = &unc, .partial = partial, .base_seen = im && book.n ? rim_base_seen : NULL,
-                                  .base_at = im && book.n ? rim_base_at : NULL, .base_seen_ctx = &look};
+    const vis_units_options uo = {.uncert = &unc, .partial = partial, .base_at = im && book.n ? rim_base_at : NULL,
+                                  .base_hint = im && book.n ? rim_base_hint : NULL, .base_seen_ctx = &look};
     int rc = units_build(d, seen, prior, &uo, out, rep, err);
     vis_rim_book_clear(&book);
     if (rc == 0)

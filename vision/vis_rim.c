@@ -494,8 +494,9 @@ bool vis_rim_locate(const vis_camera *cam, const base_view *im, const vis_rim_la
     return true;
 }
 
-bool vis_rim_label_at(const vis_camera *cam, const base_view *im, const vis_rim_layout *L, const double P[3],
-                      double heading, double search_mm, double at[2])
+/* A label's corner blocks near P: at least min_corners show, none contradicted, its centre within search_mm. */
+static bool label_blocks_at(const vis_camera *cam, const base_view *im, const vis_rim_layout *L, const double P[3],
+                            double heading, double search_mm, int min_corners, double at[2])
 {
     vis_rim_params p;
     vis_rim_params_default(&p);
@@ -506,13 +507,25 @@ bool vis_rim_label_at(const vis_camera *cam, const base_view *im, const vis_rim_
     const double dx = lab.centre[0] - P[0], dy = lab.centre[1] - P[1];
     if (at)
         at[0] = lab.centre[0], at[1] = lab.centre[1];
-    return lab.corners >= 2 && lab.contradicted == 0 && dx * dx + dy * dy <= search_mm * search_mm;
+    return lab.corners >= min_corners && lab.contradicted == 0 && dx * dx + dy * dy <= search_mm * search_mm;
+}
+
+bool vis_rim_label_at(const vis_camera *cam, const base_view *im, const vis_rim_layout *L, const double P[3],
+                      double heading, double search_mm, double at[2])
+{
+    return label_blocks_at(cam, im, L, P, heading, search_mm, 2, at);
 }
 
 bool vis_rim_label_present(const vis_camera *cam, const base_view *im, const vis_rim_layout *L, const double P[3],
                            double heading, double search_mm)
 {
-    return vis_rim_label_at(cam, im, L, P, heading, search_mm, NULL);
+    return label_blocks_at(cam, im, L, P, heading, search_mm, 2, NULL);
+}
+
+bool vis_rim_label_hint(const vis_camera *cam, const base_view *im, const vis_rim_layout *L, const double P[3],
+                        double heading, double search_mm)
+{
+    return label_blocks_at(cam, im, L, P, heading, search_mm, 1, NULL);
 }
 
 void vis_rim_refine(const vis_camera *cam, const base_view *im, vis_rim_label *lab, size_t m, int t)

@@ -145,6 +145,18 @@ bool vis_rim_label_present(const vis_camera *cam, const base_view *im, const vis
  * at P's height): a base measured where its code is not read. */
 bool vis_rim_label_at(const vis_camera *cam, const base_view *im, const vis_rim_layout *L, const double P[3],
                       double heading, double search_mm, double at[2]);
+/* Less than a label: one corner block or more shows near P and none is contradicted, the centre within search_mm.
+ * Alone it is no evidence of a base (a chance checkerboard of a neighbour's code cells shows one as often): it only
+ * tells apart places the labels seen leave equal (vis_units_rear.h). */
+bool vis_rim_label_hint(const vis_camera *cam, const base_view *im, const vis_rim_layout *L, const double P[3],
+                        double heading, double search_mm);
+
+/* Is a base of roster model `model`'s rim layout standing at pos (board mm, its mark at height z) facing `facing`?
+ * Its label's corner blocks searched within a fifth of the base: min_corners 2, vis_rim_label_at (true and *at, when
+ * not NULL, the base's centre as the blocks place it); 1, vis_rim_label_hint (*at untouched). False for a model
+ * carrying no rim label. What vis_detect answers vis_units_options.base_at and base_hint with. */
+bool vis_rim_base_at(const vis_rim_book *book, const roster_map *map, const vis_camera *cam, const base_view *im,
+                     size_t model, base_vec2 pos, double facing, double z, int min_corners, base_vec2 *at);
 
 /* The misfit of reading a label as model m of its layout lying turned t (of L->rim.turns, anticlockwise from the
  * label's heading): the evidence against it, nats (the sum of the cells' log-likelihoods that disagree with it). */

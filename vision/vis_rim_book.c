@@ -143,3 +143,24 @@ int vis_rim_book_make(const vis_tag_detector *td, const roster_map *m, vis_rim_b
         }
     return 0;
 }
+
+bool vis_rim_base_at(const vis_rim_book *book, const roster_map *map, const vis_camera *cam, const base_view *im,
+                     size_t model, base_vec2 pos, double facing, double z, int min_corners, base_vec2 *at)
+{
+    const vis_rim_layout *L = vis_rim_book_layout(book, model);
+    if (!L)
+        return false;
+    base_vec2 c;
+    double heading, xy[2];
+    roster_tag_mount_place(&map->units[map->models[model].unit].mount, pos, facing, &c, &heading);
+    const double P[3] = {c.x, c.y, z};
+    /* Within a fifth of a base: the slot is known to a few mm, and the next half-base step is half a base away. */
+    const double search = 0.2 * fmin(L->rim.width, L->rim.depth);
+    if (min_corners < 2)
+        return vis_rim_label_hint(cam, im, L, P, heading, search);
+    if (!vis_rim_label_at(cam, im, L, P, heading, search, xy))
+        return false;
+    if (at) /* the label's offset on its base as the slot has it: the heading is the slot's to a degree or so */
+        *at = base_v2_add(pos, base_v2_sub(base_v2(xy[0], xy[1]), c));
+    return true;
+}

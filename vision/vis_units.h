@@ -92,6 +92,9 @@ typedef struct vis_units_options {
      * more than a millimetre, the bases seen at them pin its grid; the models stay inferred (vis_units_rear.h).
      * Used instead of base_seen at an incomplete rear rank's places when given. Called with base_seen_ctx. */
     bool (*base_at)(void *ctx, size_t model, base_vec2 pos, double facing, base_vec2 *at);
+    /* Less than a base seen (NULL: nothing asked; vis_detect: one corner block, none contradicted): asked only to
+     * break a tie between rear-rank placements the bases seen leave equal (vis_units_rear.h). With base_seen_ctx. */
+    bool (*base_hint)(void *ctx, size_t model, base_vec2 pos, double facing);
     void *base_seen_ctx;
     /* An estimate to read around (vis_mast_read.h searches each mast within its carrier's sigma): an inferred
      * model's sigma is its own slot's in the likeliest placement, not widened to hold the places the other

@@ -90,6 +90,62 @@ static void reorder(vis_formation_result *res, const int *support, const int *ag
         }
 }
 
+/* How many of a placement's places a base is hinted at fills, less how many it leaves empty. */
+static int hint_score(const vis_formation_placement *p, size_t n_models, const place *pl, const signed char *hint,
+                      size_t n_pl)
+{
+    int s = 0;
+    for (size_t i = 0; i < n_pl; i++) {
+        bool occupied = false;
+        for (size_t k = 0; k < n_models && !occupied; k++)
+            occupied = p->models[k].placed && base_v2_dist(p->models[k].pos, pl[i].pos) < SAME_PLACE_MM;
+        s += hint[i] > 0 ? (occupied ? 1 : -1) : 0;
+    }
+    return s;
+}
+
+/*
+ * The placements first in order that the bases seen leave equal (as many seen places filled, none or some left
+ * empty alike): the places where no base is seen are asked for a hint of one (opt->base_hint: one corner block, none
+ * contradicted), and the one with most hinted places filled, fewest left empty, goes first; a tie stays. Webcam
+ * table 4: red-5's rear rank, left- or right-aligned, each filled the one seen place, and only the right-hand one's
+ * other place showed a corner block (its label 35% visible under the figures).
+ */
+static void break_tie(const vis_units_options *opt, size_t first_model, size_t n_models, vis_formation_result *res,
+                      place *pl, size_t n_pl, const int *support, const int *against, size_t *order)
+{
+    const size_t o0 = order[0];
+    size_t tied = 1;
+    while (tied < res->n_placements && support[order[tied]] == support[o0] &&
+           (against[order[tied]] > 0) == (against[o0] > 0))
+        tied++;
+    signed char *hint = opt->base_hint && tied >= 2 ? malloc(n_pl + 1) : NULL;
+    if (!hint)
+        return;
+    for (size_t i = 0; i < n_pl; i++) {
+        hint[i] = pl[i].seen ? 0 : opt->base_hint(opt->base_seen_ctx, first_model, pl[i].pos, pl[i].facing);
+        if (debug_on())
+            fprintf(stderr, "rear hint of model %zu: (%.1f, %.1f) %d\n", first_model, pl[i].pos.x, pl[i].pos.y,
+                    hint[i]);
+    }
+    size_t best = 0;
+    int top = hint_score(&res->placements[o0], n_models, pl, hint, n_pl);
+    for (size_t t = 1; t < tied; t++) {
+        const int s = hint_score(&res->placements[order[t]], n_models, pl, hint, n_pl);
+        if (debug_on())
+            fprintf(stderr, "rear tie of model %zu: %s hint %d against %s %d\n", first_model,
+                    res->placements[order[t]].label, s, res->placements[o0].label, top);
+        if (s > top)
+            top = s, best = t;
+    }
+    free(hint);
+    /* Only the first moves: the rest keep their order (what rules_robust judges as the other places). */
+    const size_t pick = order[best];
+    for (size_t t = best; t > 0; t--)
+        order[t] = order[t - 1];
+    order[0] = pick;
+}
+
 double vis_units_rear_spread(const vis_formation_result *res, size_t allowed, size_t k)
 {
     double spread = 0;
@@ -141,6 +197,7 @@ int vis_units_rear_settle(const vis_units_options *opt, size_t first_model, size
             fprintf(stderr, "rear placement of model %zu: %s support %d against %d\n", first_model,
                     res->placements[a].label, support[a], against[a]);
     reorder(res, support, against, order);
+    break_tie(opt, first_model, n_models, res, pl, n_pl, support, against, order);
     memcpy(copy, res->placements, n * sizeof *copy);
     for (size_t i = 0; i < n; i++)
         res->placements[i] = copy[order[i]];

@@ -9,7 +9,12 @@
  * a base is seen is contradicted by the picture. The placements are ordered
  * again: those the picture does not contradict first, the ones with most of
  * their rear places seen first among them, else in vis_formation's order;
- * the contradicted ones last. None is dropped: a base not seen may be under
+ * the contradicted ones last. Where the first ones tie (as many places seen
+ * filled, alike contradicted or not), the places where no base is seen are
+ * asked for less (options.base_hint: one corner block, none contradicted; a
+ * hint alone is no evidence of a base, a neighbour's code cells show one by
+ * chance): the one filling most hinted places and leaving fewest empty goes
+ * first, a tie stays. None is dropped: a base not seen may be under
  * a figure or a hand, so the picture only reorders what the models read
  * allowed, and every call still holds under every kept placement (with
  * options.base_at given, it is asked instead of base_seen: the same answer;
@@ -41,7 +46,7 @@
 #include "vis_formation_types.h"
 #include "vis_units.h"
 
-/* Reorders res's placements by what opt->base_seen shows at their rear places (roster model `first_model` names the
+/* Reorders res's placements by what opt->base_seen (or base_at; base_hint for a tie) shows at their rear places (roster model `first_model` names the
  * unit's mark); *allowed (may be NULL) gets how many placements, first in the new order, the picture does not
  * contradict (all of them when nothing was asked or seen; 0 when it contradicts every one). Returns 1 when the first
  * placement changed, 0 when not (nothing asked, nothing seen, or the picture agrees), -1 when out of memory. */
