@@ -260,7 +260,9 @@ Test(units_rear, bases_seen_at_a_loose_fits_places_pin_its_grid)
     cr_expect(m0->inferred && m0->sigma_mm > 0 && m0->sigma_mm < 2, "sigma %.2f", m0->sigma_mm);
     bases chance = {{[0] = 1, [2] = 2, [4] = 1}, 4.0, 0};
     rules_snapshot *dropped = build_located(&t, &chance);
-    cr_expect_float_eq(worst_off(&t, dropped), 0, 0.01, "a chance pattern kept: %.3f mm", worst_off(&t, dropped));
+    /* 0.02: one rank seen, the pitch along borrows the 1.2 mm gap measured across weighed against the 0.5 +- 0.5 mm
+     * prior (vis_formation_fit.c, borrowed_gap): 1.19 mm, the second rank 0.01 mm short. */
+    cr_expect_float_eq(worst_off(&t, dropped), 0, 0.02, "a chance pattern kept: %.3f mm", worst_off(&t, dropped));
     bases alone = {{[0] = 1, [2] = 2}, 4.0, 0};
     rules_snapshot *first = build_located(&t, &alone);
     cr_expect_float_eq(worst_off(&t, first), was, 1e-9, "one base left: %.3f mm", worst_off(&t, first));

@@ -129,7 +129,8 @@ static int agreement(const vis_fit *F, int R, int k, int Fw, int s, double t)
     int a = 0;
     for (size_t i = 0; i < F->n; i++) {
         const vis_formation_model *m = &F->in->models[F->o[i].model];
-        if (!F->o[i].slotted || (m->evidence != VIS_FORMATION_SEEN && m->evidence != VIS_FORMATION_ROUGH))
+        if (!F->o[i].slotted || (m->evidence != VIS_FORMATION_SEEN && m->evidence != VIS_FORMATION_ROUGH &&
+                                   m->evidence != VIS_FORMATION_LOCATED))
             continue;
         int q = F->o[i].r + s;
         bool rear = q == R - 1 && k < Fw;

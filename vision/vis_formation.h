@@ -27,7 +27,9 @@
  * frames, so this order never decides a call.
  *
  * How to use:
- *   vis_formation_model m[n];   // .evidence, .pos, .facing for those seen; .roster_file/_rank for all
+ *   vis_formation_model m[n];   // .evidence, .pos, .facing (.sway_mm: a mast's) for those seen, .pos for those
+ *                               // located (VIS_FORMATION_LOCATED: a base's centre, its mark not read);
+ *                               // .roster_file/_rank for all
  *   vis_formation_input in = {.n_models = n, .models = m, .base_width = 25, .base_depth = 25,
  *                             .files_hint = {prior_files, roster_files}};
  *   vis_formation_result res;

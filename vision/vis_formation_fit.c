@@ -12,6 +12,7 @@ static double evidence_weight(vis_formation_evidence e)
     case VIS_FORMATION_SEEN: return 1.0;
     case VIS_FORMATION_PRIOR: return 0.5;
     case VIS_FORMATION_ROUGH: return 0.3;
+    case VIS_FORMATION_LOCATED: return 1.0; /* corner blocks put a base's centre as well as a label read does */
     case VIS_FORMATION_NONE: break;
     }
     return 0;
@@ -28,22 +29,27 @@ double vis_formation_off_int(double x) { return fabs(x - round(x)); }
 /*
  * Heading: weighted circular mean of the facings; then again without those
  * more than 15 degrees off. *var: the mean's variance, from the facings'
- * scatter about it (at least 0.15 degree each).
+ * scatter about it (at least 0.15 degree each, a mast's 0.5).
  */
+/* A mast's facing is its card's, which may stand turned on its rod and its rod on the base: held to half a degree
+ * (minis table 3's blue-7: its one mast 1 degree off its ranks), where a mark on the base is held to 0.15. */
+#define MAST_FACING_DEG 0.5
+
 static double fit_heading(const vis_formation_input *in, double *var)
 {
-    double h = 0, sw = 0, s2 = 0;
+    double h = 0, sw = 0, s2 = 0, floor2 = 0;
     for (int pass = 0; pass < 2; pass++) {
         double sc = 0, ss = 0;
-        sw = 0;
+        sw = 0, floor2 = 0;
         for (size_t i = 0; i < in->n_models; i++) {
             const vis_formation_model *m = &in->models[i];
-            if (!vis_formation_is_measured(m->evidence))
+            if (!vis_formation_is_measured(m->evidence) || m->evidence == VIS_FORMATION_LOCATED)
                 continue;
             if (pass && fabs(base_angle_wrap(m->facing - h)) > base_deg_to_rad(15))
                 continue;
             double w = evidence_weight(m->evidence);
-            sc += w * cos(m->facing), ss += w * sin(m->facing), sw += w;
+            const double fl = base_deg_to_rad(m->sway_mm > 0 ? MAST_FACING_DEG : 0.15);
+            sc += w * cos(m->facing), ss += w * sin(m->facing), sw += w, floor2 += w * fl * fl;
         }
         if (sc != 0 || ss != 0)
             h = atan2(ss, sc);
@@ -51,11 +57,11 @@ static double fit_heading(const vis_formation_input *in, double *var)
     for (size_t i = 0; i < in->n_models; i++) {
         const vis_formation_model *m = &in->models[i];
         const double d = base_angle_wrap(m->facing - h);
-        if (vis_formation_is_measured(m->evidence) && fabs(d) <= base_deg_to_rad(15))
+        if (vis_formation_is_measured(m->evidence) && m->evidence != VIS_FORMATION_LOCATED &&
+            fabs(d) <= base_deg_to_rad(15))
             s2 += evidence_weight(m->evidence) * d * d;
     }
-    const double floor_rad = base_deg_to_rad(0.15);
-    *var = sw > 0 ? fmax(floor_rad * floor_rad, s2 / sw) / sw : INFINITY;
+    *var = sw > 0 ? fmax(floor2 / sw, s2 / sw) / sw : INFINITY;
     return h;
 }
 
@@ -145,6 +151,7 @@ static void fit_axis(const double *x, const double *y, const double *w, size_t n
 
 /* The gap a hand leaves between bases when nothing measures it (mm): half of 0..1 mm (refine's unmeasured sigma). */
 #define VIS_FORMATION_GAP_PRIOR_MM 0.5
+#define GAP_PRIOR_SIGMA_MM 0.5
 
 static bool axis_varies(const double *x, const double *w, size_t n)
 {
@@ -154,6 +161,38 @@ static bool axis_varies(const double *x, const double *w, size_t n)
     for (size_t i = 0; i < n; i++)
         sxx += w[i] * (x[i] - sx / sw) * (x[i] - sx / sw);
     return sxx > 0.2 * sw;
+}
+
+/* The places' own sway, RMS over the fit's weights (a mast's rod; 0 for marks on the bases). */
+static double sway_rms(const vis_fit *F, const double *ws)
+{
+    double sw = 0, s2 = 0;
+    for (size_t i = 0; i < F->n; i++) {
+        const double s = F->in->models[F->o[i].model].sway_mm;
+        sw += ws[i], s2 += ws[i] * s * s;
+    }
+    return sw > 0 ? sqrt(s2 / sw) : 0;
+}
+
+/*
+ * The gap measured along one axis (ranks: the pitch along's), weighed against the 0.5 +- 0.5 mm a hand leaves by
+ * how well that pitch is measured: the places' spread (at least 0.3 mm, or their sway) over the spread of their slot
+ * indices. Rim labels along a rank measure it to a tenth of a millimetre; two masts 50 mm apart, each leaning a
+ * millimetre, hardly at all (minis table 1's blue-11: 0.0 mm measured across, 0.6 true along, its third rank
+ * 1.2 mm short). Kept within 0..1.5 mm.
+ */
+static double borrowed_gap(const vis_fit *F, const double *ws, bool ranks, double gap)
+{
+    double sw = 0, sx = 0, sxx = 0;
+    for (size_t i = 0; i < F->n; i++) {
+        const double x = ranks ? F->o[i].r : F->o[i].x;
+        sw += ws[i], sx += ws[i] * x, sxx += ws[i] * x * x;
+    }
+    const double spread = fmax(0.3, sway_rms(F, ws));
+    const double var_measured = spread * spread / fmax(sxx - sx * sx / sw, 1e-9);
+    const double var_prior = GAP_PRIOR_SIGMA_MM * GAP_PRIOR_SIGMA_MM;
+    const double g = (gap / var_measured + VIS_FORMATION_GAP_PRIOR_MM / var_prior) / (1 / var_measured + 1 / var_prior);
+    return fmin(fmax(g, 0), 1.5);
 }
 
 /*
@@ -188,13 +227,13 @@ static void borrow_gap(vis_fit *F, double *xs, double *ys, const double *ws, dou
     if (files_vary == ranks_vary)
         return;
     if (ranks_vary) {
-        F->pa = w + fmin(fmax(F->pd - d, 0), 1.5);
+        F->pa = w + borrowed_gap(F, ws, true, F->pd - d);
         for (size_t i = 0; i < n; i++)
             ys[i] = F->o[i].u;
         double b = F->pa;
         wls(xs, ys, ws, n, &F->au, &b, false);
     } else {
-        F->pd = d + fmin(fmax(F->pa - w, 0), 1.5);
+        F->pd = d + borrowed_gap(F, ws, false, F->pa - w);
         for (size_t i = 0; i < n; i++)
             xs[i] = F->o[i].r, ys[i] = F->o[i].v;
         double b = -F->pd;
@@ -229,8 +268,9 @@ static int refine(vis_fit *F, double w, double d)
     F->xbar = sx / sw, F->rbar = sr / sw;
     for (size_t i = 0; i < n; i++)
         sxx += ws[i] * pow(F->o[i].x - F->xbar, 2), srr += ws[i] * pow(F->o[i].r - F->rbar, 2);
-    /* Spread of models about their slots: hands place bases to a millimetre or so; never trust less than 0.3. */
-    F->sig_res = fmax(0.3, sqrt(s2 / sw));
+    /* Spread of models about their slots: hands place bases to a millimetre or so; never trust less than 0.3, nor
+     * less than the places' own sway (masts: two of them fit exactly whatever their rods lean). */
+    F->sig_res = fmax(fmax(0.3, sway_rms(F, ws)), sqrt(s2 / sw));
     const double n_eff = fmax(1.0, sw);
     F->sig_a = F->sig_res / sqrt(n_eff);
     /* An unmeasured pitch is the base plus an unknown gap (0..1 mm). */
@@ -369,7 +409,9 @@ int vis_formation_fit_grid(const vis_formation_input *in, vis_fit *F)
     /* The facings' heading and the one the places tell, each by its variance; the grid refitted in the result. */
     double eps, var_eps;
     if (grid_turn(F, &eps, &var_eps)) {
-        F->f0.heading = base_angle_wrap(heading - eps * var_facing / (var_facing + var_eps));
+        /* No facing read (only bases located): the places alone tell it. */
+        const double to_places = isfinite(var_facing) ? var_facing / (var_facing + var_eps) : 1.0;
+        F->f0.heading = base_angle_wrap(heading - eps * to_places);
         for (size_t i = 0; i < F->n; i++) {
             const base_vec2 q = base_frame_to_local(F->f0, in->models[F->o[i].model].pos);
             F->o[i].u = q.x, F->o[i].v = q.y;

@@ -1,18 +1,25 @@
 /*
  * vis_formation_fit: the grid of one unit fitted to its observed models
  * (internal to vis_formation). Facing: the weighted circular mean of their
- * facings (seen 1, carried from a prior frame 0.5, rough 0.3), again
- * without those 15 degrees off. Ranks, then files, by walking neighbours:
+ * facings (seen 1, carried from a prior frame 0.5, rough 0.3; a base
+ * located, its facing not read, none), again without those 15 degrees
+ * off; each facing held to 0.15 degree at best, a mast's (a card on a
+ * rod, over a base) to half a degree. Ranks, then files, by walking neighbours:
  * each step counts as round(step / pitch) places, so gaps between bases
  * never add up; the rear rank seen may sit on half steps. Pitches measured
  * from neighbours one place apart, then origin and pitches by weighted
- * least squares (a pitch off 0.9..1.3 x the base keeps the estimate), and
- * the fit's own spread: residual RMS (at least 0.3 mm), origin and pitch
- * sigmas. Two models in one place: the better seen claims the slot.
+ * least squares (a pitch off 0.9..1.3 x the base keeps the estimate; a
+ * located base's place weighs as a seen one's), and the fit's own spread:
+ * residual RMS (at least 0.3 mm), origin and pitch sigmas. Two models in
+ * one place: the better seen claims the slot.
  * The heading is then turned towards the one the models' places tell (the
- * grid's files and ranks fitted with a common turn), each weighted by its
- * variance: a unit seen by a few tags in one long file or rank gets its
- * facing from the line they stand on, not only from their tags' headings.
+ * grid's files and ranks fitted with a common turn, on the models seen and
+ * located), each weighted by its variance: a unit seen by a few tags in one
+ * long file or rank gets its facing from the line they stand on, not only
+ * from their tags' headings; a unit read by one mast and located by a few
+ * bases, from where those bases stand (the mast's facing 1 degree off
+ * turned minis table 3's blue-7 so that its pitch along came out under
+ * its base).
  *
  * How to use (inside vis_formation.c):
  *   vis_fit F = {.in = in, .o = malloc(measured * sizeof *F.o)};

@@ -21,6 +21,7 @@ typedef enum vis_formation_evidence {
     VIS_FORMATION_SEEN,      /* tag read cleanly */
     VIS_FORMATION_ROUGH,     /* tag read partly hidden */
     VIS_FORMATION_PRIOR,     /* not seen now: its earlier position carried with its unit's motion */
+    VIS_FORMATION_LOCATED,   /* its base's centre located (a mark's corners), its ID and facing not read */
 } vis_formation_evidence;
 
 typedef struct vis_formation_model {
@@ -28,6 +29,8 @@ typedef struct vis_formation_model {
     base_vec2 pos;                 /* base centre, mm (evidence != NONE) */
     double facing;                  /* rad */
     int roster_file, roster_rank;   /* the roster's listing slot */
+    double sway_mm;                 /* how far its place may stand off its base beyond the mark's error (a mast's
+                                       rod), mm; 0 for a mark on the base */
 } vis_formation_model;
 
 typedef struct vis_formation_input {

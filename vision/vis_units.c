@@ -62,12 +62,11 @@ static void gather(const roster_map *r, const roster_map_unit *ru, const vis_see
         const vis_seen_model *s = &seen[ru->first_model + k];
         const rules_model *pm = pu ? rules_unit_find_model(pu, rm->id) : NULL;
         vis_formation_model *m = &fm[k];
-        *m = (vis_formation_model){VIS_FORMATION_NONE, s->pos, s->facing, rm->file, rm->rank};
+        *m = (vis_formation_model){VIS_FORMATION_NONE, s->pos, s->facing, rm->file, rm->rank, 0};
         prior_sigma[k] = NAN;
-        if (s->seen) {
-            m->evidence = VIS_FORMATION_SEEN;
-        } else if (s->rough) {
-            m->evidence = VIS_FORMATION_ROUGH;
+        if (s->seen || s->rough) {
+            m->evidence = s->seen ? VIS_FORMATION_SEEN : VIS_FORMATION_ROUGH;
+            m->sway_mm = s->sway_mm;
         } else if (pm && have_motion && pm->evidence != RULES_EVIDENCE_INFERRED) {
             m->evidence = VIS_FORMATION_PRIOR;
             m->pos = base_v2_add(base_v2_rot(pm->pos, rot), shift);
@@ -121,6 +120,7 @@ static bool add_model(const roster_map *r, const roster_map_unit *ru, size_t k, 
     switch (fm[k].evidence) {
     case VIS_FORMATION_SEEN:
     case VIS_FORMATION_ROUGH:
+    case VIS_FORMATION_LOCATED:
         measured_sigma(unc, s, pl->pos, h, m);
         rep->models_seen++;
         return true;
@@ -315,13 +315,20 @@ static long worst_located(const vis_formation_result *res, const vis_formation_m
  * A loose fit fitted again on the bases seen at its inferred places (vis_units_rear_locate), the base farthest from
  * its slot dropped and the grid fitted again while it is more than LOCATED_SLOT_MM off (a chance pattern taken for a
  * base pulls the grid). Kept when at least MIN_LOCATED stay, the formation is still understood and its pitches are
- * no shorter than the base (bases do not overlap: minis table 3's blue-7 had 19.95 mm along on 20 mm bases, and its
- * rear rank was then placed a file off); otherwise fm and located as before. 0, or -1 when out of memory.
+ * no shorter than the base (bases do not overlap); otherwise fm and located as before. The bases located count as
+ * VIS_FORMATION_LOCATED: their places fit the grid and turn it, their facings (the first fit's) are not read. As
+ * rough tags facing as the first fit had them, minis table 3's blue-7 (one mast, its facing 1 degree off the ranks)
+ * kept the mast's heading and had 19.95 mm along on 20 mm bases, refused: now 20.54 (true 20.5-21). 0, or -1 when
+ * out of memory.
  */
 static int refit_on_bases(const vis_units_options *opt, const roster_map_unit *ru, const vis_formation_input *in,
                           vis_formation_model *fm, bool *located, vis_formation_result *res)
 {
     size_t n = vis_units_rear_locate(opt, ru->first_model, ru->n_models, res, fm, located);
+    /* Located: its centre measured, its facing only the fit's (not a reading of the model's own). */
+    for (size_t k = 0; k < ru->n_models; k++)
+        if (located[k])
+            fm[k].evidence = VIS_FORMATION_LOCATED;
     while (n >= MIN_LOCATED) {
         vis_formation_result again;
         if (vis_formation_infer(in, &again) < 0)
