@@ -494,6 +494,14 @@ bool vis_rim_locate(const vis_camera *cam, const base_view *im, const vis_rim_la
     return true;
 }
 
+void vis_rim_params_default(vis_rim_params *p)
+{
+    p->search_mm = 3.0;
+    p->search_rad = base_deg_to_rad(6.0);
+    p->min_contrast = 30;
+    p->expect_contrast = 0;
+}
+
 /* A label's corner blocks near P: at least min_corners show, none contradicted, its centre within search_mm. */
 static bool label_blocks_at(const vis_camera *cam, const base_view *im, const vis_rim_layout *L, const double P[3],
                             double heading, double search_mm, int min_corners, double at[2])

@@ -8,14 +8,6 @@
 
 #include "vis_rim.h"
 
-void vis_rim_params_default(vis_rim_params *p)
-{
-    p->search_mm = 3.0;
-    p->search_rad = base_deg_to_rad(6.0);
-    p->min_contrast = 30;
-    p->expect_contrast = 0;
-}
-
 static void layout_clear(vis_rim_layout *L)
 {
     roster_rim_clear(&L->rim);
